@@ -1,0 +1,993 @@
+//===- Sema.cpp - Name resolution, typing and extent inference ------------===//
+#include "compiler/Frontend/Sema.h"
+#include "compiler/Frontend/Diagnostics.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include <algorithm>
+#include <functional>
+#include <set>
+
+using namespace nautilus::frontend;
+
+//===----------------------------------------------------------------------===//
+// Small helpers shared with the emitter.
+//===----------------------------------------------------------------------===//
+
+const char *nautilus::frontend::scalarTypeName(ScalarType type) {
+  switch (type) {
+  case ScalarType::F16: return "f16";
+  case ScalarType::BF16: return "bf16";
+  case ScalarType::F32: return "f32";
+  case ScalarType::F64: return "f64";
+  case ScalarType::I8: return "i8";
+  case ScalarType::I32: return "i32";
+  case ScalarType::I64: return "i64";
+  case ScalarType::Bool: return "bool";
+  }
+  return "?";
+}
+
+std::optional<ScalarType>
+nautilus::frontend::parseScalarType(const std::string &name) {
+  return llvm::StringSwitch<std::optional<ScalarType>>(name)
+      .Case("f16", ScalarType::F16)
+      .Case("bf16", ScalarType::BF16)
+      .Case("f32", ScalarType::F32)
+      .Case("f64", ScalarType::F64)
+      .Case("i8", ScalarType::I8)
+      .Case("i32", ScalarType::I32)
+      .Case("i64", ScalarType::I64)
+      .Case("bool", ScalarType::Bool)
+      .Default(std::nullopt);
+}
+
+const char *nautilus::frontend::reductionKindName(ReductionKind kind) {
+  switch (kind) {
+  case ReductionKind::Sum: return "sum";
+  case ReductionKind::Max: return "max";
+  case ReductionKind::Min: return "min";
+  case ReductionKind::Prod: return "prod";
+  }
+  return "?";
+}
+
+const char *nautilus::frontend::binaryOpSpelling(BinaryOp op) {
+  switch (op) {
+  case BinaryOp::Add: return "+";
+  case BinaryOp::Sub: return "-";
+  case BinaryOp::Mul: return "*";
+  case BinaryOp::Div: return "/";
+  case BinaryOp::Mod: return "%";
+  case BinaryOp::Lt: return "<";
+  case BinaryOp::Le: return "<=";
+  case BinaryOp::Gt: return ">";
+  case BinaryOp::Ge: return ">=";
+  case BinaryOp::Eq: return "==";
+  case BinaryOp::Ne: return "!=";
+  case BinaryOp::And: return "and";
+  case BinaryOp::Or: return "or";
+  }
+  return "?";
+}
+
+static const char *const kUnaryFunctions[] = {
+    "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "tanh",
+    "sigmoid", "erf", "abs", "silu", "gelu"};
+
+bool nautilus::frontend::isKnownFunction(llvm::StringRef name) {
+  if (llvm::is_contained(kUnaryFunctions, name))
+    return true;
+  if (name == "max" || name == "min" || name == "pow" || name == "where")
+    return true;
+  return parseScalarType(name.str()).has_value();
+}
+
+static std::string dimText(const DimSpec &d) {
+  return d.isLiteral() ? std::to_string(d.literal) : d.sizeName;
+}
+
+static bool sameDim(const DimSpec &a, const DimSpec &b) {
+  return a.isLiteral() == b.isLiteral() &&
+         (a.isLiteral() ? a.literal == b.literal : a.sizeName == b.sizeName);
+}
+
+static int floatRank(ScalarType t) {
+  switch (t) {
+  case ScalarType::F16:
+  case ScalarType::BF16: return 1;
+  case ScalarType::F32: return 2;
+  case ScalarType::F64: return 3;
+  default: return 0;
+  }
+}
+
+static int intRank(ScalarType t) {
+  switch (t) {
+  case ScalarType::I8: return 1;
+  case ScalarType::I32: return 2;
+  case ScalarType::I64: return 3;
+  default: return 0;
+  }
+}
+
+/// The common type of two typed operands (LANGUAGE.md, "Types").
+static ScalarType promoteTyped(ScalarType a, ScalarType b) {
+  if (a == b)
+    return a;
+  bool af = isFloatType(a), bf = isFloatType(b);
+  if (af && bf) {
+    if (floatRank(a) == floatRank(b)) // f16 with bf16
+      return ScalarType::F32;
+    return floatRank(a) > floatRank(b) ? a : b;
+  }
+  if (af)
+    return a;
+  if (bf)
+    return b;
+  return intRank(a) >= intRank(b) ? a : b;
+}
+
+//===----------------------------------------------------------------------===//
+// The checker.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+class KernelChecker {
+public:
+  KernelChecker(Kernel &kernel, Diagnostics &diags)
+      : kernel(kernel), diags(diags) {}
+
+  std::optional<CheckedKernel> run();
+
+private:
+  bool error(llvm::SMLoc loc, const llvm::Twine &message) {
+    diags.error(loc, message);
+    return false;
+  }
+
+  bool checkSignature();
+  bool declareParam(const ParamDecl &p, bool isInput);
+  bool checkStatement(unsigned index);
+  bool checkFreshName(const std::string &name, llvm::SMLoc loc);
+
+  // Expressions in value position.
+  bool checkValue(Expr &e);
+  bool checkName(Expr &e);
+  bool checkAccess(Expr &e);
+  bool checkIndex(Expr &index, const TensorInfo &tensor, unsigned dim);
+  bool checkAffineIndex(Expr &e, bool &hasIndexVar);
+  bool checkReduce(Expr &e);
+  bool checkCall(Expr &e);
+  bool checkBinary(Expr &e);
+  bool promote(Expr &a, Expr &b, llvm::SMLoc loc, ScalarType &type,
+               bool &untyped);
+  bool requireNumeric(Expr &e, const char *what);
+  bool checkSizeCondition(Expr &e);
+
+  bool recordExtent(const std::string &var, const DimSpec &dim,
+                    llvm::SMLoc loc);
+  bool isIndexVarInScope(const std::string &name) const {
+    return llvm::is_contained(scope, name);
+  }
+  bool isDefinedLater(const std::string &name) const;
+
+  // Normalisation of reductions.
+  void normalise();
+  void normaliseStatement(Statement stmt, StatementInfo info,
+                          std::vector<Statement> &outStmts,
+                          std::vector<StatementInfo> &outInfos);
+  void hoistNested(Expr &e, std::vector<std::string> &enclosing,
+                   bool hoistHere, const Statement &stmt,
+                   const StatementInfo &info, std::vector<Statement> &outStmts,
+                   std::vector<StatementInfo> &outInfos);
+  std::string freshName(const std::string &base, ReductionKind kind);
+
+  Kernel &kernel;
+  Diagnostics &diags;
+  CheckedKernel out;
+  llvm::StringSet<> sizeNames;
+
+  // State of the statement being checked.
+  unsigned current = 0;
+  std::vector<std::string> scope; // left-hand indices, then bound indices
+  std::set<std::string> lhs;
+  std::map<std::string, DimSpec> *extents = nullptr;
+  unsigned hoisted = 0;
+};
+
+} // namespace
+
+std::optional<CheckedKernel> KernelChecker::run() {
+  out.ast = &kernel;
+  if (!checkSignature())
+    return std::nullopt;
+  out.statements.resize(kernel.statements.size());
+  bool ok = true;
+  for (unsigned i = 0; i < kernel.statements.size(); ++i)
+    ok &= checkStatement(i);
+  if (!ok)
+    return std::nullopt;
+  for (const ParamDecl &o : kernel.outputs) {
+    if (out.tensors[o.name].definedBy < 0)
+      ok &= error(o.loc, "output '" + o.name +
+                             "' is never defined; add a statement '" + o.name +
+                             "[...] = ...' to the kernel body");
+  }
+  if (!ok)
+    return std::nullopt;
+  normalise();
+  return std::move(out);
+}
+
+bool KernelChecker::declareParam(const ParamDecl &p, bool isInput) {
+  if (parseScalarType(p.name))
+    return error(p.loc, "'" + p.name + "' is a dtype name and cannot name " +
+                            (isInput ? "an input" : "an output"));
+  if (out.tensors.count(p.name) || out.scalarInputs.count(p.name))
+    return error(p.loc, "'" + p.name + "' is declared twice in the signature");
+  if (!p.isTensor) {
+    out.scalarInputs[p.name] = p.type;
+    return true;
+  }
+  TensorInfo info;
+  info.name = p.name;
+  info.type = p.type;
+  info.dims = p.dims;
+  info.isInput = isInput;
+  info.isOutput = !isInput;
+  out.tensors[p.name] = info;
+  for (const DimSpec &d : p.dims) {
+    if (d.isLiteral() || sizeNames.count(d.sizeName))
+      continue;
+    sizeNames.insert(d.sizeName);
+    out.sizes.push_back(d.sizeName);
+  }
+  return true;
+}
+
+bool KernelChecker::checkSignature() {
+  for (const ParamDecl &p : kernel.inputs)
+    if (!declareParam(p, /*isInput=*/true))
+      return false;
+  for (const ParamDecl &p : kernel.outputs)
+    if (!declareParam(p, /*isInput=*/false))
+      return false;
+  // A size name may not double as a tensor or scalar name.
+  for (const ParamDecl &p : llvm::concat<const ParamDecl>(kernel.inputs,
+                                                          kernel.outputs))
+    if (sizeNames.count(p.name))
+      return error(p.loc, "'" + p.name +
+                              "' names both a size and a parameter; rename "
+                              "one of them");
+  return true;
+}
+
+bool KernelChecker::isDefinedLater(const std::string &name) const {
+  for (unsigned i = current + 1; i < kernel.statements.size(); ++i)
+    if (kernel.statements[i].kind != Statement::Kind::Require &&
+        kernel.statements[i].name == name)
+      return true;
+  return false;
+}
+
+bool KernelChecker::checkFreshName(const std::string &name, llvm::SMLoc loc) {
+  if (parseScalarType(name))
+    return error(loc, "'" + name + "' is a dtype name and cannot be defined");
+  if (sizeNames.count(name))
+    return error(loc, "'" + name + "' is a size of the kernel and cannot be "
+                                   "defined");
+  if (out.scalarInputs.count(name))
+    return error(loc, "'" + name + "' is a scalar input and cannot be "
+                                   "redefined");
+  auto it = out.tensors.find(name);
+  if (it != out.tensors.end()) {
+    if (it->second.isInput)
+      return error(loc, "'" + name + "' is an input and cannot be redefined");
+    if (it->second.definedBy >= 0) {
+      error(loc, "'" + name + "' is already defined");
+      diags.note(kernel.statements[it->second.definedBy].nameLoc,
+                 "previous definition is here");
+      return false;
+    }
+  }
+  auto sit = out.scalarDefs.find(name);
+  if (sit != out.scalarDefs.end()) {
+    error(loc, "'" + name + "' is already defined");
+    diags.note(kernel.statements[sit->second].nameLoc,
+               "previous definition is here");
+    return false;
+  }
+  return true;
+}
+
+bool KernelChecker::recordExtent(const std::string &var, const DimSpec &dim,
+                                 llvm::SMLoc loc) {
+  auto [it, inserted] = extents->emplace(var, dim);
+  if (inserted || sameDim(it->second, dim))
+    return true;
+  return error(loc, "conflicting extents for index '" + var + "': " +
+                        dimText(it->second) + " and " + dimText(dim));
+}
+
+static bool containsKind(const Expr &e, Expr::Kind kind) {
+  if (e.kind == kind)
+    return true;
+  for (const ExprPtr &op : e.operands)
+    if (containsKind(*op, kind))
+      return true;
+  return false;
+}
+
+static const Expr *findKind(const Expr &e, Expr::Kind kind) {
+  if (e.kind == kind)
+    return &e;
+  for (const ExprPtr &op : e.operands)
+    if (const Expr *found = findKind(*op, kind))
+      return found;
+  return nullptr;
+}
+
+bool KernelChecker::checkStatement(unsigned index) {
+  current = index;
+  Statement &stmt = kernel.statements[index];
+  StatementInfo &info = out.statements[index];
+  scope.clear();
+  lhs.clear();
+  extents = &info.extents;
+
+  if (stmt.kind == Statement::Kind::Require)
+    return checkSizeCondition(*stmt.value);
+
+  if (!checkFreshName(stmt.name, stmt.nameLoc))
+    return false;
+
+  auto outIt = out.tensors.find(stmt.name);
+  TensorInfo *output = outIt != out.tensors.end() ? &outIt->second : nullptr;
+
+  if (stmt.kind == Statement::Kind::ScalarDef) {
+    if (output)
+      return error(stmt.nameLoc, "output '" + stmt.name +
+                                     "' is a tensor: define it with indices, "
+                                     "'" + stmt.name + "[...] = ...'");
+    if (!checkValue(*stmt.value))
+      return false;
+    if (containsKind(*stmt.value, Expr::Kind::Access) ||
+        containsKind(*stmt.value, Expr::Kind::Reduce)) {
+      // A scalar computed from tensors is a rank-0 tensor definition.
+      stmt.kind = Statement::Kind::TensorDef;
+      TensorInfo t;
+      t.name = stmt.name;
+      t.type = stmt.value->untypedLiteral && isIntegerType(stmt.value->type)
+                   ? ScalarType::I64
+                   : stmt.value->type;
+      t.definedBy = index;
+      out.tensors[stmt.name] = t;
+    } else {
+      out.scalarDefs[stmt.name] = index;
+    }
+    info.valueType = stmt.value->type;
+    return true;
+  }
+
+  // A tensor definition.
+  if (output && output->dims.size() != stmt.lhsIndices.size())
+    return error(stmt.nameLoc,
+                 "output '" + stmt.name + "' has rank " +
+                     llvm::Twine(output->dims.size()) + " but is defined with " +
+                     llvm::Twine(stmt.lhsIndices.size()) + " indices");
+  for (unsigned i = 0; i < stmt.lhsIndices.size(); ++i) {
+    const std::string &v = stmt.lhsIndices[i];
+    llvm::SMLoc loc = stmt.lhsIndexLocs[i];
+    if (lhs.count(v))
+      return error(loc, "index '" + v +
+                            "' appears twice on the left-hand side");
+    if (sizeNames.count(v) || out.tensors.count(v) ||
+        out.scalarInputs.count(v) || out.scalarDefs.count(v))
+      return error(loc, "'" + v + "' names a " +
+                            (sizeNames.count(v) ? "size" : "tensor or scalar") +
+                            " and cannot be an index variable");
+    lhs.insert(v);
+    scope.push_back(v);
+    if (output && !recordExtent(v, output->dims[i], loc))
+      return false;
+  }
+  if (!checkValue(*stmt.value))
+    return false;
+  for (unsigned i = 0; i < stmt.lhsIndices.size(); ++i)
+    if (!info.extents.count(stmt.lhsIndices[i]))
+      return error(stmt.lhsIndexLocs[i],
+                   "cannot infer the extent of index '" + stmt.lhsIndices[i] +
+                       "': it never indexes a tensor dimension directly");
+  ScalarType valueType = stmt.value->type;
+  if (stmt.value->untypedLiteral && isIntegerType(valueType))
+    valueType = ScalarType::I64;
+  info.valueType = valueType;
+
+  TensorInfo t;
+  t.name = stmt.name;
+  t.type = output ? output->type : valueType;
+  for (const std::string &v : stmt.lhsIndices)
+    t.dims.push_back(info.extents[v]);
+  t.isOutput = output != nullptr;
+  t.definedBy = index;
+  out.tensors[stmt.name] = t;
+  return true;
+}
+
+bool KernelChecker::requireNumeric(Expr &e, const char *what) {
+  if (e.type == ScalarType::Bool)
+    return error(e.loc, llvm::Twine(what) + " needs a number, not a bool; "
+                                            "convert with i32(...) or "
+                                            "where(...)");
+  return true;
+}
+
+bool KernelChecker::promote(Expr &a, Expr &b, llvm::SMLoc loc,
+                            ScalarType &type, bool &untyped) {
+  (void)loc;
+  untyped = a.untypedLiteral && b.untypedLiteral;
+  if (a.untypedLiteral && !b.untypedLiteral) {
+    type = isFloatType(a.type) && !isFloatType(b.type) ? ScalarType::F32
+                                                       : b.type;
+    return true;
+  }
+  if (b.untypedLiteral && !a.untypedLiteral) {
+    type = isFloatType(b.type) && !isFloatType(a.type) ? ScalarType::F32
+                                                       : a.type;
+    return true;
+  }
+  type = promoteTyped(a.type, b.type);
+  return true;
+}
+
+bool KernelChecker::checkValue(Expr &e) {
+  switch (e.kind) {
+  case Expr::Kind::IntLit:
+    e.type = ScalarType::I64;
+    e.untypedLiteral = true;
+    return true;
+  case Expr::Kind::FloatLit:
+    e.type = ScalarType::F32;
+    e.untypedLiteral = true;
+    return true;
+  case Expr::Kind::BoolLit:
+    e.type = ScalarType::Bool;
+    return true;
+  case Expr::Kind::Name:
+    return checkName(e);
+  case Expr::Kind::Access:
+    return checkAccess(e);
+  case Expr::Kind::Reduce:
+    return checkReduce(e);
+  case Expr::Kind::Call:
+    return checkCall(e);
+  case Expr::Kind::Binary:
+    return checkBinary(e);
+  case Expr::Kind::Unary: {
+    Expr &op = *e.operands[0];
+    if (!checkValue(op))
+      return false;
+    if (e.unaryOp == UnaryOp::Not) {
+      if (op.type != ScalarType::Bool)
+        return error(e.loc, llvm::Twine("'not' needs a bool operand, not ") +
+                                scalarTypeName(op.type));
+      e.type = ScalarType::Bool;
+      return true;
+    }
+    if (!requireNumeric(op, "unary '-'"))
+      return false;
+    e.type = op.type;
+    e.untypedLiteral = op.untypedLiteral;
+    return true;
+  }
+  }
+  return false;
+}
+
+bool KernelChecker::checkName(Expr &e) {
+  const std::string &n = e.name;
+  if (isIndexVarInScope(n)) {
+    e.nameKind = NameKind::IndexVar;
+    e.type = ScalarType::I64;
+    return true;
+  }
+  if (sizeNames.count(n)) {
+    e.nameKind = NameKind::Size;
+    e.type = ScalarType::I64;
+    return true;
+  }
+  if (auto it = out.scalarInputs.find(n); it != out.scalarInputs.end()) {
+    e.nameKind = NameKind::ScalarInput;
+    e.type = it->second;
+    return true;
+  }
+  if (auto it = out.scalarDefs.find(n); it != out.scalarDefs.end()) {
+    e.nameKind = NameKind::ScalarDef;
+    e.type = out.statements[it->second].valueType;
+    e.untypedLiteral =
+        kernel.statements[it->second].value->untypedLiteral;
+    return true;
+  }
+  if (auto it = out.tensors.find(n); it != out.tensors.end()) {
+    const TensorInfo &t = it->second;
+    bool available = t.isInput || t.definedBy >= 0;
+    if (available && t.dims.empty()) {
+      // A rank-0 tensor reads as a value.
+      e.kind = Expr::Kind::Access;
+      return checkAccess(e);
+    }
+    if (available || t.isOutput)
+      return error(e.loc, "tensor '" + n + "' needs indices here: write " + n +
+                              "[...]");
+  }
+  if (n == kernel.statements[current].name &&
+      kernel.statements[current].kind != Statement::Kind::Require)
+    return error(e.loc, "'" + n + "' is used in its own definition");
+  if (isDefinedLater(n))
+    return error(e.loc, "'" + n + "' is used before its definition; define "
+                                  "it earlier in the kernel");
+  if (parseScalarType(n) || isKnownFunction(n))
+    return error(e.loc, "'" + n + "' is a function; call it as " + n + "(...)");
+  return error(e.loc, "unknown name '" + n + "'");
+}
+
+bool KernelChecker::checkAccess(Expr &e) {
+  const std::string &n = e.name;
+  auto it = out.tensors.find(n);
+  const Statement &stmt = kernel.statements[current];
+  if (it == out.tensors.end() ||
+      (!it->second.isInput && it->second.definedBy < 0)) {
+    if (n == stmt.name && stmt.kind != Statement::Kind::Require)
+      return error(e.loc, "'" + n + "' is used in its own definition");
+    if (isDefinedLater(n))
+      return error(e.loc, "'" + n + "' is used before its definition; define "
+                                    "it earlier in the kernel");
+    if (it != out.tensors.end())
+      return error(e.loc, "output '" + n + "' is read before it is defined");
+    if (sizeNames.count(n) || out.scalarInputs.count(n) ||
+        out.scalarDefs.count(n))
+      return error(e.loc, "'" + n + "' is not a tensor and cannot be indexed");
+    return error(e.loc, "unknown tensor '" + n + "'");
+  }
+  const TensorInfo &t = it->second;
+  if (e.operands.size() != t.dims.size())
+    return error(e.loc, "tensor '" + n + "' has rank " +
+                            llvm::Twine(t.dims.size()) +
+                            " but is indexed with " +
+                            llvm::Twine(e.operands.size()) + " indices");
+  for (unsigned i = 0; i < e.operands.size(); ++i)
+    if (!checkIndex(*e.operands[i], t, i))
+      return false;
+  e.nameKind = NameKind::Tensor;
+  e.type = t.type;
+  return true;
+}
+
+bool KernelChecker::checkIndex(Expr &index, const TensorInfo &tensor,
+                               unsigned dim) {
+  if (index.kind == Expr::Kind::Name && isIndexVarInScope(index.name)) {
+    index.nameKind = NameKind::IndexVar;
+    index.type = ScalarType::I64;
+    return recordExtent(index.name, tensor.dims[dim], index.loc);
+  }
+  if (const Expr *r = findKind(index, Expr::Kind::Reduce))
+    return error(r->loc, "a reduction cannot appear inside an index; define "
+                         "it as a tensor first");
+  if (const Expr *access = findKind(index, Expr::Kind::Access)) {
+    // An indirect index: a value read from an integer tensor.
+    if (!checkValue(index))
+      return false;
+    if (!isIntegerType(index.type)) {
+      std::string what = "'" + access->name + "' has dtype " +
+                         scalarTypeName(access->type);
+      return error(access->loc,
+                   "an indirect index must be an integer, but " + what +
+                       "; an index must come from an integer tensor");
+    }
+    return true;
+  }
+  bool hasIndexVar = false;
+  return checkAffineIndex(index, hasIndexVar);
+}
+
+bool KernelChecker::checkAffineIndex(Expr &e, bool &hasIndexVar) {
+  hasIndexVar = false;
+  e.type = ScalarType::I64;
+  switch (e.kind) {
+  case Expr::Kind::IntLit:
+    return true;
+  case Expr::Kind::FloatLit:
+  case Expr::Kind::BoolLit:
+    return error(e.loc, "an index must be an integer expression");
+  case Expr::Kind::Name:
+    if (isIndexVarInScope(e.name)) {
+      e.nameKind = NameKind::IndexVar;
+      hasIndexVar = true;
+      return true;
+    }
+    if (sizeNames.count(e.name)) {
+      e.nameKind = NameKind::Size;
+      return true;
+    }
+    if (out.scalarInputs.count(e.name) || out.scalarDefs.count(e.name))
+      return error(e.loc, "scalar '" + e.name +
+                              "' cannot be used in an index: an index is "
+                              "affine in index variables and sizes");
+    if (out.tensors.count(e.name))
+      return error(e.loc, "tensor '" + e.name + "' needs indices here");
+    return error(e.loc, "index '" + e.name +
+                            "' is not bound: there is no implicit summation; "
+                            "put it on the left-hand side or reduce over it, "
+                            "e.g. sum[" + e.name + "](...)");
+  case Expr::Kind::Unary:
+    if (e.unaryOp != UnaryOp::Neg)
+      return error(e.loc, "an index must be an integer expression");
+    return checkAffineIndex(*e.operands[0], hasIndexVar);
+  case Expr::Kind::Binary: {
+    bool lv = false, rv = false;
+    if (!checkAffineIndex(*e.operands[0], lv) ||
+        !checkAffineIndex(*e.operands[1], rv))
+      return false;
+    hasIndexVar = lv || rv;
+    switch (e.binaryOp) {
+    case BinaryOp::Add:
+    case BinaryOp::Sub:
+      return true;
+    case BinaryOp::Mul:
+      if (lv && rv)
+        return error(e.loc, "index is not affine: it multiplies two index "
+                            "variables");
+      return true;
+    case BinaryOp::Div:
+    case BinaryOp::Mod:
+      if (rv)
+        return error(e.loc, llvm::Twine("index is not affine: '") +
+                                binaryOpSpelling(e.binaryOp) +
+                                "' by an expression of index variables");
+      if (e.operands[1]->kind == Expr::Kind::IntLit &&
+          e.operands[1]->intValue <= 0)
+        return error(e.operands[1]->loc,
+                     llvm::Twine("'") + binaryOpSpelling(e.binaryOp) +
+                         "' in an index needs a positive divisor");
+      return true;
+    default:
+      return error(e.loc, "an index must be an integer expression, not a "
+                          "comparison or logic");
+    }
+  }
+  case Expr::Kind::Call:
+    return error(e.loc, "index is not affine: it calls '" + e.name + "'");
+  case Expr::Kind::Access:
+  case Expr::Kind::Reduce:
+    break;
+  }
+  return error(e.loc, "unsupported index expression");
+}
+
+bool KernelChecker::checkReduce(Expr &e) {
+  std::set<std::string> seen;
+  for (unsigned i = 0; i < e.boundIndices.size(); ++i) {
+    const std::string &v = e.boundIndices[i];
+    llvm::SMLoc loc = e.boundLocs[i];
+    if (lhs.count(v))
+      return error(loc, "index '" + v + "' is bound by " +
+                            reductionKindName(e.reduction) +
+                            "[...] and must not appear on the left-hand side");
+    if (isIndexVarInScope(v) || seen.count(v))
+      return error(loc, "index '" + v + "' is already bound");
+    if (sizeNames.count(v) || out.tensors.count(v) ||
+        out.scalarInputs.count(v) || out.scalarDefs.count(v))
+      return error(loc, "'" + v + "' names a " +
+                            (sizeNames.count(v) ? "size" : "tensor or scalar") +
+                            " and cannot be reduced over");
+    seen.insert(v);
+  }
+  for (const std::string &v : e.boundIndices)
+    scope.push_back(v);
+  bool ok = checkValue(*e.operands[0]);
+  scope.resize(scope.size() - e.boundIndices.size());
+  if (!ok)
+    return false;
+  for (unsigned i = 0; i < e.boundIndices.size(); ++i)
+    if (!extents->count(e.boundIndices[i]))
+      return error(e.boundLocs[i],
+                   "cannot infer the extent of index '" + e.boundIndices[i] +
+                       "': it never indexes a tensor dimension directly");
+  Expr &body = *e.operands[0];
+  if (body.type == ScalarType::Bool)
+    return error(e.loc, llvm::Twine("cannot ") +
+                            reductionKindName(e.reduction) +
+                            " booleans; convert with i32(...)");
+  ScalarType t = body.type;
+  if (body.untypedLiteral && isIntegerType(t))
+    t = ScalarType::I64;
+  if (t == ScalarType::F16 || t == ScalarType::BF16)
+    t = ScalarType::F32; // LANGUAGE.md: half-precision sums accumulate in f32
+  e.type = t;
+  return true;
+}
+
+bool KernelChecker::checkCall(Expr &e) {
+  const std::string &f = e.name;
+  auto arity = [&](unsigned n) {
+    if (e.operands.size() == n)
+      return true;
+    return error(e.loc, "'" + f + "' takes " + llvm::Twine(n) + " argument" +
+                            (n == 1 ? "" : "s") + ", but " +
+                            llvm::Twine(e.operands.size()) + " given");
+  };
+  if (!isKnownFunction(f)) {
+    if (out.tensors.count(f))
+      return error(e.loc, "'" + f + "' is a tensor: index it with [...], "
+                                    "not (...)");
+    return error(e.loc, "unknown function '" + f +
+                            "'; known: exp, exp2, log, log2, sqrt, rsqrt, "
+                            "tanh, sigmoid, erf, abs, silu, gelu, max, min, "
+                            "pow, where, and casts such as f32(...)");
+  }
+  for (ExprPtr &op : e.operands)
+    if (!checkValue(*op))
+      return false;
+
+  if (auto cast = parseScalarType(f)) {
+    if (!arity(1))
+      return false;
+    e.type = *cast;
+    return true;
+  }
+  if (f == "where") {
+    if (!arity(3))
+      return false;
+    if (e.operands[0]->type != ScalarType::Bool)
+      return error(e.operands[0]->loc,
+                   llvm::Twine("the condition of 'where' must be a bool, not ") +
+                       scalarTypeName(e.operands[0]->type));
+    Expr &a = *e.operands[1], &b = *e.operands[2];
+    if ((a.type == ScalarType::Bool) != (b.type == ScalarType::Bool))
+      return error(e.loc, "the two branches of 'where' must both be numbers "
+                          "or both be bools");
+    return promote(a, b, e.loc, e.type, e.untypedLiteral);
+  }
+  if (f == "max" || f == "min" || f == "pow") {
+    if (!arity(2))
+      return false;
+    Expr &a = *e.operands[0], &b = *e.operands[1];
+    if (!requireNumeric(a, f.c_str()) || !requireNumeric(b, f.c_str()))
+      return false;
+    promote(a, b, e.loc, e.type, e.untypedLiteral);
+    if (f == "pow" && !isFloatType(e.type)) {
+      e.type = ScalarType::F32;
+      e.untypedLiteral = false;
+    }
+    return true;
+  }
+  // Unary math functions.
+  if (!arity(1))
+    return false;
+  Expr &a = *e.operands[0];
+  if (!requireNumeric(a, f.c_str()))
+    return false;
+  e.type = a.type;
+  e.untypedLiteral = a.untypedLiteral;
+  if (f != "abs" && !isFloatType(a.type)) {
+    e.type = ScalarType::F32;
+    e.untypedLiteral = false;
+  }
+  return true;
+}
+
+bool KernelChecker::checkBinary(Expr &e) {
+  Expr &a = *e.operands[0], &b = *e.operands[1];
+  if (!checkValue(a) || !checkValue(b))
+    return false;
+  const char *spelling = binaryOpSpelling(e.binaryOp);
+  std::string what = std::string("'") + spelling + "'";
+  switch (e.binaryOp) {
+  case BinaryOp::And:
+  case BinaryOp::Or:
+    if (a.type != ScalarType::Bool || b.type != ScalarType::Bool)
+      return error(e.loc, what + " needs bool operands; compare numbers first");
+    e.type = ScalarType::Bool;
+    return true;
+  case BinaryOp::Eq:
+  case BinaryOp::Ne:
+    if ((a.type == ScalarType::Bool) != (b.type == ScalarType::Bool))
+      return error(e.loc, "cannot compare a bool with a number");
+    promote(a, b, e.loc, e.operandType, e.untypedLiteral);
+    if (a.untypedLiteral && b.untypedLiteral && isIntegerType(e.operandType))
+      e.operandType = ScalarType::I64;
+    e.untypedLiteral = false;
+    e.type = ScalarType::Bool;
+    return true;
+  case BinaryOp::Lt:
+  case BinaryOp::Le:
+  case BinaryOp::Gt:
+  case BinaryOp::Ge:
+    if (!requireNumeric(a, what.c_str()) || !requireNumeric(b, what.c_str()))
+      return false;
+    promote(a, b, e.loc, e.operandType, e.untypedLiteral);
+    e.untypedLiteral = false;
+    e.type = ScalarType::Bool;
+    return true;
+  case BinaryOp::Mod:
+    if (!requireNumeric(a, what.c_str()) || !requireNumeric(b, what.c_str()))
+      return false;
+    promote(a, b, e.loc, e.type, e.untypedLiteral);
+    if (!isIntegerType(e.type))
+      return error(e.loc, "'%' needs integer operands");
+    return true;
+  default:
+    if (!requireNumeric(a, what.c_str()) || !requireNumeric(b, what.c_str()))
+      return false;
+    return promote(a, b, e.loc, e.type, e.untypedLiteral);
+  }
+}
+
+bool KernelChecker::checkSizeCondition(Expr &e) {
+  // A require condition speaks of sizes and integer literals only.
+  std::function<bool(const Expr &)> onlySizes = [&](const Expr &x) -> bool {
+    switch (x.kind) {
+    case Expr::Kind::IntLit:
+    case Expr::Kind::BoolLit:
+      return true;
+    case Expr::Kind::Name:
+      if (sizeNames.count(x.name))
+        return true;
+      return error(x.loc, "'require' may only use sizes and integer "
+                          "constants; '" + x.name + "' is not a size");
+    case Expr::Kind::Unary:
+    case Expr::Kind::Binary:
+      return llvm::all_of(x.operands,
+                          [&](const ExprPtr &op) { return onlySizes(*op); });
+    default:
+      return error(x.loc, "'require' may only use sizes and integer "
+                          "constants with + - * / % and comparisons");
+    }
+  };
+  if (!onlySizes(e) || !checkValue(e))
+    return false;
+  if (e.type != ScalarType::Bool)
+    return error(e.loc, "'require' needs a condition, such as 'H % G == 0'");
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Normalisation: at most one reduction per definition, at the top.
+//===----------------------------------------------------------------------===//
+
+std::string KernelChecker::freshName(const std::string &base,
+                                     ReductionKind kind) {
+  while (true) {
+    std::string name = base + "_" + reductionKindName(kind) +
+                       std::to_string(hoisted++);
+    if (!out.tensors.count(name) && !sizeNames.count(name) &&
+        !out.scalarInputs.count(name) && !out.scalarDefs.count(name))
+      return name;
+  }
+}
+
+static unsigned countTopLevelReduces(const Expr &e) {
+  if (e.kind == Expr::Kind::Reduce)
+    return 1;
+  unsigned n = 0;
+  for (const ExprPtr &op : e.operands)
+    n += countTopLevelReduces(*op);
+  return n;
+}
+
+static void collectIndexVars(const Expr &e, std::set<std::string> &vars) {
+  if (e.kind == Expr::Kind::Name && e.nameKind == NameKind::IndexVar)
+    vars.insert(e.name);
+  for (const ExprPtr &op : e.operands)
+    collectIndexVars(*op, vars);
+}
+
+void KernelChecker::hoistNested(Expr &e, std::vector<std::string> &enclosing,
+                                bool hoistHere, const Statement &stmt,
+                                const StatementInfo &info,
+                                std::vector<Statement> &outStmts,
+                                std::vector<StatementInfo> &outInfos) {
+  if (e.kind == Expr::Kind::Reduce && hoistHere) {
+    // Its free index variables, in scope order, index the new definition.
+    std::set<std::string> used;
+    collectIndexVars(*e.operands[0], used);
+    Statement def;
+    def.kind = Statement::Kind::TensorDef;
+    def.loc = e.loc;
+    def.nameLoc = e.loc;
+    def.name = freshName(stmt.name, e.reduction);
+    StatementInfo defInfo;
+    defInfo.valueType = e.type;
+    for (const std::string &v : enclosing) {
+      if (!used.count(v) || llvm::is_contained(e.boundIndices, v))
+        continue;
+      def.lhsIndices.push_back(v);
+      def.lhsIndexLocs.push_back(e.loc);
+    }
+    for (const auto &[v, dim] : info.extents)
+      if (used.count(v))
+        defInfo.extents[v] = dim;
+
+    auto access = std::make_unique<Expr>(Expr::Kind::Access, e.loc);
+    access->name = def.name;
+    access->nameKind = NameKind::Tensor;
+    access->type = e.type;
+    TensorInfo t;
+    t.name = def.name;
+    t.type = e.type;
+    for (const std::string &v : def.lhsIndices) {
+      auto index = std::make_unique<Expr>(Expr::Kind::Name, e.loc);
+      index->name = v;
+      index->nameKind = NameKind::IndexVar;
+      index->type = ScalarType::I64;
+      access->operands.push_back(std::move(index));
+      t.dims.push_back(info.extents.at(v));
+    }
+    // Move the reduction into the new definition; the access takes its place.
+    def.value = std::make_unique<Expr>(std::move(e));
+    e = std::move(*access);
+    out.tensors[def.name] = t;
+    normaliseStatement(std::move(def), std::move(defInfo), outStmts, outInfos);
+    return;
+  }
+  if (e.kind == Expr::Kind::Reduce) {
+    // The one reduction kept here: hoist whatever is nested in its body.
+    for (const std::string &v : e.boundIndices)
+      enclosing.push_back(v);
+    hoistNested(*e.operands[0], enclosing, /*hoistHere=*/true, stmt, info,
+                outStmts, outInfos);
+    enclosing.resize(enclosing.size() - e.boundIndices.size());
+    return;
+  }
+  for (ExprPtr &op : e.operands)
+    hoistNested(*op, enclosing, hoistHere, stmt, info, outStmts, outInfos);
+}
+
+void KernelChecker::normaliseStatement(Statement stmt, StatementInfo info,
+                                       std::vector<Statement> &outStmts,
+                                       std::vector<StatementInfo> &outInfos) {
+  if (stmt.kind == Statement::Kind::TensorDef) {
+    bool keepOne = countTopLevelReduces(*stmt.value) == 1;
+    std::vector<std::string> enclosing = stmt.lhsIndices;
+    hoistNested(*stmt.value, enclosing, /*hoistHere=*/!keepOne, stmt, info,
+                outStmts, outInfos);
+  }
+  auto it = out.tensors.find(stmt.name);
+  if (stmt.kind == Statement::Kind::TensorDef && it != out.tensors.end())
+    it->second.definedBy = outStmts.size();
+  else if (stmt.kind == Statement::Kind::ScalarDef)
+    out.scalarDefs[stmt.name] = outStmts.size();
+  outStmts.push_back(std::move(stmt));
+  outInfos.push_back(std::move(info));
+}
+
+void KernelChecker::normalise() {
+  std::vector<Statement> stmts;
+  std::vector<StatementInfo> infos;
+  for (unsigned i = 0; i < kernel.statements.size(); ++i)
+    normaliseStatement(std::move(kernel.statements[i]),
+                       std::move(out.statements[i]), stmts, infos);
+  kernel.statements = std::move(stmts);
+  out.statements = std::move(infos);
+}
+
+std::optional<CheckedKernel>
+nautilus::frontend::checkKernel(Kernel &kernel, Diagnostics &diags) {
+  return KernelChecker(kernel, diags).run();
+}
+
+bool nautilus::frontend::checkModule(Module &module, Diagnostics &diags) {
+  std::map<std::string, llvm::SMLoc> seen;
+  for (const Kernel &k : module.kernels) {
+    auto [it, inserted] = seen.emplace(k.name, k.loc);
+    if (!inserted) {
+      diags.error(k.loc, "kernel '" + k.name + "' is defined twice");
+      diags.note(it->second, "previous definition is here");
+      return false;
+    }
+  }
+  return true;
+}

@@ -1,0 +1,607 @@
+//===- AlgInterpreter.cpp - Reference semantics of the alg dialect --------===//
+#include "compiler/Interpreter/AlgInterpreter.h"
+#include "dialects/Alg/AlgOps.h"
+
+#include "mlir/IR/AffineExpr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include <cmath>
+#include <functional>
+#include <limits>
+
+using namespace mlir;
+using namespace nautilus;
+
+namespace {
+
+/// One scalar: floats in `f`, integers, booleans and indices in `i`.
+struct Scalar {
+  double f = 0;
+  int64_t i = 0;
+};
+
+/// How a value's bits are kept after each operation.
+enum class Kind { Index, Bool, I8, I32, I64, F16, BF16, F32, F64 };
+
+Kind kindOf(Type t) {
+  if (t.isIndex()) return Kind::Index;
+  if (t.isInteger(1)) return Kind::Bool;
+  if (t.isInteger(8)) return Kind::I8;
+  if (t.isInteger(32)) return Kind::I32;
+  if (t.isInteger(64)) return Kind::I64;
+  if (t.isF16()) return Kind::F16;
+  if (t.isBF16()) return Kind::BF16;
+  if (t.isF32()) return Kind::F32;
+  return Kind::F64;
+}
+
+bool isFloatKind(Kind k) { return k >= Kind::F16; }
+
+/// Rounds a float to its type, or wraps an integer to its width.
+Scalar normalise(Scalar s, Kind k) {
+  switch (k) {
+  case Kind::F16: s.f = rt::roundToDType(s.f, rt::DType::F16); break;
+  case Kind::BF16: s.f = rt::roundToDType(s.f, rt::DType::BF16); break;
+  case Kind::F32: s.f = static_cast<double>(static_cast<float>(s.f)); break;
+  case Kind::F64: break;
+  case Kind::Bool: s.i = s.i & 1; break;
+  case Kind::I8: s.i = static_cast<int8_t>(s.i); break;
+  case Kind::I32: s.i = static_cast<int32_t>(s.i); break;
+  case Kind::I64:
+  case Kind::Index: break;
+  }
+  return s;
+}
+
+int64_t floorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0)))
+    --q;
+  return q;
+}
+
+int64_t floorMod(int64_t a, int64_t b) { return a - floorDiv(a, b) * b; }
+
+int64_t evalAffine(AffineExpr e, ArrayRef<int64_t> dims,
+                   ArrayRef<int64_t> syms) {
+  switch (e.getKind()) {
+  case AffineExprKind::Constant:
+    return cast<AffineConstantExpr>(e).getValue();
+  case AffineExprKind::DimId:
+    return dims[cast<AffineDimExpr>(e).getPosition()];
+  case AffineExprKind::SymbolId:
+    return syms[cast<AffineSymbolExpr>(e).getPosition()];
+  default:
+    break;
+  }
+  auto bin = cast<AffineBinaryOpExpr>(e);
+  int64_t l = evalAffine(bin.getLHS(), dims, syms);
+  int64_t r = evalAffine(bin.getRHS(), dims, syms);
+  switch (e.getKind()) {
+  case AffineExprKind::Add: return l + r;
+  case AffineExprKind::Mul: return l * r;
+  case AffineExprKind::Mod: return r == 0 ? 0 : floorMod(l, r);
+  case AffineExprKind::FloorDiv: return r == 0 ? 0 : floorDiv(l, r);
+  case AffineExprKind::CeilDiv: return r == 0 ? 0 : -floorDiv(-l, r);
+  default: return 0;
+  }
+}
+
+/// A region flattened into straight-line code over numbered slots.
+struct Tape {
+  struct Inst {
+    Operation *op;
+    int result;
+    SmallVector<int, 3> operands;
+    Kind kind;        // of the result
+    Kind operandKind; // of the first operand (casts, comparisons)
+    const rt::HostTensor *tensor = nullptr; // alg.load
+    std::string tensorName;
+    Scalar constant;  // arith.constant, alg.size, scalar inputs
+  };
+  unsigned numArgs = 0;
+  unsigned numSlots = 0;
+  SmallVector<Inst> insts;
+  int yield = -1;
+};
+
+class Interpreter {
+public:
+  Interpreter(alg::KernelOp kernel, const SizeValues &sizes)
+      : kernel(kernel) {
+    for (Attribute s : kernel.getSizes())
+      symbols.push_back(sizes.at(cast<StringAttr>(s).getValue().str()));
+    this->sizes = &sizes;
+  }
+
+  std::string run(const std::vector<rt::HostTensor> &inputs,
+                  std::vector<rt::HostTensor> &outputs);
+  std::string evalCondition(Value v, bool &result);
+
+private:
+  std::string compile(Block &block, Tape &tape);
+  /// Runs `tape` at the point `index` (its index arguments); an epilogue's
+  /// last argument, the folded value, is `folded`.
+  std::string execute(const Tape &tape, SmallVectorImpl<Scalar> &slots,
+                      ArrayRef<int64_t> index, std::optional<Scalar> folded,
+                      Scalar &result);
+  std::string runDefine(alg::DefineOp def);
+  int64_t extent(Attribute dim) {
+    if (auto name = dyn_cast<StringAttr>(dim))
+      return sizes->at(name.getValue().str());
+    return cast<IntegerAttr>(dim).getInt();
+  }
+
+  alg::KernelOp kernel;
+  const SizeValues *sizes;
+  SmallVector<int64_t> symbols;
+  llvm::DenseMap<Value, rt::HostTensor> tensors;
+  llvm::DenseMap<Value, Scalar> scalars; // scalar inputs
+};
+
+} // namespace
+
+std::string Interpreter::compile(Block &block, Tape &tape) {
+  llvm::DenseMap<Value, int> slot;
+  tape.numArgs = block.getNumArguments();
+  for (BlockArgument arg : block.getArguments())
+    slot[arg] = arg.getArgNumber();
+  int next = tape.numArgs;
+  for (Operation &op : block) {
+    if (auto yield = dyn_cast<alg::YieldOp>(op)) {
+      tape.yield = slot.lookup(yield.getValue());
+      break;
+    }
+    Tape::Inst inst;
+    inst.op = &op;
+    for (Value operand : op.getOperands()) {
+      auto it = slot.find(operand);
+      if (it != slot.end()) {
+        inst.operands.push_back(it->second);
+        continue;
+      }
+      // A value from outside the region: a tensor (read by alg.load) or a
+      // scalar input, which becomes a constant slot.
+      if (isa<RankedTensorType>(operand.getType()))
+        continue;
+      auto sc = scalars.find(operand);
+      if (sc == scalars.end())
+        return "internal error: region uses an unknown outer value";
+      Tape::Inst load;
+      load.op = nullptr;
+      load.result = next;
+      load.kind = kindOf(operand.getType());
+      load.operandKind = load.kind;
+      load.constant = sc->second;
+      tape.insts.push_back(load);
+      slot[operand] = next;
+      inst.operands.push_back(next++);
+    }
+    if (op.getNumResults() != 1)
+      return "the interpreter does not support '" +
+             op.getName().getStringRef().str() + "'";
+    inst.kind = kindOf(op.getResult(0).getType());
+    inst.operandKind = op.getNumOperands()
+                           ? kindOf(op.getOperand(0).getType())
+                           : inst.kind;
+    if (auto load = dyn_cast<alg::LoadOp>(op)) {
+      auto it = tensors.find(load.getTensor());
+      if (it == tensors.end())
+        return "internal error: alg.load of a tensor not yet computed";
+      inst.tensor = &it->second;
+      if (auto def = load.getTensor().getDefiningOp<alg::DefineOp>())
+        inst.tensorName = def.getName().str();
+      else if (auto in = load.getTensor().getDefiningOp<alg::InputOp>())
+        inst.tensorName = in.getName().str();
+    } else if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+      if (auto f = dyn_cast<FloatAttr>(c.getValue()))
+        inst.constant.f = f.getValueAsDouble();
+      else if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+        inst.constant.i = inst.kind == Kind::Bool ? (i.getValue().getBoolValue())
+                                                  : i.getValue().getSExtValue();
+      else
+        return "the interpreter does not support this constant";
+    } else if (auto size = dyn_cast<alg::SizeOp>(op)) {
+      inst.constant.i = sizes->at(size.getName().str());
+    }
+    inst.result = next;
+    slot[op.getResult(0)] = next++;
+    tape.insts.push_back(std::move(inst));
+  }
+  tape.numSlots = next;
+  return "";
+}
+
+static bool compareF(arith::CmpFPredicate p, double a, double b) {
+  bool unordered = std::isnan(a) || std::isnan(b);
+  using P = arith::CmpFPredicate;
+  switch (p) {
+  case P::AlwaysFalse: return false;
+  case P::OEQ: return !unordered && a == b;
+  case P::OGT: return !unordered && a > b;
+  case P::OGE: return !unordered && a >= b;
+  case P::OLT: return !unordered && a < b;
+  case P::OLE: return !unordered && a <= b;
+  case P::ONE: return !unordered && a != b;
+  case P::ORD: return !unordered;
+  case P::UEQ: return unordered || a == b;
+  case P::UGT: return unordered || a > b;
+  case P::UGE: return unordered || a >= b;
+  case P::ULT: return unordered || a < b;
+  case P::ULE: return unordered || a <= b;
+  case P::UNE: return unordered || a != b;
+  case P::UNO: return unordered;
+  case P::AlwaysTrue: return true;
+  }
+  return false;
+}
+
+static bool compareI(arith::CmpIPredicate p, int64_t a, int64_t b) {
+  using P = arith::CmpIPredicate;
+  switch (p) {
+  case P::eq: return a == b;
+  case P::ne: return a != b;
+  case P::slt: return a < b;
+  case P::sle: return a <= b;
+  case P::sgt: return a > b;
+  case P::sge: return a >= b;
+  case P::ult: return static_cast<uint64_t>(a) < static_cast<uint64_t>(b);
+  case P::ule: return static_cast<uint64_t>(a) <= static_cast<uint64_t>(b);
+  case P::ugt: return static_cast<uint64_t>(a) > static_cast<uint64_t>(b);
+  case P::uge: return static_cast<uint64_t>(a) >= static_cast<uint64_t>(b);
+  }
+  return false;
+}
+
+static double nanMax(double a, double b) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::numeric_limits<double>::quiet_NaN();
+  return a > b ? a : b;
+}
+static double nanMin(double a, double b) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::numeric_limits<double>::quiet_NaN();
+  return a < b ? a : b;
+}
+
+std::string Interpreter::execute(const Tape &tape,
+                                 SmallVectorImpl<Scalar> &slots,
+                                 ArrayRef<int64_t> index,
+                                 std::optional<Scalar> folded,
+                                 Scalar &result) {
+  for (unsigned i = 0; i < index.size(); ++i)
+    slots[i].i = index[i];
+  if (folded)
+    slots[index.size()] = *folded;
+  ArrayRef<int64_t> dims = index;
+  for (const Tape::Inst &inst : tape.insts) {
+    auto in = [&](unsigned k) -> const Scalar & {
+      return slots[inst.operands[k]];
+    };
+    Scalar r;
+    Operation *op = inst.op;
+    if (!op) { // an outer scalar
+      slots[inst.result] = inst.constant;
+      continue;
+    }
+    std::string error;
+    bool handled = true;
+    llvm::TypeSwitch<Operation *>(op)
+        .Case<arith::ConstantOp, alg::SizeOp>([&](auto) { r = inst.constant; })
+        .Case<alg::LoadOp>([&](alg::LoadOp load) {
+          const rt::HostTensor &t = *inst.tensor;
+          AffineMap map = load.getMap();
+          ArrayRef<int64_t> positions = load.getIndirectPositions();
+          size_t flat = 0, mapped = 0, indirect = 0;
+          SmallVector<int64_t, 6> index;
+          for (size_t d = 0; d < t.rank(); ++d) {
+            int64_t v;
+            if (indirect < positions.size() &&
+                positions[indirect] == static_cast<int64_t>(d))
+              v = in(indirect++).i;
+            else
+              v = evalAffine(map.getResult(mapped++), dims, symbols);
+            index.push_back(v);
+            if (v < 0 || v >= t.shape()[d]) {
+              std::string where;
+              for (int64_t x : index)
+                where += (where.empty() ? "" : ", ") + std::to_string(x);
+              error = "out-of-range read " + inst.tensorName + "[" + where +
+                      (d + 1 < t.rank() ? ", ...]" : "]") + " of a tensor of "
+                      "shape " + rt::formatShape(t.shape());
+              return;
+            }
+            flat = flat * t.shape()[d] + v;
+          }
+          if (isFloatKind(inst.kind))
+            r.f = t.getAsDouble(flat);
+          else
+            r.i = t.getAsInt64(flat);
+        })
+        .Case<arith::AddFOp>([&](auto) { r.f = in(0).f + in(1).f; })
+        .Case<arith::SubFOp>([&](auto) { r.f = in(0).f - in(1).f; })
+        .Case<arith::MulFOp>([&](auto) { r.f = in(0).f * in(1).f; })
+        .Case<arith::DivFOp>([&](auto) { r.f = in(0).f / in(1).f; })
+        .Case<arith::NegFOp>([&](auto) { r.f = -in(0).f; })
+        .Case<arith::MaximumFOp>([&](auto) { r.f = nanMax(in(0).f, in(1).f); })
+        .Case<arith::MinimumFOp>([&](auto) { r.f = nanMin(in(0).f, in(1).f); })
+        .Case<arith::AddIOp>([&](auto) { r.i = in(0).i + in(1).i; })
+        .Case<arith::SubIOp>([&](auto) { r.i = in(0).i - in(1).i; })
+        .Case<arith::MulIOp>([&](auto) { r.i = in(0).i * in(1).i; })
+        .Case<arith::FloorDivSIOp>([&](auto) {
+          if (in(1).i == 0)
+            error = "integer division by zero";
+          else
+            r.i = floorDiv(in(0).i, in(1).i);
+        })
+        .Case<arith::RemSIOp>([&](auto) {
+          if (in(1).i == 0)
+            error = "integer remainder by zero";
+          else
+            r.i = in(0).i % in(1).i;
+        })
+        .Case<arith::MaxSIOp>([&](auto) { r.i = std::max(in(0).i, in(1).i); })
+        .Case<arith::MinSIOp>([&](auto) { r.i = std::min(in(0).i, in(1).i); })
+        .Case<arith::AndIOp>([&](auto) { r.i = in(0).i & in(1).i; })
+        .Case<arith::OrIOp>([&](auto) { r.i = in(0).i | in(1).i; })
+        .Case<arith::XOrIOp>([&](auto) { r.i = in(0).i ^ in(1).i; })
+        .Case<arith::CmpFOp>([&](arith::CmpFOp c) {
+          r.i = compareF(c.getPredicate(), in(0).f, in(1).f);
+        })
+        .Case<arith::CmpIOp>([&](arith::CmpIOp c) {
+          r.i = compareI(c.getPredicate(), in(0).i, in(1).i);
+        })
+        .Case<arith::SelectOp>([&](auto) { r = in(0).i ? in(1) : in(2); })
+        .Case<arith::ExtFOp, arith::TruncFOp>([&](auto) { r.f = in(0).f; })
+        .Case<arith::SIToFPOp>([&](auto) {
+          r.f = static_cast<double>(in(0).i);
+        })
+        .Case<arith::UIToFPOp>([&](auto) {
+          r.f = static_cast<double>(inst.operandKind == Kind::Bool
+                                        ? (in(0).i & 1)
+                                        : in(0).i);
+        })
+        .Case<arith::FPToSIOp>([&](auto) {
+          double v = in(0).f;
+          // Saturating, NaN to zero: a defined answer for the oracle.
+          if (std::isnan(v))
+            r.i = 0;
+          else if (v >= 9.2233720368547758e18)
+            r.i = std::numeric_limits<int64_t>::max();
+          else if (v <= -9.2233720368547758e18)
+            r.i = std::numeric_limits<int64_t>::min();
+          else
+            r.i = static_cast<int64_t>(v);
+        })
+        .Case<arith::ExtSIOp, arith::TruncIOp, arith::IndexCastOp>(
+            [&](auto) { r.i = in(0).i; })
+        .Case<arith::ExtUIOp>([&](auto) {
+          r.i = inst.operandKind == Kind::Bool ? (in(0).i & 1) : in(0).i;
+        })
+        .Case<math::ExpOp>([&](auto) { r.f = std::exp(in(0).f); })
+        .Case<math::Exp2Op>([&](auto) { r.f = std::exp2(in(0).f); })
+        .Case<math::LogOp>([&](auto) { r.f = std::log(in(0).f); })
+        .Case<math::Log2Op>([&](auto) { r.f = std::log2(in(0).f); })
+        .Case<math::SqrtOp>([&](auto) { r.f = std::sqrt(in(0).f); })
+        .Case<math::RsqrtOp>([&](auto) { r.f = 1.0 / std::sqrt(in(0).f); })
+        .Case<math::TanhOp>([&](auto) { r.f = std::tanh(in(0).f); })
+        .Case<math::ErfOp>([&](auto) { r.f = std::erf(in(0).f); })
+        .Case<math::AbsFOp>([&](auto) { r.f = std::fabs(in(0).f); })
+        .Case<math::AbsIOp>([&](auto) { r.i = in(0).i < 0 ? -in(0).i : in(0).i; })
+        .Case<math::PowFOp>([&](auto) { r.f = std::pow(in(0).f, in(1).f); })
+        .Default([&](Operation *) { handled = false; });
+    if (!handled)
+      return "the interpreter does not support '" +
+             op->getName().getStringRef().str() + "'";
+    if (!error.empty())
+      return error;
+    slots[inst.result] = normalise(r, inst.kind);
+  }
+  result = slots[tape.yield];
+  return "";
+}
+
+/// Advances a multi-index over `extents` in row-major order; false at the end.
+static bool advance(MutableArrayRef<int64_t> index, ArrayRef<int64_t> extents) {
+  for (int d = static_cast<int>(index.size()) - 1; d >= 0; --d) {
+    if (++index[d] < extents[d])
+      return true;
+    index[d] = 0;
+  }
+  return false;
+}
+
+std::string Interpreter::runDefine(alg::DefineOp def) {
+  SmallVector<int64_t> shape, reduced;
+  for (Attribute d : def.getDims())
+    shape.push_back(extent(d));
+  if (def.getReduceDims())
+    for (Attribute d : *def.getReduceDims())
+      reduced.push_back(extent(d));
+  auto type = cast<RankedTensorType>(def.getResult().getType());
+  auto dtype = dtypeOf(type.getElementType());
+  std::vector<int64_t> shapeVec(shape.begin(), shape.end());
+  if (!rt::shapeNumElements(shapeVec, rt::dtypeSize(*dtype)))
+    return "integer overflow in sizes: '" + def.getName().str() +
+           "' of shape " + rt::formatShape(shapeVec) + " is too large";
+  rt::HostTensor out = rt::HostTensor::zeros(*dtype, shapeVec);
+
+  Tape body, epilogue;
+  if (std::string e = compile(def.getBody().front(), body); !e.empty())
+    return e;
+  bool hasEpilogue = !def.getEpilogue().empty();
+  if (hasEpilogue)
+    if (std::string e = compile(def.getEpilogue().front(), epilogue);
+        !e.empty())
+      return e;
+  SmallVector<Scalar> bodySlots(body.numSlots), epilogueSlots(epilogue.numSlots);
+  Kind bodyKind = kindOf(def.getBodyType());
+  bool outFloat = rt::isFloat(*dtype);
+  std::optional<alg::ReductionKind> kind = def.getKind();
+
+  SmallVector<int64_t> point(shape.size() + reduced.size(), 0);
+  MutableArrayRef<int64_t> par(point.data(), shape.size());
+  MutableArrayRef<int64_t> red(point.data() + shape.size(), reduced.size());
+  for (size_t flat = 0, total = out.numElements(); flat < total; ++flat) {
+    Scalar value;
+    if (!kind) {
+      if (std::string e = execute(body, bodySlots, point, std::nullopt, value); !e.empty())
+        return "in '" + def.getName().str() + "': " + e;
+    } else {
+      double accF = 0;
+      int64_t accI = 0;
+      switch (*kind) {
+      case alg::ReductionKind::sum: accF = 0; accI = 0; break;
+      case alg::ReductionKind::prod: accF = 1; accI = 1; break;
+      case alg::ReductionKind::max:
+        accF = -HUGE_VAL; accI = std::numeric_limits<int64_t>::min(); break;
+      case alg::ReductionKind::min:
+        accF = HUGE_VAL; accI = std::numeric_limits<int64_t>::max(); break;
+      }
+      std::fill(red.begin(), red.end(), 0);
+      do {
+        Scalar v;
+        if (std::string e = execute(body, bodySlots, point, std::nullopt, v); !e.empty())
+          return "in '" + def.getName().str() + "': " + e;
+        switch (*kind) {
+        case alg::ReductionKind::sum: accF += v.f; accI += v.i; break;
+        case alg::ReductionKind::prod: accF *= v.f; accI *= v.i; break;
+        case alg::ReductionKind::max:
+          accF = nanMax(accF, v.f); accI = std::max(accI, v.i); break;
+        case alg::ReductionKind::min:
+          accF = nanMin(accF, v.f); accI = std::min(accI, v.i); break;
+        }
+      } while (advance(red, reduced));
+      Scalar folded;
+      folded.f = accF;
+      folded.i = accI;
+      folded = normalise(folded, bodyKind);
+      if (hasEpilogue) {
+        if (std::string e =
+                execute(epilogue, epilogueSlots, par, folded, value);
+            !e.empty())
+          return "in '" + def.getName().str() + "': " + e;
+      } else {
+        value = folded;
+      }
+    }
+    if (outFloat)
+      out.setFromDouble(flat, value.f);
+    else
+      out.setFromInt64(flat, value.i);
+    advance(par, shape);
+  }
+  tensors[def.getResult()] = std::move(out);
+  return "";
+}
+
+std::string Interpreter::evalCondition(Value v, bool &result) {
+  // A require condition: arith over alg.size at the kernel level. Evaluate
+  // its defining ops recursively.
+  std::function<std::optional<int64_t>(Value)> eval =
+      [&](Value x) -> std::optional<int64_t> {
+    Operation *op = x.getDefiningOp();
+    if (!op)
+      return std::nullopt;
+    if (auto size = dyn_cast<alg::SizeOp>(op))
+      return sizes->at(size.getName().str());
+    if (auto c = dyn_cast<arith::ConstantOp>(op))
+      if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+        return x.getType().isInteger(1) ? int64_t(i.getValue().getBoolValue())
+                                        : i.getValue().getSExtValue();
+    SmallVector<int64_t> in;
+    for (Value operand : op->getOperands()) {
+      auto value = eval(operand);
+      if (!value)
+        return std::nullopt;
+      in.push_back(*value);
+    }
+    return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(op)
+        .Case<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp>(
+            [&](auto) { return in[0]; })
+        .Case<arith::AddIOp>([&](auto) { return in[0] + in[1]; })
+        .Case<arith::SubIOp>([&](auto) { return in[0] - in[1]; })
+        .Case<arith::MulIOp>([&](auto) { return in[0] * in[1]; })
+        .Case<arith::FloorDivSIOp>([&](auto) -> std::optional<int64_t> {
+          if (in[1] == 0) return std::nullopt;
+          return floorDiv(in[0], in[1]);
+        })
+        .Case<arith::RemSIOp>([&](auto) -> std::optional<int64_t> {
+          if (in[1] == 0) return std::nullopt;
+          return in[0] % in[1];
+        })
+        .Case<arith::AndIOp>([&](auto) { return in[0] & in[1]; })
+        .Case<arith::OrIOp>([&](auto) { return in[0] | in[1]; })
+        .Case<arith::XOrIOp>([&](auto) { return in[0] ^ in[1]; })
+        .Case<arith::SubIOp>([&](auto) { return in[0] - in[1]; })
+        .Case<arith::CmpIOp>([&](arith::CmpIOp c) {
+          return int64_t(compareI(c.getPredicate(), in[0], in[1]));
+        })
+        .Default([&](Operation *) { return std::nullopt; });
+  };
+  auto value = eval(v);
+  if (!value)
+    return "cannot evaluate the condition (division by zero?)";
+  result = *value != 0;
+  return "";
+}
+
+std::string Interpreter::run(const std::vector<rt::HostTensor> &inputs,
+                             std::vector<rt::HostTensor> &outputs) {
+  if (std::string e = checkRequirements(kernel, *sizes); !e.empty())
+    return e;
+  unsigned next = 0;
+  for (Operation &op : kernel.getBody().front()) {
+    if (auto input = dyn_cast<alg::InputOp>(op)) {
+      if (next >= inputs.size())
+        return "kernel '" + kernel.getSymName().str() + "' takes more inputs";
+      const rt::HostTensor &t = inputs[next++];
+      if (isa<RankedTensorType>(input.getType())) {
+        tensors[input.getResult()] = t;
+      } else {
+        Scalar s;
+        if (rt::isFloat(t.dtype()))
+          s.f = t.getAsDouble(0);
+        else
+          s.i = t.getAsInt64(0);
+        scalars[input.getResult()] = s;
+      }
+      continue;
+    }
+    if (auto def = dyn_cast<alg::DefineOp>(op))
+      if (std::string e = runDefine(def); !e.empty())
+        return e;
+  }
+  outputs.clear();
+  for (Value out : kernel.getReturn().getOutputs())
+    outputs.push_back(tensors[out]);
+  return "";
+}
+
+std::string nautilus::checkRequirements(alg::KernelOp kernel,
+                                        const SizeValues &sizes) {
+  Interpreter interp(kernel, sizes);
+  for (auto require : kernel.getBody().getOps<alg::RequireOp>()) {
+    bool holds = false;
+    if (std::string e = interp.evalCondition(require.getCondition(), holds);
+        !e.empty())
+      return "require " + require.getMessage().str() + ": " + e;
+    if (holds)
+      continue;
+    std::string values;
+    for (const auto &[name, value] : sizes)
+      if (require.getMessage().contains(name))
+        values += (values.empty() ? "" : ", ") + name + "=" +
+                  std::to_string(value);
+    return "requirement '" + require.getMessage().str() + "' does not hold (" +
+           values + ")";
+  }
+  return "";
+}
+
+std::string nautilus::interpretKernel(alg::KernelOp kernel,
+                                      const SizeValues &sizes,
+                                      const std::vector<rt::HostTensor> &inputs,
+                                      std::vector<rt::HostTensor> &outputs) {
+  return Interpreter(kernel, sizes).run(inputs, outputs);
+}

@@ -1,0 +1,72 @@
+//===- LoadKernel.cpp -----------------------------------------------------===//
+#include "compiler/Pipeline/LoadKernel.h"
+#include "compiler/Frontend/AlgEmitter.h"
+#include "compiler/Transforms/Passes.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace mlir;
+using namespace nautilus;
+
+void nautilus::registerNautilusDialects(MLIRContext &context) {
+  context.loadDialect<alg::AlgDialect, arith::ArithDialect,
+                      math::MathDialect>();
+}
+
+int nautilus::loadKernel(const Options &opts, MLIRContext &context,
+                         llvm::SourceMgr &sourceMgr, bool bindShape,
+                         LoadedKernel &out) {
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(opts.file, /*IsText=*/true);
+  if (std::error_code ec = buffer.getError()) {
+    llvm::errs() << "nautc: cannot read '" << opts.file << "': "
+                 << ec.message() << "\n";
+    return kExitUserError;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  registerNautilusDialects(context);
+  context.printOpOnDiagnostic(false); // users see their source, not our IR
+  out.module = frontend::importTensorFile(sourceMgr, context, llvm::errs());
+  if (!out.module)
+    return kExitUserError;
+
+  SmallVector<alg::KernelOp> kernels(out.module->getOps<alg::KernelOp>());
+  std::string names;
+  for (alg::KernelOp k : kernels)
+    names += (names.empty() ? "" : ", ") + k.getSymName().str();
+  if (opts.kernel.empty()) {
+    if (kernels.size() > 1) {
+      llvm::errs() << "nautc: '" << opts.file << "' defines several kernels ("
+                   << names << "); choose one with -k NAME\n";
+      return kExitUsage;
+    }
+    out.kernel = kernels.front();
+  } else {
+    for (alg::KernelOp k : kernels)
+      if (k.getSymName() == opts.kernel)
+        out.kernel = k;
+    if (!out.kernel) {
+      llvm::errs() << "nautc: '" << opts.file << "' has no kernel '"
+                   << opts.kernel << "' (its kernels: " << names << ")\n";
+      return kExitUserError;
+    }
+  }
+  for (alg::KernelOp k : kernels)
+    if (k != out.kernel)
+      k.erase();
+
+  if (!bindShape || opts.shape.empty())
+    return kExitSuccess;
+  std::string list;
+  for (const auto &[name, value] : opts.shape)
+    list += (list.empty() ? "" : ",") + name + "=" + std::to_string(value);
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context, llvm::errs());
+  PassManager pm(&context);
+  AlgBindSizesOptions bindOptions;
+  bindOptions.sizes = list;
+  pm.addNestedPass<alg::KernelOp>(createAlgBindSizes(bindOptions));
+  if (failed(pm.run(*out.module)))
+    return kExitUserError;
+  return kExitSuccess;
+}

@@ -1,0 +1,52 @@
+//===- Options.h - What nautc was asked to do ------------------*- C++ -*-===//
+//
+// The parsed command line of nautc (DESIGN.md, "The command line"), shared by
+// the driver and the pipelines so each stage reads its settings from one
+// place.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_PIPELINE_OPTIONS_H
+#define NAUTILUS_PIPELINE_OPTIONS_H
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nautilus {
+
+/// Exit statuses of every nautilus tool.
+enum ExitCode : int {
+  kExitSuccess = 0,
+  kExitUserError = 1,  // an error in the user's input, with a diagnostic
+  kExitUsage = 2,      // bad command-line usage
+  kExitInternal = 3,   // a bug in nautilus
+};
+
+struct Options {
+  std::string command; // compile, run
+  std::string file;
+  std::string kernel;  // -k
+  std::string target = "cpu";
+  std::string emit = "obj";
+  std::string output;  // -o
+  std::string device = "cpu";
+  std::string schedule = "default";
+  std::map<std::string, int64_t> shape; // --shape N=4096,D=128
+  std::map<std::string, std::string> inputs; // --input NAME=PATH.npy
+  uint64_t seed = 0;
+  std::string saveDir;
+  bool check = false;
+  bool time = false;
+  bool explain = false;
+  bool noVerify = false;
+};
+
+/// Parses "N=4096,D=128" into `shape`; returns an error message or "".
+std::string parseShapeList(const std::string &text,
+                           std::map<std::string, int64_t> &shape);
+
+} // namespace nautilus
+
+#endif

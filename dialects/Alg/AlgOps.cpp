@@ -1,0 +1,222 @@
+//===- AlgOps.cpp - Verifiers and helpers of the alg dialect --------------===//
+#include "dialects/Alg/AlgOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace nautilus::alg;
+
+#define GET_OP_CLASSES
+#include "dialects/Alg/AlgOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+int64_t KernelOp::getSizeIndex(StringRef name) {
+  for (auto [i, attr] : llvm::enumerate(getSizes()))
+    if (cast<StringAttr>(attr).getValue() == name)
+      return i;
+  return -1;
+}
+
+std::optional<int64_t> KernelOp::getBinding(StringRef name) {
+  if (!getBindings())
+    return std::nullopt;
+  if (auto value = dyn_cast_or_null<IntegerAttr>(getBindingsAttr().get(name)))
+    return value.getInt();
+  return std::nullopt;
+}
+
+ReturnOp KernelOp::getReturn() {
+  return cast<ReturnOp>(getBody().front().getTerminator());
+}
+
+LogicalResult KernelOp::verify() {
+  llvm::StringSet<> seen;
+  for (Attribute attr : getSizes())
+    if (!seen.insert(cast<StringAttr>(attr).getValue()).second)
+      return emitOpError("size '")
+             << cast<StringAttr>(attr).getValue() << "' is listed twice";
+  if (getBindings()) {
+    for (NamedAttribute binding : getBindingsAttr()) {
+      auto value = dyn_cast<IntegerAttr>(binding.getValue());
+      if (!value || value.getInt() <= 0)
+        return emitOpError("binding of '")
+               << binding.getName().getValue()
+               << "' must be a positive integer";
+      if (getSizeIndex(binding.getName().getValue()) < 0)
+        return emitOpError("binds '") << binding.getName().getValue()
+                                      << "', which is not one of its sizes";
+    }
+  }
+  return success();
+}
+
+static KernelOp getKernel(Operation *op) {
+  return op->getParentOfType<KernelOp>();
+}
+
+/// Checks that each entry of `dims` is a size of the kernel or a positive
+/// integer, and that there are `rank` of them.
+static LogicalResult verifyDims(Operation *op, ArrayAttr dims, int64_t rank,
+                                StringRef what) {
+  if (static_cast<int64_t>(dims.size()) != rank)
+    return op->emitOpError() << what << " has " << dims.size()
+                             << " dims but the type has rank " << rank;
+  KernelOp kernel = getKernel(op);
+  for (Attribute d : dims) {
+    if (auto name = dyn_cast<StringAttr>(d)) {
+      if (kernel && kernel.getSizeIndex(name.getValue()) < 0)
+        return op->emitOpError("dim '")
+               << name.getValue() << "' is not a size of the kernel";
+      continue;
+    }
+    auto literal = dyn_cast<IntegerAttr>(d);
+    if (!literal || literal.getInt() <= 0)
+      return op->emitOpError("each dim must be a size name or a positive "
+                             "integer, found ")
+             << d;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// InputOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult InputOp::verify() {
+  Type type = getResult().getType();
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return verifyDims(*this, getDims(), tensor.getRank(), "input");
+  if (!type.isIntOrFloat())
+    return emitOpError("a scalar input must have an integer or float type");
+  if (!getDims().empty())
+    return emitOpError("a scalar input has no dims");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// DefineOp
+//===----------------------------------------------------------------------===//
+
+Type DefineOp::getBodyType() {
+  return cast<YieldOp>(getBody().front().getTerminator()).getValue().getType();
+}
+
+static LogicalResult verifyIndexArgs(Operation *op, Block &block,
+                                     unsigned count, StringRef what) {
+  if (block.getNumArguments() < count)
+    return op->emitOpError() << "the " << what << " needs " << count
+                             << " index arguments";
+  for (unsigned i = 0; i < count; ++i)
+    if (!block.getArgument(i).getType().isIndex())
+      return op->emitOpError() << "argument " << i << " of the " << what
+                               << " must be an index";
+  return success();
+}
+
+LogicalResult DefineOp::verify() {
+  auto type = cast<RankedTensorType>(getResult().getType());
+  if (failed(verifyDims(*this, getDims(), type.getRank(), "define")))
+    return failure();
+  if (getKind().has_value() != (getReduceDimsAttr() != nullptr))
+    return emitOpError("a reduction needs both a kind and reduced dims");
+  if (getReduceDims() &&
+      failed(verifyDims(*this, *getReduceDims(), getReduceDims()->size(),
+                        "define")))
+    return failure();
+  if (getReduceDims() && getReduceDims()->empty())
+    return emitOpError("a reduction reduces over at least one index");
+
+  Block &body = getBody().front();
+  unsigned domain = getRank() + getNumReduced();
+  if (body.getNumArguments() != domain)
+    return emitOpError("the body takes ")
+           << domain << " index arguments (" << getRank() << " left-hand, "
+           << getNumReduced() << " reduced), found " << body.getNumArguments();
+  if (failed(verifyIndexArgs(*this, body, domain, "body")))
+    return failure();
+  Type bodyType = getBodyType();
+  Type elementType = type.getElementType();
+
+  if (getEpilogue().empty()) {
+    if (bodyType != elementType)
+      return emitOpError("yields ")
+             << bodyType << " but stores " << elementType
+             << "; add an epilogue that converts";
+    return success();
+  }
+  if (!isReduction())
+    return emitOpError("only a reduction has an epilogue");
+  Block &epilogue = getEpilogue().front();
+  if (epilogue.getNumArguments() != getRank() + 1 ||
+      failed(verifyIndexArgs(*this, epilogue, getRank(), "epilogue")) ||
+      epilogue.getArgument(getRank()).getType() != bodyType)
+    return emitOpError("the epilogue takes the ")
+           << getRank() << " left-hand indices and the folded " << bodyType;
+  Type epilogueType =
+      cast<YieldOp>(epilogue.getTerminator()).getValue().getType();
+  if (epilogueType != elementType)
+    return emitOpError("the epilogue yields ")
+           << epilogueType << " but the result stores " << elementType;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LoadOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LoadOp::verify() {
+  auto tensor = cast<RankedTensorType>(getTensor().getType());
+  if (getResult().getType() != tensor.getElementType())
+    return emitOpError("result type must be the element type ")
+           << tensor.getElementType();
+  AffineMap map = getMap();
+  ArrayRef<int64_t> positions = getIndirectPositions();
+  if (positions.size() != getIndirect().size())
+    return emitOpError("has ") << getIndirect().size()
+                               << " indirect indices but "
+                               << positions.size() << " positions";
+  if (map.getNumResults() + positions.size() !=
+      static_cast<size_t>(tensor.getRank()))
+    return emitOpError("indexes a rank-")
+           << tensor.getRank() << " tensor with " << map.getNumResults()
+           << " mapped and " << positions.size() << " indirect indices";
+  int64_t previous = -1;
+  for (int64_t p : positions) {
+    if (p <= previous || p >= tensor.getRank())
+      return emitOpError("indirect positions must be increasing and within "
+                         "the rank");
+    previous = p;
+  }
+  Block *block = getOperation()->getBlock();
+  unsigned indexArgs = 0;
+  for (BlockArgument arg : block->getArguments())
+    if (arg.getType().isIndex())
+      ++indexArgs;
+  if (map.getNumDims() != indexArgs)
+    return emitOpError("map has ")
+           << map.getNumDims() << " dims but the enclosing block has "
+           << indexArgs << " index arguments";
+  if (KernelOp kernel = getKernel(*this))
+    if (map.getNumSymbols() != kernel.getSizes().size())
+      return emitOpError("map has ")
+             << map.getNumSymbols() << " symbols but the kernel has "
+             << kernel.getSizes().size() << " sizes";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SizeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SizeOp::verify() {
+  KernelOp kernel = getKernel(*this);
+  if (kernel && kernel.getSizeIndex(getName()) < 0)
+    return emitOpError("'") << getName() << "' is not a size of the kernel";
+  return success();
+}

@@ -1,0 +1,19 @@
+//===- AlgOps.h - The alg dialect -------------------------------*- C++ -*-===//
+#ifndef NAUTILUS_DIALECTS_ALG_ALGOPS_H
+#define NAUTILUS_DIALECTS_ALG_ALGOPS_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "dialects/Alg/AlgDialect.h.inc"
+#include "dialects/Alg/AlgEnums.h.inc"
+
+#define GET_OP_CLASSES
+#include "dialects/Alg/AlgOps.h.inc"
+
+#endif

@@ -1,0 +1,98 @@
+// RUN: nautc-opt %s -split-input-file -verify-diagnostics
+
+alg.kernel @k sizes ["N"] {
+  // expected-error @+1 {{'alg.input' op dim 'M' is not a size of the kernel}}
+  %x = alg.input "X" dims ["M"] : tensor<?xf32>
+  alg.return
+}
+
+// -----
+
+alg.kernel @k sizes ["N"] {
+  // expected-error @+1 {{'alg.input' op input has 2 dims but the type has rank 1}}
+  %x = alg.input "X" dims ["N", "N"] : tensor<?xf32>
+  alg.return
+}
+
+// -----
+
+alg.kernel @k sizes ["N"] {
+  %x = alg.input "X" dims ["N"] : tensor<?xf32>
+  // expected-error @+1 {{'alg.define' op yields 'f32' but stores 'bf16'; add an epilogue that converts}}
+  %y = alg.define "Y" dims ["N"] : tensor<?xbf16> {
+  ^bb0(%i: index):
+    %v = alg.load %x[affine_map<(d0)[s0] -> (d0)>] : tensor<?xf32> -> f32
+    alg.yield %v : f32
+  }
+  alg.return %y : tensor<?xbf16>
+}
+
+// -----
+
+alg.kernel @k sizes ["N"] {
+  %x = alg.input "X" dims ["N"] : tensor<?xf32>
+  // expected-error @+1 {{'alg.define' op the body takes 2 index arguments (1 left-hand, 1 reduced), found 1}}
+  %y = alg.define "Y" dims ["N"] reduce sum over ["N"] : tensor<?xf32> {
+  ^bb0(%i: index):
+    %v = alg.load %x[affine_map<(d0)[s0] -> (d0)>] : tensor<?xf32> -> f32
+    alg.yield %v : f32
+  }
+  alg.return %y : tensor<?xf32>
+}
+
+// -----
+
+alg.kernel @k sizes ["N"] {
+  %x = alg.input "X" dims ["N"] : tensor<?xf32>
+  %y = alg.define "Y" dims ["N"] : tensor<?xf32> {
+  ^bb0(%i: index):
+    // expected-error @+1 {{'alg.load' op map has 2 dims but the enclosing block has 1 index arguments}}
+    %v = alg.load %x[affine_map<(d0, d1)[s0] -> (d0)>] : tensor<?xf32> -> f32
+    alg.yield %v : f32
+  }
+  alg.return %y : tensor<?xf32>
+}
+
+// -----
+
+alg.kernel @k sizes ["N"] {
+  %x = alg.input "X" dims ["N", "N"] : tensor<?x?xf32>
+  %y = alg.define "Y" dims ["N"] : tensor<?xf32> {
+  ^bb0(%i: index):
+    // expected-error @+1 {{'alg.load' op indexes a rank-2 tensor with 1 mapped and 0 indirect indices}}
+    %v = alg.load %x[affine_map<(d0)[s0] -> (d0)>] : tensor<?x?xf32> -> f32
+    alg.yield %v : f32
+  }
+  alg.return %y : tensor<?xf32>
+}
+
+// -----
+
+alg.kernel @k sizes ["N"] {
+  %x = alg.input "X" dims ["N"] : tensor<?xf32>
+  // expected-error @+1 {{'alg.define' op the epilogue yields 'f32' but the result stores 'bf16'}}
+  %y = alg.define "Y" dims [] reduce sum over ["N"] : tensor<bf16> {
+  ^bb0(%i: index):
+    %v = alg.load %x[affine_map<(d0)[s0] -> (d0)>] : tensor<?xf32> -> f32
+    alg.yield %v : f32
+  } epilogue {
+  ^bb0(%acc: f32):
+    alg.yield %acc : f32
+  }
+  alg.return %y : tensor<bf16>
+}
+
+// -----
+
+// expected-error @+1 {{'alg.kernel' op binds 'M', which is not one of its sizes}}
+alg.kernel @k sizes ["N"] attributes {bindings = {M = 4 : i64}} {
+  alg.return
+}
+
+// -----
+
+alg.kernel @k sizes ["N"] {
+  // expected-error @+1 {{'alg.size' op 'M' is not a size of the kernel}}
+  %m = alg.size "M"
+  alg.return
+}

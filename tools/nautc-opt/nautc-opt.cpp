@@ -1,0 +1,17 @@
+//===- nautc-opt.cpp - mlir-opt with Nautilus's dialects and passes -------===//
+#include "compiler/Transforms/Passes.h"
+#include "dialects/Alg/AlgOps.h"
+#include "mlir/Transforms/Passes.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  registry.insert<nautilus::alg::AlgDialect, mlir::arith::ArithDialect,
+                  mlir::math::MathDialect>();
+  nautilus::registerNautilusPasses();
+  mlir::registerCanonicalizerPass();
+  mlir::registerCSEPass();
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "Nautilus optimizer driver\n", registry));
+}

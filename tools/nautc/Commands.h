@@ -1,0 +1,12 @@
+//===- Commands.h - nautc's subcommands ------------------------*- C++ -*-===//
+#ifndef NAUTILUS_TOOLS_NAUTC_COMMANDS_H
+#define NAUTILUS_TOOLS_NAUTC_COMMANDS_H
+
+#include "compiler/Pipeline/Options.h"
+
+namespace nautilus {
+int runCompile(const Options &opts);
+int runRun(const Options &opts);
+} // namespace nautilus
+
+#endif

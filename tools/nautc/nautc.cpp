@@ -1,0 +1,141 @@
+//===- nautc.cpp - The Nautilus compiler driver ---------------------------===//
+//
+//   nautc compile FILE.tensor [-k KERNEL] --target T [--shape N=4096,...]
+//                 [--emit KIND] [-o OUT]
+//   nautc run     FILE.tensor [-k KERNEL] --shape ... [--device cpu]
+//                 [--input NAME=PATH.npy ...] [--seed N] [--save DIR]
+//                 [--check] [--time]
+//
+// Exit status: 0 success, 1 an error in the user's input, 2 bad usage,
+// 3 an internal error.
+//
+//===----------------------------------------------------------------------===//
+#include "tools/nautc/Commands.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace nautilus;
+
+static const char *const kUsage = R"(usage: nautc <command> FILE.tensor [options]
+
+commands:
+  compile   compile a kernel and write an artefact (--emit)
+  run       run a kernel on a device, optionally checking it (--check)
+
+options:
+  -k NAME                the kernel to use (needed when the file has several)
+  --target T             cpu, sm_80, sm_90, gfx90a, gfx942 (default: cpu)
+  --shape N=4096,D=128   bind sizes (compile) or give their values (run)
+  --emit KIND            compile: alg, tile, llvm, obj, ptx, amdgcn (default:
+                         obj for cpu, ptx for sm_*, amdgcn for gfx*)
+  -o PATH                compile: where to write the artefact (default: stdout)
+  --schedule default     the schedule to use
+  --device cpu           run: where to run
+  --input NAME=PATH.npy  run: an input (others are random, seeded)
+  --seed N               run: the seed of random inputs (default 0)
+  --save DIR             run: write every output as DIR/NAME.npy
+  --check                run: compare with the reference interpreter
+  --time                 run: print the median time of repeated runs
+  -h, --help             this help
+)";
+
+static int usageError(const std::string &message) {
+  llvm::errs() << "nautc: " << message << "\n"
+               << "Run 'nautc --help' for usage.\n";
+  return kExitUsage;
+}
+
+static int parseArgs(int argc, char **argv, Options &opts) {
+  if (argc < 2)
+    return usageError("missing command (compile or run)");
+  std::string cmd = argv[1];
+  if (cmd == "-h" || cmd == "--help") {
+    llvm::outs() << kUsage;
+    return -1;
+  }
+  if (cmd != "compile" && cmd != "run")
+    return usageError("unknown command '" + cmd + "' (expected compile or run)");
+  opts.command = cmd;
+  bool emitGiven = false;
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](std::string &out) -> bool {
+      if (i + 1 >= argc)
+        return false;
+      out = argv[++i];
+      return true;
+    };
+    std::string v;
+    if (a == "-h" || a == "--help") {
+      llvm::outs() << kUsage;
+      return -1;
+    }
+    if (a == "--check") { opts.check = true; continue; }
+    if (a == "--time") { opts.time = true; continue; }
+    if (a == "--explain") { opts.explain = true; continue; }
+    if (a == "--no-verify") { opts.noVerify = true; continue; }
+    bool takesValue = a == "-k" || a == "--target" || a == "--shape" ||
+                      a == "--emit" || a == "-o" || a == "--device" ||
+                      a == "--input" || a == "--seed" || a == "--save" ||
+                      a == "--schedule";
+    if (takesValue) {
+      if (!value(v))
+        return usageError("option " + a + " needs a value");
+      if (a == "-k") opts.kernel = v;
+      else if (a == "--target") opts.target = v;
+      else if (a == "--emit") { opts.emit = v; emitGiven = true; }
+      else if (a == "-o") opts.output = v;
+      else if (a == "--device") opts.device = v;
+      else if (a == "--save") opts.saveDir = v;
+      else if (a == "--schedule") opts.schedule = v;
+      else if (a == "--shape") {
+        if (std::string e = parseShapeList(v, opts.shape); !e.empty())
+          return usageError(e);
+      } else if (a == "--input") {
+        auto eq = v.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == v.size())
+          return usageError("--input takes NAME=PATH.npy, found '" + v + "'");
+        opts.inputs[v.substr(0, eq)] = v.substr(eq + 1);
+      } else if (a == "--seed") {
+        char *end = nullptr;
+        opts.seed = std::strtoull(v.c_str(), &end, 10);
+        if (v.empty() || *end)
+          return usageError("--seed takes a non-negative integer");
+      }
+      continue;
+    }
+    if (!a.empty() && a[0] == '-' && a != "-")
+      return usageError("unknown option '" + a + "'");
+    if (!opts.file.empty())
+      return usageError("more than one input file ('" + opts.file + "' and '" +
+                        a + "')");
+    opts.file = a;
+  }
+  if (opts.file.empty())
+    return usageError("missing the .tensor file");
+  static const char *const targets[] = {"cpu", "sm_80", "sm_90", "gfx90a",
+                                        "gfx942"};
+  if (!llvm::is_contained(targets, opts.target))
+    return usageError("unknown target '" + opts.target +
+                      "' (expected cpu, sm_80, sm_90, gfx90a or gfx942)");
+  if (!emitGiven)
+    opts.emit = opts.target == "cpu"                    ? "obj"
+                : llvm::StringRef(opts.target).starts_with("sm_") ? "ptx"
+                                                                  : "amdgcn";
+  if (opts.schedule != "default")
+    return usageError("--schedule: only 'default' exists so far");
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  Options opts;
+  if (int rc = parseArgs(argc, argv, opts))
+    return rc < 0 ? kExitSuccess : rc;
+  if (opts.command == "compile")
+    return runCompile(opts);
+  return runRun(opts);
+}
