@@ -161,8 +161,8 @@ uint16_t floatToF16Bits(float f) {
   // itself is a tie and goes to the even neighbour, zero.
   if (a <= 0x33000000u)
     return sign;
-  uint32_t exp = a >> 23;                        // 102 .. 112
-  uint32_t mant = (a & 0x7FFFFFu) | 0x800000u;   // |f| = mant * 2^(exp-150)
+  uint32_t exp = a >> 23;                      // 102 .. 112
+  uint32_t mant = (a & 0x7FFFFFu) | 0x800000u; // |f| = mant * 2^(exp-150)
   // In units of 2^-24, |f| = mant * 2^(exp-126), so shift right by 126-exp.
   // Rounding up to 0x400 yields the smallest normal's encoding, correctly.
   return sign | static_cast<uint16_t>(shiftRightRoundEven(mant, 126 - exp));
@@ -191,8 +191,8 @@ float doubleToFloat(double d) {
   // FLT_MAX + half an ulp = 2^128 - 2^103; the tie rounds to even (infinity).
   constexpr double kOverflow = 0x1.ffffffp127;
   double mag = std::fabs(d);
-  float limit = mag >= kOverflow ? std::numeric_limits<float>::infinity()
-                                 : FLT_MAX;
+  float limit =
+      mag >= kOverflow ? std::numeric_limits<float>::infinity() : FLT_MAX;
   if (mag > static_cast<double>(FLT_MAX))
     return d < 0 ? -limit : limit;
   return static_cast<float>(d);

@@ -35,8 +35,8 @@ struct NpyType {
   DType dtype;
 };
 constexpr NpyType kNpyTypes[] = {
-    {"f2", DType::F16}, {"f4", DType::F32}, {"f8", DType::F64},
-    {"i1", DType::I8},  {"i4", DType::I32}, {"i8", DType::I64},
+    {"f2", DType::F16},  {"f4", DType::F32}, {"f8", DType::F64},
+    {"i1", DType::I8},   {"i4", DType::I32}, {"i8", DType::I64},
     {"b1", DType::Bool},
 };
 constexpr const char *kSupportedList =
@@ -68,6 +68,7 @@ std::string quoteForMessage(std::string_view s) {
 
 struct HeaderFields {
   std::string descr;
+  bool structured = false; // 'descr' is a list: a record dtype
   bool fortranOrder = false;
   std::vector<int64_t> shape;
 };
@@ -76,10 +77,11 @@ struct HeaderFields {
 ///   { 'descr': <str>, 'fortran_order': True|False, 'shape': (<int>, ...) }
 /// with keys in any order, single or double quotes, an optional trailing
 /// comma, arbitrary whitespace and Python 2 'L' integer suffixes. Every
-/// access is bounds-checked against the header text.
+/// access is bounds-checked against the header text. A list 'descr' (a record
+/// dtype, never supported) ends parsing early with `structured` set.
 class HeaderParser {
 public:
-  explicit HeaderParser(std::string_view text) : text(text) {}
+  explicit HeaderParser(std::string_view header) : text(header) {}
 
   bool parse(HeaderFields &fields, std::string &error) {
     err = &error;
@@ -97,8 +99,10 @@ public:
           return fail("duplicate key 'descr'");
         seenDescr = true;
         skipSpace();
-        if (peek() == '[')
-          return fail("structured dtypes (a list 'descr') are not supported");
+        if (peek() == '[') { // unsupported anyway; the rest is irrelevant
+          fields.structured = true;
+          return true;
+        }
         if (!parseString(fields.descr))
           return false;
       } else if (key == "fortran_order") {
@@ -247,8 +251,8 @@ private:
 bool descrToDType(const std::string &descr, DType &dtype, std::string &error) {
   std::string_view body = descr;
   char order = '\0';
-  if (!body.empty() && std::string_view("<>|=!").find(body[0]) !=
-                           std::string_view::npos) {
+  if (!body.empty() &&
+      std::string_view("<>|=!").find(body[0]) != std::string_view::npos) {
     order = body[0];
     body.remove_prefix(1);
   }
@@ -284,8 +288,8 @@ public:
 
 class MemorySource final : public ByteSource {
 public:
-  MemorySource(const void *bytes, size_t length)
-      : bytes(static_cast<const uint8_t *>(bytes)), length(length) {}
+  MemorySource(const void *data, size_t size)
+      : bytes(static_cast<const uint8_t *>(data)), length(size) {}
   uint64_t size() const override { return length; }
   bool read(uint64_t offset, void *dst, size_t n) override {
     if (offset > length || n > length - offset)
@@ -308,7 +312,7 @@ using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
 
 class FileSource final : public ByteSource {
 public:
-  FileSource(std::FILE *file, uint64_t length) : file(file), length(length) {}
+  FileSource(std::FILE *f, uint64_t size) : file(f), length(size) {}
   uint64_t size() const override { return length; }
   bool read(uint64_t offset, void *dst, size_t n) override {
     errno = 0;
@@ -370,9 +374,9 @@ bool decode(ByteSource &src, const std::string &name, HostTensor &out,
                 " bytes, too short for an npy header)");
   uint64_t headerLen = readLE(pre + kMagicLen + 2, lenBytes);
   if (headerLen > size - preambleLen)
-    return fail("truncated header (header length " +
-                std::to_string(headerLen) + ", but only " +
-                std::to_string(size - preambleLen) + " bytes follow)");
+    return fail("truncated header (header length " + std::to_string(headerLen) +
+                ", but only " + std::to_string(size - preambleLen) +
+                " bytes follow)");
 
   // The header dict. headerLen is at most the file size here.
   std::string header(static_cast<size_t>(headerLen), '\0');
@@ -382,6 +386,9 @@ bool decode(ByteSource &src, const std::string &name, HostTensor &out,
   std::string why;
   if (!HeaderParser(header).parse(fields, why))
     return fail("malformed npy header: " + why);
+  if (fields.structured)
+    return fail(std::string("unsupported structured dtype (supported: ") +
+                kSupportedList + ")");
   DType dtype;
   if (!descrToDType(fields.descr, dtype, why))
     return fail(why);
@@ -534,8 +541,7 @@ std::string encodeNpyHeader(DType dtype, const std::vector<int64_t> &shape) {
   shapeRepr += shape.size() == 1 ? ",)" : ")";
 
   std::string dict = std::string("{'descr': '") + npyDescr(dtype) +
-                     "', 'fortran_order': False, 'shape': " + shapeRepr +
-                     ", }";
+                     "', 'fortran_order': False, 'shape': " + shapeRepr + ", }";
   if (!shape.empty()) {
     size_t digits = std::to_string(shape[0]).size();
     if (digits < kGrowthAxisMaxDigits)

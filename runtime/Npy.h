@@ -54,8 +54,7 @@ bool readNpyAs(const std::string &path, DType want,
                std::string &error);
 
 /// Writes `t` as a .npy file (BF16 tensors as '<f4').
-bool writeNpy(const std::string &path, const HostTensor &t,
-              std::string &error);
+bool writeNpy(const std::string &path, const HostTensor &t, std::string &error);
 
 /// Like readNpy, from `size` bytes in memory; `name` is used in messages.
 bool decodeNpy(const void *bytes, size_t size, const std::string &name,

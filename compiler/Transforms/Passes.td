@@ -21,4 +21,16 @@ def AlgBindSizes : Pass<"alg-bind-sizes", "::nautilus::alg::KernelOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def AlgFuseElementwise : Pass<"alg-fuse-elementwise", "::nautilus::alg::KernelOp"> {
+  let summary = "Inline elementwise definitions into the definitions that read them";
+  let description = [{
+    A definition with no reduction that is not an output is recomputed where
+    it is read: each `alg.load` of it is replaced by a copy of its body, with
+    its indices substituted by the load's index map (loads inside compose
+    their maps; uses of an index as a value become `alg.apply`). Definitions
+    read through an indirect index stay materialised. The inlined
+    definitions are erased, so later stages never allocate them.
+  }];
+}
+
 #endif

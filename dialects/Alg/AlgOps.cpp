@@ -211,6 +211,25 @@ LogicalResult LoadOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// ApplyOp
+//===----------------------------------------------------------------------===//
+
+static unsigned countIndexArgs(Block *block) {
+  unsigned n = 0;
+  for (BlockArgument arg : block->getArguments())
+    n += arg.getType().isIndex();
+  return n;
+}
+
+LogicalResult ApplyOp::verify() {
+  if (getMap().getNumResults() != 1)
+    return emitOpError("map must have one result");
+  if (getMap().getNumDims() != countIndexArgs(getOperation()->getBlock()))
+    return emitOpError("map dims must match the enclosing block's indices");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // SizeOp
 //===----------------------------------------------------------------------===//
 

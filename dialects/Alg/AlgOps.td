@@ -19,6 +19,7 @@ include "mlir/IR/EnumAttr.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/RegionKindInterface.td"
+include "dialects/Alg/AlgEnums.td"
 
 def Alg_Dialect : Dialect {
   let name = "alg";
@@ -30,12 +31,6 @@ def Alg_Dialect : Dialect {
 
 class Alg_Op<string mnemonic, list<Trait> traits = []>
     : Op<Alg_Dialect, mnemonic, traits>;
-
-def Alg_ReductionKind : I32EnumAttr<"ReductionKind", "how a definition folds its reduced indices", [
-    I32EnumAttrCase<"sum", 0>, I32EnumAttrCase<"max", 1>,
-    I32EnumAttrCase<"min", 2>, I32EnumAttrCase<"prod", 3>]> {
-  let cppNamespace = "::nautilus::alg";
-}
 
 def Alg_KernelOp : Alg_Op<"kernel", [Symbol, IsolatedFromAbove, SingleBlock]> {
   let summary = "A kernel: its sizes, inputs, definitions and outputs";
@@ -147,6 +142,19 @@ def Alg_LoadOp : Alg_Op<"load", [Pure]> {
     $tensor `[` $map `]` (`indirect` `(` $indirect^ `)` `at` $indirect_positions)?
     attr-dict `:` type($tensor) `->` type($result)
   }];
+  let hasVerifier = 1;
+}
+
+def Alg_ApplyOp : Alg_Op<"apply", [Pure]> {
+  let summary = "An affine function of the domain indices, as a value";
+  let description = [{
+    Evaluates `map` (one result) on the enclosing block's `index` arguments
+    with the kernel's sizes as symbols. Fusion creates it where an inlined
+    definition used one of its indices as a value.
+  }];
+  let arguments = (ins AffineMapAttr:$map);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$map attr-dict";
   let hasVerifier = 1;
 }
 

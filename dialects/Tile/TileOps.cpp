@@ -1,0 +1,220 @@
+//===- TileOps.cpp - The tile dialect -------------------------------------===//
+#include "dialects/Tile/TileOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace nautilus::tile;
+
+#include "dialects/Tile/TileDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/Tile/TileAttrs.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "dialects/Tile/TileOps.cpp.inc"
+
+void TileDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialects/Tile/TileAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/Tile/TileOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// ScheduleAttr: #tile.schedule<tile = [1, 16, 64], threads = 128>
+//===----------------------------------------------------------------------===//
+
+int64_t ScheduleAttr::getNumElements() const {
+  int64_t n = 1;
+  for (int64_t t : getTile())
+    n *= t;
+  return n;
+}
+
+Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
+  SmallVector<int64_t> tile;
+  int64_t threads = 1;
+  if (parser.parseLess() || parser.parseKeyword("tile") || parser.parseEqual())
+    return {};
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+        return parser.parseInteger(tile.emplace_back());
+      }))
+    return {};
+  if (parser.parseComma() || parser.parseKeyword("threads") ||
+      parser.parseEqual() || parser.parseInteger(threads) ||
+      parser.parseGreater())
+    return {};
+  return parser.getChecked<ScheduleAttr>(parser.getContext(), tile, threads);
+}
+
+void ScheduleAttr::print(AsmPrinter &printer) const {
+  printer << "<tile = [";
+  llvm::interleaveComma(getTile(), printer);
+  printer << "], threads = " << getThreads() << ">";
+}
+
+LogicalResult
+ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                     ArrayRef<int64_t> tile, int64_t threads) {
+  int64_t n = 1;
+  for (int64_t t : tile) {
+    if (t <= 0)
+      return emitError() << "tile extents must be positive";
+    n *= t;
+  }
+  if (threads <= 0)
+    return emitError() << "threads must be positive";
+  if (n % threads != 0)
+    return emitError() << "a tile of " << n << " elements does not divide "
+                       << "among " << threads << " threads";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ProgramOp
+//===----------------------------------------------------------------------===//
+
+VectorType ProgramOp::getTileType(Type element) {
+  return VectorType::get(getSchedule().getTile(), element);
+}
+
+Value ProgramOp::getSizeArg(StringRef name) {
+  Block &entry = getBody().front();
+  unsigned first = getArgNames().size();
+  for (auto [i, s] : llvm::enumerate(getSizes()))
+    if (cast<StringAttr>(s).getValue() == name)
+      return entry.getArgument(first + i);
+  return {};
+}
+
+Value ProgramOp::getOutputExtent(OpBuilder &b, Location loc, unsigned d) {
+  Attribute dim = getOutputDims()[d];
+  if (auto name = dyn_cast<StringAttr>(dim))
+    return getSizeArg(name.getValue());
+  return arith::ConstantIndexOp::create(b, loc,
+                                        cast<IntegerAttr>(dim).getInt());
+}
+
+LogicalResult ProgramOp::verify() {
+  Block &entry = getBody().front();
+  if (entry.getNumArguments() != getArgNames().size() + getSizes().size())
+    return emitOpError("takes ")
+           << getArgNames().size() << " buffers and " << getSizes().size()
+           << " sizes, but its block has " << entry.getNumArguments()
+           << " arguments";
+  for (unsigned i = getArgNames().size(); i < entry.getNumArguments(); ++i)
+    if (!entry.getArgument(i).getType().isIndex())
+      return emitOpError("size arguments must be of type index");
+  if (getSchedule().getTile().size() != getRank())
+    return emitOpError("the schedule tiles ")
+           << getSchedule().getTile().size() << " dimensions but the output "
+           << "has " << getRank();
+  for (Attribute d : getOutputDims()) {
+    if (auto name = dyn_cast<StringAttr>(d)) {
+      if (!getSizeArg(name.getValue()))
+        return emitOpError("output dim '") << name.getValue()
+                                           << "' is not one of its sizes";
+    } else if (!isa<IntegerAttr>(d)) {
+      return emitOpError("output dims are size names or integers");
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Tile-shaped values
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyTileShape(Operation *op, Type type) {
+  auto program = op->getParentOfType<ProgramOp>();
+  if (!program)
+    return success();
+  auto vec = dyn_cast<VectorType>(type);
+  if (!vec || vec.getShape() != program.getSchedule().getTile())
+    return op->emitOpError("expects the program's tile shape [")
+           << program.getSchedule().getTile() << "], found " << type;
+  return success();
+}
+
+LogicalResult IndexOp::verify() {
+  auto program = (*this)->getParentOfType<ProgramOp>();
+  if (program && getDim() >= program.getRank())
+    return emitOpError("dimension ") << getDim() << " is out of range";
+  return verifyTileShape(*this, getType());
+}
+
+/// Number of reduced indices in scope of `op`: those of enclosing reduces.
+static unsigned countReducedInScope(Operation *op) {
+  unsigned n = 0;
+  for (auto r = op->getParentOfType<ReduceOp>(); r;
+       r = r->getParentOfType<ReduceOp>())
+    n += r.getExtents().size();
+  return n;
+}
+
+LogicalResult LoadOp::verify() {
+  if (failed(verifyTileShape(*this, getType())))
+    return failure();
+  auto buffer = cast<MemRefType>(getBuffer().getType());
+  if (buffer.getElementType() != getType().getElementType())
+    return emitOpError("loads ") << buffer.getElementType()
+                                 << " elements into a tile of "
+                                 << getType().getElementType();
+  if (getMap().getNumResults() + getIndirect().size() !=
+      static_cast<size_t>(buffer.getRank()))
+    return emitOpError("indexes a rank-")
+           << buffer.getRank() << " buffer with " << getMap().getNumResults()
+           << " mapped and " << getIndirect().size() << " indirect indices";
+  if (getIndirectPositions().size() != getIndirect().size())
+    return emitOpError("needs one position per indirect index");
+  for (Value v : getIndirect())
+    if (failed(verifyTileShape(*this, v.getType())))
+      return failure();
+  if (auto program = (*this)->getParentOfType<ProgramOp>()) {
+    unsigned dims = program.getRank() + countReducedInScope(*this);
+    if (getMap().getNumDims() != dims)
+      return emitOpError("map has ")
+             << getMap().getNumDims() << " dims but " << dims
+             << " indices (output and reduced) are in scope";
+    if (getMap().getNumSymbols() != program.getSizes().size())
+      return emitOpError("map has ") << getMap().getNumSymbols()
+                                     << " symbols but the program has "
+                                     << program.getSizes().size() << " sizes";
+  }
+  return success();
+}
+
+LogicalResult StoreOp::verify() {
+  auto buffer = cast<MemRefType>(getBuffer().getType());
+  auto vec = cast<VectorType>(getValue().getType());
+  if (buffer.getElementType() != vec.getElementType())
+    return emitOpError("stores a tile of ")
+           << vec.getElementType() << " into a buffer of "
+           << buffer.getElementType();
+  auto program = (*this)->getParentOfType<ProgramOp>();
+  if (buffer.getRank() != program.getRank())
+    return emitOpError("the buffer's rank differs from the output's");
+  return verifyTileShape(*this, vec);
+}
+
+LogicalResult ReduceOp::verify() {
+  if (failed(verifyTileShape(*this, getType())))
+    return failure();
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getExtents().size() ||
+      !llvm::all_of(body.getArgumentTypes(),
+                    [](Type t) { return t.isIndex(); }))
+    return emitOpError("the body takes one index per reduced dimension");
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield || yield.getValue().getType() != getType())
+    return emitOpError("the body must yield a tile of the result type");
+  return success();
+}

@@ -1,0 +1,20 @@
+//===- TileOps.h - The tile dialect -----------------------------*- C++ -*-===//
+#ifndef NAUTILUS_DIALECTS_TILE_TILEOPS_H
+#define NAUTILUS_DIALECTS_TILE_TILEOPS_H
+
+#include "dialects/Alg/AlgOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+
+#include "dialects/Tile/TileDialect.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/Tile/TileAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "dialects/Tile/TileOps.h.inc"
+
+#endif

@@ -1,0 +1,159 @@
+//===- TileOps.td - The tile dialect -----------------------*- tablegen -*-===//
+//
+// The tile dialect describes one *program instance*: the code that computes
+// one tile of one output (a CTA on a GPU, a task on the CPU). Values are
+// whole tiles, typed `vector<T0 x T1 x ... x elem>` with the tile shape of the
+// program's schedule; elementwise work is upstream `arith` and `math` on those
+// vectors. What the dialect adds is where a tile comes from and goes to:
+// which element of a buffer each tile element reads (`tile.load`, an affine
+// map over the program's domain, with gathers), the fold over reduced
+// indices (`tile.reduce`), the global index of each element (`tile.index`)
+// and the masked store of the result (`tile.store`). Ragged edges are masked:
+// elements of a tile that fall outside the output are neither read nor
+// written.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_TILE_OPS
+#define NAUTILUS_TILE_OPS
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "dialects/Alg/AlgEnums.td"
+
+def Tile_Dialect : Dialect {
+  let name = "tile";
+  let cppNamespace = "::nautilus::tile";
+  let summary = "Tile programs: one output tile per program instance";
+  let useDefaultAttributePrinterParser = 1;
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+class Tile_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tile_Dialect, mnemonic, traits>;
+
+def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
+  let mnemonic = "schedule";
+  let summary = "How a program is tiled and mapped onto the machine";
+  let description = [{
+    `tile` gives the tile extent of each output dimension (the grid has
+    ceil(extent / tile) programs along it); `threads` the threads of one
+    program instance on a GPU (1 on the CPU). On a GPU each thread owns
+    product(tile) / threads elements of every tile, thread `t` holding the
+    elements whose row-major position `p` in the tile has `p % threads == t`,
+    so consecutive threads touch consecutive elements of the innermost
+    dimension (coalesced accesses).
+
+    ```mlir
+    #tile.schedule<tile = [1, 16, 64], threads = 128>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$tile,
+                        "int64_t":$threads);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getNumElements() const;
+    int64_t getElementsPerThread() const {
+      return getNumElements() / getThreads();
+    }
+  }];
+}
+
+def Tile_ProgramOp : Tile_Op<"program", [Symbol, IsolatedFromAbove,
+    SingleBlockImplicitTerminator<"ReturnOp">]> {
+  let summary = "The code of one program instance";
+  let description = [{
+    The entry block takes the kernel's buffers (a memref per tensor, a
+    scalar per scalar input; `arg_names` names them) followed by one `index`
+    per size (`sizes` names them). The program computes the output tile of
+    dimensions `output_dims` (size names or literals) selected by its
+    program id; the schedule gives the tile shape.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, StrArrayAttr:$arg_names,
+                       StrArrayAttr:$sizes, ArrayAttr:$output_dims,
+                       Tile_ScheduleAttr:$schedule);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    unsigned getRank() { return getOutputDims().size(); }
+    /// The tile type of element type `element`.
+    mlir::VectorType getTileType(mlir::Type element);
+    /// The block argument holding size `name`, or null.
+    mlir::Value getSizeArg(llvm::StringRef name);
+    /// The extent of output dimension `d` as a value in the entry block.
+    mlir::Value getOutputExtent(mlir::OpBuilder &b, mlir::Location loc,
+                                unsigned d);
+  }];
+}
+
+def Tile_ReturnOp : Tile_Op<"return", [Terminator, HasParent<"ProgramOp">,
+    Pure]> {
+  let summary = "Ends a program";
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_IndexOp : Tile_Op<"index", [Pure]> {
+  let summary = "The global index along an output dimension of each element";
+  let arguments = (ins I64Attr:$dim);
+  let results = (outs VectorOfAnyRankOf<[Index]>:$result);
+  let assemblyFormat = "$dim attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_LoadOp : Tile_Op<"load", [Pure]> {
+  let summary = "Reads, for every tile element, one element of a buffer";
+  let description = [{
+    For the tile element at output index `(i0, ..., ir-1)`, inside the
+    reductions enclosing the op at reduced indices `(k0, ...)`, reads the
+    buffer at `map(i0, ..., ir-1, k0, ...)` with the program's sizes as
+    symbols; the positions listed in `indirect_positions` take their index
+    from the matching `indirect` tile instead (a gather). Elements outside the
+    output read nothing and hold zero.
+  }];
+  let arguments = (ins AnyMemRef:$buffer,
+                       Variadic<VectorOfAnyRankOf<[Index]>>:$indirect,
+                       AffineMapAttr:$map,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$indirect_positions);
+  let results = (outs AnyVectorOfAnyRank:$result);
+  let assemblyFormat = [{
+    $buffer `[` $map `]` (`indirect` `(` $indirect^ `)` `at` $indirect_positions)?
+    attr-dict `:` type($buffer) (`,` type($indirect)^)? `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_StoreOp : Tile_Op<"store", [HasParent<"ProgramOp">]> {
+  let summary = "Writes the program's output tile, masked at the edges";
+  let arguments = (ins AnyVectorOfAnyRank:$value, AnyMemRef:$buffer);
+  let assemblyFormat = "$value `,` $buffer attr-dict `:` type($value) `->` type($buffer)";
+  let hasVerifier = 1;
+}
+
+def Tile_ReduceOp : Tile_Op<"reduce", [RecursiveMemoryEffects, SingleBlock]> {
+  let summary = "Folds a tile-valued body over reduced indices";
+  let description = [{
+    The body takes one `index` per reduced dimension (whose extents are the
+    operands) and yields the tile to fold at that point; the result is the
+    fold of all of them with `kind`, starting from its identity. The order
+    of the fold is the lowering's choice.
+  }];
+  let arguments = (ins Variadic<Index>:$extents, Alg_ReductionKind:$kind);
+  let results = (outs AnyVectorOfAnyRank:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$kind `over` `(` $extents `)` attr-dict `:` type($result) $body";
+  let hasVerifier = 1;
+}
+
+def Tile_YieldOp : Tile_Op<"yield", [Terminator, HasParent<"ReduceOp">, Pure]> {
+  let summary = "The tile folded at one reduced point";
+  let arguments = (ins AnyVectorOfAnyRank:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+}
+
+#endif
