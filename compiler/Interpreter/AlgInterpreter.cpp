@@ -165,14 +165,24 @@ std::string Interpreter::compile(Block &block, Tape &tape) {
       if (isa<RankedTensorType>(operand.getType()))
         continue;
       auto sc = scalars.find(operand);
-      if (sc == scalars.end())
+      Scalar outer;
+      if (sc != scalars.end()) {
+        outer = sc->second;
+      } else if (auto c = operand.getDefiningOp<arith::ConstantOp>()) {
+        // A constant a canonicalization hoisted out of the region.
+        if (auto f = dyn_cast<FloatAttr>(c.getValue()))
+          outer.f = f.getValueAsDouble();
+        else if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+          outer.i = i.getValue().getSExtValue();
+      } else {
         return "internal error: region uses an unknown outer value";
+      }
       Tape::Inst load;
       load.op = nullptr;
       load.result = next;
       load.kind = kindOf(operand.getType());
       load.operandKind = load.kind;
-      load.constant = sc->second;
+      load.constant = outer;
       tape.insts.push_back(load);
       slot[operand] = next;
       inst.operands.push_back(next++);
@@ -416,7 +426,7 @@ std::string Interpreter::runDefine(alg::DefineOp def) {
   for (Attribute d : def.getDims())
     shape.push_back(extent(d));
   if (def.getReduceDims())
-    for (Attribute d : *def.getReduceDims())
+    for (Attribute d : def.getReduceDimsAttr())
       reduced.push_back(extent(d));
   auto type = cast<RankedTensorType>(def.getResult().getType());
   auto dtype = dtypeOf(type.getElementType());

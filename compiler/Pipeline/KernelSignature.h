@@ -10,6 +10,7 @@
 #define NAUTILUS_PIPELINE_KERNELSIGNATURE_H
 
 #include "runtime/HostTensor.h"
+#include "runtime/LaunchPlan.h"
 #include <map>
 #include <string>
 #include <variant>
@@ -24,12 +25,7 @@ class KernelOp;
 
 namespace nautilus {
 
-/// A dimension: a size name or a literal extent.
-struct Dim {
-  std::string size; // empty for a literal
-  int64_t literal = 0;
-  bool isLiteral() const { return size.empty(); }
-};
+using rt::Dim;
 
 struct Param {
   std::string name;
@@ -54,7 +50,7 @@ struct KernelSignature {
   std::map<std::string, int64_t> bindings; // sizes fixed at compile time
 };
 
-using SizeValues = std::map<std::string, int64_t>;
+using rt::SizeValues;
 
 std::optional<rt::DType> dtypeOf(mlir::Type type);
 KernelSignature getSignature(alg::KernelOp kernel);

@@ -68,12 +68,16 @@ struct AlgBindSizesPass
         size.erase();
       }
     });
-    // Fold the require conditions.
+    // Fold the require conditions: only the kernel's own ops, so that no
+    // constant moves out of a definition's body.
+    SmallVector<Operation *> topLevel;
+    for (Operation &op : kernel.getBody().front())
+      if (op.getNumRegions() == 0)
+        topLevel.push_back(&op);
     RewritePatternSet noPatterns(&getContext());
-    if (failed(applyPatternsGreedily(kernel, std::move(noPatterns)))) {
-      kernel.emitError("internal error: folding after binding sizes failed");
-      return signalPassFailure();
-    }
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+    (void)applyOpPatternsGreedily(topLevel, std::move(noPatterns), config);
     bool ok = true;
     for (auto require : kernel.getBody().getOps<alg::RequireOp>()) {
       auto cond = require.getCondition().getDefiningOp<arith::ConstantOp>();

@@ -92,6 +92,23 @@ def Tile_ProgramOp : Tile_Op<"program", [Symbol, IsolatedFromAbove,
   }];
 }
 
+def Tile_PlanOp : Tile_Op<"plan", [Symbol]> {
+  let summary = "How a kernel runs: its buffers and the programs in order";
+  let description = [{
+    `buffers` lists every buffer the kernel's programs take, in the order of
+    their block arguments: each a dictionary with `name`, `role` (`input`,
+    `output`, `workspace` or `scalar`), `type` (a memref type, or the scalar
+    type) and `dims` (size names or literals). `programs` are launched in
+    order, each over its own grid, each seeing the writes of those before.
+    `sizes` are the size arguments every program takes after the buffers;
+    `bindings` those fixed at compile time.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, StrArrayAttr:$sizes,
+                       OptionalAttr<DictionaryAttr>:$bindings,
+                       ArrayAttr:$buffers, SymbolRefArrayAttr:$programs);
+  let assemblyFormat = "$sym_name attr-dict";
+}
+
 def Tile_ReturnOp : Tile_Op<"return", [Terminator, HasParent<"ProgramOp">,
     Pure]> {
   let summary = "Ends a program";

@@ -1,4 +1,5 @@
 //===- nautc-opt.cpp - mlir-opt with Nautilus's dialects and passes -------===//
+#include "compiler/Conversion/Passes.h"
 #include "compiler/Transforms/Passes.h"
 #include "dialects/Alg/AlgOps.h"
 #include "mlir/Transforms/Passes.h"
@@ -7,9 +8,11 @@
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  registry.insert<nautilus::alg::AlgDialect, mlir::arith::ArithDialect,
-                  mlir::math::MathDialect>();
+  registry.insert<nautilus::alg::AlgDialect, nautilus::tile::TileDialect,
+                  mlir::arith::ArithDialect, mlir::math::MathDialect,
+                  mlir::vector::VectorDialect, mlir::memref::MemRefDialect>();
   nautilus::registerNautilusPasses();
+  nautilus::registerNautilusConversionPasses();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   return mlir::asMainReturnCode(

@@ -1,8 +1,248 @@
 //===- Run.cpp - nautc run ------------------------------------------------===//
+//
+// Reads or draws the inputs, resolves and binds the sizes, compiles the
+// kernel for the device, runs it, and optionally saves the outputs, checks
+// them against the reference interpreter and times the runs.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Interpreter/AlgInterpreter.h"
+#include "compiler/Pipeline/CpuExecutor.h"
+#include "compiler/Pipeline/KernelSignature.h"
+#include "compiler/Pipeline/LoadKernel.h"
+#include "compiler/Pipeline/Pipelines.h"
+#include "compiler/Transforms/Passes.h"
+#include "runtime/Compare.h"
+#include "runtime/Npy.h"
 #include "tools/nautc/Commands.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+using namespace mlir;
+using namespace nautilus;
+
+namespace {
+
+/// splitmix64: a small, portable, seeded generator.
+struct Random {
+  uint64_t state;
+  explicit Random(uint64_t seed) : state(seed) {}
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  double uniform() { return (next() >> 11) * 0x1.0p-53; } // [0, 1)
+};
+
+int userError(const std::string &message) {
+  llvm::errs() << "nautc: error: " << message << "\n";
+  return kExitUserError;
+}
+
+/// Draws input `p`: floats uniform in [-1, 1), integers used as indices in
+/// [0, extent), other integers in [-8, 8), bools 0 or 1.
+rt::HostTensor drawInput(const Param &p, const KernelSignature &sig,
+                         const SizeValues &sizes, uint64_t seed,
+                         unsigned index) {
+  std::vector<int64_t> shape = p.isScalar ? std::vector<int64_t>{}
+                                          : shapeOf(p, sizes);
+  rt::HostTensor t = rt::HostTensor::zeros(p.dtype, shape);
+  Random rng(seed * 1000003ull + index * 7919ull + 1);
+  int64_t bound = -1;
+  for (const IndexUse &use : sig.indexUses)
+    if (use.indexTensor == p.name) {
+      int64_t e = rt::extentOf(use.extent, sizes);
+      bound = bound < 0 ? e : std::min(bound, e);
+    }
+  for (size_t i = 0; i < t.numElements(); ++i) {
+    if (rt::isFloat(p.dtype))
+      t.setFromDouble(i, 2.0 * rng.uniform() - 1.0);
+    else if (p.dtype == rt::DType::Bool)
+      t.setFromInt64(i, rng.next() & 1);
+    else if (bound > 0)
+      t.setFromInt64(i, static_cast<int64_t>(rng.next() % bound));
+    else
+      t.setFromInt64(i, static_cast<int64_t>(rng.next() % 16) - 8);
+  }
+  return t;
+}
+
+/// The tolerance of --check: output rounding plus accumulated rounding of
+/// the intermediate types over the longest reduction.
+double checkTolerance(alg::KernelOp kernel, const SizeValues &sizes,
+                      rt::DType outputType) {
+  double computeRoundoff = 0;
+  double longest = 1;
+  kernel.walk([&](alg::DefineOp def) {
+    auto type = cast<RankedTensorType>(def.getType()).getElementType();
+    bool isOutput =
+        llvm::is_contained(kernel.getReturn().getOutputs(), def.getResult());
+    if (!isOutput)
+      if (auto dt = dtypeOf(type))
+        computeRoundoff = std::max(computeRoundoff, rt::unitRoundoff(*dt));
+    if (def.isReduction())
+      if (auto dt = dtypeOf(def.getBodyType()))
+        computeRoundoff = std::max(computeRoundoff, rt::unitRoundoff(*dt));
+    double length = 1;
+    if (def.getReduceDimsAttr())
+      for (Attribute d : def.getReduceDimsAttr())
+        length *= isa<StringAttr>(d)
+                      ? sizes.at(cast<StringAttr>(d).getValue().str())
+                      : cast<IntegerAttr>(d).getInt();
+    longest = std::max(longest, length);
+  });
+  return 4 * rt::unitRoundoff(outputType) +
+         16 * computeRoundoff * std::sqrt(longest);
+}
+
+} // namespace
+
 int nautilus::runRun(const Options &opts) {
-  llvm::errs() << "nautc: run needs the cpu backend, which this build lacks\n";
-  return kExitUsage;
+  if (opts.device != "cpu")
+    return llvm::errs() << "nautc: --device " << opts.device
+                        << " is not available in this build (devices: cpu)\n",
+           kExitUsage;
+  if (opts.target != "cpu")
+    return llvm::errs() << "nautc: --device cpu runs --target cpu code\n",
+           kExitUsage;
+  DialectRegistry registry;
+  registerPipelineDialects(registry);
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  LoadedKernel loaded;
+  if (int rc = loadKernel(opts, context, sourceMgr, /*bindShape=*/false,
+                          loaded))
+    return rc;
+  KernelSignature sig = getSignature(loaded.kernel);
+
+  // Inputs from files, then the sizes, then random inputs for the rest.
+  for (const auto &[name, path] : opts.inputs)
+    if (llvm::none_of(sig.inputs, [&](const Param &p) { return p.name == name; }))
+      return userError("--input names '" + name + "', which is not an input "
+                       "of kernel '" + sig.name + "'");
+  std::vector<rt::HostTensor> inputs(sig.inputs.size());
+  std::vector<const rt::HostTensor *> given(sig.inputs.size(), nullptr);
+  for (size_t i = 0; i < sig.inputs.size(); ++i) {
+    auto it = opts.inputs.find(sig.inputs[i].name);
+    if (it == opts.inputs.end())
+      continue;
+    std::string error;
+    if (!rt::readNpyAs(it->second, sig.inputs[i].dtype, nullptr, inputs[i],
+                       error))
+      return userError(error);
+    given[i] = &inputs[i];
+  }
+  SizeValues sizes;
+  if (std::string e = resolveSizes(sig, opts.shape, given, sizes); !e.empty())
+    return userError(e);
+  if (std::string e = checkRequirements(loaded.kernel, sizes); !e.empty())
+    return userError(e);
+  for (size_t i = 0; i < sig.inputs.size(); ++i)
+    if (!given[i])
+      inputs[i] = drawInput(sig.inputs[i], sig, sizes, opts.seed, i);
+
+  // Specialise the kernel to the sizes, and keep the alg IR for --check.
+  std::string list;
+  for (const auto &[name, value] : sizes)
+    list += (list.empty() ? "" : ",") + name + "=" + std::to_string(value);
+  {
+    PassManager pm(&context);
+    AlgBindSizesOptions bind;
+    bind.sizes = list;
+    pm.addNestedPass<alg::KernelOp>(createAlgBindSizes(bind));
+    if (failed(pm.run(*loaded.module)))
+      return kExitUserError;
+  }
+  OwningOpRef<ModuleOp> reference = loaded.module->clone();
+
+  std::optional<TargetInfo> target = getTarget(opts.target);
+  if (failed(lowerAlgToTile(*loaded.module, *target))) {
+    llvm::errs() << "nautc: internal error: lowering to tile programs failed\n";
+    return kExitInternal;
+  }
+  rt::LaunchPlan plan = extractLaunchPlan(*loaded.module);
+  if (failed(lowerTileToHostLLVM(*loaded.module))) {
+    llvm::errs() << "nautc: internal error: lowering to host code failed\n";
+    return kExitInternal;
+  }
+  std::string error;
+  auto executor = CpuExecutor::create(*loaded.module, plan, error);
+  if (!executor) {
+    llvm::errs() << "nautc: internal error: " << error << "\n";
+    return kExitInternal;
+  }
+  std::vector<rt::HostTensor> outputs;
+  if (std::string e = executor->run(sizes, inputs, outputs); !e.empty()) {
+    llvm::errs() << "nautc: internal error: " << e << "\n";
+    return kExitInternal;
+  }
+
+  if (opts.time) {
+    std::vector<double> times;
+    auto start = std::chrono::steady_clock::now();
+    while (times.size() < 5 ||
+           (times.size() < 100 &&
+            std::chrono::steady_clock::now() - start < std::chrono::seconds(2))) {
+      auto t0 = std::chrono::steady_clock::now();
+      std::vector<rt::HostTensor> scratch;
+      executor->run(sizes, inputs, scratch);
+      times.push_back(std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - t0)
+                          .count());
+    }
+    std::sort(times.begin(), times.end());
+    llvm::outs() << "time: median " << llvm::format("%.3f", times[times.size() / 2] * 1e3)
+                 << " ms over " << times.size() << " runs\n";
+  }
+
+  if (!opts.saveDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(opts.saveDir))
+      return userError("cannot create '" + opts.saveDir + "': " + ec.message());
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      llvm::SmallString<256> path(opts.saveDir);
+      llvm::sys::path::append(path, sig.outputs[i].name + ".npy");
+      std::string e;
+      if (!rt::writeNpy(path.str().str(), outputs[i], e))
+        return userError(e);
+    }
+  }
+
+  if (!opts.check) {
+    for (size_t i = 0; i < outputs.size(); ++i)
+      llvm::outs() << sig.outputs[i].name << ": "
+                   << rt::dtypeName(outputs[i].dtype())
+                   << rt::formatShape(outputs[i].shape()) << "\n";
+    return kExitSuccess;
+  }
+  auto refKernel = *reference->getOps<alg::KernelOp>().begin();
+  std::vector<rt::HostTensor> expected;
+  if (std::string e = interpretKernel(refKernel, sizes, inputs, expected);
+      !e.empty())
+    return userError("the reference interpreter failed: " + e);
+  bool pass = true;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    double tol = checkTolerance(refKernel, sizes, outputs[i].dtype());
+    rt::Comparison c = rt::compareTensors(outputs[i], expected[i], tol);
+    llvm::outs() << sig.outputs[i].name << ": max abs error "
+                 << llvm::format("%.3g", c.maxAbsError) << ", max rel error "
+                 << llvm::format("%.3g", c.maxRelError) << " (tolerance "
+                 << llvm::format("%.3g", tol) << ") "
+                 << (c.pass ? "PASS" : "FAIL") << "\n";
+    if (!c.pass)
+      llvm::outs() << "  worst element #" << c.worst << ": got "
+                   << c.worstActual << ", expected " << c.worstReference
+                   << "\n";
+    pass &= c.pass;
+  }
+  llvm::outs() << (pass ? "PASS" : "FAIL") << "\n";
+  return pass ? kExitSuccess : kExitUserError;
 }

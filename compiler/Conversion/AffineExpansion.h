@@ -1,0 +1,23 @@
+//===- AffineExpansion.h - Affine expressions as arith ops ------*- C++ -*-===//
+#ifndef NAUTILUS_CONVERSION_AFFINEEXPANSION_H
+#define NAUTILUS_CONVERSION_AFFINEEXPANSION_H
+
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/Builders.h"
+
+namespace nautilus {
+
+/// Emits `expr` as arith ops on `dims` and `syms`, which are all of one type:
+/// `index`, or a vector of `index` (then constants are splats of that type).
+/// Division and modulo are floor division and floor modulo.
+mlir::Value expandAffine(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::AffineExpr expr, mlir::Type type,
+                         llvm::ArrayRef<mlir::Value> dims,
+                         llvm::ArrayRef<mlir::Value> syms);
+
+/// Whether `expr` involves dimension `dim`.
+bool involvesDim(mlir::AffineExpr expr, unsigned dim);
+
+} // namespace nautilus
+
+#endif

@@ -1,0 +1,45 @@
+//===- Passes.td - Conversions between Nautilus's layers ---*- tablegen -*-===//
+#ifndef NAUTILUS_CONVERSION_PASSES
+#define NAUTILUS_CONVERSION_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertAlgToTile : Pass<"convert-alg-to-tile", "::mlir::ModuleOp"> {
+  let summary = "Turn each alg kernel into tile programs and a launch plan";
+  let description = [{
+    Every `alg.define` left after fusion becomes one `tile.program` that
+    computes one output tile per instance: a `tile.reduce` over the reduced
+    indices if the definition reduces, its epilogue, and a `tile.store`.
+    Scalar ops of the alg bodies become the same ops on tiles. A `tile.plan`
+    lists the buffers (inputs, outputs, and a workspace per intermediate)
+    and the programs in order. The tile shape comes from the target's
+    default schedule and the bound sizes.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "cpu, sm_80, sm_90, gfx90a or gfx942">,
+  ];
+  let dependentDialects = ["::nautilus::tile::TileDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def ConvertTileToCPU : Pass<"convert-tile-to-cpu", "::mlir::ModuleOp"> {
+  let summary = "Turn tile programs into host functions over vectors";
+  let description = [{
+    Each `tile.program @P` becomes `func.func @P(buffers..., sizes...,
+    %first: index, %last: index)` running the program instances with ids in
+    [first, last), row-major over the grid. Tiles stay vectors: loads read
+    only the dimensions their map depends on and broadcast, with one masked
+    vector load per row where the innermost dimension is contiguous and a
+    masked gather otherwise; reductions are loop nests carrying the
+    accumulator; stores are masked per row. The `tile.plan` is kept for the
+    runtime.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+#endif

@@ -1,0 +1,514 @@
+//===- TileToCPU.cpp - tile programs to host vector code ------------------===//
+//
+// Each tile.program becomes a func.func that runs a range of program ids:
+//
+//   func @P(buffers..., sizes..., %first: index, %last: index)
+//     for %pid = %first to %last: the program at %pid
+//
+// so the runtime can split the grid among host threads. A tile stays a
+// vector. A tile.load reads only along the output dimensions its index map
+// depends on and broadcasts along the others (A[m, k] is a column, B[k, n] a
+// row); along a contiguous innermost dimension it is one masked vector load
+// per row, otherwise a masked gather. tile.reduce is a loop nest carrying the
+// accumulator tile; tile.store is a masked vector store per row.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversion/AffineExpansion.h"
+#include "compiler/Conversion/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace nautilus {
+#define GEN_PASS_DEF_CONVERTTILETOCPU
+#include "compiler/Conversion/Passes.h.inc"
+} // namespace nautilus
+
+using namespace mlir;
+using namespace nautilus;
+
+namespace {
+
+class ProgramLowering {
+public:
+  ProgramLowering(tile::ProgramOp program)
+      : program(program), b(program.getContext()),
+        tileShape(program.getSchedule().getTile()), rank(program.getRank()) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult lowerBlock(Block &block);
+  LogicalResult lowerOp(Operation &op);
+  Value lowerLoad(tile::LoadOp load);
+  void lowerStore(tile::StoreOp store);
+  Value lowerReduce(tile::ReduceOp reduce, LogicalResult &status);
+
+  Value cIndex(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  /// Global index along output dimension `d` of each element of a tile of
+  /// `shape` (a sub-shape of the tile where some dims are 1).
+  Value indexVector(unsigned d, ArrayRef<int64_t> shape);
+  /// Elements of a tile of `shape` inside the output.
+  Value maskVector(ArrayRef<int64_t> shape);
+  /// Row-major strides of `buffer`.
+  SmallVector<Value> strides(Value buffer);
+  Value flatView(Value buffer);
+  Value identity(alg::ReductionKind kind, VectorType type);
+  Value combine(alg::ReductionKind kind, Value a, Value c);
+
+  tile::ProgramOp program;
+  OpBuilder b;
+  Location loc = program.getLoc();
+  ArrayRef<int64_t> tileShape;
+  unsigned rank;
+  IRMapping mapping;
+  SmallVector<Value> sizeArgs, extents, base, reducedIVs;
+};
+
+Value ProgramLowering::indexVector(unsigned d, ArrayRef<int64_t> shape) {
+  auto type = VectorType::get(shape, b.getIndexType());
+  if (shape[d] == 1)
+    return vector::BroadcastOp::create(b, loc, type, base[d]);
+  auto line = VectorType::get({shape[d]}, b.getIndexType());
+  Value step = vector::StepOp::create(b, loc, line);
+  Value idx = arith::AddIOp::create(
+      b, loc, step, vector::BroadcastOp::create(b, loc, line, base[d]));
+  SmallVector<int64_t> unit(shape.size(), 1);
+  unit[d] = shape[d];
+  Value column = vector::ShapeCastOp::create(
+      b, loc, VectorType::get(unit, b.getIndexType()), idx);
+  return vector::BroadcastOp::create(b, loc, type, column);
+}
+
+Value ProgramLowering::maskVector(ArrayRef<int64_t> shape) {
+  auto type = VectorType::get(shape, b.getI1Type());
+  Value mask;
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1)
+      continue; // the program's base is always inside the output
+    auto indexType = VectorType::get(shape, b.getIndexType());
+    Value inside = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::slt, indexVector(d, shape),
+        vector::BroadcastOp::create(b, loc, indexType, extents[d]));
+    mask = mask ? arith::AndIOp::create(b, loc, mask, inside).getResult()
+                : inside;
+  }
+  if (!mask)
+    mask = arith::ConstantOp::create(
+        b, loc, type, DenseElementsAttr::get(type, b.getBoolAttr(true)));
+  return mask;
+}
+
+SmallVector<Value> ProgramLowering::strides(Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  SmallVector<Value> result(type.getRank());
+  Value stride = cIndex(1);
+  for (int64_t j = type.getRank() - 1; j >= 0; --j) {
+    result[j] = stride;
+    if (j > 0)
+      stride = arith::MulIOp::create(
+          b, loc, stride, memref::DimOp::create(b, loc, buffer, j));
+  }
+  return result;
+}
+
+Value ProgramLowering::flatView(Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  SmallVector<ReassociationIndices> all(1);
+  for (int64_t j = 0; j < type.getRank(); ++j)
+    all[0].push_back(j);
+  return memref::CollapseShapeOp::create(b, loc, buffer, all);
+}
+
+/// The shape of the part of a tile a load depends on: the tile extent along
+/// the output dimensions its map involves, 1 along the others.
+static SmallVector<int64_t> dependentShape(AffineMap map,
+                                           ArrayRef<int64_t> tile,
+                                           bool indirect) {
+  SmallVector<int64_t> shape(tile.begin(), tile.end());
+  if (indirect)
+    return shape;
+  for (unsigned d = 0; d < tile.size(); ++d) {
+    bool used = llvm::any_of(map.getResults(), [&](AffineExpr e) {
+      return e.isFunctionOfDim(d);
+    });
+    if (!used)
+      shape[d] = 1;
+  }
+  return shape;
+}
+
+Value ProgramLowering::lowerLoad(tile::LoadOp load) {
+  Value buffer = mapping.lookup(load.getBuffer());
+  auto memType = cast<MemRefType>(buffer.getType());
+  VectorType fullType = load.getType();
+  Type element = fullType.getElementType();
+  AffineMap map = load.getMap();
+  bool indirect = !load.getIndirect().empty();
+  SmallVector<int64_t> shape = dependentShape(map, tileShape, indirect);
+  int64_t count = 1;
+  for (int64_t s : shape)
+    count *= s;
+
+  auto broadcastTo = [&](Value v) -> Value {
+    if (cast<VectorType>(v.getType()).getShape() == fullType.getShape())
+      return v;
+    return vector::BroadcastOp::create(b, loc, fullType, v);
+  };
+  auto scalarIndices = [&](ArrayRef<int64_t> offset) {
+    SmallVector<Value> dims;
+    for (unsigned d = 0; d < rank; ++d)
+      dims.push_back(offset[d] ? arith::AddIOp::create(b, loc, base[d],
+                                                       cIndex(offset[d]))
+                                     .getResult()
+                               : base[d]);
+    dims.append(reducedIVs.begin(), reducedIVs.end());
+    SmallVector<Value> idx;
+    for (AffineExpr e : map.getResults())
+      idx.push_back(
+          expandAffine(b, loc, e, b.getIndexType(), dims, sizeArgs));
+    return idx;
+  };
+
+  // One element for the whole tile (or a rank-0 buffer): a scalar load.
+  if (memType.getRank() == 0 || (count == 1 && !indirect)) {
+    SmallVector<Value> idx =
+        memType.getRank() == 0 ? SmallVector<Value>{}
+                               : scalarIndices(SmallVector<int64_t>(rank, 0));
+    Value v = memref::LoadOp::create(b, loc, buffer, idx);
+    return vector::BroadcastOp::create(b, loc, fullType, v);
+  }
+
+  SmallVector<Value> stride = strides(buffer);
+  Value flat = flatView(buffer);
+  auto linear = [&](ArrayRef<Value> idx) {
+    Value l = cIndex(0);
+    for (auto [i, s] : llvm::zip(idx, stride))
+      l = arith::AddIOp::create(b, loc, l, arith::MulIOp::create(b, loc, i, s));
+    return l;
+  };
+
+  // Contiguous rows: the last map result is the innermost output index plus
+  // something that does not depend on it, and nothing else depends on it.
+  unsigned last = rank - 1;
+  bool contiguous =
+      !indirect && rank > 0 && shape[last] > 1 &&
+      map.getNumResults() == static_cast<unsigned>(memType.getRank());
+  if (contiguous) {
+    AffineExpr inner = map.getResults().back();
+    AffineExpr rest = inner - getAffineDimExpr(last, b.getContext());
+    contiguous = !rest.isFunctionOfDim(last);
+    for (AffineExpr e : map.getResults().drop_back())
+      contiguous &= !e.isFunctionOfDim(last);
+  }
+  if (contiguous) {
+    auto rowType = VectorType::get({shape[last]}, element);
+    auto rowMaskType = VectorType::get({shape[last]}, b.getI1Type());
+    SmallVector<int64_t> rowShape(rank, 1);
+    rowShape[last] = shape[last];
+    Value columnsInside = vector::ShapeCastOp::create(
+        b, loc, rowMaskType, maskVector(rowShape));
+    Value zero = arith::ConstantOp::create(
+        b, loc, rowType, DenseElementsAttr::get(rowType, b.getZeroAttr(element)));
+    auto resultType = VectorType::get(shape, element);
+    Value result = arith::ConstantOp::create(
+        b, loc, resultType,
+        DenseElementsAttr::get(resultType, b.getZeroAttr(element)));
+    // Every row: each combination of the leading coordinates.
+    SmallVector<int64_t> offset(rank, 0);
+    int64_t rows = count / shape[last];
+    for (int64_t r = 0; r < rows; ++r) {
+      int64_t rem = r;
+      for (int64_t d = static_cast<int64_t>(last) - 1; d >= 0; --d) {
+        offset[d] = rem % shape[d];
+        rem /= shape[d];
+      }
+      offset[last] = 0;
+      Value start = linear(scalarIndices(offset));
+      Value rowMask = columnsInside;
+      for (unsigned d = 0; d < last; ++d) {
+        if (shape[d] == 1)
+          continue;
+        Value inside = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::slt,
+            arith::AddIOp::create(b, loc, base[d], cIndex(offset[d])),
+            extents[d]);
+        rowMask = arith::AndIOp::create(
+            b, loc, rowMask,
+            vector::BroadcastOp::create(b, loc, rowMaskType, inside));
+      }
+      Value row = vector::MaskedLoadOp::create(b, loc, rowType, flat, start,
+                                               rowMask, zero);
+      if (rank == 1) {
+        result = row;
+        break;
+      }
+      SmallVector<int64_t> position(offset.begin(), offset.end() - 1);
+      result = vector::InsertOp::create(b, loc, row, result, position);
+    }
+    return broadcastTo(result);
+  }
+
+  // A masked gather over the dependent shape.
+  auto indexType = VectorType::get(shape, b.getIndexType());
+  SmallVector<Value> dims;
+  for (unsigned d = 0; d < rank; ++d)
+    dims.push_back(indexVector(d, shape));
+  for (Value iv : reducedIVs)
+    dims.push_back(vector::BroadcastOp::create(b, loc, indexType, iv));
+  SmallVector<Value> syms;
+  for (Value s : sizeArgs)
+    syms.push_back(vector::BroadcastOp::create(b, loc, indexType, s));
+  SmallVector<Value> idx;
+  ArrayRef<int64_t> positions = load.getIndirectPositions();
+  unsigned mapped = 0, gathered = 0;
+  for (int64_t j = 0; j < memType.getRank(); ++j) {
+    if (gathered < positions.size() && positions[gathered] == j)
+      idx.push_back(mapping.lookup(load.getIndirect()[gathered++]));
+    else
+      idx.push_back(expandAffine(b, loc, map.getResult(mapped++), indexType,
+                                 dims, syms));
+  }
+  Value lin;
+  for (auto [i, s] : llvm::zip(idx, stride)) {
+    Value term = arith::MulIOp::create(
+        b, loc, i, vector::BroadcastOp::create(b, loc, indexType, s));
+    lin = lin ? arith::AddIOp::create(b, loc, lin, term).getResult() : term;
+  }
+  auto resultType = VectorType::get(shape, element);
+  Value passThru = arith::ConstantOp::create(
+      b, loc, resultType,
+      DenseElementsAttr::get(resultType, b.getZeroAttr(element)));
+  Value gathered1 = vector::GatherOp::create(
+      b, loc, resultType, flat, ValueRange{cIndex(0)}, lin,
+      maskVector(shape), passThru);
+  return broadcastTo(gathered1);
+}
+
+void ProgramLowering::lowerStore(tile::StoreOp store) {
+  Value buffer = mapping.lookup(store.getBuffer());
+  Value value = mapping.lookup(store.getValue());
+  if (rank == 0) {
+    Value scalar = vector::ExtractOp::create(b, loc, value, ArrayRef<int64_t>{});
+    memref::StoreOp::create(b, loc, scalar, buffer, ValueRange{});
+    return;
+  }
+  unsigned last = rank - 1;
+  Type element = cast<VectorType>(value.getType()).getElementType();
+  SmallVector<Value> stride = strides(buffer);
+  Value flat = flatView(buffer);
+  auto rowMaskType = VectorType::get({tileShape[last]}, b.getI1Type());
+  SmallVector<int64_t> rowShape(rank, 1);
+  rowShape[last] = tileShape[last];
+  Value columnsInside =
+      vector::ShapeCastOp::create(b, loc, rowMaskType, maskVector(rowShape));
+  int64_t rows = 1;
+  for (unsigned d = 0; d < last; ++d)
+    rows *= tileShape[d];
+  SmallVector<int64_t> offset(rank, 0);
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t rem = r;
+    for (int64_t d = static_cast<int64_t>(last) - 1; d >= 0; --d) {
+      offset[d] = rem % tileShape[d];
+      rem /= tileShape[d];
+    }
+    Value start = cIndex(0);
+    Value rowMask = columnsInside;
+    for (unsigned d = 0; d < rank; ++d) {
+      Value idx = offset[d] ? arith::AddIOp::create(b, loc, base[d],
+                                                    cIndex(offset[d]))
+                                  .getResult()
+                            : base[d];
+      start = arith::AddIOp::create(
+          b, loc, start, arith::MulIOp::create(b, loc, idx, stride[d]));
+      if (d < last && tileShape[d] > 1) {
+        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                             idx, extents[d]);
+        rowMask = arith::AndIOp::create(
+            b, loc, rowMask,
+            vector::BroadcastOp::create(b, loc, rowMaskType, inside));
+      }
+    }
+    Value row = value;
+    if (rank > 1) {
+      SmallVector<int64_t> position(offset.begin(), offset.end() - 1);
+      row = vector::ExtractOp::create(b, loc, value, position);
+    }
+    (void)element;
+    vector::MaskedStoreOp::create(b, loc, flat, start, rowMask, row);
+  }
+}
+
+Value ProgramLowering::identity(alg::ReductionKind kind, VectorType type) {
+  Type e = type.getElementType();
+  Attribute value;
+  if (auto f = dyn_cast<FloatType>(e)) {
+    const llvm::fltSemantics &sem = f.getFloatSemantics();
+    switch (kind) {
+    case alg::ReductionKind::sum: value = b.getFloatAttr(e, 0.0); break;
+    case alg::ReductionKind::prod: value = b.getFloatAttr(e, 1.0); break;
+    case alg::ReductionKind::max:
+      value = b.getFloatAttr(e, llvm::APFloat::getInf(sem, /*Negative=*/true));
+      break;
+    case alg::ReductionKind::min:
+      value = b.getFloatAttr(e, llvm::APFloat::getInf(sem));
+      break;
+    }
+  } else {
+    unsigned w = e.getIntOrFloatBitWidth();
+    switch (kind) {
+    case alg::ReductionKind::sum: value = b.getIntegerAttr(e, 0); break;
+    case alg::ReductionKind::prod: value = b.getIntegerAttr(e, 1); break;
+    case alg::ReductionKind::max:
+      value = b.getIntegerAttr(e, llvm::APInt::getSignedMinValue(w));
+      break;
+    case alg::ReductionKind::min:
+      value = b.getIntegerAttr(e, llvm::APInt::getSignedMaxValue(w));
+      break;
+    }
+  }
+  return arith::ConstantOp::create(b, loc, type,
+                                   DenseElementsAttr::get(type, value));
+}
+
+Value ProgramLowering::combine(alg::ReductionKind kind, Value a, Value c) {
+  bool isFloat = isa<FloatType>(getElementTypeOrSelf(a.getType()));
+  switch (kind) {
+  case alg::ReductionKind::sum:
+    return isFloat ? arith::AddFOp::create(b, loc, a, c).getResult()
+                   : arith::AddIOp::create(b, loc, a, c).getResult();
+  case alg::ReductionKind::prod:
+    return isFloat ? arith::MulFOp::create(b, loc, a, c).getResult()
+                   : arith::MulIOp::create(b, loc, a, c).getResult();
+  case alg::ReductionKind::max:
+    return isFloat ? arith::MaximumFOp::create(b, loc, a, c).getResult()
+                   : arith::MaxSIOp::create(b, loc, a, c).getResult();
+  case alg::ReductionKind::min:
+    return isFloat ? arith::MinimumFOp::create(b, loc, a, c).getResult()
+                   : arith::MinSIOp::create(b, loc, a, c).getResult();
+  }
+  llvm_unreachable("unknown reduction kind");
+}
+
+Value ProgramLowering::lowerReduce(tile::ReduceOp reduce,
+                                   LogicalResult &status) {
+  VectorType type = reduce.getType();
+  Value init = identity(reduce.getKind(), type);
+  Block &body = reduce.getBody().front();
+  // A loop per reduced dimension, the accumulator carried through all.
+  std::function<Value(unsigned, Value)> nest = [&](unsigned level,
+                                                   Value acc) -> Value {
+    if (level == reduce.getExtents().size()) {
+      if (failed(lowerBlock(body))) {
+        status = failure();
+        return acc;
+      }
+      auto yield = cast<tile::YieldOp>(body.getTerminator());
+      return combine(reduce.getKind(), acc, mapping.lookup(yield.getValue()));
+    }
+    Value extent = mapping.lookup(reduce.getExtents()[level]);
+    auto loop = scf::ForOp::create(b, loc, cIndex(0), extent, cIndex(1),
+                                   ValueRange{acc});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value iv = loop.getInductionVar();
+    mapping.map(body.getArgument(level), iv);
+    reducedIVs.push_back(iv);
+    Value next = nest(level + 1, loop.getRegionIterArg(0));
+    reducedIVs.pop_back();
+    scf::YieldOp::create(b, loc, next);
+    return loop.getResult(0);
+  };
+  return nest(0, init);
+}
+
+LogicalResult ProgramLowering::lowerOp(Operation &op) {
+  if (auto index = dyn_cast<tile::IndexOp>(op)) {
+    mapping.map(index.getResult(), indexVector(index.getDim(), tileShape));
+    return success();
+  }
+  if (auto load = dyn_cast<tile::LoadOp>(op)) {
+    mapping.map(load.getResult(), lowerLoad(load));
+    return success();
+  }
+  if (auto store = dyn_cast<tile::StoreOp>(op)) {
+    lowerStore(store);
+    return success();
+  }
+  if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+    LogicalResult status = success();
+    mapping.map(reduce.getResult(), lowerReduce(reduce, status));
+    return status;
+  }
+  if (isa<tile::ReturnOp, tile::YieldOp>(op))
+    return success();
+  if (isa<tile::TileDialect>(op.getDialect()) || op.getNumRegions())
+    return op.emitOpError("has no CPU lowering");
+  b.clone(op, mapping);
+  return success();
+}
+
+LogicalResult ProgramLowering::lowerBlock(Block &block) {
+  for (Operation &op : block)
+    if (failed(lowerOp(op)))
+      return failure();
+  return success();
+}
+
+LogicalResult ProgramLowering::run() {
+  Block &entry = program.getBody().front();
+  SmallVector<Type> argTypes(entry.getArgumentTypes());
+  argTypes.push_back(b.getIndexType()); // first program id
+  argTypes.push_back(b.getIndexType()); // one past the last
+  b.setInsertionPoint(program);
+  auto func = func::FuncOp::create(b, loc, program.getSymName(),
+                                   b.getFunctionType(argTypes, {}));
+  Block *body = func.addEntryBlock();
+  b.setInsertionPointToStart(body);
+  for (auto [from, to] : llvm::zip(entry.getArguments(),
+                                   body->getArguments().drop_back(2)))
+    mapping.map(from, to);
+  unsigned numBuffers = program.getArgNames().size();
+  for (unsigned i = numBuffers; i < entry.getNumArguments(); ++i)
+    sizeArgs.push_back(body->getArgument(i));
+
+  // Grid extents, then the loop over this call's program ids.
+  SmallVector<Value> grid;
+  for (unsigned d = 0; d < rank; ++d) {
+    Value extent = mapping.lookupOrDefault(program.getOutputExtent(b, loc, d));
+    extents.push_back(extent);
+    grid.push_back(arith::CeilDivSIOp::create(b, loc, extent,
+                                              cIndex(tileShape[d])));
+  }
+  Value first = body->getArgument(body->getNumArguments() - 2);
+  Value last = body->getArgument(body->getNumArguments() - 1);
+  auto loop = scf::ForOp::create(b, loc, first, last, cIndex(1));
+  func::ReturnOp::create(b, loc);
+  b.setInsertionPointToStart(loop.getBody());
+  Value rest = loop.getInductionVar();
+  base.assign(rank, Value());
+  for (int64_t d = static_cast<int64_t>(rank) - 1; d >= 0; --d) {
+    Value coord = arith::RemSIOp::create(b, loc, rest, grid[d]);
+    rest = arith::DivSIOp::create(b, loc, rest, grid[d]);
+    base[d] = arith::MulIOp::create(b, loc, coord, cIndex(tileShape[d]));
+  }
+  if (failed(lowerBlock(entry)))
+    return failure();
+  program.erase();
+  return success();
+}
+
+struct ConvertTileToCPUPass
+    : public nautilus::impl::ConvertTileToCPUBase<ConvertTileToCPUPass> {
+  void runOnOperation() override {
+    SmallVector<tile::ProgramOp> programs(
+        getOperation().getOps<tile::ProgramOp>());
+    for (tile::ProgramOp p : programs)
+      if (failed(ProgramLowering(p).run()))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

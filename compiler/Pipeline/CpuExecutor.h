@@ -1,0 +1,50 @@
+//===- CpuExecutor.h - Running compiled kernels on the host ----*- C++ -*-===//
+//
+// JIT-compiles a kernel's host programs (ORC, through MLIR's ExecutionEngine)
+// and launches them as the launch plan says: buffers allocated, workspaces
+// zeroed, each program's grid split among host threads.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_PIPELINE_CPUEXECUTOR_H
+#define NAUTILUS_PIPELINE_CPUEXECUTOR_H
+
+#include "runtime/HostTensor.h"
+#include "runtime/LaunchPlan.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <memory>
+
+namespace mlir {
+class ExecutionEngine;
+}
+
+namespace nautilus {
+
+class CpuExecutor {
+public:
+  /// `module` is in the LLVM dialect (lowerTileToHostLLVM); `plan` its plan.
+  static std::unique_ptr<CpuExecutor> create(mlir::ModuleOp module,
+                                             rt::LaunchPlan plan,
+                                             std::string &error);
+  ~CpuExecutor();
+
+  /// Runs the kernel. `inputs` follow the plan's input and scalar buffers in
+  /// order (scalars as 0-d tensors); `outputs` receive the outputs in order.
+  std::string run(const rt::SizeValues &sizes,
+                  const std::vector<rt::HostTensor> &inputs,
+                  std::vector<rt::HostTensor> &outputs, unsigned threads = 0);
+
+  /// Writes the compiled host object code to `path`.
+  std::string dumpObject(const std::string &path);
+
+  const rt::LaunchPlan &getPlan() const { return plan; }
+
+private:
+  CpuExecutor() = default;
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+  rt::LaunchPlan plan;
+};
+
+} // namespace nautilus
+
+#endif

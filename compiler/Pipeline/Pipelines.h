@@ -1,0 +1,38 @@
+//===- Pipelines.h - The end-to-end lowering pipelines ---------*- C++ -*-===//
+//
+// alg --(fuse, alg-to-tile)--> tile --(tile-to-cpu, upstream)--> LLVM (host)
+//                                   --(tile-to-gpu, nvvm/rocdl)--> PTX/AMDGCN
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_PIPELINE_PIPELINES_H
+#define NAUTILUS_PIPELINE_PIPELINES_H
+
+#include "compiler/Target/Target.h"
+#include "runtime/LaunchPlan.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace nautilus {
+
+/// Every dialect and translation the pipelines use.
+void registerPipelineDialects(mlir::DialectRegistry &registry);
+/// Named pipelines for nautc-opt: nautilus-alg-to-tile{target=...},
+/// nautilus-tile-to-host-llvm.
+void registerNautilusPipelines();
+
+/// Fuses elementwise definitions and turns alg kernels into tile programs.
+mlir::LogicalResult lowerAlgToTile(mlir::ModuleOp module,
+                                   const TargetInfo &target);
+
+/// The launch plan of the (single) kernel in a tile module.
+rt::LaunchPlan extractLaunchPlan(mlir::ModuleOp module);
+
+/// Lowers tile programs to the LLVM dialect for the host and drops the plan.
+mlir::LogicalResult lowerTileToHostLLVM(mlir::ModuleOp module);
+
+/// The passes of lowerTileToHostLLVM after convert-tile-to-cpu.
+void buildHostLLVMPipeline(mlir::OpPassManager &pm);
+
+} // namespace nautilus
+
+#endif

@@ -1,0 +1,19 @@
+//===- Target.cpp ---------------------------------------------------------===//
+#include "compiler/Target/Target.h"
+
+using namespace nautilus;
+
+std::optional<TargetInfo> nautilus::getTarget(llvm::StringRef name) {
+  if (name == "cpu")
+    return TargetInfo{"cpu", TargetFamily::CPU, "", "", 1, 1, 1};
+  if (name == "sm_80")
+    return TargetInfo{"sm_80", TargetFamily::NVIDIA, "sm_80", "+ptx70", 32,
+                      1024, 128};
+  if (name == "sm_90") // Hopper: sm_90a unlocks wgmma and setmaxnreg.
+    return TargetInfo{"sm_90", TargetFamily::NVIDIA, "sm_90a", "+ptx80", 32,
+                      1024, 128};
+  if (name == "gfx90a" || name == "gfx942")
+    return TargetInfo{name.str(), TargetFamily::AMD, name.str(), "", 64, 1024,
+                      256};
+  return std::nullopt;
+}

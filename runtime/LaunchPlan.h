@@ -1,0 +1,70 @@
+//===- LaunchPlan.h - How a compiled kernel is launched ---------*- C++ -*-===//
+//
+// The launch plan of one compiled kernel, independent of any device: the
+// buffers its programs take (inputs, outputs, workspaces, scalars), its sizes,
+// and the programs to launch in order, each with its grid (one program per
+// output tile). Built by the compiler from a tile.plan; read by every device.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_RUNTIME_LAUNCHPLAN_H
+#define NAUTILUS_RUNTIME_LAUNCHPLAN_H
+
+#include "runtime/DType.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace nautilus::rt {
+
+/// A dimension: a size name or a literal extent.
+struct Dim {
+  std::string size; // empty for a literal
+  int64_t literal = 0;
+  bool isLiteral() const { return size.empty(); }
+};
+
+using SizeValues = std::map<std::string, int64_t>;
+
+inline int64_t extentOf(const Dim &d, const SizeValues &sizes) {
+  return d.isLiteral() ? d.literal : sizes.at(d.size);
+}
+
+enum class BufferRole { Input, Output, Workspace, Scalar };
+
+struct BufferDesc {
+  std::string name;
+  BufferRole role = BufferRole::Input;
+  DType dtype = DType::F32;
+  std::vector<Dim> dims; // empty for a scalar
+};
+
+struct ProgramDesc {
+  std::string name;
+  std::vector<Dim> outputDims;
+  std::vector<int64_t> tile; // tile extent per output dimension
+  int64_t threads = 1;       // threads of one program on a GPU
+
+  /// Programs in the grid: the product over dims of ceil(extent / tile).
+  int64_t numPrograms(const SizeValues &sizes) const {
+    int64_t n = 1;
+    for (size_t d = 0; d < outputDims.size(); ++d) {
+      int64_t e = extentOf(outputDims[d], sizes);
+      n *= (e + tile[d] - 1) / tile[d];
+    }
+    return n;
+  }
+};
+
+struct LaunchPlan {
+  std::string kernel;
+  std::vector<std::string> sizes; // the size arguments, in order
+  SizeValues bindings;            // sizes fixed at compile time
+  std::vector<BufferDesc> buffers;
+  std::vector<ProgramDesc> programs;
+};
+
+} // namespace nautilus::rt
+
+#endif
