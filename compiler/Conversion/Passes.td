@@ -42,4 +42,22 @@ def ConvertTileToCPU : Pass<"convert-tile-to-cpu", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Turn tile programs into GPU kernels, one thread block each";
+  let description = [{
+    Each `tile.program @P` becomes a kernel `gpu.func @P` in
+    `gpu.module @nautilus_kernels`, launched with one block per program id
+    and the schedule's threads per block. Thread t holds the tile elements
+    at row-major positions t, t + T, t + 2T, ... (coalesced along the
+    innermost dimension), so each tile op becomes E = |tile| / T scalar ops
+    per thread: loads and stores guarded by the element's bounds, reductions
+    loop nests carrying the E accumulators in registers. Target-neutral:
+    NVVM or ROCDL follows.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif

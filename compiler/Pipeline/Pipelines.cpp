@@ -13,7 +13,18 @@
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVM/ROCDL/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/Module.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -27,9 +38,15 @@ void nautilus::registerPipelineDialects(DialectRegistry &registry) {
   registry.insert<alg::AlgDialect, tile::TileDialect, arith::ArithDialect,
                   math::MathDialect, vector::VectorDialect,
                   memref::MemRefDialect, func::FuncDialect, scf::SCFDialect,
-                  cf::ControlFlowDialect, LLVM::LLVMDialect, ub::UBDialect>();
+                  cf::ControlFlowDialect, LLVM::LLVMDialect, ub::UBDialect,
+                  gpu::GPUDialect, NVVM::NVVMDialect, ROCDL::ROCDLDialect>();
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+  registerROCDLDialectTranslation(registry);
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  ROCDL::registerROCDLTargetInterfaceExternalModels(registry);
 }
 
 static void buildAlgToTile(OpPassManager &pm, const std::string &target) {
@@ -45,7 +62,7 @@ void nautilus::buildHostLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLoopInvariantCodeMotionPass());
-  pm.addPass(math::createMathExpandOpsPass());
+  pm.addPass(createLegalizeMath());
   {
     arith::ArithEmulateUnsupportedFloatsOptions emulate;
     emulate.sourceTypeStrs = {"bf16", "f16"};
@@ -69,6 +86,90 @@ void nautilus::buildHostLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+void nautilus::buildGPUToLLVMPipeline(OpPassManager &pm,
+                                      const TargetInfo &target) {
+  pm.addPass(createLegalizeMath());
+  {
+    // bf16 and f16 arithmetic in f32: loads and stores keep their types.
+    arith::ArithEmulateUnsupportedFloatsOptions emulate;
+    emulate.sourceTypeStrs = {"bf16", "f16"};
+    emulate.targetTypeStr = "f32";
+    pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
+  }
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  if (target.family == TargetFamily::NVIDIA) {
+    GpuNVVMAttachTargetOptions attach;
+    attach.chip = target.chip;
+    attach.features = target.ptxFeatures;
+    attach.optLevel = 3;
+    pm.addPass(createGpuNVVMAttachTarget(attach));
+  } else {
+    GpuROCDLAttachTargetOptions attach;
+    attach.chip = target.chip;
+    attach.optLevel = 3;
+    pm.addPass(createGpuROCDLAttachTarget(attach));
+  }
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  if (target.family == TargetFamily::NVIDIA)
+    pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  else
+    pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToROCDLOps());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createLibcallsToIntrinsics());
+}
+
+LogicalResult nautilus::lowerTileToGPU(ModuleOp module) {
+  PassManager pm(module.getContext());
+  pm.addPass(createConvertTileToGPU());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  return pm.run(module);
+}
+
+LogicalResult nautilus::lowerGPUToLLVM(ModuleOp module,
+                                       const TargetInfo &target) {
+  PassManager pm(module.getContext());
+  buildGPUToLLVMPipeline(pm, target);
+  return pm.run(module);
+}
+
+LogicalResult nautilus::serializeGPUModule(ModuleOp module,
+                                           std::string &text) {
+  PassManager pm(module.getContext());
+  GpuModuleToBinaryPassOptions options;
+  options.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(options));
+  if (failed(pm.run(module)))
+    return failure();
+  text.clear();
+  for (auto binary : module.getOps<gpu::BinaryOp>())
+    for (Attribute object : binary.getObjects())
+      text += cast<gpu::ObjectAttr>(object).getObject().getValue().str();
+  return success();
+}
+
+LogicalResult nautilus::translateGPUModuleToLLVMIR(ModuleOp module,
+                                                   std::string &text) {
+  llvm::raw_string_ostream os(text);
+  for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {
+    llvm::LLVMContext llvmContext;
+    std::unique_ptr<llvm::Module> llvmModule =
+        translateModuleToLLVMIR(gpuModule, llvmContext, "nautilus_kernels");
+    if (!llvmModule)
+      return failure();
+    llvmModule->print(os, nullptr);
+  }
+  return success();
+}
+
 void nautilus::registerNautilusPipelines() {
   struct TargetOption : public PassPipelineOptions<TargetOption> {
     Option<std::string> target{*this, "target",
@@ -80,6 +181,16 @@ void nautilus::registerNautilusPipelines() {
       "Fuse elementwise definitions and lower alg kernels to tile programs",
       [](OpPassManager &pm, const TargetOption &options) {
         buildAlgToTile(pm, options.target);
+      });
+  PassPipelineRegistration<TargetOption>(
+      "nautilus-tile-to-gpu-llvm",
+      "Lower tile programs to GPU kernels in the NVVM or ROCDL LLVM dialect",
+      [](OpPassManager &pm, const TargetOption &options) {
+        pm.addPass(createConvertTileToGPU());
+        pm.addPass(createCanonicalizerPass());
+        pm.addPass(createCSEPass());
+        std::optional<TargetInfo> target = getTarget(options.target);
+        buildGPUToLLVMPipeline(pm, target ? *target : *getTarget("sm_90"));
       });
   PassPipelineRegistration<>(
       "nautilus-tile-to-host-llvm",
@@ -158,15 +269,6 @@ LogicalResult nautilus::lowerTileToHostLLVM(ModuleOp module) {
     plan.erase();
   PassManager pm(module.getContext());
   pm.addPass(createConvertTileToCPU());
-  pm.addPass(createCanonicalizerPass());
-  if (failed(pm.run(module)))
-    return failure();
-  // Polynomial approximations keep exp, erf, tanh, log vectorised.
-  RewritePatternSet patterns(module.getContext());
-  populateMathPolynomialApproximationPatterns(patterns);
-  if (failed(applyPatternsGreedily(module, std::move(patterns))))
-    return failure();
-  PassManager lower(module.getContext());
-  buildHostLLVMPipeline(lower);
-  return lower.run(module);
+  buildHostLLVMPipeline(pm);
+  return pm.run(module);
 }

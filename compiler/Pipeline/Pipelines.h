@@ -33,6 +33,24 @@ mlir::LogicalResult lowerTileToHostLLVM(mlir::ModuleOp module);
 /// The passes of lowerTileToHostLLVM after convert-tile-to-cpu.
 void buildHostLLVMPipeline(mlir::OpPassManager &pm);
 
+/// Lowers tile programs to GPU kernels in a gpu.module (target-neutral).
+mlir::LogicalResult lowerTileToGPU(mlir::ModuleOp module);
+
+/// Lowers the gpu.module of `lowerTileToGPU` to the NVVM or ROCDL flavour
+/// of the LLVM dialect for `target` (attaching the target).
+mlir::LogicalResult lowerGPUToLLVM(mlir::ModuleOp module,
+                                   const TargetInfo &target);
+void buildGPUToLLVMPipeline(mlir::OpPassManager &pm, const TargetInfo &target);
+
+/// Serialises the kernels: PTX for NVIDIA, AMDGCN assembly for AMD. Fills
+/// `text`; returns failure with diagnostics emitted.
+mlir::LogicalResult serializeGPUModule(mlir::ModuleOp module,
+                                       std::string &text);
+
+/// The LLVM IR (text) of the GPU kernels, at the NVVM/ROCDL level.
+mlir::LogicalResult translateGPUModuleToLLVMIR(mlir::ModuleOp module,
+                                               std::string &text);
+
 } // namespace nautilus
 
 #endif

@@ -1,20 +1,26 @@
 //===- nautc-opt.cpp - mlir-opt with Nautilus's dialects and passes -------===//
+//
+// Drives any pass or pipeline on its own, for lit tests and for compiler
+// engineers: Nautilus's dialects, passes and named pipelines
+// (nautilus-alg-to-tile, nautilus-tile-to-host-llvm, nautilus-tile-to-nvvm,
+// ...), and upstream MLIR's passes.
+//
+//===----------------------------------------------------------------------===//
 #include "compiler/Conversion/Passes.h"
+#include "compiler/Pipeline/Pipelines.h"
 #include "compiler/Transforms/Passes.h"
-#include "dialects/Alg/AlgOps.h"
-#include "mlir/Transforms/Passes.h"
+
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  registry.insert<nautilus::alg::AlgDialect, nautilus::tile::TileDialect,
-                  mlir::arith::ArithDialect, mlir::math::MathDialect,
-                  mlir::vector::VectorDialect, mlir::memref::MemRefDialect>();
+  nautilus::registerPipelineDialects(registry);
+  mlir::registerAllPasses();
   nautilus::registerNautilusPasses();
   nautilus::registerNautilusConversionPasses();
-  mlir::registerCanonicalizerPass();
-  mlir::registerCSEPass();
+  nautilus::registerNautilusPipelines();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "Nautilus optimizer driver\n", registry));
 }

@@ -1,0 +1,380 @@
+//===- TileToGPU.cpp - tile programs to GPU kernels -----------------------===//
+//
+// Each tile.program becomes a gpu.func kernel; a program instance is a thread
+// block (a CTA), and the block index is the program id. The threads of a
+// block share each tile: thread t of T holds the E = |tile| / T elements at
+// row-major tile positions t, t + T, t + 2T, ..., so consecutive threads
+// hold consecutive elements of the innermost dimension: loads and stores
+// along it coalesce.
+// Each thread then holds E scalars of every tile, and every tile op becomes
+// E scalar ops: loads are guarded scalar loads at each element's indices,
+// reductions a loop nest carrying the E accumulators in registers, stores
+// guarded scalar stores. The code is target-neutral (gpu, scf, memref,
+// arith, math); the NVVM or ROCDL lowering follows.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversion/AffineExpansion.h"
+#include "compiler/Conversion/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace nautilus {
+#define GEN_PASS_DEF_CONVERTTILETOGPU
+#include "compiler/Conversion/Passes.h.inc"
+} // namespace nautilus
+
+using namespace mlir;
+using namespace nautilus;
+
+namespace {
+
+/// The E scalars one thread holds of a tile.
+using Fragment = SmallVector<Value, 8>;
+
+class KernelLowering {
+public:
+  KernelLowering(tile::ProgramOp program, gpu::GPUModuleOp gpuModule)
+      : program(program), gpuModule(gpuModule), b(program.getContext()),
+        tileShape(program.getSchedule().getTile()), rank(program.getRank()),
+        threads(program.getSchedule().getThreads()),
+        perThread(program.getSchedule().getElementsPerThread()) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult lowerBlock(Block &block);
+  LogicalResult lowerOp(Operation &op);
+  Fragment lowerLoad(tile::LoadOp load);
+  void lowerStore(tile::StoreOp store);
+  Fragment lowerReduce(tile::ReduceOp reduce, LogicalResult &status);
+  Value cIndex(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  /// The fragment of `v`: its per-element scalars, or `v` itself E times
+  /// for a scalar defined outside any tile (a size, a loop index).
+  Fragment lookup(Value v) {
+    auto it = fragments.find(v);
+    if (it != fragments.end())
+      return it->second;
+    return Fragment(perThread, scalars.lookup(v));
+  }
+
+  tile::ProgramOp program;
+  gpu::GPUModuleOp gpuModule;
+  OpBuilder b;
+  Location loc = program.getLoc();
+  ArrayRef<int64_t> tileShape;
+  unsigned rank;
+  int64_t threads, perThread;
+  llvm::DenseMap<Value, Fragment> fragments; // tile values
+  IRMapping scalars;                          // non-tile values
+  SmallVector<Value> sizeArgs, extents, reducedIVs;
+  SmallVector<Fragment> globalIndex; // per output dim
+  Fragment inside; // this thread's elements that fall inside the output
+};
+
+/// `then` under `cond`, yielding its value or `otherwise`.
+static Value ifThenElse(OpBuilder &b, Location loc, Value cond, Type type,
+                        function_ref<Value()> then, Value otherwise) {
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, cond,
+                                /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    scf::YieldOp::create(b, loc, then());
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    scf::YieldOp::create(b, loc, otherwise);
+  }
+  return ifOp.getResult(0);
+}
+
+Fragment KernelLowering::lowerLoad(tile::LoadOp load) {
+  Value buffer = scalars.lookup(load.getBuffer());
+  auto memType = cast<MemRefType>(buffer.getType());
+  Type element = load.getType().getElementType();
+  Value zero = arith::ConstantOp::create(b, loc, element,
+                                         b.getZeroAttr(element));
+  ArrayRef<int64_t> positions = load.getIndirectPositions();
+  SmallVector<Fragment> indirect;
+  for (Value v : load.getIndirect())
+    indirect.push_back(lookup(v));
+  Fragment result;
+  for (int64_t e = 0; e < perThread; ++e) {
+    SmallVector<Value> dims;
+    for (unsigned d = 0; d < rank; ++d)
+      dims.push_back(globalIndex[d][e]);
+    dims.append(reducedIVs.begin(), reducedIVs.end());
+    SmallVector<Value> idx;
+    unsigned mapped = 0, gathered = 0;
+    for (int64_t j = 0; j < memType.getRank(); ++j) {
+      if (gathered < positions.size() && positions[gathered] == j)
+        idx.push_back(indirect[gathered++][e]);
+      else
+        idx.push_back(expandAffine(b, loc, load.getMap().getResult(mapped++),
+                                   b.getIndexType(), dims, sizeArgs));
+    }
+    // Elements outside the output read nothing.
+    result.push_back(ifThenElse(
+        b, loc, inside[e], element,
+        [&] { return memref::LoadOp::create(b, loc, buffer, idx); }, zero));
+  }
+  return result;
+}
+
+void KernelLowering::lowerStore(tile::StoreOp store) {
+  Value buffer = scalars.lookup(store.getBuffer());
+  Fragment value = lookup(store.getValue());
+  for (int64_t e = 0; e < perThread; ++e) {
+    SmallVector<Value> idx;
+    for (unsigned d = 0; d < rank; ++d)
+      idx.push_back(globalIndex[d][e]);
+    auto ifOp = scf::IfOp::create(b, loc, inside[e], /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    memref::StoreOp::create(b, loc, value[e], buffer, idx);
+  }
+}
+
+static Value identity(OpBuilder &b, Location loc, alg::ReductionKind kind,
+                      Type e) {
+  Attribute value;
+  if (auto f = dyn_cast<FloatType>(e)) {
+    const llvm::fltSemantics &sem = f.getFloatSemantics();
+    switch (kind) {
+    case alg::ReductionKind::sum: value = b.getFloatAttr(e, 0.0); break;
+    case alg::ReductionKind::prod: value = b.getFloatAttr(e, 1.0); break;
+    case alg::ReductionKind::max:
+      value = b.getFloatAttr(e, llvm::APFloat::getInf(sem, true));
+      break;
+    case alg::ReductionKind::min:
+      value = b.getFloatAttr(e, llvm::APFloat::getInf(sem));
+      break;
+    }
+  } else {
+    unsigned w = e.getIntOrFloatBitWidth();
+    switch (kind) {
+    case alg::ReductionKind::sum: value = b.getIntegerAttr(e, 0); break;
+    case alg::ReductionKind::prod: value = b.getIntegerAttr(e, 1); break;
+    case alg::ReductionKind::max:
+      value = b.getIntegerAttr(e, llvm::APInt::getSignedMinValue(w));
+      break;
+    case alg::ReductionKind::min:
+      value = b.getIntegerAttr(e, llvm::APInt::getSignedMaxValue(w));
+      break;
+    }
+  }
+  return arith::ConstantOp::create(b, loc, cast<TypedAttr>(value));
+}
+
+static Value combine(OpBuilder &b, Location loc, alg::ReductionKind kind,
+                     Value a, Value c) {
+  bool isFloat = isa<FloatType>(a.getType());
+  switch (kind) {
+  case alg::ReductionKind::sum:
+    return isFloat ? arith::AddFOp::create(b, loc, a, c).getResult()
+                   : arith::AddIOp::create(b, loc, a, c).getResult();
+  case alg::ReductionKind::prod:
+    return isFloat ? arith::MulFOp::create(b, loc, a, c).getResult()
+                   : arith::MulIOp::create(b, loc, a, c).getResult();
+  case alg::ReductionKind::max:
+    return isFloat ? arith::MaximumFOp::create(b, loc, a, c).getResult()
+                   : arith::MaxSIOp::create(b, loc, a, c).getResult();
+  case alg::ReductionKind::min:
+    return isFloat ? arith::MinimumFOp::create(b, loc, a, c).getResult()
+                   : arith::MinSIOp::create(b, loc, a, c).getResult();
+  }
+  llvm_unreachable("unknown reduction kind");
+}
+
+Fragment KernelLowering::lowerReduce(tile::ReduceOp reduce,
+                                     LogicalResult &status) {
+  Type element = reduce.getType().getElementType();
+  Block &body = reduce.getBody().front();
+  std::function<Fragment(unsigned, Fragment)> nest =
+      [&](unsigned level, Fragment acc) -> Fragment {
+    if (level == reduce.getExtents().size()) {
+      if (failed(lowerBlock(body))) {
+        status = failure();
+        return acc;
+      }
+      Fragment folded =
+          lookup(cast<tile::YieldOp>(body.getTerminator()).getValue());
+      for (int64_t e = 0; e < perThread; ++e)
+        acc[e] = combine(b, loc, reduce.getKind(), acc[e], folded[e]);
+      return acc;
+    }
+    Value extent = scalars.lookup(reduce.getExtents()[level]);
+    auto loop =
+        scf::ForOp::create(b, loc, cIndex(0), extent, cIndex(1), acc);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    scalars.map(body.getArgument(level), loop.getInductionVar());
+    reducedIVs.push_back(loop.getInductionVar());
+    Fragment carried(loop.getRegionIterArgs().begin(),
+                     loop.getRegionIterArgs().end());
+    Fragment next = nest(level + 1, carried);
+    reducedIVs.pop_back();
+    scf::YieldOp::create(b, loc, ValueRange(next));
+    return Fragment(loop.getResults().begin(), loop.getResults().end());
+  };
+  Value init = identity(b, loc, reduce.getKind(), element);
+  return nest(0, Fragment(perThread, init));
+}
+
+LogicalResult KernelLowering::lowerOp(Operation &op) {
+  if (auto index = dyn_cast<tile::IndexOp>(op)) {
+    fragments[index.getResult()] = globalIndex[index.getDim()];
+    return success();
+  }
+  if (auto load = dyn_cast<tile::LoadOp>(op)) {
+    fragments[load.getResult()] = lowerLoad(load);
+    return success();
+  }
+  if (auto store = dyn_cast<tile::StoreOp>(op)) {
+    lowerStore(store);
+    return success();
+  }
+  if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+    LogicalResult status = success();
+    fragments[reduce.getResult()] = lowerReduce(reduce, status);
+    return status;
+  }
+  if (isa<tile::ReturnOp, tile::YieldOp>(op))
+    return success();
+  if (isa<tile::TileDialect>(op.getDialect()) || op.getNumRegions())
+    return op.emitOpError("has no GPU lowering");
+  if (op.getNumResults() != 1)
+    return op.emitOpError("has no GPU lowering");
+  auto vec = dyn_cast<VectorType>(op.getResult(0).getType());
+  if (!vec) { // a scalar op outside the tiles (sizes, extents)
+    b.clone(op, scalars);
+    return success();
+  }
+  // A splat constant tile is one scalar constant.
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    auto dense = dyn_cast<SplatElementsAttr>(constant.getValue());
+    if (!dense)
+      return op.emitOpError("non-splat constant tiles have no GPU lowering");
+    Value c = arith::ConstantOp::create(
+        b, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+    fragments[constant.getResult()] = Fragment(perThread, c);
+    return success();
+  }
+  // A broadcast of a scalar to a tile: the scalar, E times.
+  if (auto broadcast = dyn_cast<vector::BroadcastOp>(op)) {
+    if (isa<VectorType>(broadcast.getSource().getType()))
+      return op.emitOpError("only scalar broadcasts have a GPU lowering");
+    fragments[broadcast.getResult()] =
+        Fragment(perThread, scalars.lookup(broadcast.getSource()));
+    return success();
+  }
+  // Elementwise: the same op once per element, on scalars.
+  Fragment result;
+  SmallVector<Fragment> operands;
+  for (Value operand : op.getOperands())
+    operands.push_back(lookup(operand));
+  for (int64_t e = 0; e < perThread; ++e) {
+    IRMapping elementMap;
+    for (auto [operand, fragment] : llvm::zip(op.getOperands(), operands))
+      elementMap.map(operand, fragment[e]);
+    Operation *copy = b.clone(op, elementMap);
+    copy->getResult(0).setType(vec.getElementType());
+    result.push_back(copy->getResult(0));
+  }
+  fragments[op.getResult(0)] = result;
+  return success();
+}
+
+LogicalResult KernelLowering::lowerBlock(Block &block) {
+  for (Operation &op : block)
+    if (failed(lowerOp(op)))
+      return failure();
+  return success();
+}
+
+LogicalResult KernelLowering::run() {
+  Block &entry = program.getBody().front();
+  b.setInsertionPointToEnd(gpuModule.getBody());
+  auto func = gpu::GPUFuncOp::create(
+      b, loc, program.getSymName(),
+      b.getFunctionType(entry.getArgumentTypes(), {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  func.setKnownBlockSizeAttr(
+      b.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
+  Block &body = func.getBody().front();
+  b.setInsertionPointToStart(&body);
+  for (auto [from, to] : llvm::zip(entry.getArguments(), body.getArguments()))
+    scalars.map(from, to);
+  unsigned numBuffers = program.getArgNames().size();
+  for (unsigned i = numBuffers; i < entry.getNumArguments(); ++i)
+    sizeArgs.push_back(body.getArgument(i));
+
+  // The program id, delinearised over the grid, gives the tile's origin;
+  // thread t's element e sits at row-major tile position e * T + t.
+  SmallVector<Value> grid;
+  for (unsigned d = 0; d < rank; ++d) {
+    Value extent = scalars.lookupOrDefault(program.getOutputExtent(b, loc, d));
+    extents.push_back(extent);
+    grid.push_back(
+        arith::CeilDivSIOp::create(b, loc, extent, cIndex(tileShape[d])));
+  }
+  Value pid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  SmallVector<Value> position;
+  for (int64_t e = 0; e < perThread; ++e)
+    position.push_back(
+        arith::AddIOp::create(b, loc, tid, cIndex(e * threads)));
+  globalIndex.assign(rank, Fragment());
+  inside.assign(perThread, Value());
+  Value rest = pid;
+  int64_t stride = 1;
+  for (int64_t d = static_cast<int64_t>(rank) - 1; d >= 0; --d) {
+    Value coord = arith::RemSIOp::create(b, loc, rest, grid[d]);
+    rest = arith::DivSIOp::create(b, loc, rest, grid[d]);
+    Value origin = arith::MulIOp::create(b, loc, coord, cIndex(tileShape[d]));
+    for (int64_t e = 0; e < perThread; ++e) {
+      Value within = arith::RemUIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, position[e], cIndex(stride)),
+          cIndex(tileShape[d]));
+      Value index = arith::AddIOp::create(b, loc, origin, within);
+      globalIndex[d].push_back(index);
+      Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                       index, extents[d]);
+      inside[e] = inside[e] ? arith::AndIOp::create(b, loc, inside[e], in)
+                                  .getResult()
+                            : in;
+    }
+    stride *= tileShape[d];
+  }
+  for (int64_t e = 0; e < perThread; ++e)
+    if (!inside[e]) // rank 0: only the first element of the first thread
+      inside[e] = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        position[e], cIndex(0));
+  if (failed(lowerBlock(entry)))
+    return failure();
+  gpu::ReturnOp::create(b, loc);
+  program.erase();
+  return success();
+}
+
+struct ConvertTileToGPUPass
+    : public nautilus::impl::ConvertTileToGPUBase<ConvertTileToGPUPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<tile::ProgramOp> programs(module.getOps<tile::ProgramOp>());
+    if (programs.empty())
+      return;
+    OpBuilder b(module.getContext());
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    b.getUnitAttr());
+    b.setInsertionPointToEnd(module.getBody());
+    auto gpuModule =
+        gpu::GPUModuleOp::create(b, module.getLoc(), "nautilus_kernels");
+    for (tile::ProgramOp p : programs)
+      if (failed(KernelLowering(p, gpuModule).run()))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
