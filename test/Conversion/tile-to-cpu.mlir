@@ -1,0 +1,41 @@
+// RUN: nautc-opt %s -pass-pipeline='builtin.module(convert-tile-to-cpu,canonicalize,cse)' | FileCheck %s
+
+// A[m, k] depends on the rows only: an 8-element gather broadcast along the
+// columns. B[k, n] is contiguous along the columns: one masked row load,
+// broadcast along the rows. The store is one masked vector store per row.
+// CHECK-LABEL: func.func @gemm_C(
+// CHECK-SAME: %[[A:.*]]: memref<?x?xf32>, %[[B:.*]]: memref<?x?xf32>, %[[C:.*]]: memref<?x?xf32>, %[[M:.*]]: index, %[[K:.*]]: index, %[[N:.*]]: index, %[[FIRST:.*]]: index, %[[LAST:.*]]: index)
+// CHECK: scf.for %[[PID:.*]] = %[[FIRST]] to %[[LAST]]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[K]] {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<8x16xf32>)
+// CHECK: vector.gather %{{.*}}[%{{.*}}] [%{{.*}}], %{{.*}}, %{{.*}} : memref<?xf32>, vector<8x1xindex>, vector<8x1xi1>, vector<8x1xf32> into vector<8x1xf32>
+// CHECK: vector.broadcast %{{.*}} : vector<8x1xf32> to vector<8x16xf32>
+// CHECK: vector.maskedload %{{.*}}[%{{.*}}], %{{.*}}, %{{.*}} : memref<?xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// CHECK: vector.broadcast %{{.*}} : vector<16xf32> to vector<8x16xf32>
+// CHECK: arith.mulf
+// CHECK: arith.addf %[[ACC]]
+// CHECK: scf.yield
+// CHECK-COUNT-8: vector.maskedstore
+tile.program @gemm_C attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [8, 16], threads = 1>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):
+  %acc = tile.reduce sum over(%k) : vector<8x16xf32> {
+  ^bb0(%kk: index):
+    %x = tile.load %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf32> -> vector<8x16xf32>
+    %y = tile.load %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] : memref<?x?xf32> -> vector<8x16xf32>
+    %p = arith.mulf %x, %y : vector<8x16xf32>
+    tile.yield %p : vector<8x16xf32>
+  }
+  tile.store %acc, %c : vector<8x16xf32> -> memref<?x?xf32>
+}
+
+// The indices are a contiguous load; the gather through them reads the
+// whole tile.
+// CHECK-LABEL: func.func @gather_G(
+// CHECK: vector.maskedload {{.*}} : memref<?xi32>, vector<16xi1>, vector<16xi32> into vector<16xi32>
+// CHECK: vector.gather {{.*}} : memref<?xf32>, vector<16xindex>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+tile.program @gather_G attributes {arg_names = ["W", "ids", "G"], output_dims = ["T"], schedule = #tile.schedule<tile = [16], threads = 1>, sizes = ["T", "E"]} {
+^bb0(%w: memref<?xf32>, %ids: memref<?xi32>, %g: memref<?xf32>, %t: index, %e: index):
+  %i = tile.load %ids[affine_map<(d0)[s0, s1] -> (d0)>] : memref<?xi32> -> vector<16xi32>
+  %ii = arith.index_cast %i : vector<16xi32> to vector<16xindex>
+  %v = tile.load %w[affine_map<(d0)[s0, s1] -> ()>] indirect(%ii) at [0] : memref<?xf32>, vector<16xindex> -> vector<16xf32>
+  tile.store %v, %g : vector<16xf32> -> memref<?xf32>
+}

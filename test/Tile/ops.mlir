@@ -1,0 +1,31 @@
+// RUN: nautc-opt %s | nautc-opt | FileCheck %s
+
+// CHECK-LABEL: tile.program @rowsum
+// CHECK-SAME: schedule = #tile.schedule<tile = [8, 16], threads = 1>
+tile.program @rowsum attributes {arg_names = ["X", "Y"], output_dims = ["R", 4], schedule = #tile.schedule<tile = [8, 16], threads = 1>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %y: memref<?x4xf32>, %r: index, %c: index):
+  // CHECK: tile.index 0 : vector<8x16xindex>
+  %i = tile.index 0 : vector<8x16xindex>
+  // CHECK: tile.reduce sum over(%{{.*}}) : vector<8x16xf32>
+  %s = tile.reduce sum over(%c) : vector<8x16xf32> {
+  ^bb0(%k: index):
+    // CHECK: tile.load %{{.*}}[#{{.*}}] : memref<?x?xf32> -> vector<8x16xf32>
+    %v = tile.load %x[affine_map<(d0, d1, d2)[s0, s1] -> (d0, d2)>] : memref<?x?xf32> -> vector<8x16xf32>
+    tile.yield %v : vector<8x16xf32>
+  }
+  // CHECK: tile.store %{{.*}}, %{{.*}} : vector<8x16xf32> -> memref<?x4xf32>
+  tile.store %s, %y : vector<8x16xf32> -> memref<?x4xf32>
+}
+
+// CHECK-LABEL: tile.program @gather
+tile.program @gather attributes {arg_names = ["W", "ids", "G"], output_dims = ["T", "D"], schedule = #tile.schedule<tile = [16, 64], threads = 128>, sizes = ["T", "E", "D"]} {
+^bb0(%w: memref<?x?xbf16>, %ids: memref<?xi32>, %g: memref<?x?xbf16>, %t: index, %e: index, %d: index):
+  %i = tile.load %ids[affine_map<(d0, d1)[s0, s1, s2] -> (d0)>] : memref<?xi32> -> vector<16x64xi32>
+  %ii = arith.index_cast %i : vector<16x64xi32> to vector<16x64xindex>
+  // CHECK: tile.load %{{.*}}[#{{.*}}] indirect(%{{.*}}) at [0] : memref<?x?xbf16>, vector<16x64xindex> -> vector<16x64xbf16>
+  %v = tile.load %w[affine_map<(d0, d1)[s0, s1, s2] -> (d1)>] indirect(%ii) at [0] : memref<?x?xbf16>, vector<16x64xindex> -> vector<16x64xbf16>
+  tile.store %v, %g : vector<16x64xbf16> -> memref<?x?xbf16>
+}
+
+// CHECK: tile.plan @k {buffers = [{dims = ["N"], name = "X", role = "input", type = memref<?xf32>}], programs = [@rowsum], sizes = ["N"]}
+tile.plan @k {buffers = [{dims = ["N"], name = "X", role = "input", type = memref<?xf32>}], programs = [@rowsum], sizes = ["N"]}

@@ -1,0 +1,27 @@
+// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(gpu.module(nautilus-libcalls-to-intrinsics))' -verify-diagnostics | FileCheck %s
+
+// CHECK-LABEL: gpu.module @k
+// CHECK-NOT: __nv_sqrtf
+// CHECK-NOT: __ocml_floor_f32
+// CHECK: llvm.intr.sqrt
+// CHECK: llvm.intr.floor
+gpu.module @k {
+  llvm.func @__nv_sqrtf(f32) -> f32
+  llvm.func @__ocml_floor_f32(f32) -> f32
+  llvm.func @f(%x: f32) -> f32 {
+    %a = llvm.call @__nv_sqrtf(%x) : (f32) -> f32
+    %b = llvm.call @__ocml_floor_f32(%a) : (f32) -> f32
+    llvm.return %b : f32
+  }
+}
+
+// -----
+
+gpu.module @k {
+  llvm.func @__nv_expf(f32) -> f32
+  llvm.func @f(%x: f32) -> f32 {
+    // expected-error @+1 {{needs '__nv_expf' from a device library, which nautilus does not link}}
+    %a = llvm.call @__nv_expf(%x) : (f32) -> f32
+    llvm.return %a : f32
+  }
+}
