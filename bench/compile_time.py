@@ -26,10 +26,12 @@ one-time initialisation (imports, LLVM/MLIR set-up) and is reported
 separately; `import triton` itself is timed apart.
 
 Registers and spills come from `ptxas -v` for sm_90a on each PTX (the CUDA
-toolkit's ptxas, else one on PATH, else Triton's bundled one).
+toolkit's ptxas, else one on PATH, else Triton's bundled ones: Triton 3.9
+emits PTX ISA 9.4, which CUDA 13.0's ptxas does not read).
 """
 
 import argparse
+import importlib.util
 import os
 import re
 import shutil
@@ -46,53 +48,67 @@ AIM_S = 1.0  # the issue's aim: attention to PTX in under one second
 
 
 def find_ptxas():
+    """Every ptxas found, best first: the CUDA toolkit's, one on PATH, then
+    Triton's bundled ones (located without importing Triton, so that the
+    import can be timed). Triton may emit a PTX ISA newer than the toolkit's
+    ptxas reads; ptxas_usage then falls through to Triton's own."""
     cands = [os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "ptxas"),
              "/usr/local/cuda/bin/ptxas", shutil.which("ptxas")]
     try:
-        import triton
-        cands.append(os.path.join(os.path.dirname(triton.__file__),
-                                  "backends", "nvidia", "bin", "ptxas"))
-    except ImportError:
-        pass
+        spec = importlib.util.find_spec("triton")
+    except (ImportError, ValueError):
+        spec = None
+    if spec is not None and spec.submodule_search_locations:
+        tdir = os.path.join(list(spec.submodule_search_locations)[0], "backends", "nvidia", "bin")
+        cands += [os.path.join(tdir, "ptxas-blackwell"), os.path.join(tdir, "ptxas")]
+    found = []
     for c in cands:
-        if c and os.access(c, os.X_OK):
-            return c
-    return None
+        if c and os.access(c, os.X_OK) and os.path.realpath(c) not in map(os.path.realpath, found):
+            found.append(c)
+    return found
 
 
-def ptxas_usage(ptxas, ptx_text, arch="sm_90a"):
-    """{kernel: (registers, spill_store_bytes, spill_load_bytes)} or an error string."""
-    if ptxas is None:
-        return "no ptxas found"
-    with tempfile.TemporaryDirectory(prefix="ptxas_") as d:
-        src = os.path.join(d, "k.ptx")
-        with open(src, "w") as f:
-            f.write(ptx_text)
-        p = subprocess.run([ptxas, "-v", f"--gpu-name={arch}", src, "-o",
-                            os.path.join(d, "k.cubin")], capture_output=True, text=True)
-    if p.returncode != 0:
-        return f"ptxas failed: {(p.stderr or p.stdout).strip().splitlines()[-1:]}"
-    out, cur, spills = {}, None, (0, 0)
-    for line in (p.stdout + p.stderr).splitlines():
-        m = re.search(r"Function properties for (\S+)", line)
-        if m:
-            cur = m.group(1)
-        m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", line)
-        if m and cur:
-            spills = (int(m.group(1)), int(m.group(2)))
-        m = re.search(r"Used (\d+) registers", line)
-        if m and cur:
-            out[cur] = (int(m.group(1)),) + spills
-            cur, spills = None, (0, 0)
-    return out
+def ptxas_usage(ptxas_list, ptx_text, arch="sm_90a"):
+    """({kernel: (registers, spill_store_bytes, spill_load_bytes)}, ptxas used),
+    or (error string, None)."""
+    if not ptxas_list:
+        return "no ptxas found", None
+    errors = []
+    for ptxas in ptxas_list:
+        with tempfile.TemporaryDirectory(prefix="ptxas_") as d:
+            src = os.path.join(d, "k.ptx")
+            with open(src, "w") as f:
+                f.write(ptx_text)
+            p = subprocess.run([ptxas, "-v", f"--gpu-name={arch}", src, "-o",
+                                os.path.join(d, "k.cubin")], capture_output=True, text=True)
+        if p.returncode != 0:
+            lines = (p.stderr or p.stdout).strip().splitlines()
+            errors.append(f"{ptxas}: {lines[0] if lines else 'failed'}")
+            continue
+        out, cur, spills = {}, None, (0, 0)
+        for line in (p.stdout + p.stderr).splitlines():
+            m = re.search(r"Function properties for (\S+)", line)
+            if m:
+                cur = m.group(1)
+            m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", line)
+            if m and cur:
+                spills = (int(m.group(1)), int(m.group(2)))
+            m = re.search(r"Used (\d+) registers", line)
+            if m and cur:
+                out[cur] = (int(m.group(1)),) + spills
+                cur, spills = None, (0, 0)
+        return out, ptxas
+    return "; ".join(errors), None
 
 
-def print_usage(label, usage):
+def print_usage(result):
+    usage, ptxas = result
     if isinstance(usage, str):
-        print(f"  {label}: registers/spills unavailable: {usage}")
+        print(f"  registers/spills unavailable: {usage}")
         return
+    print(f"  ptxas -v (sm_90a) with {ptxas}:")
     for k, (regs, st, ld) in usage.items():
-        print(f"  {label} {k}: {regs} registers, spill stores {st} B, spill loads {ld} B")
+        print(f"    {k}: {regs} registers, spill stores {st} B, spill loads {ld} B")
 
 
 # --------------------------------------------------------------------------- nautc
@@ -175,6 +191,8 @@ def define_triton_kernel():
 
 
 def bench_triton(runs):
+    # Triton 3.9 warns when this is unset; 1 is its current default.
+    os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
     t0 = time.perf_counter()
     try:
         import triton
@@ -273,7 +291,7 @@ def main():
         sys.exit(f"nautc not found or not executable: {nautc}")
     ptxas = find_ptxas()
     print(f"nautc: {nautc}")
-    print(f"cores: {os.cpu_count()}; ptxas for register counts: {ptxas or 'none'}")
+    print(f"cores: {os.cpu_count()}")
     print(f"problem: attention, bf16, {', '.join(f'{k}={v}' for k, v in SHAPE.items())}, sm_90")
     print()
 
@@ -289,7 +307,7 @@ def main():
               f"   all: {', '.join(f'{t * 1e3:.0f}' for t in nres['times'])} ms")
         entries = re.findall(r"\.entry\s+(\w+)", nres["ptx"])
         print(f"  PTX: {len(nres['ptx'])} bytes, {len(entries)} kernel(s): {', '.join(entries)}")
-        print_usage("ptxas", ptxas_usage(ptxas, nres["ptx"]))
+        print_usage(ptxas_usage(ptxas, nres["ptx"]))
         verdict = "meets" if med < AIM_S else "misses"
         print(f"  aim: attention to PTX in under {AIM_S:.0f} s: {verdict} it ({med:.3f} s)")
     print()
@@ -319,7 +337,7 @@ def main():
     entries = re.findall(r"\.entry\s+(\w+)", tres["ptx"])
     print(f"  PTX: {len(tres['ptx'])} bytes, {len(entries)} kernel(s): {', '.join(entries)}"
           + (f"; shared memory {tres['shared']} B" if tres["shared"] is not None else ""))
-    print_usage("ptxas", ptxas_usage(ptxas, tres["ptx"]))
+    print_usage(ptxas_usage(ptxas, tres["ptx"]))
     return rc
 
 
