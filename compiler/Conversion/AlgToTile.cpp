@@ -39,9 +39,13 @@ SmallVector<int64_t> defaultTile(ArrayRef<std::optional<int64_t>> extents,
                                  const TargetInfo &target, int64_t &threads) {
   SmallVector<int64_t> tile(extents.size(), 1);
   bool gpu = target.family != TargetFamily::CPU;
-  // The innermost dimension is the contiguous one: tile it widest.
-  int64_t inner = gpu ? 64 : 16;
-  int64_t outer = gpu ? 16 : 8;
+  // The innermost dimension is the contiguous one: tile it widest. On the
+  // CPU a tile row is two SIMD registers of f32 and the accumulators of a
+  // tile fill about half the register file (16 x 32 with AVX-512, 6 x 16
+  // with AVX2), which measured best for GEMM (bench/README.md).
+  int64_t lanes = std::max<int64_t>(target.vectorBits / 32, 4);
+  int64_t inner = gpu ? 64 : 2 * lanes;
+  int64_t outer = gpu ? 16 : (target.vectorBits >= 512 ? 16 : 6);
   auto fit = [](int64_t want, std::optional<int64_t> extent) {
     if (!extent)
       return want;

@@ -251,6 +251,39 @@ Value ProgramLowering::lowerLoad(tile::LoadOp load) {
     return broadcastTo(result);
   }
 
+  // Few elements and not contiguous (A[m, k] in a GEMM: a column): one
+  // scalar load each, at output indices clamped into the output so that no
+  // load needs a mask (elements outside the output are never stored).
+  if (!indirect && count <= 64) {
+    SmallVector<Value> elements;
+    SmallVector<int64_t> offset(rank, 0);
+    for (int64_t i = 0; i < count; ++i) {
+      int64_t rem = i;
+      for (int64_t d = static_cast<int64_t>(rank) - 1; d >= 0; --d) {
+        offset[d] = rem % shape[d];
+        rem /= shape[d];
+      }
+      SmallVector<Value> dims;
+      for (unsigned d = 0; d < rank; ++d) {
+        Value idx = base[d];
+        if (offset[d]) {
+          idx = arith::AddIOp::create(b, loc, base[d], cIndex(offset[d]));
+          Value lastInside = arith::SubIOp::create(b, loc, extents[d], cIndex(1));
+          idx = arith::MinSIOp::create(b, loc, idx, lastInside);
+        }
+        dims.push_back(idx);
+      }
+      dims.append(reducedIVs.begin(), reducedIVs.end());
+      SmallVector<Value> idx;
+      for (AffineExpr e : map.getResults())
+        idx.push_back(expandAffine(b, loc, e, b.getIndexType(), dims, sizeArgs));
+      elements.push_back(memref::LoadOp::create(b, loc, buffer, idx));
+    }
+    Value v = vector::FromElementsOp::create(
+        b, loc, VectorType::get(shape, element), elements);
+    return broadcastTo(v);
+  }
+
   // A masked gather over the dependent shape.
   auto indexType = VectorType::get(shape, b.getIndexType());
   SmallVector<Value> dims;
@@ -406,7 +439,17 @@ Value ProgramLowering::lowerReduce(tile::ReduceOp reduce,
         return acc;
       }
       auto yield = cast<tile::YieldOp>(body.getTerminator());
-      return combine(reduce.getKind(), acc, mapping.lookup(yield.getValue()));
+      Value folded = mapping.lookup(yield.getValue());
+      // A sum of products accumulates with fused multiply-adds.
+      auto product = folded.getDefiningOp<arith::MulFOp>();
+      if (reduce.getKind() == alg::ReductionKind::sum && product &&
+          product->hasOneUse()) {
+        Value fma = math::FmaOp::create(b, loc, product.getLhs(),
+                                        product.getRhs(), acc);
+        product.erase();
+        return fma;
+      }
+      return combine(reduce.getKind(), acc, folded);
     }
     Value extent = mapping.lookup(reduce.getExtents()[level]);
     auto loop = scf::ForOp::create(b, loc, cIndex(0), extent, cIndex(1),

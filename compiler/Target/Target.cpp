@@ -1,11 +1,21 @@
 //===- Target.cpp ---------------------------------------------------------===//
 #include "compiler/Target/Target.h"
 
+#include "llvm/ADT/StringMap.h"
+#include "llvm/TargetParser/Host.h"
+
 using namespace nautilus;
 
 std::optional<TargetInfo> nautilus::getTarget(llvm::StringRef name) {
-  if (name == "cpu")
-    return TargetInfo{"cpu", TargetFamily::CPU, "", "", 1, 1, 1};
+  if (name == "cpu") {
+    // The host: code is compiled for the machine nautc runs on.
+    TargetInfo info{"cpu", TargetFamily::CPU, "", "", 1, 1, 1};
+    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+    info.vectorBits = features.lookup("avx512f") ? 512
+                      : features.lookup("avx2") ? 256
+                                                : 128;
+    return info;
+  }
   if (name == "sm_80")
     return TargetInfo{"sm_80", TargetFamily::NVIDIA, "sm_80", "+ptx70", 32,
                       1024, 128};

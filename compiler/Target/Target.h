@@ -24,6 +24,7 @@ struct TargetInfo {
   int64_t warpSize = 1;      // threads that run in lockstep
   int64_t maxThreadsPerProgram = 1;
   int64_t defaultThreads = 1;
+  int64_t vectorBits = 0;    // host SIMD width (cpu): 512 with AVX-512
 };
 
 /// The target named `name`, or std::nullopt.

@@ -5,16 +5,16 @@
 // CPU-DAG: #[[MB:.*]] = affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>
 // CPU-LABEL: tile.program @gemm_C
 // CPU-SAME: arg_names = ["A", "B", "bias", "C"], output_dims = ["M", "N"]
-// CPU-SAME: schedule = #tile.schedule<tile = [8, 16], threads = 1>
+// CPU-SAME: schedule = #tile.schedule<tile = [{{[0-9]+}}, {{[0-9]+}}], threads = 1>
 // CPU: ^bb0(%[[A:.*]]: memref<?x?xf16>, %[[B:.*]]: memref<?x?xf16>, %[[BIAS:.*]]: memref<?xf32>, %[[C:.*]]: memref<?x?xf32>, %{{.*}}: index, %[[K:.*]]: index, %{{.*}}: index):
-// CPU: %[[ACC:.*]] = tile.reduce sum over(%[[K]]) : vector<8x16xf32> {
-// CPU: tile.load %[[A]][#[[MA]]] : memref<?x?xf16> -> vector<8x16xf16>
-// CPU: tile.load %[[B]][#[[MB]]] : memref<?x?xf16> -> vector<8x16xf16>
-// CPU: arith.mulf {{.*}} : vector<8x16xf32>
+// CPU: %[[ACC:.*]] = tile.reduce sum over(%[[K]]) : vector<[[T:.*]]xf32> {
+// CPU: tile.load %[[A]][#[[MA]]] : memref<?x?xf16> -> vector<[[T]]xf16>
+// CPU: tile.load %[[B]][#[[MB]]] : memref<?x?xf16> -> vector<[[T]]xf16>
+// CPU: arith.mulf {{.*}} : vector<[[T]]xf32>
 // CPU: tile.yield
 // CPU: %[[BV:.*]] = tile.load %[[BIAS]]
-// CPU: %[[SUM:.*]] = arith.addf %[[ACC]], %[[BV]] : vector<8x16xf32>
-// CPU: tile.store %[[SUM]], %[[C]] : vector<8x16xf32> -> memref<?x?xf32>
+// CPU: %[[SUM:.*]] = arith.addf %[[ACC]], %[[BV]] : vector<[[T]]xf32>
+// CPU: tile.store %[[SUM]], %[[C]] : vector<[[T]]xf32> -> memref<?x?xf32>
 // CPU: tile.plan @gemm {buffers = [{dims = ["M", "K"], name = "A", role = "input", type = memref<?x?xf16>}, {dims = ["K", "N"], name = "B", role = "input", type = memref<?x?xf16>}, {dims = ["N"], name = "bias", role = "input", type = memref<?xf32>}, {dims = ["M", "N"], name = "C", role = "output", type = memref<?x?xf32>}], programs = [@gemm_C], sizes = ["M", "K", "N"]}
 
 // GPU: schedule = #tile.schedule<tile = [16, 64], threads = 128>

@@ -1,18 +1,18 @@
 // RUN: nautc-opt %s -pass-pipeline='builtin.module(convert-tile-to-cpu,canonicalize,cse)' | FileCheck %s
 
-// A[m, k] depends on the rows only: an 8-element gather broadcast along the
-// columns. B[k, n] is contiguous along the columns: one masked row load,
+// A[m, k] depends on the rows only: 8 scalar loads (at rows clamped into
+// the output, so unmasked) broadcast along the columns. B[k, n] is contiguous along the columns: one masked row load,
 // broadcast along the rows. The store is one masked vector store per row.
 // CHECK-LABEL: func.func @gemm_C(
 // CHECK-SAME: %[[A:.*]]: memref<?x?xf32>, %[[B:.*]]: memref<?x?xf32>, %[[C:.*]]: memref<?x?xf32>, %[[M:.*]]: index, %[[K:.*]]: index, %[[N:.*]]: index, %[[FIRST:.*]]: index, %[[LAST:.*]]: index)
 // CHECK: scf.for %[[PID:.*]] = %[[FIRST]] to %[[LAST]]
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[K]] {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<8x16xf32>)
-// CHECK: vector.gather %{{.*}}[%{{.*}}] [%{{.*}}], %{{.*}}, %{{.*}} : memref<?xf32>, vector<8x1xindex>, vector<8x1xi1>, vector<8x1xf32> into vector<8x1xf32>
+// CHECK-COUNT-8: memref.load %[[A]]
+// CHECK: vector.from_elements {{.*}} : vector<8x1xf32>
 // CHECK: vector.broadcast %{{.*}} : vector<8x1xf32> to vector<8x16xf32>
 // CHECK: vector.maskedload %{{.*}}[%{{.*}}], %{{.*}}, %{{.*}} : memref<?xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
 // CHECK: vector.broadcast %{{.*}} : vector<16xf32> to vector<8x16xf32>
-// CHECK: arith.mulf
-// CHECK: arith.addf %[[ACC]]
+// CHECK: math.fma %{{.*}}, %{{.*}}, %[[ACC]] : vector<8x16xf32>
 // CHECK: scf.yield
 // CHECK-COUNT-8: vector.maskedstore
 tile.program @gemm_C attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [8, 16], threads = 1>, sizes = ["M", "K", "N"]} {
