@@ -443,7 +443,7 @@ Value ProgramLowering::lowerReduce(tile::ReduceOp reduce,
       // A sum of products accumulates with fused multiply-adds.
       auto product = folded.getDefiningOp<arith::MulFOp>();
       if (reduce.getKind() == alg::ReductionKind::sum && product &&
-          product->hasOneUse()) {
+          product->use_empty()) {
         Value fma = math::FmaOp::create(b, loc, product.getLhs(),
                                         product.getRhs(), acc);
         product.erase();
