@@ -53,6 +53,7 @@ Comparison nautilus::rt::compareTensors(const HostTensor &actual,
     }
     if (score > worstScore) {
       worstScore = score;
+      c.worstRatio = score;
       c.worst = i;
       c.worstActual = a;
       c.worstReference = r;

@@ -11,6 +11,9 @@ struct Comparison {
   double maxAbsError = 0;  // largest |actual - reference|
   double maxRelError = 0;  // largest |actual - reference| / |reference|
   double tolerance = 0;
+  /// The worst element's error as a fraction of what it is allowed (PASS
+  /// when at most 1).
+  double worstRatio = 0;
   bool pass = true;
   size_t worst = 0;        // flat index of the worst element
   double worstActual = 0, worstReference = 0;

@@ -55,6 +55,11 @@ private:
   /// Row-major strides of `buffer`.
   SmallVector<Value> strides(Value buffer);
   Value flatView(Value buffer);
+  /// `index` clamped into [0, size of dimension `dim` of `buffer`).
+  Value clampInto(Value buffer, unsigned dim, Value index);
+  /// Whether the scalar `indices` (all but the last `skipLast`) lie inside
+  /// `buffer`.
+  Value insideBuffer(Value buffer, ArrayRef<Value> indices, bool skipLast);
   Value identity(alg::ReductionKind kind, VectorType type);
   Value combine(alg::ReductionKind kind, Value a, Value c);
 
@@ -122,6 +127,28 @@ Value ProgramLowering::flatView(Value buffer) {
   return memref::CollapseShapeOp::create(b, loc, buffer, all);
 }
 
+Value ProgramLowering::clampInto(Value buffer, unsigned dim, Value index) {
+  Value last = arith::SubIOp::create(
+      b, loc, memref::DimOp::create(b, loc, buffer, dim), cIndex(1));
+  return arith::MaxSIOp::create(b, loc, cIndex(0),
+                                arith::MinSIOp::create(b, loc, index, last));
+}
+
+Value ProgramLowering::insideBuffer(Value buffer, ArrayRef<Value> indices,
+                                    bool skipLast) {
+  Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
+  for (unsigned j = 0; j + (skipLast ? 1 : 0) < indices.size(); ++j) {
+    Value size = memref::DimOp::create(b, loc, buffer, j);
+    Value lo = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                     indices[j], cIndex(0));
+    Value hi = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                     indices[j], size);
+    ok = arith::AndIOp::create(b, loc, ok,
+                               arith::AndIOp::create(b, loc, lo, hi));
+  }
+  return ok;
+}
+
 /// The shape of the part of a tile a load depends on: the tile extent along
 /// the output dimensions its map involves, 1 along the others.
 static SmallVector<int64_t> dependentShape(AffineMap map,
@@ -177,6 +204,10 @@ Value ProgramLowering::lowerLoad(tile::LoadOp load) {
     SmallVector<Value> idx =
         memType.getRank() == 0 ? SmallVector<Value>{}
                                : scalarIndices(SmallVector<int64_t>(rank, 0));
+    // Clamped into the buffer: an unguarded read out of range is undefined
+    // (LANGUAGE.md), but never a read outside the buffer.
+    for (auto [j, i] : llvm::enumerate(idx))
+      i = clampInto(buffer, j, i);
     Value v = memref::LoadOp::create(b, loc, buffer, idx);
     return vector::BroadcastOp::create(b, loc, fullType, v);
   }
@@ -206,17 +237,18 @@ Value ProgramLowering::lowerLoad(tile::LoadOp load) {
   if (contiguous) {
     auto rowType = VectorType::get({shape[last]}, element);
     auto rowMaskType = VectorType::get({shape[last]}, b.getI1Type());
-    SmallVector<int64_t> rowShape(rank, 1);
-    rowShape[last] = shape[last];
-    Value columnsInside = vector::ShapeCastOp::create(
-        b, loc, rowMaskType, maskVector(rowShape));
+    auto laneType = VectorType::get({shape[last]}, b.getIndexType());
+    Value lanes = vector::StepOp::create(b, loc, laneType);
+    Value lastSize = memref::DimOp::create(b, loc, buffer,
+                                           memType.getRank() - 1);
     Value zero = arith::ConstantOp::create(
         b, loc, rowType, DenseElementsAttr::get(rowType, b.getZeroAttr(element)));
     auto resultType = VectorType::get(shape, element);
     Value result = arith::ConstantOp::create(
         b, loc, resultType,
         DenseElementsAttr::get(resultType, b.getZeroAttr(element)));
-    // Every row: each combination of the leading coordinates.
+    // Every row: each combination of the leading coordinates. A lane is
+    // read only inside the buffer.
     SmallVector<int64_t> offset(rank, 0);
     int64_t rows = count / shape[last];
     for (int64_t r = 0; r < rows; ++r) {
@@ -226,19 +258,24 @@ Value ProgramLowering::lowerLoad(tile::LoadOp load) {
         rem /= shape[d];
       }
       offset[last] = 0;
-      Value start = linear(scalarIndices(offset));
-      Value rowMask = columnsInside;
-      for (unsigned d = 0; d < last; ++d) {
-        if (shape[d] == 1)
-          continue;
-        Value inside = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::slt,
-            arith::AddIOp::create(b, loc, base[d], cIndex(offset[d])),
-            extents[d]);
-        rowMask = arith::AndIOp::create(
-            b, loc, rowMask,
-            vector::BroadcastOp::create(b, loc, rowMaskType, inside));
-      }
+      SmallVector<Value> idx = scalarIndices(offset);
+      Value start = linear(idx);
+      Value column = arith::AddIOp::create(
+          b, loc, lanes,
+          vector::BroadcastOp::create(b, loc, laneType, idx.back()));
+      Value rowMask = arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::sge, column,
+              vector::BroadcastOp::create(b, loc, laneType, cIndex(0))),
+          arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::slt, column,
+              vector::BroadcastOp::create(b, loc, laneType, lastSize)));
+      rowMask = arith::AndIOp::create(
+          b, loc, rowMask,
+          vector::BroadcastOp::create(
+              b, loc, rowMaskType,
+              insideBuffer(buffer, idx, /*skipLast=*/true)));
       Value row = vector::MaskedLoadOp::create(b, loc, rowType, flat, start,
                                                rowMask, zero);
       if (rank == 1) {
@@ -252,8 +289,9 @@ Value ProgramLowering::lowerLoad(tile::LoadOp load) {
   }
 
   // Few elements and not contiguous (A[m, k] in a GEMM: a column): one
-  // scalar load each, at output indices clamped into the output so that no
-  // load needs a mask (elements outside the output are never stored).
+  // scalar load each, at indices clamped into the buffer, so that no load
+  // needs a mask (the values read for elements outside the output are
+  // never stored).
   if (!indirect && count <= 64) {
     SmallVector<Value> elements;
     SmallVector<int64_t> offset(rank, 0);
@@ -263,20 +301,9 @@ Value ProgramLowering::lowerLoad(tile::LoadOp load) {
         offset[d] = rem % shape[d];
         rem /= shape[d];
       }
-      SmallVector<Value> dims;
-      for (unsigned d = 0; d < rank; ++d) {
-        Value idx = base[d];
-        if (offset[d]) {
-          idx = arith::AddIOp::create(b, loc, base[d], cIndex(offset[d]));
-          Value lastInside = arith::SubIOp::create(b, loc, extents[d], cIndex(1));
-          idx = arith::MinSIOp::create(b, loc, idx, lastInside);
-        }
-        dims.push_back(idx);
-      }
-      dims.append(reducedIVs.begin(), reducedIVs.end());
-      SmallVector<Value> idx;
-      for (AffineExpr e : map.getResults())
-        idx.push_back(expandAffine(b, loc, e, b.getIndexType(), dims, sizeArgs));
+      SmallVector<Value> idx = scalarIndices(offset);
+      for (auto [j, i] : llvm::enumerate(idx))
+        i = clampInto(buffer, j, i);
       elements.push_back(memref::LoadOp::create(b, loc, buffer, idx));
     }
     Value v = vector::FromElementsOp::create(
@@ -314,9 +341,20 @@ Value ProgramLowering::lowerLoad(tile::LoadOp load) {
   Value passThru = arith::ConstantOp::create(
       b, loc, resultType,
       DenseElementsAttr::get(resultType, b.getZeroAttr(element)));
+  // Elements are read only inside the buffer.
+  Value inside;
+  for (auto [j, i] : llvm::enumerate(idx)) {
+    Value size = vector::BroadcastOp::create(
+        b, loc, indexType, memref::DimOp::create(b, loc, buffer, j));
+    Value zeroIndex = vector::BroadcastOp::create(b, loc, indexType, cIndex(0));
+    Value ok = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, i, zeroIndex),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, size));
+    inside = inside ? arith::AndIOp::create(b, loc, inside, ok).getResult() : ok;
+  }
   Value gathered1 = vector::GatherOp::create(
-      b, loc, resultType, flat, ValueRange{cIndex(0)}, lin,
-      maskVector(shape), passThru);
+      b, loc, resultType, flat, ValueRange{cIndex(0)}, lin, inside, passThru);
   return broadcastTo(gathered1);
 }
 

@@ -114,9 +114,23 @@ Fragment KernelLowering::lowerLoad(tile::LoadOp load) {
         idx.push_back(expandAffine(b, loc, load.getMap().getResult(mapped++),
                                    b.getIndexType(), dims, sizeArgs));
     }
-    // Elements outside the output read nothing.
+    // An element is read only where its indices lie inside the buffer: an
+    // unguarded read out of range is undefined (LANGUAGE.md) but never
+    // touches memory outside the buffer.
+    Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
+    for (auto [j, i] : llvm::enumerate(idx)) {
+      Value size = memref::DimOp::create(b, loc, buffer, j);
+      ok = arith::AndIOp::create(
+          b, loc, ok,
+          arith::AndIOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, i,
+                                    cIndex(0)),
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i,
+                                    size)));
+    }
     result.push_back(ifThenElse(
-        b, loc, inside[e], element,
+        b, loc, ok, element,
         [&] { return memref::LoadOp::create(b, loc, buffer, idx); }, zero));
   }
   return result;

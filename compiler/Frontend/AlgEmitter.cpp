@@ -59,6 +59,14 @@ private:
   void emitDefine(const Statement &stmt, const StatementInfo &info);
   Value emit(const Expr &e, Scope &scope);
   Value emitAs(const Expr &e, ScalarType to, Scope &scope) {
+    // A literal whose type is open is made directly in the type it takes,
+    // so 0.1 in f64 arithmetic keeps f64 precision.
+    if (e.untypedLiteral && isFloatType(to) &&
+        (e.kind == Expr::Kind::FloatLit || e.kind == Expr::Kind::IntLit))
+      return floatConstant(e.kind == Expr::Kind::FloatLit
+                               ? e.floatValue
+                               : static_cast<double>(e.intValue),
+                           to, e.loc);
     return convert(emit(e, scope), to, e.loc);
   }
   Value convert(Value v, ScalarType to, llvm::SMLoc at);
@@ -366,12 +374,37 @@ Value Emitter::emitBinary(const Expr &e, Scope &scope) {
   case BinaryOp::Add: return arith::AddIOp::create(builder, l, a, b);
   case BinaryOp::Sub: return arith::SubIOp::create(builder, l, a, b);
   case BinaryOp::Mul: return arith::MulIOp::create(builder, l, a, b);
-  case BinaryOp::Div: return arith::FloorDivSIOp::create(builder, l, a, b);
+  case BinaryOp::Div:
   case BinaryOp::Mod: {
-    // Floor modulo, as in index expressions: ((a rem b) + b) rem b.
-    Value r = arith::RemSIOp::create(builder, l, a, b);
-    Value shifted = arith::AddIOp::create(builder, l, r, b);
-    return arith::RemSIOp::create(builder, l, shifted, b);
+    // Floor division and modulo, as in index expressions. Division by zero
+    // gives 0 and division by -1 negates, so that no value traps (x86
+    // raises SIGFPE on both).
+    Type t = a.getType();
+    auto constant = [&](int64_t v) {
+      return arith::ConstantOp::create(builder, l, t,
+                                       builder.getIntegerAttr(t, v));
+    };
+    Value zero = constant(0), minusOne = constant(-1);
+    Value isZero = arith::CmpIOp::create(builder, l, arith::CmpIPredicate::eq,
+                                         b, zero);
+    Value isMinusOne = arith::CmpIOp::create(
+        builder, l, arith::CmpIPredicate::eq, b, minusOne);
+    Value safe = arith::SelectOp::create(
+        builder, l, arith::OrIOp::create(builder, l, isZero, isMinusOne),
+        constant(1), b);
+    Value result;
+    if (e.binaryOp == BinaryOp::Div) {
+      Value q = arith::FloorDivSIOp::create(builder, l, a, safe);
+      Value negated = arith::SubIOp::create(builder, l, zero, a);
+      result = arith::SelectOp::create(builder, l, isMinusOne, negated, q);
+    } else {
+      // ((a rem b) + b) rem b; anything modulo -1 is 0.
+      Value r = arith::RemSIOp::create(builder, l, a, safe);
+      Value shifted = arith::AddIOp::create(builder, l, r, safe);
+      result = arith::RemSIOp::create(builder, l, shifted, safe);
+      result = arith::SelectOp::create(builder, l, isMinusOne, zero, result);
+    }
+    return arith::SelectOp::create(builder, l, isZero, zero, result);
   }
   default: break;
   }
@@ -547,6 +580,17 @@ void Emitter::run() {
       emitDefine(stmt, info);
       break;
     }
+  }
+  // Divisors in index expressions must be positive: implicit requires.
+  for (const auto &[divisor, text] : kernel.positiveDivisors) {
+    Location l = loc(divisor->loc);
+    Value v = emitAs(*divisor, ScalarType::I64, kernelScope);
+    Value zero = arith::ConstantOp::create(builder, l, builder.getI64Type(),
+                                           builder.getI64IntegerAttr(0));
+    Value positive =
+        arith::CmpIOp::create(builder, l, arith::CmpIPredicate::sgt, v, zero);
+    alg::RequireOp::create(builder, l, positive,
+                           builder.getStringAttr(text + " > 0"));
   }
   SmallVector<Value> outputs;
   for (const ParamDecl &p : ast.outputs)

@@ -84,6 +84,64 @@ bool nautilus::frontend::isKnownFunction(llvm::StringRef name) {
   return parseScalarType(name.str()).has_value();
 }
 
+std::string nautilus::frontend::exprText(const Expr &e) {
+  switch (e.kind) {
+  case Expr::Kind::IntLit:
+    return std::to_string(e.intValue);
+  case Expr::Kind::Name:
+    return e.name;
+  case Expr::Kind::Unary:
+    return (e.unaryOp == UnaryOp::Neg ? "-" : "not ") +
+           exprText(*e.operands[0]);
+  case Expr::Kind::Binary: {
+    auto side = [](const Expr &x) {
+      std::string t = exprText(x);
+      return x.kind == Expr::Kind::Binary ? "(" + t + ")" : t;
+    };
+    return side(*e.operands[0]) + " " + binaryOpSpelling(e.binaryOp) + " " +
+           side(*e.operands[1]);
+  }
+  default:
+    return "...";
+  }
+}
+
+/// The value of an integer expression of literals only, if it is one.
+static std::optional<int64_t> constantValue(const Expr &e) {
+  switch (e.kind) {
+  case Expr::Kind::IntLit:
+    return e.intValue;
+  case Expr::Kind::Unary:
+    if (e.unaryOp == UnaryOp::Neg)
+      if (auto v = constantValue(*e.operands[0]))
+        return -*v;
+    return std::nullopt;
+  case Expr::Kind::Binary: {
+    auto a = constantValue(*e.operands[0]);
+    auto b = constantValue(*e.operands[1]);
+    if (!a || !b)
+      return std::nullopt;
+    switch (e.binaryOp) {
+    case BinaryOp::Add: return *a + *b;
+    case BinaryOp::Sub: return *a - *b;
+    case BinaryOp::Mul: return *a * *b;
+    case BinaryOp::Div:
+      if (*b <= 0)
+        return std::nullopt;
+      return *a >= 0 ? *a / *b : -((-*a + *b - 1) / *b);
+    case BinaryOp::Mod:
+      if (*b <= 0)
+        return std::nullopt;
+      return ((*a % *b) + *b) % *b;
+    default:
+      return std::nullopt;
+    }
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
 static std::string dimText(const DimSpec &d) {
   return d.isLiteral() ? std::to_string(d.literal) : d.sizeName;
 }
@@ -384,6 +442,9 @@ bool KernelChecker::checkStatement(unsigned index) {
     if (lhs.count(v))
       return error(loc, "index '" + v +
                             "' appears twice on the left-hand side");
+    if (parseScalarType(v))
+      return error(loc, "'" + v + "' is a dtype name and cannot be an index "
+                                  "variable");
     if (sizeNames.count(v) || out.tensors.count(v) ||
         out.scalarInputs.count(v) || out.scalarDefs.count(v))
       return error(loc, "'" + v + "' names a " +
@@ -580,13 +641,16 @@ bool KernelChecker::checkIndex(Expr &index, const TensorInfo &tensor,
     // An indirect index: a value read from an integer tensor.
     if (!checkValue(index))
       return false;
-    if (!isIntegerType(index.type)) {
-      std::string what = "'" + access->name + "' has dtype " +
-                         scalarTypeName(access->type);
+    if (!isIntegerType(access->type))
       return error(access->loc,
-                   "an indirect index must be an integer, but " + what +
+                   "an indirect index must be an integer, but '" +
+                       access->name + "' has dtype " +
+                       scalarTypeName(access->type) +
                        "; an index must come from an integer tensor");
-    }
+    if (!isIntegerType(index.type))
+      return error(index.loc, llvm::Twine("an indirect index must be an "
+                                          "integer, but this one is ") +
+                                  scalarTypeName(index.type));
     return true;
   }
   bool hasIndexVar = false;
@@ -647,11 +711,23 @@ bool KernelChecker::checkAffineIndex(Expr &e, bool &hasIndexVar) {
         return error(e.loc, llvm::Twine("index is not affine: '") +
                                 binaryOpSpelling(e.binaryOp) +
                                 "' by an expression of index variables");
-      if (e.operands[1]->kind == Expr::Kind::IntLit &&
-          e.operands[1]->intValue <= 0)
-        return error(e.operands[1]->loc,
-                     llvm::Twine("'") + binaryOpSpelling(e.binaryOp) +
-                         "' in an index needs a positive divisor");
+      if (std::optional<int64_t> divisor = constantValue(*e.operands[1])) {
+        if (*divisor <= 0)
+          return error(e.operands[1]->loc,
+                       llvm::Twine("'") + binaryOpSpelling(e.binaryOp) +
+                           "' in an index needs a positive divisor, but "
+                           "this one is " + llvm::Twine(*divisor));
+        return true;
+      }
+      if (containsKind(*e.operands[1], Expr::Kind::Binary) ||
+          e.operands[1]->kind == Expr::Kind::Name ||
+          e.operands[1]->kind == Expr::Kind::Unary) {
+        // A size expression: positive at run time, an implicit require.
+        std::string text = exprText(*e.operands[1]);
+        if (llvm::none_of(out.positiveDivisors,
+                          [&](auto &d) { return d.second == text; }))
+          out.positiveDivisors.push_back({e.operands[1].get(), text});
+      }
       return true;
     default:
       return error(e.loc, "an index must be an integer expression, not a "
@@ -678,6 +754,9 @@ bool KernelChecker::checkReduce(Expr &e) {
                             "[...] and must not appear on the left-hand side");
     if (isIndexVarInScope(v) || seen.count(v))
       return error(loc, "index '" + v + "' is already bound");
+    if (parseScalarType(v))
+      return error(loc, "'" + v + "' is a dtype name and cannot be an index "
+                                  "variable");
     if (sizeNames.count(v) || out.tensors.count(v) ||
         out.scalarInputs.count(v) || out.scalarDefs.count(v))
       return error(loc, "'" + v + "' names a " +
@@ -982,6 +1061,11 @@ nautilus::frontend::checkKernel(Kernel &kernel, Diagnostics &diags) {
 bool nautilus::frontend::checkModule(Module &module, Diagnostics &diags) {
   std::map<std::string, llvm::SMLoc> seen;
   for (const Kernel &k : module.kernels) {
+    if (parseScalarType(k.name)) {
+      diags.error(k.loc, "'" + k.name + "' is a dtype name and cannot name "
+                                        "a kernel");
+      return false;
+    }
     auto [it, inserted] = seen.emplace(k.name, k.loc);
     if (!inserted) {
       diags.error(k.loc, "kernel '" + k.name + "' is defined twice");

@@ -46,7 +46,13 @@ struct CheckedKernel {
   llvm::StringMap<unsigned> scalarDefs;
   /// Parallel to ast->statements (after normalisation).
   std::vector<StatementInfo> statements;
+  /// Size expressions that divide in an index (`h / (H / G)`): each must be
+  /// positive, an implicit `require`. With their source text.
+  std::vector<std::pair<const Expr *, std::string>> positiveDivisors;
 };
+
+/// The source form of an expression (fully parenthesised where nested).
+std::string exprText(const Expr &e);
 
 /// Checks `kernel` in place (annotating its expressions and adding hoisted
 /// intermediate definitions). Returns std::nullopt after reporting errors.

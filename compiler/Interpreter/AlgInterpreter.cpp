@@ -15,9 +15,13 @@ using namespace nautilus;
 namespace {
 
 /// One scalar: floats in `f`, integers, booleans and indices in `i`.
+/// `poison` marks a value that depends on a read out of range: it is an
+/// error only if it reaches a stored or folded value (a `where` may discard
+/// it, as LANGUAGE.md allows).
 struct Scalar {
   double f = 0;
   int64_t i = 0;
+  bool poison = false;
 };
 
 /// How a value's bits are kept after each operation.
@@ -137,6 +141,7 @@ private:
   SmallVector<int64_t> symbols;
   llvm::DenseMap<Value, rt::HostTensor> tensors;
   llvm::DenseMap<Value, Scalar> scalars; // scalar inputs
+  std::string outOfRange; // the last read out of range
 };
 
 } // namespace
@@ -316,9 +321,11 @@ std::string Interpreter::execute(const Tape &tape,
               std::string where;
               for (int64_t x : index)
                 where += (where.empty() ? "" : ", ") + std::to_string(x);
-              error = "out-of-range read " + inst.tensorName + "[" + where +
-                      (d + 1 < t.rank() ? ", ...]" : "]") + " of a tensor of "
-                      "shape " + rt::formatShape(t.shape());
+              outOfRange = "out-of-range read " + inst.tensorName + "[" +
+                           where + (d + 1 < t.rank() ? ", ...]" : "]") +
+                           " of a tensor of shape " +
+                           rt::formatShape(t.shape());
+              r.poison = true;
               return;
             }
             flat = flat * t.shape()[d] + v;
@@ -361,7 +368,10 @@ std::string Interpreter::execute(const Tape &tape,
         .Case<arith::CmpIOp>([&](arith::CmpIOp c) {
           r.i = compareI(c.getPredicate(), in(0).i, in(1).i);
         })
-        .Case<arith::SelectOp>([&](auto) { r = in(0).i ? in(1) : in(2); })
+        .Case<arith::SelectOp>([&](auto) {
+          r = in(0).i ? in(1) : in(2);
+          r.poison |= in(0).poison;
+        })
         .Case<arith::ExtFOp, arith::TruncFOp>([&](auto) { r.f = in(0).f; })
         .Case<arith::SIToFPOp>([&](auto) {
           r.f = static_cast<double>(in(0).i);
@@ -405,9 +415,14 @@ std::string Interpreter::execute(const Tape &tape,
              op->getName().getStringRef().str() + "'";
     if (!error.empty())
       return error;
+    if (!isa<arith::SelectOp>(op))
+      for (int operand : inst.operands)
+        r.poison |= slots[operand].poison;
     slots[inst.result] = normalise(r, inst.kind);
   }
   result = slots[tape.yield];
+  if (result.poison)
+    return outOfRange;
   return "";
 }
 
@@ -543,7 +558,7 @@ std::string Interpreter::evalCondition(Value v, bool &result) {
         .Case<arith::AndIOp>([&](auto) { return in[0] & in[1]; })
         .Case<arith::OrIOp>([&](auto) { return in[0] | in[1]; })
         .Case<arith::XOrIOp>([&](auto) { return in[0] ^ in[1]; })
-        .Case<arith::SubIOp>([&](auto) { return in[0] - in[1]; })
+        .Case<arith::SelectOp>([&](auto) { return in[0] ? in[1] : in[2]; })
         .Case<arith::CmpIOp>([&](arith::CmpIOp c) {
           return int64_t(compareI(c.getPredicate(), in[0], in[1]));
         })

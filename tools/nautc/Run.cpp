@@ -234,8 +234,12 @@ int nautilus::runRun(const Options &opts) {
     rt::Comparison c = rt::compareTensors(outputs[i], expected[i], tol);
     llvm::outs() << sig.outputs[i].name << ": max abs error "
                  << llvm::format("%.3g", c.maxAbsError) << ", max rel error "
-                 << llvm::format("%.3g", c.maxRelError) << " (tolerance "
-                 << llvm::format("%.3g", tol) << ") "
+                 << llvm::format("%.3g", c.maxRelError)
+                 << "; worst element at "
+                 << llvm::format("%.3g", c.worstRatio)
+                 << " of its bound |error| <= "
+                 << llvm::format("%.3g", tol)
+                 << " * (|expected| + mean |expected|) "
                  << (c.pass ? "PASS" : "FAIL") << "\n";
     if (!c.pass)
       llvm::outs() << "  worst element #" << c.worst << ": got "
