@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Interpreter/AlgInterpreter.h"
 #include "compiler/Pipeline/CpuExecutor.h"
+#include "compiler/Pipeline/EmuExecutor.h"
 #include "compiler/Pipeline/KernelSignature.h"
 #include "compiler/Pipeline/LoadKernel.h"
 #include "compiler/Pipeline/Pipelines.h"
@@ -107,13 +108,25 @@ double checkTolerance(alg::KernelOp kernel, const SizeValues &sizes,
 } // namespace
 
 int nautilus::runRun(const Options &opts) {
-  if (opts.device != "cpu")
+  std::string targetName = opts.target;
+  if (opts.device == "emu") {
+    // The emulator runs NVIDIA kernels; sm_80 unless told otherwise.
+    if (targetName == "cpu")
+      targetName = "sm_80";
+    if (!llvm::StringRef(targetName).starts_with("sm_"))
+      return llvm::errs() << "nautc: --device emu runs NVIDIA kernels: use "
+                             "--target sm_80 or sm_90\n",
+             kExitUsage;
+  } else if (opts.device == "cpu") {
+    if (targetName != "cpu")
+      return llvm::errs() << "nautc: --device cpu runs --target cpu code\n",
+             kExitUsage;
+  } else {
     return llvm::errs() << "nautc: --device " << opts.device
-                        << " is not available in this build (devices: cpu)\n",
+                        << " is not available in this build (devices: cpu, "
+                           "emu)\n",
            kExitUsage;
-  if (opts.target != "cpu")
-    return llvm::errs() << "nautc: --device cpu runs --target cpu code\n",
-           kExitUsage;
+  }
   DialectRegistry registry;
   registerPipelineDialects(registry);
   MLIRContext context(registry);
@@ -164,26 +177,49 @@ int nautilus::runRun(const Options &opts) {
   }
   OwningOpRef<ModuleOp> reference = loaded.module->clone();
 
-  std::optional<TargetInfo> target = getTarget(opts.target);
+  std::optional<TargetInfo> target = getTarget(targetName);
   if (failed(lowerAlgToTile(*loaded.module, *target))) {
     llvm::errs() << "nautc: internal error: lowering to tile programs failed\n";
     return kExitInternal;
   }
   rt::LaunchPlan plan = extractLaunchPlan(*loaded.module);
-  if (failed(lowerTileToHostLLVM(*loaded.module))) {
-    llvm::errs() << "nautc: internal error: lowering to host code failed\n";
-    return kExitInternal;
-  }
+  // The device: a function that runs the kernel once.
+  std::function<std::string(std::vector<rt::HostTensor> &)> runOnce;
+  std::unique_ptr<CpuExecutor> cpu;
+  std::unique_ptr<EmuExecutor> emulated;
   std::string error;
-  auto executor = CpuExecutor::create(*loaded.module, plan, error);
-  if (!executor) {
-    llvm::errs() << "nautc: internal error: " << error << "\n";
-    return kExitInternal;
+  if (opts.device == "cpu") {
+    if (failed(lowerTileToHostLLVM(*loaded.module))) {
+      llvm::errs() << "nautc: internal error: lowering to host code failed\n";
+      return kExitInternal;
+    }
+    cpu = CpuExecutor::create(*loaded.module, plan, error);
+    if (!cpu) {
+      llvm::errs() << "nautc: internal error: " << error << "\n";
+      return kExitInternal;
+    }
+    runOnce = [&](std::vector<rt::HostTensor> &out) {
+      return cpu->run(sizes, inputs, out);
+    };
+  } else {
+    if (failed(lowerTileToGPU(*loaded.module)) ||
+        failed(lowerGPUToLLVM(*loaded.module, *target))) {
+      llvm::errs() << "nautc: internal error: lowering to GPU kernels failed\n";
+      return kExitInternal;
+    }
+    emulated = EmuExecutor::create(*loaded.module, plan, error);
+    if (!emulated) {
+      llvm::errs() << "nautc: internal error: " << error << "\n";
+      return kExitInternal;
+    }
+    runOnce = [&](std::vector<rt::HostTensor> &out) {
+      return emulated->run(sizes, inputs, out);
+    };
   }
   std::vector<rt::HostTensor> outputs;
-  if (std::string e = executor->run(sizes, inputs, outputs); !e.empty()) {
-    llvm::errs() << "nautc: internal error: " << e << "\n";
-    return kExitInternal;
+  if (std::string e = runOnce(outputs); !e.empty()) {
+    llvm::errs() << "nautc: error: " << e << "\n";
+    return kExitUserError;
   }
 
   if (opts.time) {
@@ -194,7 +230,7 @@ int nautilus::runRun(const Options &opts) {
             std::chrono::steady_clock::now() - start < std::chrono::seconds(2))) {
       auto t0 = std::chrono::steady_clock::now();
       std::vector<rt::HostTensor> scratch;
-      executor->run(sizes, inputs, scratch);
+      runOnce(scratch);
       times.push_back(std::chrono::duration<double>(
                           std::chrono::steady_clock::now() - t0)
                           .count());

@@ -1,0 +1,32 @@
+//===- EmuExecutor.h - Running NVIDIA kernels on the emulator --*- C++ -*-===//
+#ifndef NAUTILUS_PIPELINE_EMUEXECUTOR_H
+#define NAUTILUS_PIPELINE_EMUEXECUTOR_H
+
+#include "runtime/HostTensor.h"
+#include "runtime/LaunchPlan.h"
+#include "runtime/emulator/SimtEmulator.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace nautilus {
+
+class EmuExecutor {
+public:
+  /// `module` holds the kernels at the NVVM level (lowerGPUToLLVM).
+  static std::unique_ptr<EmuExecutor> create(mlir::ModuleOp module,
+                                             rt::LaunchPlan plan,
+                                             std::string &error);
+
+  /// Runs the plan's programs on the emulator: one block per program id,
+  /// the schedule's threads per block.
+  std::string run(const rt::SizeValues &sizes,
+                  const std::vector<rt::HostTensor> &inputs,
+                  std::vector<rt::HostTensor> &outputs);
+
+private:
+  std::unique_ptr<emu::SimtEmulator> emulator;
+  rt::LaunchPlan plan;
+};
+
+} // namespace nautilus
+
+#endif

@@ -1,0 +1,373 @@
+//===- SimtEmulator.cpp - Running NVIDIA kernels on the CPU ---------------===//
+#include "runtime/emulator/SimtEmulator.h"
+
+#include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+#include <ucontext.h>
+
+using namespace nautilus::emu;
+
+namespace {
+
+/// Special registers, in the order __nautilus_emu_sreg numbers them.
+enum SpecialRegister : int32_t {
+  TidX, TidY, TidZ, NtidX, NtidY, NtidZ,
+  CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ, LaneId, WarpSize,
+};
+
+struct EmulatedThread {
+  std::array<uint32_t, 3> tid{};
+  ucontext_t context;
+  std::vector<char> stack;
+  bool done = false;
+  bool atBarrier = false;
+};
+
+/// The state of the block a host thread is running.
+struct BlockState {
+  std::array<uint32_t, 3> ctaid{}, ntid{}, nctaid{};
+  ucontext_t scheduler;
+  EmulatedThread *current = nullptr;
+  void (*entry)(void **) = nullptr;
+  void **args = nullptr;
+};
+
+thread_local BlockState *currentBlock = nullptr;
+
+} // namespace
+
+extern "C" int32_t __nautilus_emu_sreg(int32_t which) {
+  BlockState &b = *currentBlock;
+  const EmulatedThread &t = *b.current;
+  switch (which) {
+  case TidX: case TidY: case TidZ: return t.tid[which - TidX];
+  case NtidX: case NtidY: case NtidZ: return b.ntid[which - NtidX];
+  case CtaidX: case CtaidY: case CtaidZ: return b.ctaid[which - CtaidX];
+  case NctaidX: case NctaidY: case NctaidZ: return b.nctaid[which - NctaidX];
+  case LaneId: {
+    uint32_t linear = t.tid[0] + b.ntid[0] * (t.tid[1] + b.ntid[1] * t.tid[2]);
+    return linear % 32;
+  }
+  case WarpSize: return 32;
+  }
+  return 0;
+}
+
+extern "C" void __nautilus_emu_barrier() {
+  BlockState &b = *currentBlock;
+  EmulatedThread *t = b.current;
+  t->atBarrier = true;
+  swapcontext(&t->context, &b.scheduler);
+}
+
+static void fiberMain() {
+  BlockState &b = *currentBlock;
+  b.entry(b.args);
+  b.current->done = true;
+  // Returning resumes uc_link: the block's scheduler.
+}
+
+namespace {
+
+/// What replaces each emulated intrinsic.
+std::optional<std::pair<bool, int32_t>> classify(llvm::StringRef name) {
+  // {isBarrier, special register}
+  static const std::pair<const char *, int32_t> registers[] = {
+      {"llvm.nvvm.read.ptx.sreg.tid.x", TidX},
+      {"llvm.nvvm.read.ptx.sreg.tid.y", TidY},
+      {"llvm.nvvm.read.ptx.sreg.tid.z", TidZ},
+      {"llvm.nvvm.read.ptx.sreg.ntid.x", NtidX},
+      {"llvm.nvvm.read.ptx.sreg.ntid.y", NtidY},
+      {"llvm.nvvm.read.ptx.sreg.ntid.z", NtidZ},
+      {"llvm.nvvm.read.ptx.sreg.ctaid.x", CtaidX},
+      {"llvm.nvvm.read.ptx.sreg.ctaid.y", CtaidY},
+      {"llvm.nvvm.read.ptx.sreg.ctaid.z", CtaidZ},
+      {"llvm.nvvm.read.ptx.sreg.nctaid.x", NctaidX},
+      {"llvm.nvvm.read.ptx.sreg.nctaid.y", NctaidY},
+      {"llvm.nvvm.read.ptx.sreg.nctaid.z", NctaidZ},
+      {"llvm.nvvm.read.ptx.sreg.laneid", LaneId},
+      {"llvm.nvvm.read.ptx.sreg.warpsize", WarpSize},
+  };
+  for (auto &[n, r] : registers)
+    if (name == n)
+      return std::make_pair(false, r);
+  if (name == "llvm.nvvm.barrier0" ||
+      name == "llvm.nvvm.barrier.cta.sync.aligned.all" ||
+      name == "llvm.nvvm.barrier.cta.sync.all")
+    return std::make_pair(true, 0);
+  return std::nullopt;
+}
+
+/// Rewrites the NVVM-level module for the host. Returns "" or the first
+/// thing that is not emulated.
+std::string rewriteForHost(llvm::Module &m, std::vector<std::string> &kernels,
+                           bool &usesBarriers) {
+  llvm::LLVMContext &ctx = m.getContext();
+  llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::FunctionCallee sreg = m.getOrInsertFunction(
+      "__nautilus_emu_sreg", llvm::FunctionType::get(i32, {i32}, false));
+  llvm::FunctionCallee barrier = m.getOrInsertFunction(
+      "__nautilus_emu_barrier",
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), false));
+  for (llvm::GlobalVariable &g : m.globals())
+    if (g.getAddressSpace() == 3)
+      return "not emulated: shared memory ('" + g.getName().str() + "')";
+
+  std::vector<llvm::CallInst *> calls;
+  for (llvm::Function &f : m)
+    for (llvm::BasicBlock &bb : f)
+      for (llvm::Instruction &i : bb)
+        if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i))
+          calls.push_back(call);
+  for (llvm::CallInst *call : calls) {
+    if (auto *asmCall = llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()))
+      return "not emulated: inline PTX '" + asmCall->getAsmString().str() + "'";
+    llvm::Function *callee = call->getCalledFunction();
+    if (!callee || !callee->getName().starts_with("llvm.nvvm."))
+      continue;
+    auto kind = classify(callee->getName());
+    if (!kind)
+      return "not emulated: " + callee->getName().str();
+    llvm::IRBuilder<> b(call);
+    if (kind->first) {
+      usesBarriers = true;
+      b.CreateCall(barrier);
+      call->eraseFromParent();
+      continue;
+    }
+    llvm::Value *v = b.CreateCall(sreg, {b.getInt32(kind->second)});
+    if (v->getType() != call->getType())
+      v = b.CreateZExtOrTrunc(v, call->getType());
+    call->replaceAllUsesWith(v);
+    call->eraseFromParent();
+  }
+  for (llvm::Function &f : llvm::make_early_inc_range(m))
+    if (f.getName().starts_with("llvm.nvvm.") && f.use_empty())
+      f.eraseFromParent();
+
+  // Kernels become plain functions with a packed entry point:
+  // void __nautilus_emu_entry_K(void **args).
+  std::vector<llvm::Function *> entries;
+  for (llvm::Function &f : m)
+    if (f.getCallingConv() == llvm::CallingConv::PTX_Kernel) {
+      f.setCallingConv(llvm::CallingConv::C);
+      entries.push_back(&f);
+    }
+  llvm::Type *ptr = llvm::PointerType::get(ctx, 0);
+  for (llvm::Function *f : entries) {
+    kernels.push_back(f->getName().str());
+    auto *wrapper = llvm::Function::Create(
+        llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr}, false),
+        llvm::GlobalValue::ExternalLinkage,
+        "__nautilus_emu_entry_" + f->getName(), m);
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", wrapper));
+    std::vector<llvm::Value *> args;
+    for (auto [i, arg] : llvm::enumerate(f->args())) {
+      llvm::Value *slot = b.CreateConstGEP1_64(ptr, wrapper->getArg(0), i);
+      llvm::Value *address = b.CreateLoad(ptr, slot);
+      args.push_back(b.CreateLoad(arg.getType(), address));
+    }
+    b.CreateCall(f, args);
+    b.CreateRetVoid();
+  }
+  if (auto *annotations = m.getNamedMetadata("nvvm.annotations"))
+    annotations->eraseFromParent();
+  return "";
+}
+
+} // namespace
+
+struct SimtEmulator::Impl {
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::vector<std::string> kernels;
+  bool usesBarriers = false;
+};
+
+SimtEmulator::SimtEmulator(std::unique_ptr<Impl> impl)
+    : impl(std::move(impl)) {}
+SimtEmulator::~SimtEmulator() = default;
+
+std::unique_ptr<SimtEmulator>
+SimtEmulator::create(std::unique_ptr<llvm::Module> module,
+                     std::unique_ptr<llvm::LLVMContext> context,
+                     std::string &error) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  auto impl = std::make_unique<Impl>();
+  error = rewriteForHost(*module, impl->kernels, impl->usesBarriers);
+  if (!error.empty())
+    return nullptr;
+
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder) {
+    error = llvm::toString(builder.takeError());
+    return nullptr;
+  }
+  auto machine = builder->createTargetMachine();
+  if (!machine) {
+    error = llvm::toString(machine.takeError());
+    return nullptr;
+  }
+  module->setTargetTriple((*machine)->getTargetTriple());
+  module->setDataLayout((*machine)->createDataLayout());
+  {
+    // Optimise as the NVPTX backend would before instruction selection.
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PassBuilder pb(machine->get());
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2)
+        .run(*module, mam);
+  }
+
+  auto jit = llvm::orc::LLJITBuilder()
+                 .setJITTargetMachineBuilder(std::move(*builder))
+                 .create();
+  if (!jit) {
+    error = llvm::toString(jit.takeError());
+    return nullptr;
+  }
+  llvm::orc::JITDylib &dylib = (*jit)->getMainJITDylib();
+  llvm::orc::SymbolMap runtime;
+  auto &es = (*jit)->getExecutionSession();
+  runtime[es.intern("__nautilus_emu_sreg")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_sreg),
+      llvm::JITSymbolFlags::Exported};
+  runtime[es.intern("__nautilus_emu_barrier")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_barrier),
+      llvm::JITSymbolFlags::Exported};
+  if (llvm::Error e = dylib.define(llvm::orc::absoluteSymbols(runtime))) {
+    error = llvm::toString(std::move(e));
+    return nullptr;
+  }
+  // Math functions the host code may call (libm) come from the process.
+  auto generator =
+      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+          (*jit)->getDataLayout().getGlobalPrefix());
+  if (!generator) {
+    error = llvm::toString(generator.takeError());
+    return nullptr;
+  }
+  dylib.addGenerator(std::move(*generator));
+  if (llvm::Error e = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(
+          std::move(module), std::move(context)))) {
+    error = llvm::toString(std::move(e));
+    return nullptr;
+  }
+  impl->jit = std::move(*jit);
+  return std::unique_ptr<SimtEmulator>(new SimtEmulator(std::move(impl)));
+}
+
+std::string SimtEmulator::launch(const std::string &name,
+                                 const LaunchShape &shape,
+                                 std::vector<void *> args,
+                                 unsigned hostThreads) {
+  if (!llvm::is_contained(impl->kernels, name))
+    return "no kernel '" + name + "' in the module";
+  auto symbol = impl->jit->lookup("__nautilus_emu_entry_" + name);
+  if (!symbol)
+    return llvm::toString(symbol.takeError());
+  auto entry = symbol->toPtr<void (*)(void **)>();
+
+  uint64_t blocks = uint64_t(shape.grid[0]) * shape.grid[1] * shape.grid[2];
+  uint32_t threads = shape.block[0] * shape.block[1] * shape.block[2];
+  if (threads == 0 || threads > 1024)
+    return "a block of " + std::to_string(threads) +
+           " threads cannot launch (1 to 1024)";
+  std::atomic<uint64_t> next{0};
+  std::mutex errorMutex;
+  std::string error;
+  bool barriers = impl->usesBarriers;
+
+  auto worker = [&] {
+    BlockState block;
+    block.ntid = shape.block;
+    block.nctaid = shape.grid;
+    block.entry = entry;
+    block.args = args.data();
+    currentBlock = &block;
+    std::vector<EmulatedThread> fibres(threads);
+    for (uint32_t t = 0; t < threads; ++t)
+      fibres[t].tid = {t % shape.block[0],
+                       (t / shape.block[0]) % shape.block[1],
+                       t / (shape.block[0] * shape.block[1])};
+    for (uint64_t id = next++; id < blocks; id = next++) {
+      {
+        std::lock_guard<std::mutex> lock(errorMutex);
+        if (!error.empty())
+          return;
+      }
+      block.ctaid = {uint32_t(id % shape.grid[0]),
+                     uint32_t((id / shape.grid[0]) % shape.grid[1]),
+                     uint32_t(id / (uint64_t(shape.grid[0]) * shape.grid[1]))};
+      if (!barriers) {
+        // No barrier: each thread can run to its end in turn.
+        for (EmulatedThread &t : fibres) {
+          block.current = &t;
+          entry(block.args);
+        }
+        continue;
+      }
+      for (EmulatedThread &t : fibres) {
+        t.done = t.atBarrier = false;
+        t.stack.resize(256 * 1024);
+        getcontext(&t.context);
+        t.context.uc_stack.ss_sp = t.stack.data();
+        t.context.uc_stack.ss_size = t.stack.size();
+        t.context.uc_link = &block.scheduler;
+        makecontext(&t.context, fiberMain, 0);
+      }
+      while (true) {
+        for (EmulatedThread &t : fibres) {
+          if (t.done || t.atBarrier)
+            continue;
+          block.current = &t;
+          swapcontext(&block.scheduler, &t.context);
+        }
+        size_t waiting = 0, finished = 0;
+        for (EmulatedThread &t : fibres) {
+          waiting += t.atBarrier;
+          finished += t.done;
+        }
+        if (waiting == 0)
+          break;
+        if (finished != 0) {
+          std::lock_guard<std::mutex> lock(errorMutex);
+          error = "barrier divergence in block " + std::to_string(id) + ": " +
+                  std::to_string(finished) + " threads exited while " +
+                  std::to_string(waiting) + " wait at bar.sync";
+          return;
+        }
+        for (EmulatedThread &t : fibres)
+          t.atBarrier = false;
+      }
+    }
+  };
+  unsigned n = hostThreads ? hostThreads
+                           : std::max(1u, std::thread::hardware_concurrency());
+  n = static_cast<unsigned>(std::min<uint64_t>(n, std::max<uint64_t>(blocks, 1)));
+  std::vector<std::thread> pool;
+  for (unsigned i = 1; i < n; ++i)
+    pool.emplace_back(worker);
+  worker();
+  for (std::thread &t : pool)
+    t.join();
+  return error;
+}

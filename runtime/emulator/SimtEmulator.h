@@ -1,0 +1,58 @@
+//===- SimtEmulator.h - Running NVIDIA kernels on the CPU ------*- C++ -*-===//
+//
+// Executes GPU kernels from their NVVM-level LLVM IR (the IR the NVPTX
+// backend turns into PTX) on the host: the `llvm.nvvm.*` intrinsics become
+// calls into an emulation runtime, the module is compiled for the host with
+// ORC, and a grid of thread blocks runs with each block's threads as fibres
+// (so `bar.sync` works), blocks spread over host threads.
+//
+// What is emulated is listed in docs/emulator.md; anything else in a kernel
+// is refused when the module is loaded, with "not emulated: NAME", never run
+// with a wrong meaning.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_RUNTIME_EMULATOR_SIMTEMULATOR_H
+#define NAUTILUS_RUNTIME_EMULATOR_SIMTEMULATOR_H
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Module;
+class LLVMContext;
+} // namespace llvm
+
+namespace nautilus::emu {
+
+struct LaunchShape {
+  std::array<uint32_t, 3> grid{1, 1, 1};
+  std::array<uint32_t, 3> block{1, 1, 1};
+};
+
+class SimtEmulator {
+public:
+  /// Takes the kernels' module (NVVM-level LLVM IR) and prepares it for the
+  /// host. Returns null with `error` set (e.g. "not emulated: ...").
+  static std::unique_ptr<SimtEmulator>
+  create(std::unique_ptr<llvm::Module> module,
+         std::unique_ptr<llvm::LLVMContext> context, std::string &error);
+  ~SimtEmulator();
+
+  /// Launches kernel `name`. `args` points to each kernel parameter's value,
+  /// in order (as cuLaunchKernel takes them). Returns "" or an error naming
+  /// the block and thread.
+  std::string launch(const std::string &name, const LaunchShape &shape,
+                     std::vector<void *> args, unsigned hostThreads = 0);
+
+private:
+  struct Impl;
+  explicit SimtEmulator(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl;
+};
+
+} // namespace nautilus::emu
+
+#endif

@@ -1,0 +1,139 @@
+//===- EmulatorTest.cpp - The SIMT emulator on hand-written kernels -------===//
+#include "runtime/emulator/SimtEmulator.h"
+
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/SourceMgr.h"
+#include <gtest/gtest.h>
+
+using namespace nautilus::emu;
+
+namespace {
+
+std::unique_ptr<SimtEmulator> load(const char *ir, std::string &error) {
+  auto context = std::make_unique<llvm::LLVMContext>();
+  llvm::SMDiagnostic diag;
+  auto module = llvm::parseAssemblyString(ir, diag, *context);
+  if (!module) {
+    error = diag.getMessage().str();
+    return nullptr;
+  }
+  return SimtEmulator::create(std::move(module), std::move(context), error);
+}
+
+const char *kHeader = R"(
+target triple = "nvptx64-nvidia-cuda"
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+declare void @llvm.nvvm.barrier0()
+)";
+
+TEST(Emulator, SpecialRegisters) {
+  std::string ir = std::string(kHeader) + R"(
+define ptx_kernel void @ids(ptr %out) {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %n = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %c = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %base = mul i32 %c, %n
+  %i = add i32 %base, %t
+  %p = getelementptr i32, ptr %out, i32 %i
+  %v = mul i32 %c, 1000
+  %w = add i32 %v, %t
+  store i32 %w, ptr %p
+  ret void
+})";
+  std::string error;
+  auto emu = load(ir.c_str(), error);
+  ASSERT_TRUE(emu) << error;
+  std::vector<int32_t> out(3 * 64, -1);
+  void *data = out.data();
+  LaunchShape shape;
+  shape.grid = {3, 1, 1};
+  shape.block = {64, 1, 1};
+  ASSERT_EQ(emu->launch("ids", shape, {&data}), "");
+  for (int c = 0; c < 3; ++c)
+    for (int t = 0; t < 64; ++t)
+      EXPECT_EQ(out[c * 64 + t], c * 1000 + t);
+}
+
+// Each thread writes its slot, waits at the barrier, then reads its
+// neighbour's: right only if no thread passes the barrier early.
+TEST(Emulator, BarrierOrdersTheBlock) {
+  std::string ir = std::string(kHeader) + R"(
+define ptx_kernel void @rotate(ptr %a, ptr %b) {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %n = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %pa = getelementptr i32, ptr %a, i32 %t
+  %v = add i32 %t, 7
+  store i32 %v, ptr %pa
+  call void @llvm.nvvm.barrier0()
+  %t1 = add i32 %t, 1
+  %j = urem i32 %t1, %n
+  %pj = getelementptr i32, ptr %a, i32 %j
+  %w = load i32, ptr %pj
+  %pb = getelementptr i32, ptr %b, i32 %t
+  store i32 %w, ptr %pb
+  ret void
+})";
+  std::string error;
+  auto emu = load(ir.c_str(), error);
+  ASSERT_TRUE(emu) << error;
+  std::vector<int32_t> a(128, 0), b(128, 0);
+  void *pa = a.data(), *pb = b.data();
+  LaunchShape shape;
+  shape.block = {128, 1, 1};
+  ASSERT_EQ(emu->launch("rotate", shape, {&pa, &pb}), "");
+  for (int t = 0; t < 128; ++t)
+    EXPECT_EQ(b[t], (t + 1) % 128 + 7) << "thread " << t;
+}
+
+TEST(Emulator, BarrierDivergenceIsReported) {
+  std::string ir = std::string(kHeader) + R"(
+define ptx_kernel void @diverge(ptr %a) {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %first = icmp eq i32 %t, 0
+  br i1 %first, label %out, label %wait
+wait:
+  call void @llvm.nvvm.barrier0()
+  br label %out
+out:
+  ret void
+})";
+  std::string error;
+  auto emu = load(ir.c_str(), error);
+  ASSERT_TRUE(emu) << error;
+  int32_t dummy = 0;
+  void *p = &dummy;
+  LaunchShape shape;
+  shape.block = {32, 1, 1};
+  std::string result = emu->launch("diverge", shape, {&p});
+  EXPECT_NE(result.find("barrier divergence in block 0: 1 threads exited "
+                        "while 31 wait at bar.sync"),
+            std::string::npos)
+      << result;
+}
+
+TEST(Emulator, RefusesWhatItDoesNotEmulate) {
+  std::string ir = std::string(kHeader) + R"(
+declare i32 @llvm.nvvm.shfl.sync.bfly.i32(i32, i32, i32, i32)
+define ptx_kernel void @shuffle(ptr %a) {
+  %v = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 1, i32 1, i32 31)
+  store i32 %v, ptr %a
+  ret void
+})";
+  std::string error;
+  EXPECT_FALSE(load(ir.c_str(), error));
+  EXPECT_EQ(error, "not emulated: llvm.nvvm.shfl.sync.bfly.i32");
+
+  std::string inlineAsm = std::string(kHeader) + R"(
+define ptx_kernel void @asm(ptr %a) {
+  call void asm sideeffect "fence.proxy.async;", ""()
+  ret void
+})";
+  EXPECT_FALSE(load(inlineAsm.c_str(), error));
+  EXPECT_EQ(error, "not emulated: inline PTX 'fence.proxy.async;'");
+}
+
+} // namespace
