@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/AffineExpansion.h"
 #include "compiler/Conversion/Passes.h"
+#include "compiler/Conversion/ReductionKinds.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -60,8 +61,6 @@ private:
   /// Whether the scalar `indices` (all but the last `skipLast`) lie inside
   /// `buffer`.
   Value insideBuffer(Value buffer, ArrayRef<Value> indices, bool skipLast);
-  Value identity(alg::ReductionKind kind, VectorType type);
-  Value combine(alg::ReductionKind kind, Value a, Value c);
 
   tile::ProgramOp program;
   OpBuilder b;
@@ -147,6 +146,16 @@ Value ProgramLowering::insideBuffer(Value buffer, ArrayRef<Value> indices,
                                arith::AndIOp::create(b, loc, lo, hi));
   }
   return ok;
+}
+
+/// The row-major coordinates of element `index` of `shape`, written to the
+/// first shape.size() entries of `offset`.
+static void delinearize(int64_t index, ArrayRef<int64_t> shape,
+                        MutableArrayRef<int64_t> offset) {
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    offset[d] = index % shape[d];
+    index /= shape[d];
+  }
 }
 
 /// The shape of the part of a tile a load depends on: the tile extent along
@@ -252,11 +261,7 @@ Value ProgramLowering::lowerLoad(tile::LoadOp load) {
     SmallVector<int64_t> offset(rank, 0);
     int64_t rows = count / shape[last];
     for (int64_t r = 0; r < rows; ++r) {
-      int64_t rem = r;
-      for (int64_t d = static_cast<int64_t>(last) - 1; d >= 0; --d) {
-        offset[d] = rem % shape[d];
-        rem /= shape[d];
-      }
+      delinearize(r, ArrayRef<int64_t>(shape).take_front(last), offset);
       offset[last] = 0;
       SmallVector<Value> idx = scalarIndices(offset);
       Value start = linear(idx);
@@ -296,11 +301,7 @@ Value ProgramLowering::lowerLoad(tile::LoadOp load) {
     SmallVector<Value> elements;
     SmallVector<int64_t> offset(rank, 0);
     for (int64_t i = 0; i < count; ++i) {
-      int64_t rem = i;
-      for (int64_t d = static_cast<int64_t>(rank) - 1; d >= 0; --d) {
-        offset[d] = rem % shape[d];
-        rem /= shape[d];
-      }
+      delinearize(i, shape, offset);
       SmallVector<Value> idx = scalarIndices(offset);
       for (auto [j, i] : llvm::enumerate(idx))
         i = clampInto(buffer, j, i);
@@ -380,11 +381,7 @@ void ProgramLowering::lowerStore(tile::StoreOp store) {
     rows *= tileShape[d];
   SmallVector<int64_t> offset(rank, 0);
   for (int64_t r = 0; r < rows; ++r) {
-    int64_t rem = r;
-    for (int64_t d = static_cast<int64_t>(last) - 1; d >= 0; --d) {
-      offset[d] = rem % tileShape[d];
-      rem /= tileShape[d];
-    }
+    delinearize(r, tileShape.take_front(last), offset);
     Value start = cIndex(0);
     Value rowMask = columnsInside;
     for (unsigned d = 0; d < rank; ++d) {
@@ -412,61 +409,10 @@ void ProgramLowering::lowerStore(tile::StoreOp store) {
   }
 }
 
-Value ProgramLowering::identity(alg::ReductionKind kind, VectorType type) {
-  Type e = type.getElementType();
-  Attribute value;
-  if (auto f = dyn_cast<FloatType>(e)) {
-    const llvm::fltSemantics &sem = f.getFloatSemantics();
-    switch (kind) {
-    case alg::ReductionKind::sum: value = b.getFloatAttr(e, 0.0); break;
-    case alg::ReductionKind::prod: value = b.getFloatAttr(e, 1.0); break;
-    case alg::ReductionKind::max:
-      value = b.getFloatAttr(e, llvm::APFloat::getInf(sem, /*Negative=*/true));
-      break;
-    case alg::ReductionKind::min:
-      value = b.getFloatAttr(e, llvm::APFloat::getInf(sem));
-      break;
-    }
-  } else {
-    unsigned w = e.getIntOrFloatBitWidth();
-    switch (kind) {
-    case alg::ReductionKind::sum: value = b.getIntegerAttr(e, 0); break;
-    case alg::ReductionKind::prod: value = b.getIntegerAttr(e, 1); break;
-    case alg::ReductionKind::max:
-      value = b.getIntegerAttr(e, llvm::APInt::getSignedMinValue(w));
-      break;
-    case alg::ReductionKind::min:
-      value = b.getIntegerAttr(e, llvm::APInt::getSignedMaxValue(w));
-      break;
-    }
-  }
-  return arith::ConstantOp::create(b, loc, type,
-                                   DenseElementsAttr::get(type, value));
-}
-
-Value ProgramLowering::combine(alg::ReductionKind kind, Value a, Value c) {
-  bool isFloat = isa<FloatType>(getElementTypeOrSelf(a.getType()));
-  switch (kind) {
-  case alg::ReductionKind::sum:
-    return isFloat ? arith::AddFOp::create(b, loc, a, c).getResult()
-                   : arith::AddIOp::create(b, loc, a, c).getResult();
-  case alg::ReductionKind::prod:
-    return isFloat ? arith::MulFOp::create(b, loc, a, c).getResult()
-                   : arith::MulIOp::create(b, loc, a, c).getResult();
-  case alg::ReductionKind::max:
-    return isFloat ? arith::MaximumFOp::create(b, loc, a, c).getResult()
-                   : arith::MaxSIOp::create(b, loc, a, c).getResult();
-  case alg::ReductionKind::min:
-    return isFloat ? arith::MinimumFOp::create(b, loc, a, c).getResult()
-                   : arith::MinSIOp::create(b, loc, a, c).getResult();
-  }
-  llvm_unreachable("unknown reduction kind");
-}
-
 Value ProgramLowering::lowerReduce(tile::ReduceOp reduce,
                                    LogicalResult &status) {
   VectorType type = reduce.getType();
-  Value init = identity(reduce.getKind(), type);
+  Value init = reductionIdentity(b, loc, reduce.getKind(), type);
   Block &body = reduce.getBody().front();
   // A loop per reduced dimension, the accumulator carried through all.
   std::function<Value(unsigned, Value)> nest = [&](unsigned level,
@@ -487,7 +433,7 @@ Value ProgramLowering::lowerReduce(tile::ReduceOp reduce,
         product.erase();
         return fma;
       }
-      return combine(reduce.getKind(), acc, folded);
+      return combineReduction(b, loc, reduce.getKind(), acc, folded);
     }
     Value extent = mapping.lookup(reduce.getExtents()[level]);
     auto loop = scf::ForOp::create(b, loc, cIndex(0), extent, cIndex(1),

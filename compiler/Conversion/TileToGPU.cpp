@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/AffineExpansion.h"
 #include "compiler/Conversion/Passes.h"
+#include "compiler/Conversion/ReductionKinds.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -150,57 +151,6 @@ void KernelLowering::lowerStore(tile::StoreOp store) {
   }
 }
 
-static Value identity(OpBuilder &b, Location loc, alg::ReductionKind kind,
-                      Type e) {
-  Attribute value;
-  if (auto f = dyn_cast<FloatType>(e)) {
-    const llvm::fltSemantics &sem = f.getFloatSemantics();
-    switch (kind) {
-    case alg::ReductionKind::sum: value = b.getFloatAttr(e, 0.0); break;
-    case alg::ReductionKind::prod: value = b.getFloatAttr(e, 1.0); break;
-    case alg::ReductionKind::max:
-      value = b.getFloatAttr(e, llvm::APFloat::getInf(sem, true));
-      break;
-    case alg::ReductionKind::min:
-      value = b.getFloatAttr(e, llvm::APFloat::getInf(sem));
-      break;
-    }
-  } else {
-    unsigned w = e.getIntOrFloatBitWidth();
-    switch (kind) {
-    case alg::ReductionKind::sum: value = b.getIntegerAttr(e, 0); break;
-    case alg::ReductionKind::prod: value = b.getIntegerAttr(e, 1); break;
-    case alg::ReductionKind::max:
-      value = b.getIntegerAttr(e, llvm::APInt::getSignedMinValue(w));
-      break;
-    case alg::ReductionKind::min:
-      value = b.getIntegerAttr(e, llvm::APInt::getSignedMaxValue(w));
-      break;
-    }
-  }
-  return arith::ConstantOp::create(b, loc, cast<TypedAttr>(value));
-}
-
-static Value combine(OpBuilder &b, Location loc, alg::ReductionKind kind,
-                     Value a, Value c) {
-  bool isFloat = isa<FloatType>(a.getType());
-  switch (kind) {
-  case alg::ReductionKind::sum:
-    return isFloat ? arith::AddFOp::create(b, loc, a, c).getResult()
-                   : arith::AddIOp::create(b, loc, a, c).getResult();
-  case alg::ReductionKind::prod:
-    return isFloat ? arith::MulFOp::create(b, loc, a, c).getResult()
-                   : arith::MulIOp::create(b, loc, a, c).getResult();
-  case alg::ReductionKind::max:
-    return isFloat ? arith::MaximumFOp::create(b, loc, a, c).getResult()
-                   : arith::MaxSIOp::create(b, loc, a, c).getResult();
-  case alg::ReductionKind::min:
-    return isFloat ? arith::MinimumFOp::create(b, loc, a, c).getResult()
-                   : arith::MinSIOp::create(b, loc, a, c).getResult();
-  }
-  llvm_unreachable("unknown reduction kind");
-}
-
 Fragment KernelLowering::lowerReduce(tile::ReduceOp reduce,
                                      LogicalResult &status) {
   Type element = reduce.getType().getElementType();
@@ -215,7 +165,7 @@ Fragment KernelLowering::lowerReduce(tile::ReduceOp reduce,
       Fragment folded =
           lookup(cast<tile::YieldOp>(body.getTerminator()).getValue());
       for (int64_t e = 0; e < perThread; ++e)
-        acc[e] = combine(b, loc, reduce.getKind(), acc[e], folded[e]);
+        acc[e] = combineReduction(b, loc, reduce.getKind(), acc[e], folded[e]);
       return acc;
     }
     Value extent = scalars.lookup(reduce.getExtents()[level]);
@@ -232,7 +182,7 @@ Fragment KernelLowering::lowerReduce(tile::ReduceOp reduce,
     scf::YieldOp::create(b, loc, ValueRange(next));
     return Fragment(loop.getResults().begin(), loop.getResults().end());
   };
-  Value init = identity(b, loc, reduce.getKind(), element);
+  Value init = reductionIdentity(b, loc, reduce.getKind(), element);
   return nest(0, Fragment(perThread, init));
 }
 

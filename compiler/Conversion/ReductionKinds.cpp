@@ -1,0 +1,62 @@
+//===- ReductionKinds.cpp -------------------------------------------------===//
+#include "compiler/Conversion/ReductionKinds.h"
+
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace nautilus;
+
+Value nautilus::reductionIdentity(OpBuilder &b, Location loc,
+                                  alg::ReductionKind kind, Type type) {
+  Type e = getElementTypeOrSelf(type);
+  TypedAttr value;
+  if (auto f = dyn_cast<FloatType>(e)) {
+    const llvm::fltSemantics &sem = f.getFloatSemantics();
+    switch (kind) {
+    case alg::ReductionKind::sum: value = b.getFloatAttr(e, 0.0); break;
+    case alg::ReductionKind::prod: value = b.getFloatAttr(e, 1.0); break;
+    case alg::ReductionKind::max:
+      value = b.getFloatAttr(e, llvm::APFloat::getInf(sem, /*Negative=*/true));
+      break;
+    case alg::ReductionKind::min:
+      value = b.getFloatAttr(e, llvm::APFloat::getInf(sem));
+      break;
+    }
+  } else {
+    unsigned w = e.getIntOrFloatBitWidth();
+    switch (kind) {
+    case alg::ReductionKind::sum: value = b.getIntegerAttr(e, 0); break;
+    case alg::ReductionKind::prod: value = b.getIntegerAttr(e, 1); break;
+    case alg::ReductionKind::max:
+      value = b.getIntegerAttr(e, llvm::APInt::getSignedMinValue(w));
+      break;
+    case alg::ReductionKind::min:
+      value = b.getIntegerAttr(e, llvm::APInt::getSignedMaxValue(w));
+      break;
+    }
+  }
+  if (auto vec = dyn_cast<VectorType>(type))
+    return arith::ConstantOp::create(b, loc, vec,
+                                     DenseElementsAttr::get(vec, value));
+  return arith::ConstantOp::create(b, loc, value);
+}
+
+Value nautilus::combineReduction(OpBuilder &b, Location loc,
+                                 alg::ReductionKind kind, Value a, Value c) {
+  bool isFloat = isa<FloatType>(getElementTypeOrSelf(a.getType()));
+  switch (kind) {
+  case alg::ReductionKind::sum:
+    return isFloat ? arith::AddFOp::create(b, loc, a, c).getResult()
+                   : arith::AddIOp::create(b, loc, a, c).getResult();
+  case alg::ReductionKind::prod:
+    return isFloat ? arith::MulFOp::create(b, loc, a, c).getResult()
+                   : arith::MulIOp::create(b, loc, a, c).getResult();
+  case alg::ReductionKind::max:
+    return isFloat ? arith::MaximumFOp::create(b, loc, a, c).getResult()
+                   : arith::MaxSIOp::create(b, loc, a, c).getResult();
+  case alg::ReductionKind::min:
+    return isFloat ? arith::MinimumFOp::create(b, loc, a, c).getResult()
+                   : arith::MinSIOp::create(b, loc, a, c).getResult();
+  }
+  llvm_unreachable("unknown reduction kind");
+}
