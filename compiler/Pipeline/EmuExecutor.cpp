@@ -40,6 +40,9 @@ std::string EmuExecutor::run(const rt::SizeValues &sizes,
   LaunchBuffers buffers;
   if (std::string e = buffers.allocate(plan, sizes, inputs); !e.empty())
     return e;
+  std::vector<emu::MemoryRange> ranges;
+  for (auto [begin, bytes] : buffers.ranges())
+    ranges.push_back({begin, bytes});
   for (const rt::ProgramDesc &program : plan.programs) {
     emu::LaunchShape shape;
     int64_t blocks = program.numPrograms(sizes);
@@ -49,7 +52,7 @@ std::string EmuExecutor::run(const rt::SizeValues &sizes,
     shape.grid = {static_cast<uint32_t>(blocks), 1, 1};
     shape.block = {static_cast<uint32_t>(program.threads), 1, 1};
     if (std::string e =
-            emulator->launch(program.name, shape, buffers.packedArgs());
+            emulator->launch(program.name, shape, buffers.packedArgs(), ranges);
         !e.empty())
       return "kernel '" + program.name + "': " + e;
   }

@@ -26,6 +26,7 @@ std::string LaunchBuffers::allocate(const rt::LaunchPlan &plan,
     }
     Descriptor &d = descriptors[i];
     d.isScalar = b.role == rt::BufferRole::Scalar;
+    d.bytes = tensor->numBytes();
     d.allocated = d.aligned = const_cast<void *>(tensor->data());
     d.sizes = tensor->shape();
     d.strides.assign(d.sizes.size(), 1);
@@ -56,6 +57,14 @@ std::vector<void *> LaunchBuffers::packedArgs() {
   for (int64_t &s : sizeValues)
     args.push_back(&s);
   return args;
+}
+
+std::vector<std::pair<const void *, size_t>> LaunchBuffers::ranges() const {
+  std::vector<std::pair<const void *, size_t>> result;
+  for (const Descriptor &d : descriptors)
+    if (!d.isScalar)
+      result.push_back({d.aligned, d.bytes});
+  return result;
 }
 
 std::vector<rt::HostTensor> LaunchBuffers::takeOutputs() {

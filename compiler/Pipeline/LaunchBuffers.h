@@ -25,6 +25,9 @@ public:
   /// Valid while this object lives and is not moved.
   std::vector<void *> packedArgs();
 
+  /// Every tensor buffer: its first byte and its size in bytes.
+  std::vector<std::pair<const void *, size_t>> ranges() const;
+
   /// The outputs, in plan order.
   std::vector<rt::HostTensor> takeOutputs();
 
@@ -35,6 +38,7 @@ private:
     int64_t offset = 0;
     std::vector<int64_t> sizes, strides;
     bool isScalar = false;
+    size_t bytes = 0;
   };
   const rt::LaunchPlan *plan = nullptr;
   std::vector<rt::HostTensor> owned;

@@ -11,7 +11,10 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include "llvm/Analysis/ValueTracking.h"
+
 #include <atomic>
+#include <cstring>
 #include <mutex>
 #include <thread>
 #include <ucontext.h>
@@ -34,8 +37,27 @@ struct EmulatedThread {
   bool atBarrier = false;
 };
 
+/// What every block of a launch shares.
+struct LaunchState {
+  const std::vector<MemoryRange> *buffers = nullptr;
+  std::mutex errorMutex;
+  std::string error;
+
+  void fail(const std::string &message) {
+    std::lock_guard<std::mutex> lock(errorMutex);
+    if (error.empty())
+      error = message;
+  }
+  bool failed() {
+    std::lock_guard<std::mutex> lock(errorMutex);
+    return !error.empty();
+  }
+};
+
 /// The state of the block a host thread is running.
 struct BlockState {
+  LaunchState *launch = nullptr;
+  uint64_t id = 0;
   std::array<uint32_t, 3> ctaid{}, ntid{}, nctaid{};
   ucontext_t scheduler;
   EmulatedThread *current = nullptr;
@@ -69,6 +91,50 @@ extern "C" void __nautilus_emu_barrier() {
   EmulatedThread *t = b.current;
   t->atBarrier = true;
   swapcontext(&t->context, &b.scheduler);
+}
+
+/// Where an access outside every buffer goes instead: it reads zeros and
+/// its writes are dropped.
+alignas(64) thread_local char quarantine[4096];
+
+extern "C" void *__nautilus_emu_global(void *address, int64_t bytes,
+                                       int32_t isStore) {
+  BlockState &b = *currentBlock;
+  const std::vector<MemoryRange> &buffers = *b.launch->buffers;
+  if (buffers.empty())
+    return address;
+  auto at = reinterpret_cast<uintptr_t>(address);
+  for (const MemoryRange &r : buffers) {
+    auto begin = reinterpret_cast<uintptr_t>(r.begin);
+    if (at >= begin && at + bytes <= begin + r.bytes)
+      return address;
+  }
+  // Name the nearest buffer, so the report says how far off the access is.
+  std::string where = "outside every buffer";
+  intptr_t best = INTPTR_MAX;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    auto begin = reinterpret_cast<intptr_t>(buffers[i].begin);
+    intptr_t offset = static_cast<intptr_t>(at) - begin;
+    intptr_t distance = offset < 0 ? -offset
+                                   : offset - static_cast<intptr_t>(buffers[i].bytes);
+    if (distance < best) {
+      best = distance;
+      where = "at byte offset " + std::to_string(offset) + " of buffer #" +
+              std::to_string(i) + " (" + std::to_string(buffers[i].bytes) +
+              " bytes)";
+    }
+  }
+  const EmulatedThread &t = *b.current;
+  b.launch->fail("out-of-bounds global " + std::string(isStore ? "store" : "load") +
+                 " of " + std::to_string(bytes) + " bytes " + where +
+                 " by thread (" + std::to_string(t.tid[0]) + ", " +
+                 std::to_string(t.tid[1]) + ", " + std::to_string(t.tid[2]) +
+                 ") of block (" + std::to_string(b.ctaid[0]) + ", " +
+                 std::to_string(b.ctaid[1]) + ", " +
+                 std::to_string(b.ctaid[2]) + ")");
+  std::memset(quarantine, 0, sizeof(quarantine));
+  return bytes <= static_cast<int64_t>(sizeof(quarantine)) ? quarantine
+                                                           : nullptr;
 }
 
 static void fiberMain() {
@@ -155,6 +221,43 @@ std::string rewriteForHost(llvm::Module &m, std::vector<std::string> &kernels,
   for (llvm::Function &f : llvm::make_early_inc_range(m))
     if (f.getName().starts_with("llvm.nvvm.") && f.use_empty())
       f.eraseFromParent();
+
+  // Every access to global memory goes through a bounds check, which
+  // returns the address to use (a quarantine for one out of bounds).
+  // Accesses to a thread's own stack (allocas) are not checked.
+  llvm::Type *ptrType = llvm::PointerType::get(ctx, 0);
+  llvm::FunctionCallee check = m.getOrInsertFunction(
+      "__nautilus_emu_global",
+      llvm::FunctionType::get(ptrType,
+                              {ptrType, llvm::Type::getInt64Ty(ctx), i32},
+                              false));
+  const llvm::DataLayout &layout = m.getDataLayout();
+  std::vector<llvm::Instruction *> accesses;
+  for (llvm::Function &f : m)
+    for (llvm::BasicBlock &bb : f)
+      for (llvm::Instruction &i : bb)
+        if (llvm::isa<llvm::LoadInst, llvm::StoreInst>(&i))
+          accesses.push_back(&i);
+  for (llvm::Instruction *access : accesses) {
+    llvm::Value *pointer = llvm::getLoadStorePointerOperand(access);
+    if (llvm::isa<llvm::AllocaInst>(llvm::getUnderlyingObject(pointer)))
+      continue;
+    llvm::Type *valueType = llvm::getLoadStoreType(access);
+    uint64_t bytes = layout.getTypeStoreSize(valueType);
+    llvm::IRBuilder<> b(access);
+    llvm::Value *generic = pointer->getType() == ptrType
+                               ? pointer
+                               : b.CreateAddrSpaceCast(pointer, ptrType);
+    llvm::Value *safe = b.CreateCall(
+        check, {generic, b.getInt64(bytes),
+                b.getInt32(llvm::isa<llvm::StoreInst>(access))});
+    if (safe->getType() != pointer->getType())
+      safe = b.CreateAddrSpaceCast(safe, pointer->getType());
+    if (auto *load = llvm::dyn_cast<llvm::LoadInst>(access))
+      load->setOperand(0, safe);
+    else
+      llvm::cast<llvm::StoreInst>(access)->setOperand(1, safe);
+  }
 
   // Kernels become plain functions with a packed entry point:
   // void __nautilus_emu_entry_K(void **args).
@@ -253,6 +356,9 @@ SimtEmulator::create(std::unique_ptr<llvm::Module> module,
   runtime[es.intern("__nautilus_emu_barrier")] = {
       llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_barrier),
       llvm::JITSymbolFlags::Exported};
+  runtime[es.intern("__nautilus_emu_global")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_global),
+      llvm::JITSymbolFlags::Exported};
   if (llvm::Error e = dylib.define(llvm::orc::absoluteSymbols(runtime))) {
     error = llvm::toString(std::move(e));
     return nullptr;
@@ -278,6 +384,7 @@ SimtEmulator::create(std::unique_ptr<llvm::Module> module,
 std::string SimtEmulator::launch(const std::string &name,
                                  const LaunchShape &shape,
                                  std::vector<void *> args,
+                                 const std::vector<MemoryRange> &buffers,
                                  unsigned hostThreads) {
   if (!llvm::is_contained(impl->kernels, name))
     return "no kernel '" + name + "' in the module";
@@ -292,12 +399,13 @@ std::string SimtEmulator::launch(const std::string &name,
     return "a block of " + std::to_string(threads) +
            " threads cannot launch (1 to 1024)";
   std::atomic<uint64_t> next{0};
-  std::mutex errorMutex;
-  std::string error;
+  LaunchState state;
+  state.buffers = &buffers;
   bool barriers = impl->usesBarriers;
 
   auto worker = [&] {
     BlockState block;
+    block.launch = &state;
     block.ntid = shape.block;
     block.nctaid = shape.grid;
     block.entry = entry;
@@ -309,11 +417,9 @@ std::string SimtEmulator::launch(const std::string &name,
                        (t / shape.block[0]) % shape.block[1],
                        t / (shape.block[0] * shape.block[1])};
     for (uint64_t id = next++; id < blocks; id = next++) {
-      {
-        std::lock_guard<std::mutex> lock(errorMutex);
-        if (!error.empty())
-          return;
-      }
+      if (state.failed())
+        return;
+      block.id = id;
       block.ctaid = {uint32_t(id % shape.grid[0]),
                      uint32_t((id / shape.grid[0]) % shape.grid[1]),
                      uint32_t(id / (uint64_t(shape.grid[0]) * shape.grid[1]))};
@@ -349,10 +455,10 @@ std::string SimtEmulator::launch(const std::string &name,
         if (waiting == 0)
           break;
         if (finished != 0) {
-          std::lock_guard<std::mutex> lock(errorMutex);
-          error = "barrier divergence in block " + std::to_string(id) + ": " +
-                  std::to_string(finished) + " threads exited while " +
-                  std::to_string(waiting) + " wait at bar.sync";
+          state.fail("barrier divergence in block " + std::to_string(id) +
+                     ": " + std::to_string(finished) +
+                     " threads exited while " + std::to_string(waiting) +
+                     " wait at bar.sync");
           return;
         }
         for (EmulatedThread &t : fibres)
@@ -369,5 +475,5 @@ std::string SimtEmulator::launch(const std::string &name,
   worker();
   for (std::thread &t : pool)
     t.join();
-  return error;
+  return state.error;
 }

@@ -27,6 +27,12 @@ class LLVMContext;
 
 namespace nautilus::emu {
 
+/// A range of host memory that a launch may access as global memory.
+struct MemoryRange {
+  const void *begin = nullptr;
+  size_t bytes = 0;
+};
+
 struct LaunchShape {
   std::array<uint32_t, 3> grid{1, 1, 1};
   std::array<uint32_t, 3> block{1, 1, 1};
@@ -42,10 +48,15 @@ public:
   ~SimtEmulator();
 
   /// Launches kernel `name`. `args` points to each kernel parameter's value,
-  /// in order (as cuLaunchKernel takes them). Returns "" or an error naming
-  /// the block and thread.
+  /// in order (as cuLaunchKernel takes them). Every global load and store
+  /// must fall inside one of `buffers` (unless `buffers` is empty: then
+  /// accesses are not checked); one that does not is not performed (it
+  /// reads zeros, writes nowhere) and the launch fails, naming the thread,
+  /// the block and the address. Returns "" or an error.
   std::string launch(const std::string &name, const LaunchShape &shape,
-                     std::vector<void *> args, unsigned hostThreads = 0);
+                     std::vector<void *> args,
+                     const std::vector<MemoryRange> &buffers,
+                     unsigned hostThreads = 0);
 
 private:
   struct Impl;

@@ -52,7 +52,9 @@ define ptx_kernel void @ids(ptr %out) {
   LaunchShape shape;
   shape.grid = {3, 1, 1};
   shape.block = {64, 1, 1};
-  ASSERT_EQ(emu->launch("ids", shape, {&data}), "");
+  ASSERT_EQ(emu->launch("ids", shape, {&data},
+                        {{out.data(), out.size() * sizeof(int32_t)}}),
+            "");
   for (int c = 0; c < 3; ++c)
     for (int t = 0; t < 64; ++t)
       EXPECT_EQ(out[c * 64 + t], c * 1000 + t);
@@ -84,7 +86,9 @@ define ptx_kernel void @rotate(ptr %a, ptr %b) {
   void *pa = a.data(), *pb = b.data();
   LaunchShape shape;
   shape.block = {128, 1, 1};
-  ASSERT_EQ(emu->launch("rotate", shape, {&pa, &pb}), "");
+  ASSERT_EQ(emu->launch("rotate", shape, {&pa, &pb},
+                        {{a.data(), 512}, {b.data(), 512}}),
+            "");
   for (int t = 0; t < 128; ++t)
     EXPECT_EQ(b[t], (t + 1) % 128 + 7) << "thread " << t;
 }
@@ -108,11 +112,36 @@ out:
   void *p = &dummy;
   LaunchShape shape;
   shape.block = {32, 1, 1};
-  std::string result = emu->launch("diverge", shape, {&p});
+  std::string result = emu->launch("diverge", shape, {&p}, {});
   EXPECT_NE(result.find("barrier divergence in block 0: 1 threads exited "
                         "while 31 wait at bar.sync"),
             std::string::npos)
       << result;
+}
+
+// A store one element past the end of its buffer is caught, and not done.
+TEST(Emulator, OutOfBoundsStoreIsReported) {
+  std::string ir = std::string(kHeader) + R"(
+define ptx_kernel void @overrun(ptr %out) {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %p = getelementptr i32, ptr %out, i32 %t
+  store i32 %t, ptr %p
+  ret void
+})";
+  std::string error;
+  auto emu = load(ir.c_str(), error);
+  ASSERT_TRUE(emu) << error;
+  std::vector<int32_t> out(33, -1); // one guard element past the buffer
+  void *data = out.data();
+  LaunchShape shape;
+  shape.block = {33, 1, 1};
+  std::string result = emu->launch("overrun", shape, {&data},
+                                   {{out.data(), 32 * sizeof(int32_t)}});
+  EXPECT_EQ(result, "out-of-bounds global store of 4 bytes at byte offset "
+                    "128 of buffer #0 (128 bytes) by thread (32, 0, 0) of "
+                    "block (0, 0, 0)");
+  EXPECT_EQ(out[32], -1); // the store did not happen
+  EXPECT_EQ(out[31], 31);
 }
 
 TEST(Emulator, RefusesWhatItDoesNotEmulate) {
