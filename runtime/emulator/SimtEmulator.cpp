@@ -8,6 +8,7 @@
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/ReplaceConstant.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -58,6 +59,11 @@ struct LaunchState {
 struct BlockState {
   LaunchState *launch = nullptr;
   uint64_t id = 0;
+  /// The block's shared memory, and for each 4-byte word the thread that
+  /// last wrote it and in which barrier interval (for the race detector).
+  std::vector<char> shared;
+  std::vector<uint32_t> lastWriter, writeInterval;
+  uint32_t interval = 1;
   std::array<uint32_t, 3> ctaid{}, ntid{}, nctaid{};
   ucontext_t scheduler;
   EmulatedThread *current = nullptr;
@@ -97,13 +103,68 @@ extern "C" void __nautilus_emu_barrier() {
 /// its writes are dropped.
 alignas(64) thread_local char quarantine[4096];
 
-extern "C" void *__nautilus_emu_global(void *address, int64_t bytes,
+static std::string threadName(const BlockState &b) {
+  const EmulatedThread &t = *b.current;
+  return "thread (" + std::to_string(t.tid[0]) + ", " +
+         std::to_string(t.tid[1]) + ", " + std::to_string(t.tid[2]) +
+         ") of block (" + std::to_string(b.ctaid[0]) + ", " +
+         std::to_string(b.ctaid[1]) + ", " + std::to_string(b.ctaid[2]) + ")";
+}
+
+static uint32_t linearTid(const BlockState &b) {
+  const EmulatedThread &t = *b.current;
+  return t.tid[0] + b.ntid[0] * (t.tid[1] + b.ntid[1] * t.tid[2]);
+}
+
+/// A shared-memory access: reading a word another thread wrote in the same
+/// barrier interval is a race (the PTX memory model gives no order without
+/// bar.sync); so is writing one.
+static void checkShared(BlockState &b, size_t offset, int64_t bytes,
+                        bool isStore) {
+  uint32_t me = linearTid(b);
+  for (size_t word = offset / 4; word * 4 < offset + bytes; ++word) {
+    uint32_t writer = b.lastWriter[word];
+    if (writer != 0 && writer - 1 != me && b.writeInterval[word] == b.interval) {
+      b.launch->fail("shared-memory race: " + threadName(b) + " " +
+                     (isStore ? "writes" : "reads") + " byte offset " +
+                     std::to_string(word * 4) + " written by thread " +
+                     std::to_string(writer - 1) +
+                     " with no bar.sync in between");
+      return;
+    }
+    if (isStore) {
+      b.lastWriter[word] = me + 1;
+      b.writeInterval[word] = b.interval;
+    }
+  }
+}
+
+extern "C" void *__nautilus_emu_shared(int64_t offset) {
+  return currentBlock->shared.data() + offset;
+}
+
+extern "C" void *__nautilus_emu_access(void *address, int64_t bytes,
                                        int32_t isStore) {
   BlockState &b = *currentBlock;
+  auto at = reinterpret_cast<uintptr_t>(address);
+  auto sharedBegin = reinterpret_cast<uintptr_t>(b.shared.data());
+  if (!b.shared.empty() && at >= sharedBegin &&
+      at < sharedBegin + b.shared.size()) {
+    if (at + bytes <= sharedBegin + b.shared.size()) {
+      checkShared(b, at - sharedBegin, bytes, isStore);
+      return address;
+    }
+    b.launch->fail("out-of-bounds shared " +
+                   std::string(isStore ? "store" : "load") + " of " +
+                   std::to_string(bytes) + " bytes at byte offset " +
+                   std::to_string(at - sharedBegin) + " of " +
+                   std::to_string(b.shared.size()) + " by " + threadName(b));
+    std::memset(quarantine, 0, sizeof(quarantine));
+    return quarantine;
+  }
   const std::vector<MemoryRange> &buffers = *b.launch->buffers;
   if (buffers.empty())
     return address;
-  auto at = reinterpret_cast<uintptr_t>(address);
   for (const MemoryRange &r : buffers) {
     auto begin = reinterpret_cast<uintptr_t>(r.begin);
     if (at >= begin && at + bytes <= begin + r.bytes)
@@ -124,14 +185,9 @@ extern "C" void *__nautilus_emu_global(void *address, int64_t bytes,
               " bytes)";
     }
   }
-  const EmulatedThread &t = *b.current;
   b.launch->fail("out-of-bounds global " + std::string(isStore ? "store" : "load") +
-                 " of " + std::to_string(bytes) + " bytes " + where +
-                 " by thread (" + std::to_string(t.tid[0]) + ", " +
-                 std::to_string(t.tid[1]) + ", " + std::to_string(t.tid[2]) +
-                 ") of block (" + std::to_string(b.ctaid[0]) + ", " +
-                 std::to_string(b.ctaid[1]) + ", " +
-                 std::to_string(b.ctaid[2]) + ")");
+                 " of " + std::to_string(bytes) + " bytes " + where + " by " +
+                 threadName(b));
   std::memset(quarantine, 0, sizeof(quarantine));
   return bytes <= static_cast<int64_t>(sizeof(quarantine)) ? quarantine
                                                            : nullptr;
@@ -178,7 +234,7 @@ std::optional<std::pair<bool, int32_t>> classify(llvm::StringRef name) {
 /// Rewrites the NVVM-level module for the host. Returns "" or the first
 /// thing that is not emulated.
 std::string rewriteForHost(llvm::Module &m, std::vector<std::string> &kernels,
-                           bool &usesBarriers) {
+                           bool &usesBarriers, uint64_t &staticSharedBytes) {
   llvm::LLVMContext &ctx = m.getContext();
   llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
   llvm::FunctionCallee sreg = m.getOrInsertFunction(
@@ -186,9 +242,51 @@ std::string rewriteForHost(llvm::Module &m, std::vector<std::string> &kernels,
   llvm::FunctionCallee barrier = m.getOrInsertFunction(
       "__nautilus_emu_barrier",
       llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), false));
+  // Shared memory: each addrspace(3) global gets an offset in the block's
+  // shared memory (dynamic shared memory, an external array, starts after
+  // the static ones), and its uses become that address.
+  std::vector<llvm::GlobalVariable *> sharedGlobals;
   for (llvm::GlobalVariable &g : m.globals())
     if (g.getAddressSpace() == 3)
-      return "not emulated: shared memory ('" + g.getName().str() + "')";
+      sharedGlobals.push_back(&g);
+  if (!sharedGlobals.empty()) {
+    const llvm::DataLayout &dl = m.getDataLayout();
+    llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
+    llvm::FunctionCallee base = m.getOrInsertFunction(
+        "__nautilus_emu_shared",
+        llvm::FunctionType::get(llvm::PointerType::get(ctx, 0), {i64}, false));
+    uint64_t offset = 0;
+    std::vector<std::pair<llvm::GlobalVariable *, uint64_t>> placed;
+    for (llvm::GlobalVariable *g : sharedGlobals) {
+      if (g->isDeclaration() || dl.getTypeAllocSize(g->getValueType()) == 0)
+        continue;
+      uint64_t align = std::max<uint64_t>(16, g->getAlign().valueOrOne().value());
+      offset = (offset + align - 1) / align * align;
+      placed.push_back({g, offset});
+      offset += dl.getTypeAllocSize(g->getValueType());
+    }
+    uint64_t dynamicStart = (offset + 15) / 16 * 16;
+    for (llvm::GlobalVariable *g : sharedGlobals)
+      if (g->isDeclaration() || dl.getTypeAllocSize(g->getValueType()) == 0)
+        placed.push_back({g, dynamicStart});
+    staticSharedBytes = dynamicStart;
+    for (auto [g, at] : placed) {
+      llvm::convertUsersOfConstantsToInstructions({g});
+      std::vector<llvm::Use *> uses;
+      for (llvm::Use &u : g->uses())
+        uses.push_back(&u);
+      for (llvm::Use *u : uses) {
+        auto *user = llvm::dyn_cast<llvm::Instruction>(u->getUser());
+        if (!user)
+          return "not emulated: a shared-memory global used outside code";
+        llvm::Function *f = user->getFunction();
+        llvm::IRBuilder<> b(&*f->getEntryBlock().getFirstInsertionPt());
+        llvm::Value *address = b.CreateCall(base, {b.getInt64(at)});
+        u->set(b.CreateAddrSpaceCast(address, g->getType()));
+      }
+      g->eraseFromParent();
+    }
+  }
 
   std::vector<llvm::CallInst *> calls;
   for (llvm::Function &f : m)
@@ -227,7 +325,7 @@ std::string rewriteForHost(llvm::Module &m, std::vector<std::string> &kernels,
   // Accesses to a thread's own stack (allocas) are not checked.
   llvm::Type *ptrType = llvm::PointerType::get(ctx, 0);
   llvm::FunctionCallee check = m.getOrInsertFunction(
-      "__nautilus_emu_global",
+      "__nautilus_emu_access",
       llvm::FunctionType::get(ptrType,
                               {ptrType, llvm::Type::getInt64Ty(ctx), i32},
                               false));
@@ -295,6 +393,7 @@ struct SimtEmulator::Impl {
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::vector<std::string> kernels;
   bool usesBarriers = false;
+  uint64_t staticSharedBytes = 0;
 };
 
 SimtEmulator::SimtEmulator(std::unique_ptr<Impl> impl)
@@ -308,7 +407,8 @@ SimtEmulator::create(std::unique_ptr<llvm::Module> module,
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   auto impl = std::make_unique<Impl>();
-  error = rewriteForHost(*module, impl->kernels, impl->usesBarriers);
+  error = rewriteForHost(*module, impl->kernels, impl->usesBarriers,
+                         impl->staticSharedBytes);
   if (!error.empty())
     return nullptr;
 
@@ -356,8 +456,11 @@ SimtEmulator::create(std::unique_ptr<llvm::Module> module,
   runtime[es.intern("__nautilus_emu_barrier")] = {
       llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_barrier),
       llvm::JITSymbolFlags::Exported};
-  runtime[es.intern("__nautilus_emu_global")] = {
-      llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_global),
+  runtime[es.intern("__nautilus_emu_shared")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_shared),
+      llvm::JITSymbolFlags::Exported};
+  runtime[es.intern("__nautilus_emu_access")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_access),
       llvm::JITSymbolFlags::Exported};
   if (llvm::Error e = dylib.define(llvm::orc::absoluteSymbols(runtime))) {
     error = llvm::toString(std::move(e));
@@ -402,6 +505,7 @@ std::string SimtEmulator::launch(const std::string &name,
   LaunchState state;
   state.buffers = &buffers;
   bool barriers = impl->usesBarriers;
+  size_t sharedBytes = impl->staticSharedBytes + shape.dynamicSharedBytes;
 
   auto worker = [&] {
     BlockState block;
@@ -420,6 +524,12 @@ std::string SimtEmulator::launch(const std::string &name,
       if (state.failed())
         return;
       block.id = id;
+      // Fresh shared memory for the block, filled with 0xff bytes (NaN as
+      // f32, -1 as an integer) so that reads of unwritten memory show.
+      block.shared.assign(sharedBytes, static_cast<char>(0xff));
+      block.lastWriter.assign((sharedBytes + 3) / 4, 0);
+      block.writeInterval.assign((sharedBytes + 3) / 4, 0);
+      block.interval = 1;
       block.ctaid = {uint32_t(id % shape.grid[0]),
                      uint32_t((id / shape.grid[0]) % shape.grid[1]),
                      uint32_t(id / (uint64_t(shape.grid[0]) * shape.grid[1]))};
@@ -463,6 +573,7 @@ std::string SimtEmulator::launch(const std::string &name,
         }
         for (EmulatedThread &t : fibres)
           t.atBarrier = false;
+        ++block.interval; // writes before the barrier are now ordered
       }
     }
   };

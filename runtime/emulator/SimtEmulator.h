@@ -36,6 +36,7 @@ struct MemoryRange {
 struct LaunchShape {
   std::array<uint32_t, 3> grid{1, 1, 1};
   std::array<uint32_t, 3> block{1, 1, 1};
+  uint32_t dynamicSharedBytes = 0;
 };
 
 class SimtEmulator {

@@ -144,6 +144,64 @@ define ptx_kernel void @overrun(ptr %out) {
   EXPECT_EQ(out[31], 31);
 }
 
+const char *kReverse = R"(
+@tile = internal addrspace(3) global [128 x i32] undef, align 4
+define ptx_kernel void @reverse(ptr %out) {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %p = getelementptr [128 x i32], ptr addrspace(3) @tile, i32 0, i32 %t
+  store i32 %t, ptr addrspace(3) %p
+  BARRIER
+  %r = sub i32 127, %t
+  %q = getelementptr [128 x i32], ptr addrspace(3) @tile, i32 0, i32 %r
+  %v = load i32, ptr addrspace(3) %q
+  %o = getelementptr i32, ptr %out, i32 %t
+  store i32 %v, ptr %o
+  ret void
+})";
+
+std::string withBarrier(bool barrier) {
+  std::string body = kReverse;
+  body.replace(body.find("BARRIER"), 7,
+               barrier ? "call void @llvm.nvvm.barrier0()" : "");
+  return std::string(kHeader) + body;
+}
+
+// Shared memory is per block: each block reverses its own 128 values.
+TEST(Emulator, SharedMemoryIsPerBlock) {
+  std::string error;
+  auto emu = load(withBarrier(true).c_str(), error);
+  ASSERT_TRUE(emu) << error;
+  std::vector<int32_t> out(128, 0);
+  void *data = out.data();
+  LaunchShape shape;
+  shape.grid = {2, 1, 1};
+  shape.block = {128, 1, 1};
+  ASSERT_EQ(emu->launch("reverse", shape, {&data},
+                        {{out.data(), out.size() * sizeof(int32_t)}}),
+            "");
+  for (int t = 0; t < 128; ++t)
+    EXPECT_EQ(out[t], 127 - t);
+}
+
+// Without the barrier, reading a word another thread wrote in the same
+// barrier interval is a race.
+TEST(Emulator, MissingBarrierIsARace) {
+  std::string error;
+  auto emu = load(withBarrier(false).c_str(), error);
+  ASSERT_TRUE(emu) << error;
+  std::vector<int32_t> out(128, 0);
+  void *data = out.data();
+  LaunchShape shape;
+  shape.block = {128, 1, 1};
+  std::string result = emu->launch(
+      "reverse", shape, {&data}, {{out.data(), out.size() * sizeof(int32_t)}});
+  EXPECT_NE(result.find("shared-memory race: thread (64, 0, 0) of block "
+                        "(0, 0, 0) reads byte offset 252 written by thread 63 "
+                        "with no bar.sync in between"),
+            std::string::npos)
+      << result;
+}
+
 TEST(Emulator, RefusesWhatItDoesNotEmulate) {
   std::string ir = std::string(kHeader) + R"(
 declare i32 @llvm.nvvm.shfl.sync.bfly.i32(i32, i32, i32, i32)
