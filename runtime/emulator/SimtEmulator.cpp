@@ -30,12 +30,22 @@ enum SpecialRegister : int32_t {
   CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ, LaneId, WarpSize,
 };
 
+/// A warp collective a lane is waiting in: which one, its operands, and
+/// (once the warp completes it) the lane's result.
+struct WarpCall {
+  enum Kind { None, ShuffleIdx, ShuffleUp, ShuffleDown, ShuffleBfly,
+              VoteAll, VoteAny, VoteUni, VoteBallot } kind = None;
+  uint32_t mask = 0, value = 0, b = 0, c = 0;
+  uint32_t result = 0;
+};
+
 struct EmulatedThread {
   std::array<uint32_t, 3> tid{};
   ucontext_t context;
   std::vector<char> stack;
   bool done = false;
   bool atBarrier = false;
+  WarpCall warp;
 };
 
 /// What every block of a launch shares.
@@ -193,6 +203,30 @@ extern "C" void *__nautilus_emu_access(void *address, int64_t bytes,
                                                            : nullptr;
 }
 
+/// Suspends the calling lane in a warp collective until the scheduler has
+/// completed it for every lane of its member mask.
+static uint32_t warpCollective(WarpCall::Kind kind, uint32_t mask,
+                               uint32_t value, uint32_t b, uint32_t c) {
+  BlockState &block = *currentBlock;
+  EmulatedThread *t = block.current;
+  t->warp = WarpCall{kind, mask, value, b, c, 0};
+  swapcontext(&t->context, &block.scheduler);
+  return t->warp.result;
+}
+
+extern "C" uint32_t __nautilus_emu_shfl(int32_t mode, uint32_t mask,
+                                        uint32_t value, uint32_t b,
+                                        uint32_t c) {
+  return warpCollective(static_cast<WarpCall::Kind>(WarpCall::ShuffleIdx + mode),
+                        mask, value, b, c);
+}
+
+extern "C" uint32_t __nautilus_emu_vote(int32_t mode, uint32_t mask,
+                                        uint32_t predicate) {
+  return warpCollective(static_cast<WarpCall::Kind>(WarpCall::VoteAll + mode),
+                        mask, predicate & 1, 0, 0);
+}
+
 static void fiberMain() {
   BlockState &b = *currentBlock;
   b.entry(b.args);
@@ -231,6 +265,33 @@ std::optional<std::pair<bool, int32_t>> classify(llvm::StringRef name) {
   return std::nullopt;
 }
 
+/// A warp collective intrinsic: {is vote, mode, type suffix}.
+struct WarpIntrinsic {
+  bool vote;
+  int32_t mode;
+};
+
+std::optional<WarpIntrinsic> classifyWarp(llvm::StringRef name) {
+  static const std::pair<const char *, WarpIntrinsic> table[] = {
+      {"llvm.nvvm.shfl.sync.idx.i32", {false, 0}},
+      {"llvm.nvvm.shfl.sync.up.i32", {false, 1}},
+      {"llvm.nvvm.shfl.sync.down.i32", {false, 2}},
+      {"llvm.nvvm.shfl.sync.bfly.i32", {false, 3}},
+      {"llvm.nvvm.shfl.sync.idx.f32", {false, 0}},
+      {"llvm.nvvm.shfl.sync.up.f32", {false, 1}},
+      {"llvm.nvvm.shfl.sync.down.f32", {false, 2}},
+      {"llvm.nvvm.shfl.sync.bfly.f32", {false, 3}},
+      {"llvm.nvvm.vote.all.sync", {true, 0}},
+      {"llvm.nvvm.vote.any.sync", {true, 1}},
+      {"llvm.nvvm.vote.uni.sync", {true, 2}},
+      {"llvm.nvvm.vote.ballot.sync", {true, 3}},
+  };
+  for (auto &[n, w] : table)
+    if (name == n)
+      return w;
+  return std::nullopt;
+}
+
 /// Rewrites the NVVM-level module for the host. Returns "" or the first
 /// thing that is not emulated.
 std::string rewriteForHost(llvm::Module &m, std::vector<std::string> &kernels,
@@ -242,6 +303,11 @@ std::string rewriteForHost(llvm::Module &m, std::vector<std::string> &kernels,
   llvm::FunctionCallee barrier = m.getOrInsertFunction(
       "__nautilus_emu_barrier",
       llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), false));
+  llvm::FunctionCallee shfl = m.getOrInsertFunction(
+      "__nautilus_emu_shfl",
+      llvm::FunctionType::get(i32, {i32, i32, i32, i32, i32}, false));
+  llvm::FunctionCallee vote = m.getOrInsertFunction(
+      "__nautilus_emu_vote", llvm::FunctionType::get(i32, {i32, i32, i32}, false));
   // Shared memory: each addrspace(3) global gets an offset in the block's
   // shared memory (dynamic shared memory, an external array, starts after
   // the static ones), and its uses become that address.
@@ -300,6 +366,31 @@ std::string rewriteForHost(llvm::Module &m, std::vector<std::string> &kernels,
     llvm::Function *callee = call->getCalledFunction();
     if (!callee || !callee->getName().starts_with("llvm.nvvm."))
       continue;
+    if (auto warp = classifyWarp(callee->getName())) {
+      usesBarriers = true; // warp collectives suspend lanes: fibres
+      llvm::IRBuilder<> b(call);
+      llvm::Value *result;
+      if (warp->vote) {
+        llvm::Value *pred = b.CreateZExt(call->getArgOperand(1), i32);
+        result = b.CreateCall(vote, {b.getInt32(warp->mode),
+                                     call->getArgOperand(0), pred});
+        if (call->getType()->isIntegerTy(1))
+          result = b.CreateTrunc(result, call->getType());
+      } else {
+        llvm::Value *value = call->getArgOperand(1);
+        if (value->getType()->isFloatTy())
+          value = b.CreateBitCast(value, i32);
+        result = b.CreateCall(shfl, {b.getInt32(warp->mode),
+                                     call->getArgOperand(0), value,
+                                     call->getArgOperand(2),
+                                     call->getArgOperand(3)});
+        if (call->getType()->isFloatTy())
+          result = b.CreateBitCast(result, call->getType());
+      }
+      call->replaceAllUsesWith(result);
+      call->eraseFromParent();
+      continue;
+    }
     auto kind = classify(callee->getName());
     if (!kind)
       return "not emulated: " + callee->getName().str();
@@ -456,6 +547,12 @@ SimtEmulator::create(std::unique_ptr<llvm::Module> module,
   runtime[es.intern("__nautilus_emu_barrier")] = {
       llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_barrier),
       llvm::JITSymbolFlags::Exported};
+  runtime[es.intern("__nautilus_emu_shfl")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_shfl),
+      llvm::JITSymbolFlags::Exported};
+  runtime[es.intern("__nautilus_emu_vote")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_vote),
+      llvm::JITSymbolFlags::Exported};
   runtime[es.intern("__nautilus_emu_shared")] = {
       llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_shared),
       llvm::JITSymbolFlags::Exported};
@@ -482,6 +579,99 @@ SimtEmulator::create(std::unique_ptr<llvm::Module> module,
   }
   impl->jit = std::move(*jit);
   return std::unique_ptr<SimtEmulator>(new SimtEmulator(std::move(impl)));
+}
+
+/// Completes every warp collective whose member lanes are all waiting in
+/// it, as the PTX ISA defines shfl.sync and vote.sync. Returns whether any
+/// lane was released; sets `stuck` when lanes wait on a lane that has
+/// exited or that waits elsewhere.
+static bool completeWarpCollectives(std::vector<EmulatedThread> &fibres,
+                                    std::string &stuck) {
+  bool released = false;
+  size_t warps = (fibres.size() + 31) / 32;
+  for (size_t w = 0; w < warps; ++w) {
+    size_t first = w * 32, end = std::min(fibres.size(), first + 32);
+    EmulatedThread *leader = nullptr;
+    for (size_t i = first; i < end; ++i)
+      if (fibres[i].warp.kind != WarpCall::None) {
+        leader = &fibres[i];
+        break;
+      }
+    if (!leader)
+      continue;
+    uint32_t mask = leader->warp.mask;
+    bool ready = true;
+    for (size_t i = first; i < end && ready; ++i) {
+      if (!(mask >> (i - first) & 1))
+        continue;
+      const EmulatedThread &lane = fibres[i];
+      if (lane.done || lane.atBarrier) {
+        stuck = "lane " + std::to_string(i - first) + " of warp " +
+                std::to_string(w) + " is in the member mask of a warp "
+                "collective but has " +
+                (lane.done ? "exited" : "reached bar.sync instead");
+        return false;
+      }
+      if (lane.warp.kind != leader->warp.kind)
+        ready = false;
+    }
+    if (!ready)
+      continue;
+    // Every member is here: compute each lane's result.
+    uint32_t ballot = 0;
+    for (size_t i = first; i < end; ++i)
+      if ((mask >> (i - first) & 1) && fibres[i].warp.value)
+        ballot |= 1u << (i - first);
+    for (size_t i = first; i < end; ++i) {
+      if (!(mask >> (i - first) & 1))
+        continue;
+      WarpCall &call = fibres[i].warp;
+      uint32_t lane = i - first;
+      switch (call.kind) {
+      case WarpCall::VoteAll: call.result = (ballot & mask) == mask; break;
+      case WarpCall::VoteAny: call.result = ballot != 0; break;
+      case WarpCall::VoteUni:
+        call.result = ballot == 0 || (ballot & mask) == mask;
+        break;
+      case WarpCall::VoteBallot: call.result = ballot; break;
+      default: {
+        uint32_t bval = call.b & 31, cval = call.c & 31;
+        uint32_t segmask = (call.c >> 8) & 31;
+        uint32_t maxLane = (lane & segmask) | (cval & ~segmask);
+        uint32_t minLane = lane & segmask;
+        int64_t j = lane;
+        bool pval = true;
+        switch (call.kind) {
+        case WarpCall::ShuffleUp:
+          j = int64_t(lane) - bval;
+          pval = j >= int64_t(maxLane);
+          break;
+        case WarpCall::ShuffleDown:
+          j = lane + bval;
+          pval = j <= int64_t(maxLane);
+          break;
+        case WarpCall::ShuffleBfly:
+          j = lane ^ bval;
+          pval = j <= int64_t(maxLane);
+          break;
+        default: // idx
+          j = minLane | (bval & ~segmask);
+          pval = j <= int64_t(maxLane);
+          break;
+        }
+        if (!pval || first + j >= end)
+          j = lane;
+        call.result = fibres[first + j].warp.value;
+        break;
+      }
+      }
+    }
+    for (size_t i = first; i < end; ++i)
+      if (mask >> (i - first) & 1)
+        fibres[i].warp.kind = WarpCall::None;
+    released = true;
+  }
+  return released;
 }
 
 std::string SimtEmulator::launch(const std::string &name,
@@ -543,6 +733,7 @@ std::string SimtEmulator::launch(const std::string &name,
       }
       for (EmulatedThread &t : fibres) {
         t.done = t.atBarrier = false;
+        t.warp = WarpCall();
         t.stack.resize(256 * 1024);
         getcontext(&t.context);
         t.context.uc_stack.ss_sp = t.stack.data();
@@ -552,10 +743,26 @@ std::string SimtEmulator::launch(const std::string &name,
       }
       while (true) {
         for (EmulatedThread &t : fibres) {
-          if (t.done || t.atBarrier)
+          if (t.done || t.atBarrier || t.warp.kind != WarpCall::None)
             continue;
           block.current = &t;
           swapcontext(&block.scheduler, &t.context);
+        }
+        std::string stuck;
+        if (completeWarpCollectives(fibres, stuck))
+          continue;
+        // After a sweep no thread can run; lanes still in a collective wait
+        // for lanes that are in another one.
+        if (stuck.empty())
+          for (size_t i = 0; i < fibres.size(); ++i)
+            if (fibres[i].warp.kind != WarpCall::None) {
+              stuck = "warp collective deadlock: thread " + std::to_string(i) +
+                      " waits for lanes that wait in a different collective";
+              break;
+            }
+        if (!stuck.empty()) {
+          state.fail("in block " + std::to_string(id) + ": " + stuck);
+          return;
         }
         size_t waiting = 0, finished = 0;
         for (EmulatedThread &t : fibres) {

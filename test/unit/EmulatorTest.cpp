@@ -202,17 +202,95 @@ TEST(Emulator, MissingBarrierIsARace) {
       << result;
 }
 
-TEST(Emulator, RefusesWhatItDoesNotEmulate) {
+// A butterfly reduction: after five xor-shuffles every lane holds the sum
+// of the warp's values; shfl.sync.up gives each lane its left neighbour's.
+TEST(Emulator, WarpShufflesAndVotes) {
   std::string ir = std::string(kHeader) + R"(
 declare i32 @llvm.nvvm.shfl.sync.bfly.i32(i32, i32, i32, i32)
-define ptx_kernel void @shuffle(ptr %a) {
-  %v = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 1, i32 1, i32 31)
+declare float @llvm.nvvm.shfl.sync.up.f32(i32, float, i32, i32)
+declare i32 @llvm.nvvm.vote.ballot.sync(i32, i1)
+define ptx_kernel void @warp(ptr %sum, ptr %left, ptr %ballot) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  br label %loop
+loop:
+  %v = phi i32 [ %t, %entry ], [ %next, %loop ]
+  %k = phi i32 [ 16, %entry ], [ %k2, %loop ]
+  %other = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %v, i32 %k, i32 31)
+  %next = add i32 %v, %other
+  %k2 = lshr i32 %k, 1
+  %more = icmp ne i32 %k2, 0
+  br i1 %more, label %loop, label %done
+done:
+  %ps = getelementptr i32, ptr %sum, i32 %t
+  store i32 %next, ptr %ps
+  %f = uitofp i32 %t to float
+  %l = call float @llvm.nvvm.shfl.sync.up.f32(i32 -1, float %f, i32 1, i32 0)
+  %pl = getelementptr float, ptr %left, i32 %t
+  store float %l, ptr %pl
+  %odd = trunc i32 %t to i1
+  %b = call i32 @llvm.nvvm.vote.ballot.sync(i32 -1, i1 %odd)
+  %pb = getelementptr i32, ptr %ballot, i32 %t
+  store i32 %b, ptr %pb
+  ret void
+})";
+  std::string error;
+  auto emu = load(ir.c_str(), error);
+  ASSERT_TRUE(emu) << error;
+  std::vector<int32_t> sum(64), ballot(64);
+  std::vector<float> left(64);
+  void *ps = sum.data(), *pl = left.data(), *pb = ballot.data();
+  LaunchShape shape;
+  shape.block = {64, 1, 1};
+  ASSERT_EQ(emu->launch("warp", shape, {&ps, &pl, &pb},
+                        {{sum.data(), 256}, {left.data(), 256},
+                         {ballot.data(), 256}}),
+            "");
+  for (int t = 0; t < 64; ++t) {
+    int warpBase = t / 32 * 32;
+    EXPECT_EQ(sum[t], 32 * warpBase + 31 * 32 / 2) << "lane " << t;
+    EXPECT_EQ(left[t], t % 32 == 0 ? float(t) : float(t - 1)) << "lane " << t;
+    EXPECT_EQ(uint32_t(ballot[t]), 0xAAAAAAAAu) << "lane " << t;
+  }
+}
+
+// A lane that exits before the others shuffle leaves them waiting.
+TEST(Emulator, ShuffleWithAnExitedLaneIsReported) {
+  std::string ir = std::string(kHeader) + R"(
+declare i32 @llvm.nvvm.shfl.sync.idx.i32(i32, i32, i32, i32)
+define ptx_kernel void @early(ptr %a) {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %first = icmp eq i32 %t, 3
+  br i1 %first, label %out, label %shuffle
+shuffle:
+  %v = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 -1, i32 %t, i32 0, i32 31)
+  br label %out
+out:
+  ret void
+})";
+  std::string error;
+  auto emu = load(ir.c_str(), error);
+  ASSERT_TRUE(emu) << error;
+  int32_t dummy;
+  void *p = &dummy;
+  LaunchShape shape;
+  shape.block = {32, 1, 1};
+  EXPECT_EQ(emu->launch("early", shape, {&p}, {}),
+            "in block 0: lane 3 of warp 0 is in the member mask of a warp "
+            "collective but has exited");
+}
+
+TEST(Emulator, RefusesWhatItDoesNotEmulate) {
+  std::string ir = std::string(kHeader) + R"(
+declare i32 @llvm.nvvm.redux.sync.add(i32, i32)
+define ptx_kernel void @reduce(ptr %a) {
+  %v = call i32 @llvm.nvvm.redux.sync.add(i32 1, i32 -1)
   store i32 %v, ptr %a
   ret void
 })";
   std::string error;
   EXPECT_FALSE(load(ir.c_str(), error));
-  EXPECT_EQ(error, "not emulated: llvm.nvvm.shfl.sync.bfly.i32");
+  EXPECT_EQ(error, "not emulated: llvm.nvvm.redux.sync.add");
 
   std::string inlineAsm = std::string(kHeader) + R"(
 define ptx_kernel void @asm(ptr %a) {
