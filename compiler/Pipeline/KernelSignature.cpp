@@ -103,7 +103,10 @@ std::string nautilus::resolveSizes(
   for (const auto &[name, value] : requested) {
     if (!llvm::is_contained(sig.sizes, name))
       return "--shape names '" + name + "', which is not a size of kernel '" +
-             sig.name + "' (its sizes: " + llvm::join(sig.sizes, ", ") + ")";
+             sig.name + "' (" +
+             (sig.sizes.empty() ? std::string("it has no sizes")
+                                : "its sizes: " + llvm::join(sig.sizes, ", ")) +
+             ")";
     sizes[name] = value;
   }
   for (const auto &[name, value] : sig.bindings) {
