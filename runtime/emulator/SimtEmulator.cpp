@@ -1,5 +1,6 @@
 //===- SimtEmulator.cpp - Running NVIDIA kernels on the CPU ---------------===//
 #include "runtime/emulator/SimtEmulator.h"
+#include "runtime/DType.h"
 
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
@@ -34,10 +35,20 @@ enum SpecialRegister : int32_t {
 /// (once the warp completes it) the lane's result.
 struct WarpCall {
   enum Kind { None, ShuffleIdx, ShuffleUp, ShuffleDown, ShuffleBfly,
-              VoteAll, VoteAny, VoteUni, VoteBallot } kind = None;
+              VoteAll, VoteAny, VoteUni, VoteBallot, LdMatrix, Mma } kind = None;
   uint32_t mask = 0, value = 0, b = 0, c = 0;
   uint32_t result = 0;
+  // ldmatrix: the row address this lane gives, b = matrices, c = transpose.
+  // mma: b = the shape and types (MmaKind), in = the lane's A, B and C
+  // registers; out = its D registers.
+  const void *address = nullptr;
+  std::array<uint32_t, 10> in{};
+  std::array<uint32_t, 4> out{};
 };
+
+/// The mma.sync forms emulated: m16n8k16 and m16n8k8, f16 or bf16 inputs,
+/// f32 accumulators.
+enum MmaKind : uint32_t { M16N8K16F16, M16N8K16BF16, M16N8K8F16, M16N8K8BF16 };
 
 struct EmulatedThread {
   std::array<uint32_t, 3> tid{};
@@ -69,8 +80,8 @@ struct LaunchState {
 struct BlockState {
   LaunchState *launch = nullptr;
   uint64_t id = 0;
-  /// The block's shared memory, and for each 4-byte word the thread that
-  /// last wrote it and in which barrier interval (for the race detector).
+  /// The block's shared memory, and for each byte the thread that last
+  /// wrote it and in which barrier interval (for the race detector).
   std::vector<char> shared;
   std::vector<uint32_t> lastWriter, writeInterval;
   uint32_t interval = 1;
@@ -126,25 +137,25 @@ static uint32_t linearTid(const BlockState &b) {
   return t.tid[0] + b.ntid[0] * (t.tid[1] + b.ntid[1] * t.tid[2]);
 }
 
-/// A shared-memory access: reading a word another thread wrote in the same
+/// A shared-memory access: reading a byte another thread wrote in the same
 /// barrier interval is a race (the PTX memory model gives no order without
 /// bar.sync); so is writing one.
 static void checkShared(BlockState &b, size_t offset, int64_t bytes,
                         bool isStore) {
   uint32_t me = linearTid(b);
-  for (size_t word = offset / 4; word * 4 < offset + bytes; ++word) {
-    uint32_t writer = b.lastWriter[word];
-    if (writer != 0 && writer - 1 != me && b.writeInterval[word] == b.interval) {
+  for (size_t at = offset; at < offset + bytes; ++at) {
+    uint32_t writer = b.lastWriter[at];
+    if (writer != 0 && writer - 1 != me && b.writeInterval[at] == b.interval) {
       b.launch->fail("shared-memory race: " + threadName(b) + " " +
                      (isStore ? "writes" : "reads") + " byte offset " +
-                     std::to_string(word * 4) + " written by thread " +
+                     std::to_string(at) + " written by thread " +
                      std::to_string(writer - 1) +
                      " with no bar.sync in between");
       return;
     }
     if (isStore) {
-      b.lastWriter[word] = me + 1;
-      b.writeInterval[word] = b.interval;
+      b.lastWriter[at] = me + 1;
+      b.writeInterval[at] = b.interval;
     }
   }
 }
@@ -219,6 +230,30 @@ extern "C" uint32_t __nautilus_emu_shfl(int32_t mode, uint32_t mask,
                                         uint32_t c) {
   return warpCollective(static_cast<WarpCall::Kind>(WarpCall::ShuffleIdx + mode),
                         mask, value, b, c);
+}
+
+extern "C" void __nautilus_emu_ldmatrix(const void *address, int32_t matrices,
+                                        int32_t transpose, uint32_t *out) {
+  BlockState &block = *currentBlock;
+  EmulatedThread *t = block.current;
+  t->warp = WarpCall{WarpCall::LdMatrix, 0xffffffffu, 0,
+                     static_cast<uint32_t>(matrices),
+                     static_cast<uint32_t>(transpose), 0};
+  t->warp.address = address;
+  swapcontext(&t->context, &block.scheduler);
+  for (int i = 0; i < matrices; ++i)
+    out[i] = t->warp.out[i];
+}
+
+extern "C" void __nautilus_emu_mma(int32_t kind, const uint32_t *in,
+                                   uint32_t *out) {
+  BlockState &block = *currentBlock;
+  EmulatedThread *t = block.current;
+  t->warp = WarpCall{WarpCall::Mma, 0xffffffffu, 0,
+                     static_cast<uint32_t>(kind), 0, 0};
+  std::copy(in, in + 10, t->warp.in.begin());
+  swapcontext(&t->context, &block.scheduler);
+  std::copy(t->warp.out.begin(), t->warp.out.end(), out);
 }
 
 extern "C" uint32_t __nautilus_emu_vote(int32_t mode, uint32_t mask,
@@ -306,6 +341,15 @@ std::string rewriteForHost(llvm::Module &m, std::vector<std::string> &kernels,
   llvm::FunctionCallee shfl = m.getOrInsertFunction(
       "__nautilus_emu_shfl",
       llvm::FunctionType::get(i32, {i32, i32, i32, i32, i32}, false));
+  llvm::Type *opaque = llvm::PointerType::get(ctx, 0);
+  llvm::FunctionCallee ldmatrix = m.getOrInsertFunction(
+      "__nautilus_emu_ldmatrix",
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
+                              {opaque, i32, i32, opaque}, false));
+  llvm::FunctionCallee mma = m.getOrInsertFunction(
+      "__nautilus_emu_mma",
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
+                              {i32, opaque, opaque}, false));
   llvm::FunctionCallee vote = m.getOrInsertFunction(
       "__nautilus_emu_vote", llvm::FunctionType::get(i32, {i32, i32, i32}, false));
   // Shared memory: each addrspace(3) global gets an offset in the block's
@@ -391,9 +435,66 @@ std::string rewriteForHost(llvm::Module &m, std::vector<std::string> &kernels,
       call->eraseFromParent();
       continue;
     }
-    auto kind = classify(callee->getName());
+    llvm::StringRef calleeName = callee->getName();
+    if (calleeName.starts_with("llvm.nvvm.ldmatrix.sync.aligned.m8n8.x")) {
+      usesBarriers = true;
+      int matrices = calleeName[38] - '0';
+      bool transpose = calleeName.contains(".trans.");
+      llvm::IRBuilder<> entry(&*call->getFunction()->getEntryBlock().begin());
+      llvm::Value *out = entry.CreateAlloca(llvm::ArrayType::get(i32, 4));
+      llvm::IRBuilder<> b(call);
+      llvm::Value *address = b.CreateAddrSpaceCast(call->getArgOperand(0),
+                                                   llvm::PointerType::get(ctx, 0));
+      b.CreateCall(ldmatrix, {address, b.getInt32(matrices),
+                              b.getInt32(transpose), out});
+      llvm::Value *result;
+      if (matrices == 1) {
+        result = b.CreateLoad(i32, out);
+      } else {
+        result = llvm::PoisonValue::get(call->getType());
+        for (int i = 0; i < matrices; ++i)
+          result = b.CreateInsertValue(
+              result, b.CreateLoad(i32, b.CreateConstGEP1_32(i32, out, i)), i);
+      }
+      call->replaceAllUsesWith(result);
+      call->eraseFromParent();
+      continue;
+    }
+    std::optional<MmaKind> mmaKind;
+    bool halfInputs = call->arg_size() > 0 &&
+                      call->getArgOperand(0)->getType()->isVectorTy();
+    if (calleeName == "llvm.nvvm.mma.m16n8k16.row.col.f32.f32" && halfInputs)
+      mmaKind = M16N8K16F16;
+    else if (calleeName == "llvm.nvvm.mma.m16n8k16.row.col.bf16")
+      mmaKind = M16N8K16BF16;
+    else if (calleeName == "llvm.nvvm.mma.m16n8k8.row.col.f32.f32" && halfInputs)
+      mmaKind = M16N8K8F16;
+    else if (calleeName == "llvm.nvvm.mma.m16n8k8.row.col.bf16")
+      mmaKind = M16N8K8BF16;
+    if (mmaKind) {
+      usesBarriers = true;
+      llvm::IRBuilder<> entry(&*call->getFunction()->getEntryBlock().begin());
+      llvm::Value *in = entry.CreateAlloca(llvm::ArrayType::get(i32, 10));
+      llvm::Value *out = entry.CreateAlloca(llvm::ArrayType::get(i32, 4));
+      llvm::IRBuilder<> b(call);
+      for (auto [i, operand] : llvm::enumerate(call->args()))
+        b.CreateStore(b.CreateBitCast(operand, i32),
+                      b.CreateConstGEP1_32(i32, in, i));
+      b.CreateCall(mma, {b.getInt32(*mmaKind), in, out});
+      llvm::Value *result = llvm::PoisonValue::get(call->getType());
+      for (int i = 0; i < 4; ++i)
+        result = b.CreateInsertValue(
+            result,
+            b.CreateBitCast(b.CreateLoad(i32, b.CreateConstGEP1_32(i32, out, i)),
+                            b.getFloatTy()),
+            i);
+      call->replaceAllUsesWith(result);
+      call->eraseFromParent();
+      continue;
+    }
+    auto kind = classify(calleeName);
     if (!kind)
-      return "not emulated: " + callee->getName().str();
+      return "not emulated: " + calleeName.str();
     llvm::IRBuilder<> b(call);
     if (kind->first) {
       usesBarriers = true;
@@ -547,6 +648,12 @@ SimtEmulator::create(std::unique_ptr<llvm::Module> module,
   runtime[es.intern("__nautilus_emu_barrier")] = {
       llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_barrier),
       llvm::JITSymbolFlags::Exported};
+  runtime[es.intern("__nautilus_emu_ldmatrix")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_ldmatrix),
+      llvm::JITSymbolFlags::Exported};
+  runtime[es.intern("__nautilus_emu_mma")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_mma),
+      llvm::JITSymbolFlags::Exported};
   runtime[es.intern("__nautilus_emu_shfl")] = {
       llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_shfl),
       llvm::JITSymbolFlags::Exported};
@@ -579,6 +686,86 @@ SimtEmulator::create(std::unique_ptr<llvm::Module> module,
   }
   impl->jit = std::move(*jit);
   return std::unique_ptr<SimtEmulator>(new SimtEmulator(std::move(impl)));
+}
+
+/// ldmatrix.sync.aligned.m8n8.xN(.trans).b16, as the PTX ISA defines it:
+/// lanes 8i..8i+7 give the addresses of the 8 rows (16 bytes each) of
+/// matrix i; lane l receives, of each matrix, the two 16-bit elements at
+/// row l / 4, columns 2 (l % 4) and 2 (l % 4) + 1 (or, transposed, at
+/// column l / 4 of rows 2 (l % 4) and 2 (l % 4) + 1).
+static void completeLdMatrix(EmulatedThread *lanes) {
+  uint32_t matrices = lanes[0].warp.b;
+  bool transpose = lanes[0].warp.c != 0;
+  for (uint32_t m = 0; m < matrices; ++m) {
+    uint16_t tile[8][8];
+    for (int r = 0; r < 8; ++r) {
+      EmulatedThread &giver = lanes[8 * m + r];
+      currentBlock->current = &giver;
+      const void *row = __nautilus_emu_access(
+          const_cast<void *>(giver.warp.address), 16, /*isStore=*/0);
+      std::memcpy(tile[r], row, 16);
+    }
+    for (uint32_t l = 0; l < 32; ++l) {
+      uint32_t lo, hi;
+      if (!transpose) {
+        lo = tile[l / 4][2 * (l % 4)];
+        hi = tile[l / 4][2 * (l % 4) + 1];
+      } else {
+        lo = tile[2 * (l % 4)][l / 4];
+        hi = tile[2 * (l % 4) + 1][l / 4];
+      }
+      lanes[l].warp.out[m] = lo | (hi << 16);
+    }
+  }
+}
+
+static float halfToFloat(uint16_t bits, bool bf16) {
+  return bf16 ? nautilus::rt::bf16BitsToFloat(bits)
+              : nautilus::rt::f16BitsToFloat(bits);
+}
+
+/// mma.sync.aligned.m16n8k{16,8}.row.col.f32.{f16,bf16}.{f16,bf16}.f32 with
+/// the fragment layouts of the PTX ISA (groupID = lane / 4, t = lane % 4):
+/// A element i of a lane is at row groupID + 8 ((i / 2) % 2), column
+/// 2 t + i % 2 + 8 (i / 4); B element i at row (k) 2 t + i % 2 + 8 (i / 2),
+/// column (n) groupID; C and D element i at row groupID + 8 (i / 2),
+/// column 2 t + i % 2. Products of the 16-bit inputs are exact; each dot
+/// product is accumulated in double and rounded once to f32.
+static void completeMma(EmulatedThread *lanes) {
+  uint32_t kind = lanes[0].warp.b;
+  bool bf16 = kind == M16N8K16BF16 || kind == M16N8K8BF16;
+  int k = (kind == M16N8K16F16 || kind == M16N8K16BF16) ? 16 : 8;
+  int aRegs = k / 4, bRegs = k / 8; // 32-bit registers per lane
+  float a[16][16] = {}, b[16][8] = {}, c[16][8] = {};
+  for (int l = 0; l < 32; ++l) {
+    const WarpCall &w = lanes[l].warp;
+    int group = l / 4, t = l % 4;
+    for (int i = 0; i < 2 * aRegs; ++i) {
+      uint16_t bits = (w.in[i / 2] >> (16 * (i % 2))) & 0xffff;
+      a[group + 8 * ((i / 2) % 2)][2 * t + i % 2 + 8 * (i / 4)] =
+          halfToFloat(bits, bf16);
+    }
+    for (int i = 0; i < 2 * bRegs; ++i) {
+      uint16_t bits = (w.in[aRegs + i / 2] >> (16 * (i % 2))) & 0xffff;
+      b[2 * t + i % 2 + 8 * (i / 2)][group] = halfToFloat(bits, bf16);
+    }
+    for (int i = 0; i < 4; ++i) {
+      float v;
+      std::memcpy(&v, &w.in[aRegs + bRegs + i], 4);
+      c[group + 8 * (i / 2)][2 * t + i % 2] = v;
+    }
+  }
+  for (int l = 0; l < 32; ++l) {
+    int group = l / 4, t = l % 4;
+    for (int i = 0; i < 4; ++i) {
+      int row = group + 8 * (i / 2), col = 2 * t + i % 2;
+      double sum = c[row][col];
+      for (int kk = 0; kk < k; ++kk)
+        sum += double(a[row][kk]) * double(b[kk][col]);
+      float d = static_cast<float>(sum);
+      std::memcpy(&lanes[l].warp.out[i], &d, 4);
+    }
+  }
 }
 
 /// Completes every warp collective whose member lanes are all waiting in
@@ -618,6 +805,22 @@ static bool completeWarpCollectives(std::vector<EmulatedThread> &fibres,
     if (!ready)
       continue;
     // Every member is here: compute each lane's result.
+    if (leader->warp.kind == WarpCall::LdMatrix ||
+        leader->warp.kind == WarpCall::Mma) {
+      if (end - first != 32) {
+        stuck = "warp " + std::to_string(w) + " has fewer than 32 threads, "
+                "but ldmatrix and mma.sync need all 32";
+        return false;
+      }
+      if (leader->warp.kind == WarpCall::LdMatrix)
+        completeLdMatrix(&fibres[first]);
+      else
+        completeMma(&fibres[first]);
+      for (size_t i = first; i < end; ++i)
+        fibres[i].warp.kind = WarpCall::None;
+      released = true;
+      continue;
+    }
     uint32_t ballot = 0;
     for (size_t i = first; i < end; ++i)
       if ((mask >> (i - first) & 1) && fibres[i].warp.value)
@@ -717,8 +920,8 @@ std::string SimtEmulator::launch(const std::string &name,
       // Fresh shared memory for the block, filled with 0xff bytes (NaN as
       // f32, -1 as an integer) so that reads of unwritten memory show.
       block.shared.assign(sharedBytes, static_cast<char>(0xff));
-      block.lastWriter.assign((sharedBytes + 3) / 4, 0);
-      block.writeInterval.assign((sharedBytes + 3) / 4, 0);
+      block.lastWriter.assign(sharedBytes, 0);
+      block.writeInterval.assign(sharedBytes, 0);
       block.interval = 1;
       block.ctaid = {uint32_t(id % shape.grid[0]),
                      uint32_t((id / shape.grid[0]) % shape.grid[1]),

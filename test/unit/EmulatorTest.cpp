@@ -1,9 +1,11 @@
 //===- EmulatorTest.cpp - The SIMT emulator on hand-written kernels -------===//
 #include "runtime/emulator/SimtEmulator.h"
+#include "runtime/DType.h"
 
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/Support/SourceMgr.h"
 #include <gtest/gtest.h>
 
@@ -17,6 +19,12 @@ std::unique_ptr<SimtEmulator> load(const char *ir, std::string &error) {
   auto module = llvm::parseAssemblyString(ir, diag, *context);
   if (!module) {
     error = diag.getMessage().str();
+    return nullptr;
+  }
+  std::string broken;
+  llvm::raw_string_ostream os(broken);
+  if (llvm::verifyModule(*module, &os)) {
+    error = "invalid test IR: " + broken;
     return nullptr;
   }
   return SimtEmulator::create(std::move(module), std::move(context), error);
@@ -278,6 +286,122 @@ out:
   EXPECT_EQ(emu->launch("early", shape, {&p}, {}),
             "in block 0: lane 3 of warp 0 is in the member mask of a warp "
             "collective but has exited");
+}
+
+// One warp computes D = A B (16x16 by 16x8, f16 in, f32 out) the way
+// tensor-core kernels do: operands staged in shared memory, A fragments by
+// ldmatrix.x4, B fragments by ldmatrix.x2.trans from row-major B, one
+// mma.sync.m16n8k16, D stored by the accumulator layout. Each layout is
+// the PTX ISA's; a mistake in any of them breaks the product.
+TEST(Emulator, LdMatrixAndMmaComputeAProduct) {
+  std::string ir = std::string(kHeader) + R"(
+declare { i32, i32, i32, i32 } @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16(ptr addrspace(3))
+declare { i32, i32 } @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x2.trans.b16(ptr addrspace(3))
+declare { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.f32.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float)
+@sa = internal addrspace(3) global [256 x i16] undef, align 16
+@sb = internal addrspace(3) global [128 x i16] undef, align 16
+define ptx_kernel void @mma(ptr %A, ptr %B, ptr %D) {
+entry:
+  %l = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  br label %copy
+copy:
+  %i = phi i32 [ 0, %entry ], [ %i1, %next ]
+  %ia = add i32 %i, %l
+  %ja = mul i32 %ia, 1
+  %pa = getelementptr i16, ptr %A, i32 %ja
+  %va = load i16, ptr %pa
+  %sa_i = getelementptr [256 x i16], ptr addrspace(3) @sa, i32 0, i32 %ja
+  store i16 %va, ptr addrspace(3) %sa_i
+  %lt = icmp ult i32 %ja, 128
+  br i1 %lt, label %copyb, label %next
+copyb:
+  %pb = getelementptr i16, ptr %B, i32 %ja
+  %vb = load i16, ptr %pb
+  %sb_i = getelementptr [128 x i16], ptr addrspace(3) @sb, i32 0, i32 %ja
+  store i16 %vb, ptr addrspace(3) %sb_i
+  br label %next
+next:
+  %i1 = add i32 %i, 32
+  %more = icmp ult i32 %i1, 256
+  br i1 %more, label %copy, label %compute
+compute:
+  call void @llvm.nvvm.barrier0()
+  %m = lshr i32 %l, 3
+  %r = and i32 %l, 7
+  %mlow = and i32 %m, 1
+  %mhigh = lshr i32 %m, 1
+  %rowa0 = mul i32 %mlow, 8
+  %rowa = add i32 %rowa0, %r
+  %cola = mul i32 %mhigh, 8
+  %ea0 = mul i32 %rowa, 16
+  %ea = add i32 %ea0, %cola
+  %adda = getelementptr [256 x i16], ptr addrspace(3) @sa, i32 0, i32 %ea
+  %fa = call { i32, i32, i32, i32 } @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16(ptr addrspace(3) %adda)
+  %mb = and i32 %m, 1
+  %kb0 = mul i32 %mb, 8
+  %kb = add i32 %kb0, %r
+  %eb = mul i32 %kb, 8
+  %addb = getelementptr [128 x i16], ptr addrspace(3) @sb, i32 0, i32 %eb
+  %fb = call { i32, i32 } @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x2.trans.b16(ptr addrspace(3) %addb)
+  %a0 = extractvalue { i32, i32, i32, i32 } %fa, 0
+  %a1 = extractvalue { i32, i32, i32, i32 } %fa, 1
+  %a2 = extractvalue { i32, i32, i32, i32 } %fa, 2
+  %a3 = extractvalue { i32, i32, i32, i32 } %fa, 3
+  %b0 = extractvalue { i32, i32 } %fb, 0
+  %b1 = extractvalue { i32, i32 } %fb, 1
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %d = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.f32.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %hb0, <2 x half> %hb1, float 0.0, float 0.0, float 0.0, float 0.0)
+  %g = lshr i32 %l, 2
+  %t = and i32 %l, 3
+  %c0 = mul i32 %t, 2
+  %row0 = mul i32 %g, 8
+  %o0 = add i32 %row0, %c0
+  %o2 = add i32 %o0, 64
+  %d0 = extractvalue { float, float, float, float } %d, 0
+  %d1 = extractvalue { float, float, float, float } %d, 1
+  %d2 = extractvalue { float, float, float, float } %d, 2
+  %d3 = extractvalue { float, float, float, float } %d, 3
+  %p0 = getelementptr float, ptr %D, i32 %o0
+  store float %d0, ptr %p0
+  %p1 = getelementptr float, ptr %p0, i32 1
+  store float %d1, ptr %p1
+  %p2 = getelementptr float, ptr %D, i32 %o2
+  store float %d2, ptr %p2
+  %p3 = getelementptr float, ptr %p2, i32 1
+  store float %d3, ptr %p3
+  ret void
+})";
+  std::string error;
+  auto emu = load(ir.c_str(), error);
+  ASSERT_TRUE(emu) << error;
+  std::vector<uint16_t> a(256), b(128);
+  std::vector<float> af(256), bf(128), d(128, -1);
+  for (int i = 0; i < 256; ++i) {
+    af[i] = float((i * 7) % 13) - 6; // small integers: exact in f16
+    a[i] = nautilus::rt::floatToF16Bits(af[i]);
+  }
+  for (int i = 0; i < 128; ++i) {
+    bf[i] = float((i * 5) % 11) - 5;
+    b[i] = nautilus::rt::floatToF16Bits(bf[i]);
+  }
+  void *pa = a.data(), *pb = b.data(), *pd = d.data();
+  LaunchShape shape;
+  shape.block = {32, 1, 1};
+  ASSERT_EQ(emu->launch("mma", shape, {&pa, &pb, &pd},
+                        {{a.data(), 512}, {b.data(), 256}, {d.data(), 512}}),
+            "");
+  for (int row = 0; row < 16; ++row)
+    for (int col = 0; col < 8; ++col) {
+      float want = 0;
+      for (int k = 0; k < 16; ++k)
+        want += af[row * 16 + k] * bf[k * 8 + col];
+      EXPECT_EQ(d[row * 8 + col], want) << "D[" << row << "][" << col << "]";
+    }
 }
 
 TEST(Emulator, RefusesWhatItDoesNotEmulate) {
