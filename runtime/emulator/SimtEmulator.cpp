@@ -50,6 +50,14 @@ struct WarpCall {
 /// f32 accumulators.
 enum MmaKind : uint32_t { M16N8K16F16, M16N8K16BF16, M16N8K8F16, M16N8K8BF16 };
 
+/// One cp.async copy, in flight until a wait completes its group.
+struct PendingCopy {
+  void *destination;
+  const void *source;
+  int32_t bytes;       // the copy's size (4, 8 or 16)
+  int32_t sourceBytes; // read from the source; the rest is zero-filled
+};
+
 struct EmulatedThread {
   std::array<uint32_t, 3> tid{};
   ucontext_t context;
@@ -57,6 +65,11 @@ struct EmulatedThread {
   bool done = false;
   bool atBarrier = false;
   WarpCall warp;
+  /// cp.async: copies issued since the last commit, and committed groups
+  /// (oldest first). A copy lands only when a wait completes its group, so
+  /// a kernel that reads without waiting sees the old (poisoned) bytes.
+  std::vector<PendingCopy> openGroup;
+  std::vector<std::vector<PendingCopy>> groups;
 };
 
 /// What every block of a launch shares.
@@ -256,6 +269,42 @@ extern "C" void __nautilus_emu_mma(int32_t kind, const uint32_t *in,
   std::copy(t->warp.out.begin(), t->warp.out.end(), out);
 }
 
+extern "C" void __nautilus_emu_cp_async(void *destination, const void *source,
+                                        int32_t bytes, int32_t sourceBytes) {
+  currentBlock->current->openGroup.push_back(
+      {destination, source, bytes, std::min(sourceBytes, bytes)});
+}
+
+extern "C" void __nautilus_emu_cp_async_commit() {
+  EmulatedThread &t = *currentBlock->current;
+  t.groups.push_back(std::move(t.openGroup));
+  t.openGroup.clear();
+}
+
+/// Lands every committed group but the newest `pending`.
+extern "C" void __nautilus_emu_cp_async_wait(int32_t pending) {
+  EmulatedThread &t = *currentBlock->current;
+  while (t.groups.size() > static_cast<size_t>(std::max(pending, 0))) {
+    for (const PendingCopy &copy : t.groups.front()) {
+      char staged[16] = {};
+      if (copy.sourceBytes > 0)
+        std::memcpy(staged,
+                    __nautilus_emu_access(const_cast<void *>(copy.source),
+                                          copy.sourceBytes, /*isStore=*/0),
+                    copy.sourceBytes);
+      std::memcpy(__nautilus_emu_access(copy.destination, copy.bytes,
+                                        /*isStore=*/1),
+                  staged, copy.bytes);
+    }
+    t.groups.erase(t.groups.begin());
+  }
+}
+
+extern "C" void __nautilus_emu_cp_async_wait_all() {
+  __nautilus_emu_cp_async_commit();
+  __nautilus_emu_cp_async_wait(0);
+}
+
 extern "C" uint32_t __nautilus_emu_vote(int32_t mode, uint32_t mask,
                                         uint32_t predicate) {
   return warpCollective(static_cast<WarpCall::Kind>(WarpCall::VoteAll + mode),
@@ -350,6 +399,16 @@ std::string rewriteForHost(llvm::Module &m, std::vector<std::string> &kernels,
       "__nautilus_emu_mma",
       llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
                               {i32, opaque, opaque}, false));
+  llvm::Type *voidType = llvm::Type::getVoidTy(ctx);
+  llvm::FunctionCallee cpAsync = m.getOrInsertFunction(
+      "__nautilus_emu_cp_async",
+      llvm::FunctionType::get(voidType, {opaque, opaque, i32, i32}, false));
+  llvm::FunctionCallee cpAsyncCommit = m.getOrInsertFunction(
+      "__nautilus_emu_cp_async_commit", llvm::FunctionType::get(voidType, false));
+  llvm::FunctionCallee cpAsyncWait = m.getOrInsertFunction(
+      "__nautilus_emu_cp_async_wait", llvm::FunctionType::get(voidType, {i32}, false));
+  llvm::FunctionCallee cpAsyncWaitAll = m.getOrInsertFunction(
+      "__nautilus_emu_cp_async_wait_all", llvm::FunctionType::get(voidType, false));
   llvm::FunctionCallee vote = m.getOrInsertFunction(
       "__nautilus_emu_vote", llvm::FunctionType::get(i32, {i32, i32, i32}, false));
   // Shared memory: each addrspace(3) global gets an offset in the block's
@@ -457,6 +516,36 @@ std::string rewriteForHost(llvm::Module &m, std::vector<std::string> &kernels,
               result, b.CreateLoad(i32, b.CreateConstGEP1_32(i32, out, i)), i);
       }
       call->replaceAllUsesWith(result);
+      call->eraseFromParent();
+      continue;
+    }
+    if (calleeName.starts_with("llvm.nvvm.cp.async.ca.shared.global.") ||
+        calleeName.starts_with("llvm.nvvm.cp.async.cg.shared.global.")) {
+      llvm::StringRef rest =
+          calleeName.drop_front(strlen("llvm.nvvm.cp.async.ca.shared.global."));
+      bool withSize = rest.consume_back(".s");
+      int bytes = 0;
+      if (rest.getAsInteger(10, bytes) || (bytes != 4 && bytes != 8 && bytes != 16))
+        return "not emulated: " + calleeName.str();
+      llvm::IRBuilder<> b(call);
+      llvm::Value *dst = b.CreateAddrSpaceCast(call->getArgOperand(0), opaque);
+      llvm::Value *src = b.CreateAddrSpaceCast(call->getArgOperand(1), opaque);
+      llvm::Value *sourceBytes =
+          withSize ? call->getArgOperand(2) : b.getInt32(bytes);
+      b.CreateCall(cpAsync, {dst, src, b.getInt32(bytes), sourceBytes});
+      call->eraseFromParent();
+      continue;
+    }
+    if (calleeName == "llvm.nvvm.cp.async.commit.group" ||
+        calleeName == "llvm.nvvm.cp.async.wait.group" ||
+        calleeName == "llvm.nvvm.cp.async.wait.all") {
+      llvm::IRBuilder<> b(call);
+      if (calleeName.ends_with("commit.group"))
+        b.CreateCall(cpAsyncCommit);
+      else if (calleeName.ends_with("wait.group"))
+        b.CreateCall(cpAsyncWait, {call->getArgOperand(0)});
+      else
+        b.CreateCall(cpAsyncWaitAll);
       call->eraseFromParent();
       continue;
     }
@@ -648,6 +737,18 @@ SimtEmulator::create(std::unique_ptr<llvm::Module> module,
   runtime[es.intern("__nautilus_emu_barrier")] = {
       llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_barrier),
       llvm::JITSymbolFlags::Exported};
+  for (auto [symbolName, address] :
+       std::initializer_list<std::pair<const char *, void *>>{
+           {"__nautilus_emu_cp_async",
+            reinterpret_cast<void *>(&__nautilus_emu_cp_async)},
+           {"__nautilus_emu_cp_async_commit",
+            reinterpret_cast<void *>(&__nautilus_emu_cp_async_commit)},
+           {"__nautilus_emu_cp_async_wait",
+            reinterpret_cast<void *>(&__nautilus_emu_cp_async_wait)},
+           {"__nautilus_emu_cp_async_wait_all",
+            reinterpret_cast<void *>(&__nautilus_emu_cp_async_wait_all)}})
+    runtime[es.intern(symbolName)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                                      llvm::JITSymbolFlags::Exported};
   runtime[es.intern("__nautilus_emu_ldmatrix")] = {
       llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_ldmatrix),
       llvm::JITSymbolFlags::Exported};
@@ -926,6 +1027,10 @@ std::string SimtEmulator::launch(const std::string &name,
       block.ctaid = {uint32_t(id % shape.grid[0]),
                      uint32_t((id / shape.grid[0]) % shape.grid[1]),
                      uint32_t(id / (uint64_t(shape.grid[0]) * shape.grid[1]))};
+      for (EmulatedThread &t : fibres) {
+        t.openGroup.clear();
+        t.groups.clear();
+      }
       if (!barriers) {
         // No barrier: each thread can run to its end in turn.
         for (EmulatedThread &t : fibres) {

@@ -404,6 +404,65 @@ compute:
     }
 }
 
+const char *kAsyncCopy = R"(
+declare void @llvm.nvvm.cp.async.ca.shared.global.16.s(ptr addrspace(3), ptr addrspace(1), i32)
+declare void @llvm.nvvm.cp.async.commit.group()
+declare void @llvm.nvvm.cp.async.wait.group(i32)
+@stage = internal addrspace(3) global [128 x i32] undef, align 16
+define ptx_kernel void @copy(ptr %in, ptr %out) {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %e = mul i32 %t, 4
+  %src = getelementptr i32, ptr %in, i32 %e
+  %g = addrspacecast ptr %src to ptr addrspace(1)
+  %dst = getelementptr [128 x i32], ptr addrspace(3) @stage, i32 0, i32 %e
+  ; 16-byte copies of which the source gives 12 bytes: the last word is 0.
+  call void @llvm.nvvm.cp.async.ca.shared.global.16.s(ptr addrspace(3) %dst, ptr addrspace(1) %g, i32 12)
+  call void @llvm.nvvm.cp.async.commit.group()
+  WAIT
+  call void @llvm.nvvm.barrier0()
+  %n = add i32 %t, 1
+  %w = and i32 %n, 31
+  %e2 = mul i32 %w, 4
+  %p = getelementptr [128 x i32], ptr addrspace(3) @stage, i32 0, i32 %e2
+  %v = load <4 x i32>, ptr addrspace(3) %p
+  %o = getelementptr i32, ptr %out, i32 %e
+  store <4 x i32> %v, ptr %o
+  ret void
+})";
+
+std::vector<int32_t> runAsyncCopy(bool wait) {
+  std::string body = kAsyncCopy;
+  body.replace(body.find("WAIT"), 4,
+               wait ? "call void @llvm.nvvm.cp.async.wait.group(i32 0)" : "");
+  std::string error;
+  auto emu = load((std::string(kHeader) + body).c_str(), error);
+  EXPECT_TRUE(emu) << error;
+  std::vector<int32_t> in(128), out(128, 7);
+  for (int i = 0; i < 128; ++i)
+    in[i] = 100 + i;
+  void *pi = in.data(), *po = out.data();
+  LaunchShape shape;
+  shape.block = {32, 1, 1};
+  EXPECT_EQ(emu->launch("copy", shape, {&pi, &po},
+                        {{in.data(), 512}, {out.data(), 512}}),
+            "");
+  return out;
+}
+
+// cp.async with a zero-filled tail lands at wait_group; a kernel that
+// forgets the wait reads the poisoned shared memory instead.
+TEST(Emulator, AsyncCopiesLandAtTheWait) {
+  std::vector<int32_t> out = runAsyncCopy(/*wait=*/true);
+  for (int t = 0; t < 32; ++t) {
+    int from = (t + 1) % 32;
+    EXPECT_EQ(out[4 * t], 100 + 4 * from);
+    EXPECT_EQ(out[4 * t + 2], 100 + 4 * from + 2);
+    EXPECT_EQ(out[4 * t + 3], 0) << "zero fill";
+  }
+  std::vector<int32_t> stale = runAsyncCopy(/*wait=*/false);
+  EXPECT_EQ(stale[0], -1); // 0xffffffff: shared memory never written
+}
+
 TEST(Emulator, RefusesWhatItDoesNotEmulate) {
   std::string ir = std::string(kHeader) + R"(
 declare i32 @llvm.nvvm.redux.sync.add(i32, i32)
