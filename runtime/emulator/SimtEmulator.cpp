@@ -729,44 +729,34 @@ SimtEmulator::create(std::unique_ptr<llvm::Module> module,
     return nullptr;
   }
   llvm::orc::JITDylib &dylib = (*jit)->getMainJITDylib();
-  llvm::orc::SymbolMap runtime;
+  // The emulation runtime, which the rewritten kernels call.
+  const std::pair<const char *, void *> runtimeFunctions[] = {
+      {"__nautilus_emu_sreg", reinterpret_cast<void *>(&__nautilus_emu_sreg)},
+      {"__nautilus_emu_barrier",
+       reinterpret_cast<void *>(&__nautilus_emu_barrier)},
+      {"__nautilus_emu_access",
+       reinterpret_cast<void *>(&__nautilus_emu_access)},
+      {"__nautilus_emu_shared",
+       reinterpret_cast<void *>(&__nautilus_emu_shared)},
+      {"__nautilus_emu_shfl", reinterpret_cast<void *>(&__nautilus_emu_shfl)},
+      {"__nautilus_emu_vote", reinterpret_cast<void *>(&__nautilus_emu_vote)},
+      {"__nautilus_emu_ldmatrix",
+       reinterpret_cast<void *>(&__nautilus_emu_ldmatrix)},
+      {"__nautilus_emu_mma", reinterpret_cast<void *>(&__nautilus_emu_mma)},
+      {"__nautilus_emu_cp_async",
+       reinterpret_cast<void *>(&__nautilus_emu_cp_async)},
+      {"__nautilus_emu_cp_async_commit",
+       reinterpret_cast<void *>(&__nautilus_emu_cp_async_commit)},
+      {"__nautilus_emu_cp_async_wait",
+       reinterpret_cast<void *>(&__nautilus_emu_cp_async_wait)},
+      {"__nautilus_emu_cp_async_wait_all",
+       reinterpret_cast<void *>(&__nautilus_emu_cp_async_wait_all)},
+  };
   auto &es = (*jit)->getExecutionSession();
-  runtime[es.intern("__nautilus_emu_sreg")] = {
-      llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_sreg),
-      llvm::JITSymbolFlags::Exported};
-  runtime[es.intern("__nautilus_emu_barrier")] = {
-      llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_barrier),
-      llvm::JITSymbolFlags::Exported};
-  for (auto [symbolName, address] :
-       std::initializer_list<std::pair<const char *, void *>>{
-           {"__nautilus_emu_cp_async",
-            reinterpret_cast<void *>(&__nautilus_emu_cp_async)},
-           {"__nautilus_emu_cp_async_commit",
-            reinterpret_cast<void *>(&__nautilus_emu_cp_async_commit)},
-           {"__nautilus_emu_cp_async_wait",
-            reinterpret_cast<void *>(&__nautilus_emu_cp_async_wait)},
-           {"__nautilus_emu_cp_async_wait_all",
-            reinterpret_cast<void *>(&__nautilus_emu_cp_async_wait_all)}})
+  llvm::orc::SymbolMap runtime;
+  for (auto [symbolName, address] : runtimeFunctions)
     runtime[es.intern(symbolName)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                                       llvm::JITSymbolFlags::Exported};
-  runtime[es.intern("__nautilus_emu_ldmatrix")] = {
-      llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_ldmatrix),
-      llvm::JITSymbolFlags::Exported};
-  runtime[es.intern("__nautilus_emu_mma")] = {
-      llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_mma),
-      llvm::JITSymbolFlags::Exported};
-  runtime[es.intern("__nautilus_emu_shfl")] = {
-      llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_shfl),
-      llvm::JITSymbolFlags::Exported};
-  runtime[es.intern("__nautilus_emu_vote")] = {
-      llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_vote),
-      llvm::JITSymbolFlags::Exported};
-  runtime[es.intern("__nautilus_emu_shared")] = {
-      llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_shared),
-      llvm::JITSymbolFlags::Exported};
-  runtime[es.intern("__nautilus_emu_access")] = {
-      llvm::orc::ExecutorAddr::fromPtr(&__nautilus_emu_access),
-      llvm::JITSymbolFlags::Exported};
   if (llvm::Error e = dylib.define(llvm::orc::absoluteSymbols(runtime))) {
     error = llvm::toString(std::move(e));
     return nullptr;

@@ -2,7 +2,7 @@
 //
 //   nautc compile FILE.tensor [-k KERNEL] --target T [--shape N=4096,...]
 //                 [--emit KIND] [-o OUT]
-//   nautc run     FILE.tensor [-k KERNEL] --shape ... [--device cpu]
+//   nautc run     FILE.tensor [-k KERNEL] --shape ... [--device cpu|emu]
 //                 [--input NAME=PATH.npy ...] [--seed N] [--save DIR]
 //                 [--check] [--time]
 //
@@ -29,11 +29,13 @@ options:
   -k NAME                the kernel to use (needed when the file has several)
   --target T             cpu, sm_80, sm_90, gfx90a, gfx942 (default: cpu)
   --shape N=4096,D=128   bind sizes (compile) or give their values (run)
-  --emit KIND            compile: alg, tile, llvm, obj, ptx, amdgcn (default:
-                         obj for cpu, ptx for sm_*, amdgcn for gfx*)
+  --emit KIND            compile: alg, tile, gpu, llvm, obj, ptx, amdgcn
+                         (default: obj for cpu, ptx for sm_*, amdgcn for gfx*)
   -o PATH                compile: where to write the artefact (default: stdout)
   --schedule default     the schedule to use
-  --device cpu           run: where to run
+  --device cpu|emu       run: where to run: the host CPU, or the SIMT
+                         emulator running the NVIDIA kernels (--target
+                         sm_80, the default there, or sm_90)
   --input NAME=PATH.npy  run: an input (others are random, seeded)
   --seed N               run: the seed of random inputs (default 0)
   --save DIR             run: write every output as DIR/NAME.npy
