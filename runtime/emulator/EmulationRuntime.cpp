@@ -1,0 +1,415 @@
+//===- EmulationRuntime.cpp - What emulated kernels call ------------------===//
+//
+// The functions the rewritten kernels call: special registers, barriers,
+// checked memory accesses and shared memory, warp collectives (shuffles,
+// votes, ldmatrix, mma.sync) and cp.async, each with the PTX ISA's meaning.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/emulator/EmulatorState.h"
+#include "runtime/DType.h"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace nautilus::emu;
+using namespace nautilus::emu::detail;
+
+thread_local BlockState *nautilus::emu::detail::currentBlock = nullptr;
+
+extern "C" int32_t __nautilus_emu_sreg(int32_t which) {
+  BlockState &b = *currentBlock;
+  const EmulatedThread &t = *b.current;
+  switch (which) {
+  case TidX: case TidY: case TidZ: return t.tid[which - TidX];
+  case NtidX: case NtidY: case NtidZ: return b.ntid[which - NtidX];
+  case CtaidX: case CtaidY: case CtaidZ: return b.ctaid[which - CtaidX];
+  case NctaidX: case NctaidY: case NctaidZ: return b.nctaid[which - NctaidX];
+  case LaneId: {
+    uint32_t linear = t.tid[0] + b.ntid[0] * (t.tid[1] + b.ntid[1] * t.tid[2]);
+    return linear % 32;
+  }
+  case WarpSize: return 32;
+  }
+  return 0;
+}
+
+extern "C" void __nautilus_emu_barrier() {
+  BlockState &b = *currentBlock;
+  EmulatedThread *t = b.current;
+  t->atBarrier = true;
+  swapcontext(&t->context, &b.scheduler);
+}
+
+/// Where an access outside every buffer goes instead: it reads zeros and
+/// its writes are dropped.
+alignas(64) thread_local char quarantine[4096];
+
+static std::string threadName(const BlockState &b) {
+  const EmulatedThread &t = *b.current;
+  return "thread (" + std::to_string(t.tid[0]) + ", " +
+         std::to_string(t.tid[1]) + ", " + std::to_string(t.tid[2]) +
+         ") of block (" + std::to_string(b.ctaid[0]) + ", " +
+         std::to_string(b.ctaid[1]) + ", " + std::to_string(b.ctaid[2]) + ")";
+}
+
+static uint32_t linearTid(const BlockState &b) {
+  const EmulatedThread &t = *b.current;
+  return t.tid[0] + b.ntid[0] * (t.tid[1] + b.ntid[1] * t.tid[2]);
+}
+
+/// A shared-memory access: reading a byte another thread wrote in the same
+/// barrier interval is a race (the PTX memory model gives no order without
+/// bar.sync); so is writing one.
+static void checkShared(BlockState &b, size_t offset, int64_t bytes,
+                        bool isStore) {
+  uint32_t me = linearTid(b);
+  for (size_t at = offset; at < offset + bytes; ++at) {
+    uint32_t writer = b.lastWriter[at];
+    if (writer != 0 && writer - 1 != me && b.writeInterval[at] == b.interval) {
+      b.launch->fail("shared-memory race: " + threadName(b) + " " +
+                     (isStore ? "writes" : "reads") + " byte offset " +
+                     std::to_string(at) + " written by thread " +
+                     std::to_string(writer - 1) +
+                     " with no bar.sync in between");
+      return;
+    }
+    if (isStore) {
+      b.lastWriter[at] = me + 1;
+      b.writeInterval[at] = b.interval;
+    }
+  }
+}
+
+extern "C" void *__nautilus_emu_shared(int64_t offset) {
+  return currentBlock->shared.data() + offset;
+}
+
+extern "C" void *__nautilus_emu_access(void *address, int64_t bytes,
+                                       int32_t isStore) {
+  BlockState &b = *currentBlock;
+  auto at = reinterpret_cast<uintptr_t>(address);
+  auto sharedBegin = reinterpret_cast<uintptr_t>(b.shared.data());
+  if (!b.shared.empty() && at >= sharedBegin &&
+      at < sharedBegin + b.shared.size()) {
+    if (at + bytes <= sharedBegin + b.shared.size()) {
+      checkShared(b, at - sharedBegin, bytes, isStore);
+      return address;
+    }
+    b.launch->fail("out-of-bounds shared " +
+                   std::string(isStore ? "store" : "load") + " of " +
+                   std::to_string(bytes) + " bytes at byte offset " +
+                   std::to_string(at - sharedBegin) + " of " +
+                   std::to_string(b.shared.size()) + " by " + threadName(b));
+    std::memset(quarantine, 0, sizeof(quarantine));
+    return quarantine;
+  }
+  const std::vector<MemoryRange> &buffers = *b.launch->buffers;
+  if (buffers.empty())
+    return address;
+  for (const MemoryRange &r : buffers) {
+    auto begin = reinterpret_cast<uintptr_t>(r.begin);
+    if (at >= begin && at + bytes <= begin + r.bytes)
+      return address;
+  }
+  // Name the nearest buffer, so the report says how far off the access is.
+  std::string where = "outside every buffer";
+  intptr_t best = INTPTR_MAX;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    auto begin = reinterpret_cast<intptr_t>(buffers[i].begin);
+    intptr_t offset = static_cast<intptr_t>(at) - begin;
+    intptr_t distance = offset < 0 ? -offset
+                                   : offset - static_cast<intptr_t>(buffers[i].bytes);
+    if (distance < best) {
+      best = distance;
+      where = "at byte offset " + std::to_string(offset) + " of buffer #" +
+              std::to_string(i) + " (" + std::to_string(buffers[i].bytes) +
+              " bytes)";
+    }
+  }
+  b.launch->fail("out-of-bounds global " + std::string(isStore ? "store" : "load") +
+                 " of " + std::to_string(bytes) + " bytes " + where + " by " +
+                 threadName(b));
+  std::memset(quarantine, 0, sizeof(quarantine));
+  return bytes <= static_cast<int64_t>(sizeof(quarantine)) ? quarantine
+                                                           : nullptr;
+}
+
+/// Suspends the calling lane in a warp collective until the scheduler has
+/// completed it for every lane of its member mask.
+static uint32_t warpCollective(WarpCall::Kind kind, uint32_t mask,
+                               uint32_t value, uint32_t b, uint32_t c) {
+  BlockState &block = *currentBlock;
+  EmulatedThread *t = block.current;
+  t->warp = WarpCall{kind, mask, value, b, c, 0};
+  swapcontext(&t->context, &block.scheduler);
+  return t->warp.result;
+}
+
+extern "C" uint32_t __nautilus_emu_shfl(int32_t mode, uint32_t mask,
+                                        uint32_t value, uint32_t b,
+                                        uint32_t c) {
+  return warpCollective(static_cast<WarpCall::Kind>(WarpCall::ShuffleIdx + mode),
+                        mask, value, b, c);
+}
+
+extern "C" void __nautilus_emu_ldmatrix(const void *address, int32_t matrices,
+                                        int32_t transpose, uint32_t *out) {
+  BlockState &block = *currentBlock;
+  EmulatedThread *t = block.current;
+  t->warp = WarpCall{WarpCall::LdMatrix, 0xffffffffu, 0,
+                     static_cast<uint32_t>(matrices),
+                     static_cast<uint32_t>(transpose), 0};
+  t->warp.address = address;
+  swapcontext(&t->context, &block.scheduler);
+  for (int i = 0; i < matrices; ++i)
+    out[i] = t->warp.out[i];
+}
+
+extern "C" void __nautilus_emu_mma(int32_t kind, const uint32_t *in,
+                                   uint32_t *out) {
+  BlockState &block = *currentBlock;
+  EmulatedThread *t = block.current;
+  t->warp = WarpCall{WarpCall::Mma, 0xffffffffu, 0,
+                     static_cast<uint32_t>(kind), 0, 0};
+  std::copy(in, in + 10, t->warp.in.begin());
+  swapcontext(&t->context, &block.scheduler);
+  std::copy(t->warp.out.begin(), t->warp.out.end(), out);
+}
+
+extern "C" void __nautilus_emu_cp_async(void *destination, const void *source,
+                                        int32_t bytes, int32_t sourceBytes) {
+  currentBlock->current->openGroup.push_back(
+      {destination, source, bytes, std::min(sourceBytes, bytes)});
+}
+
+extern "C" void __nautilus_emu_cp_async_commit() {
+  EmulatedThread &t = *currentBlock->current;
+  t.groups.push_back(std::move(t.openGroup));
+  t.openGroup.clear();
+}
+
+/// Lands every committed group but the newest `pending`.
+extern "C" void __nautilus_emu_cp_async_wait(int32_t pending) {
+  EmulatedThread &t = *currentBlock->current;
+  while (t.groups.size() > static_cast<size_t>(std::max(pending, 0))) {
+    for (const PendingCopy &copy : t.groups.front()) {
+      char staged[16] = {};
+      if (copy.sourceBytes > 0)
+        std::memcpy(staged,
+                    __nautilus_emu_access(const_cast<void *>(copy.source),
+                                          copy.sourceBytes, /*isStore=*/0),
+                    copy.sourceBytes);
+      std::memcpy(__nautilus_emu_access(copy.destination, copy.bytes,
+                                        /*isStore=*/1),
+                  staged, copy.bytes);
+    }
+    t.groups.erase(t.groups.begin());
+  }
+}
+
+extern "C" void __nautilus_emu_cp_async_wait_all() {
+  __nautilus_emu_cp_async_commit();
+  __nautilus_emu_cp_async_wait(0);
+}
+
+extern "C" uint32_t __nautilus_emu_vote(int32_t mode, uint32_t mask,
+                                        uint32_t predicate) {
+  return warpCollective(static_cast<WarpCall::Kind>(WarpCall::VoteAll + mode),
+                        mask, predicate & 1, 0, 0);
+}
+
+void nautilus::emu::detail::fiberMain() {
+  BlockState &b = *currentBlock;
+  b.entry(b.args);
+  b.current->done = true;
+  // Returning resumes uc_link: the block's scheduler.
+}
+
+/// ldmatrix.sync.aligned.m8n8.xN(.trans).b16, as the PTX ISA defines it:
+/// lanes 8i..8i+7 give the addresses of the 8 rows (16 bytes each) of
+/// matrix i; lane l receives, of each matrix, the two 16-bit elements at
+/// row l / 4, columns 2 (l % 4) and 2 (l % 4) + 1 (or, transposed, at
+/// column l / 4 of rows 2 (l % 4) and 2 (l % 4) + 1).
+static void completeLdMatrix(EmulatedThread *lanes) {
+  uint32_t matrices = lanes[0].warp.b;
+  bool transpose = lanes[0].warp.c != 0;
+  for (uint32_t m = 0; m < matrices; ++m) {
+    uint16_t tile[8][8];
+    for (int r = 0; r < 8; ++r) {
+      EmulatedThread &giver = lanes[8 * m + r];
+      currentBlock->current = &giver;
+      const void *row = __nautilus_emu_access(
+          const_cast<void *>(giver.warp.address), 16, /*isStore=*/0);
+      std::memcpy(tile[r], row, 16);
+    }
+    for (uint32_t l = 0; l < 32; ++l) {
+      uint32_t lo, hi;
+      if (!transpose) {
+        lo = tile[l / 4][2 * (l % 4)];
+        hi = tile[l / 4][2 * (l % 4) + 1];
+      } else {
+        lo = tile[2 * (l % 4)][l / 4];
+        hi = tile[2 * (l % 4) + 1][l / 4];
+      }
+      lanes[l].warp.out[m] = lo | (hi << 16);
+    }
+  }
+}
+
+static float halfToFloat(uint16_t bits, bool bf16) {
+  return bf16 ? nautilus::rt::bf16BitsToFloat(bits)
+              : nautilus::rt::f16BitsToFloat(bits);
+}
+
+/// mma.sync.aligned.m16n8k{16,8}.row.col.f32.{f16,bf16}.{f16,bf16}.f32 with
+/// the fragment layouts of the PTX ISA (groupID = lane / 4, t = lane % 4):
+/// A element i of a lane is at row groupID + 8 ((i / 2) % 2), column
+/// 2 t + i % 2 + 8 (i / 4); B element i at row (k) 2 t + i % 2 + 8 (i / 2),
+/// column (n) groupID; C and D element i at row groupID + 8 (i / 2),
+/// column 2 t + i % 2. Products of the 16-bit inputs are exact; each dot
+/// product is accumulated in double and rounded once to f32.
+static void completeMma(EmulatedThread *lanes) {
+  uint32_t kind = lanes[0].warp.b;
+  bool bf16 = kind == M16N8K16BF16 || kind == M16N8K8BF16;
+  int k = (kind == M16N8K16F16 || kind == M16N8K16BF16) ? 16 : 8;
+  int aRegs = k / 4, bRegs = k / 8; // 32-bit registers per lane
+  float a[16][16] = {}, b[16][8] = {}, c[16][8] = {};
+  for (int l = 0; l < 32; ++l) {
+    const WarpCall &w = lanes[l].warp;
+    int group = l / 4, t = l % 4;
+    for (int i = 0; i < 2 * aRegs; ++i) {
+      uint16_t bits = (w.in[i / 2] >> (16 * (i % 2))) & 0xffff;
+      a[group + 8 * ((i / 2) % 2)][2 * t + i % 2 + 8 * (i / 4)] =
+          halfToFloat(bits, bf16);
+    }
+    for (int i = 0; i < 2 * bRegs; ++i) {
+      uint16_t bits = (w.in[aRegs + i / 2] >> (16 * (i % 2))) & 0xffff;
+      b[2 * t + i % 2 + 8 * (i / 2)][group] = halfToFloat(bits, bf16);
+    }
+    for (int i = 0; i < 4; ++i) {
+      float v;
+      std::memcpy(&v, &w.in[aRegs + bRegs + i], 4);
+      c[group + 8 * (i / 2)][2 * t + i % 2] = v;
+    }
+  }
+  for (int l = 0; l < 32; ++l) {
+    int group = l / 4, t = l % 4;
+    for (int i = 0; i < 4; ++i) {
+      int row = group + 8 * (i / 2), col = 2 * t + i % 2;
+      double sum = c[row][col];
+      for (int kk = 0; kk < k; ++kk)
+        sum += double(a[row][kk]) * double(b[kk][col]);
+      float d = static_cast<float>(sum);
+      std::memcpy(&lanes[l].warp.out[i], &d, 4);
+    }
+  }
+}
+
+/// Completes every warp collective whose member lanes are all waiting in
+/// it, as the PTX ISA defines shfl.sync and vote.sync. Returns whether any
+/// lane was released; sets `stuck` when lanes wait on a lane that has
+/// exited or that waits elsewhere.
+bool nautilus::emu::detail::completeWarpCollectives(
+    std::vector<EmulatedThread> &fibres, std::string &stuck) {
+  bool released = false;
+  size_t warps = (fibres.size() + 31) / 32;
+  for (size_t w = 0; w < warps; ++w) {
+    size_t first = w * 32, end = std::min(fibres.size(), first + 32);
+    EmulatedThread *leader = nullptr;
+    for (size_t i = first; i < end; ++i)
+      if (fibres[i].warp.kind != WarpCall::None) {
+        leader = &fibres[i];
+        break;
+      }
+    if (!leader)
+      continue;
+    uint32_t mask = leader->warp.mask;
+    bool ready = true;
+    for (size_t i = first; i < end && ready; ++i) {
+      if (!(mask >> (i - first) & 1))
+        continue;
+      const EmulatedThread &lane = fibres[i];
+      if (lane.done || lane.atBarrier) {
+        stuck = "lane " + std::to_string(i - first) + " of warp " +
+                std::to_string(w) + " is in the member mask of a warp "
+                "collective but has " +
+                (lane.done ? "exited" : "reached bar.sync instead");
+        return false;
+      }
+      if (lane.warp.kind != leader->warp.kind)
+        ready = false;
+    }
+    if (!ready)
+      continue;
+    // Every member is here: compute each lane's result.
+    if (leader->warp.kind == WarpCall::LdMatrix ||
+        leader->warp.kind == WarpCall::Mma) {
+      if (end - first != 32) {
+        stuck = "warp " + std::to_string(w) + " has fewer than 32 threads, "
+                "but ldmatrix and mma.sync need all 32";
+        return false;
+      }
+      if (leader->warp.kind == WarpCall::LdMatrix)
+        completeLdMatrix(&fibres[first]);
+      else
+        completeMma(&fibres[first]);
+      for (size_t i = first; i < end; ++i)
+        fibres[i].warp.kind = WarpCall::None;
+      released = true;
+      continue;
+    }
+    uint32_t ballot = 0;
+    for (size_t i = first; i < end; ++i)
+      if ((mask >> (i - first) & 1) && fibres[i].warp.value)
+        ballot |= 1u << (i - first);
+    for (size_t i = first; i < end; ++i) {
+      if (!(mask >> (i - first) & 1))
+        continue;
+      WarpCall &call = fibres[i].warp;
+      uint32_t lane = i - first;
+      switch (call.kind) {
+      case WarpCall::VoteAll: call.result = (ballot & mask) == mask; break;
+      case WarpCall::VoteAny: call.result = ballot != 0; break;
+      case WarpCall::VoteUni:
+        call.result = ballot == 0 || (ballot & mask) == mask;
+        break;
+      case WarpCall::VoteBallot: call.result = ballot; break;
+      default: {
+        uint32_t bval = call.b & 31, cval = call.c & 31;
+        uint32_t segmask = (call.c >> 8) & 31;
+        uint32_t maxLane = (lane & segmask) | (cval & ~segmask);
+        uint32_t minLane = lane & segmask;
+        int64_t j = lane;
+        bool pval = true;
+        switch (call.kind) {
+        case WarpCall::ShuffleUp:
+          j = int64_t(lane) - bval;
+          pval = j >= int64_t(maxLane);
+          break;
+        case WarpCall::ShuffleDown:
+          j = lane + bval;
+          pval = j <= int64_t(maxLane);
+          break;
+        case WarpCall::ShuffleBfly:
+          j = lane ^ bval;
+          pval = j <= int64_t(maxLane);
+          break;
+        default: // idx
+          j = minLane | (bval & ~segmask);
+          pval = j <= int64_t(maxLane);
+          break;
+        }
+        if (!pval || first + j >= end)
+          j = lane;
+        call.result = fibres[first + j].warp.value;
+        break;
+      }
+      }
+    }
+    for (size_t i = first; i < end; ++i)
+      if (mask >> (i - first) & 1)
+        fibres[i].warp.kind = WarpCall::None;
+    released = true;
+  }
+  return released;
+}

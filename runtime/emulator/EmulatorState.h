@@ -1,0 +1,137 @@
+//===- EmulatorState.h - The emulated machine's state ----------*- C++ -*-===//
+//
+// What the emulation runtime (EmulationRuntime.cpp), the module rewriter
+// (HostModule.cpp) and the launcher (SimtEmulator.cpp) share: the state of
+// each emulated thread, block and launch, and the runtime functions that the
+// rewritten kernels call.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_RUNTIME_EMULATOR_EMULATORSTATE_H
+#define NAUTILUS_RUNTIME_EMULATOR_EMULATORSTATE_H
+
+#include "runtime/emulator/SimtEmulator.h"
+
+#include <array>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <ucontext.h>
+#include <vector>
+
+namespace nautilus::emu::detail {
+
+/// Special registers, in the order __nautilus_emu_sreg numbers them.
+enum SpecialRegister : int32_t {
+  TidX, TidY, TidZ, NtidX, NtidY, NtidZ,
+  CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ, LaneId, WarpSize,
+};
+
+/// A warp collective a lane is waiting in: which one, its operands, and
+/// (once the warp completes it) the lane's result.
+struct WarpCall {
+  enum Kind { None, ShuffleIdx, ShuffleUp, ShuffleDown, ShuffleBfly,
+              VoteAll, VoteAny, VoteUni, VoteBallot, LdMatrix, Mma } kind = None;
+  uint32_t mask = 0, value = 0, b = 0, c = 0;
+  uint32_t result = 0;
+  // ldmatrix: the row address this lane gives, b = matrices, c = transpose.
+  // mma: b = the shape and types (MmaKind), in = the lane's A, B and C
+  // registers; out = its D registers.
+  const void *address = nullptr;
+  std::array<uint32_t, 10> in{};
+  std::array<uint32_t, 4> out{};
+};
+
+/// The mma.sync forms emulated: m16n8k16 and m16n8k8, f16 or bf16 inputs,
+/// f32 accumulators.
+enum MmaKind : uint32_t { M16N8K16F16, M16N8K16BF16, M16N8K8F16, M16N8K8BF16 };
+
+/// One cp.async copy, in flight until a wait completes its group.
+struct PendingCopy {
+  void *destination;
+  const void *source;
+  int32_t bytes;       // the copy's size (4, 8 or 16)
+  int32_t sourceBytes; // read from the source; the rest is zero-filled
+};
+
+struct EmulatedThread {
+  std::array<uint32_t, 3> tid{};
+  ucontext_t context;
+  std::vector<char> stack;
+  bool done = false;
+  bool atBarrier = false;
+  WarpCall warp;
+  /// cp.async: copies issued since the last commit, and committed groups
+  /// (oldest first). A copy lands only when a wait completes its group, so
+  /// a kernel that reads without waiting sees the old (poisoned) bytes.
+  std::vector<PendingCopy> openGroup;
+  std::vector<std::vector<PendingCopy>> groups;
+};
+
+/// What every block of a launch shares.
+struct LaunchState {
+  const std::vector<MemoryRange> *buffers = nullptr;
+  std::mutex errorMutex;
+  std::string error;
+
+  void fail(const std::string &message) {
+    std::lock_guard<std::mutex> lock(errorMutex);
+    if (error.empty())
+      error = message;
+  }
+  bool failed() {
+    std::lock_guard<std::mutex> lock(errorMutex);
+    return !error.empty();
+  }
+};
+
+/// The state of the block a host thread is running.
+struct BlockState {
+  LaunchState *launch = nullptr;
+  uint64_t id = 0;
+  /// The block's shared memory, and for each byte the thread that last
+  /// wrote it and in which barrier interval (for the race detector).
+  std::vector<char> shared;
+  std::vector<uint32_t> lastWriter, writeInterval;
+  uint32_t interval = 1;
+  std::array<uint32_t, 3> ctaid{}, ntid{}, nctaid{};
+  ucontext_t scheduler;
+  EmulatedThread *current = nullptr;
+  void (*entry)(void **) = nullptr;
+  void **args = nullptr;
+};
+
+
+extern thread_local BlockState *currentBlock;
+
+/// The body of a thread's fibre: runs the kernel for `currentBlock->current`.
+void fiberMain();
+
+/// Completes every warp collective (shuffle, vote, ldmatrix, mma) whose
+/// member lanes are all waiting in it. Returns whether any lane was
+/// released; sets `stuck` when lanes wait on a lane that has exited or that
+/// waits elsewhere.
+bool completeWarpCollectives(std::vector<EmulatedThread> &fibres,
+                             std::string &stuck);
+
+} // namespace nautilus::emu::detail
+
+// The emulation runtime: what the rewritten kernels call.
+extern "C" {
+int32_t __nautilus_emu_sreg(int32_t which);
+void __nautilus_emu_barrier();
+void *__nautilus_emu_access(void *address, int64_t bytes, int32_t isStore);
+void *__nautilus_emu_shared(int64_t offset);
+uint32_t __nautilus_emu_shfl(int32_t mode, uint32_t mask, uint32_t value,
+                             uint32_t b, uint32_t c);
+uint32_t __nautilus_emu_vote(int32_t mode, uint32_t mask, uint32_t predicate);
+void __nautilus_emu_ldmatrix(const void *address, int32_t matrices,
+                             int32_t transpose, uint32_t *out);
+void __nautilus_emu_mma(int32_t kind, const uint32_t *in, uint32_t *out);
+void __nautilus_emu_cp_async(void *destination, const void *source,
+                             int32_t bytes, int32_t sourceBytes);
+void __nautilus_emu_cp_async_commit();
+void __nautilus_emu_cp_async_wait(int32_t pending);
+void __nautilus_emu_cp_async_wait_all();
+}
+
+#endif

@@ -1,0 +1,373 @@
+//===- HostModule.cpp - NVVM-level IR rewritten for the host --------------===//
+//
+// Replaces the `llvm.nvvm.*` intrinsics a kernel uses by calls into the
+// emulation runtime, gives shared-memory globals offsets in a per-block
+// buffer, routes every memory access through the bounds and race checks,
+// and adds a packed entry point per kernel. Anything not emulated is
+// refused by name.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/emulator/HostModule.h"
+#include "runtime/emulator/EmulatorState.h"
+
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/ReplaceConstant.h"
+
+#include <cstring>
+
+using namespace nautilus::emu::detail;
+
+namespace {
+
+/// What replaces each emulated intrinsic.
+std::optional<std::pair<bool, int32_t>> classify(llvm::StringRef name) {
+  // {isBarrier, special register}
+  static const std::pair<const char *, int32_t> registers[] = {
+      {"llvm.nvvm.read.ptx.sreg.tid.x", TidX},
+      {"llvm.nvvm.read.ptx.sreg.tid.y", TidY},
+      {"llvm.nvvm.read.ptx.sreg.tid.z", TidZ},
+      {"llvm.nvvm.read.ptx.sreg.ntid.x", NtidX},
+      {"llvm.nvvm.read.ptx.sreg.ntid.y", NtidY},
+      {"llvm.nvvm.read.ptx.sreg.ntid.z", NtidZ},
+      {"llvm.nvvm.read.ptx.sreg.ctaid.x", CtaidX},
+      {"llvm.nvvm.read.ptx.sreg.ctaid.y", CtaidY},
+      {"llvm.nvvm.read.ptx.sreg.ctaid.z", CtaidZ},
+      {"llvm.nvvm.read.ptx.sreg.nctaid.x", NctaidX},
+      {"llvm.nvvm.read.ptx.sreg.nctaid.y", NctaidY},
+      {"llvm.nvvm.read.ptx.sreg.nctaid.z", NctaidZ},
+      {"llvm.nvvm.read.ptx.sreg.laneid", LaneId},
+      {"llvm.nvvm.read.ptx.sreg.warpsize", WarpSize},
+  };
+  for (auto &[n, r] : registers)
+    if (name == n)
+      return std::make_pair(false, r);
+  if (name == "llvm.nvvm.barrier0" ||
+      name == "llvm.nvvm.barrier.cta.sync.aligned.all" ||
+      name == "llvm.nvvm.barrier.cta.sync.all")
+    return std::make_pair(true, 0);
+  return std::nullopt;
+}
+
+/// A warp collective intrinsic: {is vote, mode, type suffix}.
+struct WarpIntrinsic {
+  bool vote;
+  int32_t mode;
+};
+
+std::optional<WarpIntrinsic> classifyWarp(llvm::StringRef name) {
+  static const std::pair<const char *, WarpIntrinsic> table[] = {
+      {"llvm.nvvm.shfl.sync.idx.i32", {false, 0}},
+      {"llvm.nvvm.shfl.sync.up.i32", {false, 1}},
+      {"llvm.nvvm.shfl.sync.down.i32", {false, 2}},
+      {"llvm.nvvm.shfl.sync.bfly.i32", {false, 3}},
+      {"llvm.nvvm.shfl.sync.idx.f32", {false, 0}},
+      {"llvm.nvvm.shfl.sync.up.f32", {false, 1}},
+      {"llvm.nvvm.shfl.sync.down.f32", {false, 2}},
+      {"llvm.nvvm.shfl.sync.bfly.f32", {false, 3}},
+      {"llvm.nvvm.vote.all.sync", {true, 0}},
+      {"llvm.nvvm.vote.any.sync", {true, 1}},
+      {"llvm.nvvm.vote.uni.sync", {true, 2}},
+      {"llvm.nvvm.vote.ballot.sync", {true, 3}},
+  };
+  for (auto &[n, w] : table)
+    if (name == n)
+      return w;
+  return std::nullopt;
+}
+
+} // namespace
+
+std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<std::string> &kernels,
+                           bool &usesFibres, uint64_t &staticSharedBytes) {
+  llvm::LLVMContext &ctx = m.getContext();
+  llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::FunctionCallee sreg = m.getOrInsertFunction(
+      "__nautilus_emu_sreg", llvm::FunctionType::get(i32, {i32}, false));
+  llvm::FunctionCallee barrier = m.getOrInsertFunction(
+      "__nautilus_emu_barrier",
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), false));
+  llvm::FunctionCallee shfl = m.getOrInsertFunction(
+      "__nautilus_emu_shfl",
+      llvm::FunctionType::get(i32, {i32, i32, i32, i32, i32}, false));
+  llvm::Type *opaque = llvm::PointerType::get(ctx, 0);
+  llvm::FunctionCallee ldmatrix = m.getOrInsertFunction(
+      "__nautilus_emu_ldmatrix",
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
+                              {opaque, i32, i32, opaque}, false));
+  llvm::FunctionCallee mma = m.getOrInsertFunction(
+      "__nautilus_emu_mma",
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
+                              {i32, opaque, opaque}, false));
+  llvm::Type *voidType = llvm::Type::getVoidTy(ctx);
+  llvm::FunctionCallee cpAsync = m.getOrInsertFunction(
+      "__nautilus_emu_cp_async",
+      llvm::FunctionType::get(voidType, {opaque, opaque, i32, i32}, false));
+  llvm::FunctionCallee cpAsyncCommit = m.getOrInsertFunction(
+      "__nautilus_emu_cp_async_commit", llvm::FunctionType::get(voidType, false));
+  llvm::FunctionCallee cpAsyncWait = m.getOrInsertFunction(
+      "__nautilus_emu_cp_async_wait", llvm::FunctionType::get(voidType, {i32}, false));
+  llvm::FunctionCallee cpAsyncWaitAll = m.getOrInsertFunction(
+      "__nautilus_emu_cp_async_wait_all", llvm::FunctionType::get(voidType, false));
+  llvm::FunctionCallee vote = m.getOrInsertFunction(
+      "__nautilus_emu_vote", llvm::FunctionType::get(i32, {i32, i32, i32}, false));
+  // Shared memory: each addrspace(3) global gets an offset in the block's
+  // shared memory (dynamic shared memory, an external array, starts after
+  // the static ones), and its uses become that address.
+  std::vector<llvm::GlobalVariable *> sharedGlobals;
+  for (llvm::GlobalVariable &g : m.globals())
+    if (g.getAddressSpace() == 3)
+      sharedGlobals.push_back(&g);
+  if (!sharedGlobals.empty()) {
+    const llvm::DataLayout &dl = m.getDataLayout();
+    llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
+    llvm::FunctionCallee base = m.getOrInsertFunction(
+        "__nautilus_emu_shared",
+        llvm::FunctionType::get(llvm::PointerType::get(ctx, 0), {i64}, false));
+    uint64_t offset = 0;
+    std::vector<std::pair<llvm::GlobalVariable *, uint64_t>> placed;
+    for (llvm::GlobalVariable *g : sharedGlobals) {
+      if (g->isDeclaration() || dl.getTypeAllocSize(g->getValueType()) == 0)
+        continue;
+      uint64_t align = std::max<uint64_t>(16, g->getAlign().valueOrOne().value());
+      offset = (offset + align - 1) / align * align;
+      placed.push_back({g, offset});
+      offset += dl.getTypeAllocSize(g->getValueType());
+    }
+    uint64_t dynamicStart = (offset + 15) / 16 * 16;
+    for (llvm::GlobalVariable *g : sharedGlobals)
+      if (g->isDeclaration() || dl.getTypeAllocSize(g->getValueType()) == 0)
+        placed.push_back({g, dynamicStart});
+    staticSharedBytes = dynamicStart;
+    for (auto [g, at] : placed) {
+      llvm::convertUsersOfConstantsToInstructions({g});
+      std::vector<llvm::Use *> uses;
+      for (llvm::Use &u : g->uses())
+        uses.push_back(&u);
+      for (llvm::Use *u : uses) {
+        auto *user = llvm::dyn_cast<llvm::Instruction>(u->getUser());
+        if (!user)
+          return "not emulated: a shared-memory global used outside code";
+        llvm::Function *f = user->getFunction();
+        llvm::IRBuilder<> b(&*f->getEntryBlock().getFirstInsertionPt());
+        llvm::Value *address = b.CreateCall(base, {b.getInt64(at)});
+        u->set(b.CreateAddrSpaceCast(address, g->getType()));
+      }
+      g->eraseFromParent();
+    }
+  }
+
+  std::vector<llvm::CallInst *> calls;
+  for (llvm::Function &f : m)
+    for (llvm::BasicBlock &bb : f)
+      for (llvm::Instruction &i : bb)
+        if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i))
+          calls.push_back(call);
+  for (llvm::CallInst *call : calls) {
+    if (auto *asmCall = llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()))
+      return "not emulated: inline PTX '" + asmCall->getAsmString().str() + "'";
+    llvm::Function *callee = call->getCalledFunction();
+    if (!callee || !callee->getName().starts_with("llvm.nvvm."))
+      continue;
+    if (auto warp = classifyWarp(callee->getName())) {
+      usesFibres = true; // warp collectives suspend lanes: fibres
+      llvm::IRBuilder<> b(call);
+      llvm::Value *result;
+      if (warp->vote) {
+        llvm::Value *pred = b.CreateZExt(call->getArgOperand(1), i32);
+        result = b.CreateCall(vote, {b.getInt32(warp->mode),
+                                     call->getArgOperand(0), pred});
+        if (call->getType()->isIntegerTy(1))
+          result = b.CreateTrunc(result, call->getType());
+      } else {
+        llvm::Value *value = call->getArgOperand(1);
+        if (value->getType()->isFloatTy())
+          value = b.CreateBitCast(value, i32);
+        result = b.CreateCall(shfl, {b.getInt32(warp->mode),
+                                     call->getArgOperand(0), value,
+                                     call->getArgOperand(2),
+                                     call->getArgOperand(3)});
+        if (call->getType()->isFloatTy())
+          result = b.CreateBitCast(result, call->getType());
+      }
+      call->replaceAllUsesWith(result);
+      call->eraseFromParent();
+      continue;
+    }
+    llvm::StringRef calleeName = callee->getName();
+    if (calleeName.starts_with("llvm.nvvm.ldmatrix.sync.aligned.m8n8.x")) {
+      usesFibres = true;
+      int matrices = calleeName[38] - '0';
+      bool transpose = calleeName.contains(".trans.");
+      llvm::IRBuilder<> entry(&*call->getFunction()->getEntryBlock().begin());
+      llvm::Value *out = entry.CreateAlloca(llvm::ArrayType::get(i32, 4));
+      llvm::IRBuilder<> b(call);
+      llvm::Value *address = b.CreateAddrSpaceCast(call->getArgOperand(0),
+                                                   llvm::PointerType::get(ctx, 0));
+      b.CreateCall(ldmatrix, {address, b.getInt32(matrices),
+                              b.getInt32(transpose), out});
+      llvm::Value *result;
+      if (matrices == 1) {
+        result = b.CreateLoad(i32, out);
+      } else {
+        result = llvm::PoisonValue::get(call->getType());
+        for (int i = 0; i < matrices; ++i)
+          result = b.CreateInsertValue(
+              result, b.CreateLoad(i32, b.CreateConstGEP1_32(i32, out, i)), i);
+      }
+      call->replaceAllUsesWith(result);
+      call->eraseFromParent();
+      continue;
+    }
+    if (calleeName.starts_with("llvm.nvvm.cp.async.ca.shared.global.") ||
+        calleeName.starts_with("llvm.nvvm.cp.async.cg.shared.global.")) {
+      llvm::StringRef rest =
+          calleeName.drop_front(strlen("llvm.nvvm.cp.async.ca.shared.global."));
+      bool withSize = rest.consume_back(".s");
+      int bytes = 0;
+      if (rest.getAsInteger(10, bytes) || (bytes != 4 && bytes != 8 && bytes != 16))
+        return "not emulated: " + calleeName.str();
+      llvm::IRBuilder<> b(call);
+      llvm::Value *dst = b.CreateAddrSpaceCast(call->getArgOperand(0), opaque);
+      llvm::Value *src = b.CreateAddrSpaceCast(call->getArgOperand(1), opaque);
+      llvm::Value *sourceBytes =
+          withSize ? call->getArgOperand(2) : b.getInt32(bytes);
+      b.CreateCall(cpAsync, {dst, src, b.getInt32(bytes), sourceBytes});
+      call->eraseFromParent();
+      continue;
+    }
+    if (calleeName == "llvm.nvvm.cp.async.commit.group" ||
+        calleeName == "llvm.nvvm.cp.async.wait.group" ||
+        calleeName == "llvm.nvvm.cp.async.wait.all") {
+      llvm::IRBuilder<> b(call);
+      if (calleeName.ends_with("commit.group"))
+        b.CreateCall(cpAsyncCommit);
+      else if (calleeName.ends_with("wait.group"))
+        b.CreateCall(cpAsyncWait, {call->getArgOperand(0)});
+      else
+        b.CreateCall(cpAsyncWaitAll);
+      call->eraseFromParent();
+      continue;
+    }
+    std::optional<MmaKind> mmaKind;
+    bool halfInputs = call->arg_size() > 0 &&
+                      call->getArgOperand(0)->getType()->isVectorTy();
+    if (calleeName == "llvm.nvvm.mma.m16n8k16.row.col.f32.f32" && halfInputs)
+      mmaKind = M16N8K16F16;
+    else if (calleeName == "llvm.nvvm.mma.m16n8k16.row.col.bf16")
+      mmaKind = M16N8K16BF16;
+    else if (calleeName == "llvm.nvvm.mma.m16n8k8.row.col.f32.f32" && halfInputs)
+      mmaKind = M16N8K8F16;
+    else if (calleeName == "llvm.nvvm.mma.m16n8k8.row.col.bf16")
+      mmaKind = M16N8K8BF16;
+    if (mmaKind) {
+      usesFibres = true;
+      llvm::IRBuilder<> entry(&*call->getFunction()->getEntryBlock().begin());
+      llvm::Value *in = entry.CreateAlloca(llvm::ArrayType::get(i32, 10));
+      llvm::Value *out = entry.CreateAlloca(llvm::ArrayType::get(i32, 4));
+      llvm::IRBuilder<> b(call);
+      for (auto [i, operand] : llvm::enumerate(call->args()))
+        b.CreateStore(b.CreateBitCast(operand, i32),
+                      b.CreateConstGEP1_32(i32, in, i));
+      b.CreateCall(mma, {b.getInt32(*mmaKind), in, out});
+      llvm::Value *result = llvm::PoisonValue::get(call->getType());
+      for (int i = 0; i < 4; ++i)
+        result = b.CreateInsertValue(
+            result,
+            b.CreateBitCast(b.CreateLoad(i32, b.CreateConstGEP1_32(i32, out, i)),
+                            b.getFloatTy()),
+            i);
+      call->replaceAllUsesWith(result);
+      call->eraseFromParent();
+      continue;
+    }
+    auto kind = classify(calleeName);
+    if (!kind)
+      return "not emulated: " + calleeName.str();
+    llvm::IRBuilder<> b(call);
+    if (kind->first) {
+      usesFibres = true;
+      b.CreateCall(barrier);
+      call->eraseFromParent();
+      continue;
+    }
+    llvm::Value *v = b.CreateCall(sreg, {b.getInt32(kind->second)});
+    if (v->getType() != call->getType())
+      v = b.CreateZExtOrTrunc(v, call->getType());
+    call->replaceAllUsesWith(v);
+    call->eraseFromParent();
+  }
+  for (llvm::Function &f : llvm::make_early_inc_range(m))
+    if (f.getName().starts_with("llvm.nvvm.") && f.use_empty())
+      f.eraseFromParent();
+
+  // Every access to global memory goes through a bounds check, which
+  // returns the address to use (a quarantine for one out of bounds).
+  // Accesses to a thread's own stack (allocas) are not checked.
+  llvm::Type *ptrType = llvm::PointerType::get(ctx, 0);
+  llvm::FunctionCallee check = m.getOrInsertFunction(
+      "__nautilus_emu_access",
+      llvm::FunctionType::get(ptrType,
+                              {ptrType, llvm::Type::getInt64Ty(ctx), i32},
+                              false));
+  const llvm::DataLayout &layout = m.getDataLayout();
+  std::vector<llvm::Instruction *> accesses;
+  for (llvm::Function &f : m)
+    for (llvm::BasicBlock &bb : f)
+      for (llvm::Instruction &i : bb)
+        if (llvm::isa<llvm::LoadInst, llvm::StoreInst>(&i))
+          accesses.push_back(&i);
+  for (llvm::Instruction *access : accesses) {
+    llvm::Value *pointer = llvm::getLoadStorePointerOperand(access);
+    if (llvm::isa<llvm::AllocaInst>(llvm::getUnderlyingObject(pointer)))
+      continue;
+    llvm::Type *valueType = llvm::getLoadStoreType(access);
+    uint64_t bytes = layout.getTypeStoreSize(valueType);
+    llvm::IRBuilder<> b(access);
+    llvm::Value *generic = pointer->getType() == ptrType
+                               ? pointer
+                               : b.CreateAddrSpaceCast(pointer, ptrType);
+    llvm::Value *safe = b.CreateCall(
+        check, {generic, b.getInt64(bytes),
+                b.getInt32(llvm::isa<llvm::StoreInst>(access))});
+    if (safe->getType() != pointer->getType())
+      safe = b.CreateAddrSpaceCast(safe, pointer->getType());
+    if (auto *load = llvm::dyn_cast<llvm::LoadInst>(access))
+      load->setOperand(0, safe);
+    else
+      llvm::cast<llvm::StoreInst>(access)->setOperand(1, safe);
+  }
+
+  // Kernels become plain functions with a packed entry point:
+  // void __nautilus_emu_entry_K(void **args).
+  std::vector<llvm::Function *> entries;
+  for (llvm::Function &f : m)
+    if (f.getCallingConv() == llvm::CallingConv::PTX_Kernel) {
+      f.setCallingConv(llvm::CallingConv::C);
+      entries.push_back(&f);
+    }
+  llvm::Type *ptr = llvm::PointerType::get(ctx, 0);
+  for (llvm::Function *f : entries) {
+    kernels.push_back(f->getName().str());
+    auto *wrapper = llvm::Function::Create(
+        llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr}, false),
+        llvm::GlobalValue::ExternalLinkage,
+        "__nautilus_emu_entry_" + f->getName(), m);
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", wrapper));
+    std::vector<llvm::Value *> args;
+    for (auto [i, arg] : llvm::enumerate(f->args())) {
+      llvm::Value *slot = b.CreateConstGEP1_64(ptr, wrapper->getArg(0), i);
+      llvm::Value *address = b.CreateLoad(ptr, slot);
+      args.push_back(b.CreateLoad(arg.getType(), address));
+    }
+    b.CreateCall(f, args);
+    b.CreateRetVoid();
+  }
+  if (auto *annotations = m.getNamedMetadata("nvvm.annotations"))
+    annotations->eraseFromParent();
+  return "";
+}
+
