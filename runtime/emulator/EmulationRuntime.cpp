@@ -59,13 +59,19 @@ static uint32_t linearTid(const BlockState &b) {
 
 /// A shared-memory access: reading a byte another thread wrote in the same
 /// barrier interval is a race (the PTX memory model gives no order without
-/// bar.sync); so is writing one.
+/// bar.sync); so is writing a byte that a thread of another warp wrote.
+/// Lanes of one warp storing to the same byte are one instruction's store
+/// (one of the values lands, as the ISA defines), which compilers use to
+/// publish a warp's result: not a race.
 static void checkShared(BlockState &b, size_t offset, int64_t bytes,
                         bool isStore) {
   uint32_t me = linearTid(b);
   for (size_t at = offset; at < offset + bytes; ++at) {
     uint32_t writer = b.lastWriter[at];
-    if (writer != 0 && writer - 1 != me && b.writeInterval[at] == b.interval) {
+    bool sameInterval = writer != 0 && b.writeInterval[at] == b.interval;
+    bool otherThread = writer != 0 && writer - 1 != me;
+    bool sameWarp = writer != 0 && (writer - 1) / 32 == me / 32;
+    if (sameInterval && otherThread && !(isStore && sameWarp)) {
       b.launch->fail("shared-memory race: " + threadName(b) + " " +
                      (isStore ? "writes" : "reads") + " byte offset " +
                      std::to_string(at) + " written by thread " +
@@ -78,6 +84,14 @@ static void checkShared(BlockState &b, size_t offset, int64_t bytes,
       b.writeInterval[at] = b.interval;
     }
   }
+}
+
+extern "C" void *__nautilus_emu_access_if(bool predicate, void *address,
+                                          int64_t bytes, int32_t isStore) {
+  if (predicate)
+    return __nautilus_emu_access(address, bytes, isStore);
+  std::memset(quarantine, 0, sizeof(quarantine));
+  return quarantine;
 }
 
 extern "C" void *__nautilus_emu_shared(int64_t offset) {

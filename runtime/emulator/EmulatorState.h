@@ -120,6 +120,8 @@ extern "C" {
 int32_t __nautilus_emu_sreg(int32_t which);
 void __nautilus_emu_barrier();
 void *__nautilus_emu_access(void *address, int64_t bytes, int32_t isStore);
+void *__nautilus_emu_access_if(bool predicate, void *address, int64_t bytes,
+                               int32_t isStore);
 void *__nautilus_emu_shared(int64_t offset);
 uint32_t __nautilus_emu_shfl(int32_t mode, uint32_t mask, uint32_t value,
                              uint32_t b, uint32_t c);

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/emulator/HostModule.h"
 #include "runtime/emulator/EmulatorState.h"
+#include "runtime/emulator/InlinePtx.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
@@ -77,6 +78,46 @@ std::optional<WarpIntrinsic> classifyWarp(llvm::StringRef name) {
     if (name == n)
       return w;
   return std::nullopt;
+}
+
+/// The approximate and full-range math intrinsics (ex2.approx, lg2.approx,
+/// rcp, rsqrt, sqrt, div.full), emulated by the correctly rounded IEEE
+/// operation: the PTX ISA bounds the error of the approximations (a few
+/// ulps), so the emulated results are within those bounds of the hardware's.
+bool translateFastMath(llvm::CallInst *call) {
+  llvm::StringRef name = call->getCalledFunction()->getName();
+  auto in = [&](std::initializer_list<const char *> names) {
+    return llvm::is_contained(names, name);
+  };
+  llvm::IRBuilder<> b(call);
+  llvm::Value *x = call->arg_size() ? call->getArgOperand(0) : nullptr;
+  llvm::Value *result = nullptr;
+  if (in({"llvm.nvvm.ex2.approx.f32", "llvm.nvvm.ex2.approx.ftz.f32",
+          "llvm.nvvm.ex2.approx.f", "llvm.nvvm.ex2.approx.ftz.f",
+          "llvm.nvvm.ex2.approx.d"}))
+    result = b.CreateUnaryIntrinsic(llvm::Intrinsic::exp2, x);
+  else if (in({"llvm.nvvm.lg2.approx.f", "llvm.nvvm.lg2.approx.ftz.f",
+               "llvm.nvvm.lg2.approx.d"}))
+    result = b.CreateUnaryIntrinsic(llvm::Intrinsic::log2, x);
+  else if (in({"llvm.nvvm.sqrt.approx.f", "llvm.nvvm.sqrt.approx.ftz.f",
+               "llvm.nvvm.sqrt.rn.f", "llvm.nvvm.sqrt.rn.d", "llvm.nvvm.sqrt.f"}))
+    result = b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);
+  else if (in({"llvm.nvvm.rsqrt.approx.f", "llvm.nvvm.rsqrt.approx.ftz.f",
+               "llvm.nvvm.rsqrt.approx.d"}))
+    result = b.CreateFDiv(llvm::ConstantFP::get(x->getType(), 1.0),
+                          b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x));
+  else if (in({"llvm.nvvm.rcp.approx.ftz.f", "llvm.nvvm.rcp.approx.ftz.d",
+               "llvm.nvvm.rcp.rn.f", "llvm.nvvm.rcp.rn.d"}))
+    result = b.CreateFDiv(llvm::ConstantFP::get(x->getType(), 1.0), x);
+  else if (in({"llvm.nvvm.div.full", "llvm.nvvm.div.full.ftz",
+               "llvm.nvvm.div.approx.f", "llvm.nvvm.div.approx.ftz.f",
+               "llvm.nvvm.div.rn.f", "llvm.nvvm.div.rn.d"}))
+    result = b.CreateFDiv(x, call->getArgOperand(1));
+  if (!result)
+    return false;
+  call->replaceAllUsesWith(result);
+  call->eraseFromParent();
+  return true;
 }
 
 } // namespace
@@ -167,10 +208,16 @@ std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<s
         if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i))
           calls.push_back(call);
   for (llvm::CallInst *call : calls) {
-    if (auto *asmCall = llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()))
-      return "not emulated: inline PTX '" + asmCall->getAsmString().str() + "'";
+    if (auto *asmCall = llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand())) {
+      std::string text = asmCall->getAsmString().str();
+      if (!translateInlinePtx(call))
+        return "not emulated: inline PTX '" + text + "'";
+      continue;
+    }
     llvm::Function *callee = call->getCalledFunction();
     if (!callee || !callee->getName().starts_with("llvm.nvvm."))
+      continue;
+    if (translateFastMath(call))
       continue;
     if (auto warp = classifyWarp(callee->getName())) {
       usesFibres = true; // warp collectives suspend lanes: fibres
@@ -321,6 +368,8 @@ std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<s
         if (llvm::isa<llvm::LoadInst, llvm::StoreInst>(&i))
           accesses.push_back(&i);
   for (llvm::Instruction *access : accesses) {
+    if (access->getMetadata("nautilus.checked"))
+      continue; // a predicated inline-PTX access, checked where it was made
     llvm::Value *pointer = llvm::getLoadStorePointerOperand(access);
     if (llvm::isa<llvm::AllocaInst>(llvm::getUnderlyingObject(pointer)))
       continue;

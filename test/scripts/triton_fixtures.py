@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Regenerates test/unit/Inputs/triton_*_sm80.ll: kernels written here in
+Triton, compiled by Triton (from PyPI) ahead of time for sm_80 without a GPU.
+The emulator runs them in test/unit/EmulatorTest.cpp and compares with a
+plain C++ reference: kernels from another compiler, known to be right on
+hardware, check that the emulator is right and not merely consistent with
+nautilus.
+
+usage: python3 test/scripts/triton_fixtures.py   (needs `pip install triton`)
+"""
+import os
+import re
+import struct
+
+import triton
+import triton.language as tl
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "unit", "Inputs")
+
+
+@triton.jit
+def add(x, y, out, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out + offs, tl.load(x + offs, mask=m) + tl.load(y + offs, mask=m), mask=m)
+
+
+@triton.jit
+def softmax(x, y, stride, n, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    m = offs < n
+    v = tl.load(x + row * stride + offs, mask=m, other=-float("inf"))
+    v = v - tl.max(v, axis=0)
+    e = tl.exp(v)
+    tl.store(y + row * stride + offs, e / tl.sum(e, axis=0), mask=m)
+
+
+def llvm22_syntax(ir):
+    """Writes f32 constants as LLVM 22 parses them: Triton's newer LLVM
+    prints `f0x3FB8AA3B`, LLVM 22 wants the value as a 64-bit hex double."""
+    def convert(match):
+        value = struct.unpack("<f", struct.pack("<I", int(match.group(1), 16)))[0]
+        return "0x%016X" % struct.unpack("<Q", struct.pack("<d", value))[0]
+    return re.sub(r"\bf0x([0-9A-Fa-f]{8})\b", convert, ir)
+
+
+def build(fn, signature, constexprs, name):
+    src = ASTSource(fn=fn, signature=signature, constexprs=constexprs)
+    kernel = triton.compile(src, target=GPUTarget("cuda", 80, 32),
+                            options={"num_warps": 4})
+    path = os.path.join(OUT, f"triton_{name}_sm80.ll")
+    with open(path, "w") as f:
+        f.write(llvm22_syntax(kernel.asm["llir"]))
+    print(f"{path}: {kernel.metadata.num_warps} warps, "
+          f"{kernel.metadata.shared} bytes of shared memory")
+
+
+build(add, {"x": "*fp32", "y": "*fp32", "out": "*fp32", "n": "i32"},
+      {"BLOCK": 256}, "add")
+build(softmax, {"x": "*fp32", "y": "*fp32", "stride": "i32", "n": "i32"},
+      {"BLOCK": 128}, "softmax")
