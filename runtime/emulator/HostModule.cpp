@@ -210,8 +210,10 @@ std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<s
   for (llvm::CallInst *call : calls) {
     if (auto *asmCall = llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand())) {
       std::string text = asmCall->getAsmString().str();
-      if (!translateInlinePtx(call))
+      bool collective = false;
+      if (!translateInlinePtx(call, collective))
         return "not emulated: inline PTX '" + text + "'";
+      usesFibres |= collective;
       continue;
     }
     llvm::Function *callee = call->getCalledFunction();

@@ -72,7 +72,90 @@ std::optional<std::pair<unsigned, unsigned>> accessShape(StringRef opcode) {
 
 } // namespace
 
-bool nautilus::emu::detail::translateInlinePtx(CallInst *call) {
+/// `mma.sync.aligned.m16n8k{16,8}.row.col.f32.{f16,bf16}.{f16,bf16}.f32
+/// {d...}, {a...}, {b...}, {c...}` as a call of __nautilus_emu_mma.
+static bool translateMma(CallInst *call, StringRef opcode, StringRef operands) {
+  int kind;
+  if (opcode == "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32")
+    kind = 0;
+  else if (opcode == "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32")
+    kind = 1;
+  else if (opcode == "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32")
+    kind = 2;
+  else if (opcode == "mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32")
+    kind = 3;
+  else
+    return false;
+  // Four brace groups: d, a, b, c.
+  SmallVector<SmallVector<unsigned>> groups;
+  while (!operands.trim().empty()) {
+    operands = operands.trim();
+    size_t close = operands.find('}');
+    if (!operands.starts_with("{") || close == StringRef::npos)
+      return false;
+    auto list = operandList(operands.take_front(close + 1));
+    if (!list)
+      return false;
+    groups.push_back(*list);
+    operands = operands.drop_front(close + 1).ltrim().ltrim(',');
+  }
+  unsigned aRegs = kind < 2 ? 4 : 2, bRegs = kind < 2 ? 2 : 1;
+  if (groups.size() != 4 || groups[0].size() != 4 ||
+      groups[1].size() != aRegs || groups[2].size() != bRegs ||
+      groups[3].size() != 4)
+    return false;
+  auto *result = dyn_cast<StructType>(call->getType());
+  if (!result || result->getNumElements() != 4)
+    return false;
+  LLVMContext &ctx = call->getContext();
+  IRBuilder<> entry(&*call->getFunction()->getEntryBlock().begin());
+  Type *i32 = Type::getInt32Ty(ctx);
+  Value *in = entry.CreateAlloca(ArrayType::get(i32, 10));
+  Value *out = entry.CreateAlloca(ArrayType::get(i32, 4));
+  IRBuilder<> b(call);
+  unsigned slot = 0;
+  auto operandValue = [&](unsigned n) -> Value * {
+    return n >= 4 && n - 4 < call->arg_size() ? call->getArgOperand(n - 4)
+                                              : nullptr;
+  };
+  for (unsigned g = 1; g < 4; ++g)
+    for (unsigned n : groups[g]) {
+      Value *v = operandValue(n);
+      if (!v)
+        return false;
+      b.CreateStore(b.CreateBitCast(v, i32), b.CreateConstGEP1_32(i32, in, slot++));
+    }
+  Type *generic = PointerType::get(ctx, 0);
+  FunctionCallee mma = call->getModule()->getOrInsertFunction(
+      "__nautilus_emu_mma",
+      FunctionType::get(Type::getVoidTy(ctx), {i32, generic, generic}, false));
+  b.CreateCall(mma, {b.getInt32(kind), in, out});
+  Value *value = PoisonValue::get(result);
+  for (unsigned i = 0; i < 4; ++i)
+    value = b.CreateInsertValue(
+        value,
+        b.CreateBitCast(b.CreateLoad(i32, b.CreateConstGEP1_32(i32, out, i)),
+                        result->getElementType(i)),
+        i);
+  call->replaceAllUsesWith(value);
+  call->eraseFromParent();
+  return true;
+}
+
+bool nautilus::emu::detail::translateInlinePtx(CallInst *call,
+                                               bool &collective) {
+  {
+    StringRef text = cast<InlineAsm>(call->getCalledOperand())->getAsmString();
+    StringRef stmt = text.trim().rtrim(';').trim();
+    auto [opcode, operands] = stmt.split(' ');
+    if (opcode.starts_with("mma.sync.")) {
+      // The outputs are operands 0-3, so the inputs start at 4.
+      if (!translateMma(call, opcode, operands))
+        return false;
+      collective = true;
+      return true;
+    }
+  }
   auto *asmCall = cast<InlineAsm>(call->getCalledOperand());
   // Operands: outputs ('=' constraints) first, then the call's arguments.
   SmallVector<StringRef> constraints;

@@ -39,6 +39,25 @@ def softmax(x, y, stride, n, BLOCK: tl.constexpr):
     tl.store(y + row * stride + offs, e / tl.sum(e, axis=0), mask=m)
 
 
+@triton.jit
+def matmul(a, b, c, M, N, K, sam, sbk, scm,
+           BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        am = (rm[:, None] < M) & (k + rk[None, :] < K)
+        bm = (k + rk[:, None] < K) & (rn[None, :] < N)
+        x = tl.load(a + rm[:, None] * sam + (k + rk[None, :]), mask=am, other=0.0)
+        y = tl.load(b + (k + rk[:, None]) * sbk + rn[None, :], mask=bm, other=0.0)
+        acc += tl.dot(x, y)
+    tl.store(c + rm[:, None] * scm + rn[None, :], acc,
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
 def llvm22_syntax(ir):
     """Writes f32 constants as LLVM 22 parses them: Triton's newer LLVM
     prints `f0x3FB8AA3B`, LLVM 22 wants the value as a 64-bit hex double."""
@@ -51,7 +70,7 @@ def llvm22_syntax(ir):
 def build(fn, signature, constexprs, name):
     src = ASTSource(fn=fn, signature=signature, constexprs=constexprs)
     kernel = triton.compile(src, target=GPUTarget("cuda", 80, 32),
-                            options={"num_warps": 4})
+                            options={"num_warps": 4, "num_stages": 2})
     path = os.path.join(OUT, f"triton_{name}_sm80.ll")
     with open(path, "w") as f:
         f.write(llvm22_syntax(kernel.asm["llir"]))
@@ -61,5 +80,8 @@ def build(fn, signature, constexprs, name):
 
 build(add, {"x": "*fp32", "y": "*fp32", "out": "*fp32", "n": "i32"},
       {"BLOCK": 256}, "add")
+build(matmul, {"a": "*fp16", "b": "*fp16", "c": "*fp32", "M": "i32", "N": "i32",
+               "K": "i32", "sam": "i32", "sbk": "i32", "scm": "i32"},
+      {"BM": 32, "BN": 32, "BK": 32}, "matmul")
 build(softmax, {"x": "*fp32", "y": "*fp32", "stride": "i32", "n": "i32"},
       {"BLOCK": 128}, "softmax")

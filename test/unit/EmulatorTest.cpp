@@ -538,6 +538,45 @@ TEST(EmulatorOnTriton, RowSoftmax) {
   }
 }
 
+// Triton's tiled GEMM: fp16 tiles staged in shared memory, ldmatrix (also
+// transposed), mma.sync as inline PTX, masked ragged edges.
+TEST(EmulatorOnTriton, TensorCoreMatmul) {
+  std::string error;
+  auto emu = loadFile("triton_matmul_sm80.ll", error);
+  ASSERT_TRUE(emu) << error;
+  const int M = 50, N = 40, K = 70;
+  std::vector<uint16_t> a(M * K), b(K * N);
+  std::vector<float> af(M * K), bf(K * N), c(M * N, -1);
+  for (int i = 0; i < M * K; ++i) {
+    af[i] = float((i * 7) % 9 - 4) / 4; // exact in f16
+    a[i] = nautilus::rt::floatToF16Bits(af[i]);
+  }
+  for (int i = 0; i < K * N; ++i) {
+    bf[i] = float((i * 5) % 7 - 3) / 2;
+    b[i] = nautilus::rt::floatToF16Bits(bf[i]);
+  }
+  void *pa = a.data(), *pb = b.data(), *pc = c.data(), *none = nullptr;
+  int32_t m = M, n = N, k = K, sam = K, sbk = N, scm = N;
+  LaunchShape shape;
+  shape.grid = {(M + 31) / 32, (N + 31) / 32, 1};
+  shape.block = {128, 1, 1};
+  shape.dynamicSharedBytes = 4096;
+  ASSERT_EQ(emu->launch("matmul", shape,
+                        {&pa, &pb, &pc, &m, &n, &k, &sam, &sbk, &scm, &none,
+                         &none},
+                        {{a.data(), a.size() * 2},
+                         {b.data(), b.size() * 2},
+                         {c.data(), c.size() * 4}}),
+            "");
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float want = 0;
+      for (int kk = 0; kk < K; ++kk)
+        want += af[i * K + kk] * bf[kk * N + j];
+      EXPECT_EQ(c[i * N + j], want) << "C[" << i << "][" << j << "]";
+    }
+}
+
 TEST(Emulator, RefusesWhatItDoesNotEmulate) {
   std::string ir = std::string(kHeader) + R"(
 declare i32 @llvm.nvvm.redux.sync.add(i32, i32)
