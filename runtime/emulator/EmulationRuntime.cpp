@@ -57,31 +57,28 @@ static uint32_t linearTid(const BlockState &b) {
   return t.tid[0] + b.ntid[0] * (t.tid[1] + b.ntid[1] * t.tid[2]);
 }
 
-/// A shared-memory access: reading a byte another thread wrote in the same
-/// barrier interval is a race (the PTX memory model gives no order without
-/// bar.sync); so is writing a byte that a thread of another warp wrote.
-/// Lanes of one warp storing to the same byte are one instruction's store
-/// (one of the values lands, as the ISA defines), which compilers use to
-/// publish a warp's result: not a race.
+/// A shared-memory access: reading a byte that another thread wrote in the
+/// same barrier interval is a race (the PTX memory model gives no order
+/// without bar.sync). Two threads writing one byte in an interval are not
+/// reported: compilers store replicated values that way (Triton does),
+/// and whoever then reads the byte without a barrier is caught.
 static void checkShared(BlockState &b, size_t offset, int64_t bytes,
                         bool isStore) {
   uint32_t me = linearTid(b);
   for (size_t at = offset; at < offset + bytes; ++at) {
-    uint32_t writer = b.lastWriter[at];
-    bool sameInterval = writer != 0 && b.writeInterval[at] == b.interval;
-    bool otherThread = writer != 0 && writer - 1 != me;
-    bool sameWarp = writer != 0 && (writer - 1) / 32 == me / 32;
-    if (sameInterval && otherThread && !(isStore && sameWarp)) {
-      b.launch->fail("shared-memory race: " + threadName(b) + " " +
-                     (isStore ? "writes" : "reads") + " byte offset " +
-                     std::to_string(at) + " written by thread " +
-                     std::to_string(writer - 1) +
-                     " with no bar.sync in between");
-      return;
-    }
     if (isStore) {
       b.lastWriter[at] = me + 1;
       b.writeInterval[at] = b.interval;
+      continue;
+    }
+    uint32_t writer = b.lastWriter[at];
+    if (writer != 0 && writer - 1 != me &&
+        b.writeInterval[at] == b.interval) {
+      b.launch->fail("shared-memory race: " + threadName(b) +
+                     " reads byte offset " + std::to_string(at) +
+                     " written by thread " + std::to_string(writer - 1) +
+                     " with no bar.sync in between");
+      return;
     }
   }
 }

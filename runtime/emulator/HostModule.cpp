@@ -217,6 +217,19 @@ std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<s
       continue;
     }
     llvm::Function *callee = call->getCalledFunction();
+    if (callee && callee->getName() == "__nvvm_reflect") {
+      // libdevice's configuration queries (what NVVMReflect answers):
+      // __CUDA_ARCH is sm_80's; flush-to-zero and the rest are off.
+      int32_t answer = 0;
+      llvm::StringRef query;
+      if (llvm::getConstantStringInfo(call->getArgOperand(0), query) &&
+          query.starts_with("__CUDA_ARCH"))
+        answer = 800;
+      call->replaceAllUsesWith(
+          llvm::ConstantInt::get(call->getType(), answer));
+      call->eraseFromParent();
+      continue;
+    }
     if (!callee || !callee->getName().starts_with("llvm.nvvm."))
       continue;
     if (translateFastMath(call))

@@ -58,13 +58,48 @@ def matmul(a, b, c, M, N, K, sam, sbk, scm,
              mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
+@triton.jit
+def attention(Q, K, V, O, scale, N_CTX: tl.constexpr, M_CTX: tl.constexpr,
+              D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+    # Flash attention, forward, one (batch x head) slice per program column:
+    # online softmax over blocks of keys. Q, O: [Z, N_CTX, D]; K, V:
+    # [Z, M_CTX, D], contiguous.
+    start_m = tl.program_id(0)
+    z = tl.program_id(1)
+    offs_m = start_m * BM + tl.arange(0, BM)
+    offs_n = tl.arange(0, BN)
+    offs_d = tl.arange(0, D)
+    q = tl.load(Q + z * N_CTX * D + offs_m[:, None] * D + offs_d[None, :])
+    m_i = tl.zeros([BM], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BM], dtype=tl.float32)
+    acc = tl.zeros([BM, D], dtype=tl.float32)
+    qk_scale = scale * 1.44269504
+    for start_n in range(0, M_CTX, BN):
+        k = tl.load(K + z * M_CTX * D + (start_n + offs_n)[None, :] * D + offs_d[:, None])
+        qk = tl.dot(q, k)
+        m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+        p = tl.math.exp2(qk * qk_scale - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(V + z * M_CTX * D + (start_n + offs_n)[:, None] * D + offs_d[None, :])
+        acc = acc * alpha[:, None]
+        acc = tl.dot(p.to(tl.float16), v, acc)
+        m_i = m_ij
+    acc = acc / l_i[:, None]
+    tl.store(O + z * N_CTX * D + offs_m[:, None] * D + offs_d[None, :], acc)
+
+
 def llvm22_syntax(ir):
     """Writes f32 constants as LLVM 22 parses them: Triton's newer LLVM
     prints `f0x3FB8AA3B`, LLVM 22 wants the value as a 64-bit hex double."""
     def convert(match):
         value = struct.unpack("<f", struct.pack("<I", int(match.group(1), 16)))[0]
         return "0x%016X" % struct.unpack("<Q", struct.pack("<d", value))[0]
-    return re.sub(r"\bf0x([0-9A-Fa-f]{8})\b", convert, ir)
+    ir = re.sub(r"\bf0x([0-9A-Fa-f]{8})\b", convert, ir)
+    # Infinities and NaN are words in the newer syntax.
+    ir = re.sub(r"(?<=[\s\[,(])-inf\b", "0xFFF0000000000000", ir)
+    ir = re.sub(r"(?<=[\s\[,(])\+?inf\b", "0x7FF0000000000000", ir)
+    return re.sub(r"(?<=[\s\[,(])nan\b", "0x7FF8000000000000", ir)
 
 
 def build(fn, signature, constexprs, name):
@@ -83,5 +118,8 @@ build(add, {"x": "*fp32", "y": "*fp32", "out": "*fp32", "n": "i32"},
 build(matmul, {"a": "*fp16", "b": "*fp16", "c": "*fp32", "M": "i32", "N": "i32",
                "K": "i32", "sam": "i32", "sbk": "i32", "scm": "i32"},
       {"BM": 32, "BN": 32, "BK": 32}, "matmul")
+build(attention, {"Q": "*fp16", "K": "*fp16", "V": "*fp16", "O": "*fp32",
+                  "scale": "fp32"},
+      {"N_CTX": 64, "M_CTX": 96, "D": 32, "BM": 32, "BN": 32}, "attention")
 build(softmax, {"x": "*fp32", "y": "*fp32", "stride": "i32", "n": "i32"},
       {"BLOCK": 128}, "softmax")

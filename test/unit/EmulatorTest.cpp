@@ -577,6 +577,64 @@ TEST(EmulatorOnTriton, TensorCoreMatmul) {
     }
 }
 
+// Triton's flash attention (online softmax, two mma.sync products a block,
+// ex2.approx, warp and cross-warp reductions).
+TEST(EmulatorOnTriton, FlashAttention) {
+  std::string error;
+  auto emu = loadFile("triton_attention_sm80.ll", error);
+  ASSERT_TRUE(emu) << error;
+  const int Z = 2, N = 64, M = 96, D = 32;
+  std::vector<uint16_t> q(Z * N * D), k(Z * M * D), v(Z * M * D);
+  std::vector<float> qf(q.size()), kf(k.size()), vf(v.size()), o(Z * N * D, -1);
+  auto fill = [](std::vector<float> &f, std::vector<uint16_t> &h, int seed) {
+    for (size_t i = 0; i < f.size(); ++i) {
+      float x = std::sin(0.1f * float(i) + float(seed));
+      h[i] = nautilus::rt::floatToF16Bits(x);
+      f[i] = nautilus::rt::f16BitsToFloat(h[i]);
+    }
+  };
+  fill(qf, q, 1);
+  fill(kf, k, 2);
+  fill(vf, v, 3);
+  void *pq = q.data(), *pk = k.data(), *pv = v.data(), *po = o.data(),
+       *none = nullptr;
+  float scale = 1.0f / std::sqrt(float(D));
+  LaunchShape shape;
+  shape.grid = {N / 32, Z, 1};
+  shape.block = {128, 1, 1};
+  shape.dynamicSharedBytes = 4096;
+  ASSERT_EQ(emu->launch("attention", shape,
+                        {&pq, &pk, &pv, &po, &scale, &none, &none},
+                        {{q.data(), q.size() * 2},
+                         {k.data(), k.size() * 2},
+                         {v.data(), v.size() * 2},
+                         {o.data(), o.size() * 4}}),
+            "");
+  double worst = 0;
+  for (int z = 0; z < Z; ++z)
+    for (int n = 0; n < N; ++n) {
+      std::vector<double> s(M);
+      double mx = -INFINITY, sum = 0;
+      for (int m = 0; m < M; ++m) {
+        double dot = 0;
+        for (int d = 0; d < D; ++d)
+          dot += double(qf[(z * N + n) * D + d]) * kf[(z * M + m) * D + d];
+        s[m] = dot * scale;
+        mx = std::max(mx, s[m]);
+      }
+      for (int m = 0; m < M; ++m)
+        sum += std::exp(s[m] - mx);
+      for (int d = 0; d < D; ++d) {
+        double want = 0;
+        for (int m = 0; m < M; ++m)
+          want += std::exp(s[m] - mx) / sum * vf[(z * M + m) * D + d];
+        worst = std::max(worst, std::abs(o[(z * N + n) * D + d] - want));
+      }
+    }
+  // P is rounded to f16 before the second product: about 1e-3 relative.
+  EXPECT_LT(worst, 2e-3);
+}
+
 TEST(Emulator, RefusesWhatItDoesNotEmulate) {
   std::string ir = std::string(kHeader) + R"(
 declare i32 @llvm.nvvm.redux.sync.add(i32, i32)
