@@ -37,6 +37,7 @@ extern "C" void __nautilus_emu_barrier() {
   BlockState &b = *currentBlock;
   EmulatedThread *t = b.current;
   t->atBarrier = true;
+  ++b.progress;
   swapcontext(&t->context, &b.scheduler);
 }
 
@@ -152,6 +153,7 @@ static uint32_t warpCollective(WarpCall::Kind kind, uint32_t mask,
   BlockState &block = *currentBlock;
   EmulatedThread *t = block.current;
   t->warp = WarpCall{kind, mask, value, b, c, 0};
+  ++block.progress;
   swapcontext(&t->context, &block.scheduler);
   return t->warp.result;
 }
@@ -171,6 +173,7 @@ extern "C" void __nautilus_emu_ldmatrix(const void *address, int32_t matrices,
                      static_cast<uint32_t>(matrices),
                      static_cast<uint32_t>(transpose), 0};
   t->warp.address = address;
+  ++block.progress;
   swapcontext(&t->context, &block.scheduler);
   for (int i = 0; i < matrices; ++i)
     out[i] = t->warp.out[i];
@@ -183,6 +186,7 @@ extern "C" void __nautilus_emu_mma(int32_t kind, const uint32_t *in,
   t->warp = WarpCall{WarpCall::Mma, 0xffffffffu, 0,
                      static_cast<uint32_t>(kind), 0, 0};
   std::copy(in, in + 10, t->warp.in.begin());
+  ++block.progress;
   swapcontext(&t->context, &block.scheduler);
   std::copy(t->warp.out.begin(), t->warp.out.end(), out);
 }
@@ -223,6 +227,98 @@ extern "C" void __nautilus_emu_cp_async_wait_all() {
   __nautilus_emu_cp_async_wait(0);
 }
 
+static MBarrier &mbarrierAt(void *address) {
+  BlockState &b = *currentBlock;
+  return b.mbarriers[reinterpret_cast<uintptr_t>(address)];
+}
+
+/// Completes the current phase when no arrival and no transaction byte is
+/// pending.
+static void maybeCompletePhase(MBarrier &m) {
+  if (m.pending == 0 && m.transactionBytes <= 0) {
+    ++m.phase;
+    m.pending = m.expected;
+    m.transactionBytes = 0;
+    // A completed phase orders the arrivals' writes before the waiters'
+    // reads; the race detector treats it as the start of a new interval
+    // for the whole block (coarser than the memory model: it can hide a
+    // race between threads that did not take part).
+    ++currentBlock->interval;
+  }
+}
+
+extern "C" void __nautilus_emu_mbarrier_init(void *address, int32_t count) {
+  MBarrier &m = mbarrierAt(address);
+  m.expected = m.pending = static_cast<uint32_t>(count);
+  m.transactionBytes = 0;
+  m.phase = 0;
+  ++currentBlock->progress;
+}
+
+/// arrive (count 1), arrive.noComplete (count n), expect_tx variants, and
+/// arrive_drop (which also lowers the expected count of later phases).
+/// Returns the state token: the phase the arrival belongs to.
+extern "C" int64_t __nautilus_emu_mbarrier_arrive(void *address, int32_t count,
+                                                  int32_t transactionBytes,
+                                                  int32_t drop) {
+  MBarrier &m = mbarrierAt(address);
+  int64_t token = m.phase;
+  m.transactionBytes += transactionBytes;
+  if (drop)
+    m.expected -= std::min<uint32_t>(m.expected, count);
+  if (m.pending < static_cast<uint32_t>(count)) {
+    currentBlock->launch->fail(
+        "mbarrier over-arrival by " + threadName(*currentBlock) + ": " +
+        std::to_string(count) + " arrivals with " + std::to_string(m.pending) +
+        " pending");
+    m.pending = 0;
+  } else {
+    m.pending -= count;
+  }
+  maybeCompletePhase(m);
+  ++currentBlock->progress;
+  return token;
+}
+
+/// expect_tx (positive bytes) and complete_tx (negative bytes).
+extern "C" void __nautilus_emu_mbarrier_tx(void *address, int32_t bytes) {
+  MBarrier &m = mbarrierAt(address);
+  m.transactionBytes += bytes;
+  if (bytes < 0)
+    maybeCompletePhase(m);
+  ++currentBlock->progress;
+}
+
+/// test_wait / try_wait: whether the phase of `state` (a token, or with
+/// `isParity` a phase parity) has completed. A thread that finds it
+/// incomplete yields, so the threads that will arrive can run.
+extern "C" bool __nautilus_emu_mbarrier_wait(void *address, int64_t state,
+                                             int32_t isParity) {
+  const MBarrier &m = mbarrierAt(address);
+  bool complete = isParity ? (m.phase & 1) != (state & 1)
+                           : m.phase != static_cast<uint32_t>(state);
+  if (!complete) {
+    BlockState &b = *currentBlock;
+    EmulatedThread *t = b.current;
+    t->spinning = true;
+    swapcontext(&t->context, &b.scheduler);
+  }
+  return complete;
+}
+
+/// cp.async.mbarrier.arrive: the arrival happens when the thread's earlier
+/// cp.async copies are done; the emulator completes them now. Without
+/// .noinc the pending count is raised first, so the phase still waits for
+/// the other arrivals.
+extern "C" void __nautilus_emu_cp_async_mbarrier_arrive(void *address,
+                                                        int32_t noinc) {
+  __nautilus_emu_cp_async_wait_all();
+  MBarrier &m = mbarrierAt(address);
+  if (!noinc)
+    ++m.pending;
+  __nautilus_emu_mbarrier_arrive(address, 1, 0, 0);
+}
+
 extern "C" uint32_t __nautilus_emu_vote(int32_t mode, uint32_t mask,
                                         uint32_t predicate) {
   return warpCollective(static_cast<WarpCall::Kind>(WarpCall::VoteAll + mode),
@@ -233,6 +329,7 @@ void nautilus::emu::detail::fiberMain() {
   BlockState &b = *currentBlock;
   b.entry(b.args);
   b.current->done = true;
+  ++b.progress;
   // Returning resumes uc_link: the block's scheduler.
 }
 

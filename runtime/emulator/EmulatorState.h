@@ -12,6 +12,7 @@
 #include "runtime/emulator/SimtEmulator.h"
 
 #include <array>
+#include <map>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -65,6 +66,19 @@ struct EmulatedThread {
   /// a kernel that reads without waiting sees the old (poisoned) bytes.
   std::vector<PendingCopy> openGroup;
   std::vector<std::vector<PendingCopy>> groups;
+  /// Polling an mbarrier whose phase has not completed: the thread yields
+  /// to let the others run, and polls again on the next sweep.
+  bool spinning = false;
+};
+
+/// An mbarrier object (kept beside the 8 bytes of shared memory it lives
+/// in): the arrivals a phase expects, those still pending, the transaction
+/// bytes still expected, and the current phase.
+struct MBarrier {
+  uint32_t expected = 0;
+  uint32_t pending = 0;
+  int64_t transactionBytes = 0;
+  uint32_t phase = 0;
 };
 
 /// What every block of a launch shares.
@@ -93,6 +107,10 @@ struct BlockState {
   std::vector<char> shared;
   std::vector<uint32_t> lastWriter, writeInterval;
   uint32_t interval = 1;
+  /// mbarriers by address, and a count of state changes: a sweep over the
+  /// threads that changes nothing while some poll is a deadlock.
+  std::map<uintptr_t, MBarrier> mbarriers;
+  uint64_t progress = 0;
   std::array<uint32_t, 3> ctaid{}, ntid{}, nctaid{};
   ucontext_t scheduler;
   EmulatedThread *current = nullptr;
@@ -134,6 +152,13 @@ void __nautilus_emu_cp_async(void *destination, const void *source,
 void __nautilus_emu_cp_async_commit();
 void __nautilus_emu_cp_async_wait(int32_t pending);
 void __nautilus_emu_cp_async_wait_all();
+void __nautilus_emu_cp_async_mbarrier_arrive(void *mbarrier, int32_t noinc);
+void __nautilus_emu_mbarrier_init(void *mbarrier, int32_t count);
+int64_t __nautilus_emu_mbarrier_arrive(void *mbarrier, int32_t count,
+                                       int32_t transactionBytes, int32_t drop);
+void __nautilus_emu_mbarrier_tx(void *mbarrier, int32_t bytes);
+bool __nautilus_emu_mbarrier_wait(void *mbarrier, int64_t state,
+                                  int32_t isParity);
 }
 
 #endif

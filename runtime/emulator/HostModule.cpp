@@ -120,6 +120,77 @@ bool translateFastMath(llvm::CallInst *call) {
   return true;
 }
 
+/// The mbarrier family (cta space): init, inval, arrive (count, drop,
+/// expect_tx), expect_tx / complete_tx, test_wait / try_wait (token or
+/// parity), and cp.async.mbarrier.arrive. std::nullopt if `call` is not an
+/// mbarrier intrinsic; false if it is one that is not emulated.
+std::optional<bool> translateMBarrier(llvm::CallInst *call) {
+  llvm::StringRef name = call->getCalledFunction()->getName();
+  bool cpAsync = name.consume_front("llvm.nvvm.cp.async.mbarrier.arrive");
+  if (!cpAsync && !name.consume_front("llvm.nvvm.mbarrier."))
+    return std::nullopt;
+  llvm::Module &m = *call->getModule();
+  llvm::LLVMContext &ctx = m.getContext();
+  llvm::Type *ptr = llvm::PointerType::get(ctx, 0);
+  llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
+  llvm::Type *voidTy = llvm::Type::getVoidTy(ctx);
+  llvm::IRBuilder<> b(call);
+  llvm::Value *address = b.CreateAddrSpaceCast(call->getArgOperand(0), ptr);
+  auto arg = [&](unsigned i) -> llvm::Value * {
+    return i < call->arg_size() ? call->getArgOperand(i) : nullptr;
+  };
+  llvm::Value *result = nullptr;
+  if (cpAsync) {
+    auto f = m.getOrInsertFunction("__nautilus_emu_cp_async_mbarrier_arrive",
+                                   llvm::FunctionType::get(voidTy, {ptr, i32}, false));
+    b.CreateCall(f, {address, b.getInt32(name.contains("noinc"))});
+  } else if (name.starts_with("init")) {
+    auto f = m.getOrInsertFunction("__nautilus_emu_mbarrier_init",
+                                   llvm::FunctionType::get(voidTy, {ptr, i32}, false));
+    b.CreateCall(f, {address, arg(1)});
+  } else if (name.starts_with("inval")) {
+    // Nothing to do: a later init starts afresh.
+  } else if (name.starts_with("arrive")) {
+    bool drop = name.starts_with("arrive.drop");
+    bool expectTx = name.contains("expect.tx");
+    bool newForm = name.contains(".scope.");
+    llvm::Value *count = b.getInt32(1), *tx = b.getInt32(0);
+    if (expectTx)
+      tx = arg(1);
+    else if (name.contains("noComplete") || newForm)
+      count = arg(1) ? arg(1) : count;
+    auto f = m.getOrInsertFunction(
+        "__nautilus_emu_mbarrier_arrive",
+        llvm::FunctionType::get(i64, {ptr, i32, i32, i32}, false));
+    result = b.CreateCall(f, {address, count, tx, b.getInt32(drop)});
+  } else if (name.starts_with("expect.tx") || name.starts_with("complete.tx")) {
+    llvm::Value *bytes = arg(1);
+    if (name.starts_with("complete.tx"))
+      bytes = b.CreateNeg(bytes);
+    auto f = m.getOrInsertFunction("__nautilus_emu_mbarrier_tx",
+                                   llvm::FunctionType::get(voidTy, {ptr, i32}, false));
+    b.CreateCall(f, {address, bytes});
+  } else if (name.starts_with("test.wait") || name.starts_with("try.wait")) {
+    bool parity = name.contains("parity");
+    llvm::Value *state = b.CreateZExtOrTrunc(arg(1), i64);
+    auto f = m.getOrInsertFunction(
+        "__nautilus_emu_mbarrier_wait",
+        llvm::FunctionType::get(llvm::Type::getInt1Ty(ctx), {ptr, i64, i32},
+                                false));
+    result = b.CreateCall(f, {address, state, b.getInt32(parity)});
+  } else {
+    return false;
+  }
+  if (!call->getType()->isVoidTy()) {
+    if (!result)
+      return false;
+    call->replaceAllUsesWith(result);
+  }
+  call->eraseFromParent();
+  return true;
+}
+
 } // namespace
 
 std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<std::string> &kernels,
@@ -234,6 +305,12 @@ std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<s
       continue;
     if (translateFastMath(call))
       continue;
+    if (std::optional<bool> handled = translateMBarrier(call)) {
+      if (!*handled)
+        return "not emulated: " + callee->getName().str();
+      usesFibres = true; // waits yield to the threads that arrive
+      continue;
+    }
     if (auto warp = classifyWarp(callee->getName())) {
       usesFibres = true; // warp collectives suspend lanes: fibres
       llvm::IRBuilder<> b(call);

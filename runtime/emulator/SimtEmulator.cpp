@@ -103,6 +103,16 @@ SimtEmulator::create(std::unique_ptr<llvm::Module> module,
        reinterpret_cast<void *>(&__nautilus_emu_cp_async_commit)},
       {"__nautilus_emu_cp_async_wait",
        reinterpret_cast<void *>(&__nautilus_emu_cp_async_wait)},
+      {"__nautilus_emu_cp_async_mbarrier_arrive",
+       reinterpret_cast<void *>(&__nautilus_emu_cp_async_mbarrier_arrive)},
+      {"__nautilus_emu_mbarrier_init",
+       reinterpret_cast<void *>(&__nautilus_emu_mbarrier_init)},
+      {"__nautilus_emu_mbarrier_arrive",
+       reinterpret_cast<void *>(&__nautilus_emu_mbarrier_arrive)},
+      {"__nautilus_emu_mbarrier_tx",
+       reinterpret_cast<void *>(&__nautilus_emu_mbarrier_tx)},
+      {"__nautilus_emu_mbarrier_wait",
+       reinterpret_cast<void *>(&__nautilus_emu_mbarrier_wait)},
       {"__nautilus_emu_cp_async_wait_all",
        reinterpret_cast<void *>(&__nautilus_emu_cp_async_wait_all)},
   };
@@ -179,6 +189,7 @@ std::string SimtEmulator::launch(const std::string &name,
       block.lastWriter.assign(sharedBytes, 0);
       block.writeInterval.assign(sharedBytes, 0);
       block.interval = 1;
+      block.mbarriers.clear();
       block.ctaid = {uint32_t(id % shape.grid[0]),
                      uint32_t((id / shape.grid[0]) % shape.grid[1]),
                      uint32_t(id / (uint64_t(shape.grid[0]) * shape.grid[1]))};
@@ -195,7 +206,7 @@ std::string SimtEmulator::launch(const std::string &name,
         continue;
       }
       for (EmulatedThread &t : fibres) {
-        t.done = t.atBarrier = false;
+        t.done = t.atBarrier = t.spinning = false;
         t.warp = WarpCall();
         t.stack.resize(256 * 1024);
         getcontext(&t.context);
@@ -205,15 +216,34 @@ std::string SimtEmulator::launch(const std::string &name,
         makecontext(&t.context, fiberMain, 0);
       }
       while (true) {
+        uint64_t progressBefore = block.progress;
         for (EmulatedThread &t : fibres) {
           if (t.done || t.atBarrier || t.warp.kind != WarpCall::None)
             continue;
+          t.spinning = false; // a polling thread polls again
           block.current = &t;
           swapcontext(&block.scheduler, &t.context);
         }
         std::string stuck;
         if (completeWarpCollectives(fibres, stuck))
           continue;
+        // Threads polling mbarriers: fine while anything else moves; a
+        // sweep in which nothing changed means the phases never complete.
+        size_t spinning = 0;
+        size_t firstSpinning = 0;
+        for (size_t i = 0; i < fibres.size(); ++i)
+          if (fibres[i].spinning && spinning++ == 0)
+            firstSpinning = i;
+        if (spinning != 0) {
+          if (block.progress != progressBefore)
+            continue;
+          state.fail("mbarrier deadlock in block " + std::to_string(id) +
+                     ": " + std::to_string(spinning) +
+                     " threads (the first: thread " +
+                     std::to_string(firstSpinning) +
+                     ") wait for mbarrier phases that never complete");
+          return;
+        }
         // After a sweep no thread can run; lanes still in a collective wait
         // for lanes that are in another one.
         if (stuck.empty())

@@ -655,6 +655,78 @@ TEST(EmulatorOnTriton, FlashAttention) {
   EXPECT_LT(worst, 2e-3);
 }
 
+const char *kMBarrier = R"(
+declare void @llvm.nvvm.mbarrier.init.shared(ptr addrspace(3), i32)
+declare i64 @llvm.nvvm.mbarrier.arrive.shared(ptr addrspace(3))
+declare i1 @llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta(ptr addrspace(3), i32)
+@bar = internal addrspace(3) global i64 undef, align 8
+@data = internal addrspace(3) global [32 x i32] undef, align 4
+define ptx_kernel void @handoff(ptr %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %first = icmp eq i32 %t, 0
+  br i1 %first, label %init, label %sync
+init:
+  call void @llvm.nvvm.mbarrier.init.shared(ptr addrspace(3) @bar, i32 ARRIVALS)
+  br label %sync
+sync:
+  call void @llvm.nvvm.barrier0()
+  br i1 %first, label %produce, label %wait
+produce:
+  br label %fill
+fill:
+  %i = phi i32 [ 0, %produce ], [ %i1, %fill ]
+  %p = getelementptr [32 x i32], ptr addrspace(3) @data, i32 0, i32 %i
+  %v = mul i32 %i, 3
+  store i32 %v, ptr addrspace(3) %p
+  %i1 = add i32 %i, 1
+  %more = icmp ult i32 %i1, 32
+  br i1 %more, label %fill, label %arrive
+arrive:
+  %s = call i64 @llvm.nvvm.mbarrier.arrive.shared(ptr addrspace(3) @bar)
+  br label %wait
+wait:
+  %done = call i1 @llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta(ptr addrspace(3) @bar, i32 0)
+  br i1 %done, label %read, label %wait
+read:
+  %q = getelementptr [32 x i32], ptr addrspace(3) @data, i32 0, i32 %t
+  %w = load i32, ptr addrspace(3) %q
+  %o = getelementptr i32, ptr %out, i32 %t
+  store i32 %w, ptr %o
+  ret void
+})";
+
+std::string runHandoff(int arrivals, std::vector<int32_t> &out) {
+  std::string body = kMBarrier;
+  body.replace(body.find("ARRIVALS"), 8, std::to_string(arrivals));
+  std::string error;
+  auto emu = load((std::string(kHeader) + body).c_str(), error);
+  if (!emu)
+    return error;
+  void *po = out.data();
+  LaunchShape shape;
+  shape.block = {32, 1, 1};
+  return emu->launch("handoff", shape, {&po}, {{out.data(), 128}});
+}
+
+// Thread 0 fills shared memory and arrives; the others wait on the phase
+// (try_wait.parity) and then read what it wrote.
+TEST(Emulator, MBarrierHandsOffData) {
+  std::vector<int32_t> out(32, -7);
+  ASSERT_EQ(runHandoff(1, out), "");
+  for (int t = 0; t < 32; ++t)
+    EXPECT_EQ(out[t], 3 * t);
+}
+
+// Initialised for two arrivals but only one comes: the phase never
+// completes, and the waiters are reported instead of spinning forever.
+TEST(Emulator, MBarrierThatNeverCompletesIsReported) {
+  std::vector<int32_t> out(32, -7);
+  EXPECT_EQ(runHandoff(2, out),
+            "mbarrier deadlock in block 0: 32 threads (the first: thread 0) "
+            "wait for mbarrier phases that never complete");
+}
+
 TEST(Emulator, RefusesWhatItDoesNotEmulate) {
   std::string ir = std::string(kHeader) + R"(
 declare i32 @llvm.nvvm.redux.sync.add(i32, i32)
