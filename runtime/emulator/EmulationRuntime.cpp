@@ -319,6 +319,12 @@ extern "C" void __nautilus_emu_cp_async_mbarrier_arrive(void *address,
   __nautilus_emu_mbarrier_arrive(address, 1, 0, 0);
 }
 
+extern "C" uint32_t __nautilus_emu_redux(int32_t op, uint32_t mask,
+                                         uint32_t value) {
+  return warpCollective(static_cast<WarpCall::Kind>(WarpCall::ReduxAdd + op),
+                        mask, value, 0, 0);
+}
+
 extern "C" uint32_t __nautilus_emu_vote(int32_t mode, uint32_t mask,
                                         uint32_t predicate) {
   return warpCollective(static_cast<WarpCall::Kind>(WarpCall::VoteAll + mode),
@@ -470,6 +476,34 @@ bool nautilus::emu::detail::completeWarpCollectives(
     for (size_t i = first; i < end; ++i)
       if ((mask >> (i - first) & 1) && fibres[i].warp.value)
         ballot |= 1u << (i - first);
+    // redux.sync: one value for every member lane.
+    uint32_t reduced = 0;
+    bool firstValue = true;
+    for (size_t i = first; i < end; ++i) {
+      if (!(mask >> (i - first) & 1))
+        continue;
+      uint32_t v = fibres[i].warp.value;
+      if (firstValue) {
+        reduced = v;
+        firstValue = false;
+        continue;
+      }
+      switch (leader->warp.kind) {
+      case WarpCall::ReduxAdd: reduced += v; break;
+      case WarpCall::ReduxAnd: reduced &= v; break;
+      case WarpCall::ReduxOr: reduced |= v; break;
+      case WarpCall::ReduxXor: reduced ^= v; break;
+      case WarpCall::ReduxMax:
+        reduced = uint32_t(std::max(int32_t(reduced), int32_t(v)));
+        break;
+      case WarpCall::ReduxMin:
+        reduced = uint32_t(std::min(int32_t(reduced), int32_t(v)));
+        break;
+      case WarpCall::ReduxUmax: reduced = std::max(reduced, v); break;
+      case WarpCall::ReduxUmin: reduced = std::min(reduced, v); break;
+      default: break;
+      }
+    }
     for (size_t i = first; i < end; ++i) {
       if (!(mask >> (i - first) & 1))
         continue;
@@ -482,6 +516,12 @@ bool nautilus::emu::detail::completeWarpCollectives(
         call.result = ballot == 0 || (ballot & mask) == mask;
         break;
       case WarpCall::VoteBallot: call.result = ballot; break;
+      case WarpCall::ReduxAdd: case WarpCall::ReduxAnd:
+      case WarpCall::ReduxOr: case WarpCall::ReduxXor:
+      case WarpCall::ReduxMax: case WarpCall::ReduxMin:
+      case WarpCall::ReduxUmax: case WarpCall::ReduxUmin:
+        call.result = reduced;
+        break;
       default: {
         uint32_t bval = call.b & 31, cval = call.c & 31;
         uint32_t segmask = (call.c >> 8) & 31;

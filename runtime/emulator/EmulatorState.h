@@ -31,7 +31,9 @@ enum SpecialRegister : int32_t {
 /// (once the warp completes it) the lane's result.
 struct WarpCall {
   enum Kind { None, ShuffleIdx, ShuffleUp, ShuffleDown, ShuffleBfly,
-              VoteAll, VoteAny, VoteUni, VoteBallot, LdMatrix, Mma } kind = None;
+              VoteAll, VoteAny, VoteUni, VoteBallot, LdMatrix, Mma,
+              ReduxAdd, ReduxAnd, ReduxOr, ReduxXor, ReduxMax, ReduxMin,
+              ReduxUmax, ReduxUmin } kind = None;
   uint32_t mask = 0, value = 0, b = 0, c = 0;
   uint32_t result = 0;
   // ldmatrix: the row address this lane gives, b = matrices, c = transpose.
@@ -144,6 +146,7 @@ void *__nautilus_emu_shared(int64_t offset);
 uint32_t __nautilus_emu_shfl(int32_t mode, uint32_t mask, uint32_t value,
                              uint32_t b, uint32_t c);
 uint32_t __nautilus_emu_vote(int32_t mode, uint32_t mask, uint32_t predicate);
+uint32_t __nautilus_emu_redux(int32_t op, uint32_t mask, uint32_t value);
 void __nautilus_emu_ldmatrix(const void *address, int32_t matrices,
                              int32_t transpose, uint32_t *out);
 void __nautilus_emu_mma(int32_t kind, const uint32_t *in, uint32_t *out);

@@ -80,6 +80,19 @@ std::optional<WarpIntrinsic> classifyWarp(llvm::StringRef name) {
   return std::nullopt;
 }
 
+/// redux.sync on 32-bit integers, by operation (the order of WarpCall's
+/// Redux kinds).
+std::optional<int32_t> classifyRedux(llvm::StringRef name) {
+  static const char *const ops[] = {"add", "and", "or",   "xor",
+                                    "max", "min", "umax", "umin"};
+  if (!name.consume_front("llvm.nvvm.redux.sync."))
+    return std::nullopt;
+  for (auto [i, op] : llvm::enumerate(ops))
+    if (name == op)
+      return static_cast<int32_t>(i);
+  return std::nullopt;
+}
+
 /// The approximate and full-range math intrinsics (ex2.approx, lg2.approx,
 /// rcp, rsqrt, sqrt, div.full), emulated by the correctly rounded IEEE
 /// operation: the PTX ISA bounds the error of the approximations (a few
@@ -224,6 +237,8 @@ std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<s
       "__nautilus_emu_cp_async_wait", llvm::FunctionType::get(voidType, {i32}, false));
   llvm::FunctionCallee cpAsyncWaitAll = m.getOrInsertFunction(
       "__nautilus_emu_cp_async_wait_all", llvm::FunctionType::get(voidType, false));
+  llvm::FunctionCallee redux = m.getOrInsertFunction(
+      "__nautilus_emu_redux", llvm::FunctionType::get(i32, {i32, i32, i32}, false));
   llvm::FunctionCallee vote = m.getOrInsertFunction(
       "__nautilus_emu_vote", llvm::FunctionType::get(i32, {i32, i32, i32}, false));
   // Shared memory: each addrspace(3) global gets an offset in the block's
@@ -309,6 +324,17 @@ std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<s
       if (!*handled)
         return "not emulated: " + callee->getName().str();
       usesFibres = true; // waits yield to the threads that arrive
+      continue;
+    }
+    if (std::optional<int32_t> op = classifyRedux(callee->getName())) {
+      usesFibres = true;
+      llvm::IRBuilder<> b(call);
+      // llvm.nvvm.redux.sync.OP(value, membermask)
+      llvm::Value *result = b.CreateCall(
+          redux, {b.getInt32(*op), call->getArgOperand(1),
+                  call->getArgOperand(0)});
+      call->replaceAllUsesWith(result);
+      call->eraseFromParent();
       continue;
     }
     if (auto warp = classifyWarp(callee->getName())) {

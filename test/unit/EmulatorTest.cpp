@@ -265,6 +265,40 @@ done:
   }
 }
 
+// redux.sync over a member mask of the even lanes.
+TEST(Emulator, WarpReductions) {
+  std::string ir = std::string(kHeader) + R"(
+declare i32 @llvm.nvvm.redux.sync.add(i32, i32)
+declare i32 @llvm.nvvm.redux.sync.umax(i32, i32)
+define ptx_kernel void @redux(ptr %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %odd = and i32 %t, 1
+  %even = icmp eq i32 %odd, 0
+  br i1 %even, label %reduce, label %done
+reduce:
+  %s = call i32 @llvm.nvvm.redux.sync.add(i32 %t, i32 1431655765)
+  %m = call i32 @llvm.nvvm.redux.sync.umax(i32 %t, i32 1431655765)
+  %r = add i32 %s, %m
+  %p = getelementptr i32, ptr %out, i32 %t
+  store i32 %r, ptr %p
+  br label %done
+done:
+  ret void
+})";
+  std::string error;
+  auto emu = load(ir.c_str(), error);
+  ASSERT_TRUE(emu) << error;
+  std::vector<int32_t> out(32, -1);
+  void *po = out.data();
+  LaunchShape shape;
+  shape.block = {32, 1, 1};
+  ASSERT_EQ(emu->launch("redux", shape, {&po}, {{out.data(), 128}}), "");
+  // Sum of the even lanes 0..30 is 240, their maximum 30.
+  for (int t = 0; t < 32; ++t)
+    EXPECT_EQ(out[t], t % 2 == 0 ? 270 : -1) << t;
+}
+
 // A lane that exits before the others shuffle leaves them waiting.
 TEST(Emulator, ShuffleWithAnExitedLaneIsReported) {
   std::string ir = std::string(kHeader) + R"(
@@ -729,15 +763,15 @@ TEST(Emulator, MBarrierThatNeverCompletesIsReported) {
 
 TEST(Emulator, RefusesWhatItDoesNotEmulate) {
   std::string ir = std::string(kHeader) + R"(
-declare i32 @llvm.nvvm.redux.sync.add(i32, i32)
-define ptx_kernel void @reduce(ptr %a) {
-  %v = call i32 @llvm.nvvm.redux.sync.add(i32 1, i32 -1)
+declare i32 @llvm.nvvm.match.any.sync.i32(i32, i32)
+define ptx_kernel void @match(ptr %a) {
+  %v = call i32 @llvm.nvvm.match.any.sync.i32(i32 -1, i32 1)
   store i32 %v, ptr %a
   ret void
 })";
   std::string error;
   EXPECT_FALSE(load(ir.c_str(), error));
-  EXPECT_EQ(error, "not emulated: llvm.nvvm.redux.sync.add");
+  EXPECT_EQ(error, "not emulated: llvm.nvvm.match.any.sync.i32");
 
   std::string inlineAsm = std::string(kHeader) + R"(
 define ptx_kernel void @asm(ptr %a) {
