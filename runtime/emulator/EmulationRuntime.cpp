@@ -385,7 +385,11 @@ static float halfToFloat(uint16_t bits, bool bf16) {
 static void completeMma(EmulatedThread *lanes) {
   uint32_t kind = lanes[0].warp.b;
   bool bf16 = kind == M16N8K16BF16 || kind == M16N8K8BF16;
-  int k = (kind == M16N8K16F16 || kind == M16N8K16BF16) ? 16 : 8;
+  bool halfAccumulator = kind == M16N8K16F16AccF16 || kind == M16N8K8F16AccF16;
+  int k = (kind == M16N8K16F16 || kind == M16N8K16BF16 ||
+           kind == M16N8K16F16AccF16)
+              ? 16
+              : 8;
   int aRegs = k / 4, bRegs = k / 8; // 32-bit registers per lane
   float a[16][16] = {}, b[16][8] = {}, c[16][8] = {};
   for (int l = 0; l < 32; ++l) {
@@ -402,7 +406,11 @@ static void completeMma(EmulatedThread *lanes) {
     }
     for (int i = 0; i < 4; ++i) {
       float v;
-      std::memcpy(&v, &w.in[aRegs + bRegs + i], 4);
+      if (halfAccumulator) // two f16 registers of two halves each
+        v = halfToFloat((w.in[aRegs + bRegs + i / 2] >> (16 * (i % 2))) & 0xffff,
+                        /*bf16=*/false);
+      else
+        std::memcpy(&v, &w.in[aRegs + bRegs + i], 4);
       c[group + 8 * (i / 2)][2 * t + i % 2] = v;
     }
   }
@@ -413,8 +421,14 @@ static void completeMma(EmulatedThread *lanes) {
       double sum = c[row][col];
       for (int kk = 0; kk < k; ++kk)
         sum += double(a[row][kk]) * double(b[kk][col]);
-      float d = static_cast<float>(sum);
-      std::memcpy(&lanes[l].warp.out[i], &d, 4);
+      if (halfAccumulator) {
+        uint32_t bits = nautilus::rt::doubleToF16Bits(sum);
+        uint32_t &reg = lanes[l].warp.out[i / 2];
+        reg = (i % 2) ? (reg & 0xffff) | (bits << 16) : bits;
+      } else {
+        float d = static_cast<float>(sum);
+        std::memcpy(&lanes[l].warp.out[i], &d, 4);
+      }
     }
   }
 }

@@ -44,9 +44,12 @@ struct WarpCall {
   std::array<uint32_t, 4> out{};
 };
 
-/// The mma.sync forms emulated: m16n8k16 and m16n8k8, f16 or bf16 inputs,
-/// f32 accumulators.
-enum MmaKind : uint32_t { M16N8K16F16, M16N8K16BF16, M16N8K8F16, M16N8K8BF16 };
+/// The mma.sync forms emulated: m16n8k16 and m16n8k8 with f16 or bf16
+/// inputs and f32 accumulators, and with f16 inputs and f16 accumulators.
+enum MmaKind : uint32_t {
+  M16N8K16F16, M16N8K16BF16, M16N8K8F16, M16N8K8BF16,
+  M16N8K16F16AccF16, M16N8K8F16AccF16,
+};
 
 /// One cp.async copy, in flight until a wait completes its group.
 struct PendingCopy {

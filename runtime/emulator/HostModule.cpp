@@ -428,6 +428,10 @@ std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<s
       mmaKind = M16N8K8F16;
     else if (calleeName == "llvm.nvvm.mma.m16n8k8.row.col.bf16")
       mmaKind = M16N8K8BF16;
+    else if (calleeName == "llvm.nvvm.mma.m16n8k16.row.col.f16.f16")
+      mmaKind = M16N8K16F16AccF16;
+    else if (calleeName == "llvm.nvvm.mma.m16n8k8.row.col.f16.f16")
+      mmaKind = M16N8K8F16AccF16;
     if (mmaKind) {
       usesFibres = true;
       llvm::IRBuilder<> entry(&*call->getFunction()->getEntryBlock().begin());
@@ -438,12 +442,13 @@ std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<s
         b.CreateStore(b.CreateBitCast(operand, i32),
                       b.CreateConstGEP1_32(i32, in, i));
       b.CreateCall(mma, {b.getInt32(*mmaKind), in, out});
-      llvm::Value *result = llvm::PoisonValue::get(call->getType());
-      for (int i = 0; i < 4; ++i)
+      auto *resultType = llvm::cast<llvm::StructType>(call->getType());
+      llvm::Value *result = llvm::PoisonValue::get(resultType);
+      for (unsigned i = 0; i < resultType->getNumElements(); ++i)
         result = b.CreateInsertValue(
             result,
             b.CreateBitCast(b.CreateLoad(i32, b.CreateConstGEP1_32(i32, out, i)),
-                            b.getFloatTy()),
+                            resultType->getElementType(i)),
             i);
       call->replaceAllUsesWith(result);
       call->eraseFromParent();

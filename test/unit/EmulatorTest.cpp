@@ -332,7 +332,7 @@ out:
 // the PTX ISA's; a mistake in any of them breaks the product.
 /// Runs the ldmatrix + mma kernel; returns how many elements of D differ
 /// from A B.
-int mmaMismatches(bool transposeB) {
+int mmaMismatches(bool transposeB, bool halfAccumulator = false) {
   std::string ir = std::string(kHeader) + R"(
 declare { i32, i32, i32, i32 } @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16(ptr addrspace(3))
 declare { i32, i32 } @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x2.trans.b16(ptr addrspace(3))
@@ -418,6 +418,28 @@ compute:
   if (!transposeB)
     for (size_t at; (at = ir.find(".x2.trans.b16")) != std::string::npos;)
       ir.replace(at, strlen(".x2.trans.b16"), ".x2.b16");
+  auto replace = [&](const std::string &from, const std::string &to) {
+    size_t at = ir.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    ir.replace(at, from.size(), to);
+  };
+  if (halfAccumulator) {
+    // The same product with f16 accumulators: D comes back as two f16x2.
+    replace("declare { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.f32.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float)",
+            "declare { <2 x half>, <2 x half> } @llvm.nvvm.mma.m16n8k16.row.col.f16.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)");
+    replace("%d = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.f32.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %hb0, <2 x half> %hb1, float 0.0, float 0.0, float 0.0, float 0.0)",
+            "%dh = call { <2 x half>, <2 x half> } @llvm.nvvm.mma.m16n8k16.row.col.f16.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %hb0, <2 x half> %hb1, <2 x half> zeroinitializer, <2 x half> zeroinitializer)\n"
+            "  %dv0 = extractvalue { <2 x half>, <2 x half> } %dh, 0\n"
+            "  %dv1 = extractvalue { <2 x half>, <2 x half> } %dh, 1");
+    for (int i = 0; i < 4; ++i)
+      replace("%d" + std::to_string(i) +
+                  " = extractvalue { float, float, float, float } %d, " +
+                  std::to_string(i),
+              "%e" + std::to_string(i) + " = extractelement <2 x half> %dv" +
+                  std::to_string(i / 2) + ", i32 " + std::to_string(i % 2) +
+                  "\n  %d" + std::to_string(i) + " = fpext half %e" +
+                  std::to_string(i) + " to float");
+  }
   std::string error;
   auto emu = load(ir.c_str(), error);
   EXPECT_TRUE(emu) << error;
@@ -452,6 +474,10 @@ compute:
 
 TEST(Emulator, LdMatrixAndMmaComputeAProduct) {
   EXPECT_EQ(mmaMismatches(/*transposeB=*/true), 0);
+}
+
+TEST(Emulator, MmaWithHalfAccumulators) {
+  EXPECT_EQ(mmaMismatches(/*transposeB=*/true, /*halfAccumulator=*/true), 0);
 }
 
 // A broken kernel: B loaded without .trans gives the fragments of B^T, and
