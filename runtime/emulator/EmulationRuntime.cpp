@@ -33,11 +33,22 @@ extern "C" int32_t __nautilus_emu_sreg(int32_t which) {
   return 0;
 }
 
-extern "C" void __nautilus_emu_barrier() {
+/// bar.sync (wait) and bar.arrive on barrier `id`, which releases once
+/// `count` threads (0: all the block's threads) have arrived.
+extern "C" void __nautilus_emu_barrier(int32_t id, int32_t count,
+                                       int32_t wait) {
   BlockState &b = *currentBlock;
   EmulatedThread *t = b.current;
-  t->atBarrier = true;
+  uint32_t slot = static_cast<uint32_t>(id) & 15;
+  uint32_t expected = count > 0 ? static_cast<uint32_t>(count)
+                                : b.ntid[0] * b.ntid[1] * b.ntid[2];
+  b.barrierExpected[slot] = expected;
+  ++b.barrierArrived[slot];
   ++b.progress;
+  if (!wait)
+    return;
+  t->atBarrier = true;
+  t->barrierId = slot;
   swapcontext(&t->context, &b.scheduler);
 }
 

@@ -65,6 +65,7 @@ struct EmulatedThread {
   std::vector<char> stack;
   bool done = false;
   bool atBarrier = false;
+  uint32_t barrierId = 0; // which barrier it waits at
   WarpCall warp;
   /// cp.async: copies issued since the last commit, and committed groups
   /// (oldest first). A copy lands only when a wait completes its group, so
@@ -116,6 +117,8 @@ struct BlockState {
   /// threads that changes nothing while some poll is a deadlock.
   std::map<uintptr_t, MBarrier> mbarriers;
   uint64_t progress = 0;
+  /// Named barriers 0-15: arrivals so far and the count that releases them.
+  std::array<uint32_t, 16> barrierArrived{}, barrierExpected{};
   std::array<uint32_t, 3> ctaid{}, ntid{}, nctaid{};
   ucontext_t scheduler;
   EmulatedThread *current = nullptr;
@@ -141,7 +144,7 @@ bool completeWarpCollectives(std::vector<EmulatedThread> &fibres,
 // The emulation runtime: what the rewritten kernels call.
 extern "C" {
 int32_t __nautilus_emu_sreg(int32_t which);
-void __nautilus_emu_barrier();
+void __nautilus_emu_barrier(int32_t id, int32_t count, int32_t wait);
 void *__nautilus_emu_access(void *address, int64_t bytes, int32_t isStore);
 void *__nautilus_emu_access_if(bool predicate, void *address, int64_t bytes,
                                int32_t isStore);

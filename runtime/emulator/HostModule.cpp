@@ -46,9 +46,7 @@ std::optional<std::pair<bool, int32_t>> classify(llvm::StringRef name) {
   for (auto &[n, r] : registers)
     if (name == n)
       return std::make_pair(false, r);
-  if (name == "llvm.nvvm.barrier0" ||
-      name == "llvm.nvvm.barrier.cta.sync.aligned.all" ||
-      name == "llvm.nvvm.barrier.cta.sync.all")
+  if (name == "llvm.nvvm.barrier0" || name.starts_with("llvm.nvvm.barrier.cta."))
     return std::make_pair(true, 0);
   return std::nullopt;
 }
@@ -214,7 +212,8 @@ std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<s
       "__nautilus_emu_sreg", llvm::FunctionType::get(i32, {i32}, false));
   llvm::FunctionCallee barrier = m.getOrInsertFunction(
       "__nautilus_emu_barrier",
-      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), false));
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {i32, i32, i32},
+                              false));
   llvm::FunctionCallee shfl = m.getOrInsertFunction(
       "__nautilus_emu_shfl",
       llvm::FunctionType::get(i32, {i32, i32, i32, i32, i32}, false));
@@ -459,8 +458,20 @@ std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<s
       return "not emulated: " + calleeName.str();
     llvm::IRBuilder<> b(call);
     if (kind->first) {
+      // bar.sync / bar.arrive with a barrier id and a thread count (0: all
+      // the threads of the block).
       usesFibres = true;
-      b.CreateCall(barrier);
+      llvm::StringRef form = calleeName;
+      bool sync = form == "llvm.nvvm.barrier0" ||
+                  form.starts_with("llvm.nvvm.barrier.cta.sync");
+      bool arrive = form.starts_with("llvm.nvvm.barrier.cta.arrive");
+      if (!sync && !arrive)
+        return "not emulated: " + calleeName.str();
+      bool all = form == "llvm.nvvm.barrier0" || form.ends_with(".all");
+      llvm::Value *id = form == "llvm.nvvm.barrier0" ? b.getInt32(0)
+                                                     : call->getArgOperand(0);
+      llvm::Value *count = all ? b.getInt32(0) : call->getArgOperand(1);
+      b.CreateCall(barrier, {id, count, b.getInt32(sync)});
       call->eraseFromParent();
       continue;
     }

@@ -191,6 +191,8 @@ std::string SimtEmulator::launch(const std::string &name,
       block.writeInterval.assign(sharedBytes, 0);
       block.interval = 1;
       block.mbarriers.clear();
+      block.barrierArrived.fill(0);
+      block.barrierExpected.fill(0);
       block.ctaid = {uint32_t(id % shape.grid[0]),
                      uint32_t((id / shape.grid[0]) % shape.grid[1]),
                      uint32_t(id / (uint64_t(shape.grid[0]) * shape.grid[1]))};
@@ -258,9 +260,31 @@ std::string SimtEmulator::launch(const std::string &name,
           state.fail("in block " + std::to_string(id) + ": " + stuck);
           return;
         }
+        // Release every barrier whose count has arrived.
+        bool released = false;
+        for (uint32_t id = 0; id < 16; ++id) {
+          uint32_t expected = block.barrierExpected[id];
+          if (expected == 0 || block.barrierArrived[id] < expected)
+            continue;
+          for (EmulatedThread &t : fibres)
+            if (t.atBarrier && t.barrierId == id)
+              t.atBarrier = false;
+          block.barrierArrived[id] -= expected;
+          if (block.barrierArrived[id] == 0)
+            block.barrierExpected[id] = 0;
+          released = true;
+        }
+        if (released) {
+          ++block.interval; // writes before the barrier are now ordered
+          continue;
+        }
         size_t waiting = 0, finished = 0;
+        uint32_t waitingAt = 0;
         for (EmulatedThread &t : fibres) {
-          waiting += t.atBarrier;
+          if (t.atBarrier) {
+            waitingAt = t.barrierId;
+            ++waiting;
+          }
           finished += t.done;
         }
         if (waiting == 0)
@@ -272,9 +296,13 @@ std::string SimtEmulator::launch(const std::string &name,
                      " wait at bar.sync");
           return;
         }
-        for (EmulatedThread &t : fibres)
-          t.atBarrier = false;
-        ++block.interval; // writes before the barrier are now ordered
+        state.fail("barrier deadlock in block " + std::to_string(id) + ": " +
+                   std::to_string(waiting) + " threads wait at bar.sync " +
+                   std::to_string(waitingAt) + " (" +
+                   std::to_string(block.barrierArrived[waitingAt]) + " of " +
+                   std::to_string(block.barrierExpected[waitingAt]) +
+                   " arrivals)");
+        return;
       }
     }
   };

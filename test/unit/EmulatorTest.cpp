@@ -104,6 +104,55 @@ define ptx_kernel void @rotate(ptr %a, ptr %b) {
     EXPECT_EQ(b[t], (t + 1) % 128 + 7) << "thread " << t;
 }
 
+// Two groups of 64 threads synchronise on their own named barriers (1 and
+// 2, 64 threads each): each group rotates its values.
+const char *kGroups = R"(
+declare void @llvm.nvvm.barrier.cta.sync.aligned(i32, i32)
+define ptx_kernel void @groups(ptr %a, ptr %b) {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %g = lshr i32 %t, 6
+  %id = add i32 %g, 1
+  %pa = getelementptr i32, ptr %a, i32 %t
+  store i32 %t, ptr %pa
+  call void @llvm.nvvm.barrier.cta.sync.aligned(i32 %id, i32 COUNT)
+  %base = and i32 %t, -64
+  %lane = and i32 %t, 63
+  %n = add i32 %lane, 1
+  %w = and i32 %n, 63
+  %j = add i32 %base, %w
+  %pj = getelementptr i32, ptr %a, i32 %j
+  %v = load i32, ptr %pj
+  %pb = getelementptr i32, ptr %b, i32 %t
+  store i32 %v, ptr %pb
+  ret void
+})";
+
+std::string runGroups(int count, std::vector<int32_t> &b) {
+  std::string ir = std::string(kHeader) + kGroups;
+  ir.replace(ir.find("COUNT"), 5, std::to_string(count));
+  std::string error;
+  auto emu = load(ir.c_str(), error);
+  if (!emu)
+    return error;
+  std::vector<int32_t> a(128, -1);
+  void *pa = a.data(), *pb = b.data();
+  LaunchShape shape;
+  shape.block = {128, 1, 1};
+  return emu->launch("groups", shape, {&pa, &pb},
+                     {{a.data(), 512}, {b.data(), 512}});
+}
+
+TEST(Emulator, NamedBarriers) {
+  std::vector<int32_t> b(128, 0);
+  ASSERT_EQ(runGroups(64, b), "");
+  for (int t = 0; t < 128; ++t)
+    EXPECT_EQ(b[t], (t & ~63) + ((t + 1) & 63)) << t;
+  // Expecting 96 threads where 64 come: the barrier never releases.
+  EXPECT_EQ(runGroups(96, b),
+            "barrier deadlock in block 0: 128 threads wait at bar.sync 2 "
+            "(64 of 96 arrivals)");
+}
+
 TEST(Emulator, BarrierDivergenceIsReported) {
   std::string ir = std::string(kHeader) + R"(
 define ptx_kernel void @diverge(ptr %a) {
