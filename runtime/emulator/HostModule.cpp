@@ -204,6 +204,35 @@ std::optional<bool> translateMBarrier(llvm::CallInst *call) {
 
 } // namespace
 
+void nautilus::emu::detail::emitEmulatedMma(
+    llvm::CallInst *call, uint32_t kind,
+    llvm::ArrayRef<llvm::Value *> registers) {
+  llvm::LLVMContext &ctx = call->getContext();
+  llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::Type *ptr = llvm::PointerType::get(ctx, 0);
+  llvm::FunctionCallee mma = call->getModule()->getOrInsertFunction(
+      "__nautilus_emu_mma",
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {i32, ptr, ptr},
+                              false));
+  llvm::IRBuilder<> entry(&*call->getFunction()->getEntryBlock().begin());
+  llvm::Value *in = entry.CreateAlloca(llvm::ArrayType::get(i32, 10));
+  llvm::Value *out = entry.CreateAlloca(llvm::ArrayType::get(i32, 4));
+  llvm::IRBuilder<> b(call);
+  for (auto [i, reg] : llvm::enumerate(registers))
+    b.CreateStore(b.CreateBitCast(reg, i32), b.CreateConstGEP1_32(i32, in, i));
+  b.CreateCall(mma, {b.getInt32(kind), in, out});
+  auto *resultType = llvm::cast<llvm::StructType>(call->getType());
+  llvm::Value *result = llvm::PoisonValue::get(resultType);
+  for (unsigned i = 0; i < resultType->getNumElements(); ++i)
+    result = b.CreateInsertValue(
+        result,
+        b.CreateBitCast(b.CreateLoad(i32, b.CreateConstGEP1_32(i32, out, i)),
+                        resultType->getElementType(i)),
+        i);
+  call->replaceAllUsesWith(result);
+  call->eraseFromParent();
+}
+
 std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<std::string> &kernels,
                            bool &usesFibres, uint64_t &staticSharedBytes) {
   llvm::LLVMContext &ctx = m.getContext();
@@ -222,10 +251,6 @@ std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<s
       "__nautilus_emu_ldmatrix",
       llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
                               {opaque, i32, i32, opaque}, false));
-  llvm::FunctionCallee mma = m.getOrInsertFunction(
-      "__nautilus_emu_mma",
-      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
-                              {i32, opaque, opaque}, false));
   llvm::Type *voidType = llvm::Type::getVoidTy(ctx);
   llvm::FunctionCallee cpAsync = m.getOrInsertFunction(
       "__nautilus_emu_cp_async",
@@ -433,24 +458,8 @@ std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<s
       mmaKind = M16N8K8F16AccF16;
     if (mmaKind) {
       usesFibres = true;
-      llvm::IRBuilder<> entry(&*call->getFunction()->getEntryBlock().begin());
-      llvm::Value *in = entry.CreateAlloca(llvm::ArrayType::get(i32, 10));
-      llvm::Value *out = entry.CreateAlloca(llvm::ArrayType::get(i32, 4));
-      llvm::IRBuilder<> b(call);
-      for (auto [i, operand] : llvm::enumerate(call->args()))
-        b.CreateStore(b.CreateBitCast(operand, i32),
-                      b.CreateConstGEP1_32(i32, in, i));
-      b.CreateCall(mma, {b.getInt32(*mmaKind), in, out});
-      auto *resultType = llvm::cast<llvm::StructType>(call->getType());
-      llvm::Value *result = llvm::PoisonValue::get(resultType);
-      for (unsigned i = 0; i < resultType->getNumElements(); ++i)
-        result = b.CreateInsertValue(
-            result,
-            b.CreateBitCast(b.CreateLoad(i32, b.CreateConstGEP1_32(i32, out, i)),
-                            resultType->getElementType(i)),
-            i);
-      call->replaceAllUsesWith(result);
-      call->eraseFromParent();
+      llvm::SmallVector<llvm::Value *> registers(call->args());
+      emitEmulatedMma(call, *mmaKind, registers);
       continue;
     }
     auto kind = classify(calleeName);

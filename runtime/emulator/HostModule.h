@@ -7,8 +7,11 @@
 #include <vector>
 
 namespace llvm {
+class CallInst;
 class Module;
-}
+class Value;
+template <typename T> class ArrayRef;
+} // namespace llvm
 
 namespace nautilus::emu::detail {
 
@@ -18,6 +21,13 @@ namespace nautilus::emu::detail {
 /// shared memory per block. Returns "" or "not emulated: NAME".
 std::string rewriteForHost(llvm::Module &m, std::vector<std::string> &kernels,
                            bool &usesFibres, uint64_t &staticSharedBytes);
+
+/// Replaces `call` (an mma.sync, as an intrinsic or inline PTX) by a call
+/// of the runtime's __nautilus_emu_mma with `kind` (an MmaKind) and the
+/// lane's A, B and C registers, each a 32-bit value, and rebuilds the
+/// call's result struct from the D registers. Erases `call`.
+void emitEmulatedMma(llvm::CallInst *call, uint32_t kind,
+                     llvm::ArrayRef<llvm::Value *> registers);
 
 } // namespace nautilus::emu::detail
 

@@ -1,5 +1,7 @@
 //===- InlinePtx.cpp - Inline PTX that the emulator understands -----------===//
 #include "runtime/emulator/InlinePtx.h"
+#include "runtime/emulator/EmulatorState.h"
+#include "runtime/emulator/HostModule.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -9,6 +11,7 @@
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
+using namespace nautilus::emu::detail;
 
 namespace {
 
@@ -73,17 +76,17 @@ std::optional<std::pair<unsigned, unsigned>> accessShape(StringRef opcode) {
 } // namespace
 
 /// `mma.sync.aligned.m16n8k{16,8}.row.col.f32.{f16,bf16}.{f16,bf16}.f32
-/// {d...}, {a...}, {b...}, {c...}` as a call of __nautilus_emu_mma.
+/// {d...}, {a...}, {b...}, {c...}`, handed to the runtime's mma.
 static bool translateMma(CallInst *call, StringRef opcode, StringRef operands) {
-  int kind;
+  std::optional<MmaKind> kind;
   if (opcode == "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32")
-    kind = 0;
+    kind = M16N8K16F16;
   else if (opcode == "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32")
-    kind = 1;
+    kind = M16N8K16BF16;
   else if (opcode == "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32")
-    kind = 2;
+    kind = M16N8K8F16;
   else if (opcode == "mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32")
-    kind = 3;
+    kind = M16N8K8BF16;
   else
     return false;
   // Four brace groups: d, a, b, c.
@@ -99,7 +102,8 @@ static bool translateMma(CallInst *call, StringRef opcode, StringRef operands) {
     groups.push_back(*list);
     operands = operands.drop_front(close + 1).ltrim().ltrim(',');
   }
-  unsigned aRegs = kind < 2 ? 4 : 2, bRegs = kind < 2 ? 2 : 1;
+  bool k16 = *kind == M16N8K16F16 || *kind == M16N8K16BF16;
+  unsigned aRegs = k16 ? 4 : 2, bRegs = k16 ? 2 : 1;
   if (groups.size() != 4 || groups[0].size() != 4 ||
       groups[1].size() != aRegs || groups[2].size() != bRegs ||
       groups[3].size() != 4)
@@ -107,38 +111,15 @@ static bool translateMma(CallInst *call, StringRef opcode, StringRef operands) {
   auto *result = dyn_cast<StructType>(call->getType());
   if (!result || result->getNumElements() != 4)
     return false;
-  LLVMContext &ctx = call->getContext();
-  IRBuilder<> entry(&*call->getFunction()->getEntryBlock().begin());
-  Type *i32 = Type::getInt32Ty(ctx);
-  Value *in = entry.CreateAlloca(ArrayType::get(i32, 10));
-  Value *out = entry.CreateAlloca(ArrayType::get(i32, 4));
-  IRBuilder<> b(call);
-  unsigned slot = 0;
-  auto operandValue = [&](unsigned n) -> Value * {
-    return n >= 4 && n - 4 < call->arg_size() ? call->getArgOperand(n - 4)
-                                              : nullptr;
-  };
+  // The four outputs are operands 0-3, so the call's arguments start at 4.
+  SmallVector<Value *> registers;
   for (unsigned g = 1; g < 4; ++g)
     for (unsigned n : groups[g]) {
-      Value *v = operandValue(n);
-      if (!v)
+      if (n < 4 || n - 4 >= call->arg_size())
         return false;
-      b.CreateStore(b.CreateBitCast(v, i32), b.CreateConstGEP1_32(i32, in, slot++));
+      registers.push_back(call->getArgOperand(n - 4));
     }
-  Type *generic = PointerType::get(ctx, 0);
-  FunctionCallee mma = call->getModule()->getOrInsertFunction(
-      "__nautilus_emu_mma",
-      FunctionType::get(Type::getVoidTy(ctx), {i32, generic, generic}, false));
-  b.CreateCall(mma, {b.getInt32(kind), in, out});
-  Value *value = PoisonValue::get(result);
-  for (unsigned i = 0; i < 4; ++i)
-    value = b.CreateInsertValue(
-        value,
-        b.CreateBitCast(b.CreateLoad(i32, b.CreateConstGEP1_32(i32, out, i)),
-                        result->getElementType(i)),
-        i);
-  call->replaceAllUsesWith(value);
-  call->eraseFromParent();
+  emitEmulatedMma(call, *kind, registers);
   return true;
 }
 
@@ -149,7 +130,6 @@ bool nautilus::emu::detail::translateInlinePtx(CallInst *call,
     StringRef stmt = text.trim().rtrim(';').trim();
     auto [opcode, operands] = stmt.split(' ');
     if (opcode.starts_with("mma.sync.")) {
-      // The outputs are operands 0-3, so the inputs start at 4.
       if (!translateMma(call, opcode, operands))
         return false;
       collective = true;
