@@ -368,7 +368,6 @@ void ProgramLowering::lowerStore(tile::StoreOp store) {
     return;
   }
   unsigned last = rank - 1;
-  Type element = cast<VectorType>(value.getType()).getElementType();
   SmallVector<Value> stride = strides(buffer);
   Value flat = flatView(buffer);
   auto rowMaskType = VectorType::get({tileShape[last]}, b.getI1Type());
@@ -404,7 +403,6 @@ void ProgramLowering::lowerStore(tile::StoreOp store) {
       SmallVector<int64_t> position(offset.begin(), offset.end() - 1);
       row = vector::ExtractOp::create(b, loc, value, position);
     }
-    (void)element;
     vector::MaskedStoreOp::create(b, loc, flat, start, rowMask, row);
   }
 }

@@ -220,8 +220,9 @@ private:
   bool checkReduce(Expr &e);
   bool checkCall(Expr &e);
   bool checkBinary(Expr &e);
-  bool promote(Expr &a, Expr &b, llvm::SMLoc loc, ScalarType &type,
-               bool &untyped);
+  /// The common type of two checked operands (LANGUAGE.md, "Types"), and
+  /// whether it is still an untyped literal's.
+  void promote(const Expr &a, const Expr &b, ScalarType &type, bool &untyped);
   bool requireNumeric(Expr &e, const char *what);
   bool checkSizeCondition(Expr &e);
 
@@ -486,22 +487,20 @@ bool KernelChecker::requireNumeric(Expr &e, const char *what) {
   return true;
 }
 
-bool KernelChecker::promote(Expr &a, Expr &b, llvm::SMLoc loc,
-                            ScalarType &type, bool &untyped) {
-  (void)loc;
+void KernelChecker::promote(const Expr &a, const Expr &b, ScalarType &type,
+                            bool &untyped) {
   untyped = a.untypedLiteral && b.untypedLiteral;
   if (a.untypedLiteral && !b.untypedLiteral) {
     type = isFloatType(a.type) && !isFloatType(b.type) ? ScalarType::F32
                                                        : b.type;
-    return true;
+    return;
   }
   if (b.untypedLiteral && !a.untypedLiteral) {
     type = isFloatType(b.type) && !isFloatType(a.type) ? ScalarType::F32
                                                        : a.type;
-    return true;
+    return;
   }
   type = promoteTyped(a.type, b.type);
-  return true;
 }
 
 bool KernelChecker::checkValue(Expr &e) {
@@ -828,7 +827,8 @@ bool KernelChecker::checkCall(Expr &e) {
     if ((a.type == ScalarType::Bool) != (b.type == ScalarType::Bool))
       return error(e.loc, "the two branches of 'where' must both be numbers "
                           "or both be bools");
-    return promote(a, b, e.loc, e.type, e.untypedLiteral);
+    promote(a, b, e.type, e.untypedLiteral);
+    return true;
   }
   if (f == "max" || f == "min" || f == "pow") {
     if (!arity(2))
@@ -836,7 +836,7 @@ bool KernelChecker::checkCall(Expr &e) {
     Expr &a = *e.operands[0], &b = *e.operands[1];
     if (!requireNumeric(a, f.c_str()) || !requireNumeric(b, f.c_str()))
       return false;
-    promote(a, b, e.loc, e.type, e.untypedLiteral);
+    promote(a, b, e.type, e.untypedLiteral);
     if (f == "pow" && !isFloatType(e.type)) {
       e.type = ScalarType::F32;
       e.untypedLiteral = false;
@@ -875,7 +875,7 @@ bool KernelChecker::checkBinary(Expr &e) {
   case BinaryOp::Ne:
     if ((a.type == ScalarType::Bool) != (b.type == ScalarType::Bool))
       return error(e.loc, "cannot compare a bool with a number");
-    promote(a, b, e.loc, e.operandType, e.untypedLiteral);
+    promote(a, b, e.operandType, e.untypedLiteral);
     if (a.untypedLiteral && b.untypedLiteral && isIntegerType(e.operandType))
       e.operandType = ScalarType::I64;
     e.untypedLiteral = false;
@@ -887,21 +887,22 @@ bool KernelChecker::checkBinary(Expr &e) {
   case BinaryOp::Ge:
     if (!requireNumeric(a, what.c_str()) || !requireNumeric(b, what.c_str()))
       return false;
-    promote(a, b, e.loc, e.operandType, e.untypedLiteral);
+    promote(a, b, e.operandType, e.untypedLiteral);
     e.untypedLiteral = false;
     e.type = ScalarType::Bool;
     return true;
   case BinaryOp::Mod:
     if (!requireNumeric(a, what.c_str()) || !requireNumeric(b, what.c_str()))
       return false;
-    promote(a, b, e.loc, e.type, e.untypedLiteral);
+    promote(a, b, e.type, e.untypedLiteral);
     if (!isIntegerType(e.type))
       return error(e.loc, "'%' needs integer operands");
     return true;
   default:
     if (!requireNumeric(a, what.c_str()) || !requireNumeric(b, what.c_str()))
       return false;
-    return promote(a, b, e.loc, e.type, e.untypedLiteral);
+    promote(a, b, e.type, e.untypedLiteral);
+    return true;
   }
 }
 

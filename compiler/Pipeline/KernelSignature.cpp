@@ -61,13 +61,11 @@ KernelSignature nautilus::getSignature(alg::KernelOp kernel) {
   }
   // Indirect indices: which input feeds which gathered dimension.
   kernel.walk([&](alg::LoadOp load) {
-    auto gathered = mlir::cast<mlir::RankedTensorType>(load.getTensor().getType());
     mlir::ArrayAttr gatheredDims;
     if (auto in = load.getTensor().getDefiningOp<alg::InputOp>())
       gatheredDims = in.getDims();
     else if (auto def = load.getTensor().getDefiningOp<alg::DefineOp>())
       gatheredDims = def.getDims();
-    (void)gathered;
     for (auto [value, position] :
          llvm::zip(load.getIndirect(), load.getIndirectPositions())) {
       // Follow casts back to the load of the index tensor.
