@@ -58,15 +58,20 @@ int nautilus::loadKernel(const Options &opts, MLIRContext &context,
 
   if (!bindShape || opts.shape.empty())
     return kExitSuccess;
-  std::string list;
-  for (const auto &[name, value] : opts.shape)
-    list += (list.empty() ? "" : ",") + name + "=" + std::to_string(value);
   SourceMgrDiagnosticHandler handler(sourceMgr, &context, llvm::errs());
-  PassManager pm(&context);
-  AlgBindSizesOptions bindOptions;
-  bindOptions.sizes = list;
-  pm.addNestedPass<alg::KernelOp>(createAlgBindSizes(bindOptions));
-  if (failed(pm.run(*out.module)))
-    return kExitUserError;
-  return kExitSuccess;
+  return failed(bindSizes(*out.module, opts.shape)) ? kExitUserError
+                                                    : kExitSuccess;
+}
+
+LogicalResult
+nautilus::bindSizes(ModuleOp module,
+                    const std::map<std::string, int64_t> &sizes) {
+  std::string list;
+  for (const auto &[name, value] : sizes)
+    list += (list.empty() ? "" : ",") + name + "=" + std::to_string(value);
+  PassManager pm(module.getContext());
+  AlgBindSizesOptions options;
+  options.sizes = list;
+  pm.addNestedPass<alg::KernelOp>(createAlgBindSizes(options));
+  return pm.run(module);
 }

@@ -21,6 +21,12 @@ struct LoadedKernel {
 int loadKernel(const Options &opts, mlir::MLIRContext &context,
                llvm::SourceMgr &sourceMgr, bool bindShape, LoadedKernel &out);
 
+/// Binds `sizes` in the module's kernel (the alg-bind-sizes pass): constants
+/// for the sizes, the `require`s checked. Diagnostics go to the context's
+/// handler.
+mlir::LogicalResult bindSizes(mlir::ModuleOp module,
+                              const std::map<std::string, int64_t> &sizes);
+
 /// Registers every dialect the pipelines use.
 void registerNautilusDialects(mlir::MLIRContext &context);
 

@@ -11,13 +11,12 @@
 #include "compiler/Pipeline/KernelSignature.h"
 #include "compiler/Pipeline/LoadKernel.h"
 #include "compiler/Pipeline/Pipelines.h"
-#include "compiler/Transforms/Passes.h"
 #include "runtime/Compare.h"
 #include "runtime/Npy.h"
 #include "tools/nautc/Commands.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -164,15 +163,9 @@ int nautilus::runRun(const Options &opts) {
       inputs[i] = drawInput(sig.inputs[i], sig, sizes, opts.seed, i);
 
   // Specialise the kernel to the sizes, and keep the alg IR for --check.
-  std::string list;
-  for (const auto &[name, value] : sizes)
-    list += (list.empty() ? "" : ",") + name + "=" + std::to_string(value);
   {
-    PassManager pm(&context);
-    AlgBindSizesOptions bind;
-    bind.sizes = list;
-    pm.addNestedPass<alg::KernelOp>(createAlgBindSizes(bind));
-    if (failed(pm.run(*loaded.module)))
+    SourceMgrDiagnosticHandler handler(sourceMgr, &context, llvm::errs());
+    if (failed(bindSizes(*loaded.module, sizes)))
       return kExitUserError;
   }
   OwningOpRef<ModuleOp> reference = loaded.module->clone();
