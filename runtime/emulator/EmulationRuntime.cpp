@@ -56,7 +56,7 @@ extern "C" void __nautilus_emu_barrier(int32_t id, int32_t count,
 /// its writes are dropped.
 alignas(64) thread_local char quarantine[4096];
 
-static std::string threadName(const BlockState &b) {
+std::string nautilus::emu::detail::threadName(const BlockState &b) {
   const EmulatedThread &t = *b.current;
   return "thread (" + std::to_string(t.tid[0]) + ", " +
          std::to_string(t.tid[1]) + ", " + std::to_string(t.tid[2]) +
@@ -64,7 +64,7 @@ static std::string threadName(const BlockState &b) {
          std::to_string(b.ctaid[1]) + ", " + std::to_string(b.ctaid[2]) + ")";
 }
 
-static uint32_t linearTid(const BlockState &b) {
+uint32_t nautilus::emu::detail::linearTid(const BlockState &b) {
   const EmulatedThread &t = *b.current;
   return t.tid[0] + b.ntid[0] * (t.tid[1] + b.ntid[1] * t.tid[2]);
 }
@@ -74,8 +74,8 @@ static uint32_t linearTid(const BlockState &b) {
 /// without bar.sync). Two threads writing one byte in an interval are not
 /// reported: compilers store replicated values that way (Triton does),
 /// and whoever then reads the byte without a barrier is caught.
-static void checkShared(BlockState &b, size_t offset, int64_t bytes,
-                        bool isStore) {
+void nautilus::emu::detail::checkShared(BlockState &b, size_t offset,
+                                        int64_t bytes, bool isStore) {
   uint32_t me = linearTid(b);
   for (size_t at = offset; at < offset + bytes; ++at) {
     if (isStore) {
@@ -105,6 +105,13 @@ extern "C" void *__nautilus_emu_access_if(bool predicate, void *address,
 
 extern "C" void *__nautilus_emu_shared(int64_t offset) {
   return currentBlock->shared.data() + offset;
+}
+
+/// A shared address as an integer is its offset in the block's shared
+/// memory window, as on the GPU (descriptors and swizzles are computed on
+/// such addresses).
+extern "C" int64_t __nautilus_emu_shared_offset(const void *address) {
+  return static_cast<const char *>(address) - currentBlock->shared.data();
 }
 
 extern "C" void *__nautilus_emu_access(void *address, int64_t bytes,
@@ -159,8 +166,9 @@ extern "C" void *__nautilus_emu_access(void *address, int64_t bytes,
 
 /// Suspends the calling lane in a warp collective until the scheduler has
 /// completed it for every lane of its member mask.
-static uint32_t warpCollective(WarpCall::Kind kind, uint32_t mask,
-                               uint32_t value, uint32_t b, uint32_t c) {
+uint32_t nautilus::emu::detail::warpCollective(WarpCall::Kind kind,
+                                               uint32_t mask, uint32_t value,
+                                               uint32_t b, uint32_t c) {
   BlockState &block = *currentBlock;
   EmulatedThread *t = block.current;
   t->warp = WarpCall{kind, mask, value, b, c, 0};
@@ -238,18 +246,23 @@ extern "C" void __nautilus_emu_cp_async_wait_all() {
   __nautilus_emu_cp_async_wait(0);
 }
 
-static MBarrier &mbarrierAt(void *address) {
+MBarrier &nautilus::emu::detail::mbarrierAt(void *address) {
   BlockState &b = *currentBlock;
   return b.mbarriers[reinterpret_cast<uintptr_t>(address)];
 }
 
 /// Completes the current phase when no arrival and no transaction byte is
 /// pending.
-static void maybeCompletePhase(MBarrier &m) {
+void nautilus::emu::detail::maybeCompletePhase(MBarrier &m) {
   if (m.pending == 0 && m.transactionBytes <= 0) {
     ++m.phase;
     m.pending = m.expected;
     m.transactionBytes = 0;
+    // Bulk copies (TMA) that completed on this phase become visible to
+    // the threads that observe the completion (see mbarrier_wait).
+    for (BulkCopy &copy : m.landing)
+      m.landed.push_back(std::move(copy));
+    m.landing.clear();
     // A completed phase orders the arrivals' writes before the waiters'
     // reads; the race detector treats it as the start of a new interval
     // for the whole block (coarser than the memory model: it can hide a
@@ -305,9 +318,22 @@ extern "C" void __nautilus_emu_mbarrier_tx(void *address, int32_t bytes) {
 /// incomplete yields, so the threads that will arrive can run.
 extern "C" bool __nautilus_emu_mbarrier_wait(void *address, int64_t state,
                                              int32_t isParity) {
-  const MBarrier &m = mbarrierAt(address);
+  MBarrier &m = mbarrierAt(address);
   bool complete = isParity ? (m.phase & 1) != (state & 1)
                            : m.phase != static_cast<uint32_t>(state);
+  if (complete && !m.landed.empty()) {
+    // The bulk copies of the completed phase land when a thread first
+    // observes it: a thread that reads a TMA box without waiting for its
+    // phase sees the old (poisoned) bytes.
+    BlockState &b = *currentBlock;
+    for (const BulkCopy &copy : m.landed)
+      for (size_t i = 0; i < copy.bytes.size(); ++i) {
+        uint32_t at = copy.sharedOffsets[i];
+        b.shared[at] = copy.bytes[i];
+        b.lastWriter[at] = 0; // written by the copy engine, not a thread
+      }
+    m.landed.clear();
+  }
   if (!complete) {
     BlockState &b = *currentBlock;
     EmulatedThread *t = b.current;
@@ -381,7 +407,7 @@ static void completeLdMatrix(EmulatedThread *lanes) {
   }
 }
 
-static float halfToFloat(uint16_t bits, bool bf16) {
+float nautilus::emu::detail::halfToFloat(uint16_t bits, bool bf16) {
   return bf16 ? nautilus::rt::bf16BitsToFloat(bits)
               : nautilus::rt::f16BitsToFloat(bits);
 }
@@ -393,8 +419,44 @@ static float halfToFloat(uint16_t bits, bool bf16) {
 /// column (n) groupID; C and D element i at row groupID + 8 (i / 2),
 /// column 2 t + i % 2. Products of the 16-bit inputs are exact; each dot
 /// product is accumulated in double and rounded once to f32.
+/// m16n8k8 with tf32 inputs (f32 registers whose low 13 mantissa bits are
+/// not read): A element i of a lane at row groupID + 8 (i % 2), column
+/// t + 4 (i / 2); B element i at row t + 4 i, column groupID.
+static void completeMmaTf32(EmulatedThread *lanes) {
+  auto tf32 = [](uint32_t bits) {
+    bits &= ~0x1fffu;
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+  };
+  float a[16][8] = {}, b[8][8] = {}, c[16][8] = {};
+  for (int l = 0; l < 32; ++l) {
+    const WarpCall &w = lanes[l].warp;
+    int group = l / 4, t = l % 4;
+    for (int i = 0; i < 4; ++i)
+      a[group + 8 * (i % 2)][t + 4 * (i / 2)] = tf32(w.in[i]);
+    for (int i = 0; i < 2; ++i)
+      b[t + 4 * i][group] = tf32(w.in[4 + i]);
+    for (int i = 0; i < 4; ++i)
+      std::memcpy(&c[group + 8 * (i / 2)][2 * t + i % 2], &w.in[6 + i], 4);
+  }
+  for (int l = 0; l < 32; ++l) {
+    int group = l / 4, t = l % 4;
+    for (int i = 0; i < 4; ++i) {
+      int row = group + 8 * (i / 2), col = 2 * t + i % 2;
+      double sum = c[row][col];
+      for (int kk = 0; kk < 8; ++kk)
+        sum += double(a[row][kk]) * double(b[kk][col]);
+      float d = static_cast<float>(sum);
+      std::memcpy(&lanes[l].warp.out[i], &d, 4);
+    }
+  }
+}
+
 static void completeMma(EmulatedThread *lanes) {
   uint32_t kind = lanes[0].warp.b;
+  if (kind == M16N8K8TF32)
+    return completeMmaTf32(lanes);
   bool bf16 = kind == M16N8K16BF16 || kind == M16N8K8BF16;
   bool halfAccumulator = kind == M16N8K16F16AccF16 || kind == M16N8K8F16AccF16;
   int k = (kind == M16N8K16F16 || kind == M16N8K16BF16 ||

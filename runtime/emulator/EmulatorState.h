@@ -45,10 +45,18 @@ struct WarpCall {
 };
 
 /// The mma.sync forms emulated: m16n8k16 and m16n8k8 with f16 or bf16
-/// inputs and f32 accumulators, and with f16 inputs and f16 accumulators.
+/// inputs and f32 accumulators, with f16 inputs and f16 accumulators, and
+/// m16n8k8 with tf32 inputs.
 enum MmaKind : uint32_t {
   M16N8K16F16, M16N8K16BF16, M16N8K8F16, M16N8K8BF16,
-  M16N8K16F16AccF16, M16N8K8F16AccF16,
+  M16N8K16F16AccF16, M16N8K8F16AccF16, M16N8K8TF32,
+};
+
+/// The input types of the emulated wgmma.mma_async forms, and the flags of
+/// its immediate operands.
+enum WgmmaType : int32_t { WgmmaF16, WgmmaBF16, WgmmaTF32 };
+enum WgmmaFlags : int32_t {
+  WgmmaNegateA = 1, WgmmaNegateB = 2, WgmmaTransposeA = 4, WgmmaTransposeB = 8,
 };
 
 /// One cp.async copy, in flight until a wait completes its group.
@@ -77,14 +85,24 @@ struct EmulatedThread {
   bool spinning = false;
 };
 
+/// The bytes a bulk (TMA) copy read from global memory and the shared
+/// offsets they go to (after the swizzle); they land when a thread first
+/// observes the completion of the mbarrier phase the copy completes on.
+struct BulkCopy {
+  std::vector<char> bytes;
+  std::vector<uint32_t> sharedOffsets;
+};
+
 /// An mbarrier object (kept beside the 8 bytes of shared memory it lives
 /// in): the arrivals a phase expects, those still pending, the transaction
-/// bytes still expected, and the current phase.
+/// bytes still expected, the current phase, the bulk copies of the current
+/// phase, and those of completed phases that no wait has observed yet.
 struct MBarrier {
   uint32_t expected = 0;
   uint32_t pending = 0;
   int64_t transactionBytes = 0;
   uint32_t phase = 0;
+  std::vector<BulkCopy> landing, landed;
 };
 
 /// What every block of a launch shares.
@@ -129,6 +147,25 @@ struct BlockState {
 
 extern thread_local BlockState *currentBlock;
 
+/// Helpers of the emulation runtime that its parts share.
+/// "thread (x, y, z) of block (x, y, z)" for the current thread.
+std::string threadName(const BlockState &b);
+/// The current thread's index in its block.
+uint32_t linearTid(const BlockState &b);
+/// Records a shared-memory access for the race detector (and reports a
+/// read of a byte another thread wrote in the same barrier interval).
+void checkShared(BlockState &b, size_t offset, int64_t bytes, bool isStore);
+/// Suspends the current lane in a warp collective until the scheduler has
+/// completed it for every lane of `mask`; returns the lane's result.
+uint32_t warpCollective(WarpCall::Kind kind, uint32_t mask, uint32_t value,
+                        uint32_t b, uint32_t c);
+/// The mbarrier at `address` (a host pointer into shared memory).
+MBarrier &mbarrierAt(void *address);
+/// Completes the mbarrier's phase if nothing is pending.
+void maybeCompletePhase(MBarrier &m);
+/// An f16 or bf16 value.
+float halfToFloat(uint16_t bits, bool bf16);
+
 /// The body of a thread's fibre: runs the kernel for `currentBlock->current`.
 void fiberMain();
 
@@ -149,6 +186,7 @@ void *__nautilus_emu_access(void *address, int64_t bytes, int32_t isStore);
 void *__nautilus_emu_access_if(bool predicate, void *address, int64_t bytes,
                                int32_t isStore);
 void *__nautilus_emu_shared(int64_t offset);
+int64_t __nautilus_emu_shared_offset(const void *address);
 uint32_t __nautilus_emu_shfl(int32_t mode, uint32_t mask, uint32_t value,
                              uint32_t b, uint32_t c);
 uint32_t __nautilus_emu_vote(int32_t mode, uint32_t mask, uint32_t predicate);
@@ -168,6 +206,16 @@ int64_t __nautilus_emu_mbarrier_arrive(void *mbarrier, int32_t count,
 void __nautilus_emu_mbarrier_tx(void *mbarrier, int32_t bytes);
 bool __nautilus_emu_mbarrier_wait(void *mbarrier, int64_t state,
                                   int32_t isParity);
+uint32_t __nautilus_emu_elect(uint32_t mask);
+void __nautilus_emu_tma_load(void *destination, const void *tensorMap,
+                             int32_t rank, const int32_t *coordinates,
+                             void *mbarrier);
+void __nautilus_emu_tma_store(const void *tensorMap, int32_t rank,
+                              const int32_t *coordinates, const void *source);
+void __nautilus_emu_wgmma(int32_t type, int32_t n, int32_t halfAccumulator,
+                          uint64_t descriptorA, const uint32_t *registersA,
+                          uint64_t descriptorB, uint32_t *accumulator,
+                          int32_t scaleD, int32_t flags);
 }
 
 #endif

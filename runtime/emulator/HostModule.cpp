@@ -202,6 +202,76 @@ std::optional<bool> translateMBarrier(llvm::CallInst *call) {
   return true;
 }
 
+/// Fences and wgmma group ordering, which order nothing in the emulator
+/// (generic and async proxies see one memory; wgmma completes when it is
+/// issued), and elect.sync.
+bool translateAsyncOrdering(llvm::CallInst *call) {
+  llvm::StringRef name = call->getCalledFunction()->getName();
+  if (name.starts_with("llvm.nvvm.fence.proxy.async") ||
+      name == "llvm.nvvm.wgmma.fence.sync.aligned" ||
+      name == "llvm.nvvm.wgmma.commit_group.sync.aligned" ||
+      name == "llvm.nvvm.wgmma.wait_group.sync.aligned") {
+    call->eraseFromParent();
+    return true;
+  }
+  if (name != "llvm.nvvm.elect.sync")
+    return false;
+  // {leader lane, is this lane the leader}
+  llvm::Module &m = *call->getModule();
+  llvm::IRBuilder<> b(call);
+  llvm::Type *i32 = b.getInt32Ty();
+  llvm::FunctionCallee elect = m.getOrInsertFunction(
+      "__nautilus_emu_elect", llvm::FunctionType::get(i32, {i32}, false));
+  llvm::FunctionCallee sreg = m.getOrInsertFunction(
+      "__nautilus_emu_sreg", llvm::FunctionType::get(i32, {i32}, false));
+  llvm::Value *leader = b.CreateCall(elect, {call->getArgOperand(0)});
+  llvm::Value *lane = b.CreateCall(sreg, {b.getInt32(LaneId)});
+  llvm::Value *result = llvm::PoisonValue::get(call->getType());
+  result = b.CreateInsertValue(result, leader, 0);
+  result = b.CreateInsertValue(result, b.CreateICmpEQ(lane, leader), 1);
+  call->replaceAllUsesWith(result);
+  call->eraseFromParent();
+  return true;
+}
+
+/// Shared addresses as integers are offsets in the block's shared window
+/// (as on the GPU, where descriptors and swizzles are computed on them):
+/// ptrtoint of a shared pointer becomes its offset, and inttoptr to a
+/// shared pointer the host address of that offset.
+void rewriteSharedAddressCasts(llvm::Module &m) {
+  llvm::LLVMContext &ctx = m.getContext();
+  llvm::Type *ptr = llvm::PointerType::get(ctx, 0);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
+  llvm::FunctionCallee toOffset = m.getOrInsertFunction(
+      "__nautilus_emu_shared_offset", llvm::FunctionType::get(i64, {ptr}, false));
+  llvm::FunctionCallee fromOffset = m.getOrInsertFunction(
+      "__nautilus_emu_shared", llvm::FunctionType::get(ptr, {i64}, false));
+  std::vector<llvm::Instruction *> casts;
+  for (llvm::Function &f : m)
+    for (llvm::BasicBlock &bb : f)
+      for (llvm::Instruction &i : bb)
+        if ((llvm::isa<llvm::PtrToIntInst>(i) &&
+             i.getOperand(0)->getType()->getPointerAddressSpace() == 3) ||
+            (llvm::isa<llvm::IntToPtrInst>(i) &&
+             i.getType()->getPointerAddressSpace() == 3))
+          casts.push_back(&i);
+  for (llvm::Instruction *cast : casts) {
+    llvm::IRBuilder<> b(cast);
+    llvm::Value *replacement;
+    if (llvm::isa<llvm::PtrToIntInst>(cast)) {
+      llvm::Value *generic = b.CreateAddrSpaceCast(cast->getOperand(0), ptr);
+      replacement = b.CreateZExtOrTrunc(b.CreateCall(toOffset, {generic}),
+                                        cast->getType());
+    } else {
+      llvm::Value *offset = b.CreateZExtOrTrunc(cast->getOperand(0), i64);
+      replacement = b.CreateAddrSpaceCast(b.CreateCall(fromOffset, {offset}),
+                                          cast->getType());
+    }
+    cast->replaceAllUsesWith(replacement);
+    cast->eraseFromParent();
+  }
+}
+
 } // namespace
 
 void nautilus::emu::detail::emitEmulatedMma(
@@ -288,7 +358,9 @@ std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<s
       placed.push_back({g, offset});
       offset += dl.getTypeAllocSize(g->getValueType());
     }
-    uint64_t dynamicStart = (offset + 15) / 16 * 16;
+    // Dynamic shared memory starts 1024-byte aligned, as on the GPU, so
+    // that swizzled tiles placed in it follow their address pattern.
+    uint64_t dynamicStart = (offset + 1023) / 1024 * 1024;
     for (llvm::GlobalVariable *g : sharedGlobals)
       if (g->isDeclaration() || dl.getTypeAllocSize(g->getValueType()) == 0)
         placed.push_back({g, dynamicStart});
@@ -343,6 +415,8 @@ std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<s
     if (!callee || !callee->getName().starts_with("llvm.nvvm."))
       continue;
     if (translateFastMath(call))
+      continue;
+    if (translateAsyncOrdering(call))
       continue;
     if (std::optional<bool> handled = translateMBarrier(call)) {
       if (!*handled)
@@ -456,6 +530,8 @@ std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<s
       mmaKind = M16N8K16F16AccF16;
     else if (calleeName == "llvm.nvvm.mma.m16n8k8.row.col.f16.f16")
       mmaKind = M16N8K8F16AccF16;
+    else if (calleeName == "llvm.nvvm.mma.m16n8k8.row.col.tf32")
+      mmaKind = M16N8K8TF32;
     if (mmaKind) {
       usesFibres = true;
       llvm::SmallVector<llvm::Value *> registers(call->args());
@@ -493,6 +569,7 @@ std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<s
   for (llvm::Function &f : llvm::make_early_inc_range(m))
     if (f.getName().starts_with("llvm.nvvm.") && f.use_empty())
       f.eraseFromParent();
+  rewriteSharedAddressCasts(m);
 
   // Every access to global memory goes through a bounds check, which
   // returns the address to use (a quarantine for one out of bounds).
@@ -553,6 +630,13 @@ std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<s
     for (auto [i, arg] : llvm::enumerate(f->args())) {
       llvm::Value *slot = b.CreateConstGEP1_64(ptr, wrapper->getArg(0), i);
       llvm::Value *address = b.CreateLoad(ptr, slot);
+      if (arg.hasByValAttr()) {
+        // A parameter passed by value (a __grid_constant__ TMA tensor map):
+        // the kernel reads it where the launch keeps it.
+        f->removeParamAttr(i, llvm::Attribute::ByVal);
+        args.push_back(address);
+        continue;
+      }
       args.push_back(b.CreateLoad(arg.getType(), address));
     }
     b.CreateCall(f, args);

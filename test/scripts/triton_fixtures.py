@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Regenerates test/unit/Inputs/triton_*_sm80.ll: kernels written here in
-Triton, compiled by Triton (from PyPI) ahead of time for sm_80 without a GPU.
+"""Regenerates test/unit/Inputs/triton_*_sm{80,90}.ll: kernels written here
+in Triton, compiled by Triton (from PyPI) ahead of time for sm_80 and sm_90
+without a GPU (sm_90: wgmma from shared-memory descriptors, TMA copies
+through tensor-map parameters, mbarriers, as inline PTX).
 The emulator runs them in test/unit/EmulatorTest.cpp and compares with a
 plain C++ reference: kernels from another compiler, known to be right on
 hardware, check that the emulator is right and not merely consistent with
@@ -59,6 +61,24 @@ def matmul(a, b, c, M, N, K, sam, sbk, scm,
 
 
 @triton.jit
+def tma_matmul(a_desc, b_desc, c, M, N, K, scm,
+               BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # A and B through TMA tensor maps (host-built descriptors), C stored
+    # with masks.
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        x = a_desc.load([pid_m * BM, k])
+        y = b_desc.load([k, pid_n * BN])
+        acc += tl.dot(x, y)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    tl.store(c + rm[:, None] * scm + rn[None, :], acc,
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
 def attention(Q, K, V, O, scale, N_CTX: tl.constexpr, M_CTX: tl.constexpr,
               D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
     # Flash attention, forward, one (batch x head) slice per program column:
@@ -102,24 +122,38 @@ def llvm22_syntax(ir):
     return re.sub(r"(?<=[\s\[,(])nan\b", "0x7FF8000000000000", ir)
 
 
-def build(fn, signature, constexprs, name):
+def build(fn, signature, constexprs, name, arch=80, stages=2):
     src = ASTSource(fn=fn, signature=signature, constexprs=constexprs)
-    kernel = triton.compile(src, target=GPUTarget("cuda", 80, 32),
-                            options={"num_warps": 4, "num_stages": 2})
-    path = os.path.join(OUT, f"triton_{name}_sm80.ll")
+    kernel = triton.compile(src, target=GPUTarget("cuda", arch, 32),
+                            options={"num_warps": 4, "num_stages": stages})
+    path = os.path.join(OUT, f"triton_{name}_sm{arch}.ll")
     with open(path, "w") as f:
         f.write(llvm22_syntax(kernel.asm["llir"]))
     print(f"{path}: {kernel.metadata.num_warps} warps, "
           f"{kernel.metadata.shared} bytes of shared memory")
 
 
+MATMUL = {"a": "*fp16", "b": "*fp16", "c": "*fp32", "M": "i32", "N": "i32",
+          "K": "i32", "sam": "i32", "sbk": "i32", "scm": "i32"}
+ATTENTION = {"Q": "*fp16", "K": "*fp16", "V": "*fp16", "O": "*fp32",
+             "scale": "fp32"}
+ATTENTION_SIZES = {"N_CTX": 64, "M_CTX": 96, "D": 32, "BM": 32, "BN": 32}
 build(add, {"x": "*fp32", "y": "*fp32", "out": "*fp32", "n": "i32"},
       {"BLOCK": 256}, "add")
-build(matmul, {"a": "*fp16", "b": "*fp16", "c": "*fp32", "M": "i32", "N": "i32",
-               "K": "i32", "sam": "i32", "sbk": "i32", "scm": "i32"},
-      {"BM": 32, "BN": 32, "BK": 32}, "matmul")
-build(attention, {"Q": "*fp16", "K": "*fp16", "V": "*fp16", "O": "*fp32",
-                  "scale": "fp32"},
-      {"N_CTX": 64, "M_CTX": 96, "D": 32, "BM": 32, "BN": 32}, "attention")
+build(matmul, MATMUL, {"BM": 32, "BN": 32, "BK": 32}, "matmul")
+build(matmul, dict(MATMUL, a="*fp32", b="*fp32"), {"BM": 32, "BN": 32, "BK": 32},
+      "matmul_tf32")  # f32 operands: tf32 mma.sync
+build(attention, ATTENTION, ATTENTION_SIZES, "attention")
 build(softmax, {"x": "*fp32", "y": "*fp32", "stride": "i32", "n": "i32"},
       {"BLOCK": 128}, "softmax")
+# sm_90: wgmma with a 64-byte-swizzled K-major A and a 128-byte-swizzled
+# N-major B; TMA loads in a 3-stage mbarrier pipeline; attention with the
+# second product's A operand from registers.
+build(matmul, MATMUL, {"BM": 64, "BN": 64, "BK": 32}, "matmul", arch=90,
+      stages=3)
+build(tma_matmul, {"a_desc": "tensordesc<fp16[64,32]>",
+                   "b_desc": "tensordesc<fp16[32,64]>", "c": "*fp32",
+                   "M": "i32", "N": "i32", "K": "i32", "scm": "i32"},
+      {"BM": 64, "BN": 64, "BK": 32}, "tma_matmul", arch=90, stages=3)
+build(attention, ATTENTION, dict(ATTENTION_SIZES, BM=64, BN=32), "attention",
+      arch=90)

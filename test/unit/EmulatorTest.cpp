@@ -1,5 +1,5 @@
 //===- EmulatorTest.cpp - The SIMT emulator on hand-written kernels -------===//
-#include "runtime/emulator/SimtEmulator.h"
+#include "test/unit/EmulatorTestUtil.h"
 #include "runtime/DType.h"
 
 #include "llvm/AsmParser/Parser.h"
@@ -13,25 +13,9 @@
 #include <gtest/gtest.h>
 
 using namespace nautilus::emu;
+using namespace nautilus::emu::test;
 
 namespace {
-
-std::unique_ptr<SimtEmulator> load(const char *ir, std::string &error) {
-  auto context = std::make_unique<llvm::LLVMContext>();
-  llvm::SMDiagnostic diag;
-  auto module = llvm::parseAssemblyString(ir, diag, *context);
-  if (!module) {
-    error = diag.getMessage().str();
-    return nullptr;
-  }
-  std::string broken;
-  llvm::raw_string_ostream os(broken);
-  if (llvm::verifyModule(*module, &os)) {
-    error = "invalid test IR: " + broken;
-    return nullptr;
-  }
-  return SimtEmulator::create(std::move(module), std::move(context), error);
-}
 
 const char *kHeader = R"(
 target triple = "nvptx64-nvidia-cuda"
@@ -594,19 +578,6 @@ TEST(Emulator, AsyncCopiesLandAtTheWait) {
   EXPECT_EQ(stale[0], -1); // 0xffffffff: shared memory never written
 }
 
-std::unique_ptr<SimtEmulator> loadFile(const std::string &name,
-                                       std::string &error) {
-  auto context = std::make_unique<llvm::LLVMContext>();
-  llvm::SMDiagnostic diag;
-  auto module = llvm::parseAssemblyFile(
-      std::string(NAUTILUS_TEST_INPUTS) + "/" + name, diag, *context);
-  if (!module) {
-    error = diag.getMessage().str();
-    return nullptr;
-  }
-  return SimtEmulator::create(std::move(module), std::move(context), error);
-}
-
 // Kernels compiled by Triton (test/scripts/triton_fixtures.py): its global
 // loads and stores are predicated inline PTX, its reductions warp shuffles
 // and barriers through shared memory.
@@ -706,6 +677,38 @@ TEST(EmulatorOnTriton, TensorCoreMatmul) {
     }
 }
 
+// Triton's GEMM on f32 operands: tf32 mma.sync m16n8k8 (the operands are
+// exact in tf32, so the product is exact).
+TEST(EmulatorOnTriton, Tf32Matmul) {
+  std::string error;
+  auto emu = loadFile("triton_matmul_tf32_sm80.ll", error);
+  ASSERT_TRUE(emu) << error;
+  const int M = 50, N = 40, K = 70;
+  std::vector<float> a(M * K), b(K * N), c(M * N, -1);
+  for (int i = 0; i < M * K; ++i)
+    a[i] = float((i * 7) % 9 - 4) / 4;
+  for (int i = 0; i < K * N; ++i)
+    b[i] = float((i * 5) % 7 - 3) / 2;
+  void *pa = a.data(), *pb = b.data(), *pc = c.data(), *none = nullptr;
+  int32_t m = M, n = N, k = K, sam = K, sbk = N, scm = N;
+  LaunchShape shape;
+  shape.grid = {(M + 31) / 32, (N + 31) / 32, 1};
+  shape.block = {128, 1, 1};
+  shape.dynamicSharedBytes = 8192;
+  ASSERT_EQ(emu->launch("matmul", shape,
+                        {&pa, &pb, &pc, &m, &n, &k, &sam, &sbk, &scm, &none,
+                         &none},
+                        {{pa, a.size() * 4}, {pb, b.size() * 4}, {pc, c.size() * 4}}),
+            "");
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float want = 0;
+      for (int kk = 0; kk < K; ++kk)
+        want += a[i * K + kk] * b[kk * N + j];
+      ASSERT_EQ(c[i * N + j], want) << "C[" << i << "][" << j << "]";
+    }
+}
+
 // Triton's flash attention (online softmax, two mma.sync products a block,
 // ex2.approx, warp and cross-warp reductions).
 TEST(EmulatorOnTriton, FlashAttention) {
@@ -739,27 +742,7 @@ TEST(EmulatorOnTriton, FlashAttention) {
                          {v.data(), v.size() * 2},
                          {o.data(), o.size() * 4}}),
             "");
-  double worst = 0;
-  for (int z = 0; z < Z; ++z)
-    for (int n = 0; n < N; ++n) {
-      std::vector<double> s(M);
-      double mx = -INFINITY, sum = 0;
-      for (int m = 0; m < M; ++m) {
-        double dot = 0;
-        for (int d = 0; d < D; ++d)
-          dot += double(qf[(z * N + n) * D + d]) * kf[(z * M + m) * D + d];
-        s[m] = dot * scale;
-        mx = std::max(mx, s[m]);
-      }
-      for (int m = 0; m < M; ++m)
-        sum += std::exp(s[m] - mx);
-      for (int d = 0; d < D; ++d) {
-        double want = 0;
-        for (int m = 0; m < M; ++m)
-          want += std::exp(s[m] - mx) / sum * vf[(z * M + m) * D + d];
-        worst = std::max(worst, std::abs(o[(z * N + n) * D + d] - want));
-      }
-    }
+  double worst = attentionError(qf, kf, vf, o, Z, N, M, D, scale);
   // P is rounded to f16 before the second product: about 1e-3 relative.
   EXPECT_LT(worst, 2e-3);
 }
@@ -850,11 +833,11 @@ define ptx_kernel void @match(ptr %a) {
 
   std::string inlineAsm = std::string(kHeader) + R"(
 define ptx_kernel void @asm(ptr %a) {
-  call void asm sideeffect "fence.proxy.async;", ""()
+  call void asm sideeffect "griddepcontrol.wait;", ""()
   ret void
 })";
   EXPECT_FALSE(load(inlineAsm.c_str(), error));
-  EXPECT_EQ(error, "not emulated: inline PTX 'fence.proxy.async;'");
+  EXPECT_EQ(error, "not emulated: inline PTX 'griddepcontrol.wait;'");
 }
 
 } // namespace
