@@ -1,0 +1,125 @@
+//===- LinearLayout.h - Layouts as linear maps over F2 ----------*- C++ -*-===//
+//
+// A layout says where each element of a tile lives: which register of which
+// lane of which warp (a distributed layout), or at which shared-memory
+// offset (a memory layout). For power-of-two shapes every layout the
+// compiler uses is a linear map over F2 from the bits of the input indices
+// (register, lane, warp, offset) to the bits of the tile coordinates, with
+// XOR as addition: bit i of input dimension `in` maps to the coordinate
+// vector `bases[in][i]`, and an input maps to the XOR of the bases of its
+// set bits. Blocked layouts, the mma.sync and wgmma fragment layouts and
+// XOR-swizzled shared memory are all such maps (Triton's LinearLayout is
+// the same idea), so composing layouts, inverting them and checking that a
+// layout is a bijection onto its tile are linear algebra.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_COMPILER_LAYOUT_LINEARLAYOUT_H
+#define NAUTILUS_COMPILER_LAYOUT_LINEARLAYOUT_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace nautilus::layout {
+
+class LinearLayout {
+public:
+  /// One input dimension: its name and, for each of its bits, the output
+  /// coordinates (one per output dimension) that bit maps to.
+  struct InDim {
+    std::string name;
+    std::vector<std::vector<int32_t>> bases;
+  };
+  /// One output dimension: its name and size (a power of two).
+  struct OutDim {
+    std::string name;
+    int32_t size;
+  };
+
+  LinearLayout() = default;
+  LinearLayout(std::vector<InDim> ins, std::vector<OutDim> outs);
+
+  /// `size` indices of `in` mapping one to one onto `out` (size a power of
+  /// two); `zeros1D` maps them all to 0 (a broadcast).
+  static LinearLayout identity1D(int32_t size, llvm::StringRef in,
+                                 llvm::StringRef out);
+  static LinearLayout zeros1D(int32_t size, llvm::StringRef in,
+                              llvm::StringRef out);
+
+  /// The product of two layouts: input dimensions of the same name
+  /// concatenate their bits (this layout's are the low ones), output
+  /// dimensions of the same name multiply (this layout's coordinates are
+  /// the low ones). Dimensions keep the order of first appearance.
+  LinearLayout operator*(const LinearLayout &other) const;
+
+  /// The output coordinates of the given input indices (missing inputs
+  /// are 0).
+  llvm::SmallVector<int32_t>
+  apply(llvm::ArrayRef<std::pair<llvm::StringRef, int32_t>> inputs) const;
+
+  const std::vector<InDim> &getInDims() const { return ins; }
+  const std::vector<OutDim> &getOutDims() const { return outs; }
+  /// 2^(bits of `in`), 1 if absent.
+  int32_t getInDimSize(llvm::StringRef in) const;
+  int32_t getOutDimSize(llvm::StringRef out) const;
+  int32_t getTotalInBits() const;
+  int32_t getTotalOutBits() const;
+
+  /// The rank over F2 of the map from all input bits to all output bits.
+  int32_t rank() const;
+  /// Every output coordinate is reached / no two inputs reach the same one.
+  bool isSurjective() const { return rank() == getTotalOutBits(); }
+  bool isInjective() const { return rank() == getTotalInBits(); }
+  bool isBijective() const { return isSurjective() && isInjective(); }
+
+  /// The inverse of a bijective layout: outputs become the inputs and
+  /// inputs the outputs (a layout from tile coordinates to, say, register,
+  /// lane and warp). Asserts that the layout is bijective.
+  LinearLayout invert() const;
+
+  /// `outer` after this layout: this layout's outputs are `outer`'s inputs
+  /// (by name; a missing one contributes nothing).
+  LinearLayout compose(const LinearLayout &outer) const;
+
+  /// Renames output dimension `from` of size `size` into several, row-major
+  /// (the last of `to` varies fastest): a flat position becomes tile
+  /// coordinates.
+  LinearLayout reshapeOut(llvm::StringRef from,
+                          llvm::ArrayRef<std::pair<std::string, int32_t>> to) const;
+
+  bool operator==(const LinearLayout &other) const;
+  std::string str() const;
+
+private:
+  std::vector<InDim> ins;
+  std::vector<OutDim> outs;
+};
+
+/// The mma.sync m16n8 accumulator layout over a [rows, columns] tile of
+/// `warps` = [warpsM, warpsN] warps: in a warp, register bit 0 is column 1,
+/// lane bits 0-1 columns 2 and 4, lane bits 2-4 rows 1, 2 and 4, register
+/// bit 1 row 8 (the PTX ISA's C fragment); further register bits repeat
+/// the 16 x 8 tile along the columns, then the rows, of the warp's
+/// [rows / warpsM, columns / warpsN] part; warp bits go along the columns,
+/// then the rows. Output dimensions "dim0" (rows) and "dim1" (columns).
+LinearLayout mmaAccumulatorLayout(int32_t rows, int32_t columns,
+                                  int32_t warpsM, int32_t warpsN);
+
+/// The blocked layout of tile `shape` over `threads` threads in which
+/// thread t holds the elements at row-major positions t, t + threads, ...
+/// (lane bits, then warp bits, then register bits, of the position).
+/// Output dimensions "dim0", "dim1", ...
+LinearLayout rowMajorBlockedLayout(llvm::ArrayRef<int64_t> shape,
+                                   int32_t threads);
+
+/// Whether every extent is a power of two.
+bool isPowerOfTwoShape(llvm::ArrayRef<int64_t> shape);
+
+} // namespace nautilus::layout
+
+#endif
