@@ -24,6 +24,27 @@ def ConvertAlgToTile : Pass<"convert-alg-to-tile", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def TileFormContractions : Pass<"tile-form-contractions", "::mlir::ModuleOp"> {
+  let summary = "Turn reductions of products into tensor-core contractions";
+  let description = [{
+    A `tile.reduce sum` over one index whose body yields the product of two
+    f16 or bf16 loads widened to f32, where one load reads the M dimension
+    (the second-to-last output dimension) and the reduced index K, the
+    other N (the last) and K, both possibly batch dimensions, each index a
+    plain dimension and the innermost either K or M/N, becomes a
+    `tile.contract`. Its program is rescheduled for the target's tensor
+    cores (`#tile.mma`): tile M and N up to 128 (at least 32), 32 of K a
+    step, 2 x 4 warps (fewer along N for a narrow tile), 3 stages; every
+    tile of the program takes the new shape. Programs without such a reduction, and non-NVIDIA targets, are
+    left as they are.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"sm_80\"",
+           "cpu, sm_80, sm_90, gfx90a or gfx942">,
+  ];
+  let dependentDialects = ["::nautilus::tile::TileDialect"];
+}
+
 def ConvertTileToCPU : Pass<"convert-tile-to-cpu", "::mlir::ModuleOp"> {
   let summary = "Turn tile programs into host functions over vectors";
   let description = [{
@@ -52,12 +73,19 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
     innermost dimension), so each tile op becomes E = |tile| / T scalar ops
     per thread: loads and stores guarded by the element's bounds, reductions
     loop nests carrying the E accumulators in registers. Target-neutral:
-    NVVM or ROCDL follows.
+    NVVM or ROCDL follows. A program with a tensor-core schedule
+    (`#tile.mma`) distributes its tiles in the mma accumulator layout and
+    runs its `tile.contract` as a cp.async / ldmatrix / mma.sync pipeline
+    (NVIDIA only); its shared memory and accumulators are checked against
+    the target's limits first.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 #endif

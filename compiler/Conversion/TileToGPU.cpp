@@ -14,8 +14,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/AffineExpansion.h"
+#include "compiler/Conversion/ContractToMmaSync.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Conversion/ReductionKinds.h"
+#include "compiler/Layout/LinearLayout.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -51,6 +53,10 @@ private:
   Fragment lowerLoad(tile::LoadOp load);
   void lowerStore(tile::StoreOp store);
   Fragment lowerReduce(tile::ReduceOp reduce, LogicalResult &status);
+  FailureOr<Fragment> lowerContract(tile::ContractOp contract);
+  /// Each element's position in the tile along each dimension (per dim, per
+  /// element) for the schedule's distribution of the tile over threads.
+  SmallVector<Fragment> tilePositions(Value tid);
   Value cIndex(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   /// The fragment of `v`: its per-element scalars, or `v` itself E times
   /// for a scalar defined outside any tile (a size, a loop index).
@@ -72,7 +78,10 @@ private:
   IRMapping scalars;                          // non-tile values
   SmallVector<Value> sizeArgs, extents, reducedIVs;
   SmallVector<Fragment> globalIndex; // per output dim
+  SmallVector<Value> tileOrigin;     // per output dim
   Fragment inside; // this thread's elements that fall inside the output
+  gpu::GPUFuncOp func;
+  Value threadId;
 };
 
 /// `then` under `cond`, yielding its value or `otherwise`.
@@ -204,6 +213,13 @@ LogicalResult KernelLowering::lowerOp(Operation &op) {
     fragments[reduce.getResult()] = lowerReduce(reduce, status);
     return status;
   }
+  if (auto contract = dyn_cast<tile::ContractOp>(op)) {
+    FailureOr<Fragment> acc = lowerContract(contract);
+    if (failed(acc))
+      return failure();
+    fragments[contract.getResult()] = *acc;
+    return success();
+  }
   if (isa<tile::ReturnOp, tile::YieldOp>(op))
     return success();
   if (isa<tile::TileDialect>(op.getDialect()) || op.getNumRegions())
@@ -250,6 +266,94 @@ LogicalResult KernelLowering::lowerOp(Operation &op) {
   return success();
 }
 
+FailureOr<Fragment> KernelLowering::lowerContract(tile::ContractOp contract) {
+  tile::ScheduleAttr schedule = program.getSchedule();
+  if (!schedule.getMma())
+    return contract.emitOpError(
+        "needs a tensor-core schedule (#tile.mma) on the GPU");
+  // What the target allows: static shared memory per block, and the
+  // accumulators must leave registers for the fragments and addresses.
+  constexpr int64_t kStaticSharedLimit = 48 * 1024;
+  constexpr int64_t kAccumulatorLimit = 128;
+  int64_t shared = contractSharedMemoryBytes(contract, schedule);
+  if (shared > kStaticSharedLimit)
+    return contract.emitOpError("needs ")
+           << shared << " bytes of shared memory for its pipeline; a block "
+           << "may use " << kStaticSharedLimit
+           << " bytes of static shared memory (use fewer stages, a smaller "
+              "tile_k or a smaller tile)";
+  if (perThread > kAccumulatorLimit)
+    return contract.emitOpError("keeps ")
+           << perThread << " accumulators per thread; at most "
+           << kAccumulatorLimit
+           << " leave room in the 255 registers of a thread (use more warps "
+              "or a smaller tile)";
+  ContractLoweringContext context{func,
+                                  scalars.lookup(contract.getLhs()),
+                                  scalars.lookup(contract.getRhs()),
+                                  scalars.lookup(contract.getExtent()),
+                                  sizeArgs,
+                                  tileOrigin,
+                                  threadId,
+                                  schedule};
+  FailureOr<SmallVector<Value>> acc =
+      lowerContractToMmaSync(b, contract, context);
+  if (failed(acc))
+    return failure();
+  return Fragment(acc->begin(), acc->end());
+}
+
+SmallVector<Fragment> KernelLowering::tilePositions(Value tid) {
+  SmallVector<Fragment> within(rank);
+  if (tile::MmaAttr mma = program.getSchedule().getMma()) {
+    // The mma accumulator layout over the last two dimensions (the others
+    // are tiled by 1): register e's coordinates XOR the thread's.
+    layout::LinearLayout l = layout::mmaAccumulatorLayout(
+        tileShape[rank - 2], tileShape[rank - 1], mma.getWarps()[0],
+        mma.getWarps()[1]);
+    Value lane = arith::RemUIOp::create(b, loc, tid, cIndex(32));
+    Value warp = arith::DivUIOp::create(b, loc, tid, cIndex(32));
+    SmallVector<Value, 2> threadPart = {cIndex(0), cIndex(0)};
+    for (auto [name, value] : {std::make_pair("lane", lane),
+                               std::make_pair("warp", warp)})
+      for (const auto &in : l.getInDims()) {
+        if (in.name != name)
+          continue;
+        for (auto [bit, basis] : llvm::enumerate(in.bases)) {
+          Value set = arith::AndIOp::create(
+              b, loc, arith::ShRUIOp::create(b, loc, value, cIndex(bit)),
+              cIndex(1));
+          for (unsigned d = 0; d < 2; ++d)
+            if (basis[d])
+              threadPart[d] = arith::XOrIOp::create(
+                  b, loc, threadPart[d],
+                  arith::MulIOp::create(b, loc, set, cIndex(basis[d])));
+        }
+      }
+    for (int64_t e = 0; e < perThread; ++e) {
+      auto regPart = l.apply({{"register", int32_t(e)}});
+      for (unsigned d = 0; d + 2 < rank; ++d)
+        within[d].push_back(cIndex(0));
+      for (unsigned d = 0; d < 2; ++d)
+        within[rank - 2 + d].push_back(arith::XOrIOp::create(
+            b, loc, threadPart[d], cIndex(regPart[d])));
+    }
+    return within;
+  }
+  // Thread t's element e sits at row-major tile position e * T + t.
+  int64_t stride = 1;
+  for (int64_t d = static_cast<int64_t>(rank) - 1; d >= 0; --d) {
+    for (int64_t e = 0; e < perThread; ++e) {
+      Value position = arith::AddIOp::create(b, loc, tid, cIndex(e * threads));
+      within[d].push_back(arith::RemUIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, position, cIndex(stride)),
+          cIndex(tileShape[d])));
+    }
+    stride *= tileShape[d];
+  }
+  return within;
+}
+
 LogicalResult KernelLowering::lowerBlock(Block &block) {
   for (Operation &op : block)
     if (failed(lowerOp(op)))
@@ -260,7 +364,7 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
 LogicalResult KernelLowering::run() {
   Block &entry = program.getBody().front();
   b.setInsertionPointToEnd(gpuModule.getBody());
-  auto func = gpu::GPUFuncOp::create(
+  func = gpu::GPUFuncOp::create(
       b, loc, program.getSymName(),
       b.getFunctionType(entry.getArgumentTypes(), {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
@@ -275,7 +379,8 @@ LogicalResult KernelLowering::run() {
     sizeArgs.push_back(body.getArgument(i));
 
   // The program id, delinearised over the grid, gives the tile's origin;
-  // thread t's element e sits at row-major tile position e * T + t.
+  // the schedule's distribution of the tile gives each element's place in
+  // it.
   SmallVector<Value> grid;
   for (unsigned d = 0; d < rank; ++d) {
     Value extent = scalars.lookupOrDefault(program.getOutputExtent(b, loc, d));
@@ -284,24 +389,20 @@ LogicalResult KernelLowering::run() {
         arith::CeilDivSIOp::create(b, loc, extent, cIndex(tileShape[d])));
   }
   Value pid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  SmallVector<Value> position;
-  for (int64_t e = 0; e < perThread; ++e)
-    position.push_back(
-        arith::AddIOp::create(b, loc, tid, cIndex(e * threads)));
-  globalIndex.assign(rank, Fragment());
-  inside.assign(perThread, Value());
+  threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  tileOrigin.assign(rank, Value());
   Value rest = pid;
-  int64_t stride = 1;
   for (int64_t d = static_cast<int64_t>(rank) - 1; d >= 0; --d) {
     Value coord = arith::RemSIOp::create(b, loc, rest, grid[d]);
     rest = arith::DivSIOp::create(b, loc, rest, grid[d]);
-    Value origin = arith::MulIOp::create(b, loc, coord, cIndex(tileShape[d]));
+    tileOrigin[d] = arith::MulIOp::create(b, loc, coord, cIndex(tileShape[d]));
+  }
+  SmallVector<Fragment> within = tilePositions(threadId);
+  globalIndex.assign(rank, Fragment());
+  inside.assign(perThread, Value());
+  for (unsigned d = 0; d < rank; ++d)
     for (int64_t e = 0; e < perThread; ++e) {
-      Value within = arith::RemUIOp::create(
-          b, loc, arith::DivUIOp::create(b, loc, position[e], cIndex(stride)),
-          cIndex(tileShape[d]));
-      Value index = arith::AddIOp::create(b, loc, origin, within);
+      Value index = arith::AddIOp::create(b, loc, tileOrigin[d], within[d][e]);
       globalIndex[d].push_back(index);
       Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                        index, extents[d]);
@@ -309,12 +410,12 @@ LogicalResult KernelLowering::run() {
                                   .getResult()
                             : in;
     }
-    stride *= tileShape[d];
-  }
   for (int64_t e = 0; e < perThread; ++e)
     if (!inside[e]) // rank 0: only the first element of the first thread
-      inside[e] = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        position[e], cIndex(0));
+      inside[e] = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq,
+          arith::AddIOp::create(b, loc, threadId, cIndex(e * threads)),
+          cIndex(0));
   if (failed(lowerBlock(entry)))
     return failure();
   gpu::ReturnOp::create(b, loc);

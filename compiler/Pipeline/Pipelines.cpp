@@ -16,6 +16,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
@@ -39,7 +40,8 @@ void nautilus::registerPipelineDialects(DialectRegistry &registry) {
                   math::MathDialect, vector::VectorDialect,
                   memref::MemRefDialect, func::FuncDialect, scf::SCFDialect,
                   cf::ControlFlowDialect, LLVM::LLVMDialect, ub::UBDialect,
-                  gpu::GPUDialect, NVVM::NVVMDialect, ROCDL::ROCDLDialect>();
+                  gpu::GPUDialect, nvgpu::NVGPUDialect, NVVM::NVVMDialect,
+                  ROCDL::ROCDLDialect>();
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerGPUDialectTranslation(registry);
@@ -54,6 +56,11 @@ static void buildAlgToTile(OpPassManager &pm, const std::string &target) {
   ConvertAlgToTileOptions options;
   options.target = target;
   pm.addPass(createConvertAlgToTile(options));
+  // Contractions that tensor cores can run take a tensor-core schedule
+  // (NVIDIA targets; the pass leaves other targets alone).
+  TileFormContractionsOptions contractions;
+  contractions.target = target;
+  pm.addPass(createTileFormContractions(contractions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
@@ -112,8 +119,12 @@ void nautilus::buildGPUToLLVMPipeline(OpPassManager &pm,
   }
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertControlFlowToLLVMPass());
-  if (target.family == TargetFamily::NVIDIA)
+  if (target.family == TargetFamily::NVIDIA) {
+    pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVGPUToNVVMPass());
     pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+    // The fragments of the tensor-core lowering are small vectors.
+    pm.addNestedPass<gpu::GPUModuleOp>(createConvertVectorToLLVMPass());
+  }
   else
     pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToROCDLOps());
   pm.addPass(createConvertMathToLLVMPass());

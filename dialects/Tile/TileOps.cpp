@@ -1,5 +1,6 @@
 //===- TileOps.cpp - The tile dialect -------------------------------------===//
 #include "dialects/Tile/TileOps.h"
+#include "compiler/Layout/LinearLayout.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -7,6 +8,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
+using namespace nautilus;
 using namespace nautilus::tile;
 
 #include "dialects/Tile/TileDialect.cpp.inc"
@@ -42,6 +44,7 @@ int64_t ScheduleAttr::getNumElements() const {
 Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> tile;
   int64_t threads = 1;
+  MmaAttr mma;
   if (parser.parseLess() || parser.parseKeyword("tile") || parser.parseEqual())
     return {};
   if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
@@ -49,21 +52,74 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
       }))
     return {};
   if (parser.parseComma() || parser.parseKeyword("threads") ||
-      parser.parseEqual() || parser.parseInteger(threads) ||
-      parser.parseGreater())
+      parser.parseEqual() || parser.parseInteger(threads))
     return {};
-  return parser.getChecked<ScheduleAttr>(parser.getContext(), tile, threads);
+  if (succeeded(parser.parseOptionalComma()) &&
+      (parser.parseKeyword("mma") || parser.parseEqual() ||
+       parser.parseAttribute(mma)))
+    return {};
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<ScheduleAttr>(parser.getContext(), tile, threads,
+                                         mma);
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
   printer << "<tile = [";
   llvm::interleaveComma(getTile(), printer);
-  printer << "], threads = " << getThreads() << ">";
+  printer << "], threads = " << getThreads();
+  if (getMma())
+    printer << ", mma = " << getMma();
+  printer << ">";
+}
+
+LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                              StringRef instr, int64_t tileK,
+                              ArrayRef<int64_t> warps, int64_t stages) {
+  if (instr != "mma_sync")
+    return emitError() << "unknown tensor-core instruction '" << instr
+                       << "' (mma_sync)";
+  if (warps.size() != 2 || warps[0] <= 0 || warps[1] <= 0)
+    return emitError() << "warps must be [warps along M, warps along N]";
+  if (tileK <= 0 || tileK % 16 != 0)
+    return emitError() << "tile_k must be a positive multiple of 16 (the "
+                          "instruction's K)";
+  if (stages < 2)
+    return emitError() << "a pipeline needs at least 2 stages";
+  return success();
 }
 
 LogicalResult
 ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                     ArrayRef<int64_t> tile, int64_t threads) {
+                     ArrayRef<int64_t> tile, int64_t threads, MmaAttr mma) {
+  if (mma) {
+    if (tile.size() < 2)
+      return emitError() << "a tensor-core schedule tiles at least 2 dimensions";
+    for (int64_t t : tile.drop_back(2))
+      if (t != 1)
+        return emitError() << "a tensor-core schedule tiles batch dimensions "
+                              "by 1";
+    if (threads != 32 * mma.getNumWarps())
+      return emitError() << "a tensor-core schedule with "
+                         << mma.getNumWarps() << " warps has "
+                         << 32 * mma.getNumWarps() << " threads, not "
+                         << threads;
+    int64_t m = tile[tile.size() - 2], n = tile.back();
+    ArrayRef<int64_t> warps = mma.getWarps();
+    if (!layout::isPowerOfTwoShape({m, n}) || m % (16 * warps[0]) != 0 ||
+        n % (8 * warps[1]) != 0)
+      return emitError() << "the " << m << " x " << n
+                         << " tile does not split into 16 x 8 instruction "
+                            "tiles over "
+                         << warps[0] << " x " << warps[1]
+                         << " warps (powers of two, M a multiple of 16 x "
+                            "warps M, N of 8 x warps N)";
+    // The accumulator layout must place every element of the tile exactly
+    // once.
+    if (!layout::mmaAccumulatorLayout(m, n, warps[0], warps[1]).isBijective())
+      return emitError() << "the accumulator layout is not a bijection onto "
+                            "the tile";
+  }
   int64_t n = 1;
   for (int64_t t : tile) {
     if (t <= 0)
@@ -216,5 +272,42 @@ LogicalResult ReduceOp::verify() {
   auto yield = dyn_cast<YieldOp>(body.getTerminator());
   if (!yield || yield.getValue().getType() != getType())
     return emitOpError("the body must yield a tile of the result type");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ContractOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ContractOp::verify() {
+  if (failed(verifyTileShape(*this, getType())))
+    return failure();
+  auto lhs = cast<MemRefType>(getLhs().getType());
+  auto rhs = cast<MemRefType>(getRhs().getType());
+  Type in = lhs.getElementType();
+  if (in != rhs.getElementType() || !(in.isF16() || in.isBF16()))
+    return emitOpError("contracts f16 or bf16 operands of one type, not ")
+           << lhs.getElementType() << " and " << rhs.getElementType();
+  if (!getType().getElementType().isF32())
+    return emitOpError("accumulates in f32, not ")
+           << getType().getElementType();
+  for (auto [map, buffer] :
+       {std::make_pair(getLhsMap(), lhs), std::make_pair(getRhsMap(), rhs)})
+    if (map.getNumResults() != static_cast<unsigned>(buffer.getRank()))
+      return emitOpError("indexes a rank-")
+             << buffer.getRank() << " buffer with " << map.getNumResults()
+             << " indices";
+  if (auto program = (*this)->getParentOfType<ProgramOp>()) {
+    unsigned dims = program.getRank() + 1;
+    for (AffineMap map : {getLhsMap(), getRhsMap()}) {
+      if (map.getNumDims() != dims)
+        return emitOpError("maps take ") << dims
+               << " dims (the output dimensions and the reduced index), not "
+               << map.getNumDims();
+      if (map.getNumSymbols() != program.getSizes().size())
+        return emitOpError("maps take the ") << program.getSizes().size()
+               << " sizes as symbols";
+    }
+  }
   return success();
 }

@@ -36,6 +36,37 @@ def Tile_Dialect : Dialect {
 class Tile_Op<string mnemonic, list<Trait> traits = []>
     : Op<Tile_Dialect, mnemonic, traits>;
 
+def Tile_MmaAttr : AttrDef<Tile_Dialect, "Mma"> {
+  let mnemonic = "mma";
+  let summary = "How a program's contraction runs on tensor cores";
+  let description = [{
+    The program's `tile.contract` runs on the tensor cores with instruction
+    `instr` (`mma_sync`: mma.sync m16n8k16, sm_80 and later): `warps` =
+    [warps along M, warps along N] split the output tile, each warp
+    computing a [tile M / warps M, tile N / warps N] part from 16 x 8
+    instruction tiles; the reduction advances `tile_k` elements a step
+    through a ring of `stages` shared-memory buffers filled by cp.async
+    `stages - 1` steps ahead. Every tile of the program is then distributed
+    in the mma accumulator layout (`mmaAccumulatorLayout` in
+    compiler/Layout/LinearLayout.h).
+
+    ```mlir
+    #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>
+    ```
+  }];
+  let parameters = (ins StringRefParameter<>:$instr, "int64_t":$tileK,
+                        ArrayRefParameter<"int64_t">:$warps,
+                        "int64_t":$stages);
+  let assemblyFormat = [{
+    `<` `instr` `=` $instr `,` `tile_k` `=` $tileK `,` `warps` `=` `[` $warps `]`
+    `,` `stages` `=` $stages `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getNumWarps() const { return getWarps()[0] * getWarps()[1]; }
+  }];
+}
+
 def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
   let mnemonic = "schedule";
   let summary = "How a program is tiled and mapped onto the machine";
@@ -48,12 +79,25 @@ def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
     so consecutive threads touch consecutive elements of the innermost
     dimension (coalesced accesses).
 
+    With `mma`, the program's contraction runs on tensor cores and its
+    tiles are distributed in the mma accumulator layout instead (see
+    `#tile.mma`).
+
     ```mlir
     #tile.schedule<tile = [1, 16, 64], threads = 128>
+    #tile.schedule<tile = [128, 128], threads = 128,
+                   mma = #tile.mma<instr = "mma_sync", tile_k = 32,
+                                   warps = [2, 2], stages = 3>>
     ```
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$tile,
-                        "int64_t":$threads);
+                        "int64_t":$threads,
+                        OptionalParameter<"MmaAttr">:$mma);
+  let builders = [
+    AttrBuilder<(ins "llvm::ArrayRef<int64_t>":$tile, "int64_t":$threads), [{
+      return $_get($_ctxt, tile, threads, MmaAttr());
+    }]>
+  ];
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -164,6 +208,37 @@ def Tile_ReduceOp : Tile_Op<"reduce", [RecursiveMemoryEffects, SingleBlock]> {
   let results = (outs AnyVectorOfAnyRank:$result);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$kind `over` `(` $extents `)` attr-dict `:` type($result) $body";
+  let hasVerifier = 1;
+}
+
+def Tile_ContractOp : Tile_Op<"contract"> {
+  let summary = "A contraction of two buffers over one reduced index";
+  let description = [{
+    `result[i] = sum over k < extent of lhs[lhs_map(i, k)] * rhs[rhs_map(i, k)]`
+    for every element `i` of the tile, the products and the sum in the
+    result's element type; elements whose indices fall outside a buffer
+    read as zero. The maps take the program's output dimensions, then the
+    reduced index, and the sizes as symbols (as `tile.load`'s). Formed from
+    a `tile.reduce sum` of a product of two loads
+    (`tile-form-contractions`) so that it can run on tensor cores: `lhs`
+    reads the second-to-last output dimension (M) and the reduced one (K),
+    `rhs` the last (N) and K; any further output dimensions are batch
+    dimensions that both may read.
+
+    ```mlir
+    %c = tile.contract %A[#mapA], %B[#mapB] over(%K)
+        : memref<?x?xf16>, memref<?x?xf16> -> vector<128x128xf32>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "", [MemRead]>:$lhs,
+                       AffineMapAttr:$lhs_map,
+                       Arg<AnyMemRef, "", [MemRead]>:$rhs,
+                       AffineMapAttr:$rhs_map, Index:$extent);
+  let results = (outs AnyVectorOfAnyRank:$result);
+  let assemblyFormat = [{
+    $lhs `[` $lhs_map `]` `,` $rhs `[` $rhs_map `]` `over` `(` $extent `)`
+    attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
   let hasVerifier = 1;
 }
 

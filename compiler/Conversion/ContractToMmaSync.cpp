@@ -1,0 +1,365 @@
+//===- ContractToMmaSync.cpp - tile.contract on sm_80 tensor cores --------===//
+//
+// The pipeline, per program instance (a thread block of 32 x warps
+// threads):
+//
+//  - Shared memory holds `stages` buffers of each operand's tile: the lhs
+//    [tile M x tile K] and the rhs [tile K x tile N], each stored with its
+//    innermost global dimension innermost (K-major or M/N-major), as rows of
+//    16-byte chunks XOR-swizzled so that the 8 rows an ldmatrix reads fall
+//    in 8 distinct bank groups: chunk c of row r is stored at chunk
+//    c ^ (r % 8) for rows of 8 or more chunks, and c ^ ((r / (8 / n)) % n)
+//    for rows of n < 8 chunks (the address pattern of TMA's and wgmma's
+//    swizzles for rows of up to 128 bytes).
+//  - Thread t copies chunks t, t + threads, ... of a stage with 16-byte
+//    cp.async (consecutive threads take consecutive chunks of a row:
+//    coalesced); a chunk that runs past the tensor's edge copies only its
+//    elements inside (the rest is zero-filled), one wholly outside copies
+//    nothing. Rows whose innermost extent is not a multiple of 8 elements
+//    cannot be copied 16 bytes at a time; their chunks are read element by
+//    element (a branch on the extent, folded away when sizes are bound).
+//  - The main loop keeps `stages - 1` tiles of K in flight: at step kt it
+//    waits for tile kt, synchronises the block, issues the copy of tile
+//    kt + stages - 1 into the stage consumed at step kt - 1, then for each
+//    16 of K loads the warp's A and B fragments with ldmatrix (.trans for an
+//    operand stored with K outermost) and issues mma.sync m16n8k16 for
+//    each 16 x 8 accumulator tile of the warp's part.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversion/ContractToMmaSync.h"
+#include "compiler/Conversion/AffineExpansion.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace nautilus;
+
+namespace {
+
+/// One operand of the contraction as the pipeline sees it.
+struct Operand {
+  Value buffer;       // the global memref
+  AffineMap map;      // (output dims..., k)[sizes] -> buffer indices
+  unsigned rowDim;    // the output dimension it reads (M or N)
+  int64_t rowTile;    // tile M or tile N
+  bool kInnermost;    // K is its innermost (contiguous) index
+  Value shared;       // stages x (rowTile x tile K) elements
+  // The stored tile: rows of `columns` elements.
+  int64_t rows() const { return kInnermost ? rowTile : tileK; }
+  int64_t columns() const { return kInnermost ? tileK : rowTile; }
+  int64_t stageElements() const { return rowTile * tileK; }
+  int64_t tileK;
+};
+
+class MmaSyncLowering {
+public:
+  MmaSyncLowering(OpBuilder &b, tile::ContractOp contract,
+                  const ContractLoweringContext &context)
+      : b(b), loc(contract.getLoc()), contract(contract), context(context),
+        mma(context.schedule.getMma()) {}
+
+  FailureOr<SmallVector<Value>> run();
+
+private:
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+
+  /// The element offset in `op`'s shared buffer of stored row `row`, chunk
+  /// `chunk` (index values), in stage `stage`.
+  Value sharedOffset(const Operand &op, Value stage, Value row, Value chunk);
+  /// Issues the copy of K tile `kTile` of `op` into `stage`.
+  void copyTile(const Operand &op, Value kTile, Value stage);
+  /// The four 32-bit fragment registers ldmatrix.x4 gives this lane of the
+  /// 16 x 16 block at (row `rowBase`, k `kBase`) of `op`; `isLhs` orders
+  /// the four 8 x 8 matrices as the A fragment (rows, then K) or as two B
+  /// fragments (K, then rows).
+  SmallVector<Value, 4> loadFragment(const Operand &op, Value stage,
+                                     Value rowBase, Value kBase, bool isLhs);
+  void issueCopies(Value kTile, Value numK);
+
+  OpBuilder &b;
+  Location loc;
+  tile::ContractOp contract;
+  const ContractLoweringContext &context;
+  tile::MmaAttr mma;
+  Operand lhs, rhs;
+  Type element;
+  Value lane, warpM, warpN;
+  int64_t tileM = 0, tileN = 0, tileK = 0, stages = 0, threads = 0;
+};
+
+} // namespace
+
+int64_t nautilus::contractSharedMemoryBytes(tile::ContractOp contract,
+                                            tile::ScheduleAttr schedule) {
+  ArrayRef<int64_t> tile = schedule.getTile();
+  int64_t k = schedule.getMma().getTileK();
+  int64_t bytes = contract.getLhs().getType().getElementTypeBitWidth() / 8;
+  return schedule.getMma().getStages() *
+         (tile[tile.size() - 2] * k + k * tile.back()) * bytes;
+}
+
+Value MmaSyncLowering::sharedOffset(const Operand &op, Value stage, Value row,
+                                    Value chunk) {
+  int64_t rowChunks = op.columns() / 8;
+  Value pattern;
+  if (rowChunks >= 8)
+    pattern = arith::RemUIOp::create(b, loc, row, c(8));
+  else
+    pattern = arith::RemUIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, row, c(8 / rowChunks)),
+        c(rowChunks));
+  Value stored = arith::XOrIOp::create(b, loc, chunk, pattern);
+  return add(add(mul(stage, c(op.stageElements())), mul(row, c(op.columns()))),
+             mul(stored, c(8)));
+}
+
+void MmaSyncLowering::copyTile(const Operand &op, Value kTile, Value stage) {
+  int64_t rowChunks = op.columns() / 8;
+  int64_t chunks = op.rows() * rowChunks;
+  auto memType = cast<MemRefType>(op.buffer.getType());
+  int64_t rank = memType.getRank();
+  SmallVector<Value> extents;
+  for (int64_t j = 0; j < rank; ++j)
+    extents.push_back(memref::DimOp::create(b, loc, op.buffer, j));
+  // 16-byte copies need the innermost extent to keep rows 16-byte aligned.
+  Value aligned = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, loc, extents.back(), c(8)), c(0));
+  Value zero = c(0);
+  for (int64_t first = 0; first < chunks; first += threads) {
+    Value q = add(context.threadId, c(first));
+    auto emitChunk = [&] {
+      Value row = arith::DivUIOp::create(b, loc, q, c(rowChunks));
+      Value chunk = arith::RemUIOp::create(b, loc, q, c(rowChunks));
+      Value column = mul(chunk, c(8));
+      Value rowIndex = op.kInnermost ? row : column;
+      Value kIndex = add(mul(kTile, c(tileK)), op.kInnermost ? column : row);
+      // The program's dims: the tile origin, this operand's row and k.
+      SmallVector<Value> dims(context.tileOrigin.begin(),
+                              context.tileOrigin.end());
+      dims[op.rowDim] = add(dims[op.rowDim], rowIndex);
+      dims.push_back(kIndex);
+      SmallVector<Value> index;
+      for (AffineExpr e : op.map.getResults())
+        index.push_back(expandAffine(b, loc, e, b.getIndexType(), dims,
+                                     context.sizeArgs));
+      Value inside = arith::ConstantIntOp::create(b, loc, 1, 1);
+      for (int64_t j = 0; j + 1 < rank; ++j)
+        inside = arith::AndIOp::create(
+            b, loc, inside,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index[j],
+                                  extents[j]));
+      Value left = arith::SubIOp::create(b, loc, extents.back(), index.back());
+      Value count = arith::MaxSIOp::create(
+          b, loc, c(0), arith::MinSIOp::create(b, loc, c(8), left));
+      count = arith::SelectOp::create(b, loc, inside, count, c(0));
+      Value destination = sharedOffset(op, stage, row, chunk);
+      // Nothing to read: point at the buffer's start, read 0 elements.
+      Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                        count, c(0));
+      SmallVector<Value> source;
+      for (Value i : index)
+        source.push_back(arith::SelectOp::create(b, loc, any, i, zero));
+      auto ifAligned = scf::IfOp::create(b, loc, aligned, /*withElse=*/true);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(&ifAligned.getThenRegion().front());
+        nvgpu::DeviceAsyncCopyOp::create(
+            b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()),
+            op.shared, ValueRange{destination}, op.buffer, source,
+            b.getIndexAttr(8), count, /*bypassL1=*/UnitAttr::get(b.getContext()));
+        // An unaligned row: element by element, zeros past the edge.
+        b.setInsertionPointToStart(&ifAligned.getElseRegion().front());
+        Value zeroElement = arith::ConstantOp::create(
+            b, loc, element, b.getZeroAttr(element));
+        for (int64_t e = 0; e < 8; ++e) {
+          Value within = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                               count, c(e));
+          auto ifIn = scf::IfOp::create(b, loc, TypeRange{element}, within,
+                                        /*withElse=*/true);
+          {
+            OpBuilder::InsertionGuard inner(b);
+            b.setInsertionPointToStart(&ifIn.getThenRegion().front());
+            SmallVector<Value> at = source;
+            at.back() = add(at.back(), c(e));
+            scf::YieldOp::create(
+                b, loc, ValueRange{memref::LoadOp::create(b, loc, op.buffer, at)});
+            b.setInsertionPointToStart(&ifIn.getElseRegion().front());
+            scf::YieldOp::create(b, loc, ValueRange{zeroElement});
+          }
+          memref::StoreOp::create(b, loc, ifIn.getResult(0), op.shared,
+                                  ValueRange{add(destination, c(e))});
+        }
+      }
+    };
+    if (first + threads <= chunks) {
+      emitChunk();
+      continue;
+    }
+    Value some = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, q,
+                                       c(chunks));
+    auto guard = scf::IfOp::create(b, loc, some, /*withElse=*/false);
+    OpBuilder::InsertionGuard insertion(b);
+    b.setInsertionPointToStart(&guard.getThenRegion().front());
+    emitChunk();
+  }
+}
+
+void MmaSyncLowering::issueCopies(Value kTile, Value numK) {
+  Value stage = arith::RemUIOp::create(b, loc, kTile, c(stages));
+  Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, kTile,
+                                    numK);
+  auto ifAny = scf::IfOp::create(b, loc, any, /*withElse=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifAny.getThenRegion().front());
+    copyTile(lhs, kTile, stage);
+    copyTile(rhs, kTile, stage);
+  }
+  // One group per step, empty or not, so that waits count steps.
+  NVVM::CpAsyncCommitGroupOp::create(b, loc);
+}
+
+SmallVector<Value, 4> MmaSyncLowering::loadFragment(const Operand &op,
+                                                    Value stage, Value rowBase,
+                                                    Value kBase, bool isLhs) {
+  // Lane l gives row l % 8 of matrix q = l / 8; the lhs's matrices are
+  // (rows +0, k +0), (+8, +0), (+0, +8), (+8, +8); the rhs's (+0, +0),
+  // (+0, +8), (+8, +0), (+8, +8) (two n tiles of b0, b1).
+  Value q = arith::DivUIOp::create(b, loc, lane, c(8));
+  Value inMatrix = arith::RemUIOp::create(b, loc, lane, c(8));
+  Value low = arith::RemUIOp::create(b, loc, q, c(2));
+  Value high = arith::DivUIOp::create(b, loc, q, c(2));
+  Value rowOffset = mul(isLhs ? low : high, c(8));
+  Value kOffset = mul(isLhs ? high : low, c(8));
+  Value row = add(rowBase, rowOffset), k = add(kBase, kOffset);
+  Value storedRow = op.kInnermost ? add(row, inMatrix) : add(k, inMatrix);
+  Value column = op.kInnermost ? k : row;
+  Value chunk = arith::DivUIOp::create(b, loc, column, c(8));
+  Value offset = sharedOffset(op, stage, storedRow, chunk);
+  auto fragmentType = VectorType::get({4, 2}, element);
+  Value matrices = nvgpu::LdMatrixOp::create(
+      b, loc, fragmentType, op.shared, ValueRange{offset},
+      /*transpose=*/!op.kInnermost, /*numTiles=*/4);
+  SmallVector<Value, 4> registers;
+  for (int64_t i = 0; i < 4; ++i) {
+    Value pair = vector::ExtractOp::create(b, loc, matrices, i);
+    if (element.isBF16()) { // bf16 pairs go to mma.sync as 32-bit registers
+      Value bits = vector::BitCastOp::create(
+          b, loc, VectorType::get({1}, b.getI32Type()), pair);
+      pair = vector::ExtractOp::create(b, loc, bits, 0);
+    }
+    registers.push_back(pair);
+  }
+  return registers;
+}
+
+FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
+  ArrayRef<int64_t> tile = context.schedule.getTile();
+  unsigned rank = tile.size();
+  tileM = tile[rank - 2];
+  tileN = tile[rank - 1];
+  tileK = mma.getTileK();
+  stages = mma.getStages();
+  threads = context.schedule.getThreads();
+  int64_t warpsM = mma.getWarps()[0], warpsN = mma.getWarps()[1];
+  element = cast<MemRefType>(context.lhs.getType()).getElementType();
+  auto innermostIsK = [&](AffineMap map) {
+    return cast<AffineDimExpr>(map.getResults().back()).getPosition() == rank;
+  };
+  // Shared memory as NVVM's address space 3 (not #gpu.address_space, which
+  // the memref-to-LLVM conversion of the element-wise copies cannot map).
+  Attribute workgroup = b.getI64IntegerAttr(3);
+  auto makeOperand = [&](Value buffer, AffineMap map, unsigned rowDim,
+                         int64_t rowTile) {
+    Operand op;
+    op.buffer = buffer;
+    op.map = map;
+    op.rowDim = rowDim;
+    op.rowTile = rowTile;
+    op.tileK = tileK;
+    op.kInnermost = innermostIsK(map);
+    op.shared = gpu::GPUFuncOp(context.func).addWorkgroupAttribution(
+        MemRefType::get({stages * rowTile * tileK}, element, AffineMap(),
+                        workgroup),
+        loc);
+    return op;
+  };
+  lhs = makeOperand(context.lhs, contract.getLhsMap(), rank - 2, tileM);
+  rhs = makeOperand(context.rhs, contract.getRhsMap(), rank - 1, tileN);
+
+  lane = arith::RemUIOp::create(b, loc, context.threadId, c(32));
+  Value warp = arith::DivUIOp::create(b, loc, context.threadId, c(32));
+  warpM = arith::DivUIOp::create(b, loc, warp, c(warpsN));
+  warpN = arith::RemUIOp::create(b, loc, warp, c(warpsN));
+  int64_t warpRows = tileM / warpsM, warpColumns = tileN / warpsN;
+  int64_t mTiles = warpRows / 16, nTiles = warpColumns / 8;
+
+  Value numK = arith::CeilDivUIOp::create(b, loc, context.extent, c(tileK));
+  for (int64_t s = 0; s + 1 < stages; ++s)
+    issueCopies(c(s), numK);
+
+  Type f32 = b.getF32Type();
+  Value zero = arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32));
+  SmallVector<Value> init(mTiles * nTiles * 4, zero);
+  auto loop = scf::ForOp::create(b, loc, c(0), numK, c(1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value kt = loop.getInductionVar();
+    SmallVector<Value> acc(loop.getRegionIterArgs().begin(),
+                           loop.getRegionIterArgs().end());
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 2);
+    gpu::BarrierOp::create(b, loc);
+    issueCopies(add(kt, c(stages - 1)), numK);
+    Value stage = arith::RemUIOp::create(b, loc, kt, c(stages));
+    Value rowBaseM = mul(warpM, c(warpRows));
+    Value rowBaseN = mul(warpN, c(warpColumns));
+    MLIRContext *ctx = b.getContext();
+    auto resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+    NVVM::MMATypes ptxType =
+        element.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+    for (int64_t kk = 0; kk < tileK; kk += 16) {
+      SmallVector<SmallVector<Value, 4>> a, bFrag(nTiles);
+      for (int64_t i = 0; i < mTiles; ++i)
+        a.push_back(loadFragment(lhs, stage, add(rowBaseM, c(16 * i)), c(kk),
+                                 /*isLhs=*/true));
+      for (int64_t j = 0; j < nTiles; j += 2) {
+        SmallVector<Value, 4> r = loadFragment(
+            rhs, stage, add(rowBaseN, c(8 * j)), c(kk), /*isLhs=*/false);
+        bFrag[j] = {r[0], r[1]};
+        bFrag[j + 1] = {r[2], r[3]};
+      }
+      for (int64_t i = 0; i < mTiles; ++i)
+        for (int64_t j = 0; j < nTiles; ++j) {
+          int64_t first = 4 * (i * nTiles + j);
+          ValueRange cRegs(ArrayRef<Value>(acc).slice(first, 4));
+          auto op = NVVM::MmaOp::create(
+              b, loc, resultType, a[i], bFrag[j], cRegs,
+              ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+              std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                             NVVM::MMALayout::col});
+          for (int64_t r = 0; r < 4; ++r)
+            acc[first + r] = LLVM::ExtractValueOp::create(b, loc, op, r);
+        }
+    }
+    scf::YieldOp::create(b, loc, acc);
+  }
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  return SmallVector<Value>(loop.getResults().begin(), loop.getResults().end());
+}
+
+FailureOr<SmallVector<Value>>
+nautilus::lowerContractToMmaSync(OpBuilder &b, tile::ContractOp contract,
+                                 const ContractLoweringContext &context) {
+  return MmaSyncLowering(b, contract, context).run();
+}
