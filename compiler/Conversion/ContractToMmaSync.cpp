@@ -50,6 +50,7 @@ struct Operand {
   int64_t rowTile;    // tile M or tile N
   bool kInnermost;    // K is its innermost (contiguous) index
   Value shared;       // stages x (rowTile x tile K) elements
+  Value innerExtent;  // the buffer's innermost extent, from the sizes
   // The stored tile: rows of `columns` elements.
   int64_t rows() const { return kInnermost ? rowTile : tileK; }
   int64_t columns() const { return kInnermost ? tileK : rowTile; }
@@ -129,10 +130,11 @@ void MmaSyncLowering::copyTile(const Operand &op, Value kTile, Value stage) {
   SmallVector<Value> extents;
   for (int64_t j = 0; j < rank; ++j)
     extents.push_back(memref::DimOp::create(b, loc, op.buffer, j));
-  // 16-byte copies need the innermost extent to keep rows 16-byte aligned.
+  // 16-byte copies need the innermost extent to keep rows 16-byte aligned
+  // (known at compile time when the sizes are bound).
   Value aligned = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::eq,
-      arith::RemUIOp::create(b, loc, extents.back(), c(8)), c(0));
+      arith::RemUIOp::create(b, loc, op.innerExtent, c(8)), c(0));
   Value zero = c(0);
   for (int64_t first = 0; first < chunks; first += threads) {
     Value q = add(context.threadId, c(first));
@@ -295,6 +297,8 @@ FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
   };
   lhs = makeOperand(context.lhs, contract.getLhsMap(), rank - 2, tileM);
   rhs = makeOperand(context.rhs, contract.getRhsMap(), rank - 1, tileN);
+  lhs.innerExtent = context.lhsInnerExtent;
+  rhs.innerExtent = context.rhsInnerExtent;
 
   lane = arith::RemUIOp::create(b, loc, context.threadId, c(32));
   Value warp = arith::DivUIOp::create(b, loc, context.threadId, c(32));

@@ -21,6 +21,9 @@ struct ContractLoweringContext {
   llvm::ArrayRef<mlir::Value> tileOrigin; // per output dim, the tile's first index
   mlir::Value threadId;
   tile::ScheduleAttr schedule;
+  // The innermost extent of lhs and rhs, from the kernel's sizes (constants
+  // when the sizes are bound, so that alignment checks fold away).
+  mlir::Value lhsInnerExtent, rhsInnerExtent;
 };
 
 /// The shared memory (bytes) the contraction's pipeline needs.

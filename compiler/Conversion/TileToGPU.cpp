@@ -57,6 +57,9 @@ private:
   /// Each element's position in the tile along each dimension (per dim, per
   /// element) for the schedule's distribution of the tile over threads.
   SmallVector<Fragment> tilePositions(Value tid);
+  /// The innermost extent of program argument `buffer` as the kernel's
+  /// sizes give it.
+  Value innermostExtent(Value buffer);
   Value cIndex(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   /// The fragment of `v`: its per-element scalars, or `v` itself E times
   /// for a scalar defined outside any tile (a size, a loop index).
@@ -295,12 +298,44 @@ FailureOr<Fragment> KernelLowering::lowerContract(tile::ContractOp contract) {
                                   sizeArgs,
                                   tileOrigin,
                                   threadId,
-                                  schedule};
+                                  schedule,
+                                  innermostExtent(contract.getLhs()),
+                                  innermostExtent(contract.getRhs())};
   FailureOr<SmallVector<Value>> acc =
       lowerContractToMmaSync(b, contract, context);
   if (failed(acc))
     return failure();
   return Fragment(acc->begin(), acc->end());
+}
+
+Value KernelLowering::innermostExtent(Value buffer) {
+  // The plan names each buffer's dimensions: a literal, or a size (bound at
+  // compile time, or the program's size argument).
+  auto arg = cast<BlockArgument>(buffer);
+  StringRef name =
+      cast<StringAttr>(program.getArgNames()[arg.getArgNumber()]).getValue();
+  auto module = program->getParentOfType<ModuleOp>();
+  for (auto plan : module.getOps<tile::PlanOp>())
+    for (Attribute entry : plan.getBuffers()) {
+      auto dict = cast<DictionaryAttr>(entry);
+      if (dict.getAs<StringAttr>("name").getValue() != name)
+        continue;
+      auto dims = dict.getAs<ArrayAttr>("dims");
+      if (!dims || dims.empty())
+        break;
+      Attribute inner = dims[dims.size() - 1];
+      if (auto literal = dyn_cast<IntegerAttr>(inner))
+        return cIndex(literal.getInt());
+      StringRef sizeName = cast<StringAttr>(inner).getValue();
+      if (DictionaryAttr bindings = plan.getBindingsAttr())
+        if (auto bound = bindings.getAs<IntegerAttr>(sizeName))
+          return cIndex(bound.getInt());
+      if (Value size = program.getSizeArg(sizeName))
+        return scalars.lookup(size);
+    }
+  Value mapped = scalars.lookup(buffer);
+  return memref::DimOp::create(
+      b, loc, mapped, cast<MemRefType>(mapped.getType()).getRank() - 1);
 }
 
 SmallVector<Fragment> KernelLowering::tilePositions(Value tid) {

@@ -55,3 +55,47 @@ tile.program @p attributes {arg_names = ["X"], output_dims = ["N"], schedule = #
 tile.program @p attributes {arg_names = [], output_dims = ["M"], schedule = #tile.schedule<tile = [16], threads = 1>, sizes = ["N"]} {
 ^bb0(%n: index):
 }
+
+// -----
+
+// expected-error @+1 {{a tensor-core schedule with 8 warps has 256 threads, not 128}}
+tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3>>, sizes = ["M", "N"]} {
+^bb0(%m: index, %n: index):
+}
+
+// -----
+
+// expected-error @+1 {{the 96 x 128 tile does not split into 16 x 8 instruction tiles over 2 x 4 warps}}
+tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [96, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3>>, sizes = ["M", "N"]} {
+^bb0(%m: index, %n: index):
+}
+
+// -----
+
+// expected-error @+1 {{tile_k must be a positive multiple of 16}}
+tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 24, warps = [2, 2], stages = 3>>, sizes = ["M", "N"]} {
+^bb0(%m: index, %n: index):
+}
+
+// -----
+
+// expected-error @+1 {{unknown tensor-core instruction 'wmma' (mma_sync)}}
+tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "wmma", tile_k = 32, warps = [2, 2], stages = 3>>, sizes = ["M", "N"]} {
+^bb0(%m: index, %n: index):
+}
+
+// -----
+
+tile.program @p attributes {arg_names = ["A", "B"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %m: index, %k: index, %n: index):
+  // expected-error @+1 {{'tile.contract' op contracts f16 or bf16 operands of one type, not 'f32' and 'f32'}}
+  %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf32>, memref<?x?xf32> -> vector<64x64xf32>
+}
+
+// -----
+
+tile.program @p attributes {arg_names = ["A", "B"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %m: index, %k: index, %n: index):
+  // expected-error @+1 {{'tile.contract' op maps take 3 dims (the output dimensions and the reduced index), not 2}}
+  %acc = tile.contract %a[affine_map<(d0, d1)[s0, s1, s2] -> (d0, d1)>], %b[affine_map<(d0, d1)[s0, s1, s2] -> (d1, d0)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<64x64xf32>
+}

@@ -29,3 +29,15 @@ tile.program @gather attributes {arg_names = ["W", "ids", "G"], output_dims = ["
 
 // CHECK: tile.plan @k {buffers = [{dims = ["N"], name = "X", role = "input", type = memref<?xf32>}], programs = [@rowsum], sizes = ["N"]}
 tile.plan @k {buffers = [{dims = ["N"], name = "X", role = "input", type = memref<?xf32>}], programs = [@rowsum], sizes = ["N"]}
+
+// A contraction on tensor cores: the mma schedule and tile.contract print
+// and parse back.
+// CHECK-LABEL: tile.program @gemm_C
+// CHECK-SAME: schedule = #tile.schedule<tile = [128, 64], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3>>
+// CHECK: %[[C:.*]] = tile.contract %{{.*}}[#{{.*}}], %{{.*}}[#{{.*}}] over(%{{.*}}) : memref<?x?xbf16>, memref<?x?xbf16> -> vector<128x64xf32>
+// CHECK: tile.store %[[C]]
+tile.program @gemm_C attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 64], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3>>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):
+  %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xbf16>, memref<?x?xbf16> -> vector<128x64xf32>
+  tile.store %acc, %c : vector<128x64xf32> -> memref<?x?xf32>
+}

@@ -1,0 +1,76 @@
+// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(tile-form-contractions{target=sm_80})' | FileCheck %s
+// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(tile-form-contractions{target=cpu})' | FileCheck %s --check-prefix=CPU
+
+// A reduction of the product of two widened f16 loads, A reading (m, k)
+// and B (k, n), becomes a tile.contract; the program takes a tensor-core
+// schedule and every tile (the bias, the epilogue) its shape.
+// CHECK-LABEL: tile.program @gemm_C
+// CHECK-SAME: schedule = #tile.schedule<tile = [128, 64], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3>>
+// CHECK: arith.constant dense<2.000000e+00> : vector<128x64xf32>
+// CHECK: %[[ACC:.*]] = tile.contract %arg0[#{{.*}}], %arg1[#{{.*}}] over(%arg5) : memref<?x?xf16>, memref<?x?xf16> -> vector<128x64xf32>
+// CHECK-NOT: tile.reduce
+// CHECK: %[[BIAS:.*]] = tile.load %arg2[#{{.*}}] : memref<?xf32> -> vector<128x64xf32>
+// CHECK: arith.addf %[[ACC]], %[[BIAS]] : vector<128x64xf32>
+// CPU-LABEL: tile.program @gemm_C
+// CPU-SAME: schedule = #tile.schedule<tile = [16, 64], threads = 128>
+// CPU: tile.reduce sum
+tile.program @gemm_C attributes {arg_names = ["A", "B", "bias", "C"], output_dims = [200, 64], schedule = #tile.schedule<tile = [16, 64], threads = 128>, sizes = ["M", "K", "N"]} {
+^bb0(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?xf32>, %arg3: memref<?x?xf32>, %arg4: index, %arg5: index, %arg6: index):
+  %two = arith.constant dense<2.0> : vector<16x64xf32>
+  %0 = tile.reduce sum over(%arg5) : vector<16x64xf32> {
+  ^bb0(%k: index):
+    %a = tile.load %arg0[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf16> -> vector<16x64xf16>
+    %ae = arith.extf %a : vector<16x64xf16> to vector<16x64xf32>
+    %b = tile.load %arg1[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] : memref<?x?xf16> -> vector<16x64xf16>
+    %be = arith.extf %b : vector<16x64xf16> to vector<16x64xf32>
+    %p = arith.mulf %ae, %be : vector<16x64xf32>
+    tile.yield %p : vector<16x64xf32>
+  }
+  %bias = tile.load %arg2[affine_map<(d0, d1)[s0, s1, s2] -> (d1)>] : memref<?xf32> -> vector<16x64xf32>
+  %1 = arith.addf %0, %bias : vector<16x64xf32>
+  %2 = arith.mulf %1, %two : vector<16x64xf32>
+  tile.store %2, %arg3 : vector<16x64xf32> -> memref<?x?xf32>
+}
+
+// -----
+
+// Batched, B stored [Z, N, K]: B reads (z, n, k); the batch dimension is
+// tiled by 1.
+// CHECK-LABEL: tile.program @bmm_C
+// CHECK-SAME: tile = [1, 128, 128], threads = 256
+// CHECK: tile.contract %arg0[#{{.*}}], %arg1[#{{.*}}] over(%arg5)
+tile.program @bmm_C attributes {arg_names = ["A", "B", "C"], output_dims = ["Z", "M", "N"], schedule = #tile.schedule<tile = [1, 16, 64], threads = 128>, sizes = ["Z", "M", "K", "N"]} {
+^bb0(%arg0: memref<?x?x?xbf16>, %arg1: memref<?x?x?xbf16>, %arg2: memref<?x?x?xf32>, %arg3: index, %arg4: index, %arg5: index, %arg6: index):
+  %0 = tile.reduce sum over(%arg5) : vector<1x16x64xf32> {
+  ^bb0(%k: index):
+    %a = tile.load %arg0[affine_map<(d0, d1, d2, d3)[s0, s1, s2, s3] -> (d0, d1, d3)>] : memref<?x?x?xbf16> -> vector<1x16x64xbf16>
+    %ae = arith.extf %a : vector<1x16x64xbf16> to vector<1x16x64xf32>
+    %b = tile.load %arg1[affine_map<(d0, d1, d2, d3)[s0, s1, s2, s3] -> (d0, d2, d3)>] : memref<?x?x?xbf16> -> vector<1x16x64xbf16>
+    %be = arith.extf %b : vector<1x16x64xbf16> to vector<1x16x64xf32>
+    %p = arith.mulf %ae, %be : vector<1x16x64xf32>
+    tile.yield %p : vector<1x16x64xf32>
+  }
+  tile.store %0, %arg2 : vector<1x16x64xf32> -> memref<?x?x?xf32>
+}
+
+// -----
+
+// Not a contraction the tensor cores run: B's index is not a plain
+// dimension (k + n), so the reduction stays.
+// CHECK-LABEL: tile.program @skewed
+// CHECK-SAME: tile = [16, 64], threads = 128>
+// CHECK: tile.reduce sum
+// CHECK-NOT: tile.contract
+tile.program @skewed attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [16, 64], threads = 128>, sizes = ["M", "K", "N"]} {
+^bb0(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?x?xf32>, %arg3: index, %arg4: index, %arg5: index):
+  %0 = tile.reduce sum over(%arg4) : vector<16x64xf32> {
+  ^bb0(%k: index):
+    %a = tile.load %arg0[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf16> -> vector<16x64xf16>
+    %ae = arith.extf %a : vector<16x64xf16> to vector<16x64xf32>
+    %b = tile.load %arg1[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1 + d2)>] : memref<?x?xf16> -> vector<16x64xf16>
+    %be = arith.extf %b : vector<16x64xf16> to vector<16x64xf32>
+    %p = arith.mulf %ae, %be : vector<16x64xf32>
+    tile.yield %p : vector<16x64xf32>
+  }
+  tile.store %0, %arg2 : vector<16x64xf32> -> memref<?x?xf32>
+}

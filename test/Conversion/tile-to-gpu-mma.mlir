@@ -1,0 +1,48 @@
+// RUN: nautc-opt %s -split-input-file -verify-diagnostics -pass-pipeline='builtin.module(convert-tile-to-gpu,canonicalize,cse)' | FileCheck %s
+
+// The sm_80 pipeline of a contraction: 3 stages of swizzled shared memory
+// per operand (as workgroup buffers in NVVM's address space 3), cp.async
+// copies 16 bytes (8 f16) at a time with a zero-filling source count, one
+// commit a step, a wait for all but the newest group and a barrier, then
+// ldmatrix (A with K innermost: plain; B with N innermost: transposed) and
+// mma.sync m16n8k16; the 64 x 32 part of each of the 2 x 4 warps is 4 x 4
+// instruction tiles, 64 accumulators a thread, stored where the mma
+// accumulator layout puts them.
+// CHECK-LABEL: gpu.func @gemm_C
+// CHECK-SAME: workgroup(%[[SA:.*]] : memref<12288xf16, 3>, %[[SB:.*]] : memref<12288xf16, 3>)
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
+// CHECK: nvgpu.device_async_copy %{{.*}}, %[[SA]][%{{.*}}], 8, %{{.*}} {bypassL1}
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32,
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvgpu.ldmatrix %[[SA]][%{{.*}}] {numTiles = 4 : i32, transpose = false}
+// CHECK: nvgpu.ldmatrix %[[SB]][%{{.*}}] {numTiles = 4 : i32, transpose = true}
+// CHECK-COUNT-16: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32)
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-COUNT-64: memref.store %{{.*}}, %arg2
+tile.program @gemm_C attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3>>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):
+  %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<128x128xf32>
+  tile.store %acc, %c : vector<128x128xf32> -> memref<?x?xf32>
+}
+
+// -----
+
+// The pipeline must fit the block's static shared memory.
+tile.program @big attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 64, warps = [2, 4], stages = 4>>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):
+  // expected-error @+1 {{'tile.contract' op needs 131072 bytes of shared memory for its pipeline; a block may use 49152 bytes of static shared memory (use fewer stages, a smaller tile_k or a smaller tile)}}
+  %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<128x128xf32>
+  tile.store %acc, %c : vector<128x128xf32> -> memref<?x?xf32>
+}
+
+// -----
+
+// Too many accumulators for a thread's registers.
+tile.program @wide attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 256], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 16, warps = [2, 2], stages = 2>>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):
+  // expected-error @+1 {{'tile.contract' op keeps 256 accumulators per thread; at most 128 leave room in the 255 registers of a thread (use more warps or a smaller tile)}}
+  %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<128x256xf32>
+  tile.store %acc, %c : vector<128x256xf32> -> memref<?x?xf32>
+}
