@@ -40,11 +40,22 @@ struct BufferDesc {
   std::vector<Dim> dims; // empty for a scalar
 };
 
+/// A TMA tensor map a program takes (after its sizes, a pointer to each,
+/// in order): over buffer `buffer`, boxes of `box` elements (innermost
+/// dimension first), `swizzleBytes`-byte swizzle, zeros outside the tensor.
+struct TensorMapDesc {
+  std::string buffer;
+  std::vector<int64_t> box;
+  int64_t swizzleBytes = 128;
+};
+
 struct ProgramDesc {
   std::string name;
   std::vector<Dim> outputDims;
   std::vector<int64_t> tile; // tile extent per output dimension
   int64_t threads = 1;       // threads of one program on a GPU
+  std::vector<TensorMapDesc> tensorMaps;
+  int64_t dynamicSharedBytes = 0; // on a GPU, requested at launch
 
   /// Programs in the grid: the product over dims of ceil(extent / tile).
   int64_t numPrograms(const SizeValues &sizes) const {

@@ -1,8 +1,8 @@
-//===- ContractToMmaSync.h - tile.contract on sm_80 tensor cores -*- C++ -*-===//
+//===- ContractToMmaSync.h - tile.contract on tensor cores ------*- C++ -*-===//
 //
-// The main loop of a `tile.contract` scheduled with `#tile.mma<instr =
-// "mma_sync">`, emitted inside the program's gpu.func (see
-// ContractToMmaSync.cpp for the pipeline).
+// The main loop of a `tile.contract` with a tensor-core schedule, emitted
+// inside the program's gpu.func: `#tile.mma<instr = "mma_sync">` (sm_80,
+// ContractToMmaSync.cpp) or `"wgmma"` (sm_90a, ContractToWgmma.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_CONVERSION_CONTRACTTOMMASYNC_H
@@ -24,6 +24,9 @@ struct ContractLoweringContext {
   // The innermost extent of lhs and rhs, from the kernel's sizes (constants
   // when the sizes are bound, so that alignment checks fold away).
   mlir::Value lhsInnerExtent, rhsInnerExtent;
+  // wgmma only: the kernel parameters pointing to the operands' TMA tensor
+  // maps (built by the runtime at launch).
+  mlir::Value lhsTensorMap, rhsTensorMap;
 };
 
 /// The shared memory (bytes) the contraction's pipeline needs.
@@ -36,6 +39,12 @@ int64_t contractSharedMemoryBytes(tile::ContractOp contract,
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 lowerContractToMmaSync(mlir::OpBuilder &b, tile::ContractOp contract,
                        const ContractLoweringContext &context);
+
+/// The same for a wgmma schedule: TMA copies into 128-byte-swizzled stages
+/// completing on mbarriers, and wgmma.mma_async from matrix descriptors.
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+lowerContractToWgmma(mlir::OpBuilder &b, tile::ContractOp contract,
+                     const ContractLoweringContext &context);
 
 } // namespace nautilus
 

@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -60,6 +61,32 @@ int64_t contractionTile(Attribute dim) {
   if (!bound)
     return 128;
   return std::clamp<int64_t>(llvm::PowerOf2Ceil(bound.getInt()), 32, 128);
+}
+
+/// Whether the innermost extent of program argument `buffer` is known not
+/// to be a multiple of 8 elements (16 bytes of f16/bf16), which TMA needs
+/// of every row stride. Unknown (dynamic) extents are checked at launch.
+bool innermostKnownUnaligned(tile::ProgramOp program, Value buffer) {
+  unsigned arg = cast<BlockArgument>(buffer).getArgNumber();
+  StringRef name = cast<StringAttr>(program.getArgNames()[arg]).getValue();
+  for (auto plan : program->getParentOfType<ModuleOp>().getOps<tile::PlanOp>())
+    for (Attribute entry : plan.getBuffers()) {
+      auto dict = cast<DictionaryAttr>(entry);
+      auto dims = dict.getAs<ArrayAttr>("dims");
+      if (dict.getAs<StringAttr>("name").getValue() != name || !dims ||
+          dims.empty())
+        continue;
+      Attribute inner = dims[dims.size() - 1];
+      std::optional<int64_t> extent;
+      if (auto literal = dyn_cast<IntegerAttr>(inner))
+        extent = literal.getInt();
+      else if (DictionaryAttr bindings = plan.getBindingsAttr())
+        if (auto bound = bindings.getAs<IntegerAttr>(
+                cast<StringAttr>(inner).getValue()))
+          extent = bound.getInt();
+      return extent && *extent % 8 != 0;
+    }
+  return false;
 }
 
 /// Gives every tile-shaped value of `program` the shape of `schedule`.
@@ -136,14 +163,30 @@ struct TileFormContractionsPass
     ArrayAttr dims = program.getOutputDims();
     tileShape[m] = contractionTile(dims[m]);
     tileShape[n] = contractionTile(dims[n]);
-    // 8 warps, 2 along M and 4 along N: a 128 x 128 tile leaves each
-    // thread 64 accumulators (with 4 warps, 128 of them and an epilogue
-    // spill registers).
-    int64_t warpsM = 2, warpsN = std::min<int64_t>(4, tileShape[n] / 16);
-    auto mma = tile::MmaAttr::get(ctx, "mma_sync", /*tileK=*/32,
-                                  /*warps=*/{warpsM, warpsN}, /*stages=*/3);
-    auto schedule =
-        tile::ScheduleAttr::get(ctx, tileShape, 32 * warpsM * warpsN, mma);
+    tile::MmaAttr mma;
+    // wgmma's operands come by TMA, whose rows must start 16-byte aligned;
+    // bound sizes that do not allow it take the mma.sync pipeline (which
+    // copies such rows element by element).
+    bool tmaRows = !innermostKnownUnaligned(program, lhs.getBuffer()) &&
+                   !innermostKnownUnaligned(program, rhs.getBuffer());
+    if (target == "sm_90" && tmaRows) {
+      // wgmma: a warpgroup per 64 rows, tiles of 64 or 128 (M) by 64 or
+      // 128 (N), 64 of K a stage, 4 stages of TMA copies (128 KiB for
+      // 128 x 128).
+      tileShape[m] = std::max<int64_t>(tileShape[m], 64);
+      tileShape[n] = std::max<int64_t>(tileShape[n], 64);
+      mma = tile::MmaAttr::get(ctx, "wgmma", /*tileK=*/64,
+                               /*warps=*/{tileShape[m] / 16, 1}, /*stages=*/4);
+    } else {
+      // 8 warps, 2 along M and 4 along N: a 128 x 128 tile leaves each
+      // thread 64 accumulators (with 4 warps, 128 of them and an epilogue
+      // spill registers).
+      int64_t warpsN = std::min<int64_t>(4, tileShape[n] / 16);
+      mma = tile::MmaAttr::get(ctx, "mma_sync", /*tileK=*/32,
+                               /*warps=*/{2, warpsN}, /*stages=*/3);
+    }
+    auto schedule = tile::ScheduleAttr::get(ctx, tileShape,
+                                            32 * mma.getNumWarps(), mma);
     reshapeTiles(program, schedule);
     OpBuilder b(found);
     auto contract = tile::ContractOp::create(

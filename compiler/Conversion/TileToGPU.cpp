@@ -17,6 +17,7 @@
 #include "compiler/Conversion/ContractToMmaSync.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Conversion/ReductionKinds.h"
+#include "compiler/Conversion/WgmmaPlan.h"
 #include "compiler/Layout/LinearLayout.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -85,6 +86,7 @@ private:
   Fragment inside; // this thread's elements that fall inside the output
   gpu::GPUFuncOp func;
   Value threadId;
+  Value lhsTensorMap, rhsTensorMap; // wgmma programs' TMA tensor maps
 };
 
 /// `then` under `cond`, yielding its value or `otherwise`.
@@ -274,17 +276,22 @@ FailureOr<Fragment> KernelLowering::lowerContract(tile::ContractOp contract) {
   if (!schedule.getMma())
     return contract.emitOpError(
         "needs a tensor-core schedule (#tile.mma) on the GPU");
-  // What the target allows: static shared memory per block, and the
+  // What the target allows: shared memory per block (static for the
+  // mma.sync pipeline; dynamic, opted into at launch, for wgmma's), and the
   // accumulators must leave registers for the fragments and addresses.
   constexpr int64_t kStaticSharedLimit = 48 * 1024;
+  constexpr int64_t kSm90SharedLimit = 227 * 1024;
   constexpr int64_t kAccumulatorLimit = 128;
-  int64_t shared = contractSharedMemoryBytes(contract, schedule);
-  if (shared > kStaticSharedLimit)
+  bool wgmma = schedule.getMma().getInstr() == "wgmma";
+  int64_t shared = wgmma ? planWgmma(contract, schedule).sharedBytes
+                         : contractSharedMemoryBytes(contract, schedule);
+  int64_t sharedLimit = wgmma ? kSm90SharedLimit : kStaticSharedLimit;
+  if (shared > sharedLimit)
     return contract.emitOpError("needs ")
            << shared << " bytes of shared memory for its pipeline; a block "
-           << "may use " << kStaticSharedLimit
-           << " bytes of static shared memory (use fewer stages, a smaller "
-              "tile_k or a smaller tile)";
+           << "may use " << sharedLimit << " bytes of "
+           << (wgmma ? "shared memory on sm_90" : "static shared memory")
+           << " (use fewer stages, a smaller tile_k or a smaller tile)";
   if (perThread > kAccumulatorLimit)
     return contract.emitOpError("keeps ")
            << perThread << " accumulators per thread; at most "
@@ -300,9 +307,12 @@ FailureOr<Fragment> KernelLowering::lowerContract(tile::ContractOp contract) {
                                   threadId,
                                   schedule,
                                   innermostExtent(contract.getLhs()),
-                                  innermostExtent(contract.getRhs())};
+                                  innermostExtent(contract.getRhs()),
+                                  lhsTensorMap,
+                                  rhsTensorMap};
   FailureOr<SmallVector<Value>> acc =
-      lowerContractToMmaSync(b, contract, context);
+      wgmma ? lowerContractToWgmma(b, contract, context)
+            : lowerContractToMmaSync(b, contract, context);
   if (failed(acc))
     return failure();
   return Fragment(acc->begin(), acc->end());
@@ -399,9 +409,15 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
 LogicalResult KernelLowering::run() {
   Block &entry = program.getBody().front();
   b.setInsertionPointToEnd(gpuModule.getBody());
-  func = gpu::GPUFuncOp::create(
-      b, loc, program.getSymName(),
-      b.getFunctionType(entry.getArgumentTypes(), {}));
+  // A wgmma program also takes a pointer to the TMA tensor map of each
+  // contraction operand, after the sizes (see WgmmaPlan.h).
+  SmallVector<Type> argTypes(entry.getArgumentTypes());
+  tile::MmaAttr mma = program.getSchedule().getMma();
+  bool tensorMaps = mma && mma.getInstr() == "wgmma";
+  if (tensorMaps)
+    argTypes.append(2, LLVM::LLVMPointerType::get(b.getContext()));
+  func = gpu::GPUFuncOp::create(b, loc, program.getSymName(),
+                                b.getFunctionType(argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
@@ -412,6 +428,10 @@ LogicalResult KernelLowering::run() {
   unsigned numBuffers = program.getArgNames().size();
   for (unsigned i = numBuffers; i < entry.getNumArguments(); ++i)
     sizeArgs.push_back(body.getArgument(i));
+  if (tensorMaps) {
+    lhsTensorMap = body.getArgument(entry.getNumArguments());
+    rhsTensorMap = body.getArgument(entry.getNumArguments() + 1);
+  }
 
   // The program id, delinearised over the grid, gives the tile's origin;
   // the schedule's distribution of the tile gives each element's place in

@@ -1,6 +1,10 @@
 //===- EmuExecutor.cpp ----------------------------------------------------===//
 #include "compiler/Pipeline/EmuExecutor.h"
 #include "compiler/Pipeline/LaunchBuffers.h"
+#include "runtime/emulator/TensorMap.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include <array>
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -44,7 +48,45 @@ std::string EmuExecutor::run(const rt::SizeValues &sizes,
   for (auto [begin, bytes] : buffers.ranges())
     ranges.push_back({begin, bytes});
   for (const rt::ProgramDesc &program : plan.programs) {
+    // The TMA tensor maps, in the emulator's encoding, follow the sizes.
+    std::vector<std::array<char, 192>> maps(program.tensorMaps.size());
+    std::vector<void *> mapPointers(program.tensorMaps.size());
+    std::vector<void *> args = buffers.packedArgs();
+    for (auto [i, desc] : llvm::enumerate(program.tensorMaps)) {
+      LaunchBuffers::View view = buffers.view(desc.buffer);
+      size_t rank = view.shape.size();
+      int64_t bytes = rt::dtypeSize(view.dtype);
+      std::vector<uint64_t> dims, strides;
+      std::vector<uint32_t> box, ones(rank, 1);
+      int64_t stride = bytes;
+      for (size_t d = 0; d < rank; ++d) {
+        dims.push_back(view.shape[rank - 1 - d]);
+        box.push_back(static_cast<uint32_t>(desc.box[d]));
+        if (d > 0)
+          strides.push_back(stride);
+        stride *= view.shape[rank - 1 - d];
+      }
+      // 64-byte aligned, as CUtensorMap.
+      char *at = maps[i].data();
+      at += (64 - reinterpret_cast<uintptr_t>(at) % 64) % 64;
+      auto swizzle = desc.swizzleBytes == 128  ? emu::TensorMapSwizzle::B128
+                     : desc.swizzleBytes == 64 ? emu::TensorMapSwizzle::B64
+                     : desc.swizzleBytes == 32 ? emu::TensorMapSwizzle::B32
+                                               : emu::TensorMapSwizzle::None;
+      if (std::string e = emu::encodeTiledTensorMap(
+              at, rank, bytes, view.data, dims.data(), strides.data(),
+              box.data(), ones.data(), swizzle, emu::TensorMapOobFill::Zero);
+          !e.empty())
+        return "kernel '" + program.name + "' reads '" + desc.buffer +
+               "' with TMA, which cannot describe it (" + e +
+               "): TMA needs the innermost extent of its operands to be a "
+               "multiple of 16 bytes; compile with --shape to let nautc pick "
+               "a pipeline for these sizes, or pad the tensor";
+      mapPointers[i] = at;
+      args.push_back(&mapPointers[i]);
+    }
     emu::LaunchShape shape;
+    shape.dynamicSharedBytes = static_cast<uint32_t>(program.dynamicSharedBytes);
     int64_t blocks = program.numPrograms(sizes);
     if (blocks > UINT32_MAX)
       return "program '" + program.name + "' needs " +
@@ -52,7 +94,7 @@ std::string EmuExecutor::run(const rt::SizeValues &sizes,
     shape.grid = {static_cast<uint32_t>(blocks), 1, 1};
     shape.block = {static_cast<uint32_t>(program.threads), 1, 1};
     if (std::string e =
-            emulator->launch(program.name, shape, buffers.packedArgs(), ranges);
+            emulator->launch(program.name, shape, args, ranges);
         !e.empty())
       return "kernel '" + program.name + "': " + e;
   }

@@ -74,3 +74,11 @@ std::vector<rt::HostTensor> LaunchBuffers::takeOutputs() {
       outputs.push_back(std::move(owned[i]));
   return outputs;
 }
+
+LaunchBuffers::View LaunchBuffers::view(const std::string &name) const {
+  for (size_t i = 0; i < plan->buffers.size(); ++i)
+    if (plan->buffers[i].name == name)
+      return {descriptors[i].aligned, descriptors[i].sizes,
+              plan->buffers[i].dtype};
+  return {};
+}

@@ -25,6 +25,14 @@ public:
   /// Valid while this object lives and is not moved.
   std::vector<void *> packedArgs();
 
+  /// Buffer `name` of the plan: its data and shape (null if there is none).
+  struct View {
+    void *data = nullptr;
+    std::vector<int64_t> shape;
+    rt::DType dtype = rt::DType::F32;
+  };
+  View view(const std::string &name) const;
+
   /// Every tensor buffer: its first byte and its size in bytes.
   std::vector<std::pair<const void *, size_t>> ranges() const;
 

@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - The end-to-end lowering pipelines ------------------===//
 #include "compiler/Pipeline/Pipelines.h"
 #include "compiler/Conversion/Passes.h"
+#include "compiler/Conversion/WgmmaPlan.h"
 #include "compiler/Pipeline/KernelSignature.h"
 #include "compiler/Transforms/Passes.h"
 
@@ -122,8 +123,11 @@ void nautilus::buildGPUToLLVMPipeline(OpPassManager &pm,
   if (target.family == TargetFamily::NVIDIA) {
     pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVGPUToNVVMPass());
     pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
-    // The fragments of the tensor-core lowering are small vectors.
+    // The fragments of the tensor-core lowering are small vectors; NVVM ops
+    // without an intrinsic (wgmma, predicated or polling mbarrier ops)
+    // become inline PTX.
     pm.addNestedPass<gpu::GPUModuleOp>(createConvertVectorToLLVMPass());
+    pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVVMToLLVMPass());
   }
   else
     pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToROCDLOps());
@@ -269,6 +273,23 @@ rt::LaunchPlan nautilus::extractLaunchPlan(ModuleOp module) {
     desc.tile.assign(program.getSchedule().getTile().begin(),
                      program.getSchedule().getTile().end());
     desc.threads = program.getSchedule().getThreads();
+    tile::MmaAttr mma = program.getSchedule().getMma();
+    if (tile::ContractOp contract = findContract(program);
+        contract && mma && mma.getInstr() == "wgmma") {
+      WgmmaPlan wgmma = planWgmma(contract, program.getSchedule());
+      auto bufferName = [&](Value v) {
+        unsigned arg = cast<BlockArgument>(v).getArgNumber();
+        return cast<StringAttr>(program.getArgNames()[arg]).getValue().str();
+      };
+      for (auto [buffer, operand] :
+           {std::make_pair(contract.getLhs(), &wgmma.lhs),
+            std::make_pair(contract.getRhs(), &wgmma.rhs)})
+        desc.tensorMaps.push_back({bufferName(buffer),
+                                   std::vector<int64_t>(operand->box.begin(),
+                                                        operand->box.end()),
+                                   WgmmaPlan::kSwizzleBytes});
+      desc.dynamicSharedBytes = wgmma.sharedBytes;
+    }
     plan.programs.push_back(desc);
   }
   return plan;

@@ -76,14 +76,22 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
 LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                               StringRef instr, int64_t tileK,
                               ArrayRef<int64_t> warps, int64_t stages) {
-  if (instr != "mma_sync")
+  if (instr != "mma_sync" && instr != "wgmma")
     return emitError() << "unknown tensor-core instruction '" << instr
-                       << "' (mma_sync)";
+                       << "' (mma_sync or wgmma)";
   if (warps.size() != 2 || warps[0] <= 0 || warps[1] <= 0)
     return emitError() << "warps must be [warps along M, warps along N]";
   if (tileK <= 0 || tileK % 16 != 0)
     return emitError() << "tile_k must be a positive multiple of 16 (the "
                           "instruction's K)";
+  if (instr == "wgmma") {
+    if (warps[1] != 1 || warps[0] % 4 != 0)
+      return emitError() << "wgmma runs whole warpgroups along M: warps must "
+                            "be [4 x warpgroups, 1]";
+    if (tileK != 64)
+      return emitError() << "wgmma stages tile_k = 64 (128-byte swizzled "
+                            "rows of 16-bit elements)";
+  }
   if (stages < 2)
     return emitError() << "a pipeline needs at least 2 stages";
   return success();
@@ -106,6 +114,11 @@ ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          << threads;
     int64_t m = tile[tile.size() - 2], n = tile.back();
     ArrayRef<int64_t> warps = mma.getWarps();
+    if (mma.getInstr() == "wgmma" &&
+        (m != 16 * warps[0] || n % 64 != 0 || n > 256))
+      return emitError() << "a wgmma tile is 64 rows a warpgroup (" << 16 * warps[0]
+                         << ") by a multiple of 64 up to 256 columns, not "
+                         << m << " x " << n;
     if (!layout::isPowerOfTwoShape({m, n}) || m % (16 * warps[0]) != 0 ||
         n % (8 * warps[1]) != 0)
       return emitError() << "the " << m << " x " << n

@@ -41,7 +41,10 @@ def Tile_MmaAttr : AttrDef<Tile_Dialect, "Mma"> {
   let summary = "How a program's contraction runs on tensor cores";
   let description = [{
     The program's `tile.contract` runs on the tensor cores with instruction
-    `instr` (`mma_sync`: mma.sync m16n8k16, sm_80 and later): `warps` =
+    `instr` (`mma_sync`: mma.sync m16n8k16 from ldmatrix fragments, operands
+    staged by cp.async, sm_80 and later; `wgmma`: wgmma.mma_async m64nNk16
+    from shared-memory descriptors, operands staged by TMA on mbarriers,
+    sm_90a, `warps` = [4 x warpgroups, 1], tile_k = 64): `warps` =
     [warps along M, warps along N] split the output tile, each warp
     computing a [tile M / warps M, tile N / warps N] part from 16 x 8
     instruction tiles; the reduction advances `tile_k` elements a step

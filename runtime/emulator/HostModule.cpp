@@ -208,6 +208,7 @@ std::optional<bool> translateMBarrier(llvm::CallInst *call) {
 bool translateAsyncOrdering(llvm::CallInst *call) {
   llvm::StringRef name = call->getCalledFunction()->getName();
   if (name.starts_with("llvm.nvvm.fence.proxy.async") ||
+      name == "llvm.nvvm.fence.mbarrier_init.release.cluster" ||
       name == "llvm.nvvm.wgmma.fence.sync.aligned" ||
       name == "llvm.nvvm.wgmma.commit_group.sync.aligned" ||
       name == "llvm.nvvm.wgmma.wait_group.sync.aligned") {
@@ -512,6 +513,36 @@ std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<s
         b.CreateCall(cpAsyncWait, {call->getArgOperand(0)});
       else
         b.CreateCall(cpAsyncWaitAll);
+      call->eraseFromParent();
+      continue;
+    }
+    if (calleeName.starts_with("llvm.nvvm.cp.async.bulk.tensor.g2s.tile.")) {
+      // (dst (shared::cluster), mbarrier, tensor map, coordinates...,
+      //  multicast mask, cache hint, use multicast, use cache hint, group)
+      int rank = calleeName.back() == 'd' ? calleeName.drop_back().back() - '0' : 0;
+      auto flag = [&](unsigned i) {
+        auto *c = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(i));
+        return !c || !c->isZero();
+      };
+      if (rank < 1 || rank > 5 || call->arg_size() < unsigned(3 + rank + 4) ||
+          flag(3 + rank + 2) || flag(3 + rank + 3))
+        return "not emulated: " + calleeName.str() +
+               " (with multicast or a cache hint)";
+      usesFibres = true; // its mbarrier is waited on
+      llvm::IRBuilder<> entry(&*call->getFunction()->getEntryBlock().begin());
+      llvm::Value *coordinates = entry.CreateAlloca(llvm::ArrayType::get(i32, 5));
+      llvm::IRBuilder<> b(call);
+      for (int d = 0; d < rank; ++d)
+        b.CreateStore(call->getArgOperand(3 + d),
+                      b.CreateConstGEP1_32(i32, coordinates, d));
+      llvm::FunctionCallee tma = m.getOrInsertFunction(
+          "__nautilus_emu_tma_load",
+          llvm::FunctionType::get(voidType, {opaque, opaque, i32, opaque, opaque},
+                                  false));
+      b.CreateCall(tma, {b.CreateAddrSpaceCast(call->getArgOperand(0), opaque),
+                         b.CreateAddrSpaceCast(call->getArgOperand(2), opaque),
+                         b.getInt32(rank), coordinates,
+                         b.CreateAddrSpaceCast(call->getArgOperand(1), opaque)});
       call->eraseFromParent();
       continue;
     }

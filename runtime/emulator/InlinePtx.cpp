@@ -503,9 +503,11 @@ bool StatementTranslator::translateWgmma(StringRef opcode, StringRef operands) {
   // The immediates: scale-a, scale-b (1 or -1), then the transposes.
   int32_t flags = 0;
   for (size_t i = 4; i < args.size(); ++i) {
-    int64_t imm;
-    if (args[i].getAsInteger(0, imm))
+    // A literal, or an operand bound to a constant ("n" constraint).
+    auto *constant = dyn_cast_or_null<ConstantInt>(operand(args[i]));
+    if (!constant)
       return false;
+    int64_t imm = constant->getSExtValue();
     size_t which = i - 4;
     if (which < 2) {
       if (imm != 1 && imm != -1)

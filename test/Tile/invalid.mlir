@@ -79,7 +79,7 @@ tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule =
 
 // -----
 
-// expected-error @+1 {{unknown tensor-core instruction 'wmma' (mma_sync)}}
+// expected-error @+1 {{unknown tensor-core instruction 'wmma' (mma_sync or wgmma)}}
 tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "wmma", tile_k = 32, warps = [2, 2], stages = 3>>, sizes = ["M", "N"]} {
 ^bb0(%m: index, %n: index):
 }

@@ -1,0 +1,248 @@
+//===- ContractToWgmma.cpp - tile.contract on sm_90a tensor cores ---------===//
+//
+// The pipeline, per program instance (warpgroups of 128 threads, each
+// computing 64 rows of the tile with wgmma.mma_async m64nNk16):
+//
+//  - Dynamic shared memory (an extern array aligned to 1024 bytes, so that
+//    the 128-byte swizzle of TMA and of the wgmma descriptors follows the
+//    same address bits) holds `stages` stages, each the lhs then the rhs
+//    tile as WgmmaPlan lays them out, then one mbarrier per stage.
+//  - Thread 0 initialises the mbarriers and, `stages - 1` steps of K ahead,
+//    announces a stage's bytes on its mbarrier (arrive.expect_tx) and
+//    issues its TMA copies; TMA zero-fills what lies outside the tensors,
+//    so ragged edges need no masks in the main loop.
+//  - Every thread waits for the stage's mbarrier phase (parity kt / stages),
+//    then its warpgroup issues tile_k / 16 wgmma.mma_async reading both
+//    operands through matrix descriptors (start address, leading and stride
+//    byte offsets, 128-byte swizzle), commits and waits for them; a block
+//    barrier then frees the stage for the copy issued at the next step.
+//
+// Warp specialisation (a producer warp ahead of consumer warpgroups that
+// keep a wgmma in flight) and persistent programs are not built yet.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversion/ContractToMmaSync.h"
+#include "compiler/Conversion/WgmmaPlan.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace nautilus;
+
+namespace {
+
+class WgmmaLowering {
+public:
+  WgmmaLowering(OpBuilder &b, tile::ContractOp contract,
+                const ContractLoweringContext &context)
+      : b(b), loc(contract.getLoc()), contract(contract), context(context),
+        plan(planWgmma(contract, context.schedule)) {}
+
+  FailureOr<SmallVector<Value>> run();
+
+private:
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value i32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
+  Value i64(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 64); }
+  Value toI32(Value v) {
+    return arith::IndexCastOp::create(b, loc, b.getI32Type(), v);
+  }
+  /// The shared pointer `offset` (i32) bytes into the dynamic shared memory.
+  Value sharedPointer(Value offset) {
+    return LLVM::GEPOp::create(b, loc, pointer3, b.getI8Type(), sharedBase,
+                               ValueRange{offset});
+  }
+  Value barrierPointer(Value stage) {
+    return sharedPointer(arith::AddIOp::create(
+        b, loc, i32(plan.barrierOffset),
+        arith::MulIOp::create(b, loc, stage, i32(8))));
+  }
+  /// Thread 0's copies of K tile `kTile` (index) into `stage` (i32).
+  void issueStage(Value kTile, Value stage);
+  /// The matrix descriptor of `op`'s part read by the 16 of K at `kStep`,
+  /// for warpgroup `group` (i32; the lhs's rows 64 group.. ; 0 for the rhs).
+  Value descriptor(const WgmmaOperandPlan &op, Value stage, Value group,
+                   int64_t kStep, bool isLhs);
+
+  OpBuilder &b;
+  Location loc;
+  tile::ContractOp contract;
+  const ContractLoweringContext &context;
+  WgmmaPlan plan;
+  Type pointer3;
+  Value sharedBase, sharedAddress; // the ptr<3> and its i32 shared address
+  int64_t tileK = 0, stages = 0, elementBytes = 2;
+};
+
+} // namespace
+
+void WgmmaLowering::issueStage(Value kTile, Value stage) {
+  Value stageOffset = arith::MulIOp::create(b, loc, stage, i32(plan.stageBytes));
+  Value bar = barrierPointer(stage);
+  NVVM::MBarrierArriveExpectTxOp::create(
+      b, loc, Type(), bar, i32(plan.stageBytes), NVVM::MemScopeKind::CTA,
+      /*relaxed=*/false, /*predicate=*/Value());
+  Value kCoord = toI32(arith::MulIOp::create(b, loc, kTile, index(tileK)));
+  unsigned kDim = context.schedule.getTile().size();
+  auto pointer7 = LLVM::LLVMPointerType::get(b.getContext(), 7);
+  for (auto [op, map, tensorMap] :
+       {std::make_tuple(&plan.lhs, contract.getLhsMap(), context.lhsTensorMap),
+        std::make_tuple(&plan.rhs, contract.getRhsMap(), context.rhsTensorMap)})
+    for (int64_t box = 0; box < op->boxes; ++box) {
+      SmallVector<Value> coordinates; // innermost first
+      for (AffineExpr e : llvm::reverse(map.getResults())) {
+        unsigned d = cast<AffineDimExpr>(e).getPosition();
+        if (d == kDim)
+          coordinates.push_back(kCoord);
+        else if (d == op->rowDim)
+          coordinates.push_back(toI32(arith::AddIOp::create(
+              b, loc, context.tileOrigin[d],
+              index(op->kInnermost ? 0 : 64 * box))));
+        else
+          coordinates.push_back(toI32(context.tileOrigin[d]));
+      }
+      Value offset = arith::AddIOp::create(
+          b, loc, stageOffset, i32(op->stageOffset + box * op->boxBytes));
+      Value destination = LLVM::AddrSpaceCastOp::create(
+          b, loc, pointer7, sharedPointer(offset));
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          b, loc, destination, tensorMap, coordinates, bar,
+          /*im2colOffsets=*/ValueRange{}, /*multicastMask=*/Value(),
+          /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
+          /*isCTAOnly=*/false, /*group=*/nullptr, /*predicate=*/Value());
+    }
+}
+
+Value WgmmaLowering::descriptor(const WgmmaOperandPlan &op, Value stage,
+                                Value group, int64_t kStep, bool isLhs) {
+  // K-major: rows of 128 bytes (64 of K), 8-row groups 1024 bytes apart
+  // (SBO), a step of 16 of K 32 bytes further along the row. M/N-major:
+  // boxes of 64 (of M/N) x 64 (of K), 8 rows of K 1024 bytes apart (SBO),
+  // boxes `boxBytes` apart (LBO), 16 of K 2048 bytes further.
+  int64_t rowBytes = WgmmaPlan::kSwizzleBytes;
+  int64_t groupOffset = op.kInnermost ? 64 * rowBytes : op.boxBytes;
+  int64_t kOffset = op.kInnermost ? kStep * 16 * elementBytes
+                                  : kStep * 16 * rowBytes;
+  int64_t leading = op.kInnermost ? 16 : op.boxBytes;
+  int64_t stride = 8 * rowBytes;
+  Value start = arith::AddIOp::create(
+      b, loc, sharedAddress,
+      arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, stage, i32(plan.stageBytes)),
+          i32(op.stageOffset + kOffset)));
+  if (isLhs)
+    start = arith::AddIOp::create(
+        b, loc, start, arith::MulIOp::create(b, loc, group, i32(groupOffset)));
+  Value address = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, start, i32(0x3ffff)), i32(4));
+  Value low = arith::ExtUIOp::create(b, loc, b.getI64Type(), address);
+  uint64_t fixed = (uint64_t(leading >> 4) << 16) |
+                   (uint64_t(stride >> 4) << 32) | (uint64_t(1) << 62);
+  return arith::OrIOp::create(b, loc, low, i64(int64_t(fixed)));
+}
+
+FailureOr<SmallVector<Value>> WgmmaLowering::run() {
+  MLIRContext *ctx = b.getContext();
+  tile::MmaAttr mma = context.schedule.getMma();
+  ArrayRef<int64_t> tile = context.schedule.getTile();
+  int64_t tileN = tile.back();
+  tileK = mma.getTileK();
+  stages = mma.getStages();
+  Type element = cast<MemRefType>(context.lhs.getType()).getElementType();
+  elementBytes = element.getIntOrFloatBitWidth() / 8;
+  pointer3 = LLVM::LLVMPointerType::get(ctx, 3);
+
+  // The dynamic shared memory, 1024-byte aligned.
+  auto gpuModule = context.func->getParentOfType<gpu::GPUModuleOp>();
+  StringRef name = "__nautilus_dynamic_shared";
+  if (!gpuModule.lookupSymbol(name)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(gpuModule.getBody());
+    LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+                           /*isConstant=*/false, LLVM::Linkage::External, name,
+                           Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
+  }
+  sharedBase = LLVM::AddressOfOp::create(b, loc, pointer3, name);
+  sharedAddress = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), sharedBase);
+
+  Value tid = context.threadId;
+  Value producer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                                         index(0));
+  Value group = toI32(arith::DivUIOp::create(b, loc, tid, index(128)));
+  {
+    auto ifProducer = scf::IfOp::create(b, loc, producer, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifProducer.getThenRegion().front());
+    for (int64_t s = 0; s < stages; ++s)
+      NVVM::MBarrierInitOp::create(b, loc, barrierPointer(i32(s)), i32(1),
+                                   Value());
+    NVVM::FenceMbarrierInitOp::create(b, loc);
+  }
+  gpu::BarrierOp::create(b, loc);
+  Value numK = arith::CeilDivUIOp::create(b, loc, context.extent, index(tileK));
+  auto issueIfNeeded = [&](Value kTile) {
+    Value wanted = arith::AndIOp::create(
+        b, loc, producer,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, kTile, numK));
+    auto ifIssue = scf::IfOp::create(b, loc, wanted, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifIssue.getThenRegion().front());
+    issueStage(kTile, toI32(arith::RemUIOp::create(b, loc, kTile, index(stages))));
+  };
+  for (int64_t s = 0; s + 1 < stages; ++s)
+    issueIfNeeded(index(s));
+
+  Type f32 = b.getF32Type();
+  int64_t registers = tileN / 2;
+  SmallVector<Type> fields(registers, f32);
+  auto accType = LLVM::LLVMStructType::getLiteral(ctx, fields);
+  Value zero = arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32));
+  SmallVector<Value> init(registers, zero);
+  auto loop = scf::ForOp::create(b, loc, index(0), numK, index(1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value kt = loop.getInductionVar();
+    // Refill the stage the previous step freed.
+    issueIfNeeded(arith::AddIOp::create(b, loc, kt, index(stages - 1)));
+    Value stage = toI32(arith::RemUIOp::create(b, loc, kt, index(stages)));
+    Value phase = toI32(arith::RemUIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, kt, index(stages)), index(2)));
+    NVVM::MBarrierTryWaitParityOp::create(b, loc, barrierPointer(stage), phase,
+                                          i32(0x989680));
+    Value acc = LLVM::PoisonOp::create(b, loc, accType);
+    for (auto [i, v] : llvm::enumerate(loop.getRegionIterArgs()))
+      acc = LLVM::InsertValueOp::create(b, loc, acc, v, i);
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    NVVM::WGMMATypes type =
+        element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+    for (int64_t kStep = 0; kStep < tileK / 16; ++kStep)
+      acc = NVVM::WgmmaMmaAsyncOp::create(
+          b, loc, accType, acc,
+          descriptor(plan.lhs, stage, group, kStep, /*isLhs=*/true),
+          descriptor(plan.rhs, stage, group, kStep, /*isLhs=*/false),
+          NVVM::MMAShapeAttr::get(ctx, 64, tileN, 16), type, type,
+          NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+          plan.lhs.kInnermost ? NVVM::MMALayout::row : NVVM::MMALayout::col,
+          plan.rhs.kInnermost ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+          /*satfinite=*/nullptr);
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    SmallVector<Value> next;
+    for (int64_t i = 0; i < registers; ++i)
+      next.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
+    gpu::BarrierOp::create(b, loc); // every warpgroup is done with the stage
+    scf::YieldOp::create(b, loc, next);
+  }
+  return SmallVector<Value>(loop.getResults().begin(), loop.getResults().end());
+}
+
+FailureOr<SmallVector<Value>>
+nautilus::lowerContractToWgmma(OpBuilder &b, tile::ContractOp contract,
+                               const ContractLoweringContext &context) {
+  return WgmmaLowering(b, contract, context).run();
+}

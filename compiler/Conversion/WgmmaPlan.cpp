@@ -1,0 +1,54 @@
+//===- WgmmaPlan.cpp - How a wgmma schedule stages its operands -----------===//
+#include "compiler/Conversion/WgmmaPlan.h"
+
+using namespace mlir;
+using namespace nautilus;
+
+static WgmmaOperandPlan planOperand(AffineMap map, unsigned rowDim,
+                                    int64_t rowTile, int64_t tileK,
+                                    unsigned kDim, int64_t elementBytes) {
+  WgmmaOperandPlan plan;
+  plan.rowDim = rowDim;
+  plan.rowTile = rowTile;
+  plan.kInnermost =
+      cast<AffineDimExpr>(map.getResults().back()).getPosition() == kDim;
+  int64_t inner = WgmmaPlan::kSwizzleBytes / elementBytes; // 64 of f16
+  for (AffineExpr e : llvm::reverse(map.getResults())) {
+    unsigned d = cast<AffineDimExpr>(e).getPosition();
+    if (d == kDim)
+      plan.box.push_back(tileK);
+    else if (d == rowDim)
+      plan.box.push_back(plan.kInnermost ? rowTile : inner);
+    else
+      plan.box.push_back(1);
+  }
+  plan.boxes = plan.kInnermost ? 1 : rowTile / inner;
+  plan.boxBytes = (plan.kInnermost ? rowTile : inner) * tileK * elementBytes;
+  plan.stageBytes = plan.boxes * plan.boxBytes;
+  return plan;
+}
+
+WgmmaPlan nautilus::planWgmma(tile::ContractOp contract,
+                              tile::ScheduleAttr schedule) {
+  ArrayRef<int64_t> tile = schedule.getTile();
+  unsigned rank = tile.size();
+  int64_t tileK = schedule.getMma().getTileK();
+  int64_t bytes = contract.getLhs().getType().getElementTypeBitWidth() / 8;
+  WgmmaPlan plan;
+  plan.lhs = planOperand(contract.getLhsMap(), rank - 2, tile[rank - 2], tileK,
+                         rank, bytes);
+  plan.rhs = planOperand(contract.getRhsMap(), rank - 1, tile[rank - 1], tileK,
+                         rank, bytes);
+  plan.rhs.stageOffset = plan.lhs.stageBytes;
+  plan.stageBytes = plan.lhs.stageBytes + plan.rhs.stageBytes;
+  int64_t stages = schedule.getMma().getStages();
+  plan.barrierOffset = stages * plan.stageBytes;
+  plan.sharedBytes = plan.barrierOffset + 8 * stages;
+  return plan;
+}
+
+tile::ContractOp nautilus::findContract(tile::ProgramOp program) {
+  tile::ContractOp found;
+  program.walk([&](tile::ContractOp c) { found = c; });
+  return found;
+}

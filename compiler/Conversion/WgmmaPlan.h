@@ -1,0 +1,48 @@
+//===- WgmmaPlan.h - How a wgmma schedule stages its operands ---*- C++ -*-===//
+//
+// A `tile.contract` with `#tile.mma<instr = "wgmma">` reads its operands
+// with TMA into 128-byte-swizzled shared memory (tile_k = 64 f16/bf16 = one
+// 128-byte row along K, or 64 elements of M/N along the row for an operand
+// whose innermost index is M/N). The GPU lowering and the runtime (which
+// builds the tensor maps and sizes the dynamic shared memory at launch)
+// both derive the layout from this one plan.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_CONVERSION_WGMMAPLAN_H
+#define NAUTILUS_CONVERSION_WGMMAPLAN_H
+
+#include "dialects/Tile/TileOps.h"
+
+namespace nautilus {
+
+/// One operand: its TMA box and where a stage of it lives.
+struct WgmmaOperandPlan {
+  unsigned rowDim = 0;      // the output dimension it reads (M or N)
+  int64_t rowTile = 0;      // tile M or tile N
+  bool kInnermost = true;   // K is the buffer's innermost index (K-major)
+  /// The TMA box, innermost buffer dimension first: tile_k along K, the
+  /// row tile (K-major) or 64 (M/N-major) along M/N, 1 along batch dims.
+  llvm::SmallVector<int64_t> box;
+  int64_t boxes = 1;        // boxes a stage takes (64 apart along M/N)
+  int64_t boxBytes = 0;
+  int64_t stageBytes = 0;   // rowTile x tile_k elements
+  int64_t stageOffset = 0;  // of this operand within a stage
+};
+
+struct WgmmaPlan {
+  WgmmaOperandPlan lhs, rhs;
+  int64_t stageBytes = 0;      // lhs + rhs, a multiple of 1024
+  int64_t barrierOffset = 0;   // the stages' mbarriers, after the stages
+  int64_t sharedBytes = 0;     // the program's dynamic shared memory
+  static constexpr int64_t kSwizzleBytes = 128;
+};
+
+/// The plan of `contract` under `schedule` (whose mma is wgmma).
+WgmmaPlan planWgmma(tile::ContractOp contract, tile::ScheduleAttr schedule);
+
+/// The program's tensor-core contraction, if it has one.
+tile::ContractOp findContract(tile::ProgramOp program);
+
+} // namespace nautilus
+
+#endif
