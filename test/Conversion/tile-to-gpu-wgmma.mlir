@@ -1,0 +1,56 @@
+// RUN: nautc-opt %s -split-input-file -verify-diagnostics -pass-pipeline='builtin.module(convert-tile-to-gpu,canonicalize,cse)' | FileCheck %s
+
+// The sm_90 pipeline of a contraction: the kernel takes a TMA tensor map
+// for A and for B after its sizes; dynamic shared memory, 1024-byte
+// aligned, holds 4 stages of 32 KiB (A 128 x 64, then B as two 64 x 64
+// boxes, N being B's innermost index) and an mbarrier a stage. Thread 0
+// initialises the mbarriers and, 3 stages ahead, expects a stage's bytes
+// and issues its copies (A one box at (k, m); B two at (n, k) and
+// (n + 64, k)); every thread waits on the stage's parity, and each
+// warpgroup issues 4 wgmma m64n128k16 (A K-major: row; B N-major: row),
+// commits and waits before the block barrier that frees the stage.
+// CHECK: llvm.mlir.global external @__nautilus_dynamic_shared() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
+// CHECK-LABEL: gpu.func @gemm_C
+// CHECK-SAME: %{{.*}}: index, %[[MAPA:.*]]: !llvm.ptr, %[[MAPB:.*]]: !llvm.ptr) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+// CHECK: llvm.mlir.addressof @__nautilus_dynamic_shared : !llvm.ptr<3>
+// CHECK-COUNT-4: nvvm.mbarrier.init %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32
+// CHECK: nvvm.fence.mbarrier.init
+// CHECK: gpu.barrier
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c32768_i32 : !llvm.ptr<3>, i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MAPA]], %{{.*}}, box[%c0_i32, %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MAPB]], %{{.*}}, box[%{{.*}}, %c0_i32] : !llvm.ptr<7>, !llvm.ptr
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MAPB]], %{{.*}}, box[%{{.*}}, %c0_i32] : !llvm.ptr<7>, !llvm.ptr
+// CHECK: scf.for {{.*}} iter_args(
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: gpu.barrier
+// CHECK-COUNT-64: memref.store %{{.*}}, %arg2
+tile.program @gemm_C attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [8, 1], stages = 4>>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):
+  %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<128x128xf32>
+  tile.store %acc, %c : vector<128x128xf32> -> memref<?x?xf32>
+}
+
+// -----
+
+// B stored [N, K] (K innermost): one 128 x 64 box, K-major (col).
+// CHECK-LABEL: gpu.func @bmm_nt_C
+// CHECK: nvvm.wgmma.mma_async {{.*}} A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+tile.program @bmm_nt_C attributes {arg_names = ["A", "B", "C"], output_dims = ["Z", "M", "N"], schedule = #tile.schedule<tile = [1, 64, 128], threads = 128, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [4, 1], stages = 4>>, sizes = ["Z", "M", "K", "N"]} {
+^bb0(%a: memref<?x?x?xbf16>, %b: memref<?x?x?xbf16>, %c: memref<?x?x?xf32>, %z: index, %m: index, %k: index, %n: index):
+  %acc = tile.contract %a[affine_map<(d0, d1, d2, d3)[s0, s1, s2, s3] -> (d0, d1, d3)>], %b[affine_map<(d0, d1, d2, d3)[s0, s1, s2, s3] -> (d0, d2, d3)>] over(%k) : memref<?x?x?xbf16>, memref<?x?x?xbf16> -> vector<1x64x128xf32>
+  tile.store %acc, %c : vector<1x64x128xf32> -> memref<?x?x?xf32>
+}
+
+// -----
+
+// Too many stages for a block's shared memory.
+tile.program @deep attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 256], threads = 256, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [8, 1], stages = 6>>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):
+  // expected-error @+1 {{'tile.contract' op needs 294960 bytes of shared memory for its pipeline; a block may use 232448 bytes of shared memory on sm_90 (use fewer stages, a smaller tile_k or a smaller tile)}}
+  %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<128x256xf32>
+  tile.store %acc, %c : vector<128x256xf32> -> memref<?x?xf32>
+}
