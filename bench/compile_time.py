@@ -41,64 +41,13 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ptxtools import find_ptxas, ptxas_usage  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ATTENTION = "/work/shared/examples/attention.tensor"
 SHAPE = dict(B=4, H=16, N=4096, M=4096, D=128)
 AIM_S = 1.0  # the issue's aim: attention to PTX in under one second
-
-
-def find_ptxas():
-    """Every ptxas found, best first: the CUDA toolkit's, one on PATH, then
-    Triton's bundled ones (located without importing Triton, so that the
-    import can be timed). Triton may emit a PTX ISA newer than the toolkit's
-    ptxas reads; ptxas_usage then falls through to Triton's own."""
-    cands = [os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "ptxas"),
-             "/usr/local/cuda/bin/ptxas", shutil.which("ptxas")]
-    try:
-        spec = importlib.util.find_spec("triton")
-    except (ImportError, ValueError):
-        spec = None
-    if spec is not None and spec.submodule_search_locations:
-        tdir = os.path.join(list(spec.submodule_search_locations)[0], "backends", "nvidia", "bin")
-        cands += [os.path.join(tdir, "ptxas-blackwell"), os.path.join(tdir, "ptxas")]
-    found = []
-    for c in cands:
-        if c and os.access(c, os.X_OK) and os.path.realpath(c) not in map(os.path.realpath, found):
-            found.append(c)
-    return found
-
-
-def ptxas_usage(ptxas_list, ptx_text, arch="sm_90a"):
-    """({kernel: (registers, spill_store_bytes, spill_load_bytes)}, ptxas used),
-    or (error string, None)."""
-    if not ptxas_list:
-        return "no ptxas found", None
-    errors = []
-    for ptxas in ptxas_list:
-        with tempfile.TemporaryDirectory(prefix="ptxas_") as d:
-            src = os.path.join(d, "k.ptx")
-            with open(src, "w") as f:
-                f.write(ptx_text)
-            p = subprocess.run([ptxas, "-v", f"--gpu-name={arch}", src, "-o",
-                                os.path.join(d, "k.cubin")], capture_output=True, text=True)
-        if p.returncode != 0:
-            lines = (p.stderr or p.stdout).strip().splitlines()
-            errors.append(f"{ptxas}: {lines[0] if lines else 'failed'}")
-            continue
-        out, cur, spills = {}, None, (0, 0)
-        for line in (p.stdout + p.stderr).splitlines():
-            m = re.search(r"Function properties for (\S+)", line)
-            if m:
-                cur = m.group(1)
-            m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", line)
-            if m and cur:
-                spills = (int(m.group(1)), int(m.group(2)))
-            m = re.search(r"Used (\d+) registers", line)
-            if m and cur:
-                out[cur] = (int(m.group(1)),) + spills
-                cur, spills = None, (0, 0)
-        return out, ptxas
-    return "; ".join(errors), None
 
 
 def print_usage(result):
