@@ -54,13 +54,24 @@ bool isOperandMap(AffineMap map, unsigned row, unsigned other, unsigned k) {
   return inner == k || inner == row;
 }
 
-/// The tile extent for an output extent (bound or not): a power of two
+/// The value of a dimension (a literal, or a size bound at compile time by
+/// the kernel's plan), if known.
+std::optional<int64_t> knownExtent(tile::ProgramOp program, Attribute dim) {
+  if (auto literal = dyn_cast<IntegerAttr>(dim))
+    return literal.getInt();
+  for (auto plan : program->getParentOfType<ModuleOp>().getOps<tile::PlanOp>())
+    if (DictionaryAttr bindings = plan.getBindingsAttr())
+      if (auto bound = bindings.getAs<IntegerAttr>(cast<StringAttr>(dim).getValue()))
+        return bound.getInt();
+  return std::nullopt;
+}
+
+/// The tile extent for an output extent (known or not): a power of two
 /// from 32 to 128.
-int64_t contractionTile(Attribute dim) {
-  auto bound = dyn_cast<IntegerAttr>(dim);
-  if (!bound)
+int64_t contractionTile(std::optional<int64_t> extent) {
+  if (!extent)
     return 128;
-  return std::clamp<int64_t>(llvm::PowerOf2Ceil(bound.getInt()), 32, 128);
+  return std::clamp<int64_t>(llvm::PowerOf2Ceil(*extent), 32, 128);
 }
 
 /// Whether the innermost extent of program argument `buffer` is known not
@@ -76,14 +87,8 @@ bool innermostKnownUnaligned(tile::ProgramOp program, Value buffer) {
       if (dict.getAs<StringAttr>("name").getValue() != name || !dims ||
           dims.empty())
         continue;
-      Attribute inner = dims[dims.size() - 1];
-      std::optional<int64_t> extent;
-      if (auto literal = dyn_cast<IntegerAttr>(inner))
-        extent = literal.getInt();
-      else if (DictionaryAttr bindings = plan.getBindingsAttr())
-        if (auto bound = bindings.getAs<IntegerAttr>(
-                cast<StringAttr>(inner).getValue()))
-          extent = bound.getInt();
+      std::optional<int64_t> extent =
+          knownExtent(program, dims[dims.size() - 1]);
       return extent && *extent % 8 != 0;
     }
   return false;
@@ -161,8 +166,8 @@ struct TileFormContractionsPass
     MLIRContext *ctx = program.getContext();
     SmallVector<int64_t> tileShape(rank, 1);
     ArrayAttr dims = program.getOutputDims();
-    tileShape[m] = contractionTile(dims[m]);
-    tileShape[n] = contractionTile(dims[n]);
+    tileShape[m] = contractionTile(knownExtent(program, dims[m]));
+    tileShape[n] = contractionTile(knownExtent(program, dims[n]));
     tile::MmaAttr mma;
     // wgmma's operands come by TMA, whose rows must start 16-byte aligned;
     // bound sizes that do not allow it take the mma.sync pipeline (which

@@ -7,8 +7,11 @@
 // --emit obj     a host object file (cpu)
 // --emit ptx     PTX (sm_80, sm_90)
 // --emit amdgcn  AMDGCN assembly (gfx90a, gfx942)
+// --emit bundle  the launch plan and the PTX as JSON (sm_80, sm_90; see
+//                compiler/Pipeline/Bundle.h)
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Pipeline/Bundle.h"
 #include "compiler/Pipeline/LoadKernel.h"
 #include "compiler/Pipeline/Pipelines.h"
 #include "tools/nautc/Commands.h"
@@ -77,15 +80,17 @@ int nautilus::runCompile(const Options &opts) {
   std::optional<TargetInfo> target = getTarget(opts.target);
   bool gpu = target->family != TargetFamily::CPU;
   const std::string &emit = opts.emit;
-  static const char *const kinds[] = {"alg", "tile", "gpu", "llvm",
-                                      "obj", "ptx", "amdgcn"};
+  static const char *const kinds[] = {"alg", "tile", "gpu",    "llvm",
+                                      "obj", "ptx",  "amdgcn", "bundle"};
   if (!llvm::is_contained(kinds, emit)) {
     llvm::errs() << "nautc: unknown --emit kind '" << emit
-                 << "' (expected alg, tile, gpu, llvm, obj, ptx or amdgcn)\n";
+                 << "' (expected alg, tile, gpu, llvm, obj, ptx, amdgcn or "
+                    "bundle)\n";
     return kExitUsage;
   }
   if ((emit == "obj" && gpu) || (emit == "gpu" && !gpu) ||
-      (emit == "ptx" && target->family != TargetFamily::NVIDIA) ||
+      ((emit == "ptx" || emit == "bundle") &&
+       target->family != TargetFamily::NVIDIA) ||
       (emit == "amdgcn" && target->family != TargetFamily::AMD)) {
     llvm::errs() << "nautc: --emit " << emit << " does not apply to --target "
                  << opts.target << "\n";
@@ -100,6 +105,9 @@ int nautilus::runCompile(const Options &opts) {
   } else {
     if (failed(lowerAlgToTile(*loaded.module, *target)))
       return internalError("lowering to tile programs failed");
+    std::optional<rt::LaunchPlan> plan;
+    if (emit == "bundle")
+      plan = extractLaunchPlan(*loaded.module);
     if (emit == "tile") {
       loaded.module->print(os);
     } else if (!gpu) {
@@ -137,6 +145,8 @@ int nautilus::runCompile(const Options &opts) {
         } else if (failed(serializeGPUModule(*loaded.module, text))) {
           return internalError("code generation for " + opts.target +
                                " failed");
+        } else if (plan) {
+          text = writeBundle(*plan, target->name, target->chip, text);
         }
       }
     }

@@ -29,7 +29,8 @@ options:
   -k NAME                the kernel to use (needed when the file has several)
   --target T             cpu, sm_80, sm_90, gfx90a, gfx942 (default: cpu)
   --shape N=4096,D=128   bind sizes (compile) or give their values (run)
-  --emit KIND            compile: alg, tile, gpu, llvm, obj, ptx, amdgcn
+  --emit KIND            compile: alg, tile, gpu, llvm, obj, ptx, amdgcn,
+                         bundle
                          (default: obj for cpu, ptx for sm_*, amdgcn for gfx*)
   -o PATH                compile: where to write the artefact (default: stdout)
   --schedule default     the schedule to use

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# On the build machine (nautc built): compiles the GEMM bundles that
+# bench/gpu/run_gemms.py runs on a GPU machine, into bench/gpu/bundles/.
+#   bench/gpu/prepare.sh [PATH/TO/nautc] [sm_90|sm_80 ...]
+# Each bundle (nautc compile --emit bundle, see compiler/Pipeline/Bundle.h)
+# is the kernel's launch plan and PTX for one shape: sizes are bound, so
+# nautc picks the pipeline for them (wgmma + TMA on sm_90 where rows are
+# 16-byte aligned, mma.sync otherwise).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+nautc="${1:-$root/build/bin/nautc}"
+shift || true
+targets=("${@:-sm_90}")
+examples="$root/../shared/examples"
+[ -d "$examples" ] || examples="$root/examples"
+out="$here/bundles"
+mkdir -p "$out"
+
+# name:kernel file:kernel:shape
+cases=(
+  "f16_4096:$examples/gemm.tensor:gemm:M=4096,N=4096,K=4096"
+  "f16_8192:$examples/gemm.tensor:gemm:M=8192,N=8192,K=8192"
+  "f16_ragged:$examples/gemm.tensor:gemm:M=4000,N=3000,K=5000"
+  "f16_unaligned:$examples/gemm.tensor:gemm:M=4097,N=4095,K=4093"
+  "f16_skinny_m16:$examples/gemm.tensor:gemm:M=16,N=8192,K=8192"
+  "f16_skinny_k128:$examples/gemm.tensor:gemm:M=8192,N=8192,K=128"
+  "bf16_4096:$root/bench/kernels/gemm_bf16.tensor:gemm_bf16:M=4096,N=4096,K=4096"
+  "bf16_8192:$root/bench/kernels/gemm_bf16.tensor:gemm_bf16:M=8192,N=8192,K=8192"
+  "bf16_ragged:$root/bench/kernels/gemm_bf16.tensor:gemm_bf16:M=4000,N=3000,K=5000"
+  "bf16_skinny_m16:$root/bench/kernels/gemm_bf16.tensor:gemm_bf16:M=16,N=8192,K=8192"
+)
+for target in "${targets[@]}"; do
+  for c in "${cases[@]}"; do
+    IFS=: read -r name file kernel shape <<<"$c"
+    "$nautc" compile "$file" -k "$kernel" --target "$target" --shape "$shape" \
+      --emit bundle -o "$out/${name}_${target}.json"
+    echo "$out/${name}_${target}.json"
+  done
+done
