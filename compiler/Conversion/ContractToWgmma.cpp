@@ -17,8 +17,16 @@
 //    byte offsets, 128-byte swizzle), commits and waits for them; a block
 //    barrier then frees the stage for the copy issued at the next step.
 //
-// Warp specialisation (a producer warp ahead of consumer warpgroups that
-// keep a wgmma in flight) and persistent programs are not built yet.
+// With a producer warpgroup (`producers = 1`, warp specialisation),
+// warpgroup 0 only copies: its thread 0 waits for a stage's "empty"
+// mbarrier, announces and issues the stage's copies, and runs ahead by
+// up to `stages` steps; the consumer warpgroups wait for a stage's "full"
+// mbarrier, issue its wgmma group and wait only for the previous group
+// (`wait_group 1`), then release the previous group's stage (one arrival
+// per consumer warpgroup on its "empty" mbarrier). No block barrier is in
+// the main loop.
+//
+// Persistent programs are not built yet.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/ContractToMmaSync.h"
@@ -60,6 +68,16 @@ private:
         b, loc, i32(plan.barrierOffset),
         arith::MulIOp::create(b, loc, stage, i32(8))));
   }
+  /// Warp specialised: the mbarrier consumers arrive on when done with a
+  /// stage.
+  Value emptyPointer(Value stage) {
+    return sharedPointer(arith::AddIOp::create(
+        b, loc, i32(plan.barrierOffset + 8 * stages),
+        arith::MulIOp::create(b, loc, stage, i32(8))));
+  }
+  /// The wgmma group of one stage on the accumulators `acc` (a struct).
+  Value multiplyStage(Value acc, Value stage, Value group);
+  FailureOr<SmallVector<Value>> runWarpSpecialized(Value numK);
   /// Thread 0's copies of K tile `kTile` (index) into `stage` (i32).
   void issueStage(Value kTile, Value stage);
   /// The matrix descriptor of `op`'s part read by the 16 of K at `kStep`,
@@ -144,6 +162,130 @@ Value WgmmaLowering::descriptor(const WgmmaOperandPlan &op, Value stage,
   return arith::OrIOp::create(b, loc, low, i64(int64_t(fixed)));
 }
 
+Value WgmmaLowering::multiplyStage(Value acc, Value stage, Value group) {
+  MLIRContext *ctx = b.getContext();
+  int64_t tileN = context.schedule.getTile().back();
+  Type element = cast<MemRefType>(context.lhs.getType()).getElementType();
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  NVVM::WGMMATypes type =
+      element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  for (int64_t kStep = 0; kStep < tileK / 16; ++kStep)
+    acc = NVVM::WgmmaMmaAsyncOp::create(
+        b, loc, acc.getType(), acc,
+        descriptor(plan.lhs, stage, group, kStep, /*isLhs=*/true),
+        descriptor(plan.rhs, stage, group, kStep, /*isLhs=*/false),
+        NVVM::MMAShapeAttr::get(ctx, 64, tileN, 16), type, type,
+        NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+        plan.lhs.kInnermost ? NVVM::MMALayout::row : NVVM::MMALayout::col,
+        plan.rhs.kInnermost ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+        /*satfinite=*/nullptr);
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  return acc;
+}
+
+FailureOr<SmallVector<Value>> WgmmaLowering::runWarpSpecialized(Value numK) {
+  Value tid = context.threadId;
+  int64_t registers = context.schedule.getTile().back() / 2;
+  Type f32 = b.getF32Type();
+  SmallVector<Type> accTypes(registers, f32);
+  auto accType = LLVM::LLVMStructType::getLiteral(b.getContext(), accTypes);
+  Value zero = arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32));
+  // The warpgroup index, broadcast from lane 0 so that ptxas sees the
+  // producer/consumer branch as uniform across each warpgroup (otherwise it
+  // serialises the wgmma of the consumers' divergent-looking path).
+  Value warpgroup = NVVM::ShflOp::create(
+      b, loc, b.getI32Type(), i32(-1),
+      toI32(arith::DivUIOp::create(b, loc, tid, index(128))), i32(0), i32(31),
+      NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::idx),
+      /*return_value_and_is_valid=*/nullptr);
+  Value isProducer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           warpgroup, i32(0));
+  auto split = scf::IfOp::create(b, loc, TypeRange(accTypes), isProducer,
+                                 /*withElse=*/true);
+  {
+    // The producer: thread 0 of warpgroup 0 runs the copies ahead.
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&split.getThenRegion().front());
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                                        index(0));
+    auto ifFirst = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+    {
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
+      auto loop = scf::ForOp::create(b, loc, index(0), numK, index(1));
+      b.setInsertionPointToStart(loop.getBody());
+      Value kt = loop.getInductionVar();
+      Value stage = toI32(arith::RemUIOp::create(b, loc, kt, index(stages)));
+      // From the second round on, wait until the consumers released the
+      // stage (the phase of round kt / stages - 1).
+      Value reused = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                           kt, index(stages));
+      auto ifReused = scf::IfOp::create(b, loc, reused, /*withElse=*/false);
+      {
+        OpBuilder::InsertionGuard wait(b);
+        b.setInsertionPointToStart(&ifReused.getThenRegion().front());
+        Value round = arith::DivUIOp::create(b, loc, kt, index(stages));
+        Value parity = toI32(arith::RemUIOp::create(
+            b, loc, arith::SubIOp::create(b, loc, round, index(1)), index(2)));
+        NVVM::MBarrierTryWaitParityOp::create(b, loc, emptyPointer(stage),
+                                              parity, i32(0x989680));
+      }
+      issueStage(kt, stage);
+    }
+    scf::YieldOp::create(b, loc, SmallVector<Value>(registers, zero));
+  }
+  {
+    // The consumers: one wgmma group in flight.
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&split.getElseRegion().front());
+    Value computing = arith::SubIOp::create(b, loc, tid, index(128));
+    Value group = arith::SubIOp::create(b, loc, warpgroup, i32(1));
+    Value leader = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(b, loc, computing, index(128)), index(0));
+    SmallVector<Value> init(registers, zero);
+    auto loop = scf::ForOp::create(b, loc, index(0), numK, index(1), init);
+    {
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value kt = loop.getInductionVar();
+      Value stage = toI32(arith::RemUIOp::create(b, loc, kt, index(stages)));
+      Value phase = toI32(arith::RemUIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, kt, index(stages)), index(2)));
+      NVVM::MBarrierTryWaitParityOp::create(b, loc, barrierPointer(stage), phase,
+                                            i32(0x989680));
+      Value acc = LLVM::PoisonOp::create(b, loc, accType);
+      for (auto [i, v] : llvm::enumerate(loop.getRegionIterArgs()))
+        acc = LLVM::InsertValueOp::create(b, loc, acc, v, i);
+      acc = multiplyStage(acc, stage, group);
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+      // The previous step's group is done: release its stage.
+      Value release = arith::AndIOp::create(
+          b, loc, leader,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, kt,
+                                index(0)));
+      auto ifRelease = scf::IfOp::create(b, loc, release, /*withElse=*/false);
+      {
+        OpBuilder::InsertionGuard arrive(b);
+        b.setInsertionPointToStart(&ifRelease.getThenRegion().front());
+        Value previous = toI32(arith::RemUIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, kt, index(stages - 1)),
+            index(stages)));
+        NVVM::MBarrierArriveOp::create(b, loc, b.getI64Type(),
+                                       emptyPointer(previous), Value());
+      }
+      SmallVector<Value> next;
+      for (int64_t i = 0; i < registers; ++i)
+        next.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
+      scf::YieldOp::create(b, loc, next);
+    }
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    scf::YieldOp::create(b, loc, loop.getResults());
+  }
+  return SmallVector<Value>(split.getResults().begin(), split.getResults().end());
+}
+
 FailureOr<SmallVector<Value>> WgmmaLowering::run() {
   MLIRContext *ctx = b.getContext();
   tile::MmaAttr mma = context.schedule.getMma();
@@ -176,13 +318,20 @@ FailureOr<SmallVector<Value>> WgmmaLowering::run() {
     auto ifProducer = scf::IfOp::create(b, loc, producer, /*withElse=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifProducer.getThenRegion().front());
-    for (int64_t s = 0; s < stages; ++s)
+    int64_t consumers = mma.getWarps()[0] / 4;
+    for (int64_t s = 0; s < stages; ++s) {
       NVVM::MBarrierInitOp::create(b, loc, barrierPointer(i32(s)), i32(1),
                                    Value());
+      if (mma.getProducers())
+        NVVM::MBarrierInitOp::create(b, loc, emptyPointer(i32(s)),
+                                     i32(consumers), Value());
+    }
     NVVM::FenceMbarrierInitOp::create(b, loc);
   }
   gpu::BarrierOp::create(b, loc);
   Value numK = arith::CeilDivUIOp::create(b, loc, context.extent, index(tileK));
+  if (mma.getProducers())
+    return runWarpSpecialized(numK);
   auto issueIfNeeded = [&](Value kTile) {
     Value wanted = arith::AndIOp::create(
         b, loc, producer,
@@ -216,21 +365,7 @@ FailureOr<SmallVector<Value>> WgmmaLowering::run() {
     Value acc = LLVM::PoisonOp::create(b, loc, accType);
     for (auto [i, v] : llvm::enumerate(loop.getRegionIterArgs()))
       acc = LLVM::InsertValueOp::create(b, loc, acc, v, i);
-    NVVM::WgmmaFenceAlignedOp::create(b, loc);
-    NVVM::WGMMATypes type =
-        element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
-    for (int64_t kStep = 0; kStep < tileK / 16; ++kStep)
-      acc = NVVM::WgmmaMmaAsyncOp::create(
-          b, loc, accType, acc,
-          descriptor(plan.lhs, stage, group, kStep, /*isLhs=*/true),
-          descriptor(plan.rhs, stage, group, kStep, /*isLhs=*/false),
-          NVVM::MMAShapeAttr::get(ctx, 64, tileN, 16), type, type,
-          NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
-          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-          plan.lhs.kInnermost ? NVVM::MMALayout::row : NVVM::MMALayout::col,
-          plan.rhs.kInnermost ? NVVM::MMALayout::col : NVVM::MMALayout::row,
-          /*satfinite=*/nullptr);
-    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    acc = multiplyStage(acc, stage, group);
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
     SmallVector<Value> next;
     for (int64_t i = 0; i < registers; ++i)

@@ -44,14 +44,15 @@ public:
       : program(program), gpuModule(gpuModule), b(program.getContext()),
         tileShape(program.getSchedule().getTile()), rank(program.getRank()),
         threads(program.getSchedule().getThreads()),
-        perThread(program.getSchedule().getElementsPerThread()) {}
+        perThread(program.getSchedule().getElementsPerThread()),
+        endElement(perThread) {}
 
   LogicalResult run();
 
 private:
   LogicalResult lowerBlock(Block &block);
   LogicalResult lowerOp(Operation &op);
-  Fragment lowerLoad(tile::LoadOp load);
+  void lowerLoad(tile::LoadOp load, Fragment &result);
   void lowerStore(tile::StoreOp store);
   Fragment lowerReduce(tile::ReduceOp reduce, LogicalResult &status);
   FailureOr<Fragment> lowerContract(tile::ContractOp contract);
@@ -61,6 +62,8 @@ private:
   /// The innermost extent of program argument `buffer` as the kernel's
   /// sizes give it.
   Value innermostExtent(Value buffer);
+  /// The tile coordinates (per output dim) of program `pid` over `grid`.
+  SmallVector<Value> programCoordinates(Value pid, ArrayRef<Value> grid);
   Value cIndex(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   /// The fragment of `v`: its per-element scalars, or `v` itself E times
   /// for a scalar defined outside any tile (a size, a loop index).
@@ -78,6 +81,16 @@ private:
   ArrayRef<int64_t> tileShape;
   unsigned rank;
   int64_t threads, perThread;
+  /// The elements the op lowerings emit code for: all of them, or one at a
+  /// time for an epilogue lowered element by element (lowerBlock).
+  int64_t firstElement = 0, endElement;
+  /// The fragment of tile value `v`, to be filled element by element.
+  Fragment &slot(Value v) {
+    Fragment &f = fragments[v];
+    if (f.empty())
+      f.assign(perThread, Value());
+    return f;
+  }
   llvm::DenseMap<Value, Fragment> fragments; // tile values
   IRMapping scalars;                          // non-tile values
   SmallVector<Value> sizeArgs, extents, reducedIVs;
@@ -104,7 +117,7 @@ static Value ifThenElse(OpBuilder &b, Location loc, Value cond, Type type,
   return ifOp.getResult(0);
 }
 
-Fragment KernelLowering::lowerLoad(tile::LoadOp load) {
+void KernelLowering::lowerLoad(tile::LoadOp load, Fragment &result) {
   Value buffer = scalars.lookup(load.getBuffer());
   auto memType = cast<MemRefType>(buffer.getType());
   Type element = load.getType().getElementType();
@@ -114,8 +127,7 @@ Fragment KernelLowering::lowerLoad(tile::LoadOp load) {
   SmallVector<Fragment> indirect;
   for (Value v : load.getIndirect())
     indirect.push_back(lookup(v));
-  Fragment result;
-  for (int64_t e = 0; e < perThread; ++e) {
+  for (int64_t e = firstElement; e < endElement; ++e) {
     SmallVector<Value> dims;
     for (unsigned d = 0; d < rank; ++d)
       dims.push_back(globalIndex[d][e]);
@@ -144,17 +156,16 @@ Fragment KernelLowering::lowerLoad(tile::LoadOp load) {
               arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i,
                                     size)));
     }
-    result.push_back(ifThenElse(
+    result[e] = ifThenElse(
         b, loc, ok, element,
-        [&] { return memref::LoadOp::create(b, loc, buffer, idx); }, zero));
+        [&] { return memref::LoadOp::create(b, loc, buffer, idx); }, zero);
   }
-  return result;
 }
 
 void KernelLowering::lowerStore(tile::StoreOp store) {
   Value buffer = scalars.lookup(store.getBuffer());
   Fragment value = lookup(store.getValue());
-  for (int64_t e = 0; e < perThread; ++e) {
+  for (int64_t e = firstElement; e < endElement; ++e) {
     SmallVector<Value> idx;
     for (unsigned d = 0; d < rank; ++d)
       idx.push_back(globalIndex[d][e]);
@@ -206,7 +217,7 @@ LogicalResult KernelLowering::lowerOp(Operation &op) {
     return success();
   }
   if (auto load = dyn_cast<tile::LoadOp>(op)) {
-    fragments[load.getResult()] = lowerLoad(load);
+    lowerLoad(load, slot(load.getResult()));
     return success();
   }
   if (auto store = dyn_cast<tile::StoreOp>(op)) {
@@ -223,6 +234,15 @@ LogicalResult KernelLowering::lowerOp(Operation &op) {
     if (failed(acc))
       return failure();
     fragments[contract.getResult()] = *acc;
+    // Producer warpgroups hold no part of the tile: what follows (the
+    // epilogue) runs on the computing threads only.
+    if (int64_t producers = program.getSchedule().getMma().getProducers()) {
+      Value computing = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::uge, threadId,
+          cIndex(128 * producers));
+      auto ifComputing = scf::IfOp::create(b, loc, computing, /*withElse=*/false);
+      b.setInsertionPointToStart(&ifComputing.getThenRegion().front());
+    }
     return success();
   }
   if (isa<tile::ReturnOp, tile::YieldOp>(op))
@@ -237,6 +257,9 @@ LogicalResult KernelLowering::lowerOp(Operation &op) {
     return success();
   }
   // A splat constant tile is one scalar constant.
+  if (fragments.count(op.getResult(0)) &&
+      isa<arith::ConstantOp, vector::BroadcastOp>(op))
+    return success(); // the same value for every element: made once
   if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
     auto dense = dyn_cast<SplatElementsAttr>(constant.getValue());
     if (!dense)
@@ -255,20 +278,31 @@ LogicalResult KernelLowering::lowerOp(Operation &op) {
     return success();
   }
   // Elementwise: the same op once per element, on scalars.
-  Fragment result;
   SmallVector<Fragment> operands;
   for (Value operand : op.getOperands())
     operands.push_back(lookup(operand));
-  for (int64_t e = 0; e < perThread; ++e) {
+  Fragment &result = slot(op.getResult(0));
+  for (int64_t e = firstElement; e < endElement; ++e) {
     IRMapping elementMap;
     for (auto [operand, fragment] : llvm::zip(op.getOperands(), operands))
       elementMap.map(operand, fragment[e]);
     Operation *copy = b.clone(op, elementMap);
     copy->getResult(0).setType(vec.getElementType());
-    result.push_back(copy->getResult(0));
+    result[e] = copy->getResult(0);
   }
-  fragments[op.getResult(0)] = result;
   return success();
+}
+
+/// Ops whose element e depends only on element e of their operands (and
+/// the element's indices), so they can be lowered one element at a time.
+static bool isElementLocal(Operation &op) {
+  if (isa<tile::LoadOp, tile::StoreOp, tile::IndexOp, tile::ReturnOp>(op))
+    return true;
+  if (op.getNumRegions() || op.getNumResults() != 1 ||
+      isa<tile::TileDialect>(op.getDialect()))
+    return false;
+  return isa<arith::ArithDialect, math::MathDialect>(op.getDialect()) ||
+         isa<vector::BroadcastOp>(op);
 }
 
 FailureOr<Fragment> KernelLowering::lowerContract(tile::ContractOp contract) {
@@ -318,6 +352,39 @@ FailureOr<Fragment> KernelLowering::lowerContract(tile::ContractOp contract) {
   return Fragment(acc->begin(), acc->end());
 }
 
+SmallVector<Value> KernelLowering::programCoordinates(Value pid,
+                                                     ArrayRef<Value> grid) {
+  // Row-major over the grid (the last dimension fastest), except that a
+  // tensor-core schedule with group_m > 1 walks the last two dimensions in
+  // groups of group_m rows of tiles, down each column of a group before the
+  // next: consecutive programs reuse rows of A and columns of B in L2.
+  SmallVector<Value> coords(rank);
+  tile::MmaAttr mma = program.getSchedule().getMma();
+  int64_t group = mma && rank >= 2 ? mma.getGroupM() : 1;
+  unsigned rowMajorDims = group > 1 ? rank - 2 : rank;
+  Value rest = pid;
+  if (group > 1) {
+    Value rows = grid[rank - 2], columns = grid[rank - 1];
+    Value perMatrix = arith::MulIOp::create(b, loc, rows, columns);
+    Value within = arith::RemSIOp::create(b, loc, rest, perMatrix);
+    rest = arith::DivSIOp::create(b, loc, rest, perMatrix);
+    Value perGroup = arith::MulIOp::create(b, loc, cIndex(group), columns);
+    Value groupId = arith::DivSIOp::create(b, loc, within, perGroup);
+    Value firstRow = arith::MulIOp::create(b, loc, groupId, cIndex(group));
+    Value groupRows = arith::MinSIOp::create(
+        b, loc, cIndex(group), arith::SubIOp::create(b, loc, rows, firstRow));
+    Value inGroup = arith::RemSIOp::create(b, loc, within, perGroup);
+    coords[rank - 2] = arith::AddIOp::create(
+        b, loc, firstRow, arith::RemSIOp::create(b, loc, inGroup, groupRows));
+    coords[rank - 1] = arith::DivSIOp::create(b, loc, inGroup, groupRows);
+  }
+  for (int64_t d = static_cast<int64_t>(rowMajorDims) - 1; d >= 0; --d) {
+    coords[d] = arith::RemSIOp::create(b, loc, rest, grid[d]);
+    rest = arith::DivSIOp::create(b, loc, rest, grid[d]);
+  }
+  return coords;
+}
+
 Value KernelLowering::innermostExtent(Value buffer) {
   // The plan names each buffer's dimensions: a literal, or a size (bound at
   // compile time, or the program's size argument).
@@ -356,8 +423,11 @@ SmallVector<Fragment> KernelLowering::tilePositions(Value tid) {
     layout::LinearLayout l = layout::mmaAccumulatorLayout(
         tileShape[rank - 2], tileShape[rank - 1], mma.getWarps()[0],
         mma.getWarps()[1]);
-    Value lane = arith::RemUIOp::create(b, loc, tid, cIndex(32));
-    Value warp = arith::DivUIOp::create(b, loc, tid, cIndex(32));
+    // Producer warpgroups come first and hold no elements.
+    Value computing = arith::SubIOp::create(b, loc, tid,
+                                            cIndex(128 * mma.getProducers()));
+    Value lane = arith::RemUIOp::create(b, loc, computing, cIndex(32));
+    Value warp = arith::DivUIOp::create(b, loc, computing, cIndex(32));
     SmallVector<Value, 2> threadPart = {cIndex(0), cIndex(0)};
     for (auto [name, value] : {std::make_pair("lane", lane),
                                std::make_pair("warp", warp)})
@@ -400,9 +470,29 @@ SmallVector<Fragment> KernelLowering::tilePositions(Value tid) {
 }
 
 LogicalResult KernelLowering::lowerBlock(Block &block) {
-  for (Operation &op : block)
+  // The program's epilogue (the longest tail of element-local ops) is
+  // lowered element by element, all of one element's ops before the
+  // next's, so that one element's intermediates are live at a time rather
+  // than a whole fragment of each (what keeps a GELU epilogue over 64
+  // accumulators out of spills).
+  Block::iterator tail = block.end();
+  if (&block == &program.getBody().front())
+    while (tail != block.begin() && isElementLocal(*std::prev(tail)))
+      --tail;
+  for (Operation &op : llvm::make_range(block.begin(), tail))
     if (failed(lowerOp(op)))
       return failure();
+  if (tail == block.end())
+    return success();
+  for (int64_t e = 0; e < perThread; ++e) {
+    firstElement = e;
+    endElement = e + 1;
+    for (Operation &op : llvm::make_range(tail, block.end()))
+      if (failed(lowerOp(op)))
+        return failure();
+  }
+  firstElement = 0;
+  endElement = perThread;
   return success();
 }
 
@@ -446,12 +536,9 @@ LogicalResult KernelLowering::run() {
   Value pid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   tileOrigin.assign(rank, Value());
-  Value rest = pid;
-  for (int64_t d = static_cast<int64_t>(rank) - 1; d >= 0; --d) {
-    Value coord = arith::RemSIOp::create(b, loc, rest, grid[d]);
-    rest = arith::DivSIOp::create(b, loc, rest, grid[d]);
-    tileOrigin[d] = arith::MulIOp::create(b, loc, coord, cIndex(tileShape[d]));
-  }
+  SmallVector<Value> coords = programCoordinates(pid, grid);
+  for (unsigned d = 0; d < rank; ++d)
+    tileOrigin[d] = arith::MulIOp::create(b, loc, coords[d], cIndex(tileShape[d]));
   SmallVector<Fragment> within = tilePositions(threadId);
   globalIndex.assign(rank, Fragment());
   inside.assign(perThread, Value());
@@ -473,6 +560,7 @@ LogicalResult KernelLowering::run() {
           cIndex(0));
   if (failed(lowerBlock(entry)))
     return failure();
+  b.setInsertionPointToEnd(&body);
   gpu::ReturnOp::create(b, loc);
   program.erase();
   return success();

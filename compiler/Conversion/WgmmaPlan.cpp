@@ -43,7 +43,9 @@ WgmmaPlan nautilus::planWgmma(tile::ContractOp contract,
   plan.stageBytes = plan.lhs.stageBytes + plan.rhs.stageBytes;
   int64_t stages = schedule.getMma().getStages();
   plan.barrierOffset = stages * plan.stageBytes;
-  plan.sharedBytes = plan.barrierOffset + 8 * stages;
+  // A "full" mbarrier a stage, and with a producer warpgroup an "empty" one.
+  int64_t barriers = schedule.getMma().getProducers() ? 2 : 1;
+  plan.sharedBytes = plan.barrierOffset + 8 * stages * barriers;
   return plan;
 }
 

@@ -32,7 +32,8 @@ struct WgmmaOperandPlan {
 struct WgmmaPlan {
   WgmmaOperandPlan lhs, rhs;
   int64_t stageBytes = 0;      // lhs + rhs, a multiple of 1024
-  int64_t barrierOffset = 0;   // the stages' mbarriers, after the stages
+  int64_t barrierOffset = 0;   // the stages' "full" mbarriers, after the
+                               // stages, then (warp specialised) "empty" ones
   int64_t sharedBytes = 0;     // the program's dynamic shared memory
   static constexpr int64_t kSwizzleBytes = 128;
 };

@@ -75,7 +75,12 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
 
 LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                               StringRef instr, int64_t tileK,
-                              ArrayRef<int64_t> warps, int64_t stages) {
+                              ArrayRef<int64_t> warps, int64_t stages,
+                              int64_t groupM, int64_t producers) {
+  if (groupM < 1)
+    return emitError() << "group_m must be at least 1";
+  if (producers != 0 && (producers != 1 || instr != "wgmma"))
+    return emitError() << "producers: 0, or 1 producer warpgroup with wgmma";
   if (instr != "mma_sync" && instr != "wgmma")
     return emitError() << "unknown tensor-core instruction '" << instr
                        << "' (mma_sync or wgmma)";
@@ -107,10 +112,12 @@ ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       if (t != 1)
         return emitError() << "a tensor-core schedule tiles batch dimensions "
                               "by 1";
-    if (threads != 32 * mma.getNumWarps())
+    if (threads != mma.getNumThreads())
       return emitError() << "a tensor-core schedule with "
-                         << mma.getNumWarps() << " warps has "
-                         << 32 * mma.getNumWarps() << " threads, not "
+                         << mma.getNumWarps() << " warps"
+                         << (mma.getProducers() ? " and a producer warpgroup"
+                                                : "")
+                         << " has " << mma.getNumThreads() << " threads, not "
                          << threads;
     int64_t m = tile[tile.size() - 2], n = tile.back();
     ArrayRef<int64_t> warps = mma.getWarps();
@@ -141,9 +148,10 @@ ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   }
   if (threads <= 0)
     return emitError() << "threads must be positive";
-  if (n % threads != 0)
+  int64_t holders = mma ? 32 * mma.getNumWarps() : threads;
+  if (n % holders != 0)
     return emitError() << "a tile of " << n << " elements does not divide "
-                       << "among " << threads << " threads";
+                       << "among " << holders << " threads";
   return success();
 }
 

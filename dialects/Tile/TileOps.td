@@ -53,20 +53,45 @@ def Tile_MmaAttr : AttrDef<Tile_Dialect, "Mma"> {
     in the mma accumulator layout (`mmaAccumulatorLayout` in
     compiler/Layout/LinearLayout.h).
 
+    `group_m` (default 1) rasterises the grid for L2 reuse: program ids
+    walk the tiles in groups of `group_m` rows of tiles, column by column
+    within a group, so that consecutive programs share rows of A and
+    columns of B. `producers` (default 0; wgmma only) is the number of
+    producer warpgroups: with 1, warpgroup 0 only issues the TMA copies
+    (one thread of it) and the `warps` are consumers that keep one wgmma
+    group in flight and release each stage on an "empty" mbarrier (warp
+    specialisation); the program then has 128 more threads.
+
     ```mlir
     #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>
+    #tile.mma<instr = "wgmma", tile_k = 64, warps = [8, 1], stages = 4,
+              group_m = 8, producers = 1>
     ```
   }];
   let parameters = (ins StringRefParameter<>:$instr, "int64_t":$tileK,
                         ArrayRefParameter<"int64_t">:$warps,
-                        "int64_t":$stages);
+                        "int64_t":$stages,
+                        DefaultValuedParameter<"int64_t", "1">:$groupM,
+                        DefaultValuedParameter<"int64_t", "0">:$producers);
   let assemblyFormat = [{
     `<` `instr` `=` $instr `,` `tile_k` `=` $tileK `,` `warps` `=` `[` $warps `]`
-    `,` `stages` `=` $stages `>`
+    `,` `stages` `=` $stages (`,` `group_m` `=` $groupM^)?
+    (`,` `producers` `=` $producers^)? `>`
   }];
+  let builders = [
+    AttrBuilder<(ins "llvm::StringRef":$instr, "int64_t":$tileK,
+                     "llvm::ArrayRef<int64_t>":$warps, "int64_t":$stages), [{
+      return $_get($_ctxt, instr, tileK, warps, stages, 1, 0);
+    }]>
+  ];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
+    /// The warps that compute (and hold the accumulators).
     int64_t getNumWarps() const { return getWarps()[0] * getWarps()[1]; }
+    /// Threads of the program: the computing warps and the producers.
+    int64_t getNumThreads() const {
+      return 32 * getNumWarps() + 128 * getProducers();
+    }
   }];
 }
 
@@ -105,8 +130,13 @@ def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     int64_t getNumElements() const;
+    /// Threads that hold tile elements (the computing ones: not a
+    /// tensor-core schedule's producer warpgroups).
+    int64_t getTileThreads() const {
+      return getMma() ? 32 * getMma().getNumWarps() : getThreads();
+    }
     int64_t getElementsPerThread() const {
-      return getNumElements() / getThreads();
+      return getNumElements() / getTileThreads();
     }
   }];
 }

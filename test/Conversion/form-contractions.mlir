@@ -5,7 +5,7 @@
 // and B (k, n), becomes a tile.contract; the program takes a tensor-core
 // schedule and every tile (the bias, the epilogue) its shape.
 // CHECK-LABEL: tile.program @gemm_C
-// CHECK-SAME: schedule = #tile.schedule<tile = [128, 64], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3>>
+// CHECK-SAME: schedule = #tile.schedule<tile = [128, 64], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3, group_m = 8>>
 // CHECK: arith.constant dense<2.000000e+00> : vector<128x64xf32>
 // CHECK: %[[ACC:.*]] = tile.contract %arg0[#{{.*}}], %arg1[#{{.*}}] over(%arg5) : memref<?x?xf16>, memref<?x?xf16> -> vector<128x64xf32>
 // CHECK-NOT: tile.reduce

@@ -54,3 +54,38 @@ tile.program @deep attributes {arg_names = ["A", "B", "C"], output_dims = ["M", 
   %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<128x256xf32>
   tile.store %acc, %c : vector<128x256xf32> -> memref<?x?xf32>
 }
+
+// -----
+
+// Warp specialised (producers = 1): warpgroup 0 (chosen by a warpgroup
+// index broadcast from lane 0, so the branch is uniform) runs the copies,
+// waiting on a stage's "empty" mbarrier from the second round on; the two
+// consumer warpgroups wait on "full", keep one wgmma group in flight and
+// release the previous stage; only they run the epilogue. group_m = 8
+// rasterises the grid.
+// CHECK-LABEL: gpu.func @specialised
+// CHECK-SAME: known_block_size = array<i32: 384, 1, 1>
+// CHECK-COUNT-8: nvvm.mbarrier.init
+// CHECK: %[[WG:.*]] = nvvm.shfl.sync idx
+// CHECK: %[[PRODUCER:.*]] = arith.cmpi eq, %[[WG]], %c0_i32
+// CHECK: scf.if %[[PRODUCER]]
+// CHECK: scf.for
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.mbarrier.arrive.expect_tx
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: } else {
+// CHECK: scf.for {{.*}} iter_args(
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK-COUNT-4: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3> -> i64
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: %[[COMPUTING:.*]] = arith.cmpi uge, %{{.*}}, %c128
+// CHECK: scf.if %[[COMPUTING]] {
+// CHECK: memref.store
+tile.program @specialised attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 384, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [8, 1], stages = 4, group_m = 8, producers = 1>>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):
+  %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<128x128xf32>
+  tile.store %acc, %c : vector<128x128xf32> -> memref<?x?xf32>
+}

@@ -99,3 +99,17 @@ tile.program @p attributes {arg_names = ["A", "B"], output_dims = ["M", "N"], sc
   // expected-error @+1 {{'tile.contract' op maps take 3 dims (the output dimensions and the reduced index), not 2}}
   %acc = tile.contract %a[affine_map<(d0, d1)[s0, s1, s2] -> (d0, d1)>], %b[affine_map<(d0, d1)[s0, s1, s2] -> (d1, d0)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<64x64xf32>
 }
+
+// -----
+
+// expected-error @+1 {{producers: 0, or 1 producer warpgroup with wgmma}}
+tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3, producers = 1>>, sizes = ["M", "N"]} {
+^bb0(%m: index, %n: index):
+}
+
+// -----
+
+// expected-error @+1 {{group_m must be at least 1}}
+tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3, group_m = 0>>, sizes = ["M", "N"]} {
+^bb0(%m: index, %n: index):
+}
