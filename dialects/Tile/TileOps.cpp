@@ -73,6 +73,62 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
   printer << ">";
 }
 
+Attribute MmaAttr::parse(AsmParser &parser, Type) {
+  std::string instr;
+  int64_t tileK = 0, stages = 0, groupM = 1, producers = 0;
+  SmallVector<int64_t> warps;
+  bool seenInstr = false, seenTileK = false, seenWarps = false,
+       seenStages = false;
+  auto field = [&]() -> ParseResult {
+    StringRef key;
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return failure();
+    if (key == "instr") {
+      seenInstr = true;
+      return parser.parseString(&instr);
+    }
+    if (key == "warps") {
+      seenWarps = true;
+      return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+        return parser.parseInteger(warps.emplace_back());
+      });
+    }
+    int64_t *slot = key == "tile_k"      ? (seenTileK = true, &tileK)
+                    : key == "stages"    ? (seenStages = true, &stages)
+                    : key == "group_m"   ? &groupM
+                    : key == "producers" ? &producers
+                                         : nullptr;
+    if (!slot)
+      return parser.emitError(parser.getCurrentLocation(),
+                              "unknown #tile.mma field '")
+             << key << "'";
+    return parser.parseInteger(*slot);
+  };
+  if (parser.parseLess() ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::None, field) ||
+      parser.parseGreater())
+    return {};
+  if (!seenInstr || !seenTileK || !seenWarps || !seenStages) {
+    parser.emitError(parser.getNameLoc(),
+                     "#tile.mma needs instr, tile_k, warps and stages");
+    return {};
+  }
+  return parser.getChecked<MmaAttr>(parser.getContext(), instr, tileK, warps,
+                                    stages, groupM, producers);
+}
+
+void MmaAttr::print(AsmPrinter &printer) const {
+  printer << "<instr = \"" << getInstr() << "\", tile_k = " << getTileK()
+          << ", warps = [";
+  llvm::interleaveComma(getWarps(), printer);
+  printer << "], stages = " << getStages();
+  if (getGroupM() != 1)
+    printer << ", group_m = " << getGroupM();
+  if (getProducers() != 0)
+    printer << ", producers = " << getProducers();
+  printer << ">";
+}
+
 LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                               StringRef instr, int64_t tileK,
                               ArrayRef<int64_t> warps, int64_t stages,

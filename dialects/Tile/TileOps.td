@@ -73,11 +73,9 @@ def Tile_MmaAttr : AttrDef<Tile_Dialect, "Mma"> {
                         "int64_t":$stages,
                         DefaultValuedParameter<"int64_t", "1">:$groupM,
                         DefaultValuedParameter<"int64_t", "0">:$producers);
-  let assemblyFormat = [{
-    `<` `instr` `=` $instr `,` `tile_k` `=` $tileK `,` `warps` `=` `[` $warps `]`
-    `,` `stages` `=` $stages (`,` `group_m` `=` $groupM^)?
-    (`,` `producers` `=` $producers^)? `>`
-  }];
+  // instr, tile_k, warps and stages, then group_m and producers where they
+  // are not their defaults.
+  let hasCustomAssemblyFormat = 1;
   let builders = [
     AttrBuilder<(ins "llvm::StringRef":$instr, "int64_t":$tileK,
                      "llvm::ArrayRef<int64_t>":$warps, "int64_t":$stages), [{
