@@ -14,9 +14,8 @@ B stored [N, K]) at 4096^3, and each target (sm_80, sm_90), side by side:
   whole pipeline to a cubin;
 - registers and spills from `ptxas -v` (sm_80 or sm_90a) on each PTX;
 - shared memory: ptxas's static shared memory plus the dynamic shared
-  memory the kernel asks for at launch (nautc: from its launch plan,
-  printed by `nautc compile --emit tile` as the schedule; Triton: its
-  metadata);
+  memory the kernel asks for at launch (nautc: from its launch plan in
+  `nautc compile --emit bundle`; Triton: its metadata);
 - the instruction mix: per kernel (static counts in the PTX) and in the
   innermost loop that holds the tensor-core instructions (out-of-line
   blocks, such as a producer's TMA issue, may fall outside that span).
@@ -28,6 +27,7 @@ specialises them for these shapes), and Triton decides itself how to copy
 and whether to use wgmma on sm_90.
 """
 import argparse
+import json
 import os
 import re
 import statistics
@@ -69,21 +69,13 @@ def nautc_run(nautc, kernel, target, runs):
                            "--shape", shape, "--emit", "tile"],
                           capture_output=True, text=True, check=True).stdout
     schedule = re.search(r"schedule = (#tile\.schedule<.*?>>?)", tile)
+    # The dynamic shared memory a launch requests, from the bundle's plan.
+    bundle = json.loads(subprocess.run(
+        [nautc, "compile", src, "-k", kernel, "--target", target, "--shape", shape,
+         "--emit", "bundle"], capture_output=True, text=True, check=True).stdout)
     return {"time": statistics.median(times), "ptx": ptx,
             "schedule": schedule.group(1) if schedule else "?",
-            "dynamic_shared": dynamic_shared(tile)}
-
-
-def dynamic_shared(tile_ir):
-    """The dynamic shared memory of a wgmma schedule (WgmmaPlan: stages x
-    (A + B) + 8 bytes of mbarrier a stage); 0 for other schedules."""
-    m = re.search(r"tile = \[([\d, ]+)\], threads = \d+, mma = #tile\.mma<instr = \"wgmma\", "
-                  r"tile_k = (\d+), warps = \[\d+, \d+\], stages = (\d+)>", tile_ir)
-    if not m:
-        return 0
-    tile = [int(x) for x in m.group(1).split(",")]
-    k, stages = int(m.group(2)), int(m.group(3))
-    return stages * (tile[-2] * k + k * tile[-1]) * 2 + 8 * stages
+            "dynamic_shared": sum(p["dynamic_shared_bytes"] for p in bundle["programs"])}
 
 
 TRITON_SOURCE = r'''
