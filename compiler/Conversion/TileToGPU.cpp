@@ -165,6 +165,43 @@ void KernelLowering::lowerLoad(tile::LoadOp load, Fragment &result) {
 void KernelLowering::lowerStore(tile::StoreOp store) {
   Value buffer = scalars.lookup(store.getBuffer());
   Fragment value = lookup(store.getValue());
+  // In the mma accumulator layout, elements 2j and 2j + 1 of a thread are
+  // adjacent columns of a row: stored as one 2-element vector when both are
+  // inside the output and the row length keeps the pair aligned.
+  if (program.getSchedule().getMma() && endElement - firstElement == 2 &&
+      firstElement % 2 == 0) {
+    int64_t e = firstElement;
+    Type element = cast<VectorType>(store.getValue().getType()).getElementType();
+    Value rowLength = innermostExtent(store.getBuffer());
+    Value even = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(b, loc, rowLength, cIndex(2)), cIndex(0));
+    Value both = arith::AndIOp::create(
+        b, loc, even, arith::AndIOp::create(b, loc, inside[e], inside[e + 1]));
+    auto ifBoth = scf::IfOp::create(b, loc, both, /*withElse=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifBoth.getThenRegion().front());
+    SmallVector<Value> idx;
+    for (unsigned d = 0; d < rank; ++d)
+      idx.push_back(globalIndex[d][e]);
+    Value pair = vector::FromElementsOp::create(
+        b, loc, VectorType::get({2}, element), ValueRange{value[e], value[e + 1]});
+    vector::StoreOp::create(
+        b, loc, pair, buffer, idx, /*nontemporal=*/false,
+        b.getI64IntegerAttr(2 * element.getIntOrFloatBitWidth() / 8));
+    b.setInsertionPointToStart(&ifBoth.getElseRegion().front());
+    // At an edge: each element on its own.
+    for (int64_t k = e; k < e + 2; ++k) {
+      SmallVector<Value> at;
+      for (unsigned d = 0; d < rank; ++d)
+        at.push_back(globalIndex[d][k]);
+      auto ifIn = scf::IfOp::create(b, loc, inside[k], /*withElse=*/false);
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(&ifIn.getThenRegion().front());
+      memref::StoreOp::create(b, loc, value[k], buffer, at);
+    }
+    return;
+  }
   for (int64_t e = firstElement; e < endElement; ++e) {
     SmallVector<Value> idx;
     for (unsigned d = 0; d < rank; ++d)
@@ -484,9 +521,12 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
       return failure();
   if (tail == block.end())
     return success();
-  for (int64_t e = 0; e < perThread; ++e) {
+  // In the mma accumulator layout, elements go in pairs (adjacent columns,
+  // which the store writes as one vector).
+  int64_t step = program.getSchedule().getMma() ? 2 : 1;
+  for (int64_t e = 0; e < perThread; e += step) {
     firstElement = e;
-    endElement = e + 1;
+    endElement = e + step;
     for (Operation &op : llvm::make_range(tail, block.end()))
       if (failed(lowerOp(op)))
         return failure();

@@ -7,7 +7,7 @@
 // ldmatrix (A with K innermost: plain; B with N innermost: transposed) and
 // mma.sync m16n8k16; the 64 x 32 part of each of the 2 x 4 warps is 4 x 4
 // instruction tiles, 64 accumulators a thread, stored where the mma
-// accumulator layout puts them.
+// accumulator layout puts them: two adjacent columns at a time.
 // CHECK-LABEL: gpu.func @gemm_C
 // CHECK-SAME: workgroup(%[[SA:.*]] : memref<12288xf16, 3>, %[[SB:.*]] : memref<12288xf16, 3>)
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
@@ -20,7 +20,7 @@
 // CHECK: nvgpu.ldmatrix %[[SB]][%{{.*}}] {numTiles = 4 : i32, transpose = true}
 // CHECK-COUNT-16: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32)
 // CHECK: nvvm.cp.async.wait.group 0
-// CHECK-COUNT-64: memref.store %{{.*}}, %arg2
+// CHECK: vector.store %{{.*}}, %arg2[%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<?x?xf32>, vector<2xf32>
 tile.program @gemm_C attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3>>, sizes = ["M", "K", "N"]} {
 ^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):
   %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<128x128xf32>
