@@ -77,6 +77,20 @@ private:
   }
   /// The wgmma group of one stage on the accumulators `acc` (a struct).
   Value multiplyStage(Value acc, Value stage, Value group);
+  /// Waits for the stage of step `step` and issues its wgmma group on the
+  /// accumulators `registers`; returns them as a struct of `accType`.
+  Value consumeStep(Value step, ValueRange registers, Type accType,
+                    Value group) {
+    Value stage = toI32(arith::RemUIOp::create(b, loc, step, index(stages)));
+    Value phase = toI32(arith::RemUIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, step, index(stages)), index(2)));
+    NVVM::MBarrierTryWaitParityOp::create(b, loc, barrierPointer(stage), phase,
+                                          i32(0x989680));
+    Value acc = LLVM::PoisonOp::create(b, loc, accType);
+    for (auto [i, v] : llvm::enumerate(registers))
+      acc = LLVM::InsertValueOp::create(b, loc, acc, v, i);
+    return multiplyStage(acc, stage, group);
+  }
   FailureOr<SmallVector<Value>> runWarpSpecialized(Value numK);
   /// Thread 0's copies of K tile `kTile` (index) into `stage` (i32).
   void issueStage(Value kTile, Value stage);
@@ -250,15 +264,7 @@ FailureOr<SmallVector<Value>> WgmmaLowering::runWarpSpecialized(Value numK) {
       OpBuilder::InsertionGuard inner(b);
       b.setInsertionPointToStart(loop.getBody());
       Value kt = loop.getInductionVar();
-      Value stage = toI32(arith::RemUIOp::create(b, loc, kt, index(stages)));
-      Value phase = toI32(arith::RemUIOp::create(
-          b, loc, arith::DivUIOp::create(b, loc, kt, index(stages)), index(2)));
-      NVVM::MBarrierTryWaitParityOp::create(b, loc, barrierPointer(stage), phase,
-                                            i32(0x989680));
-      Value acc = LLVM::PoisonOp::create(b, loc, accType);
-      for (auto [i, v] : llvm::enumerate(loop.getRegionIterArgs()))
-        acc = LLVM::InsertValueOp::create(b, loc, acc, v, i);
-      acc = multiplyStage(acc, stage, group);
+      Value acc = consumeStep(kt, loop.getRegionIterArgs(), accType, group);
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
       // The previous step's group is done: release its stage.
       Value release = arith::AndIOp::create(
@@ -357,15 +363,7 @@ FailureOr<SmallVector<Value>> WgmmaLowering::run() {
     Value kt = loop.getInductionVar();
     // Refill the stage the previous step freed.
     issueIfNeeded(arith::AddIOp::create(b, loc, kt, index(stages - 1)));
-    Value stage = toI32(arith::RemUIOp::create(b, loc, kt, index(stages)));
-    Value phase = toI32(arith::RemUIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, kt, index(stages)), index(2)));
-    NVVM::MBarrierTryWaitParityOp::create(b, loc, barrierPointer(stage), phase,
-                                          i32(0x989680));
-    Value acc = LLVM::PoisonOp::create(b, loc, accType);
-    for (auto [i, v] : llvm::enumerate(loop.getRegionIterArgs()))
-      acc = LLVM::InsertValueOp::create(b, loc, acc, v, i);
-    acc = multiplyStage(acc, stage, group);
+    Value acc = consumeStep(kt, loop.getRegionIterArgs(), accType, group);
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
     SmallVector<Value> next;
     for (int64_t i = 0; i < registers; ++i)

@@ -118,15 +118,9 @@ TEST(EmulatorOnTriton, FlashAttentionSm90) {
   const int Z = 2, N = 64, M = 96, D = 32;
   std::vector<uint16_t> q(Z * N * D), k(Z * M * D), v(Z * M * D);
   std::vector<float> qf(q.size()), kf(k.size()), vf(v.size()), o(Z * N * D, -1);
-  auto fill = [](std::vector<float> &f, std::vector<uint16_t> &h, int seed) {
-    for (size_t i = 0; i < f.size(); ++i) {
-      h[i] = nautilus::rt::floatToF16Bits(std::sin(0.1f * float(i) + float(seed)));
-      f[i] = nautilus::rt::f16BitsToFloat(h[i]);
-    }
-  };
-  fill(qf, q, 1);
-  fill(kf, k, 2);
-  fill(vf, v, 3);
+  fillHalfSines(qf, q, 1);
+  fillHalfSines(kf, k, 2);
+  fillHalfSines(vf, v, 3);
   void *pq = q.data(), *pk = k.data(), *pv = v.data(), *po = o.data(),
        *none = nullptr;
   float scale = 1.0f / std::sqrt(float(D));

@@ -2,6 +2,7 @@
 #ifndef NAUTILUS_TEST_UNIT_EMULATORTESTUTIL_H
 #define NAUTILUS_TEST_UNIT_EMULATORTESTUTIL_H
 
+#include "runtime/DType.h"
 #include "runtime/emulator/SimtEmulator.h"
 
 #include "llvm/AsmParser/Parser.h"
@@ -48,6 +49,16 @@ inline std::unique_ptr<SimtEmulator> loadFile(const std::string &name,
     return nullptr;
   }
   return SimtEmulator::create(std::move(module), std::move(context), error);
+}
+
+/// Fills `values` with f16-exact values of sin(0.1 i + seed) and `bits`
+/// with their f16 encodings (attention inputs).
+inline void fillHalfSines(std::vector<float> &values,
+                          std::vector<uint16_t> &bits, int seed) {
+  for (size_t i = 0; i < values.size(); ++i) {
+    bits[i] = nautilus::rt::floatToF16Bits(std::sin(0.1f * float(i) + float(seed)));
+    values[i] = nautilus::rt::f16BitsToFloat(bits[i]);
+  }
 }
 
 /// The largest difference between `o` and softmax(Q K^T scale) V computed
