@@ -51,6 +51,17 @@ public:
 
   FailureOr<SmallVector<Value>> run();
 
+  /// Shared memory and mbarriers (thread 0 initialises them, then a block
+  /// barrier); returns the warpgroup index (i32), uniform per warpgroup.
+  Value setup();
+  /// Warp specialised: the producer thread's copies for the `localTile`-th
+  /// output tile this program computes (at `origin`), steps numbered on
+  /// from the previous tiles' so that stages and phases carry on.
+  void produceTile(Value localTile, ArrayRef<Value> origin);
+  /// Warp specialised: a consumer warpgroup's main loop over the
+  /// `localTile`-th tile; returns its accumulators.
+  SmallVector<Value> consumeTile(Value localTile, Value warpgroup);
+
 private:
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value i32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
@@ -91,9 +102,11 @@ private:
       acc = LLVM::InsertValueOp::create(b, loc, acc, v, i);
     return multiplyStage(acc, stage, group);
   }
-  FailureOr<SmallVector<Value>> runWarpSpecialized(Value numK);
-  /// Thread 0's copies of K tile `kTile` (index) into `stage` (i32).
-  void issueStage(Value kTile, Value stage);
+  FailureOr<SmallVector<Value>> runWarpSpecialized(Value warpgroup);
+  Value numK;
+  /// Thread 0's copies of K tile `kTile` (index) into `stage` (i32), for
+  /// the output tile at `origin` (per output dim).
+  void issueStage(Value kTile, Value stage, ArrayRef<Value> origin);
   /// The matrix descriptor of `op`'s part read by the 16 of K at `kStep`,
   /// for warpgroup `group` (i32; the lhs's rows 64 group.. ; 0 for the rhs).
   Value descriptor(const WgmmaOperandPlan &op, Value stage, Value group,
@@ -111,7 +124,8 @@ private:
 
 } // namespace
 
-void WgmmaLowering::issueStage(Value kTile, Value stage) {
+void WgmmaLowering::issueStage(Value kTile, Value stage,
+                               ArrayRef<Value> origin) {
   Value stageOffset = arith::MulIOp::create(b, loc, stage, i32(plan.stageBytes));
   Value bar = barrierPointer(stage);
   NVVM::MBarrierArriveExpectTxOp::create(
@@ -131,10 +145,9 @@ void WgmmaLowering::issueStage(Value kTile, Value stage) {
           coordinates.push_back(kCoord);
         else if (d == op->rowDim)
           coordinates.push_back(toI32(arith::AddIOp::create(
-              b, loc, context.tileOrigin[d],
-              index(op->kInnermost ? 0 : 64 * box))));
+              b, loc, origin[d], index(op->kInnermost ? 0 : 64 * box))));
         else
-          coordinates.push_back(toI32(context.tileOrigin[d]));
+          coordinates.push_back(toI32(origin[d]));
       }
       Value offset = arith::AddIOp::create(
           b, loc, stageOffset, i32(op->stageOffset + box * op->boxBytes));
@@ -198,21 +211,81 @@ Value WgmmaLowering::multiplyStage(Value acc, Value stage, Value group) {
   return acc;
 }
 
-FailureOr<SmallVector<Value>> WgmmaLowering::runWarpSpecialized(Value numK) {
-  Value tid = context.threadId;
+void WgmmaLowering::produceTile(Value localTile, ArrayRef<Value> origin) {
+  Value first = arith::MulIOp::create(b, loc, localTile, numK);
+  auto loop = scf::ForOp::create(b, loc, index(0), numK, index(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value kt = loop.getInductionVar();
+  Value step = arith::AddIOp::create(b, loc, first, kt);
+  Value stage = toI32(arith::RemUIOp::create(b, loc, step, index(stages)));
+  // From the second round on, wait until the consumers released the stage
+  // (the phase of round step / stages - 1).
+  Value reused = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, step,
+                                       index(stages));
+  auto ifReused = scf::IfOp::create(b, loc, reused, /*withElse=*/false);
+  {
+    OpBuilder::InsertionGuard wait(b);
+    b.setInsertionPointToStart(&ifReused.getThenRegion().front());
+    Value round = arith::DivUIOp::create(b, loc, step, index(stages));
+    Value parity = toI32(arith::RemUIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, round, index(1)), index(2)));
+    NVVM::MBarrierTryWaitParityOp::create(b, loc, emptyPointer(stage), parity,
+                                          i32(0x989680));
+  }
+  issueStage(kt, stage, origin);
+}
+
+SmallVector<Value> WgmmaLowering::consumeTile(Value localTile,
+                                              Value warpgroup) {
   int64_t registers = context.schedule.getTile().back() / 2;
   Type f32 = b.getF32Type();
   SmallVector<Type> accTypes(registers, f32);
   auto accType = LLVM::LLVMStructType::getLiteral(b.getContext(), accTypes);
   Value zero = arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32));
-  // The warpgroup index, broadcast from lane 0 so that ptxas sees the
-  // producer/consumer branch as uniform across each warpgroup (otherwise it
-  // serialises the wgmma of the consumers' divergent-looking path).
-  Value warpgroup = NVVM::ShflOp::create(
-      b, loc, b.getI32Type(), i32(-1),
-      toI32(arith::DivUIOp::create(b, loc, tid, index(128))), i32(0), i32(31),
-      NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::idx),
-      /*return_value_and_is_valid=*/nullptr);
+  Value computing = arith::SubIOp::create(b, loc, context.threadId, index(128));
+  Value group = arith::SubIOp::create(b, loc, warpgroup, i32(1));
+  Value leader = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, loc, computing, index(128)), index(0));
+  Value first = arith::MulIOp::create(b, loc, localTile, numK);
+  SmallVector<Value> init(registers, zero);
+  auto loop = scf::ForOp::create(b, loc, index(0), numK, index(1), init);
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value step = arith::AddIOp::create(b, loc, first, loop.getInductionVar());
+    Value acc = consumeStep(step, loop.getRegionIterArgs(), accType, group);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+    // The previous step's group is done: release its stage.
+    Value release = arith::AndIOp::create(
+        b, loc, leader,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, step,
+                              index(0)));
+    auto ifRelease = scf::IfOp::create(b, loc, release, /*withElse=*/false);
+    {
+      OpBuilder::InsertionGuard arrive(b);
+      b.setInsertionPointToStart(&ifRelease.getThenRegion().front());
+      Value previous = toI32(arith::RemUIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, step, index(stages - 1)),
+          index(stages)));
+      NVVM::MBarrierArriveOp::create(b, loc, b.getI64Type(),
+                                     emptyPointer(previous), Value());
+    }
+    SmallVector<Value> next;
+    for (int64_t i = 0; i < registers; ++i)
+      next.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
+    scf::YieldOp::create(b, loc, next);
+  }
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  return SmallVector<Value>(loop.getResults().begin(), loop.getResults().end());
+}
+
+FailureOr<SmallVector<Value>>
+WgmmaLowering::runWarpSpecialized(Value warpgroup) {
+  Type f32 = b.getF32Type();
+  int64_t registers = context.schedule.getTile().back() / 2;
+  SmallVector<Type> accTypes(registers, f32);
   Value isProducer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                            warpgroup, i32(0));
   auto split = scf::IfOp::create(b, loc, TypeRange(accTypes), isProducer,
@@ -221,82 +294,29 @@ FailureOr<SmallVector<Value>> WgmmaLowering::runWarpSpecialized(Value numK) {
     // The producer: thread 0 of warpgroup 0 runs the copies ahead.
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&split.getThenRegion().front());
-    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
-                                        index(0));
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        context.threadId, index(0));
     auto ifFirst = scf::IfOp::create(b, loc, first, /*withElse=*/false);
     {
       OpBuilder::InsertionGuard inner(b);
       b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
-      auto loop = scf::ForOp::create(b, loc, index(0), numK, index(1));
-      b.setInsertionPointToStart(loop.getBody());
-      Value kt = loop.getInductionVar();
-      Value stage = toI32(arith::RemUIOp::create(b, loc, kt, index(stages)));
-      // From the second round on, wait until the consumers released the
-      // stage (the phase of round kt / stages - 1).
-      Value reused = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                           kt, index(stages));
-      auto ifReused = scf::IfOp::create(b, loc, reused, /*withElse=*/false);
-      {
-        OpBuilder::InsertionGuard wait(b);
-        b.setInsertionPointToStart(&ifReused.getThenRegion().front());
-        Value round = arith::DivUIOp::create(b, loc, kt, index(stages));
-        Value parity = toI32(arith::RemUIOp::create(
-            b, loc, arith::SubIOp::create(b, loc, round, index(1)), index(2)));
-        NVVM::MBarrierTryWaitParityOp::create(b, loc, emptyPointer(stage),
-                                              parity, i32(0x989680));
-      }
-      issueStage(kt, stage);
+      produceTile(index(0), context.tileOrigin);
     }
+    Value zero = arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32));
     scf::YieldOp::create(b, loc, SmallVector<Value>(registers, zero));
   }
   {
     // The consumers: one wgmma group in flight.
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&split.getElseRegion().front());
-    Value computing = arith::SubIOp::create(b, loc, tid, index(128));
-    Value group = arith::SubIOp::create(b, loc, warpgroup, i32(1));
-    Value leader = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::eq,
-        arith::RemUIOp::create(b, loc, computing, index(128)), index(0));
-    SmallVector<Value> init(registers, zero);
-    auto loop = scf::ForOp::create(b, loc, index(0), numK, index(1), init);
-    {
-      OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPointToStart(loop.getBody());
-      Value kt = loop.getInductionVar();
-      Value acc = consumeStep(kt, loop.getRegionIterArgs(), accType, group);
-      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
-      // The previous step's group is done: release its stage.
-      Value release = arith::AndIOp::create(
-          b, loc, leader,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, kt,
-                                index(0)));
-      auto ifRelease = scf::IfOp::create(b, loc, release, /*withElse=*/false);
-      {
-        OpBuilder::InsertionGuard arrive(b);
-        b.setInsertionPointToStart(&ifRelease.getThenRegion().front());
-        Value previous = toI32(arith::RemUIOp::create(
-            b, loc, arith::AddIOp::create(b, loc, kt, index(stages - 1)),
-            index(stages)));
-        NVVM::MBarrierArriveOp::create(b, loc, b.getI64Type(),
-                                       emptyPointer(previous), Value());
-      }
-      SmallVector<Value> next;
-      for (int64_t i = 0; i < registers; ++i)
-        next.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
-      scf::YieldOp::create(b, loc, next);
-    }
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-    scf::YieldOp::create(b, loc, loop.getResults());
+    scf::YieldOp::create(b, loc, consumeTile(index(0), warpgroup));
   }
   return SmallVector<Value>(split.getResults().begin(), split.getResults().end());
 }
 
-FailureOr<SmallVector<Value>> WgmmaLowering::run() {
+Value WgmmaLowering::setup() {
   MLIRContext *ctx = b.getContext();
   tile::MmaAttr mma = context.schedule.getMma();
-  ArrayRef<int64_t> tile = context.schedule.getTile();
-  int64_t tileN = tile.back();
   tileK = mma.getTileK();
   stages = mma.getStages();
   Type element = cast<MemRefType>(context.lhs.getType()).getElementType();
@@ -319,7 +339,6 @@ FailureOr<SmallVector<Value>> WgmmaLowering::run() {
   Value tid = context.threadId;
   Value producer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
                                          index(0));
-  Value group = toI32(arith::DivUIOp::create(b, loc, tid, index(128)));
   {
     auto ifProducer = scf::IfOp::create(b, loc, producer, /*withElse=*/false);
     OpBuilder::InsertionGuard guard(b);
@@ -335,9 +354,28 @@ FailureOr<SmallVector<Value>> WgmmaLowering::run() {
     NVVM::FenceMbarrierInitOp::create(b, loc);
   }
   gpu::BarrierOp::create(b, loc);
-  Value numK = arith::CeilDivUIOp::create(b, loc, context.extent, index(tileK));
+  numK = arith::CeilDivUIOp::create(b, loc, context.extent, index(tileK));
+  // The warpgroup index, broadcast from lane 0 so that ptxas sees branches
+  // on it as uniform across each warpgroup (otherwise it serialises the
+  // wgmma of a divergent-looking path).
+  return NVVM::ShflOp::create(
+      b, loc, b.getI32Type(), i32(-1),
+      toI32(arith::DivUIOp::create(b, loc, tid, index(128))), i32(0), i32(31),
+      NVVM::ShflKindAttr::get(ctx, NVVM::ShflKind::idx),
+      /*return_value_and_is_valid=*/nullptr);
+}
+
+FailureOr<SmallVector<Value>> WgmmaLowering::run() {
+  MLIRContext *ctx = b.getContext();
+  tile::MmaAttr mma = context.schedule.getMma();
+  int64_t tileN = context.schedule.getTile().back();
+  Value warpgroup = setup();
   if (mma.getProducers())
-    return runWarpSpecialized(numK);
+    return runWarpSpecialized(warpgroup);
+  Value tid = context.threadId;
+  Value producer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                                         index(0));
+  Value group = warpgroup;
   auto issueIfNeeded = [&](Value kTile) {
     Value wanted = arith::AndIOp::create(
         b, loc, producer,
@@ -345,7 +383,8 @@ FailureOr<SmallVector<Value>> WgmmaLowering::run() {
     auto ifIssue = scf::IfOp::create(b, loc, wanted, /*withElse=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifIssue.getThenRegion().front());
-    issueStage(kTile, toI32(arith::RemUIOp::create(b, loc, kTile, index(stages))));
+    issueStage(kTile, toI32(arith::RemUIOp::create(b, loc, kTile, index(stages))),
+               context.tileOrigin);
   };
   for (int64_t s = 0; s + 1 < stages; ++s)
     issueIfNeeded(index(s));
