@@ -56,6 +56,10 @@ struct ProgramDesc {
   int64_t threads = 1;       // threads of one program on a GPU
   std::vector<TensorMapDesc> tensorMaps;
   int64_t dynamicSharedBytes = 0; // on a GPU, requested at launch
+  /// Launched on min(numPrograms, the device's multiprocessors) blocks,
+  /// each looping over the programs (tiles) of its block id plus multiples
+  /// of the grid size.
+  bool persistent = false;
 
   /// Programs in the grid: the product over dims of ceil(extent / tile).
   int64_t numPrograms(const SizeValues &sizes) const {

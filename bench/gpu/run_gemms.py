@@ -160,7 +160,10 @@ def run_bundle(driver, b, iters, triton_matmul):
             device_map = torch.frombuffer(bytearray(raw), dtype=torch.uint8).cuda()
             keep.append(device_map)
             params.append(ctypes.c_uint64(device_map.data_ptr()))
-        launches.append((function, grid_of(p, sizes), p["threads"], p["dynamic_shared_bytes"], params))
+        blocks = grid_of(p, sizes)
+        if p.get("persistent"):
+            blocks = min(blocks, torch.cuda.get_device_properties(0).multi_processor_count)
+        launches.append((function, blocks, p["threads"], p["dynamic_shared_bytes"], params))
 
     def run():
         for function, blocks, threads, shared, params in launches:
@@ -251,7 +254,8 @@ def main():
         for b in bundles:
             sizes = dict(b["bindings"])
             for p in b["programs"]:
-                print(f"{os.path.basename(b['path'])}: {p['name']} on {grid_of(p, sizes)} blocks of "
+                persistent = " (persistent: at most one a multiprocessor)" if p.get("persistent") else ""
+                print(f"{os.path.basename(b['path'])}: {p['name']} on {grid_of(p, sizes)} blocks{persistent} of "
                       f"{p['threads']} threads, {p['dynamic_shared_bytes']} B dynamic shared memory, "
                       f"{len(p['tensor_maps'])} tensor maps")
         print(f"{len(bundles)} bundles ready")

@@ -46,6 +46,30 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 lowerContractToWgmma(mlir::OpBuilder &b, tile::ContractOp contract,
                      const ContractLoweringContext &context);
 
+/// The persistent form of the warp-specialised wgmma pipeline, whose
+/// pieces the program's lowering places around its loops over tiles: the
+/// producer's loop, and the consumers' loop whose body is the whole tile
+/// program (the main loop, then the epilogue).
+class PersistentWgmma {
+public:
+  PersistentWgmma(mlir::OpBuilder &b, tile::ContractOp contract,
+                  const ContractLoweringContext &context);
+  ~PersistentWgmma();
+  /// Shared memory and mbarriers; returns the warpgroup index (i32,
+  /// uniform per warpgroup; 0 is the producer).
+  mlir::Value setup();
+  /// The producer thread's copies for this program's `localTile`-th tile,
+  /// whose first indices are `origin`.
+  void produceTile(mlir::Value localTile, llvm::ArrayRef<mlir::Value> origin);
+  /// A consumer warpgroup's main loop over its `localTile`-th tile.
+  llvm::SmallVector<mlir::Value> consumeTile(mlir::Value localTile,
+                                             mlir::Value warpgroup);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
 } // namespace nautilus
 
 #endif

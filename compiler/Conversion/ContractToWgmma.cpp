@@ -40,7 +40,7 @@
 using namespace mlir;
 using namespace nautilus;
 
-namespace {
+namespace nautilus {
 
 class WgmmaLowering {
 public:
@@ -122,7 +122,7 @@ private:
   int64_t tileK = 0, stages = 0, elementBytes = 2;
 };
 
-} // namespace
+} // namespace nautilus
 
 void WgmmaLowering::issueStage(Value kTile, Value stage,
                                ArrayRef<Value> origin) {
@@ -417,4 +417,24 @@ FailureOr<SmallVector<Value>>
 nautilus::lowerContractToWgmma(OpBuilder &b, tile::ContractOp contract,
                                const ContractLoweringContext &context) {
   return WgmmaLowering(b, contract, context).run();
+}
+
+struct PersistentWgmma::Impl {
+  WgmmaLowering lowering;
+};
+
+PersistentWgmma::PersistentWgmma(OpBuilder &b, tile::ContractOp contract,
+                                 const ContractLoweringContext &context)
+    : impl(new Impl{WgmmaLowering(b, contract, context)}) {}
+PersistentWgmma::~PersistentWgmma() = default;
+
+Value PersistentWgmma::setup() { return impl->lowering.setup(); }
+
+void PersistentWgmma::produceTile(Value localTile, ArrayRef<Value> origin) {
+  impl->lowering.produceTile(localTile, origin);
+}
+
+SmallVector<Value> PersistentWgmma::consumeTile(Value localTile,
+                                                Value warpgroup) {
+  return impl->lowering.consumeTile(localTile, warpgroup);
 }

@@ -182,7 +182,8 @@ struct TileFormContractionsPass
       tileShape[n] = std::max<int64_t>(tileShape[n], 64);
       mma = tile::MmaAttr::get(ctx, "wgmma", /*tileK=*/64,
                                /*warps=*/{tileShape[m] / 16, 1}, /*stages=*/4,
-                               /*groupM=*/8, /*producers=*/1);
+                               /*groupM=*/8, /*producers=*/1,
+                               /*persistent=*/1);
     } else {
       // 8 warps, 2 along M and 4 along N: a 128 x 128 tile leaves each
       // thread 64 accumulators (with 4 warps, 128 of them and an epilogue
@@ -190,7 +191,8 @@ struct TileFormContractionsPass
       int64_t warpsN = std::min<int64_t>(4, tileShape[n] / 16);
       mma = tile::MmaAttr::get(ctx, "mma_sync", /*tileK=*/32,
                                /*warps=*/{2, warpsN}, /*stages=*/3,
-                               /*groupM=*/8, /*producers=*/0);
+                               /*groupM=*/8, /*producers=*/0,
+                               /*persistent=*/0);
     }
     auto schedule =
         tile::ScheduleAttr::get(ctx, tileShape, mma.getNumThreads(), mma);

@@ -64,6 +64,11 @@ private:
   Value innermostExtent(Value buffer);
   /// The tile coordinates (per output dim) of program `pid` over `grid`.
   SmallVector<Value> programCoordinates(Value pid, ArrayRef<Value> grid);
+  /// Sets the tile's origin, and each element's global index and whether it
+  /// is inside the output, for the tile at `coords`.
+  void placeTile(ArrayRef<Value> coords);
+  /// A persistent program: loops over its tiles around the pipeline.
+  LogicalResult runPersistent(ArrayRef<Value> grid);
   Value cIndex(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   /// The fragment of `v`: its per-element scalars, or `v` itself E times
   /// for a scalar defined outside any tile (a size, a loop index).
@@ -100,6 +105,10 @@ private:
   gpu::GPUFuncOp func;
   Value threadId;
   Value lhsTensorMap, rhsTensorMap; // wgmma programs' TMA tensor maps
+  // A persistent program's pipeline, and the consumer loop's state.
+  std::unique_ptr<ContractLoweringContext> persistentContext;
+  std::unique_ptr<PersistentWgmma> persistent;
+  Value persistentWarpgroup, persistentLocalTile;
 };
 
 /// `then` under `cond`, yielding its value or `otherwise`.
@@ -272,8 +281,10 @@ LogicalResult KernelLowering::lowerOp(Operation &op) {
       return failure();
     fragments[contract.getResult()] = *acc;
     // Producer warpgroups hold no part of the tile: what follows (the
-    // epilogue) runs on the computing threads only.
-    if (int64_t producers = program.getSchedule().getMma().getProducers()) {
+    // epilogue) runs on the computing threads only (already so in a
+    // persistent program's consumer loop).
+    if (int64_t producers = program.getSchedule().getMma().getProducers();
+        producers && !persistent) {
       Value computing = arith::CmpIOp::create(
           b, loc, arith::CmpIPredicate::uge, threadId,
           cIndex(128 * producers));
@@ -381,6 +392,9 @@ FailureOr<Fragment> KernelLowering::lowerContract(tile::ContractOp contract) {
                                   innermostExtent(contract.getRhs()),
                                   lhsTensorMap,
                                   rhsTensorMap};
+  if (persistent) // in the consumers' loop over tiles (runPersistent)
+    return Fragment(llvm::to_vector(
+        persistent->consumeTile(persistentLocalTile, persistentWarpgroup)));
   FailureOr<SmallVector<Value>> acc =
       wgmma ? lowerContractToWgmma(b, contract, context)
             : lowerContractToMmaSync(b, contract, context);
@@ -575,8 +589,23 @@ LogicalResult KernelLowering::run() {
   }
   Value pid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  if (tile::MmaAttr mma = program.getSchedule().getMma();
+      mma && mma.getPersistent()) {
+    if (failed(runPersistent(grid)))
+      return failure();
+  } else {
+    placeTile(programCoordinates(pid, grid));
+    if (failed(lowerBlock(entry)))
+      return failure();
+  }
+  b.setInsertionPointToEnd(&body);
+  gpu::ReturnOp::create(b, loc);
+  program.erase();
+  return success();
+}
+
+void KernelLowering::placeTile(ArrayRef<Value> coords) {
   tileOrigin.assign(rank, Value());
-  SmallVector<Value> coords = programCoordinates(pid, grid);
   for (unsigned d = 0; d < rank; ++d)
     tileOrigin[d] = arith::MulIOp::create(b, loc, coords[d], cIndex(tileShape[d]));
   SmallVector<Fragment> within = tilePositions(threadId);
@@ -598,12 +627,62 @@ LogicalResult KernelLowering::run() {
           b, loc, arith::CmpIPredicate::eq,
           arith::AddIOp::create(b, loc, threadId, cIndex(e * threads)),
           cIndex(0));
-  if (failed(lowerBlock(entry)))
-    return failure();
-  b.setInsertionPointToEnd(&body);
-  gpu::ReturnOp::create(b, loc);
-  program.erase();
-  return success();
+}
+
+LogicalResult KernelLowering::runPersistent(ArrayRef<Value> grid) {
+  // One program per multiprocessor, each looping over the tiles block id +
+  // i x grid size (in the rasterised order): the producer warpgroup's
+  // thread 0 copies for all of them in turn, the consumers run the whole
+  // tile program (main loop, then epilogue) for each.
+  tile::ContractOp contract = findContract(program);
+  if (!contract || contract->getBlock() != &program.getBody().front())
+    return program.emitOpError(
+        "a persistent schedule needs a tile.contract at the program's top "
+        "level");
+  Value tiles = cIndex(1);
+  for (Value g : grid)
+    tiles = arith::MulIOp::create(b, loc, tiles, g);
+  Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value blocks = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+  Value localTiles = arith::CeilDivUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, tiles, block), blocks);
+  auto tileAt = [&](Value i) {
+    return arith::AddIOp::create(b, loc, block,
+                                 arith::MulIOp::create(b, loc, i, blocks));
+  };
+  persistentContext = std::make_unique<ContractLoweringContext>(ContractLoweringContext{
+      func, scalars.lookup(contract.getLhs()), scalars.lookup(contract.getRhs()),
+      scalars.lookup(contract.getExtent()), sizeArgs, tileOrigin, threadId,
+      program.getSchedule(), innermostExtent(contract.getLhs()),
+      innermostExtent(contract.getRhs()), lhsTensorMap, rhsTensorMap});
+  persistent = std::make_unique<PersistentWgmma>(b, contract, *persistentContext);
+  persistentWarpgroup = persistent->setup();
+  Value isProducer = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, persistentWarpgroup,
+      arith::ConstantIntOp::create(b, loc, 0, 32));
+  auto split = scf::IfOp::create(b, loc, isProducer, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&split.getThenRegion().front());
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        threadId, cIndex(0));
+    auto ifFirst = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+    b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
+    auto loop = scf::ForOp::create(b, loc, cIndex(0), localTiles, cIndex(1));
+    b.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> coords = programCoordinates(tileAt(loop.getInductionVar()), grid);
+    SmallVector<Value> origin;
+    for (unsigned d = 0; d < rank; ++d)
+      origin.push_back(arith::MulIOp::create(b, loc, coords[d], cIndex(tileShape[d])));
+    persistent->produceTile(loop.getInductionVar(), origin);
+  }
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&split.getElseRegion().front());
+  auto loop = scf::ForOp::create(b, loc, cIndex(0), localTiles, cIndex(1));
+  b.setInsertionPointToStart(loop.getBody());
+  persistentLocalTile = loop.getInductionVar();
+  placeTile(programCoordinates(tileAt(persistentLocalTile), grid));
+  return lowerBlock(program.getBody().front());
 }
 
 struct ConvertTileToGPUPass

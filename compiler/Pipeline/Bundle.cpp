@@ -52,6 +52,7 @@ std::string nautilus::writeBundle(const rt::LaunchPlan &plan,
         {"tile", std::move(tile)},
         {"threads", p.threads},
         {"dynamic_shared_bytes", p.dynamicSharedBytes},
+        {"persistent", p.persistent},
         {"tensor_maps", std::move(maps)}});
   }
   llvm::json::Object bundle{{"format", "nautilus-bundle-1"},

@@ -10,13 +10,14 @@
 //   buffers                     [{name, role, dtype, dims}], dims being size
 //                               names or integers
 //   programs                    in launch order: [{name, output_dims, tile,
-//                               threads, dynamic_shared_bytes,
+//                               threads, dynamic_shared_bytes, persistent,
 //                               tensor_maps: [{buffer, box, swizzle_bytes}]}]
 //   ptx                         the module's PTX, one kernel per program
 //
 // A program is launched on prod(ceil(output extent / tile)) blocks of
 // `threads` threads (a 1-D grid) with `dynamic_shared_bytes` of dynamic
-// shared memory. Its parameters, in order: each tensor buffer as MLIR's
+// shared memory; a persistent one on min(that, the multiprocessors) blocks
+// (each loops over tiles). Its parameters, in order: each tensor buffer as MLIR's
 // memref descriptor (allocated pointer, aligned pointer, offset, then its
 // extents and its strides in elements, each 64-bit), each scalar buffer by
 // value, each size as a 64-bit integer, then a pointer to each tensor map

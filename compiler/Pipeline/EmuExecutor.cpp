@@ -5,6 +5,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include <array>
+#include <thread>
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -88,6 +89,11 @@ std::string EmuExecutor::run(const rt::SizeValues &sizes,
     emu::LaunchShape shape;
     shape.dynamicSharedBytes = static_cast<uint32_t>(program.dynamicSharedBytes);
     int64_t blocks = program.numPrograms(sizes);
+    // A persistent program runs as many blocks as the machine runs at
+    // once: the emulator's multiprocessors are the host's cores.
+    if (program.persistent)
+      blocks = std::min<int64_t>(
+          blocks, std::max(1u, std::thread::hardware_concurrency()));
     if (blocks > UINT32_MAX)
       return "program '" + program.name + "' needs " +
              std::to_string(blocks) + " blocks, more than a grid holds";

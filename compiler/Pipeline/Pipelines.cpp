@@ -289,6 +289,7 @@ rt::LaunchPlan nautilus::extractLaunchPlan(ModuleOp module) {
                                                         operand->box.end()),
                                    WgmmaPlan::kSwizzleBytes});
       desc.dynamicSharedBytes = wgmma.sharedBytes;
+      desc.persistent = mma.getPersistent() != 0;
     }
     plan.programs.push_back(desc);
   }

@@ -75,7 +75,7 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
 
 Attribute MmaAttr::parse(AsmParser &parser, Type) {
   std::string instr;
-  int64_t tileK = 0, stages = 0, groupM = 1, producers = 0;
+  int64_t tileK = 0, stages = 0, groupM = 1, producers = 0, persistent = 0;
   SmallVector<int64_t> warps;
   bool seenInstr = false, seenTileK = false, seenWarps = false,
        seenStages = false;
@@ -97,7 +97,8 @@ Attribute MmaAttr::parse(AsmParser &parser, Type) {
                     : key == "stages"    ? (seenStages = true, &stages)
                     : key == "group_m"   ? &groupM
                     : key == "producers" ? &producers
-                                         : nullptr;
+                    : key == "persistent" ? &persistent
+                                          : nullptr;
     if (!slot)
       return parser.emitError(parser.getCurrentLocation(),
                               "unknown #tile.mma field '")
@@ -114,7 +115,7 @@ Attribute MmaAttr::parse(AsmParser &parser, Type) {
     return {};
   }
   return parser.getChecked<MmaAttr>(parser.getContext(), instr, tileK, warps,
-                                    stages, groupM, producers);
+                                    stages, groupM, producers, persistent);
 }
 
 void MmaAttr::print(AsmPrinter &printer) const {
@@ -126,13 +127,18 @@ void MmaAttr::print(AsmPrinter &printer) const {
     printer << ", group_m = " << getGroupM();
   if (getProducers() != 0)
     printer << ", producers = " << getProducers();
+  if (getPersistent() != 0)
+    printer << ", persistent = " << getPersistent();
   printer << ">";
 }
 
 LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                               StringRef instr, int64_t tileK,
                               ArrayRef<int64_t> warps, int64_t stages,
-                              int64_t groupM, int64_t producers) {
+                              int64_t groupM, int64_t producers,
+                              int64_t persistent) {
+  if (persistent != 0 && (persistent != 1 || producers != 1))
+    return emitError() << "persistent: 0, or 1 with a producer warpgroup";
   if (groupM < 1)
     return emitError() << "group_m must be at least 1";
   if (producers != 0 && (producers != 1 || instr != "wgmma"))

@@ -60,26 +60,32 @@ def Tile_MmaAttr : AttrDef<Tile_Dialect, "Mma"> {
     producer warpgroups: with 1, warpgroup 0 only issues the TMA copies
     (one thread of it) and the `warps` are consumers that keep one wgmma
     group in flight and release each stage on an "empty" mbarrier (warp
-    specialisation); the program then has 128 more threads.
+    specialisation); the program then has 128 more threads. `persistent`
+    (default 0; with a producer warpgroup) launches one program per
+    multiprocessor (at most one per tile): each loops over the tiles
+    `block id + i x grid size` in the rasterised order, its producer
+    running ahead across tile boundaries while the consumers finish a
+    tile's epilogue.
 
     ```mlir
     #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>
     #tile.mma<instr = "wgmma", tile_k = 64, warps = [8, 1], stages = 4,
-              group_m = 8, producers = 1>
+              group_m = 8, producers = 1, persistent = 1>
     ```
   }];
   let parameters = (ins StringRefParameter<>:$instr, "int64_t":$tileK,
                         ArrayRefParameter<"int64_t">:$warps,
                         "int64_t":$stages,
                         DefaultValuedParameter<"int64_t", "1">:$groupM,
-                        DefaultValuedParameter<"int64_t", "0">:$producers);
+                        DefaultValuedParameter<"int64_t", "0">:$producers,
+                        DefaultValuedParameter<"int64_t", "0">:$persistent);
   // instr, tile_k, warps and stages, then group_m and producers where they
   // are not their defaults.
   let hasCustomAssemblyFormat = 1;
   let builders = [
     AttrBuilder<(ins "llvm::StringRef":$instr, "int64_t":$tileK,
                      "llvm::ArrayRef<int64_t>":$warps, "int64_t":$stages), [{
-      return $_get($_ctxt, instr, tileK, warps, stages, 1, 0);
+      return $_get($_ctxt, instr, tileK, warps, stages, 1, 0, 0);
     }]>
   ];
   let genVerifyDecl = 1;

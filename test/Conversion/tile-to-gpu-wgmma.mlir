@@ -89,3 +89,29 @@ tile.program @specialised attributes {arg_names = ["A", "B", "C"], output_dims =
   %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<128x128xf32>
   tile.store %acc, %c : vector<128x128xf32> -> memref<?x?xf32>
 }
+
+// -----
+
+// Persistent: each block loops over the tiles block id + i x grid size;
+// the producer thread's loop runs over its tiles and their K steps, the
+// consumers' loop places each tile (rasterised coordinates) and runs the
+// main loop and the epilogue for it.
+// CHECK-LABEL: gpu.func @persistent
+// CHECK: %[[BLOCK:.*]] = gpu.block_id x
+// CHECK: %[[BLOCKS:.*]] = gpu.grid_dim x
+// CHECK: %[[WG:.*]] = nvvm.shfl.sync idx
+// CHECK: scf.if
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: } else {
+// CHECK: scf.for
+// CHECK: scf.for {{.*}} iter_args(
+// CHECK-COUNT-4: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: vector.store
+tile.program @persistent attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 384, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [8, 1], stages = 4, group_m = 8, producers = 1, persistent = 1>>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):
+  %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<128x128xf32>
+  tile.store %acc, %c : vector<128x128xf32> -> memref<?x?xf32>
+}

@@ -113,3 +113,10 @@ tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule =
 tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3, group_m = 0>>, sizes = ["M", "N"]} {
 ^bb0(%m: index, %n: index):
 }
+
+// -----
+
+// expected-error @+1 {{persistent: 0, or 1 with a producer warpgroup}}
+tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [4, 1], stages = 3, persistent = 1>>, sizes = ["M", "N"]} {
+^bb0(%m: index, %n: index):
+}
