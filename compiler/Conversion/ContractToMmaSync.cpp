@@ -26,7 +26,7 @@
 //    each 16 x 8 accumulator tile of the warp's part.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Conversion/ContractToMmaSync.h"
+#include "compiler/Conversion/ContractLowering.h"
 #include "compiler/Conversion/AffineExpansion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

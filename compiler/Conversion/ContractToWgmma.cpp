@@ -29,7 +29,7 @@
 // Persistent programs are not built yet.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Conversion/ContractToMmaSync.h"
+#include "compiler/Conversion/ContractLowering.h"
 #include "compiler/Conversion/WgmmaPlan.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/AffineExpansion.h"
-#include "compiler/Conversion/ContractToMmaSync.h"
+#include "compiler/Conversion/ContractLowering.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Conversion/ReductionKinds.h"
 #include "compiler/Conversion/WgmmaPlan.h"

@@ -1,12 +1,12 @@
-//===- ContractToMmaSync.h - tile.contract on tensor cores ------*- C++ -*-===//
+//===- ContractLowering.h - tile.contract on tensor cores -------*- C++ -*-===//
 //
 // The main loop of a `tile.contract` with a tensor-core schedule, emitted
 // inside the program's gpu.func: `#tile.mma<instr = "mma_sync">` (sm_80,
 // ContractToMmaSync.cpp) or `"wgmma"` (sm_90a, ContractToWgmma.cpp).
 //
 //===----------------------------------------------------------------------===//
-#ifndef NAUTILUS_CONVERSION_CONTRACTTOMMASYNC_H
-#define NAUTILUS_CONVERSION_CONTRACTTOMMASYNC_H
+#ifndef NAUTILUS_CONVERSION_CONTRACTLOWERING_H
+#define NAUTILUS_CONVERSION_CONTRACTLOWERING_H
 
 #include "dialects/Tile/TileOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
