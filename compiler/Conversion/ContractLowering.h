@@ -19,6 +19,7 @@ struct ContractLoweringContext {
   mlir::Value lhs, rhs, extent;           // the contract's operands, mapped
   llvm::ArrayRef<mlir::Value> sizeArgs;   // the sizes (the maps' symbols)
   llvm::ArrayRef<mlir::Value> tileOrigin; // per output dim, the tile's first index
+  llvm::ArrayRef<mlir::Value> outputExtents; // per output dim
   mlir::Value threadId;
   tile::ScheduleAttr schedule;
   // The innermost extent of lhs and rhs, from the kernel's sizes (constants

@@ -13,9 +13,10 @@
 //    swizzles for rows of up to 128 bytes).
 //  - Thread t copies chunks t, t + threads, ... of a stage with 16-byte
 //    cp.async (consecutive threads take consecutive chunks of a row:
-//    coalesced); a chunk that runs past the tensor's edge copies only its
-//    elements inside (the rest is zero-filled), one wholly outside copies
-//    nothing. Rows whose innermost extent is not a multiple of 8 elements
+//    coalesced). A stage tile wholly inside its tensor (the interior of a
+//    large problem) copies without any bound check; at the edges, a chunk
+//    that runs past the tensor's edge copies only its elements inside (the
+//    rest is zero-filled), one wholly outside copies nothing. Rows whose innermost extent is not a multiple of 8 elements
 //    cannot be copied 16 bytes at a time; their chunks are read element by
 //    element (a branch on the extent, folded away when sizes are bound).
 //  - The main loop keeps `stages - 1` tiles of K in flight: at step kt it
@@ -77,6 +78,10 @@ private:
   Value sharedOffset(const Operand &op, Value stage, Value row, Value chunk);
   /// Issues the copy of K tile `kTile` of `op` into `stage`.
   void copyTile(const Operand &op, Value kTile, Value stage);
+  void copyTileInterior(const Operand &op, Value kTile, Value stage);
+  void copyTileGuarded(const Operand &op, Value kTile, Value stage);
+  SmallVector<Value> chunkIndex(const Operand &op, Value kTile, Value row,
+                                Value chunk);
   /// The four 32-bit fragment registers ldmatrix.x4 gives this lane of the
   /// 16 x 16 block at (row `rowBase`, k `kBase`) of `op`; `isLhs` orders
   /// the four 8 x 8 matrices as the A fragment (rows, then K) or as two B
@@ -123,6 +128,73 @@ Value MmaSyncLowering::sharedOffset(const Operand &op, Value stage, Value row,
 }
 
 void MmaSyncLowering::copyTile(const Operand &op, Value kTile, Value stage) {
+  // The common case, a stage tile wholly inside its tensor with 16-byte
+  // aligned rows, copies without a bound check; the tiles at the edges
+  // take the guarded copies.
+  Value aligned = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, loc, op.innerExtent, c(8)), c(0));
+  Value rowsInside = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::sle,
+      add(context.tileOrigin[op.rowDim], c(op.rowTile)),
+      context.outputExtents[op.rowDim]);
+  Value kInside = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::sle, mul(add(kTile, c(1)), c(tileK)),
+      context.extent);
+  Value interior = arith::AndIOp::create(
+      b, loc, aligned, arith::AndIOp::create(b, loc, rowsInside, kInside));
+  auto ifInterior = scf::IfOp::create(b, loc, interior, /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifInterior.getThenRegion().front());
+  copyTileInterior(op, kTile, stage);
+  b.setInsertionPointToStart(&ifInterior.getElseRegion().front());
+  copyTileGuarded(op, kTile, stage);
+}
+
+/// The global indices of the 8 elements at stored `row`, `chunk` of `op`'s
+/// stage tile for K tile `kTile`.
+SmallVector<Value> MmaSyncLowering::chunkIndex(const Operand &op, Value kTile,
+                                               Value row, Value chunk) {
+  Value column = mul(chunk, c(8));
+  Value rowIndex = op.kInnermost ? row : column;
+  Value kIndex = add(mul(kTile, c(tileK)), op.kInnermost ? column : row);
+  // The program's dims: the tile origin, this operand's row and k.
+  SmallVector<Value> dims(context.tileOrigin.begin(), context.tileOrigin.end());
+  dims[op.rowDim] = add(dims[op.rowDim], rowIndex);
+  dims.push_back(kIndex);
+  SmallVector<Value> index;
+  for (AffineExpr e : op.map.getResults())
+    index.push_back(
+        expandAffine(b, loc, e, b.getIndexType(), dims, context.sizeArgs));
+  return index;
+}
+
+void MmaSyncLowering::copyTileInterior(const Operand &op, Value kTile,
+                                       Value stage) {
+  int64_t rowChunks = op.columns() / 8;
+  int64_t chunks = op.rows() * rowChunks;
+  for (int64_t first = 0; first < chunks; first += threads) {
+    Value q = add(context.threadId, c(first));
+    OpBuilder::InsertionGuard guard(b);
+    if (first + threads > chunks) {
+      auto some = scf::IfOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, q, c(chunks)),
+          /*withElse=*/false);
+      b.setInsertionPointToStart(&some.getThenRegion().front());
+    }
+    Value row = arith::DivUIOp::create(b, loc, q, c(rowChunks));
+    Value chunk = arith::RemUIOp::create(b, loc, q, c(rowChunks));
+    nvgpu::DeviceAsyncCopyOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), op.shared,
+        ValueRange{sharedOffset(op, stage, row, chunk)}, op.buffer,
+        chunkIndex(op, kTile, row, chunk), b.getIndexAttr(8),
+        /*srcElements=*/Value(), /*bypassL1=*/UnitAttr::get(b.getContext()));
+  }
+}
+
+void MmaSyncLowering::copyTileGuarded(const Operand &op, Value kTile,
+                                      Value stage) {
   int64_t rowChunks = op.columns() / 8;
   int64_t chunks = op.rows() * rowChunks;
   auto memType = cast<MemRefType>(op.buffer.getType());
@@ -141,18 +213,7 @@ void MmaSyncLowering::copyTile(const Operand &op, Value kTile, Value stage) {
     auto emitChunk = [&] {
       Value row = arith::DivUIOp::create(b, loc, q, c(rowChunks));
       Value chunk = arith::RemUIOp::create(b, loc, q, c(rowChunks));
-      Value column = mul(chunk, c(8));
-      Value rowIndex = op.kInnermost ? row : column;
-      Value kIndex = add(mul(kTile, c(tileK)), op.kInnermost ? column : row);
-      // The program's dims: the tile origin, this operand's row and k.
-      SmallVector<Value> dims(context.tileOrigin.begin(),
-                              context.tileOrigin.end());
-      dims[op.rowDim] = add(dims[op.rowDim], rowIndex);
-      dims.push_back(kIndex);
-      SmallVector<Value> index;
-      for (AffineExpr e : op.map.getResults())
-        index.push_back(expandAffine(b, loc, e, b.getIndexType(), dims,
-                                     context.sizeArgs));
+      SmallVector<Value> index = chunkIndex(op, kTile, row, chunk);
       Value inside = arith::ConstantIntOp::create(b, loc, 1, 1);
       for (int64_t j = 0; j + 1 < rank; ++j)
         inside = arith::AndIOp::create(

@@ -386,6 +386,7 @@ FailureOr<Fragment> KernelLowering::lowerContract(tile::ContractOp contract) {
                                   scalars.lookup(contract.getExtent()),
                                   sizeArgs,
                                   tileOrigin,
+                                  extents,
                                   threadId,
                                   schedule,
                                   innermostExtent(contract.getLhs()),
@@ -652,7 +653,7 @@ LogicalResult KernelLowering::runPersistent(ArrayRef<Value> grid) {
   };
   persistentContext = std::make_unique<ContractLoweringContext>(ContractLoweringContext{
       func, scalars.lookup(contract.getLhs()), scalars.lookup(contract.getRhs()),
-      scalars.lookup(contract.getExtent()), sizeArgs, tileOrigin, threadId,
+      scalars.lookup(contract.getExtent()), sizeArgs, tileOrigin, extents, threadId,
       program.getSchedule(), innermostExtent(contract.getLhs()),
       innermostExtent(contract.getRhs()), lhsTensorMap, rhsTensorMap});
   persistent = std::make_unique<PersistentWgmma>(b, contract, *persistentContext);
