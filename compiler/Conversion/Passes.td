@@ -47,6 +47,22 @@ def TileFormContractions : Pass<"tile-form-contractions", "::mlir::ModuleOp"> {
   let dependentDialects = ["::nautilus::tile::TileDialect"];
 }
 
+def TileCoalesceStores : Pass<"tile-coalesce-stores", "::mlir::ModuleOp"> {
+  let summary = "Store tensor-core results from a coalesced layout";
+  let description = [{
+    In a program with a tensor-core schedule, the tile a `tile.store`
+    writes is in the mma accumulator layout, where a warp's store covers
+    8 rows of a few bytes each. Where the static shared memory allows the
+    move (48 KiB with what the program's pipeline already takes), the pass
+    converts the stored value (`tile.convert_layout`) to a layout in which
+    each thread holds 16 consecutive bytes of a row and consecutive lanes
+    the next 16 (`coalescedLayout`), so that each warp writes whole rows
+    with 16-byte stores. A conversion is added once per stored value; the
+    `tile.convert_layout` folder removes conversions of conversions.
+  }];
+  let dependentDialects = ["::nautilus::tile::TileDialect"];
+}
+
 def ConvertTileToCPU : Pass<"convert-tile-to-cpu", "::mlir::ModuleOp"> {
   let summary = "Turn tile programs into host functions over vectors";
   let description = [{

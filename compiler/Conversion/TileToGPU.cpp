@@ -54,6 +54,8 @@ private:
   LogicalResult lowerOp(Operation &op);
   void lowerLoad(tile::LoadOp load, Fragment &result);
   void lowerStore(tile::StoreOp store);
+  /// The elements a store of `value` writes as one vector.
+  int64_t storeWidth(Value value);
   Fragment lowerReduce(tile::ReduceOp reduce, LogicalResult &status);
   FailureOr<Fragment> lowerContract(tile::ContractOp contract);
   /// Each element's position in the tile along each dimension (per dim, per
@@ -64,6 +66,21 @@ private:
   Value innermostExtent(Value buffer);
   /// The tile coordinates (per output dim) of program `pid` over `grid`.
   SmallVector<Value> programCoordinates(Value pid, ArrayRef<Value> grid);
+  /// Each element's position in the tile (per dim, per element) under
+  /// layout `l` (outputs: the tile's last dims).
+  SmallVector<Fragment> layoutPositions(const layout::LinearLayout &l);
+  /// Global indices and in-bounds flags of elements at `within`.
+  void locate(ArrayRef<Fragment> within, SmallVector<Fragment> &globalIndex,
+              Fragment &inside);
+  /// Where the elements of a value converted to a layout are.
+  struct Placement {
+    SmallVector<Fragment> within, globalIndex;
+    Fragment inside;
+  };
+  Placement &placementOf(tile::LinearLayoutAttr layout);
+  /// The layout a value was converted to (null: the program's).
+  tile::LinearLayoutAttr layoutOf(Value v) { return valueLayouts.lookup(v); }
+  LogicalResult lowerConvert(tile::ConvertLayoutOp convert);
   /// Sets the tile's origin, and each element's global index and whether it
   /// is inside the output, for the tile at `coords`.
   void placeTile(ArrayRef<Value> coords);
@@ -104,6 +121,9 @@ private:
   Fragment inside; // this thread's elements that fall inside the output
   gpu::GPUFuncOp func;
   Value threadId;
+  SmallVector<Fragment> programWithin; // the program layout's positions
+  llvm::DenseMap<Attribute, Placement> placements;
+  llvm::DenseMap<Value, tile::LinearLayoutAttr> valueLayouts;
   Value lhsTensorMap, rhsTensorMap; // wgmma programs' TMA tensor maps
   // A persistent program's pipeline, and the consumer loop's state.
   std::unique_ptr<ContractLoweringContext> persistentContext;
@@ -171,54 +191,71 @@ void KernelLowering::lowerLoad(tile::LoadOp load, Fragment &result) {
   }
 }
 
+int64_t KernelLowering::storeWidth(Value value) {
+  // Consecutive registers of a thread holding consecutive elements of a
+  // row (the mma layout's register pairs; 16 bytes in a coalesced layout),
+  // at most 16 bytes.
+  int64_t run = 1;
+  if (tile::LinearLayoutAttr layoutAttr = layoutOf(value))
+    run = layout::innermostRun(layoutAttr.getLayout());
+  else if (program.getSchedule().getMma())
+    run = 2;
+  int64_t bytes = cast<VectorType>(value.getType()).getElementTypeBitWidth() / 8;
+  run = std::min<int64_t>(run, std::max<int64_t>(1, 16 / bytes));
+  return perThread % run == 0 ? run : 1;
+}
+
 void KernelLowering::lowerStore(tile::StoreOp store) {
   Value buffer = scalars.lookup(store.getBuffer());
   Fragment value = lookup(store.getValue());
-  // In the mma accumulator layout, elements 2j and 2j + 1 of a thread are
-  // adjacent columns of a row: stored as one 2-element vector when both are
-  // inside the output and the row length keeps the pair aligned.
-  if (program.getSchedule().getMma() && endElement - firstElement == 2 &&
-      firstElement % 2 == 0) {
-    int64_t e = firstElement;
-    Type element = cast<VectorType>(store.getValue().getType()).getElementType();
-    Value rowLength = innermostExtent(store.getBuffer());
-    Value even = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::eq,
-        arith::RemUIOp::create(b, loc, rowLength, cIndex(2)), cIndex(0));
-    Value both = arith::AndIOp::create(
-        b, loc, even, arith::AndIOp::create(b, loc, inside[e], inside[e + 1]));
-    auto ifBoth = scf::IfOp::create(b, loc, both, /*withElse=*/true);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifBoth.getThenRegion().front());
-    SmallVector<Value> idx;
+  tile::LinearLayoutAttr layoutAttr = layoutOf(store.getValue());
+  Placement *placed = layoutAttr ? &placementOf(layoutAttr) : nullptr;
+  ArrayRef<Fragment> index = placed ? ArrayRef<Fragment>(placed->globalIndex)
+                                    : ArrayRef<Fragment>(globalIndex);
+  ArrayRef<Value> in = placed ? ArrayRef<Value>(placed->inside)
+                              : ArrayRef<Value>(inside);
+  auto storeOne = [&](int64_t e) {
+    SmallVector<Value> at;
     for (unsigned d = 0; d < rank; ++d)
-      idx.push_back(globalIndex[d][e]);
-    Value pair = vector::FromElementsOp::create(
-        b, loc, VectorType::get({2}, element), ValueRange{value[e], value[e + 1]});
-    vector::StoreOp::create(
-        b, loc, pair, buffer, idx, /*nontemporal=*/false,
-        b.getI64IntegerAttr(2 * element.getIntOrFloatBitWidth() / 8));
-    b.setInsertionPointToStart(&ifBoth.getElseRegion().front());
-    // At an edge: each element on its own.
-    for (int64_t k = e; k < e + 2; ++k) {
-      SmallVector<Value> at;
-      for (unsigned d = 0; d < rank; ++d)
-        at.push_back(globalIndex[d][k]);
-      auto ifIn = scf::IfOp::create(b, loc, inside[k], /*withElse=*/false);
-      OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPointToStart(&ifIn.getThenRegion().front());
-      memref::StoreOp::create(b, loc, value[k], buffer, at);
-    }
+      at.push_back(index[d][e]);
+    auto ifIn = scf::IfOp::create(b, loc, in[e], /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifIn.getThenRegion().front());
+    memref::StoreOp::create(b, loc, value[e], buffer, at);
+  };
+  // Runs of `width` elements of a row in consecutive registers are stored
+  // as one aligned vector when all are inside the output and the row
+  // length keeps the run aligned; at ragged edges, element by element.
+  int64_t width = storeWidth(store.getValue());
+  if (width == 1 || firstElement % width || (endElement - firstElement) % width) {
+    for (int64_t e = firstElement; e < endElement; ++e)
+      storeOne(e);
     return;
   }
-  for (int64_t e = firstElement; e < endElement; ++e) {
-    SmallVector<Value> idx;
-    for (unsigned d = 0; d < rank; ++d)
-      idx.push_back(globalIndex[d][e]);
-    auto ifOp = scf::IfOp::create(b, loc, inside[e], /*withElse=*/false);
+  Type element = cast<VectorType>(store.getValue().getType()).getElementType();
+  Value rowLength = innermostExtent(store.getBuffer());
+  Value aligned = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, loc, rowLength, cIndex(width)), cIndex(0));
+  for (int64_t e = firstElement; e < endElement; e += width) {
+    Value all = aligned;
+    for (int64_t k = e; k < e + width; ++k)
+      all = arith::AndIOp::create(b, loc, all, in[k]);
+    auto ifAll = scf::IfOp::create(b, loc, all, /*withElse=*/true);
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    memref::StoreOp::create(b, loc, value[e], buffer, idx);
+    b.setInsertionPointToStart(&ifAll.getThenRegion().front());
+    SmallVector<Value> at;
+    for (unsigned d = 0; d < rank; ++d)
+      at.push_back(index[d][e]);
+    Value run = vector::FromElementsOp::create(
+        b, loc, VectorType::get({width}, element),
+        ValueRange(ArrayRef<Value>(value).slice(e, width)));
+    vector::StoreOp::create(
+        b, loc, run, buffer, at, /*nontemporal=*/false,
+        b.getI64IntegerAttr(width * element.getIntOrFloatBitWidth() / 8));
+    b.setInsertionPointToStart(&ifAll.getElseRegion().front());
+    for (int64_t k = e; k < e + width; ++k)
+      storeOne(k);
   }
 }
 
@@ -293,6 +330,8 @@ LogicalResult KernelLowering::lowerOp(Operation &op) {
     }
     return success();
   }
+  if (auto convert = dyn_cast<tile::ConvertLayoutOp>(op))
+    return lowerConvert(convert);
   if (isa<tile::ReturnOp, tile::YieldOp>(op))
     return success();
   if (isa<tile::TileDialect>(op.getDialect()) || op.getNumRegions())
@@ -325,7 +364,23 @@ LogicalResult KernelLowering::lowerOp(Operation &op) {
         Fragment(perThread, scalars.lookup(broadcast.getSource()));
     return success();
   }
-  // Elementwise: the same op once per element, on scalars.
+  // Elementwise: the same op once per element, on scalars, its operands
+  // in one layout (constants and broadcasts fit any).
+  tile::LinearLayoutAttr layoutAttr;
+  bool first = true;
+  for (Value operand : op.getOperands()) {
+    Operation *def = operand.getDefiningOp();
+    if (!isa<VectorType>(operand.getType()) ||
+        (def && isa<arith::ConstantOp, vector::BroadcastOp>(def)))
+      continue;
+    if (!first && layoutOf(operand) != layoutAttr)
+      return op.emitOpError("has operands in different layouts (convert one "
+                            "with tile.convert_layout)");
+    layoutAttr = layoutOf(operand);
+    first = false;
+  }
+  if (layoutAttr)
+    valueLayouts[op.getResult(0)] = layoutAttr;
   SmallVector<Fragment> operands;
   for (Value operand : op.getOperands())
     operands.push_back(lookup(operand));
@@ -467,46 +522,54 @@ Value KernelLowering::innermostExtent(Value buffer) {
       b, loc, mapped, cast<MemRefType>(mapped.getType()).getRank() - 1);
 }
 
-SmallVector<Fragment> KernelLowering::tilePositions(Value tid) {
-  SmallVector<Fragment> within(rank);
-  if (tile::MmaAttr mma = program.getSchedule().getMma()) {
-    // The mma accumulator layout over the last two dimensions (the others
-    // are tiled by 1): register e's coordinates XOR the thread's.
-    layout::LinearLayout l = layout::mmaAccumulatorLayout(
-        tileShape[rank - 2], tileShape[rank - 1], mma.getWarps()[0],
-        mma.getWarps()[1]);
-    // Producer warpgroups come first and hold no elements.
-    Value computing = arith::SubIOp::create(b, loc, tid,
-                                            cIndex(128 * mma.getProducers()));
-    Value lane = arith::RemUIOp::create(b, loc, computing, cIndex(32));
-    Value warp = arith::DivUIOp::create(b, loc, computing, cIndex(32));
-    SmallVector<Value, 2> threadPart = {cIndex(0), cIndex(0)};
-    for (auto [name, value] : {std::make_pair("lane", lane),
-                               std::make_pair("warp", warp)})
-      for (const auto &in : l.getInDims()) {
-        if (in.name != name)
-          continue;
-        for (auto [bit, basis] : llvm::enumerate(in.bases)) {
-          Value set = arith::AndIOp::create(
-              b, loc, arith::ShRUIOp::create(b, loc, value, cIndex(bit)),
-              cIndex(1));
-          for (unsigned d = 0; d < 2; ++d)
-            if (basis[d])
-              threadPart[d] = arith::XOrIOp::create(
-                  b, loc, threadPart[d],
-                  arith::MulIOp::create(b, loc, set, cIndex(basis[d])));
-        }
+SmallVector<Fragment>
+KernelLowering::layoutPositions(const layout::LinearLayout &l) {
+  // Register e's coordinates (constants) XOR the thread's (from its lane
+  // and warp bits). Producer warpgroups come first and hold no elements.
+  int64_t producers =
+      program.getSchedule().getMma() ? program.getSchedule().getMma().getProducers() : 0;
+  Value computing =
+      arith::SubIOp::create(b, loc, threadId, cIndex(128 * producers));
+  Value lane = arith::RemUIOp::create(b, loc, computing, cIndex(32));
+  Value warp = arith::DivUIOp::create(b, loc, computing, cIndex(32));
+  unsigned dims = l.getOutDims().size(), lead = rank - dims;
+  SmallVector<Value> threadPart(dims, cIndex(0));
+  for (auto [name, value] :
+       {std::make_pair("lane", lane), std::make_pair("warp", warp)})
+    for (const auto &in : l.getInDims()) {
+      if (in.name != name)
+        continue;
+      for (auto [bit, basis] : llvm::enumerate(in.bases)) {
+        Value set = arith::AndIOp::create(
+            b, loc, arith::ShRUIOp::create(b, loc, value, cIndex(bit)),
+            cIndex(1));
+        for (unsigned d = 0; d < dims; ++d)
+          if (basis[d])
+            threadPart[d] = arith::XOrIOp::create(
+                b, loc, threadPart[d],
+                arith::MulIOp::create(b, loc, set, cIndex(basis[d])));
       }
-    for (int64_t e = 0; e < perThread; ++e) {
-      auto regPart = l.apply({{"register", int32_t(e)}});
-      for (unsigned d = 0; d + 2 < rank; ++d)
-        within[d].push_back(cIndex(0));
-      for (unsigned d = 0; d < 2; ++d)
-        within[rank - 2 + d].push_back(arith::XOrIOp::create(
-            b, loc, threadPart[d], cIndex(regPart[d])));
     }
-    return within;
+  SmallVector<Fragment> within(rank);
+  for (int64_t e = 0; e < perThread; ++e) {
+    auto regPart = l.apply({{"register", int32_t(e)}});
+    for (unsigned d = 0; d < lead; ++d)
+      within[d].push_back(cIndex(0));
+    for (unsigned d = 0; d < dims; ++d)
+      within[lead + d].push_back(
+          arith::XOrIOp::create(b, loc, threadPart[d], cIndex(regPart[d])));
   }
+  return within;
+}
+
+SmallVector<Fragment> KernelLowering::tilePositions(Value tid) {
+  if (tile::MmaAttr mma = program.getSchedule().getMma())
+    // The mma accumulator layout over the last two dimensions (the others
+    // are tiled by 1).
+    return layoutPositions(layout::mmaAccumulatorLayout(
+        tileShape[rank - 2], tileShape[rank - 1], mma.getWarps()[0],
+        mma.getWarps()[1]));
+  SmallVector<Fragment> within(rank);
   // Thread t's element e sits at row-major tile position e * T + t.
   int64_t stride = 1;
   for (int64_t d = static_cast<int64_t>(rank) - 1; d >= 0; --d) {
@@ -536,9 +599,12 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
       return failure();
   if (tail == block.end())
     return success();
-  // In the mma accumulator layout, elements go in pairs (adjacent columns,
-  // which the store writes as one vector).
-  int64_t step = program.getSchedule().getMma() ? 2 : 1;
+  // Elements go in runs that the store writes as one vector (the mma
+  // layout's register pairs, a coalesced layout's 16 bytes).
+  int64_t step = 1;
+  for (Operation &op : llvm::make_range(tail, block.end()))
+    if (auto store = dyn_cast<tile::StoreOp>(op))
+      step = std::max(step, storeWidth(store.getValue()));
   for (int64_t e = 0; e < perThread; e += step) {
     firstElement = e;
     endElement = e + step;
@@ -609,7 +675,14 @@ void KernelLowering::placeTile(ArrayRef<Value> coords) {
   tileOrigin.assign(rank, Value());
   for (unsigned d = 0; d < rank; ++d)
     tileOrigin[d] = arith::MulIOp::create(b, loc, coords[d], cIndex(tileShape[d]));
-  SmallVector<Fragment> within = tilePositions(threadId);
+  placements.clear();
+  programWithin = tilePositions(threadId);
+  locate(programWithin, globalIndex, inside);
+}
+
+void KernelLowering::locate(ArrayRef<Fragment> within,
+                            SmallVector<Fragment> &globalIndex,
+                            Fragment &inside) {
   globalIndex.assign(rank, Fragment());
   inside.assign(perThread, Value());
   for (unsigned d = 0; d < rank; ++d)
@@ -628,6 +701,88 @@ void KernelLowering::placeTile(ArrayRef<Value> coords) {
           b, loc, arith::CmpIPredicate::eq,
           arith::AddIOp::create(b, loc, threadId, cIndex(e * threads)),
           cIndex(0));
+}
+
+KernelLowering::Placement &
+KernelLowering::placementOf(tile::LinearLayoutAttr layoutAttr) {
+  auto it = placements.find(layoutAttr);
+  if (it != placements.end())
+    return it->second;
+  Placement &p = placements[layoutAttr];
+  p.within = layoutPositions(layoutAttr.getLayout());
+  locate(p.within, p.globalIndex, p.inside);
+  return p;
+}
+
+LogicalResult KernelLowering::lowerConvert(tile::ConvertLayoutOp convert) {
+  // Through shared memory: every thread writes its elements where the
+  // source distribution puts them in a row-major copy of the tile (rows
+  // padded by 4 bytes against bank conflicts), the threads that hold the
+  // tile synchronise, and each reads the elements the new layout gives it.
+  Type element = convert.getType().getElementType();
+  int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+  int64_t columns = tileShape.back(), rows = 1;
+  for (int64_t t : tileShape.drop_back())
+    rows *= t;
+  int64_t pitch = columns + std::max<int64_t>(1, 4 / elementBytes);
+  int64_t bytes = rows * pitch * elementBytes;
+  constexpr int64_t kStaticSharedLimit = 48 * 1024;
+  int64_t used = 0;
+  for (BlockArgument a : func.getWorkgroupAttributions()) {
+    auto type = cast<MemRefType>(a.getType());
+    used += type.getNumElements() * type.getElementTypeBitWidth() / 8;
+  }
+  if (used + bytes > kStaticSharedLimit)
+    return convert.emitOpError("needs ")
+           << bytes << " bytes of shared memory to move the tile, with "
+           << used << " already in use; a block may use "
+           << kStaticSharedLimit << " bytes of static shared memory";
+  Value staging = func.addWorkgroupAttribution(
+      MemRefType::get({rows * pitch}, element, AffineMap(),
+                      b.getI64IntegerAttr(3)),
+      loc);
+  auto offsetOf = [&](ArrayRef<Fragment> within, int64_t e) {
+    Value row = cIndex(0);
+    for (unsigned d = 0; d + 1 < rank; ++d)
+      row = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, row, cIndex(tileShape[d])),
+          within[d][e]);
+    return arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, row, cIndex(pitch)),
+        within[rank - 1][e]);
+  };
+  // The threads that hold the tile: all of them, or the consumers of a
+  // warp-specialised program (a named barrier for just those).
+  auto synchronise = [&] {
+    tile::MmaAttr mma = program.getSchedule().getMma();
+    if (!mma || !mma.getProducers()) {
+      gpu::BarrierOp::create(b, loc);
+      return;
+    }
+    NVVM::BarrierOp::create(
+        b, loc, Type(), arith::ConstantIntOp::create(b, loc, 1, 32),
+        arith::ConstantIntOp::create(b, loc,
+                                     program.getSchedule().getTileThreads(), 32),
+        nullptr, Value());
+  };
+  Fragment source = lookup(convert.getSource());
+  tile::LinearLayoutAttr from = layoutOf(convert.getSource());
+  ArrayRef<Fragment> fromWithin =
+      from ? ArrayRef<Fragment>(placementOf(from).within) : programWithin;
+  for (int64_t e = 0; e < perThread; ++e)
+    memref::StoreOp::create(b, loc, source[e], staging,
+                            ValueRange{offsetOf(fromWithin, e)});
+  synchronise();
+  ArrayRef<Fragment> toWithin = placementOf(convert.getLayout()).within;
+  Fragment &result = slot(convert.getResult());
+  for (int64_t e = 0; e < perThread; ++e)
+    result[e] = memref::LoadOp::create(b, loc, staging,
+                                       ValueRange{offsetOf(toWithin, e)});
+  // The staging buffer is written again by the next tile of a persistent
+  // program (or another pass through a loop).
+  synchronise();
+  valueLayouts[convert.getResult()] = convert.getLayout();
+  return success();
 }
 
 LogicalResult KernelLowering::runPersistent(ArrayRef<Value> grid) {

@@ -356,3 +356,56 @@ LinearLayout nautilus::layout::rowMajorBlockedLayout(llvm::ArrayRef<int64_t> sha
     dims.push_back({"dim" + std::to_string(d), int32_t(shape[d])});
   return flat.reshapeOut("position", dims);
 }
+
+LinearLayout nautilus::layout::coalescedLayout(int32_t rows, int32_t columns,
+                                               int32_t threads,
+                                               int32_t elementBytes) {
+  int32_t vector = std::min<int32_t>(std::max(16 / elementBytes, 1), columns);
+  int32_t lanesAlong = std::min<int32_t>(32, columns / vector);
+  int32_t lanesDown = 32 / lanesAlong;
+  int32_t warps = threads / 32;
+  int32_t columnRepeats = columns / (vector * lanesAlong);
+  int32_t rowRepeats = rows / (lanesDown * warps);
+  assert(rowRepeats >= 1 && "the threads cover more rows than the tile has");
+  LinearLayout ordered = LinearLayout::identity1D(1, "register", "dim0") *
+                         LinearLayout::identity1D(1, "register", "dim1");
+  return ordered * LinearLayout::identity1D(vector, "register", "dim1") *
+         LinearLayout::identity1D(lanesAlong, "lane", "dim1") *
+         LinearLayout::identity1D(columnRepeats, "register", "dim1") *
+         LinearLayout::identity1D(lanesDown, "lane", "dim0") *
+         LinearLayout::identity1D(warps, "warp", "dim0") *
+         LinearLayout::identity1D(rowRepeats, "register", "dim0");
+}
+
+LinearLayout nautilus::layout::withLeadingUnitDims(const LinearLayout &l,
+                                                   unsigned rank) {
+  unsigned lead = rank - l.getOutDims().size();
+  std::vector<LinearLayout::InDim> ins = l.getInDims();
+  for (auto &in : ins)
+    for (auto &basis : in.bases)
+      basis.insert(basis.begin(), lead, 0);
+  std::vector<LinearLayout::OutDim> outs;
+  for (unsigned d = 0; d < rank; ++d)
+    outs.push_back({"dim" + std::to_string(d),
+                    d < lead ? 1 : l.getOutDims()[d - lead].size});
+  return LinearLayout(std::move(ins), std::move(outs));
+}
+
+int32_t nautilus::layout::innermostRun(const LinearLayout &l) {
+  size_t inner = l.getOutDims().size() - 1;
+  for (const auto &in : l.getInDims()) {
+    if (in.name != "register")
+      continue;
+    int32_t run = 1;
+    for (const auto &basis : in.bases) {
+      bool step = basis[inner] == run;
+      for (size_t d = 0; d < inner; ++d)
+        step &= basis[d] == 0;
+      if (!step)
+        break;
+      run *= 2;
+    }
+    return run;
+  }
+  return 1;
+}

@@ -117,6 +117,23 @@ LinearLayout mmaAccumulatorLayout(int32_t rows, int32_t columns,
 LinearLayout rowMajorBlockedLayout(llvm::ArrayRef<int64_t> shape,
                                    int32_t threads);
 
+/// A layout for storing a [rows, columns] tile over `threads` threads with
+/// coalesced 16-byte accesses: each thread holds 16 / elementBytes
+/// consecutive elements of a row (register bits), consecutive lanes the
+/// next pieces of the row, then further lanes, warps and registers go down
+/// the rows. Outputs "dim0" (rows), "dim1" (columns).
+LinearLayout coalescedLayout(int32_t rows, int32_t columns, int32_t threads,
+                             int32_t elementBytes);
+
+/// `l` (outputs dim0, dim1 over the last two of `rank` dimensions) with
+/// leading output dimensions of size 1: outputs dim0 .. dim{rank-1}.
+LinearLayout withLeadingUnitDims(const LinearLayout &l, unsigned rank);
+
+/// How many consecutive elements along the innermost output dimension a
+/// thread holds in consecutive registers (1, 2, 4, ...): register bits
+/// 0..k-1 step 1, 2, 4, ... along it.
+int32_t innermostRun(const LinearLayout &l);
+
 /// Whether every extent is a power of two.
 bool isPowerOfTwoShape(llvm::ArrayRef<int64_t> shape);
 

@@ -62,6 +62,7 @@ static void buildAlgToTile(OpPassManager &pm, const std::string &target) {
   TileFormContractionsOptions contractions;
   contractions.target = target;
   pm.addPass(createTileFormContractions(contractions));
+  pm.addPass(createTileCoalesceStores());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

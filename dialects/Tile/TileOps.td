@@ -99,6 +99,42 @@ def Tile_MmaAttr : AttrDef<Tile_Dialect, "Mma"> {
   }];
 }
 
+def Tile_LinearLayoutAttr : AttrDef<Tile_Dialect, "LinearLayout"> {
+  let mnemonic = "linear";
+  let summary = "Where each element of a tile lives: a linear layout";
+  let description = [{
+    The distribution of a tile of `shape` over the threads of a program: a
+    linear map over F2 (compiler/Layout/LinearLayout.h) from the bits of a
+    thread's register index, lane and warp to the tile coordinates. Each
+    list holds one basis per bit (low bit first), each basis one coordinate
+    per tile dimension; an element's coordinates are the XOR of the bases
+    of its index's set bits. Verified to be a bijection onto the tile.
+
+    ```mlir
+    // The mma.sync accumulator of a 16 x 8 tile (one warp).
+    #tile.linear<[16, 8], register = [[0, 1], [8, 0]],
+                 lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = []>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        ArrayRefParameter<"int64_t">:$registerBases,
+                        ArrayRefParameter<"int64_t">:$laneBases,
+                        ArrayRefParameter<"int64_t">:$warpBases);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The layout, with inputs register, lane, warp and outputs dim0, ...
+    ::nautilus::layout::LinearLayout getLayout() const;
+    /// The attribute of `layout` (inputs register, lane, warp; outputs
+    /// dim0, ... of `shape`).
+    static LinearLayoutAttr get(::mlir::MLIRContext *context,
+                                const ::nautilus::layout::LinearLayout &layout,
+                                ::llvm::ArrayRef<int64_t> shape);
+    int64_t getNumRegisters() const;
+    int64_t getNumThreads() const;
+  }];
+}
+
 def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
   let mnemonic = "schedule";
   let summary = "How a program is tiled and mapped onto the machine";
@@ -277,6 +313,27 @@ def Tile_ContractOp : Tile_Op<"contract"> {
     attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
   }];
   let hasVerifier = 1;
+}
+
+def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure,
+    AllTypesMatch<["source", "result"]>]> {
+  let summary = "The same tile, distributed by another layout";
+  let description = [{
+    The tile `source`, its elements moved so that thread (lane, warp) holds
+    in register r the element `layout` places there. Values without a
+    conversion are distributed as the program's schedule says; the GPU
+    lowering moves the elements through shared memory.
+
+    ```mlir
+    %b = tile.convert_layout %a : vector<16x8xf32> to #tile.linear<...>
+    ```
+  }];
+  let arguments = (ins AnyVectorOfAnyRank:$source,
+                       Tile_LinearLayoutAttr:$layout);
+  let results = (outs AnyVectorOfAnyRank:$result);
+  let assemblyFormat = "$source `:` type($result) `to` $layout attr-dict";
+  let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Tile_YieldOp : Tile_Op<"yield", [Terminator, HasParent<"ReduceOp">, Pure]> {

@@ -120,3 +120,30 @@ tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule =
 tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [4, 1], stages = 3, persistent = 1>>, sizes = ["M", "N"]} {
 ^bb0(%m: index, %n: index):
 }
+
+// -----
+
+tile.program @p attributes {arg_names = ["X"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [16, 8], threads = 32, mma = #tile.mma<instr = "mma_sync", tile_k = 16, warps = [1, 1], stages = 2>>, sizes = ["M", "N"]} {
+^bb0(%x: memref<?x?xf32>, %m: index, %n: index):
+  %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xf32> -> vector<16x8xf32>
+  // expected-error @+1 {{the layout does not place every element of the tile exactly once}}
+  %w = tile.convert_layout %v : vector<16x8xf32> to #tile.linear<[16, 8], register = [[0, 1], [0, 2]], lane = [[0, 4], [1, 0], [2, 0], [4, 0], [0, 0]], warp = []>
+}
+
+// -----
+
+tile.program @p attributes {arg_names = ["X"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [16, 8], threads = 32, mma = #tile.mma<instr = "mma_sync", tile_k = 16, warps = [1, 1], stages = 2>>, sizes = ["M", "N"]} {
+^bb0(%x: memref<?x?xf32>, %m: index, %n: index):
+  %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xf32> -> vector<16x8xf32>
+  // expected-error @+1 {{basis coordinate 16 lies outside the tile}}
+  %w = tile.convert_layout %v : vector<16x8xf32> to #tile.linear<[16, 8], register = [[0, 1], [0, 2]], lane = [[0, 4], [1, 0], [2, 0], [4, 0], [16, 0]], warp = []>
+}
+
+// -----
+
+tile.program @p attributes {arg_names = ["X"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [16, 8], threads = 32, mma = #tile.mma<instr = "mma_sync", tile_k = 16, warps = [1, 1], stages = 2>>, sizes = ["M", "N"]} {
+^bb0(%x: memref<?x?xf32>, %m: index, %n: index):
+  %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xf32> -> vector<16x8xf32>
+  // expected-error @+1 {{'tile.convert_layout' op layout over 64 threads in a program of 32}}
+  %w = tile.convert_layout %v : vector<16x8xf32> to #tile.linear<[16, 8], register = [[0, 1]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[8, 0]]>
+}

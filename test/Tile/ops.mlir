@@ -41,3 +41,14 @@ tile.program @gemm_C attributes {arg_names = ["A", "B", "C"], output_dims = ["M"
   %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xbf16>, memref<?x?xbf16> -> vector<128x64xf32>
   tile.store %acc, %c : vector<128x64xf32> -> memref<?x?xf32>
 }
+
+// A tile moved to another distribution: the mma.sync accumulator layout of
+// a 16 x 8 tile (one warp) and a row-per-lane-group layout.
+// CHECK-LABEL: tile.program @relayout
+// CHECK: tile.convert_layout %{{.*}} : vector<16x8xf32> to <[16, 8], register = {{\[\[}}0, 1], [0, 2]], lane = {{\[\[}}0, 4], [1, 0], [2, 0], [4, 0], [8, 0]], warp = []>
+tile.program @relayout attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [16, 8], threads = 32, mma = #tile.mma<instr = "mma_sync", tile_k = 16, warps = [1, 1], stages = 2>>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):
+  %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<16x8xf32>
+  %rows = tile.convert_layout %acc : vector<16x8xf32> to #tile.linear<[16, 8], register = [[0, 1], [0, 2]], lane = [[0, 4], [1, 0], [2, 0], [4, 0], [8, 0]], warp = []>
+  tile.store %rows, %c : vector<16x8xf32> -> memref<?x?xf32>
+}

@@ -93,3 +93,27 @@ TEST(LinearLayout, BroadcastIsNotInjective) {
 }
 
 } // namespace
+
+namespace {
+
+// 16-byte pieces of rows to threads, lanes along the row: for bf16 on a
+// 128 x 128 tile over 256 threads, 8 consecutive elements a thread, 16
+// lanes a row.
+TEST(LinearLayout, CoalescedLayoutGivesEachThreadSixteenBytesOfARow) {
+  LinearLayout l = coalescedLayout(128, 128, 256, 2);
+  ASSERT_TRUE(l.isBijective()) << l.str();
+  EXPECT_EQ(innermostRun(l), 8);
+  for (int32_t lane = 0; lane < 32; ++lane) {
+    auto c = l.apply({{"lane", lane}});
+    EXPECT_EQ(c[1], 8 * (lane % 16));
+    EXPECT_EQ(c[0], lane / 16);
+  }
+  EXPECT_EQ(innermostRun(mmaAccumulatorLayout(128, 128, 2, 4)), 2);
+  EXPECT_EQ(innermostRun(rowMajorBlockedLayout({16, 64}, 128)), 1);
+  LinearLayout batched = withLeadingUnitDims(l, 3);
+  EXPECT_EQ(batched.getOutDims().size(), 3u);
+  EXPECT_EQ(batched.getOutDimSize("dim0"), 1);
+  EXPECT_TRUE(batched.isBijective());
+}
+
+} // namespace

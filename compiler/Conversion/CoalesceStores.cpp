@@ -1,0 +1,68 @@
+//===- CoalesceStores.cpp - store tensor-core results coalesced -----------===//
+//
+// See TileCoalesceStores in Passes.td.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversion/ContractLowering.h"
+#include "compiler/Conversion/Passes.h"
+#include "compiler/Conversion/WgmmaPlan.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace nautilus {
+#define GEN_PASS_DEF_TILECOALESCESTORES
+#include "compiler/Conversion/Passes.h.inc"
+} // namespace nautilus
+
+using namespace mlir;
+using namespace nautilus;
+
+namespace {
+
+struct TileCoalesceStoresPass
+    : public nautilus::impl::TileCoalesceStoresBase<TileCoalesceStoresPass> {
+  void runOnOperation() override {
+    for (auto program : getOperation().getOps<tile::ProgramOp>())
+      coalesceIn(program);
+  }
+
+  void coalesceIn(tile::ProgramOp program) {
+    tile::ScheduleAttr schedule = program.getSchedule();
+    tile::MmaAttr mma = schedule.getMma();
+    if (!mma)
+      return;
+    // Static shared memory the program already takes: the mma.sync
+    // pipeline's stages (wgmma's are dynamic).
+    int64_t used = 0;
+    if (tile::ContractOp contract = findContract(program);
+        contract && mma.getInstr() == "mma_sync")
+      used = contractSharedMemoryBytes(contract, schedule);
+    ArrayRef<int64_t> shape = schedule.getTile();
+    int64_t rows = 1;
+    for (int64_t t : shape.drop_back())
+      rows *= t;
+    constexpr int64_t kStaticSharedLimit = 48 * 1024;
+    for (auto store : llvm::to_vector(program.getBody().getOps<tile::StoreOp>())) {
+      Value value = store.getValue();
+      if (value.getDefiningOp<tile::ConvertLayoutOp>())
+        continue;
+      auto type = cast<VectorType>(value.getType());
+      int64_t bytes = type.getElementTypeBitWidth() / 8;
+      int64_t pitch = shape.back() + std::max<int64_t>(1, 4 / bytes);
+      if (used + rows * pitch * bytes > kStaticSharedLimit)
+        continue;
+      layout::LinearLayout coalesced = layout::withLeadingUnitDims(
+          layout::coalescedLayout(shape[shape.size() - 2], shape.back(),
+                                  schedule.getTileThreads(), bytes),
+          shape.size());
+      OpBuilder b(store);
+      auto convert = tile::ConvertLayoutOp::create(
+          b, store.getLoc(), value.getType(), value,
+          tile::LinearLayoutAttr::get(program.getContext(), coalesced, shape));
+      store.getValueMutable().assign(convert.getResult());
+      used += rows * pitch * bytes;
+    }
+  }
+};
+
+} // namespace
