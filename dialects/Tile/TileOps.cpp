@@ -228,6 +228,111 @@ static layout::LinearLayout buildLayout(ArrayRef<int64_t> shape,
                                         ArrayRef<int64_t> registers,
                                         ArrayRef<int64_t> lanes,
                                         ArrayRef<int64_t> warps) {
+  std::vector<layout::LinearLayout::InDim> ins;
+  ArrayRef<int64_t> lists[] = {registers, lanes, warps};
+  for (auto [k, flat] : llvm::enumerate(lists)) {
+    layout::LinearLayout::InDim dim{kLayoutInputs[k], {}};
+    for (size_t i = 0; i + shape.size() <= flat.size(); i += shape.size())
+      dim.bases.push_back(std::vector<int32_t>(flat.begin() + i,
+                                               flat.begin() + i + shape.size()));
+    ins.push_back(std::move(dim));
+  }
+  std::vector<layout::LinearLayout::OutDim> outs;
+  for (auto [d, size] : llvm::enumerate(shape))
+    outs.push_back({"dim" + std::to_string(d), int32_t(size)});
+  return layout::LinearLayout(std::move(ins), std::move(outs));
+}
+
+layout::LinearLayout LinearLayoutAttr::getLayout() const {
+  return buildLayout(getShape(), getRegisterBases(), getLaneBases(),
+                     getWarpBases());
+}
+
+LinearLayoutAttr LinearLayoutAttr::get(MLIRContext *context,
+                                       const layout::LinearLayout &l,
+                                       ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> flat[3];
+  for (const auto &in : l.getInDims())
+    for (int k = 0; k < 3; ++k)
+      if (in.name == kLayoutInputs[k])
+        for (const auto &basis : in.bases)
+          flat[k].append(basis.begin(), basis.end());
+  return Base::get(context, shape, flat[0], flat[1], flat[2]);
+}
+
+int64_t LinearLayoutAttr::getNumRegisters() const {
+  return int64_t(1) << (getRegisterBases().size() / getShape().size());
+}
+
+int64_t LinearLayoutAttr::getNumThreads() const {
+  size_t rank = getShape().size();
+  return int64_t(1) << ((getLaneBases().size() + getWarpBases().size()) / rank);
+}
+
+Attribute LinearLayoutAttr::parse(AsmParser &parser, Type) {
+  SmallVector<int64_t> shape;
+  SmallVector<int64_t> flat[3];
+  if (parser.parseLess() ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+        return parser.parseInteger(shape.emplace_back());
+      }))
+    return {};
+  for (int k = 0; k < 3; ++k) {
+    if (parser.parseComma() || parser.parseKeyword(kLayoutInputs[k]) ||
+        parser.parseEqual())
+      return {};
+    if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() -> ParseResult {
+          size_t before = flat[k].size();
+          if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+                return parser.parseInteger(flat[k].emplace_back());
+              }))
+            return failure();
+          if (flat[k].size() - before != shape.size())
+            return parser.emitError(parser.getCurrentLocation(),
+                                    "a basis has one coordinate per dimension");
+          return ParseResult(success());
+        }))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<LinearLayoutAttr>(parser.getContext(), shape,
+                                             flat[0], flat[1], flat[2]);
+}
+
+void LinearLayoutAttr::print(AsmPrinter &printer) const {
+  ArrayRef<int64_t> shape = getShape();
+  printer << "<[";
+  llvm::interleaveComma(shape, printer);
+  printer << "]";
+  ArrayRef<int64_t> lists[] = {getRegisterBases(), getLaneBases(),
+                               getWarpBases()};
+  for (auto [k, flat] : llvm::enumerate(lists)) {
+    printer << ", " << kLayoutInputs[k] << " = [";
+    for (size_t i = 0; i < flat.size(); i += shape.size()) {
+      printer << (i ? ", [" : "[");
+      llvm::interleaveComma(flat.slice(i, shape.size()), printer);
+      printer << "]";
+    }
+    printer << "]";
+  }
+  printer << ">";
+}
+
+LogicalResult
+LinearLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         ArrayRef<int64_t> shape, ArrayRef<int64_t> registers,
+                         ArrayRef<int64_t> lanes, ArrayRef<int64_t> warps) {
+  if (shape.empty() || !layout::isPowerOfTwoShape(shape))
+    return emitError() << "a linear layout's tile extents are powers of two";
+  for (ArrayRef<int64_t> flat : {registers, lanes, warps}) {
+    if (flat.size() % shape.size() != 0)
+      return emitError() << "a basis has one coordinate per dimension";
+    for (size_t i = 0; i < flat.size(); ++i)
+      if (flat[i] < 0 || flat[i] >= shape[i % shape.size()])
+        return emitError() << "basis coordinate " << flat[i]
+                           << " lies outside the tile";
+  }
   if (!buildLayout(shape, registers, lanes, warps).isBijective())
     return emitError() << "the layout does not place every element of the "
                           "tile exactly once";
