@@ -29,9 +29,9 @@ def find_ptxas():
     return found
 
 
-def ptxas_usage(ptxas_list, ptx_text, arch="sm_90a"):
-    """({kernel: (registers, spill_store_bytes, spill_load_bytes)}, ptxas used),
-    or (error string, None)."""
+def run_ptxas(ptxas_list, ptx_text, arch):
+    """(ptxas -v's report, the ptxas that assembled the PTX) with the first
+    ptxas of the list that can, or (the errors, None)."""
     if not ptxas_list:
         return "no ptxas found", None
     errors = []
@@ -42,54 +42,50 @@ def ptxas_usage(ptxas_list, ptx_text, arch="sm_90a"):
                 f.write(ptx_text)
             p = subprocess.run([ptxas, "-v", f"--gpu-name={arch}", src, "-o",
                                 os.path.join(d, "k.cubin")], capture_output=True, text=True)
-        if p.returncode != 0:
-            lines = (p.stderr or p.stdout).strip().splitlines()
-            errors.append(f"{ptxas}: {lines[0] if lines else 'failed'}")
-            continue
-        out, cur, spills = {}, None, (0, 0)
-        for line in (p.stdout + p.stderr).splitlines():
-            m = re.search(r"Function properties for (\S+)", line)
-            if m:
-                cur = m.group(1)
-            m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", line)
-            if m and cur:
-                spills = (int(m.group(1)), int(m.group(2)))
-            m = re.search(r"Used (\d+) registers", line)
-            if m and cur:
-                out[cur] = (int(m.group(1)),) + spills
-                cur, spills = None, (0, 0)
-        return out, ptxas
+        if p.returncode == 0:
+            return p.stdout + p.stderr, ptxas
+        lines = (p.stderr or p.stdout).strip().splitlines()
+        errors.append(f"{ptxas}: {lines[0] if lines else 'failed'}")
     return "; ".join(errors), None
 
 
+def parse_report(report):
+    """{kernel: {"registers", "spill_stores", "spill_loads", "spill_bytes",
+    "static_shared"}} from a ptxas -v report."""
+    out, cur = {}, None
+    for line in report.splitlines():
+        m = re.search(r"Compiling entry function '(\S+)'|Function properties for (\S+)", line)
+        if m:
+            cur = m.group(1) or m.group(2)
+            out.setdefault(cur, {"registers": 0, "spill_stores": 0, "spill_loads": 0,
+                                 "static_shared": 0})
+        m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", line)
+        if m and cur:
+            out[cur]["spill_stores"], out[cur]["spill_loads"] = int(m.group(1)), int(m.group(2))
+        m = re.search(r"Used (\d+) registers", line)
+        if m and cur:
+            out[cur]["registers"] = int(m.group(1))
+            m2 = re.search(r"(\d+) bytes smem", line)
+            out[cur]["static_shared"] = int(m2.group(1)) if m2 else 0
+    for k in out.values():
+        k["spill_bytes"] = k["spill_stores"] + k["spill_loads"]
+    return out
+
+
 def ptxas_report(ptxas_list, ptx_text, arch):
-    """{kernel: {"registers", "spill_bytes", "static_shared"}} from ptxas -v,
-    or an error string."""
-    for ptxas in ptxas_list:
-        with tempfile.TemporaryDirectory(prefix="ptxas_") as d:
-            src = os.path.join(d, "k.ptx")
-            with open(src, "w") as f:
-                f.write(ptx_text)
-            p = subprocess.run([ptxas, "-v", f"--gpu-name={arch}", src, "-o",
-                                os.path.join(d, "k.cubin")], capture_output=True, text=True)
-        if p.returncode != 0:
-            continue
-        out, cur = {}, None
-        for line in (p.stdout + p.stderr).splitlines():
-            m = re.search(r"Compiling entry function '(\S+)'|Function properties for (\S+)", line)
-            if m:
-                cur = m.group(1) or m.group(2)
-                out.setdefault(cur, {"registers": 0, "spill_bytes": 0, "static_shared": 0})
-            m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", line)
-            if m and cur:
-                out[cur]["spill_bytes"] = int(m.group(1)) + int(m.group(2))
-            m = re.search(r"Used (\d+) registers", line)
-            if m and cur:
-                out[cur]["registers"] = int(m.group(1))
-                m2 = re.search(r"(\d+) bytes smem", line)
-                out[cur]["static_shared"] = int(m2.group(1)) if m2 else 0
-        return out
-    return "no ptxas could assemble it"
+    """parse_report of the PTX assembled for `arch`, or an error string."""
+    report, ptxas = run_ptxas(ptxas_list, ptx_text, arch)
+    return report if ptxas is None else parse_report(report)
+
+
+def ptxas_usage(ptxas_list, ptx_text, arch="sm_90a"):
+    """({kernel: (registers, spill_store_bytes, spill_load_bytes)}, ptxas used),
+    or (error string, None)."""
+    report, ptxas = run_ptxas(ptxas_list, ptx_text, arch)
+    if ptxas is None:
+        return report, None
+    return {k: (v["registers"], v["spill_stores"], v["spill_loads"])
+            for k, v in parse_report(report).items()}, ptxas
 
 
 # The instructions a GEMM main loop is made of.
