@@ -298,6 +298,13 @@ def Tile_ContractOp : Tile_Op<"contract"> {
     `rhs` the last (N) and K; any further output dimensions are batch
     dimensions that both may read.
 
+    Why not upstream's `vector.contract` or `linalg.matmul`: the tensor-core
+    lowerings need the operands as buffers with their index maps and the
+    reduced extent (to stage tiles of them through shared memory with
+    cp.async or TMA, K step by K step), not as values already in registers
+    (`vector.contract`) or as whole tensors outside the program's tiling
+    (`linalg`).
+
     ```mlir
     %c = tile.contract %A[#mapA], %B[#mapB] over(%K)
         : memref<?x?xf16>, memref<?x?xf16> -> vector<128x128xf32>
@@ -322,7 +329,9 @@ def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure,
     The tile `source`, its elements moved so that thread (lane, warp) holds
     in register r the element `layout` places there. Values without a
     conversion are distributed as the program's schedule says; the GPU
-    lowering moves the elements through shared memory.
+    lowering moves the elements through shared memory. Upstream MLIR has no
+    distributed-layout attribute on values nor a conversion between layouts
+    (the gpu and vector dialects distribute by rewriting), hence this op.
 
     ```mlir
     %b = tile.convert_layout %a : vector<16x8xf32> to #tile.linear<...>
