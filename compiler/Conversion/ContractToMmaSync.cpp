@@ -79,7 +79,9 @@ private:
   /// Issues the copy of K tile `kTile` of `op` into `stage`.
   void copyTile(const Operand &op, Value kTile, Value stage);
   void copyTileInterior(const Operand &op, Value kTile, Value stage);
-  void copyTileGuarded(const Operand &op, Value kTile, Value stage);
+  /// `aligned`: whether rows are 16-byte aligned (else element by element).
+  void copyTileGuarded(const Operand &op, Value kTile, Value stage,
+                       Value aligned);
   SmallVector<Value> chunkIndex(const Operand &op, Value kTile, Value row,
                                 Value chunk);
   /// The four 32-bit fragment registers ldmatrix.x4 gives this lane of the
@@ -130,7 +132,8 @@ Value MmaSyncLowering::sharedOffset(const Operand &op, Value stage, Value row,
 void MmaSyncLowering::copyTile(const Operand &op, Value kTile, Value stage) {
   // The common case, a stage tile wholly inside its tensor with 16-byte
   // aligned rows, copies without a bound check; the tiles at the edges
-  // take the guarded copies.
+  // take the guarded copies. (Alignment needs the innermost extent to be a
+  // multiple of 8 elements: known at compile time when sizes are bound.)
   Value aligned = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::eq,
       arith::RemUIOp::create(b, loc, op.innerExtent, c(8)), c(0));
@@ -148,7 +151,7 @@ void MmaSyncLowering::copyTile(const Operand &op, Value kTile, Value stage) {
   b.setInsertionPointToStart(&ifInterior.getThenRegion().front());
   copyTileInterior(op, kTile, stage);
   b.setInsertionPointToStart(&ifInterior.getElseRegion().front());
-  copyTileGuarded(op, kTile, stage);
+  copyTileGuarded(op, kTile, stage, aligned);
 }
 
 /// The global indices of the 8 elements at stored `row`, `chunk` of `op`'s
@@ -194,7 +197,7 @@ void MmaSyncLowering::copyTileInterior(const Operand &op, Value kTile,
 }
 
 void MmaSyncLowering::copyTileGuarded(const Operand &op, Value kTile,
-                                      Value stage) {
+                                      Value stage, Value aligned) {
   int64_t rowChunks = op.columns() / 8;
   int64_t chunks = op.rows() * rowChunks;
   auto memType = cast<MemRefType>(op.buffer.getType());
@@ -202,11 +205,6 @@ void MmaSyncLowering::copyTileGuarded(const Operand &op, Value kTile,
   SmallVector<Value> extents;
   for (int64_t j = 0; j < rank; ++j)
     extents.push_back(memref::DimOp::create(b, loc, op.buffer, j));
-  // 16-byte copies need the innermost extent to keep rows 16-byte aligned
-  // (known at compile time when the sizes are bound).
-  Value aligned = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq,
-      arith::RemUIOp::create(b, loc, op.innerExtent, c(8)), c(0));
   Value zero = c(0);
   for (int64_t first = 0; first < chunks; first += threads) {
     Value q = add(context.threadId, c(first));
