@@ -49,7 +49,9 @@ struct TileCoalesceStoresPass
       auto type = cast<VectorType>(value.getType());
       int64_t bytes = type.getElementTypeBitWidth() / 8;
       int64_t pitch = shape.back() + std::max<int64_t>(1, 4 / bytes);
-      if (used + rows * pitch * bytes > kStaticSharedLimit)
+      int64_t bands =
+          stagingBands(rows, pitch * bytes, kStaticSharedLimit - used);
+      if (bands == 0)
         continue;
       layout::LinearLayout coalesced = layout::withLeadingUnitDims(
           layout::coalescedLayout(shape[shape.size() - 2], shape.back(),
@@ -60,7 +62,7 @@ struct TileCoalesceStoresPass
           b, store.getLoc(), value.getType(), value,
           tile::LinearLayoutAttr::get(program.getContext(), coalesced, shape));
       store.getValueMutable().assign(convert.getResult());
-      used += rows * pitch * bytes;
+      used += rows / bands * pitch * bytes;
     }
   }
 };

@@ -30,6 +30,18 @@ struct ContractLoweringContext {
   mlir::Value lhsTensorMap, rhsTensorMap;
 };
 
+/// A layout conversion moves a tile of `rows` rows of `rowBytes` bytes
+/// (padded) through shared memory in bands of rows: the fewest bands (a
+/// power of two dividing `rows`) that fit `availableBytes`, or 0 if even
+/// one row does not.
+inline int64_t stagingBands(int64_t rows, int64_t rowBytes,
+                            int64_t availableBytes) {
+  for (int64_t bands = 1; bands <= rows && rows % bands == 0; bands *= 2)
+    if ((rows / bands) * rowBytes <= availableBytes)
+      return bands;
+  return 0;
+}
+
 /// The shared memory (bytes) the contraction's pipeline needs.
 int64_t contractSharedMemoryBytes(tile::ContractOp contract,
                                   tile::ScheduleAttr schedule);

@@ -53,7 +53,8 @@ def TileCoalesceStores : Pass<"tile-coalesce-stores", "::mlir::ModuleOp"> {
     In a program with a tensor-core schedule, the tile a `tile.store`
     writes is in the mma accumulator layout, where a warp's store covers
     8 rows of a few bytes each. Where the static shared memory allows the
-    move (48 KiB with what the program's pipeline already takes), the pass
+    move (48 KiB with what the program's pipeline already takes; a tile too
+    large for it moves in bands of rows), the pass
     converts the stored value (`tile.convert_layout`) to a layout in which
     each thread holds 16 consecutive bytes of a row and consecutive lanes
     the next 16 (`coalescedLayout`), so that each warp writes whole rows

@@ -719,37 +719,56 @@ LogicalResult KernelLowering::lowerConvert(tile::ConvertLayoutOp convert) {
   // source distribution puts them in a row-major copy of the tile (rows
   // padded by 4 bytes against bank conflicts), the threads that hold the
   // tile synchronise, and each reads the elements the new layout gives it.
+  // A tile larger than the static shared memory left moves in bands of
+  // rows, one after the other.
   Type element = convert.getType().getElementType();
   int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
   int64_t columns = tileShape.back(), rows = 1;
   for (int64_t t : tileShape.drop_back())
     rows *= t;
   int64_t pitch = columns + std::max<int64_t>(1, 4 / elementBytes);
-  int64_t bytes = rows * pitch * elementBytes;
   constexpr int64_t kStaticSharedLimit = 48 * 1024;
   int64_t used = 0;
   for (BlockArgument a : func.getWorkgroupAttributions()) {
     auto type = cast<MemRefType>(a.getType());
     used += type.getNumElements() * type.getElementTypeBitWidth() / 8;
   }
-  if (used + bytes > kStaticSharedLimit)
+  int64_t bands =
+      stagingBands(rows, pitch * elementBytes, kStaticSharedLimit - used);
+  if (bands == 0)
     return convert.emitOpError("needs ")
-           << bytes << " bytes of shared memory to move the tile, with "
-           << used << " already in use; a block may use "
-           << kStaticSharedLimit << " bytes of static shared memory";
+           << pitch * elementBytes
+           << " bytes of shared memory a row to move the tile, with " << used
+           << " already in use; a block may use " << kStaticSharedLimit
+           << " bytes of static shared memory";
+  int64_t bandRows = rows / bands;
   Value staging = func.addWorkgroupAttribution(
-      MemRefType::get({rows * pitch}, element, AffineMap(),
+      MemRefType::get({bandRows * pitch}, element, AffineMap(),
                       b.getI64IntegerAttr(3)),
       loc);
-  auto offsetOf = [&](ArrayRef<Fragment> within, int64_t e) {
+  auto rowOf = [&](ArrayRef<Fragment> within, int64_t e) {
     Value row = cIndex(0);
     for (unsigned d = 0; d + 1 < rank; ++d)
       row = arith::AddIOp::create(
           b, loc, arith::MulIOp::create(b, loc, row, cIndex(tileShape[d])),
           within[d][e]);
+    return row;
+  };
+  auto offsetOf = [&](Value row, Value column, int64_t firstRow) {
     return arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, row, cIndex(pitch)),
-        within[rank - 1][e]);
+        b, loc,
+        arith::MulIOp::create(
+            b, loc, arith::SubIOp::create(b, loc, row, cIndex(firstRow)),
+            cIndex(pitch)),
+        column);
+  };
+  auto inBand = [&](Value row, int64_t firstRow) -> Value {
+    if (bands == 1)
+      return {};
+    return arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::DivUIOp::create(b, loc, row, cIndex(bandRows)),
+        cIndex(firstRow / bandRows));
   };
   // The threads that hold the tile: all of them, or the consumers of a
   // warp-specialised program (a named barrier for just those).
@@ -767,20 +786,45 @@ LogicalResult KernelLowering::lowerConvert(tile::ConvertLayoutOp convert) {
   };
   Fragment source = lookup(convert.getSource());
   tile::LinearLayoutAttr from = layoutOf(convert.getSource());
-  ArrayRef<Fragment> fromWithin =
-      from ? ArrayRef<Fragment>(placementOf(from).within) : programWithin;
-  for (int64_t e = 0; e < perThread; ++e)
-    memref::StoreOp::create(b, loc, source[e], staging,
-                            ValueRange{offsetOf(fromWithin, e)});
-  synchronise();
-  ArrayRef<Fragment> toWithin = placementOf(convert.getLayout()).within;
-  Fragment &result = slot(convert.getResult());
-  for (int64_t e = 0; e < perThread; ++e)
-    result[e] = memref::LoadOp::create(b, loc, staging,
-                                       ValueRange{offsetOf(toWithin, e)});
-  // The staging buffer is written again by the next tile of a persistent
-  // program (or another pass through a loop).
-  synchronise();
+  SmallVector<Fragment> fromWithin(from ? placementOf(from).within
+                                        : programWithin);
+  SmallVector<Fragment> toWithin(placementOf(convert.getLayout()).within);
+  SmallVector<Value> fromRows, toRows;
+  for (int64_t e = 0; e < perThread; ++e) {
+    fromRows.push_back(rowOf(fromWithin, e));
+    toRows.push_back(rowOf(toWithin, e));
+  }
+  Fragment result(perThread, Value());
+  Value zero = arith::ConstantOp::create(b, loc, element, b.getZeroAttr(element));
+  for (int64_t band = 0; band < bands; ++band) {
+    int64_t firstRow = band * bandRows;
+    for (int64_t e = 0; e < perThread; ++e) {
+      OpBuilder::InsertionGuard guard(b);
+      if (Value in = inBand(fromRows[e], firstRow)) {
+        auto ifIn = scf::IfOp::create(b, loc, in, /*withElse=*/false);
+        b.setInsertionPointToStart(&ifIn.getThenRegion().front());
+      }
+      memref::StoreOp::create(
+          b, loc, source[e], staging,
+          ValueRange{offsetOf(fromRows[e], fromWithin[rank - 1][e], firstRow)});
+    }
+    synchronise();
+    for (int64_t e = 0; e < perThread; ++e) {
+      Value in = inBand(toRows[e], firstRow);
+      auto load = [&] {
+        return memref::LoadOp::create(
+            b, loc, staging,
+            ValueRange{offsetOf(toRows[e], toWithin[rank - 1][e], firstRow)});
+      };
+      result[e] = in ? ifThenElse(b, loc, in, element, load,
+                                  result[e] ? result[e] : zero)
+                     : load();
+    }
+    // The staging buffer is written again by the next band, the next tile
+    // of a persistent program, or another pass through a loop.
+    synchronise();
+  }
+  slot(convert.getResult()) = result;
   valueLayouts[convert.getResult()] = convert.getLayout();
   return success();
 }

@@ -238,6 +238,25 @@ std::string SimtEmulator::launch(const std::string &name,
         std::string stuck;
         if (completeWarpCollectives(fibres, stuck))
           continue;
+        // Release every barrier whose count has arrived (threads polling
+        // an mbarrier may be waiting for the threads behind it).
+        bool released = false;
+        for (uint32_t id = 0; id < 16; ++id) {
+          uint32_t expected = block.barrierExpected[id];
+          if (expected == 0 || block.barrierArrived[id] < expected)
+            continue;
+          for (EmulatedThread &t : fibres)
+            if (t.atBarrier && t.barrierId == id)
+              t.atBarrier = false;
+          block.barrierArrived[id] -= expected;
+          if (block.barrierArrived[id] == 0)
+            block.barrierExpected[id] = 0;
+          released = true;
+        }
+        if (released) {
+          ++block.interval; // writes before the barrier are now ordered
+          continue;
+        }
         // Threads polling mbarriers: fine while anything else moves; a
         // sweep in which nothing changed means the phases never complete.
         size_t spinning = 0;
@@ -267,24 +286,6 @@ std::string SimtEmulator::launch(const std::string &name,
         if (!stuck.empty()) {
           state.fail("in block " + std::to_string(id) + ": " + stuck);
           return;
-        }
-        // Release every barrier whose count has arrived.
-        bool released = false;
-        for (uint32_t id = 0; id < 16; ++id) {
-          uint32_t expected = block.barrierExpected[id];
-          if (expected == 0 || block.barrierArrived[id] < expected)
-            continue;
-          for (EmulatedThread &t : fibres)
-            if (t.atBarrier && t.barrierId == id)
-              t.atBarrier = false;
-          block.barrierArrived[id] -= expected;
-          if (block.barrierArrived[id] == 0)
-            block.barrierExpected[id] = 0;
-          released = true;
-        }
-        if (released) {
-          ++block.interval; // writes before the barrier are now ordered
-          continue;
         }
         size_t waiting = 0, finished = 0;
         uint32_t waitingAt = 0;
