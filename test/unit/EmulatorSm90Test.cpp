@@ -19,29 +19,6 @@ using namespace nautilus::emu::test;
 
 namespace {
 
-/// An f16 matrix with exactly representable values, and its floats.
-struct HalfMatrix {
-  std::vector<uint16_t> bits;
-  std::vector<float> values;
-  HalfMatrix(size_t elements, int seed) : bits(elements), values(elements) {
-    for (size_t i = 0; i < elements; ++i) {
-      values[i] = float(int((i * 7 + seed * 13) % 11) - 5) / 4;
-      bits[i] = nautilus::rt::floatToF16Bits(values[i]);
-    }
-  }
-};
-
-void expectProduct(const std::vector<float> &c, const HalfMatrix &a,
-                   const HalfMatrix &b, int M, int N, int K) {
-  for (int i = 0; i < M; ++i)
-    for (int j = 0; j < N; ++j) {
-      float want = 0;
-      for (int k = 0; k < K; ++k)
-        want += a.values[i * K + k] * b.values[k * N + j];
-      ASSERT_EQ(c[i * N + j], want) << "C[" << i << "][" << j << "]";
-    }
-}
-
 // Triton's sm_90 GEMM: tiles stored to shared memory by the threads (A
 // 64-byte swizzled, K-major; B 128-byte swizzled, N-major) and multiplied
 // by wgmma.mma_async m64n64k16 through matrix descriptors.
@@ -52,20 +29,11 @@ TEST(EmulatorOnTriton, WgmmaMatmulSm90) {
   const int M = 100, N = 70, K = 80;
   HalfMatrix a(M * K, 1), b(K * N, 2);
   std::vector<float> c(M * N, -1);
-  void *pa = a.bits.data(), *pb = b.bits.data(), *pc = c.data(), *none = nullptr;
-  int32_t m = M, n = N, k = K, sam = K, sbk = N, scm = N;
-  LaunchShape shape;
-  shape.grid = {(M + 63) / 64, (N + 63) / 64, 1};
-  shape.block = {128, 1, 1};
-  shape.dynamicSharedBytes = 16384;
-  ASSERT_EQ(emu->launch("matmul", shape,
-                        {&pa, &pb, &pc, &m, &n, &k, &sam, &sbk, &scm, &none,
-                         &none},
-                        {{pa, a.bits.size() * 2},
-                         {pb, b.bits.size() * 2},
-                         {pc, c.size() * 4}}),
+  ASSERT_EQ(launchTritonMatmul(*emu, a.bits.data(), a.bits.size() * 2,
+                               b.bits.data(), b.bits.size() * 2, c, M, N, K,
+                               /*tile=*/64, /*sharedBytes=*/16384),
             "");
-  expectProduct(c, a, b, M, N, K);
+  EXPECT_TRUE(isExactProduct(c, a.values, b.values, M, N, K));
 }
 
 // Triton's sm_90 GEMM with TMA: tensor maps as __grid_constant__
@@ -106,7 +74,7 @@ TEST(EmulatorOnTriton, TmaWgmmaMatmulSm90) {
                          {b.bits.data(), b.bits.size() * 2},
                          {pc, c.size() * 4}}),
             "");
-  expectProduct(c, a, b, M, N, K);
+  EXPECT_TRUE(isExactProduct(c, a.values, b.values, M, N, K));
 }
 
 // Triton's flash attention for sm_90: Q K^T with both operands from
@@ -115,27 +83,9 @@ TEST(EmulatorOnTriton, FlashAttentionSm90) {
   std::string error;
   auto emu = loadFile("triton_attention_sm90.ll", error);
   ASSERT_TRUE(emu) << error;
-  const int Z = 2, N = 64, M = 96, D = 32;
-  std::vector<uint16_t> q(Z * N * D), k(Z * M * D), v(Z * M * D);
-  std::vector<float> qf(q.size()), kf(k.size()), vf(v.size()), o(Z * N * D, -1);
-  fillHalfSines(qf, q, 1);
-  fillHalfSines(kf, k, 2);
-  fillHalfSines(vf, v, 3);
-  void *pq = q.data(), *pk = k.data(), *pv = v.data(), *po = o.data(),
-       *none = nullptr;
-  float scale = 1.0f / std::sqrt(float(D));
-  LaunchShape shape;
-  shape.grid = {N / 64, Z, 1};
-  shape.block = {128, 1, 1};
-  shape.dynamicSharedBytes = 8192;
-  ASSERT_EQ(emu->launch("attention", shape,
-                        {&pq, &pk, &pv, &po, &scale, &none, &none},
-                        {{q.data(), q.size() * 2},
-                         {k.data(), k.size() * 2},
-                         {v.data(), v.size() * 2},
-                         {o.data(), o.size() * 4}}),
+  double worst = 0;
+  ASSERT_EQ(runTritonAttention(*emu, /*rows=*/64, /*sharedBytes=*/8192, worst),
             "");
-  double worst = attentionError(qf, kf, vf, o, Z, N, M, D, scale);
   EXPECT_LT(worst, 2e-3); // P is rounded to f16 before the second product
 }
 

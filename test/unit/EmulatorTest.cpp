@@ -645,36 +645,13 @@ TEST(EmulatorOnTriton, TensorCoreMatmul) {
   auto emu = loadFile("triton_matmul_sm80.ll", error);
   ASSERT_TRUE(emu) << error;
   const int M = 50, N = 40, K = 70;
-  std::vector<uint16_t> a(M * K), b(K * N);
-  std::vector<float> af(M * K), bf(K * N), c(M * N, -1);
-  for (int i = 0; i < M * K; ++i) {
-    af[i] = float((i * 7) % 9 - 4) / 4; // exact in f16
-    a[i] = nautilus::rt::floatToF16Bits(af[i]);
-  }
-  for (int i = 0; i < K * N; ++i) {
-    bf[i] = float((i * 5) % 7 - 3) / 2;
-    b[i] = nautilus::rt::floatToF16Bits(bf[i]);
-  }
-  void *pa = a.data(), *pb = b.data(), *pc = c.data(), *none = nullptr;
-  int32_t m = M, n = N, k = K, sam = K, sbk = N, scm = N;
-  LaunchShape shape;
-  shape.grid = {(M + 31) / 32, (N + 31) / 32, 1};
-  shape.block = {128, 1, 1};
-  shape.dynamicSharedBytes = 4096;
-  ASSERT_EQ(emu->launch("matmul", shape,
-                        {&pa, &pb, &pc, &m, &n, &k, &sam, &sbk, &scm, &none,
-                         &none},
-                        {{a.data(), a.size() * 2},
-                         {b.data(), b.size() * 2},
-                         {c.data(), c.size() * 4}}),
+  HalfMatrix a(M * K, 1), b(K * N, 2);
+  std::vector<float> c(M * N, -1);
+  ASSERT_EQ(launchTritonMatmul(*emu, a.bits.data(), a.bits.size() * 2,
+                               b.bits.data(), b.bits.size() * 2, c, M, N, K,
+                               /*tile=*/32, /*sharedBytes=*/4096),
             "");
-  for (int i = 0; i < M; ++i)
-    for (int j = 0; j < N; ++j) {
-      float want = 0;
-      for (int kk = 0; kk < K; ++kk)
-        want += af[i * K + kk] * bf[kk * N + j];
-      EXPECT_EQ(c[i * N + j], want) << "C[" << i << "][" << j << "]";
-    }
+  EXPECT_TRUE(isExactProduct(c, a.values, b.values, M, N, K));
 }
 
 // Triton's GEMM on f32 operands: tf32 mma.sync m16n8k8 (the operands are
@@ -684,29 +661,13 @@ TEST(EmulatorOnTriton, Tf32Matmul) {
   auto emu = loadFile("triton_matmul_tf32_sm80.ll", error);
   ASSERT_TRUE(emu) << error;
   const int M = 50, N = 40, K = 70;
-  std::vector<float> a(M * K), b(K * N), c(M * N, -1);
-  for (int i = 0; i < M * K; ++i)
-    a[i] = float((i * 7) % 9 - 4) / 4;
-  for (int i = 0; i < K * N; ++i)
-    b[i] = float((i * 5) % 7 - 3) / 2;
-  void *pa = a.data(), *pb = b.data(), *pc = c.data(), *none = nullptr;
-  int32_t m = M, n = N, k = K, sam = K, sbk = N, scm = N;
-  LaunchShape shape;
-  shape.grid = {(M + 31) / 32, (N + 31) / 32, 1};
-  shape.block = {128, 1, 1};
-  shape.dynamicSharedBytes = 8192;
-  ASSERT_EQ(emu->launch("matmul", shape,
-                        {&pa, &pb, &pc, &m, &n, &k, &sam, &sbk, &scm, &none,
-                         &none},
-                        {{pa, a.size() * 4}, {pb, b.size() * 4}, {pc, c.size() * 4}}),
+  HalfMatrix a(M * K, 3), b(K * N, 4); // f16-exact values are tf32-exact
+  std::vector<float> c(M * N, -1);
+  ASSERT_EQ(launchTritonMatmul(*emu, a.values.data(), a.values.size() * 4,
+                               b.values.data(), b.values.size() * 4, c, M, N,
+                               K, /*tile=*/32, /*sharedBytes=*/8192),
             "");
-  for (int i = 0; i < M; ++i)
-    for (int j = 0; j < N; ++j) {
-      float want = 0;
-      for (int kk = 0; kk < K; ++kk)
-        want += a[i * K + kk] * b[kk * N + j];
-      ASSERT_EQ(c[i * N + j], want) << "C[" << i << "][" << j << "]";
-    }
+  EXPECT_TRUE(isExactProduct(c, a.values, b.values, M, N, K));
 }
 
 // Triton's flash attention (online softmax, two mma.sync products a block,
@@ -715,27 +676,9 @@ TEST(EmulatorOnTriton, FlashAttention) {
   std::string error;
   auto emu = loadFile("triton_attention_sm80.ll", error);
   ASSERT_TRUE(emu) << error;
-  const int Z = 2, N = 64, M = 96, D = 32;
-  std::vector<uint16_t> q(Z * N * D), k(Z * M * D), v(Z * M * D);
-  std::vector<float> qf(q.size()), kf(k.size()), vf(v.size()), o(Z * N * D, -1);
-  fillHalfSines(qf, q, 1);
-  fillHalfSines(kf, k, 2);
-  fillHalfSines(vf, v, 3);
-  void *pq = q.data(), *pk = k.data(), *pv = v.data(), *po = o.data(),
-       *none = nullptr;
-  float scale = 1.0f / std::sqrt(float(D));
-  LaunchShape shape;
-  shape.grid = {N / 32, Z, 1};
-  shape.block = {128, 1, 1};
-  shape.dynamicSharedBytes = 4096;
-  ASSERT_EQ(emu->launch("attention", shape,
-                        {&pq, &pk, &pv, &po, &scale, &none, &none},
-                        {{q.data(), q.size() * 2},
-                         {k.data(), k.size() * 2},
-                         {v.data(), v.size() * 2},
-                         {o.data(), o.size() * 4}}),
+  double worst = 0;
+  ASSERT_EQ(runTritonAttention(*emu, /*rows=*/32, /*sharedBytes=*/4096, worst),
             "");
-  double worst = attentionError(qf, kf, vf, o, Z, N, M, D, scale);
   // P is rounded to f16 before the second product: about 1e-3 relative.
   EXPECT_LT(worst, 2e-3);
 }

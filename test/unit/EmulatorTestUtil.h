@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <gtest/gtest.h>
 #include <vector>
 
 namespace nautilus::emu::test {
@@ -61,6 +62,59 @@ inline void fillHalfSines(std::vector<float> &values,
   }
 }
 
+/// An f16 matrix with exactly representable values, and its floats.
+struct HalfMatrix {
+  std::vector<uint16_t> bits;
+  std::vector<float> values;
+  HalfMatrix(size_t elements, int seed) : bits(elements), values(elements) {
+    for (size_t i = 0; i < elements; ++i) {
+      values[i] = float(int((i * 7 + seed * 13) % 11) - 5) / 4;
+      bits[i] = nautilus::rt::floatToF16Bits(values[i]);
+    }
+  }
+};
+
+/// Whether `c` is exactly the row-major product of `a` (M x K) and `b`
+/// (K x N), all row-major (small exact values: the products are exact).
+inline ::testing::AssertionResult isExactProduct(const std::vector<float> &c,
+                                                 const std::vector<float> &a,
+                                                 const std::vector<float> &b,
+                                                 int M, int N, int K) {
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float want = 0;
+      for (int k = 0; k < K; ++k)
+        want += a[i * K + k] * b[k * N + j];
+      if (c[i * N + j] != want)
+        return ::testing::AssertionFailure()
+               << "C[" << i << "][" << j << "] = " << c[i * N + j]
+               << ", want " << want;
+    }
+  return ::testing::AssertionSuccess();
+}
+
+/// Launches the `matmul` kernel of test/scripts/triton_fixtures.py
+/// (a, b, c, M, N, K, stride_am, stride_bk, stride_cm, and Triton's two
+/// scratch pointers) on contiguous operands, one program per `tile` x
+/// `tile` block of C.
+inline std::string launchTritonMatmul(SimtEmulator &emu, const void *a,
+                                      size_t aBytes, const void *b,
+                                      size_t bBytes, std::vector<float> &c,
+                                      int M, int N, int K, int tile,
+                                      uint32_t sharedBytes) {
+  void *pa = const_cast<void *>(a), *pb = const_cast<void *>(b),
+       *pc = c.data(), *none = nullptr;
+  int32_t m = M, n = N, k = K, sam = K, sbk = N, scm = N;
+  LaunchShape shape;
+  shape.grid = {uint32_t((M + tile - 1) / tile), uint32_t((N + tile - 1) / tile),
+                1};
+  shape.block = {128, 1, 1};
+  shape.dynamicSharedBytes = sharedBytes;
+  return emu.launch("matmul", shape,
+                    {&pa, &pb, &pc, &m, &n, &k, &sam, &sbk, &scm, &none, &none},
+                    {{a, aBytes}, {b, bBytes}, {c.data(), c.size() * 4}});
+}
+
 /// The largest difference between `o` and softmax(Q K^T scale) V computed
 /// in double, for Q, O: [Z, N, D] and K, V: [Z, M, D], contiguous.
 inline double attentionError(const std::vector<float> &q,
@@ -90,6 +144,36 @@ inline double attentionError(const std::vector<float> &q,
       }
     }
   return worst;
+}
+
+/// Runs the `attention` kernel of test/scripts/triton_fixtures.py (Q, O:
+/// [2, 64, 32]; K, V: [2, 96, 32], f16 in, f32 out) with `rows` query rows
+/// a program; returns the launch's error, and in `worst` the largest
+/// difference from a double-precision reference.
+inline std::string runTritonAttention(SimtEmulator &emu, uint32_t rows,
+                                      uint32_t sharedBytes, double &worst) {
+  const int Z = 2, N = 64, M = 96, D = 32;
+  std::vector<uint16_t> q(Z * N * D), k(Z * M * D), v(Z * M * D);
+  std::vector<float> qf(q.size()), kf(k.size()), vf(v.size()),
+      o(Z * N * D, -1);
+  fillHalfSines(qf, q, 1);
+  fillHalfSines(kf, k, 2);
+  fillHalfSines(vf, v, 3);
+  void *pq = q.data(), *pk = k.data(), *pv = v.data(), *po = o.data(),
+       *none = nullptr;
+  float scale = 1.0f / std::sqrt(float(D));
+  LaunchShape shape;
+  shape.grid = {N / rows, Z, 1};
+  shape.block = {128, 1, 1};
+  shape.dynamicSharedBytes = sharedBytes;
+  std::string error = emu.launch(
+      "attention", shape, {&pq, &pk, &pv, &po, &scale, &none, &none},
+      {{q.data(), q.size() * 2},
+       {k.data(), k.size() * 2},
+       {v.data(), v.size() * 2},
+       {o.data(), o.size() * 4}});
+  worst = attentionError(qf, kf, vf, o, Z, N, M, D, scale);
+  return error;
 }
 
 } // namespace nautilus::emu::test
