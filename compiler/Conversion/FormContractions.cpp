@@ -54,18 +54,6 @@ bool isOperandMap(AffineMap map, unsigned row, unsigned other, unsigned k) {
   return inner == k || inner == row;
 }
 
-/// The value of a dimension (a literal, or a size bound at compile time by
-/// the kernel's plan), if known.
-std::optional<int64_t> knownExtent(tile::ProgramOp program, Attribute dim) {
-  if (auto literal = dyn_cast<IntegerAttr>(dim))
-    return literal.getInt();
-  for (auto plan : program->getParentOfType<ModuleOp>().getOps<tile::PlanOp>())
-    if (DictionaryAttr bindings = plan.getBindingsAttr())
-      if (auto bound = bindings.getAs<IntegerAttr>(cast<StringAttr>(dim).getValue()))
-        return bound.getInt();
-  return std::nullopt;
-}
-
 /// The tile extent for an output extent (known or not): a power of two
 /// from 32 to 128.
 int64_t contractionTile(std::optional<int64_t> extent) {
@@ -78,20 +66,12 @@ int64_t contractionTile(std::optional<int64_t> extent) {
 /// to be a multiple of 8 elements (16 bytes of f16/bf16), which TMA needs
 /// of every row stride. Unknown (dynamic) extents are checked at launch.
 bool innermostKnownUnaligned(tile::ProgramOp program, Value buffer) {
-  unsigned arg = cast<BlockArgument>(buffer).getArgNumber();
-  StringRef name = cast<StringAttr>(program.getArgNames()[arg]).getValue();
-  for (auto plan : program->getParentOfType<ModuleOp>().getOps<tile::PlanOp>())
-    for (Attribute entry : plan.getBuffers()) {
-      auto dict = cast<DictionaryAttr>(entry);
-      auto dims = dict.getAs<ArrayAttr>("dims");
-      if (dict.getAs<StringAttr>("name").getValue() != name || !dims ||
-          dims.empty())
-        continue;
-      std::optional<int64_t> extent =
-          knownExtent(program, dims[dims.size() - 1]);
-      return extent && *extent % 8 != 0;
-    }
-  return false;
+  ArrayAttr dims =
+      program.getBufferDims(cast<BlockArgument>(buffer).getArgNumber());
+  if (!dims || dims.empty())
+    return false;
+  std::optional<int64_t> extent = program.getKnownExtent(dims[dims.size() - 1]);
+  return extent && *extent % 8 != 0;
 }
 
 /// Gives every tile-shaped value of `program` the shape of `schedule`.
@@ -166,8 +146,8 @@ struct TileFormContractionsPass
     MLIRContext *ctx = program.getContext();
     SmallVector<int64_t> tileShape(rank, 1);
     ArrayAttr dims = program.getOutputDims();
-    tileShape[m] = contractionTile(knownExtent(program, dims[m]));
-    tileShape[n] = contractionTile(knownExtent(program, dims[n]));
+    tileShape[m] = contractionTile(program.getKnownExtent(dims[m]));
+    tileShape[n] = contractionTile(program.getKnownExtent(dims[n]));
     tile::MmaAttr mma;
     // wgmma's operands come by TMA, whose rows must start 16-byte aligned;
     // bound sizes that do not allow it take the mma.sync pipeline (which

@@ -495,28 +495,15 @@ SmallVector<Value> KernelLowering::programCoordinates(Value pid,
 Value KernelLowering::innermostExtent(Value buffer) {
   // The plan names each buffer's dimensions: a literal, or a size (bound at
   // compile time, or the program's size argument).
-  auto arg = cast<BlockArgument>(buffer);
-  StringRef name =
-      cast<StringAttr>(program.getArgNames()[arg.getArgNumber()]).getValue();
-  auto module = program->getParentOfType<ModuleOp>();
-  for (auto plan : module.getOps<tile::PlanOp>())
-    for (Attribute entry : plan.getBuffers()) {
-      auto dict = cast<DictionaryAttr>(entry);
-      if (dict.getAs<StringAttr>("name").getValue() != name)
-        continue;
-      auto dims = dict.getAs<ArrayAttr>("dims");
-      if (!dims || dims.empty())
-        break;
-      Attribute inner = dims[dims.size() - 1];
-      if (auto literal = dyn_cast<IntegerAttr>(inner))
-        return cIndex(literal.getInt());
-      StringRef sizeName = cast<StringAttr>(inner).getValue();
-      if (DictionaryAttr bindings = plan.getBindingsAttr())
-        if (auto bound = bindings.getAs<IntegerAttr>(sizeName))
-          return cIndex(bound.getInt());
-      if (Value size = program.getSizeArg(sizeName))
-        return scalars.lookup(size);
-    }
+  if (ArrayAttr dims = program.getBufferDims(
+          cast<BlockArgument>(buffer).getArgNumber());
+      dims && !dims.empty()) {
+    Attribute inner = dims[dims.size() - 1];
+    if (std::optional<int64_t> known = program.getKnownExtent(inner))
+      return cIndex(*known);
+    if (Value size = program.getSizeArg(cast<StringAttr>(inner).getValue()))
+      return scalars.lookup(size);
+  }
   Value mapped = scalars.lookup(buffer);
   return memref::DimOp::create(
       b, loc, mapped, cast<MemRefType>(mapped.getType()).getRank() - 1);

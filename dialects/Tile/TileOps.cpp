@@ -388,6 +388,42 @@ Value ProgramOp::getSizeArg(StringRef name) {
   return {};
 }
 
+/// The kernel's plan, which names this program among its programs.
+static PlanOp planOf(ProgramOp program) {
+  auto module = program->getParentOfType<ModuleOp>();
+  if (!module)
+    return {};
+  for (auto plan : module.getOps<PlanOp>())
+    for (Attribute p : plan.getPrograms())
+      if (cast<SymbolRefAttr>(p).getRootReference() == program.getSymNameAttr())
+        return plan;
+  return {};
+}
+
+ArrayAttr ProgramOp::getBufferDims(unsigned argNumber) {
+  PlanOp plan = planOf(*this);
+  if (!plan || argNumber >= getArgNames().size())
+    return {};
+  StringRef name = cast<StringAttr>(getArgNames()[argNumber]).getValue();
+  for (Attribute entry : plan.getBuffers()) {
+    auto dict = cast<DictionaryAttr>(entry);
+    if (dict.getAs<StringAttr>("name").getValue() == name)
+      return dict.getAs<ArrayAttr>("dims");
+  }
+  return {};
+}
+
+std::optional<int64_t> ProgramOp::getKnownExtent(Attribute dim) {
+  if (auto literal = dyn_cast<IntegerAttr>(dim))
+    return literal.getInt();
+  if (PlanOp plan = planOf(*this))
+    if (DictionaryAttr bindings = plan.getBindingsAttr())
+      if (auto bound =
+              bindings.getAs<IntegerAttr>(cast<StringAttr>(dim).getValue()))
+        return bound.getInt();
+  return std::nullopt;
+}
+
 Value ProgramOp::getOutputExtent(OpBuilder &b, Location loc, unsigned d) {
   Attribute dim = getOutputDims()[d];
   if (auto name = dyn_cast<StringAttr>(dim))

@@ -206,6 +206,12 @@ def Tile_ProgramOp : Tile_Op<"program", [Symbol, IsolatedFromAbove,
     /// The extent of output dimension `d` as a value in the entry block.
     mlir::Value getOutputExtent(mlir::OpBuilder &b, mlir::Location loc,
                                 unsigned d);
+    /// The dimensions (size names or literals) the kernel's `tile.plan`
+    /// gives buffer argument `argNumber`, or null.
+    mlir::ArrayAttr getBufferDims(unsigned argNumber);
+    /// The value of dimension `dim` (a literal, or a size the plan binds),
+    /// if known at compile time.
+    std::optional<int64_t> getKnownExtent(mlir::Attribute dim);
   }];
 }
 
