@@ -837,6 +837,8 @@ LogicalResult KernelLowering::runPersistent(ArrayRef<Value> grid) {
     return arith::AddIOp::create(b, loc, block,
                                  arith::MulIOp::create(b, loc, i, blocks));
   };
+  // The context's tile origin is unused here: each tile's origin goes to
+  // produceTile, and the consumers never need it.
   persistentContext = std::make_unique<ContractLoweringContext>(ContractLoweringContext{
       func, scalars.lookup(contract.getLhs()), scalars.lookup(contract.getRhs()),
       scalars.lookup(contract.getExtent()), sizeArgs, tileOrigin, extents, threadId,
