@@ -29,6 +29,7 @@
 // Persistent programs are not built yet.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Conversion/AffineExpansion.h"
 #include "compiler/Conversion/ContractLowering.h"
 #include "compiler/Conversion/WgmmaPlan.h"
 
@@ -140,7 +141,15 @@ void WgmmaLowering::issueStage(Value kTile, Value stage,
     for (int64_t box = 0; box < op->boxes; ++box) {
       SmallVector<Value> coordinates; // innermost first
       for (AffineExpr e : llvm::reverse(map.getResults())) {
-        unsigned d = cast<AffineDimExpr>(e).getPosition();
+        auto dim = dyn_cast<AffineDimExpr>(e);
+        if (!dim) { // a batch index computed from batch dims and sizes
+          SmallVector<Value> dims(origin.begin(), origin.end());
+          dims.push_back(index(0)); // k: not read by batch indices
+          coordinates.push_back(toI32(expandAffine(
+              b, loc, e, b.getIndexType(), dims, context.sizeArgs)));
+          continue;
+        }
+        unsigned d = dim.getPosition();
         if (d == kDim)
           coordinates.push_back(kCoord);
         else if (d == op->rowDim)

@@ -36,22 +36,29 @@ tile::LoadOp widenedLoad(Value v) {
   return in.isF16() || in.isBF16() ? load : tile::LoadOp();
 }
 
-/// Whether `map` reads each index as a plain dimension, reads `row` and
-/// the reduced index `k` exactly once, never `other`, and has `k` or `row`
-/// innermost.
+/// Whether `map` reads `row` and the reduced index `k` each exactly once as
+/// a plain dimension, has `k` or `row` innermost, and indexes every other
+/// dimension of the buffer (a batch dimension) by an expression of batch
+/// dimensions and sizes alone (as a grouped-query head, `h / (H / G)`):
+/// such an index is the same for the whole tile.
 bool isOperandMap(AffineMap map, unsigned row, unsigned other, unsigned k) {
   unsigned rows = 0, ks = 0;
   for (AffineExpr e : map.getResults()) {
-    auto dim = dyn_cast<AffineDimExpr>(e);
-    if (!dim || dim.getPosition() == other)
-      return false;
-    rows += dim.getPosition() == row;
-    ks += dim.getPosition() == k;
+    if (auto dim = dyn_cast<AffineDimExpr>(e)) {
+      if (dim.getPosition() == other)
+        return false;
+      rows += dim.getPosition() == row;
+      ks += dim.getPosition() == k;
+      continue;
+    }
+    for (unsigned d : {row, other, k})
+      if (e.isFunctionOfDim(d))
+        return false;
   }
   if (rows != 1 || ks != 1)
     return false;
-  unsigned inner = cast<AffineDimExpr>(map.getResults().back()).getPosition();
-  return inner == k || inner == row;
+  auto inner = dyn_cast<AffineDimExpr>(map.getResults().back());
+  return inner && (inner.getPosition() == k || inner.getPosition() == row);
 }
 
 /// The tile extent for an output extent (known or not): a power of two

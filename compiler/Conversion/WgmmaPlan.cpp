@@ -14,7 +14,9 @@ static WgmmaOperandPlan planOperand(AffineMap map, unsigned rowDim,
       cast<AffineDimExpr>(map.getResults().back()).getPosition() == kDim;
   int64_t inner = WgmmaPlan::kSwizzleBytes / elementBytes; // 64 of f16
   for (AffineExpr e : llvm::reverse(map.getResults())) {
-    unsigned d = cast<AffineDimExpr>(e).getPosition();
+    // A batch index (a dimension or an expression of them) is one box row.
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    unsigned d = dim ? dim.getPosition() : ~0u;
     if (d == kDim)
       plan.box.push_back(tileK);
     else if (d == rowDim)

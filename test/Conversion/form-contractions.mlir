@@ -74,3 +74,47 @@ tile.program @skewed attributes {arg_names = ["A", "B", "C"], output_dims = ["M"
   }
   tile.store %0, %arg2 : vector<16x64xf32> -> memref<?x?xf32>
 }
+
+// -----
+
+// Grouped-query attention's scores: K's head is h / (H / G), an expression
+// of the batch dimension h and the sizes alone, the same for the whole
+// tile: still a contraction.
+// CHECK-LABEL: tile.program @gqa_S
+// CHECK-SAME: tile = [1, 1, 128, 128], threads = 256
+// CHECK: tile.contract %arg0[#{{.*}}], %arg1[#{{.*}}] over(%arg7)
+// CHECK-NOT: tile.reduce
+tile.program @gqa_S attributes {arg_names = ["Q", "K", "S"], output_dims = ["B", "H", "N", "M"], schedule = #tile.schedule<tile = [1, 1, 16, 64], threads = 128>, sizes = ["B", "H", "N", "D", "G", "M"]} {
+^bb0(%arg0: memref<?x?x?x?xbf16>, %arg1: memref<?x?x?x?xbf16>, %arg2: memref<?x?x?x?xf32>, %arg3: index, %arg4: index, %arg5: index, %arg6: index, %arg7: index, %arg8: index):
+  %0 = tile.reduce sum over(%arg7) : vector<1x1x16x64xf32> {
+  ^bb0(%d: index):
+    %q = tile.load %arg0[affine_map<(d0, d1, d2, d3, d4)[s0, s1, s2, s3, s4, s5] -> (d0, d1, d2, d4)>] : memref<?x?x?x?xbf16> -> vector<1x1x16x64xbf16>
+    %qe = arith.extf %q : vector<1x1x16x64xbf16> to vector<1x1x16x64xf32>
+    %k = tile.load %arg1[affine_map<(d0, d1, d2, d3, d4)[s0, s1, s2, s3, s4, s5] -> (d0, d1 floordiv (s1 floordiv s4), d3, d4)>] : memref<?x?x?x?xbf16> -> vector<1x1x16x64xbf16>
+    %ke = arith.extf %k : vector<1x1x16x64xbf16> to vector<1x1x16x64xf32>
+    %p = arith.mulf %qe, %ke : vector<1x1x16x64xf32>
+    tile.yield %p : vector<1x1x16x64xf32>
+  }
+  tile.store %0, %arg2 : vector<1x1x16x64xf32> -> memref<?x?x?x?xf32>
+}
+
+// -----
+
+// Not a contraction: K's head depends on the row n (d2), which varies
+// across the tile.
+// CHECK-LABEL: tile.program @row_dependent_batch
+// CHECK: tile.reduce sum
+// CHECK-NOT: tile.contract
+tile.program @row_dependent_batch attributes {arg_names = ["Q", "K", "S"], output_dims = ["B", "H", "N", "M"], schedule = #tile.schedule<tile = [1, 1, 16, 64], threads = 128>, sizes = ["B", "H", "N", "D", "G", "M"]} {
+^bb0(%arg0: memref<?x?x?x?xbf16>, %arg1: memref<?x?x?x?xbf16>, %arg2: memref<?x?x?x?xf32>, %arg3: index, %arg4: index, %arg5: index, %arg6: index, %arg7: index, %arg8: index):
+  %0 = tile.reduce sum over(%arg7) : vector<1x1x16x64xf32> {
+  ^bb0(%d: index):
+    %q = tile.load %arg0[affine_map<(d0, d1, d2, d3, d4)[s0, s1, s2, s3, s4, s5] -> (d0, d1, d2, d4)>] : memref<?x?x?x?xbf16> -> vector<1x1x16x64xbf16>
+    %qe = arith.extf %q : vector<1x1x16x64xbf16> to vector<1x1x16x64xf32>
+    %k = tile.load %arg1[affine_map<(d0, d1, d2, d3, d4)[s0, s1, s2, s3, s4, s5] -> (d0, d2 floordiv 2, d3, d4)>] : memref<?x?x?x?xbf16> -> vector<1x1x16x64xbf16>
+    %ke = arith.extf %k : vector<1x1x16x64xbf16> to vector<1x1x16x64xf32>
+    %p = arith.mulf %qe, %ke : vector<1x1x16x64xf32>
+    tile.yield %p : vector<1x1x16x64xf32>
+  }
+  tile.store %0, %arg2 : vector<1x1x16x64xf32> -> memref<?x?x?x?xf32>
+}
