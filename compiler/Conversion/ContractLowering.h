@@ -8,6 +8,7 @@
 #ifndef NAUTILUS_CONVERSION_CONTRACTLOWERING_H
 #define NAUTILUS_CONVERSION_CONTRACTLOWERING_H
 
+#include "compiler/Conversion/ComputedOperand.h"
 #include "dialects/Tile/TileOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
@@ -17,6 +18,7 @@ namespace nautilus {
 struct ContractLoweringContext {
   mlir::gpu::GPUFuncOp func;              // gets the shared-memory buffers
   mlir::Value lhs, rhs, extent;           // the contract's operands, mapped
+                                          // (lhs, rhs: null when computed)
   llvm::ArrayRef<mlir::Value> sizeArgs;   // the sizes (the maps' symbols)
   llvm::ArrayRef<mlir::Value> tileOrigin; // per output dim, the tile's first index
   llvm::ArrayRef<mlir::Value> outputExtents; // per output dim
@@ -28,6 +30,8 @@ struct ContractLoweringContext {
   // wgmma only: the kernel parameters pointing to the operands' TMA tensor
   // maps (built by the runtime at launch).
   mlir::Value lhsTensorMap, rhsTensorMap;
+  // mma.sync only: a computed operand's evaluator (null: loaded).
+  ComputedOperand *lhsComputed = nullptr, *rhsComputed = nullptr;
 };
 
 /// A layout conversion moves a tile of `rows` rows of `rowBytes` bytes

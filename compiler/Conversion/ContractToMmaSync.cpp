@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/ContractLowering.h"
 #include "compiler/Conversion/AffineExpansion.h"
+#include "compiler/Conversion/ComputedOperand.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -52,6 +53,9 @@ struct Operand {
   bool kInnermost;    // K is its innermost (contiguous) index
   Value shared;       // stages x (rowTile x tile K) elements
   Value innerExtent;  // the buffer's innermost extent, from the sizes
+  // A computed operand (no buffer): evaluated by the threads and stored
+  // K innermost.
+  ComputedOperand *computed = nullptr;
   // The stored tile: rows of `columns` elements.
   int64_t rows() const { return kInnermost ? rowTile : tileK; }
   int64_t columns() const { return kInnermost ? tileK : rowTile; }
@@ -90,7 +94,20 @@ private:
   /// fragments (K, then rows).
   SmallVector<Value, 4> loadFragment(const Operand &op, Value stage,
                                      Value rowBase, Value kBase, bool isLhs);
-  void issueCopies(Value kTile, Value numK);
+  /// A computed operand's elements for one K tile, between the phases.
+  struct PendingRuns {
+    Value kTile, stage;
+    SmallVector<std::tuple<Value, Value, Value, ComputedRun>> runs; // guard, row, chunk
+  };
+  /// Evaluates the reads of `op`'s K tile `kTile` for this thread's chunks.
+  PendingRuns readComputed(const Operand &op, Value kTile);
+  /// Finishes them and stores them, 16 bytes a chunk, into their stage.
+  void storeComputed(const Operand &op, PendingRuns &pending, Value numK);
+  /// Starts filling K tile `kTile`'s stage: the copies of loaded operands
+  /// (one cp.async group a step, empty or not), the reads of computed ones;
+  /// finishCopies completes the computed ones.
+  SmallVector<PendingRuns, 2> startCopies(Value kTile, Value numK);
+  void finishCopies(SmallVector<PendingRuns, 2> &pending, Value numK);
 
   OpBuilder &b;
   Location loc;
@@ -109,7 +126,7 @@ int64_t nautilus::contractSharedMemoryBytes(tile::ContractOp contract,
                                             tile::ScheduleAttr schedule) {
   ArrayRef<int64_t> tile = schedule.getTile();
   int64_t k = schedule.getMma().getTileK();
-  int64_t bytes = contract.getLhs().getType().getElementTypeBitWidth() / 8;
+  int64_t bytes = contract.getOperandElementType().getIntOrFloatBitWidth() / 8;
   return schedule.getMma().getStages() *
          (tile[tile.size() - 2] * k + k * tile.back()) * bytes;
 }
@@ -274,7 +291,77 @@ void MmaSyncLowering::copyTileGuarded(const Operand &op, Value kTile,
   }
 }
 
-void MmaSyncLowering::issueCopies(Value kTile, Value numK) {
+MmaSyncLowering::PendingRuns MmaSyncLowering::readComputed(const Operand &op,
+                                                           Value kTile) {
+  // Thread t evaluates chunks t, t + threads, ... of the stage tile (rows
+  // of tile K, K innermost): 8 consecutive elements along K a chunk.
+  PendingRuns pending;
+  pending.kTile = kTile;
+  int64_t rowChunks = op.columns() / 8;
+  int64_t chunks = op.rows() * rowChunks;
+  for (int64_t first = 0; first < chunks; first += threads) {
+    Value q = add(context.threadId, c(first));
+    Value row = arith::DivUIOp::create(b, loc, q, c(rowChunks));
+    Value chunk = arith::RemUIOp::create(b, loc, q, c(rowChunks));
+    Value some = arith::ConstantIntOp::create(b, loc, 1, 1);
+    if (first + threads > chunks) {
+      // Threads past the last chunk evaluate row 0 and store nothing.
+      some = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, q,
+                                   c(chunks));
+      row = arith::SelectOp::create(b, loc, some, row, c(0));
+    }
+    SmallVector<Value> dims(context.tileOrigin.begin(),
+                            context.tileOrigin.end());
+    dims[op.rowDim] = add(dims[op.rowDim], row);
+    Value k = add(mul(kTile, c(tileK)), mul(chunk, c(8)));
+    pending.runs.emplace_back(some, row, chunk,
+                              op.computed->read(b, loc, dims, k, 8));
+  }
+  return pending;
+}
+
+void MmaSyncLowering::storeComputed(const Operand &op, PendingRuns &pending,
+                                    Value numK) {
+  Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                    pending.kTile, numK);
+  auto ifAny = scf::IfOp::create(b, loc, any, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifAny.getThenRegion().front());
+  Value stage = arith::RemUIOp::create(b, loc, pending.kTile, c(stages));
+  Value zero = arith::ConstantOp::create(b, loc, element,
+                                         b.getZeroAttr(element));
+  for (auto &[some, row, chunk, run] : pending.runs) {
+    SmallVector<Value> dims(context.tileOrigin.begin(),
+                            context.tileOrigin.end());
+    dims[op.rowDim] = add(dims[op.rowDim], row);
+    SmallVector<Value> elements = op.computed->finish(b, loc, dims, run);
+    // Past the operand's rows or the reduced extent, an element
+    // contributes nothing (the other operand is zero-filled there too, but
+    // a computed value such as exp(0) need not be zero, and 0 * NaN is not).
+    Value rowInside = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ult, dims[op.rowDim],
+        context.outputExtents[op.rowDim]);
+    Value k = add(mul(pending.kTile, c(tileK)), mul(chunk, c(8)));
+    for (int64_t e = 0; e < 8; ++e) {
+      Value inside = arith::AndIOp::create(
+          b, loc, rowInside,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                add(k, c(e)), context.extent));
+      elements[e] = arith::SelectOp::create(b, loc, inside, elements[e], zero);
+    }
+    auto ifSome = scf::IfOp::create(b, loc, some, /*withElse=*/false);
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(&ifSome.getThenRegion().front());
+    Value chunkValue = vector::FromElementsOp::create(
+        b, loc, VectorType::get({8}, element), elements);
+    vector::StoreOp::create(b, loc, chunkValue, op.shared,
+                            ValueRange{sharedOffset(op, stage, row, chunk)},
+                            /*nontemporal=*/false, b.getI64IntegerAttr(16));
+  }
+}
+
+SmallVector<MmaSyncLowering::PendingRuns, 2>
+MmaSyncLowering::startCopies(Value kTile, Value numK) {
   Value stage = arith::RemUIOp::create(b, loc, kTile, c(stages));
   Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, kTile,
                                     numK);
@@ -282,11 +369,27 @@ void MmaSyncLowering::issueCopies(Value kTile, Value numK) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifAny.getThenRegion().front());
-    copyTile(lhs, kTile, stage);
-    copyTile(rhs, kTile, stage);
+    for (const Operand *op : {&lhs, &rhs})
+      if (!op->computed)
+        copyTile(*op, kTile, stage);
   }
   // One group per step, empty or not, so that waits count steps.
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  // A computed operand's reads (guarded by the buffers' bounds, so a step
+  // past the last reads nothing and its stores are skipped).
+  SmallVector<PendingRuns, 2> pending;
+  for (const Operand *op : {&lhs, &rhs})
+    if (op->computed)
+      pending.push_back(readComputed(*op, kTile));
+  return pending;
+}
+
+void MmaSyncLowering::finishCopies(SmallVector<PendingRuns, 2> &pending,
+                                   Value numK) {
+  unsigned next = 0;
+  for (const Operand *op : {&lhs, &rhs})
+    if (op->computed)
+      storeComputed(*op, pending[next++], numK);
 }
 
 SmallVector<Value, 4> MmaSyncLowering::loadFragment(const Operand &op,
@@ -332,7 +435,7 @@ FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
   stages = mma.getStages();
   threads = context.schedule.getThreads();
   int64_t warpsM = mma.getWarps()[0], warpsN = mma.getWarps()[1];
-  element = cast<MemRefType>(context.lhs.getType()).getElementType();
+  element = contract.getOperandElementType();
   auto innermostIsK = [&](AffineMap map) {
     return cast<AffineDimExpr>(map.getResults().back()).getPosition() == rank;
   };
@@ -340,22 +443,25 @@ FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
   // the memref-to-LLVM conversion of the element-wise copies cannot map).
   Attribute workgroup = b.getI64IntegerAttr(3);
   auto makeOperand = [&](Value buffer, AffineMap map, unsigned rowDim,
-                         int64_t rowTile) {
+                         int64_t rowTile, ComputedOperand *computed) {
     Operand op;
     op.buffer = buffer;
     op.map = map;
     op.rowDim = rowDim;
     op.rowTile = rowTile;
     op.tileK = tileK;
-    op.kInnermost = innermostIsK(map);
+    op.computed = computed;
+    op.kInnermost = computed || innermostIsK(map);
     op.shared = gpu::GPUFuncOp(context.func).addWorkgroupAttribution(
         MemRefType::get({stages * rowTile * tileK}, element, AffineMap(),
                         workgroup),
         loc);
     return op;
   };
-  lhs = makeOperand(context.lhs, contract.getLhsMap(), rank - 2, tileM);
-  rhs = makeOperand(context.rhs, contract.getRhsMap(), rank - 1, tileN);
+  lhs = makeOperand(context.lhs, contract.getOperandMap(0), rank - 2, tileM,
+                    context.lhsComputed);
+  rhs = makeOperand(context.rhs, contract.getOperandMap(1), rank - 1, tileN,
+                    context.rhsComputed);
   lhs.innerExtent = context.lhsInnerExtent;
   rhs.innerExtent = context.rhsInnerExtent;
 
@@ -367,8 +473,10 @@ FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
   int64_t mTiles = warpRows / 16, nTiles = warpColumns / 8;
 
   Value numK = arith::CeilDivUIOp::create(b, loc, context.extent, c(tileK));
-  for (int64_t s = 0; s + 1 < stages; ++s)
-    issueCopies(c(s), numK);
+  for (int64_t s = 0; s + 1 < stages; ++s) {
+    SmallVector<PendingRuns, 2> pending = startCopies(c(s), numK);
+    finishCopies(pending, numK);
+  }
 
   Type f32 = b.getF32Type();
   Value zero = arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32));
@@ -382,7 +490,12 @@ FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
                            loop.getRegionIterArgs().end());
     NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 2);
     gpu::BarrierOp::create(b, loc);
-    issueCopies(add(kt, c(stages - 1)), numK);
+    // The stage consumed at step kt - 1 (free: every thread has passed the
+    // barrier) starts filling with K tile kt + stages - 1; a computed
+    // operand's reads are issued now and its elements finished and stored
+    // after this step's matrix multiplies.
+    SmallVector<PendingRuns, 2> pending =
+        startCopies(add(kt, c(stages - 1)), numK);
     Value stage = arith::RemUIOp::create(b, loc, kt, c(stages));
     Value rowBaseM = mul(warpM, c(warpRows));
     Value rowBaseN = mul(warpN, c(warpColumns));
@@ -415,6 +528,7 @@ FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
             acc[first + r] = LLVM::ExtractValueOp::create(b, loc, op, r);
         }
     }
+    finishCopies(pending, numK);
     scf::YieldOp::create(b, loc, acc);
   }
   NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);

@@ -89,6 +89,9 @@ private:
   }
   /// The wgmma group of one stage on the accumulators `acc` (a struct).
   Value multiplyStage(Value acc, Value stage, Value group);
+  /// Waits for every wgmma group in flight; returns the accumulators `acc`
+  /// as the wait leaves them.
+  SmallVector<Value> waitForAllTied(ValueRange acc);
   /// Waits for the stage of step `step` and issues its wgmma group on the
   /// accumulators `registers`; returns them as a struct of `accType`.
   Value consumeStep(Value step, ValueRange registers, Type accType,
@@ -136,8 +139,8 @@ void WgmmaLowering::issueStage(Value kTile, Value stage,
   unsigned kDim = context.schedule.getTile().size();
   auto pointer7 = LLVM::LLVMPointerType::get(b.getContext(), 7);
   for (auto [op, map, tensorMap] :
-       {std::make_tuple(&plan.lhs, contract.getLhsMap(), context.lhsTensorMap),
-        std::make_tuple(&plan.rhs, contract.getRhsMap(), context.rhsTensorMap)})
+       {std::make_tuple(&plan.lhs, contract.getOperandMap(0), context.lhsTensorMap),
+        std::make_tuple(&plan.rhs, contract.getOperandMap(1), context.rhsTensorMap)})
     for (int64_t box = 0; box < op->boxes; ++box) {
       SmallVector<Value> coordinates; // innermost first
       for (AffineExpr e : llvm::reverse(map.getResults())) {
@@ -286,8 +289,33 @@ SmallVector<Value> WgmmaLowering::consumeTile(Value localTile,
       next.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
     scf::YieldOp::create(b, loc, next);
   }
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-  return SmallVector<Value>(loop.getResults().begin(), loop.getResults().end());
+  return waitForAllTied(loop.getResults());
+}
+
+SmallVector<Value> WgmmaLowering::waitForAllTied(ValueRange acc) {
+  // nvvm.wgmma.wait.group.sync.aligned takes no operands, so nothing stops
+  // LLVM from scheduling the epilogue's reads of the accumulators above it
+  // (it did: ptxas then serialised every wgmma of the kernel, C7514). As
+  // inline PTX whose outputs are the accumulators tied to its inputs, the
+  // wait is where their final values come from.
+  int64_t n = acc.size();
+  std::string constraints;
+  for (int64_t i = 0; i < n; ++i)
+    constraints += "=f,";
+  for (int64_t i = 0; i < n; ++i)
+    constraints += std::to_string(i) + (i + 1 < n ? "," : "");
+  SmallVector<Type> fields(n, b.getF32Type());
+  auto type = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
+  auto wait = LLVM::InlineAsmOp::create(
+      b, loc, type, acc, "wgmma.wait_group.sync.aligned 0;", constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  SmallVector<Value> out;
+  for (int64_t i = 0; i < n; ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, loc, wait.getResult(0), i));
+  return out;
 }
 
 FailureOr<SmallVector<Value>>

@@ -9,9 +9,12 @@
 #include "compiler/Target/Target.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace nautilus {
@@ -59,6 +62,79 @@ bool isOperandMap(AffineMap map, unsigned row, unsigned other, unsigned k) {
     return false;
   auto inner = dyn_cast<AffineDimExpr>(map.getResults().back());
   return inner && (inner.getPosition() == k || inner.getPosition() == row);
+}
+
+/// The ops of the reduction body that compute `value` (in body order), if
+/// an operand region can: loads (not gathers) and indices that do not vary
+/// along output dimension `other`, element-wise arith/math ops, and splat
+/// constants (which may come from outside the body); null if not.
+std::optional<SmallVector<Operation *>> computableSlice(Value value,
+                                                        Block &body,
+                                                        unsigned other) {
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Value> work = {value};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!isa<VectorType>(v.getType()))
+      continue; // a scalar: a size, the reduced index
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return std::nullopt; // a tile block argument
+    if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
+      if (!isa<SplatElementsAttr>(constant.getValue()))
+        return std::nullopt;
+      slice.insert(def);
+      continue;
+    }
+    if (def->getBlock() != &body || !slice.insert(def))
+      continue;
+    if (auto load = dyn_cast<tile::LoadOp>(def)) {
+      if (!load.getIndirect().empty() ||
+          llvm::any_of(load.getMap().getResults(),
+                       [&](AffineExpr e) { return e.isFunctionOfDim(other); }))
+        return std::nullopt;
+      continue;
+    }
+    if (auto index = dyn_cast<tile::IndexOp>(def)) {
+      if (static_cast<uint64_t>(index.getDim()) == other)
+        return std::nullopt;
+      continue;
+    }
+    if (def->getNumRegions() || def->getNumResults() != 1 ||
+        !isa<arith::ArithDialect, math::MathDialect>(def->getDialect()))
+      return std::nullopt;
+    work.append(def->operand_begin(), def->operand_end());
+  }
+  SmallVector<Operation *> ordered(slice.begin(), slice.end());
+  // Outer constants first, then the body's ops in order.
+  llvm::sort(ordered, [&](Operation *a, Operation *b) {
+    bool aIn = a->getBlock() == &body, bIn = b->getBlock() == &body;
+    if (aIn != bIn)
+      return !aIn;
+    return aIn ? a->isBeforeInBlock(b) : a < b;
+  });
+  return ordered;
+}
+
+/// Whether `value` reaches memory only through a conversion to a 16-bit
+/// float, after element-wise arithmetic: then the contraction's result is
+/// only ever seen at 16-bit precision, and rounding a computed f32 operand
+/// to the 16-bit type of the other (FlashAttention's P before P V) costs
+/// an error of the order of that final rounding.
+bool seenOnlyAt16Bit(Value value) {
+  for (Operation *user : value.getUsers()) {
+    if (auto trunc = dyn_cast<arith::TruncFOp>(user)) {
+      if (getElementTypeOrSelf(trunc.getType()).getIntOrFloatBitWidth() > 16)
+        return false;
+      continue;
+    }
+    if (user->getNumRegions() || user->getNumResults() != 1 ||
+        !isa<arith::ArithDialect, math::MathDialect>(user->getDialect()) ||
+        !isa<FloatType>(getElementTypeOrSelf(user->getResult(0).getType())) ||
+        !seenOnlyAt16Bit(user->getResult(0)))
+      return false;
+  }
+  return true;
 }
 
 /// The tile extent for an output extent (known or not): a power of two
@@ -120,6 +196,29 @@ struct TileFormContractionsPass
       formIn(program);
   }
 
+  /// Moves the ops computing `value` in `reduce`'s body into `contract`'s
+  /// region for operand `side`, ending in the conversion to the other
+  /// operand's type.
+  void buildComputedOperand(tile::ContractOp contract, unsigned side,
+                            tile::ReduceOp reduce, Value value,
+                            ArrayRef<Operation *> ops) {
+    Region &region = contract.getOperandBody(side);
+    Block *block = new Block();
+    region.push_back(block);
+    Value k = block->addArgument(IndexType::get(contract.getContext()),
+                                 contract.getLoc());
+    IRMapping map;
+    map.map(reduce.getBody().front().getArgument(0), k);
+    OpBuilder b = OpBuilder::atBlockEnd(block);
+    for (Operation *op : ops)
+      b.clone(*op, map);
+    Type element = contract.getOperandElementType();
+    auto type = VectorType::get(contract.getType().getShape(), element);
+    Value rounded =
+        arith::TruncFOp::create(b, contract.getLoc(), type, map.lookup(value));
+    tile::YieldOp::create(b, contract.getLoc(), rounded);
+  }
+
   void formIn(tile::ProgramOp program) {
     unsigned rank = program.getRank();
     if (rank < 2 || program.getSchedule().getMma())
@@ -127,26 +226,60 @@ struct TileFormContractionsPass
     unsigned m = rank - 2, n = rank - 1, k = rank;
     tile::ReduceOp found;
     tile::LoadOp lhs, rhs;
+    // A computed operand (side 0: lhs, 1: rhs): the f32 factor and the ops
+    // computing it.
+    std::optional<unsigned> computedSide;
+    Value computedValue;
+    SmallVector<Operation *> computedOps;
     for (auto reduce : program.getBody().getOps<tile::ReduceOp>()) {
       if (reduce.getKind() != alg::ReductionKind::sum ||
           reduce.getExtents().size() != 1 ||
           !reduce.getType().getElementType().isF32())
         continue;
-      auto yield = cast<tile::YieldOp>(reduce.getBody().front().getTerminator());
+      Block &body = reduce.getBody().front();
+      auto yield = cast<tile::YieldOp>(body.getTerminator());
       auto mul = yield.getValue().getDefiningOp<arith::MulFOp>();
       if (!mul)
         continue;
       tile::LoadOp a = widenedLoad(mul.getLhs()), b = widenedLoad(mul.getRhs());
-      if (!a || !b || a.getType().getElementType() != b.getType().getElementType())
+      if (a && b && a.getType().getElementType() == b.getType().getElementType()) {
+        if (!isOperandMap(a.getMap(), m, n, k))
+          std::swap(a, b);
+        if (isOperandMap(a.getMap(), m, n, k) &&
+            isOperandMap(b.getMap(), n, m, k)) {
+          found = reduce;
+          lhs = a;
+          rhs = b;
+          break;
+        }
+      }
+      // One widened load and an f32 factor computed from loads, rounded to
+      // the load's type when the result is only seen at 16 bits.
+      Value other = mul.getRhs();
+      if (!a && b) {
+        a = b;
+        other = mul.getLhs();
+      }
+      if (!a || widenedLoad(other) || !seenOnlyAt16Bit(reduce.getResult()))
         continue;
-      if (!isOperandMap(a.getMap(), m, n, k))
-        std::swap(a, b);
-      if (!isOperandMap(a.getMap(), m, n, k) || !isOperandMap(b.getMap(), n, m, k))
-        continue;
-      found = reduce;
-      lhs = a;
-      rhs = b;
-      break;
+      for (unsigned side : {0u, 1u}) {
+        // The load is the operand that is not computed.
+        unsigned loadRow = side == 0 ? n : m, loadOther = side == 0 ? m : n;
+        if (!isOperandMap(a.getMap(), loadRow, loadOther, k))
+          continue;
+        std::optional<SmallVector<Operation *>> ops =
+            computableSlice(other, body, /*other=*/loadRow);
+        if (!ops)
+          continue;
+        found = reduce;
+        (side == 0 ? rhs : lhs) = a;
+        computedSide = side;
+        computedValue = other;
+        computedOps = std::move(*ops);
+        break;
+      }
+      if (found)
+        break;
     }
     if (!found)
       return;
@@ -159,7 +292,11 @@ struct TileFormContractionsPass
     // wgmma's operands come by TMA, whose rows must start 16-byte aligned;
     // bound sizes that do not allow it take the mma.sync pipeline (which
     // copies such rows element by element).
-    bool tmaRows = !innermostKnownUnaligned(program, lhs.getBuffer()) &&
+    // A computed operand is evaluated by the block's threads into shared
+    // memory, which the mma.sync pipeline does (wgmma's takes its operands
+    // by TMA).
+    bool tmaRows = !computedSide &&
+                   !innermostKnownUnaligned(program, lhs.getBuffer()) &&
                    !innermostKnownUnaligned(program, rhs.getBuffer());
     if (target == "sm_90" && tmaRows) {
       // wgmma: a warpgroup per 64 rows, tiles of 64 or 128 (M) by 64 or
@@ -185,9 +322,18 @@ struct TileFormContractionsPass
         tile::ScheduleAttr::get(ctx, tileShape, mma.getNumThreads(), mma);
     reshapeTiles(program, schedule);
     OpBuilder b(found);
+    auto operand = [&](tile::LoadOp load) {
+      return std::make_pair(load ? load.getBuffer() : Value(),
+                            load ? load.getMapAttr() : AffineMapAttr());
+    };
+    auto [lhsBuffer, lhsMap] = operand(lhs);
+    auto [rhsBuffer, rhsMap] = operand(rhs);
     auto contract = tile::ContractOp::create(
-        b, found.getLoc(), found.getType(), lhs.getBuffer(), lhs.getMapAttr(),
-        rhs.getBuffer(), rhs.getMapAttr(), found.getExtents()[0]);
+        b, found.getLoc(), found.getType(), lhsBuffer, lhsMap, rhsBuffer,
+        rhsMap, found.getExtents()[0]);
+    if (computedSide)
+      buildComputedOperand(contract, *computedSide, found, computedValue,
+                           computedOps);
     found.getResult().replaceAllUsesWith(contract.getResult());
     found.erase();
   }

@@ -58,6 +58,9 @@ private:
   int64_t storeWidth(Value value);
   Fragment lowerReduce(tile::ReduceOp reduce, LogicalResult &status);
   FailureOr<Fragment> lowerContract(tile::ContractOp contract);
+  /// What the contraction's lowering takes from the program's (creating
+  /// the evaluators of computed operands).
+  ContractLoweringContext contractContext(tile::ContractOp contract);
   /// Each element's position in the tile along each dimension (per dim, per
   /// element) for the schedule's distribution of the tile over threads.
   SmallVector<Fragment> tilePositions(Value tid);
@@ -129,6 +132,7 @@ private:
   std::unique_ptr<ContractLoweringContext> persistentContext;
   std::unique_ptr<PersistentWgmma> persistent;
   Value persistentWarpgroup, persistentLocalTile;
+  std::array<std::unique_ptr<ComputedOperand>, 2> computedOperands;
 };
 
 /// `then` under `cond`, yielding its value or `otherwise`.
@@ -149,9 +153,6 @@ static Value ifThenElse(OpBuilder &b, Location loc, Value cond, Type type,
 void KernelLowering::lowerLoad(tile::LoadOp load, Fragment &result) {
   Value buffer = scalars.lookup(load.getBuffer());
   auto memType = cast<MemRefType>(buffer.getType());
-  Type element = load.getType().getElementType();
-  Value zero = arith::ConstantOp::create(b, loc, element,
-                                         b.getZeroAttr(element));
   ArrayRef<int64_t> positions = load.getIndirectPositions();
   SmallVector<Fragment> indirect;
   for (Value v : load.getIndirect())
@@ -170,24 +171,7 @@ void KernelLowering::lowerLoad(tile::LoadOp load, Fragment &result) {
         idx.push_back(expandAffine(b, loc, load.getMap().getResult(mapped++),
                                    b.getIndexType(), dims, sizeArgs));
     }
-    // An element is read only where its indices lie inside the buffer: an
-    // unguarded read out of range is undefined (LANGUAGE.md) but never
-    // touches memory outside the buffer.
-    Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
-    for (auto [j, i] : llvm::enumerate(idx)) {
-      Value size = memref::DimOp::create(b, loc, buffer, j);
-      ok = arith::AndIOp::create(
-          b, loc, ok,
-          arith::AndIOp::create(
-              b, loc,
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, i,
-                                    cIndex(0)),
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i,
-                                    size)));
-    }
-    result[e] = ifThenElse(
-        b, loc, ok, element,
-        [&] { return memref::LoadOp::create(b, loc, buffer, idx); }, zero);
+    result[e] = emitGuardedLoad(b, loc, buffer, idx);
   }
 }
 
@@ -408,6 +392,35 @@ static bool isElementLocal(Operation &op) {
          isa<vector::BroadcastOp>(op);
 }
 
+ContractLoweringContext
+KernelLowering::contractContext(tile::ContractOp contract) {
+  ContractLoweringContext context{func,
+                                  scalars.lookup(contract.getLhs()),
+                                  scalars.lookup(contract.getRhs()),
+                                  scalars.lookup(contract.getExtent()),
+                                  sizeArgs,
+                                  tileOrigin,
+                                  extents,
+                                  threadId,
+                                  program.getSchedule(),
+                                  Value(),
+                                  Value(),
+                                  lhsTensorMap,
+                                  rhsTensorMap};
+  for (unsigned side : {0u, 1u}) {
+    if (contract.isComputed(side)) {
+      computedOperands[side] = std::make_unique<ComputedOperand>(
+          contract.getOperandBody(side), scalars, sizeArgs);
+      (side == 0 ? context.lhsComputed : context.rhsComputed) =
+          computedOperands[side].get();
+      continue;
+    }
+    (side == 0 ? context.lhsInnerExtent : context.rhsInnerExtent) =
+        innermostExtent(contract.getOperandBuffer(side));
+  }
+  return context;
+}
+
 FailureOr<Fragment> KernelLowering::lowerContract(tile::ContractOp contract) {
   tile::ScheduleAttr schedule = program.getSchedule();
   if (!schedule.getMma())
@@ -435,19 +448,11 @@ FailureOr<Fragment> KernelLowering::lowerContract(tile::ContractOp contract) {
            << kAccumulatorLimit
            << " leave room in the 255 registers of a thread (use more warps "
               "or a smaller tile)";
-  ContractLoweringContext context{func,
-                                  scalars.lookup(contract.getLhs()),
-                                  scalars.lookup(contract.getRhs()),
-                                  scalars.lookup(contract.getExtent()),
-                                  sizeArgs,
-                                  tileOrigin,
-                                  extents,
-                                  threadId,
-                                  schedule,
-                                  innermostExtent(contract.getLhs()),
-                                  innermostExtent(contract.getRhs()),
-                                  lhsTensorMap,
-                                  rhsTensorMap};
+  if (wgmma && (contract.isComputed(0) || contract.isComputed(1)))
+    return contract.emitOpError(
+        "has a computed operand, which only the mma.sync pipeline evaluates "
+        "(wgmma's operands come by TMA)");
+  ContractLoweringContext context = contractContext(contract);
   if (persistent) // in the consumers' loop over tiles (runPersistent)
     return Fragment(llvm::to_vector(
         persistent->consumeTile(persistentLocalTile, persistentWarpgroup)));
@@ -839,11 +844,8 @@ LogicalResult KernelLowering::runPersistent(ArrayRef<Value> grid) {
   };
   // The context's tile origin is unused here: each tile's origin goes to
   // produceTile, and the consumers never need it.
-  persistentContext = std::make_unique<ContractLoweringContext>(ContractLoweringContext{
-      func, scalars.lookup(contract.getLhs()), scalars.lookup(contract.getRhs()),
-      scalars.lookup(contract.getExtent()), sizeArgs, tileOrigin, extents, threadId,
-      program.getSchedule(), innermostExtent(contract.getLhs()),
-      innermostExtent(contract.getRhs()), lhsTensorMap, rhsTensorMap});
+  persistentContext =
+      std::make_unique<ContractLoweringContext>(contractContext(contract));
   persistent = std::make_unique<PersistentWgmma>(b, contract, *persistentContext);
   persistentWarpgroup = persistent->setup();
   Value isProducer = arith::CmpIOp::create(

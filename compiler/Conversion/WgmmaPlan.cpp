@@ -35,11 +35,11 @@ WgmmaPlan nautilus::planWgmma(tile::ContractOp contract,
   ArrayRef<int64_t> tile = schedule.getTile();
   unsigned rank = tile.size();
   int64_t tileK = schedule.getMma().getTileK();
-  int64_t bytes = contract.getLhs().getType().getElementTypeBitWidth() / 8;
+  int64_t bytes = contract.getOperandElementType().getIntOrFloatBitWidth() / 8;
   WgmmaPlan plan;
-  plan.lhs = planOperand(contract.getLhsMap(), rank - 2, tile[rank - 2], tileK,
+  plan.lhs = planOperand(contract.getOperandMap(0), rank - 2, tile[rank - 2], tileK,
                          rank, bytes);
-  plan.rhs = planOperand(contract.getRhsMap(), rank - 1, tile[rank - 1], tileK,
+  plan.rhs = planOperand(contract.getOperandMap(1), rank - 1, tile[rank - 1], tileK,
                          rank, bytes);
   plan.rhs.stageOffset = plan.lhs.stageBytes;
   plan.stageBytes = plan.lhs.stageBytes + plan.rhs.stageBytes;

@@ -2,7 +2,10 @@
 #include "dialects/Tile/TileOps.h"
 #include "compiler/Layout/LinearLayout.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -480,12 +483,17 @@ LogicalResult IndexOp::verify() {
   return verifyTileShape(*this, getType());
 }
 
-/// Number of reduced indices in scope of `op`: those of enclosing reduces.
+/// Number of reduced indices in scope of `op`: those of enclosing reduces
+/// and the one of an enclosing contraction's computed operand.
 static unsigned countReducedInScope(Operation *op) {
   unsigned n = 0;
-  for (auto r = op->getParentOfType<ReduceOp>(); r;
-       r = r->getParentOfType<ReduceOp>())
-    n += r.getExtents().size();
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    if (auto r = dyn_cast<ReduceOp>(parent))
+      n += r.getExtents().size();
+    else if (isa<ContractOp>(parent))
+      n += 1;
+  }
   return n;
 }
 
@@ -552,27 +560,121 @@ LogicalResult ReduceOp::verify() {
 // ContractOp
 //===----------------------------------------------------------------------===//
 
+Type ContractOp::getOperandElementType() {
+  for (unsigned side : {0u, 1u})
+    if (Value buffer = getOperandBuffer(side))
+      return cast<MemRefType>(buffer.getType()).getElementType();
+  for (unsigned side : {0u, 1u}) {
+    Region &body = getOperandBody(side);
+    if (!body.empty() && !body.front().empty())
+      if (auto yield = dyn_cast<YieldOp>(body.front().back()))
+        return getElementTypeOrSelf(yield.getValue().getType());
+  }
+  return {};
+}
+
+/// Whether `expr` (over the program's output dims, then the reduced index)
+/// reads output dimension `dim`.
+static bool readsDim(AffineMap map, unsigned dim) {
+  return llvm::any_of(map.getResults(), [&](AffineExpr e) {
+    return e.isFunctionOfDim(dim);
+  });
+}
+
+/// Checks computed operand `side`'s region: one index argument, a yield of
+/// the result's shape in `element`, element-wise ops and loads that do not
+/// vary along `otherDim`.
+static LogicalResult verifyComputedOperand(ContractOp op, unsigned side,
+                                           Type element,
+                                           std::optional<unsigned> otherDim) {
+  StringRef name = side == 0 ? "lhs" : "rhs";
+  Region &region = op.getOperandBody(side);
+  if (!region.hasOneBlock())
+    return op.emitOpError("the computed ") << name << " has one block";
+  Block &body = region.front();
+  if (body.getNumArguments() != 1 || !body.getArgument(0).getType().isIndex())
+    return op.emitOpError("the computed ")
+           << name << " takes the reduced index";
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  auto expected = VectorType::get(op.getType().getShape(), element);
+  if (!yield || yield.getValue().getType() != expected)
+    return op.emitOpError("the computed ")
+           << name << " must yield a tile of type " << expected;
+  for (Operation &inner : body.without_terminator()) {
+    for (Value operand : inner.getOperands())
+      if (isa<VectorType>(operand.getType()) &&
+          operand.getParentRegion() != &region)
+        return inner.emitOpError("uses a tile defined outside the computed ")
+               << name << " (the region must compute it from loads)";
+    if (auto load = dyn_cast<LoadOp>(inner)) {
+      if (!load.getIndirect().empty())
+        return inner.emitOpError("(a gather) cannot compute a contraction "
+                                 "operand");
+      if (otherDim && readsDim(load.getMap(), *otherDim))
+        return inner.emitOpError("varies along output dimension ")
+               << *otherDim << ", which the contraction's " << name
+               << " cannot read";
+      continue;
+    }
+    if (auto index = dyn_cast<IndexOp>(inner)) {
+      if (otherDim && static_cast<uint64_t>(index.getDim()) == *otherDim)
+        return inner.emitOpError("varies along output dimension ")
+               << *otherDim << ", which the contraction's " << name
+               << " cannot read";
+      continue;
+    }
+    if (inner.getNumRegions() || inner.getNumResults() != 1 ||
+        !isa<arith::ArithDialect, math::MathDialect, vector::VectorDialect>(
+            inner.getDialect()))
+      return inner.emitOpError("cannot compute a contraction operand (only "
+                               "loads, indices and element-wise ops can)");
+  }
+  return success();
+}
+
 LogicalResult ContractOp::verify() {
   if (failed(verifyTileShape(*this, getType())))
     return failure();
-  auto lhs = cast<MemRefType>(getLhs().getType());
-  auto rhs = cast<MemRefType>(getRhs().getType());
-  Type in = lhs.getElementType();
-  if (in != rhs.getElementType() || !(in.isF16() || in.isBF16()))
+  auto program = (*this)->getParentOfType<ProgramOp>();
+  unsigned rank = getType().getRank();
+  for (unsigned side : {0u, 1u}) {
+    StringRef name = side == 0 ? "lhs" : "rhs";
+    bool loaded = static_cast<bool>(getOperandBuffer(side));
+    if (loaded == isComputed(side))
+      return emitOpError("the ") << name
+             << " is either a buffer with a map or computed by a region";
+    if (loaded != static_cast<bool>(getOperandMap(side)))
+      return emitOpError("the loaded ") << name << " needs an index map";
+  }
+  // A computed operand's type is checked with its region (below).
+  Type in = getOperandElementType();
+  std::array<Type, 2> types = {in, in};
+  for (unsigned side : {0u, 1u})
+    if (Value buffer = getOperandBuffer(side))
+      types[side] = cast<MemRefType>(buffer.getType()).getElementType();
+  if (!in || types[0] != types[1] || !(in.isF16() || in.isBF16()))
     return emitOpError("contracts f16 or bf16 operands of one type, not ")
-           << lhs.getElementType() << " and " << rhs.getElementType();
+           << types[0] << " and " << types[1];
   if (!getType().getElementType().isF32())
     return emitOpError("accumulates in f32, not ")
            << getType().getElementType();
-  for (auto [map, buffer] :
-       {std::make_pair(getLhsMap(), lhs), std::make_pair(getRhsMap(), rhs)})
+  for (unsigned side : {0u, 1u}) {
+    if (isComputed(side)) {
+      std::optional<unsigned> otherDim;
+      if (rank >= 2)
+        otherDim = side == 0 ? rank - 1 : rank - 2;
+      if (failed(verifyComputedOperand(*this, side, in, otherDim)))
+        return failure();
+      continue;
+    }
+    auto buffer = cast<MemRefType>(getOperandBuffer(side).getType());
+    AffineMap map = getOperandMap(side);
     if (map.getNumResults() != static_cast<unsigned>(buffer.getRank()))
       return emitOpError("indexes a rank-")
              << buffer.getRank() << " buffer with " << map.getNumResults()
              << " indices";
-  if (auto program = (*this)->getParentOfType<ProgramOp>()) {
-    unsigned dims = program.getRank() + 1;
-    for (AffineMap map : {getLhsMap(), getRhsMap()}) {
+    if (program) {
+      unsigned dims = program.getRank() + 1;
       if (map.getNumDims() != dims)
         return emitOpError("maps take ") << dims
                << " dims (the output dimensions and the reduced index), not "
@@ -583,4 +685,94 @@ LogicalResult ContractOp::verify() {
     }
   }
   return success();
+}
+
+// tile.contract LHS `,` RHS `over` `(` %extent `)` attr-dict `:` TYPES `->`
+// type (`lhs` region)? (`rhs` region)?, where an operand is `%buffer[#map]`
+// or `computed`, and TYPES are the loaded operands' buffer types.
+ParseResult ContractOp::parse(OpAsmParser &parser, OperationState &result) {
+  std::array<std::optional<OpAsmParser::UnresolvedOperand>, 2> buffers;
+  std::array<StringRef, 2> mapNames = {"lhs_map", "rhs_map"};
+  for (unsigned side : {0u, 1u}) {
+    if (side == 1 && parser.parseComma())
+      return failure();
+    if (succeeded(parser.parseOptionalKeyword("computed")))
+      continue;
+    OpAsmParser::UnresolvedOperand buffer;
+    AffineMapAttr map;
+    if (parser.parseOperand(buffer) || parser.parseLSquare() ||
+        parser.parseAttribute(map, mapNames[side], result.attributes) ||
+        parser.parseRSquare())
+      return failure();
+    buffers[side] = buffer;
+  }
+  OpAsmParser::UnresolvedOperand extent;
+  VectorType resultType;
+  if (parser.parseKeyword("over") || parser.parseLParen() ||
+      parser.parseOperand(extent) || parser.parseRParen() ||
+      parser.parseOptionalAttrDict(result.attributes) || parser.parseColon())
+    return failure();
+  std::array<Type, 2> types;
+  bool first = true;
+  for (unsigned side : {0u, 1u}) {
+    if (!buffers[side])
+      continue;
+    if ((!first && parser.parseComma()) || parser.parseType(types[side]))
+      return failure();
+    first = false;
+  }
+  if (parser.parseArrow() || parser.parseType(resultType))
+    return failure();
+  for (unsigned side : {0u, 1u})
+    if (buffers[side] &&
+        parser.resolveOperand(*buffers[side], types[side], result.operands))
+      return failure();
+  if (parser.resolveOperand(extent, parser.getBuilder().getIndexType(),
+                            result.operands))
+    return failure();
+  result.addAttribute(
+      ContractOp::getOperandSegmentSizeAttr(),
+      parser.getBuilder().getDenseI32ArrayAttr(
+          {buffers[0] ? 1 : 0, buffers[1] ? 1 : 0, 1}));
+  result.addTypes(resultType);
+  for (unsigned side : {0u, 1u}) {
+    Region *region = result.addRegion();
+    if (buffers[side])
+      continue;
+    if (parser.parseKeyword(side == 0 ? "lhs" : "rhs") ||
+        parser.parseRegion(*region, /*arguments=*/{}))
+      return failure();
+  }
+  return success();
+}
+
+void ContractOp::print(OpAsmPrinter &p) {
+  for (unsigned side : {0u, 1u}) {
+    p << (side == 0 ? " " : ", ");
+    if (isComputed(side)) {
+      p << "computed";
+      continue;
+    }
+    p << getOperandBuffer(side) << "[";
+    p.printAttributeWithoutType(AffineMapAttr::get(getOperandMap(side)));
+    p << "]";
+  }
+  p << " over(" << getExtent() << ")";
+  p.printOptionalAttrDict((*this)->getAttrs(),
+                          {"lhs_map", "rhs_map", getOperandSegmentSizeAttr()});
+  p << " : ";
+  bool first = true;
+  for (unsigned side : {0u, 1u}) {
+    if (!getOperandBuffer(side))
+      continue;
+    p << (first ? "" : ", ") << getOperandBuffer(side).getType();
+    first = false;
+  }
+  p << " -> " << getType();
+  for (unsigned side : {0u, 1u}) {
+    if (!isComputed(side))
+      continue;
+    p << (side == 0 ? " lhs " : " rhs ");
+    p.printRegion(getOperandBody(side), /*printEntryBlockArgs=*/true);
+  }
 }

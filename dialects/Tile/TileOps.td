@@ -290,42 +290,83 @@ def Tile_ReduceOp : Tile_Op<"reduce", [RecursiveMemoryEffects, SingleBlock]> {
   let hasVerifier = 1;
 }
 
-def Tile_ContractOp : Tile_Op<"contract"> {
-  let summary = "A contraction of two buffers over one reduced index";
+def Tile_ContractOp : Tile_Op<"contract", [AttrSizedOperandSegments,
+                                            RecursiveMemoryEffects]> {
+  let summary = "A contraction of two operands over one reduced index";
   let description = [{
-    `result[i] = sum over k < extent of lhs[lhs_map(i, k)] * rhs[rhs_map(i, k)]`
-    for every element `i` of the tile, the products and the sum in the
-    result's element type; elements whose indices fall outside a buffer
-    read as zero. The maps take the program's output dimensions, then the
-    reduced index, and the sizes as symbols (as `tile.load`'s). Formed from
-    a `tile.reduce sum` of a product of two loads
-    (`tile-form-contractions`) so that it can run on tensor cores: `lhs`
-    reads the second-to-last output dimension (M) and the reduced one (K),
-    `rhs` the last (N) and K; any further output dimensions are batch
-    dimensions that both may read.
+    `result[i] = sum over k < extent of lhs(i, k) * rhs(i, k)` for every
+    element `i` of the tile, the products and the sum in the result's
+    element type. `lhs` reads the second-to-last output dimension (M) and
+    the reduced one (K), `rhs` the last (N) and K; any further output
+    dimensions are batch dimensions that both may read.
 
-    Why not upstream's `vector.contract` or `linalg.matmul`: the tensor-core
-    lowerings need the operands as buffers with their index maps and the
-    reduced extent (to stage tiles of them through shared memory with
-    cp.async or TMA, K step by K step), not as values already in registers
+    Each operand is either loaded or computed:
+
+    - loaded: `%buffer[#map]`, `lhs(i, k) = buffer[map(i, k)]`, where the
+      map takes the program's output dimensions, then the reduced index,
+      and the sizes as symbols (as `tile.load`'s); indices outside the
+      buffer read as zero.
+    - computed: the keyword `computed` and a region (after the types,
+      introduced by `lhs` or `rhs`) taking the reduced index and yielding a
+      tile of the result's shape in the operand element type, made of
+      `tile.load`, `tile.index` and element-wise arith/math ops, that does
+      not vary along the other operand's output dimension (N for `lhs`, M
+      for `rhs`). Elements past the operand's rows or past `extent`
+      contribute nothing.
+
+    Both operands are f16 or both bf16 (a computed operand ends in the
+    conversion to that type: rounding it is the formation pass's explicit
+    choice, see `tile-form-contractions`).
+
+    Formed from a `tile.reduce sum` of a product (`tile-form-contractions`)
+    so that it can run on tensor cores. Why not upstream's `vector.contract`
+    or `linalg.matmul`: the tensor-core lowerings need each operand as
+    something they can produce K step by K step into shared memory (a buffer
+    and index map to copy with cp.async or TMA, or a region to evaluate), with
+    the reduced extent, not as values already in registers
     (`vector.contract`) or as whole tensors outside the program's tiling
     (`linalg`).
 
     ```mlir
     %c = tile.contract %A[#mapA], %B[#mapB] over(%K)
         : memref<?x?xf16>, memref<?x?xf16> -> vector<128x128xf32>
+    %o = tile.contract computed, %V[#mapV] over(%M)
+        : memref<?x?xbf16> -> vector<128x64xf32> lhs {
+    ^bb0(%m: index):
+      ...
+      tile.yield %p : vector<128x64xbf16>
+    }
     ```
   }];
-  let arguments = (ins Arg<AnyMemRef, "", [MemRead]>:$lhs,
-                       AffineMapAttr:$lhs_map,
-                       Arg<AnyMemRef, "", [MemRead]>:$rhs,
-                       AffineMapAttr:$rhs_map, Index:$extent);
+  let arguments = (ins Arg<Optional<AnyMemRef>, "", [MemRead]>:$lhs,
+                       OptionalAttr<AffineMapAttr>:$lhs_map,
+                       Arg<Optional<AnyMemRef>, "", [MemRead]>:$rhs,
+                       OptionalAttr<AffineMapAttr>:$rhs_map, Index:$extent);
   let results = (outs AnyVectorOfAnyRank:$result);
-  let assemblyFormat = [{
-    $lhs `[` $lhs_map `]` `,` $rhs `[` $rhs_map `]` `over` `(` $extent `)`
-    attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
-  }];
+  let regions = (region AnyRegion:$lhs_body, AnyRegion:$rhs_body);
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The operands' element type (f16 or bf16).
+    mlir::Type getOperandElementType();
+    /// Whether operand `side` (0: lhs, 1: rhs) is computed by its region.
+    bool isComputed(unsigned side) {
+      return !(side == 0 ? getLhsBody() : getRhsBody()).empty();
+    }
+    /// Operand `side`'s buffer and map (null when computed).
+    mlir::Value getOperandBuffer(unsigned side) {
+      return side == 0 ? getLhs() : getRhs();
+    }
+    mlir::AffineMap getOperandMap(unsigned side) {
+      std::optional<mlir::AffineMap> map =
+          side == 0 ? getLhsMap() : getRhsMap();
+      return map ? *map : mlir::AffineMap();
+    }
+    /// Operand `side`'s region (empty when loaded).
+    mlir::Region &getOperandBody(unsigned side) {
+      return side == 0 ? getLhsBody() : getRhsBody();
+    }
+  }];
 }
 
 def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure,
@@ -351,8 +392,9 @@ def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure,
   let hasFolder = 1;
 }
 
-def Tile_YieldOp : Tile_Op<"yield", [Terminator, HasParent<"ReduceOp">, Pure]> {
-  let summary = "The tile folded at one reduced point";
+def Tile_YieldOp : Tile_Op<"yield", [Terminator,
+    ParentOneOf<["ReduceOp", "ContractOp"]>, Pure]> {
+  let summary = "The tile folded at one reduced point, or a computed operand's tile";
   let arguments = (ins AnyVectorOfAnyRank:$value);
   let assemblyFormat = "$value attr-dict `:` type($value)";
 }

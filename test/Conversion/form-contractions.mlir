@@ -1,5 +1,6 @@
 // RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(tile-form-contractions{target=sm_80})' | FileCheck %s
 // RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(tile-form-contractions{target=cpu})' | FileCheck %s --check-prefix=CPU
+// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(tile-form-contractions{target=sm_90})' | FileCheck %s --check-prefix=SM90
 
 // A reduction of the product of two widened f16 loads, A reading (m, k)
 // and B (k, n), becomes a tile.contract; the program takes a tensor-core
@@ -117,4 +118,89 @@ tile.program @row_dependent_batch attributes {arg_names = ["Q", "K", "S"], outpu
     tile.yield %p : vector<1x1x16x64xf32>
   }
   tile.store %0, %arg2 : vector<1x1x16x64xf32> -> memref<?x?x?x?xf32>
+}
+
+// -----
+
+// Attention's P V: one factor a widened bf16 load (V, reading N and K), the
+// other an f32 value computed from loads that do not vary along N (P =
+// exp(S - Mx)). The result reaches memory only as bf16, so P is rounded to
+// bf16 (what FlashAttention does) in the contraction's computed lhs; the
+// scale constant, defined outside the reduction, moves into the region.
+// Computed operands take the mma.sync pipeline on sm_90 too.
+// CHECK-LABEL: tile.program @pv
+// CHECK-SAME: tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync"
+// CHECK: tile.contract computed, %arg2[#{{.*}}] over(%arg5) : memref<?x?xbf16> -> vector<128x128xf32> lhs {
+// CHECK-NEXT: ^bb0(%[[K:.*]]: index):
+// CHECK-DAG: %[[HALF:.*]] = arith.constant dense<5.000000e-01> : vector<128x128xf32>
+// CHECK-DAG: %[[S:.*]] = tile.load %arg0[#{{.*}}] : memref<?x?xf32> -> vector<128x128xf32>
+// CHECK: %[[X:.*]] = arith.mulf %[[S]], %[[HALF]]
+// CHECK: %[[E:.*]] = math.exp %[[X]]
+// CHECK: %[[P:.*]] = arith.truncf %[[E]] : vector<128x128xf32> to vector<128x128xbf16>
+// CHECK: tile.yield %[[P]] : vector<128x128xbf16>
+// CHECK-NOT: tile.reduce
+// CHECK: arith.divf
+// SM90-LABEL: tile.program @pv
+// SM90-SAME: mma = #tile.mma<instr = "mma_sync"
+// SM90: tile.contract computed
+tile.program @pv attributes {arg_names = ["S", "L", "V", "O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [16, 64], threads = 128>, sizes = ["N", "M", "D"]} {
+^bb0(%arg0: memref<?x?xf32>, %arg1: memref<?xf32>, %arg2: memref<?x?xbf16>, %arg3: memref<?x?xbf16>, %arg4: index, %arg5: index, %arg6: index):
+  %half = arith.constant dense<0.5> : vector<16x64xf32>
+  %0 = tile.reduce sum over(%arg5) : vector<16x64xf32> {
+  ^bb0(%m: index):
+    %s = tile.load %arg0[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf32> -> vector<16x64xf32>
+    %x = arith.mulf %s, %half : vector<16x64xf32>
+    %p = math.exp %x : vector<16x64xf32>
+    %v = tile.load %arg2[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] : memref<?x?xbf16> -> vector<16x64xbf16>
+    %ve = arith.extf %v : vector<16x64xbf16> to vector<16x64xf32>
+    %pv = arith.mulf %p, %ve : vector<16x64xf32>
+    tile.yield %pv : vector<16x64xf32>
+  }
+  %l = tile.load %arg1[affine_map<(d0, d1)[s0, s1, s2] -> (d0)>] : memref<?xf32> -> vector<16x64xf32>
+  %1 = arith.divf %0, %l : vector<16x64xf32>
+  %2 = arith.truncf %1 : vector<16x64xf32> to vector<16x64xbf16>
+  tile.store %2, %arg3 : vector<16x64xbf16> -> memref<?x?xbf16>
+}
+
+// -----
+
+// The same product stored as f32: rounding P to bf16 would be seen, so the
+// reduction stays on CUDA cores.
+// CHECK-LABEL: tile.program @pv_f32
+// CHECK: tile.reduce sum
+// CHECK-NOT: tile.contract
+tile.program @pv_f32 attributes {arg_names = ["S", "V", "O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [16, 64], threads = 128>, sizes = ["N", "M", "D"]} {
+^bb0(%arg0: memref<?x?xf32>, %arg2: memref<?x?xbf16>, %arg3: memref<?x?xf32>, %arg4: index, %arg5: index, %arg6: index):
+  %0 = tile.reduce sum over(%arg5) : vector<16x64xf32> {
+  ^bb0(%m: index):
+    %s = tile.load %arg0[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf32> -> vector<16x64xf32>
+    %p = math.exp %s : vector<16x64xf32>
+    %v = tile.load %arg2[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] : memref<?x?xbf16> -> vector<16x64xbf16>
+    %ve = arith.extf %v : vector<16x64xbf16> to vector<16x64xf32>
+    %pv = arith.mulf %p, %ve : vector<16x64xf32>
+    tile.yield %pv : vector<16x64xf32>
+  }
+  tile.store %0, %arg3 : vector<16x64xf32> -> memref<?x?xf32>
+}
+
+// -----
+
+// The computed factor varies along N (it reads S at (n, d)): not an
+// operand of this contraction.
+// CHECK-LABEL: tile.program @pv_reads_n
+// CHECK: tile.reduce sum
+// CHECK-NOT: tile.contract
+tile.program @pv_reads_n attributes {arg_names = ["S", "V", "O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [16, 64], threads = 128>, sizes = ["N", "M", "D"]} {
+^bb0(%arg0: memref<?x?xf32>, %arg2: memref<?x?xbf16>, %arg3: memref<?x?xbf16>, %arg4: index, %arg5: index, %arg6: index):
+  %0 = tile.reduce sum over(%arg5) : vector<16x64xf32> {
+  ^bb0(%m: index):
+    %s = tile.load %arg0[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d1, d2)>] : memref<?x?xf32> -> vector<16x64xf32>
+    %p = math.exp %s : vector<16x64xf32>
+    %v = tile.load %arg2[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] : memref<?x?xbf16> -> vector<16x64xbf16>
+    %ve = arith.extf %v : vector<16x64xbf16> to vector<16x64xf32>
+    %pv = arith.mulf %p, %ve : vector<16x64xf32>
+    tile.yield %pv : vector<16x64xf32>
+  }
+  %1 = arith.truncf %0 : vector<16x64xf32> to vector<16x64xbf16>
+  tile.store %1, %arg3 : vector<16x64xbf16> -> memref<?x?xbf16>
 }

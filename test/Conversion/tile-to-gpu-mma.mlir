@@ -67,3 +67,38 @@ tile.program @converted attributes {arg_names = ["A", "B", "C"], output_dims = [
   %rows = tile.convert_layout %acc : vector<64x32xf32> to #tile.linear<[64, 32], register = [[0, 1], [0, 2], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
   tile.store %rows, %c : vector<64x32xf32> -> memref<?x?xf32>
 }
+
+// -----
+
+// A computed lhs (P = exp(S - Mx) as bf16, times V): only V is copied with
+// cp.async; each thread reads the S elements of its two 8-element chunks of
+// the next K tile before the step's mma.sync (Mx once a chunk: it does not
+// vary along K), then finishes them (exp, rounding, zero past the edges)
+// and stores each chunk into the swizzled stage with one 16-byte store.
+// CHECK-LABEL: gpu.func @pv
+// CHECK-SAME: workgroup(%[[SP:.*]] : memref<12288xbf16, 3>, %[[SV:.*]] : memref<6144xbf16, 3>)
+// CHECK-NOT: nvgpu.device_async_copy %{{.*}}, %[[SP]]
+// CHECK: scf.for {{.*}} iter_args
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvgpu.device_async_copy %{{.*}}, %[[SV]]
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: memref.load %arg0
+// CHECK: nvvm.mma.sync
+// CHECK: math.exp %{{.*}} : f32
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK: vector.store %{{.*}}, %[[SP]][%{{.*}}] {alignment = 16 : i64} : memref<12288xbf16, 3>, vector<8xbf16>
+// CHECK: scf.yield
+tile.program @pv attributes {arg_names = ["S", "Mx", "V", "O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [128, 64], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3>>, sizes = ["N", "M", "D"]} {
+^bb0(%s: memref<?x?xf32>, %mx: memref<?xf32>, %v: memref<?x?xbf16>, %o: memref<?x?xf32>, %n: index, %m: index, %d: index):
+  %acc = tile.contract computed, %v[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%m) : memref<?x?xbf16> -> vector<128x64xf32> lhs {
+  ^bb0(%k: index):
+    %x = tile.load %s[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf32> -> vector<128x64xf32>
+    %mxv = tile.load %mx[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0)>] : memref<?xf32> -> vector<128x64xf32>
+    %y = arith.subf %x, %mxv : vector<128x64xf32>
+    %e = math.exp %y : vector<128x64xf32>
+    %p = arith.truncf %e : vector<128x64xf32> to vector<128x64xbf16>
+    tile.yield %p : vector<128x64xbf16>
+  }
+  tile.store %acc, %o : vector<128x64xf32> -> memref<?x?xf32>
+}

@@ -80,7 +80,9 @@ tile.program @deep attributes {arg_names = ["A", "B", "C"], output_dims = ["M", 
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3> -> i64
-// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// The last wait passes the accumulators through (inline PTX, each register
+// tied in and out) so that the epilogue cannot read them before it.
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.wait_group.sync.aligned 0;", "{{(=f,)+}}0,1,{{.*}},63" %{{.*}} : (f32, {{.*}}) -> !llvm.struct<(f32,
 // CHECK: %[[COMPUTING:.*]] = arith.cmpi uge, %{{.*}}, %c128
 // CHECK: scf.if %[[COMPUTING]] {
 // CHECK: memref.store
@@ -108,7 +110,7 @@ tile.program @specialised attributes {arg_names = ["A", "B", "C"], output_dims =
 // CHECK: scf.for
 // CHECK: scf.for {{.*}} iter_args(
 // CHECK-COUNT-4: nvvm.wgmma.mma_async
-// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: "wgmma.wait_group.sync.aligned 0;"
 // CHECK: vector.store
 tile.program @persistent attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 384, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [8, 1], stages = 4, group_m = 8, producers = 1, persistent = 1>>, sizes = ["M", "K", "N"]} {
 ^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):

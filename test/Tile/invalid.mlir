@@ -147,3 +147,61 @@ tile.program @p attributes {arg_names = ["X"], output_dims = ["M", "N"], schedul
   // expected-error @+1 {{'tile.convert_layout' op layout over 64 threads in a program of 32}}
   %w = tile.convert_layout %v : vector<16x8xf32> to #tile.linear<[16, 8], register = [[0, 1]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[8, 0]]>
 }
+
+// -----
+
+tile.program @p attributes {arg_names = ["S", "V"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>>, sizes = ["N", "M", "D"]} {
+^bb0(%s: memref<?x?xf32>, %v: memref<?x?xbf16>, %n: index, %m: index, %d: index):
+  // expected-error @+1 {{'tile.contract' op the computed lhs must yield a tile of type 'vector<64x64xbf16>'}}
+  %acc = tile.contract computed, %v[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%m) : memref<?x?xbf16> -> vector<64x64xf32> lhs {
+  ^bb0(%k: index):
+    %x = tile.load %s[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf32> -> vector<64x64xf32>
+    %p = arith.truncf %x : vector<64x64xf32> to vector<64x64xf16>
+    tile.yield %p : vector<64x64xf16>
+  }
+}
+
+// -----
+
+tile.program @p attributes {arg_names = ["S", "V"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>>, sizes = ["N", "M", "D"]} {
+^bb0(%s: memref<?x?xf32>, %v: memref<?x?xbf16>, %n: index, %m: index, %d: index):
+  %acc = tile.contract computed, %v[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%m) : memref<?x?xbf16> -> vector<64x64xf32> lhs {
+  ^bb0(%k: index):
+    // expected-error @+1 {{'tile.load' op varies along output dimension 1, which the contraction's lhs cannot read}}
+    %x = tile.load %s[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d1, d2)>] : memref<?x?xf32> -> vector<64x64xf32>
+    %p = arith.truncf %x : vector<64x64xf32> to vector<64x64xbf16>
+    tile.yield %p : vector<64x64xbf16>
+  }
+}
+
+// -----
+
+tile.program @p attributes {arg_names = ["S", "V"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>>, sizes = ["N", "M", "D"]} {
+^bb0(%s: memref<?x?xf32>, %v: memref<?x?xbf16>, %n: index, %m: index, %d: index):
+  %outside = arith.constant dense<1.0> : vector<64x64xf32>
+  %acc = tile.contract computed, %v[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%m) : memref<?x?xbf16> -> vector<64x64xf32> lhs {
+  ^bb0(%k: index):
+    %x = tile.load %s[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf32> -> vector<64x64xf32>
+    // expected-error @+1 {{'arith.addf' op uses a tile defined outside the computed lhs (the region must compute it from loads)}}
+    %y = arith.addf %x, %outside : vector<64x64xf32>
+    %p = arith.truncf %y : vector<64x64xf32> to vector<64x64xbf16>
+    tile.yield %p : vector<64x64xbf16>
+  }
+}
+
+// -----
+
+tile.program @p attributes {arg_names = ["S", "V"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>>, sizes = ["N", "M", "D"]} {
+^bb0(%s: memref<?x?xf32>, %v: memref<?x?xbf16>, %n: index, %m: index, %d: index):
+  %acc = tile.contract computed, %v[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%m) : memref<?x?xbf16> -> vector<64x64xf32> lhs {
+  ^bb0(%k: index):
+    // expected-error @+1 {{'tile.reduce' op cannot compute a contraction operand (only loads, indices and element-wise ops can)}}
+    %x = tile.reduce sum over(%n) : vector<64x64xf32> {
+    ^bb0(%j: index):
+      %l = tile.load %s[affine_map<(d0, d1, d2, d3)[s0, s1, s2] -> (d0, d3)>] : memref<?x?xf32> -> vector<64x64xf32>
+      tile.yield %l : vector<64x64xf32>
+    }
+    %p = arith.truncf %x : vector<64x64xf32> to vector<64x64xbf16>
+    tile.yield %p : vector<64x64xbf16>
+  }
+}

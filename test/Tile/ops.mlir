@@ -42,6 +42,30 @@ tile.program @gemm_C attributes {arg_names = ["A", "B", "C"], output_dims = ["M"
   tile.store %acc, %c : vector<128x64xf32> -> memref<?x?xf32>
 }
 
+// A contraction whose lhs is computed by a region (attention's P = exp(S -
+// Mx), rounded to bf16, times V): `computed`, the loaded operand's type, and
+// the region after the result type.
+// CHECK-LABEL: tile.program @pv
+// CHECK: tile.contract computed, %{{.*}}[#{{.*}}] over(%{{.*}}) : memref<?x?xbf16> -> vector<128x64xf32> lhs {
+// CHECK-NEXT: ^bb0(%[[K:.*]]: index):
+// CHECK: math.exp
+// CHECK: %[[P:.*]] = arith.truncf %{{.*}} : vector<128x64xf32> to vector<128x64xbf16>
+// CHECK-NEXT: tile.yield %[[P]] : vector<128x64xbf16>
+// CHECK-NEXT: }
+tile.program @pv attributes {arg_names = ["S", "Mx", "V", "O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [128, 64], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3>>, sizes = ["N", "M", "D"]} {
+^bb0(%s: memref<?x?xf32>, %mx: memref<?xf32>, %v: memref<?x?xbf16>, %o: memref<?x?xf32>, %n: index, %m: index, %d: index):
+  %acc = tile.contract computed, %v[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%m) : memref<?x?xbf16> -> vector<128x64xf32> lhs {
+  ^bb0(%k: index):
+    %x = tile.load %s[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf32> -> vector<128x64xf32>
+    %mxv = tile.load %mx[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0)>] : memref<?xf32> -> vector<128x64xf32>
+    %y = arith.subf %x, %mxv : vector<128x64xf32>
+    %e = math.exp %y : vector<128x64xf32>
+    %p = arith.truncf %e : vector<128x64xf32> to vector<128x64xbf16>
+    tile.yield %p : vector<128x64xbf16>
+  }
+  tile.store %acc, %o : vector<128x64xf32> -> memref<?x?xf32>
+}
+
 // A tile moved to another distribution: the mma.sync accumulator layout of
 // a 16 x 8 tile (one warp) and a row-per-lane-group layout.
 // CHECK-LABEL: tile.program @relayout

@@ -2,9 +2,10 @@
 """Assembles PTX files with `ptxas -v` and reports their spills.
 
 usage: ptxas_spills.py [--ptxas PATH] FILE:ARCH ...
-Prints each kernel's registers, shared memory and spills, then
-"N of N kernels: no spills" (or the files that spill, exit 1). Without
---ptxas it says so and checks nothing.
+Prints each file's registers and spills, then "N of N files: no spills"
+(or the files that spill, exit 1). A "Potential Performance Loss" warning
+(ptxas serialising wgmma, C7514) fails the check too. Without --ptxas it
+says so and checks nothing.
 """
 import re
 import subprocess
@@ -31,7 +32,10 @@ for item in args:
           f"{sum(spills)} bytes spilled")
     if any(spills):
         spilling.append(path)
+    for warning in re.findall(r"Potential Performance Loss: (.*)", out.stderr):
+        print(f"{path} ({arch}): {warning}")
+        spilling.append(path)
 if spilling:
-    print("spills in: " + ", ".join(spilling))
+    print("spills or performance warnings in: " + ", ".join(spilling))
     sys.exit(1)
-print(f"{len(args)} of {len(args)} kernels: no spills")
+print(f"{len(args)} of {len(args)} files: no spills")

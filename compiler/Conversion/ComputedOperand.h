@@ -1,0 +1,67 @@
+//===- ComputedOperand.h - A contraction operand evaluated in place -*- C++ -*-===//
+//
+// A `tile.contract` operand computed by a region (a tile.load of f32 scores
+// through exp, rounded to bf16, say) has no buffer to copy from: the
+// tensor-core pipelines evaluate the region, element by element, for the
+// part of each K step a thread fills, and store the elements into the
+// stage's shared memory themselves.
+//
+// Evaluation comes in two phases so that a pipeline can issue the reads of
+// a future step before the current step's matrix multiplies and finish the
+// elements (the arithmetic, the conversion) after them, hiding the reads'
+// latency behind tensor-core work.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_CONVERSION_COMPUTEDOPERAND_H
+#define NAUTILUS_CONVERSION_COMPUTEDOPERAND_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Region.h"
+
+namespace nautilus {
+
+/// Emits a load of `buffer` at `indices` when they lie inside it, zero
+/// otherwise (a read out of range is undefined in the language but never
+/// touches memory outside the buffer).
+mlir::Value emitGuardedLoad(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value buffer, mlir::ValueRange indices);
+
+/// A run of consecutive elements along the reduced index, part way through
+/// evaluation: each region value as one scalar (the same for the whole run)
+/// or one scalar per element.
+struct ComputedRun {
+  int64_t length = 0;
+  llvm::DenseMap<mlir::Value, llvm::SmallVector<mlir::Value, 8>> values;
+};
+
+class ComputedOperand {
+public:
+  /// `region`: the operand's region (one block taking the reduced index);
+  /// `outer`: the scalars its ops use from outside it (buffers, sizes);
+  /// `sizeArgs`: the maps' symbols.
+  ComputedOperand(mlir::Region &region, const mlir::IRMapping &outer,
+                  llvm::ArrayRef<mlir::Value> sizeArgs)
+      : region(region), outer(outer), sizeArgs(sizeArgs) {}
+
+  /// Phase one: the reads of the `length` elements at output indices
+  /// `dims` (per output dimension) and reduced indices k, k + 1, ...,
+  /// k + length - 1. A load that does not read the reduced index is read
+  /// once for the run.
+  ComputedRun read(mlir::OpBuilder &b, mlir::Location loc,
+                   llvm::ArrayRef<mlir::Value> dims, mlir::Value k,
+                   int64_t length);
+  /// Phase two: the rest of the region; returns the `length` elements.
+  llvm::SmallVector<mlir::Value> finish(mlir::OpBuilder &b, mlir::Location loc,
+                                        llvm::ArrayRef<mlir::Value> dims,
+                                        ComputedRun &run);
+
+private:
+  mlir::Region &region;
+  const mlir::IRMapping &outer;
+  llvm::ArrayRef<mlir::Value> sizeArgs;
+};
+
+} // namespace nautilus
+
+#endif
