@@ -6,11 +6,12 @@
 //  - Shared memory holds `stages` buffers of each operand's tile: the lhs
 //    [tile M x tile K] and the rhs [tile K x tile N], each stored with its
 //    innermost global dimension innermost (K-major or M/N-major), as rows of
-//    16-byte chunks XOR-swizzled so that the 8 rows an ldmatrix reads fall
-//    in 8 distinct bank groups: chunk c of row r is stored at chunk
-//    c ^ (r % 8) for rows of 8 or more chunks, and c ^ ((r / (8 / n)) % n)
-//    for rows of n < 8 chunks (the address pattern of TMA's and wgmma's
-//    swizzles for rows of up to 128 bytes).
+//    16-byte chunks XOR-swizzled by the schedule's `swizzle`
+//    (layout::SharedSwizzle): with the default 128 bytes, chunk c of row r
+//    is stored at chunk c ^ (r % 8) for rows of 8 or more chunks and
+//    c ^ ((r / (8 / n)) % n) for rows of n < 8 chunks, so that the 8 rows an
+//    ldmatrix reads fall in 8 distinct bank groups (the address pattern of
+//    TMA's and wgmma's swizzles for rows of up to 128 bytes).
 //  - Thread t copies chunks t, t + threads, ... of a stage with 16-byte
 //    cp.async (consecutive threads take consecutive chunks of a row:
 //    coalesced). A stage tile wholly inside its tensor (the interior of a
@@ -30,6 +31,7 @@
 #include "compiler/Conversion/ContractLowering.h"
 #include "compiler/Conversion/AffineExpansion.h"
 #include "compiler/Conversion/ComputedOperand.h"
+#include "compiler/Layout/LinearLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -133,15 +135,17 @@ int64_t nautilus::contractSharedMemoryBytes(tile::ContractOp contract,
 
 Value MmaSyncLowering::sharedOffset(const Operand &op, Value stage, Value row,
                                     Value chunk) {
-  int64_t rowChunks = op.columns() / 8;
-  Value pattern;
-  if (rowChunks >= 8)
-    pattern = arith::RemUIOp::create(b, loc, row, c(8));
-  else
-    pattern = arith::RemUIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, row, c(8 / rowChunks)),
-        c(rowChunks));
-  Value stored = arith::XOrIOp::create(b, loc, chunk, pattern);
+  // The schedule's swizzle (layout::SharedSwizzle, whose
+  // swizzledSharedLayout is this map as a linear layout).
+  layout::SharedSwizzle swizzle = layout::SharedSwizzle::forRows(
+      op.columns() * element.getIntOrFloatBitWidth() / 8, mma.getSwizzle());
+  Value stored = chunk;
+  if (swizzle.maxPhase > 1)
+    stored = arith::XOrIOp::create(
+        b, loc, chunk,
+        arith::RemUIOp::create(
+            b, loc, arith::DivUIOp::create(b, loc, row, c(swizzle.perPhase)),
+            c(swizzle.maxPhase)));
   return add(add(mul(stage, c(op.stageElements())), mul(row, c(op.columns()))),
              mul(stored, c(8)));
 }

@@ -137,6 +137,7 @@ void WgmmaLowering::issueStage(Value kTile, Value stage,
       /*relaxed=*/false, /*predicate=*/Value());
   Value kCoord = toI32(arith::MulIOp::create(b, loc, kTile, index(tileK)));
   unsigned kDim = context.schedule.getTile().size();
+  int64_t rowsPerBox = plan.swizzleBytes / elementBytes; // of an M/N-major box
   auto pointer7 = LLVM::LLVMPointerType::get(b.getContext(), 7);
   for (auto [op, map, tensorMap] :
        {std::make_tuple(&plan.lhs, contract.getOperandMap(0), context.lhsTensorMap),
@@ -157,7 +158,8 @@ void WgmmaLowering::issueStage(Value kTile, Value stage,
           coordinates.push_back(kCoord);
         else if (d == op->rowDim)
           coordinates.push_back(toI32(arith::AddIOp::create(
-              b, loc, origin[d], index(op->kInnermost ? 0 : 64 * box))));
+              b, loc, origin[d],
+              index(op->kInnermost ? 0 : rowsPerBox * box))));
         else
           coordinates.push_back(toI32(origin[d]));
       }
@@ -175,12 +177,18 @@ void WgmmaLowering::issueStage(Value kTile, Value stage,
 
 Value WgmmaLowering::descriptor(const WgmmaOperandPlan &op, Value stage,
                                 Value group, int64_t kStep, bool isLhs) {
-  // K-major: rows of 128 bytes (64 of K), 8-row groups 1024 bytes apart
-  // (SBO), a step of 16 of K 32 bytes further along the row. M/N-major:
-  // boxes of 64 (of M/N) x 64 (of K), 8 rows of K 1024 bytes apart (SBO),
-  // boxes `boxBytes` apart (LBO), 16 of K 2048 bytes further.
-  int64_t rowBytes = WgmmaPlan::kSwizzleBytes;
-  int64_t groupOffset = op.kInnermost ? 64 * rowBytes : op.boxBytes;
+  // Rows of S = the swizzle's bytes. K-major: rows of S / 2 of K, 8-row
+  // groups 8 S bytes apart (SBO), a step of 16 of K 32 bytes further along
+  // the row. M/N-major: boxes of S / 2 (of M/N) x tile_k (of K), 8 rows of
+  // K 8 S bytes apart (SBO), boxes `boxBytes` apart (LBO), 16 of K 16 S
+  // bytes further. The layout type (bits 62-63): 1 for 128-byte, 2 for
+  // 64-byte, 3 for 32-byte swizzles.
+  int64_t rowBytes = plan.swizzleBytes;
+  uint64_t layoutType = rowBytes == 128 ? 1 : rowBytes == 64 ? 2 : 3;
+  // A warpgroup's 64 rows of M: 64 K-major rows, or the boxes holding them.
+  int64_t groupOffset = op.kInnermost
+                            ? 64 * rowBytes
+                            : (64 / (rowBytes / elementBytes)) * op.boxBytes;
   int64_t kOffset = op.kInnermost ? kStep * 16 * elementBytes
                                   : kStep * 16 * rowBytes;
   int64_t leading = op.kInnermost ? 16 : op.boxBytes;
@@ -197,7 +205,7 @@ Value WgmmaLowering::descriptor(const WgmmaOperandPlan &op, Value stage,
       b, loc, arith::AndIOp::create(b, loc, start, i32(0x3ffff)), i32(4));
   Value low = arith::ExtUIOp::create(b, loc, b.getI64Type(), address);
   uint64_t fixed = (uint64_t(leading >> 4) << 16) |
-                   (uint64_t(stride >> 4) << 32) | (uint64_t(1) << 62);
+                   (uint64_t(stride >> 4) << 32) | (layoutType << 62);
   return arith::OrIOp::create(b, loc, low, i64(int64_t(fixed)));
 }
 

@@ -157,29 +157,6 @@ bool innermostKnownUnaligned(tile::ProgramOp program, Value buffer) {
   return extent && *extent % 8 != 0;
 }
 
-/// Gives every tile-shaped value of `program` the shape of `schedule`.
-void reshapeTiles(tile::ProgramOp program, tile::ScheduleAttr schedule) {
-  ArrayRef<int64_t> from = program.getSchedule().getTile();
-  ArrayRef<int64_t> to = schedule.getTile();
-  auto retype = [&](Type t) -> Type {
-    auto vec = dyn_cast<VectorType>(t);
-    if (!vec || vec.getShape() != from)
-      return t;
-    return VectorType::get(to, vec.getElementType());
-  };
-  program.walk([&](Operation *op) {
-    if (auto constant = dyn_cast<arith::ConstantOp>(op))
-      if (auto splat = dyn_cast<SplatElementsAttr>(constant.getValue()))
-        if (auto type = dyn_cast<ShapedType>(retype(splat.getType()));
-            type && type != splat.getType())
-          constant.setValueAttr(SplatElementsAttr::get(
-              type, splat.getSplatValue<Attribute>()));
-    for (Value r : op->getResults())
-      r.setType(retype(r.getType()));
-  });
-  program.setScheduleAttr(schedule);
-}
-
 struct TileFormContractionsPass
     : public nautilus::impl::TileFormContractionsBase<TileFormContractionsPass> {
   using Base::Base;
@@ -307,7 +284,7 @@ struct TileFormContractionsPass
       mma = tile::MmaAttr::get(ctx, "wgmma", /*tileK=*/64,
                                /*warps=*/{tileShape[m] / 16, 1}, /*stages=*/4,
                                /*groupM=*/8, /*producers=*/1,
-                               /*persistent=*/1);
+                               /*persistent=*/1, /*swizzle=*/128);
     } else {
       // 8 warps, 2 along M and 4 along N: a 128 x 128 tile leaves each
       // thread 64 accumulators (with 4 warps, 128 of them and an epilogue
@@ -316,11 +293,11 @@ struct TileFormContractionsPass
       mma = tile::MmaAttr::get(ctx, "mma_sync", /*tileK=*/32,
                                /*warps=*/{2, warpsN}, /*stages=*/3,
                                /*groupM=*/8, /*producers=*/0,
-                               /*persistent=*/0);
+                               /*persistent=*/0, /*swizzle=*/128);
     }
     auto schedule =
         tile::ScheduleAttr::get(ctx, tileShape, mma.getNumThreads(), mma);
-    reshapeTiles(program, schedule);
+    program.retile(schedule);
     OpBuilder b(found);
     auto operand = [&](tile::LoadOp load) {
       return std::make_pair(load ? load.getBuffer() : Value(),

@@ -30,17 +30,46 @@ def TileFormContractions : Pass<"tile-form-contractions", "::mlir::ModuleOp"> {
     A `tile.reduce sum` over one index whose body yields the product of two
     f16 or bf16 loads widened to f32, where one load reads the M dimension
     (the second-to-last output dimension) and the reduced index K, the
-    other N (the last) and K, both possibly batch dimensions, each index a
-    plain dimension and the innermost either K or M/N, becomes a
-    `tile.contract`. Its program is rescheduled for the target's tensor
+    other N (the last) and K, both possibly batch dimensions (M, N and K
+    plain dimensions, batch indices any expression of batch dimensions and
+    sizes), the innermost either K or M/N, becomes a `tile.contract`. So
+    does a product of one such load and an f32 factor computed from loads
+    that do not vary along the load's row dimension, when the result
+    reaches memory only through a conversion to a 16-bit float: the factor
+    moves into the contraction's region, rounded to the load's type
+    (attention's P V), and takes the mma.sync pipeline on any NVIDIA
+    target. Its program is rescheduled for the target's tensor
     cores (`#tile.mma`), every tile of the program taking the new shape:
     on sm_80, mma.sync with tile M and N up to 128 (at least 32), 32 of K
     a step, 2 x 4 warps (fewer along N for a narrow tile), 3 stages; on
     sm_90, wgmma with tile M and N of 64 or 128, 64 of K a step, a
-    warpgroup per 64 rows, 4 stages. Programs without such a reduction, and non-NVIDIA targets, are
-    left as they are.
+    warpgroup per 64 rows, 4 stages. Programs without such a reduction,
+    and non-NVIDIA targets, are left as they are.
   }];
   let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"sm_80\"",
+           "cpu, sm_80, sm_90, gfx90a or gfx942">,
+  ];
+  let dependentDialects = ["::nautilus::tile::TileDialect"];
+}
+
+def TileApplySchedules : Pass<"tile-apply-schedules", "::mlir::ModuleOp"> {
+  let summary = "Give programs the schedules a schedule file names";
+  let description = [{
+    Reads a JSON schedule file, `{"programs": {"NAME": "#tile.schedule<...>",
+    ...}}`, and gives each named `tile.program` that schedule (every tile of
+    the program taking its shape), replacing the default one: schedules are
+    data, written by hand or by a search, and replayed. Runs after
+    `tile-form-contractions` (a tensor-core schedule needs the program's
+    `tile.contract`) and before layouts are assigned. Rejected, with an
+    error naming the program: an unknown program, text that is not a
+    `#tile.schedule`, a tile of another rank, a tensor-core schedule
+    (`mma`) for a program without a contraction or the reverse, `wgmma` on
+    a target other than sm_90, a computed operand under `wgmma`.
+  }];
+  let options = [
+    Option<"path", "path", "std::string", /*default=*/"\"\"",
+           "the schedule file (JSON)">,
     Option<"target", "target", "std::string", /*default=*/"\"sm_80\"",
            "cpu, sm_80, sm_90, gfx90a or gfx942">,
   ];

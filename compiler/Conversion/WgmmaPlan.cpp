@@ -6,13 +6,14 @@ using namespace nautilus;
 
 static WgmmaOperandPlan planOperand(AffineMap map, unsigned rowDim,
                                     int64_t rowTile, int64_t tileK,
-                                    unsigned kDim, int64_t elementBytes) {
+                                    unsigned kDim, int64_t elementBytes,
+                                    int64_t swizzleBytes) {
   WgmmaOperandPlan plan;
   plan.rowDim = rowDim;
   plan.rowTile = rowTile;
   plan.kInnermost =
       cast<AffineDimExpr>(map.getResults().back()).getPosition() == kDim;
-  int64_t inner = WgmmaPlan::kSwizzleBytes / elementBytes; // 64 of f16
+  int64_t inner = swizzleBytes / elementBytes; // a row: 64 f16 for 128 bytes
   for (AffineExpr e : llvm::reverse(map.getResults())) {
     // A batch index (a dimension or an expression of them) is one box row.
     auto dim = dyn_cast<AffineDimExpr>(e);
@@ -37,10 +38,11 @@ WgmmaPlan nautilus::planWgmma(tile::ContractOp contract,
   int64_t tileK = schedule.getMma().getTileK();
   int64_t bytes = contract.getOperandElementType().getIntOrFloatBitWidth() / 8;
   WgmmaPlan plan;
+  plan.swizzleBytes = schedule.getMma().getSwizzle();
   plan.lhs = planOperand(contract.getOperandMap(0), rank - 2, tile[rank - 2], tileK,
-                         rank, bytes);
+                         rank, bytes, plan.swizzleBytes);
   plan.rhs = planOperand(contract.getOperandMap(1), rank - 1, tile[rank - 1], tileK,
-                         rank, bytes);
+                         rank, bytes, plan.swizzleBytes);
   plan.rhs.stageOffset = plan.lhs.stageBytes;
   plan.stageBytes = plan.lhs.stageBytes + plan.rhs.stageBytes;
   int64_t stages = schedule.getMma().getStages();

@@ -1,9 +1,9 @@
 //===- WgmmaPlan.h - How a wgmma schedule stages its operands ---*- C++ -*-===//
 //
 // A `tile.contract` with `#tile.mma<instr = "wgmma">` reads its operands
-// with TMA into 128-byte-swizzled shared memory (tile_k = 64 f16/bf16 = one
-// 128-byte row along K, or 64 elements of M/N along the row for an operand
-// whose innermost index is M/N). The GPU lowering and the runtime (which
+// with TMA into shared memory swizzled by the schedule's `swizzle` (S = 32,
+// 64 or 128 bytes): rows of S bytes, tile_k = S / 2 f16/bf16 along K, or
+// S / 2 elements of M/N a row for an operand whose innermost index is M/N. The GPU lowering and the runtime (which
 // builds the tensor maps and sizes the dynamic shared memory at launch)
 // both derive the layout from this one plan.
 //
@@ -35,7 +35,7 @@ struct WgmmaPlan {
   int64_t barrierOffset = 0;   // the stages' "full" mbarriers, after the
                                // stages, then (warp specialised) "empty" ones
   int64_t sharedBytes = 0;     // the program's dynamic shared memory
-  static constexpr int64_t kSwizzleBytes = 128;
+  int64_t swizzleBytes = 128;  // the schedule's swizzle (TMA's, descriptors')
 };
 
 /// The plan of `contract` under `schedule` (whose mma is wgmma).

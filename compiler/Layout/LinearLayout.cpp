@@ -4,6 +4,7 @@
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
 #include <cassert>
 
 using namespace nautilus::layout;
@@ -408,4 +409,35 @@ int32_t nautilus::layout::innermostRun(const LinearLayout &l) {
     return run;
   }
   return 1;
+}
+
+SharedSwizzle nautilus::layout::SharedSwizzle::forRows(int64_t rowBytes,
+                                                       int64_t swizzleBytes) {
+  SharedSwizzle swizzle;
+  swizzle.perPhase = static_cast<int32_t>(std::max<int64_t>(1, 128 / rowBytes));
+  swizzle.maxPhase = static_cast<int32_t>(
+      std::max<int64_t>(1, std::min(swizzleBytes, rowBytes) / 16));
+  return swizzle;
+}
+
+LinearLayout nautilus::layout::swizzledSharedLayout(int32_t rows,
+                                                    int32_t rowElements,
+                                                    int32_t elementBytes,
+                                                    SharedSwizzle swizzle) {
+  int32_t vector = std::max(16 / elementBytes, 1); // elements of a chunk
+  int32_t chunks = rowElements / vector;
+  std::vector<std::vector<int32_t>> bases;
+  for (int32_t bit = 1; bit < vector; bit *= 2)
+    bases.push_back({0, bit});
+  for (int32_t bit = 1; bit < chunks; bit *= 2)
+    bases.push_back({0, bit * vector});
+  // Row bit r: the next row, and (where it selects the pattern) the XOR it
+  // undoes on the stored chunk: the stored chunk c' holds column chunk
+  // c' ^ phase(row), linear in the row's bits.
+  for (int32_t bit = 1; bit < rows; bit *= 2) {
+    int32_t phase = (bit / swizzle.perPhase) % swizzle.maxPhase;
+    bases.push_back({bit, phase * vector});
+  }
+  return LinearLayout({{"offset", std::move(bases)}},
+                      {{"dim0", rows}, {"dim1", rowElements}});
 }

@@ -134,6 +134,30 @@ LinearLayout withLeadingUnitDims(const LinearLayout &l, unsigned rank);
 /// 0..k-1 step 1, 2, 4, ... along it.
 int32_t innermostRun(const LinearLayout &l);
 
+/// How a pipeline stage lays out rows of 16-byte chunks in shared memory
+/// (the `swizzle` of `#tile.mma`): chunk c of row r is stored at chunk
+/// c ^ ((r / perPhase) % maxPhase). A bank line is 128 bytes, so rows
+/// shorter than that share a pattern (perPhase rows a line), and a swizzle
+/// of S bytes permutes the chunks within S-byte spans (maxPhase = S / 16
+/// patterns, at most the chunks of a row). For rows of exactly S bytes this
+/// is TMA's and wgmma's S-byte swizzle (address bits [4, 4 + log2(S/16))
+/// XOR bits [7, ...)).
+struct SharedSwizzle {
+  int32_t perPhase = 1, maxPhase = 1;
+  /// The swizzle of `swizzleBytes` (0, 32, 64 or 128) for rows of
+  /// `rowBytes` (a power of two, at least 16).
+  static SharedSwizzle forRows(int64_t rowBytes, int64_t swizzleBytes);
+  int64_t storedChunk(int64_t row, int64_t chunk) const {
+    return chunk ^ ((row / perPhase) % maxPhase);
+  }
+};
+
+/// The shared-memory layout of a [rows, rowElements] tile stored row after
+/// row with `swizzle`: input "offset" (the element offset) to outputs
+/// "dim0" (row) and "dim1" (column). A bijection for power-of-two shapes.
+LinearLayout swizzledSharedLayout(int32_t rows, int32_t rowElements,
+                                  int32_t elementBytes, SharedSwizzle swizzle);
+
 /// Whether every extent is a power of two.
 bool isPowerOfTwoShape(llvm::ArrayRef<int64_t> shape);
 

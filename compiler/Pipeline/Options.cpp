@@ -1,8 +1,9 @@
 //===- Options.cpp --------------------------------------------------------===//
 #include "compiler/Pipeline/Options.h"
 
-#include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
 
 std::string nautilus::parseShapeList(const std::string &text,
                                      std::map<std::string, int64_t> &shape) {
@@ -27,4 +28,12 @@ std::string nautilus::parseShapeList(const std::string &text,
     shape[name.str()] = static_cast<int64_t>(v);
   }
   return "";
+}
+
+bool nautilus::blameScheduleFile(const Options &opts) {
+  if (opts.schedulePath().empty())
+    return false;
+  llvm::errs() << "nautc: error: the schedules of '" << opts.schedulePath()
+               << "' cannot be lowered (see above)\n";
+  return true;
 }

@@ -32,7 +32,7 @@ struct Options {
   std::string emit = "obj";
   std::string output;  // -o
   std::string device = "cpu";
-  std::string schedule = "default";
+  std::string schedule = "default"; // default, or a schedule file (JSON)
   std::map<std::string, int64_t> shape; // --shape N=4096,D=128
   std::map<std::string, std::string> inputs; // --input NAME=PATH.npy
   uint64_t seed = 0;
@@ -41,7 +41,17 @@ struct Options {
   bool time = false;
   bool explain = false;
   bool noVerify = false;
+
+  /// The schedule file --schedule names ("" for the default schedules).
+  std::string schedulePath() const {
+    return schedule == "default" ? std::string() : schedule;
+  }
 };
+
+/// After a lowering failed with a diagnostic: whether the schedule file
+/// (a user's) is to blame rather than a default schedule (a bug in
+/// nautilus); if so, says so on stderr.
+bool blameScheduleFile(const Options &opts);
 
 /// Parses "N=4096,D=128" into `shape`; returns an error message or "".
 std::string parseShapeList(const std::string &text,

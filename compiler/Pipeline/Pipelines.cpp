@@ -52,7 +52,8 @@ void nautilus::registerPipelineDialects(DialectRegistry &registry) {
   ROCDL::registerROCDLTargetInterfaceExternalModels(registry);
 }
 
-static void buildAlgToTile(OpPassManager &pm, const std::string &target) {
+/// Tile programs with their default schedules.
+static void buildScheduledTile(OpPassManager &pm, const std::string &target) {
   pm.addNestedPass<alg::KernelOp>(createAlgFuseElementwise());
   ConvertAlgToTileOptions options;
   options.target = target;
@@ -62,9 +63,18 @@ static void buildAlgToTile(OpPassManager &pm, const std::string &target) {
   TileFormContractionsOptions contractions;
   contractions.target = target;
   pm.addPass(createTileFormContractions(contractions));
+}
+
+/// Layouts for the schedules the programs have.
+static void buildTileLayouts(OpPassManager &pm) {
   pm.addPass(createTileCoalesceStores());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+}
+
+static void buildAlgToTile(OpPassManager &pm, const std::string &target) {
+  buildScheduledTile(pm, target);
+  buildTileLayouts(pm);
 }
 
 void nautilus::buildHostLLVMPipeline(OpPassManager &pm) {
@@ -218,10 +228,31 @@ void nautilus::registerNautilusPipelines() {
 }
 
 LogicalResult nautilus::lowerAlgToTile(ModuleOp module,
-                                       const TargetInfo &target) {
-  PassManager pm(module.getContext());
-  buildAlgToTile(pm, target.name);
-  return pm.run(module);
+                                       const TargetInfo &target,
+                                       llvm::StringRef schedulePath,
+                                       bool *scheduleRejected) {
+  if (schedulePath.empty()) {
+    PassManager pm(module.getContext());
+    buildAlgToTile(pm, target.name);
+    return pm.run(module);
+  }
+  PassManager scheduled(module.getContext());
+  buildScheduledTile(scheduled, target.name);
+  if (failed(scheduled.run(module)))
+    return failure();
+  PassManager replaced(module.getContext());
+  TileApplySchedulesOptions options;
+  options.path = schedulePath.str();
+  options.target = target.name;
+  replaced.addPass(createTileApplySchedules(options));
+  if (failed(replaced.run(module))) {
+    if (scheduleRejected)
+      *scheduleRejected = true;
+    return failure();
+  }
+  PassManager layouts(module.getContext());
+  buildTileLayouts(layouts);
+  return layouts.run(module);
 }
 
 static rt::DType dtypeOfType(Type t) {
@@ -288,7 +319,7 @@ rt::LaunchPlan nautilus::extractLaunchPlan(ModuleOp module) {
         desc.tensorMaps.push_back({bufferName(buffer),
                                    std::vector<int64_t>(operand->box.begin(),
                                                         operand->box.end()),
-                                   WgmmaPlan::kSwizzleBytes});
+                                   wgmma.swizzleBytes});
       desc.dynamicSharedBytes = wgmma.sharedBytes;
       desc.persistent = mma.getPersistent() != 0;
     }

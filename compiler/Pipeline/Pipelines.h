@@ -21,8 +21,13 @@ void registerPipelineDialects(mlir::DialectRegistry &registry);
 void registerNautilusPipelines();
 
 /// Fuses elementwise definitions and turns alg kernels into tile programs.
+/// `schedulePath` names a schedule file (tile-apply-schedules) whose
+/// schedules replace the defaults, or is empty; when that file is what
+/// fails (a user error, diagnosed), `*scheduleRejected` is set.
 mlir::LogicalResult lowerAlgToTile(mlir::ModuleOp module,
-                                   const TargetInfo &target);
+                                   const TargetInfo &target,
+                                   llvm::StringRef schedulePath = "",
+                                   bool *scheduleRejected = nullptr);
 
 /// The launch plan of the (single) kernel in a tile module.
 rt::LaunchPlan extractLaunchPlan(mlir::ModuleOp module);

@@ -78,7 +78,8 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
 
 Attribute MmaAttr::parse(AsmParser &parser, Type) {
   std::string instr;
-  int64_t tileK = 0, stages = 0, groupM = 1, producers = 0, persistent = 0;
+  int64_t tileK = 0, stages = 0, groupM = 1, producers = 0, persistent = 0,
+          swizzle = 128;
   SmallVector<int64_t> warps;
   bool seenInstr = false, seenTileK = false, seenWarps = false,
        seenStages = false;
@@ -101,6 +102,7 @@ Attribute MmaAttr::parse(AsmParser &parser, Type) {
                     : key == "group_m"   ? &groupM
                     : key == "producers" ? &producers
                     : key == "persistent" ? &persistent
+                    : key == "swizzle"   ? &swizzle
                                           : nullptr;
     if (!slot)
       return parser.emitError(parser.getCurrentLocation(),
@@ -118,7 +120,8 @@ Attribute MmaAttr::parse(AsmParser &parser, Type) {
     return {};
   }
   return parser.getChecked<MmaAttr>(parser.getContext(), instr, tileK, warps,
-                                    stages, groupM, producers, persistent);
+                                    stages, groupM, producers, persistent,
+                                    swizzle);
 }
 
 void MmaAttr::print(AsmPrinter &printer) const {
@@ -132,6 +135,8 @@ void MmaAttr::print(AsmPrinter &printer) const {
     printer << ", producers = " << getProducers();
   if (getPersistent() != 0)
     printer << ", persistent = " << getPersistent();
+  if (getSwizzle() != 128)
+    printer << ", swizzle = " << getSwizzle();
   printer << ">";
 }
 
@@ -139,7 +144,9 @@ LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                               StringRef instr, int64_t tileK,
                               ArrayRef<int64_t> warps, int64_t stages,
                               int64_t groupM, int64_t producers,
-                              int64_t persistent) {
+                              int64_t persistent, int64_t swizzle) {
+  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitError() << "swizzle is 0, 32, 64 or 128 bytes, not " << swizzle;
   if (persistent != 0 && (persistent != 1 || producers != 1))
     return emitError() << "persistent: 0, or 1 with a producer warpgroup";
   if (groupM < 1)
@@ -158,9 +165,13 @@ LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (warps[1] != 1 || warps[0] % 4 != 0)
       return emitError() << "wgmma runs whole warpgroups along M: warps must "
                             "be [4 x warpgroups, 1]";
-    if (tileK != 64)
-      return emitError() << "wgmma stages tile_k = 64 (128-byte swizzled "
-                            "rows of 16-bit elements)";
+    if (swizzle == 0)
+      return emitError() << "wgmma's operands come by TMA into swizzled "
+                            "stages: swizzle is 32, 64 or 128";
+    if (tileK * 2 != swizzle)
+      return emitError() << "wgmma stages K-major rows of one swizzle span: "
+                            "tile_k = swizzle / 2 = "
+                         << swizzle / 2 << " (16-bit elements), not " << tileK;
   }
   if (stages < 2)
     return emitError() << "a pipeline needs at least 2 stages";
@@ -433,6 +444,28 @@ Value ProgramOp::getOutputExtent(OpBuilder &b, Location loc, unsigned d) {
     return getSizeArg(name.getValue());
   return arith::ConstantIndexOp::create(b, loc,
                                         cast<IntegerAttr>(dim).getInt());
+}
+
+void ProgramOp::retile(ScheduleAttr schedule) {
+  ArrayRef<int64_t> from = getSchedule().getTile();
+  ArrayRef<int64_t> to = schedule.getTile();
+  auto retype = [&](Type t) -> Type {
+    auto vec = dyn_cast<VectorType>(t);
+    if (!vec || vec.getShape() != from)
+      return t;
+    return VectorType::get(to, vec.getElementType());
+  };
+  walk([&](Operation *op) {
+    if (auto constant = dyn_cast<arith::ConstantOp>(op))
+      if (auto splat = dyn_cast<SplatElementsAttr>(constant.getValue()))
+        if (auto type = dyn_cast<ShapedType>(retype(splat.getType()));
+            type && type != splat.getType())
+          constant.setValueAttr(SplatElementsAttr::get(
+              type, splat.getSplatValue<Attribute>()));
+    for (Value r : op->getResults())
+      r.setType(retype(r.getType()));
+  });
+  setScheduleAttr(schedule);
 }
 
 LogicalResult ProgramOp::verify() {

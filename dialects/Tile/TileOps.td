@@ -67,6 +67,16 @@ def Tile_MmaAttr : AttrDef<Tile_Dialect, "Mma"> {
     running ahead across tile boundaries while the consumers finish a
     tile's epilogue.
 
+    `swizzle` (bytes: 0, 32, 64 or 128; default 128) is how the operand
+    stages are laid out in shared memory: rows of 16-byte chunks, chunk c
+    of row r stored at chunk c ^ ((r / per_phase) % max_phase), where
+    max_phase = min(swizzle, row bytes) / 16 patterns repeat every
+    per_phase = max(1, 128 / row bytes) rows (`SharedSwizzle` in
+    compiler/Layout/LinearLayout.h; 0: no swizzle). With 128, the 8 rows an
+    ldmatrix reads fall in 8 distinct bank groups. For wgmma it is also the
+    TMA tensor maps' and the matrix descriptors' swizzle mode, and a K-major
+    row is one swizzle span: tile_k = swizzle / 2.
+
     ```mlir
     #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>
     #tile.mma<instr = "wgmma", tile_k = 64, warps = [8, 1], stages = 4,
@@ -78,14 +88,15 @@ def Tile_MmaAttr : AttrDef<Tile_Dialect, "Mma"> {
                         "int64_t":$stages,
                         DefaultValuedParameter<"int64_t", "1">:$groupM,
                         DefaultValuedParameter<"int64_t", "0">:$producers,
-                        DefaultValuedParameter<"int64_t", "0">:$persistent);
-  // instr, tile_k, warps and stages, then group_m and producers where they
-  // are not their defaults.
+                        DefaultValuedParameter<"int64_t", "0">:$persistent,
+                        DefaultValuedParameter<"int64_t", "128">:$swizzle);
+  // instr, tile_k, warps and stages, then the others where they are not
+  // their defaults.
   let hasCustomAssemblyFormat = 1;
   let builders = [
     AttrBuilder<(ins "llvm::StringRef":$instr, "int64_t":$tileK,
                      "llvm::ArrayRef<int64_t>":$warps, "int64_t":$stages), [{
-      return $_get($_ctxt, instr, tileK, warps, stages, 1, 0, 0);
+      return $_get($_ctxt, instr, tileK, warps, stages, 1, 0, 0, 128);
     }]>
   ];
   let genVerifyDecl = 1;
@@ -212,6 +223,9 @@ def Tile_ProgramOp : Tile_Op<"program", [Symbol, IsolatedFromAbove,
     /// The value of dimension `dim` (a literal, or a size the plan binds),
     /// if known at compile time.
     std::optional<int64_t> getKnownExtent(mlir::Attribute dim);
+    /// Sets the schedule and gives every tile-shaped value (and splat tile
+    /// constant) of the program the new schedule's tile shape.
+    void retile(ScheduleAttr schedule);
   }];
 }
 

@@ -102,3 +102,20 @@ tile.program @pv attributes {arg_names = ["S", "Mx", "V", "O"], output_dims = ["
   }
   tile.store %acc, %o : vector<128x64xf32> -> memref<?x?xf32>
 }
+
+// -----
+
+// swizzle = 0: the stages are stored unswizzled (no XOR in any shared
+// address: the only XORs are the accumulator layout's element positions,
+// computed up front), the same pipeline otherwise.
+// CHECK-LABEL: gpu.func @unswizzled
+// CHECK: nvgpu.device_async_copy
+// CHECK-NOT: arith.xori
+// CHECK: nvgpu.ldmatrix
+// CHECK-NOT: arith.xori
+// CHECK: gpu.return
+tile.program @unswizzled attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 2, swizzle = 0>>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):
+  %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<64x64xf32>
+  tile.store %acc, %c : vector<64x64xf32> -> memref<?x?xf32>
+}

@@ -117,3 +117,80 @@ TEST(LinearLayout, CoalescedLayoutGivesEachThreadSixteenBytesOfARow) {
 }
 
 } // namespace
+
+namespace {
+
+// The shared-memory layout of each swizzle, for rows of 32 to 256 bytes of
+// f16: a bijection, and its offsets are the stored-chunk formula the
+// lowerings use (SharedSwizzle::storedChunk).
+TEST(SharedSwizzle, LayoutIsTheStoredChunkFormula) {
+  for (int32_t rowBytes : {32, 64, 128, 256})
+    for (int32_t swizzleBytes : {0, 32, 64, 128}) {
+      SharedSwizzle swizzle = SharedSwizzle::forRows(rowBytes, swizzleBytes);
+      int32_t rowElements = rowBytes / 2, rows = 32;
+      LinearLayout l = swizzledSharedLayout(rows, rowElements, 2, swizzle);
+      ASSERT_TRUE(l.isBijective()) << rowBytes << " " << swizzleBytes;
+      for (int32_t row = 0; row < rows; ++row)
+        for (int32_t column = 0; column < rowElements; ++column) {
+          int32_t offset = row * rowElements +
+                           swizzle.storedChunk(row, column / 8) * 8 +
+                           column % 8;
+          auto at = l.apply({{"offset", offset}});
+          ASSERT_EQ(at[0], row) << rowBytes << " " << swizzleBytes;
+          ASSERT_EQ(at[1], column) << rowBytes << " " << swizzleBytes;
+        }
+    }
+}
+
+// For rows of exactly the swizzle span, the layout is TMA's swizzle: byte
+// address bits [4, 4 + log2(S / 16)) XOR bits [7, ...).
+TEST(SharedSwizzle, RowsOfOneSpanAreTheHardwareSwizzle) {
+  for (int32_t swizzleBytes : {32, 64, 128}) {
+    SharedSwizzle swizzle = SharedSwizzle::forRows(swizzleBytes, swizzleBytes);
+    int32_t mask = swizzleBytes / 16 - 1;
+    for (int32_t row = 0; row < 64; ++row)
+      for (int32_t chunk = 0; chunk < swizzleBytes / 16; ++chunk) {
+        int32_t linear = row * swizzleBytes + chunk * 16;
+        int32_t hardware = linear ^ (((linear >> 7) & mask) << 4);
+        EXPECT_EQ(row * swizzleBytes + swizzle.storedChunk(row, chunk) * 16,
+                  hardware);
+      }
+  }
+}
+
+/// The most 16-byte reads of one ldmatrix phase (8 lanes reading the same
+/// chunk of 8 consecutive rows) that fall in one bank group (128 bytes of
+/// banks = 8 groups of 16 bytes), computed from the layout's inverse.
+int32_t ldmatrixConflicts(int32_t rowBytes, int32_t swizzleBytes) {
+  SharedSwizzle swizzle = SharedSwizzle::forRows(rowBytes, swizzleBytes);
+  int32_t rowElements = rowBytes / 2;
+  LinearLayout offsets =
+      swizzledSharedLayout(64, rowElements, 2, swizzle).invert();
+  int32_t worst = 0;
+  for (int32_t firstRow = 0; firstRow < 64; firstRow += 8)
+    for (int32_t chunk = 0; chunk < rowElements / 8; ++chunk) {
+      int32_t groups[8] = {};
+      for (int32_t row = firstRow; row < firstRow + 8; ++row) {
+        int32_t offset =
+            offsets.apply({{"dim0", row}, {"dim1", chunk * 8}})[0];
+        worst = std::max(worst, ++groups[(offset * 2 / 16) % 8]);
+      }
+    }
+  return worst;
+}
+
+// Why the schedule's default is 128: it keeps every ldmatrix phase
+// conflict-free for rows of 64 bytes and more, where no swizzle serialises
+// the 8 reads (rows of 64 bytes need only the 64-byte swizzle).
+TEST(SharedSwizzle, SwizzleMakesLdmatrixConflictFree) {
+  EXPECT_EQ(ldmatrixConflicts(256, 128), 1);
+  EXPECT_EQ(ldmatrixConflicts(128, 128), 1);
+  EXPECT_EQ(ldmatrixConflicts(64, 128), 1);
+  EXPECT_EQ(ldmatrixConflicts(64, 64), 1);
+  EXPECT_EQ(ldmatrixConflicts(256, 0), 8);
+  EXPECT_EQ(ldmatrixConflicts(128, 0), 8);
+  EXPECT_EQ(ldmatrixConflicts(128, 32), 4);
+  EXPECT_EQ(ldmatrixConflicts(64, 0), 4);
+}
+
+} // namespace

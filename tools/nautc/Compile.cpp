@@ -103,8 +103,11 @@ int nautilus::runCompile(const Options &opts) {
   if (emit == "alg") {
     loaded.module->print(os);
   } else {
-    if (failed(lowerAlgToTile(*loaded.module, *target)))
-      return internalError("lowering to tile programs failed");
+    bool scheduleRejected = false;
+    if (failed(lowerAlgToTile(*loaded.module, *target, opts.schedulePath(),
+                              &scheduleRejected)))
+      return scheduleRejected ? kExitUserError
+                              : internalError("lowering to tile programs failed");
     std::optional<rt::LaunchPlan> plan;
     if (emit == "bundle")
       plan = extractLaunchPlan(*loaded.module);
@@ -133,7 +136,9 @@ int nautilus::runCompile(const Options &opts) {
       }
     } else {
       if (failed(lowerTileToGPU(*loaded.module)))
-        return internalError("lowering to GPU kernels failed");
+        return blameScheduleFile(opts)
+                   ? kExitUserError
+                   : internalError("lowering to GPU kernels failed");
       if (emit == "gpu") {
         loaded.module->print(os);
       } else {

@@ -171,7 +171,11 @@ int nautilus::runRun(const Options &opts) {
   OwningOpRef<ModuleOp> reference = loaded.module->clone();
 
   std::optional<TargetInfo> target = getTarget(targetName);
-  if (failed(lowerAlgToTile(*loaded.module, *target))) {
+  bool scheduleRejected = false;
+  if (failed(lowerAlgToTile(*loaded.module, *target, opts.schedulePath(),
+                            &scheduleRejected))) {
+    if (scheduleRejected)
+      return kExitUserError;
     llvm::errs() << "nautc: internal error: lowering to tile programs failed\n";
     return kExitInternal;
   }
@@ -195,8 +199,13 @@ int nautilus::runRun(const Options &opts) {
       return cpu->run(sizes, inputs, out);
     };
   } else {
-    if (failed(lowerTileToGPU(*loaded.module)) ||
-        failed(lowerGPUToLLVM(*loaded.module, *target))) {
+    if (failed(lowerTileToGPU(*loaded.module))) {
+      if (blameScheduleFile(opts))
+        return kExitUserError;
+      llvm::errs() << "nautc: internal error: lowering to GPU kernels failed\n";
+      return kExitInternal;
+    }
+    if (failed(lowerGPUToLLVM(*loaded.module, *target))) {
       llvm::errs() << "nautc: internal error: lowering to GPU kernels failed\n";
       return kExitInternal;
     }

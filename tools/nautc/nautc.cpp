@@ -33,7 +33,9 @@ options:
                          bundle
                          (default: obj for cpu, ptx for sm_*, amdgcn for gfx*)
   -o PATH                compile: where to write the artefact (default: stdout)
-  --schedule default     the schedule to use
+  --schedule S           default, or a schedule file (JSON): {"programs":
+                         {"NAME": "#tile.schedule<...>"}} replaces the
+                         default schedules of the programs it names
   --device cpu|emu       run: where to run: the host CPU, or the SIMT
                          emulator running the NVIDIA kernels (--target
                          sm_80, the default there, or sm_90)
@@ -128,8 +130,9 @@ static int parseArgs(int argc, char **argv, Options &opts) {
     opts.emit = opts.target == "cpu"                    ? "obj"
                 : llvm::StringRef(opts.target).starts_with("sm_") ? "ptx"
                                                                   : "amdgcn";
-  if (opts.schedule != "default")
-    return usageError("--schedule: only 'default' exists so far");
+  if (opts.schedule == "auto")
+    return usageError("--schedule auto: the auto-scheduler is not built yet "
+                      "(use 'default' or a schedule file, PATH.json)");
   return 0;
 }
 
