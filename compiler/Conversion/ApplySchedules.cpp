@@ -111,9 +111,10 @@ struct TileApplySchedulesPass
     if (mma && mma.getInstr() == "wgmma") {
       if (target != "sm_90")
         return error() << "wgmma runs on sm_90, not " << target;
-      if (contract.isComputed(0) || contract.isComputed(1))
-        return error() << "a computed operand needs mma_sync (wgmma's "
-                          "operands come by TMA)";
+      if ((contract.isComputed(0) || contract.isComputed(1)) &&
+          !mma.getProducers())
+        return error() << "a computed operand under wgmma is evaluated by "
+                          "the producer warpgroup: producers = 1";
     }
     program.retile(schedule);
     return success();

@@ -30,7 +30,7 @@ struct ContractLoweringContext {
   // wgmma only: the kernel parameters pointing to the operands' TMA tensor
   // maps (built by the runtime at launch).
   mlir::Value lhsTensorMap, rhsTensorMap;
-  // mma.sync only: a computed operand's evaluator (null: loaded).
+  // A computed operand's evaluator (null: loaded).
   ComputedOperand *lhsComputed = nullptr, *rhsComputed = nullptr;
 };
 
@@ -75,8 +75,11 @@ public:
   /// Shared memory and mbarriers; returns the warpgroup index (i32,
   /// uniform per warpgroup; 0 is the producer).
   mlir::Value setup();
-  /// The producer thread's copies for this program's `localTile`-th tile,
-  /// whose first indices are `origin`.
+  /// The producer warpgroup's threads that run produceTile: its thread 0,
+  /// or all 128 when it computes an operand.
+  int64_t producerThreads() const;
+  /// The producer threads' copies (and computed operands) for this
+  /// program's `localTile`-th tile, whose first indices are `origin`.
   void produceTile(mlir::Value localTile, llvm::ArrayRef<mlir::Value> origin);
   /// A consumer warpgroup's main loop over its `localTile`-th tile.
   llvm::SmallVector<mlir::Value> consumeTile(mlir::Value localTile,

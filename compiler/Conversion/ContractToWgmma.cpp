@@ -32,11 +32,13 @@
 #include "compiler/Conversion/AffineExpansion.h"
 #include "compiler/Conversion/ContractLowering.h"
 #include "compiler/Conversion/WgmmaPlan.h"
+#include "compiler/Layout/LinearLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace nautilus;
@@ -51,6 +53,7 @@ public:
         plan(planWgmma(contract, context.schedule)) {}
 
   FailureOr<SmallVector<Value>> run();
+  const WgmmaPlan &getPlan() const { return plan; }
 
   /// Shared memory and mbarriers (thread 0 initialises them, then a block
   /// barrier); returns the warpgroup index (i32), uniform per warpgroup.
@@ -111,6 +114,20 @@ private:
   /// Thread 0's copies of K tile `kTile` (index) into `stage` (i32), for
   /// the output tile at `origin` (per output dim).
   void issueStage(Value kTile, Value stage, ArrayRef<Value> origin);
+  /// A producer thread's reads of `count` of its chunks of computed
+  /// operand `op` in K tile `kTile`, from its `firstChunk`-th (row, chunk
+  /// and the run of 8 elements along K each), and their completion and
+  /// stores into `stage`.
+  SmallVector<std::tuple<Value, Value, ComputedRun>>
+  readComputed(const WgmmaOperandPlan &op, ComputedOperand &computed,
+               Value kTile, ArrayRef<Value> origin, int64_t firstChunk,
+               int64_t count);
+  void storeComputed(const WgmmaOperandPlan &op, ComputedOperand &computed,
+                     Value kTile, Value stage, ArrayRef<Value> origin,
+                     SmallVector<std::tuple<Value, Value, ComputedRun>> &runs);
+  /// The named barrier the producer warpgroup meets at (0 is the block's,
+  /// 1 the consumers' in the epilogue).
+  static constexpr int64_t kProducerBarrier = 2;
   /// The matrix descriptor of `op`'s part read by the 16 of K at `kStep`,
   /// for warpgroup `group` (i32; the lhs's rows 64 group.. ; 0 for the rhs).
   Value descriptor(const WgmmaOperandPlan &op, Value stage, Value group,
@@ -133,7 +150,7 @@ void WgmmaLowering::issueStage(Value kTile, Value stage,
   Value stageOffset = arith::MulIOp::create(b, loc, stage, i32(plan.stageBytes));
   Value bar = barrierPointer(stage);
   NVVM::MBarrierArriveExpectTxOp::create(
-      b, loc, Type(), bar, i32(plan.stageBytes), NVVM::MemScopeKind::CTA,
+      b, loc, Type(), bar, i32(plan.copiedBytes), NVVM::MemScopeKind::CTA,
       /*relaxed=*/false, /*predicate=*/Value());
   Value kCoord = toI32(arith::MulIOp::create(b, loc, kTile, index(tileK)));
   unsigned kDim = context.schedule.getTile().size();
@@ -142,7 +159,7 @@ void WgmmaLowering::issueStage(Value kTile, Value stage,
   for (auto [op, map, tensorMap] :
        {std::make_tuple(&plan.lhs, contract.getOperandMap(0), context.lhsTensorMap),
         std::make_tuple(&plan.rhs, contract.getOperandMap(1), context.rhsTensorMap)})
-    for (int64_t box = 0; box < op->boxes; ++box) {
+    for (int64_t box = 0; box < (op->computed ? 0 : op->boxes); ++box) {
       SmallVector<Value> coordinates; // innermost first
       for (AffineExpr e : llvm::reverse(map.getResults())) {
         auto dim = dyn_cast<AffineDimExpr>(e);
@@ -212,7 +229,7 @@ Value WgmmaLowering::descriptor(const WgmmaOperandPlan &op, Value stage,
 Value WgmmaLowering::multiplyStage(Value acc, Value stage, Value group) {
   MLIRContext *ctx = b.getContext();
   int64_t tileN = context.schedule.getTile().back();
-  Type element = cast<MemRefType>(context.lhs.getType()).getElementType();
+  Type element = contract.getOperandElementType();
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   NVVM::WGMMATypes type =
       element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
@@ -253,7 +270,118 @@ void WgmmaLowering::produceTile(Value localTile, ArrayRef<Value> origin) {
     NVVM::MBarrierTryWaitParityOp::create(b, loc, emptyPointer(stage), parity,
                                           i32(0x989680));
   }
+  if (!plan.producersCompute()) {
+    issueStage(kt, stage, origin);
+    return;
+  }
+  // The warpgroup evaluates the computed operands into the stage, a few
+  // chunks a thread at a time (their reads first, then the arithmetic and
+  // the stores: the reads overlap, and the registers they hold stay within
+  // what 384 threads leave a thread), makes its writes visible to wgmma's
+  // async proxy, meets, and then its thread 0 announces the TMA bytes (its
+  // arrival completes the stage with them) and copies the loaded operands.
+  constexpr int64_t kChunksInFlight = 4;
+  int64_t rowChunks = plan.swizzleBytes / 16;
+  for (auto [op, computed] :
+       {std::make_pair(&plan.lhs, context.lhsComputed),
+        std::make_pair(&plan.rhs, context.rhsComputed)}) {
+    if (!op->computed)
+      continue;
+    int64_t chunks = op->rowTile * rowChunks / 128; // a thread's
+    for (int64_t first = 0; first < chunks; first += kChunksInFlight) {
+      auto runs = readComputed(*op, *computed, kt, origin, first,
+                               std::min(kChunksInFlight, chunks - first));
+      storeComputed(*op, *computed, kt, stage, origin, runs);
+    }
+  }
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+  NVVM::BarrierOp::create(b, loc, Type(), i32(kProducerBarrier), i32(128),
+                          nullptr, Value());
+  Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                       context.threadId, index(0));
+  auto ifLeader = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
+  b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
   issueStage(kt, stage, origin);
+}
+
+SmallVector<std::tuple<Value, Value, ComputedRun>>
+WgmmaLowering::readComputed(const WgmmaOperandPlan &op,
+                            ComputedOperand &computed, Value kTile,
+                            ArrayRef<Value> origin, int64_t firstChunk,
+                            int64_t count) {
+  // Producer thread t (0-127) takes chunks t, t + 128, ... of the stage's
+  // rows of the swizzle (16 bytes, 8 elements along K, a chunk); these are
+  // its chunks firstChunk .. firstChunk + count - 1.
+  int64_t rowChunks = plan.swizzleBytes / 16;
+  SmallVector<std::tuple<Value, Value, ComputedRun>> runs;
+  for (int64_t i = firstChunk; i < firstChunk + count; ++i) {
+    Value q = arith::AddIOp::create(b, loc, context.threadId, index(128 * i));
+    Value row = arith::DivUIOp::create(b, loc, q, index(rowChunks));
+    Value chunk = arith::RemUIOp::create(b, loc, q, index(rowChunks));
+    SmallVector<Value> dims(origin.begin(), origin.end());
+    dims[op.rowDim] = arith::AddIOp::create(b, loc, dims[op.rowDim], row);
+    Value k = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, kTile, index(tileK)),
+        arith::MulIOp::create(b, loc, chunk, index(8)));
+    runs.emplace_back(row, chunk, computed.read(b, loc, dims, k, 8));
+  }
+  return runs;
+}
+
+void WgmmaLowering::storeComputed(
+    const WgmmaOperandPlan &op, ComputedOperand &computed, Value kTile,
+    Value stage, ArrayRef<Value> origin,
+    SmallVector<std::tuple<Value, Value, ComputedRun>> &runs) {
+  Type element = contract.getOperandElementType();
+  Value zero = arith::ConstantOp::create(b, loc, element,
+                                         b.getZeroAttr(element));
+  layout::SharedSwizzle swizzle =
+      layout::SharedSwizzle::forRows(plan.swizzleBytes, plan.swizzleBytes);
+  for (auto &[row, chunk, run] : runs) {
+    SmallVector<Value> dims(origin.begin(), origin.end());
+    dims[op.rowDim] = arith::AddIOp::create(b, loc, dims[op.rowDim], row);
+    SmallVector<Value> elements = computed.finish(b, loc, dims, run);
+    // Past the operand's rows or past K an element contributes nothing
+    // (a computed value need not be finite there: exp(0 - Mx) is inf for a
+    // very negative Mx, and inf x 0 is NaN).
+    Value rowInside = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ult, dims[op.rowDim],
+        context.outputExtents[op.rowDim]);
+    Value k = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, kTile, index(tileK)),
+        arith::MulIOp::create(b, loc, chunk, index(8)));
+    for (int64_t e = 0; e < 8; ++e) {
+      Value inside = arith::AndIOp::create(
+          b, loc, rowInside,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                arith::AddIOp::create(b, loc, k, index(e)),
+                                context.extent));
+      elements[e] = arith::SelectOp::create(b, loc, inside, elements[e], zero);
+    }
+    // Rows of the swizzle, chunks XOR-swizzled as TMA would have stored
+    // them (layout::SharedSwizzle for rows of one span).
+    Value stored = arith::XOrIOp::create(
+        b, loc, chunk,
+        arith::RemUIOp::create(
+            b, loc,
+            arith::DivUIOp::create(b, loc, row, index(swizzle.perPhase)),
+            index(swizzle.maxPhase)));
+    Value offset = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, stage, i32(plan.stageBytes)),
+        toI32(arith::AddIOp::create(
+            b, loc,
+            arith::AddIOp::create(
+                b, loc, index(op.stageOffset),
+                arith::MulIOp::create(b, loc, row, index(plan.swizzleBytes))),
+            arith::MulIOp::create(b, loc, stored, index(16)))));
+    Value vector = vector::FromElementsOp::create(
+        b, loc, VectorType::get({8}, element), elements);
+    LLVM::StoreOp::create(b, loc, vector, sharedPointer(offset),
+                          /*alignment=*/16);
+  }
 }
 
 SmallVector<Value> WgmmaLowering::consumeTile(Value localTile,
@@ -336,15 +464,17 @@ WgmmaLowering::runWarpSpecialized(Value warpgroup) {
   auto split = scf::IfOp::create(b, loc, TypeRange(accTypes), isProducer,
                                  /*withElse=*/true);
   {
-    // The producer: thread 0 of warpgroup 0 runs the copies ahead.
+    // The producer: thread 0 of warpgroup 0 runs the copies ahead (the
+    // whole warpgroup, when it computes an operand).
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&split.getThenRegion().front());
-    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        context.threadId, index(0));
-    auto ifFirst = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+    Value producing = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ult, context.threadId,
+        index(plan.producersCompute() ? 128 : 1));
+    auto ifProducing = scf::IfOp::create(b, loc, producing, /*withElse=*/false);
     {
       OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
+      b.setInsertionPointToStart(&ifProducing.getThenRegion().front());
       produceTile(index(0), context.tileOrigin);
     }
     Value zero = arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32));
@@ -364,7 +494,7 @@ Value WgmmaLowering::setup() {
   tile::MmaAttr mma = context.schedule.getMma();
   tileK = mma.getTileK();
   stages = mma.getStages();
-  Type element = cast<MemRefType>(context.lhs.getType()).getElementType();
+  Type element = contract.getOperandElementType();
   elementBytes = element.getIntOrFloatBitWidth() / 8;
   pointer3 = LLVM::LLVMPointerType::get(ctx, 3);
 
@@ -474,6 +604,10 @@ PersistentWgmma::PersistentWgmma(OpBuilder &b, tile::ContractOp contract,
 PersistentWgmma::~PersistentWgmma() = default;
 
 Value PersistentWgmma::setup() { return impl->lowering.setup(); }
+
+int64_t PersistentWgmma::producerThreads() const {
+  return impl->lowering.getPlan().producersCompute() ? 128 : 1;
+}
 
 void PersistentWgmma::produceTile(Value localTile, ArrayRef<Value> origin) {
   impl->lowering.produceTile(localTile, origin);

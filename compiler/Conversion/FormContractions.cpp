@@ -269,12 +269,13 @@ struct TileFormContractionsPass
     // wgmma's operands come by TMA, whose rows must start 16-byte aligned;
     // bound sizes that do not allow it take the mma.sync pipeline (which
     // copies such rows element by element).
-    // A computed operand is evaluated by the block's threads into shared
-    // memory, which the mma.sync pipeline does (wgmma's takes its operands
-    // by TMA).
-    bool tmaRows = !computedSide &&
-                   !innermostKnownUnaligned(program, lhs.getBuffer()) &&
-                   !innermostKnownUnaligned(program, rhs.getBuffer());
+    // (A computed operand is evaluated into shared memory by the threads:
+    // the producer warpgroup with wgmma.)
+    bool tmaRows = llvm::none_of(std::array<tile::LoadOp, 2>{lhs, rhs},
+                                 [&](tile::LoadOp load) {
+                                   return load && innermostKnownUnaligned(
+                                                      program, load.getBuffer());
+                                 });
     if (target == "sm_90" && tmaRows) {
       // wgmma: a warpgroup per 64 rows, tiles of 64 or 128 (M) by 64 or
       // 128 (N), 64 of K a stage, 4 stages of TMA copies (128 KiB for

@@ -37,8 +37,7 @@ def TileFormContractions : Pass<"tile-form-contractions", "::mlir::ModuleOp"> {
     that do not vary along the load's row dimension, when the result
     reaches memory only through a conversion to a 16-bit float: the factor
     moves into the contraction's region, rounded to the load's type
-    (attention's P V), and takes the mma.sync pipeline on any NVIDIA
-    target. Its program is rescheduled for the target's tensor
+    (attention's P V); with wgmma the producer warpgroup evaluates it. Its program is rescheduled for the target's tensor
     cores (`#tile.mma`), every tile of the program taking the new shape:
     on sm_80, mma.sync with tile M and N up to 128 (at least 32), 32 of K
     a step, 2 x 4 warps (fewer along N for a narrow tile), 3 stages; on
@@ -65,7 +64,8 @@ def TileApplySchedules : Pass<"tile-apply-schedules", "::mlir::ModuleOp"> {
     error naming the program: an unknown program, text that is not a
     `#tile.schedule`, a tile of another rank, a tensor-core schedule
     (`mma`) for a program without a contraction or the reverse, `wgmma` on
-    a target other than sm_90, a computed operand under `wgmma`.
+    a target other than sm_90, a computed operand under `wgmma` without a
+    producer warpgroup.
   }];
   let options = [
     Option<"path", "path", "std::string", /*default=*/"\"\"",

@@ -448,10 +448,11 @@ FailureOr<Fragment> KernelLowering::lowerContract(tile::ContractOp contract) {
            << kAccumulatorLimit
            << " leave room in the 255 registers of a thread (use more warps "
               "or a smaller tile)";
-  if (wgmma && (contract.isComputed(0) || contract.isComputed(1)))
+  if (wgmma && (contract.isComputed(0) || contract.isComputed(1)) &&
+      !schedule.getMma().getProducers())
     return contract.emitOpError(
-        "has a computed operand, which only the mma.sync pipeline evaluates "
-        "(wgmma's operands come by TMA)");
+        "has a computed operand, which a wgmma schedule evaluates in its "
+        "producer warpgroup (use producers = 1)");
   ContractLoweringContext context = contractContext(contract);
   if (persistent) // in the consumers' loop over tiles (runPersistent)
     return Fragment(llvm::to_vector(
@@ -613,12 +614,18 @@ LogicalResult KernelLowering::run() {
   Block &entry = program.getBody().front();
   b.setInsertionPointToEnd(gpuModule.getBody());
   // A wgmma program also takes a pointer to the TMA tensor map of each
-  // contraction operand, after the sizes (see WgmmaPlan.h).
+  // loaded contraction operand (lhs, then rhs), after the sizes (see
+  // WgmmaPlan.h).
   SmallVector<Type> argTypes(entry.getArgumentTypes());
   tile::MmaAttr mma = program.getSchedule().getMma();
-  bool tensorMaps = mma && mma.getInstr() == "wgmma";
-  if (tensorMaps)
-    argTypes.append(2, LLVM::LLVMPointerType::get(b.getContext()));
+  tile::ContractOp contract = findContract(program);
+  SmallVector<unsigned> mappedSides;
+  if (mma && mma.getInstr() == "wgmma" && contract)
+    for (unsigned side : {0u, 1u})
+      if (!contract.isComputed(side))
+        mappedSides.push_back(side);
+  argTypes.append(mappedSides.size(),
+                  LLVM::LLVMPointerType::get(b.getContext()));
   func = gpu::GPUFuncOp::create(b, loc, program.getSymName(),
                                 b.getFunctionType(argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
@@ -631,10 +638,9 @@ LogicalResult KernelLowering::run() {
   unsigned numBuffers = program.getArgNames().size();
   for (unsigned i = numBuffers; i < entry.getNumArguments(); ++i)
     sizeArgs.push_back(body.getArgument(i));
-  if (tensorMaps) {
-    lhsTensorMap = body.getArgument(entry.getNumArguments());
-    rhsTensorMap = body.getArgument(entry.getNumArguments() + 1);
-  }
+  for (auto [i, side] : llvm::enumerate(mappedSides))
+    (side == 0 ? lhsTensorMap : rhsTensorMap) =
+        body.getArgument(entry.getNumArguments() + i);
 
   // The program id, delinearised over the grid, gives the tile's origin;
   // the schedule's distribution of the tile gives each element's place in
@@ -855,10 +861,11 @@ LogicalResult KernelLowering::runPersistent(ArrayRef<Value> grid) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&split.getThenRegion().front());
-    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        threadId, cIndex(0));
-    auto ifFirst = scf::IfOp::create(b, loc, first, /*withElse=*/false);
-    b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
+    Value producing = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ult, threadId,
+        cIndex(persistent->producerThreads()));
+    auto ifProducing = scf::IfOp::create(b, loc, producing, /*withElse=*/false);
+    b.setInsertionPointToStart(&ifProducing.getThenRegion().front());
     auto loop = scf::ForOp::create(b, loc, cIndex(0), localTiles, cIndex(1));
     b.setInsertionPointToStart(loop.getBody());
     SmallVector<Value> coords = programCoordinates(tileAt(loop.getInductionVar()), grid);

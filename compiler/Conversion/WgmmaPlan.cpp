@@ -11,10 +11,14 @@ static WgmmaOperandPlan planOperand(AffineMap map, unsigned rowDim,
   WgmmaOperandPlan plan;
   plan.rowDim = rowDim;
   plan.rowTile = rowTile;
+  // A computed operand (no map) is stored K-major, with no TMA box.
+  plan.computed = !map;
   plan.kInnermost =
+      !map ||
       cast<AffineDimExpr>(map.getResults().back()).getPosition() == kDim;
   int64_t inner = swizzleBytes / elementBytes; // a row: 64 f16 for 128 bytes
-  for (AffineExpr e : llvm::reverse(map.getResults())) {
+  for (AffineExpr e : llvm::reverse(map ? map.getResults()
+                                        : ArrayRef<AffineExpr>())) {
     // A batch index (a dimension or an expression of them) is one box row.
     auto dim = dyn_cast<AffineDimExpr>(e);
     unsigned d = dim ? dim.getPosition() : ~0u;
@@ -45,6 +49,9 @@ WgmmaPlan nautilus::planWgmma(tile::ContractOp contract,
                          rank, bytes, plan.swizzleBytes);
   plan.rhs.stageOffset = plan.lhs.stageBytes;
   plan.stageBytes = plan.lhs.stageBytes + plan.rhs.stageBytes;
+  for (const WgmmaOperandPlan *op : {&plan.lhs, &plan.rhs})
+    if (!op->computed)
+      plan.copiedBytes += op->stageBytes;
   int64_t stages = schedule.getMma().getStages();
   plan.barrierOffset = stages * plan.stageBytes;
   // A "full" mbarrier a stage, and with a producer warpgroup an "empty" one.

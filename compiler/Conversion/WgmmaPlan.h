@@ -20,10 +20,14 @@ struct WgmmaOperandPlan {
   unsigned rowDim = 0;      // the output dimension it reads (M or N)
   int64_t rowTile = 0;      // tile M or tile N
   bool kInnermost = true;   // K is the buffer's innermost index (K-major)
-  /// The TMA box, innermost buffer dimension first: tile_k along K, the
-  /// row tile (K-major) or 64 (M/N-major) along M/N, 1 along batch dims.
+  /// Computed by the contraction's region (not copied by TMA): the
+  /// producer warpgroup evaluates it into the stage, K-major.
+  bool computed = false;
+  /// The TMA box (none when computed), innermost buffer dimension first:
+  /// tile_k along K, the row tile (K-major) or a row of the swizzle
+  /// (M/N-major) along M/N, 1 along batch dims.
   llvm::SmallVector<int64_t> box;
-  int64_t boxes = 1;        // boxes a stage takes (64 apart along M/N)
+  int64_t boxes = 1;        // boxes a stage takes (along M/N)
   int64_t boxBytes = 0;
   int64_t stageBytes = 0;   // rowTile x tile_k elements
   int64_t stageOffset = 0;  // of this operand within a stage
@@ -32,10 +36,15 @@ struct WgmmaOperandPlan {
 struct WgmmaPlan {
   WgmmaOperandPlan lhs, rhs;
   int64_t stageBytes = 0;      // lhs + rhs, a multiple of 1024
+  int64_t copiedBytes = 0;     // of a stage, what TMA copies (the
+                               // operands that are not computed)
   int64_t barrierOffset = 0;   // the stages' "full" mbarriers, after the
                                // stages, then (warp specialised) "empty" ones
   int64_t sharedBytes = 0;     // the program's dynamic shared memory
-  int64_t swizzleBytes = 128;  // the schedule's swizzle (TMA's, descriptors')
+  int64_t swizzleBytes = 128;
+  /// Whether the producer warpgroup computes an operand (then all its
+  /// threads produce; else its thread 0 alone issues the copies).
+  bool producersCompute() const { return lhs.computed || rhs.computed; }  // the schedule's swizzle (TMA's, descriptors')
 };
 
 /// The plan of `contract` under `schedule` (whose mma is wgmma).

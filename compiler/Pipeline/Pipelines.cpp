@@ -313,10 +313,12 @@ rt::LaunchPlan nautilus::extractLaunchPlan(ModuleOp module) {
         unsigned arg = cast<BlockArgument>(v).getArgNumber();
         return cast<StringAttr>(program.getArgNames()[arg]).getValue().str();
       };
+      // One tensor map per loaded operand (a computed one is not copied).
       for (auto [buffer, operand] :
            {std::make_pair(contract.getLhs(), &wgmma.lhs),
             std::make_pair(contract.getRhs(), &wgmma.rhs)})
-        desc.tensorMaps.push_back({bufferName(buffer),
+        if (!operand->computed)
+          desc.tensorMaps.push_back({bufferName(buffer),
                                    std::vector<int64_t>(operand->box.begin(),
                                                         operand->box.end()),
                                    wgmma.swizzleBytes});

@@ -127,7 +127,8 @@ tile.program @row_dependent_batch attributes {arg_names = ["Q", "K", "S"], outpu
 // exp(S - Mx)). The result reaches memory only as bf16, so P is rounded to
 // bf16 (what FlashAttention does) in the contraction's computed lhs; the
 // scale constant, defined outside the reduction, moves into the region.
-// Computed operands take the mma.sync pipeline on sm_90 too.
+// On sm_90 the computed operand takes wgmma (its producer warpgroup
+// evaluates it).
 // CHECK-LABEL: tile.program @pv
 // CHECK-SAME: tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync"
 // CHECK: tile.contract computed, %arg2[#{{.*}}] over(%arg5) : memref<?x?xbf16> -> vector<128x128xf32> lhs {
@@ -141,7 +142,7 @@ tile.program @row_dependent_batch attributes {arg_names = ["Q", "K", "S"], outpu
 // CHECK-NOT: tile.reduce
 // CHECK: arith.divf
 // SM90-LABEL: tile.program @pv
-// SM90-SAME: mma = #tile.mma<instr = "mma_sync"
+// SM90-SAME: mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [8, 1], stages = 4, group_m = 8, producers = 1, persistent = 1>
 // SM90: tile.contract computed
 tile.program @pv attributes {arg_names = ["S", "L", "V", "O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [16, 64], threads = 128>, sizes = ["N", "M", "D"]} {
 ^bb0(%arg0: memref<?x?xf32>, %arg1: memref<?xf32>, %arg2: memref<?x?xbf16>, %arg3: memref<?x?xbf16>, %arg4: index, %arg5: index, %arg6: index):

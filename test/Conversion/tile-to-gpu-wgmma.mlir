@@ -117,3 +117,54 @@ tile.program @persistent attributes {arg_names = ["A", "B", "C"], output_dims = 
   %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<128x128xf32>
   tile.store %acc, %c : vector<128x128xf32> -> memref<?x?xf32>
 }
+
+// -----
+
+// A computed lhs (P = exp(S - Mx) as bf16) under a warp-specialised wgmma
+// schedule: the kernel takes one tensor map (V's); the whole producer
+// warpgroup (threads below 128) runs the producer loop: it evaluates P into
+// the stage (16-byte stores), fences its writes for wgmma's async proxy,
+// meets at named barrier 2, then its thread 0 announces only V's bytes
+// (64 x 64 bf16 = 8192 of a 24576-byte stage) and copies V.
+// CHECK-LABEL: gpu.func @pv
+// CHECK-SAME: (%{{.*}}: memref<?x?xf32>, %{{.*}}: memref<?xf32>, %{{.*}}: memref<?x?xbf16>, %{{.*}}: memref<?x?xf32>, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %[[VMAP:.*]]: !llvm.ptr)
+// CHECK: %[[PRODUCING:.*]] = arith.cmpi ult, %{{.*}}, %c128
+// CHECK: scf.if %[[PRODUCING]] {
+// CHECK: scf.for
+// CHECK: math.exp
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: nvvm.barrier id = %c2_i32 number_of_threads = %c128_i32
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c8192_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[VMAP]]
+// CHECK-NOT: nvvm.cp.async.bulk.tensor
+// CHECK: } else {
+// CHECK: nvvm.wgmma.mma_async
+tile.program @pv attributes {arg_names = ["S", "Mx", "V", "O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [128, 64], threads = 384, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [8, 1], stages = 4, producers = 1>>, sizes = ["N", "M", "D"]} {
+^bb0(%s: memref<?x?xf32>, %mx: memref<?xf32>, %v: memref<?x?xbf16>, %o: memref<?x?xf32>, %n: index, %m: index, %d: index):
+  %acc = tile.contract computed, %v[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%m) : memref<?x?xbf16> -> vector<128x64xf32> lhs {
+  ^bb0(%k: index):
+    %x = tile.load %s[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf32> -> vector<128x64xf32>
+    %mxv = tile.load %mx[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0)>] : memref<?xf32> -> vector<128x64xf32>
+    %y = arith.subf %x, %mxv : vector<128x64xf32>
+    %e = math.exp %y : vector<128x64xf32>
+    %p = arith.truncf %e : vector<128x64xf32> to vector<128x64xbf16>
+    tile.yield %p : vector<128x64xbf16>
+  }
+  tile.store %acc, %o : vector<128x64xf32> -> memref<?x?xf32>
+}
+
+// -----
+
+// Without a producer warpgroup, nothing evaluates a computed operand.
+tile.program @pv_unspecialised attributes {arg_names = ["S", "V", "O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [4, 1], stages = 4>>, sizes = ["N", "M", "D"]} {
+^bb0(%s: memref<?x?xf32>, %v: memref<?x?xbf16>, %o: memref<?x?xf32>, %n: index, %m: index, %d: index):
+  // expected-error @+1 {{'tile.contract' op has a computed operand, which a wgmma schedule evaluates in its producer warpgroup (use producers = 1)}}
+  %acc = tile.contract computed, %v[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%m) : memref<?x?xbf16> -> vector<64x64xf32> lhs {
+  ^bb0(%k: index):
+    %x = tile.load %s[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf32> -> vector<64x64xf32>
+    %p = arith.truncf %x : vector<64x64xf32> to vector<64x64xbf16>
+    tile.yield %p : vector<64x64xbf16>
+  }
+  tile.store %acc, %o : vector<64x64xf32> -> memref<?x?xf32>
+}
