@@ -341,6 +341,31 @@ LinearLayout nautilus::layout::mmaAccumulatorLayout(int32_t rows,
          LinearLayout::identity1D(warpsM, "warp", "dim0");
 }
 
+LinearLayout nautilus::layout::mmaOperandALayout() {
+  LinearLayout ordered = LinearLayout::identity1D(1, "register", "dim0") *
+                         LinearLayout::identity1D(1, "register", "dim1");
+  return ordered * LinearLayout::identity1D(2, "register", "dim1") *
+         LinearLayout::identity1D(4, "lane", "dim1") *
+         LinearLayout::identity1D(8, "lane", "dim0") *
+         LinearLayout::identity1D(2, "register", "dim0") *
+         LinearLayout::identity1D(2, "register", "dim1");
+}
+
+LinearLayout nautilus::layout::mmaOperandBLayout() {
+  LinearLayout ordered = LinearLayout::identity1D(1, "register", "dim0") *
+                         LinearLayout::identity1D(1, "register", "dim1");
+  return ordered * LinearLayout::identity1D(2, "register", "dim0") *
+         LinearLayout::identity1D(4, "lane", "dim0") *
+         LinearLayout::identity1D(8, "lane", "dim1") *
+         LinearLayout::identity1D(2, "register", "dim0");
+}
+
+LinearLayout nautilus::layout::withWarpsAlongRows(const LinearLayout &l,
+                                                  int32_t warps) {
+  return l * LinearLayout::identity1D(1, "warp", "dim1") *
+         LinearLayout::identity1D(warps, "warp", "dim0");
+}
+
 LinearLayout nautilus::layout::rowMajorBlockedLayout(llvm::ArrayRef<int64_t> shape,
                                                      int32_t threads) {
   int64_t elements = 1;

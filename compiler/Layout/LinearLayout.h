@@ -110,6 +110,22 @@ private:
 LinearLayout mmaAccumulatorLayout(int32_t rows, int32_t columns,
                                   int32_t warpsM, int32_t warpsN);
 
+/// The mma.sync m16n8k16 operand fragments of one warp (16-bit elements,
+/// two a 32-bit register: register bit 0 is the element of the pair),
+/// from the PTX ISA: the A fragment of a [16 (M), 16 (K)] tile, register
+/// bit 0 column 1, lane bits 0-1 columns 2 and 4, lane bits 2-4 rows 1, 2
+/// and 4, register bit 1 row 8, register bit 2 column 8; the B fragment of
+/// a [16 (K), 8 (N)] tile, register bit 0 row 1, lane bits 0-1 rows 2 and
+/// 4, lane bits 2-4 columns 1, 2 and 4, register bit 1 row 8. wgmma's A
+/// from registers is the A fragment with the warpgroup's 4 warps along M
+/// (`withWarpsAlongRows`). Outputs "dim0" (rows), "dim1" (columns).
+LinearLayout mmaOperandALayout();
+LinearLayout mmaOperandBLayout();
+
+/// `l` (one warp's, outputs dim0 and dim1) repeated over `warps` warps
+/// stacked along dim0: wgmma's warpgroup of 4 warps, each 16 rows.
+LinearLayout withWarpsAlongRows(const LinearLayout &l, int32_t warps);
+
 /// The blocked layout of tile `shape` over `threads` threads in which
 /// thread t holds the elements at row-major positions t, t + threads, ...
 /// (lane bits, then warp bits, then register bits, of the position).

@@ -194,3 +194,56 @@ TEST(SharedSwizzle, SwizzleMakesLdmatrixConflictFree) {
 }
 
 } // namespace
+
+namespace {
+
+// The operand fragments against the PTX ISA's tables for mma.m16n8k16
+// (.f16/.bf16): A's element i of lane l is at row groupID + 8 * ((i / 2) %
+// 2), column 2 * threadID_in_group + i % 2 + 8 * (i / 4); B's at row
+// 2 * threadID_in_group + i % 2 + 8 * (i / 2), column groupID.
+TEST(LinearLayout, MmaOperandsAreThePtxFragments) {
+  LinearLayout a = mmaOperandALayout(), bLayout = mmaOperandBLayout();
+  ASSERT_TRUE(a.isBijective()) << a.str();
+  ASSERT_TRUE(bLayout.isBijective()) << bLayout.str();
+  EXPECT_EQ(a.getOutDimSize("dim0"), 16);
+  EXPECT_EQ(a.getOutDimSize("dim1"), 16);
+  EXPECT_EQ(bLayout.getOutDimSize("dim0"), 16);
+  EXPECT_EQ(bLayout.getOutDimSize("dim1"), 8);
+  for (int32_t lane = 0; lane < 32; ++lane) {
+    int32_t group = lane / 4, inGroup = lane % 4;
+    for (int32_t i = 0; i < 8; ++i) {
+      auto at = a.apply({{"register", i}, {"lane", lane}});
+      EXPECT_EQ(at[0], group + 8 * ((i / 2) % 2));
+      EXPECT_EQ(at[1], 2 * inGroup + i % 2 + 8 * (i / 4));
+    }
+    for (int32_t i = 0; i < 4; ++i) {
+      auto at = bLayout.apply({{"register", i}, {"lane", lane}});
+      EXPECT_EQ(at[0], 2 * inGroup + i % 2 + 8 * (i / 2));
+      EXPECT_EQ(at[1], group);
+    }
+  }
+  // wgmma's A from registers: warp w of the warpgroup holds rows 16 w ..
+  LinearLayout wgmmaA = withWarpsAlongRows(a, 4);
+  ASSERT_TRUE(wgmmaA.isBijective());
+  EXPECT_EQ(wgmmaA.getOutDimSize("dim0"), 64);
+  EXPECT_EQ(wgmmaA.apply({{"warp", 3}, {"lane", 5}})[0], 48 + 1);
+}
+
+// The accumulator and the A fragment share their per-warp row/column
+// mapping for the first 16 x 8: an accumulator tile converted to bf16 pairs
+// is already an A fragment (the register reuse FlashAttention makes of P),
+// which composing one layout with the other's inverse shows.
+TEST(LinearLayout, AccumulatorHalvesAreAFragments) {
+  LinearLayout acc = mmaAccumulatorLayout(16, 16, 1, 1);
+  LinearLayout a = mmaOperandALayout();
+  ASSERT_TRUE(acc.isBijective());
+  // Register and lane of the A fragment holding each accumulator element.
+  LinearLayout accToA = acc.compose(a.invert());
+  for (int32_t lane = 0; lane < 32; ++lane)
+    for (int32_t r = 0; r < 8; ++r) {
+      auto at = accToA.apply({{"register", r}, {"lane", lane}});
+      EXPECT_EQ(at[1], lane) << "register " << r;
+    }
+}
+
+} // namespace
