@@ -120,7 +120,7 @@ private:
   /// stores into `stage`.
   SmallVector<std::tuple<Value, Value, ComputedRun>>
   readComputed(const WgmmaOperandPlan &op, ComputedOperand &computed,
-               Value kTile, ArrayRef<Value> origin, int64_t firstChunk,
+               Value kTile, ArrayRef<Value> origin, Value firstChunk,
                int64_t count);
   void storeComputed(const WgmmaOperandPlan &op, ComputedOperand &computed,
                      Value kTile, Value stage, ArrayRef<Value> origin,
@@ -287,12 +287,17 @@ void WgmmaLowering::produceTile(Value localTile, ArrayRef<Value> origin) {
         std::make_pair(&plan.rhs, context.rhsComputed)}) {
     if (!op->computed)
       continue;
-    int64_t chunks = op->rowTile * rowChunks / 128; // a thread's
-    for (int64_t first = 0; first < chunks; first += kChunksInFlight) {
-      auto runs = readComputed(*op, *computed, kt, origin, first,
-                               std::min(kChunksInFlight, chunks - first));
-      storeComputed(*op, *computed, kt, stage, origin, runs);
-    }
+    // A loop over groups of a thread's chunks (a multiple of the group:
+    // rowTile x rowChunks / 128 is at least 8), its body emitted once.
+    int64_t chunks = op->rowTile * rowChunks / 128;
+    int64_t inFlight = std::min(kChunksInFlight, chunks);
+    auto groups = scf::ForOp::create(b, loc, index(0), index(chunks),
+                                     index(inFlight));
+    OpBuilder::InsertionGuard inGroup(b);
+    b.setInsertionPointToStart(groups.getBody());
+    auto runs = readComputed(*op, *computed, kt, origin,
+                             groups.getInductionVar(), inFlight);
+    storeComputed(*op, *computed, kt, stage, origin, runs);
   }
   NVVM::FenceProxyOp::create(
       b, loc, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
@@ -309,15 +314,19 @@ void WgmmaLowering::produceTile(Value localTile, ArrayRef<Value> origin) {
 SmallVector<std::tuple<Value, Value, ComputedRun>>
 WgmmaLowering::readComputed(const WgmmaOperandPlan &op,
                             ComputedOperand &computed, Value kTile,
-                            ArrayRef<Value> origin, int64_t firstChunk,
+                            ArrayRef<Value> origin, Value firstChunk,
                             int64_t count) {
   // Producer thread t (0-127) takes chunks t, t + 128, ... of the stage's
   // rows of the swizzle (16 bytes, 8 elements along K, a chunk); these are
   // its chunks firstChunk .. firstChunk + count - 1.
   int64_t rowChunks = plan.swizzleBytes / 16;
   SmallVector<std::tuple<Value, Value, ComputedRun>> runs;
-  for (int64_t i = firstChunk; i < firstChunk + count; ++i) {
-    Value q = arith::AddIOp::create(b, loc, context.threadId, index(128 * i));
+  for (int64_t i = 0; i < count; ++i) {
+    Value q = arith::AddIOp::create(
+        b, loc, context.threadId,
+        arith::MulIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, firstChunk, index(i)),
+            index(128)));
     Value row = arith::DivUIOp::create(b, loc, q, index(rowChunks));
     Value chunk = arith::RemUIOp::create(b, loc, q, index(rowChunks));
     SmallVector<Value> dims(origin.begin(), origin.end());
