@@ -146,8 +146,13 @@ void nautilus::buildGPUToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  {
+    // Per kernel, in parallel.
+    OpPassManager &kernels =
+        pm.nest<gpu::GPUModuleOp>().nest<LLVM::LLVMFuncOp>();
+    kernels.addPass(createCanonicalizerPass());
+    kernels.addPass(createCSEPass());
+  }
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createLibcallsToIntrinsics());
 }
@@ -155,8 +160,10 @@ void nautilus::buildGPUToLLVMPipeline(OpPassManager &pm,
 LogicalResult nautilus::lowerTileToGPU(ModuleOp module) {
   PassManager pm(module.getContext());
   pm.addPass(createConvertTileToGPU());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  // Per kernel, so that the kernels are simplified in parallel.
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>().nest<gpu::GPUFuncOp>();
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
   return pm.run(module);
 }
 
