@@ -3,6 +3,7 @@
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Conversion/WgmmaPlan.h"
 #include "compiler/Pipeline/KernelSignature.h"
+#include "compiler/Pipeline/PtxMerge.h"
 #include "compiler/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -32,6 +33,10 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
+#include "mlir/IR/Threading.h"
+
+#include <atomic>
 
 using namespace mlir;
 using namespace nautilus;
@@ -174,8 +179,56 @@ LogicalResult nautilus::lowerGPUToLLVM(ModuleOp module,
   return pm.run(module);
 }
 
+/// The NVIDIA kernels of `module` compiled to PTX one module per kernel,
+/// in parallel (LLVM's optimisation and code generation take most of the
+/// compile time, and a kernel's programs are independent), then joined.
+static LogicalResult serializeNVVMKernels(ModuleOp module, std::string &text) {
+  SmallVector<OwningOpRef<gpu::GPUModuleOp>> parts;
+  for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {
+    SmallVector<StringRef> kernels;
+    for (auto func : gpuModule.getOps<LLVM::LLVMFuncOp>())
+      if (func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))
+        kernels.push_back(func.getSymName());
+    for (StringRef kernel : kernels) {
+      OwningOpRef<gpu::GPUModuleOp> part = gpuModule.clone();
+      for (auto func :
+           llvm::make_early_inc_range(part->getOps<LLVM::LLVMFuncOp>()))
+        if (func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()) &&
+            func.getSymName() != kernel)
+          func.erase();
+      parts.push_back(std::move(part));
+    }
+  }
+  SmallVector<std::string> ptx(parts.size());
+  std::atomic<bool> failed = false;
+  parallelFor(module.getContext(), 0, parts.size(), [&](size_t i) {
+    auto target = cast<gpu::TargetAttrInterface>(parts[i]->getTargetsAttr()[0]);
+    gpu::TargetOptions options({}, {}, {}, {},
+                               gpu::CompilationTarget::Assembly);
+    std::optional<SmallVector<char, 0>> object =
+        target.serializeToObject(parts[i].get(), options);
+    if (!object) {
+      failed = true;
+      return;
+    }
+    ptx[i].assign(object->begin(), object->end());
+    while (!ptx[i].empty() && ptx[i].back() == '\0')
+      ptx[i].pop_back();
+  });
+  if (failed)
+    return module.emitError("compiling the kernels to PTX failed");
+  text = mergePtxModules(ptx);
+  return success();
+}
+
 LogicalResult nautilus::serializeGPUModule(ModuleOp module,
                                            std::string &text) {
+  bool nvidia = llvm::any_of(module.getOps<gpu::GPUModuleOp>(), [](auto m) {
+    return m.getTargetsAttr() &&
+           llvm::any_of(m.getTargetsAttr(), llvm::IsaPred<NVVM::NVVMTargetAttr>);
+  });
+  if (nvidia)
+    return serializeNVVMKernels(module, text);
   PassManager pm(module.getContext());
   GpuModuleToBinaryPassOptions options;
   options.compilationTarget = "isa";
