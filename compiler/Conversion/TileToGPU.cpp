@@ -25,6 +25,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 
+#include <map>
+
 namespace nautilus {
 #define GEN_PASS_DEF_CONVERTTILETOGPU
 #include "compiler/Conversion/Passes.h.inc"
@@ -133,6 +135,9 @@ private:
   std::unique_ptr<PersistentWgmma> persistent;
   Value persistentWarpgroup, persistentLocalTile;
   std::array<std::unique_ptr<ComputedOperand>, 2> computedOperands;
+  /// Elements already loaded: (load, insertion block, the Values of the
+  /// dims its map reads, its gathered indices) -> the element.
+  std::map<std::vector<const void *>, Value> loadedElements;
 };
 
 /// `then` under `cond`, yielding its value or `otherwise`.
@@ -157,11 +162,29 @@ void KernelLowering::lowerLoad(tile::LoadOp load, Fragment &result) {
   SmallVector<Fragment> indirect;
   for (Value v : load.getIndirect())
     indirect.push_back(lookup(v));
+  // The dims the map reads: elements that agree on them (the same Values:
+  // layoutPositions shares them) read the same element, once per block.
+  SmallVector<unsigned> read;
+  for (unsigned d = 0; d < load.getMap().getNumDims(); ++d)
+    if (llvm::any_of(load.getMap().getResults(),
+                     [&](AffineExpr e) { return involvesDim(e, d); }))
+      read.push_back(d);
   for (int64_t e = firstElement; e < endElement; ++e) {
     SmallVector<Value> dims;
     for (unsigned d = 0; d < rank; ++d)
       dims.push_back(globalIndex[d][e]);
     dims.append(reducedIVs.begin(), reducedIVs.end());
+    std::vector<const void *> key = {load.getOperation(),
+                                     b.getInsertionBlock()};
+    for (unsigned d : read)
+      key.push_back(dims[d].getAsOpaquePointer());
+    for (const Fragment &f : indirect)
+      key.push_back(f[e].getAsOpaquePointer());
+    Value &loaded = loadedElements[key];
+    if (loaded) {
+      result[e] = loaded;
+      continue;
+    }
     SmallVector<Value> idx;
     unsigned mapped = 0, gathered = 0;
     for (int64_t j = 0; j < memType.getRank(); ++j) {
@@ -171,7 +194,7 @@ void KernelLowering::lowerLoad(tile::LoadOp load, Fragment &result) {
         idx.push_back(expandAffine(b, loc, load.getMap().getResult(mapped++),
                                    b.getIndexType(), dims, sizeArgs));
     }
-    result[e] = emitGuardedLoad(b, loc, buffer, idx);
+    result[e] = loaded = emitGuardedLoad(b, loc, buffer, idx);
   }
 }
 
@@ -543,14 +566,20 @@ KernelLowering::layoutPositions(const layout::LinearLayout &l) {
                 arith::MulIOp::create(b, loc, set, cIndex(basis[d])));
       }
     }
+  // Elements at the same coordinate along a dimension share its value (a
+  // load that reads only that dimension is then made once: lowerLoad).
   SmallVector<Fragment> within(rank);
+  llvm::DenseMap<std::pair<unsigned, int32_t>, Value> coordinates;
   for (int64_t e = 0; e < perThread; ++e) {
     auto regPart = l.apply({{"register", int32_t(e)}});
     for (unsigned d = 0; d < lead; ++d)
       within[d].push_back(cIndex(0));
-    for (unsigned d = 0; d < dims; ++d)
-      within[lead + d].push_back(
-          arith::XOrIOp::create(b, loc, threadPart[d], cIndex(regPart[d])));
+    for (unsigned d = 0; d < dims; ++d) {
+      Value &at = coordinates[{d, regPart[d]}];
+      if (!at)
+        at = arith::XOrIOp::create(b, loc, threadPart[d], cIndex(regPart[d]));
+      within[lead + d].push_back(at);
+    }
   }
   return within;
 }
@@ -683,9 +712,12 @@ void KernelLowering::locate(ArrayRef<Fragment> within,
                             Fragment &inside) {
   globalIndex.assign(rank, Fragment());
   inside.assign(perThread, Value());
-  for (unsigned d = 0; d < rank; ++d)
+  for (unsigned d = 0; d < rank; ++d) {
+    llvm::DenseMap<Value, Value> indices; // shared positions share indices
     for (int64_t e = 0; e < perThread; ++e) {
-      Value index = arith::AddIOp::create(b, loc, tileOrigin[d], within[d][e]);
+      Value &index = indices[within[d][e]];
+      if (!index)
+        index = arith::AddIOp::create(b, loc, tileOrigin[d], within[d][e]);
       globalIndex[d].push_back(index);
       Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                        index, extents[d]);
@@ -693,6 +725,7 @@ void KernelLowering::locate(ArrayRef<Fragment> within,
                                   .getResult()
                             : in;
     }
+  }
   for (int64_t e = 0; e < perThread; ++e)
     if (!inside[e]) // rank 0: only the first element of the first thread
       inside[e] = arith::CmpIOp::create(
