@@ -4,7 +4,7 @@
 // computing 64 rows of the tile with wgmma.mma_async m64nNk16):
 //
 //  - Dynamic shared memory (an extern array aligned to 1024 bytes, so that
-//    the 128-byte swizzle of TMA and of the wgmma descriptors follows the
+//    the schedule's swizzle, TMA's and the wgmma descriptors', follows the
 //    same address bits) holds `stages` stages, each the lhs then the rhs
 //    tile as WgmmaPlan lays them out, then one mbarrier per stage.
 //  - Thread 0 initialises the mbarriers and, `stages - 1` steps of K ahead,
@@ -26,7 +26,12 @@
 // per consumer warpgroup on its "empty" mbarrier). No block barrier is in
 // the main loop.
 //
-// Persistent programs are not built yet.
+// A computed operand (a tile.contract region) is evaluated by the whole
+// producer warpgroup into the stage, fenced for the async proxy and handed
+// over with a named barrier before thread 0's arrival (produceTile).
+//
+// Persistent programs (PersistentWgmma) run the producer and consumer
+// loops over several output tiles; the GPU lowering places them.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/AffineExpansion.h"
