@@ -793,12 +793,12 @@ void ContractOp::print(OpAsmPrinter &p) {
   p << " over(" << getExtent() << ")";
   p.printOptionalAttrDict((*this)->getAttrs(),
                           {"lhs_map", "rhs_map", getOperandSegmentSizeAttr()});
-  p << " : ";
+  p << " :";
   bool first = true;
   for (unsigned side : {0u, 1u}) {
     if (!getOperandBuffer(side))
       continue;
-    p << (first ? "" : ", ") << getOperandBuffer(side).getType();
+    p << (first ? " " : ", ") << getOperandBuffer(side).getType();
     first = false;
   }
   p << " -> " << getType();

@@ -66,6 +66,24 @@ tile.program @pv attributes {arg_names = ["S", "Mx", "V", "O"], output_dims = ["
   tile.store %acc, %o : vector<128x64xf32> -> memref<?x?xf32>
 }
 
+// Both operands computed: no buffer types before the arrow, two regions.
+// CHECK-LABEL: tile.program @both_computed
+// CHECK: tile.contract computed, computed over(%{{.*}}) : -> vector<64x64xf32> lhs {
+// CHECK: } rhs {
+tile.program @both_computed attributes {arg_names = ["O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>>, sizes = ["N", "M", "D"]} {
+^bb0(%o: memref<?x?xf32>, %n: index, %m: index, %d: index):
+  %acc = tile.contract computed, computed over(%m) : -> vector<64x64xf32> lhs {
+  ^bb0(%k: index):
+    %c = arith.constant dense<1.0> : vector<64x64xbf16>
+    tile.yield %c : vector<64x64xbf16>
+  } rhs {
+  ^bb0(%k: index):
+    %c = arith.constant dense<2.0> : vector<64x64xbf16>
+    tile.yield %c : vector<64x64xbf16>
+  }
+  tile.store %acc, %o : vector<64x64xf32> -> memref<?x?xf32>
+}
+
 // A tile moved to another distribution: the mma.sync accumulator layout of
 // a 16 x 8 tile (one warp) and a row-per-lane-group layout.
 // CHECK-LABEL: tile.program @relayout
