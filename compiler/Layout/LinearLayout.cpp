@@ -319,6 +319,13 @@ bool nautilus::layout::isPowerOfTwoShape(llvm::ArrayRef<int64_t> shape) {
                       [](int64_t s) { return s > 0 && llvm::isPowerOf2_64(s); });
 }
 
+/// An empty layout whose outputs are dim0 then dim1: products built on it
+/// keep rows before columns whatever order their factors name them in.
+static LinearLayout rowsThenColumns() {
+  return LinearLayout::identity1D(1, "register", "dim0") *
+         LinearLayout::identity1D(1, "register", "dim1");
+}
+
 LinearLayout nautilus::layout::mmaAccumulatorLayout(int32_t rows,
                                                     int32_t columns,
                                                     int32_t warpsM,
@@ -330,11 +337,7 @@ LinearLayout nautilus::layout::mmaAccumulatorLayout(int32_t rows,
                       LinearLayout::identity1D(4, "lane", "dim1") *
                       LinearLayout::identity1D(8, "lane", "dim0") *
                       LinearLayout::identity1D(2, "register", "dim0");
-  // Make dim0 the first output (rows before columns).
-  LinearLayout ordered =
-      LinearLayout::identity1D(1, "register", "dim0") *
-      LinearLayout::identity1D(1, "register", "dim1");
-  return ordered * tile *
+  return rowsThenColumns() * tile *
          LinearLayout::identity1D(warpColumns / 8, "register", "dim1") *
          LinearLayout::identity1D(warpRows / 16, "register", "dim0") *
          LinearLayout::identity1D(warpsN, "warp", "dim1") *
@@ -342,9 +345,7 @@ LinearLayout nautilus::layout::mmaAccumulatorLayout(int32_t rows,
 }
 
 LinearLayout nautilus::layout::mmaOperandALayout() {
-  LinearLayout ordered = LinearLayout::identity1D(1, "register", "dim0") *
-                         LinearLayout::identity1D(1, "register", "dim1");
-  return ordered * LinearLayout::identity1D(2, "register", "dim1") *
+  return rowsThenColumns() * LinearLayout::identity1D(2, "register", "dim1") *
          LinearLayout::identity1D(4, "lane", "dim1") *
          LinearLayout::identity1D(8, "lane", "dim0") *
          LinearLayout::identity1D(2, "register", "dim0") *
@@ -352,9 +353,7 @@ LinearLayout nautilus::layout::mmaOperandALayout() {
 }
 
 LinearLayout nautilus::layout::mmaOperandBLayout() {
-  LinearLayout ordered = LinearLayout::identity1D(1, "register", "dim0") *
-                         LinearLayout::identity1D(1, "register", "dim1");
-  return ordered * LinearLayout::identity1D(2, "register", "dim0") *
+  return rowsThenColumns() * LinearLayout::identity1D(2, "register", "dim0") *
          LinearLayout::identity1D(4, "lane", "dim0") *
          LinearLayout::identity1D(8, "lane", "dim1") *
          LinearLayout::identity1D(2, "register", "dim0");
@@ -393,9 +392,7 @@ LinearLayout nautilus::layout::coalescedLayout(int32_t rows, int32_t columns,
   int32_t columnRepeats = columns / (vector * lanesAlong);
   int32_t rowRepeats = rows / (lanesDown * warps);
   assert(rowRepeats >= 1 && "the threads cover more rows than the tile has");
-  LinearLayout ordered = LinearLayout::identity1D(1, "register", "dim0") *
-                         LinearLayout::identity1D(1, "register", "dim1");
-  return ordered * LinearLayout::identity1D(vector, "register", "dim1") *
+  return rowsThenColumns() * LinearLayout::identity1D(vector, "register", "dim1") *
          LinearLayout::identity1D(lanesAlong, "lane", "dim1") *
          LinearLayout::identity1D(columnRepeats, "register", "dim1") *
          LinearLayout::identity1D(lanesDown, "lane", "dim0") *
