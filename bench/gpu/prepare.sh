@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# On the build machine (nautc built): compiles the GEMM bundles that
+# On the build machine (nautc built): compiles the GEMM and attention bundles that
 # bench/gpu/run_gemms.py runs on a GPU machine, into bench/gpu/bundles/.
 #   bench/gpu/prepare.sh [PATH/TO/nautc] [sm_90|sm_80 ...]
 # Each bundle (nautc compile --emit bundle, see compiler/Pipeline/Bundle.h)
@@ -29,6 +29,10 @@ cases=(
   "bf16_8192:$root/bench/kernels/gemm_bf16.tensor:gemm_bf16:M=8192,N=8192,K=8192"
   "bf16_ragged:$root/bench/kernels/gemm_bf16.tensor:gemm_bf16:M=4000,N=3000,K=5000"
   "bf16_skinny_m16:$root/bench/kernels/gemm_bf16.tensor:gemm_bf16:M=16,N=8192,K=8192"
+  # Attention (four programs; S is a 4 GiB f32 workspace at this size),
+  # checked against PyTorch's scaled_dot_product_attention.
+  "attention_4096_d128:$examples/attention.tensor:attention:B=4,H=16,N=4096,M=4096,D=128"
+  "attention_ragged_d64:$examples/attention.tensor:attention:B=2,H=8,N=1000,M=1500,D=64"
 )
 for target in "${targets[@]}"; do
   for c in "${cases[@]}"; do

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Runs nautc's GEMM bundles on an NVIDIA GPU against torch.matmul (cuBLAS)
-and Triton, and writes a table.
+and Triton, and its attention bundles against PyTorch's scaled dot-product
+attention, and writes a table.
 
     python3 bench/gpu/run_gemms.py [--bundles DIR] [--iters 20] [--out FILE.md]
     python3 bench/gpu/run_gemms.py --dry-run     # no GPU: check the bundles
@@ -19,7 +20,13 @@ f32 (the largest error relative to the largest |C|), and the median time
 over --iters launches (CUDA events) of nautc's kernel, of torch.matmul on
 the same f16/bf16 inputs (cuBLAS, f16/bf16 output), and of Triton's matmul
 (the tutorial's kernel, 128 x 128 x 64 blocks, 8 warps, 4 stages); TFLOP/s
-= 2 M N K / time. The table goes to stdout and to --out.
+= 2 M N K / time. An attention bundle (buffers Q, K, V, O: all of its
+programs, launched in order) is checked against
+torch.nn.functional.scaled_dot_product_attention in f32 and timed against it
+on the bf16 inputs (FlashAttention's kernels where PyTorch has them); TFLOP/s
+= 4 B H N M D / time. This is the check the emulator cannot make of the P V
+program, whose producer warpgroup writes shared memory that wgmma reads
+through the async proxy. The table goes to stdout and to --out.
 """
 import argparse
 import ctypes
@@ -129,7 +136,9 @@ class Driver:
                                             ctypes.c_void_p(stream), values, None), "cuLaunchKernel")
 
 
-def run_bundle(driver, b, iters, triton_matmul):
+def prepare(driver, b):
+    """The bundle's buffers (inputs random, the rest zero) and a function
+    launching all its programs in order."""
     import torch
     sizes = dict(b["bindings"])
     torch_dtype = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
@@ -168,21 +177,51 @@ def run_bundle(driver, b, iters, triton_matmul):
     def run():
         for function, blocks, threads, shared, params in launches:
             driver.launch(function, blocks, threads, shared, params, stream)
+    run.keep = keep  # the tensor maps must outlive the launches
+    return tensors, run
 
-    def timed(fn):
-        for _ in range(3):
-            fn()
-        torch.cuda.synchronize()
-        times = []
-        for _ in range(iters):
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record()
-            fn()
-            end.record()
-            end.synchronize()
-            times.append(start.elapsed_time(end) * 1e-3)
-        return statistics.median(times)
 
+def timed(fn, iters):
+    import torch
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(iters):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 1e-3)
+    return statistics.median(times)
+
+
+def run_attention(driver, b, iters):
+    import torch
+    import torch.nn.functional as F
+    tensors, run = prepare(driver, b)
+    q, k, v = tensors["Q"], tensors["K"], tensors["V"]
+    run()
+    torch.cuda.synchronize()
+    want = F.scaled_dot_product_attention(q.float(), k.float(), v.float())
+    got = tensors["O"].float()
+    error = ((got - want).abs().max() / want.abs().max()).item()
+    bsz, heads, n, d = q.shape
+    flops = 4.0 * bsz * heads * n * k.shape[2] * d
+    t_nautc = timed(run, iters)
+    t_sdpa = timed(lambda: F.scaled_dot_product_attention(q, k, v), iters)
+    return {"shape": f"B{bsz} H{heads} N{n} M{k.shape[2]} D{d}", "dtype": "bf16",
+            "error": error, "nautc": flops / t_nautc * 1e-12, "cublas": flops / t_sdpa * 1e-12,
+            "triton": None, "pipeline": f"{len(b['programs'])} programs"}
+
+
+def run_bundle(driver, b, iters, triton_matmul):
+    import torch
+    names = {buf["name"] for buf in b["buffers"]}
+    if {"Q", "K", "V", "O"} <= names:
+        return run_attention(driver, b, iters)
+    tensors, run = prepare(driver, b)
     a, bm = tensors["A"], tensors["B"]
     run()
     torch.cuda.synchronize()
@@ -190,9 +229,9 @@ def run_bundle(driver, b, iters, triton_matmul):
     got = tensors["C"].float()
     error = ((got - want).abs().max() / want.abs().max()).item()
     flops = 2.0 * a.shape[0] * bm.shape[1] * a.shape[1]
-    t_nautc = timed(run)
-    t_cublas = timed(lambda: torch.matmul(a, bm))
-    t_triton = timed(lambda: triton_matmul(a, bm)) if triton_matmul else None
+    t_nautc = timed(run, iters)
+    t_cublas = timed(lambda: torch.matmul(a, bm), iters)
+    t_triton = timed(lambda: triton_matmul(a, bm), iters) if triton_matmul else None
     return {"shape": f"{a.shape[0]}x{bm.shape[1]}x{a.shape[1]}", "dtype": b["buffers"][0]["dtype"],
             "error": error, "nautc": flops / t_nautc * 1e-12, "cublas": flops / t_cublas * 1e-12,
             "triton": flops / t_triton * 1e-12 if t_triton else None,
@@ -275,7 +314,8 @@ def main():
         rows.append(r)
         print(r, flush=True)
     name = torch.cuda.get_device_name()
-    lines = [f"GPU: {name}; TFLOP/s, median of {args.iters} launches", "",
+    lines = [f"GPU: {name}; TFLOP/s, median of {args.iters} launches "
+             "(attention rows: the cuBLAS column is PyTorch's scaled_dot_product_attention)", "",
              "| bundle | M x N x K | dtype | pipeline | max rel. error | nautc | cuBLAS | Triton | nautc/cuBLAS | nautc/Triton |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
