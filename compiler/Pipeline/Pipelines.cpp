@@ -112,16 +112,20 @@ void nautilus::buildHostLLVMPipeline(OpPassManager &pm) {
 
 void nautilus::buildGPUToLLVMPipeline(OpPassManager &pm,
                                       const TargetInfo &target) {
-  pm.addPass(createLegalizeMath());
+  // The passes that work within a function run per kernel, in parallel
+  // across a kernel's programs.
   {
+    OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>().nest<gpu::GPUFuncOp>();
+    kernels.addPass(createLegalizeMath());
     // bf16 and f16 arithmetic in f32: loads and stores keep their types.
     arith::ArithEmulateUnsupportedFloatsOptions emulate;
     emulate.sourceTypeStrs = {"bf16", "f16"};
     emulate.targetTypeStr = "f32";
-    pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
+    kernels.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
+    kernels.addPass(createSCFToControlFlowPass());
+    kernels.addPass(memref::createExpandStridedMetadataPass());
+    kernels.addPass(createLowerAffinePass());
   }
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
   if (target.family == TargetFamily::NVIDIA) {
     GpuNVVMAttachTargetOptions attach;
     attach.chip = target.chip;
@@ -134,7 +138,6 @@ void nautilus::buildGPUToLLVMPipeline(OpPassManager &pm,
     attach.optLevel = 3;
     pm.addPass(createGpuROCDLAttachTarget(attach));
   }
-  pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   if (target.family == TargetFamily::NVIDIA) {
     pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVGPUToNVVMPass());
@@ -147,14 +150,14 @@ void nautilus::buildGPUToLLVMPipeline(OpPassManager &pm,
   }
   else
     pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToROCDLOps());
-  pm.addPass(createConvertMathToLLVMPass());
+  pm.nest<gpu::GPUModuleOp>().nest<LLVM::LLVMFuncOp>().addPass(
+      createConvertMathToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
   {
-    // Per kernel, in parallel.
     OpPassManager &kernels =
         pm.nest<gpu::GPUModuleOp>().nest<LLVM::LLVMFuncOp>();
+    kernels.addPass(createArithToLLVMConversionPass());
+    kernels.addPass(createConvertIndexToLLVMPass());
     kernels.addPass(createCanonicalizerPass());
     kernels.addPass(createCSEPass());
   }
