@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
@@ -58,18 +59,111 @@ ComputedRun ComputedOperand::read(OpBuilder &b, Location loc,
       return involvesDim(e, kDim);
     });
     Value buffer = outer.lookup(load.getBuffer());
-    SmallVector<Value, 8> &elements = run.values[load.getResult()];
-    for (int64_t e = 0; e < (alongK ? length : 1); ++e) {
+    auto indicesAt = [&](int64_t e) {
       SmallVector<Value> at(dims.begin(), dims.end());
       at.push_back(ks[e]);
       SmallVector<Value> indices;
       for (AffineExpr expr : load.getMap().getResults())
         indices.push_back(
             expandAffine(b, loc, expr, b.getIndexType(), at, sizeArgs));
-      elements.push_back(emitGuardedLoad(b, loc, buffer, indices));
+      return indices;
+    };
+    auto elementByElement = [&](int64_t count) {
+      SmallVector<Value, 8> elements;
+      for (int64_t e = 0; e < count; ++e)
+        elements.push_back(emitGuardedLoad(b, loc, buffer, indicesAt(e)));
+      return elements;
+    };
+    if (!alongK) {
+      run.values[load.getResult()] = elementByElement(1);
+      continue;
     }
+    if (!readsRunContiguously(load.getMap(), kDim, length, buffer)) {
+      run.values[load.getResult()] = elementByElement(length);
+      continue;
+    }
+    run.values[load.getResult()] =
+        loadRun(b, loc, buffer, indicesAt(0), length,
+                [&] { return elementByElement(length); });
   }
   return run;
+}
+
+bool nautilus::readsRunContiguously(AffineMap map, unsigned kDim,
+                                    int64_t length, Value buffer) {
+  // The innermost index is the reduced one itself, no other index reads
+  // it, the buffer is row-major, and the run fills whole 16-byte vectors.
+  auto memType = cast<MemRefType>(buffer.getType());
+  int64_t bytes = memType.getElementTypeBitWidth() / 8;
+  auto inner = dyn_cast<AffineDimExpr>(map.getResults().back());
+  return inner && inner.getPosition() == kDim &&
+         llvm::none_of(map.getResults().drop_back(),
+                       [&](AffineExpr e) { return involvesDim(e, kDim); }) &&
+         memType.getLayout().isIdentity() && bytes <= 16 &&
+         (length * bytes) % 16 == 0;
+}
+
+SmallVector<Value, 8>
+nautilus::loadRun(OpBuilder &b, Location loc, Value buffer,
+                  ValueRange first, int64_t length,
+                  function_ref<SmallVector<Value, 8>()> elementByElement) {
+  // Inside the buffer, with rows a multiple of 16 bytes and the run's
+  // start on a 16-byte boundary (its elements are aligned as a whole
+  // vector's: the buffer's base is), one vector load; otherwise element by
+  // element, each guarded.
+  auto memType = cast<MemRefType>(buffer.getType());
+  Type element = memType.getElementType();
+  int64_t bytes = memType.getElementTypeBitWidth() / 8;
+  int64_t perVector = 16 / bytes;
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
+  unsigned rank = memType.getRank();
+  for (unsigned j = 0; j < rank; ++j) {
+    Value size = memref::DimOp::create(b, loc, buffer, j);
+    Value last = j + 1 == rank
+                     ? arith::AddIOp::create(b, loc, first[j], c(length - 1))
+                     : first[j];
+    ok = arith::AndIOp::create(
+        b, loc, ok,
+        arith::AndIOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, first[j],
+                                  c(0)),
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, last,
+                                  size)));
+    if (j + 1 == rank) {
+      Value aligned = arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::eq,
+              arith::RemUIOp::create(b, loc, size, c(perVector)), c(0)),
+          arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::eq,
+              arith::RemUIOp::create(b, loc, first[j], c(perVector)), c(0)));
+      ok = arith::AndIOp::create(b, loc, ok, aligned);
+    }
+  }
+  SmallVector<Type> types(length, element);
+  auto ifWhole = scf::IfOp::create(b, loc, types, ok, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifWhole.getThenRegion().front());
+    SmallVector<Value> elements;
+    for (int64_t v = 0; v < length; v += perVector) {
+      SmallVector<Value> at(first.begin(), first.end());
+      at.back() = arith::AddIOp::create(b, loc, at.back(), c(v));
+      Value vector = vector::LoadOp::create(
+          b, loc, VectorType::get({perVector}, element), buffer, at,
+          /*nontemporal=*/false, b.getI64IntegerAttr(16));
+      for (int64_t e = 0; e < perVector; ++e)
+        elements.push_back(vector::ExtractOp::create(b, loc, vector, e));
+    }
+    scf::YieldOp::create(b, loc, elements);
+    b.setInsertionPointToStart(&ifWhole.getElseRegion().front());
+    scf::YieldOp::create(b, loc, ValueRange(elementByElement()));
+  }
+  return SmallVector<Value, 8>(ifWhole.getResults().begin(),
+                               ifWhole.getResults().end());
 }
 
 SmallVector<Value> ComputedOperand::finish(OpBuilder &b, Location loc,

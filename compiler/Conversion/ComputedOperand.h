@@ -27,6 +27,21 @@ namespace nautilus {
 mlir::Value emitGuardedLoad(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Value buffer, mlir::ValueRange indices);
 
+/// Whether `map` (output dims, then the reduced index `kDim`) reads `length`
+/// consecutive reduced indices from consecutive elements of `buffer`'s rows
+/// in whole 16-byte vectors: the reduced index innermost and nowhere else.
+bool readsRunContiguously(mlir::AffineMap map, unsigned kDim, int64_t length,
+                          mlir::Value buffer);
+
+/// The `length` consecutive elements of `buffer` from `first`: as 16-byte
+/// vector loads where the whole run lies inside the buffer on a 16-byte
+/// boundary, else `elementByElement()` (guarded loads).
+llvm::SmallVector<mlir::Value, 8>
+loadRun(mlir::OpBuilder &b, mlir::Location loc, mlir::Value buffer,
+        mlir::ValueRange first, int64_t length,
+        llvm::function_ref<llvm::SmallVector<mlir::Value, 8>()>
+            elementByElement);
+
 /// A run of consecutive elements along the reduced index, part way through
 /// evaluation: each region value as one scalar (the same for the whole run)
 /// or one scalar per element.

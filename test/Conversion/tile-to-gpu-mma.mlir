@@ -72,9 +72,11 @@ tile.program @converted attributes {arg_names = ["A", "B", "C"], output_dims = [
 
 // A computed lhs (P = exp(S - Mx) as bf16, times V): only V is copied with
 // cp.async; each thread reads the S elements of its two 8-element chunks of
-// the next K tile before the step's mma.sync (Mx once a chunk: it does not
-// vary along K), then finishes them (exp, rounding, zero past the edges)
-// and stores each chunk into the swizzled stage with one 16-byte store.
+// the next K tile before the step's mma.sync (two 16-byte vector loads a
+// chunk where it lies inside S on a 16-byte boundary, else element by
+// element; Mx once a chunk: it does not vary along K), then finishes them
+// (exp, rounding, zero past the edges) and stores each chunk into the
+// swizzled stage with one 16-byte store.
 // CHECK-LABEL: gpu.func @pv
 // CHECK-SAME: workgroup(%[[SP:.*]] : memref<12288xbf16, 3>, %[[SV:.*]] : memref<6144xbf16, 3>)
 // CHECK-NOT: nvgpu.device_async_copy %{{.*}}, %[[SP]]
@@ -83,6 +85,7 @@ tile.program @converted attributes {arg_names = ["A", "B", "C"], output_dims = [
 // CHECK-NEXT: gpu.barrier
 // CHECK: nvgpu.device_async_copy %{{.*}}, %[[SV]]
 // CHECK: nvvm.cp.async.commit.group
+// CHECK: vector.load %arg0[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<?x?xf32>, vector<4xf32>
 // CHECK: memref.load %arg0
 // CHECK: nvvm.mma.sync
 // CHECK: math.exp %{{.*}} : f32
