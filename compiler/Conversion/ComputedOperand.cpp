@@ -220,3 +220,25 @@ SmallVector<Value> ComputedOperand::finish(OpBuilder &b, Location loc,
     out.push_back(yielded[yielded.size() == 1 ? 0 : e]);
   return out;
 }
+
+SmallVector<Value> ComputedOperand::finishInside(OpBuilder &b, Location loc,
+                                                 ArrayRef<Value> dims,
+                                                 ComputedRun &run,
+                                                 Value rowInside, Value k,
+                                                 Value extent) {
+  // The other operand is zero there too, but a computed value need not be
+  // finite (exp(0 - Mx) is inf for a very negative Mx), and inf x 0 is NaN.
+  SmallVector<Value> elements = finish(b, loc, dims, run);
+  Type element = elements.front().getType();
+  Value zero =
+      arith::ConstantOp::create(b, loc, element, b.getZeroAttr(element));
+  for (size_t e = 0; e < elements.size(); ++e) {
+    Value ke = arith::AddIOp::create(
+        b, loc, k, arith::ConstantIndexOp::create(b, loc, e));
+    Value inside = arith::AndIOp::create(
+        b, loc, rowInside,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, ke, extent));
+    elements[e] = arith::SelectOp::create(b, loc, inside, elements[e], zero);
+  }
+  return elements;
+}

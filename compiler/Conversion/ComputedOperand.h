@@ -70,6 +70,13 @@ public:
   llvm::SmallVector<mlir::Value> finish(mlir::OpBuilder &b, mlir::Location loc,
                                         llvm::ArrayRef<mlir::Value> dims,
                                         ComputedRun &run);
+  /// finish, with zero for the elements that contribute nothing: all of
+  /// them unless `rowInside`, and those whose reduced index k + e is not
+  /// below `extent`.
+  llvm::SmallVector<mlir::Value>
+  finishInside(mlir::OpBuilder &b, mlir::Location loc,
+               llvm::ArrayRef<mlir::Value> dims, ComputedRun &run,
+               mlir::Value rowInside, mlir::Value k, mlir::Value extent);
 
 private:
   mlir::Region &region;

@@ -9,7 +9,9 @@
 #define NAUTILUS_CONVERSION_CONTRACTLOWERING_H
 
 #include "compiler/Conversion/ComputedOperand.h"
+#include "compiler/Layout/LinearLayout.h"
 #include "dialects/Tile/TileOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 namespace nautilus {
@@ -44,6 +46,23 @@ inline int64_t stagingBands(int64_t rows, int64_t rowBytes,
     if ((rows / bands) * rowBytes <= availableBytes)
       return bands;
   return 0;
+}
+
+/// The chunk at which `swizzle` stores 16-byte chunk `chunk` of row `row`
+/// (index values): layout::SharedSwizzle::storedChunk as IR.
+inline mlir::Value emitStoredChunk(mlir::OpBuilder &b, mlir::Location loc,
+                                   layout::SharedSwizzle swizzle,
+                                   mlir::Value row, mlir::Value chunk) {
+  if (swizzle.maxPhase == 1)
+    return chunk;
+  auto c = [&](int64_t v) {
+    return mlir::arith::ConstantIndexOp::create(b, loc, v);
+  };
+  return mlir::arith::XOrIOp::create(
+      b, loc, chunk,
+      mlir::arith::RemUIOp::create(
+          b, loc, mlir::arith::DivUIOp::create(b, loc, row, c(swizzle.perPhase)),
+          c(swizzle.maxPhase)));
 }
 
 /// The shared memory (bytes) the contraction's pipeline needs.

@@ -139,13 +139,7 @@ Value MmaSyncLowering::sharedOffset(const Operand &op, Value stage, Value row,
   // swizzledSharedLayout is this map as a linear layout).
   layout::SharedSwizzle swizzle = layout::SharedSwizzle::forRows(
       op.columns() * element.getIntOrFloatBitWidth() / 8, mma.getSwizzle());
-  Value stored = chunk;
-  if (swizzle.maxPhase > 1)
-    stored = arith::XOrIOp::create(
-        b, loc, chunk,
-        arith::RemUIOp::create(
-            b, loc, arith::DivUIOp::create(b, loc, row, c(swizzle.perPhase)),
-            c(swizzle.maxPhase)));
+  Value stored = emitStoredChunk(b, loc, swizzle, row, chunk);
   return add(add(mul(stage, c(op.stageElements())), mul(row, c(op.columns()))),
              mul(stored, c(8)));
 }
@@ -332,27 +326,16 @@ void MmaSyncLowering::storeComputed(const Operand &op, PendingRuns &pending,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifAny.getThenRegion().front());
   Value stage = arith::RemUIOp::create(b, loc, pending.kTile, c(stages));
-  Value zero = arith::ConstantOp::create(b, loc, element,
-                                         b.getZeroAttr(element));
   for (auto &[some, row, chunk, run] : pending.runs) {
     SmallVector<Value> dims(context.tileOrigin.begin(),
                             context.tileOrigin.end());
     dims[op.rowDim] = add(dims[op.rowDim], row);
-    SmallVector<Value> elements = op.computed->finish(b, loc, dims, run);
-    // Past the operand's rows or the reduced extent, an element
-    // contributes nothing (the other operand is zero-filled there too, but
-    // a computed value such as exp(0) need not be zero, and 0 * NaN is not).
     Value rowInside = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::ult, dims[op.rowDim],
         context.outputExtents[op.rowDim]);
     Value k = add(mul(pending.kTile, c(tileK)), mul(chunk, c(8)));
-    for (int64_t e = 0; e < 8; ++e) {
-      Value inside = arith::AndIOp::create(
-          b, loc, rowInside,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                add(k, c(e)), context.extent));
-      elements[e] = arith::SelectOp::create(b, loc, inside, elements[e], zero);
-    }
+    SmallVector<Value> elements = op.computed->finishInside(
+        b, loc, dims, run, rowInside, k, context.extent);
     auto ifSome = scf::IfOp::create(b, loc, some, /*withElse=*/false);
     OpBuilder::InsertionGuard inner(b);
     b.setInsertionPointToStart(&ifSome.getThenRegion().front());

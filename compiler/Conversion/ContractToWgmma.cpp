@@ -349,39 +349,22 @@ void WgmmaLowering::storeComputed(
     Value stage, ArrayRef<Value> origin,
     SmallVector<std::tuple<Value, Value, ComputedRun>> &runs) {
   Type element = contract.getOperandElementType();
-  Value zero = arith::ConstantOp::create(b, loc, element,
-                                         b.getZeroAttr(element));
   layout::SharedSwizzle swizzle =
       layout::SharedSwizzle::forRows(plan.swizzleBytes, plan.swizzleBytes);
   for (auto &[row, chunk, run] : runs) {
     SmallVector<Value> dims(origin.begin(), origin.end());
     dims[op.rowDim] = arith::AddIOp::create(b, loc, dims[op.rowDim], row);
-    SmallVector<Value> elements = computed.finish(b, loc, dims, run);
-    // Past the operand's rows or past K an element contributes nothing
-    // (a computed value need not be finite there: exp(0 - Mx) is inf for a
-    // very negative Mx, and inf x 0 is NaN).
     Value rowInside = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::ult, dims[op.rowDim],
         context.outputExtents[op.rowDim]);
     Value k = arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, kTile, index(tileK)),
         arith::MulIOp::create(b, loc, chunk, index(8)));
-    for (int64_t e = 0; e < 8; ++e) {
-      Value inside = arith::AndIOp::create(
-          b, loc, rowInside,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                arith::AddIOp::create(b, loc, k, index(e)),
-                                context.extent));
-      elements[e] = arith::SelectOp::create(b, loc, inside, elements[e], zero);
-    }
+    SmallVector<Value> elements = computed.finishInside(
+        b, loc, dims, run, rowInside, k, context.extent);
     // Rows of the swizzle, chunks XOR-swizzled as TMA would have stored
     // them (layout::SharedSwizzle for rows of one span).
-    Value stored = arith::XOrIOp::create(
-        b, loc, chunk,
-        arith::RemUIOp::create(
-            b, loc,
-            arith::DivUIOp::create(b, loc, row, index(swizzle.perPhase)),
-            index(swizzle.maxPhase)));
+    Value stored = emitStoredChunk(b, loc, swizzle, row, chunk);
     Value offset = arith::AddIOp::create(
         b, loc,
         arith::MulIOp::create(b, loc, stage, i32(plan.stageBytes)),
