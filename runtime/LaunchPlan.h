@@ -72,10 +72,43 @@ struct ProgramDesc {
   }
 };
 
+/// A size the compiler derives from the kernel's own (the capacity of a
+/// grouped GEMM's bucketed rows, say): the sum over `terms` of the
+/// coefficient times the product of the named sizes.
+struct DerivedSize {
+  struct Term {
+    int64_t coefficient = 1;
+    std::vector<std::string> factors;
+  };
+  std::string name;
+  std::vector<Term> terms;
+
+  int64_t valueFor(const SizeValues &sizes) const {
+    int64_t value = 0;
+    for (const Term &t : terms) {
+      int64_t product = t.coefficient;
+      for (const std::string &f : t.factors)
+        product *= sizes.at(f);
+      value += product;
+    }
+    return value;
+  }
+};
+
 struct LaunchPlan {
   std::string kernel;
   std::vector<std::string> sizes; // the size arguments, in order
   SizeValues bindings;            // sizes fixed at compile time
+  /// Sizes among `sizes` computed from the others, in order (each may use
+  /// those before it).
+  std::vector<DerivedSize> derivedSizes;
+
+  /// `sizes` (the kernel's) with the derived sizes added.
+  SizeValues withDerivedSizes(SizeValues sizes) const {
+    for (const DerivedSize &d : derivedSizes)
+      sizes[d.name] = d.valueFor(sizes);
+    return sizes;
+  }
   std::vector<BufferDesc> buffers;
   std::vector<ProgramDesc> programs;
 };

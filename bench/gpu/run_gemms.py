@@ -64,6 +64,25 @@ def extent(dim, sizes):
     return dim if isinstance(dim, int) else sizes[dim]
 
 
+def sizes_of(b):
+    """The bundle's bound sizes, with the derived ones (see Bundle.h)."""
+    sizes = dict(b["bindings"])
+    for d in b.get("derived_sizes", []):
+        if d["name"] in sizes:
+            continue
+        try:
+            value = 0
+            for t in d["terms"]:
+                product = t["coefficient"]
+                for f in t["factors"]:
+                    product *= sizes[f]
+                value += product
+        except KeyError:
+            continue
+        sizes[d["name"]] = value
+    return sizes
+
+
 def grid_of(program, sizes):
     blocks = 1
     for dim, tile in zip(program["output_dims"], program["tile"]):
@@ -74,7 +93,7 @@ def grid_of(program, sizes):
 def check_bundle(b):
     """What can be checked without a GPU: the plan is complete and the
     parameters it implies."""
-    sizes = dict(b["bindings"])
+    sizes = sizes_of(b)
     missing = [s for s in b["sizes"] if s not in sizes]
     if missing:
         return f"sizes not bound: {missing} (prepare.sh binds every size)"
@@ -140,7 +159,7 @@ def prepare(driver, b):
     """The bundle's buffers (inputs random, the rest zero) and a function
     launching all its programs in order."""
     import torch
-    sizes = dict(b["bindings"])
+    sizes = sizes_of(b)
     torch_dtype = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
     gen = torch.Generator(device="cuda").manual_seed(0)
     tensors = {}
@@ -291,7 +310,7 @@ def main():
             sys.exit(f"{b['path']}: {problem}")
     if args.dry_run:
         for b in bundles:
-            sizes = dict(b["bindings"])
+            sizes = sizes_of(b)
             for p in b["programs"]:
                 persistent = " (persistent: at most one a multiprocessor)" if p.get("persistent") else ""
                 print(f"{os.path.basename(b['path'])}: {p['name']} on {grid_of(p, sizes)} blocks{persistent} of "

@@ -133,6 +133,7 @@ LogicalResult KernelLowering::run() {
   }
   tile::PlanOp::create(builder, kernel.getLoc(), kernel.getSymNameAttr(),
                        kernel.getSizes(), kernel.getBindingsAttr(),
+                       /*derived_sizes=*/DictionaryAttr(),
                        builder.getArrayAttr(bufferAttrs),
                        builder.getArrayAttr(programs));
   return success();

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace nautilus;
@@ -54,18 +55,57 @@ ComputedRun ComputedOperand::read(OpBuilder &b, Location loc,
                               b, loc, k,
                               arith::ConstantIndexOp::create(b, loc, e)));
   run.values[body.getArgument(0)] = ks;
-  for (auto load : body.getOps<tile::LoadOp>()) {
-    bool alongK = llvm::any_of(load.getMap().getResults(), [&](AffineExpr e) {
-      return involvesDim(e, kDim);
-    });
+  // A gather's indices are computed in this phase, from the reads they
+  // depend on (the rows of a grouped GEMM, say).
+  llvm::SetVector<Operation *> indexOps;
+  for (auto load : body.getOps<tile::LoadOp>())
+    for (Value index : load.getIndirect()) {
+      SmallVector<Value> work = {index};
+      while (!work.empty()) {
+        Operation *def = work.pop_back_val().getDefiningOp();
+        if (!def || def->getParentRegion() != &region ||
+            isa<tile::LoadOp>(def) || !indexOps.insert(def))
+          continue;
+        work.append(def->operand_begin(), def->operand_end());
+      }
+    }
+  for (Operation &op : body.without_terminator()) {
+    auto load = dyn_cast<tile::LoadOp>(op);
+    if (!load) {
+      if (indexOps.contains(&op))
+        evaluate(b, loc, dims, op, run);
+      continue;
+    }
     Value buffer = outer.lookup(load.getBuffer());
+    // Per buffer position: the map's result, or a gathered index.
+    unsigned rank = cast<MemRefType>(buffer.getType()).getRank();
+    ArrayRef<int64_t> gathered = load.getIndirectPositions();
+    SmallVector<SmallVector<Value, 8>> gatheredScalars;
+    bool gatheredAlongK = false;
+    for (Value index : load.getIndirect()) {
+      gatheredScalars.push_back(run.values.lookup(index));
+      gatheredAlongK |= gatheredScalars.back().size() > 1;
+    }
+    bool alongK = gatheredAlongK ||
+                  llvm::any_of(load.getMap().getResults(), [&](AffineExpr e) {
+                    return involvesDim(e, kDim);
+                  });
     auto indicesAt = [&](int64_t e) {
       SmallVector<Value> at(dims.begin(), dims.end());
       at.push_back(ks[e]);
       SmallVector<Value> indices;
-      for (AffineExpr expr : load.getMap().getResults())
-        indices.push_back(
-            expandAffine(b, loc, expr, b.getIndexType(), at, sizeArgs));
+      unsigned mapped = 0;
+      for (unsigned j = 0; j < rank; ++j) {
+        const int64_t *g = llvm::find(gathered, static_cast<int64_t>(j));
+        if (g != gathered.end()) {
+          const SmallVector<Value, 8> &scalars =
+              gatheredScalars[g - gathered.begin()];
+          indices.push_back(scalars[scalars.size() == 1 ? 0 : e]);
+          continue;
+        }
+        indices.push_back(expandAffine(b, loc, load.getMap().getResult(mapped++),
+                                       b.getIndexType(), at, sizeArgs));
+      }
       return indices;
     };
     auto elementByElement = [&](int64_t count) {
@@ -74,11 +114,13 @@ ComputedRun ComputedOperand::read(OpBuilder &b, Location loc,
         elements.push_back(emitGuardedLoad(b, loc, buffer, indicesAt(e)));
       return elements;
     };
+    bool innermostGathered = llvm::is_contained(gathered, rank - 1);
     if (!alongK) {
       run.values[load.getResult()] = elementByElement(1);
       continue;
     }
-    if (!readsRunContiguously(load.getMap(), kDim, length, buffer)) {
+    if (gatheredAlongK || innermostGathered ||
+        !readsRunContiguously(load.getMap(), kDim, length, buffer)) {
       run.values[load.getResult()] = elementByElement(length);
       continue;
     }
@@ -166,55 +208,61 @@ nautilus::loadRun(OpBuilder &b, Location loc, Value buffer,
                                ifWhole.getResults().end());
 }
 
+SmallVector<Value, 8> ComputedOperand::scalarsOf(Value v,
+                                                 const ComputedRun &run) {
+  auto it = run.values.find(v);
+  if (it != run.values.end())
+    return it->second;
+  return {outer.lookup(v)};
+}
+
+void ComputedOperand::evaluate(OpBuilder &b, Location loc,
+                               ArrayRef<Value> dims, Operation &op,
+                               ComputedRun &run) {
+  Value result = op.getResult(0);
+  if (auto index = dyn_cast<tile::IndexOp>(op)) {
+    run.values[result] = {dims[index.getDim()]};
+    return;
+  }
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    auto splat = cast<SplatElementsAttr>(constant.getValue());
+    run.values[result] = {arith::ConstantOp::create(
+        b, loc, cast<TypedAttr>(splat.getSplatValue<Attribute>()))};
+    return;
+  }
+  if (auto broadcast = dyn_cast<vector::BroadcastOp>(op)) {
+    run.values[result] = scalarsOf(broadcast.getSource(), run);
+    return;
+  }
+  // Element-wise: once when every operand is uniform over the run.
+  SmallVector<SmallVector<Value, 8>> operands;
+  int64_t count = 1;
+  for (Value operand : op.getOperands()) {
+    operands.push_back(scalarsOf(operand, run));
+    count = std::max<int64_t>(count, operands.back().size());
+  }
+  Type element = getElementTypeOrSelf(result.getType());
+  SmallVector<Value, 8> elements;
+  for (int64_t e = 0; e < count; ++e) {
+    IRMapping map;
+    for (auto [operand, scalars] : llvm::zip(op.getOperands(), operands))
+      map.map(operand, scalars[scalars.size() == 1 ? 0 : e]);
+    Operation *copy = b.clone(op, map);
+    copy->getResult(0).setType(element);
+    elements.push_back(copy->getResult(0));
+  }
+  run.values[result] = std::move(elements);
+}
+
 SmallVector<Value> ComputedOperand::finish(OpBuilder &b, Location loc,
                                            ArrayRef<Value> dims,
                                            ComputedRun &run) {
   Block &body = region.front();
-  // A value: its scalars in the run (one when uniform), or an outer scalar.
-  auto scalarsOf = [&](Value v) -> SmallVector<Value, 8> {
-    auto it = run.values.find(v);
-    if (it != run.values.end())
-      return it->second;
-    return {outer.lookup(v)};
-  };
-  for (Operation &op : body.without_terminator()) {
-    if (isa<tile::LoadOp>(op))
-      continue; // read in phase one
-    Value result = op.getResult(0);
-    if (auto index = dyn_cast<tile::IndexOp>(op)) {
-      run.values[result] = {dims[index.getDim()]};
-      continue;
-    }
-    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-      auto splat = cast<SplatElementsAttr>(constant.getValue());
-      run.values[result] = {arith::ConstantOp::create(
-          b, loc, cast<TypedAttr>(splat.getSplatValue<Attribute>()))};
-      continue;
-    }
-    if (auto broadcast = dyn_cast<vector::BroadcastOp>(op)) {
-      run.values[result] = scalarsOf(broadcast.getSource());
-      continue;
-    }
-    // Element-wise: once when every operand is uniform over the run.
-    SmallVector<SmallVector<Value, 8>> operands;
-    int64_t count = 1;
-    for (Value operand : op.getOperands()) {
-      operands.push_back(scalarsOf(operand));
-      count = std::max<int64_t>(count, operands.back().size());
-    }
-    Type element = getElementTypeOrSelf(result.getType());
-    SmallVector<Value, 8> &elements = run.values[result];
-    for (int64_t e = 0; e < count; ++e) {
-      IRMapping map;
-      for (auto [operand, scalars] : llvm::zip(op.getOperands(), operands))
-        map.map(operand, scalars[scalars.size() == 1 ? 0 : e]);
-      Operation *copy = b.clone(op, map);
-      copy->getResult(0).setType(element);
-      elements.push_back(copy->getResult(0));
-    }
-  }
+  for (Operation &op : body.without_terminator())
+    if (!isa<tile::LoadOp>(op) && !run.values.count(op.getResult(0)))
+      evaluate(b, loc, dims, op, run); // not computed in phase one
   SmallVector<Value, 8> yielded =
-      scalarsOf(cast<tile::YieldOp>(body.getTerminator()).getValue());
+      scalarsOf(cast<tile::YieldOp>(body.getTerminator()).getValue(), run);
   SmallVector<Value> out;
   for (int64_t e = 0; e < run.length; ++e)
     out.push_back(yielded[yielded.size() == 1 ? 0 : e]);

@@ -61,8 +61,8 @@ public:
 
   /// Phase one: the reads of the `length` elements at output indices
   /// `dims` (per output dimension) and reduced indices k, k + 1, ...,
-  /// k + length - 1. A load that does not read the reduced index is read
-  /// once for the run.
+  /// k + length - 1, and the ops computing a gather's indices. A load that
+  /// does not read the reduced index is read once for the run.
   ComputedRun read(mlir::OpBuilder &b, mlir::Location loc,
                    llvm::ArrayRef<mlir::Value> dims, mlir::Value k,
                    int64_t length);
@@ -79,6 +79,15 @@ public:
                mlir::Value rowInside, mlir::Value k, mlir::Value extent);
 
 private:
+  /// The scalars of region value `v` in `run` (one when uniform over it),
+  /// or the outer scalar it names.
+  llvm::SmallVector<mlir::Value, 8> scalarsOf(mlir::Value v,
+                                              const ComputedRun &run);
+  /// Evaluates `op` (not a load) for the run's elements into `run`.
+  void evaluate(mlir::OpBuilder &b, mlir::Location loc,
+                llvm::ArrayRef<mlir::Value> dims, mlir::Operation &op,
+                ComputedRun &run);
+
   mlir::Region &region;
   const mlir::IRMapping &outer;
   llvm::ArrayRef<mlir::Value> sizeArgs;

@@ -64,10 +64,16 @@ bool isOperandMap(AffineMap map, unsigned row, unsigned other, unsigned k) {
   return inner && (inner.getPosition() == k || inner.getPosition() == row);
 }
 
+/// The largest tile extent a contraction takes along M or N
+/// (`contractionTile`): a read of the other operand's dimension that is
+/// uniform over tiles of this extent is uniform over every such tile.
+constexpr int64_t kMaxContractionTile = 128;
+
 /// The ops of the reduction body that compute `value` (in body order), if
-/// an operand region can: loads (not gathers) and indices that do not vary
-/// along output dimension `other`, element-wise arith/math ops, and splat
-/// constants (which may come from outside the body); null if not.
+/// an operand region can: loads (gathers too) and indices that do not vary
+/// along output dimension `other` within a tile, element-wise arith/math
+/// ops, and splat constants (which may come from outside the body); null
+/// if not.
 std::optional<SmallVector<Operation *>> computableSlice(Value value,
                                                         Block &body,
                                                         unsigned other) {
@@ -89,10 +95,11 @@ std::optional<SmallVector<Operation *>> computableSlice(Value value,
     if (def->getBlock() != &body || !slice.insert(def))
       continue;
     if (auto load = dyn_cast<tile::LoadOp>(def)) {
-      if (!load.getIndirect().empty() ||
-          llvm::any_of(load.getMap().getResults(),
-                       [&](AffineExpr e) { return e.isFunctionOfDim(other); }))
+      if (llvm::any_of(load.getMap().getResults(), [&](AffineExpr e) {
+            return !tile::isUniformOverTile(e, other, kMaxContractionTile);
+          }))
         return std::nullopt;
+      work.append(load.getIndirect().begin(), load.getIndirect().end());
       continue;
     }
     if (auto index = dyn_cast<tile::IndexOp>(def)) {
@@ -100,8 +107,10 @@ std::optional<SmallVector<Operation *>> computableSlice(Value value,
         return std::nullopt;
       continue;
     }
+    // Element-wise ops, and broadcasts of scalars (sizes).
     if (def->getNumRegions() || def->getNumResults() != 1 ||
-        !isa<arith::ArithDialect, math::MathDialect>(def->getDialect()))
+        !(isa<arith::ArithDialect, math::MathDialect>(def->getDialect()) ||
+          isa<vector::BroadcastOp>(def)))
       return std::nullopt;
     work.append(def->operand_begin(), def->operand_end());
   }
@@ -141,8 +150,9 @@ bool seenOnlyAt16Bit(Value value) {
 /// from 32 to 128.
 int64_t contractionTile(std::optional<int64_t> extent) {
   if (!extent)
-    return 128;
-  return std::clamp<int64_t>(llvm::PowerOf2Ceil(*extent), 32, 128);
+    return kMaxContractionTile;
+  return std::clamp<int64_t>(llvm::PowerOf2Ceil(*extent), 32,
+                             kMaxContractionTile);
 }
 
 /// Whether the innermost extent of program argument `buffer` is known not
@@ -155,6 +165,88 @@ bool innermostKnownUnaligned(tile::ProgramOp program, Value buffer) {
     return false;
   std::optional<int64_t> extent = program.getKnownExtent(dims[dims.size() - 1]);
   return extent && *extent % 8 != 0;
+}
+
+/// How one factor of a reduced product becomes a contraction operand.
+struct OperandChoice {
+  enum Kind {
+    None,
+    /// A widened 16-bit load whose map tensor-core copies can follow.
+    Loaded,
+    /// A widened 16-bit value computed from loads (a gather, say): the
+    /// region yields it as it is.
+    Computed16,
+    /// An f32 value computed from loads, rounded to the other operand's
+    /// type (allowed when the result is only seen at 16 bits).
+    ComputedF32
+  } kind = None;
+  mutable tile::LoadOp load;      // Loaded (ops are handles)
+  Value value;                    // Computed*: the value the region yields
+  SmallVector<Operation *> ops;   // Computed*: the ops computing it
+};
+
+/// Factor `v` as the operand reading output dimension `row` (not `other`)
+/// and the reduced index `k`.
+OperandChoice classify(Value v, Block &body, unsigned row, unsigned other,
+                       unsigned k) {
+  OperandChoice choice;
+  if (tile::LoadOp load = widenedLoad(v);
+      load && isOperandMap(load.getMap(), row, other, k)) {
+    choice.kind = OperandChoice::Loaded;
+    choice.load = load;
+    return choice;
+  }
+  Value computed = v;
+  choice.kind = OperandChoice::ComputedF32;
+  if (auto ext = v.getDefiningOp<arith::ExtFOp>()) {
+    Type in = getElementTypeOrSelf(ext.getIn().getType());
+    if (in.isF16() || in.isBF16()) {
+      computed = ext.getIn();
+      choice.kind = OperandChoice::Computed16;
+    }
+  }
+  std::optional<SmallVector<Operation *>> ops =
+      computableSlice(computed, body, other);
+  if (!ops)
+    return OperandChoice();
+  choice.value = computed;
+  choice.ops = std::move(*ops);
+  return choice;
+}
+
+/// The operands' 16-bit type (null when they have none in common).
+Type operandType(const std::array<OperandChoice, 2> &operands) {
+  Type type;
+  for (const OperandChoice &o : operands) {
+    Type t = o.kind == OperandChoice::Loaded
+                 ? o.load.getType().getElementType()
+             : o.kind == OperandChoice::Computed16
+                 ? getElementTypeOrSelf(o.value.getType())
+                 : Type();
+    if (!t)
+      continue;
+    if (type && type != t)
+      return {};
+    type = t;
+  }
+  return type;
+}
+
+/// Whether the two choices make a contraction of `reduce`: both operands
+/// formed, of one 16-bit type, an f32 one rounded only when the result is
+/// only seen at 16 bits.
+bool compatible(const std::array<OperandChoice, 2> &operands,
+                tile::ReduceOp reduce) {
+  if (llvm::any_of(operands, [](const OperandChoice &o) {
+        return o.kind == OperandChoice::None;
+      }))
+    return false;
+  if (!operandType(operands))
+    return false; // different types, or both f32
+  bool rounds = llvm::any_of(operands, [](const OperandChoice &o) {
+    return o.kind == OperandChoice::ComputedF32;
+  });
+  return !rounds || seenOnlyAt16Bit(reduce.getResult());
 }
 
 struct TileFormContractionsPass
@@ -174,11 +266,11 @@ struct TileFormContractionsPass
   }
 
   /// Moves the ops computing `value` in `reduce`'s body into `contract`'s
-  /// region for operand `side`, ending in the conversion to the other
-  /// operand's type.
+  /// region for operand `side`, ending in the conversion to the operands'
+  /// type when `value` is f32.
   void buildComputedOperand(tile::ContractOp contract, unsigned side,
                             tile::ReduceOp reduce, Value value,
-                            ArrayRef<Operation *> ops) {
+                            ArrayRef<Operation *> ops, Type element) {
     Region &region = contract.getOperandBody(side);
     Block *block = new Block();
     region.push_back(block);
@@ -189,11 +281,12 @@ struct TileFormContractionsPass
     OpBuilder b = OpBuilder::atBlockEnd(block);
     for (Operation *op : ops)
       b.clone(*op, map);
-    Type element = contract.getOperandElementType();
-    auto type = VectorType::get(contract.getType().getShape(), element);
-    Value rounded =
-        arith::TruncFOp::create(b, contract.getLoc(), type, map.lookup(value));
-    tile::YieldOp::create(b, contract.getLoc(), rounded);
+    Value yielded = map.lookup(value);
+    if (getElementTypeOrSelf(value.getType()).isF32()) {
+      auto type = VectorType::get(contract.getType().getShape(), element);
+      yielded = arith::TruncFOp::create(b, contract.getLoc(), type, yielded);
+    }
+    tile::YieldOp::create(b, contract.getLoc(), yielded);
   }
 
   void formIn(tile::ProgramOp program) {
@@ -202,12 +295,7 @@ struct TileFormContractionsPass
       return;
     unsigned m = rank - 2, n = rank - 1, k = rank;
     tile::ReduceOp found;
-    tile::LoadOp lhs, rhs;
-    // A computed operand (side 0: lhs, 1: rhs): the f32 factor and the ops
-    // computing it.
-    std::optional<unsigned> computedSide;
-    Value computedValue;
-    SmallVector<Operation *> computedOps;
+    std::array<OperandChoice, 2> operands;
     for (auto reduce : program.getBody().getOps<tile::ReduceOp>()) {
       if (reduce.getKind() != alg::ReductionKind::sum ||
           reduce.getExtents().size() != 1 ||
@@ -218,45 +306,28 @@ struct TileFormContractionsPass
       auto mul = yield.getValue().getDefiningOp<arith::MulFOp>();
       if (!mul)
         continue;
-      tile::LoadOp a = widenedLoad(mul.getLhs()), b = widenedLoad(mul.getRhs());
-      if (a && b && a.getType().getElementType() == b.getType().getElementType()) {
-        if (!isOperandMap(a.getMap(), m, n, k))
-          std::swap(a, b);
-        if (isOperandMap(a.getMap(), m, n, k) &&
-            isOperandMap(b.getMap(), n, m, k)) {
-          found = reduce;
-          lhs = a;
-          rhs = b;
-          break;
-        }
-      }
-      // One widened load and an f32 factor computed from loads, rounded to
-      // the load's type when the result is only seen at 16 bits.
-      Value other = mul.getRhs();
-      if (!a && b) {
-        a = b;
-        other = mul.getLhs();
-      }
-      if (!a || widenedLoad(other) || !seenOnlyAt16Bit(reduce.getResult()))
-        continue;
-      for (unsigned side : {0u, 1u}) {
-        // The load is the operand that is not computed.
-        unsigned loadRow = side == 0 ? n : m, loadOther = side == 0 ? m : n;
-        if (!isOperandMap(a.getMap(), loadRow, loadOther, k))
+      // Either factor may be the lhs; the orientation that copies more
+      // operands from buffers wins.
+      std::optional<std::array<OperandChoice, 2>> best;
+      for (auto [x, y] : {std::make_pair(mul.getLhs(), mul.getRhs()),
+                          std::make_pair(mul.getRhs(), mul.getLhs())}) {
+        std::array<OperandChoice, 2> choice = {
+            classify(x, body, m, n, k), classify(y, body, n, m, k)};
+        if (!compatible(choice, reduce))
           continue;
-        std::optional<SmallVector<Operation *>> ops =
-            computableSlice(other, body, /*other=*/loadRow);
-        if (!ops)
-          continue;
+        auto loaded = [](const std::array<OperandChoice, 2> &c) {
+          return llvm::count_if(c, [](const OperandChoice &o) {
+            return o.kind == OperandChoice::Loaded;
+          });
+        };
+        if (!best || loaded(choice) > loaded(*best))
+          best = choice;
+      }
+      if (best) {
         found = reduce;
-        (side == 0 ? rhs : lhs) = a;
-        computedSide = side;
-        computedValue = other;
-        computedOps = std::move(*ops);
+        operands = *best;
         break;
       }
-      if (found)
-        break;
     }
     if (!found)
       return;
@@ -271,11 +342,10 @@ struct TileFormContractionsPass
     // copies such rows element by element).
     // (A computed operand is evaluated into shared memory by the threads:
     // the producer warpgroup with wgmma.)
-    bool tmaRows = llvm::none_of(std::array<tile::LoadOp, 2>{lhs, rhs},
-                                 [&](tile::LoadOp load) {
-                                   return load && innermostKnownUnaligned(
-                                                      program, load.getBuffer());
-                                 });
+    bool tmaRows = llvm::none_of(operands, [&](const OperandChoice &o) {
+      return o.kind == OperandChoice::Loaded &&
+             innermostKnownUnaligned(program, o.load.getBuffer());
+    });
     if (target == "sm_90" && tmaRows) {
       // wgmma: a warpgroup per 64 rows, tiles of 64 or 128 (M) by 64 or
       // 128 (N), 64 of K a stage, 4 stages of TMA copies (128 KiB for
@@ -300,18 +370,21 @@ struct TileFormContractionsPass
         tile::ScheduleAttr::get(ctx, tileShape, mma.getNumThreads(), mma);
     program.retile(schedule);
     OpBuilder b(found);
-    auto operand = [&](tile::LoadOp load) {
-      return std::make_pair(load ? load.getBuffer() : Value(),
-                            load ? load.getMapAttr() : AffineMapAttr());
+    auto operand = [&](const OperandChoice &o) {
+      bool loaded = o.kind == OperandChoice::Loaded;
+      return std::make_pair(loaded ? o.load.getBuffer() : Value(),
+                            loaded ? o.load.getMapAttr() : AffineMapAttr());
     };
-    auto [lhsBuffer, lhsMap] = operand(lhs);
-    auto [rhsBuffer, rhsMap] = operand(rhs);
+    auto [lhsBuffer, lhsMap] = operand(operands[0]);
+    auto [rhsBuffer, rhsMap] = operand(operands[1]);
     auto contract = tile::ContractOp::create(
         b, found.getLoc(), found.getType(), lhsBuffer, lhsMap, rhsBuffer,
         rhsMap, found.getExtents()[0]);
-    if (computedSide)
-      buildComputedOperand(contract, *computedSide, found, computedValue,
-                           computedOps);
+    Type element = operandType(operands);
+    for (unsigned side : {0u, 1u})
+      if (operands[side].kind != OperandChoice::Loaded)
+        buildComputedOperand(contract, side, found, operands[side].value,
+                             operands[side].ops, element);
     found.getResult().replaceAllUsesWith(contract.getResult());
     found.erase();
   }

@@ -24,6 +24,36 @@ def ConvertAlgToTile : Pass<"convert-alg-to-tile", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def TileGroupRoutedContractions
+    : Pass<"tile-group-routed-contractions", "::mlir::ModuleOp"> {
+  let summary = "Bucket a mixture of experts' rows by expert for grouped GEMMs";
+  let description = [{
+    A program storing a workspace whose only reduction reads weights
+    through a routing table indexed by the output's rows (`G[t, j, f] =
+    sum[d](X[t, d] * W[ids[t, j], d, f])`: every output dimension but one,
+    N, is a row dimension the table reads, in its order; the other reads
+    name a row dimension only as a whole index) is recomputed over the rows
+    bucketed by expert. A routing program (`tile.route`, one per table,
+    launched before the first such program) writes the bucketed order in
+    blocks of 128 rows of one expert; the program then has output
+    dimensions `[routed(ids), N]` (the derived size `rows + experts x 127`,
+    the bucketed rows' capacity): a row index reads `order` and splits it
+    into the table's coordinates, the weights' expert is the block's
+    (`block_experts[q floordiv 128]`, the same for a whole tile of rows).
+    The workspace holds the bucketed rows; the other programs read row
+    `(t, j)` of it at `slot[t, j]`. tile-form-contractions then makes the
+    reduction a contraction whose operands the tile computes (a grouped
+    GEMM on tensor cores). NVIDIA targets only; other programs, and other
+    targets, are left alone.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"sm_80\"",
+           "cpu, sm_80, sm_90, gfx90a or gfx942">,
+  ];
+  let dependentDialects = ["::nautilus::tile::TileDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def TileFormContractions : Pass<"tile-form-contractions", "::mlir::ModuleOp"> {
   let summary = "Turn reductions of products into tensor-core contractions";
   let description = [{
@@ -37,7 +67,13 @@ def TileFormContractions : Pass<"tile-form-contractions", "::mlir::ModuleOp"> {
     that do not vary along the load's row dimension, when the result
     reaches memory only through a conversion to a 16-bit float: the factor
     moves into the contraction's region, rounded to the load's type
-    (attention's P V); with wgmma the producer warpgroup evaluates it. Its program is rescheduled for the target's tensor
+    (attention's P V); with wgmma the producer warpgroup evaluates it. A
+    factor that is a 16-bit value widened to f32 but not such a load (a
+    gather: the rows of a grouped GEMM, an expert's weights) becomes a
+    computed operand as it is, without rounding; reads of the other
+    operand's dimension that are the same over a whole tile
+    (`tile::isUniformOverTile`, the expert of a block of rows) are allowed.
+    Its program is rescheduled for the target's tensor
     cores (`#tile.mma`), every tile of the program taking the new shape:
     on sm_80, mma.sync with tile M and N up to 128 (at least 32), 32 of K
     a step, 2 x 4 warps (fewer along N for a narrow tile), 3 stages; on

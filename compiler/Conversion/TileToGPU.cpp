@@ -17,6 +17,7 @@
 #include "compiler/Conversion/ContractLowering.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Conversion/ReductionKinds.h"
+#include "compiler/Conversion/RouteLowering.h"
 #include "compiler/Conversion/WgmmaPlan.h"
 #include "compiler/Layout/LinearLayout.h"
 
@@ -335,6 +336,10 @@ LogicalResult KernelLowering::lowerOp(Operation &op) {
       auto ifComputing = scf::IfOp::create(b, loc, computing, /*withElse=*/false);
       b.setInsertionPointToStart(&ifComputing.getThenRegion().front());
     }
+    return success();
+  }
+  if (auto route = dyn_cast<tile::RouteOp>(op)) {
+    lowerRouteOnBlock(b, route, scalars, threadId, threads);
     return success();
   }
   if (auto convert = dyn_cast<tile::ConvertLayoutOp>(op))

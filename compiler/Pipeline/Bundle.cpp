@@ -25,9 +25,21 @@ std::string nautilus::writeBundle(const rt::LaunchPlan &plan,
   llvm::json::Object bindings;
   for (const auto &[name, value] : plan.bindings)
     bindings[name] = value;
-  llvm::json::Array sizes, buffers, programs;
+  llvm::json::Array sizes, buffers, programs, derived;
   for (const std::string &s : plan.sizes)
     sizes.push_back(s);
+  for (const rt::DerivedSize &d : plan.derivedSizes) {
+    llvm::json::Array terms;
+    for (const rt::DerivedSize::Term &t : d.terms) {
+      llvm::json::Array factors;
+      for (const std::string &f : t.factors)
+        factors.push_back(f);
+      terms.push_back(llvm::json::Object{{"coefficient", t.coefficient},
+                                         {"factors", std::move(factors)}});
+    }
+    derived.push_back(
+        llvm::json::Object{{"name", d.name}, {"terms", std::move(terms)}});
+  }
   for (const rt::BufferDesc &b : plan.buffers)
     buffers.push_back(llvm::json::Object{
         {"name", b.name},
@@ -61,6 +73,7 @@ std::string nautilus::writeBundle(const rt::LaunchPlan &plan,
                             {"chip", chip},
                             {"sizes", std::move(sizes)},
                             {"bindings", std::move(bindings)},
+                            {"derived_sizes", std::move(derived)},
                             {"buffers", std::move(buffers)},
                             {"programs", std::move(programs)},
                             {"ptx", ptx}};

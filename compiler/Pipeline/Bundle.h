@@ -7,6 +7,10 @@
 //   kernel, target, chip        names
 //   sizes                       the size arguments, in order
 //   bindings                    {size: value} fixed at compile time
+//   derived_sizes               [{name, terms: [{coefficient, factors}]}]:
+//                               sizes among `sizes` that are the sum of
+//                               coefficient x product of the named sizes,
+//                               computed in order before launching
 //   buffers                     [{name, role, dtype, dims}], dims being size
 //                               names or integers
 //   programs                    in launch order: [{name, output_dims, tile,

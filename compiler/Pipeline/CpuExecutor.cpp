@@ -40,10 +40,11 @@ std::string CpuExecutor::dumpObject(const std::string &path) {
   return "";
 }
 
-std::string CpuExecutor::run(const rt::SizeValues &sizes,
+std::string CpuExecutor::run(const rt::SizeValues &kernelSizes,
                              const std::vector<rt::HostTensor> &inputs,
                              std::vector<rt::HostTensor> &outputs,
                              unsigned threads) {
+  const rt::SizeValues sizes = plan.withDerivedSizes(kernelSizes);
   LaunchBuffers buffers;
   if (std::string e = buffers.allocate(plan, sizes, inputs); !e.empty())
     return e;

@@ -39,9 +39,10 @@ std::unique_ptr<EmuExecutor> EmuExecutor::create(ModuleOp module,
   return executor;
 }
 
-std::string EmuExecutor::run(const rt::SizeValues &sizes,
+std::string EmuExecutor::run(const rt::SizeValues &kernelSizes,
                              const std::vector<rt::HostTensor> &inputs,
                              std::vector<rt::HostTensor> &outputs) {
+  const rt::SizeValues sizes = plan.withDerivedSizes(kernelSizes);
   LaunchBuffers buffers;
   if (std::string e = buffers.allocate(plan, sizes, inputs); !e.empty())
     return e;

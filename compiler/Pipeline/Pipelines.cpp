@@ -63,8 +63,12 @@ static void buildScheduledTile(OpPassManager &pm, const std::string &target) {
   ConvertAlgToTileOptions options;
   options.target = target;
   pm.addPass(createConvertAlgToTile(options));
-  // Contractions that tensor cores can run take a tensor-core schedule
-  // (NVIDIA targets; the pass leaves other targets alone).
+  // A mixture of experts' contractions, bucketed by expert, become grouped
+  // GEMMs; contractions that tensor cores can run take a tensor-core
+  // schedule (NVIDIA targets; the passes leave other targets alone).
+  TileGroupRoutedContractionsOptions grouping;
+  grouping.target = target;
+  pm.addPass(createTileGroupRoutedContractions(grouping));
   TileFormContractionsOptions contractions;
   contractions.target = target;
   pm.addPass(createTileFormContractions(contractions));
@@ -346,6 +350,20 @@ rt::LaunchPlan nautilus::extractLaunchPlan(ModuleOp module) {
   if (planOp.getBindingsAttr())
     for (NamedAttribute b : planOp.getBindingsAttr())
       plan.bindings[b.getName().str()] = cast<IntegerAttr>(b.getValue()).getInt();
+  if (planOp.getDerivedSizesAttr())
+    for (NamedAttribute d : planOp.getDerivedSizesAttr()) {
+      rt::DerivedSize derived;
+      derived.name = d.getName().str();
+      for (Attribute t : cast<ArrayAttr>(d.getValue())) {
+        auto term = cast<ArrayAttr>(t);
+        rt::DerivedSize::Term out;
+        out.coefficient = cast<IntegerAttr>(term[0]).getInt();
+        for (Attribute f : term.getValue().drop_front())
+          out.factors.push_back(cast<StringAttr>(f).getValue().str());
+        derived.terms.push_back(std::move(out));
+      }
+      plan.derivedSizes.push_back(std::move(derived));
+    }
   for (Attribute a : planOp.getBuffers()) {
     auto entry = cast<DictionaryAttr>(a);
     rt::BufferDesc buffer;

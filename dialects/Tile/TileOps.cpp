@@ -575,6 +575,23 @@ LogicalResult StoreOp::verify() {
   return verifyTileShape(*this, vec);
 }
 
+LogicalResult RouteOp::verify() {
+  if (getBlock() <= 0)
+    return emitOpError("needs a positive block, not ") << getBlock();
+  if (getSlot().getType().getRank() != getIds().getType().getRank())
+    return emitOpError("the slot of each row has the shape of ids: rank ")
+           << getIds().getType().getRank() << ", not "
+           << getSlot().getType().getRank();
+  // One program instance: its output is a single tile.
+  auto program = (*this)->getParentOfType<ProgramOp>();
+  ArrayAttr dims = program.getOutputDims();
+  auto single = dims.size() == 1 ? dyn_cast<IntegerAttr>(dims[0]) : nullptr;
+  if (!single || single.getInt() != program.getSchedule().getTile()[0])
+    return emitOpError("runs in a program whose output is one tile (output "
+                       "dimensions [n], tile [n])");
+  return success();
+}
+
 LogicalResult ReduceOp::verify() {
   if (failed(verifyTileShape(*this, getType())))
     return failure();
@@ -608,10 +625,27 @@ Type ContractOp::getOperandElementType() {
 
 /// Whether `expr` (over the program's output dims, then the reduced index)
 /// reads output dimension `dim`.
-static bool readsDim(AffineMap map, unsigned dim) {
+static bool readsDim(AffineMap map, unsigned dim, int64_t tileExtent) {
   return llvm::any_of(map.getResults(), [&](AffineExpr e) {
-    return e.isFunctionOfDim(dim);
+    return !isUniformOverTile(e, dim, tileExtent);
   });
+}
+
+bool nautilus::tile::isUniformOverTile(AffineExpr expr, unsigned dim,
+                                       int64_t tileExtent) {
+  if (!expr.isFunctionOfDim(dim))
+    return true;
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary)
+    return false;
+  if (binary.getKind() == AffineExprKind::Add)
+    return isUniformOverTile(binary.getLHS(), dim, tileExtent) &&
+           isUniformOverTile(binary.getRHS(), dim, tileExtent);
+  auto lhs = dyn_cast<AffineDimExpr>(binary.getLHS());
+  auto divisor = dyn_cast<AffineConstantExpr>(binary.getRHS());
+  return binary.getKind() == AffineExprKind::FloorDiv && lhs &&
+         lhs.getPosition() == dim && divisor && divisor.getValue() > 0 &&
+         divisor.getValue() % tileExtent == 0;
 }
 
 /// Checks computed operand `side`'s region: one index argument, a yield of
@@ -630,6 +664,9 @@ static LogicalResult verifyComputedOperand(ContractOp op, unsigned side,
            << name << " takes the reduced index";
   auto yield = dyn_cast<YieldOp>(body.getTerminator());
   auto expected = VectorType::get(op.getType().getShape(), element);
+  // Reads of the other dimension that are the same over the whole tile
+  // (`isUniformOverTile`) do not vary along it.
+  int64_t otherTile = otherDim ? op.getType().getShape()[*otherDim] : 1;
   if (!yield || yield.getValue().getType() != expected)
     return op.emitOpError("the computed ")
            << name << " must yield a tile of type " << expected;
@@ -640,10 +677,8 @@ static LogicalResult verifyComputedOperand(ContractOp op, unsigned side,
         return inner.emitOpError("uses a tile defined outside the computed ")
                << name << " (the region must compute it from loads)";
     if (auto load = dyn_cast<LoadOp>(inner)) {
-      if (!load.getIndirect().empty())
-        return inner.emitOpError("(a gather) cannot compute a contraction "
-                                 "operand");
-      if (otherDim && readsDim(load.getMap(), *otherDim))
+      // A gather's indices are region values, checked as such.
+      if (otherDim && readsDim(load.getMap(), *otherDim, otherTile))
         return inner.emitOpError("varies along output dimension ")
                << *otherDim << ", which the contraction's " << name
                << " cannot read";

@@ -18,4 +18,16 @@
 #define GET_OP_CLASSES
 #include "dialects/Tile/TileOps.h.inc"
 
+namespace nautilus::tile {
+
+/// Whether index expression `expr` takes one value over each tile of
+/// `tileExtent` elements along dimension `dim` (tiles start at multiples of
+/// their extent): it does not read `dim`, or reads it only as
+/// `dim floordiv c` with c a multiple of the extent (a grouped GEMM's block
+/// of rows, whose expert is the same for the whole tile).
+bool isUniformOverTile(mlir::AffineExpr expr, unsigned dim,
+                       int64_t tileExtent);
+
+} // namespace nautilus::tile
+
 #endif

@@ -238,10 +238,15 @@ def Tile_PlanOp : Tile_Op<"plan", [Symbol]> {
     type) and `dims` (size names or literals). `programs` are launched in
     order, each over its own grid, each seeing the writes of those before.
     `sizes` are the size arguments every program takes after the buffers;
-    `bindings` those fixed at compile time.
+    `bindings` those fixed at compile time. `derived_sizes` names sizes the
+    compiler computes from the others, each a list of terms
+    `[coefficient, "A", "B", ...]` (the coefficient times the product of the
+    named sizes) whose sum it is: the runtime computes them, in order,
+    before launching.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, StrArrayAttr:$sizes,
                        OptionalAttr<DictionaryAttr>:$bindings,
+                       OptionalAttr<DictionaryAttr>:$derived_sizes,
                        ArrayAttr:$buffers, SymbolRefArrayAttr:$programs);
   let assemblyFormat = "$sym_name attr-dict";
 }
@@ -381,6 +386,52 @@ def Tile_ContractOp : Tile_Op<"contract", [AttrSizedOperandSegments,
       return side == 0 ? getLhsBody() : getRhsBody();
     }
   }];
+}
+
+def Tile_RouteOp : Tile_Op<"route", [HasParent<"ProgramOp">]> {
+  let summary = "Buckets the rows of a routing table by the expert each names";
+  let description = [{
+    Counting sort of the rows of a mixture of experts by expert, for a
+    grouped GEMM (`tile-group-routed-contractions`). Row `p` is element `p`
+    of `ids` in row-major order; `ids[p]` names its expert, in
+    `[0, experts)` (another value names none). Expert `e`'s rows take
+    positions `start(e) ... start(e) + count(e) - 1` of `order`, in no
+    particular order, where `start(e)` is the sum over `e' < e` of
+    `count(e')` rounded up to a multiple of `block`; `order` holds the
+    number of rows at every other position. `block_experts[b]` is the
+    expert of positions `b * block ... (b + 1) * block - 1`, or -1 past the
+    last expert's; `slot[p]` is row `p`'s position in `order`, or the size
+    of `order` for a row with no expert. `starts` (one per expert) is the
+    op's scratch. `order` must hold `rows + experts * (block - 1)`
+    positions; `block_experts` at least that divided by `block`.
+
+    The program holding it runs once (output dimensions `[n]`, tile `[n]`,
+    the threads of the schedule, one per element): its threads
+    count the rows with atomic adds, one thread lays out the blocks, then
+    the rows are placed with atomic adds again. Upstream MLIR has no
+    histogram or counting-sort op at this level (`linalg` and `vector`
+    describe dense computations of a fixed shape), hence this op.
+
+    ```mlir
+    tile.route %ids experts(%E) block 128 -> order %order, slot %slot,
+        block_experts %blocks, starts %starts
+        : memref<?x?xi32>, memref<?xi32>, memref<?x?xi32>, memref<?xi32>,
+          memref<?xi32>
+    ```
+  }];
+  let arguments = (ins Arg<MemRefOf<[I32]>, "", [MemRead]>:$ids,
+                       Index:$experts, I64Attr:$block,
+                       Arg<MemRefRankOf<[I32], [1]>, "", [MemWrite]>:$order,
+                       Arg<MemRefOf<[I32]>, "", [MemWrite]>:$slot,
+                       Arg<MemRefRankOf<[I32], [1]>, "", [MemWrite]>:$block_experts,
+                       Arg<MemRefRankOf<[I32], [1]>, "", [MemRead, MemWrite]>:$starts);
+  let assemblyFormat = [{
+    $ids `experts` `(` $experts `)` `block` $block `->` `order` $order `,`
+    `slot` $slot `,` `block_experts` $block_experts `,` `starts` $starts
+    attr-dict `:` type($ids) `,` type($order) `,` type($slot) `,`
+    type($block_experts) `,` type($starts)
+  }];
+  let hasVerifier = 1;
 }
 
 def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure,

@@ -95,6 +95,9 @@ void nautilus::emu::detail::checkShared(BlockState &b, size_t offset,
   }
 }
 
+/// The `isStore` of an atomic read-modify-write.
+static constexpr int32_t kAtomicAccess = 2;
+
 extern "C" void *__nautilus_emu_access_if(bool predicate, void *address,
                                           int64_t bytes, int32_t isStore) {
   if (predicate)
@@ -116,13 +119,18 @@ extern "C" int64_t __nautilus_emu_shared_offset(const void *address) {
 
 extern "C" void *__nautilus_emu_access(void *address, int64_t bytes,
                                        int32_t isStore) {
+  // isStore: 0 a load, 1 a store, kAtomicAccess an atomic read-modify-write
+  // (one host instruction: the block's fibres run one at a time, blocks on
+  // host threads, so it is atomic as on the GPU).
   BlockState &b = *currentBlock;
   auto at = reinterpret_cast<uintptr_t>(address);
   auto sharedBegin = reinterpret_cast<uintptr_t>(b.shared.data());
   if (!b.shared.empty() && at >= sharedBegin &&
       at < sharedBegin + b.shared.size()) {
     if (at + bytes <= sharedBegin + b.shared.size()) {
-      checkShared(b, at - sharedBegin, bytes, isStore);
+      // Atomic read-modify-writes (isStore 2) do not race with each other.
+      if (isStore != kAtomicAccess)
+        checkShared(b, at - sharedBegin, bytes, isStore);
       return address;
     }
     b.launch->fail("out-of-bounds shared " +

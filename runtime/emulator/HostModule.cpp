@@ -618,29 +618,35 @@ std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<s
   for (llvm::Function &f : m)
     for (llvm::BasicBlock &bb : f)
       for (llvm::Instruction &i : bb)
-        if (llvm::isa<llvm::LoadInst, llvm::StoreInst>(&i))
+        if (llvm::isa<llvm::LoadInst, llvm::StoreInst, llvm::AtomicRMWInst,
+                      llvm::AtomicCmpXchgInst>(&i))
           accesses.push_back(&i);
   for (llvm::Instruction *access : accesses) {
     if (access->getMetadata("nautilus.checked"))
       continue; // a predicated inline-PTX access, checked where it was made
-    llvm::Value *pointer = llvm::getLoadStorePointerOperand(access);
+    // Atomic read-modify-writes (kind 2) are checked for bounds, not races.
+    bool atomic = llvm::isa<llvm::AtomicRMWInst, llvm::AtomicCmpXchgInst>(access);
+    unsigned pointerOperand =
+        llvm::isa<llvm::StoreInst>(access) ? 1 : 0;
+    llvm::Value *pointer = access->getOperand(pointerOperand);
     if (llvm::isa<llvm::AllocaInst>(llvm::getUnderlyingObject(pointer)))
       continue;
-    llvm::Type *valueType = llvm::getLoadStoreType(access);
+    llvm::Type *valueType =
+        atomic ? (llvm::isa<llvm::AtomicRMWInst>(access)
+                      ? access->getType()
+                      : access->getOperand(1)->getType())
+               : llvm::getLoadStoreType(access);
     uint64_t bytes = layout.getTypeStoreSize(valueType);
     llvm::IRBuilder<> b(access);
     llvm::Value *generic = pointer->getType() == ptrType
                                ? pointer
                                : b.CreateAddrSpaceCast(pointer, ptrType);
-    llvm::Value *safe = b.CreateCall(
-        check, {generic, b.getInt64(bytes),
-                b.getInt32(llvm::isa<llvm::StoreInst>(access))});
+    int kind = atomic ? 2 : llvm::isa<llvm::StoreInst>(access) ? 1 : 0;
+    llvm::Value *safe =
+        b.CreateCall(check, {generic, b.getInt64(bytes), b.getInt32(kind)});
     if (safe->getType() != pointer->getType())
       safe = b.CreateAddrSpaceCast(safe, pointer->getType());
-    if (auto *load = llvm::dyn_cast<llvm::LoadInst>(access))
-      load->setOperand(0, safe);
-    else
-      llvm::cast<llvm::StoreInst>(access)->setOperand(1, safe);
+    access->setOperand(pointerOperand, safe);
   }
 
   // Kernels become plain functions with a packed entry point:

@@ -56,12 +56,17 @@ tile.program @bmm_C attributes {arg_names = ["A", "B", "C"], output_dims = ["Z",
 
 // -----
 
-// Not a contraction the tensor cores run: B's index is not a plain
-// dimension (k + n), so the reduction stays.
+// B's index is not a plain dimension (k + n): no copy (cp.async, TMA)
+// follows it row by row, so the tile computes B (a computed operand the
+// threads read element by element), without rounding (it is f16 already);
+// A is still copied.
 // CHECK-LABEL: tile.program @skewed
-// CHECK-SAME: tile = [16, 64], threads = 128>
-// CHECK: tile.reduce sum
-// CHECK-NOT: tile.contract
+// CHECK-SAME: tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync"
+// CHECK: tile.contract %arg0[#{{.*}}], computed over(%arg4) : memref<?x?xf16> -> vector<128x128xf32> rhs {
+// CHECK-NEXT: ^bb0(%{{.*}}: index):
+// CHECK-NEXT: %[[B:.*]] = tile.load %arg1[#{{.*}}] : memref<?x?xf16> -> vector<128x128xf16>
+// CHECK-NEXT: tile.yield %[[B]] : vector<128x128xf16>
+// CHECK-NOT: tile.reduce
 tile.program @skewed attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [16, 64], threads = 128>, sizes = ["M", "K", "N"]} {
 ^bb0(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?x?xf32>, %arg3: index, %arg4: index, %arg5: index):
   %0 = tile.reduce sum over(%arg4) : vector<16x64xf32> {

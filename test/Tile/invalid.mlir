@@ -226,3 +226,35 @@ tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule =
 tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [4, 1], stages = 3, swizzle = 0>>, sizes = ["M", "N"]} {
 ^bb0(%m: index, %n: index):
 }
+
+// -----
+
+// A read of the other operand's dimension is allowed only where it is the
+// same over the tile: `d0 floordiv 32` is not, over 64 rows.
+tile.program @p attributes {arg_names = ["X", "W", "B"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>>, sizes = ["M", "N", "K"]} {
+^bb0(%x: memref<?x?xbf16>, %w: memref<?x?x?xbf16>, %b: memref<?xi32>, %m: index, %n: index, %k: index):
+  %acc = tile.contract %x[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], computed over(%k) : memref<?x?xbf16> -> vector<64x64xf32> rhs {
+  ^bb0(%kk: index):
+    // expected-error @+1 {{'tile.load' op varies along output dimension 0, which the contraction's rhs cannot read}}
+    %e = tile.load %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0 floordiv 32)>] : memref<?xi32> -> vector<64x64xi32>
+    %ei = arith.index_cast %e : vector<64x64xi32> to vector<64x64xindex>
+    %v = tile.load %w[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] indirect(%ei) at [0] : memref<?x?x?xbf16>, vector<64x64xindex> -> vector<64x64xbf16>
+    tile.yield %v : vector<64x64xbf16>
+  }
+}
+
+// -----
+
+tile.program @p attributes {arg_names = ["ids", "order", "slot", "blocks", "starts"], output_dims = [256], schedule = #tile.schedule<tile = [256], threads = 256>, sizes = ["E"]} {
+^bb0(%ids: memref<?x?xi32>, %order: memref<?xi32>, %slot: memref<?xi32>, %blocks: memref<?xi32>, %starts: memref<?xi32>, %e: index):
+  // expected-error @+1 {{'tile.route' op the slot of each row has the shape of ids: rank 2, not 1}}
+  tile.route %ids experts(%e) block 128 -> order %order, slot %slot, block_experts %blocks, starts %starts : memref<?x?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>
+}
+
+// -----
+
+tile.program @p attributes {arg_names = ["ids", "order", "slot", "blocks", "starts"], output_dims = ["T"], schedule = #tile.schedule<tile = [256], threads = 256>, sizes = ["T", "E"]} {
+^bb0(%ids: memref<?xi32>, %order: memref<?xi32>, %slot: memref<?xi32>, %blocks: memref<?xi32>, %starts: memref<?xi32>, %t: index, %e: index):
+  // expected-error @+1 {{'tile.route' op runs in a program whose output is one tile (output dimensions [n], tile [n])}}
+  tile.route %ids experts(%e) block 128 -> order %order, slot %slot, block_experts %blocks, starts %starts : memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>
+}

@@ -94,3 +94,25 @@ tile.program @relayout attributes {arg_names = ["A", "B", "C"], output_dims = ["
   %rows = tile.convert_layout %acc : vector<16x8xf32> to #tile.linear<[16, 8], register = [[0, 1], [0, 2]], lane = [[0, 4], [1, 0], [2, 0], [4, 0], [8, 0]], warp = []>
   tile.store %rows, %c : vector<16x8xf32> -> memref<?x?xf32>
 }
+
+// A routing program; and a grouped GEMM's rhs reading its block's expert
+// (`d0 floordiv 128`: the same over a 64-row tile).
+// CHECK-LABEL: tile.program @route
+// CHECK: tile.route %{{.*}} experts(%{{.*}}) block 128 -> order %{{.*}}, slot %{{.*}}, block_experts %{{.*}}, starts %{{.*}} : memref<?x?xi32>, memref<?xi32>, memref<?x?xi32>, memref<?xi32>, memref<?xi32>
+tile.program @route attributes {arg_names = ["ids", "order", "slot", "blocks", "starts"], output_dims = [256], schedule = #tile.schedule<tile = [256], threads = 256>, sizes = ["E"]} {
+^bb0(%ids: memref<?x?xi32>, %order: memref<?xi32>, %slot: memref<?x?xi32>, %blocks: memref<?xi32>, %starts: memref<?xi32>, %e: index):
+  tile.route %ids experts(%e) block 128 -> order %order, slot %slot, block_experts %blocks, starts %starts : memref<?x?xi32>, memref<?xi32>, memref<?x?xi32>, memref<?xi32>, memref<?xi32>
+}
+
+// CHECK-LABEL: tile.program @grouped
+// CHECK: tile.contract %{{.*}}[#{{.*}}], computed over
+tile.program @grouped attributes {arg_names = ["X", "W", "B"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>>, sizes = ["M", "N", "K"]} {
+^bb0(%x: memref<?x?xbf16>, %w: memref<?x?x?xbf16>, %b: memref<?xi32>, %m: index, %n: index, %k: index):
+  %acc = tile.contract %x[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], computed over(%k) : memref<?x?xbf16> -> vector<64x64xf32> rhs {
+  ^bb0(%kk: index):
+    %e = tile.load %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0 floordiv 128)>] : memref<?xi32> -> vector<64x64xi32>
+    %ei = arith.index_cast %e : vector<64x64xi32> to vector<64x64xindex>
+    %v = tile.load %w[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] indirect(%ei) at [0] : memref<?x?x?xbf16>, vector<64x64xindex> -> vector<64x64xbf16>
+    tile.yield %v : vector<64x64xbf16>
+  }
+}

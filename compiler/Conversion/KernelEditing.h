@@ -1,0 +1,43 @@
+//===- KernelEditing.h - Adding buffers and sizes to a tile kernel -*- C++ -*-===//
+//
+// Every tile.program of a kernel takes all of the kernel's buffers and
+// sizes as block arguments, in the order its tile.plan lists them. A pass
+// that introduces a workspace or a size (a grouped GEMM's bucketed rows)
+// adds it to the plan and to every program at once through these helpers,
+// so that the two never disagree.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_CONVERSION_KERNELEDITING_H
+#define NAUTILUS_CONVERSION_KERNELEDITING_H
+
+#include "dialects/Tile/TileOps.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+namespace nautilus {
+
+/// Appends a buffer (`role` "workspace", say) of type `type` and dimensions
+/// `dims` (size names or literals) to `plan`, and the matching block
+/// argument after the buffers of every program of `module`. Returns its
+/// argument number.
+unsigned addKernelBuffer(mlir::ModuleOp module, tile::PlanOp plan,
+                         llvm::StringRef name, llvm::StringRef role,
+                         mlir::MemRefType type,
+                         llvm::ArrayRef<mlir::Attribute> dims);
+
+/// A term of a derived size: the coefficient times the product of sizes.
+struct SizeTerm {
+  int64_t coefficient;
+  llvm::SmallVector<std::string, 2> factors;
+};
+
+/// Appends size `name`, the sum of `terms`, to `plan` (as a derived size,
+/// and as a binding when every factor is bound) and to every program of
+/// `module` (a last size argument, and one more symbol for every index map
+/// in it). `name` must be new.
+void addDerivedSize(mlir::ModuleOp module, tile::PlanOp plan,
+                    llvm::StringRef name, llvm::ArrayRef<SizeTerm> terms);
+
+} // namespace nautilus
+
+#endif
