@@ -337,11 +337,9 @@ struct ConvertAlgToTilePass
   using ConvertAlgToTileBase::ConvertAlgToTileBase;
 
   void runOnOperation() override {
-    std::optional<TargetInfo> info = getTarget(target);
-    if (!info) {
-      getOperation().emitError() << "unknown target '" << target << "'";
+    std::optional<TargetInfo> info = getTargetOption(getOperation(), target);
+    if (!info)
       return signalPassFailure();
-    }
     SmallVector<alg::KernelOp> kernels(
         getOperation().getOps<alg::KernelOp>());
     for (alg::KernelOp kernel : kernels) {

@@ -254,11 +254,9 @@ struct TileFormContractionsPass
   using Base::Base;
 
   void runOnOperation() override {
-    auto info = getTarget(target);
-    if (!info) {
-      getOperation().emitError("unknown target '") << target << "'";
+    std::optional<TargetInfo> info = getTargetOption(getOperation(), target);
+    if (!info)
       return signalPassFailure();
-    }
     if (info->family != TargetFamily::NVIDIA)
       return;
     for (auto program : getOperation().getOps<tile::ProgramOp>())

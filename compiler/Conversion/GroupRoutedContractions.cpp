@@ -257,13 +257,14 @@ private:
 
     // Capacity: every row, and a partial block per expert.
     route.rows = "routed(" + ids + ")";
-    SmallVector<SizeTerm> terms(2);
-    terms[0].coefficient = 1;
+    rt::DerivedSize rows;
+    rows.name = route.rows;
+    rows.terms.resize(2);
     for (Attribute d : idsDims)
-      multiply(terms[0], d);
-    terms[1].coefficient = kRouteBlock - 1;
-    multiply(terms[1], r.experts);
-    addDerivedSize(module, plan, route.rows, terms);
+      multiply(rows.terms[0], d);
+    rows.terms[1].coefficient = kRouteBlock - 1;
+    multiply(rows.terms[1], r.experts);
+    addDerivedSize(module, plan, rows);
 
     auto i32 = IntegerType::get(ctx, 32);
     auto vector1 = MemRefType::get({ShapedType::kDynamic}, i32);
@@ -316,7 +317,7 @@ private:
     return route;
   }
 
-  static void multiply(SizeTerm &term, Attribute dim) {
+  static void multiply(rt::DerivedSize::Term &term, Attribute dim) {
     if (auto literal = dyn_cast<IntegerAttr>(dim))
       term.coefficient *= literal.getInt();
     else
@@ -472,11 +473,9 @@ struct TileGroupRoutedContractionsPass
   using Base::Base;
 
   void runOnOperation() override {
-    auto info = getTarget(target);
-    if (!info) {
-      getOperation().emitError("unknown target '") << target << "'";
+    std::optional<TargetInfo> info = getTargetOption(getOperation(), target);
+    if (!info)
       return signalPassFailure();
-    }
     if (info->family != TargetFamily::NVIDIA)
       return;
     ModuleOp module = getOperation();

@@ -37,7 +37,8 @@ static AffineMap withExtraSymbol(AffineMap map, unsigned symbols) {
 }
 
 void nautilus::addDerivedSize(ModuleOp module, tile::PlanOp plan,
-                              StringRef name, ArrayRef<SizeTerm> terms) {
+                              const rt::DerivedSize &size) {
+  StringRef name = size.name;
   Builder b(module.getContext());
   unsigned oldSizes = plan.getSizes().size();
   SmallVector<Attribute> sizes(plan.getSizes().getValue());
@@ -45,31 +46,28 @@ void nautilus::addDerivedSize(ModuleOp module, tile::PlanOp plan,
   plan.setSizesAttr(b.getArrayAttr(sizes));
 
   SmallVector<Attribute> termAttrs;
-  DictionaryAttr bindings = plan.getBindingsAttr();
-  std::optional<int64_t> value = 0;
-  for (const SizeTerm &t : terms) {
+  for (const rt::DerivedSize::Term &t : size.terms) {
     SmallVector<Attribute> term = {b.getI64IntegerAttr(t.coefficient)};
-    int64_t product = t.coefficient;
-    for (const std::string &f : t.factors) {
+    for (const std::string &f : t.factors)
       term.push_back(b.getStringAttr(f));
-      auto bound = bindings ? dyn_cast_or_null<IntegerAttr>(bindings.get(f))
-                            : IntegerAttr();
-      if (bound)
-        product *= bound.getInt();
-      else
-        value.reset();
-    }
     termAttrs.push_back(b.getArrayAttr(term));
-    if (value)
-      *value += product;
   }
   NamedAttrList derived(plan.getDerivedSizesAttr());
   derived.set(name, b.getArrayAttr(termAttrs));
   plan.setDerivedSizesAttr(derived.getDictionary(module.getContext()));
-  if (value) {
-    NamedAttrList bound(bindings);
-    bound.set(name, b.getI64IntegerAttr(*value));
-    plan.setBindingsAttr(bound.getDictionary(module.getContext()));
+  rt::SizeValues bound;
+  if (DictionaryAttr bindings = plan.getBindingsAttr())
+    for (NamedAttribute binding : bindings)
+      bound[binding.getName().str()] =
+          cast<IntegerAttr>(binding.getValue()).getInt();
+  bool allBound = llvm::all_of(size.terms, [&](const rt::DerivedSize::Term &t) {
+    return llvm::all_of(t.factors,
+                        [&](const std::string &f) { return bound.count(f); });
+  });
+  if (allBound) {
+    NamedAttrList bindings(plan.getBindingsAttr());
+    bindings.set(name, b.getI64IntegerAttr(size.valueFor(bound)));
+    plan.setBindingsAttr(bindings.getDictionary(module.getContext()));
   }
 
   for (auto program : module.getOps<tile::ProgramOp>()) {

@@ -11,6 +11,7 @@
 #define NAUTILUS_CONVERSION_KERNELEDITING_H
 
 #include "dialects/Tile/TileOps.h"
+#include "runtime/LaunchPlan.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -25,18 +26,12 @@ unsigned addKernelBuffer(mlir::ModuleOp module, tile::PlanOp plan,
                          mlir::MemRefType type,
                          llvm::ArrayRef<mlir::Attribute> dims);
 
-/// A term of a derived size: the coefficient times the product of sizes.
-struct SizeTerm {
-  int64_t coefficient;
-  llvm::SmallVector<std::string, 2> factors;
-};
-
-/// Appends size `name`, the sum of `terms`, to `plan` (as a derived size,
-/// and as a binding when every factor is bound) and to every program of
-/// `module` (a last size argument, and one more symbol for every index map
-/// in it). `name` must be new.
+/// Appends derived size `size` (its name must be new) to `plan` (as a
+/// derived size, and as a binding when every factor is bound) and to every
+/// program of `module` (a last size argument, and one more symbol for every
+/// index map in it).
 void addDerivedSize(mlir::ModuleOp module, tile::PlanOp plan,
-                    llvm::StringRef name, llvm::ArrayRef<SizeTerm> terms);
+                    const rt::DerivedSize &size);
 
 } // namespace nautilus
 

@@ -9,9 +9,21 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "compiler/Target/Target.h"
 #include "mlir/Pass/Pass.h"
 
 namespace nautilus {
+
+/// The target a pass's `target` option names; otherwise an error on `op`
+/// and std::nullopt (the pass then fails).
+inline std::optional<TargetInfo> getTargetOption(mlir::Operation *op,
+                                                 llvm::StringRef name) {
+  std::optional<TargetInfo> info = getTarget(name);
+  if (!info)
+    op->emitError() << "unknown target '" << name
+                    << "' (cpu, sm_80, sm_90, gfx90a or gfx942)";
+  return info;
+}
 
 #define GEN_PASS_DECL
 #include "compiler/Conversion/Passes.h.inc"
