@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/AffineExpansion.h"
+#include "compiler/Conversion/DefaultSchedule.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Target/Target.h"
 
@@ -32,35 +33,6 @@ struct Buffer {
   ArrayAttr dims;
   Value algValue;   // the alg value it holds
 };
-
-/// The default tile shape for an output of `extents` (std::nullopt where the
-/// size is not bound) on `target`.
-SmallVector<int64_t> defaultTile(ArrayRef<std::optional<int64_t>> extents,
-                                 const TargetInfo &target, int64_t &threads) {
-  SmallVector<int64_t> tile(extents.size(), 1);
-  bool gpu = target.family != TargetFamily::CPU;
-  // The innermost dimension is the contiguous one: tile it widest. On the
-  // CPU a tile row is two SIMD registers of f32 and the accumulators of a
-  // tile fill about half the register file (16 x 32 with AVX-512, 6 x 16
-  // with AVX2), which measured best for GEMM (bench/README.md).
-  int64_t lanes = std::max<int64_t>(target.vectorBits / 32, 4);
-  int64_t inner = gpu ? 64 : 2 * lanes;
-  int64_t outer = gpu ? 16 : (target.vectorBits >= 512 ? 16 : 6);
-  auto fit = [](int64_t want, std::optional<int64_t> extent) {
-    if (!extent)
-      return want;
-    return std::min<int64_t>(want, llvm::PowerOf2Ceil(*extent));
-  };
-  if (!extents.empty())
-    tile.back() = fit(inner, extents.back());
-  if (extents.size() >= 2)
-    tile[extents.size() - 2] = fit(outer, extents[extents.size() - 2]);
-  int64_t elements = 1;
-  for (int64_t t : tile)
-    elements *= t;
-  threads = gpu ? std::min<int64_t>(target.defaultThreads, elements) : 1;
-  return tile;
-}
 
 class KernelLowering {
 public:
@@ -249,9 +221,7 @@ LogicalResult KernelLowering::lowerDefine(alg::DefineOp def, unsigned index) {
   SmallVector<std::optional<int64_t>> extents;
   for (Attribute d : def.getDims())
     extents.push_back(extentOf(d));
-  int64_t threads = 1;
-  SmallVector<int64_t> tileShape = defaultTile(extents, target, threads);
-  auto schedule = tile::ScheduleAttr::get(ctx, tileShape, threads);
+  tile::ScheduleAttr schedule = defaultSchedule(ctx, extents, target);
 
   SmallVector<Attribute> argNames;
   SmallVector<Type> argTypes;
@@ -275,7 +245,7 @@ LogicalResult KernelLowering::lowerDefine(alg::DefineOp def, unsigned index) {
 
   auto elementType = cast<RankedTensorType>(def.getType()).getElementType();
   VectorType shape = program.getTileType(elementType);
-  auto indexTile = VectorType::get(tileShape, builder.getIndexType());
+  auto indexTile = VectorType::get(schedule.getTile(), builder.getIndexType());
   SmallVector<Value> outputIndex;
   for (unsigned d = 0; d < def.getRank(); ++d)
     outputIndex.push_back(
@@ -296,7 +266,7 @@ LogicalResult KernelLowering::lowerDefine(alg::DefineOp def, unsigned index) {
         reduceExtents.push_back(arith::ConstantIndexOp::create(
             builder, loc, cast<IntegerAttr>(d).getInt()));
     }
-    auto accType = VectorType::get(tileShape, def.getBodyType());
+    auto accType = VectorType::get(schedule.getTile(), def.getBodyType());
     auto reduce = tile::ReduceOp::create(builder, loc, accType, reduceExtents,
                                          *def.getKind());
     Block *body = builder.createBlock(&reduce.getBody());

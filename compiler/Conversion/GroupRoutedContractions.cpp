@@ -10,6 +10,7 @@
 // Passes.td).
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Conversion/DefaultSchedule.h"
 #include "compiler/Conversion/KernelEditing.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Target/Target.h"
@@ -72,7 +73,8 @@ struct Routed {
 
 class Grouper {
 public:
-  Grouper(ModuleOp module, tile::PlanOp plan) : module(module), plan(plan) {}
+  Grouper(ModuleOp module, tile::PlanOp plan, const TargetInfo &target)
+      : module(module), plan(plan), target(target) {}
 
   /// The program's routed contraction, if it is one this pass can group.
   std::optional<Routed> analyse(tile::ProgramOp program) {
@@ -189,7 +191,10 @@ public:
     });
     program.setOutputDimsAttr(
         ArrayAttr::get(ctx, {StringAttr::get(ctx, route.rows), nExtent}));
-    program.retile(tile::ScheduleAttr::get(ctx, {16, 64}, 128));
+    program.retile(defaultSchedule(
+        ctx, {program.getKnownExtent(program.getOutputDims()[0]),
+              program.getKnownExtent(nExtent)},
+        target));
 
     // The workspace now holds the bucketed rows; readers find a row's
     // through its slot.
@@ -464,6 +469,7 @@ private:
 
   ModuleOp module;
   tile::PlanOp plan;
+  const TargetInfo &target;
   std::map<unsigned, RouteBuffers> routes; // by the table's argument
 };
 
@@ -480,7 +486,7 @@ struct TileGroupRoutedContractionsPass
       return;
     ModuleOp module = getOperation();
     for (auto plan : llvm::make_early_inc_range(module.getOps<tile::PlanOp>())) {
-      Grouper grouper(module, plan);
+      Grouper grouper(module, plan, *info);
       SmallVector<tile::ProgramOp> programs;
       for (Attribute p : plan.getPrograms())
         programs.push_back(module.lookupSymbol<tile::ProgramOp>(
