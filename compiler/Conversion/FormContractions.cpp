@@ -5,6 +5,7 @@
 // tensor-core schedule.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Conversion/KernelEditing.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Target/Target.h"
 
@@ -125,23 +126,71 @@ std::optional<SmallVector<Operation *>> computableSlice(Value value,
   return ordered;
 }
 
+bool readBackOnlyAt16Bit(tile::StoreOp store, unsigned depth);
+
 /// Whether `value` reaches memory only through a conversion to a 16-bit
-/// float, after element-wise arithmetic: then the contraction's result is
-/// only ever seen at 16-bit precision, and rounding a computed f32 operand
-/// to the 16-bit type of the other (FlashAttention's P before P V) costs
-/// an error of the order of that final rounding.
-bool seenOnlyAt16Bit(Value value) {
+/// float, after element-wise arithmetic and sums: then the contraction's
+/// result is only ever seen at 16-bit precision, and rounding a computed
+/// f32 operand to the 16-bit type of the other (FlashAttention's P before
+/// P V; a mixture of experts' `silu(G) * U` before the down projection)
+/// costs an error of the order of that final rounding. A value stored to a
+/// workspace is followed into the programs that read it back.
+bool seenOnlyAt16Bit(Value value, unsigned depth = 0) {
+  // Kernels are a handful of programs deep; a deeper chain is not worth
+  // following.
+  constexpr unsigned kMaxPrograms = 8;
   for (Operation *user : value.getUsers()) {
     if (auto trunc = dyn_cast<arith::TruncFOp>(user)) {
       if (getElementTypeOrSelf(trunc.getType()).getIntOrFloatBitWidth() > 16)
         return false;
       continue;
     }
+    if (isa<tile::YieldOp>(user)) {
+      auto reduce = dyn_cast<tile::ReduceOp>(user->getParentOp());
+      if (!reduce || reduce.getKind() != alg::ReductionKind::sum ||
+          !seenOnlyAt16Bit(reduce.getResult(), depth))
+        return false;
+      continue;
+    }
+    if (auto store = dyn_cast<tile::StoreOp>(user)) {
+      if (store.getValue() != value || depth == kMaxPrograms ||
+          !readBackOnlyAt16Bit(store, depth + 1))
+        return false;
+      continue;
+    }
     if (user->getNumRegions() || user->getNumResults() != 1 ||
         !isa<arith::ArithDialect, math::MathDialect>(user->getDialect()) ||
         !isa<FloatType>(getElementTypeOrSelf(user->getResult(0).getType())) ||
-        !seenOnlyAt16Bit(user->getResult(0)))
+        !seenOnlyAt16Bit(user->getResult(0), depth))
       return false;
+  }
+  return true;
+}
+
+/// Whether `store` writes a workspace whose every read, in any program of
+/// the kernel, is only seen at 16 bits.
+bool readBackOnlyAt16Bit(tile::StoreOp store, unsigned depth) {
+  auto buffer = dyn_cast<BlockArgument>(store.getBuffer());
+  auto program = store->getParentOfType<tile::ProgramOp>();
+  tile::PlanOp plan = program ? planOf(program) : tile::PlanOp();
+  if (!buffer || !plan ||
+      bufferRole(plan, buffer.getArgNumber()) != "workspace")
+    return false;
+  for (Attribute p : plan.getPrograms()) {
+    auto reader = SymbolTable::lookupNearestSymbolFrom<tile::ProgramOp>(
+        plan, cast<FlatSymbolRefAttr>(p));
+    if (!reader)
+      return false;
+    for (Operation *user :
+         reader.getBody().getArgument(buffer.getArgNumber()).getUsers()) {
+      if (user == store.getOperation())
+        continue;
+      auto load = dyn_cast<tile::LoadOp>(user);
+      if (!load || load.getBuffer() !=
+                       reader.getBody().getArgument(buffer.getArgNumber()) ||
+          !seenOnlyAt16Bit(load.getResult(), depth))
+        return false;
+    }
   }
   return true;
 }

@@ -148,7 +148,7 @@ public:
       return std::nullopt;
     // A workspace the kernel's other programs only read, plainly.
     auto output = dyn_cast<BlockArgument>(store.getBuffer());
-    if (!output || roleOf(output.getArgNumber()) != "workspace")
+    if (!output || bufferRole(plan, output.getArgNumber()) != "workspace")
       return std::nullopt;
     r.output = output;
     for (auto other : module.getOps<tile::ProgramOp>()) {
@@ -181,8 +181,22 @@ public:
 
     SmallVector<tile::LoadOp> loads;
     program.walk([&](tile::LoadOp load) { loads.push_back(load); });
+    // Loads through a row's own slot first, while the slot read is as
+    // written.
+    std::stable_partition(loads.begin(), loads.end(), [&](tile::LoadOp load) {
+      return llvm::any_of(load.getIndirect(), [&](Value index) {
+        return isOwnSlot(r, route, index);
+      });
+    });
     for (tile::LoadOp load : loads)
       reindexLoad(r, route, load, oldRank);
+    // Reads (of slots, say) that no load needs any more.
+    SmallVector<Operation *> ops;
+    program.getBody().walk<WalkOrder::PreOrder>(
+        [&](Operation *op) { ops.push_back(op); });
+    for (Operation *op : llvm::reverse(ops))
+      if (isOpTriviallyDead(op))
+        op->erase();
     program.walk([&](tile::IndexOp index) {
       if (index.use_empty())
         index.erase();
@@ -237,12 +251,6 @@ private:
     return arg && llvm::any_of(routes, [&](const auto &route) {
              return route.second.slot == arg.getArgNumber();
            });
-  }
-
-  StringRef roleOf(unsigned arg) {
-    return cast<StringAttr>(
-               cast<DictionaryAttr>(plan.getBuffers()[arg]).get("role"))
-        .getValue();
   }
 
   /// The routing of `r`'s table, created (with its program, before `r`'s)
@@ -378,10 +386,17 @@ private:
     SmallVector<AffineExpr> symbols;
     for (unsigned s = 0; s < oldMap.getNumSymbols(); ++s)
       symbols.push_back(b.getAffineSymbolExpr(s));
-    // Buffer position -> gathered index tile.
+    // Buffer position -> gathered index tile; positions that read a row's
+    // own slot (a workspace grouped by this routing, read back by a
+    // program grouped by it too) read the bucketed row itself.
     std::map<int64_t, Value> gathered;
-    for (auto [i, position] : llvm::enumerate(load.getIndirectPositions()))
-      gathered[position] = load.getIndirect()[i];
+    llvm::SmallDenseSet<int64_t> ownRow;
+    for (auto [i, position] : llvm::enumerate(load.getIndirectPositions())) {
+      if (isOwnSlot(r, route, load.getIndirect()[i]))
+        ownRow.insert(position);
+      else
+        gathered[position] = load.getIndirect()[i];
+    }
     if (load == r.weights) {
       int64_t position = load.getIndirectPositions()[r.expertOperand];
       AffineExpr block = b.getAffineDimExpr(0).floorDiv(kRouteBlock);
@@ -394,6 +409,10 @@ private:
     for (unsigned position = 0; position < rank; ++position) {
       if (gathered.count(position))
         continue;
+      if (ownRow.contains(position)) {
+        results.push_back(b.getAffineDimExpr(0));
+        continue;
+      }
       AffineExpr e = oldMap.getResult(mapped++);
       auto dim = dyn_cast<AffineDimExpr>(e);
       const unsigned *row =
@@ -436,6 +455,28 @@ private:
         AffineMapAttr::get(map), b.getDenseI64ArrayAttr(positions));
     load.getResult().replaceAllUsesWith(replacementLoad.getResult());
     load.erase();
+  }
+
+  /// Whether `index` is `index_cast(slot[rows])` for `r`'s own routing,
+  /// read at the program's rows in the table's order: at the bucketed row
+  /// q holding table row p = order[q], that is slot[p] = q (rows past the
+  /// last placed one are never read back).
+  bool isOwnSlot(const Routed &r, const RouteBuffers &route, Value index) {
+    auto cast = index.getDefiningOp<arith::IndexCastOp>();
+    auto slot = cast ? cast.getIn().getDefiningOp<tile::LoadOp>()
+                     : tile::LoadOp();
+    if (!slot || !slot.getIndirect().empty())
+      return false;
+    auto buffer = dyn_cast<BlockArgument>(slot.getBuffer());
+    if (!buffer || buffer.getArgNumber() != route.slot)
+      return false;
+    ArrayRef<AffineExpr> results = slot.getMap().getResults();
+    if (results.size() != r.rowDims.size())
+      return false;
+    for (auto [e, d] : llvm::zip(results, r.rowDims))
+      if (e != getAffineDimExpr(d, e.getContext()))
+        return false;
+    return true;
   }
 
   /// Rewrites `reader` (in another program) of `r`'s output to read the

@@ -6,6 +6,22 @@
 using namespace mlir;
 using namespace nautilus;
 
+tile::PlanOp nautilus::planOf(tile::ProgramOp program) {
+  auto module = program->getParentOfType<ModuleOp>();
+  if (!module)
+    return {};
+  for (auto plan : module.getOps<tile::PlanOp>())
+    for (Attribute p : plan.getPrograms())
+      if (cast<FlatSymbolRefAttr>(p).getValue() == program.getSymName())
+        return plan;
+  return {};
+}
+
+StringRef nautilus::bufferRole(tile::PlanOp plan, unsigned arg) {
+  auto entry = cast<DictionaryAttr>(plan.getBuffers()[arg]);
+  return cast<StringAttr>(entry.get("role")).getValue();
+}
+
 unsigned nautilus::addKernelBuffer(ModuleOp module, tile::PlanOp plan,
                                    StringRef name, StringRef role,
                                    MemRefType type, ArrayRef<Attribute> dims) {

@@ -17,6 +17,12 @@
 
 namespace nautilus {
 
+/// The plan launching `program` (null if none does).
+tile::PlanOp planOf(tile::ProgramOp program);
+
+/// The role ("input", "output", "workspace") of `plan`'s buffer `arg`.
+llvm::StringRef bufferRole(tile::PlanOp plan, unsigned arg);
+
 /// Appends a buffer (`role` "workspace", say) of type `type` and dimensions
 /// `dims` (size names or literals) to `plan`, and the matching block
 /// argument after the buffers of every program of `module`. Returns its

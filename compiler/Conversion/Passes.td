@@ -41,7 +41,9 @@ def TileGroupRoutedContractions
     into the table's coordinates, the weights' expert is the block's
     (`block_experts[q floordiv 128]`, the same for a whole tile of rows).
     The workspace holds the bucketed rows; the other programs read row
-    `(t, j)` of it at `slot[t, j]`. tile-form-contractions then makes the
+    `(t, j)` of it at `slot[t, j]`, except one grouped by the same routing,
+    which reads its own bucketed row (`slot[order[q]]` is q).
+    tile-form-contractions then makes the
     reduction a contraction whose operands the tile computes (a grouped
     GEMM on tensor cores). NVIDIA targets only; other programs, and other
     targets, are left alone.
@@ -65,7 +67,9 @@ def TileFormContractions : Pass<"tile-form-contractions", "::mlir::ModuleOp"> {
     sizes), the innermost either K or M/N, becomes a `tile.contract`. So
     does a product of one such load and an f32 factor computed from loads
     that do not vary along the load's row dimension, when the result
-    reaches memory only through a conversion to a 16-bit float: the factor
+    reaches memory only through a conversion to a 16-bit float (after
+    element-wise ops and sums, and through workspaces that later programs
+    read back only so): the factor
     moves into the contraction's region, rounded to the load's type
     (attention's P V); with wgmma the producer warpgroup evaluates it. A
     factor that is a 16-bit value widened to f32 but not such a load (a

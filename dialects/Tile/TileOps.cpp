@@ -8,6 +8,7 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FoldInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -22,7 +23,21 @@ using namespace nautilus::tile;
 #define GET_OP_CLASSES
 #include "dialects/Tile/TileOps.cpp.inc"
 
+namespace {
+/// Constants used in a computed contraction operand stay in its region:
+/// the region computes the operand from what it holds alone (the verifier
+/// checks it), so the folder must not hoist them out of it.
+struct TileFoldInterface : public DialectFoldInterface {
+  using DialectFoldInterface::DialectFoldInterface;
+
+  bool shouldMaterializeInto(Region *region) const final {
+    return isa<ContractOp>(region->getParentOp());
+  }
+};
+} // namespace
+
 void TileDialect::initialize() {
+  addInterfaces<TileFoldInterface>();
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "dialects/Tile/TileAttrs.cpp.inc"

@@ -189,6 +189,78 @@ tile.program @pv_f32 attributes {arg_names = ["S", "V", "O"], output_dims = ["N"
   tile.store %0, %arg3 : vector<16x64xf32> -> memref<?x?xf32>
 }
 
+
+// -----
+
+// The product stored to a workspace that the next program reads back only
+// to sum it (over j, weighted) and round the sum to bf16: the result is
+// still only seen at 16 bits (a mixture of experts' down projection before
+// the weighted combine), so P is rounded to bf16 on tensor cores.
+// CHECK-LABEL: tile.program @pv_workspace_P
+// CHECK-SAME: mma = #tile.mma<instr = "mma_sync"
+// CHECK: tile.contract computed, %arg1[#{{.*}}] over(%arg6)
+// CHECK: arith.truncf %{{.*}} : vector<128x128xf32> to vector<128x128xbf16>
+// CHECK-LABEL: tile.program @pv_workspace_read
+// CHECK: tile.reduce sum
+tile.program @pv_workspace_P attributes {arg_names = ["S", "V", "P", "C", "O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [16, 64], threads = 128>, sizes = ["N", "M", "D", "J"]} {
+^bb0(%arg0: memref<?x?xf32>, %arg1: memref<?x?xbf16>, %arg2: memref<?x?xf32>, %arg3: memref<?xf32>, %arg4: memref<?x?xbf16>, %arg5: index, %arg6: index, %arg7: index, %arg8: index):
+  %0 = tile.reduce sum over(%arg6) : vector<16x64xf32> {
+  ^bb0(%m: index):
+    %s = tile.load %arg0[affine_map<(d0, d1, d2)[s0, s1, s2, s3] -> (d0, d2)>] : memref<?x?xf32> -> vector<16x64xf32>
+    %p = math.exp %s : vector<16x64xf32>
+    %v = tile.load %arg1[affine_map<(d0, d1, d2)[s0, s1, s2, s3] -> (d2, d1)>] : memref<?x?xbf16> -> vector<16x64xbf16>
+    %ve = arith.extf %v : vector<16x64xbf16> to vector<16x64xf32>
+    %pv = arith.mulf %p, %ve : vector<16x64xf32>
+    tile.yield %pv : vector<16x64xf32>
+  }
+  tile.store %0, %arg2 : vector<16x64xf32> -> memref<?x?xf32>
+}
+tile.program @pv_workspace_read attributes {arg_names = ["S", "V", "P", "C", "O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [16, 64], threads = 128>, sizes = ["N", "M", "D", "J"]} {
+^bb0(%arg0: memref<?x?xf32>, %arg1: memref<?x?xbf16>, %arg2: memref<?x?xf32>, %arg3: memref<?xf32>, %arg4: memref<?x?xbf16>, %arg5: index, %arg6: index, %arg7: index, %arg8: index):
+  %0 = tile.reduce sum over(%arg8) : vector<16x64xf32> {
+  ^bb0(%j: index):
+    %w = tile.load %arg2[affine_map<(d0, d1, d2)[s0, s1, s2, s3] -> (d0, d1)>] : memref<?x?xf32> -> vector<16x64xf32>
+    %c = tile.load %arg3[affine_map<(d0, d1, d2)[s0, s1, s2, s3] -> (d2)>] : memref<?xf32> -> vector<16x64xf32>
+    %wc = arith.mulf %w, %c : vector<16x64xf32>
+    tile.yield %wc : vector<16x64xf32>
+  }
+  %1 = arith.truncf %0 : vector<16x64xf32> to vector<16x64xbf16>
+  tile.store %1, %arg4 : vector<16x64xbf16> -> memref<?x?xbf16>
+}
+tile.plan @pv_workspace {buffers = [{dims = ["N", "M"], name = "S", role = "input", type = memref<?x?xf32>}, {dims = ["M", "D"], name = "V", role = "input", type = memref<?x?xbf16>}, {dims = ["N", "D"], name = "P", role = "workspace", type = memref<?x?xf32>}, {dims = ["J"], name = "C", role = "input", type = memref<?xf32>}, {dims = ["N", "D"], name = "O", role = "output", type = memref<?x?xbf16>}], programs = [@pv_workspace_P, @pv_workspace_read], sizes = ["N", "M", "D", "J"]}
+
+// -----
+
+// Read back into an f32 output: the rounding would be seen; CUDA cores.
+// CHECK-LABEL: tile.program @pv_workspace_f32_P
+// CHECK-SAME: schedule = #tile.schedule<tile = [16, 64], threads = 128>,
+// CHECK: tile.reduce sum
+// CHECK-NOT: tile.contract
+tile.program @pv_workspace_f32_P attributes {arg_names = ["S", "V", "P", "C", "O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [16, 64], threads = 128>, sizes = ["N", "M", "D", "J"]} {
+^bb0(%arg0: memref<?x?xf32>, %arg1: memref<?x?xbf16>, %arg2: memref<?x?xf32>, %arg3: memref<?xf32>, %arg4: memref<?x?xf32>, %arg5: index, %arg6: index, %arg7: index, %arg8: index):
+  %0 = tile.reduce sum over(%arg6) : vector<16x64xf32> {
+  ^bb0(%m: index):
+    %s = tile.load %arg0[affine_map<(d0, d1, d2)[s0, s1, s2, s3] -> (d0, d2)>] : memref<?x?xf32> -> vector<16x64xf32>
+    %p = math.exp %s : vector<16x64xf32>
+    %v = tile.load %arg1[affine_map<(d0, d1, d2)[s0, s1, s2, s3] -> (d2, d1)>] : memref<?x?xbf16> -> vector<16x64xbf16>
+    %ve = arith.extf %v : vector<16x64xbf16> to vector<16x64xf32>
+    %pv = arith.mulf %p, %ve : vector<16x64xf32>
+    tile.yield %pv : vector<16x64xf32>
+  }
+  tile.store %0, %arg2 : vector<16x64xf32> -> memref<?x?xf32>
+}
+tile.program @pv_workspace_f32_read attributes {arg_names = ["S", "V", "P", "C", "O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [16, 64], threads = 128>, sizes = ["N", "M", "D", "J"]} {
+^bb0(%arg0: memref<?x?xf32>, %arg1: memref<?x?xbf16>, %arg2: memref<?x?xf32>, %arg3: memref<?xf32>, %arg4: memref<?x?xf32>, %arg5: index, %arg6: index, %arg7: index, %arg8: index):
+  %0 = tile.reduce sum over(%arg8) : vector<16x64xf32> {
+  ^bb0(%j: index):
+    %w = tile.load %arg2[affine_map<(d0, d1, d2)[s0, s1, s2, s3] -> (d0, d1)>] : memref<?x?xf32> -> vector<16x64xf32>
+    %c = tile.load %arg3[affine_map<(d0, d1, d2)[s0, s1, s2, s3] -> (d2)>] : memref<?xf32> -> vector<16x64xf32>
+    %wc = arith.mulf %w, %c : vector<16x64xf32>
+    tile.yield %wc : vector<16x64xf32>
+  }
+  tile.store %0, %arg4 : vector<16x64xf32> -> memref<?x?xf32>
+}
+tile.plan @pv_workspace_f32 {buffers = [{dims = ["N", "M"], name = "S", role = "input", type = memref<?x?xf32>}, {dims = ["M", "D"], name = "V", role = "input", type = memref<?x?xbf16>}, {dims = ["N", "D"], name = "P", role = "workspace", type = memref<?x?xf32>}, {dims = ["J"], name = "C", role = "input", type = memref<?xf32>}, {dims = ["N", "D"], name = "O", role = "output", type = memref<?x?xf32>}], programs = [@pv_workspace_f32_P, @pv_workspace_f32_read], sizes = ["N", "M", "D", "J"]}
 // -----
 
 // The computed factor varies along N (it reads S at (n, d)): not an

@@ -110,3 +110,71 @@ tile.program @direct_G attributes {arg_names = ["X", "W", "ids", "G"], output_di
 }
 tile.plan @direct {buffers = [{dims = ["T", "D"], name = "X", role = "input", type = memref<?x?xbf16>}, {dims = ["E", "D", "F"], name = "W", role = "input", type = memref<?x?x?xbf16>}, {dims = ["T", "J"], name = "ids", role = "input", type = memref<?x?xi32>}, {dims = ["T", "J", "F"], name = "G", role = "output", type = memref<?x?x?xf32>}], programs = [@direct_G], sizes = ["T", "D", "E", "F", "J"]}
 
+// -----
+
+// Two routed contractions in a row (a mixture of experts' up and down
+// projections): G is grouped first, and the second program, grouped by the
+// same routing, reads its own bucketed row q of G directly rather than
+// through slot[order[q]] (which is q).
+// CHECK-DAG: #[[QK:.*]] = affine_map<(d0, d1, d2)[s0, s1, s2, s3, s4, s5, s6] -> (d0, d2)>
+// CHECK-LABEL: tile.program @routed2_route_ids
+// CHECK-LABEL: tile.program @routed2_G
+// CHECK-SAME: output_dims = ["routed(ids)", "F"]
+// CHECK-LABEL: tile.program @routed2_Y_sum0
+// CHECK-SAME: output_dims = ["routed(ids)", "C"]
+// CHECK: ^bb0({{.*}}%[[G:arg4]]: memref<?x?xf32>, {{.*}}, %[[SLOT:arg8]]: memref<?x?xi32>
+// CHECK-NOT: tile.load %[[SLOT]]
+// CHECK: tile.load %[[G]][#[[QK]]] : memref<?x?xf32> -> vector<16x64xf32>
+// CHECK-NOT: tile.load %[[SLOT]]
+// CHECK: tile.store
+// The last program reads both through slots.
+// CHECK-LABEL: tile.program @routed2_Y
+// CHECK: tile.load %[[SLOT]]
+// CHECK: tile.plan @routed2
+// CHECK-SAME: programs = [@routed2_route_ids, @routed2_G, @routed2_Y_sum0, @routed2_Y]
+#map = affine_map<(d0, d1, d2, d3)[s0, s1, s2, s3, s4, s5] -> (d0, d3)>
+#map1 = affine_map<(d0, d1, d2, d3)[s0, s1, s2, s3, s4, s5] -> (d0, d1)>
+#map2 = affine_map<(d0, d1, d2, d3)[s0, s1, s2, s3, s4, s5] -> (d3, d2)>
+#map3 = affine_map<(d0, d1, d2, d3)[s0, s1, s2, s3, s4, s5] -> (d0, d2, d3)>
+#map4 = affine_map<(d0, d1, d2, d3)[s0, s1, s2, s3, s4, s5] -> (d0, d2)>
+#map5 = affine_map<(d0, d1, d2, d3)[s0, s1, s2, s3, s4, s5] -> (d3, d1)>
+#map6 = affine_map<(d0, d1, d2)[s0, s1, s2, s3, s4, s5] -> (d0, d1, d2)>
+tile.program @routed2_G attributes {arg_names = ["X", "W", "V", "ids", "G", "Y_sum0", "Y"], output_dims = ["T", "J", "F"], schedule = #tile.schedule<tile = [1, 16, 64], threads = 128>, sizes = ["T", "D", "E", "F", "C", "J"]} {
+^bb0(%arg0: memref<?x?xbf16>, %arg1: memref<?x?x?xbf16>, %arg2: memref<?x?x?xbf16>, %arg3: memref<?x?xi32>, %arg4: memref<?x?x?xf32>, %arg5: memref<?x?x?xf32>, %arg6: memref<?x?xf32>, %arg7: index, %arg8: index, %arg9: index, %arg10: index, %arg11: index, %arg12: index):
+  %0 = tile.reduce sum over(%arg8) : vector<1x16x64xf32> {
+  ^bb0(%arg13: index):
+    %1 = tile.load %arg0[#map] : memref<?x?xbf16> -> vector<1x16x64xbf16>
+    %2 = arith.extf %1 : vector<1x16x64xbf16> to vector<1x16x64xf32>
+    %3 = tile.load %arg3[#map1] : memref<?x?xi32> -> vector<1x16x64xi32>
+    %4 = arith.index_cast %3 : vector<1x16x64xi32> to vector<1x16x64xindex>
+    %5 = tile.load %arg1[#map2] indirect(%4) at [0] : memref<?x?x?xbf16>, vector<1x16x64xindex> -> vector<1x16x64xbf16>
+    %6 = arith.extf %5 : vector<1x16x64xbf16> to vector<1x16x64xf32>
+    %7 = arith.mulf %2, %6 : vector<1x16x64xf32>
+    tile.yield %7 : vector<1x16x64xf32>
+  }
+  tile.store %0, %arg4 : vector<1x16x64xf32> -> memref<?x?x?xf32>
+}
+tile.program @routed2_Y_sum0 attributes {arg_names = ["X", "W", "V", "ids", "G", "Y_sum0", "Y"], output_dims = ["T", "C", "J"], schedule = #tile.schedule<tile = [1, 16, 64], threads = 128>, sizes = ["T", "D", "E", "F", "C", "J"]} {
+^bb0(%arg0: memref<?x?xbf16>, %arg1: memref<?x?x?xbf16>, %arg2: memref<?x?x?xbf16>, %arg3: memref<?x?xi32>, %arg4: memref<?x?x?xf32>, %arg5: memref<?x?x?xf32>, %arg6: memref<?x?xf32>, %arg7: index, %arg8: index, %arg9: index, %arg10: index, %arg11: index, %arg12: index):
+  %0 = tile.reduce sum over(%arg10) : vector<1x16x64xf32> {
+  ^bb0(%arg13: index):
+    %1 = tile.load %arg4[#map3] : memref<?x?x?xf32> -> vector<1x16x64xf32>
+    %2 = tile.load %arg3[#map4] : memref<?x?xi32> -> vector<1x16x64xi32>
+    %3 = arith.index_cast %2 : vector<1x16x64xi32> to vector<1x16x64xindex>
+    %4 = tile.load %arg2[#map5] indirect(%3) at [0] : memref<?x?x?xbf16>, vector<1x16x64xindex> -> vector<1x16x64xbf16>
+    %5 = arith.extf %4 : vector<1x16x64xbf16> to vector<1x16x64xf32>
+    %6 = arith.mulf %1, %5 : vector<1x16x64xf32>
+    tile.yield %6 : vector<1x16x64xf32>
+  }
+  tile.store %0, %arg5 : vector<1x16x64xf32> -> memref<?x?x?xf32>
+}
+tile.program @routed2_Y attributes {arg_names = ["X", "W", "V", "ids", "G", "Y_sum0", "Y"], output_dims = ["T", "C"], schedule = #tile.schedule<tile = [16, 64], threads = 128>, sizes = ["T", "D", "E", "F", "C", "J"]} {
+^bb0(%arg0: memref<?x?xbf16>, %arg1: memref<?x?x?xbf16>, %arg2: memref<?x?x?xbf16>, %arg3: memref<?x?xi32>, %arg4: memref<?x?x?xf32>, %arg5: memref<?x?x?xf32>, %arg6: memref<?x?xf32>, %arg7: index, %arg8: index, %arg9: index, %arg10: index, %arg11: index, %arg12: index):
+  %0 = tile.reduce sum over(%arg12) : vector<16x64xf32> {
+  ^bb0(%arg13: index):
+    %1 = tile.load %arg5[#map6] : memref<?x?x?xf32> -> vector<16x64xf32>
+    tile.yield %1 : vector<16x64xf32>
+  }
+  tile.store %0, %arg6 : vector<16x64xf32> -> memref<?x?xf32>
+}
+tile.plan @routed2 {buffers = [{dims = ["T", "D"], name = "X", role = "input", type = memref<?x?xbf16>}, {dims = ["E", "D", "F"], name = "W", role = "input", type = memref<?x?x?xbf16>}, {dims = ["E", "F", "C"], name = "V", role = "input", type = memref<?x?x?xbf16>}, {dims = ["T", "J"], name = "ids", role = "input", type = memref<?x?xi32>}, {dims = ["T", "J", "F"], name = "G", role = "workspace", type = memref<?x?x?xf32>}, {dims = ["T", "C", "J"], name = "Y_sum0", role = "workspace", type = memref<?x?x?xf32>}, {dims = ["T", "C"], name = "Y", role = "output", type = memref<?x?xf32>}], programs = [@routed2_G, @routed2_Y_sum0, @routed2_Y], sizes = ["T", "D", "E", "F", "C", "J"]}
