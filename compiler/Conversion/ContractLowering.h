@@ -21,6 +21,8 @@ struct ContractLoweringContext {
   mlir::gpu::GPUFuncOp func;              // gets the shared-memory buffers
   mlir::Value lhs, rhs, extent;           // the contract's operands, mapped
                                           // (lhs, rhs: null when computed)
+  mlir::Value lhsOffsets, rhsOffsets;     // their offset tables, mapped
+                                          // (null when they have none)
   llvm::ArrayRef<mlir::Value> sizeArgs;   // the sizes (the maps' symbols)
   llvm::ArrayRef<mlir::Value> tileOrigin; // per output dim, the tile's first index
   llvm::ArrayRef<mlir::Value> outputExtents; // per output dim
@@ -64,6 +66,17 @@ inline mlir::Value emitStoredChunk(mlir::OpBuilder &b, mlir::Location loc,
           b, loc, mlir::arith::DivUIOp::create(b, loc, row, c(swizzle.perPhase)),
           c(swizzle.maxPhase)));
 }
+
+/// The entry of loaded operand `side`'s offset table (`table`, mapped) for
+/// the tile at `origin`, as an index to add to its buffer index
+/// `contract.getOperandOffsetsPosition(side)`: read once a tile. An entry
+/// read past the table's end gives an offset that puts every index
+/// outside the buffer (the operand reads as zeros).
+mlir::Value emitOperandOffset(mlir::OpBuilder &b, mlir::Location loc,
+                              tile::ContractOp contract, unsigned side,
+                              mlir::Value table,
+                              llvm::ArrayRef<mlir::Value> origin,
+                              llvm::ArrayRef<mlir::Value> sizes);
 
 /// The shared memory (bytes) the contraction's pipeline needs.
 int64_t contractSharedMemoryBytes(tile::ContractOp contract,

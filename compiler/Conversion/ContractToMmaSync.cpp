@@ -55,6 +55,11 @@ struct Operand {
   bool kInnermost;    // K is its innermost (contiguous) index
   Value shared;       // stages x (rowTile x tile K) elements
   Value innerExtent;  // the buffer's innermost extent, from the sizes
+  // An offset table's entry for this tile, added to buffer index
+  // `offsetPosition` (null: none), and whether that index then lies
+  // inside the buffer (i1).
+  Value offset, offsetInside;
+  unsigned offsetPosition = 0;
   // A computed operand (no buffer): evaluated by the threads and stored
   // K innermost.
   ComputedOperand *computed = nullptr;
@@ -124,6 +129,39 @@ private:
 
 } // namespace
 
+Value nautilus::emitOperandOffset(OpBuilder &b, Location loc,
+                                  tile::ContractOp contract, unsigned side,
+                                  Value table, ArrayRef<Value> origin,
+                                  ArrayRef<Value> sizes) {
+  AffineMap map = contract.getOperandOffsetsMap(side);
+  SmallVector<Value> dims(origin.begin(), origin.end());
+  dims.push_back(arith::ConstantIndexOp::create(b, loc, 0)); // not read
+  SmallVector<Value> index;
+  Value inside = arith::ConstantIntOp::create(b, loc, 1, 1);
+  for (auto [d, e] : llvm::enumerate(map.getResults())) {
+    index.push_back(expandAffine(b, loc, e, b.getIndexType(), dims, sizes));
+    inside = arith::AndIOp::create(
+        b, loc, inside,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index.back(),
+                              memref::DimOp::create(b, loc, table, d)));
+  }
+  // Past the table: an offset far below any index (int32 for TMA's
+  // coordinates).
+  constexpr int64_t kOutside = -(int64_t(1) << 30);
+  auto ifInside = scf::IfOp::create(b, loc, TypeRange{b.getIndexType()},
+                                    inside, /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifInside.getThenRegion().front());
+  Value entry = memref::LoadOp::create(b, loc, table, index);
+  scf::YieldOp::create(b, loc,
+                       ValueRange{arith::IndexCastOp::create(
+                           b, loc, b.getIndexType(), entry)});
+  b.setInsertionPointToStart(&ifInside.getElseRegion().front());
+  scf::YieldOp::create(
+      b, loc, ValueRange{arith::ConstantIndexOp::create(b, loc, kOutside)});
+  return ifInside.getResult(0);
+}
+
 int64_t nautilus::contractSharedMemoryBytes(tile::ContractOp contract,
                                             tile::ScheduleAttr schedule) {
   ArrayRef<int64_t> tile = schedule.getTile();
@@ -161,6 +199,8 @@ void MmaSyncLowering::copyTile(const Operand &op, Value kTile, Value stage) {
       context.extent);
   Value interior = arith::AndIOp::create(
       b, loc, aligned, arith::AndIOp::create(b, loc, rowsInside, kInside));
+  if (op.offset)
+    interior = arith::AndIOp::create(b, loc, interior, op.offsetInside);
   auto ifInterior = scf::IfOp::create(b, loc, interior, /*withElse=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifInterior.getThenRegion().front());
@@ -184,6 +224,8 @@ SmallVector<Value> MmaSyncLowering::chunkIndex(const Operand &op, Value kTile,
   for (AffineExpr e : op.map.getResults())
     index.push_back(
         expandAffine(b, loc, e, b.getIndexType(), dims, context.sizeArgs));
+  if (op.offset)
+    index[op.offsetPosition] = add(index[op.offsetPosition], op.offset);
   return index;
 }
 
@@ -451,6 +493,26 @@ FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
                     context.rhsComputed);
   lhs.innerExtent = context.lhsInnerExtent;
   rhs.innerExtent = context.rhsInnerExtent;
+  // Offset tables: their entries for this tile, read once.
+  for (auto [side, op, table] :
+       {std::make_tuple(0u, &lhs, context.lhsOffsets),
+        std::make_tuple(1u, &rhs, context.rhsOffsets)}) {
+    if (!table)
+      continue;
+    op->offsetPosition = contract.getOperandOffsetsPosition(side);
+    op->offset = emitOperandOffset(b, loc, contract, side, table,
+                                   context.tileOrigin, context.sizeArgs);
+    SmallVector<Value> dims(context.tileOrigin.begin(),
+                            context.tileOrigin.end());
+    dims.push_back(c(0));
+    Value index = add(expandAffine(b, loc,
+                                   op->map.getResult(op->offsetPosition),
+                                   b.getIndexType(), dims, context.sizeArgs),
+                      op->offset);
+    op->offsetInside = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ult, index,
+        memref::DimOp::create(b, loc, op->buffer, op->offsetPosition));
+  }
 
   lane = arith::RemUIOp::create(b, loc, context.threadId, c(32));
   Value warp = arith::DivUIOp::create(b, loc, context.threadId, c(32));

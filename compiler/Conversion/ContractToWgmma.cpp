@@ -118,7 +118,20 @@ private:
   Value numK;
   /// Thread 0's copies of K tile `kTile` (index) into `stage` (i32), for
   /// the output tile at `origin` (per output dim).
-  void issueStage(Value kTile, Value stage, ArrayRef<Value> origin);
+  void issueStage(Value kTile, Value stage, ArrayRef<Value> origin,
+                  const std::array<Value, 2> &offsets);
+  /// The loaded operands' offset-table entries for the tile at `origin`
+  /// (null for an operand without a table), read once a tile.
+  std::array<Value, 2> tileOffsets(ArrayRef<Value> origin) {
+    std::array<Value, 2> offsets;
+    for (auto [side, table] :
+         {std::make_pair(0u, context.lhsOffsets),
+          std::make_pair(1u, context.rhsOffsets)})
+      if (table)
+        offsets[side] = emitOperandOffset(b, loc, contract, side, table,
+                                          origin, context.sizeArgs);
+    return offsets;
+  }
   /// A producer thread's reads of `count` of its chunks of computed
   /// operand `op` in K tile `kTile`, from its `firstChunk`-th (row, chunk
   /// and the run of 8 elements along K each), and their completion and
@@ -151,7 +164,8 @@ private:
 } // namespace nautilus
 
 void WgmmaLowering::issueStage(Value kTile, Value stage,
-                               ArrayRef<Value> origin) {
+                               ArrayRef<Value> origin,
+                               const std::array<Value, 2> &offsets) {
   Value stageOffset = arith::MulIOp::create(b, loc, stage, i32(plan.stageBytes));
   Value bar = barrierPointer(stage);
   NVVM::MBarrierArriveExpectTxOp::create(
@@ -161,18 +175,29 @@ void WgmmaLowering::issueStage(Value kTile, Value stage,
   unsigned kDim = context.schedule.getTile().size();
   int64_t rowsPerBox = plan.swizzleBytes / elementBytes; // of an M/N-major box
   auto pointer7 = LLVM::LLVMPointerType::get(b.getContext(), 7);
-  for (auto [op, map, tensorMap] :
-       {std::make_tuple(&plan.lhs, contract.getOperandMap(0), context.lhsTensorMap),
-        std::make_tuple(&plan.rhs, contract.getOperandMap(1), context.rhsTensorMap)})
+  for (auto [side, op, map, tensorMap] :
+       {std::make_tuple(0u, &plan.lhs, contract.getOperandMap(0),
+                        context.lhsTensorMap),
+        std::make_tuple(1u, &plan.rhs, contract.getOperandMap(1),
+                        context.rhsTensorMap)})
     for (int64_t box = 0; box < (op->computed ? 0 : op->boxes); ++box) {
       SmallVector<Value> coordinates; // innermost first
+      unsigned position = map.getNumResults();
       for (AffineExpr e : llvm::reverse(map.getResults())) {
+        --position;
         auto dim = dyn_cast<AffineDimExpr>(e);
         if (!dim) { // a batch index computed from batch dims and sizes
           SmallVector<Value> dims(origin.begin(), origin.end());
           dims.push_back(index(0)); // k: not read by batch indices
-          coordinates.push_back(toI32(expandAffine(
-              b, loc, e, b.getIndexType(), dims, context.sizeArgs)));
+          Value coordinate =
+              expandAffine(b, loc, e, b.getIndexType(), dims, context.sizeArgs);
+          // (An offset table's entry is added to a batch index: the
+          // verifier keeps it uniform over the tile.)
+          if (offsets[side] &&
+              position == contract.getOperandOffsetsPosition(side))
+            coordinate = arith::AddIOp::create(b, loc, coordinate,
+                                               offsets[side]);
+          coordinates.push_back(toI32(coordinate));
           continue;
         }
         unsigned d = dim.getPosition();
@@ -254,6 +279,7 @@ Value WgmmaLowering::multiplyStage(Value acc, Value stage, Value group) {
 }
 
 void WgmmaLowering::produceTile(Value localTile, ArrayRef<Value> origin) {
+  std::array<Value, 2> offsets = tileOffsets(origin);
   Value first = arith::MulIOp::create(b, loc, localTile, numK);
   auto loop = scf::ForOp::create(b, loc, index(0), numK, index(1));
   OpBuilder::InsertionGuard guard(b);
@@ -276,7 +302,7 @@ void WgmmaLowering::produceTile(Value localTile, ArrayRef<Value> origin) {
                                           i32(0x989680));
   }
   if (!plan.producersCompute()) {
-    issueStage(kt, stage, origin);
+    issueStage(kt, stage, origin, offsets);
     return;
   }
   // The warpgroup evaluates the computed operands into the stage, a few
@@ -313,7 +339,7 @@ void WgmmaLowering::produceTile(Value localTile, ArrayRef<Value> origin) {
                                        context.threadId, index(0));
   auto ifLeader = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
   b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
-  issueStage(kt, stage, origin);
+  issueStage(kt, stage, origin, offsets);
 }
 
 SmallVector<std::tuple<Value, Value, ComputedRun>>
@@ -548,6 +574,7 @@ FailureOr<SmallVector<Value>> WgmmaLowering::run() {
   Value producer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
                                          index(0));
   Value group = warpgroup;
+  std::array<Value, 2> offsets = tileOffsets(context.tileOrigin);
   auto issueIfNeeded = [&](Value kTile) {
     Value wanted = arith::AndIOp::create(
         b, loc, producer,
@@ -556,7 +583,7 @@ FailureOr<SmallVector<Value>> WgmmaLowering::run() {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifIssue.getThenRegion().front());
     issueStage(kTile, toI32(arith::RemUIOp::create(b, loc, kTile, index(stages))),
-               context.tileOrigin);
+               context.tileOrigin, offsets);
   };
   for (int64_t s = 0; s + 1 < stages; ++s)
     issueIfNeeded(index(s));

@@ -28,6 +28,11 @@ using namespace nautilus;
 
 namespace {
 
+/// The largest tile extent a contraction takes along M or N
+/// (`contractionTile`): a read of the other operand's dimension that is
+/// uniform over tiles of this extent is uniform over every such tile.
+constexpr int64_t kMaxContractionTile = 128;
+
 /// A load widened to f32: the load, or null.
 tile::LoadOp widenedLoad(Value v) {
   auto ext = v.getDefiningOp<arith::ExtFOp>();
@@ -38,6 +43,53 @@ tile::LoadOp widenedLoad(Value v) {
     return {};
   Type in = load.getType().getElementType();
   return in.isF16() || in.isBF16() ? load : tile::LoadOp();
+}
+
+/// A widened 16-bit load that gathers one index through an i32 table read
+/// the same over any tile (not along K; along M and N only as
+/// `isUniformOverTile` allows): `W[ids..., n, k]` with the expert
+/// `block_experts[m floordiv 128]`. Tensor-core copies can follow it once
+/// the tile's entry is read (see tile.contract's offset tables).
+struct TableGather {
+  tile::LoadOp load, table;
+  unsigned position = 0; // the buffer index the table gives
+  AffineMap map;         // the load's map, 0 at `position`
+};
+
+std::optional<TableGather> tableGather(Value v, unsigned outputs) {
+  auto ext = v.getDefiningOp<arith::ExtFOp>();
+  if (!ext || !getElementTypeOrSelf(ext.getType()).isF32())
+    return std::nullopt;
+  auto load = ext.getIn().getDefiningOp<tile::LoadOp>();
+  if (!load || load.getIndirect().size() != 1)
+    return std::nullopt;
+  Type in = load.getType().getElementType();
+  if (!in.isF16() && !in.isBF16())
+    return std::nullopt;
+  auto cast = load.getIndirect()[0].getDefiningOp<arith::IndexCastOp>();
+  auto table =
+      cast ? cast.getIn().getDefiningOp<tile::LoadOp>() : tile::LoadOp();
+  if (!table || !table.getIndirect().empty() ||
+      !table.getType().getElementType().isInteger(32))
+    return std::nullopt;
+  for (AffineExpr e : table.getMap().getResults()) {
+    if (e.isFunctionOfDim(outputs))
+      return std::nullopt; // reads K
+    for (unsigned d = 0; d < outputs; ++d)
+      if (!tile::isUniformOverTile(e, d, kMaxContractionTile))
+        return std::nullopt;
+  }
+  TableGather gather;
+  gather.load = load;
+  gather.table = table;
+  gather.position = load.getIndirectPositions()[0];
+  SmallVector<AffineExpr> results(load.getMap().getResults());
+  results.insert(results.begin() + gather.position,
+                 getAffineConstantExpr(0, load.getContext()));
+  AffineMap old = load.getMap();
+  gather.map = AffineMap::get(old.getNumDims(), old.getNumSymbols(), results,
+                              load.getContext());
+  return gather;
 }
 
 /// Whether `map` reads `row` and the reduced index `k` each exactly once as
@@ -65,10 +117,6 @@ bool isOperandMap(AffineMap map, unsigned row, unsigned other, unsigned k) {
   return inner && (inner.getPosition() == k || inner.getPosition() == row);
 }
 
-/// The largest tile extent a contraction takes along M or N
-/// (`contractionTile`): a read of the other operand's dimension that is
-/// uniform over tiles of this extent is uniform over every such tile.
-constexpr int64_t kMaxContractionTile = 128;
 
 /// The ops of the reduction body that compute `value` (in body order), if
 /// an operand region can: loads (gathers too) and indices that do not vary
@@ -220,7 +268,8 @@ bool innermostKnownUnaligned(tile::ProgramOp program, Value buffer) {
 struct OperandChoice {
   enum Kind {
     None,
-    /// A widened 16-bit load whose map tensor-core copies can follow.
+    /// A widened 16-bit load whose map tensor-core copies can follow
+    /// (possibly after adding a table's entry to one index).
     Loaded,
     /// A widened 16-bit value computed from loads (a gather, say): the
     /// region yields it as it is.
@@ -230,6 +279,9 @@ struct OperandChoice {
     ComputedF32
   } kind = None;
   mutable tile::LoadOp load;      // Loaded (ops are handles)
+  AffineMap map;                  // Loaded: the operand's map
+  mutable tile::LoadOp table;     // Loaded: the offset table's read, if any
+  unsigned position = 0;          //   and the index it adds to
   Value value;                    // Computed*: the value the region yields
   SmallVector<Operation *> ops;   // Computed*: the ops computing it
 };
@@ -243,6 +295,16 @@ OperandChoice classify(Value v, Block &body, unsigned row, unsigned other,
       load && isOperandMap(load.getMap(), row, other, k)) {
     choice.kind = OperandChoice::Loaded;
     choice.load = load;
+    choice.map = load.getMap();
+    return choice;
+  }
+  if (std::optional<TableGather> gather = tableGather(v, k);
+      gather && isOperandMap(gather->map, row, other, k)) {
+    choice.kind = OperandChoice::Loaded;
+    choice.load = gather->load;
+    choice.map = gather->map;
+    choice.table = gather->table;
+    choice.position = gather->position;
     return choice;
   }
   Value computed = v;
@@ -417,16 +479,31 @@ struct TileFormContractionsPass
         tile::ScheduleAttr::get(ctx, tileShape, mma.getNumThreads(), mma);
     program.retile(schedule);
     OpBuilder b(found);
-    auto operand = [&](const OperandChoice &o) {
-      bool loaded = o.kind == OperandChoice::Loaded;
-      return std::make_pair(loaded ? o.load.getBuffer() : Value(),
-                            loaded ? o.load.getMapAttr() : AffineMapAttr());
+    // A loaded operand: its buffer and map, and its offset table, map and
+    // position (null when it has none).
+    struct Loaded {
+      Value buffer, table;
+      AffineMapAttr map, tableMap;
+      IntegerAttr position;
     };
-    auto [lhsBuffer, lhsMap] = operand(operands[0]);
-    auto [rhsBuffer, rhsMap] = operand(operands[1]);
+    auto operand = [&](const OperandChoice &o) {
+      Loaded l;
+      if (o.kind != OperandChoice::Loaded)
+        return l;
+      l.buffer = o.load.getBuffer();
+      l.map = AffineMapAttr::get(o.map);
+      if (o.table) {
+        l.table = o.table.getBuffer();
+        l.tableMap = o.table.getMapAttr();
+        l.position = b.getI64IntegerAttr(o.position);
+      }
+      return l;
+    };
+    Loaded lhs = operand(operands[0]), rhs = operand(operands[1]);
     auto contract = tile::ContractOp::create(
-        b, found.getLoc(), found.getType(), lhsBuffer, lhsMap, rhsBuffer,
-        rhsMap, found.getExtents()[0]);
+        b, found.getLoc(), found.getType(), lhs.buffer, lhs.map, lhs.table,
+        lhs.tableMap, lhs.position, rhs.buffer, rhs.map, rhs.table,
+        rhs.tableMap, rhs.position, found.getExtents()[0]);
     Type element = operandType(operands);
     for (unsigned side : {0u, 1u})
       if (operands[side].kind != OperandChoice::Loaded)

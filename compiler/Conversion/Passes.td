@@ -72,11 +72,13 @@ def TileFormContractions : Pass<"tile-form-contractions", "::mlir::ModuleOp"> {
     read back only so): the factor
     moves into the contraction's region, rounded to the load's type
     (attention's P V); with wgmma the producer warpgroup evaluates it. A
+    load whose one gathered index is an entry of an i32 table read the
+    same over any tile (a grouped GEMM's expert, `block_experts[m floordiv
+    128]`) is loaded too, the table becoming the operand's offset table. A
     factor that is a 16-bit value widened to f32 but not such a load (a
-    gather: the rows of a grouped GEMM, an expert's weights) becomes a
-    computed operand as it is, without rounding; reads of the other
-    operand's dimension that are the same over a whole tile
-    (`tile::isUniformOverTile`, the expert of a block of rows) are allowed.
+    gather of rows) becomes a computed operand as it is, without rounding;
+    reads of the other operand's dimension that are the same over a whole
+    tile (`tile::isUniformOverTile`) are allowed.
     Its program is rescheduled for the target's tensor
     cores (`#tile.mma`), every tile of the program taking the new shape:
     on sm_80, mma.sync with tile M and N up to 128 (at least 32), 32 of K

@@ -423,9 +423,12 @@ static bool isElementLocal(Operation &op) {
 ContractLoweringContext
 KernelLowering::contractContext(tile::ContractOp contract) {
   ContractLoweringContext context{func,
-                                  scalars.lookup(contract.getLhs()),
-                                  scalars.lookup(contract.getRhs()),
+                                  // (null when computed or absent)
+                                  scalars.lookupOrNull(contract.getLhs()),
+                                  scalars.lookupOrNull(contract.getRhs()),
                                   scalars.lookup(contract.getExtent()),
+                                  scalars.lookupOrNull(contract.getLhsOffsets()),
+                                  scalars.lookupOrNull(contract.getRhsOffsets()),
                                   sizeArgs,
                                   tileOrigin,
                                   extents,

@@ -715,6 +715,44 @@ static LogicalResult verifyComputedOperand(ContractOp op, unsigned side,
   return success();
 }
 
+/// Checks loaded operand `side`'s offset table: i32 entries, one index per
+/// table dimension, added to an index of the operand's buffer (of rank
+/// `rank`), and the same over the whole tile.
+static LogicalResult verifyOffsets(ContractOp op, unsigned side,
+                                   int64_t rank) {
+  StringRef name = side == 0 ? "lhs" : "rhs";
+  auto table = cast<MemRefType>(op.getOperandOffsets(side).getType());
+  AffineMap map = op.getOperandOffsetsMap(side);
+  if (!table.getElementType().isInteger(32))
+    return op.emitOpError("the ")
+           << name << "'s offset table holds i32, not "
+           << table.getElementType();
+  if (!map || map.getNumResults() != static_cast<unsigned>(table.getRank()))
+    return op.emitOpError("indexes the ")
+           << name << "'s rank-" << table.getRank()
+           << " offset table with " << (map ? map.getNumResults() : 0)
+           << " indices";
+  if (op.getOperandOffsetsPosition(side) >= static_cast<uint64_t>(rank))
+    return op.emitOpError("adds the ")
+           << name << "'s offset to index "
+           << op.getOperandOffsetsPosition(side) << " of a rank-" << rank
+           << " buffer";
+  ArrayRef<int64_t> shape = op.getType().getShape();
+  unsigned outputs = shape.size();
+  for (AffineExpr e : map.getResults()) {
+    if (e.isFunctionOfDim(outputs))
+      return op.emitOpError("the ")
+             << name << "'s offset reads the reduced index; it must be the "
+             << "same for the whole tile";
+    for (unsigned d = 0; d < outputs; ++d)
+      if (!isUniformOverTile(e, d, shape[d]))
+        return op.emitOpError("the ")
+               << name << "'s offset varies along output dimension " << d
+               << " within a tile; it must be the same for the whole tile";
+  }
+  return success();
+}
+
 LogicalResult ContractOp::verify() {
   if (failed(verifyTileShape(*this, getType())))
     return failure();
@@ -728,6 +766,10 @@ LogicalResult ContractOp::verify() {
              << " is either a buffer with a map or computed by a region";
     if (loaded != static_cast<bool>(getOperandMap(side)))
       return emitOpError("the loaded ") << name << " needs an index map";
+    if (!loaded && getOperandOffsets(side))
+      return emitOpError("the computed ")
+             << name << " takes no offset table (its region reads what it "
+             << "needs)";
   }
   // A computed operand's type is checked with its region (below).
   Type in = getOperandElementType();
@@ -756,15 +798,27 @@ LogicalResult ContractOp::verify() {
       return emitOpError("indexes a rank-")
              << buffer.getRank() << " buffer with " << map.getNumResults()
              << " indices";
+    SmallVector<AffineMap, 2> maps = {map};
+    if (getOperandOffsets(side)) {
+      if (failed(verifyOffsets(*this, side, buffer.getRank())))
+        return failure();
+      maps.push_back(getOperandOffsetsMap(side));
+    } else if (getOperandOffsetsMap(side)) {
+      return emitOpError("the ")
+             << (side == 0 ? "lhs" : "rhs") << "'s offset map needs a table";
+    }
     if (program) {
       unsigned dims = program.getRank() + 1;
-      if (map.getNumDims() != dims)
-        return emitOpError("maps take ") << dims
-               << " dims (the output dimensions and the reduced index), not "
-               << map.getNumDims();
-      if (map.getNumSymbols() != program.getSizes().size())
-        return emitOpError("maps take the ") << program.getSizes().size()
-               << " sizes as symbols";
+      for (AffineMap m : maps) {
+        if (m.getNumDims() != dims)
+          return emitOpError("maps take ") << dims
+                 << " dims (the output dimensions and the reduced index), "
+                    "not "
+                 << m.getNumDims();
+        if (m.getNumSymbols() != program.getSizes().size())
+          return emitOpError("maps take the ") << program.getSizes().size()
+                 << " sizes as symbols";
+      }
     }
   }
   return success();
@@ -774,49 +828,80 @@ LogicalResult ContractOp::verify() {
 // type (`lhs` region)? (`rhs` region)?, where an operand is `%buffer[#map]`
 // or `computed`, and TYPES are the loaded operands' buffer types.
 ParseResult ContractOp::parse(OpAsmParser &parser, OperationState &result) {
-  std::array<std::optional<OpAsmParser::UnresolvedOperand>, 2> buffers;
+  using Operand = OpAsmParser::UnresolvedOperand;
+  std::array<std::optional<Operand>, 2> buffers, offsets;
   std::array<StringRef, 2> mapNames = {"lhs_map", "rhs_map"};
+  std::array<StringRef, 2> offsetsMapNames = {"lhs_offsets_map",
+                                              "rhs_offsets_map"};
+  std::array<StringRef, 2> positionNames = {"lhs_offsets_position",
+                                            "rhs_offsets_position"};
+  Builder &builder = parser.getBuilder();
   for (unsigned side : {0u, 1u}) {
     if (side == 1 && parser.parseComma())
       return failure();
     if (succeeded(parser.parseOptionalKeyword("computed")))
       continue;
-    OpAsmParser::UnresolvedOperand buffer;
+    Operand buffer;
     AffineMapAttr map;
     if (parser.parseOperand(buffer) || parser.parseLSquare() ||
         parser.parseAttribute(map, mapNames[side], result.attributes) ||
         parser.parseRSquare())
       return failure();
     buffers[side] = buffer;
+    if (failed(parser.parseOptionalKeyword("offset")))
+      continue;
+    Operand table;
+    AffineMapAttr tableMap;
+    int64_t position = 0;
+    if (parser.parseLParen() || parser.parseOperand(table) ||
+        parser.parseLSquare() ||
+        parser.parseAttribute(tableMap, offsetsMapNames[side],
+                              result.attributes) ||
+        parser.parseRSquare() || parser.parseKeyword("at") ||
+        parser.parseInteger(position) || parser.parseRParen())
+      return failure();
+    result.addAttribute(positionNames[side],
+                        builder.getI64IntegerAttr(position));
+    offsets[side] = table;
   }
-  OpAsmParser::UnresolvedOperand extent;
+  Operand extent;
   VectorType resultType;
   if (parser.parseKeyword("over") || parser.parseLParen() ||
       parser.parseOperand(extent) || parser.parseRParen() ||
       parser.parseOptionalAttrDict(result.attributes) || parser.parseColon())
     return failure();
-  std::array<Type, 2> types;
+  std::array<Type, 2> types, offsetsTypes;
   bool first = true;
-  for (unsigned side : {0u, 1u}) {
-    if (!buffers[side])
-      continue;
-    if ((!first && parser.parseComma()) || parser.parseType(types[side]))
+  auto parseType = [&](Type &type) {
+    if ((!first && parser.parseComma()) || parser.parseType(type))
       return failure();
     first = false;
+    return success();
+  };
+  for (unsigned side : {0u, 1u}) {
+    if (buffers[side] && failed(parseType(types[side])))
+      return failure();
+    if (offsets[side] && failed(parseType(offsetsTypes[side])))
+      return failure();
   }
   if (parser.parseArrow() || parser.parseType(resultType))
     return failure();
-  for (unsigned side : {0u, 1u})
+  for (unsigned side : {0u, 1u}) {
     if (buffers[side] &&
         parser.resolveOperand(*buffers[side], types[side], result.operands))
       return failure();
-  if (parser.resolveOperand(extent, parser.getBuilder().getIndexType(),
-                            result.operands))
+    if (offsets[side] && parser.resolveOperand(*offsets[side],
+                                               offsetsTypes[side],
+                                               result.operands))
+      return failure();
+  }
+  if (parser.resolveOperand(extent, builder.getIndexType(), result.operands))
     return failure();
   result.addAttribute(
       ContractOp::getOperandSegmentSizeAttr(),
-      parser.getBuilder().getDenseI32ArrayAttr(
-          {buffers[0] ? 1 : 0, buffers[1] ? 1 : 0, 1}));
+      builder.getDenseI32ArrayAttr({buffers[0] ? 1 : 0, offsets[0] ? 1 : 0,
+                                    buffers[1] ? 1 : 0, offsets[1] ? 1 : 0,
+                                    1}));
   result.addTypes(resultType);
   for (unsigned side : {0u, 1u}) {
     Region *region = result.addRegion();
@@ -839,18 +924,28 @@ void ContractOp::print(OpAsmPrinter &p) {
     p << getOperandBuffer(side) << "[";
     p.printAttributeWithoutType(AffineMapAttr::get(getOperandMap(side)));
     p << "]";
+    if (Value table = getOperandOffsets(side)) {
+      p << " offset(" << table << "[";
+      p.printAttributeWithoutType(
+          AffineMapAttr::get(getOperandOffsetsMap(side)));
+      p << "] at " << getOperandOffsetsPosition(side) << ")";
+    }
   }
   p << " over(" << getExtent() << ")";
-  p.printOptionalAttrDict((*this)->getAttrs(),
-                          {"lhs_map", "rhs_map", getOperandSegmentSizeAttr()});
+  p.printOptionalAttrDict(
+      (*this)->getAttrs(),
+      {"lhs_map", "rhs_map", "lhs_offsets_map", "rhs_offsets_map",
+       "lhs_offsets_position", "rhs_offsets_position",
+       getOperandSegmentSizeAttr()});
   p << " :";
   bool first = true;
-  for (unsigned side : {0u, 1u}) {
-    if (!getOperandBuffer(side))
-      continue;
-    p << (first ? " " : ", ") << getOperandBuffer(side).getType();
-    first = false;
-  }
+  for (unsigned side : {0u, 1u})
+    for (Value v : {getOperandBuffer(side), getOperandOffsets(side)}) {
+      if (!v)
+        continue;
+      p << (first ? " " : ", ") << v.getType();
+      first = false;
+    }
   p << " -> " << getType();
   for (unsigned side : {0u, 1u}) {
     if (!isComputed(side))

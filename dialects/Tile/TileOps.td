@@ -324,7 +324,14 @@ def Tile_ContractOp : Tile_Op<"contract", [AttrSizedOperandSegments,
     - loaded: `%buffer[#map]`, `lhs(i, k) = buffer[map(i, k)]`, where the
       map takes the program's output dimensions, then the reduced index,
       and the sizes as symbols (as `tile.load`'s); indices outside the
-      buffer read as zero.
+      buffer read as zero. A loaded operand may add an entry of an i32
+      table to one index, the same for the whole tile:
+      `%buffer[#map] offset(%table[#tmap] at p)` reads
+      `buffer[map(i, k) + table[tmap(i)] at index p]`, where `tmap` (the
+      same dims and symbols) does not read K and is uniform over the tile
+      along M and N (`isUniformOverTile`): a grouped GEMM's expert,
+      `block_experts[m floordiv 128]`. The lowerings read the entry once a
+      tile and copy the operand like any other (cp.async, TMA).
     - computed: the keyword `computed` and a region (after the types,
       introduced by `lhs` or `rhs`) taking the reduced index and yielding a
       tile of the result's shape in the operand element type, made of
@@ -349,6 +356,9 @@ def Tile_ContractOp : Tile_Op<"contract", [AttrSizedOperandSegments,
     ```mlir
     %c = tile.contract %A[#mapA], %B[#mapB] over(%K)
         : memref<?x?xf16>, memref<?x?xf16> -> vector<128x128xf32>
+    %g = tile.contract computed, %W[#mapW] offset(%experts[#block] at 0)
+        over(%D) : memref<?x?x?xbf16>, memref<?xi32>
+        -> vector<128x128xf32> lhs { ... }
     %o = tile.contract computed, %V[#mapV] over(%M)
         : memref<?x?xbf16> -> vector<128x64xf32> lhs {
     ^bb0(%m: index):
@@ -359,8 +369,15 @@ def Tile_ContractOp : Tile_Op<"contract", [AttrSizedOperandSegments,
   }];
   let arguments = (ins Arg<Optional<AnyMemRef>, "", [MemRead]>:$lhs,
                        OptionalAttr<AffineMapAttr>:$lhs_map,
+                       Arg<Optional<AnyMemRef>, "", [MemRead]>:$lhs_offsets,
+                       OptionalAttr<AffineMapAttr>:$lhs_offsets_map,
+                       OptionalAttr<I64Attr>:$lhs_offsets_position,
                        Arg<Optional<AnyMemRef>, "", [MemRead]>:$rhs,
-                       OptionalAttr<AffineMapAttr>:$rhs_map, Index:$extent);
+                       OptionalAttr<AffineMapAttr>:$rhs_map,
+                       Arg<Optional<AnyMemRef>, "", [MemRead]>:$rhs_offsets,
+                       OptionalAttr<AffineMapAttr>:$rhs_offsets_map,
+                       OptionalAttr<I64Attr>:$rhs_offsets_position,
+                       Index:$extent);
   let results = (outs AnyVectorOfAnyRank:$result);
   let regions = (region AnyRegion:$lhs_body, AnyRegion:$rhs_body);
   let hasCustomAssemblyFormat = 1;
@@ -380,6 +397,21 @@ def Tile_ContractOp : Tile_Op<"contract", [AttrSizedOperandSegments,
       std::optional<mlir::AffineMap> map =
           side == 0 ? getLhsMap() : getRhsMap();
       return map ? *map : mlir::AffineMap();
+    }
+    /// Operand `side`'s offset table, its map and the index it adds to
+    /// (null, a null map and 0 when it has none).
+    mlir::Value getOperandOffsets(unsigned side) {
+      return side == 0 ? getLhsOffsets() : getRhsOffsets();
+    }
+    mlir::AffineMap getOperandOffsetsMap(unsigned side) {
+      std::optional<mlir::AffineMap> map =
+          side == 0 ? getLhsOffsetsMap() : getRhsOffsetsMap();
+      return map ? *map : mlir::AffineMap();
+    }
+    unsigned getOperandOffsetsPosition(unsigned side) {
+      std::optional<uint64_t> p =
+          side == 0 ? getLhsOffsetsPosition() : getRhsOffsetsPosition();
+      return p ? *p : 0;
     }
     /// Operand `side`'s region (empty when loaded).
     mlir::Region &getOperandBody(unsigned side) {

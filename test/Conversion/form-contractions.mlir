@@ -282,3 +282,51 @@ tile.program @pv_reads_n attributes {arg_names = ["S", "V", "O"], output_dims = 
   %1 = arith.truncf %0 : vector<16x64xf32> to vector<16x64xbf16>
   tile.store %1, %arg3 : vector<16x64xbf16> -> memref<?x?xbf16>
 }
+
+// -----
+
+// Weights gathered through a table read the same over any tile (a grouped
+// GEMM's expert, one a block of 128 rows): a loaded operand, the table's
+// entry added to W's first index (`0` in the map), copied like any other.
+// CHECK-LABEL: tile.program @expert_weights
+// CHECK: tile.contract %arg0[#{{.*}}], %arg1[#[[W:.*]]] offset(%arg2[#[[E:.*]]] at 0) over(%arg6) : memref<?x?xbf16>, memref<?x?x?xbf16>, memref<?xi32> -> vector<128x128xf32>
+// CHECK-NOT: tile.reduce
+tile.program @expert_weights attributes {arg_names = ["X", "W", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [16, 64], threads = 128>, sizes = ["M", "N", "K"]} {
+^bb0(%x: memref<?x?xbf16>, %w: memref<?x?x?xbf16>, %b: memref<?xi32>, %c: memref<?x?xf32>, %m: index, %n: index, %k: index):
+  %0 = tile.reduce sum over(%k) : vector<16x64xf32> {
+  ^bb0(%kk: index):
+    %a = tile.load %x[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xbf16> -> vector<16x64xbf16>
+    %ae = arith.extf %a : vector<16x64xbf16> to vector<16x64xf32>
+    %e = tile.load %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0 floordiv 128)>] : memref<?xi32> -> vector<16x64xi32>
+    %ei = arith.index_cast %e : vector<16x64xi32> to vector<16x64xindex>
+    %v = tile.load %w[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] indirect(%ei) at [0] : memref<?x?x?xbf16>, vector<16x64xindex> -> vector<16x64xbf16>
+    %ve = arith.extf %v : vector<16x64xbf16> to vector<16x64xf32>
+    %p = arith.mulf %ae, %ve : vector<16x64xf32>
+    tile.yield %p : vector<16x64xf32>
+  }
+  tile.store %0, %c : vector<16x64xf32> -> memref<?x?xf32>
+}
+
+// -----
+
+// One expert a row (`B[m]`): the rows of a tile read different experts'
+// weights, which no operand can (tile-group-routed-contractions buckets
+// such rows by expert first); the reduction stays on CUDA cores.
+// CHECK-LABEL: tile.program @row_experts
+// CHECK: tile.reduce sum
+// CHECK-NOT: tile.contract
+tile.program @row_experts attributes {arg_names = ["X", "W", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [16, 64], threads = 128>, sizes = ["M", "N", "K"]} {
+^bb0(%x: memref<?x?xbf16>, %w: memref<?x?x?xbf16>, %b: memref<?xi32>, %c: memref<?x?xf32>, %m: index, %n: index, %k: index):
+  %0 = tile.reduce sum over(%k) : vector<16x64xf32> {
+  ^bb0(%kk: index):
+    %a = tile.load %x[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xbf16> -> vector<16x64xbf16>
+    %ae = arith.extf %a : vector<16x64xbf16> to vector<16x64xf32>
+    %e = tile.load %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0)>] : memref<?xi32> -> vector<16x64xi32>
+    %ei = arith.index_cast %e : vector<16x64xi32> to vector<16x64xindex>
+    %v = tile.load %w[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] indirect(%ei) at [0] : memref<?x?x?xbf16>, vector<16x64xindex> -> vector<16x64xbf16>
+    %ve = arith.extf %v : vector<16x64xbf16> to vector<16x64xf32>
+    %p = arith.mulf %ae, %ve : vector<16x64xf32>
+    tile.yield %p : vector<16x64xf32>
+  }
+  tile.store %0, %c : vector<16x64xf32> -> memref<?x?xf32>
+}

@@ -41,17 +41,19 @@
 // CHECK-SAME: sizes = ["T", "D", "E", "F", "J", "routed(ids)"]
 // CPU-NOT: tile.route
 // CPU: output_dims = ["T", "J", "F"]
-// Then both operands of the grouped GEMM are computed by the tile (the
-// gathered rows; the block's expert's weights).
+// Then the grouped GEMM forms: the gathered rows are computed by the tile,
+// the block's expert's weights are loaded, the expert an offset read from
+// block_experts once a tile (`d0 floordiv 128`: one expert a tile).
+// FORMED-DAG: #[[WMAP:.*]] = affine_map<(d0, d1, d2)[s0, s1, s2, s3, s4, s5] -> (0, d2, d1)>
+// FORMED-DAG: #[[BLOCK:.*]] = affine_map<(d0, d1, d2)[s0, s1, s2, s3, s4, s5] -> (d0 floordiv 128)>
 // FORMED-LABEL: tile.program @routed_G
 // FORMED-SAME: output_dims = ["routed(ids)", "F"]
 // FORMED-SAME: mma = #tile.mma<instr = "wgmma"
-// FORMED: tile.contract computed, computed over(%{{.*}}) : -> vector<128x128xf32> lhs {
+// FORMED: tile.contract computed, %arg1[#[[WMAP]]] offset(%arg7[#[[BLOCK]]] at 0) over(%{{.*}}) : memref<?x?x?xbf16>, memref<?xi32> -> vector<128x128xf32> lhs {
 // FORMED: tile.load %{{.*}} indirect(%{{.*}}) at [0] : memref<?x?xbf16>
 // FORMED: tile.yield %{{.*}} : vector<128x128xbf16>
-// FORMED: } rhs {
-// FORMED: tile.load %arg7[#{{.*}}] : memref<?xi32>
-// FORMED: tile.yield %{{.*}} : vector<128x128xbf16>
+// FORMED-NEXT: }
+// FORMED-NOT: rhs {
 #map = affine_map<(d0, d1, d2, d3)[s0, s1, s2, s3, s4] -> (d0, d3)>
 #map1 = affine_map<(d0, d1, d2, d3)[s0, s1, s2, s3, s4] -> (d0, d1)>
 #map2 = affine_map<(d0, d1, d2, d3)[s0, s1, s2, s3, s4] -> (d3, d2)>

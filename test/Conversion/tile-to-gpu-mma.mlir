@@ -122,3 +122,28 @@ tile.program @unswizzled attributes {arg_names = ["A", "B", "C"], output_dims = 
   %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<64x64xf32>
   tile.store %acc, %c : vector<64x64xf32> -> memref<?x?xf32>
 }
+
+// -----
+
+// A grouped GEMM's weights W[e, k, n], the expert an offset table's entry
+// (`experts[m floordiv 128]`): read once a tile (past the table's end, an
+// offset that puts the tile outside W), added to W's first index, and W is
+// copied with cp.async like any loaded operand; the interior copies also
+// need the expert inside W.
+// CHECK-LABEL: gpu.func @grouped_C
+// CHECK: %[[BLOCK:.*]] = arith.floordivsi %{{.*}}, %c128 : index
+// CHECK: %[[INSIDE:.*]] = arith.cmpi ult, %[[BLOCK]], %{{.*}} : index
+// CHECK: %[[EXPERT:.*]] = scf.if %[[INSIDE]] -> (index) {
+// CHECK-NEXT: %[[ENTRY:.*]] = memref.load %arg2[%[[BLOCK]]] : memref<?xi32>
+// CHECK-NEXT: %[[CAST:.*]] = arith.index_cast %[[ENTRY]] : i32 to index
+// CHECK-NEXT: scf.yield %[[CAST]] : index
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %c-1073741824 : index
+// CHECK: %[[EXPERTS:.*]] = memref.dim %arg1, %c0 : memref<?x?x?xbf16>
+// CHECK: arith.cmpi ult, %[[EXPERT]], %[[EXPERTS]] : index
+// CHECK: nvgpu.device_async_copy %arg1[%[[EXPERT]], %{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}], 8 {bypassL1} : memref<?x?x?xbf16>
+tile.program @grouped_C attributes {arg_names = ["A", "W", "experts", "C"], output_dims = ["R", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3>>, sizes = ["R", "K", "N", "E"]} {
+^bb0(%a: memref<?x?xbf16>, %w: memref<?x?x?xbf16>, %experts: memref<?xi32>, %c: memref<?x?xf32>, %r: index, %k: index, %n: index, %e: index):
+  %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2, s3] -> (d0, d2)>], %w[affine_map<(d0, d1, d2)[s0, s1, s2, s3] -> (0, d2, d1)>] offset(%experts[affine_map<(d0, d1, d2)[s0, s1, s2, s3] -> (d0 floordiv 128)>] at 0) over(%k) : memref<?x?xbf16>, memref<?x?x?xbf16>, memref<?xi32> -> vector<128x128xf32>
+  tile.store %acc, %c : vector<128x128xf32> -> memref<?x?xf32>
+}

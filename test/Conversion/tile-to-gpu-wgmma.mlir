@@ -168,3 +168,22 @@ tile.program @pv_unspecialised attributes {arg_names = ["S", "V", "O"], output_d
   }
   tile.store %acc, %o : vector<64x64xf32> -> memref<?x?xf32>
 }
+
+// -----
+
+// The same grouped GEMM on wgmma (persistent, warp specialised): the
+// producer reads the tile's expert once, before its loop over K, and puts
+// it in the outermost TMA coordinate of W's boxes (two 64-column boxes of
+// the N-major operand).
+// CHECK-LABEL: gpu.func @grouped_C
+// CHECK: %[[EXPERT:.*]] = scf.if %{{.*}} -> (index) {
+// CHECK: memref.load %arg2[%{{.*}}] : memref<?xi32>
+// CHECK: scf.for
+// CHECK: %[[E32:.*]] = arith.index_cast %[[EXPERT]] : index to i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg9, %{{.*}}, box[%{{.*}}, %{{.*}}, %[[E32]]]
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg9, %{{.*}}, box[%{{.*}}, %{{.*}}, %[[E32]]]
+tile.program @grouped_C attributes {arg_names = ["A", "W", "experts", "C"], output_dims = ["R", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 384, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [8, 1], stages = 4, group_m = 8, producers = 1, persistent = 1>>, sizes = ["R", "K", "N", "E"]} {
+^bb0(%a: memref<?x?xbf16>, %w: memref<?x?x?xbf16>, %experts: memref<?xi32>, %c: memref<?x?xf32>, %r: index, %k: index, %n: index, %e: index):
+  %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2, s3] -> (d0, d2)>], %w[affine_map<(d0, d1, d2)[s0, s1, s2, s3] -> (0, d2, d1)>] offset(%experts[affine_map<(d0, d1, d2)[s0, s1, s2, s3] -> (d0 floordiv 128)>] at 0) over(%k) : memref<?x?xbf16>, memref<?x?x?xbf16>, memref<?xi32> -> vector<128x128xf32>
+  tile.store %acc, %c : vector<128x128xf32> -> memref<?x?xf32>
+}

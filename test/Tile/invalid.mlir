@@ -258,3 +258,39 @@ tile.program @p attributes {arg_names = ["ids", "order", "slot", "blocks", "star
   // expected-error @+1 {{'tile.route' op runs in a program whose output is one tile (output dimensions [n], tile [n])}}
   tile.route %ids experts(%e) block 128 -> order %order, slot %slot, block_experts %blocks, starts %starts : memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>, memref<?xi32>
 }
+
+// -----
+
+// An offset table's entry is the same over the whole tile: not along K,
+tile.program @p attributes {arg_names = ["X", "W", "B"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>>, sizes = ["M", "N", "K"]} {
+^bb0(%x: memref<?x?xbf16>, %w: memref<?x?x?xbf16>, %b: memref<?xi32>, %m: index, %n: index, %k: index):
+  // expected-error @+1 {{'tile.contract' op the rhs's offset reads the reduced index; it must be the same for the whole tile}}
+  %acc = tile.contract %x[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %w[affine_map<(d0, d1, d2)[s0, s1, s2] -> (0, d2, d1)>] offset(%b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2)>] at 0) over(%k) : memref<?x?xbf16>, memref<?x?x?xbf16>, memref<?xi32> -> vector<64x64xf32>
+}
+
+// -----
+
+// nor along M within a tile (`d0 floordiv 32` over 64 rows).
+tile.program @p attributes {arg_names = ["X", "W", "B"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>>, sizes = ["M", "N", "K"]} {
+^bb0(%x: memref<?x?xbf16>, %w: memref<?x?x?xbf16>, %b: memref<?xi32>, %m: index, %n: index, %k: index):
+  // expected-error @+1 {{'tile.contract' op the rhs's offset varies along output dimension 0 within a tile; it must be the same for the whole tile}}
+  %acc = tile.contract %x[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %w[affine_map<(d0, d1, d2)[s0, s1, s2] -> (0, d2, d1)>] offset(%b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0 floordiv 32)>] at 0) over(%k) : memref<?x?xbf16>, memref<?x?x?xbf16>, memref<?xi32> -> vector<64x64xf32>
+}
+
+// -----
+
+// The table holds i32 entries.
+tile.program @p attributes {arg_names = ["X", "W", "B"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>>, sizes = ["M", "N", "K"]} {
+^bb0(%x: memref<?x?xbf16>, %w: memref<?x?x?xbf16>, %b: memref<?xi64>, %m: index, %n: index, %k: index):
+  // expected-error @+1 {{'tile.contract' op the rhs's offset table holds i32, not 'i64'}}
+  %acc = tile.contract %x[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %w[affine_map<(d0, d1, d2)[s0, s1, s2] -> (0, d2, d1)>] offset(%b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0 floordiv 64)>] at 0) over(%k) : memref<?x?xbf16>, memref<?x?x?xbf16>, memref<?xi64> -> vector<64x64xf32>
+}
+
+// -----
+
+// The offset goes to an index of the buffer.
+tile.program @p attributes {arg_names = ["X", "W", "B"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>>, sizes = ["M", "N", "K"]} {
+^bb0(%x: memref<?x?xbf16>, %w: memref<?x?x?xbf16>, %b: memref<?xi32>, %m: index, %n: index, %k: index):
+  // expected-error @+1 {{'tile.contract' op adds the rhs's offset to index 3 of a rank-3 buffer}}
+  %acc = tile.contract %x[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %w[affine_map<(d0, d1, d2)[s0, s1, s2] -> (0, d2, d1)>] offset(%b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0 floordiv 64)>] at 3) over(%k) : memref<?x?xbf16>, memref<?x?x?xbf16>, memref<?xi32> -> vector<64x64xf32>
+}

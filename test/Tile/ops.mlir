@@ -116,3 +116,13 @@ tile.program @grouped attributes {arg_names = ["X", "W", "B"], output_dims = ["M
     tile.yield %v : vector<64x64xbf16>
   }
 }
+
+// A loaded operand with an offset table (a grouped GEMM's expert, one a
+// block of 128 rows), printed after its map and typed after its buffer.
+// CHECK-LABEL: tile.program @grouped_offset
+// CHECK: tile.contract %{{.*}}[#{{.*}}], %[[W:.*]][#{{.*}}] offset(%[[B:.*]][#{{.*}}] at 0) over(%{{.*}}) : memref<?x?xbf16>, memref<?x?x?xbf16>, memref<?xi32> -> vector<64x64xf32>
+tile.program @grouped_offset attributes {arg_names = ["X", "W", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>>, sizes = ["M", "N", "K"]} {
+^bb0(%x: memref<?x?xbf16>, %w: memref<?x?x?xbf16>, %b: memref<?xi32>, %c: memref<?x?xf32>, %m: index, %n: index, %k: index):
+  %acc = tile.contract %x[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %w[affine_map<(d0, d1, d2)[s0, s1, s2] -> (0, d2, d1)>] offset(%b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0 floordiv 128)>] at 0) over(%k) : memref<?x?xbf16>, memref<?x?x?xbf16>, memref<?xi32> -> vector<64x64xf32>
+  tile.store %acc, %c : vector<64x64xf32> -> memref<?x?xf32>
+}
