@@ -5,7 +5,6 @@
 // tensor-core schedule.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Conversion/KernelEditing.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Target/Target.h"
 
@@ -220,9 +219,9 @@ bool seenOnlyAt16Bit(Value value, unsigned depth = 0) {
 bool readBackOnlyAt16Bit(tile::StoreOp store, unsigned depth) {
   auto buffer = dyn_cast<BlockArgument>(store.getBuffer());
   auto program = store->getParentOfType<tile::ProgramOp>();
-  tile::PlanOp plan = program ? planOf(program) : tile::PlanOp();
+  tile::PlanOp plan = program ? program.getPlan() : tile::PlanOp();
   if (!buffer || !plan ||
-      bufferRole(plan, buffer.getArgNumber()) != "workspace")
+      program.getBufferRole(buffer.getArgNumber()) != "workspace")
     return false;
   for (Attribute p : plan.getPrograms()) {
     auto reader = SymbolTable::lookupNearestSymbolFrom<tile::ProgramOp>(

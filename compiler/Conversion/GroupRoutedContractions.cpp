@@ -148,7 +148,7 @@ public:
       return std::nullopt;
     // A workspace the kernel's other programs only read, plainly.
     auto output = dyn_cast<BlockArgument>(store.getBuffer());
-    if (!output || bufferRole(plan, output.getArgNumber()) != "workspace")
+    if (!output || program.getBufferRole(output.getArgNumber()) != "workspace")
       return std::nullopt;
     r.output = output;
     for (auto other : module.getOps<tile::ProgramOp>()) {
@@ -320,13 +320,7 @@ private:
                           entry->getArgument(route.blockExperts),
                           entry->getArgument(starts));
     tile::ReturnOp::create(b, loc);
-    SmallVector<Attribute> programs;
-    for (Attribute p : plan.getPrograms()) {
-      if (cast<FlatSymbolRefAttr>(p).getValue() == program.getSymName())
-        programs.push_back(FlatSymbolRefAttr::get(ctx, name));
-      programs.push_back(p);
-    }
-    plan.setProgramsAttr(ArrayAttr::get(ctx, programs));
+    launchBefore(plan, name, program.getSymName());
     return route;
   }
 

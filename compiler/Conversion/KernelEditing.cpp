@@ -6,22 +6,6 @@
 using namespace mlir;
 using namespace nautilus;
 
-tile::PlanOp nautilus::planOf(tile::ProgramOp program) {
-  auto module = program->getParentOfType<ModuleOp>();
-  if (!module)
-    return {};
-  for (auto plan : module.getOps<tile::PlanOp>())
-    for (Attribute p : plan.getPrograms())
-      if (cast<FlatSymbolRefAttr>(p).getValue() == program.getSymName())
-        return plan;
-  return {};
-}
-
-StringRef nautilus::bufferRole(tile::PlanOp plan, unsigned arg) {
-  auto entry = cast<DictionaryAttr>(plan.getBuffers()[arg]);
-  return cast<StringAttr>(entry.get("role")).getValue();
-}
-
 unsigned nautilus::addKernelBuffer(ModuleOp module, tile::PlanOp plan,
                                    StringRef name, StringRef role,
                                    MemRefType type, ArrayRef<Attribute> dims) {
@@ -42,6 +26,18 @@ unsigned nautilus::addKernelBuffer(ModuleOp module, tile::PlanOp plan,
     program.getBody().front().insertArgument(position, type, program.getLoc());
   }
   return position;
+}
+
+void nautilus::launchBefore(tile::PlanOp plan, StringRef name,
+                            StringRef before) {
+  MLIRContext *ctx = plan.getContext();
+  SmallVector<Attribute> programs;
+  for (Attribute p : plan.getPrograms()) {
+    if (cast<FlatSymbolRefAttr>(p).getValue() == before)
+      programs.push_back(FlatSymbolRefAttr::get(ctx, name));
+    programs.push_back(p);
+  }
+  plan.setProgramsAttr(ArrayAttr::get(ctx, programs));
 }
 
 /// `map` with one more symbol (unused) when it takes `symbols` of them.

@@ -17,12 +17,6 @@
 
 namespace nautilus {
 
-/// The plan launching `program` (null if none does).
-tile::PlanOp planOf(tile::ProgramOp program);
-
-/// The role ("input", "output", "workspace") of `plan`'s buffer `arg`.
-llvm::StringRef bufferRole(tile::PlanOp plan, unsigned arg);
-
 /// Appends a buffer (`role` "workspace", say) of type `type` and dimensions
 /// `dims` (size names or literals) to `plan`, and the matching block
 /// argument after the buffers of every program of `module`. Returns its
@@ -31,6 +25,11 @@ unsigned addKernelBuffer(mlir::ModuleOp module, tile::PlanOp plan,
                          llvm::StringRef name, llvm::StringRef role,
                          mlir::MemRefType type,
                          llvm::ArrayRef<mlir::Attribute> dims);
+
+/// Lists program `name` in `plan`'s programs just before `before` (which
+/// the plan launches): launched right before it.
+void launchBefore(tile::PlanOp plan, llvm::StringRef name,
+                  llvm::StringRef before);
 
 /// Appends derived size `size` (its name must be new) to `plan` (as a
 /// derived size, and as a binding when every factor is bound) and to every

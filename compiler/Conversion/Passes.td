@@ -94,6 +94,32 @@ def TileFormContractions : Pass<"tile-form-contractions", "::mlir::ModuleOp"> {
   let dependentDialects = ["::nautilus::tile::TileDialect"];
 }
 
+def TileMaterializeComputedOperands
+    : Pass<"tile-materialize-computed-operands", "::mlir::ModuleOp"> {
+  let summary = "Compute a contraction's computed operand once, into a workspace";
+  let description = [{
+    A computed operand (`tile.contract computed`) is evaluated by every
+    program instance that needs it, once per tile along the other operand's
+    dimension. When its region does float arithmetic (not only a gather),
+    never reads the other dimension, and that dimension's bound extent is
+    at least 4 tiles (a mixture of experts' down projection: `silu(G) x U`
+    for each of D / 128 column tiles; not attention's P, whose other
+    dimension is the head, one tile), the region moves into a new program
+    launched just before: over the program's output dimensions with K in
+    place of the other one, default CUDA-core schedule, storing the
+    16-bit operand to a new workspace `<program>.lhs` (or `.rhs`). The
+    contraction then loads it there like any operand (cp.async, TMA).
+    Unbound extents are left alone (recomputing is bounded; a workspace
+    of unknown size might not be). NVIDIA programs only have
+    contractions; other targets pass through.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"sm_80\"",
+           "cpu, sm_80, sm_90, gfx90a or gfx942">,
+  ];
+  let dependentDialects = ["::nautilus::tile::TileDialect"];
+}
+
 def TileApplySchedules : Pass<"tile-apply-schedules", "::mlir::ModuleOp"> {
   let summary = "Give programs the schedules a schedule file names";
   let description = [{

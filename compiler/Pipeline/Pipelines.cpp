@@ -72,6 +72,10 @@ static void buildScheduledTile(OpPassManager &pm, const std::string &target) {
   TileFormContractionsOptions contractions;
   contractions.target = target;
   pm.addPass(createTileFormContractions(contractions));
+  // Computed operands that many tiles would recompute go to workspaces.
+  TileMaterializeComputedOperandsOptions materialize;
+  materialize.target = target;
+  pm.addPass(createTileMaterializeComputedOperands(materialize));
 }
 
 /// Layouts for the schedules the programs have.

@@ -417,35 +417,47 @@ Value ProgramOp::getSizeArg(StringRef name) {
   return {};
 }
 
-/// The kernel's plan, which names this program among its programs.
-static PlanOp planOf(ProgramOp program) {
-  auto module = program->getParentOfType<ModuleOp>();
+PlanOp ProgramOp::getPlan() {
+  auto module = (*this)->getParentOfType<ModuleOp>();
   if (!module)
     return {};
   for (auto plan : module.getOps<PlanOp>())
     for (Attribute p : plan.getPrograms())
-      if (cast<SymbolRefAttr>(p).getRootReference() == program.getSymNameAttr())
+      if (cast<SymbolRefAttr>(p).getRootReference() == getSymNameAttr())
         return plan;
   return {};
 }
 
-ArrayAttr ProgramOp::getBufferDims(unsigned argNumber) {
-  PlanOp plan = planOf(*this);
-  if (!plan || argNumber >= getArgNames().size())
+/// The plan's entry for buffer argument `argNumber` (found by name), or
+/// null.
+static DictionaryAttr bufferEntry(ProgramOp program, unsigned argNumber) {
+  PlanOp plan = program.getPlan();
+  if (!plan || argNumber >= program.getArgNames().size())
     return {};
-  StringRef name = cast<StringAttr>(getArgNames()[argNumber]).getValue();
+  StringRef name = cast<StringAttr>(program.getArgNames()[argNumber]).getValue();
   for (Attribute entry : plan.getBuffers()) {
     auto dict = cast<DictionaryAttr>(entry);
     if (dict.getAs<StringAttr>("name").getValue() == name)
-      return dict.getAs<ArrayAttr>("dims");
+      return dict;
   }
   return {};
+}
+
+ArrayAttr ProgramOp::getBufferDims(unsigned argNumber) {
+  DictionaryAttr entry = bufferEntry(*this, argNumber);
+  return entry ? entry.getAs<ArrayAttr>("dims") : ArrayAttr();
+}
+
+StringRef ProgramOp::getBufferRole(unsigned argNumber) {
+  DictionaryAttr entry = bufferEntry(*this, argNumber);
+  auto role = entry ? entry.getAs<StringAttr>("role") : StringAttr();
+  return role ? role.getValue() : StringRef();
 }
 
 std::optional<int64_t> ProgramOp::getKnownExtent(Attribute dim) {
   if (auto literal = dyn_cast<IntegerAttr>(dim))
     return literal.getInt();
-  if (PlanOp plan = planOf(*this))
+  if (PlanOp plan = getPlan())
     if (DictionaryAttr bindings = plan.getBindingsAttr())
       if (auto bound =
               bindings.getAs<IntegerAttr>(cast<StringAttr>(dim).getValue()))

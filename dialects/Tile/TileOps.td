@@ -217,9 +217,14 @@ def Tile_ProgramOp : Tile_Op<"program", [Symbol, IsolatedFromAbove,
     /// The extent of output dimension `d` as a value in the entry block.
     mlir::Value getOutputExtent(mlir::OpBuilder &b, mlir::Location loc,
                                 unsigned d);
+    /// The kernel's `tile.plan` (the one naming this program), or null.
+    PlanOp getPlan();
     /// The dimensions (size names or literals) the kernel's `tile.plan`
     /// gives buffer argument `argNumber`, or null.
     mlir::ArrayAttr getBufferDims(unsigned argNumber);
+    /// The role ("input", "output", "workspace") the plan gives buffer
+    /// argument `argNumber`, or "" without a plan.
+    llvm::StringRef getBufferRole(unsigned argNumber);
     /// The value of dimension `dim` (a literal, or a size the plan binds),
     /// if known at compile time.
     std::optional<int64_t> getKnownExtent(mlir::Attribute dim);

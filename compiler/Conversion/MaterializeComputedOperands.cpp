@@ -1,0 +1,236 @@
+//===- MaterializeComputedOperands.cpp - computed operands to workspaces --===//
+//
+// A computed contraction operand is evaluated by the threads of every
+// program instance that needs it: once per tile along the other operand's
+// dimension. Where that dimension spans many tiles (a mixture of experts'
+// down projection: silu(G) x U, recomputed for each of D / 128 column
+// tiles, from two f32 workspaces), computing it once into a 16-bit
+// workspace and copying it like any loaded operand (cp.async, TMA) costs
+// far less (see TileMaterializeComputedOperands in Passes.td).
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversion/DefaultSchedule.h"
+#include "compiler/Conversion/KernelEditing.h"
+#include "compiler/Conversion/Passes.h"
+#include "compiler/Target/Target.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/TypeUtilities.h"
+
+namespace nautilus {
+#define GEN_PASS_DEF_TILEMATERIALIZECOMPUTEDOPERANDS
+#include "compiler/Conversion/Passes.h.inc"
+} // namespace nautilus
+
+using namespace mlir;
+using namespace nautilus;
+
+namespace {
+
+/// A computed operand is materialized when the other operand's dimension
+/// spans at least this many tiles (it would be computed that many times).
+constexpr int64_t kMinRecomputations = 4;
+
+/// Whether `region` (a computed operand) does arithmetic on floats beyond
+/// converting them: what recomputation repeats (a plain gather only reads).
+bool computesFloats(Region &region) {
+  return llvm::any_of(region.front().without_terminator(), [](Operation &op) {
+    if (isa<arith::ExtFOp, arith::TruncFOp>(op) || op.getNumResults() != 1)
+      return false;
+    return isa<math::MathDialect>(op.getDialect()) ||
+           (isa<arith::ArithDialect>(op.getDialect()) &&
+            isa<FloatType>(getElementTypeOrSelf(op.getResult(0).getType())));
+  });
+}
+
+/// Whether `region` never reads output dimension `other` (not even as an
+/// expression the same over a tile: the new program tiles K in its place)
+/// and uses the reduced index only through its maps.
+bool independentOf(Region &region, unsigned other) {
+  Block &body = region.front();
+  if (!body.getArgument(0).use_empty())
+    return false;
+  return llvm::all_of(body.without_terminator(), [&](Operation &op) {
+    if (auto load = dyn_cast<tile::LoadOp>(op))
+      return !load.getMap().isFunctionOfDim(other);
+    if (auto index = dyn_cast<tile::IndexOp>(op))
+      return static_cast<uint64_t>(index.getDim()) != other;
+    return true;
+  });
+}
+
+class Materializer {
+public:
+  Materializer(ModuleOp module, tile::PlanOp plan, const TargetInfo &target)
+      : module(module), plan(plan), target(target) {}
+
+  /// Materializes `contract`'s computed operand `side` if it pays; returns
+  /// the contraction that replaces `contract` then (null otherwise).
+  tile::ContractOp run(tile::ContractOp contract, unsigned side) {
+    auto program = contract->getParentOfType<tile::ProgramOp>();
+    unsigned rank = program.getRank();
+    unsigned other = side == 0 ? rank - 1 : rank - 2;
+    Region &region = contract.getOperandBody(side);
+    if (!computesFloats(region) || !independentOf(region, other))
+      return {};
+    // Recomputed once per tile along `other`: worth a workspace only when
+    // that is known to be many times.
+    ArrayAttr dims = program.getOutputDims();
+    std::optional<int64_t> otherExtent = program.getKnownExtent(dims[other]);
+    int64_t otherTile = program.getSchedule().getTile()[other];
+    if (!otherExtent || *otherExtent < kMinRecomputations * otherTile)
+      return {};
+    // The workspace's dimensions: the program's, K in place of `other`.
+    Attribute kDim = extentDim(program, contract.getExtent());
+    if (!kDim)
+      return {};
+    // TMA (wgmma) copies rows that start 16-byte aligned.
+    std::optional<int64_t> kExtent = program.getKnownExtent(kDim);
+    if (program.getSchedule().getMma().getInstr() == "wgmma" && kExtent &&
+        *kExtent % 8 != 0)
+      return {};
+    SmallVector<Attribute> workspaceDims(dims.begin(), dims.end());
+    workspaceDims[other] = kDim;
+
+    MLIRContext *ctx = module.getContext();
+    Type element = contract.getOperandElementType();
+    auto type = MemRefType::get(
+        SmallVector<int64_t>(rank, ShapedType::kDynamic), element);
+    std::string name =
+        (program.getSymName() + (side == 0 ? ".lhs" : ".rhs")).str();
+    unsigned buffer = addKernelBuffer(module, plan, name, "workspace", type,
+                                      workspaceDims);
+    buildProgram(program, region, other, buffer, name, workspaceDims);
+
+    // The operand is now loaded from the workspace: index `other` reads K.
+    SmallVector<AffineExpr> results;
+    for (unsigned d = 0; d < rank; ++d)
+      results.push_back(getAffineDimExpr(d == other ? rank : d, ctx));
+    auto map = AffineMap::get(rank + 1, program.getSizes().size(), results,
+                              ctx);
+    return replaceOperand(contract, side,
+                          program.getBody().getArgument(buffer), map);
+  }
+
+private:
+  /// The size a contraction's extent is (its name), or null when it is
+  /// not one of the program's sizes.
+  static Attribute extentDim(tile::ProgramOp program, Value extent) {
+    auto arg = dyn_cast<BlockArgument>(extent);
+    unsigned buffers = program.getArgNames().size();
+    if (!arg || arg.getOwner() != &program.getBody().front() ||
+        arg.getArgNumber() < buffers)
+      return {};
+    return program.getSizes()[arg.getArgNumber() - buffers];
+  }
+
+  /// A program over `dims` (the contract program's, K in place of `other`)
+  /// that evaluates `region` and stores it to buffer `buffer`, launched
+  /// before the contract's program.
+  void buildProgram(tile::ProgramOp program, Region &region, unsigned other,
+                    unsigned buffer, StringRef name,
+                    ArrayRef<Attribute> dims) {
+    MLIRContext *ctx = module.getContext();
+    Location loc = program.getLoc();
+    unsigned rank = program.getRank();
+    OpBuilder b(program);
+    std::string symbol = (name.str() + "_materialized");
+    for (char &c : symbol)
+      if (c == '.')
+        c = '_';
+    auto materialized = tile::ProgramOp::create(
+        b, loc, symbol, program.getArgNames(), program.getSizes(),
+        ArrayAttr::get(ctx, dims), program.getSchedule());
+    Block *entry = new Block();
+    materialized.getBody().push_back(entry);
+    IRMapping mapping;
+    for (BlockArgument arg : program.getBody().getArguments())
+      mapping.map(arg, entry->addArgument(arg.getType(), loc));
+    b.setInsertionPointToStart(entry);
+    // The region's maps take (dims..., k): K now is dimension `other`.
+    SmallVector<AffineExpr> replacement;
+    for (unsigned d = 0; d <= rank; ++d)
+      replacement.push_back(
+          getAffineDimExpr(d == rank ? other : d, ctx));
+    Block &body = region.front();
+    for (Operation &op : body.without_terminator()) {
+      Operation *clone = b.clone(op, mapping);
+      if (auto load = dyn_cast<tile::LoadOp>(clone)) {
+        AffineMap map = load.getMap();
+        load.setMapAttr(AffineMapAttr::get(
+            map.replaceDimsAndSymbols(replacement, {}, rank,
+                                      map.getNumSymbols())));
+      }
+    }
+    Value value = mapping.lookup(
+        cast<tile::YieldOp>(body.getTerminator()).getValue());
+    tile::StoreOp::create(b, loc, value, entry->getArgument(buffer));
+    tile::ReturnOp::create(b, loc);
+    SmallVector<std::optional<int64_t>> extents;
+    for (Attribute d : dims)
+      extents.push_back(materialized.getKnownExtent(d));
+    materialized.retile(defaultSchedule(ctx, extents, target));
+    launchBefore(plan, symbol, program.getSymName());
+  }
+
+  /// Rebuilds `contract` with operand `side` loaded from `buffer` at `map`
+  /// (the other operand as it was).
+  static tile::ContractOp replaceOperand(tile::ContractOp contract,
+                                         unsigned side, Value buffer,
+                                         AffineMap map) {
+    OpBuilder b(contract);
+    std::array<Value, 2> buffers = {contract.getLhs(), contract.getRhs()};
+    std::array<AffineMapAttr, 2> maps = {contract.getLhsMapAttr(),
+                                         contract.getRhsMapAttr()};
+    buffers[side] = buffer;
+    maps[side] = AffineMapAttr::get(map);
+    auto rebuilt = tile::ContractOp::create(
+        b, contract.getLoc(), contract.getType(), buffers[0], maps[0],
+        contract.getLhsOffsets(), contract.getLhsOffsetsMapAttr(),
+        contract.getLhsOffsetsPositionAttr(), buffers[1], maps[1],
+        contract.getRhsOffsets(), contract.getRhsOffsetsMapAttr(),
+        contract.getRhsOffsetsPositionAttr(), contract.getExtent());
+    unsigned kept = 1 - side;
+    if (contract.isComputed(kept))
+      rebuilt.getOperandBody(kept).takeBody(contract.getOperandBody(kept));
+    contract.getResult().replaceAllUsesWith(rebuilt.getResult());
+    contract.erase();
+    return rebuilt;
+  }
+
+  ModuleOp module;
+  tile::PlanOp plan;
+  const TargetInfo &target;
+};
+
+struct TileMaterializeComputedOperandsPass
+    : public nautilus::impl::TileMaterializeComputedOperandsBase<
+          TileMaterializeComputedOperandsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    std::optional<TargetInfo> info = getTargetOption(getOperation(), target);
+    if (!info)
+      return signalPassFailure();
+    ModuleOp module = getOperation();
+    for (auto plan : module.getOps<tile::PlanOp>()) {
+      Materializer materializer(module, plan, *info);
+      SmallVector<tile::ContractOp> contracts;
+      for (Attribute p : plan.getPrograms())
+        if (auto program = module.lookupSymbol<tile::ProgramOp>(
+                cast<FlatSymbolRefAttr>(p).getAttr()))
+          program.walk([&](tile::ContractOp c) { contracts.push_back(c); });
+      for (tile::ContractOp contract : contracts)
+        for (unsigned side : {0u, 1u})
+          if (contract.isComputed(side))
+            if (tile::ContractOp rebuilt = materializer.run(contract, side))
+              contract = rebuilt;
+    }
+  }
+};
+
+} // namespace
