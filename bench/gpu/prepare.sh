@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# On the build machine (nautc built): compiles the GEMM and attention bundles that
+# On the build machine (nautc built): compiles the GEMM, attention and MoE bundles that
 # bench/gpu/run_gemms.py runs on a GPU machine, into bench/gpu/bundles/.
 #   bench/gpu/prepare.sh [PATH/TO/nautc] [sm_90|sm_80 ...]
 # Each bundle (nautc compile --emit bundle, see compiler/Pipeline/Bundle.h)
@@ -33,6 +33,11 @@ cases=(
   # checked against PyTorch's scaled_dot_product_attention.
   "attention_4096_d128:$examples/attention.tensor:attention:B=4,H=16,N=4096,M=4096,D=128"
   "attention_ragged_d64:$examples/attention.tensor:attention:B=2,H=8,N=1000,M=1500,D=64"
+  # A mixture of experts at Mixtral 8x7B's shapes (6 programs: routing,
+  # gate and up, silu(G) * U, down, combine) and a ragged one, checked
+  # against a per-expert PyTorch loop.
+  "moe_mixtral:$examples/moe.tensor:moe_ffn:T=4096,D=4096,F=14336,E=8,J=2"
+  "moe_ragged:$examples/moe.tensor:moe_ffn:T=1000,D=2048,F=5000,E=8,J=2"
 )
 for target in "${targets[@]}"; do
   for c in "${cases[@]}"; do

@@ -26,7 +26,11 @@ torch.nn.functional.scaled_dot_product_attention in f32 and timed against it
 on the bf16 inputs (FlashAttention's kernels where PyTorch has them); TFLOP/s
 = 4 B H N M D / time. This is the check the emulator cannot make of the P V
 program, whose producer warpgroup writes shared memory that wgmma reads
-through the async proxy. The table goes to stdout and to --out.
+through the async proxy. A mixture-of-experts bundle (X, Wg, Wu, Wd, ids,
+w, Y) runs on random top-J routings and is checked against a per-expert
+PyTorch loop in f32 and timed against the same loop in bf16 (cuBLAS
+matmuls); TFLOP/s = 6 T J D F / time. The table goes to stdout and to
+--out.
 """
 import argparse
 import ctypes
@@ -155,17 +159,20 @@ class Driver:
                                             ctypes.c_void_p(stream), values, None), "cuLaunchKernel")
 
 
-def prepare(driver, b):
-    """The bundle's buffers (inputs random, the rest zero) and a function
-    launching all its programs in order."""
+def prepare(driver, b, given=None):
+    """The bundle's buffers (inputs random unless `given`, the rest zero)
+    and a function launching all its programs in order."""
     import torch
     sizes = sizes_of(b)
-    torch_dtype = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
+    torch_dtype = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
+                   "i32": torch.int32}
     gen = torch.Generator(device="cuda").manual_seed(0)
     tensors = {}
     for buf in b["buffers"]:
         shape = [extent(d, sizes) for d in buf["dims"]]
-        if buf["role"] == "input":
+        if given and buf["name"] in given:
+            tensors[buf["name"]] = given[buf["name"]].contiguous()
+        elif buf["role"] == "input":
             t = torch.randn(shape, generator=gen, device="cuda", dtype=torch.float32) * 0.1
             tensors[buf["name"]] = t.to(torch_dtype[buf["dtype"]]).contiguous()
         else:
@@ -235,11 +242,54 @@ def run_attention(driver, b, iters):
             "triton": None, "pipeline": f"{len(b['programs'])} programs"}
 
 
+def moe_layer(x, wg, wu, wd, ids, w, dtype):
+    """A mixture-of-experts layer as PyTorch runs it without a fused kernel:
+    per expert, its rows gathered, three matmuls (cuBLAS), the weighted rows
+    added back; in `dtype` (f32 for the reference)."""
+    import torch
+    import torch.nn.functional as F
+    y = torch.zeros(x.shape[0], wd.shape[2], device=x.device, dtype=torch.float32)
+    for e in range(wg.shape[0]):
+        rows, picks = (ids == e).nonzero(as_tuple=True)
+        if rows.numel() == 0:
+            continue
+        xe = x[rows].to(dtype)
+        a = F.silu(xe @ wg[e].to(dtype)) * (xe @ wu[e].to(dtype))
+        y.index_add_(0, rows, (a @ wd[e].to(dtype)).float() * w[rows, picks, None])
+    return y
+
+
+def run_moe(driver, b, iters):
+    import torch
+    sizes = sizes_of(b)
+    t, e, j = sizes["T"], sizes["E"], sizes["J"]
+    gen = torch.Generator(device="cuda").manual_seed(1)
+    # Each token's J distinct experts, uniformly; softmax-like weights.
+    ids = torch.rand(t, e, generator=gen, device="cuda").argsort(dim=1)[:, :j].to(torch.int32)
+    w = torch.rand(t, j, generator=gen, device="cuda")
+    w = w / w.sum(dim=1, keepdim=True)
+    tensors, run = prepare(driver, b, {"ids": ids, "w": w})
+    x, wg, wu, wd = tensors["X"], tensors["Wg"], tensors["Wu"], tensors["Wd"]
+    run()
+    torch.cuda.synchronize()
+    want = moe_layer(x, wg, wu, wd, ids, w, torch.float32)
+    got = tensors["Y"].float()
+    error = ((got - want).abs().max() / want.abs().max()).item()
+    flops = 2.0 * t * j * x.shape[1] * wg.shape[2] * 3
+    t_nautc = timed(run, iters)
+    t_torch = timed(lambda: moe_layer(x, wg, wu, wd, ids, w, x.dtype), iters)
+    return {"shape": f"T{t} D{x.shape[1]} F{wg.shape[2]} E{e} J{j}", "dtype": "bf16",
+            "error": error, "nautc": flops / t_nautc * 1e-12, "cublas": flops / t_torch * 1e-12,
+            "triton": None, "pipeline": f"{len(b['programs'])} programs"}
+
+
 def run_bundle(driver, b, iters, triton_matmul):
     import torch
     names = {buf["name"] for buf in b["buffers"]}
     if {"Q", "K", "V", "O"} <= names:
         return run_attention(driver, b, iters)
+    if {"X", "Wg", "Wu", "Wd", "ids", "w", "Y"} <= names:
+        return run_moe(driver, b, iters)
     tensors, run = prepare(driver, b)
     a, bm = tensors["A"], tensors["B"]
     run()
@@ -334,7 +384,8 @@ def main():
         print(r, flush=True)
     name = torch.cuda.get_device_name()
     lines = [f"GPU: {name}; TFLOP/s, median of {args.iters} launches "
-             "(attention rows: the cuBLAS column is PyTorch's scaled_dot_product_attention)", "",
+             "(attention rows: the cuBLAS column is PyTorch's scaled_dot_product_attention; "
+             "MoE rows: PyTorch's per-expert loop of cuBLAS matmuls)", "",
              "| bundle | M x N x K | dtype | pipeline | max rel. error | nautc | cuBLAS | Triton | nautc/cuBLAS | nautc/Triton |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
