@@ -4,9 +4,10 @@
 // program instance that needs it: once per tile along the other operand's
 // dimension. Where that dimension spans many tiles (a mixture of experts'
 // down projection: silu(G) x U, recomputed for each of D / 128 column
-// tiles, from two f32 workspaces), computing it once into a 16-bit
-// workspace and copying it like any loaded operand (cp.async, TMA) costs
-// far less (see TileMaterializeComputedOperands in Passes.td).
+// tiles, from two f32 workspaces; its gate and up projections: the rows
+// of X gathered for each of F / 128 column tiles), computing it once into
+// a 16-bit workspace and copying it like any loaded operand (cp.async,
+// TMA) costs far less (see TileMaterializeComputedOperands in Passes.td).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/DefaultSchedule.h"
@@ -14,12 +15,9 @@
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Target/Target.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/TypeUtilities.h"
 
 namespace nautilus {
 #define GEN_PASS_DEF_TILEMATERIALIZECOMPUTEDOPERANDS
@@ -34,18 +32,6 @@ namespace {
 /// A computed operand is materialized when the other operand's dimension
 /// spans at least this many tiles (it would be computed that many times).
 constexpr int64_t kMinRecomputations = 4;
-
-/// Whether `region` (a computed operand) does arithmetic on floats beyond
-/// converting them: what recomputation repeats (a plain gather only reads).
-bool computesFloats(Region &region) {
-  return llvm::any_of(region.front().without_terminator(), [](Operation &op) {
-    if (isa<arith::ExtFOp, arith::TruncFOp>(op) || op.getNumResults() != 1)
-      return false;
-    return isa<math::MathDialect>(op.getDialect()) ||
-           (isa<arith::ArithDialect>(op.getDialect()) &&
-            isa<FloatType>(getElementTypeOrSelf(op.getResult(0).getType())));
-  });
-}
 
 /// Whether `region` never reads output dimension `other` (not even as an
 /// expression the same over a tile: the new program tiles K in its place)
@@ -75,7 +61,7 @@ public:
     unsigned rank = program.getRank();
     unsigned other = side == 0 ? rank - 1 : rank - 2;
     Region &region = contract.getOperandBody(side);
-    if (!computesFloats(region) || !independentOf(region, other))
+    if (!independentOf(region, other))
       return {};
     // Recomputed once per tile along `other`: worth a workspace only when
     // that is known to be many times.
@@ -97,14 +83,22 @@ public:
     workspaceDims[other] = kDim;
 
     MLIRContext *ctx = module.getContext();
-    Type element = contract.getOperandElementType();
-    auto type = MemRefType::get(
-        SmallVector<int64_t>(rank, ShapedType::kDynamic), element);
-    std::string name =
-        (program.getSymName() + (side == 0 ? ".lhs" : ".rhs")).str();
-    unsigned buffer = addKernelBuffer(module, plan, name, "workspace", type,
-                                      workspaceDims);
-    buildProgram(program, region, other, buffer, name, workspaceDims);
+    // The same operand computed for another contraction (a mixture of
+    // experts' gate and up projections gather the same rows) shares its
+    // workspace.
+    std::string key = operandKey(program, region, other, workspaceDims);
+    auto [it, first] = workspaces.try_emplace(key, 0);
+    if (first) {
+      Type element = contract.getOperandElementType();
+      auto type = MemRefType::get(
+          SmallVector<int64_t>(rank, ShapedType::kDynamic), element);
+      std::string name =
+          (program.getSymName() + (side == 0 ? ".lhs" : ".rhs")).str();
+      it->second = addKernelBuffer(module, plan, name, "workspace", type,
+                                   workspaceDims);
+      buildProgram(program, region, other, it->second, name, workspaceDims);
+    }
+    unsigned buffer = it->second;
 
     // The operand is now loaded from the workspace: index `other` reads K.
     SmallVector<AffineExpr> results;
@@ -117,6 +111,46 @@ public:
   }
 
 private:
+  /// What makes two computed operands the same: their ops in order (names,
+  /// attributes, types; operands as the kernel's buffers and sizes by name,
+  /// the region's earlier results or the reduced index), the dimension K
+  /// replaces, and the workspace's dimensions. (Argument numbers would not
+  /// do: each new workspace shifts the sizes'.)
+  static std::string operandKey(tile::ProgramOp program, Region &region,
+                                unsigned other, ArrayRef<Attribute> dims) {
+    std::string key;
+    llvm::raw_string_ostream os(key);
+    os << other;
+    for (Attribute d : dims)
+      os << " " << d;
+    Block &body = region.front();
+    llvm::DenseMap<Value, unsigned> results;
+    auto name = [&](Value v) {
+      unsigned buffers = program.getArgNames().size();
+      if (auto arg = dyn_cast<BlockArgument>(v)) {
+        if (arg.getOwner() == &body)
+          os << " k";
+        else if (arg.getArgNumber() < buffers)
+          os << " buffer " << program.getArgNames()[arg.getArgNumber()];
+        else
+          os << " size " << program.getSizes()[arg.getArgNumber() - buffers];
+      } else if (results.count(v))
+        os << " r" << results.lookup(v);
+      else
+        os << " ?" << v.getAsOpaquePointer(); // from elsewhere: unique
+    };
+    for (Operation &op : body) {
+      os << "\n" << op.getName() << " " << op.getAttrDictionary();
+      for (Value v : op.getOperands())
+        name(v);
+      for (Value r : op.getResults()) {
+        os << " : " << r.getType();
+        results[r] = results.size();
+      }
+    }
+    return key;
+  }
+
   /// The size a contraction's extent is (its name), or null when it is
   /// not one of the program's sizes.
   static Attribute extentDim(tile::ProgramOp program, Value extent) {
@@ -205,6 +239,8 @@ private:
   ModuleOp module;
   tile::PlanOp plan;
   const TargetInfo &target;
+  /// The workspaces made so far (buffer argument numbers), by operandKey.
+  std::map<std::string, unsigned> workspaces;
 };
 
 struct TileMaterializeComputedOperandsPass

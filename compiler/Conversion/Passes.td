@@ -100,15 +100,17 @@ def TileMaterializeComputedOperands
   let description = [{
     A computed operand (`tile.contract computed`) is evaluated by every
     program instance that needs it, once per tile along the other operand's
-    dimension. When its region does float arithmetic (not only a gather),
-    never reads the other dimension, and that dimension's bound extent is
-    at least 4 tiles (a mixture of experts' down projection: `silu(G) x U`
-    for each of D / 128 column tiles; not attention's P, whose other
-    dimension is the head, one tile), the region moves into a new program
-    launched just before: over the program's output dimensions with K in
-    place of the other one, default CUDA-core schedule, storing the
-    16-bit operand to a new workspace `<program>.lhs` (or `.rhs`). The
-    contraction then loads it there like any operand (cp.async, TMA).
+    dimension, by the threads. When its region never reads the other
+    dimension and that dimension's bound extent is at least 4 tiles (a
+    mixture of experts' down projection: `silu(G) x U` for each of D / 128
+    column tiles; its gate and up projections: X's rows gathered for each
+    of F / 128; not attention's P, whose other dimension is the head, one
+    tile), the region moves into a new program launched just before: over
+    the program's output dimensions with K in place of the other one,
+    default CUDA-core schedule, storing the 16-bit operand to a new
+    workspace `<program>.lhs` (or `.rhs`). The contraction then loads it
+    there like any operand (cp.async, TMA). Operands that compute the same
+    (the same ops on the same buffers and sizes) share one workspace.
     Unbound extents are left alone (recomputing is bounded; a workspace
     of unknown size might not be). NVIDIA programs only have
     contractions; other targets pass through.

@@ -73,13 +73,23 @@ tile.plan @unbound {buffers = [{dims = ["M", "K"], name = "S", role = "input", t
 
 // -----
 
-// A gather of rows does no arithmetic a workspace would save.
-// CHECK-LABEL: tile.program @gather_O
-// CHECK: tile.contract computed
+// Rows gathered through R, for two contractions (a mixture of experts' gate
+// and up projections): gathered once, by one program, into one workspace
+// both load (each would otherwise gather them again for each of N's 4
+// tiles, by the threads rather than by copies).
+// CHECK-LABEL: tile.program @gather_P1_lhs_materialized
+// CHECK-SAME: arg_names = ["S", "V", "W", "O", "P", "R", "gather_P1.lhs"], output_dims = ["M", "K"]
+// CHECK: tile.load %arg0[#{{.*}}] indirect(%{{.*}}) at [0] : memref<?x?xbf16>
+// CHECK: tile.store %{{.*}}, %arg6 : vector<16x64xbf16> -> memref<?x?xbf16>
+// CHECK-NOT: _materialized
+// CHECK-LABEL: tile.program @gather_P1
+// CHECK: tile.contract %arg6[#{{.*}}], %arg1[#{{.*}}] over
+// CHECK-LABEL: tile.program @gather_P2
+// CHECK: tile.contract %arg6[#{{.*}}], %arg2[#{{.*}}] over
 // CHECK: tile.plan @gather
-// CHECK-SAME: programs = [@gather_O]
-tile.program @gather_O attributes {arg_names = ["S", "V", "O", "R"], output_dims = ["M", 512], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3>>, sizes = ["M", "K"]} {
-^bb0(%s: memref<?x?xbf16>, %v: memref<?x?xbf16>, %o: memref<?x?xf32>, %rows: memref<?xi32>, %m: index, %k: index):
+// CHECK-SAME: programs = [@gather_P1_lhs_materialized, @gather_P1, @gather_P2]
+tile.program @gather_P1 attributes {arg_names = ["S", "V", "W", "O", "P", "R"], output_dims = ["M", 512], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3>>, sizes = ["M", "K"]} {
+^bb0(%s: memref<?x?xbf16>, %v: memref<?x?xbf16>, %w: memref<?x?xbf16>, %o: memref<?x?xf32>, %p: memref<?x?xf32>, %rows: memref<?xi32>, %m: index, %k: index):
   %acc = tile.contract computed, %v[affine_map<(d0, d1, d2)[s0, s1] -> (d2, d1)>] over(%k) : memref<?x?xbf16> -> vector<128x128xf32> lhs {
   ^bb0(%kk: index):
     %r = tile.load %rows[affine_map<(d0, d1, d2)[s0, s1] -> (d0)>] : memref<?xi32> -> vector<128x128xi32>
@@ -89,4 +99,15 @@ tile.program @gather_O attributes {arg_names = ["S", "V", "O", "R"], output_dims
   }
   tile.store %acc, %o : vector<128x128xf32> -> memref<?x?xf32>
 }
-tile.plan @gather {buffers = [{dims = ["M", "K"], name = "S", role = "input", type = memref<?x?xbf16>}, {dims = ["K", 512], name = "V", role = "input", type = memref<?x?xbf16>}, {dims = ["M", 512], name = "O", role = "output", type = memref<?x?xf32>}, {dims = ["M"], name = "R", role = "input", type = memref<?xi32>}], programs = [@gather_O], sizes = ["M", "K"]}
+tile.program @gather_P2 attributes {arg_names = ["S", "V", "W", "O", "P", "R"], output_dims = ["M", 512], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3>>, sizes = ["M", "K"]} {
+^bb0(%s: memref<?x?xbf16>, %v: memref<?x?xbf16>, %w: memref<?x?xbf16>, %o: memref<?x?xf32>, %p: memref<?x?xf32>, %rows: memref<?xi32>, %m: index, %k: index):
+  %acc = tile.contract computed, %w[affine_map<(d0, d1, d2)[s0, s1] -> (d2, d1)>] over(%k) : memref<?x?xbf16> -> vector<128x128xf32> lhs {
+  ^bb0(%kk: index):
+    %r = tile.load %rows[affine_map<(d0, d1, d2)[s0, s1] -> (d0)>] : memref<?xi32> -> vector<128x128xi32>
+    %ri = arith.index_cast %r : vector<128x128xi32> to vector<128x128xindex>
+    %x = tile.load %s[affine_map<(d0, d1, d2)[s0, s1] -> (d2)>] indirect(%ri) at [0] : memref<?x?xbf16>, vector<128x128xindex> -> vector<128x128xbf16>
+    tile.yield %x : vector<128x128xbf16>
+  }
+  tile.store %acc, %p : vector<128x128xf32> -> memref<?x?xf32>
+}
+tile.plan @gather {buffers = [{dims = ["M", "K"], name = "S", role = "input", type = memref<?x?xbf16>}, {dims = ["K", 512], name = "V", role = "input", type = memref<?x?xbf16>}, {dims = ["K", 512], name = "W", role = "input", type = memref<?x?xbf16>}, {dims = ["M", 512], name = "O", role = "output", type = memref<?x?xf32>}, {dims = ["M", 512], name = "P", role = "output", type = memref<?x?xf32>}, {dims = ["M"], name = "R", role = "input", type = memref<?xi32>}], programs = [@gather_P1, @gather_P2], sizes = ["M", "K"]}
