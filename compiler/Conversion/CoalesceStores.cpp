@@ -31,17 +31,12 @@ struct TileCoalesceStoresPass
     tile::MmaAttr mma = schedule.getMma();
     if (!mma)
       return;
-    // Static shared memory the program already takes: the mma.sync
-    // pipeline's stages (wgmma's are dynamic).
-    int64_t used = 0;
-    if (tile::ContractOp contract = findContract(program);
-        contract && mma.getInstr() == "mma_sync")
-      used = contractSharedMemoryBytes(contract, schedule);
+    // The static shared memory the pipeline leaves (staticSharedBudget).
+    int64_t available = staticSharedBudget(program);
     ArrayRef<int64_t> shape = schedule.getTile();
     int64_t rows = 1;
     for (int64_t t : shape.drop_back())
       rows *= t;
-    constexpr int64_t kStaticSharedLimit = 48 * 1024;
     for (auto store : llvm::to_vector(program.getBody().getOps<tile::StoreOp>())) {
       Value value = store.getValue();
       if (value.getDefiningOp<tile::ConvertLayoutOp>())
@@ -50,7 +45,7 @@ struct TileCoalesceStoresPass
       int64_t bytes = type.getElementTypeBitWidth() / 8;
       int64_t pitch = shape.back() + std::max<int64_t>(1, 4 / bytes);
       int64_t bands =
-          stagingBands(rows, pitch * bytes, kStaticSharedLimit - used);
+          stagingBands(rows, pitch * bytes, available);
       if (bands == 0)
         continue;
       layout::LinearLayout coalesced = layout::withLeadingUnitDims(
@@ -62,7 +57,7 @@ struct TileCoalesceStoresPass
           b, store.getLoc(), value.getType(), value,
           tile::LinearLayoutAttr::get(program.getContext(), coalesced, shape));
       store.getValueMutable().assign(convert.getResult());
-      used += rows / bands * pitch * bytes;
+      available -= rows / bands * pitch * bytes;
     }
   }
 };

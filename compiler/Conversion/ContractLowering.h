@@ -78,6 +78,17 @@ mlir::Value emitOperandOffset(mlir::OpBuilder &b, mlir::Location loc,
                               llvm::ArrayRef<mlir::Value> origin,
                               llvm::ArrayRef<mlir::Value> sizes);
 
+/// A block's static shared memory limit, and all of its shared memory on
+/// sm_90 (static and dynamic, opted into at launch).
+constexpr int64_t kStaticSharedLimit = 48 * 1024;
+constexpr int64_t kSm90SharedLimit = 227 * 1024;
+
+/// The static shared memory `program` may still take (layout conversions'
+/// staging) beside its pipeline: 48 KiB less the mma.sync pipeline's
+/// (static) stages, and no more than the wgmma pipeline's (dynamic) stages
+/// leave of sm_90's 227 KiB.
+int64_t staticSharedBudget(tile::ProgramOp program);
+
 /// The shared memory (bytes) the contraction's pipeline needs.
 int64_t contractSharedMemoryBytes(tile::ContractOp contract,
                                   tile::ScheduleAttr schedule);
@@ -110,6 +121,10 @@ public:
   /// The producer warpgroup's threads that run produceTile: its thread 0,
   /// or all 128 when it computes an operand.
   int64_t producerThreads() const;
+  /// At the start of the producer's (consumers') branch: gives back
+  /// (takes) registers as the plan says (`setmaxnreg`), or nothing.
+  void enterProducer();
+  void enterConsumer();
   /// The producer threads' copies (and computed operands) for this
   /// program's `localTile`-th tile, whose first indices are `origin`.
   void produceTile(mlir::Value localTile, llvm::ArrayRef<mlir::Value> origin);

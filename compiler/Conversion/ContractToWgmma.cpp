@@ -59,6 +59,17 @@ public:
 
   FailureOr<SmallVector<Value>> run();
   const WgmmaPlan &getPlan() const { return plan; }
+  /// The plan's register reallocation for the producer (or a consumer)
+  /// warpgroup, if it has one.
+  void setMaxRegisters(bool producer) {
+    int64_t registers =
+        producer ? plan.producerRegisters : plan.consumerRegisters;
+    if (registers)
+      NVVM::SetMaxRegisterOp::create(
+          b, loc, registers,
+          producer ? NVVM::SetMaxRegisterAction::decrease
+                   : NVVM::SetMaxRegisterAction::increase);
+  }
 
   /// Shared memory and mbarriers (thread 0 initialises them, then a block
   /// barrier); returns the warpgroup index (i32), uniform per warpgroup.
@@ -631,6 +642,14 @@ Value PersistentWgmma::setup() { return impl->lowering.setup(); }
 
 int64_t PersistentWgmma::producerThreads() const {
   return impl->lowering.getPlan().producersCompute() ? 128 : 1;
+}
+
+void PersistentWgmma::enterProducer() {
+  impl->lowering.setMaxRegisters(/*producer=*/true);
+}
+
+void PersistentWgmma::enterConsumer() {
+  impl->lowering.setMaxRegisters(/*producer=*/false);
 }
 
 void PersistentWgmma::produceTile(Value localTile, ArrayRef<Value> origin) {

@@ -35,3 +35,48 @@ nautilus::defaultSchedule(MLIRContext *ctx,
       gpu ? std::min<int64_t>(target.defaultThreads, elements) : 1;
   return tile::ScheduleAttr::get(ctx, tile, threads);
 }
+
+/// The tile extent for an output extent (known or not): a power of two
+/// from 32 to kMaxContractionTile.
+static int64_t contractionTile(std::optional<int64_t> extent) {
+  if (!extent)
+    return kMaxContractionTile;
+  return std::clamp<int64_t>(llvm::PowerOf2Ceil(*extent), 32,
+                             kMaxContractionTile);
+}
+
+tile::ScheduleAttr nautilus::defaultContractionSchedule(
+    MLIRContext *ctx, unsigned rank, std::optional<int64_t> m,
+    std::optional<int64_t> n, bool wgmma, bool computes) {
+  SmallVector<int64_t> tile(rank, 1);
+  int64_t &tileM = tile[rank - 2], &tileN = tile[rank - 1];
+  tileM = contractionTile(m);
+  tileN = contractionTile(n);
+  tile::MmaAttr mma;
+  if (wgmma) {
+    // A warpgroup per 64 rows, tiles of 64 or 128 (M) by 64 or 128 (N),
+    // 64 of K a stage, 4 stages of TMA copies (128 KiB for 128 x 128).
+    tileM = std::max<int64_t>(tileM, 64);
+    tileN = std::max<int64_t>(tileN, 64);
+    // A wide problem takes 128 x 256 tiles (wgmma m64n256, 128
+    // accumulators a consumer thread): each byte copied feeds twice the
+    // products. Its registers come from the producer's (setmaxnreg, see
+    // WgmmaPlan.h), which a producer computing an operand cannot spare.
+    if (tileM == 128 && n && *n >= kMaxWideContractionTile && !computes)
+      tileN = kMaxWideContractionTile;
+    mma = tile::MmaAttr::get(ctx, "wgmma", /*tileK=*/64,
+                             /*warps=*/{tileM / 16, 1}, /*stages=*/4,
+                             /*groupM=*/8, /*producers=*/1,
+                             /*persistent=*/1, /*swizzle=*/128);
+  } else {
+    // 8 warps, 2 along M and 4 along N: a 128 x 128 tile leaves each
+    // thread 64 accumulators (with 4 warps, 128 of them and an epilogue
+    // spill registers).
+    int64_t warpsN = std::min<int64_t>(4, tileN / 16);
+    mma = tile::MmaAttr::get(ctx, "mma_sync", /*tileK=*/32,
+                             /*warps=*/{2, warpsN}, /*stages=*/3,
+                             /*groupM=*/8, /*producers=*/0,
+                             /*persistent=*/0, /*swizzle=*/128);
+  }
+  return tile::ScheduleAttr::get(ctx, tile, mma.getNumThreads(), mma);
+}

@@ -2,7 +2,9 @@
 //
 // The schedule a program gets when it is made (convert-alg-to-tile) or
 // remade over new output dimensions (tile-group-routed-contractions):
-// tiles sized for the target, the innermost dimension widest.
+// tiles sized for the target, the innermost dimension widest; and the
+// tensor-core schedule a contraction's program gets
+// (tile-form-contractions, tile-materialize-computed-operands).
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_CONVERSION_DEFAULTSCHEDULE_H
@@ -18,6 +20,24 @@ namespace nautilus {
 tile::ScheduleAttr defaultSchedule(mlir::MLIRContext *ctx,
                                    llvm::ArrayRef<std::optional<int64_t>> extents,
                                    const TargetInfo &target);
+
+/// The largest tile extent a contraction takes along M or N, and along N
+/// for a wide wgmma problem whose operands are all loaded: a read that is
+/// uniform over tiles of this many rows is uniform over every contraction
+/// tile.
+constexpr int64_t kMaxContractionTile = 128;
+constexpr int64_t kMaxWideContractionTile = 256;
+
+/// The tensor-core schedule of a contraction program of rank `rank` whose
+/// M and N extents are `m` and `n` (std::nullopt when unbound): wgmma when
+/// `wgmma` (sm_90 with TMA-aligned rows), mma.sync otherwise; `computes`:
+/// an operand is computed by the threads (with wgmma, by the producer
+/// warpgroup, which then keeps its registers).
+tile::ScheduleAttr defaultContractionSchedule(mlir::MLIRContext *ctx,
+                                              unsigned rank,
+                                              std::optional<int64_t> m,
+                                              std::optional<int64_t> n,
+                                              bool wgmma, bool computes);
 
 } // namespace nautilus
 

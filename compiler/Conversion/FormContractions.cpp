@@ -5,6 +5,7 @@
 // tensor-core schedule.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Conversion/DefaultSchedule.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Target/Target.h"
 
@@ -26,11 +27,6 @@ using namespace mlir;
 using namespace nautilus;
 
 namespace {
-
-/// The largest tile extent a contraction takes along M or N
-/// (`contractionTile`): a read of the other operand's dimension that is
-/// uniform over tiles of this extent is uniform over every such tile.
-constexpr int64_t kMaxContractionTile = 128;
 
 /// A load widened to f32: the load, or null.
 tile::LoadOp widenedLoad(Value v) {
@@ -75,7 +71,9 @@ std::optional<TableGather> tableGather(Value v, unsigned outputs) {
     if (e.isFunctionOfDim(outputs))
       return std::nullopt; // reads K
     for (unsigned d = 0; d < outputs; ++d)
-      if (!tile::isUniformOverTile(e, d, kMaxContractionTile))
+      if (!tile::isUniformOverTile(e, d,
+                                   d + 1 == outputs ? kMaxWideContractionTile
+                                                    : kMaxContractionTile))
         return std::nullopt;
   }
   TableGather gather;
@@ -240,15 +238,6 @@ bool readBackOnlyAt16Bit(tile::StoreOp store, unsigned depth) {
     }
   }
   return true;
-}
-
-/// The tile extent for an output extent (known or not): a power of two
-/// from 32 to 128.
-int64_t contractionTile(std::optional<int64_t> extent) {
-  if (!extent)
-    return kMaxContractionTile;
-  return std::clamp<int64_t>(llvm::PowerOf2Ceil(*extent), 32,
-                             kMaxContractionTile);
 }
 
 /// Whether the innermost extent of program argument `buffer` is known not
@@ -439,43 +428,21 @@ struct TileFormContractionsPass
     }
     if (!found)
       return;
-    MLIRContext *ctx = program.getContext();
-    SmallVector<int64_t> tileShape(rank, 1);
     ArrayAttr dims = program.getOutputDims();
-    tileShape[m] = contractionTile(program.getKnownExtent(dims[m]));
-    tileShape[n] = contractionTile(program.getKnownExtent(dims[n]));
-    tile::MmaAttr mma;
     // wgmma's operands come by TMA, whose rows must start 16-byte aligned;
     // bound sizes that do not allow it take the mma.sync pipeline (which
     // copies such rows element by element).
-    // (A computed operand is evaluated into shared memory by the threads:
-    // the producer warpgroup with wgmma.)
     bool tmaRows = llvm::none_of(operands, [&](const OperandChoice &o) {
       return o.kind == OperandChoice::Loaded &&
              innermostKnownUnaligned(program, o.load.getBuffer());
     });
-    if (target == "sm_90" && tmaRows) {
-      // wgmma: a warpgroup per 64 rows, tiles of 64 or 128 (M) by 64 or
-      // 128 (N), 64 of K a stage, 4 stages of TMA copies (128 KiB for
-      // 128 x 128).
-      tileShape[m] = std::max<int64_t>(tileShape[m], 64);
-      tileShape[n] = std::max<int64_t>(tileShape[n], 64);
-      mma = tile::MmaAttr::get(ctx, "wgmma", /*tileK=*/64,
-                               /*warps=*/{tileShape[m] / 16, 1}, /*stages=*/4,
-                               /*groupM=*/8, /*producers=*/1,
-                               /*persistent=*/1, /*swizzle=*/128);
-    } else {
-      // 8 warps, 2 along M and 4 along N: a 128 x 128 tile leaves each
-      // thread 64 accumulators (with 4 warps, 128 of them and an epilogue
-      // spill registers).
-      int64_t warpsN = std::min<int64_t>(4, tileShape[n] / 16);
-      mma = tile::MmaAttr::get(ctx, "mma_sync", /*tileK=*/32,
-                               /*warps=*/{2, warpsN}, /*stages=*/3,
-                               /*groupM=*/8, /*producers=*/0,
-                               /*persistent=*/0, /*swizzle=*/128);
-    }
-    auto schedule =
-        tile::ScheduleAttr::get(ctx, tileShape, mma.getNumThreads(), mma);
+    bool computes = llvm::any_of(operands, [](const OperandChoice &o) {
+      return o.kind != OperandChoice::Loaded;
+    });
+    tile::ScheduleAttr schedule = defaultContractionSchedule(
+        program.getContext(), rank, program.getKnownExtent(dims[m]),
+        program.getKnownExtent(dims[n]), target == "sm_90" && tmaRows,
+        computes);
     program.retile(schedule);
     OpBuilder b(found);
     // A loaded operand: its buffer and map, and its offset table, map and

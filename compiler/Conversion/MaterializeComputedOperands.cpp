@@ -106,8 +106,20 @@ public:
       results.push_back(getAffineDimExpr(d == other ? rank : d, ctx));
     auto map = AffineMap::get(rank + 1, program.getSizes().size(), results,
                               ctx);
-    return replaceOperand(contract, side,
-                          program.getBody().getArgument(buffer), map);
+    tile::ContractOp rebuilt = replaceOperand(
+        contract, side, program.getBody().getArgument(buffer), map);
+    // With every operand copied, a wgmma program's producer has registers
+    // to spare: it may take the wider default tile.
+    if (!rebuilt.isComputed(0) && !rebuilt.isComputed(1) &&
+        program.getSchedule().getMma().getInstr() == "wgmma") {
+      tile::ScheduleAttr wider = defaultContractionSchedule(
+          ctx, rank, program.getKnownExtent(dims[rank - 2]),
+          program.getKnownExtent(dims[rank - 1]), /*wgmma=*/true,
+          /*computes=*/false);
+      if (wider != program.getSchedule())
+        program.retile(wider);
+    }
+    return rebuilt;
   }
 
 private:

@@ -83,7 +83,8 @@ def TileFormContractions : Pass<"tile-form-contractions", "::mlir::ModuleOp"> {
     cores (`#tile.mma`), every tile of the program taking the new shape:
     on sm_80, mma.sync with tile M and N up to 128 (at least 32), 32 of K
     a step, 2 x 4 warps (fewer along N for a narrow tile), 3 stages; on
-    sm_90, wgmma with tile M and N of 64 or 128, 64 of K a step, a
+    sm_90, wgmma with tile M and N of 64 or 128 (N of 256 when bound to at
+    least 256 with both operands loaded), 64 of K a step, a
     warpgroup per 64 rows, 4 stages. Programs without such a reduction,
     and non-NVIDIA targets, are left as they are.
   }];

@@ -56,7 +56,9 @@ private:
   LogicalResult lowerBlock(Block &block);
   LogicalResult lowerOp(Operation &op);
   void lowerLoad(tile::LoadOp load, Fragment &result);
-  void lowerStore(tile::StoreOp store);
+  /// Stores the elements `selected` accepts (all by default).
+  void lowerStore(tile::StoreOp store,
+                  llvm::function_ref<bool(int64_t)> selected = nullptr);
   /// The elements a store of `value` writes as one vector.
   int64_t storeWidth(Value value);
   Fragment lowerReduce(tile::ReduceOp reduce, LogicalResult &status);
@@ -87,6 +89,12 @@ private:
   /// The layout a value was converted to (null: the program's).
   tile::LinearLayoutAttr layoutOf(Value v) { return valueLayouts.lookup(v); }
   LogicalResult lowerConvert(tile::ConvertLayoutOp convert);
+  /// The band of `bandRows` rows each register of `layout` lies in, when
+  /// that does not depend on the lane or warp; none otherwise.
+  std::optional<SmallVector<int64_t>>
+  registerBands(tile::LinearLayoutAttr layout, int64_t bandRows);
+  /// Stores lowered band by band with the conversion of their value.
+  llvm::SmallPtrSet<Operation *, 4> storedWithConversion;
   /// Sets the tile's origin, and each element's global index and whether it
   /// is inside the output, for the tile at `coords`.
   void placeTile(ArrayRef<Value> coords);
@@ -213,7 +221,8 @@ int64_t KernelLowering::storeWidth(Value value) {
   return perThread % run == 0 ? run : 1;
 }
 
-void KernelLowering::lowerStore(tile::StoreOp store) {
+void KernelLowering::lowerStore(tile::StoreOp store,
+                                llvm::function_ref<bool(int64_t)> selected) {
   Value buffer = scalars.lookup(store.getBuffer());
   Fragment value = lookup(store.getValue());
   tile::LinearLayoutAttr layoutAttr = layoutOf(store.getValue());
@@ -234,10 +243,12 @@ void KernelLowering::lowerStore(tile::StoreOp store) {
   // Runs of `width` elements of a row in consecutive registers are stored
   // as one aligned vector when all are inside the output and the row
   // length keeps the run aligned; at ragged edges, element by element.
+  auto wanted = [&](int64_t e) { return !selected || selected(e); };
   int64_t width = storeWidth(store.getValue());
   if (width == 1 || firstElement % width || (endElement - firstElement) % width) {
     for (int64_t e = firstElement; e < endElement; ++e)
-      storeOne(e);
+      if (wanted(e))
+        storeOne(e);
     return;
   }
   Type element = cast<VectorType>(store.getValue().getType()).getElementType();
@@ -246,6 +257,9 @@ void KernelLowering::lowerStore(tile::StoreOp store) {
       b, loc, arith::CmpIPredicate::eq,
       arith::RemUIOp::create(b, loc, rowLength, cIndex(width)), cIndex(0));
   for (int64_t e = firstElement; e < endElement; e += width) {
+    // (A run lies in one row: a selection by rows takes it whole.)
+    if (!wanted(e))
+      continue;
     Value all = aligned;
     for (int64_t k = e; k < e + width; ++k)
       all = arith::AndIOp::create(b, loc, all, in[k]);
@@ -312,7 +326,8 @@ LogicalResult KernelLowering::lowerOp(Operation &op) {
     return success();
   }
   if (auto store = dyn_cast<tile::StoreOp>(op)) {
-    lowerStore(store);
+    if (!storedWithConversion.contains(store))
+      lowerStore(store);
     return success();
   }
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
@@ -460,8 +475,6 @@ FailureOr<Fragment> KernelLowering::lowerContract(tile::ContractOp contract) {
   // What the target allows: shared memory per block (static for the
   // mma.sync pipeline; dynamic, opted into at launch, for wgmma's), and the
   // accumulators must leave registers for the fragments and addresses.
-  constexpr int64_t kStaticSharedLimit = 48 * 1024;
-  constexpr int64_t kSm90SharedLimit = 227 * 1024;
   constexpr int64_t kAccumulatorLimit = 128;
   bool wgmma = schedule.getMma().getInstr() == "wgmma";
   int64_t shared = wgmma ? planWgmma(contract, schedule).sharedBytes
@@ -766,20 +779,28 @@ LogicalResult KernelLowering::lowerConvert(tile::ConvertLayoutOp convert) {
   for (int64_t t : tileShape.drop_back())
     rows *= t;
   int64_t pitch = columns + std::max<int64_t>(1, 4 / elementBytes);
-  constexpr int64_t kStaticSharedLimit = 48 * 1024;
+  // Static shared memory in use (the mma.sync stages, other conversions'
+  // staging), within the static limit and, on sm_90, what the wgmma
+  // pipeline's dynamic stages leave of the block's 227 KiB.
   int64_t used = 0;
   for (BlockArgument a : func.getWorkgroupAttributions()) {
     auto type = cast<MemRefType>(a.getType());
     used += type.getNumElements() * type.getElementTypeBitWidth() / 8;
   }
-  int64_t bands =
-      stagingBands(rows, pitch * elementBytes, kStaticSharedLimit - used);
+  int64_t limit = kStaticSharedLimit;
+  tile::MmaAttr mma = program.getSchedule().getMma();
+  if (tile::ContractOp contract = findContract(program);
+      contract && mma && mma.getInstr() == "wgmma")
+    limit = std::min(limit, kSm90SharedLimit -
+                                planWgmma(contract, program.getSchedule())
+                                    .sharedBytes);
+  int64_t bands = stagingBands(rows, pitch * elementBytes, limit - used);
   if (bands == 0)
     return convert.emitOpError("needs ")
            << pitch * elementBytes
            << " bytes of shared memory a row to move the tile, with " << used
-           << " already in use; a block may use " << kStaticSharedLimit
-           << " bytes of static shared memory";
+           << " already in use; a block may use " << limit
+           << " bytes of static shared memory beside its pipeline";
   int64_t bandRows = rows / bands;
   Value staging = func.addWorkgroupAttribution(
       MemRefType::get({bandRows * pitch}, element, AffineMap(),
@@ -835,6 +856,23 @@ LogicalResult KernelLowering::lowerConvert(tile::ConvertLayoutOp convert) {
   }
   Fragment result(perThread, Value());
   Value zero = arith::ConstantOp::create(b, loc, element, b.getZeroAttr(element));
+  // A conversion only stored, whose target layout puts each register in a
+  // band whatever the lane and warp (a coalesced layout's rows above a
+  // band come from register bits), stores each band as soon as it is read:
+  // only a band's elements are live at a time, not the whole tile's twice.
+  tile::StoreOp fusedStore;
+  std::optional<SmallVector<int64_t>> toBands;
+  if (convert->hasOneUse())
+    if (auto store = dyn_cast<tile::StoreOp>(*convert->user_begin());
+        store && store->getBlock() == convert->getBlock() &&
+        store.getValue() == convert.getResult())
+      if ((toBands = registerBands(convert.getLayout(), bandRows)))
+        fusedStore = store;
+  if (fusedStore) {
+    slot(convert.getResult()) = result;
+    valueLayouts[convert.getResult()] = convert.getLayout();
+    storedWithConversion.insert(fusedStore);
+  }
   for (int64_t band = 0; band < bands; ++band) {
     int64_t firstRow = band * bandRows;
     for (int64_t e = 0; e < perThread; ++e) {
@@ -848,6 +886,16 @@ LogicalResult KernelLowering::lowerConvert(tile::ConvertLayoutOp convert) {
           ValueRange{offsetOf(fromRows[e], fromWithin[rank - 1][e], firstRow)});
     }
     synchronise();
+    if (fusedStore) {
+      for (int64_t e = firstElement; e < endElement; ++e)
+        if ((*toBands)[e] == band)
+          slot(convert.getResult())[e] = memref::LoadOp::create(
+              b, loc, staging,
+              ValueRange{offsetOf(toRows[e], toWithin[rank - 1][e], firstRow)});
+      lowerStore(fusedStore, [&](int64_t e) { return (*toBands)[e] == band; });
+      synchronise();
+      continue;
+    }
     for (int64_t e = 0; e < perThread; ++e) {
       Value in = inBand(toRows[e], firstRow);
       auto load = [&] {
@@ -863,9 +911,44 @@ LogicalResult KernelLowering::lowerConvert(tile::ConvertLayoutOp convert) {
     // of a persistent program, or another pass through a loop.
     synchronise();
   }
+  if (fusedStore)
+    return success();
   slot(convert.getResult()) = result;
   valueLayouts[convert.getResult()] = convert.getLayout();
   return success();
+}
+
+std::optional<SmallVector<int64_t>>
+KernelLowering::registerBands(tile::LinearLayoutAttr layout,
+                              int64_t bandRows) {
+  // Tile extents are powers of two: a flattened row concatenates the bits
+  // of the leading coordinates, so XOR composes it as it does them.
+  auto flatRow = [&](ArrayRef<int32_t> basis) {
+    int64_t row = 0;
+    for (unsigned d = 0; d + 1 < rank; ++d)
+      row = row * tileShape[d] + basis[d];
+    return row;
+  };
+  layout::LinearLayout l = layout.getLayout();
+  SmallVector<int64_t> registerRows;
+  for (const layout::LinearLayout::InDim &in : l.getInDims()) {
+    for (const std::vector<int32_t> &basis : in.bases) {
+      int64_t row = flatRow(basis);
+      if (in.name == "register")
+        registerRows.push_back(row);
+      else if (row >= bandRows)
+        return std::nullopt; // the band depends on the lane or warp
+    }
+  }
+  SmallVector<int64_t> bands(perThread, 0);
+  for (int64_t e = 0; e < perThread; ++e) {
+    int64_t row = 0;
+    for (auto [bit, r] : llvm::enumerate(registerRows))
+      if (e >> bit & 1)
+        row ^= r;
+    bands[e] = row / bandRows;
+  }
+  return bands;
 }
 
 LogicalResult KernelLowering::runPersistent(ArrayRef<Value> grid) {
@@ -902,6 +985,7 @@ LogicalResult KernelLowering::runPersistent(ArrayRef<Value> grid) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&split.getThenRegion().front());
+    persistent->enterProducer();
     Value producing = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::ult, threadId,
         cIndex(persistent->producerThreads()));
@@ -917,6 +1001,7 @@ LogicalResult KernelLowering::runPersistent(ArrayRef<Value> grid) {
   }
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&split.getElseRegion().front());
+  persistent->enterConsumer();
   auto loop = scf::ForOp::create(b, loc, cIndex(0), localTiles, cIndex(1));
   b.setInsertionPointToStart(loop.getBody());
   persistentLocalTile = loop.getInductionVar();

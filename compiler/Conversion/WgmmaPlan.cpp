@@ -1,5 +1,6 @@
 //===- WgmmaPlan.cpp - How a wgmma schedule stages its operands -----------===//
 #include "compiler/Conversion/WgmmaPlan.h"
+#include "compiler/Conversion/ContractLowering.h"
 
 using namespace mlir;
 using namespace nautilus;
@@ -57,6 +58,19 @@ WgmmaPlan nautilus::planWgmma(tile::ContractOp contract,
   // A "full" mbarrier a stage, and with a producer warpgroup an "empty" one.
   int64_t barriers = schedule.getMma().getProducers() ? 2 : 1;
   plan.sharedBytes = plan.barrierOffset + 8 * stages * barriers;
+  // Register reallocation: setmaxnreg counts are multiples of 8 from 24 to
+  // 256; a thread addresses at most 255, and the multiprocessor holds
+  // 65536. A producer that computes an operand keeps the even split.
+  constexpr int64_t kRegisterFile = 65536, kProducerRegisters = 40,
+                    kMaxConsumerRegisters = 240;
+  int64_t threads = schedule.getThreads();
+  if (schedule.getMma().getProducers() && schedule.getMma().getPersistent() &&
+      !plan.producersCompute() && threads > 128) {
+    int64_t consumers = (kRegisterFile - 128 * kProducerRegisters) /
+                        (threads - 128) / 8 * 8;
+    plan.producerRegisters = kProducerRegisters;
+    plan.consumerRegisters = std::min(consumers, kMaxConsumerRegisters);
+  }
   return plan;
 }
 
@@ -64,4 +78,16 @@ tile::ContractOp nautilus::findContract(tile::ProgramOp program) {
   tile::ContractOp found;
   program.walk([&](tile::ContractOp c) { found = c; });
   return found;
+}
+
+int64_t nautilus::staticSharedBudget(tile::ProgramOp program) {
+  tile::ScheduleAttr schedule = program.getSchedule();
+  tile::MmaAttr mma = schedule.getMma();
+  tile::ContractOp contract = findContract(program);
+  if (!mma || !contract)
+    return kStaticSharedLimit;
+  if (mma.getInstr() == "mma_sync")
+    return kStaticSharedLimit - contractSharedMemoryBytes(contract, schedule);
+  return std::min(kStaticSharedLimit,
+                  kSm90SharedLimit - planWgmma(contract, schedule).sharedBytes);
 }

@@ -42,6 +42,14 @@ struct WgmmaPlan {
                                // stages, then (warp specialised) "empty" ones
   int64_t sharedBytes = 0;     // the program's dynamic shared memory
   int64_t swizzleBytes = 128;
+  /// Registers a thread of the producer and of the consumer warpgroups
+  /// keep after `setmaxnreg` (0: no reallocation). A persistent,
+  /// warp-specialised program whose producer only issues copies gives all
+  /// but kProducerRegisters of its registers to the consumers, whose
+  /// accumulators need them (a 128 x 256 tile keeps 128 a thread; the
+  /// 65536 registers of a multiprocessor split evenly over 384 threads
+  /// leave 168).
+  int64_t producerRegisters = 0, consumerRegisters = 0;
   /// Whether the producer warpgroup computes an operand (then all its
   /// threads produce; else its thread 0 alone issues the copies).
   bool producersCompute() const { return lhs.computed || rhs.computed; }  // the schedule's swizzle (TMA's, descriptors')

@@ -11,6 +11,8 @@
 #include "runtime/emulator/EmulatorState.h"
 #include "runtime/emulator/InlinePtx.h"
 
+#include <map>
+#include <set>
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
@@ -306,8 +308,9 @@ void nautilus::emu::detail::emitEmulatedMma(
   call->eraseFromParent();
 }
 
-std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<std::string> &kernels,
-                           bool &usesFibres, uint64_t &staticSharedBytes) {
+std::string nautilus::emu::detail::rewriteForHost(
+    llvm::Module &m, std::vector<std::string> &kernels, bool &usesFibres,
+    std::map<std::string, uint64_t> &staticSharedBytes) {
   llvm::LLVMContext &ctx = m.getContext();
   llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
   llvm::FunctionCallee sreg = m.getOrInsertFunction(
@@ -339,8 +342,13 @@ std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<s
   llvm::FunctionCallee vote = m.getOrInsertFunction(
       "__nautilus_emu_vote", llvm::FunctionType::get(i32, {i32, i32, i32}, false));
   // Shared memory: each addrspace(3) global gets an offset in the block's
-  // shared memory (dynamic shared memory, an external array, starts after
-  // the static ones), and its uses become that address.
+  // shared memory and its uses become that address. As on the GPU, each
+  // kernel lays out its own: its static buffers from 0, then dynamic shared
+  // memory (an external array) 1024-byte aligned after them (a module of
+  // several kernels laid out as one would push dynamic shared memory past
+  // what a wgmma descriptor's 18-bit address reaches). Globals used by
+  // several functions (or by a function that is called) share one
+  // module-wide prefix.
   std::vector<llvm::GlobalVariable *> sharedGlobals;
   for (llvm::GlobalVariable &g : m.globals())
     if (g.getAddressSpace() == 3)
@@ -351,35 +359,71 @@ std::string nautilus::emu::detail::rewriteForHost(llvm::Module &m, std::vector<s
     llvm::FunctionCallee base = m.getOrInsertFunction(
         "__nautilus_emu_shared",
         llvm::FunctionType::get(llvm::PointerType::get(ctx, 0), {i64}, false));
-    uint64_t offset = 0;
-    std::vector<std::pair<llvm::GlobalVariable *, uint64_t>> placed;
+    auto isDynamic = [&](llvm::GlobalVariable *g) {
+      return g->isDeclaration() || dl.getTypeAllocSize(g->getValueType()) == 0;
+    };
+    // The functions using each global (its uses as instructions first).
+    std::map<llvm::GlobalVariable *, std::set<llvm::Function *>> usersOf;
     for (llvm::GlobalVariable *g : sharedGlobals) {
-      if (g->isDeclaration() || dl.getTypeAllocSize(g->getValueType()) == 0)
-        continue;
+      llvm::convertUsersOfConstantsToInstructions({g});
+      for (llvm::User *u : g->users())
+        if (auto *i = llvm::dyn_cast<llvm::Instruction>(u))
+          usersOf[g].insert(i->getFunction());
+        else
+          return "not emulated: a shared-memory global used outside code";
+    }
+    auto place = [&](uint64_t &offset, llvm::GlobalVariable *g) {
       uint64_t align = std::max<uint64_t>(16, g->getAlign().valueOrOne().value());
       offset = (offset + align - 1) / align * align;
-      placed.push_back({g, offset});
+      uint64_t at = offset;
       offset += dl.getTypeAllocSize(g->getValueType());
+      return at;
+    };
+    bool perFunction = true;
+    for (auto &[g, fs] : usersOf)
+      for (llvm::Function *f : fs)
+        perFunction &= f->use_empty();
+    // Static globals of several functions first, for all of them.
+    std::map<std::pair<llvm::GlobalVariable *, llvm::Function *>, uint64_t> at;
+    std::map<llvm::GlobalVariable *, uint64_t> common;
+    uint64_t prefix = 0;
+    for (llvm::GlobalVariable *g : sharedGlobals)
+      if (!isDynamic(g) && (!perFunction || usersOf[g].size() != 1))
+        common[g] = place(prefix, g);
+    std::map<llvm::Function *, uint64_t> staticEnd;
+    for (llvm::GlobalVariable *g : sharedGlobals) {
+      if (isDynamic(g) || common.count(g))
+        continue;
+      llvm::Function *f = *usersOf[g].begin();
+      auto [it, first] = staticEnd.try_emplace(f, prefix);
+      at[{g, f}] = place(it->second, g);
     }
+    uint64_t widest = prefix;
+    for (auto &[f, end] : staticEnd)
+      widest = std::max(widest, end);
     // Dynamic shared memory starts 1024-byte aligned, as on the GPU, so
     // that swizzled tiles placed in it follow their address pattern.
-    uint64_t dynamicStart = (offset + 1023) / 1024 * 1024;
-    for (llvm::GlobalVariable *g : sharedGlobals)
-      if (g->isDeclaration() || dl.getTypeAllocSize(g->getValueType()) == 0)
-        placed.push_back({g, dynamicStart});
-    staticSharedBytes = dynamicStart;
-    for (auto [g, at] : placed) {
-      llvm::convertUsersOfConstantsToInstructions({g});
+    auto dynamicStart = [&](llvm::Function *f) {
+      uint64_t end = perFunction && staticEnd.count(f) ? staticEnd[f]
+                     : perFunction                    ? prefix
+                                                      : widest;
+      return (end + 1023) / 1024 * 1024;
+    };
+    for (llvm::Function &f : m)
+      if (!f.isDeclaration())
+        staticSharedBytes[f.getName().str()] = dynamicStart(&f);
+    for (llvm::GlobalVariable *g : sharedGlobals) {
       std::vector<llvm::Use *> uses;
       for (llvm::Use &u : g->uses())
         uses.push_back(&u);
       for (llvm::Use *u : uses) {
-        auto *user = llvm::dyn_cast<llvm::Instruction>(u->getUser());
-        if (!user)
-          return "not emulated: a shared-memory global used outside code";
+        auto *user = llvm::cast<llvm::Instruction>(u->getUser());
         llvm::Function *f = user->getFunction();
+        uint64_t offset = isDynamic(g)       ? dynamicStart(f)
+                          : common.count(g) ? common[g]
+                                            : at[{g, f}];
         llvm::IRBuilder<> b(&*f->getEntryBlock().getFirstInsertionPt());
-        llvm::Value *address = b.CreateCall(base, {b.getInt64(at)});
+        llvm::Value *address = b.CreateCall(base, {b.getInt64(offset)});
         u->set(b.CreateAddrSpaceCast(address, g->getType()));
       }
       g->eraseFromParent();

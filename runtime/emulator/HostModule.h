@@ -3,6 +3,7 @@
 #define NAUTILUS_RUNTIME_EMULATOR_HOSTMODULE_H
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,10 +18,12 @@ namespace nautilus::emu::detail {
 
 /// Rewrites the NVVM-level module `m` for the host (see HostModule.cpp).
 /// Fills `kernels` with the kernels' names, `usesFibres` when some kernel
-/// waits for other threads (barriers, warp collectives), and the static
-/// shared memory per block. Returns "" or "not emulated: NAME".
+/// waits for other threads (barriers, warp collectives), and each
+/// kernel's static shared memory per block (where its dynamic shared memory
+/// starts). Returns "" or "not emulated: NAME".
 std::string rewriteForHost(llvm::Module &m, std::vector<std::string> &kernels,
-                           bool &usesFibres, uint64_t &staticSharedBytes);
+                           bool &usesFibres,
+                           std::map<std::string, uint64_t> &staticSharedBytes);
 
 /// Replaces `call` (an mma.sync, as an intrinsic or inline PTX) by a call
 /// of the runtime's __nautilus_emu_mma with `kind` (an MmaKind) and the

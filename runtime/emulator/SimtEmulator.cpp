@@ -17,6 +17,7 @@
 #include "llvm/Support/TargetSelect.h"
 
 #include <atomic>
+#include <map>
 #include <thread>
 
 using namespace nautilus::emu;
@@ -26,7 +27,7 @@ struct SimtEmulator::Impl {
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::vector<std::string> kernels;
   bool usesFibres = false;
-  uint64_t staticSharedBytes = 0;
+  std::map<std::string, uint64_t> staticSharedBytes; // by kernel
 };
 
 SimtEmulator::SimtEmulator(std::unique_ptr<Impl> impl)
@@ -173,7 +174,10 @@ std::string SimtEmulator::launch(const std::string &name,
   LaunchState state;
   state.buffers = &buffers;
   bool barriers = impl->usesFibres;
-  size_t sharedBytes = impl->staticSharedBytes + shape.dynamicSharedBytes;
+  auto found = impl->staticSharedBytes.find(name);
+  size_t staticBytes =
+      found == impl->staticSharedBytes.end() ? 0 : found->second;
+  size_t sharedBytes = staticBytes + shape.dynamicSharedBytes;
 
   auto worker = [&] {
     BlockState block;

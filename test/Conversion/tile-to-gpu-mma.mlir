@@ -51,16 +51,17 @@ tile.program @wide attributes {arg_names = ["A", "B", "C"], output_dims = ["M", 
 
 // A conversion moves the tile through shared memory: each thread writes its
 // accumulators where the mma layout puts them (row-major, rows padded by 4
-// bytes), a barrier, each thread reads 4 consecutive elements of a row, a
-// barrier (the buffer is reused by a persistent program's next tile); the
-// store writes those 4 as one 16-byte vector.
+// bytes), a barrier, each thread reads 4 consecutive elements of a row and,
+// the conversion being only stored, stores them at once as one 16-byte
+// vector; a barrier (the buffer is reused by a persistent program's next
+// tile).
 // CHECK-LABEL: gpu.func @converted
 // CHECK-SAME: workgroup(%{{.*}} : memref<2048xf16, 3>, %{{.*}} : memref<1024xf16, 3>, %[[STAGING:.*]] : memref<2112xf32, 3>)
 // CHECK-COUNT-16: memref.store %{{.*}}, %[[STAGING]]
 // CHECK: gpu.barrier
 // CHECK-COUNT-16: memref.load %[[STAGING]]
-// CHECK: gpu.barrier
 // CHECK: vector.store %{{.*}}, %arg2[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<?x?xf32>, vector<4xf32>
+// CHECK: gpu.barrier
 tile.program @converted attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 32], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 16, warps = [2, 2], stages = 2>>, sizes = ["M", "K", "N"]} {
 ^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):
   %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<64x32xf32>
