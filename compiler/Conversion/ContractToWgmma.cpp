@@ -197,29 +197,28 @@ void WgmmaLowering::issueStage(Value kTile, Value stage,
       for (AffineExpr e : llvm::reverse(map.getResults())) {
         --position;
         auto dim = dyn_cast<AffineDimExpr>(e);
-        if (!dim) { // a batch index computed from batch dims and sizes
-          SmallVector<Value> dims(origin.begin(), origin.end());
-          dims.push_back(index(0)); // k: not read by batch indices
-          Value coordinate =
-              expandAffine(b, loc, e, b.getIndexType(), dims, context.sizeArgs);
-          // (An offset table's entry is added to a batch index: the
-          // verifier keeps it uniform over the tile.)
-          if (offsets[side] &&
-              position == contract.getOperandOffsetsPosition(side))
-            coordinate = arith::AddIOp::create(b, loc, coordinate,
-                                               offsets[side]);
-          coordinates.push_back(toI32(coordinate));
+        unsigned d = dim ? dim.getPosition() : ~0u;
+        if (d == kDim) {
+          coordinates.push_back(kCoord);
           continue;
         }
-        unsigned d = dim.getPosition();
-        if (d == kDim)
-          coordinates.push_back(kCoord);
-        else if (d == op->rowDim)
+        if (d == op->rowDim) {
           coordinates.push_back(toI32(arith::AddIOp::create(
               b, loc, origin[d],
               index(op->kInnermost ? 0 : rowsPerBox * box))));
-        else
-          coordinates.push_back(toI32(origin[d]));
+          continue;
+        }
+        // A batch index: a batch dimension, or an expression of them and
+        // of sizes; an offset table's entry is added to it (the verifier
+        // keeps both the same over the tile).
+        SmallVector<Value> dims(origin.begin(), origin.end());
+        dims.push_back(index(0)); // k: not read by batch indices
+        Value coordinate =
+            expandAffine(b, loc, e, b.getIndexType(), dims, context.sizeArgs);
+        if (offsets[side] &&
+            position == contract.getOperandOffsetsPosition(side))
+          coordinate = arith::AddIOp::create(b, loc, coordinate, offsets[side]);
+        coordinates.push_back(toI32(coordinate));
       }
       Value offset = arith::AddIOp::create(
           b, loc, stageOffset, i32(op->stageOffset + box * op->boxBytes));

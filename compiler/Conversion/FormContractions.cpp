@@ -64,7 +64,9 @@ std::optional<TableGather> tableGather(Value v, unsigned outputs) {
   auto cast = load.getIndirect()[0].getDefiningOp<arith::IndexCastOp>();
   auto table =
       cast ? cast.getIn().getDefiningOp<tile::LoadOp>() : tile::LoadOp();
-  if (!table || !table.getIndirect().empty() ||
+  // (In the reduction's body, as the load: its map takes the same dims.)
+  if (!table || table->getBlock() != load->getBlock() ||
+      !table.getIndirect().empty() ||
       !table.getType().getElementType().isInteger(32))
     return std::nullopt;
   for (AffineExpr e : table.getMap().getResults()) {

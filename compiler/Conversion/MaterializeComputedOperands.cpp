@@ -61,8 +61,10 @@ public:
     unsigned rank = program.getRank();
     unsigned other = side == 0 ? rank - 1 : rank - 2;
     Region &region = contract.getOperandBody(side);
-    if (!independentOf(region, other))
+    tile::MmaAttr mma = program.getSchedule().getMma();
+    if (!mma || !independentOf(region, other))
       return {};
+    tile::sinkIntoComputedOperands(contract);
     // Recomputed once per tile along `other`: worth a workspace only when
     // that is known to be many times.
     ArrayAttr dims = program.getOutputDims();
@@ -74,13 +76,14 @@ public:
     Attribute kDim = extentDim(program, contract.getExtent());
     if (!kDim)
       return {};
-    // TMA (wgmma) copies rows that start 16-byte aligned.
-    std::optional<int64_t> kExtent = program.getKnownExtent(kDim);
-    if (program.getSchedule().getMma().getInstr() == "wgmma" && kExtent &&
-        *kExtent % 8 != 0)
-      return {};
     SmallVector<Attribute> workspaceDims(dims.begin(), dims.end());
     workspaceDims[other] = kDim;
+    // TMA (wgmma) copies rows that start 16-byte aligned (8 elements).
+    std::optional<int64_t> rowLength =
+        program.getKnownExtent(workspaceDims.back());
+    if (mma.getInstr() == "wgmma" && rowLength &&
+        *rowLength % 8 != 0)
+      return {};
 
     MLIRContext *ctx = module.getContext();
     // The same operand computed for another contraction (a mixture of
@@ -111,7 +114,7 @@ public:
     // With every operand copied, a wgmma program's producer has registers
     // to spare: it may take the wider default tile.
     if (!rebuilt.isComputed(0) && !rebuilt.isComputed(1) &&
-        program.getSchedule().getMma().getInstr() == "wgmma") {
+        mma.getInstr() == "wgmma") {
       tile::ScheduleAttr wider = defaultContractionSchedule(
           ctx, rank, program.getKnownExtent(dims[rank - 2]),
           program.getKnownExtent(dims[rank - 1]), /*wgmma=*/true,

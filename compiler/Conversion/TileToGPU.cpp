@@ -437,6 +437,7 @@ static bool isElementLocal(Operation &op) {
 
 ContractLoweringContext
 KernelLowering::contractContext(tile::ContractOp contract) {
+  tile::sinkIntoComputedOperands(contract);
   ContractLoweringContext context{func,
                                   // (null when computed or absent)
                                   scalars.lookupOrNull(contract.getLhs()),
@@ -681,6 +682,13 @@ LogicalResult KernelLowering::run() {
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
+  // A program that reallocates registers between warpgroups starts from a
+  // known count, which the reallocation balances (WgmmaPlan.h).
+  if (mma && mma.getInstr() == "wgmma" && contract)
+    if (int64_t start =
+            planWgmma(contract, program.getSchedule()).launchRegisters)
+      func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                    b.getI32IntegerAttr(start));
   Block &body = func.getBody().front();
   b.setInsertionPointToStart(&body);
   for (auto [from, to] : llvm::zip(entry.getArguments(), body.getArguments()))
@@ -787,13 +795,10 @@ LogicalResult KernelLowering::lowerConvert(tile::ConvertLayoutOp convert) {
     auto type = cast<MemRefType>(a.getType());
     used += type.getNumElements() * type.getElementTypeBitWidth() / 8;
   }
-  int64_t limit = kStaticSharedLimit;
   tile::MmaAttr mma = program.getSchedule().getMma();
-  if (tile::ContractOp contract = findContract(program);
-      contract && mma && mma.getInstr() == "wgmma")
-    limit = std::min(limit, kSm90SharedLimit -
-                                planWgmma(contract, program.getSchedule())
-                                    .sharedBytes);
+  int64_t limit = mma && mma.getInstr() == "wgmma"
+                      ? staticSharedBudget(program)
+                      : kStaticSharedLimit;
   int64_t bands = stagingBands(rows, pitch * elementBytes, limit - used);
   if (bands == 0)
     return convert.emitOpError("needs ")
@@ -864,7 +869,7 @@ LogicalResult KernelLowering::lowerConvert(tile::ConvertLayoutOp convert) {
   std::optional<SmallVector<int64_t>> toBands;
   if (convert->hasOneUse())
     if (auto store = dyn_cast<tile::StoreOp>(*convert->user_begin());
-        store && store->getBlock() == convert->getBlock() &&
+        store && convert->getNextNode() == store.getOperation() &&
         store.getValue() == convert.getResult())
       if ((toBands = registerBands(convert.getLayout(), bandRows)))
         fusedStore = store;

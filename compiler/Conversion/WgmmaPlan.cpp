@@ -64,12 +64,19 @@ WgmmaPlan nautilus::planWgmma(tile::ContractOp contract,
   constexpr int64_t kRegisterFile = 65536, kProducerRegisters = 40,
                     kMaxConsumerRegisters = 240;
   int64_t threads = schedule.getThreads();
+  int64_t evenSplit = kRegisterFile / threads / 8 * 8;
   if (schedule.getMma().getProducers() && schedule.getMma().getPersistent() &&
       !plan.producersCompute() && threads > 128) {
-    int64_t consumers = (kRegisterFile - 128 * kProducerRegisters) /
-                        (threads - 128) / 8 * 8;
-    plan.producerRegisters = kProducerRegisters;
-    plan.consumerRegisters = std::min(consumers, kMaxConsumerRegisters);
+    int64_t consumers = std::min(kMaxConsumerRegisters,
+                                 (kRegisterFile - 128 * kProducerRegisters) /
+                                     (threads - 128) / 8 * 8);
+    // Only worth it when the consumers gain (with one consumer warpgroup
+    // the even split already gives it all a thread can address).
+    if (consumers > evenSplit) {
+      plan.launchRegisters = evenSplit;
+      plan.producerRegisters = kProducerRegisters;
+      plan.consumerRegisters = consumers;
+    }
   }
   return plan;
 }
@@ -88,6 +95,8 @@ int64_t nautilus::staticSharedBudget(tile::ProgramOp program) {
     return kStaticSharedLimit;
   if (mma.getInstr() == "mma_sync")
     return kStaticSharedLimit - contractSharedMemoryBytes(contract, schedule);
+  // Dynamic shared memory starts 1024-byte aligned after the static.
   return std::min(kStaticSharedLimit,
-                  kSm90SharedLimit - planWgmma(contract, schedule).sharedBytes);
+                  (kSm90SharedLimit - planWgmma(contract, schedule).sharedBytes) /
+                      1024 * 1024);
 }

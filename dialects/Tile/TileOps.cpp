@@ -660,7 +660,7 @@ static bool readsDim(AffineMap map, unsigned dim, int64_t tileExtent) {
 
 bool nautilus::tile::isUniformOverTile(AffineExpr expr, unsigned dim,
                                        int64_t tileExtent) {
-  if (!expr.isFunctionOfDim(dim))
+  if (!expr.isFunctionOfDim(dim) || tileExtent == 1)
     return true;
   auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
   if (!binary)
@@ -673,6 +673,41 @@ bool nautilus::tile::isUniformOverTile(AffineExpr expr, unsigned dim,
   return binary.getKind() == AffineExprKind::FloorDiv && lhs &&
          lhs.getPosition() == dim && divisor && divisor.getValue() > 0 &&
          divisor.getValue() % tileExtent == 0;
+}
+
+bool nautilus::tile::isSinkableIntoComputedOperand(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return false;
+  if (auto constant = dyn_cast<arith::ConstantOp>(def))
+    return isa<SplatElementsAttr>(constant.getValue());
+  auto broadcast = dyn_cast<vector::BroadcastOp>(def);
+  return broadcast && !isa<VectorType>(broadcast.getSource().getType());
+}
+
+void nautilus::tile::sinkIntoComputedOperands(ContractOp contract) {
+  for (unsigned side : {0u, 1u}) {
+    if (!contract.isComputed(side))
+      continue;
+    Region &region = contract.getOperandBody(side);
+    Block &body = region.front();
+    llvm::DenseMap<Value, Value> sunk;
+    OpBuilder b = OpBuilder::atBlockBegin(&body);
+    body.walk([&](Operation *op) {
+      for (OpOperand &use : op->getOpOperands()) {
+        Value v = use.get();
+        if (v.getParentRegion() == &region ||
+            region.isAncestor(v.getParentRegion()) ||
+            !isa<VectorType>(v.getType()) ||
+            !isSinkableIntoComputedOperand(v))
+          continue;
+        Value &copy = sunk[v];
+        if (!copy)
+          copy = b.clone(*v.getDefiningOp())->getResult(0);
+        use.set(copy);
+      }
+    });
+  }
 }
 
 /// Checks computed operand `side`'s region: one index argument, a yield of
@@ -700,7 +735,8 @@ static LogicalResult verifyComputedOperand(ContractOp op, unsigned side,
   for (Operation &inner : body.without_terminator()) {
     for (Value operand : inner.getOperands())
       if (isa<VectorType>(operand.getType()) &&
-          operand.getParentRegion() != &region)
+          operand.getParentRegion() != &region &&
+          !isSinkableIntoComputedOperand(operand))
         return inner.emitOpError("uses a tile defined outside the computed ")
                << name << " (the region must compute it from loads)";
     if (auto load = dyn_cast<LoadOp>(inner)) {
@@ -744,13 +780,21 @@ static LogicalResult verifyOffsets(ContractOp op, unsigned side,
            << name << "'s rank-" << table.getRank()
            << " offset table with " << (map ? map.getNumResults() : 0)
            << " indices";
-  if (op.getOperandOffsetsPosition(side) >= static_cast<uint64_t>(rank))
+  unsigned position = op.getOperandOffsetsPosition(side);
+  if (position + 1 >= static_cast<uint64_t>(rank))
     return op.emitOpError("adds the ")
-           << name << "'s offset to index "
-           << op.getOperandOffsetsPosition(side) << " of a rank-" << rank
-           << " buffer";
+           << name << "'s offset to index " << position << " of a rank-"
+           << rank << " buffer (it must be an index before the innermost)";
   ArrayRef<int64_t> shape = op.getType().getShape();
   unsigned outputs = shape.size();
+  // The index it adds to is a batch index: copies take it as one
+  // coordinate for the whole tile.
+  AffineExpr indexed = op.getOperandMap(side).getResult(position);
+  for (unsigned d : {outputs - 2, outputs - 1, outputs})
+    if (outputs >= 2 && indexed.isFunctionOfDim(d))
+      return op.emitOpError("adds the ")
+             << name << "'s offset to index " << position
+             << ", which reads M, N or K; it must be a batch index";
   for (AffineExpr e : map.getResults()) {
     if (e.isFunctionOfDim(outputs))
       return op.emitOpError("the ")
