@@ -88,7 +88,9 @@ public:
     MLIRContext *ctx = module.getContext();
     // The same operand computed for another contraction (a mixture of
     // experts' gate and up projections gather the same rows) shares its
-    // workspace.
+    // workspace, computed before the first: the buffers it reads do not
+    // change in between (a kernel's intermediates are each written by one
+    // program, before any reads them).
     std::string key = operandKey(program, region, other, workspaceDims);
     auto [it, first] = workspaces.try_emplace(key, 0);
     if (first) {

@@ -330,19 +330,23 @@ def Tile_ContractOp : Tile_Op<"contract", [AttrSizedOperandSegments,
       map takes the program's output dimensions, then the reduced index,
       and the sizes as symbols (as `tile.load`'s); indices outside the
       buffer read as zero. A loaded operand may add an entry of an i32
-      table to one index, the same for the whole tile:
+      table to one batch index (one whose map result reads neither M, N
+      nor K, and not the innermost), the same for the whole tile:
       `%buffer[#map] offset(%table[#tmap] at p)` reads
       `buffer[map(i, k) + table[tmap(i)] at index p]`, where `tmap` (the
       same dims and symbols) does not read K and is uniform over the tile
       along M and N (`isUniformOverTile`): a grouped GEMM's expert,
       `block_experts[m floordiv 128]`. The lowerings read the entry once a
-      tile and copy the operand like any other (cp.async, TMA).
+      tile and copy the operand like any other (cp.async, TMA); an entry
+      read past the table's end makes the whole tile read zeros.
     - computed: the keyword `computed` and a region (after the types,
       introduced by `lhs` or `rhs`) taking the reduced index and yielding a
       tile of the result's shape in the operand element type, made of
       `tile.load`, `tile.index` and element-wise arith/math ops, that does
       not vary along the other operand's output dimension (N for `lhs`, M
-      for `rhs`). Elements past the operand's rows or past `extent`
+      for `rhs`). Besides its own values it may use splat constants and
+      broadcasts of scalars defined outside (CSE moves them there); the
+      lowerings clone those back in (`sinkIntoComputedOperands`). Elements past the operand's rows or past `extent`
       contribute nothing.
 
     Both operands are f16 or both bf16 (a computed operand ends in the
