@@ -487,12 +487,32 @@ FailureOr<Fragment> KernelLowering::lowerContract(tile::ContractOp contract) {
            << "may use " << sharedLimit << " bytes of "
            << (wgmma ? "shared memory on sm_90" : "static shared memory")
            << " (use fewer stages, a smaller tile_k or a smaller tile)";
-  if (perThread > kAccumulatorLimit)
+  // The registers a computing thread has: an even split of the register
+  // file (at most 255), or on a wgmma schedule that reallocates, the
+  // consumers' count; about kOtherRegisters of them go to addresses,
+  // operand fragments and the epilogue (measured: 161 - 64 on mma.sync,
+  // 137 - 64 on wgmma at 128 x 128).
+  constexpr int64_t kRegisterFile = 65536, kOtherRegisters = 96;
+  int64_t registers = std::min<int64_t>(
+      255, kRegisterFile / schedule.getThreads() / 8 * 8);
+  bool reallocated = false;
+  if (wgmma)
+    if (int64_t given = planWgmma(contract, schedule).consumerRegisters) {
+      registers = given;
+      reallocated = true;
+    }
+  int64_t accumulatorLimit =
+      std::min(kAccumulatorLimit, registers - kOtherRegisters);
+  if (perThread > accumulatorLimit)
     return contract.emitOpError("keeps ")
            << perThread << " accumulators per thread; at most "
-           << kAccumulatorLimit
-           << " leave room in the 255 registers of a thread (use more warps "
-              "or a smaller tile)";
+           << accumulatorLimit << " leave room in the " << registers
+           << " registers of a thread (use more warps or a smaller tile"
+           << (wgmma && !reallocated
+                   ? "; only a persistent producer warpgroup that just "
+                     "copies gives its registers to the consumers"
+                   : "")
+           << ")";
   if (wgmma && (contract.isComputed(0) || contract.isComputed(1)) &&
       !schedule.getMma().getProducers())
     return contract.emitOpError(

@@ -187,3 +187,21 @@ tile.program @grouped_C attributes {arg_names = ["A", "W", "experts", "C"], outp
   %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2, s3] -> (d0, d2)>], %w[affine_map<(d0, d1, d2)[s0, s1, s2, s3] -> (0, d2, d1)>] offset(%experts[affine_map<(d0, d1, d2)[s0, s1, s2, s3] -> (d0 floordiv 128)>] at 0) over(%k) : memref<?x?xbf16>, memref<?x?x?xbf16>, memref<?xi32> -> vector<128x128xf32>
   tile.store %acc, %c : vector<128x128xf32> -> memref<?x?xf32>
 }
+
+// -----
+
+// A 128 x 256 tile keeps 128 accumulators a consumer thread: with a
+// producer that computes an operand (and so keeps its registers), the 168
+// registers of an even split leave room for 72.
+tile.program @pv attributes {arg_names = ["S", "V", "O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [128, 256], threads = 384, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [8, 1], stages = 3, group_m = 8, producers = 1, persistent = 1>>, sizes = ["N", "M", "D"]} {
+^bb0(%s: memref<?x?xf32>, %v: memref<?x?xbf16>, %o: memref<?x?xf32>, %n: index, %m: index, %d: index):
+  // expected-error @+1 {{'tile.contract' op keeps 128 accumulators per thread; at most 72 leave room in the 168 registers of a thread (use more warps or a smaller tile; only a persistent producer warpgroup that just copies gives its registers to the consumers)}}
+  %acc = tile.contract computed, %v[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%m) : memref<?x?xbf16> -> vector<128x256xf32> lhs {
+  ^bb0(%k: index):
+    %x = tile.load %s[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf32> -> vector<128x256xf32>
+    %e = math.exp %x : vector<128x256xf32>
+    %p = arith.truncf %e : vector<128x256xf32> to vector<128x256xbf16>
+    tile.yield %p : vector<128x256xbf16>
+  }
+  tile.store %acc, %o : vector<128x256xf32> -> memref<?x?xf32>
+}
