@@ -83,6 +83,13 @@ mlir::Value emitOperandOffset(mlir::OpBuilder &b, mlir::Location loc,
 constexpr int64_t kStaticSharedLimit = 48 * 1024;
 constexpr int64_t kSm90SharedLimit = 227 * 1024;
 
+/// A multiprocessor's registers, and a thread's share when `threads` split
+/// them evenly (a multiple of 8, and at most the 255 a thread addresses).
+constexpr int64_t kRegisterFile = 65536;
+inline int64_t evenRegisterSplit(int64_t threads) {
+  return std::min<int64_t>(255, kRegisterFile / threads / 8 * 8);
+}
+
 /// The static shared memory `program` may still take (layout conversions'
 /// staging) beside its pipeline: 48 KiB less the mma.sync pipeline's
 /// (static) stages, and no more than the wgmma pipeline's (dynamic) stages

@@ -492,9 +492,8 @@ FailureOr<Fragment> KernelLowering::lowerContract(tile::ContractOp contract) {
   // consumers' count; about kOtherRegisters of them go to addresses,
   // operand fragments and the epilogue (measured: 161 - 64 on mma.sync,
   // 137 - 64 on wgmma at 128 x 128).
-  constexpr int64_t kRegisterFile = 65536, kOtherRegisters = 96;
-  int64_t registers = std::min<int64_t>(
-      255, kRegisterFile / schedule.getThreads() / 8 * 8);
+  constexpr int64_t kOtherRegisters = 96;
+  int64_t registers = evenRegisterSplit(schedule.getThreads());
   bool reallocated = false;
   if (wgmma)
     if (int64_t given = planWgmma(contract, schedule).consumerRegisters) {

@@ -61,10 +61,9 @@ WgmmaPlan nautilus::planWgmma(tile::ContractOp contract,
   // Register reallocation: setmaxnreg counts are multiples of 8 from 24 to
   // 256; a thread addresses at most 255, and the multiprocessor holds
   // 65536. A producer that computes an operand keeps the even split.
-  constexpr int64_t kRegisterFile = 65536, kProducerRegisters = 40,
-                    kMaxConsumerRegisters = 240;
+  constexpr int64_t kProducerRegisters = 40, kMaxConsumerRegisters = 240;
   int64_t threads = schedule.getThreads();
-  int64_t evenSplit = kRegisterFile / threads / 8 * 8;
+  int64_t evenSplit = evenRegisterSplit(threads);
   if (schedule.getMma().getProducers() && schedule.getMma().getPersistent() &&
       !plan.producersCompute() && threads > 128) {
     int64_t consumers = std::min(kMaxConsumerRegisters,
