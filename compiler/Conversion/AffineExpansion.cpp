@@ -2,6 +2,8 @@
 #include "compiler/Conversion/AffineExpansion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
@@ -48,4 +50,30 @@ Value nautilus::expandAffine(OpBuilder &b, Location loc, AffineExpr expr,
 
 bool nautilus::involvesDim(AffineExpr expr, unsigned dim) {
   return expr.isFunctionOfDim(dim);
+}
+
+Value nautilus::loadTableEntry(OpBuilder &b, Location loc, Value table,
+                               AffineMap map, ArrayRef<Value> dims,
+                               ArrayRef<Value> syms, int64_t outside) {
+  SmallVector<Value> index;
+  Value inside = arith::ConstantIntOp::create(b, loc, 1, 1);
+  for (auto [d, e] : llvm::enumerate(map.getResults())) {
+    index.push_back(expandAffine(b, loc, e, b.getIndexType(), dims, syms));
+    inside = arith::AndIOp::create(
+        b, loc, inside,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index.back(),
+                              memref::DimOp::create(b, loc, table, d)));
+  }
+  auto ifInside = scf::IfOp::create(b, loc, TypeRange{b.getIndexType()},
+                                    inside, /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifInside.getThenRegion().front());
+  Value entry = memref::LoadOp::create(b, loc, table, index);
+  scf::YieldOp::create(b, loc,
+                       ValueRange{arith::IndexCastOp::create(
+                           b, loc, b.getIndexType(), entry)});
+  b.setInsertionPointToStart(&ifInside.getElseRegion().front());
+  scf::YieldOp::create(
+      b, loc, ValueRange{arith::ConstantIndexOp::create(b, loc, outside)});
+  return ifInside.getResult(0);
 }

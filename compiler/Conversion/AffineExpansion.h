@@ -2,7 +2,7 @@
 #ifndef NAUTILUS_CONVERSION_AFFINEEXPANSION_H
 #define NAUTILUS_CONVERSION_AFFINEEXPANSION_H
 
-#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
 
 namespace nautilus {
@@ -14,6 +14,14 @@ mlir::Value expandAffine(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::AffineExpr expr, mlir::Type type,
                          llvm::ArrayRef<mlir::Value> dims,
                          llvm::ArrayRef<mlir::Value> syms);
+
+/// Reads i32 `table` at `map` of `dims` with `syms` as symbols (index
+/// scalars, the same over the tile or program that asks) as an index, or
+/// `outside` where the map's index lies past the table.
+mlir::Value loadTableEntry(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value table, mlir::AffineMap map,
+                           llvm::ArrayRef<mlir::Value> dims,
+                           llvm::ArrayRef<mlir::Value> syms, int64_t outside);
 
 /// Whether `expr` involves dimension `dim`.
 bool involvesDim(mlir::AffineExpr expr, unsigned dim);

@@ -133,33 +133,13 @@ Value nautilus::emitOperandOffset(OpBuilder &b, Location loc,
                                   tile::ContractOp contract, unsigned side,
                                   Value table, ArrayRef<Value> origin,
                                   ArrayRef<Value> sizes) {
-  AffineMap map = contract.getOperandOffsetsMap(side);
   SmallVector<Value> dims(origin.begin(), origin.end());
   dims.push_back(arith::ConstantIndexOp::create(b, loc, 0)); // not read
-  SmallVector<Value> index;
-  Value inside = arith::ConstantIntOp::create(b, loc, 1, 1);
-  for (auto [d, e] : llvm::enumerate(map.getResults())) {
-    index.push_back(expandAffine(b, loc, e, b.getIndexType(), dims, sizes));
-    inside = arith::AndIOp::create(
-        b, loc, inside,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index.back(),
-                              memref::DimOp::create(b, loc, table, d)));
-  }
   // Past the table: an offset far below any index (int32 for TMA's
   // coordinates).
   constexpr int64_t kOutside = -(int64_t(1) << 30);
-  auto ifInside = scf::IfOp::create(b, loc, TypeRange{b.getIndexType()},
-                                    inside, /*withElse=*/true);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&ifInside.getThenRegion().front());
-  Value entry = memref::LoadOp::create(b, loc, table, index);
-  scf::YieldOp::create(b, loc,
-                       ValueRange{arith::IndexCastOp::create(
-                           b, loc, b.getIndexType(), entry)});
-  b.setInsertionPointToStart(&ifInside.getElseRegion().front());
-  scf::YieldOp::create(
-      b, loc, ValueRange{arith::ConstantIndexOp::create(b, loc, kOutside)});
-  return ifInside.getResult(0);
+  return loadTableEntry(b, loc, table, contract.getOperandOffsetsMap(side),
+                        dims, sizes, kOutside);
 }
 
 int64_t nautilus::contractSharedMemoryBytes(tile::ContractOp contract,

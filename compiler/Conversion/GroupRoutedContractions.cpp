@@ -209,6 +209,17 @@ public:
         ctx, {program.getKnownExtent(program.getOutputDims()[0]),
               program.getKnownExtent(nExtent)},
         target));
+    // Blocks past the last expert's hold no row, and nothing reads their
+    // rows back (the other programs read rows through their slots; one
+    // grouped by this routing skips them too): skip them.
+    OpBuilder b = OpBuilder::atBlockBegin(&program.getBody().front());
+    auto blockOfRow = AffineMap::get(
+        2, program.getSizes().size(),
+        b.getAffineDimExpr(0).floorDiv(kRouteBlock));
+    tile::SkipIfNegativeOp::create(
+        b, program.getLoc(),
+        program.getBody().getArgument(route.blockExperts),
+        AffineMapAttr::get(blockOfRow));
 
     // The workspace now holds the bucketed rows; readers find a row's
     // through its slot.

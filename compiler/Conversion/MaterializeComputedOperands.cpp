@@ -49,6 +49,15 @@ bool independentOf(Region &region, unsigned other) {
   });
 }
 
+/// The tiles a program skips (`tile.skip_if_negative`) when the entry does
+/// not read output dimension `other`: a program computing its operand over
+/// (dims, K in place of `other`) may skip them too. Null otherwise.
+tile::SkipIfNegativeOp skipWithout(tile::ProgramOp program, unsigned other) {
+  auto skip = tile::SkipIfNegativeOp::find(program);
+  return skip && !skip.getMap().isFunctionOfDim(other) ? skip
+                                                       : tile::SkipIfNegativeOp();
+}
+
 class Materializer {
 public:
   Materializer(ModuleOp module, tile::PlanOp plan, const TargetInfo &target)
@@ -156,7 +165,7 @@ private:
       else
         os << " ?" << v.getAsOpaquePointer(); // from elsewhere: unique
     };
-    for (Operation &op : body) {
+    auto print = [&](Operation &op) {
       os << "\n" << op.getName() << " " << op.getAttrDictionary();
       for (Value v : op.getOperands())
         name(v);
@@ -164,7 +173,12 @@ private:
         os << " : " << r.getType();
         results[r] = results.size();
       }
-    }
+    };
+    // Programs that skip different tiles leave different rows unwritten.
+    if (auto skip = skipWithout(program, other))
+      print(*skip);
+    for (Operation &op : body)
+      print(op);
     return key;
   }
 
@@ -225,6 +239,22 @@ private:
     for (Attribute d : dims)
       extents.push_back(materialized.getKnownExtent(d));
     materialized.retile(defaultSchedule(ctx, extents, target));
+    // Tiles the contraction skips (a grouped GEMM's unused blocks of rows)
+    // need no operand: the new program skips them too, where the entry
+    // does not read the dimension K replaced and is the same over its tile.
+    if (auto skip = skipWithout(program, other)) {
+      ArrayRef<int64_t> tile = materialized.getSchedule().getTile();
+      bool uniform = llvm::all_of(skip.getMap().getResults(), [&](AffineExpr e) {
+        for (unsigned d = 0; d < rank; ++d)
+          if (!tile::isUniformOverTile(e, d, tile[d]))
+            return false;
+        return true;
+      });
+      if (uniform) {
+        b.setInsertionPointToStart(entry);
+        b.clone(*skip, mapping);
+      }
+    }
     launchBefore(plan, symbol, program.getSymName());
   }
 

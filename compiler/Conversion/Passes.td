@@ -42,7 +42,9 @@ def TileGroupRoutedContractions
     (`block_experts[q floordiv 128]`, the same for a whole tile of rows).
     The workspace holds the bucketed rows; the other programs read row
     `(t, j)` of it at `slot[t, j]`, except one grouped by the same routing,
-    which reads its own bucketed row (`slot[order[q]]` is q).
+    which reads its own bucketed row (`slot[order[q]]` is q). Blocks past
+    the last expert's hold no row and are never read back: the program
+    skips them (`tile.skip_if_negative` on the block's entry, -1 there).
     tile-form-contractions then makes the
     reduction a contraction whose operands the tile computes (a grouped
     GEMM on tensor cores). NVIDIA targets only; other programs, and other
@@ -110,8 +112,11 @@ def TileMaterializeComputedOperands
     the program's output dimensions with K in place of the other one,
     default CUDA-core schedule, storing the 16-bit operand to a new
     workspace `<program>.lhs` (or `.rhs`). The contraction then loads it
-    there like any operand (cp.async, TMA). Operands that compute the same
-    (the same ops on the same buffers and sizes) share one workspace.
+    there like any operand (cp.async, TMA). Tiles the program skips
+    (`tile.skip_if_negative` not reading the other dimension: a grouped
+    GEMM's empty blocks of rows) the new program skips too. Operands that
+    compute the same (the same ops on the same buffers and sizes, skipping
+    the same tiles) share one workspace.
     Unbound extents are left alone (recomputing is bounded; a workspace
     of unknown size might not be). NVIDIA programs only have
     contractions; other targets pass through.

@@ -469,6 +469,8 @@ LogicalResult ProgramLowering::lowerOp(Operation &op) {
   }
   if (isa<tile::ReturnOp, tile::YieldOp>(op))
     return success();
+  if (isa<tile::SkipIfNegativeOp>(op))
+    return success(); // around the whole tile (run)
   if (isa<tile::TileDialect>(op.getDialect()) || op.getNumRegions())
     return op.emitOpError("has no CPU lowering");
   b.clone(op, mapping);
@@ -518,6 +520,17 @@ LogicalResult ProgramLowering::run() {
     Value coord = arith::RemSIOp::create(b, loc, rest, grid[d]);
     rest = arith::DivSIOp::create(b, loc, rest, grid[d]);
     base[d] = arith::MulIOp::create(b, loc, coord, cIndex(tileShape[d]));
+  }
+  if (auto skip = tile::SkipIfNegativeOp::find(program)) {
+    Value tableEntry = loadTableEntry(
+        b, loc, mapping.lookup(skip.getTable()), skip.getMap(), base,
+        sizeArgs, /*outside=*/-1);
+    auto ifRuns = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, tableEntry,
+                              cIndex(0)),
+        /*withElse=*/false);
+    b.setInsertionPointToStart(&ifRuns.getThenRegion().front());
   }
   if (failed(lowerBlock(entry)))
     return failure();

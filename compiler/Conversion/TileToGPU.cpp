@@ -100,6 +100,17 @@ private:
   void placeTile(ArrayRef<Value> coords);
   /// A persistent program: loops over its tiles around the pipeline.
   LogicalResult runPersistent(ArrayRef<Value> grid);
+  /// Whether the tile at `origin` runs (an i1), for a program that skips
+  /// tiles (`tile.skip_if_negative`); null for one that runs them all.
+  Value tileRuns(ArrayRef<Value> origin);
+  /// A loop over `count` tiles, the i-th at program id `tileAt(i)` of
+  /// `grid`, emitting `body(run, coords)` for each tile that runs: `run`
+  /// counts the tiles run before it, so that a pipeline numbering its
+  /// steps by it carries its stages and phases over skipped tiles.
+  LogicalResult
+  loopOverTiles(Value count, llvm::function_ref<Value(Value)> tileAt,
+                ArrayRef<Value> grid,
+                llvm::function_ref<LogicalResult(Value, ArrayRef<Value>)> body);
   Value cIndex(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   /// The fragment of `v`: its per-element scalars, or `v` itself E times
   /// for a scalar defined outside any tile (a size, a loop index).
@@ -321,6 +332,8 @@ LogicalResult KernelLowering::lowerOp(Operation &op) {
     fragments[index.getResult()] = globalIndex[index.getDim()];
     return success();
   }
+  if (isa<tile::SkipIfNegativeOp>(op))
+    return success(); // around the whole tile (tileRuns)
   if (auto load = dyn_cast<tile::LoadOp>(op)) {
     lowerLoad(load, slot(load.getResult()));
     return success();
@@ -737,6 +750,10 @@ LogicalResult KernelLowering::run() {
       return failure();
   } else {
     placeTile(programCoordinates(pid, grid));
+    if (Value runs = tileRuns(tileOrigin)) {
+      auto ifRuns = scf::IfOp::create(b, loc, runs, /*withElse=*/false);
+      b.setInsertionPointToStart(&ifRuns.getThenRegion().front());
+    }
     if (failed(lowerBlock(entry)))
       return failure();
   }
@@ -1015,22 +1032,69 @@ LogicalResult KernelLowering::runPersistent(ArrayRef<Value> grid) {
         cIndex(persistent->producerThreads()));
     auto ifProducing = scf::IfOp::create(b, loc, producing, /*withElse=*/false);
     b.setInsertionPointToStart(&ifProducing.getThenRegion().front());
-    auto loop = scf::ForOp::create(b, loc, cIndex(0), localTiles, cIndex(1));
-    b.setInsertionPointToStart(loop.getBody());
-    SmallVector<Value> coords = programCoordinates(tileAt(loop.getInductionVar()), grid);
-    SmallVector<Value> origin;
-    for (unsigned d = 0; d < rank; ++d)
-      origin.push_back(arith::MulIOp::create(b, loc, coords[d], cIndex(tileShape[d])));
-    persistent->produceTile(loop.getInductionVar(), origin);
+    if (failed(loopOverTiles(localTiles, tileAt, grid,
+                             [&](Value run, ArrayRef<Value> coords) {
+                               SmallVector<Value> origin;
+                               for (unsigned d = 0; d < rank; ++d)
+                                 origin.push_back(arith::MulIOp::create(
+                                     b, loc, coords[d],
+                                     cIndex(tileShape[d])));
+                               persistent->produceTile(run, origin);
+                               return success();
+                             })))
+      return failure();
   }
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&split.getElseRegion().front());
   persistent->enterConsumer();
-  auto loop = scf::ForOp::create(b, loc, cIndex(0), localTiles, cIndex(1));
+  return loopOverTiles(localTiles, tileAt, grid,
+                       [&](Value run, ArrayRef<Value> coords) {
+                         persistentLocalTile = run;
+                         placeTile(coords);
+                         return lowerBlock(program.getBody().front());
+                       });
+}
+
+Value KernelLowering::tileRuns(ArrayRef<Value> origin) {
+  auto skip = tile::SkipIfNegativeOp::find(program);
+  if (!skip)
+    return {};
+  Value entry = loadTableEntry(b, loc, scalars.lookup(skip.getTable()),
+                               skip.getMap(), origin, sizeArgs,
+                               /*outside=*/-1);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, entry,
+                               cIndex(0));
+}
+
+LogicalResult KernelLowering::loopOverTiles(
+    Value count, llvm::function_ref<Value(Value)> tileAt, ArrayRef<Value> grid,
+    llvm::function_ref<LogicalResult(Value, ArrayRef<Value>)> body) {
+  bool skips = static_cast<bool>(tile::SkipIfNegativeOp::find(program));
+  SmallVector<Value> initial;
+  if (skips)
+    initial.push_back(cIndex(0));
+  auto loop = scf::ForOp::create(b, loc, cIndex(0), count, cIndex(1), initial);
+  OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
-  persistentLocalTile = loop.getInductionVar();
-  placeTile(programCoordinates(tileAt(persistentLocalTile), grid));
-  return lowerBlock(program.getBody().front());
+  SmallVector<Value> coords =
+      programCoordinates(tileAt(loop.getInductionVar()), grid);
+  if (!skips)
+    return body(loop.getInductionVar(), coords);
+  SmallVector<Value> origin;
+  for (unsigned d = 0; d < rank; ++d)
+    origin.push_back(
+        arith::MulIOp::create(b, loc, coords[d], cIndex(tileShape[d])));
+  Value runs = tileRuns(origin);
+  Value run = loop.getRegionIterArg(0);
+  auto ifRuns = scf::IfOp::create(b, loc, runs, /*withElse=*/false);
+  b.setInsertionPointToStart(&ifRuns.getThenRegion().front());
+  if (failed(body(run, coords)))
+    return failure();
+  b.setInsertionPointAfter(ifRuns);
+  Value next = arith::AddIOp::create(
+      b, loc, run, arith::SelectOp::create(b, loc, runs, cIndex(1), cIndex(0)));
+  scf::YieldOp::create(b, loc, next);
+  return success();
 }
 
 struct ConvertTileToGPUPass

@@ -5,6 +5,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include <array>
+#include <cstdlib>
 #include <thread>
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -14,6 +15,19 @@
 
 using namespace mlir;
 using namespace nautilus;
+
+/// How many blocks of a persistent program run at once on the emulator:
+/// the host's cores, or NAUTILUS_EMU_MULTIPROCESSORS when set (a test that
+/// must see one block take several tiles in turn sets it to 1).
+static int64_t emulatedMultiprocessors() {
+  if (const char *set = std::getenv("NAUTILUS_EMU_MULTIPROCESSORS")) {
+    char *end = nullptr;
+    long value = std::strtol(set, &end, 10);
+    if (end != set && *end == '\0' && value > 0)
+      return value;
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
 
 std::unique_ptr<EmuExecutor> EmuExecutor::create(ModuleOp module,
                                                  rt::LaunchPlan plan,
@@ -91,10 +105,9 @@ std::string EmuExecutor::run(const rt::SizeValues &kernelSizes,
     shape.dynamicSharedBytes = static_cast<uint32_t>(program.dynamicSharedBytes);
     int64_t blocks = program.numPrograms(sizes);
     // A persistent program runs as many blocks as the machine runs at
-    // once: the emulator's multiprocessors are the host's cores.
+    // once: the emulator's multiprocessors (emulatedMultiprocessors).
     if (program.persistent)
-      blocks = std::min<int64_t>(
-          blocks, std::max(1u, std::thread::hardware_concurrency()));
+      blocks = std::min<int64_t>(blocks, emulatedMultiprocessors());
     if (blocks > UINT32_MAX)
       return "program '" + program.name + "' needs " +
              std::to_string(blocks) + " blocks, more than a grid holds";

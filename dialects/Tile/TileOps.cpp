@@ -9,6 +9,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FoldInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -616,6 +617,45 @@ LogicalResult RouteOp::verify() {
   if (!single || single.getInt() != program.getSchedule().getTile()[0])
     return emitOpError("runs in a program whose output is one tile (output "
                        "dimensions [n], tile [n])");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SkipIfNegativeOp
+//===----------------------------------------------------------------------===//
+
+SkipIfNegativeOp SkipIfNegativeOp::find(ProgramOp program) {
+  for (Operation &op : program.getBody().front()) {
+    if (auto skip = dyn_cast<SkipIfNegativeOp>(op))
+      return skip;
+    if (!isMemoryEffectFree(&op))
+      return {};
+  }
+  return {};
+}
+
+LogicalResult SkipIfNegativeOp::verify() {
+  auto program = (*this)->getParentOfType<ProgramOp>();
+  AffineMap map = getMap();
+  if (map.getNumDims() != program.getRank() ||
+      map.getNumSymbols() != program.getSizes().size() ||
+      map.getNumResults() != getTable().getType().getRank())
+    return emitOpError("reads its rank-")
+           << getTable().getType().getRank() << " table at a map of the "
+           << program.getRank() << " output indices and "
+           << program.getSizes().size() << " sizes of its program, not at "
+           << getMapAttr();
+  ArrayRef<int64_t> tile = program.getSchedule().getTile();
+  for (AffineExpr e : map.getResults())
+    for (unsigned d = 0; d < program.getRank(); ++d)
+      if (!isUniformOverTile(e, d, tile[d]))
+        return emitOpError("reads an entry that varies over a tile along "
+                           "output dimension ")
+               << d << " (tile extent " << tile[d]
+               << "); it must be the same for the whole tile";
+  if (find(program) != *this)
+    return emitOpError("must come before every op with side effects of its "
+                       "program (a skipped tile does nothing)");
   return success();
 }
 

@@ -475,6 +475,44 @@ def Tile_RouteOp : Tile_Op<"route", [HasParent<"ProgramOp">]> {
   let hasVerifier = 1;
 }
 
+def Tile_SkipIfNegativeOp : Tile_Op<"skip_if_negative",
+    [HasParent<"ProgramOp">]> {
+  let summary = "Ends a program instance whose table entry is negative";
+  let description = [{
+    Reads `table` (i32) at `map` of the program's output index, with the
+    program's sizes as symbols, and ends the program instance, which then
+    writes nothing, when the entry is negative or lies past the table.
+    The entry must be the same over the whole tile (`isUniformOverTile`:
+    an index read only as `dim floordiv c`, c a multiple of the tile's
+    extent), and the op must come before any op with side effects, so
+    that a skipped instance has done nothing.
+
+    A grouped GEMM's rows are bucketed by expert in blocks, and the
+    bucketed rows' capacity has a partial block for every expert: blocks
+    past the last expert's hold no row (`block_experts` is -1 there) and
+    nothing reads them back (`tile-group-routed-contractions`), so the
+    programs over those rows skip them rather than multiply zeros.
+
+    ```mlir
+    tile.skip_if_negative %block_experts[affine_map<(d0, d1)[s0] ->
+        (d0 floordiv 128)>] : memref<?xi32>
+    ```
+
+    Upstream MLIR's `scf.if` could hold the rest of the program, but a tile
+    program is one block whose ops the lowerings place per tile (and a
+    persistent one per tile of its loop); an op that names the condition
+    lets each lowering skip the tile its own way.
+  }];
+  let arguments = (ins MemRefOf<[I32]>:$table, AffineMapAttr:$map);
+  let assemblyFormat = "$table `[` $map `]` attr-dict `:` type($table)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The op among the first ops of `program` (before any with side
+    /// effects), or null.
+    static SkipIfNegativeOp find(ProgramOp program);
+  }];
+}
+
 def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure,
     AllTypesMatch<["source", "result"]>]> {
   let summary = "The same tile, distributed by another layout";

@@ -13,13 +13,16 @@
 // CHECK-DAG: #[[KN:.*]] = affine_map<(d0, d1, d2)[s0, s1, s2, s3, s4, s5] -> (d2, d1)>
 // CHECK-DAG: #[[TJ:.*]] = affine_map<(d0, d1, d2)[s0, s1, s2, s3, s4, s5] -> (d0, d2)>
 // CHECK-DAG: #[[N:.*]] = affine_map<(d0, d1, d2)[s0, s1, s2, s3, s4, s5] -> (d1)>
+// CHECK-DAG: #[[TILE_BLOCK:.*]] = affine_map<(d0, d1)[s0, s1, s2, s3, s4, s5] -> (d0 floordiv 128)>
 // CHECK-LABEL: tile.program @routed_route_ids
 // CHECK-SAME: arg_names = ["X", "W", "ids", "G", "Y", "ids.order", "ids.slot", "ids.block_experts", "ids.starts"], output_dims = [256], schedule = #tile.schedule<tile = [256], threads = 256>, sizes = ["T", "D", "E", "F", "J", "routed(ids)"]
 // CHECK: ^bb0({{.*}}%[[IDS:arg2]]: memref<?x?xi32>, %[[G:arg3]]: memref<?x?xf32>, {{.*}}, %[[ORDER:arg5]]: memref<?xi32>, %[[SLOT:arg6]]: memref<?x?xi32>, %[[BLOCKS:arg7]]: memref<?xi32>, %[[STARTS:arg8]]: memref<?xi32>, %{{.*}}: index, %{{.*}}: index, %[[E:arg11]]: index, %{{.*}}: index, %[[J:arg13]]: index, %{{.*}}: index)
 // CHECK: tile.route %[[IDS]] experts(%[[E]]) block 128 -> order %[[ORDER]], slot %[[SLOT]], block_experts %[[BLOCKS]], starts %[[STARTS]]
 // CHECK-LABEL: tile.program @routed_G
 // CHECK-SAME: output_dims = ["routed(ids)", "F"], schedule = #tile.schedule<tile = [16, 64], threads = 128>
-// CHECK: tile.reduce sum
+// A block past the last expert's holds no row: its tiles do nothing.
+// CHECK: tile.skip_if_negative %[[BLOCKS]][#[[TILE_BLOCK]]] : memref<?xi32>
+// CHECK-NEXT: tile.reduce sum
 // CHECK: %[[P:.*]] = tile.load %[[ORDER]][#[[ROW]]] : memref<?xi32> -> vector<16x64xi32>
 // CHECK: %[[PI:.*]] = arith.index_cast %[[P]]
 // CHECK: %[[JS:.*]] = vector.broadcast %[[J]] : index to vector<16x64xindex>
@@ -124,7 +127,9 @@ tile.plan @direct {buffers = [{dims = ["T", "D"], name = "X", role = "input", ty
 // CHECK-SAME: output_dims = ["routed(ids)", "F"]
 // CHECK-LABEL: tile.program @routed2_Y_sum0
 // CHECK-SAME: output_dims = ["routed(ids)", "C"]
-// CHECK: ^bb0({{.*}}%[[G:arg4]]: memref<?x?xf32>, {{.*}}, %[[SLOT:arg8]]: memref<?x?xi32>
+// CHECK: ^bb0({{.*}}%[[G:arg4]]: memref<?x?xf32>, {{.*}}, %[[SLOT:arg8]]: memref<?x?xi32>, %[[BLOCKS2:arg9]]: memref<?xi32>
+// Both skip the blocks that hold no row: neither reads them back.
+// CHECK: tile.skip_if_negative %[[BLOCKS2]]
 // CHECK-NOT: tile.load %[[SLOT]]
 // CHECK: tile.load %[[G]][#[[QK]]] : memref<?x?xf32> -> vector<16x64xf32>
 // CHECK-NOT: tile.load %[[SLOT]]

@@ -111,3 +111,44 @@ tile.program @gather_P2 attributes {arg_names = ["S", "V", "W", "O", "P", "R"], 
   tile.store %acc, %p : vector<128x128xf32> -> memref<?x?xf32>
 }
 tile.plan @gather {buffers = [{dims = ["M", "K"], name = "S", role = "input", type = memref<?x?xbf16>}, {dims = ["K", 512], name = "V", role = "input", type = memref<?x?xbf16>}, {dims = ["K", 512], name = "W", role = "input", type = memref<?x?xbf16>}, {dims = ["M", 512], name = "O", role = "output", type = memref<?x?xf32>}, {dims = ["M", 512], name = "P", role = "output", type = memref<?x?xf32>}, {dims = ["M"], name = "R", role = "input", type = memref<?xi32>}], programs = [@gather_P1, @gather_P2], sizes = ["M", "K"]}
+
+// -----
+
+// A program that skips blocks of rows (a grouped GEMM's blocks past the last
+// expert's) needs no operand for them: the new program skips them too. The
+// second program skips by its columns, which the new program does not
+// have: it computes every row, into a workspace of its own.
+// CHECK-LABEL: tile.program @skipping_P1_lhs_materialized
+// CHECK: tile.skip_if_negative %arg3[#{{.*}}] : memref<?xi32>
+// CHECK: tile.store %{{.*}}, %arg5
+// CHECK-LABEL: tile.program @skipping_P1
+// CHECK: tile.skip_if_negative
+// CHECK-LABEL: tile.program @skipping_P2_lhs_materialized
+// CHECK-NOT: tile.skip_if_negative
+// CHECK: tile.store %{{.*}}, %arg6
+// CHECK-LABEL: tile.program @skipping_P2
+// CHECK: tile.skip_if_negative
+// CHECK: tile.contract %arg6
+tile.program @skipping_P1 attributes {arg_names = ["S", "V", "O", "B", "P"], output_dims = ["M", 512], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3>>, sizes = ["M", "K"]} {
+^bb0(%s: memref<?x?xf32>, %v: memref<?x?xbf16>, %o: memref<?x?xf32>, %blocks: memref<?xi32>, %p: memref<?x?xf32>, %m: index, %k: index):
+  tile.skip_if_negative %blocks[affine_map<(d0, d1)[s0, s1] -> (d0 floordiv 128)>] : memref<?xi32>
+  %acc = tile.contract computed, %v[affine_map<(d0, d1, d2)[s0, s1] -> (d2, d1)>] over(%k) : memref<?x?xbf16> -> vector<128x128xf32> lhs {
+  ^bb0(%kk: index):
+    %x = tile.load %s[affine_map<(d0, d1, d2)[s0, s1] -> (d0, d2)>] : memref<?x?xf32> -> vector<128x128xf32>
+    %t = arith.truncf %x : vector<128x128xf32> to vector<128x128xbf16>
+    tile.yield %t : vector<128x128xbf16>
+  }
+  tile.store %acc, %o : vector<128x128xf32> -> memref<?x?xf32>
+}
+tile.program @skipping_P2 attributes {arg_names = ["S", "V", "O", "B", "P"], output_dims = ["M", 512], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3>>, sizes = ["M", "K"]} {
+^bb0(%s: memref<?x?xf32>, %v: memref<?x?xbf16>, %o: memref<?x?xf32>, %blocks: memref<?xi32>, %p: memref<?x?xf32>, %m: index, %k: index):
+  tile.skip_if_negative %blocks[affine_map<(d0, d1)[s0, s1] -> (d1 floordiv 128)>] : memref<?xi32>
+  %acc = tile.contract computed, %v[affine_map<(d0, d1, d2)[s0, s1] -> (d2, d1)>] over(%k) : memref<?x?xbf16> -> vector<128x128xf32> lhs {
+  ^bb0(%kk: index):
+    %x = tile.load %s[affine_map<(d0, d1, d2)[s0, s1] -> (d0, d2)>] : memref<?x?xf32> -> vector<128x128xf32>
+    %t = arith.truncf %x : vector<128x128xf32> to vector<128x128xbf16>
+    tile.yield %t : vector<128x128xbf16>
+  }
+  tile.store %acc, %p : vector<128x128xf32> -> memref<?x?xf32>
+}
+tile.plan @skipping {buffers = [{dims = ["M", "K"], name = "S", role = "input", type = memref<?x?xf32>}, {dims = ["K", 512], name = "V", role = "input", type = memref<?x?xbf16>}, {dims = ["M", 512], name = "O", role = "output", type = memref<?x?xf32>}, {dims = [4], name = "B", role = "input", type = memref<?xi32>}, {dims = ["M", 512], name = "P", role = "output", type = memref<?x?xf32>}], programs = [@skipping_P1, @skipping_P2], sizes = ["M", "K"]}

@@ -175,15 +175,34 @@ tile.program @pv_unspecialised attributes {arg_names = ["S", "V", "O"], output_d
 // producer reads the tile's expert once, before its loop over K, and puts
 // it in the outermost TMA coordinate of W's boxes (two 64-column boxes of
 // the N-major operand).
+// A block of rows with no expert (entry -1, or past the table) is skipped:
+// the producer's and the consumers' loops over their tiles count the tiles
+// that run, and number the pipeline's steps by that count, so that stages
+// and mbarrier phases carry on over skipped tiles.
 // CHECK-LABEL: gpu.func @grouped_C
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[RAN:.*]] = %c0) -> (index) {
+// CHECK: %[[ENTRY:.*]] = scf.if %{{.*}} -> (index) {
+// CHECK: memref.load %arg2
+// CHECK: scf.yield %c-1 : index
+// CHECK: %[[RUNS:.*]] = arith.cmpi sge, %[[ENTRY]], %c0 : index
+// CHECK: scf.if %[[RUNS]] {
 // CHECK: %[[EXPERT:.*]] = scf.if %{{.*}} -> (index) {
 // CHECK: memref.load %arg2[%{{.*}}] : memref<?xi32>
-// CHECK: scf.for
+// CHECK: %[[FIRST:.*]] = arith.muli %[[RAN]], %{{.*}} : index
+// CHECK: scf.for %[[STEP:.*]] = %c0
+// CHECK: arith.addi %[[FIRST]], %[[STEP]] : index
 // CHECK: %[[E32:.*]] = arith.index_cast %[[EXPERT]] : index to i32
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg9, %{{.*}}, box[%{{.*}}, %{{.*}}, %[[E32]]]
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg9, %{{.*}}, box[%{{.*}}, %{{.*}}, %[[E32]]]
+// CHECK: %[[ONE:.*]] = arith.select %[[RUNS]], %c1, %c0 : index
+// CHECK: %[[NEXT:.*]] = arith.addi %[[RAN]], %[[ONE]] : index
+// CHECK: scf.yield %[[NEXT]] : index
+// CHECK: nvvm.setmaxregister  increase 232
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %c0) -> (index) {
+// CHECK: arith.cmpi sge, %{{.*}}, %c0 : index
 tile.program @grouped_C attributes {arg_names = ["A", "W", "experts", "C"], output_dims = ["R", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 384, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [8, 1], stages = 4, group_m = 8, producers = 1, persistent = 1>>, sizes = ["R", "K", "N", "E"]} {
 ^bb0(%a: memref<?x?xbf16>, %w: memref<?x?x?xbf16>, %experts: memref<?xi32>, %c: memref<?x?xf32>, %r: index, %k: index, %n: index, %e: index):
+  tile.skip_if_negative %experts[affine_map<(d0, d1)[s0, s1, s2, s3] -> (d0 floordiv 128)>] : memref<?xi32>
   %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2, s3] -> (d0, d2)>], %w[affine_map<(d0, d1, d2)[s0, s1, s2, s3] -> (0, d2, d1)>] offset(%experts[affine_map<(d0, d1, d2)[s0, s1, s2, s3] -> (d0 floordiv 128)>] at 0) over(%k) : memref<?x?xbf16>, memref<?x?x?xbf16>, memref<?xi32> -> vector<128x128xf32>
   tile.store %acc, %c : vector<128x128xf32> -> memref<?x?xf32>
 }

@@ -23,3 +23,21 @@ tile.program @gemm_C attributes {arg_names = ["A", "B", "C"], output_dims = ["M"
   }
   tile.store %acc, %c : vector<16x64xf32> -> memref<?x?xf32>
 }
+
+// A program that skips tiles (`tile.skip_if_negative`) reads the tile's
+// entry, -1 past the table, and runs the tile only when it is not negative.
+// CHECK-LABEL: gpu.func @skipping_Y
+// CHECK-SAME: (%[[BLOCKS:[^:]*]]: memref<?xi32>
+// CHECK: %[[ENTRY:.*]] = scf.if %{{.*}} -> (index) {
+// CHECK-NEXT: memref.load %[[BLOCKS]]
+// CHECK: scf.yield %c-1 : index
+// CHECK: %[[RUNS:.*]] = arith.cmpi sge, %[[ENTRY]], %c0 : index
+// CHECK-NEXT: scf.if %[[RUNS]] {
+// CHECK: math.exp
+tile.program @skipping_Y attributes {arg_names = ["blocks", "X", "Y"], output_dims = ["R", "N"], schedule = #tile.schedule<tile = [16, 64], threads = 128>, sizes = ["R", "N"]} {
+^bb0(%blocks: memref<?xi32>, %x: memref<?x?xf32>, %y: memref<?x?xf32>, %r: index, %n: index):
+  tile.skip_if_negative %blocks[affine_map<(d0, d1)[s0, s1] -> (d0 floordiv 128)>] : memref<?xi32>
+  %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xf32> -> vector<16x64xf32>
+  %w = math.exp %v : vector<16x64xf32>
+  tile.store %w, %y : vector<16x64xf32> -> memref<?x?xf32>
+}

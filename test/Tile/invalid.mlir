@@ -303,3 +303,32 @@ tile.program @p attributes {arg_names = ["X", "W", "B"], output_dims = ["M", "N"
   // expected-error @+1 {{'tile.contract' op adds the rhs's offset to index 1, which reads M, N or K; it must be a batch index}}
   %acc = tile.contract %x[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %w[affine_map<(d0, d1, d2)[s0, s1, s2] -> (0, d1, d2)>] offset(%b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0 floordiv 64)>] at 1) over(%k) : memref<?x?xbf16>, memref<?x?x?xbf16>, memref<?xi32> -> vector<64x64xf32>
 }
+
+// -----
+
+// A skipped tile skips all of it: the entry may not vary over the tile.
+tile.program @p attributes {arg_names = ["blocks", "Y"], output_dims = ["R", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128>, sizes = ["R", "N"]} {
+^bb0(%blocks: memref<?xi32>, %y: memref<?x?xf32>, %r: index, %n: index):
+  // expected-error @+1 {{'tile.skip_if_negative' op reads an entry that varies over a tile along output dimension 0 (tile extent 64); it must be the same for the whole tile}}
+  tile.skip_if_negative %blocks[affine_map<(d0, d1)[s0, s1] -> (d0 floordiv 32)>] : memref<?xi32>
+}
+
+// -----
+
+// Its map takes the program's output indices and sizes.
+tile.program @p attributes {arg_names = ["blocks", "Y"], output_dims = ["R", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128>, sizes = ["R", "N"]} {
+^bb0(%blocks: memref<?xi32>, %y: memref<?x?xf32>, %r: index, %n: index):
+  // expected-error @+1 {{'tile.skip_if_negative' op reads its rank-1 table at a map of the 2 output indices and 2 sizes of its program, not at affine_map<(d0, d1, d2)[s0, s1] -> (d0 floordiv 128)>}}
+  tile.skip_if_negative %blocks[affine_map<(d0, d1, d2)[s0, s1] -> (d0 floordiv 128)>] : memref<?xi32>
+}
+
+// -----
+
+// Nothing with side effects may come before it.
+tile.program @p attributes {arg_names = ["blocks", "Y"], output_dims = ["R", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128>, sizes = ["R", "N"]} {
+^bb0(%blocks: memref<?xi32>, %y: memref<?x?xf32>, %r: index, %n: index):
+  %zero = arith.constant dense<0.0> : vector<64x64xf32>
+  tile.store %zero, %y : vector<64x64xf32> -> memref<?x?xf32>
+  // expected-error @+1 {{'tile.skip_if_negative' op must come before every op with side effects of its program (a skipped tile does nothing)}}
+  tile.skip_if_negative %blocks[affine_map<(d0, d1)[s0, s1] -> (d0 floordiv 128)>] : memref<?xi32>
+}

@@ -126,3 +126,16 @@ tile.program @grouped_offset attributes {arg_names = ["X", "W", "B", "C"], outpu
   %acc = tile.contract %x[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %w[affine_map<(d0, d1, d2)[s0, s1, s2] -> (0, d2, d1)>] offset(%b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0 floordiv 128)>] at 0) over(%k) : memref<?x?xbf16>, memref<?x?x?xbf16>, memref<?xi32> -> vector<64x64xf32>
   tile.store %acc, %c : vector<64x64xf32> -> memref<?x?xf32>
 }
+
+// A program over bucketed rows skips the blocks that hold none: constants
+// and loads may come first, the entry is the same over a 64-row tile.
+// CHECK-LABEL: tile.program @skips_unrouted_blocks
+// CHECK: tile.skip_if_negative %{{.*}}[#{{.*}}] : memref<?xi32>
+// CHECK-NEXT: tile.load
+tile.program @skips_unrouted_blocks attributes {arg_names = ["blocks", "Y"], output_dims = ["R", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128>, sizes = ["R", "N"]} {
+^bb0(%blocks: memref<?xi32>, %y: memref<?x?xf32>, %r: index, %n: index):
+  %zero = arith.constant dense<0.0> : vector<64x64xf32>
+  tile.skip_if_negative %blocks[affine_map<(d0, d1)[s0, s1] -> (d0 floordiv 128)>] : memref<?xi32>
+  %e = tile.load %blocks[affine_map<(d0, d1)[s0, s1] -> (d0 floordiv 128)>] : memref<?xi32> -> vector<64x64xi32>
+  tile.store %zero, %y : vector<64x64xf32> -> memref<?x?xf32>
+}
