@@ -33,11 +33,13 @@ cases=(
   # checked against PyTorch's scaled_dot_product_attention.
   "attention_4096_d128:$examples/attention.tensor:attention:B=4,H=16,N=4096,M=4096,D=128"
   "attention_ragged_d64:$examples/attention.tensor:attention:B=2,H=8,N=1000,M=1500,D=64"
-  # A mixture of experts at Mixtral 8x7B's shapes (6 programs: routing,
-  # gate and up, silu(G) * U, down, combine) and a ragged one, checked
-  # against a per-expert PyTorch loop.
+  # A mixture of experts at Mixtral 8x7B's shapes (7 programs: routing,
+  # X's rows gathered, gate, up, silu(G) * U, down, combine) and a ragged
+  # one, checked against a per-expert PyTorch loop; and the same layer with
+  # G and U in bf16 (as PyTorch keeps them) rather than f32.
   "moe_mixtral:$examples/moe.tensor:moe_ffn:T=4096,D=4096,F=14336,E=8,J=2"
   "moe_ragged:$examples/moe.tensor:moe_ffn:T=1000,D=2048,F=5000,E=8,J=2"
+  "moe_mixtral_bf16_gu:$root/bench/kernels/moe_bf16_gu.tensor:moe_ffn_bf16_gu:T=4096,D=4096,F=14336,E=8,J=2"
 )
 for target in "${targets[@]}"; do
   for c in "${cases[@]}"; do

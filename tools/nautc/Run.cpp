@@ -77,39 +77,43 @@ rt::HostTensor drawInput(const Param &p, const KernelSignature &sig,
   return t;
 }
 
-/// The tolerance of --check: output rounding, accumulated rounding of the
-/// intermediate types over the longest reduction, and the roundings the
-/// compiler adds (`rounded`: the narrowest type it rounds an f32
-/// intermediate to, see Precision.h). Rounding each term of a sum moves
-/// it by about the unit roundoff of the sum's magnitude (mean |expected|)
-/// for random inputs; the tails of products of several such terms reach
-/// a few times more (a mixture of experts' silu(G) x U rounded to bf16:
-/// up to 7 units at D = 512), hence 8 units.
+/// The tolerance of --check: the output's rounding; the roundings of
+/// intermediates, once an element, to the types the source gives them or
+/// the compiler narrows them to (`rounded`, see Precision.h); and the
+/// rounding accumulated along each reduction in its accumulator's type.
+/// Rounding each term of a sum moves it by about the unit roundoff of the
+/// sum's magnitude (mean |expected|) for random inputs; the tails of
+/// products of several such terms reach a few times more (a mixture of
+/// experts' silu(G) x U rounded to bf16: up to 7 units at D = 512), hence
+/// 8 units. An accumulator rounds at every step: its error grows as the
+/// square root of the reduction's length.
 double checkTolerance(alg::KernelOp kernel, const SizeValues &sizes,
                       rt::DType outputType, std::optional<rt::DType> rounded) {
-  double computeRoundoff = 0;
-  double longest = 1;
+  double elementRoundoff = rounded ? rt::unitRoundoff(*rounded) : 0;
+  double accumulation = 0;
   kernel.walk([&](alg::DefineOp def) {
     auto type = cast<RankedTensorType>(def.getType()).getElementType();
     bool isOutput =
         llvm::is_contained(kernel.getReturn().getOutputs(), def.getResult());
     if (!isOutput)
       if (auto dt = dtypeOf(type))
-        computeRoundoff = std::max(computeRoundoff, rt::unitRoundoff(*dt));
-    if (def.isReduction())
-      if (auto dt = dtypeOf(def.getBodyType()))
-        computeRoundoff = std::max(computeRoundoff, rt::unitRoundoff(*dt));
+        elementRoundoff = std::max(elementRoundoff, rt::unitRoundoff(*dt));
+    if (!def.isReduction())
+      return;
+    std::optional<rt::DType> accumulator = dtypeOf(def.getBodyType());
+    if (!accumulator)
+      return;
     double length = 1;
     if (def.getReduceDimsAttr())
       for (Attribute d : def.getReduceDimsAttr())
         length *= isa<StringAttr>(d)
                       ? sizes.at(cast<StringAttr>(d).getValue().str())
                       : cast<IntegerAttr>(d).getInt();
-    longest = std::max(longest, length);
+    accumulation = std::max(
+        accumulation, rt::unitRoundoff(*accumulator) * std::sqrt(length));
   });
-  double compilerRoundoff = rounded ? rt::unitRoundoff(*rounded) : 0;
-  return 4 * rt::unitRoundoff(outputType) + 8 * compilerRoundoff +
-         16 * computeRoundoff * std::sqrt(longest);
+  return 4 * rt::unitRoundoff(outputType) + 8 * elementRoundoff +
+         16 * accumulation;
 }
 
 } // namespace
