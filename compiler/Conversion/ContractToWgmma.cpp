@@ -560,6 +560,14 @@ Value WgmmaLowering::setup() {
                                      i32(consumers), Value());
     }
     NVVM::FenceMbarrierInitOp::create(b, loc);
+    // The runtime copied the tensor maps to global memory: the thread that
+    // issues the TMA copies acquires them for the tensormap proxy before
+    // its first copy (CUDA C++ Programming Guide, "Using TMA to transfer
+    // multi-dimensional arrays"; upstream's nvgpu.tma.fence.descriptor).
+    for (Value map : {context.lhsTensorMap, context.rhsTensorMap})
+      if (map)
+        NVVM::FenceProxyAcquireOp::create(b, loc, NVVM::MemScopeKind::SYS, map,
+                                          i32(128));
   }
   gpu::BarrierOp::create(b, loc);
   numK = arith::CeilDivUIOp::create(b, loc, context.extent, index(tileK));

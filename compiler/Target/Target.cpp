@@ -19,8 +19,10 @@ std::optional<TargetInfo> nautilus::getTarget(llvm::StringRef name) {
   if (name == "sm_80")
     return TargetInfo{"sm_80", TargetFamily::NVIDIA, "sm_80", "+ptx70", 32,
                       1024, 128};
-  if (name == "sm_90") // Hopper: sm_90a unlocks wgmma and setmaxnreg.
-    return TargetInfo{"sm_90", TargetFamily::NVIDIA, "sm_90a", "+ptx80", 32,
+  // Hopper: sm_90a unlocks wgmma and setmaxnreg; PTX 8.3 (CUDA 12.3) the
+  // tensormap proxy fence that acquires a tensor map in global memory.
+  if (name == "sm_90")
+    return TargetInfo{"sm_90", TargetFamily::NVIDIA, "sm_90a", "+ptx83", 32,
                       1024, 128};
   if (name == "gfx90a" || name == "gfx942")
     return TargetInfo{name.str(), TargetFamily::AMD, name.str(), "", 64, 1024,

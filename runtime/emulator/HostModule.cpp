@@ -205,12 +205,13 @@ std::optional<bool> translateMBarrier(llvm::CallInst *call) {
 }
 
 /// Fences and wgmma group ordering, which order nothing in the emulator
-/// (generic and async proxies see one memory; wgmma completes when it is
-/// issued), register reallocation (setmaxnreg: the host has no register
+/// (generic, async and tensormap proxies see one memory; wgmma completes
+/// when it is issued), register reallocation (setmaxnreg: the host has no register
 /// file to share), and elect.sync.
 bool translateAsyncOrdering(llvm::CallInst *call) {
   llvm::StringRef name = call->getCalledFunction()->getName();
   if (name.starts_with("llvm.nvvm.fence.proxy.async") ||
+      name.starts_with("llvm.nvvm.fence.proxy.tensormap_generic.acquire.") ||
       name == "llvm.nvvm.fence.mbarrier_init.release.cluster" ||
       name.starts_with("llvm.nvvm.setmaxnreg.") ||
       name == "llvm.nvvm.wgmma.fence.sync.aligned" ||

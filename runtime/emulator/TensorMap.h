@@ -2,11 +2,12 @@
 //
 // A TMA copy (`cp.async.bulk.tensor`) names its global tensor by a 128-byte
 // tensor map that the host builds before the launch (on a GPU with the
-// driver's cuTensorMapEncodeTiled, whose encoding is private to the driver)
-// and passes as a `__grid_constant__` kernel parameter. The emulator defines
-// its own 128-byte encoding, built by encodeTiledTensorMap with the same
-// arguments and the same validity rules as the driver's function, so a
-// launcher fills the parameter one way for a GPU and the other way for the
+// driver's cuTensorMapEncodeTiled, whose encoding is private to the driver).
+// nautc's kernels take a pointer to it in global memory (Bundle.h); a
+// `__grid_constant__` parameter is the other way CUDA allows. The emulator
+// defines its own 128-byte encoding, built by encodeTiledTensorMap with the
+// same arguments and the same validity rules as the driver's function, so a
+// launcher fills the map one way for a GPU and the other way for the
 // emulator.
 //
 //===----------------------------------------------------------------------===//

@@ -180,6 +180,8 @@ tile.program @pv_unspecialised attributes {arg_names = ["S", "V", "O"], output_d
 // that run, and number the pipeline's steps by that count, so that stages
 // and mbarrier phases carry on over skipped tiles.
 // CHECK-LABEL: gpu.func @grouped_C
+// CHECK: nvvm.fence.proxy.acquire <sys> %arg8, %{{.*}}
+// CHECK-NEXT: nvvm.fence.proxy.acquire <sys> %arg9, %{{.*}}
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[RAN:.*]] = %c0) -> (index) {
 // CHECK: %[[ENTRY:.*]] = scf.if %{{.*}} -> (index) {
 // CHECK: memref.load %arg2
