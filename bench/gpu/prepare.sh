@@ -5,7 +5,8 @@
 # Each bundle (nautc compile --emit bundle, see compiler/Pipeline/Bundle.h)
 # is the kernel's launch plan and PTX for one shape: sizes are bound, so
 # nautc picks the pipeline for them (wgmma + TMA on sm_90 where rows are
-# 16-byte aligned, mma.sync otherwise).
+# 16-byte aligned, mma.sync otherwise). The bundles of earlier runs are
+# removed first; run_gemms.py runs those of the device's newest target.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -16,6 +17,9 @@ examples="$root/../shared/examples"
 [ -d "$examples" ] || examples="$root/examples"
 out="$here/bundles"
 mkdir -p "$out"
+# Bundles of an earlier run (another target, a case since removed) would
+# otherwise be run as well.
+rm -f "$out"/*.json
 
 # name:kernel file:kernel:shape
 cases=(
