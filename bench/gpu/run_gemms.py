@@ -878,6 +878,7 @@ def header_lines(device, rows, args):
 def write_results(out, device, rows, args):
     """The table to `out` and every measured row to results.jsonl beside it."""
     text = "\n".join(header_lines(device, rows, args) + [table_line(r) for r in rows]) + "\n"
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     with open(out + ".tmp", "w") as f:
         f.write(text)
     os.replace(out + ".tmp", out)

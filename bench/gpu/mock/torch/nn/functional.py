@@ -1,0 +1,9 @@
+import mockstate as S
+import torch
+
+def silu(x): return x._same()
+
+def scaled_dot_product_attention(q, k, v):
+    assert q.shape[:2] == k.shape[:2] == v.shape[:2] and q.shape[3] == k.shape[3] and k.shape[2] == v.shape[2]
+    S.gpu_work(200e-6)
+    return torch.Tensor(q.shape[:3] + v.shape[3:], q.dtype)

@@ -1,0 +1,2 @@
+class constexpr: pass
+float32 = "fp32"
