@@ -4,6 +4,7 @@
 #include "runtime/emulator/TensorMap.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
 #include <array>
 #include <cstdlib>
 #include <thread>
@@ -25,6 +26,8 @@ static int64_t emulatedMultiprocessors() {
     long value = std::strtol(set, &end, 10);
     if (end != set && *end == '\0' && value > 0)
       return value;
+    llvm::errs() << "nautc: warning: NAUTILUS_EMU_MULTIPROCESSORS='" << set
+                 << "' is not a positive number; using the host's cores\n";
   }
   return std::max(1u, std::thread::hardware_concurrency());
 }

@@ -1,6 +1,8 @@
 //===- LaunchBuffers.cpp --------------------------------------------------===//
 #include "compiler/Pipeline/LaunchBuffers.h"
 
+#include <cstring>
+
 using namespace nautilus;
 
 std::string LaunchBuffers::allocate(const rt::LaunchPlan &plan,
@@ -21,7 +23,11 @@ std::string LaunchBuffers::allocate(const rt::LaunchPlan &plan,
       std::vector<int64_t> shape;
       for (const rt::Dim &d : b.dims)
         shape.push_back(rt::extentOf(d, sizes));
-      owned[i] = rt::HostTensor::zeros(b.dtype, shape);
+      owned[i] = rt::HostTensor::zeros(b.dtype, shape); // then filled
+      // Outputs and workspaces start as all-ones bytes (NaN in every float
+      // type, -1 in integers), so that an element no program writes, or a
+      // read of one, shows in --check rather than passing as a zero.
+      std::memset(owned[i].data(), 0xff, owned[i].numBytes());
       tensor = &owned[i];
     }
     Descriptor &d = descriptors[i];

@@ -655,7 +655,8 @@ LogicalResult SkipIfNegativeOp::verify() {
                << "); it must be the same for the whole tile";
   if (find(program) != *this)
     return emitOpError("must come before every op with side effects of its "
-                       "program (a skipped tile does nothing)");
+                       "program, and be its only one (a skipped tile does "
+                       "nothing)");
   return success();
 }
 

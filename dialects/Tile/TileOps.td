@@ -485,7 +485,10 @@ def Tile_SkipIfNegativeOp : Tile_Op<"skip_if_negative",
     The entry must be the same over the whole tile (`isUniformOverTile`:
     an index read only as `dim floordiv c`, c a multiple of the tile's
     extent), and the op must come before any op with side effects, so
-    that a skipped instance has done nothing.
+    that a skipped instance has done nothing. What a skipped tile would
+    write is never read: skipping saves work and changes no result, so a
+    pass may drop the op (`tile-apply-schedules` does, for a schedule
+    whose tiles it cannot skip whole).
 
     A grouped GEMM's rows are bucketed by expert in blocks, and the
     bucketed rows' capacity has a partial block for every expert: blocks

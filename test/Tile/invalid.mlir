@@ -329,6 +329,6 @@ tile.program @p attributes {arg_names = ["blocks", "Y"], output_dims = ["R", "N"
 ^bb0(%blocks: memref<?xi32>, %y: memref<?x?xf32>, %r: index, %n: index):
   %zero = arith.constant dense<0.0> : vector<64x64xf32>
   tile.store %zero, %y : vector<64x64xf32> -> memref<?x?xf32>
-  // expected-error @+1 {{'tile.skip_if_negative' op must come before every op with side effects of its program (a skipped tile does nothing)}}
+  // expected-error @+1 {{'tile.skip_if_negative' op must come before every op with side effects of its program, and be its only one (a skipped tile does nothing)}}
   tile.skip_if_negative %blocks[affine_map<(d0, d1)[s0, s1] -> (d0 floordiv 128)>] : memref<?xi32>
 }
