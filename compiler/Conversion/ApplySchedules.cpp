@@ -119,12 +119,7 @@ struct TileApplySchedulesPass
     // Skipping tiles only saves work (tile.skip_if_negative): a tile that
     // cannot be skipped whole under the new schedule runs.
     if (auto skip = tile::SkipIfNegativeOp::find(program))
-      if (!llvm::all_of(skip.getMap().getResults(), [&](AffineExpr e) {
-            for (unsigned d = 0; d < program.getRank(); ++d)
-              if (!tile::isUniformOverTile(e, d, schedule.getTile()[d]))
-                return false;
-            return true;
-          }))
+      if (!skip.isUniformOver(schedule.getTile()))
         skip.erase();
     program.retile(schedule);
     return success();

@@ -242,19 +242,11 @@ private:
     // Tiles the contraction skips (a grouped GEMM's unused blocks of rows)
     // need no operand: the new program skips them too, where the entry
     // does not read the dimension K replaced and is the same over its tile.
-    if (auto skip = skipWithout(program, other)) {
-      ArrayRef<int64_t> tile = materialized.getSchedule().getTile();
-      bool uniform = llvm::all_of(skip.getMap().getResults(), [&](AffineExpr e) {
-        for (unsigned d = 0; d < rank; ++d)
-          if (!tile::isUniformOverTile(e, d, tile[d]))
-            return false;
-        return true;
-      });
-      if (uniform) {
+    if (auto skip = skipWithout(program, other))
+      if (skip.isUniformOver(materialized.getSchedule().getTile())) {
         b.setInsertionPointToStart(entry);
         b.clone(*skip, mapping);
       }
-    }
     launchBefore(plan, symbol, program.getSymName());
   }
 

@@ -634,6 +634,15 @@ SkipIfNegativeOp SkipIfNegativeOp::find(ProgramOp program) {
   return {};
 }
 
+bool SkipIfNegativeOp::isUniformOver(ArrayRef<int64_t> tile) {
+  return llvm::all_of(getMap().getResults(), [&](AffineExpr e) {
+    for (auto [d, extent] : llvm::enumerate(tile))
+      if (!isUniformOverTile(e, d, extent))
+        return false;
+    return true;
+  });
+}
+
 LogicalResult SkipIfNegativeOp::verify() {
   auto program = (*this)->getParentOfType<ProgramOp>();
   AffineMap map = getMap();
@@ -646,13 +655,12 @@ LogicalResult SkipIfNegativeOp::verify() {
            << program.getSizes().size() << " sizes of its program, not at "
            << getMapAttr();
   ArrayRef<int64_t> tile = program.getSchedule().getTile();
-  for (AffineExpr e : map.getResults())
-    for (unsigned d = 0; d < program.getRank(); ++d)
-      if (!isUniformOverTile(e, d, tile[d]))
-        return emitOpError("reads an entry that varies over a tile along "
-                           "output dimension ")
-               << d << " (tile extent " << tile[d]
-               << "); it must be the same for the whole tile";
+  for (unsigned d = 0; d < program.getRank(); ++d)
+    if (!isUniformOver(tile.take_front(d + 1)))
+      return emitOpError("reads an entry that varies over a tile along "
+                         "output dimension ")
+             << d << " (tile extent " << tile[d]
+             << "); it must be the same for the whole tile";
   if (find(program) != *this)
     return emitOpError("must come before every op with side effects of its "
                        "program, and be its only one (a skipped tile does "

@@ -513,6 +513,8 @@ def Tile_SkipIfNegativeOp : Tile_Op<"skip_if_negative",
     /// The op among the first ops of `program` (before any with side
     /// effects), or null.
     static SkipIfNegativeOp find(ProgramOp program);
+    /// Whether the entry is the same over every tile of shape `tile`.
+    bool isUniformOver(llvm::ArrayRef<int64_t> tile);
   }];
 }
 
