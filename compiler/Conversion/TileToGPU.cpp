@@ -95,16 +95,18 @@ private:
   registerBands(tile::LinearLayoutAttr layout, int64_t bandRows);
   /// Stores lowered band by band with the conversion of their value.
   llvm::SmallPtrSet<Operation *, 4> storedWithConversion;
+  /// The origin (first element's index) of the tile at `coords`.
+  SmallVector<Value> originOf(ArrayRef<Value> coords);
   /// Sets the tile's origin, and each element's global index and whether it
-  /// is inside the output, for the tile at `coords`.
-  void placeTile(ArrayRef<Value> coords);
+  /// is inside the output, for the tile at `origin`.
+  void placeTile(ArrayRef<Value> origin);
   /// A persistent program: loops over its tiles around the pipeline.
   LogicalResult runPersistent(ArrayRef<Value> grid);
   /// Whether the tile at `origin` runs (an i1), for a program that skips
   /// tiles (`tile.skip_if_negative`); null for one that runs them all.
   Value tileRuns(ArrayRef<Value> origin);
   /// A loop over `count` tiles, the i-th at program id `tileAt(i)` of
-  /// `grid`, emitting `body(run, coords)` for each tile that runs: `run`
+  /// `grid`, emitting `body(run, origin)` for each tile that runs: `run`
   /// counts the tiles run before it, so that a pipeline numbering its
   /// steps by it carries its stages and phases over skipped tiles.
   LogicalResult
@@ -749,7 +751,7 @@ LogicalResult KernelLowering::run() {
     if (failed(runPersistent(grid)))
       return failure();
   } else {
-    placeTile(programCoordinates(pid, grid));
+    placeTile(originOf(programCoordinates(pid, grid)));
     if (Value runs = tileRuns(tileOrigin)) {
       auto ifRuns = scf::IfOp::create(b, loc, runs, /*withElse=*/false);
       b.setInsertionPointToStart(&ifRuns.getThenRegion().front());
@@ -763,10 +765,16 @@ LogicalResult KernelLowering::run() {
   return success();
 }
 
-void KernelLowering::placeTile(ArrayRef<Value> coords) {
-  tileOrigin.assign(rank, Value());
+SmallVector<Value> KernelLowering::originOf(ArrayRef<Value> coords) {
+  SmallVector<Value> origin;
   for (unsigned d = 0; d < rank; ++d)
-    tileOrigin[d] = arith::MulIOp::create(b, loc, coords[d], cIndex(tileShape[d]));
+    origin.push_back(
+        arith::MulIOp::create(b, loc, coords[d], cIndex(tileShape[d])));
+  return origin;
+}
+
+void KernelLowering::placeTile(ArrayRef<Value> origin) {
+  tileOrigin.assign(origin.begin(), origin.end());
   placements.clear();
   programWithin = tilePositions(threadId);
   locate(programWithin, globalIndex, inside);
@@ -1033,12 +1041,7 @@ LogicalResult KernelLowering::runPersistent(ArrayRef<Value> grid) {
     auto ifProducing = scf::IfOp::create(b, loc, producing, /*withElse=*/false);
     b.setInsertionPointToStart(&ifProducing.getThenRegion().front());
     if (failed(loopOverTiles(localTiles, tileAt, grid,
-                             [&](Value run, ArrayRef<Value> coords) {
-                               SmallVector<Value> origin;
-                               for (unsigned d = 0; d < rank; ++d)
-                                 origin.push_back(arith::MulIOp::create(
-                                     b, loc, coords[d],
-                                     cIndex(tileShape[d])));
+                             [&](Value run, ArrayRef<Value> origin) {
                                persistent->produceTile(run, origin);
                                return success();
                              })))
@@ -1048,9 +1051,9 @@ LogicalResult KernelLowering::runPersistent(ArrayRef<Value> grid) {
   b.setInsertionPointToStart(&split.getElseRegion().front());
   persistent->enterConsumer();
   return loopOverTiles(localTiles, tileAt, grid,
-                       [&](Value run, ArrayRef<Value> coords) {
+                       [&](Value run, ArrayRef<Value> origin) {
                          persistentLocalTile = run;
-                         placeTile(coords);
+                         placeTile(origin);
                          return lowerBlock(program.getBody().front());
                        });
 }
@@ -1076,19 +1079,15 @@ LogicalResult KernelLowering::loopOverTiles(
   auto loop = scf::ForOp::create(b, loc, cIndex(0), count, cIndex(1), initial);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
-  SmallVector<Value> coords =
-      programCoordinates(tileAt(loop.getInductionVar()), grid);
+  SmallVector<Value> origin =
+      originOf(programCoordinates(tileAt(loop.getInductionVar()), grid));
   if (!skips)
-    return body(loop.getInductionVar(), coords);
-  SmallVector<Value> origin;
-  for (unsigned d = 0; d < rank; ++d)
-    origin.push_back(
-        arith::MulIOp::create(b, loc, coords[d], cIndex(tileShape[d])));
+    return body(loop.getInductionVar(), origin);
   Value runs = tileRuns(origin);
   Value run = loop.getRegionIterArg(0);
   auto ifRuns = scf::IfOp::create(b, loc, runs, /*withElse=*/false);
   b.setInsertionPointToStart(&ifRuns.getThenRegion().front());
-  if (failed(body(run, coords)))
+  if (failed(body(run, origin)))
     return failure();
   b.setInsertionPointAfter(ifRuns);
   Value next = arith::AddIOp::create(
