@@ -152,19 +152,42 @@ def TileApplySchedules : Pass<"tile-apply-schedules", "::mlir::ModuleOp"> {
   let dependentDialects = ["::nautilus::tile::TileDialect"];
 }
 
-def TileCoalesceStores : Pass<"tile-coalesce-stores", "::mlir::ModuleOp"> {
-  let summary = "Store tensor-core results from a coalesced layout";
+def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
+  let summary = "Choose the layout of each tile and remove needless conversions";
   let description = [{
-    In a program with a tensor-core schedule, the tile a `tile.store`
-    writes is in the mma accumulator layout, where a warp's store covers
-    8 rows of a few bytes each. Where the static shared memory allows the
-    move (48 KiB with what the program's pipeline already takes; a tile too
-    large for it moves in bands of rows), the pass
-    converts the stored value (`tile.convert_layout`) to a layout in which
-    each thread holds 16 consecutive bytes of a row and consecutive lanes
-    the next 16 (`coalescedLayout`), so that each warp writes whole rows
-    with 16-byte stores. A conversion is added once per stored value; the
-    `tile.convert_layout` folder removes conversions of conversions.
+    A program's tiles are distributed as its schedule says (the mma
+    accumulator layout with tensor cores) unless a `tile.convert_layout`
+    moves one to another layout, or a `tile.load` or `tile.index` is
+    produced in one of its own (`layout`). In each program whose
+    distribution is a linear layout the pass:
+
+    1. Anchors stores: in a tensor-core program, the accumulator layout's
+       stores cover 8 rows of a few bytes a warp. Where the static shared
+       memory the pipeline leaves holds the move (in at most two bands of
+       rows), a stored tile is converted to a layout in which each thread
+       holds 16 consecutive bytes of a row and consecutive lanes the next
+       16 (`coalescedLayout`), so that each warp writes whole rows with
+       16-byte stores.
+    2. Moves conversions toward the values they convert, and removes the
+       needless ones: a conversion of a conversion converts the original;
+       a conversion to the layout its value has, or of a uniform tile
+       (splat constant, broadcast scalar), goes; a load or index tile is
+       produced in the target layout instead (copied if it has other
+       users); an element-wise op (with no other user) gets its operands
+       converted instead of its result where that moves no more data and
+       gains something: at most one operand then needs a move, no wider
+       than the result (a conversion stays after a truncation to bf16), and
+       moving on reaches a load (then read in the target layout: coalesced
+       where the target is), a conversion or the target layout itself.
+    3. Unifies operands: an element-wise op whose tile operands are in
+       different layouts gets them in one (its first operand's that is not
+       a load or index; loads and index tiles are produced in it, other
+       tiles converted), which the GPU lowering requires.
+
+    Upstream MLIR has no layout propagation for distributed values (the
+    vector dialect distributes by rewriting), so this pass is the
+    project's own, in the spirit of Triton's layout propagation and
+    conversion removal.
   }];
   let dependentDialects = ["::nautilus::tile::TileDialect"];
 }

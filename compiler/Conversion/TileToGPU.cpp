@@ -57,8 +57,7 @@ private:
   LogicalResult lowerOp(Operation &op);
   void lowerLoad(tile::LoadOp load, Fragment &result);
   /// Stores the elements `selected` accepts (all by default).
-  void lowerStore(tile::StoreOp store,
-                  llvm::function_ref<bool(int64_t)> selected = nullptr);
+  void lowerStore(tile::StoreOp store);
   /// The elements a store of `value` writes as one vector.
   int64_t storeWidth(Value value);
   Fragment lowerReduce(tile::ReduceOp reduce, LogicalResult &status);
@@ -86,15 +85,31 @@ private:
     Fragment inside;
   };
   Placement &placementOf(tile::LinearLayoutAttr layout);
-  /// The layout a value was converted to (null: the program's).
-  tile::LinearLayoutAttr layoutOf(Value v) { return valueLayouts.lookup(v); }
-  LogicalResult lowerConvert(tile::ConvertLayoutOp convert);
+  /// The layout a value is distributed by: a conversion's, a load's or
+  /// index's own, an element-wise op's operands'; null for the schedule's
+  /// (or a uniform tile's, which fits any).
+  tile::LinearLayoutAttr layoutOf(Value v);
+  /// Lowers `convert`, then the element-local ops of `tail` (the
+  /// program's epilogue after it, which alone uses its result): where the
+  /// target layout allows, the tail runs band by band as the converted
+  /// elements are read back, so that a band's elements are live at a time
+  /// rather than the whole tile's twice.
+  LogicalResult lowerConvert(tile::ConvertLayoutOp convert,
+                             llvm::iterator_range<Block::iterator> tail);
   /// The band of `bandRows` rows each register of `layout` lies in, when
   /// that does not depend on the lane or warp; none otherwise.
   std::optional<SmallVector<int64_t>>
   registerBands(tile::LinearLayoutAttr layout, int64_t bandRows);
-  /// Stores lowered band by band with the conversion of their value.
-  llvm::SmallPtrSet<Operation *, 4> storedWithConversion;
+  /// Lowers element-local ops `ops` element by element, in runs of the
+  /// elements a store writes as one vector: all of a run's ops before the
+  /// next run's. Only the runs `selected` takes (by first element), each
+  /// after `prepare(first, end)`.
+  /// The elements of a run of lowerElementwise over `ops`.
+  int64_t elementRun(llvm::iterator_range<Block::iterator> ops);
+  LogicalResult
+  lowerElementwise(llvm::iterator_range<Block::iterator> ops,
+                   llvm::function_ref<bool(int64_t)> selected = nullptr,
+                   llvm::function_ref<void(int64_t, int64_t)> prepare = nullptr);
   /// The origin (first element's index) of the tile at `coords`.
   SmallVector<Value> originOf(ArrayRef<Value> coords);
   /// Sets the tile's origin, and each element's global index and whether it
@@ -150,7 +165,6 @@ private:
   Value threadId;
   SmallVector<Fragment> programWithin; // the program layout's positions
   llvm::DenseMap<Attribute, Placement> placements;
-  llvm::DenseMap<Value, tile::LinearLayoutAttr> valueLayouts;
   Value lhsTensorMap, rhsTensorMap; // wgmma programs' TMA tensor maps
   // A persistent program's pipeline, and the consumer loop's state.
   std::unique_ptr<ContractLoweringContext> persistentContext;
@@ -191,10 +205,15 @@ void KernelLowering::lowerLoad(tile::LoadOp load, Fragment &result) {
     if (llvm::any_of(load.getMap().getResults(),
                      [&](AffineExpr e) { return involvesDim(e, d); }))
       read.push_back(d);
+  // Each element's output index, in the load's layout.
+  ArrayRef<Fragment> at =
+      load.getLayoutAttr() ? ArrayRef<Fragment>(
+                                 placementOf(load.getLayoutAttr()).globalIndex)
+                           : ArrayRef<Fragment>(globalIndex);
   for (int64_t e = firstElement; e < endElement; ++e) {
     SmallVector<Value> dims;
     for (unsigned d = 0; d < rank; ++d)
-      dims.push_back(globalIndex[d][e]);
+      dims.push_back(at[d][e]);
     dims.append(reducedIVs.begin(), reducedIVs.end());
     std::vector<const void *> key = {load.getOperation(),
                                      b.getInsertionBlock()};
@@ -230,12 +249,13 @@ int64_t KernelLowering::storeWidth(Value value) {
   else if (program.getSchedule().getMma())
     run = 2;
   int64_t bytes = cast<VectorType>(value.getType()).getElementTypeBitWidth() / 8;
+  if (bytes == 0)
+    return 1; // i1 tiles: element by element
   run = std::min<int64_t>(run, std::max<int64_t>(1, 16 / bytes));
   return perThread % run == 0 ? run : 1;
 }
 
-void KernelLowering::lowerStore(tile::StoreOp store,
-                                llvm::function_ref<bool(int64_t)> selected) {
+void KernelLowering::lowerStore(tile::StoreOp store) {
   Value buffer = scalars.lookup(store.getBuffer());
   Fragment value = lookup(store.getValue());
   tile::LinearLayoutAttr layoutAttr = layoutOf(store.getValue());
@@ -256,12 +276,10 @@ void KernelLowering::lowerStore(tile::StoreOp store,
   // Runs of `width` elements of a row in consecutive registers are stored
   // as one aligned vector when all are inside the output and the row
   // length keeps the run aligned; at ragged edges, element by element.
-  auto wanted = [&](int64_t e) { return !selected || selected(e); };
   int64_t width = storeWidth(store.getValue());
   if (width == 1 || firstElement % width || (endElement - firstElement) % width) {
     for (int64_t e = firstElement; e < endElement; ++e)
-      if (wanted(e))
-        storeOne(e);
+      storeOne(e);
     return;
   }
   Type element = cast<VectorType>(store.getValue().getType()).getElementType();
@@ -270,9 +288,6 @@ void KernelLowering::lowerStore(tile::StoreOp store,
       b, loc, arith::CmpIPredicate::eq,
       arith::RemUIOp::create(b, loc, rowLength, cIndex(width)), cIndex(0));
   for (int64_t e = firstElement; e < endElement; e += width) {
-    // (A run lies in one row: a selection by rows takes it whole.)
-    if (!wanted(e))
-      continue;
     Value all = aligned;
     for (int64_t k = e; k < e + width; ++k)
       all = arith::AndIOp::create(b, loc, all, in[k]);
@@ -331,7 +346,10 @@ Fragment KernelLowering::lowerReduce(tile::ReduceOp reduce,
 
 LogicalResult KernelLowering::lowerOp(Operation &op) {
   if (auto index = dyn_cast<tile::IndexOp>(op)) {
-    fragments[index.getResult()] = globalIndex[index.getDim()];
+    tile::LinearLayoutAttr layoutAttr = index.getLayoutAttr();
+    fragments[index.getResult()] =
+        (layoutAttr ? placementOf(layoutAttr).globalIndex
+                    : globalIndex)[index.getDim()];
     return success();
   }
   if (isa<tile::SkipIfNegativeOp>(op))
@@ -341,8 +359,7 @@ LogicalResult KernelLowering::lowerOp(Operation &op) {
     return success();
   }
   if (auto store = dyn_cast<tile::StoreOp>(op)) {
-    if (!storedWithConversion.contains(store))
-      lowerStore(store);
+    lowerStore(store);
     return success();
   }
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
@@ -372,8 +389,10 @@ LogicalResult KernelLowering::lowerOp(Operation &op) {
     lowerRouteOnBlock(b, route, scalars, threadId, threads);
     return success();
   }
-  if (auto convert = dyn_cast<tile::ConvertLayoutOp>(op))
-    return lowerConvert(convert);
+  if (auto convert = dyn_cast<tile::ConvertLayoutOp>(op)) {
+    Block::iterator end = op.getBlock()->end(); // (no epilogue with it)
+    return lowerConvert(convert, llvm::make_range(end, end));
+  }
   if (isa<tile::ReturnOp, tile::YieldOp>(op))
     return success();
   if (isa<tile::TileDialect>(op.getDialect()) || op.getNumRegions())
@@ -411,9 +430,7 @@ LogicalResult KernelLowering::lowerOp(Operation &op) {
   tile::LinearLayoutAttr layoutAttr;
   bool first = true;
   for (Value operand : op.getOperands()) {
-    Operation *def = operand.getDefiningOp();
-    if (!isa<VectorType>(operand.getType()) ||
-        (def && isa<arith::ConstantOp, vector::BroadcastOp>(def)))
+    if (!isa<VectorType>(operand.getType()) || tile::isUniformTile(operand))
       continue;
     if (!first && layoutOf(operand) != layoutAttr)
       return op.emitOpError("has operands in different layouts (convert one "
@@ -421,8 +438,6 @@ LogicalResult KernelLowering::lowerOp(Operation &op) {
     layoutAttr = layoutOf(operand);
     first = false;
   }
-  if (layoutAttr)
-    valueLayouts[op.getResult(0)] = layoutAttr;
   SmallVector<Fragment> operands;
   for (Value operand : op.getOperands())
     operands.push_back(lookup(operand));
@@ -448,6 +463,24 @@ static bool isElementLocal(Operation &op) {
     return false;
   return isa<arith::ArithDialect, math::MathDialect>(op.getDialect()) ||
          isa<vector::BroadcastOp>(op);
+}
+
+tile::LinearLayoutAttr KernelLowering::layoutOf(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return {};
+  if (auto convert = dyn_cast<tile::ConvertLayoutOp>(def))
+    return convert.getLayout();
+  if (auto load = dyn_cast<tile::LoadOp>(def))
+    return load.getLayoutAttr();
+  if (auto index = dyn_cast<tile::IndexOp>(def))
+    return index.getLayoutAttr();
+  if (isa<tile::TileDialect>(def->getDialect()) || !isElementLocal(*def))
+    return {};
+  for (Value operand : def->getOperands())
+    if (isa<VectorType>(operand.getType()) && !tile::isUniformTile(operand))
+      return layoutOf(operand);
+  return {};
 }
 
 ContractLoweringContext
@@ -672,21 +705,49 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
   if (&block == &program.getBody().front())
     while (tail != block.begin() && isElementLocal(*std::prev(tail)))
       --tail;
-  for (Operation &op : llvm::make_range(block.begin(), tail))
+  // A conversion just before the epilogue, used only in it, is lowered
+  // with it.
+  Block::iterator head = tail;
+  tile::ConvertLayoutOp convert;
+  if (tail != block.end() && tail != block.begin())
+    if ((convert = dyn_cast<tile::ConvertLayoutOp>(*std::prev(tail))) &&
+        llvm::all_of(convert->getUsers(), [&](Operation *user) {
+          return user->getBlock() == &block;
+        }))
+      head = std::prev(tail);
+  for (Operation &op : llvm::make_range(block.begin(), head))
     if (failed(lowerOp(op)))
       return failure();
-  if (tail == block.end())
-    return success();
+  if (head != tail)
+    return lowerConvert(convert, llvm::make_range(tail, block.end()));
+  return lowerElementwise(llvm::make_range(tail, block.end()));
+}
+
+int64_t KernelLowering::elementRun(llvm::iterator_range<Block::iterator> ops) {
   // Elements go in runs that the store writes as one vector (the mma
   // layout's register pairs, a coalesced layout's 16 bytes).
   int64_t step = 1;
-  for (Operation &op : llvm::make_range(tail, block.end()))
+  for (Operation &op : ops)
     if (auto store = dyn_cast<tile::StoreOp>(op))
       step = std::max(step, storeWidth(store.getValue()));
+  return step;
+}
+
+LogicalResult KernelLowering::lowerElementwise(
+    llvm::iterator_range<Block::iterator> ops,
+    llvm::function_ref<bool(int64_t)> selected,
+    llvm::function_ref<void(int64_t, int64_t)> prepare) {
+  if (ops.empty())
+    return success();
+  int64_t step = elementRun(ops);
   for (int64_t e = 0; e < perThread; e += step) {
+    if (selected && !selected(e))
+      continue;
     firstElement = e;
     endElement = e + step;
-    for (Operation &op : llvm::make_range(tail, block.end()))
+    if (prepare)
+      prepare(e, e + step);
+    for (Operation &op : ops)
       if (failed(lowerOp(op)))
         return failure();
   }
@@ -818,7 +879,9 @@ KernelLowering::placementOf(tile::LinearLayoutAttr layoutAttr) {
   return p;
 }
 
-LogicalResult KernelLowering::lowerConvert(tile::ConvertLayoutOp convert) {
+LogicalResult
+KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
+                             llvm::iterator_range<Block::iterator> tail) {
   // Through shared memory: every thread writes its elements where the
   // source distribution puts them in a row-major copy of the tile (rows
   // padded by 4 bytes against bank conflicts), the threads that hold the
@@ -826,7 +889,8 @@ LogicalResult KernelLowering::lowerConvert(tile::ConvertLayoutOp convert) {
   // A tile larger than the static shared memory left moves in bands of
   // rows, one after the other.
   Type element = convert.getType().getElementType();
-  int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+  // (i1 elements take a byte)
+  int64_t elementBytes = std::max(1u, element.getIntOrFloatBitWidth() / 8);
   int64_t columns = tileShape.back(), rows = 1;
   for (int64_t t : tileShape.drop_back())
     rows *= t;
@@ -905,23 +969,28 @@ LogicalResult KernelLowering::lowerConvert(tile::ConvertLayoutOp convert) {
   }
   Fragment result(perThread, Value());
   Value zero = arith::ConstantOp::create(b, loc, element, b.getZeroAttr(element));
-  // A conversion only stored, whose target layout puts each register in a
-  // band whatever the lane and warp (a coalesced layout's rows above a
-  // band come from register bits), stores each band as soon as it is read:
-  // only a band's elements are live at a time, not the whole tile's twice.
-  tile::StoreOp fusedStore;
+  // Where the target layout puts each register in a band whatever the
+  // lane and warp (a coalesced layout's rows above a band come from
+  // register bits), and each run of the epilogue's elements in one band,
+  // the epilogue runs band by band as soon as a band is written, each
+  // element read back just before its run: only a band's elements are
+  // live at a time, not the whole tile's twice.
   std::optional<SmallVector<int64_t>> toBands;
-  if (convert->hasOneUse())
-    if (auto store = dyn_cast<tile::StoreOp>(*convert->user_begin());
-        store && convert->getNextNode() == store.getOperation() &&
-        store.getValue() == convert.getResult())
-      if ((toBands = registerBands(convert.getLayout(), bandRows)))
-        fusedStore = store;
-  if (fusedStore) {
-    slot(convert.getResult()) = result;
-    valueLayouts[convert.getResult()] = convert.getLayout();
-    storedWithConversion.insert(fusedStore);
+  if (!tail.empty())
+    toBands = registerBands(convert.getLayout(), bandRows);
+  if (toBands) {
+    int64_t step = elementRun(tail);
+    for (int64_t e = 0; e < perThread; ++e)
+      if ((*toBands)[e] != (*toBands)[e - e % step])
+        toBands.reset();
   }
+  auto readBack = [&](int64_t e, int64_t firstRow) -> Value {
+    return memref::LoadOp::create(
+        b, loc, staging,
+        ValueRange{offsetOf(toRows[e], toWithin[rank - 1][e], firstRow)});
+  };
+  if (toBands)
+    slot(convert.getResult()) = result;
   for (int64_t band = 0; band < bands; ++band) {
     int64_t firstRow = band * bandRows;
     for (int64_t e = 0; e < perThread; ++e) {
@@ -935,36 +1004,33 @@ LogicalResult KernelLowering::lowerConvert(tile::ConvertLayoutOp convert) {
           ValueRange{offsetOf(fromRows[e], fromWithin[rank - 1][e], firstRow)});
     }
     synchronise();
-    if (fusedStore) {
-      for (int64_t e = firstElement; e < endElement; ++e)
-        if ((*toBands)[e] == band)
-          slot(convert.getResult())[e] = memref::LoadOp::create(
-              b, loc, staging,
-              ValueRange{offsetOf(toRows[e], toWithin[rank - 1][e], firstRow)});
-      lowerStore(fusedStore, [&](int64_t e) { return (*toBands)[e] == band; });
+    if (toBands) {
+      if (failed(lowerElementwise(
+              tail, [&](int64_t e) { return (*toBands)[e] == band; },
+              [&](int64_t first, int64_t end) {
+                for (int64_t e = first; e < end; ++e)
+                  slot(convert.getResult())[e] = readBack(e, firstRow);
+              })))
+        return failure();
       synchronise();
       continue;
     }
     for (int64_t e = 0; e < perThread; ++e) {
       Value in = inBand(toRows[e], firstRow);
-      auto load = [&] {
-        return memref::LoadOp::create(
-            b, loc, staging,
-            ValueRange{offsetOf(toRows[e], toWithin[rank - 1][e], firstRow)});
-      };
-      result[e] = in ? ifThenElse(b, loc, in, element, load,
-                                  result[e] ? result[e] : zero)
-                     : load();
+      result[e] = in ? ifThenElse(
+                           b, loc, in, element,
+                           [&] { return readBack(e, firstRow); },
+                           result[e] ? result[e] : zero)
+                     : readBack(e, firstRow);
     }
     // The staging buffer is written again by the next band, the next tile
     // of a persistent program, or another pass through a loop.
     synchronise();
   }
-  if (fusedStore)
+  if (toBands)
     return success();
   slot(convert.getResult()) = result;
-  valueLayouts[convert.getResult()] = convert.getLayout();
-  return success();
+  return lowerElementwise(tail);
 }
 
 std::optional<SmallVector<int64_t>>

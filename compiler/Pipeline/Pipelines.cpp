@@ -80,7 +80,7 @@ static void buildScheduledTile(OpPassManager &pm, const std::string &target) {
 
 /// Layouts for the schedules the programs have.
 static void buildTileLayouts(OpPassManager &pm) {
-  pm.addPass(createTileCoalesceStores());
+  pm.addPass(createTileAssignLayouts());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

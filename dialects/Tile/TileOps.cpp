@@ -60,6 +60,20 @@ int64_t ScheduleAttr::getNumElements() const {
   return n;
 }
 
+std::optional<layout::LinearLayout> ScheduleAttr::getDistribution() const {
+  ArrayRef<int64_t> tile = getTile();
+  if (MmaAttr mma = getMma())
+    return layout::withLeadingUnitDims(
+        layout::mmaAccumulatorLayout(tile[tile.size() - 2], tile.back(),
+                                     mma.getWarps()[0], mma.getWarps()[1]),
+        tile.size());
+  int64_t threads = getTileThreads();
+  if (!layout::isPowerOfTwoShape(tile) || !llvm::isPowerOf2_64(threads) ||
+      getNumElements() % threads != 0)
+    return std::nullopt;
+  return layout::rowMajorBlockedLayout(tile, threads);
+}
+
 Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> tile;
   int64_t threads = 1;
@@ -375,19 +389,39 @@ LinearLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 static LogicalResult verifyTileShape(Operation *op, Type type);
 
+/// `layout` distributes a tile of `type` over the threads that hold the
+/// tiles of the enclosing program.
+static LogicalResult verifyDistribution(Operation *op, LinearLayoutAttr layout,
+                                        Type type) {
+  if (layout.getShape() != cast<VectorType>(type).getShape())
+    return op->emitOpError("layout of a [")
+           << layout.getShape() << "] tile for a tile of type " << type;
+  if (auto program = op->getParentOfType<ProgramOp>())
+    if (layout.getNumThreads() != program.getSchedule().getTileThreads())
+      return op->emitOpError("layout over ")
+             << layout.getNumThreads() << " threads in a program of "
+             << program.getSchedule().getTileThreads();
+  return success();
+}
+
+/// A tile produced in a layout of its own (`tile.load`, `tile.index`): in
+/// the program's body, where no reduction folds it with tiles in the
+/// schedule's layout.
+static LogicalResult verifyProducedLayout(Operation *op,
+                                          LinearLayoutAttr layout, Type type) {
+  if (!layout)
+    return success();
+  if (!isa_and_nonnull<ProgramOp>(op->getParentOp()))
+    return op->emitOpError("has a layout but is not in a program's body "
+                           "(a reduction's tiles are in the schedule's "
+                           "layout)");
+  return verifyDistribution(op, layout, type);
+}
+
 LogicalResult ConvertLayoutOp::verify() {
   if (failed(verifyTileShape(*this, getType())))
     return failure();
-  if (getLayout().getShape() != cast<VectorType>(getType()).getShape())
-    return emitOpError("layout of a [")
-           << getLayout().getShape() << "] tile for a tile of type "
-           << getType();
-  if (auto program = (*this)->getParentOfType<ProgramOp>())
-    if (getLayout().getNumThreads() != program.getSchedule().getTileThreads())
-      return emitOpError("layout over ")
-             << getLayout().getNumThreads() << " threads in a program of "
-             << program.getSchedule().getTileThreads();
-  return success();
+  return verifyDistribution(*this, getLayout(), getType());
 }
 
 OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
@@ -398,6 +432,9 @@ OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
     getSourceMutable().assign(inner.getSource());
     return getResult();
   }
+  // A tile with one value throughout is in every layout already.
+  if (tile::isUniformTile(getSource()))
+    return getSource();
   return {};
 }
 
@@ -541,7 +578,9 @@ LogicalResult IndexOp::verify() {
   auto program = (*this)->getParentOfType<ProgramOp>();
   if (program && getDim() >= program.getRank())
     return emitOpError("dimension ") << getDim() << " is out of range";
-  return verifyTileShape(*this, getType());
+  if (failed(verifyTileShape(*this, getType())))
+    return failure();
+  return verifyProducedLayout(*this, getLayoutAttr(), getType());
 }
 
 /// Number of reduced indices in scope of `op`: those of enclosing reduces
@@ -587,7 +626,10 @@ LogicalResult LoadOp::verify() {
                                      << " symbols but the program has "
                                      << program.getSizes().size() << " sizes";
   }
-  return success();
+  if (getLayoutAttr() && !getIndirect().empty())
+    return emitOpError("has a layout and gathered indices (the indices' "
+                       "tiles are in the schedule's layout)");
+  return verifyProducedLayout(*this, getLayoutAttr(), getType());
 }
 
 LogicalResult StoreOp::verify() {
@@ -724,14 +766,25 @@ bool nautilus::tile::isUniformOverTile(AffineExpr expr, unsigned dim,
          divisor.getValue() % tileExtent == 0;
 }
 
-bool nautilus::tile::isSinkableIntoComputedOperand(Value value) {
-  Operation *def = value.getDefiningOp();
-  if (!def)
-    return false;
-  if (auto constant = dyn_cast<arith::ConstantOp>(def))
+/// A splat constant or a broadcast scalar.
+static bool isSplatTile(Value value) {
+  if (auto constant = value.getDefiningOp<arith::ConstantOp>())
     return isa<SplatElementsAttr>(constant.getValue());
-  auto broadcast = dyn_cast<vector::BroadcastOp>(def);
-  return broadcast && !isa<VectorType>(broadcast.getSource().getType());
+  if (auto broadcast = value.getDefiningOp<vector::BroadcastOp>())
+    return !isa<VectorType>(broadcast.getSource().getType());
+  return false;
+}
+
+bool nautilus::tile::isUniformTile(Value value) {
+  if (isSplatTile(value))
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getNumResults() != 1 || def->getNumRegions() ||
+      !def->hasTrait<OpTrait::Elementwise>())
+    return false;
+  return llvm::all_of(def->getOperands(), [](Value operand) {
+    return !isa<VectorType>(operand.getType()) || isUniformTile(operand);
+  });
 }
 
 void nautilus::tile::sinkIntoComputedOperands(ContractOp contract) {
@@ -748,7 +801,7 @@ void nautilus::tile::sinkIntoComputedOperands(ContractOp contract) {
         if (v.getParentRegion() == &region ||
             region.isAncestor(v.getParentRegion()) ||
             !isa<VectorType>(v.getType()) ||
-            !isSinkableIntoComputedOperand(v))
+            !isSplatTile(v))
           continue;
         Value &copy = sunk[v];
         if (!copy)
@@ -785,7 +838,7 @@ static LogicalResult verifyComputedOperand(ContractOp op, unsigned side,
     for (Value operand : inner.getOperands())
       if (isa<VectorType>(operand.getType()) &&
           operand.getParentRegion() != &region &&
-          !isSinkableIntoComputedOperand(operand))
+          !isSplatTile(operand))
         return inner.emitOpError("uses a tile defined outside the computed ")
                << name << " (the region must compute it from loads)";
     if (auto load = dyn_cast<LoadOp>(inner)) {

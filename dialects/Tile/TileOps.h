@@ -29,16 +29,15 @@ namespace nautilus::tile {
 bool isUniformOverTile(mlir::AffineExpr expr, unsigned dim,
                        int64_t tileExtent);
 
-/// Whether `value`, used in a computed contraction operand but defined
-/// outside its region, is a splat constant or a broadcast of a scalar:
-/// CSE may replace such an op in the region by an identical one outside
-/// it, which the region may then use (sinkIntoComputedOperands clones them
-/// back before the region is evaluated).
-bool isSinkableIntoComputedOperand(mlir::Value value);
+/// Whether `value` is one value at every element: a splat constant, a
+/// broadcast scalar, or an element-wise op of such tiles (a scale
+/// `rsqrt(D)`). Such a tile is in every layout.
+bool isUniformTile(mlir::Value value);
 
-/// Clones into `contract`'s computed operand regions the outer values
-/// they use (isSinkableIntoComputedOperand), so that each region computes
-/// its operand from what it holds alone.
+/// Clones into `contract`'s computed operand regions the splat constants
+/// and broadcast scalars defined outside them that they use (CSE may
+/// replace such an op in a region by an identical one outside it), so
+/// that each region computes its operand from what it holds alone.
 void sinkIntoComputedOperands(ContractOp contract);
 
 } // namespace nautilus::tile

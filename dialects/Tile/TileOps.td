@@ -189,6 +189,11 @@ def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
     int64_t getElementsPerThread() const {
       return getNumElements() / getTileThreads();
     }
+    /// The tiles' distribution over the tile threads as a linear layout:
+    /// the accumulator layout with `mma`, the row-major blocked one
+    /// otherwise. None where that is not linear (extents or threads not
+    /// powers of two).
+    std::optional<::nautilus::layout::LinearLayout> getDistribution() const;
   }];
 }
 
@@ -264,7 +269,21 @@ def Tile_ReturnOp : Tile_Op<"return", [Terminator, HasParent<"ProgramOp">,
 
 def Tile_IndexOp : Tile_Op<"index", [Pure]> {
   let summary = "The global index along an output dimension of each element";
-  let arguments = (ins I64Attr:$dim);
+  let description = [{
+    With `layout` (only in the program's body, not in a reduction), the
+    tile is distributed by that layout rather than the schedule's, as a
+    `tile.convert_layout` of it would be, without moving anything: each
+    thread computes the indices of the elements it holds
+    (`tile-assign-layouts` sets it).
+  }];
+  let arguments = (ins I64Attr:$dim,
+                       OptionalAttr<Tile_LinearLayoutAttr>:$layout);
+  let builders = [
+    // In the schedule's layout.
+    OpBuilder<(ins "::mlir::Type":$result, "int64_t":$dim), [{
+      build($_builder, $_state, result, dim, LinearLayoutAttr());
+    }]>
+  ];
   let results = (outs VectorOfAnyRankOf<[Index]>:$result);
   let assemblyFormat = "$dim attr-dict `:` type($result)";
   let hasVerifier = 1;
@@ -279,12 +298,28 @@ def Tile_LoadOp : Tile_Op<"load", [Pure]> {
     symbols; the positions listed in `indirect_positions` take their index
     from the matching `indirect` tile instead (a gather). Elements outside the
     output read nothing and hold zero.
+
+    With `layout` (only in the program's body, not in a reduction, and
+    only without `indirect` tiles), the tile is distributed by that layout
+    rather than the schedule's: each thread reads the elements the layout
+    gives it, so a load in the layout its users want needs no conversion
+    (`tile-assign-layouts` sets it).
   }];
   let arguments = (ins AnyMemRef:$buffer,
                        Variadic<VectorOfAnyRankOf<[Index]>>:$indirect,
                        AffineMapAttr:$map,
-                       DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$indirect_positions);
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$indirect_positions,
+                       OptionalAttr<Tile_LinearLayoutAttr>:$layout);
   let results = (outs AnyVectorOfAnyRank:$result);
+  let builders = [
+    // In the schedule's layout.
+    OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$buffer,
+                   "::mlir::ValueRange":$indirect, "::mlir::AffineMapAttr":$map,
+                   "::mlir::DenseI64ArrayAttr":$indirect_positions), [{
+      build($_builder, $_state, result, buffer, indirect, map,
+            indirect_positions, LinearLayoutAttr());
+    }]>
+  ];
   let assemblyFormat = [{
     $buffer `[` $map `]` (`indirect` `(` $indirect^ `)` `at` $indirect_positions)?
     attr-dict `:` type($buffer) (`,` type($indirect)^)? `->` type($result)

@@ -51,10 +51,10 @@ tile.program @wide attributes {arg_names = ["A", "B", "C"], output_dims = ["M", 
 
 // A conversion moves the tile through shared memory: each thread writes its
 // accumulators where the mma layout puts them (row-major, rows padded by 4
-// bytes), a barrier, each thread reads 4 consecutive elements of a row and,
-// the conversion being only stored, stores them at once as one 16-byte
-// vector; a barrier (the buffer is reused by a persistent program's next
-// tile).
+// bytes), a barrier, then the epilogue after the conversion runs as the
+// elements are read back: each thread reads 4 consecutive elements of a
+// row and stores them at once as one 16-byte vector; a barrier (the buffer
+// is reused by a persistent program's next tile).
 // CHECK-LABEL: gpu.func @converted
 // CHECK-SAME: workgroup(%{{.*}} : memref<2048xf16, 3>, %{{.*}} : memref<1024xf16, 3>, %[[STAGING:.*]] : memref<2112xf32, 3>)
 // CHECK-COUNT-16: memref.store %{{.*}}, %[[STAGING]]
@@ -67,6 +67,31 @@ tile.program @converted attributes {arg_names = ["A", "B", "C"], output_dims = [
   %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<64x32xf32>
   %rows = tile.convert_layout %acc : vector<64x32xf32> to #tile.linear<[64, 32], register = [[0, 1], [0, 2], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
   tile.store %rows, %c : vector<64x32xf32> -> memref<?x?xf32>
+}
+
+// -----
+
+// A residual read in the converted layout (tile-assign-layouts): each run
+// of 4 elements is read back from shared memory, R's 4 elements at the
+// same places are read from global memory, added, and stored, before the
+// next run's.
+// CHECK-LABEL: gpu.func @residual
+// CHECK-SAME: %[[STAGING:[^ ]*]] : memref<2112xf32, 3>)
+// CHECK-COUNT-16: memref.store %{{.*}}, %[[STAGING]]
+// CHECK: gpu.barrier
+// CHECK-COUNT-4: memref.load %[[STAGING]]
+// CHECK-COUNT-4: memref.load %arg2
+// CHECK-COUNT-4: arith.addf
+// CHECK: vector.store %{{.*}}, %arg3[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<?x?xf32>, vector<4xf32>
+// CHECK-COUNT-4: memref.load %[[STAGING]]
+// CHECK-COUNT-4: memref.load %arg2
+tile.program @residual attributes {arg_names = ["A", "B", "R", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 32], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 16, warps = [2, 2], stages = 2>>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %r: memref<?x?xf32>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):
+  %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<64x32xf32>
+  %rows = tile.convert_layout %acc : vector<64x32xf32> to #tile.linear<[64, 32], register = [[0, 1], [0, 2], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+  %res = tile.load %r[affine_map<(d0, d1)[s0, s1, s2] -> (d0, d1)>] {layout = #tile.linear<[64, 32], register = [[0, 1], [0, 2], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>} : memref<?x?xf32> -> vector<64x32xf32>
+  %sum = arith.addf %rows, %res : vector<64x32xf32>
+  tile.store %sum, %c : vector<64x32xf32> -> memref<?x?xf32>
 }
 
 // -----

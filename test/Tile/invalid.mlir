@@ -332,3 +332,32 @@ tile.program @p attributes {arg_names = ["blocks", "Y"], output_dims = ["R", "N"
   // expected-error @+1 {{'tile.skip_if_negative' op must come before every op with side effects of its program, and be its only one (a skipped tile does nothing)}}
   tile.skip_if_negative %blocks[affine_map<(d0, d1)[s0, s1] -> (d0 floordiv 128)>] : memref<?xi32>
 }
+
+// -----
+
+tile.program @p attributes {arg_names = ["X"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [16, 8], threads = 32>, sizes = ["M", "N", "K"]} {
+^bb0(%x: memref<?x?x?xf32>, %m: index, %n: index, %k: index):
+  %r = tile.reduce sum over(%k) : vector<16x8xf32> {
+  ^bb0(%kk: index):
+    // expected-error @+1 {{'tile.load' op has a layout but is not in a program's body (a reduction's tiles are in the schedule's layout)}}
+    %l = tile.load %x[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d1, d2)>] {layout = #tile.linear<[16, 8], register = [[0, 1], [8, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = []>} : memref<?x?x?xf32> -> vector<16x8xf32>
+    tile.yield %l : vector<16x8xf32>
+  }
+}
+
+// -----
+
+tile.program @p attributes {arg_names = ["X", "I"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [16, 8], threads = 32>, sizes = ["M", "N"]} {
+^bb0(%x: memref<?x?xf32>, %ids: memref<?xindex>, %m: index, %n: index):
+  %i = tile.index 0 : vector<16x8xindex>
+  // expected-error @+1 {{'tile.load' op has a layout and gathered indices (the indices' tiles are in the schedule's layout)}}
+  %l = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d1)>] indirect(%i) at [0] {layout = #tile.linear<[16, 8], register = [[0, 1], [8, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = []>} : memref<?x?xf32>, vector<16x8xindex> -> vector<16x8xf32>
+}
+
+// -----
+
+tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [16, 8], threads = 64>, sizes = ["M", "N"]} {
+^bb0(%m: index, %n: index):
+  // expected-error @+1 {{'tile.index' op layout over 32 threads in a program of 64}}
+  %i = tile.index 1 {layout = #tile.linear<[16, 8], register = [[0, 1], [8, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = []>} : vector<16x8xindex>
+}

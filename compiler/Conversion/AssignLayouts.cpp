@@ -1,0 +1,295 @@
+//===- AssignLayouts.cpp - where each tile of a program lives -------------===//
+//
+// See TileAssignLayouts in Passes.td. Three steps over each program's body:
+// conversions where stores want another layout (anchorStores), conversions
+// moved toward the values they convert and removed where those can be
+// produced in the new layout (moveConversionsToSources), and element-wise
+// ops given operands in one layout (unifyOperands).
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversion/ContractLowering.h"
+#include "compiler/Conversion/Passes.h"
+#include "compiler/Conversion/WgmmaPlan.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <deque>
+
+namespace nautilus {
+#define GEN_PASS_DEF_TILEASSIGNLAYOUTS
+#include "compiler/Conversion/Passes.h.inc"
+} // namespace nautilus
+
+using namespace mlir;
+using namespace nautilus;
+
+namespace {
+
+/// The layouts of one program's tiles.
+class LayoutAssignment {
+public:
+  LayoutAssignment(tile::ProgramOp program, tile::LinearLayoutAttr scheduled)
+      : program(program), body(program.getBody().front()),
+        scheduled(scheduled) {}
+
+  void anchorStores();
+  void moveConversionsToSources();
+  void unifyOperands();
+
+private:
+  /// The layout `v` is distributed by (a conversion's, a load's or index's
+  /// own, an element-wise op's operands', the schedule's otherwise); null
+  /// for a uniform tile, which is in every layout.
+  tile::LinearLayoutAttr layoutOf(Value v);
+  /// The layout element-wise `op` computes in: its first operand's that
+  /// is neither recomputable nor uniform (the others are produced or
+  /// converted to it), else its first recomputable operand's; null when
+  /// all are uniform.
+  tile::LinearLayoutAttr operandLayout(Operation *op);
+  /// A load (without gathered indices) or index tile of the program's
+  /// body: each thread computes its elements from their indices alone, so
+  /// the tile can be produced in any layout at the cost of any other.
+  bool isRecomputable(Value v);
+  /// An element-wise op (arith, math) of the program's body producing a
+  /// tile.
+  bool isElementwise(Operation *op);
+  /// Whether converting `op`'s operands instead of its result moves no
+  /// more data and gains something: every operand but at most one is
+  /// uniform or recomputable, that one is no wider than the result, and
+  /// moving on reaches a recomputable tile (which then needs no move), a
+  /// conversion (which folds) or the target layout (where the conversion
+  /// vanishes).
+  bool worthMovingThrough(Operation *op, tile::LinearLayoutAttr target);
+  /// `v` (recomputable) produced in `layout`: `v` itself when only `user`
+  /// uses it, else a copy placed before `user`.
+  Value produceIn(Value v, tile::LinearLayoutAttr layout, Operation *user);
+
+  tile::ProgramOp program;
+  Block &body;
+  tile::LinearLayoutAttr scheduled; // the schedule's distribution
+};
+
+tile::LinearLayoutAttr LayoutAssignment::layoutOf(Value v) {
+  if (tile::isUniformTile(v))
+    return {};
+  Operation *def = v.getDefiningOp();
+  if (auto convert = dyn_cast_or_null<tile::ConvertLayoutOp>(def))
+    return convert.getLayout();
+  if (auto load = dyn_cast_or_null<tile::LoadOp>(def))
+    return load.getLayoutAttr() ? load.getLayoutAttr() : scheduled;
+  if (auto index = dyn_cast_or_null<tile::IndexOp>(def))
+    return index.getLayoutAttr() ? index.getLayoutAttr() : scheduled;
+  if (isElementwise(def))
+    return operandLayout(def);
+  return scheduled;
+}
+
+tile::LinearLayoutAttr LayoutAssignment::operandLayout(Operation *op) {
+  tile::LinearLayoutAttr recomputed;
+  for (Value operand : op->getOperands()) {
+    if (!isa<VectorType>(operand.getType()) || tile::isUniformTile(operand))
+      continue;
+    if (!isRecomputable(operand))
+      return layoutOf(operand);
+    if (!recomputed)
+      recomputed = layoutOf(operand);
+  }
+  return recomputed;
+}
+
+bool LayoutAssignment::isRecomputable(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getBlock() != &body)
+    return false;
+  if (auto load = dyn_cast<tile::LoadOp>(def))
+    return load.getIndirect().empty();
+  return isa<tile::IndexOp>(def);
+}
+
+bool LayoutAssignment::isElementwise(Operation *op) {
+  return op && op->getBlock() == &body && op->getNumResults() == 1 &&
+         op->getNumRegions() == 0 &&
+         isa<VectorType>(op->getResult(0).getType()) &&
+         op->hasTrait<OpTrait::Elementwise>();
+}
+
+bool LayoutAssignment::worthMovingThrough(Operation *op,
+                                          tile::LinearLayoutAttr target) {
+  if (!isElementwise(op) || !op->getResult(0).hasOneUse())
+    return false;
+  Value moved; // the one operand that must be moved
+  bool recomputes = false;
+  for (Value operand : op->getOperands()) {
+    if (!isa<VectorType>(operand.getType()) || tile::isUniformTile(operand))
+      continue;
+    if (isRecomputable(operand)) {
+      recomputes = true;
+      continue;
+    }
+    if (moved)
+      return false; // two tiles to move instead of one
+    moved = operand;
+  }
+  if (!moved)
+    return true; // the conversion vanishes
+  if (getElementTypeOrSelf(moved).getIntOrFloatBitWidth() >
+      getElementTypeOrSelf(op->getResult(0)).getIntOrFloatBitWidth())
+    return false; // a wider tile to move (a conversion before a truncation)
+  return recomputes || moved.getDefiningOp<tile::ConvertLayoutOp>() ||
+         layoutOf(moved) == target ||
+         worthMovingThrough(moved.getDefiningOp(), target);
+}
+
+Value LayoutAssignment::produceIn(Value v, tile::LinearLayoutAttr layout,
+                                  Operation *user) {
+  Operation *def = v.getDefiningOp();
+  if (!v.hasOneUse()) {
+    OpBuilder b(user);
+    def = b.clone(*def);
+  }
+  if (auto load = dyn_cast<tile::LoadOp>(def))
+    load.setLayoutAttr(layout);
+  else
+    cast<tile::IndexOp>(def).setLayoutAttr(layout);
+  return def->getResult(0);
+}
+
+void LayoutAssignment::anchorStores() {
+  tile::ScheduleAttr schedule = program.getSchedule();
+  if (!schedule.getMma())
+    return; // a CUDA-core program's stores are coalesced already
+  // In the accumulator layout a warp's store covers 8 rows of a few bytes
+  // each: stored tiles go through a layout with 16 bytes of a row a thread
+  // where the static shared memory the pipeline leaves holds the move.
+  int64_t available = staticSharedBudget(program);
+  ArrayRef<int64_t> shape = schedule.getTile();
+  int64_t rows = 1;
+  for (int64_t t : shape.drop_back())
+    rows *= t;
+  for (auto store : llvm::to_vector(body.getOps<tile::StoreOp>())) {
+    Value value = store.getValue();
+    if (value.getDefiningOp<tile::ConvertLayoutOp>())
+      continue;
+    auto type = cast<VectorType>(value.getType());
+    int64_t bytes = type.getElementTypeBitWidth() / 8;
+    if (bytes == 0)
+      continue; // i1 tiles are stored element by element
+    int64_t pitch = shape.back() + std::max<int64_t>(1, 4 / bytes);
+    int64_t bands = stagingBands(rows, pitch * bytes, available);
+    // Each band repeats the writes of every element a thread holds (under
+    // a predicate): past two bands the code grows more than the stores
+    // gain (a 128 x 256 f32 tile: 512 shared stores; ptxas and LLVM took
+    // 3x as long), and the accumulator layout's 8-byte stores still fill
+    // whole 32-byte sectors.
+    constexpr int64_t kMaxBands = 2;
+    if (bands == 0 || bands > kMaxBands)
+      continue;
+    layout::LinearLayout coalesced = layout::withLeadingUnitDims(
+        layout::coalescedLayout(shape[shape.size() - 2], shape.back(),
+                                schedule.getTileThreads(), bytes),
+        shape.size());
+    OpBuilder b(store);
+    auto convert = tile::ConvertLayoutOp::create(
+        b, store.getLoc(), value.getType(), value,
+        tile::LinearLayoutAttr::get(program.getContext(), coalesced, shape));
+    store.getValueMutable().assign(convert.getResult());
+    available -= rows / bands * pitch * bytes;
+  }
+}
+
+void LayoutAssignment::moveConversionsToSources() {
+  std::deque<tile::ConvertLayoutOp> work;
+  for (auto convert : body.getOps<tile::ConvertLayoutOp>())
+    work.push_back(convert);
+  auto replace = [](tile::ConvertLayoutOp convert, Value by) {
+    convert.getResult().replaceAllUsesWith(by);
+    convert->erase();
+  };
+  while (!work.empty()) {
+    tile::ConvertLayoutOp convert = work.front();
+    work.pop_front();
+    Value source = convert.getSource();
+    tile::LinearLayoutAttr target = convert.getLayout();
+    if (auto inner = source.getDefiningOp<tile::ConvertLayoutOp>()) {
+      // A conversion of a conversion converts the original.
+      convert.getSourceMutable().assign(inner.getSource());
+      if (inner->use_empty())
+        inner->erase();
+      work.push_front(convert);
+      continue;
+    }
+    if (layoutOf(source) == target || tile::isUniformTile(source)) {
+      replace(convert, source);
+      continue;
+    }
+    if (isRecomputable(source)) {
+      replace(convert, produceIn(source, target, convert));
+      continue;
+    }
+    Operation *op = source.getDefiningOp();
+    if (!worthMovingThrough(op, target))
+      continue;
+    // Convert the operands instead: the op then computes in `target`.
+    OpBuilder b(op);
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value v = operand.get();
+      if (!isa<VectorType>(v.getType()) || tile::isUniformTile(v))
+        continue;
+      if (isRecomputable(v)) {
+        operand.set(produceIn(v, target, op));
+        continue;
+      }
+      auto moved = tile::ConvertLayoutOp::create(b, convert.getLoc(),
+                                                 v.getType(), v, target);
+      operand.set(moved.getResult());
+      work.push_back(moved);
+    }
+    replace(convert, source);
+  }
+}
+
+void LayoutAssignment::unifyOperands() {
+  // The lowering computes an element-wise op element by element, so its
+  // tile operands must be distributed alike (operandLayout): the others
+  // are recomputed in it or converted to it.
+  for (Operation &op : llvm::make_early_inc_range(body)) {
+    if (!isElementwise(&op))
+      continue;
+    tile::LinearLayoutAttr wanted = operandLayout(&op);
+    if (!wanted)
+      continue;
+    OpBuilder b(&op);
+    for (OpOperand &operand : op.getOpOperands()) {
+      Value v = operand.get();
+      if (!isa<VectorType>(v.getType()) || tile::isUniformTile(v) ||
+          layoutOf(v) == wanted)
+        continue;
+      operand.set(isRecomputable(v)
+                      ? produceIn(v, wanted, &op)
+                      : tile::ConvertLayoutOp::create(b, op.getLoc(),
+                                                      v.getType(), v, wanted)
+                            .getResult());
+    }
+  }
+}
+
+struct TileAssignLayoutsPass
+    : public nautilus::impl::TileAssignLayoutsBase<TileAssignLayoutsPass> {
+  void runOnOperation() override {
+    for (auto program : getOperation().getOps<tile::ProgramOp>()) {
+      tile::ScheduleAttr schedule = program.getSchedule();
+      std::optional<layout::LinearLayout> distribution =
+          schedule.getDistribution();
+      if (!distribution)
+        continue; // tiles no linear layout distributes: nothing converts
+      LayoutAssignment assignment(
+          program, tile::LinearLayoutAttr::get(&getContext(), *distribution,
+                                               schedule.getTile()));
+      assignment.anchorStores();
+      assignment.moveConversionsToSources();
+      assignment.unifyOperands();
+    }
+  }
+};
+
+} // namespace
