@@ -184,9 +184,21 @@ void LayoutAssignment::anchorStores() {
     constexpr int64_t kMaxBands = 2;
     if (bands == 0 || bands > kMaxBands)
       continue;
+    // A move in bands goes a block of columns at a time where the stored
+    // tile's layout puts each register in one block whatever the lane and
+    // warp (wgmma's accumulators): the lowering then knows each register's
+    // band on both sides. Each block's rows still take whole 32-byte
+    // sectors.
+    tile::LinearLayoutAttr from = layoutOf(value);
+    int64_t blockColumns = shape.back() / bands;
+    int64_t blocks = bands > 1 && blockColumns * bytes >= 32 && from &&
+                             layout::columnBlocksFollowRegisters(
+                                 from.getLayout(), blockColumns)
+                         ? bands
+                         : 1;
     layout::LinearLayout coalesced = layout::withLeadingUnitDims(
         layout::coalescedLayout(shape[shape.size() - 2], shape.back(),
-                                schedule.getTileThreads(), bytes),
+                                schedule.getTileThreads(), bytes, blocks),
         shape.size());
     OpBuilder b(store);
     auto convert = tile::ConvertLayoutOp::create(

@@ -149,14 +149,16 @@ SmallVector<Value, 8>
 nautilus::loadRun(OpBuilder &b, Location loc, Value buffer,
                   ValueRange first, int64_t length,
                   function_ref<SmallVector<Value, 8>()> elementByElement) {
-  // Inside the buffer, with rows a multiple of 16 bytes and the run's
-  // start on a 16-byte boundary (its elements are aligned as a whole
-  // vector's: the buffer's base is), one vector load; otherwise element by
-  // element, each guarded.
+  // Inside the buffer, with rows a multiple of a vector and the run's
+  // start on a vector's boundary (its elements are aligned as a whole
+  // vector's: the buffer's base is), vector loads of 16 bytes (or the
+  // whole run, if shorter); otherwise element by element, each guarded.
   auto memType = cast<MemRefType>(buffer.getType());
   Type element = memType.getElementType();
   int64_t bytes = memType.getElementTypeBitWidth() / 8;
-  int64_t perVector = 16 / bytes;
+  int64_t perVector = std::min<int64_t>(16 / bytes, length);
+  assert(length % perVector == 0 && llvm::isPowerOf2_64(perVector) &&
+         "a run of whole vectors");
   auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
   Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
   unsigned rank = memType.getRank();
@@ -196,7 +198,7 @@ nautilus::loadRun(OpBuilder &b, Location loc, Value buffer,
       at.back() = arith::AddIOp::create(b, loc, at.back(), c(v));
       Value vector = vector::LoadOp::create(
           b, loc, VectorType::get({perVector}, element), buffer, at,
-          /*nontemporal=*/false, b.getI64IntegerAttr(16));
+          /*nontemporal=*/false, b.getI64IntegerAttr(perVector * bytes));
       for (int64_t e = 0; e < perVector; ++e)
         elements.push_back(vector::ExtractOp::create(b, loc, vector, e));
     }

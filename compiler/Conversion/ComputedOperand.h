@@ -33,9 +33,10 @@ mlir::Value emitGuardedLoad(mlir::OpBuilder &b, mlir::Location loc,
 bool readsRunContiguously(mlir::AffineMap map, unsigned kDim, int64_t length,
                           mlir::Value buffer);
 
-/// The `length` consecutive elements of `buffer` from `first`: as 16-byte
-/// vector loads where the whole run lies inside the buffer on a 16-byte
-/// boundary, else `elementByElement()` (guarded loads).
+/// The `length` consecutive elements of `buffer` from `first`: as vector
+/// loads of 16 bytes (of the whole run, if shorter; `length` a power of two
+/// or a multiple of 16 bytes) where the whole run lies inside the buffer on
+/// a vector's boundary, else `elementByElement()` (guarded loads).
 llvm::SmallVector<mlir::Value, 8>
 loadRun(mlir::OpBuilder &b, mlir::Location loc, mlir::Value buffer,
         mlir::ValueRange first, int64_t length,

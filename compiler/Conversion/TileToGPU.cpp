@@ -56,6 +56,10 @@ private:
   LogicalResult lowerBlock(Block &block);
   LogicalResult lowerOp(Operation &op);
   void lowerLoad(tile::LoadOp load, Fragment &result);
+  /// The elements of `load` read as one vector: a run of its layout's
+  /// consecutive registers along a row, when they read consecutive
+  /// elements of the buffer (at most 16 bytes); 1 otherwise.
+  int64_t loadRunLength(tile::LoadOp load);
   /// Stores the elements `selected` accepts (all by default).
   void lowerStore(tile::StoreOp store);
   /// The elements a store of `value` writes as one vector.
@@ -89,27 +93,36 @@ private:
   /// index's own, an element-wise op's operands'; null for the schedule's
   /// (or a uniform tile's, which fits any).
   tile::LinearLayoutAttr layoutOf(Value v);
-  /// Lowers `convert`, then the element-local ops of `tail` (the
-  /// program's epilogue after it, which alone uses its result): where the
-  /// target layout allows, the tail runs band by band as the converted
-  /// elements are read back, so that a band's elements are live at a time
-  /// rather than the whole tile's twice.
+  /// Lowers the element-local ops of `feed` (which feed only `convert`),
+  /// `convert`, then those of `tail` (the program's epilogue after it,
+  /// which alone uses its result): where the layouts allow, each element
+  /// of `feed` is computed just before it is written to shared memory and
+  /// the tail runs band by band as the converted elements are read back,
+  /// so that a band's elements are live at a time rather than the whole
+  /// tile's twice.
   LogicalResult lowerConvert(tile::ConvertLayoutOp convert,
+                             llvm::iterator_range<Block::iterator> feed,
                              llvm::iterator_range<Block::iterator> tail);
-  /// The band of `bandRows` rows each register of `layout` lies in, when
-  /// that does not depend on the lane or warp; none otherwise.
+  /// What a conversion's staging bands split: rows or columns.
+  enum class BandAxis { Rows, Columns };
+  /// The band of `bandExtent` rows or columns each register of `layout`
+  /// lies in, when that does not depend on the lane or warp; none
+  /// otherwise.
   std::optional<SmallVector<int64_t>>
-  registerBands(tile::LinearLayoutAttr layout, int64_t bandRows);
-  /// Lowers element-local ops `ops` element by element, in runs of the
-  /// elements a store writes as one vector: all of a run's ops before the
-  /// next run's. Only the runs `selected` takes (by first element), each
-  /// after `prepare(first, end)`.
-  /// The elements of a run of lowerElementwise over `ops`.
+  registerBands(tile::LinearLayoutAttr layout, int64_t bandExtent,
+                BandAxis axis);
+  /// The elements a store among `ops` writes as one vector (1 if none).
   int64_t elementRun(llvm::iterator_range<Block::iterator> ops);
+  /// Lowers element-local ops `ops` element by element, in runs of `step`
+  /// elements (those a store writes as one vector: elementRun): all of a
+  /// run's ops before the next run's. Only the runs `selected` takes (by
+  /// first element), each between `prepare(first, end)` and
+  /// `finish(first, end)`.
   LogicalResult
-  lowerElementwise(llvm::iterator_range<Block::iterator> ops,
+  lowerElementwise(llvm::iterator_range<Block::iterator> ops, int64_t step,
                    llvm::function_ref<bool(int64_t)> selected = nullptr,
-                   llvm::function_ref<void(int64_t, int64_t)> prepare = nullptr);
+                   llvm::function_ref<void(int64_t, int64_t)> prepare = nullptr,
+                   llvm::function_ref<void(int64_t, int64_t)> finish = nullptr);
   /// The origin (first element's index) of the tile at `coords`.
   SmallVector<Value> originOf(ArrayRef<Value> coords);
   /// Sets the tile's origin, and each element's global index and whether it
@@ -191,6 +204,31 @@ static Value ifThenElse(OpBuilder &b, Location loc, Value cond, Type type,
   return ifOp.getResult(0);
 }
 
+int64_t KernelLowering::loadRunLength(tile::LoadOp load) {
+  // Consecutive registers of the load's layout along the tile's rows
+  // (innermostRun) read consecutive elements of the buffer's rows when
+  // the buffer's innermost index is the tile's innermost dimension itself
+  // and no other index reads that dimension.
+  auto memType = cast<MemRefType>(load.getBuffer().getType());
+  int64_t bytes = memType.getElementTypeBitWidth() / 8;
+  AffineMap map = load.getMap();
+  auto inner = dyn_cast<AffineDimExpr>(map.getResults().back());
+  if (!load.getIndirect().empty() || !memType.getLayout().isIdentity() ||
+      bytes == 0 || bytes > 16 || !inner || inner.getPosition() != rank - 1 ||
+      llvm::any_of(map.getResults().drop_back(),
+                   [&](AffineExpr e) { return involvesDim(e, rank - 1); }))
+    return 1;
+  std::optional<layout::LinearLayout> l =
+      load.getLayoutAttr() ? load.getLayoutAttr().getLayout()
+                           : program.getSchedule().getDistribution();
+  if (!l)
+    return 1;
+  int64_t run = std::min<int64_t>(layout::innermostRun(*l), 16 / bytes);
+  if (firstElement % run || (endElement - firstElement) % run)
+    return 1;
+  return run;
+}
+
 void KernelLowering::lowerLoad(tile::LoadOp load, Fragment &result) {
   Value buffer = scalars.lookup(load.getBuffer());
   auto memType = cast<MemRefType>(buffer.getType());
@@ -210,23 +248,25 @@ void KernelLowering::lowerLoad(tile::LoadOp load, Fragment &result) {
       load.getLayoutAttr() ? ArrayRef<Fragment>(
                                  placementOf(load.getLayoutAttr()).globalIndex)
                            : ArrayRef<Fragment>(globalIndex);
-  for (int64_t e = firstElement; e < endElement; ++e) {
+  auto dimsOf = [&](int64_t e) {
     SmallVector<Value> dims;
     for (unsigned d = 0; d < rank; ++d)
       dims.push_back(at[d][e]);
     dims.append(reducedIVs.begin(), reducedIVs.end());
+    return dims;
+  };
+  auto loadedAt = [&](int64_t e) -> Value & {
+    SmallVector<Value> dims = dimsOf(e);
     std::vector<const void *> key = {load.getOperation(),
                                      b.getInsertionBlock()};
     for (unsigned d : read)
       key.push_back(dims[d].getAsOpaquePointer());
     for (const Fragment &f : indirect)
       key.push_back(f[e].getAsOpaquePointer());
-    Value &loaded = loadedElements[key];
-    if (loaded) {
-      result[e] = loaded;
-      continue;
-    }
-    SmallVector<Value> idx;
+    return loadedElements[key];
+  };
+  auto indicesOf = [&](int64_t e) {
+    SmallVector<Value> dims = dimsOf(e), idx;
     unsigned mapped = 0, gathered = 0;
     for (int64_t j = 0; j < memType.getRank(); ++j) {
       if (gathered < positions.size() && positions[gathered] == j)
@@ -235,7 +275,33 @@ void KernelLowering::lowerLoad(tile::LoadOp load, Fragment &result) {
         idx.push_back(expandAffine(b, loc, load.getMap().getResult(mapped++),
                                    b.getIndexType(), dims, sizeArgs));
     }
-    result[e] = loaded = emitGuardedLoad(b, loc, buffer, idx);
+    return idx;
+  };
+  // A run of elements consecutive in memory is one vector load where it
+  // lies inside the buffer, aligned (loadRun); elements read before in
+  // this block are reused.
+  int64_t run = loadRunLength(load);
+  for (int64_t e = firstElement; e < endElement; e += run) {
+    SmallVector<Value *> loaded;
+    for (int64_t k = e; k < e + run; ++k)
+      loaded.push_back(&loadedAt(k));
+    if (llvm::all_of(loaded, [](Value *v) { return bool(*v); })) {
+      for (int64_t k = e; k < e + run; ++k)
+        result[k] = *loaded[k - e];
+      continue;
+    }
+    SmallVector<Value, 8> values;
+    if (run == 1)
+      values.push_back(emitGuardedLoad(b, loc, buffer, indicesOf(e)));
+    else
+      values = loadRun(b, loc, buffer, indicesOf(e), run, [&] {
+        SmallVector<Value, 8> elements;
+        for (int64_t k = e; k < e + run; ++k)
+          elements.push_back(emitGuardedLoad(b, loc, buffer, indicesOf(k)));
+        return elements;
+      });
+    for (int64_t k = e; k < e + run; ++k)
+      result[k] = *loaded[k - e] = values[k - e];
   }
 }
 
@@ -391,7 +457,8 @@ LogicalResult KernelLowering::lowerOp(Operation &op) {
   }
   if (auto convert = dyn_cast<tile::ConvertLayoutOp>(op)) {
     Block::iterator end = op.getBlock()->end(); // (no epilogue with it)
-    return lowerConvert(convert, llvm::make_range(end, end));
+    return lowerConvert(convert, llvm::make_range(end, end),
+                        llvm::make_range(end, end));
   }
   if (isa<tile::ReturnOp, tile::YieldOp>(op))
     return success();
@@ -706,21 +773,37 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
     while (tail != block.begin() && isElementLocal(*std::prev(tail)))
       --tail;
   // A conversion just before the epilogue, used only in it, is lowered
-  // with it.
-  Block::iterator head = tail;
+  // with it, and with the element-local ops before it that feed only it
+  // (the part of the epilogue before the move: a GELU, a rounding).
+  Block::iterator feed = tail;
   tile::ConvertLayoutOp convert;
   if (tail != block.end() && tail != block.begin())
     if ((convert = dyn_cast<tile::ConvertLayoutOp>(*std::prev(tail))) &&
         llvm::all_of(convert->getUsers(), [&](Operation *user) {
           return user->getBlock() == &block;
-        }))
-      head = std::prev(tail);
-  for (Operation &op : llvm::make_range(block.begin(), head))
+        })) {
+      feed = std::prev(tail);
+      auto feedsOnlyTheConversion = [&](Operation &op) {
+        return op.getNumResults() == 1 && isElementLocal(op) &&
+               llvm::all_of(op.getUsers(), [&](Operation *user) {
+                 return user == convert.getOperation() ||
+                        (user->getBlock() == &block &&
+                         !user->isBeforeInBlock(&*feed) &&
+                         user->isBeforeInBlock(convert));
+               });
+      };
+      while (feed != block.begin() && feedsOnlyTheConversion(*std::prev(feed)))
+        --feed;
+    }
+  for (Operation &op : llvm::make_range(block.begin(), feed))
     if (failed(lowerOp(op)))
       return failure();
-  if (head != tail)
-    return lowerConvert(convert, llvm::make_range(tail, block.end()));
-  return lowerElementwise(llvm::make_range(tail, block.end()));
+  if (feed != tail)
+    return lowerConvert(convert,
+                        llvm::make_range(feed, convert->getIterator()),
+                        llvm::make_range(tail, block.end()));
+  return lowerElementwise(llvm::make_range(tail, block.end()),
+                          elementRun(llvm::make_range(tail, block.end())));
 }
 
 int64_t KernelLowering::elementRun(llvm::iterator_range<Block::iterator> ops) {
@@ -734,12 +817,12 @@ int64_t KernelLowering::elementRun(llvm::iterator_range<Block::iterator> ops) {
 }
 
 LogicalResult KernelLowering::lowerElementwise(
-    llvm::iterator_range<Block::iterator> ops,
+    llvm::iterator_range<Block::iterator> ops, int64_t step,
     llvm::function_ref<bool(int64_t)> selected,
-    llvm::function_ref<void(int64_t, int64_t)> prepare) {
+    llvm::function_ref<void(int64_t, int64_t)> prepare,
+    llvm::function_ref<void(int64_t, int64_t)> finish) {
   if (ops.empty())
     return success();
-  int64_t step = elementRun(ops);
   for (int64_t e = 0; e < perThread; e += step) {
     if (selected && !selected(e))
       continue;
@@ -750,6 +833,8 @@ LogicalResult KernelLowering::lowerElementwise(
     for (Operation &op : ops)
       if (failed(lowerOp(op)))
         return failure();
+    if (finish)
+      finish(e, e + step);
   }
   firstElement = 0;
   endElement = perThread;
@@ -881,20 +966,24 @@ KernelLowering::placementOf(tile::LinearLayoutAttr layoutAttr) {
 
 LogicalResult
 KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
+                             llvm::iterator_range<Block::iterator> feed,
                              llvm::iterator_range<Block::iterator> tail) {
   // Through shared memory: every thread writes its elements where the
   // source distribution puts them in a row-major copy of the tile (rows
   // padded by 4 bytes against bank conflicts), the threads that hold the
   // tile synchronise, and each reads the elements the new layout gives it.
-  // A tile larger than the static shared memory left moves in bands of
-  // rows, one after the other.
+  // A tile larger than the static shared memory left moves in bands, one
+  // after the other: of columns where both layouts put every register in
+  // a band whatever the lane and warp (each element is then written and
+  // read in a band known at compile time, and a register is free once
+  // written), else of rows (each thread checks each element's band).
   Type element = convert.getType().getElementType();
   // (i1 elements take a byte)
   int64_t elementBytes = std::max(1u, element.getIntOrFloatBitWidth() / 8);
+  int64_t padding = std::max<int64_t>(1, 4 / elementBytes);
   int64_t columns = tileShape.back(), rows = 1;
   for (int64_t t : tileShape.drop_back())
     rows *= t;
-  int64_t pitch = columns + std::max<int64_t>(1, 4 / elementBytes);
   // Static shared memory in use (the mma.sync stages, other conversions'
   // staging), within the static limit and, on sm_90, what the wgmma
   // pipeline's dynamic stages leave of the block's 227 KiB.
@@ -907,16 +996,42 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
   int64_t limit = mma && mma.getInstr() == "wgmma"
                       ? staticSharedBudget(program)
                       : kStaticSharedLimit;
-  int64_t bands = stagingBands(rows, pitch * elementBytes, limit - used);
+  int64_t bands =
+      stagingBands(rows, (columns + padding) * elementBytes, limit - used);
   if (bands == 0)
     return convert.emitOpError("needs ")
-           << pitch * elementBytes
+           << (columns + padding) * elementBytes
            << " bytes of shared memory a row to move the tile, with " << used
            << " already in use; a block may use " << limit
            << " bytes of static shared memory beside its pipeline";
-  int64_t bandRows = rows / bands;
+  tile::LinearLayoutAttr from = layoutOf(convert.getSource());
+  tile::LinearLayoutAttr to = convert.getLayout();
+  if (!from)
+    if (std::optional<layout::LinearLayout> l =
+            program.getSchedule().getDistribution())
+      from = tile::LinearLayoutAttr::get(b.getContext(), *l, tileShape);
+  BandAxis axis = BandAxis::Rows;
+  int64_t bandExtent = rows / bands, pitch = columns + padding;
+  std::optional<SmallVector<int64_t>> fromBands, toBands;
+  if (bands > 1 && columns % bands == 0 &&
+      rows * (columns / bands + padding) * elementBytes <= limit - used) {
+    fromBands = from ? registerBands(from, columns / bands, BandAxis::Columns)
+                     : std::nullopt;
+    toBands = registerBands(to, columns / bands, BandAxis::Columns);
+    if (fromBands && toBands) {
+      axis = BandAxis::Columns;
+      bandExtent = columns / bands;
+      pitch = bandExtent + padding;
+    }
+  }
+  if (axis == BandAxis::Rows) {
+    fromBands = from ? registerBands(from, bandExtent, axis) : std::nullopt;
+    toBands = registerBands(to, bandExtent, axis);
+  }
+  int64_t bufferElements =
+      axis == BandAxis::Rows ? bandExtent * pitch : rows * pitch;
   Value staging = func.addWorkgroupAttribution(
-      MemRefType::get({bandRows * pitch}, element, AffineMap(),
+      MemRefType::get({bufferElements}, element, AffineMap(),
                       b.getI64IntegerAttr(3)),
       loc);
   auto rowOf = [&](ArrayRef<Fragment> within, int64_t e) {
@@ -927,21 +1042,22 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
           within[d][e]);
     return row;
   };
-  auto offsetOf = [&](Value row, Value column, int64_t firstRow) {
+  // Where element `e` (at `row`, `column` of the tile) lies in band `band`'s
+  // staging, and whether it lies in that band at all (null: known).
+  auto offsetOf = [&](Value row, Value column, int64_t band) -> Value {
+    int64_t first = band * bandExtent;
+    if (axis == BandAxis::Rows)
+      row = arith::SubIOp::create(b, loc, row, cIndex(first));
+    else
+      column = arith::SubIOp::create(b, loc, column, cIndex(first));
     return arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(
-            b, loc, arith::SubIOp::create(b, loc, row, cIndex(firstRow)),
-            cIndex(pitch)),
-        column);
+        b, loc, arith::MulIOp::create(b, loc, row, cIndex(pitch)), column);
   };
-  auto inBand = [&](Value row, int64_t firstRow) -> Value {
-    if (bands == 1)
-      return {};
+  auto inBand = [&](Value row, int64_t band) -> Value {
     return arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::eq,
-        arith::DivUIOp::create(b, loc, row, cIndex(bandRows)),
-        cIndex(firstRow / bandRows));
+        arith::DivUIOp::create(b, loc, row, cIndex(bandExtent)),
+        cIndex(band));
   };
   // The threads that hold the tile: all of them, or the consumers of a
   // warp-specialised program (a named barrier for just those).
@@ -957,11 +1073,25 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
                                      program.getSchedule().getTileThreads(), 32),
         nullptr, Value());
   };
-  Fragment source = lookup(convert.getSource());
-  tile::LinearLayoutAttr from = layoutOf(convert.getSource());
-  SmallVector<Fragment> fromWithin(from ? placementOf(from).within
-                                        : programWithin);
-  SmallVector<Fragment> toWithin(placementOf(convert.getLayout()).within);
+  // The feed's elements: each just before it is written where the band of
+  // every register is known, else all before the first band's writes
+  // (element by element, in runs of the source layout's consecutive
+  // registers along a row).
+  int64_t feedStep =
+      from ? std::min<int64_t>(layout::innermostRun(from.getLayout()), perThread)
+           : 1;
+  bool feedInBands = !feed.empty() && fromBands;
+  for (int64_t e = 0; feedInBands && e < perThread; ++e)
+    if ((*fromBands)[e] != (*fromBands)[e - e % feedStep])
+      feedInBands = false;
+  if (!feed.empty() && !feedInBands &&
+      failed(lowerElementwise(feed, feedStep)))
+    return failure();
+  SmallVector<Fragment> fromWithin(
+      layoutOf(convert.getSource())
+          ? placementOf(layoutOf(convert.getSource())).within
+          : programWithin);
+  SmallVector<Fragment> toWithin(placementOf(to).within);
   SmallVector<Value> fromRows, toRows;
   for (int64_t e = 0; e < perThread; ++e) {
     fromRows.push_back(rowOf(fromWithin, e));
@@ -969,99 +1099,118 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
   }
   Fragment result(perThread, Value());
   Value zero = arith::ConstantOp::create(b, loc, element, b.getZeroAttr(element));
-  // Where the target layout puts each register in a band whatever the
-  // lane and warp (a coalesced layout's rows above a band come from
-  // register bits), and each run of the epilogue's elements in one band,
-  // the epilogue runs band by band as soon as a band is written, each
-  // element read back just before its run: only a band's elements are
-  // live at a time, not the whole tile's twice.
-  std::optional<SmallVector<int64_t>> toBands;
-  if (!tail.empty())
-    toBands = registerBands(convert.getLayout(), bandRows);
-  if (toBands) {
+  // Where each register's band is known and each run of the epilogue's
+  // elements lies in one band, the epilogue runs band by band as soon as
+  // a band is written, each element read back just before its run: only a
+  // band's elements are live at a time, not the whole tile's twice.
+  bool withTail = !tail.empty() && toBands;
+  if (withTail) {
     int64_t step = elementRun(tail);
     for (int64_t e = 0; e < perThread; ++e)
       if ((*toBands)[e] != (*toBands)[e - e % step])
-        toBands.reset();
+        withTail = false;
   }
-  auto readBack = [&](int64_t e, int64_t firstRow) -> Value {
+  auto readBack = [&](int64_t e, int64_t band) -> Value {
     return memref::LoadOp::create(
         b, loc, staging,
-        ValueRange{offsetOf(toRows[e], toWithin[rank - 1][e], firstRow)});
+        ValueRange{offsetOf(toRows[e], toWithin[rank - 1][e], band)});
   };
-  if (toBands)
+  if (withTail)
     slot(convert.getResult()) = result;
+  auto write = [&](int64_t e, int64_t band) {
+    Value value = lookup(convert.getSource())[e];
+    OpBuilder::InsertionGuard guard(b);
+    if (bands > 1 && !fromBands) {
+      auto ifIn = scf::IfOp::create(b, loc, inBand(fromRows[e], band),
+                                    /*withElse=*/false);
+      b.setInsertionPointToStart(&ifIn.getThenRegion().front());
+    }
+    memref::StoreOp::create(
+        b, loc, value, staging,
+        ValueRange{offsetOf(fromRows[e], fromWithin[rank - 1][e], band)});
+  };
   for (int64_t band = 0; band < bands; ++band) {
-    int64_t firstRow = band * bandRows;
-    for (int64_t e = 0; e < perThread; ++e) {
-      OpBuilder::InsertionGuard guard(b);
-      if (Value in = inBand(fromRows[e], firstRow)) {
-        auto ifIn = scf::IfOp::create(b, loc, in, /*withElse=*/false);
-        b.setInsertionPointToStart(&ifIn.getThenRegion().front());
-      }
-      memref::StoreOp::create(
-          b, loc, source[e], staging,
-          ValueRange{offsetOf(fromRows[e], fromWithin[rank - 1][e], firstRow)});
+    auto fromBand = [&](int64_t e) {
+      return !fromBands || (*fromBands)[e] == band;
+    };
+    if (feedInBands) {
+      if (failed(lowerElementwise(feed, feedStep, fromBand, nullptr,
+                                  [&](int64_t first, int64_t end) {
+                                    for (int64_t e = first; e < end; ++e)
+                                      write(e, band);
+                                  })))
+        return failure();
+    } else {
+      for (int64_t e = 0; e < perThread; ++e)
+        if (fromBand(e))
+          write(e, band);
     }
     synchronise();
-    if (toBands) {
+    if (withTail) {
       if (failed(lowerElementwise(
-              tail, [&](int64_t e) { return (*toBands)[e] == band; },
+              tail, elementRun(tail),
+              [&](int64_t e) { return (*toBands)[e] == band; },
               [&](int64_t first, int64_t end) {
                 for (int64_t e = first; e < end; ++e)
-                  slot(convert.getResult())[e] = readBack(e, firstRow);
+                  slot(convert.getResult())[e] = readBack(e, band);
               })))
         return failure();
-      synchronise();
-      continue;
-    }
-    for (int64_t e = 0; e < perThread; ++e) {
-      Value in = inBand(toRows[e], firstRow);
-      result[e] = in ? ifThenElse(
-                           b, loc, in, element,
-                           [&] { return readBack(e, firstRow); },
-                           result[e] ? result[e] : zero)
-                     : readBack(e, firstRow);
+    } else {
+      for (int64_t e = 0; e < perThread; ++e) {
+        if (toBands) {
+          if ((*toBands)[e] == band)
+            result[e] = readBack(e, band);
+          continue;
+        }
+        result[e] = bands > 1 ? ifThenElse(
+                                    b, loc, inBand(toRows[e], band), element,
+                                    [&] { return readBack(e, band); },
+                                    result[e] ? result[e] : zero)
+                              : readBack(e, band);
+      }
     }
     // The staging buffer is written again by the next band, the next tile
     // of a persistent program, or another pass through a loop.
     synchronise();
   }
-  if (toBands)
+  if (withTail)
     return success();
   slot(convert.getResult()) = result;
-  return lowerElementwise(tail);
+  return lowerElementwise(tail, elementRun(tail));
 }
 
 std::optional<SmallVector<int64_t>>
 KernelLowering::registerBands(tile::LinearLayoutAttr layout,
-                              int64_t bandRows) {
-  // Tile extents are powers of two: a flattened row concatenates the bits
-  // of the leading coordinates, so XOR composes it as it does them.
-  auto flatRow = [&](ArrayRef<int32_t> basis) {
+                              int64_t bandExtent, BandAxis axis) {
+  // The coordinate banded: the column, or the flattened row. Tile extents
+  // are powers of two: a flattened row concatenates the bits of the
+  // leading coordinates, so XOR composes it as it does them.
+  auto coordinate = [&](ArrayRef<int32_t> basis) {
+    if (axis == BandAxis::Columns)
+      return int64_t(basis[rank - 1]);
     int64_t row = 0;
     for (unsigned d = 0; d + 1 < rank; ++d)
       row = row * tileShape[d] + basis[d];
     return row;
   };
   layout::LinearLayout l = layout.getLayout();
-  SmallVector<int64_t> registerRows;
+  SmallVector<int64_t> registerCoordinates;
   for (const layout::LinearLayout::InDim &in : l.getInDims()) {
     for (const std::vector<int32_t> &basis : in.bases) {
-      int64_t row = flatRow(basis);
+      int64_t c = coordinate(basis);
       if (in.name == "register")
-        registerRows.push_back(row);
-      else if (row >= bandRows)
+        registerCoordinates.push_back(c);
+      else if (c >= bandExtent)
         return std::nullopt; // the band depends on the lane or warp
     }
   }
   SmallVector<int64_t> bands(perThread, 0);
   for (int64_t e = 0; e < perThread; ++e) {
-    int64_t row = 0;
-    for (auto [bit, r] : llvm::enumerate(registerRows))
+    int64_t c = 0;
+    for (auto [bit, r] : llvm::enumerate(registerCoordinates))
       if (e >> bit & 1)
-        row ^= r;
-    bands[e] = row / bandRows;
+        c ^= r;
+    bands[e] = c / bandExtent;
   }
   return bands;
 }

@@ -384,7 +384,12 @@ LinearLayout nautilus::layout::rowMajorBlockedLayout(llvm::ArrayRef<int64_t> sha
 
 LinearLayout nautilus::layout::coalescedLayout(int32_t rows, int32_t columns,
                                                int32_t threads,
-                                               int32_t elementBytes) {
+                                               int32_t elementBytes,
+                                               int32_t columnBlocks) {
+  if (columnBlocks > 1)
+    return coalescedLayout(rows, columns / columnBlocks, threads,
+                           elementBytes) *
+           LinearLayout::identity1D(columnBlocks, "register", "dim1");
   int32_t vector = std::min<int32_t>(std::max(16 / elementBytes, 1), columns);
   int32_t lanesAlong = std::min<int32_t>(32, columns / vector);
   int32_t lanesDown = 32 / lanesAlong;
@@ -431,6 +436,17 @@ int32_t nautilus::layout::innermostRun(const LinearLayout &l) {
     return run;
   }
   return 1;
+}
+
+bool nautilus::layout::columnBlocksFollowRegisters(const LinearLayout &l,
+                                                   int32_t blockColumns) {
+  size_t inner = l.getOutDims().size() - 1;
+  for (const auto &in : l.getInDims())
+    if (in.name != "register")
+      for (const auto &basis : in.bases)
+        if (basis[inner] >= blockColumns)
+          return false;
+  return true;
 }
 
 SharedSwizzle nautilus::layout::SharedSwizzle::forRows(int64_t rowBytes,

@@ -137,9 +137,13 @@ LinearLayout rowMajorBlockedLayout(llvm::ArrayRef<int64_t> shape,
 /// coalesced 16-byte accesses: each thread holds 16 / elementBytes
 /// consecutive elements of a row (register bits), consecutive lanes the
 /// next pieces of the row, then further lanes, warps and registers go down
-/// the rows. Outputs "dim0" (rows), "dim1" (columns).
+/// the rows. Outputs "dim0" (rows), "dim1" (columns). With
+/// `columnBlocks` > 1, the columns split into that many blocks, each laid
+/// out so on its own, the block given by the highest register bits: each
+/// register lies in one block whatever the lane and warp (a conversion can
+/// move one block at a time).
 LinearLayout coalescedLayout(int32_t rows, int32_t columns, int32_t threads,
-                             int32_t elementBytes);
+                             int32_t elementBytes, int32_t columnBlocks = 1);
 
 /// `l` (outputs dim0, dim1 over the last two of `rank` dimensions) with
 /// leading output dimensions of size 1: outputs dim0 .. dim{rank-1}.
@@ -149,6 +153,11 @@ LinearLayout withLeadingUnitDims(const LinearLayout &l, unsigned rank);
 /// thread holds in consecutive registers (1, 2, 4, ...): register bits
 /// 0..k-1 step 1, 2, 4, ... along it.
 int32_t innermostRun(const LinearLayout &l);
+
+/// Whether the block of `blockColumns` columns (innermost output) each
+/// element of `l` lies in depends on its register alone: no input but the
+/// register reaches a column of `blockColumns` or more.
+bool columnBlocksFollowRegisters(const LinearLayout &l, int32_t blockColumns);
 
 /// How a pipeline stage lays out rows of 16-byte chunks in shared memory
 /// (the `swizzle` of `#tile.mma`): chunk c of row r is stored at chunk

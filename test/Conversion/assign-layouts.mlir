@@ -17,10 +17,11 @@ tile.program @narrow attributes {arg_names = ["A", "B", "C"], output_dims = ["M"
 // -----
 
 // An f32 tile of 128 x 128 needs 66 KiB to move: it is converted all the
-// same (4 consecutive f32 a thread, a warp a row), and its lowering moves
-// it in two bands of 64 rows.
+// same, in two blocks of 64 columns (4 consecutive f32 a thread, 16 lanes
+// a block's row, the block the top register bit), which its lowering
+// moves one after the other.
 // CHECK-LABEL: tile.program @wide
-// CHECK: tile.convert_layout %{{.*}} : vector<128x128xf32> to <[128, 128], register = {{\[\[}}0, 1], [0, 2], [8, 0], [16, 0], [32, 0], [64, 0]], lane = {{\[\[}}0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = {{\[\[}}1, 0], [2, 0], [4, 0]]>
+// CHECK: tile.convert_layout %{{.*}} : vector<128x128xf32> to <[128, 128], register = {{\[\[}}0, 1], [0, 2], [16, 0], [32, 0], [64, 0], [0, 64]], lane = {{\[\[}}0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = {{\[\[}}2, 0], [4, 0], [8, 0]]>
 tile.program @wide attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 384, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [8, 1], stages = 4, group_m = 8, producers = 1, persistent = 1>>, sizes = ["M", "K", "N"]} {
 ^bb0(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):
   %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xbf16>, memref<?x?xbf16> -> vector<128x128xf32>
@@ -46,8 +47,8 @@ tile.program @full attributes {arg_names = ["A", "B", "C"], output_dims = ["M", 
 // rather than moved.
 // CHECK-LABEL: tile.program @residual
 // CHECK: %[[ACC:.*]] = tile.contract
-// CHECK: %[[R:.*]] = tile.load %{{.*}} {layout = #tile.linear<[128, 128], register = {{\[\[}}0, 1], [0, 2], [8, 0], [16, 0], [32, 0], [64, 0]], lane = {{\[\[}}0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], warp = {{\[\[}}1, 0], [2, 0], [4, 0]]>}
-// CHECK: %[[C:.*]] = tile.convert_layout %[[ACC]] : vector<128x128xf32> to <[128, 128], register = {{\[\[}}0, 1], [0, 2], [8, 0]
+// CHECK: %[[R:.*]] = tile.load %{{.*}} {layout = #tile.linear<[128, 128], register = {{\[\[}}0, 1], [0, 2], [16, 0], [32, 0], [64, 0], [0, 64]], lane = {{\[\[}}0, 4], [0, 8], [0, 16], [0, 32], [1, 0]], warp = {{\[\[}}2, 0], [4, 0], [8, 0]]>}
+// CHECK: %[[C:.*]] = tile.convert_layout %[[ACC]] : vector<128x128xf32> to <[128, 128], register = {{\[\[}}0, 1], [0, 2], [16, 0]
 // CHECK: %[[SUM:.*]] = arith.addf %[[C]], %[[R]]
 // CHECK: tile.store %[[SUM]]
 tile.program @residual attributes {arg_names = ["A", "B", "R", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 384, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [8, 1], stages = 4, group_m = 8, producers = 1, persistent = 1>>, sizes = ["M", "K", "N"]} {

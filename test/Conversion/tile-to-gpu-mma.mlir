@@ -173,3 +173,29 @@ tile.program @grouped_C attributes {arg_names = ["A", "W", "experts", "C"], outp
   %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2, s3] -> (d0, d2)>], %w[affine_map<(d0, d1, d2)[s0, s1, s2, s3] -> (0, d2, d1)>] offset(%experts[affine_map<(d0, d1, d2)[s0, s1, s2, s3] -> (d0 floordiv 128)>] at 0) over(%k) : memref<?x?xbf16>, memref<?x?x?xbf16>, memref<?xi32> -> vector<128x128xf32>
   tile.store %acc, %c : vector<128x128xf32> -> memref<?x?xf32>
 }
+
+// -----
+
+// A move in two bands of columns (warps along M: each register's column
+// block is known): each thread writes each element once, in its band, just
+// after rounding it (32 a band, no condition), and the stores of a band
+// follow its barrier; bands of rows would write all 64 in each band under
+// a condition.
+// CHECK-LABEL: gpu.func @column_bands
+// CHECK-SAME: %[[STAGING:[^ ]*]] : memref<8448xbf16, 3>)
+// CHECK-COUNT-32: memref.store %{{.*}}, %[[STAGING]]
+// CHECK: gpu.barrier
+// CHECK-COUNT-4: vector.store %{{.*}} : memref<?x?xbf16>, vector<8xbf16>
+// CHECK: gpu.barrier
+// CHECK-COUNT-32: memref.store %{{.*}}, %[[STAGING]]
+// CHECK: gpu.barrier
+// CHECK-COUNT-4: vector.store %{{.*}} : memref<?x?xbf16>, vector<8xbf16>
+// CHECK: gpu.barrier
+// CHECK-NOT: memref.store %{{.*}}, %[[STAGING]]
+tile.program @column_bands attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 16, warps = [8, 1], stages = 2>>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xbf16>, %m: index, %k: index, %n: index):
+  %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<128x128xf32>
+  %t = arith.truncf %acc : vector<128x128xf32> to vector<128x128xbf16>
+  %blocks = tile.convert_layout %t : vector<128x128xbf16> to #tile.linear<[128, 128], register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0], [0, 64]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
+  tile.store %blocks, %c : vector<128x128xbf16> -> memref<?x?xbf16>
+}

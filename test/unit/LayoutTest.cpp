@@ -116,6 +116,33 @@ TEST(LinearLayout, CoalescedLayoutGivesEachThreadSixteenBytesOfARow) {
   EXPECT_TRUE(batched.isBijective());
 }
 
+// In blocks of columns (a bf16 128 x 256 tile moved in two bands of 128
+// columns): each block coalesced on its own, the block the highest
+// register bit, so every register lies in one block whatever the lane and
+// warp.
+TEST(LinearLayout, CoalescedLayoutInColumnBlocksPutsTheBlockInRegisters) {
+  LinearLayout l = coalescedLayout(128, 256, 256, 2, /*columnBlocks=*/2);
+  ASSERT_TRUE(l.isBijective()) << l.str();
+  EXPECT_EQ(l.getOutDimSize("dim1"), 256);
+  EXPECT_EQ(innermostRun(l), 8);
+  int32_t registers = l.getInDimSize("register");
+  for (int32_t r = 0; r < registers; ++r)
+    for (int32_t lane : {0, 13, 31})
+      for (int32_t warp : {0, 5}) {
+        auto c = l.apply({{"register", r}, {"lane", lane}, {"warp", warp}});
+        EXPECT_EQ(c[1] / 128, r / (registers / 2));
+        EXPECT_EQ(c[1] % 128 / 8, lane % 16);
+      }
+  // wgmma's accumulators hold all of a warp's columns in registers; with
+  // warps along N, mma.sync's column blocks depend on the warp.
+  EXPECT_TRUE(columnBlocksFollowRegisters(mmaAccumulatorLayout(128, 256, 8, 1),
+                                          128));
+  EXPECT_TRUE(columnBlocksFollowRegisters(l, 128));
+  EXPECT_FALSE(columnBlocksFollowRegisters(l, 64));
+  EXPECT_FALSE(columnBlocksFollowRegisters(mmaAccumulatorLayout(128, 128, 2, 4),
+                                           64));
+}
+
 } // namespace
 
 namespace {
