@@ -47,8 +47,9 @@ private:
   /// all are uniform.
   tile::LinearLayoutAttr operandLayout(Operation *op);
   /// A load (without gathered indices) or index tile of the program's
-  /// body: each thread computes its elements from their indices alone, so
-  /// the tile can be produced in any layout at the cost of any other.
+  /// body, or an element-wise op of such tiles (a widened residual): each
+  /// thread computes its elements from their indices alone, so the tile
+  /// can be produced in any layout at the cost of any other.
   bool isRecomputable(Value v);
   /// An element-wise op (arith, math) of the program's body producing a
   /// tile.
@@ -60,8 +61,9 @@ private:
   /// conversion (which folds) or the target layout (where the conversion
   /// vanishes).
   bool worthMovingThrough(Operation *op, tile::LinearLayoutAttr target);
-  /// `v` (recomputable) produced in `layout`: `v` itself when only `user`
-  /// uses it, else a copy placed before `user`.
+  /// `v` (recomputable) produced in `layout` for `user`: `v` itself when
+  /// only `user` uses it, else a copy (of its element-wise ops too, down
+  /// to the loads and index tiles, which take the layout).
   Value produceIn(Value v, tile::LinearLayoutAttr layout, Operation *user);
 
   tile::ProgramOp program;
@@ -103,7 +105,13 @@ bool LayoutAssignment::isRecomputable(Value v) {
     return false;
   if (auto load = dyn_cast<tile::LoadOp>(def))
     return load.getIndirect().empty();
-  return isa<tile::IndexOp>(def);
+  if (isa<tile::IndexOp>(def))
+    return true;
+  return isElementwise(def) && !tile::isUniformTile(v) &&
+         llvm::all_of(def->getOperands(), [&](Value operand) {
+           return !isa<VectorType>(operand.getType()) ||
+                  tile::isUniformTile(operand) || isRecomputable(operand);
+         });
 }
 
 bool LayoutAssignment::isElementwise(Operation *op) {
@@ -132,8 +140,11 @@ bool LayoutAssignment::worthMovingThrough(Operation *op,
   }
   if (!moved)
     return true; // the conversion vanishes
-  if (getElementTypeOrSelf(moved).getIntOrFloatBitWidth() >
-      getElementTypeOrSelf(op->getResult(0)).getIntOrFloatBitWidth())
+  auto bits = [](Value v) -> unsigned {
+    Type element = getElementTypeOrSelf(v);
+    return element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
+  };
+  if (bits(moved) > bits(op->getResult(0)))
     return false; // a wider tile to move (a conversion before a truncation)
   return recomputes || moved.getDefiningOp<tile::ConvertLayoutOp>() ||
          layoutOf(moved) == target ||
@@ -143,14 +154,23 @@ bool LayoutAssignment::worthMovingThrough(Operation *op,
 Value LayoutAssignment::produceIn(Value v, tile::LinearLayoutAttr layout,
                                   Operation *user) {
   Operation *def = v.getDefiningOp();
-  if (!v.hasOneUse()) {
-    OpBuilder b(user);
+  if (llvm::any_of(v.getUsers(), [&](Operation *other) {
+        return other != user;
+      })) { // a copy, where the original is (program order kept)
+    OpBuilder b(def->getContext());
+    b.setInsertionPointAfter(def);
     def = b.clone(*def);
   }
-  if (auto load = dyn_cast<tile::LoadOp>(def))
+  if (auto load = dyn_cast<tile::LoadOp>(def)) {
     load.setLayoutAttr(layout);
-  else
-    cast<tile::IndexOp>(def).setLayoutAttr(layout);
+  } else if (auto index = dyn_cast<tile::IndexOp>(def)) {
+    index.setLayoutAttr(layout);
+  } else {
+    for (OpOperand &operand : def->getOpOperands())
+      if (isa<VectorType>(operand.get().getType()) &&
+          !tile::isUniformTile(operand.get()))
+        operand.set(produceIn(operand.get(), layout, def));
+  }
   return def->getResult(0);
 }
 
@@ -174,13 +194,15 @@ void LayoutAssignment::anchorStores() {
     int64_t bytes = type.getElementTypeBitWidth() / 8;
     if (bytes == 0)
       continue; // i1 tiles are stored element by element
-    int64_t pitch = shape.back() + std::max<int64_t>(1, 4 / bytes);
+    int64_t padding = std::max<int64_t>(1, 4 / bytes);
+    int64_t pitch = shape.back() + padding;
     int64_t bands = stagingBands(rows, pitch * bytes, available);
-    // Each band repeats the writes of every element a thread holds (under
-    // a predicate): past two bands the code grows more than the stores
-    // gain (a 128 x 256 f32 tile: 512 shared stores; ptxas and LLVM took
-    // 3x as long), and the accumulator layout's 8-byte stores still fill
-    // whole 32-byte sectors.
+    // In bands of rows each band repeats the writes of every element a
+    // thread holds (under a predicate): past two bands the code grows more
+    // than the stores gain (a 128 x 256 f32 tile: 512 shared stores; ptxas
+    // and LLVM took 3x as long), and the accumulator layout's 8-byte
+    // stores still fill whole 32-byte sectors. (Column blocks would not
+    // repeat the writes; whether four of them pay needs a GPU.)
     constexpr int64_t kMaxBands = 2;
     if (bands == 0 || bands > kMaxBands)
       continue;
@@ -205,7 +227,8 @@ void LayoutAssignment::anchorStores() {
         b, store.getLoc(), value.getType(), value,
         tile::LinearLayoutAttr::get(program.getContext(), coalesced, shape));
     store.getValueMutable().assign(convert.getResult());
-    available -= rows / bands * pitch * bytes;
+    available -= blocks > 1 ? rows * (blockColumns + padding) * bytes
+                            : rows / bands * pitch * bytes;
   }
 }
 
@@ -245,7 +268,8 @@ void LayoutAssignment::moveConversionsToSources() {
     OpBuilder b(op);
     for (OpOperand &operand : op->getOpOperands()) {
       Value v = operand.get();
-      if (!isa<VectorType>(v.getType()) || tile::isUniformTile(v))
+      if (!isa<VectorType>(v.getType()) || tile::isUniformTile(v) ||
+          layoutOf(v) == target) // (an operand used twice, done)
         continue;
       if (isRecomputable(v)) {
         operand.set(produceIn(v, target, op));

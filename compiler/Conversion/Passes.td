@@ -163,17 +163,19 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
 
     1. Anchors stores: in a tensor-core program, the accumulator layout's
        stores cover 8 rows of a few bytes a warp. Where the static shared
-       memory the pipeline leaves holds the move (in at most two bands of
-       rows), a stored tile is converted to a layout in which each thread
-       holds 16 consecutive bytes of a row and consecutive lanes the next
-       16 (`coalescedLayout`), so that each warp writes whole rows with
-       16-byte stores.
+       memory the pipeline leaves holds the move (in at most two bands), a
+       stored tile is converted to a layout in which each thread holds 16
+       consecutive bytes of a row and consecutive lanes the next 16
+       (`coalescedLayout`), so that each warp writes whole rows with
+       16-byte stores; a move in two bands goes in two blocks of columns,
+       each laid out so on its own, where the stored tile's layout puts
+       each register in one block (wgmma's accumulators).
     2. Moves conversions toward the values they convert, and removes the
        needless ones: a conversion of a conversion converts the original;
        a conversion to the layout its value has, or of a uniform tile
-       (splat constant, broadcast scalar), goes; a load or index tile is
-       produced in the target layout instead (copied if it has other
-       users); an element-wise op (with no other user) gets its operands
+       (splat constant, broadcast scalar), goes; a load or index tile, or
+       an element-wise op of such tiles, is produced in the target layout
+       instead (copied if it has other users); an element-wise op (with no other user) gets its operands
        converted instead of its result where that moves no more data and
        gains something: at most one operand then needs a move, no wider
        than the result (a conversion stays after a truncation to bf16), and

@@ -60,7 +60,7 @@ private:
   /// consecutive registers along a row, when they read consecutive
   /// elements of the buffer (at most 16 bytes); 1 otherwise.
   int64_t loadRunLength(tile::LoadOp load);
-  /// Stores the elements `selected` accepts (all by default).
+  /// Stores the elements firstElement to endElement of the stored tile.
   void lowerStore(tile::StoreOp store);
   /// The elements a store of `value` writes as one vector.
   int64_t storeWidth(Value value);
@@ -210,10 +210,13 @@ int64_t KernelLowering::loadRunLength(tile::LoadOp load) {
   // the buffer's innermost index is the tile's innermost dimension itself
   // and no other index reads that dimension.
   auto memType = cast<MemRefType>(load.getBuffer().getType());
-  int64_t bytes = memType.getElementTypeBitWidth() / 8;
   AffineMap map = load.getMap();
+  if (!load.getIndirect().empty() || map.getNumResults() == 0 ||
+      !memType.getElementType().isIntOrFloat())
+    return 1;
+  int64_t bytes = memType.getElementTypeBitWidth() / 8;
   auto inner = dyn_cast<AffineDimExpr>(map.getResults().back());
-  if (!load.getIndirect().empty() || !memType.getLayout().isIdentity() ||
+  if (!memType.getLayout().isIdentity() ||
       bytes == 0 || bytes > 16 || !inner || inner.getPosition() != rank - 1 ||
       llvm::any_of(map.getResults().drop_back(),
                    [&](AffineExpr e) { return involvesDim(e, rank - 1); }))
@@ -989,8 +992,9 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
   // pipeline's dynamic stages leave of the block's 227 KiB.
   int64_t used = 0;
   for (BlockArgument a : func.getWorkgroupAttributions()) {
-    auto type = cast<MemRefType>(a.getType());
-    used += type.getNumElements() * type.getElementTypeBitWidth() / 8;
+    auto type = cast<MemRefType>(a.getType()); // (i1 elements take a byte)
+    used += type.getNumElements() *
+            std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
   }
   tile::MmaAttr mma = program.getSchedule().getMma();
   int64_t limit = mma && mma.getInstr() == "wgmma"

@@ -83,14 +83,14 @@ tile.program @rounded attributes {arg_names = ["A", "B", "R", "C"], output_dims 
 
 // A conversion of what loads and index tiles compute vanishes: they are
 // produced in the target layout. X has another user in the schedule's
-// layout, so a copy of its load takes the target layout; a conversion of
-// a splat constant goes.
+// layout, so a copy of its load (next to it) takes the target layout; a
+// conversion of a splat constant goes.
 // CHECK-LABEL: tile.program @recomputed
 // CHECK: %[[X:.*]] = tile.load %arg0{{.*}} : memref<?xf32> -> vector<16x64xf32>
+// CHECK: %[[XL:.*]] = tile.load %arg0{{.*}} {layout = #tile.linear<[16, 64], register = {{\[\[}}1, 0], [2, 0], [4, 0]]
 // CHECK: %[[Y:.*]] = tile.load %arg1{{.*}} {layout = #tile.linear<[16, 64], register = {{\[\[}}1, 0], [2, 0], [4, 0]]
 // CHECK: %[[I:.*]] = tile.index 1 {layout = #tile.linear<[16, 64], register = {{\[\[}}1, 0], [2, 0], [4, 0]]
 // CHECK: tile.store %[[I]]
-// CHECK: %[[XL:.*]] = tile.load %arg0{{.*}} {layout = #tile.linear<[16, 64], register = {{\[\[}}1, 0], [2, 0], [4, 0]]
 // CHECK: %[[SUM:.*]] = arith.addf %[[XL]], %[[Y]]
 // CHECK-NOT: tile.convert_layout
 // CHECK: tile.store %[[SUM]]
@@ -137,4 +137,46 @@ tile.program @unified attributes {arg_names = ["X", "C", "D"], output_dims = ["M
   tile.store %sum, %c : vector<16x64xf32> -> memref<?x?xf32>
   %same = tile.convert_layout %r : vector<16x64xf32> to <[16, 64], register = [[2, 0], [4, 0], [8, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = [[0, 32], [1, 0]]>
   tile.store %same, %d : vector<16x64xf32> -> memref<?x?xf32>
+}
+
+// -----
+
+// A conversion of a conversion converts the original; a residual widened
+// from bf16 (an element-wise op of a load) is produced in the target
+// layout, its load and extension copied for the other user; a tile used
+// twice by one op is produced in the target layout for both operands.
+// CHECK-LABEL: tile.program @chains
+// CHECK: %[[R:.*]] = tile.reduce
+// CHECK: %[[W:.*]] = tile.load %arg1{{.*}} : memref<?x?xbf16> -> vector<16x64xbf16>
+// CHECK: %[[WL:.*]] = tile.load %arg1{{.*}} {layout = #tile.linear<[16, 64], register = {{\[\[}}1, 0], [2, 0], [4, 0]]
+// CHECK: %[[E:.*]] = arith.extf %[[W]]
+// CHECK: %[[EL:.*]] = arith.extf %[[WL]]
+// CHECK: %[[C:.*]] = tile.convert_layout %[[R]] : vector<16x64xf32> to <[16, 64], register = {{\[\[}}1, 0], [2, 0], [4, 0]]
+// CHECK: %[[SUM:.*]] = arith.addf %[[C]], %[[EL]]
+// CHECK: tile.store %[[SUM]], %arg2
+// CHECK: tile.store %[[E]], %arg3
+// CHECK: %[[Y:.*]] = tile.load %arg1{{.*}} {layout = #tile.linear<[16, 64], register = {{\[\[}}1, 0], [2, 0], [4, 0]]
+// CHECK: %[[YE:.*]] = arith.extf %[[Y]]
+// CHECK: %[[SQ:.*]] = arith.mulf %[[YE]], %[[YE]]
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.store %[[SQ]], %arg4
+tile.program @chains attributes {arg_names = ["X", "W", "C", "D", "E"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [16, 64], threads = 128>, sizes = ["M", "N", "K"]} {
+^bb0(%x: memref<?x?x?xf32>, %w: memref<?x?xbf16>, %c: memref<?x?xf32>, %d: memref<?x?xf32>, %e: memref<?x?xf32>, %m: index, %n: index, %k: index):
+  %r = tile.reduce sum over(%k) : vector<16x64xf32> {
+  ^bb0(%kk: index):
+    %l = tile.load %x[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d1, d2)>] : memref<?x?x?xf32> -> vector<16x64xf32>
+    tile.yield %l : vector<16x64xf32>
+  }
+  %lw = tile.load %w[affine_map<(d0, d1)[s0, s1, s2] -> (d0, d1)>] : memref<?x?xbf16> -> vector<16x64xbf16>
+  %ew = arith.extf %lw : vector<16x64xbf16> to vector<16x64xf32>
+  %sum = arith.addf %r, %ew : vector<16x64xf32>
+  %c1 = tile.convert_layout %sum : vector<16x64xf32> to <[16, 64], register = [[0, 1], [0, 2], [0, 4]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [0, 8]], warp = [[0, 16], [0, 32]]>
+  %c2 = tile.convert_layout %c1 : vector<16x64xf32> to <[16, 64], register = [[1, 0], [2, 0], [4, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = [[0, 32], [8, 0]]>
+  tile.store %c2, %c : vector<16x64xf32> -> memref<?x?xf32>
+  tile.store %ew, %d : vector<16x64xf32> -> memref<?x?xf32>
+  %y = tile.load %w[affine_map<(d0, d1)[s0, s1, s2] -> (d0, d1)>] : memref<?x?xbf16> -> vector<16x64xbf16>
+  %ye = arith.extf %y : vector<16x64xbf16> to vector<16x64xf32>
+  %sq = arith.mulf %ye, %ye : vector<16x64xf32>
+  %csq = tile.convert_layout %sq : vector<16x64xf32> to <[16, 64], register = [[1, 0], [2, 0], [4, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = [[0, 32], [8, 0]]>
+  tile.store %csq, %e : vector<16x64xf32> -> memref<?x?xf32>
 }

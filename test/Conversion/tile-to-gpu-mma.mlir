@@ -199,3 +199,23 @@ tile.program @column_bands attributes {arg_names = ["A", "B", "C"], output_dims 
   %blocks = tile.convert_layout %t : vector<128x128xbf16> to #tile.linear<[128, 128], register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0], [0, 64]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0], [16, 0]]>
   tile.store %blocks, %c : vector<128x128xbf16> -> memref<?x?xbf16>
 }
+
+// -----
+
+// The same move with warps along N: a register's column block depends on
+// the warp, so the tile moves in two bands of 64 rows, each thread writing
+// every element in each band under a condition (64 a band).
+// CHECK-LABEL: gpu.func @row_bands
+// CHECK-SAME: %[[STAGING:[^ ]*]] : memref<8320xbf16, 3>)
+// CHECK-COUNT-64: memref.store %{{.*}}, %[[STAGING]]
+// CHECK: gpu.barrier
+// CHECK-COUNT-64: memref.store %{{.*}}, %[[STAGING]]
+// CHECK: gpu.barrier
+// CHECK-NOT: memref.store %{{.*}}, %[[STAGING]]
+tile.program @row_bands attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 16, warps = [2, 4], stages = 2>>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xbf16>, %m: index, %k: index, %n: index):
+  %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<128x128xf32>
+  %t = arith.truncf %acc : vector<128x128xf32> to vector<128x128xbf16>
+  %rows = tile.convert_layout %t : vector<128x128xbf16> to #tile.linear<[128, 128], register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [1, 0]], warp = [[2, 0], [4, 0], [8, 0]]>
+  tile.store %rows, %c : vector<128x128xbf16> -> memref<?x?xbf16>
+}
