@@ -130,8 +130,31 @@ LogicalResult KernelLowering::copyRegion(Block &from, IRMapping &mapping,
       mapping.map(arg, broadcast(reducedIndex[i - outputIndex.size()], shape,
                                  arg.getLoc()));
   }
+  // Values from outside the region are scalar inputs, or constants a
+  // canonicalization hoisted out of the body: broadcast to the tile.
+  auto mapOuter = [&](Value v, Location at) -> LogicalResult {
+    if (mapping.contains(v))
+      return success();
+    if (auto c = v.getDefiningOp<arith::ConstantOp>()) {
+      auto type = VectorType::get(shape.getShape(), c.getType());
+      mapping.map(v, arith::ConstantOp::create(
+                         builder, c.getLoc(), type,
+                         DenseElementsAttr::get(type, c.getValue())));
+      return success();
+    }
+    auto it = llvm::find_if(buffers,
+                            [&](const Buffer &b) { return b.algValue == v; });
+    if (it == buffers.end())
+      return failure();
+    mapping.map(v, broadcast(entry.getArgument(it - buffers.begin()), shape,
+                             at));
+    return success();
+  };
   for (Operation &op : from) {
     if (auto yield = dyn_cast<alg::YieldOp>(op)) {
+      // (a definition may yield a scalar input as it is: C[i] = s)
+      if (failed(mapOuter(yield.getValue(), yield.getLoc())))
+        return yield.emitOpError("yields a value the tile program cannot see");
       yielded = mapping.lookup(yield.getValue());
       return success();
     }
@@ -188,26 +211,9 @@ LogicalResult KernelLowering::copyRegion(Block &from, IRMapping &mapping,
     if (op.getNumRegions() != 0 || op.getNumResults() != 1 ||
         !isa<arith::ArithDialect, math::MathDialect>(op.getDialect()))
       return op.emitOpError("cannot be turned into tile code");
-    // Scalar operands from outside the region are scalar inputs, or
-    // constants a canonicalization hoisted out of the body.
-    for (Value operand : op.getOperands()) {
-      if (mapping.contains(operand))
-        continue;
-      if (auto c = operand.getDefiningOp<arith::ConstantOp>()) {
-        auto type = VectorType::get(shape.getShape(), c.getType());
-        mapping.map(operand, arith::ConstantOp::create(
-                                 builder, c.getLoc(), type,
-                                 DenseElementsAttr::get(type, c.getValue())));
-        continue;
-      }
-      auto it = llvm::find_if(buffers, [&](const Buffer &b) {
-        return b.algValue == operand;
-      });
-      if (it == buffers.end())
+    for (Value operand : op.getOperands())
+      if (failed(mapOuter(operand, op.getLoc())))
         return op.emitOpError("uses a value the tile program cannot see");
-      mapping.map(operand, broadcast(entry.getArgument(it - buffers.begin()),
-                                     shape, op.getLoc()));
-    }
     Operation *copy = builder.clone(op, mapping);
     Type scalar = op.getResult(0).getType();
     copy->getResult(0).setType(VectorType::get(shape.getShape(), scalar));

@@ -152,9 +152,43 @@ std::string Interpreter::compile(Block &block, Tape &tape) {
   for (BlockArgument arg : block.getArguments())
     slot[arg] = arg.getArgNumber();
   int next = tape.numArgs;
+  // A scalar value from outside the region: a scalar input, or a constant
+  // a canonicalization hoisted out of the region, which becomes a constant
+  // slot.
+  auto outerSlot = [&](Value operand, int &result) -> std::string {
+    auto sc = scalars.find(operand);
+    Scalar outer;
+    if (sc != scalars.end()) {
+      outer = sc->second;
+    } else if (auto c = operand.getDefiningOp<arith::ConstantOp>()) {
+      if (auto f = dyn_cast<FloatAttr>(c.getValue()))
+        outer.f = f.getValueAsDouble();
+      else if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+        outer.i = i.getValue().getSExtValue();
+    } else {
+      return "internal error: region uses an unknown outer value";
+    }
+    Tape::Inst load;
+    load.op = nullptr;
+    load.result = next;
+    load.kind = kindOf(operand.getType());
+    load.operandKind = load.kind;
+    load.constant = outer;
+    tape.insts.push_back(load);
+    slot[operand] = next;
+    result = next++;
+    return "";
+  };
   for (Operation &op : block) {
     if (auto yield = dyn_cast<alg::YieldOp>(op)) {
-      tape.yield = slot.lookup(yield.getValue());
+      // (a definition may yield a scalar input as it is: C[i] = s)
+      auto it = slot.find(yield.getValue());
+      if (it != slot.end()) {
+        tape.yield = it->second;
+      } else if (std::string e = outerSlot(yield.getValue(), tape.yield);
+                 !e.empty()) {
+        return e;
+      }
       break;
     }
     Tape::Inst inst;
@@ -165,32 +199,13 @@ std::string Interpreter::compile(Block &block, Tape &tape) {
         inst.operands.push_back(it->second);
         continue;
       }
-      // A value from outside the region: a tensor (read by alg.load) or a
-      // scalar input, which becomes a constant slot.
+      // A tensor from outside the region is read by alg.load.
       if (isa<RankedTensorType>(operand.getType()))
         continue;
-      auto sc = scalars.find(operand);
-      Scalar outer;
-      if (sc != scalars.end()) {
-        outer = sc->second;
-      } else if (auto c = operand.getDefiningOp<arith::ConstantOp>()) {
-        // A constant a canonicalization hoisted out of the region.
-        if (auto f = dyn_cast<FloatAttr>(c.getValue()))
-          outer.f = f.getValueAsDouble();
-        else if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
-          outer.i = i.getValue().getSExtValue();
-      } else {
-        return "internal error: region uses an unknown outer value";
-      }
-      Tape::Inst load;
-      load.op = nullptr;
-      load.result = next;
-      load.kind = kindOf(operand.getType());
-      load.operandKind = load.kind;
-      load.constant = outer;
-      tape.insts.push_back(load);
-      slot[operand] = next;
-      inst.operands.push_back(next++);
+      int outer;
+      if (std::string e = outerSlot(operand, outer); !e.empty())
+        return e;
+      inst.operands.push_back(outer);
     }
     if (op.getNumResults() != 1)
       return "the interpreter does not support '" +

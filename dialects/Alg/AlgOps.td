@@ -69,11 +69,15 @@ def Alg_ReturnOp : Alg_Op<"return", [Terminator, HasParent<"KernelOp">, Pure]> {
   let assemblyFormat = "($outputs^ `:` type($outputs))? attr-dict";
 }
 
-def Alg_InputOp : Alg_Op<"input", [HasParent<"KernelOp">, Pure]> {
+def Alg_InputOp : Alg_Op<"input", [HasParent<"KernelOp">]> {
   let summary = "A kernel input: a tensor with its dims, or a scalar";
   let description = [{
     `dims` gives each dimension as a size name or a positive integer. A
     scalar input has an element type and no dims.
+
+    Not `Pure`: an input the kernel never reads is still one of its
+    parameters, in its place among them, so it must not be erased as dead
+    code (the inputs after it would take its data).
   }];
   let arguments = (ins StrAttr:$name, ArrayAttr:$dims);
   let results = (outs AnyType:$result);

@@ -98,6 +98,24 @@ double checkTolerance(alg::KernelOp kernel, const SizeValues &sizes,
     if (!isOutput)
       if (auto dt = dtypeOf(type))
         elementRoundoff = std::max(elementRoundoff, rt::unitRoundoff(*dt));
+    // Values a definition computes in a narrow type (tanh of an f16 input,
+    // bf16(x) + R) round there too: all but the value an output stores,
+    // whose rounding is the output's, and exact reads and widenings.
+    Operation *stored = nullptr; // (none when the folded sum is stored)
+    if (isOutput) {
+      Region &region = def.getEpilogue().empty() ? def.getBody() : def.getEpilogue();
+      if (!def.isReduction() || &region == &def.getEpilogue())
+        stored = cast<alg::YieldOp>(region.front().getTerminator())
+                     .getValue()
+                     .getDefiningOp();
+    }
+    def->walk([&](Operation *op) {
+      if (op == stored || op->getNumResults() != 1 ||
+          isa<alg::LoadOp, arith::ExtFOp, arith::ConstantOp>(op))
+        return;
+      if (auto dt = dtypeOf(op->getResult(0).getType()); dt && rt::isFloat(*dt))
+        elementRoundoff = std::max(elementRoundoff, rt::unitRoundoff(*dt));
+    });
     if (!def.isReduction())
       return;
     std::optional<rt::DType> accumulator = dtypeOf(def.getBodyType());
