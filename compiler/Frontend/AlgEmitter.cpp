@@ -4,7 +4,8 @@
 // definitions so that each holds at most one reduction at the top of its
 // expression: the reduction's body becomes the op's body, and the expression
 // around it (with the reduction standing for the folded value) the epilogue.
-// Scalar definitions are expanded where they are used. Tensor index
+// Scalar definitions are expanded where they are used (once a region).
+// Tensor index
 // expressions become the affine maps of alg.load ops.
 //
 //===----------------------------------------------------------------------===//
@@ -33,6 +34,10 @@ struct Scope {
   /// In the body of a reduction that accumulates half-precision values in
   /// f32, arithmetic is done in f32 too (as tensor cores multiply exactly).
   bool widenHalf = false;
+  /// Scalar definitions already expanded in this scope's block: each is
+  /// emitted once a scope, not once a use (a chain of definitions each
+  /// using the previous twice would grow exponentially).
+  llvm::StringMap<Value> scalarDefs;
 };
 
 ScalarType effective(ScalarType t, const Scope &scope) {
@@ -437,9 +442,13 @@ Value Emitter::emit(const Expr &e, Scope &scope) {
     case NameKind::ScalarInput:
       return values.lookup(e.name);
     case NameKind::ScalarDef: {
+      if (Value emitted = scope.scalarDefs.lookup(e.name))
+        return emitted;
       const Statement &def =
           kernel.ast->statements[kernel.scalarDefs.lookup(e.name)];
-      return emit(*def.value, scope);
+      Value value = emit(*def.value, scope);
+      scope.scalarDefs[e.name] = value;
+      return value;
     }
     default:
       llvm_unreachable("unresolved name after sema");

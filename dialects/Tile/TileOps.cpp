@@ -776,15 +776,23 @@ static bool isSplatTile(Value value) {
 }
 
 bool nautilus::tile::isUniformTile(Value value) {
-  if (isSplatTile(value))
-    return true;
-  Operation *def = value.getDefiningOp();
-  if (!def || def->getNumResults() != 1 || def->getNumRegions() ||
-      !def->hasTrait<OpTrait::Elementwise>())
-    return false;
-  return llvm::all_of(def->getOperands(), [](Value operand) {
-    return !isa<VectorType>(operand.getType()) || isUniformTile(operand);
-  });
+  // Each value once (a chain of definitions each using the previous twice
+  // is a DAG: a recursion would take exponential time).
+  llvm::SmallPtrSet<void *, 8> seen;
+  SmallVector<Value> work = {value};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v.getAsOpaquePointer()).second || isSplatTile(v))
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getNumResults() != 1 || def->getNumRegions() ||
+        !def->hasTrait<OpTrait::Elementwise>())
+      return false;
+    for (Value operand : def->getOperands())
+      if (isa<VectorType>(operand.getType()))
+        work.push_back(operand);
+  }
+  return true;
 }
 
 void nautilus::tile::sinkIntoComputedOperands(ContractOp contract) {
