@@ -69,6 +69,7 @@ private:
   tile::ProgramOp program;
   Block &body;
   tile::LinearLayoutAttr scheduled; // the schedule's distribution
+  llvm::DenseMap<Value, bool> recomputable; // isRecomputable's answers
 };
 
 tile::LinearLayoutAttr LayoutAssignment::layoutOf(Value v) {
@@ -100,18 +101,29 @@ tile::LinearLayoutAttr LayoutAssignment::operandLayout(Operation *op) {
 }
 
 bool LayoutAssignment::isRecomputable(Value v) {
+  // Memoised: element-wise ops form DAGs (a chain of ops each using the
+  // previous twice), which a plain recursion walks in exponential time.
+  // Moving conversions keeps each value's answer (an op gets a converted
+  // operand only where it was not recomputable, recomputed ones where it
+  // was); erased conversions leave the table (Value addresses are reused).
+  if (auto known = recomputable.find(v); known != recomputable.end())
+    return known->second;
   Operation *def = v.getDefiningOp();
+  bool result = false;
   if (!def || def->getBlock() != &body)
-    return false;
-  if (auto load = dyn_cast<tile::LoadOp>(def))
-    return load.getIndirect().empty();
-  if (isa<tile::IndexOp>(def))
-    return true;
-  return isElementwise(def) && !tile::isUniformTile(v) &&
-         llvm::all_of(def->getOperands(), [&](Value operand) {
-           return !isa<VectorType>(operand.getType()) ||
-                  tile::isUniformTile(operand) || isRecomputable(operand);
-         });
+    result = false;
+  else if (auto load = dyn_cast<tile::LoadOp>(def))
+    result = load.getIndirect().empty();
+  else if (isa<tile::IndexOp>(def))
+    result = true;
+  else
+    result = isElementwise(def) && !tile::isUniformTile(v) &&
+             llvm::all_of(def->getOperands(), [&](Value operand) {
+               return !isa<VectorType>(operand.getType()) ||
+                      tile::isUniformTile(operand) || isRecomputable(operand);
+             });
+  recomputable[v] = result;
+  return result;
 }
 
 bool LayoutAssignment::isElementwise(Operation *op) {
@@ -236,9 +248,13 @@ void LayoutAssignment::moveConversionsToSources() {
   std::deque<tile::ConvertLayoutOp> work;
   for (auto convert : body.getOps<tile::ConvertLayoutOp>())
     work.push_back(convert);
-  auto replace = [](tile::ConvertLayoutOp convert, Value by) {
-    convert.getResult().replaceAllUsesWith(by);
+  auto erase = [&](tile::ConvertLayoutOp convert) {
+    recomputable.erase(convert.getResult());
     convert->erase();
+  };
+  auto replace = [&](tile::ConvertLayoutOp convert, Value by) {
+    convert.getResult().replaceAllUsesWith(by);
+    erase(convert);
   };
   while (!work.empty()) {
     tile::ConvertLayoutOp convert = work.front();
@@ -249,7 +265,7 @@ void LayoutAssignment::moveConversionsToSources() {
       // A conversion of a conversion converts the original.
       convert.getSourceMutable().assign(inner.getSource());
       if (inner->use_empty())
-        inner->erase();
+        erase(inner);
       work.push_front(convert);
       continue;
     }
