@@ -89,6 +89,12 @@ private:
     Fragment inside;
   };
   Placement &placementOf(tile::LinearLayoutAttr layout);
+  /// Each element's global index (per dim) in `layout`, or in the
+  /// program's distribution for a null one.
+  ArrayRef<Fragment> globalIndexIn(tile::LinearLayoutAttr layout) {
+    return layout ? ArrayRef<Fragment>(placementOf(layout).globalIndex)
+                  : ArrayRef<Fragment>(globalIndex);
+  }
   /// The layout a value is distributed by: a conversion's, a load's or
   /// index's own, an element-wise op's operands'; null for the schedule's
   /// (or a uniform tile's, which fits any).
@@ -247,10 +253,7 @@ void KernelLowering::lowerLoad(tile::LoadOp load, Fragment &result) {
                      [&](AffineExpr e) { return involvesDim(e, d); }))
       read.push_back(d);
   // Each element's output index, in the load's layout.
-  ArrayRef<Fragment> at =
-      load.getLayoutAttr() ? ArrayRef<Fragment>(
-                                 placementOf(load.getLayoutAttr()).globalIndex)
-                           : ArrayRef<Fragment>(globalIndex);
+  ArrayRef<Fragment> at = globalIndexIn(load.getLayoutAttr());
   auto dimsOf = [&](int64_t e) {
     SmallVector<Value> dims;
     for (unsigned d = 0; d < rank; ++d)
@@ -328,11 +331,9 @@ void KernelLowering::lowerStore(tile::StoreOp store) {
   Value buffer = scalars.lookup(store.getBuffer());
   Fragment value = lookup(store.getValue());
   tile::LinearLayoutAttr layoutAttr = layoutOf(store.getValue());
-  Placement *placed = layoutAttr ? &placementOf(layoutAttr) : nullptr;
-  ArrayRef<Fragment> index = placed ? ArrayRef<Fragment>(placed->globalIndex)
-                                    : ArrayRef<Fragment>(globalIndex);
-  ArrayRef<Value> in = placed ? ArrayRef<Value>(placed->inside)
-                              : ArrayRef<Value>(inside);
+  ArrayRef<Fragment> index = globalIndexIn(layoutAttr);
+  ArrayRef<Value> in = layoutAttr ? ArrayRef<Value>(placementOf(layoutAttr).inside)
+                                  : ArrayRef<Value>(inside);
   auto storeOne = [&](int64_t e) {
     SmallVector<Value> at;
     for (unsigned d = 0; d < rank; ++d)
@@ -415,10 +416,8 @@ Fragment KernelLowering::lowerReduce(tile::ReduceOp reduce,
 
 LogicalResult KernelLowering::lowerOp(Operation &op) {
   if (auto index = dyn_cast<tile::IndexOp>(op)) {
-    tile::LinearLayoutAttr layoutAttr = index.getLayoutAttr();
     fragments[index.getResult()] =
-        (layoutAttr ? placementOf(layoutAttr).globalIndex
-                    : globalIndex)[index.getDim()];
+        globalIndexIn(index.getLayoutAttr())[index.getDim()];
     return success();
   }
   if (isa<tile::SkipIfNegativeOp>(op))

@@ -5,8 +5,7 @@
 // expression: the reduction's body becomes the op's body, and the expression
 // around it (with the reduction standing for the folded value) the epilogue.
 // Scalar definitions are expanded where they are used (once a region).
-// Tensor index
-// expressions become the affine maps of alg.load ops.
+// Tensor index expressions become the affine maps of alg.load ops.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Frontend/AlgEmitter.h"
