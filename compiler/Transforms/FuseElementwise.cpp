@@ -3,6 +3,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseMap.h"
 
 namespace nautilus {
 #define GEN_PASS_DEF_ALGFUSEELEMENTWISE
@@ -23,6 +24,35 @@ bool isFusible(alg::DefineOp def, alg::ReturnOp ret) {
       return false;
   }
   return true;
+}
+
+/// Merges the reads of `producer` that are the same element: in one block, a
+/// load with the map of an earlier load is replaced by it. Without this, a
+/// definition read twice at one index would be inlined twice, and a chain of
+/// such definitions would grow as 2^depth. Returns the reads that remain.
+SmallVector<alg::LoadOp> mergeIdenticalReads(alg::DefineOp producer) {
+  SmallVector<alg::LoadOp> reads;
+  for (Operation *user : producer.getResult().getUsers())
+    reads.push_back(cast<alg::LoadOp>(user));
+  // The earliest read of each element in its block dominates the others.
+  llvm::DenseMap<std::pair<Block *, AffineMap>, alg::LoadOp> earliest;
+  for (alg::LoadOp read : reads) {
+    auto [it, inserted] =
+        earliest.try_emplace({read->getBlock(), read.getMap()}, read);
+    if (!inserted && read->isBeforeInBlock(it->second))
+      it->second = read;
+  }
+  SmallVector<alg::LoadOp> kept;
+  for (alg::LoadOp read : reads) {
+    alg::LoadOp same = earliest.lookup({read->getBlock(), read.getMap()});
+    if (same == read) {
+      kept.push_back(read);
+      continue;
+    }
+    read.getResult().replaceAllUsesWith(same.getResult());
+    read.erase();
+  }
+  return kept;
 }
 
 /// Replaces `load` (a read of `producer`) by a copy of the producer's body.
@@ -77,10 +107,7 @@ struct AlgFuseElementwisePass
     for (alg::DefineOp def : llvm::reverse(defines)) {
       if (!isFusible(def, ret))
         continue;
-      SmallVector<alg::LoadOp> loads;
-      for (Operation *user : def.getResult().getUsers())
-        loads.push_back(cast<alg::LoadOp>(user));
-      for (alg::LoadOp load : loads)
+      for (alg::LoadOp load : mergeIdenticalReads(def))
         inlineAt(def, load);
       def.erase();
     }

@@ -27,8 +27,10 @@ def AlgFuseElementwise : Pass<"alg-fuse-elementwise", "::nautilus::alg::KernelOp
     A definition with no reduction that is not an output is recomputed where
     it is read: each `alg.load` of it is replaced by a copy of its body, with
     its indices substituted by the load's index map (loads inside compose
-    their maps; uses of an index as a value become `alg.apply`). Definitions
-    read through an indirect index stay materialised. The inlined
+    their maps; uses of an index as a value become `alg.apply`). Reads of
+    the same element in one block are merged first, so a definition read
+    twice at one index is copied once (a chain of them stays linear, not
+    2^depth). Definitions read through an indirect index stay materialised. The inlined
     definitions are erased, so later stages never allocate them.
   }];
 }

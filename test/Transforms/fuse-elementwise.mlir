@@ -72,3 +72,41 @@ alg.kernel @gathered sizes ["N"] {
   }
   alg.return %y : tensor<?xf32>
 }
+
+// Reads of one element are merged before inlining: T, read twice at [i],
+// is inlined once (a chain of such definitions would otherwise grow as
+// 2^depth); read at [i] and [i + 1], it is inlined twice.
+// CHECK-LABEL: alg.kernel @read_twice
+alg.kernel @read_twice sizes ["N"] {
+  %x = alg.input "X" dims ["N"] : tensor<?xf32>
+  %t = alg.define "T" dims ["N"] : tensor<?xf32> {
+  ^bb0(%i: index):
+    %v = alg.load %x[affine_map<(d0)[s0] -> (d0)>] : tensor<?xf32> -> f32
+    %e = math.exp %v : f32
+    alg.yield %e : f32
+  }
+  // CHECK: alg.define "Y"
+  // CHECK-NEXT: ^bb0
+  // CHECK-NEXT: %[[V:.*]] = alg.load
+  // CHECK-NEXT: %[[E:.*]] = math.exp %[[V]]
+  // CHECK-NEXT: arith.mulf %[[E]], %[[E]]
+  %y = alg.define "Y" dims ["N"] : tensor<?xf32> {
+  ^bb0(%i: index):
+    %a = alg.load %t[affine_map<(d0)[s0] -> (d0)>] : tensor<?xf32> -> f32
+    %b = alg.load %t[affine_map<(d0)[s0] -> (d0)>] : tensor<?xf32> -> f32
+    %p = arith.mulf %a, %b : f32
+    alg.yield %p : f32
+  }
+  // CHECK: alg.define "Z"
+  // CHECK-COUNT-2: math.exp
+  // CHECK-NOT: math.exp
+  // CHECK: alg.yield
+  %z = alg.define "Z" dims ["N"] : tensor<?xf32> {
+  ^bb0(%i: index):
+    %a = alg.load %t[affine_map<(d0)[s0] -> (d0)>] : tensor<?xf32> -> f32
+    %b = alg.load %t[affine_map<(d0)[s0] -> (d0 + 1)>] : tensor<?xf32> -> f32
+    %p = arith.addf %a, %b : f32
+    alg.yield %p : f32
+  }
+  alg.return %y, %z : tensor<?xf32>, tensor<?xf32>
+}
