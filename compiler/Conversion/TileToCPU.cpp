@@ -312,6 +312,30 @@ Value ProgramLowering::lowerLoad(tile::LoadOp load) {
     return broadcastTo(v);
   }
 
+  // A gathered element of a rank-0 tile (a scalar definition reducing
+  // W[ids[m]]): one scalar load, zero outside the buffer like the gather's.
+  if (rank == 0) {
+    SmallVector<Value> idx;
+    ArrayRef<int64_t> positions = load.getIndirectPositions();
+    unsigned mapped = 0, gathered = 0;
+    for (int64_t j = 0; j < memType.getRank(); ++j) {
+      if (gathered < positions.size() && positions[gathered] == j)
+        idx.push_back(vector::ExtractOp::create(
+            b, loc, mapping.lookup(load.getIndirect()[gathered++]),
+            ArrayRef<int64_t>{}));
+      else
+        idx.push_back(expandAffine(b, loc, map.getResult(mapped++),
+                                   b.getIndexType(), reducedIVs, sizeArgs));
+    }
+    Value inside = insideBuffer(buffer, idx, /*skipLast=*/false);
+    for (auto [j, i] : llvm::enumerate(idx))
+      i = clampInto(buffer, j, i);
+    Value v = arith::SelectOp::create(
+        b, loc, inside, memref::LoadOp::create(b, loc, buffer, idx),
+        arith::ConstantOp::create(b, loc, b.getZeroAttr(element)));
+    return vector::BroadcastOp::create(b, loc, fullType, v);
+  }
+
   // A masked gather over the dependent shape.
   auto indexType = VectorType::get(shape, b.getIndexType());
   SmallVector<Value> dims;

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Random multi-definition kernels, run on the CPU and the emulator with --check.
+
+Each kernel has a few intermediates and one or two outputs over [M, N],
+[M] and [N], built from element-wise arithmetic, functions, casts, where,
+index variables used as values, broadcasts, transposed reads, reductions
+(sum, max, min over a row or a column) and contractions sum[k](A * B).
+Every kernel runs on the host CPU and on the SIMT emulator for a random GPU
+target, at a ragged shape, against the reference interpreter (--check).
+Anything but PASS is reported with its source: a crash, an internal error, a
+timeout or a FAIL. Exercises the whole pipeline: fusion, scheduling,
+layouts, both lowerings.
+
+    python3 scripts/fuzz_kernels.py [--nautc build/bin/nautc] [--start 0] [--count 40]
+
+Values stay bounded (no division, log or prod; exp only of tanh), so a FAIL
+is a wrong result, not an overflow. Not part of the test suite.
+"""
+import argparse, os, random, subprocess, sys, tempfile
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+
+# The index variables of each shape, and the extents they range over.
+SHAPES = {"mn": ["m", "n"], "m": ["m"], "n": ["n"]}
+
+
+class Generator:
+    def __init__(self, rng):
+        self.rng = rng
+        self.tensors = []  # (name, shape) of intermediates defined so far
+        self.scalars = []  # scalar intermediates defined so far
+
+    def leaf(self, shape):
+        rng = self.rng
+        idx = SHAPES[shape]
+        choices = ["s", "1.5", "0.25"]
+        if "m" in idx and "n" in idx:
+            choices += ["X[m, n]", "Xt[n, m]", "W[ids[m], n]"]
+        if "n" in idx:
+            choices += ["v[n]"]
+        if "m" in idx:
+            choices += ["u[m]"]
+        if len(idx) == 2:
+            choices += ["f32(m - n) * 0.125"]
+        elif idx:
+            choices += [f"f32({idx[0]}) * 0.0625"]
+        choices += [name for name in self.scalars]
+        for name, tshape in self.tensors:
+            if all(i in idx for i in SHAPES[tshape]):
+                choices += [f"{name}[{', '.join(SHAPES[tshape])}]"] * 2
+        return rng.choice(choices)
+
+    def anchored(self, shape, depth):
+        """An expression that reads a tensor directly at each index of
+        `shape`, so the extents of those indices can be inferred."""
+        anchor = {"mn": self.rng.choice(["X[m, n]", "Xt[n, m]"]),
+                  "m": "u[m]", "n": "v[n]"}[shape]
+        return f"({self.expression(shape, depth)} + {anchor})"
+
+    def reduction(self, shape, depth):
+        rng = self.rng
+        if shape == "mn":
+            return rng.choice(["sum[k](A[m, k] * B[k, n])",
+                               "sum[k](A[m, k] * Bt[n, k])",
+                               "sum[k](f32(A[m, k]) * f32(B[k, n]))"])
+        if shape == "m":
+            op = rng.choice(["sum", "max", "min"])
+            return f"{op}[n]({self.anchored('mn', depth - 1)})"
+        op = rng.choice(["sum", "max", "min"])
+        return f"{op}[m]({self.anchored('mn', depth - 1)})"
+
+    def expression(self, shape, depth):
+        rng = self.rng
+        if depth <= 0 or rng.random() < 0.25:
+            return self.leaf(shape)
+        if rng.random() < 0.2:
+            return self.reduction(shape, depth)
+        a = self.expression(shape, depth - 1)
+        b = self.expression(shape, depth - 1)
+        return rng.choice([
+            f"({a} + {b})", f"({a} - {b})", f"({a} * {b})", f"(-{a})",
+            f"tanh({a})", f"sigmoid({a})", f"gelu({a})", f"silu({a})",
+            f"exp(tanh({a}))", f"abs({a})", f"sqrt(abs({a}))",
+            f"max({a}, {b})", f"min({a}, {b})", f"bf16({a})", f"f16({a})",
+            f"f32({a})", f"where({a} > {b}, {a}, {b} * 0.5)",
+            # Softmax-like: divided by a sum of values in [e^-1, e].
+            f"({a} / sum[{self.other(shape)}](exp(tanh({self.anchored('mn', depth - 1)}))))"
+            if shape in ("m", "n") else f"({a} * {b})",
+        ])
+
+    def other(self, shape):
+        return {"m": "n", "n": "m"}[shape]
+
+    def kernel(self):
+        rng = self.rng
+        types = lambda: rng.choice(["f16", "bf16", "f32"])
+        ab = rng.choice(["f16", "bf16"])
+        lines = []
+        if rng.random() < 0.3:
+            op = rng.choice(["sum", "max", "min"])
+            lines.append(f"  x0 = {op}[m, n]({self.anchored('mn', 2)})")
+            self.scalars.append("x0")
+        for i in range(rng.randint(0, 3)):
+            shape = rng.choice(["mn", "mn", "m", "n"])
+            lines.append(f"  T{i}[{', '.join(SHAPES[shape])}] = "
+                         f"{self.anchored(shape, 3)}")
+            self.tensors.append((f"T{i}", shape))
+        outputs = []
+        for j in range(rng.randint(1, 2)):
+            shape = rng.choice(["mn", "mn", "m", "n"])
+            dims = {"mn": "M, N", "m": "M", "n": "N"}[shape]
+            outputs.append(f"O{j}: {types()}[{dims}]")
+            lines.append(f"  O{j}[{', '.join(SHAPES[shape])}] = "
+                         f"{self.expression(shape, 3)}")
+        inputs = (f"A: {ab}[M, K], B: {ab}[K, N], Bt: {ab}[N, K], "
+                  f"X: {types()}[M, N], Xt: {types()}[N, M], "
+                  f"W: {types()}[G, N], ids: i32[M], v: {types()}[N], "
+                  f"u: f32[M], s: f32")
+        return (f"kernel fuzz({inputs}) -> ({', '.join(outputs)}) {{\n"
+                + "\n".join(lines) + "\n}\n")
+
+
+def run(cmd):
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    except subprocess.TimeoutExpired:
+        return False, "timeout"
+    out = r.stdout + r.stderr
+    return r.returncode == 0 and "PASS" in out and "FAIL" not in out, out
+
+
+def run_one(nautc, folder, n):
+    rng = random.Random(5000 + n)
+    source = Generator(rng).kernel()
+    path = os.path.join(folder, f"fuzz{n}.tensor")
+    with open(path, "w") as f:
+        f.write(source)
+    shape = rng.choice(["M=37,N=45,K=24,G=5", "M=70,N=136,K=40,G=9", "M=130,N=72,K=64,G=3"])
+    target = rng.choice(["sm_80", "sm_90"])
+    for cmd in ([nautc, "run", path, "--shape", shape, "--check"],
+                [nautc, "run", path, "--device", "emu", "--target", target,
+                 "--shape", shape, "--check"]):
+        ok, out = run(cmd)
+        if not ok:
+            kind = "timeout" if out == "timeout" else "fail"
+            return kind, " ".join(cmd) + "\n" + source + out[-1200:]
+    return "pass", ""
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nautc", default=os.path.join(
+        os.path.dirname(__file__), "..", "build", "bin", "nautc"))
+    parser.add_argument("--start", type=int, default=0)
+    parser.add_argument("--count", type=int, default=40)
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    folder = tempfile.mkdtemp(prefix="fuzz-kernels-")
+    counts = Counter()
+    with ThreadPoolExecutor(args.jobs) as pool:
+        jobs = [(n, pool.submit(run_one, args.nautc, folder, n))
+                for n in range(args.start, args.start + args.count)]
+        for n, job in jobs:
+            kind, report = job.result()
+            counts[kind] += 1
+            if kind != "pass":
+                print(f"--- kernel {n}: {kind}\n{report}\n", flush=True)
+    print(", ".join(f"{k}: {v}" for k, v in sorted(counts.items())),
+          f"(sources in {folder})")
+    return 0 if counts["pass"] == args.count else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
