@@ -37,15 +37,12 @@ public:
   void unifyOperands();
 
 private:
-  /// The layout `v` is distributed by (a conversion's, a load's or index's
-  /// own, an element-wise op's operands', the schedule's otherwise); null
-  /// for a uniform tile, which is in every layout.
+  /// The layout `v` is distributed by (`tile::layoutOf`, with the
+  /// schedule's distribution named); null for a uniform tile, which is in
+  /// every layout. An element-wise op computes in its first tile operand's
+  /// layout that is not recomputable (the others are produced in it or
+  /// converted to it), else its first recomputable one's.
   tile::LinearLayoutAttr layoutOf(Value v);
-  /// The layout element-wise `op` computes in: its first operand's that
-  /// is neither recomputable nor uniform (the others are produced or
-  /// converted to it), else its first recomputable operand's; null when
-  /// all are uniform.
-  tile::LinearLayoutAttr operandLayout(Operation *op);
   /// A load (without gathered indices) or index tile of the program's
   /// body, or an element-wise op of such tiles (a widened residual): each
   /// thread computes its elements from their indices alone, so the tile
@@ -75,29 +72,9 @@ private:
 tile::LinearLayoutAttr LayoutAssignment::layoutOf(Value v) {
   if (tile::isUniformTile(v))
     return {};
-  Operation *def = v.getDefiningOp();
-  if (auto convert = dyn_cast_or_null<tile::ConvertLayoutOp>(def))
-    return convert.getLayout();
-  if (auto load = dyn_cast_or_null<tile::LoadOp>(def))
-    return load.getLayoutAttr() ? load.getLayoutAttr() : scheduled;
-  if (auto index = dyn_cast_or_null<tile::IndexOp>(def))
-    return index.getLayoutAttr() ? index.getLayoutAttr() : scheduled;
-  if (isElementwise(def))
-    return operandLayout(def);
-  return scheduled;
-}
-
-tile::LinearLayoutAttr LayoutAssignment::operandLayout(Operation *op) {
-  tile::LinearLayoutAttr recomputed;
-  for (Value operand : op->getOperands()) {
-    if (!isa<VectorType>(operand.getType()) || tile::isUniformTile(operand))
-      continue;
-    if (!isRecomputable(operand))
-      return layoutOf(operand);
-    if (!recomputed)
-      recomputed = layoutOf(operand);
-  }
-  return recomputed;
+  tile::LinearLayoutAttr stated = tile::layoutOf(
+      v, [&](Value operand) { return isRecomputable(operand); });
+  return stated ? stated : scheduled;
 }
 
 bool LayoutAssignment::isRecomputable(Value v) {
@@ -302,12 +279,12 @@ void LayoutAssignment::moveConversionsToSources() {
 
 void LayoutAssignment::unifyOperands() {
   // The lowering computes an element-wise op element by element, so its
-  // tile operands must be distributed alike (operandLayout): the others
-  // are recomputed in it or converted to it.
+  // tile operands must be distributed alike (in the layout of the result,
+  // see layoutOf): the others are recomputed in it or converted to it.
   for (Operation &op : llvm::make_early_inc_range(body)) {
     if (!isElementwise(&op))
       continue;
-    tile::LinearLayoutAttr wanted = operandLayout(&op);
+    tile::LinearLayoutAttr wanted = layoutOf(op.getResult(0));
     if (!wanted)
       continue;
     OpBuilder b(&op);

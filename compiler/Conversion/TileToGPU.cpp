@@ -95,10 +95,6 @@ private:
     return layout ? ArrayRef<Fragment>(placementOf(layout).globalIndex)
                   : ArrayRef<Fragment>(globalIndex);
   }
-  /// The layout a value is distributed by: a conversion's, a load's or
-  /// index's own, an element-wise op's operands'; null for the schedule's
-  /// (or a uniform tile's, which fits any).
-  tile::LinearLayoutAttr layoutOf(Value v);
   /// Lowers the element-local ops of `feed` (which feed only `convert`),
   /// `convert`, then those of `tail` (the program's epilogue after it,
   /// which alone uses its result): where the layouts allow, each element
@@ -316,7 +312,7 @@ int64_t KernelLowering::storeWidth(Value value) {
   // row (the mma layout's register pairs; 16 bytes in a coalesced layout),
   // at most 16 bytes.
   int64_t run = 1;
-  if (tile::LinearLayoutAttr layoutAttr = layoutOf(value))
+  if (tile::LinearLayoutAttr layoutAttr = tile::layoutOf(value))
     run = layout::innermostRun(layoutAttr.getLayout());
   else if (program.getSchedule().getMma())
     run = 2;
@@ -330,7 +326,7 @@ int64_t KernelLowering::storeWidth(Value value) {
 void KernelLowering::lowerStore(tile::StoreOp store) {
   Value buffer = scalars.lookup(store.getBuffer());
   Fragment value = lookup(store.getValue());
-  tile::LinearLayoutAttr layoutAttr = layoutOf(store.getValue());
+  tile::LinearLayoutAttr layoutAttr = tile::layoutOf(store.getValue());
   ArrayRef<Fragment> index = globalIndexIn(layoutAttr);
   ArrayRef<Value> in = layoutAttr ? ArrayRef<Value>(placementOf(layoutAttr).inside)
                                   : ArrayRef<Value>(inside);
@@ -501,10 +497,10 @@ LogicalResult KernelLowering::lowerOp(Operation &op) {
   for (Value operand : op.getOperands()) {
     if (!isa<VectorType>(operand.getType()) || tile::isUniformTile(operand))
       continue;
-    if (!first && layoutOf(operand) != layoutAttr)
+    if (!first && tile::layoutOf(operand) != layoutAttr)
       return op.emitOpError("has operands in different layouts (convert one "
                             "with tile.convert_layout)");
-    layoutAttr = layoutOf(operand);
+    layoutAttr = tile::layoutOf(operand);
     first = false;
   }
   SmallVector<Fragment> operands;
@@ -532,24 +528,6 @@ static bool isElementLocal(Operation &op) {
     return false;
   return isa<arith::ArithDialect, math::MathDialect>(op.getDialect()) ||
          isa<vector::BroadcastOp>(op);
-}
-
-tile::LinearLayoutAttr KernelLowering::layoutOf(Value v) {
-  Operation *def = v.getDefiningOp();
-  if (!def)
-    return {};
-  if (auto convert = dyn_cast<tile::ConvertLayoutOp>(def))
-    return convert.getLayout();
-  if (auto load = dyn_cast<tile::LoadOp>(def))
-    return load.getLayoutAttr();
-  if (auto index = dyn_cast<tile::IndexOp>(def))
-    return index.getLayoutAttr();
-  if (isa<tile::TileDialect>(def->getDialect()) || !isElementLocal(*def))
-    return {};
-  for (Value operand : def->getOperands())
-    if (isa<VectorType>(operand.getType()) && !tile::isUniformTile(operand))
-      return layoutOf(operand);
-  return {};
 }
 
 ContractLoweringContext
@@ -1007,7 +985,7 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
            << " bytes of shared memory a row to move the tile, with " << used
            << " already in use; a block may use " << limit
            << " bytes of static shared memory beside its pipeline";
-  tile::LinearLayoutAttr from = layoutOf(convert.getSource());
+  tile::LinearLayoutAttr from = tile::layoutOf(convert.getSource());
   tile::LinearLayoutAttr to = convert.getLayout();
   if (!from)
     if (std::optional<layout::LinearLayout> l =
@@ -1091,8 +1069,8 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
       failed(lowerElementwise(feed, feedStep)))
     return failure();
   SmallVector<Fragment> fromWithin(
-      layoutOf(convert.getSource())
-          ? placementOf(layoutOf(convert.getSource())).within
+      tile::layoutOf(convert.getSource())
+          ? placementOf(tile::layoutOf(convert.getSource())).within
           : programWithin);
   SmallVector<Fragment> toWithin(placementOf(to).within);
   SmallVector<Value> fromRows, toRows;

@@ -795,6 +795,40 @@ bool nautilus::tile::isUniformTile(Value value) {
   return true;
 }
 
+tile::LinearLayoutAttr
+nautilus::tile::layoutOf(Value value, function_ref<bool(Value)> deferred) {
+  // Along the first operand that decides, so linear in the depth.
+  while (!isUniformTile(value)) {
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return {};
+    if (auto convert = dyn_cast<ConvertLayoutOp>(def))
+      return convert.getLayout();
+    if (auto load = dyn_cast<LoadOp>(def))
+      return load.getLayoutAttr();
+    if (auto index = dyn_cast<IndexOp>(def))
+      return index.getLayoutAttr();
+    if (def->getNumResults() != 1 || def->getNumRegions() ||
+        !def->hasTrait<OpTrait::Elementwise>())
+      return {};
+    Value decides, firstDeferred;
+    for (Value operand : def->getOperands()) {
+      if (!isa<VectorType>(operand.getType()) || isUniformTile(operand))
+        continue;
+      if (!deferred || !deferred(operand)) {
+        decides = operand;
+        break;
+      }
+      if (!firstDeferred)
+        firstDeferred = operand;
+    }
+    value = decides ? decides : firstDeferred;
+    if (!value)
+      return {};
+  }
+  return {};
+}
+
 void nautilus::tile::sinkIntoComputedOperands(ContractOp contract) {
   for (unsigned side : {0u, 1u}) {
     if (!contract.isComputed(side))

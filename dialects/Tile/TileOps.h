@@ -34,6 +34,18 @@ bool isUniformOverTile(mlir::AffineExpr expr, unsigned dim,
 /// `rsqrt(D)`). Such a tile is in every layout.
 bool isUniformTile(mlir::Value value);
 
+/// The layout `value` is distributed by, as the IR states it: a
+/// conversion's target, a load's or index tile's `layout`, or an
+/// element-wise op's operands' layout. Of the operands, uniform tiles are
+/// skipped (they are in every layout) and those that `deferred` holds
+/// (tiles that could be produced in any layout) count only when no other
+/// tile is left. Null for the program's own distribution and for a uniform
+/// tile. After `tile-assign-layouts` an element-wise op's tile operands
+/// share one layout, and `deferred` changes nothing.
+LinearLayoutAttr
+layoutOf(mlir::Value value,
+         llvm::function_ref<bool(mlir::Value)> deferred = nullptr);
+
 /// Clones into `contract`'s computed operand regions the splat constants
 /// and broadcast scalars defined outside them that they use (CSE may
 /// replace such an op in a region by an identical one outside it), so
