@@ -98,9 +98,11 @@ private:
   /// The four 32-bit fragment registers ldmatrix.x4 gives this lane of the
   /// 16 x 16 block at (row `rowBase`, k `kBase`) of `op`; `isLhs` orders
   /// the four 8 x 8 matrices as the A fragment (rows, then K) or as two B
-  /// fragments (K, then rows).
+  /// fragments (K, then rows). With `oneRhsTile`, the two registers of one
+  /// B fragment (8 rows, 16 of K) by ldmatrix.x2: a warp 8 columns wide.
   SmallVector<Value, 4> loadFragment(const Operand &op, Value stage,
-                                     Value rowBase, Value kBase, bool isLhs);
+                                     Value rowBase, Value kBase, bool isLhs,
+                                     bool oneRhsTile = false);
   /// A computed operand's elements for one K tile, between the phases.
   struct PendingRuns {
     Value kTile, stage;
@@ -403,14 +405,16 @@ void MmaSyncLowering::finishCopies(SmallVector<PendingRuns, 2> &pending,
 
 SmallVector<Value, 4> MmaSyncLowering::loadFragment(const Operand &op,
                                                     Value stage, Value rowBase,
-                                                    Value kBase, bool isLhs) {
+                                                    Value kBase, bool isLhs,
+                                                    bool oneRhsTile) {
   // Lane l gives row l % 8 of matrix q = l / 8; the lhs's matrices are
   // (rows +0, k +0), (+8, +0), (+0, +8), (+8, +8); the rhs's (+0, +0),
-  // (+0, +8), (+8, +0), (+8, +8) (two n tiles of b0, b1).
+  // (+0, +8), (+8, +0), (+8, +8) (two n tiles of b0, b1). With .x2 only
+  // lanes 0-15 give rows; the others repeat them (inside the tile).
   Value q = arith::DivUIOp::create(b, loc, lane, c(8));
   Value inMatrix = arith::RemUIOp::create(b, loc, lane, c(8));
   Value low = arith::RemUIOp::create(b, loc, q, c(2));
-  Value high = arith::DivUIOp::create(b, loc, q, c(2));
+  Value high = oneRhsTile ? c(0) : arith::DivUIOp::create(b, loc, q, c(2));
   Value rowOffset = mul(isLhs ? low : high, c(8));
   Value kOffset = mul(isLhs ? high : low, c(8));
   Value row = add(rowBase, rowOffset), k = add(kBase, kOffset);
@@ -418,12 +422,13 @@ SmallVector<Value, 4> MmaSyncLowering::loadFragment(const Operand &op,
   Value column = op.kInnermost ? k : row;
   Value chunk = arith::DivUIOp::create(b, loc, column, c(8));
   Value offset = sharedOffset(op, stage, storedRow, chunk);
-  auto fragmentType = VectorType::get({4, 2}, element);
+  int64_t numTiles = oneRhsTile ? 2 : 4;
+  auto fragmentType = VectorType::get({numTiles, 2}, element);
   Value matrices = nvgpu::LdMatrixOp::create(
       b, loc, fragmentType, op.shared, ValueRange{offset},
-      /*transpose=*/!op.kInnermost, /*numTiles=*/4);
+      /*transpose=*/!op.kInnermost, numTiles);
   SmallVector<Value, 4> registers;
-  for (int64_t i = 0; i < 4; ++i) {
+  for (int64_t i = 0; i < numTiles; ++i) {
     Value pair = vector::ExtractOp::create(b, loc, matrices, i);
     if (element.isBF16()) { // bf16 pairs go to mma.sync as 32-bit registers
       Value bits = vector::BitCastOp::create(
@@ -538,10 +543,13 @@ FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
         a.push_back(loadFragment(lhs, stage, add(rowBaseM, c(16 * i)), c(kk),
                                  /*isLhs=*/true));
       for (int64_t j = 0; j < nTiles; j += 2) {
-        SmallVector<Value, 4> r = loadFragment(
-            rhs, stage, add(rowBaseN, c(8 * j)), c(kk), /*isLhs=*/false);
+        bool last = j + 1 == nTiles; // an odd count: the last one alone
+        SmallVector<Value, 4> r =
+            loadFragment(rhs, stage, add(rowBaseN, c(8 * j)), c(kk),
+                         /*isLhs=*/false, /*oneRhsTile=*/last);
         bFrag[j] = {r[0], r[1]};
-        bFrag[j + 1] = {r[2], r[3]};
+        if (!last)
+          bFrag[j + 1] = {r[2], r[3]};
       }
       for (int64_t i = 0; i < mTiles; ++i)
         for (int64_t j = 0; j < nTiles; ++j) {

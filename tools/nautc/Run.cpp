@@ -192,12 +192,12 @@ int nautilus::runRun(const Options &opts) {
     if (!given[i])
       inputs[i] = drawInput(sig.inputs[i], sig, sizes, opts.seed, i);
 
+  // From here on, diagnostics point into the source (and a schedule's
+  // text), as `nautc compile` prints them.
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context, llvm::errs());
   // Specialise the kernel to the sizes, and keep the alg IR for --check.
-  {
-    SourceMgrDiagnosticHandler handler(sourceMgr, &context, llvm::errs());
-    if (failed(bindSizes(*loaded.module, sizes)))
-      return kExitUserError;
-  }
+  if (failed(bindSizes(*loaded.module, sizes)))
+    return kExitUserError;
   OwningOpRef<ModuleOp> reference = loaded.module->clone();
 
   std::optional<TargetInfo> target = getTarget(targetName);

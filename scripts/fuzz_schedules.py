@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Random tensor-core schedules for the example GEMMs, on the SIMT emulator.
+
+Each run gives one GEMM of ../shared/examples/gemm.tensor (or a transposed
+one from test/e2e/Inputs) a random `#tile.schedule` through --schedule:
+tile M and N, threads, mma.sync or wgmma, tile K, warps, stages, group_m,
+producers, persistent and swizzle, valid and invalid values alike, for sm_80
+or sm_90, at a ragged shape. Every run must end in one of two ways:
+
+- PASS: the kernel compiled and matched the reference (--check);
+- a user error: exit status 1 and a message naming what is wrong with the
+  schedule (`error:`, never `internal error`).
+
+A crash, an internal error, a timeout or a FAIL is reported with its
+command and schedule. Exercises the schedule verifier, the resource checks
+and both tensor-core lowerings.
+
+    python3 scripts/fuzz_schedules.py [--nautc build/bin/nautc] [--start 0] [--count 60]
+
+Not part of the test suite.
+"""
+import argparse, json, os, random, subprocess, sys, tempfile
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+EXAMPLES = os.path.join(ROOT, "..", "shared", "examples", "gemm.tensor")
+TRANSPOSED = os.path.join(ROOT, "test", "e2e", "Inputs", "transposed_gemms.tensor")
+KERNELS = [(EXAMPLES, "gemm", "gemm_C", ""), (EXAMPLES, "gemm_bias_gelu", "gemm_bias_gelu_C", ""),
+           (EXAMPLES, "bmm_nt", "bmm_nt_C", ",Z=2"), (TRANSPOSED, "gemm_tn", "gemm_tn_C", ""),
+           (TRANSPOSED, "gemm_tt", "gemm_tt_C", "")]
+
+
+def schedule(rng, target):
+    """A schedule that follows the rules of its instruction (threads from
+    the warps, tile_k from the swizzle, ...), then, one time in three, with
+    one field set at random."""
+    wgmma = target == "sm_90" and rng.random() < 0.8
+    if wgmma:
+        groups = rng.choice([1, 2, 2, 3])
+        producers = rng.choice([0, 1, 1])
+        warps = [4 * groups, 1]
+        threads = 128 * (groups + producers)
+        tm = 64 * groups * rng.choice([1, 1, 2])
+        tn = rng.choice([16, 32, 64, 128, 128, 256])
+        swizzle = rng.choice([32, 64, 128, 128])
+        tile_k = swizzle // 2
+        stages = rng.choice([2, 3, 4, 5])
+    else:
+        warps = rng.choice([[1, 1], [2, 2], [2, 4], [4, 2], [1, 4], [4, 1]])
+        threads = 32 * warps[0] * warps[1]
+        tm = 16 * warps[0] * rng.choice([1, 2, 4])
+        tn = 8 * warps[1] * rng.choice([1, 2, 4, 8])
+        swizzle = rng.choice([0, 32, 64, 128])
+        tile_k = rng.choice([16, 32, 32, 64])
+        stages = rng.choice([2, 3, 4])
+        producers = 0
+    fields = {"instr": f'"{"wgmma" if wgmma else "mma_sync"}"', "tile_k": tile_k,
+              "warps": f"[{warps[0]}, {warps[1]}]", "stages": stages}
+    if rng.random() < 0.6:
+        fields["group_m"] = rng.choice([1, 4, 8])
+    if producers:
+        fields["producers"] = 1
+        if rng.random() < 0.7:
+            fields["persistent"] = 1
+    if rng.random() < 0.7:
+        fields["swizzle"] = swizzle
+    if rng.random() < 1 / 3:  # one field broken, or at least unusual
+        field = rng.choice(["tm", "tn", "threads", "tile_k", "stages", "warps",
+                            "instr", "swizzle", "group_m", "persistent"])
+        value = {"tm": [0, 8, 48, 512], "tn": [0, 4, 24, 512],
+                 "threads": [0, 1, 96, 1024, 2048], "tile_k": [0, 8, 24, 256],
+                 "stages": [0, 1, 8, 64], "warps": ["[0, 1]", "[3, 1]", "[16, 1]", "[2, 3]"],
+                 "instr": ['"wgmma"', '"mma_sync"', '"bogus"'],
+                 "swizzle": [0, 16, 256], "group_m": [0, 1000000],
+                 "persistent": [0, 1]}[field]
+        v = rng.choice(value)
+        if field == "tm":
+            tm = v
+        elif field == "tn":
+            tn = v
+        elif field == "threads":
+            threads = v
+        else:
+            fields[field] = v
+    return tm, tn, threads, [f"{k} = {v}" for k, v in fields.items()]
+
+
+def run_one(nautc, folder, n):
+    rng = random.Random(9000 + n)
+    path, kernel, program, extra = rng.choice(KERNELS)
+    target = rng.choice(["sm_80", "sm_90"])
+    tm, tn, threads, fields = schedule(rng, target)
+    tile = f"[1, {tm}, {tn}]" if kernel == "bmm_nt" else f"[{tm}, {tn}]"
+    text = (f"#tile.schedule<tile = {tile}, threads = {threads}, "
+            f"mma = #tile.mma<{', '.join(fields)}>>")
+    sched = os.path.join(folder, f"s{n}.json")
+    with open(sched, "w") as f:
+        json.dump({"programs": {program: text}}, f)
+    shape = rng.choice(["M=150,N=72,K=104", "M=200,N=136,K=200", "M=64,N=264,K=40"]) + extra
+    cmd = [nautc, "run", path, "-k", kernel, "--device", "emu", "--target", target,
+           "--shape", shape, "--schedule", sched, "--check"]
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    except subprocess.TimeoutExpired:
+        return "timeout", " ".join(cmd) + "\n" + text
+    out = r.stdout + r.stderr
+    if r.returncode == 0 and "PASS" in out and "FAIL" not in out:
+        return "pass", ""
+    if r.returncode == 1 and "error:" in out and "internal error" not in out:
+        return "rejected", out.strip().splitlines()[0][:200]
+    return "bug", " ".join(cmd) + "\n" + text + "\n" + out[-1500:]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nautc", default=os.path.join(ROOT, "build", "bin", "nautc"))
+    parser.add_argument("--start", type=int, default=0)
+    parser.add_argument("--count", type=int, default=60)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--verbose", action="store_true", help="print each rejection")
+    args = parser.parse_args()
+    folder = tempfile.mkdtemp(prefix="fuzz-schedules-")
+    counts = Counter()
+    with ThreadPoolExecutor(args.jobs) as pool:
+        jobs = [(n, pool.submit(run_one, args.nautc, folder, n))
+                for n in range(args.start, args.start + args.count)]
+        for n, job in jobs:
+            kind, report = job.result()
+            counts[kind] += 1
+            if kind in ("bug", "timeout") or (kind == "rejected" and args.verbose):
+                print(f"--- schedule {n}: {kind}\n{report}\n", flush=True)
+    print(", ".join(f"{k}: {v}" for k, v in sorted(counts.items())),
+          f"(schedules in {folder})")
+    return 0 if counts["bug"] + counts["timeout"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
