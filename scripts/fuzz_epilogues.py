@@ -12,9 +12,9 @@ Exercises tile-assign-layouts and the GPU lowering's epilogues.
 
 Each run takes a few seconds (two at a time). Not part of the test suite.
 """
-import argparse, os, random, subprocess, sys, tempfile
-from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+import os, random, subprocess, sys
+
+import fuzzing
 
 
 def expression(rng, depth):
@@ -59,22 +59,5 @@ def run_one(nautc, folder, n):
     return "fail", " ".join(cmd) + "\n" + source + out[-800:]
 
 
-def main():
-    here = os.path.dirname(os.path.abspath(__file__))
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--nautc", default=os.path.join(here, "..", "build", "bin", "nautc"))
-    p.add_argument("--start", type=int, default=0)
-    p.add_argument("--count", type=int, default=40)
-    args = p.parse_args()
-    with tempfile.TemporaryDirectory() as folder, ThreadPoolExecutor(2) as pool:
-        results = list(pool.map(lambda n: run_one(args.nautc, folder, n),
-                                range(args.start, args.start + args.count)))
-    print(dict(Counter(kind for kind, _ in results)))
-    for kind, detail in results:
-        if kind != "pass":
-            print(f"--- {kind}: {detail}")
-    return 0 if all(kind == "pass" for kind, _ in results) else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(fuzzing.main(__doc__, run_one, name="epilogue"))

@@ -15,13 +15,13 @@ A crash, an internal error, a timeout or a FAIL is reported with its
 command and schedule. Exercises the schedule verifier, the resource checks
 and both tensor-core lowerings.
 
-    python3 scripts/fuzz_schedules.py [--nautc build/bin/nautc] [--start 0] [--count 60]
+    python3 scripts/fuzz_schedules.py [--nautc build/bin/nautc] [--start 0] [--count 60] [--verbose]
 
 Not part of the test suite.
 """
-import argparse, json, os, random, subprocess, sys, tempfile
-from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+import json, os, random, subprocess, sys
+
+import fuzzing
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 EXAMPLES = os.path.join(ROOT, "..", "shared", "examples", "gemm.tensor")
@@ -112,28 +112,6 @@ def run_one(nautc, folder, n):
     return "bug", " ".join(cmd) + "\n" + text + "\n" + out[-1500:]
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--nautc", default=os.path.join(ROOT, "build", "bin", "nautc"))
-    parser.add_argument("--start", type=int, default=0)
-    parser.add_argument("--count", type=int, default=60)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--verbose", action="store_true", help="print each rejection")
-    args = parser.parse_args()
-    folder = tempfile.mkdtemp(prefix="fuzz-schedules-")
-    counts = Counter()
-    with ThreadPoolExecutor(args.jobs) as pool:
-        jobs = [(n, pool.submit(run_one, args.nautc, folder, n))
-                for n in range(args.start, args.start + args.count)]
-        for n, job in jobs:
-            kind, report = job.result()
-            counts[kind] += 1
-            if kind in ("bug", "timeout") or (kind == "rejected" and args.verbose):
-                print(f"--- schedule {n}: {kind}\n{report}\n", flush=True)
-    print(", ".join(f"{k}: {v}" for k, v in sorted(counts.items())),
-          f"(schedules in {folder})")
-    return 0 if counts["bug"] + counts["timeout"] == 0 else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(fuzzing.main(__doc__, run_one, count=60, quiet=("pass", "rejected"),
+                          good=("pass", "rejected"), name="schedule"))

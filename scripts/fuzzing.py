@@ -1,0 +1,36 @@
+"""What the fuzz scripts share: the command line and the run of many cases.
+
+Each script defines `run_one(nautc, folder, n) -> (kind, report)` for case
+n (seeded by n, so a case is reproduced by its number) and calls `main`.
+"""
+import argparse, os, tempfile
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+
+NAUTC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "bin", "nautc")
+
+
+def main(doc, run_one, count=40, quiet=("pass",), good=("pass",), name="case"):
+    """Runs cases --start .. --start + --count, two at a time, printing each
+    whose kind is not in `quiet` as it ends, then the count of each kind.
+    Exit status 0 when every case's kind is in `good`."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--nautc", default=NAUTC)
+    parser.add_argument("--start", type=int, default=0)
+    parser.add_argument("--count", type=int, default=count)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--verbose", action="store_true", help="print every case that is not a pass")
+    args = parser.parse_args()
+    folder = tempfile.mkdtemp(prefix="nautilus-fuzz-")
+    counts = Counter()
+    with ThreadPoolExecutor(args.jobs) as pool:
+        jobs = [(n, pool.submit(run_one, args.nautc, folder, n))
+                for n in range(args.start, args.start + args.count)]
+        for n, job in jobs:
+            kind, report = job.result()
+            counts[kind] += 1
+            if kind not in quiet or (args.verbose and kind != "pass"):
+                print(f"--- {name} {n}: {kind}\n{report}\n", flush=True)
+    print(", ".join(f"{k}: {v}" for k, v in sorted(counts.items())),
+          f"(files in {folder})")
+    return 0 if all(kind in good for kind in counts) else 1
