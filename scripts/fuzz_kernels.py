@@ -115,6 +115,13 @@ class Generator:
                          f"{self.anchored(shape, 3)}")
             self.tensors.append((f"T{i}", shape))
         outputs = []
+        if rng.random() < 0.3:
+            # A second contraction over a computed operand, as attention's
+            # P V: sum over n of an [M, N] expression times V[n, d].
+            outputs.append(f"Y: {types()}[M, D]")
+            scale = rng.choice(["", " * u[m]", " + u[m]"])
+            lines.append(f"  Y[m, d] = sum[n]({self.anchored('mn', 2)} * "
+                         f"V[n, d]){scale}")
         for j in range(rng.randint(1, 2)):
             shape = rng.choice(["mn", "mn", "m", "n"])
             dims = {"mn": "M, N", "m": "M", "n": "N"}[shape]
@@ -124,7 +131,7 @@ class Generator:
         inputs = (f"A: {ab}[M, K], B: {ab}[K, N], Bt: {ab}[N, K], "
                   f"X: {types()}[M, N], Xt: {types()}[N, M], "
                   f"W: {types()}[G, N], ids: i32[M], v: {types()}[N], "
-                  f"u: f32[M], s: f32")
+                  f"V: {ab}[N, D], u: f32[M], s: f32")
         return (f"kernel fuzz({inputs}) -> ({', '.join(outputs)}) {{\n"
                 + "\n".join(lines) + "\n}\n")
 
@@ -144,7 +151,7 @@ def run_one(nautc, folder, n):
     path = os.path.join(folder, f"fuzz{n}.tensor")
     with open(path, "w") as f:
         f.write(source)
-    shape = rng.choice(["M=37,N=45,K=24,G=5", "M=70,N=136,K=40,G=9", "M=130,N=72,K=64,G=3"])
+    shape = rng.choice(["M=37,N=45,K=24,G=5,D=16", "M=70,N=136,K=40,G=9,D=64", "M=130,N=72,K=64,G=3,D=24"])
     target = rng.choice(["sm_80", "sm_90"])
     for cmd in ([nautc, "run", path, "--shape", shape, "--check"],
                 [nautc, "run", path, "--device", "emu", "--target", target,

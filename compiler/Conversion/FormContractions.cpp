@@ -120,8 +120,8 @@ bool isOperandMap(AffineMap map, unsigned row, unsigned other, unsigned k) {
 /// The ops of the reduction body that compute `value` (in body order), if
 /// an operand region can: loads (gathers too) and indices that do not vary
 /// along output dimension `other` within a tile, element-wise arith/math
-/// ops, and splat constants (which may come from outside the body); null
-/// if not.
+/// ops, and splat constants and index tiles (which may come from outside
+/// the body); null if not.
 std::optional<SmallVector<Operation *>> computableSlice(Value value,
                                                         Block &body,
                                                         unsigned other) {
@@ -140,6 +140,14 @@ std::optional<SmallVector<Operation *>> computableSlice(Value value,
       slice.insert(def);
       continue;
     }
+    if (auto index = dyn_cast<tile::IndexOp>(def)) {
+      // Index tiles are made once for the program (outside the body), and
+      // copied into the region like the body's ops.
+      if (static_cast<uint64_t>(index.getDim()) == other)
+        return std::nullopt;
+      slice.insert(def);
+      continue;
+    }
     if (def->getBlock() != &body || !slice.insert(def))
       continue;
     if (auto load = dyn_cast<tile::LoadOp>(def)) {
@@ -150,11 +158,6 @@ std::optional<SmallVector<Operation *>> computableSlice(Value value,
       work.append(load.getIndirect().begin(), load.getIndirect().end());
       continue;
     }
-    if (auto index = dyn_cast<tile::IndexOp>(def)) {
-      if (static_cast<uint64_t>(index.getDim()) == other)
-        return std::nullopt;
-      continue;
-    }
     // Element-wise ops, and broadcasts of scalars (sizes).
     if (def->getNumRegions() || def->getNumResults() != 1 ||
         !(isa<arith::ArithDialect, math::MathDialect>(def->getDialect()) ||
@@ -163,12 +166,13 @@ std::optional<SmallVector<Operation *>> computableSlice(Value value,
     work.append(def->operand_begin(), def->operand_end());
   }
   SmallVector<Operation *> ordered(slice.begin(), slice.end());
-  // Outer constants first, then the body's ops in order.
+  // Outer constants and index tiles first, then the body's ops, each in
+  // program order.
   llvm::sort(ordered, [&](Operation *a, Operation *b) {
     bool aIn = a->getBlock() == &body, bIn = b->getBlock() == &body;
     if (aIn != bIn)
       return !aIn;
-    return aIn ? a->isBeforeInBlock(b) : a < b;
+    return a->getBlock() == b->getBlock() ? a->isBeforeInBlock(b) : a < b;
   });
   return ordered;
 }

@@ -127,6 +127,69 @@ tile.program @row_dependent_batch attributes {arg_names = ["Q", "K", "S"], outpu
 
 // -----
 
+// The computed lhs uses an index tile of the rows (ALiBi-like, S - 0.5 n):
+// the program makes index tiles once, outside the reduction, and the
+// region takes its own copy (it must compute its operand from what it
+// holds). An index tile along the other dimension (d) varies along it: no
+// contraction, the reduction stays.
+// CHECK-LABEL: tile.program @pv_row_index
+// CHECK: tile.contract computed, %arg2[#{{.*}}] over(%arg5) : memref<?x?xbf16> -> vector<128x128xf32> lhs {
+// CHECK-NEXT: ^bb0(%{{.*}}: index):
+// CHECK-DAG: %[[I:.*]] = tile.index 0 : vector<128x128xindex>
+// CHECK-DAG: %[[S:.*]] = tile.load %arg0
+// CHECK: arith.index_cast %[[I]]
+// CHECK: math.exp
+// CHECK: tile.yield
+// CHECK-NOT: tile.reduce
+tile.program @pv_row_index attributes {arg_names = ["S", "L", "V", "O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [16, 64], threads = 128>, sizes = ["N", "M", "D"]} {
+^bb0(%arg0: memref<?x?xf32>, %arg1: memref<?xf32>, %arg2: memref<?x?xbf16>, %arg3: memref<?x?xbf16>, %arg4: index, %arg5: index, %arg6: index):
+  %half = arith.constant dense<0.5> : vector<16x64xf32>
+  %row = tile.index 0 : vector<16x64xindex>
+  %0 = tile.reduce sum over(%arg5) : vector<16x64xf32> {
+  ^bb0(%m: index):
+    %s = tile.load %arg0[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf32> -> vector<16x64xf32>
+    %ri = arith.index_cast %row : vector<16x64xindex> to vector<16x64xi64>
+    %rf = arith.sitofp %ri : vector<16x64xi64> to vector<16x64xf32>
+    %bias = arith.mulf %rf, %half : vector<16x64xf32>
+    %x = arith.subf %s, %bias : vector<16x64xf32>
+    %p = math.exp %x : vector<16x64xf32>
+    %v = tile.load %arg2[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] : memref<?x?xbf16> -> vector<16x64xbf16>
+    %ve = arith.extf %v : vector<16x64xbf16> to vector<16x64xf32>
+    %pv = arith.mulf %p, %ve : vector<16x64xf32>
+    tile.yield %pv : vector<16x64xf32>
+  }
+  %1 = arith.truncf %0 : vector<16x64xf32> to vector<16x64xbf16>
+  tile.store %1, %arg3 : vector<16x64xbf16> -> memref<?x?xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: tile.program @pv_column_index
+// CHECK-NOT: tile.contract
+// CHECK: tile.reduce
+tile.program @pv_column_index attributes {arg_names = ["S", "L", "V", "O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [16, 64], threads = 128>, sizes = ["N", "M", "D"]} {
+^bb0(%arg0: memref<?x?xf32>, %arg1: memref<?xf32>, %arg2: memref<?x?xbf16>, %arg3: memref<?x?xbf16>, %arg4: index, %arg5: index, %arg6: index):
+  %half = arith.constant dense<0.5> : vector<16x64xf32>
+  %column = tile.index 1 : vector<16x64xindex>
+  %0 = tile.reduce sum over(%arg5) : vector<16x64xf32> {
+  ^bb0(%m: index):
+    %s = tile.load %arg0[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf32> -> vector<16x64xf32>
+    %ci = arith.index_cast %column : vector<16x64xindex> to vector<16x64xi64>
+    %cf = arith.sitofp %ci : vector<16x64xi64> to vector<16x64xf32>
+    %bias = arith.mulf %cf, %half : vector<16x64xf32>
+    %x = arith.subf %s, %bias : vector<16x64xf32>
+    %p = math.exp %x : vector<16x64xf32>
+    %v = tile.load %arg2[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] : memref<?x?xbf16> -> vector<16x64xbf16>
+    %ve = arith.extf %v : vector<16x64xbf16> to vector<16x64xf32>
+    %pv = arith.mulf %p, %ve : vector<16x64xf32>
+    tile.yield %pv : vector<16x64xf32>
+  }
+  %1 = arith.truncf %0 : vector<16x64xf32> to vector<16x64xbf16>
+  tile.store %1, %arg3 : vector<16x64xbf16> -> memref<?x?xbf16>
+}
+
+// -----
+
 // Attention's P V: one factor a widened bf16 load (V, reading N and K), the
 // other an f32 value computed from loads that do not vary along N (P =
 // exp(S - Mx)). The result reaches memory only as bf16, so P is rounded to
