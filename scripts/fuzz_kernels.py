@@ -3,8 +3,11 @@
 
 Each kernel has a few intermediates and one or two outputs over [M, N],
 [M] and [N], built from element-wise arithmetic, functions, casts, where,
-index variables used as values, broadcasts, transposed reads, reductions
-(sum, max, min over a row or a column) and contractions sum[k](A * B).
+index variables used as values, broadcasts, transposed, reversed, strided
+and gathered reads, reductions (sum, max, min over a row, a column or the
+whole tensor), softmax-like divisions, contractions sum[k](A * B) with
+plain or reversed operands, and a second contraction over a computed
+operand (attention's P V).
 Every kernel runs on the host CPU and on the SIMT emulator for a random GPU
 target, at a ragged shape, against the reference interpreter (--check).
 Anything but PASS is reported with its source: a crash, an internal error, a
@@ -44,7 +47,10 @@ class Generator:
         idx = SHAPES[shape]
         choices = ["s", "1.5", "0.25"]
         if "m" in idx and "n" in idx:
-            choices += ["X[m, n]", "Xt[n, m]", "W[ids[m], n]"]
+            choices += ["X[m, n]", "Xt[n, m]", "W[ids[m], n]",
+                        # Affine reads beyond plain indices.
+                        "X[M - 1 - m, n]", "X[m - m % 2, n]",
+                        "Xt[(n / 3) * 3, m]"]
         if "n" in idx:
             choices += ["v[n]"]
         if "m" in idx:
@@ -71,6 +77,8 @@ class Generator:
         if shape == "mn":
             return rng.choice(["sum[k](A[m, k] * B[k, n])",
                                "sum[k](A[m, k] * Bt[n, k])",
+                               "sum[k](A[M - 1 - m, k] * B[k, n])",
+                               "sum[k](A[m, k] * B[K - 1 - k, n])",
                                "sum[k](f32(A[m, k]) * f32(B[k, n]))"])
         if shape == "m":
             op = rng.choice(["sum", "max", "min"])
