@@ -45,13 +45,53 @@ static int64_t contractionTile(std::optional<int64_t> extent) {
                              kMaxContractionTile);
 }
 
+ContractionExtents nautilus::contractionExtents(tile::ProgramOp program) {
+  ArrayAttr dims = program.getOutputDims();
+  unsigned rank = dims.size();
+  ContractionExtents extents;
+  extents.m = program.getKnownExtent(dims[rank - 2]);
+  extents.n = program.getKnownExtent(dims[rank - 1]);
+  extents.batch = 1;
+  for (unsigned d = 0; d + 2 < rank; ++d) {
+    std::optional<int64_t> extent = program.getKnownExtent(dims[d]);
+    extents.batch = extent && extents.batch
+                        ? std::optional<int64_t>(*extents.batch * *extent)
+                        : std::nullopt;
+  }
+  return extents;
+}
+
+/// Halves `tileM` or `tileN` (the larger first, N on a tie; not below
+/// `smallest`) while twice the tiles of `extents` fit in one wave of
+/// `multiprocessors`. Unbound extents count as large: nothing changes.
+static void fillMachine(int64_t &tileM, int64_t &tileN,
+                        const ContractionExtents &extents, int64_t smallest,
+                        int64_t multiprocessors) {
+  if (!extents.m || !extents.n || !extents.batch)
+    return;
+  auto tiles = [&] {
+    return llvm::divideCeil(*extents.m, tileM) *
+           llvm::divideCeil(*extents.n, tileN) * *extents.batch;
+  };
+  while (2 * tiles() <= multiprocessors) {
+    if (tileN >= tileM && tileN > smallest)
+      tileN /= 2;
+    else if (tileM > smallest)
+      tileM /= 2;
+    else if (tileN > smallest)
+      tileN /= 2;
+    else
+      return;
+  }
+}
+
 tile::ScheduleAttr nautilus::defaultContractionSchedule(
-    MLIRContext *ctx, unsigned rank, std::optional<int64_t> m,
-    std::optional<int64_t> n, bool wgmma, bool computes) {
+    MLIRContext *ctx, unsigned rank, const ContractionExtents &extents,
+    bool wgmma, bool computes, const TargetInfo &target) {
   SmallVector<int64_t> tile(rank, 1);
   int64_t &tileM = tile[rank - 2], &tileN = tile[rank - 1];
-  tileM = contractionTile(m);
-  tileN = contractionTile(n);
+  tileM = contractionTile(extents.m);
+  tileN = contractionTile(extents.n);
   tile::MmaAttr mma;
   if (wgmma) {
     // A warpgroup per 64 rows, tiles of 64 or 128 (M) by 64 or 128 (N),
@@ -62,8 +102,11 @@ tile::ScheduleAttr nautilus::defaultContractionSchedule(
     // accumulators a consumer thread): each byte copied feeds twice the
     // products. Its registers come from the producer's (setmaxnreg, see
     // WgmmaPlan.h), which a producer computing an operand cannot spare.
-    if (tileM == 128 && n && *n >= kMaxWideContractionTile && !computes)
+    if (tileM == 128 && extents.n && *extents.n >= kMaxWideContractionTile &&
+        !computes)
       tileN = kMaxWideContractionTile;
+    fillMachine(tileM, tileN, extents, /*smallest=*/64,
+                target.multiprocessors);
     mma = tile::MmaAttr::get(ctx, "wgmma", /*tileK=*/64,
                              /*warps=*/{tileM / 16, 1}, /*stages=*/4,
                              /*groupM=*/8, /*producers=*/1,
@@ -72,6 +115,8 @@ tile::ScheduleAttr nautilus::defaultContractionSchedule(
     // 8 warps, 2 along M and 4 along N: a 128 x 128 tile leaves each
     // thread 64 accumulators (with 4 warps, 128 of them and an epilogue
     // spill registers).
+    fillMachine(tileM, tileN, extents, /*smallest=*/32,
+                target.multiprocessors);
     int64_t warpsN = std::min<int64_t>(4, tileN / 16);
     mma = tile::MmaAttr::get(ctx, "mma_sync", /*tileK=*/32,
                              /*warps=*/{2, warpsN}, /*stages=*/3,

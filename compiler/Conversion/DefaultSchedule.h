@@ -28,16 +28,27 @@ tile::ScheduleAttr defaultSchedule(mlir::MLIRContext *ctx,
 constexpr int64_t kMaxContractionTile = 128;
 constexpr int64_t kMaxWideContractionTile = 256;
 
-/// The tensor-core schedule of a contraction program of rank `rank` whose
-/// M and N extents are `m` and `n` (std::nullopt when unbound): wgmma when
-/// `wgmma` (sm_90 with TMA-aligned rows), mma.sync otherwise; `computes`:
-/// an operand is computed by the threads (with wgmma, by the producer
-/// warpgroup, which then keeps its registers).
+/// The output extents of a contraction program: M, N and the number of
+/// (M, N) matrices (the product of the leading dimensions), each
+/// std::nullopt when not bound.
+struct ContractionExtents {
+  std::optional<int64_t> m, n, batch;
+};
+ContractionExtents contractionExtents(tile::ProgramOp program);
+
+/// The tensor-core schedule of a contraction program of rank `rank` over
+/// `extents` on `target`: wgmma when `wgmma` (sm_90 with TMA-aligned rows),
+/// mma.sync otherwise; `computes`: an operand is computed by the threads
+/// (with wgmma, by the producer warpgroup, which then keeps its registers).
+/// Tiles are 128 x 128 (128 x 256 for a wide wgmma problem) or the
+/// problem's size, then halved while twice as many tiles still fit in one
+/// wave on the target's multiprocessors: a small or skinny problem is
+/// spread over the machine rather than run on a few of its multiprocessors.
 tile::ScheduleAttr defaultContractionSchedule(mlir::MLIRContext *ctx,
                                               unsigned rank,
-                                              std::optional<int64_t> m,
-                                              std::optional<int64_t> n,
-                                              bool wgmma, bool computes);
+                                              const ContractionExtents &extents,
+                                              bool wgmma, bool computes,
+                                              const TargetInfo &target);
 
 } // namespace nautilus
 

@@ -359,13 +359,14 @@ struct TileFormContractionsPass
   using Base::Base;
 
   void runOnOperation() override {
-    std::optional<TargetInfo> info = getTargetOption(getOperation(), target);
+    std::optional<TargetInfo> info =
+        getTargetOption(getOperation(), target, multiprocessors);
     if (!info)
       return signalPassFailure();
     if (info->family != TargetFamily::NVIDIA)
       return;
     for (auto program : getOperation().getOps<tile::ProgramOp>())
-      formIn(program);
+      formIn(program, *info);
   }
 
   /// Moves the ops computing `value` in `reduce`'s body into `contract`'s
@@ -392,7 +393,7 @@ struct TileFormContractionsPass
     tile::YieldOp::create(b, contract.getLoc(), yielded);
   }
 
-  void formIn(tile::ProgramOp program) {
+  void formIn(tile::ProgramOp program, const TargetInfo &info) {
     unsigned rank = program.getRank();
     if (rank < 2 || program.getSchedule().getMma())
       return;
@@ -446,9 +447,8 @@ struct TileFormContractionsPass
       return o.kind != OperandChoice::Loaded;
     });
     tile::ScheduleAttr schedule = defaultContractionSchedule(
-        program.getContext(), rank, program.getKnownExtent(dims[m]),
-        program.getKnownExtent(dims[n]), target == "sm_90" && tmaRows,
-        computes);
+        program.getContext(), rank, contractionExtents(program),
+        target == "sm_90" && tmaRows, computes, info);
     program.retile(schedule);
     OpBuilder b(found);
     // A loaded operand: its buffer and map, and its offset table, map and

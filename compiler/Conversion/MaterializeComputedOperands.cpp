@@ -127,9 +127,8 @@ public:
     if (!rebuilt.isComputed(0) && !rebuilt.isComputed(1) &&
         mma.getInstr() == "wgmma") {
       tile::ScheduleAttr wider = defaultContractionSchedule(
-          ctx, rank, program.getKnownExtent(dims[rank - 2]),
-          program.getKnownExtent(dims[rank - 1]), /*wgmma=*/true,
-          /*computes=*/false);
+          ctx, rank, contractionExtents(program), /*wgmma=*/true,
+          /*computes=*/false, target);
       if (wider != program.getSchedule())
         program.retile(wider);
     }
@@ -288,7 +287,8 @@ struct TileMaterializeComputedOperandsPass
   using Base::Base;
 
   void runOnOperation() override {
-    std::optional<TargetInfo> info = getTargetOption(getOperation(), target);
+    std::optional<TargetInfo> info =
+        getTargetOption(getOperation(), target, multiprocessors);
     if (!info)
       return signalPassFailure();
     ModuleOp module = getOperation();

@@ -87,12 +87,19 @@ def TileFormContractions : Pass<"tile-form-contractions", "::mlir::ModuleOp"> {
     a step, 2 x 4 warps (fewer along N for a narrow tile), 3 stages; on
     sm_90, wgmma with tile M and N of 64 or 128 (N of 256 when bound to at
     least 256 with both operands loaded), 64 of K a step, a
-    warpgroup per 64 rows, 4 stages. Programs without such a reduction,
-    and non-NVIDIA targets, are left as they are.
+    warpgroup per 64 rows, 4 stages. Where the output's extents are bound
+    and twice its tiles would still fit in one wave of the target's
+    multiprocessors (`multiprocessors`, else 108 on sm_80 and 132 on
+    sm_90), the larger of tile M and N is halved (not below 32, or 64 for
+    wgmma) until they would not: a small or skinny problem is spread over
+    the machine. Programs without such a reduction, and non-NVIDIA
+    targets, are left as they are.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_80\"",
            "cpu, sm_80, sm_90, gfx90a or gfx942">,
+    Option<"multiprocessors", "multiprocessors", "int64_t", /*default=*/"0",
+           "the multiprocessors a default schedule fills (0: the target's)">,
   ];
   let dependentDialects = ["::nautilus::tile::TileDialect"];
 }
@@ -124,6 +131,8 @@ def TileMaterializeComputedOperands
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_80\"",
            "cpu, sm_80, sm_90, gfx90a or gfx942">,
+    Option<"multiprocessors", "multiprocessors", "int64_t", /*default=*/"0",
+           "the multiprocessors a default schedule fills (0: the target's)">,
   ];
   let dependentDialects = ["::nautilus::tile::TileDialect"];
 }

@@ -36,6 +36,7 @@ struct Options {
   std::map<std::string, int64_t> shape; // --shape N=4096,D=128
   std::map<std::string, std::string> inputs; // --input NAME=PATH.npy
   uint64_t seed = 0;
+  int64_t multiprocessors = 0; // --multiprocessors (0: the target's)
   std::string saveDir;
   bool check = false;
   bool time = false;

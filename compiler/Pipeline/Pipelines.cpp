@@ -58,7 +58,8 @@ void nautilus::registerPipelineDialects(DialectRegistry &registry) {
 }
 
 /// Tile programs with their default schedules.
-static void buildScheduledTile(OpPassManager &pm, const std::string &target) {
+static void buildScheduledTile(OpPassManager &pm, const TargetInfo &info) {
+  const std::string &target = info.name;
   pm.addNestedPass<alg::KernelOp>(createAlgFuseElementwise());
   ConvertAlgToTileOptions options;
   options.target = target;
@@ -71,10 +72,12 @@ static void buildScheduledTile(OpPassManager &pm, const std::string &target) {
   pm.addPass(createTileGroupRoutedContractions(grouping));
   TileFormContractionsOptions contractions;
   contractions.target = target;
+  contractions.multiprocessors = info.multiprocessors;
   pm.addPass(createTileFormContractions(contractions));
   // Computed operands that many tiles would recompute go to workspaces.
   TileMaterializeComputedOperandsOptions materialize;
   materialize.target = target;
+  materialize.multiprocessors = info.multiprocessors;
   pm.addPass(createTileMaterializeComputedOperands(materialize));
 }
 
@@ -85,7 +88,7 @@ static void buildTileLayouts(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 }
 
-static void buildAlgToTile(OpPassManager &pm, const std::string &target) {
+static void buildAlgToTile(OpPassManager &pm, const TargetInfo &target) {
   buildScheduledTile(pm, target);
   buildTileLayouts(pm);
 }
@@ -272,12 +275,24 @@ void nautilus::registerNautilusPipelines() {
     Option<std::string> target{*this, "target",
                                llvm::cl::desc("The target of the schedule"),
                                llvm::cl::init("cpu")};
+    Option<int64_t> multiprocessors{
+        *this, "multiprocessors",
+        llvm::cl::desc("The multiprocessors default schedules fill (0: the "
+                       "target's)"),
+        llvm::cl::init(0)};
   };
   PassPipelineRegistration<TargetOption>(
       "nautilus-alg-to-tile",
       "Fuse elementwise definitions and lower alg kernels to tile programs",
       [](OpPassManager &pm, const TargetOption &options) {
-        buildAlgToTile(pm, options.target);
+        // An unknown name goes on to the passes, which report it.
+        TargetInfo info{};
+        if (std::optional<TargetInfo> known = getTarget(options.target))
+          info = *known;
+        info.name = options.target;
+        if (options.multiprocessors > 0)
+          info.multiprocessors = options.multiprocessors;
+        buildAlgToTile(pm, info);
       });
   PassPipelineRegistration<TargetOption>(
       "nautilus-tile-to-gpu-llvm",
@@ -304,11 +319,11 @@ LogicalResult nautilus::lowerAlgToTile(ModuleOp module,
                                        bool *scheduleRejected) {
   if (schedulePath.empty()) {
     PassManager pm(module.getContext());
-    buildAlgToTile(pm, target.name);
+    buildAlgToTile(pm, target);
     return pm.run(module);
   }
   PassManager scheduled(module.getContext());
-  buildScheduledTile(scheduled, target.name);
+  buildScheduledTile(scheduled, target);
   if (failed(scheduled.run(module)))
     return failure();
   PassManager replaced(module.getContext());

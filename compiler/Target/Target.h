@@ -25,6 +25,9 @@ struct TargetInfo {
   int64_t maxThreadsPerProgram = 1;
   int64_t defaultThreads = 1;
   int64_t vectorBits = 0;    // host SIMD width (cpu): 512 with AVX-512
+  // Multiprocessors (SMs, CUs) of the target's largest usual part (A100:
+  // 108, H100 SXM and H200: 132); what a default schedule fills.
+  int64_t multiprocessors = 1;
 };
 
 /// The target named `name`, or std::nullopt.

@@ -1,6 +1,23 @@
-// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(tile-form-contractions{target=sm_80})' | FileCheck %s
+// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(tile-form-contractions{target=sm_80 multiprocessors=1})' | FileCheck %s
 // RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(tile-form-contractions{target=cpu})' | FileCheck %s --check-prefix=CPU
-// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(tile-form-contractions{target=sm_90})' | FileCheck %s --check-prefix=SM90
+// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(tile-form-contractions{target=sm_90 multiprocessors=1})' | FileCheck %s --check-prefix=SM90
+// The target's multiprocessors (108 on sm_80, 132 on sm_90) are filled:
+// a 200 x 64 output makes 2 tiles of 128 x 64, and its tiles are halved,
+// the larger first, while twice as many still fit in one wave, down to
+// 32 x 32 (mma.sync, 14 tiles) or 64 x 64 (wgmma, 4 tiles); on 3
+// multiprocessors the 2 tiles stay. An output of unbound extents keeps its
+// tiles.
+// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(tile-form-contractions{target=sm_80})' | FileCheck %s --check-prefix=FILL80
+// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(tile-form-contractions{target=sm_90})' | FileCheck %s --check-prefix=FILL90
+// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(tile-form-contractions{target=sm_90 multiprocessors=3})' | FileCheck %s --check-prefix=FILL3
+// FILL80-LABEL: tile.program @gemm_C
+// FILL80-SAME: schedule = #tile.schedule<tile = [32, 32], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3, group_m = 8>>
+// FILL80-LABEL: tile.program @pv attributes
+// FILL80-SAME: tile = [128, 128], threads = 256
+// FILL90-LABEL: tile.program @gemm_C
+// FILL90-SAME: schedule = #tile.schedule<tile = [64, 64], threads = 256, mma = #tile.mma<instr = "wgmma"
+// FILL3-LABEL: tile.program @gemm_C
+// FILL3-SAME: schedule = #tile.schedule<tile = [128, 64], threads = 384, mma = #tile.mma<instr = "wgmma"
 
 // A reduction of the product of two widened f16 loads, A reading (m, k)
 // and B (k, n), becomes a tile.contract; the program takes a tensor-core

@@ -78,6 +78,8 @@ int nautilus::runCompile(const Options &opts) {
     return rc;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context, llvm::errs());
   std::optional<TargetInfo> target = getTarget(opts.target);
+  if (opts.multiprocessors)
+    target->multiprocessors = opts.multiprocessors;
   bool gpu = target->family != TargetFamily::CPU;
   const std::string &emit = opts.emit;
   static const char *const kinds[] = {"alg", "tile", "gpu",    "llvm",

@@ -201,6 +201,8 @@ int nautilus::runRun(const Options &opts) {
   OwningOpRef<ModuleOp> reference = loaded.module->clone();
 
   std::optional<TargetInfo> target = getTarget(targetName);
+  if (opts.multiprocessors)
+    target->multiprocessors = opts.multiprocessors;
   bool scheduleRejected = false;
   if (failed(lowerAlgToTile(*loaded.module, *target, opts.schedulePath(),
                             &scheduleRejected))) {

@@ -36,6 +36,10 @@ options:
   --schedule S           default, or a schedule file (JSON): {"programs":
                          {"NAME": "#tile.schedule<...>"}} replaces the
                          default schedules of the programs it names
+  --multiprocessors N    the multiprocessors (SMs) the default schedules
+                         spread a small problem over (default: the
+                         target's, 108 for sm_80, 132 for sm_90); 1 keeps
+                         the largest tiles whatever the problem's size
   --device cpu|emu       run: where to run: the host CPU, or the SIMT
                          emulator running the NVIDIA kernels (--target
                          sm_80, the default there, or sm_90)
@@ -85,7 +89,7 @@ static int parseArgs(int argc, char **argv, Options &opts) {
     bool takesValue = a == "-k" || a == "--target" || a == "--shape" ||
                       a == "--emit" || a == "-o" || a == "--device" ||
                       a == "--input" || a == "--seed" || a == "--save" ||
-                      a == "--schedule";
+                      a == "--schedule" || a == "--multiprocessors";
     if (takesValue) {
       if (!value(v))
         return usageError("option " + a + " needs a value");
@@ -104,6 +108,13 @@ static int parseArgs(int argc, char **argv, Options &opts) {
         if (eq == std::string::npos || eq == 0 || eq + 1 == v.size())
           return usageError("--input takes NAME=PATH.npy, found '" + v + "'");
         opts.inputs[v.substr(0, eq)] = v.substr(eq + 1);
+      } else if (a == "--multiprocessors") {
+        char *end = nullptr;
+        long long n = std::strtoll(v.c_str(), &end, 10);
+        if (v.empty() || *end || n < 1 || n > 100000)
+          return usageError("--multiprocessors takes a positive integer, "
+                            "found '" + v + "'");
+        opts.multiprocessors = n;
       } else if (a == "--seed") {
         char *end = nullptr;
         opts.seed = std::strtoull(v.c_str(), &end, 10);
