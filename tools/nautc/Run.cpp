@@ -25,6 +25,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <iterator>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace nautilus;
@@ -47,6 +50,42 @@ struct Random {
 int userError(const std::string &message) {
   llvm::errs() << "nautc: error: " << message << "\n";
   return kExitUserError;
+}
+
+/// "1.5 GiB": `bytes` in the largest binary unit that keeps it above 1.
+std::string formatBytes(double bytes) {
+  static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB",
+                                      "EiB"};
+  unsigned u = 0;
+  while (bytes >= 1024 && u + 1 < std::size(units)) {
+    bytes /= 1024;
+    ++u;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f %s", bytes, units[u]);
+  return text;
+}
+
+/// An error when the kernel's inputs and outputs (twice for --check: the
+/// reference computes its own) need more memory than the machine has.
+std::string checkMemory(const KernelSignature &sig, const SizeValues &sizes,
+                        bool check) {
+  double bytes = 0;
+  for (const Param &p : sig.inputs)
+    bytes += double(rt::dtypeSize(p.dtype)) *
+             double(*rt::shapeNumElements(shapeOf(p, sizes)));
+  for (const Param &p : sig.outputs)
+    bytes += (check ? 2.0 : 1.0) * double(rt::dtypeSize(p.dtype)) *
+             double(*rt::shapeNumElements(shapeOf(p, sizes)));
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || pageSize <= 0)
+    return "";
+  double memory = double(pages) * double(pageSize);
+  if (bytes <= memory)
+    return "";
+  return "the inputs and outputs of this run take " + formatBytes(bytes) +
+         ", more than this machine's " + formatBytes(memory) +
+         " of memory (give smaller sizes with --shape)";
 }
 
 /// Draws input `p`: floats uniform in [-1, 1), integers used as indices in
@@ -187,6 +226,8 @@ int nautilus::runRun(const Options &opts) {
   if (std::string e = resolveSizes(sig, opts.shape, given, sizes); !e.empty())
     return userError(e);
   if (std::string e = checkRequirements(loaded.kernel, sizes); !e.empty())
+    return userError(e);
+  if (std::string e = checkMemory(sig, sizes, opts.check); !e.empty())
     return userError(e);
   for (size_t i = 0; i < sig.inputs.size(); ++i)
     if (!given[i])
