@@ -5,7 +5,9 @@ Each run gives one GEMM of ../shared/examples/gemm.tensor (or a transposed
 one from test/e2e/Inputs) a random `#tile.schedule` through --schedule:
 tile M and N, threads, mma.sync or wgmma, tile K, warps, stages, group_m,
 producers, persistent and swizzle, valid and invalid values alike, for sm_80
-or sm_90, at a ragged shape. Every run must end in one of two ways:
+or sm_90, at a ragged shape. One run in four instead gives a program
+without a contraction (the norms, attention's row sums) random tile extents
+and threads. Every run must end in one of two ways:
 
 - PASS: the kernel compiled and matched the reference (--check);
 - a user error: exit status 1 and a message naming what is wrong with the
@@ -86,18 +88,45 @@ def schedule(rng, target):
     return tm, tn, threads, [f"{k} = {v}" for k, v in fields.items()]
 
 
+NORMS = os.path.join(ROOT, "..", "shared", "examples", "norms.tensor")
+ATTENTION = os.path.join(ROOT, "..", "shared", "examples", "attention.tensor")
+# Programs without a contraction: (file, kernel, program, rank, shape).
+SIMT_PROGRAMS = [
+    (NORMS, "softmax", "softmax_Mx", 1, "R=70,C=300"),
+    (NORMS, "softmax", "softmax_Y", 2, "R=70,C=300"),
+    (NORMS, "rmsnorm", "rmsnorm_R", 1, "T=45,D=200"),
+    (NORMS, "layernorm", "layernorm_Y", 2, "T=45,D=200"),
+    (ATTENTION, "attention", "attention_L", 3, "B=1,H=2,N=70,M=136,D=64"),
+]
+
+
+def simt_case(rng):
+    """A schedule of threads alone (no tensor cores) for a program without a
+    contraction: random tile extents and thread counts, valid or not."""
+    path, kernel, program, rank, shape = rng.choice(SIMT_PROGRAMS)
+    extent = lambda: rng.choice([1, 2, 4, 16, 32, 64, 128, 256, 3, 0, 100])
+    tile = [extent() for _ in range(rank)]
+    threads = rng.choice([1, 32, 64, 128, 256, 1024, 96, 0, 2048])
+    text = f"#tile.schedule<tile = [{', '.join(map(str, tile))}], threads = {threads}>"
+    return path, kernel, program, text, shape
+
+
 def run_one(nautc, folder, n):
     rng = random.Random(9000 + n)
-    path, kernel, program, extra = rng.choice(KERNELS)
     target = rng.choice(["sm_80", "sm_90"])
-    tm, tn, threads, fields = schedule(rng, target)
-    tile = f"[1, {tm}, {tn}]" if kernel == "bmm_nt" else f"[{tm}, {tn}]"
-    text = (f"#tile.schedule<tile = {tile}, threads = {threads}, "
-            f"mma = #tile.mma<{', '.join(fields)}>>")
+    if rng.random() < 0.25:
+        path, kernel, program, text, shape = simt_case(rng)
+    else:
+        path, kernel, program, extra = rng.choice(KERNELS)
+        tm, tn, threads, fields = schedule(rng, target)
+        tile = f"[1, {tm}, {tn}]" if kernel == "bmm_nt" else f"[{tm}, {tn}]"
+        text = (f"#tile.schedule<tile = {tile}, threads = {threads}, "
+                f"mma = #tile.mma<{', '.join(fields)}>>")
+        shape = rng.choice(["M=150,N=72,K=104", "M=200,N=136,K=200",
+                            "M=64,N=264,K=40"]) + extra
     sched = os.path.join(folder, f"s{n}.json")
     with open(sched, "w") as f:
         json.dump({"programs": {program: text}}, f)
-    shape = rng.choice(["M=150,N=72,K=104", "M=200,N=136,K=200", "M=64,N=264,K=40"]) + extra
     cmd = [nautc, "run", path, "-k", kernel, "--device", "emu", "--target", target,
            "--shape", shape, "--schedule", sched, "--check"]
     try:

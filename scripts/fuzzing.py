@@ -27,7 +27,10 @@ def main(doc, run_one, count=40, quiet=("pass",), good=("pass",), name="case"):
         jobs = [(n, pool.submit(run_one, args.nautc, folder, n))
                 for n in range(args.start, args.start + args.count)]
         for n, job in jobs:
-            kind, report = job.result()
+            try:
+                kind, report = job.result()
+            except Exception as error:  # the case's own failure, not nautc's
+                kind, report = "script error", repr(error)
             counts[kind] += 1
             if kind not in quiet or (args.verbose and kind != "pass"):
                 print(f"--- {name} {n}: {kind}\n{report}\n", flush=True)

@@ -22,6 +22,10 @@ using namespace nautilus;
 
 namespace {
 
+/// The most elements of a tile one GPU thread may hold (the widest default,
+/// wgmma's 128 x 256 accumulators over two warpgroups, holds 128).
+constexpr int64_t kMaxElementsPerThread = 128;
+
 struct TileApplySchedulesPass
     : public nautilus::impl::TileApplySchedulesBase<TileApplySchedulesPass> {
   using Base::Base;
@@ -115,6 +119,23 @@ struct TileApplySchedulesPass
           !mma.getProducers())
         return error() << "a computed operand under wgmma is evaluated by "
                           "the producer warpgroup: producers = 1";
+    }
+    // Each thread holds its share of every tile in registers, element by
+    // element (tensor cores: the consumer warps' accumulators); past a
+    // share of 128 a thread runs out of its 255 registers, and compiling
+    // the unrolled code takes minutes.
+    if (target != "cpu") {
+      int64_t elements = 1;
+      for (int64_t extent : schedule.getTile())
+        elements *= extent;
+      int64_t holders = mma ? 32 * mma.getNumWarps() : schedule.getThreads();
+      if (elements / holders > kMaxElementsPerThread)
+        return error() << "the schedule gives each thread "
+                       << elements / holders << " elements of a tile ("
+                       << elements << " over " << holders
+                       << " threads); at most " << kMaxElementsPerThread
+                       << " fit in a thread's registers: use more threads or "
+                          "a smaller tile";
     }
     // Skipping tiles only saves work (tile.skip_if_negative): a tile that
     // cannot be skipped whole under the new schedule runs.

@@ -435,7 +435,6 @@ struct TileFormContractionsPass
     }
     if (!found)
       return;
-    ArrayAttr dims = program.getOutputDims();
     // wgmma's operands come by TMA, whose rows must start 16-byte aligned;
     // bound sizes that do not allow it take the mma.sync pipeline (which
     // copies such rows element by element).

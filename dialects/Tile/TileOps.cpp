@@ -797,7 +797,8 @@ bool nautilus::tile::isUniformTile(Value value) {
 
 tile::LinearLayoutAttr
 nautilus::tile::layoutOf(Value value, function_ref<bool(Value)> deferred) {
-  // Along the first operand that decides, so linear in the depth.
+  // Along the operand that decides, one op a level (each level asks
+  // isUniformTile of its operands).
   while (!isUniformTile(value)) {
     Operation *def = value.getDefiningOp();
     if (!def)
@@ -829,6 +830,15 @@ nautilus::tile::layoutOf(Value value, function_ref<bool(Value)> deferred) {
   return {};
 }
 
+/// A tile a computed operand's region may take from outside and copy in:
+/// a splat tile, or an index tile in the program's layout (CSE merges a
+/// region's copy of either with an identical op outside it).
+static bool isCopyableIntoRegion(Value value) {
+  if (auto index = value.getDefiningOp<IndexOp>())
+    return !index.getLayoutAttr();
+  return isSplatTile(value);
+}
+
 void nautilus::tile::sinkIntoComputedOperands(ContractOp contract) {
   for (unsigned side : {0u, 1u}) {
     if (!contract.isComputed(side))
@@ -843,7 +853,7 @@ void nautilus::tile::sinkIntoComputedOperands(ContractOp contract) {
         if (v.getParentRegion() == &region ||
             region.isAncestor(v.getParentRegion()) ||
             !isa<VectorType>(v.getType()) ||
-            !isSplatTile(v))
+            !isCopyableIntoRegion(v))
           continue;
         Value &copy = sunk[v];
         if (!copy)
@@ -876,26 +886,33 @@ static LogicalResult verifyComputedOperand(ContractOp op, unsigned side,
   if (!yield || yield.getValue().getType() != expected)
     return op.emitOpError("the computed ")
            << name << " must yield a tile of type " << expected;
+  auto variesAlongOther = [&](Operation *at) {
+    return at->emitOpError("varies along output dimension ")
+           << *otherDim << ", which the contraction's " << name
+           << " cannot read";
+  };
   for (Operation &inner : body.without_terminator()) {
-    for (Value operand : inner.getOperands())
-      if (isa<VectorType>(operand.getType()) &&
-          operand.getParentRegion() != &region &&
-          !isSplatTile(operand))
+    for (Value operand : inner.getOperands()) {
+      if (!isa<VectorType>(operand.getType()) ||
+          operand.getParentRegion() == &region)
+        continue;
+      if (!isCopyableIntoRegion(operand))
         return inner.emitOpError("uses a tile defined outside the computed ")
                << name << " (the region must compute it from loads)";
+      auto index = operand.getDefiningOp<IndexOp>();
+      if (index && otherDim &&
+          static_cast<uint64_t>(index.getDim()) == *otherDim)
+        return variesAlongOther(&inner);
+    }
     if (auto load = dyn_cast<LoadOp>(inner)) {
       // A gather's indices are region values, checked as such.
       if (otherDim && readsDim(load.getMap(), *otherDim, otherTile))
-        return inner.emitOpError("varies along output dimension ")
-               << *otherDim << ", which the contraction's " << name
-               << " cannot read";
+        return variesAlongOther(&inner);
       continue;
     }
     if (auto index = dyn_cast<IndexOp>(inner)) {
       if (otherDim && static_cast<uint64_t>(index.getDim()) == *otherDim)
-        return inner.emitOpError("varies along output dimension ")
-               << *otherDim << ", which the contraction's " << name
-               << " cannot read";
+        return variesAlongOther(&inner);
       continue;
     }
     if (inner.getNumRegions() || inner.getNumResults() != 1 ||

@@ -379,10 +379,12 @@ def Tile_ContractOp : Tile_Op<"contract", [AttrSizedOperandSegments,
       tile of the result's shape in the operand element type, made of
       `tile.load`, `tile.index` and element-wise arith/math ops, that does
       not vary along the other operand's output dimension (N for `lhs`, M
-      for `rhs`). Besides its own values it may use splat constants and
-      broadcasts of scalars defined outside (CSE moves them there); the
-      lowerings clone those back in (`sinkIntoComputedOperands`). Elements past the operand's rows or past `extent`
-      contribute nothing.
+      for `rhs`). Besides its own values it may use splat constants,
+      broadcasts of scalars and index tiles (in the program's layout, not
+      along the other dimension) defined outside (CSE moves them there);
+      the lowerings clone those back in (`sinkIntoComputedOperands`).
+      Elements past the operand's rows or past `extent` contribute
+      nothing.
 
     Both operands are f16 or both bf16 (a computed operand ends in the
     conversion to that type: rounding it is the formation pass's explicit

@@ -191,6 +191,22 @@ tile.program @p attributes {arg_names = ["S", "V"], output_dims = ["N", "D"], sc
 
 // -----
 
+// An index tile from outside (CSE moves a region's copy there) may be used,
+// but not along the other operand's dimension.
+tile.program @p attributes {arg_names = ["S", "V"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>>, sizes = ["N", "M", "D"]} {
+^bb0(%s: memref<?x?xf32>, %v: memref<?x?xbf16>, %n: index, %m: index, %d: index):
+  %column = tile.index 1 : vector<64x64xindex>
+  %acc = tile.contract computed, %v[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%m) : memref<?x?xbf16> -> vector<64x64xf32> lhs {
+  ^bb0(%k: index):
+    // expected-error @+1 {{'arith.index_cast' op varies along output dimension 1, which the contraction's lhs cannot read}}
+    %i = arith.index_cast %column : vector<64x64xindex> to vector<64x64xi32>
+    %f = arith.sitofp %i : vector<64x64xi32> to vector<64x64xbf16>
+    tile.yield %f : vector<64x64xbf16>
+  }
+}
+
+// -----
+
 tile.program @p attributes {arg_names = ["S", "V"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>>, sizes = ["N", "M", "D"]} {
 ^bb0(%s: memref<?x?xf32>, %v: memref<?x?xbf16>, %n: index, %m: index, %d: index):
   %acc = tile.contract computed, %v[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%m) : memref<?x?xbf16> -> vector<64x64xf32> lhs {
