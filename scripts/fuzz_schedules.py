@@ -130,7 +130,7 @@ def run_one(nautc, folder, n):
     cmd = [nautc, "run", path, "-k", kernel, "--device", "emu", "--target", target,
            "--shape", shape, "--schedule", sched, "--check"]
     try:
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     except subprocess.TimeoutExpired:
         return "timeout", " ".join(cmd) + "\n" + text
     out = r.stdout + r.stderr
