@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # On the build machine (nautc built): compiles the GEMM, attention and MoE bundles that
 # bench/gpu/run_gemms.py runs on a GPU machine, into bench/gpu/bundles/.
-#   bench/gpu/prepare.sh [PATH/TO/nautc] [sm_90|sm_80 ...]
+#   [MULTIPROCESSORS=N] bench/gpu/prepare.sh [PATH/TO/nautc] [sm_90|sm_80 ...]
+# MULTIPROCESSORS: the GPU's multiprocessors, when it is not the part the
+# target's default schedules fill (132 for sm_90, 108 for sm_80).
 # Each bundle (nautc compile --emit bundle, see compiler/Pipeline/Bundle.h)
 # is the kernel's launch plan and PTX for one shape: sizes are bound, so
 # nautc picks the pipeline for them (wgmma + TMA on sm_90 where rows are
@@ -45,11 +47,15 @@ cases=(
   "moe_ragged:$examples/moe.tensor:moe_ffn:T=1000,D=2048,F=5000,E=8,J=2"
   "moe_mixtral_bf16_gu:$root/bench/kernels/moe_bf16_gu.tensor:moe_ffn_bf16_gu:T=4096,D=4096,F=14336,E=8,J=2"
 )
+extra=()
+if [ -n "${MULTIPROCESSORS:-}" ]; then
+  extra=(--multiprocessors "$MULTIPROCESSORS")
+fi
 for target in "${targets[@]}"; do
   for c in "${cases[@]}"; do
     IFS=: read -r name file kernel shape <<<"$c"
     "$nautc" compile "$file" -k "$kernel" --target "$target" --shape "$shape" \
-      --emit bundle -o "$out/${name}_${target}.json"
+      "${extra[@]}" --emit bundle -o "$out/${name}_${target}.json"
     echo "$out/${name}_${target}.json"
   done
 done
