@@ -38,7 +38,10 @@ def AlgFuseElementwise : Pass<"alg-fuse-elementwise", "::nautilus::alg::KernelOp
 def LegalizeMath : Pass<"nautilus-legalize-math"> {
   let summary = "Rewrite math ops into forms every backend can lower";
   let description = [{
-    Math on f16/bf16 is computed in f32; exp, log, log2, tanh, erf and their
+    Arithmetic on f16/bf16 is computed in f32 and rounded back after each
+    op (the source's types round every intermediate; emulating the types
+    would round a whole chain once). Math on f16/bf16 is computed in f32;
+    exp, log, log2, tanh, erf and their
     relatives become polynomial approximations (vectorisable, and free of
     calls into libm, libdevice or ocml); the remaining composite ops
     (rsqrt, powf, exp2, ...) are expanded into those and into ops with a

@@ -17,3 +17,22 @@ func.func @f(%x: vector<8xf32>, %y: bf16, %z: f32) -> (vector<8xf32>, vector<8xf
   %e = math.tanh %z : f32
   return %a, %b, %c, %d, %e : vector<8xf32>, vector<8xf32>, bf16, f32, f32
 }
+
+// 16-bit float arithmetic is computed in f32 and rounded back after each
+// op, as the source's types say (emulating the types would compute the
+// chain in f32 and round once); a comparison compares the widened values.
+// CHECK-LABEL: func.func @bf16_chain
+// CHECK: %[[X:.*]] = arith.extf %{{.*}} : vector<4xbf16> to vector<4xf32>
+// CHECK: %[[S:.*]] = arith.addf %[[X]], %{{.*}} : vector<4xf32>
+// CHECK: %[[T0:.*]] = arith.truncf %[[S]] : vector<4xf32> to vector<4xbf16>
+// CHECK: %[[T0W:.*]] = arith.extf %[[T0]] : vector<4xbf16> to vector<4xf32>
+// CHECK: %[[S2:.*]] = arith.addf %[[T0W]], %{{.*}} : vector<4xf32>
+// CHECK: %[[T2:.*]] = arith.truncf %[[S2]] : vector<4xf32> to vector<4xbf16>
+// CHECK: arith.cmpf ogt, %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK-NOT: arith.addf {{.*}}bf16
+func.func @bf16_chain(%x: vector<4xbf16>, %c: vector<4xbf16>) -> (vector<4xbf16>, vector<4xi1>) {
+  %t0 = arith.addf %x, %c : vector<4xbf16>
+  %t2 = arith.addf %t0, %x : vector<4xbf16>
+  %gt = arith.cmpf ogt, %t2, %c : vector<4xbf16>
+  return %t2, %gt : vector<4xbf16>, vector<4xi1>
+}
