@@ -61,33 +61,37 @@ ContractionExtents nautilus::contractionExtents(tile::ProgramOp program) {
   return extents;
 }
 
-/// Halves `tileM` or `tileN` (the larger first, N on a tie; not below
-/// `smallest`) while twice the tiles of `extents` fit in one wave of
-/// `multiprocessors`. Unbound extents count as large: nothing changes.
+/// Halves `tileM` or `tileN` (not below `smallest`) while twice the tiles
+/// of `extents` fit in one wave of `multiprocessors`: the larger first (N
+/// on a tie), but M first for a computed lhs and N first for a computed
+/// rhs. Unbound extents count as large: nothing changes.
 static void fillMachine(int64_t &tileM, int64_t &tileN,
                         const ContractionExtents &extents, int64_t smallest,
-                        int64_t multiprocessors) {
+                        int64_t multiprocessors, ComputedSides computed) {
   if (!extents.m || !extents.n || !extents.batch)
     return;
   auto tiles = [&] {
     return llvm::divideCeil(*extents.m, tileM) *
            llvm::divideCeil(*extents.n, tileN) * *extents.batch;
   };
+  auto halve = [&](int64_t &extent) {
+    if (extent <= smallest)
+      return false;
+    extent /= 2;
+    return true;
+  };
   while (2 * tiles() <= multiprocessors) {
-    if (tileN >= tileM && tileN > smallest)
-      tileN /= 2;
-    else if (tileM > smallest)
-      tileM /= 2;
-    else if (tileN > smallest)
-      tileN /= 2;
-    else
+    bool mFirst = computed.lhs != computed.rhs ? computed.lhs : tileM > tileN;
+    bool halved = mFirst ? halve(tileM) || halve(tileN)
+                         : halve(tileN) || halve(tileM);
+    if (!halved)
       return;
   }
 }
 
 tile::ScheduleAttr nautilus::defaultContractionSchedule(
     MLIRContext *ctx, unsigned rank, const ContractionExtents &extents,
-    bool wgmma, bool computes, const TargetInfo &target) {
+    bool wgmma, ComputedSides computed, const TargetInfo &target) {
   SmallVector<int64_t> tile(rank, 1);
   int64_t &tileM = tile[rank - 2], &tileN = tile[rank - 1];
   tileM = contractionTile(extents.m);
@@ -103,10 +107,10 @@ tile::ScheduleAttr nautilus::defaultContractionSchedule(
     // products. Its registers come from the producer's (setmaxnreg, see
     // WgmmaPlan.h), which a producer computing an operand cannot spare.
     if (tileM == 128 && extents.n && *extents.n >= kMaxWideContractionTile &&
-        !computes)
+        !computed.any())
       tileN = kMaxWideContractionTile;
     fillMachine(tileM, tileN, extents, /*smallest=*/64,
-                target.multiprocessors);
+                target.multiprocessors, computed);
     mma = tile::MmaAttr::get(ctx, "wgmma", /*tileK=*/64,
                              /*warps=*/{tileM / 16, 1}, /*stages=*/4,
                              /*groupM=*/8, /*producers=*/1,
@@ -116,7 +120,7 @@ tile::ScheduleAttr nautilus::defaultContractionSchedule(
     // thread 64 accumulators (with 4 warps, 128 of them and an epilogue
     // spill registers).
     fillMachine(tileM, tileN, extents, /*smallest=*/32,
-                target.multiprocessors);
+                target.multiprocessors, computed);
     int64_t warpsN = std::min<int64_t>(4, tileN / 16);
     mma = tile::MmaAttr::get(ctx, "mma_sync", /*tileK=*/32,
                              /*warps=*/{2, warpsN}, /*stages=*/3,

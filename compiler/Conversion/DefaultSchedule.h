@@ -36,18 +36,28 @@ struct ContractionExtents {
 };
 ContractionExtents contractionExtents(tile::ProgramOp program);
 
+/// Which of a contraction's operands the threads compute (a region)
+/// rather than copy.
+struct ComputedSides {
+  bool lhs = false, rhs = false;
+  bool any() const { return lhs || rhs; }
+};
+
 /// The tensor-core schedule of a contraction program of rank `rank` over
 /// `extents` on `target`: wgmma when `wgmma` (sm_90 with TMA-aligned rows),
-/// mma.sync otherwise; `computes`: an operand is computed by the threads
-/// (with wgmma, by the producer warpgroup, which then keeps its registers).
+/// mma.sync otherwise; `computed`: the operands the threads compute (with
+/// wgmma, the producer warpgroup, which then keeps its registers).
 /// Tiles are 128 x 128 (128 x 256 for a wide wgmma problem) or the
 /// problem's size, then halved while twice as many tiles still fit in one
 /// wave on the target's multiprocessors: a small or skinny problem is
 /// spread over the machine rather than run on a few of its multiprocessors.
+/// The larger of tile M and N is halved first (N on a tie), except that a
+/// computed lhs, evaluated once a tile of N, keeps N (and a computed rhs
+/// keeps M): halving the other extent does not add evaluations.
 tile::ScheduleAttr defaultContractionSchedule(mlir::MLIRContext *ctx,
                                               unsigned rank,
                                               const ContractionExtents &extents,
-                                              bool wgmma, bool computes,
+                                              bool wgmma, ComputedSides computed,
                                               const TargetInfo &target);
 
 } // namespace nautilus

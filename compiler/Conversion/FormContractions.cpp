@@ -442,12 +442,11 @@ struct TileFormContractionsPass
       return o.kind == OperandChoice::Loaded &&
              innermostKnownUnaligned(program, o.load.getBuffer());
     });
-    bool computes = llvm::any_of(operands, [](const OperandChoice &o) {
-      return o.kind != OperandChoice::Loaded;
-    });
+    ComputedSides computed{operands[0].kind != OperandChoice::Loaded,
+                           operands[1].kind != OperandChoice::Loaded};
     tile::ScheduleAttr schedule = defaultContractionSchedule(
         program.getContext(), rank, contractionExtents(program),
-        target == "sm_90" && tmaRows, computes, info);
+        target == "sm_90" && tmaRows, computed, info);
     program.retile(schedule);
     OpBuilder b(found);
     // A loaded operand: its buffer and map, and its offset table, map and

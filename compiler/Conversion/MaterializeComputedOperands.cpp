@@ -128,7 +128,7 @@ public:
         mma.getInstr() == "wgmma") {
       tile::ScheduleAttr wider = defaultContractionSchedule(
           ctx, rank, contractionExtents(program), /*wgmma=*/true,
-          /*computes=*/false, target);
+          /*computed=*/{}, target);
       if (wider != program.getSchedule())
         program.retile(wider);
     }

@@ -91,8 +91,9 @@ def TileFormContractions : Pass<"tile-form-contractions", "::mlir::ModuleOp"> {
     and twice its tiles would still fit in one wave of the target's
     multiprocessors (`multiprocessors`, else 108 on sm_80 and 132 on
     sm_90), the larger of tile M and N is halved (not below 32, or 64 for
-    wgmma) until they would not: a small or skinny problem is spread over
-    the machine. Programs without such a reduction, and non-NVIDIA
+    wgmma; M first when the lhs is computed, N first when the rhs is, so
+    as not to evaluate it more often) until they would not: a small or
+    skinny problem is spread over the machine. Programs without such a reduction, and non-NVIDIA
     targets, are left as they are.
   }];
   let options = [

@@ -250,6 +250,36 @@ tile.program @pv attributes {arg_names = ["S", "L", "V", "O"], output_dims = ["N
 
 // -----
 
+// P V with bound extents, 40 tiles of 128 x 128: one halving fills the
+// machine, and it halves M, since the computed P is evaluated once a tile
+// of N (halving N would evaluate it twice as often).
+// FILL80-LABEL: tile.program @pv_bound
+// FILL80-SAME: tile = [64, 128], threads = 256
+// FILL90-LABEL: tile.program @pv_bound
+// FILL90-SAME: tile = [64, 128], threads = 256, mma = #tile.mma<instr = "wgmma"
+// CHECK-LABEL: tile.program @pv_bound
+// SM90-LABEL: tile.program @pv_bound
+tile.program @pv_bound attributes {arg_names = ["S", "L", "V", "O"], output_dims = [5120, 128], schedule = #tile.schedule<tile = [16, 64], threads = 128>, sizes = ["N", "M", "D"]} {
+^bb0(%arg0: memref<?x?xf32>, %arg1: memref<?xf32>, %arg2: memref<?x?xbf16>, %arg3: memref<?x?xbf16>, %arg4: index, %arg5: index, %arg6: index):
+  %half = arith.constant dense<0.5> : vector<16x64xf32>
+  %0 = tile.reduce sum over(%arg5) : vector<16x64xf32> {
+  ^bb0(%m: index):
+    %s = tile.load %arg0[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf32> -> vector<16x64xf32>
+    %x = arith.mulf %s, %half : vector<16x64xf32>
+    %p = math.exp %x : vector<16x64xf32>
+    %v = tile.load %arg2[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] : memref<?x?xbf16> -> vector<16x64xbf16>
+    %ve = arith.extf %v : vector<16x64xbf16> to vector<16x64xf32>
+    %pv = arith.mulf %p, %ve : vector<16x64xf32>
+    tile.yield %pv : vector<16x64xf32>
+  }
+  %l = tile.load %arg1[affine_map<(d0, d1)[s0, s1, s2] -> (d0)>] : memref<?xf32> -> vector<16x64xf32>
+  %1 = arith.divf %0, %l : vector<16x64xf32>
+  %2 = arith.truncf %1 : vector<16x64xf32> to vector<16x64xbf16>
+  tile.store %2, %arg3 : vector<16x64xbf16> -> memref<?x?xbf16>
+}
+
+// -----
+
 // The same product stored as f32: rounding P to bf16 would be seen, so the
 // reduction stays on CUDA cores.
 // CHECK-LABEL: tile.program @pv_f32
