@@ -31,6 +31,10 @@ cases=(
   "f16_unaligned:$examples/gemm.tensor:gemm:M=4097,N=4095,K=4093"
   "f16_skinny_m16:$examples/gemm.tensor:gemm:M=16,N=8192,K=8192"
   "f16_skinny_k128:$examples/gemm.tensor:gemm:M=8192,N=8192,K=128"
+  # Too few tiles even at 64 x 64 (4, and a decoding step's 64): K split
+  # into chunks (32 and 2 on 132 multiprocessors), summed by a second program.
+  "f16_splitk_128:$examples/gemm.tensor:gemm:M=128,N=128,K=16384"
+  "f16_splitk_decode_m16:$examples/gemm.tensor:gemm:M=16,N=4096,K=4096"
   "bf16_4096:$root/bench/kernels/gemm_bf16.tensor:gemm_bf16:M=4096,N=4096,K=4096"
   "bf16_8192:$root/bench/kernels/gemm_bf16.tensor:gemm_bf16:M=8192,N=8192,K=8192"
   "bf16_ragged:$root/bench/kernels/gemm_bf16.tensor:gemm_bf16:M=4000,N=3000,K=5000"

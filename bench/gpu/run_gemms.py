@@ -89,7 +89,7 @@ TOLERANCE = {"f32": 1e-4, "f16": 1e-2, "bf16": 2e-2}
 # Run order: GEMMs (the target) first, the riskiest bundles last;
 # within a kind, by the first of these that the bundle's name contains.
 KIND_ORDER = ["gemm", "moe", "attention"]
-SHAPE_ORDER = ["_4096", "_8192", "_ragged", "_skinny", "_unaligned"]
+SHAPE_ORDER = ["_4096", "_8192", "_ragged", "_skinny", "_splitk", "_unaligned"]
 
 # The table's timed columns: key in the results, title.
 COLUMNS = {"nautc": "nautc", "cublas": "cuBLAS", "cublas_f32": "cuBLAS f32 out", "triton": "Triton"}

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/Passes.h"
+#include "compiler/Conversion/SplitContractions.h"
 #include "compiler/Conversion/WgmmaPlan.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -119,6 +120,11 @@ struct TileApplySchedulesPass
           !mma.getProducers())
         return error() << "a computed operand under wgmma is evaluated by "
                           "the producer warpgroup: producers = 1";
+    }
+    if (mma && mma.getSplitK() > 1) {
+      std::string refusal = splitKRefusal(program, contract);
+      if (!refusal.empty())
+        return error() << "split_k = " << mma.getSplitK() << ": " << refusal;
     }
     // Each thread holds its share of every tile in registers, element by
     // element (tensor cores: the consumer warps' accumulators); past a

@@ -38,6 +38,20 @@ struct ContractLoweringContext {
   ComputedOperand *lhsComputed = nullptr, *rhsComputed = nullptr;
 };
 
+/// The K tile (of `tileK` elements) a program's contraction starts at,
+/// for the program's tile at `origin` (index values): 0, or for a split
+/// contraction the first of its chunk's.
+mlir::Value emitFirstKTile(mlir::OpBuilder &b, mlir::Location loc,
+                           tile::ContractOp contract, int64_t tileK,
+                           llvm::ArrayRef<mlir::Value> origin);
+
+/// How many K tiles (of `tileK` elements) a program's contraction steps
+/// through: all of `extent`'s, or for a split contraction its chunk's (the
+/// same for every program; steps past `extent` read zeros).
+mlir::Value emitKTileCount(mlir::OpBuilder &b, mlir::Location loc,
+                           tile::ContractOp contract, mlir::Value extent,
+                           int64_t tileK);
+
 /// A layout conversion moves a tile of `rows` rows of `rowBytes` bytes
 /// (padded) through shared memory in bands of rows: the fewest bands (a
 /// power of two dividing `rows`) that fit `availableBytes`, or 0 if even

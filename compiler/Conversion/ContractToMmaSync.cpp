@@ -83,6 +83,8 @@ private:
   Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  /// The first k of step `kTile` (counted from the program's first K tile).
+  Value kStart(Value kTile) { return mul(add(kTile, firstKTile), c(tileK)); }
 
   /// The element offset in `op`'s shared buffer of stored row `row`, chunk
   /// `chunk` (index values), in stage `stage`.
@@ -126,6 +128,7 @@ private:
   Operand lhs, rhs;
   Type element;
   Value lane, warpM, warpN;
+  Value firstKTile; // the program's first K tile (a split's chunk's)
   int64_t tileM = 0, tileN = 0, tileK = 0, stages = 0, threads = 0;
 };
 
@@ -142,6 +145,26 @@ Value nautilus::emitOperandOffset(OpBuilder &b, Location loc,
   constexpr int64_t kOutside = -(int64_t(1) << 30);
   return loadTableEntry(b, loc, table, contract.getOperandOffsetsMap(side),
                         dims, sizes, kOutside);
+}
+
+Value nautilus::emitFirstKTile(OpBuilder &b, Location loc,
+                               tile::ContractOp contract, int64_t tileK,
+                               ArrayRef<Value> origin) {
+  if (!contract.isSplit())
+    return arith::ConstantIndexOp::create(b, loc, 0);
+  return arith::MulIOp::create(
+      b, loc, origin[*contract.getSplitDim()],
+      arith::ConstantIndexOp::create(b, loc, *contract.getSplitChunk() / tileK));
+}
+
+Value nautilus::emitKTileCount(OpBuilder &b, Location loc,
+                               tile::ContractOp contract, Value extent,
+                               int64_t tileK) {
+  if (contract.isSplit())
+    return arith::ConstantIndexOp::create(b, loc,
+                                          *contract.getSplitChunk() / tileK);
+  return arith::CeilDivUIOp::create(
+      b, loc, extent, arith::ConstantIndexOp::create(b, loc, tileK));
 }
 
 int64_t nautilus::contractSharedMemoryBytes(tile::ContractOp contract,
@@ -177,7 +200,7 @@ void MmaSyncLowering::copyTile(const Operand &op, Value kTile, Value stage) {
       add(context.tileOrigin[op.rowDim], c(op.rowTile)),
       context.outputExtents[op.rowDim]);
   Value kInside = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::sle, mul(add(kTile, c(1)), c(tileK)),
+      b, loc, arith::CmpIPredicate::sle, kStart(add(kTile, c(1))),
       context.extent);
   Value interior = arith::AndIOp::create(
       b, loc, aligned, arith::AndIOp::create(b, loc, rowsInside, kInside));
@@ -197,7 +220,7 @@ SmallVector<Value> MmaSyncLowering::chunkIndex(const Operand &op, Value kTile,
                                                Value row, Value chunk) {
   Value column = mul(chunk, c(8));
   Value rowIndex = op.kInnermost ? row : column;
-  Value kIndex = add(mul(kTile, c(tileK)), op.kInnermost ? column : row);
+  Value kIndex = add(kStart(kTile), op.kInnermost ? column : row);
   // The program's dims: the tile origin, this operand's row and k.
   SmallVector<Value> dims(context.tileOrigin.begin(), context.tileOrigin.end());
   dims[op.rowDim] = add(dims[op.rowDim], rowIndex);
@@ -335,7 +358,7 @@ MmaSyncLowering::PendingRuns MmaSyncLowering::readComputed(const Operand &op,
     SmallVector<Value> dims(context.tileOrigin.begin(),
                             context.tileOrigin.end());
     dims[op.rowDim] = add(dims[op.rowDim], row);
-    Value k = add(mul(kTile, c(tileK)), mul(chunk, c(8)));
+    Value k = add(kStart(kTile), mul(chunk, c(8)));
     pending.runs.emplace_back(some, row, chunk,
                               op.computed->read(b, loc, dims, k, 8));
   }
@@ -357,7 +380,7 @@ void MmaSyncLowering::storeComputed(const Operand &op, PendingRuns &pending,
     Value rowInside = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::ult, dims[op.rowDim],
         context.outputExtents[op.rowDim]);
-    Value k = add(mul(pending.kTile, c(tileK)), mul(chunk, c(8)));
+    Value k = add(kStart(pending.kTile), mul(chunk, c(8)));
     SmallVector<Value> elements = op.computed->finishInside(
         b, loc, dims, run, rowInside, k, context.extent);
     auto ifSome = scf::IfOp::create(b, loc, some, /*withElse=*/false);
@@ -506,7 +529,8 @@ FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
   int64_t warpRows = tileM / warpsM, warpColumns = tileN / warpsN;
   int64_t mTiles = warpRows / 16, nTiles = warpColumns / 8;
 
-  Value numK = arith::CeilDivUIOp::create(b, loc, context.extent, c(tileK));
+  firstKTile = emitFirstKTile(b, loc, contract, tileK, context.tileOrigin);
+  Value numK = emitKTileCount(b, loc, contract, context.extent, tileK);
   for (int64_t s = 0; s + 1 < stages; ++s) {
     SmallVector<PendingRuns, 2> pending = startCopies(c(s), numK);
     finishCopies(pending, numK);

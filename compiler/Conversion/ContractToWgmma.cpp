@@ -182,7 +182,11 @@ void WgmmaLowering::issueStage(Value kTile, Value stage,
   NVVM::MBarrierArriveExpectTxOp::create(
       b, loc, Type(), bar, i32(plan.copiedBytes), NVVM::MemScopeKind::CTA,
       /*relaxed=*/false, /*predicate=*/Value());
-  Value kCoord = toI32(arith::MulIOp::create(b, loc, kTile, index(tileK)));
+  Value kCoord = toI32(arith::MulIOp::create(
+      b, loc,
+      arith::AddIOp::create(
+          b, loc, kTile, emitFirstKTile(b, loc, contract, tileK, origin)),
+      index(tileK)));
   unsigned kDim = context.schedule.getTile().size();
   int64_t rowsPerBox = plan.swizzleBytes / elementBytes; // of an M/N-major box
   auto pointer7 = LLVM::LLVMPointerType::get(b.getContext(), 7);
@@ -570,7 +574,7 @@ Value WgmmaLowering::setup() {
                                           i32(128));
   }
   gpu::BarrierOp::create(b, loc);
-  numK = arith::CeilDivUIOp::create(b, loc, context.extent, index(tileK));
+  numK = emitKTileCount(b, loc, contract, context.extent, tileK);
   // The warpgroup index, broadcast from lane 0 so that ptxas sees branches
   // on it as uniform across each warpgroup (otherwise it serialises the
   // wgmma of a divergent-looking path).

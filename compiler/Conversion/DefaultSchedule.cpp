@@ -89,9 +89,30 @@ static void fillMachine(int64_t &tileM, int64_t &tileN,
   }
 }
 
+/// The chunks to split K of `k` into (1: none) when the output's tiles
+/// fill at most half of `multiprocessors`: doubled while twice as many
+/// programs still fit in one wave and each chunk keeps kMinSplitSteps
+/// steps of `tileK`.
+static int64_t splitToFill(int64_t tileM, int64_t tileN,
+                           const ContractionExtents &extents,
+                           std::optional<int64_t> k, int64_t tileK,
+                           int64_t multiprocessors) {
+  if (!k || !extents.m || !extents.n || !extents.batch)
+    return 1;
+  int64_t tiles = llvm::divideCeil(*extents.m, tileM) *
+                  llvm::divideCeil(*extents.n, tileN) * *extents.batch;
+  int64_t steps = llvm::divideCeil(*k, tileK);
+  int64_t splits = 1;
+  while (2 * splits * tiles <= multiprocessors &&
+         steps / (2 * splits) >= kMinSplitSteps)
+    splits *= 2;
+  return splits;
+}
+
 tile::ScheduleAttr nautilus::defaultContractionSchedule(
     MLIRContext *ctx, unsigned rank, const ContractionExtents &extents,
-    bool wgmma, ComputedSides computed, const TargetInfo &target) {
+    bool wgmma, ComputedSides computed, const TargetInfo &target,
+    std::optional<int64_t> splittableK) {
   SmallVector<int64_t> tile(rank, 1);
   int64_t &tileM = tile[rank - 2], &tileN = tile[rank - 1];
   tileM = contractionTile(extents.m);
@@ -111,10 +132,13 @@ tile::ScheduleAttr nautilus::defaultContractionSchedule(
       tileN = kMaxWideContractionTile;
     fillMachine(tileM, tileN, extents, /*smallest=*/64,
                 target.multiprocessors, computed);
-    mma = tile::MmaAttr::get(ctx, "wgmma", /*tileK=*/64,
-                             /*warps=*/{tileM / 16, 1}, /*stages=*/4,
-                             /*groupM=*/8, /*producers=*/1,
-                             /*persistent=*/1, /*swizzle=*/128);
+    mma = tile::MmaAttr::get(
+        ctx, "wgmma", /*tileK=*/64,
+        /*warps=*/{tileM / 16, 1}, /*stages=*/4,
+        /*groupM=*/8, /*producers=*/1,
+        /*persistent=*/1, /*swizzle=*/128,
+        splitToFill(tileM, tileN, extents, splittableK, /*tileK=*/64,
+                    target.multiprocessors));
   } else {
     // 8 warps, 2 along M and 4 along N: a 128 x 128 tile leaves each
     // thread 64 accumulators (with 4 warps, 128 of them and an epilogue
@@ -122,10 +146,13 @@ tile::ScheduleAttr nautilus::defaultContractionSchedule(
     fillMachine(tileM, tileN, extents, /*smallest=*/32,
                 target.multiprocessors, computed);
     int64_t warpsN = std::min<int64_t>(4, tileN / 16);
-    mma = tile::MmaAttr::get(ctx, "mma_sync", /*tileK=*/32,
-                             /*warps=*/{2, warpsN}, /*stages=*/3,
-                             /*groupM=*/8, /*producers=*/0,
-                             /*persistent=*/0, /*swizzle=*/128);
+    mma = tile::MmaAttr::get(
+        ctx, "mma_sync", /*tileK=*/32,
+        /*warps=*/{2, warpsN}, /*stages=*/3,
+        /*groupM=*/8, /*producers=*/0,
+        /*persistent=*/0, /*swizzle=*/128,
+        splitToFill(tileM, tileN, extents, splittableK, /*tileK=*/32,
+                    target.multiprocessors));
   }
   return tile::ScheduleAttr::get(ctx, tile, mma.getNumThreads(), mma);
 }

@@ -54,11 +54,19 @@ struct ComputedSides {
 /// The larger of tile M and N is halved first (N on a tie), except that a
 /// computed lhs, evaluated once a tile of N, keeps N (and a computed rhs
 /// keeps M): halving the other extent does not add evaluations.
-tile::ScheduleAttr defaultContractionSchedule(mlir::MLIRContext *ctx,
-                                              unsigned rank,
-                                              const ContractionExtents &extents,
-                                              bool wgmma, ComputedSides computed,
-                                              const TargetInfo &target);
+/// `splittableK`: the reduced extent, when bound and the contraction may
+/// be split (splitKRefusal). If even the smallest tiles leave half the
+/// multiprocessors idle, K is split (`split_k`) into the most chunks, a
+/// power of two, whose programs still fit in one wave, each chunk at least
+/// kMinSplitSteps steps of tile_k.
+tile::ScheduleAttr defaultContractionSchedule(
+    mlir::MLIRContext *ctx, unsigned rank, const ContractionExtents &extents,
+    bool wgmma, ComputedSides computed, const TargetInfo &target,
+    std::optional<int64_t> splittableK = std::nullopt);
+
+/// The fewest steps of tile_k a default split leaves each chunk: enough to
+/// fill a pipeline of 4 stages twice over.
+constexpr int64_t kMinSplitSteps = 8;
 
 } // namespace nautilus
 

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/DefaultSchedule.h"
+#include "compiler/Conversion/SplitContractions.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Target/Target.h"
 
@@ -473,7 +474,8 @@ struct TileFormContractionsPass
     auto contract = tile::ContractOp::create(
         b, found.getLoc(), found.getType(), lhs.buffer, lhs.map, lhs.table,
         lhs.tableMap, lhs.position, rhs.buffer, rhs.map, rhs.table,
-        rhs.tableMap, rhs.position, found.getExtents()[0]);
+        rhs.tableMap, rhs.position, found.getExtents()[0],
+        /*split_dim=*/IntegerAttr(), /*split_chunk=*/IntegerAttr());
     Type element = operandType(operands);
     for (unsigned side : {0u, 1u})
       if (operands[side].kind != OperandChoice::Loaded)
@@ -481,6 +483,16 @@ struct TileFormContractionsPass
                              operands[side].ops, element);
     found.getResult().replaceAllUsesWith(contract.getResult());
     found.erase();
+    // A problem too small to fill the machine even with the smallest tiles
+    // may split K (tile-split-contractions realises it).
+    if (splitKRefusal(program, contract).empty()) {
+      tile::ScheduleAttr split = defaultContractionSchedule(
+          program.getContext(), rank, contractionExtents(program),
+          target == "sm_90" && tmaRows, computed, info,
+          knownReducedExtent(program, contract));
+      if (split != schedule)
+        program.retile(split);
+    }
   }
 };
 

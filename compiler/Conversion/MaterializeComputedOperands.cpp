@@ -265,7 +265,8 @@ private:
         contract.getLhsOffsets(), contract.getLhsOffsetsMapAttr(),
         contract.getLhsOffsetsPositionAttr(), buffers[1], maps[1],
         contract.getRhsOffsets(), contract.getRhsOffsetsMapAttr(),
-        contract.getRhsOffsetsPositionAttr(), contract.getExtent());
+        contract.getRhsOffsetsPositionAttr(), contract.getExtent(),
+        contract.getSplitDimAttr(), contract.getSplitChunkAttr());
     unsigned kept = 1 - side;
     if (contract.isComputed(kept))
       rebuilt.getOperandBody(kept).takeBody(contract.getOperandBody(kept));

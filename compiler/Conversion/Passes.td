@@ -162,6 +162,38 @@ def TileApplySchedules : Pass<"tile-apply-schedules", "::mlir::ModuleOp"> {
   let dependentDialects = ["::nautilus::tile::TileDialect"];
 }
 
+def TileSplitContractions
+    : Pass<"tile-split-contractions", "::mlir::ModuleOp"> {
+  let summary = "Split a contraction's K into chunks run by programs of their own";
+  let description = [{
+    A program whose tensor-core schedule has `split_k = S` (> 1; chosen by
+    `tile-form-contractions` or given in a schedule file) becomes two:
+    `<program>_partial`, over [S', the program's output dimensions], whose
+    program at index s contracts chunk s of K (`tile.contract ... chunks(C
+    along 0)`, C = tile_k x ceil(ceil(K / tile_k) / S), S' = ceil(K / C)
+    <= S: no chunk is empty) on the tensor cores with the program's
+    schedule and stores its f32 partial sums to a new workspace
+    `<program>.partial` [S', dims]; then the program itself, which now sums
+    the S' partials where it had the contraction (a `tile.reduce sum`) and
+    runs its epilogue as before, on the CUDA cores: the default schedule,
+    its tiles halved (the outer extent first, the inner down to 32) while
+    its programs are fewer than the multiprocessors. The
+    plan launches the partial program just before it. Results differ from
+    the unsplit contraction's only in the order of the f32 additions.
+    Refused with an error naming the program (`splitKRefusal`): a
+    contraction not at the program's top level, with a computed operand or
+    an offset table, in a program that skips tiles, or over an extent not
+    bound at compile time. Runs after the schedules are final
+    (`tile-apply-schedules`) and before layouts are assigned.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"sm_80\"",
+           "cpu, sm_80, sm_90, gfx90a or gfx942">,
+  ];
+  let dependentDialects = ["::nautilus::tile::TileDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "Choose the layout of each tile and remove needless conversions";
   let description = [{

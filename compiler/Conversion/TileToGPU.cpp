@@ -568,6 +568,11 @@ FailureOr<Fragment> KernelLowering::lowerContract(tile::ContractOp contract) {
   if (!schedule.getMma())
     return contract.emitOpError(
         "needs a tensor-core schedule (#tile.mma) on the GPU");
+  if (contract.isSplit() &&
+      *contract.getSplitChunk() % schedule.getMma().getTileK() != 0)
+    return contract.emitOpError("splits K into chunks of ")
+           << *contract.getSplitChunk() << ", not a multiple of tile_k = "
+           << schedule.getMma().getTileK();
   // What the target allows: shared memory per block (static for the
   // mma.sync pipeline; dynamic, opted into at launch, for wgmma's), and the
   // accumulators must leave registers for the fragments and addresses.

@@ -81,8 +81,11 @@ static void buildScheduledTile(OpPassManager &pm, const TargetInfo &info) {
   pm.addPass(createTileMaterializeComputedOperands(materialize));
 }
 
-/// Layouts for the schedules the programs have.
-static void buildTileLayouts(OpPassManager &pm) {
+/// Split contractions and layouts, for the schedules the programs have.
+static void buildTileLayouts(OpPassManager &pm, const TargetInfo &info) {
+  TileSplitContractionsOptions split;
+  split.target = info.name;
+  pm.addPass(createTileSplitContractions(split));
   pm.addPass(createTileAssignLayouts());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -90,7 +93,7 @@ static void buildTileLayouts(OpPassManager &pm) {
 
 static void buildAlgToTile(OpPassManager &pm, const TargetInfo &target) {
   buildScheduledTile(pm, target);
-  buildTileLayouts(pm);
+  buildTileLayouts(pm, target);
 }
 
 void nautilus::buildHostLLVMPipeline(OpPassManager &pm) {
@@ -337,7 +340,7 @@ LogicalResult nautilus::lowerAlgToTile(ModuleOp module,
     return failure();
   }
   PassManager layouts(module.getContext());
-  buildTileLayouts(layouts);
+  buildTileLayouts(layouts, target);
   return layouts.run(module);
 }
 

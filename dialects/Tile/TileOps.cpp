@@ -109,7 +109,7 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
 Attribute MmaAttr::parse(AsmParser &parser, Type) {
   std::string instr;
   int64_t tileK = 0, stages = 0, groupM = 1, producers = 0, persistent = 0,
-          swizzle = 128;
+          swizzle = 128, splitK = 1;
   SmallVector<int64_t> warps;
   bool seenInstr = false, seenTileK = false, seenWarps = false,
        seenStages = false;
@@ -133,6 +133,7 @@ Attribute MmaAttr::parse(AsmParser &parser, Type) {
                     : key == "producers" ? &producers
                     : key == "persistent" ? &persistent
                     : key == "swizzle"   ? &swizzle
+                    : key == "split_k"   ? &splitK
                                           : nullptr;
     if (!slot)
       return parser.emitError(parser.getCurrentLocation(),
@@ -151,7 +152,7 @@ Attribute MmaAttr::parse(AsmParser &parser, Type) {
   }
   return parser.getChecked<MmaAttr>(parser.getContext(), instr, tileK, warps,
                                     stages, groupM, producers, persistent,
-                                    swizzle);
+                                    swizzle, splitK);
 }
 
 void MmaAttr::print(AsmPrinter &printer) const {
@@ -167,6 +168,8 @@ void MmaAttr::print(AsmPrinter &printer) const {
     printer << ", persistent = " << getPersistent();
   if (getSwizzle() != 128)
     printer << ", swizzle = " << getSwizzle();
+  if (getSplitK() != 1)
+    printer << ", split_k = " << getSplitK();
   printer << ">";
 }
 
@@ -174,7 +177,10 @@ LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                               StringRef instr, int64_t tileK,
                               ArrayRef<int64_t> warps, int64_t stages,
                               int64_t groupM, int64_t producers,
-                              int64_t persistent, int64_t swizzle) {
+                              int64_t persistent, int64_t swizzle,
+                              int64_t splitK) {
+  if (splitK < 1)
+    return emitError() << "split_k must be at least 1";
   if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
     return emitError() << "swizzle is 0, 32, 64 or 128 bytes, not " << swizzle;
   if (persistent != 0 && (persistent != 1 || producers != 1))
@@ -1000,6 +1006,23 @@ LogicalResult ContractOp::verify() {
   if (!getType().getElementType().isF32())
     return emitOpError("accumulates in f32, not ")
            << getType().getElementType();
+  if (getSplitDim().has_value() != getSplitChunk().has_value())
+    return emitOpError("a split contraction needs both split_dim and "
+                       "split_chunk");
+  if (isSplit()) {
+    if (rank < 3 || *getSplitDim() < 0 ||
+        *getSplitDim() >= static_cast<int64_t>(rank) - 2)
+      return emitOpError("is split along output dimension ")
+             << *getSplitDim() << ", which is not a batch dimension";
+    if (getType().getShape()[*getSplitDim()] != 1)
+      return emitOpError("is split along output dimension ")
+             << *getSplitDim() << ", which its tile must take one at a time";
+    if (*getSplitChunk() <= 0)
+      return emitOpError("splits K into chunks of ")
+             << *getSplitChunk() << "; they must be positive";
+    if (isComputed(0) || isComputed(1))
+      return emitOpError("a split contraction loads both operands");
+  }
   for (unsigned side : {0u, 1u}) {
     if (isComputed(side)) {
       std::optional<unsigned> otherDim;
@@ -1024,6 +1047,14 @@ LogicalResult ContractOp::verify() {
       return emitOpError("the ")
              << (side == 0 ? "lhs" : "rhs") << "'s offset map needs a table";
     }
+    if (isSplit())
+      for (AffineMap m : maps)
+        for (AffineExpr e : m.getResults())
+          if (e.isFunctionOfDim(*getSplitDim()))
+            return emitOpError("the ")
+                   << (side == 0 ? "lhs" : "rhs")
+                   << " reads output dimension " << *getSplitDim()
+                   << ", along which the contraction is split";
     if (program) {
       unsigned dims = program.getRank() + 1;
       for (AffineMap m : maps) {
@@ -1084,8 +1115,18 @@ ParseResult ContractOp::parse(OpAsmParser &parser, OperationState &result) {
   Operand extent;
   VectorType resultType;
   if (parser.parseKeyword("over") || parser.parseLParen() ||
-      parser.parseOperand(extent) || parser.parseRParen() ||
-      parser.parseOptionalAttrDict(result.attributes) || parser.parseColon())
+      parser.parseOperand(extent) || parser.parseRParen())
+    return failure();
+  if (succeeded(parser.parseOptionalKeyword("chunks"))) {
+    int64_t chunk = 0, dim = 0;
+    if (parser.parseLParen() || parser.parseInteger(chunk) ||
+        parser.parseKeyword("along") || parser.parseInteger(dim) ||
+        parser.parseRParen())
+      return failure();
+    result.addAttribute("split_chunk", builder.getI64IntegerAttr(chunk));
+    result.addAttribute("split_dim", builder.getI64IntegerAttr(dim));
+  }
+  if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColon())
     return failure();
   std::array<Type, 2> types, offsetsTypes;
   bool first = true;
@@ -1149,11 +1190,13 @@ void ContractOp::print(OpAsmPrinter &p) {
     }
   }
   p << " over(" << getExtent() << ")";
+  if (isSplit())
+    p << " chunks(" << *getSplitChunk() << " along " << *getSplitDim() << ")";
   p.printOptionalAttrDict(
       (*this)->getAttrs(),
       {"lhs_map", "rhs_map", "lhs_offsets_map", "rhs_offsets_map",
-       "lhs_offsets_position", "rhs_offsets_position",
-       getOperandSegmentSizeAttr()});
+       "lhs_offsets_position", "rhs_offsets_position", "split_dim",
+       "split_chunk", getOperandSegmentSizeAttr()});
   p << " :";
   bool first = true;
   for (unsigned side : {0u, 1u})

@@ -77,6 +77,13 @@ def Tile_MmaAttr : AttrDef<Tile_Dialect, "Mma"> {
     TMA tensor maps' and the matrix descriptors' swizzle mode, and a K-major
     row is one swizzle span: tile_k = swizzle / 2.
 
+    `split_k` (default 1) splits the reduction into that many chunks of K,
+    each a program of its own writing its partial sums to a workspace; a
+    second program adds them up and runs the epilogue
+    (`tile-split-contractions`, which realises it). It spreads a problem
+    whose output has too few tiles for the machine (128 x 128 x 16384:
+    4 tiles) over more multiprocessors.
+
     ```mlir
     #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>
     #tile.mma<instr = "wgmma", tile_k = 64, warps = [8, 1], stages = 4,
@@ -89,14 +96,15 @@ def Tile_MmaAttr : AttrDef<Tile_Dialect, "Mma"> {
                         DefaultValuedParameter<"int64_t", "1">:$groupM,
                         DefaultValuedParameter<"int64_t", "0">:$producers,
                         DefaultValuedParameter<"int64_t", "0">:$persistent,
-                        DefaultValuedParameter<"int64_t", "128">:$swizzle);
+                        DefaultValuedParameter<"int64_t", "128">:$swizzle,
+                        DefaultValuedParameter<"int64_t", "1">:$splitK);
   // instr, tile_k, warps and stages, then the others where they are not
   // their defaults.
   let hasCustomAssemblyFormat = 1;
   let builders = [
     AttrBuilder<(ins "llvm::StringRef":$instr, "int64_t":$tileK,
                      "llvm::ArrayRef<int64_t>":$warps, "int64_t":$stages), [{
-      return $_get($_ctxt, instr, tileK, warps, stages, 1, 0, 0, 128);
+      return $_get($_ctxt, instr, tileK, warps, stages, 1, 0, 0, 128, 1);
     }]>
   ];
   let genVerifyDecl = 1;
@@ -386,6 +394,14 @@ def Tile_ContractOp : Tile_Op<"contract", [AttrSizedOperandSegments,
       Elements past the operand's rows or past `extent` contribute
       nothing.
 
+    A split contraction (`over(%K) chunks(C along d)`, made by
+    `tile-split-contractions`) sums only part of K: along output dimension
+    `d`, a batch dimension that no operand reads, the program at index `s`
+    sums `k` in [s x C, min(extent, (s + 1) x C)). The partial sums of
+    all `s` add up to the whole contraction. `C` is a multiple of the
+    schedule's `tile_k` (the lowerings step through a chunk a stage at a
+    time).
+
     Both operands are f16 or both bf16 (a computed operand ends in the
     conversion to that type: rounding it is the formation pass's explicit
     choice, see `tile-form-contractions`).
@@ -423,7 +439,9 @@ def Tile_ContractOp : Tile_Op<"contract", [AttrSizedOperandSegments,
                        Arg<Optional<AnyMemRef>, "", [MemRead]>:$rhs_offsets,
                        OptionalAttr<AffineMapAttr>:$rhs_offsets_map,
                        OptionalAttr<I64Attr>:$rhs_offsets_position,
-                       Index:$extent);
+                       Index:$extent,
+                       OptionalAttr<I64Attr>:$split_dim,
+                       OptionalAttr<I64Attr>:$split_chunk);
   let results = (outs AnyVectorOfAnyRank:$result);
   let regions = (region AnyRegion:$lhs_body, AnyRegion:$rhs_body);
   let hasCustomAssemblyFormat = 1;
@@ -459,6 +477,8 @@ def Tile_ContractOp : Tile_Op<"contract", [AttrSizedOperandSegments,
           side == 0 ? getLhsOffsetsPosition() : getRhsOffsetsPosition();
       return p ? *p : 0;
     }
+    /// Whether the contraction sums only a chunk of K (see above).
+    bool isSplit() { return getSplitDim().has_value(); }
     /// Operand `side`'s region (empty when loaded).
     mlir::Region &getOperandBody(unsigned side) {
       return side == 0 ? getLhsBody() : getRhsBody();

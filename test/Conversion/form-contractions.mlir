@@ -440,3 +440,35 @@ tile.program @row_experts attributes {arg_names = ["X", "W", "B", "C"], output_d
   }
   tile.store %0, %c : vector<16x64xf32> -> memref<?x?xf32>
 }
+
+// -----
+
+// 128 x 128 x 16384: even the smallest tiles leave most multiprocessors
+// idle (4 of 64 x 64 on sm_90, 16 of 32 x 32 on sm_80), so K is split into
+// the most chunks, a power of two, whose programs fit in one wave: 32 (128
+// programs, chunks of 8 steps) and 4 (64 programs). On 3 multiprocessors 2
+// tiles already fill them; on 1 nothing changes.
+// CHECK-LABEL: tile.program @long_C
+// CHECK-NOT: split_k
+// CHECK: tile.plan @long
+// FILL80-LABEL: tile.program @long_C
+// FILL80-SAME: schedule = #tile.schedule<tile = [32, 32], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3, group_m = 8, split_k = 4>>
+// FILL90-LABEL: tile.program @long_C
+// FILL90-SAME: schedule = #tile.schedule<tile = [64, 64], threads = 256, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [4, 1], stages = 4, group_m = 8, producers = 1, persistent = 1, split_k = 32>>
+// FILL3-LABEL: tile.program @long_C
+// FILL3-NOT: split_k
+// FILL3: tile.plan @long
+tile.program @long_C attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [16, 64], threads = 128>, sizes = ["M", "K", "N"]} {
+^bb0(%arg0: memref<?x?xf16>, %arg1: memref<?x?xf16>, %arg2: memref<?x?xf32>, %arg3: index, %arg4: index, %arg5: index):
+  %0 = tile.reduce sum over(%arg4) : vector<16x64xf32> {
+  ^bb0(%k: index):
+    %a = tile.load %arg0[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf16> -> vector<16x64xf16>
+    %ae = arith.extf %a : vector<16x64xf16> to vector<16x64xf32>
+    %b = tile.load %arg1[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] : memref<?x?xf16> -> vector<16x64xf16>
+    %be = arith.extf %b : vector<16x64xf16> to vector<16x64xf32>
+    %p = arith.mulf %ae, %be : vector<16x64xf32>
+    tile.yield %p : vector<16x64xf32>
+  }
+  tile.store %0, %arg2 : vector<16x64xf32> -> memref<?x?xf32>
+}
+tile.plan @long {bindings = {K = 16384 : i64, M = 128 : i64, N = 128 : i64}, buffers = [{dims = ["M", "K"], name = "A", role = "input", type = memref<?x?xf16>}, {dims = ["K", "N"], name = "B", role = "input", type = memref<?x?xf16>}, {dims = ["M", "N"], name = "C", role = "output", type = memref<?x?xf32>}], programs = [@long_C], sizes = ["M", "K", "N"]}

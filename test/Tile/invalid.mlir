@@ -377,3 +377,34 @@ tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule =
   // expected-error @+1 {{'tile.index' op layout over 32 threads in a program of 64}}
   %i = tile.index 1 {layout = #tile.linear<[16, 8], register = [[0, 1], [8, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = []>} : vector<16x8xindex>
 }
+
+// -----
+
+tile.program @p attributes {arg_names = ["A", "B"], output_dims = [4, "M", "N"], schedule = #tile.schedule<tile = [1, 64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?x?xf16>, %b: memref<?x?xf16>, %m: index, %k: index, %n: index):
+  // expected-error @+1 {{'tile.contract' op the lhs reads output dimension 0, along which the contraction is split}}
+  %acc = tile.contract %a[affine_map<(d0, d1, d2, d3)[s0, s1, s2] -> (d0, d1, d3)>], %b[affine_map<(d0, d1, d2, d3)[s0, s1, s2] -> (d3, d2)>] over(%k) chunks(256 along 0) : memref<?x?x?xf16>, memref<?x?xf16> -> vector<1x64x64xf32>
+}
+
+// -----
+
+tile.program @p attributes {arg_names = ["A", "B"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %m: index, %k: index, %n: index):
+  // expected-error @+1 {{'tile.contract' op is split along output dimension 0, which is not a batch dimension}}
+  %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) chunks(256 along 0) : memref<?x?xf16>, memref<?x?xf16> -> vector<64x64xf32>
+}
+
+// -----
+
+tile.program @p attributes {arg_names = ["A", "B"], output_dims = [4, "M", "N"], schedule = #tile.schedule<tile = [1, 64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %m: index, %k: index, %n: index):
+  // expected-error @+1 {{'tile.contract' op splits K into chunks of 0; they must be positive}}
+  %acc = tile.contract %a[affine_map<(d0, d1, d2, d3)[s0, s1, s2] -> (d1, d3)>], %b[affine_map<(d0, d1, d2, d3)[s0, s1, s2] -> (d3, d2)>] over(%k) chunks(0 along 0) : memref<?x?xf16>, memref<?x?xf16> -> vector<1x64x64xf32>
+}
+
+// -----
+
+// expected-error @+1 {{split_k must be at least 1}}
+tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3, split_k = 0>>, sizes = ["M", "N"]} {
+^bb0(%m: index, %n: index):
+}

@@ -42,6 +42,17 @@ tile.program @gemm_C attributes {arg_names = ["A", "B", "C"], output_dims = ["M"
   tile.store %acc, %c : vector<128x64xf32> -> memref<?x?xf32>
 }
 
+// A schedule asking for split K, and a split contraction (each program
+// along dimension 0 sums its chunk of 512 of K).
+// CHECK-LABEL: tile.program @split_C_partial
+// CHECK-SAME: mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3, split_k = 4>
+// CHECK: tile.contract %{{.*}}[#{{.*}}], %{{.*}}[#{{.*}}] over(%{{.*}}) chunks(512 along 0) : memref<?x?xbf16>, memref<?x?xbf16> -> vector<1x128x64xf32>
+tile.program @split_C_partial attributes {arg_names = ["A", "B", "W"], output_dims = [4, "M", "N"], schedule = #tile.schedule<tile = [1, 128, 64], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3, split_k = 4>>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %w: memref<?x?x?xf32>, %m: index, %k: index, %n: index):
+  %acc = tile.contract %a[affine_map<(d0, d1, d2, d3)[s0, s1, s2] -> (d1, d3)>], %b[affine_map<(d0, d1, d2, d3)[s0, s1, s2] -> (d3, d2)>] over(%k) chunks(512 along 0) : memref<?x?xbf16>, memref<?x?xbf16> -> vector<1x128x64xf32>
+  tile.store %acc, %w : vector<1x128x64xf32> -> memref<?x?x?xf32>
+}
+
 // A contraction whose lhs is computed by a region (attention's P = exp(S -
 // Mx), rounded to bf16, times V): `computed`, the loaded operand's type, and
 // the region after the result type.

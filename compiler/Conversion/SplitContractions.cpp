@@ -1,0 +1,262 @@
+//===- SplitContractions.cpp - split-K as two programs --------------------===//
+//
+// A program whose tensor-core schedule asks for `split_k = S` becomes two
+// (TileSplitContractions in Passes.td):
+//
+//  - `<program>_partial`, over [S', the program's output dims], computes
+//    the contraction over chunk s of K for each s (`tile.contract ...
+//    chunks(C along 0)`) on the tensor cores and stores the f32 partial
+//    sums to a workspace `<program>.partial`;
+//  - the program itself then sums the S' partials (a `tile.reduce` over
+//    them) where it had the contraction, and runs its epilogue as before,
+//    on the CUDA cores with the default schedule.
+//
+// Sums are associative up to rounding: the partials add up, in f32, to
+// what the unsplit contraction accumulates in f32, in another order.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversion/SplitContractions.h"
+#include "compiler/Conversion/DefaultSchedule.h"
+#include "compiler/Conversion/KernelEditing.h"
+#include "compiler/Conversion/Passes.h"
+#include "compiler/Conversion/WgmmaPlan.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace nautilus {
+#define GEN_PASS_DEF_TILESPLITCONTRACTIONS
+#include "compiler/Conversion/Passes.h.inc"
+} // namespace nautilus
+
+using namespace mlir;
+using namespace nautilus;
+
+/// The value of `v` (a size argument of `program`, or a constant) when
+/// known at compile time.
+static std::optional<int64_t> knownIndex(tile::ProgramOp program, Value v) {
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    unsigned buffers = program.getArgNames().size();
+    if (arg.getOwner() != &program.getBody().front() ||
+        arg.getArgNumber() < buffers)
+      return std::nullopt;
+    return program.getKnownExtent(
+        program.getSizes()[arg.getArgNumber() - buffers]);
+  }
+  if (auto constant = v.getDefiningOp<arith::ConstantIndexOp>())
+    return constant.value();
+  return std::nullopt;
+}
+
+std::optional<int64_t>
+nautilus::knownReducedExtent(tile::ProgramOp program,
+                             tile::ContractOp contract) {
+  return knownIndex(program, contract.getExtent());
+}
+
+std::string nautilus::splitKRefusal(tile::ProgramOp program,
+                                    tile::ContractOp contract) {
+  if (contract->getBlock() != &program.getBody().front())
+    return "its contraction is not at the program's top level";
+  if (contract.isComputed(0) || contract.isComputed(1))
+    return "a computed operand is evaluated once a tile; split K loads "
+           "both operands";
+  if (contract.getOperandOffsets(0) || contract.getOperandOffsets(1))
+    return "an operand with an offset table (a grouped GEMM) is not split";
+  if (tile::SkipIfNegativeOp::find(program))
+    return "a program that skips tiles (a grouped GEMM) is not split";
+  if (!knownReducedExtent(program, contract))
+    return "the reduced extent must be bound at compile time (--shape)";
+  return "";
+}
+
+SplitKChunks nautilus::splitKChunks(int64_t extent, int64_t tileK,
+                                    int64_t splits) {
+  int64_t steps = llvm::divideCeil(extent, tileK);
+  int64_t perChunk = llvm::divideCeil(steps, std::max<int64_t>(splits, 1));
+  return {perChunk * tileK, static_cast<int64_t>(llvm::divideCeil(steps, perChunk))};
+}
+
+namespace {
+
+class Splitter {
+public:
+  Splitter(ModuleOp module, tile::PlanOp plan, const TargetInfo &target)
+      : module(module), plan(plan), target(target) {}
+
+  LogicalResult run(tile::ProgramOp program) {
+    tile::MmaAttr mma = program.getSchedule().getMma();
+    tile::ContractOp contract = findContract(program);
+    if (!mma || mma.getSplitK() == 1 || !contract)
+      return success();
+    std::string refusal = splitKRefusal(program, contract);
+    if (!refusal.empty())
+      return program.emitError("cannot split the contraction's K ")
+             << mma.getSplitK() << " ways: " << refusal;
+    MLIRContext *ctx = module.getContext();
+    SplitKChunks chunks = splitKChunks(
+        *knownReducedExtent(program, contract), mma.getTileK(),
+        mma.getSplitK());
+
+    // The workspace: [splits, the output's dims], f32.
+    unsigned rank = program.getRank();
+    SmallVector<Attribute> dims = {
+        IntegerAttr::get(IntegerType::get(ctx, 64), chunks.splits)};
+    llvm::append_range(dims, program.getOutputDims());
+    std::string name = (program.getSymName() + ".partial").str();
+    unsigned workspace = addKernelBuffer(
+        module, plan, name, "workspace",
+        MemRefType::get(SmallVector<int64_t>(rank + 1, ShapedType::kDynamic),
+                        Float32Type::get(ctx)),
+        dims);
+    buildPartialProgram(program, contract, mma, chunks.chunk, workspace,
+                        dims);
+    sumPartials(program, contract, chunks.splits, workspace);
+    return success();
+  }
+
+private:
+  /// `<program>_partial`: the contraction over each chunk of K, stored.
+  void buildPartialProgram(tile::ProgramOp program, tile::ContractOp contract,
+                           tile::MmaAttr mma, int64_t chunk, unsigned workspace,
+                           ArrayRef<Attribute> dims) {
+    MLIRContext *ctx = module.getContext();
+    Location loc = program.getLoc();
+    ArrayRef<int64_t> tile = program.getSchedule().getTile();
+    SmallVector<int64_t> partialTile = {1};
+    llvm::append_range(partialTile, tile);
+    auto unsplit = tile::MmaAttr::get(
+        ctx, mma.getInstr(), mma.getTileK(), mma.getWarps(), mma.getStages(),
+        mma.getGroupM(), mma.getProducers(), mma.getPersistent(),
+        mma.getSwizzle(), /*splitK=*/1);
+    auto schedule = tile::ScheduleAttr::get(
+        ctx, partialTile, program.getSchedule().getThreads(), unsplit);
+    std::string symbol = (program.getSymName() + "_partial").str();
+    OpBuilder b(program);
+    auto partial = tile::ProgramOp::create(
+        b, loc, symbol, program.getArgNames(), program.getSizes(),
+        ArrayAttr::get(ctx, dims), schedule);
+    Block *entry = new Block();
+    partial.getBody().push_back(entry);
+    IRMapping mapping;
+    for (BlockArgument arg : program.getBody().getArguments())
+      mapping.map(arg, entry->addArgument(arg.getType(), loc));
+    b.setInsertionPointToStart(entry);
+    Value extent = contract.getExtent();
+    if (Operation *def = extent.getDefiningOp()) // a constant
+      extent = b.clone(*def)->getResult(0);
+    else
+      extent = mapping.lookup(extent);
+    // The maps take the chunk index first, then the program's dims and k.
+    auto shifted = [](AffineMapAttr map) {
+      return AffineMapAttr::get(map.getValue().shiftDims(1));
+    };
+    auto type = VectorType::get(partialTile, Float32Type::get(ctx));
+    auto split = tile::ContractOp::create(
+        b, contract.getLoc(), type, mapping.lookup(contract.getLhs()),
+        shifted(contract.getLhsMapAttr()), Value(), AffineMapAttr(),
+        IntegerAttr(), mapping.lookup(contract.getRhs()),
+        shifted(contract.getRhsMapAttr()), Value(), AffineMapAttr(),
+        IntegerAttr(), extent, b.getI64IntegerAttr(0),
+        b.getI64IntegerAttr(chunk));
+    tile::StoreOp::create(b, loc, split, entry->getArgument(workspace));
+    tile::ReturnOp::create(b, loc);
+    launchBefore(plan, symbol, program.getSymName());
+  }
+
+  /// The program sums the partials where it had the contraction and takes
+  /// the default CUDA-core schedule.
+  void sumPartials(tile::ProgramOp program, tile::ContractOp contract,
+                   int64_t splits, unsigned workspace) {
+    MLIRContext *ctx = module.getContext();
+    Location loc = contract.getLoc();
+    unsigned rank = program.getRank();
+    OpBuilder b(contract);
+    Value count = arith::ConstantIndexOp::create(b, loc, splits);
+    auto reduce = tile::ReduceOp::create(b, loc, contract.getType(),
+                                         ValueRange{count},
+                                         alg::ReductionKind::sum);
+    Block *body = b.createBlock(&reduce.getBody());
+    body->addArgument(b.getIndexType(), loc);
+    // (dims..., s) -> (s, dims...)
+    SmallVector<AffineExpr> results = {getAffineDimExpr(rank, ctx)};
+    for (unsigned d = 0; d < rank; ++d)
+      results.push_back(getAffineDimExpr(d, ctx));
+    auto map = AffineMap::get(rank + 1, program.getSizes().size(), results,
+                              ctx);
+    Value partials = program.getBody().front().getArgument(workspace);
+    Value read = tile::LoadOp::create(b, loc, contract.getType(), partials,
+                                      ValueRange{}, AffineMapAttr::get(map),
+                                      b.getDenseI64ArrayAttr({}));
+    tile::YieldOp::create(b, loc, read);
+    contract.getResult().replaceAllUsesWith(reduce.getResult());
+    contract.erase();
+    SmallVector<std::optional<int64_t>> extents;
+    for (Attribute d : program.getOutputDims())
+      extents.push_back(program.getKnownExtent(d));
+    program.retile(spreadOverMachine(defaultSchedule(ctx, extents, target),
+                                     extents));
+  }
+
+  /// `schedule` (the default) with smaller tiles while its programs are
+  /// fewer than the multiprocessors: the sum is a few loads an element,
+  /// bound by their latency, and the output this small (split K's) would
+  /// otherwise leave most of the machine idle. The outer extent halves
+  /// first, then the inner down to a warp's 32.
+  tile::ScheduleAttr
+  spreadOverMachine(tile::ScheduleAttr schedule,
+                    ArrayRef<std::optional<int64_t>> extents) {
+    SmallVector<int64_t> tile(schedule.getTile());
+    auto programs = [&] {
+      int64_t n = 1;
+      for (auto [extent, t] : llvm::zip(extents, tile))
+        n *= extent ? llvm::divideCeil(*extent, t) : target.multiprocessors;
+      return n;
+    };
+    unsigned rank = tile.size();
+    while (programs() < target.multiprocessors) {
+      if (rank >= 2 && tile[rank - 2] > 1)
+        tile[rank - 2] /= 2;
+      else if (tile.back() > 32)
+        tile.back() /= 2;
+      else
+        break;
+    }
+    int64_t elements = 1;
+    for (int64_t t : tile)
+      elements *= t;
+    return tile::ScheduleAttr::get(
+        schedule.getContext(), tile,
+        std::min(schedule.getThreads(), elements));
+  }
+
+  ModuleOp module;
+  tile::PlanOp plan;
+  const TargetInfo &target;
+};
+
+struct TileSplitContractionsPass
+    : public nautilus::impl::TileSplitContractionsBase<
+          TileSplitContractionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    std::optional<TargetInfo> info = getTargetOption(getOperation(), target);
+    if (!info)
+      return signalPassFailure();
+    ModuleOp module = getOperation();
+    for (auto plan : llvm::to_vector(module.getOps<tile::PlanOp>())) {
+      Splitter splitter(module, plan, *info);
+      SmallVector<tile::ProgramOp> programs;
+      for (Attribute p : plan.getPrograms())
+        if (auto program = module.lookupSymbol<tile::ProgramOp>(
+                cast<FlatSymbolRefAttr>(p).getAttr()))
+          programs.push_back(program);
+      for (tile::ProgramOp program : programs)
+        if (failed(splitter.run(program)))
+          return signalPassFailure();
+    }
+  }
+};
+
+} // namespace
