@@ -4,7 +4,7 @@
 Each run gives one GEMM of ../shared/examples/gemm.tensor (or a transposed
 one from test/e2e/Inputs) a random `#tile.schedule` through --schedule:
 tile M and N, threads, mma.sync or wgmma, tile K, warps, stages, group_m,
-producers, persistent and swizzle, valid and invalid values alike, for sm_80
+producers, persistent, swizzle and split_k, valid and invalid values alike, for sm_80
 or sm_90, at a ragged shape. One run in four instead gives a program
 without a contraction (the norms, attention's row sums) random tile extents
 and threads. Every run must end in one of two ways:
@@ -67,15 +67,17 @@ def schedule(rng, target):
             fields["persistent"] = 1
     if rng.random() < 0.7:
         fields["swizzle"] = swizzle
+    if rng.random() < 0.3:
+        fields["split_k"] = rng.choice([2, 3, 4, 7, 64])
     if rng.random() < 1 / 3:  # one field broken, or at least unusual
         field = rng.choice(["tm", "tn", "threads", "tile_k", "stages", "warps",
-                            "instr", "swizzle", "group_m", "persistent"])
+                            "instr", "swizzle", "group_m", "persistent", "split_k"])
         value = {"tm": [0, 8, 48, 512], "tn": [0, 4, 24, 512],
                  "threads": [0, 1, 96, 1024, 2048], "tile_k": [0, 8, 24, 256],
                  "stages": [0, 1, 8, 64], "warps": ["[0, 1]", "[3, 1]", "[16, 1]", "[2, 3]"],
                  "instr": ['"wgmma"', '"mma_sync"', '"bogus"'],
                  "swizzle": [0, 16, 256], "group_m": [0, 1000000],
-                 "persistent": [0, 1]}[field]
+                 "persistent": [0, 1], "split_k": [0, -1, 1, 1000]}[field]
         v = rng.choice(value)
         if field == "tm":
             tm = v
@@ -123,7 +125,7 @@ def run_one(nautc, folder, n):
         text = (f"#tile.schedule<tile = {tile}, threads = {threads}, "
                 f"mma = #tile.mma<{', '.join(fields)}>>")
         shape = rng.choice(["M=150,N=72,K=104", "M=200,N=136,K=200",
-                            "M=64,N=264,K=40"]) + extra
+                            "M=64,N=264,K=40", "M=40,N=72,K=700"]) + extra
     sched = os.path.join(folder, f"s{n}.json")
     with open(sched, "w") as f:
         json.dump({"programs": {program: text}}, f)

@@ -171,7 +171,8 @@ def TileSplitContractions
     `<program>_partial`, over [S', the program's output dimensions], whose
     program at index s contracts chunk s of K (`tile.contract ... chunks(C
     along 0)`, C = tile_k x ceil(ceil(K / tile_k) / S), S' = ceil(K / C)
-    <= S: no chunk is empty) on the tensor cores with the program's
+    <= S: no chunk is empty; with S' = 1 the schedule just drops
+    `split_k`) on the tensor cores with the program's
     schedule and stores its f32 partial sums to a new workspace
     `<program>.partial` [S', dims]; then the program itself, which now sums
     the S' partials where it had the contraction (a `tile.reduce sum`) and

@@ -79,6 +79,14 @@ SplitKChunks nautilus::splitKChunks(int64_t extent, int64_t tileK,
 
 namespace {
 
+/// `mma` with `split_k` = `splits`.
+tile::MmaAttr withSplitK(tile::MmaAttr mma, int64_t splits) {
+  return tile::MmaAttr::get(mma.getContext(), mma.getInstr(), mma.getTileK(),
+                            mma.getWarps(), mma.getStages(), mma.getGroupM(),
+                            mma.getProducers(), mma.getPersistent(),
+                            mma.getSwizzle(), splits);
+}
+
 class Splitter {
 public:
   Splitter(ModuleOp module, tile::PlanOp plan, const TargetInfo &target)
@@ -97,6 +105,12 @@ public:
     SplitKChunks chunks = splitKChunks(
         *knownReducedExtent(program, contract), mma.getTileK(),
         mma.getSplitK());
+    if (chunks.splits == 1) { // K is one chunk: nothing to split
+      program.retile(tile::ScheduleAttr::get(
+          ctx, program.getSchedule().getTile(),
+          program.getSchedule().getThreads(), withSplitK(mma, 1)));
+      return success();
+    }
 
     // The workspace: [splits, the output's dims], f32.
     unsigned rank = program.getRank();
@@ -125,12 +139,9 @@ private:
     ArrayRef<int64_t> tile = program.getSchedule().getTile();
     SmallVector<int64_t> partialTile = {1};
     llvm::append_range(partialTile, tile);
-    auto unsplit = tile::MmaAttr::get(
-        ctx, mma.getInstr(), mma.getTileK(), mma.getWarps(), mma.getStages(),
-        mma.getGroupM(), mma.getProducers(), mma.getPersistent(),
-        mma.getSwizzle(), /*splitK=*/1);
     auto schedule = tile::ScheduleAttr::get(
-        ctx, partialTile, program.getSchedule().getThreads(), unsplit);
+        ctx, partialTile, program.getSchedule().getThreads(),
+        withSplitK(mma, 1));
     std::string symbol = (program.getSymName() + "_partial").str();
     OpBuilder b(program);
     auto partial = tile::ProgramOp::create(

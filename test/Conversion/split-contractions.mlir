@@ -54,6 +54,22 @@ tile.plan @uneven {bindings = {K = 1024 : i64}, buffers = [{dims = ["M", "K"], n
 
 // -----
 
+// K of one step (40 < tile_k = 64): one chunk, nothing to split; the
+// schedule drops split_k.
+// CHECK-LABEL: tile.program @short_C
+// CHECK-SAME: persistent = 1>>
+// CHECK-NOT: chunks
+// CHECK: tile.plan @short
+// CHECK-SAME: programs = [@short_C]
+tile.program @short_C attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 256, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [4, 1], stages = 4, producers = 1, persistent = 1, split_k = 4>>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):
+  %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xbf16>, memref<?x?xbf16> -> vector<64x64xf32>
+  tile.store %acc, %c : vector<64x64xf32> -> memref<?x?xf32>
+}
+tile.plan @short {bindings = {K = 40 : i64}, buffers = [{dims = ["M", "K"], name = "A", role = "input", type = memref<?x?xbf16>}, {dims = ["K", "N"], name = "B", role = "input", type = memref<?x?xbf16>}, {dims = ["M", "N"], name = "C", role = "output", type = memref<?x?xf32>}], programs = [@short_C], sizes = ["M", "K", "N"]}
+
+// -----
+
 // Without split_k, nothing changes.
 // CHECK-LABEL: tile.program @whole_C
 // CHECK: tile.contract
