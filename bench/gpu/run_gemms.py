@@ -298,7 +298,10 @@ class Driver:
         function = ctypes.c_void_p()
         self.check(self.cuda.cuModuleGetFunction(ctypes.byref(function), module, name.encode()),
                    "cuModuleGetFunction")
-        if dynamic_shared > 48 * 1024:
+        # Opted into whenever there is any: a block's static and dynamic
+        # shared memory together may pass 48 KiB only up to this limit
+        # (by default 48 KiB less the static).
+        if dynamic_shared > 0:
             self.check(self.cuda.cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                                     ctypes.c_int(dynamic_shared)), "cuFuncSetAttribute")
         return function

@@ -92,10 +92,19 @@ mlir::Value emitOperandOffset(mlir::OpBuilder &b, mlir::Location loc,
                               llvm::ArrayRef<mlir::Value> origin,
                               llvm::ArrayRef<mlir::Value> sizes);
 
-/// A block's static shared memory limit, and all of its shared memory on
-/// sm_90 (static and dynamic, opted into at launch).
+/// A block's static shared memory limit; all of its shared memory (static
+/// and dynamic, opted into at launch) on sm_90 (H100, H200), and on sm_80
+/// (A100), whose limit the mma.sync pipeline keeps to on either target.
 constexpr int64_t kStaticSharedLimit = 48 * 1024;
 constexpr int64_t kSm90SharedLimit = 227 * 1024;
+constexpr int64_t kSm80SharedLimit = 163 * 1024;
+
+/// The dynamic shared memory of `func`'s kernels (an `.extern .shared`
+/// array aligned to 1024 bytes, declared once in its gpu.module) as a
+/// pointer in address space 3. Both tensor-core pipelines keep their
+/// stages there: a block's static shared memory stops at 48 KiB.
+mlir::Value emitDynamicSharedBase(mlir::OpBuilder &b, mlir::Location loc,
+                                  mlir::gpu::GPUFuncOp func);
 
 /// A multiprocessor's registers, and a thread's share when `threads` split
 /// them evenly (a multiple of 8, and at most the 255 a thread addresses).
@@ -105,9 +114,9 @@ inline int64_t evenRegisterSplit(int64_t threads) {
 }
 
 /// The static shared memory `program` may still take (layout conversions'
-/// staging) beside its pipeline: 48 KiB less the mma.sync pipeline's
-/// (static) stages, and no more than the wgmma pipeline's (dynamic) stages
-/// leave of sm_90's 227 KiB.
+/// staging) beside its pipeline's dynamic stages: 48 KiB, and no more than
+/// those leave of the block's shared memory (kSm80SharedLimit with
+/// mma.sync, kSm90SharedLimit with wgmma).
 int64_t staticSharedBudget(tile::ProgramOp program);
 
 /// The shared memory (bytes) the contraction's pipeline needs.

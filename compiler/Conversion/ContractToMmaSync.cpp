@@ -147,6 +147,60 @@ Value nautilus::emitOperandOffset(OpBuilder &b, Location loc,
                         dims, sizes, kOutside);
 }
 
+Value nautilus::emitDynamicSharedBase(OpBuilder &b, Location loc,
+                                     gpu::GPUFuncOp func) {
+  auto gpuModule = func->getParentOfType<gpu::GPUModuleOp>();
+  StringRef name = "__nautilus_dynamic_shared";
+  if (!gpuModule.lookupSymbol(name)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(gpuModule.getBody());
+    LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+                           /*isConstant=*/false, LLVM::Linkage::External, name,
+                           Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
+  }
+  return LLVM::AddressOfOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), name);
+}
+
+/// A memref<elements x element, 3> over the dynamic shared memory from
+/// byte `offset` on: its LLVM descriptor built from the pointer, cast to the
+/// memref type (the cast disappears when the memref's uses become LLVM:
+/// reconcile-unrealized-casts). nvgpu's cp.async and ldmatrix, and the
+/// element-wise copies, take memrefs; upstream's gpu.dynamic_shared_memory
+/// gives one in #gpu.address_space<workgroup>, which the memref-to-LLVM
+/// conversion of those copies cannot map.
+static Value dynamicSharedBuffer(OpBuilder &b, Location loc, Value base,
+                                 int64_t offset, int64_t elements,
+                                 Type element) {
+  MLIRContext *ctx = b.getContext();
+  Type i64 = b.getI64Type();
+  auto pointer = LLVM::LLVMPointerType::get(ctx, 3);
+  auto sizes = LLVM::LLVMArrayType::get(i64, 1);
+  auto descriptorType =
+      LLVM::LLVMStructType::getLiteral(ctx, {pointer, pointer, i64, sizes, sizes});
+  Value start = LLVM::GEPOp::create(
+      b, loc, pointer, b.getI8Type(), base,
+      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
+  auto i64Constant = [&](int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  };
+  Value descriptor = LLVM::PoisonOp::create(b, loc, descriptorType);
+  descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, start,
+                                           ArrayRef<int64_t>{0});
+  descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, start,
+                                           ArrayRef<int64_t>{1});
+  descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, i64Constant(0),
+                                           ArrayRef<int64_t>{2});
+  descriptor = LLVM::InsertValueOp::create(
+      b, loc, descriptor, i64Constant(elements), ArrayRef<int64_t>{3, 0});
+  descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, i64Constant(1),
+                                           ArrayRef<int64_t>{4, 0});
+  auto type = MemRefType::get({elements}, element, AffineMap(),
+                              b.getI64IntegerAttr(3));
+  return UnrealizedConversionCastOp::create(b, loc, type, descriptor)
+      .getResult(0);
+}
+
 Value nautilus::emitFirstKTile(OpBuilder &b, Location loc,
                                tile::ContractOp contract, int64_t tileK,
                                ArrayRef<Value> origin) {
@@ -476,9 +530,10 @@ FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
   auto innermostIsK = [&](AffineMap map) {
     return cast<AffineDimExpr>(map.getResults().back()).getPosition() == rank;
   };
-  // Shared memory as NVVM's address space 3 (not #gpu.address_space, which
-  // the memref-to-LLVM conversion of the element-wise copies cannot map).
-  Attribute workgroup = b.getI64IntegerAttr(3);
+  // The stages in dynamic shared memory (requested at launch: a block's
+  // static shared memory stops at 48 KiB), the lhs's then the rhs's.
+  Value sharedBase = emitDynamicSharedBase(b, loc, context.func);
+  int64_t sharedOffset = 0;
   auto makeOperand = [&](Value buffer, AffineMap map, unsigned rowDim,
                          int64_t rowTile, ComputedOperand *computed) {
     Operand op;
@@ -489,10 +544,10 @@ FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
     op.tileK = tileK;
     op.computed = computed;
     op.kInnermost = computed || innermostIsK(map);
-    op.shared = gpu::GPUFuncOp(context.func).addWorkgroupAttribution(
-        MemRefType::get({stages * rowTile * tileK}, element, AffineMap(),
-                        workgroup),
-        loc);
+    int64_t elements = stages * rowTile * tileK;
+    op.shared = dynamicSharedBuffer(b, loc, sharedBase, sharedOffset, elements,
+                                    element);
+    sharedOffset += elements * element.getIntOrFloatBitWidth() / 8;
     return op;
   };
   lhs = makeOperand(context.lhs, contract.getOperandMap(0), rank - 2, tileM,

@@ -86,6 +86,15 @@ private:
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value i32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
   Value i64(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 64); }
+  /// The first k of step `kTile` of the tile at `origin` (a split
+  /// contraction's steps start at its chunk's first K tile).
+  Value kStart(Value kTile, ArrayRef<Value> origin) {
+    return arith::MulIOp::create(
+        b, loc,
+        arith::AddIOp::create(b, loc, kTile,
+                              emitFirstKTile(b, loc, contract, tileK, origin)),
+        index(tileK));
+  }
   Value toI32(Value v) {
     return arith::IndexCastOp::create(b, loc, b.getI32Type(), v);
   }
@@ -182,11 +191,7 @@ void WgmmaLowering::issueStage(Value kTile, Value stage,
   NVVM::MBarrierArriveExpectTxOp::create(
       b, loc, Type(), bar, i32(plan.copiedBytes), NVVM::MemScopeKind::CTA,
       /*relaxed=*/false, /*predicate=*/Value());
-  Value kCoord = toI32(arith::MulIOp::create(
-      b, loc,
-      arith::AddIOp::create(
-          b, loc, kTile, emitFirstKTile(b, loc, contract, tileK, origin)),
-      index(tileK)));
+  Value kCoord = toI32(kStart(kTile, origin));
   unsigned kDim = context.schedule.getTile().size();
   int64_t rowsPerBox = plan.swizzleBytes / elementBytes; // of an M/N-major box
   auto pointer7 = LLVM::LLVMPointerType::get(b.getContext(), 7);
@@ -376,9 +381,8 @@ WgmmaLowering::readComputed(const WgmmaOperandPlan &op,
     Value chunk = arith::RemUIOp::create(b, loc, q, index(rowChunks));
     SmallVector<Value> dims(origin.begin(), origin.end());
     dims[op.rowDim] = arith::AddIOp::create(b, loc, dims[op.rowDim], row);
-    Value k = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, kTile, index(tileK)),
-        arith::MulIOp::create(b, loc, chunk, index(8)));
+    Value k = arith::AddIOp::create(b, loc, kStart(kTile, origin),
+                                    arith::MulIOp::create(b, loc, chunk, index(8)));
     runs.emplace_back(row, chunk, computed.read(b, loc, dims, k, 8));
   }
   return runs;
@@ -397,9 +401,8 @@ void WgmmaLowering::storeComputed(
     Value rowInside = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::ult, dims[op.rowDim],
         context.outputExtents[op.rowDim]);
-    Value k = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, kTile, index(tileK)),
-        arith::MulIOp::create(b, loc, chunk, index(8)));
+    Value k = arith::AddIOp::create(b, loc, kStart(kTile, origin),
+                                    arith::MulIOp::create(b, loc, chunk, index(8)));
     SmallVector<Value> elements = computed.finishInside(
         b, loc, dims, run, rowInside, k, context.extent);
     // Rows of the swizzle, chunks XOR-swizzled as TMA would have stored
@@ -535,17 +538,7 @@ Value WgmmaLowering::setup() {
   elementBytes = element.getIntOrFloatBitWidth() / 8;
   pointer3 = LLVM::LLVMPointerType::get(ctx, 3);
 
-  // The dynamic shared memory, 1024-byte aligned.
-  auto gpuModule = context.func->getParentOfType<gpu::GPUModuleOp>();
-  StringRef name = "__nautilus_dynamic_shared";
-  if (!gpuModule.lookupSymbol(name)) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(gpuModule.getBody());
-    LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
-                           /*isConstant=*/false, LLVM::Linkage::External, name,
-                           Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
-  }
-  sharedBase = LLVM::AddressOfOp::create(b, loc, pointer3, name);
+  sharedBase = emitDynamicSharedBase(b, loc, context.func);
   sharedAddress = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), sharedBase);
 
   Value tid = context.threadId;

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/DefaultSchedule.h"
+#include "compiler/Conversion/SplitContractions.h"
 #include "compiler/Conversion/KernelEditing.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Target/Target.h"
@@ -123,12 +124,16 @@ public:
     tile::ContractOp rebuilt = replaceOperand(
         contract, side, program.getBody().getArgument(buffer), map);
     // With every operand copied, a wgmma program's producer has registers
-    // to spare: it may take the wider default tile.
+    // to spare: it may take the wider default tile (or split K, as
+    // tile-form-contractions would for a loaded contraction).
     if (!rebuilt.isComputed(0) && !rebuilt.isComputed(1) &&
         mma.getInstr() == "wgmma") {
+      std::optional<int64_t> splittableK;
+      if (splitKRefusal(program, rebuilt).empty())
+        splittableK = knownReducedExtent(program, rebuilt);
       tile::ScheduleAttr wider = defaultContractionSchedule(
           ctx, rank, contractionExtents(program), /*wgmma=*/true,
-          /*computed=*/{}, target);
+          /*computed=*/{}, target, splittableK);
       if (wider != program.getSchedule())
         program.retile(wider);
     }

@@ -93,7 +93,11 @@ def TileFormContractions : Pass<"tile-form-contractions", "::mlir::ModuleOp"> {
     sm_90), the larger of tile M and N is halved (not below 32, or 64 for
     wgmma; M first when the lhs is computed, N first when the rhs is, so
     as not to evaluate it more often) until they would not: a small or
-    skinny problem is spread over the machine. Programs without such a reduction, and non-NVIDIA
+    skinny problem is spread over the machine. If even the smallest tiles
+    leave half the multiprocessors idle, a contraction that loads both
+    operands over a bound K asks for `split_k` chunks of K, the most (a
+    power of two) whose programs still fit in one wave with at least 8
+    steps of `tile_k` a chunk (`tile-split-contractions` realises it). Programs without such a reduction, and non-NVIDIA
     targets, are left as they are.
   }];
   let options = [
@@ -190,6 +194,8 @@ def TileSplitContractions
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_80\"",
            "cpu, sm_80, sm_90, gfx90a or gfx942">,
+    Option<"multiprocessors", "multiprocessors", "int64_t", /*default=*/"0",
+           "the multiprocessors the summing program fills (0: the target's)">,
   ];
   let dependentDialects = ["::nautilus::tile::TileDialect",
                            "::mlir::arith::ArithDialect"];

@@ -73,6 +73,8 @@ std::string nautilus::splitKRefusal(tile::ProgramOp program,
 SplitKChunks nautilus::splitKChunks(int64_t extent, int64_t tileK,
                                     int64_t splits) {
   int64_t steps = llvm::divideCeil(extent, tileK);
+  if (steps == 0) // nothing to sum: one (empty) chunk
+    return {tileK, 1};
   int64_t perChunk = llvm::divideCeil(steps, std::max<int64_t>(splits, 1));
   return {perChunk * tileK, static_cast<int64_t>(llvm::divideCeil(steps, perChunk))};
 }
@@ -252,7 +254,8 @@ struct TileSplitContractionsPass
   using Base::Base;
 
   void runOnOperation() override {
-    std::optional<TargetInfo> info = getTargetOption(getOperation(), target);
+    std::optional<TargetInfo> info =
+        getTargetOption(getOperation(), target, multiprocessors);
     if (!info)
       return signalPassFailure();
     ModuleOp module = getOperation();

@@ -580,12 +580,12 @@ FailureOr<Fragment> KernelLowering::lowerContract(tile::ContractOp contract) {
   bool wgmma = schedule.getMma().getInstr() == "wgmma";
   int64_t shared = wgmma ? planWgmma(contract, schedule).sharedBytes
                          : contractSharedMemoryBytes(contract, schedule);
-  int64_t sharedLimit = wgmma ? kSm90SharedLimit : kStaticSharedLimit;
+  int64_t sharedLimit = wgmma ? kSm90SharedLimit : kSm80SharedLimit;
   if (shared > sharedLimit)
     return contract.emitOpError("needs ")
            << shared << " bytes of shared memory for its pipeline; a block "
-           << "may use " << sharedLimit << " bytes of "
-           << (wgmma ? "shared memory on sm_90" : "static shared memory")
+           << "may use " << sharedLimit << " bytes of shared memory "
+           << (wgmma ? "on sm_90" : "with mma.sync (an A100's)")
            << " (use fewer stages, a smaller tile_k or a smaller tile)";
   // The registers a computing thread has: an even split of the register
   // file (at most 255), or on a wgmma schedule that reallocates, the
@@ -978,10 +978,7 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
     used += type.getNumElements() *
             std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
   }
-  tile::MmaAttr mma = program.getSchedule().getMma();
-  int64_t limit = mma && mma.getInstr() == "wgmma"
-                      ? staticSharedBudget(program)
-                      : kStaticSharedLimit;
+  int64_t limit = staticSharedBudget(program);
   int64_t bands =
       stagingBands(rows, (columns + padding) * elementBytes, limit - used);
   if (bands == 0)

@@ -92,10 +92,11 @@ int64_t nautilus::staticSharedBudget(tile::ProgramOp program) {
   tile::ContractOp contract = findContract(program);
   if (!mma || !contract)
     return kStaticSharedLimit;
-  if (mma.getInstr() == "mma_sync")
-    return kStaticSharedLimit - contractSharedMemoryBytes(contract, schedule);
   // Dynamic shared memory starts 1024-byte aligned after the static.
-  return std::min(kStaticSharedLimit,
-                  (kSm90SharedLimit - planWgmma(contract, schedule).sharedBytes) /
-                      1024 * 1024);
+  bool wgmma = mma.getInstr() == "wgmma";
+  int64_t stages = wgmma ? planWgmma(contract, schedule).sharedBytes
+                         : contractSharedMemoryBytes(contract, schedule);
+  int64_t limit = wgmma ? kSm90SharedLimit : kSm80SharedLimit;
+  return std::clamp<int64_t>((limit - stages) / 1024 * 1024, 0,
+                             kStaticSharedLimit);
 }

@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - The end-to-end lowering pipelines ------------------===//
 #include "compiler/Pipeline/Pipelines.h"
 #include "compiler/Conversion/Passes.h"
+#include "compiler/Conversion/ContractLowering.h"
 #include "compiler/Conversion/WgmmaPlan.h"
 #include "compiler/Pipeline/KernelSignature.h"
 #include "compiler/Pipeline/PtxMerge.h"
@@ -85,6 +86,7 @@ static void buildScheduledTile(OpPassManager &pm, const TargetInfo &info) {
 static void buildTileLayouts(OpPassManager &pm, const TargetInfo &info) {
   TileSplitContractionsOptions split;
   split.target = info.name;
+  split.multiprocessors = info.multiprocessors;
   pm.addPass(createTileSplitContractions(split));
   pm.addPass(createTileAssignLayouts());
   pm.addPass(createCanonicalizerPass());
@@ -427,6 +429,10 @@ rt::LaunchPlan nautilus::extractLaunchPlan(ModuleOp module) {
                                    wgmma.swizzleBytes});
       desc.dynamicSharedBytes = wgmma.sharedBytes;
       desc.persistent = mma.getPersistent() != 0;
+    } else if (contract && mma) {
+      // The mma.sync pipeline's stages (ContractToMmaSync.cpp).
+      desc.dynamicSharedBytes =
+          contractSharedMemoryBytes(contract, program.getSchedule());
     }
     plan.programs.push_back(desc);
   }

@@ -77,8 +77,9 @@ def Tile_MmaAttr : AttrDef<Tile_Dialect, "Mma"> {
     TMA tensor maps' and the matrix descriptors' swizzle mode, and a K-major
     row is one swizzle span: tile_k = swizzle / 2.
 
-    `split_k` (default 1) splits the reduction into that many chunks of K,
-    each a program of its own writing its partial sums to a workspace; a
+    `split_k` (default 1) splits the reduction into that many chunks of K
+    (fewer when K has fewer steps of `tile_k` to share out), each a program
+    of its own writing its partial sums to a workspace; a
     second program adds them up and runs the epilogue
     (`tile-split-contractions`, which realises it). It spreads a problem
     whose output has too few tiles for the machine (128 x 128 x 16384:

@@ -1,16 +1,24 @@
 // RUN: nautc-opt %s -split-input-file -verify-diagnostics -pass-pipeline='builtin.module(convert-tile-to-gpu,canonicalize,cse)' | FileCheck %s
 
 // The sm_80 pipeline of a contraction: 3 stages of swizzled shared memory
-// per operand (as workgroup buffers in NVVM's address space 3), cp.async
+// per operand (in the dynamic shared memory, the lhs's then the rhs's, as
+// memrefs in NVVM's address space 3 built from its pointer), cp.async
 // copies 16 bytes (8 f16) at a time with a zero-filling source count, one
 // commit a step, a wait for all but the newest group and a barrier, then
 // ldmatrix (A with K innermost: plain; B with N innermost: transposed) and
 // mma.sync m16n8k16; the 64 x 32 part of each of the 2 x 4 warps is 4 x 4
 // instruction tiles, 64 accumulators a thread, stored where the mma
 // accumulator layout puts them: two adjacent columns at a time.
+// CHECK: llvm.mlir.global external @__nautilus_dynamic_shared() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK-LABEL: gpu.func @gemm_C
-// CHECK-SAME: workgroup(%[[SA:.*]] : memref<12288xf16, 3>, %[[SB:.*]] : memref<12288xf16, 3>)
+// CHECK-NOT: workgroup(
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
+// CHECK: %[[BASE:.*]] = llvm.mlir.addressof @__nautilus_dynamic_shared : !llvm.ptr<3>
+// CHECK: llvm.insertvalue %[[BASE]]
+// CHECK: %[[SA:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)> to memref<12288xf16, 3>
+// CHECK: %[[B:.*]] = llvm.getelementptr %[[BASE]][24576] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK: llvm.insertvalue %[[B]]
+// CHECK: %[[SB:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)> to memref<12288xf16, 3>
 // CHECK: nvgpu.device_async_copy %{{.*}}, %[[SA]][%{{.*}}], 8, %{{.*}} {bypassL1}
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32,
@@ -29,10 +37,11 @@ tile.program @gemm_C attributes {arg_names = ["A", "B", "C"], output_dims = ["M"
 
 // -----
 
-// The pipeline must fit the block's static shared memory.
-tile.program @big attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 64, warps = [2, 4], stages = 4>>, sizes = ["M", "K", "N"]} {
+// The pipeline must fit a block's shared memory (an A100's 163 KiB, which
+// it keeps to on sm_90 too).
+tile.program @big attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 64, warps = [2, 4], stages = 6>>, sizes = ["M", "K", "N"]} {
 ^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):
-  // expected-error @+1 {{'tile.contract' op needs 131072 bytes of shared memory for its pipeline; a block may use 49152 bytes of static shared memory (use fewer stages, a smaller tile_k or a smaller tile)}}
+  // expected-error @+1 {{'tile.contract' op needs 196608 bytes of shared memory for its pipeline; a block may use 166912 bytes of shared memory with mma.sync (an A100's) (use fewer stages, a smaller tile_k or a smaller tile)}}
   %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<128x128xf32>
   tile.store %acc, %c : vector<128x128xf32> -> memref<?x?xf32>
 }
@@ -56,7 +65,7 @@ tile.program @wide attributes {arg_names = ["A", "B", "C"], output_dims = ["M", 
 // row and stores them at once as one 16-byte vector; a barrier (the buffer
 // is reused by a persistent program's next tile).
 // CHECK-LABEL: gpu.func @converted
-// CHECK-SAME: workgroup(%{{.*}} : memref<2048xf16, 3>, %{{.*}} : memref<1024xf16, 3>, %[[STAGING:.*]] : memref<2112xf32, 3>)
+// CHECK-SAME: workgroup(%[[STAGING:.*]] : memref<2112xf32, 3>)
 // CHECK-COUNT-16: memref.store %{{.*}}, %[[STAGING]]
 // CHECK: gpu.barrier
 // CHECK-COUNT-16: memref.load %[[STAGING]]
@@ -104,7 +113,8 @@ tile.program @residual attributes {arg_names = ["A", "B", "R", "C"], output_dims
 // (exp, rounding, zero past the edges) and stores each chunk into the
 // swizzled stage with one 16-byte store.
 // CHECK-LABEL: gpu.func @pv
-// CHECK-SAME: workgroup(%[[SP:.*]] : memref<12288xbf16, 3>, %[[SV:.*]] : memref<6144xbf16, 3>)
+// CHECK: %[[SP:.*]] = builtin.unrealized_conversion_cast %{{.*}} to memref<12288xbf16, 3>
+// CHECK: %[[SV:.*]] = builtin.unrealized_conversion_cast %{{.*}} to memref<6144xbf16, 3>
 // CHECK-NOT: nvgpu.device_async_copy %{{.*}}, %[[SP]]
 // CHECK: scf.for {{.*}} iter_args
 // CHECK: nvvm.cp.async.wait.group 1
@@ -177,7 +187,8 @@ tile.program @grouped_C attributes {arg_names = ["A", "W", "experts", "C"], outp
 // -----
 
 // A move in two bands of columns (warps along M: each register's column
-// block is known): each thread writes each element once, in its band, just
+// block is known; 9 stages of 32 of K, 144 KiB, leave 19 KiB of the
+// block's shared memory for the 34 KiB tile): each thread writes each element once, in its band, just
 // after rounding it (32 a band, no condition), and the stores of a band
 // follow its barrier; bands of rows would write all 64 in each band under
 // a condition.
@@ -192,7 +203,7 @@ tile.program @grouped_C attributes {arg_names = ["A", "W", "experts", "C"], outp
 // CHECK-COUNT-4: vector.store %{{.*}} : memref<?x?xbf16>, vector<8xbf16>
 // CHECK: gpu.barrier
 // CHECK-NOT: memref.store %{{.*}}, %[[STAGING]]
-tile.program @column_bands attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 16, warps = [8, 1], stages = 2>>, sizes = ["M", "K", "N"]} {
+tile.program @column_bands attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [8, 1], stages = 9>>, sizes = ["M", "K", "N"]} {
 ^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xbf16>, %m: index, %k: index, %n: index):
   %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<128x128xf32>
   %t = arith.truncf %acc : vector<128x128xf32> to vector<128x128xbf16>
@@ -202,8 +213,8 @@ tile.program @column_bands attributes {arg_names = ["A", "B", "C"], output_dims 
 
 // -----
 
-// The same move with warps along N: a register's column block depends on
-// the warp, so the tile moves in two bands of 64 rows, each thread writing
+// The same move with warps along N (and the same 19 KiB left): a
+// register's column block depends on the warp, so the tile moves in two bands of 64 rows, each thread writing
 // every element in each band under a condition (64 a band).
 // CHECK-LABEL: gpu.func @row_bands
 // CHECK-SAME: %[[STAGING:[^ ]*]] : memref<8320xbf16, 3>)
@@ -212,10 +223,21 @@ tile.program @column_bands attributes {arg_names = ["A", "B", "C"], output_dims 
 // CHECK-COUNT-64: memref.store %{{.*}}, %[[STAGING]]
 // CHECK: gpu.barrier
 // CHECK-NOT: memref.store %{{.*}}, %[[STAGING]]
-tile.program @row_bands attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 16, warps = [2, 4], stages = 2>>, sizes = ["M", "K", "N"]} {
+tile.program @row_bands attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 9>>, sizes = ["M", "K", "N"]} {
 ^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xbf16>, %m: index, %k: index, %n: index):
   %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<128x128xf32>
   %t = arith.truncf %acc : vector<128x128xf32> to vector<128x128xbf16>
   %rows = tile.convert_layout %t : vector<128x128xbf16> to #tile.linear<[128, 128], register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [1, 0]], warp = [[2, 0], [4, 0], [8, 0]]>
   tile.store %rows, %c : vector<128x128xbf16> -> memref<?x?xbf16>
+}
+
+// -----
+
+// A split contraction steps through its chunk of K a stage at a time: the
+// chunk must be whole steps.
+tile.program @ragged_chunks attributes {arg_names = ["A", "B", "W"], output_dims = [4, "M", "N"], schedule = #tile.schedule<tile = [1, 64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %w: memref<?x?x?xf32>, %m: index, %k: index, %n: index):
+  // expected-error @+1 {{'tile.contract' op splits K into chunks of 100, not a multiple of tile_k = 32}}
+  %acc = tile.contract %a[affine_map<(d0, d1, d2, d3)[s0, s1, s2] -> (d1, d3)>], %b[affine_map<(d0, d1, d2, d3)[s0, s1, s2] -> (d3, d2)>] over(%k) chunks(100 along 0) : memref<?x?xf16>, memref<?x?xf16> -> vector<1x64x64xf32>
+  tile.store %acc, %w : vector<1x64x64xf32> -> memref<?x?x?xf32>
 }

@@ -408,3 +408,32 @@ tile.program @p attributes {arg_names = ["A", "B"], output_dims = [4, "M", "N"],
 tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3, split_k = 0>>, sizes = ["M", "N"]} {
 ^bb0(%m: index, %n: index):
 }
+
+// -----
+
+tile.program @p attributes {arg_names = ["A", "B"], output_dims = [4, "M", "N"], schedule = #tile.schedule<tile = [1, 64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %m: index, %k: index, %n: index):
+  // expected-error @+1 {{'tile.contract' op a split contraction needs both split_dim and split_chunk}}
+  %acc = tile.contract %a[affine_map<(d0, d1, d2, d3)[s0, s1, s2] -> (d1, d3)>], %b[affine_map<(d0, d1, d2, d3)[s0, s1, s2] -> (d3, d2)>] over(%k) {split_dim = 0 : i64} : memref<?x?xf16>, memref<?x?xf16> -> vector<1x64x64xf32>
+}
+
+// -----
+
+tile.program @p attributes {arg_names = ["A", "B"], output_dims = [4, "M", "N"], schedule = #tile.schedule<tile = [2, 64, 64], threads = 128>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %m: index, %k: index, %n: index):
+  // expected-error @+1 {{'tile.contract' op is split along output dimension 0, which its tile must take one at a time}}
+  %acc = tile.contract %a[affine_map<(d0, d1, d2, d3)[s0, s1, s2] -> (d1, d3)>], %b[affine_map<(d0, d1, d2, d3)[s0, s1, s2] -> (d3, d2)>] over(%k) chunks(256 along 0) : memref<?x?xf16>, memref<?x?xf16> -> vector<2x64x64xf32>
+}
+
+// -----
+
+tile.program @p attributes {arg_names = ["S", "V"], output_dims = [2, "N", "D"], schedule = #tile.schedule<tile = [1, 64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>>, sizes = ["N", "M", "D"]} {
+^bb0(%s: memref<?x?xf32>, %v: memref<?x?xbf16>, %n: index, %m: index, %d: index):
+  // expected-error @+1 {{'tile.contract' op a split contraction loads both operands}}
+  %acc = tile.contract computed, %v[affine_map<(d0, d1, d2, d3)[s0, s1, s2] -> (d3, d2)>] over(%m) chunks(256 along 0) : memref<?x?xbf16> -> vector<1x64x64xf32> lhs {
+  ^bb0(%mm: index):
+    %x = tile.load %s[affine_map<(d0, d1, d2, d3)[s0, s1, s2] -> (d1, d3)>] : memref<?x?xf32> -> vector<1x64x64xf32>
+    %p = arith.truncf %x : vector<1x64x64xf32> to vector<1x64x64xbf16>
+    tile.yield %p : vector<1x64x64xbf16>
+  }
+}
