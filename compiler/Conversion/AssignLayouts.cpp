@@ -207,6 +207,11 @@ void LayoutAssignment::anchorStores() {
                                  from.getLayout(), blockColumns)
                          ? bands
                          : 1;
+    // Bands of rows repeat every write; with 4-byte elements the
+    // accumulator layout's stores fill whole sectors already (mma.sync's
+    // f32 128 x 128 with warps along N): not worth it.
+    if (bands > 1 && blocks == 1 && bytes >= 4)
+      continue;
     layout::LinearLayout coalesced = layout::withLeadingUnitDims(
         layout::coalescedLayout(shape[shape.size() - 2], shape.back(),
                                 schedule.getTileThreads(), bytes, blocks),

@@ -31,7 +31,9 @@ tile.program @wide attributes {arg_names = ["A", "B", "C"], output_dims = ["M", 
 // -----
 
 // The mma.sync pipeline's stages are in dynamic shared memory too: the
-// move takes 33 KiB of static shared memory beside them, as with wgmma.
+// bf16 move takes 33 KiB of static shared memory beside them, as with
+// wgmma (the accumulator layout would store 4 bytes a thread, half
+// sectors).
 // CHECK-LABEL: tile.program @mma_sync
 // CHECK: %[[C:.*]] = tile.convert_layout %{{.*}} : vector<128x128xbf16> to <[128, 128], register = {{\[\[}}0, 1], [0, 2], [0, 4], [16, 0], [32, 0], [64, 0]], lane = {{\[\[}}0, 8], [0, 16], [0, 32], [0, 64], [1, 0]], warp = {{\[\[}}2, 0], [4, 0], [8, 0]]>
 // CHECK: tile.store %[[C]]
@@ -181,4 +183,19 @@ tile.program @chains attributes {arg_names = ["X", "W", "C", "D", "E"], output_d
   %sq = arith.mulf %ye, %ye : vector<16x64xf32>
   %csq = tile.convert_layout %sq : vector<16x64xf32> to <[16, 64], register = [[1, 0], [2, 0], [4, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = [[0, 32], [8, 0]]>
   tile.store %csq, %e : vector<16x64xf32> -> memref<?x?xf32>
+}
+
+// -----
+
+// An f32 128 x 128 tile of mma.sync with warps along N: its move would go
+// in two bands of rows, every write repeated under a predicate, and the
+// accumulator layout's 8-byte stores already fill whole sectors: it is
+// stored as it is.
+// CHECK-LABEL: tile.program @mma_sync_f32
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.store
+tile.program @mma_sync_f32 attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3>>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):
+  %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xbf16>, memref<?x?xbf16> -> vector<128x128xf32>
+  tile.store %acc, %c : vector<128x128xf32> -> memref<?x?xf32>
 }
