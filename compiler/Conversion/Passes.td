@@ -94,8 +94,8 @@ def TileFormContractions : Pass<"tile-form-contractions", "::mlir::ModuleOp"> {
     wgmma; M first when the lhs is computed, N first when the rhs is, so
     as not to evaluate it more often) until they would not: a small or
     skinny problem is spread over the machine. If even the smallest tiles
-    leave half the multiprocessors idle, a contraction that loads both
-    operands over a bound K asks for `split_k` chunks of K, the most (a
+    leave half the multiprocessors idle, a contraction over a bound K
+    (without offset tables or skipped tiles) asks for `split_k` chunks of K, the most (a
     power of two) whose programs still fit in one wave with at least 8
     steps of `tile_k` a chunk (`tile-split-contractions` realises it). Programs without such a reduction, and non-NVIDIA
     targets, are left as they are.
@@ -185,10 +185,12 @@ def TileSplitContractions
     its programs are fewer than the multiprocessors. The
     plan launches the partial program just before it. Results differ from
     the unsplit contraction's only in the order of the f32 additions.
-    Refused with an error naming the program (`splitKRefusal`): a
-    contraction not at the program's top level, with a computed operand or
-    an offset table, in a program that skips tiles, or over an extent not
-    bound at compile time. Runs after the schedules are final
+    A computed operand's region moves with the contraction (its reads and
+    indices taking the chunk index first): attention's P V at a decoding
+    step splits over the keys, as flash-decoding does. Refused with an
+    error naming the program (`splitKRefusal`): a contraction not at the
+    program's top level, with an offset table, in a program that skips
+    tiles, or over an extent not bound at compile time. Runs after the schedules are final
     (`tile-apply-schedules`) and before layouts are assigned.
   }];
   let options = [

@@ -24,6 +24,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 
+#include <functional>
+
 namespace nautilus {
 #define GEN_PASS_DEF_TILESPLITCONTRACTIONS
 #include "compiler/Conversion/Passes.h.inc"
@@ -58,9 +60,6 @@ std::string nautilus::splitKRefusal(tile::ProgramOp program,
                                     tile::ContractOp contract) {
   if (contract->getBlock() != &program.getBody().front())
     return "its contraction is not at the program's top level";
-  if (contract.isComputed(0) || contract.isComputed(1))
-    return "a computed operand is evaluated once a tile; split K loads "
-           "both operands";
   if (contract.getOperandOffsets(0) || contract.getOperandOffsets(1))
     return "an operand with an offset table (a grouped GEMM) is not split";
   if (tile::SkipIfNegativeOp::find(program))
@@ -146,35 +145,64 @@ private:
         withSplitK(mma, 1));
     std::string symbol = (program.getSymName() + "_partial").str();
     OpBuilder b(program);
+    // Made with the program's schedule and retiled at the end, so that
+    // every tile cloned into it (the result, a computed operand's values)
+    // takes the new shape.
     auto partial = tile::ProgramOp::create(
         b, loc, symbol, program.getArgNames(), program.getSizes(),
-        ArrayAttr::get(ctx, dims), schedule);
+        ArrayAttr::get(ctx, dims), program.getSchedule());
     Block *entry = new Block();
     partial.getBody().push_back(entry);
     IRMapping mapping;
     for (BlockArgument arg : program.getBody().getArguments())
       mapping.map(arg, entry->addArgument(arg.getType(), loc));
     b.setInsertionPointToStart(entry);
-    Value extent = contract.getExtent();
-    if (Operation *def = extent.getDefiningOp()) // a constant
-      extent = b.clone(*def)->getResult(0);
-    else
-      extent = mapping.lookup(extent);
-    // The maps take the chunk index first, then the program's dims and k.
-    auto shifted = [](AffineMapAttr map) {
-      return AffineMapAttr::get(map.getValue().shiftDims(1));
+    // A computed operand's region holds what it uses of the program's
+    // tiles (sinkIntoComputedOperands); the scalars it and the extent use
+    // come first.
+    tile::sinkIntoComputedOperands(contract);
+    cloneUsedFromOutside(contract, mapping, b);
+    auto split = cast<tile::ContractOp>(b.clone(*contract, mapping));
+    // Every map and index now has the chunk index first.
+    auto shifted = [](AffineMap map) {
+      return AffineMapAttr::get(map.shiftDims(1));
     };
-    auto type = VectorType::get(partialTile, Float32Type::get(ctx));
-    auto split = tile::ContractOp::create(
-        b, contract.getLoc(), type, mapping.lookup(contract.getLhs()),
-        shifted(contract.getLhsMapAttr()), Value(), AffineMapAttr(),
-        IntegerAttr(), mapping.lookup(contract.getRhs()),
-        shifted(contract.getRhsMapAttr()), Value(), AffineMapAttr(),
-        IntegerAttr(), extent, b.getI64IntegerAttr(0),
-        b.getI64IntegerAttr(chunk));
+    for (unsigned side : {0u, 1u})
+      if (AffineMap map = split.getOperandMap(side))
+        (side == 0 ? split.setLhsMapAttr(shifted(map))
+                   : split.setRhsMapAttr(shifted(map)));
+    for (unsigned side : {0u, 1u})
+      split.getOperandBody(side).walk([&](Operation *op) {
+        if (auto load = dyn_cast<tile::LoadOp>(op))
+          load.setMapAttr(shifted(load.getMap()));
+        else if (auto index = dyn_cast<tile::IndexOp>(op))
+          index.setDim(index.getDim() + 1);
+      });
+    split.setSplitDimAttr(b.getI64IntegerAttr(0));
+    split.setSplitChunkAttr(b.getI64IntegerAttr(chunk));
     tile::StoreOp::create(b, loc, split, entry->getArgument(workspace));
     tile::ReturnOp::create(b, loc);
+    partial.retile(schedule);
     launchBefore(plan, symbol, program.getSymName());
+  }
+
+  /// Clones into `b`'s block, mapped, what `root` and the ops in its
+  /// regions use that is defined outside it (and not mapped already: the
+  /// program's arguments), its own uses first.
+  static void cloneUsedFromOutside(Operation *root, IRMapping &mapping,
+                                   OpBuilder &b) {
+    std::function<void(Value)> need = [&](Value v) {
+      Operation *def = v.getDefiningOp();
+      if (mapping.contains(v) || !def || root->isAncestor(def))
+        return;
+      for (Value operand : def->getOperands())
+        need(operand);
+      b.clone(*def, mapping);
+    };
+    root->walk([&](Operation *op) {
+      for (Value v : op->getOperands())
+        need(v);
+    });
   }
 
   /// The program sums the partials where it had the contraction and takes

@@ -16,8 +16,8 @@
 namespace nautilus {
 
 /// Why `contract` (of `program`) cannot be split along K, or "" if it can:
-/// it must be at the program's top level, load both operands without
-/// offset tables, in a program that skips no tiles, over a bound extent.
+/// it must be at the program's top level, without offset tables, in a
+/// program that skips no tiles, over a bound extent.
 std::string splitKRefusal(tile::ProgramOp program, tile::ContractOp contract);
 
 /// `contract`'s reduced extent, when bound at compile time.

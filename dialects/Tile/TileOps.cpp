@@ -1010,18 +1010,41 @@ LogicalResult ContractOp::verify() {
     return emitOpError("a split contraction needs both split_dim and "
                        "split_chunk");
   if (isSplit()) {
-    if (rank < 3 || *getSplitDim() < 0 ||
-        *getSplitDim() >= static_cast<int64_t>(rank) - 2)
+    int64_t splitDim = getSplitDimAttr().getInt();
+    int64_t chunk = getSplitChunkAttr().getInt();
+    if (rank < 3 || splitDim < 0 || splitDim >= static_cast<int64_t>(rank) - 2)
       return emitOpError("is split along output dimension ")
-             << *getSplitDim() << ", which is not a batch dimension";
-    if (getType().getShape()[*getSplitDim()] != 1)
+             << splitDim << ", which is not a batch dimension";
+    if (getType().getShape()[splitDim] != 1)
       return emitOpError("is split along output dimension ")
-             << *getSplitDim() << ", which its tile must take one at a time";
-    if (*getSplitChunk() <= 0)
+             << splitDim << ", which its tile must take one at a time";
+    if (chunk <= 0)
       return emitOpError("splits K into chunks of ")
-             << *getSplitChunk() << "; they must be positive";
-    if (isComputed(0) || isComputed(1))
-      return emitOpError("a split contraction loads both operands");
+             << chunk << "; they must be positive";
+    // A computed operand may not read the split dimension either.
+    for (unsigned side : {0u, 1u}) {
+      if (!isComputed(side))
+        continue;
+      WalkResult reads = getOperandBody(side).walk([&](Operation *inner) {
+        auto load = dyn_cast<LoadOp>(inner);
+        auto index = dyn_cast<IndexOp>(inner);
+        if ((load && llvm::any_of(load.getMap().getResults(),
+                                  [&](AffineExpr e) {
+                                    return e.isFunctionOfDim(*getSplitDim());
+                                  })) ||
+            (index && index.getDim() == *getSplitDim()))
+          return WalkResult::interrupt();
+        for (Value v : inner->getOperands())
+          if (auto outside = v.getDefiningOp<IndexOp>();
+              outside && outside.getDim() == *getSplitDim())
+            return WalkResult::interrupt();
+        return WalkResult::advance();
+      });
+      if (reads.wasInterrupted())
+        return emitOpError("the computed ")
+               << (side == 0 ? "lhs" : "rhs") << " reads output dimension "
+               << *getSplitDim() << ", along which the contraction is split";
+    }
   }
   for (unsigned side : {0u, 1u}) {
     if (isComputed(side)) {

@@ -398,8 +398,9 @@ def Tile_ContractOp : Tile_Op<"contract", [AttrSizedOperandSegments,
     A split contraction (`over(%K) chunks(C along d)`, made by
     `tile-split-contractions`) sums only part of K: along output dimension
     `d`, a batch dimension that no operand reads, the program at index `s`
-    sums `k` in [s x C, min(extent, (s + 1) x C)). The partial sums of
-    all `s` add up to the whole contraction. `C` is a multiple of the
+    sums `k` in [s x C, min(extent, (s + 1) x C)); a computed operand's
+    region does not read `d` either. The partial sums of all `s` add up to
+    the whole contraction. `C` is a multiple of the
     schedule's `tile_k` (the lowerings step through a chunk a stage at a
     time).
 

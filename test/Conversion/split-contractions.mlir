@@ -95,15 +95,37 @@ tile.plan @unbound {buffers = [{dims = ["M", "K"], name = "A", role = "input", t
 
 // -----
 
-// expected-error @+1 {{cannot split the contraction's K 2 ways: a computed operand is evaluated once a tile; split K loads both operands}}
-tile.program @computed_O attributes {arg_names = ["S", "V", "O"], output_dims = ["M", 64], schedule = #tile.schedule<tile = [64, 64], threads = 256, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [4, 1], stages = 4, producers = 1, persistent = 1, split_k = 2>>, sizes = ["M", "K"]} {
-^bb0(%s: memref<?x?xf32>, %v: memref<?x?xbf16>, %o: memref<?x?xf32>, %m: index, %k: index):
+// A computed operand (attention's P = exp(S - Mx) for P V, at a decoding
+// step: one query row, a long key sequence) splits too: its region moves
+// with the contraction, its reads and indices taking the chunk index
+// first, and the scalars and splats it uses from outside come along.
+// CHECK-DAG: #[[SREAD:.*]] = affine_map<(d0, d1, d2, d3)[s0, s1] -> (d1, d3)>
+// CHECK-DAG: #[[MXREAD:.*]] = affine_map<(d0, d1, d2, d3)[s0, s1] -> (d1)>
+// CHECK-LABEL: tile.program @computed_O_partial
+// CHECK-SAME: output_dims = [2, "M", 64]
+// CHECK: %[[C:.*]] = tile.contract computed, %arg1[#{{.*}}] over(%arg6) chunks(2048 along 0) : memref<?x?xbf16> -> vector<1x64x64xf32> lhs {
+// CHECK: tile.index 1 : vector<1x64x64xindex>
+// CHECK: tile.load %arg0[#[[SREAD]]] : memref<?x?xf32> -> vector<1x64x64xf32>
+// CHECK: tile.load %arg3[#[[MXREAD]]] : memref<?xf32> -> vector<1x64x64xf32>
+// CHECK: tile.yield %{{.*}} : vector<1x64x64xbf16>
+// CHECK: tile.store %[[C]], %arg4
+// CHECK-LABEL: tile.program @computed_O
+// CHECK: tile.reduce sum
+tile.program @computed_O attributes {arg_names = ["S", "V", "O", "Mx"], output_dims = ["M", 64], schedule = #tile.schedule<tile = [64, 64], threads = 256, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [4, 1], stages = 4, producers = 1, persistent = 1, split_k = 2>>, sizes = ["M", "K"]} {
+^bb0(%s: memref<?x?xf32>, %v: memref<?x?xbf16>, %o: memref<?x?xf32>, %mx: memref<?xf32>, %m: index, %k: index):
+  %rows = tile.index 0 : vector<64x64xindex>
   %acc = tile.contract computed, %v[affine_map<(d0, d1, d2)[s0, s1] -> (d2, d1)>] over(%k) : memref<?x?xbf16> -> vector<64x64xf32> lhs {
   ^bb0(%kk: index):
     %x = tile.load %s[affine_map<(d0, d1, d2)[s0, s1] -> (d0, d2)>] : memref<?x?xf32> -> vector<64x64xf32>
-    %p = arith.truncf %x : vector<64x64xf32> to vector<64x64xbf16>
+    %mxv = tile.load %mx[affine_map<(d0, d1, d2)[s0, s1] -> (d0)>] : memref<?xf32> -> vector<64x64xf32>
+    %d = arith.subf %x, %mxv : vector<64x64xf32>
+    %ri = arith.index_cast %rows : vector<64x64xindex> to vector<64x64xi32>
+    %rf = arith.sitofp %ri : vector<64x64xi32> to vector<64x64xf32>
+    %b = arith.addf %d, %rf : vector<64x64xf32>
+    %e = math.exp %b : vector<64x64xf32>
+    %p = arith.truncf %e : vector<64x64xf32> to vector<64x64xbf16>
     tile.yield %p : vector<64x64xbf16>
   }
   tile.store %acc, %o : vector<64x64xf32> -> memref<?x?xf32>
 }
-tile.plan @computed {bindings = {K = 4096 : i64}, buffers = [{dims = ["M", "K"], name = "S", role = "input", type = memref<?x?xf32>}, {dims = ["K", 64], name = "V", role = "input", type = memref<?x?xbf16>}, {dims = ["M", 64], name = "O", role = "output", type = memref<?x?xf32>}], programs = [@computed_O], sizes = ["M", "K"]}
+tile.plan @computed {bindings = {K = 4096 : i64}, buffers = [{dims = ["M", "K"], name = "S", role = "input", type = memref<?x?xf32>}, {dims = ["K", 64], name = "V", role = "input", type = memref<?x?xbf16>}, {dims = ["M", 64], name = "O", role = "output", type = memref<?x?xf32>}, {dims = ["M"], name = "Mx", role = "input", type = memref<?xf32>}], programs = [@computed_O], sizes = ["M", "K"]}

@@ -429,10 +429,10 @@ tile.program @p attributes {arg_names = ["A", "B"], output_dims = [4, "M", "N"],
 
 tile.program @p attributes {arg_names = ["S", "V"], output_dims = [2, "N", "D"], schedule = #tile.schedule<tile = [1, 64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>>, sizes = ["N", "M", "D"]} {
 ^bb0(%s: memref<?x?xf32>, %v: memref<?x?xbf16>, %n: index, %m: index, %d: index):
-  // expected-error @+1 {{'tile.contract' op a split contraction loads both operands}}
+  // expected-error @+1 {{'tile.contract' op the computed lhs reads output dimension 0, along which the contraction is split}}
   %acc = tile.contract computed, %v[affine_map<(d0, d1, d2, d3)[s0, s1, s2] -> (d3, d2)>] over(%m) chunks(256 along 0) : memref<?x?xbf16> -> vector<1x64x64xf32> lhs {
   ^bb0(%mm: index):
-    %x = tile.load %s[affine_map<(d0, d1, d2, d3)[s0, s1, s2] -> (d1, d3)>] : memref<?x?xf32> -> vector<1x64x64xf32>
+    %x = tile.load %s[affine_map<(d0, d1, d2, d3)[s0, s1, s2] -> (d0, d3)>] : memref<?x?xf32> -> vector<1x64x64xf32>
     %p = arith.truncf %x : vector<1x64x64xf32> to vector<1x64x64xbf16>
     tile.yield %p : vector<1x64x64xbf16>
   }
