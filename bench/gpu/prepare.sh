@@ -43,6 +43,9 @@ cases=(
   # checked against PyTorch's scaled_dot_product_attention.
   "attention_4096_d128:$examples/attention.tensor:attention:B=4,H=16,N=4096,M=4096,D=128"
   "attention_ragged_d64:$examples/attention.tensor:attention:B=2,H=8,N=1000,M=1500,D=64"
+  # A decoding step of batch 1 (one query row, 8192 keys, 32 heads): P V
+  # split over the keys in 2 (64 tiles alone would leave half the machine idle).
+  "attention_decode_d128:$examples/attention.tensor:attention:B=1,H=32,N=1,M=8192,D=128"
   # A mixture of experts at Mixtral 8x7B's shapes (7 programs: routing,
   # X's rows gathered, gate, up, silu(G) * U, down, combine) and a ragged
   # one, checked against a per-expert PyTorch loop; and the same layer with
