@@ -221,6 +221,41 @@ LogicalResult KernelLowering::copyRegion(Block &from, IRMapping &mapping,
   return failure();
 }
 
+/// Whether `reduce` (in `program`) reduces rows: each of its reads that
+/// depends on the outermost reduced dimension reads it as the buffer's
+/// innermost, contiguous index (and only there) and depends on every output
+/// dimension, so that no read is shared between a tile's elements (as a
+/// GEMM's A is between a tile's columns); and there is such a read. A
+/// norm's sum of squares, a softmax's maximum and attention's row
+/// statistics reduce rows.
+static bool reducesRows(tile::ProgramOp program, tile::ReduceOp reduce) {
+  unsigned rank = program.getRank(), reducedDim = rank;
+  bool rows = true, any = false;
+  reduce.getBody().walk([&](tile::LoadOp load) {
+    AffineMap map = load.getMap();
+    auto involves = [&](unsigned d) {
+      return llvm::any_of(map.getResults(),
+                          [&](AffineExpr e) { return e.isFunctionOfDim(d); });
+    };
+    if (!involves(reducedDim))
+      return;
+    any = true;
+    auto inner = dyn_cast<AffineDimExpr>(map.getResults().back());
+    auto type = cast<MemRefType>(load.getBuffer().getType());
+    bool onlyInner = llvm::none_of(map.getResults().drop_back(), [&](AffineExpr e) {
+      return e.isFunctionOfDim(reducedDim);
+    });
+    bool everyOutput = true;
+    for (unsigned d = 0; d < rank; ++d)
+      everyOutput &= involves(d);
+    if (!inner || inner.getPosition() != reducedDim || !onlyInner ||
+        !everyOutput || !load.getIndirect().empty() ||
+        !type.getLayout().isIdentity())
+      rows = false;
+  });
+  return any && rows;
+}
+
 LogicalResult KernelLowering::lowerDefine(alg::DefineOp def, unsigned index) {
   MLIRContext *ctx = kernel.getContext();
   Location loc = def.getLoc();
@@ -258,6 +293,8 @@ LogicalResult KernelLowering::lowerDefine(alg::DefineOp def, unsigned index) {
         tile::IndexOp::create(builder, loc, indexTile, d));
 
   Value result;
+  tile::ReduceOp reduction;
+  std::optional<int64_t> reducedExtent;
   if (!def.isReduction()) {
     IRMapping mapping;
     if (failed(copyRegion(def.getBody().front(), mapping, program, shape,
@@ -291,6 +328,8 @@ LogicalResult KernelLowering::lowerDefine(alg::DefineOp def, unsigned index) {
     }
     builder.setInsertionPointAfter(reduce);
     result = reduce.getResult();
+    reducedExtent = extentOf(def.getReduceDimsAttr()[0]);
+    reduction = reduce;
     if (!def.getEpilogue().empty()) {
       Block &epilogue = def.getEpilogue().front();
       IRMapping mapping;
@@ -305,6 +344,10 @@ LogicalResult KernelLowering::lowerDefine(alg::DefineOp def, unsigned index) {
   tile::StoreOp::create(builder, loc, result,
                         entry->getArgument(it - buffers.begin()));
   tile::ReturnOp::create(builder, loc);
+  if (reduction)
+    program.retile(defaultReductionSchedule(
+        ctx, extents, reducedExtent, reducesRows(program, reduction),
+        target));
   return success();
 }
 

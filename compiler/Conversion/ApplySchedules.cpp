@@ -121,6 +121,14 @@ struct TileApplySchedulesPass
         return error() << "a computed operand under wgmma is evaluated by "
                           "the producer warpgroup: producers = 1";
     }
+    if (schedule.getReduceThreads() > 1) {
+      bool routes = false;
+      program.walk([&](tile::RouteOp) { routes = true; });
+      if (routes)
+        return error() << "reduce_threads: the program routes rows (a "
+                          "mixture of experts' bucketing), which groups of "
+                          "threads do not share";
+    }
     if (mma && mma.getSplitK() > 1) {
       std::string refusal = splitKRefusal(program, contract);
       if (!refusal.empty())
@@ -134,7 +142,7 @@ struct TileApplySchedulesPass
       int64_t elements = 1;
       for (int64_t extent : schedule.getTile())
         elements *= extent;
-      int64_t holders = mma ? 32 * mma.getNumWarps() : schedule.getThreads();
+      int64_t holders = schedule.getTileThreads();
       if (elements / holders > kMaxElementsPerThread)
         return error() << "the schedule gives each thread "
                        << elements / holders << " elements of a tile ("

@@ -36,6 +36,57 @@ nautilus::defaultSchedule(MLIRContext *ctx,
   return tile::ScheduleAttr::get(ctx, tile, threads);
 }
 
+tile::ScheduleAttr nautilus::defaultReductionSchedule(
+    MLIRContext *ctx, ArrayRef<std::optional<int64_t>> extents,
+    std::optional<int64_t> reduced, bool rowWise,
+    const TargetInfo &target) {
+  tile::ScheduleAttr schedule = defaultSchedule(ctx, extents, target);
+  // (A column sum reads a row of the tile's elements at a time, coalesced
+  // across the threads as they are, and a GEMM's tile reuses each row of A
+  // across its columns: neither gains from groups.)
+  if (target.family == TargetFamily::CPU || !reduced ||
+      *reduced < kMinSharedReduction || !rowWise)
+    return schedule;
+  int64_t shared = std::min<int64_t>(
+      llvm::PowerOf2Ceil(llvm::divideCeil(*reduced, kReductionStepsPerThread)),
+      kReductionBlockThreads);
+  SmallVector<int64_t> tile(schedule.getTile());
+  auto elements = [&] {
+    int64_t n = 1;
+    for (int64_t t : tile)
+      n *= t;
+    return n;
+  };
+  auto programs = [&] {
+    int64_t n = 1;
+    for (auto [extent, t] : llvm::zip(extents, tile))
+      n *= extent ? llvm::divideCeil(*extent, t) : target.multiprocessors;
+    return n;
+  };
+  // Halves the widest outer tile extent, else the innermost.
+  auto halve = [&] {
+    auto widest = std::max_element(tile.begin(), tile.end());
+    if (!tile.empty() && tile.size() > 1) {
+      auto outer = std::max_element(tile.begin(), tile.end() - 1);
+      if (*outer > 1)
+        widest = outer;
+    }
+    if (widest == tile.end() || *widest == 1)
+      return false;
+    *widest /= 2;
+    return true;
+  };
+  while (elements() * shared > kReductionBlockThreads && halve())
+    ;
+  while (programs() < target.multiprocessors && halve())
+    ;
+  shared = std::min(shared, kReductionBlockThreads / elements());
+  if (shared <= 1)
+    return schedule;
+  return tile::ScheduleAttr::get(ctx, tile, elements() * shared,
+                                 tile::MmaAttr(), shared);
+}
+
 /// The tile extent for an output extent (known or not): a power of two
 /// from 32 to kMaxContractionTile.
 static int64_t contractionTile(std::optional<int64_t> extent) {

@@ -46,7 +46,9 @@ public:
   KernelLowering(tile::ProgramOp program, gpu::GPUModuleOp gpuModule)
       : program(program), gpuModule(gpuModule), b(program.getContext()),
         tileShape(program.getSchedule().getTile()), rank(program.getRank()),
-        threads(program.getSchedule().getThreads()),
+        threads(program.getSchedule().getThreads() /
+                program.getSchedule().getReduceThreads()),
+        reduceThreads(program.getSchedule().getReduceThreads()),
         perThread(program.getSchedule().getElementsPerThread()),
         endElement(perThread) {}
 
@@ -65,6 +67,11 @@ private:
   /// The elements a store of `value` writes as one vector.
   int64_t storeWidth(Value value);
   Fragment lowerReduce(tile::ReduceOp reduce, LogicalResult &status);
+  /// Combines each thread's partial results `acc` of a reduction of `kind`
+  /// with those of the other threads of its group (reduce_threads): by
+  /// butterfly shuffles within a warp, then through shared memory across
+  /// the group's warps. Every thread of the group ends with the whole.
+  Fragment combineAcrossGroup(alg::ReductionKind kind, Fragment acc);
   FailureOr<Fragment> lowerContract(tile::ContractOp contract);
   /// What the contraction's lowering takes from the program's (creating
   /// the evaluators of computed operands).
@@ -159,7 +166,10 @@ private:
   Location loc = program.getLoc();
   ArrayRef<int64_t> tileShape;
   unsigned rank;
-  int64_t threads, perThread;
+  /// `threads`: the holders the tiles are distributed over (the block's
+  /// threads, or its groups of threads that share reductions); each thread
+  /// holds `perThread` elements.
+  int64_t threads, reduceThreads, perThread;
   /// The elements the op lowerings emit code for: all of them, or one at a
   /// time for an epilogue lowered element by element (lowerBlock).
   int64_t firstElement = 0, endElement;
@@ -177,7 +187,9 @@ private:
   SmallVector<Value> tileOrigin;     // per output dim
   Fragment inside; // this thread's elements that fall inside the output
   gpu::GPUFuncOp func;
-  Value threadId;
+  /// The thread's index among the holders of tile elements (its group's
+  /// with reduce_threads), and with reduce_threads, its place in its group.
+  Value threadId, laneInGroup;
   SmallVector<Fragment> programWithin; // the program layout's positions
   llvm::DenseMap<Attribute, Placement> placements;
   Value lhsTensorMap, rhsTensorMap; // wgmma programs' TMA tensor maps
@@ -379,6 +391,11 @@ Fragment KernelLowering::lowerReduce(tile::ReduceOp reduce,
                                      LogicalResult &status) {
   Type element = reduce.getType().getElementType();
   Block &body = reduce.getBody().front();
+  // With reduce_threads, the threads of a group split the outermost extent
+  // of a reduction at the program's top level (whose code all threads
+  // run, as the combination's barrier needs), each taking every R-th
+  // iteration so that consecutive threads read consecutive elements.
+  bool shared = reduceThreads > 1 && reduce->getParentOp() == program;
   std::function<Fragment(unsigned, Fragment)> nest =
       [&](unsigned level, Fragment acc) -> Fragment {
     if (level == reduce.getExtents().size()) {
@@ -393,8 +410,10 @@ Fragment KernelLowering::lowerReduce(tile::ReduceOp reduce,
       return acc;
     }
     Value extent = scalars.lookup(reduce.getExtents()[level]);
-    auto loop =
-        scf::ForOp::create(b, loc, cIndex(0), extent, cIndex(1), acc);
+    bool split = shared && level == 0;
+    auto loop = scf::ForOp::create(b, loc, split ? laneInGroup : cIndex(0),
+                                   extent, cIndex(split ? reduceThreads : 1),
+                                   acc);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     scalars.map(body.getArgument(level), loop.getInductionVar());
@@ -407,7 +426,117 @@ Fragment KernelLowering::lowerReduce(tile::ReduceOp reduce,
     return Fragment(loop.getResults().begin(), loop.getResults().end());
   };
   Value init = reductionIdentity(b, loc, reduce.getKind(), element);
-  return nest(0, Fragment(perThread, init));
+  Fragment acc = nest(0, Fragment(perThread, init));
+  if (!shared || failed(status))
+    return acc;
+  return combineAcrossGroup(reduce.getKind(), acc);
+}
+
+/// `value` as the 32-bit words a shuffle moves (two for a 64-bit type),
+/// and back.
+static SmallVector<Value, 2> toWords(OpBuilder &b, Location loc, Value value) {
+  Type type = value.getType();
+  unsigned width = type.getIntOrFloatBitWidth();
+  Type i32 = b.getI32Type();
+  if (width == 64) {
+    Value bits = arith::BitcastOp::create(b, loc, b.getI64Type(), value);
+    Value high = arith::ShRUIOp::create(
+        b, loc, bits, arith::ConstantIntOp::create(b, loc, 32, 64));
+    return {arith::TruncIOp::create(b, loc, i32, bits),
+            arith::TruncIOp::create(b, loc, i32, high)};
+  }
+  if (isa<FloatType>(type))
+    return {width == 32 ? value
+                        : arith::ExtFOp::create(b, loc, b.getF32Type(), value)
+                              .getResult()};
+  return {width == 32 ? value
+                      : arith::ExtUIOp::create(b, loc, i32, value).getResult()};
+}
+
+static Value fromWords(OpBuilder &b, Location loc, ArrayRef<Value> words,
+                       Type type) {
+  unsigned width = type.getIntOrFloatBitWidth();
+  if (width == 64) {
+    Type i64 = b.getI64Type();
+    Value low = arith::ExtUIOp::create(b, loc, i64, words[0]);
+    Value high = arith::ShLIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, i64, words[1]),
+        arith::ConstantIntOp::create(b, loc, 32, 64));
+    return arith::BitcastOp::create(b, loc, type,
+                                    arith::OrIOp::create(b, loc, low, high));
+  }
+  if (width == 32)
+    return words[0];
+  if (isa<FloatType>(type)) // (exact: the value came from this type)
+    return arith::TruncFOp::create(b, loc, type, words[0]);
+  return arith::TruncIOp::create(b, loc, type, words[0]);
+}
+
+Fragment KernelLowering::combineAcrossGroup(alg::ReductionKind kind,
+                                            Fragment acc) {
+  // Within a warp: log2(min(R, 32)) butterfly steps; lanes that differ in
+  // the low bits of their place in the group exchange and combine, so all
+  // of them end with the same value.
+  int64_t inWarp = std::min<int64_t>(reduceThreads, 32);
+  Value width = arith::ConstantIntOp::create(b, loc, 32, 32);
+  for (int64_t offset = 1; offset < inWarp; offset *= 2) {
+    Value mask = arith::ConstantIntOp::create(b, loc, offset, 32);
+    for (int64_t e = 0; e < perThread; ++e) {
+      SmallVector<Value> words;
+      for (Value w : toWords(b, loc, acc[e]))
+        words.push_back(gpu::ShuffleOp::create(b, loc, w, mask, width,
+                                               gpu::ShuffleMode::XOR)
+                            .getShuffleResult());
+      acc[e] = combineReduction(b, loc, kind, acc[e],
+                                fromWords(b, loc, words, acc[e].getType()));
+    }
+  }
+  if (reduceThreads <= 32)
+    return acc;
+  // Across the group's warps: each warp's first lane writes its warp's
+  // result, and after a barrier every thread combines its group's, in the
+  // same order (so all agree to the bit).
+  int64_t warps = reduceThreads / 32;
+  Type element = acc.front().getType();
+  Type stored = element.isInteger(1) ? b.getI8Type() : element;
+  Value partials = func.addWorkgroupAttribution(
+      MemRefType::get({perThread * threads * warps}, stored, AffineMap(),
+                      b.getI64IntegerAttr(3)),
+      loc);
+  Value warpInGroup = arith::DivUIOp::create(b, loc, laneInGroup, cIndex(32));
+  Value firstLane = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, loc, laneInGroup, cIndex(32)), cIndex(0));
+  auto slotOf = [&](int64_t e, Value warp) {
+    // [element][group][warp]
+    Value group = arith::AddIOp::create(
+        b, loc, cIndex(e * threads), threadId);
+    return arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, group, cIndex(warps)), warp);
+  };
+  {
+    auto ifFirst = scf::IfOp::create(b, loc, firstLane, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
+    for (int64_t e = 0; e < perThread; ++e) {
+      Value v = stored == element
+                    ? acc[e]
+                    : arith::ExtUIOp::create(b, loc, stored, acc[e]).getResult();
+      memref::StoreOp::create(b, loc, v, partials,
+                              ValueRange{slotOf(e, warpInGroup)});
+    }
+  }
+  gpu::BarrierOp::create(b, loc);
+  Fragment whole(perThread);
+  for (int64_t e = 0; e < perThread; ++e)
+    for (int64_t w = 0; w < warps; ++w) {
+      Value v = memref::LoadOp::create(b, loc, partials,
+                                       ValueRange{slotOf(e, cIndex(w))});
+      if (stored != element)
+        v = arith::TruncIOp::create(b, loc, element, v);
+      whole[e] = w == 0 ? v : combineReduction(b, loc, kind, whole[e], v);
+    }
+  return whole;
 }
 
 LogicalResult KernelLowering::lowerOp(Operation &op) {
@@ -845,8 +974,8 @@ LogicalResult KernelLowering::run() {
   func = gpu::GPUFuncOp::create(b, loc, program.getSymName(),
                                 b.getFunctionType(argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  func.setKnownBlockSizeAttr(
-      b.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
+  func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
+      {static_cast<int32_t>(program.getSchedule().getThreads()), 1, 1}));
   // A program that reallocates registers between warpgroups starts from a
   // known count, which the reallocation balances (WgmmaPlan.h).
   if (mma && mma.getInstr() == "wgmma" && contract)
@@ -877,6 +1006,22 @@ LogicalResult KernelLowering::run() {
   }
   Value pid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  if (reduceThreads > 1) {
+    // Groups of consecutive threads share the reductions: the tiles are
+    // distributed over the groups.
+    bool reducesOnly = true;
+    program.walk([&](Operation *op) {
+      if (isa<tile::ContractOp, tile::RouteOp>(op)) {
+        op->emitOpError("has no lowering under reduce_threads (use a "
+                        "schedule without it)");
+        reducesOnly = false;
+      }
+    });
+    if (!reducesOnly)
+      return failure();
+    laneInGroup = arith::RemUIOp::create(b, loc, threadId, cIndex(reduceThreads));
+    threadId = arith::DivUIOp::create(b, loc, threadId, cIndex(reduceThreads));
+  }
   if (tile::MmaAttr mma = program.getSchedule().getMma();
       mma && mma.getPersistent()) {
     if (failed(runPersistent(grid)))
@@ -936,6 +1081,13 @@ void KernelLowering::locate(ArrayRef<Fragment> within,
           b, loc, arith::CmpIPredicate::eq,
           arith::AddIOp::create(b, loc, threadId, cIndex(e * threads)),
           cIndex(0));
+  // The threads of a group hold the same elements: the first one stores.
+  if (laneInGroup) {
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        laneInGroup, cIndex(0));
+    for (Value &in : inside)
+      in = arith::AndIOp::create(b, loc, in, first);
+  }
 }
 
 KernelLowering::Placement &

@@ -36,6 +36,7 @@
 #include "mlir/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/IR/Threading.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 
 #include <atomic>
 
@@ -56,6 +57,7 @@ void nautilus::registerPipelineDialects(DialectRegistry &registry) {
   registerROCDLDialectTranslation(registry);
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
   ROCDL::registerROCDLTargetInterfaceExternalModels(registry);
+  arith::registerConvertArithToLLVMInterface(registry);
 }
 
 /// Tile programs with their default schedules.

@@ -87,14 +87,28 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   if (parser.parseComma() || parser.parseKeyword("threads") ||
       parser.parseEqual() || parser.parseInteger(threads))
     return {};
-  if (succeeded(parser.parseOptionalComma()) &&
-      (parser.parseKeyword("mma") || parser.parseEqual() ||
-       parser.parseAttribute(mma)))
-    return {};
+  int64_t reduceThreads = 1;
+  while (succeeded(parser.parseOptionalComma())) {
+    StringRef key;
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return {};
+    if (key == "mma" && !mma) {
+      if (parser.parseAttribute(mma))
+        return {};
+    } else if (key == "reduce_threads") {
+      if (parser.parseInteger(reduceThreads))
+        return {};
+    } else {
+      parser.emitError(parser.getCurrentLocation(),
+                       "expected 'mma' or 'reduce_threads', not '")
+          << key << "'";
+      return {};
+    }
+  }
   if (parser.parseGreater())
     return {};
   return parser.getChecked<ScheduleAttr>(parser.getContext(), tile, threads,
-                                         mma);
+                                         mma, reduceThreads);
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
@@ -103,6 +117,8 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
   printer << "], threads = " << getThreads();
   if (getMma())
     printer << ", mma = " << getMma();
+  if (getReduceThreads() != 1)
+    printer << ", reduce_threads = " << getReduceThreads();
   printer << ">";
 }
 
@@ -216,7 +232,8 @@ LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult
 ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                     ArrayRef<int64_t> tile, int64_t threads, MmaAttr mma) {
+                     ArrayRef<int64_t> tile, int64_t threads, MmaAttr mma,
+                     int64_t reduceThreads) {
   if (mma) {
     if (tile.size() < 2)
       return emitError() << "a tensor-core schedule tiles at least 2 dimensions";
@@ -260,10 +277,22 @@ ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   }
   if (threads <= 0)
     return emitError() << "threads must be positive";
-  int64_t holders = mma ? 32 * mma.getNumWarps() : threads;
+  if (reduceThreads != 1) {
+    if (mma)
+      return emitError() << "reduce_threads is for programs on the CUDA "
+                            "cores; a tensor-core schedule (mma) has none";
+    if (reduceThreads < 1 || !llvm::isPowerOf2_64(reduceThreads) ||
+        threads % reduceThreads != 0)
+      return emitError() << "reduce_threads must be a power of two that "
+                            "divides threads ("
+                         << threads << "), not " << reduceThreads;
+  }
+  int64_t holders = mma ? 32 * mma.getNumWarps() : threads / reduceThreads;
   if (n % holders != 0)
     return emitError() << "a tile of " << n << " elements does not divide "
-                       << "among " << holders << " threads";
+                       << "among " << holders
+                       << (reduceThreads != 1 ? " groups of threads"
+                                              : " threads");
   return success();
 }
 

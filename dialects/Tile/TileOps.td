@@ -171,8 +171,23 @@ def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
     tiles are distributed in the mma accumulator layout instead (see
     `#tile.mma`).
 
+    `reduce_threads = R` (a power of two dividing `threads`; 1 when not
+    printed) makes the threads groups of R consecutive threads that share
+    the work of each reduction: the tile is distributed over the
+    threads / R groups as above (a group in the place of a thread), every
+    thread of a group holds its group's elements, and the group's R
+    threads split the outermost extent of each `tile.reduce` at the
+    program's top level (thread r of a group takes the iterations r,
+    r + R, r + 2R, ...), then combine their partial results, after which
+    each holds the whole. Only the group's first thread stores. A
+    reduction over thousands of elements to a few outputs (a norm's row
+    at a decoding step, attention's row maximum over 8192 keys) then runs
+    on hundreds of threads rather than a few, reading consecutive elements
+    on consecutive threads. Not with `mma`.
+
     ```mlir
     #tile.schedule<tile = [1, 16, 64], threads = 128>
+    #tile.schedule<tile = [1, 1], threads = 256, reduce_threads = 256>
     #tile.schedule<tile = [128, 128], threads = 128,
                    mma = #tile.mma<instr = "mma_sync", tile_k = 32,
                                    warps = [2, 2], stages = 3>>
@@ -180,20 +195,27 @@ def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$tile,
                         "int64_t":$threads,
-                        OptionalParameter<"MmaAttr">:$mma);
+                        OptionalParameter<"MmaAttr">:$mma,
+                        DefaultValuedParameter<"int64_t", "1">:$reduceThreads);
   let builders = [
     AttrBuilder<(ins "llvm::ArrayRef<int64_t>":$tile, "int64_t":$threads), [{
-      return $_get($_ctxt, tile, threads, MmaAttr());
+      return $_get($_ctxt, tile, threads, MmaAttr(), 1);
+    }]>,
+    AttrBuilder<(ins "llvm::ArrayRef<int64_t>":$tile, "int64_t":$threads,
+                     "MmaAttr":$mma), [{
+      return $_get($_ctxt, tile, threads, mma, 1);
     }]>
   ];
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     int64_t getNumElements() const;
-    /// Threads that hold tile elements (the computing ones: not a
-    /// tensor-core schedule's producer warpgroups).
+    /// The holders the tile elements are distributed over: the computing
+    /// threads (not a tensor-core schedule's producer warpgroups), or with
+    /// reduce_threads, the groups of threads that share reductions.
     int64_t getTileThreads() const {
-      return getMma() ? 32 * getMma().getNumWarps() : getThreads();
+      return getMma() ? 32 * getMma().getNumWarps()
+                      : getThreads() / getReduceThreads();
     }
     int64_t getElementsPerThread() const {
       return getNumElements() / getTileThreads();

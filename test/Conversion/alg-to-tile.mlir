@@ -62,3 +62,40 @@ alg.kernel @small sizes ["N"] attributes {bindings = {N = 3 : i64}} {
   }
   alg.return %y : tensor<?xf32>
 }
+
+// A row reduction over a bound extent of 4096 on a GPU takes groups of 256
+// threads (4096 / 16 iterations, at most 256) share each row; the tile
+// shrinks to one row so that its group fits a block of 256 (and the 8
+// rows make 8 programs). The CPU takes the plain default.
+// GPU-LABEL: tile.program @rows_S
+// GPU-SAME: schedule = #tile.schedule<tile = [1], threads = 256, reduce_threads = 256>
+// GPU-LABEL: tile.program @rows_Short
+// GPU-SAME: schedule = #tile.schedule<tile = [8], threads = 8>
+// A bound GEMM (A's row is shared by the tile's columns): no groups.
+// GPU-LABEL: tile.program @rows_G
+// GPU-SAME: schedule = #tile.schedule<tile = [8, 16], threads = 128>
+// CPU-LABEL: tile.program @rows_S
+// CPU-SAME: schedule = #tile.schedule<tile = [{{[0-9]+}}], threads = 1>
+alg.kernel @rows sizes ["R", "C"] attributes {bindings = {C = 4096 : i64, R = 8 : i64}} {
+  %x = alg.input "X" dims ["R", "C"] : tensor<?x?xf32>
+  %w = alg.input "W" dims ["C", 16] : tensor<?x16xf32>
+  %s = alg.define "S" dims ["R"] reduce sum over ["C"] : tensor<?xf32> {
+  ^bb0(%r: index, %c: index):
+    %v = alg.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : tensor<?x?xf32> -> f32
+    alg.yield %v : f32
+  }
+  // Rows of 32: fewer than kMinSharedReduction (64) elements.
+  %short = alg.define "Short" dims ["R"] reduce max over [32] : tensor<?xf32> {
+  ^bb0(%r: index, %c: index):
+    %v = alg.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : tensor<?x?xf32> -> f32
+    alg.yield %v : f32
+  }
+  %g = alg.define "G" dims ["R", 16] reduce sum over ["C"] : tensor<?x16xf32> {
+  ^bb0(%r: index, %n: index, %c: index):
+    %a = alg.load %x[affine_map<(d0, d1, d2)[s0, s1] -> (d0, d2)>] : tensor<?x?xf32> -> f32
+    %b = alg.load %w[affine_map<(d0, d1, d2)[s0, s1] -> (d2, d1)>] : tensor<?x16xf32> -> f32
+    %p = arith.mulf %a, %b : f32
+    alg.yield %p : f32
+  }
+  alg.return %s, %short, %g : tensor<?xf32>, tensor<?xf32>, tensor<?x16xf32>
+}

@@ -41,3 +41,64 @@ tile.program @skipping_Y attributes {arg_names = ["blocks", "X", "Y"], output_di
   %w = math.exp %v : vector<16x64xf32>
   tile.store %w, %y : vector<16x64xf32> -> memref<?x?xf32>
 }
+
+// reduce_threads = 64: the 128 threads are 2 groups of 64, each holding
+// one element of the [2] tile. Thread r of a group takes iterations r,
+// r + 64, ...; the group combines by 5 butterfly shuffles within each warp,
+// then through shared memory across its 2 warps (4 slots: 2 groups x 2
+// warps). The block still has 128 threads; the group's first thread stores.
+// CHECK-LABEL: gpu.func @rowsum_S
+// CHECK-SAME: workgroup(%[[PARTIALS:.*]] : memref<4xf32, 3>)
+// CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK-DAG: %[[LANE:.*]] = arith.remui %[[TID]], %c64
+// CHECK-DAG: %[[GROUP:.*]] = arith.divui %[[TID]], %c64
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[LANE]], %c0
+// CHECK: %[[STORES:.*]] = arith.andi %{{.*}}, %[[FIRST]]
+// CHECK: scf.for %{{.*}} = %[[LANE]] to %{{.*}} step %c64 iter_args(%{{.*}} = %cst) -> (f32)
+// CHECK-COUNT-5: gpu.shuffle xor
+// CHECK-NOT: gpu.shuffle
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %[[PARTIALS]]
+// CHECK: gpu.barrier
+// CHECK-COUNT-2: memref.load %[[PARTIALS]]
+// CHECK: scf.if %[[STORES]]
+// CHECK-NEXT: memref.store
+tile.program @rowsum_S attributes {arg_names = ["X", "S"], output_dims = ["R"], schedule = #tile.schedule<tile = [2], threads = 128, reduce_threads = 64>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %s: memref<?xf32>, %r: index, %c: index):
+  %acc = tile.reduce sum over(%c) : vector<2xf32> {
+  ^bb0(%cc: index):
+    %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xf32> -> vector<2xf32>
+    tile.yield %v : vector<2xf32>
+  }
+  tile.store %acc, %s : vector<2xf32> -> memref<?xf32>
+}
+
+// Groups within a warp (reduce_threads = 8) combine by shuffles alone; a
+// 64-bit accumulator moves as two 32-bit words, a 16-bit one as an f32.
+// CHECK-LABEL: gpu.func @rowmax_M
+// CHECK-NOT: workgroup
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c8 iter_args
+// CHECK-COUNT-6: gpu.shuffle xor %{{.*}} : i32
+// CHECK-NOT: gpu.barrier
+// CHECK-LABEL: gpu.func @rowmax_H
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK-COUNT-3: gpu.shuffle xor %{{.*}} : f32
+tile.program @rowmax_M attributes {arg_names = ["X", "M"], output_dims = ["R"], schedule = #tile.schedule<tile = [4], threads = 32, reduce_threads = 8>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xi64>, %m: memref<?xi64>, %r: index, %c: index):
+  %acc = tile.reduce max over(%c) : vector<4xi64> {
+  ^bb0(%cc: index):
+    %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xi64> -> vector<4xi64>
+    tile.yield %v : vector<4xi64>
+  }
+  tile.store %acc, %m : vector<4xi64> -> memref<?xi64>
+}
+tile.program @rowmax_H attributes {arg_names = ["X", "M"], output_dims = ["R"], schedule = #tile.schedule<tile = [1], threads = 8, reduce_threads = 8>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf16>, %m: memref<?xf16>, %r: index, %c: index):
+  %acc = tile.reduce max over(%c) : vector<1xf16> {
+  ^bb0(%cc: index):
+    %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xf16> -> vector<1xf16>
+    tile.yield %v : vector<1xf16>
+  }
+  tile.store %acc, %m : vector<1xf16> -> memref<?xf16>
+}

@@ -437,3 +437,38 @@ tile.program @p attributes {arg_names = ["S", "V"], output_dims = [2, "N", "D"],
     tile.yield %p : vector<1x64x64xbf16>
   }
 }
+
+// -----
+
+// expected-error @+1 {{reduce_threads must be a power of two that divides threads (128), not 48}}
+tile.program @p attributes {arg_names = [], output_dims = ["N"], schedule = #tile.schedule<tile = [4], threads = 128, reduce_threads = 48>, sizes = ["N"]} {
+^bb0(%n: index):
+}
+
+// -----
+
+// expected-error @+1 {{reduce_threads must be a power of two that divides threads (32), not 64}}
+tile.program @p attributes {arg_names = [], output_dims = ["N"], schedule = #tile.schedule<tile = [4], threads = 32, reduce_threads = 64>, sizes = ["N"]} {
+^bb0(%n: index):
+}
+
+// -----
+
+// expected-error @+1 {{a tile of 2 elements does not divide among 4 groups of threads}}
+tile.program @p attributes {arg_names = [], output_dims = ["N"], schedule = #tile.schedule<tile = [2], threads = 128, reduce_threads = 32>, sizes = ["N"]} {
+^bb0(%n: index):
+}
+
+// -----
+
+// expected-error @+1 {{reduce_threads is for programs on the CUDA cores; a tensor-core schedule (mma) has none}}
+tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3>, reduce_threads = 2>, sizes = ["M", "N"]} {
+^bb0(%m: index, %n: index):
+}
+
+// -----
+
+// expected-error @+1 {{expected 'mma' or 'reduce_threads', not 'reduce'}}
+tile.program @p attributes {arg_names = [], output_dims = ["N"], schedule = #tile.schedule<tile = [4], threads = 32, reduce = 2>, sizes = ["N"]} {
+^bb0(%n: index):
+}

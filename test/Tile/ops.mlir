@@ -17,6 +17,25 @@ tile.program @rowsum attributes {arg_names = ["X", "Y"], output_dims = ["R", 4],
   tile.store %s, %y : vector<8x16xf32> -> memref<?x4xf32>
 }
 
+// Groups of 64 threads share each reduction (reduce_threads); 1 is the
+// default and not printed.
+// CHECK-LABEL: tile.program @rowsum_shared
+// CHECK-SAME: schedule = #tile.schedule<tile = [2], threads = 128, reduce_threads = 64>
+tile.program @rowsum_shared attributes {arg_names = ["X", "Y"], output_dims = ["R"], schedule = #tile.schedule<tile = [2], threads = 128, reduce_threads = 64>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %y: memref<?xf32>, %r: index, %c: index):
+  %s = tile.reduce sum over(%c) : vector<2xf32> {
+  ^bb0(%k: index):
+    %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xf32> -> vector<2xf32>
+    tile.yield %v : vector<2xf32>
+  }
+  tile.store %s, %y : vector<2xf32> -> memref<?xf32>
+}
+// CHECK-LABEL: tile.program @rowsum_unshared
+// CHECK-SAME: schedule = #tile.schedule<tile = [2], threads = 2>,
+tile.program @rowsum_unshared attributes {arg_names = ["Y"], output_dims = ["R"], schedule = #tile.schedule<tile = [2], threads = 2, reduce_threads = 1>, sizes = ["R"]} {
+^bb0(%y: memref<?xf32>, %r: index):
+}
+
 // CHECK-LABEL: tile.program @gather
 tile.program @gather attributes {arg_names = ["W", "ids", "G"], output_dims = ["T", "D"], schedule = #tile.schedule<tile = [16, 64], threads = 128>, sizes = ["T", "E", "D"]} {
 ^bb0(%w: memref<?x?xbf16>, %ids: memref<?xi32>, %g: memref<?x?xbf16>, %t: index, %e: index, %d: index):
