@@ -7,7 +7,8 @@ tile M and N, threads, mma.sync or wgmma, tile K, warps, stages, group_m,
 producers, persistent, swizzle and split_k, valid and invalid values alike, for sm_80
 or sm_90, at a ragged shape. One run in four instead gives a program
 without a contraction (the norms, attention's row sums) random tile extents
-and threads. Every run must end in one of two ways:
+and threads, and half of those a random reduce_threads. Every run must end
+in one of two ways:
 
 - PASS: the kernel compiled and matched the reference (--check);
 - a user error: exit status 1 and a message naming what is wrong with the
@@ -95,6 +96,8 @@ ATTENTION = os.path.join(ROOT, "..", "shared", "examples", "attention.tensor")
 # Programs without a contraction: (file, kernel, program, rank, shape).
 SIMT_PROGRAMS = [
     (NORMS, "softmax", "softmax_Mx", 1, "R=70,C=300"),
+    (NORMS, "softmax", "softmax_L", 1, "R=5,C=1000"),
+    (ATTENTION, "attention", "attention_Mx", 3, "B=1,H=3,N=1,M=700,D=64"),
     (NORMS, "softmax", "softmax_Y", 2, "R=70,C=300"),
     (NORMS, "rmsnorm", "rmsnorm_R", 1, "T=45,D=200"),
     (NORMS, "layernorm", "layernorm_Y", 2, "T=45,D=200"),
@@ -109,7 +112,11 @@ def simt_case(rng):
     extent = lambda: rng.choice([1, 2, 4, 16, 32, 64, 128, 256, 3, 0, 100])
     tile = [extent() for _ in range(rank)]
     threads = rng.choice([1, 32, 64, 128, 256, 1024, 96, 0, 2048])
-    text = f"#tile.schedule<tile = [{', '.join(map(str, tile))}], threads = {threads}>"
+    shared = ""
+    if rng.random() < 0.5:  # groups of threads sharing each reduction
+        shared = f", reduce_threads = {rng.choice([1, 2, 8, 32, 64, 256, 3, 0, 4096])}"
+    text = (f"#tile.schedule<tile = [{', '.join(map(str, tile))}], "
+            f"threads = {threads}{shared}>")
     return path, kernel, program, text, shape
 
 

@@ -2,7 +2,8 @@
 //
 // The main loop of a `tile.contract` with a tensor-core schedule, emitted
 // inside the program's gpu.func: `#tile.mma<instr = "mma_sync">` (sm_80,
-// ContractToMmaSync.cpp) or `"wgmma"` (sm_90a, ContractToWgmma.cpp).
+// ContractToMmaSync.cpp) or `"wgmma"` (sm_90a, ContractToWgmma.cpp), and
+// the helpers both share (ContractLowering.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_CONVERSION_CONTRACTLOWERING_H

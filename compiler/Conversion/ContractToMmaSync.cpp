@@ -134,34 +134,6 @@ private:
 
 } // namespace
 
-Value nautilus::emitOperandOffset(OpBuilder &b, Location loc,
-                                  tile::ContractOp contract, unsigned side,
-                                  Value table, ArrayRef<Value> origin,
-                                  ArrayRef<Value> sizes) {
-  SmallVector<Value> dims(origin.begin(), origin.end());
-  dims.push_back(arith::ConstantIndexOp::create(b, loc, 0)); // not read
-  // Past the table: an offset far below any index (int32 for TMA's
-  // coordinates).
-  constexpr int64_t kOutside = -(int64_t(1) << 30);
-  return loadTableEntry(b, loc, table, contract.getOperandOffsetsMap(side),
-                        dims, sizes, kOutside);
-}
-
-Value nautilus::emitDynamicSharedBase(OpBuilder &b, Location loc,
-                                     gpu::GPUFuncOp func) {
-  auto gpuModule = func->getParentOfType<gpu::GPUModuleOp>();
-  StringRef name = "__nautilus_dynamic_shared";
-  if (!gpuModule.lookupSymbol(name)) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(gpuModule.getBody());
-    LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
-                           /*isConstant=*/false, LLVM::Linkage::External, name,
-                           Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
-  }
-  return LLVM::AddressOfOp::create(
-      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), name);
-}
-
 /// A memref<elements x element, 3> over the dynamic shared memory from
 /// byte `offset` on: its LLVM descriptor built from the pointer, cast to the
 /// memref type (the cast disappears when the memref's uses become LLVM:
@@ -199,26 +171,6 @@ static Value dynamicSharedBuffer(OpBuilder &b, Location loc, Value base,
                               b.getI64IntegerAttr(3));
   return UnrealizedConversionCastOp::create(b, loc, type, descriptor)
       .getResult(0);
-}
-
-Value nautilus::emitFirstKTile(OpBuilder &b, Location loc,
-                               tile::ContractOp contract, int64_t tileK,
-                               ArrayRef<Value> origin) {
-  if (!contract.isSplit())
-    return arith::ConstantIndexOp::create(b, loc, 0);
-  return arith::MulIOp::create(
-      b, loc, origin[*contract.getSplitDim()],
-      arith::ConstantIndexOp::create(b, loc, *contract.getSplitChunk() / tileK));
-}
-
-Value nautilus::emitKTileCount(OpBuilder &b, Location loc,
-                               tile::ContractOp contract, Value extent,
-                               int64_t tileK) {
-  if (contract.isSplit())
-    return arith::ConstantIndexOp::create(b, loc,
-                                          *contract.getSplitChunk() / tileK);
-  return arith::CeilDivUIOp::create(
-      b, loc, extent, arith::ConstantIndexOp::create(b, loc, tileK));
 }
 
 int64_t nautilus::contractSharedMemoryBytes(tile::ContractOp contract,

@@ -121,7 +121,7 @@ static void fillMachine(int64_t &tileM, int64_t &tileN,
                         int64_t multiprocessors, ComputedSides computed) {
   if (!extents.m || !extents.n || !extents.batch)
     return;
-  auto tiles = [&] {
+  auto tiles = [&]() -> int64_t {
     return llvm::divideCeil(*extents.m, tileM) *
            llvm::divideCeil(*extents.n, tileN) * *extents.batch;
   };

@@ -533,11 +533,7 @@ struct TileGroupRoutedContractionsPass
     ModuleOp module = getOperation();
     for (auto plan : llvm::make_early_inc_range(module.getOps<tile::PlanOp>())) {
       Grouper grouper(module, plan, *info);
-      SmallVector<tile::ProgramOp> programs;
-      for (Attribute p : plan.getPrograms())
-        programs.push_back(module.lookupSymbol<tile::ProgramOp>(
-            cast<FlatSymbolRefAttr>(p).getAttr()));
-      for (tile::ProgramOp program : programs)
+      for (tile::ProgramOp program : plan.getProgramOps())
         if (std::optional<Routed> routed = grouper.analyse(program))
           grouper.group(*routed);
     }

@@ -301,10 +301,8 @@ struct TileMaterializeComputedOperandsPass
     for (auto plan : module.getOps<tile::PlanOp>()) {
       Materializer materializer(module, plan, *info);
       SmallVector<tile::ContractOp> contracts;
-      for (Attribute p : plan.getPrograms())
-        if (auto program = module.lookupSymbol<tile::ProgramOp>(
-                cast<FlatSymbolRefAttr>(p).getAttr()))
-          program.walk([&](tile::ContractOp c) { contracts.push_back(c); });
+      for (tile::ProgramOp program : plan.getProgramOps())
+        program.walk([&](tile::ContractOp c) { contracts.push_back(c); });
       for (tile::ContractOp contract : contracts)
         for (unsigned side : {0u, 1u})
           if (contract.isComputed(side))

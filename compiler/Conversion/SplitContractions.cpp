@@ -289,12 +289,7 @@ struct TileSplitContractionsPass
     ModuleOp module = getOperation();
     for (auto plan : llvm::to_vector(module.getOps<tile::PlanOp>())) {
       Splitter splitter(module, plan, *info);
-      SmallVector<tile::ProgramOp> programs;
-      for (Attribute p : plan.getPrograms())
-        if (auto program = module.lookupSymbol<tile::ProgramOp>(
-                cast<FlatSymbolRefAttr>(p).getAttr()))
-          programs.push_back(program);
-      for (tile::ProgramOp program : programs)
+      for (tile::ProgramOp program : plan.getProgramOps())
         if (failed(splitter.run(program)))
           return signalPassFailure();
     }

@@ -403,9 +403,7 @@ rt::LaunchPlan nautilus::extractLaunchPlan(ModuleOp module) {
     buffer.dims = dimsOf(cast<ArrayAttr>(entry.get("dims")));
     plan.buffers.push_back(buffer);
   }
-  for (Attribute a : planOp.getPrograms()) {
-    auto program = module.lookupSymbol<tile::ProgramOp>(
-        cast<SymbolRefAttr>(a).getRootReference());
+  for (tile::ProgramOp program : planOp.getProgramOps()) {
     rt::ProgramDesc desc;
     desc.name = program.getSymName().str();
     desc.outputDims = dimsOf(program.getOutputDims());

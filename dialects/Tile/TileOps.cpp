@@ -501,6 +501,15 @@ PlanOp ProgramOp::getPlan() {
   return {};
 }
 
+SmallVector<ProgramOp, 8> PlanOp::getProgramOps() {
+  SmallVector<ProgramOp, 8> programs;
+  for (Attribute p : getPrograms())
+    if (auto program = SymbolTable::lookupNearestSymbolFrom<ProgramOp>(
+            *this, cast<SymbolRefAttr>(p)))
+      programs.push_back(program);
+  return programs;
+}
+
 /// The plan's entry for buffer argument `argNumber` (found by name), or
 /// null.
 static DictionaryAttr bufferEntry(ProgramOp program, unsigned argNumber) {

@@ -290,6 +290,12 @@ def Tile_PlanOp : Tile_Op<"plan", [Symbol]> {
                        OptionalAttr<DictionaryAttr>:$derived_sizes,
                        ArrayAttr:$buffers, SymbolRefArrayAttr:$programs);
   let assemblyFormat = "$sym_name attr-dict";
+  let extraClassDeclaration = [{
+    /// The programs the plan launches, in launch order (those its symbol
+    /// table has: a plan naming a program that does not exist launches
+    /// nothing for it).
+    ::llvm::SmallVector<ProgramOp, 8> getProgramOps();
+  }];
 }
 
 def Tile_ReturnOp : Tile_Op<"return", [Terminator, HasParent<"ProgramOp">,
