@@ -41,6 +41,41 @@ Value nautilus::emitGuardedLoad(OpBuilder &b, Location loc, Value buffer,
   return ifOk.getResult(0);
 }
 
+Value nautilus::emitClampedLoad(OpBuilder &b, Location loc, Value buffer,
+                                ValueRange indices) {
+  Type element = cast<MemRefType>(buffer.getType()).getElementType();
+  Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
+  Value zeroIndex = arith::ConstantIndexOp::create(b, loc, 0);
+  SmallVector<Value> clamped;
+  for (auto [j, i] : llvm::enumerate(indices)) {
+    Value size = memref::DimOp::create(b, loc, buffer, j);
+    Value inside = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, i, zeroIndex),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, size));
+    ok = arith::AndIOp::create(b, loc, ok, inside);
+    clamped.push_back(i);
+  }
+  for (Value &i : clamped)
+    i = arith::SelectOp::create(b, loc, ok, i, zeroIndex);
+  Value value = memref::LoadOp::create(b, loc, buffer, clamped);
+  return arith::SelectOp::create(
+      b, loc, ok, value,
+      arith::ConstantOp::create(b, loc, element, b.getZeroAttr(element)));
+}
+
+Value nautilus::emitNonEmpty(OpBuilder &b, Location loc, Value buffer) {
+  Value nonEmpty = arith::ConstantIntOp::create(b, loc, 1, 1);
+  auto type = cast<MemRefType>(buffer.getType());
+  for (int64_t j = 0; j < type.getRank(); ++j)
+    nonEmpty = arith::AndIOp::create(
+        b, loc, nonEmpty,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                              memref::DimOp::create(b, loc, buffer, j),
+                              arith::ConstantIndexOp::create(b, loc, 0)));
+  return nonEmpty;
+}
+
 ComputedRun ComputedOperand::read(OpBuilder &b, Location loc,
                                   ArrayRef<Value> dims, Value k,
                                   int64_t length) {

@@ -27,6 +27,17 @@ namespace nautilus {
 mlir::Value emitGuardedLoad(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Value buffer, mlir::ValueRange indices);
 
+/// The same without a branch, for a buffer known not to be empty: indices
+/// outside it read its first element instead, and the value read is
+/// replaced by zero. Loads in straight-line code can then all be in flight
+/// together.
+mlir::Value emitClampedLoad(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value buffer, mlir::ValueRange indices);
+
+/// Whether no dimension of `buffer` is 0 (an i1).
+mlir::Value emitNonEmpty(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Value buffer);
+
 /// Whether `map` (output dims, then the reduced index `kDim`) reads `length`
 /// consecutive reduced indices from consecutive elements of `buffer`'s rows
 /// in whole 16-byte vectors: the reduced index innermost and nowhere else.

@@ -41,6 +41,10 @@ namespace {
 /// The E scalars one thread holds of a tile.
 using Fragment = SmallVector<Value, 8>;
 
+/// The iterations of a reduction shared by a group of threads
+/// (reduce_threads) that each thread evaluates in one step of its loop.
+constexpr int64_t kSharedReductionCopies = 4;
+
 class KernelLowering {
 public:
   KernelLowering(tile::ProgramOp program, gpu::GPUModuleOp gpuModule)
@@ -201,6 +205,12 @@ private:
   /// Elements already loaded: (load, insertion block, the Values of the
   /// dims its map reads, its gathered indices) -> the element.
   std::map<std::vector<const void *>, Value> loadedElements;
+  /// Ops whose fragments are already set for the code being emitted (a
+  /// shared reduction's loads, emitted ahead of the body's other ops).
+  llvm::DenseSet<Operation *> lowered;
+  /// Whether loads are emitted without branches (emitClampedLoad): their
+  /// buffers are known not to be empty.
+  bool clampedLoads = false;
 };
 
 /// `then` under `cond`, yielding its value or `otherwise`.
@@ -294,7 +304,7 @@ void KernelLowering::lowerLoad(tile::LoadOp load, Fragment &result) {
   // A run of elements consecutive in memory is one vector load where it
   // lies inside the buffer, aligned (loadRun); elements read before in
   // this block are reused.
-  int64_t run = loadRunLength(load);
+  int64_t run = clampedLoads ? 1 : loadRunLength(load);
   for (int64_t e = firstElement; e < endElement; e += run) {
     SmallVector<Value *> loaded;
     for (int64_t k = e; k < e + run; ++k)
@@ -306,7 +316,9 @@ void KernelLowering::lowerLoad(tile::LoadOp load, Fragment &result) {
     }
     SmallVector<Value, 8> values;
     if (run == 1)
-      values.push_back(emitGuardedLoad(b, loc, buffer, indicesOf(e)));
+      values.push_back(clampedLoads
+                           ? emitClampedLoad(b, loc, buffer, indicesOf(e))
+                           : emitGuardedLoad(b, loc, buffer, indicesOf(e)));
     else
       values = loadRun(b, loc, buffer, indicesOf(e), run, [&] {
         SmallVector<Value, 8> elements;
@@ -396,6 +408,11 @@ Fragment KernelLowering::lowerReduce(tile::ReduceOp reduce,
   // run, as the combination's barrier needs), each taking every R-th
   // iteration so that consecutive threads read consecutive elements.
   bool shared = reduceThreads > 1 && reduce->getParentOp() == program;
+  // The body's loads that read only indices (not values the body computes).
+  SmallVector<tile::LoadOp> leadingLoads;
+  for (Operation &op : body.without_terminator())
+    if (auto load = dyn_cast<tile::LoadOp>(op); load && load.getIndirect().empty())
+      leadingLoads.push_back(load);
   std::function<Fragment(unsigned, Fragment)> nest =
       [&](unsigned level, Fragment acc) -> Fragment {
     if (level == reduce.getExtents().size()) {
@@ -410,20 +427,93 @@ Fragment KernelLowering::lowerReduce(tile::ReduceOp reduce,
       return acc;
     }
     Value extent = scalars.lookup(reduce.getExtents()[level]);
-    bool split = shared && level == 0;
-    auto loop = scf::ForOp::create(b, loc, split ? laneInGroup : cIndex(0),
-                                   extent, cIndex(split ? reduceThreads : 1),
-                                   acc);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    scalars.map(body.getArgument(level), loop.getInductionVar());
-    reducedIVs.push_back(loop.getInductionVar());
-    Fragment carried(loop.getRegionIterArgs().begin(),
-                     loop.getRegionIterArgs().end());
-    Fragment next = nest(level + 1, carried);
-    reducedIVs.pop_back();
-    scf::YieldOp::create(b, loc, ValueRange(next));
-    return Fragment(loop.getResults().begin(), loop.getResults().end());
+    // A loop from `lower` to `upper` in steps of `step` whose body runs
+    // `copies` iterations (iv, iv + step, ...; all below `upper`) one
+    // after the other.
+    auto loop = [&](Value lower, Value upper, int64_t step, int64_t copies,
+                    Fragment acc) {
+      auto forOp = scf::ForOp::create(b, loc, lower, upper,
+                                      cIndex(step * copies), acc);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(forOp.getBody());
+      Fragment carried(forOp.getRegionIterArgs().begin(),
+                       forOp.getRegionIterArgs().end());
+      SmallVector<Value> ivs;
+      for (int64_t j = 0; j < copies; ++j)
+        ivs.push_back(j == 0 ? forOp.getInductionVar()
+                             : arith::AddIOp::create(
+                                   b, loc, forOp.getInductionVar(),
+                                   cIndex(j * step))
+                                   .getResult());
+      // With several copies of the body (the innermost loop), every copy's
+      // loads that read only indices come first, then the rest of each
+      // copy: no load waits behind another's use.
+      SmallVector<SmallVector<std::pair<Value, Fragment>>> loaded(copies);
+      // (The main loop runs only when their buffers are not empty: the
+      // loads need no branch.)
+      if (copies > 1)
+        for (int64_t j = 0; j < copies; ++j) {
+          scalars.map(body.getArgument(level), ivs[j]);
+          reducedIVs.push_back(ivs[j]);
+          clampedLoads = true;
+          for (tile::LoadOp load : leadingLoads)
+            lowerLoad(load, slot(load.getResult()));
+          clampedLoads = false;
+          for (tile::LoadOp load : leadingLoads)
+            loaded[j].push_back({load.getResult(), fragments[load.getResult()]});
+          reducedIVs.pop_back();
+        }
+      for (int64_t j = 0; j < copies; ++j) {
+        scalars.map(body.getArgument(level), ivs[j]);
+        reducedIVs.push_back(ivs[j]);
+        // The body is lowered again for each copy and loop: none of its
+        // values' fragments (a broadcast or a constant made once, elsewhere)
+        // may come from another.
+        body.walk([&](Operation *op) {
+          for (Value result : op->getResults())
+            fragments.erase(result);
+        });
+        for (auto &[value, fragment] : loaded[j]) {
+          fragments[value] = fragment;
+          lowered.insert(value.getDefiningOp());
+        }
+        carried = nest(level + 1, carried);
+        lowered.clear();
+        reducedIVs.pop_back();
+      }
+      scf::YieldOp::create(b, loc, ValueRange(carried));
+      return Fragment(forOp.getResults().begin(), forOp.getResults().end());
+    };
+    if (!(shared && level == 0))
+      return loop(cIndex(0), extent, 1, 1, acc);
+    // The group's split: thread r takes r, r + R, ... Each step of the main
+    // loop evaluates kSharedReductionCopies of them, so that their loads
+    // are in flight together rather than one after the other (the
+    // iterations are independent but for the fold); the rest, one at a
+    // time.
+    int64_t copies = reduce.getExtents().size() == 1 ? kSharedReductionCopies : 1,
+            step = reduceThreads;
+    // The main loop runs only where every buffer its leading loads read has
+    // elements (else all iterations go to the rest, loads guarded).
+    Value nonEmpty = arith::ConstantIntOp::create(b, loc, 1, 1);
+    for (tile::LoadOp load : leadingLoads)
+      nonEmpty = arith::AndIOp::create(
+          b, loc, nonEmpty,
+          emitNonEmpty(b, loc, scalars.lookup(load.getBuffer())));
+    Value mainEnd = arith::SelectOp::create(
+        b, loc, nonEmpty,
+        arith::SubIOp::create(b, loc, extent, cIndex((copies - 1) * step)),
+        laneInGroup);
+    acc = loop(laneInGroup, mainEnd, step, copies, acc);
+    Value mainSteps = arith::MaxSIOp::create(
+        b, loc, cIndex(0),
+        arith::CeilDivSIOp::create(
+            b, loc, arith::SubIOp::create(b, loc, mainEnd, laneInGroup),
+            cIndex(copies * step)));
+    Value rest = arith::AddIOp::create(
+        b, loc, laneInGroup,
+        arith::MulIOp::create(b, loc, mainSteps, cIndex(copies * step)));
+    return loop(rest, extent, step, 1, acc);
   };
   Value init = reductionIdentity(b, loc, reduce.getKind(), element);
   Fragment acc = nest(0, Fragment(perThread, init));
@@ -540,6 +630,8 @@ Fragment KernelLowering::combineAcrossGroup(alg::ReductionKind kind,
 }
 
 LogicalResult KernelLowering::lowerOp(Operation &op) {
+  if (lowered.contains(&op))
+    return success(); // (its fragment is set)
   if (auto index = dyn_cast<tile::IndexOp>(op)) {
     fragments[index.getResult()] =
         globalIndexIn(index.getLayoutAttr())[index.getDim()];

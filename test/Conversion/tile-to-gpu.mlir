@@ -48,6 +48,7 @@ tile.program @skipping_Y attributes {arg_names = ["blocks", "X", "Y"], output_di
 // then through shared memory across its 2 warps (4 slots: 2 groups x 2
 // warps). The block still has 128 threads; the group's first thread stores.
 // CHECK-LABEL: gpu.func @rowsum_S
+// CHECK-SAME: (%[[X:[^:]*]]: memref<?x?xf32>
 // CHECK-SAME: workgroup(%[[PARTIALS:.*]] : memref<4xf32, 3>)
 // CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
 // CHECK: %[[TID:.*]] = gpu.thread_id x
@@ -55,7 +56,18 @@ tile.program @skipping_Y attributes {arg_names = ["blocks", "X", "Y"], output_di
 // CHECK-DAG: %[[GROUP:.*]] = arith.divui %[[TID]], %c64
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[LANE]], %c0
 // CHECK: %[[STORES:.*]] = arith.andi %{{.*}}, %[[FIRST]]
-// CHECK: scf.for %{{.*}} = %[[LANE]] to %{{.*}} step %c64 iter_args(%{{.*}} = %cst) -> (f32)
+// Its main loop takes 4 of the thread's iterations a step, their loads
+// without branches (the buffer is checked not to be empty, else the main
+// loop has no steps), so that all 4 are in flight together; the rest, one
+// at a time with guarded loads.
+// CHECK: %[[MAIN:.*]] = scf.for %{{.*}} = %[[LANE]] to %{{.*}} step %c256 iter_args(%{{.*}} = %cst) -> (f32) {
+// CHECK-NOT: scf.if
+// CHECK-COUNT-4: memref.load %[[X]]
+// CHECK-NOT: scf.if
+// CHECK: scf.yield
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c64 iter_args(%{{.*}} = %[[MAIN]]) -> (f32)
+// CHECK: scf.if
+// CHECK: memref.load %[[X]]
 // CHECK-COUNT-5: gpu.shuffle xor
 // CHECK-NOT: gpu.shuffle
 // CHECK: scf.if
