@@ -53,6 +53,12 @@ cases=(
   "moe_mixtral:$examples/moe.tensor:moe_ffn:T=4096,D=4096,F=14336,E=8,J=2"
   "moe_ragged:$examples/moe.tensor:moe_ffn:T=1000,D=2048,F=5000,E=8,J=2"
   "moe_mixtral_bf16_gu:$root/bench/kernels/moe_bf16_gu.tensor:moe_ffn_bf16_gu:T=4096,D=4096,F=14336,E=8,J=2"
+  # Row reductions shared by groups of threads (reduce_threads): a norm over
+  # many rows, at a decoding step (one row: one block), and a softmax;
+  # checked and timed against PyTorch's own kernels.
+  "rmsnorm_4096:$examples/norms.tensor:rmsnorm:T=4096,D=4096"
+  "rmsnorm_decode:$examples/norms.tensor:rmsnorm:T=1,D=8192"
+  "softmax_4096:$examples/norms.tensor:softmax:R=4096,C=4096"
 )
 extra=()
 if [ -n "${MULTIPROCESSORS:-}" ]; then

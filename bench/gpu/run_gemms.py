@@ -20,7 +20,8 @@ launches each program.
 Each bundle runs in a child process (this script with --one) under a
 deadline (--bundle-timeout): a kernel that hangs or faults loses its own
 row only. The GEMMs run first (4096^3, 8192^3, then ragged, skinny and
-unaligned shapes), then the mixtures of experts, then attention. The
+unaligned shapes), then the mixtures of experts, then attention, then the
+norms. The
 table (--out) and a results.jsonl beside it (every number, raw timings
 included) are rewritten after every bundle.
 
@@ -41,7 +42,10 @@ emulator cannot make of the P V program, whose producer warpgroup writes
 shared memory that wgmma reads through the async proxy. Mixture of experts
 (X, Wg, Wu, Wd, ids, w, Y; random top-J routings): against a naive
 per-expert PyTorch loop, in f32 for the reference and in bf16 for time;
-TFLOP/s = 6 T J D F / time.
+TFLOP/s = 6 T J D F / time. Norms (rmsnorm: X, g, Y; softmax: X, Y,
+rows of the last dimension): against PyTorch's own kernels (F.rms_norm,
+torch.softmax), in f32 for the reference; memory-bound, so their
+"TFLOP/s" column is TB/s of the bytes read and written once (X and Y).
 """
 import argparse
 import ctypes
@@ -88,7 +92,7 @@ TOLERANCE = {"f32": 1e-4, "f16": 1e-2, "bf16": 2e-2}
 
 # Run order: GEMMs (the issue's target) first, the riskiest bundles last;
 # within a kind, by the first of these that the bundle's name contains.
-KIND_ORDER = ["gemm", "moe", "attention"]
+KIND_ORDER = ["gemm", "moe", "attention", "rmsnorm", "softmax"]
 SHAPE_ORDER = ["_4096", "_8192", "_ragged", "_skinny", "_splitk", "_unaligned"]
 
 # The table's timed columns: key in the results, title.
@@ -200,7 +204,8 @@ def check_bundle(b):
 
 
 def kind_of(b):
-    """'gemm', 'moe' or 'attention' by the bundle's buffers; None otherwise."""
+    """'gemm', 'moe', 'attention', 'rmsnorm' or 'softmax' by the bundle's
+    buffers; None otherwise."""
     buffers = {buf["name"]: buf for buf in b["buffers"]}
     if {"Q", "K", "V", "O"} <= buffers.keys():
         return "attention"
@@ -208,6 +213,10 @@ def kind_of(b):
         return "moe"
     if {"A", "B", "C"} <= buffers.keys() and all(len(buffers[n]["dims"]) == 2 for n in "ABC"):
         return "gemm"
+    if {"X", "g", "Y"} <= buffers.keys() and len(buffers["X"]["dims"]) == 2:
+        return "rmsnorm"
+    if {"X", "Mx", "L", "Y"} <= buffers.keys() and len(buffers["X"]["dims"]) == 2:
+        return "softmax"
     return None
 
 
@@ -564,7 +573,44 @@ def moe_case(driver, b):
                 baselines=[("cublas", lambda: moe_layer(x, wg, wu, wd, ids, w, x.dtype))], notes=[])
 
 
-CASES = {"gemm": gemm_case, "attention": attention_case, "moe": moe_case}
+def rmsnorm_case(driver, b):
+    """rmsnorm (../shared/examples/norms.tensor, eps 1e-6) against
+    F.rms_norm; "flops" is the bytes of X and Y (memory-bound)."""
+    import torch
+    import torch.nn.functional as F
+    tensors, run, programs = prepare(driver, b)
+    x, g, y = tensors["X"], tensors["g"], tensors["Y"]
+    t, d = x.shape
+
+    def reference():
+        xf = x.float()
+        return xf * torch.rsqrt((xf * xf).mean(dim=1, keepdim=True) + 1e-6) * g.float()
+    baselines = []
+    if hasattr(F, "rms_norm"):
+        baselines.append(("cublas", lambda: F.rms_norm(x, (d,), g, eps=1e-6)))
+    return Case(run=run, error=lambda: relative_error(y, reference()),
+                output_dtype=buffer_named(b, "Y")["dtype"],
+                flops=2.0 * x.numel() * x.element_size(), shape=f"T{t} D{d}",
+                dtype=buffer_named(b, "X")["dtype"], pipeline=f"{len(b['programs'])} programs",
+                programs=programs, baselines=baselines,
+                notes=[] if baselines else ["no F.rms_norm in this PyTorch: no baseline"])
+
+
+def softmax_case(driver, b):
+    """Row softmax against torch.softmax; "flops" is the bytes of X and Y."""
+    import torch
+    tensors, run, programs = prepare(driver, b)
+    x, y = tensors["X"], tensors["Y"]
+    r, c = x.shape
+    return Case(run=run, error=lambda: relative_error(y, torch.softmax(x.double(), dim=1)),
+                output_dtype=buffer_named(b, "Y")["dtype"],
+                flops=2.0 * x.numel() * x.element_size(), shape=f"R{r} C{c}",
+                dtype=buffer_named(b, "X")["dtype"], pipeline=f"{len(b['programs'])} programs",
+                programs=programs, baselines=[("cublas", lambda: torch.softmax(x, dim=1))], notes=[])
+
+
+CASES = {"gemm": gemm_case, "attention": attention_case, "moe": moe_case,
+         "rmsnorm": rmsnorm_case, "softmax": softmax_case}
 
 
 def make_triton_matmul():
@@ -678,8 +724,8 @@ def measure_bundle(driver, b, report, iters, reps):
     import torch
     kind = kind_of(b)
     if kind is None:
-        raise RuntimeError("neither a GEMM (A, B, C of rank 2), an attention (Q, K, V, O) "
-                           "nor a mixture-of-experts bundle")
+        raise RuntimeError("neither a GEMM (A, B, C of rank 2), an attention (Q, K, V, O), "
+                           "a mixture-of-experts nor a norm (rmsnorm, softmax) bundle")
     report.stage("allocating the buffers and loading the PTX")
     case = CASES[kind](driver, b)
     report.update(kind=kind, shape=case.shape, dtype=case.dtype, pipeline=case.pipeline, flops=case.flops,
@@ -865,7 +911,8 @@ def header_lines(device, rows, args):
         "- nautc: the bundle's programs; GEMMs write C in f32.",
         "- cuBLAS: GEMMs: torch.matmul on the f16/bf16 inputs, writing f16/bf16 (half the bytes of nautc's C), "
         "reduced-precision reductions off. Attention: PyTorch's scaled_dot_product_attention on the bf16 inputs. "
-        "MoE: a naive per-expert PyTorch loop (cuBLAS matmuls, a host sync per expert), a weak baseline.",
+        "MoE: a naive per-expert PyTorch loop (cuBLAS matmuls, a host sync per expert), a weak baseline. "
+        "Norms: PyTorch's F.rms_norm and torch.softmax; their TFLOP/s columns are TB/s of X and Y.",
         "- cuBLAS f32 out: torch.mm(A, B, out_dtype=torch.float32), writing f32 like nautc (where PyTorch has it).",
         "- Triton: the Triton tutorial's matmul (128 x 128 x 64 blocks, GROUP_SIZE_M 8, 8 warps, 4 stages), "
         "writing f16/bf16; unpipelined where a row stride is not a multiple of 16 elements (see notes).",

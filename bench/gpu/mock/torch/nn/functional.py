@@ -7,3 +7,8 @@ def scaled_dot_product_attention(q, k, v):
     assert q.shape[:2] == k.shape[:2] == v.shape[:2] and q.shape[3] == k.shape[3] and k.shape[2] == v.shape[2]
     S.gpu_work(200e-6)
     return torch.Tensor(q.shape[:3] + v.shape[3:], q.dtype)
+
+
+def rms_norm(x, shape, weight=None, eps=None):
+    assert tuple(x.shape[-len(shape):]) == tuple(shape)
+    return x._same()
