@@ -7,8 +7,8 @@ tile M and N, threads, mma.sync or wgmma, tile K, warps, stages, group_m,
 producers, persistent, swizzle and split_k, valid and invalid values alike, for sm_80
 or sm_90, at a ragged shape. One run in four instead gives a program
 without a contraction (the norms, attention's row sums) random tile extents
-and threads, and half of those a random reduce_threads. Every run must end
-in one of two ways:
+and threads, half of those a random reduce_threads and some a random
+reduce_split. Every run must end in one of two ways:
 
 - PASS: the kernel compiled and matched the reference (--check);
 - a user error: exit status 1 and a message naming what is wrong with the
@@ -115,6 +115,8 @@ def simt_case(rng):
     shared = ""
     if rng.random() < 0.5:  # groups of threads sharing each reduction
         shared = f", reduce_threads = {rng.choice([1, 2, 8, 32, 64, 256, 3, 0, 4096])}"
+    if rng.random() < 0.3:  # the reduction split across programs
+        shared += f", reduce_split = {rng.choice([1, 2, 3, 16, 1000, 0, -2])}"
     text = (f"#tile.schedule<tile = [{', '.join(map(str, tile))}], "
             f"threads = {threads}{shared}>")
     return path, kernel, program, text, shape

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Conversion/SplitContractions.h"
+#include "compiler/Conversion/SplitReductions.h"
 #include "compiler/Conversion/WgmmaPlan.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -128,6 +129,12 @@ struct TileApplySchedulesPass
         return error() << "reduce_threads: the program routes rows (a "
                           "mixture of experts' bucketing), which groups of "
                           "threads do not share";
+    }
+    if (schedule.getReduceSplit() > 1) {
+      std::string refusal = splitReductionRefusal(program);
+      if (!refusal.empty())
+        return error() << "reduce_split = " << schedule.getReduceSplit()
+                       << ": " << refusal;
     }
     if (mma && mma.getSplitK() > 1) {
       std::string refusal = splitKRefusal(program, contract);

@@ -38,17 +38,17 @@ nautilus::defaultSchedule(MLIRContext *ctx,
 
 tile::ScheduleAttr nautilus::defaultReductionSchedule(
     MLIRContext *ctx, ArrayRef<std::optional<int64_t>> extents,
-    std::optional<int64_t> reduced, bool rowWise,
-    const TargetInfo &target) {
+    std::optional<int64_t> reduced, bool rowWise, const TargetInfo &target,
+    const ReductionScheduleOptions &options) {
   tile::ScheduleAttr schedule = defaultSchedule(ctx, extents, target);
   // (A column sum reads a row of the tile's elements at a time, coalesced
   // across the threads as they are, and a GEMM's tile reuses each row of A
   // across its columns: neither gains from groups.)
   if (target.family == TargetFamily::CPU || !reduced ||
-      *reduced < kMinSharedReduction || !rowWise)
+      *reduced < options.minShared || !rowWise)
     return schedule;
   int64_t shared = std::min<int64_t>(
-      llvm::PowerOf2Ceil(llvm::divideCeil(*reduced, kReductionStepsPerThread)),
+      llvm::PowerOf2Ceil(llvm::divideCeil(*reduced, options.stepsPerThread)),
       kReductionBlockThreads);
   SmallVector<int64_t> tile(schedule.getTile());
   auto elements = [&] {
@@ -83,8 +83,18 @@ tile::ScheduleAttr nautilus::defaultReductionSchedule(
   shared = std::min(shared, kReductionBlockThreads / elements());
   if (shared <= 1)
     return schedule;
+  // At least a warp a block: the groups' shuffles then run on whole warps.
+  shared = std::max(shared, 32 / std::min<int64_t>(elements(), 32));
+  // Few programs over long rows: more of them, each a chunk of the rows.
+  int64_t split = 1;
+  bool bound = llvm::all_of(extents, [](auto e) { return e.has_value(); });
+  while (options.splittable && bound &&
+         programs() * 2 * split <=
+             kReductionBlocksPerMultiprocessor * target.multiprocessors &&
+         *reduced / (2 * split) >= shared * options.stepsPerThread)
+    split *= 2;
   return tile::ScheduleAttr::get(ctx, tile, elements() * shared,
-                                 tile::MmaAttr(), shared);
+                                 tile::MmaAttr(), shared, split);
 }
 
 /// The tile extent for an output extent (known or not): a power of two

@@ -21,26 +21,40 @@ tile::ScheduleAttr defaultSchedule(mlir::MLIRContext *ctx,
                                    llvm::ArrayRef<std::optional<int64_t>> extents,
                                    const TargetInfo &target);
 
+/// What a reduction's default schedule may do (defaultReductionSchedule).
+struct ReductionScheduleOptions {
+  /// The iterations each thread of a group should take, about.
+  int64_t stepsPerThread = 16;
+  /// The fewest iterations a reduction needs to be shared by groups.
+  int64_t minShared = 64;
+  /// Whether the reduction may be split across programs (reduce_split).
+  bool splittable = true;
+};
+
 /// The default schedule of a program whose output is a reduction
 /// (tile.reduce) over an outermost extent of `reduced` (std::nullopt where
 /// not bound) on `target`; `rowWise`: whether it reduces rows (each read
 /// that depends on the reduced dimension reads it contiguously and is
 /// shared by no two output elements: a norm's, a softmax's, attention's
 /// row statistics; not a GEMM's or a column sum's). A row-wise reduction
-/// over at least kMinSharedReduction elements is shared by groups of
-/// threads (`reduce_threads`), R of them an output element, enough that
-/// each takes about kReductionStepsPerThread of the iterations (at most
-/// kReductionBlockThreads); the tile shrinks (outer dimensions first)
-/// until its groups fit in a block of that many threads and, where it
-/// can, until the programs fill the multiprocessors. Other reductions
-/// take defaultSchedule's.
-tile::ScheduleAttr defaultReductionSchedule(
-    mlir::MLIRContext *ctx, llvm::ArrayRef<std::optional<int64_t>> extents,
-    std::optional<int64_t> reduced, bool rowWise,
-    const TargetInfo &target);
-constexpr int64_t kMinSharedReduction = 64;
-constexpr int64_t kReductionStepsPerThread = 16;
+/// over at least `minShared` elements is shared by groups of threads
+/// (`reduce_threads`), R of them an output element, enough that each takes
+/// about `stepsPerThread` of the iterations (at most kReductionBlockThreads);
+/// the tile shrinks (outer dimensions first) until its groups fit in a
+/// block of that many threads and, where it can, until the programs fill
+/// the multiprocessors. If it may, the reduction is then split across
+/// programs (`reduce_split`, a power of two) while they still fit
+/// kReductionBlocksPerMultiprocessor to a multiprocessor and each thread
+/// keeps `stepsPerThread` iterations. Other reductions take
+/// defaultSchedule's.
+tile::ScheduleAttr
+defaultReductionSchedule(mlir::MLIRContext *ctx,
+                         llvm::ArrayRef<std::optional<int64_t>> extents,
+                         std::optional<int64_t> reduced, bool rowWise,
+                         const TargetInfo &target,
+                         const ReductionScheduleOptions &options = {});
 constexpr int64_t kReductionBlockThreads = 256;
+constexpr int64_t kReductionBlocksPerMultiprocessor = 4;
 
 /// The largest tile extent a contraction takes along M or N, and along N
 /// for a wide wgmma problem whose operands are all loaded: a read that is

@@ -3,6 +3,8 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <functional>
+
 using namespace mlir;
 using namespace nautilus;
 
@@ -93,4 +95,48 @@ void nautilus::addDerivedSize(ModuleOp module, tile::PlanOp plan,
                                           map.getValue(), oldSizes)));
     });
   }
+}
+
+void nautilus::cloneUsedFromOutside(Operation *root, IRMapping &mapping,
+                                    OpBuilder &b) {
+  std::function<void(Value)> need = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    if (mapping.contains(v) || !def || root->isAncestor(def))
+      return;
+    for (Value operand : def->getOperands())
+      need(operand);
+    b.clone(*def, mapping);
+  };
+  root->walk([&](Operation *op) {
+    for (Value v : op->getOperands())
+      need(v);
+  });
+}
+
+tile::ProgramOp nautilus::createSiblingProgram(OpBuilder &b,
+                                               tile::ProgramOp program,
+                                               StringRef symbol,
+                                               ArrayRef<Attribute> outputDims,
+                                               IRMapping &mapping) {
+  Location loc = program.getLoc();
+  b.setInsertionPoint(program);
+  auto sibling = tile::ProgramOp::create(
+      b, loc, symbol, program.getArgNames(), program.getSizes(),
+      b.getArrayAttr(outputDims), program.getSchedule());
+  Block *entry = new Block();
+  sibling.getBody().push_back(entry);
+  for (BlockArgument arg : program.getBody().getArguments())
+    mapping.map(arg, entry->addArgument(arg.getType(), loc));
+  b.setInsertionPointToStart(entry);
+  return sibling;
+}
+
+LogicalResult nautilus::editPlanPrograms(
+    ModuleOp module,
+    function_ref<LogicalResult(tile::PlanOp, tile::ProgramOp)> edit) {
+  for (auto plan : llvm::to_vector(module.getOps<tile::PlanOp>()))
+    for (tile::ProgramOp program : plan.getProgramOps())
+      if (failed(edit(plan, program)))
+        return failure();
+  return success();
 }

@@ -14,6 +14,7 @@
 #include "runtime/LaunchPlan.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace nautilus {
 
@@ -37,6 +38,32 @@ void launchBefore(tile::PlanOp plan, llvm::StringRef name,
 /// index map in it).
 void addDerivedSize(mlir::ModuleOp module, tile::PlanOp plan,
                     const rt::DerivedSize &size);
+
+/// A new program `symbol` over `outputDims`, placed before `program` and
+/// taking its buffers, sizes and schedule, with an entry block whose
+/// arguments `mapping` maps `program`'s to; `b` is left at the start of
+/// that block. (Retiling the new program once it is filled gives every
+/// tile cloned into it the new shape.)
+tile::ProgramOp createSiblingProgram(mlir::OpBuilder &b,
+                                     tile::ProgramOp program,
+                                     llvm::StringRef symbol,
+                                     llvm::ArrayRef<mlir::Attribute> outputDims,
+                                     mlir::IRMapping &mapping);
+
+/// Calls `edit` on each program of each plan of `module` (those the plan
+/// launched when its turn came: programs an edit adds are not visited),
+/// stopping at the first failure.
+mlir::LogicalResult editPlanPrograms(
+    mlir::ModuleOp module,
+    llvm::function_ref<mlir::LogicalResult(tile::PlanOp, tile::ProgramOp)>
+        edit);
+
+/// Clones into `b`'s block, mapped, what `root` and the ops in its regions
+/// use that is defined outside it (and not mapped already: the program's
+/// arguments), its own uses first: what moving `root` into a new program
+/// takes along.
+void cloneUsedFromOutside(mlir::Operation *root, mlir::IRMapping &mapping,
+                          mlir::OpBuilder &b);
 
 } // namespace nautilus
 

@@ -206,20 +206,15 @@ private:
     MLIRContext *ctx = module.getContext();
     Location loc = program.getLoc();
     unsigned rank = program.getRank();
-    OpBuilder b(program);
     std::string symbol = (name.str() + "_materialized");
     for (char &c : symbol)
       if (c == '.')
         c = '_';
-    auto materialized = tile::ProgramOp::create(
-        b, loc, symbol, program.getArgNames(), program.getSizes(),
-        ArrayAttr::get(ctx, dims), program.getSchedule());
-    Block *entry = new Block();
-    materialized.getBody().push_back(entry);
+    OpBuilder b(ctx);
     IRMapping mapping;
-    for (BlockArgument arg : program.getBody().getArguments())
-      mapping.map(arg, entry->addArgument(arg.getType(), loc));
-    b.setInsertionPointToStart(entry);
+    tile::ProgramOp materialized =
+        createSiblingProgram(b, program, symbol, dims, mapping);
+    Block *entry = &materialized.getBody().front();
     // The region's maps take (dims..., k): K now is dimension `other`.
     SmallVector<AffineExpr> replacement;
     for (unsigned d = 0; d <= rank; ++d)

@@ -203,6 +203,41 @@ def TileSplitContractions
                            "::mlir::arith::ArithDialect"];
 }
 
+def TileSplitReductions
+    : Pass<"tile-split-reductions", "::mlir::ModuleOp"> {
+  let summary = "Split a reduction into chunks run by programs of their own";
+  let description = [{
+    A program whose schedule has `reduce_split = S` (> 1; chosen by
+    `convert-alg-to-tile` for few outputs over long rows, or given in a
+    schedule file) becomes two: `<program>_partial`, over [the program's
+    output dimensions, S'], whose program at index s folds chunk s of its
+    top-level reduction's outermost index (`tile.reduce ... chunks(C along
+    rank)`, C = ceil(extent / S), S' = ceil(extent / C) <= S: no chunk is
+    empty; with S' = 1 the schedule just drops `reduce_split`) with the
+    program's schedule and stores the results to a new workspace
+    `<program>.partial` [dims, S'] (the chunk index innermost); then the
+    program itself, which now folds the S' partials with the same kind
+    where it had the reduction and runs its epilogue as before, with the
+    default schedule of a reduction that gives each of a group's threads
+    one partial. The plan launches the partial program just before it.
+    Results differ from the unsplit reduction's only in the order of the
+    fold. Refused with an error naming the program
+    (`splitReductionRefusal`): not exactly one reduction at the program's
+    top level, a contraction, routing or skipped tiles in the program, or
+    an outermost extent not bound at compile time. Runs after the
+    schedules are final (`tile-apply-schedules`) and before layouts are
+    assigned.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"sm_80\"",
+           "cpu, sm_80, sm_90, gfx90a or gfx942">,
+    Option<"multiprocessors", "multiprocessors", "int64_t", /*default=*/"0",
+           "the multiprocessors the folding program's schedule fills (0: the target's)">,
+  ];
+  let dependentDialects = ["::nautilus::tile::TileDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "Choose the layout of each tile and remove needless conversions";
   let description = [{
@@ -273,7 +308,10 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
     innermost dimension), so each tile op becomes E = |tile| / T scalar ops
     per thread: loads and stores guarded by the element's bounds, reductions
     loop nests carrying the E accumulators in registers. Target-neutral:
-    NVVM or ROCDL follows. A program with a tensor-core schedule
+    NVVM or ROCDL follows. With `reduce_threads = R`, groups of R threads
+    take a thread's place, share each top-level reduction (strided loops,
+    butterfly shuffles, shared memory across warps) and store from their
+    first thread. A program with a tensor-core schedule
     (`#tile.mma`) distributes its tiles in the mma accumulator layout and
     runs its `tile.contract` as a cp.async / ldmatrix / mma.sync pipeline
     (NVIDIA only); its shared memory and accumulators are checked against

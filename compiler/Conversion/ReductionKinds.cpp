@@ -1,6 +1,7 @@
 //===- ReductionKinds.cpp -------------------------------------------------===//
 #include "compiler/Conversion/ReductionKinds.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
@@ -59,4 +60,17 @@ Value nautilus::combineReduction(OpBuilder &b, Location loc,
                    : arith::MinSIOp::create(b, loc, a, c).getResult();
   }
   llvm_unreachable("unknown reduction kind");
+}
+
+std::pair<Value, Value>
+nautilus::emitReducedRange(OpBuilder &b, Location loc, tile::ReduceOp reduce,
+                           Value extent, ArrayRef<Value> origin) {
+  if (!reduce.isSplit())
+    return {arith::ConstantIndexOp::create(b, loc, 0), extent};
+  Value chunk = arith::ConstantIndexOp::create(b, loc, *reduce.getSplitChunk());
+  Value first =
+      arith::MulIOp::create(b, loc, origin[*reduce.getSplitDim()], chunk);
+  Value end = arith::MinSIOp::create(
+      b, loc, extent, arith::AddIOp::create(b, loc, first, chunk));
+  return {first, end};
 }

@@ -3,6 +3,7 @@
 #define NAUTILUS_CONVERSION_REDUCTIONKINDS_H
 
 #include "dialects/Alg/AlgOps.h"
+#include "dialects/Tile/TileOps.h"
 #include "mlir/IR/Builders.h"
 
 namespace nautilus {
@@ -16,6 +17,14 @@ mlir::Value reductionIdentity(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value combineReduction(mlir::OpBuilder &b, mlir::Location loc,
                              alg::ReductionKind kind, mlir::Value a,
                              mlir::Value c);
+
+/// The indices [first, end) of `reduce`'s outermost reduced dimension (of
+/// `extent`) that the program whose tile starts at `origin` (per output
+/// dimension) folds: [0, extent), or for a split reduction its chunk's,
+/// [s x C, min(extent, (s + 1) x C)) with s = origin[split dim].
+std::pair<mlir::Value, mlir::Value>
+emitReducedRange(mlir::OpBuilder &b, mlir::Location loc, tile::ReduceOp reduce,
+                 mlir::Value extent, llvm::ArrayRef<mlir::Value> origin);
 
 } // namespace nautilus
 

@@ -24,8 +24,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 
-#include <functional>
-
 namespace nautilus {
 #define GEN_PASS_DEF_TILESPLITCONTRACTIONS
 #include "compiler/Conversion/Passes.h.inc"
@@ -144,19 +142,14 @@ private:
         ctx, partialTile, program.getSchedule().getThreads(),
         withSplitK(mma, 1));
     std::string symbol = (program.getSymName() + "_partial").str();
-    OpBuilder b(program);
     // Made with the program's schedule and retiled at the end, so that
     // every tile cloned into it (the result, a computed operand's values)
     // takes the new shape.
-    auto partial = tile::ProgramOp::create(
-        b, loc, symbol, program.getArgNames(), program.getSizes(),
-        ArrayAttr::get(ctx, dims), program.getSchedule());
-    Block *entry = new Block();
-    partial.getBody().push_back(entry);
+    OpBuilder b(ctx);
     IRMapping mapping;
-    for (BlockArgument arg : program.getBody().getArguments())
-      mapping.map(arg, entry->addArgument(arg.getType(), loc));
-    b.setInsertionPointToStart(entry);
+    tile::ProgramOp partial =
+        createSiblingProgram(b, program, symbol, dims, mapping);
+    Block *entry = &partial.getBody().front();
     // A computed operand's region holds what it uses of the program's
     // tiles (sinkIntoComputedOperands); the scalars it and the extent use
     // come first.
@@ -184,25 +177,6 @@ private:
     tile::ReturnOp::create(b, loc);
     partial.retile(schedule);
     launchBefore(plan, symbol, program.getSymName());
-  }
-
-  /// Clones into `b`'s block, mapped, what `root` and the ops in its
-  /// regions use that is defined outside it (and not mapped already: the
-  /// program's arguments), its own uses first.
-  static void cloneUsedFromOutside(Operation *root, IRMapping &mapping,
-                                   OpBuilder &b) {
-    std::function<void(Value)> need = [&](Value v) {
-      Operation *def = v.getDefiningOp();
-      if (mapping.contains(v) || !def || root->isAncestor(def))
-        return;
-      for (Value operand : def->getOperands())
-        need(operand);
-      b.clone(*def, mapping);
-    };
-    root->walk([&](Operation *op) {
-      for (Value v : op->getOperands())
-        need(v);
-    });
   }
 
   /// The program sums the partials where it had the contraction and takes
@@ -287,12 +261,11 @@ struct TileSplitContractionsPass
     if (!info)
       return signalPassFailure();
     ModuleOp module = getOperation();
-    for (auto plan : llvm::to_vector(module.getOps<tile::PlanOp>())) {
-      Splitter splitter(module, plan, *info);
-      for (tile::ProgramOp program : plan.getProgramOps())
-        if (failed(splitter.run(program)))
-          return signalPassFailure();
-    }
+    if (failed(editPlanPrograms(
+            module, [&](tile::PlanOp plan, tile::ProgramOp program) {
+              return Splitter(module, plan, *info).run(program);
+            })))
+      signalPassFailure();
   }
 };
 

@@ -458,7 +458,10 @@ Value ProgramLowering::lowerReduce(tile::ReduceOp reduce,
       return combineReduction(b, loc, reduce.getKind(), acc, folded);
     }
     Value extent = mapping.lookup(reduce.getExtents()[level]);
-    auto loop = scf::ForOp::create(b, loc, cIndex(0), extent, cIndex(1),
+    Value first = cIndex(0), end = extent;
+    if (level == 0)
+      std::tie(first, end) = emitReducedRange(b, loc, reduce, extent, base);
+    auto loop = scf::ForOp::create(b, loc, first, end, cIndex(1),
                                    ValueRange{acc});
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());

@@ -12,6 +12,14 @@
 // guarded scalar stores. The code is target-neutral (gpu, scf, memref,
 // arith, math); the NVVM or ROCDL lowering follows.
 //
+// With `reduce_threads = R` the tiles are distributed so over the T / R
+// groups of R consecutive threads instead: every thread of a group holds
+// its elements, the group's threads split each top-level reduction
+// (strided, 4 iterations a step with their loads first) and combine by
+// shuffles and shared memory (lowerReduce, combineAcrossGroup), and only a
+// group's first thread stores. A split reduction (`chunks(C along d)`)
+// folds its program's chunk (emitReducedRange).
+//
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/AffineExpansion.h"
 #include "compiler/Conversion/ContractLowering.h"
@@ -407,7 +415,8 @@ Fragment KernelLowering::lowerReduce(tile::ReduceOp reduce,
   // of a reduction at the program's top level (whose code all threads
   // run, as the combination's barrier needs), each taking every R-th
   // iteration so that consecutive threads read consecutive elements.
-  bool shared = reduceThreads > 1 && reduce->getParentOp() == program;
+  bool shared = reduceThreads > 1 && reduce->getParentOp() == program &&
+                !reduce.getExtents().empty();
   // The body's loads that read only indices (not values the body computes).
   SmallVector<tile::LoadOp> leadingLoads;
   for (Operation &op : body.without_terminator())
@@ -478,21 +487,34 @@ Fragment KernelLowering::lowerReduce(tile::ReduceOp reduce,
           lowered.insert(value.getDefiningOp());
         }
         carried = nest(level + 1, carried);
-        lowered.clear();
+        for (auto &[value, fragment] : loaded[j])
+          lowered.erase(value.getDefiningOp());
         reducedIVs.pop_back();
       }
       scf::YieldOp::create(b, loc, ValueRange(carried));
       return Fragment(forOp.getResults().begin(), forOp.getResults().end());
     };
+    Value first = cIndex(0), end = extent;
+    if (level == 0)
+      std::tie(first, end) =
+          emitReducedRange(b, loc, reduce, extent, tileOrigin);
     if (!(shared && level == 0))
-      return loop(cIndex(0), extent, 1, 1, acc);
+      return loop(first, end, 1, 1, acc);
     // The group's split: thread r takes r, r + R, ... Each step of the main
     // loop evaluates kSharedReductionCopies of them, so that their loads
     // are in flight together rather than one after the other (the
     // iterations are independent but for the fold); the rest, one at a
     // time.
-    int64_t copies = reduce.getExtents().size() == 1 ? kSharedReductionCopies : 1,
-            step = reduceThreads;
+    // (Over several indices the body is a loop nest: one at a time. With
+    // several elements a thread, fewer copies: as many loads in flight and
+    // fewer live.)
+    int64_t step = reduceThreads,
+            copies = reduce.getExtents().size() == 1
+                         ? std::max<int64_t>(1, kSharedReductionCopies / perThread)
+                         : 1;
+    Value start = arith::AddIOp::create(b, loc, first, laneInGroup);
+    if (copies == 1)
+      return loop(start, end, step, 1, acc);
     // The main loop runs only where every buffer its leading loads read has
     // elements (else all iterations go to the rest, loads guarded).
     Value nonEmpty = arith::ConstantIntOp::create(b, loc, 1, 1);
@@ -502,18 +524,18 @@ Fragment KernelLowering::lowerReduce(tile::ReduceOp reduce,
           emitNonEmpty(b, loc, scalars.lookup(load.getBuffer())));
     Value mainEnd = arith::SelectOp::create(
         b, loc, nonEmpty,
-        arith::SubIOp::create(b, loc, extent, cIndex((copies - 1) * step)),
-        laneInGroup);
-    acc = loop(laneInGroup, mainEnd, step, copies, acc);
+        arith::SubIOp::create(b, loc, end, cIndex((copies - 1) * step)),
+        start);
+    acc = loop(start, mainEnd, step, copies, acc);
     Value mainSteps = arith::MaxSIOp::create(
         b, loc, cIndex(0),
         arith::CeilDivSIOp::create(
-            b, loc, arith::SubIOp::create(b, loc, mainEnd, laneInGroup),
+            b, loc, arith::SubIOp::create(b, loc, mainEnd, start),
             cIndex(copies * step)));
     Value rest = arith::AddIOp::create(
-        b, loc, laneInGroup,
+        b, loc, start,
         arith::MulIOp::create(b, loc, mainSteps, cIndex(copies * step)));
-    return loop(rest, extent, step, 1, acc);
+    return loop(rest, end, step, 1, acc);
   };
   Value init = reductionIdentity(b, loc, reduce.getKind(), element);
   Fragment acc = nest(0, Fragment(perThread, init));

@@ -84,12 +84,17 @@ static void buildScheduledTile(OpPassManager &pm, const TargetInfo &info) {
   pm.addPass(createTileMaterializeComputedOperands(materialize));
 }
 
-/// Split contractions and layouts, for the schedules the programs have.
+/// Split contractions and reductions, and layouts, for the schedules the
+/// programs have.
 static void buildTileLayouts(OpPassManager &pm, const TargetInfo &info) {
   TileSplitContractionsOptions split;
   split.target = info.name;
   split.multiprocessors = info.multiprocessors;
   pm.addPass(createTileSplitContractions(split));
+  TileSplitReductionsOptions splitReductions;
+  splitReductions.target = info.name;
+  splitReductions.multiprocessors = info.multiprocessors;
+  pm.addPass(createTileSplitReductions(splitReductions));
   pm.addPass(createTileAssignLayouts());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

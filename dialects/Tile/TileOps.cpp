@@ -87,7 +87,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   if (parser.parseComma() || parser.parseKeyword("threads") ||
       parser.parseEqual() || parser.parseInteger(threads))
     return {};
-  int64_t reduceThreads = 1;
+  int64_t reduceThreads = 1, reduceSplit = 1;
   while (succeeded(parser.parseOptionalComma())) {
     StringRef key;
     if (parser.parseKeyword(&key) || parser.parseEqual())
@@ -98,9 +98,13 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
     } else if (key == "reduce_threads") {
       if (parser.parseInteger(reduceThreads))
         return {};
+    } else if (key == "reduce_split") {
+      if (parser.parseInteger(reduceSplit))
+        return {};
     } else {
       parser.emitError(parser.getCurrentLocation(),
-                       "expected 'mma' or 'reduce_threads', not '")
+                       "expected 'mma', 'reduce_threads' or 'reduce_split', "
+                       "not '")
           << key << "'";
       return {};
     }
@@ -108,7 +112,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   if (parser.parseGreater())
     return {};
   return parser.getChecked<ScheduleAttr>(parser.getContext(), tile, threads,
-                                         mma, reduceThreads);
+                                         mma, reduceThreads, reduceSplit);
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
@@ -119,6 +123,8 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
     printer << ", mma = " << getMma();
   if (getReduceThreads() != 1)
     printer << ", reduce_threads = " << getReduceThreads();
+  if (getReduceSplit() != 1)
+    printer << ", reduce_split = " << getReduceSplit();
   printer << ">";
 }
 
@@ -233,7 +239,7 @@ LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult
 ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                      ArrayRef<int64_t> tile, int64_t threads, MmaAttr mma,
-                     int64_t reduceThreads) {
+                     int64_t reduceThreads, int64_t reduceSplit) {
   if (mma) {
     if (tile.size() < 2)
       return emitError() << "a tensor-core schedule tiles at least 2 dimensions";
@@ -286,6 +292,14 @@ ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "reduce_threads must be a power of two that "
                             "divides threads ("
                          << threads << "), not " << reduceThreads;
+  }
+  if (reduceSplit != 1) {
+    if (mma)
+      return emitError() << "reduce_split is for programs on the CUDA cores; "
+                            "a tensor-core schedule splits K with split_k";
+    if (reduceSplit < 1)
+      return emitError() << "reduce_split must be at least 1, not "
+                         << reduceSplit;
   }
   int64_t holders = mma ? 32 * mma.getNumWarps() : threads / reduceThreads;
   if (n % holders != 0)
@@ -765,6 +779,43 @@ LogicalResult ReduceOp::verify() {
   auto yield = dyn_cast<YieldOp>(body.getTerminator());
   if (!yield || yield.getValue().getType() != getType())
     return emitOpError("the body must yield a tile of the result type");
+  if (getSplitDim().has_value() != getSplitChunk().has_value())
+    return emitOpError("a split reduction needs both split_dim and "
+                       "split_chunk");
+  if (!isSplit())
+    return success();
+  int64_t splitDim = getSplitDimAttr().getInt(),
+          chunk = getSplitChunkAttr().getInt();
+  ArrayRef<int64_t> shape = getType().getShape();
+  if (splitDim < 0 || splitDim >= static_cast<int64_t>(shape.size()))
+    return emitOpError("is split along output dimension ")
+           << splitDim << " of a rank-" << shape.size() << " tile";
+  if (shape[splitDim] != 1)
+    return emitOpError("is split along output dimension ")
+           << splitDim << ", which its tile must take one at a time";
+  if (chunk <= 0)
+    return emitOpError("splits its reduction into chunks of ")
+           << chunk << "; they must be positive";
+  // The body may not read the split dimension: each chunk folds the same
+  // elements for every index along it but its own indices.
+  WalkResult reads = body.walk([&](Operation *inner) {
+    auto load = dyn_cast<LoadOp>(inner);
+    auto index = dyn_cast<IndexOp>(inner);
+    if ((load && llvm::any_of(load.getMap().getResults(),
+                              [&](AffineExpr e) {
+                                return e.isFunctionOfDim(splitDim);
+                              })) ||
+        (index && static_cast<int64_t>(index.getDim()) == splitDim))
+      return WalkResult::interrupt();
+    for (Value v : inner->getOperands())
+      if (auto outside = v.getDefiningOp<IndexOp>();
+          outside && static_cast<int64_t>(outside.getDim()) == splitDim)
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (reads.wasInterrupted())
+    return emitOpError("the body reads output dimension ")
+           << splitDim << ", along which the reduction is split";
   return success();
 }
 

@@ -185,9 +185,20 @@ def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
     on hundreds of threads rather than a few, reading consecutive elements
     on consecutive threads. Not with `mma`.
 
+    `reduce_split = S` (1 when not printed) splits the outermost reduced
+    extent of the program's top-level `tile.reduce` into S chunks, each
+    reduced by programs of their own: `tile-split-reductions` makes them
+    (`<program>_partial`, its reduction taking `chunks(C along d)`) and
+    leaves the program combining their results. It asks for more blocks
+    than the outputs alone give, for a reduction over many elements to few
+    outputs (a softmax over a vocabulary at a decoding step). Not with
+    `mma` (a contraction splits with `split_k`).
+
     ```mlir
     #tile.schedule<tile = [1, 16, 64], threads = 128>
     #tile.schedule<tile = [1, 1], threads = 256, reduce_threads = 256>
+    #tile.schedule<tile = [1], threads = 256, reduce_threads = 256,
+                   reduce_split = 32>
     #tile.schedule<tile = [128, 128], threads = 128,
                    mma = #tile.mma<instr = "mma_sync", tile_k = 32,
                                    warps = [2, 2], stages = 3>>
@@ -196,14 +207,15 @@ def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
   let parameters = (ins ArrayRefParameter<"int64_t">:$tile,
                         "int64_t":$threads,
                         OptionalParameter<"MmaAttr">:$mma,
-                        DefaultValuedParameter<"int64_t", "1">:$reduceThreads);
+                        DefaultValuedParameter<"int64_t", "1">:$reduceThreads,
+                        DefaultValuedParameter<"int64_t", "1">:$reduceSplit);
   let builders = [
     AttrBuilder<(ins "llvm::ArrayRef<int64_t>":$tile, "int64_t":$threads), [{
-      return $_get($_ctxt, tile, threads, MmaAttr(), 1);
+      return $_get($_ctxt, tile, threads, MmaAttr(), 1, 1);
     }]>,
     AttrBuilder<(ins "llvm::ArrayRef<int64_t>":$tile, "int64_t":$threads,
                      "MmaAttr":$mma), [{
-      return $_get($_ctxt, tile, threads, mma, 1);
+      return $_get($_ctxt, tile, threads, mma, 1, 1);
     }]>
   ];
   let hasCustomAssemblyFormat = 1;
@@ -378,12 +390,35 @@ def Tile_ReduceOp : Tile_Op<"reduce", [RecursiveMemoryEffects, SingleBlock]> {
     operands) and yields the tile to fold at that point; the result is the
     fold of all of them with `kind`, starting from its identity. The order
     of the fold is the lowering's choice.
+
+    A split reduction (`over(%K) chunks(C along d)`, made by
+    `tile-split-reductions`) folds only part of its outermost reduced
+    index: along output dimension `d`, which its tile takes one at a time
+    and its body does not read, the program at index `s` folds the indices
+    in [s x C, min(extent, (s + 1) x C)). The results of all `s`, folded
+    with `kind`, are the whole reduction.
   }];
-  let arguments = (ins Variadic<Index>:$extents, Alg_ReductionKind:$kind);
+  let arguments = (ins Variadic<Index>:$extents, Alg_ReductionKind:$kind,
+                       OptionalAttr<I64Attr>:$split_chunk,
+                       OptionalAttr<I64Attr>:$split_dim);
   let results = (outs AnyVectorOfAnyRank:$result);
   let regions = (region SizedRegion<1>:$body);
-  let assemblyFormat = "$kind `over` `(` $extents `)` attr-dict `:` type($result) $body";
+  let assemblyFormat = [{
+    $kind `over` `(` $extents `)`
+    (`chunks` `(` $split_chunk^ `along` $split_dim `)`)?
+    attr-dict `:` type($result) $body
+  }];
   let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$result, "::mlir::ValueRange":$extents,
+                   "::nautilus::alg::ReductionKind":$kind), [{
+      build($_builder, $_state, result, extents, kind, ::mlir::IntegerAttr(),
+            ::mlir::IntegerAttr());
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    bool isSplit() { return getSplitDim().has_value(); }
+  }];
 }
 
 def Tile_ContractOp : Tile_Op<"contract", [AttrSizedOperandSegments,

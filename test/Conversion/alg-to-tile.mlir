@@ -84,7 +84,7 @@ alg.kernel @rows sizes ["R", "C"] attributes {bindings = {C = 4096 : i64, R = 8 
     %v = alg.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : tensor<?x?xf32> -> f32
     alg.yield %v : f32
   }
-  // Rows of 32: fewer than kMinSharedReduction (64) elements.
+  // Rows of 32: fewer than the 64 elements a shared reduction needs.
   %short = alg.define "Short" dims ["R"] reduce max over [32] : tensor<?xf32> {
   ^bb0(%r: index, %c: index):
     %v = alg.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : tensor<?x?xf32> -> f32
@@ -98,4 +98,20 @@ alg.kernel @rows sizes ["R", "C"] attributes {bindings = {C = 4096 : i64, R = 8 
     alg.yield %p : f32
   }
   alg.return %s, %short, %g : tensor<?xf32>, tensor<?xf32>, tensor<?x16xf32>
+}
+
+// One row of 131072 (a softmax over a vocabulary at a decoding step): a
+// group of 256 threads would take 512 iterations each, so the reduction is
+// also split across 32 programs (each thread then 16 iterations; 32
+// programs within 4 a multiprocessor).
+// GPU-LABEL: tile.program @vocab_M
+// GPU-SAME: schedule = #tile.schedule<tile = [1], threads = 256, reduce_threads = 256, reduce_split = 32>
+alg.kernel @vocab sizes ["R", "C"] attributes {bindings = {C = 131072 : i64, R = 1 : i64}} {
+  %x = alg.input "X" dims ["R", "C"] : tensor<?x?xf32>
+  %m = alg.define "M" dims ["R"] reduce max over ["C"] : tensor<?xf32> {
+  ^bb0(%r: index, %c: index):
+    %v = alg.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : tensor<?x?xf32> -> f32
+    alg.yield %v : f32
+  }
+  alg.return %m : tensor<?xf32>
 }

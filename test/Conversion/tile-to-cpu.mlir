@@ -57,3 +57,20 @@ tile.program @skipping_Y attributes {arg_names = ["blocks", "X", "Y"], output_di
   %w = math.exp %v : vector<16x64xf32>
   tile.store %w, %y : vector<16x64xf32> -> memref<?x?xf32>
 }
+
+// A split reduction folds its program's chunk: [2500 s, min(C, 2500 (s + 1)))
+// with s the program's index along dimension 1.
+// CHECK-LABEL: func.func @chunked_P
+// CHECK: %[[FIRST:.*]] = arith.muli %{{.*}}, %c2500
+// CHECK: %[[NEXT:.*]] = arith.addi %[[FIRST]], %c2500
+// CHECK: %[[END:.*]] = arith.minsi %{{.*}}, %[[NEXT]]
+// CHECK: scf.for %{{.*}} = %[[FIRST]] to %[[END]] step %c1 iter_args
+tile.program @chunked_P attributes {arg_names = ["X", "P"], output_dims = ["R", 4], schedule = #tile.schedule<tile = [1, 1], threads = 1>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %p: memref<?x?xf32>, %r: index, %c: index):
+  %acc = tile.reduce max over(%c) chunks(2500 along 1) : vector<1x1xf32> {
+  ^bb0(%k: index):
+    %v = tile.load %x[affine_map<(d0, d1, d2)[s0, s1] -> (d0, d2)>] : memref<?x?xf32> -> vector<1x1xf32>
+    tile.yield %v : vector<1x1xf32>
+  }
+  tile.store %acc, %p : vector<1x1xf32> -> memref<?x?xf32>
+}

@@ -114,3 +114,25 @@ tile.program @rowmax_H attributes {arg_names = ["X", "M"], output_dims = ["R"], 
   }
   tile.store %acc, %m : vector<1xf16> -> memref<?xf16>
 }
+
+// A split reduction (`chunks(2500 along 1)`): the program at index s along
+// dimension 1 folds [2500 s, min(C, 2500 (s + 1))), its group's threads
+// starting there, one apart.
+// CHECK-LABEL: gpu.func @chunked_P
+// CHECK: %[[BLOCK:.*]] = gpu.block_id x
+// CHECK: %[[S:.*]] = arith.remsi %[[BLOCK]], %c4
+// CHECK: %[[FIRST:.*]] = arith.muli %[[S]], %c2500
+// CHECK: %[[NEXT:.*]] = arith.addi %[[FIRST]], %c2500
+// CHECK: %[[END:.*]] = arith.minsi %{{.*}}, %[[NEXT]]
+// CHECK: %[[START:.*]] = arith.addi %[[FIRST]], %{{.*}}
+// CHECK: scf.for %{{.*}} = %[[START]] to %{{.*}} step %c32
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[END]] step %c8
+tile.program @chunked_P attributes {arg_names = ["X", "P"], output_dims = ["R", 4], schedule = #tile.schedule<tile = [1, 1], threads = 8, reduce_threads = 8>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %p: memref<?x?xf32>, %r: index, %c: index):
+  %acc = tile.reduce max over(%c) chunks(2500 along 1) : vector<1x1xf32> {
+  ^bb0(%k: index):
+    %v = tile.load %x[affine_map<(d0, d1, d2)[s0, s1] -> (d0, d2)>] : memref<?x?xf32> -> vector<1x1xf32>
+    tile.yield %v : vector<1x1xf32>
+  }
+  tile.store %acc, %p : vector<1x1xf32> -> memref<?x?xf32>
+}

@@ -468,7 +468,69 @@ tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule =
 
 // -----
 
-// expected-error @+1 {{expected 'mma' or 'reduce_threads', not 'reduce'}}
+// expected-error @+1 {{expected 'mma', 'reduce_threads' or 'reduce_split', not 'reduce'}}
 tile.program @p attributes {arg_names = [], output_dims = ["N"], schedule = #tile.schedule<tile = [4], threads = 32, reduce = 2>, sizes = ["N"]} {
 ^bb0(%n: index):
+}
+
+// -----
+
+// expected-error @+1 {{reduce_split is for programs on the CUDA cores; a tensor-core schedule splits K with split_k}}
+tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3>, reduce_split = 2>, sizes = ["M", "N"]} {
+^bb0(%m: index, %n: index):
+}
+
+// -----
+
+// expected-error @+1 {{reduce_split must be at least 1, not 0}}
+tile.program @p attributes {arg_names = [], output_dims = ["N"], schedule = #tile.schedule<tile = [4], threads = 32, reduce_split = 0>, sizes = ["N"]} {
+^bb0(%n: index):
+}
+
+// -----
+
+tile.program @p attributes {arg_names = ["X"], output_dims = ["R", 4], schedule = #tile.schedule<tile = [2, 1], threads = 2>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %r: index, %c: index):
+  // expected-error @+1 {{'tile.reduce' op is split along output dimension 0, which its tile must take one at a time}}
+  %s = tile.reduce sum over(%c) chunks(64 along 0) : vector<2x1xf32> {
+  ^bb0(%k: index):
+    %v = tile.load %x[affine_map<(d0, d1, d2)[s0, s1] -> (d0, d2)>] : memref<?x?xf32> -> vector<2x1xf32>
+    tile.yield %v : vector<2x1xf32>
+  }
+}
+
+// -----
+
+tile.program @p attributes {arg_names = ["X"], output_dims = ["R", 4], schedule = #tile.schedule<tile = [2, 1], threads = 2>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %r: index, %c: index):
+  // expected-error @+1 {{'tile.reduce' op is split along output dimension 2 of a rank-2 tile}}
+  %s = tile.reduce sum over(%c) chunks(64 along 2) : vector<2x1xf32> {
+  ^bb0(%k: index):
+    %v = tile.load %x[affine_map<(d0, d1, d2)[s0, s1] -> (d0, d2)>] : memref<?x?xf32> -> vector<2x1xf32>
+    tile.yield %v : vector<2x1xf32>
+  }
+}
+
+// -----
+
+tile.program @p attributes {arg_names = ["X"], output_dims = ["R", 4], schedule = #tile.schedule<tile = [2, 1], threads = 2>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %r: index, %c: index):
+  // expected-error @+1 {{'tile.reduce' op splits its reduction into chunks of 0; they must be positive}}
+  %s = tile.reduce sum over(%c) chunks(0 along 1) : vector<2x1xf32> {
+  ^bb0(%k: index):
+    %v = tile.load %x[affine_map<(d0, d1, d2)[s0, s1] -> (d0, d2)>] : memref<?x?xf32> -> vector<2x1xf32>
+    tile.yield %v : vector<2x1xf32>
+  }
+}
+
+// -----
+
+tile.program @p attributes {arg_names = ["X"], output_dims = ["R", 4], schedule = #tile.schedule<tile = [2, 1], threads = 2>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %r: index, %c: index):
+  // expected-error @+1 {{'tile.reduce' op the body reads output dimension 1, along which the reduction is split}}
+  %s = tile.reduce sum over(%c) chunks(64 along 1) : vector<2x1xf32> {
+  ^bb0(%k: index):
+    %v = tile.load %x[affine_map<(d0, d1, d2)[s0, s1] -> (d0, d2 + d1)>] : memref<?x?xf32> -> vector<2x1xf32>
+    tile.yield %v : vector<2x1xf32>
+  }
 }

@@ -30,6 +30,20 @@ tile.program @rowsum_shared attributes {arg_names = ["X", "Y"], output_dims = ["
   }
   tile.store %s, %y : vector<2xf32> -> memref<?xf32>
 }
+// A reduction split across programs: the schedule asks for it, and a
+// split reduction folds a chunk of its outermost index.
+// CHECK-LABEL: tile.program @rowsum_split
+// CHECK-SAME: schedule = #tile.schedule<tile = [1, 1], threads = 64, reduce_threads = 64, reduce_split = 8>
+// CHECK: tile.reduce max over(%{{.*}}) chunks(4096 along 1) : vector<1x1xf32>
+tile.program @rowsum_split attributes {arg_names = ["X", "Y"], output_dims = ["R", 8], schedule = #tile.schedule<tile = [1, 1], threads = 64, reduce_threads = 64, reduce_split = 8>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %y: memref<?x8xf32>, %r: index, %c: index):
+  %s = tile.reduce max over(%c) chunks(4096 along 1) : vector<1x1xf32> {
+  ^bb0(%k: index):
+    %v = tile.load %x[affine_map<(d0, d1, d2)[s0, s1] -> (d0, d2)>] : memref<?x?xf32> -> vector<1x1xf32>
+    tile.yield %v : vector<1x1xf32>
+  }
+  tile.store %s, %y : vector<1x1xf32> -> memref<?x8xf32>
+}
 // CHECK-LABEL: tile.program @rowsum_unshared
 // CHECK-SAME: schedule = #tile.schedule<tile = [2], threads = 2>,
 tile.program @rowsum_unshared attributes {arg_names = ["Y"], output_dims = ["R"], schedule = #tile.schedule<tile = [2], threads = 2, reduce_threads = 1>, sizes = ["R"]} {

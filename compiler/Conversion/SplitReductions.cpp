@@ -1,0 +1,226 @@
+//===- SplitReductions.cpp - a reduction split across programs ------------===//
+//
+// A program whose schedule asks for `reduce_split = S` becomes two
+// (TileSplitReductions in Passes.td):
+//
+//  - `<program>_partial`, over [the program's output dims, S'], folds chunk
+//    s of the reduction's outermost index for each s (`tile.reduce ...
+//    chunks(C along rank)`) and stores the results to a workspace
+//    `<program>.partial` [dims..., S']: the chunk index innermost, so that
+//    a row's partials lie side by side;
+//  - the program itself then folds the S' partials with the same kind where
+//    it had the reduction and runs its epilogue as before, a thread of a
+//    group to each partial.
+//
+// Every kind (sum, product, max, min) is associative up to rounding, so the
+// folded partials are the whole reduction in another order.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversion/SplitReductions.h"
+#include "compiler/Conversion/DefaultSchedule.h"
+#include "compiler/Conversion/KernelEditing.h"
+#include "compiler/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace nautilus {
+#define GEN_PASS_DEF_TILESPLITREDUCTIONS
+#include "compiler/Conversion/Passes.h.inc"
+} // namespace nautilus
+
+using namespace mlir;
+using namespace nautilus;
+
+tile::ReduceOp nautilus::topLevelReduce(tile::ProgramOp program) {
+  tile::ReduceOp found;
+  for (auto reduce : program.getBody().front().getOps<tile::ReduceOp>()) {
+    if (found)
+      return {};
+    found = reduce;
+  }
+  return found;
+}
+
+/// The reduction's outermost extent, when bound at compile time.
+static std::optional<int64_t> knownOuterExtent(tile::ProgramOp program,
+                                               tile::ReduceOp reduce) {
+  Value extent = reduce.getExtents().front();
+  if (auto constant = extent.getDefiningOp<arith::ConstantIndexOp>())
+    return constant.value();
+  auto arg = dyn_cast<BlockArgument>(extent);
+  unsigned buffers = program.getArgNames().size();
+  if (!arg || arg.getOwner() != &program.getBody().front() ||
+      arg.getArgNumber() < buffers)
+    return std::nullopt;
+  return program.getKnownExtent(
+      program.getSizes()[arg.getArgNumber() - buffers]);
+}
+
+std::string nautilus::splitReductionRefusal(tile::ProgramOp program) {
+  bool other = false;
+  program.walk([&](Operation *op) {
+    if (isa<tile::ContractOp, tile::RouteOp, tile::SkipIfNegativeOp>(op))
+      other = true;
+  });
+  if (other)
+    return "a program with a contraction, routing or skipped tiles is not "
+           "split this way";
+  tile::ReduceOp reduce = topLevelReduce(program);
+  if (!reduce)
+    return "the program must have exactly one reduction at its top level";
+  if (!knownOuterExtent(program, reduce))
+    return "the reduced extent must be bound at compile time (--shape)";
+  return "";
+}
+
+namespace {
+
+/// `map` (over the output dims, then the reduced indices) with a new
+/// output dimension after the program's `rank`: reduced index j moves from
+/// dimension rank + j to rank + 1 + j.
+AffineMap withDimAfterOutputs(AffineMap map, unsigned rank) {
+  SmallVector<AffineExpr> dims;
+  for (unsigned d = 0; d < map.getNumDims(); ++d)
+    dims.push_back(getAffineDimExpr(d < rank ? d : d + 1, map.getContext()));
+  return map.replaceDimsAndSymbols(dims, {}, map.getNumDims() + 1,
+                                   map.getNumSymbols());
+}
+
+class Splitter {
+public:
+  Splitter(ModuleOp module, tile::PlanOp plan, const TargetInfo &target)
+      : module(module), plan(plan), target(target) {}
+
+  LogicalResult run(tile::ProgramOp program) {
+    tile::ScheduleAttr schedule = program.getSchedule();
+    if (schedule.getReduceSplit() == 1)
+      return success();
+    std::string refusal = splitReductionRefusal(program);
+    if (!refusal.empty())
+      return program.emitError("cannot split the reduction ")
+             << schedule.getReduceSplit() << " ways: " << refusal;
+    tile::ReduceOp reduce = topLevelReduce(program);
+    int64_t extent = *knownOuterExtent(program, reduce);
+    // Chunks of C (none empty): S' = ceil(extent / C) <= S.
+    int64_t chunk = std::max<int64_t>(
+        1, llvm::divideCeil(extent, schedule.getReduceSplit()));
+    int64_t splits = std::max<int64_t>(1, llvm::divideCeil(extent, chunk));
+    if (splits == 1) { // one chunk: nothing to split
+      program.retile(withSplit(schedule, program.getSchedule().getTile(), 1));
+      return success();
+    }
+    MLIRContext *ctx = module.getContext();
+    unsigned rank = program.getRank();
+    SmallVector<Attribute> dims(program.getOutputDims().begin(),
+                                program.getOutputDims().end());
+    dims.push_back(IntegerAttr::get(IntegerType::get(ctx, 64), splits));
+    std::string name = (program.getSymName() + ".partial").str();
+    unsigned workspace = addKernelBuffer(
+        module, plan, name, "workspace",
+        MemRefType::get(SmallVector<int64_t>(rank + 1, ShapedType::kDynamic),
+                        reduce.getType().getElementType()),
+        dims);
+    buildPartialProgram(program, reduce, chunk, workspace, dims);
+    foldPartials(program, reduce, splits, workspace);
+    return success();
+  }
+
+private:
+  /// `schedule` over `tile` with `reduce_split` = `split`.
+  static tile::ScheduleAttr withSplit(tile::ScheduleAttr schedule,
+                                      ArrayRef<int64_t> tile, int64_t split) {
+    return tile::ScheduleAttr::get(schedule.getContext(), tile,
+                                   schedule.getThreads(), schedule.getMma(),
+                                   schedule.getReduceThreads(), split);
+  }
+
+  /// `<program>_partial`: the reduction over each chunk, stored.
+  void buildPartialProgram(tile::ProgramOp program, tile::ReduceOp reduce,
+                           int64_t chunk, unsigned workspace,
+                           ArrayRef<Attribute> dims) {
+    MLIRContext *ctx = module.getContext();
+    Location loc = program.getLoc();
+    unsigned rank = program.getRank();
+    SmallVector<int64_t> partialTile(program.getSchedule().getTile());
+    partialTile.push_back(1);
+    std::string symbol = (program.getSymName() + "_partial").str();
+    OpBuilder b(ctx);
+    IRMapping mapping;
+    tile::ProgramOp partial =
+        createSiblingProgram(b, program, symbol, dims, mapping);
+    Block *entry = &partial.getBody().front();
+    cloneUsedFromOutside(reduce, mapping, b);
+    auto split = cast<tile::ReduceOp>(b.clone(*reduce, mapping));
+    // The chunk index is a new output dimension after the others: the
+    // reduced indices move past it.
+    split.getBody().walk([&](tile::LoadOp load) {
+      load.setMapAttr(AffineMapAttr::get(withDimAfterOutputs(load.getMap(), rank)));
+    });
+    split.setSplitDimAttr(b.getI64IntegerAttr(rank));
+    split.setSplitChunkAttr(b.getI64IntegerAttr(chunk));
+    tile::StoreOp::create(b, loc, split, entry->getArgument(workspace));
+    tile::ReturnOp::create(b, loc);
+    partial.retile(withSplit(program.getSchedule(), partialTile, 1));
+    launchBefore(plan, symbol, program.getSymName());
+  }
+
+  /// The program folds the partials where it had the reduction, each of a
+  /// group's threads a partial.
+  void foldPartials(tile::ProgramOp program, tile::ReduceOp reduce,
+                    int64_t splits, unsigned workspace) {
+    MLIRContext *ctx = module.getContext();
+    Location loc = reduce.getLoc();
+    unsigned rank = program.getRank();
+    OpBuilder b(reduce);
+    Value count = arith::ConstantIndexOp::create(b, loc, splits);
+    auto folded = tile::ReduceOp::create(b, loc, reduce.getType(),
+                                         ValueRange{count}, reduce.getKind());
+    Block *body = b.createBlock(&folded.getBody());
+    body->addArgument(b.getIndexType(), loc);
+    // (dims..., s) -> (dims..., s)
+    auto map = AffineMap::getMultiDimIdentityMap(rank + 1, ctx);
+    map = AffineMap::get(rank + 1, program.getSizes().size(), map.getResults(),
+                         ctx);
+    Value partials = program.getBody().front().getArgument(workspace);
+    Value read = tile::LoadOp::create(b, loc, reduce.getType(), partials,
+                                      ValueRange{}, AffineMapAttr::get(map),
+                                      b.getDenseI64ArrayAttr({}));
+    tile::YieldOp::create(b, loc, read);
+    reduce.getResult().replaceAllUsesWith(folded.getResult());
+    reduce.erase();
+    SmallVector<std::optional<int64_t>> extents;
+    for (Attribute d : program.getOutputDims())
+      extents.push_back(program.getKnownExtent(d));
+    ReductionScheduleOptions options;
+    options.stepsPerThread = 1;
+    options.minShared = 2;
+    options.splittable = false;
+    program.retile(defaultReductionSchedule(ctx, extents, splits,
+                                            /*rowWise=*/true, target, options));
+  }
+
+  ModuleOp module;
+  tile::PlanOp plan;
+  const TargetInfo &target;
+};
+
+struct TileSplitReductionsPass
+    : public nautilus::impl::TileSplitReductionsBase<TileSplitReductionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    std::optional<TargetInfo> info =
+        getTargetOption(getOperation(), target, multiprocessors);
+    if (!info)
+      return signalPassFailure();
+    ModuleOp module = getOperation();
+    if (failed(editPlanPrograms(
+            module, [&](tile::PlanOp plan, tile::ProgramOp program) {
+              return Splitter(module, plan, *info).run(program);
+            })))
+      signalPassFailure();
+  }
+};
+
+} // namespace

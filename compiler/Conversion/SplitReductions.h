@@ -1,0 +1,29 @@
+//===- SplitReductions.h - a reduction split across programs ----*- C++ -*-===//
+//
+// What tile-split-reductions needs to know before it splits a program's
+// reduction, shared with tile-apply-schedules, which checks a schedule
+// file's `reduce_split`.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_CONVERSION_SPLITREDUCTIONS_H
+#define NAUTILUS_CONVERSION_SPLITREDUCTIONS_H
+
+#include "dialects/Tile/TileOps.h"
+
+#include <string>
+
+namespace nautilus {
+
+/// The program's one `tile.reduce` at its top level, or null (none, or
+/// more than one).
+tile::ReduceOp topLevelReduce(tile::ProgramOp program);
+
+/// Why `program`'s reduction cannot be split across programs, or "" if it
+/// can: the program has exactly one reduction at its top level, over an
+/// outermost extent bound at compile time, and no contraction, routing or
+/// skipped tiles.
+std::string splitReductionRefusal(tile::ProgramOp program);
+
+} // namespace nautilus
+
+#endif
