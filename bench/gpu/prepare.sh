@@ -46,6 +46,9 @@ cases=(
   # A decoding step of batch 1 (one query row, 8192 keys, 32 heads): P V
   # split over the keys in 2 (64 tiles alone would leave half the machine idle).
   "attention_decode_d128:$examples/attention.tensor:attention:B=1,H=32,N=1,M=8192,D=128"
+  # The same at a long context (131072 keys): P V split over the keys, and
+  # the row maximum and sum split across programs (reduce_split).
+  "attention_decode_long_d128:$examples/attention.tensor:attention:B=1,H=32,N=1,M=131072,D=128"
   # A mixture of experts at Mixtral 8x7B's shapes (7 programs: routing,
   # X's rows gathered, gate, up, silu(G) * U, down, combine) and a ragged
   # one, checked against a per-expert PyTorch loop; and the same layer with
@@ -59,6 +62,9 @@ cases=(
   "rmsnorm_4096:$examples/norms.tensor:rmsnorm:T=4096,D=4096"
   "rmsnorm_decode:$examples/norms.tensor:rmsnorm:T=1,D=8192"
   "softmax_4096:$examples/norms.tensor:softmax:R=4096,C=4096"
+  # A softmax over a vocabulary at a decoding step: one row of 131072,
+  # its maximum and sum each split 32 ways.
+  "softmax_vocab:$examples/norms.tensor:softmax:R=1,C=131072"
 )
 extra=()
 if [ -n "${MULTIPROCESSORS:-}" ]; then
