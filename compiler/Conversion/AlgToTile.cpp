@@ -356,7 +356,8 @@ struct ConvertAlgToTilePass
   using ConvertAlgToTileBase::ConvertAlgToTileBase;
 
   void runOnOperation() override {
-    std::optional<TargetInfo> info = getTargetOption(getOperation(), target);
+    std::optional<TargetInfo> info =
+        getTargetOption(getOperation(), target, multiprocessors);
     if (!info)
       return signalPassFailure();
     SmallVector<alg::KernelOp> kernels(

@@ -13,11 +13,16 @@ def ConvertAlgToTile : Pass<"convert-alg-to-tile", "::mlir::ModuleOp"> {
     Scalar ops of the alg bodies become the same ops on tiles. A `tile.plan`
     lists the buffers (inputs, outputs, and a workspace per intermediate)
     and the programs in order. The tile shape comes from the target's
-    default schedule and the bound sizes.
+    default schedule and the bound sizes; a reduction of rows on a GPU
+    takes groups of threads (`reduce_threads`) and, for few outputs over
+    long rows, a split across programs (`reduce_split`), sized for the
+    multiprocessors (`defaultReductionSchedule`).
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
            "cpu, sm_80, sm_90, gfx90a or gfx942">,
+    Option<"multiprocessors", "multiprocessors", "int64_t", /*default=*/"0",
+           "the multiprocessors reductions' schedules fill (0: the target's)">,
   ];
   let dependentDialects = ["::nautilus::tile::TileDialect",
                            "::mlir::vector::VectorDialect",

@@ -45,6 +45,8 @@ tile::ReduceOp nautilus::topLevelReduce(tile::ProgramOp program) {
 /// The reduction's outermost extent, when bound at compile time.
 static std::optional<int64_t> knownOuterExtent(tile::ProgramOp program,
                                                tile::ReduceOp reduce) {
+  if (reduce.getExtents().empty())
+    return std::nullopt;
   Value extent = reduce.getExtents().front();
   if (auto constant = extent.getDefiningOp<arith::ConstantIndexOp>())
     return constant.value();
@@ -69,6 +71,8 @@ std::string nautilus::splitReductionRefusal(tile::ProgramOp program) {
   tile::ReduceOp reduce = topLevelReduce(program);
   if (!reduce)
     return "the program must have exactly one reduction at its top level";
+  if (reduce.getExtents().empty())
+    return "the reduction has no reduced index";
   if (!knownOuterExtent(program, reduce))
     return "the reduced extent must be bound at compile time (--shape)";
   return "";
@@ -152,9 +156,10 @@ private:
     Block *entry = &partial.getBody().front();
     cloneUsedFromOutside(reduce, mapping, b);
     auto split = cast<tile::ReduceOp>(b.clone(*reduce, mapping));
-    // The chunk index is a new output dimension after the others: the
-    // reduced indices move past it.
-    split.getBody().walk([&](tile::LoadOp load) {
+    // The chunk index is a new output dimension after the others: every
+    // map takes it (the reduced indices move past it), the reduction's and
+    // those of the loads cloned from outside it.
+    partial.walk([&](tile::LoadOp load) {
       load.setMapAttr(AffineMapAttr::get(withDimAfterOutputs(load.getMap(), rank)));
     });
     split.setSplitDimAttr(b.getI64IntegerAttr(rank));

@@ -66,6 +66,7 @@ static void buildScheduledTile(OpPassManager &pm, const TargetInfo &info) {
   pm.addNestedPass<alg::KernelOp>(createAlgFuseElementwise());
   ConvertAlgToTileOptions options;
   options.target = target;
+  options.multiprocessors = info.multiprocessors;
   pm.addPass(createConvertAlgToTile(options));
   // A mixture of experts' contractions, bucketed by expert, become grouped
   // GEMMs; contractions that tensor cores can run take a tensor-core

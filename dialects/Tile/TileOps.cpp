@@ -784,6 +784,8 @@ LogicalResult ReduceOp::verify() {
                        "split_chunk");
   if (!isSplit())
     return success();
+  if (getExtents().empty())
+    return emitOpError("is split but has no reduced index");
   int64_t splitDim = getSplitDimAttr().getInt(),
           chunk = getSplitChunkAttr().getInt();
   ArrayRef<int64_t> shape = getType().getShape();

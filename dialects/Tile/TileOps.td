@@ -186,7 +186,8 @@ def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
     on consecutive threads. Not with `mma`.
 
     `reduce_split = S` (1 when not printed) splits the outermost reduced
-    extent of the program's top-level `tile.reduce` into S chunks, each
+    extent of the program's top-level `tile.reduce` into at most S chunks
+    (none empty), each
     reduced by programs of their own: `tile-split-reductions` makes them
     (`<program>_partial`, its reduction taking `chunks(C along d)`) and
     leaves the program combining their results. It asks for more blocks

@@ -108,3 +108,27 @@ tile.program @two_S attributes {arg_names = ["X", "S"], output_dims = ["R"], sch
   tile.store %t, %s : vector<1xf32> -> memref<?xf32>
 }
 tile.plan @two {bindings = {C = 100 : i64, R = 3 : i64}, buffers = [{dims = ["R", "C"], name = "X", role = "input", type = memref<?x?xf32>}, {dims = ["R"], name = "S", role = "output", type = memref<?xf32>}], programs = [@two_S], sizes = ["R", "C"]}
+
+// -----
+
+// A tile loaded outside the reduction and used in it moves into the partial
+// program with the reduction, its map taking the new dimension too.
+// CHECK-DAG: #[[SHIFT:.*]] = affine_map<(d0, d1)[s0, s1] -> (d0)>
+// CHECK-DAG: #[[ROWS:.*]] = affine_map<(d0, d1, d2)[s0, s1] -> (d0, d2)>
+// CHECK-LABEL: tile.program @shifted_S_partial
+// CHECK: %[[SHIFTS:.*]] = tile.load %arg1[#[[SHIFT]]] : memref<?xf32> -> vector<1x1xf32>
+// CHECK: tile.reduce sum over(%arg5) chunks(50 along 1) : vector<1x1xf32> {
+// CHECK: %[[X:.*]] = tile.load %arg0[#[[ROWS]]]
+// CHECK: arith.subf %[[X]], %[[SHIFTS]]
+tile.program @shifted_S attributes {arg_names = ["X", "B", "S"], output_dims = ["R"], schedule = #tile.schedule<tile = [1], threads = 1, reduce_split = 2>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %b: memref<?xf32>, %s: memref<?xf32>, %r: index, %c: index):
+  %shift = tile.load %b[affine_map<(d0)[s0, s1] -> (d0)>] : memref<?xf32> -> vector<1xf32>
+  %acc = tile.reduce sum over(%c) : vector<1xf32> {
+  ^bb0(%k: index):
+    %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xf32> -> vector<1xf32>
+    %d = arith.subf %v, %shift : vector<1xf32>
+    tile.yield %d : vector<1xf32>
+  }
+  tile.store %acc, %s : vector<1xf32> -> memref<?xf32>
+}
+tile.plan @shifted {bindings = {C = 100 : i64, R = 3 : i64}, buffers = [{dims = ["R", "C"], name = "X", role = "input", type = memref<?x?xf32>}, {dims = ["R"], name = "B", role = "input", type = memref<?xf32>}, {dims = ["R"], name = "S", role = "output", type = memref<?xf32>}], programs = [@shifted_S], sizes = ["R", "C"]}

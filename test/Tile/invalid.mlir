@@ -534,3 +534,15 @@ tile.program @p attributes {arg_names = ["X"], output_dims = ["R", 4], schedule 
     tile.yield %v : vector<2x1xf32>
   }
 }
+
+// -----
+
+tile.program @p attributes {arg_names = [], output_dims = ["R", 4], schedule = #tile.schedule<tile = [2, 1], threads = 2>, sizes = ["R"]} {
+^bb0(%r: index):
+  // expected-error @+1 {{'tile.reduce' op is split but has no reduced index}}
+  %s = tile.reduce sum over() chunks(64 along 1) : vector<2x1xf32> {
+  ^bb0:
+    %v = arith.constant dense<1.0> : vector<2x1xf32>
+    tile.yield %v : vector<2x1xf32>
+  }
+}

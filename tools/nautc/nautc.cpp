@@ -40,6 +40,7 @@ options:
                          spread a small problem over (default: the
                          target's, 108 for sm_80, 132 for sm_90); 1 keeps
                          the largest tiles whatever the problem's size
+                         (but a reduction's, which fit a block)
   --device cpu|emu       run: where to run: the host CPU, or the SIMT
                          emulator running the NVIDIA kernels (--target
                          sm_80, the default there, or sm_90)
