@@ -4,9 +4,10 @@
 Each case takes one kernel of ../shared/examples (GEMMs, attention, causal
 and grouped-query attention, the mixture of experts, the norms), random
 sizes (ragged, small enough for the emulator; one GEMM in three with a
-long K over few tiles, which splits K), a random device (the host
-CPU, or the emulator for sm_80 or sm_90) and, one time in two, the largest
-tiles (--multiprocessors 1) rather than the default's. Anything but PASS
+long K over few tiles, which splits K; one norm or attention in four
+with few long rows, which groups of threads and programs share), a random
+device (the host CPU, or the emulator for sm_80 or sm_90) and, one time in
+two, the largest tiles (--multiprocessors 1) rather than the default's. Anything but PASS
 is reported with its command: a crash, an internal error, a timeout or a
 FAIL.
 
@@ -27,6 +28,9 @@ def sizes(rng, kernel):
     # One GEMM in three has a long K and few tiles: the default schedule
     # splits K (split_k) when the machine is not filled.
     long_k = kernel in ("gemm", "gemm_bias_gelu", "bmm_nt") and rng.random() < 1 / 3
+    # One norm and one attention in four has few long rows: groups of
+    # threads share each row and programs split it (reduce_split).
+    long_rows = rng.random() < 1 / 4
     if kernel in ("gemm", "gemm_bias_gelu"):
         if long_k:
             return f"M={r(1, 100)},N={r(1, 100)},K={r(300, 3000)}"
@@ -36,6 +40,8 @@ def sizes(rng, kernel):
             return f"Z={r(1, 3)},M={r(1, 60)},N={r(1, 60)},K={r(300, 2000)}"
         return f"Z={r(1, 3)},M={r(1, 150)},N={r(1, 300)},K={r(1, 150)}"
     if kernel in ("attention", "attention_causal"):
+        if long_rows:
+            return f"B=1,H={r(1, 2)},N={r(1, 3)},M={r(8000, 20000)},D={rng.choice([32, 64])}"
         return f"B={r(1, 2)},H={r(1, 2)},N={r(1, 150)},M={r(1, 200)},D={rng.choice([16, 32, 40, 64, 128])}"
     if kernel == "attention_gqa":
         g = r(1, 2)
@@ -44,7 +50,11 @@ def sizes(rng, kernel):
         e = r(1, 4)
         return f"T={r(1, 200)},D={rng.choice([8, 16, 40, 64, 72])},F={r(8, 160)},E={e},J={r(1, min(e, 2))}"
     if kernel == "softmax":
+        if long_rows:
+            return f"R={r(1, 3)},C={r(8000, 70000)}"
         return f"R={r(1, 100)},C={r(1, 600)}"
+    if long_rows:
+        return f"T={r(1, 3)},D={r(8000, 70000)}"
     return f"T={r(1, 100)},D={r(1, 600)}"
 
 
