@@ -221,16 +221,16 @@ LogicalResult KernelLowering::copyRegion(Block &from, IRMapping &mapping,
   return failure();
 }
 
-/// Whether `reduce` (in `program`) reduces rows: each of its reads that
-/// depends on the outermost reduced dimension reads it as the buffer's
-/// innermost, contiguous index (and only there) and depends on every output
-/// dimension, so that no read is shared between a tile's elements (as a
-/// GEMM's A is between a tile's columns); and there is such a read. A
-/// norm's sum of squares, a softmax's maximum and attention's row
-/// statistics reduce rows.
-static bool reducesRows(tile::ProgramOp program, tile::ReduceOp reduce) {
+/// How `reduce` (in `program`) reads what it folds (ReductionShape): each
+/// read that depends on the outermost reduced index must depend on every
+/// output dimension (no two elements of a tile share it, as a GEMM's tile
+/// shares A across its columns) and be contiguous along the reduced index
+/// (rows) or along the output's innermost dimension, the reduced index an
+/// outer one (columns); and there must be such a read.
+static ReductionShape reductionShape(tile::ProgramOp program,
+                                     tile::ReduceOp reduce) {
   unsigned rank = program.getRank(), reducedDim = rank;
-  bool rows = true, any = false;
+  bool rows = true, columns = rank > 0, any = false;
   reduce.getBody().walk([&](tile::LoadOp load) {
     AffineMap map = load.getMap();
     auto involves = [&](unsigned d) {
@@ -240,20 +240,29 @@ static bool reducesRows(tile::ProgramOp program, tile::ReduceOp reduce) {
     if (!involves(reducedDim))
       return;
     any = true;
-    auto inner = dyn_cast<AffineDimExpr>(map.getResults().back());
     auto type = cast<MemRefType>(load.getBuffer().getType());
-    bool onlyInner = llvm::none_of(map.getResults().drop_back(), [&](AffineExpr e) {
-      return e.isFunctionOfDim(reducedDim);
-    });
     bool everyOutput = true;
     for (unsigned d = 0; d < rank; ++d)
       everyOutput &= involves(d);
-    if (!inner || inner.getPosition() != reducedDim || !onlyInner ||
-        !everyOutput || !load.getIndirect().empty() ||
-        !type.getLayout().isIdentity())
-      rows = false;
+    if (!everyOutput || !load.getIndirect().empty() ||
+        !type.getLayout().isIdentity()) {
+      rows = columns = false;
+      return;
+    }
+    auto inner = dyn_cast<AffineDimExpr>(map.getResults().back());
+    auto onlyInner = [&](unsigned d) {
+      return inner && inner.getPosition() == d &&
+             llvm::none_of(map.getResults().drop_back(), [&](AffineExpr e) {
+               return e.isFunctionOfDim(d);
+             });
+    };
+    rows &= onlyInner(reducedDim);
+    columns &= rank > 0 && onlyInner(rank - 1);
   });
-  return any && rows;
+  if (!any)
+    return ReductionShape::Other;
+  return rows ? ReductionShape::Rows
+              : columns ? ReductionShape::Columns : ReductionShape::Other;
 }
 
 LogicalResult KernelLowering::lowerDefine(alg::DefineOp def, unsigned index) {
@@ -346,7 +355,7 @@ LogicalResult KernelLowering::lowerDefine(alg::DefineOp def, unsigned index) {
   tile::ReturnOp::create(builder, loc);
   if (reduction)
     program.retile(defaultReductionSchedule(
-        ctx, extents, reducedExtent, reducesRows(program, reduction),
+        ctx, extents, reducedExtent, reductionShape(program, reduction),
         target));
   return success();
 }

@@ -38,15 +38,15 @@ nautilus::defaultSchedule(MLIRContext *ctx,
 
 tile::ScheduleAttr nautilus::defaultReductionSchedule(
     MLIRContext *ctx, ArrayRef<std::optional<int64_t>> extents,
-    std::optional<int64_t> reduced, bool rowWise, const TargetInfo &target,
-    const ReductionScheduleOptions &options) {
+    std::optional<int64_t> reduced, ReductionShape shape,
+    const TargetInfo &target, const ReductionScheduleOptions &options) {
   tile::ScheduleAttr schedule = defaultSchedule(ctx, extents, target);
-  // (A column sum reads a row of the tile's elements at a time, coalesced
-  // across the threads as they are, and a GEMM's tile reuses each row of A
-  // across its columns: neither gains from groups.)
+  // (A GEMM's tile reuses each row of A across its columns: groups would
+  // lose that.)
   if (target.family == TargetFamily::CPU || !reduced ||
-      *reduced < options.minShared || !rowWise)
+      *reduced < options.minShared || shape == ReductionShape::Other)
     return schedule;
+  bool columns = shape == ReductionShape::Columns;
   int64_t shared = std::min<int64_t>(
       llvm::PowerOf2Ceil(llvm::divideCeil(*reduced, options.stepsPerThread)),
       kReductionBlockThreads);
@@ -63,17 +63,23 @@ tile::ScheduleAttr nautilus::defaultReductionSchedule(
       n *= extent ? llvm::divideCeil(*extent, t) : target.multiprocessors;
     return n;
   };
-  // Halves the widest outer tile extent, else the innermost.
+  // Halves the widest outer tile extent, else the innermost (down to 32
+  // for columns: the groups' reads of a row coalesce across them).
+  int64_t minInner =
+      columns && !tile.empty() ? std::min<int64_t>(tile.back(), 32) : 1;
   auto halve = [&] {
-    auto widest = std::max_element(tile.begin(), tile.end());
-    if (!tile.empty() && tile.size() > 1) {
-      auto outer = std::max_element(tile.begin(), tile.end() - 1);
-      if (*outer > 1)
-        widest = outer;
-    }
-    if (widest == tile.end() || *widest == 1)
+    if (tile.empty())
       return false;
-    *widest /= 2;
+    if (tile.size() > 1) {
+      auto outer = std::max_element(tile.begin(), tile.end() - 1);
+      if (*outer > 1) {
+        *outer /= 2;
+        return true;
+      }
+    }
+    if (tile.back() <= minInner)
+      return false;
+    tile.back() /= 2;
     return true;
   };
   while (elements() * shared > kReductionBlockThreads && halve())
@@ -94,7 +100,7 @@ tile::ScheduleAttr nautilus::defaultReductionSchedule(
          *reduced / (2 * split) >= shared * options.stepsPerThread)
     split *= 2;
   return tile::ScheduleAttr::get(ctx, tile, elements() * shared,
-                                 tile::MmaAttr(), shared, split);
+                                 tile::MmaAttr(), shared, split, columns);
 }
 
 /// The tile extent for an output extent (known or not): a power of two

@@ -21,6 +21,16 @@ tile::ScheduleAttr defaultSchedule(mlir::MLIRContext *ctx,
                                    llvm::ArrayRef<std::optional<int64_t>> extents,
                                    const TargetInfo &target);
 
+/// How a reduction reads what it folds (defaultReductionSchedule):
+/// - Rows: each read that depends on the reduced index reads it as the
+///   buffer's contiguous index, and no two output elements share a read
+///   (a norm, a softmax, attention's row statistics);
+/// - Columns: each such read's contiguous index is the output's innermost
+///   one, the reduced index an outer one, and no two output elements share
+///   it (a column sum, a pooling over tokens);
+/// - Other: anything else (a GEMM, whose A a tile's columns share).
+enum class ReductionShape { Rows, Columns, Other };
+
 /// What a reduction's default schedule may do (defaultReductionSchedule).
 struct ReductionScheduleOptions {
   /// The iterations each thread of a group should take, about.
@@ -33,24 +43,24 @@ struct ReductionScheduleOptions {
 
 /// The default schedule of a program whose output is a reduction
 /// (tile.reduce) over an outermost extent of `reduced` (std::nullopt where
-/// not bound) on `target`; `rowWise`: whether it reduces rows (each read
-/// that depends on the reduced dimension reads it contiguously and is
-/// shared by no two output elements: a norm's, a softmax's, attention's
-/// row statistics; not a GEMM's or a column sum's). A row-wise reduction
+/// not bound) read in `shape` on `target`. A reduction of rows or columns
 /// over at least `minShared` elements is shared by groups of threads
 /// (`reduce_threads`), R of them an output element, enough that each takes
-/// about `stepsPerThread` of the iterations (at most kReductionBlockThreads);
-/// the tile shrinks (outer dimensions first) until its groups fit in a
-/// block of that many threads and, where it can, until the programs fill
-/// the multiprocessors. If it may, the reduction is then split across
-/// programs (`reduce_split`, a power of two) while they still fit
+/// about `stepsPerThread` of the iterations (at most kReductionBlockThreads
+/// a block, at least a warp). For rows the groups are consecutive threads
+/// and the tile shrinks (outer dimensions first) until its groups fit in a
+/// block; for columns they interleave (`reduce_groups = "interleaved"`:
+/// consecutive threads hold consecutive columns) and the tile keeps 32 of
+/// its innermost extent. The tile then shrinks while the programs are
+/// fewer than the multiprocessors. If it may, the reduction is also split
+/// across programs (`reduce_split`, a power of two) while they still fit
 /// kReductionBlocksPerMultiprocessor to a multiprocessor and each thread
 /// keeps `stepsPerThread` iterations. Other reductions take
 /// defaultSchedule's.
 tile::ScheduleAttr
 defaultReductionSchedule(mlir::MLIRContext *ctx,
                          llvm::ArrayRef<std::optional<int64_t>> extents,
-                         std::optional<int64_t> reduced, bool rowWise,
+                         std::optional<int64_t> reduced, ReductionShape shape,
                          const TargetInfo &target,
                          const ReductionScheduleOptions &options = {});
 constexpr int64_t kReductionBlockThreads = 256;

@@ -136,7 +136,8 @@ private:
                                       ArrayRef<int64_t> tile, int64_t split) {
     return tile::ScheduleAttr::get(schedule.getContext(), tile,
                                    schedule.getThreads(), schedule.getMma(),
-                                   schedule.getReduceThreads(), split);
+                                   schedule.getReduceThreads(), split,
+                                   schedule.getReduceInterleaved());
   }
 
   /// `<program>_partial`: the reduction over each chunk, stored.
@@ -201,8 +202,8 @@ private:
     options.stepsPerThread = 1;
     options.minShared = 2;
     options.splittable = false;
-    program.retile(defaultReductionSchedule(ctx, extents, splits,
-                                            /*rowWise=*/true, target, options));
+    program.retile(defaultReductionSchedule(
+        ctx, extents, splits, ReductionShape::Rows, target, options));
   }
 
   ModuleOp module;

@@ -13,7 +13,8 @@
 // arith, math); the NVVM or ROCDL lowering follows.
 //
 // With `reduce_threads = R` the tiles are distributed so over the T / R
-// groups of R consecutive threads instead: every thread of a group holds
+// groups of R consecutive threads (or interleaved threads, for columns)
+// instead: every thread of a group holds
 // its elements, the group's threads split each top-level reduction
 // (strided, 4 iterations a step with their loads first) and combine by
 // shuffles and shared memory (lowerReduce, combineAcrossGroup), and only a
@@ -586,13 +587,19 @@ static Value fromWords(OpBuilder &b, Location loc, ArrayRef<Value> words,
 
 Fragment KernelLowering::combineAcrossGroup(alg::ReductionKind kind,
                                             Fragment acc) {
-  // Within a warp: log2(min(R, 32)) butterfly steps; lanes that differ in
-  // the low bits of their place in the group exchange and combine, so all
-  // of them end with the same value.
-  int64_t inWarp = std::min<int64_t>(reduceThreads, 32);
+  // A group's threads within one warp (`inWarp` of them, `stride` lanes
+  // apart): consecutive ones, or with interleaved groups, one every G
+  // lanes (all in different warps once G >= 32).
+  bool interleaved = program.getSchedule().getReduceInterleaved();
+  int64_t stride = interleaved ? threads : 1;
+  int64_t inWarp =
+      stride >= 32 ? 1 : std::min<int64_t>(reduceThreads, 32 / stride);
+  // Within a warp: log2(inWarp) butterfly steps; lanes that differ in the
+  // low bits of their place in the group exchange and combine, so all of
+  // them end with the same value.
   Value width = arith::ConstantIntOp::create(b, loc, 32, 32);
   for (int64_t offset = 1; offset < inWarp; offset *= 2) {
-    Value mask = arith::ConstantIntOp::create(b, loc, offset, 32);
+    Value mask = arith::ConstantIntOp::create(b, loc, offset * stride, 32);
     for (int64_t e = 0; e < perThread; ++e) {
       SmallVector<Value> words;
       for (Value w : toWords(b, loc, acc[e]))
@@ -603,22 +610,23 @@ Fragment KernelLowering::combineAcrossGroup(alg::ReductionKind kind,
                                 fromWords(b, loc, words, acc[e].getType()));
     }
   }
-  if (reduceThreads <= 32)
+  if (inWarp == reduceThreads)
     return acc;
-  // Across the group's warps: each warp's first lane writes its warp's
-  // result, and after a barrier every thread combines its group's, in the
-  // same order (so all agree to the bit).
-  int64_t warps = reduceThreads / 32;
+  // Across the group's warps: in each, the group's first lane writes the
+  // warp's result, and after a barrier every thread combines its group's,
+  // in the same order (so all agree to the bit).
+  int64_t warps = reduceThreads / inWarp;
   Type element = acc.front().getType();
   Type stored = element.isInteger(1) ? b.getI8Type() : element;
   Value partials = func.addWorkgroupAttribution(
       MemRefType::get({perThread * threads * warps}, stored, AffineMap(),
                       b.getI64IntegerAttr(3)),
       loc);
-  Value warpInGroup = arith::DivUIOp::create(b, loc, laneInGroup, cIndex(32));
+  Value warpInGroup =
+      arith::DivUIOp::create(b, loc, laneInGroup, cIndex(inWarp));
   Value firstLane = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::eq,
-      arith::RemUIOp::create(b, loc, laneInGroup, cIndex(32)), cIndex(0));
+      arith::RemUIOp::create(b, loc, laneInGroup, cIndex(inWarp)), cIndex(0));
   auto slotOf = [&](int64_t e, Value warp) {
     // [element][group][warp]
     Value group = arith::AddIOp::create(
@@ -1133,8 +1141,15 @@ LogicalResult KernelLowering::run() {
     });
     if (!reducesOnly)
       return failure();
-    laneInGroup = arith::RemUIOp::create(b, loc, threadId, cIndex(reduceThreads));
-    threadId = arith::DivUIOp::create(b, loc, threadId, cIndex(reduceThreads));
+    if (program.getSchedule().getReduceInterleaved()) {
+      // Thread t: thread t / G of group t % G, for G = threads groups.
+      laneInGroup = arith::DivUIOp::create(b, loc, threadId, cIndex(threads));
+      threadId = arith::RemUIOp::create(b, loc, threadId, cIndex(threads));
+    } else {
+      laneInGroup =
+          arith::RemUIOp::create(b, loc, threadId, cIndex(reduceThreads));
+      threadId = arith::DivUIOp::create(b, loc, threadId, cIndex(reduceThreads));
+    }
   }
   if (tile::MmaAttr mma = program.getSchedule().getMma();
       mma && mma.getPersistent()) {

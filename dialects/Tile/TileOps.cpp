@@ -88,6 +88,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
       parser.parseEqual() || parser.parseInteger(threads))
     return {};
   int64_t reduceThreads = 1, reduceSplit = 1;
+  bool reduceInterleaved = false;
   while (succeeded(parser.parseOptionalComma())) {
     StringRef key;
     if (parser.parseKeyword(&key) || parser.parseEqual())
@@ -101,10 +102,22 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
     } else if (key == "reduce_split") {
       if (parser.parseInteger(reduceSplit))
         return {};
+    } else if (key == "reduce_groups") {
+      std::string groups;
+      llvm::SMLoc at = parser.getCurrentLocation();
+      if (parser.parseString(&groups))
+        return {};
+      if (groups != "consecutive" && groups != "interleaved") {
+        parser.emitError(at, "reduce_groups is \"consecutive\" or "
+                             "\"interleaved\", not \"")
+            << groups << "\"";
+        return {};
+      }
+      reduceInterleaved = groups == "interleaved";
     } else {
       parser.emitError(parser.getCurrentLocation(),
-                       "expected 'mma', 'reduce_threads' or 'reduce_split', "
-                       "not '")
+                       "expected 'mma', 'reduce_threads', 'reduce_split' or "
+                       "'reduce_groups', not '")
           << key << "'";
       return {};
     }
@@ -112,7 +125,8 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   if (parser.parseGreater())
     return {};
   return parser.getChecked<ScheduleAttr>(parser.getContext(), tile, threads,
-                                         mma, reduceThreads, reduceSplit);
+                                         mma, reduceThreads, reduceSplit,
+                                         reduceInterleaved);
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
@@ -125,6 +139,8 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
     printer << ", reduce_threads = " << getReduceThreads();
   if (getReduceSplit() != 1)
     printer << ", reduce_split = " << getReduceSplit();
+  if (getReduceInterleaved())
+    printer << ", reduce_groups = \"interleaved\"";
   printer << ">";
 }
 
@@ -239,7 +255,8 @@ LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult
 ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                      ArrayRef<int64_t> tile, int64_t threads, MmaAttr mma,
-                     int64_t reduceThreads, int64_t reduceSplit) {
+                     int64_t reduceThreads, int64_t reduceSplit,
+                     bool reduceInterleaved) {
   if (mma) {
     if (tile.size() < 2)
       return emitError() << "a tensor-core schedule tiles at least 2 dimensions";
@@ -293,6 +310,9 @@ ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                             "divides threads ("
                          << threads << "), not " << reduceThreads;
   }
+  if (reduceInterleaved && reduceThreads == 1)
+    return emitError() << "reduce_groups = \"interleaved\" needs groups of "
+                          "threads (reduce_threads > 1)";
   if (reduceSplit != 1) {
     if (mma)
       return emitError() << "reduce_split is for programs on the CUDA cores; "

@@ -183,7 +183,12 @@ def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
     reduction over thousands of elements to a few outputs (a norm's row
     at a decoding step, attention's row maximum over 8192 keys) then runs
     on hundreds of threads rather than a few, reading consecutive elements
-    on consecutive threads. Not with `mma`.
+    on consecutive threads. Not with `mma`. With `reduce_groups =
+    "interleaved"` the groups interleave instead: thread t is thread
+    t / (threads / R) of group t % (threads / R), so consecutive threads
+    belong to consecutive groups, hold consecutive elements of the tile's
+    innermost dimension and read consecutive elements of a row when the
+    reduction runs down columns (a column sum, a pooling over tokens).
 
     `reduce_split = S` (1 when not printed) splits the outermost reduced
     extent of the program's top-level `tile.reduce` into at most S chunks
@@ -209,14 +214,21 @@ def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
                         "int64_t":$threads,
                         OptionalParameter<"MmaAttr">:$mma,
                         DefaultValuedParameter<"int64_t", "1">:$reduceThreads,
-                        DefaultValuedParameter<"int64_t", "1">:$reduceSplit);
+                        DefaultValuedParameter<"int64_t", "1">:$reduceSplit,
+                        DefaultValuedParameter<"bool", "false">:$reduceInterleaved);
   let builders = [
     AttrBuilder<(ins "llvm::ArrayRef<int64_t>":$tile, "int64_t":$threads), [{
-      return $_get($_ctxt, tile, threads, MmaAttr(), 1, 1);
+      return $_get($_ctxt, tile, threads, MmaAttr(), 1, 1, false);
     }]>,
     AttrBuilder<(ins "llvm::ArrayRef<int64_t>":$tile, "int64_t":$threads,
                      "MmaAttr":$mma), [{
-      return $_get($_ctxt, tile, threads, mma, 1, 1);
+      return $_get($_ctxt, tile, threads, mma, 1, 1, false);
+    }]>,
+    AttrBuilder<(ins "llvm::ArrayRef<int64_t>":$tile, "int64_t":$threads,
+                     "MmaAttr":$mma, "int64_t":$reduceThreads,
+                     "int64_t":$reduceSplit), [{
+      return $_get($_ctxt, tile, threads, mma, reduceThreads, reduceSplit,
+                   false);
     }]>
   ];
   let hasCustomAssemblyFormat = 1;

@@ -74,6 +74,11 @@ alg.kernel @small sizes ["N"] attributes {bindings = {N = 3 : i64}} {
 // A bound GEMM (A's row is shared by the tile's columns): no groups.
 // GPU-LABEL: tile.program @rows_G
 // GPU-SAME: schedule = #tile.schedule<tile = [8, 16], threads = 128>
+// A column sum over 4096 rows of 16 columns: interleaved groups of 16 (a
+// warp reads 16 consecutive columns of two rows), the one program split
+// 16 ways (each thread then 16 rows).
+// GPU-LABEL: tile.program @rows_Cols
+// GPU-SAME: schedule = #tile.schedule<tile = [16], threads = 256, reduce_threads = 16, reduce_split = 16, reduce_groups = "interleaved">
 // CPU-LABEL: tile.program @rows_S
 // CPU-SAME: schedule = #tile.schedule<tile = [{{[0-9]+}}], threads = 1>
 alg.kernel @rows sizes ["R", "C"] attributes {bindings = {C = 4096 : i64, R = 8 : i64}} {
@@ -97,7 +102,12 @@ alg.kernel @rows sizes ["R", "C"] attributes {bindings = {C = 4096 : i64, R = 8 
     %p = arith.mulf %a, %b : f32
     alg.yield %p : f32
   }
-  alg.return %s, %short, %g : tensor<?xf32>, tensor<?xf32>, tensor<?x16xf32>
+  %cols = alg.define "Cols" dims [16] reduce sum over ["C"] : tensor<16xf32> {
+  ^bb0(%n: index, %c: index):
+    %v = alg.load %w[affine_map<(d0, d1)[s0, s1] -> (d1, d0)>] : tensor<?x16xf32> -> f32
+    alg.yield %v : f32
+  }
+  alg.return %s, %short, %g, %cols : tensor<?xf32>, tensor<?xf32>, tensor<?x16xf32>, tensor<16xf32>
 }
 
 // One row of 131072 (a softmax over a vocabulary at a decoding step): a

@@ -136,3 +136,27 @@ tile.program @chunked_P attributes {arg_names = ["X", "P"], output_dims = ["R", 
   }
   tile.store %acc, %p : vector<1x1xf32> -> memref<?x?xf32>
 }
+
+// Interleaved groups (a column sum): 256 threads, 8 groups of 32; thread t
+// is thread t / 8 of group t % 8, so a warp holds 4 threads of each group,
+// 8 lanes apart: 2 butterfly steps (xor 8, 16), then shared memory across
+// the 8 warps (8 groups x 8 warps slots).
+// CHECK-LABEL: gpu.func @columns_S
+// CHECK-SAME: workgroup(%[[WARPS:.*]] : memref<64xf32, 3>)
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK-DAG: %[[LANE:.*]] = arith.divui %[[TID]], %c8
+// CHECK-DAG: %[[GROUP:.*]] = arith.remui %[[TID]], %c8
+// CHECK: gpu.shuffle xor %{{.*}}, %c8_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f32
+// CHECK-NOT: gpu.shuffle
+// CHECK: gpu.barrier
+// CHECK-COUNT-8: memref.load %[[WARPS]]
+tile.program @columns_S attributes {arg_names = ["X", "S"], output_dims = ["C"], schedule = #tile.schedule<tile = [8], threads = 256, reduce_threads = 32, reduce_groups = "interleaved">, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %s: memref<?xf32>, %r: index, %c: index):
+  %acc = tile.reduce sum over(%r) : vector<8xf32> {
+  ^bb0(%k: index):
+    %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d1, d0)>] : memref<?x?xf32> -> vector<8xf32>
+    tile.yield %v : vector<8xf32>
+  }
+  tile.store %acc, %s : vector<8xf32> -> memref<?xf32>
+}

@@ -468,7 +468,7 @@ tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule =
 
 // -----
 
-// expected-error @+1 {{expected 'mma', 'reduce_threads' or 'reduce_split', not 'reduce'}}
+// expected-error @+1 {{expected 'mma', 'reduce_threads', 'reduce_split' or 'reduce_groups', not 'reduce'}}
 tile.program @p attributes {arg_names = [], output_dims = ["N"], schedule = #tile.schedule<tile = [4], threads = 32, reduce = 2>, sizes = ["N"]} {
 ^bb0(%n: index):
 }
@@ -545,4 +545,18 @@ tile.program @p attributes {arg_names = [], output_dims = ["R", 4], schedule = #
     %v = arith.constant dense<1.0> : vector<2x1xf32>
     tile.yield %v : vector<2x1xf32>
   }
+}
+
+// -----
+
+// expected-error @+1 {{reduce_groups = "interleaved" needs groups of threads (reduce_threads > 1)}}
+tile.program @p attributes {arg_names = [], output_dims = ["N"], schedule = #tile.schedule<tile = [32], threads = 32, reduce_groups = "interleaved">, sizes = ["N"]} {
+^bb0(%n: index):
+}
+
+// -----
+
+// expected-error @+1 {{reduce_groups is "consecutive" or "interleaved", not "strided"}}
+tile.program @p attributes {arg_names = [], output_dims = ["N"], schedule = #tile.schedule<tile = [32], threads = 64, reduce_threads = 2, reduce_groups = "strided">, sizes = ["N"]} {
+^bb0(%n: index):
 }

@@ -44,6 +44,17 @@ tile.program @rowsum_split attributes {arg_names = ["X", "Y"], output_dims = ["R
   }
   tile.store %s, %y : vector<1x1xf32> -> memref<?x8xf32>
 }
+// Interleaved groups print their kind; consecutive ones (the default) not.
+// CHECK-LABEL: tile.program @colsum_interleaved
+// CHECK-SAME: schedule = #tile.schedule<tile = [32], threads = 256, reduce_threads = 8, reduce_groups = "interleaved">
+tile.program @colsum_interleaved attributes {arg_names = ["Y"], output_dims = ["C"], schedule = #tile.schedule<tile = [32], threads = 256, reduce_threads = 8, reduce_groups = "interleaved">, sizes = ["C"]} {
+^bb0(%y: memref<?xf32>, %c: index):
+}
+// CHECK-LABEL: tile.program @colsum_consecutive
+// CHECK-SAME: schedule = #tile.schedule<tile = [32], threads = 256, reduce_threads = 8>,
+tile.program @colsum_consecutive attributes {arg_names = ["Y"], output_dims = ["C"], schedule = #tile.schedule<tile = [32], threads = 256, reduce_threads = 8, reduce_groups = "consecutive">, sizes = ["C"]} {
+^bb0(%y: memref<?xf32>, %c: index):
+}
 // CHECK-LABEL: tile.program @rowsum_unshared
 // CHECK-SAME: schedule = #tile.schedule<tile = [2], threads = 2>,
 tile.program @rowsum_unshared attributes {arg_names = ["Y"], output_dims = ["R"], schedule = #tile.schedule<tile = [2], threads = 2, reduce_threads = 1>, sizes = ["R"]} {

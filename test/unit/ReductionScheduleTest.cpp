@@ -12,9 +12,10 @@ namespace {
 struct ReductionSchedule : testing::Test {
   ReductionSchedule() { ctx.loadDialect<tile::TileDialect>(); }
   tile::ScheduleAttr of(std::vector<std::optional<int64_t>> extents,
-                        std::optional<int64_t> reduced, bool rowWise = true,
+                        std::optional<int64_t> reduced,
+                        ReductionShape shape = ReductionShape::Rows,
                         const char *target = "sm_90") {
-    return defaultReductionSchedule(&ctx, extents, reduced, rowWise,
+    return defaultReductionSchedule(&ctx, extents, reduced, shape,
                                     *getTarget(target));
   }
   static int64_t programs(tile::ScheduleAttr s,
@@ -76,12 +77,39 @@ TEST_F(ReductionSchedule, Examples) {
   EXPECT_EQ(of({4096}, 4096).getReduceSplit(), 1);
 }
 
-TEST_F(ReductionSchedule, OnlyRowWiseBoundLongGpuReductions) {
-  // Not row-wise (a column sum, a GEMM), too short, unbound, or the CPU:
+// Columns: interleaved groups over a tile that keeps 32 columns.
+TEST_F(ReductionSchedule, Columns) {
+  // A pooling over 8192 tokens of 4096 features: tiles of 32 columns (a
+  // warp reads 32 consecutive features of a token), groups of 8, and 128
+  // programs split 4 ways (512, within 4 a multiprocessor).
+  tile::ScheduleAttr pool = of({1, 4096}, 8192, ReductionShape::Columns);
+  EXPECT_EQ(pool.getTile().vec(), (std::vector<int64_t>{1, 32}));
+  EXPECT_TRUE(pool.getReduceInterleaved());
+  EXPECT_EQ(pool.getReduceThreads(), 8);
+  EXPECT_EQ(pool.getThreads(), 256);
+  EXPECT_EQ(pool.getReduceSplit(), 4);
+  // Few columns: one tile of 32 (of the 37) a program, 8 threads each.
+  tile::ScheduleAttr narrow = of({37}, 5000, ReductionShape::Columns);
+  EXPECT_EQ(narrow.getTile().vec(), std::vector<int64_t>{32});
+  EXPECT_EQ(narrow.getThreads(), 256);
+  for (int64_t columns : {1, 3, 32, 100, 4096})
+    for (int64_t k : {64, 1000, 100000}) {
+      tile::ScheduleAttr s = of({columns}, k, ReductionShape::Columns);
+      SCOPED_TRACE(testing::Message() << columns << " columns of " << k);
+      EXPECT_TRUE(s.getReduceInterleaved());
+      EXPECT_EQ(s.getThreads(), s.getNumElements() * s.getReduceThreads());
+      EXPECT_LE(s.getThreads(), kReductionBlockThreads);
+      EXPECT_GE(s.getThreads(), 32);
+      EXPECT_GE(s.getTile().back(), std::min<int64_t>(32, columns));
+    }
+}
+
+TEST_F(ReductionSchedule, OnlyRowsOrColumnsBoundLongGpuReductions) {
+  // Neither rows nor columns (a GEMM), too short, unbound, or the CPU:
   // the plain default, no groups, no split.
   for (tile::ScheduleAttr s :
-       {of({37}, 500, /*rowWise=*/false), of({37}, 32), of({37}, std::nullopt),
-        of({37}, 100000, true, "cpu")}) {
+       {of({37}, 500, ReductionShape::Other), of({37}, 32),
+        of({37}, std::nullopt), of({37}, 100000, ReductionShape::Rows, "cpu")}) {
     EXPECT_EQ(s.getReduceThreads(), 1);
     EXPECT_EQ(s.getReduceSplit(), 1);
   }
