@@ -8,7 +8,7 @@ producers, persistent, swizzle and split_k, valid and invalid values alike, for 
 or sm_90, at a ragged shape. One run in four instead gives a program
 without a contraction (the norms, attention's row sums) random tile extents
 and threads, half of those a random reduce_threads and some a random
-reduce_split. Every run must end in one of two ways:
+reduce_split and reduce_groups. Every run must end in one of two ways:
 
 - PASS: the kernel compiled and matched the reference (--check);
 - a user error: exit status 1 and a message naming what is wrong with the
@@ -92,11 +92,13 @@ def schedule(rng, target):
 
 
 NORMS = os.path.join(ROOT, "..", "shared", "examples", "norms.tensor")
+ROWS = os.path.join(ROOT, "test", "e2e", "Inputs", "row_reductions.tensor")
 ATTENTION = os.path.join(ROOT, "..", "shared", "examples", "attention.tensor")
 # Programs without a contraction: (file, kernel, program, rank, shape).
 SIMT_PROGRAMS = [
     (NORMS, "softmax", "softmax_Mx", 1, "R=70,C=300"),
     (NORMS, "softmax", "softmax_L", 1, "R=5,C=1000"),
+    (ROWS, "column_sum", "column_sum_S", 1, "R=300,C=45"),
     (ATTENTION, "attention", "attention_Mx", 3, "B=1,H=3,N=1,M=700,D=64"),
     (NORMS, "softmax", "softmax_Y", 2, "R=70,C=300"),
     (NORMS, "rmsnorm", "rmsnorm_R", 1, "T=45,D=200"),
@@ -117,6 +119,8 @@ def simt_case(rng):
         shared = f", reduce_threads = {rng.choice([1, 2, 8, 32, 64, 256, 3, 0, 4096])}"
     if rng.random() < 0.3:  # the reduction split across programs
         shared += f", reduce_split = {rng.choice([1, 2, 3, 16, 1000, 0, -2])}"
+    if rng.random() < 0.3:  # groups interleaved (for columns) or not
+        shared += f", reduce_groups = \"{rng.choice(['interleaved', 'consecutive', 'bogus'])}\""
     text = (f"#tile.schedule<tile = [{', '.join(map(str, tile))}], "
             f"threads = {threads}{shared}>")
     return path, kernel, program, text, shape
