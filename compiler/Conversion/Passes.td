@@ -228,8 +228,9 @@ def TileSplitReductions
     Results differ from the unsplit reduction's only in the order of the
     fold. Refused with an error naming the program
     (`splitReductionRefusal`): not exactly one reduction at the program's
-    top level, a contraction, routing or skipped tiles in the program, or
-    an outermost extent not bound at compile time. Runs after the
+    top level, a contraction, routing or skipped tiles in the program, an
+    outermost extent not bound at compile time, or partial results of a
+    type no buffer has. Runs after the
     schedules are final (`tile-apply-schedules`) and before layouts are
     assigned.
   }];

@@ -73,6 +73,17 @@ std::string nautilus::splitReductionRefusal(tile::ProgramOp program) {
     return "the program must have exactly one reduction at its top level";
   if (reduce.getExtents().empty())
     return "the reduction has no reduced index";
+  // The partials go to a workspace buffer of the accumulator's type.
+  Type element = reduce.getType().getElementType();
+  if (!element.isF16() && !element.isBF16() && !element.isF32() &&
+      !element.isF64() && !element.isInteger(1) && !element.isInteger(8) &&
+      !element.isInteger(32) && !element.isInteger(64)) {
+    std::string type;
+    llvm::raw_string_ostream os(type);
+    os << element;
+    return "its partial results (" + type +
+           ") would need a workspace of a type buffers do not have";
+  }
   if (!knownOuterExtent(program, reduce))
     return "the reduced extent must be bound at compile time (--shape)";
   return "";

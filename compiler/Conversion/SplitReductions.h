@@ -20,8 +20,8 @@ tile::ReduceOp topLevelReduce(tile::ProgramOp program);
 
 /// Why `program`'s reduction cannot be split across programs, or "" if it
 /// can: the program has exactly one reduction at its top level, over an
-/// outermost extent bound at compile time, and no contraction, routing or
-/// skipped tiles.
+/// outermost extent bound at compile time, whose results a workspace buffer
+/// can hold, and no contraction, routing or skipped tiles.
 std::string splitReductionRefusal(tile::ProgramOp program);
 
 } // namespace nautilus

@@ -132,3 +132,18 @@ tile.program @shifted_S attributes {arg_names = ["X", "B", "S"], output_dims = [
   tile.store %acc, %s : vector<1xf32> -> memref<?xf32>
 }
 tile.plan @shifted {bindings = {C = 100 : i64, R = 3 : i64}, buffers = [{dims = ["R", "C"], name = "X", role = "input", type = memref<?x?xf32>}, {dims = ["R"], name = "B", role = "input", type = memref<?xf32>}, {dims = ["R"], name = "S", role = "output", type = memref<?xf32>}], programs = [@shifted_S], sizes = ["R", "C"]}
+
+// -----
+
+// Partials of a type no buffer has (i16) cannot go to a workspace.
+// expected-error @+1 {{cannot split the reduction 2 ways: its partial results (i16) would need a workspace of a type buffers do not have}}
+tile.program @narrow_S attributes {arg_names = ["X", "S"], output_dims = ["R"], schedule = #tile.schedule<tile = [1], threads = 1, reduce_split = 2>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xi16>, %s: memref<?xi16>, %r: index, %c: index):
+  %acc = tile.reduce sum over(%c) : vector<1xi16> {
+  ^bb0(%k: index):
+    %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xi16> -> vector<1xi16>
+    tile.yield %v : vector<1xi16>
+  }
+  tile.store %acc, %s : vector<1xi16> -> memref<?xi16>
+}
+tile.plan @narrow {bindings = {C = 100 : i64, R = 3 : i64}, buffers = [{dims = ["R", "C"], name = "X", role = "input", type = memref<?x?xi16>}, {dims = ["R"], name = "S", role = "output", type = memref<?xi16>}], programs = [@narrow_S], sizes = ["R", "C"]}
