@@ -12,9 +12,9 @@
 using namespace mlir;
 using namespace nautilus;
 
-Value nautilus::emitGuardedLoad(OpBuilder &b, Location loc, Value buffer,
-                                ValueRange indices) {
-  Type element = cast<MemRefType>(buffer.getType()).getElementType();
+/// Whether `indices` lie inside `buffer` (an i1).
+static Value insideBuffer(OpBuilder &b, Location loc, Value buffer,
+                          ValueRange indices) {
   Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
   Value zeroIndex = arith::ConstantIndexOp::create(b, loc, 0);
   for (auto [j, i] : llvm::enumerate(indices)) {
@@ -27,6 +27,18 @@ Value nautilus::emitGuardedLoad(OpBuilder &b, Location loc, Value buffer,
                                   zeroIndex),
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, size)));
   }
+  return ok;
+}
+
+static Value zeroOf(OpBuilder &b, Location loc, Value buffer) {
+  Type element = cast<MemRefType>(buffer.getType()).getElementType();
+  return arith::ConstantOp::create(b, loc, element, b.getZeroAttr(element));
+}
+
+Value nautilus::emitGuardedLoad(OpBuilder &b, Location loc, Value buffer,
+                                ValueRange indices) {
+  Type element = cast<MemRefType>(buffer.getType()).getElementType();
+  Value ok = insideBuffer(b, loc, buffer, indices);
   auto ifOk = scf::IfOp::create(b, loc, TypeRange{element}, ok,
                                 /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
@@ -34,34 +46,19 @@ Value nautilus::emitGuardedLoad(OpBuilder &b, Location loc, Value buffer,
   scf::YieldOp::create(
       b, loc, ValueRange{memref::LoadOp::create(b, loc, buffer, indices)});
   b.setInsertionPointToStart(&ifOk.getElseRegion().front());
-  scf::YieldOp::create(
-      b, loc,
-      ValueRange{arith::ConstantOp::create(b, loc, element,
-                                           b.getZeroAttr(element))});
+  scf::YieldOp::create(b, loc, ValueRange{zeroOf(b, loc, buffer)});
   return ifOk.getResult(0);
 }
 
 Value nautilus::emitClampedLoad(OpBuilder &b, Location loc, Value buffer,
                                 ValueRange indices) {
-  Type element = cast<MemRefType>(buffer.getType()).getElementType();
-  Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
+  Value ok = insideBuffer(b, loc, buffer, indices);
   Value zeroIndex = arith::ConstantIndexOp::create(b, loc, 0);
   SmallVector<Value> clamped;
-  for (auto [j, i] : llvm::enumerate(indices)) {
-    Value size = memref::DimOp::create(b, loc, buffer, j);
-    Value inside = arith::AndIOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, i, zeroIndex),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, size));
-    ok = arith::AndIOp::create(b, loc, ok, inside);
-    clamped.push_back(i);
-  }
-  for (Value &i : clamped)
-    i = arith::SelectOp::create(b, loc, ok, i, zeroIndex);
+  for (Value i : indices)
+    clamped.push_back(arith::SelectOp::create(b, loc, ok, i, zeroIndex));
   Value value = memref::LoadOp::create(b, loc, buffer, clamped);
-  return arith::SelectOp::create(
-      b, loc, ok, value,
-      arith::ConstantOp::create(b, loc, element, b.getZeroAttr(element)));
+  return arith::SelectOp::create(b, loc, ok, value, zeroOf(b, loc, buffer));
 }
 
 Value nautilus::emitNonEmpty(OpBuilder &b, Location loc, Value buffer) {

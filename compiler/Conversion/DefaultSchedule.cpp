@@ -36,6 +36,14 @@ nautilus::defaultSchedule(MLIRContext *ctx,
   return tile::ScheduleAttr::get(ctx, tile, threads);
 }
 
+int64_t nautilus::programCount(ArrayRef<std::optional<int64_t>> extents,
+                               ArrayRef<int64_t> tile, int64_t unbound) {
+  int64_t n = 1;
+  for (auto [extent, t] : llvm::zip(extents, tile))
+    n *= extent ? static_cast<int64_t>(llvm::divideCeil(*extent, t)) : unbound;
+  return n;
+}
+
 tile::ScheduleAttr nautilus::defaultReductionSchedule(
     MLIRContext *ctx, ArrayRef<std::optional<int64_t>> extents,
     std::optional<int64_t> reduced, ReductionShape shape,
@@ -58,10 +66,7 @@ tile::ScheduleAttr nautilus::defaultReductionSchedule(
     return n;
   };
   auto programs = [&] {
-    int64_t n = 1;
-    for (auto [extent, t] : llvm::zip(extents, tile))
-      n *= extent ? llvm::divideCeil(*extent, t) : target.multiprocessors;
-    return n;
+    return programCount(extents, tile, target.multiprocessors);
   };
   // Halves the widest outer tile extent, else the innermost (down to 32
   // for columns: the groups' reads of a row coalesce across them).

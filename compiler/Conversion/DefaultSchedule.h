@@ -21,6 +21,11 @@ tile::ScheduleAttr defaultSchedule(mlir::MLIRContext *ctx,
                                    llvm::ArrayRef<std::optional<int64_t>> extents,
                                    const TargetInfo &target);
 
+/// The programs a grid of `tile`s over `extents` has, an unbound extent
+/// counting as `unbound` programs.
+int64_t programCount(llvm::ArrayRef<std::optional<int64_t>> extents,
+                     llvm::ArrayRef<int64_t> tile, int64_t unbound);
+
 /// How a reduction reads what it folds (defaultReductionSchedule):
 /// - Rows: each read that depends on the reduced index reads it as the
 ///   buffer's contiguous index, and no two output elements share a read

@@ -222,14 +222,9 @@ private:
   spreadOverMachine(tile::ScheduleAttr schedule,
                     ArrayRef<std::optional<int64_t>> extents) {
     SmallVector<int64_t> tile(schedule.getTile());
-    auto programs = [&] {
-      int64_t n = 1;
-      for (auto [extent, t] : llvm::zip(extents, tile))
-        n *= extent ? llvm::divideCeil(*extent, t) : target.multiprocessors;
-      return n;
-    };
     unsigned rank = tile.size();
-    while (programs() < target.multiprocessors) {
+    while (programCount(extents, tile, target.multiprocessors) <
+           target.multiprocessors) {
       if (rank >= 2 && tile[rank - 2] > 1)
         tile[rank - 2] /= 2;
       else if (tile.back() > 32)

@@ -13,12 +13,12 @@
 // arith, math); the NVVM or ROCDL lowering follows.
 //
 // With `reduce_threads = R` the tiles are distributed so over the T / R
-// groups of R consecutive threads (or interleaved threads, for columns)
-// instead: every thread of a group holds
-// its elements, the group's threads split each top-level reduction
-// (strided, 4 iterations a step with their loads first) and combine by
-// shuffles and shared memory (lowerReduce, combineAcrossGroup), and only a
-// group's first thread stores. A split reduction (`chunks(C along d)`)
+// groups of R threads instead (consecutive threads, or for columns
+// interleaved ones): every thread of a group holds its elements, the
+// group's threads split each top-level reduction (strided, 4 iterations a
+// step with their loads first) and combine by shuffles and shared memory
+// (lowerReduce, combineAcrossGroup), and only a group's first thread
+// stores. A split reduction (`chunks(C along d)`)
 // folds its program's chunk (emitReducedRange).
 //
 //===----------------------------------------------------------------------===//
@@ -415,7 +415,8 @@ Fragment KernelLowering::lowerReduce(tile::ReduceOp reduce,
   // With reduce_threads, the threads of a group split the outermost extent
   // of a reduction at the program's top level (whose code all threads
   // run, as the combination's barrier needs), each taking every R-th
-  // iteration so that consecutive threads read consecutive elements.
+  // iteration: consecutive threads (or, interleaved, consecutive groups)
+  // read consecutive elements.
   bool shared = reduceThreads > 1 && reduce->getParentOp() == program &&
                 !reduce.getExtents().empty();
   // The body's loads that read only indices (not values the body computes).
@@ -1129,8 +1130,8 @@ LogicalResult KernelLowering::run() {
   Value pid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   if (reduceThreads > 1) {
-    // Groups of consecutive threads share the reductions: the tiles are
-    // distributed over the groups.
+    // Groups of threads share the reductions: the tiles are distributed
+    // over the groups.
     bool reducesOnly = true;
     program.walk([&](Operation *op) {
       if (isa<tile::ContractOp, tile::RouteOp>(op)) {
@@ -1142,7 +1143,7 @@ LogicalResult KernelLowering::run() {
     if (!reducesOnly)
       return failure();
     if (program.getSchedule().getReduceInterleaved()) {
-      // Thread t: thread t / G of group t % G, for G = threads groups.
+      // Interleaved: thread t is thread t / G of group t % G (G groups).
       laneInGroup = arith::DivUIOp::create(b, loc, threadId, cIndex(threads));
       threadId = arith::RemUIOp::create(b, loc, threadId, cIndex(threads));
     } else {

@@ -10,6 +10,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FoldInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -89,11 +90,17 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
     return {};
   int64_t reduceThreads = 1, reduceSplit = 1;
   bool reduceInterleaved = false;
+  llvm::StringSet<> seen;
   while (succeeded(parser.parseOptionalComma())) {
     StringRef key;
+    llvm::SMLoc keyAt = parser.getCurrentLocation();
     if (parser.parseKeyword(&key) || parser.parseEqual())
       return {};
-    if (key == "mma" && !mma) {
+    if (!seen.insert(key).second) {
+      parser.emitError(keyAt, "'") << key << "' is given twice";
+      return {};
+    }
+    if (key == "mma") {
       if (parser.parseAttribute(mma))
         return {};
     } else if (key == "reduce_threads") {

@@ -560,3 +560,10 @@ tile.program @p attributes {arg_names = [], output_dims = ["N"], schedule = #til
 tile.program @p attributes {arg_names = [], output_dims = ["N"], schedule = #tile.schedule<tile = [32], threads = 64, reduce_threads = 2, reduce_groups = "strided">, sizes = ["N"]} {
 ^bb0(%n: index):
 }
+
+// -----
+
+// expected-error @+1 {{'reduce_threads' is given twice}}
+tile.program @p attributes {arg_names = [], output_dims = ["N"], schedule = #tile.schedule<tile = [32], threads = 64, reduce_threads = 2, reduce_threads = 4>, sizes = ["N"]} {
+^bb0(%n: index):
+}
