@@ -29,24 +29,33 @@ def find_ptxas():
     return found
 
 
-def run_ptxas(ptxas_list, ptx_text, arch):
-    """(ptxas -v's report, the ptxas that assembled the PTX) with the first
-    ptxas of the list that can, or (the errors, None)."""
+def assemble(ptxas_list, ptx_text, arch):
+    """(ptxas -v's report, the ptxas that assembled the PTX, the cubin's
+    bytes) with the first ptxas of the list that can, or (the errors, None,
+    None)."""
     if not ptxas_list:
-        return "no ptxas found", None
+        return "no ptxas found", None, None
     errors = []
     for ptxas in ptxas_list:
         with tempfile.TemporaryDirectory(prefix="ptxas_") as d:
-            src = os.path.join(d, "k.ptx")
+            src, cubin = os.path.join(d, "k.ptx"), os.path.join(d, "k.cubin")
             with open(src, "w") as f:
                 f.write(ptx_text)
-            p = subprocess.run([ptxas, "-v", f"--gpu-name={arch}", src, "-o",
-                                os.path.join(d, "k.cubin")], capture_output=True, text=True)
-        if p.returncode == 0:
-            return p.stdout + p.stderr, ptxas
+            p = subprocess.run([ptxas, "-v", f"--gpu-name={arch}", src, "-o", cubin],
+                               capture_output=True, text=True)
+            if p.returncode == 0:
+                with open(cubin, "rb") as f:
+                    return p.stdout + p.stderr, ptxas, f.read()
         lines = (p.stderr or p.stdout).strip().splitlines()
         errors.append(f"{ptxas}: {lines[0] if lines else 'failed'}")
-    return "; ".join(errors), None
+    return "; ".join(errors), None, None
+
+
+def run_ptxas(ptxas_list, ptx_text, arch):
+    """(ptxas -v's report, the ptxas that assembled the PTX) with the first
+    ptxas of the list that can, or (the errors, None)."""
+    report, ptxas, _ = assemble(ptxas_list, ptx_text, arch)
+    return report, ptxas
 
 
 def parse_report(report):
@@ -123,3 +132,134 @@ def main_loop_mix(ptx_text):
     for name, pattern in MIX:
         counts[name] = sum(1 for l in best if re.search(pattern, l) and not l.strip().startswith("//"))
     return counts
+
+
+# ---------------------------------------------------------------------------
+# SASS: what ptxas made of the PTX, read with nvdisasm.
+
+def find_nvdisasm():
+    """nvdisasm from the CUDA toolkit, PATH, NVIDIA's wheel on PyPI
+    (`pip install nvidia-cuda-nvdisasm`, which installs it under the
+    `nvidia` namespace package) or Triton's bundled tools; None if none."""
+    cands = [os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "nvdisasm"),
+             shutil.which("nvdisasm")]
+    for package, sub in (("nvidia", ("cu13", "bin")), ("nvidia", ("cuda_nvdisasm", "bin")),
+                         ("triton", ("backends", "nvidia", "bin"))):
+        try:
+            spec = importlib.util.find_spec(package)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is not None and spec.submodule_search_locations:
+            for root in spec.submodule_search_locations:
+                cands.append(os.path.join(root, *sub, "nvdisasm"))
+    for c in cands:
+        if c and os.access(c, os.X_OK):
+            return c
+    return None
+
+
+def disassemble(nvdisasm, cubin):
+    """The SASS of a cubin (bytes) as nvdisasm prints it."""
+    with tempfile.TemporaryDirectory(prefix="nvdisasm_") as d:
+        path = os.path.join(d, "k.cubin")
+        with open(path, "wb") as f:
+            f.write(cubin)
+        return subprocess.run([nvdisasm, path], capture_output=True, text=True,
+                              check=True).stdout
+
+
+# The SASS a GEMM main loop is made of: tensor-core instructions (HMMA on
+# sm_80, HGMMA on sm_90), operand loads from shared memory (LDSM), copies
+# (LDGSTS is cp.async, UTMALDG a TMA load), mbarrier operations (SYNCS),
+# plain shared and global memory, and the waits (BAR, DEPBAR, and
+# WARPGROUP.* around wgmma).
+SASS_MIX = ["HMMA", "HGMMA", "LDSM", "LDGSTS", "UTMALDG", "SYNCS", "LDS", "STS",
+            "LDG", "STG", "BAR", "DEPBAR", "WARPGROUP", "all"]
+
+_SASS_INSTRUCTION = re.compile(r"^\s*/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)(\S*)")
+
+
+def _sass_opcode(line):
+    """(opcode, modifiers) of an instruction line of nvdisasm's output, or None."""
+    m = _SASS_INSTRUCTION.match(line)
+    return (m.group(1), m.group(2)) if m else None
+
+
+def sass_mix(lines):
+    """Counts of SASS_MIX over instruction lines (NOPs and never-run
+    `@!PT` instructions left out)."""
+    counts = dict.fromkeys(SASS_MIX, 0)
+    for line in lines:
+        op = _sass_opcode(line)
+        # `@!PT` never runs: ptxas pads cp.async with such dummy loads.
+        if op is None or op[0] == "NOP" or re.search(r"@!PT\s", line):
+            continue
+        counts["all"] += 1
+        name = op[0]
+        if name == "WARPGROUP" and op[1].startswith(".DEPBAR"):
+            counts["DEPBAR"] += 1
+        if name in counts and name != "all":
+            counts[name] += 1
+    return counts
+
+
+def sass_main_loop(sass_text):
+    """The instruction lines of the innermost SASS loop holding tensor-core
+    instructions: the smallest span from a label to a backward branch to it
+    that contains an HMMA or HGMMA; None if there is none."""
+    lines = sass_text.splitlines()
+    labels = {}
+    for i, line in enumerate(lines):
+        m = re.match(r"^(\.L_x_\d+):", line.strip())
+        if m:
+            labels[m.group(1)] = i
+    best = None
+    for i, line in enumerate(lines):
+        m = re.search(r"\bBRA\S*\s+`\((\.L_x_\d+)\)", line)
+        if not m or m.group(1) not in labels or labels[m.group(1)] >= i:
+            continue
+        body = lines[labels[m.group(1)]:i + 1]
+        if not any((_sass_opcode(l) or ("",))[0] in ("HMMA", "HGMMA") for l in body):
+            continue
+        if best is None or len(body) < len(best):
+            best = body
+    return best
+
+
+def ptxas_advisories(report):
+    """ptxas's performance advisories in a -v report (such as wgmma
+    serialised, C7510/C7515), one string each."""
+    return [line.split(":", 1)[-1].strip() for line in report.splitlines()
+            if "Performance" in line or "serialized" in line]
+
+
+def sass_straight_path(loop_lines):
+    """The instructions a loop iteration runs when every predicated branch
+    falls through and every unpredicated one is taken: on the interior tiles
+    of these kernels, the path that skips the ragged-edge copies and the
+    retries of an mbarrier wait. A static estimate of the instructions
+    issued per iteration, exact only when the compiler lays the common
+    case out as the fall-through (which ptxas does for these loops)."""
+    labels = {}
+    for i, line in enumerate(loop_lines):
+        m = re.match(r"^(\.L_x_\d+):", line.strip())
+        if m:
+            labels[m.group(1)] = i
+    path, i, steps = [], 1, 0
+    while 0 < i < len(loop_lines) and steps < 10 * len(loop_lines):
+        steps += 1
+        line = loop_lines[i]
+        op = _sass_opcode(line)
+        if op is not None:
+            predicated = re.match(r"^\s*/\*[0-9a-f]+\*/\s+@", line) is not None
+            if op[0] == "BRA" and not predicated:
+                m = re.search(r"`\((\.L_x_\d+)\)", line)
+                target = labels.get(m.group(1)) if m else None
+                if target is None or target <= 0:
+                    break  # the back edge: the iteration is done
+                i = target
+                continue
+            if op[0] not in ("BRA", "CALL"):
+                path.append(line)
+        i += 1
+    return path

@@ -38,7 +38,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from ptxtools import find_ptxas, main_loop_mix, ptxas_report  # noqa: E402
+from ptxtools import (SASS_MIX, assemble, disassemble, find_nvdisasm, find_ptxas,  # noqa: E402
+                      main_loop_mix, parse_report, ptxas_advisories, sass_main_loop,
+                      sass_mix, sass_straight_path)
 
 EXAMPLES = "/work/shared/examples" if os.path.isdir("/work/shared/examples") \
     else os.path.join(HERE, "..", "examples")
@@ -157,19 +159,26 @@ def triton_run(kernel_fn, kernel, arch, runs):
             "dynamic_shared": compiled.metadata.shared}
 
 
-def describe(label, res, ptxas, arch):
-    report = ptxas_report(ptxas, res["ptx"], arch) if ptxas else "no ptxas"
+def describe(label, res, ptxas, nvdisasm, arch):
+    text, used, cubin = assemble(ptxas, res["ptx"], arch) if ptxas else ("no ptxas", None, None)
+    report = parse_report(text) if used else text
     if isinstance(report, str):
         regs, spills, static = "?", "?", 0
     else:
         k = next(iter(report.values()))
         regs, spills, static = k["registers"], k["spill_bytes"], k["static_shared"]
+    sass = None
+    if cubin is not None and nvdisasm:
+        loop = sass_main_loop(disassemble(nvdisasm, cubin))
+        if loop:
+            sass = {"path": sass_mix(sass_straight_path(loop)), "loop": sass_mix(loop),
+                    "advisories": ptxas_advisories(text)}
     loop = main_loop_mix(res["ptx"]) or {}
     kernel_mix = {name: len(re.findall(pattern, res["ptx"], re.M))
                   for name, pattern in __import__("ptxtools").MIX}
     return {"who": label, "time": res["time"], "registers": regs, "spills": spills,
             "shared": static + res["dynamic_shared"], "schedule": res["schedule"],
-            "loop": loop, "kernel": kernel_mix}
+            "loop": loop, "kernel": kernel_mix, "sass": sass}
 
 
 def main():
@@ -179,6 +188,9 @@ def main():
     ap.add_argument("--no-triton", action="store_true")
     args = ap.parse_args()
     ptxas = find_ptxas()
+    nvdisasm = find_nvdisasm()
+    if not nvdisasm:
+        print("nvdisasm not found (pip install nvidia-cuda-nvdisasm): no SASS tables")
     kernel_fn = None
     if not args.no_triton:
         try:
@@ -189,10 +201,10 @@ def main():
     for kernel in GEMMS:
         for target, (arch, cc) in TARGETS.items():
             rows.append((kernel, target, describe("nautc", nautc_run(args.nautc, kernel, target, args.runs),
-                                                  ptxas, arch)))
+                                                  ptxas, nvdisasm, arch)))
             if kernel_fn:
                 rows.append((kernel, target, describe("triton", triton_run(kernel_fn, kernel, cc, args.runs),
-                                                      ptxas, arch)))
+                                                      ptxas, nvdisasm, arch)))
     print("| kernel | target | compiler | compile s | registers | spill B | shared B | schedule |")
     print("|---|---|---|---|---|---|---|---|")
     for kernel, target, r in rows:
@@ -206,6 +218,34 @@ def main():
     for kernel, target, r in rows:
         cells = [f"{r['loop'].get(c, '-')} ({r['kernel'].get(c, 0)})" for c in MIX_COLUMNS]
         print(f"| {kernel} | {target} | {r['who']} | " + " | ".join(cells) + " |")
+    if any(r["sass"] for _, _, r in rows):
+        print_sass(rows)
+
+
+def print_sass(rows):
+    """The SASS of each main loop: the instructions of one iteration on an
+    interior tile (predicated branches falling through), the whole loop's
+    static counts in parentheses, and the issue slots each tensor-core
+    instruction shares with the rest."""
+    columns = [c for c in SASS_MIX if any(r["sass"] and r["sass"]["loop"][c]
+                                          for _, _, r in rows)]
+    print()
+    print("SASS of the main loop (nvdisasm): one iteration on an interior tile "
+          "(whole loop in parentheses), and the other instructions issued per "
+          "tensor-core instruction:")
+    print()
+    print("| kernel | target | compiler | " + " | ".join(columns) + " | other per mma | advisories |")
+    print("|---|---|---|" + "---|" * (len(columns) + 2))
+    for kernel, target, r in rows:
+        if not r["sass"]:
+            continue
+        path, loop = r["sass"]["path"], r["sass"]["loop"]
+        cells = [f"{path[c]} ({loop[c]})" for c in columns]
+        tensor = path["HMMA"] + path["HGMMA"]
+        ratio = f"{(path['all'] - tensor) / tensor:.1f}" if tensor else "-"
+        notes = "; ".join(r["sass"]["advisories"]) or "none"
+        print(f"| {kernel} | {target} | {r['who']} | " + " | ".join(cells) +
+              f" | {ratio} | {notes} |")
 
 
 if __name__ == "__main__":

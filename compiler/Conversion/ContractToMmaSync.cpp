@@ -22,7 +22,10 @@
 //    element (a branch on the extent, folded away when sizes are bound).
 //  - The main loop keeps `stages - 1` tiles of K in flight: at step kt it
 //    waits for tile kt, synchronises the block, issues the copy of tile
-//    kt + stages - 1 into the stage consumed at step kt - 1, then for each
+//    kt + stages - 1 into the stage consumed at step kt - 1 (the stage,
+//    kt % stages, is carried by the loop and wraps with a select: a
+//    division by a stage count that is not a power of two cost some 30
+//    instructions a step in the SASS), then for each
 //    16 of K loads the warp's A and B fragments with ldmatrix (.trans for an
 //    operand stored with K outermost) and issues mma.sync m16n8k16 for
 //    each 16 x 8 accumulator tile of the warp's part.
@@ -110,14 +113,16 @@ private:
     Value kTile, stage;
     SmallVector<std::tuple<Value, Value, Value, ComputedRun>> runs; // guard, row, chunk
   };
-  /// Evaluates the reads of `op`'s K tile `kTile` for this thread's chunks.
-  PendingRuns readComputed(const Operand &op, Value kTile);
+  /// Evaluates the reads of `op`'s K tile `kTile` (bound for `stage`) for
+  /// this thread's chunks.
+  PendingRuns readComputed(const Operand &op, Value kTile, Value stage);
   /// Finishes them and stores them, 16 bytes a chunk, into their stage.
   void storeComputed(const Operand &op, PendingRuns &pending, Value numK);
-  /// Starts filling K tile `kTile`'s stage: the copies of loaded operands
-  /// (one cp.async group a step, empty or not), the reads of computed ones;
-  /// finishCopies completes the computed ones.
-  SmallVector<PendingRuns, 2> startCopies(Value kTile, Value numK);
+  /// Starts filling `stage` with K tile `kTile`: the copies of loaded
+  /// operands (one cp.async group a step, empty or not), the reads of
+  /// computed ones; finishCopies completes the computed ones.
+  SmallVector<PendingRuns, 2> startCopies(Value kTile, Value stage,
+                                          Value numK);
   void finishCopies(SmallVector<PendingRuns, 2> &pending, Value numK);
 
   OpBuilder &b;
@@ -343,11 +348,13 @@ void MmaSyncLowering::copyTileGuarded(const Operand &op, Value kTile,
 }
 
 MmaSyncLowering::PendingRuns MmaSyncLowering::readComputed(const Operand &op,
-                                                           Value kTile) {
+                                                           Value kTile,
+                                                           Value stage) {
   // Thread t evaluates chunks t, t + threads, ... of the stage tile (rows
   // of tile K, K innermost): 8 consecutive elements along K a chunk.
   PendingRuns pending;
   pending.kTile = kTile;
+  pending.stage = stage;
   int64_t rowChunks = op.columns() / 8;
   int64_t chunks = op.rows() * rowChunks;
   for (int64_t first = 0; first < chunks; first += threads) {
@@ -378,7 +385,7 @@ void MmaSyncLowering::storeComputed(const Operand &op, PendingRuns &pending,
   auto ifAny = scf::IfOp::create(b, loc, any, /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifAny.getThenRegion().front());
-  Value stage = arith::RemUIOp::create(b, loc, pending.kTile, c(stages));
+  Value stage = pending.stage;
   for (auto &[some, row, chunk, run] : pending.runs) {
     SmallVector<Value> dims(context.tileOrigin.begin(),
                             context.tileOrigin.end());
@@ -401,8 +408,7 @@ void MmaSyncLowering::storeComputed(const Operand &op, PendingRuns &pending,
 }
 
 SmallVector<MmaSyncLowering::PendingRuns, 2>
-MmaSyncLowering::startCopies(Value kTile, Value numK) {
-  Value stage = arith::RemUIOp::create(b, loc, kTile, c(stages));
+MmaSyncLowering::startCopies(Value kTile, Value stage, Value numK) {
   Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, kTile,
                                     numK);
   auto ifAny = scf::IfOp::create(b, loc, any, /*withElse=*/false);
@@ -420,7 +426,7 @@ MmaSyncLowering::startCopies(Value kTile, Value numK) {
   SmallVector<PendingRuns, 2> pending;
   for (const Operand *op : {&lhs, &rhs})
     if (op->computed)
-      pending.push_back(readComputed(*op, kTile));
+      pending.push_back(readComputed(*op, kTile, stage));
   return pending;
 }
 
@@ -539,13 +545,15 @@ FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
   firstKTile = emitFirstKTile(b, loc, contract, tileK, context.tileOrigin);
   Value numK = emitKTileCount(b, loc, contract, context.extent, tileK);
   for (int64_t s = 0; s + 1 < stages; ++s) {
-    SmallVector<PendingRuns, 2> pending = startCopies(c(s), numK);
+    SmallVector<PendingRuns, 2> pending = startCopies(c(s), c(s), numK);
     finishCopies(pending, numK);
   }
 
   Type f32 = b.getF32Type();
   Value zero = arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32));
+  // The loop carries the accumulators and, last, the stage kt % stages.
   SmallVector<Value> init(mTiles * nTiles * 4, zero);
+  init.push_back(c(0));
   auto loop = scf::ForOp::create(b, loc, c(0), numK, c(1), init);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -553,6 +561,19 @@ FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
     Value kt = loop.getInductionVar();
     SmallVector<Value> acc(loop.getRegionIterArgs().begin(),
                            loop.getRegionIterArgs().end());
+    Value stage = acc.pop_back_val();
+    auto wrapsTo = [&](Value atEdge, Value edgeValue, Value otherwise) {
+      return arith::SelectOp::create(b, loc, atEdge, edgeValue, otherwise);
+    };
+    Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          stage, c(0));
+    Value previousStage =
+        wrapsTo(isFirst, c(stages - 1), arith::SubIOp::create(b, loc, stage, c(1)));
+    Value following = add(stage, c(1));
+    Value nextStage = wrapsTo(
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, following,
+                              c(stages)),
+        c(0), following);
     NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 2);
     gpu::BarrierOp::create(b, loc);
     // The stage consumed at step kt - 1 (free: every thread has passed the
@@ -560,8 +581,7 @@ FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
     // operand's reads are issued now and its elements finished and stored
     // after this step's matrix multiplies.
     SmallVector<PendingRuns, 2> pending =
-        startCopies(add(kt, c(stages - 1)), numK);
-    Value stage = arith::RemUIOp::create(b, loc, kt, c(stages));
+        startCopies(add(kt, c(stages - 1)), previousStage, numK);
     Value rowBaseM = mul(warpM, c(warpRows));
     Value rowBaseN = mul(warpN, c(warpColumns));
     MLIRContext *ctx = b.getContext();
@@ -597,10 +617,12 @@ FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
         }
     }
     finishCopies(pending, numK);
+    acc.push_back(nextStage);
     scf::YieldOp::create(b, loc, acc);
   }
   NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
-  return SmallVector<Value>(loop.getResults().begin(), loop.getResults().end());
+  return SmallVector<Value>(loop.getResults().begin(),
+                            std::prev(loop.getResults().end()));
 }
 
 FailureOr<SmallVector<Value>>

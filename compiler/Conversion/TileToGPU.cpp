@@ -1106,6 +1106,14 @@ LogicalResult KernelLowering::run() {
             planWgmma(contract, program.getSchedule()).launchRegisters)
       func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                     b.getI32IntegerAttr(start));
+  // An mma.sync pipeline's tile and stages are sized for one block a
+  // multiprocessor, its accumulators and fragments held in registers.
+  // Without saying so (`.minnctapersm 1`), ptxas may squeeze the kernel to
+  // 128 registers to fit a second block, spilling: it did for bmm_nt at
+  // 4096^3 once the pipeline's stage index left the loop's divisions.
+  if (mma && mma.getInstr() == "mma_sync" && contract)
+    func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                  b.getI32IntegerAttr(1));
   Block &body = func.getBody().front();
   b.setInsertionPointToStart(&body);
   for (auto [from, to] : llvm::zip(entry.getArguments(), body.getArguments()))
