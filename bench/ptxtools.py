@@ -187,8 +187,10 @@ def _sass_opcode(line):
 
 def sass_mix(lines):
     """Counts of SASS_MIX over instruction lines (NOPs and never-run
-    `@!PT` instructions left out)."""
-    counts = dict.fromkeys(SASS_MIX, 0)
+    `@!PT` instructions left out), and "work": the tensor-core products a
+    warp issues, in m16n8k16 products (an HGMMA.64x256x16 is 32 of them a
+    warp)."""
+    counts = dict.fromkeys(SASS_MIX + ["work"], 0)
     for line in lines:
         op = _sass_opcode(line)
         # `@!PT` never runs: ptxas pads cp.async with such dummy loads.
@@ -196,6 +198,14 @@ def sass_mix(lines):
             continue
         counts["all"] += 1
         name = op[0]
+        shape = re.match(r"\.(\d+)x(\d+)x(\d+)", op[1]) if name == "HGMMA" else None
+        if name == "HMMA":
+            # HMMA.16816 (m16n8k16), HMMA.1688 (m16n8k8): a warp's product.
+            counts["work"] += 0.5 if op[1].startswith(".1688.") else 1
+        elif shape:
+            # HGMMA.64xNxK: a warpgroup's product, a quarter a warp.
+            m, n, k = map(int, shape.groups())
+            counts["work"] += m * n * k / 4 / (16 * 8 * 16)
         if name == "WARPGROUP" and op[1].startswith(".DEPBAR"):
             counts["DEPBAR"] += 1
         if name in counts and name != "all":

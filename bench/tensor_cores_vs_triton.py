@@ -225,16 +225,16 @@ def main():
 def print_sass(rows):
     """The SASS of each main loop: the instructions of one iteration on an
     interior tile (predicated branches falling through), the whole loop's
-    static counts in parentheses, and the issue slots each tensor-core
-    instruction shares with the rest."""
+    static counts in parentheses, and the other instructions issued per
+    unit of tensor-core work (comparable across mma.sync and wgmma)."""
     columns = [c for c in SASS_MIX if any(r["sass"] and r["sass"]["loop"][c]
                                           for _, _, r in rows)]
     print()
     print("SASS of the main loop (nvdisasm): one iteration on an interior tile "
-          "(whole loop in parentheses), and the other instructions issued per "
-          "tensor-core instruction:")
+          "(whole loop in parentheses), and the other instructions a warp issues "
+          "per m16n8k16 product of tensor-core work (an HGMMA.64x256x16 is 32):")
     print()
-    print("| kernel | target | compiler | " + " | ".join(columns) + " | other per mma | advisories |")
+    print("| kernel | target | compiler | " + " | ".join(columns) + " | other per m16n8k16 | advisories |")
     print("|---|---|---|" + "---|" * (len(columns) + 2))
     for kernel, target, r in rows:
         if not r["sass"]:
@@ -242,7 +242,7 @@ def print_sass(rows):
         path, loop = r["sass"]["path"], r["sass"]["loop"]
         cells = [f"{path[c]} ({loop[c]})" for c in columns]
         tensor = path["HMMA"] + path["HGMMA"]
-        ratio = f"{(path['all'] - tensor) / tensor:.1f}" if tensor else "-"
+        ratio = f"{(path['all'] - tensor) / path['work']:.2f}" if path["work"] else "-"
         notes = "; ".join(r["sass"]["advisories"]) or "none"
         print(f"| {kernel} | {target} | {r['who']} | " + " | ".join(cells) +
               f" | {ratio} | {notes} |")

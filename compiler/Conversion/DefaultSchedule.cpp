@@ -214,16 +214,23 @@ tile::ScheduleAttr nautilus::defaultContractionSchedule(
   } else {
     // 8 warps, 2 along M and 4 along N: a 128 x 128 tile leaves each
     // thread 64 accumulators (with 4 warps, 128 of them and an epilogue
-    // spill registers).
+    // spill registers). 64 of K a stage, 3 stages (96 KiB for 128 x 128,
+    // two stages in flight): a step's fixed costs (the wait, the block
+    // barrier, the ldmatrix latency before the first mma) spread over 64
+    // mma.sync a warp rather than 32; a block a multiprocessor either way.
+    // A computed operand keeps 32: its threads hold a step's elements in
+    // registers before storing them (attention's kernel would take 251
+    // registers at 64, 218 at 32).
     fillMachine(tileM, tileN, extents, /*smallest=*/32,
                 target.multiprocessors, computed);
     int64_t warpsN = std::min<int64_t>(4, tileN / 16);
+    int64_t tileK = computed.any() ? 32 : 64;
     mma = tile::MmaAttr::get(
-        ctx, "mma_sync", /*tileK=*/32,
+        ctx, "mma_sync", tileK,
         /*warps=*/{2, warpsN}, /*stages=*/3,
         /*groupM=*/8, /*producers=*/0,
         /*persistent=*/0, /*swizzle=*/128,
-        splitToFill(tileM, tileN, extents, splittableK, /*tileK=*/32,
+        splitToFill(tileM, tileN, extents, splittableK, tileK,
                     target.multiprocessors));
   }
   return tile::ScheduleAttr::get(ctx, tile, mma.getNumThreads(), mma);

@@ -11,7 +11,7 @@
 // RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(tile-form-contractions{target=sm_90})' | FileCheck %s --check-prefix=FILL90
 // RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(tile-form-contractions{target=sm_90 multiprocessors=3})' | FileCheck %s --check-prefix=FILL3
 // FILL80-LABEL: tile.program @gemm_C
-// FILL80-SAME: schedule = #tile.schedule<tile = [32, 32], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3, group_m = 8>>
+// FILL80-SAME: schedule = #tile.schedule<tile = [32, 32], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 64, warps = [2, 2], stages = 3, group_m = 8>>
 // FILL80-LABEL: tile.program @pv attributes
 // FILL80-SAME: tile = [128, 128], threads = 256
 // FILL90-LABEL: tile.program @gemm_C
@@ -23,7 +23,7 @@
 // and B (k, n), becomes a tile.contract; the program takes a tensor-core
 // schedule and every tile (the bias, the epilogue) its shape.
 // CHECK-LABEL: tile.program @gemm_C
-// CHECK-SAME: schedule = #tile.schedule<tile = [128, 64], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3, group_m = 8>>
+// CHECK-SAME: schedule = #tile.schedule<tile = [128, 64], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 64, warps = [2, 4], stages = 3, group_m = 8>>
 // CHECK: arith.constant dense<2.000000e+00> : vector<128x64xf32>
 // CHECK: %[[ACC:.*]] = tile.contract %arg0[#{{.*}}], %arg1[#{{.*}}] over(%arg5) : memref<?x?xf16>, memref<?x?xf16> -> vector<128x64xf32>
 // CHECK-NOT: tile.reduce
@@ -452,7 +452,7 @@ tile.program @row_experts attributes {arg_names = ["X", "W", "B", "C"], output_d
 // CHECK-NOT: split_k
 // CHECK: tile.plan @long
 // FILL80-LABEL: tile.program @long_C
-// FILL80-SAME: schedule = #tile.schedule<tile = [32, 32], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3, group_m = 8, split_k = 4>>
+// FILL80-SAME: schedule = #tile.schedule<tile = [32, 32], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 64, warps = [2, 2], stages = 3, group_m = 8, split_k = 4>>
 // FILL90-LABEL: tile.program @long_C
 // FILL90-SAME: schedule = #tile.schedule<tile = [64, 64], threads = 256, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [4, 1], stages = 4, group_m = 8, producers = 1, persistent = 1, split_k = 32>>
 // FILL3-LABEL: tile.program @long_C
