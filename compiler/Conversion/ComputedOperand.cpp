@@ -4,6 +4,7 @@
 #include "dialects/Tile/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -54,6 +55,29 @@ Value nautilus::emitClampedLoad(OpBuilder &b, Location loc, Value buffer,
                                 ValueRange indices) {
   Value ok = insideBuffer(b, loc, buffer, indices);
   Value zeroIndex = arith::ConstantIndexOp::create(b, loc, 0);
+  auto type = cast<MemRefType>(buffer.getType());
+  if (type.getRank() > 1 && type.getLayout().isIdentity()) {
+    // A row-major buffer: clamp the linear offset rather than each index.
+    // The outer indices' part of the offset then stays loop-invariant when
+    // only the innermost index moves (a row reduction), and LLVM computes
+    // it once; clamping each index made every element multiply its row by
+    // the row's length again (24 SASS instructions an element).
+    Value offset = indices.front();
+    for (int64_t j = 1; j < type.getRank(); ++j)
+      offset = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(b, loc, offset,
+                                memref::DimOp::create(b, loc, buffer, j)),
+          indices[j]);
+    SmallVector<ReassociationIndices, 1> all(1);
+    for (int64_t j = 0; j < type.getRank(); ++j)
+      all.front().push_back(j);
+    Value flat = memref::CollapseShapeOp::create(b, loc, buffer, all);
+    Value value = memref::LoadOp::create(
+        b, loc, flat,
+        ValueRange{arith::SelectOp::create(b, loc, ok, offset, zeroIndex)});
+    return arith::SelectOp::create(b, loc, ok, value, zeroOf(b, loc, buffer));
+  }
   SmallVector<Value> clamped;
   for (Value i : indices)
     clamped.push_back(arith::SelectOp::create(b, loc, ok, i, zeroIndex));
