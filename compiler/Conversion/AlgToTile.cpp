@@ -357,6 +357,7 @@ LogicalResult KernelLowering::lowerDefine(alg::DefineOp def, unsigned index) {
     program.retile(defaultReductionSchedule(
         ctx, extents, reducedExtent, reductionShape(program, reduction),
         target));
+  program.retile(withVectorRuns(program, target));
   return success();
 }
 

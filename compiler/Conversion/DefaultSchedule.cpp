@@ -1,7 +1,10 @@
 //===- DefaultSchedule.cpp - A program's schedule before any search -------===//
 #include "compiler/Conversion/DefaultSchedule.h"
+#include "compiler/Conversion/AffineExpansion.h"
 
 #include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace nautilus;
@@ -34,6 +37,59 @@ nautilus::defaultSchedule(MLIRContext *ctx,
   int64_t threads =
       gpu ? std::min<int64_t>(target.defaultThreads, elements) : 1;
   return tile::ScheduleAttr::get(ctx, tile, threads);
+}
+
+tile::ScheduleAttr nautilus::withVectorRuns(tile::ProgramOp program,
+                                            const TargetInfo &target) {
+  tile::ScheduleAttr schedule = program.getSchedule();
+  ArrayRef<int64_t> tile = schedule.getTile();
+  if (target.family == TargetFamily::CPU || schedule.getMma() ||
+      schedule.getReduceThreads() != 1 || tile.empty())
+    return schedule;
+  unsigned inner = tile.size() - 1;
+  // The narrowest element (in bytes) moved along the innermost dimension;
+  // 0 if none is, or if some access would not move runs.
+  int64_t narrowest = std::numeric_limits<int64_t>::max();
+  bool runs = true;
+  auto movesRuns = [&](Type element) {
+    int64_t bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
+    if (bits >= 8) // (i1 tiles move element by element either way)
+      narrowest = std::min<int64_t>(narrowest, bits / 8);
+  };
+  program.walk([&](Operation *op) {
+    if (auto load = dyn_cast<tile::LoadOp>(op)) {
+      AffineMap map = load.getMap();
+      bool readsInner = llvm::any_of(map.getResults(), [&](AffineExpr e) {
+        return involvesDim(e, inner);
+      });
+      if (!readsInner)
+        return; // the same element for a whole row of the tile
+      auto memType = cast<MemRefType>(load.getBuffer().getType());
+      auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+      if (!load.getIndirect().empty() || !memType.getLayout().isIdentity() ||
+          !last || last.getPosition() != inner ||
+          llvm::any_of(map.getResults().drop_back(),
+                       [&](AffineExpr e) { return involvesDim(e, inner); })) {
+        runs = false;
+        return;
+      }
+      movesRuns(memType.getElementType());
+    } else if (auto store = dyn_cast<tile::StoreOp>(op)) {
+      movesRuns(cast<MemRefType>(store.getBuffer().getType()).getElementType());
+    }
+  });
+  if (!runs || narrowest > 16)
+    return schedule;
+  int64_t vector = 16 / narrowest;
+  while (vector > 1 && (tile.back() % vector != 0 ||
+                        schedule.getElementsPerThread() % vector != 0))
+    vector /= 2;
+  if (vector == schedule.getVector())
+    return schedule;
+  return tile::ScheduleAttr::get(
+      program.getContext(), tile, schedule.getThreads(), schedule.getMma(),
+      schedule.getReduceThreads(), schedule.getReduceSplit(),
+      schedule.getReduceInterleaved(), vector);
 }
 
 int64_t nautilus::programCount(ArrayRef<std::optional<int64_t>> extents,
@@ -105,7 +161,8 @@ tile::ScheduleAttr nautilus::defaultReductionSchedule(
          *reduced / (2 * split) >= shared * options.stepsPerThread)
     split *= 2;
   return tile::ScheduleAttr::get(ctx, tile, elements() * shared,
-                                 tile::MmaAttr(), shared, split, columns);
+                                 tile::MmaAttr(), shared, split, columns,
+                                 /*vector=*/1);
 }
 
 /// The tile extent for an output extent (known or not): a power of two

@@ -21,6 +21,18 @@ tile::ScheduleAttr defaultSchedule(mlir::MLIRContext *ctx,
                                    llvm::ArrayRef<std::optional<int64_t>> extents,
                                    const TargetInfo &target);
 
+/// `program`'s schedule with the largest `vector` (runs of consecutive
+/// elements a thread holds) that makes each of its loads and stores move
+/// 16 bytes a thread at a time, on a GPU target: 16 bytes over the
+/// narrowest element read or written along the tile's innermost
+/// dimension, halved until it divides the tile's innermost extent and the
+/// elements a thread holds. 1 (the schedule as it is) on the CPU, with
+/// `mma` or `reduce_threads`, or when a load reads the innermost dimension
+/// other than as its buffer's contiguous index (a transpose, a gather),
+/// where runs would only spread a warp's reads.
+tile::ScheduleAttr withVectorRuns(tile::ProgramOp program,
+                                  const TargetInfo &target);
+
 /// The programs a grid of `tile`s over `extents` has, an unbound extent
 /// counting as `unbound` programs.
 int64_t programCount(llvm::ArrayRef<std::optional<int64_t>> extents,

@@ -148,7 +148,8 @@ private:
     return tile::ScheduleAttr::get(schedule.getContext(), tile,
                                    schedule.getThreads(), schedule.getMma(),
                                    schedule.getReduceThreads(), split,
-                                   schedule.getReduceInterleaved());
+                                   schedule.getReduceInterleaved(),
+                                   schedule.getVector());
   }
 
   /// `<program>_partial`: the reduction over each chunk, stored.

@@ -5,11 +5,14 @@
 // block share each tile: thread t of T holds the E = |tile| / T elements at
 // row-major tile positions t, t + T, t + 2T, ..., so consecutive threads
 // hold consecutive elements of the innermost dimension: loads and stores
-// along it coalesce.
+// along it coalesce. With `vector = V` thread t holds runs of V
+// consecutive elements instead (positions tV .. tV + V - 1, then
+// (t + T)V, ...), which it reads and writes as 16-byte vectors.
 // Each thread then holds E scalars of every tile, and every tile op becomes
-// E scalar ops: loads are guarded scalar loads at each element's indices,
-// reductions a loop nest carrying the E accumulators in registers, stores
-// guarded scalar stores. The code is target-neutral (gpu, scf, memref,
+// E scalar ops: loads are guarded scalar loads at each element's indices
+// (or, for a run of consecutive elements of a row inside the buffer, one
+// vector load), reductions a loop nest carrying the E accumulators in
+// registers, stores guarded scalar stores (or vector stores of runs). The code is target-neutral (gpu, scf, memref,
 // arith, math); the NVVM or ROCDL lowering follows.
 //
 // With `reduce_threads = R` the tiles are distributed so over the T / R
@@ -349,6 +352,8 @@ int64_t KernelLowering::storeWidth(Value value) {
     run = layout::innermostRun(layoutAttr.getLayout());
   else if (program.getSchedule().getMma())
     run = 2;
+  else
+    run = program.getSchedule().getVector();
   int64_t bytes = cast<VectorType>(value.getType()).getElementTypeBitWidth() / 8;
   if (bytes == 0)
     return 1; // i1 tiles: element by element
@@ -985,14 +990,32 @@ SmallVector<Fragment> KernelLowering::tilePositions(Value tid) {
         tileShape[rank - 2], tileShape[rank - 1], mma.getWarps()[0],
         mma.getWarps()[1]));
   SmallVector<Fragment> within(rank);
-  // Thread t's element e sits at row-major tile position e * T + t.
+  // Thread t's element e sits at row-major tile position e * T + t, or in
+  // runs of V (`vector`): ((e / V) * T + t) * V + e % V.
+  int64_t run = program.getSchedule().getVector();
+  Value runStart =
+      run == 1 ? tid : arith::MulIOp::create(b, loc, tid, cIndex(run));
+  // A run lies in one row (V divides the innermost extent): its elements
+  // share their outer coordinates, and their innermost ones step by 1 from
+  // the run's first; shared Values let their loads of a row's broadcast
+  // operand be one (lowerLoad reuses what equal indices read).
   int64_t stride = 1;
   for (int64_t d = static_cast<int64_t>(rank) - 1; d >= 0; --d) {
+    llvm::DenseMap<int64_t, Value> ofRun;
     for (int64_t e = 0; e < perThread; ++e) {
-      Value position = arith::AddIOp::create(b, loc, tid, cIndex(e * threads));
-      within[d].push_back(arith::RemUIOp::create(
-          b, loc, arith::DivUIOp::create(b, loc, position, cIndex(stride)),
-          cIndex(tileShape[d])));
+      Value &start = ofRun[e / run];
+      if (!start) {
+        Value position = arith::AddIOp::create(
+            b, loc, runStart, cIndex((e / run) * threads * run));
+        start = arith::RemUIOp::create(
+            b, loc, arith::DivUIOp::create(b, loc, position, cIndex(stride)),
+            cIndex(tileShape[d]));
+      }
+      bool innermost = d + 1 == static_cast<int64_t>(rank);
+      within[d].push_back(innermost && e % run != 0
+                              ? arith::AddIOp::create(b, loc, start,
+                                                      cIndex(e % run))
+                              : start);
     }
     stride *= tileShape[d];
   }
@@ -1045,8 +1068,10 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
 
 int64_t KernelLowering::elementRun(llvm::iterator_range<Block::iterator> ops) {
   // Elements go in runs that the store writes as one vector (the mma
-  // layout's register pairs, a coalesced layout's 16 bytes).
-  int64_t step = 1;
+  // layout's register pairs, a coalesced layout's 16 bytes), or a
+  // schedule's whole runs (`vector`), which its loads read at once even
+  // where the store's vectors are shorter (i8 in, i32 out).
+  int64_t step = program.getSchedule().getVector();
   for (Operation &op : ops)
     if (auto store = dyn_cast<tile::StoreOp>(op))
       step = std::max(step, storeWidth(store.getValue()));

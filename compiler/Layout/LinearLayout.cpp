@@ -366,16 +366,26 @@ LinearLayout nautilus::layout::withWarpsAlongRows(const LinearLayout &l,
 }
 
 LinearLayout nautilus::layout::rowMajorBlockedLayout(llvm::ArrayRef<int64_t> shape,
-                                                     int32_t threads) {
+                                                     int32_t threads,
+                                                     int32_t run) {
   int64_t elements = 1;
   for (int64_t s : shape)
     elements *= s;
   int32_t lanes = std::min<int32_t>(32, threads);
-  LinearLayout flat =
-      LinearLayout::identity1D(lanes, "lane", "position") *
-      LinearLayout::identity1D(threads / lanes, "warp", "position") *
-      LinearLayout::identity1D(int32_t(elements / threads), "register",
-                               "position");
+  // The position's bits, low to high: `run`'s register bits, the lane's,
+  // the warp's, then the other register bits.
+  LinearLayout::InDim lane{"lane", {}}, warp{"warp", {}},
+      reg{"register", {}};
+  int32_t bit = 1;
+  auto take = [&](LinearLayout::InDim &dim, int64_t count) {
+    for (int64_t i = 1; i < count; i *= 2, bit *= 2)
+      dim.bases.push_back({bit});
+  };
+  take(reg, run);
+  take(lane, lanes);
+  take(warp, threads / lanes);
+  take(reg, elements / threads / run);
+  LinearLayout flat({lane, warp, reg}, {{"position", int32_t(elements)}});
   std::vector<std::pair<std::string, int32_t>> dims;
   for (size_t d = 0; d < shape.size(); ++d)
     dims.push_back({"dim" + std::to_string(d), int32_t(shape[d])});

@@ -127,11 +127,13 @@ LinearLayout mmaOperandBLayout();
 LinearLayout withWarpsAlongRows(const LinearLayout &l, int32_t warps);
 
 /// The blocked layout of tile `shape` over `threads` threads in which
-/// thread t holds the elements at row-major positions t, t + threads, ...
-/// (lane bits, then warp bits, then register bits, of the position).
-/// Output dimensions "dim0", "dim1", ...
+/// thread t holds runs of `run` consecutive elements, at row-major
+/// positions (t + i * threads) * run + j (the low register bits, then lane
+/// bits, warp bits and the other register bits, of the position): with
+/// `run` = 1, the positions t, t + threads, ... Output dimensions "dim0",
+/// "dim1", ...
 LinearLayout rowMajorBlockedLayout(llvm::ArrayRef<int64_t> shape,
-                                   int32_t threads);
+                                   int32_t threads, int32_t run = 1);
 
 /// A layout for storing a [rows, columns] tile over `threads` threads with
 /// coalesced 16-byte accesses: each thread holds 16 / elementBytes

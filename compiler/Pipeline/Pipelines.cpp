@@ -172,8 +172,12 @@ void nautilus::buildGPUToLLVMPipeline(OpPassManager &pm,
     pm.addNestedPass<gpu::GPUModuleOp>(createConvertVectorToLLVMPass());
     pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVVMToLLVMPass());
   }
-  else
+  else {
     pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToROCDLOps());
+    // Runs of a row as vectors (`vector` schedules): their loads, stores and
+    // element extractions.
+    pm.addNestedPass<gpu::GPUModuleOp>(createConvertVectorToLLVMPass());
+  }
   pm.nest<gpu::GPUModuleOp>().nest<LLVM::LLVMFuncOp>().addPass(
       createConvertMathToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());

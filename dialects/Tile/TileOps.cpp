@@ -72,7 +72,7 @@ std::optional<layout::LinearLayout> ScheduleAttr::getDistribution() const {
   if (!layout::isPowerOfTwoShape(tile) || !llvm::isPowerOf2_64(threads) ||
       getNumElements() % threads != 0)
     return std::nullopt;
-  return layout::rowMajorBlockedLayout(tile, threads);
+  return layout::rowMajorBlockedLayout(tile, threads, getVector());
 }
 
 Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
@@ -88,7 +88,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   if (parser.parseComma() || parser.parseKeyword("threads") ||
       parser.parseEqual() || parser.parseInteger(threads))
     return {};
-  int64_t reduceThreads = 1, reduceSplit = 1;
+  int64_t reduceThreads = 1, reduceSplit = 1, vector = 1;
   bool reduceInterleaved = false;
   llvm::StringSet<> seen;
   while (succeeded(parser.parseOptionalComma())) {
@@ -109,6 +109,9 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
     } else if (key == "reduce_split") {
       if (parser.parseInteger(reduceSplit))
         return {};
+    } else if (key == "vector") {
+      if (parser.parseInteger(vector))
+        return {};
     } else if (key == "reduce_groups") {
       std::string groups;
       llvm::SMLoc at = parser.getCurrentLocation();
@@ -123,8 +126,8 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
       reduceInterleaved = groups == "interleaved";
     } else {
       parser.emitError(parser.getCurrentLocation(),
-                       "expected 'mma', 'reduce_threads', 'reduce_split' or "
-                       "'reduce_groups', not '")
+                       "expected 'mma', 'vector', 'reduce_threads', "
+                       "'reduce_split' or 'reduce_groups', not '")
           << key << "'";
       return {};
     }
@@ -133,7 +136,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
     return {};
   return parser.getChecked<ScheduleAttr>(parser.getContext(), tile, threads,
                                          mma, reduceThreads, reduceSplit,
-                                         reduceInterleaved);
+                                         reduceInterleaved, vector);
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
@@ -142,6 +145,8 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
   printer << "], threads = " << getThreads();
   if (getMma())
     printer << ", mma = " << getMma();
+  if (getVector() != 1)
+    printer << ", vector = " << getVector();
   if (getReduceThreads() != 1)
     printer << ", reduce_threads = " << getReduceThreads();
   if (getReduceSplit() != 1)
@@ -263,7 +268,7 @@ LogicalResult
 ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                      ArrayRef<int64_t> tile, int64_t threads, MmaAttr mma,
                      int64_t reduceThreads, int64_t reduceSplit,
-                     bool reduceInterleaved) {
+                     bool reduceInterleaved, int64_t vector) {
   if (mma) {
     if (tile.size() < 2)
       return emitError() << "a tensor-core schedule tiles at least 2 dimensions";
@@ -334,6 +339,20 @@ ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << "among " << holders
                        << (reduceThreads != 1 ? " groups of threads"
                                               : " threads");
+  if (vector != 1) {
+    if (mma || reduceThreads != 1)
+      return emitError() << "vector runs are for programs whose threads each "
+                            "hold their own elements (no mma, no "
+                            "reduce_threads)";
+    if (vector < 1 || !llvm::isPowerOf2_64(vector) ||
+        tile.empty() || tile.back() % vector != 0 ||
+        (n / holders) % vector != 0)
+      return emitError() << "vector must be a power of two dividing the "
+                            "tile's innermost extent ("
+                         << (tile.empty() ? 1 : tile.back())
+                         << ") and the elements a thread holds ("
+                         << n / holders << "), not " << vector;
+  }
   return success();
 }
 

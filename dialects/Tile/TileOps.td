@@ -190,6 +190,15 @@ def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
     innermost dimension and read consecutive elements of a row when the
     reduction runs down columns (a column sum, a pooling over tokens).
 
+    `vector = V` (a power of two, 1 when not printed) makes each thread
+    hold runs of V consecutive elements of a row instead: thread t's
+    element e sits at row-major position ((e / V) * threads + t) * V +
+    e % V. A thread then reads and writes a row's elements 16 bytes at a
+    time (vector loads and stores where a run lies inside its buffer, its
+    rows a whole number of vectors), and a warp still covers consecutive
+    elements. Not with `mma` or `reduce_threads`; V divides the tile's
+    innermost extent and each thread's element count.
+
     `reduce_split = S` (1 when not printed) splits the outermost reduced
     extent of the program's top-level `tile.reduce` into at most S chunks
     (none empty), each
@@ -202,6 +211,7 @@ def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
 
     ```mlir
     #tile.schedule<tile = [1, 16, 64], threads = 128>
+    #tile.schedule<tile = [16, 64], threads = 128, vector = 8>
     #tile.schedule<tile = [1, 1], threads = 256, reduce_threads = 256>
     #tile.schedule<tile = [1], threads = 256, reduce_threads = 256,
                    reduce_split = 32>
@@ -215,20 +225,21 @@ def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
                         OptionalParameter<"MmaAttr">:$mma,
                         DefaultValuedParameter<"int64_t", "1">:$reduceThreads,
                         DefaultValuedParameter<"int64_t", "1">:$reduceSplit,
-                        DefaultValuedParameter<"bool", "false">:$reduceInterleaved);
+                        DefaultValuedParameter<"bool", "false">:$reduceInterleaved,
+                        DefaultValuedParameter<"int64_t", "1">:$vector);
   let builders = [
     AttrBuilder<(ins "llvm::ArrayRef<int64_t>":$tile, "int64_t":$threads), [{
-      return $_get($_ctxt, tile, threads, MmaAttr(), 1, 1, false);
+      return $_get($_ctxt, tile, threads, MmaAttr(), 1, 1, false, 1);
     }]>,
     AttrBuilder<(ins "llvm::ArrayRef<int64_t>":$tile, "int64_t":$threads,
                      "MmaAttr":$mma), [{
-      return $_get($_ctxt, tile, threads, mma, 1, 1, false);
+      return $_get($_ctxt, tile, threads, mma, 1, 1, false, 1);
     }]>,
     AttrBuilder<(ins "llvm::ArrayRef<int64_t>":$tile, "int64_t":$threads,
                      "MmaAttr":$mma, "int64_t":$reduceThreads,
                      "int64_t":$reduceSplit), [{
       return $_get($_ctxt, tile, threads, mma, reduceThreads, reduceSplit,
-                   false);
+                   false, 1);
     }]>
   ];
   let hasCustomAssemblyFormat = 1;
@@ -246,8 +257,8 @@ def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
       return getNumElements() / getTileThreads();
     }
     /// The tiles' distribution over the tile threads as a linear layout:
-    /// the accumulator layout with `mma`, the row-major blocked one
-    /// otherwise. None where that is not linear (extents or threads not
+    /// the accumulator layout with `mma`, the row-major blocked one (in
+    /// runs of `vector` elements) otherwise. None where that is not linear (extents or threads not
     /// powers of two).
     std::optional<::nautilus::layout::LinearLayout> getDistribution() const;
   }];

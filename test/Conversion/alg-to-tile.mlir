@@ -17,7 +17,10 @@
 // CPU: tile.store %[[SUM]], %[[C]] : vector<[[T]]xf32> -> memref<?x?xf32>
 // CPU: tile.plan @gemm {buffers = [{dims = ["M", "K"], name = "A", role = "input", type = memref<?x?xf16>}, {dims = ["K", "N"], name = "B", role = "input", type = memref<?x?xf16>}, {dims = ["N"], name = "bias", role = "input", type = memref<?xf32>}, {dims = ["M", "N"], name = "C", role = "output", type = memref<?x?xf32>}], programs = [@gemm_C], sizes = ["M", "K", "N"]}
 
-// GPU: schedule = #tile.schedule<tile = [16, 64], threads = 128>
+// On a GPU each thread holds runs of 8 consecutive elements of a row
+// (vector = 8: 16 bytes of B's f16 row a load; A's element is the same
+// for a whole run).
+// GPU: schedule = #tile.schedule<tile = [16, 64], threads = 128, vector = 8>
 alg.kernel @gemm sizes ["M", "K", "N"] {
   %a = alg.input "A" dims ["M", "K"] : tensor<?x?xf16>
   %b = alg.input "B" dims ["K", "N"] : tensor<?x?xf16>
@@ -124,4 +127,45 @@ alg.kernel @vocab sizes ["R", "C"] attributes {bindings = {C = 131072 : i64, R =
     alg.yield %v : f32
   }
   alg.return %m : tensor<?xf32>
+}
+
+// Runs for elementwise programs: 16 bytes of the narrowest element read or
+// written along the rows (bf16: 8, f32: 4), as many as a thread holds
+// (the row's f32 weight W is one load a run); none when a
+// read runs across the rows (a transpose), where runs would spread a
+// warp's reads; none on the CPU.
+// GPU-LABEL: tile.program @runs_Scaled
+// GPU-SAME: schedule = #tile.schedule<tile = [16, 64], threads = 128, vector = 8>
+// GPU-LABEL: tile.program @runs_Wide
+// GPU-SAME: schedule = #tile.schedule<tile = [16, 64], threads = 128, vector = 4>
+// GPU-LABEL: tile.program @runs_Transposed
+// GPU-SAME: schedule = #tile.schedule<tile = [16, 64], threads = 128>
+// CPU-LABEL: tile.program @runs_Scaled
+// CPU-NOT: vector =
+// CPU: tile.plan @runs
+alg.kernel @runs sizes ["R", "C"] {
+  %x = alg.input "X" dims ["R", "C"] : tensor<?x?xbf16>
+  %w = alg.input "W" dims ["R"] : tensor<?xf32>
+  %y = alg.input "Y" dims ["R", "C"] : tensor<?x?xf32>
+  %scaled = alg.define "Scaled" dims ["R", "C"] : tensor<?x?xbf16> {
+  ^bb0(%r: index, %c: index):
+    %v = alg.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : tensor<?x?xbf16> -> bf16
+    %vf = arith.extf %v : bf16 to f32
+    %g = alg.load %w[affine_map<(d0, d1)[s0, s1] -> (d0)>] : tensor<?xf32> -> f32
+    %p = arith.mulf %vf, %g : f32
+    %t = arith.truncf %p : f32 to bf16
+    alg.yield %t : bf16
+  }
+  %wide = alg.define "Wide" dims ["R", "C"] : tensor<?x?xf32> {
+  ^bb0(%r: index, %c: index):
+    %v = alg.load %y[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : tensor<?x?xf32> -> f32
+    %d = arith.addf %v, %v : f32
+    alg.yield %d : f32
+  }
+  %transposed = alg.define "Transposed" dims ["C", "R"] : tensor<?x?xbf16> {
+  ^bb0(%c: index, %r: index):
+    %v = alg.load %scaled[affine_map<(d0, d1)[s0, s1] -> (d1, d0)>] : tensor<?x?xbf16> -> bf16
+    alg.yield %v : bf16
+  }
+  alg.return %wide, %transposed : tensor<?x?xf32>, tensor<?x?xbf16>
 }

@@ -162,3 +162,31 @@ tile.program @columns_S attributes {arg_names = ["X", "S"], output_dims = ["C"],
   }
   tile.store %acc, %s : vector<8xf32> -> memref<?xf32>
 }
+
+// vector = 8: thread t holds runs of 8 consecutive elements of a row
+// (positions 8t .. 8t + 7, then 8(t + 8) ..), each read and written as one
+// 16-byte vector where the run lies inside its buffer (else element by
+// element, guarded), and the row's weight W read once a run.
+// CHECK-LABEL: gpu.func @scale_Y
+// CHECK-SAME: (%[[SX:[^:]*]]: memref<?x?xbf16>, %[[SW:[^:]*]]: memref<?xf32>, %[[SY:[^:]*]]: memref<?x?xbf16>
+// CHECK: %[[STID:.*]] = gpu.thread_id x
+// CHECK: arith.muli %[[STID]], %c8 : index
+// CHECK: vector.load %[[SX]][%[[ROW0:.*]], %[[COL0:.*]]] {alignment = 16 : i64} : memref<?x?xbf16>, vector<8xbf16>
+// CHECK-COUNT-8: memref.load %[[SX]]
+// CHECK: memref.load %[[SW]][%[[ROW0]]] : memref<?xf32>
+// CHECK-NOT: memref.load %[[SW]]
+// CHECK: vector.store %{{.*}}, %[[SY]][%[[ROW0]], %[[COL0]]] {alignment = 16 : i64} : memref<?x?xbf16>, vector<8xbf16>
+// CHECK: vector.load %[[SX]][%[[ROW1:.*]], %{{.*}}] {alignment = 16 : i64} : memref<?x?xbf16>, vector<8xbf16>
+// CHECK: memref.load %[[SW]][%[[ROW1]]] : memref<?xf32>
+// CHECK-NOT: memref.load %[[SW]]
+// CHECK: vector.store
+// CHECK: gpu.return
+tile.program @scale_Y attributes {arg_names = ["X", "W", "Y"], output_dims = ["R", "C"], schedule = #tile.schedule<tile = [4, 32], threads = 8, vector = 8>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xbf16>, %w: memref<?xf32>, %y: memref<?x?xbf16>, %r: index, %c: index):
+  %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xbf16> -> vector<4x32xbf16>
+  %vf = arith.extf %v : vector<4x32xbf16> to vector<4x32xf32>
+  %g = tile.load %w[affine_map<(d0, d1)[s0, s1] -> (d0)>] : memref<?xf32> -> vector<4x32xf32>
+  %p = arith.mulf %vf, %g : vector<4x32xf32>
+  %t = arith.truncf %p : vector<4x32xf32> to vector<4x32xbf16>
+  tile.store %t, %y : vector<4x32xbf16> -> memref<?x?xbf16>
+}

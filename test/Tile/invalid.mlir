@@ -468,7 +468,7 @@ tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule =
 
 // -----
 
-// expected-error @+1 {{expected 'mma', 'reduce_threads', 'reduce_split' or 'reduce_groups', not 'reduce'}}
+// expected-error @+1 {{expected 'mma', 'vector', 'reduce_threads', 'reduce_split' or 'reduce_groups', not 'reduce'}}
 tile.program @p attributes {arg_names = [], output_dims = ["N"], schedule = #tile.schedule<tile = [4], threads = 32, reduce = 2>, sizes = ["N"]} {
 ^bb0(%n: index):
 }
@@ -566,4 +566,41 @@ tile.program @p attributes {arg_names = [], output_dims = ["N"], schedule = #til
 // expected-error @+1 {{'reduce_threads' is given twice}}
 tile.program @p attributes {arg_names = [], output_dims = ["N"], schedule = #tile.schedule<tile = [32], threads = 64, reduce_threads = 2, reduce_threads = 4>, sizes = ["N"]} {
 ^bb0(%n: index):
+}
+
+// -----
+
+// expected-error @+1 {{vector must be a power of two dividing the tile's innermost extent (64) and the elements a thread holds (8), not 3}}
+tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [16, 64], threads = 128, vector = 3>, sizes = ["M", "N"]} {
+^bb0(%m: index, %n: index):
+}
+
+// -----
+
+// A run must fit the elements a thread holds.
+// expected-error @+1 {{vector must be a power of two dividing the tile's innermost extent (64) and the elements a thread holds (8), not 16}}
+tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [16, 64], threads = 128, vector = 16>, sizes = ["M", "N"]} {
+^bb0(%m: index, %n: index):
+}
+
+// -----
+
+// A run must stay in a row.
+// expected-error @+1 {{vector must be a power of two dividing the tile's innermost extent (4) and the elements a thread holds (8), not 8}}
+tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 4], threads = 32, vector = 8>, sizes = ["M", "N"]} {
+^bb0(%m: index, %n: index):
+}
+
+// -----
+
+// expected-error @+1 {{vector runs are for programs whose threads each hold their own elements (no mma, no reduce_threads)}}
+tile.program @p attributes {arg_names = [], output_dims = ["N"], schedule = #tile.schedule<tile = [4], threads = 128, reduce_threads = 32, vector = 2>, sizes = ["N"]} {
+^bb0(%n: index):
+}
+
+// -----
+
+// expected-error @+1 {{vector runs are for programs whose threads each hold their own elements (no mma, no reduce_threads)}}
+tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3>, vector = 2>, sizes = ["M", "N"]} {
+^bb0(%m: index, %n: index):
 }

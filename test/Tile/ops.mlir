@@ -50,6 +50,17 @@ tile.program @rowsum_split attributes {arg_names = ["X", "Y"], output_dims = ["R
 tile.program @colsum_interleaved attributes {arg_names = ["Y"], output_dims = ["C"], schedule = #tile.schedule<tile = [32], threads = 256, reduce_threads = 8, reduce_groups = "interleaved">, sizes = ["C"]} {
 ^bb0(%y: memref<?xf32>, %c: index):
 }
+// Runs of consecutive elements a thread (vector) print; vector = 1 not.
+// CHECK-LABEL: tile.program @scaled_runs
+// CHECK-SAME: schedule = #tile.schedule<tile = [16, 64], threads = 128, vector = 8>
+tile.program @scaled_runs attributes {arg_names = ["Y"], output_dims = ["R", "C"], schedule = #tile.schedule<tile = [16, 64], threads = 128, vector = 8>, sizes = ["R", "C"]} {
+^bb0(%y: memref<?x?xbf16>, %r: index, %c: index):
+}
+// CHECK-LABEL: tile.program @scaled_elements
+// CHECK-SAME: schedule = #tile.schedule<tile = [16, 64], threads = 128>,
+tile.program @scaled_elements attributes {arg_names = ["Y"], output_dims = ["R", "C"], schedule = #tile.schedule<tile = [16, 64], threads = 128, vector = 1>, sizes = ["R", "C"]} {
+^bb0(%y: memref<?x?xbf16>, %r: index, %c: index):
+}
 // CHECK-LABEL: tile.program @colsum_consecutive
 // CHECK-SAME: schedule = #tile.schedule<tile = [32], threads = 256, reduce_threads = 8>,
 tile.program @colsum_consecutive attributes {arg_names = ["Y"], output_dims = ["C"], schedule = #tile.schedule<tile = [32], threads = 256, reduce_threads = 8, reduce_groups = "consecutive">, sizes = ["C"]} {
