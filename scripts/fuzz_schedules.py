@@ -8,7 +8,7 @@ producers, persistent, swizzle and split_k, valid and invalid values alike, for 
 or sm_90, at a ragged shape. One run in four instead gives a program
 without a contraction (the norms, attention's row sums) random tile extents
 and threads, half of those a random reduce_threads and some a random
-reduce_split and reduce_groups. Every run must end in one of two ways:
+reduce_split, reduce_groups and vector. Every run must end in one of two ways:
 
 - PASS: the kernel compiled and matched the reference (--check);
 - a user error: exit status 1 and a message naming what is wrong with the
@@ -121,6 +121,8 @@ def simt_case(rng):
         shared += f", reduce_split = {rng.choice([1, 2, 3, 16, 1000, 0, -2])}"
     if rng.random() < 0.3:  # groups interleaved (for columns) or not
         shared += f", reduce_groups = \"{rng.choice(['interleaved', 'consecutive', 'bogus'])}\""
+    if rng.random() < 0.3:  # runs of consecutive elements a thread
+        shared += f", vector = {rng.choice([1, 2, 4, 8, 16, 3, 0])}"
     text = (f"#tile.schedule<tile = [{', '.join(map(str, tile))}], "
             f"threads = {threads}{shared}>")
     return path, kernel, program, text, shape

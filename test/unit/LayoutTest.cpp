@@ -49,6 +49,26 @@ TEST(LinearLayout, RowMajorBlockedDealsPositionsRoundTheThreads) {
     }
 }
 
+// Runs of 8 (a schedule's `vector`): thread t's element e at position
+// ((e / 8) * 128 + t) * 8 + e % 8, the same formula as the GPU lowering's
+// tilePositions.
+TEST(LinearLayout, RowMajorBlockedInRunsKeepsRunsInRegisters) {
+  LinearLayout l = rowMajorBlockedLayout({16, 64}, 32, /*run=*/8);
+  ASSERT_TRUE(l.isBijective()) << l.str();
+  EXPECT_EQ(innermostRun(l), 8);
+  for (int32_t t = 0; t < 32; t += 5)
+    for (int32_t e = 0; e < 32; ++e) {
+      auto c = l.apply({{"lane", t}, {"warp", 0}, {"register", e}});
+      int32_t p = ((e / 8) * 32 + t) * 8 + e % 8;
+      EXPECT_EQ(c[0], p / 64);
+      EXPECT_EQ(c[1], p % 64);
+    }
+  // A run of 1 is the plain blocked layout, inputs in the same order.
+  LinearLayout plain = rowMajorBlockedLayout({16, 64}, 128, 1);
+  EXPECT_EQ(plain.str(), rowMajorBlockedLayout({16, 64}, 128).str());
+  EXPECT_EQ(plain.getInDims()[0].name, "lane");
+}
+
 TEST(LinearLayout, InverseComposesToTheIdentity) {
   LinearLayout l = mmaAccumulatorLayout(64, 32, 2, 1);
   LinearLayout inverse = l.invert();
