@@ -56,7 +56,8 @@ Value nautilus::emitClampedLoad(OpBuilder &b, Location loc, Value buffer,
   Value ok = insideBuffer(b, loc, buffer, indices);
   Value zeroIndex = arith::ConstantIndexOp::create(b, loc, 0);
   auto type = cast<MemRefType>(buffer.getType());
-  if (type.getRank() > 1 && type.getLayout().isIdentity()) {
+  if (type.getRank() > 1 && (type.getLayout().isIdentity() ||
+                             type.areTrailingDimsContiguous(type.getRank()))) {
     // A row-major buffer: clamp the linear offset rather than each index.
     // The outer indices' part of the offset then stays loop-invariant when
     // only the innermost index moves (a row reduction), and LLVM computes

@@ -45,6 +45,8 @@ namespace nautilus {
 #include "compiler/Conversion/Passes.h.inc"
 } // namespace nautilus
 
+#include <limits>
+
 using namespace mlir;
 using namespace nautilus;
 
@@ -95,6 +97,8 @@ private:
   /// Each element's position in the tile along each dimension (per dim, per
   /// element) for the schedule's distribution of the tile over threads.
   SmallVector<Fragment> tilePositions(Value tid);
+  /// Makes the sizes the plan binds constants, and bound buffers static.
+  void specialiseBoundSizes(Block &body);
   /// The innermost extent of program argument `buffer` as the kernel's
   /// sizes give it.
   Value innermostExtent(Value buffer);
@@ -1124,6 +1128,22 @@ LogicalResult KernelLowering::run() {
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
       {static_cast<int32_t>(program.getSchedule().getThreads()), 1, 1}));
+  // With every output extent bound, the launch's grid (a block a tile; a
+  // persistent program takes fewer) is known too: LLVM then knows the
+  // block index's range, and bounds checks that tiles dividing the output
+  // always pass fold away.
+  tile::MmaAttr scheduleMma = program.getSchedule().getMma();
+  if (!scheduleMma || !scheduleMma.getPersistent()) {
+    int64_t blocks = 1;
+    for (auto [dim, t] : llvm::zip(program.getOutputDims(),
+                                   program.getSchedule().getTile())) {
+      std::optional<int64_t> extent = program.getKnownExtent(dim);
+      blocks = extent && blocks ? blocks * llvm::divideCeil(*extent, t) : 0;
+    }
+    if (blocks > 0 && blocks <= std::numeric_limits<int32_t>::max())
+      func.setKnownGridSizeAttr(
+          b.getDenseI32ArrayAttr({static_cast<int32_t>(blocks), 1, 1}));
+  }
   // A program that reallocates registers between warpgroups starts from a
   // known count, which the reallocation balances (WgmmaPlan.h).
   if (mma && mma.getInstr() == "wgmma" && contract)
@@ -1146,6 +1166,7 @@ LogicalResult KernelLowering::run() {
   unsigned numBuffers = program.getArgNames().size();
   for (unsigned i = numBuffers; i < entry.getNumArguments(); ++i)
     sizeArgs.push_back(body.getArgument(i));
+  specialiseBoundSizes(body);
   for (auto [i, side] : llvm::enumerate(mappedSides))
     (side == 0 ? lhsTensorMap : rhsTensorMap) =
         body.getArgument(entry.getNumArguments() + i);
@@ -1210,6 +1231,57 @@ SmallVector<Value> KernelLowering::originOf(ArrayRef<Value> coords) {
     origin.push_back(
         arith::MulIOp::create(b, loc, coords[d], cIndex(tileShape[d])));
   return origin;
+}
+
+void KernelLowering::specialiseBoundSizes(Block &body) {
+  // Sizes the plan binds (--shape) are constants in the kernel, and a
+  // buffer whose dimensions are all bound is seen through a view of its
+  // static shape and row-major strides (memref.reinterpret_cast, keeping
+  // the descriptor's offset; a memref.cast would fold back into its
+  // loads): grid sizes, strides, bounds and alignment checks then fold.
+  // (The arguments stay: the launch passes them as for any kernel, and the
+  // runtime checks that the tensors have the bound shapes.)
+  unsigned numBuffers = program.getArgNames().size();
+  for (auto [i, size] : llvm::enumerate(program.getSizes()))
+    if (std::optional<int64_t> bound = program.getKnownExtent(size)) {
+      Value constant = cIndex(*bound);
+      sizeArgs[i] = constant;
+      scalars.map(program.getBody().front().getArgument(numBuffers + i),
+                  constant);
+    }
+  for (unsigned i = 0; i < numBuffers; ++i) {
+    auto type = dyn_cast<MemRefType>(body.getArgument(i).getType());
+    ArrayAttr dims = program.getBufferDims(i);
+    if (!type || !dims || dims.size() != type.getShape().size() ||
+        !type.getLayout().isIdentity())
+      continue;
+    SmallVector<int64_t> shape;
+    for (Attribute dim : dims)
+      if (std::optional<int64_t> bound = program.getKnownExtent(dim))
+        shape.push_back(*bound);
+    if (shape.size() != dims.size() || type.hasStaticShape())
+      continue;
+    SmallVector<int64_t> strides(shape.size(), 1);
+    for (int64_t j = static_cast<int64_t>(shape.size()) - 2; j >= 0; --j)
+      strides[j] = strides[j + 1] * shape[j + 1];
+    Value buffer = body.getArgument(i);
+    Value offset =
+        memref::ExtractStridedMetadataOp::create(b, loc, buffer).getOffset();
+    auto viewType = MemRefType::get(
+        shape, type.getElementType(),
+        StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, strides),
+        type.getMemorySpace());
+    SmallVector<OpFoldResult> sizes, strideValues;
+    for (auto [extent, stride] : llvm::zip(shape, strides)) {
+      sizes.push_back(b.getIndexAttr(extent));
+      strideValues.push_back(b.getIndexAttr(stride));
+    }
+    scalars.map(program.getBody().front().getArgument(i),
+                memref::ReinterpretCastOp::create(b, loc, viewType, buffer,
+                                                  OpFoldResult(offset), sizes,
+                                                  strideValues)
+                    .getResult());
+  }
 }
 
 void KernelLowering::placeTile(ArrayRef<Value> origin) {
