@@ -39,13 +39,64 @@ nautilus::defaultSchedule(MLIRContext *ctx,
   return tile::ScheduleAttr::get(ctx, tile, threads);
 }
 
+/// The runs of a shared reduction's iterations a thread of a group takes:
+/// 16 bytes over the narrowest element its top-level reductions read along
+/// their reduced index, when every read of that index is its buffer's
+/// contiguous one, the groups are consecutive and hold one element each,
+/// and each reduction runs over one index; else 1.
+static int64_t reductionRun(tile::ProgramOp program) {
+  tile::ScheduleAttr schedule = program.getSchedule();
+  if (schedule.getReduceInterleaved() || schedule.getElementsPerThread() != 1)
+    return 1;
+  unsigned rank = schedule.getTile().size();
+  int64_t narrowest = std::numeric_limits<int64_t>::max();
+  bool runs = true;
+  for (auto reduce : program.getBody().front().getOps<tile::ReduceOp>()) {
+    if (reduce.getExtents().size() != 1)
+      return 1;
+    reduce.walk([&](tile::LoadOp load) {
+      AffineMap map = load.getMap();
+      bool readsIndex = llvm::any_of(map.getResults(), [&](AffineExpr e) {
+        return involvesDim(e, rank);
+      });
+      if (!readsIndex)
+        return;
+      auto memType = cast<MemRefType>(load.getBuffer().getType());
+      auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+      Type element = memType.getElementType();
+      if (!load.getIndirect().empty() || !memType.getLayout().isIdentity() ||
+          !last || last.getPosition() != rank || !element.isIntOrFloat() ||
+          element.getIntOrFloatBitWidth() < 8 ||
+          llvm::any_of(map.getResults().drop_back(),
+                       [&](AffineExpr e) { return involvesDim(e, rank); })) {
+        runs = false;
+        return;
+      }
+      narrowest = std::min<int64_t>(narrowest,
+                                    element.getIntOrFloatBitWidth() / 8);
+    });
+  }
+  if (!runs || narrowest > 16)
+    return 1;
+  return 16 / narrowest;
+}
+
 tile::ScheduleAttr nautilus::withVectorRuns(tile::ProgramOp program,
                                             const TargetInfo &target) {
   tile::ScheduleAttr schedule = program.getSchedule();
   ArrayRef<int64_t> tile = schedule.getTile();
-  if (target.family == TargetFamily::CPU || schedule.getMma() ||
-      schedule.getReduceThreads() != 1 || tile.empty())
+  if (target.family == TargetFamily::CPU || schedule.getMma() || tile.empty())
     return schedule;
+  auto withVector = [&](int64_t vector) {
+    if (vector == schedule.getVector())
+      return schedule;
+    return tile::ScheduleAttr::get(
+        program.getContext(), tile, schedule.getThreads(), schedule.getMma(),
+        schedule.getReduceThreads(), schedule.getReduceSplit(),
+        schedule.getReduceInterleaved(), vector);
+  };
+  if (schedule.getReduceThreads() != 1)
+    return withVector(reductionRun(program));
   unsigned inner = tile.size() - 1;
   // The narrowest element (in bytes) moved along the innermost dimension;
   // 0 if none is, or if some access would not move runs.
@@ -84,12 +135,7 @@ tile::ScheduleAttr nautilus::withVectorRuns(tile::ProgramOp program,
   while (vector > 1 && (tile.back() % vector != 0 ||
                         schedule.getElementsPerThread() % vector != 0))
     vector /= 2;
-  if (vector == schedule.getVector())
-    return schedule;
-  return tile::ScheduleAttr::get(
-      program.getContext(), tile, schedule.getThreads(), schedule.getMma(),
-      schedule.getReduceThreads(), schedule.getReduceSplit(),
-      schedule.getReduceInterleaved(), vector);
+  return withVector(vector);
 }
 
 int64_t nautilus::programCount(ArrayRef<std::optional<int64_t>> extents,

@@ -27,9 +27,12 @@ tile::ScheduleAttr defaultSchedule(mlir::MLIRContext *ctx,
 /// narrowest element read or written along the tile's innermost
 /// dimension, halved until it divides the tile's innermost extent and the
 /// elements a thread holds. 1 (the schedule as it is) on the CPU, with
-/// `mma` or `reduce_threads`, or when a load reads the innermost dimension
-/// other than as its buffer's contiguous index (a transpose, a gather),
-/// where runs would only spread a warp's reads.
+/// `mma`, or when a load reads the innermost dimension other than as its
+/// buffer's contiguous index (a transpose, a gather), where runs would only
+/// spread a warp's reads. With `reduce_threads` the runs are of the shared
+/// reductions' iterations instead: 16 bytes over the narrowest element
+/// their rows hold, when the groups are consecutive and hold one element
+/// each and every read of the reduced index is contiguous.
 tile::ScheduleAttr withVectorRuns(tile::ProgramOp program,
                                   const TargetInfo &target);
 

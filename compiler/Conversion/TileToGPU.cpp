@@ -99,6 +99,17 @@ private:
   SmallVector<Fragment> tilePositions(Value tid);
   /// Makes the sizes the plan binds constants, and bound buffers static.
   void specialiseBoundSizes(Block &body);
+  /// Whether `load` (no gathers) reads map dimension `dim` as its
+  /// buffer's contiguous index and nowhere else: a run of iterations of
+  /// that dimension reads consecutive elements.
+  bool readsRunOf(tile::LoadOp load, unsigned dim);
+  /// The elements `load` reads for element 0 of the tile at the reduced
+  /// indices `ivs` (consecutive values of the innermost one): one vector
+  /// load where the run lies inside the buffer, aligned; else each element
+  /// with a branch-free clamped load (in a main loop whose buffers are not
+  /// empty).
+  SmallVector<Value, 8> loadRunAlongReduction(tile::LoadOp load,
+                                              ArrayRef<Value> ivs);
   /// The innermost extent of program argument `buffer` as the kernel's
   /// sizes give it.
   Value innermostExtent(Value buffer);
@@ -272,6 +283,43 @@ int64_t KernelLowering::loadRunLength(tile::LoadOp load) {
   return run;
 }
 
+bool KernelLowering::readsRunOf(tile::LoadOp load, unsigned dim) {
+  auto memType = cast<MemRefType>(load.getBuffer().getType());
+  AffineMap map = load.getMap();
+  if (!load.getIndirect().empty() || map.getNumResults() == 0 ||
+      !memType.getElementType().isIntOrFloat() ||
+      memType.getElementTypeBitWidth() < 8 || !memType.getLayout().isIdentity())
+    return false;
+  auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+  return last && last.getPosition() == dim &&
+         llvm::none_of(map.getResults().drop_back(),
+                       [&](AffineExpr e) { return involvesDim(e, dim); });
+}
+
+SmallVector<Value, 8>
+KernelLowering::loadRunAlongReduction(tile::LoadOp load, ArrayRef<Value> ivs) {
+  Value buffer = scalars.lookup(load.getBuffer());
+  ArrayRef<Fragment> at = globalIndexIn(load.getLayoutAttr());
+  auto indicesAt = [&](Value iv) {
+    SmallVector<Value> dims;
+    for (unsigned d = 0; d < rank; ++d)
+      dims.push_back(at[d][0]);
+    dims.append(reducedIVs.begin(), reducedIVs.end());
+    dims.push_back(iv);
+    SmallVector<Value> indices;
+    for (AffineExpr e : load.getMap().getResults())
+      indices.push_back(
+          expandAffine(b, loc, e, b.getIndexType(), dims, sizeArgs));
+    return indices;
+  };
+  return loadRun(b, loc, buffer, indicesAt(ivs.front()), ivs.size(), [&] {
+    SmallVector<Value, 8> elements;
+    for (Value iv : ivs)
+      elements.push_back(emitClampedLoad(b, loc, buffer, indicesAt(iv)));
+    return elements;
+  });
+}
+
 void KernelLowering::lowerLoad(tile::LoadOp load, Fragment &result) {
   Value buffer = scalars.lookup(load.getBuffer());
   auto memType = cast<MemRefType>(buffer.getType());
@@ -357,7 +405,7 @@ int64_t KernelLowering::storeWidth(Value value) {
   else if (program.getSchedule().getMma())
     run = 2;
   else
-    run = program.getSchedule().getVector();
+    run = program.getSchedule().getTileRun();
   int64_t bytes = cast<VectorType>(value.getType()).getElementTypeBitWidth() / 8;
   if (bytes == 0)
     return 1; // i1 tiles: element by element
@@ -447,13 +495,15 @@ Fragment KernelLowering::lowerReduce(tile::ReduceOp reduce,
       return acc;
     }
     Value extent = scalars.lookup(reduce.getExtents()[level]);
-    // A loop from `lower` to `upper` in steps of `step` whose body runs
-    // `copies` iterations (iv, iv + step, ...; all below `upper`) one
-    // after the other.
+    // A loop from `lower` to `upper` whose body runs `copies` iterations
+    // (iv, iv + step, ...; all below `upper`) one after the other, in
+    // steps of `stride` (step x copies when 0). With step 1 and copies
+    // the schedule's reduction run, each leading load reading a run of a
+    // row reads it as one vector (runLoads).
     auto loop = [&](Value lower, Value upper, int64_t step, int64_t copies,
-                    Fragment acc) {
-      auto forOp = scf::ForOp::create(b, loc, lower, upper,
-                                      cIndex(step * copies), acc);
+                    Fragment acc, int64_t stride = 0) {
+      auto forOp = scf::ForOp::create(
+          b, loc, lower, upper, cIndex(stride ? stride : step * copies), acc);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(forOp.getBody());
       Fragment carried(forOp.getRegionIterArgs().begin(),
@@ -471,15 +521,25 @@ Fragment KernelLowering::lowerReduce(tile::ReduceOp reduce,
       SmallVector<SmallVector<std::pair<Value, Fragment>>> loaded(copies);
       // (The main loop runs only when their buffers are not empty: the
       // loads need no branch.)
+      bool runs = copies > 1 && step == 1 &&
+                  copies == program.getSchedule().getReductionRun();
+      SmallVector<tile::LoadOp> elementLoads;
+      for (tile::LoadOp load : leadingLoads)
+        if (runs && readsRunOf(load, rank + level))
+          for (auto [j, value] :
+               llvm::enumerate(loadRunAlongReduction(load, ivs)))
+            loaded[j].push_back({load.getResult(), Fragment{value}});
+        else
+          elementLoads.push_back(load);
       if (copies > 1)
         for (int64_t j = 0; j < copies; ++j) {
           scalars.map(body.getArgument(level), ivs[j]);
           reducedIVs.push_back(ivs[j]);
           clampedLoads = true;
-          for (tile::LoadOp load : leadingLoads)
+          for (tile::LoadOp load : elementLoads)
             lowerLoad(load, slot(load.getResult()));
           clampedLoads = false;
-          for (tile::LoadOp load : leadingLoads)
+          for (tile::LoadOp load : elementLoads)
             loaded[j].push_back({load.getResult(), fragments[load.getResult()]});
           reducedIVs.pop_back();
         }
@@ -523,7 +583,23 @@ Fragment KernelLowering::lowerReduce(tile::ReduceOp reduce,
             copies = reduce.getExtents().size() == 1
                          ? std::max<int64_t>(1, kSharedReductionCopies / perThread)
                          : 1;
-    Value start = arith::AddIOp::create(b, loc, first, laneInGroup);
+    // Runs (`vector` with reduce_threads): thread r takes V consecutive
+    // iterations, V r .. V r + V - 1, then V R further on, ...: a step of
+    // the main loop is one run (its loads of a row one vector), and what
+    // is left, run by run, one iteration at a time.
+    int64_t run = program.getSchedule().getReductionRun();
+    bool runs = run > 1 && perThread == 1 && reduce.getExtents().size() == 1;
+    // A main-loop step: `copies` iterations `spacing` apart; the loop
+    // strides `stride`.
+    int64_t spacing = runs ? 1 : step;
+    if (runs)
+      copies = run;
+    int64_t stride = runs ? run * reduceThreads : step * copies;
+    Value start = arith::AddIOp::create(
+        b, loc, first,
+        runs ? arith::MulIOp::create(b, loc, laneInGroup, cIndex(run))
+                   .getResult()
+             : laneInGroup);
     if (copies == 1)
       return loop(start, end, step, 1, acc);
     // The main loop runs only where every buffer its leading loads read has
@@ -535,18 +611,30 @@ Fragment KernelLowering::lowerReduce(tile::ReduceOp reduce,
           emitNonEmpty(b, loc, scalars.lookup(load.getBuffer())));
     Value mainEnd = arith::SelectOp::create(
         b, loc, nonEmpty,
-        arith::SubIOp::create(b, loc, end, cIndex((copies - 1) * step)),
+        arith::SubIOp::create(b, loc, end, cIndex((copies - 1) * spacing)),
         start);
-    acc = loop(start, mainEnd, step, copies, acc);
+    acc = loop(start, mainEnd, spacing, copies, acc, stride);
     Value mainSteps = arith::MaxSIOp::create(
         b, loc, cIndex(0),
         arith::CeilDivSIOp::create(
             b, loc, arith::SubIOp::create(b, loc, mainEnd, start),
-            cIndex(copies * step)));
+            cIndex(stride)));
     Value rest = arith::AddIOp::create(
         b, loc, start,
-        arith::MulIOp::create(b, loc, mainSteps, cIndex(copies * step)));
-    return loop(rest, end, step, 1, acc);
+        arith::MulIOp::create(b, loc, mainSteps, cIndex(stride)));
+    if (!runs)
+      return loop(rest, end, step, 1, acc);
+    auto runsLeft = scf::ForOp::create(b, loc, rest, end, cIndex(stride), acc);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(runsLeft.getBody());
+    Value runStart = runsLeft.getInductionVar();
+    Value runEnd = arith::MinSIOp::create(
+        b, loc, end, arith::AddIOp::create(b, loc, runStart, cIndex(run)));
+    Fragment carried(runsLeft.getRegionIterArgs().begin(),
+                     runsLeft.getRegionIterArgs().end());
+    scf::YieldOp::create(b, loc,
+                         ValueRange(loop(runStart, runEnd, 1, 1, carried)));
+    return Fragment(runsLeft.getResults().begin(), runsLeft.getResults().end());
   };
   Value init = reductionIdentity(b, loc, reduce.getKind(), element);
   Fragment acc = nest(0, Fragment(perThread, init));
@@ -996,7 +1084,7 @@ SmallVector<Fragment> KernelLowering::tilePositions(Value tid) {
   SmallVector<Fragment> within(rank);
   // Thread t's element e sits at row-major tile position e * T + t, or in
   // runs of V (`vector`): ((e / V) * T + t) * V + e % V.
-  int64_t run = program.getSchedule().getVector();
+  int64_t run = program.getSchedule().getTileRun();
   Value runStart =
       run == 1 ? tid : arith::MulIOp::create(b, loc, tid, cIndex(run));
   // A run lies in one row (V divides the innermost extent): its elements
@@ -1075,7 +1163,7 @@ int64_t KernelLowering::elementRun(llvm::iterator_range<Block::iterator> ops) {
   // layout's register pairs, a coalesced layout's 16 bytes), or a
   // schedule's whole runs (`vector`), which its loads read at once even
   // where the store's vectors are shorter (i8 in, i32 out).
-  int64_t step = program.getSchedule().getVector();
+  int64_t step = program.getSchedule().getTileRun();
   for (Operation &op : ops)
     if (auto store = dyn_cast<tile::StoreOp>(op))
       step = std::max(step, storeWidth(store.getValue()));

@@ -72,7 +72,7 @@ std::optional<layout::LinearLayout> ScheduleAttr::getDistribution() const {
   if (!layout::isPowerOfTwoShape(tile) || !llvm::isPowerOf2_64(threads) ||
       getNumElements() % threads != 0)
     return std::nullopt;
-  return layout::rowMajorBlockedLayout(tile, threads, getVector());
+  return layout::rowMajorBlockedLayout(tile, threads, getTileRun());
 }
 
 Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
@@ -145,14 +145,14 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
   printer << "], threads = " << getThreads();
   if (getMma())
     printer << ", mma = " << getMma();
-  if (getVector() != 1)
-    printer << ", vector = " << getVector();
   if (getReduceThreads() != 1)
     printer << ", reduce_threads = " << getReduceThreads();
   if (getReduceSplit() != 1)
     printer << ", reduce_split = " << getReduceSplit();
   if (getReduceInterleaved())
     printer << ", reduce_groups = \"interleaved\"";
+  if (getVector() != 1)
+    printer << ", vector = " << getVector();
   printer << ">";
 }
 
@@ -339,11 +339,19 @@ ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << "among " << holders
                        << (reduceThreads != 1 ? " groups of threads"
                                               : " threads");
-  if (vector != 1) {
-    if (mma || reduceThreads != 1)
-      return emitError() << "vector runs are for programs whose threads each "
-                            "hold their own elements (no mma, no "
-                            "reduce_threads)";
+  if (vector != 1 && reduceThreads != 1) {
+    // Runs of a shared reduction's iterations.
+    if (vector < 1 || !llvm::isPowerOf2_64(vector) || reduceInterleaved ||
+        n / holders != 1)
+      return emitError() << "vector runs of a shared reduction's iterations "
+                            "(with reduce_threads) need consecutive groups "
+                            "holding one element each, and a power of two, "
+                            "not "
+                         << vector;
+  } else if (vector != 1) {
+    if (mma)
+      return emitError() << "vector runs are for programs on the CUDA cores; "
+                            "a tensor-core schedule (mma) has its own layout";
     if (vector < 1 || !llvm::isPowerOf2_64(vector) ||
         tile.empty() || tile.back() % vector != 0 ||
         (n / holders) % vector != 0)

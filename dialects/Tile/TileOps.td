@@ -196,8 +196,12 @@ def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
     e % V. A thread then reads and writes a row's elements 16 bytes at a
     time (vector loads and stores where a run lies inside its buffer, its
     rows a whole number of vectors), and a warp still covers consecutive
-    elements. Not with `mma` or `reduce_threads`; V divides the tile's
-    innermost extent and each thread's element count.
+    elements. V divides the tile's innermost extent and each thread's
+    element count. Not with `mma`. With `reduce_threads` (consecutive
+    groups, one element a group) the runs are of a shared reduction's
+    iterations instead: thread r of a group takes iterations V r .. V r +
+    V - 1, then those V R further on, ..., and reads a run of a row as one
+    16-byte load.
 
     `reduce_split = S` (1 when not printed) splits the outermost reduced
     extent of the program's top-level `tile.reduce` into at most S chunks
@@ -255,6 +259,15 @@ def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
     }
     int64_t getElementsPerThread() const {
       return getNumElements() / getTileThreads();
+    }
+    /// The runs of consecutive tile elements a thread holds (`vector`
+    /// without reduce_threads), and the runs of consecutive iterations a
+    /// thread of a group takes of a shared reduction (`vector` with it).
+    int64_t getTileRun() const {
+      return getReduceThreads() == 1 ? getVector() : 1;
+    }
+    int64_t getReductionRun() const {
+      return getReduceThreads() == 1 ? 1 : getVector();
     }
     /// The tiles' distribution over the tile threads as a linear layout:
     /// the accumulator layout with `mma`, the row-major blocked one (in

@@ -69,9 +69,10 @@ alg.kernel @small sizes ["N"] attributes {bindings = {N = 3 : i64}} {
 // A row reduction over a bound extent of 4096 on a GPU takes groups of 256
 // threads (4096 / 16 iterations, at most 256) share each row; the tile
 // shrinks to one row so that its group fits a block of 256 (and the 8
-// rows make 8 programs). The CPU takes the plain default.
+// rows make 8 programs); each thread takes runs of 4 consecutive f32 of
+// the row (vector = 4: one 16-byte load). The CPU takes the plain default.
 // GPU-LABEL: tile.program @rows_S
-// GPU-SAME: schedule = #tile.schedule<tile = [1], threads = 256, reduce_threads = 256>
+// GPU-SAME: schedule = #tile.schedule<tile = [1], threads = 256, reduce_threads = 256, vector = 4>
 // GPU-LABEL: tile.program @rows_Short
 // GPU-SAME: schedule = #tile.schedule<tile = [8], threads = 8>
 // A bound GEMM (A's row is shared by the tile's columns): no groups.
@@ -118,7 +119,7 @@ alg.kernel @rows sizes ["R", "C"] attributes {bindings = {C = 4096 : i64, R = 8 
 // also split across 32 programs (each thread then 16 iterations; 32
 // programs within 4 a multiprocessor).
 // GPU-LABEL: tile.program @vocab_M
-// GPU-SAME: schedule = #tile.schedule<tile = [1], threads = 256, reduce_threads = 256, reduce_split = 32>
+// GPU-SAME: schedule = #tile.schedule<tile = [1], threads = 256, reduce_threads = 256, reduce_split = 32, vector = 4>
 alg.kernel @vocab sizes ["R", "C"] attributes {bindings = {C = 131072 : i64, R = 1 : i64}} {
   %x = alg.input "X" dims ["R", "C"] : tensor<?x?xf32>
   %m = alg.define "M" dims ["R"] reduce max over ["C"] : tensor<?xf32> {

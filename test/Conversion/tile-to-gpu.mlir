@@ -190,3 +190,31 @@ tile.program @scale_Y attributes {arg_names = ["X", "W", "Y"], output_dims = ["R
   %t = arith.truncf %p : vector<4x32xf32> to vector<4x32xbf16>
   tile.store %t, %y : vector<4x32xbf16> -> memref<?x?xbf16>
 }
+
+// reduce_threads with vector = 4: thread r of the group takes runs of 4
+// consecutive iterations (4r .. 4r + 3, then 256 further on): a main-loop
+// step is one run, read as one 16-byte load where it lies inside the row,
+// aligned (else 4 branch-free clamped loads); the rest, run by run, one
+// iteration at a time with guarded loads.
+// CHECK-LABEL: gpu.func @rowsum_runs_S
+// CHECK-SAME: (%[[RX:[^:]*]]: memref<?x?xf32>
+// CHECK: %[[RTID:.*]] = gpu.thread_id x
+// CHECK: %[[RLANE:.*]] = arith.remui %[[RTID]], %c64 : index
+// CHECK: %[[RSTART:.*]] = arith.muli %[[RLANE]], %c4 : index
+// CHECK: %[[RMAIN:.*]] = scf.for %{{.*}} = %[[RSTART]] to %{{.*}} step %c256 iter_args(%{{.*}} = %cst) -> (f32) {
+// CHECK: vector.load %[[RX]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<?x?xf32>, vector<4xf32>
+// CHECK-COUNT-4: memref.load %{{.*}} : memref<?xf32>
+// CHECK: scf.for %[[RBLOCK:.*]] = %{{.*}} to %{{.*}} step %c256 iter_args(%{{.*}} = %[[RMAIN]]) -> (f32) {
+// CHECK: %[[RUNEND:.*]] = arith.minsi
+// CHECK: scf.for %{{.*}} = %[[RBLOCK]] to %[[RUNEND]] step %c1
+// CHECK: memref.load %[[RX]]
+// CHECK-COUNT-5: gpu.shuffle xor
+tile.program @rowsum_runs_S attributes {arg_names = ["X", "S"], output_dims = ["R"], schedule = #tile.schedule<tile = [1], threads = 64, reduce_threads = 64, vector = 4>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %s: memref<?xf32>, %r: index, %c: index):
+  %acc = tile.reduce sum over(%c) : vector<1xf32> {
+  ^bb0(%cc: index):
+    %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xf32> -> vector<1xf32>
+    tile.yield %v : vector<1xf32>
+  }
+  tile.store %acc, %s : vector<1xf32> -> memref<?xf32>
+}

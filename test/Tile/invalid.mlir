@@ -593,14 +593,23 @@ tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule =
 
 // -----
 
-// expected-error @+1 {{vector runs are for programs whose threads each hold their own elements (no mma, no reduce_threads)}}
-tile.program @p attributes {arg_names = [], output_dims = ["N"], schedule = #tile.schedule<tile = [4], threads = 128, reduce_threads = 32, vector = 2>, sizes = ["N"]} {
+// Runs of a shared reduction's iterations need consecutive groups of one
+// element each.
+// expected-error @+1 {{vector runs of a shared reduction's iterations (with reduce_threads) need consecutive groups holding one element each, and a power of two, not 2}}
+tile.program @p attributes {arg_names = [], output_dims = ["N"], schedule = #tile.schedule<tile = [8], threads = 128, reduce_threads = 32, vector = 2>, sizes = ["N"]} {
 ^bb0(%n: index):
 }
 
 // -----
 
-// expected-error @+1 {{vector runs are for programs whose threads each hold their own elements (no mma, no reduce_threads)}}
+// expected-error @+1 {{vector runs are for programs on the CUDA cores; a tensor-core schedule (mma) has its own layout}}
 tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3>, vector = 2>, sizes = ["M", "N"]} {
 ^bb0(%m: index, %n: index):
+}
+
+// -----
+
+// expected-error @+1 {{vector runs of a shared reduction's iterations (with reduce_threads) need consecutive groups holding one element each, and a power of two, not 4}}
+tile.program @p attributes {arg_names = [], output_dims = ["N"], schedule = #tile.schedule<tile = [4], threads = 128, reduce_threads = 32, reduce_groups = "interleaved", vector = 4>, sizes = ["N"]} {
+^bb0(%n: index):
 }

@@ -56,6 +56,12 @@ tile.program @colsum_interleaved attributes {arg_names = ["Y"], output_dims = ["
 tile.program @scaled_runs attributes {arg_names = ["Y"], output_dims = ["R", "C"], schedule = #tile.schedule<tile = [16, 64], threads = 128, vector = 8>, sizes = ["R", "C"]} {
 ^bb0(%y: memref<?x?xbf16>, %r: index, %c: index):
 }
+// With groups, runs of a shared reduction's iterations; printed last.
+// CHECK-LABEL: tile.program @rows_runs
+// CHECK-SAME: schedule = #tile.schedule<tile = [1], threads = 256, reduce_threads = 256, vector = 8>
+tile.program @rows_runs attributes {arg_names = ["Y"], output_dims = ["R"], schedule = #tile.schedule<tile = [1], threads = 256, vector = 8, reduce_threads = 256>, sizes = ["R"]} {
+^bb0(%y: memref<?xbf16>, %r: index):
+}
 // CHECK-LABEL: tile.program @scaled_elements
 // CHECK-SAME: schedule = #tile.schedule<tile = [16, 64], threads = 128>,
 tile.program @scaled_elements attributes {arg_names = ["Y"], output_dims = ["R", "C"], schedule = #tile.schedule<tile = [16, 64], threads = 128, vector = 1>, sizes = ["R", "C"]} {
