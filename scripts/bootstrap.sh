@@ -33,4 +33,20 @@ fi
 if ! python3 -c 'import numpy' 2>/dev/null; then
   python3 -m pip install --quiet numpy
 fi
-# lit's Python package (Debian ships lit as a script under llvm-22).
+# nvdisasm, where the CUDA toolkit is installed without it: NVIDIA's wheel
+# on PyPI. The SASS tests (REQUIRES: nvdisasm) and the benchmarks' SASS
+# tables use it; without it they are skipped.
+has_nvdisasm() {
+  command -v nvdisasm >/dev/null || [ -x /usr/local/cuda/bin/nvdisasm ] ||
+    python3 - <<'PY' 2>/dev/null
+import glob, importlib.util, os, sys
+spec = importlib.util.find_spec("nvidia")
+found = spec and any(glob.glob(os.path.join(p, "*", "bin", "nvdisasm"))
+                     for p in spec.submodule_search_locations)
+sys.exit(0 if found else 1)
+PY
+}
+if [ -x /usr/local/cuda/bin/ptxas ] && ! has_nvdisasm; then
+  python3 -m pip install --quiet nvidia-cuda-nvdisasm ||
+    echo "bootstrap: nvdisasm not installed: SASS tests will be skipped"
+fi

@@ -42,6 +42,43 @@ else:
     config.substitutions.append(("%ptxas_arg", ""))
     lit_config.note("ptxas not found: PTX is generated but not assembled")
 
+# nvdisasm (the CUDA toolkit's, or NVIDIA's wheel from PyPI, which
+# scripts/bootstrap.sh installs): tests of the SASS ptxas makes say
+# `REQUIRES: ptxas, nvdisasm`.
+def find_nvdisasm():
+    import subprocess
+    found = shutil.which("nvdisasm")
+    if found:
+        return found
+    if os.path.exists("/usr/local/cuda/bin/nvdisasm"):
+        return "/usr/local/cuda/bin/nvdisasm"
+    # The wheel lives in the site-packages of the Python that pip installed
+    # it with, which need not be the one running lit: ask each.
+    probe = ("import glob, importlib.util, os\n"
+             "spec = importlib.util.find_spec('nvidia')\n"
+             "for root in (spec.submodule_search_locations if spec else []):\n"
+             "    for p in sorted(glob.glob(os.path.join(root, '*', 'bin', 'nvdisasm'))):\n"
+             "        print(p)\n")
+    for python in dict.fromkeys(filter(None, [config.python_executable,
+                                              shutil.which("python3")])):
+        try:
+            out = subprocess.run([python, "-c", probe], capture_output=True,
+                                 text=True, timeout=30).stdout.split()
+        except (OSError, subprocess.SubprocessError):
+            continue
+        for path in out:
+            if os.access(path, os.X_OK):
+                return path
+    return None
+
+
+nvdisasm = find_nvdisasm()
+if nvdisasm:
+    config.available_features.add("nvdisasm")
+    config.substitutions.append(("%nvdisasm", nvdisasm))
+else:
+    lit_config.note("nvdisasm not found: SASS tests are skipped")
+
 try:
     import numpy  # noqa: F401
     config.available_features.add("numpy")
