@@ -52,6 +52,15 @@ bool nautilus::involvesDim(AffineExpr expr, unsigned dim) {
   return expr.isFunctionOfDim(dim);
 }
 
+bool nautilus::isContiguousAlong(AffineMap map, unsigned dim) {
+  if (map.getNumResults() == 0)
+    return false;
+  auto inner = dyn_cast<AffineDimExpr>(map.getResults().back());
+  return inner && inner.getPosition() == dim &&
+         llvm::none_of(map.getResults().drop_back(),
+                       [&](AffineExpr e) { return involvesDim(e, dim); });
+}
+
 Value nautilus::loadTableEntry(OpBuilder &b, Location loc, Value table,
                                AffineMap map, ArrayRef<Value> dims,
                                ArrayRef<Value> syms, int64_t outside) {

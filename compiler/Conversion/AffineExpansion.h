@@ -26,6 +26,11 @@ mlir::Value loadTableEntry(mlir::OpBuilder &b, mlir::Location loc,
 /// Whether `expr` involves dimension `dim`.
 bool involvesDim(mlir::AffineExpr expr, unsigned dim);
 
+/// Whether `map`'s innermost result is dimension `dim` itself and no other
+/// result involves it: consecutive values of `dim` read consecutive
+/// elements of a row-major buffer.
+bool isContiguousAlong(mlir::AffineMap map, unsigned dim);
+
 } // namespace nautilus
 
 #endif

@@ -249,15 +249,8 @@ static ReductionShape reductionShape(tile::ProgramOp program,
       rows = columns = false;
       return;
     }
-    auto inner = dyn_cast<AffineDimExpr>(map.getResults().back());
-    auto onlyInner = [&](unsigned d) {
-      return inner && inner.getPosition() == d &&
-             llvm::none_of(map.getResults().drop_back(), [&](AffineExpr e) {
-               return e.isFunctionOfDim(d);
-             });
-    };
-    rows &= onlyInner(reducedDim);
-    columns &= rank > 0 && onlyInner(rank - 1);
+    rows &= isContiguousAlong(map, reducedDim);
+    columns &= rank > 0 && isContiguousAlong(map, rank - 1);
   });
   if (!any)
     return ReductionShape::Other;

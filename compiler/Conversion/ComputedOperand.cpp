@@ -194,11 +194,8 @@ bool nautilus::readsRunContiguously(AffineMap map, unsigned kDim,
   // it, the buffer is row-major, and the run fills whole 16-byte vectors.
   auto memType = cast<MemRefType>(buffer.getType());
   int64_t bytes = memType.getElementTypeBitWidth() / 8;
-  auto inner = dyn_cast<AffineDimExpr>(map.getResults().back());
-  return inner && inner.getPosition() == kDim &&
-         llvm::none_of(map.getResults().drop_back(),
-                       [&](AffineExpr e) { return involvesDim(e, kDim); }) &&
-         memType.getLayout().isIdentity() && bytes <= 16 &&
+  return isContiguousAlong(map, kDim) && memType.getLayout().isIdentity() &&
+         bytes <= 16 &&
          (length * bytes) % 16 == 0;
 }
 

@@ -62,13 +62,10 @@ static int64_t reductionRun(tile::ProgramOp program) {
       if (!readsIndex)
         return;
       auto memType = cast<MemRefType>(load.getBuffer().getType());
-      auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
       Type element = memType.getElementType();
       if (!load.getIndirect().empty() || !memType.getLayout().isIdentity() ||
-          !last || last.getPosition() != rank || !element.isIntOrFloat() ||
-          element.getIntOrFloatBitWidth() < 8 ||
-          llvm::any_of(map.getResults().drop_back(),
-                       [&](AffineExpr e) { return involvesDim(e, rank); })) {
+          !isContiguousAlong(map, rank) || !element.isIntOrFloat() ||
+          element.getIntOrFloatBitWidth() < 8) {
         runs = false;
         return;
       }
@@ -116,11 +113,8 @@ tile::ScheduleAttr nautilus::withVectorRuns(tile::ProgramOp program,
       if (!readsInner)
         return; // the same element for a whole row of the tile
       auto memType = cast<MemRefType>(load.getBuffer().getType());
-      auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
       if (!load.getIndirect().empty() || !memType.getLayout().isIdentity() ||
-          !last || last.getPosition() != inner ||
-          llvm::any_of(map.getResults().drop_back(),
-                       [&](AffineExpr e) { return involvesDim(e, inner); })) {
+          !isContiguousAlong(map, inner)) {
         runs = false;
         return;
       }

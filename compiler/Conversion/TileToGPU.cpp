@@ -261,16 +261,11 @@ int64_t KernelLowering::loadRunLength(tile::LoadOp load) {
   // the buffer's innermost index is the tile's innermost dimension itself
   // and no other index reads that dimension.
   auto memType = cast<MemRefType>(load.getBuffer().getType());
-  AffineMap map = load.getMap();
-  if (!load.getIndirect().empty() || map.getNumResults() == 0 ||
-      !memType.getElementType().isIntOrFloat())
+  if (!load.getIndirect().empty() || !memType.getElementType().isIntOrFloat())
     return 1;
   int64_t bytes = memType.getElementTypeBitWidth() / 8;
-  auto inner = dyn_cast<AffineDimExpr>(map.getResults().back());
-  if (!memType.getLayout().isIdentity() ||
-      bytes == 0 || bytes > 16 || !inner || inner.getPosition() != rank - 1 ||
-      llvm::any_of(map.getResults().drop_back(),
-                   [&](AffineExpr e) { return involvesDim(e, rank - 1); }))
+  if (!memType.getLayout().isIdentity() || bytes == 0 || bytes > 16 ||
+      !isContiguousAlong(load.getMap(), rank - 1))
     return 1;
   std::optional<layout::LinearLayout> l =
       load.getLayoutAttr() ? load.getLayoutAttr().getLayout()
@@ -285,15 +280,11 @@ int64_t KernelLowering::loadRunLength(tile::LoadOp load) {
 
 bool KernelLowering::readsRunOf(tile::LoadOp load, unsigned dim) {
   auto memType = cast<MemRefType>(load.getBuffer().getType());
-  AffineMap map = load.getMap();
-  if (!load.getIndirect().empty() || map.getNumResults() == 0 ||
-      !memType.getElementType().isIntOrFloat() ||
-      memType.getElementTypeBitWidth() < 8 || !memType.getLayout().isIdentity())
-    return false;
-  auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
-  return last && last.getPosition() == dim &&
-         llvm::none_of(map.getResults().drop_back(),
-                       [&](AffineExpr e) { return involvesDim(e, dim); });
+  return load.getIndirect().empty() &&
+         memType.getElementType().isIntOrFloat() &&
+         memType.getElementTypeBitWidth() >= 8 &&
+         memType.getLayout().isIdentity() &&
+         isContiguousAlong(load.getMap(), dim);
 }
 
 SmallVector<Value, 8>
@@ -1324,9 +1315,10 @@ SmallVector<Value> KernelLowering::originOf(ArrayRef<Value> coords) {
 void KernelLowering::specialiseBoundSizes(Block &body) {
   // Sizes the plan binds (--shape) are constants in the kernel, and a
   // buffer whose dimensions are all bound is seen through a view of its
-  // static shape and row-major strides (memref.reinterpret_cast, keeping
-  // the descriptor's offset; a memref.cast would fold back into its
-  // loads): grid sizes, strides, bounds and alignment checks then fold.
+  // static shape and row-major strides (memref.reinterpret_cast; its
+  // identity layout says its offset is 0; a memref.cast would fold back
+  // into its loads): grid sizes, strides, bounds and alignment checks then
+  // fold.
   // (The arguments stay: the launch passes them as for any kernel, and the
   // runtime checks that the tensors have the bound shapes.)
   unsigned numBuffers = program.getArgNames().size();
@@ -1353,11 +1345,9 @@ void KernelLowering::specialiseBoundSizes(Block &body) {
     for (int64_t j = static_cast<int64_t>(shape.size()) - 2; j >= 0; --j)
       strides[j] = strides[j + 1] * shape[j + 1];
     Value buffer = body.getArgument(i);
-    Value offset =
-        memref::ExtractStridedMetadataOp::create(b, loc, buffer).getOffset();
     auto viewType = MemRefType::get(
         shape, type.getElementType(),
-        StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, strides),
+        StridedLayoutAttr::get(b.getContext(), /*offset=*/0, strides),
         type.getMemorySpace());
     SmallVector<OpFoldResult> sizes, strideValues;
     for (auto [extent, stride] : llvm::zip(shape, strides)) {
@@ -1365,9 +1355,9 @@ void KernelLowering::specialiseBoundSizes(Block &body) {
       strideValues.push_back(b.getIndexAttr(stride));
     }
     scalars.map(program.getBody().front().getArgument(i),
-                memref::ReinterpretCastOp::create(b, loc, viewType, buffer,
-                                                  OpFoldResult(offset), sizes,
-                                                  strideValues)
+                memref::ReinterpretCastOp::create(
+                    b, loc, viewType, buffer, OpFoldResult(b.getIndexAttr(0)),
+                    sizes, strideValues)
                     .getResult());
   }
 }
