@@ -106,26 +106,33 @@ MIX = [("mma", r"\bmma\.sync\."), ("wgmma", r"\bwgmma\.mma_async\."),
        ("all", r"^\s*(?:@%?!?\w+\s+)?[a-z]")]
 
 
-def main_loop_mix(ptx_text):
-    """The instruction counts of the innermost loop that holds the tensor-core
-    instructions: the text between a label and the last backward branch to
-    it, the smallest such span containing an mma or wgmma."""
-    lines = ptx_text.splitlines()
+def innermost_loop(lines, label_pattern, branch_pattern, holds):
+    """The smallest span of `lines` from a label (`label_pattern`'s group 1)
+    to a backward branch to it (`branch_pattern`'s group 1) with a line for
+    which `holds` is true; None if there is none."""
     labels = {}
     for i, line in enumerate(lines):
-        m = re.match(r"^(\$L__\w+):", line.strip())
+        m = re.match(label_pattern, line.strip())
         if m:
             labels[m.group(1)] = i
     best = None
     for i, line in enumerate(lines):
-        m = re.search(r"\bbra(?:\.uni)?\s+(\$L__\w+);", line)
+        m = re.search(branch_pattern, line)
         if not m or m.group(1) not in labels or labels[m.group(1)] >= i:
             continue
         body = lines[labels[m.group(1)]:i + 1]
-        if not any(re.search(r"\b(?:mma\.sync|wgmma\.mma_async)\.", l) for l in body):
-            continue
-        if best is None or len(body) < len(best):
+        if any(holds(l) for l in body) and (best is None or len(body) < len(best)):
             best = body
+    return best
+
+
+def main_loop_mix(ptx_text):
+    """The instruction counts of the innermost loop that holds the tensor-core
+    instructions: the text between a label and the last backward branch to
+    it, the smallest such span containing an mma or wgmma."""
+    best = innermost_loop(
+        ptx_text.splitlines(), r"^(\$L__\w+):", r"\bbra(?:\.uni)?\s+(\$L__\w+);",
+        lambda l: re.search(r"\b(?:mma\.sync|wgmma\.mma_async)\.", l))
     if best is None:
         return None
     counts = {}
@@ -217,23 +224,9 @@ def sass_main_loop(sass_text):
     """The instruction lines of the innermost SASS loop holding tensor-core
     instructions: the smallest span from a label to a backward branch to it
     that contains an HMMA or HGMMA; None if there is none."""
-    lines = sass_text.splitlines()
-    labels = {}
-    for i, line in enumerate(lines):
-        m = re.match(r"^(\.L_x_\d+):", line.strip())
-        if m:
-            labels[m.group(1)] = i
-    best = None
-    for i, line in enumerate(lines):
-        m = re.search(r"\bBRA\S*\s+`\((\.L_x_\d+)\)", line)
-        if not m or m.group(1) not in labels or labels[m.group(1)] >= i:
-            continue
-        body = lines[labels[m.group(1)]:i + 1]
-        if not any((_sass_opcode(l) or ("",))[0] in ("HMMA", "HGMMA") for l in body):
-            continue
-        if best is None or len(body) < len(best):
-            best = body
-    return best
+    return innermost_loop(
+        sass_text.splitlines(), r"^(\.L_x_\d+):", r"\bBRA\S*\s+`\((\.L_x_\d+)\)",
+        lambda l: (_sass_opcode(l) or ("",))[0] in ("HMMA", "HGMMA"))
 
 
 def ptxas_advisories(report):
