@@ -100,17 +100,15 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
       parser.emitError(keyAt, "'") << key << "' is given twice";
       return {};
     }
-    if (key == "mma") {
+    int64_t *integer = key == "reduce_threads" ? &reduceThreads
+                       : key == "reduce_split" ? &reduceSplit
+                       : key == "vector"       ? &vector
+                                               : nullptr;
+    if (integer) {
+      if (parser.parseInteger(*integer))
+        return {};
+    } else if (key == "mma") {
       if (parser.parseAttribute(mma))
-        return {};
-    } else if (key == "reduce_threads") {
-      if (parser.parseInteger(reduceThreads))
-        return {};
-    } else if (key == "reduce_split") {
-      if (parser.parseInteger(reduceSplit))
-        return {};
-    } else if (key == "vector") {
-      if (parser.parseInteger(vector))
         return {};
     } else if (key == "reduce_groups") {
       std::string groups;
