@@ -131,13 +131,14 @@ struct TileApplySchedulesPass
                           "threads do not share";
     }
     if (schedule.getReduceSplit() > 1) {
-      std::string refusal = splitReductionRefusal(program);
+      std::string refusal =
+          splitReductionRefusal(program, schedule.getReduceSplit());
       if (!refusal.empty())
         return error() << "reduce_split = " << schedule.getReduceSplit()
                        << ": " << refusal;
     }
     if (mma && mma.getSplitK() > 1) {
-      std::string refusal = splitKRefusal(program, contract);
+      std::string refusal = splitKRefusal(program, contract, mma);
       if (!refusal.empty())
         return error() << "split_k = " << mma.getSplitK() << ": " << refusal;
     }

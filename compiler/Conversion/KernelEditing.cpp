@@ -1,5 +1,6 @@
 //===- KernelEditing.cpp - Adding buffers and sizes to a tile kernel ------===//
 #include "compiler/Conversion/KernelEditing.h"
+#include "runtime/FormatBytes.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -139,4 +140,29 @@ LogicalResult nautilus::editPlanPrograms(
       if (failed(edit(plan, program)))
         return failure();
   return success();
+}
+
+std::string nautilus::partialWorkspaceRefusal(tile::ProgramOp program,
+                                              int64_t splits,
+                                              int64_t elementBytes) {
+  double outputBytes = double(elementBytes);
+  std::string shape = std::to_string(splits);
+  for (Attribute dim : program.getOutputDims()) {
+    std::optional<int64_t> extent = program.getKnownExtent(dim);
+    if (!extent)
+      return "";
+    outputBytes *= double(*extent);
+    shape += " x " + std::to_string(*extent);
+  }
+  double bytes = double(splits) * outputBytes;
+  if (bytes <= double(kMaxPartialWorkspaceBytes))
+    return "";
+  int64_t fit = int64_t(double(kMaxPartialWorkspaceBytes) / outputBytes);
+  return "its partial results would take a " + rt::formatBytes(bytes) +
+         " workspace (" + shape + " elements of " +
+         std::to_string(elementBytes) + " bytes), more than the " +
+         rt::formatBytes(double(kMaxPartialWorkspaceBytes)) + " a split may " +
+         "take: " +
+         (fit >= 2 ? "split at most " + std::to_string(fit) + " ways"
+                   : std::string("do not split this program"));
 }

@@ -27,6 +27,21 @@ unsigned addKernelBuffer(mlir::ModuleOp module, tile::PlanOp plan,
                          mlir::MemRefType type,
                          llvm::ArrayRef<mlir::Attribute> dims);
 
+/// The most a split (`split_k`, `reduce_split`) may give the workspace of
+/// its partial results: 1 GiB. The default schedules split only to fill
+/// the multiprocessors (a few MiB of partials); a split whose partials
+/// pass this gains no parallelism worth the memory it moves, and may not
+/// fit the device at all.
+constexpr int64_t kMaxPartialWorkspaceBytes = int64_t(1) << 30;
+
+/// Why `program` may not keep `splits` partial results of `elementBytes`
+/// bytes for each of its output elements (a workspace over
+/// kMaxPartialWorkspaceBytes: names its size and the most splits that
+/// fit), or "". Also "" when an output extent is not bound at compile
+/// time: `nautc run` then counts the workspace with the run's memory.
+std::string partialWorkspaceRefusal(tile::ProgramOp program, int64_t splits,
+                                    int64_t elementBytes);
+
 /// Lists program `name` in `plan`'s programs just before `before` (which
 /// the plan launches): launched right before it.
 void launchBefore(tile::PlanOp plan, llvm::StringRef name,

@@ -55,16 +55,23 @@ nautilus::knownReducedExtent(tile::ProgramOp program,
 }
 
 std::string nautilus::splitKRefusal(tile::ProgramOp program,
-                                    tile::ContractOp contract) {
+                                    tile::ContractOp contract,
+                                    tile::MmaAttr requested) {
   if (contract->getBlock() != &program.getBody().front())
     return "its contraction is not at the program's top level";
   if (contract.getOperandOffsets(0) || contract.getOperandOffsets(1))
     return "an operand with an offset table (a grouped GEMM) is not split";
   if (tile::SkipIfNegativeOp::find(program))
     return "a program that skips tiles (a grouped GEMM) is not split";
-  if (!knownReducedExtent(program, contract))
+  std::optional<int64_t> extent = knownReducedExtent(program, contract);
+  if (!extent)
     return "the reduced extent must be bound at compile time (--shape)";
-  return "";
+  if (!requested || requested.getSplitK() == 1)
+    return "";
+  // The partial sums are f32.
+  SplitKChunks chunks =
+      splitKChunks(*extent, requested.getTileK(), requested.getSplitK());
+  return partialWorkspaceRefusal(program, chunks.splits, 4);
 }
 
 SplitKChunks nautilus::splitKChunks(int64_t extent, int64_t tileK,
@@ -96,7 +103,7 @@ public:
     tile::ContractOp contract = findContract(program);
     if (!mma || mma.getSplitK() == 1 || !contract)
       return success();
-    std::string refusal = splitKRefusal(program, contract);
+    std::string refusal = splitKRefusal(program, contract, mma);
     if (!refusal.empty())
       return program.emitError("cannot split the contraction's K ")
              << mma.getSplitK() << " ways: " << refusal;

@@ -17,8 +17,11 @@ namespace nautilus {
 
 /// Why `contract` (of `program`) cannot be split along K, or "" if it can:
 /// it must be at the program's top level, without offset tables, in a
-/// program that skips no tiles, over a bound extent.
-std::string splitKRefusal(tile::ProgramOp program, tile::ContractOp contract);
+/// program that skips no tiles, over a bound extent; and given the
+/// `requested` schedule's split_k, its partial sums must fit the workspace
+/// a split may take (partialWorkspaceRefusal).
+std::string splitKRefusal(tile::ProgramOp program, tile::ContractOp contract,
+                          tile::MmaAttr requested = {});
 
 /// `contract`'s reduced extent, when bound at compile time.
 std::optional<int64_t> knownReducedExtent(tile::ProgramOp program,

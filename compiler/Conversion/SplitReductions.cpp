@@ -59,7 +59,14 @@ static std::optional<int64_t> knownOuterExtent(tile::ProgramOp program,
       program.getSizes()[arg.getArgNumber() - buffers]);
 }
 
-std::string nautilus::splitReductionRefusal(tile::ProgramOp program) {
+ReductionChunks nautilus::reductionChunks(int64_t extent, int64_t split) {
+  int64_t chunk =
+      std::max<int64_t>(1, llvm::divideCeil(extent, std::max<int64_t>(split, 1)));
+  return {chunk, std::max<int64_t>(1, llvm::divideCeil(extent, chunk))};
+}
+
+std::string nautilus::splitReductionRefusal(tile::ProgramOp program,
+                                            int64_t split) {
   bool other = false;
   program.walk([&](Operation *op) {
     if (isa<tile::ContractOp, tile::RouteOp, tile::SkipIfNegativeOp>(op))
@@ -84,9 +91,15 @@ std::string nautilus::splitReductionRefusal(tile::ProgramOp program) {
     return "its partial results (" + type +
            ") would need a workspace of a type buffers do not have";
   }
-  if (!knownOuterExtent(program, reduce))
+  std::optional<int64_t> extent = knownOuterExtent(program, reduce);
+  if (!extent)
     return "the reduced extent must be bound at compile time (--shape)";
-  return "";
+  ReductionChunks chunks = reductionChunks(*extent, split);
+  if (chunks.splits == 1)
+    return "";
+  return partialWorkspaceRefusal(
+      program, chunks.splits,
+      llvm::divideCeil(element.getIntOrFloatBitWidth(), 8));
 }
 
 namespace {
@@ -111,16 +124,14 @@ public:
     tile::ScheduleAttr schedule = program.getSchedule();
     if (schedule.getReduceSplit() == 1)
       return success();
-    std::string refusal = splitReductionRefusal(program);
+    std::string refusal =
+        splitReductionRefusal(program, schedule.getReduceSplit());
     if (!refusal.empty())
       return program.emitError("cannot split the reduction ")
              << schedule.getReduceSplit() << " ways: " << refusal;
     tile::ReduceOp reduce = topLevelReduce(program);
-    int64_t extent = *knownOuterExtent(program, reduce);
-    // Chunks of C (none empty): S' = ceil(extent / C) <= S.
-    int64_t chunk = std::max<int64_t>(
-        1, llvm::divideCeil(extent, schedule.getReduceSplit()));
-    int64_t splits = std::max<int64_t>(1, llvm::divideCeil(extent, chunk));
+    auto [chunk, splits] = reductionChunks(*knownOuterExtent(program, reduce),
+                                           schedule.getReduceSplit());
     if (splits == 1) { // one chunk: nothing to split
       program.retile(withSplit(schedule, program.getSchedule().getTile(), 1));
       return success();

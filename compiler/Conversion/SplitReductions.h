@@ -21,8 +21,17 @@ tile::ReduceOp topLevelReduce(tile::ProgramOp program);
 /// Why `program`'s reduction cannot be split across programs, or "" if it
 /// can: the program has exactly one reduction at its top level, over an
 /// outermost extent bound at compile time, whose results a workspace buffer
-/// can hold, and no contraction, routing or skipped tiles.
-std::string splitReductionRefusal(tile::ProgramOp program);
+/// can hold, and no contraction, routing or skipped tiles; split `split`
+/// ways, its partial results must fit the workspace a split may take
+/// (partialWorkspaceRefusal).
+std::string splitReductionRefusal(tile::ProgramOp program, int64_t split = 1);
+
+/// How a reduction over `extent` splits `split` ways: chunks of `chunk`
+/// iterations, `splits` of them (at most `split`: none is empty).
+struct ReductionChunks {
+  int64_t chunk, splits;
+};
+ReductionChunks reductionChunks(int64_t extent, int64_t split);
 
 } // namespace nautilus
 

@@ -95,6 +95,19 @@ tile.plan @unbound {buffers = [{dims = ["M", "K"], name = "A", role = "input", t
 
 // -----
 
+// Partial sums past the 1 GiB a split's workspace may take: 16 chunks of
+// K = 4096 (256 steps of 16) over a bound 8192 x 8192 output would be
+// 4 GiB of f32.
+// expected-error @+1 {{cannot split the contraction's K 16 ways: its partial results would take a 4.0 GiB workspace (16 x 8192 x 8192 elements of 4 bytes), more than the 1.0 GiB a split may take: split at most 4 ways}}
+tile.program @huge_C attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 256, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [4, 1], stages = 4, producers = 1, persistent = 1, split_k = 16>>, sizes = ["M", "K", "N"]} {
+^bb0(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):
+  %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xbf16>, memref<?x?xbf16> -> vector<64x64xf32>
+  tile.store %acc, %c : vector<64x64xf32> -> memref<?x?xf32>
+}
+tile.plan @huge {bindings = {K = 4096 : i64, M = 8192 : i64, N = 8192 : i64}, buffers = [{dims = ["M", "K"], name = "A", role = "input", type = memref<?x?xbf16>}, {dims = ["K", "N"], name = "B", role = "input", type = memref<?x?xbf16>}, {dims = ["M", "N"], name = "C", role = "output", type = memref<?x?xf32>}], programs = [@huge_C], sizes = ["M", "K", "N"]}
+
+// -----
+
 // A computed operand (attention's P = exp(S - Mx) for P V, at a decoding
 // step: one query row, a long key sequence) splits too: its region moves
 // with the contraction, its reads and indices taking the chunk index

@@ -89,6 +89,22 @@ tile.plan @unbound {buffers = [{dims = ["R", "C"], name = "X", role = "input", t
 
 // -----
 
+// Partials past the 1 GiB a split's workspace may take: 1000 chunks of 8
+// of C = 8000 for 2^20 f64 rows are 7.8 GiB; an output of 8 MiB fits 128.
+// expected-error @+1 {{cannot split the reduction 1000 ways: its partial results would take a 7.8 GiB workspace (1000 x 1048576 elements of 8 bytes), more than the 1.0 GiB a split may take: split at most 128 ways}}
+tile.program @huge_S attributes {arg_names = ["X", "S"], output_dims = ["R"], schedule = #tile.schedule<tile = [1], threads = 1, reduce_split = 1000>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf64>, %s: memref<?xf64>, %r: index, %c: index):
+  %acc = tile.reduce sum over(%c) : vector<1xf64> {
+  ^bb0(%k: index):
+    %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xf64> -> vector<1xf64>
+    tile.yield %v : vector<1xf64>
+  }
+  tile.store %acc, %s : vector<1xf64> -> memref<?xf64>
+}
+tile.plan @huge {bindings = {C = 8000 : i64, R = 1048576 : i64}, buffers = [{dims = ["R", "C"], name = "X", role = "input", type = memref<?x?xf64>}, {dims = ["R"], name = "S", role = "output", type = memref<?xf64>}], programs = [@huge_S], sizes = ["R", "C"]}
+
+// -----
+
 // Two reductions at the top level: which to split is not the schedule's
 // to say.
 // expected-error @+1 {{cannot split the reduction 2 ways: the program must have exactly one reduction at its top level}}

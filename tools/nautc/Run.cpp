@@ -13,6 +13,7 @@
 #include "compiler/Pipeline/Pipelines.h"
 #include "compiler/Pipeline/Precision.h"
 #include "runtime/Compare.h"
+#include "runtime/FormatBytes.h"
 #include "runtime/Npy.h"
 #include "tools/nautc/Commands.h"
 
@@ -52,24 +53,10 @@ int userError(const std::string &message) {
   return kExitUserError;
 }
 
-/// "1.5 GiB": `bytes` in the largest binary unit that keeps it above 1.
-std::string formatBytes(double bytes) {
-  static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB",
-                                      "EiB"};
-  unsigned u = 0;
-  while (bytes >= 1024 && u + 1 < std::size(units)) {
-    bytes /= 1024;
-    ++u;
-  }
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f %s", bytes, units[u]);
-  return text;
-}
-
-/// An error when the kernel's inputs and outputs (twice for --check: the
-/// reference computes its own) need more memory than the machine has.
-std::string checkMemory(const KernelSignature &sig, const SizeValues &sizes,
-                        bool check) {
+/// The bytes the run's inputs and outputs take (outputs twice for
+/// --check: the reference computes its own).
+double tensorBytes(const KernelSignature &sig, const SizeValues &sizes,
+                   bool check) {
   double bytes = 0;
   for (const Param &p : sig.inputs)
     bytes += double(rt::dtypeSize(p.dtype)) *
@@ -77,15 +64,57 @@ std::string checkMemory(const KernelSignature &sig, const SizeValues &sizes,
   for (const Param &p : sig.outputs)
     bytes += (check ? 2.0 : 1.0) * double(rt::dtypeSize(p.dtype)) *
              double(*rt::shapeNumElements(shapeOf(p, sizes)));
+  return bytes;
+}
+
+/// The launch plan's workspaces at these sizes: their bytes, and the
+/// largest of them.
+struct Workspaces {
+  double bytes = 0, largestBytes = 0;
+  std::string largest;
+};
+Workspaces workspaceBytes(const rt::LaunchPlan &plan,
+                          const SizeValues &kernelSizes) {
+  const SizeValues sizes = plan.withDerivedSizes(kernelSizes);
+  Workspaces all;
+  for (const rt::BufferDesc &b : plan.buffers) {
+    if (b.role != rt::BufferRole::Workspace)
+      continue;
+    double bytes = double(rt::dtypeSize(b.dtype));
+    for (const rt::Dim &d : b.dims)
+      bytes *= double(rt::extentOf(d, sizes));
+    all.bytes += bytes;
+    if (bytes > all.largestBytes)
+      all = {all.bytes, bytes, b.name};
+  }
+  return all;
+}
+
+/// An error when the run's `tensors` bytes (inputs and outputs) and
+/// `workspaces` need more memory than the machine has.
+std::string checkMemory(double tensors, const Workspaces &workspaces = {}) {
   long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
   if (pages <= 0 || pageSize <= 0)
     return "";
   double memory = double(pages) * double(pageSize);
-  if (bytes <= memory)
+  if (tensors + workspaces.bytes <= memory)
     return "";
-  return "the inputs and outputs of this run take " + formatBytes(bytes) +
-         ", more than this machine's " + formatBytes(memory) +
-         " of memory (give smaller sizes with --shape)";
+  std::string exceeds = ", more than this machine's " +
+                        rt::formatBytes(memory) +
+                        " of memory (give smaller sizes with --shape";
+  if (workspaces.bytes == 0)
+    return "the inputs and outputs of this run take " +
+           rt::formatBytes(tensors) + exceeds + ")";
+  // A split's partial results (split_k, reduce_split) go to
+  // "<program>.partial".
+  bool partials = llvm::StringRef(workspaces.largest).ends_with(".partial");
+  return "the inputs, outputs and workspaces of this run take " +
+         rt::formatBytes(tensors + workspaces.bytes) + " (the workspaces " +
+         rt::formatBytes(workspaces.bytes) + ", the largest '" +
+         workspaces.largest + "' " + rt::formatBytes(workspaces.largestBytes) +
+         ")" + exceeds +
+         (partials ? ", or a schedule that splits less: split_k, reduce_split)"
+                   : ")");
 }
 
 /// Draws input `p`: floats uniform in [-1, 1), integers used as indices in
@@ -227,7 +256,8 @@ int nautilus::runRun(const Options &opts) {
     return userError(e);
   if (std::string e = checkRequirements(loaded.kernel, sizes); !e.empty())
     return userError(e);
-  if (std::string e = checkMemory(sig, sizes, opts.check); !e.empty())
+  double runBytes = tensorBytes(sig, sizes, opts.check);
+  if (std::string e = checkMemory(runBytes); !e.empty())
     return userError(e);
   for (size_t i = 0; i < sig.inputs.size(); ++i)
     if (!given[i])
@@ -253,6 +283,9 @@ int nautilus::runRun(const Options &opts) {
     return kExitInternal;
   }
   rt::LaunchPlan plan = extractLaunchPlan(*loaded.module);
+  if (std::string e = checkMemory(runBytes, workspaceBytes(plan, sizes));
+      !e.empty())
+    return userError(e);
   std::optional<rt::DType> rounded = roundedIntermediateType(*loaded.module);
   // The device: a function that runs the kernel once.
   std::function<std::string(std::vector<rt::HostTensor> &)> runOnce;
