@@ -73,9 +73,14 @@ uint32_t nautilus::emu::detail::linearTid(const BlockState &b) {
 /// same barrier interval is a race (the PTX memory model gives no order
 /// without bar.sync). Two threads writing one byte in an interval are not
 /// reported: compilers store replicated values that way (Triton does),
-/// and whoever then reads the byte without a barrier is caught.
+/// and whoever then reads the byte without a barrier is caught. An access
+/// to bytes an asynchronous operation still uses is an async hazard.
 void nautilus::emu::detail::checkShared(BlockState &b, size_t offset,
-                                        int64_t bytes, bool isStore) {
+                                        int64_t bytes, bool isStore,
+                                        const char *what) {
+  checkAsyncHazard(b, static_cast<uint32_t>(offset),
+                   static_cast<uint32_t>(bytes), isStore,
+                   what ? what : isStore ? "a store" : "a load");
   uint32_t me = linearTid(b);
   for (size_t at = offset; at < offset + bytes; ++at) {
     if (isStore) {
@@ -218,9 +223,29 @@ extern "C" void __nautilus_emu_mma(int32_t kind, const uint32_t *in,
   std::copy(t->warp.out.begin(), t->warp.out.end(), out);
 }
 
+/// The shared range `bytes` at `address` covers, if inside shared memory.
+static bool sharedRangeOf(const BlockState &b, const void *address,
+                          int32_t bytes, SharedRange &range) {
+  auto at = reinterpret_cast<uintptr_t>(address);
+  auto begin = reinterpret_cast<uintptr_t>(b.shared.data());
+  if (bytes <= 0 || at < begin || at + bytes > begin + b.shared.size())
+    return false;
+  range = {static_cast<uint32_t>(at - begin), static_cast<uint32_t>(bytes)};
+  return true;
+}
+
+/// A copy is in flight, writing its destination, from here until a wait
+/// lands it.
 extern "C" void __nautilus_emu_cp_async(void *destination, const void *source,
                                         int32_t bytes, int32_t sourceBytes) {
-  currentBlock->current->openGroup.push_back(
+  BlockState &b = *currentBlock;
+  SharedRange range;
+  if (sharedRangeOf(b, destination, bytes, range)) {
+    checkAsyncHazard(b, range.offset, range.bytes, /*isWrite=*/true,
+                     "a cp.async copy");
+    beginAsyncWrite(b, range, AsyncKind::CpAsync);
+  }
+  b.current->openGroup.push_back(
       {destination, source, bytes, std::min(sourceBytes, bytes)});
 }
 
@@ -235,6 +260,9 @@ extern "C" void __nautilus_emu_cp_async_wait(int32_t pending) {
   EmulatedThread &t = *currentBlock->current;
   while (t.groups.size() > static_cast<size_t>(std::max(pending, 0))) {
     for (const PendingCopy &copy : t.groups.front()) {
+      SharedRange range;
+      if (sharedRangeOf(*currentBlock, copy.destination, copy.bytes, range))
+        endAsyncWrite(*currentBlock, range);
       char staged[16] = {};
       if (copy.sourceBytes > 0)
         std::memcpy(staged,
@@ -247,6 +275,30 @@ extern "C" void __nautilus_emu_cp_async_wait(int32_t pending) {
     }
     t.groups.erase(t.groups.begin());
   }
+}
+
+extern "C" void __nautilus_emu_wgmma_commit() {
+  EmulatedThread &t = *currentBlock->current;
+  commitAsyncReads(t.wgmmaOpen, t.wgmmaGroups);
+}
+
+/// wgmma.wait_group N: the operands of all but the newest N committed
+/// groups are free again.
+extern "C" void __nautilus_emu_wgmma_wait(int32_t pending) {
+  EmulatedThread &t = *currentBlock->current;
+  retireAsyncReads(*currentBlock, t.wgmmaGroups, pending);
+}
+
+extern "C" void __nautilus_emu_bulk_commit() {
+  EmulatedThread &t = *currentBlock->current;
+  commitAsyncReads(t.bulkOpen, t.bulkGroups);
+}
+
+/// cp.async.bulk.wait_group(.read) N: the sources of all but the newest N
+/// committed TMA store groups are free again.
+extern "C" void __nautilus_emu_bulk_wait(int32_t pending) {
+  EmulatedThread &t = *currentBlock->current;
+  retireAsyncReads(*currentBlock, t.bulkGroups, pending);
 }
 
 extern "C" void __nautilus_emu_cp_async_wait_all() {
@@ -337,6 +389,7 @@ extern "C" bool __nautilus_emu_mbarrier_wait(void *address, int64_t state,
     for (const BulkCopy &copy : m.landed)
       for (size_t i = 0; i < copy.bytes.size(); ++i) {
         uint32_t at = copy.sharedOffsets[i];
+        endAsyncWrite(b, {at, 1});
         b.shared[at] = copy.bytes[i];
         b.lastWriter[at] = 0; // written by the copy engine, not a thread
       }

@@ -67,6 +67,25 @@ struct PendingCopy {
   int32_t sourceBytes; // read from the source; the rest is zero-filled
 };
 
+/// Bytes [offset, offset + bytes) of a block's shared memory.
+struct SharedRange {
+  uint32_t offset, bytes;
+};
+
+/// What an asynchronous operation does to shared memory while it is in
+/// flight (AsyncHazards.cpp): a cp.async or TMA copy writes its
+/// destination until it lands; a wgmma group reads its operands until
+/// wgmma.wait_group retires it, a TMA store its source until
+/// cp.async.bulk.wait_group does.
+enum class AsyncKind : uint8_t { None, CpAsync, TmaLoad, Wgmma, TmaStore };
+
+/// The shared memory an asynchronous operation (or a group of them) reads
+/// while in flight, as ranges, adjacent ones merged.
+struct AsyncReads {
+  AsyncKind kind = AsyncKind::None;
+  std::vector<SharedRange> ranges;
+};
+
 struct EmulatedThread {
   std::array<uint32_t, 3> tid{};
   ucontext_t context;
@@ -80,6 +99,11 @@ struct EmulatedThread {
   /// a kernel that reads without waiting sees the old (poisoned) bytes.
   std::vector<PendingCopy> openGroup;
   std::vector<std::vector<PendingCopy>> groups;
+  /// wgmma operands read since the last wgmma.commit_group, and those of
+  /// committed groups (oldest first) until wgmma.wait_group retires them;
+  /// the same for TMA stores' sources and cp.async.bulk groups.
+  AsyncReads wgmmaOpen{AsyncKind::Wgmma}, bulkOpen{AsyncKind::TmaStore};
+  std::vector<AsyncReads> wgmmaGroups, bulkGroups;
   /// Polling an mbarrier whose phase has not completed: the thread yields
   /// to let the others run, and polls again on the next sweep.
   bool spinning = false;
@@ -131,6 +155,11 @@ struct BlockState {
   std::vector<char> shared;
   std::vector<uint32_t> lastWriter, writeInterval;
   uint32_t interval = 1;
+  /// For each byte, how many asynchronous operations in flight read it and
+  /// write it, and the kind of the last to start (for the async hazard
+  /// checks, which hold whatever the emulator's timing).
+  std::vector<uint16_t> asyncReads, asyncWrites;
+  std::vector<AsyncKind> asyncKind;
   /// mbarriers by address, and a count of state changes: a sweep over the
   /// threads that changes nothing while some poll is a deadlock.
   std::map<uintptr_t, MBarrier> mbarriers;
@@ -152,9 +181,33 @@ extern thread_local BlockState *currentBlock;
 std::string threadName(const BlockState &b);
 /// The current thread's index in its block.
 uint32_t linearTid(const BlockState &b);
-/// Records a shared-memory access for the race detector (and reports a
-/// read of a byte another thread wrote in the same barrier interval).
-void checkShared(BlockState &b, size_t offset, int64_t bytes, bool isStore);
+/// Records a shared-memory access (`what`: "a load" or "a store" by
+/// default) for the race detector: reports a read of a byte another
+/// thread wrote in the same barrier interval, and an async hazard.
+void checkShared(BlockState &b, size_t offset, int64_t bytes, bool isStore,
+                 const char *what = nullptr);
+/// Async hazards (AsyncHazards.cpp). An access to shared bytes that an
+/// asynchronous operation in flight writes, or a write to bytes one reads,
+/// races on the GPU however the emulator happens to order them; the first
+/// is reported (checkAsyncHazard, called by checkShared for every thread
+/// access, and before an asynchronous operation starts).
+void checkAsyncHazard(BlockState &b, uint32_t offset, uint32_t bytes,
+                      bool isWrite, const char *what);
+/// An asynchronous write of the bytes starts (after checkAsyncHazard) or
+/// ends (it landed).
+void beginAsyncWrite(BlockState &b, SharedRange range, AsyncKind kind);
+void endAsyncWrite(BlockState &b, SharedRange range);
+/// An asynchronous read of the bytes starts, recorded in `reads` (the
+/// thread's open wgmma or bulk group), after checkShared's checks.
+void beginAsyncRead(BlockState &b, SharedRange range, AsyncReads &reads);
+/// Commits the open group to `groups`; retires all but the newest
+/// `pending` committed groups (their reads end).
+void commitAsyncReads(AsyncReads &open, std::vector<AsyncReads> &groups);
+void retireAsyncReads(BlockState &b, std::vector<AsyncReads> &groups,
+                      int32_t pending);
+/// Fresh shadow state for a block of `sharedBytes` of shared memory.
+void resetAsyncHazards(BlockState &b, size_t sharedBytes);
+
 /// Suspends the current lane in a warp collective until the scheduler has
 /// completed it for every lane of `mask`; returns the lane's result.
 uint32_t warpCollective(WarpCall::Kind kind, uint32_t mask, uint32_t value,
@@ -199,6 +252,10 @@ void __nautilus_emu_cp_async(void *destination, const void *source,
 void __nautilus_emu_cp_async_commit();
 void __nautilus_emu_cp_async_wait(int32_t pending);
 void __nautilus_emu_cp_async_wait_all();
+void __nautilus_emu_wgmma_commit();
+void __nautilus_emu_wgmma_wait(int32_t pending);
+void __nautilus_emu_bulk_commit();
+void __nautilus_emu_bulk_wait(int32_t pending);
 void __nautilus_emu_cp_async_mbarrier_arrive(void *mbarrier, int32_t noinc);
 void __nautilus_emu_mbarrier_init(void *mbarrier, int32_t count);
 int64_t __nautilus_emu_mbarrier_arrive(void *mbarrier, int32_t count,

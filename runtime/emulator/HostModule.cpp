@@ -204,19 +204,37 @@ std::optional<bool> translateMBarrier(llvm::CallInst *call) {
   return true;
 }
 
-/// Fences and wgmma group ordering, which order nothing in the emulator
-/// (generic, async and tensormap proxies see one memory; wgmma completes
-/// when it is issued), register reallocation (setmaxnreg: the host has no register
-/// file to share), and elect.sync.
+/// Fences, which order nothing in the emulator (generic, async and
+/// tensormap proxies see one memory), register reallocation (setmaxnreg:
+/// the host has no register file to share), wgmma groups (wgmma computes
+/// when issued; its groups end the reads the async hazard checks track),
+/// and elect.sync.
 bool translateAsyncOrdering(llvm::CallInst *call) {
   llvm::StringRef name = call->getCalledFunction()->getName();
   if (name.starts_with("llvm.nvvm.fence.proxy.async") ||
       name.starts_with("llvm.nvvm.fence.proxy.tensormap_generic.acquire.") ||
       name == "llvm.nvvm.fence.mbarrier_init.release.cluster" ||
       name.starts_with("llvm.nvvm.setmaxnreg.") ||
-      name == "llvm.nvvm.wgmma.fence.sync.aligned" ||
-      name == "llvm.nvvm.wgmma.commit_group.sync.aligned" ||
+      name == "llvm.nvvm.wgmma.fence.sync.aligned") {
+    call->eraseFromParent();
+    return true;
+  }
+  if (name == "llvm.nvvm.wgmma.commit_group.sync.aligned" ||
       name == "llvm.nvvm.wgmma.wait_group.sync.aligned") {
+    llvm::Module &m = *call->getModule();
+    llvm::IRBuilder<> b(call);
+    llvm::Type *voidType = b.getVoidTy(), *i32 = b.getInt32Ty();
+    if (name.contains("commit")) {
+      b.CreateCall(m.getOrInsertFunction(
+          "__nautilus_emu_wgmma_commit", llvm::FunctionType::get(voidType, false)));
+    } else {
+      llvm::Value *pending =
+          b.CreateTrunc(call->getArgOperand(0), i32);
+      b.CreateCall(m.getOrInsertFunction(
+                       "__nautilus_emu_wgmma_wait",
+                       llvm::FunctionType::get(voidType, {i32}, false)),
+                   {pending});
+    }
     call->eraseFromParent();
     return true;
   }

@@ -618,15 +618,33 @@ bool StatementTranslator::translateStatement(StringRef stmt) {
   }
   auto [opcode, operands] = stmt.split(' ');
   operands = operands.trim();
-  // What orders nothing in the emulator: fences, and wgmma and bulk-copy
-  // groups (both complete when they are issued).
+  // What orders nothing in the emulator: fences.
   if (opcode.starts_with("fence.proxy.async") ||
-      opcode == "wgmma.fence.sync.aligned" ||
-      opcode == "wgmma.commit_group.sync.aligned" ||
-      opcode == "wgmma.wait_group.sync.aligned" ||
-      opcode == "cp.async.bulk.commit_group" ||
-      opcode.starts_with("cp.async.bulk.wait_group"))
+      opcode == "wgmma.fence.sync.aligned")
     return true;
+  // wgmma and TMA store groups: they compute when issued; committing and
+  // retiring them ends the reads the async hazard checks track.
+  if (opcode == "wgmma.commit_group.sync.aligned" ||
+      opcode == "cp.async.bulk.commit_group") {
+    auto f = runtime(opcode.starts_with("wgmma") ? "__nautilus_emu_wgmma_commit"
+                                                 : "__nautilus_emu_bulk_commit",
+                     b.getVoidTy(), {});
+    guarded(predicate, [&](IRBuilder<> &at) { at.CreateCall(f); });
+    return true;
+  }
+  if (opcode == "wgmma.wait_group.sync.aligned" ||
+      opcode.starts_with("cp.async.bulk.wait_group")) {
+    Value *n = operand(operands);
+    if (!n || !isa<ConstantInt>(n))
+      return false;
+    auto f = runtime(opcode.starts_with("wgmma") ? "__nautilus_emu_wgmma_wait"
+                                                 : "__nautilus_emu_bulk_wait",
+                     b.getVoidTy(), {b.getInt32Ty()});
+    guarded(predicate, [&](IRBuilder<> &at) {
+      at.CreateCall(f, {at.CreateIntCast(n, at.getInt32Ty(), false)});
+    });
+    return true;
+  }
   if (opcode.starts_with("mov.")) {
     auto [dst, src] = operands.split(',');
     auto d = operandNumber(dst);

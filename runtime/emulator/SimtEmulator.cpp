@@ -123,6 +123,14 @@ SimtEmulator::create(std::unique_ptr<llvm::Module> module,
       {"__nautilus_emu_tma_store",
        reinterpret_cast<void *>(&__nautilus_emu_tma_store)},
       {"__nautilus_emu_wgmma", reinterpret_cast<void *>(&__nautilus_emu_wgmma)},
+      {"__nautilus_emu_wgmma_commit",
+       reinterpret_cast<void *>(&__nautilus_emu_wgmma_commit)},
+      {"__nautilus_emu_wgmma_wait",
+       reinterpret_cast<void *>(&__nautilus_emu_wgmma_wait)},
+      {"__nautilus_emu_bulk_commit",
+       reinterpret_cast<void *>(&__nautilus_emu_bulk_commit)},
+      {"__nautilus_emu_bulk_wait",
+       reinterpret_cast<void *>(&__nautilus_emu_bulk_wait)},
       {"__nautilus_emu_cp_async_wait_all",
        reinterpret_cast<void *>(&__nautilus_emu_cp_async_wait_all)},
   };
@@ -201,6 +209,7 @@ std::string SimtEmulator::launch(const std::string &name,
       block.shared.assign(sharedBytes, static_cast<char>(0xff));
       block.lastWriter.assign(sharedBytes, 0);
       block.writeInterval.assign(sharedBytes, 0);
+      resetAsyncHazards(block, sharedBytes);
       block.interval = 1;
       block.mbarriers.clear();
       block.barrierArrived.fill(0);
@@ -211,6 +220,10 @@ std::string SimtEmulator::launch(const std::string &name,
       for (EmulatedThread &t : fibres) {
         t.openGroup.clear();
         t.groups.clear();
+        t.wgmmaOpen.ranges.clear();
+        t.wgmmaGroups.clear();
+        t.bulkOpen.ranges.clear();
+        t.bulkGroups.clear();
       }
       if (!barriers) {
         // No barrier: each thread can run to its end in turn.

@@ -5,10 +5,10 @@
 // on mbarriers, and wgmma.mma_async, whose operands come from shared memory
 // through 64-bit matrix descriptors.
 //
-// wgmma is computed when it is issued: wgmma.fence, commit_group and
-// wait_group order nothing in the emulator. A kernel that reads its
-// accumulators or overwrites the operands before wait_group is wrong on the
-// GPU and is not caught here.
+// wgmma is computed when it is issued; its operands count as read until
+// wgmma.wait_group retires its group, so overwriting them first is an
+// async hazard (AsyncHazards.cpp). A kernel that reads its accumulators
+// before wait_group is wrong on the GPU and is not caught here.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/emulator/EmulatorState.h"
@@ -118,14 +118,22 @@ extern "C" void __nautilus_emu_tma_load(void *destination, const void *tensorMap
     return;
   copy.bytes.resize(bytes);
   copy.sharedOffsets.resize(bytes);
+  // In flight, writing the box's bytes, until a thread observes the phase.
+  bool hazard = false;
   char fill = map->oobFill == TensorMapOobFill::NaN ? char(0xff) : char(0);
   forEachBoxElement(*map, coordinates, [&](char *global, uint64_t linear) {
     const void *from =
         global ? __nautilus_emu_access(global, map->elementBytes, 0) : nullptr;
     for (unsigned i = 0; i < map->elementBytes; ++i) {
       copy.bytes[linear + i] = from ? static_cast<const char *>(from)[i] : fill;
-      copy.sharedOffsets[linear + i] = swizzledSharedAddress(
+      uint32_t at = swizzledSharedAddress(
           start + static_cast<uint32_t>(linear + i), map->swizzle);
+      copy.sharedOffsets[linear + i] = at;
+      if (!hazard) {
+        checkAsyncHazard(b, at, 1, /*isWrite=*/true, "a TMA copy");
+        hazard = b.launch->failed();
+      }
+      beginAsyncWrite(b, {at, 1}, AsyncKind::TmaLoad);
     }
   });
   MBarrier &m = mbarrierAt(mbarrier);
@@ -160,7 +168,8 @@ extern "C" void __nautilus_emu_tma_store(const void *tensorMap, int32_t rank,
     for (unsigned i = 0; i < map->elementBytes; ++i) {
       uint32_t at = swizzledSharedAddress(start + static_cast<uint32_t>(linear + i),
                                           map->swizzle);
-      checkShared(b, at, 1, /*isStore=*/false);
+      checkShared(b, at, 1, /*isStore=*/false, "a TMA store");
+      beginAsyncRead(b, {at, 1}, b.current->bulkOpen);
       static_cast<char *>(to)[i] = b.shared[at];
     }
   });
@@ -245,7 +254,8 @@ bool readOperand(const MatrixDescriptor &d, bool kMajor, uint32_t mn,
                    std::to_string(b.shared.size()) + " bytes)");
     return false;
   }
-  checkShared(b, at, bytes, /*isStore=*/false);
+  checkShared(b, at, bytes, /*isStore=*/false, "a wgmma");
+  beginAsyncRead(b, {at, bytes}, b.current->wgmmaOpen);
   uint32_t bits = 0;
   std::memcpy(&bits, b.shared.data() + at, bytes);
   value = decode(bits, type);

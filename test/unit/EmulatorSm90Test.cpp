@@ -133,6 +133,7 @@ store:
   call void asm sideeffect "fence.proxy.async.shared::cta;", ""()
   call void asm sideeffect "@$0 cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$1, {$2, $3}], [$4];", "b,l,r,r,r"(i1 %first, ptr %dst, i32 %c0, i32 %c1, ptr addrspace(3) @box)
   call void asm sideeffect "cp.async.bulk.commit_group;", ""()
+  REUSE
   call void asm sideeffect "cp.async.bulk.wait_group.read 0;", ""()
   ret void
 }
@@ -146,7 +147,8 @@ struct TmaRun {
 
 // A 100 x 40 f16 tensor (element (r, c) = r * 100 + c), box 64 x 16 at
 // (c0, c1), 128-byte swizzle.
-TmaRun runTma(int32_t c0, int32_t c1, bool wait) {
+TmaRun runTma(int32_t c0, int32_t c1, bool wait,
+              const char *reuse = "") {
   TmaRun run;
   const int rows = 40, cols = 100;
   std::vector<uint16_t> src(rows * cols);
@@ -171,7 +173,9 @@ TmaRun runTma(int32_t c0, int32_t c1, bool wait) {
     run.error = e1 + e2;
     return run;
   }
-  auto emu = load(kTmaKernel, run.error);
+  std::string ir = kTmaKernel;
+  ir.replace(ir.find("REUSE"), 5, reuse);
+  auto emu = load(ir.c_str(), run.error);
   if (!emu)
     return run;
   void *praw = run.raw.data();
@@ -212,12 +216,25 @@ TEST(Emulator, TmaLoadSwizzlesZeroFillsAndStoresInBounds) {
     }
 }
 
-// Reading the box without waiting for the mbarrier phase reads the shared
-// memory as it was: poisoned (0xffff), not the tensor.
-TEST(Emulator, ReadingATmaBoxBeforeItsPhaseCompletesReadsStaleBytes) {
+// Reading the box without waiting for the mbarrier phase reads bytes a
+// TMA copy in flight writes: an async hazard, whenever the copy would land.
+TEST(Emulator, ReadingATmaBoxBeforeItsPhaseCompletesIsAHazard) {
   TmaRun run = runTma(0, 0, /*wait=*/false);
-  ASSERT_EQ(run.error, "");
-  EXPECT_EQ(run.raw[5], 0xffff);
+  EXPECT_EQ(run.error, "async hazard: a load by thread (0, 0, 0) of block "
+                       "(0, 0, 0) reads shared byte offset 0 while a TMA copy "
+                       "in flight writes it (wait for its mbarrier phase "
+                       "first)");
+}
+
+// Writing a TMA store's source before cp.async.bulk.wait_group.read is a
+// hazard, though the emulator's store has read it already.
+TEST(Emulator, ReusingATmaStoresSourceBeforeItsWaitIsAHazard) {
+  TmaRun run = runTma(0, 0, /*wait=*/true,
+                      "store i32 0, ptr addrspace(3) @box");
+  EXPECT_EQ(run.error, "async hazard: a store by thread (0, 0, 0) of block "
+                       "(0, 0, 0) writes shared byte offset 0 while a TMA "
+                       "store in flight reads it (wait for it with "
+                       "cp.async.bulk.wait_group.read first)");
 }
 
 TEST(Emulator, TensorMapRulesAreChecked) {
@@ -280,6 +297,7 @@ multiply:
   call void @llvm.nvvm.wgmma.fence.sync.aligned()
   %d = call { float, float, float, float } asm sideeffect "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {$0,$1,$2,$3}, $4, $5, 0, 1, 1, TRANS_A, TRANS_B;", "=f,=f,=f,=f,l,l"(i64 %da, i64 %db)
   call void @llvm.nvvm.wgmma.commit_group.sync.aligned()
+  REUSE
   call void @llvm.nvvm.wgmma.wait_group.sync.aligned(i64 0)
   %d0 = extractvalue { float, float, float, float } %d, 0
   %d1 = extractvalue { float, float, float, float } %d, 1
@@ -352,6 +370,29 @@ OperandLayout layoutB(bool kMajor, unsigned width) {
   return {kMajor, width, 0, 8 * width};
 }
 
+/// Runs kWgmmaKernel, with `reuse` after the commit and the given
+/// transposes, on the 16 KiB shared-memory `image` with descriptors `da`
+/// and `db`; fills `out` (4 accumulators a thread) and returns the
+/// launch's error ("" when it ran).
+std::string runWgmmaKernel(const std::string &reuse, bool transposeA,
+                           bool transposeB, std::vector<uint16_t> &image,
+                           uint64_t da, uint64_t db, std::vector<float> &out) {
+  std::string ir = kWgmmaKernel;
+  ir.replace(ir.find("REUSE"), 5, reuse);
+  ir.replace(ir.find("TRANS_A"), 7, transposeA ? "1" : "0");
+  ir.replace(ir.find("TRANS_B"), 7, transposeB ? "1" : "0");
+  std::string error;
+  auto emu = load(ir.c_str(), error);
+  if (!emu)
+    return "loading: " + error;
+  out.assign(128 * 4, -1);
+  void *pin = image.data(), *pout = out.data();
+  LaunchShape shape;
+  shape.block = {128, 1, 1};
+  return emu->launch("wgmma", shape, {&pin, &pout, &da, &db},
+                     {{pin, image.size() * 2}, {pout, out.size() * 4}});
+}
+
 // wgmma.mma_async reads A and B through descriptors in every canonical
 // layout (K-major and MN-major, no swizzle and 32-, 64-, 128-byte
 // swizzles); the accumulators come back in the ISA's fragment layout.
@@ -368,19 +409,9 @@ TEST(Emulator, WgmmaReadsEveryDescriptorLayout) {
       for (unsigned k = 0; k < 16; ++k)
         for (unsigned n = 0; n < 8; ++n)
           image[(8192 + lb.offset(n, k)) / 2] = b.bits[k * 8 + n];
-      std::string ir = kWgmmaKernel;
-      ir.replace(ir.find("TRANS_A"), 7, kMajorA ? "0" : "1");
-      ir.replace(ir.find("TRANS_B"), 7, kMajorB ? "0" : "1");
-      std::string error;
-      auto emu = load(ir.c_str(), error);
-      ASSERT_TRUE(emu) << error;
-      std::vector<float> out(128 * 4, -1);
-      void *pin = image.data(), *pout = out.data();
-      uint64_t da = la.descriptor(0), db = lb.descriptor(8192);
-      LaunchShape shape;
-      shape.block = {128, 1, 1};
-      ASSERT_EQ(emu->launch("wgmma", shape, {&pin, &pout, &da, &db},
-                            {{pin, image.size() * 2}, {pout, out.size() * 4}}),
+      std::vector<float> out;
+      ASSERT_EQ(runWgmmaKernel("", !kMajorA, !kMajorB, image,
+                               la.descriptor(0), lb.descriptor(8192), out),
                 "");
       for (unsigned t = 0; t < 128; ++t)
         for (unsigned i = 0; i < 4; ++i) {
@@ -409,21 +440,11 @@ TEST(Emulator, WgmmaWithTheWrongSwizzleGivesAWrongProduct) {
   for (unsigned k = 0; k < 16; ++k)
     for (unsigned n = 0; n < 8; ++n)
       image[(8192 + lb.offset(n, k)) / 2] = b.bits[k * 8 + n];
-  std::string ir = kWgmmaKernel;
-  ir.replace(ir.find("TRANS_A"), 7, "0");
-  ir.replace(ir.find("TRANS_B"), 7, "0");
-  std::string error;
-  auto emu = load(ir.c_str(), error);
-  ASSERT_TRUE(emu) << error;
-  std::vector<float> out(128 * 4, -1);
-  void *pin = image.data(), *pout = out.data();
   OperandLayout wrong = la;
   wrong.width = 64;
-  uint64_t da = wrong.descriptor(0), db = lb.descriptor(8192);
-  LaunchShape shape;
-  shape.block = {128, 1, 1};
-  ASSERT_EQ(emu->launch("wgmma", shape, {&pin, &pout, &da, &db},
-                        {{pin, image.size() * 2}, {pout, out.size() * 4}}),
+  std::vector<float> out;
+  ASSERT_EQ(runWgmmaKernel("", false, false, image, wrong.descriptor(0),
+                           lb.descriptor(8192), out),
             "");
   int wrongElements = 0;
   for (unsigned t = 0; t < 128; ++t)
@@ -436,6 +457,43 @@ TEST(Emulator, WgmmaWithTheWrongSwizzleGivesAWrongProduct) {
       wrongElements += out[t * 4 + i] != want;
     }
   EXPECT_GT(wrongElements, 256);
+}
+
+// Overwriting a wgmma operand before wgmma.wait_group retires its group (a
+// pipeline stage released one step early) is a hazard, though the
+// emulator's wgmma has read it already: right after the commit, or after
+// a wait_group 1 that leaves a newer group reading it in flight. After
+// wait_group 0 and a barrier the same store is fine.
+TEST(Emulator, OverwritingAWgmmaOperandBeforeItsWaitIsAHazard) {
+  OperandLayout la = layoutA(true, 128), lb = layoutB(true, 0);
+  std::vector<uint16_t> image(8192, 0);
+  const std::string overwriteA = "store i32 0, ptr addrspace(3) @smem\n";
+  const std::string secondGroup =
+      "%again = call { float, float, float, float } asm sideeffect "
+      "\"wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {$0,$1,$2,$3}, "
+      "$4, $5, 0, 1, 1, 0, 0;\", \"=f,=f,=f,=f,l,l\"(i64 %da, i64 %db)\n"
+      "call void @llvm.nvvm.wgmma.commit_group.sync.aligned()\n";
+  auto waitThenBarrier = [](int pending) {
+    return "call void @llvm.nvvm.wgmma.wait_group.sync.aligned(i64 " +
+           std::to_string(pending) +
+           ")\ncall void @llvm.nvvm.barrier0()\n";
+  };
+  const std::string hazard =
+      "async hazard: a store by thread (0, 0, 0) of block (0, 0, 0) writes "
+      "shared byte offset 0 while a wgmma group in flight reads it (retire "
+      "the group with wgmma.wait_group first)";
+  const std::pair<std::string, std::string> cases[] = {
+      {overwriteA, hazard},
+      {secondGroup + waitThenBarrier(1) + overwriteA, hazard},
+      {secondGroup + waitThenBarrier(0) + overwriteA, ""},
+  };
+  for (const auto &[reuse, expected] : cases) {
+    std::vector<float> out;
+    EXPECT_EQ(runWgmmaKernel(reuse, false, false, image, la.descriptor(0),
+                             lb.descriptor(8192), out),
+              expected)
+        << reuse;
+  }
 }
 
 } // namespace
