@@ -43,7 +43,7 @@ std::string CpuExecutor::dumpObject(const std::string &path) {
 std::string CpuExecutor::run(const rt::SizeValues &kernelSizes,
                              const std::vector<rt::HostTensor> &inputs,
                              std::vector<rt::HostTensor> &outputs,
-                             unsigned threads) {
+                             unsigned threads, bool *kernelFault) {
   const rt::SizeValues sizes = plan.withDerivedSizes(kernelSizes);
   LaunchBuffers buffers;
   if (std::string e = buffers.allocate(plan, sizes, inputs); !e.empty())
@@ -78,8 +78,11 @@ std::string CpuExecutor::run(const rt::SizeValues &kernelSizes,
     for (std::thread &th : pool)
       th.join();
     for (const std::string &e : errors)
-      if (!e.empty())
+      if (!e.empty()) {
+        if (kernelFault)
+          *kernelFault = true;
         return "launch of '" + program.name + "' failed: " + e;
+      }
   }
   outputs = buffers.takeOutputs();
   return "";

@@ -30,9 +30,12 @@ public:
 
   /// Runs the kernel. `inputs` follow the plan's input and scalar buffers in
   /// order (scalars as 0-d tensors); `outputs` receive the outputs in order.
+  /// Returns "" or the error, and sets `kernelFault` when a launch failed
+  /// (the generated code's error, not the run's).
   std::string run(const rt::SizeValues &sizes,
                   const std::vector<rt::HostTensor> &inputs,
-                  std::vector<rt::HostTensor> &outputs, unsigned threads = 0);
+                  std::vector<rt::HostTensor> &outputs, unsigned threads = 0,
+                  bool *kernelFault = nullptr);
 
   /// Writes the compiled host object code to `path`.
   std::string dumpObject(const std::string &path);

@@ -58,7 +58,8 @@ std::unique_ptr<EmuExecutor> EmuExecutor::create(ModuleOp module,
 
 std::string EmuExecutor::run(const rt::SizeValues &kernelSizes,
                              const std::vector<rt::HostTensor> &inputs,
-                             std::vector<rt::HostTensor> &outputs) {
+                             std::vector<rt::HostTensor> &outputs,
+                             bool *kernelFault) {
   const rt::SizeValues sizes = plan.withDerivedSizes(kernelSizes);
   LaunchBuffers buffers;
   if (std::string e = buffers.allocate(plan, sizes, inputs); !e.empty())
@@ -118,8 +119,11 @@ std::string EmuExecutor::run(const rt::SizeValues &kernelSizes,
     shape.block = {static_cast<uint32_t>(program.threads), 1, 1};
     if (std::string e =
             emulator->launch(program.name, shape, args, ranges);
-        !e.empty())
+        !e.empty()) {
+      if (kernelFault)
+        *kernelFault = true;
       return "kernel '" + program.name + "': " + e;
+    }
   }
   outputs = buffers.takeOutputs();
   return "";

@@ -17,10 +17,14 @@ public:
                                              std::string &error);
 
   /// Runs the plan's programs on the emulator: one block per program id,
-  /// the schedule's threads per block.
+  /// the schedule's threads per block. Returns "" or the error, and sets
+  /// `kernelFault` when the error is a kernel's (a race, an async hazard,
+  /// a deadlock, an access out of bounds: a bug in the generated code)
+  /// rather than the run's (sizes TMA or the grid cannot take).
   std::string run(const rt::SizeValues &sizes,
                   const std::vector<rt::HostTensor> &inputs,
-                  std::vector<rt::HostTensor> &outputs);
+                  std::vector<rt::HostTensor> &outputs,
+                  bool *kernelFault = nullptr);
 
 private:
   std::unique_ptr<emu::SimtEmulator> emulator;

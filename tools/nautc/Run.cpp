@@ -287,8 +287,9 @@ int nautilus::runRun(const Options &opts) {
       !e.empty())
     return userError(e);
   std::optional<rt::DType> rounded = roundedIntermediateType(*loaded.module);
-  // The device: a function that runs the kernel once.
-  std::function<std::string(std::vector<rt::HostTensor> &)> runOnce;
+  // The device: a function that runs the kernel once (and says whether an
+  // error is the generated kernel's fault).
+  std::function<std::string(std::vector<rt::HostTensor> &, bool *)> runOnce;
   std::unique_ptr<CpuExecutor> cpu;
   std::unique_ptr<EmuExecutor> emulated;
   std::string error;
@@ -302,8 +303,8 @@ int nautilus::runRun(const Options &opts) {
       llvm::errs() << "nautc: internal error: " << error << "\n";
       return kExitInternal;
     }
-    runOnce = [&](std::vector<rt::HostTensor> &out) {
-      return cpu->run(sizes, inputs, out);
+    runOnce = [&](std::vector<rt::HostTensor> &out, bool *kernelFault) {
+      return cpu->run(sizes, inputs, out, /*threads=*/0, kernelFault);
     };
   } else {
     if (failed(lowerTileToGPU(*loaded.module))) {
@@ -321,12 +322,21 @@ int nautilus::runRun(const Options &opts) {
       llvm::errs() << "nautc: internal error: " << error << "\n";
       return kExitInternal;
     }
-    runOnce = [&](std::vector<rt::HostTensor> &out) {
-      return emulated->run(sizes, inputs, out);
+    runOnce = [&](std::vector<rt::HostTensor> &out, bool *kernelFault) {
+      return emulated->run(sizes, inputs, out, kernelFault);
     };
   }
   std::vector<rt::HostTensor> outputs;
-  if (std::string e = runOnce(outputs); !e.empty()) {
+  bool kernelFault = false;
+  if (std::string e = runOnce(outputs, &kernelFault); !e.empty()) {
+    // A fault of the generated code (on the emulator: a race, an async
+    // hazard, a deadlock, an access out of bounds) is nautc's bug, whatever
+    // the inputs: reads out of range are clamped, never faults.
+    if (kernelFault) {
+      llvm::errs() << "nautc: internal error: the generated code faulted: "
+                   << e << "\n";
+      return kExitInternal;
+    }
     llvm::errs() << "nautc: error: " << e << "\n";
     return kExitUserError;
   }
@@ -339,7 +349,7 @@ int nautilus::runRun(const Options &opts) {
             std::chrono::steady_clock::now() - start < std::chrono::seconds(2))) {
       auto t0 = std::chrono::steady_clock::now();
       std::vector<rt::HostTensor> scratch;
-      runOnce(scratch);
+      runOnce(scratch, nullptr);
       times.push_back(std::chrono::duration<double>(
                           std::chrono::steady_clock::now() - t0)
                           .count());
