@@ -27,6 +27,8 @@ namespace {
 /// The most elements of a tile one GPU thread may hold (the widest default,
 /// wgmma's 128 x 256 accumulators over two warpgroups, holds 128).
 constexpr int64_t kMaxElementsPerThread = 128;
+/// The threads of a block on every GPU target (NVIDIA and AMD).
+constexpr int64_t kMaxBlockThreads = 1024;
 
 struct TileApplySchedulesPass
     : public nautilus::impl::TileApplySchedulesBase<TileApplySchedulesPass> {
@@ -147,6 +149,10 @@ struct TileApplySchedulesPass
     // share of 128 a thread runs out of its 255 registers, and compiling
     // the unrolled code takes minutes.
     if (target != "cpu") {
+      if (schedule.getThreads() > kMaxBlockThreads)
+        return error() << "threads = " << schedule.getThreads()
+                       << ": a GPU block holds at most " << kMaxBlockThreads
+                       << " threads";
       int64_t elements = 1;
       for (int64_t extent : schedule.getTile())
         elements *= extent;

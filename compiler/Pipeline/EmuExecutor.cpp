@@ -115,6 +115,10 @@ std::string EmuExecutor::run(const rt::SizeValues &kernelSizes,
     if (blocks > UINT32_MAX)
       return "program '" + program.name + "' needs " +
              std::to_string(blocks) + " blocks, more than a grid holds";
+    if (program.threads < 1 || program.threads > 1024)
+      return "program '" + program.name + "' needs blocks of " +
+             std::to_string(program.threads) +
+             " threads; a block holds 1 to 1024";
     shape.grid = {static_cast<uint32_t>(blocks), 1, 1};
     shape.block = {static_cast<uint32_t>(program.threads), 1, 1};
     if (std::string e =

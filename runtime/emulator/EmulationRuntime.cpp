@@ -149,10 +149,17 @@ extern "C" void *__nautilus_emu_access(void *address, int64_t bytes,
   const std::vector<MemoryRange> &buffers = *b.launch->buffers;
   if (buffers.empty())
     return address;
-  for (const MemoryRange &r : buffers) {
-    auto begin = reinterpret_cast<uintptr_t>(r.begin);
-    if (at >= begin && at + bytes <= begin + r.bytes)
-      return address;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    auto begin = reinterpret_cast<uintptr_t>(buffers[i].begin);
+    if (at < begin || at + bytes > begin + buffers[i].bytes)
+      continue;
+    // Atomic read-modify-writes are ordered among themselves.
+    if (isStore != kAtomicAccess && b.launch->globalAccesses)
+      if (std::string race = b.launch->globalAccesses->record(
+              i, at - begin, bytes, isStore != 0, b.id);
+          !race.empty())
+        b.launch->fail("global race: " + threadName(b) + ": " + race);
+    return address;
   }
   // Name the nearest buffer, so the report says how far off the access is.
   std::string where = "outside every buffer";

@@ -9,6 +9,7 @@
 #ifndef NAUTILUS_RUNTIME_EMULATOR_EMULATORSTATE_H
 #define NAUTILUS_RUNTIME_EMULATOR_EMULATORSTATE_H
 
+#include "runtime/emulator/GlobalRaces.h"
 #include "runtime/emulator/SimtEmulator.h"
 
 #include <array>
@@ -132,6 +133,8 @@ struct MBarrier {
 /// What every block of a launch shares.
 struct LaunchState {
   const std::vector<MemoryRange> *buffers = nullptr;
+  /// Which block touched each byte of the buffers (cross-block races).
+  std::unique_ptr<GlobalAccessLog> globalAccesses;
   std::mutex errorMutex;
   std::string error;
 

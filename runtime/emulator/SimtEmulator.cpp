@@ -181,6 +181,7 @@ std::string SimtEmulator::launch(const std::string &name,
   std::atomic<uint64_t> next{0};
   LaunchState state;
   state.buffers = &buffers;
+  state.globalAccesses = std::make_unique<GlobalAccessLog>(buffers, blocks);
   bool barriers = impl->usesFibres;
   auto found = impl->staticSharedBytes.find(name);
   size_t staticBytes =

@@ -198,15 +198,20 @@ define ptx_kernel void @reverse(ptr %out) {
   %r = sub i32 127, %t
   %q = getelementptr [128 x i32], ptr addrspace(3) @tile, i32 0, i32 %r
   %v = load i32, ptr addrspace(3) %q
-  %o = getelementptr i32, ptr %out, i32 %t
+  %c = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %row = mul i32 %c, ROW
+  %at = add i32 %row, %t
+  %o = getelementptr i32, ptr %out, i32 %at
   store i32 %v, ptr %o
   ret void
 })";
 
-std::string withBarrier(bool barrier) {
+/// The reversal kernel, block b writing out[b * row + t].
+std::string withBarrier(bool barrier, int row = 128) {
   std::string body = kReverse;
   body.replace(body.find("BARRIER"), 7,
                barrier ? "call void @llvm.nvvm.barrier0()" : "");
+  body.replace(body.find("ROW"), 3, std::to_string(row));
   return std::string(kHeader) + body;
 }
 
@@ -215,7 +220,7 @@ TEST(Emulator, SharedMemoryIsPerBlock) {
   std::string error;
   auto emu = load(withBarrier(true).c_str(), error);
   ASSERT_TRUE(emu) << error;
-  std::vector<int32_t> out(128, 0);
+  std::vector<int32_t> out(256, 0);
   void *data = out.data();
   LaunchShape shape;
   shape.grid = {2, 1, 1};
@@ -223,8 +228,27 @@ TEST(Emulator, SharedMemoryIsPerBlock) {
   ASSERT_EQ(emu->launch("reverse", shape, {&data},
                         {{out.data(), out.size() * sizeof(int32_t)}}),
             "");
-  for (int t = 0; t < 128; ++t)
-    EXPECT_EQ(out[t], 127 - t);
+  for (int t = 0; t < 256; ++t)
+    EXPECT_EQ(out[t], 127 - t % 128);
+}
+
+// Two blocks writing the same global bytes race, whatever the order the
+// emulator ran them in (and though they write the same values).
+TEST(Emulator, BlocksWritingTheSameBytesRace) {
+  std::string error;
+  auto emu = load(withBarrier(true, /*row=*/0).c_str(), error);
+  ASSERT_TRUE(emu) << error;
+  std::vector<int32_t> out(128, 0);
+  void *data = out.data();
+  LaunchShape shape;
+  shape.grid = {2, 1, 1};
+  shape.block = {128, 1, 1};
+  EXPECT_EQ(emu->launch("reverse", shape, {&data},
+                        {{out.data(), out.size() * sizeof(int32_t)}},
+                        /*hostThreads=*/1),
+            "global race: thread (0, 0, 0) of block (1, 0, 0): block 1 writes "
+            "byte offset 0 of buffer #0, which block 0 writes in the same "
+            "launch (its blocks are not ordered)");
 }
 
 // Without the barrier, reading a word another thread wrote in the same
