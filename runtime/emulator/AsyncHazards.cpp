@@ -12,6 +12,12 @@
 //    reused a pipeline stage or a staging buffer before wgmma.wait_group or
 //    cp.async.bulk.wait_group.read retired the reader).
 //
+// The async proxy (wgmma's operand reads, TMA stores) sees a thread's
+// shared-memory stores only after a fence.proxy.async: the writer's after
+// the store, or the reading thread's after a barrier that ordered the
+// store before it. Each byte also keeps its writer's fence count at the
+// store (checkAsyncProxyRead).
+//
 // Each byte of a block's shared memory counts the asynchronous reads and
 // writes in flight on it; every access (checkShared) and every start of an
 // asynchronous operation is checked against those counts. The checks do
@@ -116,8 +122,29 @@ void nautilus::emu::detail::retireAsyncReads(BlockState &b,
   groups.erase(groups.begin(), groups.begin() + retired);
 }
 
+void nautilus::emu::detail::checkAsyncProxyRead(BlockState &b,
+                                                uint32_t offset, uint32_t bytes,
+                                                const char *what) {
+  for (uint32_t at = offset; at < offset + bytes; ++at) {
+    uint32_t writer = b.lastWriter[at];
+    if (writer == 0 || !b.fibres || writer > b.fibres->size() ||
+        (*b.fibres)[writer - 1].proxyFences != b.writeFences[at] ||
+        b.current->lastFenceInterval > b.writeInterval[at])
+      continue;
+    b.launch->fail(std::string("async proxy hazard: ") + what + " by " +
+                   threadName(b) + " reads shared byte offset " +
+                   std::to_string(at) + ", which thread " +
+                   std::to_string(writer - 1) +
+                   " stored with no fence.proxy.async since (the async proxy "
+                   "may not see the store: fence after storing, then "
+                   "synchronise)");
+    return;
+  }
+}
+
 void nautilus::emu::detail::resetAsyncHazards(BlockState &b,
                                               size_t sharedBytes) {
+  b.writeFences.assign(sharedBytes, 0);
   b.asyncReads.assign(sharedBytes, 0);
   b.asyncWrites.assign(sharedBytes, 0);
   b.asyncKind.assign(sharedBytes, AsyncKind::None);

@@ -86,6 +86,7 @@ void nautilus::emu::detail::checkShared(BlockState &b, size_t offset,
     if (isStore) {
       b.lastWriter[at] = me + 1;
       b.writeInterval[at] = b.interval;
+      b.writeFences[at] = b.current->proxyFences;
       continue;
     }
     uint32_t writer = b.lastWriter[at];
@@ -294,6 +295,14 @@ extern "C" void __nautilus_emu_wgmma_commit() {
 extern "C" void __nautilus_emu_wgmma_wait(int32_t pending) {
   EmulatedThread &t = *currentBlock->current;
   retireAsyncReads(*currentBlock, t.wgmmaGroups, pending);
+}
+
+/// fence.proxy.async: the thread's shared-memory stores so far become
+/// visible to the async proxy.
+extern "C" void __nautilus_emu_proxy_fence() {
+  EmulatedThread &t = *currentBlock->current;
+  ++t.proxyFences;
+  t.lastFenceInterval = currentBlock->interval;
 }
 
 extern "C" void __nautilus_emu_bulk_commit() {

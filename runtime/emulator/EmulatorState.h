@@ -105,6 +105,11 @@ struct EmulatedThread {
   /// the same for TMA stores' sources and cp.async.bulk groups.
   AsyncReads wgmmaOpen{AsyncKind::Wgmma}, bulkOpen{AsyncKind::TmaStore};
   std::vector<AsyncReads> wgmmaGroups, bulkGroups;
+  /// How many fence.proxy.async the thread has executed (its shared-memory
+  /// stores before the latest are visible to the async proxy: wgmma, TMA),
+  /// and the barrier interval of the latest (stores of earlier intervals,
+  /// ordered before it by a barrier, are visible to its async operations).
+  uint32_t proxyFences = 0, lastFenceInterval = 0;
   /// Polling an mbarrier whose phase has not completed: the thread yields
   /// to let the others run, and polls again on the next sweep.
   bool spinning = false;
@@ -163,6 +168,12 @@ struct BlockState {
   /// checks, which hold whatever the emulator's timing).
   std::vector<uint16_t> asyncReads, asyncWrites;
   std::vector<AsyncKind> asyncKind;
+  /// For each byte a thread stored, the writer's proxyFences at the store:
+  /// equal to its count now, the store is not yet visible to the async
+  /// proxy (checkAsyncProxyRead).
+  std::vector<uint32_t> writeFences;
+  /// The block's threads (lastWriter's numbers index them).
+  std::vector<EmulatedThread> *fibres = nullptr;
   /// mbarriers by address, and a count of state changes: a sweep over the
   /// threads that changes nothing while some poll is a deadlock.
   std::map<uintptr_t, MBarrier> mbarriers;
@@ -208,6 +219,13 @@ void beginAsyncRead(BlockState &b, SharedRange range, AsyncReads &reads);
 void commitAsyncReads(AsyncReads &open, std::vector<AsyncReads> &groups);
 void retireAsyncReads(BlockState &b, std::vector<AsyncReads> &groups,
                       int32_t pending);
+/// An async-proxy read (a wgmma operand, a TMA store's source) of shared
+/// bytes a thread stored (the generic proxy) with no fence.proxy.async
+/// between: neither the writer's after its store, nor the reading
+/// thread's after a barrier that ordered the store. The async proxy may
+/// read the old bytes. Reports it, naming `what` reads.
+void checkAsyncProxyRead(BlockState &b, uint32_t offset, uint32_t bytes,
+                         const char *what);
 /// Fresh shadow state for a block of `sharedBytes` of shared memory.
 void resetAsyncHazards(BlockState &b, size_t sharedBytes);
 
@@ -259,6 +277,7 @@ void __nautilus_emu_wgmma_commit();
 void __nautilus_emu_wgmma_wait(int32_t pending);
 void __nautilus_emu_bulk_commit();
 void __nautilus_emu_bulk_wait(int32_t pending);
+void __nautilus_emu_proxy_fence();
 void __nautilus_emu_cp_async_mbarrier_arrive(void *mbarrier, int32_t noinc);
 void __nautilus_emu_mbarrier_init(void *mbarrier, int32_t count);
 int64_t __nautilus_emu_mbarrier_arrive(void *mbarrier, int32_t count,

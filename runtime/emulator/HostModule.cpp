@@ -211,8 +211,15 @@ std::optional<bool> translateMBarrier(llvm::CallInst *call) {
 /// and elect.sync.
 bool translateAsyncOrdering(llvm::CallInst *call) {
   llvm::StringRef name = call->getCalledFunction()->getName();
-  if (name.starts_with("llvm.nvvm.fence.proxy.async") ||
-      name.starts_with("llvm.nvvm.fence.proxy.tensormap_generic.acquire.") ||
+  if (name.starts_with("llvm.nvvm.fence.proxy.async")) {
+    llvm::IRBuilder<> b(call);
+    b.CreateCall(call->getModule()->getOrInsertFunction(
+        "__nautilus_emu_proxy_fence",
+        llvm::FunctionType::get(b.getVoidTy(), false)));
+    call->eraseFromParent();
+    return true;
+  }
+  if (name.starts_with("llvm.nvvm.fence.proxy.tensormap_generic.acquire.") ||
       name == "llvm.nvvm.fence.mbarrier_init.release.cluster" ||
       name.starts_with("llvm.nvvm.setmaxnreg.") ||
       name == "llvm.nvvm.wgmma.fence.sync.aligned") {

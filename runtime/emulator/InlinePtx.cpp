@@ -618,9 +618,14 @@ bool StatementTranslator::translateStatement(StringRef stmt) {
   }
   auto [opcode, operands] = stmt.split(' ');
   operands = operands.trim();
-  // What orders nothing in the emulator: fences.
-  if (opcode.starts_with("fence.proxy.async") ||
-      opcode == "wgmma.fence.sync.aligned")
+  // fence.proxy.async makes the thread's shared stores visible to the
+  // async proxy (checkAsyncProxyRead); wgmma.fence orders nothing here.
+  if (opcode.starts_with("fence.proxy.async")) {
+    auto f = runtime("__nautilus_emu_proxy_fence", b.getVoidTy(), {});
+    guarded(predicate, [&](IRBuilder<> &at) { at.CreateCall(f); });
+    return true;
+  }
+  if (opcode == "wgmma.fence.sync.aligned")
     return true;
   // wgmma and TMA store groups: they compute when issued; committing and
   // retiring them ends the reads the async hazard checks track.

@@ -127,6 +127,8 @@ SimtEmulator::create(std::unique_ptr<llvm::Module> module,
        reinterpret_cast<void *>(&__nautilus_emu_wgmma_commit)},
       {"__nautilus_emu_wgmma_wait",
        reinterpret_cast<void *>(&__nautilus_emu_wgmma_wait)},
+      {"__nautilus_emu_proxy_fence",
+       reinterpret_cast<void *>(&__nautilus_emu_proxy_fence)},
       {"__nautilus_emu_bulk_commit",
        reinterpret_cast<void *>(&__nautilus_emu_bulk_commit)},
       {"__nautilus_emu_bulk_wait",
@@ -197,6 +199,7 @@ std::string SimtEmulator::launch(const std::string &name,
     block.args = args.data();
     currentBlock = &block;
     std::vector<EmulatedThread> fibres(threads);
+    block.fibres = &fibres;
     for (uint32_t t = 0; t < threads; ++t)
       fibres[t].tid = {t % shape.block[0],
                        (t / shape.block[0]) % shape.block[1],
@@ -225,6 +228,7 @@ std::string SimtEmulator::launch(const std::string &name,
         t.wgmmaGroups.clear();
         t.bulkOpen.ranges.clear();
         t.bulkGroups.clear();
+        t.proxyFences = t.lastFenceInterval = 0;
       }
       if (!barriers) {
         // No barrier: each thread can run to its end in turn.

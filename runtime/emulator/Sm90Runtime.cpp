@@ -169,6 +169,7 @@ extern "C" void __nautilus_emu_tma_store(const void *tensorMap, int32_t rank,
       uint32_t at = swizzledSharedAddress(start + static_cast<uint32_t>(linear + i),
                                           map->swizzle);
       checkShared(b, at, 1, /*isStore=*/false, "a TMA store");
+      checkAsyncProxyRead(b, at, 1, "a TMA store");
       beginAsyncRead(b, {at, 1}, b.current->bulkOpen);
       static_cast<char *>(to)[i] = b.shared[at];
     }
@@ -255,6 +256,7 @@ bool readOperand(const MatrixDescriptor &d, bool kMajor, uint32_t mn,
     return false;
   }
   checkShared(b, at, bytes, /*isStore=*/false, "a wgmma");
+  checkAsyncProxyRead(b, at, bytes, "a wgmma");
   beginAsyncRead(b, {at, bytes}, b.current->wgmmaOpen);
   uint32_t bits = 0;
   std::memcpy(&bits, b.shared.data() + at, bytes);

@@ -372,12 +372,19 @@ OperandLayout layoutB(bool kMajor, unsigned width) {
 
 /// Runs kWgmmaKernel, with `reuse` after the commit and the given
 /// transposes, on the 16 KiB shared-memory `image` with descriptors `da`
-/// and `db`; fills `out` (4 accumulators a thread) and returns the
+/// and `db` (without the fence.proxy.async after the barrier if not
+/// `fenced`); fills `out` (4 accumulators a thread) and returns the
 /// launch's error ("" when it ran).
 std::string runWgmmaKernel(const std::string &reuse, bool transposeA,
                            bool transposeB, std::vector<uint16_t> &image,
-                           uint64_t da, uint64_t db, std::vector<float> &out) {
+                           uint64_t da, uint64_t db, std::vector<float> &out,
+                           bool fenced = true) {
   std::string ir = kWgmmaKernel;
+  if (!fenced) {
+    const std::string fence = "  call void asm sideeffect "
+                              "\"fence.proxy.async.shared::cta;\", \"\"()\n";
+    ir.erase(ir.find(fence), fence.size());
+  }
   ir.replace(ir.find("REUSE"), 5, reuse);
   ir.replace(ir.find("TRANS_A"), 7, transposeA ? "1" : "0");
   ir.replace(ir.find("TRANS_B"), 7, transposeB ? "1" : "0");
@@ -457,6 +464,21 @@ TEST(Emulator, WgmmaWithTheWrongSwizzleGivesAWrongProduct) {
       wrongElements += out[t * 4 + i] != want;
     }
   EXPECT_GT(wrongElements, 256);
+}
+
+// Operands the threads stored must be fenced for the async proxy before
+// wgmma reads them (fence.proxy.async after the stores, or after the
+// barrier that orders them); without the fence wgmma may read old bytes.
+TEST(Emulator, WgmmaReadingUnfencedStoresIsAHazard) {
+  OperandLayout la = layoutA(true, 128), lb = layoutB(true, 0);
+  std::vector<uint16_t> image(8192, 0);
+  std::vector<float> out;
+  EXPECT_EQ(runWgmmaKernel("", false, false, image, la.descriptor(0),
+                           lb.descriptor(8192), out, /*fenced=*/false),
+            "async proxy hazard: a wgmma by thread (0, 0, 0) of block (0, 0, "
+            "0) reads shared byte offset 0, which thread 0 stored with no "
+            "fence.proxy.async since (the async proxy may not see the store: "
+            "fence after storing, then synchronise)");
 }
 
 // Overwriting a wgmma operand before wgmma.wait_group retires its group (a
