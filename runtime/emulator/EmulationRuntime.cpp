@@ -327,9 +327,35 @@ MBarrier &nautilus::emu::detail::mbarrierAt(void *address) {
   return b.mbarriers[reinterpret_cast<uintptr_t>(address)];
 }
 
+MBarrier &nautilus::emu::detail::mbarrierInUse(void *address,
+                                               const char *what) {
+  BlockState &b = *currentBlock;
+  MBarrier &m = mbarrierAt(address);
+  std::string offset = std::to_string(
+      static_cast<const char *>(address) - b.shared.data());
+  if (!m.initialised)
+    b.launch->fail(std::string(what) + " by " + threadName(b) +
+                   " uses the mbarrier at shared byte offset " + offset +
+                   " before any mbarrier.init of it");
+  else if (m.initThread != linearTid(b) && m.initBarriers == b.barrierReleases)
+    b.launch->fail(std::string(what) + " by " + threadName(b) +
+                   " uses the mbarrier at shared byte offset " + offset +
+                   " that thread " + std::to_string(m.initThread) +
+                   " initialised with no barrier in between (synchronise "
+                   "after mbarrier.init)");
+  return m;
+}
+
 /// Completes the current phase when no arrival and no transaction byte is
 /// pending.
 void nautilus::emu::detail::maybeCompletePhase(MBarrier &m) {
+  if (m.pending == 0 && m.transactionBytes < 0)
+    currentBlock->launch->fail(
+        "mbarrier at shared byte offset " + std::to_string(m.offset) +
+        ": phase " + std::to_string(m.phase) + " completed " +
+        std::to_string(-m.transactionBytes) +
+        " transaction bytes more than expect_tx announced (the phase may "
+        "complete before its copies land: expect every byte)");
   if (m.pending == 0 && m.transactionBytes <= 0) {
     ++m.phase;
     m.pending = m.expected;
@@ -348,7 +374,13 @@ void nautilus::emu::detail::maybeCompletePhase(MBarrier &m) {
 }
 
 extern "C" void __nautilus_emu_mbarrier_init(void *address, int32_t count) {
+  BlockState &b = *currentBlock;
   MBarrier &m = mbarrierAt(address);
+  m.initialised = true;
+  m.initThread = linearTid(b);
+  m.initBarriers = b.barrierReleases;
+  m.offset = static_cast<uint32_t>(static_cast<const char *>(address) -
+                                   b.shared.data());
   m.expected = m.pending = static_cast<uint32_t>(count);
   m.transactionBytes = 0;
   m.phase = 0;
@@ -361,7 +393,7 @@ extern "C" void __nautilus_emu_mbarrier_init(void *address, int32_t count) {
 extern "C" int64_t __nautilus_emu_mbarrier_arrive(void *address, int32_t count,
                                                   int32_t transactionBytes,
                                                   int32_t drop) {
-  MBarrier &m = mbarrierAt(address);
+  MBarrier &m = mbarrierInUse(address, "an mbarrier arrival");
   int64_t token = m.phase;
   m.transactionBytes += transactionBytes;
   if (drop)
@@ -382,7 +414,8 @@ extern "C" int64_t __nautilus_emu_mbarrier_arrive(void *address, int32_t count,
 
 /// expect_tx (positive bytes) and complete_tx (negative bytes).
 extern "C" void __nautilus_emu_mbarrier_tx(void *address, int32_t bytes) {
-  MBarrier &m = mbarrierAt(address);
+  MBarrier &m = mbarrierInUse(address, bytes < 0 ? "an mbarrier complete_tx"
+                                                 : "an mbarrier expect_tx");
   m.transactionBytes += bytes;
   if (bytes < 0)
     maybeCompletePhase(m);
@@ -394,7 +427,7 @@ extern "C" void __nautilus_emu_mbarrier_tx(void *address, int32_t bytes) {
 /// incomplete yields, so the threads that will arrive can run.
 extern "C" bool __nautilus_emu_mbarrier_wait(void *address, int64_t state,
                                              int32_t isParity) {
-  MBarrier &m = mbarrierAt(address);
+  MBarrier &m = mbarrierInUse(address, "an mbarrier wait");
   bool complete = isParity ? (m.phase & 1) != (state & 1)
                            : m.phase != static_cast<uint32_t>(state);
   if (complete && !m.landed.empty()) {
@@ -427,7 +460,7 @@ extern "C" bool __nautilus_emu_mbarrier_wait(void *address, int64_t state,
 extern "C" void __nautilus_emu_cp_async_mbarrier_arrive(void *address,
                                                         int32_t noinc) {
   __nautilus_emu_cp_async_wait_all();
-  MBarrier &m = mbarrierAt(address);
+  MBarrier &m = mbarrierInUse(address, "a cp.async.mbarrier.arrive");
   if (!noinc)
     ++m.pending;
   __nautilus_emu_mbarrier_arrive(address, 1, 0, 0);

@@ -128,6 +128,11 @@ struct BulkCopy {
 /// bytes still expected, the current phase, the bulk copies of the current
 /// phase, and those of completed phases that no wait has observed yet.
 struct MBarrier {
+  /// Which thread initialised it, after how many barrier releases, and
+  /// where it is (its shared byte offset), for the reports of
+  /// mbarrierInUse.
+  bool initialised = false;
+  uint32_t initThread = 0, initBarriers = 0, offset = 0;
   uint32_t expected = 0;
   uint32_t pending = 0;
   int64_t transactionBytes = 0;
@@ -163,6 +168,9 @@ struct BlockState {
   std::vector<char> shared;
   std::vector<uint32_t> lastWriter, writeInterval;
   uint32_t interval = 1;
+  /// Barriers (bar.sync) released so far; unlike `interval`, not advanced
+  /// by mbarrier phases (what orders an mbarrier's init before its uses).
+  uint32_t barrierReleases = 0;
   /// For each byte, how many asynchronous operations in flight read it and
   /// write it, and the kind of the last to start (for the async hazard
   /// checks, which hold whatever the emulator's timing).
@@ -235,6 +243,10 @@ uint32_t warpCollective(WarpCall::Kind kind, uint32_t mask, uint32_t value,
                         uint32_t b, uint32_t c);
 /// The mbarrier at `address` (a host pointer into shared memory).
 MBarrier &mbarrierAt(void *address);
+/// The same for a use (`what`: an arrival, a wait, a copy completing on
+/// it): reports a use before any mbarrier.init, and one by another thread
+/// with no bar.sync since the init (nothing orders the init first).
+MBarrier &mbarrierInUse(void *address, const char *what);
 /// Completes the mbarrier's phase if nothing is pending.
 void maybeCompletePhase(MBarrier &m);
 /// An f16 or bf16 value.

@@ -215,6 +215,7 @@ std::string SimtEmulator::launch(const std::string &name,
       block.writeInterval.assign(sharedBytes, 0);
       resetAsyncHazards(block, sharedBytes);
       block.interval = 1;
+      block.barrierReleases = 0;
       block.mbarriers.clear();
       block.barrierArrived.fill(0);
       block.barrierExpected.fill(0);
@@ -277,6 +278,7 @@ std::string SimtEmulator::launch(const std::string &name,
         }
         if (released) {
           ++block.interval; // writes before the barrier are now ordered
+          ++block.barrierReleases;
           continue;
         }
         // Threads polling mbarriers: fine while anything else moves; a

@@ -136,7 +136,7 @@ extern "C" void __nautilus_emu_tma_load(void *destination, const void *tensorMap
       beginAsyncWrite(b, {at, 1}, AsyncKind::TmaLoad);
     }
   });
-  MBarrier &m = mbarrierAt(mbarrier);
+  MBarrier &m = mbarrierInUse(mbarrier, "a TMA copy");
   m.landing.push_back(std::move(copy));
   m.transactionBytes -= static_cast<int64_t>(bytes);
   maybeCompletePhase(m);

@@ -147,8 +147,8 @@ struct TmaRun {
 
 // A 100 x 40 f16 tensor (element (r, c) = r * 100 + c), box 64 x 16 at
 // (c0, c1), 128-byte swizzle.
-TmaRun runTma(int32_t c0, int32_t c1, bool wait,
-              const char *reuse = "") {
+TmaRun runTma(int32_t c0, int32_t c1, bool wait, const char *reuse = "",
+              int expectedBytes = 2048) {
   TmaRun run;
   const int rows = 40, cols = 100;
   std::vector<uint16_t> src(rows * cols);
@@ -175,6 +175,9 @@ TmaRun runTma(int32_t c0, int32_t c1, bool wait,
   }
   std::string ir = kTmaKernel;
   ir.replace(ir.find("REUSE"), 5, reuse);
+  const std::string expect = "[$1], 2048;";
+  ir.replace(ir.find(expect), expect.size(),
+             "[$1], " + std::to_string(expectedBytes) + ";");
   auto emu = load(ir.c_str(), run.error);
   if (!emu)
     return run;
@@ -224,6 +227,16 @@ TEST(Emulator, ReadingATmaBoxBeforeItsPhaseCompletesIsAHazard) {
                        "(0, 0, 0) reads shared byte offset 0 while a TMA copy "
                        "in flight writes it (wait for its mbarrier phase "
                        "first)");
+}
+
+// An expect_tx that announces fewer bytes than the copies complete lets the
+// phase complete before they all land on the GPU.
+TEST(Emulator, ExpectingFewerTmaBytesThanCopiedIsReported) {
+  TmaRun run = runTma(0, 0, /*wait=*/true, "", /*expectedBytes=*/1024);
+  EXPECT_EQ(run.error, "mbarrier at shared byte offset 2048: phase 0 "
+                       "completed 1024 transaction bytes more than expect_tx "
+                       "announced (the phase may complete before its copies "
+                       "land: expect every byte)");
 }
 
 // Writing a TMA store's source before cp.async.bulk.wait_group.read is a

@@ -757,9 +757,14 @@ read:
   ret void
 })";
 
-std::string runHandoff(int arrivals, std::vector<int32_t> &out) {
+std::string runHandoff(int arrivals, std::vector<int32_t> &out,
+                       bool syncAfterInit = true) {
   std::string body = kMBarrier;
   body.replace(body.find("ARRIVALS"), 8, std::to_string(arrivals));
+  if (!syncAfterInit) {
+    const std::string sync = "sync:\n  call void @llvm.nvvm.barrier0()\n";
+    body.replace(body.find(sync), sync.size(), "sync:\n");
+  }
   std::string error;
   auto emu = load((std::string(kHeader) + body).c_str(), error);
   if (!emu)
@@ -786,6 +791,16 @@ TEST(Emulator, MBarrierThatNeverCompletesIsReported) {
   EXPECT_EQ(runHandoff(2, out),
             "mbarrier deadlock in block 0: 32 threads (the first: thread 0) "
             "wait for mbarrier phases that never complete");
+}
+
+// Without the barrier after thread 0's mbarrier.init, nothing orders the
+// init before the other threads' waits.
+TEST(Emulator, MBarrierUsedBeforeItsInitIsOrderedIsReported) {
+  std::vector<int32_t> out(32, -7);
+  EXPECT_EQ(runHandoff(1, out, /*syncAfterInit=*/false),
+            "an mbarrier wait by thread (1, 0, 0) of block (0, 0, 0) uses the "
+            "mbarrier at shared byte offset 0 that thread 0 initialised with "
+            "no barrier in between (synchronise after mbarrier.init)");
 }
 
 TEST(Emulator, RefusesWhatItDoesNotEmulate) {
