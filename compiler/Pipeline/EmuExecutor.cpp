@@ -59,7 +59,10 @@ std::unique_ptr<EmuExecutor> EmuExecutor::create(ModuleOp module,
 std::string EmuExecutor::run(const rt::SizeValues &kernelSizes,
                              const std::vector<rt::HostTensor> &inputs,
                              std::vector<rt::HostTensor> &outputs,
-                             bool *kernelFault) {
+                             bool *kernelFault,
+                             std::vector<std::pair<std::string,
+                                                   emu::SharedMemoryProfile>>
+                                 *profiles) {
   const rt::SizeValues sizes = plan.withDerivedSizes(kernelSizes);
   LaunchBuffers buffers;
   if (std::string e = buffers.allocate(plan, sizes, inputs); !e.empty())
@@ -121,8 +124,12 @@ std::string EmuExecutor::run(const rt::SizeValues &kernelSizes,
              " threads; a block holds 1 to 1024";
     shape.grid = {static_cast<uint32_t>(blocks), 1, 1};
     shape.block = {static_cast<uint32_t>(program.threads), 1, 1};
-    if (std::string e =
-            emulator->launch(program.name, shape, args, ranges);
+    emu::SharedMemoryProfile *profile = nullptr;
+    if (profiles)
+      profile = &profiles->emplace_back(program.name,
+                                        emu::SharedMemoryProfile()).second;
+    if (std::string e = emulator->launch(program.name, shape, args, ranges,
+                                         /*hostThreads=*/0, profile);
         !e.empty()) {
       if (kernelFault)
         *kernelFault = true;

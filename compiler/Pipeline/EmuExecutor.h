@@ -21,10 +21,13 @@ public:
   /// `kernelFault` when the error is a kernel's (a race, an async hazard,
   /// a deadlock, an access out of bounds: a bug in the generated code)
   /// rather than the run's (sizes TMA or the grid cannot take).
+  /// With `profiles`, also each program's shared-memory traffic (slower).
   std::string run(const rt::SizeValues &sizes,
                   const std::vector<rt::HostTensor> &inputs,
                   std::vector<rt::HostTensor> &outputs,
-                  bool *kernelFault = nullptr);
+                  bool *kernelFault = nullptr,
+                  std::vector<std::pair<std::string, emu::SharedMemoryProfile>>
+                      *profiles = nullptr);
 
 private:
   std::unique_ptr<emu::SimtEmulator> emulator;

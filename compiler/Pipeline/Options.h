@@ -40,6 +40,7 @@ struct Options {
   std::string saveDir;
   bool check = false;
   bool time = false;
+  bool profile = false; // run --device emu: shared-memory traffic
   bool explain = false;
   bool noVerify = false;
 

@@ -112,6 +112,25 @@ extern "C" void *__nautilus_emu_access_if(bool predicate, void *address,
   return quarantine;
 }
 
+/// A kernel's own load or store (`site` numbers the instruction): checked
+/// as any access, and recorded for the shared-memory profile.
+extern "C" void *__nautilus_emu_access_at(void *address, int64_t bytes,
+                                          int32_t isStore, int32_t site) {
+  BlockState &b = *currentBlock;
+  if (b.sharedLog && isStore != kAtomicAccess) {
+    auto at = reinterpret_cast<uintptr_t>(address);
+    auto begin = reinterpret_cast<uintptr_t>(b.shared.data());
+    if (at >= begin && at + bytes <= begin + b.shared.size()) {
+      uint32_t tid = linearTid(b);
+      b.sharedLog->record(tid / 32, site, b.current->siteExecutions[site]++,
+                          isStore ? SharedAccessLog::Store
+                                  : SharedAccessLog::Load,
+                          {tid % 32, uint32_t(at - begin), uint32_t(bytes)});
+    }
+  }
+  return __nautilus_emu_access(address, bytes, isStore);
+}
+
 extern "C" void *__nautilus_emu_shared(int64_t offset) {
   return currentBlock->shared.data() + offset;
 }
@@ -269,8 +288,16 @@ extern "C" void __nautilus_emu_cp_async_wait(int32_t pending) {
   while (t.groups.size() > static_cast<size_t>(std::max(pending, 0))) {
     for (const PendingCopy &copy : t.groups.front()) {
       SharedRange range;
-      if (sharedRangeOf(*currentBlock, copy.destination, copy.bytes, range))
+      if (sharedRangeOf(*currentBlock, copy.destination, copy.bytes, range)) {
         endAsyncWrite(*currentBlock, range);
+        if (SharedAccessLog *log = currentBlock->sharedLog) {
+          uint32_t tid = linearTid(*currentBlock);
+          log->record(tid / 32, SharedAccessLog::kAsyncCopySite,
+                      t.siteExecutions[SharedAccessLog::kAsyncCopySite]++,
+                      SharedAccessLog::AsyncCopy,
+                      {tid % 32, range.offset, range.bytes});
+        }
+      }
       char staged[16] = {};
       if (copy.sourceBytes > 0)
         std::memcpy(staged,
@@ -494,6 +521,20 @@ void nautilus::emu::detail::fiberMain() {
 static void completeLdMatrix(EmulatedThread *lanes) {
   uint32_t matrices = lanes[0].warp.b;
   bool transpose = lanes[0].warp.c != 0;
+  if (currentBlock->sharedLog) {
+    // One request; a phase a matrix, its 8 rows of 16 bytes.
+    SharedTraffic request;
+    for (uint32_t m = 0; m < matrices; ++m) {
+      std::vector<LaneAccess> rows;
+      for (uint32_t r = 0; r < 8; ++r)
+        rows.push_back({r, uint32_t(__nautilus_emu_shared_offset(
+                               lanes[8 * m + r].warp.address)),
+                        16});
+      addTraffic(request, countWavefronts(rows));
+    }
+    request.requests = 1;
+    addTraffic(currentBlock->ldmatrix, request);
+  }
   for (uint32_t m = 0; m < matrices; ++m) {
     uint16_t tile[8][8];
     for (int r = 0; r < 8; ++r) {

@@ -10,6 +10,7 @@
 #define NAUTILUS_RUNTIME_EMULATOR_EMULATORSTATE_H
 
 #include "runtime/emulator/GlobalRaces.h"
+#include "runtime/emulator/SharedProfile.h"
 #include "runtime/emulator/SimtEmulator.h"
 
 #include <array>
@@ -110,6 +111,9 @@ struct EmulatedThread {
   /// and the barrier interval of the latest (stores of earlier intervals,
   /// ordered before it by a barrier, are visible to its async operations).
   uint32_t proxyFences = 0, lastFenceInterval = 0;
+  /// Profiling: how many times the thread executed each access site, and
+  /// how many cp.async copies of it landed.
+  std::map<int32_t, uint32_t> siteExecutions;
   /// Polling an mbarrier whose phase has not completed: the thread yields
   /// to let the others run, and polls again on the next sweep.
   bool spinning = false;
@@ -182,6 +186,10 @@ struct BlockState {
   std::vector<uint32_t> writeFences;
   /// The block's threads (lastWriter's numbers index them).
   std::vector<EmulatedThread> *fibres = nullptr;
+  /// Profiling (null otherwise): the block's shared-memory accesses, and
+  /// its ldmatrix traffic.
+  SharedAccessLog *sharedLog = nullptr;
+  SharedTraffic ldmatrix;
   /// mbarriers by address, and a count of state changes: a sweep over the
   /// threads that changes nothing while some poll is a deadlock.
   std::map<uintptr_t, MBarrier> mbarriers;
@@ -271,6 +279,8 @@ void __nautilus_emu_barrier(int32_t id, int32_t count, int32_t wait);
 void *__nautilus_emu_access(void *address, int64_t bytes, int32_t isStore);
 void *__nautilus_emu_access_if(bool predicate, void *address, int64_t bytes,
                                int32_t isStore);
+void *__nautilus_emu_access_at(void *address, int64_t bytes, int32_t isStore,
+                               int32_t site);
 void *__nautilus_emu_shared(int64_t offset);
 int64_t __nautilus_emu_shared_offset(const void *address);
 uint32_t __nautilus_emu_shfl(int32_t mode, uint32_t mask, uint32_t value,

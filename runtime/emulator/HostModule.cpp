@@ -678,11 +678,14 @@ std::string nautilus::emu::detail::rewriteForHost(
   // returns the address to use (a quarantine for one out of bounds).
   // Accesses to a thread's own stack (allocas) are not checked.
   llvm::Type *ptrType = llvm::PointerType::get(ctx, 0);
+  // Each access instruction is a site the shared-memory profile counts
+  // warp requests by.
   llvm::FunctionCallee check = m.getOrInsertFunction(
-      "__nautilus_emu_access",
+      "__nautilus_emu_access_at",
       llvm::FunctionType::get(ptrType,
-                              {ptrType, llvm::Type::getInt64Ty(ctx), i32},
+                              {ptrType, llvm::Type::getInt64Ty(ctx), i32, i32},
                               false));
+  int32_t site = 0;
   const llvm::DataLayout &layout = m.getDataLayout();
   std::vector<llvm::Instruction *> accesses;
   for (llvm::Function &f : m)
@@ -712,8 +715,8 @@ std::string nautilus::emu::detail::rewriteForHost(
                                ? pointer
                                : b.CreateAddrSpaceCast(pointer, ptrType);
     int kind = atomic ? 2 : llvm::isa<llvm::StoreInst>(access) ? 1 : 0;
-    llvm::Value *safe =
-        b.CreateCall(check, {generic, b.getInt64(bytes), b.getInt32(kind)});
+    llvm::Value *safe = b.CreateCall(
+        check, {generic, b.getInt64(bytes), b.getInt32(kind), b.getInt32(site++)});
     if (safe->getType() != pointer->getType())
       safe = b.CreateAddrSpaceCast(safe, pointer->getType());
     access->setOperand(pointerOperand, safe);

@@ -127,6 +127,8 @@ SimtEmulator::create(std::unique_ptr<llvm::Module> module,
        reinterpret_cast<void *>(&__nautilus_emu_wgmma_commit)},
       {"__nautilus_emu_wgmma_wait",
        reinterpret_cast<void *>(&__nautilus_emu_wgmma_wait)},
+      {"__nautilus_emu_access_at",
+       reinterpret_cast<void *>(&__nautilus_emu_access_at)},
       {"__nautilus_emu_proxy_fence",
        reinterpret_cast<void *>(&__nautilus_emu_proxy_fence)},
       {"__nautilus_emu_bulk_commit",
@@ -167,7 +169,8 @@ std::string SimtEmulator::launch(const std::string &name,
                                  const LaunchShape &shape,
                                  std::vector<void *> args,
                                  const std::vector<MemoryRange> &buffers,
-                                 unsigned hostThreads) {
+                                 unsigned hostThreads,
+                                 SharedMemoryProfile *profile) {
   if (!llvm::is_contained(impl->kernels, name))
     return "no kernel '" + name + "' in the module";
   auto symbol = impl->jit->lookup("__nautilus_emu_entry_" + name);
@@ -190,8 +193,24 @@ std::string SimtEmulator::launch(const std::string &name,
       found == impl->staticSharedBytes.end() ? 0 : found->second;
   size_t sharedBytes = staticBytes + shape.dynamicSharedBytes;
 
+  std::mutex profileMutex;
   auto worker = [&] {
+    SharedAccessLog log;
+    SharedMemoryProfile mine;
+    auto flushProfile = [&] {
+      if (!profile)
+        return;
+      log.flushInto(mine);
+      std::lock_guard<std::mutex> lock(profileMutex);
+      for (auto [from, to] : {std::pair{&mine.loads, &profile->loads},
+                              {&mine.stores, &profile->stores},
+                              {&mine.ldmatrix, &profile->ldmatrix},
+                              {&mine.asyncCopies, &profile->asyncCopies}})
+        addTraffic(*to, *from);
+      mine = SharedMemoryProfile();
+    };
     BlockState block;
+    block.sharedLog = profile ? &log : nullptr;
     block.launch = &state;
     block.ntid = shape.block;
     block.nctaid = shape.grid;
@@ -207,6 +226,10 @@ std::string SimtEmulator::launch(const std::string &name,
     for (uint64_t id = next++; id < blocks; id = next++) {
       if (state.failed())
         return;
+      // The previous block's shared-memory profile.
+      addTraffic(mine.ldmatrix, block.ldmatrix);
+      block.ldmatrix = SharedTraffic();
+      flushProfile();
       block.id = id;
       // Fresh shared memory for the block, filled with 0xff bytes (NaN as
       // f32, -1 as an integer) so that reads of unwritten memory show.
@@ -230,6 +253,7 @@ std::string SimtEmulator::launch(const std::string &name,
         t.bulkOpen.ranges.clear();
         t.bulkGroups.clear();
         t.proxyFences = t.lastFenceInterval = 0;
+        t.siteExecutions.clear();
       }
       if (!barriers) {
         // No barrier: each thread can run to its end in turn.
@@ -338,6 +362,8 @@ std::string SimtEmulator::launch(const std::string &name,
         return;
       }
     }
+    addTraffic(mine.ldmatrix, block.ldmatrix);
+    flushProfile();
   };
   unsigned n = hostThreads ? hostThreads
                            : std::max(1u, std::thread::hardware_concurrency());

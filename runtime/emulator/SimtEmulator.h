@@ -33,6 +33,27 @@ struct MemoryRange {
   size_t bytes = 0;
 };
 
+/// Shared-memory traffic as a GPU's banks serve it (32 banks of 4 bytes):
+/// requests (warp instructions), wavefronts (the bank cycles they take:
+/// a 16-byte access by quarter warps, an 8-byte one by half warps, a
+/// narrower one by the whole warp, each phase as many cycles as the most
+/// distinct words any bank holds), and the wavefronts without conflicts
+/// (one a phase that touches memory).
+struct SharedTraffic {
+  uint64_t requests = 0, wavefronts = 0, idealWavefronts = 0;
+  uint64_t conflicts() const { return wavefronts - idealWavefronts; }
+};
+
+/// A launch's shared-memory traffic by kind of access: the threads' loads
+/// and stores (the k-th execution of a load or store instruction by each
+/// lane of a warp is one request), ldmatrix (a request an instruction, a
+/// phase a matrix) and cp.async copies landing (the k-th copy each lane
+/// issued). wgmma and TMA are not counted: the hardware reads and writes
+/// their (swizzled) tiles itself.
+struct SharedMemoryProfile {
+  SharedTraffic loads, stores, ldmatrix, asyncCopies;
+};
+
 struct LaunchShape {
   std::array<uint32_t, 3> grid{1, 1, 1};
   std::array<uint32_t, 3> block{1, 1, 1};
@@ -53,11 +74,13 @@ public:
   /// must fall inside one of `buffers` (unless `buffers` is empty: then
   /// accesses are not checked); one that does not is not performed (it
   /// reads zeros, writes nowhere) and the launch fails, naming the thread,
-  /// the block and the address. Returns "" or an error.
+  /// the block and the address. With `profile`, adds the launch's
+  /// shared-memory traffic to it (slower). Returns "" or an error.
   std::string launch(const std::string &name, const LaunchShape &shape,
                      std::vector<void *> args,
                      const std::vector<MemoryRange> &buffers,
-                     unsigned hostThreads = 0);
+                     unsigned hostThreads = 0,
+                     SharedMemoryProfile *profile = nullptr);
 
 private:
   struct Impl;

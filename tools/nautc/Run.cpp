@@ -117,6 +117,29 @@ std::string checkMemory(double tensors, const Workspaces &workspaces = {}) {
                    : ")");
 }
 
+/// `profile: PROGRAM: KIND R requests, W wavefronts (C from bank
+/// conflicts)` for each kind of shared access the program made.
+void printSharedProfile(const std::string &program,
+                        const emu::SharedMemoryProfile &profile) {
+  const std::pair<const char *, const emu::SharedTraffic *> kinds[] = {
+      {"loads", &profile.loads},
+      {"stores", &profile.stores},
+      {"ldmatrix", &profile.ldmatrix},
+      {"cp.async", &profile.asyncCopies}};
+  bool any = false;
+  for (auto [name, traffic] : kinds) {
+    if (traffic->requests == 0)
+      continue;
+    any = true;
+    llvm::outs() << "profile: " << program << ": shared " << name << " "
+                 << traffic->requests << " requests, " << traffic->wavefronts
+                 << " wavefronts (" << traffic->conflicts()
+                 << " from bank conflicts)\n";
+  }
+  if (!any)
+    llvm::outs() << "profile: " << program << ": no shared memory access\n";
+}
+
 /// Draws input `p`: floats uniform in [-1, 1), integers used as indices in
 /// [0, extent), other integers in [-8, 8), bools 0 or 1.
 rt::HostTensor drawInput(const Param &p, const KernelSignature &sig,
@@ -218,6 +241,10 @@ int nautilus::runRun(const Options &opts) {
     if (targetName != "cpu")
       return llvm::errs() << "nautc: --device cpu runs --target cpu code\n",
              kExitUsage;
+    if (opts.profile)
+      return llvm::errs() << "nautc: --profile counts shared memory traffic "
+                             "on the emulator: use --device emu\n",
+             kExitUsage;
   } else {
     return llvm::errs() << "nautc: --device " << opts.device
                         << " is not available in this build (devices: cpu, "
@@ -290,6 +317,8 @@ int nautilus::runRun(const Options &opts) {
   // The device: a function that runs the kernel once (and says whether an
   // error is the generated kernel's fault).
   std::function<std::string(std::vector<rt::HostTensor> &, bool *)> runOnce;
+  std::vector<std::pair<std::string, emu::SharedMemoryProfile>> profiles;
+  bool profileNext = opts.profile; // the first run only
   std::unique_ptr<CpuExecutor> cpu;
   std::unique_ptr<EmuExecutor> emulated;
   std::string error;
@@ -323,7 +352,10 @@ int nautilus::runRun(const Options &opts) {
       return kExitInternal;
     }
     runOnce = [&](std::vector<rt::HostTensor> &out, bool *kernelFault) {
-      return emulated->run(sizes, inputs, out, kernelFault);
+      bool profile = profileNext;
+      profileNext = false;
+      return emulated->run(sizes, inputs, out, kernelFault,
+                           profile ? &profiles : nullptr);
     };
   }
   std::vector<rt::HostTensor> outputs;
@@ -340,6 +372,9 @@ int nautilus::runRun(const Options &opts) {
     llvm::errs() << "nautc: error: " << e << "\n";
     return kExitUserError;
   }
+
+  for (const auto &[program, profile] : profiles)
+    printSharedProfile(program, profile);
 
   if (opts.time) {
     std::vector<double> times;

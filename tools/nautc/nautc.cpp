@@ -4,7 +4,7 @@
 //                 [--emit KIND] [-o OUT]
 //   nautc run     FILE.tensor [-k KERNEL] --shape ... [--device cpu|emu]
 //                 [--input NAME=PATH.npy ...] [--seed N] [--save DIR]
-//                 [--check] [--time]
+//                 [--check] [--time] [--profile]
 //
 // Exit status: 0 success, 1 an error in the user's input, 2 bad usage,
 // 3 an internal error.
@@ -49,6 +49,9 @@ options:
   --save DIR             run: write every output as DIR/NAME.npy
   --check                run: compare with the reference interpreter
   --time                 run: print the median time of repeated runs
+  --profile              run --device emu: print each kernel's shared
+                         memory traffic (warp requests, wavefronts, bank
+                         conflicts) as a GPU's 32 banks would serve it
   -h, --help             this help
 )";
 
@@ -85,6 +88,7 @@ static int parseArgs(int argc, char **argv, Options &opts) {
     }
     if (a == "--check") { opts.check = true; continue; }
     if (a == "--time") { opts.time = true; continue; }
+    if (a == "--profile") { opts.profile = true; continue; }
     if (a == "--explain") { opts.explain = true; continue; }
     if (a == "--no-verify") { opts.noVerify = true; continue; }
     bool takesValue = a == "-k" || a == "--target" || a == "--shape" ||

@@ -1,0 +1,58 @@
+//===- SharedProfileTest.cpp - Wavefronts of shared-memory requests -------===//
+//
+// countWavefronts against the rule of 32 banks of 4 bytes: a phase (the
+// whole warp for accesses up to 4 bytes, half warps for 8, quarter warps
+// for 16) takes as many wavefronts as the most distinct words one bank
+// holds; lanes reading one word share it.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/emulator/SharedProfile.h"
+
+#include <gtest/gtest.h>
+
+using namespace nautilus::emu;
+using namespace nautilus::emu::detail;
+
+namespace {
+
+std::vector<LaneAccess> strided(uint32_t lanes, uint32_t stride,
+                                uint32_t bytes) {
+  std::vector<LaneAccess> accesses;
+  for (uint32_t l = 0; l < lanes; ++l)
+    accesses.push_back({l, l * stride, bytes});
+  return accesses;
+}
+
+TEST(SharedProfile, ConsecutiveWordsTakeOneWavefront) {
+  SharedTraffic t = countWavefronts(strided(32, 4, 4));
+  EXPECT_EQ(t.requests, 1u);
+  EXPECT_EQ(t.wavefronts, 1u);
+  EXPECT_EQ(t.conflicts(), 0u);
+}
+
+TEST(SharedProfile, OneBankIsAThirtyTwoWayConflict) {
+  SharedTraffic t = countWavefronts(strided(32, 128, 4));
+  EXPECT_EQ(t.wavefronts, 32u);
+  EXPECT_EQ(t.conflicts(), 31u);
+}
+
+TEST(SharedProfile, OneWordIsABroadcast) {
+  EXPECT_EQ(countWavefronts(strided(32, 0, 4)).wavefronts, 1u);
+  // Two-byte elements: lanes 2i and 2i + 1 share a word.
+  EXPECT_EQ(countWavefronts(strided(32, 2, 2)).wavefronts, 1u);
+}
+
+TEST(SharedProfile, WideAccessesGoByQuarterAndHalfWarps) {
+  // 16 bytes a lane, consecutive: 4 phases of 128 bytes, no conflict.
+  SharedTraffic quarter = countWavefronts(strided(32, 16, 16));
+  EXPECT_EQ(quarter.wavefronts, 4u);
+  EXPECT_EQ(quarter.conflicts(), 0u);
+  // 8 bytes a lane, consecutive: 2 phases.
+  EXPECT_EQ(countWavefronts(strided(32, 8, 8)).wavefronts, 2u);
+  // 16-byte rows 128 bytes apart (an unswizzled ldmatrix phase): 8-way.
+  SharedTraffic rows = countWavefronts(strided(8, 128, 16));
+  EXPECT_EQ(rows.wavefronts, 8u);
+  EXPECT_EQ(rows.idealWavefronts, 1u);
+}
+
+} // namespace
