@@ -32,6 +32,7 @@
 #include "compiler/Conversion/RouteLowering.h"
 #include "compiler/Conversion/WgmmaPlan.h"
 #include "compiler/Layout/LinearLayout.h"
+#include "runtime/SharedBanks.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -1413,15 +1414,69 @@ KernelLowering::placementOf(tile::LinearLayoutAttr layoutAttr) {
   locate(p.within, p.globalIndex, p.inside);
   return p;
 }
+/// The longest run (a power of two, at most `maxRun`) of a row's
+/// consecutive elements that `l` puts in consecutive registers of a thread
+/// and that starts at a column multiple of it: each such run moves through
+/// shared memory as one aligned vector.
+static int64_t alignedRun(const layout::LinearLayout &l, int64_t maxRun) {
+  int64_t run = std::min<int64_t>(layout::innermostRun(l), maxRun);
+  size_t inner = l.getOutDims().size() - 1;
+  auto aligned = [&](int64_t r) {
+    for (const auto &in : l.getInDims())
+      for (auto [bit, basis] : llvm::enumerate(in.bases))
+        if (!(in.name == "register" && (int64_t(1) << bit) < r) &&
+            basis[inner] % r != 0)
+          return false;
+    return true;
+  };
+  while (run > 1 && !aligned(run))
+    run /= 2;
+  return run;
+}
+
+/// The bank wavefronts warp 0 takes to write a tile through `from` in runs
+/// of `writeRun` elements and read it back through `to` in runs of
+/// `readRun`, in a row-major staging buffer of `pitch` elements a row
+/// (rt::bankWavefronts): what the padding of the rows is chosen by.
+static uint64_t stagingWavefronts(const layout::LinearLayout *from,
+                                  int64_t writeRun,
+                                  const layout::LinearLayout &to,
+                                  int64_t readRun, ArrayRef<int64_t> tileShape,
+                                  int64_t pitch, int64_t elementBytes) {
+  uint64_t total = 0;
+  auto requests = [&](const layout::LinearLayout &l, int64_t run) {
+    int32_t lanes = std::min<int32_t>(32, l.getInDimSize("lane"));
+    for (int32_t e = 0; e < l.getInDimSize("register"); e += run) {
+      std::vector<nautilus::rt::LaneAccess> request;
+      for (int32_t lane = 0; lane < lanes; ++lane) {
+        SmallVector<int32_t> at = l.apply({{"register", e}, {"lane", lane}});
+        int64_t row = 0;
+        for (size_t d = 0; d + 1 < at.size(); ++d)
+          row = row * tileShape[d] + at[d];
+        int64_t offset = (row * pitch + at.back()) * elementBytes;
+        request.push_back({uint32_t(lane), uint32_t(offset),
+                           uint32_t(run * elementBytes)});
+      }
+      total += nautilus::rt::bankWavefronts(request).wavefronts;
+    }
+  };
+  if (from)
+    requests(*from, writeRun);
+  requests(to, readRun);
+  return total;
+}
+
 
 LogicalResult
 KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
                              llvm::iterator_range<Block::iterator> feed,
                              llvm::iterator_range<Block::iterator> tail) {
   // Through shared memory: every thread writes its elements where the
-  // source distribution puts them in a row-major copy of the tile (rows
-  // padded by 4 bytes against bank conflicts), the threads that hold the
-  // tile synchronise, and each reads the elements the new layout gives it.
+  // source distribution puts them in a row-major copy of the tile (runs of
+  // a row in consecutive registers as one vector; rows padded as the bank
+  // conflicts of warp 0's writes and reads say, stagingWavefronts), the
+  // threads that hold the tile synchronise, and each reads the elements
+  // the new layout gives it (runs as vectors too).
   // A tile larger than the static shared memory left moves in bands, one
   // after the other: of columns where both layouts put every register in
   // a band whatever the lane and warp (each element is then written and
@@ -1430,10 +1485,42 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
   Type element = convert.getType().getElementType();
   // (i1 elements take a byte)
   int64_t elementBytes = std::max(1u, element.getIntOrFloatBitWidth() / 8);
-  int64_t padding = std::max<int64_t>(1, 4 / elementBytes);
   int64_t columns = tileShape.back(), rows = 1;
   for (int64_t t : tileShape.drop_back())
     rows *= t;
+  tile::LinearLayoutAttr from = tile::layoutOf(convert.getSource());
+  tile::LinearLayoutAttr to = convert.getLayout();
+  if (!from)
+    if (std::optional<layout::LinearLayout> l =
+            program.getSchedule().getDistribution())
+      from = tile::LinearLayoutAttr::get(b.getContext(), *l, tileShape);
+  // Runs of a row's consecutive elements in a thread's registers move as
+  // one aligned vector of at most 16 bytes each way (bytes, not i1's bits);
+  // rows are padded by a multiple of both runs (and at least a word), the
+  // padding under which warp 0's writes and reads take the fewest bank
+  // wavefronts (stagingWavefronts; ties: the least padding).
+  bool wholeBytes = element.getIntOrFloatBitWidth() % 8 == 0;
+  int64_t maxRun = wholeBytes ? std::max<int64_t>(1, 16 / elementBytes) : 1;
+  int64_t writeRun = from ? alignedRun(from.getLayout(), maxRun) : 1;
+  int64_t readRun = alignedRun(to.getLayout(), maxRun);
+  int64_t unit = std::max({writeRun, readRun, int64_t(1)});
+  int64_t wordPadding = std::max<int64_t>(1, 4 / elementBytes);
+  int64_t padding = std::max(unit, wordPadding);
+  if (unit > 1) {
+    std::optional<layout::LinearLayout> fromLayout;
+    if (from)
+      fromLayout = from.getLayout();
+    uint64_t best = std::numeric_limits<uint64_t>::max();
+    for (int64_t pad = 0; pad * elementBytes <= 128; pad += unit) {
+      uint64_t cost = stagingWavefronts(
+          fromLayout ? &*fromLayout : nullptr, writeRun, to.getLayout(),
+          readRun, tileShape, columns + pad, elementBytes);
+      if (cost < best) {
+        best = cost;
+        padding = pad;
+      }
+    }
+  }
   // Static shared memory in use (the mma.sync stages, other conversions'
   // staging), within the static limit and, on sm_90, what the wgmma
   // pipeline's dynamic stages leave of the block's 227 KiB.
@@ -1452,16 +1539,11 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
            << " bytes of shared memory a row to move the tile, with " << used
            << " already in use; a block may use " << limit
            << " bytes of static shared memory beside its pipeline";
-  tile::LinearLayoutAttr from = tile::layoutOf(convert.getSource());
-  tile::LinearLayoutAttr to = convert.getLayout();
-  if (!from)
-    if (std::optional<layout::LinearLayout> l =
-            program.getSchedule().getDistribution())
-      from = tile::LinearLayoutAttr::get(b.getContext(), *l, tileShape);
   BandAxis axis = BandAxis::Rows;
   int64_t bandExtent = rows / bands, pitch = columns + padding;
   std::optional<SmallVector<int64_t>> fromBands, toBands;
   if (bands > 1 && columns % bands == 0 &&
+      (columns / bands) % unit == 0 &&
       rows * (columns / bands + padding) * elementBytes <= limit - used) {
     fromBands = from ? registerBands(from, columns / bands, BandAxis::Columns)
                      : std::nullopt;
@@ -1476,12 +1558,22 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
     fromBands = from ? registerBands(from, bandExtent, axis) : std::nullopt;
     toBands = registerBands(to, bandExtent, axis);
   }
+  // Where an element's band is not known at compile time it is written or
+  // read alone, under a test of its row.
+  if (bands > 1 && !fromBands)
+    writeRun = 1;
+  if (bands > 1 && !toBands)
+    readRun = 1;
   int64_t bufferElements =
       axis == BandAxis::Rows ? bandExtent * pitch : rows * pitch;
   Value staging = func.addWorkgroupAttribution(
       MemRefType::get({bufferElements}, element, AffineMap(),
                       b.getI64IntegerAttr(3)),
       loc);
+  if (unit > 1) // 16-byte aligned, for the vectors
+    func.setWorkgroupAttributionAttr(func.getNumWorkgroupAttributions() - 1,
+                                     LLVM::LLVMDialect::getAlignAttrName(),
+                                     b.getI64IntegerAttr(16));
   auto rowOf = [&](ArrayRef<Fragment> within, int64_t e) {
     Value row = cIndex(0);
     for (unsigned d = 0; d + 1 < rank; ++d)
@@ -1563,6 +1655,26 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
         b, loc, staging,
         ValueRange{offsetOf(toRows[e], toWithin[rank - 1][e], band)});
   };
+  // Reads elements [first, end) of `band` into `into`: whole runs of
+  // `readRun` as one vector each, the rest one by one. (Only where each
+  // element's band is known: `readRun` is 1 otherwise.)
+  auto readRange = [&](int64_t first, int64_t end, int64_t band,
+                       Fragment &into) {
+    for (int64_t e = first; e < end;) {
+      if (readRun == 1 || e % readRun || e + readRun > end) {
+        into[e] = readBack(e, band);
+        ++e;
+        continue;
+      }
+      Value run = vector::LoadOp::create(
+          b, loc, VectorType::get({readRun}, element), staging,
+          ValueRange{offsetOf(toRows[e], toWithin[rank - 1][e], band)},
+          /*nontemporal=*/false, b.getI64IntegerAttr(readRun * elementBytes));
+      for (int64_t k = 0; k < readRun; ++k)
+        into[e + k] = vector::ExtractOp::create(b, loc, run, k);
+      e += readRun;
+    }
+  };
   if (withTail)
     slot(convert.getResult()) = result;
   auto write = [&](int64_t e, int64_t band) {
@@ -1577,6 +1689,26 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
         b, loc, value, staging,
         ValueRange{offsetOf(fromRows[e], fromWithin[rank - 1][e], band)});
   };
+  // Writes elements [first, end) to `band`: whole runs of `writeRun` as one
+  // vector each, the rest one by one.
+  auto writeRange = [&](int64_t first, int64_t end, int64_t band) {
+    for (int64_t e = first; e < end;) {
+      if (writeRun == 1 || e % writeRun || e + writeRun > end) {
+        write(e, band);
+        ++e;
+        continue;
+      }
+      Value run = vector::FromElementsOp::create(
+          b, loc, VectorType::get({writeRun}, element),
+          ValueRange(ArrayRef<Value>(lookup(convert.getSource()))
+                         .slice(e, writeRun)));
+      vector::StoreOp::create(
+          b, loc, run, staging,
+          ValueRange{offsetOf(fromRows[e], fromWithin[rank - 1][e], band)},
+          /*nontemporal=*/false, b.getI64IntegerAttr(writeRun * elementBytes));
+      e += writeRun;
+    }
+  };
   for (int64_t band = 0; band < bands; ++band) {
     auto fromBand = [&](int64_t e) {
       return !fromBands || (*fromBands)[e] == band;
@@ -1584,14 +1716,18 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
     if (feedInBands) {
       if (failed(lowerElementwise(feed, feedStep, fromBand, nullptr,
                                   [&](int64_t first, int64_t end) {
-                                    for (int64_t e = first; e < end; ++e)
-                                      write(e, band);
+                                    writeRange(first, end, band);
                                   })))
         return failure();
     } else {
-      for (int64_t e = 0; e < perThread; ++e)
-        if (fromBand(e))
-          write(e, band);
+      // The band's elements, in ranges of consecutive registers.
+      for (int64_t e = 0; e < perThread;) {
+        int64_t end = e;
+        while (end < perThread && fromBand(end))
+          ++end;
+        writeRange(e, end, band);
+        e = std::max(end, e + 1);
+      }
     }
     synchronise();
     if (withTail) {
@@ -1599,17 +1735,19 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
               tail, elementRun(tail),
               [&](int64_t e) { return (*toBands)[e] == band; },
               [&](int64_t first, int64_t end) {
-                for (int64_t e = first; e < end; ++e)
-                  slot(convert.getResult())[e] = readBack(e, band);
+                readRange(first, end, band, slot(convert.getResult()));
               })))
         return failure();
+    } else if (toBands) {
+      for (int64_t e = 0; e < perThread;) {
+        int64_t end = e;
+        while (end < perThread && (*toBands)[end] == band)
+          ++end;
+        readRange(e, end, band, result);
+        e = std::max(end, e + 1);
+      }
     } else {
       for (int64_t e = 0; e < perThread; ++e) {
-        if (toBands) {
-          if ((*toBands)[e] == band)
-            result[e] = readBack(e, band);
-          continue;
-        }
         result[e] = bands > 1 ? ifThenElse(
                                     b, loc, inBand(toRows[e], band), element,
                                     [&] { return readBack(e, band); },

@@ -10,6 +10,7 @@
 #ifndef NAUTILUS_RUNTIME_EMULATOR_SHAREDPROFILE_H
 #define NAUTILUS_RUNTIME_EMULATOR_SHAREDPROFILE_H
 
+#include "runtime/SharedBanks.h"
 #include "runtime/emulator/SimtEmulator.h"
 
 #include <cstdint>
@@ -19,13 +20,10 @@
 
 namespace nautilus::emu::detail {
 
-/// One lane's part of a warp request: its byte offset and width.
-struct LaneAccess {
-  uint32_t lane, offset, bytes;
-};
+using rt::LaneAccess;
 
-/// The wavefronts the lanes' accesses of one request take, and the fewest
-/// they could.
+/// One request of the lanes' accesses, as the banks serve it
+/// (rt::bankWavefronts).
 SharedTraffic countWavefronts(const std::vector<LaneAccess> &lanes);
 
 /// What a profiled block accessed, by (warp, site, execution).

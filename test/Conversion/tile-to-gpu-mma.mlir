@@ -59,17 +59,21 @@ tile.program @wide attributes {arg_names = ["A", "B", "C"], output_dims = ["M", 
 // -----
 
 // A conversion moves the tile through shared memory: each thread writes its
-// accumulators where the mma layout puts them (row-major, rows padded by 4
-// bytes), a barrier, then the epilogue after the conversion runs as the
-// elements are read back: each thread reads 4 consecutive elements of a
-// row and stores them at once as one 16-byte vector; a barrier (the buffer
-// is reused by a persistent program's next tile).
+// accumulators where the mma layout puts them, a pair of columns as one
+// 8-byte vector (row-major, 16-byte aligned, rows padded by 8 floats: the
+// least padding under which neither the pairs' writes nor the 16-byte
+// reads conflict in the banks), a barrier, then the epilogue after the
+// conversion runs as the elements are read back: each thread reads 4
+// consecutive elements of a row as one 16-byte vector and stores them at
+// once; a barrier (the buffer is reused by a persistent program's next
+// tile).
 // CHECK-LABEL: gpu.func @converted
-// CHECK-SAME: workgroup(%[[STAGING:.*]] : memref<2112xf32, 3>)
-// CHECK-COUNT-16: memref.store %{{.*}}, %[[STAGING]]
+// CHECK-SAME: workgroup(%[[STAGING:[^ ]*]] : memref<2560xf32, 3> {llvm.align = 16 : i64})
+// CHECK-COUNT-8: vector.store %{{.*}}, %[[STAGING]][%{{.*}}] {alignment = 8 : i64} : memref<2560xf32, 3>, vector<2xf32>
 // CHECK: gpu.barrier
-// CHECK-COUNT-16: memref.load %[[STAGING]]
-// CHECK: vector.store %{{.*}}, %arg2[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<?x?xf32>, vector<4xf32>
+// CHECK: %[[READ:.*]] = vector.load %[[STAGING]][%{{.*}}] {alignment = 16 : i64} : memref<2560xf32, 3>, vector<4xf32>
+// CHECK: vector.store %[[READ]], %arg2[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<?x?xf32>, vector<4xf32>
+// CHECK-COUNT-3: vector.load %[[STAGING]]
 // CHECK: gpu.barrier
 tile.program @converted attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 32], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 16, warps = [2, 2], stages = 2>>, sizes = ["M", "K", "N"]} {
 ^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):
@@ -81,18 +85,18 @@ tile.program @converted attributes {arg_names = ["A", "B", "C"], output_dims = [
 // -----
 
 // A residual read in the converted layout (tile-assign-layouts): each run
-// of 4 elements is read back from shared memory, R's 4 elements at the
-// same places are read from global memory, added, and stored, before the
-// next run's.
+// of 4 elements is read back from shared memory (one vector), R's 4
+// elements at the same places are read from global memory, added, and
+// stored, before the next run's.
 // CHECK-LABEL: gpu.func @residual
-// CHECK-SAME: %[[STAGING:[^ ]*]] : memref<2112xf32, 3>)
-// CHECK-COUNT-16: memref.store %{{.*}}, %[[STAGING]]
+// CHECK-SAME: %[[STAGING:[^ ]*]] : memref<2560xf32, 3> {llvm.align = 16 : i64})
+// CHECK-COUNT-8: vector.store %{{.*}}, %[[STAGING]]
 // CHECK: gpu.barrier
-// CHECK-COUNT-4: memref.load %[[STAGING]]
+// CHECK: vector.load %[[STAGING]]
 // CHECK-COUNT-4: memref.load %arg2
 // CHECK-COUNT-4: arith.addf
 // CHECK: vector.store %{{.*}}, %arg3[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<?x?xf32>, vector<4xf32>
-// CHECK-COUNT-4: memref.load %[[STAGING]]
+// CHECK: vector.load %[[STAGING]]
 // CHECK-COUNT-4: memref.load %arg2
 tile.program @residual attributes {arg_names = ["A", "B", "R", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 32], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 16, warps = [2, 2], stages = 2>>, sizes = ["M", "K", "N"]} {
 ^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %r: memref<?x?xf32>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):
@@ -189,20 +193,20 @@ tile.program @grouped_C attributes {arg_names = ["A", "W", "experts", "C"], outp
 // A move in two bands of columns (warps along M: each register's column
 // block is known; 9 stages of 32 of K, 144 KiB, leave 19 KiB of the
 // block's shared memory for the 34 KiB tile): each thread writes each element once, in its band, just
-// after rounding it (32 a band, no condition), and the stores of a band
-// follow its barrier; bands of rows would write all 64 in each band under
-// a condition.
+// after rounding it (32 a band, in pairs, no condition; rows of 64 padded
+// by 8), and the stores of a band follow its barrier; bands of rows would
+// write all 64 in each band under a condition.
 // CHECK-LABEL: gpu.func @column_bands
-// CHECK-SAME: %[[STAGING:[^ ]*]] : memref<8448xbf16, 3>)
-// CHECK-COUNT-32: memref.store %{{.*}}, %[[STAGING]]
+// CHECK-SAME: %[[STAGING:[^ ]*]] : memref<9216xbf16, 3> {llvm.align = 16 : i64})
+// CHECK-COUNT-16: vector.store %{{.*}}, %[[STAGING]]{{.*}} vector<2xbf16>
 // CHECK: gpu.barrier
 // CHECK-COUNT-4: vector.store %{{.*}} : memref<?x?xbf16>, vector<8xbf16>
 // CHECK: gpu.barrier
-// CHECK-COUNT-32: memref.store %{{.*}}, %[[STAGING]]
+// CHECK-COUNT-16: vector.store %{{.*}}, %[[STAGING]]{{.*}} vector<2xbf16>
 // CHECK: gpu.barrier
 // CHECK-COUNT-4: vector.store %{{.*}} : memref<?x?xbf16>, vector<8xbf16>
 // CHECK: gpu.barrier
-// CHECK-NOT: memref.store %{{.*}}, %[[STAGING]]
+// CHECK-NOT: vector.store %{{.*}}, %[[STAGING]]
 tile.program @column_bands attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [8, 1], stages = 9>>, sizes = ["M", "K", "N"]} {
 ^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xbf16>, %m: index, %k: index, %n: index):
   %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<128x128xf32>
@@ -215,9 +219,9 @@ tile.program @column_bands attributes {arg_names = ["A", "B", "C"], output_dims 
 
 // The same move with warps along N (and the same 19 KiB left): a
 // register's column block depends on the warp, so the tile moves in two bands of 64 rows, each thread writing
-// every element in each band under a condition (64 a band).
+// every element in each band under a condition (64 a band, one by one).
 // CHECK-LABEL: gpu.func @row_bands
-// CHECK-SAME: %[[STAGING:[^ ]*]] : memref<8320xbf16, 3>)
+// CHECK-SAME: %[[STAGING:[^ ]*]] : memref<8704xbf16, 3> {llvm.align = 16 : i64})
 // CHECK-COUNT-64: memref.store %{{.*}}, %[[STAGING]]
 // CHECK: gpu.barrier
 // CHECK-COUNT-64: memref.store %{{.*}}, %[[STAGING]]

@@ -1,6 +1,6 @@
 //===- SharedProfileTest.cpp - Wavefronts of shared-memory requests -------===//
 //
-// countWavefronts against the rule of 32 banks of 4 bytes: a phase (the
+// countWavefronts (rt::bankWavefronts) against the rule of 32 banks of 4 bytes: a phase (the
 // whole warp for accesses up to 4 bytes, half warps for 8, quarter warps
 // for 16) takes as many wavefronts as the most distinct words one bank
 // holds; lanes reading one word share it.
