@@ -718,11 +718,14 @@ Fragment KernelLowering::combineAcrossGroup(alg::ReductionKind kind,
       b, loc, arith::CmpIPredicate::eq,
       arith::RemUIOp::create(b, loc, laneInGroup, cIndex(inWarp)), cIndex(0));
   auto slotOf = [&](int64_t e, Value warp) {
-    // [element][group][warp]
-    Value group = arith::AddIOp::create(
-        b, loc, cIndex(e * threads), threadId);
-    return arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, group, cIndex(warps)), warp);
+    // [element][warp][group]: the groups of a warp's lanes (consecutive
+    // group ids) write and read consecutive words, no two in one bank
+    // ([group][warp] put them `warps` words apart: 8-way conflicts with 8
+    // warps a group).
+    Value row = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, warp, cIndex(threads)),
+        cIndex(e * warps * threads));
+    return arith::AddIOp::create(b, loc, row, threadId);
   };
   {
     auto ifFirst = scf::IfOp::create(b, loc, firstLane, /*withElse=*/false);
