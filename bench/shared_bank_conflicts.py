@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Shared-memory bank conflicts of the compiled kernels, on the emulator.
+
+usage: shared_bank_conflicts.py [PATH/TO/nautc]
+
+Runs `nautc run ... --device emu --profile` on the example kernels that
+use shared memory (the tensor-core GEMMs' pipelines and epilogues, norms,
+attention, and the row and column reductions of
+test/e2e/Inputs/row_reductions.tensor) for sm_80 and sm_90, and prints, for
+each program and kind of access, the warp requests, the wavefronts a GPU's
+32 banks of 4 bytes serve them in (rt::bankWavefronts: quarter warps for
+16-byte accesses, half warps for 8) and how many of those bank conflicts
+add. wgmma and TMA are not counted (the hardware reads and writes their
+swizzled tiles). No GPU needed; the counts do not depend on the machine.
+"""
+import os
+import re
+import subprocess
+import sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+args = [a for a in sys.argv[1:] if not a.startswith("--")]
+nautc = args[0] if args else os.path.join(here, "..", "build", "bin", "nautc")
+examples = os.path.join(here, "..", "..", "shared", "examples")
+if not os.path.exists(os.path.join(examples, "gemm.tensor")):
+    examples = os.path.join(here, "..", "examples")
+reductions = os.path.join(here, "..", "test", "e2e", "Inputs", "row_reductions.tensor")
+
+CASES = [
+    (os.path.join(examples, "gemm.tensor"), "gemm", "M=256,N=256,K=256"),
+    (os.path.join(examples, "gemm.tensor"), "gemm_bias_gelu", "M=256,N=256,K=256"),
+    (os.path.join(examples, "gemm.tensor"), "bmm_nt", "Z=2,M=128,N=128,K=128"),
+    (os.path.join(examples, "norms.tensor"), "rmsnorm", "T=64,D=1024"),
+    (os.path.join(examples, "attention.tensor"), "attention", "B=1,H=2,N=130,M=136,D=64"),
+    (reductions, "row_stats", "R=8,C=3000"),
+    (reductions, "column_sum", "R=3000,C=64"),
+    (reductions, "pool_tokens", "B=2,T=3000,D=64"),
+]
+LINE = re.compile(r"profile: (\S+): shared (\S+) (\d+) requests, (\d+) wavefronts "
+                  r"\((\d+) from bank conflicts\)")
+
+print("| kernel | target | program | access | requests | wavefronts | from conflicts |")
+print("|---|---|---|---|---|---|---|")
+for path, kernel, shape in CASES:
+    for target in ("sm_80", "sm_90"):
+        cmd = [nautc, "run", path, "-k", kernel, "--device", "emu", "--target", target,
+               "--shape", shape, "--multiprocessors", "1", "--profile"]
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        if out.returncode != 0:
+            print(f"| {kernel} | {target} | failed: {out.stderr.strip()[:80]} | | | | |")
+            continue
+        for m in LINE.finditer(out.stdout):
+            program, access, requests, wavefronts, conflicts = m.groups()
+            print(f"| {kernel} | {target} | {program} | {access} | {requests} | "
+                  f"{wavefronts} | {conflicts} |")
