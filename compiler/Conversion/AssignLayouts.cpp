@@ -212,10 +212,16 @@ void LayoutAssignment::anchorStores() {
     // f32 128 x 128 with warps along N): not worth it.
     if (bands > 1 && blocks == 1 && bytes >= 4)
       continue;
-    layout::LinearLayout coalesced = layout::withLeadingUnitDims(
+    // A tile too small for the threads' 16-byte runs (16 x 32 bf16 over
+    // 128 threads) keeps the accumulator layout: its warps would cover
+    // rows past the tile (another program's, a race on the GPU).
+    std::optional<layout::LinearLayout> rowsCoalesced =
         layout::coalescedLayout(shape[shape.size() - 2], shape.back(),
-                                schedule.getTileThreads(), bytes, blocks),
-        shape.size());
+                                schedule.getTileThreads(), bytes, blocks);
+    if (!rowsCoalesced)
+      continue;
+    layout::LinearLayout coalesced =
+        layout::withLeadingUnitDims(*rowsCoalesced, shape.size());
     OpBuilder b(store);
     auto convert = tile::ConvertLayoutOp::create(
         b, store.getLoc(), value.getType(), value,

@@ -392,21 +392,25 @@ LinearLayout nautilus::layout::rowMajorBlockedLayout(llvm::ArrayRef<int64_t> sha
   return flat.reshapeOut("position", dims);
 }
 
-LinearLayout nautilus::layout::coalescedLayout(int32_t rows, int32_t columns,
-                                               int32_t threads,
-                                               int32_t elementBytes,
-                                               int32_t columnBlocks) {
-  if (columnBlocks > 1)
-    return coalescedLayout(rows, columns / columnBlocks, threads,
-                           elementBytes) *
-           LinearLayout::identity1D(columnBlocks, "register", "dim1");
+std::optional<LinearLayout>
+nautilus::layout::coalescedLayout(int32_t rows, int32_t columns,
+                                  int32_t threads, int32_t elementBytes,
+                                  int32_t columnBlocks) {
+  if (columnBlocks > 1) {
+    std::optional<LinearLayout> block =
+        coalescedLayout(rows, columns / columnBlocks, threads, elementBytes);
+    if (!block)
+      return std::nullopt;
+    return *block * LinearLayout::identity1D(columnBlocks, "register", "dim1");
+  }
   int32_t vector = std::min<int32_t>(std::max(16 / elementBytes, 1), columns);
   int32_t lanesAlong = std::min<int32_t>(32, columns / vector);
   int32_t lanesDown = 32 / lanesAlong;
   int32_t warps = threads / 32;
   int32_t columnRepeats = columns / (vector * lanesAlong);
   int32_t rowRepeats = rows / (lanesDown * warps);
-  assert(rowRepeats >= 1 && "the threads cover more rows than the tile has");
+  if (rowRepeats < 1 || columnRepeats < 1)
+    return std::nullopt; // the threads cover more rows than the tile has
   return rowsThenColumns() * LinearLayout::identity1D(vector, "register", "dim1") *
          LinearLayout::identity1D(lanesAlong, "lane", "dim1") *
          LinearLayout::identity1D(columnRepeats, "register", "dim1") *

@@ -21,6 +21,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -143,9 +144,12 @@ LinearLayout rowMajorBlockedLayout(llvm::ArrayRef<int64_t> shape,
 /// `columnBlocks` > 1, the columns split into that many blocks, each laid
 /// out so on its own, the block given by the highest register bits: each
 /// register lies in one block whatever the lane and warp (a conversion can
-/// move one block at a time).
-LinearLayout coalescedLayout(int32_t rows, int32_t columns, int32_t threads,
-                             int32_t elementBytes, int32_t columnBlocks = 1);
+/// move one block at a time). None when the threads' runs would cover more
+/// of the tile than it has (16 rows of 32 bf16 over 128 threads).
+std::optional<LinearLayout> coalescedLayout(int32_t rows, int32_t columns,
+                                            int32_t threads,
+                                            int32_t elementBytes,
+                                            int32_t columnBlocks = 1);
 
 /// `l` (outputs dim0, dim1 over the last two of `rank` dimensions) with
 /// leading output dimensions of size 1: outputs dim0 .. dim{rank-1}.

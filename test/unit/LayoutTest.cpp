@@ -120,7 +120,7 @@ namespace {
 // 128 x 128 tile over 256 threads, 8 consecutive elements a thread, 16
 // lanes a row.
 TEST(LinearLayout, CoalescedLayoutGivesEachThreadSixteenBytesOfARow) {
-  LinearLayout l = coalescedLayout(128, 128, 256, 2);
+  LinearLayout l = *coalescedLayout(128, 128, 256, 2);
   ASSERT_TRUE(l.isBijective()) << l.str();
   EXPECT_EQ(innermostRun(l), 8);
   for (int32_t lane = 0; lane < 32; ++lane) {
@@ -136,12 +136,21 @@ TEST(LinearLayout, CoalescedLayoutGivesEachThreadSixteenBytesOfARow) {
   EXPECT_TRUE(batched.isBijective());
 }
 
+// A tile with fewer rows than the threads' runs cover (16 x 32 bf16 over
+// 128 threads: 4 threads a row, 32 rows) has no coalesced layout: warps
+// would reach past it.
+TEST(LinearLayout, CoalescedLayoutRefusesTilesTooSmallForTheThreads) {
+  EXPECT_FALSE(coalescedLayout(16, 32, 128, 2).has_value());
+  EXPECT_TRUE(coalescedLayout(32, 32, 128, 2).has_value());
+  EXPECT_TRUE(coalescedLayout(32, 32, 128, 2)->isBijective());
+}
+
 // In blocks of columns (a bf16 128 x 256 tile moved in two bands of 128
 // columns): each block coalesced on its own, the block the highest
 // register bit, so every register lies in one block whatever the lane and
 // warp.
 TEST(LinearLayout, CoalescedLayoutInColumnBlocksPutsTheBlockInRegisters) {
-  LinearLayout l = coalescedLayout(128, 256, 256, 2, /*columnBlocks=*/2);
+  LinearLayout l = *coalescedLayout(128, 256, 256, 2, /*columnBlocks=*/2);
   ASSERT_TRUE(l.isBijective()) << l.str();
   EXPECT_EQ(l.getOutDimSize("dim1"), 256);
   EXPECT_EQ(innermostRun(l), 8);
