@@ -61,7 +61,7 @@ std::string EmuExecutor::run(const rt::SizeValues &kernelSizes,
                              std::vector<rt::HostTensor> &outputs,
                              bool *kernelFault,
                              std::vector<std::pair<std::string,
-                                                   emu::SharedMemoryProfile>>
+                                                   emu::MemoryProfile>>
                                  *profiles) {
   const rt::SizeValues sizes = plan.withDerivedSizes(kernelSizes);
   LaunchBuffers buffers;
@@ -124,10 +124,10 @@ std::string EmuExecutor::run(const rt::SizeValues &kernelSizes,
              " threads; a block holds 1 to 1024";
     shape.grid = {static_cast<uint32_t>(blocks), 1, 1};
     shape.block = {static_cast<uint32_t>(program.threads), 1, 1};
-    emu::SharedMemoryProfile *profile = nullptr;
+    emu::MemoryProfile *profile = nullptr;
     if (profiles)
       profile = &profiles->emplace_back(program.name,
-                                        emu::SharedMemoryProfile()).second;
+                                        emu::MemoryProfile()).second;
     if (std::string e = emulator->launch(program.name, shape, args, ranges,
                                          /*hostThreads=*/0, profile);
         !e.empty()) {

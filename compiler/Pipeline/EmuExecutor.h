@@ -26,7 +26,7 @@ public:
                   const std::vector<rt::HostTensor> &inputs,
                   std::vector<rt::HostTensor> &outputs,
                   bool *kernelFault = nullptr,
-                  std::vector<std::pair<std::string, emu::SharedMemoryProfile>>
+                  std::vector<std::pair<std::string, emu::MemoryProfile>>
                       *profiles = nullptr);
 
 private:

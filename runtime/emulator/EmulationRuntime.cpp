@@ -112,22 +112,41 @@ extern "C" void *__nautilus_emu_access_if(bool predicate, void *address,
   return quarantine;
 }
 
+/// Records, for the memory profile, the current lane's access of `bytes`
+/// at `address` from site `site`: a shared one, or a global one (inside a
+/// launch buffer).
+static void profileAccess(BlockState &b, const void *address, int64_t bytes,
+                          bool isStore, int32_t site) {
+  auto at = reinterpret_cast<uintptr_t>(address);
+  uint32_t tid = linearTid(b);
+  uint32_t execution = b.current->siteExecutions[site]++;
+  auto begin = reinterpret_cast<uintptr_t>(b.shared.data());
+  if (at >= begin && at + bytes <= begin + b.shared.size()) {
+    b.accessLog->record(tid / 32, site, execution,
+                        isStore ? AccessLog::Store : AccessLog::Load,
+                        {tid % 32, uint32_t(at - begin), uint32_t(bytes)});
+    return;
+  }
+  const std::vector<MemoryRange> &buffers = *b.launch->buffers;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    auto first = reinterpret_cast<uintptr_t>(buffers[i].begin);
+    if (at >= first && at + bytes <= first + buffers[i].bytes) {
+      b.accessLog->recordGlobal(
+          tid / 32, site, execution,
+          isStore ? AccessLog::GlobalStore : AccessLog::GlobalLoad,
+          {tid % 32, (uint64_t(i) << 40) | (at - first), uint32_t(bytes)});
+      return;
+    }
+  }
+}
+
 /// A kernel's own load or store (`site` numbers the instruction): checked
-/// as any access, and recorded for the shared-memory profile.
+/// as any access, and recorded for the memory profile.
 extern "C" void *__nautilus_emu_access_at(void *address, int64_t bytes,
                                           int32_t isStore, int32_t site) {
   BlockState &b = *currentBlock;
-  if (b.sharedLog && isStore != kAtomicAccess) {
-    auto at = reinterpret_cast<uintptr_t>(address);
-    auto begin = reinterpret_cast<uintptr_t>(b.shared.data());
-    if (at >= begin && at + bytes <= begin + b.shared.size()) {
-      uint32_t tid = linearTid(b);
-      b.sharedLog->record(tid / 32, site, b.current->siteExecutions[site]++,
-                          isStore ? SharedAccessLog::Store
-                                  : SharedAccessLog::Load,
-                          {tid % 32, uint32_t(at - begin), uint32_t(bytes)});
-    }
-  }
+  if (b.accessLog && isStore != kAtomicAccess)
+    profileAccess(b, address, bytes, isStore != 0, site);
   return __nautilus_emu_access(address, bytes, isStore);
 }
 
@@ -272,6 +291,9 @@ extern "C" void __nautilus_emu_cp_async(void *destination, const void *source,
                      "a cp.async copy");
     beginAsyncWrite(b, range, AsyncKind::CpAsync);
   }
+  if (b.accessLog && sourceBytes > 0) // the copy's read of global memory
+    profileAccess(b, source, std::min(sourceBytes, bytes), /*isStore=*/false,
+                  AccessLog::kAsyncCopyIssueSite);
   b.current->openGroup.push_back(
       {destination, source, bytes, std::min(sourceBytes, bytes)});
 }
@@ -290,11 +312,11 @@ extern "C" void __nautilus_emu_cp_async_wait(int32_t pending) {
       SharedRange range;
       if (sharedRangeOf(*currentBlock, copy.destination, copy.bytes, range)) {
         endAsyncWrite(*currentBlock, range);
-        if (SharedAccessLog *log = currentBlock->sharedLog) {
+        if (AccessLog *log = currentBlock->accessLog) {
           uint32_t tid = linearTid(*currentBlock);
-          log->record(tid / 32, SharedAccessLog::kAsyncCopySite,
-                      t.siteExecutions[SharedAccessLog::kAsyncCopySite]++,
-                      SharedAccessLog::AsyncCopy,
+          log->record(tid / 32, AccessLog::kAsyncCopySite,
+                      t.siteExecutions[AccessLog::kAsyncCopySite]++,
+                      AccessLog::AsyncCopy,
                       {tid % 32, range.offset, range.bytes});
         }
       }
@@ -521,7 +543,7 @@ void nautilus::emu::detail::fiberMain() {
 static void completeLdMatrix(EmulatedThread *lanes) {
   uint32_t matrices = lanes[0].warp.b;
   bool transpose = lanes[0].warp.c != 0;
-  if (currentBlock->sharedLog) {
+  if (currentBlock->accessLog) {
     // One request; a phase a matrix, its 8 rows of 16 bytes.
     SharedTraffic request;
     for (uint32_t m = 0; m < matrices; ++m) {

@@ -10,7 +10,7 @@
 #define NAUTILUS_RUNTIME_EMULATOR_EMULATORSTATE_H
 
 #include "runtime/emulator/GlobalRaces.h"
-#include "runtime/emulator/SharedProfile.h"
+#include "runtime/emulator/MemoryProfile.h"
 #include "runtime/emulator/SimtEmulator.h"
 
 #include <array>
@@ -188,7 +188,7 @@ struct BlockState {
   std::vector<EmulatedThread> *fibres = nullptr;
   /// Profiling (null otherwise): the block's shared-memory accesses, and
   /// its ldmatrix traffic.
-  SharedAccessLog *sharedLog = nullptr;
+  AccessLog *accessLog = nullptr;
   SharedTraffic ldmatrix;
   /// mbarriers by address, and a count of state changes: a sweep over the
   /// threads that changes nothing while some poll is a deadlock.

@@ -170,7 +170,7 @@ std::string SimtEmulator::launch(const std::string &name,
                                  std::vector<void *> args,
                                  const std::vector<MemoryRange> &buffers,
                                  unsigned hostThreads,
-                                 SharedMemoryProfile *profile) {
+                                 MemoryProfile *profile) {
   if (!llvm::is_contained(impl->kernels, name))
     return "no kernel '" + name + "' in the module";
   auto symbol = impl->jit->lookup("__nautilus_emu_entry_" + name);
@@ -195,8 +195,8 @@ std::string SimtEmulator::launch(const std::string &name,
 
   std::mutex profileMutex;
   auto worker = [&] {
-    SharedAccessLog log;
-    SharedMemoryProfile mine;
+    AccessLog log;
+    MemoryProfile mine;
     auto flushProfile = [&] {
       if (!profile)
         return;
@@ -207,10 +207,12 @@ std::string SimtEmulator::launch(const std::string &name,
                               {&mine.ldmatrix, &profile->ldmatrix},
                               {&mine.asyncCopies, &profile->asyncCopies}})
         addTraffic(*to, *from);
-      mine = SharedMemoryProfile();
+      addTraffic(profile->globalLoads, mine.globalLoads);
+      addTraffic(profile->globalStores, mine.globalStores);
+      mine = MemoryProfile();
     };
     BlockState block;
-    block.sharedLog = profile ? &log : nullptr;
+    block.accessLog = profile ? &log : nullptr;
     block.launch = &state;
     block.ntid = shape.block;
     block.nctaid = shape.grid;

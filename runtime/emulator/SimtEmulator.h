@@ -44,14 +44,23 @@ struct SharedTraffic {
   uint64_t conflicts() const { return wavefronts - idealWavefronts; }
 };
 
-/// A launch's shared-memory traffic by kind of access: the threads' loads
-/// and stores (the k-th execution of a load or store instruction by each
-/// lane of a warp is one request), ldmatrix (a request an instruction, a
-/// phase a matrix) and cp.async copies landing (the k-th copy each lane
-/// issued). wgmma and TMA are not counted: the hardware reads and writes
-/// their (swizzled) tiles itself.
-struct SharedMemoryProfile {
+/// Global memory traffic: requests (warp instructions), the 32-byte
+/// sectors they touch, and the distinct bytes the lanes asked for (all of
+/// the sectors' bytes when the accesses are coalesced).
+struct GlobalTraffic {
+  uint64_t requests = 0, sectors = 0, bytes = 0;
+};
+
+/// A launch's memory traffic by kind of access. Shared memory: the
+/// threads' loads and stores (the k-th execution of a load or store
+/// instruction by each lane of a warp is one request), ldmatrix (a request
+/// an instruction, a phase a matrix) and cp.async copies landing (the k-th
+/// copy each lane issued). Global memory: the threads' loads (with the
+/// cp.async copies' reads) and stores. wgmma and TMA are not counted: the
+/// hardware moves their tiles itself.
+struct MemoryProfile {
   SharedTraffic loads, stores, ldmatrix, asyncCopies;
+  GlobalTraffic globalLoads, globalStores;
 };
 
 struct LaunchShape {
@@ -74,13 +83,13 @@ public:
   /// must fall inside one of `buffers` (unless `buffers` is empty: then
   /// accesses are not checked); one that does not is not performed (it
   /// reads zeros, writes nowhere) and the launch fails, naming the thread,
-  /// the block and the address. With `profile`, adds the launch's
-  /// shared-memory traffic to it (slower). Returns "" or an error.
+  /// the block and the address. With `profile`, adds the launch's memory
+  /// traffic to it (slower). Returns "" or an error.
   std::string launch(const std::string &name, const LaunchShape &shape,
                      std::vector<void *> args,
                      const std::vector<MemoryRange> &buffers,
                      unsigned hostThreads = 0,
-                     SharedMemoryProfile *profile = nullptr);
+                     MemoryProfile *profile = nullptr);
 
 private:
   struct Impl;

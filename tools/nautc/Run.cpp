@@ -117,10 +117,12 @@ std::string checkMemory(double tensors, const Workspaces &workspaces = {}) {
                    : ")");
 }
 
-/// `profile: PROGRAM: KIND R requests, W wavefronts (C from bank
-/// conflicts)` for each kind of shared access the program made.
+/// `profile: PROGRAM: shared KIND R requests, W wavefronts (C from bank
+/// conflicts)` for each kind of shared access the program made, then
+/// `profile: PROGRAM: global KIND R requests, S sectors of 32 bytes, P% of
+/// their bytes used` for its global loads and stores.
 void printSharedProfile(const std::string &program,
-                        const emu::SharedMemoryProfile &profile) {
+                        const emu::MemoryProfile &profile) {
   const std::pair<const char *, const emu::SharedTraffic *> kinds[] = {
       {"loads", &profile.loads},
       {"stores", &profile.stores},
@@ -138,6 +140,16 @@ void printSharedProfile(const std::string &program,
   }
   if (!any)
     llvm::outs() << "profile: " << program << ": no shared memory access\n";
+  const std::pair<const char *, const emu::GlobalTraffic *> global[] = {
+      {"loads", &profile.globalLoads}, {"stores", &profile.globalStores}};
+  for (auto [name, traffic] : global)
+    if (traffic->requests != 0)
+      llvm::outs() << "profile: " << program << ": global " << name << " "
+                   << traffic->requests << " requests, " << traffic->sectors
+                   << " sectors of 32 bytes, "
+                   << llvm::format("%.0f", 100.0 * double(traffic->bytes) /
+                                               double(32 * traffic->sectors))
+                   << "% of their bytes used\n";
 }
 
 /// Draws input `p`: floats uniform in [-1, 1), integers used as indices in
@@ -242,7 +254,7 @@ int nautilus::runRun(const Options &opts) {
       return llvm::errs() << "nautc: --device cpu runs --target cpu code\n",
              kExitUsage;
     if (opts.profile)
-      return llvm::errs() << "nautc: --profile counts shared memory traffic "
+      return llvm::errs() << "nautc: --profile counts memory traffic "
                              "on the emulator: use --device emu\n",
              kExitUsage;
   } else {
@@ -317,7 +329,7 @@ int nautilus::runRun(const Options &opts) {
   // The device: a function that runs the kernel once (and says whether an
   // error is the generated kernel's fault).
   std::function<std::string(std::vector<rt::HostTensor> &, bool *)> runOnce;
-  std::vector<std::pair<std::string, emu::SharedMemoryProfile>> profiles;
+  std::vector<std::pair<std::string, emu::MemoryProfile>> profiles;
   bool profileNext = opts.profile; // the first run only
   std::unique_ptr<CpuExecutor> cpu;
   std::unique_ptr<EmuExecutor> emulated;

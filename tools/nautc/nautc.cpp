@@ -49,9 +49,10 @@ options:
   --save DIR             run: write every output as DIR/NAME.npy
   --check                run: compare with the reference interpreter
   --time                 run: print the median time of repeated runs
-  --profile              run --device emu: print each kernel's shared
-                         memory traffic (warp requests, wavefronts, bank
-                         conflicts) as a GPU's 32 banks would serve it
+  --profile              run --device emu: print each kernel's memory
+                         traffic: shared (warp requests, wavefronts, bank
+                         conflicts, as a GPU's 32 banks serve them) and
+                         global (requests, 32-byte sectors, bytes used)
   -h, --help             this help
 )";
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Shared-memory bank conflicts of the compiled kernels, on the emulator.
+"""Shared-memory bank conflicts and global sectors of the compiled kernels,
+on the emulator.
 
-usage: shared_bank_conflicts.py [PATH/TO/nautc]
+usage: memory_profile.py [PATH/TO/nautc]
 
 Runs `nautc run ... --device emu --profile` on the example kernels that
 use shared memory (the tensor-core GEMMs' pipelines and epilogues, norms,
@@ -10,8 +11,10 @@ test/e2e/Inputs/row_reductions.tensor) for sm_80 and sm_90, and prints, for
 each program and kind of access, the warp requests, the wavefronts a GPU's
 32 banks of 4 bytes serve them in (rt::bankWavefronts: quarter warps for
 16-byte accesses, half warps for 8) and how many of those bank conflicts
-add. wgmma and TMA are not counted (the hardware reads and writes their
-swizzled tiles). No GPU needed; the counts do not depend on the machine.
+add; then, for the global loads and stores, the requests, the 32-byte
+sectors they touch and the share of those sectors' bytes they use. wgmma
+and TMA are not counted (the hardware reads and writes their swizzled
+tiles). No GPU needed; the counts do not depend on the machine.
 """
 import os
 import re
@@ -38,18 +41,30 @@ CASES = [
 ]
 LINE = re.compile(r"profile: (\S+): shared (\S+) (\d+) requests, (\d+) wavefronts "
                   r"\((\d+) from bank conflicts\)")
+GLOBAL = re.compile(r"profile: (\S+): global (\S+) (\d+) requests, (\d+) sectors of 32 "
+                    r"bytes, (\d+)% of their bytes used")
 
-print("| kernel | target | program | access | requests | wavefronts | from conflicts |")
-print("|---|---|---|---|---|---|---|")
+shared, global_ = [], []
 for path, kernel, shape in CASES:
     for target in ("sm_80", "sm_90"):
         cmd = [nautc, "run", path, "-k", kernel, "--device", "emu", "--target", target,
                "--shape", shape, "--multiprocessors", "1", "--profile"]
         out = subprocess.run(cmd, capture_output=True, text=True)
         if out.returncode != 0:
-            print(f"| {kernel} | {target} | failed: {out.stderr.strip()[:80]} | | | | |")
+            shared.append(f"| {kernel} | {target} | failed: {out.stderr.strip()[:80]} | | | | |")
             continue
         for m in LINE.finditer(out.stdout):
-            program, access, requests, wavefronts, conflicts = m.groups()
-            print(f"| {kernel} | {target} | {program} | {access} | {requests} | "
-                  f"{wavefronts} | {conflicts} |")
+            shared.append(f"| {kernel} | {target} | " + " | ".join(m.groups()) + " |")
+        for m in GLOBAL.finditer(out.stdout):
+            program, access, requests, sectors, used = m.groups()
+            global_.append(f"| {kernel} | {target} | {program} | {access} | {requests} | "
+                           f"{sectors} | {used}% |")
+
+print("Shared memory:\n")
+print("| kernel | target | program | access | requests | wavefronts | from conflicts |")
+print("|---|---|---|---|---|---|---|")
+print("\n".join(shared))
+print("\nGlobal memory:\n")
+print("| kernel | target | program | access | requests | sectors | bytes used |")
+print("|---|---|---|---|---|---|---|")
+print("\n".join(global_))
