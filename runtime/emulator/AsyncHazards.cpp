@@ -100,26 +100,24 @@ void nautilus::emu::detail::beginAsyncRead(BlockState &b, SharedRange range,
   reads.ranges.push_back(range);
 }
 
-void nautilus::emu::detail::commitAsyncReads(AsyncReads &open,
-                                             std::vector<AsyncReads> &groups) {
-  groups.push_back(std::move(open));
-  open.ranges.clear();
-  open.kind = groups.back().kind;
+void AsyncReadGroups::commit() {
+  AsyncKind kind = open.kind;
+  committed.push_back(std::move(open));
+  open = AsyncReads();
+  open.kind = kind;
 }
 
-void nautilus::emu::detail::retireAsyncReads(BlockState &b,
-                                             std::vector<AsyncReads> &groups,
-                                             int32_t pending) {
+void AsyncReadGroups::retire(BlockState &b, int32_t pending) {
   size_t keep = static_cast<size_t>(std::max(pending, 0));
-  if (groups.size() <= keep)
+  if (committed.size() <= keep)
     return;
-  size_t retired = groups.size() - keep;
+  size_t retired = committed.size() - keep;
   for (size_t g = 0; g < retired; ++g)
-    for (SharedRange range : groups[g].ranges)
+    for (SharedRange range : committed[g].ranges)
       for (uint32_t at = range.offset; at < range.offset + range.bytes; ++at)
         if (b.asyncReads[at] != 0)
           --b.asyncReads[at];
-  groups.erase(groups.begin(), groups.begin() + retired);
+  committed.erase(committed.begin(), committed.begin() + retired);
 }
 
 void nautilus::emu::detail::checkAsyncProxyRead(BlockState &b,

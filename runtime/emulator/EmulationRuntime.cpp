@@ -335,15 +335,13 @@ extern "C" void __nautilus_emu_cp_async_wait(int32_t pending) {
 }
 
 extern "C" void __nautilus_emu_wgmma_commit() {
-  EmulatedThread &t = *currentBlock->current;
-  commitAsyncReads(t.wgmmaOpen, t.wgmmaGroups);
+  currentBlock->current->wgmmaReads.commit();
 }
 
 /// wgmma.wait_group N: the operands of all but the newest N committed
 /// groups are free again.
 extern "C" void __nautilus_emu_wgmma_wait(int32_t pending) {
-  EmulatedThread &t = *currentBlock->current;
-  retireAsyncReads(*currentBlock, t.wgmmaGroups, pending);
+  currentBlock->current->wgmmaReads.retire(*currentBlock, pending);
 }
 
 /// fence.proxy.async: the thread's shared-memory stores so far become
@@ -355,15 +353,13 @@ extern "C" void __nautilus_emu_proxy_fence() {
 }
 
 extern "C" void __nautilus_emu_bulk_commit() {
-  EmulatedThread &t = *currentBlock->current;
-  commitAsyncReads(t.bulkOpen, t.bulkGroups);
+  currentBlock->current->bulkReads.commit();
 }
 
 /// cp.async.bulk.wait_group(.read) N: the sources of all but the newest N
 /// committed TMA store groups are free again.
 extern "C" void __nautilus_emu_bulk_wait(int32_t pending) {
-  EmulatedThread &t = *currentBlock->current;
-  retireAsyncReads(*currentBlock, t.bulkGroups, pending);
+  currentBlock->current->bulkReads.retire(*currentBlock, pending);
 }
 
 extern "C" void __nautilus_emu_cp_async_wait_all() {

@@ -88,6 +88,27 @@ struct AsyncReads {
   std::vector<SharedRange> ranges;
 };
 
+struct BlockState;
+
+/// A thread's groups of asynchronous reads (wgmma's, or TMA stores'): the
+/// reads since the last commit, and the committed groups, oldest first,
+/// until a wait retires them (AsyncHazards.cpp).
+struct AsyncReadGroups {
+  AsyncReads open;
+  std::vector<AsyncReads> committed;
+
+  explicit AsyncReadGroups(AsyncKind kind) { open.kind = kind; }
+  /// commit_group: the open reads become the newest group.
+  void commit();
+  /// wait_group N: every committed group but the newest `pending` ends
+  /// its reads.
+  void retire(BlockState &b, int32_t pending);
+  void clear() {
+    open.ranges.clear();
+    committed.clear();
+  }
+};
+
 struct EmulatedThread {
   std::array<uint32_t, 3> tid{};
   ucontext_t context;
@@ -101,11 +122,9 @@ struct EmulatedThread {
   /// a kernel that reads without waiting sees the old (poisoned) bytes.
   std::vector<PendingCopy> openGroup;
   std::vector<std::vector<PendingCopy>> groups;
-  /// wgmma operands read since the last wgmma.commit_group, and those of
-  /// committed groups (oldest first) until wgmma.wait_group retires them;
-  /// the same for TMA stores' sources and cp.async.bulk groups.
-  AsyncReads wgmmaOpen{AsyncKind::Wgmma}, bulkOpen{AsyncKind::TmaStore};
-  std::vector<AsyncReads> wgmmaGroups, bulkGroups;
+  /// wgmma's operand reads (wgmma.commit_group, wait_group) and TMA
+  /// stores' source reads (cp.async.bulk.commit_group, wait_group).
+  AsyncReadGroups wgmmaReads{AsyncKind::Wgmma}, bulkReads{AsyncKind::TmaStore};
   /// How many fence.proxy.async the thread has executed (its shared-memory
   /// stores before the latest are visible to the async proxy: wgmma, TMA),
   /// and the barrier interval of the latest (stores of earlier intervals,
@@ -230,11 +249,6 @@ void endAsyncWrite(BlockState &b, SharedRange range);
 /// An asynchronous read of the bytes starts, recorded in `reads` (the
 /// thread's open wgmma or bulk group), after checkShared's checks.
 void beginAsyncRead(BlockState &b, SharedRange range, AsyncReads &reads);
-/// Commits the open group to `groups`; retires all but the newest
-/// `pending` committed groups (their reads end).
-void commitAsyncReads(AsyncReads &open, std::vector<AsyncReads> &groups);
-void retireAsyncReads(BlockState &b, std::vector<AsyncReads> &groups,
-                      int32_t pending);
 /// An async-proxy read (a wgmma operand, a TMA store's source) of shared
 /// bytes a thread stored (the generic proxy) with no fence.proxy.async
 /// between: neither the writer's after its store, nor the reading

@@ -250,10 +250,8 @@ std::string SimtEmulator::launch(const std::string &name,
       for (EmulatedThread &t : fibres) {
         t.openGroup.clear();
         t.groups.clear();
-        t.wgmmaOpen.ranges.clear();
-        t.wgmmaGroups.clear();
-        t.bulkOpen.ranges.clear();
-        t.bulkGroups.clear();
+        t.wgmmaReads.clear();
+        t.bulkReads.clear();
         t.proxyFences = t.lastFenceInterval = 0;
         t.siteExecutions.clear();
       }

@@ -170,7 +170,7 @@ extern "C" void __nautilus_emu_tma_store(const void *tensorMap, int32_t rank,
                                           map->swizzle);
       checkShared(b, at, 1, /*isStore=*/false, "a TMA store");
       checkAsyncProxyRead(b, at, 1, "a TMA store");
-      beginAsyncRead(b, {at, 1}, b.current->bulkOpen);
+      beginAsyncRead(b, {at, 1}, b.current->bulkReads.open);
       static_cast<char *>(to)[i] = b.shared[at];
     }
   });
@@ -257,7 +257,7 @@ bool readOperand(const MatrixDescriptor &d, bool kMajor, uint32_t mn,
   }
   checkShared(b, at, bytes, /*isStore=*/false, "a wgmma");
   checkAsyncProxyRead(b, at, bytes, "a wgmma");
-  beginAsyncRead(b, {at, bytes}, b.current->wgmmaOpen);
+  beginAsyncRead(b, {at, bytes}, b.current->wgmmaReads.open);
   uint32_t bits = 0;
   std::memcpy(&bits, b.shared.data() + at, bytes);
   value = decode(bits, type);

@@ -215,19 +215,26 @@ std::string withBarrier(bool barrier, int row = 128) {
   return std::string(kHeader) + body;
 }
 
-// Shared memory is per block: each block reverses its own 128 values.
-TEST(Emulator, SharedMemoryIsPerBlock) {
+/// Two blocks of the reversal kernel (with its barrier), block b writing
+/// out[b * row + t] into `out`; returns the launch's error.
+std::string reverseTwoBlocks(int row, std::vector<int32_t> &out) {
   std::string error;
-  auto emu = load(withBarrier(true).c_str(), error);
-  ASSERT_TRUE(emu) << error;
-  std::vector<int32_t> out(256, 0);
+  auto emu = load(withBarrier(true, row).c_str(), error);
+  if (!emu)
+    return "loading: " + error;
   void *data = out.data();
   LaunchShape shape;
   shape.grid = {2, 1, 1};
   shape.block = {128, 1, 1};
-  ASSERT_EQ(emu->launch("reverse", shape, {&data},
-                        {{out.data(), out.size() * sizeof(int32_t)}}),
-            "");
+  return emu->launch("reverse", shape, {&data},
+                     {{out.data(), out.size() * sizeof(int32_t)}},
+                     /*hostThreads=*/1);
+}
+
+// Shared memory is per block: each block reverses its own 128 values.
+TEST(Emulator, SharedMemoryIsPerBlock) {
+  std::vector<int32_t> out(256, 0);
+  ASSERT_EQ(reverseTwoBlocks(/*row=*/128, out), "");
   for (int t = 0; t < 256; ++t)
     EXPECT_EQ(out[t], 127 - t % 128);
 }
@@ -235,17 +242,8 @@ TEST(Emulator, SharedMemoryIsPerBlock) {
 // Two blocks writing the same global bytes race, whatever the order the
 // emulator ran them in (and though they write the same values).
 TEST(Emulator, BlocksWritingTheSameBytesRace) {
-  std::string error;
-  auto emu = load(withBarrier(true, /*row=*/0).c_str(), error);
-  ASSERT_TRUE(emu) << error;
   std::vector<int32_t> out(128, 0);
-  void *data = out.data();
-  LaunchShape shape;
-  shape.grid = {2, 1, 1};
-  shape.block = {128, 1, 1};
-  EXPECT_EQ(emu->launch("reverse", shape, {&data},
-                        {{out.data(), out.size() * sizeof(int32_t)}},
-                        /*hostThreads=*/1),
+  EXPECT_EQ(reverseTwoBlocks(/*row=*/0, out),
             "global race: thread (0, 0, 0) of block (1, 0, 0): block 1 writes "
             "byte offset 0 of buffer #0, which block 0 writes in the same "
             "launch (its blocks are not ordered)");
