@@ -1417,6 +1417,7 @@ KernelLowering::placementOf(tile::LinearLayoutAttr layoutAttr) {
   locate(p.within, p.globalIndex, p.inside);
   return p;
 }
+
 /// The longest run (a power of two, at most `maxRun`) of a row's
 /// consecutive elements that `l` puts in consecutive registers of a thread
 /// and that starts at a column multiple of it: each such run moves through
@@ -1439,13 +1440,15 @@ static int64_t alignedRun(const layout::LinearLayout &l, int64_t maxRun) {
 
 /// The bank wavefronts warp 0 takes to write a tile through `from` in runs
 /// of `writeRun` elements and read it back through `to` in runs of
-/// `readRun`, in a row-major staging buffer of `pitch` elements a row
-/// (rt::bankWavefronts): what the padding of the rows is chosen by.
+/// `readRun`, in a row-major staging buffer of `width` columns a row (the
+/// tile's, or a band's) and `pitch` elements a row (rt::bankWavefronts):
+/// what the padding of the rows is chosen by.
 static uint64_t stagingWavefronts(const layout::LinearLayout *from,
                                   int64_t writeRun,
                                   const layout::LinearLayout &to,
                                   int64_t readRun, ArrayRef<int64_t> tileShape,
-                                  int64_t pitch, int64_t elementBytes) {
+                                  int64_t width, int64_t pitch,
+                                  int64_t elementBytes) {
   uint64_t total = 0;
   auto requests = [&](const layout::LinearLayout &l, int64_t run) {
     int32_t lanes = std::min<int32_t>(32, l.getInDimSize("lane"));
@@ -1456,7 +1459,7 @@ static uint64_t stagingWavefronts(const layout::LinearLayout *from,
         int64_t row = 0;
         for (size_t d = 0; d + 1 < at.size(); ++d)
           row = row * tileShape[d] + at[d];
-        int64_t offset = (row * pitch + at.back()) * elementBytes;
+        int64_t offset = (row * pitch + at.back() % width) * elementBytes;
         request.push_back({uint32_t(lane), uint32_t(offset),
                            uint32_t(run * elementBytes)});
       }
@@ -1468,7 +1471,6 @@ static uint64_t stagingWavefronts(const layout::LinearLayout *from,
   requests(to, readRun);
   return total;
 }
-
 
 LogicalResult
 KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
@@ -1507,23 +1509,27 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
   int64_t writeRun = from ? alignedRun(from.getLayout(), maxRun) : 1;
   int64_t readRun = alignedRun(to.getLayout(), maxRun);
   int64_t unit = std::max({writeRun, readRun, int64_t(1)});
-  int64_t wordPadding = std::max<int64_t>(1, 4 / elementBytes);
-  int64_t padding = std::max(unit, wordPadding);
-  if (unit > 1) {
-    std::optional<layout::LinearLayout> fromLayout;
-    if (from)
-      fromLayout = from.getLayout();
+  std::optional<layout::LinearLayout> fromLayout;
+  if (from)
+    fromLayout = from.getLayout();
+  // The padding (in elements) of staging rows `width` columns wide.
+  auto bestPadding = [&](int64_t width) {
+    int64_t padding = std::max<int64_t>({unit, 4 / elementBytes, 1});
+    if (unit == 1)
+      return padding; // element by element: a word, as always
     uint64_t best = std::numeric_limits<uint64_t>::max();
     for (int64_t pad = 0; pad * elementBytes <= 128; pad += unit) {
       uint64_t cost = stagingWavefronts(
           fromLayout ? &*fromLayout : nullptr, writeRun, to.getLayout(),
-          readRun, tileShape, columns + pad, elementBytes);
+          readRun, tileShape, width, width + pad, elementBytes);
       if (cost < best) {
         best = cost;
         padding = pad;
       }
     }
-  }
+    return padding;
+  };
+  int64_t padding = bestPadding(columns);
   // Static shared memory in use (the mma.sync stages, other conversions'
   // staging), within the static limit and, on sm_90, what the wgmma
   // pipeline's dynamic stages leave of the block's 227 KiB.
@@ -1555,6 +1561,10 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
       axis = BandAxis::Columns;
       bandExtent = columns / bands;
       pitch = bandExtent + padding;
+      // Rows a band wide may want another padding, if it fits.
+      int64_t bandPadding = bestPadding(bandExtent);
+      if (rows * (bandExtent + bandPadding) * elementBytes <= limit - used)
+        pitch = bandExtent + bandPadding;
     }
   }
   if (axis == BandAxis::Rows) {
