@@ -8,7 +8,7 @@ namespace {
 /// A block's tag in the log (0: nobody), and the reader tag of a byte
 /// several blocks read.
 constexpr uint16_t kSeveral = 0xffff;
-uint16_t tagOf(uint64_t block) { return uint16_t(block % 65535 + 1); }
+uint16_t tagOf(uint64_t block) { return uint16_t(block % 65534 + 1); }
 } // namespace
 
 GlobalAccessLog::GlobalAccessLog(const std::vector<MemoryRange> &buffers,
@@ -38,7 +38,7 @@ std::string GlobalAccessLog::record(size_t buffer, uint64_t offset,
   auto describe = [&](uint64_t at, const char *other, uint16_t tag) {
     std::string who = tag == kSeveral ? std::string("other blocks")
                       : "block " + std::to_string(tag - 1) +
-                            (blocks > 65535 ? " (modulo 65535)" : "");
+                            (blocks > 65534 ? " (modulo 65534)" : "");
     return "block " + std::to_string(block) +
            (isStore ? " writes" : " reads") + " byte offset " +
            std::to_string(at) + " of buffer #" + std::to_string(buffer) +
@@ -50,7 +50,7 @@ std::string GlobalAccessLog::record(size_t buffer, uint64_t offset,
     if (isStore) {
       uint16_t wrote = writer.exchange(me, std::memory_order_relaxed);
       if (wrote != 0 && wrote != me)
-        return describe(at, wrote == kSeveral ? "write" : "writes", wrote);
+        return describe(at, "writes", wrote);
       uint16_t read = reader.load(std::memory_order_relaxed);
       if (read != 0 && read != me)
         return describe(at, read == kSeveral ? "read" : "reads", read);

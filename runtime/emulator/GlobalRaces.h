@@ -5,9 +5,9 @@
 // and another reads or writes (other than with atomics) is a race,
 // whatever order the emulator ran them in. GlobalAccessLog keeps, for each
 // byte, the block that wrote it and the block that read it (or "several"),
-// and reports the first conflict. Block ids are kept modulo 65535, so two
-// blocks 65535 apart look alike: a conflict between them is missed, never
-// made up.
+// and reports the first conflict. Block ids are kept modulo 65534 (tags
+// 1 to 65534; 0 is nobody, 65535 several readers), so two blocks 65534
+// apart look alike: a conflict between them is missed, never made up.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_RUNTIME_EMULATOR_GLOBALRACES_H
