@@ -1438,16 +1438,32 @@ static int64_t alignedRun(const layout::LinearLayout &l, int64_t maxRun) {
   return run;
 }
 
+namespace {
+/// How a layout conversion lays its staging rows out in shared memory:
+/// `width` columns a row (the tile's, or a band's), `pad` elements after
+/// each, and the row's chunks of `unit` elements XOR-swizzled, chunk c of
+/// row r stored at c ^ ((r / perPhase) % maxPhase) (maxPhase 1: none).
+struct StagingRows {
+  int64_t width, pad = 0, unit = 1, perPhase = 1, maxPhase = 1;
+
+  int64_t pitch() const { return width + pad; }
+  /// Where element (`row`, `column`) of the staging lies, in elements.
+  int64_t offset(int64_t row, int64_t column) const {
+    int64_t chunk = column / unit ^ (row / perPhase) % maxPhase;
+    return row * pitch() + chunk * unit + column % unit;
+  }
+};
+} // namespace
+
 /// The bank wavefronts warp 0 takes to write a tile through `from` in runs
 /// of `writeRun` elements and read it back through `to` in runs of
-/// `readRun`, in a row-major staging buffer of `width` columns a row (the
-/// tile's, or a band's) and `pitch` elements a row (rt::bankWavefronts):
-/// what the padding of the rows is chosen by.
+/// `readRun`, in staging rows laid out as `rows` says (rt::bankWavefronts):
+/// what the layout of the rows is chosen by.
 static uint64_t stagingWavefronts(const layout::LinearLayout *from,
                                   int64_t writeRun,
                                   const layout::LinearLayout &to,
                                   int64_t readRun, ArrayRef<int64_t> tileShape,
-                                  int64_t width, int64_t pitch,
+                                  const StagingRows &rows,
                                   int64_t elementBytes) {
   uint64_t total = 0;
   auto requests = [&](const layout::LinearLayout &l, int64_t run) {
@@ -1459,7 +1475,8 @@ static uint64_t stagingWavefronts(const layout::LinearLayout *from,
         int64_t row = 0;
         for (size_t d = 0; d + 1 < at.size(); ++d)
           row = row * tileShape[d] + at[d];
-        int64_t offset = (row * pitch + at.back() % width) * elementBytes;
+        int64_t offset =
+            rows.offset(row, at.back() % rows.width) * elementBytes;
         request.push_back({uint32_t(lane), uint32_t(offset),
                            uint32_t(run * elementBytes)});
       }
@@ -1478,8 +1495,8 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
                              llvm::iterator_range<Block::iterator> tail) {
   // Through shared memory: every thread writes its elements where the
   // source distribution puts them in a row-major copy of the tile (runs of
-  // a row in consecutive registers as one vector; rows padded as the bank
-  // conflicts of warp 0's writes and reads say, stagingWavefronts), the
+  // a row in consecutive registers as one vector; rows swizzled or padded
+  // as the bank conflicts of warp 0's writes and reads say), the
   // threads that hold the tile synchronise, and each reads the elements
   // the new layout gives it (runs as vectors too).
   // A tile larger than the static shared memory left moves in bands, one
@@ -1501,9 +1518,9 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
       from = tile::LinearLayoutAttr::get(b.getContext(), *l, tileShape);
   // Runs of a row's consecutive elements in a thread's registers move as
   // one aligned vector of at most 16 bytes each way (bytes, not i1's bits);
-  // rows are padded by a multiple of both runs (and at least a word), the
-  // padding under which warp 0's writes and reads take the fewest bank
-  // wavefronts (stagingWavefronts; ties: the least padding).
+  // the rows are laid out (StagingRows: plain, their chunks of both runs
+  // XOR-swizzled, or padded) as warp 0's writes and reads take the fewest
+  // bank wavefronts (stagingWavefronts).
   bool wholeBytes = element.getIntOrFloatBitWidth() % 8 == 0;
   int64_t maxRun = wholeBytes ? std::max<int64_t>(1, 16 / elementBytes) : 1;
   int64_t writeRun = from ? alignedRun(from.getLayout(), maxRun) : 1;
@@ -1512,24 +1529,44 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
   std::optional<layout::LinearLayout> fromLayout;
   if (from)
     fromLayout = from.getLayout();
-  // The padding (in elements) of staging rows `width` columns wide.
-  auto bestPadding = [&](int64_t width) {
-    int64_t padding = std::max<int64_t>({unit, 4 / elementBytes, 1});
-    if (unit == 1)
-      return padding; // element by element: a word, as always
-    uint64_t best = std::numeric_limits<uint64_t>::max();
-    for (int64_t pad = 0; pad * elementBytes <= 128; pad += unit) {
-      uint64_t cost = stagingWavefronts(
-          fromLayout ? &*fromLayout : nullptr, writeRun, to.getLayout(),
-          readRun, tileShape, width, width + pad, elementBytes);
-      if (cost < best) {
-        best = cost;
-        padding = pad;
+  // The layout of staging rows `width` columns wide: the fewest
+  // wavefronts, and of layouts as good, the first of: plain rows, rows
+  // whose chunks are XOR-swizzled (no memory added), padded rows.
+  auto bestRows = [&](int64_t width) {
+    StagingRows plain{width};
+    plain.unit = unit;
+    if (unit == 1) { // element by element: a word of padding, as always
+      plain.pad = std::max<int64_t>(1, 4 / elementBytes);
+      return plain;
+    }
+    SmallVector<StagingRows> candidates = {plain};
+    for (int64_t maxPhase = 2; maxPhase <= width / unit; maxPhase *= 2)
+      for (int64_t perPhase = 1; perPhase <= 8; perPhase *= 2) {
+        StagingRows swizzled = plain;
+        swizzled.maxPhase = maxPhase;
+        swizzled.perPhase = perPhase;
+        candidates.push_back(swizzled);
+      }
+    for (int64_t pad = unit; pad * elementBytes <= 128; pad += unit) {
+      StagingRows padded = plain;
+      padded.pad = pad;
+      candidates.push_back(padded);
+    }
+    StagingRows best = plain;
+    uint64_t fewest = std::numeric_limits<uint64_t>::max();
+    for (const StagingRows &c : candidates) {
+      uint64_t cost =
+          stagingWavefronts(fromLayout ? &*fromLayout : nullptr, writeRun,
+                            to.getLayout(), readRun, tileShape, c, elementBytes);
+      if (cost < fewest) {
+        fewest = cost;
+        best = c;
       }
     }
-    return padding;
+    return best;
   };
-  int64_t padding = bestPadding(columns);
+  StagingRows staged = bestRows(columns);
+  int64_t padding = staged.pad;
   // Static shared memory in use (the mma.sync stages, other conversions'
   // staging), within the static limit and, on sm_90, what the wgmma
   // pipeline's dynamic stages leave of the block's 227 KiB.
@@ -1560,11 +1597,13 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
     if (fromBands && toBands) {
       axis = BandAxis::Columns;
       bandExtent = columns / bands;
-      pitch = bandExtent + padding;
-      // Rows a band wide may want another padding, if it fits.
-      int64_t bandPadding = bestPadding(bandExtent);
-      if (rows * (bandExtent + bandPadding) * elementBytes <= limit - used)
-        pitch = bandExtent + bandPadding;
+      // Rows a band wide may want another layout, if it fits.
+      StagingRows band = bestRows(bandExtent);
+      if (rows * band.pitch() * elementBytes > limit - used) {
+        band = StagingRows{bandExtent, padding, unit};
+      }
+      staged = band;
+      pitch = staged.pitch();
     }
   }
   if (axis == BandAxis::Rows) {
@@ -1603,6 +1642,17 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
       row = arith::SubIOp::create(b, loc, row, cIndex(first));
     else
       column = arith::SubIOp::create(b, loc, column, cIndex(first));
+    if (staged.maxPhase > 1) { // StagingRows::offset, as IR
+      Value chunk = arith::XOrIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, column, cIndex(staged.unit)),
+          arith::RemUIOp::create(
+              b, loc,
+              arith::DivUIOp::create(b, loc, row, cIndex(staged.perPhase)),
+              cIndex(staged.maxPhase)));
+      column = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, chunk, cIndex(staged.unit)),
+          arith::RemUIOp::create(b, loc, column, cIndex(staged.unit)));
+    }
     return arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, row, cIndex(pitch)), column);
   };

@@ -193,11 +193,12 @@ tile.program @grouped_C attributes {arg_names = ["A", "W", "experts", "C"], outp
 // A move in two bands of columns (warps along M: each register's column
 // block is known; 9 stages of 32 of K, 144 KiB, leave 19 KiB of the
 // block's shared memory for the 34 KiB tile): each thread writes each element once, in its band, just
-// after rounding it (32 a band, in pairs, no condition; rows of 64 padded
-// by 8), and the stores of a band follow its barrier; bands of rows would
-// write all 64 in each band under a condition.
+// after rounding it (32 a band, in pairs, no condition; rows of 64, their
+// 16-byte chunks XOR-swizzled against bank conflicts, no padding), and the
+// stores of a band follow its barrier; bands of rows would write all 64 in
+// each band under a condition.
 // CHECK-LABEL: gpu.func @column_bands
-// CHECK-SAME: %[[STAGING:[^ ]*]] : memref<9216xbf16, 3> {llvm.align = 16 : i64})
+// CHECK-SAME: %[[STAGING:[^ ]*]] : memref<8192xbf16, 3> {llvm.align = 16 : i64})
 // CHECK-COUNT-16: vector.store %{{.*}}, %[[STAGING]]{{.*}} vector<2xbf16>
 // CHECK: gpu.barrier
 // CHECK-COUNT-4: vector.store %{{.*}} : memref<?x?xbf16>, vector<8xbf16>
@@ -221,7 +222,7 @@ tile.program @column_bands attributes {arg_names = ["A", "B", "C"], output_dims 
 // register's column block depends on the warp, so the tile moves in two bands of 64 rows, each thread writing
 // every element in each band under a condition (64 a band, one by one).
 // CHECK-LABEL: gpu.func @row_bands
-// CHECK-SAME: %[[STAGING:[^ ]*]] : memref<8704xbf16, 3> {llvm.align = 16 : i64})
+// CHECK-SAME: %[[STAGING:[^ ]*]] : memref<8192xbf16, 3> {llvm.align = 16 : i64})
 // CHECK-COUNT-64: memref.store %{{.*}}, %[[STAGING]]
 // CHECK: gpu.barrier
 // CHECK-COUNT-64: memref.store %{{.*}}, %[[STAGING]]
