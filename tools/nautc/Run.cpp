@@ -121,7 +121,7 @@ std::string checkMemory(double tensors, const Workspaces &workspaces = {}) {
 /// conflicts)` for each kind of shared access the program made, then
 /// `profile: PROGRAM: global KIND R requests, S sectors of 32 bytes, P% of
 /// their bytes used` for its global loads and stores.
-void printSharedProfile(const std::string &program,
+void printMemoryProfile(const std::string &program,
                         const emu::MemoryProfile &profile) {
   const std::pair<const char *, const emu::SharedTraffic *> kinds[] = {
       {"loads", &profile.loads},
@@ -386,7 +386,7 @@ int nautilus::runRun(const Options &opts) {
   }
 
   for (const auto &[program, profile] : profiles)
-    printSharedProfile(program, profile);
+    printMemoryProfile(program, profile);
 
   if (opts.time) {
     std::vector<double> times;
