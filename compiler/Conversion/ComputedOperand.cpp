@@ -51,13 +51,20 @@ Value nautilus::emitGuardedLoad(OpBuilder &b, Location loc, Value buffer,
   return ifOk.getResult(0);
 }
 
+/// A row-major buffer: the identity layout, or (a buffer the GPU lowering
+/// views at its bound sizes, `memref.reinterpret_cast`) strides that are
+/// the shape's row-major ones.
+static bool isRowMajor(MemRefType type) {
+  return type.getLayout().isIdentity() ||
+         type.areTrailingDimsContiguous(type.getRank());
+}
+
 Value nautilus::emitClampedLoad(OpBuilder &b, Location loc, Value buffer,
                                 ValueRange indices) {
   Value ok = insideBuffer(b, loc, buffer, indices);
   Value zeroIndex = arith::ConstantIndexOp::create(b, loc, 0);
   auto type = cast<MemRefType>(buffer.getType());
-  if (type.getRank() > 1 && (type.getLayout().isIdentity() ||
-                             type.areTrailingDimsContiguous(type.getRank()))) {
+  if (type.getRank() > 1 && isRowMajor(type)) {
     // A row-major buffer: clamp the linear offset rather than each index.
     // The outer indices' part of the offset then stays loop-invariant when
     // only the innermost index moves (a row reduction), and LLVM computes
@@ -194,7 +201,7 @@ bool nautilus::readsRunContiguously(AffineMap map, unsigned kDim,
   // it, the buffer is row-major, and the run fills whole 16-byte vectors.
   auto memType = cast<MemRefType>(buffer.getType());
   int64_t bytes = memType.getElementTypeBitWidth() / 8;
-  return isContiguousAlong(map, kDim) && memType.getLayout().isIdentity() &&
+  return isContiguousAlong(map, kDim) && isRowMajor(memType) &&
          bytes <= 16 &&
          (length * bytes) % 16 == 0;
 }
