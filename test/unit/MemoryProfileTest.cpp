@@ -16,9 +16,11 @@ using namespace nautilus::emu::detail;
 
 namespace {
 
-std::vector<LaneAccess> strided(uint32_t lanes, uint32_t stride,
-                                uint32_t bytes) {
-  std::vector<LaneAccess> accesses;
+/// Lanes 0 .. lanes - 1 accessing `bytes` each, `stride` bytes apart:
+/// shared (LaneAccess) or global (GlobalLaneAccess) accesses.
+template <typename Access = LaneAccess>
+std::vector<Access> strided(uint32_t lanes, uint32_t stride, uint32_t bytes) {
+  std::vector<Access> accesses;
   for (uint32_t l = 0; l < lanes; ++l)
     accesses.push_back({l, l * stride, bytes});
   return accesses;
@@ -56,26 +58,18 @@ TEST(MemoryProfile, WideAccessesGoByQuarterAndHalfWarps) {
   EXPECT_EQ(rows.idealWavefronts, 1u);
 }
 
-std::vector<GlobalLaneAccess> globalStrided(uint32_t lanes, uint64_t stride,
-                                            uint32_t bytes) {
-  std::vector<GlobalLaneAccess> accesses;
-  for (uint32_t l = 0; l < lanes; ++l)
-    accesses.push_back({l, l * stride, bytes});
-  return accesses;
-}
-
 TEST(MemoryProfile, CoalescedAccessesUseWholeSectors) {
   // 16 bytes a lane, consecutive: 512 bytes, 16 sectors, all used.
-  GlobalTraffic t = countSectors(globalStrided(32, 16, 16));
+  GlobalTraffic t = countSectors(strided<GlobalLaneAccess>(32, 16, 16));
   EXPECT_EQ(t.requests, 1u);
   EXPECT_EQ(t.sectors, 16u);
   EXPECT_EQ(t.bytes, 512u);
   // One f32 a lane, 32 bytes apart: a sector each, an eighth used.
-  GlobalTraffic strided = countSectors(globalStrided(32, 32, 4));
-  EXPECT_EQ(strided.sectors, 32u);
-  EXPECT_EQ(strided.bytes, 128u);
+  GlobalTraffic apart = countSectors(strided<GlobalLaneAccess>(32, 32, 4));
+  EXPECT_EQ(apart.sectors, 32u);
+  EXPECT_EQ(apart.bytes, 128u);
   // Every lane the same word: one sector, 4 bytes.
-  GlobalTraffic broadcast = countSectors(globalStrided(32, 0, 4));
+  GlobalTraffic broadcast = countSectors(strided<GlobalLaneAccess>(32, 0, 4));
   EXPECT_EQ(broadcast.sectors, 1u);
   EXPECT_EQ(broadcast.bytes, 4u);
 }
