@@ -112,21 +112,32 @@ extern "C" void *__nautilus_emu_access_if(bool predicate, void *address,
   return quarantine;
 }
 
+/// The shared range `bytes` at `address` covers, if inside shared memory.
+static bool sharedRangeOf(const BlockState &b, const void *address,
+                          int32_t bytes, SharedRange &range) {
+  auto at = reinterpret_cast<uintptr_t>(address);
+  auto begin = reinterpret_cast<uintptr_t>(b.shared.data());
+  if (bytes <= 0 || at < begin || at + bytes > begin + b.shared.size())
+    return false;
+  range = {static_cast<uint32_t>(at - begin), static_cast<uint32_t>(bytes)};
+  return true;
+}
+
 /// Records, for the memory profile, the current lane's access of `bytes`
 /// at `address` from site `site`: a shared one, or a global one (inside a
 /// launch buffer).
 static void profileAccess(BlockState &b, const void *address, int64_t bytes,
                           bool isStore, int32_t site) {
-  auto at = reinterpret_cast<uintptr_t>(address);
   uint32_t tid = linearTid(b);
   uint32_t execution = b.current->siteExecutions[site]++;
-  auto begin = reinterpret_cast<uintptr_t>(b.shared.data());
-  if (at >= begin && at + bytes <= begin + b.shared.size()) {
+  SharedRange range;
+  if (sharedRangeOf(b, address, int32_t(bytes), range)) {
     b.accessLog->record(tid / 32, site, execution,
                         isStore ? AccessLog::Store : AccessLog::Load,
-                        {tid % 32, uint32_t(at - begin), uint32_t(bytes)});
+                        {tid % 32, range.offset, range.bytes});
     return;
   }
+  auto at = reinterpret_cast<uintptr_t>(address);
   const std::vector<MemoryRange> &buffers = *b.launch->buffers;
   for (size_t i = 0; i < buffers.size(); ++i) {
     auto first = reinterpret_cast<uintptr_t>(buffers[i].begin);
@@ -269,17 +280,6 @@ extern "C" void __nautilus_emu_mma(int32_t kind, const uint32_t *in,
   std::copy(t->warp.out.begin(), t->warp.out.end(), out);
 }
 
-/// The shared range `bytes` at `address` covers, if inside shared memory.
-static bool sharedRangeOf(const BlockState &b, const void *address,
-                          int32_t bytes, SharedRange &range) {
-  auto at = reinterpret_cast<uintptr_t>(address);
-  auto begin = reinterpret_cast<uintptr_t>(b.shared.data());
-  if (bytes <= 0 || at < begin || at + bytes > begin + b.shared.size())
-    return false;
-  range = {static_cast<uint32_t>(at - begin), static_cast<uint32_t>(bytes)};
-  return true;
-}
-
 /// A copy is in flight, writing its destination, from here until a wait
 /// lands it.
 extern "C" void __nautilus_emu_cp_async(void *destination, const void *source,
@@ -376,18 +376,20 @@ MBarrier &nautilus::emu::detail::mbarrierInUse(void *address,
                                                const char *what) {
   BlockState &b = *currentBlock;
   MBarrier &m = mbarrierAt(address);
-  std::string offset = std::to_string(
-      static_cast<const char *>(address) - b.shared.data());
-  if (!m.initialised)
-    b.launch->fail(std::string(what) + " by " + threadName(b) +
-                   " uses the mbarrier at shared byte offset " + offset +
-                   " before any mbarrier.init of it");
-  else if (m.initThread != linearTid(b) && m.initBarriers == b.barrierReleases)
-    b.launch->fail(std::string(what) + " by " + threadName(b) +
-                   " uses the mbarrier at shared byte offset " + offset +
-                   " that thread " + std::to_string(m.initThread) +
-                   " initialised with no barrier in between (synchronise "
-                   "after mbarrier.init)");
+  bool unordered =
+      m.initialised && m.initThread != linearTid(b) &&
+      m.initBarriers == b.barrierReleases;
+  if (m.initialised && !unordered)
+    return m; // (polled in spin loops: the reports below are built rarely)
+  std::string user = std::string(what) + " by " + threadName(b) +
+                     " uses the mbarrier at shared byte offset " +
+                     std::to_string(static_cast<const char *>(address) -
+                                    b.shared.data());
+  b.launch->fail(m.initialised
+                     ? user + " that thread " + std::to_string(m.initThread) +
+                           " initialised with no barrier in between "
+                           "(synchronise after mbarrier.init)"
+                     : user + " before any mbarrier.init of it");
   return m;
 }
 
