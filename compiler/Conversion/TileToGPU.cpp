@@ -1566,7 +1566,6 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
     return best;
   };
   StagingRows staged = bestRows(columns);
-  int64_t padding = staged.pad;
   // Static shared memory in use (the mma.sync stages, other conversions'
   // staging), within the static limit and, on sm_90, what the wgmma
   // pipeline's dynamic stages leave of the block's 227 KiB.
@@ -1578,19 +1577,19 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
   }
   int64_t limit = staticSharedBudget(program);
   int64_t bands =
-      stagingBands(rows, (columns + padding) * elementBytes, limit - used);
+      stagingBands(rows, staged.pitch() * elementBytes, limit - used);
   if (bands == 0)
     return convert.emitOpError("needs ")
-           << (columns + padding) * elementBytes
+           << staged.pitch() * elementBytes
            << " bytes of shared memory a row to move the tile, with " << used
            << " already in use; a block may use " << limit
            << " bytes of static shared memory beside its pipeline";
   BandAxis axis = BandAxis::Rows;
-  int64_t bandExtent = rows / bands, pitch = columns + padding;
+  int64_t bandExtent = rows / bands;
   std::optional<SmallVector<int64_t>> fromBands, toBands;
   if (bands > 1 && columns % bands == 0 &&
       (columns / bands) % unit == 0 &&
-      rows * (columns / bands + padding) * elementBytes <= limit - used) {
+      rows * (columns / bands + staged.pad) * elementBytes <= limit - used) {
     fromBands = from ? registerBands(from, columns / bands, BandAxis::Columns)
                      : std::nullopt;
     toBands = registerBands(to, columns / bands, BandAxis::Columns);
@@ -1599,11 +1598,9 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
       bandExtent = columns / bands;
       // Rows a band wide may want another layout, if it fits.
       StagingRows band = bestRows(bandExtent);
-      if (rows * band.pitch() * elementBytes > limit - used) {
-        band = StagingRows{bandExtent, padding, unit};
-      }
+      if (rows * band.pitch() * elementBytes > limit - used)
+        band = StagingRows{bandExtent, staged.pad, unit};
       staged = band;
-      pitch = staged.pitch();
     }
   }
   if (axis == BandAxis::Rows) {
@@ -1617,7 +1614,7 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
   if (bands > 1 && !toBands)
     readRun = 1;
   int64_t bufferElements =
-      axis == BandAxis::Rows ? bandExtent * pitch : rows * pitch;
+      (axis == BandAxis::Rows ? bandExtent : rows) * staged.pitch();
   Value staging = func.addWorkgroupAttribution(
       MemRefType::get({bufferElements}, element, AffineMap(),
                       b.getI64IntegerAttr(3)),
@@ -1654,7 +1651,8 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
           arith::RemUIOp::create(b, loc, column, cIndex(staged.unit)));
     }
     return arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, row, cIndex(pitch)), column);
+        b, loc, arith::MulIOp::create(b, loc, row, cIndex(staged.pitch())),
+        column);
   };
   auto inBand = [&](Value row, int64_t band) -> Value {
     return arith::CmpIOp::create(
