@@ -7,7 +7,7 @@ Usage:
 The nautc binary defaults to ../build/bin/nautc relative to this script.
 
 nautc: the wall time of the whole process
-    nautc compile /work/shared/examples/attention.tensor -k attention
+    nautc compile examples/attention.tensor -k attention
           --target sm_90 --shape B=4,H=16,N=4096,M=4096,D=128 --emit ptx -o F
 (process start to exit, PTX written to a temporary file), median of --runs
 runs and, separately, the first run.
@@ -45,7 +45,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ptxtools import find_ptxas, ptxas_usage  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ATTENTION = "/work/shared/examples/attention.tensor"
+ATTENTION = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                         "examples", "attention.tensor")
 SHAPE = dict(B=4, H=16, N=4096, M=4096, D=128)
 AIM_S = 1.0  # the aim: attention to PTX in under one second
 

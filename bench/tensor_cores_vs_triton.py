@@ -4,7 +4,7 @@
 Usage:
     python3 bench/tensor_cores_vs_triton.py [PATH/TO/nautc] [--runs 3] [--no-triton]
 
-For each GEMM of ../shared/examples/gemm.tensor (gemm: f16 in, f32 out;
+For each GEMM of examples/gemm.tensor (gemm: f16 in, f32 out;
 gemm_bias_gelu: bf16 in, + bias, GELU, bf16 out; bmm_nt: bf16, 8 batches,
 B stored [N, K]) at 4096^3, and each target (sm_80, sm_90), side by side:
 
@@ -42,8 +42,7 @@ from ptxtools import (SASS_MIX, assemble, disassemble, find_nvdisasm, find_ptxas
                       main_loop_mix, parse_report, ptxas_advisories, sass_main_loop,
                       sass_mix, sass_straight_path)
 
-EXAMPLES = "/work/shared/examples" if os.path.isdir("/work/shared/examples") \
-    else os.path.join(HERE, "..", "examples")
+EXAMPLES = os.path.join(HERE, "..", "examples")
 GEMMS = {
     "gemm": "M=4096,N=4096,K=4096",
     "gemm_bias_gelu": "M=4096,N=4096,K=4096",

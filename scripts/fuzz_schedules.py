@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Random tensor-core schedules for the example GEMMs, on the SIMT emulator.
 
-Each run gives one GEMM of ../shared/examples/gemm.tensor (or a transposed
+Each run gives one GEMM of examples/gemm.tensor (or a transposed
 one from test/e2e/Inputs) a random `#tile.schedule` through --schedule:
 tile M and N, threads, mma.sync or wgmma, tile K, warps, stages, group_m,
 producers, persistent, swizzle and split_k, valid and invalid values alike, for sm_80

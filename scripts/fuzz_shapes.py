@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The example kernels at random shapes, on the CPU and the emulator, with --check.
 
-Each case takes one kernel of ../shared/examples (GEMMs, attention, causal
+Each case takes one kernel of examples/ (GEMMs, attention, causal
 and grouped-query attention, the mixture of experts, the norms), random
 sizes (ragged, small enough for the emulator; one GEMM in three with a
 long K over few tiles, which splits K; one norm or attention in four

@@ -5,8 +5,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/build.sh" nautc nautc-opt
-examples="$root/../shared/examples"
-[ -f "$examples/attention.tensor" ] || examples="$root/examples"
+examples="$root/examples"
 nautc="$root/build/bin/nautc"
 mkdir -p "$root/out"
 set -x

@@ -15,8 +15,7 @@ root="$(cd "$here/../.." && pwd)"
 nautc="${1:-$root/build/bin/nautc}"
 shift || true
 targets=("${@:-sm_90}")
-examples="$root/../shared/examples"
-[ -d "$examples" ] || examples="$root/examples"
+examples="$root/examples"
 out="$here/bundles"
 mkdir -p "$out"
 # Bundles of an earlier run (another target, a case since removed) would

@@ -574,7 +574,7 @@ def moe_case(driver, b):
 
 
 def rmsnorm_case(driver, b):
-    """rmsnorm (../shared/examples/norms.tensor, eps 1e-6) against
+    """rmsnorm (examples/norms.tensor, eps 1e-6) against
     F.rms_norm; "flops" is the bytes of X and Y (memory-bound)."""
     import torch
     import torch.nn.functional as F

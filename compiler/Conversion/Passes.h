@@ -14,22 +14,6 @@
 
 namespace nautilus {
 
-/// The target a pass's `target` option names; otherwise an error on `op`
-/// and std::nullopt (the pass then fails).
-/// `multiprocessors`: a pass's option overriding the target's (0 keeps
-/// it).
-inline std::optional<TargetInfo> getTargetOption(mlir::Operation *op,
-                                                 llvm::StringRef name,
-                                                 int64_t multiprocessors = 0) {
-  std::optional<TargetInfo> info = getTarget(name);
-  if (!info)
-    op->emitError() << "unknown target '" << name
-                    << "' (cpu, sm_80, sm_90, gfx90a or gfx942)";
-  else if (multiprocessors > 0)
-    info->multiprocessors = multiprocessors;
-  return info;
-}
-
 #define GEN_PASS_DECL
 #include "compiler/Conversion/Passes.h.inc"
 

@@ -6,6 +6,7 @@ Each kernel is compiled for sm_80 and sm_90 (--emit ptx), gfx90a and gfx942
 (--emit amdgcn) and cpu (--emit obj), once with sizes left dynamic and, for
 PTX, once with sizes bound. With --ptxas, every PTX file must assemble.
 """
+import json
 import os
 import re
 import subprocess
@@ -14,14 +15,8 @@ import sys
 nautc, examples, out = sys.argv[1:4]
 ptxas = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == "--ptxas" else None
 
-BOUND = {"attention": "B=2,H=16,N=4096,M=4096,D=128",
-         "attention_causal": "B=2,H=16,N=4096,M=4096,D=128",
-         "attention_gqa": "B=2,H=32,G=8,N=4096,M=4096,D=128",
-         "gemm": "M=4096,N=4096,K=4096", "gemm_bias_gelu": "M=4096,N=4096,K=4096",
-         "bmm_nt": "Z=8,M=1024,N=1024,K=512",
-         "moe_ffn": "T=4096,D=1024,F=2816,E=8,J=2",
-         "softmax": "R=4096,C=32000", "rmsnorm": "T=4096,D=4096",
-         "layernorm": "T=4096,D=4096"}
+# Each kernel's bench shape (the sizes bound once per kernel).
+BOUND = json.load(open(os.path.join(examples, "bench_shapes.json")))
 
 jobs = []
 for name in sorted(os.listdir(examples)):

@@ -1,0 +1,18 @@
+//===- Passes.h - The alg rewrites ---*- C++ -*-===//
+#ifndef NAUTILUS_TRANSFORMS_ALG_PASSES_H
+#define NAUTILUS_TRANSFORMS_ALG_PASSES_H
+
+#include "dialects/Alg/AlgOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace nautilus {
+
+#define GEN_PASS_DECL
+#include "compiler/Transforms/Alg/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "compiler/Transforms/Alg/Passes.h.inc"
+
+} // namespace nautilus
+
+#endif
