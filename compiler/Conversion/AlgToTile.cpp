@@ -6,8 +6,8 @@
 // dimensions) or the `tile.reduce` block arguments (reduced dimensions).
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Conversion/AffineExpansion.h"
-#include "compiler/Conversion/DefaultSchedule.h"
+#include "dialects/Tile/Utils/AffineExpansion.h"
+#include "compiler/Schedule/ScheduleProvider.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Target/Target.h"
 
@@ -36,8 +36,10 @@ struct Buffer {
 
 class KernelLowering {
 public:
-  KernelLowering(alg::KernelOp kernel, const TargetInfo &target)
-      : kernel(kernel), target(target), builder(kernel.getContext()) {}
+  KernelLowering(alg::KernelOp kernel, const TargetInfo &target,
+                 ScheduleProvider &schedules)
+      : kernel(kernel), target(target), schedules(schedules),
+        builder(kernel.getContext()) {}
 
   LogicalResult run();
 
@@ -59,6 +61,7 @@ private:
 
   alg::KernelOp kernel;
   const TargetInfo &target;
+  ScheduleProvider &schedules;
   OpBuilder builder;
   SmallVector<Buffer> buffers;
   SmallVector<Attribute> programs;
@@ -264,7 +267,7 @@ LogicalResult KernelLowering::lowerDefine(alg::DefineOp def, unsigned index) {
   SmallVector<std::optional<int64_t>> extents;
   for (Attribute d : def.getDims())
     extents.push_back(extentOf(d));
-  tile::ScheduleAttr schedule = defaultSchedule(ctx, extents, target);
+  tile::ScheduleAttr schedule = schedules.elementwise(ctx, extents, target);
 
   SmallVector<Attribute> argNames;
   SmallVector<Type> argTypes;
@@ -347,26 +350,30 @@ LogicalResult KernelLowering::lowerDefine(alg::DefineOp def, unsigned index) {
                         entry->getArgument(it - buffers.begin()));
   tile::ReturnOp::create(builder, loc);
   if (reduction)
-    program.retile(defaultReductionSchedule(
-        ctx, extents, reducedExtent, reductionShape(program, reduction),
-        target));
-  program.retile(withVectorRuns(program, target));
+    program.retile(schedules.reduction(ctx, extents, reducedExtent,
+                                       reductionShape(program, reduction),
+                                       target, ReductionScheduleOptions()));
+  program.retile(schedules.vectorRuns(program, target));
   return success();
 }
 
 struct ConvertAlgToTilePass
     : public nautilus::impl::ConvertAlgToTileBase<ConvertAlgToTilePass> {
   using ConvertAlgToTileBase::ConvertAlgToTileBase;
+  explicit ConvertAlgToTilePass(std::shared_ptr<ScheduleProvider> schedules)
+      : schedules(std::move(schedules)) {}
+
+  std::shared_ptr<ScheduleProvider> schedules = heuristicSchedules();
 
   void runOnOperation() override {
     std::optional<TargetInfo> info =
-        getTargetOption(getOperation(), target, multiprocessors);
+        getModuleTarget(getOperation());
     if (!info)
       return signalPassFailure();
     SmallVector<alg::KernelOp> kernels(
         getOperation().getOps<alg::KernelOp>());
     for (alg::KernelOp kernel : kernels) {
-      if (failed(KernelLowering(kernel, *info).run()))
+      if (failed(KernelLowering(kernel, *info, *schedules).run()))
         return signalPassFailure();
       kernel.erase();
     }
@@ -374,3 +381,8 @@ struct ConvertAlgToTilePass
 };
 
 } // namespace
+
+std::unique_ptr<Pass> nautilus::createConvertAlgToTile(
+    std::shared_ptr<ScheduleProvider> schedules) {
+  return std::make_unique<ConvertAlgToTilePass>(std::move(schedules));
+}

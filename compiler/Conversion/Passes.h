@@ -1,4 +1,4 @@
-//===- Passes.h - Conversions between Nautilus's layers --------*- C++ -*-===//
+//===- Passes.h - Lowerings from one layer to the next ----------*- C++ -*-===//
 #ifndef NAUTILUS_CONVERSION_PASSES_H
 #define NAUTILUS_CONVERSION_PASSES_H
 
@@ -16,6 +16,13 @@ namespace nautilus {
 
 #define GEN_PASS_DECL
 #include "compiler/Conversion/Passes.h.inc"
+
+class ScheduleProvider;
+
+/// convert-alg-to-tile asking `schedules` (the heuristics when made
+/// without one).
+std::unique_ptr<mlir::Pass>
+createConvertAlgToTile(std::shared_ptr<ScheduleProvider> schedules);
 
 #define GEN_PASS_REGISTRATION
 #include "compiler/Conversion/Passes.h.inc"

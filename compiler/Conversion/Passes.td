@@ -1,4 +1,4 @@
-//===- Passes.td - The lowerings from one layer to the next ---*- tablegen -*-===//
+//===- Passes.td - Lowerings from one layer to the next ----*- tablegen -*-===//
 #ifndef NAUTILUS_CONVERSION_PASSES
 #define NAUTILUS_CONVERSION_PASSES
 
@@ -12,8 +12,9 @@ def ConvertAlgToTile : Pass<"convert-alg-to-tile", "::mlir::ModuleOp"> {
     indices if the definition reduces, its epilogue, and a `tile.store`.
     Scalar ops of the alg bodies become the same ops on tiles. A `tile.plan`
     lists the buffers (inputs, outputs, and a workspace per intermediate)
-    and the programs in order. The tile shape comes from the target's
-    default schedule and the bound sizes; a reduction of rows on a GPU
+    and the programs in order. Schedules come from the schedule provider
+    (the heuristics unless the pipeline hands it another), for the
+    module's target (`#tile.target`) and the bound sizes; a reduction of rows on a GPU
     takes groups of threads (`reduce_threads`) and, for few outputs over
     long rows, a split across programs (`reduce_split`), sized for the
     multiprocessors (`defaultReductionSchedule`).

@@ -13,9 +13,9 @@
 // accumulator tile; tile.store is a masked vector store per row.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Conversion/AffineExpansion.h"
+#include "dialects/Tile/Utils/AffineExpansion.h"
 #include "compiler/Conversion/Passes.h"
-#include "compiler/Conversion/ReductionKinds.h"
+#include "dialects/Tile/Utils/ReductionKinds.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

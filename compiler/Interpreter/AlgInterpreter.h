@@ -15,7 +15,7 @@
 #ifndef NAUTILUS_INTERPRETER_ALGINTERPRETER_H
 #define NAUTILUS_INTERPRETER_ALGINTERPRETER_H
 
-#include "compiler/Pipeline/KernelSignature.h"
+#include "dialects/Alg/KernelSignature.h"
 
 namespace nautilus {
 

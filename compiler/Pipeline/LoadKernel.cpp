@@ -1,7 +1,7 @@
 //===- LoadKernel.cpp -----------------------------------------------------===//
 #include "compiler/Pipeline/LoadKernel.h"
 #include "compiler/Frontend/AlgEmitter.h"
-#include "compiler/Transforms/Passes.h"
+#include "compiler/Transforms/Alg/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
@@ -15,7 +15,7 @@ void nautilus::registerNautilusDialects(MLIRContext &context) {
                       math::MathDialect>();
 }
 
-int nautilus::loadKernel(const Options &opts, MLIRContext &context,
+int nautilus::loadKernel(const KernelSource &opts, MLIRContext &context,
                          llvm::SourceMgr &sourceMgr, bool bindShape,
                          LoadedKernel &out) {
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(opts.file, /*IsText=*/true);

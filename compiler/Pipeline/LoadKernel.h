@@ -2,23 +2,34 @@
 #ifndef NAUTILUS_PIPELINE_LOADKERNEL_H
 #define NAUTILUS_PIPELINE_LOADKERNEL_H
 
-#include "compiler/Pipeline/Options.h"
+#include "compiler/Pipeline/ExitCode.h"
 #include "dialects/Alg/AlgOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <map>
+#include <string>
+
 namespace nautilus {
+
+/// Which kernel to load: the .tensor file ("-": standard input), the
+/// kernel's name (empty: the file's only one) and the sizes to bind.
+struct KernelSource {
+  std::string file;
+  std::string kernel;
+  std::map<std::string, int64_t> shape;
+};
 
 struct LoadedKernel {
   mlir::OwningOpRef<mlir::ModuleOp> module; // holds only `kernel`
   alg::KernelOp kernel;
 };
 
-/// Reads `opts.file`, runs the frontend, keeps the kernel named by `-k` (or
-/// the only one) and binds the sizes of `opts.shape` when `bindShape`.
-/// Prints diagnostics to stderr and returns an ExitCode.
-int loadKernel(const Options &opts, mlir::MLIRContext &context,
+/// Reads `source.file`, runs the frontend, keeps the kernel `source.kernel`
+/// names (or the only one) and binds the sizes of `source.shape` when
+/// `bindShape`. Prints diagnostics to stderr and returns an ExitCode.
+int loadKernel(const KernelSource &source, mlir::MLIRContext &context,
                llvm::SourceMgr &sourceMgr, bool bindShape, LoadedKernel &out);
 
 /// Binds `sizes` in the module's kernel (the alg-bind-sizes pass): constants

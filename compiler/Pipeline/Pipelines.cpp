@@ -1,11 +1,15 @@
 //===- Pipelines.cpp - The end-to-end lowering pipelines ------------------===//
 #include "compiler/Pipeline/Pipelines.h"
 #include "compiler/Conversion/Passes.h"
-#include "compiler/Conversion/ContractLowering.h"
-#include "compiler/Conversion/WgmmaPlan.h"
-#include "compiler/Pipeline/KernelSignature.h"
+#include "dialects/Tile/Utils/ResourceBudget.h"
+#include "dialects/Tile/Utils/WgmmaPlan.h"
+#include "dialects/Alg/KernelSignature.h"
 #include "compiler/Pipeline/PtxMerge.h"
-#include "compiler/Transforms/Passes.h"
+#include "compiler/Schedule/ScheduleProvider.h"
+#include "compiler/Target/Passes.h"
+#include "compiler/Transforms/Alg/Passes.h"
+#include "compiler/Transforms/LLVM/Passes.h"
+#include "compiler/Transforms/Tile/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -60,50 +64,35 @@ void nautilus::registerPipelineDialects(DialectRegistry &registry) {
   arith::registerConvertArithToLLVMInterface(registry);
 }
 
-/// Tile programs with their default schedules.
-static void buildScheduledTile(OpPassManager &pm, const TargetInfo &info) {
-  const std::string &target = info.name;
+/// Tile programs with the schedules `schedules` decides, for the module's
+/// target.
+static void buildScheduledTile(OpPassManager &pm,
+                               const std::shared_ptr<ScheduleProvider> &schedules) {
   pm.addNestedPass<alg::KernelOp>(createAlgFuseElementwise());
-  ConvertAlgToTileOptions options;
-  options.target = target;
-  options.multiprocessors = info.multiprocessors;
-  pm.addPass(createConvertAlgToTile(options));
+  pm.addPass(createConvertAlgToTile(schedules));
   // A mixture of experts' contractions, bucketed by expert, become grouped
   // GEMMs; contractions that tensor cores can run take a tensor-core
   // schedule (NVIDIA targets; the passes leave other targets alone).
-  TileGroupRoutedContractionsOptions grouping;
-  grouping.target = target;
-  pm.addPass(createTileGroupRoutedContractions(grouping));
-  TileFormContractionsOptions contractions;
-  contractions.target = target;
-  contractions.multiprocessors = info.multiprocessors;
-  pm.addPass(createTileFormContractions(contractions));
+  pm.addPass(createTileGroupRoutedContractions(schedules));
+  pm.addPass(createTileFormContractions(schedules));
   // Computed operands that many tiles would recompute go to workspaces.
-  TileMaterializeComputedOperandsOptions materialize;
-  materialize.target = target;
-  materialize.multiprocessors = info.multiprocessors;
-  pm.addPass(createTileMaterializeComputedOperands(materialize));
+  pm.addPass(createTileMaterializeComputedOperands(schedules));
 }
 
 /// Split contractions and reductions, and layouts, for the schedules the
 /// programs have.
-static void buildTileLayouts(OpPassManager &pm, const TargetInfo &info) {
-  TileSplitContractionsOptions split;
-  split.target = info.name;
-  split.multiprocessors = info.multiprocessors;
-  pm.addPass(createTileSplitContractions(split));
-  TileSplitReductionsOptions splitReductions;
-  splitReductions.target = info.name;
-  splitReductions.multiprocessors = info.multiprocessors;
-  pm.addPass(createTileSplitReductions(splitReductions));
+static void buildTileLayouts(OpPassManager &pm,
+                             const std::shared_ptr<ScheduleProvider> &schedules) {
+  pm.addPass(createTileSplitContractions(schedules));
+  pm.addPass(createTileSplitReductions(schedules));
   pm.addPass(createTileAssignLayouts());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
 
-static void buildAlgToTile(OpPassManager &pm, const TargetInfo &target) {
-  buildScheduledTile(pm, target);
-  buildTileLayouts(pm, target);
+static void buildAlgToTile(OpPassManager &pm) {
+  buildScheduledTile(pm, heuristicSchedules());
+  buildTileLayouts(pm, heuristicSchedules());
 }
 
 void nautilus::buildHostLLVMPipeline(OpPassManager &pm) {
@@ -150,7 +139,7 @@ void nautilus::buildGPUToLLVMPipeline(OpPassManager &pm,
     kernels.addPass(memref::createExpandStridedMetadataPass());
     kernels.addPass(createLowerAffinePass());
   }
-  if (target.family == TargetFamily::NVIDIA) {
+  if (target.isNVIDIA()) {
     GpuNVVMAttachTargetOptions attach;
     attach.chip = target.chip;
     attach.features = target.ptxFeatures;
@@ -163,7 +152,7 @@ void nautilus::buildGPUToLLVMPipeline(OpPassManager &pm,
     pm.addPass(createGpuROCDLAttachTarget(attach));
   }
   pm.addPass(createConvertControlFlowToLLVMPass());
-  if (target.family == TargetFamily::NVIDIA) {
+  if (target.isNVIDIA()) {
     pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVGPUToNVVMPass());
     pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
     // The fragments of the tensor-core lowering are small vectors; NVVM ops
@@ -302,24 +291,35 @@ void nautilus::registerNautilusPipelines() {
       "nautilus-alg-to-tile",
       "Fuse elementwise definitions and lower alg kernels to tile programs",
       [](OpPassManager &pm, const TargetOption &options) {
-        // An unknown name goes on to the passes, which report it.
-        TargetInfo info{};
-        if (std::optional<TargetInfo> known = getTarget(options.target))
-          info = *known;
-        info.name = options.target;
-        if (options.multiprocessors > 0)
-          info.multiprocessors = options.multiprocessors;
-        buildAlgToTile(pm, info);
+        AttachTargetOptions attach;
+        attach.target = options.target;
+        attach.multiprocessors = options.multiprocessors;
+        pm.addPass(createAttachTarget(attach));
+        buildAlgToTile(pm);
       });
-  PassPipelineRegistration<TargetOption>(
+  struct GPUTargetOption : public PassPipelineOptions<GPUTargetOption> {
+    Option<std::string> target{*this, "target",
+                               llvm::cl::desc("The GPU target"),
+                               llvm::cl::init("sm_90")};
+  };
+  PassPipelineRegistration<GPUTargetOption>(
       "nautilus-tile-to-gpu-llvm",
       "Lower tile programs to GPU kernels in the NVVM or ROCDL LLVM dialect",
-      [](OpPassManager &pm, const TargetOption &options) {
+      [](OpPassManager &pm, const GPUTargetOption &options) {
+        std::optional<TargetInfo> target = getTarget(options.target);
+        if (!target || !target->isGPU()) {
+          llvm::errs() << "nautilus-tile-to-gpu-llvm: '" << options.target
+                       << "' is not a GPU target; lowering for "
+                       << firstTargetOf(TargetFamily::NVIDIA).name << "\n";
+          target = firstTargetOf(TargetFamily::NVIDIA);
+        }
+        AttachTargetOptions attach;
+        attach.target = target->name;
+        pm.addPass(createAttachTarget(attach));
         pm.addPass(createConvertTileToGPU());
         pm.addPass(createCanonicalizerPass());
         pm.addPass(createCSEPass());
-        std::optional<TargetInfo> target = getTarget(options.target);
-        buildGPUToLLVMPipeline(pm, target ? *target : *getTarget("sm_90"));
+        buildGPUToLLVMPipeline(pm, *target);
       });
   PassPipelineRegistration<>(
       "nautilus-tile-to-host-llvm",
@@ -330,31 +330,27 @@ void nautilus::registerNautilusPipelines() {
       });
 }
 
-LogicalResult nautilus::lowerAlgToTile(ModuleOp module,
-                                       const TargetInfo &target,
-                                       llvm::StringRef schedulePath,
-                                       bool *scheduleRejected) {
-  if (schedulePath.empty()) {
-    PassManager pm(module.getContext());
-    buildAlgToTile(pm, target);
-    return pm.run(module);
-  }
+LogicalResult nautilus::lowerAlgToTile(
+    ModuleOp module, const TargetInfo &target,
+    std::shared_ptr<ScheduleProvider> schedules, bool *scheduleRejected) {
+  setModuleTarget(module, target);
+  if (!schedules)
+    schedules = heuristicSchedules();
   PassManager scheduled(module.getContext());
-  buildScheduledTile(scheduled, target);
+  buildScheduledTile(scheduled, schedules);
   if (failed(scheduled.run(module)))
     return failure();
+  // The schedules the provider replaces as a whole (a schedule file's): a
+  // failure here is the provider's (a user's file), not a bug.
   PassManager replaced(module.getContext());
-  TileApplySchedulesOptions options;
-  options.path = schedulePath.str();
-  options.target = target.name;
-  replaced.addPass(createTileApplySchedules(options));
+  replaced.addPass(createTileApplySchedules(schedules));
   if (failed(replaced.run(module))) {
     if (scheduleRejected)
       *scheduleRejected = true;
     return failure();
   }
   PassManager layouts(module.getContext());
-  buildTileLayouts(layouts, target);
+  buildTileLayouts(layouts, schedules);
   return layouts.run(module);
 }
 

@@ -20,14 +20,17 @@ void registerPipelineDialects(mlir::DialectRegistry &registry);
 /// nautilus-tile-to-host-llvm.
 void registerNautilusPipelines();
 
-/// Fuses elementwise definitions and turns alg kernels into tile programs.
-/// `schedulePath` names a schedule file (tile-apply-schedules) whose
-/// schedules replace the defaults, or is empty; when that file is what
-/// fails (a user error, diagnosed), `*scheduleRejected` is set.
-mlir::LogicalResult lowerAlgToTile(mlir::ModuleOp module,
-                                   const TargetInfo &target,
-                                   llvm::StringRef schedulePath = "",
-                                   bool *scheduleRejected = nullptr);
+class ScheduleProvider;
+
+/// Records `target` on the module, fuses elementwise definitions and turns
+/// alg kernels into tile programs with the schedules `schedules` decides
+/// (the heuristics when null). When the schedules it replaces as a whole
+/// (a schedule file's) are what fails (a user error, diagnosed),
+/// `*scheduleRejected` is set.
+mlir::LogicalResult
+lowerAlgToTile(mlir::ModuleOp module, const TargetInfo &target,
+               std::shared_ptr<ScheduleProvider> schedules = nullptr,
+               bool *scheduleRejected = nullptr);
 
 /// The launch plan of the (single) kernel in a tile module.
 rt::LaunchPlan extractLaunchPlan(mlir::ModuleOp module);

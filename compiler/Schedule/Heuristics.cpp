@@ -1,6 +1,6 @@
-//===- DefaultSchedule.cpp - A program's schedule before any search -------===//
-#include "compiler/Conversion/DefaultSchedule.h"
-#include "compiler/Conversion/AffineExpansion.h"
+//===- Heuristics.cpp - Schedules decided by hand-written rules ----------===//
+#include "compiler/Schedule/Heuristics.h"
+#include "dialects/Tile/Utils/AffineExpansion.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -14,7 +14,7 @@ nautilus::defaultSchedule(MLIRContext *ctx,
                           ArrayRef<std::optional<int64_t>> extents,
                           const TargetInfo &target) {
   SmallVector<int64_t> tile(extents.size(), 1);
-  bool gpu = target.family != TargetFamily::CPU;
+  bool gpu = target.isGPU();
   // The innermost dimension is the contiguous one: tile it widest. On the
   // CPU a tile row is two SIMD registers of f32 and the accumulators of a
   // tile fill about half the register file (16 x 32 with AVX-512, 6 x 16
@@ -82,7 +82,7 @@ tile::ScheduleAttr nautilus::withVectorRuns(tile::ProgramOp program,
                                             const TargetInfo &target) {
   tile::ScheduleAttr schedule = program.getSchedule();
   ArrayRef<int64_t> tile = schedule.getTile();
-  if (target.family == TargetFamily::CPU || schedule.getMma() || tile.empty())
+  if (target.isCPU() || schedule.getMma() || tile.empty())
     return schedule;
   auto withVector = [&](int64_t vector) {
     if (vector == schedule.getVector())
@@ -147,7 +147,7 @@ tile::ScheduleAttr nautilus::defaultReductionSchedule(
   tile::ScheduleAttr schedule = defaultSchedule(ctx, extents, target);
   // (A GEMM's tile reuses each row of A across its columns: groups would
   // lose that.)
-  if (target.family == TargetFamily::CPU || !reduced ||
+  if (target.isCPU() || !reduced ||
       *reduced < options.minShared || shape == ReductionShape::Other)
     return schedule;
   bool columns = shape == ReductionShape::Columns;
@@ -331,4 +331,27 @@ tile::ScheduleAttr nautilus::defaultContractionSchedule(
                     target.multiprocessors));
   }
   return tile::ScheduleAttr::get(ctx, tile, mma.getNumThreads(), mma);
+}
+
+tile::ScheduleAttr
+nautilus::spreadOverMachine(tile::ScheduleAttr schedule,
+                            ArrayRef<std::optional<int64_t>> extents,
+                            const TargetInfo &target) {
+  SmallVector<int64_t> tile(schedule.getTile());
+  unsigned rank = tile.size();
+  while (programCount(extents, tile, target.multiprocessors) <
+         target.multiprocessors) {
+    if (rank >= 2 && tile[rank - 2] > 1)
+      tile[rank - 2] /= 2;
+    else if (tile.back() > target.kernelLanes)
+      tile.back() /= 2;
+    else
+      break;
+  }
+  int64_t elements = 1;
+  for (int64_t t : tile)
+    elements *= t;
+  return tile::ScheduleAttr::get(
+      schedule.getContext(), tile,
+      std::min(schedule.getThreads(), elements));
 }

@@ -1,4 +1,4 @@
-//===- DefaultSchedule.h - A program's schedule before any search -*- C++ -*-===//
+//===- Heuristics.h - Schedules decided by hand-written rules -*- C++ -*-===//
 //
 // The schedule a program gets when it is made (convert-alg-to-tile) or
 // remade over new output dimensions (tile-group-routed-contractions):
@@ -7,8 +7,8 @@
 // (tile-form-contractions, tile-materialize-computed-operands).
 //
 //===----------------------------------------------------------------------===//
-#ifndef NAUTILUS_CONVERSION_DEFAULTSCHEDULE_H
-#define NAUTILUS_CONVERSION_DEFAULTSCHEDULE_H
+#ifndef NAUTILUS_SCHEDULE_HEURISTICS_H
+#define NAUTILUS_SCHEDULE_HEURISTICS_H
 
 #include "compiler/Target/Target.h"
 #include "dialects/Tile/TileOps.h"
@@ -132,6 +132,17 @@ tile::ScheduleAttr defaultContractionSchedule(
 /// The fewest steps of tile_k a default split leaves each chunk: enough to
 /// fill a pipeline of 4 stages twice over.
 constexpr int64_t kMinSplitSteps = 8;
+
+/// The schedule of a program that sums a split contraction's partials:
+/// `schedule` (the default) with smaller tiles while its programs are fewer
+/// than the multiprocessors. The sum is a few loads an element, bound by
+/// their latency, and an output this small (split K's) would otherwise
+/// leave most of the machine idle. The outer extent halves first, then the
+/// inner down to a warp's 32.
+tile::ScheduleAttr
+spreadOverMachine(tile::ScheduleAttr schedule,
+                  llvm::ArrayRef<std::optional<int64_t>> extents,
+                  const TargetInfo &target);
 
 } // namespace nautilus
 

@@ -1,32 +1,144 @@
-//===- Target.cpp ---------------------------------------------------------===//
+//===- Target.cpp - The targets and what each can do ----------------------===//
 #include "compiler/Target/Target.h"
+#include "dialects/Tile/TileOps.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/TargetParser/Host.h"
 
 using namespace nautilus;
 
-std::optional<TargetInfo> nautilus::getTarget(llvm::StringRef name) {
-  if (name == "cpu") {
-    // The host: code is compiled for the machine nautc runs on.
-    TargetInfo info{"cpu", TargetFamily::CPU, "", "", 1, 1, 1};
-    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-    info.vectorBits = features.lookup("avx512f") ? 512
-                      : features.lookup("avx2") ? 256
-                                                : 128;
+namespace {
+
+constexpr llvm::StringRef kTargetNames[] = {"cpu", "sm_80", "sm_90", "gfx90a",
+                                            "gfx942"};
+
+/// What every NVIDIA target shares.
+TargetInfo nvidiaTarget(llvm::StringRef name, llvm::StringRef chip,
+                        llvm::StringRef ptxFeatures) {
+  TargetInfo info{name.str(), TargetFamily::NVIDIA, chip.str(),
+                  ptxFeatures.str()};
+  info.warpSize = info.kernelLanes = 32;
+  info.maxThreadsPerProgram = 1024;
+  info.defaultThreads = 128;
+  info.maxStaticSharedBytes = 48 * 1024;
+  info.registerFile = 65536;
+  info.maxRegistersPerThread = 255;
+  info.namedBarriers = 16;
+  return info;
+}
+
+TargetInfo hostTarget() {
+  // The host: code is compiled for the machine nautc runs on.
+  TargetInfo info{"cpu", TargetFamily::CPU, "", ""};
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  info.vectorBits = features.lookup("avx512f") ? 512
+                    : features.lookup("avx2")  ? 256
+                                               : 128;
+  return info;
+}
+
+std::optional<TargetInfo> lookupTarget(llvm::StringRef name) {
+  if (name == "cpu")
+    return hostTarget();
+  if (name == "sm_80") {
+    // A100: 108 SMs, 163 KiB of shared memory a block.
+    TargetInfo info = nvidiaTarget(name, "sm_80", "+ptx70");
+    info.multiprocessors = 108;
+    info.maxSharedBytes = 163 * 1024;
+    info.tensorCores = TensorCores::MmaSync;
     return info;
   }
-  if (name == "sm_80")
-    return TargetInfo{"sm_80", TargetFamily::NVIDIA, "sm_80", "+ptx70", 32,
-                      1024, 128, 0, /*multiprocessors=*/108};
-  // Hopper: sm_90a unlocks wgmma and setmaxnreg; PTX 8.3 (CUDA 12.3) the
-  // tensormap proxy fence that acquires a tensor map in global memory.
-  if (name == "sm_90")
-    return TargetInfo{"sm_90", TargetFamily::NVIDIA, "sm_90a", "+ptx83", 32,
-                      1024, 128, 0, /*multiprocessors=*/132};
-  // MI250X: 110 CUs a die; MI300X: 304.
-  if (name == "gfx90a" || name == "gfx942")
-    return TargetInfo{name.str(), TargetFamily::AMD, name.str(), "", 64, 1024,
-                      256, 0, name == "gfx90a" ? 110 : 304};
+  if (name == "sm_90") {
+    // Hopper (H100 SXM, H200: 132 SMs, 227 KiB a block): sm_90a unlocks
+    // wgmma and setmaxnreg; PTX 8.3 (CUDA 12.3) the tensormap proxy fence
+    // that acquires a tensor map in global memory.
+    TargetInfo info = nvidiaTarget(name, "sm_90a", "+ptx83");
+    info.multiprocessors = 132;
+    info.maxSharedBytes = 227 * 1024;
+    info.tensorCores = TensorCores::Wgmma;
+    info.warpgroupThreads = 128;
+    info.hasTma = true;
+    return info;
+  }
+  if (name == "gfx90a" || name == "gfx942") {
+    // MI250X: 110 CUs a die, MI300X: 304; 64 KiB of LDS a workgroup.
+    TargetInfo info{name.str(), TargetFamily::AMD, name.str(), ""};
+    info.warpSize = 64;
+    info.kernelLanes = 32; // see TargetInfo::kernelLanes
+    info.maxThreadsPerProgram = 1024;
+    info.defaultThreads = 256;
+    info.multiprocessors = name == "gfx90a" ? 110 : 304;
+    info.maxSharedBytes = info.maxStaticSharedBytes = 64 * 1024;
+    info.registerFile = 65536;
+    info.maxRegistersPerThread = 512;
+    return info;
+  }
   return std::nullopt;
+}
+
+} // namespace
+
+llvm::ArrayRef<llvm::StringRef> nautilus::targetNames() { return kTargetNames; }
+
+std::string nautilus::targetNameList() {
+  std::string list;
+  for (auto [i, name] : llvm::enumerate(kTargetNames)) {
+    if (i)
+      list += i + 1 == std::size(kTargetNames) ? " or " : ", ";
+    list += name.str();
+  }
+  return list;
+}
+
+std::optional<TargetInfo> nautilus::getTarget(llvm::StringRef name,
+                                              int64_t multiprocessors) {
+  std::optional<TargetInfo> info = lookupTarget(name);
+  if (info && multiprocessors > 0)
+    info->multiprocessors = multiprocessors;
+  return info;
+}
+
+TargetInfo nautilus::firstTargetOf(TargetFamily family) {
+  for (llvm::StringRef name : kTargetNames)
+    if (std::optional<TargetInfo> info = lookupTarget(name);
+        info->family == family)
+      return *info;
+  llvm_unreachable("every family has a target");
+}
+
+void nautilus::setModuleTarget(mlir::ModuleOp module,
+                               const TargetInfo &target) {
+  // The multiprocessors are written only where they replace the target's.
+  std::optional<TargetInfo> own = lookupTarget(target.name);
+  int64_t multiprocessors =
+      own && own->multiprocessors == target.multiprocessors
+          ? 0
+          : target.multiprocessors;
+  module.getContext()->getOrLoadDialect<tile::TileDialect>();
+  module->setAttr(tile::TargetAttr::kModuleAttrName,
+                  tile::TargetAttr::get(module.getContext(), target.name,
+                                        multiprocessors));
+}
+
+std::optional<TargetInfo> nautilus::getModuleTarget(mlir::Operation *op) {
+  auto module = llvm::dyn_cast<mlir::ModuleOp>(op);
+  if (!module)
+    module = op->getParentOfType<mlir::ModuleOp>();
+  auto attr = module ? module->getAttrOfType<tile::TargetAttr>(
+                           tile::TargetAttr::kModuleAttrName)
+                     : tile::TargetAttr();
+  if (!attr) {
+    op->emitError() << "no target: the module needs a `"
+                    << tile::TargetAttr::kModuleAttrName
+                    << "` attribute (nautilus-attach-target, or "
+                       "#tile.target<name = \"sm_90\"> written on the module)";
+    return std::nullopt;
+  }
+  std::optional<TargetInfo> info =
+      getTarget(attr.getName(), attr.getMultiprocessors());
+  if (!info)
+    op->emitError() << "unknown target '" << attr.getName() << "' ("
+                    << targetNameList() << ")";
+  return info;
 }

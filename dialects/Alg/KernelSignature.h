@@ -6,8 +6,8 @@
 // an alg.kernel; it has no MLIR types so the runtime side can use it.
 //
 //===----------------------------------------------------------------------===//
-#ifndef NAUTILUS_PIPELINE_KERNELSIGNATURE_H
-#define NAUTILUS_PIPELINE_KERNELSIGNATURE_H
+#ifndef NAUTILUS_ALG_KERNELSIGNATURE_H
+#define NAUTILUS_ALG_KERNELSIGNATURE_H
 
 #include "runtime/HostTensor.h"
 #include "runtime/LaunchPlan.h"
@@ -66,6 +66,10 @@ std::string resolveSizes(const KernelSignature &sig,
                          const std::map<std::string, int64_t> &requested,
                          const std::vector<const rt::HostTensor *> &inputs,
                          SizeValues &sizes);
+
+/// Parses "N=4096,D=128" into `shape`; returns an error message or "".
+std::string parseShapeList(const std::string &text,
+                           std::map<std::string, int64_t> &shape);
 
 } // namespace nautilus
 

@@ -1,6 +1,6 @@
 //===- TileOps.cpp - The tile dialect -------------------------------------===//
 #include "dialects/Tile/TileOps.h"
-#include "compiler/Layout/LinearLayout.h"
+#include "dialects/Tile/Layout/LinearLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -51,6 +51,16 @@ void TileDialect::initialize() {
 }
 
 //===----------------------------------------------------------------------===//
+// TargetAttr: #tile.target<name = "sm_90", multiprocessors = 4>
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef name, int64_t multiprocessors) {
+  if (name.empty())
+    return emitError() << "a target needs a name";
+  if (multiprocessors < 0)
+    return emitError() << "multiprocessors must be positive (0: the target's)";
+  return success();
+}
+
 // ScheduleAttr: #tile.schedule<tile = [1, 16, 64], threads = 128>
 //===----------------------------------------------------------------------===//
 

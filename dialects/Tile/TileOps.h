@@ -2,7 +2,7 @@
 #ifndef NAUTILUS_DIALECTS_TILE_TILEOPS_H
 #define NAUTILUS_DIALECTS_TILE_TILEOPS_H
 
-#include "compiler/Layout/LinearLayout.h"
+#include "dialects/Tile/Layout/LinearLayout.h"
 #include "dialects/Alg/AlgOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"

@@ -155,6 +155,34 @@ def Tile_LinearLayoutAttr : AttrDef<Tile_Dialect, "LinearLayout"> {
   }];
 }
 
+def Tile_TargetAttr : AttrDef<Tile_Dialect, "Target"> {
+  let mnemonic = "target";
+  let summary = "The target a module is compiled for";
+  let description = [{
+    Rides on the module as `tile.target` and is what every pass reads to
+    learn its target: `name` is one of the targets of `compiler/Target`
+    (`cpu`, `sm_80`, `sm_90`, `gfx90a`, `gfx942`), which resolves the name
+    to capabilities and limits; `multiprocessors` (0, the target's own
+    count, when not printed) replaces the multiprocessors the default
+    schedules fill. The dialect checks the form only; an unknown name is
+    reported by the first pass that reads it.
+
+    ```mlir
+    module attributes {tile.target = #tile.target<name = "sm_90">} {}
+    module attributes {tile.target = #tile.target<name = "sm_80",
+                                                  multiprocessors = 4>} {}
+    ```
+  }];
+  let parameters = (ins StringRefParameter<"target name">:$name,
+                        DefaultValuedParameter<"int64_t", "0">:$multiprocessors);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The name of the module attribute that holds the target.
+    static constexpr ::llvm::StringLiteral kModuleAttrName = "tile.target";
+  }];
+}
+
 def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
   let mnemonic = "schedule";
   let summary = "How a program is tiled and mapped onto the machine";

@@ -1,5 +1,5 @@
-// RUN: nautc-opt %s -pass-pipeline='builtin.module(convert-alg-to-tile{target=cpu})' | FileCheck %s --check-prefix=CPU
-// RUN: nautc-opt %s -pass-pipeline='builtin.module(convert-alg-to-tile{target=sm_90})' | FileCheck %s --check-prefix=GPU
+// RUN: nautc-opt %s -pass-pipeline='builtin.module(nautilus-attach-target{target=cpu},convert-alg-to-tile)' | FileCheck %s --check-prefix=CPU
+// RUN: nautc-opt %s -pass-pipeline='builtin.module(nautilus-attach-target{target=sm_90},convert-alg-to-tile)' | FileCheck %s --check-prefix=GPU
 
 // CPU-DAG: #[[MA:.*]] = affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>
 // CPU-DAG: #[[MB:.*]] = affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>

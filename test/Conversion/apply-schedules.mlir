@@ -1,4 +1,4 @@
-// RUN: nautc-opt %s -pass-pipeline='builtin.module(tile-form-contractions{target=sm_80},tile-apply-schedules{target=sm_80 path=%S/Inputs/gemm-schedule.json})' | FileCheck %s
+// RUN: nautc-opt %s -pass-pipeline='builtin.module(nautilus-attach-target{target=sm_80},tile-form-contractions,tile-apply-schedules{path=%S/Inputs/gemm-schedule.json})' | FileCheck %s
 
 // The file's schedule replaces the one tile-form-contractions chose, and
 // every tile of the program (the contraction, the bias, the epilogue's

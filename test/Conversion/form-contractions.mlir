@@ -1,15 +1,15 @@
-// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(tile-form-contractions{target=sm_80 multiprocessors=1})' | FileCheck %s
-// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(tile-form-contractions{target=cpu})' | FileCheck %s --check-prefix=CPU
-// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(tile-form-contractions{target=sm_90 multiprocessors=1})' | FileCheck %s --check-prefix=SM90
+// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(nautilus-attach-target{target=sm_80 multiprocessors=1},tile-form-contractions)' | FileCheck %s
+// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(nautilus-attach-target{target=cpu},tile-form-contractions)' | FileCheck %s --check-prefix=CPU
+// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(nautilus-attach-target{target=sm_90 multiprocessors=1},tile-form-contractions)' | FileCheck %s --check-prefix=SM90
 // The target's multiprocessors (108 on sm_80, 132 on sm_90) are filled:
 // a 200 x 64 output makes 2 tiles of 128 x 64, and its tiles are halved,
 // the larger first, while twice as many still fit in one wave, down to
 // 32 x 32 (mma.sync, 14 tiles) or 64 x 64 (wgmma, 4 tiles); on 3
 // multiprocessors the 2 tiles stay. An output of unbound extents keeps its
 // tiles.
-// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(tile-form-contractions{target=sm_80})' | FileCheck %s --check-prefix=FILL80
-// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(tile-form-contractions{target=sm_90})' | FileCheck %s --check-prefix=FILL90
-// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(tile-form-contractions{target=sm_90 multiprocessors=3})' | FileCheck %s --check-prefix=FILL3
+// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(nautilus-attach-target{target=sm_80},tile-form-contractions)' | FileCheck %s --check-prefix=FILL80
+// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(nautilus-attach-target{target=sm_90},tile-form-contractions)' | FileCheck %s --check-prefix=FILL90
+// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(nautilus-attach-target{target=sm_90 multiprocessors=3},tile-form-contractions)' | FileCheck %s --check-prefix=FILL3
 // FILL80-LABEL: tile.program @gemm_C
 // FILL80-SAME: schedule = #tile.schedule<tile = [32, 32], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 64, warps = [2, 2], stages = 3, group_m = 8>>
 // FILL80-LABEL: tile.program @pv attributes

@@ -1,6 +1,6 @@
-// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(tile-group-routed-contractions{target=sm_80},canonicalize,cse)' | FileCheck %s
-// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(tile-group-routed-contractions{target=cpu})' | FileCheck %s --check-prefix=CPU
-// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(tile-group-routed-contractions{target=sm_90},tile-form-contractions{target=sm_90})' | FileCheck %s --check-prefix=FORMED
+// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(nautilus-attach-target{target=sm_80},tile-group-routed-contractions,canonicalize,cse)' | FileCheck %s
+// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(nautilus-attach-target{target=cpu},tile-group-routed-contractions)' | FileCheck %s --check-prefix=CPU
+// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(nautilus-attach-target{target=sm_90},tile-group-routed-contractions,tile-form-contractions)' | FileCheck %s --check-prefix=FORMED
 
 // G[t, j, f] = sum[d](X[t, d] * W[ids[t, j], d, f]), then Y[t, f] =
 // sum[j](G[t, j, f]). The rows (t, j) are bucketed by expert: a routing

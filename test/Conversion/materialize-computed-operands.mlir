@@ -1,4 +1,4 @@
-// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(tile-materialize-computed-operands{target=sm_80})' | FileCheck %s
+// RUN: nautc-opt %s -split-input-file -pass-pipeline='builtin.module(nautilus-attach-target{target=sm_80},tile-materialize-computed-operands)' | FileCheck %s
 
 // exp(S) as the lhs of a contraction whose N spans 4 tiles of 128: computed
 // once, by a CUDA-core program launched first, into a bf16 workspace over

@@ -1,4 +1,4 @@
-// RUN: nautc-opt %s -split-input-file -verify-diagnostics -pass-pipeline='builtin.module(tile-split-contractions{target=sm_90})' | FileCheck %s
+// RUN: nautc-opt %s -split-input-file -verify-diagnostics -pass-pipeline='builtin.module(nautilus-attach-target{target=sm_90},tile-split-contractions)' | FileCheck %s
 
 // K = 1000 split 4 ways in steps of 64: 16 steps, 4 a chunk (256 of K),
 // 4 chunks. The partial program contracts each chunk on the tensor cores

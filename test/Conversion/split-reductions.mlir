@@ -1,4 +1,4 @@
-// RUN: nautc-opt %s -split-input-file -verify-diagnostics -pass-pipeline='builtin.module(tile-split-reductions{target=sm_90})' | FileCheck %s
+// RUN: nautc-opt %s -split-input-file -verify-diagnostics -pass-pipeline='builtin.module(nautilus-attach-target{target=sm_90},tile-split-reductions)' | FileCheck %s
 
 // A row maximum over C = 10000 split 4 ways: chunks of 2500, 4 of them.
 // The partial program folds each chunk (its reduction taking `chunks(2500

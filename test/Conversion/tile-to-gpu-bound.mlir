@@ -1,4 +1,4 @@
-// RUN: nautc-opt %s -pass-pipeline='builtin.module(convert-tile-to-gpu,canonicalize,cse)' | FileCheck %s
+// RUN: nautc-opt %s -pass-pipeline='builtin.module(nautilus-attach-target{target=sm_80},convert-tile-to-gpu,canonicalize,cse)' | FileCheck %s
 
 // Sizes the plan binds become constants in the kernel, a buffer whose
 // dimensions are bound is read through a static view of it (its shape and

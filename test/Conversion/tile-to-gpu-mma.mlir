@@ -1,4 +1,4 @@
-// RUN: nautc-opt %s -split-input-file -verify-diagnostics -pass-pipeline='builtin.module(convert-tile-to-gpu,canonicalize,cse)' | FileCheck %s
+// RUN: nautc-opt %s -split-input-file -verify-diagnostics -pass-pipeline='builtin.module(nautilus-attach-target{target=sm_80},convert-tile-to-gpu,canonicalize,cse)' | FileCheck %s
 
 // The sm_80 pipeline of a contraction: 3 stages of swizzled shared memory
 // per operand (in the dynamic shared memory, the lhs's then the rhs's, as

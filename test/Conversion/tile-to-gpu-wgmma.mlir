@@ -1,4 +1,4 @@
-// RUN: nautc-opt %s -split-input-file -verify-diagnostics -pass-pipeline='builtin.module(convert-tile-to-gpu,canonicalize,cse)' | FileCheck %s
+// RUN: nautc-opt %s -split-input-file -verify-diagnostics -pass-pipeline='builtin.module(nautilus-attach-target{target=sm_90},convert-tile-to-gpu,canonicalize,cse)' | FileCheck %s
 
 // The sm_90 pipeline of a contraction: the kernel takes a TMA tensor map
 // for A and for B after its sizes; dynamic shared memory, 1024-byte

@@ -1,8 +1,8 @@
-// RUN: nautc-opt %s -pass-pipeline='builtin.module(convert-tile-to-gpu,canonicalize,cse)' | FileCheck %s
+// RUN: nautc-opt %s -pass-pipeline='builtin.module(nautilus-attach-target{target=sm_80},convert-tile-to-gpu,canonicalize,cse)' | FileCheck %s
 
 // 16x64 tile, 128 threads: 8 elements a thread, at positions t + 128 e, so
 // consecutive threads hold consecutive columns.
-// CHECK: module attributes {gpu.container_module}
+// CHECK: module attributes {gpu.container_module, tile.target = #tile.target<name = "sm_80">}
 // CHECK: gpu.module @nautilus_kernels
 // CHECK: gpu.func @gemm_C(%[[A:.*]]: memref<?x?xf32>, %[[B:.*]]: memref<?x?xf32>, %[[C:.*]]: memref<?x?xf32>, %{{.*}}: index, %[[K:.*]]: index, %{{.*}}: index) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 // CHECK-DAG: %[[BID:.*]] = gpu.block_id x

@@ -1,5 +1,5 @@
 // RUN: nautc-opt %s -cse | FileCheck %s
-// RUN: nautc-opt %s -cse -convert-tile-to-gpu | FileCheck %s --check-prefix=GPU
+// RUN: nautc-opt %s -cse -nautilus-attach-target=target=sm_80 -convert-tile-to-gpu | FileCheck %s --check-prefix=GPU
 
 // CSE may replace a computed operand's constant by an identical one outside
 // its region (the fold interface keeps the folder from hoisting it, CSE

@@ -1,5 +1,5 @@
 //===- LayoutTest.cpp - Linear layouts ------------------------------------===//
-#include "compiler/Layout/LinearLayout.h"
+#include "dialects/Tile/Layout/LinearLayout.h"
 
 #include <gtest/gtest.h>
 

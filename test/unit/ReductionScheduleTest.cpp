@@ -1,5 +1,5 @@
 //===- ReductionScheduleTest.cpp - the default schedule of a reduction ----===//
-#include "compiler/Conversion/DefaultSchedule.h"
+#include "compiler/Schedule/Heuristics.h"
 
 #include "mlir/IR/MLIRContext.h"
 

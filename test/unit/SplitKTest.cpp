@@ -1,5 +1,5 @@
 //===- SplitKTest.cpp - how K splits into chunks --------------------------===//
-#include "compiler/Conversion/SplitContractions.h"
+#include "compiler/Transforms/Tile/SplitContractions.h"
 
 #include <gtest/gtest.h>
 

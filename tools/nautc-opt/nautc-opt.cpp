@@ -8,7 +8,10 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Pipeline/Pipelines.h"
-#include "compiler/Transforms/Passes.h"
+#include "compiler/Target/Passes.h"
+#include "compiler/Transforms/Alg/Passes.h"
+#include "compiler/Transforms/LLVM/Passes.h"
+#include "compiler/Transforms/Tile/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllPasses.h"
@@ -18,8 +21,11 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   nautilus::registerPipelineDialects(registry);
   mlir::registerAllPasses();
-  nautilus::registerNautilusPasses();
+  nautilus::registerNautilusAlgTransformsPasses();
+  nautilus::registerNautilusTileTransformsPasses();
+  nautilus::registerNautilusLLVMTransformsPasses();
   nautilus::registerNautilusConversionPasses();
+  nautilus::registerNautilusTargetPasses();
   nautilus::registerNautilusPipelines();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "Nautilus optimizer driver\n", registry));

@@ -2,7 +2,7 @@
 #ifndef NAUTILUS_TOOLS_NAUTC_COMMANDS_H
 #define NAUTILUS_TOOLS_NAUTC_COMMANDS_H
 
-#include "compiler/Pipeline/Options.h"
+#include "tools/nautc/Options.h"
 
 namespace nautilus {
 int runCompile(const Options &opts);

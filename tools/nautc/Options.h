@@ -1,28 +1,23 @@
 //===- Options.h - What nautc was asked to do ------------------*- C++ -*-===//
 //
-// The parsed command line of nautc (DESIGN.md, "The command line"), shared by
-// the driver and the pipelines so each stage reads its settings from one
-// place.
+// The parsed command line of nautc (README, "The command line"); nautc.cpp
+// parses it, and the subcommands hand the pipeline what it needs of it.
 //
 //===----------------------------------------------------------------------===//
-#ifndef NAUTILUS_PIPELINE_OPTIONS_H
-#define NAUTILUS_PIPELINE_OPTIONS_H
+#ifndef NAUTILUS_TOOLS_NAUTC_OPTIONS_H
+#define NAUTILUS_TOOLS_NAUTC_OPTIONS_H
 
 #include <cstdint>
+#include "compiler/Pipeline/ExitCode.h"
+#include "compiler/Pipeline/LoadKernel.h"
+#include "dialects/Alg/KernelSignature.h"
+
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace nautilus {
-
-/// Exit statuses of every nautilus tool.
-enum ExitCode : int {
-  kExitSuccess = 0,
-  kExitUserError = 1,  // an error in the user's input, with a diagnostic
-  kExitUsage = 2,      // bad command-line usage
-  kExitInternal = 3,   // a bug in nautilus
-};
 
 struct Options {
   std::string command; // compile, run
@@ -44,6 +39,9 @@ struct Options {
   bool explain = false;
   bool noVerify = false;
 
+  /// The kernel to load: the file, -k and --shape.
+  KernelSource source() const { return {file, kernel, shape}; }
+
   /// The schedule file --schedule names ("" for the default schedules).
   std::string schedulePath() const {
     return schedule == "default" ? std::string() : schedule;
@@ -54,10 +52,6 @@ struct Options {
 /// (a user's) is to blame rather than a default schedule (a bug in
 /// nautilus); if so, says so on stderr.
 bool blameScheduleFile(const Options &opts);
-
-/// Parses "N=4096,D=128" into `shape`; returns an error message or "".
-std::string parseShapeList(const std::string &text,
-                           std::map<std::string, int64_t> &shape);
 
 } // namespace nautilus
 

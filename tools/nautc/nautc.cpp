@@ -10,6 +10,7 @@
 // 3 an internal error.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Target/Target.h"
 #include "tools/nautc/Commands.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -138,15 +139,14 @@ static int parseArgs(int argc, char **argv, Options &opts) {
   }
   if (opts.file.empty())
     return usageError("missing the .tensor file");
-  static const char *const targets[] = {"cpu", "sm_80", "sm_90", "gfx90a",
-                                        "gfx942"};
-  if (!llvm::is_contained(targets, opts.target))
-    return usageError("unknown target '" + opts.target +
-                      "' (expected cpu, sm_80, sm_90, gfx90a or gfx942)");
+  std::optional<TargetInfo> target = getTarget(opts.target);
+  if (!target)
+    return usageError("unknown target '" + opts.target + "' (expected " +
+                      targetNameList() + ")");
   if (!emitGiven)
-    opts.emit = opts.target == "cpu"                    ? "obj"
-                : llvm::StringRef(opts.target).starts_with("sm_") ? "ptx"
-                                                                  : "amdgcn";
+    opts.emit = target->isCPU()      ? "obj"
+                : target->isNVIDIA() ? "ptx"
+                                     : "amdgcn";
   if (opts.schedule == "auto")
     return usageError("--schedule auto: the auto-scheduler is not built yet "
                       "(use 'default' or a schedule file, PATH.json)");

@@ -1,6 +1,6 @@
 //===- ComputedOperand.cpp - A contraction operand evaluated in place -----===//
-#include "compiler/Conversion/ComputedOperand.h"
-#include "compiler/Conversion/AffineExpansion.h"
+#include "compiler/Conversion/TileToGPU/ComputedOperand.h"
+#include "dialects/Tile/Utils/AffineExpansion.h"
 #include "dialects/Tile/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -12,8 +12,8 @@
 // latency behind tensor-core work.
 //
 //===----------------------------------------------------------------------===//
-#ifndef NAUTILUS_CONVERSION_COMPUTEDOPERAND_H
-#define NAUTILUS_CONVERSION_COMPUTEDOPERAND_H
+#ifndef NAUTILUS_CONVERSION_TILETOGPU_COMPUTEDOPERAND_H
+#define NAUTILUS_CONVERSION_TILETOGPU_COMPUTEDOPERAND_H
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"

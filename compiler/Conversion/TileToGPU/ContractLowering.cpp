@@ -6,8 +6,8 @@
 // and the dynamic shared memory their stages live in.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Conversion/ContractLowering.h"
-#include "compiler/Conversion/AffineExpansion.h"
+#include "compiler/Conversion/TileToGPU/ContractLowering.h"
+#include "dialects/Tile/Utils/AffineExpansion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

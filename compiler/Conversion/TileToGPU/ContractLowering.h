@@ -6,11 +6,13 @@
 // the helpers both share (ContractLowering.cpp).
 //
 //===----------------------------------------------------------------------===//
-#ifndef NAUTILUS_CONVERSION_CONTRACTLOWERING_H
-#define NAUTILUS_CONVERSION_CONTRACTLOWERING_H
+#ifndef NAUTILUS_CONVERSION_TILETOGPU_CONTRACTLOWERING_H
+#define NAUTILUS_CONVERSION_TILETOGPU_CONTRACTLOWERING_H
 
-#include "compiler/Conversion/ComputedOperand.h"
-#include "compiler/Layout/LinearLayout.h"
+#include "compiler/Conversion/TileToGPU/ComputedOperand.h"
+#include "dialects/Tile/Utils/ResourceBudget.h"
+#include "compiler/Target/NamedBarriers.h"
+#include "dialects/Tile/Layout/LinearLayout.h"
 #include "dialects/Tile/TileOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -37,6 +39,9 @@ struct ContractLoweringContext {
   mlir::Value lhsTensorMap, rhsTensorMap;
   // A computed operand's evaluator (null: loaded).
   ComputedOperand *lhsComputed = nullptr, *rhsComputed = nullptr;
+  const TargetInfo *target = nullptr;
+  // The kernel's named barriers (a warp-specialised program's groups).
+  NamedBarriers *barriers = nullptr;
 };
 
 /// The K tile (of `tileK` elements) a program's contraction starts at,
@@ -52,18 +57,6 @@ mlir::Value emitFirstKTile(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value emitKTileCount(mlir::OpBuilder &b, mlir::Location loc,
                            tile::ContractOp contract, mlir::Value extent,
                            int64_t tileK);
-
-/// A layout conversion moves a tile of `rows` rows of `rowBytes` bytes
-/// (padded) through shared memory in bands of rows: the fewest bands (a
-/// power of two dividing `rows`) that fit `availableBytes`, or 0 if even
-/// one row does not.
-inline int64_t stagingBands(int64_t rows, int64_t rowBytes,
-                            int64_t availableBytes) {
-  for (int64_t bands = 1; bands <= rows && rows % bands == 0; bands *= 2)
-    if ((rows / bands) * rowBytes <= availableBytes)
-      return bands;
-  return 0;
-}
 
 /// The chunk at which `swizzle` stores 16-byte chunk `chunk` of row `row`
 /// (index values): layout::SharedSwizzle::storedChunk as IR.
@@ -93,36 +86,12 @@ mlir::Value emitOperandOffset(mlir::OpBuilder &b, mlir::Location loc,
                               llvm::ArrayRef<mlir::Value> origin,
                               llvm::ArrayRef<mlir::Value> sizes);
 
-/// A block's static shared memory limit; all of its shared memory (static
-/// and dynamic, opted into at launch) on sm_90 (H100, H200), and on sm_80
-/// (A100), whose limit the mma.sync pipeline keeps to on either target.
-constexpr int64_t kStaticSharedLimit = 48 * 1024;
-constexpr int64_t kSm90SharedLimit = 227 * 1024;
-constexpr int64_t kSm80SharedLimit = 163 * 1024;
-
 /// The dynamic shared memory of `func`'s kernels (an `.extern .shared`
 /// array aligned to 1024 bytes, declared once in its gpu.module) as a
 /// pointer in address space 3. Both tensor-core pipelines keep their
 /// stages there: a block's static shared memory stops at 48 KiB.
 mlir::Value emitDynamicSharedBase(mlir::OpBuilder &b, mlir::Location loc,
                                   mlir::gpu::GPUFuncOp func);
-
-/// A multiprocessor's registers, and a thread's share when `threads` split
-/// them evenly (a multiple of 8, and at most the 255 a thread addresses).
-constexpr int64_t kRegisterFile = 65536;
-inline int64_t evenRegisterSplit(int64_t threads) {
-  return std::min<int64_t>(255, kRegisterFile / threads / 8 * 8);
-}
-
-/// The static shared memory `program` may still take (layout conversions'
-/// staging) beside its pipeline's dynamic stages: 48 KiB, and no more than
-/// those leave of the block's shared memory (kSm80SharedLimit with
-/// mma.sync, kSm90SharedLimit with wgmma).
-int64_t staticSharedBudget(tile::ProgramOp program);
-
-/// The shared memory (bytes) the contraction's pipeline needs.
-int64_t contractSharedMemoryBytes(tile::ContractOp contract,
-                                  tile::ScheduleAttr schedule);
 
 /// Emits the pipelined tensor-core main loop at `b`'s insertion point and
 /// returns this thread's accumulators, register r of the mma accumulator

@@ -31,10 +31,10 @@
 //    each 16 x 8 accumulator tile of the warp's part.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Conversion/ContractLowering.h"
-#include "compiler/Conversion/AffineExpansion.h"
-#include "compiler/Conversion/ComputedOperand.h"
-#include "compiler/Layout/LinearLayout.h"
+#include "compiler/Conversion/TileToGPU/ContractLowering.h"
+#include "dialects/Tile/Utils/AffineExpansion.h"
+#include "compiler/Conversion/TileToGPU/ComputedOperand.h"
+#include "dialects/Tile/Layout/LinearLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -176,15 +176,6 @@ static Value dynamicSharedBuffer(OpBuilder &b, Location loc, Value base,
                               b.getI64IntegerAttr(3));
   return UnrealizedConversionCastOp::create(b, loc, type, descriptor)
       .getResult(0);
-}
-
-int64_t nautilus::contractSharedMemoryBytes(tile::ContractOp contract,
-                                            tile::ScheduleAttr schedule) {
-  ArrayRef<int64_t> tile = schedule.getTile();
-  int64_t k = schedule.getMma().getTileK();
-  int64_t bytes = contract.getOperandElementType().getIntOrFloatBitWidth() / 8;
-  return schedule.getMma().getStages() *
-         (tile[tile.size() - 2] * k + k * tile.back()) * bytes;
 }
 
 Value MmaSyncLowering::sharedOffset(const Operand &op, Value stage, Value row,
@@ -535,8 +526,10 @@ FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
         memref::DimOp::create(b, loc, op->buffer, op->offsetPosition));
   }
 
-  lane = arith::RemUIOp::create(b, loc, context.threadId, c(32));
-  Value warp = arith::DivUIOp::create(b, loc, context.threadId, c(32));
+  lane = arith::RemUIOp::create(b, loc, context.threadId,
+                               c(context.target->kernelLanes));
+  Value warp = arith::DivUIOp::create(b, loc, context.threadId,
+                                      c(context.target->kernelLanes));
   warpM = arith::DivUIOp::create(b, loc, warp, c(warpsN));
   warpN = arith::RemUIOp::create(b, loc, warp, c(warpsN));
   int64_t warpRows = tileM / warpsM, warpColumns = tileN / warpsN;

@@ -34,10 +34,10 @@
 // loops over several output tiles; the GPU lowering places them.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Conversion/AffineExpansion.h"
-#include "compiler/Conversion/ContractLowering.h"
-#include "compiler/Conversion/WgmmaPlan.h"
-#include "compiler/Layout/LinearLayout.h"
+#include "dialects/Tile/Utils/AffineExpansion.h"
+#include "compiler/Conversion/TileToGPU/ContractLowering.h"
+#include "dialects/Tile/Utils/WgmmaPlan.h"
+#include "dialects/Tile/Layout/LinearLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -163,9 +163,6 @@ private:
   void storeComputed(const WgmmaOperandPlan &op, ComputedOperand &computed,
                      Value kTile, Value stage, ArrayRef<Value> origin,
                      SmallVector<std::tuple<Value, Value, ComputedRun>> &runs);
-  /// The named barrier the producer warpgroup meets at (0 is the block's,
-  /// 1 the consumers' in the epilogue).
-  static constexpr int64_t kProducerBarrier = 2;
   /// The matrix descriptor of `op`'s part read by the 16 of K at `kStep`,
   /// for warpgroup `group` (i32; the lhs's rows 64 group.. ; 0 for the rhs).
   Value descriptor(const WgmmaOperandPlan &op, Value stage, Value group,
@@ -339,7 +336,7 @@ void WgmmaLowering::produceTile(Value localTile, ArrayRef<Value> origin) {
       continue;
     // A loop over groups of a thread's chunks (a multiple of the group:
     // rowTile x rowChunks / 128 is at least 8), its body emitted once.
-    int64_t chunks = op->rowTile * rowChunks / 128;
+    int64_t chunks = op->rowTile * rowChunks / context.target->warpgroupThreads;
     int64_t inFlight = std::min(kChunksInFlight, chunks);
     auto groups = scf::ForOp::create(b, loc, index(0), index(chunks),
                                      index(inFlight));
@@ -352,8 +349,9 @@ void WgmmaLowering::produceTile(Value localTile, ArrayRef<Value> origin) {
   NVVM::FenceProxyOp::create(
       b, loc, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
       NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
-  NVVM::BarrierOp::create(b, loc, Type(), i32(kProducerBarrier), i32(128),
-                          nullptr, Value());
+  NVVM::BarrierOp::create(
+      b, loc, Type(), i32(context.barriers->of(BarrierGroup::Producer)),
+      i32(context.target->warpgroupThreads), nullptr, Value());
   Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                        context.threadId, index(0));
   auto ifLeader = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
@@ -376,7 +374,7 @@ WgmmaLowering::readComputed(const WgmmaOperandPlan &op,
         b, loc, context.threadId,
         arith::MulIOp::create(
             b, loc, arith::AddIOp::create(b, loc, firstChunk, index(i)),
-            index(128)));
+            index(context.target->warpgroupThreads)));
     Value row = arith::DivUIOp::create(b, loc, q, index(rowChunks));
     Value chunk = arith::RemUIOp::create(b, loc, q, index(rowChunks));
     SmallVector<Value> dims(origin.begin(), origin.end());
@@ -431,11 +429,14 @@ SmallVector<Value> WgmmaLowering::consumeTile(Value localTile,
   SmallVector<Type> accTypes(registers, f32);
   auto accType = LLVM::LLVMStructType::getLiteral(b.getContext(), accTypes);
   Value zero = arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32));
-  Value computing = arith::SubIOp::create(b, loc, context.threadId, index(128));
+  int64_t warpgroupThreads = context.target->warpgroupThreads;
+  Value computing = arith::SubIOp::create(b, loc, context.threadId,
+                                          index(warpgroupThreads));
   Value group = arith::SubIOp::create(b, loc, warpgroup, i32(1));
   Value leader = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::eq,
-      arith::RemUIOp::create(b, loc, computing, index(128)), index(0));
+      arith::RemUIOp::create(b, loc, computing, index(warpgroupThreads)),
+      index(0));
   Value first = arith::MulIOp::create(b, loc, localTile, numK);
   SmallVector<Value> init(registers, zero);
   auto loop = scf::ForOp::create(b, loc, index(0), numK, index(1), init);
@@ -564,7 +565,7 @@ Value WgmmaLowering::setup() {
     for (Value map : {context.lhsTensorMap, context.rhsTensorMap})
       if (map)
         NVVM::FenceProxyAcquireOp::create(b, loc, NVVM::MemScopeKind::SYS, map,
-                                          i32(128));
+                                          i32(kTensorMapBytes));
   }
   gpu::BarrierOp::create(b, loc);
   numK = emitKTileCount(b, loc, contract, context.extent, tileK);
@@ -573,7 +574,9 @@ Value WgmmaLowering::setup() {
   // wgmma of a divergent-looking path).
   return NVVM::ShflOp::create(
       b, loc, b.getI32Type(), i32(-1),
-      toI32(arith::DivUIOp::create(b, loc, tid, index(128))), i32(0), i32(31),
+      toI32(arith::DivUIOp::create(b, loc, tid,
+                                   index(context.target->warpgroupThreads))),
+      i32(0), i32(context.target->kernelLanes - 1),
       NVVM::ShflKindAttr::get(ctx, NVVM::ShflKind::idx),
       /*return_value_and_is_valid=*/nullptr);
 }

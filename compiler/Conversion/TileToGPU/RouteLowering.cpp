@@ -1,5 +1,5 @@
 //===- RouteLowering.cpp - tile.route on the threads of one block ---------===//
-#include "compiler/Conversion/RouteLowering.h"
+#include "compiler/Conversion/TileToGPU/RouteLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

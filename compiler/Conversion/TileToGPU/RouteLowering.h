@@ -4,8 +4,8 @@
 // block (barriers between its phases, atomic adds to count and to place).
 //
 //===----------------------------------------------------------------------===//
-#ifndef NAUTILUS_CONVERSION_ROUTELOWERING_H
-#define NAUTILUS_CONVERSION_ROUTELOWERING_H
+#ifndef NAUTILUS_CONVERSION_TILETOGPU_ROUTELOWERING_H
+#define NAUTILUS_CONVERSION_TILETOGPU_ROUTELOWERING_H
 
 #include "dialects/Tile/TileOps.h"
 

@@ -25,13 +25,13 @@
 // folds its program's chunk (emitReducedRange).
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Conversion/AffineExpansion.h"
-#include "compiler/Conversion/ContractLowering.h"
+#include "dialects/Tile/Utils/AffineExpansion.h"
+#include "compiler/Conversion/TileToGPU/ContractLowering.h"
 #include "compiler/Conversion/Passes.h"
-#include "compiler/Conversion/ReductionKinds.h"
-#include "compiler/Conversion/RouteLowering.h"
-#include "compiler/Conversion/WgmmaPlan.h"
-#include "compiler/Layout/LinearLayout.h"
+#include "dialects/Tile/Utils/ReductionKinds.h"
+#include "compiler/Conversion/TileToGPU/RouteLowering.h"
+#include "dialects/Tile/Utils/WgmmaPlan.h"
+#include "dialects/Tile/Layout/LinearLayout.h"
 #include "runtime/SharedBanks.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -40,6 +40,7 @@
 #include "mlir/IR/IRMapping.h"
 
 #include <map>
+#include "compiler/Target/NamedBarriers.h"
 
 namespace nautilus {
 #define GEN_PASS_DEF_CONVERTTILETOGPU
@@ -62,8 +63,10 @@ constexpr int64_t kSharedReductionCopies = 4;
 
 class KernelLowering {
 public:
-  KernelLowering(tile::ProgramOp program, gpu::GPUModuleOp gpuModule)
-      : program(program), gpuModule(gpuModule), b(program.getContext()),
+  KernelLowering(tile::ProgramOp program, gpu::GPUModuleOp gpuModule,
+                 const TargetInfo &target)
+      : program(program), gpuModule(gpuModule), target(target),
+        barriers(target), b(program.getContext()),
         tileShape(program.getSchedule().getTile()), rank(program.getRank()),
         threads(program.getSchedule().getThreads() /
                 program.getSchedule().getReduceThreads()),
@@ -194,6 +197,9 @@ private:
 
   tile::ProgramOp program;
   gpu::GPUModuleOp gpuModule;
+  const TargetInfo &target;
+  /// The kernel's named barriers (a warp-specialised program's groups).
+  NamedBarriers barriers;
   OpBuilder b;
   Location loc = program.getLoc();
   ArrayRef<int64_t> tileShape;
@@ -682,12 +688,13 @@ Fragment KernelLowering::combineAcrossGroup(alg::ReductionKind kind,
   // lanes (all in different warps once G >= 32).
   bool interleaved = program.getSchedule().getReduceInterleaved();
   int64_t stride = interleaved ? threads : 1;
+  int64_t lanes = target.kernelLanes;
   int64_t inWarp =
-      stride >= 32 ? 1 : std::min<int64_t>(reduceThreads, 32 / stride);
+      stride >= lanes ? 1 : std::min<int64_t>(reduceThreads, lanes / stride);
   // Within a warp: log2(inWarp) butterfly steps; lanes that differ in the
   // low bits of their place in the group exchange and combine, so all of
   // them end with the same value.
-  Value width = arith::ConstantIntOp::create(b, loc, 32, 32);
+  Value width = arith::ConstantIntOp::create(b, loc, lanes, 32);
   for (int64_t offset = 1; offset < inWarp; offset *= 2) {
     Value mask = arith::ConstantIntOp::create(b, loc, offset * stride, 32);
     for (int64_t e = 0; e < perThread; ++e) {
@@ -787,7 +794,7 @@ LogicalResult KernelLowering::lowerOp(Operation &op) {
         producers && !persistent) {
       Value computing = arith::CmpIOp::create(
           b, loc, arith::CmpIPredicate::uge, threadId,
-          cIndex(128 * producers));
+          cIndex(target.warpgroupThreads * producers));
       auto ifComputing = scf::IfOp::create(b, loc, computing, /*withElse=*/false);
       b.setInsertionPointToStart(&ifComputing.getThenRegion().front());
     }
@@ -892,7 +899,11 @@ KernelLowering::contractContext(tile::ContractOp contract) {
                                   Value(),
                                   Value(),
                                   lhsTensorMap,
-                                  rhsTensorMap};
+                                  rhsTensorMap,
+                                  nullptr,
+                                  nullptr,
+                                  &target,
+                                  &barriers};
   for (unsigned side : {0u, 1u}) {
     if (contract.isComputed(side)) {
       computedOperands[side] = std::make_unique<ComputedOperand>(
@@ -1030,9 +1041,12 @@ KernelLowering::layoutPositions(const layout::LinearLayout &l) {
   int64_t producers =
       program.getSchedule().getMma() ? program.getSchedule().getMma().getProducers() : 0;
   Value computing =
-      arith::SubIOp::create(b, loc, threadId, cIndex(128 * producers));
-  Value lane = arith::RemUIOp::create(b, loc, computing, cIndex(32));
-  Value warp = arith::DivUIOp::create(b, loc, computing, cIndex(32));
+      arith::SubIOp::create(b, loc, threadId,
+                            cIndex(target.warpgroupThreads * producers));
+  Value lane =
+      arith::RemUIOp::create(b, loc, computing, cIndex(target.kernelLanes));
+  Value warp =
+      arith::DivUIOp::create(b, loc, computing, cIndex(target.kernelLanes));
   unsigned dims = l.getOutDims().size(), lead = rank - dims;
   SmallVector<Value> threadPart(dims, cIndex(0));
   for (auto [name, value] :
@@ -1199,6 +1213,12 @@ LogicalResult KernelLowering::run() {
   SmallVector<Type> argTypes(entry.getArgumentTypes());
   tile::MmaAttr mma = program.getSchedule().getMma();
   tile::ContractOp contract = findContract(program);
+  // A warp-specialised program's groups meet apart: the consumers (in
+  // layout conversions of the epilogue), then the producer warpgroup.
+  if (mma && mma.getProducers()) {
+    barriers.reserve(BarrierGroup::Consumers);
+    barriers.reserve(BarrierGroup::Producer);
+  }
   SmallVector<unsigned> mappedSides;
   if (mma && mma.getInstr() == "wgmma" && contract)
     for (unsigned side : {0u, 1u})
@@ -1669,7 +1689,9 @@ KernelLowering::lowerConvert(tile::ConvertLayoutOp convert,
       return;
     }
     NVVM::BarrierOp::create(
-        b, loc, Type(), arith::ConstantIntOp::create(b, loc, 1, 32),
+        b, loc, Type(),
+        arith::ConstantIntOp::create(
+            b, loc, barriers.of(BarrierGroup::Consumers), 32),
         arith::ConstantIntOp::create(b, loc,
                                      program.getSchedule().getTileThreads(), 32),
         nullptr, Value());
@@ -1971,8 +1993,11 @@ struct ConvertTileToGPUPass
     b.setInsertionPointToEnd(module.getBody());
     auto gpuModule =
         gpu::GPUModuleOp::create(b, module.getLoc(), "nautilus_kernels");
+    std::optional<TargetInfo> target = getModuleTarget(module);
+    if (!target)
+      return signalPassFailure();
     for (tile::ProgramOp p : programs)
-      if (failed(KernelLowering(p, gpuModule).run()))
+      if (failed(KernelLowering(p, gpuModule, *target).run()))
         return signalPassFailure();
   }
 };

@@ -1,6 +1,6 @@
 //===- BindSizes.cpp - Fix a kernel's sizes to constants ------------------===//
-#include "compiler/Pipeline/Options.h"
-#include "compiler/Transforms/Passes.h"
+#include "dialects/Alg/KernelSignature.h"
+#include "compiler/Transforms/Alg/Passes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
@@ -9,7 +9,7 @@
 
 namespace nautilus {
 #define GEN_PASS_DEF_ALGBINDSIZES
-#include "compiler/Transforms/Passes.h.inc"
+#include "compiler/Transforms/Alg/Passes.h.inc"
 } // namespace nautilus
 
 using namespace mlir;

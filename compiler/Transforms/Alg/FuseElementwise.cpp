@@ -1,5 +1,5 @@
 //===- FuseElementwise.cpp - Inline elementwise definitions ---------------===//
-#include "compiler/Transforms/Passes.h"
+#include "compiler/Transforms/Alg/Passes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -7,7 +7,7 @@
 
 namespace nautilus {
 #define GEN_PASS_DEF_ALGFUSEELEMENTWISE
-#include "compiler/Transforms/Passes.h.inc"
+#include "compiler/Transforms/Alg/Passes.h.inc"
 } // namespace nautilus
 
 using namespace mlir;

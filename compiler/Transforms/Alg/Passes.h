@@ -1,8 +1,9 @@
-//===- Passes.h - The alg rewrites ---*- C++ -*-===//
+//===- Passes.h - Rewrites of alg kernels -----------------------*- C++ -*-===//
 #ifndef NAUTILUS_TRANSFORMS_ALG_PASSES_H
 #define NAUTILUS_TRANSFORMS_ALG_PASSES_H
 
 #include "dialects/Alg/AlgOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Pass/Pass.h"
 
 namespace nautilus {

@@ -1,4 +1,4 @@
-//===- Passes.td - The alg rewrites ---*- tablegen -*-===//
+//===- Passes.td - Rewrites of alg kernels -----------------*- tablegen -*-===//
 #ifndef NAUTILUS_TRANSFORMS_ALG_PASSES
 #define NAUTILUS_TRANSFORMS_ALG_PASSES
 

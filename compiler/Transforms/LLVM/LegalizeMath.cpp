@@ -1,5 +1,5 @@
 //===- LegalizeMath.cpp - Math every backend can lower --------------------===//
-#include "compiler/Transforms/Passes.h"
+#include "compiler/Transforms/LLVM/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/Transforms/Approximation.h"
@@ -10,7 +10,7 @@
 
 namespace nautilus {
 #define GEN_PASS_DEF_LEGALIZEMATH
-#include "compiler/Transforms/Passes.h.inc"
+#include "compiler/Transforms/LLVM/Passes.h.inc"
 } // namespace nautilus
 
 using namespace mlir;

@@ -1,5 +1,5 @@
 //===- LibcallsToIntrinsics.cpp - Device-library calls to intrinsics ------===//
-#include "compiler/Transforms/Passes.h"
+#include "compiler/Transforms/LLVM/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
@@ -7,7 +7,7 @@
 
 namespace nautilus {
 #define GEN_PASS_DEF_LIBCALLSTOINTRINSICS
-#include "compiler/Transforms/Passes.h.inc"
+#include "compiler/Transforms/LLVM/Passes.h.inc"
 } // namespace nautilus
 
 using namespace mlir;

@@ -1,4 +1,4 @@
-//===- Passes.td - The LLVM-level clean-ups of the lowered kernels ---*- tablegen -*-===//
+//===- Passes.td - Clean-ups of the LLVM-level kernels -----*- tablegen -*-===//
 #ifndef NAUTILUS_TRANSFORMS_LLVM_PASSES
 #define NAUTILUS_TRANSFORMS_LLVM_PASSES
 

@@ -1,22 +1,23 @@
-//===- ApplySchedules.cpp - schedules from a file -------------------------===//
+//===- ApplySchedules.cpp - Schedules that replace the formed ones --------===//
 //
-// Gives programs the schedules a JSON schedule file names (see
+// Asks the schedule provider which programs' schedules it replaces as a
+// whole (a schedule file's, a tuning database's), checks each against its
+// program and the target, and gives it to the program (see
 // TileApplySchedules in Passes.td).
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Conversion/Passes.h"
-#include "compiler/Conversion/SplitContractions.h"
-#include "compiler/Conversion/SplitReductions.h"
-#include "compiler/Conversion/WgmmaPlan.h"
+#include "compiler/Transforms/Tile/Passes.h"
+#include "compiler/Transforms/Tile/SplitContractions.h"
+#include "compiler/Transforms/Tile/SplitReductions.h"
+#include "dialects/Tile/Utils/WgmmaPlan.h"
 
-#include "mlir/AsmParser/AsmParser.h"
+#include "compiler/Schedule/ScheduleFile.h"
+
 #include "mlir/IR/BuiltinOps.h"
-#include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
 
 namespace nautilus {
 #define GEN_PASS_DEF_TILEAPPLYSCHEDULES
-#include "compiler/Conversion/Passes.h.inc"
+#include "compiler/Transforms/Tile/Passes.h.inc"
 } // namespace nautilus
 
 using namespace mlir;
@@ -27,83 +28,48 @@ namespace {
 /// The most elements of a tile one GPU thread may hold (the widest default,
 /// wgmma's 128 x 256 accumulators over two warpgroups, holds 128).
 constexpr int64_t kMaxElementsPerThread = 128;
-/// The threads of a block on every GPU target (NVIDIA and AMD).
-constexpr int64_t kMaxBlockThreads = 1024;
 
 struct TileApplySchedulesPass
     : public nautilus::impl::TileApplySchedulesBase<TileApplySchedulesPass> {
   using Base::Base;
+  explicit TileApplySchedulesPass(std::shared_ptr<ScheduleProvider> schedules)
+      : schedules(std::move(schedules)) {}
 
   void runOnOperation() override {
-    if (path.empty())
-      return;
     ModuleOp module = getOperation();
-    // Errors in the file as a whole point at the file.
-    auto fail = [&]() -> InFlightDiagnostic {
-      signalPassFailure();
-      return emitError(FileLineColLoc::get(&getContext(), path, 1, 1),
-                       "schedule file '")
-             << path << "': ";
-    };
-    auto buffer = llvm::MemoryBuffer::getFile(path);
-    if (!buffer) {
-      fail() << buffer.getError().message();
-      return;
-    }
-    llvm::Expected<llvm::json::Value> json =
-        llvm::json::parse((*buffer)->getBuffer());
-    if (!json) {
-      fail() << "not JSON: " << llvm::toString(json.takeError());
-      return;
-    }
-    const llvm::json::Object *top = json->getAsObject();
-    const llvm::json::Object *programs =
-        top ? top->getObject("programs") : nullptr;
-    if (!programs) {
-      fail() << "expected an object {\"programs\": {\"NAME\": "
-                "\"#tile.schedule<...>\", ...}}";
-      return;
-    }
-    for (const auto &entry : *top)
-      if (entry.first != "programs") {
-        fail() << "unknown key '" << entry.first.str()
-               << "' (the file has one key, \"programs\")";
+    // From nautc-opt: the schedules of the file the `path` option names.
+    std::shared_ptr<ScheduleProvider> provider = schedules;
+    if (!provider) {
+      if (path.empty())
         return;
-      }
-    for (const auto &entry : *programs) {
-      StringRef name = entry.first;
-      auto program = module.lookupSymbol<tile::ProgramOp>(name);
-      if (!program) {
-        std::string known;
-        for (auto p : module.getOps<tile::ProgramOp>())
-          known += (known.empty() ? "" : ", ") + p.getSymName().str();
-        fail() << "the kernel has no program '" << name
-               << "' (its programs: " << known << ")";
-        return;
-      }
-      std::optional<StringRef> text = entry.second.getAsString();
-      if (!text) {
-        fail() << "the schedule of '" << name
-               << "' must be a string holding a #tile.schedule";
-        return;
-      }
-      if (failed(apply(program, *text)))
+      provider = std::make_shared<ScheduleFile>(path, heuristicSchedules());
+    }
+    std::optional<TargetInfo> info = getModuleTarget(module);
+    if (!info)
+      return signalPassFailure();
+    target = *info;
+    if (failed(provider->beginReplacing(module)))
+      return signalPassFailure();
+    origin = provider->origin();
+    for (auto program : module.getOps<tile::ProgramOp>()) {
+      FailureOr<tile::ScheduleAttr> replaced =
+          provider->replacement(program, target);
+      if (failed(replaced) ||
+          (*replaced && failed(apply(program, *replaced))))
         return signalPassFailure();
     }
   }
 
-  /// Checks the schedule `text` against `program` and gives it to it.
-  LogicalResult apply(tile::ProgramOp program, StringRef text) {
+  std::shared_ptr<ScheduleProvider> schedules;
+  TargetInfo target;
+  std::string origin;
+
+  /// Checks `schedule` against `program` and gives it to it.
+  LogicalResult apply(tile::ProgramOp program, tile::ScheduleAttr schedule) {
     auto error = [&]() {
-      return program.emitError("schedule file '")
-             << path << "', program '" << program.getSymName() << "': ";
+      return program.emitError(origin)
+             << ", program '" << program.getSymName() << "': ";
     };
-    Attribute parsed = parseAttribute(text, program.getContext());
-    if (!parsed)
-      return error() << "the schedule does not parse (see above)";
-    auto schedule = dyn_cast<tile::ScheduleAttr>(parsed);
-    if (!schedule)
-      return error() << "'" << text << "' is not a #tile.schedule";
     if (schedule.getTile().size() != program.getRank())
       return error() << "the schedule tiles " << schedule.getTile().size()
                      << " dimensions; the program's output has "
@@ -117,8 +83,8 @@ struct TileApplySchedulesPass
       return error() << "a tensor-core schedule (mma) needs a contraction, "
                         "and the program has none";
     if (mma && mma.getInstr() == "wgmma") {
-      if (target != "sm_90")
-        return error() << "wgmma runs on sm_90, not " << target;
+      if (!target.hasWgmma())
+        return error() << "wgmma runs on sm_90, not " << target.name;
       if ((contract.isComputed(0) || contract.isComputed(1)) &&
           !mma.getProducers())
         return error() << "a computed operand under wgmma is evaluated by "
@@ -148,10 +114,11 @@ struct TileApplySchedulesPass
     // element (tensor cores: the consumer warps' accumulators); past a
     // share of 128 a thread runs out of its 255 registers, and compiling
     // the unrolled code takes minutes.
-    if (target != "cpu") {
-      if (schedule.getThreads() > kMaxBlockThreads)
+    if (target.isGPU()) {
+      if (schedule.getThreads() > target.maxThreadsPerProgram)
         return error() << "threads = " << schedule.getThreads()
-                       << ": a GPU block holds at most " << kMaxBlockThreads
+                       << ": a GPU block holds at most "
+                       << target.maxThreadsPerProgram
                        << " threads";
       int64_t elements = 1;
       for (int64_t extent : schedule.getTile())
@@ -176,3 +143,8 @@ struct TileApplySchedulesPass
 };
 
 } // namespace
+
+std::unique_ptr<Pass> nautilus::createTileApplySchedules(
+    std::shared_ptr<ScheduleProvider> schedules) {
+  return std::make_unique<TileApplySchedulesPass>(std::move(schedules));
+}

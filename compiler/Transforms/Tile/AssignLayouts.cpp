@@ -7,9 +7,10 @@
 // ops given operands in one layout (unifyOperands).
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Conversion/ContractLowering.h"
-#include "compiler/Conversion/Passes.h"
-#include "compiler/Conversion/WgmmaPlan.h"
+#include "dialects/Tile/Utils/ResourceBudget.h"
+#include "compiler/Transforms/Tile/Passes.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "dialects/Tile/Utils/WgmmaPlan.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -17,7 +18,7 @@
 
 namespace nautilus {
 #define GEN_PASS_DEF_TILEASSIGNLAYOUTS
-#include "compiler/Conversion/Passes.h.inc"
+#include "compiler/Transforms/Tile/Passes.h.inc"
 } // namespace nautilus
 
 using namespace mlir;

@@ -5,9 +5,9 @@
 // tensor-core schedule.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Conversion/DefaultSchedule.h"
-#include "compiler/Conversion/SplitContractions.h"
-#include "compiler/Conversion/Passes.h"
+#include "compiler/Schedule/ScheduleProvider.h"
+#include "compiler/Transforms/Tile/SplitContractions.h"
+#include "compiler/Transforms/Tile/Passes.h"
 #include "compiler/Target/Target.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -21,7 +21,7 @@
 
 namespace nautilus {
 #define GEN_PASS_DEF_TILEFORMCONTRACTIONS
-#include "compiler/Conversion/Passes.h.inc"
+#include "compiler/Transforms/Tile/Passes.h.inc"
 } // namespace nautilus
 
 using namespace mlir;
@@ -358,13 +358,17 @@ bool compatible(const std::array<OperandChoice, 2> &operands,
 struct TileFormContractionsPass
     : public nautilus::impl::TileFormContractionsBase<TileFormContractionsPass> {
   using Base::Base;
+  explicit TileFormContractionsPass(std::shared_ptr<ScheduleProvider> schedules)
+      : schedules(std::move(schedules)) {}
+
+  std::shared_ptr<ScheduleProvider> schedules = heuristicSchedules();
 
   void runOnOperation() override {
     std::optional<TargetInfo> info =
-        getTargetOption(getOperation(), target, multiprocessors);
+        getModuleTarget(getOperation());
     if (!info)
       return signalPassFailure();
-    if (info->family != TargetFamily::NVIDIA)
+    if (!info->hasMmaSync())
       return;
     for (auto program : getOperation().getOps<tile::ProgramOp>())
       formIn(program, *info);
@@ -445,9 +449,9 @@ struct TileFormContractionsPass
     });
     ComputedSides computed{operands[0].kind != OperandChoice::Loaded,
                            operands[1].kind != OperandChoice::Loaded};
-    tile::ScheduleAttr schedule = defaultContractionSchedule(
+    tile::ScheduleAttr schedule = schedules->contraction(
         program.getContext(), rank, contractionExtents(program),
-        target == "sm_90" && tmaRows, computed, info);
+        info.hasWgmma() && tmaRows, computed, info, std::nullopt);
     program.retile(schedule);
     OpBuilder b(found);
     // A loaded operand: its buffer and map, and its offset table, map and
@@ -486,9 +490,9 @@ struct TileFormContractionsPass
     // A problem too small to fill the machine even with the smallest tiles
     // may split K (tile-split-contractions realises it).
     if (splitKRefusal(program, contract).empty()) {
-      tile::ScheduleAttr split = defaultContractionSchedule(
+      tile::ScheduleAttr split = schedules->contraction(
           program.getContext(), rank, contractionExtents(program),
-          target == "sm_90" && tmaRows, computed, info,
+          info.hasWgmma() && tmaRows, computed, info,
           knownReducedExtent(program, contract));
       if (split != schedule)
         program.retile(split);
@@ -497,3 +501,8 @@ struct TileFormContractionsPass
 };
 
 } // namespace
+
+std::unique_ptr<Pass> nautilus::createTileFormContractions(
+    std::shared_ptr<ScheduleProvider> schedules) {
+  return std::make_unique<TileFormContractionsPass>(std::move(schedules));
+}

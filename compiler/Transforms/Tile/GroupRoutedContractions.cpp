@@ -10,9 +10,9 @@
 // Passes.td).
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Conversion/DefaultSchedule.h"
-#include "compiler/Conversion/KernelEditing.h"
-#include "compiler/Conversion/Passes.h"
+#include "compiler/Schedule/ScheduleProvider.h"
+#include "compiler/Transforms/Tile/KernelEditing.h"
+#include "compiler/Transforms/Tile/Passes.h"
 #include "compiler/Target/Target.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -22,7 +22,7 @@
 
 namespace nautilus {
 #define GEN_PASS_DEF_TILEGROUPROUTEDCONTRACTIONS
-#include "compiler/Conversion/Passes.h.inc"
+#include "compiler/Transforms/Tile/Passes.h.inc"
 } // namespace nautilus
 
 using namespace mlir;
@@ -73,8 +73,9 @@ struct Routed {
 
 class Grouper {
 public:
-  Grouper(ModuleOp module, tile::PlanOp plan, const TargetInfo &target)
-      : module(module), plan(plan), target(target) {}
+  Grouper(ModuleOp module, tile::PlanOp plan, const TargetInfo &target,
+          ScheduleProvider &schedules)
+      : module(module), plan(plan), target(target), schedules(schedules) {}
 
   /// The program's routed contraction, if it is one this pass can group.
   std::optional<Routed> analyse(tile::ProgramOp program) {
@@ -205,7 +206,7 @@ public:
     });
     program.setOutputDimsAttr(
         ArrayAttr::get(ctx, {StringAttr::get(ctx, route.rows), nExtent}));
-    program.retile(defaultSchedule(
+    program.retile(schedules.elementwise(
         ctx, {program.getKnownExtent(program.getOutputDims()[0]),
               program.getKnownExtent(nExtent)},
         target));
@@ -516,6 +517,7 @@ private:
   ModuleOp module;
   tile::PlanOp plan;
   const TargetInfo &target;
+  ScheduleProvider &schedules;
   std::map<unsigned, RouteBuffers> routes; // by the table's argument
 };
 
@@ -523,16 +525,20 @@ struct TileGroupRoutedContractionsPass
     : public nautilus::impl::TileGroupRoutedContractionsBase<
           TileGroupRoutedContractionsPass> {
   using Base::Base;
+  explicit TileGroupRoutedContractionsPass(std::shared_ptr<ScheduleProvider> schedules)
+      : schedules(std::move(schedules)) {}
+
+  std::shared_ptr<ScheduleProvider> schedules = heuristicSchedules();
 
   void runOnOperation() override {
-    std::optional<TargetInfo> info = getTargetOption(getOperation(), target);
+    std::optional<TargetInfo> info = getModuleTarget(getOperation());
     if (!info)
       return signalPassFailure();
-    if (info->family != TargetFamily::NVIDIA)
+    if (!info->hasMmaSync())
       return;
     ModuleOp module = getOperation();
     for (auto plan : llvm::make_early_inc_range(module.getOps<tile::PlanOp>())) {
-      Grouper grouper(module, plan, *info);
+      Grouper grouper(module, plan, *info, *schedules);
       for (tile::ProgramOp program : plan.getProgramOps())
         if (std::optional<Routed> routed = grouper.analyse(program))
           grouper.group(*routed);
@@ -541,3 +547,8 @@ struct TileGroupRoutedContractionsPass
 };
 
 } // namespace
+
+std::unique_ptr<Pass>
+nautilus::createTileGroupRoutedContractions(std::shared_ptr<ScheduleProvider> schedules) {
+  return std::make_unique<TileGroupRoutedContractionsPass>(std::move(schedules));
+}

@@ -1,5 +1,5 @@
 //===- KernelEditing.cpp - Adding buffers and sizes to a tile kernel ------===//
-#include "compiler/Conversion/KernelEditing.h"
+#include "compiler/Transforms/Tile/KernelEditing.h"
 #include "runtime/FormatBytes.h"
 
 #include "mlir/IR/Builders.h"

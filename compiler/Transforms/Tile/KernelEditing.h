@@ -7,8 +7,8 @@
 // so that the two never disagree.
 //
 //===----------------------------------------------------------------------===//
-#ifndef NAUTILUS_CONVERSION_KERNELEDITING_H
-#define NAUTILUS_CONVERSION_KERNELEDITING_H
+#ifndef NAUTILUS_TRANSFORMS_TILE_KERNELEDITING_H
+#define NAUTILUS_TRANSFORMS_TILE_KERNELEDITING_H
 
 #include "dialects/Tile/TileOps.h"
 #include "runtime/LaunchPlan.h"

@@ -10,10 +10,10 @@
 // TMA) costs far less (see TileMaterializeComputedOperands in Passes.td).
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Conversion/DefaultSchedule.h"
-#include "compiler/Conversion/SplitContractions.h"
-#include "compiler/Conversion/KernelEditing.h"
-#include "compiler/Conversion/Passes.h"
+#include "compiler/Schedule/ScheduleProvider.h"
+#include "compiler/Transforms/Tile/SplitContractions.h"
+#include "compiler/Transforms/Tile/KernelEditing.h"
+#include "compiler/Transforms/Tile/Passes.h"
 #include "compiler/Target/Target.h"
 
 #include "mlir/IR/Builders.h"
@@ -22,7 +22,7 @@
 
 namespace nautilus {
 #define GEN_PASS_DEF_TILEMATERIALIZECOMPUTEDOPERANDS
-#include "compiler/Conversion/Passes.h.inc"
+#include "compiler/Transforms/Tile/Passes.h.inc"
 } // namespace nautilus
 
 using namespace mlir;
@@ -61,8 +61,9 @@ tile::SkipIfNegativeOp skipWithout(tile::ProgramOp program, unsigned other) {
 
 class Materializer {
 public:
-  Materializer(ModuleOp module, tile::PlanOp plan, const TargetInfo &target)
-      : module(module), plan(plan), target(target) {}
+  Materializer(ModuleOp module, tile::PlanOp plan, const TargetInfo &target,
+               ScheduleProvider &schedules)
+      : module(module), plan(plan), target(target), schedules(schedules) {}
 
   /// Materializes `contract`'s computed operand `side` if it pays; returns
   /// the contraction that replaces `contract` then (null otherwise).
@@ -131,7 +132,7 @@ public:
       std::optional<int64_t> splittableK;
       if (splitKRefusal(program, rebuilt).empty())
         splittableK = knownReducedExtent(program, rebuilt);
-      tile::ScheduleAttr wider = defaultContractionSchedule(
+      tile::ScheduleAttr wider = schedules.contraction(
           ctx, rank, contractionExtents(program), /*wgmma=*/true,
           /*computed=*/{}, target, splittableK);
       if (wider != program.getSchedule())
@@ -237,7 +238,7 @@ private:
     SmallVector<std::optional<int64_t>> extents;
     for (Attribute d : dims)
       extents.push_back(materialized.getKnownExtent(d));
-    materialized.retile(defaultSchedule(ctx, extents, target));
+    materialized.retile(schedules.elementwise(ctx, extents, target));
     // Tiles the contraction skips (a grouped GEMM's unused blocks of rows)
     // need no operand: the new program skips them too, where the entry
     // does not read the dimension K replaced and is the same over its tile.
@@ -278,6 +279,7 @@ private:
   ModuleOp module;
   tile::PlanOp plan;
   const TargetInfo &target;
+  ScheduleProvider &schedules;
   /// The workspaces made so far (buffer argument numbers), by operandKey.
   std::map<std::string, unsigned> workspaces;
 };
@@ -286,15 +288,19 @@ struct TileMaterializeComputedOperandsPass
     : public nautilus::impl::TileMaterializeComputedOperandsBase<
           TileMaterializeComputedOperandsPass> {
   using Base::Base;
+  explicit TileMaterializeComputedOperandsPass(std::shared_ptr<ScheduleProvider> schedules)
+      : schedules(std::move(schedules)) {}
+
+  std::shared_ptr<ScheduleProvider> schedules = heuristicSchedules();
 
   void runOnOperation() override {
     std::optional<TargetInfo> info =
-        getTargetOption(getOperation(), target, multiprocessors);
+        getModuleTarget(getOperation());
     if (!info)
       return signalPassFailure();
     ModuleOp module = getOperation();
     for (auto plan : module.getOps<tile::PlanOp>()) {
-      Materializer materializer(module, plan, *info);
+      Materializer materializer(module, plan, *info, *schedules);
       SmallVector<tile::ContractOp> contracts;
       for (tile::ProgramOp program : plan.getProgramOps())
         program.walk([&](tile::ContractOp c) { contracts.push_back(c); });
@@ -308,3 +314,8 @@ struct TileMaterializeComputedOperandsPass
 };
 
 } // namespace
+
+std::unique_ptr<Pass>
+nautilus::createTileMaterializeComputedOperands(std::shared_ptr<ScheduleProvider> schedules) {
+  return std::make_unique<TileMaterializeComputedOperandsPass>(std::move(schedules));
+}

@@ -1,4 +1,4 @@
-//===- Passes.td - The tile-to-tile passes ---*- tablegen -*-===//
+//===- Passes.td - Passes from tile programs to tile programs *- tablegen -*-===//
 #ifndef NAUTILUS_TRANSFORMS_TILE_PASSES
 #define NAUTILUS_TRANSFORMS_TILE_PASSES
 
@@ -65,8 +65,8 @@ def TileFormContractions : Pass<"tile-form-contractions", "::mlir::ModuleOp"> {
     least 256 with both operands loaded), 64 of K a step, a
     warpgroup per 64 rows, 4 stages. Where the output's extents are bound
     and twice its tiles would still fit in one wave of the target's
-    multiprocessors (`multiprocessors`, else 108 on sm_80 and 132 on
-    sm_90), the larger of tile M and N is halved (not below 32, or 64 for
+    multiprocessors (the module's `#tile.target`: its `multiprocessors`,
+    else 108 on sm_80 and 132 on sm_90), the larger of tile M and N is halved (not below 32, or 64 for
     wgmma; M first when the lhs is computed, N first when the rhs is, so
     as not to evaluate it more often) until they would not: a small or
     skinny problem is spread over the machine. If even the smallest tiles
@@ -107,12 +107,15 @@ def TileMaterializeComputedOperands
 }
 
 def TileApplySchedules : Pass<"tile-apply-schedules", "::mlir::ModuleOp"> {
-  let summary = "Give programs the schedules a schedule file names";
+  let summary = "Give programs the schedules a provider replaces";
   let description = [{
-    Reads a JSON schedule file, `{"programs": {"NAME": "#tile.schedule<...>",
-    ...}}`, and gives each named `tile.program` that schedule (every tile of
-    the program taking its shape), replacing the default one: schedules are
-    data, written by hand or by a search, and replayed. Runs after
+    Asks the schedule provider (compiler/Schedule/ScheduleProvider.h)
+    which programs' schedules it replaces as a whole, and gives each such
+    `tile.program` the new schedule (every tile of the program taking its
+    shape): schedules are data, written by hand or by a search, and
+    replayed. From nautc-opt, `path` names a JSON schedule file,
+    `{"programs": {"NAME": "#tile.schedule<...>", ...}}` (the pass does
+    nothing without one); the pipeline hands the pass its provider. Runs after
     `tile-form-contractions` (a tensor-core schedule needs the program's
     `tile.contract`) and before layouts are assigned. Rejected, with an
     error naming the program: an unknown program, text that is not a
@@ -123,7 +126,7 @@ def TileApplySchedules : Pass<"tile-apply-schedules", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"path", "path", "std::string", /*default=*/"\"\"",
-           "the schedule file (JSON)">,
+           "the schedule file (JSON), when run from nautc-opt">,
   ];
   let dependentDialects = ["::nautilus::tile::TileDialect"];
 }

@@ -15,18 +15,18 @@
 // what the unsplit contraction accumulates in f32, in another order.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Conversion/SplitContractions.h"
-#include "compiler/Conversion/DefaultSchedule.h"
-#include "compiler/Conversion/KernelEditing.h"
-#include "compiler/Conversion/Passes.h"
-#include "compiler/Conversion/WgmmaPlan.h"
+#include "compiler/Transforms/Tile/SplitContractions.h"
+#include "compiler/Schedule/ScheduleProvider.h"
+#include "compiler/Transforms/Tile/KernelEditing.h"
+#include "compiler/Transforms/Tile/Passes.h"
+#include "dialects/Tile/Utils/WgmmaPlan.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace nautilus {
 #define GEN_PASS_DEF_TILESPLITCONTRACTIONS
-#include "compiler/Conversion/Passes.h.inc"
+#include "compiler/Transforms/Tile/Passes.h.inc"
 } // namespace nautilus
 
 using namespace mlir;
@@ -95,8 +95,9 @@ tile::MmaAttr withSplitK(tile::MmaAttr mma, int64_t splits) {
 
 class Splitter {
 public:
-  Splitter(ModuleOp module, tile::PlanOp plan, const TargetInfo &target)
-      : module(module), plan(plan), target(target) {}
+  Splitter(ModuleOp module, tile::PlanOp plan, const TargetInfo &target,
+           ScheduleProvider &schedules)
+      : module(module), plan(plan), target(target), schedules(schedules) {}
 
   LogicalResult run(tile::ProgramOp program) {
     tile::MmaAttr mma = program.getSchedule().getMma();
@@ -216,59 +217,42 @@ private:
     SmallVector<std::optional<int64_t>> extents;
     for (Attribute d : program.getOutputDims())
       extents.push_back(program.getKnownExtent(d));
-    program.retile(spreadOverMachine(defaultSchedule(ctx, extents, target),
-                                     extents));
-  }
-
-  /// `schedule` (the default) with smaller tiles while its programs are
-  /// fewer than the multiprocessors: the sum is a few loads an element,
-  /// bound by their latency, and the output this small (split K's) would
-  /// otherwise leave most of the machine idle. The outer extent halves
-  /// first, then the inner down to a warp's 32.
-  tile::ScheduleAttr
-  spreadOverMachine(tile::ScheduleAttr schedule,
-                    ArrayRef<std::optional<int64_t>> extents) {
-    SmallVector<int64_t> tile(schedule.getTile());
-    unsigned rank = tile.size();
-    while (programCount(extents, tile, target.multiprocessors) <
-           target.multiprocessors) {
-      if (rank >= 2 && tile[rank - 2] > 1)
-        tile[rank - 2] /= 2;
-      else if (tile.back() > 32)
-        tile.back() /= 2;
-      else
-        break;
-    }
-    int64_t elements = 1;
-    for (int64_t t : tile)
-      elements *= t;
-    return tile::ScheduleAttr::get(
-        schedule.getContext(), tile,
-        std::min(schedule.getThreads(), elements));
+    program.retile(schedules.splitSum(
+        schedules.elementwise(ctx, extents, target), extents, target));
   }
 
   ModuleOp module;
   tile::PlanOp plan;
   const TargetInfo &target;
+  ScheduleProvider &schedules;
 };
 
 struct TileSplitContractionsPass
     : public nautilus::impl::TileSplitContractionsBase<
           TileSplitContractionsPass> {
   using Base::Base;
+  explicit TileSplitContractionsPass(std::shared_ptr<ScheduleProvider> schedules)
+      : schedules(std::move(schedules)) {}
+
+  std::shared_ptr<ScheduleProvider> schedules = heuristicSchedules();
 
   void runOnOperation() override {
     std::optional<TargetInfo> info =
-        getTargetOption(getOperation(), target, multiprocessors);
+        getModuleTarget(getOperation());
     if (!info)
       return signalPassFailure();
     ModuleOp module = getOperation();
     if (failed(editPlanPrograms(
             module, [&](tile::PlanOp plan, tile::ProgramOp program) {
-              return Splitter(module, plan, *info).run(program);
+              return Splitter(module, plan, *info, *schedules).run(program);
             })))
       signalPassFailure();
   }
 };
 
 } // namespace
+
+std::unique_ptr<Pass>
+nautilus::createTileSplitContractions(std::shared_ptr<ScheduleProvider> schedules) {
+  return std::make_unique<TileSplitContractionsPass>(std::move(schedules));
+}

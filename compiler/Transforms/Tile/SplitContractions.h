@@ -5,8 +5,8 @@
 // `split_k` (tile-form-contractions, tile-apply-schedules).
 //
 //===----------------------------------------------------------------------===//
-#ifndef NAUTILUS_CONVERSION_SPLITCONTRACTIONS_H
-#define NAUTILUS_CONVERSION_SPLITCONTRACTIONS_H
+#ifndef NAUTILUS_TRANSFORMS_TILE_SPLITCONTRACTIONS_H
+#define NAUTILUS_TRANSFORMS_TILE_SPLITCONTRACTIONS_H
 
 #include "dialects/Tile/TileOps.h"
 

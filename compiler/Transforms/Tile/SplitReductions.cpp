@@ -16,17 +16,17 @@
 // folded partials are the whole reduction in another order.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Conversion/SplitReductions.h"
-#include "compiler/Conversion/DefaultSchedule.h"
-#include "compiler/Conversion/KernelEditing.h"
-#include "compiler/Conversion/Passes.h"
+#include "compiler/Transforms/Tile/SplitReductions.h"
+#include "compiler/Schedule/ScheduleProvider.h"
+#include "compiler/Transforms/Tile/KernelEditing.h"
+#include "compiler/Transforms/Tile/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace nautilus {
 #define GEN_PASS_DEF_TILESPLITREDUCTIONS
-#include "compiler/Conversion/Passes.h.inc"
+#include "compiler/Transforms/Tile/Passes.h.inc"
 } // namespace nautilus
 
 using namespace mlir;
@@ -117,8 +117,9 @@ AffineMap withDimAfterOutputs(AffineMap map, unsigned rank) {
 
 class Splitter {
 public:
-  Splitter(ModuleOp module, tile::PlanOp plan, const TargetInfo &target)
-      : module(module), plan(plan), target(target) {}
+  Splitter(ModuleOp module, tile::PlanOp plan, const TargetInfo &target,
+           ScheduleProvider &schedules)
+      : module(module), plan(plan), target(target), schedules(schedules) {}
 
   LogicalResult run(tile::ProgramOp program) {
     tile::ScheduleAttr schedule = program.getSchedule();
@@ -225,31 +226,41 @@ private:
     options.stepsPerThread = 1;
     options.minShared = 2;
     options.splittable = false;
-    program.retile(defaultReductionSchedule(
-        ctx, extents, splits, ReductionShape::Rows, target, options));
+    program.retile(schedules.reduction(ctx, extents, splits,
+                                       ReductionShape::Rows, target, options));
   }
 
   ModuleOp module;
   tile::PlanOp plan;
   const TargetInfo &target;
+  ScheduleProvider &schedules;
 };
 
 struct TileSplitReductionsPass
     : public nautilus::impl::TileSplitReductionsBase<TileSplitReductionsPass> {
   using Base::Base;
+  explicit TileSplitReductionsPass(std::shared_ptr<ScheduleProvider> schedules)
+      : schedules(std::move(schedules)) {}
+
+  std::shared_ptr<ScheduleProvider> schedules = heuristicSchedules();
 
   void runOnOperation() override {
     std::optional<TargetInfo> info =
-        getTargetOption(getOperation(), target, multiprocessors);
+        getModuleTarget(getOperation());
     if (!info)
       return signalPassFailure();
     ModuleOp module = getOperation();
     if (failed(editPlanPrograms(
             module, [&](tile::PlanOp plan, tile::ProgramOp program) {
-              return Splitter(module, plan, *info).run(program);
+              return Splitter(module, plan, *info, *schedules).run(program);
             })))
       signalPassFailure();
   }
 };
 
 } // namespace
+
+std::unique_ptr<Pass>
+nautilus::createTileSplitReductions(std::shared_ptr<ScheduleProvider> schedules) {
+  return std::make_unique<TileSplitReductionsPass>(std::move(schedules));
+}

@@ -5,8 +5,8 @@
 // file's `reduce_split`.
 //
 //===----------------------------------------------------------------------===//
-#ifndef NAUTILUS_CONVERSION_SPLITREDUCTIONS_H
-#define NAUTILUS_CONVERSION_SPLITREDUCTIONS_H
+#ifndef NAUTILUS_TRANSFORMS_TILE_SPLITREDUCTIONS_H
+#define NAUTILUS_TRANSFORMS_TILE_SPLITREDUCTIONS_H
 
 #include "dialects/Tile/TileOps.h"
 

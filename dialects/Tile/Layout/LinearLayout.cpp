@@ -1,5 +1,5 @@
 //===- LinearLayout.cpp - Layouts as linear maps over F2 ------------------===//
-#include "compiler/Layout/LinearLayout.h"
+#include "dialects/Tile/Layout/LinearLayout.h"
 
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"

@@ -13,8 +13,8 @@
 // layout is a bijection onto its tile are linear algebra.
 //
 //===----------------------------------------------------------------------===//
-#ifndef NAUTILUS_COMPILER_LAYOUT_LINEARLAYOUT_H
-#define NAUTILUS_COMPILER_LAYOUT_LINEARLAYOUT_H
+#ifndef NAUTILUS_TILE_LAYOUT_LINEARLAYOUT_H
+#define NAUTILUS_TILE_LAYOUT_LINEARLAYOUT_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"

@@ -1,5 +1,5 @@
 //===- AffineExpansion.cpp ------------------------------------------------===//
-#include "compiler/Conversion/AffineExpansion.h"
+#include "dialects/Tile/Utils/AffineExpansion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

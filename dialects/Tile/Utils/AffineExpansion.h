@@ -1,6 +1,6 @@
 //===- AffineExpansion.h - Affine expressions as arith ops ------*- C++ -*-===//
-#ifndef NAUTILUS_CONVERSION_AFFINEEXPANSION_H
-#define NAUTILUS_CONVERSION_AFFINEEXPANSION_H
+#ifndef NAUTILUS_TILE_UTILS_AFFINEEXPANSION_H
+#define NAUTILUS_TILE_UTILS_AFFINEEXPANSION_H
 
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"

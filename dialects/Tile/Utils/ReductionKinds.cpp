@@ -1,5 +1,5 @@
 //===- ReductionKinds.cpp -------------------------------------------------===//
-#include "compiler/Conversion/ReductionKinds.h"
+#include "dialects/Tile/Utils/ReductionKinds.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/TypeUtilities.h"

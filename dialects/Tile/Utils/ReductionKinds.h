@@ -1,6 +1,6 @@
 //===- ReductionKinds.h - Identities and folds of reductions ---*- C++ -*-===//
-#ifndef NAUTILUS_CONVERSION_REDUCTIONKINDS_H
-#define NAUTILUS_CONVERSION_REDUCTIONKINDS_H
+#ifndef NAUTILUS_TILE_UTILS_REDUCTIONKINDS_H
+#define NAUTILUS_TILE_UTILS_REDUCTIONKINDS_H
 
 #include "dialects/Alg/AlgOps.h"
 #include "dialects/Tile/TileOps.h"

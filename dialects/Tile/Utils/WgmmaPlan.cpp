@@ -1,6 +1,6 @@
 //===- WgmmaPlan.cpp - How a wgmma schedule stages its operands -----------===//
-#include "compiler/Conversion/WgmmaPlan.h"
-#include "compiler/Conversion/ContractLowering.h"
+#include "dialects/Tile/Utils/WgmmaPlan.h"
+#include "dialects/Tile/Utils/ResourceBudget.h"
 
 using namespace mlir;
 using namespace nautilus;
@@ -86,17 +86,3 @@ tile::ContractOp nautilus::findContract(tile::ProgramOp program) {
   return found;
 }
 
-int64_t nautilus::staticSharedBudget(tile::ProgramOp program) {
-  tile::ScheduleAttr schedule = program.getSchedule();
-  tile::MmaAttr mma = schedule.getMma();
-  tile::ContractOp contract = findContract(program);
-  if (!mma || !contract)
-    return kStaticSharedLimit;
-  // Dynamic shared memory starts 1024-byte aligned after the static.
-  bool wgmma = mma.getInstr() == "wgmma";
-  int64_t stages = wgmma ? planWgmma(contract, schedule).sharedBytes
-                         : contractSharedMemoryBytes(contract, schedule);
-  int64_t limit = wgmma ? kSm90SharedLimit : kSm80SharedLimit;
-  return std::clamp<int64_t>((limit - stages) / 1024 * 1024, 0,
-                             kStaticSharedLimit);
-}

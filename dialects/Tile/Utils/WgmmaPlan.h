@@ -8,12 +8,16 @@
 // both derive the layout from this one plan.
 //
 //===----------------------------------------------------------------------===//
-#ifndef NAUTILUS_CONVERSION_WGMMAPLAN_H
-#define NAUTILUS_CONVERSION_WGMMAPLAN_H
+#ifndef NAUTILUS_TILE_UTILS_WGMMAPLAN_H
+#define NAUTILUS_TILE_UTILS_WGMMAPLAN_H
 
 #include "dialects/Tile/TileOps.h"
 
 namespace nautilus {
+
+/// The bytes of a TMA tensor map (CUtensorMap), what the tensormap proxy
+/// fence acquires.
+constexpr int64_t kTensorMapBytes = 128;
 
 /// One operand: its TMA box and where a stage of it lives.
 struct WgmmaOperandPlan {

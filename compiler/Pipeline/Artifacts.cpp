@@ -1,0 +1,139 @@
+//===- Artifacts.cpp - What a compilation emits ---------------------------===//
+#include "compiler/Pipeline/Artifacts.h"
+#include "compiler/Pipeline/Bundle.h"
+#include "compiler/Pipeline/Pipelines.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+
+using namespace mlir;
+using namespace nautilus;
+
+namespace {
+
+/// Host LLVM IR, optimised, for the machine the compiler runs on.
+std::unique_ptr<llvm::Module>
+hostModule(ModuleOp module, llvm::LLVMContext &context,
+           std::unique_ptr<llvm::TargetMachine> &tm) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    return nullptr;
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto machine = builder->createTargetMachine();
+  if (!machine)
+    return nullptr;
+  tm = std::move(*machine);
+  auto llvmModule = translateModuleToLLVMIR(module, context);
+  if (!llvmModule)
+    return nullptr;
+  llvmModule->setDataLayout(tm->createDataLayout());
+  llvmModule->setTargetTriple(tm->getTargetTriple());
+  auto optimize = makeOptimizingTransformer(3, 0, tm.get());
+  if (optimize(llvmModule.get()))
+    return nullptr;
+  return llvmModule;
+}
+
+/// The host code of a compilation lowered to HostLLVM: LLVM IR text or an
+/// object file.
+LogicalResult emitHostCode(ModuleOp module, Artifact kind, std::string &out,
+                           std::string &failure) {
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::TargetMachine> tm;
+  auto llvmModule = hostModule(module, llvmContext, tm);
+  if (!llvmModule)
+    return failure = "translation to LLVM IR failed", mlir::failure();
+  llvm::raw_string_ostream os(out);
+  if (kind == Artifact::Llvm) {
+    llvmModule->print(os, nullptr);
+    return success();
+  }
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream objStream(buffer);
+  llvm::legacy::PassManager codegen;
+  if (tm->addPassesToEmitFile(codegen, objStream, nullptr,
+                              llvm::CodeGenFileType::ObjectFile))
+    return failure = "the host target cannot emit object files",
+           mlir::failure();
+  codegen.run(*llvmModule);
+  out.assign(buffer.begin(), buffer.end());
+  return success();
+}
+
+/// The kernels of a compilation lowered to GpuLLVM: their LLVM IR, PTX or
+/// AMDGCN, or the bundle.
+LogicalResult emitKernels(Compilation &compilation, Artifact kind,
+                          std::string &out, std::string &failure) {
+  ModuleOp module = compilation.module();
+  const TargetInfo &target = compilation.target();
+  if (kind == Artifact::Llvm) {
+    if (failed(translateGPUModuleToLLVMIR(module, out)))
+      return failure = "translation of GPU kernels failed", mlir::failure();
+    return success();
+  }
+  if (failed(serializeGPUModule(module, out)))
+    return failure = "code generation for " + target.name + " failed",
+           mlir::failure();
+  if (kind == Artifact::Bundle)
+    out = writeBundle(compilation.launchPlan(), target.name, target.chip, out);
+  return success();
+}
+
+} // namespace
+
+bool nautilus::artifactAppliesTo(Artifact kind, const TargetInfo &target) {
+  switch (kind) {
+  case Artifact::Alg:
+  case Artifact::Tile:
+  case Artifact::Llvm:
+    return true;
+  case Artifact::Obj:
+    return target.isCPU();
+  case Artifact::Gpu:
+    return target.isGPU();
+  case Artifact::Ptx:
+  case Artifact::Bundle:
+    return target.isNVIDIA();
+  case Artifact::Amdgcn:
+    return target.isAMD();
+  }
+  return false;
+}
+
+LogicalResult nautilus::emitArtifact(Compilation &compilation, Artifact kind,
+                                     std::string &out) {
+  llvm::raw_string_ostream os(out);
+  switch (kind) {
+  case Artifact::Alg:
+    compilation.module().print(os);
+    return success();
+  case Artifact::Tile:
+  case Artifact::Gpu:
+    if (failed(compilation.lowerTo(kind == Artifact::Tile ? Stage::Tile
+                                                          : Stage::Gpu)))
+      return failure();
+    compilation.module().print(os);
+    return success();
+  default:
+    break;
+  }
+  // Code: the host's or the kernels', generated from the last stage.
+  bool host = compilation.target().isCPU();
+  if (failed(compilation.lowerTo(host ? Stage::HostLLVM : Stage::GpuLLVM)))
+    return failure();
+  std::string failed;
+  LogicalResult emitted =
+      host ? emitHostCode(compilation.module(), kind, out, failed)
+           : emitKernels(compilation, kind, out, failed);
+  if (mlir::failed(emitted))
+    return compilation.markFailed(failed);
+  return success();
+}

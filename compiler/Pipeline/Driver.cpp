@@ -1,0 +1,67 @@
+//===- Driver.cpp - The one compile driver --------------------------------===//
+#include "compiler/Pipeline/Driver.h"
+#include "compiler/Pipeline/Pipelines.h"
+#include "compiler/Schedule/ScheduleProvider.h"
+
+using namespace mlir;
+using namespace nautilus;
+
+Compilation::Compilation(ModuleOp module, TargetInfo target,
+                         std::shared_ptr<ScheduleProvider> schedules)
+    : moduleOp(module), targetInfo(std::move(target)),
+      schedules(schedules ? std::move(schedules) : heuristicSchedules()) {}
+
+LogicalResult Compilation::fail(Fault fault, std::string what) {
+  faulted = fault;
+  failedWhat = std::move(what);
+  return failure();
+}
+
+LogicalResult Compilation::runStage(Stage next) {
+  switch (next) {
+  case Stage::Alg:
+    return success();
+  case Stage::Tile: {
+    bool rejected = false;
+    if (failed(lowerAlgToTile(moduleOp, targetInfo, schedules, &rejected)))
+      return fail(rejected ? Fault::Schedules : Fault::Compiler,
+                  "lowering to tile programs failed");
+    plan = extractLaunchPlan(moduleOp);
+    return success();
+  }
+  case Stage::HostLLVM:
+    if (failed(lowerTileToHostLLVM(moduleOp)))
+      return fail(Fault::Compiler, "lowering to host code failed");
+    return success();
+  case Stage::Gpu:
+    // Schedules a user gave that the lowering cannot meet (too many stages
+    // for the shared memory) are the user's to change.
+    if (failed(lowerTileToGPU(moduleOp)))
+      return fail(schedules == heuristicSchedules() ? Fault::Compiler
+                                                    : Fault::Schedules,
+                  "lowering to GPU kernels failed");
+    return success();
+  case Stage::GpuLLVM:
+    if (failed(lowerGPUToLLVM(moduleOp, targetInfo)))
+      return fail(Fault::Compiler, "lowering GPU kernels to LLVM failed");
+    return success();
+  }
+  llvm_unreachable("a stage of the pipeline");
+}
+
+LogicalResult Compilation::lowerTo(Stage last) {
+  if (faulted != Fault::None)
+    return failure();
+  for (Stage next : {Stage::Tile, Stage::HostLLVM, Stage::Gpu, Stage::GpuLLVM}) {
+    if (next <= current || next > last)
+      continue;
+    bool hostStage = next == Stage::HostLLVM;
+    bool gpuStage = next == Stage::Gpu || next == Stage::GpuLLVM;
+    if ((hostStage && targetInfo.isGPU()) || (gpuStage && targetInfo.isCPU()))
+      continue;
+    if (failed(runStage(next)))
+      return failure();
+    current = next;
+  }
+  return success();
+}

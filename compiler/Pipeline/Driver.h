@@ -1,0 +1,80 @@
+//===- Driver.h - The one compile driver -----------------------*- C++ -*-===//
+//
+// The stage sequence of the pipeline, written once: `nautc compile`, `nautc
+// run` and the JIT all lower a kernel through a Compilation, stage by stage,
+// and stop where they need (a printed stage, the host code to run, the
+// kernels to serialise or emulate).
+//
+//   alg --Tile--> tile programs, scheduled and laid out; the launch plan
+//       --HostLLVM--> the LLVM dialect for the host            (cpu)
+//       --Gpu--> kernels in the gpu dialect                    (GPU targets)
+//       --GpuLLVM--> NVVM- or ROCDL-level kernels              (GPU targets)
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_PIPELINE_DRIVER_H
+#define NAUTILUS_PIPELINE_DRIVER_H
+
+#include "compiler/Target/Target.h"
+#include "runtime/LaunchPlan.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace nautilus {
+
+class ScheduleProvider;
+
+/// How far a compilation has gone, in order.
+enum class Stage { Alg, Tile, HostLLVM, Gpu, GpuLLVM };
+
+/// Whose fault a failed stage is: the schedules a provider replaced (a
+/// user's schedule file: a user error) or the compiler's (a bug).
+enum class Fault { None, Schedules, Compiler };
+
+class Compilation {
+public:
+  /// Compiles the alg kernel of `module` for `target` with the schedules
+  /// `schedules` decides (the heuristics when null).
+  Compilation(mlir::ModuleOp module, TargetInfo target,
+              std::shared_ptr<ScheduleProvider> schedules = nullptr);
+
+  /// Runs the stages after the current one up to `last`, skipping those of
+  /// the other family of targets (HostLLVM on a GPU target, Gpu and GpuLLVM
+  /// on the host). Failure is diagnosed on the module's context; fault()
+  /// and failure() then say whose and where.
+  mlir::LogicalResult lowerTo(Stage last);
+
+  Stage stage() const { return current; }
+  Fault fault() const { return faulted; }
+  /// What failed, for an internal error ("lowering to GPU kernels failed").
+  const std::string &failureMessage() const { return failedWhat; }
+  /// The launch plan, from the Tile stage on.
+  const rt::LaunchPlan &launchPlan() const { return *plan; }
+  const TargetInfo &target() const { return targetInfo; }
+  mlir::ModuleOp module() const { return moduleOp; }
+
+  /// Records a failure of what follows the last stage (code generation) as
+  /// the compiler's: `what` failed. Returns failure.
+  mlir::LogicalResult markFailed(std::string what) {
+    return fail(Fault::Compiler, std::move(what));
+  }
+
+private:
+  mlir::LogicalResult runStage(Stage next);
+  mlir::LogicalResult fail(Fault fault, std::string what);
+
+  mlir::ModuleOp moduleOp;
+  TargetInfo targetInfo;
+  std::shared_ptr<ScheduleProvider> schedules;
+  Stage current = Stage::Alg;
+  Fault faulted = Fault::None;
+  std::string failedWhat;
+  std::optional<rt::LaunchPlan> plan;
+};
+
+} // namespace nautilus
+
+#endif

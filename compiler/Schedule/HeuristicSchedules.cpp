@@ -1,0 +1,48 @@
+//===- HeuristicSchedules.cpp - The hand-written rules as a provider ------===//
+#include "compiler/Schedule/ScheduleProvider.h"
+
+using namespace mlir;
+using namespace nautilus;
+
+ScheduleProvider::~ScheduleProvider() = default;
+
+namespace {
+
+class HeuristicSchedules final : public ScheduleProvider {
+public:
+  tile::ScheduleAttr elementwise(MLIRContext *ctx, Extents extents,
+                                 const TargetInfo &target) override {
+    return defaultSchedule(ctx, extents, target);
+  }
+  tile::ScheduleAttr reduction(MLIRContext *ctx, Extents extents,
+                               std::optional<int64_t> reduced,
+                               ReductionShape shape, const TargetInfo &target,
+                               const ReductionScheduleOptions &options) override {
+    return defaultReductionSchedule(ctx, extents, reduced, shape, target,
+                                    options);
+  }
+  tile::ScheduleAttr vectorRuns(tile::ProgramOp program,
+                                const TargetInfo &target) override {
+    return withVectorRuns(program, target);
+  }
+  tile::ScheduleAttr contraction(MLIRContext *ctx, unsigned rank,
+                                 const ContractionExtents &extents, bool wgmma,
+                                 ComputedSides computed,
+                                 const TargetInfo &target,
+                                 std::optional<int64_t> splittableK) override {
+    return defaultContractionSchedule(ctx, rank, extents, wgmma, computed,
+                                      target, splittableK);
+  }
+  tile::ScheduleAttr splitSum(tile::ScheduleAttr schedule, Extents extents,
+                              const TargetInfo &target) override {
+    return spreadOverMachine(schedule, extents, target);
+  }
+};
+
+} // namespace
+
+std::shared_ptr<ScheduleProvider> nautilus::heuristicSchedules() {
+  static std::shared_ptr<ScheduleProvider> rules =
+      std::make_shared<HeuristicSchedules>();
+  return rules;
+}

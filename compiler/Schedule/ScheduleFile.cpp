@@ -1,0 +1,84 @@
+//===- ScheduleFile.cpp - Schedules a user wrote, by program name ---------===//
+#include "compiler/Schedule/ScheduleFile.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace mlir;
+using namespace nautilus;
+
+LogicalResult ScheduleFile::beginReplacing(ModuleOp module) {
+  // Errors in the file as a whole point at the file.
+  auto fail = [&]() -> InFlightDiagnostic {
+    return emitError(FileLineColLoc::get(module.getContext(), path, 1, 1),
+                     origin() + ": ");
+  };
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return fail() << buffer.getError().message(), failure();
+  llvm::Expected<llvm::json::Value> json =
+      llvm::json::parse((*buffer)->getBuffer());
+  if (!json)
+    return fail() << "not JSON: " << llvm::toString(json.takeError()),
+           failure();
+  const llvm::json::Object *top = json->getAsObject();
+  const llvm::json::Object *programs =
+      top ? top->getObject("programs") : nullptr;
+  if (!programs)
+    return fail() << "expected an object {\"programs\": {\"NAME\": "
+                     "\"#tile.schedule<...>\", ...}}",
+           failure();
+  for (const auto &entry : *top)
+    if (entry.first != "programs")
+      return fail() << "unknown key '" << entry.first.str()
+                    << "' (the file has one key, \"programs\")",
+             failure();
+  schedules.clear();
+  for (const auto &entry : *programs) {
+    StringRef name = entry.first;
+    auto program = module.lookupSymbol<tile::ProgramOp>(name);
+    if (!program) {
+      std::string known;
+      for (auto p : module.getOps<tile::ProgramOp>())
+        known += (known.empty() ? "" : ", ") + p.getSymName().str();
+      return fail() << "the kernel has no program '" << name
+                    << "' (its programs: " << known << ")",
+             failure();
+    }
+    std::optional<StringRef> text = entry.second.getAsString();
+    if (!text)
+      return fail() << "the schedule of '" << name
+                    << "' must be a string holding a #tile.schedule",
+             failure();
+    schedules[name] = text->str();
+  }
+  return success();
+}
+
+FailureOr<tile::ScheduleAttr>
+ScheduleFile::replacement(tile::ProgramOp program, const TargetInfo &target) {
+  auto it = schedules.find(program.getSymName());
+  if (it == schedules.end())
+    return tile::ScheduleAttr();
+  auto error = [&]() {
+    return program.emitError(origin())
+           << ", program '" << program.getSymName() << "': ";
+  };
+  Attribute parsed = parseAttribute(it->second, program.getContext());
+  if (!parsed)
+    return error() << "the schedule does not parse (see above)", failure();
+  auto schedule = dyn_cast<tile::ScheduleAttr>(parsed);
+  if (!schedule)
+    return error() << "'" << it->second << "' is not a #tile.schedule",
+           failure();
+  return schedule;
+}
+
+std::shared_ptr<ScheduleProvider>
+nautilus::scheduleProviderFor(llvm::StringRef schedule) {
+  if (schedule.empty() || schedule == "default")
+    return heuristicSchedules();
+  return std::make_shared<ScheduleFile>(schedule.str(), heuristicSchedules());
+}

@@ -1,0 +1,42 @@
+//===- ScheduleFile.h - Schedules a user wrote, by program name -*- C++ -*-===//
+//
+// `--schedule PATH.json`: {"programs": {"NAME": "#tile.schedule<...>"}}.
+// The named programs' schedules are replaced by the file's (checked by
+// tile-apply-schedules); every other question goes to the provider the file
+// wraps (the heuristics). Errors in the file as a whole point at the file,
+// errors about one program at the program.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_SCHEDULE_SCHEDULEFILE_H
+#define NAUTILUS_SCHEDULE_SCHEDULEFILE_H
+
+#include "compiler/Schedule/ScheduleProvider.h"
+
+#include "llvm/ADT/StringMap.h"
+
+namespace nautilus {
+
+class ScheduleFile final : public DelegatingScheduleProvider {
+public:
+  ScheduleFile(std::string path, std::shared_ptr<ScheduleProvider> next)
+      : DelegatingScheduleProvider(std::move(next)), path(std::move(path)) {}
+
+  /// Reads and checks the file, and that `module` has every program it
+  /// names.
+  mlir::LogicalResult beginReplacing(mlir::ModuleOp module) override;
+  /// The file's schedule of `program` (parsed), if it names it.
+  mlir::FailureOr<tile::ScheduleAttr>
+  replacement(tile::ProgramOp program, const TargetInfo &target) override;
+  std::string origin() const override {
+    return "schedule file '" + path + "'";
+  }
+
+private:
+  std::string path;
+  /// The schedules' text by program name.
+  llvm::StringMap<std::string> schedules;
+};
+
+} // namespace nautilus
+
+#endif

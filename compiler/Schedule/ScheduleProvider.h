@@ -1,0 +1,149 @@
+//===- ScheduleProvider.h - The one place schedules are decided -*- C++ -*-===//
+//
+// Every schedule a program gets is decided by a ScheduleProvider: the passes
+// that form programs (convert-alg-to-tile, tile-group-routed-contractions,
+// tile-form-contractions, tile-materialize-computed-operands, the split
+// passes) ask it, with the facts they derived, and write its answer on the
+// program as `#tile.schedule`; every later pass only reads that attribute.
+// After the programs are formed, tile-apply-schedules asks the provider
+// whether it replaces any program's schedule as a whole (a schedule file, a
+// tuning database, the auto-scheduler), and checks what it gets.
+//
+// Providers:
+//   - heuristicSchedules(): the hand-written rules of Heuristics.h;
+//   - ScheduleFile (ScheduleFile.h): a user's schedules by program name,
+//     the heuristics for everything else.
+// A provider that answers some questions delegates the others to the
+// provider it wraps (DelegatingScheduleProvider).
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_SCHEDULE_SCHEDULEPROVIDER_H
+#define NAUTILUS_SCHEDULE_SCHEDULEPROVIDER_H
+
+#include "compiler/Schedule/Heuristics.h"
+#include "compiler/Target/Target.h"
+#include "dialects/Tile/TileOps.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LogicalResult.h"
+
+#include <memory>
+#include <string>
+
+namespace nautilus {
+
+/// The output extents of a program (std::nullopt where not bound).
+using Extents = llvm::ArrayRef<std::optional<int64_t>>;
+
+class ScheduleProvider {
+public:
+  virtual ~ScheduleProvider();
+
+  /// A program with no reduction, or one remade over new output
+  /// dimensions, over `extents`.
+  virtual tile::ScheduleAttr elementwise(mlir::MLIRContext *ctx,
+                                         Extents extents,
+                                         const TargetInfo &target) = 0;
+
+  /// A program whose output is a reduction over an outermost extent of
+  /// `reduced`, read in `shape` (see defaultReductionSchedule).
+  virtual tile::ScheduleAttr
+  reduction(mlir::MLIRContext *ctx, Extents extents,
+            std::optional<int64_t> reduced, ReductionShape shape,
+            const TargetInfo &target,
+            const ReductionScheduleOptions &options) = 0;
+
+  /// `program`'s schedule refined once its body is final: the runs of
+  /// consecutive elements its threads move at a time (`vector`).
+  virtual tile::ScheduleAttr vectorRuns(tile::ProgramOp program,
+                                        const TargetInfo &target) = 0;
+
+  /// The tensor-core schedule of a contraction program (see
+  /// defaultContractionSchedule for the facts).
+  virtual tile::ScheduleAttr
+  contraction(mlir::MLIRContext *ctx, unsigned rank,
+              const ContractionExtents &extents, bool wgmma,
+              ComputedSides computed, const TargetInfo &target,
+              std::optional<int64_t> splittableK) = 0;
+
+  /// The schedule of the program that sums a split contraction's partials,
+  /// starting from `schedule`, over `extents`.
+  virtual tile::ScheduleAttr splitSum(tile::ScheduleAttr schedule,
+                                      Extents extents,
+                                      const TargetInfo &target) = 0;
+
+  /// Called by tile-apply-schedules before it asks `replacement` of each
+  /// program of `module`; a provider that names programs checks its names
+  /// here. Failure: reported.
+  virtual mlir::LogicalResult beginReplacing(mlir::ModuleOp module) {
+    return mlir::success();
+  }
+
+  /// The schedule that replaces `program`'s as a whole, or a null
+  /// attribute to keep it; failure when the provider's schedule for it is
+  /// malformed (reported on the program).
+  virtual mlir::FailureOr<tile::ScheduleAttr>
+  replacement(tile::ProgramOp program, const TargetInfo &target) {
+    return tile::ScheduleAttr();
+  }
+
+  /// Where replacements come from, for diagnostics ("schedule file 'F'").
+  virtual std::string origin() const { return "the default schedules"; }
+};
+
+/// Answers every question as the provider it wraps does; a provider that
+/// answers some of them itself derives from this.
+class DelegatingScheduleProvider : public ScheduleProvider {
+public:
+  explicit DelegatingScheduleProvider(std::shared_ptr<ScheduleProvider> next)
+      : next(std::move(next)) {}
+
+  tile::ScheduleAttr elementwise(mlir::MLIRContext *ctx, Extents extents,
+                                 const TargetInfo &target) override {
+    return next->elementwise(ctx, extents, target);
+  }
+  tile::ScheduleAttr reduction(mlir::MLIRContext *ctx, Extents extents,
+                               std::optional<int64_t> reduced,
+                               ReductionShape shape, const TargetInfo &target,
+                               const ReductionScheduleOptions &options) override {
+    return next->reduction(ctx, extents, reduced, shape, target, options);
+  }
+  tile::ScheduleAttr vectorRuns(tile::ProgramOp program,
+                                const TargetInfo &target) override {
+    return next->vectorRuns(program, target);
+  }
+  tile::ScheduleAttr contraction(mlir::MLIRContext *ctx, unsigned rank,
+                                 const ContractionExtents &extents, bool wgmma,
+                                 ComputedSides computed,
+                                 const TargetInfo &target,
+                                 std::optional<int64_t> splittableK) override {
+    return next->contraction(ctx, rank, extents, wgmma, computed, target,
+                             splittableK);
+  }
+  tile::ScheduleAttr splitSum(tile::ScheduleAttr schedule, Extents extents,
+                              const TargetInfo &target) override {
+    return next->splitSum(schedule, extents, target);
+  }
+  mlir::LogicalResult beginReplacing(mlir::ModuleOp module) override {
+    return next->beginReplacing(module);
+  }
+  mlir::FailureOr<tile::ScheduleAttr>
+  replacement(tile::ProgramOp program, const TargetInfo &target) override {
+    return next->replacement(program, target);
+  }
+  std::string origin() const override { return next->origin(); }
+
+protected:
+  std::shared_ptr<ScheduleProvider> next;
+};
+
+/// The hand-written rules of Heuristics.h (one shared instance).
+std::shared_ptr<ScheduleProvider> heuristicSchedules();
+
+/// The provider `--schedule` names: "default" (the heuristics) or the path
+/// of a schedule file (ScheduleFile.h).
+std::shared_ptr<ScheduleProvider> scheduleProviderFor(llvm::StringRef schedule);
+
+} // namespace nautilus
+
+#endif

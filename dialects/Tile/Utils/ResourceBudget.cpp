@@ -1,0 +1,30 @@
+//===- ResourceBudget.cpp - Shared memory and registers of a program ------===//
+#include "dialects/Tile/Utils/ResourceBudget.h"
+#include "dialects/Tile/Utils/WgmmaPlan.h"
+
+using namespace mlir;
+using namespace nautilus;
+
+int64_t nautilus::contractSharedMemoryBytes(tile::ContractOp contract,
+                                            tile::ScheduleAttr schedule) {
+  ArrayRef<int64_t> tile = schedule.getTile();
+  int64_t k = schedule.getMma().getTileK();
+  int64_t bytes = contract.getOperandElementType().getIntOrFloatBitWidth() / 8;
+  return schedule.getMma().getStages() *
+         (tile[tile.size() - 2] * k + k * tile.back()) * bytes;
+}
+
+int64_t nautilus::staticSharedBudget(tile::ProgramOp program) {
+  tile::ScheduleAttr schedule = program.getSchedule();
+  tile::MmaAttr mma = schedule.getMma();
+  tile::ContractOp contract = findContract(program);
+  if (!mma || !contract)
+    return kStaticSharedLimit;
+  // Dynamic shared memory starts 1024-byte aligned after the static.
+  bool wgmma = mma.getInstr() == "wgmma";
+  int64_t stages = wgmma ? planWgmma(contract, schedule).sharedBytes
+                         : contractSharedMemoryBytes(contract, schedule);
+  int64_t limit = wgmma ? kSm90SharedLimit : kSm80SharedLimit;
+  return std::clamp<int64_t>((limit - stages) / 1024 * 1024, 0,
+                             kStaticSharedLimit);
+}

@@ -1,0 +1,57 @@
+//===- ResourceBudget.h - Shared memory and registers of a program -*- C++ -*-===//
+//
+// What a tile program's pipeline takes of a block's shared memory and of
+// its threads' registers: read by the tile passes that size layout
+// conversions (tile-assign-layouts) and split contractions, by the GPU
+// lowering, and by the launch plan (the dynamic shared memory to opt into).
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_TILE_UTILS_RESOURCEBUDGET_H
+#define NAUTILUS_TILE_UTILS_RESOURCEBUDGET_H
+
+#include "dialects/Tile/TileOps.h"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace nautilus {
+
+/// A layout conversion moves a tile of `rows` rows of `rowBytes` bytes
+/// (padded) through shared memory in bands of rows: the fewest bands (a
+/// power of two dividing `rows`) that fit `availableBytes`, or 0 if even
+/// one row does not.
+inline int64_t stagingBands(int64_t rows, int64_t rowBytes,
+                            int64_t availableBytes) {
+  for (int64_t bands = 1; bands <= rows && rows % bands == 0; bands *= 2)
+    if ((rows / bands) * rowBytes <= availableBytes)
+      return bands;
+  return 0;
+}
+
+/// A block's static shared memory limit; all of its shared memory (static
+/// and dynamic, opted into at launch) on sm_90 (H100, H200), and on sm_80
+/// (A100), whose limit the mma.sync pipeline keeps to on either target.
+constexpr int64_t kStaticSharedLimit = 48 * 1024;
+constexpr int64_t kSm90SharedLimit = 227 * 1024;
+constexpr int64_t kSm80SharedLimit = 163 * 1024;
+
+/// A multiprocessor's registers, and a thread's share when `threads` split
+/// them evenly (a multiple of 8, and at most the 255 a thread addresses).
+constexpr int64_t kRegisterFile = 65536;
+inline int64_t evenRegisterSplit(int64_t threads) {
+  return std::min<int64_t>(255, kRegisterFile / threads / 8 * 8);
+}
+
+/// The static shared memory `program` may still take (layout conversions'
+/// staging) beside its pipeline's dynamic stages: 48 KiB, and no more than
+/// those leave of the block's shared memory (kSm80SharedLimit with
+/// mma.sync, kSm90SharedLimit with wgmma).
+int64_t staticSharedBudget(tile::ProgramOp program);
+
+/// The shared memory (bytes) the contraction's pipeline needs.
+int64_t contractSharedMemoryBytes(tile::ContractOp contract,
+                                  tile::ScheduleAttr schedule);
+
+} // namespace nautilus
+
+#endif
