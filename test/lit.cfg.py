@@ -19,6 +19,7 @@ config.test_exec_root = os.path.join(config.nautilus_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%examples", config.nautilus_examples_dir))
 config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%nautilus_src", config.nautilus_src_root))
 config.substitutions.append(("%scripts", os.path.join(config.nautilus_src_root, "test", "scripts")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])

@@ -44,7 +44,7 @@ public:
   /// Runs the stages after the current one up to `last`, skipping those of
   /// the other family of targets (HostLLVM on a GPU target, Gpu and GpuLLVM
   /// on the host). Failure is diagnosed on the module's context; fault()
-  /// and failure() then say whose and where.
+  /// and failureMessage() then say whose and where.
   mlir::LogicalResult lowerTo(Stage last);
 
   Stage stage() const { return current; }

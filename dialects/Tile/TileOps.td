@@ -27,6 +27,10 @@ def Tile_Dialect : Dialect {
   let cppNamespace = "::nautilus::tile";
   let summary = "Tile programs: one output tile per program instance";
   let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    /// Adds the attributes (TileAttrs.cpp, where their storage is defined).
+    void registerAttributes();
+  }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::vector::VectorDialect",

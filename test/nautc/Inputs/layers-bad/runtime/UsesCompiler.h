@@ -1,0 +1,2 @@
+// The runtime including the compiler.
+#include "dialects/Tile/TileOps.h"
