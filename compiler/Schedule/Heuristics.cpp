@@ -164,10 +164,12 @@ tile::ScheduleAttr nautilus::defaultReductionSchedule(
   auto programs = [&] {
     return programCount(extents, tile, target.multiprocessors);
   };
-  // Halves the widest outer tile extent, else the innermost (down to 32
-  // for columns: the groups' reads of a row coalesce across them).
+  // Halves the widest outer tile extent, else the innermost (down to a
+  // warp's lanes for columns: the groups' reads of a row coalesce across
+  // them).
+  int64_t lanes = target.kernelLanes;
   int64_t minInner =
-      columns && !tile.empty() ? std::min<int64_t>(tile.back(), 32) : 1;
+      columns && !tile.empty() ? std::min<int64_t>(tile.back(), lanes) : 1;
   auto halve = [&] {
     if (tile.empty())
       return false;
@@ -191,7 +193,7 @@ tile::ScheduleAttr nautilus::defaultReductionSchedule(
   if (shared <= 1)
     return schedule;
   // At least a warp a block: the groups' shuffles then run on whole warps.
-  shared = std::max(shared, 32 / std::min<int64_t>(elements(), 32));
+  shared = std::max(shared, lanes / std::min<int64_t>(elements(), lanes));
   // Few programs over long rows: more of them, each a chunk of the rows.
   int64_t split = 1;
   bool bound = llvm::all_of(extents, [](auto e) { return e.has_value(); });
@@ -205,13 +207,19 @@ tile::ScheduleAttr nautilus::defaultReductionSchedule(
                                  /*vector=*/1);
 }
 
+/// The smallest tile extent along M or N of an mma.sync program (a warp's
+/// 16 x 8 fragments over 2 x 4 warps), and of a wgmma one (a warpgroup's
+/// 64 rows).
+constexpr int64_t kSmallestMmaSyncTile = 32;
+constexpr int64_t kSmallestWgmmaTile = 64;
+
 /// The tile extent for an output extent (known or not): a power of two
-/// from 32 to kMaxContractionTile.
+/// from kSmallestMmaSyncTile to kMaxContractionTile.
 static int64_t contractionTile(std::optional<int64_t> extent) {
   if (!extent)
     return kMaxContractionTile;
-  return std::clamp<int64_t>(llvm::PowerOf2Ceil(*extent), 32,
-                             kMaxContractionTile);
+  return std::clamp<int64_t>(llvm::PowerOf2Ceil(*extent),
+                             kSmallestMmaSyncTile, kMaxContractionTile);
 }
 
 ContractionExtents nautilus::contractionExtents(tile::ProgramOp program) {
@@ -290,8 +298,8 @@ tile::ScheduleAttr nautilus::defaultContractionSchedule(
   if (wgmma) {
     // A warpgroup per 64 rows, tiles of 64 or 128 (M) by 64 or 128 (N),
     // 64 of K a stage, 4 stages of TMA copies (128 KiB for 128 x 128).
-    tileM = std::max<int64_t>(tileM, 64);
-    tileN = std::max<int64_t>(tileN, 64);
+    tileM = std::max<int64_t>(tileM, kSmallestWgmmaTile);
+    tileN = std::max<int64_t>(tileN, kSmallestWgmmaTile);
     // A wide problem takes 128 x 256 tiles (wgmma m64n256, 128
     // accumulators a consumer thread): each byte copied feeds twice the
     // products. Its registers come from the producer's (setmaxnreg, see
@@ -299,7 +307,7 @@ tile::ScheduleAttr nautilus::defaultContractionSchedule(
     if (tileM == 128 && extents.n && *extents.n >= kMaxWideContractionTile &&
         !computed.any())
       tileN = kMaxWideContractionTile;
-    fillMachine(tileM, tileN, extents, /*smallest=*/64,
+    fillMachine(tileM, tileN, extents, kSmallestWgmmaTile,
                 target.multiprocessors, computed);
     mma = tile::MmaAttr::get(
         ctx, "wgmma", /*tileK=*/64,
@@ -318,7 +326,7 @@ tile::ScheduleAttr nautilus::defaultContractionSchedule(
     // A computed operand keeps 32: its threads hold a step's elements in
     // registers before storing them (attention's kernel would take 251
     // registers at 64, 218 at 32).
-    fillMachine(tileM, tileN, extents, /*smallest=*/32,
+    fillMachine(tileM, tileN, extents, kSmallestMmaSyncTile,
                 target.multiprocessors, computed);
     int64_t warpsN = std::min<int64_t>(4, tileN / 16);
     int64_t tileK = computed.any() ? 32 : 64;
