@@ -32,6 +32,21 @@ using namespace nautilus;
 
 namespace {
 
+/// A tile.load being lowered: the buffer it reads and the part of the tile
+/// its values depend on.
+struct TileLoad {
+  tile::LoadOp op;
+  Value buffer;
+  MemRefType memType;
+  VectorType fullType; // the loaded tile
+  AffineMap map;
+  bool indirect = false; // some buffer indices are read from tiles
+  /// The tile extent along the output dimensions the map involves (all if
+  /// indirect), 1 along the others; and its number of elements.
+  SmallVector<int64_t> shape;
+  int64_t count = 1;
+};
+
 class ProgramLowering {
 public:
   ProgramLowering(tile::ProgramOp program)
@@ -43,7 +58,27 @@ public:
 private:
   LogicalResult lowerBlock(Block &block);
   LogicalResult lowerOp(Operation &op);
-  Value lowerLoad(tile::LoadOp load);
+  Value lowerLoad(tile::LoadOp op);
+  // The forms of a load, from the cheapest (see lowerLoad).
+  /// The element for the whole tile (or of a rank-0 buffer), broadcast.
+  Value loadOneElement(const TileLoad &load);
+  /// Whether along the innermost output dimension the load reads
+  /// consecutive elements of the buffer's innermost dimension.
+  bool hasContiguousRows(const TileLoad &load);
+  /// One masked vector load per row of the dependent shape.
+  Value loadRows(const TileLoad &load, ArrayRef<Value> stride, Value flat);
+  /// One clamped scalar load per element of the dependent shape.
+  Value loadElements(const TileLoad &load);
+  /// The one element of a rank-0 tile read at gathered indices.
+  Value loadGatheredElement(const TileLoad &load);
+  /// A masked gather over the dependent shape.
+  Value loadGather(const TileLoad &load, ArrayRef<Value> stride, Value flat);
+  /// The buffer indices of the element at `offset` from the program's base
+  /// (at the current reduction indices).
+  SmallVector<Value> loadIndices(const TileLoad &load,
+                                 ArrayRef<int64_t> offset);
+  /// `v` (a tile of the dependent shape) broadcast to `fullType`.
+  Value broadcastToTile(Value v, VectorType fullType);
   void lowerStore(tile::StoreOp store);
   Value lowerReduce(tile::ReduceOp reduce, LogicalResult &status);
 
@@ -176,167 +211,158 @@ static SmallVector<int64_t> dependentShape(AffineMap map,
   return shape;
 }
 
-Value ProgramLowering::lowerLoad(tile::LoadOp load) {
-  Value buffer = mapping.lookup(load.getBuffer());
-  auto memType = cast<MemRefType>(buffer.getType());
-  VectorType fullType = load.getType();
-  Type element = fullType.getElementType();
-  AffineMap map = load.getMap();
-  bool indirect = !load.getIndirect().empty();
-  SmallVector<int64_t> shape = dependentShape(map, tileShape, indirect);
-  int64_t count = 1;
-  for (int64_t s : shape)
-    count *= s;
+Value ProgramLowering::broadcastToTile(Value v, VectorType fullType) {
+  if (cast<VectorType>(v.getType()).getShape() == fullType.getShape())
+    return v;
+  return vector::BroadcastOp::create(b, loc, fullType, v);
+}
 
-  auto broadcastTo = [&](Value v) -> Value {
-    if (cast<VectorType>(v.getType()).getShape() == fullType.getShape())
-      return v;
-    return vector::BroadcastOp::create(b, loc, fullType, v);
-  };
-  auto scalarIndices = [&](ArrayRef<int64_t> offset) {
-    SmallVector<Value> dims;
-    for (unsigned d = 0; d < rank; ++d)
-      dims.push_back(offset[d] ? arith::AddIOp::create(b, loc, base[d],
-                                                       cIndex(offset[d]))
-                                     .getResult()
-                               : base[d]);
-    dims.append(reducedIVs.begin(), reducedIVs.end());
-    SmallVector<Value> idx;
-    for (AffineExpr e : map.getResults())
-      idx.push_back(
-          expandAffine(b, loc, e, b.getIndexType(), dims, sizeArgs));
-    return idx;
-  };
+SmallVector<Value> ProgramLowering::loadIndices(const TileLoad &load,
+                                                ArrayRef<int64_t> offset) {
+  SmallVector<Value> dims;
+  for (unsigned d = 0; d < rank; ++d)
+    dims.push_back(offset[d] ? arith::AddIOp::create(b, loc, base[d],
+                                                     cIndex(offset[d]))
+                                   .getResult()
+                             : base[d]);
+  dims.append(reducedIVs.begin(), reducedIVs.end());
+  SmallVector<Value> idx;
+  for (AffineExpr e : load.map.getResults())
+    idx.push_back(expandAffine(b, loc, e, b.getIndexType(), dims, sizeArgs));
+  return idx;
+}
 
-  // One element for the whole tile (or a rank-0 buffer): a scalar load.
-  if (memType.getRank() == 0 || (count == 1 && !indirect)) {
-    SmallVector<Value> idx =
-        memType.getRank() == 0 ? SmallVector<Value>{}
-                               : scalarIndices(SmallVector<int64_t>(rank, 0));
-    // Clamped into the buffer: an unguarded read out of range is undefined
-    // (LANGUAGE.md), but never a read outside the buffer.
-    for (auto [j, i] : llvm::enumerate(idx))
-      i = clampInto(buffer, j, i);
-    Value v = memref::LoadOp::create(b, loc, buffer, idx);
-    return vector::BroadcastOp::create(b, loc, fullType, v);
-  }
+Value ProgramLowering::loadOneElement(const TileLoad &load) {
+  SmallVector<Value> idx =
+      load.memType.getRank() == 0
+          ? SmallVector<Value>{}
+          : loadIndices(load, SmallVector<int64_t>(rank, 0));
+  // Clamped into the buffer: an unguarded read out of range is undefined
+  // (LANGUAGE.md), but never a read outside the buffer.
+  for (auto [j, i] : llvm::enumerate(idx))
+    i = clampInto(load.buffer, j, i);
+  Value v = memref::LoadOp::create(b, loc, load.buffer, idx);
+  return vector::BroadcastOp::create(b, loc, load.fullType, v);
+}
 
-  SmallVector<Value> stride = strides(buffer);
-  Value flat = flatView(buffer);
+bool ProgramLowering::hasContiguousRows(const TileLoad &load) {
+  unsigned last = rank - 1;
+  if (load.indirect || rank == 0 || load.shape[last] <= 1 ||
+      load.map.getNumResults() !=
+          static_cast<unsigned>(load.memType.getRank()))
+    return false;
+  AffineExpr inner = load.map.getResults().back();
+  AffineExpr rest = inner - getAffineDimExpr(last, b.getContext());
+  bool contiguous = !rest.isFunctionOfDim(last);
+  for (AffineExpr e : load.map.getResults().drop_back())
+    contiguous &= !e.isFunctionOfDim(last);
+  return contiguous;
+}
+
+Value ProgramLowering::loadRows(const TileLoad &load, ArrayRef<Value> stride,
+                                Value flat) {
   auto linear = [&](ArrayRef<Value> idx) {
     Value l = cIndex(0);
     for (auto [i, s] : llvm::zip(idx, stride))
       l = arith::AddIOp::create(b, loc, l, arith::MulIOp::create(b, loc, i, s));
     return l;
   };
-
-  // Contiguous rows: the last map result is the innermost output index plus
-  // something that does not depend on it, and nothing else depends on it.
   unsigned last = rank - 1;
-  bool contiguous =
-      !indirect && rank > 0 && shape[last] > 1 &&
-      map.getNumResults() == static_cast<unsigned>(memType.getRank());
-  if (contiguous) {
-    AffineExpr inner = map.getResults().back();
-    AffineExpr rest = inner - getAffineDimExpr(last, b.getContext());
-    contiguous = !rest.isFunctionOfDim(last);
-    for (AffineExpr e : map.getResults().drop_back())
-      contiguous &= !e.isFunctionOfDim(last);
-  }
-  if (contiguous) {
-    auto rowType = VectorType::get({shape[last]}, element);
-    auto rowMaskType = VectorType::get({shape[last]}, b.getI1Type());
-    auto laneType = VectorType::get({shape[last]}, b.getIndexType());
-    Value lanes = vector::StepOp::create(b, loc, laneType);
-    Value lastSize = memref::DimOp::create(b, loc, buffer,
-                                           memType.getRank() - 1);
-    Value zero = arith::ConstantOp::create(
-        b, loc, rowType, DenseElementsAttr::get(rowType, b.getZeroAttr(element)));
-    auto resultType = VectorType::get(shape, element);
-    Value result = arith::ConstantOp::create(
-        b, loc, resultType,
-        DenseElementsAttr::get(resultType, b.getZeroAttr(element)));
-    // Every row: each combination of the leading coordinates. A lane is
-    // read only inside the buffer.
-    SmallVector<int64_t> offset(rank, 0);
-    int64_t rows = count / shape[last];
-    for (int64_t r = 0; r < rows; ++r) {
-      delinearize(r, ArrayRef<int64_t>(shape).take_front(last), offset);
-      offset[last] = 0;
-      SmallVector<Value> idx = scalarIndices(offset);
-      Value start = linear(idx);
-      Value column = arith::AddIOp::create(
-          b, loc, lanes,
-          vector::BroadcastOp::create(b, loc, laneType, idx.back()));
-      Value rowMask = arith::AndIOp::create(
-          b, loc,
-          arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::sge, column,
-              vector::BroadcastOp::create(b, loc, laneType, cIndex(0))),
-          arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::slt, column,
-              vector::BroadcastOp::create(b, loc, laneType, lastSize)));
-      rowMask = arith::AndIOp::create(
-          b, loc, rowMask,
-          vector::BroadcastOp::create(
-              b, loc, rowMaskType,
-              insideBuffer(buffer, idx, /*skipLast=*/true)));
-      Value row = vector::MaskedLoadOp::create(b, loc, rowType, flat, start,
-                                               rowMask, zero);
-      if (rank == 1) {
-        result = row;
-        break;
-      }
-      SmallVector<int64_t> position(offset.begin(), offset.end() - 1);
-      result = vector::InsertOp::create(b, loc, row, result, position);
+  ArrayRef<int64_t> shape = load.shape;
+  Type element = load.fullType.getElementType();
+  auto rowType = VectorType::get({shape[last]}, element);
+  auto rowMaskType = VectorType::get({shape[last]}, b.getI1Type());
+  auto laneType = VectorType::get({shape[last]}, b.getIndexType());
+  Value lanes = vector::StepOp::create(b, loc, laneType);
+  Value lastSize = memref::DimOp::create(b, loc, load.buffer,
+                                         load.memType.getRank() - 1);
+  Value zero = arith::ConstantOp::create(
+      b, loc, rowType, DenseElementsAttr::get(rowType, b.getZeroAttr(element)));
+  auto resultType = VectorType::get(shape, element);
+  Value result = arith::ConstantOp::create(
+      b, loc, resultType,
+      DenseElementsAttr::get(resultType, b.getZeroAttr(element)));
+  // Every row: each combination of the leading coordinates. A lane is
+  // read only inside the buffer.
+  SmallVector<int64_t> offset(rank, 0);
+  int64_t rows = load.count / shape[last];
+  for (int64_t r = 0; r < rows; ++r) {
+    delinearize(r, shape.take_front(last), offset);
+    offset[last] = 0;
+    SmallVector<Value> idx = loadIndices(load, offset);
+    Value start = linear(idx);
+    Value column = arith::AddIOp::create(
+        b, loc, lanes,
+        vector::BroadcastOp::create(b, loc, laneType, idx.back()));
+    Value rowMask = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::sge, column,
+            vector::BroadcastOp::create(b, loc, laneType, cIndex(0))),
+        arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::slt, column,
+            vector::BroadcastOp::create(b, loc, laneType, lastSize)));
+    rowMask = arith::AndIOp::create(
+        b, loc, rowMask,
+        vector::BroadcastOp::create(
+            b, loc, rowMaskType,
+            insideBuffer(load.buffer, idx, /*skipLast=*/true)));
+    Value row = vector::MaskedLoadOp::create(b, loc, rowType, flat, start,
+                                             rowMask, zero);
+    if (rank == 1) {
+      result = row;
+      break;
     }
-    return broadcastTo(result);
+    SmallVector<int64_t> position(offset.begin(), offset.end() - 1);
+    result = vector::InsertOp::create(b, loc, row, result, position);
   }
+  return broadcastToTile(result, load.fullType);
+}
 
-  // Few elements and not contiguous (A[m, k] in a GEMM: a column): one
-  // scalar load each, at indices clamped into the buffer, so that no load
-  // needs a mask (the values read for elements outside the output are
-  // never stored).
-  if (!indirect && count <= 64) {
-    SmallVector<Value> elements;
-    SmallVector<int64_t> offset(rank, 0);
-    for (int64_t i = 0; i < count; ++i) {
-      delinearize(i, shape, offset);
-      SmallVector<Value> idx = scalarIndices(offset);
-      for (auto [j, i] : llvm::enumerate(idx))
-        i = clampInto(buffer, j, i);
-      elements.push_back(memref::LoadOp::create(b, loc, buffer, idx));
-    }
-    Value v = vector::FromElementsOp::create(
-        b, loc, VectorType::get(shape, element), elements);
-    return broadcastTo(v);
-  }
-
-  // A gathered element of a rank-0 tile (a scalar definition reducing
-  // W[ids[m]]): one scalar load, zero outside the buffer like the gather's.
-  if (rank == 0) {
-    SmallVector<Value> idx;
-    ArrayRef<int64_t> positions = load.getIndirectPositions();
-    unsigned mapped = 0, gathered = 0;
-    for (int64_t j = 0; j < memType.getRank(); ++j) {
-      if (gathered < positions.size() && positions[gathered] == j)
-        idx.push_back(vector::ExtractOp::create(
-            b, loc, mapping.lookup(load.getIndirect()[gathered++]),
-            ArrayRef<int64_t>{}));
-      else
-        idx.push_back(expandAffine(b, loc, map.getResult(mapped++),
-                                   b.getIndexType(), reducedIVs, sizeArgs));
-    }
-    Value inside = insideBuffer(buffer, idx, /*skipLast=*/false);
+Value ProgramLowering::loadElements(const TileLoad &load) {
+  SmallVector<Value> elements;
+  SmallVector<int64_t> offset(rank, 0);
+  for (int64_t i = 0; i < load.count; ++i) {
+    delinearize(i, load.shape, offset);
+    SmallVector<Value> idx = loadIndices(load, offset);
     for (auto [j, i] : llvm::enumerate(idx))
-      i = clampInto(buffer, j, i);
-    Value v = arith::SelectOp::create(
-        b, loc, inside, memref::LoadOp::create(b, loc, buffer, idx),
-        arith::ConstantOp::create(b, loc, b.getZeroAttr(element)));
-    return vector::BroadcastOp::create(b, loc, fullType, v);
+      i = clampInto(load.buffer, j, i);
+    elements.push_back(memref::LoadOp::create(b, loc, load.buffer, idx));
   }
+  Value v = vector::FromElementsOp::create(
+      b, loc, VectorType::get(load.shape, load.fullType.getElementType()),
+      elements);
+  return broadcastToTile(v, load.fullType);
+}
 
-  // A masked gather over the dependent shape.
+Value ProgramLowering::loadGatheredElement(const TileLoad &load) {
+  tile::LoadOp op = load.op; // (its accessors are not const)
+  SmallVector<Value> idx;
+  ArrayRef<int64_t> positions = op.getIndirectPositions();
+  unsigned mapped = 0, gathered = 0;
+  for (int64_t j = 0; j < load.memType.getRank(); ++j) {
+    if (gathered < positions.size() && positions[gathered] == j)
+      idx.push_back(vector::ExtractOp::create(
+          b, loc, mapping.lookup(op.getIndirect()[gathered++]),
+          ArrayRef<int64_t>{}));
+    else
+      idx.push_back(expandAffine(b, loc, load.map.getResult(mapped++),
+                                 b.getIndexType(), reducedIVs, sizeArgs));
+  }
+  Value inside = insideBuffer(load.buffer, idx, /*skipLast=*/false);
+  for (auto [j, i] : llvm::enumerate(idx))
+    i = clampInto(load.buffer, j, i);
+  Value v = arith::SelectOp::create(
+      b, loc, inside, memref::LoadOp::create(b, loc, load.buffer, idx),
+      arith::ConstantOp::create(
+          b, loc, b.getZeroAttr(load.fullType.getElementType())));
+  return vector::BroadcastOp::create(b, loc, load.fullType, v);
+}
+
+Value ProgramLowering::loadGather(const TileLoad &load, ArrayRef<Value> stride,
+                                  Value flat) {
+  ArrayRef<int64_t> shape = load.shape;
+  Type element = load.fullType.getElementType();
   auto indexType = VectorType::get(shape, b.getIndexType());
   SmallVector<Value> dims;
   for (unsigned d = 0; d < rank; ++d)
@@ -346,15 +372,16 @@ Value ProgramLowering::lowerLoad(tile::LoadOp load) {
   SmallVector<Value> syms;
   for (Value s : sizeArgs)
     syms.push_back(vector::BroadcastOp::create(b, loc, indexType, s));
+  tile::LoadOp op = load.op; // (its accessors are not const)
   SmallVector<Value> idx;
-  ArrayRef<int64_t> positions = load.getIndirectPositions();
+  ArrayRef<int64_t> positions = op.getIndirectPositions();
   unsigned mapped = 0, gathered = 0;
-  for (int64_t j = 0; j < memType.getRank(); ++j) {
+  for (int64_t j = 0; j < load.memType.getRank(); ++j) {
     if (gathered < positions.size() && positions[gathered] == j)
-      idx.push_back(mapping.lookup(load.getIndirect()[gathered++]));
+      idx.push_back(mapping.lookup(op.getIndirect()[gathered++]));
     else
-      idx.push_back(expandAffine(b, loc, map.getResult(mapped++), indexType,
-                                 dims, syms));
+      idx.push_back(expandAffine(b, loc, load.map.getResult(mapped++),
+                                 indexType, dims, syms));
   }
   Value lin;
   for (auto [i, s] : llvm::zip(idx, stride)) {
@@ -370,7 +397,7 @@ Value ProgramLowering::lowerLoad(tile::LoadOp load) {
   Value inside;
   for (auto [j, i] : llvm::enumerate(idx)) {
     Value size = vector::BroadcastOp::create(
-        b, loc, indexType, memref::DimOp::create(b, loc, buffer, j));
+        b, loc, indexType, memref::DimOp::create(b, loc, load.buffer, j));
     Value zeroIndex = vector::BroadcastOp::create(b, loc, indexType, cIndex(0));
     Value ok = arith::AndIOp::create(
         b, loc,
@@ -380,7 +407,43 @@ Value ProgramLowering::lowerLoad(tile::LoadOp load) {
   }
   Value gathered1 = vector::GatherOp::create(
       b, loc, resultType, flat, ValueRange{cIndex(0)}, lin, inside, passThru);
-  return broadcastTo(gathered1);
+  return broadcastToTile(gathered1, load.fullType);
+}
+
+Value ProgramLowering::lowerLoad(tile::LoadOp op) {
+  TileLoad load;
+  load.op = op;
+  load.buffer = mapping.lookup(op.getBuffer());
+  load.memType = cast<MemRefType>(load.buffer.getType());
+  load.fullType = op.getType();
+  load.map = op.getMap();
+  load.indirect = !op.getIndirect().empty();
+  load.shape = dependentShape(load.map, tileShape, load.indirect);
+  for (int64_t s : load.shape)
+    load.count *= s;
+
+  // One element for the whole tile (or a rank-0 buffer): a scalar load.
+  if (load.memType.getRank() == 0 || (load.count == 1 && !load.indirect))
+    return loadOneElement(load);
+
+  SmallVector<Value> stride = strides(load.buffer);
+  Value flat = flatView(load.buffer);
+  // Contiguous rows: the last map result is the innermost output index plus
+  // something that does not depend on it, and nothing else depends on it.
+  if (hasContiguousRows(load))
+    return loadRows(load, stride, flat);
+  // Few elements and not contiguous (A[m, k] in a GEMM: a column): one
+  // scalar load each, at indices clamped into the buffer, so that no load
+  // needs a mask (the values read for elements outside the output are
+  // never stored).
+  if (!load.indirect && load.count <= 64)
+    return loadElements(load);
+  // A gathered element of a rank-0 tile (a scalar definition reducing
+  // W[ids[m]]): one scalar load, zero outside the buffer like the gather's.
+  if (rank == 0)
+    return loadGatheredElement(load);
+  // A masked gather over the dependent shape.
+  return loadGather(load, stride, flat);
 }
 
 void ProgramLowering::lowerStore(tile::StoreOp store) {

@@ -109,6 +109,16 @@ struct Tape {
   int yield = -1;
 };
 
+/// The operands of one tape instruction, as `in(k)` reads them from the
+/// slots.
+struct Operands {
+  const Tape::Inst &inst;
+  const SmallVectorImpl<Scalar> &slots;
+  const Scalar &operator()(unsigned k) const {
+    return slots[inst.operands[k]];
+  }
+};
+
 class Interpreter {
 public:
   Interpreter(alg::KernelOp kernel, const SizeValues &sizes)
@@ -129,6 +139,10 @@ private:
   std::string execute(const Tape &tape, SmallVectorImpl<Scalar> &slots,
                       ArrayRef<int64_t> index, std::optional<Scalar> folded,
                       Scalar &result);
+  /// The element an alg.load reads at the point `dims`, or a poison value
+  /// (and `outOfRange` set) for a read out of range.
+  Scalar readTensor(alg::LoadOp load, const Operands &in,
+                    ArrayRef<int64_t> dims);
   std::string runDefine(alg::DefineOp def);
   int64_t extent(Attribute dim) {
     if (auto name = dyn_cast<StringAttr>(dim))
@@ -294,6 +308,147 @@ static double nanMin(double a, double b) {
   return a < b ? a : b;
 }
 
+namespace {
+
+/// Evaluates an arith operation on numbers and booleans (arithmetic,
+/// bitwise logic, comparisons, select) into `r`; false if `op` is none.
+bool evalArith(Operation *op, const Operands &in, Scalar &r,
+               std::string &error) {
+  bool handled = true;
+  llvm::TypeSwitch<Operation *>(op)
+      .Case<arith::AddFOp>([&](auto) { r.f = in(0).f + in(1).f; })
+      .Case<arith::SubFOp>([&](auto) { r.f = in(0).f - in(1).f; })
+      .Case<arith::MulFOp>([&](auto) { r.f = in(0).f * in(1).f; })
+      .Case<arith::DivFOp>([&](auto) { r.f = in(0).f / in(1).f; })
+      .Case<arith::NegFOp>([&](auto) { r.f = -in(0).f; })
+      .Case<arith::MaximumFOp>([&](auto) { r.f = nanMax(in(0).f, in(1).f); })
+      .Case<arith::MinimumFOp>([&](auto) { r.f = nanMin(in(0).f, in(1).f); })
+      .Case<arith::AddIOp>([&](auto) { r.i = in(0).i + in(1).i; })
+      .Case<arith::SubIOp>([&](auto) { r.i = in(0).i - in(1).i; })
+      .Case<arith::MulIOp>([&](auto) { r.i = in(0).i * in(1).i; })
+      .Case<arith::FloorDivSIOp>([&](auto) {
+        if (in(1).i == 0)
+          error = "integer division by zero";
+        else
+          r.i = floorDiv(in(0).i, in(1).i);
+      })
+      .Case<arith::RemSIOp>([&](auto) {
+        if (in(1).i == 0)
+          error = "integer remainder by zero";
+        else
+          r.i = in(0).i % in(1).i;
+      })
+      .Case<arith::MaxSIOp>([&](auto) { r.i = std::max(in(0).i, in(1).i); })
+      .Case<arith::MinSIOp>([&](auto) { r.i = std::min(in(0).i, in(1).i); })
+      .Case<arith::AndIOp>([&](auto) { r.i = in(0).i & in(1).i; })
+      .Case<arith::OrIOp>([&](auto) { r.i = in(0).i | in(1).i; })
+      .Case<arith::XOrIOp>([&](auto) { r.i = in(0).i ^ in(1).i; })
+      .Case<arith::CmpFOp>([&](arith::CmpFOp c) {
+        r.i = compareF(c.getPredicate(), in(0).f, in(1).f);
+      })
+      .Case<arith::CmpIOp>([&](arith::CmpIOp c) {
+        r.i = compareI(c.getPredicate(), in(0).i, in(1).i);
+      })
+      .Case<arith::SelectOp>([&](auto) {
+        r = in(0).i ? in(1) : in(2);
+        r.poison |= in(0).poison;
+      })
+      .Default([&](Operation *) { handled = false; });
+  return handled;
+}
+
+/// Evaluates an arith conversion between floats, integers and booleans
+/// into `r`; false if `op` is none.
+bool evalCast(Operation *op, const Operands &in, Scalar &r) {
+  bool handled = true;
+  llvm::TypeSwitch<Operation *>(op)
+      .Case<arith::ExtFOp, arith::TruncFOp>([&](auto) { r.f = in(0).f; })
+      .Case<arith::SIToFPOp>([&](auto) {
+        r.f = static_cast<double>(in(0).i);
+      })
+      .Case<arith::UIToFPOp>([&](auto) {
+        r.f = static_cast<double>(in.inst.operandKind == Kind::Bool
+                                      ? (in(0).i & 1)
+                                      : in(0).i);
+      })
+      .Case<arith::FPToSIOp>([&](auto) {
+        double v = in(0).f;
+        // Saturating, NaN to zero: a defined answer for the oracle.
+        if (std::isnan(v))
+          r.i = 0;
+        else if (v >= 9.2233720368547758e18)
+          r.i = std::numeric_limits<int64_t>::max();
+        else if (v <= -9.2233720368547758e18)
+          r.i = std::numeric_limits<int64_t>::min();
+        else
+          r.i = static_cast<int64_t>(v);
+      })
+      .Case<arith::ExtSIOp, arith::TruncIOp, arith::IndexCastOp>(
+          [&](auto) { r.i = in(0).i; })
+      .Case<arith::ExtUIOp>([&](auto) {
+        r.i = in.inst.operandKind == Kind::Bool ? (in(0).i & 1) : in(0).i;
+      })
+      .Default([&](Operation *) { handled = false; });
+  return handled;
+}
+
+/// Evaluates a math dialect function into `r`; false if `op` is none.
+bool evalMath(Operation *op, const Operands &in, Scalar &r) {
+  bool handled = true;
+  llvm::TypeSwitch<Operation *>(op)
+      .Case<math::ExpOp>([&](auto) { r.f = std::exp(in(0).f); })
+      .Case<math::Exp2Op>([&](auto) { r.f = std::exp2(in(0).f); })
+      .Case<math::LogOp>([&](auto) { r.f = std::log(in(0).f); })
+      .Case<math::Log2Op>([&](auto) { r.f = std::log2(in(0).f); })
+      .Case<math::SqrtOp>([&](auto) { r.f = std::sqrt(in(0).f); })
+      .Case<math::RsqrtOp>([&](auto) { r.f = 1.0 / std::sqrt(in(0).f); })
+      .Case<math::TanhOp>([&](auto) { r.f = std::tanh(in(0).f); })
+      .Case<math::ErfOp>([&](auto) { r.f = std::erf(in(0).f); })
+      .Case<math::AbsFOp>([&](auto) { r.f = std::fabs(in(0).f); })
+      .Case<math::AbsIOp>([&](auto) { r.i = in(0).i < 0 ? -in(0).i : in(0).i; })
+      .Case<math::PowFOp>([&](auto) { r.f = std::pow(in(0).f, in(1).f); })
+      .Default([&](Operation *) { handled = false; });
+  return handled;
+}
+
+} // namespace
+
+Scalar Interpreter::readTensor(alg::LoadOp load, const Operands &in,
+                               ArrayRef<int64_t> dims) {
+  const Tape::Inst &inst = in.inst;
+  Scalar r;
+  const rt::HostTensor &t = *inst.tensor;
+  AffineMap map = load.getMap();
+  ArrayRef<int64_t> positions = load.getIndirectPositions();
+  size_t flat = 0, mapped = 0, indirect = 0;
+  SmallVector<int64_t, 6> index;
+  for (size_t d = 0; d < t.rank(); ++d) {
+    int64_t v;
+    if (indirect < positions.size() &&
+        positions[indirect] == static_cast<int64_t>(d))
+      v = in(indirect++).i;
+    else
+      v = evalAffine(map.getResult(mapped++), dims, symbols);
+    index.push_back(v);
+    if (v < 0 || v >= t.shape()[d]) {
+      std::string where;
+      for (int64_t x : index)
+        where += (where.empty() ? "" : ", ") + std::to_string(x);
+      outOfRange = "out-of-range read " + inst.tensorName + "[" + where +
+                   (d + 1 < t.rank() ? ", ...]" : "]") +
+                   " of a tensor of shape " + rt::formatShape(t.shape());
+      r.poison = true;
+      return r;
+    }
+    flat = flat * t.shape()[d] + v;
+  }
+  if (isFloatKind(inst.kind))
+    r.f = t.getAsDouble(flat);
+  else
+    r.i = t.getAsInt64(flat);
+  return r;
+}
+
 std::string Interpreter::execute(const Tape &tape,
                                  SmallVectorImpl<Scalar> &slots,
                                  ArrayRef<int64_t> index,
@@ -305,9 +460,7 @@ std::string Interpreter::execute(const Tape &tape,
     slots[index.size()] = *folded;
   ArrayRef<int64_t> dims = index;
   for (const Tape::Inst &inst : tape.insts) {
-    auto in = [&](unsigned k) -> const Scalar & {
-      return slots[inst.operands[k]];
-    };
+    Operands in{inst, slots};
     Scalar r;
     Operation *op = inst.op;
     if (!op) { // an outer scalar
@@ -316,115 +469,13 @@ std::string Interpreter::execute(const Tape &tape,
     }
     std::string error;
     bool handled = true;
-    llvm::TypeSwitch<Operation *>(op)
-        .Case<arith::ConstantOp, alg::SizeOp>([&](auto) { r = inst.constant; })
-        .Case<alg::LoadOp>([&](alg::LoadOp load) {
-          const rt::HostTensor &t = *inst.tensor;
-          AffineMap map = load.getMap();
-          ArrayRef<int64_t> positions = load.getIndirectPositions();
-          size_t flat = 0, mapped = 0, indirect = 0;
-          SmallVector<int64_t, 6> index;
-          for (size_t d = 0; d < t.rank(); ++d) {
-            int64_t v;
-            if (indirect < positions.size() &&
-                positions[indirect] == static_cast<int64_t>(d))
-              v = in(indirect++).i;
-            else
-              v = evalAffine(map.getResult(mapped++), dims, symbols);
-            index.push_back(v);
-            if (v < 0 || v >= t.shape()[d]) {
-              std::string where;
-              for (int64_t x : index)
-                where += (where.empty() ? "" : ", ") + std::to_string(x);
-              outOfRange = "out-of-range read " + inst.tensorName + "[" +
-                           where + (d + 1 < t.rank() ? ", ...]" : "]") +
-                           " of a tensor of shape " +
-                           rt::formatShape(t.shape());
-              r.poison = true;
-              return;
-            }
-            flat = flat * t.shape()[d] + v;
-          }
-          if (isFloatKind(inst.kind))
-            r.f = t.getAsDouble(flat);
-          else
-            r.i = t.getAsInt64(flat);
-        })
-        .Case<arith::AddFOp>([&](auto) { r.f = in(0).f + in(1).f; })
-        .Case<arith::SubFOp>([&](auto) { r.f = in(0).f - in(1).f; })
-        .Case<arith::MulFOp>([&](auto) { r.f = in(0).f * in(1).f; })
-        .Case<arith::DivFOp>([&](auto) { r.f = in(0).f / in(1).f; })
-        .Case<arith::NegFOp>([&](auto) { r.f = -in(0).f; })
-        .Case<arith::MaximumFOp>([&](auto) { r.f = nanMax(in(0).f, in(1).f); })
-        .Case<arith::MinimumFOp>([&](auto) { r.f = nanMin(in(0).f, in(1).f); })
-        .Case<arith::AddIOp>([&](auto) { r.i = in(0).i + in(1).i; })
-        .Case<arith::SubIOp>([&](auto) { r.i = in(0).i - in(1).i; })
-        .Case<arith::MulIOp>([&](auto) { r.i = in(0).i * in(1).i; })
-        .Case<arith::FloorDivSIOp>([&](auto) {
-          if (in(1).i == 0)
-            error = "integer division by zero";
-          else
-            r.i = floorDiv(in(0).i, in(1).i);
-        })
-        .Case<arith::RemSIOp>([&](auto) {
-          if (in(1).i == 0)
-            error = "integer remainder by zero";
-          else
-            r.i = in(0).i % in(1).i;
-        })
-        .Case<arith::MaxSIOp>([&](auto) { r.i = std::max(in(0).i, in(1).i); })
-        .Case<arith::MinSIOp>([&](auto) { r.i = std::min(in(0).i, in(1).i); })
-        .Case<arith::AndIOp>([&](auto) { r.i = in(0).i & in(1).i; })
-        .Case<arith::OrIOp>([&](auto) { r.i = in(0).i | in(1).i; })
-        .Case<arith::XOrIOp>([&](auto) { r.i = in(0).i ^ in(1).i; })
-        .Case<arith::CmpFOp>([&](arith::CmpFOp c) {
-          r.i = compareF(c.getPredicate(), in(0).f, in(1).f);
-        })
-        .Case<arith::CmpIOp>([&](arith::CmpIOp c) {
-          r.i = compareI(c.getPredicate(), in(0).i, in(1).i);
-        })
-        .Case<arith::SelectOp>([&](auto) {
-          r = in(0).i ? in(1) : in(2);
-          r.poison |= in(0).poison;
-        })
-        .Case<arith::ExtFOp, arith::TruncFOp>([&](auto) { r.f = in(0).f; })
-        .Case<arith::SIToFPOp>([&](auto) {
-          r.f = static_cast<double>(in(0).i);
-        })
-        .Case<arith::UIToFPOp>([&](auto) {
-          r.f = static_cast<double>(inst.operandKind == Kind::Bool
-                                        ? (in(0).i & 1)
-                                        : in(0).i);
-        })
-        .Case<arith::FPToSIOp>([&](auto) {
-          double v = in(0).f;
-          // Saturating, NaN to zero: a defined answer for the oracle.
-          if (std::isnan(v))
-            r.i = 0;
-          else if (v >= 9.2233720368547758e18)
-            r.i = std::numeric_limits<int64_t>::max();
-          else if (v <= -9.2233720368547758e18)
-            r.i = std::numeric_limits<int64_t>::min();
-          else
-            r.i = static_cast<int64_t>(v);
-        })
-        .Case<arith::ExtSIOp, arith::TruncIOp, arith::IndexCastOp>(
-            [&](auto) { r.i = in(0).i; })
-        .Case<arith::ExtUIOp>([&](auto) {
-          r.i = inst.operandKind == Kind::Bool ? (in(0).i & 1) : in(0).i;
-        })
-        .Case<math::ExpOp>([&](auto) { r.f = std::exp(in(0).f); })
-        .Case<math::Exp2Op>([&](auto) { r.f = std::exp2(in(0).f); })
-        .Case<math::LogOp>([&](auto) { r.f = std::log(in(0).f); })
-        .Case<math::Log2Op>([&](auto) { r.f = std::log2(in(0).f); })
-        .Case<math::SqrtOp>([&](auto) { r.f = std::sqrt(in(0).f); })
-        .Case<math::RsqrtOp>([&](auto) { r.f = 1.0 / std::sqrt(in(0).f); })
-        .Case<math::TanhOp>([&](auto) { r.f = std::tanh(in(0).f); })
-        .Case<math::ErfOp>([&](auto) { r.f = std::erf(in(0).f); })
-        .Case<math::AbsFOp>([&](auto) { r.f = std::fabs(in(0).f); })
-        .Case<math::AbsIOp>([&](auto) { r.i = in(0).i < 0 ? -in(0).i : in(0).i; })
-        .Case<math::PowFOp>([&](auto) { r.f = std::pow(in(0).f, in(1).f); })
-        .Default([&](Operation *) { handled = false; });
+    if (isa<arith::ConstantOp, alg::SizeOp>(op))
+      r = inst.constant;
+    else if (auto load = dyn_cast<alg::LoadOp>(op))
+      r = readTensor(load, in, dims);
+    else
+      handled = evalArith(op, in, r, error) || evalCast(op, in, r) ||
+                evalMath(op, in, r);
     if (!handled)
       return "the interpreter does not support '" +
              op->getName().getStringRef().str() + "'";

@@ -677,6 +677,113 @@ static void completeMma(EmulatedThread *lanes) {
   }
 }
 
+/// redux.sync of `kind` over the values of the member lanes of `mask`
+/// among `lanes` (the first member's value alone if there is one member).
+static uint32_t reduxOverMembers(const EmulatedThread *lanes, size_t count,
+                                 uint32_t mask, WarpCall::Kind kind) {
+  uint32_t reduced = 0;
+  bool firstValue = true;
+  for (size_t l = 0; l < count; ++l) {
+    if (!(mask >> l & 1))
+      continue;
+    uint32_t v = lanes[l].warp.value;
+    if (firstValue) {
+      reduced = v;
+      firstValue = false;
+      continue;
+    }
+    switch (kind) {
+    case WarpCall::ReduxAdd: reduced += v; break;
+    case WarpCall::ReduxAnd: reduced &= v; break;
+    case WarpCall::ReduxOr: reduced |= v; break;
+    case WarpCall::ReduxXor: reduced ^= v; break;
+    case WarpCall::ReduxMax:
+      reduced = uint32_t(std::max(int32_t(reduced), int32_t(v)));
+      break;
+    case WarpCall::ReduxMin:
+      reduced = uint32_t(std::min(int32_t(reduced), int32_t(v)));
+      break;
+    case WarpCall::ReduxUmax: reduced = std::max(reduced, v); break;
+    case WarpCall::ReduxUmin: reduced = std::min(reduced, v); break;
+    default: break;
+    }
+  }
+  return reduced;
+}
+
+/// The lane whose value shfl.sync `call` gives `lane` in a warp of `count`
+/// lanes: the source lane the PTX ISA computes from b and c, or `lane`
+/// itself when that one is out of range.
+static uint32_t shuffleSource(const WarpCall &call, uint32_t lane,
+                              size_t count) {
+  uint32_t bval = call.b & 31, cval = call.c & 31;
+  uint32_t segmask = (call.c >> 8) & 31;
+  uint32_t maxLane = (lane & segmask) | (cval & ~segmask);
+  uint32_t minLane = lane & segmask;
+  int64_t j = lane;
+  bool pval = true;
+  switch (call.kind) {
+  case WarpCall::ShuffleUp:
+    j = int64_t(lane) - bval;
+    pval = j >= int64_t(maxLane);
+    break;
+  case WarpCall::ShuffleDown:
+    j = lane + bval;
+    pval = j <= int64_t(maxLane);
+    break;
+  case WarpCall::ShuffleBfly:
+    j = lane ^ bval;
+    pval = j <= int64_t(maxLane);
+    break;
+  default: // idx
+    j = minLane | (bval & ~segmask);
+    pval = j <= int64_t(maxLane);
+    break;
+  }
+  if (!pval || uint64_t(j) >= count)
+    j = lane;
+  return uint32_t(j);
+}
+
+/// Completes a shfl.sync, vote.sync or redux.sync in which every member
+/// lane of `mask` among `lanes` (a warp of `count`) waits: gives each its
+/// result and releases it.
+static void completeLanewise(EmulatedThread *lanes, size_t count,
+                             uint32_t mask, WarpCall::Kind kind) {
+  uint32_t ballot = 0;
+  for (size_t l = 0; l < count; ++l)
+    if ((mask >> l & 1) && lanes[l].warp.value)
+      ballot |= 1u << l;
+  // redux.sync: one value for every member lane.
+  uint32_t reduced = reduxOverMembers(lanes, count, mask, kind);
+  for (size_t l = 0; l < count; ++l) {
+    if (!(mask >> l & 1))
+      continue;
+    WarpCall &call = lanes[l].warp;
+    uint32_t lane = l;
+    switch (call.kind) {
+    case WarpCall::VoteAll: call.result = (ballot & mask) == mask; break;
+    case WarpCall::VoteAny: call.result = ballot != 0; break;
+    case WarpCall::VoteUni:
+      call.result = ballot == 0 || (ballot & mask) == mask;
+      break;
+    case WarpCall::VoteBallot: call.result = ballot; break;
+    case WarpCall::ReduxAdd: case WarpCall::ReduxAnd:
+    case WarpCall::ReduxOr: case WarpCall::ReduxXor:
+    case WarpCall::ReduxMax: case WarpCall::ReduxMin:
+    case WarpCall::ReduxUmax: case WarpCall::ReduxUmin:
+      call.result = reduced;
+      break;
+    default:
+      call.result = lanes[shuffleSource(call, lane, count)].warp.value;
+      break;
+    }
+  }
+  for (size_t l = 0; l < count; ++l)
+    if (mask >> l & 1)
+      lanes[l].warp.kind = WarpCall::None;
+}
+
 /// Completes every warp collective whose member lanes are all waiting in
 /// it, as the PTX ISA defines shfl.sync and vote.sync. Returns whether any
 /// lane was released; sets `stuck` when lanes wait on a lane that has
@@ -730,91 +837,7 @@ bool nautilus::emu::detail::completeWarpCollectives(
       released = true;
       continue;
     }
-    uint32_t ballot = 0;
-    for (size_t i = first; i < end; ++i)
-      if ((mask >> (i - first) & 1) && fibres[i].warp.value)
-        ballot |= 1u << (i - first);
-    // redux.sync: one value for every member lane.
-    uint32_t reduced = 0;
-    bool firstValue = true;
-    for (size_t i = first; i < end; ++i) {
-      if (!(mask >> (i - first) & 1))
-        continue;
-      uint32_t v = fibres[i].warp.value;
-      if (firstValue) {
-        reduced = v;
-        firstValue = false;
-        continue;
-      }
-      switch (leader->warp.kind) {
-      case WarpCall::ReduxAdd: reduced += v; break;
-      case WarpCall::ReduxAnd: reduced &= v; break;
-      case WarpCall::ReduxOr: reduced |= v; break;
-      case WarpCall::ReduxXor: reduced ^= v; break;
-      case WarpCall::ReduxMax:
-        reduced = uint32_t(std::max(int32_t(reduced), int32_t(v)));
-        break;
-      case WarpCall::ReduxMin:
-        reduced = uint32_t(std::min(int32_t(reduced), int32_t(v)));
-        break;
-      case WarpCall::ReduxUmax: reduced = std::max(reduced, v); break;
-      case WarpCall::ReduxUmin: reduced = std::min(reduced, v); break;
-      default: break;
-      }
-    }
-    for (size_t i = first; i < end; ++i) {
-      if (!(mask >> (i - first) & 1))
-        continue;
-      WarpCall &call = fibres[i].warp;
-      uint32_t lane = i - first;
-      switch (call.kind) {
-      case WarpCall::VoteAll: call.result = (ballot & mask) == mask; break;
-      case WarpCall::VoteAny: call.result = ballot != 0; break;
-      case WarpCall::VoteUni:
-        call.result = ballot == 0 || (ballot & mask) == mask;
-        break;
-      case WarpCall::VoteBallot: call.result = ballot; break;
-      case WarpCall::ReduxAdd: case WarpCall::ReduxAnd:
-      case WarpCall::ReduxOr: case WarpCall::ReduxXor:
-      case WarpCall::ReduxMax: case WarpCall::ReduxMin:
-      case WarpCall::ReduxUmax: case WarpCall::ReduxUmin:
-        call.result = reduced;
-        break;
-      default: {
-        uint32_t bval = call.b & 31, cval = call.c & 31;
-        uint32_t segmask = (call.c >> 8) & 31;
-        uint32_t maxLane = (lane & segmask) | (cval & ~segmask);
-        uint32_t minLane = lane & segmask;
-        int64_t j = lane;
-        bool pval = true;
-        switch (call.kind) {
-        case WarpCall::ShuffleUp:
-          j = int64_t(lane) - bval;
-          pval = j >= int64_t(maxLane);
-          break;
-        case WarpCall::ShuffleDown:
-          j = lane + bval;
-          pval = j <= int64_t(maxLane);
-          break;
-        case WarpCall::ShuffleBfly:
-          j = lane ^ bval;
-          pval = j <= int64_t(maxLane);
-          break;
-        default: // idx
-          j = minLane | (bval & ~segmask);
-          pval = j <= int64_t(maxLane);
-          break;
-        }
-        if (!pval || first + j >= end)
-          j = lane;
-        call.result = fibres[first + j].warp.value;
-        break;
-      }
-      }
-    }
-    for (size_t i = first; i < end; ++i)
-      if (mask >> (i - first) & 1)
-        fibres[i].warp.kind = WarpCall::None;
+    completeLanewise(&fibres[first], end - first, mask, leader->warp.kind);
     released = true;
   }
   return released;

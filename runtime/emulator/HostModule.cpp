@@ -334,128 +334,428 @@ void nautilus::emu::detail::emitEmulatedMma(
   call->eraseFromParent();
 }
 
-std::string nautilus::emu::detail::rewriteForHost(
-    llvm::Module &m, std::vector<std::string> &kernels, bool &usesFibres,
-    std::map<std::string, uint64_t> &staticSharedBytes) {
+namespace {
+
+/// The runtime functions that replace the intrinsics, declared once per
+/// module.
+struct RuntimeCallees {
+  llvm::FunctionCallee sreg, barrier, shfl, ldmatrix, cpAsync, cpAsyncCommit,
+      cpAsyncWait, cpAsyncWaitAll, redux, vote;
+};
+
+/// Declares the functions of RuntimeCallees in `m`.
+RuntimeCallees declareRuntimeCallees(llvm::Module &m) {
   llvm::LLVMContext &ctx = m.getContext();
   llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
-  llvm::FunctionCallee sreg = m.getOrInsertFunction(
+  llvm::Type *opaque = llvm::PointerType::get(ctx, 0);
+  llvm::Type *voidType = llvm::Type::getVoidTy(ctx);
+  RuntimeCallees callees;
+  callees.sreg = m.getOrInsertFunction(
       "__nautilus_emu_sreg", llvm::FunctionType::get(i32, {i32}, false));
-  llvm::FunctionCallee barrier = m.getOrInsertFunction(
+  callees.barrier = m.getOrInsertFunction(
       "__nautilus_emu_barrier",
-      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {i32, i32, i32},
-                              false));
-  llvm::FunctionCallee shfl = m.getOrInsertFunction(
+      llvm::FunctionType::get(voidType, {i32, i32, i32}, false));
+  callees.shfl = m.getOrInsertFunction(
       "__nautilus_emu_shfl",
       llvm::FunctionType::get(i32, {i32, i32, i32, i32, i32}, false));
-  llvm::Type *opaque = llvm::PointerType::get(ctx, 0);
-  llvm::FunctionCallee ldmatrix = m.getOrInsertFunction(
+  callees.ldmatrix = m.getOrInsertFunction(
       "__nautilus_emu_ldmatrix",
-      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
-                              {opaque, i32, i32, opaque}, false));
-  llvm::Type *voidType = llvm::Type::getVoidTy(ctx);
-  llvm::FunctionCallee cpAsync = m.getOrInsertFunction(
+      llvm::FunctionType::get(voidType, {opaque, i32, i32, opaque}, false));
+  callees.cpAsync = m.getOrInsertFunction(
       "__nautilus_emu_cp_async",
       llvm::FunctionType::get(voidType, {opaque, opaque, i32, i32}, false));
-  llvm::FunctionCallee cpAsyncCommit = m.getOrInsertFunction(
-      "__nautilus_emu_cp_async_commit", llvm::FunctionType::get(voidType, false));
-  llvm::FunctionCallee cpAsyncWait = m.getOrInsertFunction(
-      "__nautilus_emu_cp_async_wait", llvm::FunctionType::get(voidType, {i32}, false));
-  llvm::FunctionCallee cpAsyncWaitAll = m.getOrInsertFunction(
-      "__nautilus_emu_cp_async_wait_all", llvm::FunctionType::get(voidType, false));
-  llvm::FunctionCallee redux = m.getOrInsertFunction(
-      "__nautilus_emu_redux", llvm::FunctionType::get(i32, {i32, i32, i32}, false));
-  llvm::FunctionCallee vote = m.getOrInsertFunction(
-      "__nautilus_emu_vote", llvm::FunctionType::get(i32, {i32, i32, i32}, false));
-  // Shared memory: each addrspace(3) global gets an offset in the block's
-  // shared memory and its uses become that address. As on the GPU, each
-  // kernel lays out its own: its static buffers from 0, then dynamic shared
-  // memory (an external array) 1024-byte aligned after them (a module of
-  // several kernels laid out as one would push dynamic shared memory past
-  // what a wgmma descriptor's 18-bit address reaches). Globals used by
-  // several functions (or by a function that is called) share one
-  // module-wide prefix.
+  callees.cpAsyncCommit =
+      m.getOrInsertFunction("__nautilus_emu_cp_async_commit",
+                            llvm::FunctionType::get(voidType, false));
+  callees.cpAsyncWait =
+      m.getOrInsertFunction("__nautilus_emu_cp_async_wait",
+                            llvm::FunctionType::get(voidType, {i32}, false));
+  callees.cpAsyncWaitAll =
+      m.getOrInsertFunction("__nautilus_emu_cp_async_wait_all",
+                            llvm::FunctionType::get(voidType, false));
+  callees.redux = m.getOrInsertFunction(
+      "__nautilus_emu_redux",
+      llvm::FunctionType::get(i32, {i32, i32, i32}, false));
+  callees.vote = m.getOrInsertFunction(
+      "__nautilus_emu_vote",
+      llvm::FunctionType::get(i32, {i32, i32, i32}, false));
+  return callees;
+}
+
+/// Shared memory: each addrspace(3) global gets an offset in the block's
+/// shared memory and its uses become that address. As on the GPU, each
+/// kernel lays out its own: its static buffers from 0, then dynamic shared
+/// memory (an external array) 1024-byte aligned after them (a module of
+/// several kernels laid out as one would push dynamic shared memory past
+/// what a wgmma descriptor's 18-bit address reaches). Globals used by
+/// several functions (or by a function that is called) share one
+/// module-wide prefix. Fills `staticSharedBytes`; returns "" or why the
+/// module is not emulated.
+std::string placeSharedGlobals(
+    llvm::Module &m, std::map<std::string, uint64_t> &staticSharedBytes) {
   std::vector<llvm::GlobalVariable *> sharedGlobals;
   for (llvm::GlobalVariable &g : m.globals())
     if (g.getAddressSpace() == 3)
       sharedGlobals.push_back(&g);
-  if (!sharedGlobals.empty()) {
-    const llvm::DataLayout &dl = m.getDataLayout();
-    llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
-    llvm::FunctionCallee base = m.getOrInsertFunction(
-        "__nautilus_emu_shared",
-        llvm::FunctionType::get(llvm::PointerType::get(ctx, 0), {i64}, false));
-    auto isDynamic = [&](llvm::GlobalVariable *g) {
-      return g->isDeclaration() || dl.getTypeAllocSize(g->getValueType()) == 0;
-    };
-    // The functions using each global (its uses as instructions first).
-    std::map<llvm::GlobalVariable *, std::set<llvm::Function *>> usersOf;
-    for (llvm::GlobalVariable *g : sharedGlobals) {
-      llvm::convertUsersOfConstantsToInstructions({g});
-      for (llvm::User *u : g->users())
-        if (auto *i = llvm::dyn_cast<llvm::Instruction>(u))
-          usersOf[g].insert(i->getFunction());
-        else
-          return "not emulated: a shared-memory global used outside code";
-    }
-    auto place = [&](uint64_t &offset, llvm::GlobalVariable *g) {
-      uint64_t align = std::max<uint64_t>(16, g->getAlign().valueOrOne().value());
-      offset = (offset + align - 1) / align * align;
-      uint64_t at = offset;
-      offset += dl.getTypeAllocSize(g->getValueType());
-      return at;
-    };
-    bool perFunction = true;
-    for (auto &[g, fs] : usersOf)
-      for (llvm::Function *f : fs)
-        perFunction &= f->use_empty();
-    // Static globals of several functions first, for all of them.
-    std::map<std::pair<llvm::GlobalVariable *, llvm::Function *>, uint64_t> at;
-    std::map<llvm::GlobalVariable *, uint64_t> common;
-    uint64_t prefix = 0;
-    for (llvm::GlobalVariable *g : sharedGlobals)
-      if (!isDynamic(g) && (!perFunction || usersOf[g].size() != 1))
-        common[g] = place(prefix, g);
-    std::map<llvm::Function *, uint64_t> staticEnd;
-    for (llvm::GlobalVariable *g : sharedGlobals) {
-      if (isDynamic(g) || common.count(g))
-        continue;
-      llvm::Function *f = *usersOf[g].begin();
-      auto [it, first] = staticEnd.try_emplace(f, prefix);
-      at[{g, f}] = place(it->second, g);
-    }
-    uint64_t widest = prefix;
-    for (auto &[f, end] : staticEnd)
-      widest = std::max(widest, end);
-    // Dynamic shared memory starts 1024-byte aligned, as on the GPU, so
-    // that swizzled tiles placed in it follow their address pattern.
-    auto dynamicStart = [&](llvm::Function *f) {
-      uint64_t end = perFunction && staticEnd.count(f) ? staticEnd[f]
-                     : perFunction                    ? prefix
-                                                      : widest;
-      return (end + 1023) / 1024 * 1024;
-    };
-    for (llvm::Function &f : m)
-      if (!f.isDeclaration())
-        staticSharedBytes[f.getName().str()] = dynamicStart(&f);
-    for (llvm::GlobalVariable *g : sharedGlobals) {
-      std::vector<llvm::Use *> uses;
-      for (llvm::Use &u : g->uses())
-        uses.push_back(&u);
-      for (llvm::Use *u : uses) {
-        auto *user = llvm::cast<llvm::Instruction>(u->getUser());
-        llvm::Function *f = user->getFunction();
-        uint64_t offset = isDynamic(g)       ? dynamicStart(f)
-                          : common.count(g) ? common[g]
-                                            : at[{g, f}];
-        llvm::IRBuilder<> b(&*f->getEntryBlock().getFirstInsertionPt());
-        llvm::Value *address = b.CreateCall(base, {b.getInt64(offset)});
-        u->set(b.CreateAddrSpaceCast(address, g->getType()));
-      }
-      g->eraseFromParent();
-    }
+  if (sharedGlobals.empty())
+    return "";
+  llvm::LLVMContext &ctx = m.getContext();
+  const llvm::DataLayout &dl = m.getDataLayout();
+  llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
+  llvm::FunctionCallee base = m.getOrInsertFunction(
+      "__nautilus_emu_shared",
+      llvm::FunctionType::get(llvm::PointerType::get(ctx, 0), {i64}, false));
+  auto isDynamic = [&](llvm::GlobalVariable *g) {
+    return g->isDeclaration() || dl.getTypeAllocSize(g->getValueType()) == 0;
+  };
+  // The functions using each global (its uses as instructions first).
+  std::map<llvm::GlobalVariable *, std::set<llvm::Function *>> usersOf;
+  for (llvm::GlobalVariable *g : sharedGlobals) {
+    llvm::convertUsersOfConstantsToInstructions({g});
+    for (llvm::User *u : g->users())
+      if (auto *i = llvm::dyn_cast<llvm::Instruction>(u))
+        usersOf[g].insert(i->getFunction());
+      else
+        return "not emulated: a shared-memory global used outside code";
   }
+  auto place = [&](uint64_t &offset, llvm::GlobalVariable *g) {
+    uint64_t align = std::max<uint64_t>(16, g->getAlign().valueOrOne().value());
+    offset = (offset + align - 1) / align * align;
+    uint64_t at = offset;
+    offset += dl.getTypeAllocSize(g->getValueType());
+    return at;
+  };
+  bool perFunction = true;
+  for (auto &[g, fs] : usersOf)
+    for (llvm::Function *f : fs)
+      perFunction &= f->use_empty();
+  // Static globals of several functions first, for all of them.
+  std::map<std::pair<llvm::GlobalVariable *, llvm::Function *>, uint64_t> at;
+  std::map<llvm::GlobalVariable *, uint64_t> common;
+  uint64_t prefix = 0;
+  for (llvm::GlobalVariable *g : sharedGlobals)
+    if (!isDynamic(g) && (!perFunction || usersOf[g].size() != 1))
+      common[g] = place(prefix, g);
+  std::map<llvm::Function *, uint64_t> staticEnd;
+  for (llvm::GlobalVariable *g : sharedGlobals) {
+    if (isDynamic(g) || common.count(g))
+      continue;
+    llvm::Function *f = *usersOf[g].begin();
+    auto [it, first] = staticEnd.try_emplace(f, prefix);
+    at[{g, f}] = place(it->second, g);
+  }
+  uint64_t widest = prefix;
+  for (auto &[f, end] : staticEnd)
+    widest = std::max(widest, end);
+  // Dynamic shared memory starts 1024-byte aligned, as on the GPU, so
+  // that swizzled tiles placed in it follow their address pattern.
+  auto dynamicStart = [&](llvm::Function *f) {
+    uint64_t end = perFunction && staticEnd.count(f) ? staticEnd[f]
+                   : perFunction                    ? prefix
+                                                    : widest;
+    return (end + 1023) / 1024 * 1024;
+  };
+  for (llvm::Function &f : m)
+    if (!f.isDeclaration())
+      staticSharedBytes[f.getName().str()] = dynamicStart(&f);
+  for (llvm::GlobalVariable *g : sharedGlobals) {
+    std::vector<llvm::Use *> uses;
+    for (llvm::Use &u : g->uses())
+      uses.push_back(&u);
+    for (llvm::Use *u : uses) {
+      auto *user = llvm::cast<llvm::Instruction>(u->getUser());
+      llvm::Function *f = user->getFunction();
+      uint64_t offset = isDynamic(g)       ? dynamicStart(f)
+                        : common.count(g) ? common[g]
+                                          : at[{g, f}];
+      llvm::IRBuilder<> b(&*f->getEntryBlock().getFirstInsertionPt());
+      llvm::Value *address = b.CreateCall(base, {b.getInt64(offset)});
+      u->set(b.CreateAddrSpaceCast(address, g->getType()));
+    }
+    g->eraseFromParent();
+  }
+  return "";
+}
 
+/// libdevice's configuration queries (what NVVMReflect answers):
+/// __CUDA_ARCH is sm_80's; flush-to-zero and the rest are off.
+void answerNvvmReflect(llvm::CallInst *call) {
+  int32_t answer = 0;
+  llvm::StringRef query;
+  if (llvm::getConstantStringInfo(call->getArgOperand(0), query) &&
+      query.starts_with("__CUDA_ARCH"))
+    answer = 800;
+  call->replaceAllUsesWith(llvm::ConstantInt::get(call->getType(), answer));
+  call->eraseFromParent();
+}
+
+/// redux.sync with operation `op` (classifyRedux) on 32-bit integers.
+void translateRedux(llvm::CallInst *call, int32_t op,
+                    llvm::FunctionCallee redux) {
+  llvm::IRBuilder<> b(call);
+  // llvm.nvvm.redux.sync.OP(value, membermask)
+  llvm::Value *result = b.CreateCall(
+      redux, {b.getInt32(op), call->getArgOperand(1), call->getArgOperand(0)});
+  call->replaceAllUsesWith(result);
+  call->eraseFromParent();
+}
+
+/// shfl.sync (i32 or f32) and vote.sync, as classifyWarp describes `warp`.
+void translateWarpCollective(llvm::CallInst *call, WarpIntrinsic warp,
+                             const RuntimeCallees &callees) {
+  llvm::Type *i32 = llvm::Type::getInt32Ty(call->getContext());
+  llvm::IRBuilder<> b(call);
+  llvm::Value *result;
+  if (warp.vote) {
+    llvm::Value *pred = b.CreateZExt(call->getArgOperand(1), i32);
+    result = b.CreateCall(callees.vote, {b.getInt32(warp.mode),
+                                         call->getArgOperand(0), pred});
+    if (call->getType()->isIntegerTy(1))
+      result = b.CreateTrunc(result, call->getType());
+  } else {
+    llvm::Value *value = call->getArgOperand(1);
+    if (value->getType()->isFloatTy())
+      value = b.CreateBitCast(value, i32);
+    result = b.CreateCall(callees.shfl, {b.getInt32(warp.mode),
+                                         call->getArgOperand(0), value,
+                                         call->getArgOperand(2),
+                                         call->getArgOperand(3)});
+    if (call->getType()->isFloatTy())
+      result = b.CreateBitCast(result, call->getType());
+  }
+  call->replaceAllUsesWith(result);
+  call->eraseFromParent();
+}
+
+/// ldmatrix.sync.aligned.m8n8.x1/x2/x4 (optionally .trans): the runtime
+/// writes each matrix's register to a stack array the result is read from.
+void translateLdmatrix(llvm::CallInst *call, llvm::FunctionCallee ldmatrix) {
+  llvm::StringRef name = call->getCalledFunction()->getName();
+  llvm::LLVMContext &ctx = call->getContext();
+  llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
+  int matrices = name[38] - '0';
+  bool transpose = name.contains(".trans.");
+  llvm::IRBuilder<> entry(&*call->getFunction()->getEntryBlock().begin());
+  llvm::Value *out = entry.CreateAlloca(llvm::ArrayType::get(i32, 4));
+  llvm::IRBuilder<> b(call);
+  llvm::Value *address = b.CreateAddrSpaceCast(call->getArgOperand(0),
+                                               llvm::PointerType::get(ctx, 0));
+  b.CreateCall(ldmatrix, {address, b.getInt32(matrices),
+                          b.getInt32(transpose), out});
+  llvm::Value *result;
+  if (matrices == 1) {
+    result = b.CreateLoad(i32, out);
+  } else {
+    result = llvm::PoisonValue::get(call->getType());
+    for (int i = 0; i < matrices; ++i)
+      result = b.CreateInsertValue(
+          result, b.CreateLoad(i32, b.CreateConstGEP1_32(i32, out, i)), i);
+  }
+  call->replaceAllUsesWith(result);
+  call->eraseFromParent();
+}
+
+/// cp.async from global to shared memory (.ca and .cg; 4, 8 or 16 bytes,
+/// optionally with a source size) and its commit and wait groups.
+/// std::nullopt if `call` is none of these; false for a copy of another
+/// size.
+std::optional<bool> translateCpAsync(llvm::CallInst *call,
+                                     const RuntimeCallees &callees) {
+  llvm::StringRef name = call->getCalledFunction()->getName();
+  if (name.starts_with("llvm.nvvm.cp.async.ca.shared.global.") ||
+      name.starts_with("llvm.nvvm.cp.async.cg.shared.global.")) {
+    llvm::StringRef rest =
+        name.drop_front(strlen("llvm.nvvm.cp.async.ca.shared.global."));
+    bool withSize = rest.consume_back(".s");
+    int bytes = 0;
+    if (rest.getAsInteger(10, bytes) ||
+        (bytes != 4 && bytes != 8 && bytes != 16))
+      return false;
+    llvm::Type *opaque = llvm::PointerType::get(call->getContext(), 0);
+    llvm::IRBuilder<> b(call);
+    llvm::Value *dst = b.CreateAddrSpaceCast(call->getArgOperand(0), opaque);
+    llvm::Value *src = b.CreateAddrSpaceCast(call->getArgOperand(1), opaque);
+    llvm::Value *sourceBytes =
+        withSize ? call->getArgOperand(2) : b.getInt32(bytes);
+    b.CreateCall(callees.cpAsync, {dst, src, b.getInt32(bytes), sourceBytes});
+    call->eraseFromParent();
+    return true;
+  }
+  if (name == "llvm.nvvm.cp.async.commit.group" ||
+      name == "llvm.nvvm.cp.async.wait.group" ||
+      name == "llvm.nvvm.cp.async.wait.all") {
+    llvm::IRBuilder<> b(call);
+    if (name.ends_with("commit.group"))
+      b.CreateCall(callees.cpAsyncCommit);
+    else if (name.ends_with("wait.group"))
+      b.CreateCall(callees.cpAsyncWait, {call->getArgOperand(0)});
+    else
+      b.CreateCall(callees.cpAsyncWaitAll);
+    call->eraseFromParent();
+    return true;
+  }
+  return std::nullopt;
+}
+
+/// cp.async.bulk.tensor.g2s.tile.Nd, a TMA load of a box of rank 1 to 5
+/// into shared memory that completes on an mbarrier. std::nullopt if
+/// `call` is not one; false for one with multicast or a cache hint.
+std::optional<bool> translateTmaLoad(llvm::CallInst *call) {
+  llvm::StringRef name = call->getCalledFunction()->getName();
+  if (!name.starts_with("llvm.nvvm.cp.async.bulk.tensor.g2s.tile."))
+    return std::nullopt;
+  // (dst (shared::cluster), mbarrier, tensor map, coordinates...,
+  //  multicast mask, cache hint, use multicast, use cache hint, group)
+  int rank = name.back() == 'd' ? name.drop_back().back() - '0' : 0;
+  auto flag = [&](unsigned i) {
+    auto *c = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(i));
+    return !c || !c->isZero();
+  };
+  if (rank < 1 || rank > 5 || call->arg_size() < unsigned(3 + rank + 4) ||
+      flag(3 + rank + 2) || flag(3 + rank + 3))
+    return false;
+  llvm::Module &m = *call->getModule();
+  llvm::LLVMContext &ctx = m.getContext();
+  llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::Type *opaque = llvm::PointerType::get(ctx, 0);
+  llvm::IRBuilder<> entry(&*call->getFunction()->getEntryBlock().begin());
+  llvm::Value *coordinates = entry.CreateAlloca(llvm::ArrayType::get(i32, 5));
+  llvm::IRBuilder<> b(call);
+  for (int d = 0; d < rank; ++d)
+    b.CreateStore(call->getArgOperand(3 + d),
+                  b.CreateConstGEP1_32(i32, coordinates, d));
+  llvm::FunctionCallee tma = m.getOrInsertFunction(
+      "__nautilus_emu_tma_load",
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
+                              {opaque, opaque, i32, opaque, opaque}, false));
+  b.CreateCall(tma, {b.CreateAddrSpaceCast(call->getArgOperand(0), opaque),
+                     b.CreateAddrSpaceCast(call->getArgOperand(2), opaque),
+                     b.getInt32(rank), coordinates,
+                     b.CreateAddrSpaceCast(call->getArgOperand(1), opaque)});
+  call->eraseFromParent();
+  return true;
+}
+
+/// The mma.sync shape and types `call` computes, if it is an emulated one.
+std::optional<MmaKind> classifyMma(llvm::CallInst *call) {
+  llvm::StringRef name = call->getCalledFunction()->getName();
+  bool halfInputs = call->arg_size() > 0 &&
+                    call->getArgOperand(0)->getType()->isVectorTy();
+  if (name == "llvm.nvvm.mma.m16n8k16.row.col.f32.f32" && halfInputs)
+    return M16N8K16F16;
+  if (name == "llvm.nvvm.mma.m16n8k16.row.col.bf16")
+    return M16N8K16BF16;
+  if (name == "llvm.nvvm.mma.m16n8k8.row.col.f32.f32" && halfInputs)
+    return M16N8K8F16;
+  if (name == "llvm.nvvm.mma.m16n8k8.row.col.bf16")
+    return M16N8K8BF16;
+  if (name == "llvm.nvvm.mma.m16n8k16.row.col.f16.f16")
+    return M16N8K16F16AccF16;
+  if (name == "llvm.nvvm.mma.m16n8k8.row.col.f16.f16")
+    return M16N8K8F16AccF16;
+  if (name == "llvm.nvvm.mma.m16n8k8.row.col.tf32")
+    return M16N8K8TF32;
+  return std::nullopt;
+}
+
+/// bar.sync / bar.arrive with a barrier id and a thread count (0: all the
+/// threads of the block). False for another form of barrier.
+bool translateBarrier(llvm::CallInst *call, llvm::FunctionCallee barrier) {
+  llvm::StringRef form = call->getCalledFunction()->getName();
+  bool sync = form == "llvm.nvvm.barrier0" ||
+              form.starts_with("llvm.nvvm.barrier.cta.sync");
+  bool arrive = form.starts_with("llvm.nvvm.barrier.cta.arrive");
+  if (!sync && !arrive)
+    return false;
+  llvm::IRBuilder<> b(call);
+  bool all = form == "llvm.nvvm.barrier0" || form.ends_with(".all");
+  llvm::Value *id = form == "llvm.nvvm.barrier0" ? b.getInt32(0)
+                                                 : call->getArgOperand(0);
+  llvm::Value *count = all ? b.getInt32(0) : call->getArgOperand(1);
+  b.CreateCall(barrier, {id, count, b.getInt32(sync)});
+  call->eraseFromParent();
+  return true;
+}
+
+/// A read of special register `reg` (SpecialRegister), at the call's width.
+void readSpecialRegister(llvm::CallInst *call, int32_t reg,
+                         llvm::FunctionCallee sreg) {
+  llvm::IRBuilder<> b(call);
+  llvm::Value *v = b.CreateCall(sreg, {b.getInt32(reg)});
+  if (v->getType() != call->getType())
+    v = b.CreateZExtOrTrunc(v, call->getType());
+  call->replaceAllUsesWith(v);
+  call->eraseFromParent();
+}
+
+/// Replaces the call of an `llvm.nvvm.*` intrinsic by its emulation, family
+/// by family; sets `usesFibres` when it waits for other threads. Returns ""
+/// or "not emulated: NAME".
+std::string translateIntrinsic(llvm::CallInst *call,
+                               const RuntimeCallees &callees,
+                               bool &usesFibres) {
+  llvm::StringRef name = call->getCalledFunction()->getName();
+  if (translateFastMath(call))
+    return "";
+  if (translateAsyncOrdering(call))
+    return "";
+  if (std::optional<bool> handled = translateMBarrier(call)) {
+    if (!*handled)
+      return "not emulated: " + name.str();
+    usesFibres = true; // waits yield to the threads that arrive
+    return "";
+  }
+  if (std::optional<int32_t> op = classifyRedux(name)) {
+    usesFibres = true;
+    translateRedux(call, *op, callees.redux);
+    return "";
+  }
+  if (std::optional<WarpIntrinsic> warp = classifyWarp(name)) {
+    usesFibres = true; // warp collectives suspend lanes: fibres
+    translateWarpCollective(call, *warp, callees);
+    return "";
+  }
+  if (name.starts_with("llvm.nvvm.ldmatrix.sync.aligned.m8n8.x")) {
+    usesFibres = true;
+    translateLdmatrix(call, callees.ldmatrix);
+    return "";
+  }
+  if (std::optional<bool> handled = translateCpAsync(call, callees)) {
+    if (!*handled)
+      return "not emulated: " + name.str();
+    return "";
+  }
+  if (std::optional<bool> handled = translateTmaLoad(call)) {
+    if (!*handled)
+      return "not emulated: " + name.str() +
+             " (with multicast or a cache hint)";
+    usesFibres = true; // its mbarrier is waited on
+    return "";
+  }
+  if (std::optional<MmaKind> mmaKind = classifyMma(call)) {
+    usesFibres = true;
+    llvm::SmallVector<llvm::Value *> registers(call->args());
+    emitEmulatedMma(call, *mmaKind, registers);
+    return "";
+  }
+  auto kind = classify(name);
+  if (!kind)
+    return "not emulated: " + name.str();
+  if (kind->first) {
+    usesFibres = true;
+    if (!translateBarrier(call, callees.barrier))
+      return "not emulated: " + name.str();
+    return "";
+  }
+  readSpecialRegister(call, kind->second, callees.sreg);
+  return "";
+}
+
+/// Replaces every inline PTX statement, `__nvvm_reflect` query and
+/// `llvm.nvvm.*` intrinsic called in `m` by its emulation; sets `usesFibres`
+/// when one waits for other threads. Returns "" or "not emulated: ...".
+std::string translateCalls(llvm::Module &m, const RuntimeCallees &callees,
+                           bool &usesFibres) {
   std::vector<llvm::CallInst *> calls;
   for (llvm::Function &f : m)
     for (llvm::BasicBlock &bb : f)
@@ -463,7 +763,8 @@ std::string nautilus::emu::detail::rewriteForHost(
         if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i))
           calls.push_back(call);
   for (llvm::CallInst *call : calls) {
-    if (auto *asmCall = llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand())) {
+    if (auto *asmCall =
+            llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand())) {
       std::string text = asmCall->getAsmString().str();
       bool collective = false;
       if (!translateInlinePtx(call, collective))
@@ -473,210 +774,24 @@ std::string nautilus::emu::detail::rewriteForHost(
     }
     llvm::Function *callee = call->getCalledFunction();
     if (callee && callee->getName() == "__nvvm_reflect") {
-      // libdevice's configuration queries (what NVVMReflect answers):
-      // __CUDA_ARCH is sm_80's; flush-to-zero and the rest are off.
-      int32_t answer = 0;
-      llvm::StringRef query;
-      if (llvm::getConstantStringInfo(call->getArgOperand(0), query) &&
-          query.starts_with("__CUDA_ARCH"))
-        answer = 800;
-      call->replaceAllUsesWith(
-          llvm::ConstantInt::get(call->getType(), answer));
-      call->eraseFromParent();
+      answerNvvmReflect(call);
       continue;
     }
     if (!callee || !callee->getName().starts_with("llvm.nvvm."))
       continue;
-    if (translateFastMath(call))
-      continue;
-    if (translateAsyncOrdering(call))
-      continue;
-    if (std::optional<bool> handled = translateMBarrier(call)) {
-      if (!*handled)
-        return "not emulated: " + callee->getName().str();
-      usesFibres = true; // waits yield to the threads that arrive
-      continue;
-    }
-    if (std::optional<int32_t> op = classifyRedux(callee->getName())) {
-      usesFibres = true;
-      llvm::IRBuilder<> b(call);
-      // llvm.nvvm.redux.sync.OP(value, membermask)
-      llvm::Value *result = b.CreateCall(
-          redux, {b.getInt32(*op), call->getArgOperand(1),
-                  call->getArgOperand(0)});
-      call->replaceAllUsesWith(result);
-      call->eraseFromParent();
-      continue;
-    }
-    if (auto warp = classifyWarp(callee->getName())) {
-      usesFibres = true; // warp collectives suspend lanes: fibres
-      llvm::IRBuilder<> b(call);
-      llvm::Value *result;
-      if (warp->vote) {
-        llvm::Value *pred = b.CreateZExt(call->getArgOperand(1), i32);
-        result = b.CreateCall(vote, {b.getInt32(warp->mode),
-                                     call->getArgOperand(0), pred});
-        if (call->getType()->isIntegerTy(1))
-          result = b.CreateTrunc(result, call->getType());
-      } else {
-        llvm::Value *value = call->getArgOperand(1);
-        if (value->getType()->isFloatTy())
-          value = b.CreateBitCast(value, i32);
-        result = b.CreateCall(shfl, {b.getInt32(warp->mode),
-                                     call->getArgOperand(0), value,
-                                     call->getArgOperand(2),
-                                     call->getArgOperand(3)});
-        if (call->getType()->isFloatTy())
-          result = b.CreateBitCast(result, call->getType());
-      }
-      call->replaceAllUsesWith(result);
-      call->eraseFromParent();
-      continue;
-    }
-    llvm::StringRef calleeName = callee->getName();
-    if (calleeName.starts_with("llvm.nvvm.ldmatrix.sync.aligned.m8n8.x")) {
-      usesFibres = true;
-      int matrices = calleeName[38] - '0';
-      bool transpose = calleeName.contains(".trans.");
-      llvm::IRBuilder<> entry(&*call->getFunction()->getEntryBlock().begin());
-      llvm::Value *out = entry.CreateAlloca(llvm::ArrayType::get(i32, 4));
-      llvm::IRBuilder<> b(call);
-      llvm::Value *address = b.CreateAddrSpaceCast(call->getArgOperand(0),
-                                                   llvm::PointerType::get(ctx, 0));
-      b.CreateCall(ldmatrix, {address, b.getInt32(matrices),
-                              b.getInt32(transpose), out});
-      llvm::Value *result;
-      if (matrices == 1) {
-        result = b.CreateLoad(i32, out);
-      } else {
-        result = llvm::PoisonValue::get(call->getType());
-        for (int i = 0; i < matrices; ++i)
-          result = b.CreateInsertValue(
-              result, b.CreateLoad(i32, b.CreateConstGEP1_32(i32, out, i)), i);
-      }
-      call->replaceAllUsesWith(result);
-      call->eraseFromParent();
-      continue;
-    }
-    if (calleeName.starts_with("llvm.nvvm.cp.async.ca.shared.global.") ||
-        calleeName.starts_with("llvm.nvvm.cp.async.cg.shared.global.")) {
-      llvm::StringRef rest =
-          calleeName.drop_front(strlen("llvm.nvvm.cp.async.ca.shared.global."));
-      bool withSize = rest.consume_back(".s");
-      int bytes = 0;
-      if (rest.getAsInteger(10, bytes) || (bytes != 4 && bytes != 8 && bytes != 16))
-        return "not emulated: " + calleeName.str();
-      llvm::IRBuilder<> b(call);
-      llvm::Value *dst = b.CreateAddrSpaceCast(call->getArgOperand(0), opaque);
-      llvm::Value *src = b.CreateAddrSpaceCast(call->getArgOperand(1), opaque);
-      llvm::Value *sourceBytes =
-          withSize ? call->getArgOperand(2) : b.getInt32(bytes);
-      b.CreateCall(cpAsync, {dst, src, b.getInt32(bytes), sourceBytes});
-      call->eraseFromParent();
-      continue;
-    }
-    if (calleeName == "llvm.nvvm.cp.async.commit.group" ||
-        calleeName == "llvm.nvvm.cp.async.wait.group" ||
-        calleeName == "llvm.nvvm.cp.async.wait.all") {
-      llvm::IRBuilder<> b(call);
-      if (calleeName.ends_with("commit.group"))
-        b.CreateCall(cpAsyncCommit);
-      else if (calleeName.ends_with("wait.group"))
-        b.CreateCall(cpAsyncWait, {call->getArgOperand(0)});
-      else
-        b.CreateCall(cpAsyncWaitAll);
-      call->eraseFromParent();
-      continue;
-    }
-    if (calleeName.starts_with("llvm.nvvm.cp.async.bulk.tensor.g2s.tile.")) {
-      // (dst (shared::cluster), mbarrier, tensor map, coordinates...,
-      //  multicast mask, cache hint, use multicast, use cache hint, group)
-      int rank = calleeName.back() == 'd' ? calleeName.drop_back().back() - '0' : 0;
-      auto flag = [&](unsigned i) {
-        auto *c = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(i));
-        return !c || !c->isZero();
-      };
-      if (rank < 1 || rank > 5 || call->arg_size() < unsigned(3 + rank + 4) ||
-          flag(3 + rank + 2) || flag(3 + rank + 3))
-        return "not emulated: " + calleeName.str() +
-               " (with multicast or a cache hint)";
-      usesFibres = true; // its mbarrier is waited on
-      llvm::IRBuilder<> entry(&*call->getFunction()->getEntryBlock().begin());
-      llvm::Value *coordinates = entry.CreateAlloca(llvm::ArrayType::get(i32, 5));
-      llvm::IRBuilder<> b(call);
-      for (int d = 0; d < rank; ++d)
-        b.CreateStore(call->getArgOperand(3 + d),
-                      b.CreateConstGEP1_32(i32, coordinates, d));
-      llvm::FunctionCallee tma = m.getOrInsertFunction(
-          "__nautilus_emu_tma_load",
-          llvm::FunctionType::get(voidType, {opaque, opaque, i32, opaque, opaque},
-                                  false));
-      b.CreateCall(tma, {b.CreateAddrSpaceCast(call->getArgOperand(0), opaque),
-                         b.CreateAddrSpaceCast(call->getArgOperand(2), opaque),
-                         b.getInt32(rank), coordinates,
-                         b.CreateAddrSpaceCast(call->getArgOperand(1), opaque)});
-      call->eraseFromParent();
-      continue;
-    }
-    std::optional<MmaKind> mmaKind;
-    bool halfInputs = call->arg_size() > 0 &&
-                      call->getArgOperand(0)->getType()->isVectorTy();
-    if (calleeName == "llvm.nvvm.mma.m16n8k16.row.col.f32.f32" && halfInputs)
-      mmaKind = M16N8K16F16;
-    else if (calleeName == "llvm.nvvm.mma.m16n8k16.row.col.bf16")
-      mmaKind = M16N8K16BF16;
-    else if (calleeName == "llvm.nvvm.mma.m16n8k8.row.col.f32.f32" && halfInputs)
-      mmaKind = M16N8K8F16;
-    else if (calleeName == "llvm.nvvm.mma.m16n8k8.row.col.bf16")
-      mmaKind = M16N8K8BF16;
-    else if (calleeName == "llvm.nvvm.mma.m16n8k16.row.col.f16.f16")
-      mmaKind = M16N8K16F16AccF16;
-    else if (calleeName == "llvm.nvvm.mma.m16n8k8.row.col.f16.f16")
-      mmaKind = M16N8K8F16AccF16;
-    else if (calleeName == "llvm.nvvm.mma.m16n8k8.row.col.tf32")
-      mmaKind = M16N8K8TF32;
-    if (mmaKind) {
-      usesFibres = true;
-      llvm::SmallVector<llvm::Value *> registers(call->args());
-      emitEmulatedMma(call, *mmaKind, registers);
-      continue;
-    }
-    auto kind = classify(calleeName);
-    if (!kind)
-      return "not emulated: " + calleeName.str();
-    llvm::IRBuilder<> b(call);
-    if (kind->first) {
-      // bar.sync / bar.arrive with a barrier id and a thread count (0: all
-      // the threads of the block).
-      usesFibres = true;
-      llvm::StringRef form = calleeName;
-      bool sync = form == "llvm.nvvm.barrier0" ||
-                  form.starts_with("llvm.nvvm.barrier.cta.sync");
-      bool arrive = form.starts_with("llvm.nvvm.barrier.cta.arrive");
-      if (!sync && !arrive)
-        return "not emulated: " + calleeName.str();
-      bool all = form == "llvm.nvvm.barrier0" || form.ends_with(".all");
-      llvm::Value *id = form == "llvm.nvvm.barrier0" ? b.getInt32(0)
-                                                     : call->getArgOperand(0);
-      llvm::Value *count = all ? b.getInt32(0) : call->getArgOperand(1);
-      b.CreateCall(barrier, {id, count, b.getInt32(sync)});
-      call->eraseFromParent();
-      continue;
-    }
-    llvm::Value *v = b.CreateCall(sreg, {b.getInt32(kind->second)});
-    if (v->getType() != call->getType())
-      v = b.CreateZExtOrTrunc(v, call->getType());
-    call->replaceAllUsesWith(v);
-    call->eraseFromParent();
+    if (std::string error = translateIntrinsic(call, callees, usesFibres);
+        !error.empty())
+      return error;
   }
-  for (llvm::Function &f : llvm::make_early_inc_range(m))
-    if (f.getName().starts_with("llvm.nvvm.") && f.use_empty())
-      f.eraseFromParent();
-  rewriteSharedAddressCasts(m);
+  return "";
+}
 
-  // Every access to global memory goes through a bounds check, which
-  // returns the address to use (a quarantine for one out of bounds).
-  // Accesses to a thread's own stack (allocas) are not checked.
+/// Every access to global memory goes through a bounds check, which
+/// returns the address to use (a quarantine for one out of bounds).
+/// Accesses to a thread's own stack (allocas) are not checked.
+void checkMemoryAccesses(llvm::Module &m) {
+  llvm::LLVMContext &ctx = m.getContext();
+  llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
   llvm::Type *ptrType = llvm::PointerType::get(ctx, 0);
   // Each access instruction is a site the shared-memory profile counts
   // warp requests by.
@@ -698,9 +813,9 @@ std::string nautilus::emu::detail::rewriteForHost(
     if (access->getMetadata("nautilus.checked"))
       continue; // a predicated inline-PTX access, checked where it was made
     // Atomic read-modify-writes (kind 2) are checked for bounds, not races.
-    bool atomic = llvm::isa<llvm::AtomicRMWInst, llvm::AtomicCmpXchgInst>(access);
-    unsigned pointerOperand =
-        llvm::isa<llvm::StoreInst>(access) ? 1 : 0;
+    bool atomic =
+        llvm::isa<llvm::AtomicRMWInst, llvm::AtomicCmpXchgInst>(access);
+    unsigned pointerOperand = llvm::isa<llvm::StoreInst>(access) ? 1 : 0;
     llvm::Value *pointer = access->getOperand(pointerOperand);
     if (llvm::isa<llvm::AllocaInst>(llvm::getUnderlyingObject(pointer)))
       continue;
@@ -715,15 +830,19 @@ std::string nautilus::emu::detail::rewriteForHost(
                                ? pointer
                                : b.CreateAddrSpaceCast(pointer, ptrType);
     int kind = atomic ? 2 : llvm::isa<llvm::StoreInst>(access) ? 1 : 0;
-    llvm::Value *safe = b.CreateCall(
-        check, {generic, b.getInt64(bytes), b.getInt32(kind), b.getInt32(site++)});
+    llvm::Value *safe =
+        b.CreateCall(check, {generic, b.getInt64(bytes), b.getInt32(kind),
+                             b.getInt32(site++)});
     if (safe->getType() != pointer->getType())
       safe = b.CreateAddrSpaceCast(safe, pointer->getType());
     access->setOperand(pointerOperand, safe);
   }
+}
 
-  // Kernels become plain functions with a packed entry point:
-  // void __nautilus_emu_entry_K(void **args).
+/// Kernels become plain functions with a packed entry point,
+/// void __nautilus_emu_entry_K(void **args); their names go to `kernels`.
+void addPackedEntryPoints(llvm::Module &m, std::vector<std::string> &kernels) {
+  llvm::LLVMContext &ctx = m.getContext();
   std::vector<llvm::Function *> entries;
   for (llvm::Function &f : m)
     if (f.getCallingConv() == llvm::CallingConv::PTX_Kernel) {
@@ -754,8 +873,27 @@ std::string nautilus::emu::detail::rewriteForHost(
     b.CreateCall(f, args);
     b.CreateRetVoid();
   }
+}
+
+} // namespace
+
+std::string nautilus::emu::detail::rewriteForHost(
+    llvm::Module &m, std::vector<std::string> &kernels, bool &usesFibres,
+    std::map<std::string, uint64_t> &staticSharedBytes) {
+  RuntimeCallees callees = declareRuntimeCallees(m);
+  if (std::string error = placeSharedGlobals(m, staticSharedBytes);
+      !error.empty())
+    return error;
+  if (std::string error = translateCalls(m, callees, usesFibres);
+      !error.empty())
+    return error;
+  for (llvm::Function &f : llvm::make_early_inc_range(m))
+    if (f.getName().starts_with("llvm.nvvm.") && f.use_empty())
+      f.eraseFromParent();
+  rewriteSharedAddressCasts(m);
+  checkMemoryAccesses(m);
+  addPackedEntryPoints(m, kernels);
   if (auto *annotations = m.getNamedMetadata("nvvm.annotations"))
     annotations->eraseFromParent();
   return "";
 }
-

@@ -165,6 +165,203 @@ SimtEmulator::create(std::unique_ptr<llvm::Module> module,
   return std::unique_ptr<SimtEmulator>(new SimtEmulator(std::move(impl)));
 }
 
+namespace {
+
+/// Adds one host thread's profile (`more`) to the launch's (`total`).
+void addProfile(MemoryProfile &total, const MemoryProfile &more) {
+  for (auto [from, to] : {std::pair{&more.loads, &total.loads},
+                          {&more.stores, &total.stores},
+                          {&more.ldmatrix, &total.ldmatrix},
+                          {&more.asyncCopies, &total.asyncCopies}})
+    addTraffic(*to, *from);
+  addTraffic(total.globalLoads, more.globalLoads);
+  addTraffic(total.globalStores, more.globalStores);
+}
+
+/// Gives each thread of a block of `ntid` threads its (x, y, z) index.
+void assignThreadIndices(std::vector<EmulatedThread> &fibres,
+                         const std::array<uint32_t, 3> &ntid) {
+  for (uint32_t t = 0; t < fibres.size(); ++t)
+    fibres[t].tid = {t % ntid[0], (t / ntid[0]) % ntid[1],
+                     t / (ntid[0] * ntid[1])};
+}
+
+/// Starts block `id` of the grid: fresh shared memory and barriers, and
+/// threads with nothing asynchronous in flight.
+void startBlock(BlockState &block, std::vector<EmulatedThread> &fibres,
+                uint64_t id, size_t sharedBytes) {
+  block.id = id;
+  // Fresh shared memory for the block, filled with 0xff bytes (NaN as
+  // f32, -1 as an integer) so that reads of unwritten memory show.
+  block.shared.assign(sharedBytes, static_cast<char>(0xff));
+  block.lastWriter.assign(sharedBytes, 0);
+  block.writeInterval.assign(sharedBytes, 0);
+  resetAsyncHazards(block, sharedBytes);
+  block.interval = 1;
+  block.barrierReleases = 0;
+  block.mbarriers.clear();
+  block.barrierArrived.fill(0);
+  block.barrierExpected.fill(0);
+  const std::array<uint32_t, 3> &grid = block.nctaid;
+  block.ctaid = {uint32_t(id % grid[0]), uint32_t((id / grid[0]) % grid[1]),
+                 uint32_t(id / (uint64_t(grid[0]) * grid[1]))};
+  for (EmulatedThread &t : fibres) {
+    t.openGroup.clear();
+    t.groups.clear();
+    t.wgmmaReads.clear();
+    t.bulkReads.clear();
+    t.proxyFences = t.lastFenceInterval = 0;
+    t.siteExecutions.clear();
+  }
+}
+
+/// Runs each thread of the block to its end in turn (for kernels with no
+/// barrier: no thread waits for another).
+void runThreadsInTurn(BlockState &block, std::vector<EmulatedThread> &fibres) {
+  for (EmulatedThread &t : fibres) {
+    block.current = &t;
+    block.entry(block.args);
+  }
+}
+
+/// Gives each thread a fresh fibre that runs the kernel and then returns
+/// to the block's scheduler.
+void startFibres(BlockState &block, std::vector<EmulatedThread> &fibres) {
+  for (EmulatedThread &t : fibres) {
+    t.done = t.atBarrier = t.spinning = false;
+    t.warp = WarpCall();
+    t.stack.resize(256 * 1024);
+    getcontext(&t.context);
+    t.context.uc_stack.ss_sp = t.stack.data();
+    t.context.uc_stack.ss_size = t.stack.size();
+    t.context.uc_link = &block.scheduler;
+    makecontext(&t.context, fiberMain, 0);
+  }
+}
+
+/// Resumes once each thread that can run: one that has not finished and
+/// waits neither at a barrier nor in a warp collective.
+void sweepRunnable(BlockState &block, std::vector<EmulatedThread> &fibres) {
+  for (EmulatedThread &t : fibres) {
+    if (t.done || t.atBarrier || t.warp.kind != WarpCall::None)
+      continue;
+    t.spinning = false; // a polling thread polls again
+    block.current = &t;
+    swapcontext(&block.scheduler, &t.context);
+  }
+}
+
+/// Releases every barrier whose count has arrived; returns whether any
+/// was (which begins a new barrier interval).
+bool releaseArrivedBarriers(BlockState &block,
+                            std::vector<EmulatedThread> &fibres) {
+  bool released = false;
+  for (uint32_t id = 0; id < 16; ++id) {
+    uint32_t expected = block.barrierExpected[id];
+    if (expected == 0 || block.barrierArrived[id] < expected)
+      continue;
+    for (EmulatedThread &t : fibres)
+      if (t.atBarrier && t.barrierId == id)
+        t.atBarrier = false;
+    block.barrierArrived[id] -= expected;
+    if (block.barrierArrived[id] == 0)
+      block.barrierExpected[id] = 0;
+    released = true;
+  }
+  if (released) {
+    ++block.interval; // writes before the barrier are now ordered
+    ++block.barrierReleases;
+  }
+  return released;
+}
+
+/// The report of a warp collective deadlock (a lane waits for lanes that
+/// wait in a different collective), or "" if no lane is in a collective.
+std::string collectiveDeadlock(const std::vector<EmulatedThread> &fibres) {
+  for (size_t i = 0; i < fibres.size(); ++i)
+    if (fibres[i].warp.kind != WarpCall::None)
+      return "warp collective deadlock: thread " + std::to_string(i) +
+             " waits for lanes that wait in a different collective";
+  return "";
+}
+
+/// Once no thread can run: "" if none waits at bar.sync (all have
+/// finished), otherwise the report of the barrier divergence or deadlock.
+std::string barrierStall(const BlockState &block,
+                         const std::vector<EmulatedThread> &fibres) {
+  size_t waiting = 0, finished = 0;
+  uint32_t waitingAt = 0;
+  for (const EmulatedThread &t : fibres) {
+    if (t.atBarrier) {
+      waitingAt = t.barrierId;
+      ++waiting;
+    }
+    finished += t.done;
+  }
+  if (waiting == 0)
+    return "";
+  if (finished != 0)
+    return "barrier divergence in block " + std::to_string(block.id) + ": " +
+           std::to_string(finished) + " threads exited while " +
+           std::to_string(waiting) + " wait at bar.sync";
+  return "barrier deadlock in block " + std::to_string(block.id) + ": " +
+         std::to_string(waiting) + " threads wait at bar.sync " +
+         std::to_string(waitingAt) + " (" +
+         std::to_string(block.barrierArrived[waitingAt]) + " of " +
+         std::to_string(block.barrierExpected[waitingAt]) + " arrivals)";
+}
+
+/// Runs the block's threads as fibres until all have finished: sweeps over
+/// those that can run, completing warp collectives and releasing barriers
+/// between sweeps. Returns false, the launch failed, on a deadlock or a
+/// barrier divergence.
+bool scheduleFibres(BlockState &block, std::vector<EmulatedThread> &fibres,
+                    LaunchState &state) {
+  while (true) {
+    uint64_t progressBefore = block.progress;
+    sweepRunnable(block, fibres);
+    std::string stuck;
+    if (completeWarpCollectives(fibres, stuck))
+      continue;
+    // Release every barrier whose count has arrived (threads polling
+    // an mbarrier may be waiting for the threads behind it).
+    if (releaseArrivedBarriers(block, fibres))
+      continue;
+    // Threads polling mbarriers: fine while anything else moves; a
+    // sweep in which nothing changed means the phases never complete.
+    size_t spinning = 0;
+    size_t firstSpinning = 0;
+    for (size_t i = 0; i < fibres.size(); ++i)
+      if (fibres[i].spinning && spinning++ == 0)
+        firstSpinning = i;
+    if (spinning != 0) {
+      if (block.progress != progressBefore)
+        continue;
+      state.fail("mbarrier deadlock in block " + std::to_string(block.id) +
+                 ": " + std::to_string(spinning) +
+                 " threads (the first: thread " +
+                 std::to_string(firstSpinning) +
+                 ") wait for mbarrier phases that never complete");
+      return false;
+    }
+    // After a sweep no thread can run; lanes still in a collective wait
+    // for lanes that are in another one.
+    if (stuck.empty())
+      stuck = collectiveDeadlock(fibres);
+    if (!stuck.empty()) {
+      state.fail("in block " + std::to_string(block.id) + ": " + stuck);
+      return false;
+    }
+    std::string stall = barrierStall(block, fibres);
+    if (stall.empty())
+      return true;
+    state.fail(stall);
+    return false;
+  }
+}
+
+} // namespace
+
 std::string SimtEmulator::launch(const std::string &name,
                                  const LaunchShape &shape,
                                  std::vector<void *> args,
@@ -202,13 +399,7 @@ std::string SimtEmulator::launch(const std::string &name,
         return;
       log.flushInto(mine);
       std::lock_guard<std::mutex> lock(profileMutex);
-      for (auto [from, to] : {std::pair{&mine.loads, &profile->loads},
-                              {&mine.stores, &profile->stores},
-                              {&mine.ldmatrix, &profile->ldmatrix},
-                              {&mine.asyncCopies, &profile->asyncCopies}})
-        addTraffic(*to, *from);
-      addTraffic(profile->globalLoads, mine.globalLoads);
-      addTraffic(profile->globalStores, mine.globalStores);
+      addProfile(*profile, mine);
       mine = MemoryProfile();
     };
     BlockState block;
@@ -221,10 +412,7 @@ std::string SimtEmulator::launch(const std::string &name,
     currentBlock = &block;
     std::vector<EmulatedThread> fibres(threads);
     block.fibres = &fibres;
-    for (uint32_t t = 0; t < threads; ++t)
-      fibres[t].tid = {t % shape.block[0],
-                       (t / shape.block[0]) % shape.block[1],
-                       t / (shape.block[0] * shape.block[1])};
+    assignThreadIndices(fibres, shape.block);
     for (uint64_t id = next++; id < blocks; id = next++) {
       if (state.failed())
         return;
@@ -232,135 +420,14 @@ std::string SimtEmulator::launch(const std::string &name,
       addTraffic(mine.ldmatrix, block.ldmatrix);
       block.ldmatrix = SharedTraffic();
       flushProfile();
-      block.id = id;
-      // Fresh shared memory for the block, filled with 0xff bytes (NaN as
-      // f32, -1 as an integer) so that reads of unwritten memory show.
-      block.shared.assign(sharedBytes, static_cast<char>(0xff));
-      block.lastWriter.assign(sharedBytes, 0);
-      block.writeInterval.assign(sharedBytes, 0);
-      resetAsyncHazards(block, sharedBytes);
-      block.interval = 1;
-      block.barrierReleases = 0;
-      block.mbarriers.clear();
-      block.barrierArrived.fill(0);
-      block.barrierExpected.fill(0);
-      block.ctaid = {uint32_t(id % shape.grid[0]),
-                     uint32_t((id / shape.grid[0]) % shape.grid[1]),
-                     uint32_t(id / (uint64_t(shape.grid[0]) * shape.grid[1]))};
-      for (EmulatedThread &t : fibres) {
-        t.openGroup.clear();
-        t.groups.clear();
-        t.wgmmaReads.clear();
-        t.bulkReads.clear();
-        t.proxyFences = t.lastFenceInterval = 0;
-        t.siteExecutions.clear();
-      }
+      startBlock(block, fibres, id, sharedBytes);
       if (!barriers) {
-        // No barrier: each thread can run to its end in turn.
-        for (EmulatedThread &t : fibres) {
-          block.current = &t;
-          entry(block.args);
-        }
+        runThreadsInTurn(block, fibres);
         continue;
       }
-      for (EmulatedThread &t : fibres) {
-        t.done = t.atBarrier = t.spinning = false;
-        t.warp = WarpCall();
-        t.stack.resize(256 * 1024);
-        getcontext(&t.context);
-        t.context.uc_stack.ss_sp = t.stack.data();
-        t.context.uc_stack.ss_size = t.stack.size();
-        t.context.uc_link = &block.scheduler;
-        makecontext(&t.context, fiberMain, 0);
-      }
-      while (true) {
-        uint64_t progressBefore = block.progress;
-        for (EmulatedThread &t : fibres) {
-          if (t.done || t.atBarrier || t.warp.kind != WarpCall::None)
-            continue;
-          t.spinning = false; // a polling thread polls again
-          block.current = &t;
-          swapcontext(&block.scheduler, &t.context);
-        }
-        std::string stuck;
-        if (completeWarpCollectives(fibres, stuck))
-          continue;
-        // Release every barrier whose count has arrived (threads polling
-        // an mbarrier may be waiting for the threads behind it).
-        bool released = false;
-        for (uint32_t id = 0; id < 16; ++id) {
-          uint32_t expected = block.barrierExpected[id];
-          if (expected == 0 || block.barrierArrived[id] < expected)
-            continue;
-          for (EmulatedThread &t : fibres)
-            if (t.atBarrier && t.barrierId == id)
-              t.atBarrier = false;
-          block.barrierArrived[id] -= expected;
-          if (block.barrierArrived[id] == 0)
-            block.barrierExpected[id] = 0;
-          released = true;
-        }
-        if (released) {
-          ++block.interval; // writes before the barrier are now ordered
-          ++block.barrierReleases;
-          continue;
-        }
-        // Threads polling mbarriers: fine while anything else moves; a
-        // sweep in which nothing changed means the phases never complete.
-        size_t spinning = 0;
-        size_t firstSpinning = 0;
-        for (size_t i = 0; i < fibres.size(); ++i)
-          if (fibres[i].spinning && spinning++ == 0)
-            firstSpinning = i;
-        if (spinning != 0) {
-          if (block.progress != progressBefore)
-            continue;
-          state.fail("mbarrier deadlock in block " + std::to_string(id) +
-                     ": " + std::to_string(spinning) +
-                     " threads (the first: thread " +
-                     std::to_string(firstSpinning) +
-                     ") wait for mbarrier phases that never complete");
-          return;
-        }
-        // After a sweep no thread can run; lanes still in a collective wait
-        // for lanes that are in another one.
-        if (stuck.empty())
-          for (size_t i = 0; i < fibres.size(); ++i)
-            if (fibres[i].warp.kind != WarpCall::None) {
-              stuck = "warp collective deadlock: thread " + std::to_string(i) +
-                      " waits for lanes that wait in a different collective";
-              break;
-            }
-        if (!stuck.empty()) {
-          state.fail("in block " + std::to_string(id) + ": " + stuck);
-          return;
-        }
-        size_t waiting = 0, finished = 0;
-        uint32_t waitingAt = 0;
-        for (EmulatedThread &t : fibres) {
-          if (t.atBarrier) {
-            waitingAt = t.barrierId;
-            ++waiting;
-          }
-          finished += t.done;
-        }
-        if (waiting == 0)
-          break;
-        if (finished != 0) {
-          state.fail("barrier divergence in block " + std::to_string(id) +
-                     ": " + std::to_string(finished) +
-                     " threads exited while " + std::to_string(waiting) +
-                     " wait at bar.sync");
-          return;
-        }
-        state.fail("barrier deadlock in block " + std::to_string(id) + ": " +
-                   std::to_string(waiting) + " threads wait at bar.sync " +
-                   std::to_string(waitingAt) + " (" +
-                   std::to_string(block.barrierArrived[waitingAt]) + " of " +
-                   std::to_string(block.barrierExpected[waitingAt]) +
-                   " arrivals)");
+      startFibres(block, fibres);
+      if (!scheduleFibres(block, fibres, state))
         return;
-      }
     }
     addTraffic(mine.ldmatrix, block.ldmatrix);
     flushProfile();
@@ -376,4 +443,3 @@ std::string SimtEmulator::launch(const std::string &name,
     t.join();
   return state.error;
 }
-
