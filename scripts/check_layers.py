@@ -25,6 +25,7 @@ LAYERS = [
     ["dialects/Tile"],
     ["dialects/Tile/Utils", "compiler/Frontend", "compiler/Interpreter"],
     ["compiler/Target"],
+    ["autoscheduler"],
     ["compiler/Schedule"],
     ["compiler/Transforms/Alg", "compiler/Transforms/Tile",
      "compiler/Transforms/LLVM"],
@@ -56,7 +57,7 @@ NAME_TEST = re.compile(
 def main():
     problems = []
     files = 0
-    for top in ["runtime", "dialects", "compiler", "tools"]:
+    for top in ["runtime", "dialects", "compiler", "autoscheduler", "tools"]:
         for dirpath, _, names in os.walk(os.path.join(ROOT, top)):
             for name in names:
                 if not name.endswith((".h", ".cpp", ".td")):

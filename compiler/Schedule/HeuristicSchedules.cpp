@@ -6,6 +6,12 @@ using namespace nautilus;
 
 ScheduleProvider::~ScheduleProvider() = default;
 
+void ScheduleProvider::explain(llvm::raw_ostream &os) const {
+  os << "explain: every schedule from the hand-written heuristics "
+        "(compiler/Schedule/Heuristics.cpp); --schedule auto ranks "
+        "contractions' schedules with the cost model\n";
+}
+
 namespace {
 
 class HeuristicSchedules final : public ScheduleProvider {

@@ -1,5 +1,6 @@
 //===- ScheduleFile.cpp - Schedules a user wrote, by program name ---------===//
 #include "compiler/Schedule/ScheduleFile.h"
+#include "compiler/Schedule/AutoSchedules.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Diagnostics.h"
@@ -80,5 +81,7 @@ std::shared_ptr<ScheduleProvider>
 nautilus::scheduleProviderFor(llvm::StringRef schedule) {
   if (schedule.empty() || schedule == "default")
     return heuristicSchedules();
+  if (schedule == "auto")
+    return std::make_shared<AutoSchedules>(heuristicSchedules());
   return std::make_shared<ScheduleFile>(schedule.str(), heuristicSchedules());
 }

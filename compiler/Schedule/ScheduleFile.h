@@ -30,6 +30,11 @@ public:
   std::string origin() const override {
     return "schedule file '" + path + "'";
   }
+  void explain(llvm::raw_ostream &os) const override {
+    os << "explain: the programs " << origin()
+       << " names take its schedules\n";
+    next->explain(os);
+  }
 
 private:
   std::string path;

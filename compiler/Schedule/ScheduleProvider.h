@@ -26,6 +26,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LogicalResult.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <memory>
 #include <string>
@@ -89,6 +90,10 @@ public:
 
   /// Where replacements come from, for diagnostics ("schedule file 'F'").
   virtual std::string origin() const { return "the default schedules"; }
+
+  /// `--explain`: how the schedules were decided, and for a searching
+  /// provider, each choice with its predicted cost and the runners-up.
+  virtual void explain(llvm::raw_ostream &os) const;
 };
 
 /// Answers every question as the provider it wraps does; a provider that
@@ -132,6 +137,7 @@ public:
     return next->replacement(program, target);
   }
   std::string origin() const override { return next->origin(); }
+  void explain(llvm::raw_ostream &os) const override { next->explain(os); }
 
 protected:
   std::shared_ptr<ScheduleProvider> next;
@@ -140,8 +146,8 @@ protected:
 /// The hand-written rules of Heuristics.h (one shared instance).
 std::shared_ptr<ScheduleProvider> heuristicSchedules();
 
-/// The provider `--schedule` names: "default" (the heuristics) or the path
-/// of a schedule file (ScheduleFile.h).
+/// The provider `--schedule` names: "default" (the heuristics), "auto"
+/// (AutoSchedules.h) or the path of a schedule file (ScheduleFile.h).
 std::shared_ptr<ScheduleProvider> scheduleProviderFor(llvm::StringRef schedule);
 
 } // namespace nautilus

@@ -25,6 +25,8 @@ TargetInfo nvidiaTarget(llvm::StringRef name, llvm::StringRef chip,
   info.registerFile = 65536;
   info.maxRegistersPerThread = 255;
   info.namedBarriers = 16;
+  info.sharedBytesPerCycle = 128;
+  info.maxThreadsPerMultiprocessor = 2048;
   return info;
 }
 
@@ -47,6 +49,13 @@ std::optional<TargetInfo> lookupTarget(llvm::StringRef name) {
     info.multiprocessors = 108;
     info.maxSharedBytes = 163 * 1024;
     info.tensorCores = TensorCores::MmaSync;
+    // A100 SXM 80 GB: 312 TFLOPS dense bf16 at 1.41 GHz, 2.04 TB/s, 40 MB
+    // of L2, 164 KiB of shared memory an SM.
+    info.tensorFlopsPerCycle = 2048;
+    info.clockGHz = 1.41;
+    info.dramBytesPerSecond = 2.039e12;
+    info.l2Bytes = 40 << 20;
+    info.sharedBytesPerMultiprocessor = 164 * 1024;
     return info;
   }
   if (name == "sm_90") {
@@ -59,6 +68,13 @@ std::optional<TargetInfo> lookupTarget(llvm::StringRef name) {
     info.tensorCores = TensorCores::Wgmma;
     info.warpgroupThreads = 128;
     info.hasTma = true;
+    // H200 (H100's SMs, HBM3e): 989 TFLOPS dense bf16 at 1.83 GHz, 4.8
+    // TB/s, 50 MB of L2, 228 KiB of shared memory an SM.
+    info.tensorFlopsPerCycle = 4096;
+    info.clockGHz = 1.83;
+    info.dramBytesPerSecond = 4.8e12;
+    info.l2Bytes = 50 << 20;
+    info.sharedBytesPerMultiprocessor = 228 * 1024;
     return info;
   }
   if (name == "gfx90a" || name == "gfx942") {

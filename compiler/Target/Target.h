@@ -67,6 +67,19 @@ struct TargetInfo {
   /// Hardware named barriers of a block (`bar.sync id, threads`).
   int64_t namedBarriers = 0;
   TensorCores tensorCores = TensorCores::None;
+  // Throughputs, for the auto-scheduler's cost model (docs/autoscheduler.md
+  // gives their sources): 16-bit dense tensor-core FLOPs a multiprocessor
+  // retires a cycle, the clock (GHz), DRAM bandwidth (bytes a second), the
+  // L2 cache, shared memory a multiprocessor and the bytes a cycle it
+  // serves.
+  int64_t tensorFlopsPerCycle = 0;
+  double clockGHz = 0;
+  double dramBytesPerSecond = 0;
+  int64_t l2Bytes = 0;
+  int64_t sharedBytesPerMultiprocessor = 0;
+  int64_t sharedBytesPerCycle = 0;
+  /// Threads a multiprocessor holds at once.
+  int64_t maxThreadsPerMultiprocessor = 0;
   /// Tensor memory access: bulk copies of boxes described by tensor maps,
   /// completing on mbarriers.
   bool hasTma = false;

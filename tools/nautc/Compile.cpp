@@ -84,8 +84,9 @@ int nautilus::runCompile(const Options &opts) {
     return kExitUsage;
   }
 
-  Compilation compilation(*loaded.module, *target,
-                          scheduleProviderFor(opts.schedule));
+  std::shared_ptr<ScheduleProvider> schedules =
+      scheduleProviderFor(opts.schedule);
+  Compilation compilation(*loaded.module, *target, schedules);
   std::string text;
   if (failed(emitArtifact(compilation, *kind, text))) {
     if (compilation.fault() != Fault::Schedules)
@@ -95,6 +96,8 @@ int nautilus::runCompile(const Options &opts) {
       blameScheduleFile(opts);
     return kExitUserError;
   }
-  return writeOutput(opts.output.empty() ? "-" : opts.output, text,
-                     isBinaryArtifact(*kind));
+  std::string path = opts.output.empty() ? "-" : opts.output;
+  if (opts.explain) // on stderr when the artefact goes to stdout
+    schedules->explain(path == "-" ? llvm::errs() : llvm::outs());
+  return writeOutput(path, text, isBinaryArtifact(*kind));
 }

@@ -276,12 +276,15 @@ int nautilus::runRun(const Options &opts) {
     return kExitUserError;
   OwningOpRef<ModuleOp> reference = loaded.module->clone();
 
-  Compilation compilation(*loaded.module, target,
-                          scheduleProviderFor(opts.schedule));
+  std::shared_ptr<ScheduleProvider> schedules =
+      scheduleProviderFor(opts.schedule);
+  Compilation compilation(*loaded.module, target, schedules);
   if (failed(compilation.lowerTo(Stage::Tile)))
     return compilation.fault() == Fault::Schedules
                ? kExitUserError
                : internalError(compilation.failureMessage());
+  if (opts.explain)
+    schedules->explain(llvm::outs());
   if (std::string e = checkMemory(
           run.bytes, workspaceBytes(compilation.launchPlan(), run.sizes));
       !e.empty())

@@ -34,9 +34,14 @@ options:
                          bundle
                          (default: obj for cpu, ptx for sm_*, amdgcn for gfx*)
   -o PATH                compile: where to write the artefact (default: stdout)
-  --schedule S           default, or a schedule file (JSON): {"programs":
-                         {"NAME": "#tile.schedule<...>"}} replaces the
-                         default schedules of the programs it names
+  --schedule S           default (the heuristics), auto (contractions with
+                         bound M and N take the cost model's best of
+                         their space), or a schedule file (JSON):
+                         {"programs": {"NAME": "#tile.schedule<...>"}}
+                         replaces the schedules of the programs it names
+  --explain              how the schedules were decided: with --schedule
+                         auto, each choice, its predicted time and terms,
+                         and the runners-up
   --multiprocessors N    the multiprocessors (SMs) the default schedules
                          spread a small problem over (default: the
                          target's, 108 for sm_80, 132 for sm_90); 1 keeps
@@ -147,9 +152,6 @@ static int parseArgs(int argc, char **argv, Options &opts) {
     opts.emit = target->isCPU()      ? "obj"
                 : target->isNVIDIA() ? "ptx"
                                      : "amdgcn";
-  if (opts.schedule == "auto")
-    return usageError("--schedule auto: the auto-scheduler is not built yet "
-                      "(use 'default' or a schedule file, PATH.json)");
   return 0;
 }
 

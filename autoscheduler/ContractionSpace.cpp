@@ -1,0 +1,151 @@
+//===- ContractionSpace.cpp - The legal schedules of a contraction --------===//
+#include "autoscheduler/ContractionSpace.h"
+
+#include <algorithm>
+
+using namespace nautilus;
+using namespace nautilus::autosched;
+
+namespace {
+
+// The lowering's limits (convert-tile-to-gpu's checks of a contraction):
+// a computing thread keeps at most kAccumulatorLimit accumulators, and
+// about kOtherRegisters of its registers go to addresses, fragments and
+// the epilogue.
+constexpr int64_t kAccumulatorLimit = 128;
+constexpr int64_t kOtherRegisters = 96;
+// wgmma's register reallocation (WgmmaPlan.cpp): a copying producer
+// warpgroup keeps 40, the consumers take up to 240.
+constexpr int64_t kProducerRegisters = 40;
+constexpr int64_t kMaxConsumerRegisters = 240;
+// The fewest steps of tile_k a split chunk keeps (Heuristics.h).
+constexpr int64_t kMinSplitSteps = 8;
+constexpr int64_t kMaxSplitK = 64;
+
+int64_t evenRegisterSplit(const TargetInfo &target, int64_t threads) {
+  return std::min<int64_t>(target.maxRegistersPerThread,
+                           target.registerFile / threads / 8 * 8);
+}
+
+/// The registers a computing thread of `c` has.
+int64_t computingRegisters(const ContractionCandidate &c,
+                           const ContractionProblem &problem,
+                           const TargetInfo &target) {
+  int64_t even = evenRegisterSplit(target, c.threads());
+  bool producerComputes = problem.computedLhs || problem.computedRhs;
+  if (!c.wgmma || !c.producer || producerComputes ||
+      c.threads() <= target.warpgroupThreads)
+    return even;
+  int64_t consumers =
+      std::min(kMaxConsumerRegisters,
+               (target.registerFile -
+                target.warpgroupThreads * kProducerRegisters) /
+                   (c.threads() - target.warpgroupThreads) / 8 * 8);
+  return std::max(even, consumers);
+}
+
+void addSplits(std::vector<ContractionCandidate> &out,
+               ContractionCandidate c, const ContractionProblem &problem) {
+  out.push_back(c);
+  if (!problem.splittable || !problem.k)
+    return;
+  for (int64_t split = 2; split <= kMaxSplitK; split *= 2) {
+    if (*problem.k / split < kMinSplitSteps * c.tileK)
+      break;
+    c.splitK = split;
+    out.push_back(c);
+  }
+}
+
+} // namespace
+
+int64_t ContractionCandidate::threads() const {
+  return 32 * warpsM * warpsN + (producer ? 128 : 0);
+}
+
+int64_t
+ContractionCandidate::sharedBytes(const ContractionProblem &problem) const {
+  int64_t stage = (tileM + tileN) * tileK * problem.operandBytes;
+  if (!wgmma)
+    return stages * stage;
+  // A "full" mbarrier a stage, and with a producer an "empty" one.
+  return stages * stage + 8 * stages * (producer ? 2 : 1);
+}
+
+int64_t ContractionCandidate::accumulatorsPerThread() const {
+  return tileM * tileN / (32 * warpsM * warpsN);
+}
+
+std::string ContractionCandidate::describe() const {
+  std::string s = (wgmma ? "wgmma " : "mma_sync ") + std::to_string(tileM) +
+                  "x" + std::to_string(tileN) + "x" + std::to_string(tileK) +
+                  " warps [" + std::to_string(warpsM) + ", " +
+                  std::to_string(warpsN) + "] stages " +
+                  std::to_string(stages);
+  if (splitK > 1)
+    s += " split_k " + std::to_string(splitK);
+  return s;
+}
+
+std::string autosched::resourceRefusal(const ContractionCandidate &c,
+                                       const ContractionProblem &problem,
+                                       const TargetInfo &target) {
+  if (c.threads() > target.maxThreadsPerProgram)
+    return "more threads than a block holds";
+  // The mma.sync pipeline keeps to an A100's shared memory on either
+  // target (Heuristics.h, ResourceBudget.h).
+  int64_t sharedLimit =
+      c.wgmma ? target.maxSharedBytes
+              : std::min<int64_t>(target.maxSharedBytes, 163 * 1024);
+  if (c.sharedBytes(problem) > sharedLimit)
+    return "its stages exceed the shared memory of a block";
+  int64_t registers = computingRegisters(c, problem, target);
+  if (c.accumulatorsPerThread() >
+      std::min(kAccumulatorLimit, registers - kOtherRegisters))
+    return "its accumulators exceed a thread's registers";
+  return "";
+}
+
+std::vector<ContractionCandidate>
+autosched::enumerateCandidates(const ContractionProblem &problem,
+                               const TargetInfo &target) {
+  std::vector<ContractionCandidate> all;
+  if (!target.hasMmaSync())
+    return all;
+  bool computed = problem.computedLhs || problem.computedRhs;
+  if (target.hasWgmma() && problem.wgmmaAllowed) {
+    // A warpgroup per 64 rows; N a multiple of 64 up to 256; tile_k of
+    // one 128-byte swizzle span; a persistent producer warpgroup.
+    for (int64_t tileM : {64, 128})
+      for (int64_t tileN : {64, 128, 256})
+        for (int64_t stages : {2, 3, 4, 5}) {
+          ContractionCandidate c;
+          c.wgmma = true;
+          c.tileM = tileM, c.tileN = tileN, c.tileK = 64;
+          c.warpsM = tileM / 16, c.warpsN = 1;
+          c.stages = stages;
+          c.producer = true;
+          if (tileN == 256 && (tileM != 128 || computed))
+            continue; // the consumers' registers come from a copying producer
+          if (resourceRefusal(c, problem, target).empty())
+            addSplits(all, c, problem);
+        }
+  }
+  // mma.sync: 2 warps along M and up to 4 along N, 16 x 8 fragments.
+  for (int64_t tileM : {32, 64, 128})
+    for (int64_t tileN : {32, 64, 128})
+      for (int64_t tileK : {32, 64})
+        for (int64_t stages : {2, 3, 4}) {
+          ContractionCandidate c;
+          c.tileM = tileM, c.tileN = tileN, c.tileK = tileK;
+          c.warpsM = 2, c.warpsN = std::min<int64_t>(4, tileN / 16);
+          c.stages = stages;
+          // A computed operand's threads hold a step's elements in
+          // registers: tile_k 32.
+          if (computed && tileK != 32)
+            continue;
+          if (resourceRefusal(c, problem, target).empty())
+            addSplits(all, c, problem);
+        }
+  return all;
+}

@@ -1,0 +1,70 @@
+//===- ContractionSpace.h - The legal schedules of a contraction -*- C++ -*-===//
+//
+// The search space of a tensor-core contraction program on a GPU target:
+// every combination of instruction, tile (M x N x K), warps, stages and
+// split of K that the target and the lowering accept, pruned by the
+// target's limits (shared memory, registers, threads) before any cost is
+// computed. Plain data: the space links neither the pipeline nor a device.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_AUTOSCHEDULER_CONTRACTIONSPACE_H
+#define NAUTILUS_AUTOSCHEDULER_CONTRACTIONSPACE_H
+
+#include "compiler/Target/Target.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nautilus::autosched {
+
+/// A contraction program as the search sees it: C[b, m, n] = sum over k of
+/// A[b, m, k] B[b, k, n], with 16-bit operands and f32 accumulators.
+struct ContractionProblem {
+  int64_t m = 0, n = 0;
+  std::optional<int64_t> k;   // unbound: the search assumes kUnboundK
+  int64_t batch = 1;          // the (M, N) matrices
+  int64_t operandBytes = 2;   // f16, bf16
+  int64_t outputBytes = 4;
+  bool computedLhs = false, computedRhs = false; // operands the threads compute
+  /// Whether K may be split (bound, and the program allows it).
+  bool splittable = false;
+  /// Whether wgmma can run it (sm_90 with TMA-aligned rows).
+  bool wgmmaAllowed = false;
+};
+
+/// The K a problem with an unbound K is scheduled for.
+constexpr int64_t kUnboundK = 4096;
+
+/// One schedule of the space.
+struct ContractionCandidate {
+  bool wgmma = false;
+  int64_t tileM = 0, tileN = 0, tileK = 0;
+  int64_t warpsM = 0, warpsN = 0;
+  int64_t stages = 0;
+  int64_t splitK = 1;
+  bool producer = false;   // wgmma: a producer warpgroup (and persistent)
+
+  int64_t threads() const;
+  /// The shared memory its pipeline's stages take (bytes).
+  int64_t sharedBytes(const ContractionProblem &problem) const;
+  /// The accumulators each computing thread keeps.
+  int64_t accumulatorsPerThread() const;
+  /// "wgmma 128x256x64 w[8,1] s4" for listings.
+  std::string describe() const;
+};
+
+/// Every candidate of `problem` on `target` within its limits (empty when
+/// the target has no tensor cores), in a fixed order.
+std::vector<ContractionCandidate> enumerateCandidates(
+    const ContractionProblem &problem, const TargetInfo &target);
+
+/// Why `candidate` breaks the target's limits for `problem`, or "".
+std::string resourceRefusal(const ContractionCandidate &candidate,
+                            const ContractionProblem &problem,
+                            const TargetInfo &target);
+
+} // namespace nautilus::autosched
+
+#endif

@@ -1,0 +1,151 @@
+//===- CostModel.cpp - An analytic model of a contraction's time ----------===//
+#include "autoscheduler/CostModel.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace nautilus;
+using namespace nautilus::autosched;
+
+namespace {
+
+/// The latency of a kernel launch, and of filling a pipeline's first stage
+/// from DRAM (a global load's round trip and the first tile's copy), in
+/// microseconds.
+constexpr double kLaunchUs = 3.0;
+constexpr double kPipelineFillUs = 1.0;
+/// The share of the tensor cores' peak a main loop reaches at best: wgmma
+/// fed by TMA, and mma.sync fed by ldmatrix, whose issue competes with the
+/// copies and the address arithmetic.
+constexpr double kWgmmaEfficiency = 0.85;
+constexpr double kMmaSyncEfficiency = 0.70;
+/// The rows of tiles a rasterised grid walks before moving along N
+/// (group_m of the schedules).
+constexpr int64_t kGroupM = 8;
+/// Cycles a K step costs besides its products: the wait for its stage,
+/// the barrier that releases it, the first fragment loads' latency
+/// (mma.sync); the mbarrier wait and the wgmma issue (wgmma).
+constexpr double kMmaSyncStepOverhead = 150;
+constexpr double kWgmmaStepOverhead = 80;
+/// Cycles from a stage's copy being issued to its data landing in shared
+/// memory (a DRAM round trip): the pipeline's other stages must cover it.
+constexpr double kCopyLatencyCycles = 1000;
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// Blocks of `c` a multiprocessor holds at once; a persistent wgmma
+/// program takes a multiprocessor by design.
+int64_t blocksPerMultiprocessor(const ContractionCandidate &c,
+                                const ContractionProblem &problem,
+                                const TargetInfo &target) {
+  if (c.wgmma && c.producer)
+    return 1;
+  int64_t bySharedMemory =
+      target.sharedBytesPerMultiprocessor / std::max<int64_t>(1, c.sharedBytes(problem));
+  int64_t byThreads = target.maxThreadsPerMultiprocessor / c.threads();
+  int64_t registersPerThread = std::min<int64_t>(
+      target.maxRegistersPerThread,
+      c.accumulatorsPerThread() + 96); // the lowering's estimate
+  int64_t byRegisters =
+      target.registerFile / (c.threads() * registersPerThread);
+  return std::max<int64_t>(
+      1, std::min({bySharedMemory, byThreads, byRegisters}));
+}
+
+/// Cycles one K step (tile_k) of one program takes on a multiprocessor
+/// shared by `resident` programs: its tensor-core work, or the shared
+/// memory reads that feed it, whichever is longer.
+double stepCycles(const ContractionCandidate &c,
+                  const ContractionProblem &problem, const TargetInfo &target,
+                  int64_t resident) {
+  double flops = 2.0 * c.tileM * c.tileN * c.tileK;
+  double efficiency = c.wgmma ? kWgmmaEfficiency : kMmaSyncEfficiency;
+  double compute =
+      flops / (target.tensorFlopsPerCycle * efficiency) * resident;
+  // Shared memory: each warp (mma.sync) or warpgroup (wgmma) reads its rows
+  // of A and its columns of B once a step.
+  double readers = c.wgmma ? c.warpsM / 4.0 : double(c.warpsM * c.warpsN);
+  double rowsA = double(c.tileM) / (c.wgmma ? c.warpsM / 4.0 : c.warpsM);
+  double colsB = double(c.tileN) / (c.wgmma ? 1 : c.warpsN);
+  double bytes = readers * (rowsA + colsB) * c.tileK * problem.operandBytes;
+  double shared = bytes / target.sharedBytesPerCycle * resident;
+  // The copy of a stage is issued `stages - 1` steps ahead: steps shorter
+  // than the copy's latency over those wait for it.
+  double work = std::max(compute, shared) +
+                (c.wgmma ? kWgmmaStepOverhead : kMmaSyncStepOverhead);
+  double covered = kCopyLatencyCycles / double(c.stages - 1);
+  return std::max(work, covered);
+}
+
+/// DRAM bytes one wave of `slots` programs moves: the rows of A and the
+/// columns of B its rasterised block of tiles covers (L2 keeps what
+/// several of its programs read), over the wave's K chunk, and its
+/// outputs.
+double waveBytes(const ContractionCandidate &c,
+                 const ContractionProblem &problem, int64_t slots,
+                 int64_t kChunk) {
+  int64_t tilesM = ceilDiv(problem.m, c.tileM);
+  int64_t groupRows = std::min(kGroupM, tilesM);
+  int64_t groupCols = ceilDiv(slots, groupRows);
+  double operands = (double(groupRows * c.tileM) + double(groupCols * c.tileN)) *
+                    kChunk * problem.operandBytes;
+  double outputs = double(slots) * c.tileM * c.tileN *
+                   (c.splitK > 1 ? 4 : problem.outputBytes);
+  return operands + outputs;
+}
+
+} // namespace
+
+CostBreakdown autosched::estimate(const ContractionProblem &problem,
+                                  const ContractionCandidate &c,
+                                  const TargetInfo &target) {
+  CostBreakdown cost;
+  int64_t k = problem.k.value_or(kUnboundK);
+  int64_t kChunk = ceilDiv(ceilDiv(k, c.splitK), c.tileK) * c.tileK;
+  cost.programs = ceilDiv(problem.m, c.tileM) * ceilDiv(problem.n, c.tileN) *
+                  problem.batch * c.splitK;
+  cost.blocksPerMultiprocessor = blocksPerMultiprocessor(c, problem, target);
+  int64_t slots = target.multiprocessors * cost.blocksPerMultiprocessor;
+  cost.waves = ceilDiv(cost.programs, slots);
+  int64_t last = cost.programs - (cost.waves - 1) * slots;
+  cost.lastWaveFill = double(last) / double(slots);
+  double cyclesPerUs = target.clockGHz * 1e3;
+  int64_t resident =
+      std::min(cost.blocksPerMultiprocessor, ceilDiv(cost.programs,
+                                                     target.multiprocessors));
+  double waveCompute =
+      stepCycles(c, problem, target, resident) * (kChunk / c.tileK) /
+      cyclesPerUs;
+  double fullWaveBytes = waveBytes(c, problem, slots, kChunk);
+  double lastWaveBytes = waveBytes(c, problem, last, kChunk);
+  double bytesPerUs = target.dramBytesPerSecond / 1e6;
+  // Each wave overlaps its copies with its products (the pipeline): the
+  // longer of the two, the shorter hidden.
+  for (int64_t w = 0; w < cost.waves; ++w) {
+    double bytes = w + 1 == cost.waves ? lastWaveBytes : fullWaveBytes;
+    double memory = bytes / bytesPerUs;
+    cost.computeUs += waveCompute;
+    cost.memoryUs += memory;
+    cost.totalUs += std::max(waveCompute, memory);
+  }
+  cost.latencyUs = kLaunchUs + kPipelineFillUs * cost.waves;
+  if (c.splitK > 1) {
+    // The summing program reads the f32 partials and writes the output.
+    double bytes = double(problem.m) * problem.n * problem.batch *
+                   (4.0 * c.splitK + problem.outputBytes);
+    cost.splitSumUs = kLaunchUs + bytes / bytesPerUs;
+  }
+  cost.totalUs += cost.latencyUs + cost.splitSumUs;
+  return cost;
+}
+
+std::vector<CostBreakdown>
+autosched::estimateAll(const ContractionProblem &problem,
+                       const std::vector<ContractionCandidate> &candidates,
+                       const TargetInfo &target) {
+  std::vector<CostBreakdown> costs;
+  costs.reserve(candidates.size());
+  for (const ContractionCandidate &c : candidates)
+    costs.push_back(estimate(problem, c, target));
+  return costs;
+}

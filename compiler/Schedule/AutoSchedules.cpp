@@ -1,0 +1,98 @@
+//===- AutoSchedules.cpp - Schedules the auto-scheduler chooses -----------===//
+#include "compiler/Schedule/AutoSchedules.h"
+
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+using namespace nautilus;
+using namespace nautilus::autosched;
+
+namespace {
+
+/// The rows of tiles a rasterised grid walks before moving along N, and
+/// the shared-memory swizzle, as the heuristics set them.
+constexpr int64_t kGroupM = 8;
+constexpr int64_t kSwizzleBytes = 128;
+
+void printCost(llvm::raw_ostream &os, const CostBreakdown &cost) {
+  os << llvm::format("%.1f us", cost.totalUs) << " (compute "
+     << llvm::format("%.1f", cost.computeUs) << ", memory "
+     << llvm::format("%.1f", cost.memoryUs) << ", latency "
+     << llvm::format("%.1f", cost.latencyUs);
+  if (cost.splitSumUs > 0)
+    os << ", split sum " << llvm::format("%.1f", cost.splitSumUs);
+  os << "; " << cost.programs << " programs, " << cost.blocksPerMultiprocessor
+     << " a multiprocessor, " << cost.waves << " waves, last "
+     << llvm::format("%.0f%%", 100 * cost.lastWaveFill) << " full)";
+}
+
+} // namespace
+
+tile::ScheduleAttr nautilus::scheduleOf(MLIRContext *ctx, unsigned rank,
+                                        const ContractionCandidate &c) {
+  SmallVector<int64_t> tile(rank, 1);
+  tile[rank - 2] = c.tileM;
+  tile[rank - 1] = c.tileN;
+  tile::MmaAttr mma = tile::MmaAttr::get(
+      ctx, c.wgmma ? "wgmma" : "mma_sync", c.tileK, {c.warpsM, c.warpsN},
+      c.stages, kGroupM, /*producers=*/c.producer ? 1 : 0,
+      /*persistent=*/c.producer ? 1 : 0, kSwizzleBytes, c.splitK);
+  return tile::ScheduleAttr::get(ctx, tile, mma.getNumThreads(), mma);
+}
+
+tile::ScheduleAttr AutoSchedules::contraction(
+    MLIRContext *ctx, unsigned rank, const ContractionExtents &extents,
+    bool wgmma, ComputedSides computed, const TargetInfo &target,
+    std::optional<int64_t> splittableK) {
+  if (!extents.m || !extents.n || !target.hasMmaSync())
+    return next->contraction(ctx, rank, extents, wgmma, computed, target,
+                             splittableK);
+  ContractionProblem problem;
+  problem.m = *extents.m;
+  problem.n = *extents.n;
+  problem.batch = extents.batch.value_or(1);
+  problem.k = splittableK;
+  problem.splittable = splittableK.has_value();
+  problem.computedLhs = computed.lhs;
+  problem.computedRhs = computed.rhs;
+  problem.wgmmaAllowed = wgmma;
+  SearchResult search = searchContraction(problem, target);
+  if (search.ranked.empty())
+    return next->contraction(ctx, rank, extents, wgmma, computed, target,
+                             splittableK);
+  tile::ScheduleAttr chosen =
+      scheduleOf(ctx, rank, search.ranked.front().candidate);
+  std::lock_guard<std::mutex> lock(mutex);
+  // tile-form-contractions asks again once it knows K may be split: the
+  // second answer replaces the first.
+  if (!choices.empty() && !choices.back().problem.k && problem.k &&
+      choices.back().problem.m == problem.m &&
+      choices.back().problem.n == problem.n &&
+      choices.back().problem.batch == problem.batch)
+    choices.pop_back();
+  choices.push_back({problem, std::move(search)});
+  return chosen;
+}
+
+void AutoSchedules::explain(llvm::raw_ostream &os) const {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (choices.empty()) {
+    os << "explain: no contraction with bound M and N to search\n";
+    next->explain(os);
+    return;
+  }
+  for (const Choice &choice : choices) {
+    const ContractionProblem &p = choice.problem;
+    os << "explain: contraction " << p.m << " x " << p.n << " x "
+       << (p.k ? std::to_string(*p.k) : "K (unbound)");
+    if (p.batch > 1)
+      os << ", " << p.batch << " matrices";
+    os << ": " << choice.search.spaceSize << " candidates\n";
+    for (auto [i, ranked] : llvm::enumerate(choice.search.ranked)) {
+      os << (i == 0 ? "  chosen:    " : "  runner-up: ")
+         << ranked.candidate.describe() << ": ";
+      printCost(os, ranked.cost);
+      os << "\n";
+    }
+  }
+}

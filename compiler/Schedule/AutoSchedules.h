@@ -1,0 +1,56 @@
+//===- AutoSchedules.h - Schedules the auto-scheduler chooses --*- C++ -*-===//
+//
+// `--schedule auto`: a contraction whose M and N are bound takes the
+// schedule the auto-scheduler's model ranks first over its whole space
+// (autoscheduler/); every other question goes to the provider it wraps
+// (the heuristics). Each choice is recorded, with the model's breakdown
+// and the runners-up, for `--explain`.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_SCHEDULE_AUTOSCHEDULES_H
+#define NAUTILUS_SCHEDULE_AUTOSCHEDULES_H
+
+#include "autoscheduler/Search.h"
+#include "compiler/Schedule/ScheduleProvider.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <mutex>
+
+namespace nautilus {
+
+class AutoSchedules final : public DelegatingScheduleProvider {
+public:
+  explicit AutoSchedules(std::shared_ptr<ScheduleProvider> next)
+      : DelegatingScheduleProvider(std::move(next)) {}
+
+  tile::ScheduleAttr contraction(mlir::MLIRContext *ctx, unsigned rank,
+                                 const ContractionExtents &extents, bool wgmma,
+                                 ComputedSides computed,
+                                 const TargetInfo &target,
+                                 std::optional<int64_t> splittableK) override;
+
+  std::string origin() const override { return "the auto-scheduler"; }
+
+  /// Prints each choice made so far: the problem, the chosen schedule and
+  /// the model's breakdown, and the runners-up.
+  void explain(llvm::raw_ostream &os) const override;
+
+private:
+  struct Choice {
+    autosched::ContractionProblem problem;
+    autosched::SearchResult search;
+  };
+  mutable std::mutex mutex; // passes may run in parallel
+  std::vector<Choice> choices;
+};
+
+/// The schedule `candidate` stands for, for a contraction program of
+/// `rank` output dimensions.
+tile::ScheduleAttr
+scheduleOf(mlir::MLIRContext *ctx, unsigned rank,
+           const autosched::ContractionCandidate &candidate);
+
+} // namespace nautilus
+
+#endif

@@ -1,0 +1,131 @@
+//===- AutoschedulerTest.cpp - Space, cost model and search, each alone ---===//
+#include "autoscheduler/Search.h"
+#include "compiler/Schedule/AutoSchedules.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include <gtest/gtest.h>
+
+using namespace nautilus;
+using namespace nautilus::autosched;
+
+namespace {
+
+ContractionProblem gemm(int64_t m, int64_t n, std::optional<int64_t> k,
+                        bool wgmma = true) {
+  ContractionProblem p;
+  p.m = m, p.n = n, p.k = k;
+  p.splittable = k.has_value();
+  p.wgmmaAllowed = wgmma;
+  return p;
+}
+
+} // namespace
+
+// Every candidate of the space is within the target's limits, and the
+// space holds wgmma candidates only where wgmma may run.
+TEST(ContractionSpace, CandidatesRespectTheTargetsLimits) {
+  for (const char *name : {"sm_80", "sm_90"}) {
+    TargetInfo target = *getTarget(name);
+    for (bool computed : {false, true}) {
+      ContractionProblem p = gemm(1000, 3000, 4096);
+      p.computedLhs = computed;
+      p.wgmmaAllowed = target.hasWgmma();
+      std::vector<ContractionCandidate> space =
+          enumerateCandidates(p, target);
+      ASSERT_FALSE(space.empty()) << name;
+      for (const ContractionCandidate &c : space) {
+        SCOPED_TRACE(c.describe());
+        EXPECT_EQ(resourceRefusal(c, p, target), "");
+        EXPECT_LE(c.threads(), target.maxThreadsPerProgram);
+        EXPECT_TRUE(!c.wgmma || target.hasWgmma());
+        EXPECT_TRUE(!computed || c.wgmma || c.tileK == 32);
+        EXPECT_TRUE(!computed || c.tileN != 256);
+      }
+    }
+  }
+  ContractionProblem unaligned = gemm(1000, 3000, 4096, /*wgmma=*/false);
+  for (const ContractionCandidate &c :
+       enumerateCandidates(unaligned, *getTarget("sm_90")))
+    EXPECT_FALSE(c.wgmma);
+  EXPECT_TRUE(enumerateCandidates(gemm(64, 64, 64), *getTarget("cpu")).empty());
+  EXPECT_TRUE(
+      enumerateCandidates(gemm(64, 64, 64), *getTarget("gfx942")).empty());
+}
+
+// What breaks a limit is refused, with the reason.
+TEST(ContractionSpace, RefusesWhatBreaksALimit) {
+  TargetInfo h100 = *getTarget("sm_90");
+  ContractionCandidate wide{true, 128, 256, 64, 8, 1, 5, 1, true};
+  EXPECT_EQ(resourceRefusal(wide, gemm(4096, 4096, 4096), h100),
+            "its stages exceed the shared memory of a block");
+  ContractionCandidate crowded{false, 128, 128, 64, 2, 1, 2, 1, false};
+  EXPECT_EQ(resourceRefusal(crowded, gemm(4096, 4096, 4096), h100),
+            "its accumulators exceed a thread's registers");
+}
+
+// More work takes longer; one program past a full wave costs a wave.
+TEST(CostModel, GrowsWithWorkAndQuantisesWaves) {
+  TargetInfo h100 = *getTarget("sm_90");
+  ContractionCandidate c{true, 128, 128, 64, 8, 1, 4, 1, true};
+  double small = estimate(gemm(1024, 1024, 1024), c, h100).totalUs;
+  double large = estimate(gemm(4096, 4096, 1024), c, h100).totalUs;
+  double deep = estimate(gemm(1024, 1024, 8192), c, h100).totalUs;
+  EXPECT_LT(small, large);
+  EXPECT_LT(small, deep);
+  // 132 tiles of 128 x 128 fill one wave of H200's 132 SMs; 133 take two.
+  CostBreakdown full = estimate(gemm(128 * 132, 128, 4096), c, h100);
+  CostBreakdown over = estimate(gemm(128 * 133, 128, 4096), c, h100);
+  EXPECT_EQ(full.waves, 1);
+  EXPECT_EQ(over.waves, 2);
+  EXPECT_GT(over.totalUs, 1.5 * full.totalUs);
+  EXPECT_NEAR(over.lastWaveFill, 1.0 / 132, 1e-9);
+}
+
+// The search is deterministic and its best is the space's minimum.
+TEST(Search, FindsTheModelsOptimumDeterministically) {
+  TargetInfo a100 = *getTarget("sm_80");
+  ContractionProblem p = gemm(2048, 512, 1024, /*wgmma=*/false);
+  SearchResult first = searchContraction(p, a100);
+  SearchResult again = searchContraction(p, a100);
+  ASSERT_FALSE(first.ranked.empty());
+  EXPECT_EQ(first.ranked.front().candidate.describe(),
+            again.ranked.front().candidate.describe());
+  double best = first.ranked.front().cost.totalUs;
+  for (const ContractionCandidate &c : enumerateCandidates(p, a100))
+    EXPECT_GE(estimate(p, c, a100).totalUs, best);
+  for (size_t i = 1; i < first.ranked.size(); ++i)
+    EXPECT_LE(first.ranked[i - 1].cost.totalUs, first.ranked[i].cost.totalUs);
+  EXPECT_EQ(searchContraction(p, a100, 5, /*budget=*/10).ranked.size(), 5u);
+}
+
+// Every candidate of the space is a #tile.schedule the dialect accepts.
+TEST(AutoSchedules, EveryCandidateIsAValidSchedule) {
+  mlir::MLIRContext ctx;
+  ctx.loadDialect<tile::TileDialect>();
+  for (const char *name : {"sm_80", "sm_90"}) {
+    TargetInfo target = *getTarget(name);
+    ContractionProblem p = gemm(3000, 3000, 8192);
+    p.wgmmaAllowed = target.hasWgmma();
+    for (const ContractionCandidate &c : enumerateCandidates(p, target)) {
+      SCOPED_TRACE(c.describe());
+      std::string errors;
+      mlir::ScopedDiagnosticHandler handler(&ctx, [&](mlir::Diagnostic &d) {
+        errors += d.str();
+        return mlir::success();
+      });
+      tile::ScheduleAttr s = scheduleOf(&ctx, 3, c);
+      auto emit = [&] { return mlir::emitError(mlir::UnknownLoc::get(&ctx)); };
+      tile::MmaAttr mma = s.getMma();
+      EXPECT_TRUE(mlir::succeeded(tile::MmaAttr::verify(
+          emit, mma.getInstr(), mma.getTileK(), mma.getWarps(),
+          mma.getStages(), mma.getGroupM(), mma.getProducers(),
+          mma.getPersistent(), mma.getSwizzle(), mma.getSplitK())));
+      EXPECT_TRUE(mlir::succeeded(tile::ScheduleAttr::verify(
+          emit, s.getTile(), s.getThreads(), mma, 1, 1, false, 1)));
+      EXPECT_EQ(errors, "");
+      EXPECT_EQ(mma.getSplitK(), c.splitK);
+    }
+  }
+}
