@@ -18,8 +18,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
-#include <functional>
-
 using namespace mlir;
 using namespace nautilus;
 using namespace nautilus::tiletogpu;
@@ -157,195 +155,279 @@ static Fragment combineAcrossGroup(KernelContext &kernel,
   return whole;
 }
 
-FailureOr<Fragment> tiletogpu::lowerReduce(KernelContext &kernel,
-                                           tile::ReduceOp reduce) {
-  OpBuilder &b = kernel.b;
-  Location loc = kernel.loc;
+namespace {
+
+/// The leading loads of a copy of a reduction's body, read ahead of it:
+/// each load's result and its elements.
+using LoadedAhead = SmallVector<std::pair<Value, Fragment>>;
+
+/// Lowers one tile.reduce: the loop nest over its extents, and with
+/// reduce_threads, the group's split of the outermost one.
+class ReduceLowering {
+public:
+  ReduceLowering(KernelContext &kernel, tile::ReduceOp reduce);
+
+  /// This thread's elements of the result; failure where the body has no
+  /// lowering.
+  FailureOr<Fragment> run();
+
+private:
+  /// The accumulators `acc` folded over the reduction's indices from
+  /// `level` inwards.
+  Fragment reduceFrom(unsigned level, Fragment acc);
+  /// The body lowered once, at the indices bound, folded into `acc`.
+  Fragment foldBody(Fragment acc);
+  /// A loop from `lower` to `upper` over index `level` whose body runs
+  /// `copies` iterations (iv, iv + step, ...; all below `upper`) one after
+  /// the other, in steps of `stride` (step x copies when 0).
+  Fragment loop(unsigned level, Value lower, Value upper, int64_t step,
+                int64_t copies, Fragment acc, int64_t stride = 0);
+  /// The leading loads of each copy of the body at indices `ivs` of
+  /// `level`, read ahead of the copies: with step 1 and copies the
+  /// schedule's reduction run, each load reading a run of a row as one
+  /// vector (loadRunAlongReduction), else each copy's element by element.
+  SmallVector<LoadedAhead> loadAhead(unsigned level, ArrayRef<Value> ivs,
+                                     int64_t step);
+  /// One copy of the body at index `iv` of `level`, its leading loads
+  /// `loaded` read already, folded into `carried`.
+  Fragment foldCopy(unsigned level, Value iv, const LoadedAhead &loaded,
+                    Fragment carried);
+  /// The outermost index from `first` to `end`, split over the group's
+  /// threads.
+  Fragment splitAcrossGroup(Value first, Value end, Fragment acc);
+  /// The runs of `run` iterations from `rest` to `end`, `stride` apart, that
+  /// a group's split leaves after its main loop, one iteration at a time.
+  Fragment remainingRuns(Value rest, Value end, int64_t run, int64_t stride,
+                         Fragment acc);
+
+  KernelContext &kernel;
+  OpBuilder &b;
+  Location loc;
+  tile::ReduceOp reduce;
+  Block &body;
+  /// Whether the group's threads split the reduction (reduce_threads).
+  bool shared;
+  /// The body's loads that read only indices (not values the body
+  /// computes).
+  SmallVector<tile::LoadOp> leadingLoads;
   LogicalResult status = success();
-  Type element = reduce.getType().getElementType();
-  Block &body = reduce.getBody().front();
+};
+
+} // namespace
+
+ReduceLowering::ReduceLowering(KernelContext &kernel, tile::ReduceOp reduce)
+    : kernel(kernel), b(kernel.b), loc(kernel.loc), reduce(reduce),
+      body(reduce.getBody().front()) {
   // With reduce_threads, the threads of a group split the outermost extent
   // of a reduction at the program's top level (whose code all threads
   // run, as the combination's barrier needs), each taking every R-th
   // iteration: consecutive threads (or, interleaved, consecutive groups)
   // read consecutive elements.
-  bool shared = kernel.reduceThreads > 1 &&
-                reduce->getParentOp() == kernel.program &&
-                !reduce.getExtents().empty();
-  // The body's loads that read only indices (not values the body computes).
-  SmallVector<tile::LoadOp> leadingLoads;
+  shared = kernel.reduceThreads > 1 &&
+           reduce->getParentOp() == kernel.program &&
+           !reduce.getExtents().empty();
   for (Operation &op : body.without_terminator())
     if (auto load = dyn_cast<tile::LoadOp>(op);
         load && load.getIndirect().empty())
       leadingLoads.push_back(load);
-  std::function<Fragment(unsigned, Fragment)> nest =
-      [&](unsigned level, Fragment acc) -> Fragment {
-    if (level == reduce.getExtents().size()) {
-      if (failed(lowerBlock(kernel, body))) {
-        status = failure();
-        return acc;
-      }
-      Fragment folded =
-          kernel.lookup(cast<tile::YieldOp>(body.getTerminator()).getValue());
-      for (int64_t e = 0; e < kernel.perThread; ++e)
-        acc[e] = combineReduction(b, loc, reduce.getKind(), acc[e], folded[e]);
-      return acc;
-    }
-    Value extent = kernel.scalars.lookup(reduce.getExtents()[level]);
-    // A loop from `lower` to `upper` whose body runs `copies` iterations
-    // (iv, iv + step, ...; all below `upper`) one after the other, in
-    // steps of `stride` (step x copies when 0). With step 1 and copies
-    // the schedule's reduction run, each leading load reading a run of a
-    // row reads it as one vector (runLoads).
-    auto loop = [&](Value lower, Value upper, int64_t step, int64_t copies,
-                    Fragment acc, int64_t stride = 0) {
-      auto forOp = scf::ForOp::create(
-          b, loc, lower, upper, kernel.cIndex(stride ? stride : step * copies),
-          acc);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(forOp.getBody());
-      Fragment carried(forOp.getRegionIterArgs().begin(),
-                       forOp.getRegionIterArgs().end());
-      SmallVector<Value> ivs;
-      for (int64_t j = 0; j < copies; ++j)
-        ivs.push_back(j == 0 ? forOp.getInductionVar()
-                             : arith::AddIOp::create(b, loc,
-                                                     forOp.getInductionVar(),
-                                                     kernel.cIndex(j * step))
-                                   .getResult());
-      // With several copies of the body (the innermost loop), every copy's
-      // loads that read only indices come first, then the rest of each
-      // copy: no load waits behind another's use.
-      SmallVector<SmallVector<std::pair<Value, Fragment>>> loaded(copies);
-      // (The main loop runs only when their buffers are not empty: the
-      // loads need no branch.)
-      bool runs = copies > 1 && step == 1 &&
-                  copies == kernel.program.getSchedule().getReductionRun();
-      SmallVector<tile::LoadOp> elementLoads;
-      for (tile::LoadOp load : leadingLoads)
-        if (runs && readsRunOf(load, kernel.rank + level))
-          for (auto [j, value] :
-               llvm::enumerate(loadRunAlongReduction(kernel, load, ivs)))
-            loaded[j].push_back({load.getResult(), Fragment{value}});
-        else
-          elementLoads.push_back(load);
-      if (copies > 1)
-        for (int64_t j = 0; j < copies; ++j) {
-          kernel.scalars.map(body.getArgument(level), ivs[j]);
-          kernel.reducedIVs.push_back(ivs[j]);
-          kernel.clampedLoads = true;
-          for (tile::LoadOp load : elementLoads)
-            lowerLoad(kernel, load, kernel.slot(load.getResult()));
-          kernel.clampedLoads = false;
-          for (tile::LoadOp load : elementLoads)
-            loaded[j].push_back(
-                {load.getResult(), kernel.fragments[load.getResult()]});
-          kernel.reducedIVs.pop_back();
-        }
-      for (int64_t j = 0; j < copies; ++j) {
-        kernel.scalars.map(body.getArgument(level), ivs[j]);
-        kernel.reducedIVs.push_back(ivs[j]);
-        // The body is lowered again for each copy and loop: none of its
-        // values' fragments (a broadcast or a constant made once, elsewhere)
-        // may come from another.
-        body.walk([&](Operation *op) {
-          for (Value result : op->getResults())
-            kernel.fragments.erase(result);
-        });
-        for (auto &[value, fragment] : loaded[j]) {
-          kernel.fragments[value] = fragment;
-          kernel.lowered.insert(value.getDefiningOp());
-        }
-        carried = nest(level + 1, carried);
-        for (auto &[value, fragment] : loaded[j])
-          kernel.lowered.erase(value.getDefiningOp());
-        kernel.reducedIVs.pop_back();
-      }
-      scf::YieldOp::create(b, loc, ValueRange(carried));
-      return Fragment(forOp.getResults().begin(), forOp.getResults().end());
-    };
-    Value first = kernel.cIndex(0), end = extent;
-    if (level == 0)
-      std::tie(first, end) =
-          emitReducedRange(b, loc, reduce, extent, kernel.tileOrigin);
-    if (!(shared && level == 0))
-      return loop(first, end, 1, 1, acc);
-    // The group's split: thread r takes r, r + R, ... Each step of the main
-    // loop evaluates kSharedReductionCopies of them, so that their loads
-    // are in flight together rather than one after the other (the
-    // iterations are independent but for the fold); the rest, one at a
-    // time.
-    // (Over several indices the body is a loop nest: one at a time. With
-    // several elements a thread, fewer copies: as many loads in flight and
-    // fewer live.)
-    int64_t step = kernel.reduceThreads,
-            copies = reduce.getExtents().size() == 1
-                         ? std::max<int64_t>(1, kSharedReductionCopies /
-                                                    kernel.perThread)
-                         : 1;
-    // Runs (`vector` with reduce_threads): thread r takes V consecutive
-    // iterations, V r .. V r + V - 1, then V R further on, ...: a step of
-    // the main loop is one run (its loads of a row one vector), and what
-    // is left, run by run, one iteration at a time.
-    int64_t run = kernel.program.getSchedule().getReductionRun();
-    bool runs =
-        run > 1 && kernel.perThread == 1 && reduce.getExtents().size() == 1;
-    // A main-loop step: `copies` iterations `spacing` apart; the loop
-    // strides `stride`.
-    int64_t spacing = runs ? 1 : step;
-    if (runs)
-      copies = run;
-    int64_t stride = runs ? run * kernel.reduceThreads : step * copies;
-    Value start = arith::AddIOp::create(
-        b, loc, first,
-        runs ? arith::MulIOp::create(b, loc, kernel.laneInGroup,
-                                     kernel.cIndex(run))
-                   .getResult()
-             : kernel.laneInGroup);
-    if (copies == 1)
-      return loop(start, end, step, 1, acc);
-    // The main loop runs only where every buffer its leading loads read has
-    // elements (else all iterations go to the rest, loads guarded).
-    Value nonEmpty = arith::ConstantIntOp::create(b, loc, 1, 1);
-    for (tile::LoadOp load : leadingLoads)
-      nonEmpty = arith::AndIOp::create(
-          b, loc, nonEmpty,
-          emitNonEmpty(b, loc, kernel.scalars.lookup(load.getBuffer())));
-    Value mainEnd = arith::SelectOp::create(
-        b, loc, nonEmpty,
-        arith::SubIOp::create(b, loc, end,
-                              kernel.cIndex((copies - 1) * spacing)),
-        start);
-    acc = loop(start, mainEnd, spacing, copies, acc, stride);
-    Value mainSteps = arith::MaxSIOp::create(
-        b, loc, kernel.cIndex(0),
-        arith::CeilDivSIOp::create(
-            b, loc, arith::SubIOp::create(b, loc, mainEnd, start),
-            kernel.cIndex(stride)));
-    Value rest = arith::AddIOp::create(
-        b, loc, start,
-        arith::MulIOp::create(b, loc, mainSteps, kernel.cIndex(stride)));
-    if (!runs)
-      return loop(rest, end, step, 1, acc);
-    auto runsLeft =
-        scf::ForOp::create(b, loc, rest, end, kernel.cIndex(stride), acc);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(runsLeft.getBody());
-    Value runStart = runsLeft.getInductionVar();
-    Value runEnd = arith::MinSIOp::create(
-        b, loc, end,
-        arith::AddIOp::create(b, loc, runStart, kernel.cIndex(run)));
-    Fragment carried(runsLeft.getRegionIterArgs().begin(),
-                     runsLeft.getRegionIterArgs().end());
-    scf::YieldOp::create(b, loc,
-                         ValueRange(loop(runStart, runEnd, 1, 1, carried)));
-    return Fragment(runsLeft.getResults().begin(), runsLeft.getResults().end());
-  };
+}
+
+FailureOr<Fragment> ReduceLowering::run() {
+  Type element = reduce.getType().getElementType();
   Value init = reductionIdentity(b, loc, reduce.getKind(), element);
-  Fragment acc = nest(0, Fragment(kernel.perThread, init));
+  Fragment acc = reduceFrom(0, Fragment(kernel.perThread, init));
   if (failed(status))
     return failure();
   if (!shared)
     return acc;
   return combineAcrossGroup(kernel, reduce.getKind(), acc);
+}
+
+Fragment ReduceLowering::reduceFrom(unsigned level, Fragment acc) {
+  if (level == reduce.getExtents().size())
+    return foldBody(acc);
+  Value extent = kernel.scalars.lookup(reduce.getExtents()[level]);
+  Value first = kernel.cIndex(0), end = extent;
+  if (level == 0)
+    std::tie(first, end) =
+        emitReducedRange(b, loc, reduce, extent, kernel.tileOrigin);
+  if (!(shared && level == 0))
+    return loop(level, first, end, 1, 1, acc);
+  return splitAcrossGroup(first, end, acc);
+}
+
+Fragment ReduceLowering::foldBody(Fragment acc) {
+  if (failed(lowerBlock(kernel, body))) {
+    status = failure();
+    return acc;
+  }
+  Fragment folded =
+      kernel.lookup(cast<tile::YieldOp>(body.getTerminator()).getValue());
+  for (int64_t e = 0; e < kernel.perThread; ++e)
+    acc[e] = combineReduction(b, loc, reduce.getKind(), acc[e], folded[e]);
+  return acc;
+}
+
+Fragment ReduceLowering::loop(unsigned level, Value lower, Value upper,
+                              int64_t step, int64_t copies, Fragment acc,
+                              int64_t stride) {
+  auto forOp =
+      scf::ForOp::create(b, loc, lower, upper,
+                         kernel.cIndex(stride ? stride : step * copies), acc);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(forOp.getBody());
+  Fragment carried(forOp.getRegionIterArgs().begin(),
+                   forOp.getRegionIterArgs().end());
+  SmallVector<Value> ivs;
+  for (int64_t j = 0; j < copies; ++j)
+    ivs.push_back(j == 0
+                      ? forOp.getInductionVar()
+                      : arith::AddIOp::create(b, loc, forOp.getInductionVar(),
+                                              kernel.cIndex(j * step))
+                            .getResult());
+  SmallVector<LoadedAhead> loaded = loadAhead(level, ivs, step);
+  for (int64_t j = 0; j < copies; ++j)
+    carried = foldCopy(level, ivs[j], loaded[j], carried);
+  scf::YieldOp::create(b, loc, ValueRange(carried));
+  return Fragment(forOp.getResults().begin(), forOp.getResults().end());
+}
+
+SmallVector<LoadedAhead>
+ReduceLowering::loadAhead(unsigned level, ArrayRef<Value> ivs, int64_t step) {
+  // With several copies of the body (the innermost loop), every copy's
+  // loads that read only indices come first, then the rest of each copy:
+  // no load waits behind another's use.
+  int64_t copies = ivs.size();
+  SmallVector<LoadedAhead> loaded(copies);
+  // (The main loop runs only when their buffers are not empty: the loads
+  // need no branch.)
+  bool runs = copies > 1 && step == 1 &&
+              copies == kernel.program.getSchedule().getReductionRun();
+  SmallVector<tile::LoadOp> elementLoads;
+  for (tile::LoadOp load : leadingLoads)
+    if (runs && readsRunOf(load, kernel.rank + level))
+      for (auto [j, value] :
+           llvm::enumerate(loadRunAlongReduction(kernel, load, ivs)))
+        loaded[j].push_back({load.getResult(), Fragment{value}});
+    else
+      elementLoads.push_back(load);
+  if (copies > 1)
+    for (int64_t j = 0; j < copies; ++j) {
+      kernel.scalars.map(body.getArgument(level), ivs[j]);
+      kernel.reducedIVs.push_back(ivs[j]);
+      kernel.clampedLoads = true;
+      for (tile::LoadOp load : elementLoads)
+        lowerLoad(kernel, load, kernel.slot(load.getResult()));
+      kernel.clampedLoads = false;
+      for (tile::LoadOp load : elementLoads)
+        loaded[j].push_back(
+            {load.getResult(), kernel.fragments[load.getResult()]});
+      kernel.reducedIVs.pop_back();
+    }
+  return loaded;
+}
+
+Fragment ReduceLowering::foldCopy(unsigned level, Value iv,
+                                  const LoadedAhead &loaded, Fragment carried) {
+  kernel.scalars.map(body.getArgument(level), iv);
+  kernel.reducedIVs.push_back(iv);
+  // The body is lowered again for each copy and loop: none of its values'
+  // fragments (a broadcast or a constant made once, elsewhere) may come
+  // from another.
+  body.walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      kernel.fragments.erase(result);
+  });
+  for (auto &[value, fragment] : loaded) {
+    kernel.fragments[value] = fragment;
+    kernel.lowered.insert(value.getDefiningOp());
+  }
+  carried = reduceFrom(level + 1, carried);
+  for (auto &[value, fragment] : loaded)
+    kernel.lowered.erase(value.getDefiningOp());
+  kernel.reducedIVs.pop_back();
+  return carried;
+}
+
+Fragment ReduceLowering::splitAcrossGroup(Value first, Value end,
+                                          Fragment acc) {
+  // The group's split: thread r takes r, r + R, ... Each step of the main
+  // loop evaluates kSharedReductionCopies of them, so that their loads
+  // are in flight together rather than one after the other (the
+  // iterations are independent but for the fold); the rest, one at a
+  // time.
+  // (Over several indices the body is a loop nest: one at a time. With
+  // several elements a thread, fewer copies: as many loads in flight and
+  // fewer live.)
+  int64_t reduceThreads = kernel.reduceThreads;
+  int64_t step = reduceThreads,
+          copies = reduce.getExtents().size() == 1
+                       ? std::max<int64_t>(1, kSharedReductionCopies /
+                                                  kernel.perThread)
+                       : 1;
+  // Runs (`vector` with reduce_threads): thread r takes V consecutive
+  // iterations, V r .. V r + V - 1, then V R further on, ...: a step of
+  // the main loop is one run (its loads of a row one vector), and what
+  // is left, run by run, one iteration at a time.
+  int64_t run = kernel.program.getSchedule().getReductionRun();
+  bool runs =
+      run > 1 && kernel.perThread == 1 && reduce.getExtents().size() == 1;
+  // A main-loop step: `copies` iterations `spacing` apart; the loop
+  // strides `stride`.
+  int64_t spacing = runs ? 1 : step;
+  if (runs)
+    copies = run;
+  int64_t stride = runs ? run * reduceThreads : step * copies;
+  Value start = arith::AddIOp::create(
+      b, loc, first,
+      runs ? arith::MulIOp::create(b, loc, kernel.laneInGroup,
+                                   kernel.cIndex(run))
+                 .getResult()
+           : kernel.laneInGroup);
+  if (copies == 1)
+    return loop(0, start, end, step, 1, acc);
+  // The main loop runs only where every buffer its leading loads read has
+  // elements (else all iterations go to the rest, loads guarded).
+  Value nonEmpty = arith::ConstantIntOp::create(b, loc, 1, 1);
+  for (tile::LoadOp load : leadingLoads)
+    nonEmpty = arith::AndIOp::create(
+        b, loc, nonEmpty,
+        emitNonEmpty(b, loc, kernel.scalars.lookup(load.getBuffer())));
+  Value mainEnd = arith::SelectOp::create(
+      b, loc, nonEmpty,
+      arith::SubIOp::create(b, loc, end, kernel.cIndex((copies - 1) * spacing)),
+      start);
+  acc = loop(0, start, mainEnd, spacing, copies, acc, stride);
+  Value mainSteps = arith::MaxSIOp::create(
+      b, loc, kernel.cIndex(0),
+      arith::CeilDivSIOp::create(b, loc,
+                                 arith::SubIOp::create(b, loc, mainEnd, start),
+                                 kernel.cIndex(stride)));
+  Value rest = arith::AddIOp::create(
+      b, loc, start,
+      arith::MulIOp::create(b, loc, mainSteps, kernel.cIndex(stride)));
+  if (!runs)
+    return loop(0, rest, end, step, 1, acc);
+  return remainingRuns(rest, end, run, stride, acc);
+}
+
+Fragment ReduceLowering::remainingRuns(Value rest, Value end, int64_t run,
+                                       int64_t stride, Fragment acc) {
+  auto runsLeft =
+      scf::ForOp::create(b, loc, rest, end, kernel.cIndex(stride), acc);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(runsLeft.getBody());
+  Value runStart = runsLeft.getInductionVar();
+  Value runEnd = arith::MinSIOp::create(
+      b, loc, end, arith::AddIOp::create(b, loc, runStart, kernel.cIndex(run)));
+  Fragment carried(runsLeft.getRegionIterArgs().begin(),
+                   runsLeft.getRegionIterArgs().end());
+  scf::YieldOp::create(b, loc,
+                       ValueRange(loop(0, runStart, runEnd, 1, 1, carried)));
+  return Fragment(runsLeft.getResults().begin(), runsLeft.getResults().end());
+}
+
+FailureOr<Fragment> tiletogpu::lowerReduce(KernelContext &kernel,
+                                           tile::ReduceOp reduce) {
+  return ReduceLowering(kernel, reduce).run();
 }
