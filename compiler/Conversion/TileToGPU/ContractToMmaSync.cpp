@@ -83,6 +83,12 @@ public:
   FailureOr<SmallVector<Value>> run();
 
 private:
+  /// Sets up lhs and rhs: their stages in dynamic shared memory (the lhs's
+  /// then the rhs's), and their offset tables' entries for this tile.
+  void setUpOperands(unsigned rank);
+  /// The matrix multiplies of one K tile, from `stage`, into the
+  /// accumulators `acc`: each warp's mTiles x nTiles blocks of 16 x 8.
+  void multiplyStage(MutableArrayRef<Value> acc, Value stage);
   Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
@@ -135,6 +141,8 @@ private:
   Value lane, warpM, warpN;
   Value firstKTile; // the program's first K tile (a split's chunk's)
   int64_t tileM = 0, tileN = 0, tileK = 0, stages = 0, threads = 0;
+  // A warp's part of the tile, in 16 x 8 blocks.
+  int64_t warpRows = 0, warpColumns = 0, mTiles = 0, nTiles = 0;
 };
 
 } // namespace
@@ -466,16 +474,7 @@ SmallVector<Value, 4> MmaSyncLowering::loadFragment(const Operand &op,
   return registers;
 }
 
-FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
-  ArrayRef<int64_t> tile = context.schedule.getTile();
-  unsigned rank = tile.size();
-  tileM = tile[rank - 2];
-  tileN = tile[rank - 1];
-  tileK = mma.getTileK();
-  stages = mma.getStages();
-  threads = context.schedule.getThreads();
-  int64_t warpsM = mma.getWarps()[0], warpsN = mma.getWarps()[1];
-  element = contract.getOperandElementType();
+void MmaSyncLowering::setUpOperands(unsigned rank) {
   auto innermostIsK = [&](AffineMap map) {
     return cast<AffineDimExpr>(map.getResults().back()).getPosition() == rank;
   };
@@ -525,6 +524,57 @@ FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
         b, loc, arith::CmpIPredicate::ult, index,
         memref::DimOp::create(b, loc, op->buffer, op->offsetPosition));
   }
+}
+
+void MmaSyncLowering::multiplyStage(MutableArrayRef<Value> acc, Value stage) {
+  Value rowBaseM = mul(warpM, c(warpRows));
+  Value rowBaseN = mul(warpN, c(warpColumns));
+  Type f32 = b.getF32Type();
+  MLIRContext *ctx = b.getContext();
+  auto resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+  NVVM::MMATypes ptxType =
+      element.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+  for (int64_t kk = 0; kk < tileK; kk += 16) {
+    SmallVector<SmallVector<Value, 4>> a, bFrag(nTiles);
+    for (int64_t i = 0; i < mTiles; ++i)
+      a.push_back(loadFragment(lhs, stage, add(rowBaseM, c(16 * i)), c(kk),
+                               /*isLhs=*/true));
+    for (int64_t j = 0; j < nTiles; j += 2) {
+      bool last = j + 1 == nTiles; // an odd count: the last one alone
+      SmallVector<Value, 4> r =
+          loadFragment(rhs, stage, add(rowBaseN, c(8 * j)), c(kk),
+                       /*isLhs=*/false, /*oneRhsTile=*/last);
+      bFrag[j] = {r[0], r[1]};
+      if (!last)
+        bFrag[j + 1] = {r[2], r[3]};
+    }
+    for (int64_t i = 0; i < mTiles; ++i)
+      for (int64_t j = 0; j < nTiles; ++j) {
+        int64_t first = 4 * (i * nTiles + j);
+        ValueRange cRegs(ArrayRef<Value>(acc).slice(first, 4));
+        auto op = NVVM::MmaOp::create(
+            b, loc, resultType, a[i], bFrag[j], cRegs,
+            ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+            std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                           NVVM::MMALayout::col});
+        for (int64_t r = 0; r < 4; ++r)
+          acc[first + r] = LLVM::ExtractValueOp::create(b, loc, op, r);
+      }
+  }
+}
+
+FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
+  ArrayRef<int64_t> tile = context.schedule.getTile();
+  unsigned rank = tile.size();
+  tileM = tile[rank - 2];
+  tileN = tile[rank - 1];
+  tileK = mma.getTileK();
+  stages = mma.getStages();
+  threads = context.schedule.getThreads();
+  int64_t warpsM = mma.getWarps()[0], warpsN = mma.getWarps()[1];
+  element = contract.getOperandElementType();
+  setUpOperands(rank);
 
   lane = arith::RemUIOp::create(b, loc, context.threadId,
                                c(context.target->kernelLanes));
@@ -532,8 +582,10 @@ FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
                                       c(context.target->kernelLanes));
   warpM = arith::DivUIOp::create(b, loc, warp, c(warpsN));
   warpN = arith::RemUIOp::create(b, loc, warp, c(warpsN));
-  int64_t warpRows = tileM / warpsM, warpColumns = tileN / warpsN;
-  int64_t mTiles = warpRows / 16, nTiles = warpColumns / 8;
+  warpRows = tileM / warpsM;
+  warpColumns = tileN / warpsN;
+  mTiles = warpRows / 16;
+  nTiles = warpColumns / 8;
 
   firstKTile = emitFirstKTile(b, loc, contract, tileK, context.tileOrigin);
   Value numK = emitKTileCount(b, loc, contract, context.extent, tileK);
@@ -575,40 +627,7 @@ FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
     // after this step's matrix multiplies.
     SmallVector<PendingRuns, 2> pending =
         startCopies(add(kt, c(stages - 1)), previousStage, numK);
-    Value rowBaseM = mul(warpM, c(warpRows));
-    Value rowBaseN = mul(warpN, c(warpColumns));
-    MLIRContext *ctx = b.getContext();
-    auto resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
-    NVVM::MMATypes ptxType =
-        element.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-    for (int64_t kk = 0; kk < tileK; kk += 16) {
-      SmallVector<SmallVector<Value, 4>> a, bFrag(nTiles);
-      for (int64_t i = 0; i < mTiles; ++i)
-        a.push_back(loadFragment(lhs, stage, add(rowBaseM, c(16 * i)), c(kk),
-                                 /*isLhs=*/true));
-      for (int64_t j = 0; j < nTiles; j += 2) {
-        bool last = j + 1 == nTiles; // an odd count: the last one alone
-        SmallVector<Value, 4> r =
-            loadFragment(rhs, stage, add(rowBaseN, c(8 * j)), c(kk),
-                         /*isLhs=*/false, /*oneRhsTile=*/last);
-        bFrag[j] = {r[0], r[1]};
-        if (!last)
-          bFrag[j + 1] = {r[2], r[3]};
-      }
-      for (int64_t i = 0; i < mTiles; ++i)
-        for (int64_t j = 0; j < nTiles; ++j) {
-          int64_t first = 4 * (i * nTiles + j);
-          ValueRange cRegs(ArrayRef<Value>(acc).slice(first, 4));
-          auto op = NVVM::MmaOp::create(
-              b, loc, resultType, a[i], bFrag[j], cRegs,
-              ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
-              std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                             NVVM::MMALayout::col});
-          for (int64_t r = 0; r < 4; ++r)
-            acc[first + r] = LLVM::ExtractValueOp::create(b, loc, op, r);
-        }
-    }
+    multiplyStage(acc, stage);
     finishCopies(pending, numK);
     acc.push_back(nextStage);
     scf::YieldOp::create(b, loc, acc);

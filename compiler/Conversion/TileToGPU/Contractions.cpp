@@ -1,0 +1,125 @@
+//===- Contractions.cpp - tile.contract in a kernel -----------------------===//
+//
+// A contraction needs a tensor-core schedule whose pipeline fits the
+// target's shared memory and leaves registers beside the accumulators;
+// its main loop is mma.sync's (ContractToMmaSync.cpp) or wgmma's
+// (ContractToWgmma.cpp), or in a persistent program, the consumers' part
+// of the persistent wgmma pipeline (PersistentLoops.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversion/TileToGPU/Contractions.h"
+
+#include "compiler/Conversion/TileToGPU/MemoryAccess.h"
+#include "dialects/Tile/Utils/ResourceBudget.h"
+#include "dialects/Tile/Utils/WgmmaPlan.h"
+
+using namespace mlir;
+using namespace nautilus;
+using namespace nautilus::tiletogpu;
+
+ContractLoweringContext tiletogpu::contractContext(KernelContext &kernel,
+                                                   tile::ContractOp contract) {
+  tile::sinkIntoComputedOperands(contract);
+  ContractLoweringContext context{
+      kernel.func,
+      // (null when computed or absent)
+      kernel.scalars.lookupOrNull(contract.getLhs()),
+      kernel.scalars.lookupOrNull(contract.getRhs()),
+      kernel.scalars.lookup(contract.getExtent()),
+      kernel.scalars.lookupOrNull(contract.getLhsOffsets()),
+      kernel.scalars.lookupOrNull(contract.getRhsOffsets()),
+      kernel.sizeArgs,
+      kernel.tileOrigin,
+      kernel.extents,
+      kernel.threadId,
+      kernel.program.getSchedule(),
+      Value(),
+      Value(),
+      kernel.lhsTensorMap,
+      kernel.rhsTensorMap,
+      nullptr,
+      nullptr,
+      &kernel.target,
+      &kernel.barriers,
+  };
+  for (unsigned side : {0u, 1u}) {
+    if (contract.isComputed(side)) {
+      kernel.computedOperands[side] = std::make_unique<ComputedOperand>(
+          contract.getOperandBody(side), kernel.scalars, kernel.sizeArgs);
+      (side == 0 ? context.lhsComputed : context.rhsComputed) =
+          kernel.computedOperands[side].get();
+      continue;
+    }
+    (side == 0 ? context.lhsInnerExtent : context.rhsInnerExtent) =
+        innermostExtent(kernel, contract.getOperandBuffer(side));
+  }
+  return context;
+}
+
+FailureOr<Fragment> tiletogpu::lowerContract(KernelContext &kernel,
+                                             tile::ContractOp contract) {
+  OpBuilder &b = kernel.b;
+  tile::ScheduleAttr schedule = kernel.program.getSchedule();
+  if (!schedule.getMma())
+    return contract.emitOpError(
+        "needs a tensor-core schedule (#tile.mma) on the GPU");
+  if (contract.isSplit() &&
+      *contract.getSplitChunk() % schedule.getMma().getTileK() != 0)
+    return contract.emitOpError("splits K into chunks of ")
+           << *contract.getSplitChunk()
+           << ", not a multiple of tile_k = " << schedule.getMma().getTileK();
+  // What the target allows: shared memory per block (static for the
+  // mma.sync pipeline; dynamic, opted into at launch, for wgmma's), and the
+  // accumulators must leave registers for the fragments and addresses.
+  constexpr int64_t kAccumulatorLimit = 128;
+  bool wgmma = schedule.getMma().getInstr() == "wgmma";
+  int64_t shared = wgmma ? planWgmma(contract, schedule).sharedBytes
+                         : contractSharedMemoryBytes(contract, schedule);
+  int64_t sharedLimit = wgmma ? kSm90SharedLimit : kSm80SharedLimit;
+  if (shared > sharedLimit)
+    return contract.emitOpError("needs ")
+           << shared << " bytes of shared memory for its pipeline; a block "
+           << "may use " << sharedLimit << " bytes of shared memory "
+           << (wgmma ? "on sm_90" : "with mma.sync (an A100's)")
+           << " (use fewer stages, a smaller tile_k or a smaller tile)";
+  // The registers a computing thread has: an even split of the register
+  // file (at most 255), or on a wgmma schedule that reallocates, the
+  // consumers' count; about kOtherRegisters of them go to addresses,
+  // operand fragments and the epilogue (measured: 161 - 64 on mma.sync,
+  // 137 - 64 on wgmma at 128 x 128).
+  constexpr int64_t kOtherRegisters = 96;
+  int64_t registers = evenRegisterSplit(schedule.getThreads());
+  bool reallocated = false;
+  if (wgmma)
+    if (int64_t given = planWgmma(contract, schedule).consumerRegisters) {
+      registers = given;
+      reallocated = true;
+    }
+  int64_t accumulatorLimit =
+      std::min(kAccumulatorLimit, registers - kOtherRegisters);
+  if (kernel.perThread > accumulatorLimit)
+    return contract.emitOpError("keeps ")
+           << kernel.perThread << " accumulators per thread; at most "
+           << accumulatorLimit << " leave room in the " << registers
+           << " registers of a thread (use more warps or a smaller tile"
+           << (wgmma && !reallocated
+                   ? "; only a persistent producer warpgroup that just "
+                     "copies gives its registers to the consumers"
+                   : "")
+           << ")";
+  if (wgmma && (contract.isComputed(0) || contract.isComputed(1)) &&
+      !schedule.getMma().getProducers())
+    return contract.emitOpError(
+        "has a computed operand, which a wgmma schedule evaluates in its "
+        "producer warpgroup (use producers = 1)");
+  ContractLoweringContext context = contractContext(kernel, contract);
+  if (kernel.persistent) // in the consumers' loop over tiles (runPersistent)
+    return Fragment(llvm::to_vector(kernel.persistent->consumeTile(
+        kernel.persistentLocalTile, kernel.persistentWarpgroup)));
+  FailureOr<SmallVector<Value>> acc =
+      wgmma ? lowerContractToWgmma(b, contract, context)
+            : lowerContractToMmaSync(b, contract, context);
+  if (failed(acc))
+    return failure();
+  return Fragment(acc->begin(), acc->end());
+}

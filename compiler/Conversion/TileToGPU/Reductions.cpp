@@ -1,0 +1,433 @@
+//===- Reductions.cpp - tile.reduce across a kernel's threads -------------===//
+//
+// A reduction is a loop nest carrying the E accumulators of a thread in
+// registers. With `reduce_threads = R` the threads of a group split each
+// top-level reduction (strided, 4 iterations a step with their loads
+// first, or runs of `vector` iterations) and combine by shuffles and
+// shared memory (combineAcrossGroup). A split reduction
+// (`chunks(C along d)`) folds its program's chunk (emitReducedRange).
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversion/TileToGPU/Reductions.h"
+
+#include "compiler/Conversion/TileToGPU/ComputedOperand.h"
+#include "compiler/Conversion/TileToGPU/KernelLowering.h"
+#include "compiler/Conversion/TileToGPU/MemoryAccess.h"
+#include "dialects/Tile/Utils/ReductionKinds.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace nautilus;
+using namespace nautilus::tiletogpu;
+
+/// The iterations of a reduction shared by a group of threads
+/// (reduce_threads) that each thread evaluates in one step of its loop.
+constexpr int64_t kSharedReductionCopies = 4;
+
+/// `value` as the 32-bit words a shuffle moves (two for a 64-bit type).
+static SmallVector<Value, 2> toWords(OpBuilder &b, Location loc, Value value) {
+  Type type = value.getType();
+  unsigned width = type.getIntOrFloatBitWidth();
+  Type i32 = b.getI32Type();
+  if (width == 64) {
+    Value bits = arith::BitcastOp::create(b, loc, b.getI64Type(), value);
+    Value high = arith::ShRUIOp::create(
+        b, loc, bits, arith::ConstantIntOp::create(b, loc, 32, 64));
+    return {arith::TruncIOp::create(b, loc, i32, bits),
+            arith::TruncIOp::create(b, loc, i32, high)};
+  }
+  if (isa<FloatType>(type))
+    return {
+        width == 32
+            ? value
+            : arith::ExtFOp::create(b, loc, b.getF32Type(), value).getResult()};
+  return {width == 32 ? value
+                      : arith::ExtUIOp::create(b, loc, i32, value).getResult()};
+}
+
+/// The value of `type` that toWords made `words` of.
+static Value fromWords(OpBuilder &b, Location loc, ArrayRef<Value> words,
+                       Type type) {
+  unsigned width = type.getIntOrFloatBitWidth();
+  if (width == 64) {
+    Type i64 = b.getI64Type();
+    Value low = arith::ExtUIOp::create(b, loc, i64, words[0]);
+    Value high = arith::ShLIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, i64, words[1]),
+        arith::ConstantIntOp::create(b, loc, 32, 64));
+    return arith::BitcastOp::create(b, loc, type,
+                                    arith::OrIOp::create(b, loc, low, high));
+  }
+  if (width == 32)
+    return words[0];
+  if (isa<FloatType>(type)) // (exact: the value came from this type)
+    return arith::TruncFOp::create(b, loc, type, words[0]);
+  return arith::TruncIOp::create(b, loc, type, words[0]);
+}
+
+/// Combines each thread's partial results `acc` of a reduction of `kind`
+/// with those of the other threads of its group (reduce_threads): by
+/// butterfly shuffles within a warp, then through shared memory across
+/// the group's warps. Every thread of the group ends with the whole.
+static Fragment combineAcrossGroup(KernelContext &kernel,
+                                   alg::ReductionKind kind, Fragment acc) {
+  OpBuilder &b = kernel.b;
+  Location loc = kernel.loc;
+  int64_t threads = kernel.threads, perThread = kernel.perThread;
+  int64_t reduceThreads = kernel.reduceThreads;
+  // A group's threads within one warp (`inWarp` of them, `stride` lanes
+  // apart): consecutive ones, or with interleaved groups, one every G
+  // lanes (all in different warps once G >= 32).
+  bool interleaved = kernel.program.getSchedule().getReduceInterleaved();
+  int64_t stride = interleaved ? threads : 1;
+  int64_t lanes = kernel.target.kernelLanes;
+  int64_t inWarp =
+      stride >= lanes ? 1 : std::min<int64_t>(reduceThreads, lanes / stride);
+  // Within a warp: log2(inWarp) butterfly steps; lanes that differ in the
+  // low bits of their place in the group exchange and combine, so all of
+  // them end with the same value.
+  Value width = arith::ConstantIntOp::create(b, loc, lanes, 32);
+  for (int64_t offset = 1; offset < inWarp; offset *= 2) {
+    Value mask = arith::ConstantIntOp::create(b, loc, offset * stride, 32);
+    for (int64_t e = 0; e < perThread; ++e) {
+      SmallVector<Value> words;
+      for (Value w : toWords(b, loc, acc[e]))
+        words.push_back(gpu::ShuffleOp::create(b, loc, w, mask, width,
+                                               gpu::ShuffleMode::XOR)
+                            .getShuffleResult());
+      acc[e] = combineReduction(b, loc, kind, acc[e],
+                                fromWords(b, loc, words, acc[e].getType()));
+    }
+  }
+  if (inWarp == reduceThreads)
+    return acc;
+  // Across the group's warps: in each, the group's first lane writes the
+  // warp's result, and after a barrier every thread combines its group's,
+  // in the same order (so all agree to the bit).
+  int64_t warps = reduceThreads / inWarp;
+  Type element = acc.front().getType();
+  Type stored = element.isInteger(1) ? b.getI8Type() : element;
+  Value partials = kernel.func.addWorkgroupAttribution(
+      MemRefType::get({perThread * threads * warps}, stored, AffineMap(),
+                      b.getI64IntegerAttr(3)),
+      loc);
+  Value warpInGroup =
+      arith::DivUIOp::create(b, loc, kernel.laneInGroup, kernel.cIndex(inWarp));
+  Value firstLane = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, loc, kernel.laneInGroup, kernel.cIndex(inWarp)),
+      kernel.cIndex(0));
+  auto slotOf = [&](int64_t e, Value warp) {
+    // [element][warp][group]: the groups of a warp's lanes (consecutive
+    // group ids) write and read consecutive words, no two in one bank
+    // ([group][warp] put them `warps` words apart: 8-way conflicts with 8
+    // warps a group).
+    Value row = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, warp, kernel.cIndex(threads)),
+        kernel.cIndex(e * warps * threads));
+    return arith::AddIOp::create(b, loc, row, kernel.threadId);
+  };
+  {
+    auto ifFirst = scf::IfOp::create(b, loc, firstLane, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
+    for (int64_t e = 0; e < perThread; ++e) {
+      Value v =
+          stored == element
+              ? acc[e]
+              : arith::ExtUIOp::create(b, loc, stored, acc[e]).getResult();
+      memref::StoreOp::create(b, loc, v, partials,
+                              ValueRange{slotOf(e, warpInGroup)});
+    }
+  }
+  gpu::BarrierOp::create(b, loc);
+  Fragment whole(perThread);
+  for (int64_t e = 0; e < perThread; ++e)
+    for (int64_t w = 0; w < warps; ++w) {
+      Value v = memref::LoadOp::create(b, loc, partials,
+                                       ValueRange{slotOf(e, kernel.cIndex(w))});
+      if (stored != element)
+        v = arith::TruncIOp::create(b, loc, element, v);
+      whole[e] = w == 0 ? v : combineReduction(b, loc, kind, whole[e], v);
+    }
+  return whole;
+}
+
+namespace {
+
+/// The leading loads of a copy of a reduction's body, read ahead of it:
+/// each load's result and its elements.
+using LoadedAhead = SmallVector<std::pair<Value, Fragment>>;
+
+/// Lowers one tile.reduce: the loop nest over its extents, and with
+/// reduce_threads, the group's split of the outermost one.
+class ReduceLowering {
+public:
+  ReduceLowering(KernelContext &kernel, tile::ReduceOp reduce);
+
+  /// This thread's elements of the result; failure where the body has no
+  /// lowering.
+  FailureOr<Fragment> run();
+
+private:
+  /// The accumulators `acc` folded over the reduction's indices from
+  /// `level` inwards.
+  Fragment reduceFrom(unsigned level, Fragment acc);
+  /// The body lowered once, at the indices bound, folded into `acc`.
+  Fragment foldBody(Fragment acc);
+  /// A loop from `lower` to `upper` over index `level` whose body runs
+  /// `copies` iterations (iv, iv + step, ...; all below `upper`) one after
+  /// the other, in steps of `stride` (step x copies when 0).
+  Fragment loop(unsigned level, Value lower, Value upper, int64_t step,
+                int64_t copies, Fragment acc, int64_t stride = 0);
+  /// The leading loads of each copy of the body at indices `ivs` of
+  /// `level`, read ahead of the copies: with step 1 and copies the
+  /// schedule's reduction run, each load reading a run of a row as one
+  /// vector (loadRunAlongReduction), else each copy's element by element.
+  SmallVector<LoadedAhead> loadAhead(unsigned level, ArrayRef<Value> ivs,
+                                     int64_t step);
+  /// One copy of the body at index `iv` of `level`, its leading loads
+  /// `loaded` read already, folded into `carried`.
+  Fragment foldCopy(unsigned level, Value iv, const LoadedAhead &loaded,
+                    Fragment carried);
+  /// The outermost index from `first` to `end`, split over the group's
+  /// threads.
+  Fragment splitAcrossGroup(Value first, Value end, Fragment acc);
+  /// The runs of `run` iterations from `rest` to `end`, `stride` apart, that
+  /// a group's split leaves after its main loop, one iteration at a time.
+  Fragment remainingRuns(Value rest, Value end, int64_t run, int64_t stride,
+                         Fragment acc);
+
+  KernelContext &kernel;
+  OpBuilder &b;
+  Location loc;
+  tile::ReduceOp reduce;
+  Block &body;
+  /// Whether the group's threads split the reduction (reduce_threads).
+  bool shared;
+  /// The body's loads that read only indices (not values the body
+  /// computes).
+  SmallVector<tile::LoadOp> leadingLoads;
+  LogicalResult status = success();
+};
+
+} // namespace
+
+ReduceLowering::ReduceLowering(KernelContext &kernel, tile::ReduceOp reduce)
+    : kernel(kernel), b(kernel.b), loc(kernel.loc), reduce(reduce),
+      body(reduce.getBody().front()) {
+  // With reduce_threads, the threads of a group split the outermost extent
+  // of a reduction at the program's top level (whose code all threads
+  // run, as the combination's barrier needs), each taking every R-th
+  // iteration: consecutive threads (or, interleaved, consecutive groups)
+  // read consecutive elements.
+  shared = kernel.reduceThreads > 1 &&
+           reduce->getParentOp() == kernel.program &&
+           !reduce.getExtents().empty();
+  for (Operation &op : body.without_terminator())
+    if (auto load = dyn_cast<tile::LoadOp>(op);
+        load && load.getIndirect().empty())
+      leadingLoads.push_back(load);
+}
+
+FailureOr<Fragment> ReduceLowering::run() {
+  Type element = reduce.getType().getElementType();
+  Value init = reductionIdentity(b, loc, reduce.getKind(), element);
+  Fragment acc = reduceFrom(0, Fragment(kernel.perThread, init));
+  if (failed(status))
+    return failure();
+  if (!shared)
+    return acc;
+  return combineAcrossGroup(kernel, reduce.getKind(), acc);
+}
+
+Fragment ReduceLowering::reduceFrom(unsigned level, Fragment acc) {
+  if (level == reduce.getExtents().size())
+    return foldBody(acc);
+  Value extent = kernel.scalars.lookup(reduce.getExtents()[level]);
+  Value first = kernel.cIndex(0), end = extent;
+  if (level == 0)
+    std::tie(first, end) =
+        emitReducedRange(b, loc, reduce, extent, kernel.tileOrigin);
+  if (!(shared && level == 0))
+    return loop(level, first, end, 1, 1, acc);
+  return splitAcrossGroup(first, end, acc);
+}
+
+Fragment ReduceLowering::foldBody(Fragment acc) {
+  if (failed(lowerBlock(kernel, body))) {
+    status = failure();
+    return acc;
+  }
+  Fragment folded =
+      kernel.lookup(cast<tile::YieldOp>(body.getTerminator()).getValue());
+  for (int64_t e = 0; e < kernel.perThread; ++e)
+    acc[e] = combineReduction(b, loc, reduce.getKind(), acc[e], folded[e]);
+  return acc;
+}
+
+Fragment ReduceLowering::loop(unsigned level, Value lower, Value upper,
+                              int64_t step, int64_t copies, Fragment acc,
+                              int64_t stride) {
+  auto forOp =
+      scf::ForOp::create(b, loc, lower, upper,
+                         kernel.cIndex(stride ? stride : step * copies), acc);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(forOp.getBody());
+  Fragment carried(forOp.getRegionIterArgs().begin(),
+                   forOp.getRegionIterArgs().end());
+  SmallVector<Value> ivs;
+  for (int64_t j = 0; j < copies; ++j)
+    ivs.push_back(j == 0
+                      ? forOp.getInductionVar()
+                      : arith::AddIOp::create(b, loc, forOp.getInductionVar(),
+                                              kernel.cIndex(j * step))
+                            .getResult());
+  SmallVector<LoadedAhead> loaded = loadAhead(level, ivs, step);
+  for (int64_t j = 0; j < copies; ++j)
+    carried = foldCopy(level, ivs[j], loaded[j], carried);
+  scf::YieldOp::create(b, loc, ValueRange(carried));
+  return Fragment(forOp.getResults().begin(), forOp.getResults().end());
+}
+
+SmallVector<LoadedAhead>
+ReduceLowering::loadAhead(unsigned level, ArrayRef<Value> ivs, int64_t step) {
+  // With several copies of the body (the innermost loop), every copy's
+  // loads that read only indices come first, then the rest of each copy:
+  // no load waits behind another's use.
+  int64_t copies = ivs.size();
+  SmallVector<LoadedAhead> loaded(copies);
+  // (The main loop runs only when their buffers are not empty: the loads
+  // need no branch.)
+  bool runs = copies > 1 && step == 1 &&
+              copies == kernel.program.getSchedule().getReductionRun();
+  SmallVector<tile::LoadOp> elementLoads;
+  for (tile::LoadOp load : leadingLoads)
+    if (runs && readsRunOf(load, kernel.rank + level))
+      for (auto [j, value] :
+           llvm::enumerate(loadRunAlongReduction(kernel, load, ivs)))
+        loaded[j].push_back({load.getResult(), Fragment{value}});
+    else
+      elementLoads.push_back(load);
+  if (copies > 1)
+    for (int64_t j = 0; j < copies; ++j) {
+      kernel.scalars.map(body.getArgument(level), ivs[j]);
+      kernel.reducedIVs.push_back(ivs[j]);
+      kernel.clampedLoads = true;
+      for (tile::LoadOp load : elementLoads)
+        lowerLoad(kernel, load, kernel.slot(load.getResult()));
+      kernel.clampedLoads = false;
+      for (tile::LoadOp load : elementLoads)
+        loaded[j].push_back(
+            {load.getResult(), kernel.fragments[load.getResult()]});
+      kernel.reducedIVs.pop_back();
+    }
+  return loaded;
+}
+
+Fragment ReduceLowering::foldCopy(unsigned level, Value iv,
+                                  const LoadedAhead &loaded, Fragment carried) {
+  kernel.scalars.map(body.getArgument(level), iv);
+  kernel.reducedIVs.push_back(iv);
+  // The body is lowered again for each copy and loop: none of its values'
+  // fragments (a broadcast or a constant made once, elsewhere) may come
+  // from another.
+  body.walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      kernel.fragments.erase(result);
+  });
+  for (auto &[value, fragment] : loaded) {
+    kernel.fragments[value] = fragment;
+    kernel.lowered.insert(value.getDefiningOp());
+  }
+  carried = reduceFrom(level + 1, carried);
+  for (auto &[value, fragment] : loaded)
+    kernel.lowered.erase(value.getDefiningOp());
+  kernel.reducedIVs.pop_back();
+  return carried;
+}
+
+Fragment ReduceLowering::splitAcrossGroup(Value first, Value end,
+                                          Fragment acc) {
+  // The group's split: thread r takes r, r + R, ... Each step of the main
+  // loop evaluates kSharedReductionCopies of them, so that their loads
+  // are in flight together rather than one after the other (the
+  // iterations are independent but for the fold); the rest, one at a
+  // time.
+  // (Over several indices the body is a loop nest: one at a time. With
+  // several elements a thread, fewer copies: as many loads in flight and
+  // fewer live.)
+  int64_t reduceThreads = kernel.reduceThreads;
+  int64_t step = reduceThreads,
+          copies = reduce.getExtents().size() == 1
+                       ? std::max<int64_t>(1, kSharedReductionCopies /
+                                                  kernel.perThread)
+                       : 1;
+  // Runs (`vector` with reduce_threads): thread r takes V consecutive
+  // iterations, V r .. V r + V - 1, then V R further on, ...: a step of
+  // the main loop is one run (its loads of a row one vector), and what
+  // is left, run by run, one iteration at a time.
+  int64_t run = kernel.program.getSchedule().getReductionRun();
+  bool runs =
+      run > 1 && kernel.perThread == 1 && reduce.getExtents().size() == 1;
+  // A main-loop step: `copies` iterations `spacing` apart; the loop
+  // strides `stride`.
+  int64_t spacing = runs ? 1 : step;
+  if (runs)
+    copies = run;
+  int64_t stride = runs ? run * reduceThreads : step * copies;
+  Value start = arith::AddIOp::create(
+      b, loc, first,
+      runs ? arith::MulIOp::create(b, loc, kernel.laneInGroup,
+                                   kernel.cIndex(run))
+                 .getResult()
+           : kernel.laneInGroup);
+  if (copies == 1)
+    return loop(0, start, end, step, 1, acc);
+  // The main loop runs only where every buffer its leading loads read has
+  // elements (else all iterations go to the rest, loads guarded).
+  Value nonEmpty = arith::ConstantIntOp::create(b, loc, 1, 1);
+  for (tile::LoadOp load : leadingLoads)
+    nonEmpty = arith::AndIOp::create(
+        b, loc, nonEmpty,
+        emitNonEmpty(b, loc, kernel.scalars.lookup(load.getBuffer())));
+  Value mainEnd = arith::SelectOp::create(
+      b, loc, nonEmpty,
+      arith::SubIOp::create(b, loc, end, kernel.cIndex((copies - 1) * spacing)),
+      start);
+  acc = loop(0, start, mainEnd, spacing, copies, acc, stride);
+  Value mainSteps = arith::MaxSIOp::create(
+      b, loc, kernel.cIndex(0),
+      arith::CeilDivSIOp::create(b, loc,
+                                 arith::SubIOp::create(b, loc, mainEnd, start),
+                                 kernel.cIndex(stride)));
+  Value rest = arith::AddIOp::create(
+      b, loc, start,
+      arith::MulIOp::create(b, loc, mainSteps, kernel.cIndex(stride)));
+  if (!runs)
+    return loop(0, rest, end, step, 1, acc);
+  return remainingRuns(rest, end, run, stride, acc);
+}
+
+Fragment ReduceLowering::remainingRuns(Value rest, Value end, int64_t run,
+                                       int64_t stride, Fragment acc) {
+  auto runsLeft =
+      scf::ForOp::create(b, loc, rest, end, kernel.cIndex(stride), acc);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(runsLeft.getBody());
+  Value runStart = runsLeft.getInductionVar();
+  Value runEnd = arith::MinSIOp::create(
+      b, loc, end, arith::AddIOp::create(b, loc, runStart, kernel.cIndex(run)));
+  Fragment carried(runsLeft.getRegionIterArgs().begin(),
+                   runsLeft.getRegionIterArgs().end());
+  scf::YieldOp::create(b, loc,
+                       ValueRange(loop(0, runStart, runEnd, 1, 1, carried)));
+  return Fragment(runsLeft.getResults().begin(), runsLeft.getResults().end());
+}
+
+FailureOr<Fragment> tiletogpu::lowerReduce(KernelContext &kernel,
+                                           tile::ReduceOp reduce) {
+  return ReduceLowering(kernel, reduce).run();
+}
