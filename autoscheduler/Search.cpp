@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 
 using namespace nautilus;
 using namespace nautilus::autosched;
@@ -31,4 +32,24 @@ SearchResult autosched::searchContraction(const ContractionProblem &problem,
   for (size_t i = 0; i < order.size() && i < keep; ++i)
     result.ranked.push_back({space[order[i]], costs[order[i]]});
   return result;
+}
+
+std::optional<RankedCandidate>
+autosched::fewestWavesChoice(const ContractionProblem &problem,
+                             const TargetInfo &target) {
+  std::optional<RankedCandidate> best;
+  for (const ContractionCandidate &c : enumerateCandidates(problem, target)) {
+    if (c.splitK != 1)
+      continue;
+    CostBreakdown cost = estimate(problem, c, target);
+    auto key = [](const RankedCandidate &r) {
+      return std::make_tuple(r.cost.waves, -r.cost.lastWaveFill,
+                             -r.candidate.tileM * r.candidate.tileN,
+                             -r.candidate.stages);
+    };
+    RankedCandidate ranked{c, cost};
+    if (!best || key(ranked) < key(*best))
+      best = ranked;
+  }
+  return best;
 }

@@ -12,6 +12,7 @@
 #include "autoscheduler/CostModel.h"
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 namespace nautilus::autosched {
@@ -33,6 +34,12 @@ struct SearchResult {
 SearchResult searchContraction(const ContractionProblem &problem,
                                const TargetInfo &target, size_t keep = 5,
                                size_t budget = 0);
+
+/// What a deterministic wave heuristic (DeepGEMM's) picks from the same
+/// space, for comparison: K unsplit, the fewest waves, then the fullest
+/// last wave, then the larger tile, then the deeper pipeline.
+std::optional<RankedCandidate>
+fewestWavesChoice(const ContractionProblem &problem, const TargetInfo &target);
 
 } // namespace nautilus::autosched
 

@@ -40,6 +40,25 @@ tile::ScheduleAttr nautilus::scheduleOf(MLIRContext *ctx, unsigned rank,
   return tile::ScheduleAttr::get(ctx, tile, mma.getNumThreads(), mma);
 }
 
+std::optional<ContractionCandidate>
+nautilus::candidateOf(tile::ScheduleAttr schedule) {
+  tile::MmaAttr mma = schedule.getMma();
+  if (!mma)
+    return std::nullopt;
+  ArrayRef<int64_t> tile = schedule.getTile();
+  ContractionCandidate c;
+  c.wgmma = mma.getInstr() == "wgmma";
+  c.tileM = tile[tile.size() - 2];
+  c.tileN = tile.back();
+  c.tileK = mma.getTileK();
+  c.warpsM = mma.getWarps()[0];
+  c.warpsN = mma.getWarps()[1];
+  c.stages = mma.getStages();
+  c.splitK = mma.getSplitK();
+  c.producer = mma.getProducers() != 0;
+  return c;
+}
+
 tile::ScheduleAttr AutoSchedules::contraction(
     MLIRContext *ctx, unsigned rank, const ContractionExtents &extents,
     bool wgmma, ComputedSides computed, const TargetInfo &target,
@@ -62,6 +81,13 @@ tile::ScheduleAttr AutoSchedules::contraction(
                              splittableK);
   tile::ScheduleAttr chosen =
       scheduleOf(ctx, rank, search.ranked.front().candidate);
+  Choice choice{problem, std::move(search), std::nullopt,
+                fewestWavesChoice(problem, target)};
+  if (std::optional<ContractionCandidate> rules = candidateOf(
+          next->contraction(ctx, rank, extents, wgmma, computed, target,
+                            splittableK)))
+    choice.heuristics = RankedCandidate{*rules, estimate(problem, *rules,
+                                                         target)};
   std::lock_guard<std::mutex> lock(mutex);
   // tile-form-contractions asks again once it knows K may be split: the
   // second answer replaces the first.
@@ -70,7 +96,7 @@ tile::ScheduleAttr AutoSchedules::contraction(
       choices.back().problem.n == problem.n &&
       choices.back().problem.batch == problem.batch)
     choices.pop_back();
-  choices.push_back({problem, std::move(search)});
+  choices.push_back(std::move(choice));
   return chosen;
 }
 
@@ -92,6 +118,16 @@ void AutoSchedules::explain(llvm::raw_ostream &os) const {
       os << (i == 0 ? "  chosen:    " : "  runner-up: ")
          << ranked.candidate.describe() << ": ";
       printCost(os, ranked.cost);
+      os << "\n";
+    }
+    // The same model's view of other ways to choose.
+    for (auto [label, other] :
+         {std::make_pair("  heuristics: ", &choice.heuristics),
+          std::make_pair("  fewest waves: ", &choice.fewestWaves)}) {
+      if (!*other)
+        continue;
+      os << label << (*other)->candidate.describe() << ": ";
+      printCost(os, (*other)->cost);
       os << "\n";
     }
   }

@@ -40,6 +40,9 @@ private:
   struct Choice {
     autosched::ContractionProblem problem;
     autosched::SearchResult search;
+    /// For comparison, under the same model: the hand-written heuristics'
+    /// schedule (when the space holds it) and a wave heuristic's.
+    std::optional<autosched::RankedCandidate> heuristics, fewestWaves;
   };
   mutable std::mutex mutex; // passes may run in parallel
   std::vector<Choice> choices;
@@ -50,6 +53,11 @@ private:
 tile::ScheduleAttr
 scheduleOf(mlir::MLIRContext *ctx, unsigned rank,
            const autosched::ContractionCandidate &candidate);
+
+/// The candidate a tensor-core schedule stands for, if it is one the
+/// space describes.
+std::optional<autosched::ContractionCandidate>
+candidateOf(tile::ScheduleAttr schedule);
 
 } // namespace nautilus
 

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""The auto-scheduler's choices on GPU workloads, under its own model.
+
+usage: python3 bench/autoscheduler_model.py [PATH/TO/nautc] [--targets sm_80,sm_90]
+
+For each workload (GEMMs from square to skinny, batched and transposed,
+with an epilogue, attention's two contractions, a mixture of experts'
+grouped GEMMs) and target, compiles with `--schedule auto --explain` and
+reports, per contraction, the predicted time of:
+  - the model's choice (the exhaustive search's best),
+  - today's hand-written heuristics (the default schedules),
+  - a deterministic wave heuristic (DeepGEMM's: fewest waves, then the
+    fullest last wave), from the same space,
+and the compile's wall time (the search included). These are the model's
+predictions, not measurements: no GPU is needed, and none has measured
+them yet (bench/gpu is where a device would).
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXAMPLES = os.path.join(HERE, "..", "examples")
+
+WORKLOADS = [
+    ("gemm.tensor", "gemm", "M=4096,N=4096,K=4096"),
+    ("gemm.tensor", "gemm", "M=8192,N=8192,K=1024"),
+    ("gemm.tensor", "gemm", "M=1024,N=1024,K=4096"),
+    ("gemm.tensor", "gemm", "M=16,N=4096,K=4096"),
+    ("gemm.tensor", "gemm", "M=4096,N=128,K=8192"),
+    ("gemm.tensor", "gemm", "M=128,N=128,K=16384"),
+    ("gemm.tensor", "gemm", "M=2000,N=3000,K=1000"),
+    ("gemm.tensor", "gemm_bias_gelu", "M=4096,N=4096,K=4096"),
+    ("gemm.tensor", "gemm_bias_gelu", "M=512,N=1024,K=8192"),
+    ("gemm.tensor", "bmm_nt", "Z=8,M=1024,N=1024,K=512"),
+    ("gemm.tensor", "bmm_nt", "Z=64,M=256,N=256,K=64"),
+    ("attention.tensor", "attention", "B=4,H=16,N=4096,M=4096,D=128"),
+    ("attention.tensor", "attention", "B=1,H=32,N=512,M=8192,D=128"),
+    ("moe.tensor", "moe_ffn", "T=4096,D=1024,F=2816,E=8,J=2"),
+    ("mlp.tensor", "swiglu_mlp", "T=4096,D=4096,F=11008"),
+]
+
+LINE = re.compile(r"^\s*(chosen|heuristics|fewest waves):\s+(.*?): ([0-9.]+) us")
+HEAD = re.compile(r"^explain: contraction (.*?): (\d+) candidates")
+
+
+def explain(nautc, file, kernel, shape, target):
+    cmd = [nautc, "compile", os.path.join(EXAMPLES, file), "-k", kernel,
+           "--target", target, "--shape", shape, "--schedule", "auto",
+           "--explain", "-o", os.devnull]
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0:
+        sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr}")
+    rows, row = [], None
+    for line in proc.stdout.splitlines():
+        if m := HEAD.match(line):
+            row = {"problem": m.group(1), "space": int(m.group(2))}
+            rows.append(row)
+        elif (m := LINE.match(line)) and row is not None:
+            row[m.group(1)] = (m.group(2), float(m.group(3)))
+    return rows, seconds
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("nautc", nargs="?",
+                        default=os.path.join(HERE, "..", "build", "bin", "nautc"))
+    parser.add_argument("--targets", default="sm_80,sm_90")
+    args = parser.parse_args()
+    print("| target | kernel | contraction | space | model's choice | us | "
+          "heuristics | us | x | fewest waves | us | x | compile s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    ratios = {"heuristics": [], "fewest waves": []}
+    for target in args.targets.split(","):
+        for file, kernel, shape in WORKLOADS:
+            rows, seconds = explain(args.nautc, file, kernel, shape, target)
+            for row in rows:
+                chosen = row["chosen"]
+                cells = [target, kernel, row["problem"], str(row["space"]),
+                         chosen[0], f"{chosen[1]:.1f}"]
+                for other in ("heuristics", "fewest waves"):
+                    if other in row:
+                        name, us = row[other]
+                        ratios[other].append(us / chosen[1])
+                        cells += [name, f"{us:.1f}", f"{us / chosen[1]:.2f}"]
+                    else:
+                        cells += ["-", "-", "-"]
+                cells.append(f"{seconds:.2f}")
+                print("| " + " | ".join(cells) + " |")
+    for other, values in ratios.items():
+        if values:
+            geo = 1.0
+            for v in values:
+                geo *= v
+            geo **= 1.0 / len(values)
+            print(f"\n{other}: predicted time / the model's choice, geometric "
+                  f"mean {geo:.2f} over {len(values)} contractions, worst "
+                  f"{max(values):.2f}")
+
+
+if __name__ == "__main__":
+    main()
