@@ -103,7 +103,8 @@ tile::ScheduleAttr AutoSchedules::contraction(
 void AutoSchedules::explain(llvm::raw_ostream &os) const {
   std::lock_guard<std::mutex> lock(mutex);
   if (choices.empty()) {
-    os << "explain: no contraction with bound M and N to search\n";
+    os << "explain: no contraction to search (the auto-scheduler takes "
+          "tensor-core contractions whose M and N are bound)\n";
     next->explain(os);
     return;
   }
