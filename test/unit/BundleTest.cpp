@@ -1,14 +1,21 @@
 //===- BundleTest.cpp - Tests for runtime/Json and runtime/Bundle ---------===//
 
 #include "runtime/Bundle.h"
+#include "compiler/Pipeline/Artifacts.h"
+#include "compiler/Pipeline/LoadKernel.h"
+#include "compiler/Pipeline/Pipelines.h"
 #include "runtime/Hash.h"
 #include "runtime/Json.h"
+
+#include "mlir/IR/MLIRContext.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
+using namespace nautilus;
 using namespace nautilus::rt;
 
 namespace {
@@ -337,6 +344,40 @@ TEST(Bundle, NamesMissingAndWrongFields) {
   EXPECT_EQ(edited("\"chip\"", "\"chips\""), "missing field 'chip'");
   EXPECT_EQ(edited("\"ptx\"", "\"cubin\""),
             "missing the kernels' code (a field 'ptx')");
+}
+
+/// What `nautc compile --emit bundle` writes reads back, and is what the
+/// compilation planned.
+TEST(Bundle, ReadsWhatNautcWrites) {
+  mlir::DialectRegistry registry;
+  registerPipelineDialects(registry);
+  mlir::MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  LoadedKernel loaded;
+  KernelSource source{NAUTILUS_EXAMPLES "/gemm.tensor",
+                      "gemm",
+                      {{"M", 256}, {"N", 192}, {"K", 128}}};
+  ASSERT_EQ(loadKernel(source, context, sourceMgr, /*bindShape=*/true, loaded),
+            0);
+  std::optional<TargetInfo> target = getTarget("sm_90", 1);
+  ASSERT_TRUE(target);
+  Compilation compilation(*loaded.module, *target);
+  std::string bytes;
+  ASSERT_TRUE(
+      mlir::succeeded(emitArtifact(compilation, Artifact::Bundle, bytes)));
+  Bundle back;
+  std::string error;
+  ASSERT_TRUE(readBundle(bytes, back, error)) << error;
+  EXPECT_EQ(back.target, target->name);
+  EXPECT_EQ(back.chip, target->chip);
+  EXPECT_NE(back.code.at("ptx").find(".entry gemm_C("), std::string::npos);
+  Bundle planned;
+  planned.plan = compilation.launchPlan();
+  planned.target = back.target;
+  planned.chip = back.chip;
+  planned.code = back.code;
+  expectSameBundles(planned, back);
+  EXPECT_EQ(writeBundle(back), bytes);
 }
 
 } // namespace
