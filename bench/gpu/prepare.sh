@@ -4,7 +4,7 @@
 #   [MULTIPROCESSORS=N] bench/gpu/prepare.sh [PATH/TO/nautc] [sm_90|sm_80 ...]
 # MULTIPROCESSORS: the GPU's multiprocessors, when it is not the part the
 # target's default schedules fill (132 for sm_90, 108 for sm_80).
-# Each bundle (nautc compile --emit bundle, see compiler/Pipeline/Bundle.h)
+# Each bundle (nautc compile --emit bundle, see runtime/Bundle.h)
 # is the kernel's launch plan and PTX for one shape: sizes are bound, so
 # nautc picks the pipeline for them (wgmma + TMA on sm_90 where rows are
 # 16-byte aligned, mma.sync otherwise). The bundles of earlier runs are

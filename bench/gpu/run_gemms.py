@@ -11,8 +11,8 @@ Needs on the GPU machine: the NVIDIA driver, PyTorch with CUDA, and Triton
 (for the Triton column); nothing to build. The bundles come from
 bench/gpu/prepare.sh on a build machine (nautc compile --emit bundle): each
 is one kernel's launch plan and PTX for one shape (the format is described
-in compiler/Pipeline/Bundle.h). This script loads the PTX with the driver
-API (ctypes), builds the TMA tensor maps with cuTensorMapEncodeTiled, packs
+in runtime/Bundle.h; a version 2 bundle's checksum is verified). This
+script loads the PTX with the driver API (ctypes), builds the TMA tensor maps with cuTensorMapEncodeTiled, packs
 the parameters as MLIR lowers them (a memref descriptor per tensor buffer,
 each scalar by value, the sizes, then a pointer per tensor map), and
 launches each program.
@@ -109,11 +109,33 @@ DEVICE_TENSOR_MAPS = []
 
 # ---- Bundles, without a GPU -------------------------------------------
 
+def bundle_checksum_error(data):
+    """Why the checksum of a version 2 bundle's bytes is wrong, or None: it
+    is FNV-1a 64 of the file with its own 16 digits replaced by '0'
+    (runtime/Bundle.h)."""
+    m = re.search(rb'"checksum": "fnv1a64:([0-9a-f]{16})"', data)
+    if not m:
+        return "no checksum"
+    h = 0xCBF29CE484222325
+    for c in data[:m.start(1)] + b"0" * 16 + data[m.end(1):]:
+        h = ((h ^ c) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    if m.group(1).decode() != f"{h:016x}":
+        return f"checksum mismatch: the bundle says fnv1a64:{m.group(1).decode()}, its content hashes to fnv1a64:{h:016x} (truncated or edited)"
+    return None
+
+
 def load_bundle(path):
-    with open(path) as f:
-        b = json.load(f)
-    if b.get("format") != "nautilus-bundle-1":
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        b = json.loads(data)
+    except ValueError as e:
+        sys.exit(f"{path}: malformed JSON: {e}")
+    if not isinstance(b, dict) or b.get("format") not in ("nautilus-bundle-1", "nautilus-bundle-2"):
         sys.exit(f"{path}: not a nautilus bundle")
+    error = bundle_checksum_error(data) if b["format"] == "nautilus-bundle-2" else None
+    if error:
+        sys.exit(f"{path}: {error}")
     b["path"] = path
     return b
 

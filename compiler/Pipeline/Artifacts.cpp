@@ -83,7 +83,8 @@ LogicalResult emitKernels(Compilation &compilation, Artifact kind,
     return failure = "code generation for " + target.name + " failed",
            mlir::failure();
   if (kind == Artifact::Bundle)
-    out = writeBundle(compilation.launchPlan(), target.name, target.chip, out);
+    out = rt::writeBundle(makeBundle(compilation.launchPlan(), target.name,
+                                     target.chip, std::move(out)));
   return success();
 }
 

@@ -9,7 +9,8 @@
 //   Obj     a host object file (cpu)
 //   Ptx     PTX (NVIDIA targets)
 //   Amdgcn  AMDGCN assembly (AMD targets)
-//   Bundle  the launch plan and the PTX as JSON (NVIDIA; Bundle.h)
+//   Bundle  the launch plan and the PTX as one checksummed JSON document
+//           (NVIDIA; runtime/Bundle.h)
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_PIPELINE_ARTIFACTS_H

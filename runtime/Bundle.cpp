@@ -1,0 +1,440 @@
+//===- Bundle.cpp - A compiled kernel as one checksummed file -------------===//
+
+#include "runtime/Bundle.h"
+#include "runtime/Hash.h"
+#include "runtime/Json.h"
+
+#include <algorithm>
+#include <iterator>
+#include <limits>
+#include <optional>
+
+namespace nautilus::rt {
+
+namespace {
+
+using json::Kind;
+using json::Value;
+
+const char *const kRoleNames[] = {"input", "output", "workspace", "scalar"};
+constexpr std::string_view kChecksumPrefix = "fnv1a64:";
+constexpr size_t kChecksumDigits = 16;
+
+std::string formatName(int version) {
+  return "nautilus-bundle-" + std::to_string(version);
+}
+
+//===----------------------------------------------------------------------===//
+// Writing.
+//===----------------------------------------------------------------------===//
+
+Value stringsJson(const std::vector<std::string> &strings) {
+  Value out = Value::makeArray();
+  for (const std::string &s : strings)
+    out.elements.push_back(Value::makeString(s));
+  return out;
+}
+
+Value intsJson(const std::vector<int64_t> &ints) {
+  Value out = Value::makeArray();
+  for (int64_t i : ints)
+    out.elements.push_back(Value::makeInt(i));
+  return out;
+}
+
+Value dimsJson(const std::vector<Dim> &dims) {
+  Value out = Value::makeArray();
+  for (const Dim &d : dims)
+    out.elements.push_back(d.isLiteral() ? Value::makeInt(d.literal)
+                                         : Value::makeString(d.size));
+  return out;
+}
+
+Value derivedJson(const DerivedSize &d) {
+  Value terms = Value::makeArray();
+  for (const DerivedSize::Term &t : d.terms) {
+    Value term = Value::makeObject();
+    term.set("coefficient", Value::makeInt(t.coefficient));
+    term.set("factors", stringsJson(t.factors));
+    terms.elements.push_back(std::move(term));
+  }
+  Value out = Value::makeObject();
+  out.set("name", Value::makeString(d.name));
+  out.set("terms", std::move(terms));
+  return out;
+}
+
+Value bufferJson(const BufferDesc &b) {
+  Value out = Value::makeObject();
+  out.set("name", Value::makeString(b.name));
+  out.set("role", Value::makeString(kRoleNames[static_cast<int>(b.role)]));
+  out.set("dtype", Value::makeString(dtypeName(b.dtype)));
+  out.set("dims", dimsJson(b.dims));
+  return out;
+}
+
+Value programJson(const ProgramDesc &p) {
+  Value maps = Value::makeArray();
+  for (const TensorMapDesc &m : p.tensorMaps) {
+    Value map = Value::makeObject();
+    map.set("buffer", Value::makeString(m.buffer));
+    map.set("box", intsJson(m.box));
+    map.set("swizzle_bytes", Value::makeInt(m.swizzleBytes));
+    maps.elements.push_back(std::move(map));
+  }
+  Value out = Value::makeObject();
+  out.set("name", Value::makeString(p.name));
+  out.set("output_dims", dimsJson(p.outputDims));
+  out.set("tile", intsJson(p.tile));
+  out.set("threads", Value::makeInt(p.threads));
+  out.set("dynamic_shared_bytes", Value::makeInt(p.dynamicSharedBytes));
+  out.set("persistent", Value::makeBool(p.persistent));
+  out.set("tensor_maps", std::move(maps));
+  return out;
+}
+
+Value planJson(const LaunchPlan &plan) {
+  Value bindings = Value::makeObject();
+  for (const auto &[name, value] : plan.bindings)
+    bindings.set(name, Value::makeInt(value));
+  Value derived = Value::makeArray(), buffers = Value::makeArray(),
+        programs = Value::makeArray();
+  for (const DerivedSize &d : plan.derivedSizes)
+    derived.elements.push_back(derivedJson(d));
+  for (const BufferDesc &b : plan.buffers)
+    buffers.elements.push_back(bufferJson(b));
+  for (const ProgramDesc &p : plan.programs)
+    programs.elements.push_back(programJson(p));
+  Value out = Value::makeObject();
+  out.set("kernel", Value::makeString(plan.kernel));
+  out.set("sizes", stringsJson(plan.sizes));
+  out.set("bindings", std::move(bindings));
+  out.set("derived_sizes", std::move(derived));
+  out.set("buffers", std::move(buffers));
+  out.set("programs", std::move(programs));
+  return out;
+}
+
+bool isCodeKind(std::string_view kind) {
+  for (const char *known : kCodeKinds)
+    if (kind == known)
+      return true;
+  return false;
+}
+
+} // namespace
+
+std::string writeBundle(const Bundle &bundle) {
+  Value doc = planJson(bundle.plan);
+  doc.set("format", Value::makeString(formatName(kBundleFormatVersion)));
+  doc.set("target", Value::makeString(bundle.target));
+  doc.set("chip", Value::makeString(bundle.chip));
+  for (const auto &[kind, code] : bundle.code)
+    if (isCodeKind(kind))
+      doc.set(kind, Value::makeString(code));
+  std::string zeros(kChecksumDigits, '0');
+  doc.set("checksum", Value::makeString(std::string(kChecksumPrefix) + zeros));
+  std::string text = json::write(doc) + "\n";
+  // The document's first "checksum" key is the top-level one: the keys
+  // before it ("bindings", "buffers") hold no string with an unescaped quote.
+  std::string placeholder =
+      "\"checksum\": \"" + std::string(kChecksumPrefix) + zeros + "\"";
+  size_t at = text.find(placeholder);
+  std::string digits = hex64(fnv1a64(text));
+  text.replace(at + placeholder.size() - 1 - kChecksumDigits, kChecksumDigits,
+               digits);
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// Reading.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Reads the fields of a parsed bundle; the first error wins.
+class FieldReader {
+public:
+  std::string error;
+
+  /// `obj`'s member `key` (`path` names `obj`, "" for the document), which
+  /// must be of `kind`; null (with an error) otherwise.
+  const Value *member(const Value &obj, const std::string &path,
+                      const char *key, Kind kind) {
+    std::string name = path.empty() ? key : path + "." + key;
+    const Value *v = obj.find(key);
+    if (!v)
+      return fail("missing field '" + name + "'"), nullptr;
+    return expect(*v, name, kind) ? v : nullptr;
+  }
+
+  bool expect(const Value &v, const std::string &name, Kind kind) {
+    if (v.kind == kind)
+      return true;
+    return fail("field '" + name + "' is " + json::kindName(v.kind) +
+                ", expected " + json::kindName(kind));
+  }
+
+  bool fail(std::string what) {
+    if (error.empty())
+      error = std::move(what);
+    return false;
+  }
+
+  bool readString(const Value &obj, const std::string &path, const char *key,
+                  std::string &out) {
+    const Value *v = member(obj, path, key, Kind::String);
+    return v && (out = v->string, true);
+  }
+
+  bool readInt(const Value &obj, const std::string &path, const char *key,
+               int64_t &out, int64_t min) {
+    const Value *v = member(obj, path, key, Kind::Int);
+    if (!v)
+      return false;
+    if (v->integer < min)
+      return fail("field '" + (path.empty() ? key : path + "." + key) +
+                  "' is " + std::to_string(v->integer) +
+                  ", expected at least " + std::to_string(min));
+    out = v->integer;
+    return true;
+  }
+
+  /// An array member whose elements are each read by `each(element, name)`.
+  template <typename F>
+  bool readArray(const Value &obj, const std::string &path, const char *key,
+                 F each) {
+    const Value *v = member(obj, path, key, Kind::Array);
+    if (!v)
+      return false;
+    std::string name = path.empty() ? key : path + "." + key;
+    for (size_t i = 0; i < v->elements.size(); ++i)
+      if (!each(v->elements[i], name + "[" + std::to_string(i) + "]"))
+        return false;
+    return true;
+  }
+
+  bool readStrings(const Value &obj, const std::string &path, const char *key,
+                   std::vector<std::string> &out) {
+    return readArray(obj, path, key, [&](const Value &e, const auto &name) {
+      return expect(e, name, Kind::String) && (out.push_back(e.string), true);
+    });
+  }
+
+  bool readInts(const Value &obj, const std::string &path, const char *key,
+                std::vector<int64_t> &out) {
+    return readArray(obj, path, key, [&](const Value &e, const auto &name) {
+      return expect(e, name, Kind::Int) && (out.push_back(e.integer), true);
+    });
+  }
+
+  bool readDims(const Value &obj, const std::string &path, const char *key,
+                std::vector<Dim> &out) {
+    return readArray(obj, path, key, [&](const Value &e, const auto &name) {
+      if (e.kind == Kind::Int)
+        return out.push_back(Dim{"", e.integer}), true;
+      if (e.kind == Kind::String && !e.string.empty())
+        return out.push_back(Dim{e.string, 0}), true;
+      return fail("field '" + name + "' is " + json::kindName(e.kind) +
+                  ", expected a size name or an integer");
+    });
+  }
+
+  bool readDerived(const Value &v, const std::string &path, DerivedSize &out);
+  bool readBuffer(const Value &v, const std::string &path, BufferDesc &out);
+  bool readProgram(const Value &v, const std::string &path, ProgramDesc &out);
+  bool readPlan(const Value &doc, LaunchPlan &out);
+};
+
+bool FieldReader::readDerived(const Value &v, const std::string &path,
+                              DerivedSize &out) {
+  return expect(v, path, Kind::Object) &&
+         readString(v, path, "name", out.name) &&
+         readArray(v, path, "terms", [&](const Value &t, const auto &name) {
+           DerivedSize::Term term;
+           bool ok = expect(t, name, Kind::Object) &&
+                     readInt(t, name, "coefficient", term.coefficient,
+                             std::numeric_limits<int64_t>::min()) &&
+                     readStrings(t, name, "factors", term.factors);
+           out.terms.push_back(std::move(term));
+           return ok;
+         });
+}
+
+bool FieldReader::readBuffer(const Value &v, const std::string &path,
+                             BufferDesc &out) {
+  std::string role, dtype;
+  if (!expect(v, path, Kind::Object) ||
+      !readString(v, path, "name", out.name) ||
+      !readString(v, path, "role", role) ||
+      !readString(v, path, "dtype", dtype) ||
+      !readDims(v, path, "dims", out.dims))
+    return false;
+  const auto *known = std::find(std::begin(kRoleNames), std::end(kRoleNames),
+                                std::string_view(role));
+  if (known == std::end(kRoleNames))
+    return fail("field '" + path + ".role' is '" + role +
+                "', expected input, output, workspace or scalar");
+  out.role = static_cast<BufferRole>(known - std::begin(kRoleNames));
+  std::optional<DType> parsed = parseDType(dtype);
+  if (!parsed)
+    return fail("field '" + path + ".dtype' is '" + dtype +
+                "', not a dtype (f16, bf16, f32, f64, i8, i32, i64, bool)");
+  out.dtype = *parsed;
+  return true;
+}
+
+bool FieldReader::readProgram(const Value &v, const std::string &path,
+                              ProgramDesc &out) {
+  const Value *persistent;
+  bool ok =
+      expect(v, path, Kind::Object) && readString(v, path, "name", out.name) &&
+      readDims(v, path, "output_dims", out.outputDims) &&
+      readInts(v, path, "tile", out.tile) &&
+      readInt(v, path, "threads", out.threads, 1) &&
+      readInt(v, path, "dynamic_shared_bytes", out.dynamicSharedBytes, 0) &&
+      (persistent = member(v, path, "persistent", Kind::Bool)) &&
+      readArray(v, path, "tensor_maps", [&](const Value &m, const auto &name) {
+        TensorMapDesc map;
+        bool mapOk = expect(m, name, Kind::Object) &&
+                     readString(m, name, "buffer", map.buffer) &&
+                     readInts(m, name, "box", map.box) &&
+                     readInt(m, name, "swizzle_bytes", map.swizzleBytes, 0);
+        out.tensorMaps.push_back(std::move(map));
+        return mapOk;
+      });
+  if (!ok)
+    return false;
+  out.persistent = persistent->boolean;
+  if (out.tile.size() != out.outputDims.size())
+    return fail("field '" + path + ".tile' has " +
+                std::to_string(out.tile.size()) + " extents for " +
+                std::to_string(out.outputDims.size()) + " output dims");
+  for (int64_t t : out.tile)
+    if (t < 1)
+      return fail("field '" + path + ".tile' has an extent below 1");
+  return true;
+}
+
+bool FieldReader::readPlan(const Value &doc, LaunchPlan &out) {
+  if (!readString(doc, "", "kernel", out.kernel) ||
+      !readStrings(doc, "", "sizes", out.sizes))
+    return false;
+  const Value *bindings = member(doc, "", "bindings", Kind::Object);
+  if (!bindings)
+    return false;
+  for (size_t i = 0; i < bindings->keys.size(); ++i) {
+    const std::string &size = bindings->keys[i];
+    if (!expect(bindings->members[i], "bindings." + size, Kind::Int))
+      return false;
+    out.bindings[size] = bindings->members[i].integer;
+  }
+  return readArray(doc, "", "derived_sizes",
+                   [&](const Value &d, const std::string &name) {
+                     out.derivedSizes.emplace_back();
+                     return readDerived(d, name, out.derivedSizes.back());
+                   }) &&
+         readArray(doc, "", "buffers",
+                   [&](const Value &b, const std::string &name) {
+                     out.buffers.emplace_back();
+                     return readBuffer(b, name, out.buffers.back());
+                   }) &&
+         readArray(doc, "", "programs",
+                   [&](const Value &p, const std::string &name) {
+                     out.programs.emplace_back();
+                     return readProgram(p, name, out.programs.back());
+                   });
+}
+
+/// The version `doc` names, when this runtime reads it.
+bool checkFormat(const Value &doc, Bundle &out, std::string &error) {
+  const Value *format = doc.find("format");
+  if (!format) {
+    error = "missing field 'format' (not a nautilus bundle?)";
+    return false;
+  }
+  if (format->kind == Kind::String &&
+      format->string == formatName(kBundleFormatVersion)) {
+    out.formatVersion = kBundleFormatVersion;
+    return true;
+  }
+  error = "unsupported bundle format ";
+  error += format->kind == Kind::String
+               ? "'" + format->string + "'"
+               : std::string(json::kindName(format->kind));
+  error += " (this runtime reads " + formatName(kBundleFormatVersion) + ")";
+  return false;
+}
+
+/// Whether the checksum `doc` carries is that of `bytes`.
+bool checkChecksum(std::string_view bytes, const Value &doc,
+                   std::string &error) {
+  const Value *sum = doc.find("checksum");
+  if (!sum) {
+    error = "missing field 'checksum'";
+    return false;
+  }
+  std::string_view written = bytes.substr(sum->begin, sum->end - sum->begin);
+  bool wellFormed =
+      sum->kind == Kind::String &&
+      sum->string.size() == kChecksumPrefix.size() + kChecksumDigits &&
+      sum->string.compare(0, kChecksumPrefix.size(), kChecksumPrefix) == 0 &&
+      sum->string.find_first_not_of(
+          "0123456789abcdef", kChecksumPrefix.size()) == std::string::npos &&
+      written.size() == sum->string.size() + 2;
+  if (!wellFormed) {
+    error = "field 'checksum' is not \"fnv1a64:\" and 16 hexadecimal digits";
+    return false;
+  }
+  std::string zeroed(bytes);
+  zeroed.replace(sum->end - 1 - kChecksumDigits, kChecksumDigits,
+                 kChecksumDigits, '0');
+  std::string actual = std::string(kChecksumPrefix) + hex64(fnv1a64(zeroed));
+  if (actual == sum->string)
+    return true;
+  error = "checksum mismatch: the bundle says " + sum->string +
+          ", its content hashes to " + actual + " (truncated or edited)";
+  return false;
+}
+
+} // namespace
+
+bool readBundle(std::string_view bytes, Bundle &out, std::string &error) {
+  Value doc;
+  std::string parseError;
+  if (!json::parse(bytes, doc, parseError)) {
+    error = "malformed JSON: " + parseError;
+    return false;
+  }
+  if (doc.kind != Kind::Object) {
+    error = std::string("not a bundle: the document is ") +
+            json::kindName(doc.kind) + ", not an object";
+    return false;
+  }
+  out = Bundle();
+  if (!checkFormat(doc, out, error) || !checkChecksum(bytes, doc, error))
+    return false;
+  FieldReader reader;
+  if (!reader.readString(doc, "", "target", out.target) ||
+      !reader.readString(doc, "", "chip", out.chip) ||
+      !reader.readPlan(doc, out.plan)) {
+    error = reader.error;
+    return false;
+  }
+  for (const char *kind : kCodeKinds) {
+    if (const Value *code = doc.find(kind)) {
+      if (!reader.expect(*code, kind, Kind::String)) {
+        error = reader.error;
+        return false;
+      }
+      out.code[kind] = code->string;
+    }
+  }
+  if (out.code.empty()) {
+    error = "missing the kernels' code (a field 'ptx')";
+    return false;
+  }
+  return true;
+}
+
+} // namespace nautilus::rt

@@ -1,0 +1,90 @@
+//===- Bundle.h - A compiled kernel as one checksummed file -----*- C++ -*-===//
+//
+// A bundle holds everything needed to launch a compiled kernel without the
+// compiler: its launch plan (LaunchPlan.h), its target, and its kernels'
+// code. `nautc compile --emit bundle` writes one (NVIDIA targets); the
+// runtime reads it back. There is one writer (writeBundle) and one reader
+// (readBundle).
+//
+// On disk, a bundle is one JSON document (written as Json.h writes: keys in
+// byte order, two spaces of indentation) ending with a newline:
+//
+//   format         "nautilus-bundle-2": the version; a reader rejects any
+//                  other (version 1 had no checksum)
+//   checksum       "fnv1a64:" and 16 lower-case hexadecimal digits: FNV-1a
+//                  64 (Hash.h) of the whole file's bytes with those 16
+//                  digits replaced by '0'
+//   kernel         the kernel's name
+//   target, chip   the target ("sm_90") and the chip its code is for
+//                  ("sm_90a")
+//   sizes          the size arguments, in order
+//   bindings       {size: value} fixed at compile time
+//   derived_sizes  [{name, terms: [{coefficient, factors}]}]: sizes among
+//                  `sizes` that are the sum of coefficient x product of the
+//                  named sizes, computed in order before launching
+//   buffers        [{name, role, dtype, dims}]: role input, output,
+//                  workspace or scalar; dtype as DType.h names it; dims
+//                  size names or integers
+//   programs       in launch order: [{name, output_dims, tile, threads,
+//                  dynamic_shared_bytes, persistent, tensor_maps: [{buffer,
+//                  box, swizzle_bytes}]}]
+//   ptx            the kernels' code, one member a kind (kCodeKinds): "ptx"
+//                  is the module's PTX text, one kernel per program
+//
+// A program is launched on prod(ceil(output extent / tile)) blocks of
+// `threads` threads (a 1-D grid) with `dynamic_shared_bytes` of dynamic
+// shared memory; a persistent one on min(that, the multiprocessors) blocks
+// (each loops over tiles). Its parameters, in order: each tensor buffer as
+// MLIR's memref descriptor (allocated pointer, aligned pointer, offset, then
+// its extents and its strides in elements, each 64-bit), each scalar buffer
+// by value, each size as a 64-bit integer, then a pointer to each tensor map
+// (a CUtensorMap in global memory over `buffer`, boxes of `box` elements,
+// innermost dimension first, `swizzle_bytes` swizzle, zero fill).
+//
+// Plain C++17; no LLVM/MLIR dependency.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_RUNTIME_BUNDLE_H
+#define NAUTILUS_RUNTIME_BUNDLE_H
+
+#include "runtime/LaunchPlan.h"
+
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace nautilus::rt {
+
+/// The version this runtime writes and reads ("nautilus-bundle-2").
+constexpr int kBundleFormatVersion = 2;
+
+/// The kinds of code a bundle may hold, each a member of its own name:
+/// "ptx" (PTX text). Binary kinds (cubin, AMD code objects, host objects)
+/// will join them, base64-encoded.
+constexpr const char *kCodeKinds[] = {"ptx"};
+
+struct Bundle {
+  /// The format's version: what readBundle read (writeBundle always writes
+  /// kBundleFormatVersion).
+  int formatVersion = kBundleFormatVersion;
+  LaunchPlan plan;
+  std::string target; // "sm_90"
+  std::string chip;   // "sm_90a"
+  /// The kernels' code by kind (kCodeKinds): at least one.
+  std::map<std::string, std::string> code;
+};
+
+/// `bundle` as a file's bytes (the JSON document above, checksummed).
+/// Code of a kind not in kCodeKinds is not written.
+std::string writeBundle(const Bundle &bundle);
+
+/// Reads a bundle from a file's bytes, checking its version, then its
+/// checksum, then every field. On failure returns false and sets `error` to
+/// what is wrong ("malformed JSON: line 3, column 7: ...", "unsupported
+/// bundle format ...", "checksum mismatch ...", "missing field
+/// 'programs[0].threads'", ...); `out` is unspecified then.
+bool readBundle(std::string_view bytes, Bundle &out, std::string &error);
+
+} // namespace nautilus::rt
+
+#endif // NAUTILUS_RUNTIME_BUNDLE_H
