@@ -28,7 +28,7 @@ commands:
 
 options:
   -k NAME                the kernel to use (needed when the file has several)
-  --target T             cpu, sm_80, sm_90, gfx90a, gfx942 (default: cpu)
+  --target T             @TARGETS@ (default: cpu)
   --shape N=4096,D=128   bind sizes (compile) or give their values (run)
   --emit KIND            compile: alg, tile, gpu, llvm, obj, ptx, amdgcn,
                          bundle
@@ -68,12 +68,19 @@ static int usageError(const std::string &message) {
   return kExitUsage;
 }
 
+/// The usage text, with the targets from the one list of them.
+static void printUsage() {
+  llvm::StringRef usage(kUsage);
+  auto [before, after] = usage.split("@TARGETS@");
+  llvm::outs() << before << targetNameList() << after;
+}
+
 static int parseArgs(int argc, char **argv, Options &opts) {
   if (argc < 2)
     return usageError("missing command (compile or run)");
   std::string cmd = argv[1];
   if (cmd == "-h" || cmd == "--help") {
-    llvm::outs() << kUsage;
+    printUsage();
     return -1;
   }
   if (cmd != "compile" && cmd != "run")
@@ -90,7 +97,7 @@ static int parseArgs(int argc, char **argv, Options &opts) {
     };
     std::string v;
     if (a == "-h" || a == "--help") {
-      llvm::outs() << kUsage;
+      printUsage();
       return -1;
     }
     if (a == "--check") { opts.check = true; continue; }
