@@ -18,7 +18,11 @@
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/ReplaceConstant.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Scalar/ScalarizeMaskedMemIntrin.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #include <cstring>
 
@@ -839,6 +843,68 @@ void checkMemoryAccesses(llvm::Module &m) {
   }
 }
 
+/// Masked loads, stores, gathers and scatters become a branch and a plain
+/// access a lane (LLVM's own scalarisation, as for a target without them),
+/// so that checkMemoryAccesses checks each enabled lane's access and no
+/// disabled one.
+void scalarizeMaskedAccesses(llvm::Module &m) {
+  llvm::FunctionAnalysisManager analyses;
+  llvm::PassBuilder builder;
+  builder.registerFunctionAnalyses(analyses);
+  llvm::ScalarizeMaskedMemIntrinPass scalarize;
+  for (llvm::Function &f : m)
+    if (!f.isDeclaration())
+      scalarize.run(f, analyses);
+}
+
+/// Each memset, memcpy and memmove outside a thread's stack is checked as
+/// a store of its length at its destination (and a load at its source),
+/// and runs only when every range is in bounds: an out-of-bounds one fails
+/// the launch, as a store past its buffer does, and writes nothing.
+void checkMemoryIntrinsics(llvm::Module &m) {
+  llvm::LLVMContext &ctx = m.getContext();
+  llvm::Type *ptrType = llvm::PointerType::get(ctx, 0);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
+  llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::FunctionCallee check = m.getOrInsertFunction(
+      "__nautilus_emu_access",
+      llvm::FunctionType::get(ptrType, {ptrType, i64, i32}, false));
+  std::vector<llvm::MemIntrinsic *> calls;
+  for (llvm::Function &f : m)
+    for (llvm::BasicBlock &bb : f)
+      for (llvm::Instruction &i : bb)
+        if (auto *call = llvm::dyn_cast<llvm::MemIntrinsic>(&i))
+          calls.push_back(call);
+  for (llvm::MemIntrinsic *call : calls) {
+    // Nothing to check (or do) for an empty range, whatever its address.
+    llvm::IRBuilder<> b(call);
+    llvm::Value *length = b.CreateZExtOrTrunc(call->getLength(), i64);
+    llvm::Instruction *nonEmpty = llvm::SplitBlockAndInsertIfThen(
+        b.CreateICmpNE(length, b.getInt64(0)), call, /*Unreachable=*/false);
+    call->moveBefore(nonEmpty->getIterator());
+    b.SetInsertPoint(call);
+    llvm::Value *inBounds = b.getTrue();
+    auto checkRange = [&](llvm::Value *pointer, bool isStore) {
+      if (llvm::isa<llvm::AllocaInst>(llvm::getUnderlyingObject(pointer)))
+        return;
+      llvm::Value *generic = pointer->getType() == ptrType
+                                 ? pointer
+                                 : b.CreateAddrSpaceCast(pointer, ptrType);
+      llvm::Value *checked =
+          b.CreateCall(check, {generic, length, b.getInt32(isStore)});
+      inBounds = b.CreateAnd(inBounds, b.CreateICmpEQ(checked, generic));
+    };
+    checkRange(call->getRawDest(), /*isStore=*/true);
+    if (auto *transfer = llvm::dyn_cast<llvm::MemTransferInst>(call))
+      checkRange(transfer->getRawSource(), /*isStore=*/false);
+    if (llvm::isa<llvm::Constant>(inBounds))
+      continue; // both on the stack
+    llvm::Instruction *then =
+        llvm::SplitBlockAndInsertIfThen(inBounds, call, /*Unreachable=*/false);
+    call->moveBefore(then->getIterator());
+  }
+}
+
 /// Kernels become plain functions with a packed entry point,
 /// void __nautilus_emu_entry_K(void **args); their names go to `kernels`.
 void addPackedEntryPoints(llvm::Module &m, std::vector<std::string> &kernels) {
@@ -891,6 +957,8 @@ std::string nautilus::emu::detail::rewriteForHost(
     if (f.getName().starts_with("llvm.nvvm.") && f.use_empty())
       f.eraseFromParent();
   rewriteSharedAddressCasts(m);
+  scalarizeMaskedAccesses(m);
+  checkMemoryIntrinsics(m);
   checkMemoryAccesses(m);
   addPackedEntryPoints(m, kernels);
   if (auto *annotations = m.getNamedMetadata("nvvm.annotations"))

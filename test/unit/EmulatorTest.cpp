@@ -823,3 +823,86 @@ define ptx_kernel void @asm(ptr %a) {
 }
 
 } // namespace
+
+namespace {
+
+const char *kMemoryIntrinsics = R"(
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+declare <4 x i32> @llvm.masked.load.v4i32.p0(ptr, i32, <4 x i1>, <4 x i32>)
+define ptx_kernel void @fill(ptr %out, i64 %n) {
+  call void @llvm.memset.p0.i64(ptr %out, i8 7, i64 %n, i1 false)
+  ret void
+}
+define ptx_kernel void @copy(ptr %out, ptr %in, i64 %n) {
+  call void @llvm.memcpy.p0.p0.i64(ptr %out, ptr %in, i64 %n, i1 false)
+  ret void
+}
+define ptx_kernel void @gather4(ptr %out, ptr %in, i32 %lanes) {
+  %i0 = insertelement <4 x i32> undef, i32 %lanes, i32 0
+  %splat = shufflevector <4 x i32> %i0, <4 x i32> undef, <4 x i32> zeroinitializer
+  %mask = icmp ult <4 x i32> <i32 0, i32 1, i32 2, i32 3>, %splat
+  %v = call <4 x i32> @llvm.masked.load.v4i32.p0(ptr %in, i32 4, <4 x i1> %mask, <4 x i32> <i32 -1, i32 -1, i32 -1, i32 -1>)
+  store <4 x i32> %v, ptr %out
+  ret void
+})";
+
+/// One thread of `kernel` from kMemoryIntrinsics over `args`, the first
+/// `buffers` of them buffers (their sizes in `bytes`); returns the error.
+std::string launchOne(const char *kernel, std::vector<void *> args,
+                      std::vector<MemoryRange> buffers) {
+  std::string error;
+  auto emu = load((std::string(kHeader) + kMemoryIntrinsics).c_str(), error);
+  if (!emu)
+    return "loading: " + error;
+  LaunchShape shape;
+  return emu->launch(kernel, shape, args, buffers);
+}
+
+} // namespace
+
+// memset and memcpy are checked as stores and loads of their length: in
+// bounds they run; past a buffer the launch fails and nothing is written.
+TEST(Emulator, MemoryIntrinsicsAreBoundsChecked) {
+  std::vector<uint8_t> out(64, 0), in(64, 3);
+  void *o = out.data(), *i = in.data();
+  int64_t n = 64;
+  EXPECT_EQ(launchOne("fill", {&o, &n}, {{out.data(), 64}}), "");
+  EXPECT_EQ(out[63], 7);
+  std::fill(out.begin(), out.end(), 0);
+  n = 65;
+  EXPECT_EQ(launchOne("fill", {&o, &n}, {{out.data(), 64}}),
+            "out-of-bounds global store of 65 bytes at byte offset 0 of "
+            "buffer #0 (64 bytes) by thread (0, 0, 0) of block (0, 0, 0)");
+  EXPECT_EQ(out[0], 0); // not written
+  n = 0;                 // an empty range is no access
+  EXPECT_EQ(launchOne("fill", {&o, &n}, {{out.data(), 64}}), "");
+  n = 64;
+  EXPECT_EQ(launchOne("copy", {&o, &i, &n},
+                      {{out.data(), 64}, {in.data(), 64}}),
+            "");
+  EXPECT_EQ(out[10], 3);
+  std::fill(out.begin(), out.end(), 0);
+  EXPECT_EQ(launchOne("copy", {&o, &i, &n},
+                      {{out.data(), 64}, {in.data(), 32}}),
+            "out-of-bounds global load of 64 bytes at byte offset 0 of "
+            "buffer #1 (32 bytes) by thread (0, 0, 0) of block (0, 0, 0)");
+  EXPECT_EQ(out[10], 0);
+}
+
+// A masked load reads only its enabled lanes: a disabled lane past the
+// buffer is no access, an enabled one is out of bounds.
+TEST(Emulator, MaskedLoadsCheckTheirEnabledLanes) {
+  std::vector<int32_t> out(4, 0), in = {10, 11, 12};
+  void *o = out.data(), *i = in.data();
+  int32_t lanes = 3;
+  EXPECT_EQ(launchOne("gather4", {&o, &i, &lanes},
+                      {{out.data(), 16}, {in.data(), 12}}),
+            "");
+  EXPECT_EQ(out, (std::vector<int32_t>{10, 11, 12, -1}));
+  lanes = 4;
+  EXPECT_EQ(launchOne("gather4", {&o, &i, &lanes},
+                      {{out.data(), 16}, {in.data(), 12}}),
+            "out-of-bounds global load of 4 bytes at byte offset 12 of "
+            "buffer #1 (12 bytes) by thread (0, 0, 0) of block (0, 0, 0)");
+}
