@@ -132,16 +132,19 @@ std::string writeBundle(const Bundle &bundle) {
   for (const auto &[kind, code] : bundle.code)
     if (isCodeKind(kind))
       doc.set(kind, Value::makeString(code));
+  // The checksum covers the whole document as written with its own digits
+  // zero (readBundle zeroes them again to verify); the digits are then
+  // written over the zeros.
   std::string zeros(kChecksumDigits, '0');
   doc.set("checksum", Value::makeString(std::string(kChecksumPrefix) + zeros));
   std::string text = json::write(doc) + "\n";
   // The document's first "checksum" key is the top-level one: the keys
   // before it ("bindings", "buffers") hold no string with an unescaped quote.
-  std::string placeholder =
+  std::string zeroedField =
       "\"checksum\": \"" + std::string(kChecksumPrefix) + zeros + "\"";
-  size_t at = text.find(placeholder);
+  size_t at = text.find(zeroedField);
   std::string digits = hex64(fnv1a64(text));
-  text.replace(at + placeholder.size() - 1 - kChecksumDigits, kChecksumDigits,
+  text.replace(at + zeroedField.size() - 1 - kChecksumDigits, kChecksumDigits,
                digits);
   return text;
 }
