@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/Tile/Utils/AffineExpansion.h"
-#include "compiler/Schedule/ScheduleProvider.h"
+#include "compiler/Schedule/SchedulingPass.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Target/Target.h"
 
@@ -358,20 +358,15 @@ LogicalResult KernelLowering::lowerDefine(alg::DefineOp def, unsigned index) {
 }
 
 struct ConvertAlgToTilePass
-    : public nautilus::impl::ConvertAlgToTileBase<ConvertAlgToTilePass> {
-  using ConvertAlgToTileBase::ConvertAlgToTileBase;
-  explicit ConvertAlgToTilePass(std::shared_ptr<ScheduleProvider> schedules)
-      : schedules(std::move(schedules)) {}
-
-  std::shared_ptr<ScheduleProvider> schedules = heuristicSchedules();
+    : public SchedulingPass<
+          nautilus::impl::ConvertAlgToTileBase<ConvertAlgToTilePass>> {
+  using SchedulingPass::SchedulingPass;
 
   void runOnOperation() override {
-    std::optional<TargetInfo> info =
-        getModuleTarget(getOperation());
+    std::optional<TargetInfo> info = moduleTarget();
     if (!info)
-      return signalPassFailure();
-    SmallVector<alg::KernelOp> kernels(
-        getOperation().getOps<alg::KernelOp>());
+      return;
+    SmallVector<alg::KernelOp> kernels(getOperation().getOps<alg::KernelOp>());
     for (alg::KernelOp kernel : kernels) {
       if (failed(KernelLowering(kernel, *info, *schedules).run()))
         return signalPassFailure();
@@ -382,7 +377,7 @@ struct ConvertAlgToTilePass
 
 } // namespace
 
-std::unique_ptr<Pass> nautilus::createConvertAlgToTile(
-    std::shared_ptr<ScheduleProvider> schedules) {
+std::unique_ptr<Pass>
+nautilus::createConvertAlgToTile(std::shared_ptr<ScheduleProvider> schedules) {
   return std::make_unique<ConvertAlgToTilePass>(std::move(schedules));
 }

@@ -12,6 +12,7 @@
 #include "dialects/Tile/Utils/WgmmaPlan.h"
 
 #include "compiler/Schedule/ScheduleFile.h"
+#include "compiler/Schedule/SchedulingPass.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -30,23 +31,22 @@ namespace {
 constexpr int64_t kMaxElementsPerThread = 128;
 
 struct TileApplySchedulesPass
-    : public nautilus::impl::TileApplySchedulesBase<TileApplySchedulesPass> {
-  using Base::Base;
-  explicit TileApplySchedulesPass(std::shared_ptr<ScheduleProvider> schedules)
-      : schedules(std::move(schedules)) {}
+    : public SchedulingPass<
+          nautilus::impl::TileApplySchedulesBase<TileApplySchedulesPass>> {
+  using SchedulingPass::SchedulingPass;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // From nautc-opt: the schedules of the file the `path` option names.
+    // From nautc-opt: the schedules of the file the `path` option names;
+    // the heuristics replace nothing.
     std::shared_ptr<ScheduleProvider> provider = schedules;
-    if (!provider) {
-      if (path.empty())
-        return;
+    if (!path.empty())
       provider = std::make_shared<ScheduleFile>(path, heuristicSchedules());
-    }
-    std::optional<TargetInfo> info = getModuleTarget(module);
+    else if (provider == heuristicSchedules())
+      return;
+    std::optional<TargetInfo> info = moduleTarget();
     if (!info)
-      return signalPassFailure();
+      return;
     target = *info;
     if (failed(provider->beginReplacing(module)))
       return signalPassFailure();
@@ -54,13 +54,11 @@ struct TileApplySchedulesPass
     for (auto program : module.getOps<tile::ProgramOp>()) {
       FailureOr<tile::ScheduleAttr> replaced =
           provider->replacement(program, target);
-      if (failed(replaced) ||
-          (*replaced && failed(apply(program, *replaced))))
+      if (failed(replaced) || (*replaced && failed(apply(program, *replaced))))
         return signalPassFailure();
     }
   }
 
-  std::shared_ptr<ScheduleProvider> schedules;
   TargetInfo target;
   std::string origin;
 
@@ -102,8 +100,8 @@ struct TileApplySchedulesPass
       std::string refusal =
           splitReductionRefusal(program, schedule.getReduceSplit());
       if (!refusal.empty())
-        return error() << "reduce_split = " << schedule.getReduceSplit()
-                       << ": " << refusal;
+        return error() << "reduce_split = " << schedule.getReduceSplit() << ": "
+                       << refusal;
     }
     if (mma && mma.getSplitK() > 1) {
       std::string refusal = splitKRefusal(program, contract, mma);
@@ -118,8 +116,7 @@ struct TileApplySchedulesPass
       if (schedule.getThreads() > target.maxThreadsPerProgram)
         return error() << "threads = " << schedule.getThreads()
                        << ": a GPU block holds at most "
-                       << target.maxThreadsPerProgram
-                       << " threads";
+                       << target.maxThreadsPerProgram << " threads";
       int64_t elements = 1;
       for (int64_t extent : schedule.getTile())
         elements *= extent;

@@ -5,7 +5,7 @@
 // tensor-core schedule.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Schedule/ScheduleProvider.h"
+#include "compiler/Schedule/SchedulingPass.h"
 #include "compiler/Transforms/Tile/SplitContractions.h"
 #include "compiler/Transforms/Tile/Passes.h"
 #include "compiler/Target/Target.h"
@@ -356,18 +356,14 @@ bool compatible(const std::array<OperandChoice, 2> &operands,
 }
 
 struct TileFormContractionsPass
-    : public nautilus::impl::TileFormContractionsBase<TileFormContractionsPass> {
-  using Base::Base;
-  explicit TileFormContractionsPass(std::shared_ptr<ScheduleProvider> schedules)
-      : schedules(std::move(schedules)) {}
-
-  std::shared_ptr<ScheduleProvider> schedules = heuristicSchedules();
+    : public SchedulingPass<
+          nautilus::impl::TileFormContractionsBase<TileFormContractionsPass>> {
+  using SchedulingPass::SchedulingPass;
 
   void runOnOperation() override {
-    std::optional<TargetInfo> info =
-        getModuleTarget(getOperation());
+    std::optional<TargetInfo> info = moduleTarget();
     if (!info)
-      return signalPassFailure();
+      return;
     if (!info->hasMmaSync())
       return;
     for (auto program : getOperation().getOps<tile::ProgramOp>())
@@ -420,8 +416,8 @@ struct TileFormContractionsPass
       std::optional<std::array<OperandChoice, 2>> best;
       for (auto [x, y] : {std::make_pair(mul.getLhs(), mul.getRhs()),
                           std::make_pair(mul.getRhs(), mul.getLhs())}) {
-        std::array<OperandChoice, 2> choice = {
-            classify(x, body, m, n, k), classify(y, body, n, m, k)};
+        std::array<OperandChoice, 2> choice = {classify(x, body, m, n, k),
+                                               classify(y, body, n, m, k)};
         if (!compatible(choice, reduce))
           continue;
         auto loaded = [](const std::array<OperandChoice, 2> &c) {

@@ -10,7 +10,7 @@
 // Passes.td).
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Schedule/ScheduleProvider.h"
+#include "compiler/Schedule/SchedulingPass.h"
 #include "compiler/Transforms/Tile/KernelEditing.h"
 #include "compiler/Transforms/Tile/Passes.h"
 #include "compiler/Target/Target.h"
@@ -522,22 +522,19 @@ private:
 };
 
 struct TileGroupRoutedContractionsPass
-    : public nautilus::impl::TileGroupRoutedContractionsBase<
-          TileGroupRoutedContractionsPass> {
-  using Base::Base;
-  explicit TileGroupRoutedContractionsPass(std::shared_ptr<ScheduleProvider> schedules)
-      : schedules(std::move(schedules)) {}
-
-  std::shared_ptr<ScheduleProvider> schedules = heuristicSchedules();
+    : public SchedulingPass<nautilus::impl::TileGroupRoutedContractionsBase<
+          TileGroupRoutedContractionsPass>> {
+  using SchedulingPass::SchedulingPass;
 
   void runOnOperation() override {
-    std::optional<TargetInfo> info = getModuleTarget(getOperation());
+    std::optional<TargetInfo> info = moduleTarget();
     if (!info)
-      return signalPassFailure();
+      return;
     if (!info->hasMmaSync())
       return;
     ModuleOp module = getOperation();
-    for (auto plan : llvm::make_early_inc_range(module.getOps<tile::PlanOp>())) {
+    for (auto plan :
+         llvm::make_early_inc_range(module.getOps<tile::PlanOp>())) {
       Grouper grouper(module, plan, *info, *schedules);
       for (tile::ProgramOp program : plan.getProgramOps())
         if (std::optional<Routed> routed = grouper.analyse(program))
@@ -548,7 +545,8 @@ struct TileGroupRoutedContractionsPass
 
 } // namespace
 
-std::unique_ptr<Pass>
-nautilus::createTileGroupRoutedContractions(std::shared_ptr<ScheduleProvider> schedules) {
-  return std::make_unique<TileGroupRoutedContractionsPass>(std::move(schedules));
+std::unique_ptr<Pass> nautilus::createTileGroupRoutedContractions(
+    std::shared_ptr<ScheduleProvider> schedules) {
+  return std::make_unique<TileGroupRoutedContractionsPass>(
+      std::move(schedules));
 }

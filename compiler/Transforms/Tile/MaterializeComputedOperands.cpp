@@ -10,7 +10,7 @@
 // TMA) costs far less (see TileMaterializeComputedOperands in Passes.td).
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Schedule/ScheduleProvider.h"
+#include "compiler/Schedule/SchedulingPass.h"
 #include "compiler/Transforms/Tile/SplitContractions.h"
 #include "compiler/Transforms/Tile/KernelEditing.h"
 #include "compiler/Transforms/Tile/Passes.h"
@@ -285,19 +285,14 @@ private:
 };
 
 struct TileMaterializeComputedOperandsPass
-    : public nautilus::impl::TileMaterializeComputedOperandsBase<
-          TileMaterializeComputedOperandsPass> {
-  using Base::Base;
-  explicit TileMaterializeComputedOperandsPass(std::shared_ptr<ScheduleProvider> schedules)
-      : schedules(std::move(schedules)) {}
-
-  std::shared_ptr<ScheduleProvider> schedules = heuristicSchedules();
+    : public SchedulingPass<nautilus::impl::TileMaterializeComputedOperandsBase<
+          TileMaterializeComputedOperandsPass>> {
+  using SchedulingPass::SchedulingPass;
 
   void runOnOperation() override {
-    std::optional<TargetInfo> info =
-        getModuleTarget(getOperation());
+    std::optional<TargetInfo> info = moduleTarget();
     if (!info)
-      return signalPassFailure();
+      return;
     ModuleOp module = getOperation();
     for (auto plan : module.getOps<tile::PlanOp>()) {
       Materializer materializer(module, plan, *info, *schedules);
@@ -315,7 +310,8 @@ struct TileMaterializeComputedOperandsPass
 
 } // namespace
 
-std::unique_ptr<Pass>
-nautilus::createTileMaterializeComputedOperands(std::shared_ptr<ScheduleProvider> schedules) {
-  return std::make_unique<TileMaterializeComputedOperandsPass>(std::move(schedules));
+std::unique_ptr<Pass> nautilus::createTileMaterializeComputedOperands(
+    std::shared_ptr<ScheduleProvider> schedules) {
+  return std::make_unique<TileMaterializeComputedOperandsPass>(
+      std::move(schedules));
 }

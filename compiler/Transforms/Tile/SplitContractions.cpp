@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Transforms/Tile/SplitContractions.h"
-#include "compiler/Schedule/ScheduleProvider.h"
+#include "compiler/Schedule/SchedulingPass.h"
 #include "compiler/Transforms/Tile/KernelEditing.h"
 #include "compiler/Transforms/Tile/Passes.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
@@ -228,19 +228,14 @@ private:
 };
 
 struct TileSplitContractionsPass
-    : public nautilus::impl::TileSplitContractionsBase<
-          TileSplitContractionsPass> {
-  using Base::Base;
-  explicit TileSplitContractionsPass(std::shared_ptr<ScheduleProvider> schedules)
-      : schedules(std::move(schedules)) {}
-
-  std::shared_ptr<ScheduleProvider> schedules = heuristicSchedules();
+    : public SchedulingPass<nautilus::impl::TileSplitContractionsBase<
+          TileSplitContractionsPass>> {
+  using SchedulingPass::SchedulingPass;
 
   void runOnOperation() override {
-    std::optional<TargetInfo> info =
-        getModuleTarget(getOperation());
+    std::optional<TargetInfo> info = moduleTarget();
     if (!info)
-      return signalPassFailure();
+      return;
     ModuleOp module = getOperation();
     if (failed(editPlanPrograms(
             module, [&](tile::PlanOp plan, tile::ProgramOp program) {
@@ -252,7 +247,7 @@ struct TileSplitContractionsPass
 
 } // namespace
 
-std::unique_ptr<Pass>
-nautilus::createTileSplitContractions(std::shared_ptr<ScheduleProvider> schedules) {
+std::unique_ptr<Pass> nautilus::createTileSplitContractions(
+    std::shared_ptr<ScheduleProvider> schedules) {
   return std::make_unique<TileSplitContractionsPass>(std::move(schedules));
 }

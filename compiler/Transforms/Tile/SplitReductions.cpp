@@ -17,7 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Transforms/Tile/SplitReductions.h"
-#include "compiler/Schedule/ScheduleProvider.h"
+#include "compiler/Schedule/SchedulingPass.h"
 #include "compiler/Transforms/Tile/KernelEditing.h"
 #include "compiler/Transforms/Tile/Passes.h"
 
@@ -237,18 +237,14 @@ private:
 };
 
 struct TileSplitReductionsPass
-    : public nautilus::impl::TileSplitReductionsBase<TileSplitReductionsPass> {
-  using Base::Base;
-  explicit TileSplitReductionsPass(std::shared_ptr<ScheduleProvider> schedules)
-      : schedules(std::move(schedules)) {}
-
-  std::shared_ptr<ScheduleProvider> schedules = heuristicSchedules();
+    : public SchedulingPass<
+          nautilus::impl::TileSplitReductionsBase<TileSplitReductionsPass>> {
+  using SchedulingPass::SchedulingPass;
 
   void runOnOperation() override {
-    std::optional<TargetInfo> info =
-        getModuleTarget(getOperation());
+    std::optional<TargetInfo> info = moduleTarget();
     if (!info)
-      return signalPassFailure();
+      return;
     ModuleOp module = getOperation();
     if (failed(editPlanPrograms(
             module, [&](tile::PlanOp plan, tile::ProgramOp program) {
@@ -260,7 +256,7 @@ struct TileSplitReductionsPass
 
 } // namespace
 
-std::unique_ptr<Pass>
-nautilus::createTileSplitReductions(std::shared_ptr<ScheduleProvider> schedules) {
+std::unique_ptr<Pass> nautilus::createTileSplitReductions(
+    std::shared_ptr<ScheduleProvider> schedules) {
   return std::make_unique<TileSplitReductionsPass>(std::move(schedules));
 }
