@@ -1,5 +1,6 @@
 //===- ContractionSpace.cpp - The legal schedules of a contraction --------===//
 #include "autoscheduler/ContractionSpace.h"
+#include "dialects/Tile/Utils/PipelineLimits.h"
 
 #include <algorithm>
 
@@ -8,40 +9,19 @@ using namespace nautilus::autosched;
 
 namespace {
 
-// The lowering's limits (convert-tile-to-gpu's checks of a contraction):
-// a computing thread keeps at most kAccumulatorLimit accumulators, and
-// about kOtherRegisters of its registers go to addresses, fragments and
-// the epilogue.
-constexpr int64_t kAccumulatorLimit = 128;
-constexpr int64_t kOtherRegisters = 96;
-// wgmma's register reallocation (WgmmaPlan.cpp): a copying producer
-// warpgroup keeps 40, the consumers take up to 240.
-constexpr int64_t kProducerRegisters = 40;
-constexpr int64_t kMaxConsumerRegisters = 240;
-// The fewest steps of tile_k a split chunk keeps (Heuristics.h).
-constexpr int64_t kMinSplitSteps = 8;
+/// The most chunks the space splits K into.
 constexpr int64_t kMaxSplitK = 64;
-
-int64_t evenRegisterSplit(const TargetInfo &target, int64_t threads) {
-  return std::min<int64_t>(target.maxRegistersPerThread,
-                           target.registerFile / threads / 8 * 8);
-}
 
 /// The registers a computing thread of `c` has.
 int64_t computingRegisters(const ContractionCandidate &c,
                            const ContractionProblem &problem,
                            const TargetInfo &target) {
-  int64_t even = evenRegisterSplit(target, c.threads());
+  int64_t even = evenRegisterSplit(c.threads());
   bool producerComputes = problem.computedLhs || problem.computedRhs;
   if (!c.wgmma || !c.producer || producerComputes ||
       c.threads() <= target.warpgroupThreads)
     return even;
-  int64_t consumers =
-      std::min(kMaxConsumerRegisters,
-               (target.registerFile -
-                target.warpgroupThreads * kProducerRegisters) /
-                   (c.threads() - target.warpgroupThreads) / 8 * 8);
-  return std::max(even, consumers);
+  return std::max(even, reallocatedConsumerRegisters(c.threads()));
 }
 
 void addSplits(std::vector<ContractionCandidate> &out,
@@ -96,7 +76,7 @@ std::string autosched::resourceRefusal(const ContractionCandidate &c,
   // target (Heuristics.h, ResourceBudget.h).
   int64_t sharedLimit =
       c.wgmma ? target.maxSharedBytes
-              : std::min<int64_t>(target.maxSharedBytes, 163 * 1024);
+              : std::min(target.maxSharedBytes, kSm80SharedLimit);
   if (c.sharedBytes(problem) > sharedLimit)
     return "its stages exceed the shared memory of a block";
   int64_t registers = computingRegisters(c, problem, target);

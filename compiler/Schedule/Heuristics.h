@@ -12,6 +12,7 @@
 
 #include "compiler/Target/Target.h"
 #include "dialects/Tile/TileOps.h"
+#include "dialects/Tile/Utils/PipelineLimits.h"
 
 namespace nautilus {
 
@@ -128,10 +129,6 @@ tile::ScheduleAttr defaultContractionSchedule(
     mlir::MLIRContext *ctx, unsigned rank, const ContractionExtents &extents,
     bool wgmma, ComputedSides computed, const TargetInfo &target,
     std::optional<int64_t> splittableK = std::nullopt);
-
-/// The fewest steps of tile_k a default split leaves each chunk: enough to
-/// fill a pipeline of 4 stages twice over.
-constexpr int64_t kMinSplitSteps = 8;
 
 /// The schedule of a program that sums a split contraction's partials:
 /// `schedule` (the default) with smaller tiles while its programs are fewer

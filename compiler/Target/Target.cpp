@@ -1,6 +1,7 @@
 //===- Target.cpp - The targets and what each can do ----------------------===//
 #include "compiler/Target/Target.h"
 #include "dialects/Tile/TileOps.h"
+#include "dialects/Tile/Utils/PipelineLimits.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringMap.h"
@@ -21,8 +22,8 @@ TargetInfo nvidiaTarget(llvm::StringRef name, llvm::StringRef chip,
   info.warpSize = info.kernelLanes = 32;
   info.maxThreadsPerProgram = 1024;
   info.defaultThreads = 128;
-  info.maxStaticSharedBytes = 48 * 1024;
-  info.registerFile = 65536;
+  info.maxStaticSharedBytes = kStaticSharedLimit;
+  info.registerFile = kRegisterFile;
   info.maxRegistersPerThread = 255;
   info.namedBarriers = 16;
   info.sharedBytesPerCycle = 128;
@@ -47,7 +48,7 @@ std::optional<TargetInfo> lookupTarget(llvm::StringRef name) {
     // A100: 108 SMs, 163 KiB of shared memory a block.
     TargetInfo info = nvidiaTarget(name, "sm_80", "+ptx70");
     info.multiprocessors = 108;
-    info.maxSharedBytes = 163 * 1024;
+    info.maxSharedBytes = kSm80SharedLimit;
     info.tensorCores = TensorCores::MmaSync;
     // A100 SXM 80 GB: 312 TFLOPS dense bf16 at 1.41 GHz, 2.04 TB/s, 40 MB
     // of L2, 164 KiB of shared memory an SM.
@@ -64,7 +65,7 @@ std::optional<TargetInfo> lookupTarget(llvm::StringRef name) {
     // that acquires a tensor map in global memory.
     TargetInfo info = nvidiaTarget(name, "sm_90a", "+ptx83");
     info.multiprocessors = 132;
-    info.maxSharedBytes = 227 * 1024;
+    info.maxSharedBytes = kSm90SharedLimit;
     info.tensorCores = TensorCores::Wgmma;
     info.warpgroupThreads = 128;
     info.hasTma = true;

@@ -71,7 +71,6 @@ FailureOr<Fragment> tiletogpu::lowerContract(KernelContext &kernel,
   // What the target allows: shared memory per block (static for the
   // mma.sync pipeline; dynamic, opted into at launch, for wgmma's), and the
   // accumulators must leave registers for the fragments and addresses.
-  constexpr int64_t kAccumulatorLimit = 128;
   bool wgmma = schedule.getMma().getInstr() == "wgmma";
   int64_t shared = wgmma ? planWgmma(contract, schedule).sharedBytes
                          : contractSharedMemoryBytes(contract, schedule);
@@ -85,9 +84,7 @@ FailureOr<Fragment> tiletogpu::lowerContract(KernelContext &kernel,
   // The registers a computing thread has: an even split of the register
   // file (at most 255), or on a wgmma schedule that reallocates, the
   // consumers' count; about kOtherRegisters of them go to addresses,
-  // operand fragments and the epilogue (measured: 161 - 64 on mma.sync,
-  // 137 - 64 on wgmma at 128 x 128).
-  constexpr int64_t kOtherRegisters = 96;
+  // operand fragments and the epilogue (PipelineLimits.h).
   int64_t registers = evenRegisterSplit(schedule.getThreads());
   bool reallocated = false;
   if (wgmma)

@@ -10,6 +10,7 @@
 #define NAUTILUS_TILE_UTILS_RESOURCEBUDGET_H
 
 #include "dialects/Tile/TileOps.h"
+#include "dialects/Tile/Utils/PipelineLimits.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -26,20 +27,6 @@ inline int64_t stagingBands(int64_t rows, int64_t rowBytes,
     if ((rows / bands) * rowBytes <= availableBytes)
       return bands;
   return 0;
-}
-
-/// A block's static shared memory limit; all of its shared memory (static
-/// and dynamic, opted into at launch) on sm_90 (H100, H200), and on sm_80
-/// (A100), whose limit the mma.sync pipeline keeps to on either target.
-constexpr int64_t kStaticSharedLimit = 48 * 1024;
-constexpr int64_t kSm90SharedLimit = 227 * 1024;
-constexpr int64_t kSm80SharedLimit = 163 * 1024;
-
-/// A multiprocessor's registers, and a thread's share when `threads` split
-/// them evenly (a multiple of 8, and at most the 255 a thread addresses).
-constexpr int64_t kRegisterFile = 65536;
-inline int64_t evenRegisterSplit(int64_t threads) {
-  return std::min<int64_t>(255, kRegisterFile / threads / 8 * 8);
 }
 
 /// The static shared memory `program` may still take (layout conversions'

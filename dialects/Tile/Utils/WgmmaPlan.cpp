@@ -58,17 +58,13 @@ WgmmaPlan nautilus::planWgmma(tile::ContractOp contract,
   // A "full" mbarrier a stage, and with a producer warpgroup an "empty" one.
   int64_t barriers = schedule.getMma().getProducers() ? 2 : 1;
   plan.sharedBytes = plan.barrierOffset + 8 * stages * barriers;
-  // Register reallocation: setmaxnreg counts are multiples of 8 from 24 to
-  // 256; a thread addresses at most 255, and the multiprocessor holds
-  // 65536. A producer that computes an operand keeps the even split.
-  constexpr int64_t kProducerRegisters = 40, kMaxConsumerRegisters = 240;
+  // Register reallocation (PipelineLimits.h); a producer that computes an
+  // operand keeps the even split.
   int64_t threads = schedule.getThreads();
   int64_t evenSplit = evenRegisterSplit(threads);
   if (schedule.getMma().getProducers() && schedule.getMma().getPersistent() &&
       !plan.producersCompute() && threads > 128) {
-    int64_t consumers = std::min(kMaxConsumerRegisters,
-                                 (kRegisterFile - 128 * kProducerRegisters) /
-                                     (threads - 128) / 8 * 8);
+    int64_t consumers = reallocatedConsumerRegisters(threads);
     // Only worth it when the consumers gain (with one consumer warpgroup
     // the even split already gives it all a thread can address).
     if (consumers > evenSplit) {
