@@ -71,6 +71,12 @@ private:
   Value loadElements(const TileLoad &load);
   /// The one element of a rank-0 tile read at gathered indices.
   Value loadGatheredElement(const TileLoad &load);
+  /// The buffer indices `load` reads at: a gathered position's from
+  /// `gathered` (given the gathered value), the others from `mapped`
+  /// (given their map result).
+  SmallVector<Value>
+  loadIndices(const TileLoad &load, function_ref<Value(Value)> gathered,
+              function_ref<Value(AffineExpr)> mapped);
   /// A masked gather over the dependent shape.
   Value loadGather(const TileLoad &load, ArrayRef<Value> stride, Value flat);
   /// The buffer indices of the element at `offset` from the program's base
@@ -335,20 +341,34 @@ Value ProgramLowering::loadElements(const TileLoad &load) {
   return broadcastToTile(v, load.fullType);
 }
 
-Value ProgramLowering::loadGatheredElement(const TileLoad &load) {
+SmallVector<Value>
+ProgramLowering::loadIndices(const TileLoad &load,
+                             function_ref<Value(Value)> gathered,
+                             function_ref<Value(AffineExpr)> mapped) {
   tile::LoadOp op = load.op; // (its accessors are not const)
   SmallVector<Value> idx;
   ArrayRef<int64_t> positions = op.getIndirectPositions();
-  unsigned mapped = 0, gathered = 0;
+  unsigned nextMapped = 0, nextGathered = 0;
   for (int64_t j = 0; j < load.memType.getRank(); ++j) {
-    if (gathered < positions.size() && positions[gathered] == j)
-      idx.push_back(vector::ExtractOp::create(
-          b, loc, mapping.lookup(op.getIndirect()[gathered++]),
-          ArrayRef<int64_t>{}));
+    if (nextGathered < positions.size() && positions[nextGathered] == j)
+      idx.push_back(
+          gathered(mapping.lookup(op.getIndirect()[nextGathered++])));
     else
-      idx.push_back(expandAffine(b, loc, load.map.getResult(mapped++),
-                                 b.getIndexType(), reducedIVs, sizeArgs));
+      idx.push_back(mapped(load.map.getResult(nextMapped++)));
   }
+  return idx;
+}
+
+Value ProgramLowering::loadGatheredElement(const TileLoad &load) {
+  SmallVector<Value> idx = loadIndices(
+      load,
+      [&](Value index) -> Value {
+        return vector::ExtractOp::create(b, loc, index, ArrayRef<int64_t>{});
+      },
+      [&](AffineExpr e) {
+        return expandAffine(b, loc, e, b.getIndexType(), reducedIVs,
+                            sizeArgs);
+      });
   Value inside = insideBuffer(load.buffer, idx, /*skipLast=*/false);
   for (auto [j, i] : llvm::enumerate(idx))
     i = clampInto(load.buffer, j, i);
@@ -372,17 +392,11 @@ Value ProgramLowering::loadGather(const TileLoad &load, ArrayRef<Value> stride,
   SmallVector<Value> syms;
   for (Value s : sizeArgs)
     syms.push_back(vector::BroadcastOp::create(b, loc, indexType, s));
-  tile::LoadOp op = load.op; // (its accessors are not const)
-  SmallVector<Value> idx;
-  ArrayRef<int64_t> positions = op.getIndirectPositions();
-  unsigned mapped = 0, gathered = 0;
-  for (int64_t j = 0; j < load.memType.getRank(); ++j) {
-    if (gathered < positions.size() && positions[gathered] == j)
-      idx.push_back(mapping.lookup(op.getIndirect()[gathered++]));
-    else
-      idx.push_back(expandAffine(b, loc, load.map.getResult(mapped++),
-                                 indexType, dims, syms));
-  }
+  SmallVector<Value> idx = loadIndices(
+      load, [](Value index) { return index; },
+      [&](AffineExpr e) {
+        return expandAffine(b, loc, e, indexType, dims, syms);
+      });
   Value lin;
   for (auto [i, s] : llvm::zip(idx, stride)) {
     Value term = arith::MulIOp::create(

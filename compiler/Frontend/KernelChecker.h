@@ -66,6 +66,10 @@ private:
     return llvm::is_contained(scope, name);
   }
   bool isDefinedLater(const std::string &name) const;
+  /// That `v` may name an index variable: not a dtype, a size, a tensor or
+  /// a scalar (`use` ends the message: "cannot be reduced over").
+  bool checkIndexVariableName(const std::string &v, llvm::SMLoc loc,
+                              const char *use);
 
   // Normalisation of reductions (SemaNormalise.cpp).
   void normalise();

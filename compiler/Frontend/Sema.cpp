@@ -189,6 +189,19 @@ bool KernelChecker::checkSignature() {
   return true;
 }
 
+bool KernelChecker::checkIndexVariableName(const std::string &v,
+                                           llvm::SMLoc loc, const char *use) {
+  if (parseScalarType(v))
+    return error(loc, "'" + v + "' is a dtype name and cannot be an index "
+                                "variable");
+  if (sizeNames.count(v) || out.tensors.count(v) ||
+      out.scalarInputs.count(v) || out.scalarDefs.count(v))
+    return error(loc, "'" + v + "' names a " +
+                          (sizeNames.count(v) ? "size" : "tensor or scalar") +
+                          " and " + use);
+  return true;
+}
+
 bool KernelChecker::isDefinedLater(const std::string &name) const {
   for (unsigned i = current + 1; i < kernel.statements.size(); ++i)
     if (kernel.statements[i].kind != Statement::Kind::Require &&
@@ -300,14 +313,8 @@ bool KernelChecker::checkStatement(unsigned index) {
     if (lhs.count(v))
       return error(loc, "index '" + v +
                             "' appears twice on the left-hand side");
-    if (parseScalarType(v))
-      return error(loc, "'" + v + "' is a dtype name and cannot be an index "
-                                  "variable");
-    if (sizeNames.count(v) || out.tensors.count(v) ||
-        out.scalarInputs.count(v) || out.scalarDefs.count(v))
-      return error(loc, "'" + v + "' names a " +
-                            (sizeNames.count(v) ? "size" : "tensor or scalar") +
-                            " and cannot be an index variable");
+    if (!checkIndexVariableName(v, loc, "cannot be an index variable"))
+      return false;
     lhs.insert(v);
     scope.push_back(v);
     if (output && !recordExtent(v, output->dims[i], loc))

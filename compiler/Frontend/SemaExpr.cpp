@@ -370,14 +370,8 @@ bool KernelChecker::checkReduce(Expr &e) {
                             "[...] and must not appear on the left-hand side");
     if (isIndexVarInScope(v) || seen.count(v))
       return error(loc, "index '" + v + "' is already bound");
-    if (parseScalarType(v))
-      return error(loc, "'" + v + "' is a dtype name and cannot be an index "
-                                  "variable");
-    if (sizeNames.count(v) || out.tensors.count(v) ||
-        out.scalarInputs.count(v) || out.scalarDefs.count(v))
-      return error(loc, "'" + v + "' names a " +
-                            (sizeNames.count(v) ? "size" : "tensor or scalar") +
-                            " and cannot be reduced over");
+    if (!checkIndexVariableName(v, loc, "cannot be reduced over"))
+      return false;
     seen.insert(v);
   }
   for (const std::string &v : e.boundIndices)
