@@ -37,8 +37,7 @@ LogicalResult Compilation::runStage(Stage next) {
     // Schedules a user gave that the lowering cannot meet (too many stages
     // for the shared memory) are the user's to change.
     if (failed(lowerTileToGPU(moduleOp)))
-      return fail(schedules == heuristicSchedules() ? Fault::Compiler
-                                                    : Fault::Schedules,
+      return fail(schedules->isUsers() ? Fault::Schedules : Fault::Compiler,
                   "lowering to GPU kernels failed");
     return success();
   case Stage::GpuLLVM:

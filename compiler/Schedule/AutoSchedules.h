@@ -31,6 +31,7 @@ public:
                                  std::optional<int64_t> splittableK) override;
 
   std::string origin() const override { return "the auto-scheduler"; }
+  bool isUsers() const override { return false; }
 
   /// Prints each choice made so far: the problem, the chosen schedule and
   /// the model's breakdown, and the runners-up.

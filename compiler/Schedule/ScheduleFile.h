@@ -30,6 +30,7 @@ public:
   std::string origin() const override {
     return "schedule file '" + path + "'";
   }
+  bool isUsers() const override { return true; }
   void explain(llvm::raw_ostream &os) const override {
     os << "explain: the programs " << origin()
        << " names take its schedules\n";

@@ -91,6 +91,10 @@ public:
   /// Where replacements come from, for diagnostics ("schedule file 'F'").
   virtual std::string origin() const { return "the default schedules"; }
 
+  /// Whether the schedules are a user's (a schedule file's): a lowering
+  /// that cannot meet them is then the user's to change, not a bug.
+  virtual bool isUsers() const { return false; }
+
   /// `--explain`: how the schedules were decided, and for a searching
   /// provider, each choice with its predicted cost and the runners-up.
   virtual void explain(llvm::raw_ostream &os) const;
@@ -137,6 +141,7 @@ public:
     return next->replacement(program, target);
   }
   std::string origin() const override { return next->origin(); }
+  bool isUsers() const override { return next->isUsers(); }
   void explain(llvm::raw_ostream &os) const override { next->explain(os); }
 
 protected:

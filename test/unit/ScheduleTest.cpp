@@ -129,3 +129,12 @@ TEST_F(Schedules, ScheduleFileDelegatesWhatItDoesNotName) {
             gemm(4096, 4096, "sm_90"));
   EXPECT_EQ(scheduleProviderFor("default"), heuristicSchedules());
 }
+
+// A lowering that cannot meet a schedule file's schedules is the user's to
+// change; one that cannot meet the heuristics' or the auto-scheduler's is
+// a bug in the compiler.
+TEST_F(Schedules, OnlyAScheduleFilesSchedulesAreTheUsers) {
+  EXPECT_TRUE(scheduleProviderFor("/some/schedules.json")->isUsers());
+  EXPECT_FALSE(scheduleProviderFor("default")->isUsers());
+  EXPECT_FALSE(scheduleProviderFor("auto")->isUsers());
+}

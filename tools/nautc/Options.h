@@ -42,9 +42,11 @@ struct Options {
   /// The kernel to load: the file, -k and --shape.
   KernelSource source() const { return {file, kernel, shape}; }
 
-  /// The schedule file --schedule names ("" for the default schedules).
+  /// The schedule file --schedule names ("" for the heuristics' or the
+  /// auto-scheduler's schedules).
   std::string schedulePath() const {
-    return schedule == "default" ? std::string() : schedule;
+    return schedule == "default" || schedule == "auto" ? std::string()
+                                                       : schedule;
   }
 };
 
