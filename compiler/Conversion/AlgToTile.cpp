@@ -44,11 +44,41 @@ public:
   LogicalResult run();
 
 private:
-  LogicalResult lowerDefine(alg::DefineOp def, unsigned index);
+  /// A new program computing `name` over `dims`, its entry block and the
+  /// tile.index of each output dimension.
+  tile::ProgramOp createProgram(Location loc, StringRef name, ArrayAttr dims,
+                                SmallVectorImpl<Value> &outputIndex);
+  /// Ends `program` storing `result` to the buffer of `value`, and sets
+  /// its schedule (a reduction's over `reduced` when `reduction`).
+  void finishProgram(tile::ProgramOp program, Value result, Value value,
+                     std::optional<int64_t> reduced,
+                     std::optional<ReductionShape> reduction);
+  LogicalResult lowerDefine(alg::DefineOp def);
+  LogicalResult lowerStream(alg::OnlineReduceOp stream);
   LogicalResult copyRegion(Block &from, IRMapping &mapping,
                            tile::ProgramOp program, VectorType shape,
                            ArrayRef<Value> outputIndex,
-                           ArrayRef<Value> reducedIndex, Value &yielded);
+                           ArrayRef<Value> reducedIndex,
+                           SmallVectorImpl<Value> &yielded);
+  LogicalResult copyRegion(Block &from, IRMapping &mapping,
+                           tile::ProgramOp program, VectorType shape,
+                           ArrayRef<Value> outputIndex,
+                           ArrayRef<Value> reducedIndex, Value &yielded) {
+    SmallVector<Value, 1> values;
+    if (failed(copyRegion(from, mapping, program, shape, outputIndex,
+                          reducedIndex, values)))
+      return failure();
+    yielded = values.front();
+    return success();
+  }
+  /// A nested alg.reduce as a tile.reduce in the region being copied.
+  LogicalResult copyReduce(alg::ReduceOp reduce, IRMapping &mapping,
+                           tile::ProgramOp program, VectorType shape,
+                           ArrayRef<Value> outputIndex,
+                           ArrayRef<Value> reducedIndex);
+  /// The extents of `dims` (sizes or constants) as index values.
+  SmallVector<Value> extentValues(tile::ProgramOp program, ArrayAttr dims,
+                                  Location loc);
   Value broadcast(Value scalar, VectorType shape, Location loc) {
     auto type = VectorType::get(shape.getShape(), scalar.getType());
     return vector::BroadcastOp::create(builder, loc, type, scalar);
@@ -83,18 +113,22 @@ LogicalResult KernelLowering::run() {
       else
         b.role = "scalar";
       buffers.push_back(b);
-    } else if (auto def = dyn_cast<alg::DefineOp>(op)) {
-      bool isOutput = llvm::is_contained(ret.getOutputs(), def.getResult());
-      buffers.push_back({def.getName().str(),
-                         isOutput ? "output" : "workspace",
-                         memrefFor(cast<RankedTensorType>(def.getType())),
-                         def.getDims(), def.getResult()});
+    } else if (isa<alg::DefineOp, alg::OnlineReduceOp>(op)) {
+      Value result = op.getResult(0);
+      bool isOutput = llvm::is_contained(ret.getOutputs(), result);
+      auto name = op.getAttrOfType<StringAttr>("name");
+      buffers.push_back({name.str(), isOutput ? "output" : "workspace",
+                         memrefFor(cast<RankedTensorType>(result.getType())),
+                         op.getAttrOfType<ArrayAttr>("dims"), result});
     }
   }
-  unsigned index = 0;
-  for (auto def : kernel.getBody().getOps<alg::DefineOp>())
-    if (failed(lowerDefine(def, index++)))
+  for (Operation &op : kernel.getBody().front()) {
+    if (auto def = dyn_cast<alg::DefineOp>(op); def && failed(lowerDefine(def)))
       return failure();
+    if (auto stream = dyn_cast<alg::OnlineReduceOp>(op);
+        stream && failed(lowerStream(stream)))
+      return failure();
+  }
 
   builder.setInsertionPoint(kernel);
   SmallVector<Attribute> bufferAttrs;
@@ -119,7 +153,7 @@ LogicalResult KernelLowering::copyRegion(Block &from, IRMapping &mapping,
                                          VectorType shape,
                                          ArrayRef<Value> outputIndex,
                                          ArrayRef<Value> reducedIndex,
-                                         Value &yielded) {
+                                         SmallVectorImpl<Value> &yielded) {
   Location loc = program.getLoc();
   Block &entry = program.getBody().front();
   // Index arguments: tile.index for output dimensions (made on first use),
@@ -156,10 +190,18 @@ LogicalResult KernelLowering::copyRegion(Block &from, IRMapping &mapping,
   for (Operation &op : from) {
     if (auto yield = dyn_cast<alg::YieldOp>(op)) {
       // (a definition may yield a scalar input as it is: C[i] = s)
-      if (failed(mapOuter(yield.getValue(), yield.getLoc())))
-        return yield.emitOpError("yields a value the tile program cannot see");
-      yielded = mapping.lookup(yield.getValue());
+      for (Value v : yield.getValues()) {
+        if (failed(mapOuter(v, yield.getLoc())))
+          return yield.emitOpError("yields a value the tile program cannot see");
+        yielded.push_back(mapping.lookup(v));
+      }
       return success();
+    }
+    if (auto reduce = dyn_cast<alg::ReduceOp>(op)) {
+      if (failed(copyReduce(reduce, mapping, program, shape, outputIndex,
+                            reducedIndex)))
+        return failure();
+      continue;
     }
     if (auto load = dyn_cast<alg::LoadOp>(op)) {
       auto it = llvm::find_if(buffers, [&](const Buffer &b) {
@@ -261,11 +303,61 @@ static ReductionShape reductionShape(tile::ProgramOp program,
               : columns ? ReductionShape::Columns : ReductionShape::Other;
 }
 
-LogicalResult KernelLowering::lowerDefine(alg::DefineOp def, unsigned index) {
+SmallVector<Value> KernelLowering::extentValues(tile::ProgramOp program,
+                                                ArrayAttr dims, Location loc) {
+  SmallVector<Value> extents;
+  for (Attribute d : dims) {
+    if (auto s = dyn_cast<StringAttr>(d))
+      extents.push_back(program.getSizeArg(s.getValue()));
+    else
+      extents.push_back(arith::ConstantIndexOp::create(
+          builder, loc, cast<IntegerAttr>(d).getInt()));
+  }
+  return extents;
+}
+
+LogicalResult KernelLowering::copyReduce(alg::ReduceOp reduce,
+                                         IRMapping &mapping,
+                                         tile::ProgramOp program,
+                                         VectorType shape,
+                                         ArrayRef<Value> outputIndex,
+                                         ArrayRef<Value> reducedIndex) {
+  Location loc = reduce.getLoc();
+  SmallVector<Value> extents;
+  {
+    // The extents are sizes or constants: made at the program's start.
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(&program.getBody().front());
+    extents = extentValues(program, reduce.getReduceDims(), loc);
+  }
+  auto accType = VectorType::get(shape.getShape(), reduce.getType());
+  auto tileReduce =
+      tile::ReduceOp::create(builder, loc, accType, extents, reduce.getKind());
+  Block *body = builder.createBlock(&tileReduce.getBody());
+  SmallVector<Value> reduced(reducedIndex);
+  for (unsigned i = 0; i < extents.size(); ++i)
+    reduced.push_back(body->addArgument(builder.getIndexType(), loc));
+  Value folded;
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(body);
+    IRMapping inner;
+    if (failed(copyRegion(reduce.getBody().front(), inner, program, accType,
+                          outputIndex, reduced, folded)))
+      return failure();
+    tile::YieldOp::create(builder, loc, folded);
+  }
+  builder.setInsertionPointAfter(tileReduce);
+  mapping.map(reduce.getResult(), tileReduce.getResult());
+  return success();
+}
+
+tile::ProgramOp KernelLowering::createProgram(Location loc, StringRef name,
+                                              ArrayAttr dims,
+                                              SmallVectorImpl<Value> &outputIndex) {
   MLIRContext *ctx = kernel.getContext();
-  Location loc = def.getLoc();
   SmallVector<std::optional<int64_t>> extents;
-  for (Attribute d : def.getDims())
+  for (Attribute d : dims)
     extents.push_back(extentOf(d));
   tile::ScheduleAttr schedule = schedules.elementwise(ctx, extents, target);
 
@@ -279,81 +371,148 @@ LogicalResult KernelLowering::lowerDefine(alg::DefineOp def, unsigned index) {
     argTypes.push_back(builder.getIndexType());
 
   builder.setInsertionPoint(kernel);
-  std::string name = (kernel.getSymName() + "_" + def.getName()).str();
+  std::string programName = (kernel.getSymName() + "_" + name).str();
   auto program = tile::ProgramOp::create(
-      builder, loc, builder.getStringAttr(name), builder.getArrayAttr(argNames),
-      kernel.getSizes(), def.getDims(), schedule);
-  programs.push_back(SymbolRefAttr::get(ctx, name));
+      builder, loc, builder.getStringAttr(programName),
+      builder.getArrayAttr(argNames), kernel.getSizes(), dims, schedule);
+  programs.push_back(SymbolRefAttr::get(ctx, programName));
   Block *entry = builder.createBlock(&program.getBody());
   for (Type t : argTypes)
     entry->addArgument(t, loc);
   builder.setInsertionPointToStart(entry);
 
+  auto indexTile = VectorType::get(schedule.getTile(), builder.getIndexType());
+  for (unsigned d = 0; d < dims.size(); ++d)
+    outputIndex.push_back(tile::IndexOp::create(builder, loc, indexTile, d));
+  return program;
+}
+
+void KernelLowering::finishProgram(tile::ProgramOp program, Value result,
+                                   Value value, std::optional<int64_t> reduced,
+                                   std::optional<ReductionShape> reduction) {
+  Location loc = program.getLoc();
+  auto it = llvm::find_if(buffers,
+                          [&](const Buffer &b) { return b.algValue == value; });
+  tile::StoreOp::create(builder, loc, result,
+                        program.getBody().front().getArgument(it - buffers.begin()));
+  tile::ReturnOp::create(builder, loc);
+  MLIRContext *ctx = kernel.getContext();
+  SmallVector<std::optional<int64_t>> extents;
+  for (Attribute d : program.getOutputDims())
+    extents.push_back(extentOf(d));
+  if (reduction)
+    program.retile(schedules.reduction(ctx, extents, reduced, *reduction,
+                                       target, ReductionScheduleOptions()));
+  program.retile(schedules.vectorRuns(program, target));
+}
+
+LogicalResult KernelLowering::lowerDefine(alg::DefineOp def) {
+  Location loc = def.getLoc();
+  SmallVector<Value> outputIndex;
+  tile::ProgramOp program =
+      createProgram(loc, def.getName(), def.getDims(), outputIndex);
   auto elementType = cast<RankedTensorType>(def.getType()).getElementType();
   VectorType shape = program.getTileType(elementType);
-  auto indexTile = VectorType::get(schedule.getTile(), builder.getIndexType());
-  SmallVector<Value> outputIndex;
-  for (unsigned d = 0; d < def.getRank(); ++d)
-    outputIndex.push_back(
-        tile::IndexOp::create(builder, loc, indexTile, d));
 
   Value result;
-  tile::ReduceOp reduction;
-  std::optional<int64_t> reducedExtent;
   if (!def.isReduction()) {
     IRMapping mapping;
     if (failed(copyRegion(def.getBody().front(), mapping, program, shape,
                           outputIndex, {}, result)))
       return failure();
-  } else {
-    SmallVector<Value> reduceExtents;
-    for (Attribute d : def.getReduceDimsAttr()) {
-      if (auto s = dyn_cast<StringAttr>(d))
-        reduceExtents.push_back(program.getSizeArg(s.getValue()));
-      else
-        reduceExtents.push_back(arith::ConstantIndexOp::create(
-            builder, loc, cast<IntegerAttr>(d).getInt()));
-    }
-    auto accType = VectorType::get(schedule.getTile(), def.getBodyType());
-    auto reduce = tile::ReduceOp::create(builder, loc, accType, reduceExtents,
-                                         *def.getKind());
-    Block *body = builder.createBlock(&reduce.getBody());
-    SmallVector<Value> reduced;
-    for (unsigned i = 0; i < reduceExtents.size(); ++i)
-      reduced.push_back(body->addArgument(builder.getIndexType(), loc));
-    Value folded;
-    {
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPointToStart(body);
-      IRMapping mapping;
-      if (failed(copyRegion(def.getBody().front(), mapping, program, accType,
-                            outputIndex, reduced, folded)))
-        return failure();
-      tile::YieldOp::create(builder, loc, folded);
-    }
-    builder.setInsertionPointAfter(reduce);
-    result = reduce.getResult();
-    reducedExtent = extentOf(def.getReduceDimsAttr()[0]);
-    reduction = reduce;
-    if (!def.getEpilogue().empty()) {
-      Block &epilogue = def.getEpilogue().front();
-      IRMapping mapping;
-      mapping.map(epilogue.getArgument(def.getRank()), result);
-      if (failed(copyRegion(epilogue, mapping, program, shape, outputIndex, {},
-                            result)))
-        return failure();
-    }
+    finishProgram(program, result, def.getResult(), std::nullopt,
+                  std::nullopt);
+    return success();
   }
-  auto it = llvm::find_if(
-      buffers, [&](const Buffer &b) { return b.algValue == def.getResult(); });
-  tile::StoreOp::create(builder, loc, result,
-                        entry->getArgument(it - buffers.begin()));
-  tile::ReturnOp::create(builder, loc);
-  if (reduction)
-    program.retile(schedules.reduction(ctx, extents, reducedExtent,
-                                       reductionShape(program, reduction),
-                                       target, ReductionScheduleOptions()));
-  program.retile(schedules.vectorRuns(program, target));
+  SmallVector<Value> reduceExtents =
+      extentValues(program, def.getReduceDimsAttr(), loc);
+  auto accType = VectorType::get(shape.getShape(), def.getBodyType());
+  auto reduce = tile::ReduceOp::create(builder, loc, accType, reduceExtents,
+                                       *def.getKind());
+  Block *body = builder.createBlock(&reduce.getBody());
+  SmallVector<Value> reduced;
+  for (unsigned i = 0; i < reduceExtents.size(); ++i)
+    reduced.push_back(body->addArgument(builder.getIndexType(), loc));
+  Value folded;
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(body);
+    IRMapping mapping;
+    if (failed(copyRegion(def.getBody().front(), mapping, program, accType,
+                          outputIndex, reduced, folded)))
+      return failure();
+    tile::YieldOp::create(builder, loc, folded);
+  }
+  builder.setInsertionPointAfter(reduce);
+  result = reduce.getResult();
+  if (!def.getEpilogue().empty()) {
+    Block &epilogue = def.getEpilogue().front();
+    IRMapping mapping;
+    mapping.map(epilogue.getArgument(def.getRank()), result);
+    if (failed(copyRegion(epilogue, mapping, program, shape, outputIndex, {},
+                          result)))
+      return failure();
+  }
+  finishProgram(program, result, def.getResult(),
+                extentOf(def.getReduceDimsAttr()[0]),
+                reductionShape(program, reduce));
+  return success();
+}
+
+LogicalResult KernelLowering::lowerStream(alg::OnlineReduceOp stream) {
+  Location loc = stream.getLoc();
+  SmallVector<Value> outputIndex;
+  tile::ProgramOp program =
+      createProgram(loc, stream.getName(), stream.getDims(), outputIndex);
+  auto elementType = cast<RankedTensorType>(stream.getType()).getElementType();
+  VectorType shape = program.getTileType(elementType);
+  auto accType = VectorType::get(shape.getShape(), stream.getAccumulatorType());
+  unsigned count = stream.getAccumulators().size();
+  Value extent = extentValues(program, stream.getOver(), loc).front();
+  auto online = tile::OnlineReduceOp::create(
+      builder, loc, SmallVector<Type>(count, accType), extent,
+      stream.getAccumulators(), stream.getRepairs().size());
+  Block &from = stream.getBody().front();
+  unsigned rank = stream.getRank();
+  Block *body = builder.createBlock(&online.getBody());
+  Value index = body->addArgument(builder.getIndexType(), loc);
+  IRMapping mapping;
+  for (BlockArgument leader : from.getArguments().drop_front(rank + 1))
+    mapping.map(leader, body->addArgument(accType, loc));
+  SmallVector<Value> terms;
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(body);
+    if (failed(copyRegion(from, mapping, program, accType, outputIndex,
+                          {index}, terms)))
+      return failure();
+    tile::YieldOp::create(builder, loc, terms);
+  }
+  for (auto [region, repair] :
+       llvm::zip(online.getRepairs(), stream.getRepairs())) {
+    OpBuilder::InsertionGuard guard(builder);
+    Block &theirs = repair.front();
+    Block *block = builder.createBlock(&region);
+    IRMapping inner;
+    for (BlockArgument arg : theirs.getArguments())
+      inner.map(arg, block->addArgument(accType, loc));
+    SmallVector<Value> factors;
+    if (failed(copyRegion(theirs, inner, program, accType, outputIndex, {},
+                          factors)))
+      return failure();
+    tile::YieldOp::create(builder, loc, factors);
+  }
+  builder.setInsertionPointAfter(online);
+  Block &epilogue = stream.getEpilogue().front();
+  IRMapping epilogueMapping;
+  for (unsigned i = 0; i < count; ++i)
+    epilogueMapping.map(epilogue.getArgument(rank + i), online.getResult(i));
+  Value result;
+  if (failed(copyRegion(epilogue, epilogueMapping, program, shape, outputIndex,
+                        {}, result)))
+    return failure();
+  finishProgram(program, result, stream.getResult(),
+                extentOf(stream.getOver()[0]), ReductionShape::Other);
   return success();
 }
 

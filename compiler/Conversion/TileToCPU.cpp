@@ -87,6 +87,21 @@ private:
   Value broadcastToTile(Value v, VectorType fullType);
   void lowerStore(tile::StoreOp store);
   Value lowerReduce(tile::ReduceOp reduce, LogicalResult &status);
+  /// The loops of `reduce`, folding tiles of `type`.
+  Value foldReduce(tile::ReduceOp reduce, VectorType type,
+                   LogicalResult &status);
+  /// A streamed reduction: a loop carrying the running leaders and the
+  /// partial sums (see tile.online_reduce); its results.
+  /// The shape `reduce`'s body is computed at (see valueShape).
+  SmallVector<int64_t> narrowShape(tile::ReduceOp reduce);
+  /// `copy` (of an op inside a narrowed reduction) retyped to valueShape.
+  void narrowCopy(Operation *copy);
+  SmallVector<Value> lowerOnlineReduce(tile::OnlineReduceOp op,
+                                       LogicalResult &status);
+  /// One step of it at the current index: the new accumulators.
+  SmallVector<Value> stepOnlineReduce(tile::OnlineReduceOp op,
+                                      ValueRange accumulators,
+                                      LogicalResult &status);
 
   Value cIndex(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   /// Global index along output dimension `d` of each element of a tile of
@@ -107,6 +122,10 @@ private:
   OpBuilder b;
   Location loc = program.getLoc();
   ArrayRef<int64_t> tileShape;
+  /// The shape values are computed at: the tile's, or inside a reduction
+  /// whose body does not vary along some output dimensions, 1 along those
+  /// (narrowShape); the reduction's result is broadcast to the tile.
+  SmallVector<int64_t> valueShape{tileShape};
   unsigned rank;
   IRMapping mapping;
   SmallVector<Value> sizeArgs, extents, base, reducedIVs;
@@ -429,7 +448,7 @@ Value ProgramLowering::lowerLoad(tile::LoadOp op) {
   load.op = op;
   load.buffer = mapping.lookup(op.getBuffer());
   load.memType = cast<MemRefType>(load.buffer.getType());
-  load.fullType = op.getType();
+  load.fullType = VectorType::get(valueShape, op.getType().getElementType());
   load.map = op.getMap();
   load.indirect = !op.getIndirect().empty();
   load.shape = dependentShape(load.map, tileShape, load.indirect);
@@ -510,7 +529,20 @@ void ProgramLowering::lowerStore(tile::StoreOp store) {
 
 Value ProgramLowering::lowerReduce(tile::ReduceOp reduce,
                                    LogicalResult &status) {
-  VectorType type = reduce.getType();
+  // A body that does not vary along some output dimensions folds a
+  // narrower tile, broadcast at the end (attention's scores, recomputed in
+  // a stream whose tile spans the head dimension).
+  SmallVector<int64_t> outer = valueShape;
+  valueShape = narrowShape(reduce);
+  auto type = VectorType::get(valueShape, reduce.getType().getElementType());
+  Value folded = foldReduce(reduce, type, status);
+  valueShape = outer;
+  return broadcastToTile(folded,
+                         VectorType::get(outer, type.getElementType()));
+}
+
+Value ProgramLowering::foldReduce(tile::ReduceOp reduce, VectorType type,
+                                  LogicalResult &status) {
   Value init = reductionIdentity(b, loc, reduce.getKind(), type);
   Block &body = reduce.getBody().front();
   // A loop per reduced dimension, the accumulator carried through all.
@@ -555,7 +587,7 @@ Value ProgramLowering::lowerReduce(tile::ReduceOp reduce,
 
 LogicalResult ProgramLowering::lowerOp(Operation &op) {
   if (auto index = dyn_cast<tile::IndexOp>(op)) {
-    mapping.map(index.getResult(), indexVector(index.getDim(), tileShape));
+    mapping.map(index.getResult(), indexVector(index.getDim(), valueShape));
     return success();
   }
   if (auto load = dyn_cast<tile::LoadOp>(op)) {
@@ -571,13 +603,22 @@ LogicalResult ProgramLowering::lowerOp(Operation &op) {
     mapping.map(reduce.getResult(), lowerReduce(reduce, status));
     return status;
   }
+  if (auto online = dyn_cast<tile::OnlineReduceOp>(op)) {
+    LogicalResult status = success();
+    SmallVector<Value> results = lowerOnlineReduce(online, status);
+    for (auto [from, to] : llvm::zip(online.getResults(), results))
+      mapping.map(from, to);
+    return status;
+  }
   if (isa<tile::ReturnOp, tile::YieldOp>(op))
     return success();
   if (isa<tile::SkipIfNegativeOp>(op))
     return success(); // around the whole tile (run)
   if (isa<tile::TileDialect>(op.getDialect()) || op.getNumRegions())
     return op.emitOpError("has no CPU lowering");
-  b.clone(op, mapping);
+  Operation *copy = b.clone(op, mapping);
+  if (ArrayRef<int64_t>(valueShape) != tileShape)
+    narrowCopy(copy);
   return success();
 }
 
@@ -586,6 +627,187 @@ LogicalResult ProgramLowering::lowerBlock(Block &block) {
     if (failed(lowerOp(op)))
       return failure();
   return success();
+}
+
+/// The output dimensions the values of `reduce`'s body vary along: those
+/// its loads' maps and index tiles read; all of them when it uses a tile
+/// from outside that is not a splat constant.
+static SmallVector<bool> variesAlong(tile::ReduceOp reduce, unsigned rank) {
+  SmallVector<bool> varies(rank, false);
+  auto all = [&] { varies.assign(rank, true); };
+  reduce.getBody().walk([&](Operation *op) {
+    if (auto load = dyn_cast<tile::LoadOp>(op)) {
+      if (!load.getIndirect().empty())
+        return all();
+      for (unsigned d = 0; d < rank; ++d)
+        varies[d] = varies[d] || llvm::any_of(load.getMap().getResults(),
+                                              [&](AffineExpr e) {
+                                                return e.isFunctionOfDim(d);
+                                              });
+    }
+    if (auto index = dyn_cast<tile::IndexOp>(op))
+      varies[index.getDim()] = true;
+    for (Value operand : op->getOperands()) {
+      if (!isa<VectorType>(operand.getType()) ||
+          reduce->isProperAncestor(operand.getParentBlock()->getParentOp()) ||
+          operand.getParentRegion() == &reduce.getBody())
+        continue;
+      auto constant = operand.getDefiningOp<arith::ConstantOp>();
+      if (!constant || !isa<SplatElementsAttr>(constant.getValue()))
+        all();
+    }
+  });
+  return varies;
+}
+
+SmallVector<int64_t> ProgramLowering::narrowShape(tile::ReduceOp reduce) {
+  SmallVector<bool> varies = variesAlong(reduce, rank);
+  SmallVector<int64_t> shape(valueShape);
+  for (unsigned d = 0; d < rank; ++d)
+    if (!varies[d])
+      shape[d] = 1;
+  return shape;
+}
+
+void ProgramLowering::narrowCopy(Operation *copy) {
+  auto narrowed = [&](Type t) -> Type {
+    auto vec = dyn_cast<VectorType>(t);
+    if (!vec || vec.getRank() != static_cast<int64_t>(valueShape.size()))
+      return t;
+    return VectorType::get(valueShape, vec.getElementType());
+  };
+  // Splat constants from outside (hoisted there) at the narrow shape.
+  for (OpOperand &operand : copy->getOpOperands()) {
+    Type want = narrowed(operand.get().getType());
+    if (want == operand.get().getType())
+      continue;
+    auto constant = operand.get().getDefiningOp<arith::ConstantOp>();
+    auto splat = cast<SplatElementsAttr>(constant.getValue());
+    operand.set(arith::ConstantOp::create(
+        b, loc, cast<ShapedType>(want),
+        SplatElementsAttr::get(cast<ShapedType>(want),
+                               splat.getSplatValue<Attribute>())));
+  }
+  if (auto constant = dyn_cast<arith::ConstantOp>(copy))
+    if (auto splat = dyn_cast<SplatElementsAttr>(constant.getValue()))
+      constant.setValueAttr(SplatElementsAttr::get(
+          cast<ShapedType>(narrowed(splat.getType())),
+          splat.getSplatValue<Attribute>()));
+  for (Value r : copy->getResults())
+    r.setType(narrowed(r.getType()));
+}
+
+/// The ops of `block` that read any of `args`, directly or through others.
+static llvm::SmallPtrSet<Operation *, 16>
+readersOf(Block &block, ValueRange args) {
+  llvm::SmallPtrSet<Operation *, 16> readers;
+  llvm::SmallPtrSet<Value, 16> tainted(args.begin(), args.end());
+  for (Operation &op : block.without_terminator()) {
+    bool reads = false;
+    op.walk([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        reads |= tainted.contains(v);
+    });
+    if (!reads)
+      continue;
+    readers.insert(&op);
+    tainted.insert(op.result_begin(), op.result_end());
+  }
+  return readers;
+}
+
+SmallVector<Value>
+ProgramLowering::stepOnlineReduce(tile::OnlineReduceOp op,
+                                  ValueRange accumulators,
+                                  LogicalResult &status) {
+  Block &body = op.getBody().front();
+  auto yield = cast<tile::YieldOp>(body.getTerminator());
+  unsigned count = accumulators.size();
+  ValueRange leaderArgs = body.getArguments().drop_front();
+  llvm::SmallPtrSet<Operation *, 16> late = readersOf(body, leaderArgs);
+  auto lowerOps = [&](bool wantLate) {
+    for (Operation &inner : body.without_terminator())
+      if (late.contains(&inner) == wantLate && failed(lowerOp(inner)))
+        status = failure();
+  };
+  // The leaders' terms read no leader: fold them first.
+  lowerOps(false);
+  VectorType type = cast<VectorType>(accumulators.front().getType());
+  Value zero = arith::ConstantOp::create(
+      b, loc, type, DenseElementsAttr::get(type, b.getFloatAttr(type.getElementType(), 0.0)));
+  // A leader still at its identity (no finite term yet) reads as 0.
+  auto safe = [&](Value v, alg::ReductionKind kind) {
+    Value identity = reductionIdentity(b, loc, kind, type);
+    Value unset = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, v,
+                                        identity);
+    return arith::SelectOp::create(b, loc, unset, zero, v).getResult();
+  };
+  SmallVector<Value> next(count), oldSafe, newSafe;
+  for (unsigned i = 0, j = 0; i < count; ++i) {
+    if (!op.isLeader(i))
+      continue;
+    alg::ReductionKind kind = op.getAccumulatorKind(i);
+    next[i] = combineReduction(b, loc, kind, accumulators[i],
+                               mapping.lookup(yield.getValues()[i]));
+    newSafe.push_back(safe(next[i], kind));
+    // A repair from the identity is 1: no term has read that leader yet.
+    Value unset = arith::CmpFOp::create(
+        b, loc, arith::CmpFPredicate::OEQ, accumulators[i],
+        reductionIdentity(b, loc, kind, type));
+    oldSafe.push_back(
+        arith::SelectOp::create(b, loc, unset, newSafe.back(), accumulators[i]));
+    mapping.map(leaderArgs[j++], newSafe.back());
+  }
+  lowerOps(true);
+  // Each follower: its partial sum repaired to the new leaders, plus its
+  // term.
+  SmallVector<Value> factors(count);
+  for (auto [j, repair] : llvm::enumerate(op.getRepairs())) {
+    Block &block = repair.front();
+    mapping.map(block.getArgument(0), oldSafe[j]);
+    mapping.map(block.getArgument(1), newSafe[j]);
+    if (failed(lowerBlock(block)))
+      status = failure();
+    auto yielded = cast<tile::YieldOp>(block.getTerminator()).getValues();
+    for (unsigned i = 0, f = 0; i < count; ++i) {
+      if (op.isLeader(i))
+        continue;
+      Value factor = mapping.lookup(yielded[f++]);
+      factors[i] = factors[i] ? arith::MulFOp::create(b, loc, factors[i], factor)
+                              : factor;
+    }
+  }
+  for (unsigned i = 0; i < count; ++i) {
+    if (op.isLeader(i))
+      continue;
+    Value repaired = arith::MulFOp::create(b, loc, accumulators[i], factors[i]);
+    next[i] = arith::AddFOp::create(b, loc, repaired,
+                                    mapping.lookup(yield.getValues()[i]));
+  }
+  return next;
+}
+
+SmallVector<Value>
+ProgramLowering::lowerOnlineReduce(tile::OnlineReduceOp op,
+                                   LogicalResult &status) {
+  SmallVector<Value> init;
+  for (unsigned i = 0; i < op.getAccumulators().size(); ++i)
+    init.push_back(reductionIdentity(
+        b, loc, op.getAccumulatorKind(i),
+        cast<VectorType>(op.getResult(i).getType())));
+  auto loop = scf::ForOp::create(b, loc, cIndex(0),
+                                 mapping.lookup(op.getExtent()), cIndex(1),
+                                 init);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value iv = loop.getInductionVar();
+  mapping.map(op.getBody().getArgument(0), iv);
+  reducedIVs.push_back(iv);
+  SmallVector<Value> next =
+      stepOnlineReduce(op, loop.getRegionIterArgs(), status);
+  reducedIVs.pop_back();
+  scf::YieldOp::create(b, loc, next);
+  return SmallVector<Value>(loop.getResults());
 }
 
 LogicalResult ProgramLowering::run() {

@@ -7,6 +7,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <limits>
 
 using namespace mlir;
@@ -102,11 +103,25 @@ struct Tape {
     const rt::HostTensor *tensor = nullptr; // alg.load
     std::string tensorName;
     Scalar constant;  // arith.constant, alg.size, scalar inputs
+    /// A nested alg.reduce: its body, kind and extents.
+    std::shared_ptr<Tape> nested;
+    alg::ReductionKind nestedKind = alg::ReductionKind::sum;
+    SmallVector<int64_t> nestedExtents;
   };
   unsigned numArgs = 0;
   unsigned numSlots = 0;
   SmallVector<Inst> insts;
-  int yield = -1;
+  int yield = -1;           // the (first) value yielded
+  SmallVector<int> yields;  // every value yielded
+};
+
+/// A fold in progress: floats in `f`, integers in `i`.
+struct Fold {
+  double f = 0;
+  int64_t i = 0;
+
+  explicit Fold(alg::ReductionKind kind);
+  void add(alg::ReductionKind kind, const Scalar &v);
 };
 
 /// The operands of one tape instruction, as `in(k)` reads them from the
@@ -144,6 +159,16 @@ private:
   Scalar readTensor(alg::LoadOp load, const Operands &in,
                     ArrayRef<int64_t> dims);
   std::string runDefine(alg::DefineOp def);
+  std::string runStream(alg::OnlineReduceOp stream);
+  /// One output element of `stream`: its accumulators at `point` (the
+  /// left-hand indices, then the streamed index).
+  std::string streamElement(alg::OnlineReduceOp stream, const Tape &body,
+                            ArrayRef<Tape> repairs,
+                            MutableArrayRef<int64_t> point, int64_t extent,
+                            SmallVectorImpl<double> &accumulators);
+  /// A nested alg.reduce at the point `dims` of its enclosing block.
+  std::string runNested(const Tape::Inst &inst, ArrayRef<int64_t> dims,
+                        Scalar &result);
   int64_t extent(Attribute dim) {
     if (auto name = dyn_cast<StringAttr>(dim))
       return sizes->at(name.getValue().str());
@@ -196,13 +221,16 @@ std::string Interpreter::compile(Block &block, Tape &tape) {
   for (Operation &op : block) {
     if (auto yield = dyn_cast<alg::YieldOp>(op)) {
       // (a definition may yield a scalar input as it is: C[i] = s)
-      auto it = slot.find(yield.getValue());
-      if (it != slot.end()) {
-        tape.yield = it->second;
-      } else if (std::string e = outerSlot(yield.getValue(), tape.yield);
-                 !e.empty()) {
-        return e;
+      for (Value v : yield.getValues()) {
+        int at;
+        auto it = slot.find(v);
+        if (it != slot.end())
+          at = it->second;
+        else if (std::string e = outerSlot(v, at); !e.empty())
+          return e;
+        tape.yields.push_back(at);
       }
+      tape.yield = tape.yields.front();
       break;
     }
     Tape::Inst inst;
@@ -247,6 +275,14 @@ std::string Interpreter::compile(Block &block, Tape &tape) {
         return "the interpreter does not support this constant";
     } else if (auto size = dyn_cast<alg::SizeOp>(op)) {
       inst.constant.i = sizes->at(size.getName().str());
+    } else if (auto reduce = dyn_cast<alg::ReduceOp>(op)) {
+      inst.nested = std::make_shared<Tape>();
+      if (std::string e = compile(reduce.getBody().front(), *inst.nested);
+          !e.empty())
+        return e;
+      inst.nestedKind = reduce.getKind();
+      for (Attribute d : reduce.getReduceDims())
+        inst.nestedExtents.push_back(extent(d));
     }
     inst.result = next;
     slot[op.getResult(0)] = next++;
@@ -473,6 +509,10 @@ std::string Interpreter::execute(const Tape &tape,
       r = inst.constant;
     else if (auto load = dyn_cast<alg::LoadOp>(op))
       r = readTensor(load, in, dims);
+    else if (inst.nested)
+      error = runNested(inst, dims, r);
+    else if (auto apply = dyn_cast<alg::ApplyOp>(op))
+      r.i = evalAffine(apply.getMap().getResult(0), dims, symbols);
     else
       handled = evalArith(op, in, r, error) || evalCast(op, in, r) ||
                 evalMath(op, in, r);
@@ -490,6 +530,26 @@ std::string Interpreter::execute(const Tape &tape,
   if (result.poison)
     return outOfRange;
   return "";
+}
+
+Fold::Fold(alg::ReductionKind kind) {
+  switch (kind) {
+  case alg::ReductionKind::sum: f = 0; i = 0; break;
+  case alg::ReductionKind::prod: f = 1; i = 1; break;
+  case alg::ReductionKind::max:
+    f = -HUGE_VAL; i = std::numeric_limits<int64_t>::min(); break;
+  case alg::ReductionKind::min:
+    f = HUGE_VAL; i = std::numeric_limits<int64_t>::max(); break;
+  }
+}
+
+void Fold::add(alg::ReductionKind kind, const Scalar &v) {
+  switch (kind) {
+  case alg::ReductionKind::sum: f += v.f; i += v.i; break;
+  case alg::ReductionKind::prod: f *= v.f; i *= v.i; break;
+  case alg::ReductionKind::max: f = nanMax(f, v.f); i = std::max(i, v.i); break;
+  case alg::ReductionKind::min: f = nanMin(f, v.f); i = std::min(i, v.i); break;
+  }
 }
 
 /// Advances a multi-index over `extents` in row-major order; false at the end.
@@ -539,33 +599,17 @@ std::string Interpreter::runDefine(alg::DefineOp def) {
       if (std::string e = execute(body, bodySlots, point, std::nullopt, value); !e.empty())
         return "in '" + def.getName().str() + "': " + e;
     } else {
-      double accF = 0;
-      int64_t accI = 0;
-      switch (*kind) {
-      case alg::ReductionKind::sum: accF = 0; accI = 0; break;
-      case alg::ReductionKind::prod: accF = 1; accI = 1; break;
-      case alg::ReductionKind::max:
-        accF = -HUGE_VAL; accI = std::numeric_limits<int64_t>::min(); break;
-      case alg::ReductionKind::min:
-        accF = HUGE_VAL; accI = std::numeric_limits<int64_t>::max(); break;
-      }
+      Fold acc(*kind);
       std::fill(red.begin(), red.end(), 0);
       do {
         Scalar v;
         if (std::string e = execute(body, bodySlots, point, std::nullopt, v); !e.empty())
           return "in '" + def.getName().str() + "': " + e;
-        switch (*kind) {
-        case alg::ReductionKind::sum: accF += v.f; accI += v.i; break;
-        case alg::ReductionKind::prod: accF *= v.f; accI *= v.i; break;
-        case alg::ReductionKind::max:
-          accF = nanMax(accF, v.f); accI = std::max(accI, v.i); break;
-        case alg::ReductionKind::min:
-          accF = nanMin(accF, v.f); accI = std::min(accI, v.i); break;
-        }
+        acc.add(*kind, v);
       } while (advance(red, reduced));
       Scalar folded;
-      folded.f = accF;
-      folded.i = accI;
+      folded.f = acc.f;
+      folded.i = acc.i;
       folded = normalise(folded, bodyKind);
       if (hasEpilogue) {
         if (std::string e =
@@ -583,6 +627,144 @@ std::string Interpreter::runDefine(alg::DefineOp def) {
     advance(par, shape);
   }
   tensors[def.getResult()] = std::move(out);
+  return "";
+}
+
+std::string Interpreter::runNested(const Tape::Inst &inst,
+                                   ArrayRef<int64_t> dims, Scalar &result) {
+  const Tape &body = *inst.nested;
+  SmallVector<Scalar> slots(body.numSlots);
+  SmallVector<int64_t> point(dims.begin(), dims.end());
+  point.resize(dims.size() + inst.nestedExtents.size(), 0);
+  MutableArrayRef<int64_t> reduced(point.data() + dims.size(),
+                                   inst.nestedExtents.size());
+  Fold acc(inst.nestedKind);
+  if (llvm::all_of(inst.nestedExtents, [](int64_t e) { return e > 0; })) {
+    do {
+      Scalar v;
+      if (std::string e = execute(body, slots, point, std::nullopt, v);
+          !e.empty())
+        return e;
+      acc.add(inst.nestedKind, v);
+    } while (advance(reduced, inst.nestedExtents));
+  }
+  result.f = acc.f;
+  result.i = acc.i;
+  return "";
+}
+
+/// A leader at its identity (no finite term yet) reads as 0 (see
+/// alg.online_reduce).
+static double safeLeader(double v) { return std::isinf(v) ? 0.0 : v; }
+
+std::string Interpreter::streamElement(alg::OnlineReduceOp stream,
+                                       const Tape &body, ArrayRef<Tape> repairs,
+                                       MutableArrayRef<int64_t> point,
+                                       int64_t extent,
+                                       SmallVectorImpl<double> &acc) {
+  unsigned rank = stream.getRank(), count = acc.size();
+  SmallVector<unsigned> leaders = stream.getLeaders();
+  SmallVector<Scalar> slots(body.numSlots);
+  for (unsigned i = 0; i < count; ++i)
+    acc[i] = Fold(stream.getAccumulatorKind(i)).f;
+  for (int64_t k = 0; k < extent; ++k) {
+    point[rank] = k;
+    // The leaders' terms read no leader: any value will do for them.
+    for (unsigned j = 0; j < leaders.size(); ++j)
+      slots[rank + 1 + j].f = safeLeader(acc[leaders[j]]);
+    Scalar first;
+    if (std::string e = execute(body, slots, point, std::nullopt, first);
+        !e.empty())
+      return e;
+    SmallVector<double> oldSafe, newSafe;
+    for (unsigned j = 0; j < leaders.size(); ++j) {
+      Fold fold(stream.getAccumulatorKind(leaders[j]));
+      fold.f = acc[leaders[j]];
+      fold.add(stream.getAccumulatorKind(leaders[j]),
+               slots[body.yields[leaders[j]]]);
+      newSafe.push_back(safeLeader(fold.f));
+      // A repair from the identity is 1: no term has read that leader yet.
+      oldSafe.push_back(std::isinf(acc[leaders[j]]) ? newSafe.back()
+                                                    : acc[leaders[j]]);
+      acc[leaders[j]] = fold.f;
+      slots[rank + 1 + j].f = newSafe.back();
+    }
+    if (std::string e = execute(body, slots, point, std::nullopt, first);
+        !e.empty())
+      return e;
+    SmallVector<double> factor(count, 1.0);
+    for (unsigned j = 0; j < leaders.size(); ++j) {
+      SmallVector<Scalar> repairSlots(repairs[j].numSlots);
+      repairSlots[0].f = oldSafe[j];
+      repairSlots[1].f = newSafe[j];
+      Scalar unused;
+      if (std::string e =
+              execute(repairs[j], repairSlots, {}, std::nullopt, unused);
+          !e.empty())
+        return e;
+      unsigned f = 0;
+      for (unsigned i = 0; i < count; ++i)
+        if (!stream.isLeader(i))
+          factor[i] *= repairSlots[repairs[j].yields[f++]].f;
+    }
+    for (unsigned i = 0; i < count; ++i) {
+      if (stream.isLeader(i))
+        continue;
+      acc[i] = acc[i] * factor[i] + slots[body.yields[i]].f;
+    }
+  }
+  return "";
+}
+
+std::string Interpreter::runStream(alg::OnlineReduceOp stream) {
+  std::string where = "in '" + stream.getName().str() + "': ";
+  SmallVector<int64_t> shape;
+  for (Attribute d : stream.getDims())
+    shape.push_back(extent(d));
+  int64_t length = extent(stream.getOver()[0]);
+  auto type = cast<RankedTensorType>(stream.getResult().getType());
+  std::vector<int64_t> shapeVec(shape.begin(), shape.end());
+  auto dtype = dtypeOf(type.getElementType());
+  if (!rt::shapeNumElements(shapeVec, rt::dtypeSize(*dtype)))
+    return where + "its shape is too large";
+  rt::HostTensor out = rt::HostTensor::zeros(*dtype, shapeVec);
+  Tape body, epilogue;
+  std::vector<Tape> repairs(stream.getRepairs().size());
+  if (std::string e = compile(stream.getBody().front(), body); !e.empty())
+    return where + e;
+  if (std::string e = compile(stream.getEpilogue().front(), epilogue);
+      !e.empty())
+    return where + e;
+  for (auto [tape, region] : llvm::zip(repairs, stream.getRepairs()))
+    if (std::string e = compile(region.front(), tape); !e.empty())
+      return where + e;
+  unsigned rank = stream.getRank(), count = stream.getAccumulators().size();
+  Kind accKind = kindOf(stream.getAccumulatorType());
+  SmallVector<int64_t> point(rank + 1, 0);
+  SmallVector<Scalar> epilogueSlots(epilogue.numSlots);
+  SmallVector<double> acc(count);
+  for (size_t flat = 0, total = out.numElements(); flat < total; ++flat) {
+    if (std::string e = streamElement(stream, body, repairs, point, length, acc);
+        !e.empty())
+      return where + e;
+    for (unsigned i = 0; i < count; ++i) {
+      Scalar a;
+      a.f = acc[i];
+      epilogueSlots[rank + i] = normalise(a, accKind);
+    }
+    Scalar value;
+    ArrayRef<int64_t> par(point.data(), rank);
+    if (std::string e =
+            execute(epilogue, epilogueSlots, par, std::nullopt, value);
+        !e.empty())
+      return where + e;
+    if (rt::isFloat(*dtype))
+      out.setFromDouble(flat, value.f);
+    else
+      out.setFromInt64(flat, value.i);
+    advance(MutableArrayRef<int64_t>(point.data(), rank), shape);
+  }
+  tensors[stream.getResult()] = std::move(out);
   return "";
 }
 
@@ -661,6 +843,9 @@ std::string Interpreter::run(const std::vector<rt::HostTensor> &inputs,
     }
     if (auto def = dyn_cast<alg::DefineOp>(op))
       if (std::string e = runDefine(def); !e.empty())
+        return e;
+    if (auto stream = dyn_cast<alg::OnlineReduceOp>(op))
+      if (std::string e = runStream(stream); !e.empty())
         return e;
   }
   outputs.clear();

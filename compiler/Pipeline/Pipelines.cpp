@@ -69,6 +69,10 @@ void nautilus::registerPipelineDialects(DialectRegistry &registry) {
 static void buildScheduledTile(OpPassManager &pm,
                                const std::shared_ptr<ScheduleProvider> &schedules) {
   pm.addNestedPass<alg::KernelOp>(createAlgFuseElementwise());
+  // Chains of reductions over one index stream in one pass where the
+  // target's lowering runs streams; each decision is a remark (nautc shows
+  // them under --explain).
+  pm.addPass(createAlgFuseReductions(schedules, /*explain=*/true));
   pm.addPass(createConvertAlgToTile(schedules));
   // A mixture of experts' contractions, bucketed by expert, become grouped
   // GEMMs; contractions that tensor cores can run take a tensor-core

@@ -43,6 +43,13 @@ public:
                               const TargetInfo &target) override {
     return spreadOverMachine(schedule, extents, target);
   }
+  bool fusesReductions(const TargetInfo &target, std::string &why) override {
+    return defaultFusesReductions(target, why);
+  }
+  bool recomputesInStreams(const TargetInfo &target,
+                           std::string &why) override {
+    return defaultRecomputesInStreams(target, why);
+  }
 };
 
 } // namespace

@@ -363,3 +363,20 @@ nautilus::spreadOverMachine(tile::ScheduleAttr schedule,
       schedule.getContext(), tile,
       std::min(schedule.getThreads(), elements));
 }
+
+bool nautilus::defaultFusesReductions(const TargetInfo &target,
+                                      std::string &why) {
+  if (target.isCPU())
+    return true;
+  why = "the GPU lowering of a streamed reduction (one flash kernel) is not "
+        "built yet, so its reductions stay separate programs";
+  return false;
+}
+
+bool nautilus::defaultRecomputesInStreams(const TargetInfo &target,
+                                          std::string &why) {
+  why = "the stream on " + target.name +
+        " steps one key at a time, so a score recomputed there would be a "
+        "dot product of its own rather than part of a blocked contraction";
+  return false;
+}

@@ -73,6 +73,13 @@ public:
                                       Extents extents,
                                       const TargetInfo &target) = 0;
 
+  /// Whether alg-fuse-reductions streams chains of reductions over one
+  /// index on `target` (see defaultFusesReductions); when not, `why`.
+  virtual bool fusesReductions(const TargetInfo &target, std::string &why) = 0;
+  /// Whether a stream recomputes the reductions its body reads point by
+  /// point (see defaultRecomputesInStreams); when not, `why`.
+  virtual bool recomputesInStreams(const TargetInfo &target,
+                                   std::string &why) = 0;
   /// Called by tile-apply-schedules before it asks `replacement` of each
   /// program of `module`; a provider that names programs checks its names
   /// here. Failure: reported.
@@ -132,6 +139,13 @@ public:
   tile::ScheduleAttr splitSum(tile::ScheduleAttr schedule, Extents extents,
                               const TargetInfo &target) override {
     return next->splitSum(schedule, extents, target);
+  }
+  bool fusesReductions(const TargetInfo &target, std::string &why) override {
+    return next->fusesReductions(target, why);
+  }
+  bool recomputesInStreams(const TargetInfo &target,
+                           std::string &why) override {
+    return next->recomputesInStreams(target, why);
   }
   mlir::LogicalResult beginReplacing(mlir::ModuleOp module) override {
     return next->beginReplacing(module);

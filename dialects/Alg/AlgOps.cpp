@@ -4,6 +4,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
@@ -140,6 +141,11 @@ LogicalResult DefineOp::verify() {
            << getNumReduced() << " reduced), found " << body.getNumArguments();
   if (failed(verifyIndexArgs(*this, body, domain, "body")))
     return failure();
+  if (cast<YieldOp>(body.getTerminator()).getValues().size() != 1 ||
+      (!getEpilogue().empty() &&
+       cast<YieldOp>(getEpilogue().front().getTerminator()).getValues().size() !=
+           1))
+    return emitOpError("a body and an epilogue yield one value");
   Type bodyType = getBodyType();
   Type elementType = type.getElementType();
 
@@ -237,5 +243,158 @@ LogicalResult SizeOp::verify() {
   KernelOp kernel = getKernel(*this);
   if (kernel && kernel.getSizeIndex(getName()) < 0)
     return emitOpError("'") << getName() << "' is not a size of the kernel";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ReduceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReduceOp::verify() {
+  if (getReduceDims().empty())
+    return emitOpError("reduces over at least one index");
+  if (failed(verifyDims(*this, getReduceDims(), getReduceDims().size(),
+                        "reduce")))
+    return failure();
+  Block &body = getBody().front();
+  unsigned enclosing = countIndexArgs(getOperation()->getBlock());
+  unsigned domain = enclosing + getReduceDims().size();
+  if (body.getNumArguments() != domain ||
+      failed(verifyIndexArgs(*this, body, domain, "body")))
+    return emitOpError("the body takes the enclosing block's ")
+           << enclosing << " indices and " << getReduceDims().size()
+           << " reduced ones";
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (yield.getValues().size() != 1 ||
+      yield.getValue().getType() != getResult().getType())
+    return emitOpError("the body yields one ") << getResult().getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// OnlineReduceOp
+//===----------------------------------------------------------------------===//
+
+ReductionKind OnlineReduceOp::getAccumulatorKind(unsigned i) {
+  return *symbolizeReductionKind(
+      cast<StringAttr>(getAccumulators()[i]).getValue());
+}
+
+bool OnlineReduceOp::isLeader(unsigned i) {
+  ReductionKind kind = getAccumulatorKind(i);
+  return kind == ReductionKind::max || kind == ReductionKind::min;
+}
+
+SmallVector<unsigned> OnlineReduceOp::getLeaders() {
+  SmallVector<unsigned> leaders;
+  for (unsigned i = 0; i < getAccumulators().size(); ++i)
+    if (isLeader(i))
+      leaders.push_back(i);
+  return leaders;
+}
+
+SmallVector<unsigned> OnlineReduceOp::getFollowers() {
+  SmallVector<unsigned> followers;
+  for (unsigned i = 0; i < getAccumulators().size(); ++i)
+    if (!isLeader(i))
+      followers.push_back(i);
+  return followers;
+}
+
+Type OnlineReduceOp::getAccumulatorType() {
+  return cast<YieldOp>(getBody().front().getTerminator())
+      .getValues()
+      .front()
+      .getType();
+}
+
+/// Whether `value` is computed (in `block`) from any of `args`.
+static bool dependsOnAny(Value value, ArrayRef<BlockArgument> args) {
+  SmallVector<Value> work{value};
+  llvm::SmallPtrSet<Value, 16> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      if (llvm::is_contained(args, arg))
+        return true;
+    if (Operation *def = v.getDefiningOp())
+      llvm::append_range(work, def->getOperands());
+  }
+  return false;
+}
+
+LogicalResult OnlineReduceOp::verify() {
+  auto type = cast<RankedTensorType>(getResult().getType());
+  if (failed(verifyDims(*this, getDims(), type.getRank(), "online_reduce")) ||
+      failed(verifyDims(*this, getOver(), 1, "online_reduce")))
+    return failure();
+  unsigned count = getAccumulators().size();
+  for (Attribute a : getAccumulators()) {
+    std::optional<ReductionKind> kind =
+        symbolizeReductionKind(cast<StringAttr>(a).getValue());
+    if (!kind || *kind == ReductionKind::prod)
+      return emitOpError("an accumulator is max, min (a leader) or sum (a "
+                         "follower), not '")
+             << cast<StringAttr>(a).getValue() << "'";
+  }
+  SmallVector<unsigned> leaders = getLeaders(), followers = getFollowers();
+  if (leaders.empty() || followers.empty())
+    return emitOpError("needs at least one leader and one follower");
+  if (getRepairs().size() != leaders.size())
+    return emitOpError("has ") << getRepairs().size()
+                               << " repairs for " << leaders.size()
+                               << " leaders";
+
+  Block &body = getBody().front();
+  unsigned rank = getRank();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (yield.getValues().size() != count)
+    return emitOpError("the body yields one term per accumulator (")
+           << count << ")";
+  Type acc = getAccumulatorType();
+  if (!isa<FloatType>(acc) ||
+      llvm::any_of(yield.getValues(),
+                   [&](Value v) { return v.getType() != acc; }))
+    return emitOpError("the accumulators are of one float type");
+  if (body.getNumArguments() != rank + 1 + leaders.size() ||
+      failed(verifyIndexArgs(*this, body, rank + 1, "body")) ||
+      llvm::any_of(body.getArguments().drop_front(rank + 1),
+                   [&](BlockArgument a) { return a.getType() != acc; }))
+    return emitOpError("the body takes ")
+           << rank + 1 << " indices and one " << acc << " per leader";
+  SmallVector<BlockArgument> leaderArgs(body.getArguments().drop_front(rank + 1));
+  for (unsigned j : leaders)
+    if (dependsOnAny(yield.getValues()[j], leaderArgs))
+      return emitOpError("the term of leader ")
+             << j << " depends on a leader's value";
+
+  for (Region &repair : getRepairs()) {
+    Block &block = repair.front();
+    auto factors = cast<YieldOp>(block.getTerminator());
+    if (block.getNumArguments() != 2 ||
+        llvm::any_of(block.getArgumentTypes(),
+                     [&](Type t) { return t != acc; }) ||
+        factors.getValues().size() != followers.size() ||
+        llvm::any_of(factors.getValues(),
+                     [&](Value v) { return v.getType() != acc; }))
+      return emitOpError("a repair takes the old and new ")
+             << acc << " and yields one factor per follower ("
+             << followers.size() << ")";
+  }
+
+  Block &epilogue = getEpilogue().front();
+  auto stored = cast<YieldOp>(epilogue.getTerminator());
+  if (epilogue.getNumArguments() != rank + count ||
+      failed(verifyIndexArgs(*this, epilogue, rank, "epilogue")) ||
+      llvm::any_of(epilogue.getArguments().drop_front(rank),
+                   [&](BlockArgument a) { return a.getType() != acc; }))
+    return emitOpError("the epilogue takes the ")
+           << rank << " left-hand indices and the " << count
+           << " accumulators";
+  if (stored.getValues().size() != 1 ||
+      stored.getValue().getType() != type.getElementType())
+    return emitOpError("the epilogue yields one ") << type.getElementType();
   return success();
 }

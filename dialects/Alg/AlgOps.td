@@ -170,10 +170,122 @@ def Alg_SizeOp : Alg_Op<"size", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Alg_YieldOp : Alg_Op<"yield", [Terminator, HasParent<"DefineOp">, Pure]> {
+def Alg_YieldOp : Alg_Op<"yield", [Terminator,
+    ParentOneOf<["DefineOp", "ReduceOp", "OnlineReduceOp"]>, Pure]> {
   let summary = "The value of a body or epilogue at one point";
-  let arguments = (ins AnyType:$value);
-  let assemblyFormat = "$value attr-dict `:` type($value)";
+  let description = [{
+    One value, but in an `alg.online_reduce`'s body (one term per
+    accumulator) and repairs (one factor per follower).
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "$values attr-dict `:` type($values)";
+  let extraClassDeclaration = [{
+    /// The one value yielded (bodies and epilogues of definitions).
+    mlir::Value getValue() { return getValues().front(); }
+  }];
+}
+
+def Alg_ReduceOp : Alg_Op<"reduce", [RecursiveMemoryEffects,
+    ParentOneOf<["DefineOp", "ReduceOp", "OnlineReduceOp"]>]> {
+  let summary = "A reduction inside a body: one scalar folded over indices";
+  let description = [{
+    The fold with `kind` over the indices of extents `reduce_dims` of the
+    value its body yields. The body takes the enclosing block's index
+    arguments (the enclosing domain), then one per reduced index, so its
+    index maps are over the enclosing domain followed by its own indices.
+    It reads only tensors, constants and sizes (no value of the enclosing
+    block). `alg-fuse-reductions` makes it when it recomputes a reduction
+    (a contraction's S) where a streamed reduction reads it, so that the
+    reduction is never stored.
+
+    ```mlir
+    %s = alg.reduce sum over ["D"] : f32 {
+    ^bb0(%b: index, %h: index, %n: index, %d: index, %m: index, %k: index):
+      ...
+      alg.yield %qk : f32
+    }
+    ```
+  }];
+  let arguments = (ins Alg_ReductionKind:$kind, ArrayAttr:$reduce_dims);
+  let results = (outs AnyType:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $kind `over` $reduce_dims attr-dict `:` type($result) $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Alg_OnlineReduceOp : Alg_Op<"online_reduce", [HasParent<"KernelOp">,
+    RecursiveMemoryEffects]> {
+  let summary = "Reductions over one index fused into one streaming pass";
+  let description = [{
+    Several reductions over the same index `over` (of the definition's
+    domain `dims`), computed in one pass over it. Each *accumulator* has a
+    kind (`accumulators`): a *leader* is a `max` or `min`; a *follower* is a
+    `sum` whose terms read the leaders' final values. At the end, leader j
+    is the fold of its term over the index and follower i is
+    `sum over k of term_i(k, leaders' final values)`; the `epilogue` maps
+    (the left-hand indices, then every accumulator) to the stored value.
+
+    The body takes the left-hand indices, the streamed index and then one
+    value per leader (in accumulator order), and yields one term per
+    accumulator: a leader's term must not depend on any leader value, a
+    follower's is its term computed at the given leader values.
+
+    `repairs` has one region per leader, taking its old and new value and
+    yielding one factor per follower (in order) such that, for every point
+    k, `term_i(k, new) = term_i(k, old) * factor_i(old, new)`:
+    `alg-fuse-reductions` derives them (see docs/architecture.md). That is
+    what lets the pass stream: it keeps running leaders and, when one
+    moves, multiplies the followers' partial sums by the factors.
+
+    A lowering computes the terms at the running leader values with a
+    leader still at its identity (-inf for max: no finite term seen yet)
+    read as 0, so `exp(s - r)` is 0 for a masked `s = -inf` rather than
+    NaN; and the repair from a leader at its identity is 1 (the partial
+    sums then hold only such zero terms). The interpreter evaluates it the
+    same way, so its repairs are tested.
+
+    ```mlir
+    // O[n, d] = sum[m](exp(S[n, m] - Mx[n]) * V[m, d]) / sum[m](exp(S - Mx))
+    %O = alg.online_reduce "O" dims ["N", "D"] over ["M"]
+        accumulators ["max", "sum", "sum"] : tensor<?x?xf32> body {
+    ^bb0(%n: index, %d: index, %m: index, %mx: f32):
+      ...
+      alg.yield %s, %p, %pv : f32, f32, f32
+    } epilogue {
+    ^bb0(%n: index, %d: index, %mx: f32, %l: f32, %o: f32):
+      %y = arith.divf %o, %l : f32
+      alg.yield %y : f32
+    } repairs {
+    ^bb0(%old: f32, %new: f32):
+      %f = ...  // exp(old - new)
+      alg.yield %f, %f : f32, f32
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, ArrayAttr:$dims, ArrayAttr:$over,
+                       StrArrayAttr:$accumulators);
+  let results = (outs AnyRankedTensor:$result);
+  let regions = (region SizedRegion<1>:$body, SizedRegion<1>:$epilogue,
+                        VariadicRegion<SizedRegion<1>>:$repairs);
+  let assemblyFormat = [{
+    $name `dims` $dims `over` $over `accumulators` $accumulators attr-dict
+    `:` type($result) `body` $body `epilogue` $epilogue `repairs` $repairs
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    unsigned getRank() { return getDims().size(); }
+    /// The kind of accumulator `i`.
+    ReductionKind getAccumulatorKind(unsigned i);
+    /// Whether accumulator `i` is a leader (max or min).
+    bool isLeader(unsigned i);
+    /// The indices of the leaders, and of the followers, in order.
+    llvm::SmallVector<unsigned> getLeaders();
+    llvm::SmallVector<unsigned> getFollowers();
+    /// The type of every accumulator (a float type).
+    mlir::Type getAccumulatorType();
+  }];
 }
 
 def Alg_RequireOp : Alg_Op<"require", [HasParent<"KernelOp">]> {

@@ -732,11 +732,57 @@ def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure,
   let hasFolder = 1;
 }
 
+def Tile_OnlineReduceOp : Tile_Op<"online_reduce", [RecursiveMemoryEffects]> {
+  let summary = "Reductions over one index streamed in one pass, repaired";
+  let description = [{
+    The tile form of `alg.online_reduce` (see there): one result per
+    accumulator (`accumulators`: `max`/`min` leaders, then or among them
+    `sum` followers), all of the result type. The body takes the streamed
+    index and one tile per leader, and yields one tile per accumulator: a
+    leader's term (not reading any leader), a follower's term at the given
+    leader values. `repairs` has one region per leader, taking the old and
+    new leader tiles and yielding one factor tile per follower.
+
+    A lowering keeps running leaders and partial sums: at each point it
+    folds the leaders' terms, computes the followers' terms at the new
+    leaders (a leader at its identity read as 0), and adds them to the
+    partial sums multiplied by the repair factors from the old leaders to
+    the new (1 from a leader at its identity). Loads
+    in the body map the output dimensions, then the streamed index (then
+    the indices of any `tile.reduce` nested in it).
+  }];
+  let arguments = (ins Index:$extent, StrArrayAttr:$accumulators);
+  let results = (outs Variadic<AnyVectorOfAnyRank>:$results);
+  let regions = (region SizedRegion<1>:$body,
+                        VariadicRegion<SizedRegion<1>>:$repairs);
+  let assemblyFormat = [{
+    `over` `(` $extent `)` `accumulators` $accumulators attr-dict `:`
+    type($results) $body `repairs` $repairs
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The kind of accumulator `i`.
+    ::nautilus::alg::ReductionKind getAccumulatorKind(unsigned i);
+    /// Whether accumulator `i` is a leader (max or min).
+    bool isLeader(unsigned i);
+    /// The number of leaders.
+    unsigned getNumLeaders();
+  }];
+}
+
 def Tile_YieldOp : Tile_Op<"yield", [Terminator,
-    ParentOneOf<["ReduceOp", "ContractOp"]>, Pure]> {
+    ParentOneOf<["ReduceOp", "ContractOp", "OnlineReduceOp"]>, Pure]> {
   let summary = "The tile folded at one reduced point, or a computed operand's tile";
-  let arguments = (ins AnyVectorOfAnyRank:$value);
-  let assemblyFormat = "$value attr-dict `:` type($value)";
+  let description = [{
+    One tile, but in a `tile.online_reduce` (one term per accumulator, one
+    factor per follower).
+  }];
+  let arguments = (ins Variadic<AnyVectorOfAnyRank>:$values);
+  let assemblyFormat = "$values attr-dict `:` type($values)";
+  let extraClassDeclaration = [{
+    /// The one tile yielded (reductions and computed operands).
+    mlir::Value getValue() { return getValues().front(); }
+  }];
 }
 
 #endif

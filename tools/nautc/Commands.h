@@ -4,7 +4,21 @@
 
 #include "tools/nautc/Options.h"
 
+#include "mlir/IR/Diagnostics.h"
+
 namespace nautilus {
+/// Drops the compiler's remarks (alg-fuse-reductions' fusions and
+/// refusals) unless `show` (--explain). Install after the handler that
+/// prints: the handler installed last sees a diagnostic first.
+class RemarkFilter : public mlir::ScopedDiagnosticHandler {
+public:
+  RemarkFilter(mlir::MLIRContext &context, bool show)
+      : ScopedDiagnosticHandler(&context, [show](mlir::Diagnostic &d) {
+          return mlir::success(!show && d.getSeverity() ==
+                                            mlir::DiagnosticSeverity::Remark);
+        }) {}
+};
+
 int runCompile(const Options &opts);
 int runRun(const Options &opts);
 } // namespace nautilus

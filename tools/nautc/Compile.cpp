@@ -69,6 +69,7 @@ int nautilus::runCompile(const Options &opts) {
   if (int rc = loadKernel(opts.source(), context, sourceMgr, /*bindShape=*/true, loaded))
     return rc;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context, llvm::errs());
+  RemarkFilter remarks(context, opts.explain);
   std::optional<TargetInfo> target =
       getTarget(opts.target, opts.multiprocessors);
   std::optional<Artifact> kind = artifactNamed(opts.emit);

@@ -271,6 +271,7 @@ int nautilus::runRun(const Options &opts) {
   // From here on, diagnostics point into the source (and a schedule's
   // text), as `nautc compile` prints them.
   SourceMgrDiagnosticHandler handler(sourceMgr, &context, llvm::errs());
+  RemarkFilter remarks(context, opts.explain);
   // Specialise the kernel to the sizes, and keep the alg IR for --check.
   if (failed(bindSizes(*loaded.module, run.sizes)))
     return kExitUserError;

@@ -11,6 +11,13 @@ namespace nautilus {
 #define GEN_PASS_DECL
 #include "compiler/Transforms/Alg/Passes.h.inc"
 
+class ScheduleProvider;
+
+/// alg-fuse-reductions asking `schedules` whether the target streams.
+std::unique_ptr<mlir::Pass>
+createAlgFuseReductions(std::shared_ptr<ScheduleProvider> schedules,
+                        bool explain);
+
 #define GEN_PASS_REGISTRATION
 #include "compiler/Transforms/Alg/Passes.h.inc"
 

@@ -1,0 +1,568 @@
+//===- FuseReductions.cpp - Stream chains of reductions in one pass -------===//
+//
+// A sum C over index k that reads a max (or min) R over the same k through
+// a repairable term (Repair.h) becomes one alg.online_reduce with R as its
+// leader; the sums C's epilogue reads that follow the same leaders join it
+// (softmax's denominator beside attention's numerator). Reductions the
+// stream's body reads point by point (attention's S) are then recomputed
+// there as nested alg.reduce, so that nothing of the stream's full domain
+// is stored. Each fusion, and each refusal with its reason, is a remark.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Transforms/Alg/Inlining.h"
+#include "compiler/Transforms/Alg/Passes.h"
+#include "compiler/Transforms/Alg/Repair.h"
+#include "compiler/Schedule/SchedulingPass.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace nautilus {
+#define GEN_PASS_DEF_ALGFUSEREDUCTIONS
+#include "compiler/Transforms/Alg/Passes.h.inc"
+} // namespace nautilus
+
+using namespace mlir;
+using namespace nautilus;
+
+namespace {
+
+/// A reduction that folds one index, the same as `over`.
+bool foldsOnly(alg::DefineOp def, Attribute over) {
+  return def && def.isReduction() && def.getNumReduced() == 1 &&
+         def.getReduceDimsAttr()[0] == over;
+}
+
+bool isLeaderKind(alg::DefineOp def) {
+  return *def.getKind() == alg::ReductionKind::max ||
+         *def.getKind() == alg::ReductionKind::min;
+}
+
+bool readsDim(AffineMap map, unsigned dim) {
+  return llvm::any_of(map.getResults(),
+                      [&](AffineExpr e) { return e.isFunctionOfDim(dim); });
+}
+
+/// `map` (over `from` dims) over `to` dims, the extra ones unused.
+AffineMap widen(AffineMap map, unsigned to) {
+  return AffineMap::get(to, map.getNumSymbols(), map.getResults(),
+                        map.getContext());
+}
+
+/// Merges loads of one element in `block` into the first, so that a
+/// running value read twice is one value.
+void mergeSameLoads(Block &block) {
+  SmallVector<alg::LoadOp> seen;
+  for (alg::LoadOp load : llvm::make_early_inc_range(block.getOps<alg::LoadOp>())) {
+    auto same = llvm::find_if(seen, [&](alg::LoadOp earlier) {
+      return earlier.getTensor() == load.getTensor() &&
+             earlier.getMap() == load.getMap() &&
+             earlier.getIndirect().empty() && load.getIndirect().empty();
+    });
+    if (same == seen.end()) {
+      seen.push_back(load);
+      continue;
+    }
+    load.getResult().replaceAllUsesWith(same->getResult());
+    load.erase();
+  }
+}
+
+/// `map` read at `at`: its dims replaced by `at`'s results (both over the
+/// kernel's sizes as symbols).
+AffineMap substituteDims(AffineMap map, AffineMap at) {
+  SmallVector<AffineExpr> symbols;
+  for (unsigned i = 0; i < map.getNumSymbols(); ++i)
+    symbols.push_back(getAffineSymbolExpr(i, map.getContext()));
+  return map.replaceDimsAndSymbols(at.getResults(), symbols, at.getNumDims(),
+                                   map.getNumSymbols());
+}
+
+/// A leader of a stream: the definition and where the consumer reads it.
+// (Op handles are mutable: their accessors are not const.)
+struct Leader {
+  mutable alg::DefineOp def;
+  AffineMap map; // over the stream's domain (left-hand indices, then k)
+  SmallVector<alg::LoadOp> reads; // in the bodies that will be streamed
+};
+
+/// A follower: a sum over k whose term reads the leaders.
+struct Follower {
+  mutable alg::DefineOp def;
+  AffineMap at;   // its body's domain over the stream's domain
+  SmallVector<Repair> repairs; // one per leader
+  mutable alg::LoadOp read; // where the consumer's epilogue reads it (null: C)
+};
+
+/// One chain: the stream that replaces `consumer`.
+struct Chain {
+  alg::DefineOp consumer;
+  SmallVector<Leader> leaders;
+  SmallVector<Follower> followers; // the consumer first
+};
+
+class ChainBuilder {
+public:
+  ChainBuilder(alg::DefineOp consumer) : consumer(consumer) {}
+
+  /// The chain of `consumer`, or failure with `why` empty when it reads no
+  /// leader (nothing to fuse) or set when a fusion is refused.
+  FailureOr<Chain> analyse(std::string &why);
+
+private:
+  LogicalResult findLeaders(std::string &why);
+  FailureOr<Follower> follow(alg::DefineOp def, AffineMap at,
+                             std::string &why);
+  void addEpilogueFollowers();
+
+  alg::DefineOp consumer;
+  Chain chain;
+};
+
+LogicalResult ChainBuilder::findLeaders(std::string &why) {
+  Attribute over = consumer.getReduceDimsAttr()[0];
+  unsigned k = consumer.getRank();
+  mergeSameLoads(consumer.getBody().front());
+  for (auto load : consumer.getBody().front().getOps<alg::LoadOp>()) {
+    alg::DefineOp def = definitionOf(load.getTensor());
+    if (!foldsOnly(def, over) || readsDim(load.getMap(), k) ||
+        !load.getIndirect().empty())
+      continue;
+    if (!isLeaderKind(def)) {
+      why = "it reads '" + def.getName().str() + "', a " +
+            alg::stringifyReductionKind(*def.getKind()).str() +
+            " over the same index: following it needs an additive "
+            "(Welford/Chan) repair, which is not built";
+      return failure();
+    }
+    if (def.getBodyType() != consumer.getBodyType()) {
+      why = "its leader '" + def.getName().str() +
+            "' accumulates in another type";
+      return failure();
+    }
+    if (!def.getEpilogue().empty()) {
+      why = "its leader '" + def.getName().str() +
+            "' has an epilogue: the running value would pass through it";
+      return failure();
+    }
+    auto it = llvm::find_if(chain.leaders,
+                            [&](const Leader &l) { return l.def == def; });
+    if (it == chain.leaders.end()) {
+      chain.leaders.push_back({def, load.getMap(), {load}});
+    } else if (it->map != load.getMap()) {
+      why = "it reads '" + def.getName().str() + "' at two points";
+      return failure();
+    } else {
+      it->reads.push_back(load);
+    }
+  }
+  for (Leader &l : chain.leaders)
+    for (auto load : l.def.getBody().front().getOps<alg::LoadOp>())
+      if (foldsOnly(definitionOf(load.getTensor()), over) &&
+          !readsDim(load.getMap(), l.def.getRank())) {
+        why = "its leader '" + l.def.getName().str() +
+              "' itself reads a reduction over the same index";
+        return failure();
+      }
+  return success();
+}
+
+/// `def` (a sum over k) as a follower of the chain's leaders, its body's
+/// domain given over the stream's by `at`.
+FailureOr<Follower> ChainBuilder::follow(alg::DefineOp def, AffineMap at,
+                                         std::string &why) {
+  Follower f{def, at, {}, nullptr};
+  Block &body = def.getBody().front();
+  mergeSameLoads(body);
+  if (def.getBodyType() != consumer.getBodyType()) {
+    why = "'" + def.getName().str() + "' accumulates in another type";
+    return failure();
+  }
+  SmallVector<Value> running(chain.leaders.size());
+  for (auto load : body.getOps<alg::LoadOp>()) {
+    alg::DefineOp read = definitionOf(load.getTensor());
+    auto it = llvm::find_if(chain.leaders,
+                            [&](const Leader &l) { return l.def == read; });
+    if (it == chain.leaders.end()) {
+      if (foldsOnly(read, consumer.getReduceDimsAttr()[0]) &&
+          !readsDim(load.getMap(), def.getRank())) {
+        why = "'" + def.getName().str() + "' reads '" + read.getName().str() +
+              "', which is not a leader of the chain";
+        return failure();
+      }
+      continue;
+    }
+    AffineMap composed = substituteDims(load.getMap(), at);
+    unsigned j = it - chain.leaders.begin();
+    if (composed != it->map || (running[j] && running[j] != load)) {
+      why = "'" + def.getName().str() + "' reads '" + read.getName().str() +
+            "' at another point";
+      return failure();
+    }
+    running[j] = load;
+    if (def != consumer)
+      it->reads.push_back(load);
+  }
+  Value term = cast<alg::YieldOp>(body.getTerminator()).getValue();
+  for (auto [j, value] : llvm::enumerate(running)) {
+    std::string reason;
+    FailureOr<Repair> repair =
+        value ? deriveRepair(term, value, reason) : FailureOr<Repair>(Repair{});
+    if (failed(repair)) {
+      why = "the term of '" + def.getName().str() + "' has no repair in '" +
+            chain.leaders[j].def.getName().str() + "': " + reason;
+      return failure();
+    }
+    f.repairs.push_back(*repair);
+  }
+  return f;
+}
+
+/// The sums over k that the consumer's epilogue reads and that follow the
+/// same leaders join the chain; the others stay passes of their own.
+void ChainBuilder::addEpilogueFollowers() {
+  if (consumer.getEpilogue().empty())
+    return;
+  unsigned rank = consumer.getRank();
+  Attribute over = consumer.getReduceDimsAttr()[0];
+  MLIRContext *ctx = consumer.getContext();
+  for (auto load : consumer.getEpilogue().front().getOps<alg::LoadOp>()) {
+    alg::DefineOp def = definitionOf(load.getTensor());
+    if (!foldsOnly(def, over) || isLeaderKind(def) ||
+        !load.getIndirect().empty() || def == consumer)
+      continue;
+    if (llvm::any_of(chain.followers,
+                     [&](const Follower &f) { return f.def == def; }))
+      continue;
+    // Its body's domain: the epilogue's map of its indices, then k.
+    SmallVector<AffineExpr> results(widen(load.getMap(), rank + 1).getResults());
+    results.push_back(getAffineDimExpr(rank, ctx));
+    AffineMap at = AffineMap::get(rank + 1, load.getMap().getNumSymbols(),
+                                  results, ctx);
+    std::string why;
+    FailureOr<Follower> f = follow(def, at, why);
+    if (failed(f))
+      continue;
+    f->read = load;
+    chain.followers.push_back(*f);
+  }
+}
+
+FailureOr<Chain> ChainBuilder::analyse(std::string &why) {
+  chain.consumer = consumer;
+  if (!consumer.isReduction() || consumer.getNumReduced() != 1 ||
+      *consumer.getKind() != alg::ReductionKind::sum ||
+      !isa<FloatType>(consumer.getBodyType()))
+    return failure();
+  if (failed(findLeaders(why)) || chain.leaders.empty())
+    return failure();
+  unsigned rank = consumer.getRank();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(
+      rank + 1, consumer.getContext());
+  identity = AffineMap::get(rank + 1, chain.leaders[0].map.getNumSymbols(),
+                            identity.getResults(), consumer.getContext());
+  FailureOr<Follower> self = follow(consumer, identity, why);
+  if (failed(self))
+    return failure();
+  chain.followers.push_back(*self);
+  addEpilogueFollowers();
+  return chain;
+}
+
+//===----------------------------------------------------------------------===//
+// Building the stream
+//===----------------------------------------------------------------------===//
+
+class StreamBuilder {
+public:
+  StreamBuilder(const Chain &chain)
+      : chain(chain), consumer(chain.consumer), builder(consumer) {}
+
+  alg::OnlineReduceOp build();
+
+private:
+  void buildBody(alg::OnlineReduceOp stream);
+  void buildEpilogue(alg::OnlineReduceOp stream);
+  void buildRepairs(alg::OnlineReduceOp stream);
+
+  const Chain &chain;
+  alg::DefineOp consumer;
+  OpBuilder builder;
+};
+
+alg::OnlineReduceOp StreamBuilder::build() {
+  SmallVector<Attribute> kinds;
+  for (const Leader &l : chain.leaders)
+    kinds.push_back(
+        builder.getStringAttr(alg::stringifyReductionKind(*l.def.getKind())));
+  for (size_t i = 0; i < chain.followers.size(); ++i)
+    kinds.push_back(builder.getStringAttr("sum"));
+  auto stream = alg::OnlineReduceOp::create(
+      builder, consumer.getLoc(), consumer.getType(), consumer.getNameAttr(),
+      consumer.getDims(), consumer.getReduceDimsAttr(),
+      builder.getArrayAttr(kinds), chain.leaders.size());
+  buildBody(stream);
+  buildEpilogue(stream);
+  buildRepairs(stream);
+  return stream;
+}
+
+void StreamBuilder::buildBody(alg::OnlineReduceOp stream) {
+  unsigned rank = consumer.getRank();
+  Type acc = consumer.getBodyType();
+  Location loc = consumer.getLoc();
+  Block *body = builder.createBlock(&stream.getBody());
+  for (unsigned i = 0; i < rank + 1; ++i)
+    body->addArgument(builder.getIndexType(), loc);
+  for (size_t j = 0; j < chain.leaders.size(); ++j)
+    body->addArgument(acc, loc);
+  MLIRContext *ctx = consumer.getContext();
+  SmallVector<Value> terms;
+  for (const Leader &l : chain.leaders) {
+    SmallVector<AffineExpr> at(l.map.getResults());
+    at.push_back(getAffineDimExpr(rank, ctx));
+    IRMapping mapping;
+    terms.push_back(inlineBlock(builder, l.def.getBody().front(),
+                                AffineMap::get(rank + 1, l.map.getNumSymbols(),
+                                               at, ctx),
+                                mapping)
+                        ->front());
+  }
+  for (const Follower &f : chain.followers) {
+    IRMapping mapping;
+    for (auto [j, l] : llvm::enumerate(chain.leaders))
+      for (alg::LoadOp read : l.reads)
+        if (read->getParentOp() == f.def)
+          mapping.map(read.getResult(), body->getArgument(rank + 1 + j));
+    terms.push_back(
+        inlineBlock(builder, f.def.getBody().front(), f.at, mapping)->front());
+  }
+  alg::YieldOp::create(builder, loc, terms);
+}
+
+void StreamBuilder::buildEpilogue(alg::OnlineReduceOp stream) {
+  unsigned rank = consumer.getRank();
+  Type acc = consumer.getBodyType();
+  Location loc = consumer.getLoc();
+  Block *epilogue = builder.createBlock(&stream.getEpilogue());
+  for (unsigned i = 0; i < rank; ++i)
+    epilogue->addArgument(builder.getIndexType(), loc);
+  for (size_t i = 0; i < chain.leaders.size() + chain.followers.size(); ++i)
+    epilogue->addArgument(acc, loc);
+  auto accumulator = [&](size_t i) { return epilogue->getArgument(rank + i); };
+  if (consumer.getEpilogue().empty()) {
+    alg::YieldOp::create(builder, loc,
+                         accumulator(chain.leaders.size()));
+    return;
+  }
+  Block &original = consumer.getEpilogue().front();
+  IRMapping mapping;
+  mapping.map(original.getArgument(rank), accumulator(chain.leaders.size()));
+  // Leaders read in the epilogue at the stream's point are their values.
+  for (auto load : original.getOps<alg::LoadOp>())
+    for (auto [j, l] : llvm::enumerate(chain.leaders))
+      if (definitionOf(load.getTensor()) == l.def &&
+          widen(load.getMap(), rank + 1) == l.map)
+        mapping.map(load.getResult(), accumulator(j));
+  // The other followers: their epilogue applied to their accumulator.
+  for (auto [i, f] : llvm::enumerate(chain.followers)) {
+    if (!f.read)
+      continue;
+    Value folded = accumulator(chain.leaders.size() + i);
+    if (f.def.getEpilogue().empty()) {
+      mapping.map(f.read.getResult(), folded);
+      continue;
+    }
+    Block &theirs = f.def.getEpilogue().front();
+    IRMapping inner;
+    inner.map(theirs.getArgument(f.def.getRank()), folded);
+    mapping.map(f.read.getResult(),
+                inlineBlock(builder, theirs, f.read.getMap(), inner)->front());
+  }
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, builder.getContext());
+  identity = AffineMap::get(rank, chain.leaders[0].map.getNumSymbols(),
+                            identity.getResults(), builder.getContext());
+  alg::YieldOp::create(builder, loc,
+                       *inlineBlock(builder, original, identity, mapping));
+}
+
+void StreamBuilder::buildRepairs(alg::OnlineReduceOp stream) {
+  Type acc = consumer.getBodyType();
+  Location loc = consumer.getLoc();
+  for (size_t j = 0; j < chain.leaders.size(); ++j) {
+    Block *block = builder.createBlock(&stream.getRepairs()[j]);
+    Value oldValue = block->addArgument(acc, loc);
+    Value newValue = block->addArgument(acc, loc);
+    SmallVector<Value> factors;
+    IRMapping mapping;
+    for (const Follower &f : chain.followers)
+      factors.push_back(buildRepairFactor(builder, loc, f.repairs[j], oldValue,
+                                          newValue, mapping));
+    alg::YieldOp::create(builder, loc, factors);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Recomputing what a stream reads point by point
+//===----------------------------------------------------------------------===//
+
+/// Replaces `load` (in a stream's body, of the reduction `def`) by a
+/// nested alg.reduce computing the element, and `def`'s epilogue.
+void recomputeAt(alg::DefineOp def, alg::LoadOp load) {
+  OpBuilder builder(load);
+  MLIRContext *ctx = def.getContext();
+  Location loc = load.getLoc();
+  AffineMap map = load.getMap();
+  unsigned domain = map.getNumDims(), reduced = def.getNumReduced();
+  auto reduce = alg::ReduceOp::create(builder, loc, def.getBodyType(),
+                                      *def.getKind(), def.getReduceDimsAttr());
+  Block *body = builder.createBlock(&reduce.getBody());
+  for (unsigned i = 0; i < domain + reduced; ++i)
+    body->addArgument(builder.getIndexType(), loc);
+  SmallVector<AffineExpr> at(widen(map, domain + reduced).getResults());
+  for (unsigned i = 0; i < reduced; ++i)
+    at.push_back(getAffineDimExpr(domain + i, ctx));
+  IRMapping mapping;
+  Value term = inlineBlock(builder, def.getBody().front(),
+                           AffineMap::get(domain + reduced,
+                                          map.getNumSymbols(), at, ctx),
+                           mapping)
+                   ->front();
+  alg::YieldOp::create(builder, loc, term);
+  builder.setInsertionPointAfter(reduce);
+  Value value = reduce.getResult();
+  if (!def.getEpilogue().empty()) {
+    Block &epilogue = def.getEpilogue().front();
+    IRMapping inner;
+    inner.map(epilogue.getArgument(def.getRank()), value);
+    value = inlineBlock(builder, epilogue, map, inner)->front();
+  }
+  load.getResult().replaceAllUsesWith(value);
+  load.erase();
+}
+
+/// Whether every read of `def` is a load in the body of a stream.
+bool readOnlyByStreams(alg::DefineOp def) {
+  return llvm::all_of(def->getUsers(), [](Operation *user) {
+    auto load = dyn_cast<alg::LoadOp>(user);
+    return load && load.getIndirect().empty() &&
+           isa<alg::OnlineReduceOp>(load->getParentOp()) &&
+           load->getParentRegion() ==
+               &cast<alg::OnlineReduceOp>(load->getParentOp()).getBody();
+  });
+}
+
+std::string names(const Chain &chain) {
+  std::string s;
+  for (const Follower &f : chain.followers)
+    s += (s.empty() ? "'" : ", '") + f.def.getName().str() + "'";
+  return s;
+}
+
+struct AlgFuseReductionsPass
+    : public SchedulingPass<
+          nautilus::impl::AlgFuseReductionsBase<AlgFuseReductionsPass>> {
+  using SchedulingPass::SchedulingPass;
+
+  void setExplain(bool value) { explain = value; }
+
+  void runOnOperation() override {
+    std::optional<TargetInfo> target = moduleTarget();
+    if (!target)
+      return;
+    for (auto kernel : getOperation().getOps<alg::KernelOp>())
+      fuse(kernel, *target);
+  }
+
+  void fuse(alg::KernelOp kernel, const TargetInfo &target) {
+    alg::ReturnOp ret = kernel.getReturn();
+    SmallVector<alg::DefineOp> defines(kernel.getBody().getOps<alg::DefineOp>());
+    llvm::SmallPtrSet<Operation *, 8> erased;
+    auto dropIfDead = [&](alg::DefineOp def) {
+      if (def->use_empty() &&
+          !llvm::is_contained(ret.getOutputs(), def.getResult()) &&
+          erased.insert(def).second)
+        def.erase();
+    };
+    // Last first: a consumer takes the sums its epilogue reads with it.
+    for (alg::DefineOp consumer : llvm::reverse(defines)) {
+      if (erased.contains(consumer))
+        continue;
+      std::string why;
+      FailureOr<Chain> chain = ChainBuilder(consumer).analyse(why);
+      if (failed(chain)) {
+        if (!why.empty() && explain)
+          consumer.emitRemark() << "'" << consumer.getName()
+                                << "' is not streamed: " << why;
+        continue;
+      }
+      std::string refusal;
+      if (!schedules->fusesReductions(target, refusal)) {
+        if (explain)
+          consumer.emitRemark() << "'" << consumer.getName()
+                                << "' could stream, but not on "
+                                << target.name << ": " << refusal;
+        continue;
+      }
+      alg::OnlineReduceOp stream = StreamBuilder(*chain).build();
+      if (explain) {
+        InFlightDiagnostic remark = consumer.emitRemark();
+        remark << "streamed " << names(*chain) << " over "
+               << chain->consumer.getReduceDimsAttr()[0] << " with leader";
+        for (const Leader &l : chain->leaders)
+          remark << " '" << l.def.getName() << "'";
+        remark << "; repairs:";
+        for (const Follower &f : chain->followers) {
+          remark << " '" << f.def.getName() << "'";
+          for (const Repair &r : f.repairs)
+            remark << " " << describeRepair(r);
+        }
+      }
+      consumer.getResult().replaceAllUsesWith(stream.getResult());
+      erased.insert(consumer);
+      consumer.erase();
+      for (const Follower &f : chain->followers)
+        if (f.def != chain->consumer)
+          dropIfDead(f.def);
+      for (const Leader &l : chain->leaders)
+        dropIfDead(l.def);
+    }
+    recomputeReadsOfStreams(kernel, ret, target);
+  }
+
+  /// Reductions read only point by point by streams (attention's S) are
+  /// recomputed there, and no longer stored, where the provider says so.
+  void recomputeReadsOfStreams(alg::KernelOp kernel, alg::ReturnOp ret,
+                               const TargetInfo &target) {
+    SmallVector<alg::DefineOp> defines(kernel.getBody().getOps<alg::DefineOp>());
+    for (alg::DefineOp def : defines) {
+      if (!def.isReduction() || def->use_empty() ||
+          llvm::is_contained(ret.getOutputs(), def.getResult()) ||
+          !readOnlyByStreams(def))
+        continue;
+      std::string why;
+      if (!schedules->recomputesInStreams(target, why)) {
+        if (explain)
+          def.emitRemark() << "'" << def.getName() << "' stays stored: "
+                           << why;
+        continue;
+      }
+      for (alg::LoadOp load : mergeIdenticalReads(def.getResult()))
+        recomputeAt(def, load);
+      if (explain)
+        def.emitRemark() << "'" << def.getName()
+                         << "' is recomputed where the streams read it, "
+                            "and not stored";
+      def.erase();
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> nautilus::createAlgFuseReductions(
+    std::shared_ptr<ScheduleProvider> schedules, bool explain) {
+  auto pass = std::make_unique<AlgFuseReductionsPass>(std::move(schedules));
+  pass->setExplain(explain);
+  return pass;
+}

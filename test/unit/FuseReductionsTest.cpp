@@ -1,0 +1,149 @@
+//===- FuseReductionsTest.cpp - Streamed reductions keep their meaning ----===//
+//
+// alg-fuse-reductions against the reference semantics: each kernel, fused
+// by a provider that streams and recomputes on the CPU, is interpreted (the
+// interpreter runs a stream online, so the derived repairs are what is
+// tested) and run on the CPU, and both match the interpreter on the
+// unfused kernel.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Interpreter/AlgInterpreter.h"
+#include "compiler/Pipeline/Check.h"
+#include "compiler/Pipeline/CpuExecutor.h"
+#include "compiler/Pipeline/Driver.h"
+#include "compiler/Pipeline/LoadKernel.h"
+#include "compiler/Pipeline/Pipelines.h"
+#include "compiler/Pipeline/RandomInputs.h"
+#include "compiler/Schedule/ScheduleProvider.h"
+#include "compiler/Target/Target.h"
+#include "compiler/Transforms/Alg/Passes.h"
+#include "runtime/Compare.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <gtest/gtest.h>
+
+using namespace nautilus;
+
+namespace {
+
+/// The heuristics, but streaming and recomputing what streams read on
+/// every target (the heuristics do not recompute on the CPU today).
+class StreamEverything final : public DelegatingScheduleProvider {
+public:
+  StreamEverything() : DelegatingScheduleProvider(heuristicSchedules()) {}
+  bool fusesReductions(const TargetInfo &, std::string &) override {
+    return true;
+  }
+  bool recomputesInStreams(const TargetInfo &, std::string &) override {
+    return true;
+  }
+};
+
+struct Case {
+  const char *file;
+  const char *kernel;
+  rt::SizeValues sizes;
+};
+
+void PrintTo(const Case &c, std::ostream *os) { *os << c.kernel; }
+
+class FuseReductions : public ::testing::TestWithParam<Case> {
+protected:
+  void SetUp() override {
+    registerPipelineDialects(registry);
+    context = std::make_unique<mlir::MLIRContext>(registry);
+    const Case &c = GetParam();
+    KernelSource source{c.file, c.kernel, c.sizes};
+    ASSERT_EQ(loadKernel(source, *context, sourceMgr, /*bindShape=*/true,
+                         loaded),
+              0);
+    reference = loaded.module->clone();
+    alg::KernelOp kernel = *reference->getOps<alg::KernelOp>().begin();
+    KernelSignature sig = getSignature(kernel);
+    for (auto [i, p] : llvm::enumerate(sig.inputs))
+      inputs.push_back(drawInput(p, sig, c.sizes, /*seed=*/7, i));
+    ASSERT_EQ(interpretKernel(kernel, c.sizes, inputs, expected), "");
+  }
+
+  /// Each output of `outputs` within the --check tolerance of `expected`.
+  void expectMatches(const std::vector<rt::HostTensor> &outputs) {
+    alg::KernelOp kernel = *reference->getOps<alg::KernelOp>().begin();
+    std::vector<OutputCheck> checks;
+    ASSERT_EQ(checkOutputs(kernel, GetParam().sizes, inputs, outputs,
+                           std::nullopt, checks),
+              "");
+    for (const OutputCheck &check : checks)
+      EXPECT_LE(check.comparison.worstRatio, 1.0)
+          << check.name << ": max abs error " << check.comparison.maxAbsError;
+  }
+
+  mlir::DialectRegistry registry;
+  std::unique_ptr<mlir::MLIRContext> context;
+  llvm::SourceMgr sourceMgr;
+  LoadedKernel loaded;
+  mlir::OwningOpRef<mlir::ModuleOp> reference;
+  std::vector<rt::HostTensor> inputs, expected;
+  std::shared_ptr<ScheduleProvider> streams =
+      std::make_shared<StreamEverything>();
+};
+
+TEST_P(FuseReductions, InterpretedStreamMatchesTheReference) {
+  mlir::ModuleOp module = *loaded.module;
+  setModuleTarget(module, *getTarget("cpu", 1));
+  mlir::PassManager pm(context.get());
+  pm.addNestedPass<alg::KernelOp>(createAlgFuseElementwise());
+  pm.addPass(createAlgFuseReductions(streams, /*explain=*/false));
+  ASSERT_TRUE(mlir::succeeded(pm.run(module)));
+  alg::KernelOp kernel = *module.getOps<alg::KernelOp>().begin();
+  ASSERT_FALSE(kernel.getBody().getOps<alg::OnlineReduceOp>().empty())
+      << "nothing was streamed";
+  std::vector<rt::HostTensor> outputs;
+  ASSERT_EQ(interpretKernel(kernel, GetParam().sizes, inputs, outputs), "");
+  expectMatches(outputs);
+}
+
+TEST_P(FuseReductions, StreamOnTheCpuMatchesTheReference) {
+  Compilation compilation(*loaded.module, *getTarget("cpu", 1), streams);
+  ASSERT_TRUE(mlir::succeeded(compilation.lowerTo(Stage::HostLLVM)));
+  std::string error;
+  std::unique_ptr<CpuExecutor> cpu =
+      CpuExecutor::create(*loaded.module, compilation.launchPlan(), error);
+  ASSERT_TRUE(cpu) << error;
+  std::vector<rt::HostTensor> outputs;
+  ASSERT_EQ(cpu->run(GetParam().sizes, inputs, outputs), "");
+  expectMatches(outputs);
+}
+
+const char *const kChains =
+    NAUTILUS_SOURCE_ROOT "/test/Transforms/Inputs/reduction-chains.tensor";
+
+INSTANTIATE_TEST_SUITE_P(
+    Chains, FuseReductions,
+    ::testing::Values(
+        Case{NAUTILUS_EXAMPLES "/attention.tensor", "attention",
+             {{"B", 1}, {"H", 2}, {"N", 13}, {"M", 37}, {"D", 16}}},
+        Case{NAUTILUS_EXAMPLES "/attention.tensor", "attention_causal",
+             {{"B", 1}, {"H", 2}, {"N", 13}, {"M", 37}, {"D", 16}}},
+        Case{NAUTILUS_EXAMPLES "/attention.tensor", "attention_causal",
+             {{"B", 1}, {"H", 1}, {"N", 21}, {"M", 9}, {"D", 8}}},
+        Case{NAUTILUS_EXAMPLES "/attention.tensor", "attention_gqa",
+             {{"B", 1}, {"H", 4}, {"G", 2}, {"N", 5}, {"M", 33}, {"D", 8}}},
+        Case{NAUTILUS_EXAMPLES "/attention.tensor", "attention",
+             {{"B", 2}, {"H", 1}, {"N", 1}, {"M", 300}, {"D", 16}}},
+        Case{NAUTILUS_EXAMPLES "/norms.tensor", "softmax",
+             {{"R", 7}, {"C", 131}}},
+        Case{kChains, "logsumexp", {{"R", 7}, {"C", 131}}},
+        Case{kChains, "two_softmaxes", {{"R", 5}, {"C", 40}}},
+        Case{kChains, "min_leader", {{"R", 5}, {"C", 40}}},
+        Case{kChains, "size_scaled", {{"R", 5}, {"C", 40}}},
+        Case{kChains, "attention_sink", {{"N", 9}, {"M", 23}, {"D", 8}}},
+        Case{kChains, "attention_window", {{"N", 19}, {"M", 23}, {"D", 8}}}),
+    [](const ::testing::TestParamInfo<Case> &info) {
+      return std::string(info.param.kernel) + "_" +
+             std::to_string(info.index);
+    });
+
+} // namespace
