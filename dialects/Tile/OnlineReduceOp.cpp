@@ -1,0 +1,72 @@
+//===- OnlineReduceOp.cpp - tile.online_reduce ----------------------------===//
+#include "dialects/Tile/TileOps.h"
+
+using namespace mlir;
+using namespace nautilus;
+using namespace nautilus::tile;
+
+/// The program's tile shape (TileOps.cpp).
+LogicalResult verifyTileShapeOf(Operation *op, Type type);
+
+//===----------------------------------------------------------------------===//
+// OnlineReduceOp
+//===----------------------------------------------------------------------===//
+
+alg::ReductionKind OnlineReduceOp::getAccumulatorKind(unsigned i) {
+  return *alg::symbolizeReductionKind(
+      cast<StringAttr>(getAccumulators()[i]).getValue());
+}
+
+bool OnlineReduceOp::isLeader(unsigned i) {
+  alg::ReductionKind kind = getAccumulatorKind(i);
+  return kind == alg::ReductionKind::max || kind == alg::ReductionKind::min;
+}
+
+unsigned OnlineReduceOp::getNumLeaders() {
+  unsigned n = 0;
+  for (unsigned i = 0; i < getAccumulators().size(); ++i)
+    n += isLeader(i);
+  return n;
+}
+
+LogicalResult OnlineReduceOp::verify() {
+  unsigned count = getAccumulators().size();
+  if (getResults().size() != count || count == 0)
+    return emitOpError("has one result per accumulator");
+  Type type = getResults().front().getType();
+  if (failed(verifyTileShapeOf(*this, type)) ||
+      llvm::any_of(getResultTypes(), [&](Type t) { return t != type; }))
+    return emitOpError("the accumulators are tiles of one type");
+  for (Attribute a : getAccumulators()) {
+    std::optional<alg::ReductionKind> kind =
+        alg::symbolizeReductionKind(cast<StringAttr>(a).getValue());
+    if (!kind || *kind == alg::ReductionKind::prod)
+      return emitOpError("an accumulator is max, min or sum");
+  }
+  unsigned leaders = getNumLeaders();
+  Block &body = getBody().front();
+  if (body.getNumArguments() != 1 + leaders ||
+      !body.getArgument(0).getType().isIndex() ||
+      llvm::any_of(body.getArguments().drop_front(),
+                   [&](BlockArgument a) { return a.getType() != type; }))
+    return emitOpError("the body takes the streamed index and one tile per "
+                       "leader");
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (yield.getValues().size() != count ||
+      llvm::any_of(yield.getValues(),
+                   [&](Value v) { return v.getType() != type; }))
+    return emitOpError("the body yields one term per accumulator");
+  if (getRepairs().size() != leaders)
+    return emitOpError("has one repair per leader");
+  for (Region &repair : getRepairs()) {
+    Block &block = repair.front();
+    auto factors = cast<YieldOp>(block.getTerminator());
+    if (block.getNumArguments() != 2 ||
+        llvm::any_of(block.getArgumentTypes(),
+                     [&](Type t) { return t != type; }) ||
+        factors.getValues().size() != count - leaders)
+      return emitOpError("a repair takes the old and new leader and yields "
+                         "one factor per follower");
+  }
+  return success();
+}
