@@ -76,6 +76,15 @@ private:
                            tile::ProgramOp program, VectorType shape,
                            ArrayRef<Value> outputIndex,
                            ArrayRef<Value> reducedIndex);
+  /// A tile.reduce of `kind` over `extents` whose body is `from` copied
+  /// (its reduced indices after `enclosingReduced`), folding `accType`;
+  /// the builder is left after it.
+  FailureOr<tile::ReduceOp> buildReduce(Block &from, ValueRange extents,
+                                        alg::ReductionKind kind,
+                                        VectorType accType,
+                                        tile::ProgramOp program,
+                                        ArrayRef<Value> outputIndex,
+                                        ArrayRef<Value> enclosingReduced);
   /// The extents of `dims` (sizes or constants) as index values.
   SmallVector<Value> extentValues(tile::ProgramOp program, ArrayAttr dims,
                                   Location loc);
@@ -331,25 +340,37 @@ LogicalResult KernelLowering::copyReduce(alg::ReduceOp reduce,
     extents = extentValues(program, reduce.getReduceDims(), loc);
   }
   auto accType = VectorType::get(shape.getShape(), reduce.getType());
-  auto tileReduce =
-      tile::ReduceOp::create(builder, loc, accType, extents, reduce.getKind());
-  Block *body = builder.createBlock(&tileReduce.getBody());
-  SmallVector<Value> reduced(reducedIndex);
+  FailureOr<tile::ReduceOp> tileReduce =
+      buildReduce(reduce.getBody().front(), extents, reduce.getKind(), accType,
+                  program, outputIndex, reducedIndex);
+  if (failed(tileReduce))
+    return failure();
+  mapping.map(reduce.getResult(), tileReduce->getResult());
+  return success();
+}
+
+FailureOr<tile::ReduceOp> KernelLowering::buildReduce(
+    Block &from, ValueRange extents, alg::ReductionKind kind,
+    VectorType accType, tile::ProgramOp program, ArrayRef<Value> outputIndex,
+    ArrayRef<Value> enclosingReduced) {
+  Location loc = program.getLoc();
+  auto reduce = tile::ReduceOp::create(builder, loc, accType, extents, kind);
+  Block *body = builder.createBlock(&reduce.getBody());
+  SmallVector<Value> reduced(enclosingReduced);
   for (unsigned i = 0; i < extents.size(); ++i)
     reduced.push_back(body->addArgument(builder.getIndexType(), loc));
   Value folded;
   {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(body);
-    IRMapping inner;
-    if (failed(copyRegion(reduce.getBody().front(), inner, program, accType,
-                          outputIndex, reduced, folded)))
+    IRMapping mapping;
+    if (failed(copyRegion(from, mapping, program, accType, outputIndex,
+                          reduced, folded)))
       return failure();
     tile::YieldOp::create(builder, loc, folded);
   }
-  builder.setInsertionPointAfter(tileReduce);
-  mapping.map(reduce.getResult(), tileReduce.getResult());
-  return success();
+  builder.setInsertionPointAfter(reduce);
+  return reduce;
 }
 
 tile::ProgramOp KernelLowering::createProgram(Location loc, StringRef name,
@@ -427,24 +448,12 @@ LogicalResult KernelLowering::lowerDefine(alg::DefineOp def) {
   SmallVector<Value> reduceExtents =
       extentValues(program, def.getReduceDimsAttr(), loc);
   auto accType = VectorType::get(shape.getShape(), def.getBodyType());
-  auto reduce = tile::ReduceOp::create(builder, loc, accType, reduceExtents,
-                                       *def.getKind());
-  Block *body = builder.createBlock(&reduce.getBody());
-  SmallVector<Value> reduced;
-  for (unsigned i = 0; i < reduceExtents.size(); ++i)
-    reduced.push_back(body->addArgument(builder.getIndexType(), loc));
-  Value folded;
-  {
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(body);
-    IRMapping mapping;
-    if (failed(copyRegion(def.getBody().front(), mapping, program, accType,
-                          outputIndex, reduced, folded)))
-      return failure();
-    tile::YieldOp::create(builder, loc, folded);
-  }
-  builder.setInsertionPointAfter(reduce);
-  result = reduce.getResult();
+  FailureOr<tile::ReduceOp> reduce =
+      buildReduce(def.getBody().front(), reduceExtents, *def.getKind(),
+                  accType, program, outputIndex, {});
+  if (failed(reduce))
+    return failure();
+  result = reduce->getResult();
   if (!def.getEpilogue().empty()) {
     Block &epilogue = def.getEpilogue().front();
     IRMapping mapping;
@@ -455,7 +464,7 @@ LogicalResult KernelLowering::lowerDefine(alg::DefineOp def) {
   }
   finishProgram(program, result, def.getResult(),
                 extentOf(def.getReduceDimsAttr()[0]),
-                reductionShape(program, reduce));
+                reductionShape(program, *reduce));
   return success();
 }
 

@@ -41,7 +41,8 @@ options:
                          replaces the schedules of the programs it names
   --explain              how the schedules were decided: with --schedule
                          auto, each choice, its predicted time and terms,
-                         and the runners-up
+                         and the runners-up; and each fusion of
+                         reductions applied or refused, with its reason
   --multiprocessors N    the multiprocessors (SMs) the default schedules
                          spread a small problem over (default: the
                          target's, 108 for sm_80, 132 for sm_90); 1 keeps

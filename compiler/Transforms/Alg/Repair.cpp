@@ -67,7 +67,7 @@ private:
   FailureOr<Coefficient> scaled(Value e, Value by, bool divide);
   FailureOr<Coefficient> added(Value a, Value b, double sign);
   FailureOr<Repair> chosen(arith::SelectOp select);
-  FailureOr<Repair> summed(Value a, Value b);
+  FailureOr<Repair> alike(Value a, Value b, const char *differently);
 
   Value running;
   std::string &why;
@@ -175,24 +175,14 @@ FailureOr<Repair> Deriver::chosen(arith::SelectOp select) {
     why = "a condition reads the running value";
     return failure();
   }
-  if (isZeroConstant(select.getTrueValue()))
-    return multiplicative(select.getFalseValue());
-  if (isZeroConstant(select.getFalseValue()))
-    return multiplicative(select.getTrueValue());
-  FailureOr<Repair> a = multiplicative(select.getTrueValue());
-  FailureOr<Repair> b = multiplicative(select.getFalseValue());
-  if (failed(a) || failed(b))
-    return failure();
-  if (!sameRepair(*a, *b)) {
-    why = "the two sides of a choice repair differently";
-    return failure();
-  }
-  return a;
+  return alike(select.getTrueValue(), select.getFalseValue(),
+               "the two sides of a choice repair differently");
 }
 
-/// A sum (or difference) of two terms repairs as they do when they repair
-/// alike (or one is zero): exp(x - r) + exp(y - r).
-FailureOr<Repair> Deriver::summed(Value a, Value b) {
+/// Two terms that are combined (a sum, a choice) repair as they do when
+/// they repair alike, or as one of them when the other is zero:
+/// exp(x - r) + exp(y - r); otherwise `differently` is the reason.
+FailureOr<Repair> Deriver::alike(Value a, Value b, const char *differently) {
   if (isZeroConstant(a))
     return multiplicative(b);
   if (isZeroConstant(b))
@@ -202,7 +192,7 @@ FailureOr<Repair> Deriver::summed(Value a, Value b) {
   if (failed(ra) || failed(rb))
     return failure();
   if (!sameRepair(*ra, *rb)) {
-    why = "the two terms of a sum repair differently";
+    why = differently;
     return failure();
   }
   return ra;
@@ -240,7 +230,8 @@ FailureOr<Repair> Deriver::multiplicative(Value term) {
   if (isa<arith::NegFOp, arith::ExtFOp, arith::TruncFOp>(def))
     return multiplicative(def->getOperand(0));
   if (isa<arith::AddFOp, arith::SubFOp>(def))
-    return summed(def->getOperand(0), def->getOperand(1));
+    return alike(def->getOperand(0), def->getOperand(1),
+                 "the two terms of a sum repair differently");
   if (auto select = dyn_cast<arith::SelectOp>(def))
     return chosen(select);
   if (isa<math::ExpOp, math::Exp2Op>(def)) {
