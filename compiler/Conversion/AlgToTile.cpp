@@ -52,7 +52,8 @@ private:
   /// its schedule (a reduction's over `reduced` when `reduction`).
   void finishProgram(tile::ProgramOp program, Value result, Value value,
                      std::optional<int64_t> reduced,
-                     std::optional<ReductionShape> reduction);
+                     std::optional<ReductionShape> reduction,
+                     const ReductionScheduleOptions &options = {});
   LogicalResult lowerDefine(alg::DefineOp def);
   LogicalResult lowerStream(alg::OnlineReduceOp stream);
   LogicalResult copyRegion(Block &from, IRMapping &mapping,
@@ -410,7 +411,8 @@ tile::ProgramOp KernelLowering::createProgram(Location loc, StringRef name,
 
 void KernelLowering::finishProgram(tile::ProgramOp program, Value result,
                                    Value value, std::optional<int64_t> reduced,
-                                   std::optional<ReductionShape> reduction) {
+                                   std::optional<ReductionShape> reduction,
+                                   const ReductionScheduleOptions &options) {
   Location loc = program.getLoc();
   auto it = llvm::find_if(buffers,
                           [&](const Buffer &b) { return b.algValue == value; });
@@ -423,7 +425,7 @@ void KernelLowering::finishProgram(tile::ProgramOp program, Value result,
     extents.push_back(extentOf(d));
   if (reduction)
     program.retile(schedules.reduction(ctx, extents, reduced, *reduction,
-                                       target, ReductionScheduleOptions()));
+                                       target, options));
   program.retile(schedules.vectorRuns(program, target));
 }
 
@@ -520,8 +522,12 @@ LogicalResult KernelLowering::lowerStream(alg::OnlineReduceOp stream) {
   if (failed(copyRegion(epilogue, epilogueMapping, program, shape, outputIndex,
                         {}, result)))
     return failure();
+  // Scores recomputed in the stream: one program per query row computes
+  // them (on the CPU, where the tile then spans the head dimension).
+  ReductionScheduleOptions options;
+  stream.getBody().walk([&](alg::ReduceOp) { options.wholeInnermost = true; });
   finishProgram(program, result, stream.getResult(),
-                extentOf(stream.getOver()[0]), ReductionShape::Other);
+                extentOf(stream.getOver()[0]), ReductionShape::Other, options);
   return success();
 }
 

@@ -145,6 +145,17 @@ tile::ScheduleAttr nautilus::defaultReductionSchedule(
     std::optional<int64_t> reduced, ReductionShape shape,
     const TargetInfo &target, const ReductionScheduleOptions &options) {
   tile::ScheduleAttr schedule = defaultSchedule(ctx, extents, target);
+  if (target.isCPU() && options.wholeInnermost && !extents.empty() &&
+      extents.back()) {
+    // 8 rows: attention at D = 64 and 128 ran 1.2x-1.3x faster with 8 x D
+    // tiles than with 16 x D (the accumulators then spill less).
+    SmallVector<int64_t> tile(schedule.getTile());
+    tile.back() = std::min<int64_t>(llvm::PowerOf2Ceil(*extents.back()),
+                                    kWholeInnermostLimit);
+    if (tile.size() >= 2)
+      tile[tile.size() - 2] = std::min<int64_t>(tile[tile.size() - 2], 8);
+    return tile::ScheduleAttr::get(ctx, tile, schedule.getThreads());
+  }
   // (A GEMM's tile reuses each row of A across its columns: groups would
   // lose that.)
   if (target.isCPU() || !reduced ||
@@ -375,8 +386,8 @@ bool nautilus::defaultFusesReductions(const TargetInfo &target,
 
 bool nautilus::defaultRecomputesInStreams(const TargetInfo &target,
                                           std::string &why) {
-  why = "the stream on " + target.name +
-        " steps one key at a time, so a score recomputed there would be a "
-        "dot product of its own rather than part of a blocked contraction";
+  if (target.isCPU())
+    return true; // blocks of keys share each read of the recomputed operands
+  why = "streams do not run on " + target.name;
   return false;
 }

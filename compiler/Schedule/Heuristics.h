@@ -60,7 +60,15 @@ struct ReductionScheduleOptions {
   int64_t minShared = 64;
   /// Whether the reduction may be split across programs (reduce_split).
   bool splittable = true;
+  /// A stream that recomputes a reduction constant along the innermost
+  /// output dimension (attention's scores, per query row): on the CPU its
+  /// tile spans that dimension whole (up to kWholeInnermostLimit), so each
+  /// recomputed value is computed by one program only.
+  bool wholeInnermost = false;
 };
+
+/// The widest innermost tile extent wholeInnermost gives.
+inline constexpr int64_t kWholeInnermostLimit = 128;
 
 /// The default schedule of a program whose output is a reduction
 /// (tile.reduce) over an outermost extent of `reduced` (std::nullopt where

@@ -198,6 +198,10 @@ void ProgramOp::retile(ScheduleAttr schedule) {
               type, splat.getSplatValue<Attribute>()));
     for (Value r : op->getResults())
       r.setType(retype(r.getType()));
+    // Tiles taken by nested regions (a stream's leaders and repairs).
+    for (Region &region : op->getRegions())
+      for (BlockArgument arg : region.getArguments())
+        arg.setType(retype(arg.getType()));
   });
   setScheduleAttr(schedule);
 }

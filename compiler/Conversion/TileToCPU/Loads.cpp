@@ -1,0 +1,411 @@
+//===- Loads.cpp - tile loads and stores as host vector code --------------===//
+//
+// A tile.load reads only along the output dimensions its index map depends
+// on and broadcasts along the others (A[m, k] is a column, B[k, n] a row);
+// along a contiguous innermost dimension it is one masked vector load per
+// row, otherwise clamped scalar loads (few elements) or a masked gather. A
+// tile.store is a masked vector store per row.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversion/TileToCPU/ProgramLowering.h"
+#include "dialects/Tile/Utils/AffineExpansion.h"
+
+using namespace mlir;
+using namespace nautilus;
+using namespace nautilus::cpu;
+
+Value ProgramLowering::indexVector(unsigned d, ArrayRef<int64_t> shape) {
+  auto type = VectorType::get(shape, b.getIndexType());
+  if (shape[d] == 1)
+    return vector::BroadcastOp::create(b, loc, type, base[d]);
+  auto line = VectorType::get({shape[d]}, b.getIndexType());
+  Value step = vector::StepOp::create(b, loc, line);
+  Value idx = arith::AddIOp::create(
+      b, loc, step, vector::BroadcastOp::create(b, loc, line, base[d]));
+  SmallVector<int64_t> unit(shape.size(), 1);
+  unit[d] = shape[d];
+  Value column = vector::ShapeCastOp::create(
+      b, loc, VectorType::get(unit, b.getIndexType()), idx);
+  return vector::BroadcastOp::create(b, loc, type, column);
+}
+
+Value ProgramLowering::maskVector(ArrayRef<int64_t> shape) {
+  auto type = VectorType::get(shape, b.getI1Type());
+  Value mask;
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1)
+      continue; // the program's base is always inside the output
+    auto indexType = VectorType::get(shape, b.getIndexType());
+    Value inside = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::slt, indexVector(d, shape),
+        vector::BroadcastOp::create(b, loc, indexType, extents[d]));
+    mask = mask ? arith::AndIOp::create(b, loc, mask, inside).getResult()
+                : inside;
+  }
+  if (!mask)
+    mask = arith::ConstantOp::create(
+        b, loc, type, DenseElementsAttr::get(type, b.getBoolAttr(true)));
+  return mask;
+}
+
+SmallVector<Value> ProgramLowering::strides(Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  SmallVector<Value> result(type.getRank());
+  Value stride = cIndex(1);
+  for (int64_t j = type.getRank() - 1; j >= 0; --j) {
+    result[j] = stride;
+    if (j > 0)
+      stride = arith::MulIOp::create(
+          b, loc, stride, memref::DimOp::create(b, loc, buffer, j));
+  }
+  return result;
+}
+
+Value ProgramLowering::flatView(Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  SmallVector<ReassociationIndices> all(1);
+  for (int64_t j = 0; j < type.getRank(); ++j)
+    all[0].push_back(j);
+  return memref::CollapseShapeOp::create(b, loc, buffer, all);
+}
+
+Value ProgramLowering::clampInto(Value buffer, unsigned dim, Value index) {
+  Value last = arith::SubIOp::create(
+      b, loc, memref::DimOp::create(b, loc, buffer, dim), cIndex(1));
+  return arith::MaxSIOp::create(b, loc, cIndex(0),
+                                arith::MinSIOp::create(b, loc, index, last));
+}
+
+Value ProgramLowering::insideBuffer(Value buffer, ArrayRef<Value> indices,
+                                    bool skipLast) {
+  Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
+  for (unsigned j = 0; j + (skipLast ? 1 : 0) < indices.size(); ++j) {
+    Value size = memref::DimOp::create(b, loc, buffer, j);
+    Value lo = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                     indices[j], cIndex(0));
+    Value hi = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                     indices[j], size);
+    ok = arith::AndIOp::create(b, loc, ok,
+                               arith::AndIOp::create(b, loc, lo, hi));
+  }
+  return ok;
+}
+
+/// The row-major coordinates of element `index` of `shape`, written to the
+/// first shape.size() entries of `offset`.
+static void delinearize(int64_t index, ArrayRef<int64_t> shape,
+                        MutableArrayRef<int64_t> offset) {
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    offset[d] = index % shape[d];
+    index /= shape[d];
+  }
+}
+
+/// The shape of the part of a tile a load depends on: the tile extent along
+/// the output dimensions its map involves, 1 along the others.
+static SmallVector<int64_t> dependentShape(AffineMap map,
+                                           ArrayRef<int64_t> tile,
+                                           bool indirect) {
+  SmallVector<int64_t> shape(tile.begin(), tile.end());
+  if (indirect)
+    return shape;
+  for (unsigned d = 0; d < tile.size(); ++d) {
+    bool used = llvm::any_of(map.getResults(), [&](AffineExpr e) {
+      return e.isFunctionOfDim(d);
+    });
+    if (!used)
+      shape[d] = 1;
+  }
+  return shape;
+}
+
+Value ProgramLowering::broadcastToTile(Value v, VectorType fullType) {
+  if (cast<VectorType>(v.getType()).getShape() == fullType.getShape())
+    return v;
+  return vector::BroadcastOp::create(b, loc, fullType, v);
+}
+
+SmallVector<Value> ProgramLowering::loadIndices(const TileLoad &load,
+                                                ArrayRef<int64_t> offset) {
+  SmallVector<Value> dims;
+  for (unsigned d = 0; d < rank; ++d)
+    dims.push_back(offset[d] ? arith::AddIOp::create(b, loc, base[d],
+                                                     cIndex(offset[d]))
+                                   .getResult()
+                             : base[d]);
+  dims.append(reducedIVs.begin(), reducedIVs.end());
+  SmallVector<Value> idx;
+  for (AffineExpr e : load.map.getResults())
+    idx.push_back(expandAffine(b, loc, e, b.getIndexType(), dims, sizeArgs));
+  return idx;
+}
+
+Value ProgramLowering::loadOneElement(const TileLoad &load) {
+  SmallVector<Value> idx =
+      load.memType.getRank() == 0
+          ? SmallVector<Value>{}
+          : loadIndices(load, SmallVector<int64_t>(rank, 0));
+  // Clamped into the buffer: an unguarded read out of range is undefined
+  // (LANGUAGE.md), but never a read outside the buffer.
+  for (auto [j, i] : llvm::enumerate(idx))
+    i = clampInto(load.buffer, j, i);
+  Value v = memref::LoadOp::create(b, loc, load.buffer, idx);
+  return vector::BroadcastOp::create(b, loc, load.fullType, v);
+}
+
+bool ProgramLowering::hasContiguousRows(const TileLoad &load) {
+  unsigned last = rank - 1;
+  if (load.indirect || rank == 0 || load.shape[last] <= 1 ||
+      load.map.getNumResults() !=
+          static_cast<unsigned>(load.memType.getRank()))
+    return false;
+  AffineExpr inner = load.map.getResults().back();
+  AffineExpr rest = inner - getAffineDimExpr(last, b.getContext());
+  bool contiguous = !rest.isFunctionOfDim(last);
+  for (AffineExpr e : load.map.getResults().drop_back())
+    contiguous &= !e.isFunctionOfDim(last);
+  return contiguous;
+}
+
+Value ProgramLowering::loadRows(const TileLoad &load, ArrayRef<Value> stride,
+                                Value flat) {
+  auto linear = [&](ArrayRef<Value> idx) {
+    Value l = cIndex(0);
+    for (auto [i, s] : llvm::zip(idx, stride))
+      l = arith::AddIOp::create(b, loc, l, arith::MulIOp::create(b, loc, i, s));
+    return l;
+  };
+  unsigned last = rank - 1;
+  ArrayRef<int64_t> shape = load.shape;
+  Type element = load.fullType.getElementType();
+  auto rowType = VectorType::get({shape[last]}, element);
+  auto rowMaskType = VectorType::get({shape[last]}, b.getI1Type());
+  auto laneType = VectorType::get({shape[last]}, b.getIndexType());
+  Value lanes = vector::StepOp::create(b, loc, laneType);
+  Value lastSize = memref::DimOp::create(b, loc, load.buffer,
+                                         load.memType.getRank() - 1);
+  Value zero = arith::ConstantOp::create(
+      b, loc, rowType, DenseElementsAttr::get(rowType, b.getZeroAttr(element)));
+  auto resultType = VectorType::get(shape, element);
+  Value result = arith::ConstantOp::create(
+      b, loc, resultType,
+      DenseElementsAttr::get(resultType, b.getZeroAttr(element)));
+  // Every row: each combination of the leading coordinates. A lane is
+  // read only inside the buffer.
+  SmallVector<int64_t> offset(rank, 0);
+  int64_t rows = load.count / shape[last];
+  for (int64_t r = 0; r < rows; ++r) {
+    delinearize(r, shape.take_front(last), offset);
+    offset[last] = 0;
+    SmallVector<Value> idx = loadIndices(load, offset);
+    Value start = linear(idx);
+    Value column = arith::AddIOp::create(
+        b, loc, lanes,
+        vector::BroadcastOp::create(b, loc, laneType, idx.back()));
+    Value rowMask = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::sge, column,
+            vector::BroadcastOp::create(b, loc, laneType, cIndex(0))),
+        arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::slt, column,
+            vector::BroadcastOp::create(b, loc, laneType, lastSize)));
+    rowMask = arith::AndIOp::create(
+        b, loc, rowMask,
+        vector::BroadcastOp::create(
+            b, loc, rowMaskType,
+            insideBuffer(load.buffer, idx, /*skipLast=*/true)));
+    Value row = vector::MaskedLoadOp::create(b, loc, rowType, flat, start,
+                                             rowMask, zero);
+    if (rank == 1) {
+      result = row;
+      break;
+    }
+    SmallVector<int64_t> position(offset.begin(), offset.end() - 1);
+    result = vector::InsertOp::create(b, loc, row, result, position);
+  }
+  return broadcastToTile(result, load.fullType);
+}
+
+Value ProgramLowering::loadElements(const TileLoad &load) {
+  SmallVector<Value> elements;
+  SmallVector<int64_t> offset(rank, 0);
+  for (int64_t i = 0; i < load.count; ++i) {
+    delinearize(i, load.shape, offset);
+    SmallVector<Value> idx = loadIndices(load, offset);
+    for (auto [j, i] : llvm::enumerate(idx))
+      i = clampInto(load.buffer, j, i);
+    elements.push_back(memref::LoadOp::create(b, loc, load.buffer, idx));
+  }
+  Value v = vector::FromElementsOp::create(
+      b, loc, VectorType::get(load.shape, load.fullType.getElementType()),
+      elements);
+  return broadcastToTile(v, load.fullType);
+}
+
+SmallVector<Value>
+ProgramLowering::loadIndices(const TileLoad &load,
+                             function_ref<Value(Value)> gathered,
+                             function_ref<Value(AffineExpr)> mapped) {
+  tile::LoadOp op = load.op; // (its accessors are not const)
+  SmallVector<Value> idx;
+  ArrayRef<int64_t> positions = op.getIndirectPositions();
+  unsigned nextMapped = 0, nextGathered = 0;
+  for (int64_t j = 0; j < load.memType.getRank(); ++j) {
+    if (nextGathered < positions.size() && positions[nextGathered] == j)
+      idx.push_back(
+          gathered(mapping.lookup(op.getIndirect()[nextGathered++])));
+    else
+      idx.push_back(mapped(load.map.getResult(nextMapped++)));
+  }
+  return idx;
+}
+
+Value ProgramLowering::loadGatheredElement(const TileLoad &load) {
+  SmallVector<Value> idx = loadIndices(
+      load,
+      [&](Value index) -> Value {
+        return vector::ExtractOp::create(b, loc, index, ArrayRef<int64_t>{});
+      },
+      [&](AffineExpr e) {
+        return expandAffine(b, loc, e, b.getIndexType(), reducedIVs,
+                            sizeArgs);
+      });
+  Value inside = insideBuffer(load.buffer, idx, /*skipLast=*/false);
+  for (auto [j, i] : llvm::enumerate(idx))
+    i = clampInto(load.buffer, j, i);
+  Value v = arith::SelectOp::create(
+      b, loc, inside, memref::LoadOp::create(b, loc, load.buffer, idx),
+      arith::ConstantOp::create(
+          b, loc, b.getZeroAttr(load.fullType.getElementType())));
+  return vector::BroadcastOp::create(b, loc, load.fullType, v);
+}
+
+Value ProgramLowering::loadGather(const TileLoad &load, ArrayRef<Value> stride,
+                                  Value flat) {
+  ArrayRef<int64_t> shape = load.shape;
+  Type element = load.fullType.getElementType();
+  auto indexType = VectorType::get(shape, b.getIndexType());
+  SmallVector<Value> dims;
+  for (unsigned d = 0; d < rank; ++d)
+    dims.push_back(indexVector(d, shape));
+  for (Value iv : reducedIVs)
+    dims.push_back(vector::BroadcastOp::create(b, loc, indexType, iv));
+  SmallVector<Value> syms;
+  for (Value s : sizeArgs)
+    syms.push_back(vector::BroadcastOp::create(b, loc, indexType, s));
+  SmallVector<Value> idx = loadIndices(
+      load, [](Value index) { return index; },
+      [&](AffineExpr e) {
+        return expandAffine(b, loc, e, indexType, dims, syms);
+      });
+  Value lin;
+  for (auto [i, s] : llvm::zip(idx, stride)) {
+    Value term = arith::MulIOp::create(
+        b, loc, i, vector::BroadcastOp::create(b, loc, indexType, s));
+    lin = lin ? arith::AddIOp::create(b, loc, lin, term).getResult() : term;
+  }
+  auto resultType = VectorType::get(shape, element);
+  Value passThru = arith::ConstantOp::create(
+      b, loc, resultType,
+      DenseElementsAttr::get(resultType, b.getZeroAttr(element)));
+  // Elements are read only inside the buffer.
+  Value inside;
+  for (auto [j, i] : llvm::enumerate(idx)) {
+    Value size = vector::BroadcastOp::create(
+        b, loc, indexType, memref::DimOp::create(b, loc, load.buffer, j));
+    Value zeroIndex = vector::BroadcastOp::create(b, loc, indexType, cIndex(0));
+    Value ok = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, i, zeroIndex),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, size));
+    inside = inside ? arith::AndIOp::create(b, loc, inside, ok).getResult() : ok;
+  }
+  Value gathered1 = vector::GatherOp::create(
+      b, loc, resultType, flat, ValueRange{cIndex(0)}, lin, inside, passThru);
+  return broadcastToTile(gathered1, load.fullType);
+}
+
+Value ProgramLowering::lowerLoad(tile::LoadOp op) {
+  TileLoad load;
+  load.op = op;
+  load.buffer = mapping.lookup(op.getBuffer());
+  load.memType = cast<MemRefType>(load.buffer.getType());
+  load.fullType = VectorType::get(valueShape, op.getType().getElementType());
+  load.map = op.getMap();
+  load.indirect = !op.getIndirect().empty();
+  load.shape = dependentShape(load.map, tileShape, load.indirect);
+  for (int64_t s : load.shape)
+    load.count *= s;
+
+  // One element for the whole tile (or a rank-0 buffer): a scalar load.
+  if (load.memType.getRank() == 0 || (load.count == 1 && !load.indirect))
+    return loadOneElement(load);
+
+  SmallVector<Value> stride = strides(load.buffer);
+  Value flat = flatView(load.buffer);
+  // Contiguous rows: the last map result is the innermost output index plus
+  // something that does not depend on it, and nothing else depends on it.
+  if (hasContiguousRows(load))
+    return loadRows(load, stride, flat);
+  // Few elements and not contiguous (A[m, k] in a GEMM: a column): one
+  // scalar load each, at indices clamped into the buffer, so that no load
+  // needs a mask (the values read for elements outside the output are
+  // never stored).
+  if (!load.indirect && load.count <= 64)
+    return loadElements(load);
+  // A gathered element of a rank-0 tile (a scalar definition reducing
+  // W[ids[m]]): one scalar load, zero outside the buffer like the gather's.
+  if (rank == 0)
+    return loadGatheredElement(load);
+  // A masked gather over the dependent shape.
+  return loadGather(load, stride, flat);
+}
+
+void ProgramLowering::lowerStore(tile::StoreOp store) {
+  Value buffer = mapping.lookup(store.getBuffer());
+  Value value = mapping.lookup(store.getValue());
+  if (rank == 0) {
+    Value scalar = vector::ExtractOp::create(b, loc, value, ArrayRef<int64_t>{});
+    memref::StoreOp::create(b, loc, scalar, buffer, ValueRange{});
+    return;
+  }
+  unsigned last = rank - 1;
+  SmallVector<Value> stride = strides(buffer);
+  Value flat = flatView(buffer);
+  auto rowMaskType = VectorType::get({tileShape[last]}, b.getI1Type());
+  SmallVector<int64_t> rowShape(rank, 1);
+  rowShape[last] = tileShape[last];
+  Value columnsInside =
+      vector::ShapeCastOp::create(b, loc, rowMaskType, maskVector(rowShape));
+  int64_t rows = 1;
+  for (unsigned d = 0; d < last; ++d)
+    rows *= tileShape[d];
+  SmallVector<int64_t> offset(rank, 0);
+  for (int64_t r = 0; r < rows; ++r) {
+    delinearize(r, tileShape.take_front(last), offset);
+    Value start = cIndex(0);
+    Value rowMask = columnsInside;
+    for (unsigned d = 0; d < rank; ++d) {
+      Value idx = offset[d] ? arith::AddIOp::create(b, loc, base[d],
+                                                    cIndex(offset[d]))
+                                  .getResult()
+                            : base[d];
+      start = arith::AddIOp::create(
+          b, loc, start, arith::MulIOp::create(b, loc, idx, stride[d]));
+      if (d < last && tileShape[d] > 1) {
+        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                             idx, extents[d]);
+        rowMask = arith::AndIOp::create(
+            b, loc, rowMask,
+            vector::BroadcastOp::create(b, loc, rowMaskType, inside));
+      }
+    }
+    Value row = value;
+    if (rank > 1) {
+      SmallVector<int64_t> position(offset.begin(), offset.end() - 1);
+      row = vector::ExtractOp::create(b, loc, value, position);
+    }
+    vector::MaskedStoreOp::create(b, loc, flat, start, rowMask, row);
+  }
+}

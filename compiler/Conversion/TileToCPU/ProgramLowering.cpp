@@ -1,0 +1,288 @@
+//===- ProgramLowering.cpp - tile programs to host vector code ------------===//
+//
+// The program's loop over its ids, the dispatch of its ops, and
+// tile.reduce as a loop nest carrying the accumulator tile (see
+// ProgramLowering.h); the pass.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversion/TileToCPU/ProgramLowering.h"
+#include "compiler/Conversion/Passes.h"
+#include "dialects/Tile/Utils/AffineExpansion.h"
+#include "dialects/Tile/Utils/ReductionKinds.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace nautilus {
+#define GEN_PASS_DEF_CONVERTTILETOCPU
+#include "compiler/Conversion/Passes.h.inc"
+} // namespace nautilus
+
+using namespace mlir;
+using namespace nautilus;
+using namespace nautilus::cpu;
+
+
+void ProgramLowering::lowerReduce(tile::ReduceOp reduce,
+                                  LogicalResult &status) {
+  // A body that does not vary along some output dimensions folds a
+  // narrower tile, broadcast at the end (attention's scores, recomputed in
+  // a stream whose tile spans the head dimension).
+  SmallVector<int64_t> outer = valueShape;
+  valueShape = narrowShape(reduce);
+  auto type = VectorType::get(valueShape, reduce.getType().getElementType());
+  SmallVector<Value> folded = foldReduce(reduce, type, status);
+  valueShape = outer;
+  auto outerType = VectorType::get(outer, type.getElementType());
+  if (!keys) {
+    mapping.map(reduce.getResult(), broadcastToTile(folded.front(), outerType));
+    return;
+  }
+  int selected = keys->selected;
+  for (auto [j, value] : llvm::enumerate(folded)) {
+    selectKey(j);
+    mapping.map(reduce.getResult(), broadcastToTile(value, outerType));
+  }
+  selectKey(selected);
+}
+
+SmallVector<Value> ProgramLowering::foldReduce(tile::ReduceOp reduce,
+                                               VectorType type,
+                                               LogicalResult &status) {
+  // In a stream's block, one copy of the body per key, each in its key's
+  // mapping, folded in the same loops.
+  StreamKeys *copies = keys;
+  unsigned count = copies ? copies->indices.size() : 1;
+  int selected = copies ? copies->selected : -1;
+  Block &body = reduce.getBody().front();
+  SmallVector<Value> ivs;
+  // The body at one point, for each copy: the accumulators folded.
+  auto foldPoint = [&](ValueRange accs) {
+    SmallVector<Value> next;
+    for (unsigned j = 0; j < count; ++j) {
+      if (copies)
+        selectKey(j);
+      keys = nullptr; // a reduction nested in this body: this copy only
+      for (auto [arg, iv] : llvm::zip(body.getArguments(), ivs))
+        mapping.map(arg, iv);
+      if (failed(lowerBlock(body)))
+        status = failure();
+      keys = copies;
+      auto yield = cast<tile::YieldOp>(body.getTerminator());
+      Value term = mapping.lookup(yield.getValue());
+      // A sum of products accumulates with fused multiply-adds.
+      auto product = term.getDefiningOp<arith::MulFOp>();
+      if (reduce.getKind() == alg::ReductionKind::sum && product &&
+          product->use_empty()) {
+        next.push_back(math::FmaOp::create(b, loc, product.getLhs(),
+                                           product.getRhs(), accs[j]));
+        product.erase();
+      } else {
+        next.push_back(
+            combineReduction(b, loc, reduce.getKind(), accs[j], term));
+      }
+    }
+    if (copies)
+      selectKey(selected);
+    return next;
+  };
+  // A loop per reduced dimension, the accumulators carried through all.
+  std::function<SmallVector<Value>(unsigned, ValueRange)> nest =
+      [&](unsigned level, ValueRange accs) -> SmallVector<Value> {
+    if (level == reduce.getExtents().size())
+      return foldPoint(accs);
+    Value extent = mapping.lookup(reduce.getExtents()[level]);
+    Value first = cIndex(0), end = extent;
+    if (level == 0)
+      std::tie(first, end) = emitReducedRange(b, loc, reduce, extent, base);
+    auto loop = scf::ForOp::create(b, loc, first, end, cIndex(1), accs);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    ivs.push_back(loop.getInductionVar());
+    reducedIVs.push_back(loop.getInductionVar());
+    SmallVector<Value> next = nest(level + 1, loop.getRegionIterArgs());
+    reducedIVs.pop_back();
+    ivs.pop_back();
+    scf::YieldOp::create(b, loc, next);
+    return SmallVector<Value>(loop.getResults());
+  };
+  Value init = reductionIdentity(b, loc, reduce.getKind(), type);
+  return nest(0, SmallVector<Value>(count, init));
+}
+
+LogicalResult ProgramLowering::lowerOp(Operation &op) {
+  if (auto index = dyn_cast<tile::IndexOp>(op)) {
+    mapping.map(index.getResult(), indexVector(index.getDim(), valueShape));
+    return success();
+  }
+  if (auto load = dyn_cast<tile::LoadOp>(op)) {
+    mapping.map(load.getResult(), lowerLoad(load));
+    return success();
+  }
+  if (auto store = dyn_cast<tile::StoreOp>(op)) {
+    lowerStore(store);
+    return success();
+  }
+  if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+    LogicalResult status = success();
+    lowerReduce(reduce, status);
+    return status;
+  }
+  if (auto online = dyn_cast<tile::OnlineReduceOp>(op)) {
+    LogicalResult status = success();
+    SmallVector<Value> results = lowerOnlineReduce(online, status);
+    for (auto [from, to] : llvm::zip(online.getResults(), results))
+      mapping.map(from, to);
+    return status;
+  }
+  if (isa<tile::ReturnOp, tile::YieldOp>(op))
+    return success();
+  if (isa<tile::SkipIfNegativeOp>(op))
+    return success(); // around the whole tile (run)
+  if (isa<tile::TileDialect>(op.getDialect()) || op.getNumRegions())
+    return op.emitOpError("has no CPU lowering");
+  fitToValueShape(b.clone(op, mapping));
+  return success();
+}
+
+LogicalResult ProgramLowering::lowerBlock(Block &block) {
+  for (Operation &op : block)
+    if (failed(lowerOp(op)))
+      return failure();
+  return success();
+}
+
+Varies ProgramLowering::variesAlong(tile::ReduceOp reduce) {
+  Varies varies(rank, false);
+  auto join = [&](ArrayRef<bool> other) {
+    for (unsigned d = 0; d < rank; ++d)
+      varies[d] = varies[d] || other[d];
+  };
+  reduce.getBody().walk([&](Operation *op) {
+    if (isa<tile::LoadOp, tile::IndexOp>(op))
+      return join(opVaries(*op));
+    // Tiles from outside the reduction: what they vary along.
+    for (Value operand : op->getOperands())
+      if (isa<VectorType>(operand.getType()) &&
+          !reduce->isAncestor(operand.getParentBlock()->getParentOp()))
+        join(variesOf(operand));
+  });
+  return varies;
+}
+
+SmallVector<int64_t> ProgramLowering::narrowShape(tile::ReduceOp reduce) {
+  Varies varies = variesAlong(reduce);
+  SmallVector<int64_t> shape(valueShape);
+  for (unsigned d = 0; d < rank; ++d)
+    if (!varies[d])
+      shape[d] = 1;
+  return shape;
+}
+
+void ProgramLowering::fitToValueShape(Operation *copy) {
+  auto atValueShape = [&](Type t) -> Type {
+    auto vec = dyn_cast<VectorType>(t);
+    if (!vec || vec.getRank() != static_cast<int64_t>(valueShape.size()))
+      return t;
+    return VectorType::get(valueShape, vec.getElementType());
+  };
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(copy);
+  for (OpOperand &operand : copy->getOpOperands()) {
+    Type want = atValueShape(operand.get().getType());
+    if (want == operand.get().getType())
+      continue;
+    auto have = cast<VectorType>(operand.get().getType());
+    bool narrower = llvm::all_of(
+        llvm::zip(have.getShape(), valueShape),
+        [](auto dims) { return std::get<0>(dims) <= std::get<1>(dims); });
+    if (narrower) {
+      operand.set(vector::BroadcastOp::create(b, loc, want, operand.get()));
+      continue;
+    }
+    // Wider: a splat constant from outside (hoisted there), made anew.
+    auto constant = operand.get().getDefiningOp<arith::ConstantOp>();
+    auto splat = cast<SplatElementsAttr>(constant.getValue());
+    operand.set(arith::ConstantOp::create(
+        b, loc, cast<ShapedType>(want),
+        SplatElementsAttr::get(cast<ShapedType>(want),
+                               splat.getSplatValue<Attribute>())));
+  }
+  if (auto constant = dyn_cast<arith::ConstantOp>(copy))
+    if (auto splat = dyn_cast<SplatElementsAttr>(constant.getValue()))
+      constant.setValueAttr(SplatElementsAttr::get(
+          cast<ShapedType>(atValueShape(splat.getType())),
+          splat.getSplatValue<Attribute>()));
+  for (Value r : copy->getResults())
+    r.setType(atValueShape(r.getType()));
+}
+
+LogicalResult ProgramLowering::run() {
+  Block &entry = program.getBody().front();
+  SmallVector<Type> argTypes(entry.getArgumentTypes());
+  argTypes.push_back(b.getIndexType()); // first program id
+  argTypes.push_back(b.getIndexType()); // one past the last
+  b.setInsertionPoint(program);
+  auto func = func::FuncOp::create(b, loc, program.getSymName(),
+                                   b.getFunctionType(argTypes, {}));
+  Block *body = func.addEntryBlock();
+  b.setInsertionPointToStart(body);
+  for (auto [from, to] : llvm::zip(entry.getArguments(),
+                                   body->getArguments().drop_back(2)))
+    mapping.map(from, to);
+  unsigned numBuffers = program.getArgNames().size();
+  for (unsigned i = numBuffers; i < entry.getNumArguments(); ++i)
+    sizeArgs.push_back(body->getArgument(i));
+
+  // Grid extents, then the loop over this call's program ids.
+  SmallVector<Value> grid;
+  for (unsigned d = 0; d < rank; ++d) {
+    Value extent = mapping.lookupOrDefault(program.getOutputExtent(b, loc, d));
+    extents.push_back(extent);
+    grid.push_back(arith::CeilDivSIOp::create(b, loc, extent,
+                                              cIndex(tileShape[d])));
+  }
+  Value first = body->getArgument(body->getNumArguments() - 2);
+  Value last = body->getArgument(body->getNumArguments() - 1);
+  auto loop = scf::ForOp::create(b, loc, first, last, cIndex(1));
+  func::ReturnOp::create(b, loc);
+  b.setInsertionPointToStart(loop.getBody());
+  Value rest = loop.getInductionVar();
+  base.assign(rank, Value());
+  for (int64_t d = static_cast<int64_t>(rank) - 1; d >= 0; --d) {
+    Value coord = arith::RemSIOp::create(b, loc, rest, grid[d]);
+    rest = arith::DivSIOp::create(b, loc, rest, grid[d]);
+    base[d] = arith::MulIOp::create(b, loc, coord, cIndex(tileShape[d]));
+  }
+  if (auto skip = tile::SkipIfNegativeOp::find(program)) {
+    Value tableEntry = loadTableEntry(
+        b, loc, mapping.lookup(skip.getTable()), skip.getMap(), base,
+        sizeArgs, /*outside=*/-1);
+    auto ifRuns = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, tableEntry,
+                              cIndex(0)),
+        /*withElse=*/false);
+    b.setInsertionPointToStart(&ifRuns.getThenRegion().front());
+  }
+  if (failed(lowerBlock(entry)))
+    return failure();
+  program.erase();
+  return success();
+}
+
+namespace {
+
+struct ConvertTileToCPUPass
+    : public nautilus::impl::ConvertTileToCPUBase<ConvertTileToCPUPass> {
+  void runOnOperation() override {
+    SmallVector<tile::ProgramOp> programs(
+        getOperation().getOps<tile::ProgramOp>());
+    for (tile::ProgramOp p : programs)
+      if (failed(ProgramLowering(p).run()))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,192 @@
+//===- ProgramLowering.h - one tile.program as host vector code -*- C++ -*-===//
+//
+// Each tile.program becomes a func.func that runs a range of program ids:
+//
+//   func @P(buffers..., sizes..., %first: index, %last: index)
+//     for %pid = %first to %last: the program at %pid
+//
+// so the runtime can split the grid among host threads. A tile stays a
+// vector. A tile.load reads only along the output dimensions its index map
+// depends on and broadcasts along the others (A[m, k] is a column, B[k, n] a
+// row); along a contiguous innermost dimension it is one masked vector load
+// per row, otherwise a masked gather (Loads.cpp). tile.reduce is a loop nest
+// carrying the accumulator tile (ProgramLowering.cpp); tile.online_reduce a
+// loop over blocks of the streamed index (StreamLowering.cpp); tile.store is
+// a masked vector store per row.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_COMPILER_CONVERSION_TILETOCPU_PROGRAMLOWERING_H
+#define NAUTILUS_COMPILER_CONVERSION_TILETOCPU_PROGRAMLOWERING_H
+
+#include "dialects/Tile/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace nautilus::cpu {
+
+/// A tile.load being lowered: the buffer it reads and the part of the tile
+/// its values depend on.
+struct TileLoad {
+  tile::LoadOp op;
+  mlir::Value buffer;
+  mlir::MemRefType memType;
+  mlir::VectorType fullType; // the loaded tile
+  mlir::AffineMap map;
+  bool indirect = false; // some buffer indices are read from tiles
+  /// The tile extent along the output dimensions the map involves (all if
+  /// indirect), 1 along the others; and its number of elements.
+  llvm::SmallVector<int64_t> shape;
+  int64_t count = 1;
+};
+
+/// For each output dimension, whether a value varies along it.
+using Varies = llvm::SmallVector<bool, 4>;
+
+/// The keys of a block of a stream being lowered together: each has its
+/// own mapping of the body's values, swapped into `mapping` while an op is
+/// lowered for it (selectKey).
+struct StreamKeys {
+  llvm::SmallVector<mlir::IRMapping> mappings;
+  llvm::SmallVector<mlir::Value> indices; // each key's index
+  unsigned level = 0; // the streamed index's position in reducedIVs
+  int selected = -1;  // the key whose mapping is `mapping`; -1: none
+};
+
+class ProgramLowering {
+public:
+  ProgramLowering(tile::ProgramOp program)
+      : program(program), b(program.getContext()),
+        tileShape(program.getSchedule().getTile()), rank(program.getRank()) {}
+
+  mlir::LogicalResult run();
+
+private:
+  mlir::LogicalResult lowerBlock(mlir::Block &block);
+  mlir::LogicalResult lowerOp(mlir::Operation &op);
+
+  // Loads and stores (Loads.cpp).
+  mlir::Value lowerLoad(tile::LoadOp op);
+  // The forms of a load, from the cheapest (see lowerLoad).
+  /// The element for the whole tile (or of a rank-0 buffer), broadcast.
+  mlir::Value loadOneElement(const TileLoad &load);
+  /// Whether along the innermost output dimension the load reads
+  /// consecutive elements of the buffer's innermost dimension.
+  bool hasContiguousRows(const TileLoad &load);
+  /// One masked vector load per row of the dependent shape.
+  mlir::Value loadRows(const TileLoad &load, llvm::ArrayRef<mlir::Value> stride,
+                       mlir::Value flat);
+  /// One clamped scalar load per element of the dependent shape.
+  mlir::Value loadElements(const TileLoad &load);
+  /// The one element of a rank-0 tile read at gathered indices.
+  mlir::Value loadGatheredElement(const TileLoad &load);
+  /// The buffer indices `load` reads at: a gathered position's from
+  /// `gathered` (given the gathered value), the others from `mapped`
+  /// (given their map result).
+  llvm::SmallVector<mlir::Value>
+  loadIndices(const TileLoad &load,
+              llvm::function_ref<mlir::Value(mlir::Value)> gathered,
+              llvm::function_ref<mlir::Value(mlir::AffineExpr)> mapped);
+  /// A masked gather over the dependent shape.
+  mlir::Value loadGather(const TileLoad &load,
+                         llvm::ArrayRef<mlir::Value> stride, mlir::Value flat);
+  /// The buffer indices of the element at `offset` from the program's base
+  /// (at the current reduction indices).
+  llvm::SmallVector<mlir::Value> loadIndices(const TileLoad &load,
+                                             llvm::ArrayRef<int64_t> offset);
+  /// `v` (a tile of a sub-shape) broadcast to `fullType`.
+  mlir::Value broadcastToTile(mlir::Value v, mlir::VectorType fullType);
+  void lowerStore(tile::StoreOp store);
+
+  // Reductions (ProgramLowering.cpp).
+  /// Lowers `reduce` and maps its result (for every key of a stream's
+  /// block being lowered: see foldReduce).
+  void lowerReduce(tile::ReduceOp reduce, mlir::LogicalResult &status);
+  /// The loops of `reduce`, folding tiles of `type`: one result, or in a
+  /// stream's block one per key, all folded in the same loops (what does not
+  /// depend on the key is then computed once).
+  llvm::SmallVector<mlir::Value> foldReduce(tile::ReduceOp reduce,
+                                            mlir::VectorType type,
+                                            mlir::LogicalResult &status);
+  /// The output dimensions `reduce`'s body varies along.
+  Varies variesAlong(tile::ReduceOp reduce);
+  /// The shape `reduce`'s body is computed at (see valueShape).
+  llvm::SmallVector<int64_t> narrowShape(tile::ReduceOp reduce);
+  /// `copy` (of an op lowered at valueShape) with its results retyped to
+  /// valueShape, narrower operands broadcast to it and splat constants
+  /// from outside made at it.
+  void fitToValueShape(mlir::Operation *copy);
+
+  // Streams (StreamLowering.cpp).
+  /// A streamed reduction: a loop carrying the running leaders and the
+  /// partial sums (see tile.online_reduce); its results.
+  llvm::SmallVector<mlir::Value> lowerOnlineReduce(tile::OnlineReduceOp op,
+                                                   mlir::LogicalResult &status);
+  /// One step of it over the keys `first`, ..., `first + count - 1`: the
+  /// new accumulators.
+  llvm::SmallVector<mlir::Value>
+  stepOnlineReduce(tile::OnlineReduceOp op, mlir::ValueRange accumulators,
+                   mlir::Value first, int64_t count,
+                   mlir::LogicalResult &status);
+  /// Lowers `ops` of a stream's body for every key of the block, each at
+  /// the shape it varies along.
+  void lowerForKeys(llvm::ArrayRef<mlir::Operation *> ops,
+                    mlir::LogicalResult &status);
+  /// Lowers `op` (of a stream's repairs) at the shape it varies along.
+  void lowerAtItsShape(mlir::Operation &op, mlir::LogicalResult &status);
+  /// Makes key `j`'s mapping (-1: the mapping outside the keys) current.
+  void selectKey(int j);
+  /// What `v` varies along: from the stream's analysis, or from its
+  /// lowered shape (a splat constant: nothing).
+  Varies variesOf(mlir::Value v);
+  /// What the results of `op` (in a stream) vary along.
+  Varies opVaries(mlir::Operation &op);
+  /// Fills streamVaries for the body and repairs of `op`.
+  void inferStreamVaries(tile::OnlineReduceOp op);
+  /// The shape of a tile varying along `varies`.
+  llvm::SmallVector<int64_t> shapeOf(llvm::ArrayRef<bool> varies);
+
+  mlir::Value cIndex(int64_t v) {
+    return mlir::arith::ConstantIndexOp::create(b, loc, v);
+  }
+  /// Global index along output dimension `d` of each element of a tile of
+  /// `shape` (a sub-shape of the tile where some dims are 1).
+  mlir::Value indexVector(unsigned d, llvm::ArrayRef<int64_t> shape);
+  /// Elements of a tile of `shape` inside the output.
+  mlir::Value maskVector(llvm::ArrayRef<int64_t> shape);
+  /// Row-major strides of `buffer`.
+  llvm::SmallVector<mlir::Value> strides(mlir::Value buffer);
+  mlir::Value flatView(mlir::Value buffer);
+  /// `index` clamped into [0, size of dimension `dim` of `buffer`).
+  mlir::Value clampInto(mlir::Value buffer, unsigned dim, mlir::Value index);
+  /// Whether the scalar `indices` (all but the last `skipLast`) lie inside
+  /// `buffer`.
+  mlir::Value insideBuffer(mlir::Value buffer,
+                           llvm::ArrayRef<mlir::Value> indices, bool skipLast);
+
+  tile::ProgramOp program;
+  mlir::OpBuilder b;
+  mlir::Location loc = program.getLoc();
+  llvm::ArrayRef<int64_t> tileShape;
+  /// The shape values are computed at: the tile's, or inside a reduction
+  /// whose body does not vary along some output dimensions, 1 along those
+  /// (narrowShape); the reduction's result is broadcast to the tile. In a
+  /// stream, each op's own (inferStreamVaries).
+  llvm::SmallVector<int64_t> valueShape{tileShape};
+  unsigned rank;
+  mlir::IRMapping mapping;
+  llvm::SmallVector<mlir::Value> sizeArgs, extents, base, reducedIVs;
+  /// While a stream is lowered: what each value of its body and repairs
+  /// varies along, and the block of keys being lowered (null between
+  /// blocks, and while one key's copy of a nested reduction is lowered).
+  llvm::DenseMap<mlir::Value, Varies> streamVaries;
+  StreamKeys *keys = nullptr;
+};
+
+} // namespace nautilus::cpu
+
+#endif // NAUTILUS_COMPILER_CONVERSION_TILETOCPU_PROGRAMLOWERING_H

@@ -1,0 +1,341 @@
+//===- StreamLowering.cpp - tile.online_reduce as host vector code --------===//
+//
+// A stream becomes a loop over blocks of kStreamBlock keys, then a loop over
+// the keys left, one at a time. A step over a block:
+//
+//  1. The body's ops that read no leader are lowered for every key of the
+//     block, op by op. A tile.reduce among them (attention's scores,
+//     recomputed from Q and K) becomes one loop nest carrying one
+//     accumulator per key, so what it reads independently of the key (Q's
+//     columns) is loaded once for the block.
+//  2. Each leader folds the block's terms: new = old max t0 max t1 ... .
+//  3. The repairs from the old leaders to the new are computed once.
+//  4. The ops that read a leader are lowered for every key, at the new
+//     leaders, and each follower becomes old * repair + its terms (fused
+//     multiply-adds for products).
+//
+// Every value is computed at the shape it varies along (inferStreamVaries):
+// in attention the scores, the leader, the repair and the denominator are
+// columns over the query rows; only P V's terms span the head dimension.
+// The accumulators are kept at their shapes and broadcast to the tile at
+// the end.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversion/TileToCPU/ProgramLowering.h"
+#include "dialects/Tile/Utils/ReductionKinds.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace mlir;
+using namespace nautilus;
+using namespace nautilus::cpu;
+
+/// Keys folded per step of a stream. Each key's scores and terms stay in
+/// registers through the step; 8 keeps attention's within an AVX-512
+/// register file at 16-row tiles while amortising the repair.
+static constexpr int64_t kStreamBlock = 8;
+
+/// The ops of `block` that read any of `args`, directly or through others.
+static llvm::SmallPtrSet<Operation *, 16> readersOf(Block &block,
+                                                    ValueRange args) {
+  llvm::SmallPtrSet<Operation *, 16> readers;
+  llvm::SmallPtrSet<Value, 16> tainted(args.begin(), args.end());
+  for (Operation &op : block.without_terminator()) {
+    bool reads = false;
+    op.walk([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        reads |= tainted.contains(v);
+    });
+    if (!reads)
+      continue;
+    readers.insert(&op);
+    tainted.insert(op.result_begin(), op.result_end());
+  }
+  return readers;
+}
+
+SmallVector<int64_t> ProgramLowering::shapeOf(ArrayRef<bool> varies) {
+  SmallVector<int64_t> shape(tileShape);
+  for (unsigned d = 0; d < rank; ++d)
+    if (!varies[d])
+      shape[d] = 1;
+  return shape;
+}
+
+Varies ProgramLowering::variesOf(Value v) {
+  if (!isa<VectorType>(v.getType()))
+    return Varies(rank, false);
+  if (auto it = streamVaries.find(v); it != streamVaries.end())
+    return it->second;
+  auto constant = v.getDefiningOp<arith::ConstantOp>();
+  if (constant && isa<SplatElementsAttr>(constant.getValue()))
+    return Varies(rank, false);
+  Varies varies(rank, true);
+  if (Value lowered = mapping.lookupOrNull(v))
+    if (auto type = dyn_cast<VectorType>(lowered.getType());
+        type && type.getRank() == rank)
+      for (unsigned d = 0; d < rank; ++d)
+        varies[d] = type.getDimSize(d) > 1;
+  return varies;
+}
+
+Varies ProgramLowering::opVaries(Operation &op) {
+  Varies varies(rank, false);
+  if (auto load = dyn_cast<tile::LoadOp>(op)) {
+    for (unsigned d = 0; d < rank; ++d)
+      varies[d] = !load.getIndirect().empty() ||
+                  llvm::any_of(load.getMap().getResults(), [&](AffineExpr e) {
+                    return e.isFunctionOfDim(d);
+                  });
+    return varies;
+  }
+  if (auto index = dyn_cast<tile::IndexOp>(op)) {
+    varies[index.getDim()] = true;
+    return varies;
+  }
+  if (auto reduce = dyn_cast<tile::ReduceOp>(op))
+    return variesAlong(reduce);
+  if (auto constant = dyn_cast<arith::ConstantOp>(op))
+    return isa<SplatElementsAttr>(constant.getValue()) ? varies
+                                                       : Varies(rank, true);
+  for (Value operand : op.getOperands()) {
+    Varies other = variesOf(operand);
+    for (unsigned d = 0; d < rank; ++d)
+      varies[d] = varies[d] || other[d];
+  }
+  return varies;
+}
+
+void ProgramLowering::inferStreamVaries(tile::OnlineReduceOp op) {
+  Block &body = op.getBody().front();
+  ValueRange leaderArgs = body.getArguments().drop_front();
+  llvm::SmallPtrSet<Operation *, 16> late = readersOf(body, leaderArgs);
+  auto infer = [&](Operation &inner) {
+    Varies varies = opVaries(inner);
+    for (Value r : inner.getResults())
+      streamVaries[r] = varies;
+  };
+  for (Operation &inner : body.without_terminator())
+    if (!late.contains(&inner))
+      infer(inner);
+  auto yielded = cast<tile::YieldOp>(body.getTerminator()).getValues();
+  for (unsigned i = 0, j = 0; i < yielded.size(); ++i) {
+    if (!op.isLeader(i))
+      continue;
+    Varies leader = variesOf(yielded[i]);
+    streamVaries[leaderArgs[j]] = leader;
+    for (Value arg : op.getRepairs()[j].getArguments())
+      streamVaries[arg] = leader;
+    ++j;
+  }
+  for (Operation &inner : body.without_terminator())
+    if (late.contains(&inner))
+      infer(inner);
+  for (Region &repair : op.getRepairs())
+    for (Operation &inner : repair.front().without_terminator())
+      infer(inner);
+}
+
+void ProgramLowering::selectKey(int j) {
+  if (!keys || keys->selected == j)
+    return;
+  if (keys->selected >= 0)
+    std::swap(mapping, keys->mappings[keys->selected]);
+  keys->selected = j;
+  if (j < 0)
+    return;
+  std::swap(mapping, keys->mappings[j]);
+  reducedIVs[keys->level] = keys->indices[j];
+}
+
+void ProgramLowering::lowerAtItsShape(Operation &op, LogicalResult &status) {
+  SmallVector<int64_t> outer = valueShape;
+  valueShape = shapeOf(opVaries(op));
+  if (failed(lowerOp(op)))
+    status = failure();
+  valueShape = outer;
+}
+
+void ProgramLowering::lowerForKeys(ArrayRef<Operation *> ops,
+                                   LogicalResult &status) {
+  for (Operation *op : ops) {
+    // A nested reduction folds every key's copy in one loop nest.
+    if (isa<tile::ReduceOp>(op)) {
+      lowerAtItsShape(*op, status);
+      continue;
+    }
+    for (unsigned j = 0; j < keys->indices.size(); ++j) {
+      selectKey(j);
+      lowerAtItsShape(*op, status);
+    }
+    selectKey(-1);
+  }
+}
+
+/// `v` broadcast to the type of `like` where it is narrower.
+static Value broadcastLike(OpBuilder &b, Location loc, Value v, Value like) {
+  if (v.getType() == like.getType())
+    return v;
+  return vector::BroadcastOp::create(b, loc, like.getType(), v);
+}
+
+SmallVector<Value> ProgramLowering::stepOnlineReduce(
+    tile::OnlineReduceOp op, ValueRange accumulators, Value first,
+    int64_t count, LogicalResult &status) {
+  Block &body = op.getBody().front();
+  auto yield = cast<tile::YieldOp>(body.getTerminator());
+  unsigned numAccumulators = accumulators.size();
+  ValueRange leaderArgs = body.getArguments().drop_front();
+  llvm::SmallPtrSet<Operation *, 16> late = readersOf(body, leaderArgs);
+  SmallVector<Operation *> earlyOps, lateOps;
+  for (Operation &inner : body.without_terminator())
+    (late.contains(&inner) ? lateOps : earlyOps).push_back(&inner);
+
+  StreamKeys block;
+  block.level = reducedIVs.size();
+  reducedIVs.push_back(first);
+  for (int64_t j = 0; j < count; ++j) {
+    Value index = j ? arith::AddIOp::create(b, loc, first, cIndex(j)).getResult()
+                    : first;
+    block.indices.push_back(index);
+    block.mappings.push_back(mapping);
+    block.mappings.back().map(body.getArgument(0), index);
+  }
+  keys = &block;
+  auto termsOf = [&](unsigned i) {
+    SmallVector<Value> terms;
+    for (IRMapping &keyMapping : block.mappings)
+      terms.push_back(keyMapping.lookup(yield.getValues()[i]));
+    return terms;
+  };
+
+  // The leaders' terms read no leader: fold them first.
+  lowerForKeys(earlyOps, status);
+  SmallVector<Value> next(numAccumulators), oldSafe, newSafe;
+  for (unsigned i = 0, j = 0; i < numAccumulators; ++i) {
+    if (!op.isLeader(i))
+      continue;
+    alg::ReductionKind kind = op.getAccumulatorKind(i);
+    auto type = cast<VectorType>(accumulators[i].getType());
+    next[i] = accumulators[i];
+    for (Value term : termsOf(i))
+      next[i] = combineReduction(b, loc, kind, next[i], term);
+    // A leader still at its identity (no finite term yet) reads as 0, and
+    // the repair from the identity is 1: no term has read that leader yet.
+    Value identity = reductionIdentity(b, loc, kind, type);
+    Value zero = arith::ConstantOp::create(
+        b, loc, type,
+        DenseElementsAttr::get(type, b.getFloatAttr(type.getElementType(), 0)));
+    auto isIdentity = [&](Value v) {
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, v,
+                                   identity);
+    };
+    newSafe.push_back(
+        arith::SelectOp::create(b, loc, isIdentity(next[i]), zero, next[i]));
+    oldSafe.push_back(arith::SelectOp::create(
+        b, loc, isIdentity(accumulators[i]), newSafe.back(), accumulators[i]));
+    for (IRMapping &keyMapping : block.mappings)
+      keyMapping.map(leaderArgs[j], newSafe.back());
+    ++j;
+  }
+  lowerForKeys(lateOps, status);
+  keys = nullptr;
+  reducedIVs.pop_back();
+
+  // Each follower: its partial sum repaired to the new leaders, plus its
+  // terms.
+  SmallVector<Value> factors(numAccumulators);
+  for (auto [j, repair] : llvm::enumerate(op.getRepairs())) {
+    Block &repairBlock = repair.front();
+    mapping.map(repairBlock.getArgument(0), oldSafe[j]);
+    mapping.map(repairBlock.getArgument(1), newSafe[j]);
+    for (Operation &inner : repairBlock.without_terminator())
+      lowerAtItsShape(inner, status);
+    auto yielded = cast<tile::YieldOp>(repairBlock.getTerminator()).getValues();
+    for (unsigned i = 0, f = 0; i < numAccumulators; ++i) {
+      if (op.isLeader(i))
+        continue;
+      Value factor = mapping.lookup(yielded[f++]);
+      factors[i] = factors[i] ? arith::MulFOp::create(b, loc, factors[i], factor)
+                              : factor;
+    }
+  }
+  llvm::SmallPtrSet<Operation *, 8> fused;
+  for (unsigned i = 0; i < numAccumulators; ++i) {
+    if (op.isLeader(i))
+      continue;
+    Value acc = accumulators[i];
+    if (factors[i])
+      acc = arith::MulFOp::create(b, loc, acc,
+                                  broadcastLike(b, loc, factors[i], acc));
+    for (Value term : termsOf(i)) {
+      auto product = term.getDefiningOp<arith::MulFOp>();
+      if (product && product->use_empty()) {
+        acc = math::FmaOp::create(
+            b, loc, broadcastLike(b, loc, product.getLhs(), acc),
+            broadcastLike(b, loc, product.getRhs(), acc), acc);
+        fused.insert(product);
+        continue;
+      }
+      acc = arith::AddFOp::create(b, loc, acc, broadcastLike(b, loc, term, acc));
+    }
+    next[i] = acc;
+  }
+  for (Operation *product : fused)
+    if (product->use_empty())
+      product->erase();
+  return next;
+}
+
+SmallVector<Value>
+ProgramLowering::lowerOnlineReduce(tile::OnlineReduceOp op,
+                                   LogicalResult &status) {
+  inferStreamVaries(op);
+  // Each accumulator at the shape its terms (and repairs) vary along.
+  Block &body = op.getBody().front();
+  auto yielded = cast<tile::YieldOp>(body.getTerminator()).getValues();
+  SmallVector<Varies> accVaries;
+  for (Value term : yielded)
+    accVaries.push_back(variesOf(term));
+  for (Region &repair : op.getRepairs()) {
+    auto factors = cast<tile::YieldOp>(repair.front().getTerminator());
+    for (unsigned i = 0, f = 0; i < yielded.size(); ++i) {
+      if (op.isLeader(i))
+        continue;
+      Varies factor = variesOf(factors.getValues()[f++]);
+      for (unsigned d = 0; d < rank; ++d)
+        accVaries[i][d] = accVaries[i][d] || factor[d];
+    }
+  }
+  SmallVector<Value> init;
+  for (unsigned i = 0; i < yielded.size(); ++i) {
+    auto type = VectorType::get(
+        shapeOf(accVaries[i]),
+        cast<VectorType>(op.getResult(i).getType()).getElementType());
+    init.push_back(reductionIdentity(b, loc, op.getAccumulatorKind(i), type));
+  }
+  // Whole blocks of keys, then the keys left one at a time.
+  Value extent = mapping.lookup(op.getExtent());
+  Value blocked = arith::SubIOp::create(
+      b, loc, extent,
+      arith::RemSIOp::create(b, loc, extent, cIndex(kStreamBlock)));
+  auto stream = [&](Value from, Value to, int64_t step, ValueRange accs) {
+    auto loop = scf::ForOp::create(b, loc, from, to, cIndex(step), accs);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    scf::YieldOp::create(b, loc,
+                         stepOnlineReduce(op, loop.getRegionIterArgs(),
+                                          loop.getInductionVar(), step, status));
+    return SmallVector<Value>(loop.getResults());
+  };
+  SmallVector<Value> partial = stream(cIndex(0), blocked, kStreamBlock, init);
+  SmallVector<Value> results = stream(blocked, extent, 1, partial);
+  streamVaries.clear();
+  for (auto [i, result] : llvm::enumerate(results))
+    result = broadcastToTile(
+        result, VectorType::get(valueShape, cast<VectorType>(result.getType())
+                                                .getElementType()));
+  return results;
+}

@@ -1,0 +1,49 @@
+// RUN: nautc-opt %s -pass-pipeline='builtin.module(convert-tile-to-cpu,canonicalize,cse)' | FileCheck %s
+
+// A stream (attention's P V, its denominator and its row maximum, scores
+// read from S) steps 8 keys at a time, then the keys left one at a time.
+// Each accumulator is kept at the shape it varies along: the maximum and
+// the denominator are columns over the rows (8x1), only P V spans the tile.
+// Per block: 8 scores and 8 rows of V (neither reads the leader), one
+// leader update, 8 exps of P at 8x1, one repair exp (shared by both sums),
+// then P V's 8 terms as fused multiply-adds on
+// the repaired sum; the results are broadcast to the tile at the end.
+// CHECK-LABEL: func.func @attn_O(
+// CHECK: %[[END:.*]] = arith.subi %{{.*}}, %{{.*}} : index
+// CHECK: %[[BLOCKED:.*]]:3 = scf.for %[[KEY:.*]] = %c0 to %[[END]] step %c8 iter_args(%[[MX:.*]] = %{{.*}}, %[[O:.*]] = %{{.*}}, %[[L:.*]] = %{{.*}}) -> (vector<8x1xf32>, vector<8x16xf32>, vector<8x1xf32>)
+// CHECK-COUNT-64: memref.load %arg0
+// CHECK-COUNT-8: vector.maskedload %{{.*}} : memref<?xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// CHECK-COUNT-8: arith.maximumf %{{.*}} : vector<8x1xf32>
+// CHECK-COUNT-8: math.exp %{{.*}} : vector<8x1xf32>
+// CHECK: %[[REPAIR:.*]] = math.exp %{{.*}} : vector<8x1xf32>
+// CHECK: %[[WIDE:.*]] = vector.broadcast %[[REPAIR]] : vector<8x1xf32> to vector<8x16xf32>
+// CHECK: %[[RESCALED:.*]] = arith.mulf %[[O]], %[[WIDE]] : vector<8x16xf32>
+// CHECK: math.fma %{{.*}}, %{{.*}}, %[[RESCALED]] : vector<8x16xf32>
+// CHECK-COUNT-7: math.fma
+// CHECK: arith.mulf %[[L]], %[[REPAIR]] : vector<8x1xf32>
+// CHECK-COUNT-8: arith.addf %{{.*}} : vector<8x1xf32>
+// CHECK: scf.yield
+// CHECK: %[[TAIL:.*]]:3 = scf.for %{{.*}} = %[[END]] to %{{.*}} step %c1 iter_args(%{{.*}} = %[[BLOCKED]]#0, %{{.*}} = %[[BLOCKED]]#1, %{{.*}} = %[[BLOCKED]]#2) -> (vector<8x1xf32>, vector<8x16xf32>, vector<8x1xf32>)
+// CHECK: %[[DENOMINATOR:.*]] = vector.broadcast %[[TAIL]]#2 : vector<8x1xf32> to vector<8x16xf32>
+// CHECK: arith.divf %[[TAIL]]#1, %[[DENOMINATOR]] : vector<8x16xf32>
+tile.program @attn_O attributes {arg_names = ["S", "V", "O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [8, 16], threads = 1>, sizes = ["N", "D", "M"]} {
+^bb0(%s: memref<?x?xf32>, %v: memref<?x?xf32>, %o: memref<?x?xf32>, %n: index, %d: index, %m: index):
+  %neg = arith.constant dense<-1.000000e+00> : vector<8x16xf32>
+  %r:3 = tile.online_reduce over(%m) accumulators ["max", "sum", "sum"] : vector<8x16xf32>, vector<8x16xf32>, vector<8x16xf32> {
+  ^bb0(%key: index, %mx: vector<8x16xf32>):
+    %x = tile.load %s[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf32> -> vector<8x16xf32>
+    %t = arith.subf %x, %mx : vector<8x16xf32>
+    %p = math.exp %t : vector<8x16xf32>
+    %y = tile.load %v[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] : memref<?x?xf32> -> vector<8x16xf32>
+    %pv = arith.mulf %p, %y : vector<8x16xf32>
+    tile.yield %x, %pv, %p : vector<8x16xf32>, vector<8x16xf32>, vector<8x16xf32>
+  } repairs {
+  ^bb0(%old: vector<8x16xf32>, %new: vector<8x16xf32>):
+    %diff = arith.subf %new, %old : vector<8x16xf32>
+    %arg = arith.mulf %diff, %neg : vector<8x16xf32>
+    %f = math.exp %arg : vector<8x16xf32>
+    tile.yield %f, %f : vector<8x16xf32>, vector<8x16xf32>
+  }
+  %q = arith.divf %r#1, %r#2 : vector<8x16xf32>
+  tile.store %q, %o : vector<8x16xf32> -> memref<?x?xf32>
+}
