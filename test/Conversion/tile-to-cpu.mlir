@@ -3,10 +3,14 @@
 // A[m, k] depends on the rows only: 8 scalar loads (at rows clamped into
 // the output, so unmasked) broadcast along the columns. B[k, n] is contiguous along the columns: one masked row load,
 // broadcast along the rows. The store is one masked vector store per row.
+// The sum over K folds blocks of 64 into a fresh partial, added to the
+// total with Kahan's compensation.
 // CHECK-LABEL: func.func @gemm_C(
 // CHECK-SAME: %[[A:.*]]: memref<?x?xf32>, %[[B:.*]]: memref<?x?xf32>, %[[C:.*]]: memref<?x?xf32>, %[[M:.*]]: index, %[[K:.*]]: index, %[[N:.*]]: index, %[[FIRST:.*]]: index, %[[LAST:.*]]: index)
 // CHECK: scf.for %[[PID:.*]] = %[[FIRST]] to %[[LAST]]
-// CHECK: scf.for %{{.*}} = %{{.*}} to %[[K]] {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<8x16xf32>)
+// CHECK: %[[TOTALS:.*]]:2 = scf.for %[[BLOCK:.*]] = %{{.*}} to %[[K]] step %c64 iter_args(%[[TOTAL:.*]] = %[[ZERO:.*]], %[[LOST:.*]] = %[[ZERO]]) -> (vector<8x16xf32>, vector<8x16xf32>)
+// CHECK: %[[BLOCKEND:.*]] = arith.minsi %{{.*}}, %[[K]] : index
+// CHECK: %[[PARTIAL:.*]] = scf.for %{{.*}} = %[[BLOCK]] to %[[BLOCKEND]] step %c1 iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (vector<8x16xf32>)
 // CHECK-COUNT-8: memref.load %[[A]]
 // CHECK: vector.from_elements {{.*}} : vector<8x1xf32>
 // CHECK: vector.broadcast %{{.*}} : vector<8x1xf32> to vector<8x16xf32>
@@ -14,6 +18,11 @@
 // CHECK: vector.broadcast %{{.*}} : vector<16xf32> to vector<8x16xf32>
 // CHECK: math.fma %{{.*}}, %{{.*}}, %[[ACC]] : vector<8x16xf32>
 // CHECK: scf.yield
+// CHECK: %[[Y:.*]] = arith.subf %[[PARTIAL]], %[[LOST]]
+// CHECK: %[[T:.*]] = arith.addf %[[TOTAL]], %[[Y]]
+// CHECK: %[[GAIN:.*]] = arith.subf %[[T]], %[[TOTAL]]
+// CHECK: %[[NEWLOST:.*]] = arith.subf %[[GAIN]], %[[Y]]
+// CHECK: scf.yield %[[T]], %[[NEWLOST]]
 // CHECK-COUNT-8: vector.maskedstore
 tile.program @gemm_C attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [8, 16], threads = 1>, sizes = ["M", "K", "N"]} {
 ^bb0(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):

@@ -23,6 +23,10 @@ using namespace mlir;
 using namespace nautilus;
 using namespace nautilus::cpu;
 
+/// Points a float sum folds into one partial before adding it to the total
+/// (foldReduce).
+static constexpr int64_t kSumBlock = 64;
+
 
 void ProgramLowering::lowerReduce(tile::ReduceOp reduce,
                                   LogicalResult &status) {
@@ -87,16 +91,10 @@ SmallVector<Value> ProgramLowering::foldReduce(tile::ReduceOp reduce,
       selectKey(selected);
     return next;
   };
-  // A loop per reduced dimension, the accumulators carried through all.
-  std::function<SmallVector<Value>(unsigned, ValueRange)> nest =
-      [&](unsigned level, ValueRange accs) -> SmallVector<Value> {
-    if (level == reduce.getExtents().size())
-      return foldPoint(accs);
-    Value extent = mapping.lookup(reduce.getExtents()[level]);
-    Value first = cIndex(0), end = extent;
-    if (level == 0)
-      std::tie(first, end) = emitReducedRange(b, loc, reduce, extent, base);
-    auto loop = scf::ForOp::create(b, loc, first, end, cIndex(1), accs);
+  std::function<SmallVector<Value>(unsigned, ValueRange)> nest;
+  // A loop over [from, to) at `level`, carrying `accs`.
+  auto loopOver = [&](unsigned level, Value from, Value to, ValueRange accs) {
+    auto loop = scf::ForOp::create(b, loc, from, to, cIndex(1), accs);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     ivs.push_back(loop.getInductionVar());
@@ -108,6 +106,48 @@ SmallVector<Value> ProgramLowering::foldReduce(tile::ReduceOp reduce,
     return SmallVector<Value>(loop.getResults());
   };
   Value init = reductionIdentity(b, loc, reduce.getKind(), type);
+  bool blocked = reduce.getKind() == alg::ReductionKind::sum &&
+                 isa<FloatType>(type.getElementType());
+  // A loop per reduced dimension, the accumulators carried through all.
+  nest = [&](unsigned level, ValueRange accs) -> SmallVector<Value> {
+    if (level == reduce.getExtents().size())
+      return foldPoint(accs);
+    Value extent = mapping.lookup(reduce.getExtents()[level]);
+    if (level != 0)
+      return loopOver(level, cIndex(0), extent, accs);
+    auto [first, end] = emitReducedRange(b, loc, reduce, extent, base);
+    if (!blocked)
+      return loopOver(level, first, end, accs);
+    // A float sum adds blocks of kSumBlock points into a fresh partial,
+    // then the partial to the total with Kahan's compensation: the error
+    // is then that of a block (plus a few ulps), not of the whole extent.
+    SmallVector<Value> carried(accs);
+    Value zero = arith::ConstantOp::create(
+        b, loc, type, DenseElementsAttr::get(type, b.getZeroAttr(type.getElementType())));
+    carried.append(accs.size(), zero); // the compensations
+    auto blocks = scf::ForOp::create(b, loc, first, end, cIndex(kSumBlock),
+                                     carried);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(blocks.getBody());
+    Value start = blocks.getInductionVar();
+    Value stop = arith::MinSIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, start, cIndex(kSumBlock)), end);
+    SmallVector<Value> partial =
+        loopOver(level, start, stop, SmallVector<Value>(accs.size(), init));
+    ValueRange args = blocks.getRegionIterArgs();
+    SmallVector<Value> totals, compensations;
+    for (auto [j, part] : llvm::enumerate(partial)) {
+      Value total = args[j], lost = args[accs.size() + j];
+      Value y = arith::SubFOp::create(b, loc, part, lost);
+      Value t = arith::AddFOp::create(b, loc, total, y);
+      compensations.push_back(arith::SubFOp::create(
+          b, loc, arith::SubFOp::create(b, loc, t, total), y));
+      totals.push_back(t);
+    }
+    totals.append(compensations);
+    scf::YieldOp::create(b, loc, totals);
+    return SmallVector<Value>(blocks.getResults().take_front(accs.size()));
+  };
   return nest(0, SmallVector<Value>(count, init));
 }
 

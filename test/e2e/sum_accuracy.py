@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Long float sums on a device against exact sums: rows of D values near
+10^4, where a sum that adds one element at a time loses digits as the
+row grows (issue 19: reductions as accurate as a blocked sum).
+
+usage: sum_accuracy.py NAUTC SUMS_TENSOR WORK_DIR [--device D] [--target T]
+Prints one line per measurement and exits 1 if any is outside its bound.
+"""
+import math
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+NAUTC, SOURCE, WORK = sys.argv[1:4]
+EXTRA = sys.argv[4:]
+T, D = 8, 4096
+os.makedirs(WORK, exist_ok=True)
+rng = np.random.default_rng(7)
+x = (1e4 + rng.standard_normal((T, D))).astype(np.float32)
+g = np.ones(D, dtype=np.float32)
+b = np.zeros(D, dtype=np.float32)
+for name, value in (("X", x), ("g", g), ("b", b)):
+    np.save(os.path.join(WORK, name + ".npy"), value)
+
+
+def run(kernel, inputs):
+    cmd = [NAUTC, "run", SOURCE, "-k", kernel, "--shape", f"T={T},D={D}",
+           "--save", WORK] + EXTRA
+    for name in inputs:
+        cmd += ["--input", f"{name}={os.path.join(WORK, name + '.npy')}"]
+    subprocess.run(cmd, check=True, capture_output=True)
+
+
+failed = 0
+
+
+def report(what, error, bound):
+    global failed
+    ok = error <= bound
+    failed += not ok
+    print(f"{'PASS' if ok else 'FAIL'}: {what}: {error:.3g} (bound {bound:.3g})")
+
+
+# Row sums: exact (math.fsum of the f32 inputs), rounded once to f32, is
+# within half an ulp; a sequential f32 sum of 4096 terms is off by tens of
+# ulps, a blocked one by a few.
+run("row_sum", ["X"])
+sums = np.load(os.path.join(WORK, "S.npy")).astype(np.float64)
+exact = np.array([math.fsum(row) for row in x.astype(np.float64)])
+ulps = np.abs(sums - exact) / np.spacing(np.float32(exact).astype(np.float32))
+report("row sums, worst error in f32 ulps of the sum", float(ulps.max()), 2.0)
+
+# LayerNorm: the mean's error moves every output (values near 1 here).
+run("layernorm", ["X", "g", "b"])
+y = np.load(os.path.join(WORK, "Y.npy")).astype(np.float64)
+x64 = x.astype(np.float64)
+mu = x64.mean(axis=1, keepdims=True)
+var = ((x64 - mu) ** 2).mean(axis=1, keepdims=True)
+reference = (x64 - mu) / np.sqrt(var + 1e-5)
+report("layernorm, max abs error", float(np.abs(y - reference).max()), 1.5e-3)
+sys.exit(1 if failed else 0)
