@@ -525,6 +525,7 @@ LogicalResult KernelLowering::lowerStream(alg::OnlineReduceOp stream) {
   // Scores recomputed in the stream: one program per query row computes
   // them (on the CPU, where the tile then spans the head dimension).
   ReductionScheduleOptions options;
+  options.stream = true;
   stream.getBody().walk([&](alg::ReduceOp) { options.wholeInnermost = true; });
   finishProgram(program, result, stream.getResult(),
                 extentOf(stream.getOver()[0]), ReductionShape::Other, options);

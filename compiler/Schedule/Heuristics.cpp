@@ -140,22 +140,45 @@ int64_t nautilus::programCount(ArrayRef<std::optional<int64_t>> extents,
   return n;
 }
 
+/// A stream's schedule on the CPU: see ReductionScheduleOptions.
+static tile::ScheduleAttr
+streamSchedule(MLIRContext *ctx, ArrayRef<std::optional<int64_t>> extents,
+               std::optional<int64_t> reduced, tile::ScheduleAttr schedule,
+               const TargetInfo &target,
+               const ReductionScheduleOptions &options) {
+  SmallVector<int64_t> tile(schedule.getTile());
+  if (options.wholeInnermost && !extents.empty() && extents.back()) {
+    // 8 rows: attention at D = 64 and 128 ran 1.2x-1.3x faster with 8 x D
+    // tiles than with 16 x D (the accumulators then spill less).
+    tile.back() = std::min<int64_t>(llvm::PowerOf2Ceil(*extents.back()),
+                                    kWholeInnermostLimit);
+    if (tile.size() >= 2)
+      tile[tile.size() - 2] = std::min<int64_t>(tile[tile.size() - 2], 8);
+  }
+  // Split-KV: chunks of the streamed index for idle cores (decoding: few
+  // queries, many keys).
+  int64_t split = 1;
+  bool bound = reduced && llvm::all_of(extents, [](auto e) {
+                 return e.has_value();
+               });
+  if (bound) {
+    int64_t programs = programCount(extents, tile, 1);
+    while (programs * split * 2 <= target.multiprocessors &&
+           *reduced / (split * 2) >= kMinStreamChunk)
+      split *= 2;
+  }
+  return tile::ScheduleAttr::get(ctx, tile, schedule.getThreads(),
+                                 tile::MmaAttr(), /*reduceThreads=*/1, split,
+                                 /*reduceInterleaved=*/false, /*vector=*/1);
+}
+
 tile::ScheduleAttr nautilus::defaultReductionSchedule(
     MLIRContext *ctx, ArrayRef<std::optional<int64_t>> extents,
     std::optional<int64_t> reduced, ReductionShape shape,
     const TargetInfo &target, const ReductionScheduleOptions &options) {
   tile::ScheduleAttr schedule = defaultSchedule(ctx, extents, target);
-  if (target.isCPU() && options.wholeInnermost && !extents.empty() &&
-      extents.back()) {
-    // 8 rows: attention at D = 64 and 128 ran 1.2x-1.3x faster with 8 x D
-    // tiles than with 16 x D (the accumulators then spill less).
-    SmallVector<int64_t> tile(schedule.getTile());
-    tile.back() = std::min<int64_t>(llvm::PowerOf2Ceil(*extents.back()),
-                                    kWholeInnermostLimit);
-    if (tile.size() >= 2)
-      tile[tile.size() - 2] = std::min<int64_t>(tile[tile.size() - 2], 8);
-    return tile::ScheduleAttr::get(ctx, tile, schedule.getThreads());
-  }
+  if (target.isCPU() && options.stream)
+    return streamSchedule(ctx, extents, reduced, schedule, target, options);
   // (A GEMM's tile reuses each row of A across its columns: groups would
   // lose that.)
   if (target.isCPU() || !reduced ||

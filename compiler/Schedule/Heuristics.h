@@ -65,7 +65,15 @@ struct ReductionScheduleOptions {
   /// tile spans that dimension whole (up to kWholeInnermostLimit), so each
   /// recomputed value is computed by one program only.
   bool wholeInnermost = false;
+  /// The program is a stream (tile.online_reduce): on the CPU, where too
+  /// few programs would leave cores idle, its streamed index is split
+  /// across programs (split-KV, `reduce_split`) in chunks of at least
+  /// kMinStreamChunk.
+  bool stream = false;
 };
+
+/// The fewest points a chunk of a split stream streams.
+inline constexpr int64_t kMinStreamChunk = 512;
 
 /// The widest innermost tile extent wholeInnermost gives.
 inline constexpr int64_t kWholeInnermostLimit = 128;

@@ -7,6 +7,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <thread>
+
 using namespace nautilus;
 
 namespace {
@@ -38,6 +40,9 @@ TargetInfo hostTarget() {
   info.vectorBits = features.lookup("avx512f") ? 512
                     : features.lookup("avx2")  ? 256
                                                : 128;
+  // The host threads the runtime splits a grid over.
+  info.multiprocessors =
+      std::max<int64_t>(1, std::thread::hardware_concurrency());
   return info;
 }
 

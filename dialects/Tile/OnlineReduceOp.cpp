@@ -5,8 +5,10 @@ using namespace mlir;
 using namespace nautilus;
 using namespace nautilus::tile;
 
-/// The program's tile shape (TileOps.cpp).
+/// The program's tile shape, and a split's chunks (TileOps.cpp).
 LogicalResult verifyTileShapeOf(Operation *op, Type type);
+LogicalResult verifySplitChunks(Operation *op, Region &body, int64_t splitDim,
+                                int64_t chunk, ArrayRef<int64_t> shape);
 
 //===----------------------------------------------------------------------===//
 // OnlineReduceOp
@@ -68,5 +70,11 @@ LogicalResult OnlineReduceOp::verify() {
       return emitOpError("a repair takes the old and new leader and yields "
                          "one factor per follower");
   }
-  return success();
+  if (getSplitDim().has_value() != getSplitChunk().has_value())
+    return emitOpError("a split stream needs both split_dim and split_chunk");
+  if (!isSplit())
+    return success();
+  return verifySplitChunks(*this, getBody(), getSplitDimAttr().getInt(),
+                           getSplitChunkAttr().getInt(),
+                           cast<VectorType>(type).getShape());
 }

@@ -387,36 +387,19 @@ LogicalResult SkipIfNegativeOp::verify() {
   return success();
 }
 
-LogicalResult ReduceOp::verify() {
-  if (failed(verifyTileShape(*this, getType())))
-    return failure();
-  Block &body = getBody().front();
-  if (body.getNumArguments() != getExtents().size() ||
-      !llvm::all_of(body.getArgumentTypes(),
-                    [](Type t) { return t.isIndex(); }))
-    return emitOpError("the body takes one index per reduced dimension");
-  auto yield = dyn_cast<YieldOp>(body.getTerminator());
-  if (!yield || yield.getValues().size() != 1 ||
-      yield.getValue().getType() != getType())
-    return emitOpError("the body must yield a tile of the result type");
-  if (getSplitDim().has_value() != getSplitChunk().has_value())
-    return emitOpError("a split reduction needs both split_dim and "
-                       "split_chunk");
-  if (!isSplit())
-    return success();
-  if (getExtents().empty())
-    return emitOpError("is split but has no reduced index");
-  int64_t splitDim = getSplitDimAttr().getInt(),
-          chunk = getSplitChunkAttr().getInt();
-  ArrayRef<int64_t> shape = getType().getShape();
+/// A reduction (tile.reduce, tile.online_reduce) split into chunks of
+/// `chunk` along output dimension `splitDim`: the tile takes that dimension
+/// one at a time and `body` does not read it.
+LogicalResult verifySplitChunks(Operation *op, Region &body, int64_t splitDim,
+                                int64_t chunk, ArrayRef<int64_t> shape) {
   if (splitDim < 0 || splitDim >= static_cast<int64_t>(shape.size()))
-    return emitOpError("is split along output dimension ")
+    return op->emitOpError("is split along output dimension ")
            << splitDim << " of a rank-" << shape.size() << " tile";
   if (shape[splitDim] != 1)
-    return emitOpError("is split along output dimension ")
+    return op->emitOpError("is split along output dimension ")
            << splitDim << ", which its tile must take one at a time";
   if (chunk <= 0)
-    return emitOpError("splits its reduction into chunks of ")
+    return op->emitOpError("splits its reduction into chunks of ")
            << chunk << "; they must be positive";
   // The body may not read the split dimension: each chunk folds the same
   // elements for every index along it but its own indices.
@@ -436,8 +419,32 @@ LogicalResult ReduceOp::verify() {
     return WalkResult::advance();
   });
   if (reads.wasInterrupted())
-    return emitOpError("the body reads output dimension ")
+    return op->emitOpError("the body reads output dimension ")
            << splitDim << ", along which the reduction is split";
+  return success();
+}
+
+LogicalResult ReduceOp::verify() {
+  if (failed(verifyTileShape(*this, getType())))
+    return failure();
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getExtents().size() ||
+      !llvm::all_of(body.getArgumentTypes(),
+                    [](Type t) { return t.isIndex(); }))
+    return emitOpError("the body takes one index per reduced dimension");
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield || yield.getValues().size() != 1 ||
+      yield.getValue().getType() != getType())
+    return emitOpError("the body must yield a tile of the result type");
+  if (getSplitDim().has_value() != getSplitChunk().has_value())
+    return emitOpError("a split reduction needs both split_dim and "
+                       "split_chunk");
+  if (!isSplit())
+    return success();
+  if (getExtents().empty())
+    return emitOpError("is split but has no reduced index");
+  return verifySplitChunks(*this, getBody(), getSplitDimAttr().getInt(),
+                           getSplitChunkAttr().getInt(), getType().getShape());
   return success();
 }
 

@@ -750,17 +750,37 @@ def Tile_OnlineReduceOp : Tile_Op<"online_reduce", [RecursiveMemoryEffects]> {
     the new (1 from a leader at its identity). Loads
     in the body map the output dimensions, then the streamed index (then
     the indices of any `tile.reduce` nested in it).
+
+    A split stream (`over(%M) chunks(C along d)`, made by
+    `tile-split-reductions`: split-KV) streams only part of the index: the
+    program at index `s` along output dimension `d` (which its tile takes
+    one at a time and its body does not read) streams
+    [s x C, min(extent, (s + 1) x C)). Its results are partial leaders and
+    sums, which a second stream combines (see tile-split-reductions).
   }];
-  let arguments = (ins Index:$extent, StrArrayAttr:$accumulators);
+  let arguments = (ins Index:$extent, StrArrayAttr:$accumulators,
+                       OptionalAttr<I64Attr>:$split_chunk,
+                       OptionalAttr<I64Attr>:$split_dim);
   let results = (outs Variadic<AnyVectorOfAnyRank>:$results);
   let regions = (region SizedRegion<1>:$body,
                         VariadicRegion<SizedRegion<1>>:$repairs);
   let assemblyFormat = [{
-    `over` `(` $extent `)` `accumulators` $accumulators attr-dict `:`
+    `over` `(` $extent `)`
+    (`chunks` `(` $split_chunk^ `along` $split_dim `)`)?
+    `accumulators` $accumulators attr-dict `:`
     type($results) $body `repairs` $repairs
   }];
   let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::TypeRange":$results, "::mlir::Value":$extent,
+                   "::mlir::ArrayAttr":$accumulators,
+                   "unsigned":$repairCount), [{
+      build($_builder, $_state, results, extent, accumulators,
+            ::mlir::IntegerAttr(), ::mlir::IntegerAttr(), repairCount);
+    }]>
+  ];
   let extraClassDeclaration = [{
+    bool isSplit() { return getSplitDim().has_value(); }
     /// The kind of accumulator `i`.
     ::nautilus::alg::ReductionKind getAccumulatorKind(unsigned i);
     /// Whether accumulator `i` is a leader (max or min).

@@ -45,9 +45,10 @@ options:
                          reductions applied or refused, with its reason
   --multiprocessors N    the multiprocessors (SMs) the default schedules
                          spread a small problem over (default: the
-                         target's, 108 for sm_80, 132 for sm_90); 1 keeps
-                         the largest tiles whatever the problem's size
-                         (but a reduction's, which fit a block)
+                         target's, 108 for sm_80, 132 for sm_90, the
+                         host's threads for cpu); 1 keeps the largest
+                         tiles whatever the problem's size (but a
+                         reduction's, which fit a block)
   --device cpu|emu       run: where to run: the host CPU, or the SIMT
                          emulator running the NVIDIA kernels (--target
                          sm_80, the default there, or sm_90)

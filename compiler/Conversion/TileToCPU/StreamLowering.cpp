@@ -316,11 +316,14 @@ ProgramLowering::lowerOnlineReduce(tile::OnlineReduceOp op,
         cast<VectorType>(op.getResult(i).getType()).getElementType());
     init.push_back(reductionIdentity(b, loc, op.getAccumulatorKind(i), type));
   }
-  // Whole blocks of keys, then the keys left one at a time.
-  Value extent = mapping.lookup(op.getExtent());
+  // Whole blocks of keys, then the keys left one at a time (of a split
+  // stream, its chunk's keys).
+  auto [first, end] =
+      emitStreamedRange(b, loc, op, mapping.lookup(op.getExtent()), base);
   Value blocked = arith::SubIOp::create(
-      b, loc, extent,
-      arith::RemSIOp::create(b, loc, extent, cIndex(kStreamBlock)));
+      b, loc, end,
+      arith::RemSIOp::create(b, loc, arith::SubIOp::create(b, loc, end, first),
+                             cIndex(kStreamBlock)));
   auto stream = [&](Value from, Value to, int64_t step, ValueRange accs) {
     auto loop = scf::ForOp::create(b, loc, from, to, cIndex(step), accs);
     OpBuilder::InsertionGuard guard(b);
@@ -330,8 +333,8 @@ ProgramLowering::lowerOnlineReduce(tile::OnlineReduceOp op,
                                           loop.getInductionVar(), step, status));
     return SmallVector<Value>(loop.getResults());
   };
-  SmallVector<Value> partial = stream(cIndex(0), blocked, kStreamBlock, init);
-  SmallVector<Value> results = stream(blocked, extent, 1, partial);
+  SmallVector<Value> partial = stream(first, blocked, kStreamBlock, init);
+  SmallVector<Value> results = stream(blocked, end, 1, partial);
   streamVaries.clear();
   for (auto [i, result] : llvm::enumerate(results))
     result = broadcastToTile(

@@ -180,7 +180,12 @@ def TileSplitReductions
     default schedule of a reduction that gives each of a group's threads
     one partial. The plan launches the partial program just before it.
     Results differ from the unsplit reduction's only in the order of the
-    fold. Refused with an error naming the program
+    fold. A program whose top-level op is a stream (`tile.online_reduce`)
+    is split likewise (split-KV, SplitStreams.cpp): `<program>_partial`
+    over [S', dims] streams chunk s (`chunks(C along 0)`) and stores every
+    accumulator to a workspace `<program>.partial<i>`; the program then
+    streams over the S' chunks with the same accumulators and repairs,
+    each chunk's sums repaired from its leaders to the running ones. Refused with an error naming the program
     (`splitReductionRefusal`): not exactly one reduction at the program's
     top level, a contraction, routing or skipped tiles in the program, an
     outermost extent not bound at compile time, or partial results of a

@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Transforms/Tile/SplitReductions.h"
+#include "compiler/Transforms/Tile/SplitStreams.h"
 #include "compiler/Schedule/SchedulingPass.h"
 #include "compiler/Transforms/Tile/KernelEditing.h"
 #include "compiler/Transforms/Tile/Passes.h"
@@ -33,21 +34,11 @@ using namespace mlir;
 using namespace nautilus;
 
 tile::ReduceOp nautilus::topLevelReduce(tile::ProgramOp program) {
-  tile::ReduceOp found;
-  for (auto reduce : program.getBody().front().getOps<tile::ReduceOp>()) {
-    if (found)
-      return {};
-    found = reduce;
-  }
-  return found;
+  return onlyTopLevel<tile::ReduceOp>(program);
 }
 
-/// The reduction's outermost extent, when bound at compile time.
-static std::optional<int64_t> knownOuterExtent(tile::ProgramOp program,
-                                               tile::ReduceOp reduce) {
-  if (reduce.getExtents().empty())
-    return std::nullopt;
-  Value extent = reduce.getExtents().front();
+std::optional<int64_t> nautilus::knownExtentOf(tile::ProgramOp program,
+                                               Value extent) {
   if (auto constant = extent.getDefiningOp<arith::ConstantIndexOp>())
     return constant.value();
   auto arg = dyn_cast<BlockArgument>(extent);
@@ -59,6 +50,24 @@ static std::optional<int64_t> knownOuterExtent(tile::ProgramOp program,
       program.getSizes()[arg.getArgNumber() - buffers]);
 }
 
+tile::ScheduleAttr nautilus::withReduceSplit(tile::ScheduleAttr schedule,
+                                             ArrayRef<int64_t> tile,
+                                             int64_t split) {
+  return tile::ScheduleAttr::get(schedule.getContext(), tile,
+                                 schedule.getThreads(), schedule.getMma(),
+                                 schedule.getReduceThreads(), split,
+                                 schedule.getReduceInterleaved(),
+                                 schedule.getVector());
+}
+
+/// The reduction's outermost extent, when bound at compile time.
+static std::optional<int64_t> knownOuterExtent(tile::ProgramOp program,
+                                               tile::ReduceOp reduce) {
+  if (reduce.getExtents().empty())
+    return std::nullopt;
+  return knownExtentOf(program, reduce.getExtents().front());
+}
+
 ReductionChunks nautilus::reductionChunks(int64_t extent, int64_t split) {
   int64_t chunk =
       std::max<int64_t>(1, llvm::divideCeil(extent, std::max<int64_t>(split, 1)));
@@ -67,6 +76,8 @@ ReductionChunks nautilus::reductionChunks(int64_t extent, int64_t split) {
 
 std::string nautilus::splitReductionRefusal(tile::ProgramOp program,
                                             int64_t split) {
+  if (topLevelStream(program))
+    return splitStreamRefusal(program, split);
   bool other = false;
   program.walk([&](Operation *op) {
     if (isa<tile::ContractOp, tile::RouteOp, tile::SkipIfNegativeOp>(op))
@@ -130,11 +141,15 @@ public:
     if (!refusal.empty())
       return program.emitError("cannot split the reduction ")
              << schedule.getReduceSplit() << " ways: " << refusal;
+    if (topLevelStream(program)) {
+      splitStream(module, plan, program);
+      return success();
+    }
     tile::ReduceOp reduce = topLevelReduce(program);
     auto [chunk, splits] = reductionChunks(*knownOuterExtent(program, reduce),
                                            schedule.getReduceSplit());
     if (splits == 1) { // one chunk: nothing to split
-      program.retile(withSplit(schedule, program.getSchedule().getTile(), 1));
+      program.retile(withReduceSplit(schedule, program.getSchedule().getTile(), 1));
       return success();
     }
     MLIRContext *ctx = module.getContext();
@@ -154,15 +169,6 @@ public:
   }
 
 private:
-  /// `schedule` over `tile` with `reduce_split` = `split`.
-  static tile::ScheduleAttr withSplit(tile::ScheduleAttr schedule,
-                                      ArrayRef<int64_t> tile, int64_t split) {
-    return tile::ScheduleAttr::get(schedule.getContext(), tile,
-                                   schedule.getThreads(), schedule.getMma(),
-                                   schedule.getReduceThreads(), split,
-                                   schedule.getReduceInterleaved(),
-                                   schedule.getVector());
-  }
 
   /// `<program>_partial`: the reduction over each chunk, stored.
   void buildPartialProgram(tile::ProgramOp program, tile::ReduceOp reduce,
@@ -191,7 +197,7 @@ private:
     split.setSplitChunkAttr(b.getI64IntegerAttr(chunk));
     tile::StoreOp::create(b, loc, split, entry->getArgument(workspace));
     tile::ReturnOp::create(b, loc);
-    partial.retile(withSplit(program.getSchedule(), partialTile, 1));
+    partial.retile(withReduceSplit(program.getSchedule(), partialTile, 1));
     launchBefore(plan, symbol, program.getSymName());
   }
 

@@ -18,6 +18,27 @@ namespace nautilus {
 /// more than one).
 tile::ReduceOp topLevelReduce(tile::ProgramOp program);
 
+/// The program's one op of type OpT at its top level, or null.
+template <typename OpT> OpT onlyTopLevel(tile::ProgramOp program) {
+  OpT found;
+  for (OpT op : program.getBody().front().getOps<OpT>()) {
+    if (found)
+      return {};
+    found = op;
+  }
+  return found;
+}
+
+/// `extent` (a program's size argument or a constant), when bound at
+/// compile time.
+std::optional<int64_t> knownExtentOf(tile::ProgramOp program,
+                                     mlir::Value extent);
+
+/// `schedule` over `tile` with `reduce_split` = `split`.
+tile::ScheduleAttr withReduceSplit(tile::ScheduleAttr schedule,
+                                   llvm::ArrayRef<int64_t> tile,
+                                   int64_t split);
+
 /// Why `program`'s reduction cannot be split across programs, or "" if it
 /// can: the program has exactly one reduction at its top level, over an
 /// outermost extent bound at compile time, whose results a workspace buffer

@@ -62,15 +62,31 @@ Value nautilus::combineReduction(OpBuilder &b, Location loc,
   llvm_unreachable("unknown reduction kind");
 }
 
-std::pair<Value, Value>
-nautilus::emitReducedRange(OpBuilder &b, Location loc, tile::ReduceOp reduce,
-                           Value extent, ArrayRef<Value> origin) {
-  if (!reduce.isSplit())
+/// [0, extent), or chunk s = origin[splitDim]'s [s x C, min(extent, (s + 1) x C)).
+static std::pair<Value, Value> chunkRange(OpBuilder &b, Location loc,
+                                          std::optional<uint64_t> splitDim,
+                                          std::optional<uint64_t> splitChunk,
+                                          Value extent, ArrayRef<Value> origin) {
+  if (!splitDim)
     return {arith::ConstantIndexOp::create(b, loc, 0), extent};
-  Value chunk = arith::ConstantIndexOp::create(b, loc, *reduce.getSplitChunk());
-  Value first =
-      arith::MulIOp::create(b, loc, origin[*reduce.getSplitDim()], chunk);
+  Value chunk = arith::ConstantIndexOp::create(b, loc, *splitChunk);
+  Value first = arith::MulIOp::create(b, loc, origin[*splitDim], chunk);
   Value end = arith::MinSIOp::create(
       b, loc, extent, arith::AddIOp::create(b, loc, first, chunk));
   return {first, end};
+}
+
+std::pair<Value, Value>
+nautilus::emitReducedRange(OpBuilder &b, Location loc, tile::ReduceOp reduce,
+                           Value extent, ArrayRef<Value> origin) {
+  return chunkRange(b, loc, reduce.getSplitDim(), reduce.getSplitChunk(),
+                    extent, origin);
+}
+
+std::pair<Value, Value>
+nautilus::emitStreamedRange(OpBuilder &b, Location loc,
+                            tile::OnlineReduceOp stream, Value extent,
+                            ArrayRef<Value> origin) {
+  return chunkRange(b, loc, stream.getSplitDim(), stream.getSplitChunk(),
+                    extent, origin);
 }

@@ -25,6 +25,11 @@ mlir::Value combineReduction(mlir::OpBuilder &b, mlir::Location loc,
 std::pair<mlir::Value, mlir::Value>
 emitReducedRange(mlir::OpBuilder &b, mlir::Location loc, tile::ReduceOp reduce,
                  mlir::Value extent, llvm::ArrayRef<mlir::Value> origin);
+/// The same for a stream (tile.online_reduce): its streamed indices.
+std::pair<mlir::Value, mlir::Value>
+emitStreamedRange(mlir::OpBuilder &b, mlir::Location loc,
+                  tile::OnlineReduceOp stream, mlir::Value extent,
+                  llvm::ArrayRef<mlir::Value> origin);
 
 } // namespace nautilus
 

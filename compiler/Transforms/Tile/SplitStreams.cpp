@@ -1,0 +1,243 @@
+//===- SplitStreams.cpp - a stream split across programs (split-KV) -------===//
+//
+// A stream (tile.online_reduce) whose program's schedule asks for
+// `reduce_split = S` becomes, like a split reduction (SplitReductions.cpp):
+//
+//  - `<program>_partial`, over [S', the program's output dims], streams
+//    chunk s of the streamed index (`tile.online_reduce ... chunks(C along
+//    0)`) and stores each accumulator, its running leaders and unscaled
+//    sums, to a workspace `<program>.partial<i>` [S', dims...]. The chunk
+//    index comes first so that the program's innermost dimension stays
+//    innermost (its loads stay contiguous rows: with the chunk innermost,
+//    attention's partial programs ran 3x slower on the CPU);
+//  - the program itself, where it had the stream, combines the S' partials
+//    with a second stream over them, of the same accumulators and repairs:
+//    a leader's term is chunk s's leader m_s, a follower's is chunk s's sum
+//    f_s repaired from m_s to the running leader r, f_s * phi(m_s, r) (the
+//    product over the leaders), and 0 for a chunk whose leader never left
+//    its identity (it folded nothing; its sums are 0).
+//
+// phi(m_s, r) brings a sum folded at leader m_s to leader r: the combine is
+// the stream itself, run over chunks instead of points, as flash-decoding's
+// combination of (max, sum, O) triples is for attention.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Transforms/Tile/SplitStreams.h"
+#include "compiler/Transforms/Tile/KernelEditing.h"
+#include "compiler/Transforms/Tile/SplitReductions.h"
+#include "dialects/Tile/Utils/ReductionKinds.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace nautilus;
+
+tile::OnlineReduceOp nautilus::topLevelStream(tile::ProgramOp program) {
+  return onlyTopLevel<tile::OnlineReduceOp>(program);
+}
+
+/// The streamed extent, when bound at compile time.
+static std::optional<int64_t> knownStreamExtent(tile::ProgramOp program,
+                                                tile::OnlineReduceOp stream) {
+  return knownExtentOf(program, stream.getExtent());
+}
+
+std::string nautilus::splitStreamRefusal(tile::ProgramOp program,
+                                         int64_t split) {
+  tile::OnlineReduceOp stream = topLevelStream(program);
+  if (!stream)
+    return "the program must have exactly one stream at its top level";
+  bool other = false;
+  program.walk([&](Operation *op) {
+    if (isa<tile::ContractOp, tile::RouteOp, tile::SkipIfNegativeOp>(op) ||
+        (isa<tile::ReduceOp>(op) && op->getParentOp() == program))
+      other = true;
+  });
+  if (other)
+    return "a program with a contraction, routing, skipped tiles or a "
+           "reduction beside its stream is not split this way";
+  auto type = cast<VectorType>(stream.getResult(0).getType());
+  if (!type.getElementType().isF32() && !type.getElementType().isF64())
+    return "its partial results would need a workspace of a type buffers do "
+           "not have";
+  std::optional<int64_t> extent = knownStreamExtent(program, stream);
+  if (!extent)
+    return "the streamed extent must be bound at compile time (--shape)";
+  ReductionChunks chunks = reductionChunks(*extent, split);
+  if (chunks.splits == 1)
+    return "";
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  return partialWorkspaceRefusal(program, chunks.splits,
+                                 bytes * stream.getAccumulators().size());
+}
+
+namespace {
+
+/// `map` (over the output dims, then the streamed and nested indices) with
+/// a new first dimension.
+AffineMap withDimFirst(AffineMap map) {
+  SmallVector<AffineExpr> dims;
+  for (unsigned d = 0; d < map.getNumDims(); ++d)
+    dims.push_back(getAffineDimExpr(d + 1, map.getContext()));
+  return map.replaceDimsAndSymbols(dims, {}, map.getNumDims() + 1,
+                                   map.getNumSymbols());
+}
+
+class StreamSplitter {
+public:
+  StreamSplitter(ModuleOp module, tile::PlanOp plan, tile::ProgramOp program)
+      : module(module), plan(plan), program(program),
+        stream(topLevelStream(program)) {}
+
+  void run() {
+    auto [chunk, splits] = reductionChunks(
+        *knownStreamExtent(program, stream),
+        program.getSchedule().getReduceSplit());
+    if (splits == 1) {
+      program.retile(withReduceSplit(program.getSchedule(),
+                               program.getSchedule().getTile(), 1));
+      return;
+    }
+    MLIRContext *ctx = module.getContext();
+    unsigned rank = program.getRank();
+    SmallVector<Attribute> dims{IntegerAttr::get(IntegerType::get(ctx, 64), splits)};
+    dims.append(program.getOutputDims().begin(), program.getOutputDims().end());
+    auto type = cast<VectorType>(stream.getResult(0).getType());
+    for (unsigned i = 0; i < stream.getNumResults(); ++i)
+      workspaces.push_back(addKernelBuffer(
+          module, plan,
+          (program.getSymName() + ".partial" + Twine(i)).str(), "workspace",
+          MemRefType::get(SmallVector<int64_t>(rank + 1, ShapedType::kDynamic),
+                          type.getElementType()),
+          dims));
+    buildPartialProgram(chunk, dims);
+    combinePartials(splits);
+    program.retile(withReduceSplit(program.getSchedule(),
+                             program.getSchedule().getTile(), 1));
+  }
+
+private:
+  /// `<program>_partial`: the stream over each chunk, its accumulators
+  /// stored.
+  void buildPartialProgram(int64_t chunk, ArrayRef<Attribute> dims) {
+    Location loc = program.getLoc();
+    SmallVector<int64_t> partialTile{1};
+    llvm::append_range(partialTile, program.getSchedule().getTile());
+    std::string symbol = (program.getSymName() + "_partial").str();
+    OpBuilder b(module.getContext());
+    IRMapping mapping;
+    tile::ProgramOp partial =
+        createSiblingProgram(b, program, symbol, dims, mapping);
+    Block *entry = &partial.getBody().front();
+    cloneUsedFromOutside(stream, mapping, b);
+    auto split = cast<tile::OnlineReduceOp>(b.clone(*stream, mapping));
+    partial.walk([&](tile::LoadOp load) {
+      load.setMapAttr(AffineMapAttr::get(withDimFirst(load.getMap())));
+    });
+    partial.walk([&](tile::IndexOp index) {
+      index.setDimAttr(b.getI64IntegerAttr(index.getDim() + 1));
+    });
+    split.setSplitDimAttr(b.getI64IntegerAttr(0));
+    split.setSplitChunkAttr(b.getI64IntegerAttr(chunk));
+    for (auto [result, workspace] : llvm::zip(split.getResults(), workspaces))
+      tile::StoreOp::create(b, loc, result, entry->getArgument(workspace));
+    tile::ReturnOp::create(b, loc);
+    partial.retile(withReduceSplit(program.getSchedule(), partialTile, 1));
+    launchBefore(plan, symbol, program.getSymName());
+  }
+
+  /// The stream replaced by one over the chunks' partial accumulators.
+  void combinePartials(int64_t splits) {
+    MLIRContext *ctx = module.getContext();
+    Location loc = stream.getLoc();
+    unsigned rank = program.getRank();
+    auto type = cast<VectorType>(stream.getResult(0).getType());
+    OpBuilder b(stream);
+    Value count = arith::ConstantIndexOp::create(b, loc, splits);
+    unsigned leaders = stream.getNumLeaders();
+    auto combine = tile::OnlineReduceOp::create(
+        b, loc, stream.getResultTypes(), count, stream.getAccumulators(),
+        leaders);
+    Block *body = b.createBlock(&combine.getBody());
+    body->addArgument(b.getIndexType(), loc);
+    for (unsigned j = 0; j < leaders; ++j)
+      body->addArgument(type, loc);
+    // (dims..., s) -> (s, dims...): chunk s's partials.
+    SmallVector<AffineExpr> chunkFirst{getAffineDimExpr(rank, ctx)};
+    for (unsigned d = 0; d < rank; ++d)
+      chunkFirst.push_back(getAffineDimExpr(d, ctx));
+    auto map = AffineMap::get(rank + 1, program.getSizes().size(), chunkFirst,
+                              ctx);
+    Block &entry = program.getBody().front();
+    SmallVector<Value> partials;
+    for (unsigned workspace : workspaces)
+      partials.push_back(tile::LoadOp::create(
+          b, loc, type, entry.getArgument(workspace), ValueRange{},
+          AffineMapAttr::get(map), b.getDenseI64ArrayAttr({})));
+    // phi(m_s, r) for each follower: the product over the leaders.
+    unsigned accumulators = stream.getNumResults();
+    SmallVector<Value> factors(accumulators);
+    Value empty; // some leader of the chunk is still at its identity
+    for (unsigned i = 0, j = 0; i < accumulators; ++i) {
+      if (!stream.isLeader(i))
+        continue;
+      Value identity =
+          reductionIdentity(b, loc, stream.getAccumulatorKind(i), type);
+      Value unset = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                          partials[i], identity);
+      empty = empty ? arith::OrIOp::create(b, loc, empty, unset).getResult()
+                    : unset;
+      Block &repair = stream.getRepairs()[j].front();
+      IRMapping phi;
+      phi.map(repair.getArgument(0), partials[i]);
+      phi.map(repair.getArgument(1), body->getArgument(1 + j));
+      for (Operation &op : repair.without_terminator())
+        b.clone(op, phi);
+      auto yielded = cast<tile::YieldOp>(repair.getTerminator()).getValues();
+      for (unsigned k = 0, f = 0; k < accumulators; ++k) {
+        if (stream.isLeader(k))
+          continue;
+        Value factor = phi.lookup(yielded[f++]);
+        factors[k] = factors[k]
+                         ? arith::MulFOp::create(b, loc, factors[k], factor)
+                         : factor;
+      }
+      ++j;
+    }
+    Value zero = arith::ConstantOp::create(
+        b, loc, type, DenseElementsAttr::get(type, b.getZeroAttr(type.getElementType())));
+    SmallVector<Value> terms;
+    for (unsigned i = 0; i < accumulators; ++i) {
+      if (stream.isLeader(i)) {
+        terms.push_back(partials[i]);
+        continue;
+      }
+      Value repaired = arith::MulFOp::create(b, loc, partials[i], factors[i]);
+      terms.push_back(
+          empty ? arith::SelectOp::create(b, loc, empty, zero, repaired).getResult()
+                : repaired);
+    }
+    tile::YieldOp::create(b, loc, terms);
+    for (auto [from, to] :
+         llvm::zip(stream.getRepairs(), combine.getRepairs())) {
+      IRMapping same;
+      from.cloneInto(&to, same);
+    }
+    stream.replaceAllUsesWith(combine.getResults());
+    stream.erase();
+  }
+
+  ModuleOp module;
+  tile::PlanOp plan;
+  tile::ProgramOp program;
+  tile::OnlineReduceOp stream;
+  SmallVector<unsigned> workspaces;
+};
+
+} // namespace
+
+void nautilus::splitStream(ModuleOp module, tile::PlanOp plan,
+                           tile::ProgramOp program) {
+  StreamSplitter(module, plan, program).run();
+}

@@ -1,0 +1,36 @@
+//===- SplitStreams.h - a stream split across programs ----------*- C++ -*-===//
+//
+// Split-KV: a program's tile.online_reduce split into chunks streamed by
+// programs of their own, then combined (SplitStreams.cpp). Used by
+// tile-split-reductions, and by tile-apply-schedules, which checks a
+// schedule file's `reduce_split`.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_TRANSFORMS_TILE_SPLITSTREAMS_H
+#define NAUTILUS_TRANSFORMS_TILE_SPLITSTREAMS_H
+
+#include "dialects/Tile/TileOps.h"
+
+#include <string>
+
+namespace nautilus {
+
+/// The program's one `tile.online_reduce` at its top level, or null (none,
+/// or more than one).
+tile::OnlineReduceOp topLevelStream(tile::ProgramOp program);
+
+/// Why `program`'s stream cannot be split across programs, or "" if it can:
+/// it is the program's one stream, with no contraction, routing, skipped
+/// tiles or reduction beside it, over an extent bound at compile time, its
+/// accumulators f32 or f64, and split `split` ways its partial results fit
+/// the workspace a split may take (partialWorkspaceRefusal).
+std::string splitStreamRefusal(tile::ProgramOp program, int64_t split);
+
+/// Splits `program`'s stream as its schedule's `reduce_split` says (which
+/// splitStreamRefusal accepts): see SplitStreams.cpp.
+void splitStream(mlir::ModuleOp module, tile::PlanOp plan,
+                 tile::ProgramOp program);
+
+} // namespace nautilus
+
+#endif
