@@ -47,3 +47,40 @@ tile.program @attn_O attributes {arg_names = ["S", "V", "O"], output_dims = ["N"
   %q = arith.divf %r#1, %r#2 : vector<8x16xf32>
   tile.store %q, %o : vector<8x16xf32> -> memref<?x?xf32>
 }
+
+// A causal mask (key <= row): a key past the tile's last row is masked for
+// every element (its scores -inf, its terms 0), so the stream ends there:
+// the largest row of the tile, plus one, bounds the keys.
+// CHECK-LABEL: func.func @causal_O(
+// CHECK: %[[LAST:.*]] = vector.reduction <maxsi>, %{{.*}} : vector<128xindex> into index
+// CHECK: %[[PAST:.*]] = arith.addi %[[LAST]], %c1 : index
+// CHECK: %[[END:.*]] = arith.minsi %{{.*}}, %[[PAST]] : index
+// CHECK: %[[NONEMPTY:.*]] = arith.maxsi %[[END]], %c0 : index
+// CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c8
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[NONEMPTY]] step %c1
+tile.program @causal_O attributes {arg_names = ["S", "V", "O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [8, 16], threads = 1>, sizes = ["N", "D", "M"]} {
+^bb0(%s: memref<?x?xf32>, %v: memref<?x?xf32>, %o: memref<?x?xf32>, %n: index, %d: index, %m: index):
+  %neg = arith.constant dense<-1.000000e+00> : vector<8x16xf32>
+  %ninf = arith.constant dense<0xFF800000> : vector<8x16xf32>
+  %rows = tile.index 0 : vector<8x16xindex>
+  %r:3 = tile.online_reduce over(%m) accumulators ["max", "sum", "sum"] : vector<8x16xf32>, vector<8x16xf32>, vector<8x16xf32> {
+  ^bb0(%key: index, %mx: vector<8x16xf32>):
+    %keys = vector.broadcast %key : index to vector<8x16xindex>
+    %seen = arith.cmpi sle, %keys, %rows : vector<8x16xindex>
+    %x = tile.load %s[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf32> -> vector<8x16xf32>
+    %masked = arith.select %seen, %x, %ninf : vector<8x16xi1>, vector<8x16xf32>
+    %t = arith.subf %masked, %mx : vector<8x16xf32>
+    %p = math.exp %t : vector<8x16xf32>
+    %y = tile.load %v[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] : memref<?x?xf32> -> vector<8x16xf32>
+    %pv = arith.mulf %p, %y : vector<8x16xf32>
+    tile.yield %masked, %pv, %p : vector<8x16xf32>, vector<8x16xf32>, vector<8x16xf32>
+  } repairs {
+  ^bb0(%old: vector<8x16xf32>, %new: vector<8x16xf32>):
+    %diff = arith.subf %new, %old : vector<8x16xf32>
+    %arg = arith.mulf %diff, %neg : vector<8x16xf32>
+    %f = math.exp %arg : vector<8x16xf32>
+    tile.yield %f, %f : vector<8x16xf32>, vector<8x16xf32>
+  }
+  %q = arith.divf %r#1, %r#2 : vector<8x16xf32>
+  tile.store %q, %o : vector<8x16xf32> -> memref<?x?xf32>
+}

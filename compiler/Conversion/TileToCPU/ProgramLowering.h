@@ -44,6 +44,20 @@ struct TileLoad {
   int64_t count = 1;
 };
 
+/// A conjunct of a stream's mask: keys k with `k + offset <predicate>
+/// other` false at every element of the tile add nothing
+/// (StreamMasks.cpp). `other` is a body value computed without the key.
+struct KeyBound {
+  mlir::Value other;
+  int64_t offset;
+  mlir::arith::CmpIPredicate predicate; // slt, sle, sgt or sge
+};
+
+/// The bounds of the keys `op`'s mask leaves, where its leaders' terms are
+/// masked to -inf by one condition under which every follower's term is 0;
+/// empty when there is no such mask.
+llvm::SmallVector<KeyBound> maskedKeyBounds(tile::OnlineReduceOp op);
+
 /// For each output dimension, whether a value varies along it.
 using Varies = llvm::SmallVector<bool, 4>;
 
@@ -138,6 +152,11 @@ private:
                     mlir::LogicalResult &status);
   /// Lowers `op` (of a stream's repairs) at the shape it varies along.
   void lowerAtItsShape(mlir::Operation &op, mlir::LogicalResult &status);
+  /// [first, end) narrowed to the keys the stream's mask leaves some
+  /// element of the tile (maskedKeyBounds).
+  std::pair<mlir::Value, mlir::Value>
+  narrowToMask(tile::OnlineReduceOp op, mlir::Value first, mlir::Value end,
+               mlir::LogicalResult &status);
   /// Makes key `j`'s mapping (-1: the mapping outside the keys) current.
   void selectKey(int j);
   /// What `v` varies along: from the stream's analysis, or from its

@@ -289,6 +289,58 @@ SmallVector<Value> ProgramLowering::stepOnlineReduce(
   return next;
 }
 
+std::pair<Value, Value> ProgramLowering::narrowToMask(
+    tile::OnlineReduceOp op, Value first, Value end, LogicalResult &status) {
+  SmallVector<KeyBound> bounds = maskedKeyBounds(op);
+  if (bounds.empty())
+    return {first, end};
+  // The ops a bound reads, lowered before the loop (each key lowers them
+  // again: folded away).
+  Block &body = op.getBody().front();
+  llvm::SmallPtrSet<Operation *, 16> needed;
+  for (const KeyBound &bound : bounds) {
+    SmallVector<Value> work{bound.other};
+    while (!work.empty()) {
+      Operation *def = work.pop_back_val().getDefiningOp();
+      if (def && def->getBlock() == &body && needed.insert(def).second)
+        llvm::append_range(work, def->getOperands());
+    }
+  }
+  for (Operation &inner : body.without_terminator())
+    if (needed.contains(&inner))
+      lowerAtItsShape(inner, status);
+  for (const KeyBound &bound : bounds) {
+    Value other = mapping.lookup(bound.other);
+    auto type = cast<VectorType>(other.getType());
+    auto flat = VectorType::get({type.getNumElements()}, type.getElementType());
+    Value line = vector::ShapeCastOp::create(b, loc, flat, other);
+    bool below = bound.predicate == arith::CmpIPredicate::slt ||
+                 bound.predicate == arith::CmpIPredicate::sle;
+    // The tile's largest e (for an upper bound) or smallest (a lower one).
+    Value extreme = vector::ReductionOp::create(
+        b, loc,
+        below ? vector::CombiningKind::MAXSI : vector::CombiningKind::MINSI,
+        line);
+    if (!extreme.getType().isIndex())
+      extreme = arith::IndexCastOp::create(b, loc, b.getIndexType(), extreme);
+    // key + c < e: key < e - c; <=: key < e - c + 1; >: key >= e - c + 1;
+    // >=: key >= e - c.
+    int64_t shift = -bound.offset +
+                    (bound.predicate == arith::CmpIPredicate::sle ||
+                             bound.predicate == arith::CmpIPredicate::sgt
+                         ? 1
+                         : 0);
+    Value limit = arith::AddIOp::create(b, loc, extreme, cIndex(shift));
+    if (below)
+      end = arith::MinSIOp::create(b, loc, end, limit);
+    else
+      first = arith::MaxSIOp::create(b, loc, first, limit);
+  }
+  // No key at all: an empty range.
+  end = arith::MaxSIOp::create(b, loc, end, first);
+  return {first, end};
+}
+
 SmallVector<Value>
 ProgramLowering::lowerOnlineReduce(tile::OnlineReduceOp op,
                                    LogicalResult &status) {
@@ -320,6 +372,7 @@ ProgramLowering::lowerOnlineReduce(tile::OnlineReduceOp op,
   // stream, its chunk's keys).
   auto [first, end] =
       emitStreamedRange(b, loc, op, mapping.lookup(op.getExtent()), base);
+  std::tie(first, end) = narrowToMask(op, first, end, status);
   Value blocked = arith::SubIOp::create(
       b, loc, end,
       arith::RemSIOp::create(b, loc, arith::SubIOp::create(b, loc, end, first),
