@@ -9,8 +9,10 @@ The nautc binary defaults to ../build/bin/nautc relative to this script.
 
 nautc runs `examples/attention.tensor` (bf16 inputs, f32 accumulation) with
 `nautc run ... --time` (its own repetitions, the median printed); numpy runs
-the same mathematics in float32 (S = Q K^T / sqrt(D), a stable softmax,
-O = P V with BLAS) in a child process. Each tool's peak resident memory is
+the same mathematics in float32 (S = Q K^T / sqrt(D), masked for
+attention_causal, a stable softmax, O = P V with BLAS) in a child process.
+`--compare OLD_NAUTC` times another build in the same rounds (the
+four-program attention before streams, say). Each tool's peak resident memory is
 read from the kernel (getrusage of the child): the N x M score matrix that
 an unfused program keeps in memory (4 bytes a score) shows there.
 
@@ -37,12 +39,17 @@ import json, sys, time
 import numpy as np
 b, h, n, m, d = (int(v) for v in sys.argv[1].split("x"))
 runs = int(sys.argv[2])
+causal = sys.argv[3] == "attention_causal"
 rng = np.random.default_rng(0)
+# key m is seen by query row r when m <= r + (M - N)
+hidden = np.arange(m)[None, :] > np.arange(n)[:, None] + (m - n)
 q = rng.standard_normal((b, h, n, d), dtype=np.float32)
 k = rng.standard_normal((b, h, m, d), dtype=np.float32)
 v = rng.standard_normal((b, h, m, d), dtype=np.float32)
 def attention():
     s = np.matmul(q, k.transpose(0, 1, 3, 2)) * np.float32(d ** -0.5)
+    if causal:
+        s[..., hidden] = -np.inf
     s -= s.max(axis=-1, keepdims=True)
     np.exp(s, out=s)
     s /= s.sum(axis=-1, keepdims=True)
@@ -64,8 +71,11 @@ def parse_shape(text):
     return tuple(dims)
 
 
-def shape_arg(shape):
-    return ",".join(f"{k}={v}" for k, v in zip("BHNMD", shape))
+def shape_arg(shape, kernel=KERNEL):
+    text = ",".join(f"{k}={v}" for k, v in zip("BHNMD", shape))
+    if kernel == "attention_gqa":
+        text += f",G={max(shape[1] // 2, 1)}"
+    return text
 
 
 def measure(cmd, timeout, env=None):
@@ -96,6 +106,10 @@ def main():
     ap.add_argument("--numpy-runs", type=int, default=5)
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--no-verify", action="store_true")
+    ap.add_argument("--kernel", default=KERNEL,
+                    help="attention, attention_causal or attention_gqa (G = H / 2)")
+    ap.add_argument("--compare", metavar="NAUTC",
+                    help="another nautc (an older build) timed in the same rounds")
     args = ap.parse_args()
 
     nautc = os.path.abspath(args.nautc)
@@ -106,8 +120,9 @@ def main():
 
     if not args.no_verify:
         small = (1, 2, 100, 130, 64)
-        rc, out, _ = measure([nautc, "run", KERNEL_FILE, "-k", KERNEL, "--shape",
-                              shape_arg(small), "--check"], args.timeout)
+        rc, out, _ = measure([nautc, "run", KERNEL_FILE, "-k", args.kernel,
+                              "--shape", shape_arg(small, args.kernel), "--check"],
+                             args.timeout)
         verdict = "PASS" if rc == 0 else "FAIL"
         last = out.strip().splitlines()[-1] if out.strip() else "no output"
         print(f"correctness at {shape_arg(small)}: {verdict}: {last}")
@@ -115,45 +130,68 @@ def main():
     env = dict(os.environ)
     for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
         env.pop(k, None)
+    def time_nautc(binary, shape):
+        rc, out, rss = measure([binary, "run", KERNEL_FILE, "-k", args.kernel,
+                                "--shape", shape_arg(shape, args.kernel),
+                                "--time"], args.timeout)
+        m = TIME_RE.search(out or "")
+        if rc != 0 or not m:
+            last = (out or "").strip().splitlines()[-1:] or ["no output"]
+            return None, rss, last[0]
+        return float(m.group(1)), rss, None
+
     rows = []
     for shape in shapes:
-        nautc_ms, numpy_ms, nautc_rss, numpy_rss, error = [], [], 0.0, 0.0, None
+        times = {"nautc": [], "compare": [], "numpy": []}
+        rss = {"nautc": 0.0, "compare": 0.0, "numpy": 0.0}
+        error = None
         for _ in range(args.rounds):
-            rc, out, rss = measure([nautc, "run", KERNEL_FILE, "-k", KERNEL,
-                                    "--shape", shape_arg(shape), "--time"],
-                                   args.timeout)
-            m = TIME_RE.search(out or "")
-            if rc != 0 or not m:
-                error = (out or "").strip().splitlines()[-1:] or ["no output"]
+            for name, binary in (("nautc", nautc), ("compare", args.compare)):
+                if not binary:
+                    continue
+                ms, peak, error = time_nautc(os.path.abspath(binary), shape)
+                if error:
+                    error = f"{name}: {error}"
+                    break
+                times[name].append(ms)
+                rss[name] = max(rss[name], peak)
+            if error:
                 break
-            nautc_ms.append(float(m.group(1)))
-            nautc_rss = max(nautc_rss, rss)
-            rc, out, rss = measure([sys.executable, "-c", NUMPY_CHILD,
-                                    "x".join(str(v) for v in shape),
-                                    str(args.numpy_runs)], args.timeout, env)
+            rc, out, peak = measure([sys.executable, "-c", NUMPY_CHILD,
+                                     "x".join(str(v) for v in shape),
+                                     str(args.numpy_runs), args.kernel],
+                                    args.timeout, env)
             if rc != 0:
-                error = ["numpy: " + out.strip()]
+                error = "numpy: " + out.strip()
                 break
-            numpy_ms += json.loads(out.strip().splitlines()[-1])["times_ms"]
-            numpy_rss = max(numpy_rss, rss)
-        rows.append((shape, nautc_ms, numpy_ms, nautc_rss, numpy_rss, error))
+            times["numpy"] += json.loads(out.strip().splitlines()[-1])["times_ms"]
+            rss["numpy"] = max(rss["numpy"], peak)
+        rows.append((shape, times, rss, error))
 
     print()
-    print(f"{'B x H x N x M x D':>22} {'nautc ms':>10} {'numpy ms':>10} "
-          f"{'nautc/numpy':>11} {'nautc MiB':>10} {'numpy MiB':>10} {'S MiB':>8}")
-    for shape, n_ms, np_ms, n_rss, np_rss, error in rows:
+    compare = " compare ms | compare MiB |" if args.compare else ""
+    print(f"kernel: {args.kernel}")
+    print("| B x H x N x M x D | nautc ms | numpy ms | numpy/nautc | nautc MiB |"
+          f" numpy MiB | S MiB |{compare}")
+    print("|---" * (7 + (2 if args.compare else 0)) + "|")
+    for shape, times, rss, error in rows:
         name = "x".join(str(v) for v in shape)
         if error:
-            print(f"{name:>22} error: {error[0]}")
+            print(f"| {name} | error: {error} |")
             continue
         b, h, n, m, _ = shape
         score_mib = b * h * n * m * 4 / 2 ** 20
-        nm, pm = statistics.median(n_ms), statistics.median(np_ms)
-        print(f"{name:>22} {nm:>10.2f} {pm:>10.2f} {pm / nm:>11.2f} "
-              f"{n_rss:>10.0f} {np_rss:>10.0f} {score_mib:>8.0f}")
-    print("\nnautc/numpy: numpy's time over nautc's (above 1: nautc faster). "
+        nm, pm = statistics.median(times["nautc"]), statistics.median(times["numpy"])
+        line = (f"| {name} | {nm:.2f} | {pm:.2f} | {pm / nm:.2f} | "
+                f"{rss['nautc']:.0f} | {rss['numpy']:.0f} | {score_mib:.0f} |")
+        if args.compare:
+            line += (f" {statistics.median(times['compare']):.2f} |"
+                     f" {rss['compare']:.0f} |")
+        print(line)
+    print("\nnumpy/nautc: numpy's time over nautc's (above 1: nautc faster). "
           "MiB: peak resident memory of the process; S MiB: the f32 score "
-          "matrix an unfused program would keep.")
+          "matrix an unfused program keeps (the compared nautc's, where it "
+          "is older, in a workspace).")
 
 
 if __name__ == "__main__":
