@@ -1,13 +1,17 @@
 // RUN: nautc-opt %s -pass-pipeline='builtin.module(nautilus-attach-target{target=sm_80},convert-tile-to-gpu,canonicalize,cse)' | FileCheck %s
 
 // 16x64 tile, 128 threads: 8 elements a thread, at positions t + 128 e, so
-// consecutive threads hold consecutive columns.
+// consecutive threads hold consecutive columns. Each thread's sums over K
+// fold blocks of 64 into fresh partials, added to its 8 totals with
+// Kahan's compensation (8 more carried values).
 // CHECK: module attributes {gpu.container_module, tile.target = #tile.target<name = "sm_80">}
 // CHECK: gpu.module @nautilus_kernels
 // CHECK: gpu.func @gemm_C(%[[A:.*]]: memref<?x?xf32>, %[[B:.*]]: memref<?x?xf32>, %[[C:.*]]: memref<?x?xf32>, %{{.*}}: index, %[[K:.*]]: index, %{{.*}}: index) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 // CHECK-DAG: %[[BID:.*]] = gpu.block_id x
 // CHECK-DAG: %[[TID:.*]] = gpu.thread_id x
-// CHECK: scf.for %{{.*}} = %{{.*}} to %[[K]] {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK: scf.for %[[BLOCK:.*]] = %{{.*}} to %[[K]] step %c64 iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK: %[[STOP:.*]] = arith.minsi %{{.*}}, %[[K]] : index
+// CHECK: scf.for %{{.*}} = %[[BLOCK]] to %[[STOP]] step %c1 iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32)
 // CHECK-COUNT-8: scf.if %{{.*}} -> (f32)
 // CHECK: memref.load %[[A]]
 // CHECK: scf.yield

@@ -23,10 +23,6 @@ using namespace mlir;
 using namespace nautilus;
 using namespace nautilus::cpu;
 
-/// Points a float sum folds into one partial before adding it to the total
-/// (foldReduce).
-static constexpr int64_t kSumBlock = 64;
-
 
 void ProgramLowering::lowerReduce(tile::ReduceOp reduce,
                                   LogicalResult &status) {
@@ -106,8 +102,7 @@ SmallVector<Value> ProgramLowering::foldReduce(tile::ReduceOp reduce,
     return SmallVector<Value>(loop.getResults());
   };
   Value init = reductionIdentity(b, loc, reduce.getKind(), type);
-  bool blocked = reduce.getKind() == alg::ReductionKind::sum &&
-                 isa<FloatType>(type.getElementType());
+  bool blocked = isFloatSum(reduce.getKind(), type);
   // A loop per reduced dimension, the accumulators carried through all.
   nest = [&](unsigned level, ValueRange accs) -> SmallVector<Value> {
     if (level == reduce.getExtents().size())
@@ -118,35 +113,12 @@ SmallVector<Value> ProgramLowering::foldReduce(tile::ReduceOp reduce,
     auto [first, end] = emitReducedRange(b, loc, reduce, extent, base);
     if (!blocked)
       return loopOver(level, first, end, accs);
-    // A float sum adds blocks of kSumBlock points into a fresh partial,
-    // then the partial to the total with Kahan's compensation: the error
-    // is then that of a block (plus a few ulps), not of the whole extent.
-    SmallVector<Value> carried(accs);
-    Value zero = arith::ConstantOp::create(
-        b, loc, type, DenseElementsAttr::get(type, b.getZeroAttr(type.getElementType())));
-    carried.append(accs.size(), zero); // the compensations
-    auto blocks = scf::ForOp::create(b, loc, first, end, cIndex(kSumBlock),
-                                     carried);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(blocks.getBody());
-    Value start = blocks.getInductionVar();
-    Value stop = arith::MinSIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, start, cIndex(kSumBlock)), end);
-    SmallVector<Value> partial =
-        loopOver(level, start, stop, SmallVector<Value>(accs.size(), init));
-    ValueRange args = blocks.getRegionIterArgs();
-    SmallVector<Value> totals, compensations;
-    for (auto [j, part] : llvm::enumerate(partial)) {
-      Value total = args[j], lost = args[accs.size() + j];
-      Value y = arith::SubFOp::create(b, loc, part, lost);
-      Value t = arith::AddFOp::create(b, loc, total, y);
-      compensations.push_back(arith::SubFOp::create(
-          b, loc, arith::SubFOp::create(b, loc, t, total), y));
-      totals.push_back(t);
-    }
-    totals.append(compensations);
-    scf::YieldOp::create(b, loc, totals);
-    return SmallVector<Value>(blocks.getResults().take_front(accs.size()));
+    // A float sum folds blocks of kSumBlock points into fresh partials,
+    // added to the totals with Kahan's compensation (emitBlockedSum).
+    return emitBlockedSum(b, loc, first, end, accs,
+                          [&](Value start, Value stop, ValueRange zeros) {
+                            return loopOver(level, start, stop, zeros);
+                          });
   };
   return nest(0, SmallVector<Value>(count, init));
 }

@@ -251,9 +251,18 @@ Fragment ReduceLowering::reduceFrom(unsigned level, Fragment acc) {
   if (level == 0)
     std::tie(first, end) =
         emitReducedRange(b, loc, reduce, extent, kernel.tileOrigin);
-  if (!(shared && level == 0))
-    return loop(level, first, end, 1, 1, acc);
-  return splitAcrossGroup(first, end, acc);
+  if (shared && level == 0)
+    return splitAcrossGroup(first, end, acc);
+  // A thread folding a float sum alone: in blocks of kSumBlock, added to
+  // the totals with Kahan's compensation (as on the CPU).
+  if (level == 0 && isFloatSum(reduce.getKind(), reduce.getType()))
+    return Fragment(llvm::to_vector(emitBlockedSum(
+        b, loc, first, end, ValueRange(acc),
+        [&](Value start, Value stop, ValueRange zeros) {
+          return SmallVector<Value>(
+              loop(level, start, stop, 1, 1, Fragment(zeros.begin(), zeros.end())));
+        })));
+  return loop(level, first, end, 1, 1, acc);
 }
 
 Fragment ReduceLowering::foldBody(Fragment acc) {

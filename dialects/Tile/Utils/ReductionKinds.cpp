@@ -1,6 +1,8 @@
 //===- ReductionKinds.cpp -------------------------------------------------===//
 #include "dialects/Tile/Utils/ReductionKinds.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/TypeUtilities.h"
 
@@ -89,4 +91,41 @@ nautilus::emitStreamedRange(OpBuilder &b, Location loc,
                             ArrayRef<Value> origin) {
   return chunkRange(b, loc, stream.getSplitDim(), stream.getSplitChunk(),
                     extent, origin);
+}
+
+bool nautilus::isFloatSum(alg::ReductionKind kind, Type element) {
+  if (auto vec = dyn_cast<VectorType>(element))
+    element = vec.getElementType();
+  return kind == alg::ReductionKind::sum && isa<FloatType>(element);
+}
+
+SmallVector<Value> nautilus::emitBlockedSum(
+    OpBuilder &b, Location loc, Value first, Value end, ValueRange totals,
+    function_ref<SmallVector<Value>(Value, Value, ValueRange)> block) {
+  SmallVector<Value> carried(totals), zeros;
+  for (Value total : totals)
+    zeros.push_back(
+        reductionIdentity(b, loc, alg::ReductionKind::sum, total.getType()));
+  carried.append(zeros); // the compensations: what the totals lost
+  Value step = arith::ConstantIndexOp::create(b, loc, kSumBlock);
+  auto blocks = scf::ForOp::create(b, loc, first, end, step, carried);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(blocks.getBody());
+  Value start = blocks.getInductionVar();
+  Value stop = arith::MinSIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, start, step), end);
+  SmallVector<Value> partial = block(start, stop, zeros);
+  ValueRange args = blocks.getRegionIterArgs();
+  unsigned count = totals.size();
+  SmallVector<Value> next(2 * count);
+  for (unsigned j = 0; j < count; ++j) {
+    Value total = args[j], lost = args[count + j];
+    Value y = arith::SubFOp::create(b, loc, partial[j], lost);
+    Value t = arith::AddFOp::create(b, loc, total, y);
+    next[j] = t;
+    next[count + j] = arith::SubFOp::create(
+        b, loc, arith::SubFOp::create(b, loc, t, total), y);
+  }
+  scf::YieldOp::create(b, loc, next);
+  return SmallVector<Value>(blocks.getResults().take_front(count));
 }

@@ -18,6 +18,26 @@ mlir::Value combineReduction(mlir::OpBuilder &b, mlir::Location loc,
                              alg::ReductionKind kind, mlir::Value a,
                              mlir::Value c);
 
+/// Points a float sum folds into a fresh partial before adding the partial
+/// to its total (emitBlockedSum): the rounding error is then that of a
+/// block plus a few ulps, not one that grows with the extent.
+constexpr int64_t kSumBlock = 64;
+
+/// Whether `kind` over `element` is a float sum (which lowerings block).
+bool isFloatSum(alg::ReductionKind kind, mlir::Type element);
+
+/// A loop over [first, end) in blocks of kSumBlock, carrying `totals`:
+/// `block(start, stop, zeros)` folds the points of a block into fresh
+/// partials (one per total, starting from the `zeros` given), which are
+/// added to the totals with Kahan's compensation. The builder is left
+/// after the loop; returns the totals.
+llvm::SmallVector<mlir::Value> emitBlockedSum(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::Value first, mlir::Value end,
+    mlir::ValueRange totals,
+    llvm::function_ref<llvm::SmallVector<mlir::Value>(
+        mlir::Value start, mlir::Value stop, mlir::ValueRange zeros)>
+        block);
+
 /// The indices [first, end) of `reduce`'s outermost reduced dimension (of
 /// `extent`) that the program whose tile starts at `origin` (per output
 /// dimension) folds: [0, extent), or for a split reduction its chunk's,
