@@ -68,8 +68,9 @@ std::string EmuExecutor::run(const rt::SizeValues &kernelSizes,
   if (std::string e = buffers.allocate(plan, sizes, inputs); !e.empty())
     return e;
   std::vector<emu::MemoryRange> ranges;
-  for (auto [begin, bytes] : buffers.ranges())
-    ranges.push_back({begin, bytes});
+  // Inputs are read-only: the race checks within a block leave them out.
+  for (auto [begin, bytes, input] : buffers.ranges())
+    ranges.push_back({begin, bytes, /*readOnly=*/input});
   for (const rt::ProgramDesc &program : plan.programs) {
     // The TMA tensor maps, in the emulator's encoding, follow the sizes.
     std::vector<std::array<char, 192>> maps(program.tensorMaps.size());

@@ -513,10 +513,11 @@ TEST(Emulator, OverwritingAWgmmaOperandBeforeItsWaitIsAHazard) {
            std::to_string(pending) +
            ")\ncall void @llvm.nvvm.barrier0()\n";
   };
+  // (Which thread stores first depends on where the threads wait for the
+  // warpgroup's slowest at wait_group.)
   const std::string hazard =
-      "async hazard: a store by thread (0, 0, 0) of block (0, 0, 0) writes "
-      "shared byte offset 0 while a wgmma group in flight reads it (retire "
-      "the group with wgmma.wait_group first)";
+      "of block (0, 0, 0) writes shared byte offset 0 while a wgmma group "
+      "in flight reads it (retire the group with wgmma.wait_group first)";
   const std::pair<std::string, std::string> cases[] = {
       {overwriteA, hazard},
       {secondGroup + waitThenBarrier(1) + overwriteA, hazard},
@@ -524,10 +525,15 @@ TEST(Emulator, OverwritingAWgmmaOperandBeforeItsWaitIsAHazard) {
   };
   for (const auto &[reuse, expected] : cases) {
     std::vector<float> out;
-    EXPECT_EQ(runWgmmaKernel(reuse, false, false, image, la.descriptor(0),
-                             lb.descriptor(8192), out),
-              expected)
-        << reuse;
+    std::string result = runWgmmaKernel(reuse, false, false, image,
+                                        la.descriptor(0), lb.descriptor(8192),
+                                        out);
+    if (expected.empty())
+      EXPECT_EQ(result, "") << reuse;
+    else
+      EXPECT_TRUE(result.find("async hazard: a store by thread (") == 0 &&
+                  result.find(expected) != std::string::npos)
+          << reuse << "\n" << result;
   }
 }
 

@@ -249,8 +249,9 @@ TEST(Emulator, BlocksWritingTheSameBytesRace) {
             "launch (its blocks are not ordered)");
 }
 
-// Without the barrier, reading a word another thread wrote in the same
-// barrier interval is a race.
+// Without the barrier, the threads' accesses to one another's words race:
+// thread 63 reads word 64 before thread 64 writes it (EmulatorRacesTest
+// runs it in every fibre order).
 TEST(Emulator, MissingBarrierIsARace) {
   std::string error;
   auto emu = load(withBarrier(false).c_str(), error);
@@ -261,9 +262,10 @@ TEST(Emulator, MissingBarrierIsARace) {
   shape.block = {128, 1, 1};
   std::string result = emu->launch(
       "reverse", shape, {&data}, {{out.data(), out.size() * sizeof(int32_t)}});
-  EXPECT_NE(result.find("shared-memory race: thread (64, 0, 0) of block "
-                        "(0, 0, 0) reads byte offset 252 written by thread 63 "
-                        "with no bar.sync in between"),
+  EXPECT_NE(result.find("shared-memory race (write after read): a store by "
+                        "thread (64, 0, 0) of block (0, 0, 0) writes byte "
+                        "offset 256, which thread 63 read, and nothing orders "
+                        "the two"),
             std::string::npos)
       << result;
 }
@@ -798,7 +800,8 @@ TEST(Emulator, MBarrierUsedBeforeItsInitIsOrderedIsReported) {
   EXPECT_EQ(runHandoff(1, out, /*syncAfterInit=*/false),
             "an mbarrier wait by thread (1, 0, 0) of block (0, 0, 0) uses the "
             "mbarrier at shared byte offset 0 that thread 0 initialised with "
-            "no barrier in between (synchronise after mbarrier.init)");
+            "nothing ordering the init first (synchronise after "
+            "mbarrier.init)");
 }
 
 TEST(Emulator, RefusesWhatItDoesNotEmulate) {
