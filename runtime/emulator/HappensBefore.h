@@ -160,9 +160,9 @@ private:
 class GlobalShadow {
 public:
   static constexpr uint64_t kPageBytes = 4096;
-  /// The most bytes one block's shadow covers (64 bytes of shadow for 4 of
-  /// memory); a block that touches more is not checked further.
-  static constexpr uint64_t kMaxBytes = uint64_t(8) << 20;
+  /// The most bytes one block's shadow covers (16 bytes of shadow a byte:
+  /// 64 MiB); a block that touches more is not checked further.
+  static constexpr uint64_t kMaxBytes = uint64_t(4) << 20;
   /// The cells of bytes [at, at + bytes) (host addresses), or null once
   /// the block passed kMaxBytes. `bytes` may cross a page: the cells are
   /// then those of the first page's part, and `span` says how many.

@@ -126,7 +126,9 @@ std::string orderName(emu::FibreOrder order) {
 // second, one warpgroup writes the next tile's staging while the other
 // still reads this tile's: a race on the GPU, which the emulator reports
 // in every fibre order (one block takes all four tiles in turn).
-TEST(EmulatorOnNautilus, PersistentGemmWithoutItsTrailingBarrierRaces) {
+// Without the first, the consumers read the staging buffer back before the
+// other warpgroup has written its half.
+TEST(EmulatorOnNautilus, PersistentGemmWithoutItsStagingBarriersRaces) {
   ScopedEnvironment oneBlock("NAUTILUS_EMU_MULTIPROCESSORS", "1");
   CompiledExample gemm;
   ASSERT_EQ(gemm.compile({NAUTILUS_EXAMPLES "/gemm.tensor",
@@ -140,15 +142,54 @@ TEST(EmulatorOnNautilus, PersistentGemmWithoutItsTrailingBarrierRaces) {
   size_t trailing = gemm.kernelsIR.rfind(barrier);
   ASSERT_NE(first, std::string::npos);
   ASSERT_NE(first, trailing) << "the consumers have one barrier, not two";
-  std::string broken = gemm.kernelsIR;
-  broken.erase(trailing, barrier.size());
-  for (emu::FibreOrder order : kOrders) {
-    EXPECT_EQ(gemm.run(gemm.kernelsIR, order), "") << orderName(order);
-    std::string error = gemm.run(broken, order);
-    EXPECT_NE(error.find("kernel 'gemm_bias_gelu_C': shared-memory race ("),
-              std::string::npos)
-        << orderName(order) << ": " << error;
+  for (size_t at : {trailing, first}) {
+    std::string broken = gemm.kernelsIR;
+    broken.erase(at, barrier.size());
+    for (emu::FibreOrder order : kOrders) {
+      std::string error = gemm.run(broken, order);
+      EXPECT_NE(error.find("kernel 'gemm_bias_gelu_C': shared-memory race ("),
+                std::string::npos)
+          << (at == first ? "first" : "trailing") << " barrier deleted, "
+          << orderName(order) << ": " << error;
+    }
   }
+  for (emu::FibreOrder order : kOrders)
+    EXPECT_EQ(gemm.run(gemm.kernelsIR, order), "") << orderName(order);
+}
+
+// The sm_80 GEMM's main loop waits for its cp.async group and meets at a
+// barrier before the threads read the stage with ldmatrix. Without the
+// barrier they read bytes other threads' copies wrote with nothing
+// ordering the two (a race); without the wait, bytes a copy in flight
+// writes (an async hazard, or a race with the copy's landing).
+TEST(EmulatorOnNautilus, PipelinedGemmWithoutItsWaitOrBarrierRaces) {
+  CompiledExample gemm;
+  ASSERT_EQ(gemm.compile({NAUTILUS_EXAMPLES "/gemm.tensor",
+                          "gemm",
+                          {{"M", 128}, {"N", 128}, {"K", 256}}},
+                         *getTarget("sm_80", 1)),
+            "");
+  const std::string wait = "  call void @llvm.nvvm.cp.async.wait.group(i32 1)\n";
+  const std::string barrier =
+      "  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)\n";
+  size_t waitAt = gemm.kernelsIR.find(wait + barrier);
+  ASSERT_NE(waitAt, std::string::npos) << "no wait_group 1 then bar.sync";
+  for (const std::string *deleted : {&wait, &barrier}) {
+    std::string broken = gemm.kernelsIR;
+    broken.erase(waitAt + (deleted == &wait ? 0 : wait.size()),
+                 deleted->size());
+    for (emu::FibreOrder order : kOrders) {
+      std::string error = gemm.run(broken, order);
+      bool caught = error.find("kernel 'gemm_C': shared-memory race (") == 0 ||
+                    (deleted == &wait &&
+                     error.find("kernel 'gemm_C': async hazard: ") == 0);
+      EXPECT_TRUE(caught) << (deleted == &wait ? "wait" : "barrier")
+                          << " deleted, " << orderName(order) << ": "
+                          << error;
+    }
+  }
+  for (emu::FibreOrder order : kOrders)
+    EXPECT_EQ(gemm.run(gemm.kernelsIR, order), "") << orderName(order);
 }
 
 } // namespace

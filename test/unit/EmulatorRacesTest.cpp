@@ -360,7 +360,8 @@ TEST(EmulatorRaces, TritonKernelsAreCleanInEveryOrder) {
 }
 
 // A launch whose buffers pass 64 MiB is not checked for races between
-// blocks, and says so.
+// blocks, and a block that touches more than 4 MiB of writable buffers
+// not within itself past them; each says so.
 TEST(EmulatorRaces, UncheckedLaunchesSaySo) {
   std::string error;
   auto emu = load(
@@ -377,6 +378,32 @@ TEST(EmulatorRaces, UncheckedLaunchesSaySo) {
                 "races between blocks are not checked in launches of "
                 "'handover': their buffers pass 64 MiB"});
   EXPECT_TRUE(emu->takeNotes().empty());
+  // One block that touches more than 4 MiB of a writable buffer: the rest
+  // is not checked within the block.
+  auto sparse = load(R"(
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @sparse(ptr %out) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i1, %loop ]
+  %p = getelementptr i8, ptr %out, i64 %i
+  store i8 1, ptr %p
+  %i1 = add i64 %i, 4096
+  %more = icmp ult i64 %i1, 5242880
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+})",
+                     error);
+  ASSERT_TRUE(sparse) << error;
+  std::vector<char> pages(size_t(5) << 20);
+  po = pages.data();
+  ASSERT_EQ(sparse->launch("sparse", shape, {&po}, {{po, pages.size()}}), "");
+  EXPECT_EQ(sparse->takeNotes(),
+            std::vector<std::string>{
+                "races on global memory within a block are not checked past "
+                "the first 4 MiB of writable buffers a block touches"});
 }
 
 TEST(EmulatorRaces, FibreOrdersParse) {
