@@ -32,23 +32,39 @@ static int64_t emulatedMultiprocessors() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
-std::unique_ptr<EmuExecutor> EmuExecutor::create(ModuleOp module,
-                                                 rt::LaunchPlan plan,
-                                                 std::string &error) {
+std::unique_ptr<llvm::Module>
+EmuExecutor::kernelsAsLLVM(ModuleOp module, llvm::LLVMContext &context,
+                           std::string &error) {
   auto gpuModules = module.getOps<gpu::GPUModuleOp>();
   if (gpuModules.empty()) {
     error = "no GPU kernels to emulate";
     return nullptr;
   }
-  auto context = std::make_unique<llvm::LLVMContext>();
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(*gpuModules.begin(), *context, "kernels");
-  if (!llvmModule) {
+  std::unique_ptr<llvm::Module> kernels =
+      translateModuleToLLVMIR(*gpuModules.begin(), context, "kernels");
+  if (!kernels)
     error = "translation of the kernels to LLVM IR failed";
+  return kernels;
+}
+
+std::unique_ptr<EmuExecutor> EmuExecutor::create(ModuleOp module,
+                                                 rt::LaunchPlan plan,
+                                                 std::string &error) {
+  auto context = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::Module> kernels =
+      kernelsAsLLVM(module, *context, error);
+  if (!kernels)
     return nullptr;
-  }
+  return create(std::move(kernels), std::move(context), std::move(plan),
+                error);
+}
+
+std::unique_ptr<EmuExecutor>
+EmuExecutor::create(std::unique_ptr<llvm::Module> kernels,
+                    std::unique_ptr<llvm::LLVMContext> context,
+                    rt::LaunchPlan plan, std::string &error) {
   auto executor = std::make_unique<EmuExecutor>();
-  executor->emulator = emu::SimtEmulator::create(std::move(llvmModule),
+  executor->emulator = emu::SimtEmulator::create(std::move(kernels),
                                                  std::move(context), error);
   if (!executor->emulator)
     return nullptr;
@@ -68,8 +84,9 @@ std::string EmuExecutor::run(const rt::SizeValues &kernelSizes,
   if (std::string e = buffers.allocate(plan, sizes, inputs); !e.empty())
     return e;
   std::vector<emu::MemoryRange> ranges;
-  for (auto [begin, bytes] : buffers.ranges())
-    ranges.push_back({begin, bytes});
+  // Inputs are read-only: the race checks within a block leave them out.
+  for (auto [begin, bytes, input] : buffers.ranges())
+    ranges.push_back({begin, bytes, /*readOnly=*/input});
   for (const rt::ProgramDesc &program : plan.programs) {
     // The TMA tensor maps, in the emulator's encoding, follow the sizes.
     std::vector<std::array<char, 192>> maps(program.tensorMaps.size());
@@ -128,9 +145,15 @@ std::string EmuExecutor::run(const rt::SizeValues &kernelSizes,
     if (profiles)
       profile = &profiles->emplace_back(program.name,
                                         emu::MemoryProfile()).second;
-    if (std::string e = emulator->launch(program.name, shape, args, ranges,
-                                         /*hostThreads=*/0, profile);
-        !e.empty()) {
+    std::string e = emulator->launch(program.name, shape, args, ranges,
+                                     /*hostThreads=*/0, profile);
+    // What the emulator did not check (race checks turned off), once.
+    for (const std::string &note : emulator->takeNotes())
+      if (!llvm::is_contained(notes, note)) {
+        llvm::errs() << "nautc: note: the emulator: " << note << "\n";
+        notes.push_back(note);
+      }
+    if (!e.empty()) {
       if (kernelFault)
         *kernelFault = true;
       return "kernel '" + program.name + "': " + e;

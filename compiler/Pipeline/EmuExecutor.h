@@ -7,6 +7,11 @@
 #include "runtime/emulator/SimtEmulator.h"
 #include "mlir/IR/BuiltinOps.h"
 
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
 namespace nautilus {
 
 class EmuExecutor {
@@ -15,6 +20,17 @@ public:
   static std::unique_ptr<EmuExecutor> create(mlir::ModuleOp module,
                                              rt::LaunchPlan plan,
                                              std::string &error);
+  /// The same for kernels already in LLVM IR (kernelsAsLLVM's, perhaps
+  /// edited by hand: a test that deletes a barrier).
+  static std::unique_ptr<EmuExecutor>
+  create(std::unique_ptr<llvm::Module> kernels,
+         std::unique_ptr<llvm::LLVMContext> context, rt::LaunchPlan plan,
+         std::string &error);
+  /// The kernels of `module` (at the NVVM level) as the LLVM IR the
+  /// emulator runs, or null with `error` set.
+  static std::unique_ptr<llvm::Module>
+  kernelsAsLLVM(mlir::ModuleOp module, llvm::LLVMContext &context,
+                std::string &error);
 
   /// Runs the plan's programs on the emulator: one block per program id,
   /// the schedule's threads per block. Returns "" or the error, and sets
@@ -29,9 +45,15 @@ public:
                   std::vector<std::pair<std::string, emu::MemoryProfile>>
                       *profiles = nullptr);
 
+  /// The order the emulator runs threads and blocks in (by default,
+  /// NAUTILUS_EMU_FIBRE_ORDER's, or ascending).
+  void setFibreOrder(emu::FibreOrder order) { emulator->setFibreOrder(order); }
+
 private:
   std::unique_ptr<emu::SimtEmulator> emulator;
   rt::LaunchPlan plan;
+  /// The emulator's notes printed so far (each is printed once).
+  std::vector<std::string> notes;
 };
 
 } // namespace nautilus

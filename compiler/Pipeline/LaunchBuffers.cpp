@@ -65,11 +65,12 @@ std::vector<void *> LaunchBuffers::packedArgs() {
   return args;
 }
 
-std::vector<std::pair<const void *, size_t>> LaunchBuffers::ranges() const {
-  std::vector<std::pair<const void *, size_t>> result;
-  for (const Descriptor &d : descriptors)
-    if (!d.isScalar)
-      result.push_back({d.aligned, d.bytes});
+std::vector<LaunchBuffers::Range> LaunchBuffers::ranges() const {
+  std::vector<Range> result;
+  for (size_t i = 0; i < descriptors.size(); ++i)
+    if (!descriptors[i].isScalar)
+      result.push_back({descriptors[i].aligned, descriptors[i].bytes,
+                        plan->buffers[i].role == rt::BufferRole::Input});
   return result;
 }
 

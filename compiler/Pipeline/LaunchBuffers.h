@@ -33,8 +33,14 @@ public:
   };
   View view(const std::string &name) const;
 
-  /// Every tensor buffer: its first byte and its size in bytes.
-  std::vector<std::pair<const void *, size_t>> ranges() const;
+  /// Every tensor buffer: its first byte, its size in bytes, and whether
+  /// it is an input (which the programs only read).
+  struct Range {
+    const void *begin;
+    size_t bytes;
+    bool input;
+  };
+  std::vector<Range> ranges() const;
 
   /// The outputs, in plan order.
   std::vector<rt::HostTensor> takeOutputs();

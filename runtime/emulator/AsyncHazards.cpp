@@ -16,7 +16,12 @@
 // shared-memory stores only after a fence.proxy.async: the writer's after
 // the store, or the reading thread's after a barrier that ordered the
 // store before it. Each byte also keeps its writer's fence count at the
-// store (checkAsyncProxyRead).
+// store (checkAsyncProxyRead, RaceChecks.cpp).
+//
+// These counts see what the emulator runs while an operation is in
+// flight; the race detector (HappensBefore.h) sees the rest: an access
+// before the issue that does not happen before it, and one after the
+// completion that does not happen after it.
 //
 // Each byte of a block's shared memory counts the asynchronous reads and
 // writes in flight on it; every access (checkShared) and every start of an
@@ -107,37 +112,25 @@ void AsyncReadGroups::commit() {
   open.kind = kind;
 }
 
+/// The reads of a retired group end at the wait: a TMA store's source
+/// reads are the waiting thread's at its present epoch (so only what
+/// follows the wait is ordered after them); a wgmma's are its warpgroup
+/// unit's (__nautilus_emu_wgmma_wait).
 void AsyncReadGroups::retire(BlockState &b, int32_t pending) {
   size_t keep = static_cast<size_t>(std::max(pending, 0));
   if (committed.size() <= keep)
     return;
   size_t retired = committed.size() - keep;
   for (size_t g = 0; g < retired; ++g)
-    for (SharedRange range : committed[g].ranges)
+    for (SharedRange range : committed[g].ranges) {
       for (uint32_t at = range.offset; at < range.offset + range.bytes; ++at)
         if (b.asyncReads[at] != 0)
           --b.asyncReads[at];
+      if (open.kind == AsyncKind::TmaStore)
+        checkSharedRead(b, range.offset, range.bytes, currentEpoch(b),
+                        "a TMA store");
+    }
   committed.erase(committed.begin(), committed.begin() + retired);
-}
-
-void nautilus::emu::detail::checkAsyncProxyRead(BlockState &b,
-                                                uint32_t offset, uint32_t bytes,
-                                                const char *what) {
-  for (uint32_t at = offset; at < offset + bytes; ++at) {
-    uint32_t writer = b.lastWriter[at];
-    if (writer == 0 || !b.fibres || writer > b.fibres->size() ||
-        (*b.fibres)[writer - 1].proxyFences != b.writeFences[at] ||
-        b.current->lastFenceInterval > b.writeInterval[at])
-      continue;
-    b.launch->fail(std::string("async proxy hazard: ") + what + " by " +
-                   threadName(b) + " reads shared byte offset " +
-                   std::to_string(at) + ", which thread " +
-                   std::to_string(writer - 1) +
-                   " stored with no fence.proxy.async since (the async proxy "
-                   "may not see the store: fence after storing, then "
-                   "synchronise)");
-    return;
-  }
 }
 
 void nautilus::emu::detail::resetAsyncHazards(BlockState &b,

@@ -1,8 +1,9 @@
 //===- EmulationRuntime.cpp - What emulated kernels call ------------------===//
 //
-// The functions the rewritten kernels call: special registers, barriers,
-// checked memory accesses and shared memory, warp collectives (shuffles,
-// votes, ldmatrix, mma.sync) and cp.async, each with the PTX ISA's meaning.
+// The functions the rewritten kernels call: special registers, checked
+// memory accesses and shared memory, warp collectives (shuffles, votes,
+// ldmatrix, mma.sync), cp.async and wgmma's groups, each with the PTX ISA's
+// meaning (barriers are in RaceChecks.cpp, mbarriers in MBarriers.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/emulator/EmulatorState.h"
@@ -33,25 +34,6 @@ extern "C" int32_t __nautilus_emu_sreg(int32_t which) {
   return 0;
 }
 
-/// bar.sync (wait) and bar.arrive on barrier `id`, which releases once
-/// `count` threads (0: all the block's threads) have arrived.
-extern "C" void __nautilus_emu_barrier(int32_t id, int32_t count,
-                                       int32_t wait) {
-  BlockState &b = *currentBlock;
-  EmulatedThread *t = b.current;
-  uint32_t slot = static_cast<uint32_t>(id) & 15;
-  uint32_t expected = count > 0 ? static_cast<uint32_t>(count)
-                                : b.ntid[0] * b.ntid[1] * b.ntid[2];
-  b.barrierExpected[slot] = expected;
-  ++b.barrierArrived[slot];
-  ++b.progress;
-  if (!wait)
-    return;
-  t->atBarrier = true;
-  t->barrierId = slot;
-  swapcontext(&t->context, &b.scheduler);
-}
-
 /// Where an access outside every buffer goes instead: it reads zeros and
 /// its writes are dropped.
 alignas(64) thread_local char quarantine[4096];
@@ -67,38 +49,6 @@ std::string nautilus::emu::detail::threadName(const BlockState &b) {
 uint32_t nautilus::emu::detail::linearTid(const BlockState &b) {
   const EmulatedThread &t = *b.current;
   return t.tid[0] + b.ntid[0] * (t.tid[1] + b.ntid[1] * t.tid[2]);
-}
-
-/// A shared-memory access: reading a byte that another thread wrote in the
-/// same barrier interval is a race (the PTX memory model gives no order
-/// without bar.sync). Two threads writing one byte in an interval are not
-/// reported: compilers store replicated values that way (Triton does),
-/// and whoever then reads the byte without a barrier is caught. An access
-/// to bytes an asynchronous operation still uses is an async hazard.
-void nautilus::emu::detail::checkShared(BlockState &b, size_t offset,
-                                        int64_t bytes, bool isStore,
-                                        const char *what) {
-  checkAsyncHazard(b, static_cast<uint32_t>(offset),
-                   static_cast<uint32_t>(bytes), isStore,
-                   what ? what : isStore ? "a store" : "a load");
-  uint32_t me = linearTid(b);
-  for (size_t at = offset; at < offset + bytes; ++at) {
-    if (isStore) {
-      b.lastWriter[at] = me + 1;
-      b.writeInterval[at] = b.interval;
-      b.writeFences[at] = b.current->proxyFences;
-      continue;
-    }
-    uint32_t writer = b.lastWriter[at];
-    if (writer != 0 && writer - 1 != me &&
-        b.writeInterval[at] == b.interval) {
-      b.launch->fail("shared-memory race: " + threadName(b) +
-                     " reads byte offset " + std::to_string(at) +
-                     " written by thread " + std::to_string(writer - 1) +
-                     " with no bar.sync in between");
-      return;
-    }
-  }
 }
 
 /// The `isStore` of an atomic read-modify-write.
@@ -203,8 +153,19 @@ extern "C" void *__nautilus_emu_access(void *address, int64_t bytes,
     auto begin = reinterpret_cast<uintptr_t>(buffers[i].begin);
     if (at < begin || at + bytes > begin + buffers[i].bytes)
       continue;
+    if (isStore != 0 && buffers[i].readOnly) {
+      b.launch->fail("global store of " + std::to_string(bytes) +
+                     " bytes at byte offset " + std::to_string(at - begin) +
+                     " of buffer #" + std::to_string(i) + " by " +
+                     threadName(b) + ": the buffer is read-only (an input)");
+      return address;
+    }
     // Atomic read-modify-writes are ordered among themselves.
-    if (isStore != kAtomicAccess && b.launch->globalAccesses)
+    if (isStore == kAtomicAccess)
+      return address;
+    if (!buffers[i].readOnly)
+      checkGlobal(b, static_cast<int32_t>(i), at, begin, bytes, isStore != 0);
+    if (b.launch->globalAccesses)
       if (std::string race = b.launch->globalAccesses->record(
               i, at - begin, bytes, isStore != 0, b.id);
           !race.empty())
@@ -289,6 +250,7 @@ extern "C" void __nautilus_emu_cp_async(void *destination, const void *source,
   if (sharedRangeOf(b, destination, bytes, range)) {
     checkAsyncHazard(b, range.offset, range.bytes, /*isWrite=*/true,
                      "a cp.async copy");
+    checkAsyncWriteIssue(b, range.offset, range.bytes, "a cp.async copy");
     beginAsyncWrite(b, range, AsyncKind::CpAsync);
   }
   if (b.accessLog && sourceBytes > 0) // the copy's read of global memory
@@ -334,22 +296,49 @@ extern "C" void __nautilus_emu_cp_async_wait(int32_t pending) {
   }
 }
 
+/// wgmma.commit_group: the warpgroup's open group of operand reads is
+/// committed once (by the first of its threads to commit it).
 extern "C" void __nautilus_emu_wgmma_commit() {
-  currentBlock->current->wgmmaReads.commit();
+  BlockState &b = *currentBlock;
+  EmulatedThread &t = *b.current;
+  WarpgroupWgmma &group = b.warpgroups[linearTid(b) / 128];
+  if (++t.wgmmaCommits > group.committed) {
+    group.committed = t.wgmmaCommits;
+    group.reads.commit();
+  }
+  ++b.progress;
 }
 
 /// wgmma.wait_group N: the operands of all but the newest N committed
-/// groups are free again.
+/// groups are free again, and the thread is ordered after their reads.
+/// A wgmma is the warpgroup's: it completes once all of its threads have
+/// issued it, so the thread first waits (yielding) for those behind.
 extern "C" void __nautilus_emu_wgmma_wait(int32_t pending) {
-  currentBlock->current->wgmmaReads.retire(*currentBlock, pending);
-}
-
-/// fence.proxy.async: the thread's shared-memory stores so far become
-/// visible to the async proxy.
-extern "C" void __nautilus_emu_proxy_fence() {
-  EmulatedThread &t = *currentBlock->current;
-  ++t.proxyFences;
-  t.lastFenceInterval = currentBlock->interval;
+  BlockState &b = *currentBlock;
+  EmulatedThread &t = *b.current;
+  uint32_t me = linearTid(b);
+  WarpgroupWgmma &group = b.warpgroups[me / 128];
+  uint32_t keep = static_cast<uint32_t>(std::max(pending, 0));
+  uint32_t done = t.wgmmaCommits > keep ? t.wgmmaCommits - keep : 0;
+  auto behind = [&] {
+    uint32_t first = me / 128 * 128;
+    uint32_t end = std::min<uint32_t>(first + 128, b.threads);
+    for (uint32_t i = first; i < end; ++i) {
+      const EmulatedThread &peer = (*b.fibres)[i];
+      if (!peer.done && peer.wgmmaCommits < done)
+        return true;
+    }
+    return false;
+  };
+  while (b.runsFibres && behind()) {
+    t.spinning = true;
+    swapcontext(&t.context, &b.scheduler);
+  }
+  t.clock.raise(wgmmaAgent(b), done);
+  if (done > group.retired) {
+    group.reads.retire(b, static_cast<int32_t>(group.committed - done));
+    group.retired = done;
+  }
 }
 
 extern "C" void __nautilus_emu_bulk_commit() {
@@ -365,152 +354,6 @@ extern "C" void __nautilus_emu_bulk_wait(int32_t pending) {
 extern "C" void __nautilus_emu_cp_async_wait_all() {
   __nautilus_emu_cp_async_commit();
   __nautilus_emu_cp_async_wait(0);
-}
-
-MBarrier &nautilus::emu::detail::mbarrierAt(void *address) {
-  BlockState &b = *currentBlock;
-  return b.mbarriers[reinterpret_cast<uintptr_t>(address)];
-}
-
-MBarrier &nautilus::emu::detail::mbarrierInUse(void *address,
-                                               const char *what) {
-  BlockState &b = *currentBlock;
-  MBarrier &m = mbarrierAt(address);
-  bool unordered =
-      m.initialised && m.initThread != linearTid(b) &&
-      m.initBarriers == b.barrierReleases;
-  if (m.initialised && !unordered)
-    return m; // (polled in spin loops: the reports below are built rarely)
-  std::string user = std::string(what) + " by " + threadName(b) +
-                     " uses the mbarrier at shared byte offset " +
-                     std::to_string(static_cast<const char *>(address) -
-                                    b.shared.data());
-  b.launch->fail(m.initialised
-                     ? user + " that thread " + std::to_string(m.initThread) +
-                           " initialised with no barrier in between "
-                           "(synchronise after mbarrier.init)"
-                     : user + " before any mbarrier.init of it");
-  return m;
-}
-
-/// Completes the current phase when no arrival and no transaction byte is
-/// pending.
-void nautilus::emu::detail::maybeCompletePhase(MBarrier &m) {
-  if (m.pending == 0 && m.transactionBytes < 0)
-    currentBlock->launch->fail(
-        "mbarrier at shared byte offset " + std::to_string(m.offset) +
-        ": phase " + std::to_string(m.phase) + " completed " +
-        std::to_string(-m.transactionBytes) +
-        " transaction bytes more than expect_tx announced (the phase may "
-        "complete before its copies land: expect every byte)");
-  if (m.pending == 0 && m.transactionBytes <= 0) {
-    ++m.phase;
-    m.pending = m.expected;
-    m.transactionBytes = 0;
-    // Bulk copies (TMA) that completed on this phase become visible to
-    // the threads that observe the completion (see mbarrier_wait).
-    for (BulkCopy &copy : m.landing)
-      m.landed.push_back(std::move(copy));
-    m.landing.clear();
-    // A completed phase orders the arrivals' writes before the waiters'
-    // reads; the race detector treats it as the start of a new interval
-    // for the whole block (coarser than the memory model: it can hide a
-    // race between threads that did not take part).
-    ++currentBlock->interval;
-  }
-}
-
-extern "C" void __nautilus_emu_mbarrier_init(void *address, int32_t count) {
-  BlockState &b = *currentBlock;
-  MBarrier &m = mbarrierAt(address);
-  m.initialised = true;
-  m.initThread = linearTid(b);
-  m.initBarriers = b.barrierReleases;
-  m.offset = static_cast<uint32_t>(static_cast<const char *>(address) -
-                                   b.shared.data());
-  m.expected = m.pending = static_cast<uint32_t>(count);
-  m.transactionBytes = 0;
-  m.phase = 0;
-  ++currentBlock->progress;
-}
-
-/// arrive (count 1), arrive.noComplete (count n), expect_tx variants, and
-/// arrive_drop (which also lowers the expected count of later phases).
-/// Returns the state token: the phase the arrival belongs to.
-extern "C" int64_t __nautilus_emu_mbarrier_arrive(void *address, int32_t count,
-                                                  int32_t transactionBytes,
-                                                  int32_t drop) {
-  MBarrier &m = mbarrierInUse(address, "an mbarrier arrival");
-  int64_t token = m.phase;
-  m.transactionBytes += transactionBytes;
-  if (drop)
-    m.expected -= std::min<uint32_t>(m.expected, count);
-  if (m.pending < static_cast<uint32_t>(count)) {
-    currentBlock->launch->fail(
-        "mbarrier over-arrival by " + threadName(*currentBlock) + ": " +
-        std::to_string(count) + " arrivals with " + std::to_string(m.pending) +
-        " pending");
-    m.pending = 0;
-  } else {
-    m.pending -= count;
-  }
-  maybeCompletePhase(m);
-  ++currentBlock->progress;
-  return token;
-}
-
-/// expect_tx (positive bytes) and complete_tx (negative bytes).
-extern "C" void __nautilus_emu_mbarrier_tx(void *address, int32_t bytes) {
-  MBarrier &m = mbarrierInUse(address, bytes < 0 ? "an mbarrier complete_tx"
-                                                 : "an mbarrier expect_tx");
-  m.transactionBytes += bytes;
-  if (bytes < 0)
-    maybeCompletePhase(m);
-  ++currentBlock->progress;
-}
-
-/// test_wait / try_wait: whether the phase of `state` (a token, or with
-/// `isParity` a phase parity) has completed. A thread that finds it
-/// incomplete yields, so the threads that will arrive can run.
-extern "C" bool __nautilus_emu_mbarrier_wait(void *address, int64_t state,
-                                             int32_t isParity) {
-  MBarrier &m = mbarrierInUse(address, "an mbarrier wait");
-  bool complete = isParity ? (m.phase & 1) != (state & 1)
-                           : m.phase != static_cast<uint32_t>(state);
-  if (complete && !m.landed.empty()) {
-    // The bulk copies of the completed phase land when a thread first
-    // observes it: a thread that reads a TMA box without waiting for its
-    // phase sees the old (poisoned) bytes.
-    BlockState &b = *currentBlock;
-    for (const BulkCopy &copy : m.landed)
-      for (size_t i = 0; i < copy.bytes.size(); ++i) {
-        uint32_t at = copy.sharedOffsets[i];
-        endAsyncWrite(b, {at, 1});
-        b.shared[at] = copy.bytes[i];
-        b.lastWriter[at] = 0; // written by the copy engine, not a thread
-      }
-    m.landed.clear();
-  }
-  if (!complete) {
-    BlockState &b = *currentBlock;
-    EmulatedThread *t = b.current;
-    t->spinning = true;
-    swapcontext(&t->context, &b.scheduler);
-  }
-  return complete;
-}
-
-/// cp.async.mbarrier.arrive: the arrival happens when the thread's earlier
-/// cp.async copies are done; the emulator completes them now. Without
-/// .noinc the pending count is raised first, so the phase still waits for
-/// the other arrivals.
-extern "C" void __nautilus_emu_cp_async_mbarrier_arrive(void *address,
-                                                        int32_t noinc) {
-  __nautilus_emu_cp_async_wait_all();
-  MBarrier &m = mbarrierInUse(address, "a cp.async.mbarrier.arrive");
-  if (!noinc)
-    ++m.pending;
-  __nautilus_emu_mbarrier_arrive(address, 1, 0, 0);
 }
 
 extern "C" uint32_t __nautilus_emu_redux(int32_t op, uint32_t mask,

@@ -10,13 +10,16 @@
 #define NAUTILUS_RUNTIME_EMULATOR_EMULATORSTATE_H
 
 #include "runtime/emulator/GlobalRaces.h"
+#include "runtime/emulator/HappensBefore.h"
 #include "runtime/emulator/MemoryProfile.h"
 #include "runtime/emulator/SimtEmulator.h"
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <cstdint>
 #include <mutex>
+#include <random>
 #include <string>
 #include <ucontext.h>
 #include <vector>
@@ -122,14 +125,24 @@ struct EmulatedThread {
   /// a kernel that reads without waiting sees the old (poisoned) bytes.
   std::vector<PendingCopy> openGroup;
   std::vector<std::vector<PendingCopy>> groups;
-  /// wgmma's operand reads (wgmma.commit_group, wait_group) and TMA
-  /// stores' source reads (cp.async.bulk.commit_group, wait_group).
-  AsyncReadGroups wgmmaReads{AsyncKind::Wgmma}, bulkReads{AsyncKind::TmaStore};
+  /// TMA stores' source reads (cp.async.bulk.commit_group, wait_group).
+  AsyncReadGroups bulkReads{AsyncKind::TmaStore};
+  /// The wgmma operations the thread issued, and the groups it committed
+  /// (its warpgroup's, WarpgroupWgmma).
+  uint32_t wgmmaIssued = 0, wgmmaCommits = 0;
   /// How many fence.proxy.async the thread has executed (its shared-memory
   /// stores before the latest are visible to the async proxy: wgmma, TMA),
-  /// and the barrier interval of the latest (stores of earlier intervals,
-  /// ordered before it by a barrier, are visible to its async operations).
-  uint32_t proxyFences = 0, lastFenceInterval = 0;
+  /// its own epoch at each, and its clock at the latest (stores ordered
+  /// before that fence are visible to its async operations).
+  uint32_t proxyFences = 0;
+  std::vector<uint32_t> fenceEpochs;
+  VectorClock fenceView;
+  /// What happens before the thread's present (HappensBefore.h); its own
+  /// component is its epoch, advanced at each release.
+  VectorClock clock;
+  /// Its stores over another agent's concurrent writes, to compare with
+  /// the values there before once they are done.
+  std::vector<PendingWrite> pendingWrites;
   /// Profiling: how many times the thread executed each access site, and
   /// how many cp.async copies of it landed.
   std::map<int32_t, uint32_t> siteExecutions;
@@ -138,12 +151,23 @@ struct EmulatedThread {
   bool spinning = false;
 };
 
+/// A warpgroup's wgmma operations: they are collective, so the first of
+/// its threads to issue one checks and records the operands the whole
+/// warpgroup reads (in the open group of `reads`), the first to commit a
+/// group commits it, and the first to wait for a group retires it (the
+/// operation is complete for all once one thread's wait returns).
+struct WarpgroupWgmma {
+  AsyncReadGroups reads{AsyncKind::Wgmma};
+  uint32_t issued = 0, committed = 0, retired = 0;
+};
+
 /// The bytes a bulk (TMA) copy read from global memory and the shared
 /// offsets they go to (after the swizzle); they land when a thread first
 /// observes the completion of the mbarrier phase the copy completes on.
 struct BulkCopy {
   std::vector<char> bytes;
   std::vector<uint32_t> sharedOffsets;
+  uint32_t epoch = 0; // the completions of its mbarrier when it completed
 };
 
 /// An mbarrier object (kept beside the 8 bytes of shared memory it lives
@@ -151,11 +175,20 @@ struct BulkCopy {
 /// bytes still expected, the current phase, the bulk copies of the current
 /// phase, and those of completed phases that no wait has observed yet.
 struct MBarrier {
-  /// Which thread initialised it, after how many barrier releases, and
-  /// where it is (its shared byte offset), for the reports of
-  /// mbarrierInUse.
+  /// Whether a thread initialised it, the init's epoch (which its uses
+  /// must be ordered after, mbarrierInUse), and where it is (its shared
+  /// byte offset).
   bool initialised = false;
-  uint32_t initThread = 0, initBarriers = 0, offset = 0;
+  Epoch init;
+  uint32_t offset = 0;
+  /// Its component in the block's clocks (its TMA copies' epoch is the
+  /// number of phases it completed, since the block began: `completions`),
+  /// the clocks of the current phase's arrivals, and of every completed
+  /// phase's since its init (what a waiter that observes a completion
+  /// acquires).
+  uint16_t agent = 0;
+  uint32_t completions = 0;
+  VectorClock arrivals, completed;
   uint32_t expected = 0;
   uint32_t pending = 0;
   int64_t transactionBytes = 0;
@@ -170,6 +203,8 @@ struct LaunchState {
   std::unique_ptr<GlobalAccessLog> globalAccesses;
   std::mutex errorMutex;
   std::string error;
+  /// What the launch did not check, said once (race checks turned off).
+  std::vector<std::string> notes;
 
   void fail(const std::string &message) {
     std::lock_guard<std::mutex> lock(errorMutex);
@@ -180,30 +215,48 @@ struct LaunchState {
     std::lock_guard<std::mutex> lock(errorMutex);
     return !error.empty();
   }
+  void note(const std::string &message) {
+    std::lock_guard<std::mutex> lock(errorMutex);
+    if (std::find(notes.begin(), notes.end(), message) == notes.end())
+      notes.push_back(message);
+  }
 };
 
 /// The state of the block a host thread is running.
 struct BlockState {
   LaunchState *launch = nullptr;
   uint64_t id = 0;
-  /// The block's shared memory, and for each byte the thread that last
-  /// wrote it and in which barrier interval (for the race detector).
+  /// The block's shared memory, and the race detector's shadow of it and
+  /// of the global memory the block touches (HappensBefore.h).
   std::vector<char> shared;
-  std::vector<uint32_t> lastWriter, writeInterval;
-  uint32_t interval = 1;
-  /// Barriers (bar.sync) released so far; unlike `interval`, not advanced
-  /// by mbarrier phases (what orders an mbarrier's init before its uses).
-  uint32_t barrierReleases = 0;
+  std::vector<ShadowCell> sharedShadow;
+  GlobalShadow globalShadow;
+  ShadowChecks races;
+  /// The clocks of the block's agents past its threads: the wgmma unit of
+  /// each warpgroup (threads + warpgroup), then the mbarriers, numbered
+  /// as they are initialised.
+  uint32_t threads = 0;
+  uint16_t nextAgent = 0;
+  /// Whether the threads run as fibres (otherwise each runs to its end in
+  /// turn: the kernel has nothing that waits for another thread).
+  bool runsFibres = false;
+  /// The order the scheduler resumes the threads in (a permutation of
+  /// their indices), and how it changes (SimtEmulator::setFibreOrder).
+  std::vector<uint32_t> order;
+  FibreOrder fibreOrder;
+  std::mt19937_64 shuffle;
   /// For each byte, how many asynchronous operations in flight read it and
   /// write it, and the kind of the last to start (for the async hazard
   /// checks, which hold whatever the emulator's timing).
   std::vector<uint16_t> asyncReads, asyncWrites;
   std::vector<AsyncKind> asyncKind;
   /// For each byte a thread stored, the writer's proxyFences at the store:
-  /// equal to its count now, the store is not yet visible to the async
-  /// proxy (checkAsyncProxyRead).
+  /// its fence of that number (and later ones) makes the store visible to
+  /// the async proxy (checkAsyncProxyRead).
   std::vector<uint32_t> writeFences;
-  /// The block's threads (lastWriter's numbers index them).
+  /// Its warpgroups' wgmma operations.
+  std::vector<WarpgroupWgmma> warpgroups;
+  /// The block's threads (the first components of the clocks).
   std::vector<EmulatedThread> *fibres = nullptr;
   /// Profiling (null otherwise): the block's shared-memory accesses, and
   /// its ldmatrix traffic.
@@ -213,8 +266,10 @@ struct BlockState {
   /// threads that changes nothing while some poll is a deadlock.
   std::map<uintptr_t, MBarrier> mbarriers;
   uint64_t progress = 0;
-  /// Named barriers 0-15: arrivals so far and the count that releases them.
+  /// Named barriers 0-15: arrivals so far, the count that releases them,
+  /// and the join of the arrivals' clocks.
   std::array<uint32_t, 16> barrierArrived{}, barrierExpected{};
+  std::array<VectorClock, 16> barrierClocks;
   std::array<uint32_t, 3> ctaid{}, ntid{}, nctaid{};
   ucontext_t scheduler;
   EmulatedThread *current = nullptr;
@@ -230,11 +285,38 @@ extern thread_local BlockState *currentBlock;
 std::string threadName(const BlockState &b);
 /// The current thread's index in its block.
 uint32_t linearTid(const BlockState &b);
-/// Records a shared-memory access (`what`: "a load" or "a store" by
-/// default) for the race detector: reports a read of a byte another
-/// thread wrote in the same barrier interval, and an async hazard.
+/// Race detection (RaceChecks.cpp, HappensBefore.h). The current
+/// thread's epoch, and the component of its warpgroup's wgmma unit.
+Epoch currentEpoch(const BlockState &b);
+uint16_t wgmmaAgent(const BlockState &b);
+/// A release by the current thread (an arrival): joins its clock into
+/// `into` and advances its epoch.
+void release(BlockState &b, VectorClock &into);
+/// Fresh clocks and shadows for the block's threads.
+void startClocks(BlockState &b, std::vector<EmulatedThread> &fibres);
+/// Compares the values of `t`'s stores over concurrent writes with those
+/// there before: a different value is a write-after-write race.
+void settlePendingWrites(BlockState &b, EmulatedThread &t);
+/// Records a shared-memory access of the current thread (`what`: "a load"
+/// or "a store" by default): reports a race with an access that the
+/// memory model does not order before it, and an async hazard.
 void checkShared(BlockState &b, size_t offset, int64_t bytes, bool isStore,
                  const char *what = nullptr);
+/// A read of shared bytes that an asynchronous unit (`as`: a warpgroup's
+/// wgmma) makes for the current thread: checked with the thread's clock,
+/// recorded as the unit's.
+void checkSharedRead(BlockState &b, uint32_t offset, uint32_t bytes,
+                     Epoch as, const char *what);
+/// An asynchronous write of shared bytes that the current thread issues
+/// (a cp.async or TMA copy): every earlier access of them must happen
+/// before the issue (the write lands later, when it is waited for).
+void checkAsyncWriteIssue(BlockState &b, uint32_t offset, uint32_t bytes,
+                          const char *what);
+/// An access of the current thread to bytes [at, at + bytes) of writable
+/// buffer `buffer` (which starts at `begin`), against the block's other
+/// threads.
+void checkGlobal(BlockState &b, int32_t buffer, uintptr_t at,
+                 uintptr_t begin, int64_t bytes, bool isStore);
 /// Async hazards (AsyncHazards.cpp). An access to shared bytes that an
 /// asynchronous operation in flight writes, or a write to bytes one reads,
 /// races on the GPU however the emulator happens to order them; the first
@@ -251,9 +333,10 @@ void endAsyncWrite(BlockState &b, SharedRange range);
 void beginAsyncRead(BlockState &b, SharedRange range, AsyncReads &reads);
 /// An async-proxy read (a wgmma operand, a TMA store's source) of shared
 /// bytes a thread stored (the generic proxy) with no fence.proxy.async
-/// between: neither the writer's after its store, nor the reading
-/// thread's after a barrier that ordered the store. The async proxy may
-/// read the old bytes. Reports it, naming `what` reads.
+/// between: neither the writer's after its store (happening before the
+/// read), nor the reading thread's after the store was ordered before it.
+/// The async proxy may read the old bytes. Reports it, naming `what`
+/// reads (RaceChecks.cpp).
 void checkAsyncProxyRead(BlockState &b, uint32_t offset, uint32_t bytes,
                          const char *what);
 /// Fresh shadow state for a block of `sharedBytes` of shared memory.

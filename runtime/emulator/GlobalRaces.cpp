@@ -17,7 +17,8 @@ GlobalAccessLog::GlobalAccessLog(const std::vector<MemoryRange> &buffers,
   size_t total = 0;
   for (const MemoryRange &r : buffers)
     total += r.bytes;
-  if (total > kMaxLoggedBytes)
+  tooLarge = total > kMaxLoggedBytes;
+  if (tooLarge)
     return;
   for (const MemoryRange &r : buffers) {
     Shadow s;

@@ -39,12 +39,16 @@ public:
   std::string record(size_t buffer, uint64_t offset, int64_t bytes,
                      bool isStore, uint64_t block);
 
+  /// Whether the launch's buffers were too large to log.
+  bool off() const { return tooLarge; }
+
 private:
   struct Shadow {
     std::unique_ptr<std::atomic<uint16_t>[]> writer, reader;
   };
   std::vector<Shadow> shadows;
   uint64_t blocks;
+  bool tooLarge = false;
 };
 
 } // namespace nautilus::emu::detail

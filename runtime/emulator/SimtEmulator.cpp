@@ -17,8 +17,12 @@
 #include "llvm/Support/TargetSelect.h"
 
 #include <atomic>
+#include <cstdlib>
 #include <map>
+#include <numeric>
+#include <random>
 #include <thread>
+#include <utility>
 
 using namespace nautilus::emu;
 using namespace nautilus::emu::detail;
@@ -28,7 +32,39 @@ struct SimtEmulator::Impl {
   std::vector<std::string> kernels;
   bool usesFibres = false;
   std::map<std::string, uint64_t> staticSharedBytes; // by kernel
+  FibreOrder order;
+  std::vector<std::string> notes;
 };
+
+std::string nautilus::emu::parseFibreOrder(const std::string &text,
+                                           FibreOrder &order) {
+  llvm::StringRef rest(text);
+  if (rest == "ascending") {
+    order = {FibreOrder::Ascending, 0};
+    return "";
+  }
+  if (rest == "descending") {
+    order = {FibreOrder::Descending, 0};
+    return "";
+  }
+  if (rest.consume_front("random")) {
+    uint64_t seed = 0;
+    if (rest.empty() ||
+        (rest.consume_front(":") && !rest.getAsInteger(10, seed))) {
+      order = {FibreOrder::Random, seed};
+      return "";
+    }
+  }
+  return "'" + text +
+         "' is not a fibre order (ascending, descending, random or "
+         "random:SEED)";
+}
+
+void SimtEmulator::setFibreOrder(FibreOrder order) { impl->order = order; }
+
+std::vector<std::string> SimtEmulator::takeNotes() {
+  return std::exchange(impl->notes, {});
+}
 
 SimtEmulator::SimtEmulator(std::unique_ptr<Impl> impl)
     : impl(std::move(impl)) {}
@@ -41,6 +77,13 @@ SimtEmulator::create(std::unique_ptr<llvm::Module> module,
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   auto impl = std::make_unique<Impl>();
+  if (const char *order = std::getenv("NAUTILUS_EMU_FIBRE_ORDER")) {
+    error = parseFibreOrder(order, impl->order);
+    if (!error.empty()) {
+      error = "NAUTILUS_EMU_FIBRE_ORDER: " + error;
+      return nullptr;
+    }
+  }
   error = rewriteForHost(*module, impl->kernels, impl->usesFibres,
                          impl->staticSharedBytes);
   if (!error.empty())
@@ -178,6 +221,37 @@ void addProfile(MemoryProfile &total, const MemoryProfile &more) {
   addTraffic(total.globalStores, more.globalStores);
 }
 
+/// The id of the k-th block a launch runs: k, the k-th from the last, or
+/// a pseudo-random permutation (k a + c modulo the blocks, a prime to
+/// their number) for a random fibre order.
+class BlockOrder {
+public:
+  BlockOrder(FibreOrder order, uint64_t blocks)
+      : kind(order.kind), blocks(blocks) {
+    if (kind != FibreOrder::Random || blocks < 2)
+      return;
+    std::mt19937_64 draw(order.seed);
+    step = draw() % blocks;
+    while (std::gcd(step, blocks) != 1)
+      step = (step + 1) % blocks;
+    start = draw() % blocks;
+  }
+  uint64_t operator()(uint64_t k) const {
+    switch (kind) {
+    case FibreOrder::Descending:
+      return blocks - 1 - k;
+    case FibreOrder::Random:
+      return blocks < 2 ? k : (k * step + start) % blocks;
+    default:
+      return k;
+    }
+  }
+
+private:
+  FibreOrder::Kind kind;
+  uint64_t blocks, step = 1, start = 0;
+};
+
 /// Gives each thread of a block of `ntid` threads its (x, y, z) index.
 void assignThreadIndices(std::vector<EmulatedThread> &fibres,
                          const std::array<uint32_t, 3> &ntid) {
@@ -194,11 +268,8 @@ void startBlock(BlockState &block, std::vector<EmulatedThread> &fibres,
   // Fresh shared memory for the block, filled with 0xff bytes (NaN as
   // f32, -1 as an integer) so that reads of unwritten memory show.
   block.shared.assign(sharedBytes, static_cast<char>(0xff));
-  block.lastWriter.assign(sharedBytes, 0);
-  block.writeInterval.assign(sharedBytes, 0);
+  block.sharedShadow.assign(sharedBytes, ShadowCell());
   resetAsyncHazards(block, sharedBytes);
-  block.interval = 1;
-  block.barrierReleases = 0;
   block.mbarriers.clear();
   block.barrierArrived.fill(0);
   block.barrierExpected.fill(0);
@@ -208,19 +279,37 @@ void startBlock(BlockState &block, std::vector<EmulatedThread> &fibres,
   for (EmulatedThread &t : fibres) {
     t.openGroup.clear();
     t.groups.clear();
-    t.wgmmaReads.clear();
+    t.wgmmaIssued = t.wgmmaCommits = 0;
     t.bulkReads.clear();
-    t.proxyFences = t.lastFenceInterval = 0;
+    t.proxyFences = 0;
     t.siteExecutions.clear();
   }
+  block.warpgroups.assign((fibres.size() + 127) / 128, WarpgroupWgmma());
+  startClocks(block, fibres);
+  block.order.resize(fibres.size());
+  for (uint32_t i = 0; i < fibres.size(); ++i)
+    block.order[i] = block.fibreOrder.kind == FibreOrder::Descending
+                         ? uint32_t(fibres.size()) - 1 - i
+                         : i;
+  block.shuffle.seed(block.fibreOrder.seed * 0x9e3779b97f4a7c15ull + id);
+}
+
+/// The order of the next sweep over the block's threads: shuffled anew
+/// for a random fibre order.
+const std::vector<uint32_t> &sweepOrder(BlockState &block) {
+  if (block.fibreOrder.kind == FibreOrder::Random)
+    std::shuffle(block.order.begin(), block.order.end(), block.shuffle);
+  return block.order;
 }
 
 /// Runs each thread of the block to its end in turn (for kernels with no
 /// barrier: no thread waits for another).
 void runThreadsInTurn(BlockState &block, std::vector<EmulatedThread> &fibres) {
-  for (EmulatedThread &t : fibres) {
+  for (uint32_t i : sweepOrder(block)) {
+    EmulatedThread &t = fibres[i];
     block.current = &t;
     block.entry(block.args);
+    settlePendingWrites(block, t);
   }
 }
 
@@ -242,37 +331,25 @@ void startFibres(BlockState &block, std::vector<EmulatedThread> &fibres) {
 /// Resumes once each thread that can run: one that has not finished and
 /// waits neither at a barrier nor in a warp collective.
 void sweepRunnable(BlockState &block, std::vector<EmulatedThread> &fibres) {
-  for (EmulatedThread &t : fibres) {
+  for (uint32_t i : sweepOrder(block)) {
+    EmulatedThread &t = fibres[i];
     if (t.done || t.atBarrier || t.warp.kind != WarpCall::None)
       continue;
     t.spinning = false; // a polling thread polls again
     block.current = &t;
     swapcontext(&block.scheduler, &t.context);
+    settlePendingWrites(block, t);
   }
 }
 
-/// Releases every barrier whose count has arrived; returns whether any
-/// was (which begins a new barrier interval).
-bool releaseArrivedBarriers(BlockState &block,
-                            std::vector<EmulatedThread> &fibres) {
-  bool released = false;
-  for (uint32_t id = 0; id < 16; ++id) {
-    uint32_t expected = block.barrierExpected[id];
-    if (expected == 0 || block.barrierArrived[id] < expected)
-      continue;
-    for (EmulatedThread &t : fibres)
-      if (t.atBarrier && t.barrierId == id)
-        t.atBarrier = false;
-    block.barrierArrived[id] -= expected;
-    if (block.barrierArrived[id] == 0)
-      block.barrierExpected[id] = 0;
-    released = true;
-  }
-  if (released) {
-    ++block.interval; // writes before the barrier are now ordered
-    ++block.barrierReleases;
-  }
-  return released;
+/// Whether a thread can run that has not polled an mbarrier in vain (one
+/// a barrier released after its turn in the sweep).
+bool anyReleased(const std::vector<EmulatedThread> &fibres) {
+  for (const EmulatedThread &t : fibres)
+    if (!t.done && !t.atBarrier && !t.spinning &&
+        t.warp.kind == WarpCall::None)
+      return true;
+  return false;
 }
 
 /// The report of a warp collective deadlock (a lane waits for lanes that
@@ -323,9 +400,9 @@ bool scheduleFibres(BlockState &block, std::vector<EmulatedThread> &fibres,
     std::string stuck;
     if (completeWarpCollectives(fibres, stuck))
       continue;
-    // Release every barrier whose count has arrived (threads polling
-    // an mbarrier may be waiting for the threads behind it).
-    if (releaseArrivedBarriers(block, fibres))
+    // Threads a barrier released (they may be what threads polling an
+    // mbarrier wait for) run in the next sweep.
+    if (anyReleased(fibres))
       continue;
     // Threads polling mbarriers: fine while anything else moves; a
     // sweep in which nothing changed means the phases never complete.
@@ -384,7 +461,13 @@ std::string SimtEmulator::launch(const std::string &name,
   LaunchState state;
   state.buffers = &buffers;
   state.globalAccesses = std::make_unique<GlobalAccessLog>(buffers, blocks);
+  if (state.globalAccesses->off())
+    state.note("races between blocks are not checked in launches of '" +
+               name + "': their buffers pass " +
+               std::to_string(GlobalAccessLog::kMaxLoggedBytes >> 20) +
+               " MiB");
   bool barriers = impl->usesFibres;
+  BlockOrder blockOrder(impl->order, blocks);
   auto found = impl->staticSharedBytes.find(name);
   size_t staticBytes =
       found == impl->staticSharedBytes.end() ? 0 : found->second;
@@ -409,11 +492,14 @@ std::string SimtEmulator::launch(const std::string &name,
     block.nctaid = shape.grid;
     block.entry = entry;
     block.args = args.data();
+    block.fibreOrder = impl->order;
+    block.runsFibres = barriers;
     currentBlock = &block;
     std::vector<EmulatedThread> fibres(threads);
     block.fibres = &fibres;
     assignThreadIndices(fibres, shape.block);
-    for (uint64_t id = next++; id < blocks; id = next++) {
+    for (uint64_t k = next++; k < blocks; k = next++) {
+      uint64_t id = blockOrder(k);
       if (state.failed())
         return;
       // The previous block's shared-memory profile.
@@ -441,5 +527,8 @@ std::string SimtEmulator::launch(const std::string &name,
   worker();
   for (std::thread &t : pool)
     t.join();
+  for (const std::string &note : state.notes)
+    if (!llvm::is_contained(impl->notes, note))
+      impl->notes.push_back(note);
   return state.error;
 }

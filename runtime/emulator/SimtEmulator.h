@@ -27,11 +27,28 @@ class LLVMContext;
 
 namespace nautilus::emu {
 
-/// A range of host memory that a launch may access as global memory.
+/// A range of host memory that a launch may access as global memory. A
+/// read-only one (a kernel's input) is not watched for races within a
+/// block (nothing writes it), and a store to it fails the launch.
 struct MemoryRange {
   const void *begin = nullptr;
   size_t bytes = 0;
+  bool readOnly = false;
 };
+
+/// The order the emulator runs a block's threads (fibres) in, from one
+/// point where they wait (a barrier, a warp collective, an mbarrier poll)
+/// to the next, and a grid's blocks in: by index, from the last index
+/// down, or shuffled (each sweep over the threads anew, from `seed`). The
+/// race checks do not depend on it; the option is there to show so.
+struct FibreOrder {
+  enum Kind { Ascending, Descending, Random } kind = Ascending;
+  uint64_t seed = 0;
+};
+
+/// Reads "ascending", "descending", "random" or "random:SEED" into
+/// `order`; returns "" or what is wrong.
+std::string parseFibreOrder(const std::string &text, FibreOrder &order);
 
 /// Shared-memory traffic as a GPU's banks serve it (32 banks of 4 bytes):
 /// requests (warp instructions), wavefronts (the bank cycles they take:
@@ -72,7 +89,9 @@ struct LaunchShape {
 class SimtEmulator {
 public:
   /// Takes the kernels' module (NVVM-level LLVM IR) and prepares it for the
-  /// host. Returns null with `error` set (e.g. "not emulated: ...").
+  /// host. Returns null with `error` set (e.g. "not emulated: ..."). The
+  /// fibre order is NAUTILUS_EMU_FIBRE_ORDER's when it is set (an error if
+  /// it does not parse), ascending otherwise.
   static std::unique_ptr<SimtEmulator>
   create(std::unique_ptr<llvm::Module> module,
          std::unique_ptr<llvm::LLVMContext> context, std::string &error);
@@ -91,6 +110,11 @@ public:
                      unsigned hostThreads = 0,
                      MemoryProfile *profile = nullptr);
 
+  /// The order later launches run threads and blocks in.
+  void setFibreOrder(FibreOrder order);
+  /// What the launches so far did not check (race checks turned off for
+  /// large buffers), each said once; returns them and forgets them.
+  std::vector<std::string> takeNotes();
 private:
   struct Impl;
   explicit SimtEmulator(std::unique_ptr<Impl> impl);

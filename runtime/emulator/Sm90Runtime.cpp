@@ -7,7 +7,9 @@
 //
 // wgmma is computed when it is issued; its operands count as read until
 // wgmma.wait_group retires its group, so overwriting them first is an
-// async hazard (AsyncHazards.cpp). A kernel that reads its accumulators
+// async hazard (AsyncHazards.cpp), and the reads are the warpgroup's wgmma
+// unit's for the race detector (ordered before whatever follows a
+// wait_group that retires them). A kernel that reads its accumulators
 // before wait_group is wrong on the GPU and is not caught here.
 //
 //===----------------------------------------------------------------------===//
@@ -15,6 +17,7 @@
 #include "runtime/emulator/TensorMap.h"
 #include "runtime/DType.h"
 
+#include <algorithm>
 #include <cstring>
 
 using namespace nautilus::emu;
@@ -131,6 +134,7 @@ extern "C" void __nautilus_emu_tma_load(void *destination, const void *tensorMap
       copy.sharedOffsets[linear + i] = at;
       if (!hazard) {
         checkAsyncHazard(b, at, 1, /*isWrite=*/true, "a TMA copy");
+        checkAsyncWriteIssue(b, at, 1, "a TMA copy");
         hazard = b.launch->failed();
       }
       beginAsyncWrite(b, {at, 1}, AsyncKind::TmaLoad);
@@ -242,7 +246,8 @@ float decode(uint32_t bits, int32_t type) {
   }
 }
 
-/// Reads element (`mn`, `k`) of a shared-memory operand.
+/// Reads element (`mn`, `k`) of a shared-memory operand (checked once for
+/// the warpgroup by checkOperands).
 bool readOperand(const MatrixDescriptor &d, bool kMajor, uint32_t mn,
                  uint32_t k, int32_t type, float &value) {
   BlockState &b = *currentBlock;
@@ -255,13 +260,62 @@ bool readOperand(const MatrixDescriptor &d, bool kMajor, uint32_t mn,
                    std::to_string(b.shared.size()) + " bytes)");
     return false;
   }
-  checkShared(b, at, bytes, /*isStore=*/false, "a wgmma");
-  checkAsyncProxyRead(b, at, bytes, "a wgmma");
-  beginAsyncRead(b, {at, bytes}, b.current->wgmmaReads.open);
   uint32_t bits = 0;
   std::memcpy(&bits, b.shared.data() + at, bytes);
   value = decode(bits, type);
   return true;
+}
+
+/// The shared bytes of elements (mn, k), mn < `extent`, k < `depth`, of a
+/// descriptor operand: sorted, adjacent ones merged.
+std::vector<SharedRange> operandRanges(const MatrixDescriptor &d, bool kMajor,
+                                       uint32_t extent, uint32_t depth,
+                                       uint32_t bytes) {
+  std::vector<uint32_t> starts;
+  starts.reserve(extent * depth);
+  for (uint32_t mn = 0; mn < extent; ++mn)
+    for (uint32_t k = 0; k < depth; ++k)
+      starts.push_back(d.address(kMajor, mn, k, bytes));
+  std::sort(starts.begin(), starts.end());
+  std::vector<SharedRange> ranges;
+  for (uint32_t at : starts) {
+    if (!ranges.empty() && at < ranges.back().offset + ranges.back().bytes)
+      continue; // (an element two indices reach)
+    if (!ranges.empty() && at == ranges.back().offset + ranges.back().bytes)
+      ranges.back().bytes += bytes;
+    else
+      ranges.push_back({at, bytes});
+  }
+  return ranges;
+}
+
+/// The first thread of a warpgroup to issue a wgmma checks what the whole
+/// warpgroup's operation reads (A unless it comes from registers: 64
+/// rows; B: n columns), with its clock: the bytes must be written before
+/// (and fenced for the async proxy), and count as read by the
+/// warpgroup's wgmma unit until a wait_group retires the group.
+void checkOperands(const MatrixDescriptor *a, bool aKMajor,
+                   const MatrixDescriptor &bDesc, bool bKMajor, uint32_t n,
+                   uint32_t k, uint32_t bytes) {
+  BlockState &b = *currentBlock;
+  EmulatedThread &t = *b.current;
+  WarpgroupWgmma &group = b.warpgroups[linearTid(b) / 128];
+  if (++t.wgmmaIssued <= group.issued)
+    return;
+  group.issued = t.wgmmaIssued;
+  Epoch reads{t.wgmmaCommits + 1, wgmmaAgent(b), 0};
+  std::vector<SharedRange> ranges;
+  if (a)
+    ranges = operandRanges(*a, aKMajor, 64, k, bytes);
+  std::vector<SharedRange> more = operandRanges(bDesc, bKMajor, n, k, bytes);
+  ranges.insert(ranges.end(), more.begin(), more.end());
+  for (SharedRange range : ranges) {
+    if (uint64_t(range.offset) + range.bytes > b.shared.size())
+      return; // (readOperand reports it)
+    checkSharedRead(b, range.offset, range.bytes, reads, "a wgmma");
+    checkAsyncProxyRead(b, range.offset, range.bytes, "a wgmma");
+    beginAsyncRead(b, range, group.reads.open);
+  }
 }
 
 } // namespace
@@ -292,6 +346,9 @@ extern "C" void __nautilus_emu_wgmma(int32_t type, int32_t n,
     return;
   }
   double signA = flags & WgmmaNegateA ? -1 : 1, signB = flags & WgmmaNegateB ? -1 : 1;
+  checkOperands(registersA ? nullptr : &da, !(flags & WgmmaTransposeA), db,
+                !(flags & WgmmaTransposeB), uint32_t(n), k,
+                type == WgmmaTF32 ? 4 : 2);
   float a[2][16];
   if (registersA) {
     // The A fragment of mma.sync m16n8k16 per warp: register j of lane l

@@ -47,33 +47,7 @@ TEST(EmulatorOnTriton, TmaWgmmaMatmulSm90) {
   const int M = 100, N = 72, K = 88;
   HalfMatrix a(M * K, 3), b(K * N, 4);
   std::vector<float> c(M * N, -1);
-  alignas(64) char mapA[128], mapB[128];
-  uint64_t dimA[] = {K, M}, strideA[] = {K * 2};
-  uint32_t boxA[] = {32, 64}, ones[] = {1, 1};
-  ASSERT_EQ(encodeTiledTensorMap(mapA, 2, 2, a.bits.data(), dimA, strideA, boxA,
-                                 ones, TensorMapSwizzle::B64,
-                                 TensorMapOobFill::Zero),
-            "");
-  uint64_t dimB[] = {N, K}, strideB[] = {N * 2};
-  uint32_t boxB[] = {64, 32};
-  ASSERT_EQ(encodeTiledTensorMap(mapB, 2, 2, b.bits.data(), dimB, strideB, boxB,
-                                 ones, TensorMapSwizzle::B128,
-                                 TensorMapOobFill::Zero),
-            "");
-  int32_t m = M, n = N, k = K, scm = N;
-  int64_t rowA = K, rowB = N, unit = 1;
-  void *pc = c.data(), *none = nullptr;
-  LaunchShape shape;
-  shape.grid = {(M + 63) / 64, (N + 63) / 64, 1};
-  shape.block = {128, 1, 1};
-  shape.dynamicSharedBytes = 24600;
-  ASSERT_EQ(emu->launch("tma_matmul", shape,
-                        {mapA, &m, &k, &rowA, &unit, mapB, &k, &n, &rowB, &unit,
-                         &pc, &m, &n, &k, &scm, &none, &none},
-                        {{a.bits.data(), a.bits.size() * 2},
-                         {b.bits.data(), b.bits.size() * 2},
-                         {pc, c.size() * 4}}),
-            "");
+  ASSERT_EQ(launchTritonTmaMatmul(*emu, a, b, c, M, N, K), "");
   EXPECT_TRUE(isExactProduct(c, a.values, b.values, M, N, K));
 }
 
@@ -513,10 +487,11 @@ TEST(Emulator, OverwritingAWgmmaOperandBeforeItsWaitIsAHazard) {
            std::to_string(pending) +
            ")\ncall void @llvm.nvvm.barrier0()\n";
   };
+  // (Which thread stores first depends on where the threads wait for the
+  // warpgroup's slowest at wait_group.)
   const std::string hazard =
-      "async hazard: a store by thread (0, 0, 0) of block (0, 0, 0) writes "
-      "shared byte offset 0 while a wgmma group in flight reads it (retire "
-      "the group with wgmma.wait_group first)";
+      "of block (0, 0, 0) writes shared byte offset 0 while a wgmma group "
+      "in flight reads it (retire the group with wgmma.wait_group first)";
   const std::pair<std::string, std::string> cases[] = {
       {overwriteA, hazard},
       {secondGroup + waitThenBarrier(1) + overwriteA, hazard},
@@ -524,10 +499,15 @@ TEST(Emulator, OverwritingAWgmmaOperandBeforeItsWaitIsAHazard) {
   };
   for (const auto &[reuse, expected] : cases) {
     std::vector<float> out;
-    EXPECT_EQ(runWgmmaKernel(reuse, false, false, image, la.descriptor(0),
-                             lb.descriptor(8192), out),
-              expected)
-        << reuse;
+    std::string result = runWgmmaKernel(reuse, false, false, image,
+                                        la.descriptor(0), lb.descriptor(8192),
+                                        out);
+    if (expected.empty())
+      EXPECT_EQ(result, "") << reuse;
+    else
+      EXPECT_TRUE(result.find("async hazard: a store by thread (") == 0 &&
+                  result.find(expected) != std::string::npos)
+          << reuse << "\n" << result;
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include "runtime/DType.h"
 #include "runtime/emulator/SimtEmulator.h"
+#include "runtime/emulator/TensorMap.h"
 
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/LLVMContext.h"
@@ -51,6 +52,55 @@ inline std::unique_ptr<SimtEmulator> loadFile(const std::string &name,
   }
   return SimtEmulator::create(std::move(module), std::move(context), error);
 }
+
+/// Thread 0 initialises an mbarrier for ARRIVALS arrivals, and after a
+/// barrier fills 32 words of shared memory (word i = 3 i) and arrives; the
+/// other threads wait for the phase (try_wait.parity) and read their word,
+/// except thread SKIPPER, which reads without waiting. Each thread t writes
+/// its word to out[t]. (Needs tid.x and barrier0 declared.)
+inline const char *kHandoffKernel = R"(
+declare void @llvm.nvvm.mbarrier.init.shared(ptr addrspace(3), i32)
+declare i64 @llvm.nvvm.mbarrier.arrive.shared(ptr addrspace(3))
+declare i1 @llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta(ptr addrspace(3), i32)
+@bar = internal addrspace(3) global i64 undef, align 8
+@data = internal addrspace(3) global [32 x i32] undef, align 4
+define ptx_kernel void @handoff(ptr %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %first = icmp eq i32 %t, 0
+  br i1 %first, label %init, label %sync
+init:
+  call void @llvm.nvvm.mbarrier.init.shared(ptr addrspace(3) @bar, i32 ARRIVALS)
+  br label %sync
+sync:
+  call void @llvm.nvvm.barrier0()
+  br i1 %first, label %produce, label %choose
+choose:
+  %skips = icmp eq i32 %t, SKIPPER
+  br i1 %skips, label %read, label %wait
+produce:
+  br label %fill
+fill:
+  %i = phi i32 [ 0, %produce ], [ %i1, %fill ]
+  %p = getelementptr [32 x i32], ptr addrspace(3) @data, i32 0, i32 %i
+  %v = mul i32 %i, 3
+  store i32 %v, ptr addrspace(3) %p
+  %i1 = add i32 %i, 1
+  %more = icmp ult i32 %i1, 32
+  br i1 %more, label %fill, label %arrive
+arrive:
+  %s = call i64 @llvm.nvvm.mbarrier.arrive.shared(ptr addrspace(3) @bar)
+  br label %wait
+wait:
+  %done = call i1 @llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta(ptr addrspace(3) @bar, i32 0)
+  br i1 %done, label %read, label %wait
+read:
+  %q = getelementptr [32 x i32], ptr addrspace(3) @data, i32 0, i32 %t
+  %w = load i32, ptr addrspace(3) %q
+  %o = getelementptr i32, ptr %out, i32 %t
+  store i32 %w, ptr %o
+  ret void
+})";
 
 /// Fills `values` with f16-exact values of sin(0.1 i + seed) and `bits`
 /// with their f16 encodings (attention inputs).
@@ -113,6 +163,42 @@ inline std::string launchTritonMatmul(SimtEmulator &emu, const void *a,
   return emu.launch("matmul", shape,
                     {&pa, &pb, &pc, &m, &n, &k, &sam, &sbk, &scm, &none, &none},
                     {{a, aBytes}, {b, bBytes}, {c.data(), c.size() * 4}});
+}
+
+/// Launches the `tma_matmul` kernel of test/scripts/triton_fixtures.py
+/// (sm_90: A and B through TMA tensor maps, 64 x 64 tiles) on `a` (M x K)
+/// and `b` (K x N), into `c`.
+inline std::string launchTritonTmaMatmul(SimtEmulator &emu,
+                                         const HalfMatrix &a,
+                                         const HalfMatrix &b,
+                                         std::vector<float> &c, int M, int N,
+                                         int K) {
+  alignas(64) char mapA[128], mapB[128];
+  uint64_t dimA[] = {uint64_t(K), uint64_t(M)}, strideA[] = {uint64_t(K) * 2};
+  uint32_t boxA[] = {32, 64}, ones[] = {1, 1};
+  std::string error = encodeTiledTensorMap(
+      mapA, 2, 2, a.bits.data(), dimA, strideA, boxA, ones,
+      TensorMapSwizzle::B64, TensorMapOobFill::Zero);
+  uint64_t dimB[] = {uint64_t(N), uint64_t(K)}, strideB[] = {uint64_t(N) * 2};
+  uint32_t boxB[] = {64, 32};
+  error += encodeTiledTensorMap(mapB, 2, 2, b.bits.data(), dimB, strideB,
+                                boxB, ones, TensorMapSwizzle::B128,
+                                TensorMapOobFill::Zero);
+  if (!error.empty())
+    return error;
+  int32_t m = M, n = N, k = K, scm = N;
+  int64_t rowA = K, rowB = N, unit = 1;
+  void *pc = c.data(), *none = nullptr;
+  LaunchShape shape;
+  shape.grid = {uint32_t(M + 63) / 64, uint32_t(N + 63) / 64, 1};
+  shape.block = {128, 1, 1};
+  shape.dynamicSharedBytes = 24600;
+  return emu.launch("tma_matmul", shape,
+                    {mapA, &m, &k, &rowA, &unit, mapB, &k, &n, &rowB, &unit,
+                     &pc, &m, &n, &k, &scm, &none, &none},
+                    {{a.bits.data(), a.bits.size() * 2},
+                     {b.bits.data(), b.bits.size() * 2},
+                     {pc, c.size() * 4}});
 }
 
 /// The largest difference between `o` and softmax(Q K^T scale) V computed

@@ -36,6 +36,7 @@ struct Options {
   bool check = false;
   bool time = false;
   bool profile = false; // run --device emu: shared-memory traffic
+  std::string fibreOrder; // run --device emu: "" (NAUTILUS_EMU_FIBRE_ORDER's)
   bool explain = false;
   bool noVerify = false;
 

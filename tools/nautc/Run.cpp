@@ -30,6 +30,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
 #include <functional>
 
 using namespace mlir;
@@ -57,7 +58,14 @@ int usageError(const std::string &message) {
 /// host's.
 int deviceTarget(const Options &opts, TargetInfo &target) {
   target = *getTarget(opts.target, opts.multiprocessors);
+  if (!opts.fibreOrder.empty() && opts.device != "emu")
+    return usageError("--fibre-order orders the emulator's threads: use "
+                      "--device emu");
   if (opts.device == "emu") {
+    emu::FibreOrder order;
+    if (const char *set = std::getenv("NAUTILUS_EMU_FIBRE_ORDER"))
+      if (std::string e = emu::parseFibreOrder(set, order); !e.empty())
+        return usageError("NAUTILUS_EMU_FIBRE_ORDER: " + e);
     if (target.isCPU())
       target = *getTarget(firstTargetOf(TargetFamily::NVIDIA).name,
                           opts.multiprocessors);
@@ -194,6 +202,11 @@ int makeDevice(const Options &opts, Compilation &compilation,
                                         compilation.launchPlan(), error);
   if (!device.emulator)
     return internalError(error);
+  if (!opts.fibreOrder.empty()) {
+    emu::FibreOrder order; // (parsed with the options)
+    emu::parseFibreOrder(opts.fibreOrder, order);
+    device.emulator->setFibreOrder(order);
+  }
   device.profileNext = opts.profile;
   device.runOnce = [&](std::vector<rt::HostTensor> &out, bool *fault) {
     bool profile = device.profileNext;

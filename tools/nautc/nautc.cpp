@@ -4,13 +4,14 @@
 //                 [--emit KIND] [-o OUT]
 //   nautc run     FILE.tensor [-k KERNEL] --shape ... [--device cpu|emu]
 //                 [--input NAME=PATH.npy ...] [--seed N] [--save DIR]
-//                 [--check] [--time] [--profile]
+//                 [--check] [--time] [--profile] [--fibre-order ORDER]
 //
 // Exit status: 0 success, 1 an error in the user's input, 2 bad usage,
 // 3 an internal error.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Target/Target.h"
+#include "runtime/emulator/SimtEmulator.h"
 #include "tools/nautc/Commands.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -61,6 +62,12 @@ options:
                          traffic: shared (warp requests, wavefronts, bank
                          conflicts, as a GPU's 32 banks serve them) and
                          global (requests, 32-byte sectors, bytes used)
+  --fibre-order ORDER    run --device emu: the order the emulator runs a
+                         block's threads and the grid's blocks in:
+                         ascending (the default), descending, random or
+                         random:SEED (NAUTILUS_EMU_FIBRE_ORDER sets it
+                         too); the race checks find the same races in
+                         every order
   -h, --help             this help
 )";
 
@@ -110,7 +117,8 @@ static int parseArgs(int argc, char **argv, Options &opts) {
     bool takesValue = a == "-k" || a == "--target" || a == "--shape" ||
                       a == "--emit" || a == "-o" || a == "--device" ||
                       a == "--input" || a == "--seed" || a == "--save" ||
-                      a == "--schedule" || a == "--multiprocessors";
+                      a == "--schedule" || a == "--multiprocessors" ||
+                      a == "--fibre-order";
     if (takesValue) {
       if (!value(v))
         return usageError("option " + a + " needs a value");
@@ -121,6 +129,12 @@ static int parseArgs(int argc, char **argv, Options &opts) {
       else if (a == "--device") opts.device = v;
       else if (a == "--save") opts.saveDir = v;
       else if (a == "--schedule") opts.schedule = v;
+      else if (a == "--fibre-order") {
+        emu::FibreOrder order;
+        if (std::string e = emu::parseFibreOrder(v, order); !e.empty())
+          return usageError("--fibre-order: " + e);
+        opts.fibreOrder = v;
+      }
       else if (a == "--shape") {
         if (std::string e = parseShapeList(v, opts.shape); !e.empty())
           return usageError(e);
