@@ -133,7 +133,8 @@ void nautilus::buildGPUToLLVMPipeline(OpPassManager &pm,
   // across a kernel's programs.
   {
     OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>().nest<gpu::GPUFuncOp>();
-    kernels.addPass(createLegalizeMath());
+    kernels.addPass(
+        createLegalizeMath(LegalizeMathOptions{target.hasExp2Instruction}));
     // bf16 and f16 arithmetic in f32: loads and stores keep their types.
     arith::ArithEmulateUnsupportedFloatsOptions emulate;
     emulate.sourceTypeStrs = {"bf16", "f16"};

@@ -30,6 +30,7 @@ TargetInfo nvidiaTarget(llvm::StringRef name, llvm::StringRef chip,
   info.namedBarriers = 16;
   info.sharedBytesPerCycle = 128;
   info.maxThreadsPerMultiprocessor = 2048;
+  info.hasExp2Instruction = true;
   return info;
 }
 
@@ -94,6 +95,7 @@ std::optional<TargetInfo> lookupTarget(llvm::StringRef name) {
     info.maxSharedBytes = info.maxStaticSharedBytes = 64 * 1024;
     info.registerFile = 65536;
     info.maxRegistersPerThread = 512;
+    info.hasExp2Instruction = true;
     return info;
   }
   return std::nullopt;

@@ -83,6 +83,10 @@ struct TargetInfo {
   /// Tensor memory access: bulk copies of boxes described by tensor maps,
   /// completing on mbarriers.
   bool hasTma = false;
+  /// An instruction for 2^x in f32, which LLVM's exp2 intrinsic selects:
+  /// NVIDIA's ex2.approx.f32 (MUFU.EX2, about 2 units in the last place),
+  /// AMD's v_exp_f32. Elsewhere exp2 is a polynomial.
+  bool hasExp2Instruction = false;
 
   bool isCPU() const { return family == TargetFamily::CPU; }
   bool isGPU() const { return family != TargetFamily::CPU; }

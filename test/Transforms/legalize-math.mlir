@@ -36,3 +36,22 @@ func.func @bf16_chain(%x: vector<4xbf16>, %c: vector<4xbf16>) -> (vector<4xbf16>
   %gt = arith.cmpf ogt, %t2, %c : vector<4xbf16>
   return %t2, %gt : vector<4xbf16>, vector<4xi1>
 }
+
+// exp2 (which alg-exp-to-exp2 makes of every f32 exp) is a polynomial of
+// its own where the target has no instruction for it: no exp, no libm, and
+// f16's is computed in f32.
+// CHECK-LABEL: func.func @exp2_polynomial
+// CHECK-NOT: math.exp
+// CHECK: math.floor %{{.*}} : vector<8xf32>
+// CHECK: math.fma
+// CHECK: arith.shli %{{.*}} : vector<8xi32>
+// CHECK: arith.bitcast %{{.*}} : vector<8xi32> to vector<8xf32>
+// CHECK: math.floor %{{.*}} : f32
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK-NOT: math.exp
+// CHECK: return
+func.func @exp2_polynomial(%x: vector<8xf32>, %h: f16) -> (vector<8xf32>, f16) {
+  %a = math.exp2 %x : vector<8xf32>
+  %b = math.exp2 %h : f16
+  return %a, %b : vector<8xf32>, f16
+}

@@ -3,15 +3,23 @@
 // CHECK-LABEL: gpu.module @k
 // CHECK-NOT: __nv_sqrtf
 // CHECK-NOT: __ocml_floor_f32
+// CHECK-NOT: exp2f
+// CHECK-NOT: exp2_f32
 // CHECK: llvm.intr.sqrt
 // CHECK: llvm.intr.floor
+// CHECK: llvm.intr.exp2
+// CHECK: llvm.intr.exp2
 gpu.module @k {
   llvm.func @__nv_sqrtf(f32) -> f32
   llvm.func @__ocml_floor_f32(f32) -> f32
+  llvm.func @__nv_exp2f(f32) -> f32
+  llvm.func @__ocml_exp2_f32(f32) -> f32
   llvm.func @f(%x: f32) -> f32 {
     %a = llvm.call @__nv_sqrtf(%x) : (f32) -> f32
     %b = llvm.call @__ocml_floor_f32(%a) : (f32) -> f32
-    llvm.return %b : f32
+    %c = llvm.call @__nv_exp2f(%b) : (f32) -> f32
+    %d = llvm.call @__ocml_exp2_f32(%c) : (f32) -> f32
+    llvm.return %d : f32
   }
 }
 

@@ -69,8 +69,70 @@ struct WidenNarrowArith : public RewritePattern {
   }
 };
 
+/// A float or integer constant of `type`'s shape (scalar or vector).
+Value splat(PatternRewriter &rewriter, Location loc, Type type,
+            Attribute element) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return arith::ConstantOp::create(
+        rewriter, loc, DenseElementsAttr::get(vector, element));
+  return arith::ConstantOp::create(rewriter, loc, cast<TypedAttr>(element));
+}
+
+/// 2^x in f32 where no instruction computes it: x = n + f with n = floor(x)
+/// and f in [0, 1) exactly, 2^f by a degree-6 polynomial (fitted to the
+/// relative error, at most 1.2 units in the last place), and 2^n made in
+/// the exponent field. x is clamped to [-127, 128]: n = 128 makes the
+/// field of infinity, n = -127 that of zero, so results below 2^-126 are
+/// flushed to 0 as math's exp approximation does. Fewer operations than
+/// that approximation, which is what alg-exp-to-exp2 counts on.
+struct Exp2Approximation : public OpRewritePattern<math::Exp2Op> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(math::Exp2Op op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!getElementTypeOrSelf(type).isF32())
+      return rewriter.notifyMatchFailure(op, "not f32");
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Type ints = i32;
+    if (auto vector = dyn_cast<VectorType>(type))
+      ints = vector.clone(i32);
+    auto f = [&](float v) {
+      return splat(rewriter, loc, type, rewriter.getF32FloatAttr(v));
+    };
+    auto i = [&](int32_t v) {
+      return splat(rewriter, loc, ints, rewriter.getI32IntegerAttr(v));
+    };
+    auto clamp = [&](Value v, arith::CmpFPredicate keep, float bound) {
+      Value b = f(bound);
+      Value inside = arith::CmpFOp::create(rewriter, loc, keep, v, b);
+      return arith::SelectOp::create(rewriter, loc, inside, v, b);
+    };
+    // Unordered comparisons keep a NaN.
+    Value x = clamp(op.getOperand(), arith::CmpFPredicate::UGE, -127.0f);
+    x = clamp(x, arith::CmpFPredicate::ULE, 128.0f);
+    Value n = math::FloorOp::create(rewriter, loc, x);
+    Value frac = arith::SubFOp::create(rewriter, loc, x, n);
+    const float coefficients[] = {0.000212775427f, 0.0012559332f,
+                                  0.00966627803f,  0.0554893836f,
+                                  0.240228534f,    0.693147063f, 1.0f};
+    Value p = f(coefficients[0]);
+    for (float c : llvm::ArrayRef(coefficients).drop_front())
+      p = math::FmaOp::create(rewriter, loc, p, frac, f(c));
+    Value biased = arith::AddIOp::create(
+        rewriter, loc, arith::FPToSIOp::create(rewriter, loc, ints, n), i(127));
+    Value bits = arith::ShLIOp::create(rewriter, loc, biased, i(23));
+    Value scale = arith::BitcastOp::create(rewriter, loc, type, bits);
+    rewriter.replaceOpWithNewOp<arith::MulFOp>(op, p, scale);
+    return success();
+  }
+};
+
 struct LegalizeMathPass
     : public nautilus::impl::LegalizeMathBase<LegalizeMathPass> {
+  using LegalizeMathBase::LegalizeMathBase;
+
   void runOnOperation() override {
     auto all = [](StringRef) { return true; };
     {
@@ -81,18 +143,25 @@ struct LegalizeMathPass
         return signalPassFailure();
     }
     {
-      // Composite ops first (rsqrt, powf, exp2, ...), then approximations of
+      // Composite ops first (rsqrt, powf, ...), then approximations of
       // what they expand into.
       RewritePatternSet patterns(&getContext());
-      math::populateExpansionPatterns(patterns, {"powf", "rsqrt", "exp2",
-                                                 "sinh", "cosh", "ceil",
-                                                 "round", "fpowi", "ipowi"});
+      // Not exp2: into exp, it would cost a multiplication and the whole of
+      // exp's range reduction (it is kept for a target's instruction, or
+      // approximated, below).
+      math::populateExpansionPatterns(patterns, {"powf", "rsqrt", "sinh",
+                                                 "cosh", "ceil", "round",
+                                                 "fpowi", "ipowi"});
       if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
         return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());
     populateMathF32ExpansionPatterns(patterns, all);
     populateMathPolynomialApproximationPatterns(patterns, all);
+    // exp2 (of f32, and of 16-bit floats in f32) stays for a target's
+    // instruction, or is approximated.
+    if (!exp2Instruction)
+      patterns.add<Exp2Approximation>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

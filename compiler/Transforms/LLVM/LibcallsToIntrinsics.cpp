@@ -14,7 +14,7 @@ using namespace mlir;
 
 namespace {
 
-enum class Intrinsic { None, Sqrt, Floor, Ceil, FAbs, FMA };
+enum class Intrinsic { None, Sqrt, Floor, Ceil, FAbs, FMA, Exp2 };
 
 Intrinsic intrinsicFor(StringRef callee) {
   return llvm::StringSwitch<Intrinsic>(callee)
@@ -29,6 +29,7 @@ Intrinsic intrinsicFor(StringRef callee) {
              Intrinsic::FAbs)
       .Cases({"__nv_fmaf", "__nv_fma", "__ocml_fma_f32", "__ocml_fma_f64"},
              Intrinsic::FMA)
+      .Cases({"__nv_exp2f", "__ocml_exp2_f32"}, Intrinsic::Exp2)
       .Default(Intrinsic::None);
 }
 
@@ -55,6 +56,7 @@ struct LibcallsToIntrinsicsPass
       case Intrinsic::Floor: result = LLVM::FFloorOp::create(b, loc, args[0]); break;
       case Intrinsic::Ceil: result = LLVM::FCeilOp::create(b, loc, args[0]); break;
       case Intrinsic::FAbs: result = LLVM::FAbsOp::create(b, loc, args[0]); break;
+      case Intrinsic::Exp2: result = LLVM::Exp2Op::create(b, loc, args[0]); break;
       case Intrinsic::FMA:
         result = LLVM::FMAOp::create(b, loc, args[0], args[1], args[2]);
         break;

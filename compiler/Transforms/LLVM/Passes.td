@@ -13,9 +13,17 @@ def LegalizeMath : Pass<"nautilus-legalize-math"> {
     exp, log, log2, tanh, erf and their
     relatives become polynomial approximations (vectorisable, and free of
     calls into libm, libdevice or ocml); the remaining composite ops
-    (rsqrt, powf, exp2, ...) are expanded into those and into ops with a
-    direct LLVM intrinsic.
+    (rsqrt, powf, ...) are expanded into those and into ops with a direct
+    LLVM intrinsic. exp2 stays exp2 where the target has an instruction for
+    it (`exp2-instruction`: NVIDIA's ex2.approx.f32, AMD's v_exp_f32, both
+    reached through the `llvm.exp2.f32` intrinsic); elsewhere it becomes a
+    polynomial of its own, cheaper than exp's (alg-exp-to-exp2 turns exp
+    into exp2).
   }];
+  let options = [
+    Option<"exp2Instruction", "exp2-instruction", "bool", /*default=*/"false",
+           "Keep f32 exp2 for the target's instruction">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::vector::VectorDialect"];
@@ -27,7 +35,9 @@ def LibcallsToIntrinsics : Pass<"nautilus-libcalls-to-intrinsics"> {
     The GPU conversions lower math ops to calls into NVIDIA's libdevice
     (`__nv_sqrtf`, ...) or AMD's ocml (`__ocml_floor_f32`, ...), which then
     have to be linked from the vendor's bitcode. Those with an exact LLVM
-    intrinsic (sqrt, floor, ceil, fabs, fma, both precisions) become the
+    intrinsic (sqrt, floor, ceil, fabs, fma, both precisions; exp2 of f32,
+    which libdevice and ocml compute with the instruction the backends
+    select for the intrinsic, ex2.approx.f32 and v_exp_f32) become the
     intrinsic, so kernels need no device library. Any other call into a
     device library is an error naming it (nautilus-legalize-math should have
     expanded the op).
