@@ -443,6 +443,8 @@ bool evalMath(Operation *op, const Operands &in, Scalar &r) {
       .Case<math::AbsFOp>([&](auto) { r.f = std::fabs(in(0).f); })
       .Case<math::AbsIOp>([&](auto) { r.i = in(0).i < 0 ? -in(0).i : in(0).i; })
       .Case<math::PowFOp>([&](auto) { r.f = std::pow(in(0).f, in(1).f); })
+      .Case<math::FmaOp>(
+          [&](auto) { r.f = std::fma(in(0).f, in(1).f, in(2).f); })
       .Default([&](Operation *) { handled = false; });
   return handled;
 }

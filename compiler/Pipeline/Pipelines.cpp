@@ -69,6 +69,18 @@ void nautilus::registerPipelineDialects(DialectRegistry &registry) {
 static void buildScheduledTile(OpPassManager &pm,
                                const std::shared_ptr<ScheduleProvider> &schedules) {
   pm.addNestedPass<alg::KernelOp>(createAlgFuseElementwise());
+  // Algebra that makes reduction fusion pay, once elementwise definitions
+  // are inlined (which exposes softmax's division inside a weighted sum)
+  // and before fusion (which needs that division out of the term): factors
+  // constant along a reduced index move out of it, positive scales move
+  // into the readers that take them for free, and exp becomes exp2 with
+  // those scales and log2(e) in one coefficient. Remarks as below.
+  pm.addNestedPass<alg::KernelOp>(
+      createAlgFactorReductions(AlgFactorReductionsOptions{/*explain=*/true}));
+  pm.addNestedPass<alg::KernelOp>(
+      createAlgSinkScales(AlgSinkScalesOptions{/*explain=*/true}));
+  pm.addNestedPass<alg::KernelOp>(
+      createAlgExpToExp2(AlgExpToExp2Options{/*explain=*/true}));
   // Chains of reductions over one index stream in one pass where the
   // target's lowering runs streams; each decision is a remark (nautc shows
   // them under --explain).

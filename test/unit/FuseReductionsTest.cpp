@@ -46,6 +46,8 @@ struct Case {
   const char *file;
   const char *kernel;
   rt::SizeValues sizes;
+  bool needsAlgebra = false; // streams only once a factor is moved out
+  bool dynamic = false;      // sizes left unbound when compiling
 };
 
 void PrintTo(const Case &c, std::ostream *os) { *os << c.kernel; }
@@ -57,7 +59,8 @@ protected:
     context = std::make_unique<mlir::MLIRContext>(registry);
     const Case &c = GetParam();
     KernelSource source{c.file, c.kernel, c.sizes};
-    ASSERT_EQ(loadKernel(source, *context, sourceMgr, /*bindShape=*/true,
+    ASSERT_EQ(loadKernel(source, *context, sourceMgr,
+                         /*bindShape=*/!c.dynamic,
                          loaded),
               0);
     reference = loaded.module->clone();
@@ -80,6 +83,28 @@ protected:
           << check.name << ": max abs error " << check.comparison.maxAbsError;
   }
 
+  /// Streams the kernel (after the algebraic rewrites, with `algebra`) and
+  /// interprets the stream.
+  void interpretStreamed(bool algebra) {
+    mlir::ModuleOp module = *loaded.module;
+    setModuleTarget(module, *getTarget("cpu", 1));
+    mlir::PassManager pm(context.get());
+    pm.addNestedPass<alg::KernelOp>(createAlgFuseElementwise());
+    if (algebra) {
+      pm.addNestedPass<alg::KernelOp>(createAlgFactorReductions());
+      pm.addNestedPass<alg::KernelOp>(createAlgSinkScales());
+      pm.addNestedPass<alg::KernelOp>(createAlgExpToExp2());
+    }
+    pm.addPass(createAlgFuseReductions(streams, /*explain=*/false));
+    ASSERT_TRUE(mlir::succeeded(pm.run(module)));
+    alg::KernelOp kernel = *module.getOps<alg::KernelOp>().begin();
+    ASSERT_FALSE(kernel.getBody().getOps<alg::OnlineReduceOp>().empty())
+        << "nothing was streamed";
+    std::vector<rt::HostTensor> outputs;
+    ASSERT_EQ(interpretKernel(kernel, GetParam().sizes, inputs, outputs), "");
+    expectMatches(outputs);
+  }
+
   mlir::DialectRegistry registry;
   std::unique_ptr<mlir::MLIRContext> context;
   llvm::SourceMgr sourceMgr;
@@ -90,19 +115,17 @@ protected:
       std::make_shared<StreamEverything>();
 };
 
+
 TEST_P(FuseReductions, InterpretedStreamMatchesTheReference) {
-  mlir::ModuleOp module = *loaded.module;
-  setModuleTarget(module, *getTarget("cpu", 1));
-  mlir::PassManager pm(context.get());
-  pm.addNestedPass<alg::KernelOp>(createAlgFuseElementwise());
-  pm.addPass(createAlgFuseReductions(streams, /*explain=*/false));
-  ASSERT_TRUE(mlir::succeeded(pm.run(module)));
-  alg::KernelOp kernel = *module.getOps<alg::KernelOp>().begin();
-  ASSERT_FALSE(kernel.getBody().getOps<alg::OnlineReduceOp>().empty())
-      << "nothing was streamed";
-  std::vector<rt::HostTensor> outputs;
-  ASSERT_EQ(interpretKernel(kernel, GetParam().sizes, inputs, outputs), "");
-  expectMatches(outputs);
+  if (GetParam().needsAlgebra)
+    GTEST_SKIP() << "streams only after alg-factor-reductions";
+  interpretStreamed(/*algebra=*/false);
+}
+
+// With exp2 (an FMA in the exponent), scales sunk and factors moved out: the
+// repairs derived from that form, interpreted.
+TEST_P(FuseReductions, InterpretedStreamAfterTheAlgebraMatchesTheReference) {
+  interpretStreamed(/*algebra=*/true);
 }
 
 TEST_P(FuseReductions, StreamOnTheCpuMatchesTheReference) {
@@ -119,6 +142,8 @@ TEST_P(FuseReductions, StreamOnTheCpuMatchesTheReference) {
 
 const char *const kChains =
     NAUTILUS_SOURCE_ROOT "/test/Transforms/Inputs/reduction-chains.tensor";
+const char *const kAlgebra =
+    NAUTILUS_SOURCE_ROOT "/test/Transforms/Inputs/algebra.tensor";
 
 INSTANTIATE_TEST_SUITE_P(
     Chains, FuseReductions,
@@ -140,7 +165,16 @@ INSTANTIATE_TEST_SUITE_P(
         Case{kChains, "min_leader", {{"R", 5}, {"C", 40}}},
         Case{kChains, "size_scaled", {{"R", 5}, {"C", 40}}},
         Case{kChains, "attention_sink", {{"N", 9}, {"M", 23}, {"D", 8}}},
-        Case{kChains, "attention_window", {{"N", 19}, {"M", 23}, {"D", 8}}}),
+        Case{kChains, "attention_window", {{"N", 19}, {"M", 23}, {"D", 8}}},
+        Case{kAlgebra, "softmax_matmul", {{"N", 9}, {"M", 23}, {"D", 8}}, true},
+        Case{kAlgebra, "attention_softcap", {{"N", 9}, {"M", 23}, {"D", 8}}},
+        Case{kAlgebra, "attention_masked", {{"N", 9}, {"M", 23}, {"D", 8}}},
+        // Coefficients of unbound sizes (rsqrt(D) log2 e, log2 e / C) are
+        // computed in the kernel, in the terms and in the repairs.
+        Case{NAUTILUS_EXAMPLES "/attention.tensor", "attention",
+             {{"B", 1}, {"H", 2}, {"N", 13}, {"M", 37}, {"D", 16}}, false,
+             true},
+        Case{kChains, "size_scaled", {{"R", 5}, {"C", 40}}, false, true}),
     [](const ::testing::TestParamInfo<Case> &info) {
       return std::string(info.param.kernel) + "_" +
              std::to_string(info.index);

@@ -7,8 +7,8 @@
 #include "mlir/IR/Diagnostics.h"
 
 namespace nautilus {
-/// Drops the compiler's remarks (alg-fuse-reductions' fusions and
-/// refusals) unless `show` (--explain). Install after the handler that
+/// Drops the compiler's remarks (the alg rewrites' and alg-fuse-reductions'
+/// decisions and refusals) unless `show` (--explain). Install after the handler that
 /// prints: the handler installed last sees a diagnostic first.
 class RemarkFilter : public mlir::ScopedDiagnosticHandler {
 public:

@@ -42,7 +42,9 @@ options:
                          replaces the schedules of the programs it names
   --explain              how the schedules were decided: with --schedule
                          auto, each choice, its predicted time and terms,
-                         and the runners-up; and each fusion of
+                         and the runners-up; and each algebraic
+                         rewrite (factors out of reductions, scales
+                         into readers, exp to exp2) and fusion of
                          reductions applied or refused, with its reason
   --multiprocessors N    the multiprocessors (SMs) the default schedules
                          spread a small problem over (default: the

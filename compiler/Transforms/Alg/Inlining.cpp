@@ -6,18 +6,38 @@
 using namespace mlir;
 using namespace nautilus;
 
+/// `map` with its dims replaced by `at`'s results (both over the kernel's
+/// sizes as symbols).
+static AffineMap composeWith(AffineMap map, AffineMap at) {
+  SmallVector<AffineExpr> symbols;
+  for (unsigned i = 0; i < at.getNumSymbols(); ++i)
+    symbols.push_back(getAffineSymbolExpr(i, at.getContext()));
+  return map.replaceDimsAndSymbols(at.getResults(), symbols, at.getNumDims(),
+                                   at.getNumSymbols());
+}
+
+/// The index argument at `position` of a domain mapped by `at`, as a value.
+static Value indexAsValue(OpBuilder &builder, Location loc, unsigned position,
+                          AffineMap at) {
+  AffineMap single = AffineMap::get(at.getNumDims(), at.getNumSymbols(),
+                                    at.getResult(position));
+  return alg::ApplyOp::create(builder, loc, builder.getIndexType(),
+                              AffineMapAttr::get(single));
+}
+
+/// Clones `op` through `mapping`, its index maps composed with `at`.
+static void copyOp(OpBuilder &builder, Operation &op, AffineMap at,
+                   IRMapping &mapping) {
+  Operation *copy = builder.clone(op, mapping);
+  if (auto inner = dyn_cast<alg::LoadOp>(copy))
+    inner.setMap(composeWith(inner.getMap(), at));
+  if (auto apply = dyn_cast<alg::ApplyOp>(copy))
+    apply.setMap(composeWith(apply.getMap(), at));
+}
+
 FailureOr<SmallVector<Value>> nautilus::inlineBlock(OpBuilder &builder,
                                                     Block &body, AffineMap at,
                                                     IRMapping &mapping) {
-  unsigned numSyms = at.getNumSymbols();
-  unsigned domain = at.getNumDims();
-  SmallVector<AffineExpr> symbols;
-  for (unsigned i = 0; i < numSyms; ++i)
-    symbols.push_back(builder.getAffineSymbolExpr(i));
-  auto substitute = [&](AffineMap map) {
-    return map.replaceDimsAndSymbols(at.getResults(), symbols, domain,
-                                     numSyms);
-  };
   unsigned index = 0;
   for (BlockArgument arg : body.getArguments()) {
     if (!arg.getType().isIndex())
@@ -27,11 +47,7 @@ FailureOr<SmallVector<Value>> nautilus::inlineBlock(OpBuilder &builder,
     // value, which becomes the matching result of `at`.
     if (arg.use_empty() || mapping.contains(arg))
       continue;
-    AffineMap single = AffineMap::get(domain, numSyms, at.getResult(position));
-    mapping.map(arg, alg::ApplyOp::create(builder, arg.getLoc(),
-                                          builder.getIndexType(),
-                                          AffineMapAttr::get(single))
-                         .getResult());
+    mapping.map(arg, indexAsValue(builder, arg.getLoc(), position, at));
   }
   for (Operation &op : body.without_terminator()) {
     if (llvm::all_of(op.getResults(),
@@ -40,11 +56,7 @@ FailureOr<SmallVector<Value>> nautilus::inlineBlock(OpBuilder &builder,
       continue;
     if (isa<alg::ReduceOp>(op))
       return failure();
-    Operation *copy = builder.clone(op, mapping);
-    if (auto inner = dyn_cast<alg::LoadOp>(copy))
-      inner.setMap(substitute(inner.getMap()));
-    if (auto apply = dyn_cast<alg::ApplyOp>(copy))
-      apply.setMap(substitute(apply.getMap()));
+    copyOp(builder, op, at, mapping);
   }
   SmallVector<Value> yielded;
   for (Value v : cast<alg::YieldOp>(body.getTerminator()).getValues())
@@ -52,6 +64,28 @@ FailureOr<SmallVector<Value>> nautilus::inlineBlock(OpBuilder &builder,
   return yielded;
 }
 
+Value nautilus::inlineValue(OpBuilder &builder, Block &body, Value value,
+                            AffineMap at, IRMapping &mapping) {
+  if (Value done = mapping.lookupOrNull(value))
+    return done;
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (arg.getOwner() != &body)
+      return value;
+    unsigned position = llvm::count_if(
+        body.getArguments().take_front(arg.getArgNumber()),
+        [](BlockArgument a) { return a.getType().isIndex(); });
+    Value index = indexAsValue(builder, arg.getLoc(), position, at);
+    mapping.map(arg, index);
+    return index;
+  }
+  Operation *op = value.getDefiningOp();
+  if (op->getBlock() != &body)
+    return value;
+  for (Value operand : op->getOperands())
+    inlineValue(builder, body, operand, at, mapping);
+  copyOp(builder, *op, at, mapping);
+  return mapping.lookup(value);
+}
 SmallVector<alg::LoadOp> nautilus::mergeIdenticalReads(Value producer) {
   SmallVector<alg::LoadOp> reads;
   for (Operation *user : producer.getUsers())

@@ -26,6 +26,15 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 inlineBlock(mlir::OpBuilder &builder, mlir::Block &body, mlir::AffineMap at,
             mlir::IRMapping &mapping);
 
+/// Copies what `value` (computed in `body`) is computed from, and `value`
+/// itself, at `builder`'s insertion point, as `inlineBlock` copies a whole
+/// body: index maps composed with `at`, an index used as a value made an
+/// `alg.apply`, values in `mapping` (and values from above `body`) used as
+/// they are. Returns the copy of `value`.
+mlir::Value inlineValue(mlir::OpBuilder &builder, mlir::Block &body,
+                        mlir::Value value, mlir::AffineMap at,
+                        mlir::IRMapping &mapping);
+
 /// Merges the reads of `producer` that are the same element: in one block,
 /// a load with the map of an earlier load is replaced by it. Without this,
 /// a definition read twice at one index would be copied twice, and a chain

@@ -35,6 +35,74 @@ def AlgFuseElementwise : Pass<"alg-fuse-elementwise", "::nautilus::alg::KernelOp
   }];
 }
 
+def AlgFactorReductions : Pass<"alg-factor-reductions", "::nautilus::alg::KernelOp"> {
+  let summary = "Move factors constant along the reduced index out of reductions";
+  let description = [{
+    A factor of a reduction's term (reached from the term through products,
+    quotients and negations) that is the same at every reduced index moves
+    into the reduction's epilogue: `sum[m](P[n, m] / L[n] * V[m, d])`
+    becomes `sum[m](P[n, m] * V[m, d]) / L[n]`, which divides once per
+    output instead of once per term, and lets softmax-then-matmul stream
+    (alg-fuse-reductions refuses a sum whose term reads a sum over the same
+    index). Exact up to rounding for a sum. A max or min moves only a
+    positive finite factor (a constant, a size, sqrt or rsqrt of one:
+    max(p x) = p max(x) exactly, rounding being monotonic); the factors it
+    keeps are reported. Inside a choice `where(c, a * g, z)` only such a
+    factor moves, and only when z is 0 or an infinity. Products are left
+    alone. Runs after alg-fuse-elementwise, which exposes the factors.
+  }];
+  let options = [
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Report each factor moved, and each kept, as a remark">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def AlgSinkScales : Pass<"alg-sink-scales", "::nautilus::alg::KernelOp"> {
+  let summary = "Move a reduction's positive scale into its readers";
+  let description = [{
+    A reduction D stored as c * D0, c a positive finite value of constants
+    and sizes (attention's `sum[d](Q K) * rsqrt(D)`, soft-capping's
+    `30 * tanh(x / 30)`, a masked `where(m <= n, x * c, -inf)`), becomes
+    D0, and every read of it c * D0, when each read takes c for free: as a
+    factor of a reduction's term over a smaller domain (moved into that
+    reduction's epilogue, as alg-factor-reductions does; a max or min
+    that is not an output must pass it on in turn, so that it can still
+    lead a stream), or in the affine argument of an exp (where
+    alg-exp-to-exp2 folds it into log2(e)). Attention's scores become a
+    plain contraction, their max is over the unscaled scores, and
+    `exp(S - Mx)` one FMA and one exp2. Refused, with the reason as a
+    remark: a scale not provably positive, a read that would not take it
+    (stored as it is, added before it is folded, under a non-affine
+    function), a reader with no fewer elements.
+  }];
+  let options = [
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Report each scale moved, and each kept, as a remark">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def AlgExpToExp2 : Pass<"alg-exp-to-exp2", "::nautilus::alg::KernelOp"> {
+  let summary = "exp as exp2, with log2(e) folded into the affine argument";
+  let description = [{
+    Every f32 `math.exp` becomes `math.exp2` of its argument times log2(e),
+    with the factor folded into the argument's affine form (sums,
+    differences, negations, products and quotients by constants and sizes):
+    `exp(a x + b)` becomes `exp2(fma(x, a log2e, b log2e))`, one FMA per
+    term and one ex2 on a GPU. alg-fuse-reductions derives the same
+    repairs from exp2 of an affine function (including an FMA). exps of
+    16-bit floats stay (log2(e) would be rounded to their type), with a
+    remark.
+  }];
+  let options = [
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Report the exps rewritten, and those left, as remarks">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 def AlgFuseReductions : Pass<"alg-fuse-reductions", "::mlir::ModuleOp"> {
   let summary = "Stream chains of reductions over one index in one pass";
   let description = [{
@@ -56,7 +124,9 @@ def AlgFuseReductions : Pass<"alg-fuse-reductions", "::mlir::ModuleOp"> {
     over the same index (Welford/Chan's additive repair is not built), a
     leader that itself reads a reduction over k, and targets whose lowering
     cannot run a stream (the schedule provider's `fusesReductions`).
-    Runs after alg-fuse-elementwise, on the module (it reads the target).
+    Runs after alg-fuse-elementwise and the algebraic rewrites
+    (alg-factor-reductions, alg-sink-scales, alg-exp-to-exp2), on the
+    module (it reads the target).
   }];
   let options = [
     Option<"explain", "explain", "bool", /*default=*/"false",

@@ -1,5 +1,6 @@
 //===- Repair.cpp - How a term follows a running reduction ----------------===//
 #include "compiler/Transforms/Alg/Repair.h"
+#include "compiler/Transforms/Alg/Algebra.h"
 #include "dialects/Alg/AlgOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -29,27 +30,6 @@ bool reads(Value value, Value running) {
   return false;
 }
 
-/// Whether `value` depends only on constants and sizes: the same at every
-/// point, and recomputable anywhere in the kernel.
-bool isPointFree(Value value) {
-  Operation *def = value.getDefiningOp();
-  if (!def || isa<alg::LoadOp, alg::ApplyOp, alg::ReduceOp>(def))
-    return false;
-  if (isa<alg::SizeOp>(def))
-    return true;
-  if (!isa<arith::ArithDialect, math::MathDialect>(def->getDialect()) ||
-      def->getNumRegions() != 0)
-    return false;
-  return llvm::all_of(def->getOperands(), isPointFree);
-}
-
-std::optional<double> constantValue(Value v) {
-  if (auto c = v.getDefiningOp<arith::ConstantOp>())
-    if (auto f = dyn_cast<FloatAttr>(c.getValue()))
-      return f.getValueAsDouble();
-  return std::nullopt;
-}
-
 std::string opName(Value v) {
   if (Operation *def = v.getDefiningOp())
     return "'" + def->getName().getStringRef().str() + "'";
@@ -65,7 +45,9 @@ public:
 
 private:
   FailureOr<Coefficient> scaled(Value e, Value by, bool divide);
-  FailureOr<Coefficient> added(Value a, Value b, double sign);
+  FailureOr<Coefficient> product(Value a, Value b);
+  FailureOr<Coefficient> added(FailureOr<Coefficient> ca,
+                               FailureOr<Coefficient> cb, double sign);
   FailureOr<Repair> chosen(arith::SelectOp select);
   FailureOr<Repair> alike(Value a, Value b, const char *differently);
 
@@ -81,9 +63,12 @@ FailureOr<Coefficient> Deriver::linear(Value e) {
     return Coefficient{};
   Operation *def = e.getDefiningOp();
   if (auto add = dyn_cast_or_null<arith::AddFOp>(def))
-    return added(add.getLhs(), add.getRhs(), 1);
+    return added(linear(add.getLhs()), linear(add.getRhs()), 1);
   if (auto sub = dyn_cast_or_null<arith::SubFOp>(def))
-    return added(sub.getLhs(), sub.getRhs(), -1);
+    return added(linear(sub.getLhs()), linear(sub.getRhs()), -1);
+  // a * b + c, as alg-exp-to-exp2 builds exponents.
+  if (auto fma = dyn_cast_or_null<math::FmaOp>(def))
+    return added(product(fma.getA(), fma.getB()), linear(fma.getC()), 1);
   if (auto neg = dyn_cast_or_null<arith::NegFOp>(def)) {
     FailureOr<Coefficient> c = linear(neg.getOperand());
     if (succeeded(c))
@@ -92,15 +77,8 @@ FailureOr<Coefficient> Deriver::linear(Value e) {
   }
   if (isa_and_nonnull<arith::ExtFOp, arith::TruncFOp>(def))
     return linear(def->getOperand(0));
-  if (auto mul = dyn_cast_or_null<arith::MulFOp>(def)) {
-    bool lhsReads = reads(mul.getLhs(), running);
-    if (lhsReads && reads(mul.getRhs(), running)) {
-      why = "the running value is multiplied by itself";
-      return failure();
-    }
-    return lhsReads ? scaled(mul.getLhs(), mul.getRhs(), false)
-                    : scaled(mul.getRhs(), mul.getLhs(), false);
-  }
+  if (auto mul = dyn_cast_or_null<arith::MulFOp>(def))
+    return product(mul.getLhs(), mul.getRhs());
   if (auto div = dyn_cast_or_null<arith::DivFOp>(def)) {
     if (reads(div.getRhs(), running)) {
       why = "an exponent divides by the running value";
@@ -113,8 +91,18 @@ FailureOr<Coefficient> Deriver::linear(Value e) {
   return failure();
 }
 
-FailureOr<Coefficient> Deriver::added(Value a, Value b, double sign) {
-  FailureOr<Coefficient> ca = linear(a), cb = linear(b);
+/// a * b's coefficient: one of them must not read the running value.
+FailureOr<Coefficient> Deriver::product(Value a, Value b) {
+  bool aReads = reads(a, running);
+  if (aReads && reads(b, running)) {
+    why = "the running value is multiplied by itself";
+    return failure();
+  }
+  return aReads ? scaled(a, b, false) : scaled(b, a, false);
+}
+
+FailureOr<Coefficient> Deriver::added(FailureOr<Coefficient> ca,
+                                      FailureOr<Coefficient> cb, double sign) {
   if (failed(ca) || failed(cb))
     return failure();
   if (cb->isZero())
@@ -253,18 +241,6 @@ FailureOr<Repair> Deriver::multiplicative(Value term) {
 FailureOr<Repair> nautilus::deriveRepair(Value term, Value running,
                                          std::string &why) {
   return Deriver(running, why).multiplicative(term);
-}
-
-/// Clones the point-free `value` (constants and sizes) through `mapping`.
-static Value clonePointFree(OpBuilder &builder, Value value,
-                            IRMapping &mapping) {
-  if (Value done = mapping.lookupOrNull(value))
-    return done;
-  Operation *def = value.getDefiningOp();
-  for (Value operand : def->getOperands())
-    clonePointFree(builder, operand, mapping);
-  builder.clone(*def, mapping);
-  return mapping.lookup(value);
 }
 
 Value nautilus::buildRepairFactor(OpBuilder &builder, Location loc,
