@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Transforms/Alg/Factoring.h"
 #include "compiler/Transforms/Alg/Passes.h"
+#include "compiler/Transforms/Alg/SinkScales.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -23,12 +24,49 @@ using namespace nautilus;
 
 namespace {
 
+/// The reduction over the same indices that reads `def` in its term (a
+/// stream would follow `def`), if any.
+alg::DefineOp followerOf(alg::DefineOp def) {
+  for (Operation *user : def->getUsers()) {
+    auto reader = dyn_cast<alg::DefineOp>(user->getParentOp());
+    if (isa<alg::LoadOp>(user) && reader && reader.isReduction() &&
+        user->getParentRegion() == &reader.getBody() &&
+        reader.getReduceDimsAttr() == def.getReduceDimsAttr())
+      return reader;
+  }
+  return nullptr;
+}
+
+/// Whether `def` must keep its factors: a max or min that a stream could
+/// follow, whose reads would not take them on (alg-sink-scales), would
+/// be left with an epilogue, which a stream's leader cannot have.
+bool keepsFactorsToLead(alg::DefineOp def, std::string &why) {
+  if (!def.isReduction() || *def.getKind() == alg::ReductionKind::sum ||
+      *def.getKind() == alg::ReductionKind::prod)
+    return false;
+  alg::DefineOp follower = followerOf(def);
+  std::string reason;
+  if (!follower || factorInvariants(def, /*apply=*/false).moved.empty() ||
+      readsTakeScale(def, reason))
+    return false;
+  why = "in its epilogue they would stop it leading a stream of '" +
+        follower.getName().str() + "' (" + reason + ")";
+  return true;
+}
+
 struct AlgFactorReductionsPass
     : public nautilus::impl::AlgFactorReductionsBase<AlgFactorReductionsPass> {
   using AlgFactorReductionsBase::AlgFactorReductionsBase;
 
   void runOnOperation() override {
     for (alg::DefineOp def : getOperation().getBody().getOps<alg::DefineOp>()) {
+      std::string why;
+      if (keepsFactorsToLead(def, why)) {
+        if (explain)
+          def.emitRemark() << "'" << def.getName()
+                           << "' keeps the factors of its term: " << why;
+        continue;
+      }
       Factored factored = factorInvariants(def);
       if (!explain)
         continue;

@@ -182,7 +182,7 @@ static void moveIntoEpilogue(alg::DefineOp def, const FactorSplit &split) {
     use->set(scaled);
 }
 
-Factored nautilus::factorInvariants(alg::DefineOp def) {
+Factored nautilus::factorInvariants(alg::DefineOp def, bool apply) {
   Factored out;
   if (!def.isReduction() || *def.getKind() == alg::ReductionKind::prod ||
       !isa<FloatType>(def.getBodyType()))
@@ -211,6 +211,8 @@ Factored nautilus::factorInvariants(alg::DefineOp def) {
     out.moved.push_back("* " + describeValue(v));
   for (Value v : split.divisors)
     out.moved.push_back("/ " + describeValue(v));
+  if (!apply)
+    return out;
   OpBuilder builder(yield);
   Value rest = rebuildWithout(builder, term, choose);
   moveIntoEpilogue(def, split);

@@ -71,8 +71,9 @@ struct Factored {
 };
 
 /// Moves the factors of `def`'s term (a sum, max or min of floats) that
-/// are the same at every reduced index into its epilogue (see above).
-Factored factorInvariants(alg::DefineOp def);
+/// are the same at every reduced index into its epilogue (see above); with
+/// `apply` false, only says which it would move.
+Factored factorInvariants(alg::DefineOp def, bool apply = true);
 
 } // namespace nautilus
 

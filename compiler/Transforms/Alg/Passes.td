@@ -48,8 +48,12 @@ def AlgFactorReductions : Pass<"alg-factor-reductions", "::nautilus::alg::Kernel
     positive finite factor (a constant, a size, sqrt or rsqrt of one:
     max(p x) = p max(x) exactly, rounding being monotonic); the factors it
     keeps are reported. Inside a choice `where(c, a * g, z)` only such a
-    factor moves, and only when z is 0 or an infinity. Products are left
-    alone. Runs after alg-fuse-elementwise, which exposes the factors.
+    factor moves, and only when z is 0 or an infinity. A max or min that a
+    reduction over the same index reads in its term (a stream's leader)
+    keeps its factors unless its reads would take them on
+    (alg-sink-scales): a leader with an epilogue could not stream.
+    Products are left alone. Runs after alg-fuse-elementwise, which
+    exposes the factors.
   }];
   let options = [
     Option<"explain", "explain", "bool", /*default=*/"false",

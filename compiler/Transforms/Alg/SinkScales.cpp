@@ -23,6 +23,7 @@
 #include "compiler/Transforms/Alg/Factoring.h"
 #include "compiler/Transforms/Alg/Inlining.h"
 #include "compiler/Transforms/Alg/Passes.h"
+#include "compiler/Transforms/Alg/SinkScales.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -77,9 +78,10 @@ public:
   FailureOr<Sinking> analyse(alg::DefineOp def, std::string &why);
   /// Moves it; returns the readers that took it as a factor.
   SmallVector<alg::DefineOp> sink(Sinking &s);
+  /// Whether every read of `s.def` takes a positive scale; collects them.
+  LogicalResult readsAbsorb(Sinking &s, std::string &why);
 
 private:
-  LogicalResult readsAbsorb(Sinking &s, std::string &why);
   bool absorbs(Value v, bool affine, bool multiplicative, Sinking &s,
                std::string &why);
   bool absorbsAtYield(Operation *yield, Sinking &s, std::string &why);
@@ -196,7 +198,6 @@ FailureOr<Sinking> ScaleSinker::analyse(alg::DefineOp def, std::string &why) {
   return s;
 }
 
-/// Whether every read of `s.def` takes a positive scale; collects them.
 LogicalResult ScaleSinker::readsAbsorb(Sinking &s, std::string &why) {
   for (Operation *user : s.def->getUsers()) {
     auto load = dyn_cast<alg::LoadOp>(user);
@@ -256,6 +257,21 @@ std::string describeScale(alg::DefineOp def) {
     parts.push_back("1 / " + describeValue(d));
   return llvm::join(parts, " * ");
 }
+
+} // namespace
+
+bool nautilus::readsTakeScale(alg::DefineOp def, std::string &why) {
+  auto kernel = def->getParentOfType<alg::KernelOp>();
+  if (llvm::is_contained(kernel.getReturn().getOutputs(), def.getResult())) {
+    why = "it is an output";
+    return false;
+  }
+  ScaleSinker sinker(kernel);
+  Sinking s{def, {}, {}};
+  return succeeded(sinker.readsAbsorb(s, why));
+}
+
+namespace {
 
 struct AlgSinkScalesPass
     : public nautilus::impl::AlgSinkScalesBase<AlgSinkScalesPass> {
