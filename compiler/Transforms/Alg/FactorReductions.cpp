@@ -24,19 +24,6 @@ using namespace nautilus;
 
 namespace {
 
-/// The reduction over the same indices that reads `def` in its term (a
-/// stream would follow `def`), if any.
-alg::DefineOp followerOf(alg::DefineOp def) {
-  for (Operation *user : def->getUsers()) {
-    auto reader = dyn_cast<alg::DefineOp>(user->getParentOp());
-    if (isa<alg::LoadOp>(user) && reader && reader.isReduction() &&
-        user->getParentRegion() == &reader.getBody() &&
-        reader.getReduceDimsAttr() == def.getReduceDimsAttr())
-      return reader;
-  }
-  return nullptr;
-}
-
 /// Whether `def` must keep its factors: a max or min that a stream could
 /// follow, whose reads would not take them on (alg-sink-scales), would
 /// be left with an epilogue, which a stream's leader cannot have.
@@ -44,7 +31,7 @@ bool keepsFactorsToLead(alg::DefineOp def, std::string &why) {
   if (!def.isReduction() || *def.getKind() == alg::ReductionKind::sum ||
       *def.getKind() == alg::ReductionKind::prod)
     return false;
-  alg::DefineOp follower = followerOf(def);
+  alg::DefineOp follower = streamFollowerOf(def);
   std::string reason;
   if (!follower || factorInvariants(def, /*apply=*/false).moved.empty() ||
       readsTakeScale(def, reason))

@@ -71,8 +71,8 @@ def AlgSinkScales : Pass<"alg-sink-scales", "::nautilus::alg::KernelOp"> {
     D0, and every read of it c * D0, when each read takes c for free: as a
     factor of a reduction's term over a smaller domain (moved into that
     reduction's epilogue, as alg-factor-reductions does; a max or min
-    that is not an output must pass it on in turn, so that it can still
-    lead a stream), or in the affine argument of an exp (where
+    that a stream could follow must pass it on in turn, so that it still
+    leads the stream), or in the affine argument of an exp (where
     alg-exp-to-exp2 folds it into log2(e)). Attention's scores become a
     plain contraction, their max is over the unscaled scores, and
     `exp(S - Mx)` one FMA and one exp2. Refused, with the reason as a

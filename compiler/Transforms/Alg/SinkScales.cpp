@@ -104,15 +104,11 @@ bool ScaleSinker::absorbsAtYield(Operation *yield, Sinking &s,
           s.def.getName().str() + "', so the scale would cost as much there";
     return false;
   }
-  bool leads = *reader.getKind() != alg::ReductionKind::sum;
-  bool stored = llvm::is_contained(ret.getOutputs(), reader.getResult());
-  if (leads && !stored) {
-    // A max or min must pass the scale on: kept in its epilogue, it could
-    // no longer lead a stream.
+  if (*reader.getKind() != alg::ReductionKind::sum && streamFollowerOf(reader)) {
+    // A max or min that a stream could follow must pass the scale on: kept
+    // in its epilogue, it could no longer lead the stream.
     std::string inner, name = readerName;
-    Sinking next{reader, {}, {}};
-    bool passes = reader.getEpilogue().empty() &&
-                  succeeded(readsAbsorb(next, inner));
+    bool passes = reader.getEpilogue().empty() && readsTakeScale(reader, inner);
     readerName = name;
     if (!passes) {
       why = "'" + name + "' could not pass it on" +
@@ -259,6 +255,17 @@ std::string describeScale(alg::DefineOp def) {
 }
 
 } // namespace
+
+alg::DefineOp nautilus::streamFollowerOf(alg::DefineOp def) {
+  for (Operation *user : def->getUsers()) {
+    auto reader = dyn_cast<alg::DefineOp>(user->getParentOp());
+    if (isa<alg::LoadOp>(user) && reader && reader.isReduction() &&
+        user->getParentRegion() == &reader.getBody() &&
+        reader.getReduceDimsAttr() == def.getReduceDimsAttr())
+      return reader;
+  }
+  return nullptr;
+}
 
 bool nautilus::readsTakeScale(alg::DefineOp def, std::string &why) {
   auto kernel = def->getParentOfType<alg::KernelOp>();

@@ -14,6 +14,10 @@
 
 namespace nautilus {
 
+/// A reduction over the same indices as `def` that reads it in its term
+/// (a stream could follow `def`), or null.
+alg::DefineOp streamFollowerOf(alg::DefineOp def);
+
 /// Whether every read of `def` would take a positive scale of it, as
 /// alg-sink-scales moves one (`def` not being an output); `why` says why
 /// not.
