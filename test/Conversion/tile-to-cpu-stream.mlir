@@ -84,3 +84,50 @@ tile.program @causal_O attributes {arg_names = ["S", "V", "O"], output_dims = ["
   %q = arith.divf %r#1, %r#2 : vector<8x16xf32>
   tile.store %q, %o : vector<8x16xf32> -> memref<?x?xf32>
 }
+
+// The same mask in the form alg-exp-to-exp2 writes the term, with the scale
+// alg-sink-scales moved out of the scores: exp2(fma(S, k, Mx * -k)) with
+// k = rsqrt(D) log2(e), positive for every size D (-inf times k is -inf).
+// CHECK-LABEL: func.func @causal_exp2_O(
+// CHECK: %[[LAST:.*]] = vector.reduction <maxsi>, %{{.*}} : vector<128xindex> into index
+// CHECK: %[[PAST:.*]] = arith.addi %[[LAST]], %c1 : index
+// CHECK: %[[END:.*]] = arith.minsi %{{.*}}, %[[PAST]] : index
+tile.program @causal_exp2_O attributes {arg_names = ["S", "V", "O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [8, 16], threads = 1>, sizes = ["N", "D", "M"]} {
+^bb0(%s: memref<?x?xf32>, %v: memref<?x?xf32>, %o: memref<?x?xf32>, %n: index, %d: index, %m: index):
+  %l2e = arith.constant dense<1.44269502> : vector<8x16xf32>
+  %nl2e = arith.constant dense<-1.44269502> : vector<8x16xf32>
+  %ninf = arith.constant dense<0xFF800000> : vector<8x16xf32>
+  %rows = tile.index 0 : vector<8x16xindex>
+  %r:3 = tile.online_reduce over(%m) accumulators ["max", "sum", "sum"] : vector<8x16xf32>, vector<8x16xf32>, vector<8x16xf32> {
+  ^bb0(%key: index, %mx: vector<8x16xf32>):
+    %keys = vector.broadcast %key : index to vector<8x16xindex>
+    %seen = arith.cmpi sle, %keys, %rows : vector<8x16xindex>
+    %x = tile.load %s[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf32> -> vector<8x16xf32>
+    %masked = arith.select %seen, %x, %ninf : vector<8x16xi1>, vector<8x16xf32>
+    %ds = vector.broadcast %d : index to vector<8x16xindex>
+    %di = arith.index_cast %ds : vector<8x16xindex> to vector<8x16xi64>
+    %df = arith.sitofp %di : vector<8x16xi64> to vector<8x16xf32>
+    %c = math.rsqrt %df : vector<8x16xf32>
+    %k = arith.mulf %c, %l2e : vector<8x16xf32>
+    %nk = arith.mulf %c, %nl2e : vector<8x16xf32>
+    %b = arith.mulf %mx, %nk : vector<8x16xf32>
+    %t = math.fma %masked, %k, %b : vector<8x16xf32>
+    %p = math.exp2 %t : vector<8x16xf32>
+    %y = tile.load %v[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] : memref<?x?xf32> -> vector<8x16xf32>
+    %pv = arith.mulf %p, %y : vector<8x16xf32>
+    tile.yield %masked, %pv, %p : vector<8x16xf32>, vector<8x16xf32>, vector<8x16xf32>
+  } repairs {
+  ^bb0(%old: vector<8x16xf32>, %new: vector<8x16xf32>):
+    %diff = arith.subf %new, %old : vector<8x16xf32>
+    %ds = vector.broadcast %d : index to vector<8x16xindex>
+    %di = arith.index_cast %ds : vector<8x16xindex> to vector<8x16xi64>
+    %df = arith.sitofp %di : vector<8x16xi64> to vector<8x16xf32>
+    %c = math.rsqrt %df : vector<8x16xf32>
+    %nk = arith.mulf %c, %nl2e : vector<8x16xf32>
+    %arg = arith.mulf %diff, %nk : vector<8x16xf32>
+    %f = math.exp2 %arg : vector<8x16xf32>
+    tile.yield %f, %f : vector<8x16xf32>, vector<8x16xf32>
+  }
+  %q = arith.divf %r#1, %r#2 : vector<8x16xf32>
+  tile.store %q, %o : vector<8x16xf32> -> memref<?x?xf32>
+}

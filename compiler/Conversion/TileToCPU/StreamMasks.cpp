@@ -11,9 +11,11 @@
 //
 // "Then 0" is derived by propagating, through the body, what the false
 // branch makes of each value: -inf from the masked select, -inf minus or
-// plus a finite value is -inf, exp/exp2 of -inf is 0, 0 times a value is
-// 0. (Finite: inputs with infinities are outside what this claims; a key
-// skipped there gives O finite where the full loop would give NaN.)
+// plus a finite value is -inf, -inf times a positive value is -inf (also
+// in an fma, as alg-exp-to-exp2 writes exponents: exp2(fma(S, k, -k Mx))),
+// exp/exp2 of -inf is 0, 0 times a value is 0. (Finite: inputs with
+// infinities are outside what this claims; a key skipped there gives O
+// finite where the full loop would give NaN.)
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/TileToCPU/ProgramLowering.h"
@@ -40,6 +42,31 @@ std::optional<double> splatFloat(Value v) {
 
 /// What a value is on a masked key.
 enum class Masked { NegInf, Zero };
+
+/// A size of the program (at least 1 at launch), as an integer or a float.
+bool isSize(Value v) {
+  while (isa_and_nonnull<arith::IndexCastOp, arith::SIToFPOp,
+                          vector::BroadcastOp>(v.getDefiningOp()))
+    v = v.getDefiningOp()->getOperand(0);
+  auto arg = dyn_cast<BlockArgument>(v);
+  return arg && arg.getType().isIndex() &&
+         isa<tile::ProgramOp>(arg.getOwner()->getParentOp());
+}
+
+/// Whether `v` is positive at every point: a positive constant, a size,
+/// sqrt or rsqrt of one, a product or quotient of such (alg-sink-scales'
+/// rsqrt(D) log2(e) with D unbound). Underflow to 0 is outside what this
+/// claims, as infinities are.
+bool isPositive(Value v) {
+  if (std::optional<double> c = splatFloat(v))
+    return *c > 0;
+  Operation *def = v.getDefiningOp();
+  if (isa_and_nonnull<arith::MulFOp, arith::DivFOp>(def))
+    return isPositive(def->getOperand(0)) && isPositive(def->getOperand(1));
+  if (isa_and_nonnull<math::SqrtOp, math::RsqrtOp>(def))
+    return isPositive(def->getOperand(0));
+  return isSize(v);
+}
 
 /// The key side of a comparison: `key + offset`, where key is the streamed
 /// index broadcast (and cast); std::nullopt if `v` is not that.
@@ -131,10 +158,6 @@ SmallVector<KeyBound> nautilus::cpu::maskedKeyBounds(tile::OnlineReduceOp op) {
     }
     return std::nullopt;
   };
-  auto positive = [&](Value v) {
-    std::optional<double> c = splatFloat(v);
-    return c && *c > 0;
-  };
   for (Operation &inner : body.without_terminator()) {
     if (inner.getNumResults() != 1)
       continue;
@@ -162,8 +185,17 @@ SmallVector<KeyBound> nautilus::cpu::maskedKeyBounds(tile::OnlineReduceOp op) {
       if (is(0, Masked::Zero) ||
           (isa<arith::MulFOp>(inner) && is(1, Masked::Zero)))
         result = Masked::Zero;
-      else if (is(0, Masked::NegInf) && positive(inner.getOperand(1)))
+      else if (is(0, Masked::NegInf) && isPositive(inner.getOperand(1)))
         result = Masked::NegInf;
+    } else if (isa<math::FmaOp>(inner)) {
+      // a * b + c: the product's rules, then the sum's.
+      bool product = (is(0, Masked::NegInf) && isPositive(inner.getOperand(1))) ||
+                     (is(1, Masked::NegInf) && isPositive(inner.getOperand(0)));
+      if (product || is(2, Masked::NegInf))
+        result = Masked::NegInf;
+      else if ((is(0, Masked::Zero) || is(1, Masked::Zero)) &&
+               is(2, Masked::Zero))
+        result = Masked::Zero;
     } else if (isa<math::ExpOp, math::Exp2Op>(inner)) {
       if (is(0, Masked::NegInf))
         result = Masked::Zero;
