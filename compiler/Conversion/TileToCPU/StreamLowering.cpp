@@ -32,9 +32,9 @@ using namespace mlir;
 using namespace nautilus;
 using namespace nautilus::cpu;
 
-/// Keys folded per step of a stream. Each key's scores and terms stay in
-/// registers through the step; 8 keeps attention's within an AVX-512
-/// register file at 16-row tiles while amortising the repair.
+/// Keys folded per step of a stream: the leaders' update and the repair
+/// are paid once per 8 keys, while each key's scores and terms (8x1
+/// columns for attention's 8-row tiles) stay in registers through the step.
 static constexpr int64_t kStreamBlock = 8;
 
 /// The ops of `block` that read any of `args`, directly or through others.

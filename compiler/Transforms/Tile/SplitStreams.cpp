@@ -37,12 +37,6 @@ tile::OnlineReduceOp nautilus::topLevelStream(tile::ProgramOp program) {
   return onlyTopLevel<tile::OnlineReduceOp>(program);
 }
 
-/// The streamed extent, when bound at compile time.
-static std::optional<int64_t> knownStreamExtent(tile::ProgramOp program,
-                                                tile::OnlineReduceOp stream) {
-  return knownExtentOf(program, stream.getExtent());
-}
-
 std::string nautilus::splitStreamRefusal(tile::ProgramOp program,
                                          int64_t split) {
   tile::OnlineReduceOp stream = topLevelStream(program);
@@ -61,7 +55,7 @@ std::string nautilus::splitStreamRefusal(tile::ProgramOp program,
   if (!type.getElementType().isF32() && !type.getElementType().isF64())
     return "its partial results would need a workspace of a type buffers do "
            "not have";
-  std::optional<int64_t> extent = knownStreamExtent(program, stream);
+  std::optional<int64_t> extent = knownExtentOf(program, stream.getExtent());
   if (!extent)
     return "the streamed extent must be bound at compile time (--shape)";
   ReductionChunks chunks = reductionChunks(*extent, split);
@@ -92,7 +86,7 @@ public:
 
   void run() {
     auto [chunk, splits] = reductionChunks(
-        *knownStreamExtent(program, stream),
+        *knownExtentOf(program, stream.getExtent()),
         program.getSchedule().getReduceSplit());
     if (splits == 1) {
       program.retile(withReduceSplit(program.getSchedule(),
