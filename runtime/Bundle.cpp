@@ -1,6 +1,7 @@
 //===- Bundle.cpp - A compiled kernel as one checksummed file -------------===//
 
 #include "runtime/Bundle.h"
+#include "runtime/Base64.h"
 #include "runtime/Hash.h"
 #include "runtime/Json.h"
 
@@ -93,6 +94,32 @@ Value programJson(const ProgramDesc &p) {
   return out;
 }
 
+Value exprJson(const SizeExpr &e) {
+  switch (e.kind) {
+  case SizeExpr::Kind::Constant:
+    return Value::makeInt(e.constant);
+  case SizeExpr::Kind::Size:
+    return Value::makeString(e.name);
+  case SizeExpr::Kind::Operation:
+    break;
+  }
+  Value out = Value::makeArray({Value::makeString(e.name)});
+  for (const SizeExpr &o : e.operands)
+    out.elements.push_back(exprJson(o));
+  return out;
+}
+
+Value requirementsJson(const std::vector<Requirement> &requirements) {
+  Value out = Value::makeArray();
+  for (const Requirement &r : requirements) {
+    Value requirement = Value::makeObject();
+    requirement.set("text", Value::makeString(r.text));
+    requirement.set("condition", exprJson(r.condition));
+    out.elements.push_back(std::move(requirement));
+  }
+  return out;
+}
+
 Value planJson(const LaunchPlan &plan) {
   Value bindings = Value::makeObject();
   for (const auto &[name, value] : plan.bindings)
@@ -112,6 +139,7 @@ Value planJson(const LaunchPlan &plan) {
   out.set("derived_sizes", std::move(derived));
   out.set("buffers", std::move(buffers));
   out.set("programs", std::move(programs));
+  out.set("requirements", requirementsJson(plan.requirements));
   return out;
 }
 
@@ -131,7 +159,11 @@ std::string writeBundle(const Bundle &bundle) {
   doc.set("chip", Value::makeString(bundle.chip));
   for (const auto &[kind, code] : bundle.code)
     if (isCodeKind(kind))
-      doc.set(kind, Value::makeString(code));
+      doc.set(kind, Value::makeString(isBinaryCodeKind(kind)
+                                          ? base64Encode(code)
+                                          : code));
+  if (!bundle.explain.empty())
+    doc.set("explain", Value::makeString(bundle.explain));
   // The checksum covers the whole document as written with its own digits
   // zero (readBundle zeroes them again to verify); the digits are then
   // written over the zeros.
@@ -243,11 +275,39 @@ public:
     });
   }
 
+  bool readExpr(const Value &v, const std::string &path, SizeExpr &out,
+                int depth = 0);
   bool readDerived(const Value &v, const std::string &path, DerivedSize &out);
   bool readBuffer(const Value &v, const std::string &path, BufferDesc &out);
   bool readProgram(const Value &v, const std::string &path, ProgramDesc &out);
-  bool readPlan(const Value &doc, LaunchPlan &out);
+  bool readPlan(const Value &doc, LaunchPlan &out, int version);
 };
+
+bool FieldReader::readExpr(const Value &v, const std::string &path,
+                           SizeExpr &out, int depth) {
+  if (v.kind == Kind::Int)
+    return out = SizeExpr::of(v.integer), true;
+  if (v.kind == Kind::String && !v.string.empty())
+    return out = SizeExpr::size(v.string), true;
+  if (v.kind != Kind::Array || v.elements.empty() ||
+      v.elements[0].kind != Kind::String)
+    return fail("field '" + path +
+                "' is not a size expression (an integer, a size name or "
+                "[operation, operands...])");
+  out = SizeExpr::op(v.elements[0].string, {});
+  if (!isSizeOperation(out.name, v.elements.size() - 1))
+    return fail("field '" + path + "' applies '" + out.name + "' to " +
+                std::to_string(v.elements.size() - 1) +
+                " operands, which is no size operation");
+  if (depth >= json::kMaxDepth)
+    return fail("field '" + path + "' nests too deeply");
+  out.operands.resize(v.elements.size() - 1);
+  for (size_t i = 1; i < v.elements.size(); ++i)
+    if (!readExpr(v.elements[i], path + "[" + std::to_string(i) + "]",
+                  out.operands[i - 1], depth + 1))
+      return false;
+  return true;
+}
 
 bool FieldReader::readDerived(const Value &v, const std::string &path,
                               DerivedSize &out) {
@@ -319,7 +379,23 @@ bool FieldReader::readProgram(const Value &v, const std::string &path,
   return true;
 }
 
-bool FieldReader::readPlan(const Value &doc, LaunchPlan &out) {
+bool FieldReader::readPlan(const Value &doc, LaunchPlan &out,
+                           int version) {
+  if (version >= 3 &&
+      !readArray(doc, "", "requirements",
+                 [&](const Value &r, const std::string &name) {
+                   out.requirements.emplace_back();
+                   Requirement &req = out.requirements.back();
+                   if (!expect(r, name, Kind::Object) ||
+                       !readString(r, name, "text", req.text))
+                     return false;
+                   const Value *condition = r.find("condition");
+                   if (!condition)
+                     return fail("missing field '" + name + ".condition'");
+                   return readExpr(*condition, name + ".condition",
+                                   req.condition);
+                 }))
+    return false;
   if (!readString(doc, "", "kernel", out.kernel) ||
       !readStrings(doc, "", "sizes", out.sizes))
     return false;
@@ -356,16 +432,18 @@ bool checkFormat(const Value &doc, Bundle &out, std::string &error) {
     error = "missing field 'format' (not a nautilus bundle?)";
     return false;
   }
-  if (format->kind == Kind::String &&
-      format->string == formatName(kBundleFormatVersion)) {
-    out.formatVersion = kBundleFormatVersion;
-    return true;
-  }
+  for (int version = kOldestBundleFormatVersion;
+       version <= kBundleFormatVersion; ++version)
+    if (format->kind == Kind::String && format->string == formatName(version)) {
+      out.formatVersion = version;
+      return true;
+    }
   error = "unsupported bundle format ";
   error += format->kind == Kind::String
                ? "'" + format->string + "'"
                : std::string(json::kindName(format->kind));
-  error += " (this runtime reads " + formatName(kBundleFormatVersion) + ")";
+  error += " (this runtime reads " + formatName(kOldestBundleFormatVersion) +
+           " to " + formatName(kBundleFormatVersion) + ")";
   return false;
 }
 
@@ -420,7 +498,7 @@ bool readBundle(std::string_view bytes, Bundle &out, std::string &error) {
   FieldReader reader;
   if (!reader.readString(doc, "", "target", out.target) ||
       !reader.readString(doc, "", "chip", out.chip) ||
-      !reader.readPlan(doc, out.plan)) {
+      !reader.readPlan(doc, out.plan, out.formatVersion)) {
     error = reader.error;
     return false;
   }
@@ -430,12 +508,24 @@ bool readBundle(std::string_view bytes, Bundle &out, std::string &error) {
         error = reader.error;
         return false;
       }
-      out.code[kind] = code->string;
+      if (!isBinaryCodeKind(kind))
+        out.code[kind] = code->string;
+      else if (!base64Decode(code->string, out.code[kind])) {
+        error = std::string("field '") + kind + "' is not base64";
+        return false;
+      }
     }
   }
   if (out.code.empty()) {
-    error = "missing the kernels' code (a field 'ptx')";
+    error = "missing the kernels' code (a field 'ptx' or 'host_library')";
     return false;
+  }
+  if (const Value *explain = doc.find("explain")) {
+    if (!reader.expect(*explain, "explain", Kind::String)) {
+      error = reader.error;
+      return false;
+    }
+    out.explain = explain->string;
   }
   return true;
 }

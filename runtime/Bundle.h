@@ -9,7 +9,8 @@
 // On disk, a bundle is one JSON document (written as Json.h writes: keys in
 // byte order, two spaces of indentation) ending with a newline:
 //
-//   format         "nautilus-bundle-2": the version; a reader rejects any
+//   format         "nautilus-bundle-3": the version; a reader also reads
+//                  version 2 (no requirements, PTX only) and rejects any
 //                  other (version 1 had no checksum)
 //   checksum       "fnv1a64:" and 16 lower-case hexadecimal digits: FNV-1a
 //                  64 (Hash.h) of the whole file's bytes with those 16
@@ -28,8 +29,16 @@
 //   programs       in launch order: [{name, output_dims, tile, threads,
 //                  dynamic_shared_bytes, persistent, tensor_maps: [{buffer,
 //                  box, swizzle_bytes}]}]
-//   ptx            the kernels' code, one member a kind (kCodeKinds): "ptx"
-//                  is the module's PTX text, one kernel per program
+//   requirements   [{text, condition}]: the kernel's `require` lines as
+//                  written and as size expressions (SizeExpr.h), which must
+//                  hold (be non-zero) for a launch
+//   explain        (optional) what `--explain` said when it was compiled
+//   ptx, host_library
+//                  the kernels' code, one member a kind (kCodeKinds): "ptx"
+//                  is the module's PTX text, one kernel per program (NVIDIA
+//                  targets); "host_library" a shared library for the host
+//                  (an ELF .so, base64-encoded), with one packed entry point
+//                  a program (HostPrograms.h; the cpu target)
 //
 // A program is launched on prod(ceil(output extent / tile)) blocks of
 // `threads` threads (a 1-D grid) with `dynamic_shared_bytes` of dynamic
@@ -55,13 +64,19 @@
 
 namespace nautilus::rt {
 
-/// The version this runtime writes and reads ("nautilus-bundle-2").
-constexpr int kBundleFormatVersion = 2;
+/// The version this runtime writes ("nautilus-bundle-3").
+constexpr int kBundleFormatVersion = 3;
+/// The oldest version it reads.
+constexpr int kOldestBundleFormatVersion = 2;
 
 /// The kinds of code a bundle may hold, each a member of its own name:
-/// "ptx" (PTX text). Binary kinds (cubin, AMD code objects, host objects)
-/// will join them, base64-encoded.
-constexpr const char *kCodeKinds[] = {"ptx"};
+/// "ptx" (PTX text) and "host_library" (binary, base64 in the file).
+constexpr const char *kCodeKinds[] = {"ptx", "host_library"};
+
+/// Whether code of `kind` is binary (base64 in the file, bytes in memory).
+inline bool isBinaryCodeKind(const std::string &kind) {
+  return kind == "host_library";
+}
 
 struct Bundle {
   /// The format's version: what readBundle read (writeBundle always writes
@@ -70,8 +85,11 @@ struct Bundle {
   LaunchPlan plan;
   std::string target; // "sm_90"
   std::string chip;   // "sm_90a"
-  /// The kernels' code by kind (kCodeKinds): at least one.
+  /// The kernels' code by kind (kCodeKinds): at least one. Binary kinds
+  /// hold their bytes (decoded).
   std::map<std::string, std::string> code;
+  /// What `--explain` said when the kernel was compiled ("" when nothing).
+  std::string explain;
 };
 
 /// `bundle` as a file's bytes (the JSON document above, checksummed).

@@ -10,6 +10,7 @@
 #define NAUTILUS_RUNTIME_LAUNCHPLAN_H
 
 #include "runtime/DType.h"
+#include "runtime/SizeExpr.h"
 
 #include <cstdint>
 #include <map>
@@ -111,6 +112,8 @@ struct LaunchPlan {
   }
   std::vector<BufferDesc> buffers;
   std::vector<ProgramDesc> programs;
+  /// The kernel's `require` lines (SizeExpr.h), checked before a launch.
+  std::vector<Requirement> requirements;
 };
 
 } // namespace nautilus::rt

@@ -20,6 +20,12 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%examples", config.nautilus_examples_dir))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%nautilus_src", config.nautilus_src_root))
+config.substitutions.append(("%nautilus_build", config.nautilus_obj_root))
+# Debian's python3 (with python3-numpy): what the Python stub's tests run
+# with, as its users would.
+config.substitutions.append(("%system_python",
+                             "/usr/bin/python3" if os.path.exists("/usr/bin/python3")
+                             else config.python_executable))
 config.substitutions.append(("%scripts", os.path.join(config.nautilus_src_root, "test", "scripts")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])

@@ -11,7 +11,7 @@ Needs on the GPU machine: the NVIDIA driver, PyTorch with CUDA, and Triton
 (for the Triton column); nothing to build. The bundles come from
 bench/gpu/prepare.sh on a build machine (nautc compile --emit bundle): each
 is one kernel's launch plan and PTX for one shape (the format is described
-in runtime/Bundle.h; a version 2 bundle's checksum is verified). This
+in runtime/Bundle.h; a version 2 or 3 bundle's checksum is verified). This
 script loads the PTX with the driver API (ctypes), builds the TMA tensor maps with cuTensorMapEncodeTiled, packs
 the parameters as MLIR lowers them (a memref descriptor per tensor buffer,
 each scalar by value, the sizes, then a pointer per tensor map), and
@@ -110,7 +110,7 @@ DEVICE_TENSOR_MAPS = []
 # ---- Bundles, without a GPU -------------------------------------------
 
 def bundle_checksum_error(data):
-    """Why the checksum of a version 2 bundle's bytes is wrong, or None: it
+    """Why the checksum of a version 2 or 3 bundle's bytes is wrong, or None: it
     is FNV-1a 64 of the file with its own 16 digits replaced by '0'
     (runtime/Bundle.h)."""
     m = re.search(rb'"checksum": "fnv1a64:([0-9a-f]{16})"', data)
@@ -131,9 +131,9 @@ def load_bundle(path):
         b = json.loads(data)
     except ValueError as e:
         sys.exit(f"{path}: malformed JSON: {e}")
-    if not isinstance(b, dict) or b.get("format") not in ("nautilus-bundle-1", "nautilus-bundle-2"):
+    if not isinstance(b, dict) or b.get("format") not in ("nautilus-bundle-1", "nautilus-bundle-2", "nautilus-bundle-3"):
         sys.exit(f"{path}: not a nautilus bundle")
-    error = bundle_checksum_error(data) if b["format"] == "nautilus-bundle-2" else None
+    error = bundle_checksum_error(data) if b["format"] != "nautilus-bundle-1" else None
     if error:
         sys.exit(f"{path}: {error}")
     b["path"] = path

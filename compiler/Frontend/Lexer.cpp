@@ -3,6 +3,7 @@
 #include "compiler/Frontend/Diagnostics.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -230,4 +231,26 @@ Token Lexer::lexIdentifier(const char *start) {
                  .Case("not", Tok::KwNot)
                  .Default(Tok::Identifier);
   return make(kind, start);
+}
+
+std::string nautilus::frontend::canonicalSource(llvm::StringRef source) {
+  llvm::SourceMgr sourceMgr;
+  unsigned id = sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(source, "", false), llvm::SMLoc());
+  std::string ignored;
+  llvm::raw_string_ostream os(ignored);
+  Diagnostics diags(sourceMgr, os);
+  Lexer lexer(sourceMgr.getMemoryBuffer(id)->getBuffer(), diags);
+  std::string out;
+  bool lineStart = true; // blank lines and comment lines add nothing
+  for (Token t = lexer.next(); !t.is(Tok::Eof); t = lexer.next()) {
+    if (t.is(Tok::Error))
+      return source.str();
+    if (t.is(Tok::Newline) && lineStart)
+      continue;
+    lineStart = t.is(Tok::Newline);
+    out += lineStart ? llvm::StringRef("\n") : t.text;
+    out += ' ';
+  }
+  return out;
 }

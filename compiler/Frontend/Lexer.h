@@ -68,6 +68,12 @@ private:
   bool failed = false;
 };
 
+/// `source`'s tokens, each followed by one space, with a newline for each
+/// statement break: the same text for any two sources that differ only in
+/// comments and spacing (what the JIT's cache keys hash). A source with a
+/// lexical error gives its text unchanged.
+std::string canonicalSource(llvm::StringRef source);
+
 } // namespace nautilus::frontend
 
 #endif

@@ -1,15 +1,12 @@
 //===- Artifacts.cpp - What a compilation emits ---------------------------===//
 #include "compiler/Pipeline/Artifacts.h"
 #include "compiler/Pipeline/Bundle.h"
+#include "compiler/Pipeline/BundleHeader.h"
+#include "compiler/Pipeline/HostLibrary.h"
 #include "compiler/Pipeline/Pipelines.h"
 
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
-#include "llvm/MC/TargetRegistry.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 
 using namespace mlir;
@@ -17,38 +14,13 @@ using namespace nautilus;
 
 namespace {
 
-/// Host LLVM IR, optimised, for the machine the compiler runs on.
-std::unique_ptr<llvm::Module>
-hostModule(ModuleOp module, llvm::LLVMContext &context,
-           std::unique_ptr<llvm::TargetMachine> &tm) {
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!builder)
-    return nullptr;
-  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
-  auto machine = builder->createTargetMachine();
-  if (!machine)
-    return nullptr;
-  tm = std::move(*machine);
-  auto llvmModule = translateModuleToLLVMIR(module, context);
-  if (!llvmModule)
-    return nullptr;
-  llvmModule->setDataLayout(tm->createDataLayout());
-  llvmModule->setTargetTriple(tm->getTargetTriple());
-  auto optimize = makeOptimizingTransformer(3, 0, tm.get());
-  if (optimize(llvmModule.get()))
-    return nullptr;
-  return llvmModule;
-}
-
 /// The host code of a compilation lowered to HostLLVM: LLVM IR text or an
 /// object file.
 LogicalResult emitHostCode(ModuleOp module, Artifact kind, std::string &out,
                            std::string &failure) {
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::TargetMachine> tm;
-  auto llvmModule = hostModule(module, llvmContext, tm);
+  auto llvmModule = hostLLVMModule(module, llvmContext, tm, /*pic=*/false);
   if (!llvmModule)
     return failure = "translation to LLVM IR failed", mlir::failure();
   llvm::raw_string_ostream os(out);
@@ -56,20 +28,14 @@ LogicalResult emitHostCode(ModuleOp module, Artifact kind, std::string &out,
     llvmModule->print(os, nullptr);
     return success();
   }
-  llvm::SmallVector<char, 0> buffer;
-  llvm::raw_svector_ostream objStream(buffer);
-  llvm::legacy::PassManager codegen;
-  if (tm->addPassesToEmitFile(codegen, objStream, nullptr,
-                              llvm::CodeGenFileType::ObjectFile))
+  if (!emitObject(*llvmModule, *tm, out))
     return failure = "the host target cannot emit object files",
            mlir::failure();
-  codegen.run(*llvmModule);
-  out.assign(buffer.begin(), buffer.end());
   return success();
 }
 
 /// The kernels of a compilation lowered to GpuLLVM: their LLVM IR, PTX or
-/// AMDGCN, or the bundle.
+/// AMDGCN.
 LogicalResult emitKernels(Compilation &compilation, Artifact kind,
                           std::string &out, std::string &failure) {
   ModuleOp module = compilation.module();
@@ -82,9 +48,6 @@ LogicalResult emitKernels(Compilation &compilation, Artifact kind,
   if (failed(serializeGPUModule(module, out)))
     return failure = "code generation for " + target.name + " failed",
            mlir::failure();
-  if (kind == Artifact::Bundle)
-    out = rt::writeBundle(makeBundle(compilation.launchPlan(), target.name,
-                                     target.chip, std::move(out)));
   return success();
 }
 
@@ -101,8 +64,10 @@ bool nautilus::artifactAppliesTo(Artifact kind, const TargetInfo &target) {
   case Artifact::Gpu:
     return target.isGPU();
   case Artifact::Ptx:
-  case Artifact::Bundle:
     return target.isNVIDIA();
+  case Artifact::Bundle:
+  case Artifact::Header:
+    return bundlesTarget(target);
   case Artifact::Amdgcn:
     return target.isAMD();
   }
@@ -123,6 +88,16 @@ LogicalResult nautilus::emitArtifact(Compilation &compilation, Artifact kind,
       return failure();
     compilation.module().print(os);
     return success();
+  case Artifact::Bundle:
+  case Artifact::Header: {
+    rt::Bundle bundle;
+    if (failed(buildBundle(compilation, bundle)))
+      return failure();
+    out = rt::writeBundle(bundle);
+    if (kind == Artifact::Header)
+      out = bundleHeader(bundle.plan, bundle.target, out);
+    return success();
+  }
   default:
     break;
   }

@@ -9,8 +9,11 @@
 //   Obj     a host object file (cpu)
 //   Ptx     PTX (NVIDIA targets)
 //   Amdgcn  AMDGCN assembly (AMD targets)
-//   Bundle  the launch plan and the PTX as one checksummed JSON document
-//           (NVIDIA; runtime/Bundle.h)
+//   Bundle  the launch plan and the code (PTX, or the host's shared
+//           library) as one checksummed JSON document (NVIDIA and cpu;
+//           runtime/Bundle.h)
+//   Header  the bundle as a C++ header with a typed launcher, for an
+//           application that links the runtime alone (BundleHeader.h)
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_PIPELINE_ARTIFACTS_H
@@ -22,7 +25,17 @@
 
 namespace nautilus {
 
-enum class Artifact { Alg, Tile, Gpu, Llvm, Obj, Ptx, Amdgcn, Bundle };
+enum class Artifact {
+  Alg,
+  Tile,
+  Gpu,
+  Llvm,
+  Obj,
+  Ptx,
+  Amdgcn,
+  Bundle,
+  Header
+};
 
 /// Whether `kind` is something `target`'s compilation produces.
 bool artifactAppliesTo(Artifact kind, const TargetInfo &target);

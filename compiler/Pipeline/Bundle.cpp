@@ -1,15 +1,39 @@
 //===- Bundle.cpp - A compiled kernel program as one file -----------------===//
 #include "compiler/Pipeline/Bundle.h"
+#include "compiler/Pipeline/HostLibrary.h"
+#include "compiler/Pipeline/Pipelines.h"
 
+using namespace mlir;
 using namespace nautilus;
 
-rt::Bundle nautilus::makeBundle(const rt::LaunchPlan &plan,
-                                const std::string &target,
-                                const std::string &chip, std::string ptx) {
-  rt::Bundle bundle;
-  bundle.plan = plan;
-  bundle.target = target;
-  bundle.chip = chip;
-  bundle.code["ptx"] = std::move(ptx);
-  return bundle;
+bool nautilus::bundlesTarget(const TargetInfo &target) {
+  return target.isNVIDIA() || target.isCPU();
+}
+
+LogicalResult nautilus::buildBundle(Compilation &compilation,
+                                    rt::Bundle &out) {
+  const TargetInfo &target = compilation.target();
+  bool host = target.isCPU();
+  if (failed(compilation.lowerTo(host ? Stage::HostLLVM : Stage::GpuLLVM)))
+    return failure();
+  out = rt::Bundle();
+  out.plan = compilation.launchPlan();
+  out.target = target.name;
+  if (host) {
+    out.chip = hostChipName();
+    std::string library;
+    if (std::string e = buildHostLibrary(compilation.module(), out.plan,
+                                         library);
+        !e.empty())
+      return compilation.markFailed(e);
+    out.code["host_library"] = std::move(library);
+    return success();
+  }
+  out.chip = target.chip;
+  std::string ptx;
+  if (failed(serializeGPUModule(compilation.module(), ptx)))
+    return compilation.markFailed("code generation for " + target.name +
+                                  " failed");
+  out.code["ptx"] = std::move(ptx);
+  return success();
 }

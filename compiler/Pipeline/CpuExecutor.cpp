@@ -1,12 +1,11 @@
 //===- CpuExecutor.cpp ----------------------------------------------------===//
 #include "compiler/Pipeline/CpuExecutor.h"
-#include "compiler/Pipeline/LaunchBuffers.h"
+#include "runtime/HostPrograms.h"
+#include "runtime/LaunchBuffers.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "llvm/Support/TargetSelect.h"
-
-#include <thread>
 
 using namespace mlir;
 using namespace nautilus;
@@ -48,42 +47,18 @@ std::string CpuExecutor::run(const rt::SizeValues &kernelSizes,
   LaunchBuffers buffers;
   if (std::string e = buffers.allocate(plan, sizes, inputs); !e.empty())
     return e;
-  const std::vector<void *> common = buffers.packedArgs();
-
-  unsigned workers =
-      threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+  std::vector<rt::PackedProgram> programs;
   for (const rt::ProgramDesc &program : plan.programs) {
-    int64_t count = program.numPrograms(sizes);
-    auto launch = [&](int64_t first, int64_t last) -> llvm::Error {
-      std::vector<void *> args = common;
-      args.push_back(&first);
-      args.push_back(&last);
-      return engine->invokePacked(program.name, args);
-    };
-    unsigned n = static_cast<unsigned>(
-        std::min<int64_t>(workers, std::max<int64_t>(count, 1)));
-    std::vector<std::string> errors(n);
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < n; ++t) {
-      int64_t first = count * t / n, last = count * (t + 1) / n;
-      auto body = [&, t, first, last] {
-        if (llvm::Error e = launch(first, last))
-          errors[t] = llvm::toString(std::move(e));
-      };
-      if (t + 1 == n)
-        body();
-      else
-        pool.emplace_back(body);
+    auto entry = engine->lookupPacked(program.name);
+    if (!entry) {
+      if (kernelFault)
+        *kernelFault = true;
+      return "launch of '" + program.name +
+             "' failed: " + llvm::toString(entry.takeError());
     }
-    for (std::thread &th : pool)
-      th.join();
-    for (const std::string &e : errors)
-      if (!e.empty()) {
-        if (kernelFault)
-          *kernelFault = true;
-        return "launch of '" + program.name + "' failed: " + e;
-      }
+    programs.push_back(*entry);
   }
+  rt::runHostPrograms(plan, sizes, buffers.packedArgs(), programs, threads);
   outputs = buffers.takeOutputs();
   return "";
 }

@@ -1,6 +1,7 @@
 //===- Driver.cpp - The one compile driver --------------------------------===//
 #include "compiler/Pipeline/Driver.h"
 #include "compiler/Pipeline/Pipelines.h"
+#include "compiler/Pipeline/Requirements.h"
 #include "compiler/Schedule/ScheduleProvider.h"
 
 using namespace mlir;
@@ -22,11 +23,18 @@ LogicalResult Compilation::runStage(Stage next) {
   case Stage::Alg:
     return success();
   case Stage::Tile: {
+    // The kernel's `require` lines, for the runtime to check at launch.
+    std::vector<rt::Requirement> requirements;
+    for (auto kernel : moduleOp.getOps<alg::KernelOp>())
+      if (failed(requirementsOf(kernel, requirements)))
+        return fail(Fault::Compiler, "recording the kernel's requirements "
+                                     "failed");
     bool rejected = false;
     if (failed(lowerAlgToTile(moduleOp, targetInfo, schedules, &rejected)))
       return fail(rejected ? Fault::Schedules : Fault::Compiler,
                   "lowering to tile programs failed");
     plan = extractLaunchPlan(moduleOp);
+    plan->requirements = std::move(requirements);
     return success();
   }
   case Stage::HostLLVM:

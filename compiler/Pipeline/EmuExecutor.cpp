@@ -1,6 +1,6 @@
 //===- EmuExecutor.cpp ----------------------------------------------------===//
 #include "compiler/Pipeline/EmuExecutor.h"
-#include "compiler/Pipeline/LaunchBuffers.h"
+#include "runtime/LaunchBuffers.h"
 #include "runtime/emulator/TensorMap.h"
 
 #include "llvm/ADT/STLExtras.h"

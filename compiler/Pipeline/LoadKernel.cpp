@@ -17,17 +17,24 @@ void nautilus::registerNautilusDialects(MLIRContext &context) {
 
 int nautilus::loadKernel(const KernelSource &opts, MLIRContext &context,
                          llvm::SourceMgr &sourceMgr, bool bindShape,
-                         LoadedKernel &out) {
-  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(opts.file, /*IsText=*/true);
-  if (std::error_code ec = buffer.getError()) {
-    llvm::errs() << "nautc: cannot read '" << opts.file << "': "
-                 << ec.message() << "\n";
-    return kExitUserError;
+                         LoadedKernel &out, llvm::raw_ostream &errs) {
+  if (!opts.text.empty()) {
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(opts.text, opts.file),
+        llvm::SMLoc());
+  } else {
+    auto buffer =
+        llvm::MemoryBuffer::getFileOrSTDIN(opts.file, /*IsText=*/true);
+    if (std::error_code ec = buffer.getError()) {
+      errs << "nautc: cannot read '" << opts.file << "': " << ec.message()
+           << "\n";
+      return kExitUserError;
+    }
+    sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   }
-  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   registerNautilusDialects(context);
   context.printOpOnDiagnostic(false); // users see their source, not our IR
-  out.module = frontend::importTensorFile(sourceMgr, context, llvm::errs());
+  out.module = frontend::importTensorFile(sourceMgr, context, errs);
   if (!out.module)
     return kExitUserError;
 
@@ -37,7 +44,7 @@ int nautilus::loadKernel(const KernelSource &opts, MLIRContext &context,
     names += (names.empty() ? "" : ", ") + k.getSymName().str();
   if (opts.kernel.empty()) {
     if (kernels.size() > 1) {
-      llvm::errs() << "nautc: '" << opts.file << "' defines several kernels ("
+      errs << "nautc: '" << opts.file << "' defines several kernels ("
                    << names << "); choose one with -k NAME\n";
       return kExitUsage;
     }
@@ -47,7 +54,7 @@ int nautilus::loadKernel(const KernelSource &opts, MLIRContext &context,
       if (k.getSymName() == opts.kernel)
         out.kernel = k;
     if (!out.kernel) {
-      llvm::errs() << "nautc: '" << opts.file << "' has no kernel '"
+      errs << "nautc: '" << opts.file << "' has no kernel '"
                    << opts.kernel << "' (its kernels: " << names << ")\n";
       return kExitUserError;
     }
@@ -58,7 +65,7 @@ int nautilus::loadKernel(const KernelSource &opts, MLIRContext &context,
 
   if (!bindShape || opts.shape.empty())
     return kExitSuccess;
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context, llvm::errs());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context, errs);
   return failed(bindSizes(*out.module, opts.shape)) ? kExitUserError
                                                     : kExitSuccess;
 }

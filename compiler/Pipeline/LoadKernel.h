@@ -16,9 +16,11 @@ namespace nautilus {
 /// Which kernel to load: the .tensor file ("-": standard input), the
 /// kernel's name (empty: the file's only one) and the sizes to bind.
 struct KernelSource {
-  std::string file;
+  std::string file; // the path, or the name diagnostics give `text`
   std::string kernel;
   std::map<std::string, int64_t> shape;
+  /// The source itself; when empty, `file` is read ("-": stdin).
+  std::string text = {};
 };
 
 struct LoadedKernel {
@@ -29,8 +31,12 @@ struct LoadedKernel {
 /// Reads `source.file`, runs the frontend, keeps the kernel `source.kernel`
 /// names (or the only one) and binds the sizes of `source.shape` when
 /// `bindShape`. Prints diagnostics to stderr and returns an ExitCode.
+/// Parses the source, keeps the kernel it names (the only one when none is
+/// named) and binds its shape when `bindShape`. Returns an exit code
+/// (ExitCode.h); errors are written to `errs`.
 int loadKernel(const KernelSource &source, mlir::MLIRContext &context,
-               llvm::SourceMgr &sourceMgr, bool bindShape, LoadedKernel &out);
+               llvm::SourceMgr &sourceMgr, bool bindShape, LoadedKernel &out,
+               llvm::raw_ostream &errs = llvm::errs());
 
 /// Binds `sizes` in the module's kernel (the alg-bind-sizes pass): constants
 /// for the sizes, the `require`s checked. Diagnostics go to the context's

@@ -160,6 +160,18 @@ Bundle everyField() {
   static const char kPtx[] =
       ".entry moe_ffn_G(\"q\" \\ \t\n\r\x01\x7f\xc3\xa9)\0end";
   b.code["ptx"] = std::string(kPtx, sizeof kPtx - 1);
+  // Every byte value, through base64.
+  std::string library;
+  for (int i = 0; i < 256; ++i)
+    library += static_cast<char>(i);
+  b.code["host_library"] = library + "\x7f" + "ELF";
+  plan.requirements = {
+      {"T % 8 == 0", SizeExpr::op("eq", {SizeExpr::op("rem",
+                                                      {SizeExpr::size("T"),
+                                                       SizeExpr::of(8)}),
+                                         SizeExpr::of(0)})},
+      {"D > 0", SizeExpr::op("gt", {SizeExpr::size("D"), SizeExpr::of(0)})}};
+  b.explain = "remark: fused \"Mx\" into L\n";
   return b;
 }
 
@@ -191,6 +203,16 @@ void expectSameBundles(const Bundle &a, const Bundle &b) {
   EXPECT_EQ(a.target, b.target);
   EXPECT_EQ(a.chip, b.chip);
   EXPECT_EQ(a.code, b.code);
+  EXPECT_EQ(a.explain, b.explain);
+  ASSERT_EQ(a.plan.requirements.size(), b.plan.requirements.size());
+  for (size_t i = 0; i < a.plan.requirements.size(); ++i) {
+    EXPECT_EQ(a.plan.requirements[i].text, b.plan.requirements[i].text);
+    int64_t x = -1, y = -2;
+    SizeValues sizes = {{"T", 24}, {"D", 5}};
+    EXPECT_EQ(evaluate(a.plan.requirements[i].condition, sizes, x), "");
+    EXPECT_EQ(evaluate(b.plan.requirements[i].condition, sizes, y), "");
+    EXPECT_EQ(x, y);
+  }
   EXPECT_EQ(a.plan.kernel, b.plan.kernel);
   EXPECT_EQ(a.plan.sizes, b.plan.sizes);
   EXPECT_EQ(a.plan.bindings, b.plan.bindings);
@@ -250,7 +272,7 @@ TEST(Bundle, RoundTripsEveryField) {
   expectSameBundles(original, back);
   EXPECT_EQ(writeBundle(back), bytes);
   EXPECT_EQ(bytes.back(), '\n');
-  EXPECT_NE(bytes.find("\"format\": \"nautilus-bundle-2\""), std::string::npos);
+  EXPECT_NE(bytes.find("\"format\": \"nautilus-bundle-3\""), std::string::npos);
 }
 
 TEST(Bundle, RejectsEveryTruncation) {
@@ -290,17 +312,49 @@ TEST(Bundle, RejectsEveryFlippedByte) {
 TEST(Bundle, RejectsOtherVersions) {
   std::string bytes = writeBundle(everyField());
   EXPECT_EQ(readError(rechecksum(
-                edit(bytes, "nautilus-bundle-2", "nautilus-bundle-3"))),
-            "unsupported bundle format 'nautilus-bundle-3' (this runtime "
-            "reads nautilus-bundle-2)");
-  EXPECT_EQ(readError(edit(bytes, "nautilus-bundle-2", "nautilus-bundle-1")),
+                edit(bytes, "nautilus-bundle-3", "nautilus-bundle-4"))),
+            "unsupported bundle format 'nautilus-bundle-4' (this runtime "
+            "reads nautilus-bundle-2 to nautilus-bundle-3)");
+  EXPECT_EQ(readError(edit(bytes, "nautilus-bundle-3", "nautilus-bundle-1")),
             "unsupported bundle format 'nautilus-bundle-1' (this runtime "
-            "reads nautilus-bundle-2)");
-  EXPECT_EQ(readError(edit(bytes, "\"nautilus-bundle-2\"", "2")),
+            "reads nautilus-bundle-2 to nautilus-bundle-3)");
+  EXPECT_EQ(readError(edit(bytes, "\"nautilus-bundle-3\"", "3")),
             "unsupported bundle format an integer (this runtime reads "
-            "nautilus-bundle-2)");
+            "nautilus-bundle-2 to nautilus-bundle-3)");
   EXPECT_EQ(readError(edit(bytes, "\"format\"", "\"formal\"")),
             "missing field 'format' (not a nautilus bundle?)");
+}
+
+/// Version 2 had no requirements; its bundles still read, with none.
+TEST(Bundle, ReadsVersion2) {
+  Bundle b = everyField();
+  b.plan.requirements.clear();
+  std::string bytes = writeBundle(b);
+  size_t from = bytes.find("  \"requirements\": []");
+  ASSERT_NE(from, std::string::npos);
+  bytes.erase(from, bytes.find('\n', from) - from + 1);
+  Bundle back;
+  std::string error;
+  ASSERT_TRUE(readBundle(rechecksum(edit(bytes, "nautilus-bundle-3",
+                                         "nautilus-bundle-2")),
+                         back, error))
+      << error;
+  EXPECT_EQ(back.formatVersion, 2);
+  EXPECT_TRUE(back.plan.requirements.empty());
+}
+
+TEST(Bundle, NamesWrongRequirementsAndCode) {
+  std::string bytes = writeBundle(everyField());
+  auto edited = [&](const std::string &from, const std::string &to) {
+    return readError(rechecksum(edit(bytes, from, to)));
+  };
+  EXPECT_EQ(edited("\"gt\"", "\"greater\""),
+            "field 'requirements[1].condition' applies 'greater' to 2 "
+            "operands, which is no size operation");
+  EXPECT_EQ(edited("\"condition\"", "\"cond\""),
+            "missing field 'requirements[0].condition'");
+  EXPECT_EQ(edited("\"host_library\": \"", "\"host_library\": \"!"),
+            "field 'host_library' is not base64");
 }
 
 TEST(Bundle, RejectsMalformedJson) {
@@ -342,8 +396,13 @@ TEST(Bundle, NamesMissingAndWrongFields) {
   EXPECT_EQ(edited("\"tile\": [\n        128\n      ]", "\"tile\": []"),
             "field 'programs[1].tile' has 0 extents for 1 output dims");
   EXPECT_EQ(edited("\"chip\"", "\"chips\""), "missing field 'chip'");
-  EXPECT_EQ(edited("\"ptx\"", "\"cubin\""),
-            "missing the kernels' code (a field 'ptx')");
+  {
+    Bundle noCode = everyField();
+    noCode.code.erase("host_library");
+    std::string text = writeBundle(noCode);
+    EXPECT_EQ(readError(rechecksum(edit(text, "\"ptx\"", "\"cubin\""))),
+              "missing the kernels' code (a field 'ptx' or 'host_library')");
+  }
 }
 
 /// What `nautc compile --emit bundle` writes reads back, and is what the

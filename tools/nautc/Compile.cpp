@@ -39,6 +39,7 @@ std::optional<Artifact> artifactNamed(llvm::StringRef name) {
       .Case("ptx", Artifact::Ptx)
       .Case("amdgcn", Artifact::Amdgcn)
       .Case("bundle", Artifact::Bundle)
+      .Case("header", Artifact::Header)
       .Default(std::nullopt);
 }
 
@@ -75,8 +76,8 @@ int nautilus::runCompile(const Options &opts) {
   std::optional<Artifact> kind = artifactNamed(opts.emit);
   if (!kind) {
     llvm::errs() << "nautc: unknown --emit kind '" << opts.emit
-                 << "' (expected alg, tile, gpu, llvm, obj, ptx, amdgcn or "
-                    "bundle)\n";
+                 << "' (expected alg, tile, gpu, llvm, obj, ptx, amdgcn, "
+                    "bundle or header)\n";
     return kExitUsage;
   }
   if (!artifactAppliesTo(*kind, *target)) {

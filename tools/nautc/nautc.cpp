@@ -32,7 +32,9 @@ options:
   --target T             @TARGETS@ (default: cpu)
   --shape N=4096,D=128   bind sizes (compile) or give their values (run)
   --emit KIND            compile: alg, tile, gpu, llvm, obj, ptx, amdgcn,
-                         bundle
+                         bundle (the launch plan and the code, for the
+                         runtime; cpu and sm_*), header (the bundle in a
+                         C++ header with a typed launcher)
                          (default: obj for cpu, ptx for sm_*, amdgcn for gfx*)
   -o PATH                compile: where to write the artefact (default: stdout)
   --schedule S           default (the heuristics), auto (contractions with

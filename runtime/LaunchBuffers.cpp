@@ -1,5 +1,5 @@
 //===- LaunchBuffers.cpp --------------------------------------------------===//
-#include "compiler/Pipeline/LaunchBuffers.h"
+#include "runtime/LaunchBuffers.h"
 
 #include <cstring>
 
@@ -10,7 +10,8 @@ std::string LaunchBuffers::allocate(const rt::LaunchPlan &plan,
                                     const std::vector<rt::HostTensor> &inputs) {
   this->plan = &plan;
   owned.assign(plan.buffers.size(), rt::HostTensor());
-  descriptors.assign(plan.buffers.size(), Descriptor());
+  views.assign(plan.buffers.size(), rt::BufferView());
+  bytes.assign(plan.buffers.size(), 0);
   size_t nextInput = 0;
   for (size_t i = 0; i < plan.buffers.size(); ++i) {
     const rt::BufferDesc &b = plan.buffers[i];
@@ -30,46 +31,18 @@ std::string LaunchBuffers::allocate(const rt::LaunchPlan &plan,
       std::memset(owned[i].data(), 0xff, owned[i].numBytes());
       tensor = &owned[i];
     }
-    Descriptor &d = descriptors[i];
-    d.isScalar = b.role == rt::BufferRole::Scalar;
-    d.bytes = tensor->numBytes();
-    d.allocated = d.aligned = const_cast<void *>(tensor->data());
-    d.sizes = tensor->shape();
-    d.strides.assign(d.sizes.size(), 1);
-    for (int64_t j = static_cast<int64_t>(d.sizes.size()) - 2; j >= 0; --j)
-      d.strides[j] = d.strides[j + 1] * d.sizes[j + 1];
+    views[i] = {const_cast<void *>(tensor->data()), tensor->shape()};
+    bytes[i] = tensor->numBytes();
   }
-  sizeValues.clear();
-  for (const std::string &s : plan.sizes)
-    sizeValues.push_back(sizes.at(s));
+  packed = std::make_unique<rt::PackedArgs>(plan, views, sizes);
   return "";
-}
-
-std::vector<void *> LaunchBuffers::packedArgs() {
-  std::vector<void *> args;
-  for (Descriptor &d : descriptors) {
-    if (d.isScalar) {
-      args.push_back(d.aligned);
-      continue;
-    }
-    args.push_back(&d.allocated);
-    args.push_back(&d.aligned);
-    args.push_back(&d.offset);
-    for (int64_t &s : d.sizes)
-      args.push_back(&s);
-    for (int64_t &s : d.strides)
-      args.push_back(&s);
-  }
-  for (int64_t &s : sizeValues)
-    args.push_back(&s);
-  return args;
 }
 
 std::vector<LaunchBuffers::Range> LaunchBuffers::ranges() const {
   std::vector<Range> result;
-  for (size_t i = 0; i < descriptors.size(); ++i)
-    if (!descriptors[i].isScalar)
-      result.push_back({descriptors[i].aligned, descriptors[i].bytes,
+  for (size_t i = 0; i < views.size(); ++i)
+    if (plan->buffers[i].role != rt::BufferRole::Scalar)
+      result.push_back({views[i].data, bytes[i],
                         plan->buffers[i].role == rt::BufferRole::Input});
   return result;
 }
@@ -85,7 +58,6 @@ std::vector<rt::HostTensor> LaunchBuffers::takeOutputs() {
 LaunchBuffers::View LaunchBuffers::view(const std::string &name) const {
   for (size_t i = 0; i < plan->buffers.size(); ++i)
     if (plan->buffers[i].name == name)
-      return {descriptors[i].aligned, descriptors[i].sizes,
-              plan->buffers[i].dtype};
+      return {views[i].data, views[i].shape, plan->buffers[i].dtype};
   return {};
 }

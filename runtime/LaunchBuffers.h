@@ -1,17 +1,21 @@
 //===- LaunchBuffers.h - The buffers of one kernel launch ------*- C++ -*-===//
 //
-// Allocates what a launch plan needs (inputs as given, outputs and
-// workspaces zeroed) and packs the programs' parameters the way MLIR's
-// lowering expands them: each memref as (allocated, aligned, offset,
-// sizes..., strides...), each scalar and size by value. Shared by every
-// device that runs the compiled programs in-process (cpu, emu).
+// Allocates what a launch plan needs on the host (inputs as given, outputs
+// and workspaces filled with all-ones bytes) and packs the programs'
+// parameters (PackedArgs.h). Used by the devices that run the compiled
+// programs in host memory from the command line (`nautc run`: cpu, emu).
+//
+// Plain C++17; no LLVM/MLIR dependency.
 //
 //===----------------------------------------------------------------------===//
-#ifndef NAUTILUS_PIPELINE_LAUNCHBUFFERS_H
-#define NAUTILUS_PIPELINE_LAUNCHBUFFERS_H
+#ifndef NAUTILUS_RUNTIME_LAUNCHBUFFERS_H
+#define NAUTILUS_RUNTIME_LAUNCHBUFFERS_H
 
 #include "runtime/HostTensor.h"
 #include "runtime/LaunchPlan.h"
+#include "runtime/PackedArgs.h"
+
+#include <memory>
 
 namespace nautilus {
 
@@ -22,8 +26,8 @@ public:
                        const std::vector<rt::HostTensor> &inputs);
 
   /// Pointers to every parameter value of a program (buffers, then sizes).
-  /// Valid while this object lives and is not moved.
-  std::vector<void *> packedArgs();
+  /// Valid while this object lives.
+  const std::vector<void *> &packedArgs() const { return packed->pointers(); }
 
   /// Buffer `name` of the plan: its data and shape (null if there is none).
   struct View {
@@ -46,18 +50,11 @@ public:
   std::vector<rt::HostTensor> takeOutputs();
 
 private:
-  struct Descriptor {
-    void *allocated = nullptr;
-    void *aligned = nullptr;
-    int64_t offset = 0;
-    std::vector<int64_t> sizes, strides;
-    bool isScalar = false;
-    size_t bytes = 0;
-  };
   const rt::LaunchPlan *plan = nullptr;
   std::vector<rt::HostTensor> owned;
-  std::vector<Descriptor> descriptors;
-  std::vector<int64_t> sizeValues;
+  std::vector<rt::BufferView> views; // one a buffer of the plan
+  std::vector<size_t> bytes;         // each view's
+  std::unique_ptr<rt::PackedArgs> packed;
 };
 
 } // namespace nautilus

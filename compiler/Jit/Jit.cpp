@@ -1,0 +1,233 @@
+//===- Jit.cpp - Compile a kernel in-process, through the caches ----------===//
+#include "compiler/Jit/Jit.h"
+#include "compiler/Frontend/Lexer.h"
+#include "compiler/Pipeline/Bundle.h"
+#include "compiler/Pipeline/LoadKernel.h"
+#include "compiler/Pipeline/Pipelines.h"
+#include "compiler/Schedule/ScheduleProvider.h"
+#include "dialects/Alg/KernelSignature.h"
+#include "runtime/Hash.h"
+#include "runtime/KernelCache.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <dlfcn.h>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sys/stat.h>
+
+using namespace mlir;
+using namespace nautilus;
+
+namespace {
+
+/// The compiler's identity: its version, and the size and modification
+/// time of the file its code was loaded from.
+const std::string &compilerIdentity() {
+  static const std::string identity = [] {
+    std::string id = "nautilus-jit-1;llvm-" LLVM_VERSION_STRING;
+    Dl_info info;
+    struct stat st;
+    if (::dladdr(reinterpret_cast<void *>(&jitCompile), &info) &&
+        info.dli_fname && ::stat(info.dli_fname, &st) == 0)
+      id += ";" + std::to_string(st.st_size) + ";" +
+            std::to_string(st.st_mtim.tv_sec) + "." +
+            std::to_string(st.st_mtim.tv_nsec);
+    return id;
+  }();
+  return identity;
+}
+
+std::string hostFeatures() {
+  std::string out = llvm::sys::getHostCPUName().str();
+  for (const auto &feature : llvm::sys::getHostCPUFeatures())
+    if (feature.getValue())
+      out += "," + feature.getKey().str();
+  return out;
+}
+
+/// The request's source text (its file's when it names one).
+nt_code readSource(const JitRequest &request, std::string &text,
+                   std::string &error) {
+  if (!request.source.empty()) {
+    text = request.source;
+    return NT_OK;
+  }
+  if (request.path.empty()) {
+    error = "nt_compile: neither source nor path given";
+    return NT_INVALID_ARGUMENT;
+  }
+  auto buffer = llvm::MemoryBuffer::getFile(request.path, /*IsText=*/true);
+  if (!buffer) {
+    error = "cannot read '" + request.path +
+            "': " + buffer.getError().message();
+    return NT_NOT_FOUND;
+  }
+  text = (*buffer)->getBuffer().str();
+  return NT_OK;
+}
+
+/// The cache key of `request` whose source is `text`.
+nt_code cacheKey(const JitRequest &request, const std::string &text,
+                 uint64_t &key, std::string &error) {
+  std::string schedule = request.schedule;
+  if (schedule != "default" && schedule != "auto") {
+    auto file = llvm::MemoryBuffer::getFile(schedule, /*IsText=*/true);
+    if (!file) {
+      error = "cannot read the schedule file '" + schedule +
+              "': " + file.getError().message();
+      return NT_NOT_FOUND;
+    }
+    schedule = "file:" + (*file)->getBuffer().str();
+  }
+  std::optional<TargetInfo> target = getTarget(request.target);
+  std::string toolchain = target && target->isCPU() ? hostFeatures() : "";
+  key = rt::kFnv1a64Offset;
+  for (const std::string &part :
+       {compilerIdentity(), frontend::canonicalSource(text), request.kernel,
+        request.target, request.shapes, schedule,
+        std::string(request.explain ? "explain" : ""), toolchain})
+    key = rt::fnv1a64(std::string(part) + '\0', key);
+  return NT_OK;
+}
+
+/// Compiles `text` for `request` into `bundle`.
+nt_code compileSource(const JitRequest &request, const std::string &text,
+                      rt::Bundle &bundle, std::string &error) {
+  std::optional<TargetInfo> target = getTarget(request.target);
+  if (!target) {
+    error = "unknown target '" + request.target + "'";
+    return NT_INVALID_ARGUMENT;
+  }
+  if (!bundlesTarget(*target)) {
+    error = "the JIT compiles for the cpu and NVIDIA targets, not '" +
+            request.target + "'";
+    return NT_INVALID_ARGUMENT;
+  }
+  KernelSource source;
+  source.file = request.path.empty() ? "<source>" : request.path;
+  source.text = text;
+  source.kernel = request.kernel;
+  if (std::string e = request.shapes.empty()
+                          ? ""
+                          : parseShapeList(request.shapes, source.shape);
+      !e.empty()) {
+    error = "shapes: " + e;
+    return NT_INVALID_ARGUMENT;
+  }
+  DialectRegistry registry;
+  registerPipelineDialects(registry);
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  llvm::SourceMgr sourceMgr;
+  std::string diagnostics;
+  llvm::raw_string_ostream diagStream(diagnostics);
+  LoadedKernel loaded;
+  if (loadKernel(source, context, sourceMgr, /*bindShape=*/true, loaded,
+                 diagStream) != kExitSuccess) {
+    error = diagnostics;
+    if (error.rfind("nautc: ", 0) == 0)
+      error = error.substr(7);
+    return NT_COMPILE_ERROR;
+  }
+  std::string explained;
+  llvm::raw_string_ostream explainStream(explained);
+  SourceMgrDiagnosticHandler handler(
+      sourceMgr, &context, request.explain ? explainStream : diagStream);
+  ScopedDiagnosticHandler errorsOnly(&context, [&](Diagnostic &d) {
+    if (d.getSeverity() != DiagnosticSeverity::Remark || request.explain)
+      return failure(); // on to the handler above
+    return success();   // remarks dropped
+  });
+  std::shared_ptr<ScheduleProvider> schedules =
+      scheduleProviderFor(request.schedule);
+  Compilation compilation(*loaded.module, *target, schedules);
+  if (failed(buildBundle(compilation, bundle))) {
+    error = diagnostics + explained +
+            (compilation.fault() == Fault::Schedules
+                 ? "the schedules given cannot be used"
+                 : "internal error: " + compilation.failureMessage());
+    return compilation.fault() == Fault::Schedules ? NT_COMPILE_ERROR
+                                                   : NT_INTERNAL;
+  }
+  if (request.explain) {
+    schedules->explain(explainStream);
+    bundle.explain = explained;
+  }
+  return NT_OK;
+}
+
+struct MemoryCache {
+  std::mutex compileMutex; // one compile at a time in a process
+  std::mutex mapMutex;
+  std::map<uint64_t, rt::Bundle> bundles;
+};
+
+MemoryCache &memoryCache() {
+  static MemoryCache cache;
+  return cache;
+}
+
+bool findInMemory(uint64_t key, JitResult &result) {
+  MemoryCache &cache = memoryCache();
+  std::lock_guard<std::mutex> lock(cache.mapMutex);
+  auto it = cache.bundles.find(key);
+  if (it == cache.bundles.end())
+    return false;
+  result.bundle = it->second;
+  result.cacheHit = 1;
+  return true;
+}
+
+void keepInMemory(uint64_t key, const rt::Bundle &bundle) {
+  MemoryCache &cache = memoryCache();
+  std::lock_guard<std::mutex> lock(cache.mapMutex);
+  cache.bundles[key] = bundle;
+}
+
+} // namespace
+
+nt_code nautilus::jitCompile(const JitRequest &request, JitResult &result,
+                             std::string &error) {
+  std::string text;
+  if (nt_code c = readSource(request, text, error); c != NT_OK)
+    return c;
+  uint64_t key = 0;
+  if (nt_code c = cacheKey(request, text, key, error); c != NT_OK)
+    return c;
+  if (request.memoryCache && findInMemory(key, result))
+    return NT_OK;
+  std::string directory = request.cacheDir.empty()
+                              ? rt::defaultCacheDirectory()
+                              : request.cacheDir;
+  bool useDisk = request.memoryCache && request.diskCache && !directory.empty();
+  rt::KernelCache disk(directory);
+  std::lock_guard<std::mutex> compiling(memoryCache().compileMutex);
+  // Another thread may have compiled it while this one waited.
+  if (request.memoryCache && findInMemory(key, result))
+    return NT_OK;
+  if (useDisk) {
+    if (std::optional<std::string> bytes = disk.load(key)) {
+      std::string ignored;
+      if (rt::readBundle(*bytes, result.bundle, ignored)) {
+        result.cacheHit = 2;
+        keepInMemory(key, result.bundle);
+        return NT_OK;
+      }
+      disk.remove(key); // corrupt: compiled again below
+    }
+  }
+  if (nt_code c = compileSource(request, text, result.bundle, error);
+      c != NT_OK)
+    return c;
+  result.cacheHit = 0;
+  if (useDisk)
+    (void)disk.store(key, rt::writeBundle(result.bundle)); // best effort
+  if (request.memoryCache)
+    keepInMemory(key, result.bundle);
+  return NT_OK;
+}

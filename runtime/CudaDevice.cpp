@@ -1,0 +1,317 @@
+//===- CudaDevice.cpp - An NVIDIA GPU through the driver API --------------===//
+//
+// Loads a bundle's PTX with cuModuleLoadDataEx (the driver compiles it for
+// the GPU at hand), raises each program's dynamic shared memory limit to
+// what it asks, and launches the programs in order on the caller's stream:
+// a 1-D grid of one block a tile (min(tiles, multiprocessors) for a
+// persistent program). The TMA tensor maps a program takes are encoded with
+// cuTensorMapEncodeTiled at each launch and copied to device memory, as
+// Bundle.h describes.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/CudaDriver.h"
+#include "runtime/Device.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace nautilus::rt {
+
+namespace {
+
+using namespace cuda;
+
+int tensorMapType(DType t) {
+  switch (t) {
+  case DType::F16:
+    return 6;
+  case DType::BF16:
+    return 9;
+  case DType::F32:
+    return 7;
+  case DType::F64:
+    return 8;
+  case DType::I8:
+  case DType::Bool:
+    return 0;
+  case DType::I32:
+    return 3;
+  case DType::I64:
+    return 5;
+  }
+  return 7;
+}
+
+int tensorMapSwizzle(int64_t bytes) {
+  return bytes == 128 ? 3 : bytes == 64 ? 2 : bytes == 32 ? 1 : 0;
+}
+
+class CudaKernel : public LoadedKernel {
+public:
+  CudaKernel(const Driver &driver, CUcontext context, CUmodule module,
+             LaunchPlan plan, std::vector<CUfunction> functions,
+             int64_t multiprocessors)
+      : driver(driver), context(context), module(module),
+        plan(std::move(plan)), functions(std::move(functions)),
+        multiprocessors(multiprocessors) {}
+  ~CudaKernel() override {
+    driver.cuCtxSetCurrent(context);
+    driver.cuModuleUnload(module);
+  }
+
+  std::string launch(const std::vector<BufferView> &buffers,
+                     const SizeValues &sizes, void *stream) override;
+
+private:
+  std::string encodeMaps(const ProgramDesc &program,
+                         const std::vector<BufferView> &buffers,
+                         std::vector<CUtensorMap> &maps);
+
+  const Driver &driver;
+  CUcontext context;
+  CUmodule module;
+  LaunchPlan plan;
+  std::vector<CUfunction> functions;
+  int64_t multiprocessors;
+};
+
+std::string CudaKernel::encodeMaps(const ProgramDesc &program,
+                                   const std::vector<BufferView> &buffers,
+                                   std::vector<CUtensorMap> &maps) {
+  for (const TensorMapDesc &desc : program.tensorMaps) {
+    size_t b = 0;
+    while (b < plan.buffers.size() && plan.buffers[b].name != desc.buffer)
+      ++b;
+    if (b == plan.buffers.size())
+      return "program '" + program.name + "' maps an unknown buffer '" +
+             desc.buffer + "'";
+    const BufferView &view = buffers[b];
+    size_t rank = view.shape.size();
+    uint64_t bytes = dtypeSize(plan.buffers[b].dtype), stride = bytes;
+    std::vector<uint64_t> dims, strides;
+    std::vector<uint32_t> box, ones(rank, 1);
+    for (size_t d = 0; d < rank; ++d) {
+      dims.push_back(static_cast<uint64_t>(view.shape[rank - 1 - d]));
+      box.push_back(static_cast<uint32_t>(desc.box[d]));
+      if (d > 0)
+        strides.push_back(stride);
+      stride *= static_cast<uint64_t>(view.shape[rank - 1 - d]);
+    }
+    CUtensorMap map;
+    CUresult r = driver.cuTensorMapEncodeTiled(
+        &map, tensorMapType(plan.buffers[b].dtype), rank, view.data,
+        dims.data(), strides.data(), box.data(), ones.data(), /*interleave=*/0,
+        tensorMapSwizzle(desc.swizzleBytes), /*l2Promotion=*/2, /*oob=*/0);
+    if (r != CUDA_SUCCESS)
+      return "program '" + program.name + "' reads '" + desc.buffer +
+             "' with TMA, which cannot describe it (" + describe(driver, r) +
+             "): TMA needs the innermost extent to be a multiple of 16 "
+             "bytes and the tensor 16-byte aligned";
+    maps.push_back(map);
+  }
+  return "";
+}
+
+std::string CudaKernel::launch(const std::vector<BufferView> &buffers,
+                               const SizeValues &sizes, void *stream) {
+  if (CUresult r = driver.cuCtxSetCurrent(context); r != CUDA_SUCCESS)
+    return "cannot make the device current: " + describe(driver, r);
+  PackedArgs packed(plan, buffers, sizes);
+  for (size_t p = 0; p < plan.programs.size(); ++p) {
+    const ProgramDesc &program = plan.programs[p];
+    std::vector<CUtensorMap> maps;
+    if (std::string e = encodeMaps(program, buffers, maps); !e.empty())
+      return e;
+    CUdeviceptr mapMemory = 0;
+    std::vector<CUdeviceptr> mapPointers;
+    if (!maps.empty()) {
+      size_t bytes = maps.size() * sizeof(CUtensorMap);
+      if (CUresult r = driver.cuMemAlloc(&mapMemory, bytes);
+          r != CUDA_SUCCESS)
+        return "cannot allocate tensor maps: " + describe(driver, r);
+      driver.cuMemcpyHtoD(mapMemory, maps.data(), bytes);
+      for (size_t i = 0; i < maps.size(); ++i)
+        mapPointers.push_back(mapMemory + i * sizeof(CUtensorMap));
+    }
+    std::vector<void *> args = packed.pointers();
+    for (CUdeviceptr &m : mapPointers)
+      args.push_back(&m);
+    int64_t blocks = program.numPrograms(sizes);
+    if (program.persistent)
+      blocks = std::min(blocks, multiprocessors);
+    CUresult r = blocks == 0 ? CUDA_SUCCESS
+                             : driver.cuLaunchKernel(
+                                   functions[p], static_cast<unsigned>(blocks),
+                                   1, 1, static_cast<unsigned>(program.threads),
+                                   1, 1,
+                                   static_cast<unsigned>(
+                                       program.dynamicSharedBytes),
+                                   static_cast<CUstream>(stream), args.data(),
+                                   nullptr);
+    if (mapMemory) {
+      // The maps must outlive the kernel that reads them.
+      driver.cuStreamSynchronize(static_cast<CUstream>(stream));
+      driver.cuMemFree(mapMemory);
+    }
+    if (r != CUDA_SUCCESS)
+      return "launch of '" + program.name + "' failed: " + describe(driver, r);
+  }
+  return "";
+}
+
+class CudaDevice : public Device {
+public:
+  CudaDevice(const Driver &driver, CUdevice device, CUcontext context,
+             std::string name, DeviceLimits limits, int major, int minor)
+      : driver(driver), device(device), context(context),
+        name(std::move(name)), deviceLimits(limits), major(major),
+        minor(minor) {}
+  ~CudaDevice() override { driver.cuDevicePrimaryCtxRelease(device); }
+
+  const char *kind() const override { return "cuda"; }
+  std::string description() const override {
+    return "cuda:" + std::to_string(device) + ": " + name + " (sm_" +
+           std::to_string(major) + std::to_string(minor) + ")";
+  }
+  DeviceLimits limits() const override { return deviceLimits; }
+  std::string accepts(const Bundle &bundle) const override;
+  std::string load(const Bundle &bundle,
+                   std::unique_ptr<LoadedKernel> &out) override;
+
+  std::string allocate(size_t bytes, void **out) override {
+    *out = nullptr;
+    if (!bytes)
+      return "";
+    driver.cuCtxSetCurrent(context);
+    CUdeviceptr p = 0;
+    if (CUresult r = driver.cuMemAlloc(&p, bytes); r != CUDA_SUCCESS)
+      return "cannot allocate " + std::to_string(bytes) +
+             " bytes of device memory: " + describe(driver, r);
+    *out = reinterpret_cast<void *>(p);
+    return "";
+  }
+  void release(void *memory) override {
+    if (memory) {
+      driver.cuCtxSetCurrent(context);
+      driver.cuMemFree(reinterpret_cast<CUdeviceptr>(memory));
+    }
+  }
+  std::string copyToDevice(void *dst, const void *src, size_t n) override {
+    driver.cuCtxSetCurrent(context);
+    CUresult r = n ? driver.cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(dst),
+                                         src, n)
+                   : CUDA_SUCCESS;
+    return r == CUDA_SUCCESS ? "" : "copy to the device failed: " +
+                                        describe(driver, r);
+  }
+  std::string copyToHost(void *dst, const void *src, size_t n) override {
+    driver.cuCtxSetCurrent(context);
+    CUresult r = n ? driver.cuMemcpyDtoH(
+                         dst, reinterpret_cast<CUdeviceptr>(src), n)
+                   : CUDA_SUCCESS;
+    return r == CUDA_SUCCESS ? "" : "copy to the host failed: " +
+                                        describe(driver, r);
+  }
+
+private:
+  const Driver &driver;
+  CUdevice device;
+  CUcontext context;
+  std::string name;
+  DeviceLimits deviceLimits;
+  int major, minor;
+};
+
+std::string CudaDevice::accepts(const Bundle &bundle) const {
+  if (!bundle.code.count("ptx"))
+    return "the bundle is for target '" + bundle.target +
+           "'; the cuda device runs bundles compiled for NVIDIA targets";
+  // "sm_90a" runs on 9.0 only; "sm_80" on 8.0 and later.
+  int wantMajor = 0, wantMinor = 0;
+  if (std::sscanf(bundle.chip.c_str(), "sm_%1d%1d", &wantMajor, &wantMinor) !=
+      2)
+    return "the bundle's chip '" + bundle.chip + "' is not sm_XY";
+  bool archSpecific = bundle.chip.size() > 5 && bundle.chip.back() == 'a';
+  bool runs = archSpecific ? major == wantMajor && minor == wantMinor
+                           : major * 10 + minor >= wantMajor * 10 + wantMinor;
+  if (!runs)
+    return "the bundle is compiled for " + bundle.chip + "; this device is " +
+           description() + ": compile for --target sm_" +
+           std::to_string(major) + std::to_string(minor);
+  return "";
+}
+
+std::string CudaDevice::load(const Bundle &bundle,
+                             std::unique_ptr<LoadedKernel> &out) {
+  if (std::string e = accepts(bundle); !e.empty())
+    return e;
+  driver.cuCtxSetCurrent(context);
+  char log[8192] = {0};
+  int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSizeBytes};
+  void *values[] = {log, reinterpret_cast<void *>(sizeof log)};
+  CUmodule module = nullptr;
+  if (CUresult r = driver.cuModuleLoadDataEx(
+          &module, bundle.code.at("ptx").c_str(), 2, options, values);
+      r != CUDA_SUCCESS)
+    return "the driver cannot load the kernels' PTX: " + describe(driver, r) +
+           (log[0] ? std::string("\n") + log : "");
+  std::vector<CUfunction> functions;
+  for (const ProgramDesc &p : bundle.plan.programs) {
+    CUfunction f = nullptr;
+    CUresult r = driver.cuModuleGetFunction(&f, module, p.name.c_str());
+    if (r == CUDA_SUCCESS && p.dynamicSharedBytes > 0)
+      r = driver.cuFuncSetAttribute(f, kFuncAttrMaxDynamicSharedSizeBytes,
+                                    static_cast<int>(p.dynamicSharedBytes));
+    if (r != CUDA_SUCCESS) {
+      driver.cuModuleUnload(module);
+      return "cannot prepare program '" + p.name + "': " + describe(driver, r);
+    }
+    functions.push_back(f);
+  }
+  out = std::make_unique<CudaKernel>(driver, context, module, bundle.plan,
+                                     std::move(functions),
+                                     deviceLimits.multiprocessors);
+  return "";
+}
+
+} // namespace
+
+std::string openCudaDevice(int ordinal, std::unique_ptr<Device> &out) {
+  std::string error;
+  const Driver *driver = load(error);
+  if (!driver)
+    return error;
+  int count = 0;
+  driver->cuDeviceGetCount(&count);
+  if (ordinal >= count)
+    return "there is no cuda device " + std::to_string(ordinal) + " (" +
+           std::to_string(count) + " found)";
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  if (CUresult r = driver->cuDeviceGet(&device, ordinal); r != CUDA_SUCCESS)
+    return "cannot open cuda device " + std::to_string(ordinal) + ": " +
+           describe(*driver, r);
+  if (CUresult r = driver->cuDevicePrimaryCtxRetain(&context, device);
+      r != CUDA_SUCCESS)
+    return "cannot create a context on cuda device " +
+           std::to_string(ordinal) + ": " + describe(*driver, r);
+  char name[256] = {0};
+  driver->cuDeviceGetName(name, sizeof name, device);
+  auto attribute = [&](int which) {
+    int value = 0;
+    driver->cuDeviceGetAttribute(&value, which, device);
+    return value;
+  };
+  DeviceLimits limits;
+  limits.multiprocessors = attribute(kAttrMultiprocessorCount);
+  limits.maxThreadsPerBlock = attribute(kAttrMaxThreadsPerBlock);
+  limits.maxSharedBytesPerBlock = attribute(kAttrMaxSharedMemoryPerBlockOptin);
+  limits.bufferAlignment = 16; // TMA and vector accesses
+  out = std::make_unique<CudaDevice>(
+      *driver, device, context, name, limits,
+      attribute(kAttrComputeCapabilityMajor),
+      attribute(kAttrComputeCapabilityMinor));
+  return "";
+}
+
+} // namespace nautilus::rt

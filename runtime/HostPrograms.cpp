@@ -1,0 +1,38 @@
+//===- HostPrograms.cpp - Running a plan's programs on the host -----------===//
+#include "runtime/HostPrograms.h"
+
+#include <algorithm>
+#include <thread>
+
+namespace nautilus::rt {
+
+std::string packedEntryName(const std::string &program) {
+  return "_nautilus_packed_" + program;
+}
+
+void runHostPrograms(const LaunchPlan &plan, const SizeValues &sizes,
+                     const std::vector<void *> &args,
+                     const std::vector<PackedProgram> &programs,
+                     unsigned threads) {
+  unsigned workers =
+      threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+  for (size_t p = 0; p < plan.programs.size(); ++p) {
+    int64_t count = plan.programs[p].numPrograms(sizes);
+    unsigned n = static_cast<unsigned>(
+        std::min<int64_t>(workers, std::max<int64_t>(count, 1)));
+    auto body = [&, p](int64_t first, int64_t last) {
+      std::vector<void *> withRange = args;
+      withRange.push_back(&first);
+      withRange.push_back(&last);
+      programs[p](withRange.data());
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t + 1 < n; ++t)
+      pool.emplace_back(body, count * t / n, count * (t + 1) / n);
+    body(count * (n - 1) / n, count); // the last range on this thread
+    for (std::thread &th : pool)
+      th.join();
+  }
+}
+
+} // namespace nautilus::rt

@@ -1,0 +1,53 @@
+//===- Handles.h - What the C API's handles hold ---------------*- C++ -*-===//
+//
+// The structs behind nautilus.h's opaque handles, shared by the runtime's
+// C API (CApi.cpp) and the JIT's (compiler/Jit), which makes programs.
+// Not installed.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_RUNTIME_API_HANDLES_H
+#define NAUTILUS_RUNTIME_API_HANDLES_H
+
+#include "nautilus.h"
+#include "runtime/Bundle.h"
+#include "runtime/Device.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+struct nt_status_s {
+  nt_code code;
+  std::string message;
+};
+
+struct nt_device_s {
+  std::shared_ptr<nautilus::rt::Device> device;
+  std::string description;
+  uint64_t id; // unique in the process
+};
+
+struct nt_program_s {
+  nautilus::rt::Bundle bundle;
+  std::string explain;
+  int cacheHit = 0;
+  /// The bundle loaded on each device it ran on (by device id); each entry
+  /// keeps its device alive.
+  std::mutex mutex;
+  std::map<uint64_t, std::pair<std::shared_ptr<nautilus::rt::Device>,
+                               std::unique_ptr<nautilus::rt::LoadedKernel>>>
+      loaded;
+};
+
+namespace nautilus::capi {
+
+/// A status (NULL for NT_OK).
+NT_EXPORT nt_status makeStatus(nt_code code, std::string message);
+
+/// A program holding `bundle`.
+NT_EXPORT nt_program makeProgram(rt::Bundle bundle, int cacheHit);
+
+} // namespace nautilus::capi
+
+#endif // NAUTILUS_RUNTIME_API_HANDLES_H

@@ -1,0 +1,399 @@
+//===- EmbedTest.cpp - The runtime's launch path, the caches, the C API ---===//
+//
+// Size expressions, base64, the checks before a launch, the disk cache, and
+// the C API end to end: nt_compile through the caches, nt_launch on the
+// cpu device against the reference interpreter, the errors a user sees.
+//
+//===----------------------------------------------------------------------===//
+#include "nautilus.h"
+#include "runtime/Base64.h"
+#include "runtime/KernelCache.h"
+#include "runtime/LaunchChecks.h"
+#include "runtime/SizeExpr.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+using namespace nautilus::rt;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Size expressions and base64.
+//===----------------------------------------------------------------------===//
+
+SizeExpr op(const char *name, std::vector<SizeExpr> operands) {
+  return SizeExpr::op(name, std::move(operands));
+}
+
+TEST(SizeExpr, EvaluatesEveryOperation) {
+  SizeValues sizes = {{"H", 16}, {"G", 3}, {"N", -7}};
+  auto value = [&](const SizeExpr &e) {
+    int64_t v = 0;
+    std::string error = evaluate(e, sizes, v);
+    EXPECT_EQ(error, "");
+    return v;
+  };
+  SizeExpr H = SizeExpr::size("H"), G = SizeExpr::size("G"),
+           N = SizeExpr::size("N");
+  EXPECT_EQ(value(op("rem", {H, G})), 1);
+  EXPECT_EQ(value(op("div", {N, SizeExpr::of(2)})), -3);
+  EXPECT_EQ(value(op("floordiv", {N, SizeExpr::of(2)})), -4);
+  EXPECT_EQ(value(op("rem", {N, SizeExpr::of(2)})), -1);
+  EXPECT_EQ(value(op("sub", {G, H})), -13);
+  EXPECT_EQ(value(op("min", {H, N})), -7);
+  EXPECT_EQ(value(op("max", {H, N})), 16);
+  EXPECT_EQ(value(op("neg", {G})), -3);
+  EXPECT_EQ(value(op("lt", {N, G})), 1);
+  EXPECT_EQ(value(op("ult", {N, G})), 0); // -7 is huge unsigned
+  EXPECT_EQ(value(op("and", {SizeExpr::of(6), SizeExpr::of(3)})), 2);
+  EXPECT_EQ(value(op("not", {op("eq", {H, G})})), 1);
+  EXPECT_EQ(value(op("select", {op("ge", {H, G}), H, G})), 16);
+}
+
+TEST(SizeExpr, FailsInsteadOfOverflowing) {
+  SizeValues sizes = {{"Z", 0}, {"B", int64_t(1) << 62}};
+  int64_t v = 0;
+  EXPECT_EQ(evaluate(op("rem", {SizeExpr::of(5), SizeExpr::size("Z")}), sizes,
+                     v),
+            "division by zero in (rem 5 Z)");
+  EXPECT_EQ(evaluate(op("mul", {SizeExpr::size("B"), SizeExpr::of(4)}), sizes,
+                     v),
+            "overflow in (mul B 4)");
+  EXPECT_EQ(evaluate(SizeExpr::size("Q"), sizes, v), "size 'Q' is not known");
+}
+
+TEST(SizeExpr, NamesTheRequirementThatFails) {
+  std::vector<Requirement> requirements = {
+      {"H % G == 0",
+       op("eq", {op("rem", {SizeExpr::size("H"), SizeExpr::size("G")}),
+                 SizeExpr::of(0)})}};
+  EXPECT_EQ(checkRequirements(requirements, {{"H", 16}, {"G", 4}}), "");
+  EXPECT_EQ(checkRequirements(requirements, {{"H", 16}, {"G", 3}}),
+            "requirement 'H % G == 0' does not hold (G=3, H=16)");
+}
+
+TEST(Base64, RoundTripsEveryLength) {
+  std::string bytes;
+  for (int n = 0; n < 300; ++n) {
+    std::string text = base64Encode(bytes);
+    EXPECT_EQ(text.size() % 4, 0u);
+    std::string back;
+    ASSERT_TRUE(base64Decode(text, back)) << n;
+    EXPECT_EQ(back, bytes);
+    bytes += static_cast<char>(n * 37);
+  }
+  EXPECT_EQ(base64Encode("Man"), "TWFu");
+  EXPECT_EQ(base64Encode("Ma"), "TWE=");
+  std::string out;
+  EXPECT_FALSE(base64Decode("TWE", out));
+  EXPECT_FALSE(base64Decode("TW=u", out));
+  EXPECT_FALSE(base64Decode("TWE=TWFu", out));
+  EXPECT_FALSE(base64Decode("T*Fu", out));
+}
+
+//===----------------------------------------------------------------------===//
+// Launch checks.
+//===----------------------------------------------------------------------===//
+
+LaunchPlan gqaPlan() {
+  LaunchPlan plan;
+  plan.kernel = "gqa";
+  plan.sizes = {"H", "G", "N"};
+  plan.buffers = {
+      {"Q", BufferRole::Input, DType::F32, {{"H", 0}, {"N", 0}}},
+      {"K", BufferRole::Input, DType::F32, {{"G", 0}, {"N", 0}}},
+      {"W", BufferRole::Workspace, DType::F32, {{"N", 0}}},
+      {"O", BufferRole::Output, DType::F32, {{"H", 0}, {"", 4}}}};
+  plan.requirements = {
+      {"H % G == 0",
+       op("eq", {op("rem", {SizeExpr::size("H"), SizeExpr::size("G")}),
+                 SizeExpr::of(0)})}};
+  ProgramDesc p;
+  p.name = "gqa_O";
+  p.outputDims = {{"H", 0}, {"", 4}};
+  p.tile = {1, 4};
+  p.threads = 128;
+  p.dynamicSharedBytes = 200000;
+  plan.programs = {p};
+  return plan;
+}
+
+std::string check(const LaunchPlan &plan, std::vector<TensorArg> args,
+                  DeviceLimits limits = {1, 1024, 1 << 20, 16}) {
+  SizeValues sizes;
+  return checkLaunch(plan, args, limits, sizes);
+}
+
+TEST(LaunchChecks, NamesWhatIsWrong) {
+  alignas(16) static float data[64];
+  LaunchPlan plan = gqaPlan();
+  TensorArg q{data, DType::F32, {8, 5}, {}}, k{data, DType::F32, {2, 5}, {}},
+      o{data, DType::F32, {8, 4}, {}};
+  EXPECT_EQ(check(plan, {q, k, o}), "");
+  EXPECT_EQ(check(plan, {q, k}),
+            "kernel 'gqa' takes 3 tensors (Q, K, O), not 2");
+  TensorArg k3 = k;
+  k3.shape = {3, 5};
+  EXPECT_EQ(check(plan, {q, k3, o}),
+            "requirement 'H % G == 0' does not hold (G=3, H=8)");
+  TensorArg k6 = k;
+  k6.shape = {2, 6};
+  EXPECT_EQ(check(plan, {q, k6, o}),
+            "dimension 1 of 'K' is 6, but N is 5 (from dimension 1 of 'Q')");
+  TensorArg o5 = o;
+  o5.shape = {8, 5};
+  EXPECT_EQ(check(plan, {q, k, o5}),
+            "dimension 1 of 'O' is 5; the kernel needs 4");
+  TensorArg half = q;
+  half.dtype = DType::F16;
+  EXPECT_EQ(check(plan, {half, k, o}),
+            "input 'Q' is f16; the kernel takes f32");
+  TensorArg strided = q;
+  strided.strides = {1, 8};
+  EXPECT_EQ(check(plan, {strided, k, o}),
+            "input 'Q' is not contiguous (strides [1, 8] for shape [8, 5]); "
+            "pass a row-major copy");
+  TensorArg misaligned = q;
+  misaligned.data = data + 1;
+  EXPECT_EQ(check(plan, {misaligned, k, o}),
+            "input 'Q' is at an address not aligned to 16 bytes");
+  EXPECT_EQ(check(plan, {q, k, o}, {1, 1024, 101376, 16}),
+            "program 'gqa_O' needs 200000 bytes of shared memory; this device "
+            "allows 101376 a block (compile for this device's target)");
+  EXPECT_EQ(check(plan, {q, k, o}, {1, 64, 1 << 20, 16}),
+            "program 'gqa_O' needs blocks of 128 threads; this device allows "
+            "64");
+}
+
+//===----------------------------------------------------------------------===//
+// The disk cache.
+//===----------------------------------------------------------------------===//
+
+std::string freshDirectory(const char *name) {
+  std::string dir = ::testing::TempDir() + "/nautilus-" + name + "-" +
+                    std::to_string(::getpid());
+  std::system(("rm -rf '" + dir + "'").c_str());
+  return dir;
+}
+
+TEST(KernelCache, StoresLoadsAndRemoves) {
+  KernelCache cache(freshDirectory("cache") + "/a/b/");
+  EXPECT_FALSE(cache.load(42));
+  EXPECT_EQ(cache.store(42, std::string("x\0y", 3)), "");
+  EXPECT_EQ(cache.load(42), std::string("x\0y", 3));
+  EXPECT_EQ(cache.store(42, "second"), "");
+  EXPECT_EQ(cache.load(42), "second");
+  cache.remove(42);
+  EXPECT_FALSE(cache.load(42));
+}
+
+//===----------------------------------------------------------------------===//
+// The C API.
+//===----------------------------------------------------------------------===//
+
+const char *kSoftmax = R"(
+# Row softmax, with a requirement to check at launch.
+kernel softmax(X: f32[R, C]) -> (Y: f32[R, C]) {
+  require C % 2 == 0
+  Mx[r] = max[c](X[r, c])
+  E[r, c] = exp(X[r, c] - Mx[r])
+  L[r] = sum[c](E[r, c])
+  Y[r, c] = E[r, c] / L[r]
+}
+)";
+
+/// Compiles `source` for the cpu into `cacheDir`; the status's message
+/// (empty on success).
+std::string compile(const char *source, const std::string &cacheDir,
+                    nt_program *out, uint32_t flags = 0,
+                    nt_code *code = nullptr) {
+  nt_compile_options options = {};
+  options.struct_size = sizeof options;
+  options.source = source;
+  options.cache_dir = cacheDir.c_str();
+  options.flags = flags;
+  nt_status s = nt_compile(&options, out);
+  std::string message = nt_status_message(s);
+  if (code)
+    *code = nt_status_code(s);
+  nt_status_free(s);
+  return message;
+}
+
+std::string launch(nt_program program, std::vector<float> &x,
+                   std::vector<float> &y, int64_t rows, int64_t cols) {
+  nt_device device = nullptr;
+  nt_status s = nt_device_open("cpu", 0, &device);
+  EXPECT_EQ(s, nullptr);
+  int64_t shape[2] = {rows, cols};
+  nt_tensor params[2] = {{x.data(), NT_F32, 2, shape, nullptr},
+                         {y.data(), NT_F32, 2, shape, nullptr}};
+  s = nt_launch(device, program, params, 2, nullptr);
+  std::string message = nt_status_message(s);
+  nt_status_free(s);
+  nt_device_free(device);
+  return message;
+}
+
+TEST(CApi, CompilesCachesAndLaunches) {
+  std::string dir = freshDirectory("capi");
+  nt_program first = nullptr, second = nullptr, third = nullptr;
+  ASSERT_EQ(compile(kSoftmax, dir, &first, NT_COMPILE_NO_CACHE), "");
+  EXPECT_EQ(nt_program_cache_hit(first), 0);
+  ASSERT_EQ(compile(kSoftmax, dir, &second), "");
+  EXPECT_EQ(nt_program_cache_hit(second), 0); // the memory cache was skipped
+  // Comments and spacing do not change the key.
+  std::string respaced = std::string("# another comment\n") + kSoftmax;
+  ASSERT_EQ(compile(respaced.c_str(), dir, &third), "");
+  EXPECT_EQ(nt_program_cache_hit(third), 1);
+  EXPECT_STREQ(nt_program_kernel(third), "softmax");
+  EXPECT_STREQ(nt_program_target(third), "cpu");
+  ASSERT_EQ(nt_program_num_params(third), 2u);
+  nt_param_info info;
+  ASSERT_EQ(nt_program_param(third, 1, &info), nullptr);
+  EXPECT_STREQ(info.name, "Y");
+  EXPECT_EQ(info.role, NT_OUTPUT);
+
+  const int64_t rows = 37, cols = 50;
+  std::vector<float> x(rows * cols), y(rows * cols, -1);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = std::sin(float(i)) * 10;
+  ASSERT_EQ(launch(third, x, y, rows, cols), "");
+  for (int64_t r = 0; r < rows; ++r) {
+    double top = -INFINITY, total = 0;
+    for (int64_t c = 0; c < cols; ++c)
+      top = std::max(top, double(x[r * cols + c]));
+    for (int64_t c = 0; c < cols; ++c)
+      total += std::exp(x[r * cols + c] - top);
+    for (int64_t c = 0; c < cols; ++c)
+      ASSERT_NEAR(y[r * cols + c], std::exp(x[r * cols + c] - top) / total,
+                  1e-6)
+          << r << ", " << c;
+  }
+  // The kernel's require line, checked at launch.
+  std::vector<float> odd(rows * 7);
+  EXPECT_EQ(launch(third, odd, odd, rows, 7),
+            "requirement 'C % 2 == 0' does not hold (C=7)");
+  nt_program_free(first);
+  nt_program_free(second);
+  nt_program_free(third);
+}
+
+/// Whether `body` returns true in a child process: one with its own memory
+/// cache, empty of what the test compiled.
+template <typename F> bool inChildProcess(F body) {
+  pid_t child = ::fork();
+  if (child == 0)
+    ::_exit(body() ? 0 : 1);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/// How a fresh process got the kernel (nt_program_cache_hit), or -1.
+int cacheHitInChild(const std::string &source, const std::string &dir) {
+  for (int hit = 0; hit <= 2; ++hit)
+    if (inChildProcess([&] {
+          nt_program q = nullptr;
+          return compile(source.c_str(), dir, &q).empty() &&
+                 nt_program_cache_hit(q) == hit;
+        }))
+      return hit;
+  return -1;
+}
+
+TEST(CApi, DiskCacheHitsAndRebuildsCorruptEntries) {
+  std::string dir = freshDirectory("disk");
+  std::string source = kSoftmax;
+  source.replace(source.find("softmax("), 8, "softmax_disk(");
+  // Compiled once per set of three children: the first compiles and
+  // stores; the next two find it on disk.
+  EXPECT_EQ(cacheHitInChild(source, dir), 0);
+  EXPECT_EQ(cacheHitInChild(source, dir), 2);
+  // Truncate the entry: the next compile rebuilds it, whole.
+  std::string entry;
+  FILE *ls = ::popen(("ls " + dir + "/*.bundle").c_str(), "r");
+  char path[4096] = {0};
+  if (std::fgets(path, sizeof path, ls))
+    entry = std::string(path, std::strlen(path) - 1);
+  ::pclose(ls);
+  ASSERT_FALSE(entry.empty());
+  std::ifstream whole(entry, std::ios::binary | std::ios::ate);
+  std::streamoff size = whole.tellg();
+  ASSERT_EQ(::truncate(entry.c_str(), 100), 0);
+  EXPECT_EQ(cacheHitInChild(source, dir), 0);
+  std::ifstream rebuilt(entry, std::ios::binary | std::ios::ate);
+  EXPECT_EQ(rebuilt.tellg(), size);
+  EXPECT_EQ(cacheHitInChild(source, dir), 2);
+}
+
+TEST(CApi, EightProcessesShareOneEmptyCache) {
+  std::string dir = freshDirectory("eight");
+  std::string source = kSoftmax;
+  source.replace(source.find("softmax("), 8, "softmax_eight(");
+  std::vector<pid_t> children;
+  for (int i = 0; i < 8; ++i) {
+    pid_t child = ::fork();
+    if (child == 0) {
+      nt_program q = nullptr;
+      ::_exit(compile(source.c_str(), dir, &q).empty() ? 0 : 1);
+    }
+    children.push_back(child);
+  }
+  for (pid_t child : children) {
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  // One valid entry, no temporary file left.
+  FILE *ls = ::popen(("ls -A " + dir).c_str(), "r");
+  std::vector<std::string> files;
+  char line[4096];
+  while (std::fgets(line, sizeof line, ls))
+    files.emplace_back(line);
+  ::pclose(ls);
+  EXPECT_EQ(files.size(), 1u);
+  EXPECT_EQ(cacheHitInChild(source, dir), 2);
+}
+
+TEST(CApi, ReportsErrorsWithTheirCodes) {
+  nt_program p = nullptr;
+  nt_code code = NT_OK;
+  std::string message =
+      compile("kernel k(X: f32[N]) -> (Y: f32[N]) {\n  Y[n] = X[n] +\n}\n",
+              freshDirectory("errors"), &p, 0, &code);
+  EXPECT_EQ(code, NT_COMPILE_ERROR);
+  EXPECT_EQ(message.rfind("<source>:2:", 0), 0u) << message;
+  EXPECT_NE(message.find("error:"), std::string::npos) << message;
+
+  nt_device device = nullptr;
+  nt_status s = nt_device_open("cuda", 0, &device);
+  if (s) { // no GPU driver here: a clear message, no crash
+    EXPECT_EQ(nt_status_code(s), NT_UNAVAILABLE);
+    EXPECT_NE(std::string(nt_status_message(s)).find("libcuda.so.1"),
+              std::string::npos);
+  }
+  nt_status_free(s);
+  nt_device_free(device);
+  s = nt_device_open("tpu", 0, &device);
+  EXPECT_EQ(nt_status_code(s), NT_INVALID_ARGUMENT);
+  EXPECT_STREQ(nt_status_message(s),
+               "unknown device 'tpu' (expected cpu or cuda)");
+  nt_status_free(s);
+  const char garbage[] = "{\"format\": \"nautilus-bundle-3\"}";
+  s = nt_program_load(garbage, sizeof garbage - 1, &p);
+  EXPECT_EQ(nt_status_code(s), NT_CORRUPT);
+  nt_status_free(s);
+}
+
+} // namespace
