@@ -33,12 +33,14 @@
 //                  written and as size expressions (SizeExpr.h), which must
 //                  hold (be non-zero) for a launch
 //   explain        (optional) what `--explain` said when it was compiled
-//   ptx, host_library
+//   ptx, nvvm_ir, host_library
 //                  the kernels' code, one member a kind (kCodeKinds): "ptx"
 //                  is the module's PTX text, one kernel per program (NVIDIA
-//                  targets); "host_library" a shared library for the host
-//                  (an ELF .so, base64-encoded), with one packed entry point
-//                  a program (HostPrograms.h; the cpu target)
+//                  targets); "nvvm_ir" (optional) the same kernels as the
+//                  NVVM-level LLVM IR the emulator runs (the emu device);
+//                  "host_library" a shared library for the host (an ELF
+//                  .so, base64-encoded), with one packed entry point a
+//                  program (HostPrograms.h; the cpu target)
 //
 // A program is launched on prod(ceil(output extent / tile)) blocks of
 // `threads` threads (a 1-D grid) with `dynamic_shared_bytes` of dynamic
@@ -70,8 +72,9 @@ constexpr int kBundleFormatVersion = 3;
 constexpr int kOldestBundleFormatVersion = 2;
 
 /// The kinds of code a bundle may hold, each a member of its own name:
-/// "ptx" (PTX text) and "host_library" (binary, base64 in the file).
-constexpr const char *kCodeKinds[] = {"ptx", "host_library"};
+/// "ptx" and "nvvm_ir" (text) and "host_library" (binary, base64 in the
+/// file).
+constexpr const char *kCodeKinds[] = {"ptx", "nvvm_ir", "host_library"};
 
 /// Whether code of `kind` is binary (base64 in the file, bytes in memory).
 inline bool isBinaryCodeKind(const std::string &kind) {

@@ -25,7 +25,6 @@ namespace nautilus::rt {
 
 namespace {
 
-
 /// dlopen of a shared library held in memory.
 std::string openLibrary(const std::string &bytes, void *&handle) {
   int fd = ::memfd_create("nautilus-kernel", MFD_CLOEXEC);

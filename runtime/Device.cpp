@@ -13,7 +13,7 @@ std::string openDevice(const std::string &kind, int ordinal,
                               std::to_string(ordinal);
   if (kind == "cuda")
     return openCudaDevice(ordinal, out);
-  return "unknown device '" + kind + "' (expected cpu or cuda)";
+  return "unknown device '" + kind + "' (expected cpu, cuda or emu)";
 }
 
 } // namespace nautilus::rt

@@ -5,6 +5,9 @@
 //         the host's threads (HostPrograms.h); tensors in host memory
 //   cuda  an NVIDIA GPU through the driver API (libcuda.so.1 by dlopen):
 //         a bundle's "ptx", compiled by the driver; tensors in device memory
+//   emu   the SIMT emulator running a bundle's "nvvm_ir" on the host; it
+//         compiles LLVM IR, so the JIT library provides it
+//         (compiler/Jit/EmuDevice.cpp) and the C API opens it
 // Without a driver, opening a GPU device fails with a message saying so.
 // The launch's checks (shapes, requirements, alignment, resources) are the
 // same on every device (LaunchChecks.h); a device only runs what passed.

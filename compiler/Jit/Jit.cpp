@@ -91,7 +91,8 @@ nt_code cacheKey(const JitRequest &request, const std::string &text,
   for (const std::string &part :
        {compilerIdentity(), frontend::canonicalSource(text), request.kernel,
         request.target, request.shapes, schedule,
-        std::string(request.explain ? "explain" : ""), toolchain})
+        std::string(request.explain ? "explain" : ""),
+        std::string(request.kernelIR ? "kernel-ir" : ""), toolchain})
     key = rt::fnv1a64(std::string(part) + '\0', key);
   return NT_OK;
 }
@@ -146,7 +147,7 @@ nt_code compileSource(const JitRequest &request, const std::string &text,
   std::shared_ptr<ScheduleProvider> schedules =
       scheduleProviderFor(request.schedule);
   Compilation compilation(*loaded.module, *target, schedules);
-  if (failed(buildBundle(compilation, bundle))) {
+  if (failed(buildBundle(compilation, bundle, request.kernelIR))) {
     error = diagnostics + explained +
             (compilation.fault() == Fault::Schedules
                  ? "the schedules given cannot be used"

@@ -10,8 +10,8 @@
 // and the size and time of the library or program it runs in, so that a
 // rebuilt compiler never reads an old build's entries), the source's
 // tokens (comments and spacing do not count), the kernel, the target, the
-// shapes, the schedule (a schedule file's content), whether --explain is
-// kept, and the toolchain (LLVM's version; for the cpu the host CPU's name
+// shapes, the schedule (a schedule file's content), whether --explain and
+// the kernels' IR are kept, and the toolchain (LLVM's version; for the cpu the host CPU's name
 // and features).
 //
 // A disk entry that fails its bundle checks (truncated, edited) is removed
@@ -40,6 +40,7 @@ struct JitRequest {
   bool memoryCache = true;
   bool diskCache = true;
   bool explain = false;
+  bool kernelIR = false; // NVIDIA bundles keep "nvvm_ir" (the emu device)
 };
 
 struct JitResult {

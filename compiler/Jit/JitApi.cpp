@@ -31,6 +31,7 @@ extern "C" nt_status nt_compile(const nt_compile_options *options,
     request.memoryCache = !(options->flags & NT_COMPILE_NO_CACHE);
     request.diskCache = !(options->flags & NT_COMPILE_NO_DISK_CACHE);
     request.explain = options->explain != 0;
+    request.kernelIR = (options->flags & NT_COMPILE_KERNEL_IR) != 0;
     JitResult result;
     std::string error;
     if (nt_code code = jitCompile(request, result, error); code != NT_OK)

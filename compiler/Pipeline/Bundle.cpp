@@ -11,7 +11,7 @@ bool nautilus::bundlesTarget(const TargetInfo &target) {
 }
 
 LogicalResult nautilus::buildBundle(Compilation &compilation,
-                                    rt::Bundle &out) {
+                                    rt::Bundle &out, bool kernelIR) {
   const TargetInfo &target = compilation.target();
   bool host = target.isCPU();
   if (failed(compilation.lowerTo(host ? Stage::HostLLVM : Stage::GpuLLVM)))
@@ -30,6 +30,11 @@ LogicalResult nautilus::buildBundle(Compilation &compilation,
     return success();
   }
   out.chip = target.chip;
+  // The IR first: serialising replaces the kernels' module by its binary.
+  if (kernelIR &&
+      failed(translateGPUModuleToLLVMIR(compilation.module(),
+                                        out.code["nvvm_ir"])))
+    return compilation.markFailed("translation of GPU kernels failed");
   std::string ptx;
   if (failed(serializeGPUModule(compilation.module(), ptx)))
     return compilation.markFailed("code generation for " + target.name +

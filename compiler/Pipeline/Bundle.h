@@ -19,9 +19,12 @@ namespace nautilus {
 /// Whether `target`'s kernels can be bundled (NVIDIA targets and the cpu).
 bool bundlesTarget(const TargetInfo &target);
 
-/// Lowers `compilation` to its code and builds its bundle. On failure the
-/// compilation's fault() and failureMessage() say whose and what.
-mlir::LogicalResult buildBundle(Compilation &compilation, rt::Bundle &out);
+/// Lowers `compilation` to its code and builds its bundle; with
+/// `kernelIR`, an NVIDIA bundle also holds the kernels' LLVM IR ("nvvm_ir",
+/// what the emu device runs). On failure the compilation's fault() and
+/// failureMessage() say whose and what.
+mlir::LogicalResult buildBundle(Compilation &compilation, rt::Bundle &out,
+                                bool kernelIR = false);
 
 } // namespace nautilus
 

@@ -134,7 +134,8 @@ class Program:
         return out
 
     def run(self, device="cpu", **arrays):
-        """Runs the kernel on `device` ("cpu" or "cuda") with the inputs by
+        """Runs the kernel on `device` ("cpu", "cuda" or "emu": the SIMT
+        emulator, for NVIDIA programs compiled with kernel_ir) with the inputs by
         name (numpy arrays; scalars as numbers) and returns the outputs by
         name. Arrays are converted to the kernel's dtypes."""
         inputs = self._inputs(arrays)
@@ -155,8 +156,8 @@ class Program:
 
 
 class _Device:
-    """A device for one run; on a GPU, each array goes to device memory and
-    the outputs come back."""
+    """A device for one run; but on the cpu, each array goes to the device's
+    memory and the outputs come back."""
 
     def __init__(self, kind):
         self.kind = kind
@@ -174,7 +175,7 @@ class _Device:
         _capi.lib.nt_device_free(self.handle)
 
     def _place(self, array):
-        if self.kind == "cpu":
+        if self.kind == "cpu":  # the arrays themselves
             return array.ctypes.data
         memory = ctypes.c_void_p()
         _check(_capi.lib.nt_device_alloc(self.handle, array.nbytes,
@@ -192,7 +193,7 @@ class _Device:
         _check(_capi.lib.nt_launch(self.handle, program, tensors, len(raw),
                                    None))
         if self.kind != "cpu":
-            for (tensor, _), (p, array) in zip(raw, params):
+            for (tensor, _), (p, array) in zip(raw, params):  # outputs back
                 if p.role == "output":
                     _check(_capi.lib.nt_device_copy_to_host(
                         self.handle, array.ctypes.data, tensor.data,
@@ -200,11 +201,14 @@ class _Device:
 
 
 def compile(source_or_path, kernel=None, target="cpu", shapes=None,
-            schedule="default", cache_dir=None, explain=False, cache=True):
+            schedule="default", cache_dir=None, explain=False, cache=True,
+            kernel_ir=False):
     """Compiles a kernel: `source_or_path` is a path to a .tensor file or
     the source text itself. `shapes` fixes sizes at compile time
-    ({"N": 128}); `schedule` is "default", "auto" or a schedule file.
-    Raises CompileError with the compiler's diagnostic."""
+    ({"N": 128}); `schedule` is "default", "auto" or a schedule file;
+    `kernel_ir` keeps an NVIDIA program's kernels as LLVM IR too, so that
+    `run(device="emu")` can emulate them. Raises CompileError with the
+    compiler's diagnostic."""
     options = _capi.CompileOptions()
     options.struct_size = ctypes.sizeof(_capi.CompileOptions)
     text = os.fspath(source_or_path)
@@ -221,7 +225,8 @@ def compile(source_or_path, kernel=None, target="cpu", shapes=None,
         options.shapes = ",".join(f"{k}={v}" for k, v in shapes.items()).encode()
     options.schedule = schedule.encode()
     options.cache_dir = os.fspath(cache_dir).encode() if cache_dir else None
-    options.flags = 0 if cache else _capi.NT_COMPILE_NO_CACHE
+    options.flags = (0 if cache else _capi.NT_COMPILE_NO_CACHE) | (
+        _capi.NT_COMPILE_KERNEL_IR if kernel_ir else 0)
     options.explain = 1 if explain else 0
     handle = ctypes.c_void_p()
     _check(_capi.lib.nt_compile(ctypes.byref(options), ctypes.byref(handle)))

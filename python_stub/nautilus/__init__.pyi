@@ -39,4 +39,5 @@ def compile(
     cache_dir: Optional[Union[str, "os.PathLike[str]"]] = None,
     explain: bool = False,
     cache: bool = True,
+    kernel_ir: bool = False,
 ) -> Program: ...

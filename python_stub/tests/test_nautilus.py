@@ -70,6 +70,17 @@ class CompileAndRun(unittest.TestCase):
         self.assertIsNone(nautilus.compile(SOFTMAX, cache=False).ptx)
 
 
+    def test_emulator(self):
+        program = nautilus.compile(os.path.join(EXAMPLES, "gemm.tensor"),
+                                   kernel="gemm", target="sm_80",
+                                   kernel_ir=True, cache=False)
+        rng = np.random.default_rng(2)
+        a = rng.integers(-4, 5, (24, 40)).astype(np.float16)
+        b = rng.integers(-4, 5, (40, 16)).astype(np.float16)
+        c = program.run(device="emu", A=a, B=b)["C"]
+        np.testing.assert_array_equal(c, a.astype(np.float64) @ b)
+
+
 class Errors(unittest.TestCase):
     def test_compile_error_is_the_diagnostic(self):
         with self.assertRaises(nautilus.CompileError) as raised:

@@ -79,6 +79,35 @@ nt_status loadedOn(nt_device device, nt_program program,
   return nullptr;
 }
 
+/// The device kinds other libraries registered (registerDeviceKind).
+struct DeviceKinds {
+  std::mutex mutex;
+  std::map<std::string, capi::DeviceOpener> openers;
+};
+
+DeviceKinds &deviceKinds() {
+  static DeviceKinds kinds;
+  return kinds;
+}
+
+/// Opens `kind`: a registered kind, or one of the runtime's own.
+std::string openAnyDevice(const std::string &kind, int ordinal,
+                          std::unique_ptr<rt::Device> &out) {
+  capi::DeviceOpener opener = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(deviceKinds().mutex);
+    auto it = deviceKinds().openers.find(kind);
+    if (it != deviceKinds().openers.end())
+      opener = it->second;
+  }
+  if (opener)
+    return opener(ordinal, out);
+  if (kind == "emu")
+    return "the emu device needs the JIT library (libnautilus_jit), which "
+           "compiles the kernels' LLVM IR for the host; link Nautilus::jit";
+  return rt::openDevice(kind, ordinal, out);
+}
+
 /// Workspaces on `device` for one launch, released when it ends.
 struct Workspaces {
   rt::Device &device;
@@ -95,6 +124,11 @@ nt_status capi::makeStatus(nt_code code, std::string message) {
   if (code == NT_OK)
     return nullptr;
   return new nt_status_s{code, std::move(message)};
+}
+
+void capi::registerDeviceKind(const std::string &kind, DeviceOpener opener) {
+  std::lock_guard<std::mutex> lock(deviceKinds().mutex);
+  deviceKinds().openers[kind] = opener;
 }
 
 nt_program capi::makeProgram(rt::Bundle bundle, int cacheHit) {
@@ -222,10 +256,10 @@ nt_status nt_device_open(const char *kind, int ordinal, nt_device *out) {
     if (!kind || !out)
       return invalid("nt_device_open: null kind or result");
     std::unique_ptr<rt::Device> device;
-    if (std::string e = rt::openDevice(kind, ordinal, device); !e.empty()) {
+    if (std::string e = openAnyDevice(kind, ordinal, device); !e.empty()) {
       std::string k = kind;
       nt_code code = NT_UNAVAILABLE; // no driver, or it failed
-      if (k != "cpu" && k != "cuda")
+      if (e.rfind("unknown device", 0) == 0)
         code = NT_INVALID_ARGUMENT;
       else if (ordinal < 0 || e.rfind("there is", 0) == 0)
         code = NT_NOT_FOUND;

@@ -48,6 +48,16 @@ NT_EXPORT nt_status makeStatus(nt_code code, std::string message);
 /// A program holding `bundle`.
 NT_EXPORT nt_program makeProgram(rt::Bundle bundle, int cacheHit);
 
+/// Opens a device of a kind the runtime does not hold itself: returns ""
+/// and sets `out`, or the error.
+using DeviceOpener = std::string (*)(int ordinal,
+                                     std::unique_ptr<rt::Device> &out);
+
+/// Makes `kind` openable by nt_device_open (the JIT library registers
+/// "emu", which compiles LLVM IR and so cannot live in the runtime).
+NT_EXPORT void registerDeviceKind(const std::string &kind,
+                                  DeviceOpener opener);
+
 } // namespace nautilus::capi
 
 #endif // NAUTILUS_RUNTIME_API_HANDLES_H

@@ -130,8 +130,10 @@ NT_EXPORT nt_status nt_program_param_shape(nt_program program, const nt_tensor *
 
 typedef struct nt_device_s *nt_device;
 
-/* kind "cpu" (ordinal 0) or "cuda". Without a driver, "cuda" fails with
-   NT_UNAVAILABLE and a message saying so. */
+/* kind "cpu" (ordinal 0), "cuda", or "emu" (ordinal 0: the SIMT emulator,
+   running an NVIDIA bundle's kernel IR on the host; libnautilus_jit only).
+   Without a driver, "cuda" fails with NT_UNAVAILABLE and a message saying
+   so. */
 NT_EXPORT nt_status nt_device_open(const char *kind, int ordinal, nt_device *out);
 NT_EXPORT void nt_device_free(nt_device device);
 NT_EXPORT const char *nt_device_describe(nt_device device);
@@ -156,7 +158,9 @@ NT_EXPORT nt_status nt_launch(nt_device device, nt_program program,
 
 enum {
   NT_COMPILE_NO_DISK_CACHE = 1, /* neither read nor write the disk cache */
-  NT_COMPILE_NO_CACHE = 2       /* no cache at all: always compile */
+  NT_COMPILE_NO_CACHE = 2,      /* no cache at all: always compile */
+  NT_COMPILE_KERNEL_IR = 4      /* NVIDIA targets: keep the kernels' LLVM IR
+                                   too, so that the emu device can run them */
 };
 
 typedef struct nt_compile_options {

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "nautilus.h"
 #include "runtime/Base64.h"
+#include "runtime/DType.h"
 #include "runtime/KernelCache.h"
 #include "runtime/LaunchChecks.h"
 #include "runtime/SizeExpr.h"
@@ -366,6 +367,96 @@ TEST(CApi, EightProcessesShareOneEmptyCache) {
   EXPECT_EQ(cacheHitInChild(source, dir), 2);
 }
 
+/// examples/gemm.tensor's gemm (f16 x f16 -> f32) compiled for `target`
+/// with its kernel IR, run on the emu device at M x N x K and compared with
+/// a plain product: the launch a GPU would get (grid, packed parameters,
+/// tensor maps), checked by the emulator.
+void expectGemmOnEmulator(const char *target, int64_t M, int64_t N,
+                          int64_t K, const char *shapes = nullptr) {
+  nt_compile_options options = {};
+  options.struct_size = sizeof options;
+  options.path = NAUTILUS_EXAMPLES "/gemm.tensor";
+  options.kernel = "gemm";
+  options.target = target;
+  options.shapes = shapes;
+  options.flags = NT_COMPILE_NO_CACHE | NT_COMPILE_KERNEL_IR;
+  nt_program program = nullptr;
+  nt_status s = nt_compile(&options, &program);
+  ASSERT_EQ(s, nullptr) << nt_status_message(s);
+  EXPECT_NE(nt_program_code(program, "nvvm_ir"), nullptr);
+  nt_device device = nullptr;
+  s = nt_device_open("emu", 0, &device);
+  ASSERT_EQ(s, nullptr) << nt_status_message(s);
+  std::vector<uint16_t> a(M * K), b(K * N);
+  std::vector<float> af(M * K), bf(K * N), c(M * N, -1);
+  for (int64_t i = 0; i < M * K; ++i)
+    a[i] = floatToF16Bits(af[i] = float((i * 7) % 13 - 6) / 8);
+  for (int64_t i = 0; i < K * N; ++i)
+    b[i] = floatToF16Bits(bf[i] = float((i * 5) % 11 - 5) / 8);
+  // Device memory: the emulator's buffers are 64-byte aligned.
+  void *da = nullptr, *db = nullptr, *dc = nullptr;
+  ASSERT_EQ(nt_device_alloc(device, a.size() * 2, &da), nullptr);
+  ASSERT_EQ(nt_device_alloc(device, b.size() * 2, &db), nullptr);
+  ASSERT_EQ(nt_device_alloc(device, c.size() * 4, &dc), nullptr);
+  ASSERT_EQ(nt_device_copy_to_device(device, da, a.data(), a.size() * 2),
+            nullptr);
+  ASSERT_EQ(nt_device_copy_to_device(device, db, b.data(), b.size() * 2),
+            nullptr);
+  int64_t as[2] = {M, K}, bs[2] = {K, N}, cs[2] = {M, N};
+  nt_tensor params[3] = {{da, NT_F16, 2, as, nullptr},
+                         {db, NT_F16, 2, bs, nullptr},
+                         {dc, NT_F32, 2, cs, nullptr}};
+  s = nt_launch(device, program, params, 3, nullptr);
+  EXPECT_EQ(s, nullptr) << nt_status_message(s);
+  nt_status_free(s);
+  ASSERT_EQ(nt_device_copy_to_host(device, c.data(), dc, c.size() * 4),
+            nullptr);
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      double want = 0;
+      for (int64_t k = 0; k < K; ++k)
+        want += double(af[i * K + k]) * bf[k * N + j];
+      ASSERT_NEAR(c[i * N + j], want, 1e-4) << target << " " << i << ", " << j;
+    }
+  for (void *m : {da, db, dc})
+    nt_device_free_memory(device, m);
+  nt_device_free(device);
+  nt_program_free(program);
+}
+
+TEST(CApi, RunsNvidiaBundlesOnTheEmulator) {
+  expectGemmOnEmulator("sm_80", 40, 24, 32);
+  expectGemmOnEmulator("sm_90", 64, 48, 64);
+  expectGemmOnEmulator("sm_90", 128, 64, 64, "M=128,N=64,K=64");
+}
+
+TEST(CApi, EmuNeedsTheKernelIR) {
+  nt_compile_options options = {};
+  options.struct_size = sizeof options;
+  options.path = NAUTILUS_EXAMPLES "/gemm.tensor";
+  options.kernel = "gemm";
+  options.target = "sm_80";
+  options.flags = NT_COMPILE_NO_CACHE;
+  nt_program program = nullptr;
+  ASSERT_EQ(nt_compile(&options, &program), nullptr);
+  nt_device device = nullptr;
+  ASSERT_EQ(nt_device_open("emu", 0, &device), nullptr);
+  alignas(64) static uint16_t a[64], b[64];
+  alignas(64) static float c[64];
+  int64_t shape[2] = {8, 8};
+  nt_tensor params[3] = {{a, NT_F16, 2, shape, nullptr},
+                         {b, NT_F16, 2, shape, nullptr},
+                         {c, NT_F32, 2, shape, nullptr}};
+  nt_status s = nt_launch(device, program, params, 3, nullptr);
+  EXPECT_EQ(nt_status_code(s), NT_LAUNCH_ERROR);
+  EXPECT_STREQ(nt_status_message(s),
+               "the bundle has no kernel IR for the emulator: compile it "
+               "with NT_COMPILE_KERNEL_IR");
+  nt_status_free(s);
+  nt_device_free(device);
+  nt_program_free(program);
+}
+
 TEST(CApi, ReportsErrorsWithTheirCodes) {
   nt_program p = nullptr;
   nt_code code = NT_OK;
@@ -388,7 +479,7 @@ TEST(CApi, ReportsErrorsWithTheirCodes) {
   s = nt_device_open("tpu", 0, &device);
   EXPECT_EQ(nt_status_code(s), NT_INVALID_ARGUMENT);
   EXPECT_STREQ(nt_status_message(s),
-               "unknown device 'tpu' (expected cpu or cuda)");
+               "unknown device 'tpu' (expected cpu, cuda or emu)");
   nt_status_free(s);
   const char garbage[] = "{\"format\": \"nautilus-bundle-3\"}";
   s = nt_program_load(garbage, sizeof garbage - 1, &p);

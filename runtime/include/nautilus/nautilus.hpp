@@ -61,7 +61,7 @@ struct Tensor {
 
 class Device {
 public:
-  /// "cpu" or "cuda"; throws Error (NT_UNAVAILABLE without a driver).
+  /// "cpu", "cuda" or "emu"; throws Error (NT_UNAVAILABLE without a driver).
   [[nodiscard]] static Device open(const std::string &kind, int ordinal = 0) {
     nt_device d = nullptr;
     check(nt_device_open(kind.c_str(), ordinal, &d));
@@ -97,8 +97,9 @@ struct CompileOptions {
   std::string shapes; // "N=128,D=64"
   std::string schedule = "default";
   std::string cacheDir;
-  uint32_t flags = 0;
+  uint32_t flags = 0;  // NT_COMPILE_*
   bool explain = false;
+  bool kernelIR = false; // NVIDIA targets: runnable on the emu device too
 };
 
 class Program {
@@ -127,7 +128,7 @@ public:
                            orNull(o.shapes),
                            orNull(o.schedule),
                            orNull(o.cacheDir),
-                           o.flags,
+                           o.flags | (o.kernelIR ? NT_COMPILE_KERNEL_IR : 0u),
                            o.explain ? 1 : 0};
     nt_program p = nullptr;
     check(nt_compile(&raw, &p));
