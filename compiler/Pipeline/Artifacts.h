@@ -11,6 +11,8 @@
 //   Amdgcn  AMDGCN assembly (AMD targets)
 //   Bundle  the launch plan and the PTX as one checksummed JSON document
 //           (NVIDIA; runtime/Bundle.h)
+//   ReferenceCuda  the plain CUDA C++ reference kernels (ReferenceCuda.h)
+//   ReferencePtx   their PTX, compiled by NVRTC (NVIDIA; Nvrtc.h)
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_PIPELINE_ARTIFACTS_H
@@ -22,7 +24,9 @@
 
 namespace nautilus {
 
-enum class Artifact { Alg, Tile, Gpu, Llvm, Obj, Ptx, Amdgcn, Bundle };
+enum class Artifact {
+  Alg, Tile, Gpu, Llvm, Obj, Ptx, Amdgcn, Bundle, ReferenceCuda, ReferencePtx
+};
 
 /// Whether `kind` is something `target`'s compilation produces.
 bool artifactAppliesTo(Artifact kind, const TargetInfo &target);
@@ -33,7 +37,8 @@ inline bool isBinaryArtifact(Artifact kind) { return kind == Artifact::Obj; }
 /// Lowers `compilation` as far as `kind` needs and writes the artefact to
 /// `out`. On failure the compilation's fault() says whose it is, and
 /// failureMessage() what failed (for the code generation after the last stage,
-/// Fault::Compiler with its own message).
+/// Fault::Compiler with its own message; for a reference kernel that cannot
+/// be made here, Fault::Unavailable with the reason).
 mlir::LogicalResult emitArtifact(Compilation &compilation, Artifact kind,
                                  std::string &out);
 

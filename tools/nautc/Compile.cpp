@@ -39,6 +39,8 @@ std::optional<Artifact> artifactNamed(llvm::StringRef name) {
       .Case("ptx", Artifact::Ptx)
       .Case("amdgcn", Artifact::Amdgcn)
       .Case("bundle", Artifact::Bundle)
+      .Case("reference-cuda", Artifact::ReferenceCuda)
+      .Case("reference-ptx", Artifact::ReferencePtx)
       .Default(std::nullopt);
 }
 
@@ -75,8 +77,8 @@ int nautilus::runCompile(const Options &opts) {
   std::optional<Artifact> kind = artifactNamed(opts.emit);
   if (!kind) {
     llvm::errs() << "nautc: unknown --emit kind '" << opts.emit
-                 << "' (expected alg, tile, gpu, llvm, obj, ptx, amdgcn or "
-                    "bundle)\n";
+                 << "' (expected alg, tile, gpu, llvm, obj, ptx, amdgcn, "
+                    "bundle, reference-cuda or reference-ptx)\n";
     return kExitUsage;
   }
   if (!artifactAppliesTo(*kind, *target)) {
@@ -90,6 +92,10 @@ int nautilus::runCompile(const Options &opts) {
   Compilation compilation(*loaded.module, *target, schedules);
   std::string text;
   if (failed(emitArtifact(compilation, *kind, text))) {
+    if (compilation.fault() == Fault::Unavailable) {
+      llvm::errs() << "nautc: error: " << compilation.failureMessage() << "\n";
+      return kExitUserError;
+    }
     if (compilation.fault() != Fault::Schedules)
       return internalError(compilation.failureMessage());
     // A schedule file's schedules rejected (diagnosed) or not lowered.

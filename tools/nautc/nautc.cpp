@@ -32,7 +32,11 @@ options:
   --target T             @TARGETS@ (default: cpu)
   --shape N=4096,D=128   bind sizes (compile) or give their values (run)
   --emit KIND            compile: alg, tile, gpu, llvm, obj, ptx, amdgcn,
-                         bundle
+                         bundle, reference-cuda (plain CUDA C++
+                         reference kernels, a kernel a definition, to
+                         check a GPU's results with), reference-ptx
+                         (their PTX from NVRTC, loaded at run time;
+                         sm_* targets)
                          (default: obj for cpu, ptx for sm_*, amdgcn for gfx*)
   -o PATH                compile: where to write the artefact (default: stdout)
   --schedule S           default (the heuristics), auto (contractions with
