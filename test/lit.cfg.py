@@ -69,6 +69,13 @@ if find_nvrtc():
 else:
     lit_config.note("NVRTC not found: the reference kernels are not compiled to PTX")
 
+# A host C++ compiler, which `nautc run --device reference-host` builds the
+# reference kernels with: tests that run them say `REQUIRES: host-cxx`.
+if shutil.which("c++"):
+    config.available_features.add("host-cxx")
+else:
+    lit_config.note("no host C++ compiler (c++): the reference kernels are not run on the host")
+
 # nvdisasm (the CUDA toolkit's, or NVIDIA's wheel from PyPI, which
 # scripts/bootstrap.sh installs): tests of the SASS ptxas makes say
 # `REQUIRES: ptxas, nvdisasm`.
