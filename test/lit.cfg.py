@@ -49,6 +49,39 @@ else:
     config.substitutions.append(("%ptxas_arg", ""))
     lit_config.note("ptxas not found: PTX is generated but not assembled")
 
+# NVRTC (the CUDA toolkit's libnvrtc), which `--emit reference-ptx` loads at
+# run time from where compiler/Pipeline/Nvrtc.cpp looks: tests that compile
+# the reference kernels with it say `REQUIRES: nvrtc`.
+def find_nvrtc():
+    import ctypes
+    if os.environ.get("NAUTILUS_NVRTC"):
+        candidates = [os.environ["NAUTILUS_NVRTC"]]
+    else:
+        names = ["libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2"]
+        dirs = ([os.path.join(os.environ["CUDA_HOME"], "lib64")] if os.environ.get("CUDA_HOME") else []) + \
+            ["/usr/local/cuda/lib64", "/usr/local/cuda/lib"]
+        candidates = names + [os.path.join(d, n) for d in dirs for n in names]
+    for path in candidates:
+        try:
+            ctypes.CDLL(path)
+            return path
+        except OSError:
+            continue
+    return None
+
+
+if find_nvrtc():
+    config.available_features.add("nvrtc")
+else:
+    lit_config.note("NVRTC not found: the reference kernels are not compiled to PTX")
+
+# A host C++ compiler, which `nautc run --device reference-host` builds the
+# reference kernels with: tests that run them say `REQUIRES: host-cxx`.
+if shutil.which("c++"):
+    config.available_features.add("host-cxx")
+else:
+    lit_config.note("no host C++ compiler (c++): the reference kernels are not run on the host")
+
 # nvdisasm (the CUDA toolkit's, or NVIDIA's wheel from PyPI, which
 # scripts/bootstrap.sh installs): tests of the SASS ptxas makes say
 # `REQUIRES: ptxas, nvdisasm`.

@@ -3,7 +3,9 @@
 #include "compiler/Pipeline/Bundle.h"
 #include "compiler/Pipeline/BundleHeader.h"
 #include "compiler/Pipeline/HostLibrary.h"
+#include "compiler/Pipeline/Nvrtc.h"
 #include "compiler/Pipeline/Pipelines.h"
+#include "compiler/Pipeline/ReferenceCuda.h"
 
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/Module.h"
@@ -51,6 +53,28 @@ LogicalResult emitKernels(Compilation &compilation, Artifact kind,
   return success();
 }
 
+/// The reference kernels of the compilation's alg kernel: their source,
+/// or their PTX from NVRTC.
+LogicalResult emitReference(Compilation &compilation, Artifact kind,
+                            std::string &out) {
+  ReferenceProgram program;
+  if (std::string e = generateReferenceCuda(
+          *compilation.module().getOps<alg::KernelOp>().begin(), program);
+      !e.empty())
+    return compilation.markUnavailable(e);
+  if (kind == Artifact::ReferenceCuda)
+    return out = program.source, success();
+  NvrtcResult ptx = compileCudaToPtx(
+      program.source, program.name + ".cu",
+      {referenceArchitecture(compilation.target().chip), "--fmad=false"});
+  if (ptx.unavailable)
+    return compilation.markUnavailable(ptx.error);
+  if (!ptx.succeeded())
+    return compilation.markFailed("the reference kernels did not compile: " +
+                                  ptx.error);
+  return out = std::move(ptx.ptx), success();
+}
+
 } // namespace
 
 bool nautilus::artifactAppliesTo(Artifact kind, const TargetInfo &target) {
@@ -58,12 +82,14 @@ bool nautilus::artifactAppliesTo(Artifact kind, const TargetInfo &target) {
   case Artifact::Alg:
   case Artifact::Tile:
   case Artifact::Llvm:
+  case Artifact::ReferenceCuda:
     return true;
   case Artifact::Obj:
     return target.isCPU();
   case Artifact::Gpu:
     return target.isGPU();
   case Artifact::Ptx:
+  case Artifact::ReferencePtx:
     return target.isNVIDIA();
   case Artifact::Bundle:
   case Artifact::Header:
@@ -98,6 +124,9 @@ LogicalResult nautilus::emitArtifact(Compilation &compilation, Artifact kind,
       out = bundleHeader(bundle.plan, bundle.target, out);
     return success();
   }
+  case Artifact::ReferenceCuda:
+  case Artifact::ReferencePtx:
+    return emitReference(compilation, kind, out);
   default:
     break;
   }

@@ -14,6 +14,8 @@
 //           runtime/Bundle.h)
 //   Header  the bundle as a C++ header with a typed launcher, for an
 //           application that links the runtime alone (BundleHeader.h)
+//   ReferenceCuda  the plain CUDA C++ reference kernels (ReferenceCuda.h)
+//   ReferencePtx   their PTX, compiled by NVRTC (NVIDIA; Nvrtc.h)
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_PIPELINE_ARTIFACTS_H
@@ -34,7 +36,9 @@ enum class Artifact {
   Ptx,
   Amdgcn,
   Bundle,
-  Header
+  Header,
+  ReferenceCuda,
+  ReferencePtx
 };
 
 /// Whether `kind` is something `target`'s compilation produces.
@@ -46,7 +50,8 @@ inline bool isBinaryArtifact(Artifact kind) { return kind == Artifact::Obj; }
 /// Lowers `compilation` as far as `kind` needs and writes the artefact to
 /// `out`. On failure the compilation's fault() says whose it is, and
 /// failureMessage() what failed (for the code generation after the last stage,
-/// Fault::Compiler with its own message).
+/// Fault::Compiler with its own message; for a reference kernel that cannot
+/// be made here, Fault::Unavailable with the reason).
 mlir::LogicalResult emitArtifact(Compilation &compilation, Artifact kind,
                                  std::string &out);
 

@@ -31,8 +31,10 @@ class ScheduleProvider;
 enum class Stage { Alg, Tile, HostLLVM, Gpu, GpuLLVM };
 
 /// Whose fault a failed stage is: the schedules a provider replaced (a
-/// user's schedule file: a user error) or the compiler's (a bug).
-enum class Fault { None, Schedules, Compiler };
+/// user's schedule file: a user error), the compiler's (a bug), or no one's:
+/// what was asked for cannot be made here (a library missing, such as
+/// NVRTC, or an op the reference kernels do not cover).
+enum class Fault { None, Schedules, Compiler, Unavailable };
 
 class Compilation {
 public:
@@ -60,6 +62,11 @@ public:
   /// the compiler's: `what` failed. Returns failure.
   mlir::LogicalResult markFailed(std::string what) {
     return fail(Fault::Compiler, std::move(what));
+  }
+  /// Records that what follows the last stage cannot be made here, for
+  /// the reason `why`. Returns failure.
+  mlir::LogicalResult markUnavailable(std::string why) {
+    return fail(Fault::Unavailable, std::move(why));
   }
 
 private:

@@ -40,6 +40,8 @@ std::optional<Artifact> artifactNamed(llvm::StringRef name) {
       .Case("amdgcn", Artifact::Amdgcn)
       .Case("bundle", Artifact::Bundle)
       .Case("header", Artifact::Header)
+      .Case("reference-cuda", Artifact::ReferenceCuda)
+      .Case("reference-ptx", Artifact::ReferencePtx)
       .Default(std::nullopt);
 }
 
@@ -77,7 +79,7 @@ int nautilus::runCompile(const Options &opts) {
   if (!kind) {
     llvm::errs() << "nautc: unknown --emit kind '" << opts.emit
                  << "' (expected alg, tile, gpu, llvm, obj, ptx, amdgcn, "
-                    "bundle or header)\n";
+                    "bundle, header, reference-cuda or reference-ptx)\n";
     return kExitUsage;
   }
   if (!artifactAppliesTo(*kind, *target)) {
@@ -91,6 +93,10 @@ int nautilus::runCompile(const Options &opts) {
   Compilation compilation(*loaded.module, *target, schedules);
   std::string text;
   if (failed(emitArtifact(compilation, *kind, text))) {
+    if (compilation.fault() == Fault::Unavailable) {
+      llvm::errs() << "nautc: error: " << compilation.failureMessage() << "\n";
+      return kExitUserError;
+    }
     if (compilation.fault() != Fault::Schedules)
       return internalError(compilation.failureMessage());
     // A schedule file's schedules rejected (diagnosed) or not lowered.

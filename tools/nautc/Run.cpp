@@ -16,6 +16,7 @@
 #include "compiler/Pipeline/Pipelines.h"
 #include "compiler/Pipeline/Precision.h"
 #include "compiler/Pipeline/RandomInputs.h"
+#include "compiler/Pipeline/ReferenceHost.h"
 #include "compiler/Pipeline/RunMemory.h"
 #include "compiler/Schedule/ScheduleProvider.h"
 #include "dialects/Alg/KernelSignature.h"
@@ -82,8 +83,13 @@ int deviceTarget(const Options &opts, TargetInfo &target) {
                         "use --device emu");
     return kExitSuccess;
   }
+  if (opts.device == "reference-host")
+    return opts.profile ? usageError("--profile counts memory traffic on the "
+                                     "emulator: use --device emu")
+                        : kExitSuccess;
   return usageError("--device " + opts.device +
-                    " is not available in this build (devices: cpu, emu)");
+                    " is not available in this build (devices: cpu, emu, "
+                    "reference-host)");
 }
 
 /// `profile: PROGRAM: shared KIND R requests, W wavefronts (C from bank
@@ -170,6 +176,7 @@ int prepareInputs(const Options &opts, alg::KernelOp kernel, RunInputs &run) {
 struct Device {
   std::unique_ptr<CpuExecutor> cpu;
   std::unique_ptr<EmuExecutor> emulator;
+  std::unique_ptr<ReferenceHostExecutor> reference;
   std::vector<std::pair<std::string, emu::MemoryProfile>> profiles;
   bool profileNext = false; // --profile: the first run only
   std::function<std::string(std::vector<rt::HostTensor> &, bool *)> runOnce;
@@ -213,6 +220,21 @@ int makeDevice(const Options &opts, Compilation &compilation,
     device.profileNext = false;
     return device.emulator->run(run.sizes, run.tensors, out, fault,
                                 profile ? &device.profiles : nullptr);
+  };
+  return kExitSuccess;
+}
+
+/// --device reference-host: the reference kernels (ReferenceCuda.h) of the
+/// alg kernel `kernel`, compiled for the host.
+int makeReferenceDevice(alg::KernelOp kernel, const RunInputs &run,
+                        Device &device) {
+  std::string error;
+  bool rejected = false;
+  device.reference = ReferenceHostExecutor::create(kernel, error, &rejected);
+  if (!device.reference)
+    return rejected ? internalError(error) : userError(error);
+  device.runOnce = [&](std::vector<rt::HostTensor> &out, bool *) {
+    return device.reference->run(run.sizes, run.tensors, out);
   };
   return kExitSuccess;
 }
@@ -305,7 +327,11 @@ int nautilus::runRun(const Options &opts) {
     return userError(e);
   std::optional<rt::DType> rounded = roundedIntermediateType(*loaded.module);
   Device device;
-  if (int rc = makeDevice(opts, compilation, run, device))
+  if (int rc = opts.device == "reference-host"
+                   ? makeReferenceDevice(
+                         *reference->getOps<alg::KernelOp>().begin(), run,
+                         device)
+                   : makeDevice(opts, compilation, run, device))
     return rc;
 
   std::vector<rt::HostTensor> outputs;

@@ -2,7 +2,8 @@
 //
 //   nautc compile FILE.tensor [-k KERNEL] --target T [--shape N=4096,...]
 //                 [--emit KIND] [-o OUT]
-//   nautc run     FILE.tensor [-k KERNEL] --shape ... [--device cpu|emu]
+//   nautc run     FILE.tensor [-k KERNEL] --shape ...
+//                 [--device cpu|emu|reference-host]
 //                 [--input NAME=PATH.npy ...] [--seed N] [--save DIR]
 //                 [--check] [--time] [--profile] [--fibre-order ORDER]
 //
@@ -34,7 +35,12 @@ options:
   --emit KIND            compile: alg, tile, gpu, llvm, obj, ptx, amdgcn,
                          bundle (the launch plan and the code, for the
                          runtime; cpu and sm_*), header (the bundle in a
-                         C++ header with a typed launcher)
+                         C++ header with a typed launcher),
+                         reference-cuda (plain CUDA C++
+                         reference kernels, a kernel a definition, to
+                         check a GPU's results with), reference-ptx
+                         (their PTX from NVRTC, loaded at run time;
+                         sm_* targets)
                          (default: obj for cpu, ptx for sm_*, amdgcn for gfx*)
   -o PATH                compile: where to write the artefact (default: stdout)
   --schedule S           default (the heuristics), auto (contractions with
@@ -54,9 +60,13 @@ options:
                          host's threads for cpu); 1 keeps the largest
                          tiles whatever the problem's size (but a
                          reduction's, which fit a block)
-  --device cpu|emu       run: where to run: the host CPU, or the SIMT
+  --device cpu|emu|reference-host
+                         run: where to run: the host CPU, or the SIMT
                          emulator running the NVIDIA kernels (--target
-                         sm_80, the default there, or sm_90)
+                         sm_80, the default there, or sm_90), or the
+                         reference kernels (--emit reference-cuda)
+                         compiled for the host by $CXX or c++ (with
+                         --check: the reference checked itself)
   --input NAME=PATH.npy  run: an input (others are random, seeded)
   --seed N               run: the seed of random inputs (default 0)
   --save DIR             run: write every output as DIR/NAME.npy
