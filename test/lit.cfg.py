@@ -124,3 +124,20 @@ try:
     config.available_features.add("numpy")
 except ImportError:
     lit_config.note("numpy not found: end-to-end comparisons with numpy are skipped")
+
+# An NVIDIA driver (libcuda.so.1): `nautc run --device cuda` and the C
+# API's cuda device run kernels on a GPU. Tests that need one say
+# `REQUIRES: cuda-driver`; those of the driverless error, the opposite.
+def has_cuda_driver():
+    import ctypes
+    try:
+        ctypes.CDLL("libcuda.so.1")
+        return True
+    except OSError:
+        return False
+
+
+if has_cuda_driver():
+    config.available_features.add("cuda-driver")
+else:
+    lit_config.note("no NVIDIA driver: GPU runs (REQUIRES: cuda-driver) skipped")

@@ -68,6 +68,15 @@ std::string nautilus::checkOutputs(alg::KernelOp reference,
   if (std::string e = interpretKernel(reference, sizes, inputs, expected);
       !e.empty())
     return e;
+  compareOutputs(reference, sizes, expected, outputs, rounded, checks);
+  return "";
+}
+
+void nautilus::compareOutputs(alg::KernelOp reference, const SizeValues &sizes,
+                              const std::vector<rt::HostTensor> &expected,
+                              const std::vector<rt::HostTensor> &outputs,
+                              std::optional<rt::DType> rounded,
+                              std::vector<OutputCheck> &checks) {
   KernelSignature sig = getSignature(reference);
   checks.clear();
   for (size_t i = 0; i < outputs.size(); ++i) {
@@ -76,5 +85,4 @@ std::string nautilus::checkOutputs(alg::KernelOp reference,
     checks.push_back({sig.outputs[i].name, tolerance,
                       rt::compareTensors(outputs[i], expected[i], tolerance)});
   }
-  return "";
 }

@@ -49,6 +49,15 @@ std::string checkOutputs(alg::KernelOp reference, const SizeValues &sizes,
                          std::optional<rt::DType> rounded,
                          std::vector<OutputCheck> &checks);
 
+/// Compares each of `outputs` with `expected` (the reference's outputs:
+/// the interpreter's, or the reference kernels' on a GPU) within the
+/// tolerance of `reference` (the alg kernel with its sizes bound).
+void compareOutputs(alg::KernelOp reference, const SizeValues &sizes,
+                    const std::vector<rt::HostTensor> &expected,
+                    const std::vector<rt::HostTensor> &outputs,
+                    std::optional<rt::DType> rounded,
+                    std::vector<OutputCheck> &checks);
+
 } // namespace nautilus
 
 #endif

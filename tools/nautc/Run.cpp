@@ -10,6 +10,7 @@
 #include "compiler/Interpreter/AlgInterpreter.h"
 #include "compiler/Pipeline/Check.h"
 #include "compiler/Pipeline/CpuExecutor.h"
+#include "compiler/Pipeline/CudaExecutor.h"
 #include "compiler/Pipeline/Driver.h"
 #include "compiler/Pipeline/EmuExecutor.h"
 #include "compiler/Pipeline/LoadKernel.h"
@@ -83,13 +84,21 @@ int deviceTarget(const Options &opts, TargetInfo &target) {
                         "use --device emu");
     return kExitSuccess;
   }
-  if (opts.device == "reference-host")
-    return opts.profile ? usageError("--profile counts memory traffic on the "
-                                     "emulator: use --device emu")
-                        : kExitSuccess;
+  if (opts.device == "reference-host" || opts.device == "cuda") {
+    if (opts.profile)
+      return usageError("--profile counts memory traffic on the emulator: "
+                        "use --device emu");
+    if (opts.device == "cuda" && target.isCPU())
+      target = *getTarget(firstTargetOf(TargetFamily::NVIDIA).name,
+                          opts.multiprocessors);
+    if (opts.device == "cuda" && !target.isNVIDIA())
+      return usageError("--device cuda runs NVIDIA kernels: use --target "
+                        "sm_80 or sm_90");
+    return kExitSuccess;
+  }
   return usageError("--device " + opts.device +
                     " is not available in this build (devices: cpu, emu, "
-                    "reference-host)");
+                    "cuda, reference-host)");
 }
 
 /// `profile: PROGRAM: shared KIND R requests, W wavefronts (C from bank
@@ -176,6 +185,7 @@ int prepareInputs(const Options &opts, alg::KernelOp kernel, RunInputs &run) {
 struct Device {
   std::unique_ptr<CpuExecutor> cpu;
   std::unique_ptr<EmuExecutor> emulator;
+  std::unique_ptr<CudaExecutor> gpu;
   std::unique_ptr<ReferenceHostExecutor> reference;
   std::vector<std::pair<std::string, emu::MemoryProfile>> profiles;
   bool profileNext = false; // --profile: the first run only
@@ -224,6 +234,41 @@ int makeDevice(const Options &opts, Compilation &compilation,
   return kExitSuccess;
 }
 
+int printChecks(const std::vector<OutputCheck> &checks);
+
+/// --device cuda: the bundle on cuda device 0 (the driver compiles the PTX).
+int makeCudaDevice(Compilation &compilation, const RunInputs &run,
+                   Device &device) {
+  std::string error;
+  bool compilerFault = false;
+  device.gpu = CudaExecutor::create(compilation, error, compilerFault);
+  if (!device.gpu)
+    return compilerFault ? internalError(error) : userError(error);
+  device.runOnce = [&](std::vector<rt::HostTensor> &out, bool *) {
+    return device.gpu->run(run.sizes, run.tensors, out);
+  };
+  return kExitSuccess;
+}
+
+/// --check on a GPU: each output against the reference kernels' on the same
+/// GPU (ReferenceCuda.h, by NVRTC), which the interpreter could not match
+/// at a GPU's sizes.
+int reportGpuCheck(alg::KernelOp reference, const TargetInfo &target,
+                   const RunInputs &run,
+                   const std::vector<rt::HostTensor> &outputs,
+                   std::optional<rt::DType> rounded) {
+  std::string error;
+  auto executor = ReferenceGpuExecutor::create(reference, target.chip, error);
+  std::vector<rt::HostTensor> expected;
+  if (executor)
+    error = executor->run(run.sizes, run.tensors, expected);
+  if (!error.empty())
+    return userError("--check on cuda: " + error);
+  std::vector<OutputCheck> checks;
+  compareOutputs(reference, run.sizes, expected, outputs, rounded, checks);
+  return printChecks(checks);
+}
+
 /// --device reference-host: the reference kernels (ReferenceCuda.h) of the
 /// alg kernel `kernel`, compiled for the host.
 int makeReferenceDevice(alg::KernelOp kernel, const RunInputs &run,
@@ -263,6 +308,11 @@ int reportCheck(alg::KernelOp reference, const RunInputs &run,
                                    rounded, checks);
       !e.empty())
     return userError("the reference interpreter failed: " + e);
+  return printChecks(checks);
+}
+
+/// Prints each check, PASS or FAIL, and the verdict.
+int printChecks(const std::vector<OutputCheck> &checks) {
   bool pass = true;
   for (const OutputCheck &check : checks) {
     const rt::Comparison &c = check.comparison;
@@ -327,10 +377,11 @@ int nautilus::runRun(const Options &opts) {
     return userError(e);
   std::optional<rt::DType> rounded = roundedIntermediateType(*loaded.module);
   Device device;
+  alg::KernelOp referenceKernel = *reference->getOps<alg::KernelOp>().begin();
   if (int rc = opts.device == "reference-host"
-                   ? makeReferenceDevice(
-                         *reference->getOps<alg::KernelOp>().begin(), run,
-                         device)
+                   ? makeReferenceDevice(referenceKernel, run, device)
+               : opts.device == "cuda"
+                   ? makeCudaDevice(compilation, run, device)
                    : makeDevice(opts, compilation, run, device))
     return rc;
 
@@ -365,6 +416,7 @@ int nautilus::runRun(const Options &opts) {
                    << rt::formatShape(outputs[i].shape()) << "\n";
     return kExitSuccess;
   }
-  return reportCheck(*reference->getOps<alg::KernelOp>().begin(), run,
-                     outputs, rounded);
+  if (opts.device == "cuda")
+    return reportGpuCheck(referenceKernel, target, run, outputs, rounded);
+  return reportCheck(referenceKernel, run, outputs, rounded);
 }

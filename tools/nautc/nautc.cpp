@@ -3,7 +3,7 @@
 //   nautc compile FILE.tensor [-k KERNEL] --target T [--shape N=4096,...]
 //                 [--emit KIND] [-o OUT]
 //   nautc run     FILE.tensor [-k KERNEL] --shape ...
-//                 [--device cpu|emu|reference-host]
+//                 [--device cpu|emu|cuda|reference-host]
 //                 [--input NAME=PATH.npy ...] [--seed N] [--save DIR]
 //                 [--check] [--time] [--profile] [--fibre-order ORDER]
 //
@@ -60,10 +60,13 @@ options:
                          host's threads for cpu); 1 keeps the largest
                          tiles whatever the problem's size (but a
                          reduction's, which fit a block)
-  --device cpu|emu|reference-host
+  --device cpu|emu|cuda|reference-host
                          run: where to run: the host CPU, or the SIMT
                          emulator running the NVIDIA kernels (--target
-                         sm_80, the default there, or sm_90), or the
+                         sm_80, the default there, or sm_90), or an
+                         NVIDIA GPU through the driver (cuda device 0;
+                         --check compares with the reference kernels
+                         run on the GPU, compiled by NVRTC), or the
                          reference kernels (--emit reference-cuda)
                          compiled for the host by $CXX or c++ (with
                          --check: the reference checked itself)

@@ -1,0 +1,192 @@
+//===- CudaExecutor.cpp - Kernels and their references on a GPU -----------===//
+#include "compiler/Pipeline/CudaExecutor.h"
+#include "compiler/Pipeline/Bundle.h"
+#include "compiler/Pipeline/Nvrtc.h"
+#include "runtime/CudaDriver.h"
+#include "runtime/LaunchChecks.h"
+
+#include <climits>
+
+using namespace nautilus;
+
+namespace {
+
+/// Device memory for one run, freed when it ends.
+struct DeviceBuffers {
+  rt::Device &device;
+  std::vector<void *> memory;
+  ~DeviceBuffers() {
+    for (void *m : memory)
+      device.release(m);
+  }
+  /// `bytes` of device memory holding `from` (when given).
+  std::string add(size_t bytes, const void *from, void *&out) {
+    if (std::string e = device.allocate(bytes, &out); !e.empty())
+      return e;
+    memory.push_back(out);
+    return from ? device.copyToDevice(out, from, bytes) : "";
+  }
+};
+
+} // namespace
+
+std::unique_ptr<CudaExecutor> CudaExecutor::create(Compilation &compilation,
+                                                   std::string &error,
+                                                   bool &compilerFault) {
+  compilerFault = false;
+  auto executor = std::unique_ptr<CudaExecutor>(new CudaExecutor());
+  if (std::string e = rt::openCudaDevice(0, executor->device); !e.empty())
+    return error = e, nullptr;
+  rt::Bundle bundle;
+  if (failed(buildBundle(compilation, bundle))) {
+    compilerFault = true;
+    return error = compilation.failureMessage(), nullptr;
+  }
+  if (std::string e = executor->device->load(bundle, executor->kernel);
+      !e.empty())
+    return error = e, nullptr;
+  executor->plan = bundle.plan;
+  return executor;
+}
+
+std::string CudaExecutor::run(const SizeValues &kernelSizes,
+                              const std::vector<rt::HostTensor> &inputs,
+                              std::vector<rt::HostTensor> &outputs) {
+  const rt::SizeValues sizes = plan.withDerivedSizes(kernelSizes);
+  DeviceBuffers memory{*device, {}};
+  std::vector<rt::BufferView> views;
+  std::vector<std::pair<size_t, rt::HostTensor>> results; // (buffer, host)
+  size_t next = 0;
+  for (size_t i = 0; i < plan.buffers.size(); ++i) {
+    const rt::BufferDesc &b = plan.buffers[i];
+    std::vector<int64_t> shape = rt::extentsOf(b, sizes);
+    if (b.role == rt::BufferRole::Scalar) { // by value, from the host
+      views.push_back({const_cast<void *>(inputs[next++].data()), shape});
+      continue;
+    }
+    rt::HostTensor host = b.role == rt::BufferRole::Input
+                              ? inputs[next++]
+                              : rt::HostTensor::zeros(b.dtype, shape);
+    void *at = nullptr;
+    if (std::string e = memory.add(
+            host.numBytes(),
+            b.role == rt::BufferRole::Input ? host.data() : nullptr, at);
+        !e.empty())
+      return "buffer '" + b.name + "': " + e;
+    views.push_back({at, shape});
+    if (b.role == rt::BufferRole::Output)
+      results.emplace_back(i, std::move(host));
+  }
+  if (std::string e = kernel->launch(views, sizes, nullptr); !e.empty())
+    return e;
+  outputs.clear();
+  for (auto &[i, host] : results) {
+    if (std::string e =
+            device->copyToHost(host.data(), views[i].data, host.numBytes());
+        !e.empty())
+      return e;
+    outputs.push_back(std::move(host));
+  }
+  return "";
+}
+
+std::unique_ptr<ReferenceGpuExecutor>
+ReferenceGpuExecutor::create(alg::KernelOp kernel, const std::string &chip,
+                             std::string &error) {
+  auto executor =
+      std::unique_ptr<ReferenceGpuExecutor>(new ReferenceGpuExecutor());
+  if (std::string e = rt::openCudaDevice(0, executor->device); !e.empty())
+    return error = e, nullptr;
+  if (std::string e = generateReferenceCuda(kernel, executor->reference);
+      !e.empty())
+    return error = "no reference kernels: " + e, nullptr;
+  NvrtcResult ptx =
+      compileCudaToPtx(executor->reference.source, executor->reference.name,
+                       {referenceArchitecture(chip), "--fmad=false"});
+  if (!ptx.succeeded())
+    return error = "the reference kernels: " + ptx.error, nullptr;
+  const rt::cuda::Driver *driver = rt::cuda::load(error);
+  auto *context = reinterpret_cast<rt::cuda::CUcontext *>(&executor->context);
+  auto *module = reinterpret_cast<rt::cuda::CUmodule *>(&executor->module);
+  if (rt::cuda::CUresult r = driver->cuDevicePrimaryCtxRetain(context, 0);
+      r != rt::cuda::CUDA_SUCCESS)
+    return error = rt::cuda::describe(*driver, r), nullptr;
+  driver->cuCtxSetCurrent(*context);
+  if (rt::cuda::CUresult r = driver->cuModuleLoadDataEx(
+          module, ptx.ptx.c_str(), 0, nullptr, nullptr);
+      r != rt::cuda::CUDA_SUCCESS)
+    return error = "the driver cannot load the reference kernels: " +
+                   rt::cuda::describe(*driver, r),
+           nullptr;
+  return executor;
+}
+
+ReferenceGpuExecutor::~ReferenceGpuExecutor() {
+  std::string ignored;
+  const rt::cuda::Driver *driver = rt::cuda::load(ignored);
+  if (!driver || !context)
+    return;
+  driver->cuCtxSetCurrent(static_cast<rt::cuda::CUcontext>(context));
+  if (module)
+    driver->cuModuleUnload(static_cast<rt::cuda::CUmodule>(module));
+  driver->cuDevicePrimaryCtxRelease(0);
+}
+
+std::string ReferenceGpuExecutor::run(const SizeValues &sizes,
+                                      const std::vector<rt::HostTensor> &inputs,
+                                      std::vector<rt::HostTensor> &outputs) {
+  std::string error;
+  const rt::cuda::Driver *driver = rt::cuda::load(error);
+  driver->cuCtxSetCurrent(static_cast<rt::cuda::CUcontext>(context));
+  const ReferenceProgram &p = reference;
+  DeviceBuffers memory{*device, {}};
+  std::vector<void *> pointers(p.buffers.size());
+  std::vector<rt::HostTensor> hosts(p.buffers.size());
+  size_t next = 0;
+  for (size_t b = 0; b < p.buffers.size(); ++b) {
+    std::vector<int64_t> shape;
+    for (const Dim &d : p.buffers[b].dims)
+      shape.push_back(rt::extentOf(d, sizes));
+    bool input = p.buffers[b].role == ReferenceBuffer::Role::Input;
+    hosts[b] = input ? inputs[next++]
+                     : rt::HostTensor::zeros(p.buffers[b].dtype, shape);
+    if (std::string e = memory.add(hosts[b].numBytes(),
+                                   input ? hosts[b].data() : nullptr,
+                                   pointers[b]);
+        !e.empty())
+      return "reference buffer '" + p.buffers[b].name + "': " + e;
+  }
+  std::vector<long long> sizeValues;
+  for (const std::string &size : p.sizes)
+    sizeValues.push_back(sizes.at(size));
+  for (const ReferenceLaunch &launch : p.launches) {
+    rt::cuda::CUfunction function = nullptr;
+    driver->cuModuleGetFunction(&function,
+                                static_cast<rt::cuda::CUmodule>(module),
+                                launch.kernel.c_str());
+    std::vector<void *> params;
+    for (unsigned b : launch.buffers)
+      params.push_back(&pointers[b]);
+    for (long long &value : sizeValues)
+      params.push_back(&value);
+    int64_t blocks = p.blocks(launch, sizes);
+    if (!function || blocks > INT_MAX)
+      return "cannot launch the reference kernel " + launch.kernel;
+    if (rt::cuda::CUresult r = driver->cuLaunchKernel(
+            function, static_cast<unsigned>(blocks), 1, 1,
+            ReferenceProgram::kBlockThreads, 1, 1, 0, nullptr, params.data(),
+            nullptr);
+        r != rt::cuda::CUDA_SUCCESS)
+      return "launch of the reference kernel " + launch.kernel +
+             " failed: " + rt::cuda::describe(*driver, r);
+  }
+  outputs.clear();
+  for (unsigned b : p.outputs) {
+    if (std::string e = device->copyToHost(hosts[b].data(), pointers[b],
+                                           hosts[b].numBytes());
+        !e.empty())
+      return e;
+    outputs.push_back(std::move(hosts[b]));
+  }
+  return "";
+}
