@@ -517,8 +517,8 @@ bool readBundle(std::string_view bytes, Bundle &out, std::string &error) {
     }
   }
   if (out.code.empty()) {
-    error = "missing the kernels' code (a field 'ptx', 'nvvm_ir' or "
-            "'host_library')";
+    error = "missing the kernels' code (a field 'ptx', 'nvvm_ir', 'hsaco' "
+            "or 'host_library')";
     return false;
   }
   if (const Value *explain = doc.find("explain")) {

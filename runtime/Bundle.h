@@ -33,11 +33,13 @@
 //                  written and as size expressions (SizeExpr.h), which must
 //                  hold (be non-zero) for a launch
 //   explain        (optional) what `--explain` said when it was compiled
-//   ptx, nvvm_ir, host_library
+//   ptx, nvvm_ir, hsaco, host_library
 //                  the kernels' code, one member a kind (kCodeKinds): "ptx"
 //                  is the module's PTX text, one kernel per program (NVIDIA
 //                  targets); "nvvm_ir" (optional) the same kernels as the
 //                  NVVM-level LLVM IR the emulator runs (the emu device);
+//                  "hsaco" an AMD code object (ELF, base64-encoded; AMD
+//                  targets);
 //                  "host_library" a shared library for the host (an ELF
 //                  .so, base64-encoded), with one packed entry point a
 //                  program (HostPrograms.h; the cpu target)
@@ -72,13 +74,14 @@ constexpr int kBundleFormatVersion = 3;
 constexpr int kOldestBundleFormatVersion = 2;
 
 /// The kinds of code a bundle may hold, each a member of its own name:
-/// "ptx" and "nvvm_ir" (text) and "host_library" (binary, base64 in the
-/// file).
-constexpr const char *kCodeKinds[] = {"ptx", "nvvm_ir", "host_library"};
+/// "ptx" and "nvvm_ir" (text), "hsaco" and "host_library" (binary, base64
+/// in the file).
+constexpr const char *kCodeKinds[] = {"ptx", "nvvm_ir", "hsaco",
+                                      "host_library"};
 
 /// Whether code of `kind` is binary (base64 in the file, bytes in memory).
 inline bool isBinaryCodeKind(const std::string &kind) {
-  return kind == "host_library";
+  return kind == "host_library" || kind == "hsaco";
 }
 
 struct Bundle {

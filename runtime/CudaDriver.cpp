@@ -1,6 +1,8 @@
 //===- CudaDriver.cpp - The CUDA driver API, loaded at run time -----------===//
 #include "runtime/CudaDriver.h"
 
+#include "runtime/DynamicSymbols.h"
+
 #include <dlfcn.h>
 #include <mutex>
 
@@ -12,10 +14,7 @@ namespace {
 std::string resolve(void *library, Driver &d) {
   std::string missing;
   auto get = [&](auto &fn, const char *name) {
-    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
-        ::dlsym(library, name));
-    if (!fn)
-      missing += (missing.empty() ? "" : ", ") + std::string(name);
+    resolveSymbol(library, fn, name, missing);
   };
   get(d.cuInit, "cuInit");
   get(d.cuGetErrorString, "cuGetErrorString");

@@ -13,7 +13,9 @@ std::string openDevice(const std::string &kind, int ordinal,
                               std::to_string(ordinal);
   if (kind == "cuda")
     return openCudaDevice(ordinal, out);
-  return "unknown device '" + kind + "' (expected cpu, cuda or emu)";
+  if (kind == "hip")
+    return openHipDevice(ordinal, out);
+  return "unknown device '" + kind + "' (expected cpu, cuda, hip or emu)";
 }
 
 } // namespace nautilus::rt

@@ -5,6 +5,8 @@
 //         the host's threads (HostPrograms.h); tensors in host memory
 //   cuda  an NVIDIA GPU through the driver API (libcuda.so.1 by dlopen):
 //         a bundle's "ptx", compiled by the driver; tensors in device memory
+//   hip   an AMD GPU through HIP (libamdhip64 by dlopen): a bundle's
+//         "hsaco" code object; tensors in device memory
 //   emu   the SIMT emulator running a bundle's "nvvm_ir" on the host; it
 //         compiles LLVM IR, so the JIT library provides it
 //         (compiler/Jit/EmuDevice.cpp) and the C API opens it
@@ -56,7 +58,7 @@ public:
 class Device {
 public:
   virtual ~Device() = default;
-  /// "cpu", "cuda".
+  /// "cpu", "cuda", "hip", "emu".
   virtual const char *kind() const = 0;
   /// A line naming the device ("cpu: 16 threads", "cuda:0: NVIDIA H200").
   virtual std::string description() const = 0;
@@ -76,14 +78,15 @@ public:
                                  size_t bytes) = 0;
 };
 
-/// Opens device `kind` ("cpu", "cuda") number `ordinal`. Returns "" or the
+/// Opens device `kind` ("cpu", "cuda", "hip") number `ordinal`. Returns "" or the
 /// error (an unknown kind, no driver, no such device).
 std::string openDevice(const std::string &kind, int ordinal,
                        std::unique_ptr<Device> &out);
 
-/// Defined per device (CpuDevice.cpp, CudaDevice.cpp).
+/// Defined per device (CpuDevice.cpp, CudaDevice.cpp, HipDevice.cpp).
 std::string openCpuDevice(std::unique_ptr<Device> &out);
 std::string openCudaDevice(int ordinal, std::unique_ptr<Device> &out);
+std::string openHipDevice(int ordinal, std::unique_ptr<Device> &out);
 
 } // namespace nautilus::rt
 

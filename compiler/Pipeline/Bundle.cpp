@@ -1,5 +1,6 @@
 //===- Bundle.cpp - A compiled kernel program as one file -----------------===//
 #include "compiler/Pipeline/Bundle.h"
+#include "compiler/Pipeline/AmdCodeObject.h"
 #include "compiler/Pipeline/HostLibrary.h"
 #include "compiler/Pipeline/Pipelines.h"
 
@@ -7,7 +8,7 @@ using namespace mlir;
 using namespace nautilus;
 
 bool nautilus::bundlesTarget(const TargetInfo &target) {
-  return target.isNVIDIA() || target.isCPU();
+  return target.isNVIDIA() || target.isAMD() || target.isCPU();
 }
 
 LogicalResult nautilus::buildBundle(Compilation &compilation,
@@ -30,6 +31,15 @@ LogicalResult nautilus::buildBundle(Compilation &compilation,
     return success();
   }
   out.chip = target.chip;
+  if (target.isAMD()) {
+    std::string code;
+    if (std::string e = buildAmdCodeObject(compilation.module(), target.chip,
+                                           code);
+        !e.empty())
+      return compilation.markFailed(e);
+    out.code["hsaco"] = std::move(code);
+    return success();
+  }
   // The IR first: serialising replaces the kernels' module by its binary.
   if (kernelIR &&
       failed(translateGPUModuleToLLVMIR(compilation.module(),

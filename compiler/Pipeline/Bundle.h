@@ -3,7 +3,8 @@
 // `nautc compile --emit bundle`, `--emit header` and the JIT produce a
 // bundle: everything needed to launch a compiled kernel without the
 // compiler (its launch plan, its target and its code: PTX on NVIDIA
-// targets, a shared library on the cpu), as one versioned, checksummed
+// targets, a code object on AMD ones, a shared library on the cpu), as one
+// versioned, checksummed
 // document. The format, its writer and its reader are the runtime's
 // (runtime/Bundle.h); this builds the rt::Bundle of a compilation.
 //
@@ -16,7 +17,8 @@
 
 namespace nautilus {
 
-/// Whether `target`'s kernels can be bundled (NVIDIA targets and the cpu).
+/// Whether `target`'s kernels can be bundled (every target: the cpu,
+/// NVIDIA and AMD).
 bool bundlesTarget(const TargetInfo &target);
 
 /// Lowers `compilation` to its code and builds its bundle; with

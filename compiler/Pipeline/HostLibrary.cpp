@@ -1,5 +1,6 @@
 //===- HostLibrary.cpp - The host's code as a shared library --------------===//
 #include "compiler/Pipeline/HostLibrary.h"
+#include "compiler/Pipeline/SharedObjectLink.h"
 #include "runtime/HostPrograms.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -8,9 +9,6 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
@@ -86,24 +84,13 @@ void addPackedEntry(llvm::Module &module, llvm::Function &function) {
   b.CreateRetVoid();
 }
 
-/// Runs `cc -shared -o LIBRARY OBJECT -lm`; "" or what failed.
-std::string linkSharedLibrary(const std::string &object,
-                              const std::string &library) {
+/// The C compiler driver that links the host library: $NAUTILUS_CC, else
+/// cc; "" when there is none.
+std::string hostLinker() {
   const char *fromEnv = std::getenv("NAUTILUS_CC");
-  std::string driver = fromEnv && *fromEnv ? fromEnv : "cc";
-  auto program = llvm::sys::findProgramByName(driver);
-  if (!program)
-    return "linking the host library needs a C compiler driver ('" + driver +
-           "', or $NAUTILUS_CC), which is not on PATH";
-  llvm::SmallVector<llvm::StringRef> argv = {*program, "-shared", "-o",
-                                             library, object, "-lm"};
-  std::string message;
-  int rc = llvm::sys::ExecuteAndWait(*program, argv, std::nullopt, {}, 0, 0,
-                                     &message);
-  if (rc != 0)
-    return "'" + driver + " -shared' failed to link the host library" +
-           (message.empty() ? "" : ": " + message);
-  return "";
+  auto program =
+      llvm::sys::findProgramByName(fromEnv && *fromEnv ? fromEnv : "cc");
+  return program ? *program : "";
 }
 
 } // namespace
@@ -125,24 +112,10 @@ std::string nautilus::buildHostLibrary(ModuleOp module,
   std::string object;
   if (!emitObject(*llvmModule, *tm, object))
     return "the host target cannot emit object files";
-  llvm::SmallString<128> objectPath, libraryPath;
-  int fd;
-  if (llvm::sys::fs::createTemporaryFile("nautilus-host", "o", fd,
-                                         objectPath) ||
-      llvm::sys::fs::createTemporaryFile("nautilus-host", "so", libraryPath))
-    return "cannot create temporary files to link the host library";
-  llvm::FileRemover removeObject(objectPath), removeLibrary(libraryPath);
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << object;
-  }
-  if (std::string e = linkSharedLibrary(objectPath.str().str(),
-                                        libraryPath.str().str());
-      !e.empty())
-    return e;
-  auto bytes = llvm::MemoryBuffer::getFile(libraryPath, /*IsText=*/false);
-  if (!bytes)
-    return "cannot read the linked host library";
-  library = (*bytes)->getBuffer().str();
-  return "";
+  std::string linker = hostLinker();
+  if (linker.empty())
+    return "linking the host library needs a C compiler driver (cc, or "
+           "$NAUTILUS_CC), which is not on PATH";
+  return linkSharedObject(linker, object, {"-lm"}, "the host library",
+                          library);
 }

@@ -21,7 +21,7 @@
  * Tensors are DLPack-like views: data pointer, dtype, shape and strides in
  * elements. The kernels take contiguous row-major tensors: strides must be
  * NULL or those of a row-major layout. On the cpu device data is host
- * memory; on cuda it is device memory (nt_device_alloc, or any CUDA
+ * memory; on cuda and hip it is device memory (nt_device_alloc, or any
  * allocation in the device's primary context).
  *===----------------------------------------------------------------------===*/
 #ifndef NAUTILUS_H
@@ -130,10 +130,10 @@ NT_EXPORT nt_status nt_program_param_shape(nt_program program, const nt_tensor *
 
 typedef struct nt_device_s *nt_device;
 
-/* kind "cpu" (ordinal 0), "cuda", or "emu" (ordinal 0: the SIMT emulator,
-   running an NVIDIA bundle's kernel IR on the host; libnautilus_jit only).
-   Without a driver, "cuda" fails with NT_UNAVAILABLE and a message saying
-   so. */
+/* kind "cpu" (ordinal 0), "cuda" (NVIDIA), "hip" (AMD), or "emu" (ordinal
+   0: the SIMT emulator, running an NVIDIA bundle's kernel IR on the host;
+   libnautilus_jit only). Without a driver, "cuda" and "hip" fail with
+   NT_UNAVAILABLE and a message saying so. */
 NT_EXPORT nt_status nt_device_open(const char *kind, int ordinal, nt_device *out);
 NT_EXPORT void nt_device_free(nt_device device);
 NT_EXPORT const char *nt_device_describe(nt_device device);
@@ -168,7 +168,7 @@ typedef struct nt_compile_options {
   const char *source;    /* the .tensor source text, or NULL and: */
   const char *path;      /* a .tensor file */
   const char *kernel;    /* NULL: the file's only kernel */
-  const char *target;    /* NULL: "cpu"; "sm_80", "sm_90", ... */
+  const char *target;    /* NULL: "cpu"; "sm_80", "sm_90", "gfx90a", "gfx942" */
   const char *shapes;    /* sizes fixed at compile time, "N=128,D=64", or NULL */
   const char *schedule;  /* NULL: "default"; "auto", or a schedule file */
   const char *cache_dir; /* NULL: $NAUTILUS_CACHE_DIR, else the user's cache */

@@ -401,8 +401,8 @@ TEST(Bundle, NamesMissingAndWrongFields) {
     noCode.code.erase("host_library");
     std::string text = writeBundle(noCode);
     EXPECT_EQ(readError(rechecksum(edit(text, "\"ptx\"", "\"cubin\""))),
-              "missing the kernels' code (a field 'ptx', 'nvvm_ir' or "
-              "'host_library')");
+              "missing the kernels' code (a field 'ptx', 'nvvm_ir', 'hsaco' "
+              "or 'host_library')");
   }
 }
 

@@ -476,10 +476,18 @@ TEST(CApi, ReportsErrorsWithTheirCodes) {
   }
   nt_status_free(s);
   nt_device_free(device);
+  s = nt_device_open("hip", 0, &device);
+  if (s) { // no ROCm here
+    EXPECT_EQ(nt_status_code(s), NT_UNAVAILABLE);
+    EXPECT_NE(std::string(nt_status_message(s)).find("libamdhip64"),
+              std::string::npos);
+  }
+  nt_status_free(s);
+  nt_device_free(device);
   s = nt_device_open("tpu", 0, &device);
   EXPECT_EQ(nt_status_code(s), NT_INVALID_ARGUMENT);
   EXPECT_STREQ(nt_status_message(s),
-               "unknown device 'tpu' (expected cpu, cuda or emu)");
+               "unknown device 'tpu' (expected cpu, cuda, hip or emu)");
   nt_status_free(s);
   const char garbage[] = "{\"format\": \"nautilus-bundle-3\"}";
   s = nt_program_load(garbage, sizeof garbage - 1, &p);

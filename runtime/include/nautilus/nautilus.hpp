@@ -61,7 +61,8 @@ struct Tensor {
 
 class Device {
 public:
-  /// "cpu", "cuda" or "emu"; throws Error (NT_UNAVAILABLE without a driver).
+  /// "cpu", "cuda", "hip" or "emu"; throws Error (NT_UNAVAILABLE without a
+  /// driver).
   [[nodiscard]] static Device open(const std::string &kind, int ordinal = 0) {
     nt_device d = nullptr;
     check(nt_device_open(kind.c_str(), ordinal, &d));
