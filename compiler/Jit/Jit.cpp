@@ -123,7 +123,7 @@ nt_code compileSource(const JitRequest &request, const std::string &text,
   }
   DialectRegistry registry;
   registerPipelineDialects(registry);
-  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  MLIRContext context(registry);
   llvm::SourceMgr sourceMgr;
   std::string diagnostics;
   llvm::raw_string_ostream diagStream(diagnostics);

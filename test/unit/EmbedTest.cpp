@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -365,6 +366,26 @@ TEST(CApi, EightProcessesShareOneEmptyCache) {
   ::pclose(ls);
   EXPECT_EQ(files.size(), 1u);
   EXPECT_EQ(cacheHitInChild(source, dir), 2);
+}
+
+TEST(CApi, EightThreadsCompileOneKernelOnce) {
+  std::string dir = freshDirectory("threads");
+  std::string source = kSoftmax;
+  source.replace(source.find("softmax("), 8, "softmax_threads(");
+  std::vector<int> hits(8, -1);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 8; ++i)
+    threads.emplace_back([&, i] {
+      nt_program p = nullptr;
+      if (compile(source.c_str(), dir, &p).empty())
+        hits[i] = nt_program_cache_hit(p);
+      nt_program_free(p);
+    });
+  for (std::thread &t : threads)
+    t.join();
+  // Every thread got the program; one compiled it, the rest found it.
+  EXPECT_EQ(std::count(hits.begin(), hits.end(), 0), 1);
+  EXPECT_EQ(std::count(hits.begin(), hits.end(), 1), 7);
 }
 
 /// examples/gemm.tensor's gemm (f16 x f16 -> f32) compiled for `target`
