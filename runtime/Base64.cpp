@@ -31,8 +31,8 @@ std::string base64Encode(std::string_view bytes) {
     size_t n = bytes.size() - i < 3 ? bytes.size() - i : 3;
     uint32_t group = 0;
     for (size_t j = 0; j < 3; ++j)
-      group = group << 8 |
-              (j < n ? static_cast<unsigned char>(bytes[i + j]) : 0u);
+      group =
+          group << 8 | (j < n ? static_cast<unsigned char>(bytes[i + j]) : 0u);
     for (size_t j = 0; j < 4; ++j)
       out += j <= n ? kAlphabet[(group >> (18 - 6 * j)) & 63] : '=';
   }

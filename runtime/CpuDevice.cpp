@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/Device.h"
-#include "runtime/WriteAll.h"
 #include "runtime/HostPrograms.h"
+#include "runtime/WriteAll.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -33,8 +33,8 @@ std::string openLibrary(const std::string &bytes, void *&handle) {
     path = "/proc/self/fd/" + std::to_string(fd);
   } else {
     const char *dir = std::getenv("TMPDIR");
-    tempPath = std::string(dir && *dir ? dir : "/tmp") +
-               "/nautilus-kernel-XXXXXX";
+    tempPath =
+        std::string(dir && *dir ? dir : "/tmp") + "/nautilus-kernel-XXXXXX";
     fd = ::mkstemp(tempPath.data());
     if (fd < 0)
       return std::string("cannot create a file for the kernel's library: ") +
@@ -44,8 +44,8 @@ std::string openLibrary(const std::string &bytes, void *&handle) {
   bool written = writeAll(fd, bytes);
   if (written)
     handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  std::string error = !written  ? std::string("cannot write the kernel's "
-                                              "library: ") +
+  std::string error = !written ? std::string("cannot write the kernel's "
+                                             "library: ") +
                                      std::strerror(errno)
                       : !handle ? std::string("cannot load the kernel's "
                                               "library: ") +
@@ -59,10 +59,9 @@ std::string openLibrary(const std::string &bytes, void *&handle) {
 
 class CpuKernel : public LoadedKernel {
 public:
-  CpuKernel(void *library, LaunchPlan plan,
-            std::vector<PackedProgram> programs)
-      : library(library), plan(std::move(plan)),
-        programs(std::move(programs)) {}
+  CpuKernel(void *library, LaunchPlan plan, std::vector<PackedProgram> programs)
+      : library(library), plan(std::move(plan)), programs(std::move(programs)) {
+  }
   ~CpuKernel() override { ::dlclose(library); }
 
   std::string launch(const std::vector<BufferView> &buffers,
@@ -103,9 +102,9 @@ public:
 
   std::string allocate(size_t bytes, void **out) override {
     *out = bytes ? std::malloc(bytes) : nullptr;
-    return bytes && !*out ? "out of host memory (" + std::to_string(bytes) +
-                                " bytes)"
-                          : "";
+    return bytes && !*out
+               ? "out of host memory (" + std::to_string(bytes) + " bytes)"
+               : "";
   }
   void release(void *memory) override { std::free(memory); }
   std::string copyToDevice(void *device, const void *host,
@@ -138,8 +137,8 @@ std::string CpuDevice::load(const Bundle &bundle,
     void *entry = ::dlsym(library, packedEntryName(p.name).c_str());
     if (!entry) {
       ::dlclose(library);
-      return "the kernel's library has no entry point for program '" +
-             p.name + "'";
+      return "the kernel's library has no entry point for program '" + p.name +
+             "'";
     }
     programs.push_back(reinterpret_cast<PackedProgram>(entry));
   }

@@ -51,9 +51,8 @@ public:
   CudaKernel(const Driver &driver, CUcontext context, CUmodule module,
              LaunchPlan plan, std::vector<CUfunction> functions,
              int64_t multiprocessors)
-      : driver(driver), context(context), module(module),
-        plan(std::move(plan)), functions(std::move(functions)),
-        multiprocessors(multiprocessors) {}
+      : driver(driver), context(context), module(module), plan(std::move(plan)),
+        functions(std::move(functions)), multiprocessors(multiprocessors) {}
   ~CudaKernel() override {
     driver.cuCtxSetCurrent(context);
     driver.cuModuleUnload(module);
@@ -126,8 +125,7 @@ std::string CudaKernel::launch(const std::vector<BufferView> &buffers,
     std::vector<CUdeviceptr> mapPointers;
     if (!maps.empty()) {
       size_t bytes = maps.size() * sizeof(CUtensorMap);
-      if (CUresult r = driver.cuMemAlloc(&mapMemory, bytes);
-          r != CUDA_SUCCESS)
+      if (CUresult r = driver.cuMemAlloc(&mapMemory, bytes); r != CUDA_SUCCESS)
         return "cannot allocate tensor maps: " + describe(driver, r);
       driver.cuMemcpyHtoD(mapMemory, maps.data(), bytes);
       for (size_t i = 0; i < maps.size(); ++i)
@@ -139,15 +137,13 @@ std::string CudaKernel::launch(const std::vector<BufferView> &buffers,
     int64_t blocks = program.numPrograms(sizes);
     if (program.persistent)
       blocks = std::min(blocks, multiprocessors);
-    CUresult r = blocks == 0 ? CUDA_SUCCESS
-                             : driver.cuLaunchKernel(
-                                   functions[p], static_cast<unsigned>(blocks),
-                                   1, 1, static_cast<unsigned>(program.threads),
-                                   1, 1,
-                                   static_cast<unsigned>(
-                                       program.dynamicSharedBytes),
-                                   static_cast<CUstream>(stream), args.data(),
-                                   nullptr);
+    CUresult r = blocks == 0
+                     ? CUDA_SUCCESS
+                     : driver.cuLaunchKernel(
+                           functions[p], static_cast<unsigned>(blocks), 1, 1,
+                           static_cast<unsigned>(program.threads), 1, 1,
+                           static_cast<unsigned>(program.dynamicSharedBytes),
+                           static_cast<CUstream>(stream), args.data(), nullptr);
     if (mapMemory) {
       // The maps must outlive the kernel that reads them.
       driver.cuStreamSynchronize(static_cast<CUstream>(stream));
@@ -163,9 +159,8 @@ class CudaDevice : public Device {
 public:
   CudaDevice(const Driver &driver, CUdevice device, CUcontext context,
              std::string name, DeviceLimits limits, int major, int minor)
-      : driver(driver), device(device), context(context),
-        name(std::move(name)), deviceLimits(limits), major(major),
-        minor(minor) {}
+      : driver(driver), device(device), context(context), name(std::move(name)),
+        deviceLimits(limits), major(major), minor(minor) {}
   ~CudaDevice() override { driver.cuDevicePrimaryCtxRelease(device); }
 
   const char *kind() const override { return "cuda"; }
@@ -198,19 +193,26 @@ public:
   }
   std::string copyToDevice(void *dst, const void *src, size_t n) override {
     driver.cuCtxSetCurrent(context);
-    CUresult r = n ? driver.cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(dst),
-                                         src, n)
-                   : CUDA_SUCCESS;
-    return r == CUDA_SUCCESS ? "" : "copy to the device failed: " +
-                                        describe(driver, r);
+    CUresult r =
+        n ? driver.cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(dst), src, n)
+          : CUDA_SUCCESS;
+    return r == CUDA_SUCCESS
+               ? ""
+               : "copy to the device failed: " + describe(driver, r);
+  }
+  std::string synchronize(void *stream) override {
+    driver.cuCtxSetCurrent(context);
+    CUresult r = driver.cuStreamSynchronize(static_cast<CUstream>(stream));
+    return r == CUDA_SUCCESS ? "" : "the stream failed: " + describe(driver, r);
   }
   std::string copyToHost(void *dst, const void *src, size_t n) override {
     driver.cuCtxSetCurrent(context);
-    CUresult r = n ? driver.cuMemcpyDtoH(
-                         dst, reinterpret_cast<CUdeviceptr>(src), n)
-                   : CUDA_SUCCESS;
-    return r == CUDA_SUCCESS ? "" : "copy to the host failed: " +
-                                        describe(driver, r);
+    CUresult r =
+        n ? driver.cuMemcpyDtoH(dst, reinterpret_cast<CUdeviceptr>(src), n)
+          : CUDA_SUCCESS;
+    return r == CUDA_SUCCESS
+               ? ""
+               : "copy to the host failed: " + describe(driver, r);
   }
 
 private:
@@ -293,8 +295,8 @@ std::string openCudaDevice(int ordinal, std::unique_ptr<Device> &out) {
            describe(*driver, r);
   if (CUresult r = driver->cuDevicePrimaryCtxRetain(&context, device);
       r != CUDA_SUCCESS)
-    return "cannot create a context on cuda device " +
-           std::to_string(ordinal) + ": " + describe(*driver, r);
+    return "cannot create a context on cuda device " + std::to_string(ordinal) +
+           ": " + describe(*driver, r);
   char name[256] = {0};
   driver->cuDeviceGetName(name, sizeof name, device);
   auto attribute = [&](int which) {
@@ -307,10 +309,9 @@ std::string openCudaDevice(int ordinal, std::unique_ptr<Device> &out) {
   limits.maxThreadsPerBlock = attribute(kAttrMaxThreadsPerBlock);
   limits.maxSharedBytesPerBlock = attribute(kAttrMaxSharedMemoryPerBlockOptin);
   limits.bufferAlignment = 16; // TMA and vector accesses
-  out = std::make_unique<CudaDevice>(
-      *driver, device, context, name, limits,
-      attribute(kAttrComputeCapabilityMajor),
-      attribute(kAttrComputeCapabilityMinor));
+  out = std::make_unique<CudaDevice>(*driver, device, context, name, limits,
+                                     attribute(kAttrComputeCapabilityMajor),
+                                     attribute(kAttrComputeCapabilityMinor));
   return "";
 }
 

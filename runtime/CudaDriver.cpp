@@ -60,8 +60,8 @@ const Driver *load(std::string &error) {
     if (!loadError.empty())
       return;
     if (CUresult r = driver.cuInit(0); r != CUDA_SUCCESS)
-      loadError = "the NVIDIA driver failed to initialise: " +
-                  describe(driver, r);
+      loadError =
+          "the NVIDIA driver failed to initialise: " + describe(driver, r);
   });
   error = loadError;
   return loadError.empty() ? &driver : nullptr;

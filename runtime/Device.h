@@ -76,10 +76,13 @@ public:
                                    size_t bytes) = 0;
   virtual std::string copyToHost(void *host, const void *device,
                                  size_t bytes) = 0;
+  /// Waits for what `stream` holds (launches return once queued on a GPU);
+  /// nothing to wait for on the host.
+  virtual std::string synchronize(void *stream) { return ""; }
 };
 
-/// Opens device `kind` ("cpu", "cuda", "hip") number `ordinal`. Returns "" or the
-/// error (an unknown kind, no driver, no such device).
+/// Opens device `kind` ("cpu", "cuda", "hip") number `ordinal`. Returns "" or
+/// the error (an unknown kind, no driver, no such device).
 std::string openDevice(const std::string &kind, int ordinal,
                        std::unique_ptr<Device> &out);
 

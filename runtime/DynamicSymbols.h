@@ -1,4 +1,5 @@
-//===- DynamicSymbols.h - Entry points of a library opened at run time -*- C++ -*-===//
+//===- DynamicSymbols.h - Entry points of a library opened at run time -*- C++
+//-*-===//
 //
 // The GPU devices load their drivers with dlopen (so that everything builds
 // and runs without them) and look their entry points up with dlsym; this

@@ -44,6 +44,7 @@ struct Hip {
   hipError_t (*hipMalloc)(void **, size_t);
   hipError_t (*hipFree)(void *);
   hipError_t (*hipMemcpy)(void *, const void *, size_t, int);
+  hipError_t (*hipStreamSynchronize)(hipStream_t);
 };
 
 /// HIP, loaded and initialised once; null with `error` set without ROCm.
@@ -53,8 +54,9 @@ const Hip *loadHip(std::string &error) {
   static std::string loadError;
   std::call_once(once, [] {
     void *library = nullptr;
-    for (const char *name : {"libamdhip64.so", "libamdhip64.so.6",
-                             "libamdhip64.so.5", "/opt/rocm/lib/libamdhip64.so"})
+    for (const char *name :
+         {"libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5",
+          "/opt/rocm/lib/libamdhip64.so"})
       if ((library = ::dlopen(name, RTLD_NOW | RTLD_LOCAL)))
         break;
     if (!library) {
@@ -78,6 +80,7 @@ const Hip *loadHip(std::string &error) {
     get(hip.hipMalloc, "hipMalloc");
     get(hip.hipFree, "hipFree");
     get(hip.hipMemcpy, "hipMemcpy");
+    get(hip.hipStreamSynchronize, "hipStreamSynchronize");
     if (!missing.empty())
       loadError = "libamdhip64 lacks " + missing;
     else if (hip.hipInit(0) != hipSuccess)
@@ -161,8 +164,8 @@ public:
       return e;
     hip.hipSetDevice(device);
     hipModule_t module = nullptr;
-    if (hipError_t e = hip.hipModuleLoadData(&module,
-                                             bundle.code.at("hsaco").data());
+    if (hipError_t e =
+            hip.hipModuleLoadData(&module, bundle.code.at("hsaco").data());
         e != hipSuccess)
       return "HIP cannot load the code object (compiled for " + bundle.chip +
              "): " + describe(hip, e);
@@ -172,8 +175,8 @@ public:
       if (hipError_t e = hip.hipModuleGetFunction(&f, module, p.name.c_str());
           e != hipSuccess) {
         hip.hipModuleUnload(module);
-        return "no kernel '" + p.name + "' in the code object: " +
-               describe(hip, e);
+        return "no kernel '" + p.name +
+               "' in the code object: " + describe(hip, e);
       }
       functions.push_back(f);
     }
@@ -198,6 +201,11 @@ public:
   }
   std::string copyToHost(void *dst, const void *src, size_t n) override {
     return copy(dst, src, n, hipMemcpyDeviceToHost);
+  }
+  std::string synchronize(void *stream) override {
+    hip.hipSetDevice(device);
+    hipError_t e = hip.hipStreamSynchronize(static_cast<hipStream_t>(stream));
+    return e == hipSuccess ? "" : "the stream failed: " + describe(hip, e);
   }
 
 private:

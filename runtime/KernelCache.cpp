@@ -81,8 +81,6 @@ std::string KernelCache::store(uint64_t key, const std::string &bytes) const {
   return "cannot store a cache entry in '" + dir + "': " + error;
 }
 
-void KernelCache::remove(uint64_t key) const {
-  ::unlink(pathOf(key).c_str());
-}
+void KernelCache::remove(uint64_t key) const { ::unlink(pathOf(key).c_str()); }
 
 } // namespace nautilus::rt

@@ -24,11 +24,13 @@ const char *roleName(BufferRole role) {
 
 /// Binds the sizes of `b`'s dims from `arg`'s extents.
 std::string bindDims(const BufferDesc &b, const TensorArg &arg,
-                     SizeValues &sizes, std::map<std::string, std::string> &from) {
+                     SizeValues &sizes,
+                     std::map<std::string, std::string> &from) {
   for (size_t d = 0; d < b.dims.size(); ++d) {
     int64_t extent = arg.shape[d];
     const Dim &dim = b.dims[d];
-    std::string where = "dimension " + std::to_string(d) + " of '" + b.name + "'";
+    std::string where =
+        "dimension " + std::to_string(d) + " of '" + b.name + "'";
     if (dim.isLiteral()) {
       if (extent != dim.literal)
         return where + " is " + std::to_string(extent) + "; the kernel needs " +
@@ -42,8 +44,8 @@ std::string bindDims(const BufferDesc &b, const TensorArg &arg,
     }
     if (it->second != extent)
       return where + " is " + std::to_string(extent) + ", but " + dim.size +
-             " is " + std::to_string(it->second) + " (from " +
-             from[dim.size] + ")";
+             " is " + std::to_string(it->second) + " (from " + from[dim.size] +
+             ")";
   }
   return "";
 }
@@ -73,18 +75,17 @@ std::string checkTensor(const BufferDesc &b, const TensorArg &arg,
   if (!arg.data && (b.role == BufferRole::Scalar || (elements && *elements)))
     return name + " is null";
   auto address = reinterpret_cast<uintptr_t>(arg.data);
-  int64_t alignment = b.role == BufferRole::Scalar
-                          ? static_cast<int64_t>(dtypeSize(b.dtype))
-                          : std::max<int64_t>(limits.bufferAlignment,
-                                              dtypeSize(b.dtype));
+  int64_t alignment =
+      b.role == BufferRole::Scalar
+          ? static_cast<int64_t>(dtypeSize(b.dtype))
+          : std::max<int64_t>(limits.bufferAlignment, dtypeSize(b.dtype));
   if (address % static_cast<uintptr_t>(alignment) != 0)
     return name + " is at an address not aligned to " +
            std::to_string(alignment) + " bytes";
   return "";
 }
 
-std::string checkResources(const LaunchPlan &plan,
-                           const DeviceLimits &limits) {
+std::string checkResources(const LaunchPlan &plan, const DeviceLimits &limits) {
   for (const ProgramDesc &p : plan.programs) {
     if (p.threads > limits.maxThreadsPerBlock && limits.maxThreadsPerBlock > 1)
       return "program '" + p.name + "' needs blocks of " +

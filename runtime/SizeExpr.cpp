@@ -14,11 +14,11 @@ struct Operation {
 };
 
 constexpr Operation kOperations[] = {
-    {"add", 2}, {"sub", 2}, {"mul", 2}, {"div", 2}, {"rem", 2}, {"min", 2},
-    {"max", 2}, {"neg", 1}, {"eq", 2},  {"ne", 2},  {"lt", 2},  {"le", 2},
-    {"gt", 2},  {"ge", 2},  {"and", 2}, {"or", 2},  {"xor", 2}, {"not", 1},
-    {"select", 3}, {"floordiv", 2}, {"ult", 2}, {"ule", 2}, {"ugt", 2},
-    {"uge", 2}};
+    {"add", 2}, {"sub", 2}, {"mul", 2}, {"div", 2},    {"rem", 2},
+    {"min", 2}, {"max", 2}, {"neg", 1}, {"eq", 2},     {"ne", 2},
+    {"lt", 2},  {"le", 2},  {"gt", 2},  {"ge", 2},     {"and", 2},
+    {"or", 2},  {"xor", 2}, {"not", 1}, {"select", 3}, {"floordiv", 2},
+    {"ult", 2}, {"ule", 2}, {"ugt", 2}, {"uge", 2}};
 
 std::string describe(const SizeExpr &e) {
   switch (e.kind) {
@@ -133,16 +133,15 @@ std::string checkRequirements(const std::vector<Requirement> &requirements,
                               const std::map<std::string, int64_t> &sizes) {
   for (const Requirement &r : requirements) {
     int64_t holds = 0;
-    if (std::string error = evaluate(r.condition, sizes, holds);
-        !error.empty())
+    if (std::string error = evaluate(r.condition, sizes, holds); !error.empty())
       return "requirement '" + r.text + "' cannot be checked: " + error;
     if (holds)
       continue;
     std::string values;
     for (const auto &[name, value] : sizes)
       if (r.text.find(name) != std::string::npos)
-        values += (values.empty() ? "" : ", ") + name + "=" +
-                  std::to_string(value);
+        values +=
+            (values.empty() ? "" : ", ") + name + "=" + std::to_string(value);
     return "requirement '" + r.text + "' does not hold (" + values + ")";
   }
   return "";

@@ -48,7 +48,8 @@ bool isSizeOperation(const std::string &name, size_t arity);
 
 /// Evaluates `e` with `sizes`. Returns "" and sets `value`, or the error
 /// ("size 'G' is not known", "division by zero in ...", "overflow in ...").
-std::string evaluate(const SizeExpr &e, const std::map<std::string, int64_t> &sizes,
+std::string evaluate(const SizeExpr &e,
+                     const std::map<std::string, int64_t> &sizes,
                      int64_t &value);
 
 /// `require` as written in the kernel's source, and its condition.

@@ -13,9 +13,9 @@
 #include "runtime/api/Handles.h"
 #include "runtime/emulator/PlanLaunch.h"
 
-#include "llvm/IRReader/IRReader.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -55,8 +55,7 @@ public:
   const char *kind() const override { return "emu"; }
   std::string description() const override {
     return "emu: the SIMT emulator, " +
-           std::to_string(emu::emulatedMultiprocessors()) +
-           " multiprocessors";
+           std::to_string(emu::emulatedMultiprocessors()) + " multiprocessors";
   }
   rt::DeviceLimits limits() const override {
     rt::DeviceLimits l;
@@ -82,8 +81,8 @@ public:
     auto context = std::make_unique<llvm::LLVMContext>();
     llvm::SMDiagnostic diagnostic;
     std::unique_ptr<llvm::Module> module = llvm::parseIR(
-        llvm::MemoryBufferRef(bundle.code.at("nvvm_ir"), "nvvm_ir"),
-        diagnostic, *context);
+        llvm::MemoryBufferRef(bundle.code.at("nvvm_ir"), "nvvm_ir"), diagnostic,
+        *context);
     if (!module)
       return "the bundle's kernel IR does not parse: " +
              diagnostic.getMessage().str();
@@ -113,8 +112,7 @@ public:
 
 std::string openEmuDevice(int ordinal, std::unique_ptr<rt::Device> &out) {
   if (ordinal != 0)
-    return "there is one emu device (number 0), not " +
-           std::to_string(ordinal);
+    return "there is one emu device (number 0), not " + std::to_string(ordinal);
   out = std::make_unique<EmuDevice>();
   return "";
 }

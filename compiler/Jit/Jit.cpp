@@ -64,8 +64,8 @@ nt_code readSource(const JitRequest &request, std::string &text,
   }
   auto buffer = llvm::MemoryBuffer::getFile(request.path, /*IsText=*/true);
   if (!buffer) {
-    error = "cannot read '" + request.path +
-            "': " + buffer.getError().message();
+    error =
+        "cannot read '" + request.path + "': " + buffer.getError().message();
     return NT_NOT_FOUND;
   }
   text = (*buffer)->getBuffer().str();
@@ -202,9 +202,8 @@ nt_code nautilus::jitCompile(const JitRequest &request, JitResult &result,
     return c;
   if (request.memoryCache && findInMemory(key, result))
     return NT_OK;
-  std::string directory = request.cacheDir.empty()
-                              ? rt::defaultCacheDirectory()
-                              : request.cacheDir;
+  std::string directory =
+      request.cacheDir.empty() ? rt::defaultCacheDirectory() : request.cacheDir;
   bool useDisk = request.memoryCache && request.diskCache && !directory.empty();
   rt::KernelCache disk(directory);
   std::lock_guard<std::mutex> compiling(memoryCache().compileMutex);

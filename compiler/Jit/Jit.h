@@ -11,8 +11,8 @@
 // rebuilt compiler never reads an old build's entries), the source's
 // tokens (comments and spacing do not count), the kernel, the target, the
 // shapes, the schedule (a schedule file's content), whether --explain and
-// the kernels' IR are kept, and the toolchain (LLVM's version; for the cpu the host CPU's name
-// and features).
+// the kernels' IR are kept, and the toolchain (LLVM's version; for the cpu the
+// host CPU's name and features).
 //
 // A disk entry that fails its bundle checks (truncated, edited) is removed
 // and compiled again. Compiles in one process are serialised; processes

@@ -11,12 +11,13 @@ extern "C" nt_status nt_compile(const nt_compile_options *options,
       return capi::makeStatus(NT_INVALID_ARGUMENT,
                               "nt_compile: null options or result");
     if (options->struct_size < sizeof(nt_compile_options))
-      return capi::makeStatus(
-          NT_INVALID_ARGUMENT,
-          "nt_compile: options.struct_size is " +
-              std::to_string(options->struct_size) + "; set it to "
-              "sizeof(nt_compile_options) (" +
-              std::to_string(sizeof(nt_compile_options)) + ")");
+      return capi::makeStatus(NT_INVALID_ARGUMENT,
+                              "nt_compile: options.struct_size is " +
+                                  std::to_string(options->struct_size) +
+                                  "; set it to "
+                                  "sizeof(nt_compile_options) (" +
+                                  std::to_string(sizeof(nt_compile_options)) +
+                                  ")");
     auto text = [](const char *s, const char *otherwise) {
       return std::string(s ? s : otherwise);
     };

@@ -112,8 +112,8 @@ ReferenceGpuExecutor::create(alg::KernelOp kernel, const std::string &chip,
       r != rt::cuda::CUDA_SUCCESS)
     return error = rt::cuda::describe(*driver, r), nullptr;
   driver->cuCtxSetCurrent(*context);
-  if (rt::cuda::CUresult r = driver->cuModuleLoadDataEx(
-          module, ptx.ptx.c_str(), 0, nullptr, nullptr);
+  if (rt::cuda::CUresult r = driver->cuModuleLoadDataEx(module, ptx.ptx.c_str(),
+                                                        0, nullptr, nullptr);
       r != rt::cuda::CUDA_SUCCESS)
     return error = "the driver cannot load the reference kernels: " +
                    rt::cuda::describe(*driver, r),
@@ -150,9 +150,9 @@ std::string ReferenceGpuExecutor::run(const SizeValues &sizes,
     bool input = p.buffers[b].role == ReferenceBuffer::Role::Input;
     hosts[b] = input ? inputs[next++]
                      : rt::HostTensor::zeros(p.buffers[b].dtype, shape);
-    if (std::string e = memory.add(hosts[b].numBytes(),
-                                   input ? hosts[b].data() : nullptr,
-                                   pointers[b]);
+    if (std::string e =
+            memory.add(hosts[b].numBytes(), input ? hosts[b].data() : nullptr,
+                       pointers[b]);
         !e.empty())
       return "reference buffer '" + p.buffers[b].name + "': " + e;
   }
@@ -172,10 +172,10 @@ std::string ReferenceGpuExecutor::run(const SizeValues &sizes,
     int64_t blocks = p.blocks(launch, sizes);
     if (!function || blocks > INT_MAX)
       return "cannot launch the reference kernel " + launch.kernel;
-    if (rt::cuda::CUresult r = driver->cuLaunchKernel(
-            function, static_cast<unsigned>(blocks), 1, 1,
-            ReferenceProgram::kBlockThreads, 1, 1, 0, nullptr, params.data(),
-            nullptr);
+    if (rt::cuda::CUresult r =
+            driver->cuLaunchKernel(function, static_cast<unsigned>(blocks), 1,
+                                   1, ReferenceProgram::kBlockThreads, 1, 1, 0,
+                                   nullptr, params.data(), nullptr);
         r != rt::cuda::CUDA_SUCCESS)
       return "launch of the reference kernel " + launch.kernel +
              " failed: " + rt::cuda::describe(*driver, r);

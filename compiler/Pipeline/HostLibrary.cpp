@@ -75,8 +75,8 @@ void addPackedEntry(llvm::Module &module, llvm::Function &function) {
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", entry));
   llvm::SmallVector<llvm::Value *> args;
   for (auto [i, param] : llvm::enumerate(function.args())) {
-    llvm::Value *slot = b.CreateConstInBoundsGEP1_64(ptrType, entry->getArg(0),
-                                                     i);
+    llvm::Value *slot =
+        b.CreateConstInBoundsGEP1_64(ptrType, entry->getArg(0), i);
     llvm::Value *at = b.CreateLoad(ptrType, slot);
     args.push_back(b.CreateLoad(param.getType(), at));
   }
@@ -116,6 +116,5 @@ std::string nautilus::buildHostLibrary(ModuleOp module,
   if (linker.empty())
     return "linking the host library needs a C compiler driver (cc, or "
            "$NAUTILUS_CC), which is not on PATH";
-  return linkSharedObject(linker, object, {"-lm"}, "the host library",
-                          library);
+  return linkSharedObject(linker, object, {"-lm"}, "the host library", library);
 }

@@ -1,4 +1,5 @@
-//===- Requirements.h - A kernel's `require` lines for the runtime -*- C++ -*-===//
+//===- Requirements.h - A kernel's `require` lines for the runtime -*- C++
+//-*-===//
 //
 // The runtime checks a kernel's `require` lines before every launch
 // (runtime/SizeExpr.h). This turns each `alg.require` condition, arith

@@ -1,4 +1,5 @@
-//===- SharedObjectLink.h - An object file linked by a system tool -*- C++ -*-===//
+//===- SharedObjectLink.h - An object file linked by a system tool -*- C++
+//-*-===//
 //
 // The host library (HostLibrary.h) and AMD code objects (AmdCodeObject.h)
 // are object files that an external linker turns into a shared object:

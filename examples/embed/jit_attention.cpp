@@ -117,9 +117,8 @@ int main(int argc, char **argv) {
     }
     std::printf("attention B=%lld H=%lld N=%lld M=%lld D=%lld on %s: "
                 "checksum %.6f, max |error| %.2e (%s)\n",
-                (long long)s.B, (long long)s.H, (long long)s.N,
-                (long long)s.M, (long long)s.D, device.describe().c_str(),
-                checksum, worst,
+                (long long)s.B, (long long)s.H, (long long)s.N, (long long)s.M,
+                (long long)s.D, device.describe().c_str(), checksum, worst,
                 program.cacheHit() ? "from the cache" : "compiled");
     // bf16 output: 8 bits of mantissa on values below 1.
     return worst <= 1.0 / 128 ? 0 : 1;

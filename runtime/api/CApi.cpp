@@ -239,9 +239,9 @@ nt_status nt_program_param_shape(nt_program p, const nt_tensor *inputs,
     if (!shape && info.ndim > 0)
       return invalid("nt_program_param_shape: null result");
     rt::SizeValues sizes;
-    if (std::string e = rt::bindSizes(p->bundle.plan,
-                                      tensorArgs(inputs, numInputs),
-                                      rt::DeviceLimits(), sizes);
+    if (std::string e =
+            rt::bindSizes(p->bundle.plan, tensorArgs(inputs, numInputs),
+                          rt::DeviceLimits(), sizes);
         !e.empty())
       return invalid(e);
     std::vector<int64_t> extents =
@@ -267,8 +267,7 @@ nt_status nt_device_open(const char *kind, int ordinal, nt_device *out) {
     }
     static std::atomic<uint64_t> nextId{1};
     std::string description = device->description();
-    *out = new nt_device_s{std::move(device), std::move(description),
-                           nextId++};
+    *out = new nt_device_s{std::move(device), std::move(description), nextId++};
     return nullptr;
   });
 }
@@ -349,6 +348,9 @@ nt_status nt_launch(nt_device d, nt_program p, const nt_tensor *params,
       buffers.push_back({memory, shape});
     }
     std::string e = kernel->launch(buffers, sizes, stream);
+    // The workspaces are freed on return: on a GPU, once the kernel is done.
+    if (e.empty() && !workspaces.memory.empty())
+      e = device.synchronize(stream);
     return e.empty() ? nullptr : capi::makeStatus(NT_LAUNCH_ERROR, e);
   });
 }

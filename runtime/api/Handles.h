@@ -55,8 +55,7 @@ using DeviceOpener = std::string (*)(int ordinal,
 
 /// Makes `kind` openable by nt_device_open (the JIT library registers
 /// "emu", which compiles LLVM IR and so cannot live in the runtime).
-NT_EXPORT void registerDeviceKind(const std::string &kind,
-                                  DeviceOpener opener);
+NT_EXPORT void registerDeviceKind(const std::string &kind, DeviceOpener opener);
 
 } // namespace nautilus::capi
 

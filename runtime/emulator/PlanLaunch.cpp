@@ -39,8 +39,8 @@ std::string encodeMap(const rt::TensorMapDesc &desc, const rt::BufferView &view,
                                            : TensorMapSwizzle::None;
   map = at;
   return encodeTiledTensorMap(at, rank, bytes, view.data, dims.data(),
-                              strides.data(), box.data(), ones.data(),
-                              swizzle, TensorMapOobFill::Zero);
+                              strides.data(), box.data(), ones.data(), swizzle,
+                              TensorMapOobFill::Zero);
 }
 
 } // namespace
@@ -68,8 +68,8 @@ launchPlan(SimtEmulator &emulator, const rt::LaunchPlan &plan,
     const rt::BufferDesc &b = plan.buffers[i];
     if (b.role == rt::BufferRole::Scalar)
       continue;
-    size_t bytes = *rt::shapeNumElements(buffers[i].shape) *
-                   rt::dtypeSize(b.dtype);
+    size_t bytes =
+        *rt::shapeNumElements(buffers[i].shape) * rt::dtypeSize(b.dtype);
     // Inputs are read-only: the race checks within a block leave them out.
     ranges.push_back({buffers[i].data, bytes,
                       /*readOnly=*/b.role == rt::BufferRole::Input});
@@ -113,8 +113,7 @@ launchPlan(SimtEmulator &emulator, const rt::LaunchPlan &plan,
                             " blocks, more than a grid holds",
              result;
     if (program.threads < 1 || program.threads > 1024)
-      return result.error = "program '" + program.name +
-                            "' needs blocks of " +
+      return result.error = "program '" + program.name + "' needs blocks of " +
                             std::to_string(program.threads) +
                             " threads; a block holds 1 to 1024",
              result;

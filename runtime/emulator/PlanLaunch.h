@@ -27,20 +27,18 @@ namespace nautilus::emu {
 int64_t emulatedMultiprocessors();
 
 struct PlanLaunchResult {
-  std::string error;         // "" on success
-  bool kernelFault = false;  // the error is the generated code's
+  std::string error;              // "" on success
+  bool kernelFault = false;       // the error is the generated code's
   std::vector<std::string> notes; // what the emulator did not check
 };
 
 /// Runs `plan`'s programs on `emulator` over `buffers` (in plan order, in
 /// host memory; inputs are read-only), with every size in `sizes`. With
 /// `profiles`, each program's memory profile is appended.
-PlanLaunchResult
-launchPlan(SimtEmulator &emulator, const rt::LaunchPlan &plan,
-           const std::vector<rt::BufferView> &buffers,
-           const rt::SizeValues &sizes,
-           std::vector<std::pair<std::string, MemoryProfile>> *profiles =
-               nullptr);
+PlanLaunchResult launchPlan(
+    SimtEmulator &emulator, const rt::LaunchPlan &plan,
+    const std::vector<rt::BufferView> &buffers, const rt::SizeValues &sizes,
+    std::vector<std::pair<std::string, MemoryProfile>> *profiles = nullptr);
 
 } // namespace nautilus::emu
 

@@ -51,16 +51,16 @@ typedef enum nt_code {
   NT_OK = 0,
   NT_INVALID_ARGUMENT = 1, /* a null handle, a wrong tensor, a bad option */
   NT_NOT_FOUND = 2,        /* a file, a kernel or a device that is not there */
-  NT_COMPILE_ERROR = 3,    /* the source is wrong: "FILE:LINE:COL: error: ..." */
-  NT_UNAVAILABLE = 4,      /* the device's driver is not installed */
-  NT_CORRUPT = 5,          /* a bundle that fails its format or checksum */
-  NT_LAUNCH_ERROR = 6,     /* a check before the launch, or the launch, failed */
-  NT_INTERNAL = 7          /* a bug in nautilus: please report it */
+  NT_COMPILE_ERROR = 3, /* the source is wrong: "FILE:LINE:COL: error: ..." */
+  NT_UNAVAILABLE = 4,   /* the device's driver is not installed */
+  NT_CORRUPT = 5,       /* a bundle that fails its format or checksum */
+  NT_LAUNCH_ERROR = 6,  /* a check before the launch, or the launch, failed */
+  NT_INTERNAL = 7       /* a bug in nautilus: please report it */
 } nt_code;
 
 typedef struct nt_status_s *nt_status;
 
-NT_EXPORT nt_code nt_status_code(nt_status status);      /* NT_OK for NULL */
+NT_EXPORT nt_code nt_status_code(nt_status status);        /* NT_OK for NULL */
 NT_EXPORT const char *nt_status_message(nt_status status); /* "" for NULL */
 NT_EXPORT void nt_status_free(nt_status status);
 
@@ -78,7 +78,7 @@ typedef enum nt_dtype {
 } nt_dtype;
 
 typedef struct nt_tensor {
-  void *data;             /* a scalar's: a pointer to its value */
+  void *data; /* a scalar's: a pointer to its value */
   nt_dtype dtype;
   int32_t ndim;           /* 0 for a scalar */
   const int64_t *shape;   /* ndim extents */
@@ -91,12 +91,14 @@ typedef struct nt_program_s *nt_program;
 
 /* A bundle's bytes (`nautc compile --emit bundle`, or an AOT header's
    array); the bytes are copied. */
-NT_EXPORT nt_status nt_program_load(const void *bundle, size_t size, nt_program *out);
+NT_EXPORT nt_status nt_program_load(const void *bundle, size_t size,
+                                    nt_program *out);
 NT_EXPORT nt_status nt_program_load_file(const char *path, nt_program *out);
 NT_EXPORT void nt_program_free(nt_program program);
 
 NT_EXPORT const char *nt_program_kernel(nt_program program); /* "attention" */
-NT_EXPORT const char *nt_program_target(nt_program program); /* "cpu", "sm_90" */
+NT_EXPORT const char *
+nt_program_target(nt_program program); /* "cpu", "sm_90" */
 /* The code of a text kind ("ptx"), or NULL when the program has none. */
 NT_EXPORT const char *nt_program_code(nt_program program, const char *kind);
 /* What --explain said when it was compiled ("" when nothing). */
@@ -118,13 +120,14 @@ typedef struct nt_param_info {
    declares them, then its outputs. */
 NT_EXPORT size_t nt_program_num_params(nt_program program);
 NT_EXPORT nt_status nt_program_param(nt_program program, size_t index,
-                           nt_param_info *out);
+                                     nt_param_info *out);
 /* The extents of parameter `index` (ndim of them, into `shape`) given the
    inputs and scalars (the first parameters, in order): how a caller sizes
    the outputs. */
-NT_EXPORT nt_status nt_program_param_shape(nt_program program, const nt_tensor *inputs,
-                                 size_t num_inputs, size_t index,
-                                 int64_t *shape);
+NT_EXPORT nt_status nt_program_param_shape(nt_program program,
+                                           const nt_tensor *inputs,
+                                           size_t num_inputs, size_t index,
+                                           int64_t *shape);
 
 /*--- Devices ----------------------------------------------------------------*/
 
@@ -134,27 +137,32 @@ typedef struct nt_device_s *nt_device;
    0: the SIMT emulator, running an NVIDIA bundle's kernel IR on the host;
    libnautilus_jit only). Without a driver, "cuda" and "hip" fail with
    NT_UNAVAILABLE and a message saying so. */
-NT_EXPORT nt_status nt_device_open(const char *kind, int ordinal, nt_device *out);
+NT_EXPORT nt_status nt_device_open(const char *kind, int ordinal,
+                                   nt_device *out);
 NT_EXPORT void nt_device_free(nt_device device);
 NT_EXPORT const char *nt_device_describe(nt_device device);
 
 NT_EXPORT nt_status nt_device_alloc(nt_device device, size_t bytes, void **out);
 NT_EXPORT void nt_device_free_memory(nt_device device, void *memory);
 NT_EXPORT nt_status nt_device_copy_to_device(nt_device device, void *dst,
-                                   const void *src, size_t bytes);
-NT_EXPORT nt_status nt_device_copy_to_host(nt_device device, void *dst, const void *src,
-                                 size_t bytes);
+                                             const void *src, size_t bytes);
+NT_EXPORT nt_status nt_device_copy_to_host(nt_device device, void *dst,
+                                           const void *src, size_t bytes);
 
 /* Checks the tensors against the program (dtypes, shapes, the kernel's
    `require` lines, alignment, the device's limits), then launches it:
    every parameter in order (nt_program_num_params of them). `stream` is a
-   CUstream on cuda (NULL: the default stream), ignored on the cpu, where
-   the launch returns when the kernel is done. The program is loaded on
-   the device at its first launch there. */
+   CUstream on cuda (a hipStream_t on hip; NULL: the default stream),
+   ignored on the cpu, where the launch returns when the kernel is done. On
+   a GPU the launch returns once queued, unless the kernel needs
+   workspaces or TMA tensor maps, which it waits for before freeing them.
+   The program is loaded on the device at its first launch there. */
 NT_EXPORT nt_status nt_launch(nt_device device, nt_program program,
-                    const nt_tensor *params, size_t num_params, void *stream);
+                              const nt_tensor *params, size_t num_params,
+                              void *stream);
 
-/*--- The JIT (libnautilus_jit only) ------------------------------------------*/
+/*--- The JIT (libnautilus_jit only)
+ * ------------------------------------------*/
 
 enum {
   NT_COMPILE_NO_DISK_CACHE = 1, /* neither read nor write the disk cache */
@@ -164,13 +172,13 @@ enum {
 };
 
 typedef struct nt_compile_options {
-  size_t struct_size;    /* sizeof(nt_compile_options) */
-  const char *source;    /* the .tensor source text, or NULL and: */
-  const char *path;      /* a .tensor file */
-  const char *kernel;    /* NULL: the file's only kernel */
-  const char *target;    /* NULL: "cpu"; "sm_80", "sm_90", "gfx90a", "gfx942" */
-  const char *shapes;    /* sizes fixed at compile time, "N=128,D=64", or NULL */
-  const char *schedule;  /* NULL: "default"; "auto", or a schedule file */
+  size_t struct_size;   /* sizeof(nt_compile_options) */
+  const char *source;   /* the .tensor source text, or NULL and: */
+  const char *path;     /* a .tensor file */
+  const char *kernel;   /* NULL: the file's only kernel */
+  const char *target;   /* NULL: "cpu"; "sm_80", "sm_90", "gfx90a", "gfx942" */
+  const char *shapes;   /* sizes fixed at compile time, "N=128,D=64", or NULL */
+  const char *schedule; /* NULL: "default"; "auto", or a schedule file */
   const char *cache_dir; /* NULL: $NAUTILUS_CACHE_DIR, else the user's cache */
   uint32_t flags;        /* NT_COMPILE_* */
   int explain;           /* non-zero: keep what --explain says */
@@ -179,7 +187,8 @@ typedef struct nt_compile_options {
 /* Compiles (or finds in the caches) the kernel. The key is a hash of the
    compiler's version, the source's tokens, the kernel, target, shapes,
    schedule (a schedule file's content) and the toolchain. */
-NT_EXPORT nt_status nt_compile(const nt_compile_options *options, nt_program *out);
+NT_EXPORT nt_status nt_compile(const nt_compile_options *options,
+                               nt_program *out);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -65,12 +65,12 @@ TEST(SizeExpr, EvaluatesEveryOperation) {
 TEST(SizeExpr, FailsInsteadOfOverflowing) {
   SizeValues sizes = {{"Z", 0}, {"B", int64_t(1) << 62}};
   int64_t v = 0;
-  EXPECT_EQ(evaluate(op("rem", {SizeExpr::of(5), SizeExpr::size("Z")}), sizes,
-                     v),
-            "division by zero in (rem 5 Z)");
-  EXPECT_EQ(evaluate(op("mul", {SizeExpr::size("B"), SizeExpr::of(4)}), sizes,
-                     v),
-            "overflow in (mul B 4)");
+  EXPECT_EQ(
+      evaluate(op("rem", {SizeExpr::of(5), SizeExpr::size("Z")}), sizes, v),
+      "division by zero in (rem 5 Z)");
+  EXPECT_EQ(
+      evaluate(op("mul", {SizeExpr::size("B"), SizeExpr::of(4)}), sizes, v),
+      "overflow in (mul B 4)");
   EXPECT_EQ(evaluate(SizeExpr::size("Q"), sizes, v), "size 'Q' is not known");
 }
 
@@ -111,11 +111,10 @@ LaunchPlan gqaPlan() {
   LaunchPlan plan;
   plan.kernel = "gqa";
   plan.sizes = {"H", "G", "N"};
-  plan.buffers = {
-      {"Q", BufferRole::Input, DType::F32, {{"H", 0}, {"N", 0}}},
-      {"K", BufferRole::Input, DType::F32, {{"G", 0}, {"N", 0}}},
-      {"W", BufferRole::Workspace, DType::F32, {{"N", 0}}},
-      {"O", BufferRole::Output, DType::F32, {{"H", 0}, {"", 4}}}};
+  plan.buffers = {{"Q", BufferRole::Input, DType::F32, {{"H", 0}, {"N", 0}}},
+                  {"K", BufferRole::Input, DType::F32, {{"G", 0}, {"N", 0}}},
+                  {"W", BufferRole::Workspace, DType::F32, {{"N", 0}}},
+                  {"O", BufferRole::Output, DType::F32, {{"H", 0}, {"", 4}}}};
   plan.requirements = {
       {"H % G == 0",
        op("eq", {op("rem", {SizeExpr::size("H"), SizeExpr::size("G")}),
@@ -392,8 +391,8 @@ TEST(CApi, EightThreadsCompileOneKernelOnce) {
 /// with its kernel IR, run on the emu device at M x N x K and compared with
 /// a plain product: the launch a GPU would get (grid, packed parameters,
 /// tensor maps), checked by the emulator.
-void expectGemmOnEmulator(const char *target, int64_t M, int64_t N,
-                          int64_t K, const char *shapes = nullptr) {
+void expectGemmOnEmulator(const char *target, int64_t M, int64_t N, int64_t K,
+                          const char *shapes = nullptr) {
   nt_compile_options options = {};
   options.struct_size = sizeof options;
   options.path = NAUTILUS_EXAMPLES "/gemm.tensor";

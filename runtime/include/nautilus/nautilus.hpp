@@ -98,7 +98,7 @@ struct CompileOptions {
   std::string shapes; // "N=128,D=64"
   std::string schedule = "default";
   std::string cacheDir;
-  uint32_t flags = 0;  // NT_COMPILE_*
+  uint32_t flags = 0; // NT_COMPILE_*
   bool explain = false;
   bool kernelIR = false; // NVIDIA targets: runnable on the emu device too
 };
@@ -172,8 +172,8 @@ public:
     std::vector<nt_tensor> raw;
     for (const Tensor &t : params)
       raw.push_back(t.raw());
-    check(nt_launch(device.get(), handle.get(), raw.data(), raw.size(),
-                    stream));
+    check(
+        nt_launch(device.get(), handle.get(), raw.data(), raw.size(), stream));
   }
 
   nt_program get() const { return handle.get(); }
