@@ -21,6 +21,12 @@ mkdir -p "$out"
 # Bundles of an earlier run (another target, a case since removed) would
 # otherwise be run as well.
 rm -f "$out"/*.json
+# Nautilus's runtime library (the C API; no LLVM), for
+# NAUTILUS_GPU_LAUNCHER=capi on the GPU machine.
+runtime_lib="$root/build/lib/libnautilus_runtime.so.0"
+if [ -f "$runtime_lib" ]; then
+  cp -L "$runtime_lib" "$out/libnautilus_runtime.so"
+fi
 
 # name:kernel file:kernel:shape
 cases=(

@@ -403,6 +403,75 @@ def torch_dtype(name):
             "i8": torch.int8, "i32": torch.int32, "i64": torch.int64, "bool": torch.bool}[name]
 
 
+# ---- Launching through Nautilus's runtime (NAUTILUS_GPU_LAUNCHER=capi) --
+
+DTYPE_CODES = {"f16": 0, "bf16": 1, "f32": 2, "f64": 3, "i8": 4, "i32": 5, "i64": 6, "bool": 7}
+
+
+class NtTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("dtype", ctypes.c_int), ("ndim", ctypes.c_int32),
+                ("shape", ctypes.POINTER(ctypes.c_int64)), ("strides", ctypes.POINTER(ctypes.c_int64))]
+
+
+def capi_library():
+    """libnautilus_runtime (the C API, no LLVM): NAUTILUS_RUNTIME_LIB, else
+    the copy prepare.sh puts beside the bundles."""
+    path = os.environ.get("NAUTILUS_RUNTIME_LIB", os.path.join(HERE, "bundles", "libnautilus_runtime.so"))
+    lib = ctypes.CDLL(path)
+    status = ctypes.c_void_p
+    for name, result, args in [
+            ("nt_status_message", ctypes.c_char_p, [status]), ("nt_status_free", None, [status]),
+            ("nt_program_load", status, [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p)]),
+            ("nt_device_open", status, [ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p)]),
+            ("nt_launch", status, [ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(NtTensor), ctypes.c_size_t,
+                                   ctypes.c_void_p])]:
+        getattr(lib, name).restype = result
+        getattr(lib, name).argtypes = args
+    return lib
+
+
+def capi_check(lib, status, what):
+    if status:
+        message = lib.nt_status_message(status).decode()
+        lib.nt_status_free(status)
+        raise RuntimeError(f"{what}: {message}")
+
+
+def capi_run(b, tensors, given):
+    """A function launching the bundle through the C API's cuda device
+    (nt_launch, which checks the tensors and makes its own workspaces and
+    tensor maps) on PyTorch's current stream, with the tensors `prepare`
+    made."""
+    import torch
+    lib = capi_library()
+    with open(b["path"], "rb") as f:
+        data = f.read()
+    program, device = ctypes.c_void_p(), ctypes.c_void_p()
+    capi_check(lib, lib.nt_program_load(data, len(data), ctypes.byref(program)), "nt_program_load")
+    capi_check(lib, lib.nt_device_open(b"cuda", torch.cuda.current_device(), ctypes.byref(device)),
+               "nt_device_open")
+    keep, raw = [], []
+    for buf in b["buffers"]:
+        if buf["role"] == "workspace":
+            continue
+        if buf["role"] == "scalar":
+            value = ctypes.create_string_buffer(scalar_bytes(given.get(buf["name"], SCALAR_DEFAULT), buf["dtype"]))
+            keep.append(value)
+            raw.append(NtTensor(ctypes.cast(value, ctypes.c_void_p), DTYPE_CODES[buf["dtype"]], 0, None, None))
+            continue
+        t = tensors[buf["name"]]
+        shape = (ctypes.c_int64 * max(t.dim(), 1))(*t.shape)
+        keep.append(shape)
+        raw.append(NtTensor(t.data_ptr(), DTYPE_CODES[buf["dtype"]], t.dim(), shape, None))
+    params = (NtTensor * len(raw))(*raw)
+    stream = torch.cuda.current_stream().cuda_stream
+
+    def run():
+        capi_check(lib, lib.nt_launch(device, program, params, len(raw), stream), "nt_launch")
+    run.keep = (keep, params, program, device, tensors)
+    return run
+
+
 def prepare(driver, b, given=None):
     """The bundle's buffers on the GPU (those in `given` as given, other
     inputs random, outputs and workspaces zero; scalars from `given` or
@@ -425,6 +494,10 @@ def prepare(driver, b, given=None):
             tensors[buf["name"]] = t.to(torch_dtype(buf["dtype"])).contiguous()
         else:
             tensors[buf["name"]] = torch.zeros(shape, device="cuda", dtype=torch_dtype(buf["dtype"]))
+    if os.environ.get("NAUTILUS_GPU_LAUNCHER") == "capi":
+        programs = [dict(name=p["name"], blocks=grid_of(p, sizes), threads=p["threads"],
+                         dynamic_shared_bytes=p["dynamic_shared_bytes"]) for p in b["programs"]]
+        return tensors, capi_run(b, tensors, given), programs
     module = driver.load_module(b["ptx"])
     stream = torch.cuda.current_stream().cuda_stream
     launches, programs = [], []
