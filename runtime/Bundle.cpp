@@ -9,6 +9,7 @@
 #include <iterator>
 #include <limits>
 #include <optional>
+#include <set>
 
 namespace nautilus::rt {
 
@@ -159,9 +160,8 @@ std::string writeBundle(const Bundle &bundle) {
   doc.set("chip", Value::makeString(bundle.chip));
   for (const auto &[kind, code] : bundle.code)
     if (isCodeKind(kind))
-      doc.set(kind, Value::makeString(isBinaryCodeKind(kind)
-                                          ? base64Encode(code)
-                                          : code));
+      doc.set(kind, Value::makeString(
+                        isBinaryCodeKind(kind) ? base64Encode(code) : code));
   if (!bundle.explain.empty())
     doc.set("explain", Value::makeString(bundle.explain));
   // The checksum covers the whole document as written with its own digits
@@ -379,8 +379,7 @@ bool FieldReader::readProgram(const Value &v, const std::string &path,
   return true;
 }
 
-bool FieldReader::readPlan(const Value &doc, LaunchPlan &out,
-                           int version) {
+bool FieldReader::readPlan(const Value &doc, LaunchPlan &out, int version) {
   if (version >= 3 &&
       !readArray(doc, "", "requirements",
                  [&](const Value &r, const std::string &name) {
@@ -423,6 +422,48 @@ bool FieldReader::readPlan(const Value &doc, LaunchPlan &out,
                      out.programs.emplace_back();
                      return readProgram(p, name, out.programs.back());
                    });
+}
+
+/// What the fields say of each other: every size a dimension, a derived
+/// size or a requirement names is one of the plan's (or bound), and every
+/// tensor map maps a buffer of the plan with one box extent a dimension.
+/// "" or the first inconsistency.
+std::string checkConsistent(const LaunchPlan &plan) {
+  std::set<std::string> known(plan.sizes.begin(), plan.sizes.end());
+  for (const auto &[name, value] : plan.bindings)
+    known.insert(name);
+  auto unknown = [&](const std::vector<Dim> &dims) -> std::string {
+    for (const Dim &d : dims)
+      if (!d.isLiteral() && !known.count(d.size))
+        return d.size;
+    return "";
+  };
+  for (const DerivedSize &d : plan.derivedSizes)
+    for (const DerivedSize::Term &t : d.terms)
+      for (const std::string &f : t.factors)
+        if (!known.count(f))
+          return "derived size '" + d.name + "' uses an unknown size '" + f +
+                 "'";
+  for (const BufferDesc &b : plan.buffers)
+    if (std::string u = unknown(b.dims); !u.empty())
+      return "buffer '" + b.name + "' has an unknown size '" + u + "'";
+  for (const ProgramDesc &p : plan.programs) {
+    if (std::string u = unknown(p.outputDims); !u.empty())
+      return "program '" + p.name + "' has an unknown size '" + u + "'";
+    for (const TensorMapDesc &m : p.tensorMaps) {
+      auto b =
+          std::find_if(plan.buffers.begin(), plan.buffers.end(),
+                       [&](const BufferDesc &x) { return x.name == m.buffer; });
+      if (b == plan.buffers.end() || b->role == BufferRole::Scalar)
+        return "program '" + p.name + "' maps an unknown buffer '" + m.buffer +
+               "'";
+      if (m.box.size() != b->dims.size())
+        return "program '" + p.name + "' maps '" + m.buffer + "' with " +
+               std::to_string(m.box.size()) + " box extents for " +
+               std::to_string(b->dims.size()) + " dimensions";
+    }
+  }
+  return "";
 }
 
 /// The version `doc` names, when this runtime reads it.
@@ -500,6 +541,10 @@ bool readBundle(std::string_view bytes, Bundle &out, std::string &error) {
       !reader.readString(doc, "", "chip", out.chip) ||
       !reader.readPlan(doc, out.plan, out.formatVersion)) {
     error = reader.error;
+    return false;
+  }
+  if (std::string e = checkConsistent(out.plan); !e.empty()) {
+    error = "inconsistent bundle: " + e;
     return false;
   }
   for (const char *kind : kCodeKinds) {

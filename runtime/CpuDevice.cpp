@@ -25,8 +25,12 @@ namespace nautilus::rt {
 
 namespace {
 
-/// dlopen of a shared library held in memory.
-std::string openLibrary(const std::string &bytes, void *&handle) {
+/// dlopen of a shared library held in memory. The in-memory file stays
+/// open (`keptFd`) as long as the library is loaded: dlopen finds an
+/// object already loaded by its path, so no other library may get the
+/// same /proc/self/fd path meanwhile.
+std::string openLibrary(const std::string &bytes, void *&handle, int &keptFd) {
+  keptFd = -1;
   int fd = ::memfd_create("nautilus-kernel", MFD_CLOEXEC);
   std::string path, tempPath;
   if (fd >= 0) {
@@ -51,18 +55,28 @@ std::string openLibrary(const std::string &bytes, void *&handle) {
                                               "library: ") +
                                       ::dlerror()
                                 : "";
-  ::close(fd);
-  if (!tempPath.empty())
+  if (!tempPath.empty()) { // a unique name: the file is not needed
+    ::close(fd);
     ::unlink(tempPath.c_str());
+  } else if (handle) {
+    keptFd = fd;
+  } else {
+    ::close(fd);
+  }
   return error;
 }
 
 class CpuKernel : public LoadedKernel {
 public:
-  CpuKernel(void *library, LaunchPlan plan, std::vector<PackedProgram> programs)
-      : library(library), plan(std::move(plan)), programs(std::move(programs)) {
+  CpuKernel(void *library, int libraryFd, LaunchPlan plan,
+            std::vector<PackedProgram> programs)
+      : library(library), libraryFd(libraryFd), plan(std::move(plan)),
+        programs(std::move(programs)) {}
+  ~CpuKernel() override {
+    ::dlclose(library);
+    if (libraryFd >= 0)
+      ::close(libraryFd);
   }
-  ~CpuKernel() override { ::dlclose(library); }
 
   std::string launch(const std::vector<BufferView> &buffers,
                      const SizeValues &sizes, void *) override {
@@ -73,6 +87,7 @@ public:
 
 private:
   void *library;
+  int libraryFd; // the in-memory file it was loaded from (-1: none)
   LaunchPlan plan;
   std::vector<PackedProgram> programs;
 };
@@ -129,7 +144,8 @@ std::string CpuDevice::load(const Bundle &bundle,
   if (std::string e = accepts(bundle); !e.empty())
     return e;
   void *library = nullptr;
-  if (std::string e = openLibrary(bundle.code.at("host_library"), library);
+  int fd = -1;
+  if (std::string e = openLibrary(bundle.code.at("host_library"), library, fd);
       !e.empty())
     return e;
   std::vector<PackedProgram> programs;
@@ -137,12 +153,15 @@ std::string CpuDevice::load(const Bundle &bundle,
     void *entry = ::dlsym(library, packedEntryName(p.name).c_str());
     if (!entry) {
       ::dlclose(library);
+      if (fd >= 0)
+        ::close(fd);
       return "the kernel's library has no entry point for program '" + p.name +
              "'";
     }
     programs.push_back(reinterpret_cast<PackedProgram>(entry));
   }
-  out = std::make_unique<CpuKernel>(library, bundle.plan, std::move(programs));
+  out = std::make_unique<CpuKernel>(library, fd, bundle.plan,
+                                    std::move(programs));
   return "";
 }
 

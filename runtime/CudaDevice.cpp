@@ -54,7 +54,7 @@ public:
       : driver(driver), context(context), module(module), plan(std::move(plan)),
         functions(std::move(functions)), multiprocessors(multiprocessors) {}
   ~CudaKernel() override {
-    driver.cuCtxSetCurrent(context);
+    ScopedContext scope(driver, context);
     driver.cuModuleUnload(module);
   }
 
@@ -62,6 +62,9 @@ public:
                      const SizeValues &sizes, void *stream) override;
 
 private:
+  std::string launchProgram(size_t p, const PackedArgs &packed,
+                            const std::vector<BufferView> &buffers,
+                            const SizeValues &sizes, CUstream stream);
   std::string encodeMaps(const ProgramDesc &program,
                          const std::vector<BufferView> &buffers,
                          std::vector<CUtensorMap> &maps);
@@ -111,47 +114,64 @@ std::string CudaKernel::encodeMaps(const ProgramDesc &program,
   return "";
 }
 
+std::string CudaKernel::launchProgram(size_t p, const PackedArgs &packed,
+                                      const std::vector<BufferView> &buffers,
+                                      const SizeValues &sizes,
+                                      CUstream stream) {
+  const ProgramDesc &program = plan.programs[p];
+  int64_t blocks = program.numPrograms(sizes);
+  if (program.persistent)
+    blocks = std::min(blocks, multiprocessors);
+  if (blocks == 0)
+    return ""; // nothing to do (an empty tensor)
+  std::vector<CUtensorMap> maps;
+  if (std::string e = encodeMaps(program, buffers, maps); !e.empty())
+    return e;
+  // The tensor maps live in device memory, written in stream order before
+  // the kernel and freed once it is done.
+  CUdeviceptr mapMemory = 0;
+  std::vector<CUdeviceptr> mapPointers;
+  size_t mapBytes = maps.size() * sizeof(CUtensorMap);
+  if (!maps.empty()) {
+    if (CUresult r = driver.cuMemAlloc(&mapMemory, mapBytes); r != CUDA_SUCCESS)
+      return "cannot allocate tensor maps: " + describe(driver, r);
+    for (size_t i = 0; i < maps.size(); ++i)
+      mapPointers.push_back(mapMemory + i * sizeof(CUtensorMap));
+  }
+  std::vector<void *> args = packed.pointers();
+  for (CUdeviceptr &m : mapPointers)
+    args.push_back(&m);
+  CUresult r = maps.empty() ? CUDA_SUCCESS
+                            : driver.cuMemcpyHtoDAsync(mapMemory, maps.data(),
+                                                       mapBytes, stream);
+  std::string what = "copying the tensor maps";
+  if (r == CUDA_SUCCESS) {
+    what = "launch of '" + program.name + "'";
+    r = driver.cuLaunchKernel(functions[p], static_cast<unsigned>(blocks), 1, 1,
+                              static_cast<unsigned>(program.threads), 1, 1,
+                              static_cast<unsigned>(program.dynamicSharedBytes),
+                              stream, args.data(), nullptr);
+  }
+  if (mapMemory) {
+    CUresult done = driver.cuStreamSynchronize(stream);
+    driver.cuMemFree(mapMemory);
+    if (r == CUDA_SUCCESS && done != CUDA_SUCCESS) {
+      what = "program '" + program.name + "'";
+      r = done;
+    }
+  }
+  return r == CUDA_SUCCESS ? "" : what + " failed: " + describe(driver, r);
+}
+
 std::string CudaKernel::launch(const std::vector<BufferView> &buffers,
                                const SizeValues &sizes, void *stream) {
-  if (CUresult r = driver.cuCtxSetCurrent(context); r != CUDA_SUCCESS)
-    return "cannot make the device current: " + describe(driver, r);
+  ScopedContext scope(driver, context);
   PackedArgs packed(plan, buffers, sizes);
-  for (size_t p = 0; p < plan.programs.size(); ++p) {
-    const ProgramDesc &program = plan.programs[p];
-    std::vector<CUtensorMap> maps;
-    if (std::string e = encodeMaps(program, buffers, maps); !e.empty())
+  for (size_t p = 0; p < plan.programs.size(); ++p)
+    if (std::string e = launchProgram(p, packed, buffers, sizes,
+                                      static_cast<CUstream>(stream));
+        !e.empty())
       return e;
-    CUdeviceptr mapMemory = 0;
-    std::vector<CUdeviceptr> mapPointers;
-    if (!maps.empty()) {
-      size_t bytes = maps.size() * sizeof(CUtensorMap);
-      if (CUresult r = driver.cuMemAlloc(&mapMemory, bytes); r != CUDA_SUCCESS)
-        return "cannot allocate tensor maps: " + describe(driver, r);
-      driver.cuMemcpyHtoD(mapMemory, maps.data(), bytes);
-      for (size_t i = 0; i < maps.size(); ++i)
-        mapPointers.push_back(mapMemory + i * sizeof(CUtensorMap));
-    }
-    std::vector<void *> args = packed.pointers();
-    for (CUdeviceptr &m : mapPointers)
-      args.push_back(&m);
-    int64_t blocks = program.numPrograms(sizes);
-    if (program.persistent)
-      blocks = std::min(blocks, multiprocessors);
-    CUresult r = blocks == 0
-                     ? CUDA_SUCCESS
-                     : driver.cuLaunchKernel(
-                           functions[p], static_cast<unsigned>(blocks), 1, 1,
-                           static_cast<unsigned>(program.threads), 1, 1,
-                           static_cast<unsigned>(program.dynamicSharedBytes),
-                           static_cast<CUstream>(stream), args.data(), nullptr);
-    if (mapMemory) {
-      // The maps must outlive the kernel that reads them.
-      driver.cuStreamSynchronize(static_cast<CUstream>(stream));
-      driver.cuMemFree(mapMemory);
-    }
-    if (r != CUDA_SUCCESS)
-      return "launch of '" + program.name + "' failed: " + describe(driver, r);
-  }
   return "";
 }
 
@@ -177,7 +197,7 @@ public:
     *out = nullptr;
     if (!bytes)
       return "";
-    driver.cuCtxSetCurrent(context);
+    ScopedContext scope(driver, context);
     CUdeviceptr p = 0;
     if (CUresult r = driver.cuMemAlloc(&p, bytes); r != CUDA_SUCCESS)
       return "cannot allocate " + std::to_string(bytes) +
@@ -187,12 +207,12 @@ public:
   }
   void release(void *memory) override {
     if (memory) {
-      driver.cuCtxSetCurrent(context);
+      ScopedContext scope(driver, context);
       driver.cuMemFree(reinterpret_cast<CUdeviceptr>(memory));
     }
   }
   std::string copyToDevice(void *dst, const void *src, size_t n) override {
-    driver.cuCtxSetCurrent(context);
+    ScopedContext scope(driver, context);
     CUresult r =
         n ? driver.cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(dst), src, n)
           : CUDA_SUCCESS;
@@ -201,12 +221,12 @@ public:
                : "copy to the device failed: " + describe(driver, r);
   }
   std::string synchronize(void *stream) override {
-    driver.cuCtxSetCurrent(context);
+    ScopedContext scope(driver, context);
     CUresult r = driver.cuStreamSynchronize(static_cast<CUstream>(stream));
     return r == CUDA_SUCCESS ? "" : "the stream failed: " + describe(driver, r);
   }
   std::string copyToHost(void *dst, const void *src, size_t n) override {
-    driver.cuCtxSetCurrent(context);
+    ScopedContext scope(driver, context);
     CUresult r =
         n ? driver.cuMemcpyDtoH(dst, reinterpret_cast<CUdeviceptr>(src), n)
           : CUDA_SUCCESS;
@@ -229,17 +249,18 @@ std::string CudaDevice::accepts(const Bundle &bundle) const {
     return "the bundle is for target '" + bundle.target +
            "'; the cuda device runs bundles compiled for NVIDIA targets";
   // "sm_90a" runs on 9.0 only; "sm_80" on 8.0 and later.
-  int wantMajor = 0, wantMinor = 0;
-  if (std::sscanf(bundle.chip.c_str(), "sm_%1d%1d", &wantMajor, &wantMinor) !=
-      2)
+  int version = 0;
+  if (std::sscanf(bundle.chip.c_str(), "sm_%d", &version) != 1 || version < 10)
     return "the bundle's chip '" + bundle.chip + "' is not sm_XY";
+  int wantMajor = version / 10, wantMinor = version % 10;
   bool archSpecific = bundle.chip.size() > 5 && bundle.chip.back() == 'a';
   bool runs = archSpecific ? major == wantMajor && minor == wantMinor
                            : major * 10 + minor >= wantMajor * 10 + wantMinor;
   if (!runs)
     return "the bundle is compiled for " + bundle.chip + "; this device is " +
-           description() + ": compile for --target sm_" +
-           std::to_string(major) + std::to_string(minor);
+           description() +
+           ": compile for a target this device runs (sm_80 runs on every "
+           "device from sm_80 on; sm_90 needs an sm_90 device)";
   return "";
 }
 
@@ -247,7 +268,7 @@ std::string CudaDevice::load(const Bundle &bundle,
                              std::unique_ptr<LoadedKernel> &out) {
   if (std::string e = accepts(bundle); !e.empty())
     return e;
-  driver.cuCtxSetCurrent(context);
+  ScopedContext scope(driver, context);
   char log[8192] = {0};
   int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSizeBytes};
   void *values[] = {log, reinterpret_cast<void *>(sizeof log)};
@@ -308,7 +329,8 @@ std::string openCudaDevice(int ordinal, std::unique_ptr<Device> &out) {
   limits.multiprocessors = attribute(kAttrMultiprocessorCount);
   limits.maxThreadsPerBlock = attribute(kAttrMaxThreadsPerBlock);
   limits.maxSharedBytesPerBlock = attribute(kAttrMaxSharedMemoryPerBlockOptin);
-  limits.bufferAlignment = 16; // TMA and vector accesses
+  limits.bufferAlignment = 16;  // TMA and vector accesses
+  limits.maxBlocks = INT32_MAX; // gridDim.x
   out = std::make_unique<CudaDevice>(*driver, device, context, name, limits,
                                      attribute(kAttrComputeCapabilityMajor),
                                      attribute(kAttrComputeCapabilityMinor));

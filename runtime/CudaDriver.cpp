@@ -24,7 +24,8 @@ std::string resolve(void *library, Driver &d) {
   get(d.cuDeviceGetAttribute, "cuDeviceGetAttribute");
   get(d.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
   get(d.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
-  get(d.cuCtxSetCurrent, "cuCtxSetCurrent");
+  get(d.cuCtxPushCurrent, "cuCtxPushCurrent_v2");
+  get(d.cuCtxPopCurrent, "cuCtxPopCurrent_v2");
   get(d.cuModuleLoadDataEx, "cuModuleLoadDataEx");
   get(d.cuModuleUnload, "cuModuleUnload");
   get(d.cuModuleGetFunction, "cuModuleGetFunction");
@@ -33,6 +34,7 @@ std::string resolve(void *library, Driver &d) {
   get(d.cuMemAlloc, "cuMemAlloc_v2");
   get(d.cuMemFree, "cuMemFree_v2");
   get(d.cuMemcpyHtoD, "cuMemcpyHtoD_v2");
+  get(d.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
   get(d.cuMemcpyDtoH, "cuMemcpyDtoH_v2");
   get(d.cuStreamSynchronize, "cuStreamSynchronize");
   get(d.cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled");

@@ -49,7 +49,8 @@ struct Driver {
   CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
   CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
-  CUresult (*cuCtxSetCurrent)(CUcontext);
+  CUresult (*cuCtxPushCurrent)(CUcontext);
+  CUresult (*cuCtxPopCurrent)(CUcontext *);
   CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *,
                                  void **);
   CUresult (*cuModuleUnload)(CUmodule);
@@ -61,6 +62,7 @@ struct Driver {
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
+  CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
   CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
   CUresult (*cuStreamSynchronize)(CUstream);
   CUresult (*cuTensorMapEncodeTiled)(CUtensorMap *, int, unsigned, void *,
@@ -73,6 +75,24 @@ struct Driver {
 /// `error` set when this machine has none ("the cuda device needs the
 /// NVIDIA driver (libcuda.so.1), which is not installed: ...").
 const Driver *load(std::string &error);
+
+/// Makes `context` current on this thread for its lifetime, then restores
+/// the thread's own (an application's context is left as it was).
+class ScopedContext {
+public:
+  ScopedContext(const Driver &driver, CUcontext context) : driver(driver) {
+    driver.cuCtxPushCurrent(context);
+  }
+  ~ScopedContext() {
+    CUcontext popped;
+    driver.cuCtxPopCurrent(&popped);
+  }
+  ScopedContext(const ScopedContext &) = delete;
+  ScopedContext &operator=(const ScopedContext &) = delete;
+
+private:
+  const Driver &driver;
+};
 
 /// "CUDA_ERROR_...: what it means" for `result`, or "" for CUDA_SUCCESS.
 std::string describe(const Driver &driver, CUresult result);

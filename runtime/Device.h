@@ -26,6 +26,7 @@
 #include "runtime/Bundle.h"
 #include "runtime/PackedArgs.h"
 
+#include <climits>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -40,6 +41,8 @@ struct DeviceLimits {
   int64_t maxSharedBytesPerBlock = 0; // dynamic shared memory, opted in
   /// The alignment in bytes every buffer's address must have.
   int64_t bufferAlignment = 1;
+  /// The most blocks (tiles) one program's grid may have.
+  int64_t maxBlocks = INT64_MAX;
 };
 
 /// A bundle loaded on a device, ready to launch.

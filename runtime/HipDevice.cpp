@@ -33,6 +33,7 @@ struct Hip {
   const char *(*hipGetErrorString)(hipError_t);
   hipError_t (*hipGetDeviceCount)(int *);
   hipError_t (*hipSetDevice)(int);
+  hipError_t (*hipGetDevice)(int *);
   hipError_t (*hipDeviceGetName)(char *, int, int);
   hipError_t (*hipModuleLoadData)(hipModule_t *, const void *);
   hipError_t (*hipModuleUnload)(hipModule_t);
@@ -72,6 +73,7 @@ const Hip *loadHip(std::string &error) {
     get(hip.hipGetErrorString, "hipGetErrorString");
     get(hip.hipGetDeviceCount, "hipGetDeviceCount");
     get(hip.hipSetDevice, "hipSetDevice");
+    get(hip.hipGetDevice, "hipGetDevice");
     get(hip.hipDeviceGetName, "hipDeviceGetName");
     get(hip.hipModuleLoadData, "hipModuleLoadData");
     get(hip.hipModuleUnload, "hipModuleUnload");
@@ -90,6 +92,27 @@ const Hip *loadHip(std::string &error) {
   return loadError.empty() ? &hip : nullptr;
 }
 
+/// Makes `device` the thread's current one for its lifetime, then restores
+/// the thread's own.
+class ScopedDevice {
+public:
+  ScopedDevice(const Hip &hip, int device) : hip(hip) {
+    if (hip.hipGetDevice(&previous) != hipSuccess)
+      previous = -1;
+    hip.hipSetDevice(device);
+  }
+  ~ScopedDevice() {
+    if (previous >= 0)
+      hip.hipSetDevice(previous);
+  }
+  ScopedDevice(const ScopedDevice &) = delete;
+  ScopedDevice &operator=(const ScopedDevice &) = delete;
+
+private:
+  const Hip &hip;
+  int previous = -1;
+};
+
 std::string describe(const Hip &hip, hipError_t e) {
   return std::string(hip.hipGetErrorString(e)) + " (hipError_t " +
          std::to_string(e) + ")";
@@ -102,13 +125,13 @@ public:
       : hip(hip), device(device), module(module), plan(std::move(plan)),
         functions(std::move(functions)) {}
   ~HipKernel() override {
-    hip.hipSetDevice(device);
+    ScopedDevice scope(hip, device);
     hip.hipModuleUnload(module);
   }
 
   std::string launch(const std::vector<BufferView> &buffers,
                      const SizeValues &sizes, void *stream) override {
-    hip.hipSetDevice(device);
+    ScopedDevice scope(hip, device);
     PackedArgs packed(plan, buffers, sizes);
     for (size_t p = 0; p < plan.programs.size(); ++p) {
       const ProgramDesc &program = plan.programs[p];
@@ -149,6 +172,7 @@ public:
     l.maxThreadsPerBlock = 1024;
     l.maxSharedBytesPerBlock = 64 * 1024;
     l.bufferAlignment = 16;
+    l.maxBlocks = INT32_MAX; // gridDim.x
     return l;
   }
   std::string accepts(const Bundle &bundle) const override {
@@ -162,7 +186,7 @@ public:
                    std::unique_ptr<LoadedKernel> &out) override {
     if (std::string e = accepts(bundle); !e.empty())
       return e;
-    hip.hipSetDevice(device);
+    ScopedDevice scope(hip, device);
     hipModule_t module = nullptr;
     if (hipError_t e =
             hip.hipModuleLoadData(&module, bundle.code.at("hsaco").data());
@@ -186,13 +210,13 @@ public:
   }
   std::string allocate(size_t bytes, void **out) override {
     *out = nullptr;
-    hip.hipSetDevice(device);
+    ScopedDevice scope(hip, device);
     hipError_t e = bytes ? hip.hipMalloc(out, bytes) : hipSuccess;
     return e == hipSuccess ? "" : "hipMalloc: " + describe(hip, e);
   }
   void release(void *memory) override {
     if (memory) {
-      hip.hipSetDevice(device);
+      ScopedDevice scope(hip, device);
       hip.hipFree(memory);
     }
   }
@@ -203,14 +227,14 @@ public:
     return copy(dst, src, n, hipMemcpyDeviceToHost);
   }
   std::string synchronize(void *stream) override {
-    hip.hipSetDevice(device);
+    ScopedDevice scope(hip, device);
     hipError_t e = hip.hipStreamSynchronize(static_cast<hipStream_t>(stream));
     return e == hipSuccess ? "" : "the stream failed: " + describe(hip, e);
   }
 
 private:
   std::string copy(void *dst, const void *src, size_t n, int kind) {
-    hip.hipSetDevice(device);
+    ScopedDevice scope(hip, device);
     hipError_t e = n ? hip.hipMemcpy(dst, src, n, kind) : hipSuccess;
     return e == hipSuccess ? "" : "hipMemcpy: " + describe(hip, e);
   }

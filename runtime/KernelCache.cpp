@@ -16,17 +16,26 @@ namespace nautilus::rt {
 
 namespace {
 
-/// mkdir -p; "" or the error.
+/// mkdir -p, the last directory private to its owner; "" or the error.
 std::string makeDirectories(const std::string &path) {
   for (size_t at = 1; at <= path.size(); ++at) {
     if (at != path.size() && path[at] != '/')
       continue;
     std::string prefix = path.substr(0, at);
-    if (::mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST)
+    if (::mkdir(prefix.c_str(), at == path.size() ? 0700 : 0755) != 0 &&
+        errno != EEXIST)
       return "cannot create the cache directory '" + prefix +
              "': " + std::strerror(errno);
   }
   return "";
+}
+
+/// Whether `dir` is this user's and no one else may write in it: its
+/// entries are code the process will run.
+bool trusted(const std::string &dir) {
+  struct stat st;
+  return ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) &&
+         st.st_uid == ::geteuid() && !(st.st_mode & (S_IWGRP | S_IWOTH));
 }
 
 } // namespace
@@ -51,6 +60,8 @@ std::string KernelCache::pathOf(uint64_t key) const {
 }
 
 std::optional<std::string> KernelCache::load(uint64_t key) const {
+  if (!trusted(dir))
+    return std::nullopt;
   std::ifstream in(pathOf(key), std::ios::binary);
   if (!in)
     return std::nullopt;
@@ -66,6 +77,10 @@ std::string KernelCache::store(uint64_t key, const std::string &bytes) const {
     return "no cache directory (set NAUTILUS_CACHE_DIR)";
   if (std::string e = makeDirectories(dir); !e.empty())
     return e;
+  if (!trusted(dir))
+    return "the cache directory '" + dir +
+           "' is not private to this user (another could plant code in it): "
+           "the cache is not used";
   std::string temp = dir + "/." + hex64(key) + ".XXXXXX";
   int fd = ::mkstemp(temp.data());
   if (fd < 0)

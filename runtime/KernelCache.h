@@ -5,6 +5,11 @@
 // $NAUTILUS_CACHE_DIR, else $XDG_CACHE_HOME/nautilus, else
 // $HOME/.cache/nautilus, unless the caller names one.
 //
+// Entries are code the process runs, so the cache is used only in a
+// directory that belongs to the user and that no one else may write in (it
+// is created private); a shared one is ignored (load finds nothing, store
+// says why).
+//
 // Any number of threads and processes may use one directory at once:
 //   - a store writes a fresh temporary file in the directory, then renames
 //     it over the entry, which is atomic: a reader sees a whole old entry,

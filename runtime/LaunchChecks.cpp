@@ -2,6 +2,7 @@
 #include "runtime/LaunchChecks.h"
 #include "runtime/HostTensor.h"
 
+#include <climits>
 #include <cstdint>
 
 namespace nautilus::rt {
@@ -50,8 +51,25 @@ std::string bindDims(const BufferDesc &b, const TensorArg &arg,
   return "";
 }
 
+/// Whether `strides` address `shape` as a row-major copy would: dimensions
+/// of extent 1 may have any stride, and so may every dimension of a tensor
+/// with no elements (as DLPack allows).
+bool rowMajor(const std::vector<int64_t> &shape,
+              const std::vector<int64_t> &strides) {
+  std::vector<int64_t> want = contiguousStrides(shape);
+  bool empty = false;
+  for (int64_t e : shape)
+    empty = empty || e == 0;
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (!empty && shape[d] != 1 && strides[d] != want[d])
+      return false;
+  return true;
+}
+
+/// The tensor's own checks; its data is not needed when `needData` is
+/// false (sizing outputs from inputs not yet allocated).
 std::string checkTensor(const BufferDesc &b, const TensorArg &arg,
-                        const DeviceLimits &limits) {
+                        const DeviceLimits &limits, bool needData) {
   std::string name = std::string(roleName(b.role)) + " '" + b.name + "'";
   if (arg.dtype != b.dtype)
     return name + " is " + dtypeName(arg.dtype) + "; the kernel takes " +
@@ -66,13 +84,18 @@ std::string checkTensor(const BufferDesc &b, const TensorArg &arg,
     if (arg.strides.size() != arg.shape.size())
       return name + " has " + std::to_string(arg.strides.size()) +
              " strides for " + std::to_string(arg.shape.size()) + " dimensions";
-    if (arg.strides != contiguousStrides(arg.shape))
+    if (!rowMajor(arg.shape, arg.strides))
       return name + " is not contiguous (strides " + formatShape(arg.strides) +
              " for shape " + formatShape(arg.shape) +
              "); pass a row-major copy";
   }
-  std::optional<size_t> elements = shapeNumElements(arg.shape);
-  if (!arg.data && (b.role == BufferRole::Scalar || (elements && *elements)))
+  std::optional<size_t> elements =
+      shapeNumElements(arg.shape, dtypeSize(b.dtype));
+  if (!elements)
+    return name + "'s size in bytes overflows: " + formatShape(arg.shape);
+  if (!needData)
+    return "";
+  if (!arg.data && (b.role == BufferRole::Scalar || *elements))
     return name + " is null";
   auto address = reinterpret_cast<uintptr_t>(arg.data);
   int64_t alignment =
@@ -102,6 +125,49 @@ std::string checkResources(const LaunchPlan &plan, const DeviceLimits &limits) {
   return "";
 }
 
+/// The derived sizes of `plan` added to `sizes`, each computed without
+/// overflow; "" or the one that overflows.
+std::string deriveSizes(const LaunchPlan &plan, SizeValues &sizes) {
+  for (const DerivedSize &d : plan.derivedSizes) {
+    int64_t value = 0;
+    for (const DerivedSize::Term &t : d.terms) {
+      int64_t product = t.coefficient;
+      for (const std::string &f : t.factors)
+        if (__builtin_mul_overflow(product, sizes.at(f), &product))
+          return "size '" + d.name + "' overflows 64 bits";
+      if (__builtin_add_overflow(value, product, &value))
+        return "size '" + d.name + "' overflows 64 bits";
+    }
+    sizes[d.name] = value;
+  }
+  return "";
+}
+
+/// Each program's grid fits the device, and each buffer's size in bytes
+/// fits 64 bits.
+std::string checkExtents(const LaunchPlan &plan, const SizeValues &sizes,
+                         const DeviceLimits &limits) {
+  for (const ProgramDesc &p : plan.programs) {
+    int64_t blocks = 1;
+    for (size_t d = 0; d < p.outputDims.size(); ++d) {
+      int64_t e = extentOf(p.outputDims[d], sizes);
+      if (__builtin_mul_overflow(blocks, (e + p.tile[d] - 1) / p.tile[d],
+                                 &blocks))
+        blocks = INT64_MAX;
+    }
+    if (blocks > limits.maxBlocks)
+      return "program '" + p.name + "' needs " + std::to_string(blocks) +
+             " blocks; this device launches at most " +
+             std::to_string(limits.maxBlocks);
+  }
+  for (const BufferDesc &b : plan.buffers)
+    if (!shapeNumElements(extentsOf(b, sizes), dtypeSize(b.dtype)))
+      return "buffer '" + b.name +
+             "' is too large: its size in bytes "
+             "overflows";
+  return "";
+}
+
 } // namespace
 
 std::vector<const BufferDesc *> parameterBuffers(const LaunchPlan &plan) {
@@ -121,7 +187,8 @@ std::vector<int64_t> extentsOf(const BufferDesc &b, const SizeValues &sizes) {
 
 std::string bindSizes(const LaunchPlan &plan,
                       const std::vector<TensorArg> &args,
-                      const DeviceLimits &limits, SizeValues &sizes) {
+                      const DeviceLimits &limits, SizeValues &sizes,
+                      bool needData) {
   std::vector<const BufferDesc *> params = parameterBuffers(plan);
   if (args.size() > params.size())
     return "kernel '" + plan.kernel + "' takes " +
@@ -132,7 +199,8 @@ std::string bindSizes(const LaunchPlan &plan,
   for (const auto &[name, value] : plan.bindings)
     from[name] = "its binding at compile time";
   for (size_t i = 0; i < args.size(); ++i) {
-    if (std::string e = checkTensor(*params[i], args[i], limits); !e.empty())
+    if (std::string e = checkTensor(*params[i], args[i], limits, needData);
+        !e.empty())
       return e;
     if (std::string e = bindDims(*params[i], args[i], sizes, from); !e.empty())
       return e;
@@ -144,8 +212,11 @@ std::string bindSizes(const LaunchPlan &plan,
     if (!derived && !sizes.count(s))
       return "size '" + s + "' is not the extent of any tensor passed";
   }
-  sizes = plan.withDerivedSizes(sizes);
-  return checkRequirements(plan.requirements, sizes);
+  if (std::string e = deriveSizes(plan, sizes); !e.empty())
+    return e;
+  if (std::string e = checkRequirements(plan.requirements, sizes); !e.empty())
+    return e;
+  return checkExtents(plan, sizes, limits);
 }
 
 std::string checkLaunch(const LaunchPlan &plan,

@@ -4,14 +4,16 @@
 // launch plan, on every device the same way, and the first problem is
 // reported in words that name it:
 //   - one tensor for each input, scalar and output buffer, in plan order,
-//     of the buffer's dtype and rank, contiguous (row-major);
+//     of the buffer's dtype and rank, contiguous (row-major; a dimension
+//     of extent 1 may have any stride);
 //   - sizes bound from the tensors' extents: a size must take one value
 //     everywhere, and that of its compile-time binding when it has one;
 //   - every size known, then the derived sizes computed;
 //   - the kernel's `require` lines (SizeExpr.h);
 //   - every buffer's address aligned to its element and to the device's
 //     alignment, not null unless it is empty;
-//   - each program's threads and shared memory within the device's limits.
+//   - each program's grid, threads and shared memory within the device's
+//     limits, and every size and buffer's byte count within 64 bits.
 //
 // Plain C++17; no LLVM/MLIR dependency.
 //
@@ -40,7 +42,8 @@ std::vector<const BufferDesc *> parameterBuffers(const LaunchPlan &plan);
 /// sets `sizes` (derived ones included), or the first problem.
 std::string bindSizes(const LaunchPlan &plan,
                       const std::vector<TensorArg> &args,
-                      const DeviceLimits &limits, SizeValues &sizes);
+                      const DeviceLimits &limits, SizeValues &sizes,
+                      bool needData = true);
 
 /// Checks `args` for `plan` on a device with `limits`. Returns "" and sets
 /// `sizes` (every size, derived ones included), or the first problem.

@@ -63,6 +63,7 @@ public:
     l.maxThreadsPerBlock = 1024;
     l.maxSharedBytesPerBlock = kEmulatedSharedBytes;
     l.bufferAlignment = 16;
+    l.maxBlocks = UINT32_MAX; // the emulator's grid
     return l;
   }
   std::string accepts(const rt::Bundle &bundle) const override {

@@ -106,8 +106,7 @@ nt_code compileSource(const JitRequest &request, const std::string &text,
     return NT_INVALID_ARGUMENT;
   }
   if (!bundlesTarget(*target)) {
-    error = "the JIT compiles for the cpu and NVIDIA targets, not '" +
-            request.target + "'";
+    error = "the JIT cannot bundle code for '" + request.target + "'";
     return NT_INVALID_ARGUMENT;
   }
   KernelSource source;
@@ -190,6 +189,22 @@ void keepInMemory(uint64_t key, const rt::Bundle &bundle) {
   cache.bundles[key] = bundle;
 }
 
+/// The entry for `key` in `disk` when it reads as a bundle (kept in memory
+/// then); a corrupt one is removed, to be compiled again.
+bool findOnDisk(const rt::KernelCache &disk, uint64_t key, JitResult &result) {
+  std::optional<std::string> bytes = disk.load(key);
+  if (!bytes)
+    return false;
+  std::string ignored;
+  if (!rt::readBundle(*bytes, result.bundle, ignored)) {
+    disk.remove(key);
+    return false;
+  }
+  result.cacheHit = 2;
+  keepInMemory(key, result.bundle);
+  return true;
+}
+
 } // namespace
 
 nt_code nautilus::jitCompile(const JitRequest &request, JitResult &result,
@@ -206,28 +221,22 @@ nt_code nautilus::jitCompile(const JitRequest &request, JitResult &result,
       request.cacheDir.empty() ? rt::defaultCacheDirectory() : request.cacheDir;
   bool useDisk = request.memoryCache && request.diskCache && !directory.empty();
   rt::KernelCache disk(directory);
+  // The disk first, outside the compile lock: a hit waits for no compile.
+  if (useDisk && findOnDisk(disk, key, result))
+    return NT_OK;
   std::lock_guard<std::mutex> compiling(memoryCache().compileMutex);
   // Another thread may have compiled it while this one waited.
   if (request.memoryCache && findInMemory(key, result))
     return NT_OK;
-  if (useDisk) {
-    if (std::optional<std::string> bytes = disk.load(key)) {
-      std::string ignored;
-      if (rt::readBundle(*bytes, result.bundle, ignored)) {
-        result.cacheHit = 2;
-        keepInMemory(key, result.bundle);
-        return NT_OK;
-      }
-      disk.remove(key); // corrupt: compiled again below
-    }
-  }
+  if (useDisk && findOnDisk(disk, key, result))
+    return NT_OK;
   if (nt_code c = compileSource(request, text, result.bundle, error);
       c != NT_OK)
     return c;
   result.cacheHit = 0;
-  if (useDisk)
-    (void)disk.store(key, rt::writeBundle(result.bundle)); // best effort
   if (request.memoryCache)
     keepInMemory(key, result.bundle);
+  if (useDisk)
+    (void)disk.store(key, rt::writeBundle(result.bundle)); // best effort
   return NT_OK;
 }

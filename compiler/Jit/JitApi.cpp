@@ -42,5 +42,7 @@ extern "C" nt_status nt_compile(const nt_compile_options *options,
   } catch (const std::exception &e) {
     return capi::makeStatus(NT_INTERNAL,
                             std::string("internal error: ") + e.what());
+  } catch (...) {
+    return capi::makeStatus(NT_INTERNAL, "internal error");
   }
 }

@@ -83,7 +83,7 @@ std::string nautilus::bundleHeader(const rt::LaunchPlan &plan,
          "  " +
          kernel +
          "()\n"
-         "      : program(nautilus::Program::load(" +
+         "      : loadedProgram(nautilus::Program::load(" +
          kernel +
          "_bundle,\n"
          "                                        sizeof " +
@@ -94,10 +94,10 @@ std::string nautilus::bundleHeader(const rt::LaunchPlan &plan,
          "  void operator()(nautilus::Device &device" +
          params +
          ",\n                  void *stream = nullptr) const {\n"
-         "    program.launch(device, {" +
+         "    loadedProgram.launch(device, {" +
          args +
          "}, stream);\n  }\n\n"
-         "  const nautilus::Program &get() const { return program; }\n\n"
-         "private:\n  nautilus::Program program;\n};\n\n"
+         "  const nautilus::Program &get() const { return loadedProgram; }\n\n"
+         "private:\n  nautilus::Program loadedProgram;\n};\n\n"
          "} // namespace nautilus_kernels\n\n#endif\n";
 }

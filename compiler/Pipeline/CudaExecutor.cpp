@@ -111,7 +111,7 @@ ReferenceGpuExecutor::create(alg::KernelOp kernel, const std::string &chip,
   if (rt::cuda::CUresult r = driver->cuDevicePrimaryCtxRetain(context, 0);
       r != rt::cuda::CUDA_SUCCESS)
     return error = rt::cuda::describe(*driver, r), nullptr;
-  driver->cuCtxSetCurrent(*context);
+  rt::cuda::ScopedContext scope(*driver, *context);
   if (rt::cuda::CUresult r = driver->cuModuleLoadDataEx(module, ptx.ptx.c_str(),
                                                         0, nullptr, nullptr);
       r != rt::cuda::CUDA_SUCCESS)
@@ -126,7 +126,8 @@ ReferenceGpuExecutor::~ReferenceGpuExecutor() {
   const rt::cuda::Driver *driver = rt::cuda::load(ignored);
   if (!driver || !context)
     return;
-  driver->cuCtxSetCurrent(static_cast<rt::cuda::CUcontext>(context));
+  rt::cuda::ScopedContext scope(*driver,
+                                static_cast<rt::cuda::CUcontext>(context));
   if (module)
     driver->cuModuleUnload(static_cast<rt::cuda::CUmodule>(module));
   driver->cuDevicePrimaryCtxRelease(0);
@@ -137,7 +138,8 @@ std::string ReferenceGpuExecutor::run(const SizeValues &sizes,
                                       std::vector<rt::HostTensor> &outputs) {
   std::string error;
   const rt::cuda::Driver *driver = rt::cuda::load(error);
-  driver->cuCtxSetCurrent(static_cast<rt::cuda::CUcontext>(context));
+  rt::cuda::ScopedContext scope(*driver,
+                                static_cast<rt::cuda::CUcontext>(context));
   const ReferenceProgram &p = reference;
   DeviceBuffers memory{*device, {}};
   std::vector<void *> pointers(p.buffers.size());

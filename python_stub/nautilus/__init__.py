@@ -159,11 +159,16 @@ class _Device:
     """A device for one run; but on the cpu, each array goes to the device's
     memory and the outputs come back."""
 
+    _handles = {}  # one handle a kind, kept: programs stay loaded on it
+
     def __init__(self, kind):
         self.kind = kind
-        self.handle = ctypes.c_void_p()
-        _check(_capi.lib.nt_device_open(kind.encode(), 0,
-                                        ctypes.byref(self.handle)))
+        if kind not in _Device._handles:
+            handle = ctypes.c_void_p()
+            _check(_capi.lib.nt_device_open(kind.encode(), 0,
+                                            ctypes.byref(handle)))
+            _Device._handles[kind] = handle
+        self.handle = _Device._handles[kind]
         self.memory = []
 
     def __enter__(self):
@@ -172,10 +177,11 @@ class _Device:
     def __exit__(self, *exc):
         for m in self.memory:
             _capi.lib.nt_device_free_memory(self.handle, m)
-        _capi.lib.nt_device_free(self.handle)
 
-    def _place(self, array):
-        if self.kind == "cpu":  # the arrays themselves
+    def _place(self, array, role):
+        # The cpu takes the arrays themselves; every device takes a
+        # scalar's value from host memory.
+        if self.kind == "cpu" or role == "scalar":
             return array.ctypes.data
         memory = ctypes.c_void_p()
         _check(_capi.lib.nt_device_alloc(self.handle, array.nbytes,
@@ -187,8 +193,8 @@ class _Device:
 
     def launch(self, program, params):
         raw = [_raw(a, p.dtype_code) for p, a in params]
-        for (tensor, _), (_, array) in zip(raw, params):
-            tensor.data = self._place(array)
+        for (tensor, _), (p, array) in zip(raw, params):
+            tensor.data = self._place(array, p.role)
         tensors = (_capi.Tensor * len(raw))(*[t for t, _ in raw])
         _check(_capi.lib.nt_launch(self.handle, program, tensors, len(raw),
                                    None))
@@ -214,7 +220,7 @@ def compile(source_or_path, kernel=None, target="cpu", shapes=None,
     text = os.fspath(source_or_path)
     if isinstance(source_or_path, os.PathLike) or os.path.isfile(text):
         options.path = text.encode()
-    elif "kernel" in text:
+    elif "kernel" in text and "{" in text:
         options.source = text.encode()
     else:
         raise FileNotFoundError(f"no .tensor file '{text}' (and it is not "

@@ -9,7 +9,6 @@
 #include "runtime/LaunchChecks.h"
 #include "runtime/api/Handles.h"
 
-#include <atomic>
 #include <fstream>
 #include <iterator>
 
@@ -65,12 +64,12 @@ nt_status checkTensors(const nt_tensor *params, size_t n) {
 nt_status loadedOn(nt_device device, nt_program program,
                    rt::LoadedKernel *&out) {
   std::lock_guard<std::mutex> lock(program->mutex);
-  auto &entry = program->loaded[device->id];
+  auto &entry = program->loaded[device->device.get()];
   if (!entry.second) {
     std::unique_ptr<rt::LoadedKernel> kernel;
     if (std::string e = device->device->load(program->bundle, kernel);
         !e.empty()) {
-      program->loaded.erase(device->id);
+      program->loaded.erase(device->device.get());
       return capi::makeStatus(NT_LAUNCH_ERROR, e);
     }
     entry = {device->device, std::move(kernel)};
@@ -91,7 +90,7 @@ DeviceKinds &deviceKinds() {
 }
 
 /// Opens `kind`: a registered kind, or one of the runtime's own.
-std::string openAnyDevice(const std::string &kind, int ordinal,
+std::string openNewDevice(const std::string &kind, int ordinal,
                           std::unique_ptr<rt::Device> &out) {
   capi::DeviceOpener opener = nullptr;
   {
@@ -106,6 +105,24 @@ std::string openAnyDevice(const std::string &kind, int ordinal,
     return "the emu device needs the JIT library (libnautilus_jit), which "
            "compiles the kernels' LLVM IR for the host; link Nautilus::jit";
   return rt::openDevice(kind, ordinal, out);
+}
+
+/// The device `kind` number `ordinal`: the one open already (every handle
+/// shares it, and the programs loaded on it), or a new one.
+std::string openAnyDevice(const std::string &kind, int ordinal,
+                          std::shared_ptr<rt::Device> &out) {
+  static std::mutex mutex;
+  static std::map<std::string, std::weak_ptr<rt::Device>> open;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::weak_ptr<rt::Device> &slot = open[kind + ":" + std::to_string(ordinal)];
+  if ((out = slot.lock()))
+    return "";
+  std::unique_ptr<rt::Device> device;
+  if (std::string e = openNewDevice(kind, ordinal, device); !e.empty())
+    return e;
+  out = std::move(device);
+  slot = out;
+  return "";
 }
 
 /// Workspaces on `device` for one launch, released when it ends.
@@ -205,22 +222,24 @@ size_t nt_program_num_params(nt_program p) {
 }
 
 nt_status nt_program_param(nt_program p, size_t index, nt_param_info *out) {
-  if (!p || !out)
-    return invalid("nt_program_param: null program or result");
-  std::vector<const rt::BufferDesc *> params =
-      rt::parameterBuffers(p->bundle.plan);
-  if (index >= params.size())
-    return invalid("kernel '" + p->bundle.plan.kernel + "' has " +
-                   std::to_string(params.size()) + " parameters, not " +
-                   std::to_string(index + 1));
-  const rt::BufferDesc &b = *params[index];
-  out->name = b.name.c_str();
-  out->role = b.role == rt::BufferRole::Output   ? NT_OUTPUT
-              : b.role == rt::BufferRole::Scalar ? NT_SCALAR
-                                                 : NT_INPUT;
-  out->dtype = static_cast<nt_dtype>(b.dtype);
-  out->ndim = static_cast<int32_t>(b.dims.size());
-  return nullptr;
+  return guarded([&]() -> nt_status {
+    if (!p || !out)
+      return invalid("nt_program_param: null program or result");
+    std::vector<const rt::BufferDesc *> params =
+        rt::parameterBuffers(p->bundle.plan);
+    if (index >= params.size())
+      return invalid("kernel '" + p->bundle.plan.kernel + "' has " +
+                     std::to_string(params.size()) + " parameters, not " +
+                     std::to_string(index + 1));
+    const rt::BufferDesc &b = *params[index];
+    out->name = b.name.c_str();
+    out->role = b.role == rt::BufferRole::Output   ? NT_OUTPUT
+                : b.role == rt::BufferRole::Scalar ? NT_SCALAR
+                                                   : NT_INPUT;
+    out->dtype = static_cast<nt_dtype>(b.dtype);
+    out->ndim = static_cast<int32_t>(b.dims.size());
+    return nullptr;
+  });
 }
 
 } // extern "C"
@@ -255,7 +274,7 @@ nt_status nt_device_open(const char *kind, int ordinal, nt_device *out) {
   return guarded([&]() -> nt_status {
     if (!kind || !out)
       return invalid("nt_device_open: null kind or result");
-    std::unique_ptr<rt::Device> device;
+    std::shared_ptr<rt::Device> device;
     if (std::string e = openAnyDevice(kind, ordinal, device); !e.empty()) {
       std::string k = kind;
       nt_code code = NT_UNAVAILABLE; // no driver, or it failed
@@ -265,9 +284,8 @@ nt_status nt_device_open(const char *kind, int ordinal, nt_device *out) {
         code = NT_NOT_FOUND;
       return capi::makeStatus(code, e);
     }
-    static std::atomic<uint64_t> nextId{1};
     std::string description = device->description();
-    *out = new nt_device_s{std::move(device), std::move(description), nextId++};
+    *out = new nt_device_s{std::move(device), std::move(description)};
     return nullptr;
   });
 }
@@ -294,18 +312,22 @@ void nt_device_free_memory(nt_device d, void *memory) {
 
 nt_status nt_device_copy_to_device(nt_device d, void *dst, const void *src,
                                    size_t bytes) {
-  if (!d || ((!dst || !src) && bytes))
-    return invalid("nt_device_copy_to_device: null device or pointer");
-  std::string e = d->device->copyToDevice(dst, src, bytes);
-  return e.empty() ? nullptr : capi::makeStatus(NT_LAUNCH_ERROR, e);
+  return guarded([&]() -> nt_status {
+    if (!d || ((!dst || !src) && bytes))
+      return invalid("nt_device_copy_to_device: null device or pointer");
+    std::string e = d->device->copyToDevice(dst, src, bytes);
+    return e.empty() ? nullptr : capi::makeStatus(NT_LAUNCH_ERROR, e);
+  });
 }
 
 nt_status nt_device_copy_to_host(nt_device d, void *dst, const void *src,
                                  size_t bytes) {
-  if (!d || ((!dst || !src) && bytes))
-    return invalid("nt_device_copy_to_host: null device or pointer");
-  std::string e = d->device->copyToHost(dst, src, bytes);
-  return e.empty() ? nullptr : capi::makeStatus(NT_LAUNCH_ERROR, e);
+  return guarded([&]() -> nt_status {
+    if (!d || ((!dst || !src) && bytes))
+      return invalid("nt_device_copy_to_host: null device or pointer");
+    std::string e = d->device->copyToHost(dst, src, bytes);
+    return e.empty() ? nullptr : capi::makeStatus(NT_LAUNCH_ERROR, e);
+  });
 }
 
 nt_status nt_launch(nt_device d, nt_program p, const nt_tensor *params,

@@ -22,21 +22,23 @@ struct nt_status_s {
   std::string message;
 };
 
+/// One handle of a device; every handle of one (kind, ordinal) shares its
+/// rt::Device while any is open.
 struct nt_device_s {
   std::shared_ptr<nautilus::rt::Device> device;
   std::string description;
-  uint64_t id; // unique in the process
 };
 
 struct nt_program_s {
   nautilus::rt::Bundle bundle;
   std::string explain;
   int cacheHit = 0;
-  /// The bundle loaded on each device it ran on (by device id); each entry
-  /// keeps its device alive.
+  /// The bundle loaded on each device it ran on; each entry keeps its
+  /// device alive (so no other device takes its address meanwhile).
   std::mutex mutex;
-  std::map<uint64_t, std::pair<std::shared_ptr<nautilus::rt::Device>,
-                               std::unique_ptr<nautilus::rt::LoadedKernel>>>
+  std::map<const nautilus::rt::Device *,
+           std::pair<std::shared_ptr<nautilus::rt::Device>,
+                     std::unique_ptr<nautilus::rt::LoadedKernel>>>
       loaded;
 };
 

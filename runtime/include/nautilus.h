@@ -20,9 +20,15 @@
  *
  * Tensors are DLPack-like views: data pointer, dtype, shape and strides in
  * elements. The kernels take contiguous row-major tensors: strides must be
- * NULL or those of a row-major layout. On the cpu device data is host
- * memory; on cuda and hip it is device memory (nt_device_alloc, or any
- * allocation in the device's primary context).
+ * NULL or those of a row-major layout (a dimension of extent 1 may have
+ * any stride). On the cpu and emu devices data is host memory; on cuda and
+ * hip it is device memory (nt_device_alloc, or any allocation in the
+ * device's primary context). A scalar's data always points to its value
+ * in host memory, on every device.
+ *
+ * Bundles and cache entries are code that the process runs: load only
+ * bundles you trust. The disk cache is used only in a directory private to
+ * the user.
  *===----------------------------------------------------------------------===*/
 #ifndef NAUTILUS_H
 #define NAUTILUS_H

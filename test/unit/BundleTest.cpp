@@ -131,7 +131,7 @@ Bundle everyField() {
   Bundle b;
   LaunchPlan &plan = b.plan;
   plan.kernel = "moe_ffn";
-  plan.sizes = {"T", "D", "routed(ids)"};
+  plan.sizes = {"T", "D", "J", "routed(ids)"};
   plan.bindings = {{"D", 2048}, {"routed(ids)", 3016}};
   plan.derivedSizes = {{"routed(ids)", {{1, {"T", "J"}}, {-127, {}}}}};
   plan.buffers = {{"X", BufferRole::Input, DType::BF16, {{"T", 0}, {"", 2048}}},

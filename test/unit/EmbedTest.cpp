@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "nautilus.h"
 #include "runtime/Base64.h"
+#include "runtime/Bundle.h"
 #include "runtime/DType.h"
 #include "runtime/KernelCache.h"
 #include "runtime/LaunchChecks.h"
@@ -20,6 +21,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -168,6 +170,14 @@ TEST(LaunchChecks, NamesWhatIsWrong) {
   misaligned.data = data + 1;
   EXPECT_EQ(check(plan, {misaligned, k, o}),
             "input 'Q' is at an address not aligned to 16 bytes");
+  TensorArg anyStride = k;
+  anyStride.shape = {1, 5};
+  anyStride.strides = {999, 1}; // extent 1: its stride does not matter
+  LaunchPlan one = plan;
+  one.requirements.clear();
+  EXPECT_EQ(check(one, {q, anyStride, o}), "");
+  EXPECT_EQ(check(plan, {q, k, o}, {1, 1024, 1 << 20, 16, /*maxBlocks=*/4}),
+            "program 'gqa_O' needs 8 blocks; this device launches at most 4");
   EXPECT_EQ(check(plan, {q, k, o}, {1, 1024, 101376, 16}),
             "program 'gqa_O' needs 200000 bytes of shared memory; this device "
             "allows 101376 a block (compile for this device's target)");
@@ -196,6 +206,18 @@ TEST(KernelCache, StoresLoadsAndRemoves) {
   EXPECT_EQ(cache.load(42), "second");
   cache.remove(42);
   EXPECT_FALSE(cache.load(42));
+}
+
+TEST(KernelCache, IgnoresADirectoryOthersMayWrite) {
+  std::string dir = freshDirectory("shared");
+  KernelCache cache(dir);
+  ASSERT_EQ(cache.store(7, "code"), "");
+  ASSERT_EQ(::chmod(dir.c_str(), 0777), 0);
+  EXPECT_FALSE(cache.load(7));
+  EXPECT_NE(cache.store(7, "code").find("is not private to this user"),
+            std::string::npos);
+  ::chmod(dir.c_str(), 0700);
+  EXPECT_EQ(cache.load(7), "code");
 }
 
 //===----------------------------------------------------------------------===//
@@ -477,6 +499,41 @@ TEST(CApi, EmuNeedsTheKernelIR) {
   nt_program_free(program);
 }
 
+/// Two live cpu programs whose programs share names each run their own
+/// code (their libraries are loaded from distinct in-memory files).
+TEST(CApi, TwoLiveCpuProgramsRunTheirOwnCode) {
+  const char *scale = R"(
+kernel scale(X: f32[N], a: f32) -> (Y: f32[N]) {
+  Y[n] = X[n] * a + FACTOR
+}
+)";
+  std::string one = scale, two = scale;
+  one.replace(one.find("FACTOR"), 6, "1.0");
+  two.replace(two.find("FACTOR"), 6, "2.0");
+  std::string dir = freshDirectory("two");
+  nt_program p1 = nullptr, p2 = nullptr;
+  ASSERT_EQ(compile(one.c_str(), dir, &p1, NT_COMPILE_NO_CACHE), "");
+  ASSERT_EQ(compile(two.c_str(), dir, &p2, NT_COMPILE_NO_CACHE), "");
+  nt_device device = nullptr;
+  ASSERT_EQ(nt_device_open("cpu", 0, &device), nullptr);
+  std::vector<float> x = {1, 2, 3}, y1(3), y2(3);
+  float a = 10; // a scalar: its value in host memory
+  int64_t n[1] = {3};
+  for (auto [program, y] : {std::pair{p1, &y1}, std::pair{p2, &y2}}) {
+    nt_tensor params[3] = {{x.data(), NT_F32, 1, n, nullptr},
+                           {&a, NT_F32, 0, nullptr, nullptr},
+                           {y->data(), NT_F32, 1, n, nullptr}};
+    nt_status s = nt_launch(device, program, params, 3, nullptr);
+    EXPECT_EQ(s, nullptr) << nt_status_message(s);
+    nt_status_free(s);
+  }
+  EXPECT_EQ(y1, (std::vector<float>{11, 21, 31}));
+  EXPECT_EQ(y2, (std::vector<float>{12, 22, 32}));
+  nt_device_free(device);
+  nt_program_free(p1);
+  nt_program_free(p2);
+}
+
 TEST(CApi, ReportsErrorsWithTheirCodes) {
   nt_program p = nullptr;
   nt_code code = NT_OK;
@@ -512,6 +569,27 @@ TEST(CApi, ReportsErrorsWithTheirCodes) {
   const char garbage[] = "{\"format\": \"nautilus-bundle-3\"}";
   s = nt_program_load(garbage, sizeof garbage - 1, &p);
   EXPECT_EQ(nt_status_code(s), NT_CORRUPT);
+  nt_status_free(s);
+  // A bundle whose fields disagree: a tensor map's box of the wrong rank.
+  Bundle bad;
+  bad.plan.kernel = "k";
+  bad.plan.sizes = {"N"};
+  bad.plan.buffers = {{"X", BufferRole::Input, DType::F32, {{"N", 0}}}};
+  ProgramDesc program;
+  program.name = "k_X";
+  program.outputDims = {{"N", 0}};
+  program.tile = {8};
+  program.tensorMaps = {{"X", {8, 8}, 0}};
+  bad.plan.programs = {program};
+  bad.target = "sm_90";
+  bad.chip = "sm_90a";
+  bad.code["ptx"] = "//";
+  std::string bytes = writeBundle(bad);
+  s = nt_program_load(bytes.data(), bytes.size(), &p);
+  EXPECT_EQ(nt_status_code(s), NT_CORRUPT);
+  EXPECT_STREQ(nt_status_message(s),
+               "not a valid bundle: inconsistent bundle: program 'k_X' maps "
+               "'X' with 2 box extents for 1 dimensions");
   nt_status_free(s);
 }
 
