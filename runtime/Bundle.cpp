@@ -164,6 +164,8 @@ std::string writeBundle(const Bundle &bundle) {
                         isBinaryCodeKind(kind) ? base64Encode(code) : code));
   if (!bundle.explain.empty())
     doc.set("explain", Value::makeString(bundle.explain));
+  if (!bundle.cpuFeatures.empty())
+    doc.set("cpu_features", stringsJson(bundle.cpuFeatures));
   // The checksum covers the whole document as written with its own digits
   // zero (readBundle zeroes them again to verify); the digits are then
   // written over the zeros.
@@ -564,6 +566,11 @@ bool readBundle(std::string_view bytes, Bundle &out, std::string &error) {
   if (out.code.empty()) {
     error = "missing the kernels' code (a field 'ptx', 'nvvm_ir', 'hsaco' "
             "or 'host_library')";
+    return false;
+  }
+  if (doc.find("cpu_features") &&
+      !reader.readStrings(doc, "", "cpu_features", out.cpuFeatures)) {
+    error = reader.error;
     return false;
   }
   if (const Value *explain = doc.find("explain")) {

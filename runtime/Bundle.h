@@ -33,6 +33,8 @@
 //                  written and as size expressions (SizeExpr.h), which must
 //                  hold (be non-zero) for a launch
 //   explain        (optional) what `--explain` said when it was compiled
+//   cpu_features   (optional; cpu bundles) the x86 features the host
+//                  library uses that the runtime checks (HostFeatures.h)
 //   ptx, nvvm_ir, hsaco, host_library
 //                  the kernels' code, one member a kind (kCodeKinds): "ptx"
 //                  is the module's PTX text, one kernel per program (NVIDIA
@@ -65,6 +67,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace nautilus::rt {
 
@@ -96,6 +99,8 @@ struct Bundle {
   std::map<std::string, std::string> code;
   /// What `--explain` said when the kernel was compiled ("" when nothing).
   std::string explain;
+  /// The host features the host library needs (HostFeatures.h).
+  std::vector<std::string> cpuFeatures;
 };
 
 /// `bundle` as a file's bytes (the JSON document above, checksummed).

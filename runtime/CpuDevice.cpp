@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/Device.h"
+#include "runtime/HostFeatures.h"
 #include "runtime/HostPrograms.h"
 #include "runtime/WriteAll.h"
 
@@ -110,6 +111,11 @@ public:
     if (!bundle.code.count("host_library"))
       return "the bundle is for target '" + bundle.target +
              "'; the cpu device runs bundles compiled for the cpu target";
+    if (std::string missing = missingHostFeatures(bundle.cpuFeatures);
+        !missing.empty())
+      return "the bundle's code is for a " + bundle.chip +
+             " CPU and uses features this one lacks (" + missing +
+             "): compile it on this machine";
     return "";
   }
   std::string load(const Bundle &bundle,

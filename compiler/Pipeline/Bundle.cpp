@@ -22,6 +22,7 @@ LogicalResult nautilus::buildBundle(Compilation &compilation,
   out.target = target.name;
   if (host) {
     out.chip = hostChipName();
+    out.cpuFeatures = hostCheckedFeatures();
     std::string library;
     if (std::string e = buildHostLibrary(compilation.module(), out.plan,
                                          library);

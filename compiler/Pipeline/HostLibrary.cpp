@@ -1,6 +1,7 @@
 //===- HostLibrary.cpp - The host's code as a shared library --------------===//
 #include "compiler/Pipeline/HostLibrary.h"
 #include "compiler/Pipeline/SharedObjectLink.h"
+#include "runtime/HostFeatures.h"
 #include "runtime/HostPrograms.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -58,6 +59,17 @@ bool nautilus::emitObject(llvm::Module &llvmModule, llvm::TargetMachine &tm,
 
 std::string nautilus::hostChipName() {
   return llvm::sys::getHostCPUName().str();
+}
+
+std::vector<std::string> nautilus::hostCheckedFeatures() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  std::vector<std::string> used;
+  for (size_t i = 0; i < rt::kNumCheckedHostFeatures; ++i) {
+    auto it = features.find(rt::kCheckedHostFeatures[i]);
+    if (it != features.end() && it->second)
+      used.push_back(rt::kCheckedHostFeatures[i]);
+  }
+  return used;
 }
 
 namespace {

@@ -17,6 +17,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class LLVMContext;
@@ -44,6 +45,10 @@ std::string buildHostLibrary(mlir::ModuleOp module, const rt::LaunchPlan &plan,
 
 /// The host CPU's name as LLVM knows it ("znver3"): a cpu bundle's chip.
 std::string hostChipName();
+
+/// The features of the host CPU that the code may use and that the runtime
+/// checks before running it (runtime/HostFeatures.h).
+std::vector<std::string> hostCheckedFeatures();
 
 } // namespace nautilus
 

@@ -172,6 +172,7 @@ Bundle everyField() {
                                          SizeExpr::of(0)})},
       {"D > 0", SizeExpr::op("gt", {SizeExpr::size("D"), SizeExpr::of(0)})}};
   b.explain = "remark: fused \"Mx\" into L\n";
+  b.cpuFeatures = {"avx2", "fma"};
   return b;
 }
 
@@ -204,6 +205,7 @@ void expectSameBundles(const Bundle &a, const Bundle &b) {
   EXPECT_EQ(a.chip, b.chip);
   EXPECT_EQ(a.code, b.code);
   EXPECT_EQ(a.explain, b.explain);
+  EXPECT_EQ(a.cpuFeatures, b.cpuFeatures);
   ASSERT_EQ(a.plan.requirements.size(), b.plan.requirements.size());
   for (size_t i = 0; i < a.plan.requirements.size(); ++i) {
     EXPECT_EQ(a.plan.requirements[i].text, b.plan.requirements[i].text);

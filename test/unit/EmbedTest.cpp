@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -532,6 +533,45 @@ kernel scale(X: f32[N], a: f32) -> (Y: f32[N]) {
   nt_device_free(device);
   nt_program_free(p1);
   nt_program_free(p2);
+}
+
+/// A cpu bundle lists the CPU features its code uses; a machine without
+/// one refuses it with a clear error instead of an illegal instruction.
+TEST(CApi, RefusesCpuCodeForFeaturesThisMachineLacks) {
+  std::string dir = freshDirectory("features");
+  std::string source = kSoftmax;
+  source.replace(source.find("softmax("), 8, "softmax_features(");
+  nt_program p = nullptr;
+  ASSERT_EQ(compile(source.c_str(), dir, &p), "");
+  nt_program_free(p);
+  FILE *ls = ::popen(("ls " + dir + "/*.bundle").c_str(), "r");
+  char path[4096] = {0};
+  ASSERT_TRUE(std::fgets(path, sizeof path, ls));
+  ::pclose(ls);
+  std::ifstream in(std::string(path, std::strlen(path) - 1), std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)),
+                    std::istreambuf_iterator<char>());
+  Bundle bundle;
+  std::string error;
+  ASSERT_TRUE(readBundle(bytes, bundle, error)) << error;
+  bundle.cpuFeatures.push_back("avx1024"); // no machine has it
+  bytes = writeBundle(bundle);
+  ASSERT_EQ(nt_program_load(bytes.data(), bytes.size(), &p), nullptr);
+  nt_device device = nullptr;
+  ASSERT_EQ(nt_device_open("cpu", 0, &device), nullptr);
+  std::vector<float> x(8), y(8);
+  int64_t shape[2] = {2, 4};
+  nt_tensor params[2] = {{x.data(), NT_F32, 2, shape, nullptr},
+                         {y.data(), NT_F32, 2, shape, nullptr}};
+  nt_status s = nt_launch(device, p, params, 2, nullptr);
+  EXPECT_EQ(nt_status_code(s), NT_LAUNCH_ERROR);
+  EXPECT_NE(std::string(nt_status_message(s))
+                .find("uses features this one lacks (avx1024)"),
+            std::string::npos)
+      << nt_status_message(s);
+  nt_status_free(s);
+  nt_device_free(device);
+  nt_program_free(p);
 }
 
 TEST(CApi, ReportsErrorsWithTheirCodes) {
