@@ -7,7 +7,7 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 PACKAGES=(
-  cmake ninja-build ccache g++ python3 python3-pip python3-numpy
+  cmake ninja-build ccache g++ python3 python3-pip python3-setuptools python3-numpy
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22
   libz3-dev libfmt-dev libgtest-dev zlib1g-dev libzstd-dev libedit-dev
   libxml2-dev libcurl4-openssl-dev
