@@ -9,6 +9,8 @@
 #include "runtime/Base64.h"
 #include "runtime/Bundle.h"
 #include "runtime/DType.h"
+#include "runtime/Hash.h"
+#include "runtime/Json.h"
 #include "runtime/KernelCache.h"
 #include "runtime/LaunchChecks.h"
 #include "runtime/SizeExpr.h"
@@ -572,6 +574,109 @@ TEST(CApi, RefusesCpuCodeForFeaturesThisMachineLacks) {
   nt_status_free(s);
   nt_device_free(device);
   nt_program_free(p);
+}
+
+/// `v` with one of its values, the `pick`-th in document order, replaced
+/// by a hostile one chosen by `seed`; returns whether it found it.
+bool mutate(json::Value &v, unsigned &pick, unsigned seed) {
+  if (pick-- == 0) {
+    switch (seed % 6) {
+    case 0:
+      v = json::Value::makeInt(-1);
+      break;
+    case 1:
+      v = json::Value::makeInt(INT64_MAX);
+      break;
+    case 2:
+      v = json::Value::makeString("Q");
+      break;
+    case 3:
+      v = json::Value::makeArray();
+      break;
+    case 4:
+      v = json::Value::makeInt(0);
+      break;
+    default:
+      v = json::Value::makeObject();
+      break;
+    }
+    return true;
+  }
+  for (json::Value &e : v.elements)
+    if (mutate(e, pick, seed))
+      return true;
+  for (size_t i = 0; i < v.members.size(); ++i)
+    if (v.keys[i] != "checksum" && v.keys[i] != "format" &&
+        mutate(v.members[i], pick, seed))
+      return true;
+  return false;
+}
+
+/// A bundle whose checksum is right but whose fields are hostile (each
+/// value in turn replaced by a negative, huge, empty or mistyped one) is
+/// refused or loads, and then sizes its parameters, without a crash.
+TEST(CApi, HostileBundlesNeverCrash) {
+  Bundle bundle;
+  bundle.plan.kernel = "k";
+  bundle.plan.sizes = {"N", "M", "T"};
+  bundle.plan.bindings = {{"M", 4}};
+  bundle.plan.derivedSizes = {{"T", {{2, {"N", "M"}}}}};
+  bundle.plan.buffers = {
+      {"X", BufferRole::Input, DType::F32, {{"N", 0}, {"M", 0}}},
+      {"a", BufferRole::Scalar, DType::F32, {}},
+      {"W", BufferRole::Workspace, DType::F32, {{"T", 0}}},
+      {"Y", BufferRole::Output, DType::F32, {{"N", 0}, {"", 3}}}};
+  ProgramDesc program;
+  program.name = "k_Y";
+  program.outputDims = {{"N", 0}, {"", 3}};
+  program.tile = {8, 3};
+  program.tensorMaps = {{"X", {8, 4}, 128}};
+  bundle.plan.programs = {program};
+  bundle.plan.requirements = {
+      {"N > 0", SizeExpr::op("gt", {SizeExpr::size("N"), SizeExpr::of(0)})}};
+  bundle.target = "sm_90";
+  bundle.chip = "sm_90a";
+  bundle.code["ptx"] = "//";
+  json::Value doc;
+  std::string error;
+  ASSERT_TRUE(json::parse(writeBundle(bundle), doc, error)) << error;
+  int loaded = 0, refused = 0;
+  for (unsigned at = 0;; ++at) {
+    json::Value edited = doc;
+    unsigned pick = at + 1; // not the document itself
+    if (!mutate(edited, pick, at * 2654435761u))
+      break;
+    std::string text = json::write(edited) + "\n";
+    size_t sum = text.find("\"fnv1a64:") + 9;
+    text.replace(sum, 16, std::string(16, '0'));
+    text.replace(sum, 16, hex64(fnv1a64(text)));
+    nt_program p = nullptr;
+    nt_status s = nt_program_load(text.data(), text.size(), &p);
+    if (s) {
+      EXPECT_EQ(nt_status_code(s), NT_CORRUPT) << nt_status_message(s);
+      ++refused;
+      nt_status_free(s);
+      continue;
+    }
+    ++loaded;
+    float x[64] = {0}, a = 1;
+    int64_t shape[2] = {8, 4};
+    nt_tensor inputs[2] = {{x, NT_F32, 2, shape, nullptr},
+                           {&a, NT_F32, 0, nullptr, nullptr}};
+    int64_t out[8];
+    for (size_t i = 0; i < nt_program_num_params(p); ++i) {
+      nt_param_info info;
+      if (nt_program_param(p, i, &info) != nullptr || info.ndim > 8)
+        continue;
+      nt_status shaped = nt_program_param_shape(p, inputs, 2, i, out);
+      EXPECT_NE(nt_status_code(shaped), NT_INTERNAL)
+          << at << ": " << nt_status_message(shaped); // no exception inside
+      nt_status_free(shaped);
+    }
+    nt_program_free(p);
+  }
+  EXPECT_GT(refused, 20);
+  EXPECT_GT(loaded, 0);
 }
 
 TEST(CApi, ReportsErrorsWithTheirCodes) {
