@@ -16,6 +16,7 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <dlfcn.h>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -161,10 +162,16 @@ nt_code compileSource(const JitRequest &request, const std::string &text,
   return NT_OK;
 }
 
+/// The bundles the memory cache keeps, the least recently used dropped
+/// first beyond them.
+constexpr size_t kMemoryCacheEntries = 256;
+
 struct MemoryCache {
   std::mutex compileMutex; // one compile at a time in a process
   std::mutex mapMutex;
-  std::map<uint64_t, rt::Bundle> bundles;
+  std::list<std::pair<uint64_t, rt::Bundle>> entries; // most recent first
+  std::map<uint64_t, std::list<std::pair<uint64_t, rt::Bundle>>::iterator>
+      index;
 };
 
 MemoryCache &memoryCache() {
@@ -175,10 +182,11 @@ MemoryCache &memoryCache() {
 bool findInMemory(uint64_t key, JitResult &result) {
   MemoryCache &cache = memoryCache();
   std::lock_guard<std::mutex> lock(cache.mapMutex);
-  auto it = cache.bundles.find(key);
-  if (it == cache.bundles.end())
+  auto it = cache.index.find(key);
+  if (it == cache.index.end())
     return false;
-  result.bundle = it->second;
+  cache.entries.splice(cache.entries.begin(), cache.entries, it->second);
+  result.bundle = it->second->second;
   result.cacheHit = 1;
   return true;
 }
@@ -186,7 +194,16 @@ bool findInMemory(uint64_t key, JitResult &result) {
 void keepInMemory(uint64_t key, const rt::Bundle &bundle) {
   MemoryCache &cache = memoryCache();
   std::lock_guard<std::mutex> lock(cache.mapMutex);
-  cache.bundles[key] = bundle;
+  if (auto it = cache.index.find(key); it != cache.index.end()) {
+    cache.entries.erase(it->second);
+    cache.index.erase(it);
+  }
+  cache.entries.emplace_front(key, bundle);
+  cache.index[key] = cache.entries.begin();
+  if (cache.entries.size() > kMemoryCacheEntries) {
+    cache.index.erase(cache.entries.back().first);
+    cache.entries.pop_back();
+  }
 }
 
 /// The entry for `key` in `disk` when it reads as a bundle (kept in memory

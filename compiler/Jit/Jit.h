@@ -15,8 +15,10 @@
 // host CPU's name and features).
 //
 // A disk entry that fails its bundle checks (truncated, edited) is removed
-// and compiled again. Compiles in one process are serialised; processes
-// share a cache directory safely (KernelCache.h).
+// and compiled again; the disk is looked at before the compile lock, so a
+// hit waits for no compile. The memory cache keeps the 256 bundles used
+// last. Compiles in one process are serialised; processes share a cache
+// directory safely (KernelCache.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_JIT_JIT_H
