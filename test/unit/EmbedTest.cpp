@@ -475,6 +475,85 @@ TEST(CApi, RunsNvidiaBundlesOnTheEmulator) {
   expectGemmOnEmulator("sm_90", 128, 64, 64, "M=128,N=64,K=64");
 }
 
+/// Attention for sm_90 on the emu device through nt_launch: four programs,
+/// workspaces the runtime allocates (S, its row maximum and sum), a TMA
+/// tensor map; checked against a plain softmax(Q K^T / sqrt(D)) V.
+TEST(CApi, RunsAttentionWithWorkspacesOnTheEmulator) {
+  const int64_t B = 1, H = 2, N = 24, M = 40, D = 64;
+  nt_compile_options options = {};
+  options.struct_size = sizeof options;
+  options.path = NAUTILUS_EXAMPLES "/attention.tensor";
+  options.kernel = "attention";
+  options.target = "sm_90";
+  options.flags = NT_COMPILE_NO_CACHE | NT_COMPILE_KERNEL_IR;
+  nt_program program = nullptr;
+  nt_status s = nt_compile(&options, &program);
+  ASSERT_EQ(s, nullptr) << nt_status_message(s);
+  nt_device device = nullptr;
+  ASSERT_EQ(nt_device_open("emu", 0, &device), nullptr);
+  auto fill = [](int64_t count, unsigned seed, std::vector<float> &values) {
+    std::vector<uint16_t> bits(count);
+    values.resize(count);
+    for (int64_t i = 0; i < count; ++i) {
+      seed = seed * 1103515245u + 12345u;
+      bits[i] = floatToBF16Bits(float(int((seed >> 16) % 65) - 32) / 32);
+      values[i] = bf16BitsToFloat(bits[i]);
+    }
+    return bits;
+  };
+  std::vector<float> q, k, v;
+  std::vector<uint16_t> qb = fill(B * H * N * D, 1, q),
+                        kb = fill(B * H * M * D, 2, k),
+                        vb = fill(B * H * M * D, 3, v), ob(B * H * N * D);
+  std::vector<void *> memory;
+  auto place = [&](std::vector<uint16_t> &host) {
+    void *at = nullptr;
+    EXPECT_EQ(nt_device_alloc(device, host.size() * 2, &at), nullptr);
+    EXPECT_EQ(
+        nt_device_copy_to_device(device, at, host.data(), host.size() * 2),
+        nullptr);
+    memory.push_back(at);
+    return at;
+  };
+  int64_t qs[4] = {B, H, N, D}, ks[4] = {B, H, M, D};
+  nt_tensor params[4] = {{place(qb), NT_BF16, 4, qs, nullptr},
+                         {place(kb), NT_BF16, 4, ks, nullptr},
+                         {place(vb), NT_BF16, 4, ks, nullptr},
+                         {place(ob), NT_BF16, 4, qs, nullptr}};
+  s = nt_launch(device, program, params, 4, nullptr);
+  ASSERT_EQ(s, nullptr) << nt_status_message(s);
+  ASSERT_EQ(nt_device_copy_to_host(device, ob.data(), memory[3], ob.size() * 2),
+            nullptr);
+  double worst = 0;
+  std::vector<double> p(M);
+  for (int64_t bh = 0; bh < B * H; ++bh)
+    for (int64_t n = 0; n < N; ++n) {
+      double top = -INFINITY, total = 0;
+      for (int64_t m = 0; m < M; ++m) {
+        double dot = 0;
+        for (int64_t d = 0; d < D; ++d)
+          dot += double(q[(bh * N + n) * D + d]) * k[(bh * M + m) * D + d];
+        p[m] = dot / std::sqrt(double(D));
+        top = std::max(top, p[m]);
+      }
+      for (int64_t m = 0; m < M; ++m)
+        total += p[m] = std::exp(p[m] - top);
+      for (int64_t d = 0; d < D; ++d) {
+        double want = 0;
+        for (int64_t m = 0; m < M; ++m)
+          want += p[m] * v[(bh * M + m) * D + d];
+        worst = std::max(worst,
+                         std::fabs(bf16BitsToFloat(ob[(bh * N + n) * D + d]) -
+                                   want / total));
+      }
+    }
+  EXPECT_LT(worst, 1.0 / 64); // bf16 P and O
+  for (void *m : memory)
+    nt_device_free_memory(device, m);
+  nt_device_free(device);
+  nt_program_free(program);
+}
+
 TEST(CApi, EmuNeedsTheKernelIR) {
   nt_compile_options options = {};
   options.struct_size = sizeof options;
