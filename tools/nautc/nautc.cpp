@@ -34,7 +34,7 @@ options:
   --shape N=4096,D=128   bind sizes (compile) or give their values (run)
   --emit KIND            compile: alg, tile, gpu, llvm, obj, ptx, amdgcn,
                          bundle (the launch plan and the code, for the
-                         runtime; cpu and sm_*), header (the bundle in a
+                         runtime; every target), header (the bundle in a
                          C++ header with a typed launcher),
                          reference-cuda (plain CUDA C++
                          reference kernels, a kernel a definition, to
