@@ -4,6 +4,7 @@
 #include "compiler/Pipeline/Bundle.h"
 #include "compiler/Pipeline/LoadKernel.h"
 #include "compiler/Pipeline/Pipelines.h"
+#include "compiler/Schedule/ScheduleFile.h"
 #include "compiler/Schedule/ScheduleProvider.h"
 #include "dialects/Alg/KernelSignature.h"
 #include "runtime/Hash.h"
@@ -75,7 +76,8 @@ nt_code readSource(const JitRequest &request, std::string &text,
 
 /// The cache key of `request` whose source is `text`.
 nt_code cacheKey(const JitRequest &request, const std::string &text,
-                 uint64_t &key, std::string &error) {
+                 uint64_t &key, std::optional<std::string> &scheduleText,
+                 std::string &error) {
   std::string schedule = request.schedule;
   if (schedule != "default" && schedule != "auto") {
     auto file = llvm::MemoryBuffer::getFile(schedule, /*IsText=*/true);
@@ -84,7 +86,8 @@ nt_code cacheKey(const JitRequest &request, const std::string &text,
               "': " + file.getError().message();
       return NT_NOT_FOUND;
     }
-    schedule = "file:" + (*file)->getBuffer().str();
+    scheduleText = (*file)->getBuffer().str();
+    schedule = "file:" + *scheduleText;
   }
   std::optional<TargetInfo> target = getTarget(request.target);
   std::string toolchain = target && target->isCPU() ? hostFeatures() : "";
@@ -98,8 +101,10 @@ nt_code cacheKey(const JitRequest &request, const std::string &text,
   return NT_OK;
 }
 
-/// Compiles `text` for `request` into `bundle`.
+/// Compiles `text` for `request` into `bundle`, with the schedule file's
+/// `scheduleText` (the one the key hashed) when it names one.
 nt_code compileSource(const JitRequest &request, const std::string &text,
+                      const std::optional<std::string> &scheduleText,
                       rt::Bundle &bundle, std::string &error) {
   std::optional<TargetInfo> target = getTarget(request.target);
   if (!target) {
@@ -145,7 +150,9 @@ nt_code compileSource(const JitRequest &request, const std::string &text,
     return success();   // remarks dropped
   });
   std::shared_ptr<ScheduleProvider> schedules =
-      scheduleProviderFor(request.schedule);
+      scheduleText ? std::make_shared<ScheduleFile>(
+                         request.schedule, heuristicSchedules(), scheduleText)
+                   : scheduleProviderFor(request.schedule);
   Compilation compilation(*loaded.module, *target, schedules);
   if (failed(buildBundle(compilation, bundle, request.kernelIR))) {
     error = diagnostics + explained +
@@ -230,7 +237,8 @@ nt_code nautilus::jitCompile(const JitRequest &request, JitResult &result,
   if (nt_code c = readSource(request, text, error); c != NT_OK)
     return c;
   uint64_t key = 0;
-  if (nt_code c = cacheKey(request, text, key, error); c != NT_OK)
+  std::optional<std::string> scheduleText;
+  if (nt_code c = cacheKey(request, text, key, scheduleText, error); c != NT_OK)
     return c;
   if (request.memoryCache && findInMemory(key, result))
     return NT_OK;
@@ -247,7 +255,8 @@ nt_code nautilus::jitCompile(const JitRequest &request, JitResult &result,
     return NT_OK;
   if (useDisk && findOnDisk(disk, key, result))
     return NT_OK;
-  if (nt_code c = compileSource(request, text, result.bundle, error);
+  if (nt_code c =
+          compileSource(request, text, scheduleText, result.bundle, error);
       c != NT_OK)
     return c;
   result.cacheHit = 0;

@@ -16,11 +16,16 @@ LogicalResult ScheduleFile::beginReplacing(ModuleOp module) {
     return emitError(FileLineColLoc::get(module.getContext(), path, 1, 1),
                      origin() + ": ");
   };
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer)
-    return fail() << buffer.getError().message(), failure();
-  llvm::Expected<llvm::json::Value> json =
-      llvm::json::parse((*buffer)->getBuffer());
+  std::string content;
+  if (text) {
+    content = *text;
+  } else {
+    auto buffer = llvm::MemoryBuffer::getFile(path);
+    if (!buffer)
+      return fail() << buffer.getError().message(), failure();
+    content = (*buffer)->getBuffer().str();
+  }
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse(content);
   if (!json)
     return fail() << "not JSON: " << llvm::toString(json.takeError()),
            failure();

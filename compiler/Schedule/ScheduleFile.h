@@ -14,12 +14,19 @@
 
 #include "llvm/ADT/StringMap.h"
 
+#include <optional>
+
 namespace nautilus {
 
 class ScheduleFile final : public DelegatingScheduleProvider {
 public:
-  ScheduleFile(std::string path, std::shared_ptr<ScheduleProvider> next)
-      : DelegatingScheduleProvider(std::move(next)), path(std::move(path)) {}
+  /// The file at `path`, read when replacing begins; or, given `text`, that
+  /// text as the file's (what a caller read already, so that what it saw
+  /// and what is used cannot differ).
+  ScheduleFile(std::string path, std::shared_ptr<ScheduleProvider> next,
+               std::optional<std::string> text = std::nullopt)
+      : DelegatingScheduleProvider(std::move(next)), path(std::move(path)),
+        text(std::move(text)) {}
 
   /// Reads and checks the file, and that `module` has every program it
   /// names.
@@ -39,6 +46,7 @@ public:
 
 private:
   std::string path;
+  std::optional<std::string> text; // the file's content, when given
   /// The schedules' text by program name.
   llvm::StringMap<std::string> schedules;
 };

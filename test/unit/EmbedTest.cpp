@@ -758,6 +758,47 @@ TEST(CApi, HostileBundlesNeverCrash) {
   EXPECT_GT(loaded, 0);
 }
 
+/// A schedule file given to nt_compile is used, and its content (not its
+/// name) keys the cache: an edited file compiles again.
+TEST(CApi, CompilesWithAScheduleFile) {
+  std::string dir = freshDirectory("schedule");
+  ::mkdir(dir.c_str(), 0700);
+  std::string path = dir + "/schedule.json";
+  auto write = [&](const char *text) { std::ofstream(path) << text; };
+  nt_compile_options options = {};
+  options.struct_size = sizeof options;
+  options.path = NAUTILUS_EXAMPLES "/gemm.tensor";
+  options.kernel = "gemm";
+  options.schedule = path.c_str();
+  options.cache_dir = dir.c_str();
+  options.explain = 1;
+  write(
+      R"({"programs": {"gemm_C": "#tile.schedule<tile = [8, 16], threads = 1>"}})");
+  nt_program first = nullptr, again = nullptr, edited = nullptr;
+  nt_status s = nt_compile(&options, &first);
+  ASSERT_EQ(s, nullptr) << nt_status_message(s);
+  EXPECT_NE(std::string(nt_program_explain(first)).find("schedule file"),
+            std::string::npos)
+      << nt_program_explain(first);
+  ASSERT_EQ(nt_compile(&options, &again), nullptr);
+  EXPECT_EQ(nt_program_cache_hit(again), 1);
+  write(
+      R"({"programs": {"gemm_C": "#tile.schedule<tile = [16, 16], threads = 1>"}})");
+  ASSERT_EQ(nt_compile(&options, &edited), nullptr);
+  EXPECT_EQ(nt_program_cache_hit(edited), 0);
+  write(
+      R"({"programs": {"nonesuch": "#tile.schedule<tile = [8, 8], threads = 1>"}})");
+  nt_program bad = nullptr;
+  s = nt_compile(&options, &bad);
+  EXPECT_EQ(nt_status_code(s), NT_COMPILE_ERROR);
+  EXPECT_NE(std::string(nt_status_message(s)).find("nonesuch"),
+            std::string::npos)
+      << nt_status_message(s);
+  nt_status_free(s);
+  for (nt_program p : {first, again, edited})
+    nt_program_free(p);
+}
+
 TEST(CApi, ReportsErrorsWithTheirCodes) {
   nt_program p = nullptr;
   nt_code code = NT_OK;
