@@ -95,7 +95,6 @@ private:
 
 class CpuDevice : public Device {
 public:
-  const char *kind() const override { return "cpu"; }
   std::string description() const override {
     return "cpu: " + std::to_string(threads()) + " threads";
   }

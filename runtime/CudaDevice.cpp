@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/CudaDriver.h"
 #include "runtime/Device.h"
+#include "runtime/TensorMapGeometry.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -81,29 +82,16 @@ std::string CudaKernel::encodeMaps(const ProgramDesc &program,
                                    const std::vector<BufferView> &buffers,
                                    std::vector<CUtensorMap> &maps) {
   for (const TensorMapDesc &desc : program.tensorMaps) {
-    size_t b = 0;
-    while (b < plan.buffers.size() && plan.buffers[b].name != desc.buffer)
-      ++b;
-    if (b == plan.buffers.size())
-      return "program '" + program.name + "' maps an unknown buffer '" +
-             desc.buffer + "'";
-    const BufferView &view = buffers[b];
-    size_t rank = view.shape.size();
-    uint64_t bytes = dtypeSize(plan.buffers[b].dtype), stride = bytes;
-    std::vector<uint64_t> dims, strides;
-    std::vector<uint32_t> box, ones(rank, 1);
-    for (size_t d = 0; d < rank; ++d) {
-      dims.push_back(static_cast<uint64_t>(view.shape[rank - 1 - d]));
-      box.push_back(static_cast<uint32_t>(desc.box[d]));
-      if (d > 0)
-        strides.push_back(stride);
-      stride *= static_cast<uint64_t>(view.shape[rank - 1 - d]);
-    }
+    TensorMapGeometry g;
+    if (std::string e = tensorMapGeometry(plan, buffers, desc, g); !e.empty())
+      return "program '" + program.name + "' reads " + e;
     CUtensorMap map;
     CUresult r = driver.cuTensorMapEncodeTiled(
-        &map, tensorMapType(plan.buffers[b].dtype), rank, view.data,
-        dims.data(), strides.data(), box.data(), ones.data(), /*interleave=*/0,
-        tensorMapSwizzle(desc.swizzleBytes), /*l2Promotion=*/2, /*oob=*/0);
+        &map, tensorMapType(plan.buffers[g.buffer].dtype),
+        static_cast<unsigned>(g.dims.size()), g.data, g.dims.data(),
+        g.strides.data(), g.box.data(), g.elementStrides.data(),
+        /*interleave=*/0, tensorMapSwizzle(desc.swizzleBytes),
+        /*l2Promotion=*/2, /*oob=*/0);
     if (r != CUDA_SUCCESS)
       return "program '" + program.name + "' reads '" + desc.buffer +
              "' with TMA, which cannot describe it (" + describe(driver, r) +
@@ -183,7 +171,6 @@ public:
         deviceLimits(limits), major(major), minor(minor) {}
   ~CudaDevice() override { driver.cuDevicePrimaryCtxRelease(device); }
 
-  const char *kind() const override { return "cuda"; }
   std::string description() const override {
     return "cuda:" + std::to_string(device) + ": " + name + " (sm_" +
            std::to_string(major) + std::to_string(minor) + ")";

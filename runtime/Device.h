@@ -61,8 +61,6 @@ public:
 class Device {
 public:
   virtual ~Device() = default;
-  /// "cpu", "cuda", "hip", "emu".
-  virtual const char *kind() const = 0;
   /// A line naming the device ("cpu: 16 threads", "cuda:0: NVIDIA H200").
   virtual std::string description() const = 0;
   virtual DeviceLimits limits() const = 0;
@@ -82,6 +80,33 @@ public:
   /// Waits for what `stream` holds (launches return once queued on a GPU);
   /// nothing to wait for on the host.
   virtual std::string synchronize(void *stream) { return ""; }
+};
+
+/// Device memory for one run, released when it ends (a launch's
+/// workspaces, a run's copies of its tensors).
+class DeviceAllocations {
+public:
+  explicit DeviceAllocations(Device &device) : device(device) {}
+  ~DeviceAllocations() {
+    for (void *m : memory)
+      device.release(m);
+  }
+  DeviceAllocations(const DeviceAllocations &) = delete;
+  DeviceAllocations &operator=(const DeviceAllocations &) = delete;
+
+  /// `bytes` of device memory, holding a copy of `from` when it is given.
+  /// Returns "" and sets `out`, or the device's error.
+  std::string add(size_t bytes, const void *from, void *&out) {
+    if (std::string e = device.allocate(bytes, &out); !e.empty())
+      return e;
+    memory.push_back(out);
+    return from ? device.copyToDevice(out, from, bytes) : "";
+  }
+  bool empty() const { return memory.empty(); }
+
+private:
+  Device &device;
+  std::vector<void *> memory;
 };
 
 /// Opens device `kind` ("cpu", "cuda", "hip") number `ordinal`. Returns "" or

@@ -162,7 +162,6 @@ class HipDevice : public Device {
 public:
   HipDevice(const Hip &hip, int device, std::string name)
       : hip(hip), device(device), name(std::move(name)) {}
-  const char *kind() const override { return "hip"; }
   std::string description() const override {
     return "hip:" + std::to_string(device) + ": " + name;
   }

@@ -219,6 +219,11 @@ std::string bindSizes(const LaunchPlan &plan,
   return checkExtents(plan, sizes, limits);
 }
 
+size_t bytesOf(const BufferDesc &b, const SizeValues &sizes) {
+  return *shapeNumElements(extentsOf(b, sizes), dtypeSize(b.dtype)) *
+         dtypeSize(b.dtype);
+}
+
 std::string checkLaunch(const LaunchPlan &plan,
                         const std::vector<TensorArg> &args,
                         const DeviceLimits &limits, SizeValues &sizes) {

@@ -54,6 +54,9 @@ std::string checkLaunch(const LaunchPlan &plan,
 /// The extents of buffer `b` for `sizes`.
 std::vector<int64_t> extentsOf(const BufferDesc &b, const SizeValues &sizes);
 
+/// The bytes of buffer `b` for `sizes` (which checkLaunch found to fit).
+size_t bytesOf(const BufferDesc &b, const SizeValues &sizes);
+
 } // namespace nautilus::rt
 
 #endif // NAUTILUS_RUNTIME_LAUNCHCHECKS_H

@@ -52,7 +52,6 @@ private:
 
 class EmuDevice : public rt::Device {
 public:
-  const char *kind() const override { return "emu"; }
   std::string description() const override {
     return "emu: the SIMT emulator, " +
            std::to_string(emu::emulatedMultiprocessors()) + " multiprocessors";

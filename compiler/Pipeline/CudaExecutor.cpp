@@ -9,27 +9,6 @@
 
 using namespace nautilus;
 
-namespace {
-
-/// Device memory for one run, freed when it ends.
-struct DeviceBuffers {
-  rt::Device &device;
-  std::vector<void *> memory;
-  ~DeviceBuffers() {
-    for (void *m : memory)
-      device.release(m);
-  }
-  /// `bytes` of device memory holding `from` (when given).
-  std::string add(size_t bytes, const void *from, void *&out) {
-    if (std::string e = device.allocate(bytes, &out); !e.empty())
-      return e;
-    memory.push_back(out);
-    return from ? device.copyToDevice(out, from, bytes) : "";
-  }
-};
-
-} // namespace
-
 std::unique_ptr<CudaExecutor> CudaExecutor::create(Compilation &compilation,
                                                    std::string &error,
                                                    bool &compilerFault) {
@@ -53,7 +32,7 @@ std::string CudaExecutor::run(const SizeValues &kernelSizes,
                               const std::vector<rt::HostTensor> &inputs,
                               std::vector<rt::HostTensor> &outputs) {
   const rt::SizeValues sizes = plan.withDerivedSizes(kernelSizes);
-  DeviceBuffers memory{*device, {}};
+  rt::DeviceAllocations memory(*device);
   std::vector<rt::BufferView> views;
   std::vector<std::pair<size_t, rt::HostTensor>> results; // (buffer, host)
   size_t next = 0;
@@ -141,26 +120,20 @@ std::string ReferenceGpuExecutor::run(const SizeValues &sizes,
   rt::cuda::ScopedContext scope(*driver,
                                 static_cast<rt::cuda::CUcontext>(context));
   const ReferenceProgram &p = reference;
-  DeviceBuffers memory{*device, {}};
+  std::vector<rt::HostTensor> hosts;
+  if (std::string e = referenceBuffers(p, sizes, inputs, hosts); !e.empty())
+    return e;
+  rt::DeviceAllocations memory(*device);
   std::vector<void *> pointers(p.buffers.size());
-  std::vector<rt::HostTensor> hosts(p.buffers.size());
-  size_t next = 0;
   for (size_t b = 0; b < p.buffers.size(); ++b) {
-    std::vector<int64_t> shape;
-    for (const Dim &d : p.buffers[b].dims)
-      shape.push_back(rt::extentOf(d, sizes));
     bool input = p.buffers[b].role == ReferenceBuffer::Role::Input;
-    hosts[b] = input ? inputs[next++]
-                     : rt::HostTensor::zeros(p.buffers[b].dtype, shape);
     if (std::string e =
             memory.add(hosts[b].numBytes(), input ? hosts[b].data() : nullptr,
                        pointers[b]);
         !e.empty())
       return "reference buffer '" + p.buffers[b].name + "': " + e;
   }
-  std::vector<long long> sizeValues;
-  for (const std::string &size : p.sizes)
-    sizeValues.push_back(sizes.at(size));
+  std::vector<long long> sizeValues = referenceSizeValues(p, sizes);
   for (const ReferenceLaunch &launch : p.launches) {
     rt::cuda::CUfunction function = nullptr;
     driver->cuModuleGetFunction(&function,

@@ -17,6 +17,38 @@
 using namespace mlir;
 using namespace nautilus;
 
+std::string nautilus::referenceBuffers(
+    const ReferenceProgram &p, const SizeValues &sizes,
+    const std::vector<rt::HostTensor> &inputs,
+    std::vector<rt::HostTensor> &buffers) {
+  buffers.assign(p.buffers.size(), rt::HostTensor());
+  size_t next = 0;
+  for (size_t b = 0; b < p.buffers.size(); ++b) {
+    std::vector<int64_t> shape;
+    for (const Dim &d : p.buffers[b].dims)
+      shape.push_back(rt::extentOf(d, sizes));
+    if (p.buffers[b].role != ReferenceBuffer::Role::Input) {
+      buffers[b] = rt::HostTensor::zeros(p.buffers[b].dtype, shape);
+      continue;
+    }
+    if (next >= inputs.size() || inputs[next].dtype() != p.buffers[b].dtype ||
+        int64_t(inputs[next].numElements()) != p.elements(b, sizes))
+      return "the reference takes input '" + p.buffers[b].name + "' as " +
+             rt::dtypeName(p.buffers[b].dtype) + rt::formatShape(shape);
+    buffers[b] = inputs[next++];
+  }
+  return "";
+}
+
+std::vector<long long>
+nautilus::referenceSizeValues(const ReferenceProgram &p,
+                              const SizeValues &sizes) {
+  std::vector<long long> values;
+  for (const std::string &size : p.sizes)
+    values.push_back(sizes.at(size));
+  return values;
+}
+
 int64_t ReferenceProgram::elements(unsigned b, const SizeValues &sizes) const {
   int64_t n = 1;
   for (const Dim &d : buffers[b].dims)

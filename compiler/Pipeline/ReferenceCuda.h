@@ -29,6 +29,7 @@
 
 #include "dialects/Alg/AlgOps.h"
 #include "dialects/Alg/KernelSignature.h"
+#include "runtime/HostTensor.h"
 
 #include <string>
 #include <vector>
@@ -71,6 +72,19 @@ struct ReferenceProgram {
   /// The blocks of `launch` under `sizes`.
   int64_t blocks(const ReferenceLaunch &launch, const SizeValues &sizes) const;
 };
+
+/// The reference's buffers in host memory under `sizes`: each input
+/// `inputs`' next (checked against its dtype and extent), every other
+/// zero. Returns "" and fills `buffers` (one a buffer), or the mismatch.
+std::string referenceBuffers(const ReferenceProgram &program,
+                             const SizeValues &sizes,
+                             const std::vector<rt::HostTensor> &inputs,
+                             std::vector<rt::HostTensor> &buffers);
+
+/// The values of `program.sizes` under `sizes`, in order (its launches'
+/// int64 parameters).
+std::vector<long long> referenceSizeValues(const ReferenceProgram &program,
+                                           const SizeValues &sizes);
 
 /// Generates the reference of `kernel`. Returns "" or why it cannot: an
 /// op or a type it does not support, named.

@@ -113,25 +113,10 @@ std::string ReferenceHostExecutor::run(const SizeValues &sizes,
                                        const std::vector<rt::HostTensor> &inputs,
                                        std::vector<rt::HostTensor> &outputs) {
   const ReferenceProgram &p = reference;
-  std::vector<rt::HostTensor> buffers(p.buffers.size());
-  std::vector<long long> sizeValues;
-  for (const std::string &size : p.sizes)
-    sizeValues.push_back(sizes.at(size));
-  size_t next = 0;
-  for (size_t b = 0; b < p.buffers.size(); ++b) {
-    std::vector<int64_t> shape;
-    for (const Dim &d : p.buffers[b].dims)
-      shape.push_back(rt::extentOf(d, sizes));
-    if (p.buffers[b].role != ReferenceBuffer::Role::Input) {
-      buffers[b] = rt::HostTensor::zeros(p.buffers[b].dtype, shape);
-      continue;
-    }
-    if (next >= inputs.size() || inputs[next].dtype() != p.buffers[b].dtype ||
-        int64_t(inputs[next].numElements()) != p.elements(b, sizes))
-      return "the reference takes input '" + p.buffers[b].name + "' as " +
-             rt::dtypeName(p.buffers[b].dtype) + rt::formatShape(shape);
-    buffers[b] = inputs[next++];
-  }
+  std::vector<rt::HostTensor> buffers;
+  if (std::string e = referenceBuffers(p, sizes, inputs, buffers); !e.empty())
+    return e;
+  std::vector<long long> sizeValues = referenceSizeValues(p, sizes);
   for (const ReferenceLaunch &launch : p.launches) {
     using Launcher = void (*)(void **, unsigned, unsigned);
     auto launcher =

@@ -125,15 +125,17 @@ std::string openAnyDevice(const std::string &kind, int ordinal,
   return "";
 }
 
-/// Workspaces on `device` for one launch, released when it ends.
-struct Workspaces {
-  rt::Device &device;
-  std::vector<void *> memory;
-  ~Workspaces() {
-    for (void *m : memory)
-      device.release(m);
-  }
-};
+/// A copy between the host and `d` by `method`, its pointers checked.
+nt_status
+copy(const char *what, nt_device d, void *dst, const void *src, size_t bytes,
+     std::string (rt::Device::*method)(void *, const void *, size_t)) {
+  return guarded([&]() -> nt_status {
+    if (!d || ((!dst || !src) && bytes))
+      return invalid(std::string(what) + ": null device or pointer");
+    std::string e = ((*d->device).*method)(dst, src, bytes);
+    return e.empty() ? nullptr : capi::makeStatus(NT_LAUNCH_ERROR, e);
+  });
+}
 
 } // namespace
 
@@ -150,7 +152,6 @@ void capi::registerDeviceKind(const std::string &kind, DeviceOpener opener) {
 
 nt_program capi::makeProgram(rt::Bundle bundle, int cacheHit) {
   auto *p = new nt_program_s();
-  p->explain = bundle.explain;
   p->bundle = std::move(bundle);
   p->cacheHit = cacheHit;
   return p;
@@ -213,7 +214,7 @@ const char *nt_program_code(nt_program p, const char *kind) {
   return it == p->bundle.code.end() ? nullptr : it->second.c_str();
 }
 const char *nt_program_explain(nt_program p) {
-  return p ? p->explain.c_str() : "";
+  return p ? p->bundle.explain.c_str() : "";
 }
 int nt_program_cache_hit(nt_program p) { return p ? p->cacheHit : 0; }
 
@@ -312,22 +313,14 @@ void nt_device_free_memory(nt_device d, void *memory) {
 
 nt_status nt_device_copy_to_device(nt_device d, void *dst, const void *src,
                                    size_t bytes) {
-  return guarded([&]() -> nt_status {
-    if (!d || ((!dst || !src) && bytes))
-      return invalid("nt_device_copy_to_device: null device or pointer");
-    std::string e = d->device->copyToDevice(dst, src, bytes);
-    return e.empty() ? nullptr : capi::makeStatus(NT_LAUNCH_ERROR, e);
-  });
+  return copy("nt_device_copy_to_device", d, dst, src, bytes,
+              &rt::Device::copyToDevice);
 }
 
 nt_status nt_device_copy_to_host(nt_device d, void *dst, const void *src,
                                  size_t bytes) {
-  return guarded([&]() -> nt_status {
-    if (!d || ((!dst || !src) && bytes))
-      return invalid("nt_device_copy_to_host: null device or pointer");
-    std::string e = d->device->copyToHost(dst, src, bytes);
-    return e.empty() ? nullptr : capi::makeStatus(NT_LAUNCH_ERROR, e);
-  });
+  return copy("nt_device_copy_to_host", d, dst, src, bytes,
+              &rt::Device::copyToHost);
 }
 
 nt_status nt_launch(nt_device d, nt_program p, const nt_tensor *params,
@@ -350,7 +343,7 @@ nt_status nt_launch(nt_device d, nt_program p, const nt_tensor *params,
     if (nt_status s = loadedOn(d, p, kernel))
       return s;
     // Every buffer in plan order: the caller's, and fresh workspaces.
-    Workspaces workspaces{device, {}};
+    rt::DeviceAllocations workspaces(device);
     std::vector<rt::BufferView> buffers;
     size_t next = 0;
     for (const rt::BufferDesc &b : plan.buffers) {
@@ -359,19 +352,17 @@ nt_status nt_launch(nt_device d, nt_program p, const nt_tensor *params,
         buffers.push_back({params[next++].data, shape});
         continue;
       }
-      size_t bytes = rt::dtypeSize(b.dtype);
-      for (int64_t e : shape)
-        bytes *= static_cast<size_t>(e);
       void *memory = nullptr;
-      if (std::string e = device.allocate(bytes, &memory); !e.empty())
+      if (std::string e =
+              workspaces.add(rt::bytesOf(b, sizes), nullptr, memory);
+          !e.empty())
         return capi::makeStatus(NT_LAUNCH_ERROR,
                                 "workspace '" + b.name + "': " + e);
-      workspaces.memory.push_back(memory);
       buffers.push_back({memory, shape});
     }
     std::string e = kernel->launch(buffers, sizes, stream);
     // The workspaces are freed on return: on a GPU, once the kernel is done.
-    if (e.empty() && !workspaces.memory.empty())
+    if (e.empty() && !workspaces.empty())
       e = device.synchronize(stream);
     return e.empty() ? nullptr : capi::makeStatus(NT_LAUNCH_ERROR, e);
   });

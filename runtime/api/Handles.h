@@ -26,12 +26,11 @@ struct nt_status_s {
 /// rt::Device while any is open.
 struct nt_device_s {
   std::shared_ptr<nautilus::rt::Device> device;
-  std::string description;
+  std::string description; // kept: nt_device_describe returns its characters
 };
 
 struct nt_program_s {
   nautilus::rt::Bundle bundle;
-  std::string explain;
   int cacheHit = 0;
   /// The bundle loaded on each device it ran on; each entry keeps its
   /// device alive (so no other device takes its address meanwhile).

@@ -1,6 +1,7 @@
 //===- PlanLaunch.cpp - A launch plan's programs on the emulator ----------===//
 #include "runtime/emulator/PlanLaunch.h"
 #include "runtime/HostTensor.h"
+#include "runtime/TensorMapGeometry.h"
 #include "runtime/emulator/TensorMap.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -14,23 +15,15 @@ namespace nautilus::emu {
 
 namespace {
 
-/// The tensor map of `desc` over `view` (of `dtype`), written 64-byte
-/// aligned into `storage`; "" or the error.
-std::string encodeMap(const rt::TensorMapDesc &desc, const rt::BufferView &view,
-                      rt::DType dtype, std::array<char, 192> &storage,
-                      void *&map) {
-  size_t rank = view.shape.size();
-  int64_t bytes = rt::dtypeSize(dtype);
-  std::vector<uint64_t> dims, strides;
-  std::vector<uint32_t> box, ones(rank, 1);
-  int64_t stride = bytes;
-  for (size_t d = 0; d < rank; ++d) {
-    dims.push_back(view.shape[rank - 1 - d]);
-    box.push_back(static_cast<uint32_t>(desc.box[d]));
-    if (d > 0)
-      strides.push_back(stride);
-    stride *= view.shape[rank - 1 - d];
-  }
+/// The tensor map of `desc` over the plan's `buffers`, in the emulator's
+/// encoding, written 64-byte aligned into `storage`; "" or the error.
+std::string encodeMap(const rt::LaunchPlan &plan,
+                      const std::vector<rt::BufferView> &buffers,
+                      const rt::TensorMapDesc &desc,
+                      std::array<char, 192> &storage, void *&map) {
+  rt::TensorMapGeometry g;
+  if (std::string e = rt::tensorMapGeometry(plan, buffers, desc, g); !e.empty())
+    return e;
   char *at = storage.data();
   at += (64 - reinterpret_cast<uintptr_t>(at) % 64) % 64;
   auto swizzle = desc.swizzleBytes == 128  ? TensorMapSwizzle::B128
@@ -38,8 +31,10 @@ std::string encodeMap(const rt::TensorMapDesc &desc, const rt::BufferView &view,
                  : desc.swizzleBytes == 32 ? TensorMapSwizzle::B32
                                            : TensorMapSwizzle::None;
   map = at;
-  return encodeTiledTensorMap(at, rank, bytes, view.data, dims.data(),
-                              strides.data(), box.data(), ones.data(), swizzle,
+  return encodeTiledTensorMap(at, static_cast<unsigned>(g.dims.size()),
+                              static_cast<unsigned>(g.elementBytes), g.data,
+                              g.dims.data(), g.strides.data(), g.box.data(),
+                              g.elementStrides.data(), swizzle,
                               TensorMapOobFill::Zero);
 }
 
@@ -81,15 +76,8 @@ launchPlan(SimtEmulator &emulator, const rt::LaunchPlan &plan,
     std::vector<void *> args = packed.pointers();
     for (size_t i = 0; i < program.tensorMaps.size(); ++i) {
       const rt::TensorMapDesc &desc = program.tensorMaps[i];
-      size_t b = 0;
-      while (b < plan.buffers.size() && plan.buffers[b].name != desc.buffer)
-        ++b;
-      if (b == plan.buffers.size())
-        return result.error = "program '" + program.name +
-                              "' maps an unknown buffer '" + desc.buffer + "'",
-               result;
-      if (std::string e = encodeMap(desc, buffers[b], plan.buffers[b].dtype,
-                                    maps[i], mapPointers[i]);
+      if (std::string e =
+              encodeMap(plan, buffers, desc, maps[i], mapPointers[i]);
           !e.empty())
         return result.error =
                    "kernel '" + program.name + "' reads '" + desc.buffer +
