@@ -3,6 +3,9 @@
 #include "compiler/Pipeline/Pipelines.h"
 #include "compiler/Pipeline/Requirements.h"
 #include "compiler/Schedule/ScheduleProvider.h"
+#include "compiler/Verify/Verifier.h"
+
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace nautilus;
@@ -56,6 +59,25 @@ LogicalResult Compilation::runStage(Stage next) {
   llvm_unreachable("a stage of the pipeline");
 }
 
+LogicalResult Compilation::verifyTilePrograms() {
+  verify::VerificationReport report = verify::verifyModule(moduleOp);
+  if (report.allProved())
+    return success();
+  if (report.count(verify::Verdict::Refuted) == 0) {
+    llvm::errs() << "nautc: warning: the verifier could not decide every "
+                    "invariant of the tile programs:\n";
+    report.printFailures(llvm::errs());
+    return success();
+  }
+  llvm::errs() << "nautc: error: the verifier refuted invariants of the "
+                  "tile programs (nautc verify shows them all; --no-verify "
+                  "skips the proofs):\n";
+  report.printFailures(llvm::errs());
+  return fail(Fault::Verification,
+              "the tile programs failed verification (a bug in nautilus's "
+              "scheduling or layouts)");
+}
+
 LogicalResult Compilation::lowerTo(Stage last) {
   if (faulted != Fault::None)
     return failure();
@@ -66,6 +88,10 @@ LogicalResult Compilation::lowerTo(Stage last) {
     bool gpuStage = next == Stage::Gpu || next == Stage::GpuLLVM;
     if ((hostStage && targetInfo.isGPU()) || (gpuStage && targetInfo.isCPU()))
       continue;
+    // The tile programs are proved once, before the first lowering past
+    // them.
+    if (verifying && current == Stage::Tile && failed(verifyTilePrograms()))
+      return failure();
     if (failed(runStage(next)))
       return failure();
     current = next;

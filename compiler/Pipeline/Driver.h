@@ -31,10 +31,12 @@ class ScheduleProvider;
 enum class Stage { Alg, Tile, HostLLVM, Gpu, GpuLLVM };
 
 /// Whose fault a failed stage is: the schedules a provider replaced (a
-/// user's schedule file: a user error), the compiler's (a bug), or no one's:
-/// what was asked for cannot be made here (a library missing, such as
-/// NVRTC, or an op the reference kernels do not cover).
-enum class Fault { None, Schedules, Compiler, Unavailable };
+/// user's schedule file: a user error), the compiler's (a bug; Verification
+/// when the verifier refuted an invariant of the tile programs, with a
+/// counterexample), or no one's: what was asked for cannot be made here (a
+/// library missing, such as NVRTC, or an op the reference kernels do not
+/// cover).
+enum class Fault { None, Schedules, Compiler, Verification, Unavailable };
 
 class Compilation {
 public:
@@ -50,6 +52,12 @@ public:
   mlir::LogicalResult lowerTo(Stage last);
 
   Stage stage() const { return current; }
+  /// Whether the tile programs are proved (compiler/Verify) before any
+  /// lowering past the Tile stage: on unless turned off (--no-verify). A
+  /// refuted invariant fails the compilation (Fault::Verification) after
+  /// printing its counterexample on stderr; an invariant Z3 could not
+  /// decide in time is a warning.
+  void setVerification(bool on) { verifying = on; }
   Fault fault() const { return faulted; }
   /// What failed, for an internal error ("lowering to GPU kernels failed").
   const std::string &failureMessage() const { return failedWhat; }
@@ -71,6 +79,7 @@ public:
 
 private:
   mlir::LogicalResult runStage(Stage next);
+  mlir::LogicalResult verifyTilePrograms();
   mlir::LogicalResult fail(Fault fault, std::string what);
 
   mlir::ModuleOp moduleOp;
@@ -80,6 +89,7 @@ private:
   Fault faulted = Fault::None;
   std::string failedWhat;
   std::optional<rt::LaunchPlan> plan;
+  bool verifying = true;
 };
 
 } // namespace nautilus

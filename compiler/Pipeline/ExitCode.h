@@ -14,6 +14,7 @@ enum ExitCode : int {
   kExitUserError = 1,  // an error in the user's input, with a diagnostic
   kExitUsage = 2,      // bad command-line usage
   kExitInternal = 3,   // a bug in nautilus
+  kExitRefuted = 5,    // nautc verify: an invariant refuted (or undecided)
 };
 
 } // namespace nautilus

@@ -21,6 +21,7 @@ public:
 
 int runCompile(const Options &opts);
 int runRun(const Options &opts);
+int runVerify(const Options &opts);
 } // namespace nautilus
 
 #endif

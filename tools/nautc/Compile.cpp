@@ -91,6 +91,7 @@ int nautilus::runCompile(const Options &opts) {
   std::shared_ptr<ScheduleProvider> schedules =
       scheduleProviderFor(opts.schedule);
   Compilation compilation(*loaded.module, *target, schedules);
+  compilation.setVerification(!opts.noVerify);
   std::string text;
   if (failed(emitArtifact(compilation, *kind, text))) {
     if (compilation.fault() == Fault::Unavailable) {

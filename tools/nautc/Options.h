@@ -20,7 +20,7 @@
 namespace nautilus {
 
 struct Options {
-  std::string command; // compile, run
+  std::string command; // compile, run, verify
   std::string file;
   std::string kernel;  // -k
   std::string target = "cpu";
@@ -38,7 +38,8 @@ struct Options {
   bool profile = false; // run --device emu: shared-memory traffic
   std::string fibreOrder; // run --device emu: "" (NAUTILUS_EMU_FIBRE_ORDER's)
   bool explain = false;
-  bool noVerify = false;
+  bool noVerify = false;   // compile, run: skip the verifier
+  std::string mutation;    // verify --mutate
 
   /// The kernel to load: the file, -k and --shape.
   KernelSource source() const { return {file, kernel, shape}; }

@@ -365,6 +365,7 @@ int nautilus::runRun(const Options &opts) {
   std::shared_ptr<ScheduleProvider> schedules =
       scheduleProviderFor(opts.schedule);
   Compilation compilation(*loaded.module, target, schedules);
+  compilation.setVerification(!opts.noVerify);
   if (failed(compilation.lowerTo(Stage::Tile)))
     return compilation.fault() == Fault::Schedules
                ? kExitUserError

@@ -27,6 +27,11 @@ static const char *const kUsage = R"(usage: nautc <command> FILE.tensor [options
 commands:
   compile   compile a kernel and write an artefact (--emit)
   run       run a kernel on a device, optionally checking it (--check)
+  verify    prove the kernel's tile programs for the target: each
+            invariant (layouts, shared memory, operand data flow,
+            coverage, synchronisation) with its result and time; exits 5
+            when one is refuted (compile and run verify too, and stop
+            on a refuted invariant, unless --no-verify)
 
 options:
   -k NAME                the kernel to use (needed when the file has several)
@@ -85,6 +90,10 @@ options:
                          random:SEED (NAUTILUS_EMU_FIBRE_ORDER sets it
                          too); the race checks find the same races in
                          every order
+  --no-verify            compile, run: skip the verifier's proofs
+  --mutate NAME          verify: break the kernel's model on purpose first
+                         (a test of the verifier; --mutate list names
+                         them)
   -h, --help             this help
 )";
 
@@ -103,14 +112,15 @@ static void printUsage() {
 
 static int parseArgs(int argc, char **argv, Options &opts) {
   if (argc < 2)
-    return usageError("missing command (compile or run)");
+    return usageError("missing command (compile, run or verify)");
   std::string cmd = argv[1];
   if (cmd == "-h" || cmd == "--help") {
     printUsage();
     return -1;
   }
-  if (cmd != "compile" && cmd != "run")
-    return usageError("unknown command '" + cmd + "' (expected compile or run)");
+  if (cmd != "compile" && cmd != "run" && cmd != "verify")
+    return usageError("unknown command '" + cmd +
+                      "' (expected compile, run or verify)");
   opts.command = cmd;
   bool emitGiven = false;
   for (int i = 2; i < argc; ++i) {
@@ -135,7 +145,7 @@ static int parseArgs(int argc, char **argv, Options &opts) {
                       a == "--emit" || a == "-o" || a == "--device" ||
                       a == "--input" || a == "--seed" || a == "--save" ||
                       a == "--schedule" || a == "--multiprocessors" ||
-                      a == "--fibre-order";
+                      a == "--fibre-order" || a == "--mutate";
     if (takesValue) {
       if (!value(v))
         return usageError("option " + a + " needs a value");
@@ -146,6 +156,7 @@ static int parseArgs(int argc, char **argv, Options &opts) {
       else if (a == "--device") opts.device = v;
       else if (a == "--save") opts.saveDir = v;
       else if (a == "--schedule") opts.schedule = v;
+      else if (a == "--mutate") opts.mutation = v;
       else if (a == "--fibre-order") {
         emu::FibreOrder order;
         if (std::string e = emu::parseFibreOrder(v, order); !e.empty())
@@ -202,5 +213,7 @@ int main(int argc, char **argv) {
     return rc < 0 ? kExitSuccess : rc;
   if (opts.command == "compile")
     return runCompile(opts);
+  if (opts.command == "verify")
+    return runVerify(opts);
   return runRun(opts);
 }

@@ -35,6 +35,7 @@
 #include "dialects/Tile/Utils/AffineExpansion.h"
 #include "compiler/Conversion/TileToGPU/ComputedOperand.h"
 #include "dialects/Tile/Layout/LinearLayout.h"
+#include "dialects/Tile/Utils/PipelineProtocol.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -141,6 +142,8 @@ private:
   Value lane, warpM, warpN;
   Value firstKTile; // the program's first K tile (a split's chunk's)
   int64_t tileM = 0, tileN = 0, tileK = 0, stages = 0, threads = 0;
+  /// The main loop's synchronisation (proved by compiler/Verify).
+  tile::PipelineProtocol protocol;
   // A warp's part of the tile, in 16 x 8 blocks.
   int64_t warpRows = 0, warpColumns = 0, mTiles = 0, nTiles = 0;
 };
@@ -441,16 +444,26 @@ SmallVector<Value, 4> MmaSyncLowering::loadFragment(const Operand &op,
                                                     Value stage, Value rowBase,
                                                     Value kBase, bool isLhs,
                                                     bool oneRhsTile) {
-  // Lane l gives row l % 8 of matrix q = l / 8; the lhs's matrices are
-  // (rows +0, k +0), (+8, +0), (+0, +8), (+8, +8); the rhs's (+0, +0),
-  // (+0, +8), (+8, +0), (+8, +8) (two n tiles of b0, b1). With .x2 only
-  // lanes 0-15 give rows; the others repeat them (inside the tile).
+  // Lane l gives row l % 8 of matrix q = l / 8, which starts where
+  // ldmatrixMatrixLayout says (two n tiles of b0, b1 for the rhs). With
+  // .x2 only lanes 0-15 give rows; the others repeat them (inside the
+  // tile).
   Value q = arith::DivUIOp::create(b, loc, lane, c(8));
   Value inMatrix = arith::RemUIOp::create(b, loc, lane, c(8));
   Value low = arith::RemUIOp::create(b, loc, q, c(2));
   Value high = oneRhsTile ? c(0) : arith::DivUIOp::create(b, loc, q, c(2));
-  Value rowOffset = mul(isLhs ? low : high, c(8));
-  Value kOffset = mul(isLhs ? high : low, c(8));
+  layout::LinearLayout matrixOrigins = layout::ldmatrixMatrixLayout(isLhs);
+  const auto &origins = matrixOrigins.getInDims()[0];
+  auto offsetAlong = [&](unsigned dim) {
+    Value sum;
+    for (auto [bit, value] : {std::make_pair(0, low), std::make_pair(1, high)})
+      if (int64_t step = origins.bases[bit][dim]) {
+        Value term = mul(value, c(step));
+        sum = sum ? add(sum, term) : term;
+      }
+    return sum ? sum : c(0);
+  };
+  Value rowOffset = offsetAlong(0), kOffset = offsetAlong(1);
   Value row = add(rowBase, rowOffset), k = add(kBase, kOffset);
   Value storedRow = op.kInnermost ? add(row, inMatrix) : add(k, inMatrix);
   Value column = op.kInnermost ? k : row;
@@ -571,6 +584,7 @@ FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
   tileN = tile[rank - 1];
   tileK = mma.getTileK();
   stages = mma.getStages();
+  protocol = tile::pipelineProtocol(mma);
   threads = context.schedule.getThreads();
   int64_t warpsM = mma.getWarps()[0], warpsN = mma.getWarps()[1];
   element = contract.getOperandElementType();
@@ -589,7 +603,7 @@ FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
 
   firstKTile = emitFirstKTile(b, loc, contract, tileK, context.tileOrigin);
   Value numK = emitKTileCount(b, loc, contract, context.extent, tileK);
-  for (int64_t s = 0; s + 1 < stages; ++s) {
+  for (int64_t s = 0; s < protocol.prefetch; ++s) {
     SmallVector<PendingRuns, 2> pending = startCopies(c(s), c(s), numK);
     finishCopies(pending, numK);
   }
@@ -619,14 +633,15 @@ FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, following,
                               c(stages)),
         c(0), following);
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 2);
-    gpu::BarrierOp::create(b, loc);
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, protocol.copyWaitPending);
+    if (protocol.barrierBeforeIssue)
+      gpu::BarrierOp::create(b, loc);
     // The stage consumed at step kt - 1 (free: every thread has passed the
     // barrier) starts filling with K tile kt + stages - 1; a computed
     // operand's reads are issued now and its elements finished and stored
     // after this step's matrix multiplies.
     SmallVector<PendingRuns, 2> pending =
-        startCopies(add(kt, c(stages - 1)), previousStage, numK);
+        startCopies(add(kt, c(protocol.prefetch)), previousStage, numK);
     multiplyStage(acc, stage);
     finishCopies(pending, numK);
     acc.push_back(nextStage);

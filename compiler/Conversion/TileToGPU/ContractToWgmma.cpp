@@ -36,6 +36,7 @@
 //===----------------------------------------------------------------------===//
 #include "dialects/Tile/Utils/AffineExpansion.h"
 #include "compiler/Conversion/TileToGPU/ContractLowering.h"
+#include "dialects/Tile/Utils/PipelineProtocol.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
 #include "dialects/Tile/Layout/LinearLayout.h"
 
@@ -176,6 +177,8 @@ private:
   Type pointer3;
   Value sharedBase, sharedAddress; // the ptr<3> and its i32 shared address
   int64_t tileK = 0, stages = 0, elementBytes = 2;
+  /// The main loop's synchronisation (proved by compiler/Verify).
+  tile::PipelineProtocol protocol;
 };
 
 } // namespace nautilus
@@ -445,7 +448,7 @@ SmallVector<Value> WgmmaLowering::consumeTile(Value localTile,
     b.setInsertionPointToStart(loop.getBody());
     Value step = arith::AddIOp::create(b, loc, first, loop.getInductionVar());
     Value acc = consumeStep(step, loop.getRegionIterArgs(), accType, group);
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, protocol.wgmmaInFlight);
     // The previous step's group is done: release its stage.
     Value release = arith::AndIOp::create(
         b, loc, leader,
@@ -456,7 +459,9 @@ SmallVector<Value> WgmmaLowering::consumeTile(Value localTile,
       OpBuilder::InsertionGuard arrive(b);
       b.setInsertionPointToStart(&ifRelease.getThenRegion().front());
       Value previous = toI32(arith::RemUIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, step, index(stages - 1)),
+          b, loc,
+          arith::AddIOp::create(b, loc, step,
+                                index(stages - protocol.releaseLag)),
           index(stages)));
       NVVM::MBarrierArriveOp::create(b, loc, b.getI64Type(),
                                      emptyPointer(previous), Value());
@@ -484,7 +489,10 @@ SmallVector<Value> WgmmaLowering::waitForAllTied(ValueRange acc) {
   SmallVector<Type> fields(n, b.getF32Type());
   auto type = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
   auto wait = LLVM::InlineAsmOp::create(
-      b, loc, type, acc, "wgmma.wait_group.sync.aligned 0;", constraints,
+      b, loc, type, acc,
+      "wgmma.wait_group.sync.aligned " +
+          std::to_string(protocol.epilogueWait) + ";",
+      constraints,
       /*has_side_effects=*/true, /*is_align_stack=*/false,
       LLVM::tailcallkind::TailCallKind::None,
       LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
@@ -535,6 +543,7 @@ Value WgmmaLowering::setup() {
   tile::MmaAttr mma = context.schedule.getMma();
   tileK = mma.getTileK();
   stages = mma.getStages();
+  protocol = tile::pipelineProtocol(mma);
   Type element = contract.getOperandElementType();
   elementBytes = element.getIntOrFloatBitWidth() / 8;
   pointer3 = LLVM::LLVMPointerType::get(ctx, 3);
@@ -603,7 +612,7 @@ FailureOr<SmallVector<Value>> WgmmaLowering::run() {
     issueStage(kTile, toI32(arith::RemUIOp::create(b, loc, kTile, index(stages))),
                context.tileOrigin, offsets);
   };
-  for (int64_t s = 0; s + 1 < stages; ++s)
+  for (int64_t s = 0; s < protocol.prefetch; ++s)
     issueIfNeeded(index(s));
 
   Type f32 = b.getF32Type();
@@ -618,9 +627,9 @@ FailureOr<SmallVector<Value>> WgmmaLowering::run() {
     b.setInsertionPointToStart(loop.getBody());
     Value kt = loop.getInductionVar();
     // Refill the stage the previous step freed.
-    issueIfNeeded(arith::AddIOp::create(b, loc, kt, index(stages - 1)));
+    issueIfNeeded(arith::AddIOp::create(b, loc, kt, index(protocol.prefetch)));
     Value acc = consumeStep(kt, loop.getRegionIterArgs(), accType, group);
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, protocol.wgmmaInFlight);
     SmallVector<Value> next;
     for (int64_t i = 0; i < registers; ++i)
       next.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));

@@ -359,6 +359,14 @@ LinearLayout nautilus::layout::mmaOperandBLayout() {
          LinearLayout::identity1D(2, "register", "dim0");
 }
 
+LinearLayout nautilus::layout::ldmatrixMatrixLayout(bool isLhs) {
+  // Matrix bit 0 steps the lhs's rows and the rhs's K; bit 1 the other.
+  std::vector<int32_t> rows = {8, 0}, k = {0, 8};
+  return LinearLayout({{"matrix", isLhs ? std::vector{rows, k}
+                                        : std::vector{k, rows}}},
+                      {{"dim0", 16}, {"dim1", 16}});
+}
+
 LinearLayout nautilus::layout::withWarpsAlongRows(const LinearLayout &l,
                                                   int32_t warps) {
   return l * LinearLayout::identity1D(1, "warp", "dim1") *

@@ -123,6 +123,17 @@ LinearLayout mmaAccumulatorLayout(int32_t rows, int32_t columns,
 LinearLayout mmaOperandALayout();
 LinearLayout mmaOperandBLayout();
 
+/// Where the matrices of an ldmatrix.x4 feeding an mma.sync m16n8k16
+/// operand start in the operand's 16 x 16 block (input "matrix", two bits:
+/// lanes 8q .. 8q + 7 give the row addresses of matrix q; outputs "dim0",
+/// the M or N row offset, and "dim1", the K offset). The lhs's four are
+/// A's registers a0 .. a3: (+0, +0), (+8, +0), (+0, +8), (+8, +8); the
+/// rhs's are b0 and b1 of two 8-column tiles: (+0, +0), (+0, +8),
+/// (+8, +0), (+8, +8). The GPU lowering addresses ldmatrix by it and
+/// compiler/Verify proves that the registers then hold the fragments of
+/// `mmaOperandALayout` and `mmaOperandBLayout`.
+LinearLayout ldmatrixMatrixLayout(bool isLhs);
+
 /// `l` (one warp's, outputs dim0 and dim1) repeated over `warps` warps
 /// stacked along dim0: wgmma's warpgroup of 4 warps, each 16 rows.
 LinearLayout withWarpsAlongRows(const LinearLayout &l, int32_t warps);

@@ -1,0 +1,310 @@
+//===- CoverageInvariants.cpp - Each output element written once ---------===//
+//
+// For every size the kernel allows (bound sizes are constants; the others
+// range over 1 .. 2^k tiles a dimension, k = min(11, 22 / rank), so that
+// the grid's program count stays below 2^22; up to 4096 multiprocessors):
+//   coverage.grid        program ids 0 .. grid size - 1 map into the
+//                        grid's tile coordinates (row-major, or rasterised
+//                        in groups of group_m rows of tiles) and back, by
+//                        the walk's inverse: one to one between sets of
+//                        equal size, so onto;
+//   coverage.persistent  persistent programs b < min(multiprocessors,
+//                        tiles), for any count of multiprocessors (the
+//                        device's, known at launch), taking tiles b + i x
+//                        programs for
+//                        i < ceil((tiles - b) / programs) take each tile
+//                        exactly once;
+//   coverage.elements    along each dimension, tile c's positions
+//                        c x tile + p, kept by the store's mask, write
+//                        each element below the extent exactly once and
+//                        none past it;
+//   coverage.split       a split reduction's chunks partition its extent,
+//                        and the combining program adds every chunk.
+// Together with layout.injective and layout.covers (each tile's elements
+// held once by the threads), each output element is written exactly once.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Verify/Encoding.h"
+#include "compiler/Verify/Invariants.h"
+
+using namespace nautilus;
+using namespace nautilus::verify;
+
+namespace {
+
+/// Grid arithmetic is 24 bits wide: sizes and program ids below 2^24 (the
+/// tile counts below are bounded so that products stay there), which
+/// keeps Z3's bit-blasted divisions by symbolic grid sizes quick.
+constexpr unsigned kGridWidth = 24;
+
+z3::expr num(z3::context &ctx, int64_t value) {
+  return constant(ctx, value, kGridWidth);
+}
+z3::expr var(z3::context &ctx, const std::string &name) {
+  return variable(ctx, name, kGridWidth);
+}
+
+/// The extents of a grid, symbolic where unbound, with their constraints.
+struct Extents {
+  std::vector<z3::expr> extent, tiles; // per dimension
+  z3::expr allowed;
+  std::vector<std::pair<std::string, z3::expr>> named;
+};
+
+Extents extentsOf(z3::context &ctx, const GridModel &grid) {
+  Extents out{{}, {}, ctx.bool_val(true), {}};
+  size_t rank = grid.tile.size();
+  // Tile counts a dimension: their product (the program count) stays
+  // below 2^22.
+  int64_t tileBits = rank ? std::min<int64_t>(11, 22 / rank) : 11;
+  for (size_t d = 0; d < rank; ++d) {
+    z3::expr e = grid.extents[d] ? num(ctx, *grid.extents[d])
+                                 : var(ctx, grid.extentNames[d]);
+    z3::expr t = num(ctx, grid.tile[d]);
+    z3::expr tiles = z3::udiv(e + t - num(ctx, 1), t);
+    if (!grid.extents[d]) {
+      out.allowed = out.allowed && z3::uge(e, num(ctx, 1)) &&
+                    z3::ule(e, num(ctx, grid.tile[d] << tileBits));
+      out.named.emplace_back(grid.extentNames[d], e);
+    }
+    out.extent.push_back(e);
+    out.tiles.push_back(tiles);
+  }
+  return out;
+}
+
+/// A program id in mixed radix, as programCoordinates takes it apart: the
+/// row-major coordinates of the leading dimensions, then (with group_m > 1)
+/// the group of rows g, the column c and the row rr within the group, the
+/// group g holding min(group_m, rows - g group_m) rows. Every id below the
+/// grid's size has exactly one such decomposition (its divisions'
+/// quotients and remainders), and the ids walk them in order, so the walk
+/// is one to one exactly when the map from decompositions to tile
+/// coordinates is.
+struct ProgramDigits {
+  std::vector<z3::expr> coords;
+  z3::expr valid;
+};
+
+ProgramDigits digitsOf(z3::context &ctx, const GridModel &grid,
+                       const std::vector<z3::expr> &tiles,
+                       const std::string &prefix) {
+  size_t rank = tiles.size();
+  ProgramDigits out{{}, ctx.bool_val(true)};
+  bool grouped = grid.groupM > 1 && rank >= 2;
+  size_t rowMajorDims = grouped ? rank - 2 : rank;
+  for (size_t d = 0; d < rowMajorDims; ++d) {
+    z3::expr c = var(ctx, prefix + "tile" + std::to_string(d));
+    out.valid = out.valid && z3::ult(c, tiles[d]);
+    out.coords.push_back(c);
+  }
+  if (!grouped)
+    return out;
+  z3::expr rows = tiles[rank - 2], columns = tiles[rank - 1];
+  z3::expr group = num(ctx, grid.groupM);
+  z3::expr g = var(ctx, prefix + "row group");
+  z3::expr c = var(ctx, prefix + "column"), rr = var(ctx, prefix + "row in group");
+  z3::expr firstRow = g * group;
+  z3::expr left = rows - firstRow;
+  z3::expr groupRows = z3::ite(z3::ult(left, group), left, group);
+  out.valid = out.valid &&
+              z3::ult(g, z3::udiv(rows + group - num(ctx, 1), group)) &&
+              z3::ult(c, columns) && z3::ult(rr, groupRows);
+  out.coords.push_back(firstRow + rr);
+  out.coords.push_back(c);
+  // The decomposition itself is the distinct value: (leading, g, c, rr).
+  return out;
+}
+
+std::string gridName(const ProgramModel &model) {
+  const GridModel &g = *model.grid;
+  std::string dims;
+  for (size_t d = 0; d < g.tile.size(); ++d)
+    dims += (d ? ", " : "") + g.extentNames[d] + "/" + std::to_string(g.tile[d]);
+  std::string out = "@" + model.name + ": the grid [" + dims + "]";
+  if (g.groupM > 1)
+    out += " in groups of " + std::to_string(g.groupM) + " rows of tiles";
+  return out;
+}
+
+void proveGrid(Prover &prover, const ProgramModel &model, const Extents &ex,
+               std::vector<Finding> &findings) {
+  // Two distinct program ids (distinct decompositions) on one tile, or one
+  // outside the grid: one to one and into between sets of equal size
+  // (the decompositions count rows x columns x ...), so onto.
+  z3::context &ctx = prover.context();
+  const GridModel &grid = *model.grid;
+  ProgramDigits a = digitsOf(ctx, grid, ex.tiles, "");
+  ProgramDigits b = digitsOf(ctx, grid, ex.tiles, "other ");
+  z3::expr outside = ctx.bool_val(false), same = ctx.bool_val(true);
+  for (size_t d = 0; d < a.coords.size(); ++d) {
+    outside = outside || z3::uge(a.coords[d], ex.tiles[d]);
+    same = same && a.coords[d] == b.coords[d];
+  }
+  z3::expr distinct = ctx.bool_val(false);
+  // The decompositions' variables (they differ in some).
+  auto vars = [&](const std::string &prefix) {
+    std::vector<z3::expr> out;
+    size_t rank = ex.tiles.size();
+    bool grouped = grid.groupM > 1 && rank >= 2;
+    for (size_t d = 0; d < (grouped ? rank - 2 : rank); ++d)
+      out.push_back(var(ctx, prefix + "tile" + std::to_string(d)));
+    if (grouped)
+      for (const char *name : {"row group", "column", "row in group"})
+        out.push_back(var(ctx, prefix + name));
+    return out;
+  };
+  std::vector<z3::expr> da = vars(""), db = vars("other ");
+  for (size_t i = 0; i < da.size(); ++i)
+    distinct = distinct || da[i] != db[i];
+  z3::expr violation =
+      ex.allowed && a.valid && (outside || (b.valid && distinct && same));
+  findings.push_back(prover.prove(
+      "coverage.grid", gridName(model), violation, [&](const z3::model &m) {
+        std::string sizes = describeValues(m, ex.named);
+        std::string prefix = sizes.empty() ? "" : sizes + ": ";
+        if (m.eval(outside, true).is_true())
+          return prefix + "a program takes tile " + describeTuple(m, a.coords) +
+                 ", outside the grid " + describeTuple(m, ex.tiles);
+        return prefix + "two programs " + describeTuple(m, da) + " and " +
+               describeTuple(m, db) + " take tile " +
+               describeTuple(m, a.coords);
+      }));
+}
+
+void provePersistent(Prover &prover, const ProgramModel &model,
+                     std::vector<Finding> &findings) {
+  // Over the integers (nonlinear arithmetic, where Z3 reasons about
+  // products and divisions by symbolic values far better than over
+  // bit-vectors): any tile count and any count of multiprocessors, since
+  // the persistent walk depends on the grid only through its tile count.
+  z3::context &ctx = prover.context();
+  z3::expr tiles = ctx.int_const("tiles");
+  z3::expr mp = ctx.int_const("multiprocessors");
+  z3::expr programs = z3::ite(tiles < mp, tiles, mp);
+  auto count = [&](const z3::expr &b) { // ceil((tiles - b) / programs)
+    return (tiles - b + programs - 1) / programs;
+  };
+  z3::expr b = ctx.int_const("block"), i = ctx.int_const("iteration");
+  z3::expr b2 = ctx.int_const("other block"),
+           i2 = ctx.int_const("other iteration");
+  auto takes = [&](const z3::expr &bb, const z3::expr &ii) {
+    return bb >= 0 && bb < programs && ii >= 0 && ii < count(bb);
+  };
+  z3::expr tile = b + i * programs;
+  z3::expr t = ctx.int_const("tile");
+  z3::expr past = takes(b, i) && tile >= tiles;
+  z3::expr twice = takes(b, i) && takes(b2, i2) && (b != b2 || i != i2) &&
+                   tile == b2 + i2 * programs;
+  // Tile t's taker would be block t % programs at iteration t / programs:
+  // it must run that iteration.
+  z3::expr missed = t >= 0 && t < tiles && !takes(z3::mod(t, programs), t / programs);
+  z3::expr allowed = tiles >= 1 && mp >= 1;
+  findings.push_back(prover.prove(
+      "coverage.persistent",
+      "@" + model.name + ": persistent programs over the grid's tiles",
+      allowed && (past || twice || missed), [&](const z3::model &m) {
+        std::string prefix =
+            "tiles=" + m.eval(tiles, true).to_string() + ", multiprocessors=" +
+            m.eval(mp, true).to_string() + ": ";
+        if (m.eval(missed, true).is_true())
+          return prefix + "tile " + m.eval(t, true).to_string() +
+                 " is taken by no program";
+        return prefix + "block " + m.eval(b, true).to_string() +
+               " at iteration " + m.eval(i, true).to_string() +
+               " takes tile " + m.eval(tile, true).to_string() +
+               (m.eval(past, true).is_true() ? ", past the last"
+                                             : ", which another takes too");
+      }));
+}
+
+void proveElements(Prover &prover, const ProgramModel &model,
+                   const Extents &ex, std::vector<Finding> &findings) {
+  z3::context &ctx = prover.context();
+  const GridModel &grid = *model.grid;
+  for (size_t d = 0; d < grid.tile.size(); ++d) {
+    z3::expr step = num(ctx, grid.tile[d] - grid.originOverlap);
+    z3::expr tile = num(ctx, grid.tile[d]);
+    z3::expr c = var(ctx, "tile"), p = var(ctx, "position");
+    z3::expr c2 = var(ctx, "other tile"), p2 = var(ctx, "other position");
+    z3::expr e = ex.extent[d];
+    auto writes = [&](const z3::expr &cc, const z3::expr &pp) {
+      z3::expr x = cc * step + pp;
+      return z3::ult(cc, ex.tiles[d]) && z3::ult(pp, tile) &&
+             z3::ult(x, e + num(ctx, grid.maskSlack));
+    };
+    z3::expr x = c * step + p, x2 = c2 * step + p2;
+    z3::expr outside = writes(c, p) && z3::uge(x, e);
+    z3::expr twice = writes(c, p) && writes(c2, p2) && (c != c2 || p != p2) &&
+                     x == x2;
+    z3::expr element = var(ctx, "element");
+    z3::expr missed = z3::ult(element, e) &&
+                      !writes(z3::udiv(element, step), z3::urem(element, step));
+    std::string subject = "@" + model.name + ": dimension " +
+                          std::to_string(d) + " (" + grid.extentNames[d] +
+                          ", tiles of " + std::to_string(grid.tile[d]) + ")";
+    findings.push_back(prover.prove(
+        "coverage.elements", subject,
+        ex.allowed && (outside || twice || missed), [&](const z3::model &m) {
+          std::string sizes = describeValues(m, ex.named);
+          std::string prefix = sizes.empty() ? "" : sizes + ": ";
+          if (m.eval(missed, true).is_true())
+            return prefix + "element " + std::to_string(valueOf(m, element)) +
+                   " is written by no program";
+          std::string who = describeValues(m, {{"tile", c}, {"position", p}});
+          if (m.eval(outside, true).is_true())
+            return prefix + who + " writes element " +
+                   std::to_string(valueOf(m, x)) + ", past the extent " +
+                   std::to_string(valueOf(m, e)) + " (the mask keeps it)";
+          return prefix + who + " and " +
+                 describeValues(m, {{"tile", c2}, {"position", p2}}) +
+                 " both write element " + std::to_string(valueOf(m, x));
+        }));
+  }
+}
+
+void proveSplit(Prover &prover, const ProgramModel &model,
+                std::vector<Finding> &findings) {
+  z3::context &ctx = prover.context();
+  const SplitModel &split = *model.split;
+  z3::expr e = split.extent ? num(ctx, *split.extent)
+                            : var(ctx, split.extentName);
+  z3::expr chunk = num(ctx, split.chunk);
+  z3::expr splits = num(ctx, split.splits);
+  z3::expr k = var(ctx, "index");
+  // Chunk c covers [c * chunk, min((c + 1) * chunk, extent)).
+  z3::expr c = z3::udiv(k, chunk);
+  z3::expr missed = z3::ult(k, e) && z3::uge(c, splits);
+  z3::expr uncombined = num(ctx, split.combined) != splits;
+  z3::expr allowed = split.extent ? ctx.bool_val(true)
+                                  : z3::ule(e, num(ctx, 1 << 22));
+  findings.push_back(prover.prove(
+      "coverage.split",
+      "@" + model.name + ": " + std::to_string(split.splits) +
+          " chunks of " + std::to_string(split.chunk) + " along " +
+          split.extentName,
+      allowed && (missed || uncombined), [&](const z3::model &m) {
+        if (m.eval(uncombined, true).is_true())
+          return "the combining program adds " +
+                 std::to_string(split.combined) + " of the " +
+                 std::to_string(split.splits) + " chunks";
+        return split.extentName + "=" + std::to_string(valueOf(m, e)) +
+               ": index " + std::to_string(valueOf(m, k)) +
+               " lies in no chunk";
+      }));
+}
+
+} // namespace
+
+void verify::proveCoverage(Prover &prover, const ProgramModel &model,
+                           std::vector<Finding> &findings) {
+  if (model.grid && !model.grid->tile.empty()) {
+    Extents ex = extentsOf(prover.context(), *model.grid);
+    proveGrid(prover, model, ex, findings);
+    if (model.grid->persistent)
+      provePersistent(prover, model, findings);
+    proveElements(prover, model, ex, findings);
+  }
+  if (model.split)
+    proveSplit(prover, model, findings);
+}

@@ -1,0 +1,209 @@
+//===- KernelModel.cpp - What the verifier proves of a tile program -------===//
+#include "compiler/Verify/KernelModel.h"
+
+#include "dialects/Tile/TileOps.h"
+#include "dialects/Tile/Utils/ResourceBudget.h"
+#include "dialects/Tile/Utils/WgmmaPlan.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+
+using namespace mlir;
+using namespace nautilus;
+using namespace nautilus::verify;
+
+namespace {
+
+/// The row geometry of an operand's stage, as the mma.sync lowering lays
+/// it out: K-major operands store rowTile rows of tile_k elements, the
+/// others tile_k rows of rowTile.
+StageLayout mmaSyncStage(const char *operand, bool kInnermost, int64_t rowTile,
+                         int64_t tileK, int64_t elementBytes,
+                         tile::MmaAttr mma) {
+  StageLayout stage;
+  stage.operand = operand;
+  stage.elementBytes = elementBytes;
+  stage.rows = kInnermost ? rowTile : tileK;
+  stage.rowBytes = (kInnermost ? tileK : rowTile) * elementBytes;
+  stage.swizzle =
+      layout::SharedSwizzle::forRows(stage.rowBytes, mma.getSwizzle());
+  stage.bytes = stage.rows * stage.rowBytes;
+  stage.count = mma.getStages();
+  stage.stride = stage.bytes;
+  // The schedule's promise (#tile.mma): with the 128-byte swizzle, the 8
+  // rows an ldmatrix reads fall in 8 distinct bank groups.
+  stage.ldmatrixClaimsNoConflicts = mma.getSwizzle() == 128;
+  stage.copiedByThreads = true;
+  return stage;
+}
+
+/// The TMA boxes of a wgmma operand's stage (WgmmaPlan): rows of the
+/// swizzle's bytes.
+StageLayout wgmmaStage(const char *operand, const WgmmaOperandPlan &plan,
+                       const WgmmaPlan &whole) {
+  StageLayout stage;
+  stage.operand = operand;
+  stage.rowBytes = whole.swizzleBytes;
+  stage.rows = plan.boxBytes / whole.swizzleBytes;
+  stage.swizzle =
+      layout::SharedSwizzle::forRows(stage.rowBytes, whole.swizzleBytes);
+  stage.offset = plan.stageOffset;
+  stage.bytes = plan.stageBytes;
+  stage.count = whole.stageBytes ? whole.barrierOffset / whole.stageBytes : 1;
+  stage.stride = whole.stageBytes;
+  return stage;
+}
+
+bool kInnermostOf(tile::ContractOp contract, unsigned side, unsigned rank) {
+  if (contract.isComputed(side))
+    return true; // a computed operand is evaluated into a K-major stage
+  AffineMap map = contract.getOperandMap(side);
+  auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+  return last && last.getPosition() == rank;
+}
+
+void addTensorCoreModel(tile::ProgramOp program, tile::ContractOp contract,
+                        ProgramModel &model) {
+  tile::ScheduleAttr schedule = program.getSchedule();
+  tile::MmaAttr mma = schedule.getMma();
+  ArrayRef<int64_t> tileShape = schedule.getTile();
+  unsigned rank = tileShape.size();
+  int64_t tileM = tileShape[rank - 2], tileN = tileShape[rank - 1];
+  int64_t elementBytes =
+      contract.getOperandElementType().getIntOrFloatBitWidth() / 8;
+  model.pipeline = tile::pipelineProtocol(mma);
+  if (mma.getInstr() == "wgmma") {
+    WgmmaPlan plan = planWgmma(contract, schedule);
+    model.stages.push_back(wgmmaStage("lhs", plan.lhs, plan));
+    model.stages.push_back(wgmmaStage("rhs", plan.rhs, plan));
+    model.sharedBytes = plan.barrierOffset;
+    return;
+  }
+  for (auto [side, fragment] : {std::make_pair(0u, "A"), std::make_pair(1u, "B")}) {
+    layout::LinearLayout l = side == 0 ? layout::mmaOperandALayout()
+                                       : layout::mmaOperandBLayout();
+    model.layouts.push_back({std::string("the mma.sync ") + fragment +
+                                 " fragment (PTX ISA, m16n8k16)",
+                             l});
+  }
+  int64_t offset = 0;
+  for (unsigned side = 0; side < 2; ++side) {
+    bool kInnermost = kInnermostOf(contract, side, rank);
+    StageLayout stage =
+        mmaSyncStage(side == 0 ? "lhs" : "rhs", kInnermost,
+                     side == 0 ? tileM : tileN, mma.getTileK(), elementBytes,
+                     mma);
+    stage.offset = offset;
+    offset += stage.bytes * stage.count;
+    model.stages.push_back(stage);
+    FragmentLoad load;
+    load.isLhs = side == 0;
+    load.kInnermost = kInnermost;
+    // An rhs one n tile wide per warp reads its two matrices with .x2.
+    load.twoMatrices = side == 1 && tileN / mma.getWarps()[1] == 8;
+    load.matrices = layout::ldmatrixMatrixLayout(load.isLhs);
+    load.writer = load.reader = stage.swizzle;
+    load.rowBytes = stage.rowBytes;
+    model.fragments.push_back(load);
+  }
+  // What the launch requests (the runtime sizes dynamic shared memory by
+  // it), against which the stages' offsets are checked.
+  model.sharedBytes = contractSharedMemoryBytes(contract, schedule);
+}
+
+GridModel gridOf(tile::ProgramOp program, DictionaryAttr bindings) {
+  tile::ScheduleAttr schedule = program.getSchedule();
+  GridModel grid;
+  grid.tile.assign(schedule.getTile().begin(), schedule.getTile().end());
+  for (Attribute dim : program.getOutputDims()) {
+    if (auto literal = dyn_cast<IntegerAttr>(dim)) {
+      grid.extentNames.push_back(std::to_string(literal.getInt()));
+      grid.extents.push_back(literal.getInt());
+      continue;
+    }
+    StringRef name = cast<StringAttr>(dim).getValue();
+    grid.extentNames.push_back(name.str());
+    std::optional<int64_t> bound;
+    if (bindings)
+      if (auto value = bindings.getAs<IntegerAttr>(name))
+        bound = value.getInt();
+    grid.extents.push_back(bound);
+  }
+  if (tile::MmaAttr mma = schedule.getMma()) {
+    if (grid.tile.size() >= 2)
+      grid.groupM = mma.getGroupM();
+    grid.persistent = mma.getPersistent() != 0;
+  }
+  return grid;
+}
+
+/// The size a block argument of the program stands for, by name.
+std::string sizeNameOf(tile::ProgramOp program, Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  ArrayAttr sizes = program.getSizes();
+  unsigned buffers = program.getBody().getNumArguments() - sizes.size();
+  if (!arg || arg.getArgNumber() < buffers)
+    return "";
+  return cast<StringAttr>(sizes[arg.getArgNumber() - buffers]).str();
+}
+
+std::optional<SplitModel> splitOf(tile::ProgramOp program,
+                                  tile::ContractOp contract,
+                                  DictionaryAttr bindings) {
+  if (!contract || !contract.isSplit() || !contract.getSplitChunk())
+    return std::nullopt;
+  SplitModel split;
+  split.chunk = *contract.getSplitChunk();
+  split.extentName = sizeNameOf(program, contract.getExtent());
+  if (bindings && !split.extentName.empty())
+    if (auto value = bindings.getAs<IntegerAttr>(split.extentName))
+      split.extent = value.getInt();
+  Attribute along = program.getOutputDims()[*contract.getSplitDim()];
+  auto literal = dyn_cast<IntegerAttr>(along);
+  if (!literal)
+    return std::nullopt;
+  split.splits = literal.getInt();
+  split.combined = split.splits;
+  return split;
+}
+
+} // namespace
+
+std::vector<ProgramModel>
+verify::buildKernelModels(ModuleOp module) {
+  std::vector<ProgramModel> models;
+  std::string targetName;
+  if (auto target = module->getAttrOfType<tile::TargetAttr>(
+          tile::TargetAttr::kModuleAttrName))
+    targetName = target.getName().str();
+  module.walk([&](tile::ProgramOp program) {
+    ProgramModel model;
+    model.name = program.getSymName().str();
+    model.targetName = targetName;
+    tile::ScheduleAttr schedule = program.getSchedule();
+    DictionaryAttr bindings;
+    if (tile::PlanOp plan = program.getPlan())
+      bindings = plan.getBindingsAttr();
+    bool gpu = schedule.getThreads() > 1 || schedule.getMma();
+    if (gpu) {
+      if (std::optional<layout::LinearLayout> l = schedule.getDistribution())
+        model.layouts.push_back({"the tile's distribution", *l});
+      else
+        model.blocked = BlockedDistribution{
+            std::vector<int64_t>(schedule.getTile().begin(),
+                                 schedule.getTile().end()),
+            schedule.getTileThreads(), schedule.getElementsPerThread(),
+            schedule.getTileRun()};
+      program.walk([&](tile::ConvertLayoutOp convert) {
+        model.layouts.push_back({"a tile.convert_layout's target layout",
+                                 convert.getLayout().getLayout()});
+      });
+    }
+    tile::ContractOp contract = findContract(program);
+    if (gpu && contract && schedule.getMma())
+      addTensorCoreModel(program, contract, model);
+    model.grid = gridOf(program, bindings);
+    model.split = splitOf(program, contract, bindings);
+    models.push_back(std::move(model));
+  });
+  return models;
+}

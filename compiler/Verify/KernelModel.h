@@ -1,0 +1,130 @@
+//===- KernelModel.h - What the verifier proves of a tile program -*- C++ -*-===//
+//
+// The verifier runs on the laid-out tile IR, before target lowering. From
+// each tile.program it reads what the lowering will realise, as plain
+// data: the layouts its tiles are distributed in, the shared-memory stages
+// of its tensor-core operands and how ldmatrix reads them, its grid and
+// how program ids walk it, how a split reduction is chunked, and the
+// pipeline protocol of its main loop. The pieces come from the functions
+// the GPU lowering itself uses (LinearLayout.h, SharedSwizzle,
+// ldmatrixMatrixLayout, WgmmaPlan, pipelineProtocol), so a proof of the
+// model is a proof of what the lowering emits, up to the lowering's own
+// arithmetic (which the emulator checks dynamically).
+//
+// A Mutation breaks one piece on purpose (`nautc verify --mutate`): the
+// test suite shows that each invariant refutes the fault it guards against,
+// with the expected counterexample.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_VERIFY_KERNELMODEL_H
+#define NAUTILUS_VERIFY_KERNELMODEL_H
+
+#include "dialects/Tile/Layout/LinearLayout.h"
+#include "dialects/Tile/Utils/PipelineProtocol.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nautilus::verify {
+
+/// A layout of a tile over registers, lanes and warps (power-of-two).
+struct DistributedLayout {
+  std::string what; // "the tile's distribution", "convert_layout target", ...
+  layout::LinearLayout layout;
+};
+
+/// The schedule's row-major distribution where it is not linear (extents
+/// or threads not powers of two): holder t's element e at tile position
+/// ((e / run) * holders + t) * run + e % run.
+struct BlockedDistribution {
+  std::vector<int64_t> shape;
+  int64_t holders = 1, perHolder = 1, run = 1;
+};
+
+/// One operand's stages in shared memory: `rows` rows of `rowBytes`,
+/// 16-byte chunks swizzled by `swizzle`; `count` stages (or TMA boxes) of
+/// `bytes` each from `offset`.
+struct StageLayout {
+  std::string operand; // "lhs" / "rhs"
+  int64_t rows = 0, rowBytes = 0, elementBytes = 2;
+  layout::SharedSwizzle swizzle;
+  int64_t offset = 0, bytes = 0, count = 1, stride = 0;
+  /// ldmatrix reads 8 consecutive rows at one chunk (mma.sync), and the
+  /// schedule claims those reads free of bank conflicts.
+  bool ldmatrixClaimsNoConflicts = false;
+  /// cp.async writes it, consecutive threads consecutive chunks.
+  bool copiedByThreads = false;
+};
+
+/// How an mma.sync operand's fragments come out of its stage by ldmatrix.
+struct FragmentLoad {
+  bool isLhs = true;
+  bool kInnermost = true; // stored K-major: ldmatrix without .trans
+  bool twoMatrices = false; // ldmatrix.x2 (an rhs one n tile wide)
+  layout::LinearLayout matrices; // ldmatrixMatrixLayout
+  layout::SharedSwizzle writer, reader; // the copies' and ldmatrix's
+  int64_t rowBytes = 0;
+};
+
+/// The program's grid: ceil(extent / tile) programs along each dimension,
+/// walked by program id (row-major, or rasterised in groups of group_m
+/// rows of tiles), or by persistent programs.
+struct GridModel {
+  std::vector<int64_t> tile;
+  std::vector<std::string> extentNames;
+  std::vector<std::optional<int64_t>> extents; // bound, or symbolic
+  int64_t groupM = 1;
+  /// One program a multiprocessor (as many as the device has, at most
+  /// one a tile), each looping over tiles.
+  bool persistent = false;
+  /// The output store keeps element x of a dimension when x < extent
+  /// (`maskSlack` 1: when x <= extent, the mutation an off-by-one is).
+  int64_t maskSlack = 0;
+  /// Tile c starts at c * (tile - originOverlap) (0; a mutation overlaps).
+  int64_t originOverlap = 0;
+};
+
+/// A reduction split into chunks: `splits` programs along the split
+/// dimension, chunk c reducing [c * chunk, min((c + 1) * chunk, extent)).
+struct SplitModel {
+  std::string extentName;
+  std::optional<int64_t> extent;
+  int64_t chunk = 1, splits = 1;
+  /// What the combining program adds up.
+  int64_t combined = 1;
+};
+
+struct ProgramModel {
+  std::string name;
+  std::string targetName;
+  std::vector<DistributedLayout> layouts;
+  std::optional<BlockedDistribution> blocked;
+  std::vector<StageLayout> stages;
+  int64_t sharedBytes = 0; // what the stages (and mbarriers) may use
+  std::vector<FragmentLoad> fragments;
+  std::optional<GridModel> grid;
+  std::optional<SplitModel> split;
+  std::optional<tile::PipelineProtocol> pipeline;
+};
+
+/// The models of every program of a tile module (after tile scheduling
+/// and layout assignment).
+std::vector<ProgramModel> buildKernelModels(mlir::ModuleOp module);
+
+/// A fault put into a model on purpose, by name: each makes one invariant
+/// fail as the compiler bug it stands for would.
+struct Mutation {
+  std::string name;
+  std::string description;
+};
+const std::vector<Mutation> &mutations();
+/// Applies the mutation `name` to the first model it applies to; false if
+/// it applies to none (or is unknown).
+bool applyMutation(llvm::StringRef name, std::vector<ProgramModel> &models);
+
+} // namespace nautilus::verify
+
+#endif

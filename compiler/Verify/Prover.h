@@ -1,0 +1,68 @@
+//===- Prover.h - Invariants proved by Z3, with counterexamples -*- C++ -*-===//
+//
+// Every invariant is proved the same way: the checker states what a
+// violation would be (a formula over the kernel's symbolic threads,
+// registers, addresses and sizes) and asks Z3 for one. Unsatisfiable means
+// proved; a model is a counterexample, which the invariant describes in
+// the kernel's own terms (thread, lane, register, logical indices, sizes).
+// Results are cached by the query's text (SMT-LIB), in the process and on
+// disk (the kernel cache's directory, proofs/; NAUTILUS_PROOF_CACHE=0 turns
+// that off), so a repeated compile of the same structure pays nothing for
+// its proofs.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_VERIFY_PROVER_H
+#define NAUTILUS_VERIFY_PROVER_H
+
+#include <z3++.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace nautilus::verify {
+
+enum class Verdict { Proved, Refuted, Unknown };
+
+/// The outcome of one invariant on one subject (a layout, a stage, a
+/// program's grid, ...).
+struct Finding {
+  std::string invariant; // "layout.injective", "sync.copy-ring", ...
+  std::string subject;   // what it was proved of, in the kernel's terms
+  Verdict verdict = Verdict::Unknown;
+  /// The counterexample (Refuted) or why no answer came (Unknown).
+  std::string detail;
+  double seconds = 0;
+  bool cached = false;
+};
+
+/// Z3's context and the proof cache of one verification.
+class Prover {
+public:
+  /// Milliseconds Z3 may spend on one query before its answer is Unknown.
+  explicit Prover(unsigned timeoutMs = 10000);
+
+  z3::context &context() { return ctx; }
+
+  /// Proves `invariant` of `subject` by showing that `violation` (a
+  /// formula over the subject's variables) has no model. A model is
+  /// described by `describe`, which reads the variables' values from it.
+  Finding prove(std::string invariant, std::string subject,
+                const z3::expr &violation,
+                const std::function<std::string(const z3::model &)> &describe);
+
+  /// Queries answered from the cache, and all queries, so far.
+  static unsigned cacheHits();
+  static unsigned queries();
+
+private:
+  z3::context ctx;
+  unsigned timeoutMs;
+};
+
+/// The value of `e` in `model` as an unsigned integer (0 if unassigned).
+uint64_t valueOf(const z3::model &model, const z3::expr &e);
+
+} // namespace nautilus::verify
+
+#endif

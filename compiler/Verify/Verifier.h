@@ -1,0 +1,50 @@
+//===- Verifier.h - Prove a tile module's kernels correct -------*- C++ -*-===//
+//
+// The entry point of compiler/Verify: builds the models of a laid-out tile
+// module's programs (KernelModel.h) and proves every invariant of each
+// (Invariants.h), with Z3. `nautc compile` and `nautc run` verify by
+// default before lowering to a target (--no-verify skips it), and
+// `nautc verify` prints each invariant with its result and time.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_VERIFY_VERIFIER_H
+#define NAUTILUS_VERIFY_VERIFIER_H
+
+#include "compiler/Verify/Prover.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace nautilus::verify {
+
+struct VerificationReport {
+  std::vector<Finding> findings;
+  double seconds = 0;
+  /// The mutation applied (empty: none), and whether it applied to any
+  /// program.
+  std::string mutation;
+  bool mutationApplied = false;
+
+  unsigned count(Verdict verdict) const;
+  bool allProved() const {
+    return count(Verdict::Refuted) == 0 && count(Verdict::Unknown) == 0;
+  }
+  /// One line an invariant: result, time, invariant, subject, and the
+  /// counterexample or reason; then a summary line.
+  void print(llvm::raw_ostream &os) const;
+  /// The failures only (for a compile that stops on them).
+  void printFailures(llvm::raw_ostream &os) const;
+};
+
+/// Proves every invariant of every program of `module` (tile programs,
+/// scheduled and laid out), after applying `mutation` (a name from
+/// mutations(); empty for none).
+VerificationReport verifyModule(mlir::ModuleOp module,
+                                llvm::StringRef mutation = "");
+
+} // namespace nautilus::verify
+
+#endif

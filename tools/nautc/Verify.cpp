@@ -1,0 +1,75 @@
+//===- Verify.cpp - nautc verify ------------------------------------------===//
+//
+// Lowers the kernel to laid-out tile programs for the target (as compile
+// does) and proves every invariant of compiler/Verify, printing each with
+// its result and time. `--mutate NAME` breaks the kernel's model first, to
+// show the invariant that guards against that fault refuting it.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Pipeline/Driver.h"
+#include "compiler/Pipeline/LoadKernel.h"
+#include "compiler/Schedule/ScheduleProvider.h"
+#include "compiler/Verify/KernelModel.h"
+#include "compiler/Verify/Verifier.h"
+#include "compiler/Pipeline/Pipelines.h"
+#include "tools/nautc/Commands.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+using namespace mlir;
+using namespace nautilus;
+
+namespace {
+
+int listMutations() {
+  llvm::outs() << "mutations (nautc verify --mutate NAME):\n";
+  for (const verify::Mutation &m : verify::mutations())
+    llvm::outs() << "  " << m.name << ": " << m.description << "\n";
+  return kExitSuccess;
+}
+
+} // namespace
+
+int nautilus::runVerify(const Options &opts) {
+  if (opts.mutation == "list")
+    return listMutations();
+  if (!opts.mutation.empty()) {
+    bool known = false;
+    for (const verify::Mutation &m : verify::mutations())
+      known |= m.name == opts.mutation;
+    if (!known) {
+      llvm::errs() << "nautc: unknown mutation '" << opts.mutation
+                   << "' (nautc verify --mutate list names them)\n";
+      return kExitUsage;
+    }
+  }
+  DialectRegistry registry;
+  registerPipelineDialects(registry);
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  LoadedKernel loaded;
+  if (int rc = loadKernel(opts.source(), context, sourceMgr,
+                          /*bindShape=*/true, loaded))
+    return rc;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context, llvm::errs());
+  RemarkFilter remarks(context, opts.explain);
+  std::optional<TargetInfo> target =
+      getTarget(opts.target, opts.multiprocessors);
+  Compilation compilation(*loaded.module, *target,
+                          scheduleProviderFor(opts.schedule));
+  if (failed(compilation.lowerTo(Stage::Tile))) {
+    if (compilation.fault() == Fault::Schedules) {
+      blameScheduleFile(opts);
+      return kExitUserError;
+    }
+    llvm::errs() << "nautc: internal error: " << compilation.failureMessage()
+                 << "\n";
+    return kExitInternal;
+  }
+  verify::VerificationReport report =
+      verify::verifyModule(compilation.module(), opts.mutation);
+  report.print(llvm::outs());
+  if (!opts.mutation.empty() && !report.mutationApplied)
+    return kExitUsage;
+  return report.allProved() ? kExitSuccess : kExitRefuted;
+}
