@@ -7,6 +7,8 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
+
 using namespace mlir;
 using namespace nautilus;
 
@@ -60,7 +62,11 @@ LogicalResult Compilation::runStage(Stage next) {
 }
 
 LogicalResult Compilation::verifyTilePrograms() {
-  verify::VerificationReport report = verify::verifyModule(moduleOp);
+  // NAUTILUS_VERIFY_MUTATION (a test hook) breaks the models first, as
+  // `nautc verify --mutate` does: a compile then stops on the refutation.
+  const char *mutation = std::getenv("NAUTILUS_VERIFY_MUTATION");
+  verify::VerificationReport report =
+      verify::verifyModule(moduleOp, mutation ? mutation : "");
   if (report.allProved())
     return success();
   if (report.count(verify::Verdict::Refuted) == 0) {
