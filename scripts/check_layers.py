@@ -5,7 +5,7 @@ usage: scripts/check_layers.py [ROOT]
 
 1. Layers: every #include "folder/..." of a source file names a folder at
    its own layer or below (runtime, dialects, frontend/interpreter, target,
-   schedule, transforms, conversion, pipeline, jit, tools); the runtime includes
+   schedule, transforms, conversion, verify, pipeline, jit, tools); the runtime includes
    nothing of dialects/ or compiler/.
 2. Targets: outside compiler/Target no source compares a target's name
    (== "sm_90", != "cpu", starts_with("sm_"), ...).
@@ -30,6 +30,7 @@ LAYERS = [
     ["compiler/Transforms/Alg", "compiler/Transforms/Tile",
      "compiler/Transforms/LLVM"],
     ["compiler/Conversion"],
+    ["compiler/Verify"],
     ["compiler/Pipeline"],
     ["compiler/Jit"],
     ["tools"],

@@ -154,6 +154,7 @@ nt_code compileSource(const JitRequest &request, const std::string &text,
                          request.schedule, heuristicSchedules(), scheduleText)
                    : scheduleProviderFor(request.schedule);
   Compilation compilation(*loaded.module, *target, schedules);
+  compilation.setVerification(request.verify);
   if (failed(buildBundle(compilation, bundle, request.kernelIR))) {
     error = diagnostics + explained +
             (compilation.fault() == Fault::Schedules

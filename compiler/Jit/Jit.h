@@ -43,6 +43,7 @@ struct JitRequest {
   bool diskCache = true;
   bool explain = false;
   bool kernelIR = false; // NVIDIA bundles keep "nvvm_ir" (the emu device)
+  bool verify = true;     // prove the tile programs (compiler/Verify)
 };
 
 struct JitResult {

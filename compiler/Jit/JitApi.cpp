@@ -33,6 +33,7 @@ extern "C" nt_status nt_compile(const nt_compile_options *options,
     request.diskCache = !(options->flags & NT_COMPILE_NO_DISK_CACHE);
     request.explain = options->explain != 0;
     request.kernelIR = (options->flags & NT_COMPILE_KERNEL_IR) != 0;
+    request.verify = !(options->flags & NT_COMPILE_NO_VERIFY);
     JitResult result;
     std::string error;
     if (nt_code code = jitCompile(request, result, error); code != NT_OK)

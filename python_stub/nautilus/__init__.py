@@ -208,12 +208,13 @@ class _Device:
 
 def compile(source_or_path, kernel=None, target="cpu", shapes=None,
             schedule="default", cache_dir=None, explain=False, cache=True,
-            kernel_ir=False):
+            kernel_ir=False, verify=True):
     """Compiles a kernel: `source_or_path` is a path to a .tensor file or
     the source text itself. `shapes` fixes sizes at compile time
     ({"N": 128}); `schedule` is "default", "auto" or a schedule file;
     `kernel_ir` keeps an NVIDIA program's kernels as LLVM IR too, so that
-    `run(device="emu")` can emulate them. Raises CompileError with the
+    `run(device="emu")` can emulate them; `verify=False` skips the
+    verifier's proofs of the tile programs. Raises CompileError with the
     compiler's diagnostic."""
     options = _capi.CompileOptions()
     options.struct_size = ctypes.sizeof(_capi.CompileOptions)
@@ -231,8 +232,9 @@ def compile(source_or_path, kernel=None, target="cpu", shapes=None,
         options.shapes = ",".join(f"{k}={v}" for k, v in shapes.items()).encode()
     options.schedule = schedule.encode()
     options.cache_dir = os.fspath(cache_dir).encode() if cache_dir else None
-    options.flags = (0 if cache else _capi.NT_COMPILE_NO_CACHE) | (
-        _capi.NT_COMPILE_KERNEL_IR if kernel_ir else 0)
+    options.flags = ((0 if cache else _capi.NT_COMPILE_NO_CACHE)
+                     | (_capi.NT_COMPILE_KERNEL_IR if kernel_ir else 0)
+                     | (0 if verify else _capi.NT_COMPILE_NO_VERIFY))
     options.explain = 1 if explain else 0
     handle = ctypes.c_void_p()
     _check(_capi.lib.nt_compile(ctypes.byref(options), ctypes.byref(handle)))

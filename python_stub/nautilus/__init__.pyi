@@ -40,4 +40,5 @@ def compile(
     explain: bool = False,
     cache: bool = True,
     kernel_ir: bool = False,
+    verify: bool = True,
 ) -> Program: ...

@@ -173,8 +173,10 @@ NT_EXPORT nt_status nt_launch(nt_device device, nt_program program,
 enum {
   NT_COMPILE_NO_DISK_CACHE = 1, /* neither read nor write the disk cache */
   NT_COMPILE_NO_CACHE = 2,      /* no cache at all: always compile */
-  NT_COMPILE_KERNEL_IR = 4      /* NVIDIA targets: keep the kernels' LLVM IR
+  NT_COMPILE_KERNEL_IR = 4,     /* NVIDIA targets: keep the kernels' LLVM IR
                                    too, so that the emu device can run them */
+  NT_COMPILE_NO_VERIFY = 8      /* skip the verifier's proofs of the tile
+                                   programs (docs/verification.md) */
 };
 
 typedef struct nt_compile_options {
