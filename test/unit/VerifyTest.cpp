@@ -120,8 +120,9 @@ TEST_F(VerifyTest, RepeatedQueryComesFromTheCache) {
   }
   ASSERT_EQ(first.size(), again.size());
   for (size_t i = 0; i < again.size(); ++i) {
-    if (again[i].invariant != "layout.covers") // counted, not queried
+    if (again[i].invariant != "layout.covers") { // counted, not queried
       EXPECT_TRUE(again[i].cached) << again[i].invariant;
+    }
   }
 }
 
