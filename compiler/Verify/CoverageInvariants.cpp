@@ -174,36 +174,47 @@ void proveGrid(Prover &prover, const ProgramModel &model, const Extents &ex,
 
 void provePersistent(Prover &prover, const ProgramModel &model,
                      std::vector<Finding> &findings) {
-  // Over the integers (nonlinear arithmetic, where Z3 reasons about
-  // products and divisions by symbolic values far better than over
-  // bit-vectors): any tile count and any count of multiprocessors, since
-  // the persistent walk depends on the grid only through its tile count.
+  // Over the integers: any tile count and any count of multiprocessors
+  // (the persistent walk depends on the grid only through its tile
+  // count). Divisions are stated by their definitions (a quotient and a
+  // remainder, a ceiling between two multiples), which Z3's nonlinear
+  // arithmetic settles far faster than its integer division.
   z3::context &ctx = prover.context();
   z3::expr tiles = ctx.int_const("tiles");
   z3::expr mp = ctx.int_const("multiprocessors");
-  z3::expr programs = z3::ite(tiles < mp, tiles, mp);
-  auto count = [&](const z3::expr &b) { // ceil((tiles - b) / programs)
-    return (tiles - b + programs - 1) / programs;
+  z3::expr programs = ctx.int_const("programs");
+  z3::expr defs = tiles >= 1 && mp >= 1 &&
+                  programs == z3::ite(tiles < mp, tiles, mp);
+  // Block b runs count(b) = ceil((tiles - b) / programs) iterations.
+  auto countOf = [&](const z3::expr &b, const std::string &name) {
+    z3::expr c = ctx.int_const(name.c_str());
+    defs = defs && c * programs >= tiles - b &&
+           (c - 1) * programs < tiles - b;
+    return c;
+  };
+  auto takes = [&](const z3::expr &b, const z3::expr &i, const z3::expr &c) {
+    return b >= 0 && b < programs && i >= 0 && i < c;
   };
   z3::expr b = ctx.int_const("block"), i = ctx.int_const("iteration");
   z3::expr b2 = ctx.int_const("other block"),
            i2 = ctx.int_const("other iteration");
-  auto takes = [&](const z3::expr &bb, const z3::expr &ii) {
-    return bb >= 0 && bb < programs && ii >= 0 && ii < count(bb);
-  };
-  z3::expr tile = b + i * programs;
-  z3::expr t = ctx.int_const("tile");
-  z3::expr past = takes(b, i) && tile >= tiles;
-  z3::expr twice = takes(b, i) && takes(b2, i2) && (b != b2 || i != i2) &&
-                   tile == b2 + i2 * programs;
+  z3::expr c = countOf(b, "count"), c2 = countOf(b2, "other count");
+  z3::expr stride = programs - int(model.grid->strideSlack);
+  z3::expr tile = b + i * stride;
+  z3::expr past = takes(b, i, c) && tile >= tiles;
+  z3::expr twice = takes(b, i, c) && takes(b2, i2, c2) &&
+                   (b != b2 || i != i2) && tile == b2 + i2 * stride;
   // Tile t's taker would be block t % programs at iteration t / programs:
   // it must run that iteration.
-  z3::expr missed = t >= 0 && t < tiles && !takes(z3::mod(t, programs), t / programs);
-  z3::expr allowed = tiles >= 1 && mp >= 1;
+  z3::expr t = ctx.int_const("tile");
+  z3::expr tb = ctx.int_const("taker block"), ti = ctx.int_const("taker iteration");
+  z3::expr tc = countOf(tb, "taker count");
+  defs = defs && t == tb + ti * stride && tb >= 0 && tb < stride && ti >= 0;
+  z3::expr missed = t >= 0 && t < tiles && !takes(tb, ti, tc);
   findings.push_back(prover.prove(
       "coverage.persistent",
       "@" + model.name + ": persistent programs over the grid's tiles",
-      allowed && (past || twice || missed), [&](const z3::model &m) {
+      defs && (past || twice || missed), [&](const z3::model &m) {
         std::string prefix =
             "tiles=" + m.eval(tiles, true).to_string() + ", multiprocessors=" +
             m.eval(mp, true).to_string() + ": ";

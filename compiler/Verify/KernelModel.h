@@ -85,6 +85,9 @@ struct GridModel {
   int64_t maskSlack = 0;
   /// Tile c starts at c * (tile - originOverlap) (0; a mutation overlaps).
   int64_t originOverlap = 0;
+  /// A persistent block steps by programs - strideSlack tiles (0; a
+  /// mutation makes blocks take each other's tiles).
+  int64_t strideSlack = 0;
 };
 
 /// A reduction split into chunks: `splits` programs along the split

@@ -140,6 +140,14 @@ const std::vector<MutationRule> &rules() {
          m.grid->originOverlap = 1;
          return true;
        }},
+      {{"persistent-stride",
+        "persistent blocks stepping one tile short of the block count"},
+       [](ProgramModel &m) {
+         if (!m.grid || !m.grid->persistent)
+           return false;
+         m.grid->strideSlack = 1;
+         return true;
+       }},
       {{"off-by-one-mask", "the output store's mask keeps index == extent"},
        [](ProgramModel &m) {
          if (!m.grid)
