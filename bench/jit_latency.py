@@ -10,7 +10,9 @@ the time is nt_compile's own plus a few microseconds of ctypes):
 - cold JIT compile: attention (examples/attention.tensor, bf16, head dim 128,
   B=4, H=16, N=M=4096 bound) to sm_90 PTX in process, caches off
   (NT_COMPILE_NO_CACHE); median of --runs, and the first call apart (it pays
-  one-time set-up: dialect registration, LLVM's targets);
+  one-time set-up: dialect registration, LLVM's targets, and the verifier's
+  proofs unless its cache has them); then the same without verification
+  (NT_COMPILE_NO_VERIFY);
 - memory-cache hit: the same call again in the same process, caches on;
 - disk-cache hit: the same call in a fresh process (its memory cache empty,
   the disk cache warm), timed inside that process; median of --runs
@@ -35,10 +37,11 @@ ATTENTION = os.path.join(ROOT, "examples", "attention.tensor")
 SHAPES = {"B": 4, "H": 16, "N": 4096, "M": 4096, "D": 128}
 
 
-def compile_once(nautilus, cache, cache_dir):
+def compile_once(nautilus, cache, cache_dir, verify=True):
     start = time.perf_counter()
     program = nautilus.compile(ATTENTION, kernel="attention", target="sm_90",
-                               shapes=SHAPES, cache=cache, cache_dir=cache_dir)
+                               shapes=SHAPES, cache=cache, cache_dir=cache_dir,
+                               verify=verify)
     elapsed = time.perf_counter() - start
     return elapsed, program
 
@@ -79,9 +82,15 @@ def main():
 
     print(f"{nautilus.version()}, {os.cpu_count()} cores; attention bf16 "
           f"{', '.join(f'{k}={v}' for k, v in SHAPES.items())} to sm_90 PTX")
+    # The kernel caches off; the verifier's proofs come from its cache
+    # after the first call (a repeated structure), or are skipped.
     cold = [compile_once(nautilus, False, None)[0] for _ in range(args.runs + 1)]
     print(f"JIT compile, caches off: median of {args.runs} {ms(statistics.median(cold[1:]))}"
           f"   first call in the process {ms(cold[0])}")
+    unverified = [compile_once(nautilus, False, None, verify=False)[0]
+                  for _ in range(args.runs)]
+    print(f"  without verification (NT_COMPILE_NO_VERIFY): median "
+          f"{ms(statistics.median(unverified))}")
     with tempfile.TemporaryDirectory() as cache_dir:
         _, program = compile_once(nautilus, True, cache_dir)
         assert program.cache_hit == 0, program.cache_hit
