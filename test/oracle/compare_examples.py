@@ -45,6 +45,9 @@ def main():
     parser.add_argument("--verbose", action="store_true", help="print each output's worst error")
     args = parser.parse_args()
 
+    if not shutil.which(args.nautc):
+        print(f"compare_examples.py: cannot run nautc at {args.nautc} (give it with --nautc)", file=sys.stderr)
+        return 2
     folders = args.examples or [os.path.join(REPO, "examples")]
     files = sorted(f for folder in folders for f in glob.glob(os.path.join(folder, "*.tensor")))
     if not files:

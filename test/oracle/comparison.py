@@ -150,6 +150,8 @@ def run_nautc(nautc, path, kernel_name, sizes, input_paths, folder, extra=(), ti
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return False, " ".join(cmd) + "\ntimeout"
+    except OSError as error:
+        return False, f"cannot run {nautc}: {error.strerror}"
     return proc.returncode == 0, " ".join(cmd) + "\n" + proc.stdout + proc.stderr
 
 

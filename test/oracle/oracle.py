@@ -47,6 +47,8 @@ def parse_shape(text):
             eq = ""
         if not eq or not name.strip():
             raise UsageError(f"--shape: expected NAME=INTEGER, found '{item}'")
+        if not 1 <= sizes[name.strip()] <= 2 ** 63 - 1:
+            raise UsageError(f"--shape: {item} is out of range [1, 2^63-1]")
     return sizes
 
 

@@ -229,6 +229,7 @@ class KernelChecker:
         self.fail(problem + f"{what} cannot appear in it", node.offset)
 
     def infer_extents(self, ctx):
+        conflicts = []  # (offset, message)
         for var in ctx.vars:
             sources = ctx.sources[var]
             if not sources:
@@ -237,8 +238,12 @@ class KernelChecker:
             first = sources[0][0]
             for extent, offset in sources[1:]:
                 if extent != first:
-                    self.fail(f"conflicting extents for index '{var.name}': {first} and {extent}", offset)
+                    conflicts.append((offset, f"conflicting extents for index '{var.name}': "
+                                              f"{first} and {extent}"))
             var.extent = first
+        if conflicts:
+            offset, message = min(conflicts)
+            self.fail(message, offset)
 
     # ---- Expressions ----------------------------------------------------------
 
@@ -372,11 +377,11 @@ class KernelChecker:
             left = self.affine(node.left, scope, ctx)
             right = self.affine(node.right, scope, ctx)
             if node.op == "*" and left and right:
-                self.fail("index is not affine: it multiplies two index variables", node.offset)
+                self.fail("index is not affine: it multiplies two index variables", node.op_offset)
             if node.op in ("/", "%"):
                 if right:
-                    self.fail(f"the divisor of '{node.op}' in an index cannot hold an index variable",
-                              node.right.offset)
+                    self.fail(f"index is not affine: the divisor of '{node.op}' holds an index variable",
+                              node.op_offset)
                 self.positive_divisor(node, ctx)
             return left or right
         what = "a call" if isinstance(node, Call) else "a bool" if isinstance(node, Boolean) else \
@@ -394,7 +399,7 @@ class KernelChecker:
                           divisor.offset)
             return
         condition = Binary(divisor.offset, divisor.end, ">", copy.deepcopy(divisor),
-                           Number(divisor.end, divisor.end, 0, False))
+                           Number(divisor.end, divisor.end, 0, False), divisor.end)
         condition = self.root(condition, {}, Context())
         self.kernel.requirements.append(
             Requirement(condition, f"{self.text(divisor)} > 0", divisor.offset, sizes))
@@ -421,17 +426,17 @@ class KernelChecker:
         a, b, op = node.left.type, node.right.type, node.op
         if op in LOGIC:
             if a != "bool" or b != "bool":
-                self.fail(f"'{op}' needs bool operands; compare numbers first", node.offset)
+                self.fail(f"'{op}' needs bool operands; compare numbers first", node.op_offset)
             node.type = "bool"
             return node
         if op in COMPARISONS:
             if a == "bool" and b == "bool":
                 if op not in ("==", "!="):
-                    self.fail(f"'{op}' compares numbers, not bools", node.offset)
+                    self.fail(f"'{op}' compares numbers, not bools", node.op_offset)
                 node.type = node.optype = "bool"
                 return node
             if "bool" in (a, b):
-                self.fail(f"'{op}' cannot compare a bool with a number", node.offset)
+                self.fail(f"'{op}' cannot compare a bool with a number", node.op_offset)
             operands = default(promote(a, b))
             self.fix(node.left, operands)
             self.fix(node.right, operands)
@@ -441,7 +446,7 @@ class KernelChecker:
         self.need_number(op, a, node.left.offset)
         self.need_number(op, b, node.right.offset)
         if op == "%" and not (is_int(a) and is_int(b)):
-            self.fail("'%' needs integer operands", node.offset)
+            self.fail("'%' needs integer operands", node.op_offset)
         node.type = promote(a, b)
         self.fix_operands(node, [node.left, node.right])
         return node

@@ -6,7 +6,8 @@ import numpy as np
 
 from .checker import children
 from .dtypes import FLOATS, INT_BITS, INTS
-from .errors import OracleError
+from .errors import OracleError, SourceError
+from .evaluator import check_requirements
 from .numeric import round_float
 from .syntax import Access, Name
 
@@ -46,6 +47,7 @@ def bind_sizes(kernel, given, arrays):
             else:
                 sizes[dim] = n
                 origin[dim] = f"input '{tensor.name}'"
+    check_requirements(kernel, sizes)
     for name in kernel.sizes:
         if name not in sizes:
             raise OracleError(f"size {name} of kernel '{kernel.name}' has no value: give it with "
@@ -58,8 +60,8 @@ def check_volumes(kernel, sizes):
     for tensor in kernel.inputs + kernel.outputs + [d.tensor for d in kernel.definitions]:
         count = math.prod(d if isinstance(d, int) else sizes[d] for d in tensor.dims)
         if count * ITEM_BYTES[tensor.dtype] > INT_MAX:
-            raise OracleError(f"integer overflow in sizes: '{tensor.name}' would need more than "
-                              f"2^63 bytes")
+            raise SourceError(f"integer overflow in sizes: '{tensor.name}' would need more than "
+                              f"2^63 bytes", kernel.source, tensor.offset)
         if count > MAX_ELEMENTS:
             raise OracleError(f"'{tensor.name}' has {count} elements, more than the oracle "
                               f"handles ({MAX_ELEMENTS}); give smaller sizes")

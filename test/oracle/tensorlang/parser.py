@@ -75,6 +75,8 @@ class Parser:
             if self.accept("newline"):
                 continue
             if self.at("eof"):
+                if not kernels:
+                    self.fail("file defines no kernel; expected 'kernel NAME(INPUTS) -> (OUTPUTS) { ... }'")
                 return kernels
             if not self.at("kernel"):
                 self.fail(f"expected 'kernel', found {describe(self.tok)}")
@@ -191,17 +193,17 @@ class Parser:
     def disjunction(self):
         left = self.conjunction()
         while self.at("or"):
-            self.advance()
+            op = self.advance()
             right = self.conjunction()
-            left = Binary(left.offset, right.end, "or", left, right)
+            left = Binary(left.offset, right.end, "or", left, right, op.offset)
         return left
 
     def conjunction(self):
         left = self.negation()
         while self.at("and"):
-            self.advance()
+            op = self.advance()
             right = self.negation()
-            left = Binary(left.offset, right.end, "and", left, right)
+            left = Binary(left.offset, right.end, "and", left, right, op.offset)
         return left
 
     def negation(self):
@@ -216,9 +218,9 @@ class Parser:
     def comparison(self):
         left = self.additive()
         if self.at(*COMPARISONS):
-            op = self.advance().text
+            op = self.advance()
             right = self.additive()
-            left = Binary(left.offset, right.end, op, left, right)
+            left = Binary(left.offset, right.end, op.text, left, right, op.offset)
             if self.at(*COMPARISONS):
                 self.fail("comparisons do not chain; write 'a < b and b < c'")
         return left
@@ -226,19 +228,19 @@ class Parser:
     def additive(self):
         left = self.multiplicative()
         while self.at("+", "-"):
-            op = self.advance().text
+            op = self.advance()
             right = self.multiplicative()
-            left = Binary(left.offset, right.end, op, left, right)
+            left = Binary(left.offset, right.end, op.text, left, right, op.offset)
         return left
 
     def multiplicative(self):
         left = self.unary()
         while self.at("*", "/", "%"):
-            op = self.advance().text
-            if op == "*" and self.at("*"):
+            op = self.advance()
+            if op.text == "*" and self.at("*"):
                 self.fail("there is no '**' operator; write pow(a, b)")
             right = self.unary()
-            left = Binary(left.offset, right.end, op, left, right)
+            left = Binary(left.offset, right.end, op.text, left, right, op.offset)
         return left
 
     def unary(self):

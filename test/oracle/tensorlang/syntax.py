@@ -65,6 +65,7 @@ class Binary(Expr):
     op: str  # + - * / % < <= > >= == != and or
     left: Expr
     right: Expr
+    op_offset: int = 0  # where the operator is
 
 
 @dataclass(eq=False)
