@@ -6,17 +6,22 @@ these attributes on the nodes of each definition's expression:
 
   node.type     the node's dtype in the language's type system (section 6)
   node.compute  the dtype its value is produced in: node.type, except for an
-                operation inside the body of a reduction whose body is f16 or
-                bf16, which is done in f32 (section 7)
+                operation or a literal inside the body of a reduction whose
+                body is f16 or bf16, which is done in f32 (section 7)
   node.optype   (operations) the dtype the operands are converted to first
-  Name.ref      ('var', IndexVar), ('size', NAME) or ('tensor', Tensor) for
-                a scalar input or a rank-0 definition
+  Name.ref      ('var', IndexVar), ('size', NAME), ('tensor', Tensor) for
+                a scalar input or a rank-0 definition, or ('macro', Symbol)
+                for a scalar definition that reads no tensor
+  Name.expansion  (macros) the checked expression the name stands for
   Access.tensor the Tensor read; Access.kinds: 'direct', 'affine' or
                 'indirect' for each index (section 5)
   Reduce.vars   the IndexVars it binds
 
 Scalar definitions that read no tensor are expanded where used: the Name
-node is replaced by a fresh copy of the definition's expression.
+node gets the definition's expression, checked for the type its context
+fixes (section 6) and for whether it is in a half-precision reduction body
+(section 7). Each such variant is checked once and shared, so a chain of
+definitions that each use the previous one twice stays linear.
 """
 import copy
 
@@ -59,6 +64,8 @@ class Symbol:
         self.offset = offset
         self.tensor = tensor
         self.macro = macro  # the unchecked expression of an expanded scalar definition
+        self.type = None  # a macro's type before its context fixes it
+        self.variants = {}  # (fixed type, widen) -> checked expression
         self.defined = kind != "output"
 
 
@@ -188,9 +195,9 @@ class KernelChecker:
                       f"e.g. {name}[i, ...] = ...", statement.offset)
         ctx = Context(name)
         if not self.reads_tensor(statement.expr, {}):
-            raw = copy.deepcopy(statement.expr)
-            self.root(statement.expr, {}, ctx)  # for its errors
-            self.symbols[name] = Symbol("macro", statement.offset, macro=raw)
+            symbol = Symbol("macro", statement.offset, macro=copy.deepcopy(statement.expr))
+            symbol.type = self.expr(statement.expr, {}, ctx).type
+            self.symbols[name] = symbol
             return
         expr = self.root(statement.expr, {}, ctx)
         self.infer_extents(ctx)
@@ -251,7 +258,7 @@ class KernelChecker:
         """A statement's expression, checked, typed and finalised."""
         node = self.expr(node, scope, ctx)
         self.fix(node, default(node.type))
-        finalize(node, widen=False)
+        self.finalize(node, widen=False)
         return node
 
     def reads_tensor(self, node, scope):
@@ -301,7 +308,9 @@ class KernelChecker:
             node.type = "i64"
             return node
         if symbol.kind == "macro":
-            return self.expr(copy.deepcopy(symbol.macro), {}, ctx)
+            node.ref = ("macro", symbol)
+            node.type = symbol.type
+            return node
         if symbol.kind in ("scalar", "rank0"):
             node.ref = ("tensor", symbol.tensor)
             node.type = symbol.tensor.dtype
@@ -471,8 +480,10 @@ class KernelChecker:
         node.args = [self.expr(arg, scope, ctx) for arg in node.args]
         types = [arg.type for arg in node.args]
         if name in CASTS:
+            # A cast fixes the type of an untyped argument: f64(0.1) is the
+            # f64 nearest 0.1.
             node.type = name
-            self.fix(node.args[0], default(types[0]))
+            self.fix(node.args[0], name if name in FLOATS else default(types[0]))
         elif name == "where":
             if types[0] != "bool":
                 self.fail(f"the condition of 'where' must be a bool, not {default(types[0])}",
@@ -521,14 +532,58 @@ class KernelChecker:
         node.type = reduction_result(node.body.type)
         return node
 
+    def finalize(self, node, widen):
+        """Sets `compute` and `optype` (see the module's doc), and the
+        expansion of macros; `widen` is set inside the body of a reduction
+        whose body is f16 or bf16."""
+        assert not is_untyped(node.type), node
+        node.compute = node.type
+        if widen and isinstance(node, Number) and node.type in HALF:
+            node.compute = "f32"  # a literal in a half body is an f32 constant
+        is_operation = (isinstance(node, (Unary, Binary)) and node.op not in ("not", "and", "or")) or \
+            (isinstance(node, Call) and node.name not in CASTS)
+        if is_operation:
+            if not hasattr(node, "optype"):
+                node.optype = node.type
+            if widen and node.optype in HALF:
+                node.optype = "f32"
+            if widen and node.type in HALF:
+                node.compute = "f32"
+        if isinstance(node, Name) and node.ref[0] == "macro":
+            node.expansion = self.expansion(node.ref[1], node.type, widen)
+            node.compute = node.expansion.compute
+        if isinstance(node, Reduce):
+            self.finalize(node.body, widen=node.body.type in HALF)
+            return
+        for child in children(node):
+            self.finalize(child, widen)
+
+    def expansion(self, symbol, fixed, widen):
+        """A macro's expression checked for the type `fixed` its use takes
+        (when the macro is untyped) and for `widen`."""
+        key = (fixed if is_untyped(symbol.type) else None, widen)
+        if key not in symbol.variants:
+            node = self.expr(copy.deepcopy(symbol.macro), {}, Context())
+            self.fix(node, fixed)
+            self.finalize(node, widen)
+            symbol.variants[key] = node
+        return symbol.variants[key]
+
+
     # ---- Untyped literals -------------------------------------------------------
 
     def fix(self, node, t):
-        """Gives an untyped expression the type `t` its context fixes; its
-        untyped operands take it too (section 6)."""
+        """Gives an untyped expression the type `t` its context fixes
+        (section 6). An untyped float expression is computed in `t`: its
+        untyped operands take `t` too. An untyped integer expression is
+        computed in i64 and converted to `t` by its user ("an integer
+        literal is an i64 converted to the type it takes", applied to
+        integer expressions of literals: `x * (7 / 2)` multiplies by 3)."""
         if not is_untyped(node.type):
             return
-        if is_float(node.type) and not is_float(t):
+        if node.type == UNTYPED_INT:
+            t = "i64"
+        elif not is_float(t):
             t = "f32"  # a float literal never becomes an integer
         node.type = t
         if isinstance(node, Unary):
@@ -539,27 +594,6 @@ class KernelChecker:
         elif isinstance(node, Call):
             for arg in node.args[1:] if node.name == "where" else node.args:
                 self.fix(arg, t)
-
-
-def finalize(node, widen):
-    """Sets `compute` and `optype` (see the module's doc); `widen` is set
-    inside the body of a reduction whose body is f16 or bf16."""
-    assert not is_untyped(node.type), node
-    node.compute = node.type
-    is_operation = (isinstance(node, (Unary, Binary)) and node.op not in ("not", "and", "or")) or \
-        (isinstance(node, Call) and node.name not in CASTS)
-    if is_operation:
-        if not hasattr(node, "optype"):
-            node.optype = node.type
-        if widen and node.optype in HALF:
-            node.optype = "f32"
-        if widen and node.type in HALF:
-            node.compute = "f32"
-    if isinstance(node, Reduce):
-        finalize(node.body, widen=node.body.type in HALF)
-        return
-    for child in children(node):
-        finalize(child, widen)
 
 
 def children(node):

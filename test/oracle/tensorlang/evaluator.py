@@ -110,6 +110,7 @@ class Evaluator:
         self.tensors = tensors
         self.exact = arithmetic == "f64"
         self.axes = []  # the IndexVars in scope, one per axis
+        self.macros = {}  # id(expansion) -> its 0-d Value
         self.ranges = {}  # IndexVar -> (first, end) of the values it takes
 
     def extent(self, extent):
@@ -175,10 +176,10 @@ class Evaluator:
         return Value(np.full((1,) * len(self.axes), x, dtype=STORAGE[dtype]))
 
     def value_Number(self, node):
-        if node.type in FLOATS:
-            data = self.operation_result(np.float64(node.value), node.type)
-            return self.constant(data, node.type)
-        return self.constant(settle(np.int64(node.value), node.type), node.type)
+        if node.compute in FLOATS:
+            data = self.operation_result(np.float64(node.value), node.compute)
+            return self.constant(data, node.compute)
+        return self.constant(settle(np.int64(node.value), node.compute), node.compute)
 
     def value_Boolean(self, node):
         return self.constant(node.value, "bool")
@@ -189,10 +190,25 @@ class Evaluator:
             return self.constant(self.sizes[what], "i64")
         if kind == "var":
             return Value(self.index_values(what))
+        if kind == "macro":
+            return self.macro_value(node.expansion)
         tensor = self.tensors[what.name]
         data = np.reshape(tensor.data, (1,) * len(self.axes))
         undefined = None if tensor.undefined is None else np.reshape(tensor.undefined, data.shape)
         return Value(data, undefined)
+
+    def macro_value(self, expansion):
+        """The value of a scalar definition's expression (which reads no
+        index variable), computed once per evaluation."""
+        if id(expansion) not in self.macros:
+            axes = self.axes
+            self.axes = []
+            self.macros[id(expansion)] = self.value(expansion)
+            self.axes = axes
+        value = self.macros[id(expansion)]
+        shape = (1,) * len(self.axes)
+        undefined = None if value.undefined is None else np.reshape(value.undefined, shape)
+        return Value(np.reshape(value.data, shape), undefined)
 
     def index_values(self, var):
         """The values of an index variable, along its axis."""
