@@ -71,8 +71,9 @@ def main():
                 sizes = draw_sizes(kernel, rng, low, high)
                 inputs = random_inputs(kernel, sizes, seed=int(rng.integers(1 << 30)))
                 folder = os.path.join(work, os.path.splitext(os.path.basename(path))[0], name, str(n))
-                ok, score, lines = check_kernel(args.nautc, path, kernel, sizes, inputs, folder,
-                                                ["--device", args.device], args.arithmetic)
+                outcome = check_kernel(args.nautc, path, kernel, sizes, inputs, folder,
+                                       ["--device", args.device], args.arithmetic)
+                ok, score, lines = outcome.passed, outcome.score, outcome.lines
                 shape = ",".join(f"{k}={v}" for k, v in sizes.items())
                 print(f"{'PASS' if ok else 'FAIL'} {os.path.basename(path)} -k {name} --shape {shape}"
                       f" (worst {score:.3g} of the bound)")
