@@ -2,7 +2,7 @@
 """Compares nautc with the oracle on every kernel of the example files.
 
 usage: compare_examples.py [--nautc PATH] [--examples DIR ...] [--work DIR]
-                           [--device cpu] [--nautc-option OPT ...] [--shapes 2]
+                           [--device cpu] [--nautc-options '...'] [--shapes 2]
                            [--seed 0] [--arithmetic typed|f64]
 
 For each kernel of each DIR/*.tensor (default: the repository's examples/)
@@ -17,6 +17,7 @@ PASS or FAIL line per kernel and shape, then a count; exits 1 if any fails.
 import argparse
 import glob
 import os
+import shlex
 import shutil
 import sys
 import tempfile
@@ -39,8 +40,8 @@ def main():
                         help="a folder of .tensor files (repeatable; default: examples/)")
     parser.add_argument("--work", help="where to write inputs and outputs (default: a temporary folder)")
     parser.add_argument("--device", default="cpu")
-    parser.add_argument("--nautc-option", action="append", default=[],
-                        help="an option for nautc run (repeatable), e.g. --nautc-option=--target=sm_90")
+    parser.add_argument("--nautc-options", default="",
+                        help="more options for nautc run, e.g. '--target sm_90'")
     parser.add_argument("--shapes", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--arithmetic", choices=("typed", "f64"), default="typed")
@@ -74,7 +75,7 @@ def main():
                 inputs = random_inputs(kernel, sizes, seed=int(rng.integers(1 << 30)))
                 folder = os.path.join(work, os.path.splitext(os.path.basename(path))[0], name, str(n))
                 outcome = check_kernel(args.nautc, path, kernel, sizes, inputs, folder,
-                                       ["--device", args.device, *args.nautc_option],
+                                       ["--device", args.device, *shlex.split(args.nautc_options)],
                                        args.arithmetic, gpu=args.device in ("emu", "cuda"))
                 ok, score, lines = outcome.passed, outcome.score, outcome.lines
                 shape = ",".join(f"{k}={v}" for k, v in sizes.items())
