@@ -26,7 +26,7 @@ definitions that each use the previous one twice stays linear.
 import copy
 
 from .dtypes import (FLOATS, HALF, INTS, UNTYPED_FLOAT, UNTYPED_INT, default,
-                     float_result, is_float, is_int, is_number, is_untyped,
+                     float_result, is_float, is_int, is_untyped,
                      promote, reduction_result)
 from .errors import SourceError
 from .model import Definition, IndexVar, Kernel, Requirement, Tensor

@@ -26,10 +26,6 @@ def is_int(t):
     return t in INTS or t == UNTYPED_INT
 
 
-def is_number(t):
-    return is_float(t) or is_int(t)
-
-
 def default(t):
     """The type an untyped value takes where nothing fixes it."""
     return {UNTYPED_INT: "i64", UNTYPED_FLOAT: "f32"}.get(t, t)
