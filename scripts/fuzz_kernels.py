@@ -15,6 +15,15 @@ timeout or a FAIL. Exercises the whole pipeline: fusion, scheduling,
 layouts, both lowerings.
 
     python3 scripts/fuzz_kernels.py [--nautc build/bin/nautc] [--start 0] [--count 40] [--jobs 2]
+                                    [--oracle]
+
+With --oracle, each run also takes inputs drawn with numpy (ids valid
+indices of W) and saves its outputs, which are compared with those of
+test/oracle, an evaluator of the language written independently of the
+compiler (numpy, float64, each operation rounded to its dtype; bound in
+test/oracle/comparison.py, which on the emulator allows the documented
+rounding of a contraction's computed factor to 16 bits). A disagreement is
+reported as kind "oracle"; a where-flip (above) is one too.
 
 Values stay bounded (no log or prod; exp only of tanh; division only by a
 sum of values in [1/e, e]), so a FAIL is not an overflow. Two kinds of FAIL
@@ -34,6 +43,8 @@ Not part of the test suite.
 import os, random, subprocess, sys
 
 import fuzzing
+
+ORACLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test", "oracle")
 
 # The index variables of each shape, and the extents they range over.
 SHAPES = {"mn": ["m", "n"], "m": ["m"], "n": ["n"]}
@@ -156,7 +167,7 @@ def run(cmd):
     return r.returncode == 0 and "PASS" in out and "FAIL" not in out, out
 
 
-def run_one(nautc, folder, n):
+def run_one(nautc, folder, n, options):
     rng = random.Random(5000 + n)
     source = Generator(rng).kernel()
     path = os.path.join(folder, f"fuzz{n}.tensor")
@@ -164,9 +175,11 @@ def run_one(nautc, folder, n):
         f.write(source)
     shape = rng.choice(["M=37,N=45,K=24,G=5,D=16", "M=70,N=136,K=40,G=9,D=64", "M=130,N=72,K=64,G=3,D=24"])
     target = rng.choice(["sm_80", "sm_90"])
-    for cmd in ([nautc, "run", path, "--shape", shape, "--check"],
-                [nautc, "run", path, "--device", "emu", "--target", target,
-                 "--shape", shape, "--check"]):
+    devices = [[], ["--device", "emu", "--target", target]]
+    if options.oracle:
+        return run_with_oracle(nautc, folder, n, path, source, shape, devices)
+    for device in devices:
+        cmd = [nautc, "run", path, *device, "--shape", shape, "--check"]
         ok, out = run(cmd)
         if not ok:
             kind = "timeout" if out == "timeout" else "fail"
@@ -174,5 +187,34 @@ def run_one(nautc, folder, n):
     return "pass", ""
 
 
+def run_with_oracle(nautc, folder, n, path, source, shape, devices):
+    """Runs the case on each device with --check, on inputs drawn by the
+    oracle's rules, and compares the saved outputs with the oracle's."""
+    if ORACLE not in sys.path:
+        sys.path.insert(0, ORACLE)
+    import comparison
+    sizes = {k: int(v) for k, v in (item.split("=") for item in shape.split(","))}
+    kernel, sizes, inputs = comparison.prepare(path, None, sizes, seed=n)
+    expected = comparison.evaluate(kernel, sizes, inputs)
+    for number, device in enumerate(devices):
+        outcome = comparison.check_kernel(nautc, path, kernel, sizes, inputs,
+                                          os.path.join(folder, f"fuzz{n}", str(number)),
+                                          [*device, "--check"], expected=expected,
+                                          gpu=bool(device))
+        checked = outcome.nautc_ok and "PASS" in outcome.log and "FAIL" not in outcome.log
+        if not checked:
+            kind = "timeout" if outcome.log.endswith("timeout") else "fail"
+            return kind, source + outcome.log[-1200:]
+        if not outcome.passed:
+            return "oracle", (outcome.log.splitlines()[0] + "\n" + source
+                              + "\n".join(outcome.lines))
+    return "pass", ""
+
+
+def add_options(parser):
+    parser.add_argument("--oracle", action="store_true",
+                        help="also compare the outputs with test/oracle's (see above)")
+
+
 if __name__ == "__main__":
-    sys.exit(fuzzing.main(__doc__, run_one, name="kernel"))
+    sys.exit(fuzzing.main(__doc__, run_one, name="kernel", add_options=add_options))

@@ -2,6 +2,8 @@
 
 Each script defines `run_one(nautc, folder, n) -> (kind, report)` for case
 n (seeded by n, so a case is reproduced by its number) and calls `main`.
+A script with options of its own passes `add_options(parser)`; its
+`run_one` then takes the parsed arguments as a fourth argument.
 """
 import argparse, os, tempfile
 from collections import Counter
@@ -10,7 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 NAUTC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "bin", "nautc")
 
 
-def main(doc, run_one, count=40, quiet=("pass",), good=("pass",), name="case"):
+def main(doc, run_one, count=40, quiet=("pass",), good=("pass",), name="case",
+         add_options=None):
     """Runs cases --start .. --start + --count, two at a time, printing each
     whose kind is not in `quiet` as it ends, then the count of each kind.
     Exit status 0 when every case's kind is in `good`."""
@@ -20,7 +23,12 @@ def main(doc, run_one, count=40, quiet=("pass",), good=("pass",), name="case"):
     parser.add_argument("--count", type=int, default=count)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--verbose", action="store_true", help="print every case that is not a pass")
+    if add_options:
+        add_options(parser)
     args = parser.parse_args()
+    if add_options:
+        one = run_one
+        run_one = lambda nautc, folder, n: one(nautc, folder, n, args)  # noqa: E731
     folder = tempfile.mkdtemp(prefix="nautilus-fuzz-")
     counts = Counter()
     with ThreadPoolExecutor(args.jobs) as pool:
