@@ -282,9 +282,18 @@ Value Emitter::emitCall(const Expr &e, Scope &scope) {
                    : arith::MinSIOp::create(builder, l, a, b).getResult();
   }
   Value x = emitAs(*e.operands[0], type, scope);
-  if (f == "abs")
-    return isFloat ? math::AbsFOp::create(builder, l, x).getResult()
-                   : math::AbsIOp::create(builder, l, x).getResult();
+  if (f == "abs") {
+    if (isFloat)
+      return math::AbsFOp::create(builder, l, x);
+    // max(x, 0 - x), which every lowering has (math.absi has no CPU
+    // lowering for vectors of rank 2 and up, and none on NVIDIA but a
+    // device-library call); abs of the most negative value wraps to
+    // itself, as math.absi's.
+    Value zero = arith::ConstantOp::create(builder, l, x.getType(),
+                                           builder.getZeroAttr(x.getType()));
+    return arith::MaxSIOp::create(builder, l, x,
+                                  arith::SubIOp::create(builder, l, zero, x));
+  }
   if (f == "exp") return math::ExpOp::create(builder, l, x);
   if (f == "exp2") return math::Exp2Op::create(builder, l, x);
   if (f == "log") return math::LogOp::create(builder, l, x);

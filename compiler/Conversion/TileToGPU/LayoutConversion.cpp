@@ -181,6 +181,9 @@ private:
   /// consumers of a warp-specialised program (a named barrier for just
   /// those).
   void synchronise();
+  /// Whether the staging buffer may be written after this conversion's
+  /// last reads (by a later conversion, tile or pass of a loop).
+  bool stagingWrittenAgain();
   /// Element `e` of the result, read from band `band`.
   Value readBack(int64_t e, int64_t band);
   /// Reads elements [first, end) of `band` into `into`: whole runs of
@@ -441,9 +444,28 @@ LogicalResult ConvertLowering::moveBand(int64_t band) {
   if (failed(readBand(band)))
     return failure();
   // The staging buffer is written again by the next band, the next tile
-  // of a persistent program, or another pass through a loop.
-  synchronise();
+  // of a persistent program, another pass through a loop, or another
+  // conversion: its reads must be done first. After the last use of the
+  // last conversion of a program, nothing writes it again (a barrier there
+  // was found redundant by scripts/mutate_sync.py).
+  if (band + 1 < bands || stagingWrittenAgain())
+    synchronise();
   return success();
+}
+
+bool ConvertLowering::stagingWrittenAgain() {
+  tile::MmaAttr mma = kernel.program.getSchedule().getMma();
+  if (mma && mma.getPersistent())
+    return true;
+  if (convert->getParentOp() != kernel.program.getOperation())
+    return true; // inside a loop or region: perhaps run again
+  for (Operation *op = convert->getNextNode(); op; op = op->getNextNode()) {
+    bool converts = false;
+    op->walk([&](tile::ConvertLayoutOp) { converts = true; });
+    if (converts)
+      return true;
+  }
+  return false;
 }
 
 LogicalResult ConvertLowering::writeBand(int64_t band) {
