@@ -2,6 +2,7 @@
 #include "compiler/Transforms/LLVM/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Approximation.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -129,6 +130,60 @@ struct Exp2Approximation : public OpRewritePattern<math::Exp2Op> {
   }
 };
 
+/// f64 rounded to a 16-bit float (bf16, f16) without the compiler-rt call
+/// LLVM makes of it (__truncdfbf2, which a JIT does not find; found by
+/// test/oracle): rounded to f32 *to odd* (towards zero, then the last bit
+/// set if anything was lost), then to the 16-bit type to nearest even.
+/// f32 keeps at least two more bits than the 16-bit type, so the two
+/// roundings give the correctly rounded result.
+struct TruncateF64ViaRoundToOdd : public OpRewritePattern<arith::TruncFOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::TruncFOp op,
+                                PatternRewriter &rewriter) const override {
+    Type from = getElementTypeOrSelf(op.getIn().getType());
+    Type to = getElementTypeOrSelf(op.getType());
+    if (!from.isF64() || !isNarrowFloat(to))
+      return failure();
+    Location loc = op.getLoc();
+    Value x = op.getIn();
+    Type f32 = widened(op.getType());
+    Type i32 = f32;
+    if (auto vector = dyn_cast<VectorType>(f32))
+      i32 = vector.clone(rewriter.getI32Type());
+    else
+      i32 = rewriter.getI32Type();
+    auto splat = [&](Type type, Attribute value) -> Value {
+      if (auto vector = dyn_cast<VectorType>(type))
+        return arith::ConstantOp::create(
+            rewriter, loc, type, DenseElementsAttr::get(vector, value));
+      return arith::ConstantOp::create(rewriter, loc, type,
+                                       cast<TypedAttr>(value));
+    };
+    Value nearest = arith::TruncFOp::create(rewriter, loc, f32, x);
+    Value back = arith::ExtFOp::create(rewriter, loc, x.getType(), nearest);
+    Value inexact = arith::CmpFOp::create(rewriter, loc,
+                                          arith::CmpFPredicate::ONE, back, x);
+    // Rounded away from zero: one step back towards it (the magnitude's
+    // bits, below the sign, count down by one).
+    Value away = arith::CmpFOp::create(
+        rewriter, loc, arith::CmpFPredicate::OGT,
+        math::AbsFOp::create(rewriter, loc, back),
+        math::AbsFOp::create(rewriter, loc, x));
+    Value bits = arith::BitcastOp::create(rewriter, loc, i32, nearest);
+    Value one = splat(i32, rewriter.getI32IntegerAttr(1));
+    Value towardsZero = arith::SelectOp::create(
+        rewriter, loc, away, arith::SubIOp::create(rewriter, loc, bits, one),
+        bits);
+    Value odd = arith::SelectOp::create(
+        rewriter, loc, inexact,
+        arith::OrIOp::create(rewriter, loc, towardsZero, one), towardsZero);
+    Value f32Odd = arith::BitcastOp::create(rewriter, loc, f32, odd);
+    rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, op.getType(), f32Odd);
+    return success();
+  }
+};
+
 struct LegalizeMathPass
     : public nautilus::impl::LegalizeMathBase<LegalizeMathPass> {
   using LegalizeMathBase::LegalizeMathBase;
@@ -138,7 +193,7 @@ struct LegalizeMathPass
     {
       // 16-bit float arithmetic, one rounding an op.
       RewritePatternSet patterns(&getContext());
-      patterns.add<WidenNarrowArith>(&getContext());
+      patterns.add<WidenNarrowArith, TruncateF64ViaRoundToOdd>(&getContext());
       if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
         return signalPassFailure();
     }
