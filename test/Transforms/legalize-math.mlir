@@ -55,3 +55,17 @@ func.func @exp2_polynomial(%x: vector<8xf32>, %h: f16) -> (vector<8xf32>, f16) {
   %b = math.exp2 %h : f16
   return %a, %b : vector<8xf32>, f16
 }
+
+// f64 to bf16: rounded to f32 to odd (towards zero, the last bit set when
+// inexact), then to bf16; no libcall is left.
+// CHECK-LABEL: func.func @f64_to_bf16
+// CHECK: %[[NEAR:.*]] = arith.truncf %{{.*}} : f64 to f32
+// CHECK: arith.cmpf one
+// CHECK: arith.bitcast %[[NEAR]] : f32 to i32
+// CHECK: arith.ori
+// CHECK: %[[ODD:.*]] = arith.bitcast %{{.*}} : i32 to f32
+// CHECK: arith.truncf %[[ODD]] : f32 to bf16
+func.func @f64_to_bf16(%x: f64) -> bf16 {
+  %r = arith.truncf %x : f64 to bf16
+  return %r : bf16
+}

@@ -9,7 +9,9 @@ def LegalizeMath : Pass<"nautilus-legalize-math"> {
   let description = [{
     Arithmetic on f16/bf16 is computed in f32 and rounded back after each
     op (the source's types round every intermediate; emulating the types
-    would round a whole chain once). Math on f16/bf16 is computed in f32;
+    would round a whole chain once); f64 is rounded to them through f32
+    rounded to odd (correct, and free of compiler-rt's __truncdfbf2). Math
+    on f16/bf16 is computed in f32;
     exp, log, log2, tanh, erf and their
     relatives become polynomial approximations (vectorisable, and free of
     calls into libm, libdevice or ocml); the remaining composite ops
