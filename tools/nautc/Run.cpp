@@ -27,6 +27,8 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
@@ -63,6 +65,9 @@ int deviceTarget(const Options &opts, TargetInfo &target) {
   if (!opts.fibreOrder.empty() && opts.device != "emu")
     return usageError("--fibre-order orders the emulator's threads: use "
                       "--device emu");
+  if (!opts.kernelIR.empty() && opts.device != "emu")
+    return usageError("--kernel-ir runs NVIDIA kernels' LLVM IR on the "
+                      "emulator: use --device emu");
   if (opts.device == "emu") {
     emu::FibreOrder order;
     if (const char *set = std::getenv("NAUTILUS_EMU_FIBRE_ORDER"))
@@ -192,6 +197,25 @@ struct Device {
   std::function<std::string(std::vector<rt::HostTensor> &, bool *)> runOnce;
 };
 
+/// --kernel-ir: the kernels of the file in place of the compiled ones, on
+/// the emulator with the compiled launch plan.
+int loadKernelIR(const Options &opts, Compilation &compilation,
+                 Device &device) {
+  auto context = std::make_unique<llvm::LLVMContext>();
+  std::string error;
+  std::unique_ptr<llvm::Module> kernels =
+      EmuExecutor::readKernelsIR(opts.kernelIR, compilation.module(),
+                                 compilation.launchPlan(), *context, error);
+  if (!kernels)
+    return userError("--kernel-ir: " + error);
+  device.emulator = EmuExecutor::create(std::move(kernels), std::move(context),
+                                        compilation.launchPlan(), error);
+  if (!device.emulator)
+    return userError("--kernel-ir: the emulator cannot run the kernels of " +
+                     opts.kernelIR + ": " + error);
+  return kExitSuccess;
+}
+
 /// Lowers `compilation` (at its Tile stage) for the device and loads it.
 int makeDevice(const Options &opts, Compilation &compilation,
                const RunInputs &run, Device &device) {
@@ -215,10 +239,14 @@ int makeDevice(const Options &opts, Compilation &compilation,
     };
     return kExitSuccess;
   }
-  device.emulator = EmuExecutor::create(compilation.module(),
-                                        compilation.launchPlan(), error);
-  if (!device.emulator)
-    return internalError(error);
+  if (opts.kernelIR.empty()) {
+    device.emulator = EmuExecutor::create(compilation.module(),
+                                          compilation.launchPlan(), error);
+    if (!device.emulator)
+      return internalError(error);
+  } else if (int rc = loadKernelIR(opts, compilation, device)) {
+    return rc;
+  }
   if (!opts.fibreOrder.empty()) {
     emu::FibreOrder order; // (parsed with the options)
     emu::parseFibreOrder(opts.fibreOrder, order);
@@ -390,7 +418,10 @@ int nautilus::runRun(const Options &opts) {
   if (std::string e = device.runOnce(outputs, &kernelFault); !e.empty()) {
     // A fault of the generated code (on the emulator: a race, an async
     // hazard, a deadlock, an access out of bounds) is nautc's bug, whatever
-    // the inputs: reads out of range are clamped, never faults.
+    // the inputs: reads out of range are clamped, never faults. Kernels
+    // given with --kernel-ir are the user's.
+    if (kernelFault && !opts.kernelIR.empty())
+      return userError("the kernels of " + opts.kernelIR + " faulted: " + e);
     if (kernelFault)
       return internalError("the generated code faulted: " + e);
     return userError(e);

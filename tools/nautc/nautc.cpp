@@ -6,6 +6,7 @@
 //                 [--device cpu|emu|cuda|reference-host]
 //                 [--input NAME=PATH.npy ...] [--seed N] [--save DIR]
 //                 [--check] [--time] [--profile] [--fibre-order ORDER]
+//                 [--kernel-ir PATH.ll]
 //
 // Exit status: 0 success, 1 an error in the user's input, 2 bad usage,
 // 3 an internal error.
@@ -85,6 +86,15 @@ options:
                          random:SEED (NAUTILUS_EMU_FIBRE_ORDER sets it
                          too); the race checks find the same races in
                          every order
+  --kernel-ir PATH.ll    run --device emu: run these kernels (NVVM-level
+                         LLVM IR, as --emit llvm prints it for sm_80 or
+                         sm_90, perhaps edited by hand) in place of the
+                         compiled ones, with the compiled program's
+                         launches (grid, shared memory, workspaces,
+                         tensor maps); each kernel launched must be
+                         defined there with its compiled signature, and
+                         a fault the emulator finds in them (a race) is
+                         an error in the input
   -h, --help             this help
 )";
 
@@ -135,7 +145,7 @@ static int parseArgs(int argc, char **argv, Options &opts) {
                       a == "--emit" || a == "-o" || a == "--device" ||
                       a == "--input" || a == "--seed" || a == "--save" ||
                       a == "--schedule" || a == "--multiprocessors" ||
-                      a == "--fibre-order";
+                      a == "--fibre-order" || a == "--kernel-ir";
     if (takesValue) {
       if (!value(v))
         return usageError("option " + a + " needs a value");
@@ -146,6 +156,7 @@ static int parseArgs(int argc, char **argv, Options &opts) {
       else if (a == "--device") opts.device = v;
       else if (a == "--save") opts.saveDir = v;
       else if (a == "--schedule") opts.schedule = v;
+      else if (a == "--kernel-ir") opts.kernelIR = v;
       else if (a == "--fibre-order") {
         emu::FibreOrder order;
         if (std::string e = emu::parseFibreOrder(v, order); !e.empty())
