@@ -11,9 +11,10 @@ namespace nautilus {
 
 enum ExitCode : int {
   kExitSuccess = 0,
-  kExitUserError = 1,  // an error in the user's input, with a diagnostic
-  kExitUsage = 2,      // bad command-line usage
-  kExitInternal = 3,   // a bug in nautilus
+  kExitUserError = 1, // an error in the user's input, with a diagnostic
+  kExitUsage = 2,     // bad command-line usage
+  kExitInternal = 3,  // a bug in nautilus
+  kExitMismatch = 4,  // `run --check`: the results differ from the reference
 };
 
 } // namespace nautilus

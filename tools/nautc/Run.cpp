@@ -284,7 +284,7 @@ int makeCudaDevice(Compilation &compilation, const RunInputs &run,
 int reportGpuCheck(alg::KernelOp reference, const TargetInfo &target,
                    const RunInputs &run,
                    const std::vector<rt::HostTensor> &outputs,
-                   std::optional<rt::DType> rounded) {
+                   const rt::Tolerance &tolerance) {
   std::string error;
   auto executor = ReferenceGpuExecutor::create(reference, target.chip, error);
   std::vector<rt::HostTensor> expected;
@@ -293,7 +293,7 @@ int reportGpuCheck(alg::KernelOp reference, const TargetInfo &target,
   if (!error.empty())
     return userError("--check on cuda: " + error);
   std::vector<OutputCheck> checks;
-  compareOutputs(reference, run.sizes, expected, outputs, rounded, checks);
+  compareOutputs(reference, expected, outputs, tolerance, checks);
   return printChecks(checks);
 }
 
@@ -310,6 +310,15 @@ int makeReferenceDevice(alg::KernelOp kernel, const RunInputs &run,
     return device.reference->run(run.sizes, run.tensors, out);
   };
   return kExitSuccess;
+}
+
+/// What computed the outputs --check compares (Check.h).
+CheckPath checkPath(const Options &opts) {
+  if (opts.device == "emu")
+    return CheckPath::Emulator;
+  if (opts.device == "cuda")
+    return CheckPath::Gpu;
+  return CheckPath::Host; // cpu, reference-host
 }
 
 /// Writes each output as NAME.npy in --save's folder.
@@ -330,37 +339,44 @@ int saveOutputs(const std::string &dir, const KernelSignature &sig,
 /// --check: each output against the reference interpreter's, PASS or FAIL.
 int reportCheck(alg::KernelOp reference, const RunInputs &run,
                 const std::vector<rt::HostTensor> &outputs,
-                std::optional<rt::DType> rounded) {
+                const rt::Tolerance &tolerance) {
   std::vector<OutputCheck> checks;
   if (std::string e = checkOutputs(reference, run.sizes, run.tensors, outputs,
-                                   rounded, checks);
+                                   tolerance, checks);
       !e.empty())
     return userError("the reference interpreter failed: " + e);
   return printChecks(checks);
 }
 
-/// Prints each check, PASS or FAIL, and the verdict.
+/// Prints each check, PASS or FAIL, and the verdict: a mismatch exits with
+/// its own status.
 int printChecks(const std::vector<OutputCheck> &checks) {
   bool pass = true;
   for (const OutputCheck &check : checks) {
     const rt::Comparison &c = check.comparison;
     llvm::outs() << check.name << ": max abs error "
                  << llvm::format("%.3g", c.maxAbsError) << ", max rel error "
-                 << llvm::format("%.3g", c.maxRelError)
-                 << "; worst element at "
+                 << llvm::format("%.3g", c.maxRelError) << "; worst element at "
                  << llvm::format("%.3g", c.worstRatio)
                  << " of its bound |error| <= "
-                 << llvm::format("%.3g", check.tolerance)
-                 << " * (|expected| + mean |expected|) "
-                 << (c.pass ? "PASS" : "FAIL") << "\n";
-    if (!c.pass)
+                 << llvm::format("%g", c.tolerance.ulps) << " ulp + "
+                 << llvm::format("%.3g", c.tolerance.relative)
+                 << " * (|expected| + mean |expected|); mean error "
+                 << llvm::format("%.3g", c.meanError) << " of at most "
+                 << llvm::format("%.3g", c.meanErrorBound) << " "
+                 << (c.pass() ? "PASS" : "FAIL") << "\n";
+    if (!c.elementsPass)
       llvm::outs() << "  worst element #" << c.worst << ": got "
                    << c.worstActual << ", expected " << c.worstReference
                    << "\n";
-    pass &= c.pass;
+    if (!c.meanPasses)
+      llvm::outs() << "  the mean error is a bias rounding does not explain, "
+                      "as if every element were scaled by "
+                   << llvm::format("%.6g", 1 + c.meanError) << "\n";
+    pass &= c.pass();
   }
   llvm::outs() << (pass ? "PASS" : "FAIL") << "\n";
-  return pass ? kExitSuccess : kExitUserError;
+  return pass ? kExitSuccess : kExitMismatch;
 }
 
 } // namespace
@@ -403,7 +419,7 @@ int nautilus::runRun(const Options &opts) {
           run.bytes, workspaceBytes(compilation.launchPlan(), run.sizes));
       !e.empty())
     return userError(e);
-  std::optional<rt::DType> rounded = roundedIntermediateType(*loaded.module);
+  std::optional<rt::DType> narrowed = roundedIntermediateType(*loaded.module);
   Device device;
   alg::KernelOp referenceKernel = *reference->getOps<alg::KernelOp>().begin();
   if (int rc = opts.device == "reference-host"
@@ -447,7 +463,9 @@ int nautilus::runRun(const Options &opts) {
                    << rt::formatShape(outputs[i].shape()) << "\n";
     return kExitSuccess;
   }
+  rt::Tolerance tolerance = checkTolerance(
+      roundingSources(referenceKernel, run.sizes, narrowed), checkPath(opts));
   if (opts.device == "cuda")
-    return reportGpuCheck(referenceKernel, target, run, outputs, rounded);
-  return reportCheck(referenceKernel, run, outputs, rounded);
+    return reportGpuCheck(referenceKernel, target, run, outputs, tolerance);
+  return reportCheck(referenceKernel, run, outputs, tolerance);
 }

@@ -9,7 +9,7 @@
 //                 [--kernel-ir PATH.ll]
 //
 // Exit status: 0 success, 1 an error in the user's input, 2 bad usage,
-// 3 an internal error.
+// 3 an internal error, 4 results that --check finds wrong.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Target/Target.h"
@@ -75,6 +75,9 @@ options:
   --seed N               run: the seed of random inputs (default 0)
   --save DIR             run: write every output as DIR/NAME.npy
   --check                run: compare with the reference interpreter
+                         (each element within a unit of the output and
+                         the computation's error, the mean error within
+                         what rounding explains); a mismatch exits 4
   --time                 run: print the median time of repeated runs
   --profile              run --device emu: print each kernel's memory
                          traffic: shared (warp requests, wavefronts, bank
@@ -96,6 +99,15 @@ options:
                          a fault the emulator finds in them (a race) is
                          an error in the input
   -h, --help             this help
+
+exit status:
+  0  success (with --check: every output PASS)
+  1  an error in the input (a diagnostic says which)
+  2  bad usage
+  3  an internal error: a bug in nautc (among them generated code that
+     faults, on the emulator a race, an async hazard, a deadlock or an
+     access out of bounds)
+  4  run --check: an output differs from the reference (FAIL)
 )";
 
 static int usageError(const std::string &message) {
