@@ -76,21 +76,21 @@ double reductionLength(alg::DefineOp def, const SizeValues &sizes) {
 /// units. Measured: 4.1 units (a mixture of experts at T = 40, D = 128,
 /// F = 192).
 ///
-/// truncation (a GPU's tensor cores): mma and wgmma align a step's products
-/// to the largest and truncate (Fasi et al., "Numerical behavior of NVIDIA
-/// tensor cores", 2021): each step of 16 terms rounds toward zero, by up
-/// to one unit in the last place of the partial sum (2 units), the same
-/// way every time: L / 16 steps of 2 units of partial sums about the size
-/// of the result, L / 8 units. The GPU also evaluates ex2, rsqrt, rcp and
-/// division with the approximate instructions (within 2 units in the last
-/// place, PTX ISA), and its reference kernels' f32 math functions are
-/// CUDA's (within 2 more): eight more units of arithmetic. Not yet measured
-/// on a GPU.
+/// truncation (a GPU's tensor cores): mma aligns a step's products to the
+/// largest and truncates (Fasi et al., "Numerical behavior of NVIDIA tensor
+/// cores", 2021, on V100, T4 and A100; wgmma is taken to do the same): each
+/// step of 16 terms rounds toward zero, by up to one unit in the last place
+/// of the partial sum (2 units), the same way every time: L / 16 steps of
+/// 2 units of partial sums about the size of the result, L / 8 units. The
+/// GPU also evaluates ex2, rsqrt, rcp and division with the approximate
+/// instructions (within 2 units in the last place, PTX ISA), and its
+/// reference kernels' f32 math functions are CUDA's (within 2 more): eight
+/// more units of arithmetic. Not yet measured on a GPU.
 ///
 /// The emulator rounds as the CPU does (the host's IEEE operations, for the
-/// approximate instructions too), so the two paths differ by
-/// what their kernels round, `narrowed`, which the compiled module tells
-/// (Precision.h): nothing on the CPU.
+/// approximate instructions too), so the two paths differ by what their
+/// kernels round, `narrowed`, which the compiled module tells (Precision.h):
+/// nothing on the CPU.
 struct PathCoefficients {
   double accumulation, truncation, arithmetic, narrowTyped, narrowed;
 };
