@@ -1,55 +1,116 @@
 //===- Compare.cpp --------------------------------------------------------===//
 #include "runtime/Compare.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace nautilus::rt;
 
 double nautilus::rt::unitRoundoff(DType dtype) {
   switch (dtype) {
-  case DType::BF16: return std::ldexp(1.0, -8);
-  case DType::F16: return std::ldexp(1.0, -11);
-  case DType::F32: return std::ldexp(1.0, -24);
-  case DType::F64: return std::ldexp(1.0, -53);
-  default: return 0;
+  case DType::BF16:
+    return std::ldexp(1.0, -8);
+  case DType::F16:
+    return std::ldexp(1.0, -11);
+  case DType::F32:
+    return std::ldexp(1.0, -24);
+  case DType::F64:
+    return std::ldexp(1.0, -53);
+  default:
+    return 0;
   }
 }
 
+double nautilus::rt::unitInLastPlace(DType dtype, double value) {
+  // The significand's bits (with the implicit one) and the exponent of the
+  // smallest normal number, as frexp counts it (0.5 <= significand < 1).
+  int bits, minExponent;
+  switch (dtype) {
+  case DType::BF16:
+    bits = 8, minExponent = -125;
+    break;
+  case DType::F16:
+    bits = 11, minExponent = -13;
+    break;
+  case DType::F32:
+    bits = 24, minExponent = -125;
+    break;
+  case DType::F64:
+    bits = 53, minExponent = -1021;
+    break;
+  default:
+    return 0;
+  }
+  int exponent = minExponent;
+  if (std::isfinite(value) && value != 0)
+    std::frexp(value, &exponent);
+  return std::ldexp(1.0, std::max(exponent, minExponent) - bits);
+}
+
+namespace {
+
+/// The sums the mean error and its bound are made of, over the finite
+/// elements.
+struct MeanErrorSums {
+  double signedError = 0;  // sum sign(r) (a - r)
+  double magnitude = 0;    // sum |r|
+  double computation = 0;  // sum of the elements' computation bounds
+  double flipVariance = 0; // sum ulp min(ulp, computation bound)
+  double largestUlp = 0;
+
+  double bound() const {
+    double x = std::log(2 / kMeanErrorFalseAlarm);
+    double noise = std::sqrt(2 * x * flipVariance) + x * largestUlp / 3;
+    return (computation + noise) / magnitude;
+  }
+};
+
+double meanMagnitude(const HostTensor &reference) {
+  size_t n = reference.numElements();
+  double sum = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (double r = reference.getAsDouble(i); std::isfinite(r))
+      sum += std::fabs(r);
+  return n ? sum / n : 0;
+}
+
+} // namespace
+
 Comparison nautilus::rt::compareTensors(const HostTensor &actual,
                                         const HostTensor &reference,
-                                        double tolerance) {
+                                        Tolerance tolerance) {
   Comparison c;
   c.tolerance = tolerance;
-  size_t n = reference.numElements();
   if (actual.shape() != reference.shape()) {
-    c.pass = false;
+    c.elementsPass = false;
     return c;
   }
-  double meanAbs = 0;
-  for (size_t i = 0; i < n; ++i) {
-    double r = reference.getAsDouble(i);
-    if (std::isfinite(r))
-      meanAbs += std::fabs(r);
-  }
-  meanAbs = n ? meanAbs / n : 0;
+  DType dtype = reference.dtype();
+  double scale = meanMagnitude(reference);
+  MeanErrorSums sums;
   double worstScore = -1;
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i = 0, n = reference.numElements(); i < n; ++i) {
     double a = actual.getAsDouble(i), r = reference.getAsDouble(i);
     double score;
-    if (std::isnan(a) || std::isnan(r) || std::isinf(a) || std::isinf(r)) {
+    if (!std::isfinite(a) || !std::isfinite(r)) {
       bool same = (std::isnan(a) && std::isnan(r)) || a == r;
       score = same ? 0 : HUGE_VAL;
-      if (!same) {
-        c.maxAbsError = HUGE_VAL;
-        c.maxRelError = HUGE_VAL;
-      }
+      if (!same)
+        c.maxAbsError = c.maxRelError = HUGE_VAL;
     } else {
-      double err = std::fabs(a - r);
-      c.maxAbsError = std::max(c.maxAbsError, err);
+      double error = std::fabs(a - r);
+      c.maxAbsError = std::max(c.maxAbsError, error);
       if (r != 0)
-        c.maxRelError = std::max(c.maxRelError, err / std::fabs(r));
-      double bound = tolerance * (std::fabs(r) + meanAbs);
-      score = bound > 0 ? err / bound : (err == 0 ? 0 : HUGE_VAL);
+        c.maxRelError = std::max(c.maxRelError, error / std::fabs(r));
+      double ulp = unitInLastPlace(dtype, std::max(std::fabs(a), std::fabs(r)));
+      double computation = tolerance.relative * (std::fabs(r) + scale);
+      double bound = tolerance.ulps * ulp + computation;
+      score = bound > 0 ? error / bound : (error == 0 ? 0 : HUGE_VAL);
+      sums.signedError += r > 0 ? a - r : r < 0 ? r - a : 0;
+      sums.magnitude += std::fabs(r);
+      sums.computation += computation;
+      sums.flipVariance += ulp * std::min(ulp, computation);
+      sums.largestUlp = std::max(sums.largestUlp, ulp);
     }
     if (score > worstScore) {
       worstScore = score;
@@ -59,7 +120,12 @@ Comparison nautilus::rt::compareTensors(const HostTensor &actual,
       c.worstReference = r;
     }
     if (score > 1)
-      c.pass = false;
+      c.elementsPass = false;
+  }
+  if (sums.magnitude > 0) {
+    c.meanError = sums.signedError / sums.magnitude;
+    c.meanErrorBound = sums.bound();
+    c.meanPasses = std::fabs(c.meanError) <= c.meanErrorBound;
   }
   return c;
 }

@@ -1,4 +1,13 @@
 //===- Compare.h - Comparing a result with its reference -------*- C++ -*-===//
+//
+// A result passes when every element is within its bound of the reference
+// and the mean error is within what rounding explains: a kernel off by a
+// uniform factor smaller than its output's rounding (an rmsnorm dividing by
+// D + 2 where it should divide by D, with bf16 outputs) moves few elements
+// by a unit each, which no element-wise bound can tell from rounding, but
+// every one of them the same way.
+//
+//===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_RUNTIME_COMPARE_H
 #define NAUTILUS_RUNTIME_COMPARE_H
 
@@ -7,27 +16,67 @@
 
 namespace nautilus::rt {
 
-struct Comparison {
-  double maxAbsError = 0;  // largest |actual - reference|
-  double maxRelError = 0;  // largest |actual - reference| / |reference|
-  double tolerance = 0;
-  /// The worst element's error as a fraction of what it is allowed (PASS
-  /// when at most 1).
-  double worstRatio = 0;
-  bool pass = true;
-  size_t worst = 0;        // flat index of the worst element
-  double worstActual = 0, worstReference = 0;
+/// How far a result may stray from its reference. An element passes when
+///   |actual - reference| <= ulps * ulp + relative * (|reference| + scale)
+/// where ulp is the unit in the last place of the output's dtype at the
+/// larger of the two values, and scale is the mean |reference|: rounding
+/// errors in sums of mixed signs are relative to the magnitude of the
+/// partial sums, not to the (perhaps cancelled) result.
+struct Tolerance {
+  /// The output's own rounding: the kernel's value and the reference's,
+  /// both rounded to the output's dtype, are one unit apart at most when
+  /// the values before rounding are closer than the computation's error.
+  double ulps = 1;
+  /// The computation's error before the output's rounding.
+  double relative = 0;
 };
 
-/// Compares elementwise: an element passes when
-///   |actual - reference| <= tolerance * (|reference| + mean |reference|),
-/// or both are the same infinity, or both are NaN. Shapes must match.
-Comparison compareTensors(const HostTensor &actual,
-                          const HostTensor &reference, double tolerance);
+/// The mean error's bound: the comparison passes when the mean error
+///   sum sign(reference) * (actual - reference) / sum |reference|
+/// (a uniform relative error e gives e) is within
+///   systematic + noise.
+/// systematic is what the computation's error allows as a bias,
+/// relative * (1 + scale / mean |reference|). noise is what the output's
+/// rounding adds: rounding the same value twice agrees, and rounding values
+/// `d` apart flips one unit in about d / ulp of the elements, either way as
+/// often for values that fall anywhere in their unit; with each element's
+/// rounding independent, Bernstein's inequality bounds the sum of the
+/// flips, except with probability kMeanErrorFalseAlarm, by
+///   sqrt(2 x sum ulp_i min(ulp_i, d_i)) + x max ulp_i / 3,
+/// x = ln(2 / kMeanErrorFalseAlarm), d_i the element's computation bound.
+constexpr double kMeanErrorFalseAlarm = 1e-9;
+
+struct Comparison {
+  double maxAbsError = 0; // largest |actual - reference|
+  double maxRelError = 0; // largest |actual - reference| / |reference|
+  Tolerance tolerance;
+  /// The worst element's error as a fraction of its bound (at most 1 to
+  /// pass), its flat index and values.
+  double worstRatio = 0;
+  size_t worst = 0;
+  double worstActual = 0, worstReference = 0;
+  /// The mean error and its bound (see kMeanErrorFalseAlarm).
+  double meanError = 0;
+  double meanErrorBound = 0;
+  bool elementsPass = true;
+  bool meanPasses = true;
+  bool pass() const { return elementsPass && meanPasses; }
+};
+
+/// Compares `actual` with `reference` (same shape and dtype) within
+/// `tolerance`: each element within its bound, or both the same infinity,
+/// or both NaN, and the mean error within its bound.
+Comparison compareTensors(const HostTensor &actual, const HostTensor &reference,
+                          Tolerance tolerance);
 
 /// The unit roundoff of a float dtype (2^-8 for bf16, 2^-24 for f32, ...);
 /// 0 for integers.
 double unitRoundoff(DType dtype);
+
+/// The unit in the last place of `dtype` at |value| (the spacing of the
+/// values of its binade; the subnormals' below the normal range); 0 for
+/// integers.
+double unitInLastPlace(DType dtype, double value);
 
 } // namespace nautilus::rt
 

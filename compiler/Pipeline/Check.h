@@ -1,8 +1,11 @@
 //===- Check.h - Outputs checked against the reference ---------*- C++ -*-===//
 //
 // `nautc run --check`'s model: a kernel's outputs are compared with the
-// reference interpreter's (f64 accumulation) within a tolerance derived from
-// the roundings the kernel makes. The JIT's self-checks and the tuner's
+// reference interpreter's (f64 accumulation, every other operation rounded
+// to the type the IR gives it) within a tolerance derived from the
+// roundings the kernel makes that the interpreter does not, scaled by how
+// the path that computed the outputs makes them (docs/architecture.md,
+// "How --check bounds the error"). The JIT's self-checks and the tuner's
 // measurements check candidates the same way.
 //
 //===----------------------------------------------------------------------===//
@@ -20,23 +23,58 @@
 
 namespace nautilus {
 
-/// The tolerance of --check: the output's rounding; the roundings of
-/// intermediates, once an element, to the types the source gives them or
-/// the compiler narrows them to (`rounded`, see Precision.h); and the
-/// rounding accumulated along each reduction in its accumulator's type.
-/// Rounding each term of a sum moves it by about the unit roundoff of the
-/// sum's magnitude (mean |expected|) for random inputs; the tails of
-/// products of several such terms reach a few times more (a mixture of
-/// experts' silu(G) x U rounded to bf16: up to 7 units at D = 512), hence
-/// 8 units. An accumulator rounds at every step: its error grows as the
-/// square root of the reduction's length.
-double checkTolerance(alg::KernelOp kernel, const SizeValues &sizes,
-                      rt::DType outputType, std::optional<rt::DType> rounded);
+/// What computed the outputs checked.
+enum class CheckPath {
+  /// The CPU's compiled code (and the reference kernels compiled for the
+  /// host): the IR's operations in the IR's types, in the source's order
+  /// but for the compiler's rewrites; sums in f32, in vector lanes.
+  Host,
+  /// The SIMT emulator running the NVIDIA kernels: the same, with the
+  /// roundings to 16 bits tensor cores need and split reductions.
+  Emulator,
+  /// A GPU (compared with the reference kernels on the same GPU): the
+  /// same, with the hardware's approximate instructions and tensor cores
+  /// that truncate as they accumulate.
+  Gpu,
+};
 
-/// One output checked: its name, the tolerance and the comparison.
+/// The roundings behind a kernel's outputs, read from its alg IR (the
+/// reference, with its sizes bound) and from what the compiled kernel
+/// rounds beyond it; each is 0 where there is none.
+struct RoundingSources {
+  /// The sum over its float sum and prod reductions of the accumulator's
+  /// unit roundoff times the square root of the reduction's length.
+  double accumulation = 0;
+  /// The same with the length itself: the scale of an error that grows
+  /// with every term (a rounding toward zero at each step).
+  double truncation = 0;
+  /// The unit roundoff of the narrowest float type of 32 bits or more the
+  /// IR computes a value in (f32 arithmetic), but for the value an output
+  /// stores.
+  double arithmetic = 0;
+  /// The unit roundoff of the narrowest 16-bit float type the IR rounds a
+  /// computed value to (an intermediate definition typed bf16, tanh of an
+  /// f16 input), but for the value an output stores.
+  double narrowTyped = 0;
+  /// The unit roundoff of the 16-bit type the compiled kernel rounds f32
+  /// intermediates to (Precision.h).
+  double narrowed = 0;
+};
+
+/// The roundings of `kernel`'s definitions at `sizes`; `narrowed` is the
+/// compiled kernel's (Precision.h's roundedIntermediateType).
+RoundingSources roundingSources(alg::KernelOp kernel, const SizeValues &sizes,
+                                std::optional<rt::DType> narrowed);
+
+/// The tolerance of --check for outputs `path` computed with `sources`:
+/// one unit of the output's dtype, and the computation's error, relative
+/// to |expected| + mean |expected|, of each source times the path's
+/// coefficient for it (Check.cpp derives them).
+rt::Tolerance checkTolerance(const RoundingSources &sources, CheckPath path);
+
+/// One output checked: its name and the comparison.
 struct OutputCheck {
   std::string name;
-  double tolerance = 0;
   rt::Comparison comparison;
 };
 
@@ -46,16 +84,16 @@ struct OutputCheck {
 std::string checkOutputs(alg::KernelOp reference, const SizeValues &sizes,
                          const std::vector<rt::HostTensor> &inputs,
                          const std::vector<rt::HostTensor> &outputs,
-                         std::optional<rt::DType> rounded,
+                         const rt::Tolerance &tolerance,
                          std::vector<OutputCheck> &checks);
 
 /// Compares each of `outputs` with `expected` (the reference's outputs:
-/// the interpreter's, or the reference kernels' on a GPU) within the
-/// tolerance of `reference` (the alg kernel with its sizes bound).
-void compareOutputs(alg::KernelOp reference, const SizeValues &sizes,
+/// the interpreter's, or the reference kernels' on a GPU) within
+/// `tolerance`.
+void compareOutputs(alg::KernelOp reference,
                     const std::vector<rt::HostTensor> &expected,
                     const std::vector<rt::HostTensor> &outputs,
-                    std::optional<rt::DType> rounded,
+                    const rt::Tolerance &tolerance,
                     std::vector<OutputCheck> &checks);
 
 } // namespace nautilus

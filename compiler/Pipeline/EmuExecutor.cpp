@@ -10,6 +10,8 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
 using namespace nautilus;
@@ -30,6 +32,84 @@ EmuExecutor::kernelsAsLLVM(ModuleOp module, llvm::LLVMContext &context,
   if (!kernels)
     error = "translation of the kernels to LLVM IR failed";
   return kernels;
+}
+
+namespace {
+
+/// LLVM's message for IR that does not parse: where, what, and the line.
+std::string parseFailure(const llvm::SMDiagnostic &diagnostic) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << diagnostic.getFilename();
+  if (diagnostic.getLineNo() > 0)
+    os << ":" << diagnostic.getLineNo() << ":" << diagnostic.getColumnNo() + 1;
+  os << ": " << diagnostic.getMessage();
+  if (!diagnostic.getLineContents().empty())
+    os << "\n"
+       << diagnostic.getLineContents() << "\n"
+       << std::string(std::max(diagnostic.getColumnNo(), 0), ' ') << "^";
+  return text;
+}
+
+/// "it defines: A, B" or "it defines no kernel": the kernels of `module`.
+std::string kernelsDefined(const llvm::Module &module) {
+  std::string names;
+  for (const llvm::Function &function : module)
+    if (!function.isDeclaration() &&
+        function.getCallingConv() == llvm::CallingConv::PTX_Kernel)
+      names += (names.empty() ? "" : ", ") + function.getName().str();
+  return names.empty() ? "it defines no kernel" : "it defines: " + names;
+}
+
+std::string signatureOf(const llvm::Function &function) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  function.getFunctionType()->print(os);
+  return text;
+}
+
+/// "" when `given` defines each kernel `plan` launches with the signature
+/// `compiled` gives it; otherwise what differs.
+std::string checkKernelsDefined(const llvm::Module &given,
+                                const llvm::Module &compiled,
+                                const rt::LaunchPlan &plan,
+                                const std::string &path) {
+  for (const rt::ProgramDesc &program : plan.programs) {
+    const llvm::Function *kernel = given.getFunction(program.name);
+    if (!kernel || kernel->isDeclaration())
+      return path + " does not define kernel '" + program.name +
+             "', which the program launches (" + kernelsDefined(given) + ")";
+    const llvm::Function *expected = compiled.getFunction(program.name);
+    if (!expected)
+      return "the compiled program has no kernel '" + program.name + "'";
+    if (signatureOf(*kernel) != signatureOf(*expected))
+      return "kernel '" + program.name + "' in " + path + " has type '" +
+             signatureOf(*kernel) + "', but the program launches it as '" +
+             signatureOf(*expected) + "'";
+  }
+  return "";
+}
+
+} // namespace
+
+std::unique_ptr<llvm::Module>
+EmuExecutor::readKernelsIR(const std::string &path, ModuleOp compiled,
+                           const rt::LaunchPlan &plan,
+                           llvm::LLVMContext &context, std::string &error) {
+  llvm::SMDiagnostic diagnostic;
+  std::unique_ptr<llvm::Module> kernels =
+      llvm::parseIRFile(path, diagnostic, context);
+  if (!kernels) {
+    error = parseFailure(diagnostic);
+    return nullptr;
+  }
+  llvm::LLVMContext compiledContext;
+  std::unique_ptr<llvm::Module> expected =
+      kernelsAsLLVM(compiled, compiledContext, error);
+  if (!expected)
+    return nullptr;
+  error = checkKernelsDefined(*kernels, *expected, plan, path);
+  return error.empty() ? std::move(kernels) : nullptr;
 }
 
 std::unique_ptr<EmuExecutor> EmuExecutor::create(ModuleOp module,

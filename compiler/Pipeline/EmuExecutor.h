@@ -31,6 +31,18 @@ public:
   static std::unique_ptr<llvm::Module>
   kernelsAsLLVM(mlir::ModuleOp module, llvm::LLVMContext &context,
                 std::string &error);
+  /// Kernels to run in place of the compiled ones (`nautc run --kernel-ir`):
+  /// the LLVM IR in the file at `path` (as `nautc compile --emit llvm`
+  /// prints it, perhaps edited by hand), which must define every kernel
+  /// `plan` launches with the signature `compiled` (the module lowered to
+  /// the NVVM level) gives it. Returns null with `error` set: LLVM's
+  /// message with the file and line when the file does not parse, or the
+  /// kernel missing or whose signature differs.
+  static std::unique_ptr<llvm::Module> readKernelsIR(const std::string &path,
+                                                     mlir::ModuleOp compiled,
+                                                     const rt::LaunchPlan &plan,
+                                                     llvm::LLVMContext &context,
+                                                     std::string &error);
 
   /// Runs the plan's programs on the emulator: one block per program id,
   /// the schedule's threads per block. Returns "" or the error, and sets

@@ -11,10 +11,11 @@ namespace nautilus {
 
 enum ExitCode : int {
   kExitSuccess = 0,
-  kExitUserError = 1,  // an error in the user's input, with a diagnostic
-  kExitUsage = 2,      // bad command-line usage
-  kExitInternal = 3,   // a bug in nautilus
-  kExitRefuted = 5,    // nautc verify: an invariant refuted (or undecided)
+  kExitUserError = 1, // an error in the user's input, with a diagnostic
+  kExitUsage = 2,     // bad command-line usage
+  kExitInternal = 3,  // a bug in nautilus
+  kExitMismatch = 4,  // `run --check`: the results differ from the reference
+  kExitRefuted = 5,   // `verify`: an invariant refuted (or undecided)
 };
 
 } // namespace nautilus

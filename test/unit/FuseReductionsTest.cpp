@@ -75,12 +75,18 @@ protected:
   void expectMatches(const std::vector<rt::HostTensor> &outputs) {
     alg::KernelOp kernel = *reference->getOps<alg::KernelOp>().begin();
     std::vector<OutputCheck> checks;
-    ASSERT_EQ(checkOutputs(kernel, GetParam().sizes, inputs, outputs,
-                           std::nullopt, checks),
+    rt::Tolerance tolerance =
+        checkTolerance(roundingSources(kernel, GetParam().sizes, std::nullopt),
+                       CheckPath::Host);
+    ASSERT_EQ(checkOutputs(kernel, GetParam().sizes, inputs, outputs, tolerance,
+                           checks),
               "");
     for (const OutputCheck &check : checks)
-      EXPECT_LE(check.comparison.worstRatio, 1.0)
-          << check.name << ": max abs error " << check.comparison.maxAbsError;
+      EXPECT_TRUE(check.comparison.pass())
+          << check.name << ": max abs error " << check.comparison.maxAbsError
+          << ", worst element at " << check.comparison.worstRatio
+          << " of its bound, mean error " << check.comparison.meanError
+          << " of at most " << check.comparison.meanErrorBound;
   }
 
   /// Streams the kernel (after the algebraic rewrites, with `algebra`) and

@@ -2,7 +2,6 @@
 #include "compiler/Frontend/AlgEmitter.h"
 #include "compiler/Interpreter/AlgInterpreter.h"
 #include "compiler/Pipeline/LoadKernel.h"
-#include "runtime/Compare.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -99,16 +98,6 @@ TEST(Interpreter, RequirementsNameTheValues) {
   EXPECT_EQ(checkRequirements(kernel, {{"H", 8}, {"G", 4}}), "");
   EXPECT_EQ(checkRequirements(kernel, {{"H", 6}, {"G", 4}}),
             "requirement 'H % G == 0' does not hold (G=4, H=6)");
-}
-
-TEST(Compare, ToleranceIsRelativeToTheScale) {
-  auto ref = tensor(rt::DType::F32, {3}, {1.0, -2.0, 0.0});
-  auto close = tensor(rt::DType::F32, {3}, {1.0001, -2.0001, 0.0001});
-  EXPECT_TRUE(rt::compareTensors(close, ref, 1e-3).pass);
-  auto far = tensor(rt::DType::F32, {3}, {1.1, -2.0, 0.0});
-  rt::Comparison c = rt::compareTensors(far, ref, 1e-3);
-  EXPECT_FALSE(c.pass);
-  EXPECT_EQ(c.worst, 0u);
 }
 
 } // namespace

@@ -37,6 +37,7 @@ struct Options {
   bool time = false;
   bool profile = false; // run --device emu: shared-memory traffic
   std::string fibreOrder; // run --device emu: "" (NAUTILUS_EMU_FIBRE_ORDER's)
+  std::string kernelIR;   // run --device emu: kernels' LLVM IR to run instead
   bool explain = false;
   bool noVerify = false;   // compile, run: skip the verifier
   std::string mutation;    // verify --mutate

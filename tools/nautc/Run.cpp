@@ -27,6 +27,8 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
@@ -63,6 +65,9 @@ int deviceTarget(const Options &opts, TargetInfo &target) {
   if (!opts.fibreOrder.empty() && opts.device != "emu")
     return usageError("--fibre-order orders the emulator's threads: use "
                       "--device emu");
+  if (!opts.kernelIR.empty() && opts.device != "emu")
+    return usageError("--kernel-ir runs NVIDIA kernels' LLVM IR on the "
+                      "emulator: use --device emu");
   if (opts.device == "emu") {
     emu::FibreOrder order;
     if (const char *set = std::getenv("NAUTILUS_EMU_FIBRE_ORDER"))
@@ -192,6 +197,25 @@ struct Device {
   std::function<std::string(std::vector<rt::HostTensor> &, bool *)> runOnce;
 };
 
+/// --kernel-ir: the kernels of the file in place of the compiled ones, on
+/// the emulator with the compiled launch plan.
+int loadKernelIR(const Options &opts, Compilation &compilation,
+                 Device &device) {
+  auto context = std::make_unique<llvm::LLVMContext>();
+  std::string error;
+  std::unique_ptr<llvm::Module> kernels =
+      EmuExecutor::readKernelsIR(opts.kernelIR, compilation.module(),
+                                 compilation.launchPlan(), *context, error);
+  if (!kernels)
+    return userError("--kernel-ir: " + error);
+  device.emulator = EmuExecutor::create(std::move(kernels), std::move(context),
+                                        compilation.launchPlan(), error);
+  if (!device.emulator)
+    return userError("--kernel-ir: the emulator cannot run the kernels of " +
+                     opts.kernelIR + ": " + error);
+  return kExitSuccess;
+}
+
 /// Lowers `compilation` (at its Tile stage) for the device and loads it.
 int makeDevice(const Options &opts, Compilation &compilation,
                const RunInputs &run, Device &device) {
@@ -215,10 +239,14 @@ int makeDevice(const Options &opts, Compilation &compilation,
     };
     return kExitSuccess;
   }
-  device.emulator = EmuExecutor::create(compilation.module(),
-                                        compilation.launchPlan(), error);
-  if (!device.emulator)
-    return internalError(error);
+  if (opts.kernelIR.empty()) {
+    device.emulator = EmuExecutor::create(compilation.module(),
+                                          compilation.launchPlan(), error);
+    if (!device.emulator)
+      return internalError(error);
+  } else if (int rc = loadKernelIR(opts, compilation, device)) {
+    return rc;
+  }
   if (!opts.fibreOrder.empty()) {
     emu::FibreOrder order; // (parsed with the options)
     emu::parseFibreOrder(opts.fibreOrder, order);
@@ -256,7 +284,7 @@ int makeCudaDevice(Compilation &compilation, const RunInputs &run,
 int reportGpuCheck(alg::KernelOp reference, const TargetInfo &target,
                    const RunInputs &run,
                    const std::vector<rt::HostTensor> &outputs,
-                   std::optional<rt::DType> rounded) {
+                   const rt::Tolerance &tolerance) {
   std::string error;
   auto executor = ReferenceGpuExecutor::create(reference, target.chip, error);
   std::vector<rt::HostTensor> expected;
@@ -265,7 +293,7 @@ int reportGpuCheck(alg::KernelOp reference, const TargetInfo &target,
   if (!error.empty())
     return userError("--check on cuda: " + error);
   std::vector<OutputCheck> checks;
-  compareOutputs(reference, run.sizes, expected, outputs, rounded, checks);
+  compareOutputs(reference, expected, outputs, tolerance, checks);
   return printChecks(checks);
 }
 
@@ -282,6 +310,15 @@ int makeReferenceDevice(alg::KernelOp kernel, const RunInputs &run,
     return device.reference->run(run.sizes, run.tensors, out);
   };
   return kExitSuccess;
+}
+
+/// What computed the outputs --check compares (Check.h).
+CheckPath checkPath(const Options &opts) {
+  if (opts.device == "emu")
+    return CheckPath::Emulator;
+  if (opts.device == "cuda")
+    return CheckPath::Gpu;
+  return CheckPath::Host; // cpu, reference-host
 }
 
 /// Writes each output as NAME.npy in --save's folder.
@@ -302,37 +339,44 @@ int saveOutputs(const std::string &dir, const KernelSignature &sig,
 /// --check: each output against the reference interpreter's, PASS or FAIL.
 int reportCheck(alg::KernelOp reference, const RunInputs &run,
                 const std::vector<rt::HostTensor> &outputs,
-                std::optional<rt::DType> rounded) {
+                const rt::Tolerance &tolerance) {
   std::vector<OutputCheck> checks;
   if (std::string e = checkOutputs(reference, run.sizes, run.tensors, outputs,
-                                   rounded, checks);
+                                   tolerance, checks);
       !e.empty())
     return userError("the reference interpreter failed: " + e);
   return printChecks(checks);
 }
 
-/// Prints each check, PASS or FAIL, and the verdict.
+/// Prints each check, PASS or FAIL, and the verdict: a mismatch exits with
+/// its own status.
 int printChecks(const std::vector<OutputCheck> &checks) {
   bool pass = true;
   for (const OutputCheck &check : checks) {
     const rt::Comparison &c = check.comparison;
     llvm::outs() << check.name << ": max abs error "
                  << llvm::format("%.3g", c.maxAbsError) << ", max rel error "
-                 << llvm::format("%.3g", c.maxRelError)
-                 << "; worst element at "
+                 << llvm::format("%.3g", c.maxRelError) << "; worst element at "
                  << llvm::format("%.3g", c.worstRatio)
                  << " of its bound |error| <= "
-                 << llvm::format("%.3g", check.tolerance)
-                 << " * (|expected| + mean |expected|) "
-                 << (c.pass ? "PASS" : "FAIL") << "\n";
-    if (!c.pass)
+                 << llvm::format("%g", c.tolerance.ulps) << " ulp + "
+                 << llvm::format("%.3g", c.tolerance.relative)
+                 << " * (|expected| + mean |expected|); mean error "
+                 << llvm::format("%.3g", c.meanError) << " of at most "
+                 << llvm::format("%.3g", c.meanErrorBound) << " "
+                 << (c.pass() ? "PASS" : "FAIL") << "\n";
+    if (!c.elementsPass)
       llvm::outs() << "  worst element #" << c.worst << ": got "
                    << c.worstActual << ", expected " << c.worstReference
                    << "\n";
-    pass &= c.pass;
+    if (!c.meanPasses)
+      llvm::outs() << "  the mean error is a bias rounding does not explain, "
+                      "as if every element were scaled by "
+                   << llvm::format("%.6g", 1 + c.meanError) << "\n";
+    pass &= c.pass();
   }
   llvm::outs() << (pass ? "PASS" : "FAIL") << "\n";
-  return pass ? kExitSuccess : kExitUserError;
+  return pass ? kExitSuccess : kExitMismatch;
 }
 
 } // namespace
@@ -376,7 +420,7 @@ int nautilus::runRun(const Options &opts) {
           run.bytes, workspaceBytes(compilation.launchPlan(), run.sizes));
       !e.empty())
     return userError(e);
-  std::optional<rt::DType> rounded = roundedIntermediateType(*loaded.module);
+  std::optional<rt::DType> narrowed = roundedIntermediateType(*loaded.module);
   Device device;
   alg::KernelOp referenceKernel = *reference->getOps<alg::KernelOp>().begin();
   if (int rc = opts.device == "reference-host"
@@ -391,7 +435,10 @@ int nautilus::runRun(const Options &opts) {
   if (std::string e = device.runOnce(outputs, &kernelFault); !e.empty()) {
     // A fault of the generated code (on the emulator: a race, an async
     // hazard, a deadlock, an access out of bounds) is nautc's bug, whatever
-    // the inputs: reads out of range are clamped, never faults.
+    // the inputs: reads out of range are clamped, never faults. Kernels
+    // given with --kernel-ir are the user's.
+    if (kernelFault && !opts.kernelIR.empty())
+      return userError("the kernels of " + opts.kernelIR + " faulted: " + e);
     if (kernelFault)
       return internalError("the generated code faulted: " + e);
     return userError(e);
@@ -417,7 +464,9 @@ int nautilus::runRun(const Options &opts) {
                    << rt::formatShape(outputs[i].shape()) << "\n";
     return kExitSuccess;
   }
+  rt::Tolerance tolerance = checkTolerance(
+      roundingSources(referenceKernel, run.sizes, narrowed), checkPath(opts));
   if (opts.device == "cuda")
-    return reportGpuCheck(referenceKernel, target, run, outputs, rounded);
-  return reportCheck(referenceKernel, run, outputs, rounded);
+    return reportGpuCheck(referenceKernel, target, run, outputs, tolerance);
+  return reportCheck(referenceKernel, run, outputs, tolerance);
 }

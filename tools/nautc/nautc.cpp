@@ -6,9 +6,10 @@
 //                 [--device cpu|emu|cuda|reference-host]
 //                 [--input NAME=PATH.npy ...] [--seed N] [--save DIR]
 //                 [--check] [--time] [--profile] [--fibre-order ORDER]
+//                 [--kernel-ir PATH.ll]
 //
 // Exit status: 0 success, 1 an error in the user's input, 2 bad usage,
-// 3 an internal error.
+// 3 an internal error, 4 results that --check finds wrong.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Target/Target.h"
@@ -79,6 +80,9 @@ options:
   --seed N               run: the seed of random inputs (default 0)
   --save DIR             run: write every output as DIR/NAME.npy
   --check                run: compare with the reference interpreter
+                         (each element within a unit of the output and
+                         the computation's error, the mean error within
+                         what rounding explains); a mismatch exits 4
   --time                 run: print the median time of repeated runs
   --profile              run --device emu: print each kernel's memory
                          traffic: shared (warp requests, wavefronts, bank
@@ -90,11 +94,31 @@ options:
                          random:SEED (NAUTILUS_EMU_FIBRE_ORDER sets it
                          too); the race checks find the same races in
                          every order
+  --kernel-ir PATH.ll    run --device emu: run these kernels (NVVM-level
+                         LLVM IR, as --emit llvm prints it for sm_80 or
+                         sm_90, perhaps edited by hand) in place of the
+                         compiled ones, with the compiled program's
+                         launches (grid, shared memory, workspaces,
+                         tensor maps); each kernel launched must be
+                         defined there with its compiled signature, and
+                         a fault the emulator finds in them (a race) is
+                         an error in the input
   --no-verify            compile, run: skip the verifier's proofs
   --mutate NAME          verify: break the kernel's model on purpose first
                          (a test of the verifier; --mutate list names
                          them)
   -h, --help             this help
+
+exit status:
+  0  success (with --check: every output PASS)
+  1  an error in the input (a diagnostic says which)
+  2  bad usage
+  3  an internal error: a bug in nautc (among them generated code that
+     faults, on the emulator a race, an async hazard, a deadlock or an
+     access out of bounds)
+  4  run --check: an output differs from the reference (FAIL)
+  5  verify: an invariant refuted (or undecided); compile and run stop
+     on a refuted one with status 3
 )";
 
 static int usageError(const std::string &message) {
@@ -145,7 +169,8 @@ static int parseArgs(int argc, char **argv, Options &opts) {
                       a == "--emit" || a == "-o" || a == "--device" ||
                       a == "--input" || a == "--seed" || a == "--save" ||
                       a == "--schedule" || a == "--multiprocessors" ||
-                      a == "--fibre-order" || a == "--mutate";
+                      a == "--fibre-order" || a == "--kernel-ir" ||
+                      a == "--mutate";
     if (takesValue) {
       if (!value(v))
         return usageError("option " + a + " needs a value");
@@ -156,6 +181,7 @@ static int parseArgs(int argc, char **argv, Options &opts) {
       else if (a == "--device") opts.device = v;
       else if (a == "--save") opts.saveDir = v;
       else if (a == "--schedule") opts.schedule = v;
+      else if (a == "--kernel-ir") opts.kernelIR = v;
       else if (a == "--mutate") opts.mutation = v;
       else if (a == "--fibre-order") {
         emu::FibreOrder order;
