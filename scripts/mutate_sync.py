@@ -47,7 +47,7 @@ EX = os.path.join(ROOT, "examples")
 KERNELS = [
     ("gemm.tensor", "gemm", "M=150,N=136,K=200"),
     ("gemm.tensor", "gemm_bias_gelu", "M=256,N=256,K=256"),
-    ("gemm.tensor", "bmm_nt", "Z=2,M=70,N=72,K=130"),
+    ("gemm.tensor", "bmm_nt", "Z=2,M=70,N=72,K=136"),  # K a multiple of 8: cp.async
     ("attention.tensor", "attention", "B=1,H=2,N=70,M=150,D=64"),
     ("attention.tensor", "attention_causal", "B=1,H=2,N=70,M=150,D=64"),
     ("attention.tensor", "attention_gqa", "B=1,H=4,G=2,N=70,M=150,D=64"),

@@ -27,7 +27,8 @@
 // CHECK: nvgpu.ldmatrix %[[SA]][%{{.*}}] {numTiles = 4 : i32, transpose = false}
 // CHECK: nvgpu.ldmatrix %[[SB]][%{{.*}}] {numTiles = 4 : i32, transpose = true}
 // CHECK-COUNT-16: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32)
-// CHECK: nvvm.cp.async.wait.group 0
+// No wait after the loop: the groups still pending copy nothing.
+// CHECK-NOT: nvvm.cp.async.wait.group 0
 // CHECK: vector.store %{{.*}}, %arg2[%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<?x?xf32>, vector<2xf32>
 tile.program @gemm_C attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3>>, sizes = ["M", "K", "N"]} {
 ^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):
@@ -65,8 +66,9 @@ tile.program @wide attributes {arg_names = ["A", "B", "C"], output_dims = ["M", 
 // reads conflict in the banks), a barrier, then the epilogue after the
 // conversion runs as the elements are read back: each thread reads 4
 // consecutive elements of a row as one 16-byte vector and stores them at
-// once; a barrier (the buffer is reused by a persistent program's next
-// tile).
+// once; no barrier after the last reads (nothing writes the buffer again:
+// one is made for a persistent program's next tile, or a later
+// conversion).
 // CHECK-LABEL: gpu.func @converted
 // CHECK-SAME: workgroup(%[[STAGING:[^ ]*]] : memref<2560xf32, 3> {llvm.align = 16 : i64})
 // CHECK-COUNT-8: vector.store %{{.*}}, %[[STAGING]][%{{.*}}] {alignment = 8 : i64} : memref<2560xf32, 3>, vector<2xf32>
@@ -74,7 +76,8 @@ tile.program @wide attributes {arg_names = ["A", "B", "C"], output_dims = ["M", 
 // CHECK: %[[READ:.*]] = vector.load %[[STAGING]][%{{.*}}] {alignment = 16 : i64} : memref<2560xf32, 3>, vector<4xf32>
 // CHECK: vector.store %[[READ]], %arg2[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<?x?xf32>, vector<4xf32>
 // CHECK-COUNT-3: vector.load %[[STAGING]]
-// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
 tile.program @converted attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 32], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 16, warps = [2, 2], stages = 2>>, sizes = ["M", "K", "N"]} {
 ^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):
   %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<64x32xf32>
@@ -195,8 +198,9 @@ tile.program @grouped_C attributes {arg_names = ["A", "W", "experts", "C"], outp
 // block's shared memory for the 34 KiB tile): each thread writes each element once, in its band, just
 // after rounding it (32 a band, in pairs, no condition; rows of 64, their
 // 16-byte chunks XOR-swizzled against bank conflicts, no padding), and the
-// stores of a band follow its barrier; bands of rows would write all 64 in
-// each band under a condition.
+// stores of a band follow its barrier; a barrier between the bands, none
+// after the last; bands of rows would write all 64 in each band under a
+// condition.
 // CHECK-LABEL: gpu.func @column_bands
 // CHECK-SAME: %[[STAGING:[^ ]*]] : memref<8192xbf16, 3> {llvm.align = 16 : i64})
 // CHECK-COUNT-16: vector.store %{{.*}}, %[[STAGING]]{{.*}} vector<2xbf16>
@@ -206,8 +210,9 @@ tile.program @grouped_C attributes {arg_names = ["A", "W", "experts", "C"], outp
 // CHECK-COUNT-16: vector.store %{{.*}}, %[[STAGING]]{{.*}} vector<2xbf16>
 // CHECK: gpu.barrier
 // CHECK-COUNT-4: vector.store %{{.*}} : memref<?x?xbf16>, vector<8xbf16>
-// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
 // CHECK-NOT: vector.store %{{.*}}, %[[STAGING]]
+// CHECK: gpu.return
 tile.program @column_bands attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [8, 1], stages = 9>>, sizes = ["M", "K", "N"]} {
 ^bb0(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xbf16>, %m: index, %k: index, %n: index):
   %acc = tile.contract %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>], %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] over(%k) : memref<?x?xf16>, memref<?x?xf16> -> vector<128x128xf32>
