@@ -320,6 +320,8 @@ extern "C" void __nautilus_emu_wgmma_wait(int32_t pending) {
   WarpgroupWgmma &group = b.warpgroups[me / 128];
   uint32_t keep = static_cast<uint32_t>(std::max(pending, 0));
   uint32_t done = t.wgmmaCommits > keep ? t.wgmmaCommits - keep : 0;
+  if (keep == 0) // the accumulators are the thread's to read and rewrite
+    t.wgmmaFenced = false;
   auto behind = [&] {
     uint32_t first = me / 128 * 128;
     uint32_t end = std::min<uint32_t>(first + 128, b.threads);

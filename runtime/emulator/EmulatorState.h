@@ -135,6 +135,15 @@ struct EmulatedThread {
   /// its own epoch at each, and its clock at the latest (stores ordered
   /// before that fence are visible to its async operations).
   uint32_t proxyFences = 0;
+  /// The tensor maps the thread may use with TMA: those it acquired for
+  /// the tensormap proxy (fence.proxy.tensormap::generic.acquire) and the
+  /// kernel's __grid_constant__ parameters, which need no fence.
+  std::vector<const void *> acquiredTensorMaps;
+  /// Whether a wgmma.fence came since the warpgroup's registers were last
+  /// accessed outside wgmma (the kernel's start; a wgmma.wait_group 0,
+  /// after which the accumulators are read and rewritten): the PTX ISA
+  /// requires one before the next wgmma.mma_async.
+  bool wgmmaFenced = false;
   std::vector<uint32_t> fenceEpochs;
   VectorClock fenceView;
   /// What happens before the thread's present (HappensBefore.h); its own
@@ -397,6 +406,8 @@ void __nautilus_emu_wgmma_wait(int32_t pending);
 void __nautilus_emu_bulk_commit();
 void __nautilus_emu_bulk_wait(int32_t pending);
 void __nautilus_emu_proxy_fence();
+void __nautilus_emu_tensormap_acquire(const void *tensorMap);
+void __nautilus_emu_wgmma_fence();
 void __nautilus_emu_cp_async_mbarrier_arrive(void *mbarrier, int32_t noinc);
 void __nautilus_emu_mbarrier_init(void *mbarrier, int32_t count);
 int64_t __nautilus_emu_mbarrier_arrive(void *mbarrier, int32_t count,

@@ -208,11 +208,13 @@ std::optional<bool> translateMBarrier(llvm::CallInst *call) {
   return true;
 }
 
-/// Fences, which order nothing in the emulator (generic, async and
-/// tensormap proxies see one memory), register reallocation (setmaxnreg:
-/// the host has no register file to share), wgmma groups (wgmma computes
-/// when issued; its groups end the reads the async hazard checks track),
-/// and elect.sync.
+/// Fences: fence.proxy.async (the async hazard checks' proxy fence), the
+/// tensormap acquire (a TMA copy requires its map acquired) and wgmma.fence
+/// (a wgmma requires one since the registers were last accessed);
+/// fence.mbarrier_init orders nothing here (one CTA: its barrier after the
+/// init orders it). Register reallocation (setmaxnreg: the host has no
+/// register file to share), wgmma groups (wgmma computes when issued; its
+/// groups end the reads the async hazard checks track), and elect.sync.
 bool translateAsyncOrdering(llvm::CallInst *call) {
   llvm::StringRef name = call->getCalledFunction()->getName();
   if (name.starts_with("llvm.nvvm.fence.proxy.async")) {
@@ -223,10 +225,26 @@ bool translateAsyncOrdering(llvm::CallInst *call) {
     call->eraseFromParent();
     return true;
   }
-  if (name.starts_with("llvm.nvvm.fence.proxy.tensormap_generic.acquire.") ||
-      name == "llvm.nvvm.fence.mbarrier_init.release.cluster" ||
-      name.starts_with("llvm.nvvm.setmaxnreg.") ||
-      name == "llvm.nvvm.wgmma.fence.sync.aligned") {
+  if (name.starts_with("llvm.nvvm.fence.proxy.tensormap_generic.acquire.")) {
+    llvm::IRBuilder<> b(call);
+    b.CreateCall(call->getModule()->getOrInsertFunction(
+                     "__nautilus_emu_tensormap_acquire",
+                     llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy()},
+                                             false)),
+                 {call->getArgOperand(0)});
+    call->eraseFromParent();
+    return true;
+  }
+  if (name == "llvm.nvvm.wgmma.fence.sync.aligned") {
+    llvm::IRBuilder<> b(call);
+    b.CreateCall(call->getModule()->getOrInsertFunction(
+        "__nautilus_emu_wgmma_fence",
+        llvm::FunctionType::get(b.getVoidTy(), false)));
+    call->eraseFromParent();
+    return true;
+  }
+  if (name == "llvm.nvvm.fence.mbarrier_init.release.cluster" ||
+      name.starts_with("llvm.nvvm.setmaxnreg.")) {
     call->eraseFromParent();
     return true;
   }
@@ -931,6 +949,11 @@ void addPackedEntryPoints(llvm::Module &m, std::vector<std::string> &kernels) {
         // A parameter passed by value (a __grid_constant__ TMA tensor map):
         // the kernel reads it where the launch keeps it.
         f->removeParamAttr(i, llvm::Attribute::ByVal);
+        // A grid constant is visible to the tensormap proxy: no fence.
+        b.CreateCall(m.getOrInsertFunction(
+                         "__nautilus_emu_tensormap_acquire",
+                         llvm::FunctionType::get(b.getVoidTy(), {ptr}, false)),
+                     {address});
         args.push_back(address);
         continue;
       }

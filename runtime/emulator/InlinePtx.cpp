@@ -619,14 +619,18 @@ bool StatementTranslator::translateStatement(StringRef stmt) {
   auto [opcode, operands] = stmt.split(' ');
   operands = operands.trim();
   // fence.proxy.async makes the thread's shared stores visible to the
-  // async proxy (checkAsyncProxyRead); wgmma.fence orders nothing here.
+  // async proxy (checkAsyncProxyRead); wgmma.fence allows the next wgmma
+  // (__nautilus_emu_wgmma).
   if (opcode.starts_with("fence.proxy.async")) {
     auto f = runtime("__nautilus_emu_proxy_fence", b.getVoidTy(), {});
     guarded(predicate, [&](IRBuilder<> &at) { at.CreateCall(f); });
     return true;
   }
-  if (opcode == "wgmma.fence.sync.aligned")
+  if (opcode == "wgmma.fence.sync.aligned") {
+    auto f = runtime("__nautilus_emu_wgmma_fence", b.getVoidTy(), {});
+    guarded(predicate, [&](IRBuilder<> &at) { at.CreateCall(f); });
     return true;
+  }
   // wgmma and TMA store groups: they compute when issued; committing and
   // retiring them ends the reads the async hazard checks track.
   if (opcode == "wgmma.commit_group.sync.aligned" ||

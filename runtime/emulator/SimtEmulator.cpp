@@ -174,6 +174,10 @@ SimtEmulator::create(std::unique_ptr<llvm::Module> module,
        reinterpret_cast<void *>(&__nautilus_emu_access_at)},
       {"__nautilus_emu_proxy_fence",
        reinterpret_cast<void *>(&__nautilus_emu_proxy_fence)},
+      {"__nautilus_emu_tensormap_acquire",
+       reinterpret_cast<void *>(&__nautilus_emu_tensormap_acquire)},
+      {"__nautilus_emu_wgmma_fence",
+       reinterpret_cast<void *>(&__nautilus_emu_wgmma_fence)},
       {"__nautilus_emu_bulk_commit",
        reinterpret_cast<void *>(&__nautilus_emu_bulk_commit)},
       {"__nautilus_emu_bulk_wait",
@@ -282,6 +286,8 @@ void startBlock(BlockState &block, std::vector<EmulatedThread> &fibres,
     t.wgmmaIssued = t.wgmmaCommits = 0;
     t.bulkReads.clear();
     t.proxyFences = 0;
+    t.acquiredTensorMaps.clear();
+    t.wgmmaFenced = false;
     t.siteExecutions.clear();
   }
   block.warpgroups.assign((fibres.size() + 127) / 128, WarpgroupWgmma());

@@ -28,8 +28,21 @@ extern "C" uint32_t __nautilus_emu_elect(uint32_t mask) {
   return ballot ? static_cast<uint32_t>(__builtin_ctz(ballot)) : 0;
 }
 
+/// fence.proxy.tensormap::generic.acquire (and a __grid_constant__
+/// parameter, which the tensormap proxy sees without one): the thread may
+/// use the map at `tensorMap` with TMA.
+extern "C" void __nautilus_emu_tensormap_acquire(const void *tensorMap) {
+  currentBlock->current->acquiredTensorMaps.push_back(tensorMap);
+}
+
+/// wgmma.fence: the warpgroup's registers may go to the next wgmma.
+extern "C" void __nautilus_emu_wgmma_fence() {
+  currentBlock->current->wgmmaFenced = true;
+}
+
 /// The tensor map at `address`, or null (with the launch failed) if it is
-/// not one that encodeTiledTensorMap built.
+/// not one that encodeTiledTensorMap built, or one the thread has not
+/// acquired for the tensormap proxy.
 static const TiledTensorMap *tensorMapAt(const void *address,
                                          const char *instruction) {
   BlockState &b = *currentBlock;
@@ -39,6 +52,15 @@ static const TiledTensorMap *tensorMapAt(const void *address,
     b.launch->fail(std::string(instruction) + " by " + threadName(b) +
                    ": the tensor map operand was not built by "
                    "nautilus::emu::encodeTiledTensorMap");
+    return nullptr;
+  }
+  const auto &acquired = b.current->acquiredTensorMaps;
+  if (std::find(acquired.begin(), acquired.end(), address) == acquired.end()) {
+    b.launch->fail(std::string(instruction) + " by " + threadName(b) +
+                   ": the tensor map it uses was not acquired for the "
+                   "tensormap proxy (fence.proxy.tensormap::generic.acquire "
+                   "after the host wrote it to global memory, or pass it as "
+                   "a __grid_constant__ parameter)");
     return nullptr;
   }
   return map;
@@ -336,6 +358,13 @@ extern "C" void __nautilus_emu_wgmma(int32_t type, int32_t n,
                                      uint32_t *accumulator, int32_t scaleD,
                                      int32_t flags) {
   BlockState &b = *currentBlock;
+  if (!b.current->wgmmaFenced) {
+    b.launch->fail("wgmma.mma_async by " + threadName(b) +
+                   ": no wgmma.fence since the warpgroup's registers were "
+                   "last accessed (the kernel's start, or a wgmma.wait_group "
+                   "0): the PTX ISA requires one before the wgmma");
+    return;
+  }
   uint32_t k = type == WgmmaTF32 ? 8 : 16;
   uint32_t thread = linearTid(b) % 128, lane = thread % 32;
   uint32_t rows[2] = {16 * (thread / 32) + lane / 4, 16 * (thread / 32) + lane / 4 + 8};
