@@ -322,6 +322,7 @@ extern "C" void __nautilus_emu_wgmma_wait(int32_t pending) {
   uint32_t done = t.wgmmaCommits > keep ? t.wgmmaCommits - keep : 0;
   if (keep == 0) // the accumulators are the thread's to read and rewrite
     t.wgmmaFenced = false;
+  t.wgmmaWaited = std::max(t.wgmmaWaited, done);
   auto behind = [&] {
     uint32_t first = me / 128 * 128;
     uint32_t end = std::min<uint32_t>(first + 128, b.threads);
@@ -370,9 +371,20 @@ extern "C" uint32_t __nautilus_emu_vote(int32_t mode, uint32_t mask,
                         mask, predicate & 1, 0, 0);
 }
 
+void nautilus::emu::detail::checkThreadEnd(BlockState &b) {
+  const EmulatedThread &t = *b.current;
+  if (t.wgmmaCommits > t.wgmmaWaited)
+    b.launch->fail("wgmma by " + threadName(b) + ": the thread ended with " +
+                   std::to_string(t.wgmmaCommits - t.wgmmaWaited) +
+                   " committed wgmma group(s) no wgmma.wait_group completed: "
+                   "their accumulators were read, if at all, before they "
+                   "landed");
+}
+
 void nautilus::emu::detail::fiberMain() {
   BlockState &b = *currentBlock;
   b.entry(b.args);
+  checkThreadEnd(b);
   b.current->done = true;
   ++b.progress;
   // Returning resumes uc_link: the block's scheduler.

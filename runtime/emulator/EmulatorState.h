@@ -130,6 +130,9 @@ struct EmulatedThread {
   /// The wgmma operations the thread issued, and the groups it committed
   /// (its warpgroup's, WarpgroupWgmma).
   uint32_t wgmmaIssued = 0, wgmmaCommits = 0;
+  /// The committed groups its waits have completed (a thread that ends
+  /// with fewer read accumulators no wait made final).
+  uint32_t wgmmaWaited = 0;
   /// How many fence.proxy.async the thread has executed (its shared-memory
   /// stores before the latest are visible to the async proxy: wgmma, TMA),
   /// its own epoch at each, and its clock at the latest (stores ordered
@@ -368,6 +371,10 @@ float halfToFloat(uint16_t bits, bool bf16);
 
 /// The body of a thread's fibre: runs the kernel for `currentBlock->current`.
 void fiberMain();
+/// At a thread's end: wgmma groups it committed and never waited for fail
+/// the launch (their results land at the wait; reading them earlier reads
+/// what the GPU has not written).
+void checkThreadEnd(BlockState &b);
 
 /// Completes every warp collective (shuffle, vote, ldmatrix, mma) whose
 /// member lanes are all waiting in it. Returns whether any lane was

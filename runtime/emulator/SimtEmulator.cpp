@@ -283,7 +283,7 @@ void startBlock(BlockState &block, std::vector<EmulatedThread> &fibres,
   for (EmulatedThread &t : fibres) {
     t.openGroup.clear();
     t.groups.clear();
-    t.wgmmaIssued = t.wgmmaCommits = 0;
+    t.wgmmaIssued = t.wgmmaCommits = t.wgmmaWaited = 0;
     t.bulkReads.clear();
     t.proxyFences = 0;
     t.acquiredTensorMaps.clear();
@@ -315,6 +315,7 @@ void runThreadsInTurn(BlockState &block, std::vector<EmulatedThread> &fibres) {
     EmulatedThread &t = fibres[i];
     block.current = &t;
     block.entry(block.args);
+    checkThreadEnd(block);
     settlePendingWrites(block, t);
   }
 }
