@@ -82,7 +82,8 @@ Extents extentsOf(z3::context &ctx, const GridModel &grid) {
 /// is one to one exactly when the map from decompositions to tile
 /// coordinates is.
 struct ProgramDigits {
-  std::vector<z3::expr> coords;
+  std::vector<z3::expr> digits; // the decomposition's variables
+  std::vector<z3::expr> coords; // the tile they take
   z3::expr valid;
 };
 
@@ -90,12 +91,13 @@ ProgramDigits digitsOf(z3::context &ctx, const GridModel &grid,
                        const std::vector<z3::expr> &tiles,
                        const std::string &prefix) {
   size_t rank = tiles.size();
-  ProgramDigits out{{}, ctx.bool_val(true)};
+  ProgramDigits out{{}, {}, ctx.bool_val(true)};
   bool grouped = grid.groupM > 1 && rank >= 2;
   size_t rowMajorDims = grouped ? rank - 2 : rank;
   for (size_t d = 0; d < rowMajorDims; ++d) {
     z3::expr c = var(ctx, prefix + "tile" + std::to_string(d));
     out.valid = out.valid && z3::ult(c, tiles[d]);
+    out.digits.push_back(c);
     out.coords.push_back(c);
   }
   if (!grouped)
@@ -103,16 +105,17 @@ ProgramDigits digitsOf(z3::context &ctx, const GridModel &grid,
   z3::expr rows = tiles[rank - 2], columns = tiles[rank - 1];
   z3::expr group = num(ctx, grid.groupM);
   z3::expr g = var(ctx, prefix + "row group");
-  z3::expr c = var(ctx, prefix + "column"), rr = var(ctx, prefix + "row in group");
+  z3::expr c = var(ctx, prefix + "column"),
+           rr = var(ctx, prefix + "row in group");
   z3::expr firstRow = g * group;
   z3::expr left = rows - firstRow;
   z3::expr groupRows = z3::ite(z3::ult(left, group), left, group);
   out.valid = out.valid &&
               z3::ult(g, z3::udiv(rows + group - num(ctx, 1), group)) &&
               z3::ult(c, columns) && z3::ult(rr, groupRows);
+  out.digits.insert(out.digits.end(), {g, c, rr});
   out.coords.push_back(firstRow + rr);
   out.coords.push_back(c);
-  // The decomposition itself is the distinct value: (leading, g, c, rr).
   return out;
 }
 
@@ -120,7 +123,8 @@ std::string gridName(const ProgramModel &model) {
   const GridModel &g = *model.grid;
   std::string dims;
   for (size_t d = 0; d < g.tile.size(); ++d)
-    dims += (d ? ", " : "") + g.extentNames[d] + "/" + std::to_string(g.tile[d]);
+    dims +=
+        (d ? ", " : "") + g.extentNames[d] + "/" + std::to_string(g.tile[d]);
   std::string out = "@" + model.name + ": the grid [" + dims + "]";
   if (g.groupM > 1)
     out += " in groups of " + std::to_string(g.groupM) + " rows of tiles";
@@ -142,21 +146,8 @@ void proveGrid(Prover &prover, const ProgramModel &model, const Extents &ex,
     same = same && a.coords[d] == b.coords[d];
   }
   z3::expr distinct = ctx.bool_val(false);
-  // The decompositions' variables (they differ in some).
-  auto vars = [&](const std::string &prefix) {
-    std::vector<z3::expr> out;
-    size_t rank = ex.tiles.size();
-    bool grouped = grid.groupM > 1 && rank >= 2;
-    for (size_t d = 0; d < (grouped ? rank - 2 : rank); ++d)
-      out.push_back(var(ctx, prefix + "tile" + std::to_string(d)));
-    if (grouped)
-      for (const char *name : {"row group", "column", "row in group"})
-        out.push_back(var(ctx, prefix + name));
-    return out;
-  };
-  std::vector<z3::expr> da = vars(""), db = vars("other ");
-  for (size_t i = 0; i < da.size(); ++i)
-    distinct = distinct || da[i] != db[i];
+  for (size_t i = 0; i < a.digits.size(); ++i)
+    distinct = distinct || a.digits[i] != b.digits[i];
   z3::expr violation =
       ex.allowed && a.valid && (outside || (b.valid && distinct && same));
   findings.push_back(prover.prove(
@@ -166,8 +157,8 @@ void proveGrid(Prover &prover, const ProgramModel &model, const Extents &ex,
         if (m.eval(outside, true).is_true())
           return prefix + "a program takes tile " + describeTuple(m, a.coords) +
                  ", outside the grid " + describeTuple(m, ex.tiles);
-        return prefix + "two programs " + describeTuple(m, da) + " and " +
-               describeTuple(m, db) + " take tile " +
+        return prefix + "two programs " + describeTuple(m, a.digits) + " and " +
+               describeTuple(m, b.digits) + " take tile " +
                describeTuple(m, a.coords);
       }));
 }
@@ -183,13 +174,12 @@ void provePersistent(Prover &prover, const ProgramModel &model,
   z3::expr tiles = ctx.int_const("tiles");
   z3::expr mp = ctx.int_const("multiprocessors");
   z3::expr programs = ctx.int_const("programs");
-  z3::expr defs = tiles >= 1 && mp >= 1 &&
-                  programs == z3::ite(tiles < mp, tiles, mp);
+  z3::expr defs =
+      tiles >= 1 && mp >= 1 && programs == z3::ite(tiles < mp, tiles, mp);
   // Block b runs count(b) = ceil((tiles - b) / programs) iterations.
   auto countOf = [&](const z3::expr &b, const std::string &name) {
     z3::expr c = ctx.int_const(name.c_str());
-    defs = defs && c * programs >= tiles - b &&
-           (c - 1) * programs < tiles - b;
+    defs = defs && c * programs >= tiles - b && (c - 1) * programs < tiles - b;
     return c;
   };
   auto takes = [&](const z3::expr &b, const z3::expr &i, const z3::expr &c) {
@@ -207,7 +197,8 @@ void provePersistent(Prover &prover, const ProgramModel &model,
   // Tile t's taker would be block t % programs at iteration t / programs:
   // it must run that iteration.
   z3::expr t = ctx.int_const("tile");
-  z3::expr tb = ctx.int_const("taker block"), ti = ctx.int_const("taker iteration");
+  z3::expr tb = ctx.int_const("taker block"),
+           ti = ctx.int_const("taker iteration");
   z3::expr tc = countOf(tb, "taker count");
   defs = defs && t == tb + ti * stride && tb >= 0 && tb < stride && ti >= 0;
   z3::expr missed = t >= 0 && t < tiles && !takes(tb, ti, tc);
@@ -216,21 +207,21 @@ void provePersistent(Prover &prover, const ProgramModel &model,
       "@" + model.name + ": persistent programs over the grid's tiles",
       defs && (past || twice || missed), [&](const z3::model &m) {
         std::string prefix =
-            "tiles=" + m.eval(tiles, true).to_string() + ", multiprocessors=" +
-            m.eval(mp, true).to_string() + ": ";
+            "tiles=" + m.eval(tiles, true).to_string() +
+            ", multiprocessors=" + m.eval(mp, true).to_string() + ": ";
         if (m.eval(missed, true).is_true())
           return prefix + "tile " + m.eval(t, true).to_string() +
                  " is taken by no program";
         return prefix + "block " + m.eval(b, true).to_string() +
-               " at iteration " + m.eval(i, true).to_string() +
-               " takes tile " + m.eval(tile, true).to_string() +
+               " at iteration " + m.eval(i, true).to_string() + " takes tile " +
+               m.eval(tile, true).to_string() +
                (m.eval(past, true).is_true() ? ", past the last"
                                              : ", which another takes too");
       }));
 }
 
-void proveElements(Prover &prover, const ProgramModel &model,
-                   const Extents &ex, std::vector<Finding> &findings) {
+void proveElements(Prover &prover, const ProgramModel &model, const Extents &ex,
+                   std::vector<Finding> &findings) {
   z3::context &ctx = prover.context();
   const GridModel &grid = *model.grid;
   for (size_t d = 0; d < grid.tile.size(); ++d) {
@@ -246,8 +237,8 @@ void proveElements(Prover &prover, const ProgramModel &model,
     };
     z3::expr x = c * step + p, x2 = c2 * step + p2;
     z3::expr outside = writes(c, p) && z3::uge(x, e);
-    z3::expr twice = writes(c, p) && writes(c2, p2) && (c != c2 || p != p2) &&
-                     x == x2;
+    z3::expr twice =
+        writes(c, p) && writes(c2, p2) && (c != c2 || p != p2) && x == x2;
     z3::expr element = var(ctx, "element");
     z3::expr missed = z3::ult(element, e) &&
                       !writes(z3::udiv(element, step), z3::urem(element, step));
@@ -278,8 +269,8 @@ void proveSplit(Prover &prover, const ProgramModel &model,
                 std::vector<Finding> &findings) {
   z3::context &ctx = prover.context();
   const SplitModel &split = *model.split;
-  z3::expr e = split.extent ? num(ctx, *split.extent)
-                            : var(ctx, split.extentName);
+  z3::expr e =
+      split.extent ? num(ctx, *split.extent) : var(ctx, split.extentName);
   z3::expr chunk = num(ctx, split.chunk);
   z3::expr splits = num(ctx, split.splits);
   z3::expr k = var(ctx, "index");
@@ -287,21 +278,19 @@ void proveSplit(Prover &prover, const ProgramModel &model,
   z3::expr c = z3::udiv(k, chunk);
   z3::expr missed = z3::ult(k, e) && z3::uge(c, splits);
   z3::expr uncombined = num(ctx, split.combined) != splits;
-  z3::expr allowed = split.extent ? ctx.bool_val(true)
-                                  : z3::ule(e, num(ctx, 1 << 22));
+  z3::expr allowed =
+      split.extent ? ctx.bool_val(true) : z3::ule(e, num(ctx, 1 << 22));
   findings.push_back(prover.prove(
       "coverage.split",
-      "@" + model.name + ": " + std::to_string(split.splits) +
-          " chunks of " + std::to_string(split.chunk) + " along " +
-          split.extentName,
+      "@" + model.name + ": " + std::to_string(split.splits) + " chunks of " +
+          std::to_string(split.chunk) + " along " + split.extentName,
       allowed && (missed || uncombined), [&](const z3::model &m) {
         if (m.eval(uncombined, true).is_true())
           return "the combining program adds " +
                  std::to_string(split.combined) + " of the " +
                  std::to_string(split.splits) + " chunks";
         return split.extentName + "=" + std::to_string(valueOf(m, e)) +
-               ": index " + std::to_string(valueOf(m, k)) +
-               " lies in no chunk";
+               ": index " + std::to_string(valueOf(m, k)) + " lies in no chunk";
       }));
 }
 

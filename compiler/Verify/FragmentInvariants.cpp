@@ -5,7 +5,7 @@
 // fragment the PTX ISA says mma.sync m16n8k16 takes there:
 //
 //  1. The copies store logical element (row, column) of the stored tile at
-//     `storedOffset(writer swizzle, row, column bytes)`.
+//     `storedOffset(the stage's swizzle, row, column bytes)`.
 //  2. Lane l of ldmatrix gives the address of row l % 8 of matrix l / 8:
 //     the matrix's origin (ldmatrixMatrixLayout, as the lowering addresses
 //     it) plus l % 8 along the stored rows, through the reader's swizzle.
@@ -16,7 +16,7 @@
 //     are b0 and b1 of its n-th 8-column tile.
 //
 // For every thread, matrix, half and warp tile origin (multiples of 16 in
-// the stage), the element read back (the inverse of the writer's swizzle
+// the stage), the element read back (the inverse of the stage's swizzle
 // at the byte read) must be the one the fragment layout
 // (mmaOperandALayout / mmaOperandBLayout) places in that register. Both
 // fragments are taken at the same K origin, so both operands of an mma
@@ -36,9 +36,9 @@ struct Symbols {
 };
 
 /// The logical (M/N row, K) element ldmatrix gives (thread, matrix, half).
-std::pair<z3::expr, z3::expr> delivered(z3::context &ctx,
-                                        const FragmentLoad &f,
-                                        const Symbols &s, int64_t elementBytes) {
+std::pair<z3::expr, z3::expr> delivered(z3::context &ctx, const FragmentLoad &f,
+                                        const StageLayout &stage,
+                                        const Symbols &s) {
   z3::expr four = constant(ctx, 4), eight = constant(ctx, 8);
   z3::expr quad = z3::urem(s.thread, four), group = z3::udiv(s.thread, four);
   // The lane whose address gives the row read, and the element of it.
@@ -51,18 +51,17 @@ std::pair<z3::expr, z3::expr> delivered(z3::context &ctx,
   z3::expr mn = s.rowBase + origin[0], k = s.kBase + origin[1];
   z3::expr storedRow = (f.kInnermost ? mn : k) + inMatrix;
   z3::expr column = f.kInnermost ? k : mn;
-  z3::expr eb = constant(ctx, elementBytes);
-  z3::expr address =
-      storedOffset(ctx, f.reader, f.rowBytes, storedRow, column * eb) +
-      element * eb;
-  auto [row, byte] = logicalByte(ctx, f.writer, f.rowBytes, address);
+  z3::expr eb = constant(ctx, stage.elementBytes);
+  z3::expr address = storedOffset(ctx, f.readerSwizzle, stage.rowBytes,
+                                  storedRow, column * eb) +
+                     element * eb;
+  auto [row, byte] = logicalByte(ctx, stage.swizzle, stage.rowBytes, address);
   z3::expr at = z3::udiv(byte, eb);
   return f.kInnermost ? std::make_pair(row, at) : std::make_pair(at, row);
 }
 
 /// The (M/N row, K) element the fragment layout places there.
-std::pair<z3::expr, z3::expr> required(z3::context &ctx,
-                                       const FragmentLoad &f,
+std::pair<z3::expr, z3::expr> required(z3::context &ctx, const FragmentLoad &f,
                                        const Symbols &s) {
   z3::expr two = constant(ctx, 2);
   if (f.isLhs) {
@@ -71,10 +70,10 @@ std::pair<z3::expr, z3::expr> required(z3::context &ctx,
         {{"register", s.half + s.matrix * two}, {"lane", s.thread}});
     return {s.rowBase + rk[0], s.kBase + rk[1]};
   }
-  std::vector<z3::expr> kn = applyLayout(
-      ctx, layout::mmaOperandBLayout(),
-      {{"register", s.half + z3::urem(s.matrix, two) * two},
-       {"lane", s.thread}});
+  std::vector<z3::expr> kn =
+      applyLayout(ctx, layout::mmaOperandBLayout(),
+                  {{"register", s.half + z3::urem(s.matrix, two) * two},
+                   {"lane", s.thread}});
   return {s.rowBase + kn[1] + z3::udiv(s.matrix, two) * constant(ctx, 8),
           s.kBase + kn[0]};
 }
@@ -94,10 +93,10 @@ void verify::proveFragments(Prover &prover, const ProgramModel &model,
     Symbols s{variable(ctx, "thread"), variable(ctx, "matrix"),
               variable(ctx, "half"), variable(ctx, "row origin"),
               variable(ctx, "k origin")};
-    int64_t mnRows = f.kInnermost ? stage->rows
-                                  : stage->rowBytes / stage->elementBytes;
-    int64_t kRows = f.kInnermost ? stage->rowBytes / stage->elementBytes
-                                 : stage->rows;
+    int64_t mnRows =
+        f.kInnermost ? stage->rows : stage->rowBytes / stage->elementBytes;
+    int64_t kRows =
+        f.kInnermost ? stage->rowBytes / stage->elementBytes : stage->rows;
     // A warp's tile starts at a multiple of 16 rows (8 for an rhs one n
     // tile wide) and of 16 along K.
     int64_t rowAlign = f.twoMatrices ? 8 : 16, sixteen = 16;
@@ -109,7 +108,7 @@ void verify::proveFragments(Prover &prover, const ProgramModel &model,
         z3::ult(s.rowBase, constant(ctx, mnRows)) &&
         z3::urem(s.kBase, constant(ctx, sixteen)) == constant(ctx, 0) &&
         z3::ult(s.kBase, constant(ctx, kRows));
-    auto got = delivered(ctx, f, s, stage->elementBytes);
+    auto got = delivered(ctx, f, *stage, s);
     auto want = required(ctx, f, s);
     std::string subject = "@" + model.name + ": the " +
                           (f.isLhs ? std::string("lhs (A)") : "rhs (B)") +

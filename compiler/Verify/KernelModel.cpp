@@ -39,7 +39,7 @@ StageLayout mmaSyncStage(const char *operand, bool kInnermost, int64_t rowTile,
 /// The TMA boxes of a wgmma operand's stage (WgmmaPlan): rows of the
 /// swizzle's bytes.
 StageLayout wgmmaStage(const char *operand, const WgmmaOperandPlan &plan,
-                       const WgmmaPlan &whole) {
+                       const WgmmaPlan &whole, int64_t stages) {
   StageLayout stage;
   stage.operand = operand;
   stage.rowBytes = whole.swizzleBytes;
@@ -48,7 +48,7 @@ StageLayout wgmmaStage(const char *operand, const WgmmaOperandPlan &plan,
       layout::SharedSwizzle::forRows(stage.rowBytes, whole.swizzleBytes);
   stage.offset = plan.stageOffset;
   stage.bytes = plan.stageBytes;
-  stage.count = whole.stageBytes ? whole.barrierOffset / whole.stageBytes : 1;
+  stage.count = stages;
   stage.stride = whole.stageBytes;
   return stage;
 }
@@ -71,16 +71,18 @@ void addTensorCoreModel(tile::ProgramOp program, tile::ContractOp contract,
   int64_t elementBytes =
       contract.getOperandElementType().getIntOrFloatBitWidth() / 8;
   model.pipeline = tile::pipelineProtocol(mma);
-  if (mma.getInstr() == "wgmma") {
+  model.wgmma = mma.getInstr() == "wgmma";
+  if (model.wgmma) {
     WgmmaPlan plan = planWgmma(contract, schedule);
-    model.stages.push_back(wgmmaStage("lhs", plan.lhs, plan));
-    model.stages.push_back(wgmmaStage("rhs", plan.rhs, plan));
+    model.stages.push_back(wgmmaStage("lhs", plan.lhs, plan, mma.getStages()));
+    model.stages.push_back(wgmmaStage("rhs", plan.rhs, plan, mma.getStages()));
     model.sharedBytes = plan.barrierOffset;
     return;
   }
-  for (auto [side, fragment] : {std::make_pair(0u, "A"), std::make_pair(1u, "B")}) {
-    layout::LinearLayout l = side == 0 ? layout::mmaOperandALayout()
-                                       : layout::mmaOperandBLayout();
+  for (auto [side, fragment] :
+       {std::make_pair(0u, "A"), std::make_pair(1u, "B")}) {
+    layout::LinearLayout l =
+        side == 0 ? layout::mmaOperandALayout() : layout::mmaOperandBLayout();
     model.layouts.push_back({std::string("the mma.sync ") + fragment +
                                  " fragment (PTX ISA, m16n8k16)",
                              l});
@@ -88,10 +90,9 @@ void addTensorCoreModel(tile::ProgramOp program, tile::ContractOp contract,
   int64_t offset = 0;
   for (unsigned side = 0; side < 2; ++side) {
     bool kInnermost = kInnermostOf(contract, side, rank);
-    StageLayout stage =
-        mmaSyncStage(side == 0 ? "lhs" : "rhs", kInnermost,
-                     side == 0 ? tileM : tileN, mma.getTileK(), elementBytes,
-                     mma);
+    StageLayout stage = mmaSyncStage(side == 0 ? "lhs" : "rhs", kInnermost,
+                                     side == 0 ? tileM : tileN, mma.getTileK(),
+                                     elementBytes, mma);
     stage.offset = offset;
     offset += stage.bytes * stage.count;
     model.stages.push_back(stage);
@@ -101,8 +102,7 @@ void addTensorCoreModel(tile::ProgramOp program, tile::ContractOp contract,
     // An rhs one n tile wide per warp reads its two matrices with .x2.
     load.twoMatrices = side == 1 && tileN / mma.getWarps()[1] == 8;
     load.matrices = layout::ldmatrixMatrixLayout(load.isLhs);
-    load.writer = load.reader = stage.swizzle;
-    load.rowBytes = stage.rowBytes;
+    load.readerSwizzle = stage.swizzle;
     model.fragments.push_back(load);
   }
   // What the launch requests (the runtime sizes dynamic shared memory by
@@ -168,8 +168,7 @@ std::optional<SplitModel> splitOf(tile::ProgramOp program,
 
 } // namespace
 
-std::vector<ProgramModel>
-verify::buildKernelModels(ModuleOp module) {
+std::vector<ProgramModel> verify::buildKernelModels(ModuleOp module) {
   std::vector<ProgramModel> models;
   std::string targetName;
   if (auto target = module->getAttrOfType<tile::TargetAttr>(

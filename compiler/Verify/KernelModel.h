@@ -59,14 +59,16 @@ struct StageLayout {
   bool copiedByThreads = false;
 };
 
-/// How an mma.sync operand's fragments come out of its stage by ldmatrix.
+/// How an mma.sync operand's fragments come out of its stage (the
+/// StageLayout of the same operand, which the copies write with its
+/// swizzle) by ldmatrix.
 struct FragmentLoad {
   bool isLhs = true;
   bool kInnermost = true; // stored K-major: ldmatrix without .trans
   bool twoMatrices = false; // ldmatrix.x2 (an rhs one n tile wide)
   layout::LinearLayout matrices; // ldmatrixMatrixLayout
-  layout::SharedSwizzle writer, reader; // the copies' and ldmatrix's
-  int64_t rowBytes = 0;
+  /// The swizzle ldmatrix's addresses are computed with (the stage's).
+  layout::SharedSwizzle readerSwizzle;
 };
 
 /// The program's grid: ceil(extent / tile) programs along each dimension,
@@ -103,6 +105,9 @@ struct SplitModel {
 struct ProgramModel {
   std::string name;
   std::string targetName;
+  /// Its contraction runs on wgmma (operands read asynchronously, from
+  /// shared memory by descriptors; accumulators land at a wait).
+  bool wgmma = false;
   std::vector<DistributedLayout> layouts;
   std::optional<BlockedDistribution> blocked;
   std::vector<StageLayout> stages;

@@ -40,22 +40,18 @@ namedInputs(const LayoutInputs &inputs) {
 }
 
 /// layout.covers, by counting: once layout.in-tile and layout.injective
-/// are proved (the last two findings), the `inputs` land on distinct
-/// elements of the tile, so as many inputs as `elements` reach every one.
-/// Otherwise an element no input reaches is found by enumerating the
-/// layout (`mark` sets the elements reached; `name` names one).
-Finding provedByCounting(const std::string &subject,
-                         const std::vector<Finding> &findings, int64_t inputs,
-                         int64_t elements,
+/// are proved (`oneToOne`), the `inputs` land on distinct elements of the
+/// tile, so as many inputs as `elements` reach every one. Otherwise an
+/// element no input reaches is found by enumerating the layout (`mark`
+/// sets the elements reached; `name` names one).
+Finding provedByCounting(const std::string &subject, bool oneToOne,
+                         int64_t inputs, int64_t elements,
                          const std::function<void(std::vector<char> &)> &mark,
                          const std::function<std::string(int64_t)> &name) {
   auto start = std::chrono::steady_clock::now();
   Finding f;
   f.invariant = "layout.covers";
   f.subject = subject;
-  size_t n = findings.size();
-  bool oneToOne = n >= 2 && findings[n - 1].verdict == Verdict::Proved &&
-                  findings[n - 2].verdict == Verdict::Proved;
   if (oneToOne && inputs == elements) {
     f.verdict = Verdict::Proved;
   } else if (elements <= (int64_t(1) << 22)) {
@@ -68,15 +64,14 @@ Finding provedByCounting(const std::string &subject,
       f.verdict = Verdict::Refuted;
       f.detail = "element " + name(missed - reached.begin()) +
                  " is held by no thread (" + std::to_string(inputs) +
-                 " holder slots for " + std::to_string(elements) +
-                 " elements)";
+                 " holder slots for " + std::to_string(elements) + " elements)";
     }
   } else {
     f.detail = "too many elements to enumerate, and not proved one to one";
   }
-  f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                            start)
-                  .count();
+  f.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   return f;
 }
 
@@ -91,12 +86,12 @@ void proveLinearLayout(Prover &prover, const std::string &subject,
   z3::expr outside = ctx.bool_val(false);
   for (size_t d = 0; d < dims.size(); ++d)
     outside = outside || z3::uge(outA[d], constant(ctx, dims[d].size));
-  findings.push_back(prover.prove(
-      "layout.in-tile", subject, a.inRange && outside,
-      [&](const z3::model &m) {
+  Finding inTile = prover.prove(
+      "layout.in-tile", subject, a.inRange && outside, [&](const z3::model &m) {
         return describeValues(m, namedInputs(a)) + " holds element " +
                describeTuple(m, outA) + ", outside the tile";
-      }));
+      });
+  findings.push_back(inTile);
 
   LayoutInputs b = layoutInputs(ctx, l, "other ");
   std::vector<z3::expr> outB = applyLayout(ctx, l, b.values);
@@ -105,7 +100,7 @@ void proveLinearLayout(Prover &prover, const std::string &subject,
     distinct = distinct || e != b.values.at(name);
   for (size_t d = 0; d < dims.size(); ++d)
     same = same && outA[d] == outB[d];
-  findings.push_back(prover.prove(
+  Finding injective = prover.prove(
       "layout.injective", subject, a.inRange && b.inRange && distinct && same,
       [&](const z3::model &m) {
         std::vector<std::pair<std::string, z3::expr>> other;
@@ -114,12 +109,16 @@ void proveLinearLayout(Prover &prover, const std::string &subject,
         return describeValues(m, namedInputs(a)) + " and " +
                describeValues(m, other) + " both hold element " +
                describeTuple(m, outA);
-      }));
+      });
+  findings.push_back(injective);
 
   int64_t inputs = int64_t(1) << l.getTotalInBits();
   int64_t elements = int64_t(1) << l.getTotalOutBits();
   findings.push_back(provedByCounting(
-      subject, findings, inputs, elements, [&](std::vector<char> &reached) {
+      subject,
+      inTile.verdict == Verdict::Proved && injective.verdict == Verdict::Proved,
+      inputs, elements,
+      [&](std::vector<char> &reached) {
         // Every input's element (row-major), the inputs in bit order.
         std::vector<std::pair<llvm::StringRef, int32_t>> in;
         for (const auto &dim : l.getInDims())
@@ -127,7 +126,8 @@ void proveLinearLayout(Prover &prover, const std::string &subject,
         for (int64_t index = 0; index < inputs; ++index) {
           int64_t rest = index;
           for (auto [i, dim] : llvm::enumerate(l.getInDims())) {
-            in[i].second = int32_t(rest & ((int64_t(1) << dim.bases.size()) - 1));
+            in[i].second =
+                int32_t(rest & ((int64_t(1) << dim.bases.size()) - 1));
             rest >>= dim.bases.size();
           }
           int64_t flat = 0;
@@ -136,10 +136,12 @@ void proveLinearLayout(Prover &prover, const std::string &subject,
             flat = flat * dim.size + (out[d] % dim.size);
           reached[flat] = 1;
         }
-      }, [&](int64_t flat) {
+      },
+      [&](int64_t flat) {
         std::string at;
         for (size_t d = dims.size(); d-- > 0;) {
-          at = std::to_string(flat % dims[d].size) + (at.empty() ? "" : ", ") + at;
+          at = std::to_string(flat % dims[d].size) + (at.empty() ? "" : ", ") +
+               at;
           flat /= dims[d].size;
         }
         return "(" + at + ")";
@@ -163,7 +165,8 @@ void proveBlocked(Prover &prover, const std::string &subject,
   for (int64_t extent : b.shape)
     positions *= extent;
   z3::expr t = variable(ctx, "thread"), e = variable(ctx, "element");
-  z3::expr t2 = variable(ctx, "other thread"), e2 = variable(ctx, "other element");
+  z3::expr t2 = variable(ctx, "other thread"),
+           e2 = variable(ctx, "other element");
   auto valid = [&](const z3::expr &th, const z3::expr &el) {
     return z3::ult(th, constant(ctx, b.holders)) &&
            z3::ult(el, constant(ctx, b.perHolder));
@@ -173,13 +176,15 @@ void proveBlocked(Prover &prover, const std::string &subject,
   auto holder = [&](const z3::model &m) {
     return describeValues(m, {{"thread", t}, {"element", e}});
   };
-  findings.push_back(prover.prove(
-      "layout.in-tile", subject, valid(t, e) && z3::uge(p, total),
-      [&](const z3::model &m) {
-        return holder(m) + " sits at position " +
-               std::to_string(valueOf(m, p)) + ", outside the tile";
-      }));
-  findings.push_back(prover.prove(
+  Finding inTile =
+      prover.prove("layout.in-tile", subject, valid(t, e) && z3::uge(p, total),
+                   [&](const z3::model &m) {
+                     return holder(m) + " sits at position " +
+                            std::to_string(valueOf(m, p)) +
+                            ", outside the tile";
+                   });
+  findings.push_back(inTile);
+  Finding injective = prover.prove(
       "layout.injective", subject,
       valid(t, e) && valid(t2, e2) && (t != t2 || e != e2) &&
           p == blockedPosition(ctx, b, t2, e2),
@@ -187,9 +192,12 @@ void proveBlocked(Prover &prover, const std::string &subject,
         return holder(m) + " and " +
                describeValues(m, {{"thread", t2}, {"element", e2}}) +
                " share position " + std::to_string(valueOf(m, p));
-      }));
+      });
+  findings.push_back(injective);
   findings.push_back(provedByCounting(
-      subject, findings, b.holders * b.perHolder, positions,
+      subject,
+      inTile.verdict == Verdict::Proved && injective.verdict == Verdict::Proved,
+      b.holders * b.perHolder, positions,
       [&](std::vector<char> &reached) {
         for (int64_t t = 0; t < b.holders; ++t)
           for (int64_t e = 0; e < b.perHolder; ++e) {
@@ -206,9 +214,9 @@ void proveBlocked(Prover &prover, const std::string &subject,
 void verify::proveLayouts(Prover &prover, const ProgramModel &model,
                           std::vector<Finding> &findings) {
   for (const DistributedLayout &d : model.layouts)
-    proveLinearLayout(prover,
-                      "@" + model.name + ": " + d.what + " " + shapeOf(d.layout),
-                      d.layout, findings);
+    proveLinearLayout(
+        prover, "@" + model.name + ": " + d.what + " " + shapeOf(d.layout),
+        d.layout, findings);
   if (model.blocked) {
     std::string shape;
     for (int64_t extent : model.blocked->shape)

@@ -91,8 +91,8 @@ const std::vector<MutationRule> &rules() {
         "ldmatrix reads a stage with another swizzle than its copies wrote"},
        [](ProgramModel &m) {
          for (FragmentLoad &f : m.fragments)
-           if (f.writer.maxPhase > 1) {
-             f.reader = layout::SharedSwizzle();
+           if (f.readerSwizzle.maxPhase > 1) {
+             f.readerSwizzle = layout::SharedSwizzle();
              return true;
            }
          return false;
@@ -119,8 +119,8 @@ const std::vector<MutationRule> &rules() {
       {{"wgmma-read-before-wait",
         "the epilogue reads the accumulators with a wgmma group in flight"},
        [](ProgramModel &m) {
-         if (!m.pipeline || m.stages.empty() || !m.fragments.empty())
-           return false; // wgmma programs have stages and no ldmatrix
+         if (!m.pipeline || !m.wgmma)
+           return false;
          m.pipeline->epilogueWait = 1;
          return true;
        }},

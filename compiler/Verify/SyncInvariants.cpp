@@ -141,11 +141,10 @@ void verify::proveSync(Prover &prover, const ProgramModel &model,
   if (!model.pipeline)
     return;
   const tile::PipelineProtocol &p = *model.pipeline;
-  bool wgmma = model.fragments.empty();
   if (p.kind == tile::PipelineProtocol::Kind::CopyRing)
-    proveCopyRing(prover, model, p, wgmma, findings);
+    proveCopyRing(prover, model, p, model.wgmma, findings);
   else
     proveProducerConsumer(prover, model, p, findings);
-  if (wgmma)
+  if (model.wgmma)
     proveEpilogue(prover, model, p, findings);
 }

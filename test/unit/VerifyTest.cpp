@@ -88,8 +88,7 @@ TEST_F(VerifyTest, LdmatrixFragmentsAreThePtxOnes) {
   FragmentLoad load;
   load.isLhs = true;
   load.matrices = layout::ldmatrixMatrixLayout(true);
-  load.writer = load.reader = stage.swizzle;
-  load.rowBytes = 128;
+  load.readerSwizzle = stage.swizzle;
   m.fragments.push_back(load);
   Prover prover;
   std::vector<Finding> findings;
