@@ -32,7 +32,9 @@ extern "C" uint32_t __nautilus_emu_elect(uint32_t mask) {
 /// parameter, which the tensormap proxy sees without one): the thread may
 /// use the map at `tensorMap` with TMA.
 extern "C" void __nautilus_emu_tensormap_acquire(const void *tensorMap) {
-  currentBlock->current->acquiredTensorMaps.push_back(tensorMap);
+  auto &acquired = currentBlock->current->acquiredTensorMaps;
+  if (std::find(acquired.begin(), acquired.end(), tensorMap) == acquired.end())
+    acquired.push_back(tensorMap); // once, however often a loop fences it
 }
 
 /// wgmma.fence: the warpgroup's registers may go to the next wgmma.

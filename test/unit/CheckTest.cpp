@@ -19,6 +19,8 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <cmath>
+#include "test/unit/HostTensorUtil.h"
+
 #include <gtest/gtest.h>
 #include <random>
 
@@ -26,13 +28,7 @@ using namespace nautilus;
 
 namespace {
 
-rt::HostTensor tensor(rt::DType t, std::vector<int64_t> shape,
-                      std::vector<double> values) {
-  rt::HostTensor h = rt::HostTensor::zeros(t, shape);
-  for (size_t i = 0; i < values.size(); ++i)
-    h.setFromDouble(i, values[i]);
-  return h;
-}
+using test::tensorOf;
 
 TEST(Compare, UnitInLastPlace) {
   EXPECT_EQ(rt::unitInLastPlace(rt::DType::BF16, 1.0), std::ldexp(1.0, -7));
@@ -46,11 +42,11 @@ TEST(Compare, UnitInLastPlace) {
 }
 
 TEST(Compare, ToleranceIsAUnitAndRelativeToTheScale) {
-  auto reference = tensor(rt::DType::F32, {3}, {1.0, -2.0, 0.0});
+  auto reference = tensorOf(rt::DType::F32, {3}, {1.0, -2.0, 0.0});
   rt::Tolerance tolerance{/*ulps=*/1, /*relative=*/1e-3};
-  auto close = tensor(rt::DType::F32, {3}, {1.0001, -2.0001, 0.0001});
+  auto close = tensorOf(rt::DType::F32, {3}, {1.0001, -2.0001, 0.0001});
   EXPECT_TRUE(rt::compareTensors(close, reference, tolerance).pass());
-  auto far = tensor(rt::DType::F32, {3}, {1.1, -2.0, 0.0});
+  auto far = tensorOf(rt::DType::F32, {3}, {1.1, -2.0, 0.0});
   rt::Comparison c = rt::compareTensors(far, reference, tolerance);
   EXPECT_FALSE(c.elementsPass);
   EXPECT_EQ(c.worst, 0u);

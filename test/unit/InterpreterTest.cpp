@@ -5,6 +5,8 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "test/unit/HostTensorUtil.h"
+
 #include <gtest/gtest.h>
 
 using namespace nautilus;
@@ -29,13 +31,7 @@ struct Compiled {
   }
 };
 
-rt::HostTensor tensor(rt::DType t, std::vector<int64_t> shape,
-                      std::vector<double> values) {
-  rt::HostTensor h = rt::HostTensor::zeros(t, shape);
-  for (size_t i = 0; i < values.size(); ++i)
-    h.setFromDouble(i, values[i]);
-  return h;
-}
+using test::tensorOf;
 
 TEST(Interpreter, MatrixProduct) {
   Compiled c;
@@ -43,8 +39,8 @@ TEST(Interpreter, MatrixProduct) {
                           "{ C[m, n] = sum[k](A[m, k] * B[k, n]) }");
   ASSERT_TRUE(kernel) << c.messages;
   std::vector<rt::HostTensor> in = {
-      tensor(rt::DType::F32, {2, 3}, {1, 2, 3, 4, 5, 6}),
-      tensor(rt::DType::F32, {3, 2}, {7, 8, 9, 10, 11, 12})};
+      tensorOf(rt::DType::F32, {2, 3}, {1, 2, 3, 4, 5, 6}),
+      tensorOf(rt::DType::F32, {3, 2}, {7, 8, 9, 10, 11, 12})};
   std::vector<rt::HostTensor> out;
   ASSERT_EQ(interpretKernel(kernel, {{"M", 2}, {"K", 3}, {"N", 2}}, in, out),
             "");
@@ -61,7 +57,7 @@ TEST(Interpreter, SoftmaxRowsSumToOne) {
       "  L[r] = sum[c](E[r, c])\n  Y[r, c] = E[r, c] / L[r]\n}");
   ASSERT_TRUE(kernel) << c.messages;
   std::vector<rt::HostTensor> in = {
-      tensor(rt::DType::F32, {2, 3}, {1, 2, 3, -1, 0, 1000})};
+      tensorOf(rt::DType::F32, {2, 3}, {1, 2, 3, -1, 0, 1000})};
   std::vector<rt::HostTensor> out;
   ASSERT_EQ(interpretKernel(kernel, {{"R", 2}, {"C", 3}}, in, out), "");
   for (int r = 0; r < 2; ++r) {
@@ -79,8 +75,8 @@ TEST(Interpreter, GatherAndOutOfRangeRead) {
                           "{ Y[t] = W[ids[t]] }");
   ASSERT_TRUE(kernel) << c.messages;
   std::vector<rt::HostTensor> in = {
-      tensor(rt::DType::F32, {3}, {10, 20, 30}),
-      tensor(rt::DType::I32, {2}, {2, 0})};
+      tensorOf(rt::DType::F32, {3}, {10, 20, 30}),
+      tensorOf(rt::DType::I32, {2}, {2, 0})};
   std::vector<rt::HostTensor> out;
   ASSERT_EQ(interpretKernel(kernel, {{"E", 3}, {"T", 2}}, in, out), "");
   EXPECT_EQ(out[0].getAsDouble(0), 30);

@@ -21,6 +21,8 @@
 
 #include <cmath>
 #include <cstdlib>
+#include "test/unit/HostTensorUtil.h"
+
 #include <gtest/gtest.h>
 
 using namespace nautilus;
@@ -259,9 +261,8 @@ TEST(ReferenceCuda, HalfConversionsMatchTheRuntime) {
       std::ldexp(3.0, -140), 3.3895313892515355e38, 3.4e38, 1 + std::ldexp(1.0, -11),
       1 + std::ldexp(3.0, -11), 1 + std::ldexp(1.0, -8), 1 + std::ldexp(3.0, -8),
       INFINITY, -INFINITY, NAN, 0.1, 1e-30, -7.0e-6};
-  rt::HostTensor x = rt::HostTensor::zeros(rt::DType::F64, {int64_t(values.size())});
-  for (size_t i = 0; i < values.size(); ++i)
-    x.setFromDouble(i, values[i]);
+  rt::HostTensor x =
+      test::tensorOf(rt::DType::F64, {int64_t(values.size())}, values);
   std::vector<rt::HostTensor> out;
   ASSERT_EQ(runOnHost("kernel h(X: f64[N]) -> (A: f16[N], B: bf16[N]) {\n"
                       "  A[n] = f16(X[n])\n  B[n] = bf16(X[n])\n}",

@@ -148,11 +148,9 @@ struct TruncateF64ViaRoundToOdd : public OpRewritePattern<arith::TruncFOp> {
     Location loc = op.getLoc();
     Value x = op.getIn();
     Type f32 = widened(op.getType());
-    Type i32 = f32;
+    Type i32 = rewriter.getI32Type();
     if (auto vector = dyn_cast<VectorType>(f32))
-      i32 = vector.clone(rewriter.getI32Type());
-    else
-      i32 = rewriter.getI32Type();
+      i32 = vector.clone(i32);
     auto splat = [&](Type type, Attribute value) -> Value {
       if (auto vector = dyn_cast<VectorType>(type))
         return arith::ConstantOp::create(
