@@ -7,7 +7,6 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Chrono.h"
 
-#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
@@ -31,7 +30,6 @@ llvm::StringMap<CachedAnswer> &answers() {
   static llvm::StringMap<CachedAnswer> cache;
   return cache;
 }
-std::atomic<unsigned> hits{0}, total{0};
 
 /// The proofs on disk, beside the compiled kernels: an entry holds the
 /// verdict, then the counterexample's line, then the whole query (compared
@@ -109,9 +107,6 @@ static std::string canonicalQuery(const std::string &smt2) {
 
 Prover::Prover(unsigned timeoutMs) : timeoutMs(timeoutMs) {}
 
-unsigned Prover::cacheHits() { return hits; }
-unsigned Prover::queries() { return total; }
-
 Finding
 Prover::prove(std::string invariant, std::string subject,
               const z3::expr &violation,
@@ -120,7 +115,6 @@ Prover::prove(std::string invariant, std::string subject,
   Finding finding;
   finding.invariant = std::move(invariant);
   finding.subject = std::move(subject);
-  ++total;
   z3::solver solver(ctx);
   z3::params params(ctx);
   params.set("timeout", timeoutMs);
@@ -138,7 +132,6 @@ Prover::prove(std::string invariant, std::string subject,
     else if ((found = loadAnswer(key)))
       answers()[key] = *found;
     if (found) {
-      ++hits;
       finding.verdict = found->verdict;
       finding.detail = found->detail;
       finding.cached = true;

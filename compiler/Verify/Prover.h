@@ -51,10 +51,6 @@ public:
                 const z3::expr &violation,
                 const std::function<std::string(const z3::model &)> &describe);
 
-  /// Queries answered from the cache, and all queries, so far.
-  static unsigned cacheHits();
-  static unsigned queries();
-
 private:
   z3::context ctx;
   unsigned timeoutMs;

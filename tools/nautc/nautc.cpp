@@ -7,9 +7,12 @@
 //                 [--input NAME=PATH.npy ...] [--seed N] [--save DIR]
 //                 [--check] [--time] [--profile] [--fibre-order ORDER]
 //                 [--kernel-ir PATH.ll]
+//   nautc verify  FILE.tensor [-k KERNEL] --target T [--shape ...]
+//                 [--mutate NAME|list]
 //
 // Exit status: 0 success, 1 an error in the user's input, 2 bad usage,
-// 3 an internal error, 4 results that --check finds wrong.
+// 3 an internal error, 4 results that --check finds wrong, 5 an invariant
+// nautc verify refutes or cannot decide.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Target/Target.h"
