@@ -2,6 +2,7 @@
 #include "compiler/Verify/KernelModel.h"
 
 #include "dialects/Tile/TileOps.h"
+#include "dialects/Tile/Utils/OperandMaps.h"
 #include "dialects/Tile/Utils/ResourceBudget.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
 
@@ -53,14 +54,6 @@ StageLayout wgmmaStage(const char *operand, const WgmmaOperandPlan &plan,
   return stage;
 }
 
-bool kInnermostOf(tile::ContractOp contract, unsigned side, unsigned rank) {
-  if (contract.isComputed(side))
-    return true; // a computed operand is evaluated into a K-major stage
-  AffineMap map = contract.getOperandMap(side);
-  auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
-  return last && last.getPosition() == rank;
-}
-
 void addTensorCoreModel(tile::ProgramOp program, tile::ContractOp contract,
                         ProgramModel &model) {
   tile::ScheduleAttr schedule = program.getSchedule();
@@ -89,7 +82,7 @@ void addTensorCoreModel(tile::ProgramOp program, tile::ContractOp contract,
   }
   int64_t offset = 0;
   for (unsigned side = 0; side < 2; ++side) {
-    bool kInnermost = kInnermostOf(contract, side, rank);
+    bool kInnermost = isKInnermost(contract.getOperandMap(side));
     StageLayout stage = mmaSyncStage(side == 0 ? "lhs" : "rhs", kInnermost,
                                      side == 0 ? tileM : tileN, mma.getTileK(),
                                      elementBytes, mma);

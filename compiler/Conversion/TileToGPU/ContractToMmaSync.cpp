@@ -35,6 +35,7 @@
 #include "dialects/Tile/Utils/AffineExpansion.h"
 #include "compiler/Conversion/TileToGPU/ComputedOperand.h"
 #include "dialects/Tile/Layout/LinearLayout.h"
+#include "dialects/Tile/Utils/OperandMaps.h"
 #include "dialects/Tile/Utils/PipelineProtocol.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -488,9 +489,6 @@ SmallVector<Value, 4> MmaSyncLowering::loadFragment(const Operand &op,
 }
 
 void MmaSyncLowering::setUpOperands(unsigned rank) {
-  auto innermostIsK = [&](AffineMap map) {
-    return cast<AffineDimExpr>(map.getResults().back()).getPosition() == rank;
-  };
   // The stages in dynamic shared memory (requested at launch: a block's
   // static shared memory stops at 48 KiB), the lhs's then the rhs's.
   Value sharedBase = emitDynamicSharedBase(b, loc, context.func);
@@ -504,7 +502,7 @@ void MmaSyncLowering::setUpOperands(unsigned rank) {
     op.rowTile = rowTile;
     op.tileK = tileK;
     op.computed = computed;
-    op.kInnermost = computed || innermostIsK(map);
+    op.kInnermost = computed || isKInnermost(map);
     int64_t elements = stages * rowTile * tileK;
     op.shared = dynamicSharedBuffer(b, loc, sharedBase, sharedOffset, elements,
                                     element);

@@ -1,5 +1,6 @@
 //===- WgmmaPlan.cpp - How a wgmma schedule stages its operands -----------===//
 #include "dialects/Tile/Utils/WgmmaPlan.h"
+#include "dialects/Tile/Utils/OperandMaps.h"
 #include "dialects/Tile/Utils/ResourceBudget.h"
 
 using namespace mlir;
@@ -14,9 +15,7 @@ static WgmmaOperandPlan planOperand(AffineMap map, unsigned rowDim,
   plan.rowTile = rowTile;
   // A computed operand (no map) is stored K-major, with no TMA box.
   plan.computed = !map;
-  plan.kInnermost =
-      !map ||
-      cast<AffineDimExpr>(map.getResults().back()).getPosition() == kDim;
+  plan.kInnermost = isKInnermost(map);
   int64_t inner = swizzleBytes / elementBytes; // a row: 64 f16 for 128 bytes
   for (AffineExpr e : llvm::reverse(map ? map.getResults()
                                         : ArrayRef<AffineExpr>())) {
