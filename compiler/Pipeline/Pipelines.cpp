@@ -456,6 +456,8 @@ rt::LaunchPlan nautilus::extractLaunchPlan(ModuleOp module) {
       // The mma.sync pipeline's stages (ContractToMmaSync.cpp).
       desc.dynamicSharedBytes =
           contractSharedMemoryBytes(contract, program.getSchedule());
+    } else if (int64_t stages = streamSharedMemoryBytes(program)) {
+      desc.dynamicSharedBytes = stages; // a flash kernel's (StreamToMmaSync.cpp)
     }
     plan.programs.push_back(desc);
   }

@@ -1,6 +1,7 @@
 //===- Precision.cpp - What a compiled kernel rounds ----------------------===//
 #include "compiler/Pipeline/Precision.h"
 #include "dialects/Tile/TileOps.h"
+#include "dialects/Tile/Utils/ContractionStream.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -22,21 +23,43 @@ static bool roundsIntermediate(arith::TruncFOp trunc,
   });
 }
 
+/// The operand type a flash kernel rounds its stream's P to (the second
+/// contraction's, StreamToMmaSync.cpp), or null for other programs.
+static Type flashRoundedType(tile::ProgramOp program) {
+  if (!program.getSchedule().getMma())
+    return Type();
+  for (auto stream : program.getBody().getOps<tile::OnlineReduceOp>()) {
+    SmallVector<bool> isLeader;
+    for (unsigned i = 0; i < stream.getNumResults(); ++i)
+      isLeader.push_back(stream.isLeader(i));
+    std::string why;
+    FailureOr<ContractionStream> roles = analyseContractionStream(
+        stream.getBody().front(), isLeader,
+        tileStreamView(stream, program.getRank()), why);
+    if (succeeded(roles) && roles->value)
+      return roles->value->element;
+  }
+  return Type();
+}
+
 std::optional<rt::DType> nautilus::roundedIntermediateType(ModuleOp module) {
   std::optional<rt::DType> narrowest;
+  auto rounds = [&](Type out) {
+    std::optional<rt::DType> dtype = out.isBF16()  ? rt::DType::BF16
+                                     : out.isF16() ? rt::DType::F16
+                                                   : std::optional<rt::DType>();
+    // bf16 keeps fewer bits than f16.
+    if (dtype && (!narrowest || *dtype == rt::DType::BF16))
+      narrowest = dtype;
+  };
   module.walk([&](tile::ProgramOp program) {
     program.walk([&](arith::TruncFOp trunc) {
-      if (!getElementTypeOrSelf(trunc.getIn().getType()).isF32() ||
-          !roundsIntermediate(trunc, program))
-        return;
-      Type out = getElementTypeOrSelf(trunc.getType());
-      std::optional<rt::DType> dtype = out.isBF16()  ? rt::DType::BF16
-                                       : out.isF16() ? rt::DType::F16
-                                                     : std::optional<rt::DType>();
-      // bf16 keeps fewer bits than f16.
-      if (dtype && (!narrowest || *dtype == rt::DType::BF16))
-        narrowest = dtype;
+      if (getElementTypeOrSelf(trunc.getIn().getType()).isF32() &&
+          roundsIntermediate(trunc, program))
+        rounds(getElementTypeOrSelf(trunc.getType()));
     });
+    if (Type flash = flashRoundedType(program))
+      rounds(flash);
   });
   return narrowest;
 }

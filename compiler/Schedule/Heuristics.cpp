@@ -172,6 +172,28 @@ streamSchedule(MLIRContext *ctx, ArrayRef<std::optional<int64_t>> extents,
                                  /*reduceInterleaved=*/false, /*vector=*/1);
 }
 
+/// A stream's schedule on a GPU, one flash kernel (alg-fuse-reductions
+/// streams only what flashStreamRefusal accepts, the output's innermost
+/// extent bound): FlashAttention-2's blocks, 4 warps of 16 query rows
+/// (tile 64 x D), the streamed index in blocks of 64 (`tile_k`), each
+/// block's K and V rows copied into one of 2 stages.
+static tile::ScheduleAttr flashSchedule(MLIRContext *ctx,
+                                        ArrayRef<std::optional<int64_t>> extents,
+                                        const TargetInfo &target) {
+  SmallVector<int64_t> tile(extents.size(), 1);
+  tile.back() = extents.back().value_or(kFlashRows);
+  if (tile.size() >= 2)
+    tile[tile.size() - 2] = kFlashRows;
+  auto mma = tile::MmaAttr::get(ctx, "mma_sync", kFlashKeyBlock,
+                                {kFlashRows / 16, 1}, /*stages=*/2,
+                                /*groupM=*/1, /*producers=*/0,
+                                /*persistent=*/0, /*swizzle=*/128,
+                                /*splitK=*/1);
+  return tile::ScheduleAttr::get(ctx, tile, kFlashRows / 16 * target.warpSize,
+                                 mma, /*reduceThreads=*/1, /*reduceSplit=*/1,
+                                 /*reduceInterleaved=*/false, /*vector=*/1);
+}
+
 tile::ScheduleAttr nautilus::defaultReductionSchedule(
     MLIRContext *ctx, ArrayRef<std::optional<int64_t>> extents,
     std::optional<int64_t> reduced, ReductionShape shape,
@@ -179,6 +201,8 @@ tile::ScheduleAttr nautilus::defaultReductionSchedule(
   tile::ScheduleAttr schedule = defaultSchedule(ctx, extents, target);
   if (target.isCPU() && options.stream)
     return streamSchedule(ctx, extents, reduced, schedule, target, options);
+  if (options.stream)
+    return flashSchedule(ctx, extents, target);
   // (A GEMM's tile reuses each row of A across its columns: groups would
   // lose that.)
   if (target.isCPU() || !reduced ||
@@ -400,16 +424,16 @@ nautilus::spreadOverMachine(tile::ScheduleAttr schedule,
 
 bool nautilus::defaultFusesReductions(const TargetInfo &target,
                                       std::string &why) {
-  if (target.isCPU())
-    return true;
-  why = "the GPU lowering of a streamed reduction (one flash kernel) is not "
-        "built yet, so its reductions stay separate programs";
+  if (target.isCPU() || target.hasMmaSync())
+    return true; // (a GPU: where the stream is a flash kernel)
+  why = "a GPU runs a stream as one flash kernel on tensor cores, which "
+        "this target's lowering does not have";
   return false;
 }
 
 bool nautilus::defaultRecomputesInStreams(const TargetInfo &target,
                                           std::string &why) {
-  if (target.isCPU())
+  if (target.isCPU() || target.hasMmaSync())
     return true; // blocks of keys share each read of the recomputed operands
   why = "streams do not run on " + target.name;
   return false;

@@ -101,6 +101,9 @@ defaultReductionSchedule(mlir::MLIRContext *ctx,
                          const TargetInfo &target,
                          const ReductionScheduleOptions &options = {});
 constexpr int64_t kReductionBlockThreads = 256;
+/// A flash kernel's query rows a program (16 a warp) and keys a block.
+constexpr int64_t kFlashRows = 64;
+constexpr int64_t kFlashKeyBlock = 64;
 constexpr int64_t kReductionBlocksPerMultiprocessor = 4;
 
 /// The largest tile extent a contraction takes along M or N, and along N

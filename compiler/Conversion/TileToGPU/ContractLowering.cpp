@@ -3,7 +3,9 @@
 // The helpers that the mma.sync (ContractToMmaSync.cpp) and wgmma
 // (ContractToWgmma.cpp) lowerings of tile.contract both use: the K range a
 // program's contraction steps through, an operand's offset-table entry,
-// and the dynamic shared memory their stages live in.
+// and the dynamic shared memory their stages live in; and what the
+// mma.sync pipelines (ContractToMmaSync.cpp, StreamToMmaSync.cpp) share:
+// where a staged tile's chunks are, and its ldmatrix fragments.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/TileToGPU/ContractLowering.h"
@@ -11,6 +13,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace nautilus;
@@ -62,3 +66,118 @@ Value nautilus::emitDynamicSharedBase(OpBuilder &b, Location loc,
   return LLVM::AddressOfOp::create(
       b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), name);
 }
+
+/// A memref<elements x element, 3> over the dynamic shared memory from
+/// byte `offset` on: its LLVM descriptor built from the pointer, cast to the
+/// memref type (the cast disappears when the memref's uses become LLVM:
+/// reconcile-unrealized-casts). nvgpu's cp.async and ldmatrix, and the
+/// element-wise copies, take memrefs; upstream's gpu.dynamic_shared_memory
+/// gives one in #gpu.address_space<workgroup>, which the memref-to-LLVM
+/// conversion of those copies cannot map.
+Value nautilus::emitDynamicSharedBuffer(OpBuilder &b, Location loc, Value base,
+                                        int64_t offset, int64_t elements,
+                                        Type element) {
+  MLIRContext *ctx = b.getContext();
+  Type i64 = b.getI64Type();
+  auto pointer = LLVM::LLVMPointerType::get(ctx, 3);
+  auto sizes = LLVM::LLVMArrayType::get(i64, 1);
+  auto descriptorType =
+      LLVM::LLVMStructType::getLiteral(ctx, {pointer, pointer, i64, sizes, sizes});
+  Value start = LLVM::GEPOp::create(
+      b, loc, pointer, b.getI8Type(), base,
+      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
+  auto i64Constant = [&](int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  };
+  Value descriptor = LLVM::PoisonOp::create(b, loc, descriptorType);
+  descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, start,
+                                           ArrayRef<int64_t>{0});
+  descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, start,
+                                           ArrayRef<int64_t>{1});
+  descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, i64Constant(0),
+                                           ArrayRef<int64_t>{2});
+  descriptor = LLVM::InsertValueOp::create(
+      b, loc, descriptor, i64Constant(elements), ArrayRef<int64_t>{3, 0});
+  descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, i64Constant(1),
+                                           ArrayRef<int64_t>{4, 0});
+  auto type = MemRefType::get({elements}, element, AffineMap(),
+                              b.getI64IntegerAttr(3));
+  return UnrealizedConversionCastOp::create(b, loc, type, descriptor)
+      .getResult(0);
+}
+
+Value nautilus::emitStagedOffset(OpBuilder &b, Location loc,
+                                 const StagedTile &tile, Value stage, Value row,
+                                 Value chunk) {
+  // The schedule's swizzle (layout::SharedSwizzle, whose
+  // swizzledSharedLayout is this map as a linear layout).
+  layout::SharedSwizzle swizzle = layout::SharedSwizzle::forRows(
+      tile.columns * tile.element.getIntOrFloatBitWidth() / 8,
+      tile.swizzleBytes);
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  Value stored = emitStoredChunk(b, loc, swizzle, row, chunk);
+  Value stageStart = arith::MulIOp::create(b, loc, stage, c(tile.stageElements));
+  Value rowStart = arith::MulIOp::create(b, loc, row, c(tile.columns));
+  return arith::AddIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, stageStart, rowStart),
+      arith::MulIOp::create(b, loc, stored, c(8)));
+}
+
+SmallVector<Value, 4>
+nautilus::emitLdmatrixFragment(OpBuilder &b, Location loc,
+                               const StagedTile &op, Value lane, Value stage,
+                               Value rowBase, Value kBase, bool isLhs,
+                               bool oneRhsTile) {
+  auto c = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto add = [&](Value x, Value y) {
+    return arith::AddIOp::create(b, loc, x, y).getResult();
+  };
+  auto mul = [&](Value x, Value y) {
+    return arith::MulIOp::create(b, loc, x, y).getResult();
+  };
+  Type element = op.element;
+  // Lane l gives row l % 8 of matrix q = l / 8, which starts where
+  // ldmatrixMatrixLayout says (two n tiles of b0, b1 for the rhs). With
+  // .x2 only lanes 0-15 give rows; the others repeat them (inside the
+  // tile).
+  Value q = arith::DivUIOp::create(b, loc, lane, c(8));
+  Value inMatrix = arith::RemUIOp::create(b, loc, lane, c(8));
+  Value low = arith::RemUIOp::create(b, loc, q, c(2));
+  Value high = oneRhsTile ? c(0) : arith::DivUIOp::create(b, loc, q, c(2));
+  layout::LinearLayout matrixOrigins = layout::ldmatrixMatrixLayout(isLhs);
+  const auto &origins = matrixOrigins.getInDims()[0];
+  auto offsetAlong = [&](unsigned dim) {
+    Value sum;
+    for (auto [bit, value] : {std::make_pair(0, low), std::make_pair(1, high)})
+      if (int64_t step = origins.bases[bit][dim]) {
+        Value term = mul(value, c(step));
+        sum = sum ? add(sum, term) : term;
+      }
+    return sum ? sum : c(0);
+  };
+  Value rowOffset = offsetAlong(0), kOffset = offsetAlong(1);
+  Value row = add(rowBase, rowOffset), k = add(kBase, kOffset);
+  Value storedRow = op.kInnermost ? add(row, inMatrix) : add(k, inMatrix);
+  Value column = op.kInnermost ? k : row;
+  Value chunk = arith::DivUIOp::create(b, loc, column, c(8));
+  Value offset = emitStagedOffset(b, loc, op, stage, storedRow, chunk);
+  int64_t numTiles = oneRhsTile ? 2 : 4;
+  auto fragmentType = VectorType::get({numTiles, 2}, element);
+  Value matrices = nvgpu::LdMatrixOp::create(
+      b, loc, fragmentType, op.shared, ValueRange{offset},
+      /*transpose=*/!op.kInnermost, numTiles);
+  SmallVector<Value, 4> registers;
+  for (int64_t i = 0; i < numTiles; ++i) {
+    Value pair = vector::ExtractOp::create(b, loc, matrices, i);
+    if (element.isBF16()) { // bf16 pairs go to mma.sync as 32-bit registers
+      Value bits = vector::BitCastOp::create(
+          b, loc, VectorType::get({1}, b.getI32Type()), pair);
+      pair = vector::ExtractOp::create(b, loc, bits, 0);
+    }
+    registers.push_back(pair);
+  }
+  return registers;
+}
+

@@ -93,6 +93,45 @@ mlir::Value emitOperandOffset(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value emitDynamicSharedBase(mlir::OpBuilder &b, mlir::Location loc,
                                   mlir::gpu::GPUFuncOp func);
 
+/// A memref<elements x element, 3> over the dynamic shared memory from
+/// byte `offset` of `base` (emitDynamicSharedBase) on; nvgpu's cp.async and
+/// ldmatrix take memrefs.
+mlir::Value emitDynamicSharedBuffer(mlir::OpBuilder &b, mlir::Location loc,
+                                    mlir::Value base, int64_t offset,
+                                    int64_t elements, mlir::Type element);
+
+/// An operand's tile in shared-memory stages (`shared`, a buffer of
+/// emitDynamicSharedBuffer), as the mma.sync pipelines store it: rows of
+/// `columns` 16-bit elements, its innermost global dimension innermost (K
+/// when `kInnermost`, else its rows' M or N), in 16-byte chunks placed by
+/// the swizzle of `swizzleBytes` (layout::SharedSwizzle::forRows);
+/// `stageElements` a stage.
+struct StagedTile {
+  mlir::Value shared;
+  mlir::Type element;
+  int64_t columns, stageElements;
+  bool kInnermost;
+  int64_t swizzleBytes;
+};
+
+/// The element offset in `tile`'s buffer of stored row `row`, chunk
+/// `chunk` (index values), in stage `stage`.
+mlir::Value emitStagedOffset(mlir::OpBuilder &b, mlir::Location loc,
+                             const StagedTile &tile, mlir::Value stage,
+                             mlir::Value row, mlir::Value chunk);
+
+/// The four 32-bit fragment registers ldmatrix.x4 gives `lane` of the
+/// 16 x 16 block at (row `rowBase`, k `kBase`) of `tile`'s stage `stage`
+/// (.trans where K is not innermost); `isLhs` orders the four 8 x 8
+/// matrices as the A fragment (rows, then K) or as two B fragments (K,
+/// then rows). With `oneRhsTile`, the two registers of one B fragment (8
+/// rows, 16 of K) by ldmatrix.x2.
+llvm::SmallVector<mlir::Value, 4>
+emitLdmatrixFragment(mlir::OpBuilder &b, mlir::Location loc,
+                     const StagedTile &tile, mlir::Value lane,
+                     mlir::Value stage, mlir::Value rowBase, mlir::Value kBase,
+                     bool isLhs, bool oneRhsTile = false);
+
 /// Emits the pipelined tensor-core main loop at `b`'s insertion point and
 /// returns this thread's accumulators, register r of the mma accumulator
 /// layout (mmaAccumulatorLayout) at position r.

@@ -39,6 +39,7 @@
 #include "compiler/Conversion/TileToGPU/PersistentLoops.h"
 #include "compiler/Conversion/TileToGPU/Reductions.h"
 #include "compiler/Conversion/TileToGPU/RouteLowering.h"
+#include "compiler/Conversion/TileToGPU/Streams.h"
 #include "compiler/Conversion/TileToGPU/ThreadPlacement.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
 
@@ -168,6 +169,14 @@ LogicalResult tiletogpu::lowerOp(KernelContext &kernel, Operation &op) {
           scf::IfOp::create(b, loc, computing, /*withElse=*/false);
       b.setInsertionPointToStart(&ifComputing.getThenRegion().front());
     }
+    return success();
+  }
+  if (auto stream = dyn_cast<tile::OnlineReduceOp>(op)) {
+    FailureOr<SmallVector<Fragment>> results = lowerStream(kernel, stream);
+    if (failed(results))
+      return failure();
+    for (auto [result, fragment] : llvm::zip(stream.getResults(), *results))
+      kernel.fragments[result] = fragment;
     return success();
   }
   if (auto route = dyn_cast<tile::RouteOp>(op)) {
@@ -342,7 +351,8 @@ static void createKernel(KernelContext &kernel,
   // Without saying so (`.minnctapersm 1`), ptxas may squeeze the kernel to
   // 128 registers to fit a second block, spilling: it did for bmm_nt at
   // 4096^3 once the pipeline's stage index left the loop's divisions.
-  if (mma && mma.getInstr() == "mma_sync" && contract)
+  bool streams = !program.getBody().getOps<tile::OnlineReduceOp>().empty();
+  if (mma && mma.getInstr() == "mma_sync" && (contract || streams))
     func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                   b.getI32IntegerAttr(1));
 }

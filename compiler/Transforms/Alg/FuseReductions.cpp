@@ -13,6 +13,7 @@
 #include "compiler/Transforms/Alg/Passes.h"
 #include "compiler/Transforms/Alg/Repair.h"
 #include "compiler/Schedule/SchedulingPass.h"
+#include "dialects/Tile/Utils/ContractionStream.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SetVector.h"
@@ -470,11 +471,59 @@ struct AlgFuseReductionsPass
     std::optional<TargetInfo> target = moduleTarget();
     if (!target)
       return;
-    for (auto kernel : getOperation().getOps<alg::KernelOp>())
-      fuse(kernel, *target);
+    for (auto kernel :
+         llvm::make_early_inc_range(getOperation().getOps<alg::KernelOp>())) {
+      if (target->isCPU())
+        fuse(kernel, *target, explain);
+      else
+        fuseWhereStreamsRun(kernel, *target);
+    }
   }
 
-  void fuse(alg::KernelOp kernel, const TargetInfo &target) {
+  /// A GPU runs a stream as one flash kernel (flashStreamRefusal says
+  /// which): the kernel's chains are fused on a copy first, and the fusion
+  /// is kept only if every stream it made is one; otherwise the
+  /// reductions stay separate programs, with the reason as a remark.
+  void fuseWhereStreamsRun(alg::KernelOp kernel, const TargetInfo &target) {
+    OpBuilder b(kernel);
+    auto trial = cast<alg::KernelOp>(b.clone(*kernel));
+    fuse(trial, target, /*explainNow=*/false);
+    std::string refusal;
+    alg::OnlineReduceOp refused;
+    for (auto stream : trial.getBody().getOps<alg::OnlineReduceOp>()) {
+      refusal = flashStreamRefusal(stream, innermostExtent(kernel, stream));
+      if (!refusal.empty()) {
+        refused = stream;
+        break;
+      }
+    }
+    if (!refused) {
+      trial.erase();
+      fuse(kernel, target, explain);
+      return;
+    }
+    if (explain)
+      for (auto def : kernel.getBody().getOps<alg::DefineOp>())
+        if (def.getName() == refused.getName())
+          def.emitRemark() << "'" << def.getName() << "' could stream, but "
+                           << "not as a flash kernel on " << target.name
+                           << ": " << refusal;
+    trial.erase();
+  }
+
+  /// The bound extent of `stream`'s innermost output dimension.
+  static std::optional<int64_t> innermostExtent(alg::KernelOp kernel,
+                                                alg::OnlineReduceOp stream) {
+    auto name = cast<StringAttr>(stream.getDims().getValue().back());
+    if (DictionaryAttr bindings = kernel.getBindingsAttr())
+      if (auto value = bindings.getAs<IntegerAttr>(name))
+        return value.getInt();
+    return std::nullopt;
+  }
+
+  /// Streams every chain of `kernel` that the provider lets fuse, with
+  /// the remarks when `explainNow`.
+  void fuse(alg::KernelOp kernel, const TargetInfo &target, bool explainNow) {
     alg::ReturnOp ret = kernel.getReturn();
     SmallVector<alg::DefineOp> defines(kernel.getBody().getOps<alg::DefineOp>());
     llvm::SmallPtrSet<Operation *, 8> erased;
@@ -491,21 +540,21 @@ struct AlgFuseReductionsPass
       std::string why;
       FailureOr<Chain> chain = ChainBuilder(consumer).analyse(why);
       if (failed(chain)) {
-        if (!why.empty() && explain)
+        if (!why.empty() && explainNow)
           consumer.emitRemark() << "'" << consumer.getName()
                                 << "' is not streamed: " << why;
         continue;
       }
       std::string refusal;
       if (!schedules->fusesReductions(target, refusal)) {
-        if (explain)
+        if (explainNow)
           consumer.emitRemark() << "'" << consumer.getName()
                                 << "' could stream, but not on "
                                 << target.name << ": " << refusal;
         continue;
       }
       alg::OnlineReduceOp stream = StreamBuilder(*chain).build();
-      if (explain) {
+      if (explainNow) {
         InFlightDiagnostic remark = consumer.emitRemark();
         remark << "streamed " << names(*chain) << " over "
                << chain->consumer.getReduceDimsAttr()[0] << " with leader";
@@ -527,13 +576,13 @@ struct AlgFuseReductionsPass
       for (const Leader &l : chain->leaders)
         dropIfDead(l.def);
     }
-    recomputeReadsOfStreams(kernel, ret, target);
+    recomputeReadsOfStreams(kernel, ret, target, explainNow);
   }
 
   /// Reductions read only point by point by streams (attention's S) are
   /// recomputed there, and no longer stored, where the provider says so.
   void recomputeReadsOfStreams(alg::KernelOp kernel, alg::ReturnOp ret,
-                               const TargetInfo &target) {
+                               const TargetInfo &target, bool explainNow) {
     SmallVector<alg::DefineOp> defines(kernel.getBody().getOps<alg::DefineOp>());
     for (alg::DefineOp def : defines) {
       if (!def.isReduction() || def->use_empty() ||
@@ -542,14 +591,14 @@ struct AlgFuseReductionsPass
         continue;
       std::string why;
       if (!schedules->recomputesInStreams(target, why)) {
-        if (explain)
+        if (explainNow)
           def.emitRemark() << "'" << def.getName() << "' stays stored: "
                            << why;
         continue;
       }
       for (alg::LoadOp load : mergeIdenticalReads(def.getResult()))
         recomputeAt(def, load);
-      if (explain)
+      if (explainNow)
         def.emitRemark() << "'" << def.getName()
                          << "' is recomputed where the streams read it, "
                             "and not stored";

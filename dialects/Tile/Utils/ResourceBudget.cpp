@@ -14,10 +14,23 @@ int64_t nautilus::contractSharedMemoryBytes(tile::ContractOp contract,
          (tile[tile.size() - 2] * k + k * tile.back()) * bytes;
 }
 
+int64_t nautilus::streamSharedMemoryBytes(tile::ProgramOp program) {
+  tile::ScheduleAttr schedule = program.getSchedule();
+  tile::MmaAttr mma = schedule.getMma();
+  if (!mma || program.getBody().getOps<tile::OnlineReduceOp>().empty())
+    return 0;
+  int64_t bytes = 2; // the flash kernel's operands are 16-bit
+  return 2 * mma.getStages() * mma.getTileK() * schedule.getTile().back() *
+         bytes;
+}
+
 int64_t nautilus::staticSharedBudget(tile::ProgramOp program) {
   tile::ScheduleAttr schedule = program.getSchedule();
   tile::MmaAttr mma = schedule.getMma();
   tile::ContractOp contract = findContract(program);
+  if (int64_t stages = streamSharedMemoryBytes(program))
+    return std::clamp<int64_t>((kSm80SharedLimit - stages) / 1024 * 1024, 0,
+                               kStaticSharedLimit);
   if (!mma || !contract)
     return kStaticSharedLimit;
   // Dynamic shared memory starts 1024-byte aligned after the static.

@@ -39,6 +39,11 @@ int64_t staticSharedBudget(tile::ProgramOp program);
 int64_t contractSharedMemoryBytes(tile::ContractOp contract,
                                   tile::ScheduleAttr schedule);
 
+/// The shared memory (bytes) a flash kernel's stages need (its stream's
+/// K and V rows, `tile_k` keys of the output's innermost extent a stage),
+/// or 0 for a program that does not stream with a tensor-core schedule.
+int64_t streamSharedMemoryBytes(tile::ProgramOp program);
+
 } // namespace nautilus
 
 #endif

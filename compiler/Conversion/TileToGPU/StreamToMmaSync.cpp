@@ -1,0 +1,642 @@
+//===- StreamToMmaSync.cpp - A stream as one flash kernel on sm_80 --------===//
+//
+// A tile.online_reduce that is a contraction stream (ContractionStream.h:
+// attention) becomes FlashAttention-2's kernel, derived from the stream's
+// body rather than recognised. Per program instance (64 rows of the
+// output, 4 warps of 16 rows, the output's innermost extent D whole):
+//
+//  - the lhs of the recomputed contraction (Q) is read once into mma.sync
+//    A fragments, D / 16 of them;
+//  - the streamed index goes in blocks of `tile_k` (64) keys; a block's
+//    rows of the contraction's rhs (K) and of the second contraction's
+//    operand (V) are copied by cp.async into one of two swizzled stages
+//    (the copy of block j + 1 is issued before block j's arithmetic, the
+//    wait and the block barrier open each step);
+//  - the block's scores, 16 x 64 a warp, are mma.sync m16n8k16 over D with
+//    K's fragments by ldmatrix; they stay in the accumulator registers;
+//  - the body's ops are evaluated on the scores, element by element, as
+//    the CPU's stream does on its keys (StreamLowering.cpp): the ops that
+//    read no leader, then each leader folds its row's terms (the thread's
+//    16, then the 4 lanes of a quad by two shuffles), the repairs from
+//    the old leaders to the new are computed once a row, and the ops that
+//    read a leader follow at the new leaders (a leader at its identity
+//    read as 0, the repair from it 1);
+//  - a row's sums (L) are the thread's partial sums, repaired, added up
+//    over the quad after the loop; a sum whose term is P times V is a
+//    second contraction: its accumulators (16 x D a warp, in registers)
+//    are multiplied by the repair, P is rounded to the operand type and
+//    the score accumulators of two adjacent 8-key tiles are the A fragment
+//    of m16n8k16 as they are (no shared memory), and V's B fragments come
+//    by ldmatrix.trans from its stage;
+//  - keys past the streamed extent (the last block's ragged end) are
+//    zero-filled by the copies and contribute nothing (a leader's term is
+//    its identity there, a sum's 0).
+//
+// The results are the accumulators in the program's layout, the mma
+// accumulator layout of [64, D] over warps [4, 1]: the second
+// contraction's registers as they are, a row's value in each register of
+// its row. The epilogue (O / L) is the program's, after the stream.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversion/TileToGPU/Streams.h"
+
+#include "compiler/Conversion/TileToGPU/ComputedOperand.h"
+#include "compiler/Conversion/TileToGPU/ContractLowering.h"
+#include "dialects/Tile/Utils/AffineExpansion.h"
+#include "dialects/Tile/Utils/ContractionStream.h"
+#include "dialects/Tile/Utils/ReductionKinds.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace mlir;
+using namespace nautilus;
+using namespace nautilus::tiletogpu;
+
+namespace {
+
+/// Where one score element of a thread sits: its output row and key.
+struct ScorePlace {
+  Value row, key, keyInside; // index, index, i1
+  unsigned half;             // 0: the quad's row, 1: 8 rows below
+};
+
+class FlashLowering {
+public:
+  FlashLowering(KernelContext &kernel, tile::OnlineReduceOp stream,
+                ContractionStream roles)
+      : kernel(kernel), b(kernel.b), loc(stream.getLoc()), stream(stream),
+        roles(std::move(roles)), body(stream.getBody().front()) {}
+
+  FailureOr<SmallVector<Fragment>> run();
+
+private:
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value f32(double v) {
+    return arith::ConstantOp::create(b, loc, b.getF32Type(),
+                                     b.getF32FloatAttr(v));
+  }
+
+  void setUp();
+  /// The buffer indices of `read` at the output row `row` (the tile's
+  /// other output dims at its origin, the innermost at `inner`), key
+  /// `key` and nested index `nested` (null where the map has none).
+  SmallVector<Value> indicesOf(const StreamRead &read, Value row, Value inner,
+                               Value key, Value nested);
+  Value packPair(Value lo, Value hi);
+  void loadQuery();
+  /// Issues the copies of key block `block` into `stage` (one group).
+  void copyBlock(Value block, Value stage);
+  void copyRows(const StreamRead &read, const StagedTile &tile, Value block,
+                Value stage);
+  SmallVector<Value> scores(Value stage);
+  /// Classifies the body's ops: those evaluated a score element at a time
+  /// (`early`: reading no leader; `late`), and the values they serve.
+  void planEvaluation();
+  Value valueAt(Value v, IRMapping &map, const ScorePlace *place);
+  void evaluate(Operation &op, IRMapping &map, const ScorePlace *place);
+  Value foldQuad(alg::ReductionKind kind, Value v);
+  /// One block's step: the accumulators carried by the loop, updated.
+  SmallVector<Value> step(Value block, Value stage, ValueRange carried);
+  SmallVector<Fragment> results(ValueRange finals);
+
+  KernelContext &kernel;
+  OpBuilder &b;
+  Location loc;
+  tile::OnlineReduceOp stream;
+  ContractionStream roles;
+  Block &body;
+  unsigned rank = 0;
+  int64_t rows = 0, headDim = 0, keyBlock = 0, keyTiles = 0, headTiles = 0;
+  Type element;
+  Value lane, warp, quadRow, quadColumn, extent;
+  StagedTile keyStages, valueStages;
+  SmallVector<Value> queryFragments; // D / 16 x 4 registers
+  SmallVector<unsigned> leaders, rowSums, contracted;
+  llvm::SetVector<Operation *> early, late;
+  DenseMap<Value, Value> outsideScalars;
+};
+
+} // namespace
+
+SmallVector<Value> FlashLowering::indicesOf(const StreamRead &read, Value row,
+                                            Value inner, Value key,
+                                            Value nested) {
+  SmallVector<Value> dims(kernel.tileOrigin.begin(), kernel.tileOrigin.end());
+  dims[rank - 2] = row;
+  dims[rank - 1] = inner ? inner : c(0);
+  dims.push_back(key ? key : c(0));
+  if (read.map.getNumDims() > rank + 1)
+    dims.push_back(nested ? nested : c(0));
+  SmallVector<Value> indices;
+  for (AffineExpr e : read.map.getResults())
+    indices.push_back(
+        expandAffine(b, loc, e, b.getIndexType(), dims, kernel.sizeArgs));
+  return indices;
+}
+
+Value FlashLowering::packPair(Value lo, Value hi) {
+  Value pair = vector::FromElementsOp::create(
+      b, loc, VectorType::get({2}, element), ValueRange{lo, hi});
+  Value bits = vector::BitCastOp::create(
+      b, loc, VectorType::get({1}, b.getI32Type()), pair);
+  return vector::ExtractOp::create(b, loc, bits, 0);
+}
+
+void FlashLowering::setUp() {
+  ArrayRef<int64_t> tile = kernel.program.getSchedule().getTile();
+  tile::MmaAttr mma = kernel.program.getSchedule().getMma();
+  rank = tile.size();
+  rows = tile[rank - 2];
+  headDim = tile.back();
+  keyBlock = mma.getTileK();
+  keyTiles = keyBlock / 8;
+  headTiles = headDim / 8;
+  element = roles.lhs.element;
+  lane = arith::RemUIOp::create(b, loc, kernel.threadId,
+                                c(kernel.target.kernelLanes));
+  warp = arith::DivUIOp::create(b, loc, kernel.threadId,
+                                c(kernel.target.kernelLanes));
+  quadRow = arith::DivUIOp::create(b, loc, lane, c(4));
+  quadColumn = arith::RemUIOp::create(b, loc, lane, c(4));
+  extent = kernel.scalars.lookupOrDefault(stream.getExtent());
+  // K's stages, then V's: rows of keys, D elements each.
+  Value base = emitDynamicSharedBase(b, loc, kernel.func);
+  int64_t stageElements = keyBlock * headDim;
+  int64_t stages = mma.getStages();
+  int64_t bytes = stages * stageElements * element.getIntOrFloatBitWidth() / 8;
+  keyStages = {
+      emitDynamicSharedBuffer(b, loc, base, 0, stages * stageElements, element),
+      element,
+      headDim,
+      stageElements,
+      /*kInnermost=*/true,
+      mma.getSwizzle()};
+  valueStages = {emitDynamicSharedBuffer(b, loc, base, bytes,
+                                         stages * stageElements, element),
+                 element,
+                 headDim,
+                 stageElements,
+                 /*kInnermost=*/false,
+                 mma.getSwizzle()};
+  for (auto [i, factor] : llvm::enumerate(roles.factors)) {
+    if (stream.isLeader(i))
+      leaders.push_back(i);
+    else
+      (factor ? contracted : rowSums).push_back(i);
+  }
+}
+
+void FlashLowering::loadQuery() {
+  // A fragment of m16n8k16: a0 (row g, k 2t, 2t + 1), a1 (row g + 8),
+  // a2 (k + 8), a3 (both), g the lane's quad row, t its quad column.
+  Value buffer = kernel.scalars.lookup(roles.lhs.buffer);
+  Value firstRow = add(kernel.tileOrigin[rank - 2], mul(warp, c(16)));
+  for (int64_t kk = 0; kk < headDim; kk += 16)
+    for (int64_t r = 0; r < 4; ++r) {
+      Value row = add(firstRow, add(quadRow, c(r % 2 ? 8 : 0)));
+      Value k = add(c(kk + (r / 2 ? 8 : 0)), mul(quadColumn, c(2)));
+      Value pair[2];
+      for (int64_t e = 0; e < 2; ++e)
+        pair[e] = emitGuardedLoad(
+            b, loc, buffer,
+            indicesOf(roles.lhs, row, Value(), Value(), add(k, c(e))));
+      queryFragments.push_back(packPair(pair[0], pair[1]));
+    }
+}
+
+void FlashLowering::copyRows(const StreamRead &read, const StagedTile &tile,
+                             Value block, Value stage) {
+  Value buffer = kernel.scalars.lookup(read.buffer);
+  int64_t rowChunks = headDim / 8;
+  int64_t chunks = keyBlock * rowChunks;
+  bool nested = read.map.getNumDims() > rank + 1;
+  for (int64_t first = 0; first < chunks; first += kernel.threads) {
+    Value q = add(kernel.threadId, c(first));
+    Value row = arith::DivUIOp::create(b, loc, q, c(rowChunks));
+    Value chunk = arith::RemUIOp::create(b, loc, q, c(rowChunks));
+    Value key = add(mul(block, c(keyBlock)), row);
+    Value inside =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, key, extent);
+    // A key past the extent copies nothing (zeros) from the first row.
+    Value safeKey = arith::SelectOp::create(b, loc, inside, key, c(0));
+    Value column = mul(chunk, c(8));
+    SmallVector<Value> source =
+        nested ? indicesOf(read, kernel.tileOrigin[rank - 2], Value(), safeKey,
+                           column)
+               : indicesOf(read, kernel.tileOrigin[rank - 2], column, safeKey,
+                           Value());
+    Value count = arith::SelectOp::create(b, loc, inside, c(8), c(0));
+    nvgpu::DeviceAsyncCopyOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tile.shared,
+        ValueRange{emitStagedOffset(b, loc, tile, stage, row, chunk)}, buffer,
+        source, b.getIndexAttr(8), count,
+        /*bypassL1=*/UnitAttr::get(b.getContext()));
+  }
+}
+
+void FlashLowering::copyBlock(Value block, Value stage) {
+  Value blocks = arith::CeilDivUIOp::create(b, loc, extent, c(keyBlock));
+  Value any =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, block, blocks);
+  auto ifAny = scf::IfOp::create(b, loc, any, /*withElse=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifAny.getThenRegion().front());
+    copyRows(roles.rhs, keyStages, block, stage);
+    copyRows(*roles.value, valueStages, block, stage);
+  }
+  NVVM::CpAsyncCommitGroupOp::create(b, loc);
+}
+
+/// One mma.sync m16n8k16 (row.col) of 16-bit `a`, `bFrag` into `acc`.
+static void emitMma(OpBuilder &b, Location loc, Type element, ArrayRef<Value> a,
+                    ArrayRef<Value> bFrag, MutableArrayRef<Value> acc) {
+  Type f32 = b.getF32Type();
+  auto resultType =
+      LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+  NVVM::MMATypes type =
+      element.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+  auto op = NVVM::MmaOp::create(
+      b, loc, resultType, a, bFrag, acc, ArrayRef<int64_t>{16, 8, 16},
+      std::nullopt, std::nullopt, std::array<NVVM::MMATypes, 2>{type, type},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  for (int64_t r = 0; r < 4; ++r)
+    acc[r] = LLVM::ExtractValueOp::create(b, loc, op, r);
+}
+
+SmallVector<Value> FlashLowering::scores(Value stage) {
+  SmallVector<Value> s(keyTiles * 4, f32(0));
+  for (int64_t kk = 0; kk < headDim; kk += 16) {
+    ArrayRef<Value> a = ArrayRef<Value>(queryFragments).slice(kk / 16 * 4, 4);
+    for (int64_t j = 0; j < keyTiles; j += 2) {
+      SmallVector<Value, 4> r = emitLdmatrixFragment(
+          b, loc, keyStages, lane, stage, c(8 * j), c(kk), /*isLhs=*/false);
+      emitMma(b, loc, element, a, {r[0], r[1]},
+              MutableArrayRef<Value>(s).slice(4 * j, 4));
+      emitMma(b, loc, element, a, {r[2], r[3]},
+              MutableArrayRef<Value>(s).slice(4 * (j + 1), 4));
+    }
+  }
+  return s;
+}
+
+void FlashLowering::planEvaluation() {
+  // What the step needs: the leaders' and row sums' terms and the second
+  // contraction's factors; not V's reads, nor the products with them.
+  Operation *yield = body.getTerminator();
+  SmallVector<Value> wanted;
+  for (unsigned i : leaders)
+    wanted.push_back(yield->getOperand(i));
+  for (unsigned i : rowSums)
+    wanted.push_back(yield->getOperand(i));
+  for (unsigned i : contracted)
+    wanted.push_back(roles.factors[i]);
+  llvm::SmallPtrSet<Operation *, 16> needed;
+  SmallVector<Value> work(wanted);
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != &body || def == roles.scores ||
+        !needed.insert(def).second)
+      continue;
+    for (Value operand : def->getOperands())
+      work.push_back(operand);
+  }
+  llvm::SmallPtrSet<Value, 8> tainted(body.getArguments().begin() + 1,
+                                      body.getArguments().end());
+  for (Operation &op : body.without_terminator()) {
+    bool readsLeader = llvm::any_of(
+        op.getOperands(), [&](Value v) { return tainted.contains(v); });
+    if (readsLeader)
+      tainted.insert(op.result_begin(), op.result_end());
+    if (needed.contains(&op))
+      (readsLeader ? late : early).insert(&op);
+  }
+}
+
+Value FlashLowering::valueAt(Value v, IRMapping &map, const ScorePlace *place) {
+  if (Value mapped = map.lookupOrNull(v))
+    return mapped;
+  if (!isa<VectorType>(v.getType()))
+    return kernel.scalars.lookupOrDefault(v);
+  // A tile from outside the stream (a splat constant, an index, a
+  // broadcast size): its scalar at this element.
+  Operation *def = v.getDefiningOp();
+  if (auto index = dyn_cast_or_null<tile::IndexOp>(def)) {
+    int64_t dim = index.getDim();
+    return dim == static_cast<int64_t>(rank) - 2 ? place->row
+                                                 : kernel.tileOrigin[dim];
+  }
+  if (Value known = outsideScalars.lookup(v))
+    return known;
+  return outsideScalars[v] = kernel.lookup(v)[0];
+}
+
+void FlashLowering::evaluate(Operation &op, IRMapping &map,
+                             const ScorePlace *place) {
+  if (auto index = dyn_cast<tile::IndexOp>(op)) {
+    map.map(index.getResult(), valueAt(index.getResult(), map, place));
+    return;
+  }
+  if (auto load = dyn_cast<tile::LoadOp>(op)) {
+    StreamRead read{&op, load.getBuffer(), load.getMap(), Type()};
+    map.map(load.getResult(),
+            emitGuardedLoad(
+                b, loc, kernel.scalars.lookup(load.getBuffer()),
+                indicesOf(read, place->row, Value(), place->key, Value())));
+    return;
+  }
+  if (auto broadcast = dyn_cast<vector::BroadcastOp>(op)) {
+    map.map(broadcast.getResult(), valueAt(broadcast.getSource(), map, place));
+    return;
+  }
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    auto splat = cast<SplatElementsAttr>(constant.getValue());
+    map.map(constant.getResult(),
+            arith::ConstantOp::create(
+                b, loc, cast<TypedAttr>(splat.getSplatValue<Attribute>())));
+    return;
+  }
+  IRMapping scalarOperands;
+  for (Value operand : op.getOperands())
+    scalarOperands.map(operand, valueAt(operand, map, place));
+  Operation *copy = b.clone(op, scalarOperands);
+  for (auto [from, to] : llvm::zip(op.getResults(), copy->getResults())) {
+    to.setType(getElementTypeOrSelf(from.getType()));
+    map.map(from, to);
+  }
+}
+
+Value FlashLowering::foldQuad(alg::ReductionKind kind, Value v) {
+  Value width =
+      arith::ConstantIntOp::create(b, loc, kernel.target.kernelLanes, 32);
+  for (int64_t offset : {1, 2}) {
+    Value mask = arith::ConstantIntOp::create(b, loc, offset, 32);
+    Value other =
+        gpu::ShuffleOp::create(b, loc, v, mask, width, gpu::ShuffleMode::XOR)
+            .getShuffleResult();
+    v = combineReduction(b, loc, kind, v, other);
+  }
+  return v;
+}
+
+SmallVector<Value> FlashLowering::step(Value block, Value stage,
+                                       ValueRange carried) {
+  Type f32Type = b.getF32Type();
+  SmallVector<Value> s = scores(stage);
+  // Each score element's place and its evaluation.
+  int64_t elements = keyTiles * 4;
+  SmallVector<ScorePlace> places;
+  SmallVector<IRMapping> maps(elements);
+  Value firstRow = add(kernel.tileOrigin[rank - 2], mul(warp, c(16)));
+  Value firstKey = mul(block, c(keyBlock));
+  for (int64_t i = 0; i < elements; ++i) {
+    unsigned half = (i / 2) % 2;
+    Value row = add(firstRow, add(quadRow, c(8 * half)));
+    Value key =
+        add(firstKey, add(c(8 * (i / 4) + i % 2), mul(quadColumn, c(2))));
+    Value inside =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, key, extent);
+    places.push_back({row, key, inside, half});
+    maps[i].map(body.getArgument(0), key);
+    maps[i].map(roles.scores->getResult(0), s[i]);
+  }
+  for (Operation *op : early)
+    for (int64_t i = 0; i < elements; ++i)
+      evaluate(*op, maps[i], &places[i]);
+
+  // The leaders: fold the row's terms (keys past the extent give the
+  // identity), over the quad, into the running value.
+  Operation *yield = body.getTerminator();
+  unsigned next = 0;
+  SmallVector<Value> updated(carried.begin(), carried.end());
+  // Per leader and row half: the old and new values read safely.
+  SmallVector<std::array<Value, 2>> oldSafe, newSafe;
+  for (auto [l, i] : llvm::enumerate(leaders)) {
+    alg::ReductionKind kind = stream.getAccumulatorKind(i);
+    Value identity = reductionIdentity(b, loc, kind, f32Type);
+    std::array<Value, 2> olds, news;
+    for (unsigned half = 0; half < 2; ++half) {
+      Value fold = identity;
+      for (int64_t e = 0; e < elements; ++e)
+        if (places[e].half == half)
+          fold = combineReduction(
+              b, loc, kind, fold,
+              arith::SelectOp::create(
+                  b, loc, places[e].keyInside,
+                  valueAt(yield->getOperand(i), maps[e], &places[e]),
+                  identity));
+      Value old = carried[next];
+      Value fresh = combineReduction(b, loc, kind, old, foldQuad(kind, fold));
+      updated[next++] = fresh;
+      auto isIdentity = [&](Value v) {
+        return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, v,
+                                     identity);
+      };
+      news[half] =
+          arith::SelectOp::create(b, loc, isIdentity(fresh), f32(0), fresh);
+      olds[half] =
+          arith::SelectOp::create(b, loc, isIdentity(old), news[half], old);
+    }
+    oldSafe.push_back(olds);
+    newSafe.push_back(news);
+    for (int64_t e = 0; e < elements; ++e)
+      maps[e].map(body.getArgument(1 + l), news[places[e].half]);
+  }
+  for (Operation *op : late)
+    for (int64_t i = 0; i < elements; ++i)
+      evaluate(*op, maps[i], &places[i]);
+
+  // The repairs, once a row half: one factor per follower, the product
+  // over the leaders.
+  SmallVector<unsigned> followers(rowSums);
+  followers.append(contracted.begin(), contracted.end());
+  llvm::sort(followers);
+  DenseMap<unsigned, std::array<Value, 2>> factor;
+  for (auto [l, repair] : llvm::enumerate(stream.getRepairs())) {
+    Block &repairBlock = repair.front();
+    for (unsigned half = 0; half < 2; ++half) {
+      IRMapping map;
+      map.map(repairBlock.getArgument(0), oldSafe[l][half]);
+      map.map(repairBlock.getArgument(1), newSafe[l][half]);
+      for (Operation &op : repairBlock.without_terminator())
+        evaluate(op, map, nullptr);
+      for (auto [f, i] : llvm::enumerate(followers)) {
+        Value phi = map.lookup(repairBlock.getTerminator()->getOperand(f));
+        Value &slot = factor[i][half];
+        slot =
+            slot ? arith::MulFOp::create(b, loc, slot, phi).getResult() : phi;
+      }
+    }
+  }
+  auto repaired = [&](unsigned i, unsigned half, Value acc) -> Value {
+    auto it = factor.find(i);
+    if (it == factor.end())
+      return acc;
+    return arith::MulFOp::create(b, loc, acc, it->second[half]);
+  };
+  auto termAt = [&](Value term, int64_t e) -> Value {
+    return arith::SelectOp::create(b, loc, places[e].keyInside,
+                                   valueAt(term, maps[e], &places[e]), f32(0));
+  };
+  // Row sums: the thread's partials, repaired, plus its terms.
+  for (unsigned i : rowSums)
+    for (unsigned half = 0; half < 2; ++half) {
+      Value acc = repaired(i, half, updated[next]);
+      for (int64_t e = 0; e < elements; ++e)
+        if (places[e].half == half)
+          acc = arith::AddFOp::create(b, loc, acc,
+                                      termAt(yield->getOperand(i), e));
+      updated[next++] = acc;
+    }
+  // The second contraction: O repaired, plus P V for the block.
+  for (unsigned i : contracted) {
+    MutableArrayRef<Value> acc =
+        MutableArrayRef<Value>(updated).slice(next, headTiles * 4);
+    next += headTiles * 4;
+    for (int64_t r = 0; r < headTiles * 4; ++r)
+      acc[r] = repaired(i, (r / 2) % 2, acc[r]);
+    SmallVector<Value> p;
+    for (int64_t e = 0; e < elements; ++e)
+      p.push_back(arith::TruncFOp::create(b, loc, element,
+                                          termAt(roles.factors[i], e)));
+    for (int64_t kk = 0; kk < keyBlock / 16; ++kk) {
+      // The C fragments of key tiles 2kk and 2kk + 1 are the A fragment.
+      int64_t t0 = 8 * kk, t1 = 8 * kk + 4;
+      SmallVector<Value, 4> a = {
+          packPair(p[t0], p[t0 + 1]), packPair(p[t0 + 2], p[t0 + 3]),
+          packPair(p[t1], p[t1 + 1]), packPair(p[t1 + 2], p[t1 + 3])};
+      for (int64_t j = 0; j < headTiles; j += 2) {
+        bool last = j + 1 == headTiles;
+        SmallVector<Value, 4> r = emitLdmatrixFragment(
+            b, loc, valueStages, lane, stage, c(8 * j), c(16 * kk),
+            /*isLhs=*/false, /*oneRhsTile=*/last);
+        emitMma(b, loc, element, a, {r[0], r[1]}, acc.slice(4 * j, 4));
+        if (!last)
+          emitMma(b, loc, element, a, {r[2], r[3]}, acc.slice(4 * (j + 1), 4));
+      }
+    }
+  }
+  return updated;
+}
+
+SmallVector<Fragment> FlashLowering::results(ValueRange finals) {
+  // Carried: per leader its two row halves, per row sum its two partials,
+  // per contracted sum its accumulators.
+  SmallVector<Fragment> out(stream.getNumResults());
+  unsigned next = 0;
+  auto rowFragment = [&](Value top, Value bottom) {
+    Fragment f(kernel.perThread);
+    for (int64_t e = 0; e < kernel.perThread; ++e)
+      f[e] = (e / 2) % 2 ? bottom : top;
+    return f;
+  };
+  for (unsigned i : leaders) {
+    out[i] = rowFragment(finals[next], finals[next + 1]);
+    next += 2;
+  }
+  for (unsigned i : rowSums) {
+    Value top = foldQuad(alg::ReductionKind::sum, finals[next]);
+    Value bottom = foldQuad(alg::ReductionKind::sum, finals[next + 1]);
+    out[i] = rowFragment(top, bottom);
+    next += 2;
+  }
+  for (unsigned i : contracted) {
+    out[i] =
+        Fragment(finals.begin() + next, finals.begin() + next + headTiles * 4);
+    next += headTiles * 4;
+  }
+  return out;
+}
+
+FailureOr<SmallVector<Fragment>> FlashLowering::run() {
+  setUp();
+  if (static_cast<int64_t>(headTiles * 4) != kernel.perThread ||
+      rows != 16 * kernel.program.getSchedule().getMma().getWarps()[0])
+    return stream.emitOpError("has a schedule the flash kernel does not run "
+                              "(it takes tile [..., 16 x warps, D] with warps "
+                              "[w, 1] and D whole)");
+  // Tiles from outside the stream are read element by element at the
+  // scores' places: splats, indices and broadcast sizes only.
+  WalkResult outside = stream.getBody().walk([&](Operation *op) {
+    for (Value v : op->getOperands())
+      if (isa<VectorType>(v.getType()) &&
+          !stream->isProperAncestor(v.getParentBlock()->getParentOp()) &&
+          v.getParentBlock()->getParentOp() != stream.getOperation() &&
+          !tile::isUniformTile(v) && !v.getDefiningOp<tile::IndexOp>())
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (outside.wasInterrupted())
+    return stream.emitOpError("reads a tile computed outside it, which the "
+                              "flash kernel does not hold at its scores");
+  planEvaluation();
+  loadQuery();
+  Type f32Type = b.getF32Type();
+  SmallVector<Value> init;
+  for (unsigned i : leaders) {
+    Value identity =
+        reductionIdentity(b, loc, stream.getAccumulatorKind(i), f32Type);
+    init.append({identity, identity});
+  }
+  for (size_t i = 0; i < rowSums.size(); ++i)
+    init.append({f32(0), f32(0)});
+  for (size_t i = 0; i < contracted.size(); ++i)
+    init.append(headTiles * 4, f32(0));
+  init.push_back(c(0)); // the stage
+  copyBlock(c(0), c(0));
+  Value blocks = arith::CeilDivUIOp::create(b, loc, extent, c(keyBlock));
+  auto loop = scf::ForOp::create(b, loc, c(0), blocks, c(1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value block = loop.getInductionVar();
+    SmallVector<Value> carried(loop.getRegionIterArgs().begin(),
+                               loop.getRegionIterArgs().end());
+    Value stage = carried.pop_back_val();
+    // Block j's rows are in; every thread is done with block j - 1's
+    // stage, which now takes block j + 1's.
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+    gpu::BarrierOp::create(b, loc);
+    Value other = arith::SubIOp::create(b, loc, c(1), stage);
+    copyBlock(add(block, c(1)), other);
+    SmallVector<Value> next = step(block, stage, carried);
+    next.push_back(other);
+    scf::YieldOp::create(b, loc, next);
+  }
+  SmallVector<Value> finals(loop.getResults().begin(),
+                            std::prev(loop.getResults().end()));
+  return results(finals);
+}
+
+FailureOr<SmallVector<Fragment>>
+tiletogpu::lowerStream(KernelContext &kernel, tile::OnlineReduceOp stream) {
+  tile::MmaAttr mma = kernel.program.getSchedule().getMma();
+  if (!mma || mma.getInstr() != "mma_sync")
+    return stream.emitOpError(
+        "needs a flash schedule on a GPU (#tile.mma<instr = \"mma_sync\">)");
+  if (stream.isSplit())
+    return stream.emitOpError("split streams have no GPU lowering yet");
+  SmallVector<bool> isLeader;
+  for (unsigned i = 0; i < stream.getNumResults(); ++i)
+    isLeader.push_back(stream.isLeader(i));
+  std::string why;
+  FailureOr<ContractionStream> roles = analyseContractionStream(
+      stream.getBody().front(), isLeader,
+      tileStreamView(stream, kernel.program.getRank()), why);
+  if (failed(roles) || !roles->value)
+    return stream.emitOpError("is not a flash kernel: ")
+           << (why.empty() ? "it has no second contraction" : why);
+  return FlashLowering(kernel, stream, std::move(*roles)).run();
+}

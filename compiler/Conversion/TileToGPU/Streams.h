@@ -1,0 +1,24 @@
+//===- Streams.h - tile.online_reduce in a GPU kernel -----------*- C++ -*-===//
+//
+// A stream on a GPU is one flash kernel (dialects/Tile/Utils/
+// ContractionStream.h says which streams are): StreamToMmaSync.cpp.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_CONVERSION_TILETOGPU_STREAMS_H
+#define NAUTILUS_CONVERSION_TILETOGPU_STREAMS_H
+
+#include "compiler/Conversion/TileToGPU/KernelContext.h"
+
+namespace nautilus {
+namespace tiletogpu {
+
+/// This thread's fragment of each of `stream`'s results, in the program's
+/// layout (the mma accumulator layout of its schedule); failure, with a
+/// diagnostic, for a stream the flash kernel does not run.
+mlir::FailureOr<llvm::SmallVector<Fragment>>
+lowerStream(KernelContext &kernel, tile::OnlineReduceOp stream);
+
+} // namespace tiletogpu
+} // namespace nautilus
+
+#endif

@@ -1,0 +1,104 @@
+//===- ContractionStream.h - A stream that is two contractions --*- C++ -*-===//
+//
+// A stream (alg.online_reduce, or its tile form) whose body recomputes a
+// contraction, and whose followers' terms are either values of its row or
+// such a value times an operand read along the output's innermost
+// dimension: attention, where the scores are `sum[d](Q[n, d] K[m, d])`,
+// the row terms `exp(S - Mx)` (L) and the other term `exp(S - Mx) V[m, d]`
+// (O). On a GPU such a stream is one flash kernel: the scores come from a
+// tensor-core contraction over a block of the streamed index, the row's
+// leaders and sums stay in registers, and the other terms are a second
+// contraction over the block, of P with the read operand
+// (compiler/Conversion/TileToGPU/StreamToMmaSync.cpp).
+//
+// The analysis is written once for both forms: alg-fuse-reductions asks it
+// of the alg stream (whether a GPU runs the stream, or keeps the
+// reductions apart), the GPU lowering of the tile stream it became. What
+// differs between the two is behind StreamBodyView.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_TILE_UTILS_CONTRACTIONSTREAM_H
+#define NAUTILUS_TILE_UTILS_CONTRACTIONSTREAM_H
+
+#include "dialects/Alg/AlgOps.h"
+#include "dialects/Tile/TileOps.h"
+
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Block.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+#include <string>
+
+namespace nautilus {
+
+/// A read of a buffer in a stream's body: its map over (the output
+/// dimensions, the streamed index, then a nested reduction's indices).
+struct StreamRead {
+  mlir::Operation *op = nullptr;
+  mlir::Value buffer;
+  mlir::AffineMap map;
+  mlir::Type element;
+};
+
+/// What one form of the IR gives the analysis.
+struct StreamBodyView {
+  /// The output's rank (the streamed index is dimension `rank`).
+  unsigned rank = 0;
+  /// A load (without gathered indices) as a StreamRead; std::nullopt for
+  /// other ops (a gathered load is refused by `gathers`).
+  std::function<std::optional<StreamRead>(mlir::Operation *)> asRead;
+  std::function<bool(mlir::Operation *)> gathers;
+  /// A nested sum: its body block (std::nullopt for other ops, or
+  /// another kind of reduction, which `isReduction` still reports).
+  std::function<mlir::Block *(mlir::Operation *)> asNestedSum;
+  std::function<bool(mlir::Operation *)> isReduction;
+  /// The domain dimensions an index op reads (tile.index, alg.apply, a
+  /// broadcast of the streamed index); std::nullopt for other ops.
+  std::function<std::optional<llvm::SmallVector<unsigned>>(mlir::Operation *)>
+      indexDims;
+  /// The domain dimension of a block argument of the body (std::nullopt
+  /// for a leader's value).
+  std::function<std::optional<unsigned>(mlir::BlockArgument)> argumentDim;
+};
+
+/// The roles in a contraction stream.
+struct ContractionStream {
+  /// The nested sum (the scores) and the two reads it multiplies: `lhs`
+  /// does not read the streamed index, `rhs` does; both read the nested
+  /// index innermost.
+  mlir::Operation *scores = nullptr;
+  StreamRead lhs, rhs;
+  /// The read the second contraction multiplies by (V), when a follower
+  /// has such a term.
+  std::optional<StreamRead> value;
+  /// Per accumulator: for a follower whose term is `factor * value`, the
+  /// factor (a value of the row: P); null for leaders and row terms.
+  llvm::SmallVector<mlir::Value> factors;
+};
+
+/// The contraction stream of `body` (yielding one term per accumulator;
+/// `isLeader[i]` for accumulator i), or failure with `why`.
+mlir::FailureOr<ContractionStream>
+analyseContractionStream(mlir::Block &body, llvm::ArrayRef<bool> isLeader,
+                         const StreamBodyView &view, std::string &why);
+
+/// The view of an alg.online_reduce's body, and of a tile.online_reduce's.
+StreamBodyView algStreamView(alg::OnlineReduceOp stream);
+StreamBodyView tileStreamView(tile::OnlineReduceOp stream, unsigned rank);
+
+/// Why a GPU cannot run `stream` as a flash kernel (its leaders and sums
+/// in registers, both contractions on tensor cores), or the empty string
+/// when it can. `headDim`: the output's innermost extent where bound.
+std::string flashStreamRefusal(alg::OnlineReduceOp stream,
+                               std::optional<int64_t> headDim);
+
+/// The head dimensions the flash kernel takes: multiples of 16 up to 256
+/// (its output accumulators stay in registers).
+inline bool isFlashHeadDim(int64_t d) {
+  return d > 0 && d % 16 == 0 && d <= 256;
+}
+
+} // namespace nautilus
+
+#endif
