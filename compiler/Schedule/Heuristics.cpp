@@ -176,21 +176,34 @@ streamSchedule(MLIRContext *ctx, ArrayRef<std::optional<int64_t>> extents,
 /// streams only what flashStreamRefusal accepts, the output's innermost
 /// extent bound): FlashAttention-2's blocks, 4 warps of 16 query rows
 /// (tile 64 x D), the streamed index in blocks of 64 (`tile_k`), each
-/// block's K and V rows copied into one of 2 stages.
+/// block's K and V rows copied into one of 2 stages; split over the keys
+/// (`reduce_split`) where too few programs would leave multiprocessors
+/// idle.
 static tile::ScheduleAttr flashSchedule(MLIRContext *ctx,
                                         ArrayRef<std::optional<int64_t>> extents,
+                                        std::optional<int64_t> reduced,
                                         const TargetInfo &target) {
   SmallVector<int64_t> tile(extents.size(), 1);
   tile.back() = extents.back().value_or(kFlashRows);
   if (tile.size() >= 2)
     tile[tile.size() - 2] = kFlashRows;
+  // Split-KV (flash-decoding): few programs over many keys split the keys
+  // while the programs still fit the multiprocessors and each chunk keeps
+  // kFlashMinChunk keys.
+  int64_t split = 1;
+  if (reduced && llvm::all_of(extents, [](auto e) { return e.has_value(); })) {
+    int64_t programs = programCount(extents, tile, 1);
+    while (programs * split * 2 <= target.multiprocessors &&
+           *reduced / (split * 2) >= kFlashMinChunk)
+      split *= 2;
+  }
   auto mma = tile::MmaAttr::get(ctx, "mma_sync", kFlashKeyBlock,
                                 {kFlashRows / 16, 1}, /*stages=*/2,
                                 /*groupM=*/1, /*producers=*/0,
                                 /*persistent=*/0, /*swizzle=*/128,
                                 /*splitK=*/1);
   return tile::ScheduleAttr::get(ctx, tile, kFlashRows / 16 * target.warpSize,
-                                 mma, /*reduceThreads=*/1, /*reduceSplit=*/1,
+                                 mma, /*reduceThreads=*/1, split,
                                  /*reduceInterleaved=*/false, /*vector=*/1);
 }
 
@@ -202,7 +215,7 @@ tile::ScheduleAttr nautilus::defaultReductionSchedule(
   if (target.isCPU() && options.stream)
     return streamSchedule(ctx, extents, reduced, schedule, target, options);
   if (options.stream)
-    return flashSchedule(ctx, extents, target);
+    return flashSchedule(ctx, extents, reduced, target);
   // (A GEMM's tile reuses each row of A across its columns: groups would
   // lose that.)
   if (target.isCPU() || !reduced ||

@@ -104,6 +104,8 @@ constexpr int64_t kReductionBlockThreads = 256;
 /// A flash kernel's query rows a program (16 a warp) and keys a block.
 constexpr int64_t kFlashRows = 64;
 constexpr int64_t kFlashKeyBlock = 64;
+/// The fewest keys a chunk of a split flash kernel streams (4 blocks).
+constexpr int64_t kFlashMinChunk = 4 * kFlashKeyBlock;
 constexpr int64_t kReductionBlocksPerMultiprocessor = 4;
 
 /// The largest tile extent a contraction takes along M or N, and along N

@@ -19,6 +19,7 @@
 #define NAUTILUS_COMPILER_CONVERSION_TILETOCPU_PROGRAMLOWERING_H
 
 #include "dialects/Tile/TileOps.h"
+#include "dialects/Tile/Utils/StreamMasks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -43,20 +44,6 @@ struct TileLoad {
   llvm::SmallVector<int64_t> shape;
   int64_t count = 1;
 };
-
-/// A conjunct of a stream's mask: keys k with `k + offset <predicate>
-/// other` false at every element of the tile add nothing
-/// (StreamMasks.cpp). `other` is a body value computed without the key.
-struct KeyBound {
-  mlir::Value other;
-  int64_t offset;
-  mlir::arith::CmpIPredicate predicate; // slt, sle, sgt or sge
-};
-
-/// The bounds of the keys `op`'s mask leaves, where its leaders' terms are
-/// masked to -inf by one condition under which every follower's term is 0;
-/// empty when there is no such mask.
-llvm::SmallVector<KeyBound> maskedKeyBounds(tile::OnlineReduceOp op);
 
 /// For each output dimension, whether a value varies along it.
 using Varies = llvm::SmallVector<bool, 4>;

@@ -314,8 +314,7 @@ std::pair<Value, Value> ProgramLowering::narrowToMask(
     auto type = cast<VectorType>(other.getType());
     auto flat = VectorType::get({type.getNumElements()}, type.getElementType());
     Value line = vector::ShapeCastOp::create(b, loc, flat, other);
-    bool below = bound.predicate == arith::CmpIPredicate::slt ||
-                 bound.predicate == arith::CmpIPredicate::sle;
+    bool below = bound.isUpper();
     // The tile's largest e (for an upper bound) or smallest (a lower one).
     Value extreme = vector::ReductionOp::create(
         b, loc,
@@ -323,14 +322,7 @@ std::pair<Value, Value> ProgramLowering::narrowToMask(
         line);
     if (!extreme.getType().isIndex())
       extreme = arith::IndexCastOp::create(b, loc, b.getIndexType(), extreme);
-    // key + c < e: key < e - c; <=: key < e - c + 1; >: key >= e - c + 1;
-    // >=: key >= e - c.
-    int64_t shift = -bound.offset +
-                    (bound.predicate == arith::CmpIPredicate::sle ||
-                             bound.predicate == arith::CmpIPredicate::sgt
-                         ? 1
-                         : 0);
-    Value limit = arith::AddIOp::create(b, loc, extreme, cIndex(shift));
+    Value limit = arith::AddIOp::create(b, loc, extreme, cIndex(bound.shift()));
     if (below)
       end = arith::MinSIOp::create(b, loc, end, limit);
     else

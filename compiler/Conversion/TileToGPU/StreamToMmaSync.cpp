@@ -5,8 +5,9 @@
 // body rather than recognised. Per program instance (64 rows of the
 // output, 4 warps of 16 rows, the output's innermost extent D whole):
 //
-//  - the lhs of the recomputed contraction (Q) is read once into mma.sync
-//    A fragments, D / 16 of them;
+//  - the lhs of the recomputed contraction (Q) is read once: its rows by
+//    cp.async into V's second stage (free until block 1's copy), then
+//    mma.sync A fragments by ldmatrix, D / 16 of them;
 //  - the streamed index goes in blocks of `tile_k` (64) keys; a block's
 //    rows of the contraction's rhs (K) and of the second contraction's
 //    operand (V) are copied by cp.async into one of two swizzled stages
@@ -30,7 +31,14 @@
 //    by ldmatrix.trans from its stage;
 //  - keys past the streamed extent (the last block's ragged end) are
 //    zero-filled by the copies and contribute nothing (a leader's term is
-//    its identity there, a sum's 0).
+//    its identity there, a sum's 0), nor do the keys of a split stream's
+//    blocks outside its chunk (split-KV: tile-split-reductions gives the
+//    chunks to a partial program, whose results another program combines,
+//    ElementStreams.cpp);
+//  - a causal or windowed mask (maskedKeyBounds) narrows the blocks to
+//    those holding a key some row of the tile sees: the blocks wholly
+//    masked for every row are neither copied nor computed, and the body's
+//    own select masks the keys of the boundary blocks.
 //
 // The results are the accumulators in the program's layout, the mma
 // accumulator layout of [64, D] over warps [4, 1]: the second
@@ -45,6 +53,7 @@
 #include "dialects/Tile/Utils/AffineExpansion.h"
 #include "dialects/Tile/Utils/ContractionStream.h"
 #include "dialects/Tile/Utils/ReductionKinds.h"
+#include "dialects/Tile/Utils/StreamMasks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -94,11 +103,17 @@ private:
   SmallVector<Value> indicesOf(const StreamRead &read, Value row, Value inner,
                                Value key, Value nested);
   Value packPair(Value lo, Value hi);
-  void loadQuery();
+  /// Q's A fragments, read with key block `firstBlock`'s copies.
+  void loadQuery(Value firstBlock);
+  /// The keys the stream's mask leaves some row of the tile: [first, end)
+  /// (uniform over the block).
+  std::pair<Value, Value> keyRange();
   /// Issues the copies of key block `block` into `stage` (one group).
   void copyBlock(Value block, Value stage);
-  void copyRows(const StreamRead &read, const StagedTile &tile, Value block,
-                Value stage);
+  /// Copies `read`'s rows [firstRow, firstRow + tile_k) (keys, or output
+  /// rows) into `tile`'s `stage`, rows from `rowEnd` on zero-filled.
+  void copyRows(const StreamRead &read, const StagedTile &tile, Value stage,
+                Value firstRow, Value rowEnd, bool rowsAreKeys);
   SmallVector<Value> scores(Value stage);
   /// Classifies the body's ops: those evaluated a score element at a time
   /// (`early`: reading no leader; `late`), and the values they serve.
@@ -120,6 +135,8 @@ private:
   int64_t rows = 0, headDim = 0, keyBlock = 0, keyTiles = 0, headTiles = 0;
   Type element;
   Value lane, warp, quadRow, quadColumn, extent;
+  Value endBlock; // the blocks past the last a row sees
+  Value chunkFirst, chunkEnd; // the keys streamed (a split's chunk)
   StagedTile keyStages, valueStages;
   SmallVector<Value> queryFragments; // D / 16 x 4 registers
   SmallVector<unsigned> leaders, rowSums, contracted;
@@ -197,26 +214,12 @@ void FlashLowering::setUp() {
   }
 }
 
-void FlashLowering::loadQuery() {
-  // A fragment of m16n8k16: a0 (row g, k 2t, 2t + 1), a1 (row g + 8),
-  // a2 (k + 8), a3 (both), g the lane's quad row, t its quad column.
-  Value buffer = kernel.scalars.lookup(roles.lhs.buffer);
-  Value firstRow = add(kernel.tileOrigin[rank - 2], mul(warp, c(16)));
-  for (int64_t kk = 0; kk < headDim; kk += 16)
-    for (int64_t r = 0; r < 4; ++r) {
-      Value row = add(firstRow, add(quadRow, c(r % 2 ? 8 : 0)));
-      Value k = add(c(kk + (r / 2 ? 8 : 0)), mul(quadColumn, c(2)));
-      Value pair[2];
-      for (int64_t e = 0; e < 2; ++e)
-        pair[e] = emitGuardedLoad(
-            b, loc, buffer,
-            indicesOf(roles.lhs, row, Value(), Value(), add(k, c(e))));
-      queryFragments.push_back(packPair(pair[0], pair[1]));
-    }
-}
-
 void FlashLowering::copyRows(const StreamRead &read, const StagedTile &tile,
-                             Value block, Value stage) {
+                             Value stage, Value firstRow, Value rowEnd,
+                             bool rowsAreKeys) {
+  // Thread t copies 16-byte chunks t, t + threads, ... of the stage's
+  // rows (consecutive threads along a row: coalesced); a row past
+  // `rowEnd` is zero-filled, reading nothing from the buffer's first row.
   Value buffer = kernel.scalars.lookup(read.buffer);
   int64_t rowChunks = headDim / 8;
   int64_t chunks = keyBlock * rowChunks;
@@ -225,17 +228,16 @@ void FlashLowering::copyRows(const StreamRead &read, const StagedTile &tile,
     Value q = add(kernel.threadId, c(first));
     Value row = arith::DivUIOp::create(b, loc, q, c(rowChunks));
     Value chunk = arith::RemUIOp::create(b, loc, q, c(rowChunks));
-    Value key = add(mul(block, c(keyBlock)), row);
+    Value index = add(firstRow, row);
     Value inside =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, key, extent);
-    // A key past the extent copies nothing (zeros) from the first row.
-    Value safeKey = arith::SelectOp::create(b, loc, inside, key, c(0));
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index, rowEnd);
+    Value safe = arith::SelectOp::create(b, loc, inside, index, c(0));
     Value column = mul(chunk, c(8));
+    Value outputRow = rowsAreKeys ? kernel.tileOrigin[rank - 2] : safe;
+    Value key = rowsAreKeys ? safe : Value();
     SmallVector<Value> source =
-        nested ? indicesOf(read, kernel.tileOrigin[rank - 2], Value(), safeKey,
-                           column)
-               : indicesOf(read, kernel.tileOrigin[rank - 2], column, safeKey,
-                           Value());
+        nested ? indicesOf(read, outputRow, Value(), key, column)
+               : indicesOf(read, outputRow, column, key, Value());
     Value count = arith::SelectOp::create(b, loc, inside, c(8), c(0));
     nvgpu::DeviceAsyncCopyOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tile.shared,
@@ -245,16 +247,94 @@ void FlashLowering::copyRows(const StreamRead &read, const StagedTile &tile,
   }
 }
 
+void FlashLowering::loadQuery(Value firstBlock) {
+  // Q's rows go by cp.async into V's second stage, which block 1's copy
+  // overwrites only after the first step's barrier, with block 0's rows;
+  // each warp then takes its A fragments (m16n8k16) of them by ldmatrix.
+  StagedTile queryStage = valueStages;
+  queryStage.kInnermost = true;
+  copyRows(roles.lhs, queryStage, c(1), kernel.tileOrigin[rank - 2],
+           kernel.extents[rank - 2], /*rowsAreKeys=*/false);
+  copyBlock(firstBlock, c(0));
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  gpu::BarrierOp::create(b, loc);
+  for (int64_t kk = 0; kk < headDim; kk += 16)
+    llvm::append_range(queryFragments,
+                       emitLdmatrixFragment(b, loc, queryStage, lane, c(1),
+                                            mul(warp, c(16)), c(kk),
+                                            /*isLhs=*/true));
+}
+
+std::pair<Value, Value> FlashLowering::keyRange() {
+  Value first = c(0), end = extent;
+  if (stream.isSplit()) { // a split's chunk: [s C, min(extent, (s + 1) C))
+    int64_t chunk = *stream.getSplitChunk();
+    first = mul(kernel.tileOrigin[*stream.getSplitDim()], c(chunk));
+    end = arith::MinSIOp::create(b, loc, extent, add(first, c(chunk)));
+  }
+  chunkFirst = first;
+  chunkEnd = end;
+  Block &body = stream.getBody().front();
+  for (const KeyBound &bound : maskedKeyBounds(stream)) {
+    // The ops the bound reads, evaluated at each row of the tile for its
+    // largest (an upper bound) or smallest value.
+    llvm::SetVector<Operation *> needed;
+    SmallVector<Value> work{bound.other};
+    while (!work.empty()) {
+      Operation *def = work.pop_back_val().getDefiningOp();
+      if (def && def->getBlock() == &body && needed.insert(def))
+        llvm::append_range(work, def->getOperands());
+    }
+    SmallVector<Operation *> ordered(needed.begin(), needed.end());
+    llvm::sort(ordered, [](Operation *x, Operation *y) {
+      return x->isBeforeInBlock(y);
+    });
+    auto otherAt = [&](Value row) {
+      ScorePlace place{row, c(0), Value(), 0};
+      IRMapping map;
+      for (Operation *op : ordered)
+        evaluate(*op, map, &place);
+      return valueAt(bound.other, map, &place);
+    };
+    Value origin = kernel.tileOrigin[rank - 2];
+    Value extreme = otherAt(origin);
+    auto rowLoop = scf::ForOp::create(b, loc, c(1), c(rows), c(1),
+                                      ValueRange{extreme});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(rowLoop.getBody());
+      Value v = otherAt(add(origin, rowLoop.getInductionVar()));
+      Value acc = rowLoop.getRegionIterArgs()[0];
+      Value next = bound.isUpper()
+                       ? arith::MaxSIOp::create(b, loc, acc, v).getResult()
+                       : arith::MinSIOp::create(b, loc, acc, v).getResult();
+      scf::YieldOp::create(b, loc, next);
+    }
+    extreme = rowLoop.getResult(0);
+    if (!extreme.getType().isIndex())
+      extreme = arith::IndexCastOp::create(b, loc, b.getIndexType(), extreme);
+    Value limit = add(extreme, c(bound.shift()));
+    if (bound.isUpper())
+      end = arith::MinSIOp::create(b, loc, end, limit);
+    else
+      first = arith::MaxSIOp::create(b, loc, first, limit);
+  }
+  end = arith::MaxSIOp::create(b, loc, end, first); // none: an empty range
+  return {first, end};
+}
+
 void FlashLowering::copyBlock(Value block, Value stage) {
-  Value blocks = arith::CeilDivUIOp::create(b, loc, extent, c(keyBlock));
   Value any =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, block, blocks);
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, block, endBlock);
   auto ifAny = scf::IfOp::create(b, loc, any, /*withElse=*/false);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifAny.getThenRegion().front());
-    copyRows(roles.rhs, keyStages, block, stage);
-    copyRows(*roles.value, valueStages, block, stage);
+    Value firstKey = mul(block, c(keyBlock));
+    copyRows(roles.rhs, keyStages, stage, firstKey, extent,
+             /*rowsAreKeys=*/true);
+    copyRows(*roles.value, valueStages, stage, firstKey, extent,
+             /*rowsAreKeys=*/true);
   }
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
 }
@@ -406,8 +486,12 @@ SmallVector<Value> FlashLowering::step(Value block, Value stage,
     Value row = add(firstRow, add(quadRow, c(8 * half)));
     Value key =
         add(firstKey, add(c(8 * (i / 4) + i % 2), mul(quadColumn, c(2))));
-    Value inside =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, key, extent);
+    Value inside = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, key,
+                              chunkFirst),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, key,
+                              chunkEnd));
     places.push_back({row, key, inside, half});
     maps[i].map(body.getArgument(0), key);
     maps[i].map(roles.scores->getResult(0), s[i]);
@@ -563,10 +647,12 @@ SmallVector<Fragment> FlashLowering::results(ValueRange finals) {
 FailureOr<SmallVector<Fragment>> FlashLowering::run() {
   setUp();
   if (static_cast<int64_t>(headTiles * 4) != kernel.perThread ||
-      rows != 16 * kernel.program.getSchedule().getMma().getWarps()[0])
+      rows != 16 * kernel.program.getSchedule().getMma().getWarps()[0] ||
+      rows > keyBlock)
     return stream.emitOpError("has a schedule the flash kernel does not run "
                               "(it takes tile [..., 16 x warps, D] with warps "
-                              "[w, 1] and D whole)");
+                              "[w, 1], D whole and tile_k of at least the "
+                              "rows)");
   // Tiles from outside the stream are read element by element at the
   // scores' places: splats, indices and broadcast sizes only.
   WalkResult outside = stream.getBody().walk([&](Operation *op) {
@@ -582,7 +668,6 @@ FailureOr<SmallVector<Fragment>> FlashLowering::run() {
     return stream.emitOpError("reads a tile computed outside it, which the "
                               "flash kernel does not hold at its scores");
   planEvaluation();
-  loadQuery();
   Type f32Type = b.getF32Type();
   SmallVector<Value> init;
   for (unsigned i : leaders) {
@@ -595,9 +680,11 @@ FailureOr<SmallVector<Fragment>> FlashLowering::run() {
   for (size_t i = 0; i < contracted.size(); ++i)
     init.append(headTiles * 4, f32(0));
   init.push_back(c(0)); // the stage
-  copyBlock(c(0), c(0));
-  Value blocks = arith::CeilDivUIOp::create(b, loc, extent, c(keyBlock));
-  auto loop = scf::ForOp::create(b, loc, c(0), blocks, c(1), init);
+  auto [firstKey, endKey] = keyRange();
+  Value firstBlock = arith::DivUIOp::create(b, loc, firstKey, c(keyBlock));
+  endBlock = arith::CeilDivUIOp::create(b, loc, endKey, c(keyBlock));
+  loadQuery(firstBlock);
+  auto loop = scf::ForOp::create(b, loc, firstBlock, endBlock, c(1), init);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
@@ -623,11 +710,11 @@ FailureOr<SmallVector<Fragment>> FlashLowering::run() {
 FailureOr<SmallVector<Fragment>>
 tiletogpu::lowerStream(KernelContext &kernel, tile::OnlineReduceOp stream) {
   tile::MmaAttr mma = kernel.program.getSchedule().getMma();
-  if (!mma || mma.getInstr() != "mma_sync")
+  if (!mma)
+    return lowerElementStream(kernel, stream);
+  if (mma.getInstr() != "mma_sync")
     return stream.emitOpError(
         "needs a flash schedule on a GPU (#tile.mma<instr = \"mma_sync\">)");
-  if (stream.isSplit())
-    return stream.emitOpError("split streams have no GPU lowering yet");
   SmallVector<bool> isLeader;
   for (unsigned i = 0; i < stream.getNumResults(); ++i)
     isLeader.push_back(stream.isLeader(i));

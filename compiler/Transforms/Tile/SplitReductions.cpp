@@ -142,7 +142,17 @@ public:
       return program.emitError("cannot split the reduction ")
              << schedule.getReduceSplit() << " ways: " << refusal;
     if (topLevelStream(program)) {
-      splitStream(module, plan, program);
+      // A flash kernel's partials are combined by a plain stream, each
+      // thread its elements: the schedule of an element-wise program.
+      tile::ScheduleAttr combining;
+      if (schedule.getMma()) {
+        SmallVector<std::optional<int64_t>> extents;
+        for (Attribute dim : program.getOutputDims())
+          extents.push_back(program.getKnownExtent(dim));
+        combining =
+            schedules.elementwise(module.getContext(), extents, target);
+      }
+      splitStream(module, plan, program, combining);
       return success();
     }
     tile::ReduceOp reduce = topLevelReduce(program);

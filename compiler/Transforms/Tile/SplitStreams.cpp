@@ -80,9 +80,10 @@ AffineMap withDimFirst(AffineMap map) {
 
 class StreamSplitter {
 public:
-  StreamSplitter(ModuleOp module, tile::PlanOp plan, tile::ProgramOp program)
+  StreamSplitter(ModuleOp module, tile::PlanOp plan, tile::ProgramOp program,
+                 tile::ScheduleAttr combining)
       : module(module), plan(plan), program(program),
-        stream(topLevelStream(program)) {}
+        stream(topLevelStream(program)), combining(combining) {}
 
   void run() {
     auto [chunk, splits] = reductionChunks(
@@ -107,8 +108,10 @@ public:
           dims));
     buildPartialProgram(chunk, dims);
     combinePartials(splits);
-    program.retile(withReduceSplit(program.getSchedule(),
-                             program.getSchedule().getTile(), 1));
+    program.retile(combining ? combining
+                             : withReduceSplit(program.getSchedule(),
+                                               program.getSchedule().getTile(),
+                                               1));
   }
 
 private:
@@ -226,12 +229,14 @@ private:
   tile::PlanOp plan;
   tile::ProgramOp program;
   tile::OnlineReduceOp stream;
+  tile::ScheduleAttr combining;
   SmallVector<unsigned> workspaces;
 };
 
 } // namespace
 
 void nautilus::splitStream(ModuleOp module, tile::PlanOp plan,
-                           tile::ProgramOp program) {
-  StreamSplitter(module, plan, program).run();
+                           tile::ProgramOp program,
+                           tile::ScheduleAttr combining) {
+  StreamSplitter(module, plan, program, combining).run();
 }

@@ -27,9 +27,12 @@ tile::OnlineReduceOp topLevelStream(tile::ProgramOp program);
 std::string splitStreamRefusal(tile::ProgramOp program, int64_t split);
 
 /// Splits `program`'s stream as its schedule's `reduce_split` says (which
-/// splitStreamRefusal accepts): see SplitStreams.cpp.
+/// splitStreamRefusal accepts): see SplitStreams.cpp. `combining`, when
+/// set, is the schedule the program takes once it combines the partials
+/// (a flash kernel's tensor-core schedule fits only its partial program).
 void splitStream(mlir::ModuleOp module, tile::PlanOp plan,
-                 tile::ProgramOp program);
+                 tile::ProgramOp program,
+                 tile::ScheduleAttr combining = tile::ScheduleAttr());
 
 } // namespace nautilus
 

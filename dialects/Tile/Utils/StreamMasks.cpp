@@ -1,4 +1,4 @@
-//===- StreamMasks.cpp - the keys a stream's mask leaves ------------------===//
+//===- StreamMasks.cpp - The keys a stream's mask leaves ------------------===//
 //
 // A causal or windowed stream masks its leader's term with
 // `select(cond, x, -inf)` where `cond` compares the streamed index with the
@@ -18,14 +18,15 @@
 // finite where the full loop would give NaN.)
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Conversion/TileToCPU/ProgramLowering.h"
+#include "dialects/Tile/Utils/StreamMasks.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace nautilus;
-using namespace nautilus::cpu;
 
 namespace {
 
@@ -128,7 +129,7 @@ bool independentOfKey(Value v, Block &body) {
 
 } // namespace
 
-SmallVector<KeyBound> nautilus::cpu::maskedKeyBounds(tile::OnlineReduceOp op) {
+SmallVector<KeyBound> nautilus::maskedKeyBounds(tile::OnlineReduceOp op) {
   Block &body = op.getBody().front();
   auto yield = cast<tile::YieldOp>(body.getTerminator());
   Value key = body.getArgument(0);
