@@ -10,22 +10,49 @@
 using namespace mlir;
 using namespace nautilus;
 
+/// The file's text (given, or read), or std::nullopt with `error` set.
+static std::optional<std::string>
+contentOf(StringRef path, const std::optional<std::string> &text,
+          std::string &error) {
+  if (text)
+    return *text;
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer) {
+    error = buffer.getError().message();
+    return std::nullopt;
+  }
+  return (*buffer)->getBuffer().str();
+}
+
+bool ScheduleFile::fusesReductions(const TargetInfo &target, std::string &why) {
+  // Read ahead of beginReplacing, which reports a malformed file.
+  std::string error;
+  std::optional<std::string> content = contentOf(path, text, error);
+  llvm::Expected<llvm::json::Value> json =
+      llvm::json::parse(content.value_or(""));
+  if (!json) {
+    llvm::consumeError(json.takeError());
+  } else if (const llvm::json::Object *top = json->getAsObject()) {
+    if (std::optional<bool> fuse = top->getBoolean("fuse_reductions");
+        fuse && !*fuse) {
+      why = origin() + " says \"fuse_reductions\": false";
+      return false;
+    }
+  }
+  return next->fusesReductions(target, why);
+}
+
 LogicalResult ScheduleFile::beginReplacing(ModuleOp module) {
   // Errors in the file as a whole point at the file.
   auto fail = [&]() -> InFlightDiagnostic {
     return emitError(FileLineColLoc::get(module.getContext(), path, 1, 1),
                      origin() + ": ");
   };
-  std::string content;
-  if (text) {
-    content = *text;
-  } else {
-    auto buffer = llvm::MemoryBuffer::getFile(path);
-    if (!buffer)
-      return fail() << buffer.getError().message(), failure();
-    content = (*buffer)->getBuffer().str();
-  }
-  llvm::Expected<llvm::json::Value> json = llvm::json::parse(content);
+  std::string error;
+  std::optional<std::string> content = contentOf(path, text, error);
+  if (!content)
+    return fail() << error, failure();
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse(*content);
   if (!json)
     return fail() << "not JSON: " << llvm::toString(json.takeError()),
            failure();
@@ -36,11 +63,15 @@ LogicalResult ScheduleFile::beginReplacing(ModuleOp module) {
     return fail() << "expected an object {\"programs\": {\"NAME\": "
                      "\"#tile.schedule<...>\", ...}}",
            failure();
-  for (const auto &entry : *top)
+  for (const auto &entry : *top) {
+    if (entry.first == "fuse_reductions" && entry.second.getAsBoolean())
+      continue;
     if (entry.first != "programs")
       return fail() << "unknown key '" << entry.first.str()
-                    << "' (the file has one key, \"programs\")",
+                    << "' (the file has \"programs\" and, optionally, "
+                       "\"fuse_reductions\": true or false)",
              failure();
+  }
   schedules.clear();
   for (const auto &entry : *programs) {
     StringRef name = entry.first;

@@ -28,6 +28,9 @@ public:
       : DelegatingScheduleProvider(std::move(next)), path(std::move(path)),
         text(std::move(text)) {}
 
+  /// False where the file says `"fuse_reductions": false` (the chains of
+  /// reductions stay separate programs), else as the provider it wraps.
+  bool fusesReductions(const TargetInfo &target, std::string &why) override;
   /// Reads and checks the file, and that `module` has every program it
   /// names.
   mlir::LogicalResult beginReplacing(mlir::ModuleOp module) override;

@@ -165,6 +165,8 @@ SmallVector<Value> FlashLowering::indicesOf(const StreamRead &read, Value row,
 Value FlashLowering::packPair(Value lo, Value hi) {
   Value pair = vector::FromElementsOp::create(
       b, loc, VectorType::get({2}, element), ValueRange{lo, hi});
+  if (!element.isBF16()) // f16 pairs go to mma.sync as vector<2xf16>
+    return pair;
   Value bits = vector::BitCastOp::create(
       b, loc, VectorType::get({1}, b.getI32Type()), pair);
   return vector::ExtractOp::create(b, loc, bits, 0);
