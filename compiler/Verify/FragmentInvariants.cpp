@@ -86,7 +86,7 @@ void verify::proveFragments(Prover &prover, const ProgramModel &model,
   for (const FragmentLoad &f : model.fragments) {
     const StageLayout *stage = nullptr;
     for (const StageLayout &s : model.stages)
-      if (s.operand == (f.isLhs ? "lhs" : "rhs"))
+      if (s.operand == f.stage)
         stage = &s;
     if (!stage)
       continue;
@@ -111,8 +111,9 @@ void verify::proveFragments(Prover &prover, const ProgramModel &model,
     auto got = delivered(ctx, f, *stage, s);
     auto want = required(ctx, f, s);
     std::string subject = "@" + model.name + ": the " +
-                          (f.isLhs ? std::string("lhs (A)") : "rhs (B)") +
-                          " fragments by ldmatrix" +
+                          (f.isLhs ? std::string("A") : "B") +
+                          " fragments from the " + f.stage +
+                          " stage by ldmatrix" +
                           (f.kInnermost ? "" : ".trans") +
                           (f.twoMatrices ? ".x2" : ".x4");
     findings.push_back(prover.prove(

@@ -90,6 +90,7 @@ void addTensorCoreModel(tile::ProgramOp program, tile::ContractOp contract,
     offset += stage.bytes * stage.count;
     model.stages.push_back(stage);
     FragmentLoad load;
+    load.stage = stage.operand;
     load.isLhs = side == 0;
     load.kInnermost = kInnermost;
     // An rhs one n tile wide per warp reads its two matrices with .x2.
@@ -101,6 +102,36 @@ void addTensorCoreModel(tile::ProgramOp program, tile::ContractOp contract,
   // What the launch requests (the runtime sizes dynamic shared memory by
   // it), against which the stages' offsets are checked.
   model.sharedBytes = contractSharedMemoryBytes(contract, schedule);
+}
+
+/// A flash kernel's (TileToGPU/StreamToMmaSync.cpp): K's and V's stages
+/// (rows of keys, D elements each, K's stages then V's), the fragments
+/// ldmatrix takes of them (Q's A fragments from V's second stage, K's B
+/// fragments, V's by .trans), and the copy ring over the key blocks.
+void addFlashModel(tile::ProgramOp program, ProgramModel &model) {
+  tile::ScheduleAttr schedule = program.getSchedule();
+  tile::MmaAttr mma = schedule.getMma();
+  int64_t headDim = schedule.getTile().back(), elementBytes = 2;
+  model.pipeline = tile::pipelineProtocol(mma);
+  StageLayout keys = mmaSyncStage("K", /*kInnermost=*/true, mma.getTileK(),
+                                  headDim, elementBytes, mma);
+  StageLayout values = mmaSyncStage("V", /*kInnermost=*/false, headDim,
+                                    mma.getTileK(), elementBytes, mma);
+  values.offset = keys.bytes * keys.count;
+  model.stages = {keys, values};
+  for (auto [stage, isLhs, kInnermost] :
+       {std::make_tuple("V", true, true), std::make_tuple("K", false, true),
+        std::make_tuple("V", false, false)}) {
+    FragmentLoad load;
+    load.stage = stage;
+    load.isLhs = isLhs;
+    load.kInnermost = kInnermost;
+    load.twoMatrices = false; // (D is a multiple of 16: pairs of n tiles)
+    load.matrices = layout::ldmatrixMatrixLayout(isLhs);
+    load.readerSwizzle = keys.swizzle;
+    model.fragments.push_back(load);
+  }
+  model.sharedBytes = streamSharedMemoryBytes(program);
 }
 
 GridModel gridOf(tile::ProgramOp program, DictionaryAttr bindings) {
@@ -193,6 +224,8 @@ std::vector<ProgramModel> verify::buildKernelModels(ModuleOp module) {
     tile::ContractOp contract = findContract(program);
     if (gpu && contract && schedule.getMma())
       addTensorCoreModel(program, contract, model);
+    else if (gpu && streamSharedMemoryBytes(program))
+      addFlashModel(program, model);
     model.grid = gridOf(program, bindings);
     model.split = splitOf(program, contract, bindings);
     models.push_back(std::move(model));

@@ -48,7 +48,7 @@ struct BlockedDistribution {
 /// 16-byte chunks swizzled by `swizzle`; `count` stages (or TMA boxes) of
 /// `bytes` each from `offset`.
 struct StageLayout {
-  std::string operand; // "lhs" / "rhs"
+  std::string operand; // "lhs" / "rhs"; a flash kernel's "K" / "V"
   int64_t rows = 0, rowBytes = 0, elementBytes = 2;
   layout::SharedSwizzle swizzle;
   int64_t offset = 0, bytes = 0, count = 1, stride = 0;
@@ -63,6 +63,8 @@ struct StageLayout {
 /// StageLayout of the same operand, which the copies write with its
 /// swizzle) by ldmatrix.
 struct FragmentLoad {
+  /// The stage it reads (StageLayout::operand).
+  std::string stage;
   bool isLhs = true;
   bool kInnermost = true; // stored K-major: ldmatrix without .trans
   bool twoMatrices = false; // ldmatrix.x2 (an rhs one n tile wide)

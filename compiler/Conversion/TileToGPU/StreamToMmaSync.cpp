@@ -52,6 +52,7 @@
 #include "compiler/Conversion/TileToGPU/ContractLowering.h"
 #include "dialects/Tile/Utils/AffineExpansion.h"
 #include "dialects/Tile/Utils/ContractionStream.h"
+#include "dialects/Tile/Utils/PipelineProtocol.h"
 #include "dialects/Tile/Utils/ReductionKinds.h"
 #include "dialects/Tile/Utils/StreamMasks.h"
 
@@ -137,6 +138,7 @@ private:
   Value lane, warp, quadRow, quadColumn, extent;
   Value endBlock; // the blocks past the last a row sees
   Value chunkFirst, chunkEnd; // the keys streamed (a split's chunk)
+  tile::PipelineProtocol protocol;
   StagedTile keyStages, valueStages;
   SmallVector<Value> queryFragments; // D / 16 x 4 registers
   SmallVector<unsigned> leaders, rowSums, contracted;
@@ -669,6 +671,9 @@ FailureOr<SmallVector<Fragment>> FlashLowering::run() {
   if (outside.wasInterrupted())
     return stream.emitOpError("reads a tile computed outside it, which the "
                               "flash kernel does not hold at its scores");
+  protocol = tile::pipelineProtocol(kernel.program.getSchedule().getMma());
+  if (protocol.stages != 2)
+    return stream.emitOpError("a flash kernel takes 2 stages (stages = 2)");
   planEvaluation();
   Type f32Type = b.getF32Type();
   SmallVector<Value> init;
@@ -695,9 +700,11 @@ FailureOr<SmallVector<Fragment>> FlashLowering::run() {
                                loop.getRegionIterArgs().end());
     Value stage = carried.pop_back_val();
     // Block j's rows are in; every thread is done with block j - 1's
-    // stage, which now takes block j + 1's.
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
-    gpu::BarrierOp::create(b, loc);
+    // stage, which now takes block j + 1's (the protocol compiler/Verify
+    // proves: tile::pipelineProtocol).
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, protocol.copyWaitPending);
+    if (protocol.barrierBeforeIssue)
+      gpu::BarrierOp::create(b, loc);
     Value other = arith::SubIOp::create(b, loc, c(1), stage);
     copyBlock(add(block, c(1)), other);
     SmallVector<Value> next = step(block, stage, carried);
