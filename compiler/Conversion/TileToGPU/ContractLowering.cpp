@@ -123,27 +123,23 @@ Value nautilus::emitStagedOffset(OpBuilder &b, Location loc,
       arith::MulIOp::create(b, loc, stored, c(8)));
 }
 
-SmallVector<Value, 4>
-nautilus::emitLdmatrixFragment(OpBuilder &b, Location loc,
-                               const StagedTile &op, Value lane, Value stage,
-                               Value rowBase, Value kBase, bool isLhs,
-                               bool oneRhsTile) {
+namespace {
+
+/// Where lane `lane`'s row address of an ldmatrix (.x4, or .x2 with
+/// `oneRhsTile`) lies in the 16 x 16 block it reads: lane l gives row l % 8
+/// of matrix q = l / 8, which starts where ldmatrixMatrixLayout says (two n
+/// tiles of b0, b1 for the rhs). With .x2 only lanes 0-15 give rows; the
+/// others repeat them (inside the tile).
+struct LdmatrixLane {
+  Value rowOffset, kOffset, inMatrix;
+};
+
+LdmatrixLane ldmatrixLane(OpBuilder &b, Location loc, Value lane, bool isLhs,
+                          bool oneRhsTile) {
   auto c = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  auto add = [&](Value x, Value y) {
-    return arith::AddIOp::create(b, loc, x, y).getResult();
-  };
-  auto mul = [&](Value x, Value y) {
-    return arith::MulIOp::create(b, loc, x, y).getResult();
-  };
-  Type element = op.element;
-  // Lane l gives row l % 8 of matrix q = l / 8, which starts where
-  // ldmatrixMatrixLayout says (two n tiles of b0, b1 for the rhs). With
-  // .x2 only lanes 0-15 give rows; the others repeat them (inside the
-  // tile).
   Value q = arith::DivUIOp::create(b, loc, lane, c(8));
-  Value inMatrix = arith::RemUIOp::create(b, loc, lane, c(8));
   Value low = arith::RemUIOp::create(b, loc, q, c(2));
   Value high = oneRhsTile ? c(0) : arith::DivUIOp::create(b, loc, q, c(2));
   layout::LinearLayout matrixOrigins = layout::ldmatrixMatrixLayout(isLhs);
@@ -152,26 +148,28 @@ nautilus::emitLdmatrixFragment(OpBuilder &b, Location loc,
     Value sum;
     for (auto [bit, value] : {std::make_pair(0, low), std::make_pair(1, high)})
       if (int64_t step = origins.bases[bit][dim]) {
-        Value term = mul(value, c(step));
-        sum = sum ? add(sum, term) : term;
+        Value term = arith::MulIOp::create(b, loc, value, c(step));
+        sum = sum ? arith::AddIOp::create(b, loc, sum, term).getResult() : term;
       }
     return sum ? sum : c(0);
   };
-  Value rowOffset = offsetAlong(0), kOffset = offsetAlong(1);
-  Value row = add(rowBase, rowOffset), k = add(kBase, kOffset);
-  Value storedRow = op.kInnermost ? add(row, inMatrix) : add(k, inMatrix);
-  Value column = op.kInnermost ? k : row;
-  Value chunk = arith::DivUIOp::create(b, loc, column, c(8));
-  Value offset = emitStagedOffset(b, loc, op, stage, storedRow, chunk);
+  return {offsetAlong(0), offsetAlong(1),
+          arith::RemUIOp::create(b, loc, lane, c(8))};
+}
+
+/// The registers of one ldmatrix of `tile` at element `offset`.
+SmallVector<Value, 4> emitLdmatrixAt(OpBuilder &b, Location loc,
+                                     const StagedTile &tile, Value offset,
+                                     bool oneRhsTile) {
   int64_t numTiles = oneRhsTile ? 2 : 4;
-  auto fragmentType = VectorType::get({numTiles, 2}, element);
+  auto fragmentType = VectorType::get({numTiles, 2}, tile.element);
   Value matrices = nvgpu::LdMatrixOp::create(
-      b, loc, fragmentType, op.shared, ValueRange{offset},
-      /*transpose=*/!op.kInnermost, numTiles);
+      b, loc, fragmentType, tile.shared, ValueRange{offset},
+      /*transpose=*/!tile.kInnermost, numTiles);
   SmallVector<Value, 4> registers;
   for (int64_t i = 0; i < numTiles; ++i) {
     Value pair = vector::ExtractOp::create(b, loc, matrices, i);
-    if (element.isBF16()) { // bf16 pairs go to mma.sync as 32-bit registers
+    if (tile.element.isBF16()) { // bf16 pairs go to mma.sync as 32-bit registers
       Value bits = vector::BitCastOp::create(
           b, loc, VectorType::get({1}, b.getI32Type()), pair);
       pair = vector::ExtractOp::create(b, loc, bits, 0);
@@ -181,3 +179,83 @@ nautilus::emitLdmatrixFragment(OpBuilder &b, Location loc,
   return registers;
 }
 
+} // namespace
+
+SmallVector<Value, 4>
+nautilus::emitLdmatrixFragment(OpBuilder &b, Location loc,
+                               const StagedTile &op, Value lane, Value stage,
+                               Value rowBase, Value kBase, bool isLhs,
+                               bool oneRhsTile) {
+  auto add = [&](Value x, Value y) {
+    return arith::AddIOp::create(b, loc, x, y).getResult();
+  };
+  LdmatrixLane at = ldmatrixLane(b, loc, lane, isLhs, oneRhsTile);
+  Value row = add(rowBase, at.rowOffset), k = add(kBase, at.kOffset);
+  Value storedRow = op.kInnermost ? add(row, at.inMatrix) : add(k, at.inMatrix);
+  Value column = op.kInnermost ? k : row;
+  Value chunk = arith::DivUIOp::create(
+      b, loc, column, arith::ConstantIndexOp::create(b, loc, 8));
+  Value offset = emitStagedOffset(b, loc, op, stage, storedRow, chunk);
+  return emitLdmatrixAt(b, loc, op, offset, oneRhsTile);
+}
+
+StagedFragmentLoader::StagedFragmentLoader(OpBuilder &b, Location loc,
+                                           const StagedTile &tile, Value lane,
+                                           bool isLhs)
+    : b(b), loc(loc), tile(tile), lane(lane), isLhs(isLhs),
+      swizzle(layout::SharedSwizzle::forRows(
+          tile.columns * tile.element.getIntOrFloatBitWidth() / 8,
+          tile.swizzleBytes)) {
+  LdmatrixLane at = ldmatrixLane(b, loc, lane, isLhs, /*oneRhsTile=*/false);
+  Value eight = arith::ConstantIndexOp::create(b, loc, 8);
+  // The stored row's and the chunk's parts that depend on the lane.
+  if (tile.kInnermost) {
+    rowLane = arith::AddIOp::create(b, loc, at.rowOffset, at.inMatrix);
+    chunkLane = arith::DivUIOp::create(b, loc, at.kOffset, eight);
+  } else {
+    rowLane = arith::AddIOp::create(b, loc, at.kOffset, at.inMatrix);
+    chunkLane = arith::DivUIOp::create(b, loc, at.rowOffset, eight);
+  }
+}
+
+SmallVector<Value, 4> StagedFragmentLoader::load(Value stage, int64_t rowBase,
+                                                 int64_t kBase) {
+  int64_t storedRow = tile.kInnermost ? rowBase : kBase;
+  int64_t chunk = (tile.kInnermost ? kBase : rowBase) / 8;
+  int64_t phases = swizzle.maxPhase, rowsAPhase = swizzle.perPhase;
+  int64_t residue = chunk % phases;
+  // The phase must depend on the lane alone, and the lane's chunk (0 or 1
+  // past the constant one) stay inside the constant's group of `phases`.
+  if (storedRow % (rowsAPhase * phases) != 0 ||
+      (phases > 1 && residue + 1 >= phases)) {
+    auto c = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    return emitLdmatrixFragment(b, loc, tile, lane, stage, c(rowBase),
+                                c(kBase), isLhs);
+  }
+  auto c = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto key = std::make_pair(stage.getAsOpaquePointer(), residue);
+  Value &base = bases[key];
+  if (!base) {
+    // stage * stage elements + rowLane * columns + 8 ((residue + chunkLane)
+    // ^ phase(rowLane)).
+    Value phase = arith::RemUIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, rowLane, c(rowsAPhase)),
+        c(phases));
+    Value lanesChunk = arith::XOrIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, chunkLane, c(residue)), phase);
+    base = arith::AddIOp::create(
+        b, loc,
+        arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, stage, c(tile.stageElements)),
+            arith::MulIOp::create(b, loc, rowLane, c(tile.columns))),
+        arith::MulIOp::create(b, loc, lanesChunk, c(8)));
+  }
+  int64_t constant =
+      storedRow * tile.columns + 8 * phases * (chunk / phases);
+  Value offset = arith::AddIOp::create(b, loc, base, c(constant));
+  return emitLdmatrixAt(b, loc, tile, offset, /*oneRhsTile=*/false);
+}

@@ -17,6 +17,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
+#include <map>
+
 namespace nautilus {
 
 /// What the contraction's lowering takes from the program's.
@@ -131,6 +133,37 @@ emitLdmatrixFragment(mlir::OpBuilder &b, mlir::Location loc,
                      const StagedTile &tile, mlir::Value lane,
                      mlir::Value stage, mlir::Value rowBase, mlir::Value kBase,
                      bool isLhs, bool oneRhsTile = false);
+
+/// The ldmatrix.x4 fragments of a staged tile at constant places, with
+/// each lane's address split into a part computed once per stage (and per
+/// swizzle residue of the chunk) and a constant: every load is then one
+/// ldmatrix at [base + immediate]. (The swizzle XORs the chunk with the
+/// row's phase; with rows of the load starting at a multiple of the
+/// swizzle's period, the phase is the lane's, and the chunk's part above
+/// the phase bits adds.) Places outside that take emitLdmatrixFragment.
+class StagedFragmentLoader {
+public:
+  StagedFragmentLoader(mlir::OpBuilder &b, mlir::Location loc,
+                       const StagedTile &tile, mlir::Value lane, bool isLhs);
+  /// The fragment of the 16 x 16 block at (row `rowBase`, k `kBase`) of
+  /// `stage` (as emitLdmatrixFragment's). The lane bases are made at the
+  /// first load from a stage value: load from a block that the later
+  /// loads of that stage value are dominated by.
+  llvm::SmallVector<mlir::Value, 4> load(mlir::Value stage, int64_t rowBase,
+                                         int64_t kBase);
+  /// Forgets the bases (before loads in a block they do not dominate).
+  void reset() { bases.clear(); }
+
+private:
+  mlir::OpBuilder &b;
+  mlir::Location loc;
+  StagedTile tile;
+  mlir::Value lane;
+  bool isLhs;
+  layout::SharedSwizzle swizzle;
+  mlir::Value rowLane, chunkLane;
+  std::map<std::pair<void *, int64_t>, mlir::Value> bases;
+};
 
 /// Emits the pipelined tensor-core main loop at `b`'s insertion point and
 /// returns this thread's accumulators, register r of the mma accumulator

@@ -37,8 +37,10 @@
 //    ElementStreams.cpp);
 //  - a causal or windowed mask (maskedKeyBounds) narrows the blocks to
 //    those holding a key some row of the tile sees: the blocks wholly
-//    masked for every row are neither copied nor computed, and the body's
-//    own select masks the keys of the boundary blocks.
+//    masked for every row are neither copied nor computed; the blocks
+//    every row sees whole, inside the stream's range, run a form of the
+//    step without the masks (their comparisons known true), and only the
+//    boundary blocks evaluate them.
 //
 // The results are the accumulators in the program's layout, the mma
 // accumulator layout of [64, D] over warps [4, 1]: the second
@@ -123,7 +125,10 @@ private:
   void evaluate(Operation &op, IRMapping &map, const ScorePlace *place);
   Value foldQuad(alg::ReductionKind kind, Value v);
   /// One block's step: the accumulators carried by the loop, updated.
-  SmallVector<Value> step(Value block, Value stage, ValueRange carried);
+  /// Unless `masked`, every key of the block is inside the chunk and
+  /// passes the mask's key bounds for every row: neither is evaluated.
+  SmallVector<Value> step(Value block, Value stage, ValueRange carried,
+                          bool masked);
   SmallVector<Fragment> results(ValueRange finals);
 
   KernelContext &kernel;
@@ -138,8 +143,14 @@ private:
   Value lane, warp, quadRow, quadColumn, extent;
   Value endBlock; // the blocks past the last a row sees
   Value chunkFirst, chunkEnd; // the keys streamed (a split's chunk)
+  // The keys every row of the tile sees (inside the chunk, every mask's
+  // comparison true), and those comparisons.
+  Value fullFirst, fullEnd;
+  SmallVector<Operation *> maskComparisons;
   tile::PipelineProtocol protocol;
   StagedTile keyStages, valueStages;
+  // K's and V's fragments, each ldmatrix at a base and an immediate.
+  std::optional<StagedFragmentLoader> keyLoader, valueLoader;
   SmallVector<Value> queryFragments; // D / 16 x 4 registers
   SmallVector<unsigned> leaders, rowSums, contracted;
   llvm::SetVector<Operation *> early, late;
@@ -210,6 +221,8 @@ void FlashLowering::setUp() {
                  stageElements,
                  /*kInnermost=*/false,
                  mma.getSwizzle()};
+  keyLoader.emplace(b, loc, keyStages, lane, /*isLhs=*/false);
+  valueLoader.emplace(b, loc, valueStages, lane, /*isLhs=*/false);
   for (auto [i, factor] : llvm::enumerate(roles.factors)) {
     if (stream.isLeader(i))
       leaders.push_back(i);
@@ -276,8 +289,8 @@ std::pair<Value, Value> FlashLowering::keyRange() {
     first = mul(kernel.tileOrigin[*stream.getSplitDim()], c(chunk));
     end = arith::MinSIOp::create(b, loc, extent, add(first, c(chunk)));
   }
-  chunkFirst = first;
-  chunkEnd = end;
+  chunkFirst = fullFirst = first;
+  chunkEnd = fullEnd = end;
   Block &body = stream.getBody().front();
   for (const KeyBound &bound : maskedKeyBounds(stream)) {
     // The ops the bound reads, evaluated at each row of the tile for its
@@ -300,28 +313,37 @@ std::pair<Value, Value> FlashLowering::keyRange() {
         evaluate(*op, map, &place);
       return valueAt(bound.other, map, &place);
     };
+    // Over the tile's rows: the value some row allows (the largest for an
+    // upper bound), and the value every row allows.
     Value origin = kernel.tileOrigin[rank - 2];
-    Value extreme = otherAt(origin);
+    Value atOrigin = otherAt(origin);
     auto rowLoop = scf::ForOp::create(b, loc, c(1), c(rows), c(1),
-                                      ValueRange{extreme});
+                                      ValueRange{atOrigin, atOrigin});
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(rowLoop.getBody());
       Value v = otherAt(add(origin, rowLoop.getInductionVar()));
-      Value acc = rowLoop.getRegionIterArgs()[0];
-      Value next = bound.isUpper()
-                       ? arith::MaxSIOp::create(b, loc, acc, v).getResult()
-                       : arith::MinSIOp::create(b, loc, acc, v).getResult();
-      scf::YieldOp::create(b, loc, next);
+      Value largest = arith::MaxSIOp::create(
+          b, loc, rowLoop.getRegionIterArgs()[0], v);
+      Value smallest = arith::MinSIOp::create(
+          b, loc, rowLoop.getRegionIterArgs()[1], v);
+      scf::YieldOp::create(b, loc, ValueRange{largest, smallest});
     }
-    extreme = rowLoop.getResult(0);
-    if (!extreme.getType().isIndex())
-      extreme = arith::IndexCastOp::create(b, loc, b.getIndexType(), extreme);
-    Value limit = add(extreme, c(bound.shift()));
-    if (bound.isUpper())
-      end = arith::MinSIOp::create(b, loc, end, limit);
-    else
-      first = arith::MaxSIOp::create(b, loc, first, limit);
+    auto asIndex = [&](Value v) -> Value {
+      if (!v.getType().isIndex())
+        v = arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+      return add(v, c(bound.shift()));
+    };
+    Value someRow = asIndex(rowLoop.getResult(bound.isUpper() ? 0 : 1));
+    Value everyRow = asIndex(rowLoop.getResult(bound.isUpper() ? 1 : 0));
+    if (bound.isUpper()) {
+      end = arith::MinSIOp::create(b, loc, end, someRow);
+      fullEnd = arith::MinSIOp::create(b, loc, fullEnd, everyRow);
+    } else {
+      first = arith::MaxSIOp::create(b, loc, first, someRow);
+      fullFirst = arith::MaxSIOp::create(b, loc, fullFirst, everyRow);
+    }
+    maskComparisons.push_back(bound.comparison);
   }
   end = arith::MaxSIOp::create(b, loc, end, first); // none: an empty range
   return {first, end};
@@ -365,8 +387,7 @@ SmallVector<Value> FlashLowering::scores(Value stage) {
   for (int64_t kk = 0; kk < headDim; kk += 16) {
     ArrayRef<Value> a = ArrayRef<Value>(queryFragments).slice(kk / 16 * 4, 4);
     for (int64_t j = 0; j < keyTiles; j += 2) {
-      SmallVector<Value, 4> r = emitLdmatrixFragment(
-          b, loc, keyStages, lane, stage, c(8 * j), c(kk), /*isLhs=*/false);
+      SmallVector<Value, 4> r = keyLoader->load(stage, 8 * j, kk);
       emitMma(b, loc, element, a, {r[0], r[1]},
               MutableArrayRef<Value>(s).slice(4 * j, 4));
       emitMma(b, loc, element, a, {r[2], r[3]},
@@ -429,6 +450,8 @@ Value FlashLowering::valueAt(Value v, IRMapping &map, const ScorePlace *place) {
 
 void FlashLowering::evaluate(Operation &op, IRMapping &map,
                              const ScorePlace *place) {
+  if (op.getNumResults() == 1 && map.contains(op.getResult(0)))
+    return; // (a mask comparison known true)
   if (auto index = dyn_cast<tile::IndexOp>(op)) {
     map.map(index.getResult(), valueAt(index.getResult(), map, place));
     return;
@@ -476,8 +499,10 @@ Value FlashLowering::foldQuad(alg::ReductionKind kind, Value v) {
 }
 
 SmallVector<Value> FlashLowering::step(Value block, Value stage,
-                                       ValueRange carried) {
+                                       ValueRange carried, bool masked) {
   Type f32Type = b.getF32Type();
+  keyLoader->reset(); // (each form of the step makes its own bases)
+  valueLoader->reset();
   SmallVector<Value> s = scores(stage);
   // Each score element's place and its evaluation.
   int64_t elements = keyTiles * 4;
@@ -485,20 +510,26 @@ SmallVector<Value> FlashLowering::step(Value block, Value stage,
   SmallVector<IRMapping> maps(elements);
   Value firstRow = add(kernel.tileOrigin[rank - 2], mul(warp, c(16)));
   Value firstKey = mul(block, c(keyBlock));
+  Value always = arith::ConstantIntOp::create(b, loc, 1, 1);
   for (int64_t i = 0; i < elements; ++i) {
     unsigned half = (i / 2) % 2;
     Value row = add(firstRow, add(quadRow, c(8 * half)));
     Value key =
         add(firstKey, add(c(8 * (i / 4) + i % 2), mul(quadColumn, c(2))));
-    Value inside = arith::AndIOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, key,
-                              chunkFirst),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, key,
-                              chunkEnd));
+    Value inside = always;
+    if (masked)
+      inside = arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, key,
+                                chunkFirst),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, key,
+                                chunkEnd));
     places.push_back({row, key, inside, half});
     maps[i].map(body.getArgument(0), key);
     maps[i].map(roles.scores->getResult(0), s[i]);
+    if (!masked)
+      for (Operation *comparison : maskComparisons)
+        maps[i].map(comparison->getResult(0), always);
   }
   for (Operation *op : early)
     for (int64_t i = 0; i < elements; ++i)
@@ -607,9 +638,11 @@ SmallVector<Value> FlashLowering::step(Value block, Value stage,
           packPair(p[t1], p[t1 + 1]), packPair(p[t1 + 2], p[t1 + 3])};
       for (int64_t j = 0; j < headTiles; j += 2) {
         bool last = j + 1 == headTiles;
-        SmallVector<Value, 4> r = emitLdmatrixFragment(
-            b, loc, valueStages, lane, stage, c(8 * j), c(16 * kk),
-            /*isLhs=*/false, /*oneRhsTile=*/last);
+        SmallVector<Value, 4> r =
+            last ? emitLdmatrixFragment(b, loc, valueStages, lane, stage,
+                                        c(8 * j), c(16 * kk), /*isLhs=*/false,
+                                        /*oneRhsTile=*/true)
+                 : valueLoader->load(stage, 8 * j, 16 * kk);
         emitMma(b, loc, element, a, {r[0], r[1]}, acc.slice(4 * j, 4));
         if (!last)
           emitMma(b, loc, element, a, {r[2], r[3]}, acc.slice(4 * (j + 1), 4));
@@ -707,7 +740,23 @@ FailureOr<SmallVector<Fragment>> FlashLowering::run() {
       gpu::BarrierOp::create(b, loc);
     Value other = arith::SubIOp::create(b, loc, c(1), stage);
     copyBlock(add(block, c(1)), other);
-    SmallVector<Value> next = step(block, stage, carried);
+    // A block every row sees whole skips the masks (scf.if: both forms).
+    Value blockFirst = mul(block, c(keyBlock));
+    Value interior = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, blockFirst,
+                              fullFirst),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
+                              add(blockFirst, c(keyBlock)), fullEnd));
+    auto ifInterior = scf::IfOp::create(b, loc, ValueRange(carried).getTypes(),
+                                        interior, /*withElse=*/true);
+    for (bool masked : {false, true}) {
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(masked ? &ifInterior.getElseRegion().front()
+                                        : &ifInterior.getThenRegion().front());
+      scf::YieldOp::create(b, loc, step(block, stage, carried, masked));
+    }
+    SmallVector<Value> next(ifInterior.getResults());
     next.push_back(other);
     scf::YieldOp::create(b, loc, next);
   }

@@ -241,7 +241,7 @@ SmallVector<KeyBound> nautilus::maskedKeyBounds(tile::OnlineReduceOp op) {
         predicate != arith::CmpIPredicate::sgt &&
         predicate != arith::CmpIPredicate::sge)
       continue;
-    bounds.push_back({other, *offset, predicate});
+    bounds.push_back({other, *offset, predicate, compare});
   }
   return bounds;
 }

@@ -23,6 +23,8 @@ struct KeyBound {
   mlir::Value other;
   int64_t offset;
   mlir::arith::CmpIPredicate predicate; // slt, sle, sgt or sge
+  /// The comparison in the body (true for the keys the bound leaves).
+  mlir::Operation *comparison = nullptr;
 
   /// Whether the bound is an upper one (slt, sle).
   bool isUpper() const {
