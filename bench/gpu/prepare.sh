@@ -44,15 +44,31 @@ cases=(
   "bf16_8192:$root/bench/kernels/gemm_bf16.tensor:gemm_bf16:M=8192,N=8192,K=8192"
   "bf16_ragged:$root/bench/kernels/gemm_bf16.tensor:gemm_bf16:M=4000,N=3000,K=5000"
   "bf16_skinny_m16:$root/bench/kernels/gemm_bf16.tensor:gemm_bf16:M=16,N=8192,K=8192"
-  # Attention (four programs; S is a 4 GiB f32 workspace at this size),
-  # checked against PyTorch's scaled_dot_product_attention.
-  "attention_4096_d128:$examples/attention.tensor:attention:B=4,H=16,N=4096,M=4096,D=128"
+  # Attention, one flash kernel each (FlashAttention's benchmark shapes:
+  # 16k tokens a batch, a hidden size of 2048; 1k, 4k and 16k tokens a
+  # sequence; head dims 64, 128 and 256; causal and not), checked and
+  # timed against PyTorch's scaled_dot_product_attention (its flash and
+  # cuDNN backends).
+  "attention_1k_d64:$examples/attention.tensor:attention:B=16,H=32,N=1024,M=1024,D=64"
+  "attention_1k_d128:$examples/attention.tensor:attention:B=16,H=16,N=1024,M=1024,D=128"
+  "attention_1k_d256:$examples/attention.tensor:attention:B=16,H=8,N=1024,M=1024,D=256"
+  "attention_4k_d64:$examples/attention.tensor:attention:B=4,H=32,N=4096,M=4096,D=64"
+  "attention_4k_d128:$examples/attention.tensor:attention:B=4,H=16,N=4096,M=4096,D=128"
+  "attention_4k_d256:$examples/attention.tensor:attention:B=4,H=8,N=4096,M=4096,D=256"
+  "attention_16k_d64:$examples/attention.tensor:attention:B=1,H=32,N=16384,M=16384,D=64"
+  "attention_16k_d128:$examples/attention.tensor:attention:B=1,H=16,N=16384,M=16384,D=128"
+  "attention_16k_d256:$examples/attention.tensor:attention:B=1,H=8,N=16384,M=16384,D=256"
+  "causal_1k_d128:$examples/attention.tensor:attention_causal:B=16,H=16,N=1024,M=1024,D=128"
+  "causal_4k_d64:$examples/attention.tensor:attention_causal:B=4,H=32,N=4096,M=4096,D=64"
+  "causal_4k_d128:$examples/attention.tensor:attention_causal:B=4,H=16,N=4096,M=4096,D=128"
+  "causal_4k_d256:$examples/attention.tensor:attention_causal:B=4,H=8,N=4096,M=4096,D=256"
+  "causal_16k_d128:$examples/attention.tensor:attention_causal:B=1,H=16,N=16384,M=16384,D=128"
+  "gqa_4k_d128:$examples/attention.tensor:attention_gqa:B=4,H=32,G=8,N=4096,M=4096,D=128"
   "attention_ragged_d64:$examples/attention.tensor:attention:B=2,H=8,N=1000,M=1500,D=64"
-  # A decoding step of batch 1 (one query row, 8192 keys, 32 heads): P V
-  # split over the keys in 2 (64 tiles alone would leave half the machine idle).
+  # A decoding step of batch 1 (one query row, 32 heads): the flash kernel
+  # split over the keys (split-KV), the chunks' triples combined by a
+  # second program; at 8192 keys and at a long context of 131072.
   "attention_decode_d128:$examples/attention.tensor:attention:B=1,H=32,N=1,M=8192,D=128"
-  # The same at a long context (131072 keys): P V split over the keys, and
-  # the row maximum and sum split across programs (reduce_split).
   "attention_decode_long_d128:$examples/attention.tensor:attention:B=1,H=32,N=1,M=131072,D=128"
   # A mixture of experts at Mixtral 8x7B's shapes (7 programs: routing,
   # X's rows gathered, gate, up, silu(G) * U, down, combine) and a ragged

@@ -96,7 +96,8 @@ KIND_ORDER = ["gemm", "moe", "attention", "rmsnorm", "softmax"]
 SHAPE_ORDER = ["_4096", "_8192", "_ragged", "_skinny", "_splitk", "_unaligned"]
 
 # The table's timed columns: key in the results, title.
-COLUMNS = {"nautc": "nautc", "cublas": "cuBLAS", "cublas_f32": "cuBLAS f32 out", "triton": "Triton"}
+COLUMNS = {"nautc": "nautc", "cublas": "cuBLAS", "cublas_f32": "cuBLAS f32 out", "triton": "Triton",
+           "sdpa_flash": "SDPA flash", "sdpa_cudnn": "SDPA cuDNN"}
 
 # Triton's tutorial matmul: the one config this script runs.
 TRITON_CONFIG = {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 64, "GROUP_SIZE_M": 8,
@@ -609,7 +610,12 @@ def gemm_case(driver, b):
 
 def attention_case(driver, b):
     """Unit-scale inputs, Q doubled: scores of standard deviation about 2,
-    so a wrong P shows as an error of order 1 rather than of bf16 noise."""
+    so a wrong P shows as an error of order 1 rather than of bf16 noise.
+    attention_causal (query n sees keys up to n + M - N: PyTorch's is_causal
+    where M = N) and grouped-query heads (K and V heads repeated for the
+    reference) too. Baselines: scaled_dot_product_attention restricted to
+    its flash backend (FlashAttention-2) and to cuDNN's, each where this
+    PyTorch has it for the shape."""
     import torch
     import torch.nn.functional as F
     sizes = sizes_of(b)
@@ -625,12 +631,30 @@ def attention_case(driver, b):
     q, k, v, o = tensors["Q"], tensors["K"], tensors["V"], tensors["O"]
     bsz, heads, n, d = q.shape
     m = k.shape[2]
+    causal = "causal" in b.get("kernel", "")
+    if causal and m != n:
+        raise RuntimeError("causal attention is benchmarked at M = N only (PyTorch's is_causal aligns "
+                           "the mask at the top left, nautc's at the end)")
+    group = heads // k.shape[1]
+    kr, vr = (k, v) if group == 1 else (k.repeat_interleave(group, 1), v.repeat_interleave(group, 1))
+    flops = 4.0 * bsz * heads * n * m * d / (2 if causal else 1)
+
+    def sdpa(backend_name):
+        def call():
+            from torch.nn.attention import SDPBackend, sdpa_kernel
+            with sdpa_kernel(getattr(SDPBackend, backend_name)):
+                return F.scaled_dot_product_attention(q, kr, vr, is_causal=causal)
+        return call
     return Case(run=run,
-                error=lambda: relative_error(o, F.scaled_dot_product_attention(q.float(), k.float(), v.float())),
-                output_dtype=buffer_named(b, "O")["dtype"], flops=4.0 * bsz * heads * n * m * d,
-                shape=f"B{bsz} H{heads} N{n} M{m} D{d}", dtype=buffer_named(b, "Q")["dtype"],
+                error=lambda: relative_error(o, F.scaled_dot_product_attention(
+                    q.float(), kr.float(), vr.float(), is_causal=causal)),
+                output_dtype=buffer_named(b, "O")["dtype"], flops=flops,
+                shape=f"B{bsz} H{heads} N{n} M{m} D{d}{' causal' if causal else ''}"
+                      f"{f' GQA {group}' if group > 1 else ''}",
+                dtype=buffer_named(b, "Q")["dtype"],
                 pipeline=f"{len(b['programs'])} programs", programs=programs,
-                baselines=[("cublas", lambda: F.scaled_dot_product_attention(q, k, v))], notes=[])
+                baselines=[("sdpa_flash", sdpa("FLASH_ATTENTION")),
+                           ("sdpa_cudnn", sdpa("CUDNN_ATTENTION"))], notes=[])
 
 
 def moe_layer(x, wg, wu, wd, ids, w, dtype):

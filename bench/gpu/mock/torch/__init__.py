@@ -58,6 +58,11 @@ class Tensor:
     def float(self): return self.to(float32)
     def double(self): return self.to(float64)
     def bfloat16(self): return self.to(bfloat16)
+    def repeat_interleave(self, repeats, dim):
+        S.gpu_work(1e-6)
+        shape = list(self.shape)
+        shape[dim] *= repeats
+        return Tensor(shape, self.dtype)
     # arithmetic (shapes only)
     def _same(self, other=None): S.gpu_work(1e-6); return Tensor(self.shape, self.dtype)
     __mul__ = __rmul__ = __truediv__ = __sub__ = __add__ = _same

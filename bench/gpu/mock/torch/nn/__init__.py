@@ -1,1 +1,2 @@
 from . import functional
+from . import attention
