@@ -57,6 +57,8 @@ options:
                          their space), or a schedule file (JSON):
                          {"programs": {"NAME": "#tile.schedule<...>"}}
                          replaces the schedules of the programs it names
+                         ("fuse_reductions": false beside it keeps
+                         chains of reductions separate programs)
   --explain              how the schedules were decided: with --schedule
                          auto, each choice, its predicted time and terms,
                          and the runners-up; and each algebraic
