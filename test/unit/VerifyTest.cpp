@@ -86,6 +86,7 @@ TEST_F(VerifyTest, LdmatrixFragmentsAreThePtxOnes) {
   stage.swizzle = layout::SharedSwizzle::forRows(128, 128);
   m.stages.push_back(stage);
   FragmentLoad load;
+  load.stage = "lhs";
   load.isLhs = true;
   load.matrices = layout::ldmatrixMatrixLayout(true);
   load.readerSwizzle = stage.swizzle;

@@ -124,6 +124,28 @@ private:
   Value valueAt(Value v, IRMapping &map, const ScorePlace *place);
   void evaluate(Operation &op, IRMapping &map, const ScorePlace *place);
   Value foldQuad(alg::ReductionKind kind, Value v);
+  /// A block's scores, each element's place, and its evaluation so far.
+  struct BlockScores {
+    SmallVector<Value> values;
+    SmallVector<ScorePlace> places;
+    SmallVector<IRMapping> maps;
+  };
+  /// A value of each of the thread's two rows.
+  using RowPair = std::array<Value, 2>;
+  BlockScores placeScores(Value block, Value stage, bool masked);
+  void evaluateAll(ArrayRef<Operation *> ops, BlockScores &scored);
+  /// Each leader's new running value into `updated` (carried first), and
+  /// the old and new values read safely.
+  void foldLeaders(BlockScores &scored, ValueRange carried,
+                   MutableArrayRef<Value> updated,
+                   SmallVector<RowPair> &oldSafe,
+                   SmallVector<RowPair> &newSafe);
+  /// The repair of each follower, by accumulator index.
+  DenseMap<unsigned, RowPair> repairFactors(ArrayRef<RowPair> oldSafe,
+                                            ArrayRef<RowPair> newSafe);
+  /// acc += P V for the block, P the follower's factor `term`.
+  void contractWithValues(Value term, BlockScores &scored, Value stage,
+                          MutableArrayRef<Value> acc);
   /// One block's step: the accumulators carried by the loop, updated.
   /// Unless `masked`, every key of the block is inside the chunk and
   /// passes the mask's key bounds for every row: neither is evaluated.
@@ -498,16 +520,13 @@ Value FlashLowering::foldQuad(alg::ReductionKind kind, Value v) {
   return v;
 }
 
-SmallVector<Value> FlashLowering::step(Value block, Value stage,
-                                       ValueRange carried, bool masked) {
-  Type f32Type = b.getF32Type();
-  keyLoader->reset(); // (each form of the step makes its own bases)
-  valueLoader->reset();
-  SmallVector<Value> s = scores(stage);
-  // Each score element's place and its evaluation.
+FlashLowering::BlockScores FlashLowering::placeScores(Value block,
+                                                     Value stage,
+                                                     bool masked) {
+  BlockScores scored;
+  scored.values = scores(stage);
   int64_t elements = keyTiles * 4;
-  SmallVector<ScorePlace> places;
-  SmallVector<IRMapping> maps(elements);
+  scored.maps.resize(elements);
   Value firstRow = add(kernel.tileOrigin[rank - 2], mul(warp, c(16)));
   Value firstKey = mul(block, c(keyBlock));
   Value always = arith::ConstantIntOp::create(b, loc, 1, 1);
@@ -524,41 +543,50 @@ SmallVector<Value> FlashLowering::step(Value block, Value stage,
                                 chunkFirst),
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, key,
                                 chunkEnd));
-    places.push_back({row, key, inside, half});
-    maps[i].map(body.getArgument(0), key);
-    maps[i].map(roles.scores->getResult(0), s[i]);
+    scored.places.push_back({row, key, inside, half});
+    IRMapping &map = scored.maps[i];
+    map.map(body.getArgument(0), key);
+    map.map(roles.scores->getResult(0), scored.values[i]);
     if (!masked)
       for (Operation *comparison : maskComparisons)
-        maps[i].map(comparison->getResult(0), always);
+        map.map(comparison->getResult(0), always);
   }
-  for (Operation *op : early)
-    for (int64_t i = 0; i < elements; ++i)
-      evaluate(*op, maps[i], &places[i]);
+  return scored;
+}
 
-  // The leaders: fold the row's terms (keys past the extent give the
-  // identity), over the quad, into the running value.
+void FlashLowering::evaluateAll(ArrayRef<Operation *> ops,
+                                BlockScores &scored) {
+  for (Operation *op : ops)
+    for (auto [map, place] : llvm::zip(scored.maps, scored.places))
+      evaluate(*op, map, &place);
+}
+
+void FlashLowering::foldLeaders(BlockScores &scored, ValueRange carried,
+                                MutableArrayRef<Value> updated,
+                                SmallVector<RowPair> &oldSafe,
+                                SmallVector<RowPair> &newSafe) {
   Operation *yield = body.getTerminator();
+  Type f32Type = b.getF32Type();
   unsigned next = 0;
-  SmallVector<Value> updated(carried.begin(), carried.end());
-  // Per leader and row half: the old and new values read safely.
-  SmallVector<std::array<Value, 2>> oldSafe, newSafe;
   for (auto [l, i] : llvm::enumerate(leaders)) {
     alg::ReductionKind kind = stream.getAccumulatorKind(i);
     Value identity = reductionIdentity(b, loc, kind, f32Type);
-    std::array<Value, 2> olds, news;
+    RowPair olds, news;
     for (unsigned half = 0; half < 2; ++half) {
+      // The row's terms (keys outside the range give the identity), over
+      // the quad, into the running value.
       Value fold = identity;
-      for (int64_t e = 0; e < elements; ++e)
-        if (places[e].half == half)
+      for (auto [map, place] : llvm::zip(scored.maps, scored.places))
+        if (place.half == half)
           fold = combineReduction(
               b, loc, kind, fold,
-              arith::SelectOp::create(
-                  b, loc, places[e].keyInside,
-                  valueAt(yield->getOperand(i), maps[e], &places[e]),
-                  identity));
+              arith::SelectOp::create(b, loc, place.keyInside,
+                                      valueAt(yield->getOperand(i), map, &place),
+                                      identity));
       Value old = carried[next];
       Value fresh = combineReduction(b, loc, kind, old, foldQuad(kind, fold));
       updated[next++] = fresh;
+      // Read safely: a leader at its identity as 0, the repair from it 1.
       auto isIdentity = [&](Value v) {
         return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, v,
                                      identity);
@@ -570,19 +598,20 @@ SmallVector<Value> FlashLowering::step(Value block, Value stage,
     }
     oldSafe.push_back(olds);
     newSafe.push_back(news);
-    for (int64_t e = 0; e < elements; ++e)
-      maps[e].map(body.getArgument(1 + l), news[places[e].half]);
+    for (auto [map, place] : llvm::zip(scored.maps, scored.places))
+      map.map(body.getArgument(1 + l), news[place.half]);
   }
-  for (Operation *op : late)
-    for (int64_t i = 0; i < elements; ++i)
-      evaluate(*op, maps[i], &places[i]);
+}
 
-  // The repairs, once a row half: one factor per follower, the product
-  // over the leaders.
+DenseMap<unsigned, FlashLowering::RowPair>
+FlashLowering::repairFactors(ArrayRef<RowPair> oldSafe,
+                             ArrayRef<RowPair> newSafe) {
+  // Once a row half: one factor per follower, the product over the
+  // leaders.
   SmallVector<unsigned> followers(rowSums);
   followers.append(contracted.begin(), contracted.end());
   llvm::sort(followers);
-  DenseMap<unsigned, std::array<Value, 2>> factor;
+  DenseMap<unsigned, RowPair> factor;
   for (auto [l, repair] : llvm::enumerate(stream.getRepairs())) {
     Block &repairBlock = repair.front();
     for (unsigned half = 0; half < 2; ++half) {
@@ -599,24 +628,69 @@ SmallVector<Value> FlashLowering::step(Value block, Value stage,
       }
     }
   }
+  return factor;
+}
+
+void FlashLowering::contractWithValues(Value term, BlockScores &scored,
+                                       Value stage,
+                                       MutableArrayRef<Value> acc) {
+  // P, rounded to V's type: the C fragments of key tiles 2kk and 2kk + 1
+  // are the A fragment of the block's kk-th 16 keys.
+  SmallVector<Value> p;
+  for (auto [map, place] : llvm::zip(scored.maps, scored.places))
+    p.push_back(arith::TruncFOp::create(
+        b, loc, element,
+        arith::SelectOp::create(b, loc, place.keyInside,
+                                valueAt(term, map, &place), f32(0))));
+  for (int64_t kk = 0; kk < keyBlock / 16; ++kk) {
+    int64_t t0 = 8 * kk, t1 = 8 * kk + 4;
+    SmallVector<Value, 4> a = {
+        packPair(p[t0], p[t0 + 1]), packPair(p[t0 + 2], p[t0 + 3]),
+        packPair(p[t1], p[t1 + 1]), packPair(p[t1 + 2], p[t1 + 3])};
+    for (int64_t j = 0; j < headTiles; j += 2) {
+      bool last = j + 1 == headTiles;
+      SmallVector<Value, 4> r =
+          last ? emitLdmatrixFragment(b, loc, valueStages, lane, stage,
+                                      c(8 * j), c(16 * kk), /*isLhs=*/false,
+                                      /*oneRhsTile=*/true)
+               : valueLoader->load(stage, 8 * j, 16 * kk);
+      emitMma(b, loc, element, a, {r[0], r[1]}, acc.slice(4 * j, 4));
+      if (!last)
+        emitMma(b, loc, element, a, {r[2], r[3]}, acc.slice(4 * (j + 1), 4));
+    }
+  }
+}
+
+SmallVector<Value> FlashLowering::step(Value block, Value stage,
+                                       ValueRange carried, bool masked) {
+  keyLoader->reset(); // (each form of the step makes its own bases)
+  valueLoader->reset();
+  BlockScores scored = placeScores(block, stage, masked);
+  evaluateAll(early.getArrayRef(), scored);
+  SmallVector<Value> updated(carried.begin(), carried.end());
+  SmallVector<RowPair> oldSafe, newSafe;
+  foldLeaders(scored, carried, updated, oldSafe, newSafe);
+  evaluateAll(late.getArrayRef(), scored);
+  DenseMap<unsigned, RowPair> factor = repairFactors(oldSafe, newSafe);
   auto repaired = [&](unsigned i, unsigned half, Value acc) -> Value {
     auto it = factor.find(i);
     if (it == factor.end())
       return acc;
     return arith::MulFOp::create(b, loc, acc, it->second[half]);
   };
-  auto termAt = [&](Value term, int64_t e) -> Value {
-    return arith::SelectOp::create(b, loc, places[e].keyInside,
-                                   valueAt(term, maps[e], &places[e]), f32(0));
-  };
+  Operation *yield = body.getTerminator();
+  unsigned next = 2 * leaders.size();
   // Row sums: the thread's partials, repaired, plus its terms.
   for (unsigned i : rowSums)
     for (unsigned half = 0; half < 2; ++half) {
       Value acc = repaired(i, half, updated[next]);
-      for (int64_t e = 0; e < elements; ++e)
-        if (places[e].half == half)
-          acc = arith::AddFOp::create(b, loc, acc,
-                                      termAt(yield->getOperand(i), e));
+      for (auto [map, place] : llvm::zip(scored.maps, scored.places))
+        if (place.half == half)
+          acc = arith::AddFOp::create(
+              b, loc, acc,
+              arith::SelectOp::create(
+                  b, loc, place.keyInside,
+                  valueAt(yield->getOperand(i), map, &place), f32(0)));
       updated[next++] = acc;
     }
   // The second contraction: O repaired, plus P V for the block.
@@ -626,28 +700,7 @@ SmallVector<Value> FlashLowering::step(Value block, Value stage,
     next += headTiles * 4;
     for (int64_t r = 0; r < headTiles * 4; ++r)
       acc[r] = repaired(i, (r / 2) % 2, acc[r]);
-    SmallVector<Value> p;
-    for (int64_t e = 0; e < elements; ++e)
-      p.push_back(arith::TruncFOp::create(b, loc, element,
-                                          termAt(roles.factors[i], e)));
-    for (int64_t kk = 0; kk < keyBlock / 16; ++kk) {
-      // The C fragments of key tiles 2kk and 2kk + 1 are the A fragment.
-      int64_t t0 = 8 * kk, t1 = 8 * kk + 4;
-      SmallVector<Value, 4> a = {
-          packPair(p[t0], p[t0 + 1]), packPair(p[t0 + 2], p[t0 + 3]),
-          packPair(p[t1], p[t1 + 1]), packPair(p[t1 + 2], p[t1 + 3])};
-      for (int64_t j = 0; j < headTiles; j += 2) {
-        bool last = j + 1 == headTiles;
-        SmallVector<Value, 4> r =
-            last ? emitLdmatrixFragment(b, loc, valueStages, lane, stage,
-                                        c(8 * j), c(16 * kk), /*isLhs=*/false,
-                                        /*oneRhsTile=*/true)
-                 : valueLoader->load(stage, 8 * j, 16 * kk);
-        emitMma(b, loc, element, a, {r[0], r[1]}, acc.slice(4 * j, 4));
-        if (!last)
-          emitMma(b, loc, element, a, {r[2], r[3]}, acc.slice(4 * (j + 1), 4));
-      }
-    }
+    contractWithValues(roles.factors[i], scored, stage, acc);
   }
   return updated;
 }

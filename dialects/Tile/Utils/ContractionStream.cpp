@@ -330,7 +330,7 @@ std::string nautilus::flashStreamRefusal(alg::OnlineReduceOp stream,
            "the flash kernel keeps in registers";
   if (!isFlashHeadDim(*headDim))
     return "the output's innermost extent, " + std::to_string(*headDim) +
-           ", is not a multiple of 16 up to 256";
+           ", is not a power of two from 16 to 256";
   SmallVector<bool> leaders;
   for (unsigned i = 0; i < stream.getAccumulators().size(); ++i)
     leaders.push_back(stream.isLeader(i));

@@ -93,10 +93,11 @@ StreamBodyView tileStreamView(tile::OnlineReduceOp stream, unsigned rank);
 std::string flashStreamRefusal(alg::OnlineReduceOp stream,
                                std::optional<int64_t> headDim);
 
-/// The head dimensions the flash kernel takes: multiples of 16 up to 256
-/// (its output accumulators stay in registers).
+/// The head dimensions the flash kernel takes: powers of two from 16 to
+/// 256 (its output accumulators stay in registers, in the mma
+/// accumulator layout of a power-of-two tile).
 inline bool isFlashHeadDim(int64_t d) {
-  return d > 0 && d % 16 == 0 && d <= 256;
+  return d >= 16 && d <= 256 && (d & (d - 1)) == 0;
 }
 
 } // namespace nautilus
