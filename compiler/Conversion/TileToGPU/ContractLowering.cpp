@@ -116,11 +116,12 @@ Value nautilus::emitStagedOffset(OpBuilder &b, Location loc,
       tile.swizzleBytes);
   auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
   Value stored = emitStoredChunk(b, loc, swizzle, row, chunk);
-  Value stageStart = arith::MulIOp::create(b, loc, stage, c(tile.stageElements));
+  // (In this order, the one the GEMM pipeline's code has always had.)
+  Value chunkStart = arith::MulIOp::create(b, loc, stored, c(8));
   Value rowStart = arith::MulIOp::create(b, loc, row, c(tile.columns));
+  Value stageStart = arith::MulIOp::create(b, loc, stage, c(tile.stageElements));
   return arith::AddIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, stageStart, rowStart),
-      arith::MulIOp::create(b, loc, stored, c(8)));
+      b, loc, arith::AddIOp::create(b, loc, stageStart, rowStart), chunkStart);
 }
 
 namespace {
@@ -140,6 +141,7 @@ LdmatrixLane ldmatrixLane(OpBuilder &b, Location loc, Value lane, bool isLhs,
     return arith::ConstantIndexOp::create(b, loc, v);
   };
   Value q = arith::DivUIOp::create(b, loc, lane, c(8));
+  Value inMatrix = arith::RemUIOp::create(b, loc, lane, c(8));
   Value low = arith::RemUIOp::create(b, loc, q, c(2));
   Value high = oneRhsTile ? c(0) : arith::DivUIOp::create(b, loc, q, c(2));
   layout::LinearLayout matrixOrigins = layout::ldmatrixMatrixLayout(isLhs);
@@ -153,8 +155,8 @@ LdmatrixLane ldmatrixLane(OpBuilder &b, Location loc, Value lane, bool isLhs,
       }
     return sum ? sum : c(0);
   };
-  return {offsetAlong(0), offsetAlong(1),
-          arith::RemUIOp::create(b, loc, lane, c(8))};
+  Value rowOffset = offsetAlong(0);
+  return {rowOffset, offsetAlong(1), inMatrix};
 }
 
 /// The registers of one ldmatrix of `tile` at element `offset`.
