@@ -197,7 +197,12 @@ static tile::ScheduleAttr flashSchedule(MLIRContext *ctx,
            *reduced / (split * 2) >= kFlashMinChunk)
       split *= 2;
   }
-  auto mma = tile::MmaAttr::get(ctx, "mma_sync", kFlashKeyBlock,
+  // sm_90: both contractions on wgmma where D is a multiple of its 64
+  // (FlashAttention-3's instructions; not yet its TMA, producer warp or
+  // ping-pong).
+  bool wgmma = target.hasWgmma() && tile.back() % 64 == 0;
+  auto mma = tile::MmaAttr::get(ctx, wgmma ? "wgmma" : "mma_sync",
+                                kFlashKeyBlock,
                                 {kFlashRows / 16, 1}, /*stages=*/2,
                                 /*groupM=*/1, /*producers=*/0,
                                 /*persistent=*/0, /*swizzle=*/128,

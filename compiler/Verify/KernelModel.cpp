@@ -107,12 +107,36 @@ void addTensorCoreModel(tile::ProgramOp program, tile::ContractOp contract,
 /// A flash kernel's (TileToGPU/StreamToMmaSync.cpp): K's and V's stages
 /// (rows of keys, D elements each, K's stages then V's), the fragments
 /// ldmatrix takes of them (Q's A fragments from V's second stage, K's B
-/// fragments, V's by .trans), and the copy ring over the key blocks.
+/// fragments, V's by .trans), and the copy ring over the key blocks; on
+/// wgmma, the panelled stages and Q's region.
 void addFlashModel(tile::ProgramOp program, ProgramModel &model) {
   tile::ScheduleAttr schedule = program.getSchedule();
   tile::MmaAttr mma = schedule.getMma();
   int64_t headDim = schedule.getTile().back(), elementBytes = 2;
   model.pipeline = tile::pipelineProtocol(mma);
+  model.sharedBytes = streamSharedMemoryBytes(program);
+  if (mma.getInstr() == "wgmma") {
+    // Stages of panels 64 columns wide (rows of 128 bytes: a stage is its
+    // panels' rows one after the other), then Q's region; wgmma reads them
+    // by descriptors (whose data flow is not modelled yet).
+    int64_t rows = schedule.getTile()[schedule.getTile().size() - 2];
+    auto panelled = [&](const char *name, int64_t tileRows, int64_t count) {
+      StageLayout stage =
+          mmaSyncStage(name, /*kInnermost=*/true, tileRows * headDim / 64,
+                       /*tileK=*/64, elementBytes, mma);
+      stage.count = count;
+      return stage;
+    };
+    StageLayout keys = panelled("K", mma.getTileK(), mma.getStages());
+    StageLayout values = panelled("V", mma.getTileK(), mma.getStages());
+    StageLayout query = panelled("Q", rows, 1);
+    values.offset = keys.bytes * keys.count;
+    query.offset = values.offset + values.bytes * values.count;
+    query.ldmatrixClaimsNoConflicts = false; // (not read by ldmatrix)
+    keys.ldmatrixClaimsNoConflicts = values.ldmatrixClaimsNoConflicts = false;
+    model.stages = {keys, values, query};
+    return;
+  }
   StageLayout keys = mmaSyncStage("K", /*kInnermost=*/true, mma.getTileK(),
                                   headDim, elementBytes, mma);
   StageLayout values = mmaSyncStage("V", /*kInnermost=*/false, headDim,
@@ -131,7 +155,6 @@ void addFlashModel(tile::ProgramOp program, ProgramModel &model) {
     load.readerSwizzle = keys.swizzle;
     model.fragments.push_back(load);
   }
-  model.sharedBytes = streamSharedMemoryBytes(program);
 }
 
 GridModel gridOf(tile::ProgramOp program, DictionaryAttr bindings) {

@@ -352,7 +352,7 @@ static void createKernel(KernelContext &kernel,
   // 128 registers to fit a second block, spilling: it did for bmm_nt at
   // 4096^3 once the pipeline's stage index left the loop's divisions.
   bool streams = !program.getBody().getOps<tile::OnlineReduceOp>().empty();
-  if (mma && mma.getInstr() == "mma_sync" && (contract || streams))
+  if (mma && ((mma.getInstr() == "mma_sync" && contract) || streams))
     func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                   b.getI32IntegerAttr(1));
 }

@@ -106,6 +106,22 @@ private:
   SmallVector<Value> indicesOf(const StreamRead &read, Value row, Value inner,
                                Value key, Value nested);
   Value packPair(Value lo, Value hi);
+  /// The element offset of stored row `row`, 16-byte chunk `chunk` of
+  /// `tile`'s `stage`: its rows swizzled whole (mma.sync), or in panels of
+  /// 64 columns (wgmma's descriptors).
+  Value stagedOffset(const StagedTile &tile, Value stage, Value row,
+                     Value chunk);
+  /// A wgmma matrix descriptor of the stage region at `regionBytes` from
+  /// the dynamic shared memory's start, at `offsetBytes` into `stage`.
+  Value descriptor(int64_t regionBytes, Value stage, int64_t offsetBytes,
+                   int64_t leadingBytes);
+  /// acc += A B on wgmma (A from registers, B by descriptor).
+  void emitWgmma(MutableArrayRef<Value> acc, ArrayRef<Value> a,
+                 Value bDescriptor, bool transposeB);
+  /// Commits the wgmma group and waits for it.
+  void waitForWgmma(MutableArrayRef<Value> acc);
+  /// A 64-column panel of a stage (wgmma).
+  int64_t panelBytes() const { return keyBlock * 64 * 2; }
   /// Q's A fragments, read with key block `firstBlock`'s copies.
   void loadQuery(Value firstBlock);
   /// The keys the stream's mask leaves some row of the tile: [first, end)
@@ -171,6 +187,11 @@ private:
   SmallVector<Operation *> maskComparisons;
   tile::PipelineProtocol protocol;
   StagedTile keyStages, valueStages;
+  // wgmma: both contractions on wgmma, K and V read by descriptors.
+  bool wgmma = false;
+  Value sharedAddress; // i32
+  int64_t valueBytes = 0, queryBytes = 0; // where V's stages, Q's rows start
+  StagedTile queryRegion;
   // K's and V's fragments, each ldmatrix at a base and an immediate.
   std::optional<StagedFragmentLoader> keyLoader, valueLoader;
   SmallVector<Value> queryFragments; // D / 16 x 4 registers
@@ -245,6 +266,18 @@ void FlashLowering::setUp() {
                  mma.getSwizzle()};
   keyLoader.emplace(b, loc, keyStages, lane, /*isLhs=*/false);
   valueLoader.emplace(b, loc, valueStages, lane, /*isLhs=*/false);
+  wgmma = mma.getInstr() == "wgmma";
+  if (wgmma) {
+    // wgmma reads Q, K and V through descriptors: each stage is panels of
+    // 64 columns (rows of 128 bytes, the swizzle's span), and Q has a
+    // region of its own after V's stages, read by every block's Q K^T.
+    sharedAddress = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), base);
+    valueBytes = bytes;
+    queryBytes = 2 * bytes;
+    queryRegion = {emitDynamicSharedBuffer(b, loc, base, queryBytes,
+                                           rows * headDim, element),
+                   element, headDim, rows * headDim, /*kInnermost=*/true, 128};
+  }
   for (auto [i, factor] : llvm::enumerate(roles.factors)) {
     if (stream.isLeader(i))
       leaders.push_back(i);
@@ -280,13 +313,21 @@ void FlashLowering::copyRows(const StreamRead &read, const StagedTile &tile,
     Value count = arith::SelectOp::create(b, loc, inside, c(8), c(0));
     nvgpu::DeviceAsyncCopyOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tile.shared,
-        ValueRange{emitStagedOffset(b, loc, tile, stage, row, chunk)}, buffer,
+        ValueRange{stagedOffset(tile, stage, row, chunk)}, buffer,
         source, b.getIndexAttr(8), count,
         /*bypassL1=*/UnitAttr::get(b.getContext()));
   }
 }
 
 void FlashLowering::loadQuery(Value firstBlock) {
+  if (wgmma) {
+    // Q's rows into their region, with block 0's copies: the first step's
+    // wait, fence and barrier publish them to wgmma.
+    copyRows(roles.lhs, queryRegion, c(0), kernel.tileOrigin[rank - 2],
+             kernel.extents[rank - 2], /*rowsAreKeys=*/false);
+    copyBlock(firstBlock, c(0));
+    return;
+  }
   // Q's rows go by cp.async into V's second stage, which block 1's copy
   // overwrites only after the first step's barrier, with block 0's rows;
   // each warp then takes its A fragments (m16n8k16) of them by ldmatrix.
@@ -302,6 +343,127 @@ void FlashLowering::loadQuery(Value firstBlock) {
                        emitLdmatrixFragment(b, loc, queryStage, lane, c(1),
                                             mul(warp, c(16)), c(kk),
                                             /*isLhs=*/true));
+}
+
+Value FlashLowering::stagedOffset(const StagedTile &tile, Value stage,
+                                  Value row, Value chunk) {
+  if (!wgmma)
+    return emitStagedOffset(b, loc, tile, stage, row, chunk);
+  // Panel chunk / 8, at chunk % 8 of its 128-byte row.
+  StagedTile panel = tile;
+  panel.columns = 64;
+  Value offset = emitStagedOffset(b, loc, panel, stage, row,
+                                  arith::RemUIOp::create(b, loc, chunk, c(8)));
+  Value which = arith::DivUIOp::create(b, loc, chunk, c(8));
+  return add(offset, mul(which, c(panelBytes() / 2)));
+}
+
+Value FlashLowering::descriptor(int64_t regionBytes, Value stage,
+                                int64_t offsetBytes, int64_t leadingBytes) {
+  // A 128-byte-swizzled operand (layout type 1): 8-row groups 1024 bytes
+  // apart (the stride), `leadingBytes` between panels along M/N.
+  auto i32 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, v, 32);
+  };
+  Value stageI32 =
+      arith::IndexCastOp::create(b, loc, b.getI32Type(), stage);
+  int64_t stageBytes = keyBlock * headDim * 2; // (Q: stage 0)
+  Value start = arith::AddIOp::create(
+      b, loc, sharedAddress,
+      arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, stageI32, i32(stageBytes)),
+          i32(regionBytes + offsetBytes)));
+  Value address = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, start, i32(0x3ffff)), i32(4));
+  Value low = arith::ExtUIOp::create(b, loc, b.getI64Type(), address);
+  uint64_t fixed = (uint64_t(leadingBytes >> 4) << 16) |
+                   (uint64_t(1024 >> 4) << 32) | (uint64_t(1) << 62);
+  return arith::OrIOp::create(
+      b, loc, low,
+      arith::ConstantIntOp::create(b, loc, int64_t(fixed), 64));
+}
+
+void FlashLowering::emitWgmma(MutableArrayRef<Value> acc, ArrayRef<Value> a,
+                              Value bDescriptor, bool transposeB) {
+  // wgmma.mma_async m64nNk16 with A from registers (the mma.sync A
+  // fragment of each warp's 16 rows: NVVM's op takes A only from shared
+  // memory) or, `a` one i64, by its descriptor (K-major); B through its
+  // descriptor; the accumulators in and out tied. Operands: the
+  // accumulators, A, B, scale-d, then the immediates.
+  int64_t n = acc.size() * 2, count = acc.size();
+  bool registersA = a.size() == 4;
+  int64_t aCount = registersA ? 4 : 1;
+  std::string type = element.isBF16() ? "bf16" : "f16";
+  auto at = [&](int64_t i) { return "$" + std::to_string(2 * count + i); };
+  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, " + at(aCount + 1) +
+                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
+                     std::to_string(n) + "k16.f32." + type + "." + type + " {";
+  for (int64_t i = 0; i < count; ++i)
+    text += (i ? ", $" : "$") + std::to_string(i);
+  text += "}, ";
+  if (registersA)
+    text += "{" + at(0) + ", " + at(1) + ", " + at(2) + ", " + at(3) + "}";
+  else
+    text += at(0);
+  // scale-a, scale-b, (trans-a: descriptor A only), trans-b
+  int64_t immediates = registersA ? 3 : 4;
+  text += ", " + at(aCount) + ", p";
+  for (int64_t i = 0; i < immediates; ++i)
+    text += ", " + at(aCount + 2 + i);
+  text += ";\n}\n";
+  std::string constraints;
+  for (int64_t i = 0; i < count; ++i)
+    constraints += "=f,";
+  for (int64_t i = 0; i < count; ++i)
+    constraints += std::to_string(i) + ",";
+  constraints += registersA ? "r,r,r,r,l,n" : "l,l,n";
+  for (int64_t i = 0; i < immediates; ++i)
+    constraints += ",n";
+  SmallVector<Value> operands(acc.begin(), acc.end());
+  for (Value reg : a)
+    operands.push_back(reg.getType().isInteger(32) || reg.getType().isInteger(64)
+                           ? reg
+                           : LLVM::BitcastOp::create(b, loc, b.getI32Type(),
+                                                     reg).getResult());
+  operands.push_back(bDescriptor);
+  SmallVector<int64_t> values = {1, 1, 1}; // scale-d, scale-a, scale-b
+  if (!registersA)
+    values.push_back(0); // A K-major
+  values.push_back(transposeB ? 1 : 0);
+  for (int64_t imm : values)
+    operands.push_back(arith::ConstantIntOp::create(b, loc, imm, 32));
+  SmallVector<Type> fields(count, b.getF32Type());
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, LLVM::LLVMStructType::getLiteral(b.getContext(), fields),
+      operands, text, constraints, /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  for (int64_t i = 0; i < count; ++i)
+    acc[i] = LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0), i);
+}
+
+void FlashLowering::waitForWgmma(MutableArrayRef<Value> acc) {
+  // Commit the group and wait for it, the accumulators tied to the wait
+  // (so that nothing reads them before it).
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  int64_t count = acc.size();
+  std::string constraints;
+  for (int64_t i = 0; i < count; ++i)
+    constraints += "=f,";
+  for (int64_t i = 0; i < count; ++i)
+    constraints += std::to_string(i) + (i + 1 < count ? "," : "");
+  SmallVector<Type> fields(count, b.getF32Type());
+  auto wait = LLVM::InlineAsmOp::create(
+      b, loc, LLVM::LLVMStructType::getLiteral(b.getContext(), fields),
+      SmallVector<Value>(acc.begin(), acc.end()),
+      "wgmma.wait_group.sync.aligned 0;", constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  for (int64_t i = 0; i < count; ++i)
+    acc[i] = LLVM::ExtractValueOp::create(b, loc, wait.getResult(0), i);
 }
 
 std::pair<Value, Value> FlashLowering::keyRange() {
@@ -406,6 +568,19 @@ static void emitMma(OpBuilder &b, Location loc, Type element, ArrayRef<Value> a,
 
 SmallVector<Value> FlashLowering::scores(Value stage) {
   SmallVector<Value> s(keyTiles * 4, f32(0));
+  if (wgmma) {
+    // K-major B: 16 of D are 32 bytes along a panel's rows.
+    // Q from its region, each warpgroup's 64 rows (K-major A).
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    for (int64_t kk = 0; kk < headDim; kk += 16) {
+      int64_t alongK = kk / 64 * panelBytes() + kk % 64 * 2;
+      Value a = descriptor(queryBytes, c(0), alongK, 16);
+      emitWgmma(s, a, descriptor(0, stage, alongK, 16),
+                /*transposeB=*/false);
+    }
+    waitForWgmma(s);
+    return s;
+  }
   for (int64_t kk = 0; kk < headDim; kk += 16) {
     ArrayRef<Value> a = ArrayRef<Value>(queryFragments).slice(kk / 16 * 4, 4);
     for (int64_t j = 0; j < keyTiles; j += 2) {
@@ -642,11 +817,26 @@ void FlashLowering::contractWithValues(Value term, BlockScores &scored,
         b, loc, element,
         arith::SelectOp::create(b, loc, place.keyInside,
                                 valueAt(term, map, &place), f32(0))));
+  SmallVector<SmallVector<Value, 4>> fragments;
   for (int64_t kk = 0; kk < keyBlock / 16; ++kk) {
     int64_t t0 = 8 * kk, t1 = 8 * kk + 4;
-    SmallVector<Value, 4> a = {
-        packPair(p[t0], p[t0 + 1]), packPair(p[t0 + 2], p[t0 + 3]),
-        packPair(p[t1], p[t1 + 1]), packPair(p[t1 + 2], p[t1 + 3])};
+    fragments.push_back(
+        {packPair(p[t0], p[t0 + 1]), packPair(p[t0 + 2], p[t0 + 3]),
+         packPair(p[t1], p[t1 + 1]), packPair(p[t1 + 2], p[t1 + 3])});
+  }
+  if (wgmma) {
+    // Every A register written before the fence (else ptxas fences each
+    // wgmma itself). M/N-major B (V's rows are keys): 16 keys are 16 rows
+    // of 128 bytes, the panels along D a panel's bytes apart.
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    for (auto [kk, a] : llvm::enumerate(fragments))
+      emitWgmma(acc, a,
+                descriptor(valueBytes, stage, kk * 16 * 128, panelBytes()),
+                /*transposeB=*/true);
+    waitForWgmma(acc);
+    return;
+  }
+  for (auto [kk, a] : llvm::enumerate(fragments)) {
     for (int64_t j = 0; j < headTiles; j += 2) {
       bool last = j + 1 == headTiles;
       SmallVector<Value, 4> r =
@@ -789,6 +979,12 @@ FailureOr<SmallVector<Fragment>> FlashLowering::run() {
     // stage, which now takes block j + 1's (the protocol compiler/Verify
     // proves: tile::pipelineProtocol).
     NVVM::CpAsyncWaitGroupOp::create(b, loc, protocol.copyWaitPending);
+    if (wgmma) // the copies were the generic proxy's; wgmma reads async
+      NVVM::FenceProxyOp::create(
+          b, loc,
+          NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+          NVVM::SharedSpaceAttr::get(b.getContext(),
+                                     NVVM::SharedSpace::shared_cta));
     if (protocol.barrierBeforeIssue)
       gpu::BarrierOp::create(b, loc);
     Value other = arith::SubIOp::create(b, loc, c(1), stage);
@@ -823,9 +1019,11 @@ tiletogpu::lowerStream(KernelContext &kernel, tile::OnlineReduceOp stream) {
   tile::MmaAttr mma = kernel.program.getSchedule().getMma();
   if (!mma)
     return lowerElementStream(kernel, stream);
-  if (mma.getInstr() != "mma_sync")
-    return stream.emitOpError(
-        "needs a flash schedule on a GPU (#tile.mma<instr = \"mma_sync\">)");
+  if (mma.getInstr() == "wgmma" &&
+      (!kernel.target.hasWgmma() ||
+       kernel.program.getSchedule().getTile().back() % 64 != 0))
+    return stream.emitOpError("a wgmma flash kernel needs sm_90 and an output "
+                              "innermost extent that is a multiple of 64");
   SmallVector<bool> isLeader;
   for (unsigned i = 0; i < stream.getNumResults(); ++i)
     isLeader.push_back(stream.isLeader(i));

@@ -20,17 +20,24 @@ int64_t nautilus::streamSharedMemoryBytes(tile::ProgramOp program) {
   if (!mma || program.getBody().getOps<tile::OnlineReduceOp>().empty())
     return 0;
   int64_t bytes = 2; // the flash kernel's operands are 16-bit
-  return 2 * mma.getStages() * mma.getTileK() * schedule.getTile().back() *
-         bytes;
+  ArrayRef<int64_t> tile = schedule.getTile();
+  int64_t stages = 2 * mma.getStages() * mma.getTileK() * tile.back() * bytes;
+  // On wgmma Q keeps a region of its own (read by every block's Q K^T).
+  if (mma.getInstr() == "wgmma")
+    stages += tile[tile.size() - 2] * tile.back() * bytes;
+  return stages;
 }
 
 int64_t nautilus::staticSharedBudget(tile::ProgramOp program) {
   tile::ScheduleAttr schedule = program.getSchedule();
   tile::MmaAttr mma = schedule.getMma();
   tile::ContractOp contract = findContract(program);
-  if (int64_t stages = streamSharedMemoryBytes(program))
-    return std::clamp<int64_t>((kSm80SharedLimit - stages) / 1024 * 1024, 0,
+  if (int64_t stages = streamSharedMemoryBytes(program)) {
+    int64_t limit =
+        mma.getInstr() == "wgmma" ? kSm90SharedLimit : kSm80SharedLimit;
+    return std::clamp<int64_t>((limit - stages) / 1024 * 1024, 0,
                                kStaticSharedLimit);
+  }
   if (!mma || !contract)
     return kStaticSharedLimit;
   // Dynamic shared memory starts 1024-byte aligned after the static.
