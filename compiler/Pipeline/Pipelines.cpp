@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - The end-to-end lowering pipelines ------------------===//
 #include "compiler/Pipeline/Pipelines.h"
 #include "compiler/Conversion/Passes.h"
+#include "dialects/Tile/Utils/ContractionStream.h"
 #include "dialects/Tile/Utils/ResourceBudget.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
 #include "dialects/Alg/KernelSignature.h"
@@ -458,6 +459,12 @@ rt::LaunchPlan nautilus::extractLaunchPlan(ModuleOp module) {
           contractSharedMemoryBytes(contract, program.getSchedule());
     } else if (int64_t stages = streamSharedMemoryBytes(program)) {
       desc.dynamicSharedBytes = stages; // a flash kernel's (StreamToMmaSync.cpp)
+      for (const FlashTensorMap &map : flashTensorMaps(program)) {
+        unsigned arg = cast<BlockArgument>(map.read.buffer).getArgNumber();
+        desc.tensorMaps.push_back(
+            {cast<StringAttr>(program.getArgNames()[arg]).getValue().str(),
+             std::vector<int64_t>(map.box.begin(), map.box.end()), 128});
+      }
     }
     plan.programs.push_back(desc);
   }

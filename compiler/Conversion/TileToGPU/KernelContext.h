@@ -106,6 +106,8 @@ struct KernelContext {
   llvm::SmallVector<Fragment> programWithin; // the program layout's positions
   llvm::DenseMap<mlir::Attribute, Placement> placements;
   mlir::Value lhsTensorMap, rhsTensorMap; // wgmma programs' TMA tensor maps
+  /// A wgmma flash kernel's tensor maps (K, V, Q: flashTensorMaps).
+  llvm::SmallVector<mlir::Value> flashTensorMaps;
   // A persistent program's pipeline, and the consumer loop's state.
   std::unique_ptr<ContractLoweringContext> persistentContext;
   std::unique_ptr<PersistentWgmma> persistent;

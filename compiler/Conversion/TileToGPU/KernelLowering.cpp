@@ -41,6 +41,7 @@
 #include "compiler/Conversion/TileToGPU/RouteLowering.h"
 #include "compiler/Conversion/TileToGPU/Streams.h"
 #include "compiler/Conversion/TileToGPU/ThreadPlacement.h"
+#include "dialects/Tile/Utils/ContractionStream.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -317,7 +318,7 @@ static void createKernel(KernelContext &kernel,
   tile::ContractOp contract = findContract(program);
   b.setInsertionPointToEnd(kernel.gpuModule.getBody());
   SmallVector<Type> argTypes(program.getBody().front().getArgumentTypes());
-  argTypes.append(mappedSides.size(),
+  argTypes.append(mappedSides.size() + flashTensorMaps(program).size(),
                   LLVM::LLVMPointerType::get(b.getContext()));
   gpu::GPUFuncOp func = gpu::GPUFuncOp::create(
       b, kernel.loc, program.getSymName(), b.getFunctionType(argTypes, {}));
@@ -372,6 +373,9 @@ static void bindArguments(KernelContext &kernel, Block &body,
   for (auto [i, side] : llvm::enumerate(mappedSides))
     (side == 0 ? kernel.lhsTensorMap : kernel.rhsTensorMap) =
         body.getArgument(entry.getNumArguments() + i);
+  for (size_t i = 0; i < flashTensorMaps(kernel.program).size(); ++i)
+    kernel.flashTensorMaps.push_back(
+        body.getArgument(entry.getNumArguments() + mappedSides.size() + i));
 }
 
 /// With reduce_threads, splits the thread index into the group's index

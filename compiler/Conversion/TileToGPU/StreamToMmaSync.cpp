@@ -57,6 +57,7 @@
 #include "dialects/Tile/Utils/PipelineProtocol.h"
 #include "dialects/Tile/Utils/ReductionKinds.h"
 #include "dialects/Tile/Utils/StreamMasks.h"
+#include "dialects/Tile/Utils/WgmmaPlan.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -127,8 +128,18 @@ private:
   /// The keys the stream's mask leaves some row of the tile: [first, end)
   /// (uniform over the block).
   std::pair<Value, Value> keyRange();
-  /// Issues the copies of key block `block` into `stage` (one group).
-  void copyBlock(Value block, Value stage);
+  /// Issues the copies of key block `block` into `stage` (one group; by
+  /// TMA, Q's boxes too `withQuery`).
+  void copyBlock(Value block, Value stage, bool withQuery = false);
+  /// TMA: tensor map `which`'s boxes (a panel each) of rows from
+  /// `firstRow` to `destinationBytes` of the dynamic shared memory.
+  void issueBoxes(unsigned which, Value firstRow, Value destinationBytes,
+                  Value stage);
+  /// TMA: the mbarrier of `stage`, and their initialisation.
+  Value barrierPointer(Value stage);
+  void initBarriers();
+  Value i32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
+
   /// Copies `read`'s rows [firstRow, firstRow + tile_k) (keys, or output
   /// rows) into `tile`'s `stage`, rows from `rowEnd` on zero-filled.
   void copyRows(const StreamRead &read, const StagedTile &tile, Value stage,
@@ -192,6 +203,11 @@ private:
   Value sharedAddress; // i32
   int64_t valueBytes = 0, queryBytes = 0; // where V's stages, Q's rows start
   StagedTile queryRegion;
+  // TMA (sm_90 with tensor maps): K, V and Q by boxes on mbarriers.
+  bool tma = false;
+  SmallVector<FlashTensorMap> maps;
+  Value sharedBase;
+  int64_t barrierBytes = 0; // the stages' mbarriers
   // K's and V's fragments, each ldmatrix at a base and an immediate.
   std::optional<StagedFragmentLoader> keyLoader, valueLoader;
   SmallVector<Value> queryFragments; // D / 16 x 4 registers
@@ -274,6 +290,11 @@ void FlashLowering::setUp() {
     sharedAddress = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), base);
     valueBytes = bytes;
     queryBytes = 2 * bytes;
+    sharedBase = base;
+    maps = flashTensorMaps(kernel.program);
+    tma = !maps.empty() &&
+          maps.size() == kernel.flashTensorMaps.size();
+    barrierBytes = queryBytes + rows * headDim * 2;
     queryRegion = {emitDynamicSharedBuffer(b, loc, base, queryBytes,
                                            rows * headDim, element),
                    element, headDim, rows * headDim, /*kInnermost=*/true, 128};
@@ -320,6 +341,12 @@ void FlashLowering::copyRows(const StreamRead &read, const StagedTile &tile,
 }
 
 void FlashLowering::loadQuery(Value firstBlock) {
+  if (tma) {
+    // Q's boxes on the first block's mbarrier.
+    initBarriers();
+    copyBlock(firstBlock, c(0), /*withQuery=*/true);
+    return;
+  }
   if (wgmma) {
     // Q's rows into their region, with block 0's copies: the first step's
     // wait, fence and barrier publish them to wgmma.
@@ -533,9 +560,32 @@ std::pair<Value, Value> FlashLowering::keyRange() {
   return {first, end};
 }
 
-void FlashLowering::copyBlock(Value block, Value stage) {
+void FlashLowering::copyBlock(Value block, Value stage, bool withQuery) {
   Value any =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, block, endBlock);
+  if (tma) {
+    // Thread 0 announces the stage's bytes on its mbarrier and issues the
+    // boxes (zeros outside the tensors).
+    any = arith::AndIOp::create(
+        b, loc, any,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                              kernel.threadId, c(0)));
+    auto ifIssue = scf::IfOp::create(b, loc, any, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifIssue.getThenRegion().front());
+    int64_t bytes = 2 * keyBlock * headDim * 2 +
+                    (withQuery ? rows * headDim * 2 : 0);
+    NVVM::MBarrierArriveExpectTxOp::create(
+        b, loc, Type(), barrierPointer(stage), i32(bytes),
+        NVVM::MemScopeKind::CTA, /*relaxed=*/false, /*predicate=*/Value());
+    Value firstKey = mul(block, c(keyBlock));
+    Value stageBytes = mul(stage, c(keyBlock * headDim * 2));
+    issueBoxes(0, firstKey, add(stageBytes, c(0)), stage);
+    issueBoxes(1, firstKey, add(stageBytes, c(valueBytes)), stage);
+    if (withQuery)
+      issueBoxes(2, kernel.tileOrigin[rank - 2], c(queryBytes), stage);
+    return;
+  }
   auto ifAny = scf::IfOp::create(b, loc, any, /*withElse=*/false);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -547,6 +597,77 @@ void FlashLowering::copyBlock(Value block, Value stage) {
              /*rowsAreKeys=*/true);
   }
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
+}
+
+void FlashLowering::issueBoxes(unsigned which, Value firstRow,
+                               Value destinationBytes, Value stage) {
+  // Tensor map `which` (K, V, Q): a box of 64 columns a panel, its rows
+  // from `firstRow`; coordinates innermost first.
+  const FlashTensorMap &map = maps[which];
+  auto pointer7 = LLVM::LLVMPointerType::get(b.getContext(), 7);
+  SmallVector<Value> dims(kernel.tileOrigin.begin(), kernel.tileOrigin.end());
+  dims.push_back(c(0)); // (the keys and the nested index: the box's)
+  dims.push_back(c(0));
+  for (int64_t panel = 0; panel < headDim / 64; ++panel) {
+    SmallVector<Value> coordinates;
+    for (auto [i, e] : llvm::enumerate(llvm::reverse(map.read.map.getResults()))) {
+      Value coordinate;
+      if (i == 0)
+        coordinate = c(64 * panel);
+      else if (map.box[i] > 1)
+        coordinate = firstRow;
+      else
+        coordinate = expandAffine(b, loc, e, b.getIndexType(),
+                                  ArrayRef<Value>(dims).take_front(
+                                      map.read.map.getNumDims()),
+                                  kernel.sizeArgs);
+      coordinates.push_back(
+          arith::IndexCastOp::create(b, loc, b.getI32Type(), coordinate));
+    }
+    Value offset = add(destinationBytes, c(panel * panelBytes()));
+    Value destination = LLVM::AddrSpaceCastOp::create(
+        b, loc, pointer7,
+        LLVM::GEPOp::create(
+            b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3),
+            b.getI8Type(), sharedBase,
+            ValueRange{arith::IndexCastOp::create(b, loc, b.getI32Type(),
+                                                  offset)}));
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        b, loc, destination, kernel.flashTensorMaps[which], coordinates,
+        barrierPointer(stage), /*im2colOffsets=*/ValueRange{},
+        /*multicastMask=*/Value(), /*l2CacheHint=*/Value(),
+        NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, /*group=*/nullptr,
+        /*predicate=*/Value());
+  }
+}
+
+Value FlashLowering::barrierPointer(Value stage) {
+  Value offset = add(c(barrierBytes), mul(stage, c(8)));
+  return LLVM::GEPOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), b.getI8Type(),
+      sharedBase,
+      ValueRange{arith::IndexCastOp::create(b, loc, b.getI32Type(), offset)});
+}
+
+void FlashLowering::initBarriers() {
+  // Thread 0: one mbarrier a stage (one arrival: its own, with the
+  // bytes), made visible, and the tensor maps acquired for the tensormap
+  // proxy before its first copy; then every thread may wait on them.
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      kernel.threadId, c(0));
+  auto ifFirst = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
+    for (int64_t s = 0; s < 2; ++s)
+      NVVM::MBarrierInitOp::create(b, loc, barrierPointer(c(s)), i32(1),
+                                   Value());
+    NVVM::FenceMbarrierInitOp::create(b, loc);
+    for (Value map : kernel.flashTensorMaps)
+      NVVM::FenceProxyAcquireOp::create(b, loc, NVVM::MemScopeKind::SYS, map,
+                                        i32(kTensorMapBytes));
+  }
+  gpu::BarrierOp::create(b, loc);
 }
 
 /// One mma.sync m16n8k16 (row.col) of 16-bit `a`, `bFrag` into `acc`.
@@ -978,8 +1099,18 @@ FailureOr<SmallVector<Fragment>> FlashLowering::run() {
     // Block j's rows are in; every thread is done with block j - 1's
     // stage, which now takes block j + 1's (the protocol compiler/Verify
     // proves: tile::pipelineProtocol).
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, protocol.copyWaitPending);
-    if (wgmma) // the copies were the generic proxy's; wgmma reads async
+    if (tma) {
+      // The stage's phase: its uses so far (block - first) / 2, mod 2.
+      Value uses = arith::DivUIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, block, firstBlock), c(2));
+      Value parity = arith::IndexCastOp::create(
+          b, loc, b.getI32Type(), arith::RemUIOp::create(b, loc, uses, c(2)));
+      NVVM::MBarrierTryWaitParityOp::create(b, loc, barrierPointer(stage),
+                                            parity, i32(0x989680));
+    } else {
+      NVVM::CpAsyncWaitGroupOp::create(b, loc, protocol.copyWaitPending);
+    }
+    if (wgmma && !tma) // the copies were the generic proxy's; wgmma reads async
       NVVM::FenceProxyOp::create(
           b, loc,
           NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),

@@ -344,3 +344,61 @@ std::string nautilus::flashStreamRefusal(alg::OnlineReduceOp stream,
            "innermost index (a second contraction)";
   return "";
 }
+
+llvm::SmallVector<FlashTensorMap>
+nautilus::flashTensorMaps(tile::ProgramOp program) {
+  tile::ScheduleAttr schedule = program.getSchedule();
+  tile::MmaAttr mma = schedule.getMma();
+  auto streams = program.getBody().getOps<tile::OnlineReduceOp>();
+  if (!mma || mma.getInstr() != "wgmma" || streams.empty())
+    return {};
+  tile::OnlineReduceOp stream = *streams.begin();
+  unsigned rank = program.getRank();
+  SmallVector<bool> isLeader;
+  for (unsigned i = 0; i < stream.getNumResults(); ++i)
+    isLeader.push_back(stream.isLeader(i));
+  std::string why;
+  FailureOr<ContractionStream> roles = analyseContractionStream(
+      stream.getBody().front(), isLeader, tileStreamView(stream, rank), why);
+  if (failed(roles) || !roles->value)
+    return {};
+  ArrayRef<int64_t> tile = schedule.getTile();
+  // Rows along `rowDim` (a plain index of the map), the innermost a plain
+  // index too; no other index may read the rows, the keys or the columns
+  // (it must be the same over a box).
+  auto mapOf = [&](const StreamRead &read, unsigned rowDim,
+                   int64_t rows) -> std::optional<FlashTensorMap> {
+    AffineMap map = read.map;
+    SmallVector<int64_t> box;
+    bool sawRows = false;
+    for (AffineExpr e : llvm::reverse(map.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      if (box.empty()) {
+        if (!dim)
+          return std::nullopt;
+        box.push_back(64);
+        continue;
+      }
+      if (dim && dim.getPosition() == rowDim && !sawRows) {
+        box.push_back(rows);
+        sawRows = true;
+        continue;
+      }
+      for (unsigned d = rank - 2; d < map.getNumDims(); ++d)
+        if (e.isFunctionOfDim(d))
+          return std::nullopt;
+      box.push_back(1);
+    }
+    if (!sawRows)
+      return std::nullopt;
+    return FlashTensorMap{read, box};
+  };
+  std::optional<FlashTensorMap> keys = mapOf(roles->rhs, rank, mma.getTileK());
+  std::optional<FlashTensorMap> values =
+      mapOf(*roles->value, rank, mma.getTileK());
+  std::optional<FlashTensorMap> query =
+      mapOf(roles->lhs, rank - 2, tile[rank - 2]);
+  if (!keys || !values || !query)
+    return {};
+  return {*keys, *values, *query};
+}

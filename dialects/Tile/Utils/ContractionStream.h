@@ -93,6 +93,22 @@ StreamBodyView tileStreamView(tile::OnlineReduceOp stream, unsigned rank);
 std::string flashStreamRefusal(alg::OnlineReduceOp stream,
                                std::optional<int64_t> headDim);
 
+/// A TMA tensor map a wgmma flash kernel reads its operand rows through.
+struct FlashTensorMap {
+  StreamRead read;
+  /// Elements a box takes of each buffer dimension, innermost first: 64
+  /// (one 128-byte swizzle span) of the innermost, the keys of a block (K,
+  /// V) or the program's rows (Q) of the dimension the map reads them
+  /// along, 1 of the others.
+  llvm::SmallVector<int64_t> box;
+};
+
+/// The tensor maps of `program`, a flash kernel with a wgmma schedule,
+/// in the order its kernel takes them (after its sizes): K, V, then Q;
+/// empty when it has none (another program, or operands whose rows a
+/// box cannot follow: the copies are then cp.async).
+llvm::SmallVector<FlashTensorMap> flashTensorMaps(tile::ProgramOp program);
+
 /// The head dimensions the flash kernel takes: powers of two from 16 to
 /// 256 (its output accumulators stay in registers, in the mma
 /// accumulator layout of a power-of-two tile).

@@ -1,5 +1,6 @@
 //===- ResourceBudget.cpp - Shared memory and registers of a program ------===//
 #include "dialects/Tile/Utils/ResourceBudget.h"
+#include "dialects/Tile/Utils/ContractionStream.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
 
 using namespace mlir;
@@ -25,6 +26,9 @@ int64_t nautilus::streamSharedMemoryBytes(tile::ProgramOp program) {
   // On wgmma Q keeps a region of its own (read by every block's Q K^T).
   if (mma.getInstr() == "wgmma")
     stages += tile[tile.size() - 2] * tile.back() * bytes;
+  // Copied by TMA: a stage's mbarrier each.
+  if (!flashTensorMaps(program).empty())
+    stages += 8 * mma.getStages();
   return stages;
 }
 
