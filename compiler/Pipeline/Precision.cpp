@@ -29,13 +29,9 @@ static Type flashRoundedType(tile::ProgramOp program) {
   if (!program.getSchedule().getMma())
     return Type();
   for (auto stream : program.getBody().getOps<tile::OnlineReduceOp>()) {
-    SmallVector<bool> isLeader;
-    for (unsigned i = 0; i < stream.getNumResults(); ++i)
-      isLeader.push_back(stream.isLeader(i));
     std::string why;
-    FailureOr<ContractionStream> roles = analyseContractionStream(
-        stream.getBody().front(), isLeader,
-        tileStreamView(stream, program.getRank()), why);
+    FailureOr<ContractionStream> roles =
+        analyseTileStream(stream, program.getRank(), why);
     if (succeeded(roles) && roles->value)
       return roles->value->element;
   }

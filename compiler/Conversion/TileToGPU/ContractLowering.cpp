@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -260,4 +261,29 @@ SmallVector<Value, 4> StagedFragmentLoader::load(Value stage, int64_t rowBase,
       storedRow * tile.columns + 8 * phases * (chunk / phases);
   Value offset = arith::AddIOp::create(b, loc, base, c(constant));
   return emitLdmatrixAt(b, loc, tile, offset, /*oneRhsTile=*/false);
+}
+
+SmallVector<Value> nautilus::emitTiedWgmmaWait(OpBuilder &b, Location loc,
+                                               ValueRange acc,
+                                               int64_t pending) {
+  int64_t n = acc.size();
+  std::string constraints;
+  for (int64_t i = 0; i < n; ++i)
+    constraints += "=f,";
+  for (int64_t i = 0; i < n; ++i)
+    constraints += std::to_string(i) + (i + 1 < n ? "," : "");
+  SmallVector<Type> fields(n, b.getF32Type());
+  auto type = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
+  auto wait = LLVM::InlineAsmOp::create(
+      b, loc, type, acc,
+      "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";",
+      constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  SmallVector<Value> out;
+  for (int64_t i = 0; i < n; ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, loc, wait.getResult(0), i));
+  return out;
 }

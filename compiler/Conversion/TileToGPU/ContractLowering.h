@@ -165,6 +165,16 @@ private:
   std::map<std::pair<void *, int64_t>, mlir::Value> bases;
 };
 
+/// `wgmma.wait_group.sync.aligned pending;` as inline PTX whose outputs
+/// are the accumulators `acc` (f32) tied to its inputs: nothing can read
+/// them before the wait (nvvm's wait takes no operands, so LLVM once
+/// scheduled the epilogue's reads above it and ptxas serialised every
+/// wgmma, C7514). Returns them as the wait leaves them.
+llvm::SmallVector<mlir::Value> emitTiedWgmmaWait(mlir::OpBuilder &b,
+                                                 mlir::Location loc,
+                                                 mlir::ValueRange acc,
+                                                 int64_t pending);
+
 /// Emits the pipelined tensor-core main loop at `b`'s insertion point and
 /// returns this thread's accumulators, register r of the mma accumulator
 /// layout (mmaAccumulatorLayout) at position r.

@@ -475,32 +475,7 @@ SmallVector<Value> WgmmaLowering::consumeTile(Value localTile,
 }
 
 SmallVector<Value> WgmmaLowering::waitForAllTied(ValueRange acc) {
-  // nvvm.wgmma.wait.group.sync.aligned takes no operands, so nothing stops
-  // LLVM from scheduling the epilogue's reads of the accumulators above it
-  // (it did: ptxas then serialised every wgmma of the kernel, C7514). As
-  // inline PTX whose outputs are the accumulators tied to its inputs, the
-  // wait is where their final values come from.
-  int64_t n = acc.size();
-  std::string constraints;
-  for (int64_t i = 0; i < n; ++i)
-    constraints += "=f,";
-  for (int64_t i = 0; i < n; ++i)
-    constraints += std::to_string(i) + (i + 1 < n ? "," : "");
-  SmallVector<Type> fields(n, b.getF32Type());
-  auto type = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
-  auto wait = LLVM::InlineAsmOp::create(
-      b, loc, type, acc,
-      "wgmma.wait_group.sync.aligned " +
-          std::to_string(protocol.epilogueWait) + ";",
-      constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      /*operand_attrs=*/ArrayAttr());
-  SmallVector<Value> out;
-  for (int64_t i = 0; i < n; ++i)
-    out.push_back(LLVM::ExtractValueOp::create(b, loc, wait.getResult(0), i));
-  return out;
+  return emitTiedWgmmaWait(b, loc, acc, protocol.epilogueWait);
 }
 
 FailureOr<SmallVector<Value>>

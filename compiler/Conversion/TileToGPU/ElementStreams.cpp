@@ -71,12 +71,11 @@ tiletogpu::lowerElementStream(KernelContext &kernel,
 
   SmallVector<Value> init;
   for (unsigned i = 0; i < count; ++i) {
-    Value start = stream.isLeader(i)
-                      ? reductionIdentity(b, loc, stream.getAccumulatorKind(i),
-                                          f32)
-                      : arith::ConstantOp::create(b, loc, f32,
-                                                  b.getZeroAttr(f32))
-                            .getResult();
+    Value start =
+        stream.isLeader(i)
+            ? reductionIdentity(b, loc, stream.getAccumulatorKind(i), f32)
+            : arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32))
+                  .getResult();
     init.append(elements, start);
   }
   Value extent = kernel.scalars.lookupOrDefault(stream.getExtent());
@@ -113,8 +112,8 @@ tiletogpu::lowerElementStream(KernelContext &kernel,
       };
       safeNew[e] =
           arith::SelectOp::create(b, loc, isIdentity(fresh[e]), zero, fresh[e]);
-      safeOld[e] =
-          arith::SelectOp::create(b, loc, isIdentity(old[e]), safeNew[e], old[e]);
+      safeOld[e] = arith::SelectOp::create(b, loc, isIdentity(old[e]),
+                                           safeNew[e], old[e]);
     }
     next[i] = fresh;
     oldSafe.push_back(safeOld);
@@ -157,7 +156,8 @@ tiletogpu::lowerElementStream(KernelContext &kernel,
       Value repaired =
           factors[i].empty()
               ? acc[e]
-              : arith::MulFOp::create(b, loc, acc[e], factors[i][e]).getResult();
+              : arith::MulFOp::create(b, loc, acc[e], factors[i][e])
+                    .getResult();
       next[i][e] = arith::AddFOp::create(b, loc, repaired, term[e]);
     }
   }

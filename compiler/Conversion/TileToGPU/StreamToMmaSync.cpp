@@ -48,175 +48,25 @@
 // its row. The epilogue (O / L) is the program's, after the stream.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Conversion/TileToGPU/FlashKernel.h"
 #include "compiler/Conversion/TileToGPU/Streams.h"
 
 #include "compiler/Conversion/TileToGPU/ComputedOperand.h"
-#include "compiler/Conversion/TileToGPU/ContractLowering.h"
 #include "dialects/Tile/Utils/AffineExpansion.h"
-#include "dialects/Tile/Utils/ContractionStream.h"
-#include "dialects/Tile/Utils/PipelineProtocol.h"
 #include "dialects/Tile/Utils/ReductionKinds.h"
-#include "dialects/Tile/Utils/StreamMasks.h"
-#include "dialects/Tile/Utils/WgmmaPlan.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/TypeUtilities.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 using namespace nautilus;
 using namespace nautilus::tiletogpu;
-
-namespace {
-
-/// Where one score element of a thread sits: its output row and key.
-struct ScorePlace {
-  Value row, key, keyInside; // index, index, i1
-  unsigned half;             // 0: the quad's row, 1: 8 rows below
-};
-
-class FlashLowering {
-public:
-  FlashLowering(KernelContext &kernel, tile::OnlineReduceOp stream,
-                ContractionStream roles)
-      : kernel(kernel), b(kernel.b), loc(stream.getLoc()), stream(stream),
-        roles(std::move(roles)), body(stream.getBody().front()) {}
-
-  FailureOr<SmallVector<Fragment>> run();
-
-private:
-  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  Value f32(double v) {
-    return arith::ConstantOp::create(b, loc, b.getF32Type(),
-                                     b.getF32FloatAttr(v));
-  }
-
-  void setUp();
-  /// The buffer indices of `read` at the output row `row` (the tile's
-  /// other output dims at its origin, the innermost at `inner`), key
-  /// `key` and nested index `nested` (null where the map has none).
-  SmallVector<Value> indicesOf(const StreamRead &read, Value row, Value inner,
-                               Value key, Value nested);
-  Value packPair(Value lo, Value hi);
-  /// The element offset of stored row `row`, 16-byte chunk `chunk` of
-  /// `tile`'s `stage`: its rows swizzled whole (mma.sync), or in panels of
-  /// 64 columns (wgmma's descriptors).
-  Value stagedOffset(const StagedTile &tile, Value stage, Value row,
-                     Value chunk);
-  /// A wgmma matrix descriptor of the stage region at `regionBytes` from
-  /// the dynamic shared memory's start, at `offsetBytes` into `stage`.
-  Value descriptor(int64_t regionBytes, Value stage, int64_t offsetBytes,
-                   int64_t leadingBytes);
-  /// acc += A B on wgmma (A from registers, B by descriptor).
-  void emitWgmma(MutableArrayRef<Value> acc, ArrayRef<Value> a,
-                 Value bDescriptor, bool transposeB);
-  /// Commits the wgmma group and waits for it.
-  void waitForWgmma(MutableArrayRef<Value> acc);
-  /// A 64-column panel of a stage (wgmma).
-  int64_t panelBytes() const { return keyBlock * 64 * 2; }
-  /// Q's A fragments, read with key block `firstBlock`'s copies.
-  void loadQuery(Value firstBlock);
-  /// The keys the stream's mask leaves some row of the tile: [first, end)
-  /// (uniform over the block).
-  std::pair<Value, Value> keyRange();
-  /// Issues the copies of key block `block` into `stage` (one group; by
-  /// TMA, Q's boxes too `withQuery`).
-  void copyBlock(Value block, Value stage, bool withQuery = false);
-  /// TMA: tensor map `which`'s boxes (a panel each) of rows from
-  /// `firstRow` to `destinationBytes` of the dynamic shared memory.
-  void issueBoxes(unsigned which, Value firstRow, Value destinationBytes,
-                  Value stage);
-  /// TMA: the mbarrier of `stage`, and their initialisation.
-  Value barrierPointer(Value stage);
-  void initBarriers();
-  Value i32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
-
-  /// Copies `read`'s rows [firstRow, firstRow + tile_k) (keys, or output
-  /// rows) into `tile`'s `stage`, rows from `rowEnd` on zero-filled.
-  void copyRows(const StreamRead &read, const StagedTile &tile, Value stage,
-                Value firstRow, Value rowEnd, bool rowsAreKeys);
-  SmallVector<Value> scores(Value stage);
-  /// Classifies the body's ops: those evaluated a score element at a time
-  /// (`early`: reading no leader; `late`), and the values they serve.
-  void planEvaluation();
-  Value valueAt(Value v, IRMapping &map, const ScorePlace *place);
-  void evaluate(Operation &op, IRMapping &map, const ScorePlace *place);
-  Value foldQuad(alg::ReductionKind kind, Value v);
-  /// A block's scores, each element's place, and its evaluation so far.
-  struct BlockScores {
-    SmallVector<Value> values;
-    SmallVector<ScorePlace> places;
-    SmallVector<IRMapping> maps;
-  };
-  /// A value of each of the thread's two rows.
-  using RowPair = std::array<Value, 2>;
-  BlockScores placeScores(Value block, Value stage, bool masked);
-  void evaluateAll(ArrayRef<Operation *> ops, BlockScores &scored);
-  /// Each leader's new running value into `updated` (carried first), and
-  /// the old and new values read safely.
-  void foldLeaders(BlockScores &scored, ValueRange carried,
-                   MutableArrayRef<Value> updated,
-                   SmallVector<RowPair> &oldSafe,
-                   SmallVector<RowPair> &newSafe);
-  /// The repair of each follower, by accumulator index.
-  DenseMap<unsigned, RowPair> repairFactors(ArrayRef<RowPair> oldSafe,
-                                            ArrayRef<RowPair> newSafe);
-  /// acc += P V for the block, P the follower's factor `term`.
-  void contractWithValues(Value term, BlockScores &scored, Value stage,
-                          MutableArrayRef<Value> acc);
-  /// One block's step: the accumulators carried by the loop, updated.
-  /// Unless `masked`, every key of the block is inside the chunk and
-  /// passes the mask's key bounds for every row: neither is evaluated.
-  SmallVector<Value> step(Value block, Value stage, ValueRange carried,
-                          bool masked);
-  SmallVector<Fragment> results(ValueRange finals);
-
-  KernelContext &kernel;
-  OpBuilder &b;
-  Location loc;
-  tile::OnlineReduceOp stream;
-  ContractionStream roles;
-  Block &body;
-  unsigned rank = 0;
-  int64_t rows = 0, headDim = 0, keyBlock = 0, keyTiles = 0, headTiles = 0;
-  Type element;
-  Value lane, warp, quadRow, quadColumn, extent;
-  Value endBlock; // the blocks past the last a row sees
-  Value chunkFirst, chunkEnd; // the keys streamed (a split's chunk)
-  // The keys every row of the tile sees (inside the chunk, every mask's
-  // comparison true), and those comparisons.
-  Value fullFirst, fullEnd;
-  SmallVector<Operation *> maskComparisons;
-  tile::PipelineProtocol protocol;
-  StagedTile keyStages, valueStages;
-  // wgmma: both contractions on wgmma, K and V read by descriptors.
-  bool wgmma = false;
-  Value sharedAddress; // i32
-  int64_t valueBytes = 0, queryBytes = 0; // where V's stages, Q's rows start
-  StagedTile queryRegion;
-  // TMA (sm_90 with tensor maps): K, V and Q by boxes on mbarriers.
-  bool tma = false;
-  SmallVector<FlashTensorMap> maps;
-  Value sharedBase;
-  int64_t barrierBytes = 0; // the stages' mbarriers
-  // K's and V's fragments, each ldmatrix at a base and an immediate.
-  std::optional<StagedFragmentLoader> keyLoader, valueLoader;
-  SmallVector<Value> queryFragments; // D / 16 x 4 registers
-  SmallVector<unsigned> leaders, rowSums, contracted;
-  llvm::SetVector<Operation *> early, late;
-  DenseMap<Value, Value> outsideScalars;
-};
-
-} // namespace
 
 SmallVector<Value> FlashLowering::indicesOf(const StreamRead &read, Value row,
                                             Value inner, Value key,
@@ -292,12 +142,15 @@ void FlashLowering::setUp() {
     queryBytes = 2 * bytes;
     sharedBase = base;
     maps = flashTensorMaps(kernel.program);
-    tma = !maps.empty() &&
-          maps.size() == kernel.flashTensorMaps.size();
+    tma = !maps.empty() && maps.size() == kernel.flashTensorMaps.size();
     barrierBytes = queryBytes + rows * headDim * 2;
     queryRegion = {emitDynamicSharedBuffer(b, loc, base, queryBytes,
                                            rows * headDim, element),
-                   element, headDim, rows * headDim, /*kInnermost=*/true, 128};
+                   element,
+                   headDim,
+                   rows * headDim,
+                   /*kInnermost=*/true,
+                   128};
   }
   for (auto [i, factor] : llvm::enumerate(roles.factors)) {
     if (stream.isLeader(i))
@@ -305,369 +158,6 @@ void FlashLowering::setUp() {
     else
       (factor ? contracted : rowSums).push_back(i);
   }
-}
-
-void FlashLowering::copyRows(const StreamRead &read, const StagedTile &tile,
-                             Value stage, Value firstRow, Value rowEnd,
-                             bool rowsAreKeys) {
-  // Thread t copies 16-byte chunks t, t + threads, ... of the stage's
-  // rows (consecutive threads along a row: coalesced); a row past
-  // `rowEnd` is zero-filled, reading nothing from the buffer's first row.
-  Value buffer = kernel.scalars.lookup(read.buffer);
-  int64_t rowChunks = headDim / 8;
-  int64_t chunks = keyBlock * rowChunks;
-  bool nested = read.map.getNumDims() > rank + 1;
-  for (int64_t first = 0; first < chunks; first += kernel.threads) {
-    Value q = add(kernel.threadId, c(first));
-    Value row = arith::DivUIOp::create(b, loc, q, c(rowChunks));
-    Value chunk = arith::RemUIOp::create(b, loc, q, c(rowChunks));
-    Value index = add(firstRow, row);
-    Value inside =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index, rowEnd);
-    Value safe = arith::SelectOp::create(b, loc, inside, index, c(0));
-    Value column = mul(chunk, c(8));
-    Value outputRow = rowsAreKeys ? kernel.tileOrigin[rank - 2] : safe;
-    Value key = rowsAreKeys ? safe : Value();
-    SmallVector<Value> source =
-        nested ? indicesOf(read, outputRow, Value(), key, column)
-               : indicesOf(read, outputRow, column, key, Value());
-    Value count = arith::SelectOp::create(b, loc, inside, c(8), c(0));
-    nvgpu::DeviceAsyncCopyOp::create(
-        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tile.shared,
-        ValueRange{stagedOffset(tile, stage, row, chunk)}, buffer,
-        source, b.getIndexAttr(8), count,
-        /*bypassL1=*/UnitAttr::get(b.getContext()));
-  }
-}
-
-void FlashLowering::loadQuery(Value firstBlock) {
-  if (tma) {
-    // Q's boxes on the first block's mbarrier.
-    initBarriers();
-    copyBlock(firstBlock, c(0), /*withQuery=*/true);
-    return;
-  }
-  if (wgmma) {
-    // Q's rows into their region, with block 0's copies: the first step's
-    // wait, fence and barrier publish them to wgmma.
-    copyRows(roles.lhs, queryRegion, c(0), kernel.tileOrigin[rank - 2],
-             kernel.extents[rank - 2], /*rowsAreKeys=*/false);
-    copyBlock(firstBlock, c(0));
-    return;
-  }
-  // Q's rows go by cp.async into V's second stage, which block 1's copy
-  // overwrites only after the first step's barrier, with block 0's rows;
-  // each warp then takes its A fragments (m16n8k16) of them by ldmatrix.
-  StagedTile queryStage = valueStages;
-  queryStage.kInnermost = true;
-  copyRows(roles.lhs, queryStage, c(1), kernel.tileOrigin[rank - 2],
-           kernel.extents[rank - 2], /*rowsAreKeys=*/false);
-  copyBlock(firstBlock, c(0));
-  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
-  gpu::BarrierOp::create(b, loc);
-  for (int64_t kk = 0; kk < headDim; kk += 16)
-    llvm::append_range(queryFragments,
-                       emitLdmatrixFragment(b, loc, queryStage, lane, c(1),
-                                            mul(warp, c(16)), c(kk),
-                                            /*isLhs=*/true));
-}
-
-Value FlashLowering::stagedOffset(const StagedTile &tile, Value stage,
-                                  Value row, Value chunk) {
-  if (!wgmma)
-    return emitStagedOffset(b, loc, tile, stage, row, chunk);
-  // Panel chunk / 8, at chunk % 8 of its 128-byte row.
-  StagedTile panel = tile;
-  panel.columns = 64;
-  Value offset = emitStagedOffset(b, loc, panel, stage, row,
-                                  arith::RemUIOp::create(b, loc, chunk, c(8)));
-  Value which = arith::DivUIOp::create(b, loc, chunk, c(8));
-  return add(offset, mul(which, c(panelBytes() / 2)));
-}
-
-Value FlashLowering::descriptor(int64_t regionBytes, Value stage,
-                                int64_t offsetBytes, int64_t leadingBytes) {
-  // A 128-byte-swizzled operand (layout type 1): 8-row groups 1024 bytes
-  // apart (the stride), `leadingBytes` between panels along M/N.
-  auto i32 = [&](int64_t v) -> Value {
-    return arith::ConstantIntOp::create(b, loc, v, 32);
-  };
-  Value stageI32 =
-      arith::IndexCastOp::create(b, loc, b.getI32Type(), stage);
-  int64_t stageBytes = keyBlock * headDim * 2; // (Q: stage 0)
-  Value start = arith::AddIOp::create(
-      b, loc, sharedAddress,
-      arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, stageI32, i32(stageBytes)),
-          i32(regionBytes + offsetBytes)));
-  Value address = arith::ShRUIOp::create(
-      b, loc, arith::AndIOp::create(b, loc, start, i32(0x3ffff)), i32(4));
-  Value low = arith::ExtUIOp::create(b, loc, b.getI64Type(), address);
-  uint64_t fixed = (uint64_t(leadingBytes >> 4) << 16) |
-                   (uint64_t(1024 >> 4) << 32) | (uint64_t(1) << 62);
-  return arith::OrIOp::create(
-      b, loc, low,
-      arith::ConstantIntOp::create(b, loc, int64_t(fixed), 64));
-}
-
-void FlashLowering::emitWgmma(MutableArrayRef<Value> acc, ArrayRef<Value> a,
-                              Value bDescriptor, bool transposeB) {
-  // wgmma.mma_async m64nNk16 with A from registers (the mma.sync A
-  // fragment of each warp's 16 rows: NVVM's op takes A only from shared
-  // memory) or, `a` one i64, by its descriptor (K-major); B through its
-  // descriptor; the accumulators in and out tied. Operands: the
-  // accumulators, A, B, scale-d, then the immediates.
-  int64_t n = acc.size() * 2, count = acc.size();
-  bool registersA = a.size() == 4;
-  int64_t aCount = registersA ? 4 : 1;
-  std::string type = element.isBF16() ? "bf16" : "f16";
-  auto at = [&](int64_t i) { return "$" + std::to_string(2 * count + i); };
-  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, " + at(aCount + 1) +
-                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
-                     std::to_string(n) + "k16.f32." + type + "." + type + " {";
-  for (int64_t i = 0; i < count; ++i)
-    text += (i ? ", $" : "$") + std::to_string(i);
-  text += "}, ";
-  if (registersA)
-    text += "{" + at(0) + ", " + at(1) + ", " + at(2) + ", " + at(3) + "}";
-  else
-    text += at(0);
-  // scale-a, scale-b, (trans-a: descriptor A only), trans-b
-  int64_t immediates = registersA ? 3 : 4;
-  text += ", " + at(aCount) + ", p";
-  for (int64_t i = 0; i < immediates; ++i)
-    text += ", " + at(aCount + 2 + i);
-  text += ";\n}\n";
-  std::string constraints;
-  for (int64_t i = 0; i < count; ++i)
-    constraints += "=f,";
-  for (int64_t i = 0; i < count; ++i)
-    constraints += std::to_string(i) + ",";
-  constraints += registersA ? "r,r,r,r,l,n" : "l,l,n";
-  for (int64_t i = 0; i < immediates; ++i)
-    constraints += ",n";
-  SmallVector<Value> operands(acc.begin(), acc.end());
-  for (Value reg : a)
-    operands.push_back(reg.getType().isInteger(32) || reg.getType().isInteger(64)
-                           ? reg
-                           : LLVM::BitcastOp::create(b, loc, b.getI32Type(),
-                                                     reg).getResult());
-  operands.push_back(bDescriptor);
-  SmallVector<int64_t> values = {1, 1, 1}; // scale-d, scale-a, scale-b
-  if (!registersA)
-    values.push_back(0); // A K-major
-  values.push_back(transposeB ? 1 : 0);
-  for (int64_t imm : values)
-    operands.push_back(arith::ConstantIntOp::create(b, loc, imm, 32));
-  SmallVector<Type> fields(count, b.getF32Type());
-  auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, LLVM::LLVMStructType::getLiteral(b.getContext(), fields),
-      operands, text, constraints, /*has_side_effects=*/true,
-      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      /*operand_attrs=*/ArrayAttr());
-  for (int64_t i = 0; i < count; ++i)
-    acc[i] = LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0), i);
-}
-
-void FlashLowering::waitForWgmma(MutableArrayRef<Value> acc) {
-  // Commit the group and wait for it, the accumulators tied to the wait
-  // (so that nothing reads them before it).
-  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  int64_t count = acc.size();
-  std::string constraints;
-  for (int64_t i = 0; i < count; ++i)
-    constraints += "=f,";
-  for (int64_t i = 0; i < count; ++i)
-    constraints += std::to_string(i) + (i + 1 < count ? "," : "");
-  SmallVector<Type> fields(count, b.getF32Type());
-  auto wait = LLVM::InlineAsmOp::create(
-      b, loc, LLVM::LLVMStructType::getLiteral(b.getContext(), fields),
-      SmallVector<Value>(acc.begin(), acc.end()),
-      "wgmma.wait_group.sync.aligned 0;", constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      /*operand_attrs=*/ArrayAttr());
-  for (int64_t i = 0; i < count; ++i)
-    acc[i] = LLVM::ExtractValueOp::create(b, loc, wait.getResult(0), i);
-}
-
-std::pair<Value, Value> FlashLowering::keyRange() {
-  Value first = c(0), end = extent;
-  if (stream.isSplit()) { // a split's chunk: [s C, min(extent, (s + 1) C))
-    int64_t chunk = *stream.getSplitChunk();
-    first = mul(kernel.tileOrigin[*stream.getSplitDim()], c(chunk));
-    end = arith::MinSIOp::create(b, loc, extent, add(first, c(chunk)));
-  }
-  chunkFirst = fullFirst = first;
-  chunkEnd = fullEnd = end;
-  Block &body = stream.getBody().front();
-  for (const KeyBound &bound : maskedKeyBounds(stream)) {
-    // The ops the bound reads, evaluated at each row of the tile for its
-    // largest (an upper bound) or smallest value.
-    llvm::SetVector<Operation *> needed;
-    SmallVector<Value> work{bound.other};
-    while (!work.empty()) {
-      Operation *def = work.pop_back_val().getDefiningOp();
-      if (def && def->getBlock() == &body && needed.insert(def))
-        llvm::append_range(work, def->getOperands());
-    }
-    SmallVector<Operation *> ordered(needed.begin(), needed.end());
-    llvm::sort(ordered, [](Operation *x, Operation *y) {
-      return x->isBeforeInBlock(y);
-    });
-    auto otherAt = [&](Value row) {
-      ScorePlace place{row, c(0), Value(), 0};
-      IRMapping map;
-      for (Operation *op : ordered)
-        evaluate(*op, map, &place);
-      return valueAt(bound.other, map, &place);
-    };
-    // Over the tile's rows: the value some row allows (the largest for an
-    // upper bound), and the value every row allows.
-    Value origin = kernel.tileOrigin[rank - 2];
-    Value atOrigin = otherAt(origin);
-    auto rowLoop = scf::ForOp::create(b, loc, c(1), c(rows), c(1),
-                                      ValueRange{atOrigin, atOrigin});
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(rowLoop.getBody());
-      Value v = otherAt(add(origin, rowLoop.getInductionVar()));
-      Value largest = arith::MaxSIOp::create(
-          b, loc, rowLoop.getRegionIterArgs()[0], v);
-      Value smallest = arith::MinSIOp::create(
-          b, loc, rowLoop.getRegionIterArgs()[1], v);
-      scf::YieldOp::create(b, loc, ValueRange{largest, smallest});
-    }
-    auto asIndex = [&](Value v) -> Value {
-      if (!v.getType().isIndex())
-        v = arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
-      return add(v, c(bound.shift()));
-    };
-    Value someRow = asIndex(rowLoop.getResult(bound.isUpper() ? 0 : 1));
-    Value everyRow = asIndex(rowLoop.getResult(bound.isUpper() ? 1 : 0));
-    if (bound.isUpper()) {
-      end = arith::MinSIOp::create(b, loc, end, someRow);
-      fullEnd = arith::MinSIOp::create(b, loc, fullEnd, everyRow);
-    } else {
-      first = arith::MaxSIOp::create(b, loc, first, someRow);
-      fullFirst = arith::MaxSIOp::create(b, loc, fullFirst, everyRow);
-    }
-    maskComparisons.push_back(bound.comparison);
-  }
-  end = arith::MaxSIOp::create(b, loc, end, first); // none: an empty range
-  return {first, end};
-}
-
-void FlashLowering::copyBlock(Value block, Value stage, bool withQuery) {
-  Value any =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, block, endBlock);
-  if (tma) {
-    // Thread 0 announces the stage's bytes on its mbarrier and issues the
-    // boxes (zeros outside the tensors).
-    any = arith::AndIOp::create(
-        b, loc, any,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                              kernel.threadId, c(0)));
-    auto ifIssue = scf::IfOp::create(b, loc, any, /*withElse=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifIssue.getThenRegion().front());
-    int64_t bytes = 2 * keyBlock * headDim * 2 +
-                    (withQuery ? rows * headDim * 2 : 0);
-    NVVM::MBarrierArriveExpectTxOp::create(
-        b, loc, Type(), barrierPointer(stage), i32(bytes),
-        NVVM::MemScopeKind::CTA, /*relaxed=*/false, /*predicate=*/Value());
-    Value firstKey = mul(block, c(keyBlock));
-    Value stageBytes = mul(stage, c(keyBlock * headDim * 2));
-    issueBoxes(0, firstKey, add(stageBytes, c(0)), stage);
-    issueBoxes(1, firstKey, add(stageBytes, c(valueBytes)), stage);
-    if (withQuery)
-      issueBoxes(2, kernel.tileOrigin[rank - 2], c(queryBytes), stage);
-    return;
-  }
-  auto ifAny = scf::IfOp::create(b, loc, any, /*withElse=*/false);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifAny.getThenRegion().front());
-    Value firstKey = mul(block, c(keyBlock));
-    copyRows(roles.rhs, keyStages, stage, firstKey, extent,
-             /*rowsAreKeys=*/true);
-    copyRows(*roles.value, valueStages, stage, firstKey, extent,
-             /*rowsAreKeys=*/true);
-  }
-  NVVM::CpAsyncCommitGroupOp::create(b, loc);
-}
-
-void FlashLowering::issueBoxes(unsigned which, Value firstRow,
-                               Value destinationBytes, Value stage) {
-  // Tensor map `which` (K, V, Q): a box of 64 columns a panel, its rows
-  // from `firstRow`; coordinates innermost first.
-  const FlashTensorMap &map = maps[which];
-  auto pointer7 = LLVM::LLVMPointerType::get(b.getContext(), 7);
-  SmallVector<Value> dims(kernel.tileOrigin.begin(), kernel.tileOrigin.end());
-  dims.push_back(c(0)); // (the keys and the nested index: the box's)
-  dims.push_back(c(0));
-  for (int64_t panel = 0; panel < headDim / 64; ++panel) {
-    SmallVector<Value> coordinates;
-    for (auto [i, e] : llvm::enumerate(llvm::reverse(map.read.map.getResults()))) {
-      Value coordinate;
-      if (i == 0)
-        coordinate = c(64 * panel);
-      else if (map.box[i] > 1)
-        coordinate = firstRow;
-      else
-        coordinate = expandAffine(b, loc, e, b.getIndexType(),
-                                  ArrayRef<Value>(dims).take_front(
-                                      map.read.map.getNumDims()),
-                                  kernel.sizeArgs);
-      coordinates.push_back(
-          arith::IndexCastOp::create(b, loc, b.getI32Type(), coordinate));
-    }
-    Value offset = add(destinationBytes, c(panel * panelBytes()));
-    Value destination = LLVM::AddrSpaceCastOp::create(
-        b, loc, pointer7,
-        LLVM::GEPOp::create(
-            b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3),
-            b.getI8Type(), sharedBase,
-            ValueRange{arith::IndexCastOp::create(b, loc, b.getI32Type(),
-                                                  offset)}));
-    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-        b, loc, destination, kernel.flashTensorMaps[which], coordinates,
-        barrierPointer(stage), /*im2colOffsets=*/ValueRange{},
-        /*multicastMask=*/Value(), /*l2CacheHint=*/Value(),
-        NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, /*group=*/nullptr,
-        /*predicate=*/Value());
-  }
-}
-
-Value FlashLowering::barrierPointer(Value stage) {
-  Value offset = add(c(barrierBytes), mul(stage, c(8)));
-  return LLVM::GEPOp::create(
-      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), b.getI8Type(),
-      sharedBase,
-      ValueRange{arith::IndexCastOp::create(b, loc, b.getI32Type(), offset)});
-}
-
-void FlashLowering::initBarriers() {
-  // Thread 0: one mbarrier a stage (one arrival: its own, with the
-  // bytes), made visible, and the tensor maps acquired for the tensormap
-  // proxy before its first copy; then every thread may wait on them.
-  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                      kernel.threadId, c(0));
-  auto ifFirst = scf::IfOp::create(b, loc, first, /*withElse=*/false);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
-    for (int64_t s = 0; s < 2; ++s)
-      NVVM::MBarrierInitOp::create(b, loc, barrierPointer(c(s)), i32(1),
-                                   Value());
-    NVVM::FenceMbarrierInitOp::create(b, loc);
-    for (Value map : kernel.flashTensorMaps)
-      NVVM::FenceProxyAcquireOp::create(b, loc, NVVM::MemScopeKind::SYS, map,
-                                        i32(kTensorMapBytes));
-  }
-  gpu::BarrierOp::create(b, loc);
 }
 
 /// One mma.sync m16n8k16 (row.col) of 16-bit `a`, `bFrag` into `acc`.
@@ -816,9 +306,8 @@ Value FlashLowering::foldQuad(alg::ReductionKind kind, Value v) {
   return v;
 }
 
-FlashLowering::BlockScores FlashLowering::placeScores(Value block,
-                                                     Value stage,
-                                                     bool masked) {
+FlashLowering::BlockScores FlashLowering::placeScores(Value block, Value stage,
+                                                      bool masked) {
   BlockScores scored;
   scored.values = scores(stage);
   int64_t elements = keyTiles * 4;
@@ -876,9 +365,9 @@ void FlashLowering::foldLeaders(BlockScores &scored, ValueRange carried,
         if (place.half == half)
           fold = combineReduction(
               b, loc, kind, fold,
-              arith::SelectOp::create(b, loc, place.keyInside,
-                                      valueAt(yield->getOperand(i), map, &place),
-                                      identity));
+              arith::SelectOp::create(
+                  b, loc, place.keyInside,
+                  valueAt(yield->getOperand(i), map, &place), identity));
       Value old = carried[next];
       Value fresh = combineReduction(b, loc, kind, old, foldQuad(kind, fold));
       updated[next++] = fresh;
@@ -1113,7 +602,8 @@ FailureOr<SmallVector<Fragment>> FlashLowering::run() {
     if (wgmma && !tma) // the copies were the generic proxy's; wgmma reads async
       NVVM::FenceProxyOp::create(
           b, loc,
-          NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+          NVVM::ProxyKindAttr::get(b.getContext(),
+                                   NVVM::ProxyKind::async_shared),
           NVVM::SharedSpaceAttr::get(b.getContext(),
                                      NVVM::SharedSpace::shared_cta));
     if (protocol.barrierBeforeIssue)
@@ -1155,13 +645,9 @@ tiletogpu::lowerStream(KernelContext &kernel, tile::OnlineReduceOp stream) {
        kernel.program.getSchedule().getTile().back() % 64 != 0))
     return stream.emitOpError("a wgmma flash kernel needs sm_90 and an output "
                               "innermost extent that is a multiple of 64");
-  SmallVector<bool> isLeader;
-  for (unsigned i = 0; i < stream.getNumResults(); ++i)
-    isLeader.push_back(stream.isLeader(i));
   std::string why;
-  FailureOr<ContractionStream> roles = analyseContractionStream(
-      stream.getBody().front(), isLeader,
-      tileStreamView(stream, kernel.program.getRank()), why);
+  FailureOr<ContractionStream> roles =
+      analyseTileStream(stream, kernel.program.getRank(), why);
   if (failed(roles) || !roles->value)
     return stream.emitOpError("is not a flash kernel: ")
            << (why.empty() ? "it has no second contraction" : why);

@@ -237,6 +237,16 @@ nautilus::analyseContractionStream(Block &body, ArrayRef<bool> isLeader,
   return StreamAnalysis(body, isLeader, view).run(why);
 }
 
+FailureOr<ContractionStream>
+nautilus::analyseTileStream(tile::OnlineReduceOp stream, unsigned rank,
+                            std::string &why) {
+  SmallVector<bool> isLeader;
+  for (unsigned i = 0; i < stream.getNumResults(); ++i)
+    isLeader.push_back(stream.isLeader(i));
+  return analyseContractionStream(stream.getBody().front(), isLeader,
+                                  tileStreamView(stream, rank), why);
+}
+
 StreamBodyView nautilus::algStreamView(alg::OnlineReduceOp stream) {
   StreamBodyView view;
   unsigned rank = stream.getRank();
@@ -354,12 +364,8 @@ nautilus::flashTensorMaps(tile::ProgramOp program) {
     return {};
   tile::OnlineReduceOp stream = *streams.begin();
   unsigned rank = program.getRank();
-  SmallVector<bool> isLeader;
-  for (unsigned i = 0; i < stream.getNumResults(); ++i)
-    isLeader.push_back(stream.isLeader(i));
   std::string why;
-  FailureOr<ContractionStream> roles = analyseContractionStream(
-      stream.getBody().front(), isLeader, tileStreamView(stream, rank), why);
+  FailureOr<ContractionStream> roles = analyseTileStream(stream, rank, why);
   if (failed(roles) || !roles->value)
     return {};
   ArrayRef<int64_t> tile = schedule.getTile();

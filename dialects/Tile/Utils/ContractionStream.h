@@ -83,6 +83,11 @@ mlir::FailureOr<ContractionStream>
 analyseContractionStream(mlir::Block &body, llvm::ArrayRef<bool> isLeader,
                          const StreamBodyView &view, std::string &why);
 
+/// The contraction stream of a tile.online_reduce in a program of rank
+/// `rank`, or failure with `why`.
+mlir::FailureOr<ContractionStream>
+analyseTileStream(tile::OnlineReduceOp stream, unsigned rank, std::string &why);
+
 /// The view of an alg.online_reduce's body, and of a tile.online_reduce's.
 StreamBodyView algStreamView(alg::OnlineReduceOp stream);
 StreamBodyView tileStreamView(tile::OnlineReduceOp stream, unsigned rank);

@@ -1,0 +1,187 @@
+//===- FlashKernel.h - The flash kernel's lowering, shared by its parts -*- C++
+//-*-===//
+//
+// The lowering of a contraction stream to one flash kernel (see
+// StreamToMmaSync.cpp for what it makes), split by concern: the main loop
+// and the online softmax (StreamToMmaSync.cpp), the copies of Q, K and V
+// by cp.async or TMA and the key range (FlashCopies.cpp), and the wgmma
+// contractions of sm_90 (FlashWgmma.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_CONVERSION_TILETOGPU_FLASHKERNEL_H
+#define NAUTILUS_CONVERSION_TILETOGPU_FLASHKERNEL_H
+
+#include "compiler/Conversion/TileToGPU/ContractLowering.h"
+#include "compiler/Conversion/TileToGPU/KernelContext.h"
+#include "dialects/Tile/Utils/ContractionStream.h"
+#include "dialects/Tile/Utils/PipelineProtocol.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <array>
+#include <optional>
+
+namespace nautilus {
+namespace tiletogpu {
+
+using mlir::ArrayRef;
+using mlir::Block;
+using mlir::DenseMap;
+using mlir::FailureOr;
+using mlir::IRMapping;
+using mlir::Location;
+using mlir::MutableArrayRef;
+using mlir::OpBuilder;
+using mlir::Operation;
+using mlir::SmallVector;
+using mlir::Type;
+using mlir::Value;
+using mlir::ValueRange;
+namespace arith = mlir::arith;
+
+/// Where one score element of a thread sits: its output row and key.
+struct ScorePlace {
+  Value row, key, keyInside; // index, index, i1
+  unsigned half;             // 0: the quad's row, 1: 8 rows below
+};
+
+class FlashLowering {
+public:
+  FlashLowering(KernelContext &kernel, tile::OnlineReduceOp stream,
+                ContractionStream roles)
+      : kernel(kernel), b(kernel.b), loc(stream.getLoc()), stream(stream),
+        roles(std::move(roles)), body(stream.getBody().front()) {}
+
+  FailureOr<SmallVector<Fragment>> run();
+
+private:
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value f32(double v) {
+    return arith::ConstantOp::create(b, loc, b.getF32Type(),
+                                     b.getF32FloatAttr(v));
+  }
+
+  void setUp();
+  /// The buffer indices of `read` at the output row `row` (the tile's
+  /// other output dims at its origin, the innermost at `inner`), key
+  /// `key` and nested index `nested` (null where the map has none).
+  SmallVector<Value> indicesOf(const StreamRead &read, Value row, Value inner,
+                               Value key, Value nested);
+  Value packPair(Value lo, Value hi);
+  /// The element offset of stored row `row`, 16-byte chunk `chunk` of
+  /// `tile`'s `stage`: its rows swizzled whole (mma.sync), or in panels of
+  /// 64 columns (wgmma's descriptors).
+  Value stagedOffset(const StagedTile &tile, Value stage, Value row,
+                     Value chunk);
+  /// A wgmma matrix descriptor of the stage region at `regionBytes` from
+  /// the dynamic shared memory's start, at `offsetBytes` into `stage`.
+  Value descriptor(int64_t regionBytes, Value stage, int64_t offsetBytes,
+                   int64_t leadingBytes);
+  /// acc += A B on wgmma (A from registers, B by descriptor).
+  void emitWgmma(MutableArrayRef<Value> acc, ArrayRef<Value> a,
+                 Value bDescriptor, bool transposeB);
+  /// Commits the wgmma group and waits for it.
+  void waitForWgmma(MutableArrayRef<Value> acc);
+  /// A 64-column panel of a stage (wgmma).
+  int64_t panelBytes() const { return keyBlock * 64 * 2; }
+  /// Q's A fragments, read with key block `firstBlock`'s copies.
+  void loadQuery(Value firstBlock);
+  /// The keys the stream's mask leaves some row of the tile: [first, end)
+  /// (uniform over the block).
+  std::pair<Value, Value> keyRange();
+  /// Issues the copies of key block `block` into `stage` (one group; by
+  /// TMA, Q's boxes too `withQuery`).
+  void copyBlock(Value block, Value stage, bool withQuery = false);
+  /// TMA: tensor map `which`'s boxes (a panel each) of rows from
+  /// `firstRow` to `destinationBytes` of the dynamic shared memory.
+  void issueBoxes(unsigned which, Value firstRow, Value destinationBytes,
+                  Value stage);
+  /// TMA: the mbarrier of `stage`, and their initialisation.
+  Value barrierPointer(Value stage);
+  void initBarriers();
+  Value i32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
+
+  /// Copies `read`'s rows [firstRow, firstRow + tile_k) (keys, or output
+  /// rows) into `tile`'s `stage`, rows from `rowEnd` on zero-filled.
+  void copyRows(const StreamRead &read, const StagedTile &tile, Value stage,
+                Value firstRow, Value rowEnd, bool rowsAreKeys);
+  SmallVector<Value> scores(Value stage);
+  /// Classifies the body's ops: those evaluated a score element at a time
+  /// (`early`: reading no leader; `late`), and the values they serve.
+  void planEvaluation();
+  Value valueAt(Value v, IRMapping &map, const ScorePlace *place);
+  void evaluate(Operation &op, IRMapping &map, const ScorePlace *place);
+  Value foldQuad(alg::ReductionKind kind, Value v);
+  /// A block's scores, each element's place, and its evaluation so far.
+  struct BlockScores {
+    SmallVector<Value> values;
+    SmallVector<ScorePlace> places;
+    SmallVector<IRMapping> maps;
+  };
+  /// A value of each of the thread's two rows.
+  using RowPair = std::array<Value, 2>;
+  BlockScores placeScores(Value block, Value stage, bool masked);
+  void evaluateAll(ArrayRef<Operation *> ops, BlockScores &scored);
+  /// Each leader's new running value into `updated` (carried first), and
+  /// the old and new values read safely.
+  void foldLeaders(BlockScores &scored, ValueRange carried,
+                   MutableArrayRef<Value> updated,
+                   SmallVector<RowPair> &oldSafe,
+                   SmallVector<RowPair> &newSafe);
+  /// The repair of each follower, by accumulator index.
+  DenseMap<unsigned, RowPair> repairFactors(ArrayRef<RowPair> oldSafe,
+                                            ArrayRef<RowPair> newSafe);
+  /// acc += P V for the block, P the follower's factor `term`.
+  void contractWithValues(Value term, BlockScores &scored, Value stage,
+                          MutableArrayRef<Value> acc);
+  /// One block's step: the accumulators carried by the loop, updated.
+  /// Unless `masked`, every key of the block is inside the chunk and
+  /// passes the mask's key bounds for every row: neither is evaluated.
+  SmallVector<Value> step(Value block, Value stage, ValueRange carried,
+                          bool masked);
+  SmallVector<Fragment> results(ValueRange finals);
+
+  KernelContext &kernel;
+  OpBuilder &b;
+  Location loc;
+  tile::OnlineReduceOp stream;
+  ContractionStream roles;
+  Block &body;
+  unsigned rank = 0;
+  int64_t rows = 0, headDim = 0, keyBlock = 0, keyTiles = 0, headTiles = 0;
+  Type element;
+  Value lane, warp, quadRow, quadColumn, extent;
+  Value endBlock;             // the blocks past the last a row sees
+  Value chunkFirst, chunkEnd; // the keys streamed (a split's chunk)
+  // The keys every row of the tile sees (inside the chunk, every mask's
+  // comparison true), and those comparisons.
+  Value fullFirst, fullEnd;
+  SmallVector<Operation *> maskComparisons;
+  tile::PipelineProtocol protocol;
+  StagedTile keyStages, valueStages;
+  // wgmma: both contractions on wgmma, K and V read by descriptors.
+  bool wgmma = false;
+  Value sharedAddress;                    // i32
+  int64_t valueBytes = 0, queryBytes = 0; // where V's stages, Q's rows start
+  StagedTile queryRegion;
+  // TMA (sm_90 with tensor maps): K, V and Q by boxes on mbarriers.
+  bool tma = false;
+  SmallVector<FlashTensorMap> maps;
+  Value sharedBase;
+  int64_t barrierBytes = 0; // the stages' mbarriers
+  // K's and V's fragments, each ldmatrix at a base and an immediate.
+  std::optional<StagedFragmentLoader> keyLoader, valueLoader;
+  SmallVector<Value> queryFragments; // D / 16 x 4 registers
+  SmallVector<unsigned> leaders, rowSums, contracted;
+  llvm::SetVector<Operation *> early, late;
+  DenseMap<Value, Value> outsideScalars;
+};
+
+} // namespace tiletogpu
+} // namespace nautilus
+
+#endif

@@ -1,0 +1,114 @@
+//===- FlashWgmma.cpp - The flash kernel's contractions on wgmma ----------===//
+//
+// sm_90: matrix descriptors of the panelled stages, wgmma.mma_async with A
+// from registers or by descriptor (inline PTX: NVVM's op takes A only
+// from shared memory), and the tied wait.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversion/TileToGPU/FlashKernel.h"
+
+#include "compiler/Conversion/TileToGPU/ComputedOperand.h"
+#include "dialects/Tile/Utils/AffineExpansion.h"
+#include "dialects/Tile/Utils/StreamMasks.h"
+#include "dialects/Tile/Utils/WgmmaPlan.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace nautilus;
+using namespace nautilus::tiletogpu;
+
+Value FlashLowering::descriptor(int64_t regionBytes, Value stage,
+                                int64_t offsetBytes, int64_t leadingBytes) {
+  // A 128-byte-swizzled operand (layout type 1): 8-row groups 1024 bytes
+  // apart (the stride), `leadingBytes` between panels along M/N.
+  auto i32 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, v, 32);
+  };
+  Value stageI32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), stage);
+  int64_t stageBytes = keyBlock * headDim * 2; // (Q: stage 0)
+  Value start = arith::AddIOp::create(
+      b, loc, sharedAddress,
+      arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, stageI32, i32(stageBytes)),
+          i32(regionBytes + offsetBytes)));
+  Value address = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, start, i32(0x3ffff)), i32(4));
+  Value low = arith::ExtUIOp::create(b, loc, b.getI64Type(), address);
+  uint64_t fixed = (uint64_t(leadingBytes >> 4) << 16) |
+                   (uint64_t(1024 >> 4) << 32) | (uint64_t(1) << 62);
+  return arith::OrIOp::create(
+      b, loc, low, arith::ConstantIntOp::create(b, loc, int64_t(fixed), 64));
+}
+
+void FlashLowering::emitWgmma(MutableArrayRef<Value> acc, ArrayRef<Value> a,
+                              Value bDescriptor, bool transposeB) {
+  // wgmma.mma_async m64nNk16 with A from registers (the mma.sync A
+  // fragment of each warp's 16 rows: NVVM's op takes A only from shared
+  // memory) or, `a` one i64, by its descriptor (K-major); B through its
+  // descriptor; the accumulators in and out tied. Operands: the
+  // accumulators, A, B, scale-d, then the immediates.
+  int64_t n = acc.size() * 2, count = acc.size();
+  bool registersA = a.size() == 4;
+  int64_t aCount = registersA ? 4 : 1;
+  std::string type = element.isBF16() ? "bf16" : "f16";
+  auto at = [&](int64_t i) { return "$" + std::to_string(2 * count + i); };
+  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, " + at(aCount + 1) +
+                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
+                     std::to_string(n) + "k16.f32." + type + "." + type + " {";
+  for (int64_t i = 0; i < count; ++i)
+    text += (i ? ", $" : "$") + std::to_string(i);
+  text += "}, ";
+  if (registersA)
+    text += "{" + at(0) + ", " + at(1) + ", " + at(2) + ", " + at(3) + "}";
+  else
+    text += at(0);
+  // scale-a, scale-b, (trans-a: descriptor A only), trans-b
+  int64_t immediates = registersA ? 3 : 4;
+  text += ", " + at(aCount) + ", p";
+  for (int64_t i = 0; i < immediates; ++i)
+    text += ", " + at(aCount + 2 + i);
+  text += ";\n}\n";
+  std::string constraints;
+  for (int64_t i = 0; i < count; ++i)
+    constraints += "=f,";
+  for (int64_t i = 0; i < count; ++i)
+    constraints += std::to_string(i) + ",";
+  constraints += registersA ? "r,r,r,r,l,n" : "l,l,n";
+  for (int64_t i = 0; i < immediates; ++i)
+    constraints += ",n";
+  SmallVector<Value> operands(acc.begin(), acc.end());
+  for (Value reg : a)
+    operands.push_back(
+        reg.getType().isInteger(32) || reg.getType().isInteger(64)
+            ? reg
+            : LLVM::BitcastOp::create(b, loc, b.getI32Type(), reg).getResult());
+  operands.push_back(bDescriptor);
+  SmallVector<int64_t> values = {1, 1, 1}; // scale-d, scale-a, scale-b
+  if (!registersA)
+    values.push_back(0); // A K-major
+  values.push_back(transposeB ? 1 : 0);
+  for (int64_t imm : values)
+    operands.push_back(arith::ConstantIntOp::create(b, loc, imm, 32));
+  SmallVector<Type> fields(count, b.getF32Type());
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, LLVM::LLVMStructType::getLiteral(b.getContext(), fields),
+      operands, text, constraints, /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  for (int64_t i = 0; i < count; ++i)
+    acc[i] = LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0), i);
+}
+
+void FlashLowering::waitForWgmma(MutableArrayRef<Value> acc) {
+  // Commit the group and wait for it, the accumulators tied to the wait.
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  SmallVector<Value> waited = emitTiedWgmmaWait(b, loc, acc, /*pending=*/0);
+  llvm::copy(waited, acc.begin());
+}
