@@ -185,8 +185,18 @@ static tile::ScheduleAttr flashSchedule(MLIRContext *ctx,
                                         const TargetInfo &target) {
   SmallVector<int64_t> tile(extents.size(), 1);
   tile.back() = extents.back().value_or(kFlashRows);
+  // sm_90: both contractions on wgmma where D is a multiple of its 64
+  // (FlashAttention-3's instructions and TMA copies; not yet its producer
+  // warp or ping-pong), two warpgroups of 64 rows sharing each K and V
+  // block unless the rows are few (a decoding step).
+  bool wgmma = target.hasWgmma() && tile.back() % 64 == 0;
+  std::optional<int64_t> queries =
+      extents.size() >= 2 ? extents[extents.size() - 2] : std::nullopt;
+  int64_t rows = wgmma && (!queries || *queries > kFlashRows)
+                     ? 2 * kFlashRows
+                     : kFlashRows;
   if (tile.size() >= 2)
-    tile[tile.size() - 2] = kFlashRows;
+    tile[tile.size() - 2] = rows;
   // Split-KV (flash-decoding): few programs over many keys split the keys
   // while the programs still fit the multiprocessors and each chunk keeps
   // kFlashMinChunk keys.
@@ -197,17 +207,13 @@ static tile::ScheduleAttr flashSchedule(MLIRContext *ctx,
            *reduced / (split * 2) >= kFlashMinChunk)
       split *= 2;
   }
-  // sm_90: both contractions on wgmma where D is a multiple of its 64
-  // (FlashAttention-3's instructions; not yet its TMA, producer warp or
-  // ping-pong).
-  bool wgmma = target.hasWgmma() && tile.back() % 64 == 0;
   auto mma = tile::MmaAttr::get(ctx, wgmma ? "wgmma" : "mma_sync",
                                 kFlashKeyBlock,
-                                {kFlashRows / 16, 1}, /*stages=*/2,
+                                {rows / 16, 1}, /*stages=*/2,
                                 /*groupM=*/1, /*producers=*/0,
                                 /*persistent=*/0, /*swizzle=*/128,
                                 /*splitK=*/1);
-  return tile::ScheduleAttr::get(ctx, tile, kFlashRows / 16 * target.warpSize,
+  return tile::ScheduleAttr::get(ctx, tile, rows / 16 * target.warpSize,
                                  mma, /*reduceThreads=*/1, split,
                                  /*reduceInterleaved=*/false, /*vector=*/1);
 }

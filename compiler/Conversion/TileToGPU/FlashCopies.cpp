@@ -99,8 +99,9 @@ Value FlashLowering::stagedOffset(const StagedTile &tile, Value stage,
   panel.columns = 64;
   Value offset = emitStagedOffset(b, loc, panel, stage, row,
                                   arith::RemUIOp::create(b, loc, chunk, c(8)));
+  // Panels of the tile's rows (a block's keys, or Q's rows).
   Value which = arith::DivUIOp::create(b, loc, chunk, c(8));
-  return add(offset, mul(which, c(panelBytes() / 2)));
+  return add(offset, mul(which, c(tile.stageElements / (headDim / 64))));
 }
 
 std::pair<Value, Value> FlashLowering::keyRange() {
@@ -235,7 +236,8 @@ void FlashLowering::issueBoxes(unsigned which, Value firstRow,
       coordinates.push_back(
           arith::IndexCastOp::create(b, loc, b.getI32Type(), coordinate));
     }
-    Value offset = add(destinationBytes, c(panel * panelBytes()));
+    Value offset = add(destinationBytes,
+                       c(panel * (which == 2 ? queryPanelBytes() : panelBytes())));
     Value destination = LLVM::AddrSpaceCastOp::create(
         b, loc, pointer7,
         LLVM::GEPOp::create(b, loc,

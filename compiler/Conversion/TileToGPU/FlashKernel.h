@@ -80,7 +80,7 @@ private:
   /// A wgmma matrix descriptor of the stage region at `regionBytes` from
   /// the dynamic shared memory's start, at `offsetBytes` into `stage`.
   Value descriptor(int64_t regionBytes, Value stage, int64_t offsetBytes,
-                   int64_t leadingBytes);
+                   int64_t leadingBytes, Value moreBytes = Value());
   /// acc += A B on wgmma (A from registers, B by descriptor).
   void emitWgmma(MutableArrayRef<Value> acc, ArrayRef<Value> a,
                  Value bDescriptor, bool transposeB);
@@ -88,6 +88,8 @@ private:
   void waitForWgmma(MutableArrayRef<Value> acc);
   /// A 64-column panel of a stage (wgmma).
   int64_t panelBytes() const { return keyBlock * 64 * 2; }
+  /// A 64-column panel of Q's region (wgmma).
+  int64_t queryPanelBytes() const { return rows * 64 * 2; }
   /// Q's A fragments, read with key block `firstBlock`'s copies.
   void loadQuery(Value firstBlock);
   /// The keys the stream's mask leaves some row of the tile: [first, end)

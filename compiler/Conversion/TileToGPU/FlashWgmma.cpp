@@ -24,7 +24,8 @@ using namespace nautilus;
 using namespace nautilus::tiletogpu;
 
 Value FlashLowering::descriptor(int64_t regionBytes, Value stage,
-                                int64_t offsetBytes, int64_t leadingBytes) {
+                                int64_t offsetBytes, int64_t leadingBytes,
+                                Value moreBytes) {
   // A 128-byte-swizzled operand (layout type 1): 8-row groups 1024 bytes
   // apart (the stride), `leadingBytes` between panels along M/N.
   auto i32 = [&](int64_t v) -> Value {
@@ -37,6 +38,8 @@ Value FlashLowering::descriptor(int64_t regionBytes, Value stage,
       arith::AddIOp::create(
           b, loc, arith::MulIOp::create(b, loc, stageI32, i32(stageBytes)),
           i32(regionBytes + offsetBytes)));
+  if (moreBytes) // (an i32: a warpgroup's rows)
+    start = arith::AddIOp::create(b, loc, start, moreBytes);
   Value address = arith::ShRUIOp::create(
       b, loc, arith::AndIOp::create(b, loc, start, i32(0x3ffff)), i32(4));
   Value low = arith::ExtUIOp::create(b, loc, b.getI64Type(), address);

@@ -180,13 +180,18 @@ static void emitMma(OpBuilder &b, Location loc, Type element, ArrayRef<Value> a,
 SmallVector<Value> FlashLowering::scores(Value stage) {
   SmallVector<Value> s(keyTiles * 4, f32(0));
   if (wgmma) {
-    // K-major B: 16 of D are 32 bytes along a panel's rows.
-    // Q from its region, each warpgroup's 64 rows (K-major A).
+    // K-major B: 16 of D are 32 bytes along a panel's rows. Q from its
+    // region, the warpgroup's 64 rows of each panel (K-major A).
+    Value warpgroup = arith::DivUIOp::create(b, loc, warp, c(4));
+    Value groupBytes = arith::IndexCastOp::create(
+        b, loc, b.getI32Type(), mul(warpgroup, c(64 * 128)));
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
     for (int64_t kk = 0; kk < headDim; kk += 16) {
-      int64_t alongK = kk / 64 * panelBytes() + kk % 64 * 2;
-      Value a = descriptor(queryBytes, c(0), alongK, 16);
-      emitWgmma(s, a, descriptor(0, stage, alongK, 16),
+      Value a = descriptor(queryBytes, c(0),
+                           kk / 64 * queryPanelBytes() + kk % 64 * 2, 16,
+                           groupBytes);
+      emitWgmma(s, a,
+                descriptor(0, stage, kk / 64 * panelBytes() + kk % 64 * 2, 16),
                 /*transposeB=*/false);
     }
     waitForWgmma(s);
@@ -538,7 +543,7 @@ FailureOr<SmallVector<Fragment>> FlashLowering::run() {
   setUp();
   if (static_cast<int64_t>(headTiles * 4) != kernel.perThread ||
       rows != 16 * kernel.program.getSchedule().getMma().getWarps()[0] ||
-      rows > keyBlock)
+      (!wgmma && rows > keyBlock))
     return stream.emitOpError("has a schedule the flash kernel does not run "
                               "(it takes tile [..., 16 x warps, D] with warps "
                               "[w, 1], D whole and tile_k of at least the "
