@@ -503,11 +503,16 @@ struct AlgFuseReductionsPass
       return;
     }
     if (explain)
-      for (auto def : kernel.getBody().getOps<alg::DefineOp>())
+      for (auto def : kernel.getBody().getOps<alg::DefineOp>()) {
+        std::string why;
         if (def.getName() == refused.getName())
           def.emitRemark() << "'" << def.getName() << "' could stream, but "
                            << "not as a flash kernel on " << target.name
                            << ": " << refusal;
+        else if (failed(ChainBuilder(def).analyse(why)) && !why.empty())
+          def.emitRemark() << "'" << def.getName()
+                           << "' is not streamed: " << why;
+      }
     trial.erase();
   }
 
