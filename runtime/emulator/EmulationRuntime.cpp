@@ -95,10 +95,22 @@ static void profileAccess(BlockState &b, const void *address, int64_t bytes,
       b.accessLog->recordGlobal(
           tid / 32, site, execution,
           isStore ? AccessLog::GlobalStore : AccessLog::GlobalLoad,
-          {tid % 32, (uint64_t(i) << 40) | (at - first), uint32_t(bytes)});
+          {tid % 32, globalProfileAddress(b, address), uint32_t(bytes)});
       return;
     }
   }
+}
+
+uint64_t nautilus::emu::detail::globalProfileAddress(const BlockState &b,
+                                                     const void *address) {
+  auto at = reinterpret_cast<uintptr_t>(address);
+  const std::vector<MemoryRange> &buffers = *b.launch->buffers;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    auto first = reinterpret_cast<uintptr_t>(buffers[i].begin);
+    if (at >= first && at < first + buffers[i].bytes)
+      return (uint64_t(i) << 40) | (at - first);
+  }
+  return at;
 }
 
 /// A kernel's own load or store (`site` numbers the instruction): checked

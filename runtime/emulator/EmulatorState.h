@@ -297,6 +297,12 @@ extern thread_local BlockState *currentBlock;
 std::string threadName(const BlockState &b);
 /// The current thread's index in its block.
 uint32_t linearTid(const BlockState &b);
+
+/// A global address as the memory profile counts its sectors: the launch
+/// buffer's number in the high bits, the byte offset in it in the low 40
+/// (sectors as on a GPU, whose buffers start 256-byte aligned); the raw
+/// address outside every buffer.
+uint64_t globalProfileAddress(const BlockState &b, const void *address);
 /// Race detection (RaceChecks.cpp, HappensBefore.h). The current
 /// thread's epoch, and the component of its warpgroup's wgmma unit.
 Epoch currentEpoch(const BlockState &b);

@@ -1,6 +1,8 @@
 //===- MemoryProfile.cpp - How a profiled block's accesses are served -----===//
 #include "runtime/emulator/MemoryProfile.h"
 
+#include <algorithm>
+
 #include <set>
 
 using namespace nautilus::emu;
@@ -59,7 +61,21 @@ void AccessLog::recordGlobal(uint32_t warp, int32_t site, uint32_t execution,
   r.globalLanes.push_back(access);
 }
 
+void AccessLog::recordBox(const std::vector<uint64_t> &addresses,
+                          uint32_t elementBytes) {
+  std::vector<uint64_t> sectors;
+  for (uint64_t at : addresses)
+    for (uint64_t s = at / 32; s <= (at + elementBytes - 1) / 32; ++s)
+      sectors.push_back(s);
+  std::sort(sectors.begin(), sectors.end());
+  boxes.requests += 1;
+  boxes.sectors += std::unique(sectors.begin(), sectors.end()) - sectors.begin();
+  boxes.bytes += addresses.size() * elementBytes;
+}
+
 void AccessLog::flushInto(MemoryProfile &profile) {
+  addTraffic(profile.tmaLoads, boxes);
+  boxes = GlobalTraffic();
   for (const auto &[key, r] : requests) {
     if (r.kind == GlobalLoad || r.kind == GlobalStore) {
       addTraffic(r.kind == GlobalLoad ? profile.globalLoads

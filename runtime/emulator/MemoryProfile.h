@@ -54,6 +54,9 @@ public:
               LaneAccess access);
   void recordGlobal(uint32_t warp, int32_t site, uint32_t execution,
                     Kind kind, GlobalLaneAccess access);
+  /// One TMA box: the global addresses (as GlobalLaneAccess's) of its
+  /// elements inside the tensor, `elementBytes` each.
+  void recordBox(const std::vector<uint64_t> &addresses, uint32_t elementBytes);
   /// Adds the requests to `profile` and forgets them.
   void flushInto(MemoryProfile &profile);
 
@@ -64,6 +67,7 @@ private:
     std::vector<GlobalLaneAccess> globalLanes;
   };
   std::map<std::tuple<uint32_t, int32_t, uint32_t>, Request> requests;
+  GlobalTraffic boxes; // TMA's loads
 };
 
 /// Adds `more` to `total`.

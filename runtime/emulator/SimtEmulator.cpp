@@ -223,6 +223,7 @@ void addProfile(MemoryProfile &total, const MemoryProfile &more) {
     addTraffic(*to, *from);
   addTraffic(total.globalLoads, more.globalLoads);
   addTraffic(total.globalStores, more.globalStores);
+  addTraffic(total.tmaLoads, more.tmaLoads);
 }
 
 /// The id of the k-th block a launch runs: k, the k-th from the last, or

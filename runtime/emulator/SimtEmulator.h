@@ -73,11 +73,12 @@ struct GlobalTraffic {
 /// instruction by each lane of a warp is one request), ldmatrix (a request
 /// an instruction, a phase a matrix) and cp.async copies landing (the k-th
 /// copy each lane issued). Global memory: the threads' loads (with the
-/// cp.async copies' reads) and stores. wgmma and TMA are not counted: the
-/// hardware moves their tiles itself.
+/// cp.async copies' reads) and stores, and TMA's loads (a request a box:
+/// the sectors of its elements inside the tensor). wgmma's reads of shared
+/// memory are not counted: the hardware moves its tiles itself.
 struct MemoryProfile {
   SharedTraffic loads, stores, ldmatrix, asyncCopies;
-  GlobalTraffic globalLoads, globalStores;
+  GlobalTraffic globalLoads, globalStores, tmaLoads;
 };
 
 struct LaunchShape {

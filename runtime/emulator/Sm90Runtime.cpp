@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/emulator/EmulatorState.h"
+#include "runtime/emulator/MemoryProfile.h"
 #include "runtime/emulator/TensorMap.h"
 #include "runtime/DType.h"
 
@@ -147,10 +148,13 @@ extern "C" void __nautilus_emu_tma_load(void *destination, const void *tensorMap
   copy.sharedOffsets.resize(bytes);
   // In flight, writing the box's bytes, until a thread observes the phase.
   bool hazard = false;
+  std::vector<uint64_t> profiled; // the elements read, for the profile
   char fill = map->oobFill == TensorMapOobFill::NaN ? char(0xff) : char(0);
   forEachBoxElement(*map, coordinates, [&](char *global, uint64_t linear) {
     const void *from =
         global ? __nautilus_emu_access(global, map->elementBytes, 0) : nullptr;
+    if (global && b.accessLog)
+      profiled.push_back(globalProfileAddress(b, global));
     for (unsigned i = 0; i < map->elementBytes; ++i) {
       copy.bytes[linear + i] = from ? static_cast<const char *>(from)[i] : fill;
       uint32_t at = swizzledSharedAddress(
@@ -164,6 +168,8 @@ extern "C" void __nautilus_emu_tma_load(void *destination, const void *tensorMap
       beginAsyncWrite(b, {at, 1}, AsyncKind::TmaLoad);
     }
   });
+  if (b.accessLog)
+    b.accessLog->recordBox(profiled, map->elementBytes);
   MBarrier &m = mbarrierInUse(mbarrier, "a TMA copy");
   m.landing.push_back(std::move(copy));
   m.transactionBytes -= static_cast<int64_t>(bytes);

@@ -130,7 +130,9 @@ void printMemoryProfile(const std::string &program,
   if (!any)
     llvm::outs() << "profile: " << program << ": no shared memory access\n";
   const std::pair<const char *, const emu::GlobalTraffic *> global[] = {
-      {"loads", &profile.globalLoads}, {"stores", &profile.globalStores}};
+      {"loads", &profile.globalLoads},
+      {"stores", &profile.globalStores},
+      {"TMA loads", &profile.tmaLoads}};
   for (auto [name, traffic] : global)
     if (traffic->requests != 0)
       llvm::outs() << "profile: " << program << ": global " << name << " "
