@@ -287,3 +287,21 @@ SmallVector<Value> nautilus::emitTiedWgmmaWait(OpBuilder &b, Location loc,
     out.push_back(LLVM::ExtractValueOp::create(b, loc, wait.getResult(0), i));
   return out;
 }
+
+Value nautilus::emitMatrixDescriptor(OpBuilder &b, Location loc, Value start,
+                                     int64_t leadingBytes, int64_t strideBytes,
+                                     int64_t swizzleBytes) {
+  auto i32 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, v, 32);
+  };
+  auto i64 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, v, 64);
+  };
+  uint64_t layoutType = swizzleBytes == 128 ? 1 : swizzleBytes == 64 ? 2 : 3;
+  Value address = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, start, i32(0x3ffff)), i32(4));
+  Value low = arith::ExtUIOp::create(b, loc, b.getI64Type(), address);
+  uint64_t fixed = (uint64_t(leadingBytes >> 4) << 16) |
+                   (uint64_t(strideBytes >> 4) << 32) | (layoutType << 62);
+  return arith::OrIOp::create(b, loc, low, i64(int64_t(fixed)));
+}

@@ -165,6 +165,14 @@ private:
   std::map<std::pair<void *, int64_t>, mlir::Value> bases;
 };
 
+/// A wgmma matrix descriptor (PTX ISA, "Matrix Descriptor Format") of the
+/// operand whose shared address (i32) is `start`: the address's bits
+/// 4-17, the leading and stride byte offsets, and the layout type of a
+/// `swizzleBytes` swizzle (1 for 128 bytes, 2 for 64, 3 for 32).
+mlir::Value emitMatrixDescriptor(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::Value start, int64_t leadingBytes,
+                                 int64_t strideBytes, int64_t swizzleBytes);
+
 /// `wgmma.wait_group.sync.aligned pending;` as inline PTX whose outputs
 /// are the accumulators `acc` (f32) tied to its inputs: nothing can read
 /// them before the wait (nvvm's wait takes no operands, so LLVM once

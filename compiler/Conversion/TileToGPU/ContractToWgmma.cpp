@@ -250,7 +250,6 @@ Value WgmmaLowering::descriptor(const WgmmaOperandPlan &op, Value stage,
   // bytes further. The layout type (bits 62-63): 1 for 128-byte, 2 for
   // 64-byte, 3 for 32-byte swizzles.
   int64_t rowBytes = plan.swizzleBytes;
-  uint64_t layoutType = rowBytes == 128 ? 1 : rowBytes == 64 ? 2 : 3;
   // A warpgroup's 64 rows of M: 64 K-major rows, or the boxes holding them.
   int64_t groupOffset = op.kInnermost
                             ? 64 * rowBytes
@@ -267,12 +266,7 @@ Value WgmmaLowering::descriptor(const WgmmaOperandPlan &op, Value stage,
   if (isLhs)
     start = arith::AddIOp::create(
         b, loc, start, arith::MulIOp::create(b, loc, group, i32(groupOffset)));
-  Value address = arith::ShRUIOp::create(
-      b, loc, arith::AndIOp::create(b, loc, start, i32(0x3ffff)), i32(4));
-  Value low = arith::ExtUIOp::create(b, loc, b.getI64Type(), address);
-  uint64_t fixed = (uint64_t(leading >> 4) << 16) |
-                   (uint64_t(stride >> 4) << 32) | (layoutType << 62);
-  return arith::OrIOp::create(b, loc, low, i64(int64_t(fixed)));
+  return emitMatrixDescriptor(b, loc, start, leading, stride, rowBytes);
 }
 
 Value WgmmaLowering::multiplyStage(Value acc, Value stage, Value group) {

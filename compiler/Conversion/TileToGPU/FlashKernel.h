@@ -81,7 +81,8 @@ private:
   /// the dynamic shared memory's start, at `offsetBytes` into `stage`.
   Value descriptor(int64_t regionBytes, Value stage, int64_t offsetBytes,
                    int64_t leadingBytes, Value moreBytes = Value());
-  /// acc += A B on wgmma (A from registers, B by descriptor).
+  /// acc += A B on wgmma: A from registers (4 of them) or by its
+  /// descriptor (one i64), B by its descriptor.
   void emitWgmma(MutableArrayRef<Value> acc, ArrayRef<Value> a,
                  Value bDescriptor, bool transposeB);
   /// Commits the wgmma group and waits for it.
@@ -175,7 +176,8 @@ private:
   SmallVector<FlashTensorMap> maps;
   Value sharedBase;
   int64_t barrierBytes = 0; // the stages' mbarriers
-  // K's and V's fragments, each ldmatrix at a base and an immediate.
+  // mma.sync: K's and V's fragments, each ldmatrix at a base and an
+  // immediate.
   std::optional<StagedFragmentLoader> keyLoader, valueLoader;
   SmallVector<Value> queryFragments; // D / 16 x 4 registers
   SmallVector<unsigned> leaders, rowSums, contracted;

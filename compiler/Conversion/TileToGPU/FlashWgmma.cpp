@@ -26,11 +26,8 @@ using namespace nautilus::tiletogpu;
 Value FlashLowering::descriptor(int64_t regionBytes, Value stage,
                                 int64_t offsetBytes, int64_t leadingBytes,
                                 Value moreBytes) {
-  // A 128-byte-swizzled operand (layout type 1): 8-row groups 1024 bytes
-  // apart (the stride), `leadingBytes` between panels along M/N.
-  auto i32 = [&](int64_t v) -> Value {
-    return arith::ConstantIntOp::create(b, loc, v, 32);
-  };
+  // A 128-byte-swizzled operand: 8-row groups 1024 bytes apart (the
+  // stride), `leadingBytes` between panels along M/N.
   Value stageI32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), stage);
   int64_t stageBytes = keyBlock * headDim * 2; // (Q: stage 0)
   Value start = arith::AddIOp::create(
@@ -40,13 +37,8 @@ Value FlashLowering::descriptor(int64_t regionBytes, Value stage,
           i32(regionBytes + offsetBytes)));
   if (moreBytes) // (an i32: a warpgroup's rows)
     start = arith::AddIOp::create(b, loc, start, moreBytes);
-  Value address = arith::ShRUIOp::create(
-      b, loc, arith::AndIOp::create(b, loc, start, i32(0x3ffff)), i32(4));
-  Value low = arith::ExtUIOp::create(b, loc, b.getI64Type(), address);
-  uint64_t fixed = (uint64_t(leadingBytes >> 4) << 16) |
-                   (uint64_t(1024 >> 4) << 32) | (uint64_t(1) << 62);
-  return arith::OrIOp::create(
-      b, loc, low, arith::ConstantIntOp::create(b, loc, int64_t(fixed), 64));
+  return emitMatrixDescriptor(b, loc, start, leadingBytes, /*strideBytes=*/1024,
+                              /*swizzleBytes=*/128);
 }
 
 void FlashLowering::emitWgmma(MutableArrayRef<Value> acc, ArrayRef<Value> a,

@@ -1,9 +1,14 @@
-//===- StreamToMmaSync.cpp - A stream as one flash kernel on sm_80 --------===//
+//===- StreamToMmaSync.cpp - A stream as one flash kernel -----------------===//
 //
 // A tile.online_reduce that is a contraction stream (ContractionStream.h:
 // attention) becomes FlashAttention-2's kernel, derived from the stream's
-// body rather than recognised. Per program instance (64 rows of the
-// output, 4 warps of 16 rows, the output's innermost extent D whole):
+// body rather than recognised. This file holds the main loop and the
+// online softmax; FlashCopies.cpp the copies and the key range;
+// FlashWgmma.cpp sm_90's contractions (both on wgmma there, Q, K and V by
+// TMA into 64-column panels, two warpgroups of 64 rows: see
+// docs/architecture.md, "Streams on GPUs"). On sm_80, per program instance
+// (64 rows of the output, 4 warps of 16 rows, the output's innermost
+// extent D whole):
 //
 //  - the lhs of the recomputed contraction (Q) is read once: its rows by
 //    cp.async into V's second stage (free until block 1's copy), then
@@ -43,7 +48,7 @@
 //    boundary blocks evaluate them.
 //
 // The results are the accumulators in the program's layout, the mma
-// accumulator layout of [64, D] over warps [4, 1]: the second
+// accumulator layout of [rows, D] over warps [rows / 16, 1]: the second
 // contraction's registers as they are, a row's value in each register of
 // its row. The epilogue (O / L) is the program's, after the stream.
 //
@@ -130,8 +135,10 @@ void FlashLowering::setUp() {
                  stageElements,
                  /*kInnermost=*/false,
                  mma.getSwizzle()};
-  keyLoader.emplace(b, loc, keyStages, lane, /*isLhs=*/false);
-  valueLoader.emplace(b, loc, valueStages, lane, /*isLhs=*/false);
+  if (mma.getInstr() == "mma_sync") {
+    keyLoader.emplace(b, loc, keyStages, lane, /*isLhs=*/false);
+    valueLoader.emplace(b, loc, valueStages, lane, /*isLhs=*/false);
+  }
   wgmma = mma.getInstr() == "wgmma";
   if (wgmma) {
     // wgmma reads Q, K and V through descriptors: each stage is panels of
@@ -142,7 +149,7 @@ void FlashLowering::setUp() {
     queryBytes = 2 * bytes;
     sharedBase = base;
     maps = flashTensorMaps(kernel.program);
-    tma = !maps.empty() && maps.size() == kernel.flashTensorMaps.size();
+    tma = !kernel.flashTensorMaps.empty(); // (bound from the same maps)
     barrierBytes = queryBytes + rows * headDim * 2;
     queryRegion = {emitDynamicSharedBuffer(b, loc, base, queryBytes,
                                            rows * headDim, element),
@@ -468,8 +475,10 @@ void FlashLowering::contractWithValues(Value term, BlockScores &scored,
 
 SmallVector<Value> FlashLowering::step(Value block, Value stage,
                                        ValueRange carried, bool masked) {
-  keyLoader->reset(); // (each form of the step makes its own bases)
-  valueLoader->reset();
+  if (keyLoader) { // (each form of the step makes its own bases)
+    keyLoader->reset();
+    valueLoader->reset();
+  }
   BlockScores scored = placeScores(block, stage, masked);
   evaluateAll(early.getArrayRef(), scored);
   SmallVector<Value> updated(carried.begin(), carried.end());
