@@ -5,7 +5,9 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace mlir;
 using namespace nautilus;
@@ -63,6 +65,7 @@ int nautilus::loadKernel(const KernelSource &opts, MLIRContext &context,
     if (k != out.kernel)
       k.erase();
 
+  out.structuralHash = structuralHash(out.kernel);
   if (!bindShape || opts.shape.empty())
     return kExitSuccess;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context, errs);
@@ -81,4 +84,12 @@ nautilus::bindSizes(ModuleOp module,
   options.sizes = list;
   pm.addNestedPass<alg::KernelOp>(createAlgBindSizes(options));
   return pm.run(module);
+}
+
+std::string nautilus::structuralHash(alg::KernelOp kernel) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  kernel->print(os, OpPrintingFlags().enableDebugInfo(false));
+  return llvm::utohexstr(llvm::xxh3_64bits(text), /*LowerCase=*/true,
+                         /*Width=*/16);
 }

@@ -26,7 +26,16 @@ struct KernelSource {
 struct LoadedKernel {
   mlir::OwningOpRef<mlir::ModuleOp> module; // holds only `kernel`
   alg::KernelOp kernel;
+  /// The kernel's structural hash before any size was bound (a tuning
+  /// database's key: structuralHash).
+  std::string structuralHash;
 };
+
+/// A hash of `kernel`'s alg IR as printed without locations: the same
+/// for the same definitions, whatever the file, its comments or its
+/// layout; different when an operation, a type or a name differs. 16 hex
+/// digits.
+std::string structuralHash(alg::KernelOp kernel);
 
 /// Reads `source.file`, runs the frontend, keeps the kernel `source.kernel`
 /// names (or the only one) and binds the sizes of `source.shape` when

@@ -1,5 +1,6 @@
 //===- AutoSchedules.cpp - Schedules the auto-scheduler chooses -----------===//
 #include "compiler/Schedule/AutoSchedules.h"
+#include "compiler/Schedule/CpuPrograms.h"
 
 #include "llvm/Support/Format.h"
 
@@ -100,8 +101,61 @@ tile::ScheduleAttr AutoSchedules::contraction(
   return chosen;
 }
 
+FailureOr<tile::ScheduleAttr>
+AutoSchedules::replacement(tile::ProgramOp program, const TargetInfo &target) {
+  if (!target.isCPU())
+    return next->replacement(program, target);
+  std::optional<CpuProgram> facts = cpuProgramOf(program);
+  if (!facts)
+    return next->replacement(program, target);
+  std::vector<CpuCandidate> ranked = rankCpuTiles(*facts, target, 4);
+  if (ranked.empty())
+    return next->replacement(program, target);
+  std::vector<int64_t> own(program.getSchedule().getTile());
+  CpuChoice choice{program.getSymName().str(), *facts, ranked,
+                   CpuCandidate{own, estimateCpu(*facts, own, target)}};
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    cpuChoices.push_back(std::move(choice));
+  }
+  if (ArrayRef<int64_t>(ranked.front().tile) == program.getSchedule().getTile())
+    return tile::ScheduleAttr();
+  return cpuScheduleWithTile(program, ranked.front().tile);
+}
+
+void AutoSchedules::explainCpu(llvm::raw_ostream &os) const {
+  auto print = [&](const char *label, const CpuCandidate &c) {
+    const CpuCost &cost = c.cost;
+    os << label << c.describe() << ": "
+       << llvm::format("%.1f us", cost.totalUs) << " (compute "
+       << llvm::format("%.1f", cost.computeUs) << ", memory "
+       << llvm::format("%.1f", cost.memoryUs) << ", overhead "
+       << llvm::format("%.1f", cost.overheadUs) << "; " << cost.registers
+       << " vector registers live";
+    if (cost.spilled)
+      os << ", " << cost.spilled << " spilled";
+    os << "; " << cost.programs << " programs, " << cost.waves
+       << " waves)\n";
+  };
+  for (const CpuChoice &choice : cpuChoices) {
+    os << "explain: CPU program " << choice.program << " over "
+       << CpuCandidate{choice.facts.extents, {}}.describe();
+    if (choice.facts.reduced)
+      os << (choice.facts.contraction ? ", a contraction over "
+                                      : ", a reduction over ")
+         << choice.facts.reduced;
+    os << " (model only; `nautc tune` measures)\n";
+    for (auto [i, ranked] : llvm::enumerate(choice.ranked))
+      print(i == 0 ? "  chosen:    " : "  runner-up: ", ranked);
+    print("  heuristics: ", choice.heuristics);
+  }
+}
+
 void AutoSchedules::explain(llvm::raw_ostream &os) const {
   std::lock_guard<std::mutex> lock(mutex);
+  explainCpu(os);
+  if (choices.empty() && !cpuChoices.empty())
+    return;
   if (choices.empty()) {
     os << "explain: no contraction to search (the auto-scheduler takes "
           "tensor-core contractions whose M and N are bound)\n";

@@ -1,15 +1,18 @@
 //===- AutoSchedules.h - Schedules the auto-scheduler chooses --*- C++ -*-===//
 //
-// `--schedule auto`: a contraction whose M and N are bound takes the
-// schedule the auto-scheduler's model ranks first over its whole space
-// (autoscheduler/); every other question goes to the provider it wraps
-// (the heuristics). Each choice is recorded, with the model's breakdown
-// and the runners-up, for `--explain`.
+// `--schedule auto`: on a GPU, a contraction whose M and N are bound takes
+// the schedule the auto-scheduler's model ranks first over its whole space
+// (autoscheduler/); on the CPU, each program whose extents are bound (not
+// a stream) takes the register block the CPU model ranks first
+// (autoscheduler/CpuSpace.h). Every other question goes to the provider it
+// wraps (the heuristics). Each choice is recorded, with the model's
+// breakdown and the runners-up, for `--explain`.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_SCHEDULE_AUTOSCHEDULES_H
 #define NAUTILUS_SCHEDULE_AUTOSCHEDULES_H
 
+#include "autoscheduler/CpuSpace.h"
 #include "autoscheduler/Search.h"
 #include "compiler/Schedule/ScheduleProvider.h"
 
@@ -30,6 +33,11 @@ public:
                                  const TargetInfo &target,
                                  std::optional<int64_t> splittableK) override;
 
+  /// On the CPU: the CPU model's best tile for `program`, when it is not
+  /// the program's own.
+  mlir::FailureOr<tile::ScheduleAttr>
+  replacement(tile::ProgramOp program, const TargetInfo &target) override;
+
   std::string origin() const override { return "the auto-scheduler"; }
   bool isUsers() const override { return false; }
 
@@ -45,8 +53,17 @@ private:
     /// schedule (when the space holds it) and a wave heuristic's.
     std::optional<autosched::RankedCandidate> heuristics, fewestWaves;
   };
+  struct CpuChoice {
+    std::string program;
+    autosched::CpuProgram facts;
+    std::vector<autosched::CpuCandidate> ranked;
+    autosched::CpuCandidate heuristics;
+  };
+  void explainCpu(llvm::raw_ostream &os) const;
+
   mutable std::mutex mutex; // passes may run in parallel
   std::vector<Choice> choices;
+  std::vector<CpuChoice> cpuChoices;
 };
 
 /// The schedule `candidate` stands for, for a contraction program of

@@ -22,6 +22,7 @@ public:
 int runCompile(const Options &opts);
 int runRun(const Options &opts);
 int runVerify(const Options &opts);
+int runTune(const Options &opts);
 } // namespace nautilus
 
 #endif

@@ -89,7 +89,9 @@ int nautilus::runCompile(const Options &opts) {
   }
 
   std::shared_ptr<ScheduleProvider> schedules =
-      scheduleProviderFor(opts.schedule);
+      scheduleProviderOf(opts, loaded.structuralHash, *target, opts.shape);
+  if (!schedules)
+    return kExitUserError;
   Compilation compilation(*loaded.module, *target, schedules);
   compilation.setVerification(!opts.noVerify);
   std::string text;

@@ -13,14 +13,18 @@
 #include "dialects/Alg/KernelSignature.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace nautilus {
 
+class ScheduleProvider;
+struct TargetInfo;
+
 struct Options {
-  std::string command; // compile, run, verify
+  std::string command; // compile, run, verify, tune
   std::string file;
   std::string kernel;  // -k
   std::string target = "cpu";
@@ -41,6 +45,10 @@ struct Options {
   bool explain = false;
   bool noVerify = false;   // compile, run: skip the verifier
   std::string mutation;    // verify --mutate
+  std::string db;          // compile, run, tune: a tuning database (JSON)
+  double budgetSeconds = 60; // tune: the seconds of measuring
+  size_t budgetCandidates = 0; // tune: the measurements (0: no limit)
+  size_t perProgram = 8;   // tune: the model's best few of each program
 
   /// The kernel to load: the file, -k and --shape.
   KernelSource source() const { return {file, kernel, shape}; }
@@ -54,9 +62,17 @@ struct Options {
 };
 
 /// After a lowering failed with a diagnostic: whether the schedule file
-/// (a user's) is to blame rather than a default schedule (a bug in
-/// nautilus); if so, says so on stderr.
+/// or the tuning database (a user's) is to blame rather than a default
+/// schedule (a bug in nautilus); if so, says so on stderr.
 bool blameScheduleFile(const Options &opts);
+
+/// The schedule provider --schedule names, under --db's records for the
+/// kernel of structural hash `kernelHash` on `target` at `sizes`. Null
+/// after printing the error when the database cannot be read.
+std::shared_ptr<ScheduleProvider>
+scheduleProviderOf(const Options &opts, const std::string &kernelHash,
+                   const TargetInfo &target,
+                   const std::map<std::string, int64_t> &sizes);
 
 } // namespace nautilus
 

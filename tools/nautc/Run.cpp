@@ -24,6 +24,7 @@
 #include "runtime/Npy.h"
 #include "runtime/Timing.h"
 #include "tools/nautc/Commands.h"
+#include "tools/nautc/RunInputs.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -141,50 +142,6 @@ void printMemoryProfile(const std::string &program,
                    << llvm::format("%.0f", 100.0 * double(traffic->bytes) /
                                                double(32 * traffic->sectors))
                    << "% of their bytes used\n";
-}
-
-/// A run's inputs: the kernel's signature, the sizes, and the input
-/// tensors (read from --input files, the others drawn).
-struct RunInputs {
-  KernelSignature sig;
-  SizeValues sizes;
-  std::vector<rt::HostTensor> tensors;
-  double bytes = 0; // inputs and outputs (twice with --check)
-};
-
-/// Reads the inputs given, resolves the sizes (and checks the kernel's
-/// requirements and the memory the run takes), then draws the others.
-int prepareInputs(const Options &opts, alg::KernelOp kernel, RunInputs &run) {
-  run.sig = getSignature(kernel);
-  const KernelSignature &sig = run.sig;
-  for (const auto &[name, path] : opts.inputs)
-    if (llvm::none_of(sig.inputs, [&](const Param &p) { return p.name == name; }))
-      return userError("--input names '" + name + "', which is not an input "
-                       "of kernel '" + sig.name + "'");
-  run.tensors.assign(sig.inputs.size(), rt::HostTensor());
-  std::vector<const rt::HostTensor *> given(sig.inputs.size(), nullptr);
-  for (size_t i = 0; i < sig.inputs.size(); ++i) {
-    auto it = opts.inputs.find(sig.inputs[i].name);
-    if (it == opts.inputs.end())
-      continue;
-    std::string error;
-    if (!rt::readNpyAs(it->second, sig.inputs[i].dtype, nullptr,
-                       run.tensors[i], error))
-      return userError(error);
-    given[i] = &run.tensors[i];
-  }
-  if (std::string e = resolveSizes(sig, opts.shape, given, run.sizes);
-      !e.empty())
-    return userError(e);
-  if (std::string e = checkRequirements(kernel, run.sizes); !e.empty())
-    return userError(e);
-  run.bytes = tensorBytes(sig, run.sizes, opts.check);
-  if (std::string e = checkMemory(run.bytes); !e.empty())
-    return userError(e);
-  for (size_t i = 0; i < sig.inputs.size(); ++i)
-    if (!given[i])
-      run.tensors[i] = drawInput(sig.inputs[i], sig, run.sizes, opts.seed, i);
-  return kExitSuccess;
 }
 
 /// The device a compiled kernel runs on: runOnce runs it over the inputs
@@ -409,7 +366,9 @@ int nautilus::runRun(const Options &opts) {
   OwningOpRef<ModuleOp> reference = loaded.module->clone();
 
   std::shared_ptr<ScheduleProvider> schedules =
-      scheduleProviderFor(opts.schedule);
+      scheduleProviderOf(opts, loaded.structuralHash, target, run.sizes);
+  if (!schedules)
+    return kExitUserError;
   Compilation compilation(*loaded.module, target, schedules);
   compilation.setVerification(!opts.noVerify);
   if (failed(compilation.lowerTo(Stage::Tile)))

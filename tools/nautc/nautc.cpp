@@ -9,6 +9,8 @@
 //                 [--kernel-ir PATH.ll]
 //   nautc verify  FILE.tensor [-k KERNEL] --target T [--shape ...]
 //                 [--mutate NAME|list]
+//   nautc tune    FILE.tensor [-k KERNEL] --shape ... [--db PATH.json]
+//                 [--budget SECONDS] [--candidates N] [--per-program N]
 //
 // Exit status: 0 success, 1 an error in the user's input, 2 bad usage,
 // 3 an internal error, 4 results that --check finds wrong, 5 an invariant
@@ -59,6 +61,15 @@ options:
                          replaces the schedules of the programs it names
                          ("fuse_reductions": false beside it keeps
                          chains of reductions separate programs)
+  --db PATH.json         compile, run: take the schedules of the tuning
+                         database's record for the kernel, the target and
+                         the sizes (or sizes in the same power-of-two
+                         bucket), where it has one; tune: add the record
+                         there (the file is created when missing)
+  --budget SECONDS       tune: stop measuring after this long (default 60)
+  --candidates N         tune: stop after N measurements (default: no limit)
+  --per-program N        tune: the model's best N schedules of each
+                         program are tried (default 8)
   --explain              how the schedules were decided: with --schedule
                          auto, each choice, its predicted time and terms,
                          and the runners-up; and each algebraic
@@ -84,7 +95,7 @@ options:
   --input NAME=PATH.npy  run: an input (others are random, seeded)
   --seed N               run: the seed of random inputs (default 0)
   --save DIR             run: write every output as DIR/NAME.npy
-  --check                run: compare with the reference interpreter
+  --check                run, tune: compare with the reference interpreter
                          (each element within a unit of the output and
                          the computation's error, the mean error within
                          what rounding explains); a mismatch exits 4
@@ -141,15 +152,15 @@ static void printUsage() {
 
 static int parseArgs(int argc, char **argv, Options &opts) {
   if (argc < 2)
-    return usageError("missing command (compile, run or verify)");
+    return usageError("missing command (compile, run, verify or tune)");
   std::string cmd = argv[1];
   if (cmd == "-h" || cmd == "--help") {
     printUsage();
     return -1;
   }
-  if (cmd != "compile" && cmd != "run" && cmd != "verify")
+  if (cmd != "compile" && cmd != "run" && cmd != "verify" && cmd != "tune")
     return usageError("unknown command '" + cmd +
-                      "' (expected compile, run or verify)");
+                      "' (expected compile, run, verify or tune)");
   opts.command = cmd;
   bool emitGiven = false;
   for (int i = 2; i < argc; ++i) {
@@ -175,7 +186,8 @@ static int parseArgs(int argc, char **argv, Options &opts) {
                       a == "--input" || a == "--seed" || a == "--save" ||
                       a == "--schedule" || a == "--multiprocessors" ||
                       a == "--fibre-order" || a == "--kernel-ir" ||
-                      a == "--mutate";
+                      a == "--mutate" || a == "--db" || a == "--budget" ||
+                      a == "--candidates" || a == "--per-program";
     if (takesValue) {
       if (!value(v))
         return usageError("option " + a + " needs a value");
@@ -188,6 +200,23 @@ static int parseArgs(int argc, char **argv, Options &opts) {
       else if (a == "--schedule") opts.schedule = v;
       else if (a == "--kernel-ir") opts.kernelIR = v;
       else if (a == "--mutate") opts.mutation = v;
+      else if (a == "--db") opts.db = v;
+      else if (a == "--budget") {
+        char *end = nullptr;
+        double seconds = std::strtod(v.c_str(), &end);
+        if (v.empty() || *end || !(seconds > 0))
+          return usageError("--budget takes a positive number of seconds, "
+                            "found '" + v + "'");
+        opts.budgetSeconds = seconds;
+      } else if (a == "--candidates" || a == "--per-program") {
+        char *end = nullptr;
+        long long n = std::strtoll(v.c_str(), &end, 10);
+        if (v.empty() || *end || n < 1 || n > 1000000)
+          return usageError(a + " takes a positive integer, found '" + v +
+                            "'");
+        (a == "--candidates" ? opts.budgetCandidates : opts.perProgram) =
+            size_t(n);
+      }
       else if (a == "--fibre-order") {
         emu::FibreOrder order;
         if (std::string e = emu::parseFibreOrder(v, order); !e.empty())
@@ -246,5 +275,7 @@ int main(int argc, char **argv) {
     return runCompile(opts);
   if (opts.command == "verify")
     return runVerify(opts);
+  if (opts.command == "tune")
+    return runTune(opts);
   return runRun(opts);
 }

@@ -1,0 +1,85 @@
+//===- CpuSpace.h - CPU programs' register blocks and their model -*- C++
+//-*-===//
+//
+// The search space of a program on the host CPU: its tile (the register
+// block one program instance computes; one program a thread at a time),
+// and an analytic model of its time. A tile row is a run of SIMD vectors
+// along the contiguous innermost dimension; the other tile extents are
+// rows. Candidates whose accumulators and operands overflow the vector
+// register file are kept but charged for their spills (the model says
+// why), so that the measured search can still try them.
+//
+// The model, per program instance (docs/autoscheduler.md, "The CPU"):
+//   - a contraction step (one k) issues rows x vectors FMAs and rows
+//     broadcasts + vectors loads, on two FMA and two load ports, and
+//     cannot retire faster than the FMA latency (each accumulator's chain
+//     advances once a step); a step touching more cache lines than the
+//     prefetchers follow pays for each line beyond; a computed broadcast
+//     operand costs its operations once a row;
+//   - the step's operands come from the L2 cache at kL2BytesPerCycle;
+//   - other programs cost a vector operation an element vector and a step
+//     of their reduction;
+//   - every instance pays a fixed overhead and stores its tile;
+//   - instances are spread over the host's threads in waves, and tiles
+//     past the extents are computed and thrown away.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_AUTOSCHEDULER_CPUSPACE_H
+#define NAUTILUS_AUTOSCHEDULER_CPUSPACE_H
+
+#include "compiler/Target/Target.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace nautilus::autosched {
+
+/// A program as the CPU model sees it.
+struct CpuProgram {
+  std::vector<int64_t> extents; // output extents, bound
+  int64_t reduced = 0;          // its top-level reduction's extent (0: none)
+  /// The reduction sums a product of a value read once a row (broadcast
+  /// along the innermost dimension) and one read along it (a GEMM).
+  bool contraction = false;
+  /// A contraction's broadcast operand computed rather than read: its
+  /// operations a row and a step (an MLP's silu(G) * U).
+  int64_t broadcastWork = 0;
+  int64_t elementBits = 32;
+};
+
+struct CpuCost {
+  double totalUs = 0;
+  double computeUs = 0; // the busiest port, or the FMA latency
+  double memoryUs = 0;  // operands from L2
+  double overheadUs = 0;
+  int64_t programs = 0;
+  int64_t waves = 0;
+  int64_t registers = 0; // vector registers a step keeps live
+  int64_t spilled = 0;   // beyond the register file
+};
+
+struct CpuCandidate {
+  std::vector<int64_t> tile;
+  CpuCost cost;
+  /// "16x32"
+  std::string describe() const;
+};
+
+/// The vector registers of the host (32 with AVX-512, else 16).
+int64_t cpuVectorRegisters(const TargetInfo &target);
+
+/// The predicted time of `tile` for `program` on the host `target`.
+CpuCost estimateCpu(const CpuProgram &program, const std::vector<int64_t> &tile,
+                    const TargetInfo &target);
+
+/// Every register block of `program` (rows x vectors, within the
+/// extents), ranked by the model, best first; equal predictions go to
+/// the larger tile, then the first enumerated. At most `keep` (0: all).
+std::vector<CpuCandidate> rankCpuTiles(const CpuProgram &program,
+                                       const TargetInfo &target,
+                                       size_t keep = 0);
+
+} // namespace nautilus::autosched
+
+#endif

@@ -1,0 +1,86 @@
+//===- Tuner.h - Measured search over programs' schedules -------*- C++ -*-===//
+//
+// `nautc tune`'s search. Each program of a kernel comes with its
+// candidate schedules, best first by the cost model; a Measurer (the JIT
+// side implements it: compiler/Pipeline/KernelMeasurer.h) times the whole
+// kernel under an assignment of schedules to programs, once its outputs
+// matched the reference. The search measures the heuristics' schedules
+// (the baseline) and the model's first choices, then improves one program
+// at a time (coordinate descent: each candidate of a program, in the
+// model's order, with the others at their best so far), until every
+// candidate was tried or the budget is spent. The folder links no device:
+// measurements come only through the interface.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_AUTOSCHEDULER_TUNER_H
+#define NAUTILUS_AUTOSCHEDULER_TUNER_H
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nautilus::autosched {
+
+/// Program name -> the text of its #tile.schedule. A program not named
+/// keeps the heuristics' schedule.
+using ScheduleAssignment = std::map<std::string, std::string>;
+
+/// The schedule file ({"programs": {...}}) that states `assignment`.
+std::string scheduleFileText(const ScheduleAssignment &assignment);
+
+struct Measurement {
+  double medianUs = 0;
+  size_t runs = 0;
+};
+
+class Measurer {
+public:
+  virtual ~Measurer();
+  /// Times the kernel under `assignment`: the median of repeated runs
+  /// after a warm-up, counted only once the outputs matched the reference.
+  /// std::nullopt with `why` when the candidate does not compile, faults
+  /// or computes a wrong result.
+  virtual std::optional<Measurement>
+  measure(const ScheduleAssignment &assignment, std::string &why) = 0;
+};
+
+struct ProgramCandidates {
+  std::string program;
+  /// Schedules to try, best first by the model (the first is the model's
+  /// choice).
+  std::vector<std::string> schedules;
+};
+
+struct TuneBudget {
+  double seconds = 60;   // wall time of measuring; 0: no limit
+  size_t candidates = 0; // measurements; 0: no limit
+};
+
+struct Trial {
+  ScheduleAssignment assignment;
+  std::optional<Measurement> measurement;
+  std::string why; // when not measured
+};
+
+struct TuneResult {
+  ScheduleAssignment best; // empty: the heuristics' schedules were best
+  double bestUs = 0;
+  double baselineUs = 0;
+  std::vector<Trial> trials; // in the order measured, the baseline first
+  bool budgetSpent = false;  // stopped before trying every candidate
+};
+
+/// Searches as the file comment says. `progress` (when given) gets a line
+/// a measurement. std::nullopt with `why` when the baseline itself cannot
+/// be measured.
+std::optional<TuneResult> tune(const std::vector<ProgramCandidates> &programs,
+                               Measurer &measurer, const TuneBudget &budget,
+                               llvm::raw_ostream *progress, std::string &why);
+
+} // namespace nautilus::autosched
+
+#endif

@@ -1,0 +1,182 @@
+//===- TuningDatabase.cpp - Measured schedules, kept in a JSON file -------===//
+#include "autoscheduler/TuningDatabase.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+using namespace nautilus::autosched;
+namespace json = llvm::json;
+
+namespace {
+
+constexpr int64_t kFormatVersion = 1;
+
+auto keyOf(const TuningRecord &r) {
+  return std::tie(r.kernelHash, r.target, r.sizes);
+}
+
+json::Object toJSON(const TuningRecord &r) {
+  json::Object sizes;
+  for (const auto &[name, value] : r.sizes)
+    sizes[name] = value;
+  json::Value schedule = json::Object();
+  if (llvm::Expected<json::Value> parsed = json::parse(r.schedule))
+    schedule = std::move(*parsed);
+  else
+    llvm::consumeError(parsed.takeError());
+  return json::Object{
+      {"kernel_hash", r.kernelHash}, {"kernel", r.kernel},
+      {"target", r.target},          {"machine", r.machine},
+      {"sizes", std::move(sizes)},   {"schedule", std::move(schedule)},
+      {"measured_ns", r.measuredNs}, {"baseline_ns", r.baselineNs},
+      {"candidates", r.candidates}};
+}
+
+/// The record `value` holds, or "" and an error naming what is missing.
+std::string fromJSON(const json::Value &value, size_t index, TuningRecord &r) {
+  std::string where = "record " + std::to_string(index) + ": ";
+  const json::Object *o = value.getAsObject();
+  if (!o)
+    return where + "not an object";
+  auto string = [&](llvm::StringRef key, std::string &out) {
+    std::optional<llvm::StringRef> s = o->getString(key);
+    if (s)
+      out = s->str();
+    return s.has_value();
+  };
+  if (!string("kernel_hash", r.kernelHash) || !string("target", r.target))
+    return where + "needs \"kernel_hash\" and \"target\" strings";
+  string("kernel", r.kernel);
+  string("machine", r.machine);
+  const json::Object *sizes = o->getObject("sizes");
+  const json::Object *schedule = o->getObject("schedule");
+  if (!sizes || !schedule)
+    return where + "needs \"sizes\" and \"schedule\" objects";
+  for (const auto &[name, size] : *sizes) {
+    std::optional<int64_t> n = size.getAsInteger();
+    if (!n)
+      return where + "size '" + name.str() + "' is not an integer";
+    r.sizes[name.str()] = *n;
+  }
+  llvm::raw_string_ostream os(r.schedule);
+  os << json::Value(json::Object(*schedule));
+  r.measuredNs = o->getInteger("measured_ns").value_or(0);
+  r.baselineNs = o->getInteger("baseline_ns").value_or(0);
+  r.candidates = o->getInteger("candidates").value_or(0);
+  return "";
+}
+
+/// How far `sizes` are from `other`'s, in powers of two; std::nullopt when
+/// they name different sizes or fall in different buckets.
+std::optional<double> bucketDistance(const std::map<std::string, int64_t> &a,
+                                     const std::map<std::string, int64_t> &b) {
+  if (a.size() != b.size())
+    return std::nullopt;
+  double distance = 0;
+  for (auto ia = a.begin(), ib = b.begin(); ia != a.end(); ++ia, ++ib) {
+    if (ia->first != ib->first ||
+        sizeBucket(ia->second) != sizeBucket(ib->second))
+      return std::nullopt;
+    distance += std::fabs(std::log2(double(std::max<int64_t>(ia->second, 1))) -
+                          std::log2(double(std::max<int64_t>(ib->second, 1))));
+  }
+  return distance;
+}
+
+} // namespace
+
+int64_t nautilus::autosched::sizeBucket(int64_t size) {
+  return size <= 1 ? 1 : int64_t(llvm::PowerOf2Ceil(uint64_t(size)));
+}
+
+std::string TuningDatabase::parse(const std::string &text) {
+  all.clear();
+  llvm::Expected<json::Value> value = json::parse(text);
+  if (!value)
+    return "not JSON: " + llvm::toString(value.takeError());
+  const json::Object *top = value->getAsObject();
+  const json::Array *records = top ? top->getArray("records") : nullptr;
+  if (!records)
+    return "expected {\"version\": 1, \"records\": [...]} (a tuning database "
+           "as `nautc tune --db` writes it)";
+  if (top->getInteger("version").value_or(0) != kFormatVersion)
+    return "unknown version (this nautc reads version " +
+           std::to_string(kFormatVersion) + ")";
+  for (auto [i, value] : llvm::enumerate(*records)) {
+    TuningRecord record;
+    if (std::string e = fromJSON(value, i, record); !e.empty())
+      return e;
+    insert(std::move(record));
+  }
+  return "";
+}
+
+std::string TuningDatabase::load(const std::string &path) {
+  all.clear();
+  if (!llvm::sys::fs::exists(path))
+    return "";
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return "cannot read '" + path + "': " + buffer.getError().message();
+  if (std::string e = parse((*buffer)->getBuffer().str()); !e.empty())
+    return "'" + path + "': " + e;
+  return "";
+}
+
+std::string TuningDatabase::text() const {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << "{\n  \"version\": " << kFormatVersion << ",\n  \"records\": [";
+  for (auto [i, record] : llvm::enumerate(all))
+    os << (i ? ",\n    " : "\n    ") << json::Value(toJSON(record));
+  os << (all.empty() ? "]\n}\n" : "\n  ]\n}\n");
+  return out;
+}
+
+std::string TuningDatabase::save(const std::string &path) const {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
+  if (ec)
+    return "cannot write '" + path + "': " + ec.message();
+  os << text();
+  return "";
+}
+
+void TuningDatabase::insert(TuningRecord record) {
+  auto at = std::lower_bound(all.begin(), all.end(), record,
+                             [](const TuningRecord &a, const TuningRecord &b) {
+                               return keyOf(a) < keyOf(b);
+                             });
+  if (at != all.end() && keyOf(*at) == keyOf(record))
+    *at = std::move(record);
+  else
+    all.insert(at, std::move(record));
+}
+
+std::optional<std::pair<const TuningRecord *, RecordMatch>>
+TuningDatabase::lookup(const std::string &kernelHash, const std::string &target,
+                       const std::map<std::string, int64_t> &sizes) const {
+  const TuningRecord *nearest = nullptr;
+  double nearestDistance = 0;
+  for (const TuningRecord &r : all) {
+    if (r.kernelHash != kernelHash || r.target != target)
+      continue;
+    if (r.sizes == sizes)
+      return std::make_pair(&r, RecordMatch::Exact);
+    std::optional<double> d = bucketDistance(sizes, r.sizes);
+    if (d && (!nearest || *d < nearestDistance)) {
+      nearest = &r;
+      nearestDistance = *d;
+    }
+  }
+  if (!nearest)
+    return std::nullopt;
+  return std::make_pair(nearest, RecordMatch::Bucket);
+}

@@ -1,0 +1,80 @@
+//===- TuningDatabase.h - Measured schedules, kept in a JSON file -*- C++
+//-*-===//
+//
+// What `nautc tune` measured, for `--db` to reuse. A record is keyed by
+// the kernel's structural hash (its alg IR without locations, before any
+// size is bound: see compiler/Schedule/KernelKey.h), the target and the
+// sizes it was tuned at; its value is a schedule file's JSON object
+// ({"programs": {...}}, as `--schedule FILE` reads it) with what the
+// measurement found. The file is meant to be checked into source control:
+// records are written sorted, one a line of keys, so that the same
+// records give the same bytes.
+//
+// Lookup takes the record of the same kernel and target at the same sizes;
+// failing that, one at sizes in the same bucket (each size rounded up to a
+// power of two), the nearest first.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_AUTOSCHEDULER_TUNINGDATABASE_H
+#define NAUTILUS_AUTOSCHEDULER_TUNINGDATABASE_H
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nautilus::autosched {
+
+struct TuningRecord {
+  std::string kernelHash; // KernelKey.h's structural hash
+  std::string kernel;     // the kernel's name, for people reading the file
+  std::string target;     // "cpu", "sm_90", ...
+  /// The machine it was measured on ("x86_64, 512-bit vectors, 2
+  /// threads"): lookups ignore it, people re-tune when it is not theirs.
+  std::string machine;
+  std::map<std::string, int64_t> sizes;
+  /// The schedule file's JSON text: {"programs": {"NAME": "#tile..."}}.
+  std::string schedule;
+  int64_t measuredNs = 0; // the tuned schedules' median time
+  int64_t baselineNs = 0; // the heuristics' median time, in the same run
+  int64_t candidates = 0; // candidates measured
+};
+
+/// How a lookup matched.
+enum class RecordMatch { Exact, Bucket };
+
+class TuningDatabase {
+public:
+  /// Reads `path`; a missing file is an empty database. Returns "" or the
+  /// error (a file that is not a database).
+  std::string load(const std::string &path);
+  /// Writes every record to `path`. Returns "" or the error.
+  std::string save(const std::string &path) const;
+  /// The database's JSON text (what save writes).
+  std::string text() const;
+  /// Parses a database's JSON text. Returns "" or the error.
+  std::string parse(const std::string &text);
+
+  /// Adds `record`, replacing one with the same kernel, target and sizes
+  /// (one record a key: a CPU record tuned on another host is replaced).
+  void insert(TuningRecord record);
+
+  /// The record for the kernel on the target at `sizes`, and how it
+  /// matched; std::nullopt when none is exact or in the same bucket.
+  std::optional<std::pair<const TuningRecord *, RecordMatch>>
+  lookup(const std::string &kernelHash, const std::string &target,
+         const std::map<std::string, int64_t> &sizes) const;
+
+  const std::vector<TuningRecord> &records() const { return all; }
+
+private:
+  std::vector<TuningRecord> all; // kept sorted
+};
+
+/// The bucket of a size: the least power of two at or above it.
+int64_t sizeBucket(int64_t size);
+
+} // namespace nautilus::autosched
+
+#endif

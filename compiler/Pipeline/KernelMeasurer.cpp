@@ -1,0 +1,125 @@
+//===- KernelMeasurer.cpp - Timing a kernel under candidate schedules -----===//
+#include "compiler/Pipeline/KernelMeasurer.h"
+#include "compiler/Pipeline/Driver.h"
+#include "compiler/Pipeline/Precision.h"
+#include "compiler/Schedule/ScheduleFile.h"
+#include "runtime/Timing.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace nautilus;
+using namespace nautilus::autosched;
+
+namespace {
+
+/// The kernel of `module`.
+alg::KernelOp kernelOf(ModuleOp module) {
+  return *module.getOps<alg::KernelOp>().begin();
+}
+
+/// Collects a compilation's first error, instead of printing it.
+class FirstError : public ScopedDiagnosticHandler {
+public:
+  explicit FirstError(MLIRContext *context)
+      : ScopedDiagnosticHandler(context, [this](Diagnostic &d) {
+          if (d.getSeverity() == DiagnosticSeverity::Error && text.empty())
+            text = d.str();
+          return success();
+        }) {}
+  std::string text;
+};
+
+/// The first output that differs from the reference, as a reason, or "".
+std::string mismatch(alg::KernelOp kernel,
+                     const std::vector<rt::HostTensor> &expected,
+                     const std::vector<rt::HostTensor> &outputs,
+                     const rt::Tolerance &tolerance) {
+  std::vector<OutputCheck> checks;
+  compareOutputs(kernel, expected, outputs, tolerance, checks);
+  for (const OutputCheck &check : checks)
+    if (!check.comparison.pass())
+      return "output '" + check.name +
+             "' differs from the reference (max "
+             "abs error " +
+             llvm::formatv("{0:g}", check.comparison.maxAbsError).str() + ")";
+  return "";
+}
+
+} // namespace
+
+CpuKernelMeasurer::CpuKernelMeasurer(ModuleOp kernel, TargetInfo target,
+                                     SizeValues sizes,
+                                     const std::vector<rt::HostTensor> &inputs,
+                                     bool verify)
+    : kernel(kernel), target(std::move(target)), sizes(std::move(sizes)),
+      inputs(inputs), verify(verify) {
+  tolerance = checkTolerance(roundingSources(kernelOf(kernel), this->sizes,
+                                             roundedIntermediateType(kernel)),
+                             CheckPath::Host);
+  tolerance.ulps *= 2;
+  tolerance.relative *= 2;
+}
+
+std::unique_ptr<CpuExecutor>
+CpuKernelMeasurer::compile(const ScheduleAssignment &assignment,
+                           std::string &why) {
+  OwningOpRef<ModuleOp> copy = kernel.clone();
+  std::shared_ptr<ScheduleProvider> schedules = heuristicSchedules();
+  if (!assignment.empty())
+    schedules = std::make_shared<ScheduleFile>(
+        "candidate", heuristicSchedules(), scheduleFileText(assignment));
+  FirstError errors(copy->getContext());
+  Compilation compilation(*copy, target, schedules);
+  compilation.setVerification(verify);
+  if (failed(compilation.lowerTo(Stage::HostLLVM))) {
+    why = errors.text.empty() ? compilation.failureMessage() : errors.text;
+    return nullptr;
+  }
+  std::unique_ptr<CpuExecutor> executor =
+      CpuExecutor::create(compilation.module(), compilation.launchPlan(), why);
+  return executor;
+}
+
+std::optional<std::vector<rt::HostTensor>>
+CpuKernelMeasurer::outputsOf(const ScheduleAssignment &assignment,
+                             std::string &why) {
+  std::unique_ptr<CpuExecutor> executor = compile(assignment, why);
+  if (!executor)
+    return std::nullopt;
+  std::vector<rt::HostTensor> outputs;
+  if (std::string e = executor->run(sizes, inputs, outputs); !e.empty()) {
+    why = "it failed to run: " + e;
+    return std::nullopt;
+  }
+  return outputs;
+}
+
+std::optional<Measurement>
+CpuKernelMeasurer::measure(const ScheduleAssignment &assignment,
+                           std::string &why) {
+  std::unique_ptr<CpuExecutor> executor = compile(assignment, why);
+  if (!executor)
+    return std::nullopt;
+  std::vector<rt::HostTensor> outputs;
+  if (std::string e = executor->run(sizes, inputs, outputs); !e.empty()) {
+    why = "it failed to run: " + e;
+    return std::nullopt;
+  }
+  if (!reference)
+    reference = outputs;
+  else if (std::string e =
+               mismatch(kernelOf(kernel), *reference, outputs, tolerance);
+           !e.empty()) {
+    why = e;
+    return std::nullopt;
+  }
+  rt::Timing timing = rt::timeRuns(
+      [&] {
+        std::vector<rt::HostTensor> scratch;
+        executor->run(sizes, inputs, scratch);
+      },
+      /*minRuns=*/5, /*maxRuns=*/100, timingSeconds);
+  return Measurement{timing.medianSeconds * 1e6, timing.runs};
+}

@@ -1,0 +1,74 @@
+//===- KernelMeasurer.h - Timing a kernel under candidate schedules -*- C++
+//-*-===//
+//
+// The JIT side of the tuner's measurement interface (autosched::Measurer,
+// autoscheduler/Tuner.h), on the host CPU. Each candidate is compiled from
+// the kernel (its sizes bound) with the candidate's schedules as a
+// schedule file's, run once on the inputs and compared with the reference
+// outputs, then timed as `nautc run --time` times (rt::timeRuns: the
+// median of repeated runs after a warm-up run). The reference is the
+// heuristics' outputs (the first measurement's) unless one is given (the
+// interpreter's, with `nautc tune --check`); two compiled results may each
+// be a computation's error from the exact one, so they are compared within
+// twice --check's tolerance.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_PIPELINE_KERNELMEASURER_H
+#define NAUTILUS_PIPELINE_KERNELMEASURER_H
+
+#include "autoscheduler/Tuner.h"
+#include "compiler/Pipeline/Check.h"
+#include "compiler/Pipeline/CpuExecutor.h"
+#include "compiler/Target/Target.h"
+#include "runtime/HostTensor.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace nautilus {
+
+class CpuKernelMeasurer final : public autosched::Measurer {
+public:
+  /// `kernel`: the module holding the alg kernel with its sizes bound
+  /// (not changed: each candidate compiles a copy).
+  CpuKernelMeasurer(mlir::ModuleOp kernel, TargetInfo target, SizeValues sizes,
+                    const std::vector<rt::HostTensor> &inputs, bool verify);
+
+  /// The outputs every candidate's are compared with.
+  void setReference(std::vector<rt::HostTensor> outputs) {
+    reference = std::move(outputs);
+  }
+
+  /// The kernel's outputs under `assignment` (one run, unchecked), or
+  /// std::nullopt and `why`.
+  std::optional<std::vector<rt::HostTensor>>
+  outputsOf(const autosched::ScheduleAssignment &assignment, std::string &why);
+
+  /// The seconds each candidate's timing may take (at least 5 runs).
+  void setTimingBudget(double seconds) { timingSeconds = seconds; }
+
+  std::optional<autosched::Measurement>
+  measure(const autosched::ScheduleAssignment &assignment,
+          std::string &why) override;
+
+private:
+  /// The candidate compiled and loaded, or null and `why`.
+  std::unique_ptr<CpuExecutor>
+  compile(const autosched::ScheduleAssignment &assignment, std::string &why);
+
+  mlir::ModuleOp kernel;
+  TargetInfo target;
+  SizeValues sizes;
+  const std::vector<rt::HostTensor> &inputs;
+  bool verify;
+  rt::Tolerance tolerance;
+  double timingSeconds = 0.5;
+  std::optional<std::vector<rt::HostTensor>> reference;
+};
+
+} // namespace nautilus
+
+#endif

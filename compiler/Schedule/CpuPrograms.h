@@ -1,0 +1,30 @@
+//===- CpuPrograms.h - A tile program as the CPU model sees it -*- C++ -*-===//
+//
+// The facts autoscheduler/CpuSpace.h ranks a host program's tiles by:
+// its output extents (bound by the plan), its top-level reduction's extent
+// and whether that reduction is a contraction (a sum of a product of two
+// reads, one of them the same along the output's innermost dimension).
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_SCHEDULE_CPUPROGRAMS_H
+#define NAUTILUS_SCHEDULE_CPUPROGRAMS_H
+
+#include "autoscheduler/CpuSpace.h"
+#include "dialects/Tile/TileOps.h"
+
+#include <optional>
+
+namespace nautilus {
+
+/// The CPU model's view of `program`, or std::nullopt where an output or
+/// reduced extent is not bound (by the module's plan) or the program is a
+/// stream (tile.online_reduce), whose tile is its own.
+std::optional<autosched::CpuProgram> cpuProgramOf(tile::ProgramOp program);
+
+/// `program`'s schedule with the tile `tile` (the CPU's: one thread).
+tile::ScheduleAttr cpuScheduleWithTile(tile::ProgramOp program,
+                                       llvm::ArrayRef<int64_t> tile);
+
+} // namespace nautilus
+
+#endif

@@ -1,0 +1,118 @@
+//===- DatabaseSchedules.cpp - Schedules from a tuning database -----------===//
+#include "compiler/Schedule/DatabaseSchedules.h"
+#include "compiler/Schedule/ScheduleFile.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+
+using namespace mlir;
+using namespace nautilus;
+
+namespace {
+
+std::string sizesText(const std::map<std::string, int64_t> &sizes) {
+  std::string text;
+  for (const auto &[name, value] : sizes)
+    text += (text.empty() ? "" : ",") + name + "=" + std::to_string(value);
+  return text.empty() ? "(no sizes)" : text;
+}
+
+/// The program names the record's schedule file gives.
+std::vector<std::string> namedPrograms(const std::string &scheduleText) {
+  std::vector<std::string> names;
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse(scheduleText);
+  if (!json) {
+    llvm::consumeError(json.takeError());
+    return names;
+  }
+  if (const llvm::json::Object *top = json->getAsObject())
+    if (const llvm::json::Object *programs = top->getObject("programs"))
+      for (const auto &entry : *programs)
+        names.push_back(entry.first.str());
+  return names;
+}
+
+} // namespace
+
+std::shared_ptr<DatabaseSchedules>
+DatabaseSchedules::open(const std::string &path, const TuningKey &key,
+                        std::shared_ptr<ScheduleProvider> next,
+                        std::string &error) {
+  autosched::TuningDatabase database;
+  if (std::string e = database.load(path); !e.empty()) {
+    error = "--db: " + e;
+    return nullptr;
+  }
+  std::shared_ptr<DatabaseSchedules> provider(
+      new DatabaseSchedules(path, next));
+  if (auto found = database.lookup(key.kernelHash, key.target, key.sizes)) {
+    provider->record = *found->first;
+    provider->match = found->second;
+    provider->recordSchedules = std::make_shared<ScheduleFile>(
+        provider->origin(), next, provider->record->schedule);
+  }
+  return provider;
+}
+
+std::string DatabaseSchedules::origin() const {
+  if (!record)
+    return next->origin();
+  return "tuning database '" + path + "' (the record at " +
+         sizesText(record->sizes) + ")";
+}
+
+bool DatabaseSchedules::fusesReductions(const TargetInfo &target,
+                                        std::string &why) {
+  return recordSchedules ? recordSchedules->fusesReductions(target, why)
+                         : next->fusesReductions(target, why);
+}
+
+LogicalResult DatabaseSchedules::beginReplacing(ModuleOp module) {
+  if (!record)
+    return next->beginReplacing(module);
+  for (const std::string &name : namedPrograms(record->schedule)) {
+    if (module.lookupSymbol<tile::ProgramOp>(name))
+      continue;
+    emitWarning(module.getLoc())
+        << "tuning database '" << path << "': the record for this kernel "
+        << "names program '" << name
+        << "', which it no longer has (tuned by another version of "
+           "nautc?); the record is ignored: run `nautc tune` again";
+    stale = true;
+    return next->beginReplacing(module);
+  }
+  return recordSchedules->beginReplacing(module);
+}
+
+FailureOr<tile::ScheduleAttr>
+DatabaseSchedules::replacement(tile::ProgramOp program,
+                               const TargetInfo &target) {
+  if (!record || stale)
+    return next->replacement(program, target);
+  return recordSchedules->replacement(program, target);
+}
+
+void DatabaseSchedules::explain(llvm::raw_ostream &os) const {
+  if (!record) {
+    os << "explain: tuning database '" << path
+       << "' has no record for this kernel, target and sizes (nor sizes in "
+          "their bucket)\n";
+  } else if (stale) {
+    os << "explain: tuning database '" << path
+       << "': the record for this kernel is stale and was ignored\n";
+  } else {
+    os << "explain: tuning database '" << path << "': the record at "
+       << sizesText(record->sizes)
+       << (match == autosched::RecordMatch::Exact ? " (these sizes)"
+                                                  : " (sizes in their bucket)")
+       << " gives the programs it names their measured schedules: "
+       << llvm::format("%.1f", record->measuredNs * 1e-3)
+       << " us, against the heuristics' "
+       << llvm::format("%.1f", record->baselineNs * 1e-3) << " us, "
+       << record->candidates << " candidates measured on "
+       << (record->machine.empty() ? "an unnamed machine" : record->machine)
+       << "\n";
+  }
+  next->explain(os);
+}

@@ -1,0 +1,68 @@
+//===- DatabaseSchedules.h - Schedules from a tuning database --*- C++ -*-===//
+//
+// `--db PATH.json` on compile and run: when the database (autoscheduler/
+// TuningDatabase.h, as `nautc tune` writes it) has a record for the
+// kernel, the target and the sizes (or sizes in the same bucket), the
+// programs it names take its measured schedules, as a schedule file's
+// would; every other question goes to the provider it wraps (the
+// heuristics, or `--schedule auto`'s model). A record whose programs the
+// kernel no longer has (tuned by another version of nautc) is ignored
+// with a warning.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_SCHEDULE_DATABASESCHEDULES_H
+#define NAUTILUS_SCHEDULE_DATABASESCHEDULES_H
+
+#include "autoscheduler/TuningDatabase.h"
+#include "compiler/Schedule/ScheduleProvider.h"
+
+#include <map>
+#include <optional>
+
+namespace nautilus {
+
+/// The kernel a lookup is for.
+struct TuningKey {
+  std::string kernelHash; // structuralHash (LoadKernel.h)
+  std::string target;
+  std::map<std::string, int64_t> sizes;
+};
+
+class DatabaseSchedules final : public DelegatingScheduleProvider {
+public:
+  /// Looks `key` up in the database at `path`, which wraps `next`.
+  /// Returns null and sets `error` when the file is not a database.
+  static std::shared_ptr<DatabaseSchedules>
+  open(const std::string &path, const TuningKey &key,
+       std::shared_ptr<ScheduleProvider> next, std::string &error);
+
+  bool fusesReductions(const TargetInfo &target, std::string &why) override;
+  mlir::LogicalResult beginReplacing(mlir::ModuleOp module) override;
+  mlir::FailureOr<tile::ScheduleAttr>
+  replacement(tile::ProgramOp program, const TargetInfo &target) override;
+  std::string origin() const override;
+  bool isUsers() const override {
+    return record.has_value() || next->isUsers();
+  }
+  void explain(llvm::raw_ostream &os) const override;
+
+  /// The record used, if any.
+  const std::optional<autosched::TuningRecord> &matched() const {
+    return record;
+  }
+
+private:
+  DatabaseSchedules(std::string path, std::shared_ptr<ScheduleProvider> next)
+      : DelegatingScheduleProvider(std::move(next)), path(std::move(path)) {}
+
+  std::string path;
+  std::optional<autosched::TuningRecord> record;
+  autosched::RecordMatch match = autosched::RecordMatch::Exact;
+  /// The record as a schedule file over `next`.
+  std::shared_ptr<ScheduleProvider> recordSchedules;
+  bool stale = false; // names programs the kernel does not have
+};
+
+} // namespace nautilus
+
+#endif

@@ -1,0 +1,201 @@
+//===- TuningTest.cpp - The tuner, its database and the CPU space, alone --===//
+#include "autoscheduler/CpuSpace.h"
+#include "autoscheduler/Tuner.h"
+#include "autoscheduler/TuningDatabase.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+using namespace nautilus;
+using namespace nautilus::autosched;
+
+namespace {
+
+TuningRecord record(std::string hash, std::map<std::string, int64_t> sizes,
+                    std::string tile) {
+  TuningRecord r;
+  r.kernelHash = std::move(hash);
+  r.kernel = "gemm";
+  r.target = "cpu";
+  r.sizes = std::move(sizes);
+  r.schedule = "{\"programs\":{\"gemm_C\":\"#tile.schedule<tile = [" + tile +
+               "], threads = 1>\"}}";
+  r.measuredNs = 1000;
+  r.baselineNs = 2000;
+  return r;
+}
+
+/// Times from a table (program schedule -> microseconds, summed over the
+/// programs; a program left to the heuristics costs its `heuristic` time),
+/// and failures for schedules named "broken".
+class TableMeasurer : public Measurer {
+public:
+  std::map<std::string, double> time;
+  std::map<std::string, double> heuristic;
+  size_t calls = 0;
+
+  std::optional<Measurement> measure(const ScheduleAssignment &assignment,
+                                     std::string &why) override {
+    ++calls;
+    double total = 0;
+    for (const auto &[program, us] : heuristic) {
+      auto it = assignment.find(program);
+      if (it == assignment.end()) {
+        total += us;
+        continue;
+      }
+      if (it->second == "broken") {
+        why = "it does not compile";
+        return std::nullopt;
+      }
+      total += time.at(it->second);
+    }
+    return Measurement{total, 5};
+  }
+};
+
+} // namespace
+
+// What is saved is read back the same, byte for byte, and records are
+// kept in one order whatever the order they were added in.
+TEST(TuningDatabase, RoundTripsAndKeepsOneOrder) {
+  TuningDatabase a, b;
+  a.insert(record("k1", {{"M", 512}}, "8, 32"));
+  a.insert(record("k0", {{"M", 256}}, "4, 64"));
+  b.insert(record("k0", {{"M", 256}}, "4, 64"));
+  b.insert(record("k1", {{"M", 512}}, "8, 32"));
+  EXPECT_EQ(a.text(), b.text());
+  TuningDatabase c;
+  ASSERT_EQ(c.parse(a.text()), "");
+  EXPECT_EQ(c.text(), a.text());
+  ASSERT_EQ(c.records().size(), 2u);
+  EXPECT_EQ(c.records()[0].kernelHash, "k0");
+  EXPECT_EQ(c.records()[1].schedule, a.records()[1].schedule);
+}
+
+// A record for the same kernel, target and sizes replaces the old one.
+TEST(TuningDatabase, ReplacesTheRecordOfTheSameKey) {
+  TuningDatabase db;
+  db.insert(record("k", {{"M", 256}}, "4, 64"));
+  db.insert(record("k", {{"M", 256}}, "8, 32"));
+  ASSERT_EQ(db.records().size(), 1u);
+  EXPECT_NE(db.records()[0].schedule.find("8, 32"), std::string::npos);
+}
+
+// Exact sizes first; else the nearest record in the same power-of-two
+// bucket; never another kernel's or another target's.
+TEST(TuningDatabase, LooksUpExactThenBucket) {
+  TuningDatabase db;
+  db.insert(record("k", {{"M", 256}, {"N", 1024}}, "4, 64"));
+  db.insert(record("k", {{"M", 200}, {"N", 1000}}, "8, 32"));
+  db.insert(record("other", {{"M", 300}, {"N", 1000}}, "6, 64"));
+  auto exact = db.lookup("k", "cpu", {{"M", 256}, {"N", 1024}});
+  ASSERT_TRUE(exact);
+  EXPECT_EQ(exact->second, RecordMatch::Exact);
+  auto near = db.lookup("k", "cpu", {{"M", 210}, {"N", 1010}});
+  ASSERT_TRUE(near);
+  EXPECT_EQ(near->second, RecordMatch::Bucket);
+  EXPECT_EQ(near->first->sizes.at("M"), 200);
+  EXPECT_FALSE(db.lookup("k", "cpu", {{"M", 300}, {"N", 1024}}));
+  EXPECT_FALSE(db.lookup("k", "sm_90", {{"M", 256}, {"N", 1024}}));
+  EXPECT_FALSE(db.lookup("k", "cpu", {{"M", 256}}));
+  EXPECT_EQ(sizeBucket(1), 1);
+  EXPECT_EQ(sizeBucket(257), 512);
+}
+
+// Files that are not databases are refused with a reason.
+TEST(TuningDatabase, RefusesWhatIsNotADatabase) {
+  TuningDatabase db;
+  EXPECT_NE(db.parse("not json").find("not JSON"), std::string::npos);
+  EXPECT_NE(db.parse("{\"programs\": {}}").find("expected"), std::string::npos);
+  EXPECT_NE(db.parse("{\"version\": 7, \"records\": []}").find("version"),
+            std::string::npos);
+  EXPECT_NE(db.parse("{\"version\": 1, \"records\": [{\"target\": \"cpu\"}]}")
+                .find("record 0"),
+            std::string::npos);
+  EXPECT_EQ(db.parse("{\"version\": 1, \"records\": []}"), "");
+}
+
+// The tuner measures the heuristics, the model's choice, then each
+// program's candidates from the best so far, and keeps the fastest.
+TEST(Tuner, FindsTheFastestByCoordinateDescent) {
+  TableMeasurer m;
+  m.heuristic = {{"a", 100}, {"b", 50}};
+  m.time = {{"a1", 90}, {"a2", 40}, {"b1", 60}, {"b2", 20}};
+  std::string why;
+  auto result = tune({{"a", {"a1", "a2"}}, {"b", {"b1", "b2"}}}, m,
+                     TuneBudget{0, 0}, nullptr, why);
+  ASSERT_TRUE(result) << why;
+  EXPECT_EQ(result->baselineUs, 150);
+  EXPECT_EQ(result->bestUs, 60);
+  EXPECT_EQ(result->best, (ScheduleAssignment{{"a", "a2"}, {"b", "b2"}}));
+  EXPECT_FALSE(result->budgetSpent);
+  // The heuristics, the model's choice (a1, b1: no faster), then a1, a2
+  // over the heuristics' b, then b1, b2 with a2; no assignment twice.
+  EXPECT_EQ(m.calls, result->trials.size());
+  EXPECT_EQ(result->trials.size(), 6u);
+}
+
+// A candidate that fails is reported and skipped; a budget in candidates
+// stops the search.
+TEST(Tuner, SkipsFailuresAndStopsAtTheBudget) {
+  TableMeasurer m;
+  m.heuristic = {{"a", 100}};
+  m.time = {{"a1", 90}, {"a2", 40}};
+  std::string why;
+  auto result =
+      tune({{"a", {"broken", "a1", "a2"}}}, m, TuneBudget{0, 3}, nullptr, why);
+  ASSERT_TRUE(result) << why;
+  EXPECT_EQ(result->trials.size(), 3u);
+  EXPECT_TRUE(result->budgetSpent);
+  EXPECT_FALSE(result->trials[1].measurement);
+  EXPECT_EQ(result->trials[1].why, "it does not compile");
+  EXPECT_EQ(result->bestUs, 90);
+}
+
+// When the heuristics' schedules cannot be measured there is nothing to
+// compare with, and the tuner says why.
+TEST(Tuner, NeedsTheBaseline) {
+  class Failing : public Measurer {
+    std::optional<Measurement> measure(const ScheduleAssignment &,
+                                       std::string &why) override {
+      why = "no inputs";
+      return std::nullopt;
+    }
+  } failing;
+  std::string why;
+  EXPECT_FALSE(tune({}, failing, TuneBudget{}, nullptr, why));
+  EXPECT_NE(why.find("no inputs"), std::string::npos);
+}
+
+// The CPU space: register blocks within the extents, rows of whole
+// power-of-two vectors, ranked with spilling blocks behind those that fit.
+TEST(CpuSpace, RanksRegisterBlocks) {
+  TargetInfo target = *getTarget("cpu");
+  target.vectorBits = 512;
+  target.multiprocessors = 2;
+  CpuProgram gemm{{1024, 1024}, 1024, true, 32};
+  std::vector<CpuCandidate> ranked = rankCpuTiles(gemm, target);
+  ASSERT_FALSE(ranked.empty());
+  for (const CpuCandidate &c : ranked) {
+    ASSERT_EQ(c.tile.size(), 2u);
+    EXPECT_EQ(c.tile[1] % 16, 0) << c.describe();
+    EXPECT_EQ(c.tile[1] & (c.tile[1] - 1), 0) << c.describe();
+  }
+  EXPECT_EQ(ranked.front().cost.spilled, 0);
+  CpuCost spilling = estimateCpu(gemm, {16, 32}, target);
+  EXPECT_GT(spilling.spilled, 0);
+  EXPECT_GT(spilling.totalUs, ranked.front().cost.totalUs);
+  // The same inputs, the same ranking.
+  std::vector<CpuCandidate> again = rankCpuTiles(gemm, target);
+  ASSERT_EQ(again.size(), ranked.size());
+  for (size_t i = 0; i < ranked.size(); ++i)
+    EXPECT_EQ(again[i].tile, ranked[i].tile);
+  // A short row takes no tile wider than its power of two; a rank-1
+  // program has one row.
+  for (const CpuCandidate &c : rankCpuTiles({{64, 8}, 0, false, 32}, target))
+    EXPECT_LE(c.tile[1], 8) << c.describe();
+  for (const CpuCandidate &c : rankCpuTiles({{4096}, 0, false, 32}, target))
+    EXPECT_EQ(c.tile.size(), 1u);
+}

@@ -1,0 +1,52 @@
+//===- RunInputs.cpp - A run's sizes and input tensors -------------------===//
+#include "tools/nautc/RunInputs.h"
+#include "compiler/Interpreter/AlgInterpreter.h"
+#include "compiler/Pipeline/RandomInputs.h"
+#include "compiler/Pipeline/RunMemory.h"
+#include "runtime/Npy.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace nautilus;
+
+static int userError(const std::string &message) {
+  llvm::errs() << "nautc: error: " << message << "\n";
+  return kExitUserError;
+}
+
+int nautilus::prepareInputs(const Options &opts, alg::KernelOp kernel,
+                            RunInputs &run) {
+  run.sig = getSignature(kernel);
+  const KernelSignature &sig = run.sig;
+  for (const auto &[name, path] : opts.inputs)
+    if (llvm::none_of(sig.inputs,
+                      [&](const Param &p) { return p.name == name; }))
+      return userError("--input names '" + name +
+                       "', which is not an input "
+                       "of kernel '" +
+                       sig.name + "'");
+  run.tensors.assign(sig.inputs.size(), rt::HostTensor());
+  std::vector<const rt::HostTensor *> given(sig.inputs.size(), nullptr);
+  for (size_t i = 0; i < sig.inputs.size(); ++i) {
+    auto it = opts.inputs.find(sig.inputs[i].name);
+    if (it == opts.inputs.end())
+      continue;
+    std::string error;
+    if (!rt::readNpyAs(it->second, sig.inputs[i].dtype, nullptr, run.tensors[i],
+                       error))
+      return userError(error);
+    given[i] = &run.tensors[i];
+  }
+  if (std::string e = resolveSizes(sig, opts.shape, given, run.sizes);
+      !e.empty())
+    return userError(e);
+  if (std::string e = checkRequirements(kernel, run.sizes); !e.empty())
+    return userError(e);
+  run.bytes = tensorBytes(sig, run.sizes, opts.check);
+  if (std::string e = checkMemory(run.bytes); !e.empty())
+    return userError(e);
+  for (size_t i = 0; i < sig.inputs.size(); ++i)
+    if (!given[i])
+      run.tensors[i] = drawInput(sig.inputs[i], sig, run.sizes, opts.seed, i);
+  return kExitSuccess;
+}
