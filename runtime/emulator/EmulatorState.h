@@ -13,6 +13,7 @@
 #include "runtime/emulator/HappensBefore.h"
 #include "runtime/emulator/MemoryProfile.h"
 #include "runtime/emulator/SimtEmulator.h"
+#include "runtime/emulator/WgmmaLanding.h"
 
 #include <algorithm>
 #include <array>
@@ -133,6 +134,10 @@ struct EmulatedThread {
   /// The committed groups its waits have completed (a thread that ends
   /// with fewer read accumulators no wait made final).
   uint32_t wgmmaWaited = 0;
+  /// For each wgmma site of the kernel (WgmmaLanding.h; sites past the
+  /// last share it), the group its latest issue there belongs to (0:
+  /// none): its accumulators land when a wait completes that group.
+  std::array<uint32_t, kWgmmaSites> wgmmaSiteGroup{};
   /// How many fence.proxy.async the thread has executed (its shared-memory
   /// stores before the latest are visible to the async proxy: wgmma, TMA),
   /// its own epoch at each, and its clock at the latest (stores ordered
@@ -437,7 +442,8 @@ void __nautilus_emu_tma_store(const void *tensorMap, int32_t rank,
 void __nautilus_emu_wgmma(int32_t type, int32_t n, int32_t halfAccumulator,
                           uint64_t descriptorA, const uint32_t *registersA,
                           uint64_t descriptorB, uint32_t *accumulator,
-                          int32_t scaleD, int32_t flags);
+                          int32_t scaleD, int32_t flags, int32_t site);
+void __nautilus_emu_wgmma_landed(uint64_t sites);
 }
 
 #endif

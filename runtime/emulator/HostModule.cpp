@@ -10,6 +10,7 @@
 #include "runtime/emulator/HostModule.h"
 #include "runtime/emulator/EmulatorState.h"
 #include "runtime/emulator/InlinePtx.h"
+#include "runtime/emulator/WgmmaLanding.h"
 
 #include <map>
 #include <set>
@@ -805,6 +806,7 @@ std::string translateCalls(llvm::Module &m, const RuntimeCallees &callees,
         !error.empty())
       return error;
   }
+  guardWgmmaResults(m);
   return "";
 }
 

@@ -2,6 +2,7 @@
 #include "runtime/emulator/InlinePtx.h"
 #include "runtime/emulator/EmulatorState.h"
 #include "runtime/emulator/HostModule.h"
+#include "runtime/emulator/WgmmaLanding.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -471,7 +472,9 @@ bool StatementTranslator::translateWgmma(StringRef opcode, StringRef operands) {
       return false;
   Type *i32 = b.getInt32Ty(), *i64 = b.getInt64Ty();
   IRBuilder<> entry(&*call->getFunction()->getEntryBlock().begin());
-  Value *accumulator = entry.CreateAlloca(ArrayType::get(i32, dRegs));
+  AllocaInst *accumulator = entry.CreateAlloca(ArrayType::get(i32, dRegs));
+  markWgmmaAccumulator(accumulator);
+  int32_t site = newWgmmaSite(*call->getFunction());
   for (auto [i, reg] : llvm::enumerate(*d))
     b.CreateStore(b.CreateBitCast(value[reg], i32),
                   b.CreateConstGEP1_32(i32, accumulator, i));
@@ -521,16 +524,21 @@ bool StatementTranslator::translateWgmma(StringRef opcode, StringRef operands) {
       return false;
     }
   }
-  auto wgmma = runtime("__nautilus_emu_wgmma", b.getVoidTy(),
-                       {i32, i32, i32, i64, generic(), i64, generic(), i32, i32});
+  auto wgmma =
+      runtime("__nautilus_emu_wgmma", b.getVoidTy(),
+              {i32, i32, i32, i64, generic(), i64, generic(), i32, i32, i32});
   b.CreateCall(wgmma, {b.getInt32(type), b.getInt32(n),
                        b.getInt32(halfAccumulator), descriptorA, registersA,
                        descriptorB, accumulator,
-                       b.CreateZExtOrTrunc(scaleD, i32), b.getInt32(flags)});
-  for (auto [i, reg] : llvm::enumerate(*d))
-    value[reg] = b.CreateBitCast(
-        b.CreateLoad(i32, b.CreateConstGEP1_32(i32, accumulator, i)),
-        outputTypes[reg]);
+                       b.CreateZExtOrTrunc(scaleD, i32), b.getInt32(flags),
+                       b.getInt32(site)});
+  // The results are the registers' once the group lands (WgmmaLanding.h).
+  for (auto [i, reg] : llvm::enumerate(*d)) {
+    LoadInst *result =
+        b.CreateLoad(i32, b.CreateConstGEP1_32(i32, accumulator, i));
+    markWgmmaResult(result, site);
+    value[reg] = b.CreateBitCast(result, outputTypes[reg]);
+  }
   collectiveSeen |= registerA; // register A is gathered with shuffles
   return true;
 }

@@ -176,6 +176,8 @@ SimtEmulator::create(std::unique_ptr<llvm::Module> module,
        reinterpret_cast<void *>(&__nautilus_emu_proxy_fence)},
       {"__nautilus_emu_tensormap_acquire",
        reinterpret_cast<void *>(&__nautilus_emu_tensormap_acquire)},
+      {"__nautilus_emu_wgmma_landed",
+       reinterpret_cast<void *>(&__nautilus_emu_wgmma_landed)},
       {"__nautilus_emu_wgmma_fence",
        reinterpret_cast<void *>(&__nautilus_emu_wgmma_fence)},
       {"__nautilus_emu_bulk_commit",
@@ -285,6 +287,7 @@ void startBlock(BlockState &block, std::vector<EmulatedThread> &fibres,
     t.openGroup.clear();
     t.groups.clear();
     t.wgmmaIssued = t.wgmmaCommits = t.wgmmaWaited = 0;
+    t.wgmmaSiteGroup.fill(0);
     t.bulkReads.clear();
     t.proxyFences = 0;
     t.acquiredTensorMaps.clear();

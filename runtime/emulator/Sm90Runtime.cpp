@@ -364,8 +364,11 @@ extern "C" void __nautilus_emu_wgmma(int32_t type, int32_t n,
                                      const uint32_t *registersA,
                                      uint64_t descriptorB,
                                      uint32_t *accumulator, int32_t scaleD,
-                                     int32_t flags) {
+                                     int32_t flags, int32_t site) {
   BlockState &b = *currentBlock;
+  // Its results land with the group the next commit closes.
+  b.current->wgmmaSiteGroup[std::min<uint32_t>(site, kWgmmaSites - 1)] =
+      b.current->wgmmaCommits + 1;
   if (!b.current->wgmmaFenced) {
     b.launch->fail("wgmma.mma_async by " + threadName(b) +
                    ": no wgmma.fence since the warpgroup's registers were "
@@ -437,4 +440,24 @@ extern "C" void __nautilus_emu_wgmma(int32_t type, int32_t n,
       }
     }
   ++b.progress;
+}
+
+/// Before a use of wgmma results (WgmmaLanding.h): each site in `sites`
+/// whose latest wgmma's group no wait of the thread completed has not
+/// landed its accumulators.
+extern "C" void __nautilus_emu_wgmma_landed(uint64_t sites) {
+  BlockState &b = *currentBlock;
+  const EmulatedThread &t = *b.current;
+  for (unsigned site = 0; site < kWgmmaSites; ++site) {
+    if (!(sites >> site & 1) || t.wgmmaSiteGroup[site] <= t.wgmmaWaited)
+      continue;
+    b.launch->fail(
+        "wgmma by " + threadName(b) + ": its accumulators are read before "
+        "they land (the wgmma at site " + std::to_string(site) +
+        " is in group " + std::to_string(t.wgmmaSiteGroup[site]) +
+        ", and the thread's wgmma.wait_group completed only " +
+        std::to_string(t.wgmmaWaited) +
+        "): wait for the group before reading its results");
+    return;
+  }
 }
