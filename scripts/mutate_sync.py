@@ -51,8 +51,8 @@ KERNELS = [
     ("attention.tensor", "attention", "B=1,H=2,N=70,M=150,D=64"),
     ("attention.tensor", "attention_causal", "B=1,H=2,N=70,M=150,D=64"),
     ("attention.tensor", "attention_gqa", "B=1,H=4,G=2,N=70,M=150,D=64"),
-    ("mlp.tensor", "swiglu_mlp", "T=70,D=128,F=136"),
-    ("moe.tensor", "moe_ffn", "T=19,D=64,F=72,E=5,J=2"),
+    ("mlp.tensor", "swiglu_mlp", "T=70,D=320,F=136"),  # K steps past the stages
+    ("moe.tensor", "moe_ffn", "T=19,D=320,F=72,E=5,J=2"),  # K steps past the stages
     ("norms.tensor", "softmax", "R=37,C=1001"),
     ("norms.tensor", "rmsnorm", "T=37,D=1001"),
     ("norms.tensor", "layernorm", "T=37,D=1001"),

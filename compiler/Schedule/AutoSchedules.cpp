@@ -83,7 +83,7 @@ tile::ScheduleAttr AutoSchedules::contraction(
   tile::ScheduleAttr chosen =
       scheduleOf(ctx, rank, search.ranked.front().candidate);
   Choice choice{problem, std::move(search), std::nullopt,
-                fewestWavesChoice(problem, target)};
+                fewestWavesChoice(problem, target), ctx, rank};
   if (std::optional<ContractionCandidate> rules = candidateOf(
           next->contraction(ctx, rank, extents, wgmma, computed, target,
                             splittableK)))
@@ -173,7 +173,10 @@ void AutoSchedules::explain(llvm::raw_ostream &os) const {
       os << (i == 0 ? "  chosen:    " : "  runner-up: ")
          << ranked.candidate.describe() << ": ";
       printCost(os, ranked.cost);
-      os << "\n";
+      // As a schedule file takes it (bench/gpu/tune.py measures these).
+      os << " = " << Attribute(scheduleOf(choice.ctx, choice.rank,
+                                          ranked.candidate))
+         << "\n";
     }
     // The same model's view of other ways to choose.
     for (auto [label, other] :

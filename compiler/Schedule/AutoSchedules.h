@@ -52,6 +52,9 @@ private:
     /// For comparison, under the same model: the hand-written heuristics'
     /// schedule (when the space holds it) and a wave heuristic's.
     std::optional<autosched::RankedCandidate> heuristics, fewestWaves;
+    /// What scheduleOf needs to print a candidate as a #tile.schedule.
+    mlir::MLIRContext *ctx = nullptr;
+    unsigned rank = 2;
   };
   struct CpuChoice {
     std::string program;
