@@ -835,7 +835,7 @@ def full_precision_baselines(report):
         report.note(f"could not turn off cuBLAS's reduced-precision reductions: {e}")
 
 
-def measure_bundle(driver, b, report, iters, reps):
+def measure_bundle(driver, b, report, iters, reps, baselines=True):
     """nautc's programs run once and checked against the reference, then
     timed, then each baseline timed on the same inputs; every step goes to
     `report` when it is done. A baseline's failure is noted and ends
@@ -865,7 +865,7 @@ def measure_bundle(driver, b, report, iters, reps):
         report.update(error=error, tolerance=tolerance, ok=error < tolerance)
         print(f"  error {error:.2e} (tolerance {tolerance:.0e}): {'ok' if error < tolerance else 'WRONG'}",
               flush=True)
-    for column, fn in [("nautc", case.run)] + case.baselines:
+    for column, fn in [("nautc", case.run)] + (case.baselines if baselines else []):
         report.stage(f"timing {COLUMNS[column]}", timing=column)
         try:
             median, samples = timed(fn, iters, reps)
@@ -895,7 +895,7 @@ def child_main(args):
         full_precision_baselines(report)
         driver = Driver()
         driver.device_info()
-        measure_bundle(driver, b, report, args.iters, args.reps)
+        measure_bundle(driver, b, report, args.iters, args.reps, not args.no_baselines)
     except Exception as e:
         traceback.print_exc()
         report.update(failure=f"{type(e).__name__} while {report.row['stage']}: {first_line(e)}")
@@ -948,7 +948,8 @@ def run_child(b, args, result_path):
     """Runs one bundle in a child process under --bundle-timeout. Returns its
     row, whatever happened to the child, and whether SIGTERM stopped it."""
     command = [sys.executable, os.path.abspath(__file__), "--one", b["path"], "--result", result_path,
-               "--iters", str(args.iters), "--reps", str(args.reps)]
+               "--iters", str(args.iters), "--reps", str(args.reps)] + \
+        (["--no-baselines"] if args.no_baselines else [])
     child = subprocess.Popen(command, env=dict(os.environ, PYTHONUNBUFFERED="1"), start_new_session=True,
                              preexec_fn=die_with_parent)
     outcome, stopped = None, False
@@ -1105,6 +1106,8 @@ def main():
     ap.add_argument("--all-targets", action="store_true",
                     help="also run bundles compiled for another target than the device's newest")
     ap.add_argument("--dry-run", action="store_true", help="check the bundles; no GPU needed")
+    ap.add_argument("--no-baselines", action="store_true",
+                    help="time nautc only (bench/gpu/tuning.py's candidates)")
     ap.add_argument("--one", metavar="BUNDLE", help=argparse.SUPPRESS)  # the child: one bundle
     ap.add_argument("--result", help=argparse.SUPPRESS)  # the child's row, as JSON
     args = ap.parse_args()

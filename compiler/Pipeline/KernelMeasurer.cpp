@@ -83,9 +83,10 @@ CpuKernelMeasurer::compile(const ScheduleAssignment &assignment,
 }
 
 std::optional<std::vector<rt::HostTensor>>
-CpuKernelMeasurer::outputsOf(const ScheduleAssignment &assignment,
-                             std::string &why) {
-  std::unique_ptr<CpuExecutor> executor = compile(assignment, why);
+CpuKernelMeasurer::compileAndRun(const ScheduleAssignment &assignment,
+                                 std::string &why,
+                                 std::unique_ptr<CpuExecutor> &executor) {
+  executor = compile(assignment, why);
   if (!executor)
     return std::nullopt;
   std::vector<rt::HostTensor> outputs;
@@ -96,21 +97,25 @@ CpuKernelMeasurer::outputsOf(const ScheduleAssignment &assignment,
   return outputs;
 }
 
+std::optional<std::vector<rt::HostTensor>>
+CpuKernelMeasurer::outputsOf(const ScheduleAssignment &assignment,
+                             std::string &why) {
+  std::unique_ptr<CpuExecutor> executor;
+  return compileAndRun(assignment, why, executor);
+}
+
 std::optional<Measurement>
 CpuKernelMeasurer::measure(const ScheduleAssignment &assignment,
                            std::string &why) {
-  std::unique_ptr<CpuExecutor> executor = compile(assignment, why);
-  if (!executor)
+  std::unique_ptr<CpuExecutor> executor;
+  std::optional<std::vector<rt::HostTensor>> outputs =
+      compileAndRun(assignment, why, executor);
+  if (!outputs)
     return std::nullopt;
-  std::vector<rt::HostTensor> outputs;
-  if (std::string e = executor->run(sizes, inputs, outputs); !e.empty()) {
-    why = "it failed to run: " + e;
-    return std::nullopt;
-  }
   if (!reference)
-    reference = outputs;
+    reference = std::move(*outputs);
   else if (std::string e =
-               mismatch(kernelOf(kernel), *reference, outputs, tolerance);
+               mismatch(kernelOf(kernel), *reference, *outputs, tolerance);
            !e.empty()) {
     why = e;
     return std::nullopt;

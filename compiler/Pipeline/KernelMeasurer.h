@@ -58,6 +58,11 @@ private:
   /// The candidate compiled and loaded, or null and `why`.
   std::unique_ptr<CpuExecutor>
   compile(const autosched::ScheduleAssignment &assignment, std::string &why);
+  /// The candidate compiled (into `executor`) and run once: its outputs,
+  /// or std::nullopt and `why`.
+  std::optional<std::vector<rt::HostTensor>>
+  compileAndRun(const autosched::ScheduleAssignment &assignment,
+                std::string &why, std::unique_ptr<CpuExecutor> &executor);
 
   mlir::ModuleOp kernel;
   TargetInfo target;

@@ -105,8 +105,11 @@ FailureOr<tile::ScheduleAttr>
 AutoSchedules::replacement(tile::ProgramOp program, const TargetInfo &target) {
   if (!target.isCPU())
     return next->replacement(program, target);
+  // The model is measured to rank contractions' register blocks well
+  // (bench/cpu_tune.py); for other programs it is not, and the heuristics
+  // keep them.
   std::optional<CpuProgram> facts = cpuProgramOf(program);
-  if (!facts)
+  if (!facts || !facts->contraction)
     return next->replacement(program, target);
   std::vector<CpuCandidate> ranked = rankCpuTiles(*facts, target, 4);
   if (ranked.empty())

@@ -2,9 +2,9 @@
 //
 // `--schedule auto`: on a GPU, a contraction whose M and N are bound takes
 // the schedule the auto-scheduler's model ranks first over its whole space
-// (autoscheduler/); on the CPU, each program whose extents are bound (not
-// a stream) takes the register block the CPU model ranks first
-// (autoscheduler/CpuSpace.h). Every other question goes to the provider it
+// (autoscheduler/); on the CPU, each contraction program whose extents are
+// bound takes the register block the CPU model ranks first
+// (autoscheduler/CpuSpace.h; `nautc tune` measures every program's). Every other question goes to the provider it
 // wraps (the heuristics). Each choice is recorded, with the model's
 // breakdown and the runners-up, for `--explain`.
 //
@@ -33,8 +33,8 @@ public:
                                  const TargetInfo &target,
                                  std::optional<int64_t> splittableK) override;
 
-  /// On the CPU: the CPU model's best tile for `program`, when it is not
-  /// the program's own.
+  /// On the CPU: the CPU model's best tile for a contraction `program`,
+  /// when it is not the program's own.
   mlir::FailureOr<tile::ScheduleAttr>
   replacement(tile::ProgramOp program, const TargetInfo &target) override;
 
