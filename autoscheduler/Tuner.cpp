@@ -1,14 +1,23 @@
 //===- Tuner.cpp - Measured search over programs' schedules ---------------===//
 #include "autoscheduler/Tuner.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 
+#include <algorithm>
 #include <chrono>
 
 using namespace nautilus::autosched;
 
 Measurer::~Measurer() = default;
+
+double Trial::medianUs() const {
+  std::vector<double> times(again);
+  times.push_back(measurement ? measurement->medianUs : 0);
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
 
 std::string
 nautilus::autosched::scheduleFileText(const ScheduleAssignment &assignment) {
@@ -56,6 +65,54 @@ public:
     if (result.trials.empty() && trial.measurement)
       result.baselineUs = trial.measurement->medianUs;
     result.trials.push_back(std::move(trial));
+  }
+
+  /// Measures the fastest `count` trials and the heuristics' again,
+  /// `rounds` times in turns, and takes the best by medians.
+  void confirm(size_t count, size_t rounds) {
+    std::vector<Trial *> top;
+    for (Trial &t : result.trials)
+      if (t.measurement)
+        top.push_back(&t);
+    std::stable_sort(top.begin(), top.end(), [](Trial *a, Trial *b) {
+      return a->measurement->medianUs < b->measurement->medianUs;
+    });
+    Trial *heuristics = &result.trials.front();
+    if (top.size() > count)
+      top.resize(count);
+    if (!llvm::is_contained(top, heuristics))
+      top.push_back(heuristics);
+    if (top.size() < 2 || rounds == 0)
+      return;
+    for (size_t r = 0; r < rounds; ++r)
+      for (Trial *t : top) {
+        std::string why;
+        std::optional<Measurement> m = measurer.measure(t->assignment, why);
+        if (!m)
+          continue;
+        t->again.push_back(m->medianUs);
+        if (progress)
+          *progress << llvm::format("tune: again  %6.1f s  ", elapsedSeconds())
+                    << describe(t->assignment)
+                    << llvm::format(": %.1f us\n", m->medianUs);
+      }
+    Trial *best =
+        *std::min_element(top.begin(), top.end(), [](Trial *a, Trial *b) {
+          return a->medianUs() < b->medianUs();
+        });
+    result.best = best->assignment;
+    result.bestUs = best->medianUs();
+    result.baselineUs = heuristics->medianUs();
+    result.confirmed = true;
+  }
+
+  static std::string describe(const ScheduleAssignment &assignment) {
+    if (assignment.empty())
+      return "heuristics";
+    std::string text;
+    for (const auto &[program, schedule] : assignment)
+      text += (text.empty() ? "" : " ") + program + " " + schedule;
+    return text;
   }
 
   TuneResult result;
@@ -106,11 +163,9 @@ nautilus::autosched::tune(const std::vector<ProgramCandidates> &programs,
   for (const ProgramCandidates &p : programs)
     if (!p.schedules.empty())
       modelChoice[p.program] = p.schedules.front();
-  std::string label = "model's choice";
-  for (const auto &[program, schedule] : modelChoice)
-    label += " " + program + " " + schedule;
   if (!search.spent())
-    search.tryAssignment(modelChoice, label);
+    search.tryAssignment(modelChoice,
+                         "model's choice " + Search::describe(modelChoice));
   // Coordinate descent from the best so far, a program at a time.
   for (const ProgramCandidates &p : programs) {
     for (const std::string &schedule : p.schedules) {
@@ -123,5 +178,7 @@ nautilus::autosched::tune(const std::vector<ProgramCandidates> &programs,
       search.tryAssignment(next, p.program + " " + schedule);
     }
   }
+  if (!search.spent())
+    search.confirm(budget.confirmed, budget.confirmations);
   return std::move(search.result);
 }

@@ -8,8 +8,12 @@
 // (the baseline) and the model's first choices, then improves one program
 // at a time (coordinate descent: each candidate of a program, in the
 // model's order, with the others at their best so far), until every
-// candidate was tried or the budget is spent. The folder links no device:
-// measurements come only through the interface.
+// candidate was tried or the budget is spent. A single measurement on a
+// shared machine can be off by 10% and more, so when the search ends
+// within its budget the fastest few assignments and the heuristics' are
+// measured again, in turns, and the best is chosen by the median of each
+// one's measurements. The folder links no device: measurements come only
+// through the interface.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_AUTOSCHEDULER_TUNER_H
@@ -58,12 +62,19 @@ struct ProgramCandidates {
 struct TuneBudget {
   double seconds = 60;   // wall time of measuring; 0: no limit
   size_t candidates = 0; // measurements; 0: no limit
+  /// The fastest assignments measured again at the end (with the
+  /// heuristics'), and how many more times each.
+  size_t confirmed = 3, confirmations = 2;
 };
 
 struct Trial {
   ScheduleAssignment assignment;
   std::optional<Measurement> measurement;
   std::string why; // when not measured
+  /// Its times when measured again (microseconds).
+  std::vector<double> again;
+  /// The median of its first time and `again`.
+  double medianUs() const;
 };
 
 struct TuneResult {
@@ -72,6 +83,7 @@ struct TuneResult {
   double baselineUs = 0;
   std::vector<Trial> trials; // in the order measured, the baseline first
   bool budgetSpent = false;  // stopped before trying every candidate
+  bool confirmed = false;    // the best chosen by medians (see above)
 };
 
 /// Searches as the file comment says. `progress` (when given) gets a line

@@ -125,7 +125,7 @@ TEST(Tuner, FindsTheFastestByCoordinateDescent) {
   m.time = {{"a1", 90}, {"a2", 40}, {"b1", 60}, {"b2", 20}};
   std::string why;
   auto result = tune({{"a", {"a1", "a2"}}, {"b", {"b1", "b2"}}}, m,
-                     TuneBudget{0, 0}, nullptr, why);
+                     TuneBudget{0, 0, 0, 0}, nullptr, why);
   ASSERT_TRUE(result) << why;
   EXPECT_EQ(result->baselineUs, 150);
   EXPECT_EQ(result->bestUs, 60);
@@ -152,6 +152,38 @@ TEST(Tuner, SkipsFailuresAndStopsAtTheBudget) {
   EXPECT_FALSE(result->trials[1].measurement);
   EXPECT_EQ(result->trials[1].why, "it does not compile");
   EXPECT_EQ(result->bestUs, 90);
+}
+
+// A measurement that came out fast by chance does not win: the fastest
+// few are measured again and compared by their medians.
+TEST(Tuner, ConfirmsTheFastestByMedians) {
+  class Noisy : public Measurer {
+  public:
+    std::map<std::string, int> seen;
+    std::optional<Measurement> measure(const ScheduleAssignment &assignment,
+                                       std::string &) override {
+      std::string key = assignment.empty() ? "" : assignment.at("a");
+      int n = seen[key]++;
+      if (key == "a1")
+        return Measurement{n == 0 ? 10.0 : 100.0, 5}; // lucky once
+      return Measurement{key == "a2" ? 40.0 : 100.0, 5};
+    }
+  } noisy;
+  std::string why;
+  auto unconfirmed = tune({{"a", {"a1", "a2"}}}, noisy, TuneBudget{0, 0, 0, 0},
+                          nullptr, why);
+  ASSERT_TRUE(unconfirmed);
+  EXPECT_EQ(unconfirmed->best.at("a"), "a1");
+  noisy.seen.clear();
+  auto result = tune({{"a", {"a1", "a2"}}}, noisy, TuneBudget{0, 0, 3, 2},
+                     nullptr, why);
+  ASSERT_TRUE(result);
+  EXPECT_TRUE(result->confirmed);
+  EXPECT_EQ(result->best.at("a"), "a2");
+  EXPECT_EQ(result->bestUs, 40);
+  EXPECT_EQ(result->baselineUs, 100);
+  // The heuristics, a1 and a2 once, then each of them twice more.
+  EXPECT_EQ(noisy.seen[""] + noisy.seen["a1"] + noisy.seen["a2"], 9);
 }
 
 // When the heuristics' schedules cannot be measured there is nothing to
