@@ -41,8 +41,10 @@ public:
   mlir::FailureOr<tile::ScheduleAttr>
   replacement(tile::ProgramOp program, const TargetInfo &target) override;
   std::string origin() const override;
+  /// A record's schedules are the user's (the database's), as a schedule
+  /// file's are: one the lowering cannot meet is blamed on the record.
   bool isUsers() const override {
-    return record.has_value() || next->isUsers();
+    return (record && !stale) || next->isUsers();
   }
   void explain(llvm::raw_ostream &os) const override;
 
