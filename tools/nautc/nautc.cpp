@@ -56,7 +56,9 @@ options:
   -o PATH                compile: where to write the artefact (default: stdout)
   --schedule S           default (the heuristics), auto (contractions with
                          bound M and N take the cost model's best of
-                         their space), or a schedule file (JSON):
+                         their space: tensor-core schedules on GPUs,
+                         register blocks on the CPU), or a schedule file
+                         (JSON):
                          {"programs": {"NAME": "#tile.schedule<...>"}}
                          replaces the schedules of the programs it names
                          ("fuse_reductions": false beside it keeps
@@ -72,7 +74,9 @@ options:
                          program are tried (default 8)
   --explain              how the schedules were decided: with --schedule
                          auto, each choice, its predicted time and terms,
-                         and the runners-up; and each algebraic
+                         and the runners-up (on GPUs each as the
+                         #tile.schedule a schedule file takes); with
+                         --db, the record used; and each algebraic
                          rewrite (factors out of reductions, scales
                          into readers, exp to exp2) and fusion of
                          reductions applied or refused, with its reason
