@@ -113,6 +113,13 @@ void DatabaseSchedules::explain(llvm::raw_ostream &os) const {
        << record->candidates << " candidates measured on "
        << (record->machine.empty() ? "an unnamed machine" : record->machine)
        << "\n";
+    // A CPU record is the host's it was measured on.
+    std::optional<TargetInfo> target = getTarget(record->target);
+    std::string host = hostDescription();
+    if (target && target->isCPU() && !record->machine.empty() &&
+        record->machine != host)
+      os << "explain: that is not this host (" << host
+         << "): run `nautc tune` here for its own record\n";
   }
   next->explain(os);
 }

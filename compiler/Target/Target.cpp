@@ -47,6 +47,19 @@ TargetInfo hostTarget() {
   return info;
 }
 
+} // namespace
+
+std::string nautilus::hostDescription() {
+  TargetInfo host = hostTarget();
+  std::string triple = llvm::sys::getProcessTriple();
+  return triple.substr(0, triple.find('-')) + " " +
+         llvm::sys::getHostCPUName().str() + ", " +
+         std::to_string(host.vectorBits) + "-bit vectors, " +
+         std::to_string(host.multiprocessors) + " threads";
+}
+
+namespace {
+
 std::optional<TargetInfo> lookupTarget(llvm::StringRef name) {
   if (name == "cpu")
     return hostTarget();

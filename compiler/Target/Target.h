@@ -101,6 +101,10 @@ llvm::ArrayRef<llvm::StringRef> targetNames();
 /// "cpu, sm_80, sm_90, gfx90a or gfx942", for messages.
 std::string targetNameList();
 
+/// The host, as a tuning record names the machine it was measured on:
+/// "x86_64 znver4, 512-bit vectors, 2 threads".
+std::string hostDescription();
+
 /// The target named `name`, or std::nullopt. `multiprocessors` > 0
 /// replaces the target's own count.
 std::optional<TargetInfo> getTarget(llvm::StringRef name,

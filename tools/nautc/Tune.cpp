@@ -23,7 +23,6 @@
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/TargetParser/Host.h"
 
 #include <cmath>
 
@@ -41,15 +40,6 @@ int usageError(const std::string &message) {
 int userError(const std::string &message) {
   llvm::errs() << "nautc: error: " << message << "\n";
   return kExitUserError;
-}
-
-/// "x86_64 skylake-avx512, 512-bit vectors, 2 threads".
-std::string machineDescription(const TargetInfo &target) {
-  return llvm::sys::getProcessTriple().substr(
-             0, llvm::sys::getProcessTriple().find('-')) +
-         " " + llvm::sys::getHostCPUName().str() + ", " +
-         std::to_string(target.vectorBits) + "-bit vectors, " +
-         std::to_string(target.multiprocessors) + " threads";
 }
 
 /// Each program of the heuristics' compilation of `module` the CPU model
@@ -122,7 +112,7 @@ int writeResult(const Options &opts, const LoadedKernel &loaded,
     return userError("--db: " + e);
   auto ns = [](double us) { return int64_t(std::llround(us * 1e3)); };
   database.insert(TuningRecord{loaded.structuralHash, run.sig.name, target.name,
-                               machineDescription(target), run.sizes, file,
+                               hostDescription(), run.sizes, file,
                                ns(result.bestUs), ns(result.baselineUs),
                                int64_t(result.trials.size())});
   if (std::string e = database.save(opts.db); !e.empty())
@@ -161,9 +151,9 @@ int nautilus::runTune(const Options &opts) {
   size_t total = 0;
   for (const ProgramCandidates &p : programs)
     total += p.schedules.size();
-  llvm::outs() << "tune: kernel " << run.sig.name << " on "
-               << machineDescription(*target) << ": " << programs.size()
-               << " programs to tune, " << total << " candidates\n";
+  llvm::outs() << "tune: kernel " << run.sig.name << " on " << hostDescription()
+               << ": " << programs.size() << " programs to tune, " << total
+               << " candidates\n";
   CpuKernelMeasurer measurer(*loaded.module, *target, run.sizes, run.tensors,
                              !opts.noVerify);
   std::string why;
