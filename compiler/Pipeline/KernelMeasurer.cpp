@@ -47,6 +47,14 @@ std::string mismatch(alg::KernelOp kernel,
   return "";
 }
 
+/// Two results that may each be a computation's error from the exact one
+/// are compared within twice the tolerance of one.
+rt::Tolerance twice(rt::Tolerance tolerance) {
+  tolerance.ulps *= 2;
+  tolerance.relative *= 2;
+  return tolerance;
+}
+
 } // namespace
 
 CpuKernelMeasurer::CpuKernelMeasurer(ModuleOp kernel, TargetInfo target,
@@ -54,13 +62,7 @@ CpuKernelMeasurer::CpuKernelMeasurer(ModuleOp kernel, TargetInfo target,
                                      const std::vector<rt::HostTensor> &inputs,
                                      bool verify)
     : kernel(kernel), target(std::move(target)), sizes(std::move(sizes)),
-      inputs(inputs), verify(verify) {
-  tolerance = checkTolerance(roundingSources(kernelOf(kernel), this->sizes,
-                                             roundedIntermediateType(kernel)),
-                             CheckPath::Host);
-  tolerance.ulps *= 2;
-  tolerance.relative *= 2;
-}
+      inputs(inputs), verify(verify) {}
 
 std::unique_ptr<CpuExecutor>
 CpuKernelMeasurer::compile(const ScheduleAssignment &assignment,
@@ -73,10 +75,22 @@ CpuKernelMeasurer::compile(const ScheduleAssignment &assignment,
   FirstError errors(copy->getContext());
   Compilation compilation(*copy, target, schedules);
   compilation.setVerification(verify);
-  if (failed(compilation.lowerTo(Stage::HostLLVM))) {
+  auto failedHere = [&]() -> std::unique_ptr<CpuExecutor> {
     why = errors.text.empty() ? compilation.failureMessage() : errors.text;
     return nullptr;
-  }
+  };
+  if (failed(compilation.lowerTo(Stage::Tile)))
+    return failedHere();
+  // What the programs round is the same under every candidate (where
+  // they materialise operands, not their tiles): read it once, as `nautc
+  // run --check` does, from the tile programs.
+  if (!tolerance)
+    tolerance = checkTolerance(
+        roundingSources(kernelOf(kernel), sizes,
+                        roundedIntermediateType(compilation.module())),
+        CheckPath::Host);
+  if (failed(compilation.lowerTo(Stage::HostLLVM)))
+    return failedHere();
   std::unique_ptr<CpuExecutor> executor =
       CpuExecutor::create(compilation.module(), compilation.launchPlan(), why);
   return executor;
@@ -114,8 +128,8 @@ CpuKernelMeasurer::measure(const ScheduleAssignment &assignment,
     return std::nullopt;
   if (!reference)
     reference = std::move(*outputs);
-  else if (std::string e =
-               mismatch(kernelOf(kernel), *reference, *outputs, tolerance);
+  else if (std::string e = mismatch(kernelOf(kernel), *reference, *outputs,
+                                    twice(*tolerance));
            !e.empty()) {
     why = e;
     return std::nullopt;

@@ -47,6 +47,12 @@ public:
   std::optional<std::vector<rt::HostTensor>>
   outputsOf(const autosched::ScheduleAssignment &assignment, std::string &why);
 
+  /// --check's tolerance for the kernel's outputs on the host (against the
+  /// interpreter's), once a candidate was compiled.
+  const std::optional<rt::Tolerance> &hostTolerance() const {
+    return tolerance;
+  }
+
   /// The seconds each candidate's timing may take (at least 5 runs).
   void setTimingBudget(double seconds) { timingSeconds = seconds; }
 
@@ -69,7 +75,8 @@ private:
   SizeValues sizes;
   const std::vector<rt::HostTensor> &inputs;
   bool verify;
-  rt::Tolerance tolerance;
+  /// --check's (one result against the exact), from the first compile.
+  std::optional<rt::Tolerance> tolerance;
   double timingSeconds = 0.5;
   std::optional<std::vector<rt::HostTensor>> reference;
 };

@@ -2,6 +2,7 @@
 #include "compiler/Pipeline/LoadKernel.h"
 #include "compiler/Frontend/AlgEmitter.h"
 #include "compiler/Transforms/Alg/Passes.h"
+#include "dialects/Alg/KernelSignature.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
@@ -76,12 +77,9 @@ int nautilus::loadKernel(const KernelSource &opts, MLIRContext &context,
 LogicalResult
 nautilus::bindSizes(ModuleOp module,
                     const std::map<std::string, int64_t> &sizes) {
-  std::string list;
-  for (const auto &[name, value] : sizes)
-    list += (list.empty() ? "" : ",") + name + "=" + std::to_string(value);
   PassManager pm(module.getContext());
   AlgBindSizesOptions options;
-  options.sizes = list;
+  options.sizes = formatShapeList(sizes);
   pm.addNestedPass<alg::KernelOp>(createAlgBindSizes(options));
   return pm.run(module);
 }

@@ -157,11 +157,10 @@ void AutoSchedules::explainCpu(llvm::raw_ostream &os) const {
 void AutoSchedules::explain(llvm::raw_ostream &os) const {
   std::lock_guard<std::mutex> lock(mutex);
   explainCpu(os);
-  if (choices.empty() && !cpuChoices.empty())
-    return;
-  if (choices.empty()) {
+  if (choices.empty() && cpuChoices.empty()) {
     os << "explain: no contraction to search (the auto-scheduler takes "
-          "tensor-core contractions whose M and N are bound)\n";
+          "tensor-core contractions whose M and N are bound, and CPU "
+          "contraction programs whose extents are)\n";
     next->explain(os);
     return;
   }
@@ -176,7 +175,7 @@ void AutoSchedules::explain(llvm::raw_ostream &os) const {
       os << (i == 0 ? "  chosen:    " : "  runner-up: ")
          << ranked.candidate.describe() << ": ";
       printCost(os, ranked.cost);
-      // As a schedule file takes it (bench/gpu/tune.py measures these).
+      // As a schedule file takes it (bench/gpu/tuning.py measures these).
       os << " = " << Attribute(scheduleOf(choice.ctx, choice.rank,
                                           ranked.candidate))
          << "\n";

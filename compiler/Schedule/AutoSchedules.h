@@ -4,9 +4,10 @@
 // the schedule the auto-scheduler's model ranks first over its whole space
 // (autoscheduler/); on the CPU, each contraction program whose extents are
 // bound takes the register block the CPU model ranks first
-// (autoscheduler/CpuSpace.h; `nautc tune` measures every program's). Every other question goes to the provider it
-// wraps (the heuristics). Each choice is recorded, with the model's
-// breakdown and the runners-up, for `--explain`.
+// (autoscheduler/CpuSpace.h; `nautc tune` measures every program's).
+// Every other question goes to the provider it wraps (the heuristics).
+// Each choice is recorded, with the model's breakdown and the runners-up,
+// for `--explain`.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_SCHEDULE_AUTOSCHEDULES_H

@@ -3,27 +3,11 @@
 #include "dialects/Tile/Utils/AffineExpansion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace nautilus;
 
 namespace {
-
-/// The extent a size argument or a constant index gives.
-std::optional<int64_t> extentOf(tile::ProgramOp program, Value extent) {
-  if (std::optional<int64_t> constant = getConstantIntValue(extent))
-    return constant;
-  auto arg = dyn_cast<BlockArgument>(extent);
-  Block &entry = program.getBody().front();
-  if (!arg || arg.getOwner() != &entry)
-    return std::nullopt;
-  unsigned sizes = program.getSizes().size();
-  unsigned first = entry.getNumArguments() - sizes;
-  if (arg.getArgNumber() < first)
-    return std::nullopt;
-  return program.getKnownExtent(program.getSizes()[arg.getArgNumber() - first]);
-}
 
 /// What an operand of a reduction's product reads and computes within
 /// the reduction's body: whether any read varies along the output's
@@ -105,7 +89,7 @@ nautilus::cpuProgramOf(tile::ProgramOp program) {
   for (auto reduce : program.getBody().front().getOps<tile::ReduceOp>()) {
     int64_t reduced = 1;
     for (Value extent : reduce.getExtents()) {
-      std::optional<int64_t> e = extentOf(program, extent);
+      std::optional<int64_t> e = program.getKnownExtent(extent);
       if (!e)
         return std::nullopt;
       reduced *= *e;

@@ -1,6 +1,7 @@
 //===- DatabaseSchedules.cpp - Schedules from a tuning database -----------===//
 #include "compiler/Schedule/DatabaseSchedules.h"
 #include "compiler/Schedule/ScheduleFile.h"
+#include "dialects/Alg/KernelSignature.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/Format.h"
@@ -12,10 +13,7 @@ using namespace nautilus;
 namespace {
 
 std::string sizesText(const std::map<std::string, int64_t> &sizes) {
-  std::string text;
-  for (const auto &[name, value] : sizes)
-    text += (text.empty() ? "" : ",") + name + "=" + std::to_string(value);
-  return text.empty() ? "(no sizes)" : text;
+  return sizes.empty() ? "(no sizes)" : formatShapeList(sizes);
 }
 
 /// The program names the record's schedule file gives.

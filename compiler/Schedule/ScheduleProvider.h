@@ -12,7 +12,11 @@
 // Providers:
 //   - heuristicSchedules(): the hand-written rules of Heuristics.h;
 //   - ScheduleFile (ScheduleFile.h): a user's schedules by program name,
-//     the heuristics for everything else.
+//     the heuristics for everything else;
+//   - AutoSchedules (AutoSchedules.h): the cost model's choices
+//     (`--schedule auto`);
+//   - DatabaseSchedules (DatabaseSchedules.h): a tuning database's
+//     measured record (`--db`), over either of the others.
 // A provider that answers some questions delegates the others to the
 // provider it wraps (DelegatingScheduleProvider).
 //

@@ -185,3 +185,11 @@ std::string nautilus::parseShapeList(const std::string &text,
   }
   return "";
 }
+
+std::string
+nautilus::formatShapeList(const std::map<std::string, int64_t> &shape) {
+  std::string text;
+  for (const auto &[name, value] : shape)
+    text += (text.empty() ? "" : ",") + name + "=" + std::to_string(value);
+  return text;
+}

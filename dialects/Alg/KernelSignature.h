@@ -70,6 +70,8 @@ std::string resolveSizes(const KernelSignature &sig,
 /// Parses "N=4096,D=128" into `shape`; returns an error message or "".
 std::string parseShapeList(const std::string &text,
                            std::map<std::string, int64_t> &shape);
+/// `shape` as parseShapeList reads it: "D=128,N=4096" (names in order).
+std::string formatShapeList(const std::map<std::string, int64_t> &shape);
 
 } // namespace nautilus
 

@@ -172,6 +172,17 @@ std::optional<int64_t> ProgramOp::getKnownExtent(Attribute dim) {
   return std::nullopt;
 }
 
+std::optional<int64_t> ProgramOp::getKnownExtent(Value extent) {
+  if (auto constant = extent.getDefiningOp<arith::ConstantIndexOp>())
+    return constant.value();
+  auto arg = dyn_cast<BlockArgument>(extent);
+  unsigned buffers = getArgNames().size();
+  if (!arg || arg.getOwner() != &getBody().front() ||
+      arg.getArgNumber() < buffers)
+    return std::nullopt;
+  return getKnownExtent(getSizes()[arg.getArgNumber() - buffers]);
+}
+
 Value ProgramOp::getOutputExtent(OpBuilder &b, Location loc, unsigned d) {
   Attribute dim = getOutputDims()[d];
   if (auto name = dyn_cast<StringAttr>(dim))

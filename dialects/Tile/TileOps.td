@@ -345,6 +345,9 @@ def Tile_ProgramOp : Tile_Op<"program", [Symbol, IsolatedFromAbove,
     /// The value of dimension `dim` (a literal, or a size the plan binds),
     /// if known at compile time.
     std::optional<int64_t> getKnownExtent(mlir::Attribute dim);
+    /// The value of `extent` (one of the program's size arguments, or a
+    /// constant index), if known at compile time.
+    std::optional<int64_t> getKnownExtent(mlir::Value extent);
     /// Sets the schedule and gives every tile-shaped value (and splat tile
     /// constant) of the program the new schedule's tile shape.
     void retile(ScheduleAttr schedule);

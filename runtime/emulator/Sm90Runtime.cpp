@@ -367,8 +367,7 @@ extern "C" void __nautilus_emu_wgmma(int32_t type, int32_t n,
                                      int32_t flags, int32_t site) {
   BlockState &b = *currentBlock;
   // Its results land with the group the next commit closes.
-  b.current->wgmmaSiteGroup[std::min<uint32_t>(site, kWgmmaSites - 1)] =
-      b.current->wgmmaCommits + 1;
+  b.current->wgmmaSiteGroup[site] = b.current->wgmmaCommits + 1;
   if (!b.current->wgmmaFenced) {
     b.launch->fail("wgmma.mma_async by " + threadName(b) +
                    ": no wgmma.fence since the warpgroup's registers were "

@@ -10,6 +10,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 
+#include <algorithm>
+
 using namespace llvm;
 using namespace nautilus::emu::detail;
 
@@ -18,10 +20,6 @@ namespace {
 constexpr const char *kSitesKey = "nautilus.wgmma.sites";
 constexpr const char *kResultKey = "nautilus.wgmma.result";
 constexpr const char *kSlotKey = "nautilus.wgmma.accumulator";
-
-uint64_t siteBit(int64_t site) {
-  return uint64_t(1) << std::min<int64_t>(site, kWgmmaSites - 1);
-}
 
 /// Whether `user` only carries `value` on (to where it is used).
 bool carries(Instruction *user, Value *value) {
@@ -49,8 +47,9 @@ MapVector<Instruction *, uint64_t> resultUses(Function &f) {
   for (BasicBlock &bb : f)
     for (Instruction &i : bb)
       if (MDNode *site = i.getMetadata(kResultKey)) {
-        reaching[&i] = siteBit(
-            mdconst::extract<ConstantInt>(site->getOperand(0))->getSExtValue());
+        reaching[&i] = uint64_t(1)
+                       << mdconst::extract<ConstantInt>(site->getOperand(0))
+                              ->getZExtValue();
         work.push_back(&i);
       }
   MapVector<Instruction *, uint64_t> uses;
@@ -90,7 +89,7 @@ int32_t nautilus::emu::detail::newWgmmaSite(Function &f) {
   f.setMetadata(kSitesKey,
                 MDNode::get(ctx, ConstantAsMetadata::get(ConstantInt::get(
                                      Type::getInt32Ty(ctx), next + 1))));
-  return next;
+  return std::min<int32_t>(next, kWgmmaSites - 1); // the last is shared
 }
 
 void nautilus::emu::detail::markWgmmaResult(LoadInst *load, int32_t site) {

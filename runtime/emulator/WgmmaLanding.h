@@ -36,7 +36,7 @@ namespace nautilus::emu::detail {
 /// last.
 constexpr unsigned kWgmmaSites = 64;
 
-/// A new site number in `f`.
+/// A new site number in `f` (below kWgmmaSites: the last is shared).
 int32_t newWgmmaSite(llvm::Function &f);
 /// Marks `load` as reading a result of the wgmma at `site`.
 void markWgmmaResult(llvm::LoadInst *load, int32_t site);

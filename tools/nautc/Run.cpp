@@ -1,13 +1,12 @@
 //===- Run.cpp - nautc run ------------------------------------------------===//
 //
-// Reads or draws the inputs, resolves and binds the sizes, compiles the
-// kernel for the device through the compile driver, runs it, and
-// optionally saves the outputs, checks them against the reference
-// interpreter (compiler/Pipeline/Check.h) and times the runs
+// Reads or draws the inputs and resolves the sizes (RunInputs.h), binds
+// them, compiles the kernel for the device through the compile driver,
+// runs it, and optionally saves the outputs, checks them against the
+// reference interpreter (compiler/Pipeline/Check.h) and times the runs
 // (runtime/Timing.h).
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Interpreter/AlgInterpreter.h"
 #include "compiler/Pipeline/Check.h"
 #include "compiler/Pipeline/CpuExecutor.h"
 #include "compiler/Pipeline/CudaExecutor.h"
@@ -16,7 +15,6 @@
 #include "compiler/Pipeline/LoadKernel.h"
 #include "compiler/Pipeline/Pipelines.h"
 #include "compiler/Pipeline/Precision.h"
-#include "compiler/Pipeline/RandomInputs.h"
 #include "compiler/Pipeline/ReferenceHost.h"
 #include "compiler/Pipeline/RunMemory.h"
 #include "compiler/Schedule/ScheduleProvider.h"

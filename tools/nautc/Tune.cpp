@@ -13,7 +13,6 @@
 #include "compiler/Pipeline/KernelMeasurer.h"
 #include "compiler/Pipeline/LoadKernel.h"
 #include "compiler/Pipeline/Pipelines.h"
-#include "compiler/Pipeline/Precision.h"
 #include "compiler/Schedule/CpuPrograms.h"
 #include "compiler/Schedule/ScheduleProvider.h"
 #include "tools/nautc/Commands.h"
@@ -81,12 +80,9 @@ int checkBest(ModuleOp module, const RunInputs &run,
   if (!outputs)
     return userError("the tuned schedules failed on a second run: " + why);
   alg::KernelOp kernel = *module.getOps<alg::KernelOp>().begin();
-  rt::Tolerance tolerance = checkTolerance(
-      roundingSources(kernel, run.sizes, roundedIntermediateType(module)),
-      CheckPath::Host);
   std::vector<OutputCheck> checks;
   if (std::string e = checkOutputs(kernel, run.sizes, run.tensors, *outputs,
-                                   tolerance, checks);
+                                   *measurer.hostTolerance(), checks);
       !e.empty())
     return userError("the reference interpreter failed: " + e);
   for (const OutputCheck &check : checks) {

@@ -32,26 +32,10 @@ namespace nautilus {
 using namespace mlir;
 using namespace nautilus;
 
-/// The value of `v` (a size argument of `program`, or a constant) when
-/// known at compile time.
-static std::optional<int64_t> knownIndex(tile::ProgramOp program, Value v) {
-  if (auto arg = dyn_cast<BlockArgument>(v)) {
-    unsigned buffers = program.getArgNames().size();
-    if (arg.getOwner() != &program.getBody().front() ||
-        arg.getArgNumber() < buffers)
-      return std::nullopt;
-    return program.getKnownExtent(
-        program.getSizes()[arg.getArgNumber() - buffers]);
-  }
-  if (auto constant = v.getDefiningOp<arith::ConstantIndexOp>())
-    return constant.value();
-  return std::nullopt;
-}
-
 std::optional<int64_t>
 nautilus::knownReducedExtent(tile::ProgramOp program,
                              tile::ContractOp contract) {
-  return knownIndex(program, contract.getExtent());
+  return program.getKnownExtent(contract.getExtent());
 }
 
 std::string nautilus::splitKRefusal(tile::ProgramOp program,

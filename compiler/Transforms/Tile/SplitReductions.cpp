@@ -37,19 +37,6 @@ tile::ReduceOp nautilus::topLevelReduce(tile::ProgramOp program) {
   return onlyTopLevel<tile::ReduceOp>(program);
 }
 
-std::optional<int64_t> nautilus::knownExtentOf(tile::ProgramOp program,
-                                               Value extent) {
-  if (auto constant = extent.getDefiningOp<arith::ConstantIndexOp>())
-    return constant.value();
-  auto arg = dyn_cast<BlockArgument>(extent);
-  unsigned buffers = program.getArgNames().size();
-  if (!arg || arg.getOwner() != &program.getBody().front() ||
-      arg.getArgNumber() < buffers)
-    return std::nullopt;
-  return program.getKnownExtent(
-      program.getSizes()[arg.getArgNumber() - buffers]);
-}
-
 tile::ScheduleAttr nautilus::withReduceSplit(tile::ScheduleAttr schedule,
                                              ArrayRef<int64_t> tile,
                                              int64_t split) {
@@ -65,7 +52,7 @@ static std::optional<int64_t> knownOuterExtent(tile::ProgramOp program,
                                                tile::ReduceOp reduce) {
   if (reduce.getExtents().empty())
     return std::nullopt;
-  return knownExtentOf(program, reduce.getExtents().front());
+  return program.getKnownExtent(reduce.getExtents().front());
 }
 
 ReductionChunks nautilus::reductionChunks(int64_t extent, int64_t split) {

@@ -29,11 +29,6 @@ template <typename OpT> OpT onlyTopLevel(tile::ProgramOp program) {
   return found;
 }
 
-/// `extent` (a program's size argument or a constant), when bound at
-/// compile time.
-std::optional<int64_t> knownExtentOf(tile::ProgramOp program,
-                                     mlir::Value extent);
-
 /// `schedule` over `tile` with `reduce_split` = `split`.
 tile::ScheduleAttr withReduceSplit(tile::ScheduleAttr schedule,
                                    llvm::ArrayRef<int64_t> tile,

@@ -55,7 +55,7 @@ std::string nautilus::splitStreamRefusal(tile::ProgramOp program,
   if (!type.getElementType().isF32() && !type.getElementType().isF64())
     return "its partial results would need a workspace of a type buffers do "
            "not have";
-  std::optional<int64_t> extent = knownExtentOf(program, stream.getExtent());
+  std::optional<int64_t> extent = program.getKnownExtent(stream.getExtent());
   if (!extent)
     return "the streamed extent must be bound at compile time (--shape)";
   ReductionChunks chunks = reductionChunks(*extent, split);
@@ -87,7 +87,7 @@ public:
 
   void run() {
     auto [chunk, splits] = reductionChunks(
-        *knownExtentOf(program, stream.getExtent()),
+        *program.getKnownExtent(stream.getExtent()),
         program.getSchedule().getReduceSplit());
     if (splits == 1) {
       program.retile(withReduceSplit(program.getSchedule(),
