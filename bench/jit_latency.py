@@ -114,7 +114,7 @@ def main():
         return 0
     sys.path.insert(0, HERE)
     from compile_time import bench_triton
-    tres, terr = bench_triton(args.runs)
+    tres, terr = bench_triton(args.runs, "sm_90")
     if terr:
         print(f"Triton: {terr}")
         return 0

@@ -96,6 +96,17 @@ static void buildScheduledTile(OpPassManager &pm,
   pm.addPass(createTileMaterializeComputedOperands(schedules));
 }
 
+/// Canonicalization and CSE of freshly lowered kernels. The canonicalizer
+/// walks bottom-up: on the flash kernel's unrolled body (attention, d128,
+/// sm_90) its default top-down walk took 140 ms to reach the same IR that
+/// a bottom-up walk reaches in 10 ms.
+static void addCleanup(OpPassManager &pm) {
+  GreedyRewriteConfig bottomUp;
+  bottomUp.setUseTopDownTraversal(false);
+  pm.addPass(createCanonicalizerPass(bottomUp));
+  pm.addPass(createCSEPass());
+}
+
 /// Split contractions and reductions, and layouts, for the schedules the
 /// programs have.
 static void buildTileLayouts(OpPassManager &pm,
@@ -193,8 +204,7 @@ void nautilus::buildGPUToLLVMPipeline(OpPassManager &pm,
         pm.nest<gpu::GPUModuleOp>().nest<LLVM::LLVMFuncOp>();
     kernels.addPass(createArithToLLVMConversionPass());
     kernels.addPass(createConvertIndexToLLVMPass());
-    kernels.addPass(createCanonicalizerPass());
-    kernels.addPass(createCSEPass());
+    addCleanup(kernels);
   }
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createLibcallsToIntrinsics());
@@ -205,8 +215,7 @@ LogicalResult nautilus::lowerTileToGPU(ModuleOp module) {
   pm.addPass(createConvertTileToGPU());
   // Per kernel, so that the kernels are simplified in parallel.
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>().nest<gpu::GPUFuncOp>();
-  kernels.addPass(createCanonicalizerPass());
-  kernels.addPass(createCSEPass());
+  addCleanup(kernels);
   return pm.run(module);
 }
 
@@ -335,8 +344,7 @@ void nautilus::registerNautilusPipelines() {
         attach.target = target->name;
         pm.addPass(createAttachTarget(attach));
         pm.addPass(createConvertTileToGPU());
-        pm.addPass(createCanonicalizerPass());
-        pm.addPass(createCSEPass());
+        addCleanup(pm);
         buildGPUToLLVMPipeline(pm, *target);
       });
   PassPipelineRegistration<>(

@@ -4,10 +4,10 @@
 #include "runtime/Hash.h"
 #include "runtime/KernelCache.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Chrono.h"
 
-#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <mutex>
@@ -55,8 +55,8 @@ std::optional<CachedAnswer> loadAnswer(const std::string &key) {
   size_t first = entry->find('\n');
   size_t second =
       first == std::string::npos ? first : entry->find('\n', first + 1);
-  if (second == std::string::npos || entry->compare(second + 1,
-                                                    std::string::npos, key))
+  if (second == std::string::npos ||
+      entry->compare(second + 1, std::string::npos, key))
     return std::nullopt;
   std::string verdict = entry->substr(0, first);
   if (verdict != "proved" && verdict != "refuted")
@@ -67,42 +67,117 @@ std::optional<CachedAnswer> loadAnswer(const std::string &key) {
 
 void storeAnswer(const std::string &key, const CachedAnswer &answer) {
   if (std::optional<rt::KernelCache> cache = diskCache())
-    (void)cache->store(rt::fnv1a64(key),
-                       std::string(answer.verdict == Verdict::Proved
-                                       ? "proved"
-                                       : "refuted") +
-                           "\n" + answer.detail + "\n" + key);
+    (void)cache->store(
+        rt::fnv1a64(key),
+        std::string(answer.verdict == Verdict::Proved ? "proved" : "refuted") +
+            "\n" + answer.detail + "\n" + key);
 }
 
 } // namespace
 
-/// `smt2` with the let-bound names Z3 makes from its terms' ids ($x1121,
-/// ?x87) renumbered in order of appearance: the ids depend on what the
-/// process built before, the renumbered text only on the query.
-static std::string canonicalQuery(const std::string &smt2) {
-  std::string out;
-  llvm::StringMap<unsigned> names;
-  for (size_t i = 0; i < smt2.size();) {
-    char c = smt2[i];
-    size_t j = i + 1;
-    if ((c == '$' || c == '?') && j < smt2.size() && std::isalpha(smt2[j])) {
-      while (j < smt2.size() && std::isalpha(smt2[j]))
-        ++j;
-      size_t digits = j;
-      while (j < smt2.size() && std::isdigit(smt2[j]))
-        ++j;
-      if (j > digits) {
-        std::string name = smt2.substr(i, j - i);
-        unsigned n = names.try_emplace(name, names.size()).first->second;
-        out += smt2.substr(i, digits - i) + std::to_string(n);
-        i = j;
-        continue;
-      }
+/// A function symbol with its indices ((_ extract 3 3) and (_ extract 2 2)
+/// print alike as declarations) and its sorts.
+static std::string symbolText(const z3::func_decl &decl) {
+  std::string text = decl.to_string();
+  z3::context &ctx = decl.ctx();
+  for (unsigned i = 0, n = Z3_get_decl_num_parameters(ctx, decl); i < n; ++i) {
+    text += i ? " " : " [";
+    switch (Z3_get_decl_parameter_kind(ctx, decl, i)) {
+    case Z3_PARAMETER_INT:
+      text += std::to_string(Z3_get_decl_int_parameter(ctx, decl, i));
+      break;
+    case Z3_PARAMETER_DOUBLE:
+      text += std::to_string(Z3_get_decl_double_parameter(ctx, decl, i));
+      break;
+    case Z3_PARAMETER_RATIONAL:
+      text += Z3_get_decl_rational_parameter(ctx, decl, i);
+      break;
+    case Z3_PARAMETER_SYMBOL:
+      text += z3::symbol(ctx, Z3_get_decl_symbol_parameter(ctx, decl, i)).str();
+      break;
+    case Z3_PARAMETER_SORT:
+      text +=
+          z3::sort(ctx, Z3_get_decl_sort_parameter(ctx, decl, i)).to_string();
+      break;
+    case Z3_PARAMETER_AST:
+      text +=
+          z3::expr(ctx, Z3_get_decl_ast_parameter(ctx, decl, i)).to_string();
+      break;
+    case Z3_PARAMETER_FUNC_DECL:
+      text += z3::func_decl(ctx, Z3_get_decl_func_decl_parameter(ctx, decl, i))
+                  .to_string();
+      break;
+    default:
+      text += "?";
     }
-    out += c;
-    ++i;
+    if (i + 1 == n)
+      text += "]";
   }
-  return out;
+  return text;
+}
+
+/// Builds a query's text from its structure, not from Z3's term ids (which
+/// depend on what the process built before): each distinct node once,
+/// numbered in the order a depth-first walk first meets it, as its function
+/// symbol (with its indices and sorts) or numeral, and its arguments'
+/// numbers. Two formulas get the same text only if they are the same
+/// formula. Z3's printer is slow (tens of microseconds a call), so each
+/// symbol and sort of a context is printed once (`printed`, the Prover's).
+class StructureText {
+public:
+  explicit StructureText(llvm::DenseMap<unsigned, std::string> &printed)
+      : printed(printed) {}
+
+  /// Appends `e` (and what it reads) to `out`; returns its number.
+  unsigned append(const z3::expr &e, std::string &out) {
+    if (auto it = numbers.find(e.id()); it != numbers.end())
+      return it->second;
+    std::string line;
+    if (e.is_app()) {
+      for (unsigned i = 0; i < e.num_args(); ++i)
+        line += " " + std::to_string(append(e.arg(i), out));
+      line = (e.is_numeral() ? numeralText(e) : symbol(e.decl())) + line;
+    } else {
+      line = e.to_string(); // a quantifier or bound variable: not made today
+    }
+    unsigned number = numbers.size();
+    numbers[e.id()] = number;
+    out += std::to_string(number) + " = " + line + "\n";
+    return number;
+  }
+
+private:
+  std::string numeralText(const z3::expr &e) {
+    z3::sort sort = e.get_sort();
+    // Sorts and declarations are numbered apart: odd keys for sorts.
+    auto [it, inserted] =
+        printed.try_emplace(2 * Z3_get_sort_id(sort.ctx(), sort) + 1);
+    if (inserted)
+      it->second = sort.to_string();
+    return std::string(Z3_get_numeral_string(e.ctx(), e)) + " : " + it->second;
+  }
+
+  const std::string &symbol(const z3::func_decl &decl) {
+    auto [it, inserted] = printed.try_emplace(2 * decl.id());
+    if (inserted)
+      it->second = symbolText(decl);
+    return it->second;
+  }
+
+  llvm::DenseMap<unsigned, unsigned> numbers;
+  llvm::DenseMap<unsigned, std::string> &printed;
+};
+
+/// The cache's key of a query: the invariant (two invariants may pose the
+/// same formula and describe its models differently), then the formula's
+/// structure. Made without a solver: creating one costs more (2.5 ms)
+/// than answering from the cache.
+static std::string
+queryKey(const std::string &invariant, const z3::expr &violation,
+         llvm::DenseMap<unsigned, std::string> &printedSymbols) {
+  std::string key = invariant + "\n";
+  StructureText(printedSymbols).append(violation, key);
+  return key;
 }
 
 Prover::Prover(unsigned timeoutMs) : timeoutMs(timeoutMs) {}
@@ -115,14 +190,7 @@ Prover::prove(std::string invariant, std::string subject,
   Finding finding;
   finding.invariant = std::move(invariant);
   finding.subject = std::move(subject);
-  z3::solver solver(ctx);
-  z3::params params(ctx);
-  params.set("timeout", timeoutMs);
-  solver.set(params);
-  solver.add(violation);
-  // The query's text names the invariant too: two invariants may pose the
-  // same formula and describe its models differently.
-  std::string key = finding.invariant + "\n" + canonicalQuery(solver.to_smt2());
+  std::string key = queryKey(finding.invariant, violation, printedSymbols);
   {
     std::lock_guard<std::mutex> lock(cacheMutex);
     auto it = answers().find(key);
@@ -141,6 +209,11 @@ Prover::prove(std::string invariant, std::string subject,
       return finding;
     }
   }
+  z3::solver solver(ctx);
+  z3::params params(ctx);
+  params.set("timeout", timeoutMs);
+  solver.set(params);
+  solver.add(violation);
   switch (solver.check()) {
   case z3::unsat:
     finding.verdict = Verdict::Proved;

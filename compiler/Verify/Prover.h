@@ -5,14 +5,16 @@
 // registers, addresses and sizes) and asks Z3 for one. Unsatisfiable means
 // proved; a model is a counterexample, which the invariant describes in
 // the kernel's own terms (thread, lane, register, logical indices, sizes).
-// Results are cached by the query's text (SMT-LIB), in the process and on
-// disk (the kernel cache's directory, proofs/; NAUTILUS_PROOF_CACHE=0 turns
-// that off), so a repeated compile of the same structure pays nothing for
-// its proofs.
+// Results are cached by the query's structure (its formula's DAG printed
+// without Z3's term ids), in the process and on disk (the kernel cache's
+// directory, proofs/; NAUTILUS_PROOF_CACHE=0 turns that off), so a repeated
+// compile of the same structure pays nothing for its proofs.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_VERIFY_PROVER_H
 #define NAUTILUS_VERIFY_PROVER_H
+
+#include "llvm/ADT/DenseMap.h"
 
 #include <z3++.h>
 
@@ -54,6 +56,9 @@ public:
 private:
   z3::context ctx;
   unsigned timeoutMs;
+  /// Z3's text of the context's symbols and sorts, by id, for the proof
+  /// cache's keys (Prover.cpp).
+  llvm::DenseMap<unsigned, std::string> printedSymbols;
 };
 
 /// The value of `e` in `model` as an unsigned integer (0 if unassigned).

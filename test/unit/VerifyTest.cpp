@@ -126,6 +126,46 @@ TEST_F(VerifyTest, RepeatedQueryComesFromTheCache) {
   }
 }
 
+// The cache's key is the formula's structure: formulas that differ only in
+// an extract's indices, a numeral, or a variable's width are different
+// queries, in one context and across contexts.
+TEST_F(VerifyTest, QueriesThatDifferOnlyInIndicesOrWidthsDoNotShareAnAnswer) {
+  auto none = [](const z3::model &) { return std::string("a model"); };
+  Prover prover;
+  z3::context &ctx = prover.context();
+  z3::expr x = ctx.bv_const("x", 32);
+  EXPECT_EQ(
+      prover.prove("t", "same bits", x.extract(3, 3) != x.extract(3, 3), none)
+          .verdict,
+      Verdict::Proved);
+  EXPECT_EQ(
+      prover.prove("t", "other bits", x.extract(3, 3) != x.extract(2, 2), none)
+          .verdict,
+      Verdict::Refuted);
+  EXPECT_EQ(prover
+                .prove("t", "in range",
+                       z3::ugt(x.extract(7, 0), ctx.bv_val(255, 8)), none)
+                .verdict,
+            Verdict::Proved);
+  EXPECT_EQ(prover
+                .prove("t", "out of range",
+                       z3::ugt(x.extract(7, 0), ctx.bv_val(254, 8)), none)
+                .verdict,
+            Verdict::Refuted);
+  Prover other;
+  z3::expr narrow = other.context().bv_const("x", 8);
+  EXPECT_EQ(other
+                .prove("t", "narrow",
+                       z3::ugt(narrow, other.context().bv_val(255, 8)), none)
+                .verdict,
+            Verdict::Proved);
+  z3::expr wide = other.context().bv_const("x", 16);
+  Finding widened = other.prove(
+      "t", "wide", z3::ugt(wide, other.context().bv_val(255, 16)), none);
+  EXPECT_EQ(widened.verdict, Verdict::Refuted);
+  EXPECT_FALSE(widened.cached);
+}
+
 TEST_F(VerifyTest, PipelineProtocolsOfTheLoweringsAreProved) {
   for (bool producers : {false, true}) {
     ProgramModel m;
