@@ -680,6 +680,16 @@ std::string Interpreter::streamElement(alg::OnlineReduceOp stream,
       return e;
     SmallVector<double> oldSafe, newSafe;
     for (unsigned j = 0; j < leaders.size(); ++j) {
+      if (stream.isMean(leaders[j])) {
+        // The running mean of the k terms before this one (0 before any).
+        double old = acc[leaders[j]];
+        double next = old + (slots[body.yields[leaders[j]]].f - old) / (k + 1);
+        oldSafe.push_back(old);
+        newSafe.push_back(next);
+        acc[leaders[j]] = next;
+        slots[rank + 1 + j].f = next;
+        continue;
+      }
       Fold fold(stream.getAccumulatorKind(leaders[j]));
       fold.f = acc[leaders[j]];
       fold.add(stream.getAccumulatorKind(leaders[j]),
@@ -694,25 +704,36 @@ std::string Interpreter::streamElement(alg::OnlineReduceOp stream,
     if (std::string e = execute(body, slots, point, std::nullopt, first);
         !e.empty())
       return e;
-    SmallVector<double> factor(count, 1.0);
+    // A max's or min's repairs multiply the partial sums; a mean's add to
+    // them (its repair also takes the count of points before).
+    SmallVector<double> factor(count, 1.0), addend(count, 0.0);
     for (unsigned j = 0; j < leaders.size(); ++j) {
+      bool mean = stream.isMean(leaders[j]);
       SmallVector<Scalar> repairSlots(repairs[j].numSlots);
       repairSlots[0].f = oldSafe[j];
       repairSlots[1].f = newSafe[j];
+      if (mean)
+        repairSlots[2].f = double(k);
       Scalar unused;
       if (std::string e =
               execute(repairs[j], repairSlots, {}, std::nullopt, unused);
           !e.empty())
         return e;
       unsigned f = 0;
-      for (unsigned i = 0; i < count; ++i)
-        if (!stream.isLeader(i))
-          factor[i] *= repairSlots[repairs[j].yields[f++]].f;
+      for (unsigned i = 0; i < count; ++i) {
+        if (stream.isLeader(i))
+          continue;
+        double repair = repairSlots[repairs[j].yields[f++]].f;
+        if (mean)
+          addend[i] += repair;
+        else
+          factor[i] *= repair;
+      }
     }
     for (unsigned i = 0; i < count; ++i) {
       if (stream.isLeader(i))
         continue;
-      acc[i] = acc[i] * factor[i] + slots[body.yields[i]].f;
+      acc[i] = acc[i] * factor[i] + addend[i] + slots[body.yields[i]].f;
     }
   }
   return "";

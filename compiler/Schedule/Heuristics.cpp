@@ -161,7 +161,7 @@ streamSchedule(MLIRContext *ctx, ArrayRef<std::optional<int64_t>> extents,
   bool bound = reduced && llvm::all_of(extents, [](auto e) {
                  return e.has_value();
                });
-  if (bound) {
+  if (bound && options.splittable) {
     int64_t programs = programCount(extents, tile, 1);
     while (programs * split * 2 <= target.multiprocessors &&
            *reduced / (split * 2) >= kMinStreamChunk)

@@ -276,11 +276,26 @@ LogicalResult ReduceOp::verify() {
 //===----------------------------------------------------------------------===//
 
 ReductionKind OnlineReduceOp::getAccumulatorKind(unsigned i) {
+  if (isMean(i))
+    return ReductionKind::sum;
   return *symbolizeReductionKind(
       cast<StringAttr>(getAccumulators()[i]).getValue());
 }
 
+bool OnlineReduceOp::isMean(unsigned i) {
+  return cast<StringAttr>(getAccumulators()[i]).getValue() == "mean";
+}
+
+bool OnlineReduceOp::hasMeanLeader() {
+  for (unsigned i = 0; i < getAccumulators().size(); ++i)
+    if (isMean(i))
+      return true;
+  return false;
+}
+
 bool OnlineReduceOp::isLeader(unsigned i) {
+  if (isMean(i))
+    return true;
   ReductionKind kind = getAccumulatorKind(i);
   return kind == ReductionKind::max || kind == ReductionKind::min;
 }
@@ -332,16 +347,18 @@ LogicalResult OnlineReduceOp::verify() {
     return failure();
   unsigned count = getAccumulators().size();
   for (Attribute a : getAccumulators()) {
-    std::optional<ReductionKind> kind =
-        symbolizeReductionKind(cast<StringAttr>(a).getValue());
-    if (!kind || *kind == ReductionKind::prod)
-      return emitOpError("an accumulator is max, min (a leader) or sum (a "
-                         "follower), not '")
-             << cast<StringAttr>(a).getValue() << "'";
+    StringRef name = cast<StringAttr>(a).getValue();
+    std::optional<ReductionKind> kind = symbolizeReductionKind(name);
+    if (name != "mean" && (!kind || *kind == ReductionKind::prod))
+      return emitOpError("an accumulator is max, min, mean (a leader) or sum "
+                         "(a follower), not '")
+             << name << "'";
   }
   SmallVector<unsigned> leaders = getLeaders(), followers = getFollowers();
   if (leaders.empty() || followers.empty())
     return emitOpError("needs at least one leader and one follower");
+  if (hasMeanLeader() && leaders.size() != 1)
+    return emitOpError("a stream with a mean leader has no other leader");
   if (getRepairs().size() != leaders.size())
     return emitOpError("has ") << getRepairs().size()
                                << " repairs for " << leaders.size()
@@ -373,15 +390,18 @@ LogicalResult OnlineReduceOp::verify() {
   for (Region &repair : getRepairs()) {
     Block &block = repair.front();
     auto factors = cast<YieldOp>(block.getTerminator());
-    if (block.getNumArguments() != 2 ||
+    unsigned arguments = hasMeanLeader() ? 3 : 2;
+    if (block.getNumArguments() != arguments ||
         llvm::any_of(block.getArgumentTypes(),
                      [&](Type t) { return t != acc; }) ||
         factors.getValues().size() != followers.size() ||
         llvm::any_of(factors.getValues(),
                      [&](Value v) { return v.getType() != acc; }))
       return emitOpError("a repair takes the old and new ")
-             << acc << " and yields one factor per follower ("
-             << followers.size() << ")";
+             << acc
+             << (arguments == 3 ? " (and a mean's count of points before)" : "")
+             << " and yields one " << (arguments == 3 ? "addend" : "factor")
+             << " per follower (" << followers.size() << ")";
   }
 
   Block &epilogue = getEpilogue().front();

@@ -239,6 +239,17 @@ def Alg_OnlineReduceOp : Alg_Op<"online_reduce", [HasParent<"KernelOp">,
     what lets the pass stream: it keeps running leaders and, when one
     moves, multiplies the followers' partial sums by the factors.
 
+    A `mean` leader (Welford/Chan) is the mean of its terms over the
+    streamed index: its running value is the mean of the terms folded so
+    far (0 before any), updated as `new = old + sum(t - old) / count`, and
+    its final value (what the epilogue gets) the mean over the whole
+    index. A stream with a mean leader has no other leader. Its repair
+    takes the old and new means and the count of points folded before, as
+    a float, and yields one *addend* per follower: the change of the
+    follower's partial sum over those points when the mean moves,
+    `sum over old k of (term_i(k, new) - term_i(k, old))`. For a variance,
+    `term = (x - mean)^2`, the addend is `count * (new - old)^2`.
+
     A lowering computes the terms at the running leader values with a
     leader still at its identity (-inf for max: no finite term seen yet)
     read as 0, so `exp(s - r)` is 0 for a masked `s = -inf` rather than
@@ -276,10 +287,15 @@ def Alg_OnlineReduceOp : Alg_Op<"online_reduce", [HasParent<"KernelOp">,
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     unsigned getRank() { return getDims().size(); }
-    /// The kind of accumulator `i`.
+    /// The kind of accumulator `i` (`sum` for a mean, whose update is a
+    /// sum of differences: see isMean).
     ReductionKind getAccumulatorKind(unsigned i);
-    /// Whether accumulator `i` is a leader (max or min).
+    /// Whether accumulator `i` is a leader (max, min or mean).
     bool isLeader(unsigned i);
+    /// Whether accumulator `i` is a mean leader (Welford/Chan).
+    bool isMean(unsigned i);
+    /// Whether the stream's leader is a mean (then its only leader).
+    bool hasMeanLeader();
     /// The indices of the leaders, and of the followers, in order.
     llvm::SmallVector<unsigned> getLeaders();
     llvm::SmallVector<unsigned> getFollowers();

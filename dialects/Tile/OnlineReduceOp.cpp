@@ -15,11 +15,26 @@ LogicalResult verifySplitChunks(Operation *op, Region &body, int64_t splitDim,
 //===----------------------------------------------------------------------===//
 
 alg::ReductionKind OnlineReduceOp::getAccumulatorKind(unsigned i) {
+  if (isMean(i))
+    return alg::ReductionKind::sum;
   return *alg::symbolizeReductionKind(
       cast<StringAttr>(getAccumulators()[i]).getValue());
 }
 
+bool OnlineReduceOp::isMean(unsigned i) {
+  return cast<StringAttr>(getAccumulators()[i]).getValue() == "mean";
+}
+
+bool OnlineReduceOp::hasMeanLeader() {
+  for (unsigned i = 0; i < getAccumulators().size(); ++i)
+    if (isMean(i))
+      return true;
+  return false;
+}
+
 bool OnlineReduceOp::isLeader(unsigned i) {
+  if (isMean(i))
+    return true;
   alg::ReductionKind kind = getAccumulatorKind(i);
   return kind == alg::ReductionKind::max || kind == alg::ReductionKind::min;
 }
@@ -40,12 +55,15 @@ LogicalResult OnlineReduceOp::verify() {
       llvm::any_of(getResultTypes(), [&](Type t) { return t != type; }))
     return emitOpError("the accumulators are tiles of one type");
   for (Attribute a : getAccumulators()) {
-    std::optional<alg::ReductionKind> kind =
-        alg::symbolizeReductionKind(cast<StringAttr>(a).getValue());
-    if (!kind || *kind == alg::ReductionKind::prod)
-      return emitOpError("an accumulator is max, min or sum");
+    StringRef name = cast<StringAttr>(a).getValue();
+    std::optional<alg::ReductionKind> kind = alg::symbolizeReductionKind(name);
+    if (name != "mean" && (!kind || *kind == alg::ReductionKind::prod))
+      return emitOpError("an accumulator is max, min, mean or sum");
   }
   unsigned leaders = getNumLeaders();
+  if (hasMeanLeader() && (leaders != 1 || getSplitDim()))
+    return emitOpError("a stream with a mean leader has no other leader and "
+                       "is not split");
   Block &body = getBody().front();
   if (body.getNumArguments() != 1 + leaders ||
       !body.getArgument(0).getType().isIndex() ||
@@ -63,12 +81,13 @@ LogicalResult OnlineReduceOp::verify() {
   for (Region &repair : getRepairs()) {
     Block &block = repair.front();
     auto factors = cast<YieldOp>(block.getTerminator());
-    if (block.getNumArguments() != 2 ||
+    if (block.getNumArguments() != (hasMeanLeader() ? 3u : 2u) ||
         llvm::any_of(block.getArgumentTypes(),
                      [&](Type t) { return t != type; }) ||
         factors.getValues().size() != count - leaders)
-      return emitOpError("a repair takes the old and new leader and yields "
-                         "one factor per follower");
+      return emitOpError("a repair takes the old and new leader (and a "
+                         "mean's count of points before) and yields one "
+                         "factor (a mean's: addend) per follower");
   }
   if (getSplitDim().has_value() != getSplitChunk().has_value())
     return emitOpError("a split stream needs both split_dim and split_chunk");

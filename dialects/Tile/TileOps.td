@@ -754,6 +754,13 @@ def Tile_OnlineReduceOp : Tile_Op<"online_reduce", [RecursiveMemoryEffects]> {
     in the body map the output dimensions, then the streamed index (then
     the indices of any `tile.reduce` nested in it).
 
+    A `mean` leader's result is the mean of its terms, and its repair
+    takes the old and new means and the count of points folded before
+    (a float tile), and yields one addend tile per follower, added to the
+    follower's partial sum (see `alg.online_reduce`). A stream with a mean
+    leader has no other leader, and is neither split nor narrowed to a
+    mask's keys: its count is of every key from the first.
+
     A split stream (`over(%M) chunks(C along d)`, made by
     `tile-split-reductions`: split-KV) streams only part of the index: the
     program at index `s` along output dimension `d` (which its tile takes
@@ -784,10 +791,14 @@ def Tile_OnlineReduceOp : Tile_Op<"online_reduce", [RecursiveMemoryEffects]> {
   ];
   let extraClassDeclaration = [{
     bool isSplit() { return getSplitDim().has_value(); }
-    /// The kind of accumulator `i`.
+    /// The kind of accumulator `i` (`sum` for a mean: see isMean).
     ::nautilus::alg::ReductionKind getAccumulatorKind(unsigned i);
-    /// Whether accumulator `i` is a leader (max or min).
+    /// Whether accumulator `i` is a leader (max, min or mean).
     bool isLeader(unsigned i);
+    /// Whether accumulator `i` is a mean leader (Welford/Chan).
+    bool isMean(unsigned i);
+    /// Whether the stream's leader is a mean (then its only leader).
+    bool hasMeanLeader();
     /// The number of leaders.
     unsigned getNumLeaders();
   }];

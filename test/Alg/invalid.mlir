@@ -96,3 +96,49 @@ alg.kernel @k sizes ["N"] {
   %m = alg.size "M"
   alg.return
 }
+
+// -----
+
+alg.kernel @mean_and_max sizes ["R", "C"] {
+  %x = alg.input "X" dims ["R", "C"] : tensor<?x?xf32>
+  // expected-error @+1 {{a stream with a mean leader has no other leader}}
+  %v = alg.online_reduce "Y" dims ["R"] over ["C"] accumulators ["mean", "max", "sum"] : tensor<?xf32> body {
+  ^bb0(%r: index, %c: index, %mu: f32, %mx: f32):
+    %l = alg.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : tensor<?x?xf32> -> f32
+    %g = arith.subf %l, %mu : f32
+    alg.yield %l, %l, %g : f32, f32, f32
+  } epilogue {
+  ^bb0(%r: index, %m: f32, %mx: f32, %s: f32):
+    alg.yield %s : f32
+  } repairs {
+  ^bb0(%old: f32, %new: f32, %n: f32):
+    %z = arith.constant 0.0 : f32
+    alg.yield %z : f32
+  }, {
+  ^bb0(%old: f32, %new: f32):
+    %one = arith.constant 1.0 : f32
+    alg.yield %one : f32
+  }
+  alg.return %v : tensor<?xf32>
+}
+
+// -----
+
+alg.kernel @mean_without_count sizes ["R", "C"] {
+  %x = alg.input "X" dims ["R", "C"] : tensor<?x?xf32>
+  // expected-error @+1 {{a repair takes the old and new 'f32' (and a mean's count of points before) and yields one addend per follower (1)}}
+  %v = alg.online_reduce "Y" dims ["R"] over ["C"] accumulators ["mean", "sum"] : tensor<?xf32> body {
+  ^bb0(%r: index, %c: index, %mu: f32):
+    %l = alg.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : tensor<?x?xf32> -> f32
+    %g = arith.subf %l, %mu : f32
+    alg.yield %l, %g : f32, f32
+  } epilogue {
+  ^bb0(%r: index, %m: f32, %s: f32):
+    alg.yield %s : f32
+  } repairs {
+  ^bb0(%old: f32, %new: f32):
+    %z = arith.constant 0.0 : f32
+    alg.yield %z : f32
+  }
+  alg.return %v : tensor<?xf32>
+}

@@ -51,3 +51,32 @@ alg.kernel @bound sizes ["N"] attributes {bindings = {N = 8 : i64}} {
   }
   alg.return %y : tensor<?x4xf32>
 }
+
+// A variance streamed with its mean (Welford/Chan): the mean leader's repair
+// takes the old and new means and the count of points before, and yields
+// one addend per follower.
+// CHECK-LABEL: alg.kernel @variance sizes ["R", "C"]
+alg.kernel @variance sizes ["R", "C"] {
+  %x = alg.input "X" dims ["R", "C"] : tensor<?x?xf32>
+  // CHECK: alg.online_reduce "Var" dims ["R"] over ["C"] accumulators ["mean", "sum"]
+  %v = alg.online_reduce "Var" dims ["R"] over ["C"] accumulators ["mean", "sum"] : tensor<?xf32> body {
+  ^bb0(%r: index, %c: index, %mu: f64):
+    %l = alg.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : tensor<?x?xf32> -> f32
+    %w = arith.extf %l : f32 to f64
+    %g = arith.subf %w, %mu : f64
+    %s = arith.mulf %g, %g : f64
+    alg.yield %w, %s : f64, f64
+  } epilogue {
+  ^bb0(%r: index, %m: f64, %s: f64):
+    %t = arith.truncf %s : f64 to f32
+    alg.yield %t : f32
+  } repairs {
+  // CHECK: ^bb0(%{{.*}}: f64, %{{.*}}: f64, %{{.*}}: f64):
+  ^bb0(%old: f64, %new: f64, %n: f64):
+    %d = arith.subf %new, %old : f64
+    %a = arith.mulf %n, %d : f64
+    %b = arith.mulf %a, %d : f64
+    alg.yield %b : f64
+  }
+  alg.return %v : tensor<?xf32>
+}

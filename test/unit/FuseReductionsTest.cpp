@@ -180,7 +180,14 @@ INSTANTIATE_TEST_SUITE_P(
         Case{NAUTILUS_EXAMPLES "/attention.tensor", "attention",
              {{"B", 1}, {"H", 2}, {"N", 13}, {"M", 37}, {"D", 16}}, false,
              true},
-        Case{kChains, "size_scaled", {{"R", 5}, {"C", 40}}, false, true}),
+        Case{kChains, "size_scaled", {{"R", 5}, {"C", 40}}, false, true},
+        // Led by a mean (Welford/Chan): additive repairs, in f64.
+        Case{NAUTILUS_EXAMPLES "/norms.tensor", "layernorm",
+             {{"T", 7}, {"D", 131}}},
+        Case{kChains, "variance", {{"R", 5}, {"C", 40}}, false, true},
+        Case{kChains, "shifted_square", {{"R", 5}, {"C", 40}}},
+        Case{kChains, "mean_product", {{"R", 5}, {"C", 40}}},
+        Case{kChains, "variance_bf16", {{"R", 5}, {"C", 40}}}),
     [](const ::testing::TestParamInfo<Case> &info) {
       return std::string(info.param.kernel) + "_" +
              std::to_string(info.index);

@@ -144,6 +144,10 @@ private:
   std::pair<mlir::Value, mlir::Value>
   narrowToMask(tile::OnlineReduceOp op, mlir::Value first, mlir::Value end,
                mlir::LogicalResult &status);
+  /// A mean leader's running mean `old` of `keysBefore` keys moved by the
+  /// block's `terms` (Welford/Chan): old + sum(t - old) / (keysBefore + n).
+  mlir::Value foldMean(mlir::Value old, llvm::ArrayRef<mlir::Value> terms,
+                       mlir::Value keysBefore);
   /// Makes key `j`'s mapping (-1: the mapping outside the keys) current.
   void selectKey(int j);
   /// What `v` varies along: from the stream's analysis, or from its
@@ -191,6 +195,8 @@ private:
   /// blocks, and while one key's copy of a nested reduction is lowered).
   llvm::DenseMap<mlir::Value, Varies> streamVaries;
   StreamKeys *keys = nullptr;
+  /// The first key of the stream being lowered (a mean counts from it).
+  mlir::Value streamStart;
 };
 
 } // namespace nautilus::cpu

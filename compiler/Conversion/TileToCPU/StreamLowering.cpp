@@ -14,6 +14,10 @@
 //     leaders, and each follower becomes old * repair + its terms (fused
 //     multiply-adds for products).
 //
+// A mean leader (Welford/Chan) holds the running mean: a block moves it by
+// sum(t - old) / (keys before + keys of the block), and its repair adds
+// to each follower (old + addend + terms), given the keys before.
+//
 // Every value is computed at the shape it varies along (inferStreamVaries):
 // in attention the scores, the leader, the repair and the denominator are
 // columns over the query rows; only P V's terms span the head dimension.
@@ -214,9 +218,26 @@ SmallVector<Value> ProgramLowering::stepOnlineReduce(
   // The leaders' terms read no leader: fold them first.
   lowerForKeys(earlyOps, status);
   SmallVector<Value> next(numAccumulators), oldSafe, newSafe;
+  Value keysBefore; // a mean's count, as a float
   for (unsigned i = 0, j = 0; i < numAccumulators; ++i) {
     if (!op.isLeader(i))
       continue;
+    if (op.isMean(i)) {
+      Value before = arith::SubIOp::create(b, loc, first, streamStart);
+      Value asInteger =
+          arith::IndexCastOp::create(b, loc, b.getI64Type(), before);
+      auto type = cast<VectorType>(accumulators[i].getType());
+      keysBefore = vector::BroadcastOp::create(
+          b, loc, type,
+          arith::SIToFPOp::create(b, loc, type.getElementType(), asInteger));
+      next[i] = foldMean(accumulators[i], termsOf(i), keysBefore);
+      oldSafe.push_back(accumulators[i]);
+      newSafe.push_back(next[i]);
+      for (IRMapping &keyMapping : block.mappings)
+        keyMapping.map(leaderArgs[j], next[i]);
+      ++j;
+      continue;
+    }
     alg::ReductionKind kind = op.getAccumulatorKind(i);
     auto type = cast<VectorType>(accumulators[i].getType());
     next[i] = accumulators[i];
@@ -244,22 +265,27 @@ SmallVector<Value> ProgramLowering::stepOnlineReduce(
   keys = nullptr;
   reducedIVs.pop_back();
 
-  // Each follower: its partial sum repaired to the new leaders, plus its
-  // terms.
-  SmallVector<Value> factors(numAccumulators);
+  // Each follower: its partial sum repaired to the new leaders (a max's or
+  // min's repair multiplies it, a mean's adds to it), plus its terms.
+  SmallVector<Value> factors(numAccumulators), addends(numAccumulators);
   for (auto [j, repair] : llvm::enumerate(op.getRepairs())) {
     Block &repairBlock = repair.front();
     mapping.map(repairBlock.getArgument(0), oldSafe[j]);
     mapping.map(repairBlock.getArgument(1), newSafe[j]);
+    bool mean = repairBlock.getNumArguments() == 3;
+    if (mean)
+      mapping.map(repairBlock.getArgument(2), keysBefore);
     for (Operation &inner : repairBlock.without_terminator())
       lowerAtItsShape(inner, status);
     auto yielded = cast<tile::YieldOp>(repairBlock.getTerminator()).getValues();
     for (unsigned i = 0, f = 0; i < numAccumulators; ++i) {
       if (op.isLeader(i))
         continue;
-      Value factor = mapping.lookup(yielded[f++]);
-      factors[i] = factors[i] ? arith::MulFOp::create(b, loc, factors[i], factor)
-                              : factor;
+      Value repaired = mapping.lookup(yielded[f++]);
+      Value &into = mean ? addends[i] : factors[i];
+      into = !into  ? repaired
+             : mean ? Value(arith::AddFOp::create(b, loc, into, repaired))
+                    : Value(arith::MulFOp::create(b, loc, into, repaired));
     }
   }
   llvm::SmallPtrSet<Operation *, 8> fused;
@@ -270,6 +296,9 @@ SmallVector<Value> ProgramLowering::stepOnlineReduce(
     if (factors[i])
       acc = arith::MulFOp::create(b, loc, acc,
                                   broadcastLike(b, loc, factors[i], acc));
+    if (addends[i])
+      acc = arith::AddFOp::create(b, loc, acc,
+                                  broadcastLike(b, loc, addends[i], acc));
     for (Value term : termsOf(i)) {
       auto product = term.getDefiningOp<arith::MulFOp>();
       if (product && product->use_empty()) {
@@ -287,6 +316,25 @@ SmallVector<Value> ProgramLowering::stepOnlineReduce(
     if (product->use_empty())
       product->erase();
   return next;
+}
+
+Value ProgramLowering::foldMean(Value old, ArrayRef<Value> terms,
+                                Value keysBefore) {
+  Value moved;
+  for (Value term : terms) {
+    Value gap =
+        arith::SubFOp::create(b, loc, broadcastLike(b, loc, term, old), old);
+    moved = moved ? Value(arith::AddFOp::create(b, loc, moved, gap)) : gap;
+  }
+  auto type = cast<VectorType>(old.getType());
+  Value keys = arith::AddFOp::create(
+      b, loc, keysBefore,
+      arith::ConstantOp::create(
+          b, loc, type,
+          DenseElementsAttr::get(type, b.getFloatAttr(type.getElementType(),
+                                                      double(terms.size())))));
+  return arith::AddFOp::create(b, loc, old,
+                               arith::DivFOp::create(b, loc, moved, keys));
 }
 
 std::pair<Value, Value> ProgramLowering::narrowToMask(
@@ -364,7 +412,10 @@ ProgramLowering::lowerOnlineReduce(tile::OnlineReduceOp op,
   // stream, its chunk's keys).
   auto [first, end] =
       emitStreamedRange(b, loc, op, mapping.lookup(op.getExtent()), base);
-  std::tie(first, end) = narrowToMask(op, first, end, status);
+  // A mean counts every key from the first: its stream is not narrowed.
+  streamStart = first;
+  if (!op.hasMeanLeader())
+    std::tie(first, end) = narrowToMask(op, first, end, status);
   Value blocked = arith::SubIOp::create(
       b, loc, end,
       arith::RemSIOp::create(b, loc, arith::SubIOp::create(b, loc, end, first),

@@ -9,10 +9,13 @@
 // is stored. Each fusion, and each refusal with its reason, is a remark.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Schedule/SchedulingPass.h"
+#include "compiler/Transforms/Alg/Algebra.h"
 #include "compiler/Transforms/Alg/Inlining.h"
+#include "compiler/Transforms/Alg/MeanRepair.h"
 #include "compiler/Transforms/Alg/Passes.h"
 #include "compiler/Transforms/Alg/Repair.h"
-#include "compiler/Schedule/SchedulingPass.h"
+#include "compiler/Transforms/Alg/Widening.h"
 #include "dialects/Tile/Utils/ContractionStream.h"
 
 #include "mlir/IR/Builders.h"
@@ -37,6 +40,75 @@ bool foldsOnly(alg::DefineOp def, Attribute over) {
 bool isLeaderKind(alg::DefineOp def) {
   return *def.getKind() == alg::ReductionKind::max ||
          *def.getKind() == alg::ReductionKind::min;
+}
+
+/// `map` read at `at`: its dims replaced by `at`'s results (both over the
+/// kernel's sizes as symbols).
+AffineMap substituteDims(AffineMap map, AffineMap at) {
+  SmallVector<AffineExpr> symbols;
+  for (unsigned i = 0; i < map.getNumSymbols(); ++i)
+    symbols.push_back(getAffineSymbolExpr(i, map.getContext()));
+  return map.replaceDimsAndSymbols(at.getResults(), symbols, at.getNumDims(),
+                                   map.getNumSymbols());
+}
+
+/// Whether `def` is a mean over `over`: a float sum whose epilogue divides
+/// it by the index's extent (`sum[d](x) / D`).
+bool isMeanOver(alg::DefineOp def, Attribute over) {
+  if (*def.getKind() != alg::ReductionKind::sum || def.getEpilogue().empty() ||
+      !isa<FloatType>(def.getBodyType()))
+    return false;
+  Block &epilogue = def.getEpilogue().front();
+  auto div = cast<alg::YieldOp>(epilogue.getTerminator())
+                 .getValue()
+                 .getDefiningOp<arith::DivFOp>();
+  if (!div || div.getLhs() != epilogue.getArgument(def.getRank()))
+    return false;
+  Value by = div.getRhs();
+  while (Operation *cast = by.getDefiningOp()) {
+    if (!isa<arith::SIToFPOp, arith::UIToFPOp, arith::IndexCastOp,
+             arith::ExtFOp, arith::TruncFOp>(cast))
+      break;
+    by = cast->getOperand(0);
+  }
+  if (auto size = by.getDefiningOp<alg::SizeOp>())
+    return isa<StringAttr>(over) &&
+           size.getName() == cast<StringAttr>(over).getValue();
+  // A bound extent (--shape) is a constant by now: the binding's, or the
+  // literal extent's.
+  std::optional<double> k = evaluatePointFree(div.getRhs());
+  std::optional<int64_t> extent;
+  if (auto literal = dyn_cast<IntegerAttr>(over))
+    extent = literal.getInt();
+  else if (DictionaryAttr bindings =
+               def->getParentOfType<alg::KernelOp>().getBindingsAttr())
+    if (auto bound = bindings.getAs<IntegerAttr>(cast<StringAttr>(over)))
+      extent = bound.getInt();
+  return k && extent && *k == double(*extent);
+}
+
+/// Whether `a` (in a block whose domain is over the stream's by `aAt`)
+/// computes what `b` does (likewise by `bAt`): the same ops on the same
+/// elements.
+bool sameComputation(Value a, AffineMap aAt, Value b, AffineMap bAt) {
+  Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
+  if (!x || !y || x->getName() != y->getName() ||
+      x->getNumOperands() != y->getNumOperands() || x->getNumRegions() ||
+      y->getNumRegions() || a.getType() != b.getType())
+    return false;
+  if (auto loadA = dyn_cast<alg::LoadOp>(x)) {
+    auto loadB = cast<alg::LoadOp>(y);
+    return loadA.getTensor() == loadB.getTensor() &&
+           loadA.getIndirect().empty() && loadB.getIndirect().empty() &&
+           substituteDims(loadA.getMap(), aAt) ==
+               substituteDims(loadB.getMap(), bAt);
+  }
+  if (x->getAttrDictionary() != y->getAttrDictionary())
+    return false;
+  for (auto [p, q] : llvm::zip(x->getOperands(), y->getOperands()))
+    if (p != q && !sameComputation(p, aAt, q, bAt))
+      return false;
+  return true;
 }
 
 bool readsDim(AffineMap map, unsigned dim) {
@@ -69,29 +141,21 @@ void mergeSameLoads(Block &block) {
   }
 }
 
-/// `map` read at `at`: its dims replaced by `at`'s results (both over the
-/// kernel's sizes as symbols).
-AffineMap substituteDims(AffineMap map, AffineMap at) {
-  SmallVector<AffineExpr> symbols;
-  for (unsigned i = 0; i < map.getNumSymbols(); ++i)
-    symbols.push_back(getAffineSymbolExpr(i, map.getContext()));
-  return map.replaceDimsAndSymbols(at.getResults(), symbols, at.getNumDims(),
-                                   map.getNumSymbols());
-}
-
 /// A leader of a stream: the definition and where the consumer reads it.
 // (Op handles are mutable: their accessors are not const.)
 struct Leader {
   mutable alg::DefineOp def;
   AffineMap map; // over the stream's domain (left-hand indices, then k)
   SmallVector<alg::LoadOp> reads; // in the bodies that will be streamed
+  bool mean = false; // a mean (then the chain's only leader), not a max/min
 };
 
 /// A follower: a sum over k whose term reads the leaders.
 struct Follower {
   mutable alg::DefineOp def;
   AffineMap at;   // its body's domain over the stream's domain
-  SmallVector<Repair> repairs; // one per leader
+  SmallVector<Repair> repairs; // one per leader (max or min)
+  MeanRepair meanRepair;       // of a chain whose leader is a mean
   mutable alg::LoadOp read; // where the consumer's epilogue reads it (null: C)
 };
 
@@ -99,7 +163,7 @@ struct Follower {
 struct Chain {
   alg::DefineOp consumer;
   SmallVector<Leader> leaders;
-  SmallVector<Follower> followers; // the consumer first
+  SmallVector<Follower, 2> followers; // the consumer first
 };
 
 class ChainBuilder {
@@ -115,6 +179,7 @@ private:
   FailureOr<Follower> follow(alg::DefineOp def, AffineMap at,
                              std::string &why);
   void addEpilogueFollowers();
+  bool computesLeaderTerm(Value v, AffineMap at);
 
   alg::DefineOp consumer;
   Chain chain;
@@ -129,11 +194,13 @@ LogicalResult ChainBuilder::findLeaders(std::string &why) {
     if (!foldsOnly(def, over) || readsDim(load.getMap(), k) ||
         !load.getIndirect().empty())
       continue;
-    if (!isLeaderKind(def)) {
+    bool mean = !isLeaderKind(def) && isMeanOver(def, over);
+    if (!isLeaderKind(def) && !mean) {
       why = "it reads '" + def.getName().str() + "', a " +
             alg::stringifyReductionKind(*def.getKind()).str() +
-            " over the same index: following it needs an additive "
-            "(Welford/Chan) repair, which is not built";
+            " over the same index that is not a mean (its sum divided by "
+            "the index's extent): only a max, a min or a mean can lead a "
+            "stream";
       return failure();
     }
     if (def.getBodyType() != consumer.getBodyType()) {
@@ -141,7 +208,7 @@ LogicalResult ChainBuilder::findLeaders(std::string &why) {
             "' accumulates in another type";
       return failure();
     }
-    if (!def.getEpilogue().empty()) {
+    if (!def.getEpilogue().empty() && !mean) {
       why = "its leader '" + def.getName().str() +
             "' has an epilogue: the running value would pass through it";
       return failure();
@@ -149,13 +216,21 @@ LogicalResult ChainBuilder::findLeaders(std::string &why) {
     auto it = llvm::find_if(chain.leaders,
                             [&](const Leader &l) { return l.def == def; });
     if (it == chain.leaders.end()) {
-      chain.leaders.push_back({def, load.getMap(), {load}});
+      chain.leaders.push_back({def, load.getMap(), {load}, mean});
     } else if (it->map != load.getMap()) {
       why = "it reads '" + def.getName().str() + "' at two points";
       return failure();
     } else {
       it->reads.push_back(load);
     }
+  }
+  if (chain.leaders.size() > 1 &&
+      llvm::any_of(chain.leaders, [](const Leader &l) { return l.mean; })) {
+    why = "it reads a mean and another leader ('" +
+          chain.leaders[0].def.getName().str() + "', '" +
+          chain.leaders[1].def.getName().str() +
+          "'): a stream follows a mean alone";
+    return failure();
   }
   for (Leader &l : chain.leaders)
     for (auto load : l.def.getBody().front().getOps<alg::LoadOp>())
@@ -172,7 +247,7 @@ LogicalResult ChainBuilder::findLeaders(std::string &why) {
 /// domain given over the stream's by `at`.
 FailureOr<Follower> ChainBuilder::follow(alg::DefineOp def, AffineMap at,
                                          std::string &why) {
-  Follower f{def, at, {}, nullptr};
+  Follower f{def, at, {}, {}, nullptr};
   Block &body = def.getBody().front();
   mergeSameLoads(body);
   if (def.getBodyType() != consumer.getBodyType()) {
@@ -205,6 +280,22 @@ FailureOr<Follower> ChainBuilder::follow(alg::DefineOp def, AffineMap at,
       it->reads.push_back(load);
   }
   Value term = cast<alg::YieldOp>(body.getTerminator()).getValue();
+  if (chain.leaders.front().mean) {
+    std::string reason;
+    FailureOr<MeanRepair> repair =
+        running[0]
+            ? deriveMeanRepair(
+                  term, running[0],
+                  [&](Value v) { return computesLeaderTerm(v, at); }, reason)
+            : FailureOr<MeanRepair>(MeanRepair{});
+    if (failed(repair)) {
+      why = "the term of '" + def.getName().str() + "' has no repair in '" +
+            chain.leaders[0].def.getName().str() + "': " + reason;
+      return failure();
+    }
+    f.meanRepair = *repair;
+    return f;
+  }
   for (auto [j, value] : llvm::enumerate(running)) {
     std::string reason;
     FailureOr<Repair> repair =
@@ -217,6 +308,21 @@ FailureOr<Follower> ChainBuilder::follow(alg::DefineOp def, AffineMap at,
     f.repairs.push_back(*repair);
   }
   return f;
+}
+
+/// Whether `v` (in a follower's body, its domain over the stream's by
+/// `at`) computes the mean leader's own term.
+bool ChainBuilder::computesLeaderTerm(Value v, AffineMap at) {
+  const Leader &leader = chain.leaders.front();
+  Block &theirs = leader.def.getBody().front();
+  Value term = cast<alg::YieldOp>(theirs.getTerminator()).getValue();
+  SmallVector<AffineExpr> results(leader.map.getResults());
+  results.push_back(
+      getAffineDimExpr(consumer.getRank(), consumer.getContext()));
+  AffineMap theirsAt =
+      AffineMap::get(consumer.getRank() + 1, leader.map.getNumSymbols(),
+                     results, consumer.getContext());
+  return sameComputation(v, at, term, theirsAt);
 }
 
 /// The sums over k that the consumer's epilogue reads and that follow the
@@ -277,7 +383,8 @@ FailureOr<Chain> ChainBuilder::analyse(std::string &why) {
 class StreamBuilder {
 public:
   StreamBuilder(const Chain &chain)
-      : chain(chain), consumer(chain.consumer), builder(consumer) {}
+      : chain(chain), consumer(chain.consumer), builder(consumer),
+        accumulatorType(consumer.getBodyType()) {}
 
   alg::OnlineReduceOp build();
 
@@ -289,13 +396,15 @@ private:
   const Chain &chain;
   alg::DefineOp consumer;
   OpBuilder builder;
+  Type accumulatorType; // the consumer's, or f64 for a widened stream
 };
 
 alg::OnlineReduceOp StreamBuilder::build() {
   SmallVector<Attribute> kinds;
   for (const Leader &l : chain.leaders)
-    kinds.push_back(
-        builder.getStringAttr(alg::stringifyReductionKind(*l.def.getKind())));
+    kinds.push_back(builder.getStringAttr(
+        l.mean ? StringRef("mean")
+               : alg::stringifyReductionKind(*l.def.getKind())));
   for (size_t i = 0; i < chain.followers.size(); ++i)
     kinds.push_back(builder.getStringAttr("sum"));
   auto stream = alg::OnlineReduceOp::create(
@@ -303,6 +412,10 @@ alg::OnlineReduceOp StreamBuilder::build() {
       consumer.getDims(), consumer.getReduceDimsAttr(),
       builder.getArrayAttr(kinds), chain.leaders.size());
   buildBody(stream);
+  // A mean's stream runs in f64 (Widening.h says why).
+  if (chain.leaders.front().mean && !consumer.getBodyType().isF64() &&
+      succeeded(widenToF64(stream.getBody().front())))
+    accumulatorType = builder.getF64Type();
   buildEpilogue(stream);
   buildRepairs(stream);
   return stream;
@@ -348,9 +461,17 @@ void StreamBuilder::buildEpilogue(alg::OnlineReduceOp stream) {
   Block *epilogue = builder.createBlock(&stream.getEpilogue());
   for (unsigned i = 0; i < rank; ++i)
     epilogue->addArgument(builder.getIndexType(), loc);
-  for (size_t i = 0; i < chain.leaders.size() + chain.followers.size(); ++i)
-    epilogue->addArgument(acc, loc);
-  auto accumulator = [&](size_t i) { return epilogue->getArgument(rank + i); };
+  // Each accumulator as the definitions' epilogues read it: rounded to
+  // their type once, where the stream was widened.
+  SmallVector<Value> accumulators;
+  for (size_t i = 0; i < chain.leaders.size() + chain.followers.size(); ++i) {
+    Value arg = epilogue->addArgument(accumulatorType, loc);
+    accumulators.push_back(
+        acc == accumulatorType
+            ? arg
+            : Value(arith::TruncFOp::create(builder, loc, acc, arg)));
+  }
+  auto accumulator = [&](size_t i) { return accumulators[i]; };
   if (consumer.getEpilogue().empty()) {
     alg::YieldOp::create(builder, loc,
                          accumulator(chain.leaders.size()));
@@ -388,18 +509,25 @@ void StreamBuilder::buildEpilogue(alg::OnlineReduceOp stream) {
 }
 
 void StreamBuilder::buildRepairs(alg::OnlineReduceOp stream) {
-  Type acc = consumer.getBodyType();
+  Type acc = accumulatorType;
   Location loc = consumer.getLoc();
   for (size_t j = 0; j < chain.leaders.size(); ++j) {
     Block *block = builder.createBlock(&stream.getRepairs()[j]);
     Value oldValue = block->addArgument(acc, loc);
     Value newValue = block->addArgument(acc, loc);
-    SmallVector<Value> factors;
+    SmallVector<Value> repairs;
     IRMapping mapping;
-    for (const Follower &f : chain.followers)
-      factors.push_back(buildRepairFactor(builder, loc, f.repairs[j], oldValue,
-                                          newValue, mapping));
-    alg::YieldOp::create(builder, loc, factors);
+    if (chain.leaders[j].mean) {
+      Value count = block->addArgument(acc, loc);
+      for (const Follower &f : chain.followers)
+        repairs.push_back(buildMeanAddend(builder, loc, f.meanRepair, oldValue,
+                                          newValue, count, mapping));
+    } else {
+      for (const Follower &f : chain.followers)
+        repairs.push_back(buildRepairFactor(builder, loc, f.repairs[j],
+                                            oldValue, newValue, mapping));
+    }
+    alg::YieldOp::create(builder, loc, repairs);
   }
 }
 
@@ -564,10 +692,13 @@ struct AlgFuseReductionsPass
         remark << "streamed " << names(*chain) << " over "
                << chain->consumer.getReduceDimsAttr()[0] << " with leader";
         for (const Leader &l : chain->leaders)
-          remark << " '" << l.def.getName() << "'";
+          remark << " '" << l.def.getName() << "'"
+                 << (l.mean ? " (a mean)" : "");
         remark << "; repairs:";
         for (const Follower &f : chain->followers) {
           remark << " '" << f.def.getName() << "'";
+          if (chain->leaders.front().mean)
+            remark << " " << describeMeanRepair(f.meanRepair);
           for (const Repair &r : f.repairs)
             remark << " " << describeRepair(r);
         }

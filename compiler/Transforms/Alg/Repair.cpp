@@ -14,21 +14,7 @@ using namespace nautilus;
 
 namespace {
 
-/// Whether `value` is computed from `running`.
-bool reads(Value value, Value running) {
-  SmallVector<Value> work{value};
-  llvm::SmallPtrSet<Value, 16> seen;
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    if (v == running)
-      return true;
-    if (!seen.insert(v).second)
-      continue;
-    if (Operation *def = v.getDefiningOp())
-      llvm::append_range(work, def->getOperands());
-  }
-  return false;
-}
+bool reads(Value value, Value running) { return computedFrom(value, running); }
 
 std::string opName(Value v) {
   if (Operation *def = v.getDefiningOp())
@@ -238,6 +224,42 @@ FailureOr<Repair> Deriver::multiplicative(Value term) {
 
 } // namespace
 
+bool nautilus::computedFrom(Value value, Value source) {
+  SmallVector<Value> work{value};
+  llvm::SmallPtrSet<Value, 16> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (v == source)
+      return true;
+    if (!seen.insert(v).second)
+      continue;
+    if (Operation *def = v.getDefiningOp())
+      llvm::append_range(work, def->getOperands());
+  }
+  return false;
+}
+
+Value nautilus::buildCoefficient(OpBuilder &builder, Location loc,
+                                 const Coefficient &c, Type type,
+                                 IRMapping &mapping) {
+  Value k = arith::ConstantOp::create(builder, loc,
+                                      builder.getFloatAttr(type, c.scale));
+  auto convert = [&](Value v) {
+    v = clonePointFree(builder, v, mapping);
+    if (v.getType() == type)
+      return v;
+    if (cast<FloatType>(v.getType()).getWidth() <
+        cast<FloatType>(type).getWidth())
+      return Value(arith::ExtFOp::create(builder, loc, type, v));
+    return Value(arith::TruncFOp::create(builder, loc, type, v));
+  };
+  for (Value m : c.multipliers)
+    k = arith::MulFOp::create(builder, loc, k, convert(m));
+  for (Value d : c.divisors)
+    k = arith::DivFOp::create(builder, loc, k, convert(d));
+  return k;
+}
+
 FailureOr<Repair> nautilus::deriveRepair(Value term, Value running,
                                          std::string &why) {
   return Deriver(running, why).multiplicative(term);
@@ -250,22 +272,7 @@ Value nautilus::buildRepairFactor(OpBuilder &builder, Location loc,
   Value factor;
   Value delta = arith::SubFOp::create(builder, loc, newValue, oldValue);
   for (const Repair::Factor &f : repair.factors) {
-    const Coefficient &c = f.coefficient;
-    Value k = arith::ConstantOp::create(builder, loc,
-                                        builder.getFloatAttr(type, c.scale));
-    auto convert = [&](Value v) {
-      v = clonePointFree(builder, v, mapping);
-      if (v.getType() == type)
-        return v;
-      if (cast<FloatType>(v.getType()).getWidth() <
-          cast<FloatType>(type).getWidth())
-        return Value(arith::ExtFOp::create(builder, loc, type, v));
-      return Value(arith::TruncFOp::create(builder, loc, type, v));
-    };
-    for (Value m : c.multipliers)
-      k = arith::MulFOp::create(builder, loc, k, convert(m));
-    for (Value d : c.divisors)
-      k = arith::DivFOp::create(builder, loc, k, convert(d));
+    Value k = buildCoefficient(builder, loc, f.coefficient, type, mapping);
     Value exponent = arith::MulFOp::create(builder, loc, k, delta);
     Value term = f.base2 ? Value(math::Exp2Op::create(builder, loc, exponent))
                          : Value(math::ExpOp::create(builder, loc, exponent));

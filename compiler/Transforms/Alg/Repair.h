@@ -55,6 +55,15 @@ struct Repair {
   bool isIdentity() const { return factors.empty(); }
 };
 
+/// Whether `value` is computed from `source` (or is it).
+bool computedFrom(mlir::Value value, mlir::Value source);
+
+/// The value of `coefficient` as a `type` (a float type), built with
+/// `builder`; its multipliers and divisors are cloned through `mapping`.
+mlir::Value buildCoefficient(mlir::OpBuilder &builder, mlir::Location loc,
+                             const Coefficient &coefficient, mlir::Type type,
+                             mlir::IRMapping &mapping);
+
 /// The repair of `term` in the running value `running` (a value of the
 /// same block), or failure with the reason in `why` ("math.log of ...").
 mlir::FailureOr<Repair> deriveRepair(mlir::Value term, mlir::Value running,

@@ -51,6 +51,9 @@ std::string nautilus::splitStreamRefusal(tile::ProgramOp program,
   if (other)
     return "a program with a contraction, routing, skipped tiles or a "
            "reduction beside its stream is not split this way";
+  if (stream.hasMeanLeader())
+    return "a stream led by a mean is not split (its chunks' partial sums "
+           "would be combined by Chan's rule, which is not built)";
   auto type = cast<VectorType>(stream.getResult(0).getType());
   if (!type.getElementType().isF32() && !type.getElementType().isF64())
     return "its partial results would need a workspace of a type buffers do "

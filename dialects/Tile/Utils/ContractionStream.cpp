@@ -331,6 +331,9 @@ StreamBodyView nautilus::tileStreamView(tile::OnlineReduceOp stream,
 
 std::string nautilus::flashStreamRefusal(alg::OnlineReduceOp stream,
                                          std::optional<int64_t> headDim) {
+  if (stream.hasMeanLeader())
+    return "its leader is a mean (a Welford/Chan stream: the CPU runs it; "
+           "a GPU reduces the row twice in registers)";
   if (!stream.getAccumulatorType().isF32())
     return "its accumulators are not f32";
   if (stream.getRank() < 2)
