@@ -282,15 +282,22 @@ ReductionKind OnlineReduceOp::getAccumulatorKind(unsigned i) {
       cast<StringAttr>(getAccumulators()[i]).getValue());
 }
 
+bool nautilus::alg::isMeanAccumulator(ArrayAttr accumulators, unsigned i) {
+  return cast<StringAttr>(accumulators[i]).getValue() == "mean";
+}
+
+bool nautilus::alg::hasMeanAccumulator(ArrayAttr accumulators) {
+  return llvm::any_of(accumulators, [](Attribute a) {
+    return cast<StringAttr>(a).getValue() == "mean";
+  });
+}
+
 bool OnlineReduceOp::isMean(unsigned i) {
-  return cast<StringAttr>(getAccumulators()[i]).getValue() == "mean";
+  return isMeanAccumulator(getAccumulators(), i);
 }
 
 bool OnlineReduceOp::hasMeanLeader() {
-  for (unsigned i = 0; i < getAccumulators().size(); ++i)
-    if (isMean(i))
-      return true;
-  return false;
+  return hasMeanAccumulator(getAccumulators());
 }
 
 bool OnlineReduceOp::isLeader(unsigned i) {

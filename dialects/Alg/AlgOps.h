@@ -13,6 +13,13 @@
 #include "dialects/Alg/AlgDialect.h.inc"
 #include "dialects/Alg/AlgEnums.h.inc"
 
+namespace nautilus::alg {
+/// Of a stream's `accumulators` (alg.online_reduce's or tile's): whether
+/// accumulator `i` is a mean leader, and whether any is.
+bool isMeanAccumulator(mlir::ArrayAttr accumulators, unsigned i);
+bool hasMeanAccumulator(mlir::ArrayAttr accumulators);
+} // namespace nautilus::alg
+
 #define GET_OP_CLASSES
 #include "dialects/Alg/AlgOps.h.inc"
 

@@ -22,14 +22,11 @@ alg::ReductionKind OnlineReduceOp::getAccumulatorKind(unsigned i) {
 }
 
 bool OnlineReduceOp::isMean(unsigned i) {
-  return cast<StringAttr>(getAccumulators()[i]).getValue() == "mean";
+  return alg::isMeanAccumulator(getAccumulators(), i);
 }
 
 bool OnlineReduceOp::hasMeanLeader() {
-  for (unsigned i = 0; i < getAccumulators().size(); ++i)
-    if (isMean(i))
-      return true;
-  return false;
+  return alg::hasMeanAccumulator(getAccumulators());
 }
 
 bool OnlineReduceOp::isLeader(unsigned i) {
