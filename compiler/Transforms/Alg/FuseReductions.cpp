@@ -337,7 +337,9 @@ void ChainBuilder::addEpilogueFollowers() {
   for (auto load : consumer.getEpilogue().front().getOps<alg::LoadOp>()) {
     alg::DefineOp def = definitionOf(load.getTensor());
     if (!foldsOnly(def, over) || isLeaderKind(def) ||
-        !load.getIndirect().empty() || def == consumer)
+        !load.getIndirect().empty() || def == consumer ||
+        llvm::any_of(chain.leaders,
+                     [&](const Leader &l) { return l.def == def; }))
       continue;
     if (llvm::any_of(chain.followers,
                      [&](const Follower &f) { return f.def == def; }))
