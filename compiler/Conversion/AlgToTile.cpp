@@ -124,14 +124,39 @@ LogicalResult KernelLowering::run() {
         b.role = "scalar";
       buffers.push_back(b);
     } else if (isa<alg::DefineOp, alg::OnlineReduceOp>(op)) {
-      Value result = op.getResult(0);
-      bool isOutput = llvm::is_contained(ret.getOutputs(), result);
-      auto name = op.getAttrOfType<StringAttr>("name");
-      buffers.push_back({name.str(), isOutput ? "output" : "workspace",
-                         memrefFor(cast<RankedTensorType>(result.getType())),
-                         op.getAttrOfType<ArrayAttr>("dims"), result});
+      // A stream's exports (leaders it stores too) are buffers after its
+      // result.
+      auto stream = dyn_cast<alg::OnlineReduceOp>(op);
+      auto names = op.getAttrOfType<StringAttr>("name").str();
+      for (auto [i, result] : llvm::enumerate(op.getResults())) {
+        bool isOutput = llvm::is_contained(ret.getOutputs(), result);
+        std::string name = i == 0
+                               ? names
+                               : cast<StringAttr>((*stream.getExports())[i - 1])
+                                     .getValue()
+                                     .str();
+        buffers.push_back({name, isOutput ? "output" : "workspace",
+                           memrefFor(cast<RankedTensorType>(result.getType())),
+                           op.getAttrOfType<ArrayAttr>("dims"), result});
+      }
     }
   }
+  // Outputs in the kernel's order (the runtime returns them in buffer
+  // order): a stream's export comes after its result, though its
+  // definition came first.
+  SmallVector<size_t> outputSlots;
+  SmallVector<Buffer> outputs;
+  for (auto [i, b] : llvm::enumerate(buffers))
+    if (b.role == "output") {
+      outputSlots.push_back(i);
+      outputs.push_back(b);
+    }
+  llvm::stable_sort(outputs, [&](const Buffer &a, const Buffer &b) {
+    return llvm::find(ret.getOutputs(), a.algValue) <
+           llvm::find(ret.getOutputs(), b.algValue);
+  });
+  for (auto [slot, b] : llvm::zip(outputSlots, outputs))
+    buffers[slot] = b;
   for (Operation &op : kernel.getBody().front()) {
     if (auto def = dyn_cast<alg::DefineOp>(op); def && failed(lowerDefine(def)))
       return failure();
@@ -475,7 +500,8 @@ LogicalResult KernelLowering::lowerStream(alg::OnlineReduceOp stream) {
   SmallVector<Value> outputIndex;
   tile::ProgramOp program =
       createProgram(loc, stream.getName(), stream.getDims(), outputIndex);
-  auto elementType = cast<RankedTensorType>(stream.getType()).getElementType();
+  auto elementType =
+      cast<RankedTensorType>(stream.getResult().getType()).getElementType();
   VectorType shape = program.getTileType(elementType);
   auto accType = VectorType::get(shape.getShape(), stream.getAccumulatorType());
   unsigned count = stream.getAccumulators().size();
@@ -518,10 +544,19 @@ LogicalResult KernelLowering::lowerStream(alg::OnlineReduceOp stream) {
   IRMapping epilogueMapping;
   for (unsigned i = 0; i < count; ++i)
     epilogueMapping.map(epilogue.getArgument(rank + i), online.getResult(i));
-  Value result;
+  SmallVector<Value> stored; // the result, then each export
   if (failed(copyRegion(epilogue, epilogueMapping, program, shape, outputIndex,
-                        {}, result)))
+                        {}, stored)))
     return failure();
+  Value result = stored.front();
+  for (auto [value, exported] :
+       llvm::zip(ArrayRef<Value>(stored).drop_front(), stream.getExported())) {
+    auto it = llvm::find_if(
+        buffers, [&](const Buffer &b) { return b.algValue == exported; });
+    tile::StoreOp::create(
+        builder, loc, value,
+        program.getBody().front().getArgument(it - buffers.begin()));
+  }
   // Scores recomputed in the stream: one program per query row computes
   // them (on the CPU, where the tile then spans the head dimension).
   ReductionScheduleOptions options;

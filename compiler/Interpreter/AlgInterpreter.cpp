@@ -751,6 +751,12 @@ std::string Interpreter::runStream(alg::OnlineReduceOp stream) {
   if (!rt::shapeNumElements(shapeVec, rt::dtypeSize(*dtype)))
     return where + "its shape is too large";
   rt::HostTensor out = rt::HostTensor::zeros(*dtype, shapeVec);
+  // The leaders the stream stores beside its result (same domain).
+  std::vector<rt::HostTensor> exported;
+  for (Value e : stream.getExported())
+    exported.push_back(rt::HostTensor::zeros(
+        *dtypeOf(cast<RankedTensorType>(e.getType()).getElementType()),
+        shapeVec));
   Tape body, epilogue;
   std::vector<Tape> repairs(stream.getRepairs().size());
   if (std::string e = compile(stream.getBody().front(), body); !e.empty())
@@ -785,9 +791,13 @@ std::string Interpreter::runStream(alg::OnlineReduceOp stream) {
       out.setFromDouble(flat, value.f);
     else
       out.setFromInt64(flat, value.i);
+    for (auto [e, tensor] : llvm::enumerate(exported))
+      tensor.setFromDouble(flat, epilogueSlots[epilogue.yields[1 + e]].f);
     advance(MutableArrayRef<int64_t>(point.data(), rank), shape);
   }
   tensors[stream.getResult()] = std::move(out);
+  for (auto [value, tensor] : llvm::zip(stream.getExported(), exported))
+    tensors[value] = std::move(tensor);
   return "";
 }
 

@@ -420,8 +420,22 @@ LogicalResult OnlineReduceOp::verify() {
     return emitOpError("the epilogue takes the ")
            << rank << " left-hand indices and the " << count
            << " accumulators";
-  if (stored.getValues().size() != 1 ||
-      stored.getValue().getType() != type.getElementType())
-    return emitOpError("the epilogue yields one ") << type.getElementType();
+  size_t exports = getExports() ? getExports()->size() : 0;
+  if (getExported().size() != exports)
+    return emitOpError("has one result after the first per export");
+  for (Value exported : getExported())
+    if (cast<RankedTensorType>(exported.getType()).getShape() !=
+        type.getShape())
+      return emitOpError("an export has the result's domain");
+  if (stored.getValues().size() != 1 + exports ||
+      stored.getValues().front().getType() != type.getElementType() ||
+      llvm::any_of(llvm::zip(getExported(), stored.getValues().drop_front()),
+                   [](auto pair) {
+                     return cast<RankedTensorType>(std::get<0>(pair).getType())
+                                .getElementType() !=
+                            std::get<1>(pair).getType();
+                   }))
+    return emitOpError("the epilogue yields one ")
+           << type.getElementType() << ", then one element per export";
   return success();
 }

@@ -239,6 +239,12 @@ def Alg_OnlineReduceOp : Alg_Op<"online_reduce", [HasParent<"KernelOp">,
     what lets the pass stream: it keeps running leaders and, when one
     moves, multiplies the followers' partial sums by the factors.
 
+    `exports` names definitions over the same domain that the stream
+    computes too, each a result after the first (`exported`): the
+    epilogue then yields the stored value and one value per export. A
+    leader that others read (layernorm's Y reads its mean Mu; softmax's Y
+    its max) is stored this way instead of taking a pass of its own.
+
     A `mean` leader (Welford/Chan) is the mean of its terms over the
     streamed index: its running value is the mean of the terms folded so
     far (0 before any), updated as `new = old + sum(t - old) / count`, and
@@ -276,12 +282,15 @@ def Alg_OnlineReduceOp : Alg_Op<"online_reduce", [HasParent<"KernelOp">,
     ```
   }];
   let arguments = (ins StrAttr:$name, ArrayAttr:$dims, ArrayAttr:$over,
-                       StrArrayAttr:$accumulators);
-  let results = (outs AnyRankedTensor:$result);
+                       StrArrayAttr:$accumulators,
+                       OptionalAttr<StrArrayAttr>:$exports);
+  let results = (outs AnyRankedTensor:$result,
+                      Variadic<AnyRankedTensor>:$exported);
   let regions = (region SizedRegion<1>:$body, SizedRegion<1>:$epilogue,
                         VariadicRegion<SizedRegion<1>>:$repairs);
   let assemblyFormat = [{
-    $name `dims` $dims `over` $over `accumulators` $accumulators attr-dict
+    $name `dims` $dims `over` $over `accumulators` $accumulators
+    (`exports` $exports^ `:` type($exported))? attr-dict
     `:` type($result) `body` $body `epilogue` $epilogue `repairs` $repairs
   }];
   let hasVerifier = 1;

@@ -54,12 +54,12 @@ alg.kernel @bound sizes ["N"] attributes {bindings = {N = 8 : i64}} {
 
 // A variance streamed with its mean (Welford/Chan): the mean leader's repair
 // takes the old and new means and the count of points before, and yields
-// one addend per follower.
+// one addend per follower; the mean is stored beside it (an export).
 // CHECK-LABEL: alg.kernel @variance sizes ["R", "C"]
 alg.kernel @variance sizes ["R", "C"] {
   %x = alg.input "X" dims ["R", "C"] : tensor<?x?xf32>
-  // CHECK: alg.online_reduce "Var" dims ["R"] over ["C"] accumulators ["mean", "sum"]
-  %v = alg.online_reduce "Var" dims ["R"] over ["C"] accumulators ["mean", "sum"] : tensor<?xf32> body {
+  // CHECK: %{{.*}}, %{{.*}} = alg.online_reduce "Var" dims ["R"] over ["C"] accumulators ["mean", "sum"] exports ["Mu"] : tensor<?xf32> : tensor<?xf32>
+  %v:2 = alg.online_reduce "Var" dims ["R"] over ["C"] accumulators ["mean", "sum"] exports ["Mu"] : tensor<?xf32> : tensor<?xf32> body {
   ^bb0(%r: index, %c: index, %mu: f64):
     %l = alg.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : tensor<?x?xf32> -> f32
     %w = arith.extf %l : f32 to f64
@@ -69,7 +69,8 @@ alg.kernel @variance sizes ["R", "C"] {
   } epilogue {
   ^bb0(%r: index, %m: f64, %s: f64):
     %t = arith.truncf %s : f64 to f32
-    alg.yield %t : f32
+    %u = arith.truncf %m : f64 to f32
+    alg.yield %t, %u : f32, f32
   } repairs {
   // CHECK: ^bb0(%{{.*}}: f64, %{{.*}}: f64, %{{.*}}: f64):
   ^bb0(%old: f64, %new: f64, %n: f64):
@@ -78,5 +79,5 @@ alg.kernel @variance sizes ["R", "C"] {
     %b = arith.mulf %a, %d : f64
     alg.yield %b : f64
   }
-  alg.return %v : tensor<?xf32>
+  alg.return %v#0, %v#1 : tensor<?xf32>, tensor<?xf32>
 }

@@ -181,7 +181,10 @@ INSTANTIATE_TEST_SUITE_P(
              {{"B", 1}, {"H", 2}, {"N", 13}, {"M", 37}, {"D", 16}}, false,
              true},
         Case{kChains, "size_scaled", {{"R", 5}, {"C", 40}}, false, true},
-        // Led by a mean (Welford/Chan): additive repairs, in f64.
+        // Led by a mean (Welford/Chan): additive repairs, in f64; layernorm
+        // stores its mean beside its variance (Y reads it too).
+        Case{NAUTILUS_EXAMPLES "/norms.tensor", "layernorm",
+             {{"T", 7}, {"D", 131}}},
         Case{kChains, "variance", {{"R", 5}, {"C", 40}}, false, true},
         Case{kChains, "shifted_square", {{"R", 5}, {"C", 40}}},
         Case{kChains, "mean_product", {{"R", 5}, {"C", 40}}},

@@ -148,6 +148,7 @@ struct Leader {
   AffineMap map; // over the stream's domain (left-hand indices, then k)
   SmallVector<alg::LoadOp> reads; // in the bodies that will be streamed
   bool mean = false; // a mean (then the chain's only leader), not a max/min
+  bool exported = false; // others read it: the stream stores it too
 };
 
 /// A follower: a sum over k whose term reads the leaders.
@@ -168,7 +169,11 @@ struct Chain {
 
 class ChainBuilder {
 public:
-  ChainBuilder(alg::DefineOp consumer) : consumer(consumer) {}
+  /// `storesLeaders`: whether the target's streams may store a leader
+  /// that others read beside their result (the CPU's), rather than leave
+  /// it a pass of its own.
+  ChainBuilder(alg::DefineOp consumer, bool storesLeaders = false)
+      : consumer(consumer), storesLeaders(storesLeaders) {}
 
   /// The chain of `consumer`, or failure with `why` empty when it reads no
   /// leader (nothing to fuse) or set when a fusion is refused.
@@ -180,9 +185,10 @@ private:
                              std::string &why);
   void addEpilogueFollowers();
   bool computesLeaderTerm(Value v, AffineMap at);
-  LogicalResult checkMeanIsAbsorbed(std::string &why);
+  LogicalResult placeLeadersReadElsewhere(std::string &why);
 
   alg::DefineOp consumer;
+  bool storesLeaders;
   Chain chain;
 };
 
@@ -376,28 +382,52 @@ FailureOr<Chain> ChainBuilder::analyse(std::string &why) {
     return failure();
   chain.followers.push_back(*self);
   addEpilogueFollowers();
-  if (failed(checkMeanIsAbsorbed(why)))
+  if (failed(placeLeadersReadElsewhere(why)))
     return failure();
   return chain;
 }
 
-/// A stream led by a mean pays (its terms in f64, no split across
-/// programs) only when it replaces the mean's own pass: every read of the
-/// mean is the chain's. Layernorm's Y reads Mu too, and streaming its Var
-/// made it no faster on the CPU, and 1.6x slower over 8 rows of 65536.
-LogicalResult ChainBuilder::checkMeanIsAbsorbed(std::string &why) {
-  const Leader &leader = chain.leaders.front();
-  if (!leader.mean)
-    return success();
-  for (Operation *user : leader.def->getUsers()) {
-    alg::DefineOp reader = user->getParentOfType<alg::DefineOp>();
-    if (!reader || !llvm::any_of(chain.followers, [&](const Follower &f) {
-          return f.def == reader;
-        })) {
+/// A leader that definitions outside the chain read too (softmax's Y reads
+/// Mx; layernorm's Y reads Mu) is stored by the stream beside its result
+/// where the target allows (`storesLeaders`) and the leader's domain is the
+/// stream's; otherwise a max keeps a pass of its own, and a mean refuses
+/// the stream: streaming it pays (terms in f64, no split across programs)
+/// only where it replaces the mean's pass. (Layernorm's Var streamed with
+/// Mu left in its own pass was no faster on the CPU, and 1.6x slower over 8
+/// rows of 65536.)
+LogicalResult ChainBuilder::placeLeadersReadElsewhere(std::string &why) {
+  unsigned rank = consumer.getRank();
+  for (Leader &leader : chain.leaders) {
+    bool elsewhere = false;
+    alg::DefineOp outsider;
+    for (Operation *user : leader.def->getUsers()) {
+      alg::DefineOp reader = user->getParentOfType<alg::DefineOp>();
+      if (reader && llvm::any_of(chain.followers, [&](const Follower &f) {
+            return f.def == reader;
+          }))
+        continue;
+      elsewhere = true;
+      outsider = reader;
+    }
+    if (!elsewhere)
+      continue;
+    bool sameDomain =
+        leader.def.getDims() == consumer.getDims() &&
+        leader.map.getResults() ==
+            AffineMap::getMultiDimIdentityMap(rank, consumer.getContext())
+                .getResults();
+    if (storesLeaders && sameDomain) {
+      leader.exported = true;
+      continue;
+    }
+    if (leader.mean) {
       why = "its mean '" + leader.def.getName().str() + "' is read " +
-            (reader ? "by '" + reader.getName().str() + "'"
-                    : std::string("outside the chain")) +
-            " too: its pass would remain, and the stream would save none";
+            (outsider ? "by '" + outsider.getName().str() + "'"
+                      : std::string("outside the chain")) +
+            " too, and " +
+            (storesLeaders ? "its domain is not the stream's"
+                           : "this target's streams do not store it") +
+            ": its pass would remain, and the stream would save none";
       return failure();
     }
   }
@@ -435,10 +465,19 @@ alg::OnlineReduceOp StreamBuilder::build() {
                : alg::stringifyReductionKind(*l.def.getKind())));
   for (size_t i = 0; i < chain.followers.size(); ++i)
     kinds.push_back(builder.getStringAttr("sum"));
+  SmallVector<Type> exportedTypes;
+  SmallVector<Attribute> exportNames;
+  for (const Leader &l : chain.leaders)
+    if (l.exported) {
+      exportedTypes.push_back(l.def.getType());
+      exportNames.push_back(l.def.getNameAttr());
+    }
   auto stream = alg::OnlineReduceOp::create(
-      builder, consumer.getLoc(), consumer.getType(), consumer.getNameAttr(),
-      consumer.getDims(), consumer.getReduceDimsAttr(),
-      builder.getArrayAttr(kinds), chain.leaders.size());
+      builder, consumer.getLoc(), consumer.getType(), exportedTypes,
+      consumer.getNameAttr(), consumer.getDims(), consumer.getReduceDimsAttr(),
+      builder.getArrayAttr(kinds),
+      exportNames.empty() ? ArrayAttr() : builder.getArrayAttr(exportNames),
+      chain.leaders.size());
   buildBody(stream);
   // A mean's stream runs in f64 (Widening.h says why).
   if (chain.leaders.front().mean && !consumer.getBodyType().isF64() &&
@@ -500,9 +539,27 @@ void StreamBuilder::buildEpilogue(alg::OnlineReduceOp stream) {
             : Value(arith::TruncFOp::create(builder, loc, acc, arg)));
   }
   auto accumulator = [&](size_t i) { return accumulators[i]; };
+  // The stored value, then each exported leader's (its value is its
+  // accumulator: a max, or a mean's mean).
+  auto yield = [&](Value stored) {
+    SmallVector<Value> values{stored};
+    for (auto [j, l] : llvm::enumerate(chain.leaders)) {
+      if (!l.exported)
+        continue;
+      Value value = accumulator(j);
+      auto element = cast<FloatType>(
+          cast<RankedTensorType>(l.def.getType()).getElementType());
+      if (value.getType() != element)
+        value =
+            element.getWidth() < cast<FloatType>(value.getType()).getWidth()
+                ? Value(arith::TruncFOp::create(builder, loc, element, value))
+                : Value(arith::ExtFOp::create(builder, loc, element, value));
+      values.push_back(value);
+    }
+    alg::YieldOp::create(builder, loc, values);
+  };
   if (consumer.getEpilogue().empty()) {
-    alg::YieldOp::create(builder, loc,
-                         accumulator(chain.leaders.size()));
+    yield(accumulator(chain.leaders.size()));
     return;
   }
   Block &original = consumer.getEpilogue().front();
@@ -532,8 +589,7 @@ void StreamBuilder::buildEpilogue(alg::OnlineReduceOp stream) {
   AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, builder.getContext());
   identity = AffineMap::get(rank, chain.leaders[0].map.getNumSymbols(),
                             identity.getResults(), builder.getContext());
-  alg::YieldOp::create(builder, loc,
-                       *inlineBlock(builder, original, identity, mapping));
+  yield(inlineBlock(builder, original, identity, mapping)->front());
 }
 
 void StreamBuilder::buildRepairs(alg::OnlineReduceOp stream) {
@@ -699,7 +755,8 @@ struct AlgFuseReductionsPass
       if (erased.contains(consumer))
         continue;
       std::string why;
-      FailureOr<Chain> chain = ChainBuilder(consumer).analyse(why);
+      FailureOr<Chain> chain =
+          ChainBuilder(consumer, target.isCPU()).analyse(why);
       if (failed(chain)) {
         if (!why.empty() && explainNow)
           consumer.emitRemark() << "'" << consumer.getName()
@@ -721,7 +778,8 @@ struct AlgFuseReductionsPass
                << chain->consumer.getReduceDimsAttr()[0] << " with leader";
         for (const Leader &l : chain->leaders)
           remark << " '" << l.def.getName() << "'"
-                 << (l.mean ? " (a mean)" : "");
+                 << (l.mean ? " (a mean)" : "")
+                 << (l.exported ? " (stored beside it)" : "");
         remark << "; repairs:";
         for (const Follower &f : chain->followers) {
           remark << " '" << f.def.getName() << "'";
@@ -734,11 +792,19 @@ struct AlgFuseReductionsPass
       consumer.getResult().replaceAllUsesWith(stream.getResult());
       erased.insert(consumer);
       consumer.erase();
+      unsigned e = 0;
+      for (const Leader &l : chain->leaders)
+        if (l.exported) {
+          l.def.getResult().replaceAllUsesWith(stream.getExported()[e++]);
+          erased.insert(l.def);
+          l.def.erase();
+        }
       for (const Follower &f : chain->followers)
         if (f.def != chain->consumer)
           dropIfDead(f.def);
       for (const Leader &l : chain->leaders)
-        dropIfDead(l.def);
+        if (!l.exported)
+          dropIfDead(l.def);
     }
     recomputeReadsOfStreams(kernel, ret, target, explainNow);
   }
