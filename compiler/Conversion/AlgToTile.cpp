@@ -127,15 +127,11 @@ LogicalResult KernelLowering::run() {
       // A stream's exports (leaders it stores too) are buffers after its
       // result.
       auto stream = dyn_cast<alg::OnlineReduceOp>(op);
-      auto names = op.getAttrOfType<StringAttr>("name").str();
       for (auto [i, result] : llvm::enumerate(op.getResults())) {
         bool isOutput = llvm::is_contained(ret.getOutputs(), result);
-        std::string name = i == 0
-                               ? names
-                               : cast<StringAttr>((*stream.getExports())[i - 1])
-                                     .getValue()
-                                     .str();
-        buffers.push_back({name, isOutput ? "output" : "workspace",
+        auto name = cast<StringAttr>(i == 0 ? op.getAttr("name")
+                                            : (*stream.getExports())[i - 1]);
+        buffers.push_back({name.str(), isOutput ? "output" : "workspace",
                            memrefFor(cast<RankedTensorType>(result.getType())),
                            op.getAttrOfType<ArrayAttr>("dims"), result});
       }

@@ -125,8 +125,7 @@ static std::string symbolText(const z3::func_decl &decl) {
 /// symbol and sort of a context is printed once (`printed`, the Prover's).
 class StructureText {
 public:
-  explicit StructureText(llvm::DenseMap<unsigned, std::string> &printed)
-      : printed(printed) {}
+  explicit StructureText(PrintedNames &printed) : printed(printed) {}
 
   /// Appends `e` (and what it reads) to `out`; returns its number.
   unsigned append(const z3::expr &e, std::string &out) {
@@ -149,34 +148,36 @@ public:
 private:
   std::string numeralText(const z3::expr &e) {
     z3::sort sort = e.get_sort();
-    // Sorts and declarations are numbered apart: odd keys for sorts.
     auto [it, inserted] =
-        printed.try_emplace(2 * Z3_get_sort_id(sort.ctx(), sort) + 1);
-    if (inserted)
+        printed.sorts.try_emplace(Z3_get_sort_id(sort.ctx(), sort));
+    if (inserted) {
       it->second = sort.to_string();
+      printed.held.push_back(sort);
+    }
     return std::string(Z3_get_numeral_string(e.ctx(), e)) + " : " + it->second;
   }
 
   const std::string &symbol(const z3::func_decl &decl) {
-    auto [it, inserted] = printed.try_emplace(2 * decl.id());
-    if (inserted)
+    auto [it, inserted] = printed.symbols.try_emplace(decl.id());
+    if (inserted) {
       it->second = symbolText(decl);
+      printed.held.push_back(decl);
+    }
     return it->second;
   }
 
   llvm::DenseMap<unsigned, unsigned> numbers;
-  llvm::DenseMap<unsigned, std::string> &printed;
+  PrintedNames &printed;
 };
 
 /// The cache's key of a query: the invariant (two invariants may pose the
 /// same formula and describe its models differently), then the formula's
 /// structure. Made without a solver: creating one costs more (2.5 ms)
 /// than answering from the cache.
-static std::string
-queryKey(const std::string &invariant, const z3::expr &violation,
-         llvm::DenseMap<unsigned, std::string> &printedSymbols) {
+static std::string queryKey(const std::string &invariant,
+                            const z3::expr &violation, PrintedNames &printed) {
   std::string key = invariant + "\n";
-  StructureText(printedSymbols).append(violation, key);
+  StructureText(printed).append(violation, key);
   return key;
 }
 
@@ -190,7 +191,7 @@ Prover::prove(std::string invariant, std::string subject,
   Finding finding;
   finding.invariant = std::move(invariant);
   finding.subject = std::move(subject);
-  std::string key = queryKey(finding.invariant, violation, printedSymbols);
+  std::string key = queryKey(finding.invariant, violation, printedNames);
   {
     std::lock_guard<std::mutex> lock(cacheMutex);
     auto it = answers().find(key);

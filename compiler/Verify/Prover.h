@@ -38,6 +38,16 @@ struct Finding {
   bool cached = false;
 };
 
+/// Z3's text of a context's symbols and sorts, by id, for the proof
+/// cache's keys (Prover.cpp: printing through Z3 is slow, so each is
+/// printed once).
+struct PrintedNames {
+  llvm::DenseMap<unsigned, std::string> symbols, sorts;
+  /// What was printed, held: Z3 reuses the id of a term it frees, and a
+  /// text kept under a reused id would name the wrong symbol.
+  std::vector<z3::ast> held;
+};
+
 /// Z3's context and the proof cache of one verification.
 class Prover {
 public:
@@ -56,9 +66,8 @@ public:
 private:
   z3::context ctx;
   unsigned timeoutMs;
-  /// Z3's text of the context's symbols and sorts, by id, for the proof
-  /// cache's keys (Prover.cpp).
-  llvm::DenseMap<unsigned, std::string> printedSymbols;
+  /// The context's symbols and sorts as the proof cache's keys print them.
+  PrintedNames printedNames;
 };
 
 /// The value of `e` in `model` as an unsigned integer (0 if unassigned).

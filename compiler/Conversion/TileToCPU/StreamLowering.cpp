@@ -272,7 +272,7 @@ SmallVector<Value> ProgramLowering::stepOnlineReduce(
     Block &repairBlock = repair.front();
     mapping.map(repairBlock.getArgument(0), oldSafe[j]);
     mapping.map(repairBlock.getArgument(1), newSafe[j]);
-    bool mean = repairBlock.getNumArguments() == 3;
+    bool mean = op.hasMeanLeader(); // then the only leader
     if (mean)
       mapping.map(repairBlock.getArgument(2), keysBefore);
     for (Operation &inner : repairBlock.without_terminator())
@@ -282,10 +282,12 @@ SmallVector<Value> ProgramLowering::stepOnlineReduce(
       if (op.isLeader(i))
         continue;
       Value repaired = mapping.lookup(yielded[f++]);
-      Value &into = mean ? addends[i] : factors[i];
-      into = !into  ? repaired
-             : mean ? Value(arith::AddFOp::create(b, loc, into, repaired))
-                    : Value(arith::MulFOp::create(b, loc, into, repaired));
+      if (mean)
+        addends[i] = repaired;
+      else
+        factors[i] = factors[i]
+                         ? arith::MulFOp::create(b, loc, factors[i], repaired)
+                         : repaired;
     }
   }
   llvm::SmallPtrSet<Operation *, 8> fused;

@@ -278,10 +278,12 @@ std::string nautilus::describeMeanRepair(const MeanRepair &repair) {
     return "+ 0";
   std::string s;
   llvm::raw_string_ostream os(s);
+  bool first = true;
   auto print = [&](const PointFreeSum &sum, const char *times) {
     for (const Coefficient &c : sum) {
-      if (!s.empty() && s.back() != '(')
+      if (!first)
         os << " + ";
+      first = false;
       os << llvm::format("%g", c.scale);
       for (size_t m = 0; m < c.multipliers.size(); ++m)
         os << " * k" << m;
