@@ -124,16 +124,24 @@ LogicalResult KernelLowering::run() {
         b.role = "scalar";
       buffers.push_back(b);
     } else if (isa<alg::DefineOp, alg::OnlineReduceOp>(op)) {
-      // A stream's exports (leaders it stores too) are buffers after its
-      // result.
+      // A stream's exports (values it stores too) are buffers after its
+      // result, over their part of its domain.
       auto stream = dyn_cast<alg::OnlineReduceOp>(op);
+      auto dims = op.getAttrOfType<ArrayAttr>("dims");
       for (auto [i, result] : llvm::enumerate(op.getResults())) {
         bool isOutput = llvm::is_contained(ret.getOutputs(), result);
         auto name = cast<StringAttr>(i == 0 ? op.getAttr("name")
                                             : (*stream.getExports())[i - 1]);
+        ArrayAttr bufferDims = dims;
+        if (i > 0) {
+          SmallVector<Attribute> kept;
+          for (unsigned p : stream.getExportDimPositions(i - 1))
+            kept.push_back(dims[p]);
+          bufferDims = ArrayAttr::get(ctx, kept);
+        }
         buffers.push_back({name.str(), isOutput ? "output" : "workspace",
                            memrefFor(cast<RankedTensorType>(result.getType())),
-                           op.getAttrOfType<ArrayAttr>("dims"), result});
+                           bufferDims, result});
       }
     }
   }
@@ -545,13 +553,17 @@ LogicalResult KernelLowering::lowerStream(alg::OnlineReduceOp stream) {
                         {}, stored)))
     return failure();
   Value result = stored.front();
-  for (auto [value, exported] :
-       llvm::zip(ArrayRef<Value>(stored).drop_front(), stream.getExported())) {
+  for (auto [e, exported] : llvm::enumerate(stream.getExported())) {
     auto it = llvm::find_if(
         buffers, [&](const Buffer &b) { return b.algValue == exported; });
-    tile::StoreOp::create(
-        builder, loc, value,
+    SmallVector<int64_t> along;
+    for (unsigned p : stream.getExportDimPositions(e))
+      along.push_back(p);
+    auto store = tile::StoreOp::create(
+        builder, loc, stored[1 + e],
         program.getBody().front().getArgument(it - buffers.begin()));
+    if (along.size() < stream.getRank())
+      store.setAlong(along);
   }
   // Scores recomputed in the stream: one program per query row computes
   // them (on the CPU, where the tile then spans the head dimension).

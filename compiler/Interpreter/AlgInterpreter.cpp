@@ -751,12 +751,18 @@ std::string Interpreter::runStream(alg::OnlineReduceOp stream) {
   if (!rt::shapeNumElements(shapeVec, rt::dtypeSize(*dtype)))
     return where + "its shape is too large";
   rt::HostTensor out = rt::HostTensor::zeros(*dtype, shapeVec);
-  // The leaders the stream stores beside its result (same domain).
+  // The values the stream stores beside its result, each over its part of
+  // the domain (`along`).
   std::vector<rt::HostTensor> exported;
-  for (Value e : stream.getExported())
+  SmallVector<SmallVector<unsigned>> along;
+  for (auto [i, e] : llvm::enumerate(stream.getExported())) {
+    along.push_back(stream.getExportDimPositions(i));
+    std::vector<int64_t> kept;
+    for (unsigned p : along.back())
+      kept.push_back(shape[p]);
     exported.push_back(rt::HostTensor::zeros(
-        *dtypeOf(cast<RankedTensorType>(e.getType()).getElementType()),
-        shapeVec));
+        *dtypeOf(cast<RankedTensorType>(e.getType()).getElementType()), kept));
+  }
   Tape body, epilogue;
   std::vector<Tape> repairs(stream.getRepairs().size());
   if (std::string e = compile(stream.getBody().front(), body); !e.empty())
@@ -791,8 +797,12 @@ std::string Interpreter::runStream(alg::OnlineReduceOp stream) {
       out.setFromDouble(flat, value.f);
     else
       out.setFromInt64(flat, value.i);
-    for (auto [e, tensor] : llvm::enumerate(exported))
-      tensor.setFromDouble(flat, epilogueSlots[epilogue.yields[1 + e]].f);
+    for (auto [e, tensor] : llvm::enumerate(exported)) {
+      int64_t at = 0;
+      for (unsigned p : along[e])
+        at = at * shape[p] + point[p];
+      tensor.setFromDouble(at, epilogueSlots[epilogue.yields[1 + e]].f);
+    }
     advance(MutableArrayRef<int64_t>(point.data(), rank), shape);
   }
   tensors[stream.getResult()] = std::move(out);

@@ -330,6 +330,13 @@ Type OnlineReduceOp::getAccumulatorType() {
       .getType();
 }
 
+SmallVector<unsigned> OnlineReduceOp::getExportDimPositions(unsigned e) {
+  SmallVector<unsigned> positions;
+  for (Attribute p : cast<ArrayAttr>(getExportDimsAttr()[e]))
+    positions.push_back(cast<IntegerAttr>(p).getInt());
+  return positions;
+}
+
 /// Whether `value` is computed (in `block`) from any of `args`.
 static bool dependsOnAny(Value value, ArrayRef<BlockArgument> args) {
   SmallVector<Value> work{value};
@@ -345,6 +352,50 @@ static bool dependsOnAny(Value value, ArrayRef<BlockArgument> args) {
       llvm::append_range(work, def->getOperands());
   }
   return false;
+}
+
+/// Each export's `along`: increasing positions in `dims`, its type's shape
+/// the result's at those positions, and its value in the epilogue free of
+/// the indices it leaves out.
+LogicalResult OnlineReduceOp::verifyExportDims(Block &epilogue) {
+  ArrayAttr along = getExportDimsAttr();
+  if (!along || along.size() != getExported().size())
+    return emitOpError("gives each export its dimensions (`along`)");
+  ArrayRef<int64_t> shape =
+      cast<RankedTensorType>(getResult().getType()).getShape();
+  auto stored = cast<YieldOp>(epilogue.getTerminator());
+  for (auto [e, exported] : llvm::enumerate(getExported())) {
+    auto positions = dyn_cast<ArrayAttr>(along[e]);
+    if (!positions || llvm::any_of(positions, [](Attribute a) {
+          return !isa<IntegerAttr>(a);
+        }))
+      return emitOpError("export ") << e
+                                    << "'s dimensions are a list of "
+                                       "positions in `dims`";
+    SmallVector<int64_t> expected;
+    int64_t previous = -1;
+    for (Attribute a : positions) {
+      int64_t p = cast<IntegerAttr>(a).getInt();
+      if (p <= previous || p >= static_cast<int64_t>(getRank()))
+        return emitOpError("export ")
+               << e << "'s dimensions must be increasing positions below "
+               << getRank();
+      previous = p;
+      expected.push_back(shape[p]);
+    }
+    if (cast<RankedTensorType>(exported.getType()).getShape() !=
+        ArrayRef<int64_t>(expected))
+      return emitOpError("export ")
+             << e << "'s shape is not the result's along its dimensions";
+    SmallVector<BlockArgument> left;
+    for (unsigned d = 0; d < getRank(); ++d)
+      if (!llvm::is_contained(getExportDimPositions(e), d))
+        left.push_back(epilogue.getArgument(d));
+    if (dependsOnAny(stored.getValues()[1 + e], left))
+      return emitOpError("export ")
+             << e << "'s value depends on an index its domain leaves out";
+  }
+  return success();
 }
 
 LogicalResult OnlineReduceOp::verify() {
@@ -423,10 +474,6 @@ LogicalResult OnlineReduceOp::verify() {
   size_t exports = getExports() ? getExports()->size() : 0;
   if (getExported().size() != exports)
     return emitOpError("has one result after the first per export");
-  for (Value exported : getExported())
-    if (cast<RankedTensorType>(exported.getType()).getShape() !=
-        type.getShape())
-      return emitOpError("an export has the result's domain");
   if (stored.getValues().size() != 1 + exports ||
       stored.getValues().front().getType() != type.getElementType() ||
       llvm::any_of(llvm::zip(getExported(), stored.getValues().drop_front()),
@@ -437,5 +484,7 @@ LogicalResult OnlineReduceOp::verify() {
                    }))
     return emitOpError("the epilogue yields one ")
            << type.getElementType() << ", then one element per export";
+  if (exports && failed(verifyExportDims(epilogue)))
+    return failure();
   return success();
 }

@@ -239,11 +239,16 @@ def Alg_OnlineReduceOp : Alg_Op<"online_reduce", [HasParent<"KernelOp">,
     what lets the pass stream: it keeps running leaders and, when one
     moves, multiplies the followers' partial sums by the factors.
 
-    `exports` names definitions over the same domain that the stream
-    computes too, each a result after the first (`exported`): the
-    epilogue then yields the stored value and one value per export. A
-    leader that others read (layernorm's Y reads its mean Mu; softmax's Y
-    its max) is stored this way instead of taking a pass of its own.
+    `exports` names definitions that the stream computes too, each a
+    result after the first (`exported`), and `along` gives each one's
+    domain: the positions in `dims` of its indices, in order (all of them,
+    or a subsequence: attention's row maximum [N] beside O [N, D]). The
+    epilogue yields the stored value and then one value per export; an
+    export's value must not depend on the indices its domain leaves out.
+    A leader or a sum that others read (layernorm's Y reads its mean Mu;
+    softmax's Y its max; a log-sum-exp beside attention's O reads the
+    maximum and the denominator) is stored this way instead of taking a
+    pass of its own.
 
     A `mean` leader (Welford/Chan) is the mean of its terms over the
     streamed index: its running value is the mean of the terms folded so
@@ -283,14 +288,16 @@ def Alg_OnlineReduceOp : Alg_Op<"online_reduce", [HasParent<"KernelOp">,
   }];
   let arguments = (ins StrAttr:$name, ArrayAttr:$dims, ArrayAttr:$over,
                        StrArrayAttr:$accumulators,
-                       OptionalAttr<StrArrayAttr>:$exports);
+                       OptionalAttr<StrArrayAttr>:$exports,
+                       OptionalAttr<ArrayAttr>:$export_dims);
   let results = (outs AnyRankedTensor:$result,
                       Variadic<AnyRankedTensor>:$exported);
   let regions = (region SizedRegion<1>:$body, SizedRegion<1>:$epilogue,
                         VariadicRegion<SizedRegion<1>>:$repairs);
   let assemblyFormat = [{
     $name `dims` $dims `over` $over `accumulators` $accumulators
-    (`exports` $exports^ `:` type($exported))? attr-dict
+    (`exports` $exports^ `along` $export_dims `:` type($exported))?
+    attr-dict
     `:` type($result) `body` $body `epilogue` $epilogue `repairs` $repairs
   }];
   let hasVerifier = 1;
@@ -310,6 +317,12 @@ def Alg_OnlineReduceOp : Alg_Op<"online_reduce", [HasParent<"KernelOp">,
     llvm::SmallVector<unsigned> getFollowers();
     /// The type of every accumulator (a float type).
     mlir::Type getAccumulatorType();
+    /// The positions in `dims` of export `e`'s indices.
+    llvm::SmallVector<unsigned> getExportDimPositions(unsigned e);
+
+  private:
+    mlir::LogicalResult verifyExportDims(mlir::Block &epilogue);
+  public:
   }];
 }
 

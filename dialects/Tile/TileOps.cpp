@@ -328,8 +328,20 @@ LogicalResult StoreOp::verify() {
            << vec.getElementType() << " into a buffer of "
            << buffer.getElementType();
   auto program = (*this)->getParentOfType<ProgramOp>();
-  if (buffer.getRank() != program.getRank())
+  if (std::optional<ArrayRef<int64_t>> along = getAlong()) {
+    int64_t previous = -1;
+    for (int64_t d : *along) {
+      if (d <= previous || d >= program.getRank())
+        return emitOpError("`along` lists increasing output dimensions below ")
+               << program.getRank();
+      previous = d;
+    }
+    if (buffer.getRank() != static_cast<int64_t>(along->size()))
+      return emitOpError("the buffer's rank differs from the number of "
+                         "dimensions it keeps (`along`)");
+  } else if (buffer.getRank() != program.getRank()) {
     return emitOpError("the buffer's rank differs from the output's");
+  }
   return verifyTileShape(*this, vec);
 }
 

@@ -450,8 +450,35 @@ def Tile_LoadOp : Tile_Op<"load", [Pure]> {
 
 def Tile_StoreOp : Tile_Op<"store", [HasParent<"ProgramOp">]> {
   let summary = "Writes the program's output tile, masked at the edges";
-  let arguments = (ins AnyVectorOfAnyRank:$value, AnyMemRef:$buffer);
-  let assemblyFormat = "$value `,` $buffer attr-dict `:` type($value) `->` type($buffer)";
+  let description = [{
+    Stores `value`, the program's tile, into `buffer` at the tile's place
+    in the output, leaving out the elements past the output's extents.
+
+    With `along`, the buffer holds fewer dimensions than the output: the
+    positions (increasing) of the output dimensions it keeps. The value
+    must not vary along the others; only the program instances at index
+    0 along them store, and of their tile the elements at offset 0 there,
+    so each element of the buffer is written once. A stream stores a
+    value over part of its domain this way: a log-sum-exp [N] beside
+    attention's O [N, D].
+  }];
+  let arguments = (ins AnyVectorOfAnyRank:$value, AnyMemRef:$buffer,
+                       OptionalAttr<DenseI64ArrayAttr>:$along);
+  let assemblyFormat = [{
+    $value `,` $buffer (`along` $along^)? attr-dict `:` type($value) `->`
+    type($buffer)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$value, "::mlir::Value":$buffer), [{
+      build($_builder, $_state, value, buffer, ::mlir::DenseI64ArrayAttr());
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    /// Whether output dimension `d` is a dimension of the buffer.
+    bool keepsDim(unsigned d) {
+      return !getAlong() || llvm::is_contained(*getAlong(), int64_t(d));
+    }
+  }];
   let hasVerifier = 1;
 }
 

@@ -142,3 +142,75 @@ alg.kernel @mean_without_count sizes ["R", "C"] {
   }
   alg.return %v : tensor<?xf32>
 }
+
+// -----
+
+alg.kernel @lse sizes ["N", "D", "M"] {
+  %s = alg.input "S" dims ["N", "M"] : tensor<?x?xf32>
+  // expected-error @+1 {{export 0's value depends on an index its domain leaves out}}
+  %o:2 = alg.online_reduce "O" dims ["N", "D"] over ["M"] accumulators ["max", "sum"] exports ["Lse"] along [[0]] : tensor<?xf32> : tensor<?x?xf32> body {
+  ^bb0(%n: index, %d: index, %m: index, %mx: f32):
+    %x = alg.load %s[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : tensor<?x?xf32> -> f32
+    %g = arith.subf %x, %mx : f32
+    alg.yield %x, %g : f32, f32
+  } epilogue {
+  ^bb0(%n: index, %d: index, %mx: f32, %l: f32):
+    %i = arith.index_cast %d : index to i32
+    %f = arith.sitofp %i : i32 to f32
+    %e = arith.addf %mx, %f : f32
+    alg.yield %l, %e : f32, f32
+  } repairs {
+  ^bb0(%old: f32, %new: f32):
+    %one = arith.constant 1.0 : f32
+    alg.yield %one : f32
+  }
+  alg.return %o#0 : tensor<?x?xf32>
+}
+
+// -----
+
+alg.kernel @lse sizes ["N", "D", "M"] {
+  %s = alg.input "S" dims ["N", "M"] : tensor<?x?xf32>
+  // expected-error @+1 {{export 0's dimensions must be increasing positions below 2}}
+  %o:2 = alg.online_reduce "O" dims ["N", "D"] over ["M"] accumulators ["max", "sum"] exports ["Lse"] along [[2]] : tensor<?xf32> : tensor<?x?xf32> body {
+  ^bb0(%n: index, %d: index, %m: index, %mx: f32):
+    %x = alg.load %s[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : tensor<?x?xf32> -> f32
+    %g = arith.subf %x, %mx : f32
+    alg.yield %x, %g : f32, f32
+  } epilogue {
+  ^bb0(%n: index, %d: index, %mx: f32, %l: f32):
+    %i = arith.index_cast %d : index to i32
+    %f = arith.sitofp %i : i32 to f32
+    %e = arith.addf %mx, %mx : f32
+    alg.yield %l, %e : f32, f32
+  } repairs {
+  ^bb0(%old: f32, %new: f32):
+    %one = arith.constant 1.0 : f32
+    alg.yield %one : f32
+  }
+  alg.return %o#0 : tensor<?x?xf32>
+}
+
+// -----
+
+alg.kernel @lse sizes ["N", "D", "M"] {
+  %s = alg.input "S" dims ["N", "M"] : tensor<?x?xf32>
+  // expected-error @+1 {{export 0's shape is not the result's along its dimensions}}
+  %o:2 = alg.online_reduce "O" dims ["N", "D"] over ["M"] accumulators ["max", "sum"] exports ["Lse"] along [[0]] : tensor<?x?xf32> : tensor<?x?xf32> body {
+  ^bb0(%n: index, %d: index, %m: index, %mx: f32):
+    %x = alg.load %s[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : tensor<?x?xf32> -> f32
+    %g = arith.subf %x, %mx : f32
+    alg.yield %x, %g : f32, f32
+  } epilogue {
+  ^bb0(%n: index, %d: index, %mx: f32, %l: f32):
+    %i = arith.index_cast %d : index to i32
+    %f = arith.sitofp %i : i32 to f32
+    %e = arith.addf %mx, %mx : f32
+    alg.yield %l, %e : f32, f32
+  } repairs {
+  ^bb0(%old: f32, %new: f32):
+    %one = arith.constant 1.0 : f32
+    alg.yield %one : f32
+  }
+  alg.return %o#0 : tensor<?x?xf32>
+}

@@ -58,8 +58,8 @@ alg.kernel @bound sizes ["N"] attributes {bindings = {N = 8 : i64}} {
 // CHECK-LABEL: alg.kernel @variance sizes ["R", "C"]
 alg.kernel @variance sizes ["R", "C"] {
   %x = alg.input "X" dims ["R", "C"] : tensor<?x?xf32>
-  // CHECK: %{{.*}}, %{{.*}} = alg.online_reduce "Var" dims ["R"] over ["C"] accumulators ["mean", "sum"] exports ["Mu"] : tensor<?xf32> : tensor<?xf32>
-  %v:2 = alg.online_reduce "Var" dims ["R"] over ["C"] accumulators ["mean", "sum"] exports ["Mu"] : tensor<?xf32> : tensor<?xf32> body {
+  // CHECK: %{{.*}}, %{{.*}} = alg.online_reduce "Var" dims ["R"] over ["C"] accumulators ["mean", "sum"] exports ["Mu"] along {{\[}}[0]] : tensor<?xf32> : tensor<?xf32>
+  %v:2 = alg.online_reduce "Var" dims ["R"] over ["C"] accumulators ["mean", "sum"] exports ["Mu"] along [[0]] : tensor<?xf32> : tensor<?xf32> body {
   ^bb0(%r: index, %c: index, %mu: f64):
     %l = alg.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : tensor<?x?xf32> -> f32
     %w = arith.extf %l : f32 to f64
@@ -81,3 +81,34 @@ alg.kernel @variance sizes ["R", "C"] {
   }
   alg.return %v#0, %v#1 : tensor<?xf32>, tensor<?xf32>
 }
+
+// Attention's stream computing its log-sum-exp [N] beside O [N, D]: an
+// export along the first of the stream's dimensions.
+// CHECK-LABEL: alg.kernel @attention_lse
+alg.kernel @attention_lse sizes ["N", "D", "M"] {
+  %v = alg.input "V" dims ["M", "D"] : tensor<?x?xf32>
+  %s = alg.input "S" dims ["N", "M"] : tensor<?x?xf32>
+  // CHECK: alg.online_reduce "O" dims ["N", "D"] over ["M"] accumulators ["max", "sum", "sum"] exports ["Lse"] along {{\[}}[0]] : tensor<?xf32> : tensor<?x?xf32>
+  %o:2 = alg.online_reduce "O" dims ["N", "D"] over ["M"] accumulators ["max", "sum", "sum"] exports ["Lse"] along [[0]] : tensor<?xf32> : tensor<?x?xf32> body {
+  ^bb0(%n: index, %d: index, %m: index, %mx: f32):
+    %x = alg.load %s[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : tensor<?x?xf32> -> f32
+    %y = alg.load %v[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] : tensor<?x?xf32> -> f32
+    %g = arith.subf %x, %mx : f32
+    %p = math.exp %g : f32
+    %pv = arith.mulf %p, %y : f32
+    alg.yield %x, %p, %pv : f32, f32, f32
+  } epilogue {
+  ^bb0(%n: index, %d: index, %mx: f32, %l: f32, %acc: f32):
+    %out = arith.divf %acc, %l : f32
+    %log = math.log %l : f32
+    %lse = arith.addf %mx, %log : f32
+    alg.yield %out, %lse : f32, f32
+  } repairs {
+  ^bb0(%old: f32, %new: f32):
+    %g = arith.subf %old, %new : f32
+    %f = math.exp %g : f32
+    alg.yield %f, %f : f32, f32
+  }
+  alg.return %o#0, %o#1 : tensor<?x?xf32>, tensor<?xf32>
+}
+

@@ -613,3 +613,21 @@ tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule =
 tile.program @p attributes {arg_names = [], output_dims = ["N"], schedule = #tile.schedule<tile = [4], threads = 128, reduce_threads = 32, reduce_groups = "interleaved", vector = 4>, sizes = ["N"]} {
 ^bb0(%n: index):
 }
+
+// -----
+
+tile.program @p attributes {arg_names = ["Y"], output_dims = ["R", "C"], schedule = #tile.schedule<tile = [8, 16], threads = 1>, sizes = ["R", "C"]} {
+^bb0(%y: memref<?xf32>, %r: index, %c: index):
+  %zero = arith.constant dense<0.0> : vector<8x16xf32>
+  // expected-error @+1 {{'tile.store' op `along` lists increasing output dimensions below 2}}
+  tile.store %zero, %y along [1, 0] : vector<8x16xf32> -> memref<?xf32>
+}
+
+// -----
+
+tile.program @p attributes {arg_names = ["Y"], output_dims = ["R", "C"], schedule = #tile.schedule<tile = [8, 16], threads = 1>, sizes = ["R", "C"]} {
+^bb0(%y: memref<?x?xf32>, %r: index, %c: index):
+  %zero = arith.constant dense<0.0> : vector<8x16xf32>
+  // expected-error @+1 {{'tile.store' op the buffer's rank differs from the number of dimensions it keeps (`along`)}}
+  tile.store %zero, %y along [0] : vector<8x16xf32> -> memref<?x?xf32>
+}

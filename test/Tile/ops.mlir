@@ -17,6 +17,18 @@ tile.program @rowsum attributes {arg_names = ["X", "Y"], output_dims = ["R", 4],
   tile.store %s, %y : vector<8x16xf32> -> memref<?x4xf32>
 }
 
+// A store into a buffer over part of the output's dimensions: the rows'
+// values, from the instances at column 0.
+// CHECK-LABEL: tile.program @row_and_rows
+tile.program @row_and_rows attributes {arg_names = ["X", "Y", "Z"], output_dims = ["R", "C"], schedule = #tile.schedule<tile = [8, 16], threads = 1>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %y: memref<?x?xf32>, %z: memref<?xf32>, %r: index, %c: index):
+  %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xf32> -> vector<8x16xf32>
+  %w = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, 0)>] : memref<?x?xf32> -> vector<8x16xf32>
+  tile.store %v, %y : vector<8x16xf32> -> memref<?x?xf32>
+  // CHECK: tile.store %{{.*}}, %{{.*}} along [0] : vector<8x16xf32> -> memref<?xf32>
+  tile.store %w, %z along [0] : vector<8x16xf32> -> memref<?xf32>
+}
+
 // Groups of 64 threads share each reduction (reduce_threads); 1 is the
 // default and not printed.
 // CHECK-LABEL: tile.program @rowsum_shared

@@ -10,6 +10,8 @@
 #include "compiler/Conversion/TileToCPU/ProgramLowering.h"
 #include "dialects/Tile/Utils/AffineExpansion.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 using namespace mlir;
 using namespace nautilus;
 using namespace nautilus::cpu;
@@ -362,7 +364,64 @@ Value ProgramLowering::lowerLoad(tile::LoadOp op) {
   return loadGather(load, stride, flat);
 }
 
+void ProgramLowering::lowerProjectedStore(tile::StoreOp store) {
+  Value buffer = mapping.lookup(store.getBuffer());
+  auto type = cast<VectorType>(store.getValue().getType());
+  Value value =
+      broadcastToTile(mapping.lookup(store.getValue()),
+                      VectorType::get(tileShape, type.getElementType()));
+  // Only the instances at index 0 along the dimensions the buffer leaves
+  // out store (the value is the same along them).
+  Value first = arith::ConstantIntOp::create(b, loc, 1, 1);
+  SmallVector<int64_t> keptShape;
+  for (unsigned d = 0; d < rank; ++d) {
+    if (store.keepsDim(d)) {
+      keptShape.push_back(tileShape[d]);
+      continue;
+    }
+    first = arith::AndIOp::create(
+        b, loc, first,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, base[d],
+                              cIndex(0)));
+  }
+  auto ifFirst = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
+  // Of the tile, the elements at offset 0 along them: one scalar store
+  // each, inside the output (a row's few values, once an instance).
+  SmallVector<int64_t> kept(keptShape.size(), 0), offset(rank, 0);
+  int64_t count = 1;
+  for (int64_t t : keptShape)
+    count *= t;
+  for (int64_t i = 0; i < count; ++i) {
+    delinearize(i, keptShape, kept);
+    SmallVector<Value> at;
+    Value inside = arith::ConstantIntOp::create(b, loc, 1, 1);
+    for (unsigned d = 0, k = 0; d < rank; ++d) {
+      offset[d] = store.keepsDim(d) ? kept[k++] : 0;
+      if (!store.keepsDim(d))
+        continue;
+      Value idx =
+          offset[d] ? arith::AddIOp::create(b, loc, base[d], cIndex(offset[d]))
+                          .getResult()
+                    : base[d];
+      inside = arith::AndIOp::create(
+          b, loc, inside,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, idx,
+                                extents[d]));
+      at.push_back(idx);
+    }
+    auto ifInside = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(&ifInside.getThenRegion().front());
+    Value element = vector::ExtractOp::create(b, loc, value, offset);
+    memref::StoreOp::create(b, loc, element, buffer, at);
+  }
+}
+
 void ProgramLowering::lowerStore(tile::StoreOp store) {
+  if (store.getAlong())
+    return lowerProjectedStore(store);
   Value buffer = mapping.lookup(store.getBuffer());
   Value value = mapping.lookup(store.getValue());
   if (rank == 0) {

@@ -102,6 +102,8 @@ private:
   /// `v` (a tile of a sub-shape) broadcast to `fullType`.
   mlir::Value broadcastToTile(mlir::Value v, mlir::VectorType fullType);
   void lowerStore(tile::StoreOp store);
+  /// A store into a buffer over part of the output's dimensions (`along`).
+  void lowerProjectedStore(tile::StoreOp store);
 
   // Reductions (ProgramLowering.cpp).
   /// Lowers `reduce` and maps its result (for every key of a stream's

@@ -190,11 +190,23 @@ void tiletogpu::lowerStore(KernelContext &kernel, tile::StoreOp store) {
   ArrayRef<Value> in =
       layoutAttr ? ArrayRef<Value>(placementOf(kernel, layoutAttr).inside)
                  : ArrayRef<Value>(kernel.inside);
+  // A buffer over part of the output's dimensions (`along`) takes the
+  // elements at global index 0 along the others (the value is the same
+  // along them), each from the one thread that holds it.
   auto storeOne = [&](int64_t e) {
     SmallVector<Value> at;
-    for (unsigned d = 0; d < kernel.rank; ++d)
-      at.push_back(index[d][e]);
-    auto ifIn = scf::IfOp::create(b, loc, in[e], /*withElse=*/false);
+    Value stores = in[e];
+    for (unsigned d = 0; d < kernel.rank; ++d) {
+      if (store.keepsDim(d)) {
+        at.push_back(index[d][e]);
+        continue;
+      }
+      stores = arith::AndIOp::create(
+          b, loc, stores,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, index[d][e],
+                                kernel.cIndex(0)));
+    }
+    auto ifIn = scf::IfOp::create(b, loc, stores, /*withElse=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifIn.getThenRegion().front());
     memref::StoreOp::create(b, loc, value[e], buffer, at);
@@ -202,7 +214,7 @@ void tiletogpu::lowerStore(KernelContext &kernel, tile::StoreOp store) {
   // Runs of `width` elements of a row in consecutive registers are stored
   // as one aligned vector when all are inside the output and the row
   // length keeps the run aligned; at ragged edges, element by element.
-  int64_t width = storeWidth(kernel, store.getValue());
+  int64_t width = store.getAlong() ? 1 : storeWidth(kernel, store.getValue());
   if (width == 1 || kernel.firstElement % width ||
       (kernel.endElement - kernel.firstElement) % width) {
     for (int64_t e = kernel.firstElement; e < kernel.endElement; ++e)

@@ -178,8 +178,8 @@ void LayoutAssignment::anchorStores() {
     rows *= t;
   for (auto store : llvm::to_vector(body.getOps<tile::StoreOp>())) {
     Value value = store.getValue();
-    if (value.getDefiningOp<tile::ConvertLayoutOp>())
-      continue;
+    if (value.getDefiningOp<tile::ConvertLayoutOp>() || store.getAlong())
+      continue; // (a projected store writes a few elements as they are)
     auto type = cast<VectorType>(value.getType());
     int64_t bytes = type.getElementTypeBitWidth() / 8;
     if (bytes == 0)
