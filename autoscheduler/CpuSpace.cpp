@@ -28,6 +28,18 @@ constexpr int64_t kReservedRegisters = 4;
 /// track of them: each row of the broadcast operand is its own stream
 /// (measured: 24 x 16 ran 2.7x slower than 8 x 32).
 constexpr double kPrefetchStreams = 12;
+/// Where an unpacked rhs comes from when it does not fit in L2 (1 MiB,
+/// Skylake-SP's and Zen 4's per core): the last-level cache a thread may
+/// count on, then memory. Its rows are N elements apart (for a
+/// power-of-two N a page or more, and all in one set of the L1 cache), so
+/// a step's lines arrive at much less than the caches' bandwidth: the
+/// rates are fitted to f32 GEMM on a 2-thread Zen 4 (1024^3 with B in the
+/// last-level cache ran 1.55x slower unpacked than packed, 2048^3 with B
+/// from memory 6.5x).
+constexpr double kL2Bytes = 1 << 20;
+constexpr double kLastLevelBytes = 8 << 20;
+constexpr double kLastLevelBytesPerCycle = 5;
+constexpr double kMemoryBytesPerCycle = 1.2;
 /// What starting a program instance costs (the runtime's dispatch, the
 /// index arithmetic), cycles.
 constexpr double kProgramOverhead = 200;
@@ -66,12 +78,12 @@ std::string CpuCandidate::describe() const {
   std::string s;
   for (int64_t t : tile)
     s += (s.empty() ? "" : "x") + std::to_string(t);
-  return s;
+  return pack ? s + " packed" : s;
 }
 
 CpuCost nautilus::autosched::estimateCpu(const CpuProgram &program,
                                          const std::vector<int64_t> &tile,
-                                         const TargetInfo &target) {
+                                         const TargetInfo &target, bool pack) {
   CpuCost cost;
   size_t rank = program.extents.size();
   int64_t lanes = lanesOf(program, target);
@@ -79,7 +91,7 @@ CpuCost nautilus::autosched::estimateCpu(const CpuProgram &program,
   int64_t rows = rank ? product(tile, 0, rank - 1) : 1;
   int64_t steps = std::max<int64_t>(program.reduced, 1);
   double bytes = double(program.elementBits) / 8;
-  double stepCycles, memoryCycles = 0;
+  double stepCycles, memoryCycles = 0, packCycles = 0;
   if (program.contraction) {
     double fmas = double(rows * vectors);
     double loads = double(rows + vectors);
@@ -87,11 +99,24 @@ CpuCost nautilus::autosched::estimateCpu(const CpuProgram &program,
     cost.registers = rows * vectors + vectors + 1;
     stepCycles = std::max(
         {(fmas + computed) / kFmaPorts, loads / kLoadPorts, kFmaLatency});
+    // A packed panel is one stream of consecutive lines.
     double lines =
-        double(rows) + std::ceil(double(vectors * lanes) * bytes / 64);
+        double(rows) +
+        (pack ? 1.0 : std::ceil(double(vectors * lanes) * bytes / 64));
     stepCycles += std::max(0.0, lines - kPrefetchStreams);
     memoryCycles =
         double(rows + (rank ? tile.back() : 1)) * bytes / kL2BytesPerCycle;
+    // The rhs, K x N: an instance's panel row a step, from beyond L2
+    // unless packed (then from L2, copied once a column of tiles).
+    double rhsBytes = double(steps) * double(program.extents.back()) * bytes;
+    double outerRate = rhsBytes <= kL2Bytes          ? kL2BytesPerCycle
+                       : rhsBytes <= kLastLevelBytes ? kLastLevelBytesPerCycle
+                                                     : kMemoryBytesPerCycle;
+    double panelRow = double(rank ? tile.back() : 1) * bytes;
+    if (pack)
+      packCycles = double(steps) * (panelRow / outerRate + double(vectors));
+    else
+      memoryCycles = std::max(memoryCycles, panelRow / outerRate);
   } else {
     // A reduction keeps its accumulators and the value it folds in live
     // across its steps; an element-wise program streams its values.
@@ -115,6 +140,14 @@ CpuCost nautilus::autosched::estimateCpu(const CpuProgram &program,
   cost.computeUs = double(steps) * stepCycles * toUs;
   cost.memoryUs = double(steps) * memoryCycles * toUs;
   cost.overheadUs = (kProgramOverhead + storeCycles) * toUs;
+  if (pack) {
+    // Each thread copies the panel of every column of tiles its run of
+    // program ids (down the columns) enters: about its share of the
+    // columns, and one more.
+    int64_t columns = rank ? ceilDiv(program.extents.back(), tile.back()) : 1;
+    cost.overheadUs +=
+        double(ceilDiv(columns, threads) + 1) * packCycles / (ghz * 1e3);
+  }
   cost.totalUs = std::max(cost.computeUs, cost.memoryUs) + cost.overheadUs;
   return cost;
 }
@@ -151,6 +184,8 @@ nautilus::autosched::rankCpuTiles(const CpuProgram &program,
                        [&](const CpuCandidate &c) { return c.tile == tile; }))
         continue;
       all.push_back({tile, estimateCpu(program, tile, target)});
+      if (program.packable && rank >= 2)
+        all.push_back({tile, estimateCpu(program, tile, target, true), true});
     }
   }
   std::stable_sort(all.begin(), all.end(),

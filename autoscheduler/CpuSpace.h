@@ -16,7 +16,11 @@
 //     advances once a step); a step touching more cache lines than the
 //     prefetchers follow pays for each line beyond; a computed broadcast
 //     operand costs its operations once a row;
-//   - the step's operands come from the L2 cache at kL2BytesPerCycle;
+//   - the step's operands come from the L2 cache at kL2BytesPerCycle,
+//     except an unpacked rhs larger than L2: each instance reads its panel
+//     (a step's row of it) from the last-level cache or from memory;
+//   - a packed rhs is one prefetch stream, read from L2, and is copied
+//     once a column of tiles on each thread;
 //   - other programs cost a vector operation an element vector and a step
 //     of their reduction;
 //   - every instance pays a fixed overhead and stores its tile;
@@ -46,6 +50,9 @@ struct CpuProgram {
   /// operations a row and a step (an MLP's silu(G) * U).
   int64_t broadcastWork = 0;
   int64_t elementBits = 32;
+  /// A contraction whose rhs B[k, n] a schedule's `pack` can copy into
+  /// contiguous panels (tile::packablePanelLoad).
+  bool packable = false;
 };
 
 struct CpuCost {
@@ -62,20 +69,23 @@ struct CpuCost {
 struct CpuCandidate {
   std::vector<int64_t> tile;
   CpuCost cost;
-  /// "16x32"
+  bool pack = false; // the rhs packed into panels (a schedule's `pack`)
+  /// "16x32", "8x32 packed"
   std::string describe() const;
 };
 
 /// The vector registers of the host (32 with AVX-512, else 16).
 int64_t cpuVectorRegisters(const TargetInfo &target);
 
-/// The predicted time of `tile` for `program` on the host `target`.
+/// The predicted time of `tile` for `program` on the host `target`, its
+/// rhs packed into panels when `pack`.
 CpuCost estimateCpu(const CpuProgram &program, const std::vector<int64_t> &tile,
-                    const TargetInfo &target);
+                    const TargetInfo &target, bool pack = false);
 
 /// Every register block of `program` (rows x vectors, within the
-/// extents), ranked by the model, best first; equal predictions go to
-/// the larger tile, then the first enumerated. At most `keep` (0: all).
+/// extents), unpacked and, where the program is packable, packed, ranked
+/// by the model, best first; equal predictions go to the larger tile, then
+/// the first enumerated. At most `keep` (0: all).
 std::vector<CpuCandidate> rankCpuTiles(const CpuProgram &program,
                                        const TargetInfo &target,
                                        size_t keep = 0);

@@ -115,15 +115,19 @@ AutoSchedules::replacement(tile::ProgramOp program, const TargetInfo &target) {
   if (ranked.empty())
     return next->replacement(program, target);
   std::vector<int64_t> own(program.getSchedule().getTile());
-  CpuChoice choice{program.getSymName().str(), *facts, ranked,
-                   CpuCandidate{own, estimateCpu(*facts, own, target)}};
+  bool ownPack = program.getSchedule().getPack();
+  CpuChoice choice{
+      program.getSymName().str(), *facts, ranked,
+      CpuCandidate{own, estimateCpu(*facts, own, target, ownPack), ownPack}};
   {
     std::lock_guard<std::mutex> lock(mutex);
     cpuChoices.push_back(std::move(choice));
   }
-  if (ArrayRef<int64_t>(ranked.front().tile) == program.getSchedule().getTile())
+  const CpuCandidate &best = ranked.front();
+  if (ArrayRef<int64_t>(best.tile) == program.getSchedule().getTile() &&
+      best.pack == ownPack)
     return tile::ScheduleAttr();
-  return cpuScheduleWithTile(program, ranked.front().tile);
+  return cpuScheduleWithTile(program, best.tile, best.pack);
 }
 
 void AutoSchedules::explainCpu(llvm::raw_ostream &os) const {

@@ -1,6 +1,7 @@
 //===- CpuPrograms.cpp - A tile program as the CPU model sees it ----------===//
 #include "compiler/Schedule/CpuPrograms.h"
 #include "dialects/Tile/Utils/AffineExpansion.h"
+#include "dialects/Tile/Utils/PackedPanel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
@@ -103,10 +104,16 @@ nautilus::cpuProgramOf(tile::ProgramOp program) {
     if (auto type = dyn_cast<VectorType>(reduce.getType()))
       facts.elementBits = type.getElementTypeBitWidth();
   }
+  facts.packable = facts.contraction && tile::packablePanelLoad(program);
   return facts;
 }
 
 tile::ScheduleAttr nautilus::cpuScheduleWithTile(tile::ProgramOp program,
-                                                 ArrayRef<int64_t> tile) {
-  return tile::ScheduleAttr::get(program.getContext(), tile, /*threads=*/1);
+                                                 ArrayRef<int64_t> tile,
+                                                 bool pack) {
+  return tile::ScheduleAttr::get(program.getContext(), tile, /*threads=*/1,
+                                 tile::MmaAttr(), /*reduceThreads=*/1,
+                                 /*reduceSplit=*/1,
+                                 /*reduceInterleaved=*/false, /*vector=*/1,
+                                 pack);
 }

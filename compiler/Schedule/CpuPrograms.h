@@ -21,9 +21,11 @@ namespace nautilus {
 /// stream (tile.online_reduce), whose tile is its own.
 std::optional<autosched::CpuProgram> cpuProgramOf(tile::ProgramOp program);
 
-/// `program`'s schedule with the tile `tile` (the CPU's: one thread).
+/// `program`'s schedule with the tile `tile` (the CPU's: one thread), its
+/// rhs packed into panels when `pack`.
 tile::ScheduleAttr cpuScheduleWithTile(tile::ProgramOp program,
-                                       llvm::ArrayRef<int64_t> tile);
+                                       llvm::ArrayRef<int64_t> tile,
+                                       bool pack = false);
 
 } // namespace nautilus
 

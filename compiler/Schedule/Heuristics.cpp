@@ -90,7 +90,7 @@ tile::ScheduleAttr nautilus::withVectorRuns(tile::ProgramOp program,
     return tile::ScheduleAttr::get(
         program.getContext(), tile, schedule.getThreads(), schedule.getMma(),
         schedule.getReduceThreads(), schedule.getReduceSplit(),
-        schedule.getReduceInterleaved(), vector);
+        schedule.getReduceInterleaved(), vector, /*pack=*/false);
   };
   if (schedule.getReduceThreads() != 1)
     return withVector(reductionRun(program));
@@ -169,7 +169,8 @@ streamSchedule(MLIRContext *ctx, ArrayRef<std::optional<int64_t>> extents,
   }
   return tile::ScheduleAttr::get(ctx, tile, schedule.getThreads(),
                                  tile::MmaAttr(), /*reduceThreads=*/1, split,
-                                 /*reduceInterleaved=*/false, /*vector=*/1);
+                                 /*reduceInterleaved=*/false, /*vector=*/1,
+                                 /*pack=*/false);
 }
 
 /// A stream's schedule on a GPU, one flash kernel (alg-fuse-reductions
@@ -213,9 +214,10 @@ static tile::ScheduleAttr flashSchedule(MLIRContext *ctx,
                                 /*groupM=*/1, /*producers=*/0,
                                 /*persistent=*/0, /*swizzle=*/128,
                                 /*splitK=*/1);
-  return tile::ScheduleAttr::get(ctx, tile, rows / 16 * target.warpSize,
-                                 mma, /*reduceThreads=*/1, split,
-                                 /*reduceInterleaved=*/false, /*vector=*/1);
+  return tile::ScheduleAttr::get(ctx, tile, rows / 16 * target.warpSize, mma,
+                                 /*reduceThreads=*/1, split,
+                                 /*reduceInterleaved=*/false, /*vector=*/1,
+                                 /*pack=*/false);
 }
 
 tile::ScheduleAttr nautilus::defaultReductionSchedule(
@@ -286,7 +288,7 @@ tile::ScheduleAttr nautilus::defaultReductionSchedule(
     split *= 2;
   return tile::ScheduleAttr::get(ctx, tile, elements() * shared,
                                  tile::MmaAttr(), shared, split, columns,
-                                 /*vector=*/1);
+                                 /*vector=*/1, /*pack=*/false);
 }
 
 /// The smallest tile extent along M or N of an mma.sync program (a warp's

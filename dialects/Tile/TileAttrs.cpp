@@ -75,7 +75,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
       parser.parseEqual() || parser.parseInteger(threads))
     return {};
   int64_t reduceThreads = 1, reduceSplit = 1, vector = 1;
-  bool reduceInterleaved = false;
+  bool reduceInterleaved = false, pack = false;
   llvm::StringSet<> seen;
   while (succeeded(parser.parseOptionalComma())) {
     StringRef key;
@@ -96,6 +96,16 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
     } else if (key == "mma") {
       if (parser.parseAttribute(mma))
         return {};
+    } else if (key == "pack") {
+      StringRef value;
+      llvm::SMLoc at = parser.getCurrentLocation();
+      if (parser.parseKeyword(&value))
+        return {};
+      if (value != "true" && value != "false") {
+        parser.emitError(at, "pack is true or false, not '") << value << "'";
+        return {};
+      }
+      pack = value == "true";
     } else if (key == "reduce_groups") {
       std::string groups;
       llvm::SMLoc at = parser.getCurrentLocation();
@@ -111,7 +121,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
     } else {
       parser.emitError(parser.getCurrentLocation(),
                        "expected 'mma', 'vector', 'reduce_threads', "
-                       "'reduce_split' or 'reduce_groups', not '")
+                       "'reduce_split', 'reduce_groups' or 'pack', not '")
           << key << "'";
       return {};
     }
@@ -120,7 +130,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
     return {};
   return parser.getChecked<ScheduleAttr>(parser.getContext(), tile, threads,
                                          mma, reduceThreads, reduceSplit,
-                                         reduceInterleaved, vector);
+                                         reduceInterleaved, vector, pack);
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
@@ -137,6 +147,8 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
     printer << ", reduce_groups = \"interleaved\"";
   if (getVector() != 1)
     printer << ", vector = " << getVector();
+  if (getPack())
+    printer << ", pack = true";
   printer << ">";
 }
 
@@ -248,11 +260,14 @@ LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-LogicalResult
-ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                     ArrayRef<int64_t> tile, int64_t threads, MmaAttr mma,
-                     int64_t reduceThreads, int64_t reduceSplit,
-                     bool reduceInterleaved, int64_t vector) {
+LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   ArrayRef<int64_t> tile, int64_t threads,
+                                   MmaAttr mma, int64_t reduceThreads,
+                                   int64_t reduceSplit, bool reduceInterleaved,
+                                   int64_t vector, bool pack) {
+  if (pack && (mma || threads != 1))
+    return emitError() << "pack is for programs on the CPU (one thread, no "
+                          "mma)";
   if (mma) {
     if (tile.size() < 2)
       return emitError() << "a tensor-core schedule tiles at least 2 dimensions";

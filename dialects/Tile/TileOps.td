@@ -235,6 +235,17 @@ def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
     V - 1, then those V R further on, ..., and reads a run of a row as one
     16-byte load.
 
+    `pack = true` (CPU only) packs a contraction's rhs: a program
+    summing over k a product with an operand B[k, n] (rank 2, read at the
+    reduced index and the output's innermost index, a GEMM's rhs) copies
+    the panel of B its column of tiles reads into a contiguous buffer of
+    its own (zeros past B's edges), and program ids walk the last two
+    output dimensions down the columns of tiles, so that the instances
+    that follow on a thread read the same panel. Each step of the
+    contraction then reads consecutive cache lines rather than one line
+    in each row of B (BLIS's packed panel; docs/autoscheduler.md, "The
+    CPU").
+
     `reduce_split = S` (1 when not printed) splits the outermost reduced
     extent of the program's top-level `tile.reduce` into at most S chunks
     (none empty), each
@@ -262,20 +273,21 @@ def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
                         DefaultValuedParameter<"int64_t", "1">:$reduceThreads,
                         DefaultValuedParameter<"int64_t", "1">:$reduceSplit,
                         DefaultValuedParameter<"bool", "false">:$reduceInterleaved,
-                        DefaultValuedParameter<"int64_t", "1">:$vector);
+                        DefaultValuedParameter<"int64_t", "1">:$vector,
+                        DefaultValuedParameter<"bool", "false">:$pack);
   let builders = [
     AttrBuilder<(ins "llvm::ArrayRef<int64_t>":$tile, "int64_t":$threads), [{
-      return $_get($_ctxt, tile, threads, MmaAttr(), 1, 1, false, 1);
+      return $_get($_ctxt, tile, threads, MmaAttr(), 1, 1, false, 1, false);
     }]>,
     AttrBuilder<(ins "llvm::ArrayRef<int64_t>":$tile, "int64_t":$threads,
                      "MmaAttr":$mma), [{
-      return $_get($_ctxt, tile, threads, mma, 1, 1, false, 1);
+      return $_get($_ctxt, tile, threads, mma, 1, 1, false, 1, false);
     }]>,
     AttrBuilder<(ins "llvm::ArrayRef<int64_t>":$tile, "int64_t":$threads,
                      "MmaAttr":$mma, "int64_t":$reduceThreads,
                      "int64_t":$reduceSplit), [{
       return $_get($_ctxt, tile, threads, mma, reduceThreads, reduceSplit,
-                   false, 1);
+                   false, 1, false);
     }]>
   ];
   let hasCustomAssemblyFormat = 1;

@@ -468,7 +468,7 @@ tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule =
 
 // -----
 
-// expected-error @+1 {{expected 'mma', 'vector', 'reduce_threads', 'reduce_split' or 'reduce_groups', not 'reduce'}}
+// expected-error @+1 {{expected 'mma', 'vector', 'reduce_threads', 'reduce_split', 'reduce_groups' or 'pack', not 'reduce'}}
 tile.program @p attributes {arg_names = [], output_dims = ["N"], schedule = #tile.schedule<tile = [4], threads = 32, reduce = 2>, sizes = ["N"]} {
 ^bb0(%n: index):
 }
@@ -630,4 +630,18 @@ tile.program @p attributes {arg_names = ["Y"], output_dims = ["R", "C"], schedul
   %zero = arith.constant dense<0.0> : vector<8x16xf32>
   // expected-error @+1 {{'tile.store' op the buffer's rank differs from the number of dimensions it keeps (`along`)}}
   tile.store %zero, %y along [0] : vector<8x16xf32> -> memref<?x?xf32>
+}
+
+// -----
+
+// expected-error @+1 {{pack is for programs on the CPU (one thread, no mma)}}
+tile.program @p attributes {arg_names = ["Y"], output_dims = ["R", "C"], schedule = #tile.schedule<tile = [8, 16], threads = 32, pack = true>, sizes = ["R", "C"]} {
+^bb0(%y: memref<?x?xf32>, %r: index, %c: index):
+}
+
+// -----
+
+// expected-error @+1 {{pack is true or false, not 'yes'}}
+tile.program @p attributes {arg_names = ["Y"], output_dims = ["R", "C"], schedule = #tile.schedule<tile = [8, 16], threads = 1, pack = yes>, sizes = ["R", "C"]} {
+^bb0(%y: memref<?x?xf32>, %r: index, %c: index):
 }

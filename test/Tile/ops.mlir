@@ -17,6 +17,21 @@ tile.program @rowsum attributes {arg_names = ["X", "Y"], output_dims = ["R", 4],
   tile.store %s, %y : vector<8x16xf32> -> memref<?x4xf32>
 }
 
+// A CPU contraction whose rhs is packed into panels.
+// CHECK-LABEL: tile.program @packed
+// CHECK-SAME: schedule = #tile.schedule<tile = [8, 32], threads = 1, pack = true>
+tile.program @packed attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [8, 32], threads = 1, pack = true>, sizes = ["M", "N", "K"]} {
+^bb0(%a: memref<?x?xf32>, %bm: memref<?x?xf32>, %c: memref<?x?xf32>, %m: index, %n: index, %k: index):
+  %s = tile.reduce sum over(%k) : vector<8x32xf32> {
+  ^bb0(%kk: index):
+    %x = tile.load %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf32> -> vector<8x32xf32>
+    %y = tile.load %bm[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] : memref<?x?xf32> -> vector<8x32xf32>
+    %p = arith.mulf %x, %y : vector<8x32xf32>
+    tile.yield %p : vector<8x32xf32>
+  }
+  tile.store %s, %c : vector<8x32xf32> -> memref<?x?xf32>
+}
+
 // A store into a buffer over part of the output's dimensions: the rows'
 // values, from the instances at column 0.
 // CHECK-LABEL: tile.program @row_and_rows

@@ -123,7 +123,7 @@ TEST(AutoSchedules, EveryCandidateIsAValidSchedule) {
           mma.getStages(), mma.getGroupM(), mma.getProducers(),
           mma.getPersistent(), mma.getSwizzle(), mma.getSplitK())));
       EXPECT_TRUE(mlir::succeeded(tile::ScheduleAttr::verify(
-          emit, s.getTile(), s.getThreads(), mma, 1, 1, false, 1)));
+          emit, s.getTile(), s.getThreads(), mma, 1, 1, false, 1, false)));
       EXPECT_EQ(errors, "");
       EXPECT_EQ(mma.getSplitK(), c.splitK);
     }

@@ -207,7 +207,7 @@ TEST(CpuSpace, RanksRegisterBlocks) {
   TargetInfo target = *getTarget("cpu");
   target.vectorBits = 512;
   target.multiprocessors = 2;
-  CpuProgram gemm{{1024, 1024}, 1024, true, 32};
+  CpuProgram gemm{{1024, 1024}, 1024, true, 0, 32};
   std::vector<CpuCandidate> ranked = rankCpuTiles(gemm, target);
   ASSERT_FALSE(ranked.empty());
   for (const CpuCandidate &c : ranked) {
@@ -230,4 +230,43 @@ TEST(CpuSpace, RanksRegisterBlocks) {
     EXPECT_LE(c.tile[1], 8) << c.describe();
   for (const CpuCandidate &c : rankCpuTiles({{4096}, 0, false, 32}, target))
     EXPECT_EQ(c.tile.size(), 1u);
+}
+
+/// An f32 GEMM of `m` x `n` over `k`, its rhs packable.
+static CpuProgram packableGemm(int64_t m, int64_t n, int64_t k) {
+  CpuProgram gemm;
+  gemm.extents = {m, n};
+  gemm.reduced = k;
+  gemm.contraction = true;
+  gemm.packable = true;
+  return gemm;
+}
+
+// Packing the rhs is in the space of a packable contraction, beside each
+// block unpacked; the model packs where B does not fit in L2 and a column
+// of tiles repays the copy, and leaves a small B, or a single row of
+// tiles, unpacked.
+TEST(CpuSpace, PacksTheRhsWhereItPays) {
+  TargetInfo target = *getTarget("cpu");
+  target.vectorBits = 512;
+  target.multiprocessors = 2;
+  std::vector<CpuCandidate> big =
+      rankCpuTiles(packableGemm(2048, 2048, 2048), target);
+  ASSERT_FALSE(big.empty());
+  EXPECT_TRUE(big.front().pack) << big.front().describe();
+  EXPECT_TRUE(llvm::any_of(big, [](const CpuCandidate &c) { return !c.pack; }));
+  EXPECT_TRUE(
+      rankCpuTiles(packableGemm(1024, 1024, 1024), target).front().pack);
+  CpuCost packed = estimateCpu(packableGemm(2048, 2048, 2048), {8, 32}, target,
+                               /*pack=*/true);
+  CpuCost unpacked = estimateCpu(packableGemm(2048, 2048, 2048), {8, 32},
+                                 target, /*pack=*/false);
+  EXPECT_LT(packed.totalUs, unpacked.totalUs);
+  EXPECT_FALSE(rankCpuTiles(packableGemm(64, 64, 64), target).front().pack);
+  EXPECT_FALSE(rankCpuTiles(packableGemm(8, 4096, 4096), target).front().pack);
+  // Nothing to pack: no packed candidate.
+  CpuProgram plain = packableGemm(2048, 2048, 2048);
+  plain.packable = false;
+  for (const CpuCandidate &c : rankCpuTiles(plain, target))
+    EXPECT_FALSE(c.pack) << c.describe();
 }

@@ -57,11 +57,12 @@ candidatesOf(ModuleOp module, const TargetInfo &target, size_t keep) {
       continue;
     ProgramCandidates candidates{program.getSymName().str(), {}};
     for (const CpuCandidate &c : rankCpuTiles(*facts, target)) {
-      if (llvm::ArrayRef<int64_t>(c.tile) == program.getSchedule().getTile())
+      if (llvm::ArrayRef<int64_t>(c.tile) == program.getSchedule().getTile() &&
+          c.pack == program.getSchedule().getPack())
         continue;
       std::string text;
       llvm::raw_string_ostream os(text);
-      os << Attribute(cpuScheduleWithTile(program, c.tile));
+      os << Attribute(cpuScheduleWithTile(program, c.tile, c.pack));
       candidates.schedules.push_back(text);
       if (candidates.schedules.size() == keep)
         break;

@@ -330,6 +330,11 @@ Value ProgramLowering::loadGather(const TileLoad &load, ArrayRef<Value> stride,
 
 Value ProgramLowering::lowerLoad(tile::LoadOp op) {
   TileLoad load;
+  if (op == packed.load) {
+    load.op = op;
+    load.fullType = VectorType::get(valueShape, op.getType().getElementType());
+    return loadPackedPanel(load);
+  }
   load.op = op;
   load.buffer = mapping.lookup(op.getBuffer());
   load.memType = cast<MemRefType>(load.buffer.getType());

@@ -257,16 +257,29 @@ LogicalResult ProgramLowering::run() {
   }
   Value first = body->getArgument(body->getNumArguments() - 2);
   Value last = body->getArgument(body->getNumArguments() - 1);
+  if (failed(findPackedPanel()))
+    return failure();
+  allocatePackedPanel();
   auto loop = scf::ForOp::create(b, loc, first, last, cIndex(1));
+  freePackedPanel();
   func::ReturnOp::create(b, loc);
   b.setInsertionPointToStart(loop.getBody());
   Value rest = loop.getInductionVar();
   base.assign(rank, Value());
-  for (int64_t d = static_cast<int64_t>(rank) - 1; d >= 0; --d) {
+  // Program ids walk the grid row-major (the last dimension fastest); with
+  // a packed panel, the last two dimensions down the columns (rows of
+  // tiles fastest), so that consecutive instances share the panel.
+  SmallVector<unsigned> order;
+  for (unsigned d = rank; d-- > 0;)
+    order.push_back(d);
+  if (packed.load)
+    std::swap(order[0], order[1]);
+  for (unsigned d : order) {
     Value coord = arith::RemSIOp::create(b, loc, rest, grid[d]);
     rest = arith::DivSIOp::create(b, loc, rest, grid[d]);
     base[d] = arith::MulIOp::create(b, loc, coord, cIndex(tileShape[d]));
   }
+  packPanelIfNew();
   if (auto skip = tile::SkipIfNegativeOp::find(program)) {
     Value tableEntry = loadTableEntry(
         b, loc, mapping.lookup(skip.getTable()), skip.getMap(), base,

@@ -102,6 +102,20 @@ private:
   /// `v` (a tile of a sub-shape) broadcast to `fullType`.
   mlir::Value broadcastToTile(mlir::Value v, mlir::VectorType fullType);
   void lowerStore(tile::StoreOp store);
+
+  // A contraction's rhs panel packed (PackedPanels.cpp).
+  /// Finds the load the schedule's `pack` asks to pack (sets `packed`);
+  /// fails where there is none.
+  mlir::LogicalResult findPackedPanel();
+  /// At the function's start: the panel's buffer; at its end, freed.
+  void allocatePackedPanel();
+  void freePackedPanel();
+  /// At an instance's start: copies the panel of its column of tiles
+  /// unless the buffer holds it.
+  void packPanelIfNew();
+  /// The packed load's tile, from the panel at the current reduced index.
+  mlir::Value loadPackedPanel(const TileLoad &load);
+
   /// A store into a buffer over part of the output's dimensions (`along`).
   void lowerProjectedStore(tile::StoreOp store);
 
@@ -179,6 +193,14 @@ private:
   /// `buffer`.
   mlir::Value insideBuffer(mlir::Value buffer,
                            llvm::ArrayRef<mlir::Value> indices, bool skipLast);
+
+  /// The packed rhs panel: the load it replaces (null: none), the
+  /// reduction's extent, the panel's buffer [extent, tile] and the column
+  /// (a rank-0 buffer) whose panel it holds.
+  struct PackedPanel {
+    tile::LoadOp load;
+    mlir::Value extent, panel, column;
+  } packed;
 
   tile::ProgramOp program;
   mlir::OpBuilder b;

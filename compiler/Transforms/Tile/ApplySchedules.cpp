@@ -9,6 +9,7 @@
 #include "compiler/Transforms/Tile/Passes.h"
 #include "compiler/Transforms/Tile/SplitContractions.h"
 #include "compiler/Transforms/Tile/SplitReductions.h"
+#include "dialects/Tile/Utils/PackedPanel.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
 
 #include "compiler/Schedule/ScheduleFile.h"
@@ -87,6 +88,15 @@ struct TileApplySchedulesPass
           !mma.getProducers())
         return error() << "a computed operand under wgmma is evaluated by "
                           "the producer warpgroup: producers = 1";
+    }
+    if (schedule.getPack()) {
+      if (!target.isCPU())
+        return error() << "pack is for CPU programs, not " << target.name;
+      if (!tile::packablePanelLoad(program))
+        return error() << "pack: the program has no contraction operand to "
+                          "pack (one load, in its one reduction, of a rank-2 "
+                          "buffer at [k, n]: k the reduced index, n the "
+                          "output's innermost index)";
     }
     if (schedule.getReduceThreads() > 1) {
       bool routes = false;

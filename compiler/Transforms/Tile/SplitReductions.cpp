@@ -40,11 +40,10 @@ tile::ReduceOp nautilus::topLevelReduce(tile::ProgramOp program) {
 tile::ScheduleAttr nautilus::withReduceSplit(tile::ScheduleAttr schedule,
                                              ArrayRef<int64_t> tile,
                                              int64_t split) {
-  return tile::ScheduleAttr::get(schedule.getContext(), tile,
-                                 schedule.getThreads(), schedule.getMma(),
-                                 schedule.getReduceThreads(), split,
-                                 schedule.getReduceInterleaved(),
-                                 schedule.getVector());
+  return tile::ScheduleAttr::get(
+      schedule.getContext(), tile, schedule.getThreads(), schedule.getMma(),
+      schedule.getReduceThreads(), split, schedule.getReduceInterleaved(),
+      schedule.getVector(), schedule.getPack());
 }
 
 /// The reduction's outermost extent, when bound at compile time.

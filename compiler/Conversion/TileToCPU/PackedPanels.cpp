@@ -1,0 +1,135 @@
+//===- PackedPanels.cpp - A contraction's rhs panel packed on the CPU -----===//
+//
+// With `pack` in its schedule, a contraction program on the CPU (a sum
+// over k of a product with an operand B[k, n] read along the output's
+// innermost index, as a GEMM's rhs) copies the panel of B its tile reads,
+// B[:, n0 : n0 + tile], into a buffer of its own, contiguous and padded
+// with zeros, and walks the grid down the columns of tiles, so that the
+// program instances that follow read the same panel: every step of the
+// contraction then reads consecutive cache lines instead of one line in
+// each row of B (rows a page apart, all in one set of the L1 cache when
+// N is a power of two), and the panel is copied once a column of tiles
+// per thread rather than read from memory by every tile.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversion/TileToCPU/ProgramLowering.h"
+#include "dialects/Tile/Utils/PackedPanel.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace nautilus;
+using namespace nautilus::cpu;
+
+LogicalResult ProgramLowering::findPackedPanel() {
+  if (!program.getSchedule().getPack())
+    return success();
+  packed.load = tile::packablePanelLoad(program);
+  if (!packed.load)
+    return program.emitError()
+           << "its schedule asks to pack, but '" << program.getSymName()
+           << "' has no contraction operand to pack: one load, in its one "
+              "reduction, of a rank-2 buffer at [k, n] (k the reduced index, "
+              "n the output's innermost index); drop `pack`";
+  packed.extent =
+      cast<tile::ReduceOp>(packed.load->getParentOp()).getExtents()[0];
+  return success();
+}
+
+void ProgramLowering::allocatePackedPanel() {
+  if (!packed.load)
+    return;
+  Value buffer = mapping.lookup(packed.load.getBuffer());
+  Type element = cast<MemRefType>(buffer.getType()).getElementType();
+  Value rows = mapping.lookupOrDefault(packed.extent);
+  packed.panel = memref::AllocOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic, tileShape[rank - 1]}, element),
+      ValueRange{rows}, b.getI64IntegerAttr(64));
+  // The column the panel holds (-1: none yet).
+  packed.column =
+      memref::AllocaOp::create(b, loc, MemRefType::get({}, b.getIndexType()));
+  memref::StoreOp::create(b, loc, cIndex(-1), packed.column, ValueRange{});
+}
+
+void ProgramLowering::freePackedPanel() {
+  if (packed.load)
+    memref::DeallocOp::create(b, loc, packed.panel);
+}
+
+void ProgramLowering::packPanelIfNew() {
+  if (!packed.load)
+    return;
+  unsigned last = rank - 1;
+  Value column = base[last];
+  Value held = memref::LoadOp::create(b, loc, packed.column, ValueRange{});
+  auto ifNew = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, held, column),
+      /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifNew.getThenRegion().front());
+  memref::StoreOp::create(b, loc, column, packed.column, ValueRange{});
+  Value buffer = mapping.lookup(packed.load.getBuffer());
+  auto type = cast<MemRefType>(buffer.getType());
+  Value rows = mapping.lookupOrDefault(packed.extent);
+  Value bufferRows = memref::DimOp::create(b, loc, buffer, 0);
+  Value columns = memref::DimOp::create(b, loc, buffer, 1);
+  // A row of the panel for each point of the reduction, in vectors of (at
+  // most) 16 elements masked to the buffer: zeros outside, as the load
+  // it replaces reads.
+  int64_t width = tileShape[last];
+  int64_t chunk = std::min<int64_t>(width, 16);
+  auto chunkType = VectorType::get({chunk}, type.getElementType());
+  auto maskType = VectorType::get({chunk}, b.getI1Type());
+  auto laneType = VectorType::get({chunk}, b.getIndexType());
+  Value zero = arith::ConstantOp::create(
+      b, loc, chunkType,
+      DenseElementsAttr::get(chunkType, b.getZeroAttr(type.getElementType())));
+  Value lanes = vector::StepOp::create(b, loc, laneType);
+  SmallVector<Value> masks;
+  for (int64_t c = 0; c < width; c += chunk) {
+    Value first = arith::AddIOp::create(b, loc, column, cIndex(c));
+    Value at = arith::AddIOp::create(
+        b, loc, lanes, vector::BroadcastOp::create(b, loc, laneType, first));
+    masks.push_back(arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::slt, at,
+        vector::BroadcastOp::create(b, loc, laneType, columns)));
+  }
+  auto loop = scf::ForOp::create(b, loc, cIndex(0), rows, cIndex(1));
+  b.setInsertionPointToStart(loop.getBody());
+  Value row = loop.getInductionVar();
+  Value rowInside = vector::BroadcastOp::create(
+      b, loc, maskType,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row,
+                            bufferRows));
+  for (auto [i, mask] : llvm::enumerate(masks)) {
+    int64_t c = static_cast<int64_t>(i) * chunk;
+    Value first = arith::AddIOp::create(b, loc, column, cIndex(c));
+    Value inside = arith::AndIOp::create(b, loc, mask, rowInside);
+    Value values = vector::MaskedLoadOp::create(
+        b, loc, chunkType, buffer,
+        ValueRange{arith::MinSIOp::create(
+                       b, loc, row,
+                       arith::SubIOp::create(b, loc, bufferRows, cIndex(1))),
+                   first},
+        inside, zero);
+    vector::StoreOp::create(b, loc, values, packed.panel,
+                            ValueRange{row, cIndex(c)});
+  }
+}
+
+Value ProgramLowering::loadPackedPanel(const TileLoad &load) {
+  unsigned last = rank - 1;
+  Value row = reducedIVs.back();
+  auto rowType =
+      VectorType::get({tileShape[last]}, load.fullType.getElementType());
+  Value values = vector::LoadOp::create(b, loc, rowType, packed.panel,
+                                        ValueRange{row, cIndex(0)});
+  SmallVector<int64_t> shape(rank, 1);
+  shape[last] = tileShape[last];
+  Value tile = vector::ShapeCastOp::create(
+      b, loc, VectorType::get(shape, load.fullType.getElementType()), values);
+  return broadcastToTile(tile, load.fullType);
+}
