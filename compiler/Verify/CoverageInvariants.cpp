@@ -4,8 +4,9 @@
 // range over 1 .. 2^k tiles a dimension, k = min(11, 22 / rank), so that
 // the grid's program count stays below 2^22; up to 4096 multiprocessors):
 //   coverage.grid        program ids 0 .. grid size - 1 map into the
-//                        grid's tile coordinates (row-major, or rasterised
-//                        in groups of group_m rows of tiles) and back, by
+//                        grid's tile coordinates (row-major, rasterised
+//                        in groups of group_m rows of tiles, or down the
+//                        columns with a CPU schedule's pack) and back, by
 //                        the walk's inverse: one to one between sets of
 //                        equal size, so onto;
 //   coverage.persistent  persistent programs b < min(multiprocessors,
@@ -93,12 +94,23 @@ ProgramDigits digitsOf(z3::context &ctx, const GridModel &grid,
   size_t rank = tiles.size();
   ProgramDigits out{{}, {}, ctx.bool_val(true)};
   bool grouped = grid.groupM > 1 && rank >= 2;
-  size_t rowMajorDims = grouped ? rank - 2 : rank;
+  bool downColumns = grid.downColumns && rank >= 2;
+  size_t rowMajorDims = grouped || downColumns ? rank - 2 : rank;
   for (size_t d = 0; d < rowMajorDims; ++d) {
     z3::expr c = var(ctx, prefix + "tile" + std::to_string(d));
     out.valid = out.valid && z3::ult(c, tiles[d]);
     out.digits.push_back(c);
     out.coords.push_back(c);
+  }
+  if (downColumns) {
+    // The column, then the row within it (fastest).
+    z3::expr c = var(ctx, prefix + "column"), r = var(ctx, prefix + "row");
+    out.valid = out.valid && z3::ult(c, tiles[rank - 1]) &&
+                z3::ult(r, tiles[rank - 2]);
+    out.digits.insert(out.digits.end(), {c, r});
+    out.coords.push_back(r);
+    out.coords.push_back(c);
+    return out;
   }
   if (!grouped)
     return out;
@@ -128,6 +140,8 @@ std::string gridName(const ProgramModel &model) {
   std::string out = "@" + model.name + ": the grid [" + dims + "]";
   if (g.groupM > 1)
     out += " in groups of " + std::to_string(g.groupM) + " rows of tiles";
+  if (g.downColumns)
+    out += " down its columns";
   return out;
 }
 

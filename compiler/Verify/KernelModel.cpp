@@ -175,6 +175,7 @@ GridModel gridOf(tile::ProgramOp program, DictionaryAttr bindings) {
         bound = value.getInt();
     grid.extents.push_back(bound);
   }
+  grid.downColumns = schedule.walksDownColumns() && grid.tile.size() >= 2;
   if (tile::MmaAttr mma = schedule.getMma()) {
     if (grid.tile.size() >= 2)
       grid.groupM = mma.getGroupM();

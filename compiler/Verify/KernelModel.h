@@ -81,6 +81,9 @@ struct GridModel {
   std::vector<std::string> extentNames;
   std::vector<std::optional<int64_t>> extents; // bound, or symbolic
   int64_t groupM = 1;
+  /// Program ids walk the last two dimensions down the columns (rows of
+  /// tiles fastest; a CPU schedule with `pack`).
+  bool downColumns = false;
   /// One program a multiprocessor (as many as the device has, at most
   /// one a tile), each looping over tiles.
   bool persistent = false;

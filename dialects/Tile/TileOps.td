@@ -313,6 +313,10 @@ def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
     int64_t getReductionRun() const {
       return getReduceThreads() == 1 ? 1 : getVector();
     }
+    /// Whether program ids walk the last two output dimensions down the
+    /// columns of tiles (rows fastest) rather than row-major: with `pack`,
+    /// so that the instances that follow share a packed panel.
+    bool walksDownColumns() const { return getPack(); }
     /// The tiles' distribution over the tile threads as a linear layout:
     /// the accumulator layout with `mma`, the row-major blocked one (in
     /// runs of `vector` elements) otherwise. None where that is not linear (extents or threads not

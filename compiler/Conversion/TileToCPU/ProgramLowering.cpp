@@ -272,7 +272,7 @@ LogicalResult ProgramLowering::run() {
   SmallVector<unsigned> order;
   for (unsigned d = rank; d-- > 0;)
     order.push_back(d);
-  if (packed.load)
+  if (program.getSchedule().walksDownColumns() && rank >= 2)
     std::swap(order[0], order[1]);
   for (unsigned d : order) {
     Value coord = arith::RemSIOp::create(b, loc, rest, grid[d]);
