@@ -28,15 +28,17 @@ constexpr int64_t kReservedRegisters = 4;
 /// track of them: each row of the broadcast operand is its own stream
 /// (measured: 24 x 16 ran 2.7x slower than 8 x 32).
 constexpr double kPrefetchStreams = 12;
-/// Where an unpacked rhs comes from when it does not fit in L2 (1 MiB,
-/// Skylake-SP's and Zen 4's per core): the last-level cache a thread may
-/// count on, then memory. Its rows are N elements apart (for a
+/// Where an unpacked rhs comes from when it does not fit in the half of
+/// L2 (1 MiB, Skylake-SP's and Zen 4's per core) that A's rows and C's
+/// tiles leave it (packing ran 1.3x faster at 512^3, B 1 MiB, and at
+/// 1000 x 700 x 300, B 0.84 MiB): the last-level cache a thread may count
+/// on, then memory. Its rows are N elements apart (for a
 /// power-of-two N a page or more, and all in one set of the L1 cache), so
 /// a step's lines arrive at much less than the caches' bandwidth: the
 /// rates are fitted to f32 GEMM on a 2-thread Zen 4 (1024^3 with B in the
 /// last-level cache ran 1.55x slower unpacked than packed, 2048^3 with B
 /// from memory 6.5x).
-constexpr double kL2Bytes = 1 << 20;
+constexpr double kL2Bytes = 512 << 10;
 constexpr double kLastLevelBytes = 8 << 20;
 constexpr double kLastLevelBytesPerCycle = 5;
 constexpr double kMemoryBytesPerCycle = 1.2;

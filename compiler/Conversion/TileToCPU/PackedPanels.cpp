@@ -18,6 +18,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace nautilus;
 using namespace nautilus::cpu;
@@ -77,10 +79,10 @@ void ProgramLowering::packPanelIfNew() {
   Value bufferRows = memref::DimOp::create(b, loc, buffer, 0);
   Value columns = memref::DimOp::create(b, loc, buffer, 1);
   // A row of the panel for each point of the reduction, in vectors of (at
-  // most) 16 elements masked to the buffer: zeros outside, as the load
-  // it replaces reads.
+  // most) 16 elements that divide its width, masked to the buffer: zeros
+  // outside, as the load it replaces reads.
   int64_t width = tileShape[last];
-  int64_t chunk = std::min<int64_t>(width, 16);
+  int64_t chunk = std::gcd<int64_t>(width, 16);
   auto chunkType = VectorType::get({chunk}, type.getElementType());
   auto maskType = VectorType::get({chunk}, b.getI1Type());
   auto laneType = VectorType::get({chunk}, b.getIndexType());
