@@ -357,6 +357,41 @@ static bool dependsOnAny(Value value, ArrayRef<BlockArgument> args) {
 /// Each export's `along`: increasing positions in `dims`, its type's shape
 /// the result's at those positions, and its value in the epilogue free of
 /// the indices it leaves out.
+/// Whether `value` (computed in a block whose first index arguments are a
+/// domain) varies along any of the domain's dimensions `dims`: through
+/// those arguments, or through a load or apply whose map reads them.
+static bool variesAlong(Value value, ArrayRef<unsigned> dims, Block &block) {
+  SmallVector<BlockArgument> args;
+  for (unsigned d : dims)
+    args.push_back(block.getArgument(d));
+  SmallVector<Value> work{value};
+  llvm::SmallPtrSet<Value, 16> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      if (llvm::is_contained(args, arg))
+        return true;
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      continue;
+    AffineMap map;
+    if (auto load = dyn_cast<LoadOp>(def))
+      map = load.getMap();
+    else if (auto apply = dyn_cast<ApplyOp>(def))
+      map = apply.getMap();
+    if (map && llvm::any_of(dims, [&](unsigned d) {
+          return llvm::any_of(map.getResults(), [&](AffineExpr e) {
+            return e.isFunctionOfDim(d);
+          });
+        }))
+      return true;
+    llvm::append_range(work, def->getOperands());
+  }
+  return false;
+}
+
 LogicalResult OnlineReduceOp::verifyExportDims(Block &epilogue) {
   ArrayAttr along = getExportDimsAttr();
   if (!along || along.size() != getExported().size())
@@ -387,11 +422,30 @@ LogicalResult OnlineReduceOp::verifyExportDims(Block &epilogue) {
         ArrayRef<int64_t>(expected))
       return emitOpError("export ")
              << e << "'s shape is not the result's along its dimensions";
-    SmallVector<BlockArgument> left;
+    SmallVector<unsigned> left;
+    Block &body = getBody().front();
     for (unsigned d = 0; d < getRank(); ++d)
       if (!llvm::is_contained(getExportDimPositions(e), d))
-        left.push_back(epilogue.getArgument(d));
-    if (dependsOnAny(stored.getValues()[1 + e], left))
+        left.push_back(d);
+    // Nor through an accumulator it reads: their terms (and the terms of
+    // the leaders those read) must not vary along them either.
+    auto terms = cast<YieldOp>(body.getTerminator()).getValues();
+    SmallVector<unsigned> read;
+    for (unsigned i = 0; i < terms.size(); ++i)
+      if (dependsOnAny(stored.getValues()[1 + e],
+                       {epilogue.getArgument(getRank() + i)}))
+        read.push_back(i);
+    SmallVector<unsigned> leaders = getLeaders();
+    for (size_t r = 0; r < read.size(); ++r)
+      for (auto [j, leader] : llvm::enumerate(leaders))
+        if (!llvm::is_contained(read, leader) &&
+            dependsOnAny(terms[read[r]], {body.getArgument(getRank() + 1 + j)}))
+          read.push_back(leader);
+    bool varies = variesAlong(stored.getValues()[1 + e], left, epilogue) ||
+                  llvm::any_of(read, [&](unsigned i) {
+                    return variesAlong(terms[i], left, body);
+                  });
+    if (varies)
       return emitOpError("export ")
              << e << "'s value depends on an index its domain leaves out";
   }
@@ -484,6 +538,8 @@ LogicalResult OnlineReduceOp::verify() {
                    }))
     return emitOpError("the epilogue yields one ")
            << type.getElementType() << ", then one element per export";
+  if (!exports && getExportDimsAttr())
+    return emitOpError("gives dimensions (`along`) but exports nothing");
   if (exports && failed(verifyExportDims(epilogue)))
     return failure();
   return success();

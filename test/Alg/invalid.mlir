@@ -214,3 +214,31 @@ alg.kernel @lse sizes ["N", "D", "M"] {
   }
   alg.return %o#0 : tensor<?x?xf32>
 }
+
+// -----
+
+// An accumulator whose term varies along D (through V[m, d]) exported over [N].
+alg.kernel @lse sizes ["N", "D", "M"] {
+  %v = alg.input "V" dims ["M", "D"] : tensor<?x?xf32>
+  %s = alg.input "S" dims ["N", "M"] : tensor<?x?xf32>
+  // expected-error @+1 {{export 0's value depends on an index its domain leaves out}}
+  %o:2 = alg.online_reduce "O" dims ["N", "D"] over ["M"] accumulators ["max", "sum", "sum"] exports ["Bad"] along [[0]] : tensor<?xf32> : tensor<?x?xf32> body {
+  ^bb0(%n: index, %d: index, %m: index, %mx: f32):
+    %x = alg.load %s[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : tensor<?x?xf32> -> f32
+    %y = alg.load %v[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] : tensor<?x?xf32> -> f32
+    %g = arith.subf %x, %mx : f32
+    %p = math.exp %g : f32
+    %pv = arith.mulf %p, %y : f32
+    alg.yield %x, %p, %pv : f32, f32, f32
+  } epilogue {
+  ^bb0(%n: index, %d: index, %mx: f32, %l: f32, %acc: f32):
+    %out = arith.divf %acc, %l : f32
+    alg.yield %out, %acc : f32, f32
+  } repairs {
+  ^bb0(%old: f32, %new: f32):
+    %g = arith.subf %old, %new : f32
+    %f = math.exp %g : f32
+    alg.yield %f, %f : f32, f32
+  }
+  alg.return %o#0, %o#1 : tensor<?x?xf32>, tensor<?xf32>
+}

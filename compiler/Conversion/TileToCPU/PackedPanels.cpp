@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <numeric>
 
@@ -44,7 +45,13 @@ void ProgramLowering::allocatePackedPanel() {
     return;
   Value buffer = mapping.lookup(packed.load.getBuffer());
   Type element = cast<MemRefType>(buffer.getType()).getElementType();
-  Value rows = mapping.lookupOrDefault(packed.extent);
+  // The reduction's extent, at the function's start: a size argument, or
+  // a literal (a constant of the program's body, not yet lowered).
+  if (std::optional<int64_t> literal = getConstantIntValue(packed.extent))
+    packed.rows = cIndex(*literal);
+  else
+    packed.rows = mapping.lookup(packed.extent);
+  Value rows = packed.rows;
   packed.panel = memref::AllocOp::create(
       b, loc,
       MemRefType::get({ShapedType::kDynamic, tileShape[rank - 1]}, element),
@@ -75,7 +82,7 @@ void ProgramLowering::packPanelIfNew() {
   memref::StoreOp::create(b, loc, column, packed.column, ValueRange{});
   Value buffer = mapping.lookup(packed.load.getBuffer());
   auto type = cast<MemRefType>(buffer.getType());
-  Value rows = mapping.lookupOrDefault(packed.extent);
+  Value rows = packed.rows;
   Value bufferRows = memref::DimOp::create(b, loc, buffer, 0);
   Value columns = memref::DimOp::create(b, loc, buffer, 1);
   // A row of the panel for each point of the reduction, in vectors of (at

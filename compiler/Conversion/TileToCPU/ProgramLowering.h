@@ -195,11 +195,12 @@ private:
                            llvm::ArrayRef<mlir::Value> indices, bool skipLast);
 
   /// The packed rhs panel: the load it replaces (null: none), the
-  /// reduction's extent, the panel's buffer [extent, tile] and the column
-  /// (a rank-0 buffer) whose panel it holds.
+  /// reduction's extent (in the program, and its value in the function:
+  /// the panel's rows), the panel's buffer [rows, tile] and the column (a
+  /// rank-0 buffer) whose panel it holds.
   struct PackedPanel {
     tile::LoadOp load;
-    mlir::Value extent, panel, column;
+    mlir::Value extent, rows, panel, column;
   } packed;
 
   tile::ProgramOp program;

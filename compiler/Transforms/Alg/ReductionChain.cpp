@@ -105,7 +105,6 @@ bool readsDim(AffineMap map, unsigned dim) {
                       [&](AffineExpr e) { return e.isFunctionOfDim(dim); });
 }
 
-/// `map` (over `from` dims) over `to` dims, the extra ones unused.
 /// Merges loads of one element in `block` into the first, so that a
 /// running value read twice is one value.
 void mergeSameLoads(Block &block) {
@@ -349,9 +348,9 @@ FailureOr<ReductionChain> ChainBuilder::analyse(std::string &why) {
   chain.followers.push_back(*self);
   addEpilogueFollowers();
   computeElementwiseReaders();
+  exportFollowersReadElsewhere();
   if (failed(placeLeadersReadElsewhere(why)))
     return failure();
-  exportFollowersReadElsewhere();
   return chain;
 }
 
@@ -362,13 +361,22 @@ bool ChainBuilder::readElsewhere(alg::DefineOp def, alg::DefineOp &outsider,
   Block *kernelBody = consumer->getBlock();
   for (Operation *user : def->getUsers()) {
     alg::DefineOp reader = user->getParentOfType<alg::DefineOp>();
-    if (reader && chain.computes(reader))
+    // A follower the stream neither replaces nor stores stays where it is,
+    // before the stream: it reads the leader ahead of it.
+    bool staysBefore = false;
+    for (const ChainFollower &f : chain.followers)
+      if (reader && f.def == reader && f.def != consumer && !f.exported) {
+        alg::DefineOp ignored;
+        bool after;
+        staysBefore = readElsewhere(f.def, ignored, after);
+      }
+    if (reader && chain.computes(reader) && !staysBefore)
       continue;
     if (!elsewhere)
       outsider = reader;
     elsewhere = true;
     Operation *top = kernelBody->findAncestorOpInBlock(*user);
-    allAfter &= top && consumer->isBeforeInBlock(top);
+    allAfter &= !staysBefore && top && consumer->isBeforeInBlock(top);
   }
   return elsewhere;
 }

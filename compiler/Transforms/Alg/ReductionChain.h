@@ -27,7 +27,8 @@ struct ChainLeader {
   llvm::SmallVector<alg::LoadOp> reads; // in the bodies that will be streamed
   bool mean = false;     // a mean (then the chain's only leader), not a max/min
   bool exported = false; // others read it: the stream stores it too
-  llvm::SmallVector<unsigned> along; // its indices' positions in the stream's
+  /// Its indices' positions in the stream's domain, where exported.
+  llvm::SmallVector<unsigned> along;
 };
 
 /// A follower: a sum over k whose term reads the leaders.
@@ -38,14 +39,16 @@ struct ChainFollower {
   MeanRepair meanRepair;             // of a chain whose leader is a mean
   mutable alg::LoadOp read; // where the consumer's epilogue reads it (null: C)
   bool exported = false;    // others read it: the stream stores it too
-  llvm::SmallVector<unsigned> along; // its indices' positions in the stream's
+  /// Its indices' positions in the stream's domain, where exported.
+  llvm::SmallVector<unsigned> along;
 };
 
 /// An element-wise definition the stream computes in its epilogue and
 /// stores beside its result (a log-sum-exp, Mx + log(L), beside O).
 struct ChainComputed {
   mutable alg::DefineOp def;
-  llvm::SmallVector<unsigned> along; // its indices' positions in the stream's
+  /// Its indices' positions in the stream's domain.
+  llvm::SmallVector<unsigned> along;
 };
 
 /// One chain: the stream that replaces `consumer`.

@@ -92,6 +92,10 @@ struct TileApplySchedulesPass
     if (schedule.getPack()) {
       if (!target.isCPU())
         return error() << "pack is for CPU programs, not " << target.name;
+      if (schedule.getReduceSplit() > 1)
+        return error() << "pack and reduce_split do not combine (a split's "
+                          "partial programs read their chunk of B, not its "
+                          "panel)";
       if (!tile::packablePanelLoad(program))
         return error() << "pack: the program has no contraction operand to "
                           "pack (one load, in its one reduction, of a rank-2 "

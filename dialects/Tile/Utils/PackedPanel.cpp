@@ -1,6 +1,8 @@
 //===- PackedPanel.cpp - A contraction's rhs the CPU can pack -------------===//
 #include "dialects/Tile/Utils/PackedPanel.h"
 
+#include "mlir/IR/Matchers.h"
+
 using namespace mlir;
 using namespace nautilus;
 
@@ -15,6 +17,11 @@ tile::LoadOp tile::packablePanelLoad(ProgramOp program) {
     reduce = r;
   }
   if (!reduce || reduce.getExtents().size() != 1)
+    return LoadOp();
+  // The panel is allocated before any instance runs: its extent must be a
+  // size or a literal.
+  Value extent = reduce.getExtents()[0];
+  if (!isa<BlockArgument>(extent) && !matchPattern(extent, m_Constant()))
     return LoadOp();
   LoadOp found;
   for (auto load : reduce.getBody().front().getOps<LoadOp>()) {

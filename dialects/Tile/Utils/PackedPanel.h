@@ -15,8 +15,9 @@ namespace nautilus::tile {
 
 /// The load `pack` packs in `program`: in its one top-level tile.reduce
 /// (over one index), the one load of a rank-2 buffer at [k, n], k the
-/// reduced index and n the output's innermost index (a GEMM's B). Null
-/// where there is none, or more than one.
+/// reduced index and n the output's innermost index (a GEMM's B), the
+/// reduction's extent a size or a literal. Null where there is none, or
+/// more than one.
 LoadOp packablePanelLoad(ProgramOp program);
 
 } // namespace nautilus::tile
