@@ -337,26 +337,30 @@ SmallVector<unsigned> OnlineReduceOp::getExportDimPositions(unsigned e) {
   return positions;
 }
 
-/// Whether `value` is computed (in `block`) from any of `args`.
-static bool dependsOnAny(Value value, ArrayRef<BlockArgument> args) {
+/// Whether `hits` holds for `value` or for any value it is computed from.
+static bool anyInSlice(Value value, function_ref<bool(Value)> hits) {
   SmallVector<Value> work{value};
   llvm::SmallPtrSet<Value, 16> seen;
   while (!work.empty()) {
     Value v = work.pop_back_val();
     if (!seen.insert(v).second)
       continue;
-    if (auto arg = dyn_cast<BlockArgument>(v))
-      if (llvm::is_contained(args, arg))
-        return true;
+    if (hits(v))
+      return true;
     if (Operation *def = v.getDefiningOp())
       llvm::append_range(work, def->getOperands());
   }
   return false;
 }
 
-/// Each export's `along`: increasing positions in `dims`, its type's shape
-/// the result's at those positions, and its value in the epilogue free of
-/// the indices it leaves out.
+/// Whether `value` is computed (in `block`) from any of `args`.
+static bool dependsOnAny(Value value, ArrayRef<BlockArgument> args) {
+  return anyInSlice(value, [&](Value v) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    return arg && llvm::is_contained(args, arg);
+  });
+}
+
 /// Whether `value` (computed in a block whose first index arguments are a
 /// domain) varies along any of the domain's dimensions `dims`: through
 /// those arguments, or through a load or apply whose map reads them.
@@ -364,34 +368,26 @@ static bool variesAlong(Value value, ArrayRef<unsigned> dims, Block &block) {
   SmallVector<BlockArgument> args;
   for (unsigned d : dims)
     args.push_back(block.getArgument(d));
-  SmallVector<Value> work{value};
-  llvm::SmallPtrSet<Value, 16> seen;
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    if (!seen.insert(v).second)
-      continue;
+  auto readsDims = [&](AffineMap map) {
+    return llvm::any_of(map.getResults(), [&](AffineExpr e) {
+      return llvm::any_of(dims,
+                          [&](unsigned d) { return e.isFunctionOfDim(d); });
+    });
+  };
+  return anyInSlice(value, [&](Value v) {
     if (auto arg = dyn_cast<BlockArgument>(v))
-      if (llvm::is_contained(args, arg))
-        return true;
-    Operation *def = v.getDefiningOp();
-    if (!def)
-      continue;
-    AffineMap map;
-    if (auto load = dyn_cast<LoadOp>(def))
-      map = load.getMap();
-    else if (auto apply = dyn_cast<ApplyOp>(def))
-      map = apply.getMap();
-    if (map && llvm::any_of(dims, [&](unsigned d) {
-          return llvm::any_of(map.getResults(), [&](AffineExpr e) {
-            return e.isFunctionOfDim(d);
-          });
-        }))
-      return true;
-    llvm::append_range(work, def->getOperands());
-  }
-  return false;
+      return llvm::is_contained(args, arg);
+    if (auto load = v.getDefiningOp<LoadOp>())
+      return readsDims(load.getMap());
+    if (auto apply = v.getDefiningOp<ApplyOp>())
+      return readsDims(apply.getMap());
+    return false;
+  });
 }
 
+/// Each export's `along`: increasing positions in `dims`, its type's shape
+/// the result's at those positions, and its value in the epilogue free of
+/// the indices it leaves out.
 LogicalResult OnlineReduceOp::verifyExportDims(Block &epilogue) {
   ArrayAttr along = getExportDimsAttr();
   if (!along || along.size() != getExported().size())
