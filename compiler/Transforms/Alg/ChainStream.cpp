@@ -18,6 +18,17 @@ using namespace nautilus;
 
 namespace {
 
+/// `value` (a float) as `type`: truncated, extended or as it is.
+Value convertFloat(OpBuilder &builder, Location loc, Value value,
+                   FloatType type) {
+  auto have = cast<FloatType>(value.getType());
+  if (type.getWidth() < have.getWidth())
+    return arith::TruncFOp::create(builder, loc, type, value);
+  if (type != have)
+    return arith::ExtFOp::create(builder, loc, type, value);
+  return value;
+}
+
 class StreamBuilder {
 public:
   StreamBuilder(const ReductionChain &chain)
@@ -144,15 +155,9 @@ void StreamBuilder::buildEpilogue(alg::OnlineReduceOp stream) {
     for (auto [j, l] : llvm::enumerate(chain.leaders)) {
       if (!l.exported)
         continue;
-      Value value = accumulator(j);
       auto element = cast<FloatType>(
           cast<RankedTensorType>(l.def.getType()).getElementType());
-      if (value.getType() != element)
-        value =
-            element.getWidth() < cast<FloatType>(value.getType()).getWidth()
-                ? Value(arith::TruncFOp::create(builder, loc, element, value))
-                : Value(arith::ExtFOp::create(builder, loc, element, value));
-      values.push_back(value);
+      values.push_back(convertFloat(builder, loc, accumulator(j), element));
     }
     for (auto [i, f] : llvm::enumerate(chain.followers))
       if (f.exported)
@@ -212,13 +217,9 @@ Value StreamBuilder::computeInEpilogue(const ChainComputed &c,
     for (auto [i, f] : llvm::enumerate(chain.followers))
       if (f.def == read)
         value = followerValues[i];
-    auto want = cast<FloatType>(load.getType());
-    auto have = cast<FloatType>(value.getType());
-    if (want.getWidth() < have.getWidth())
-      value = arith::TruncFOp::create(builder, loc, want, value);
-    else if (want != have)
-      value = arith::ExtFOp::create(builder, loc, want, value);
-    mapping.map(load.getResult(), value);
+    mapping.map(
+        load.getResult(),
+        convertFloat(builder, loc, value, cast<FloatType>(load.getType())));
   }
   MLIRContext *ctx = consumer.getContext();
   SmallVector<AffineExpr> at;
