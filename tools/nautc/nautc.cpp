@@ -57,7 +57,8 @@ options:
   --schedule S           default (the heuristics), auto (contractions with
                          bound M and N take the cost model's best of
                          their space: tensor-core schedules on GPUs,
-                         register blocks on the CPU), or a schedule file
+                         register blocks, their rhs packed or not, on
+                         the CPU), or a schedule file
                          (JSON):
                          {"programs": {"NAME": "#tile.schedule<...>"}}
                          replaces the schedules of the programs it names

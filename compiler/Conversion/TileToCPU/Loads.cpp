@@ -329,12 +329,10 @@ Value ProgramLowering::loadGather(const TileLoad &load, ArrayRef<Value> stride,
 }
 
 Value ProgramLowering::lowerLoad(tile::LoadOp op) {
+  if (op == packed.load)
+    return loadPackedPanel(
+        VectorType::get(valueShape, op.getType().getElementType()));
   TileLoad load;
-  if (op == packed.load) {
-    load.op = op;
-    load.fullType = VectorType::get(valueShape, op.getType().getElementType());
-    return loadPackedPanel(load);
-  }
   load.op = op;
   load.buffer = mapping.lookup(op.getBuffer());
   load.memType = cast<MemRefType>(load.buffer.getType());

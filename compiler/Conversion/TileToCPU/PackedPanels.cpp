@@ -129,16 +129,15 @@ void ProgramLowering::packPanelIfNew() {
   }
 }
 
-Value ProgramLowering::loadPackedPanel(const TileLoad &load) {
+Value ProgramLowering::loadPackedPanel(VectorType fullType) {
   unsigned last = rank - 1;
   Value row = reducedIVs.back();
-  auto rowType =
-      VectorType::get({tileShape[last]}, load.fullType.getElementType());
+  auto rowType = VectorType::get({tileShape[last]}, fullType.getElementType());
   Value values = vector::LoadOp::create(b, loc, rowType, packed.panel,
                                         ValueRange{row, cIndex(0)});
   SmallVector<int64_t> shape(rank, 1);
   shape[last] = tileShape[last];
   Value tile = vector::ShapeCastOp::create(
-      b, loc, VectorType::get(shape, load.fullType.getElementType()), values);
-  return broadcastToTile(tile, load.fullType);
+      b, loc, VectorType::get(shape, fullType.getElementType()), values);
+  return broadcastToTile(tile, fullType);
 }

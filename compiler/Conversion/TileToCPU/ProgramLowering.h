@@ -114,7 +114,7 @@ private:
   /// unless the buffer holds it.
   void packPanelIfNew();
   /// The packed load's tile, from the panel at the current reduced index.
-  mlir::Value loadPackedPanel(const TileLoad &load);
+  mlir::Value loadPackedPanel(mlir::VectorType fullType);
 
   /// A store into a buffer over part of the output's dimensions (`along`).
   void lowerProjectedStore(tile::StoreOp store);
