@@ -21,8 +21,13 @@
 //     (a step's row of it) from the last-level cache or from memory;
 //   - a packed rhs is one prefetch stream, read from L2, and is copied
 //     once a column of tiles on each thread;
-//   - other programs cost a vector operation an element vector and a step
-//     of their reduction;
+//   - other programs issue their work (vector operations) an element
+//     vector, a reduction at least an FMA latency a step; a reduction
+//     whose lanes read elements far apart (a row reduction over
+//     contiguous rows) inserts them one at a time, and a lane's line
+//     beyond what the prefetchers follow or what the L1 set its rows
+//     share can hold is refetched from L2 each step; their values come
+//     from L2, or from memory where the data does not fit in it;
 //   - every instance pays a fixed overhead and stores its tile;
 //   - instances are spread over the host's threads in waves, and tiles
 //     past the extents are computed and thrown away.
@@ -53,6 +58,19 @@ struct CpuProgram {
   /// A contraction whose rhs B[k, n] a schedule's `pack` can copy into
   /// contiguous panels (tile::packablePanelLoad).
   bool packable = false;
+  /// Vector operations a point of a program that is not a contraction
+  /// costs beyond its loads: its reduction's body and repairs a step, or
+  /// its element-wise values (an exp, log or tanh counts as several).
+  int64_t work = 0;
+  /// A reduction whose lanes (along the output's innermost dimension)
+  /// read elements this many bytes apart, each a cache line of its own
+  /// (a row reduction over contiguous rows: softmax's, a norm's); 0 when
+  /// its reads are contiguous along the lanes.
+  int64_t gatherStrideBytes = 0;
+  /// The buffers an element-wise program reads or writes along both its
+  /// rows and its innermost dimension: each row of each is a stream.
+  int64_t rowStreams = 1;
+  bool stream = false; // the reduction is a tile.online_reduce
 };
 
 struct CpuCost {

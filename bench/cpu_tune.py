@@ -4,11 +4,13 @@ against the best of a measured grid, on 20 workloads.
 
 usage: python3 bench/cpu_tune.py [PATH/TO/nautc] [--only NAME,...]
                                  [--tune-budget SECONDS] [--grid-budget SECONDS]
+                                 [--rounds N]
 
 For each workload (GEMMs from square to skinny, batched, transposed, with an
 epilogue; softmax; norms; attention; an MLP and a mixture of experts), four
 schedules are timed by `nautc run --time` (the median of repeated runs),
-one after the other in one round so that they see the same machine:
+one after the other in each of `--rounds` rounds (3), so that they see the
+same machine, each reported as its median over the rounds:
 
   heuristics  the hand-written default schedules;
   model       `--schedule auto`: the CPU model's first choice, no measurement;
@@ -127,6 +129,8 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--tune-budget", type=float, default=20)
     ap.add_argument("--grid-budget", type=float, default=300)
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="interleaved rounds timing the four schedules")
     args = ap.parse_args()
     only = [s for s in args.only.split(",") if s]
     workloads = [w for w in WORKLOADS
@@ -145,12 +149,19 @@ def main():
         grid_s, grid_n = tune(args.nautc, w, ["--per-program", "1000",
                                               "--budget", str(args.grid_budget)],
                               grid)
-        times = {
-            "heuristics": run_time(args.nautc, w, []),
-            "model": run_time(args.nautc, w, ["--schedule", "auto"]),
-            "tune": run_time(args.nautc, w, ["--schedule", tuned]),
-            "grid": run_time(args.nautc, w, ["--schedule", grid]),
+        schedules = {
+            "heuristics": [],
+            "model": ["--schedule", "auto"],
+            "tune": ["--schedule", tuned],
+            "grid": ["--schedule", grid],
         }
+        # Interleaved rounds, each schedule's median over them: the
+        # machine's drift falls on all four alike.
+        rounds = {name: [] for name in schedules}
+        for _ in range(args.rounds):
+            for name, extra in schedules.items():
+                rounds[name].append(run_time(args.nautc, w, extra))
+        times = {name: sorted(t)[len(t) // 2] for name, t in rounds.items()}
         # The fastest of the four, the grid's best as a rule.
         best = min(times.values())
         model_share = best / times["model"]

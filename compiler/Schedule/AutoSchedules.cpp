@@ -105,11 +105,8 @@ FailureOr<tile::ScheduleAttr>
 AutoSchedules::replacement(tile::ProgramOp program, const TargetInfo &target) {
   if (!target.isCPU())
     return next->replacement(program, target);
-  // The model is measured to rank contractions' register blocks well
-  // (bench/cpu_tune.py); for other programs it is not, and the heuristics
-  // keep them.
   std::optional<CpuProgram> facts = cpuProgramOf(program);
-  if (!facts || !facts->contraction)
+  if (!facts)
     return next->replacement(program, target);
   std::vector<CpuCandidate> ranked = rankCpuTiles(*facts, target, 4);
   if (ranked.empty())
@@ -149,6 +146,7 @@ void AutoSchedules::explainCpu(llvm::raw_ostream &os) const {
        << CpuCandidate{choice.facts.extents, {}}.describe();
     if (choice.facts.reduced)
       os << (choice.facts.contraction ? ", a contraction over "
+             : choice.facts.stream    ? ", a stream over "
                                       : ", a reduction over ")
          << choice.facts.reduced;
     os << " (model only; `nautc tune` measures)\n";
@@ -162,9 +160,9 @@ void AutoSchedules::explain(llvm::raw_ostream &os) const {
   std::lock_guard<std::mutex> lock(mutex);
   explainCpu(os);
   if (choices.empty() && cpuChoices.empty()) {
-    os << "explain: no contraction to search (the auto-scheduler takes "
+    os << "explain: no program to search (the auto-scheduler takes "
           "tensor-core contractions whose M and N are bound, and CPU "
-          "contraction programs whose extents are)\n";
+          "programs whose extents are)\n";
     next->explain(os);
     return;
   }

@@ -69,13 +69,85 @@ bool isContraction(tile::ReduceOp reduce, unsigned inner,
   return true;
 }
 
+/// Operations a point of `region` costs beyond its loads, stores,
+/// widenings and constants (a transcendental function counted as
+/// kTranscendentalWork).
+int64_t workOf(Region &region) {
+  int64_t work = 0;
+  region.walk([&](Operation *op) {
+    if (isa<tile::TileDialect>(op->getDialect()) ||
+        isa<arith::ExtFOp, arith::ExtSIOp, arith::ExtUIOp, arith::ConstantOp>(
+            op))
+      return;
+    work +=
+        op->getDialect()->getNamespace() == "math" ? kTranscendentalWork : 1;
+  });
+  return work;
+}
+
+/// The bytes between the elements that the lanes of a reduction over
+/// `reduced` points read, where its body reads along the reduced index
+/// and not along the lanes (the output's innermost dimension `inner`): a
+/// row of a [rows, reduced] operand a lane. 0 when every read is
+/// contiguous along the lanes, or the same for all of them.
+int64_t gatherStrideOf(Region &body, unsigned inner, int64_t reduced) {
+  int64_t stride = 0;
+  body.walk([&](tile::LoadOp load) {
+    ArrayRef<AffineExpr> results = load.getMap().getResults();
+    if (results.empty() || involvesDim(results.back(), inner) ||
+        llvm::none_of(results,
+                      [&](AffineExpr e) { return involvesDim(e, inner); }))
+      return;
+    Type element =
+        cast<MemRefType>(load.getBuffer().getType()).getElementType();
+    int64_t bytes =
+        element.isIntOrFloat()
+            ? std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8)
+            : 1;
+    stride = std::max(stride, reduced * bytes);
+  });
+  return stride;
+}
+
+/// The buffers `program` loads or stores along both its output's innermost
+/// dimension `inner` and the one before it.
+int64_t rowStreamsOf(tile::ProgramOp program, unsigned inner) {
+  if (inner == 0)
+    return 1;
+  int64_t streams = 0;
+  auto alongRows = [&](AffineMap map) {
+    auto involves = [&](unsigned d) {
+      return llvm::any_of(map.getResults(),
+                          [&](AffineExpr e) { return involvesDim(e, d); });
+    };
+    return involves(inner) && involves(inner - 1);
+  };
+  program.walk([&](tile::LoadOp load) { streams += alongRows(load.getMap()); });
+  // A store writes the whole output tile.
+  program.walk([&](tile::StoreOp) { ++streams; });
+  return std::max<int64_t>(1, streams);
+}
+
+/// The stream (tile.online_reduce) at the top of `program`, if any.
+tile::OnlineReduceOp topLevelStream(tile::ProgramOp program) {
+  auto streams = program.getBody().front().getOps<tile::OnlineReduceOp>();
+  return streams.empty() ? tile::OnlineReduceOp() : *streams.begin();
+}
+
 } // namespace
 
 std::optional<autosched::CpuProgram>
 nautilus::cpuProgramOf(tile::ProgramOp program) {
-  bool stream = false;
-  program.walk([&](tile::OnlineReduceOp) { stream = true; });
-  if (stream)
+  // A stream of rows (softmax's, a norm's) chooses its tile like any
+  // reduction; one whose tile spans more dimensions (attention's, the
+  // head dimension whole) or is split across programs keeps its own.
+  bool nested = false;
+  program.walk([&](tile::OnlineReduceOp stream) {
+    nested |= stream->getParentOp() != program;
+  });
+  tile::OnlineReduceOp stream = topLevelStream(program);
+  if (nested || (stream && (program.getOutputDims().size() != 1 ||
+                            program.getSchedule().getReduceSplit() != 1)))
     return std::nullopt;
   autosched::CpuProgram facts;
   for (Attribute dim : program.getOutputDims()) {
@@ -103,6 +175,27 @@ nautilus::cpuProgramOf(tile::ProgramOp program) {
     }
     if (auto type = dyn_cast<VectorType>(reduce.getType()))
       facts.elementBits = type.getElementTypeBitWidth();
+    facts.work = std::max(facts.work, workOf(reduce.getBody()));
+    facts.gatherStrideBytes =
+        std::max(facts.gatherStrideBytes,
+                 gatherStrideOf(reduce.getBody(), inner, reduced));
+  }
+  if (stream) {
+    std::optional<int64_t> reduced = program.getKnownExtent(stream.getExtent());
+    if (!reduced)
+      return std::nullopt;
+    facts.stream = true;
+    facts.reduced = *reduced;
+    if (auto type = dyn_cast<VectorType>(stream->getResult(0).getType()))
+      facts.elementBits = type.getElementTypeBitWidth();
+    facts.work = workOf(stream.getBody());
+    for (Region &repair : stream.getRepairs())
+      facts.work += workOf(repair);
+    facts.gatherStrideBytes = gatherStrideOf(stream.getBody(), inner, *reduced);
+  }
+  if (!facts.reduced) {
+    facts.work = workOf(program.getBody());
+    facts.rowStreams = rowStreamsOf(program, inner);
   }
   facts.packable = facts.contraction && tile::packablePanelLoad(program);
   return facts;

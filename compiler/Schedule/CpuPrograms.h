@@ -1,9 +1,10 @@
 //===- CpuPrograms.h - A tile program as the CPU model sees it -*- C++ -*-===//
 //
 // The facts autoscheduler/CpuSpace.h ranks a host program's tiles by:
-// its output extents (bound by the plan), its top-level reduction's extent
-// and whether that reduction is a contraction (a sum of a product of two
-// reads, one of them the same along the output's innermost dimension).
+// its output extents (bound by the plan), its top-level reduction's (or
+// stream's) extent, whether that reduction is a contraction (a sum of a
+// product of two reads, one of them the same along the output's innermost
+// dimension), the work of a point, and whether a reduction's lanes gather.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_SCHEDULE_CPUPROGRAMS_H
@@ -17,8 +18,10 @@
 namespace nautilus {
 
 /// The CPU model's view of `program`, or std::nullopt where an output or
-/// reduced extent is not bound (by the module's plan) or the program is a
-/// stream (tile.online_reduce), whose tile is its own.
+/// reduced extent is not bound (by the module's plan), or the program is a
+/// stream (tile.online_reduce) over more than one output dimension
+/// (attention's: its tile spans the head dimension), split across
+/// programs, or nested in a loop: those keep their own tile.
 std::optional<autosched::CpuProgram> cpuProgramOf(tile::ProgramOp program);
 
 /// `program`'s schedule with the tile `tile` (the CPU's: one thread), its

@@ -270,3 +270,63 @@ TEST(CpuSpace, PacksTheRhsWhereItPays) {
   for (const CpuCandidate &c : rankCpuTiles(plain, target))
     EXPECT_FALSE(c.pack) << c.describe();
 }
+
+/// A reduction of `rows` rows of `columns` f32 elements each, one row a
+/// lane (softmax's max and sum, a norm's sum of squares): each lane reads
+/// its own row, `columns` x 4 bytes after the last.
+static CpuProgram rowReduction(int64_t rows, int64_t columns, int64_t work) {
+  CpuProgram reduction;
+  reduction.extents = {rows};
+  reduction.reduced = columns;
+  reduction.work = work;
+  reduction.gatherStrideBytes = columns * 4;
+  return reduction;
+}
+
+// A row reduction's lanes gather: the space offers fewer lanes than a
+// vector, and the model takes as many as the L1 cache keeps lines for.
+// Rows 4 KiB apart all fall in one set, so 8 lanes (its ways); rows 4000
+// bytes apart spread over the sets, so as many as the prefetchers follow.
+TEST(CpuSpace, RowReductionsGatherWhatTheCacheKeeps) {
+  TargetInfo target = *getTarget("cpu");
+  target.vectorBits = 512;
+  target.multiprocessors = 2;
+  std::vector<CpuCandidate> aligned =
+      rankCpuTiles(rowReduction(4096, 1024, 25), target);
+  ASSERT_FALSE(aligned.empty());
+  EXPECT_EQ(aligned.front().tile, std::vector<int64_t>{8})
+      << aligned.front().describe();
+  EXPECT_TRUE(llvm::any_of(aligned, [](const CpuCandidate &c) {
+    return c.tile == std::vector<int64_t>{1};
+  }));
+  EXPECT_EQ(rankCpuTiles(rowReduction(4096, 1000, 25), target).front().tile,
+            std::vector<int64_t>{16});
+  // A sum without a gather (its lanes read one contiguous run) takes
+  // whole vectors.
+  CpuProgram contiguous = rowReduction(4096, 1024, 1);
+  contiguous.gatherStrideBytes = 0;
+  EXPECT_GE(rankCpuTiles(contiguous, target).front().tile[0], 16);
+}
+
+// An element-wise program's rows are streams: a tile with more rows (of
+// its input and its output) than the L1 keeps for a 4 KiB row reads
+// them twice, and a tile that spills pays for it beside its memory
+// traffic.
+TEST(CpuSpace, ElementWiseTilesKeepTheirRowsInL1) {
+  TargetInfo target = *getTarget("cpu");
+  target.vectorBits = 512;
+  target.multiprocessors = 2;
+  CpuProgram scale;
+  scale.extents = {4096, 1024};
+  scale.work = 12;
+  scale.rowStreams = 2;
+  std::vector<CpuCandidate> ranked = rankCpuTiles(scale, target);
+  ASSERT_FALSE(ranked.empty());
+  EXPECT_LE(ranked.front().tile[0] * scale.rowStreams, 8)
+      << ranked.front().describe();
+  EXPECT_EQ(ranked.front().cost.spilled, 0) << ranked.front().describe();
+  EXPECT_GT(estimateCpu(scale, {14, 16}, target).totalUs,
+            estimateCpu(scale, {1, 128}, target).totalUs);
+  EXPECT_GT(estimateCpu(scale, {4, 128}, target).totalUs,
+            estimateCpu(scale, {1, 128}, target).totalUs);
+}

@@ -28,7 +28,8 @@
 
 using namespace nautilus;
 
-static const char *const kUsage = R"(usage: nautc <command> FILE.tensor [options]
+static const char *const kUsage =
+    R"(usage: nautc <command> FILE.tensor [options]
 
 commands:
   compile   compile a kernel and write an artefact (--emit)
@@ -56,9 +57,10 @@ options:
   -o PATH                compile: where to write the artefact (default: stdout)
   --schedule S           default (the heuristics), auto (contractions with
                          bound M and N take the cost model's best of
-                         their space: tensor-core schedules on GPUs,
-                         register blocks, their rhs packed or not, on
-                         the CPU), or a schedule file
+                         their space: tensor-core schedules on GPUs;
+                         on the CPU every program with bound extents
+                         but attention's streams: register blocks,
+                         their rhs packed or not), or a schedule file
                          (JSON):
                          {"programs": {"NAME": "#tile.schedule<...>"}}
                          replaces the schedules of the programs it names
