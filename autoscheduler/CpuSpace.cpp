@@ -43,10 +43,42 @@ constexpr double kL2Bytes = 512 << 10;
 constexpr double kLastLevelBytes = 8 << 20;
 constexpr double kLastLevelBytesPerCycle = 5;
 constexpr double kMemoryBytesPerCycle = 1.2;
+/// An unpacked step whose rhs row comes from beyond L2 waits for it with
+/// its FMAs, loads and spills: they fill the core's window, so the more
+/// of them a step, the fewer steps overlap their waits, and the wait grows
+/// with them, cycles an instruction (fitted: f32 16 x 4096 x 2048, B 32 MiB
+/// from memory, unpacked tiles from 2 x 128 to 16 x 128 took 8 to 10 cycles an
+/// FMA a step, packed ones 2.2x less time; 1024^3, B in the last-level cache, 8
+/// x 32 unpacked 1.55x the packed time).
+constexpr double kLastLevelWaitPerFma = 1.6;
+constexpr double kMemoryWaitPerFma = 9;
 /// What starting a program instance costs (the index arithmetic of its
 /// loop), cycles: measured small (an element-wise program of 4096 x 1024
 /// ran as fast with 1 x 16 tiles as with 1 x 128, 8x the instances).
 constexpr double kProgramOverhead = 5;
+/// Vector registers beyond the file that `live` values need.
+int64_t spilledOf(int64_t live, const TargetInfo &target) {
+  return std::max<int64_t>(
+      0, live - (cpuVectorRegisters(target) - kReservedRegisters));
+}
+
+/// Copying a row of an rhs panel from memory waits for the row's lines
+/// (rows N elements apart, a page or more for a power-of-two N) besides
+/// streaming its bytes (fitted: f32 16 x 4096 x 2048, B 32 MiB, packed 8 x
+/// 64 ran 1.3x faster than 8 x 32, with half the copies of twice the row).
+constexpr double kCopyRowWait = 80;
+constexpr double kCopyBytesPerCycle = 1.86;
+
+/// Copying one row of `panelRow` bytes of an rhs of `rhsBytes` into its
+/// panel, `vectors` vector stores.
+double copyRowCycles(double panelRow, double rhsBytes, int64_t vectors) {
+  double read = rhsBytes <= kL2Bytes ? panelRow / kL2BytesPerCycle
+                : rhsBytes <= kLastLevelBytes
+                    ? panelRow / kLastLevelBytesPerCycle
+                    : kCopyRowWait + panelRow / kCopyBytesPerCycle;
+  return read + double(vectors);
+}
+
 /// A row reduction whose lanes read rows far apart (a gather): each
 /// element is inserted into its vector on its own, and each lane's row is
 /// a stream. The L1 cache holds kL1Ways lines of a set (8 on Skylake,
@@ -201,7 +233,13 @@ CpuCost nautilus::autosched::estimateCpu(const CpuProgram &program,
                                                      : kMemoryBytesPerCycle;
     double panelRow = double(rank ? tile.back() : 1) * bytes;
     if (pack)
-      packCycles = double(steps) * (panelRow / outerRate + double(vectors));
+      packCycles = double(steps) * copyRowCycles(panelRow, rhsBytes, vectors);
+    else if (rhsBytes > kL2Bytes)
+      memoryCycles = std::max(
+          {memoryCycles, panelRow / outerRate,
+           (fmas + loads + 2 * double(spilledOf(cost.registers, target))) *
+               (rhsBytes <= kLastLevelBytes ? kLastLevelWaitPerFma
+                                            : kMemoryWaitPerFma)});
     else
       memoryCycles = std::max(memoryCycles, panelRow / outerRate);
   } else {
@@ -216,8 +254,7 @@ CpuCost nautilus::autosched::estimateCpu(const CpuProgram &program,
         (1 + elementWiseRefetched(program, rows)) /
         (footprint <= kL2Bytes ? kL2BytesPerCycle : kStreamedBytesPerCycle);
   }
-  cost.spilled = std::max<int64_t>(
-      0, cost.registers - (cpuVectorRegisters(target) - kReservedRegisters));
+  cost.spilled = spilledOf(cost.registers, target);
   // A spilled value is stored and reloaded once a step. An element-wise
   // program's spills are not hidden behind its memory traffic, and recur
   // around each of its operations, which run a whole tile at a time
