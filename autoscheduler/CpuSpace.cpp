@@ -223,6 +223,15 @@ CpuCost nautilus::autosched::estimateCpu(const CpuProgram &program,
         double(rows) +
         (pack ? 1.0 : std::ceil(double(vectors * lanes) * bytes / 64));
     stepCycles += std::max(0.0, lines - kPrefetchStreams);
+    // An operand read across its rows (B[n, k] of A B^T) gathers its row
+    // of the step as a row reduction's lanes do.
+    if (program.gatherStrideBytes && rank) {
+      int64_t gathered = tile.back();
+      stepCycles = std::max(stepCycles, double(gathered) / kInsertsPerCycle) +
+                   double(gathered - residentLanes(gathered,
+                                                   program.gatherStrideBytes)) *
+                       kL1MissCycles;
+    }
     memoryCycles =
         double(rows + (rank ? tile.back() : 1)) * bytes / kL2BytesPerCycle;
     // The rhs, K x N: an instance's panel row a step, from beyond L2

@@ -18,9 +18,12 @@
 //     operand costs its operations once a row;
 //   - the step's operands come from the L2 cache at kL2BytesPerCycle,
 //     except an unpacked rhs larger than L2: each instance reads its panel
-//     (a step's row of it) from the last-level cache or from memory;
+//     (a step's row of it) from the last-level cache or from memory, and
+//     a step waits for it with its instructions, the more of them the
+//     fewer steps overlapping their waits;
 //   - a packed rhs is one prefetch stream, read from L2, and is copied
-//     once a column of tiles on each thread;
+//     once a column of tiles on each thread, each row copied from memory
+//     waiting for its lines;
 //   - other programs issue their work (vector operations) an element
 //     vector, a reduction at least an FMA latency a step; a reduction
 //     whose lanes read elements far apart (a row reduction over
@@ -64,8 +67,9 @@ struct CpuProgram {
   int64_t work = 0;
   /// A reduction whose lanes (along the output's innermost dimension)
   /// read elements this many bytes apart, each a cache line of its own
-  /// (a row reduction over contiguous rows: softmax's, a norm's); 0 when
-  /// its reads are contiguous along the lanes.
+  /// (a row reduction over contiguous rows: softmax's, a norm's; a
+  /// contraction's operand read across its rows, B[n, k] of A B^T); 0
+  /// when its reads are contiguous along the lanes.
   int64_t gatherStrideBytes = 0;
   /// The buffers an element-wise program reads or writes along both its
   /// rows and its innermost dimension: each row of each is a stream.

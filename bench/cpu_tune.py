@@ -4,7 +4,7 @@ against the best of a measured grid, on 20 workloads.
 
 usage: python3 bench/cpu_tune.py [PATH/TO/nautc] [--only NAME,...]
                                  [--tune-budget SECONDS] [--grid-budget SECONDS]
-                                 [--rounds N]
+                                 [--rounds N] [--log PATH.jsonl]
 
 For each workload (GEMMs from square to skinny, batched, transposed, with an
 epilogue; softmax; norms; attention; an MLP and a mixture of experts), four
@@ -101,6 +101,18 @@ def tune(nautc, workload, extra, out_path):
     return seconds, measured
 
 
+def model_choice(nautc, workload):
+    """The model's tile for each program, as `--explain` prints it."""
+    _, path, kernel, shape = workload
+    proc = subprocess.run([nautc, "compile", source(path), "-k", kernel,
+                           "--shape", shape, "--schedule", "auto",
+                           "--explain", "-o", os.devnull],
+                          capture_output=True, text=True)
+    found = re.findall(r"explain: CPU program (\S+) .*\n\s+chosen:\s+([^:]+):",
+                       proc.stdout)
+    return {program: tile for program, tile in found}
+
+
 def numpy_ms(shape, runs=10):
     try:
         import numpy as np
@@ -129,6 +141,8 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--tune-budget", type=float, default=20)
     ap.add_argument("--grid-budget", type=float, default=300)
+    ap.add_argument("--log", default="",
+                    help="append each workload's chosen schedules (JSON lines)")
     ap.add_argument("--rounds", type=int, default=3,
                     help="interleaved rounds timing the four schedules")
     args = ap.parse_args()
@@ -174,6 +188,14 @@ def main():
               f"{100 * model_share:5.0f}% {100 * tune_share:5.0f}% | "
               f"{tune_s:6.1f} ({tune_n:2}) | {grid_s:6.1f} ({grid_n:3}) | "
               + (f"{peer:.3f}" if peer else "-"), flush=True)
+        if args.log:
+            with open(args.log, "a") as log:
+                chosen = {"workload": w[0], "times_ms": times,
+                          "model": model_choice(args.nautc, w)}
+                for name, path in (("tune", tuned), ("grid", grid)):
+                    with open(path) as f:
+                        chosen[name] = json.load(f)["programs"]
+                log.write(json.dumps(chosen) + "\n")
     print(f"\nmodel within 10% of the best measured: {model_ok} of "
           f"{len(workloads)}; tune within 3%: {tune_ok} of {len(workloads)}")
 
