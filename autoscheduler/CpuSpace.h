@@ -74,6 +74,12 @@ struct CpuProgram {
   /// The buffers an element-wise program reads or writes along both its
   /// rows and its innermost dimension: each row of each is a stream.
   int64_t rowStreams = 1;
+  /// The tiles an element-wise program keeps live at once: its reads that
+  /// vary along the innermost dimension, and a value computed from them.
+  int64_t liveTiles = 2;
+  /// A contraction's operands are narrower than its accumulator (f16,
+  /// bf16 into f32): each load a step is widened too.
+  bool widens = false;
   bool stream = false; // the reduction is a tile.online_reduce
 };
 

@@ -128,6 +128,17 @@ int64_t rowStreamsOf(tile::ProgramOp program, unsigned inner) {
   return std::max<int64_t>(1, streams);
 }
 
+/// The loads of `program` that vary along its output's innermost
+/// dimension `inner` (each a tile of registers).
+int64_t innerReadsOf(tile::ProgramOp program, unsigned inner) {
+  int64_t reads = 0;
+  program.walk([&](tile::LoadOp load) {
+    reads += llvm::any_of(load.getMap().getResults(),
+                          [&](AffineExpr e) { return involvesDim(e, inner); });
+  });
+  return reads;
+}
+
 /// The stream (tile.online_reduce) at the top of `program`, if any.
 tile::OnlineReduceOp topLevelStream(tile::ProgramOp program) {
   auto streams = program.getBody().front().getOps<tile::OnlineReduceOp>();
@@ -173,8 +184,15 @@ nautilus::cpuProgramOf(tile::ProgramOp program) {
       facts.contraction = true;
       facts.broadcastWork = std::max(facts.broadcastWork, work);
     }
-    if (auto type = dyn_cast<VectorType>(reduce.getType()))
+    if (auto type = dyn_cast<VectorType>(reduce.getType())) {
       facts.elementBits = type.getElementTypeBitWidth();
+      reduce.getBody().walk([&](tile::LoadOp load) {
+        Type element =
+            cast<MemRefType>(load.getBuffer().getType()).getElementType();
+        facts.widens |= facts.contraction && element.isIntOrFloat() &&
+                        element.getIntOrFloatBitWidth() < facts.elementBits;
+      });
+    }
     facts.work = std::max(facts.work, workOf(reduce.getBody()));
     facts.gatherStrideBytes =
         std::max(facts.gatherStrideBytes,
@@ -196,6 +214,7 @@ nautilus::cpuProgramOf(tile::ProgramOp program) {
   if (!facts.reduced) {
     facts.work = workOf(program.getBody());
     facts.rowStreams = rowStreamsOf(program, inner);
+    facts.liveTiles = 1 + innerReadsOf(program, inner);
   }
   facts.packable = facts.contraction && tile::packablePanelLoad(program);
   return facts;

@@ -360,3 +360,30 @@ TEST(CpuSpace, ContractionsGatheringAnOperandTakeNarrowRows) {
   EXPECT_LT(estimateCpu(contiguous, {1, 8, 32}, target).totalUs,
             estimateCpu(bmm, {1, 8, 32}, target).totalUs);
 }
+
+// Narrow operands cost a widening a load on the FMA ports, so a block
+// with more FMAs a load wins (f16 GEMMs: 4 x 64 or 6 x 64, not 8 x 32);
+// an element-wise program keeping several full-width reads live (a
+// layernorm's x, g and b) spills sooner, so its row is narrower.
+TEST(CpuSpace, WideningsAndLiveTilesShapeTheBlock) {
+  TargetInfo target = *getTarget("cpu");
+  target.vectorBits = 512;
+  target.multiprocessors = 2;
+  CpuProgram f16 = packableGemm(1024, 1024, 1024);
+  f16.widens = true;
+  EXPECT_GT(estimateCpu(f16, {8, 32}, target, true).totalUs,
+            estimateCpu(packableGemm(1024, 1024, 1024), {8, 32}, target, true)
+                .totalUs);
+  EXPECT_NE(rankCpuTiles(f16, target).front().tile,
+            (std::vector<int64_t>{8, 32}));
+  CpuProgram norm;
+  norm.extents = {4096, 1024};
+  norm.work = 8;
+  norm.rowStreams = 2;
+  norm.liveTiles = 4;
+  std::vector<CpuCandidate> ranked = rankCpuTiles(norm, target);
+  ASSERT_FALSE(ranked.empty());
+  EXPECT_EQ(ranked.front().cost.spilled, 0) << ranked.front().describe();
+  EXPECT_LE(ranked.front().tile[0] * ranked.front().tile[1], 64)
+      << ranked.front().describe();
+}
