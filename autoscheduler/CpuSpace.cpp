@@ -173,8 +173,7 @@ double otherStepCycles(const CpuProgram &program, int64_t rows, int64_t vectors,
                        int64_t inner, int64_t &registers) {
   // The accumulators (or an element-wise program's values) and the value
   // folded in.
-  registers = (program.reduced ? 2 : std::max<int64_t>(1, program.liveTiles)) *
-              rows * vectors;
+  registers = std::max<int64_t>(1, program.liveTiles) * rows * vectors;
   double ops =
       double(rows * vectors) * double(std::max<int64_t>(1, program.work));
   double cycles =

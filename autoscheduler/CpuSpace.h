@@ -21,6 +21,10 @@
 //     (a step's row of it) from the last-level cache or from memory, and
 //     a step waits for it with its instructions, the more of them the
 //     fewer steps overlapping their waits;
+//     An unpacked rhs in L2 but not in L1 stalls a step a little a line
+//     (a strided stream); narrow operands (f16, bf16) are widened a load
+//     on the FMA ports; an operand read across its rows (B[n, k]) gathers
+//     its row of the step as a row reduction's lanes do (below);
 //   - a packed rhs is one prefetch stream, read from L2, and is copied
 //     once a column of tiles on each thread, each row copied from memory
 //     waiting for its lines;
@@ -30,7 +34,9 @@
 //     contiguous rows) inserts them one at a time, and a lane's line
 //     beyond what the prefetchers follow or what the L1 set its rows
 //     share can hold is refetched from L2 each step; their values come
-//     from L2, or from memory where the data does not fit in it;
+//     from L2, or from memory where the data does not fit in it; an
+//     element-wise tile's rows beyond those the L1 keeps are read twice,
+//     and its spills recur around each of its operations;
 //   - every instance pays a fixed overhead and stores its tile;
 //   - instances are spread over the host's threads in waves, and tiles
 //     past the extents are computed and thrown away.
@@ -74,8 +80,11 @@ struct CpuProgram {
   /// The buffers an element-wise program reads or writes along both its
   /// rows and its innermost dimension: each row of each is a stream.
   int64_t rowStreams = 1;
-  /// The tiles an element-wise program keeps live at once: its reads that
-  /// vary along the innermost dimension, and a value computed from them.
+  /// The tiles a program that is not a contraction keeps live at once: a
+  /// reduction its accumulator and the value it folds in; a stream a
+  /// block of keys' terms and its accumulators; an element-wise program
+  /// its reads that vary along the innermost dimension and a value
+  /// computed from them.
   int64_t liveTiles = 2;
   /// A contraction's operands are narrower than its accumulator (f16,
   /// bf16 into f32): each load a step is widened too.

@@ -19,6 +19,9 @@ struct OperandSlice {
   int64_t work = 0;
 };
 
+/// Keys the CPU lowering of a stream folds a block (StreamLowering.cpp).
+constexpr int64_t kStreamBlock = 8;
+
 /// Operations one exp, log or tanh costs, as the CPU evaluates them
 /// (polynomials): roughly, for the model.
 constexpr int64_t kTranscendentalWork = 10;
@@ -151,14 +154,22 @@ std::optional<autosched::CpuProgram>
 nautilus::cpuProgramOf(tile::ProgramOp program) {
   // A stream of rows (softmax's, a norm's) chooses its tile like any
   // reduction; one whose tile spans more dimensions (attention's, the
-  // head dimension whole) or is split across programs keeps its own.
+  // head dimension whole), that recomputes a reduction a key (scores),
+  // or that is split across programs (its schedule's reduce_split before
+  // tile-split-reductions, its `_partial` program after) keeps its own.
   bool nested = false;
   program.walk([&](tile::OnlineReduceOp stream) {
     nested |= stream->getParentOp() != program;
+    stream.getBody().walk([&](tile::ReduceOp) { nested = true; });
   });
   tile::OnlineReduceOp stream = topLevelStream(program);
-  if (nested || (stream && (program.getOutputDims().size() != 1 ||
-                            program.getSchedule().getReduceSplit() != 1)))
+  auto split = [&] {
+    return program.getSchedule().getReduceSplit() != 1 ||
+           SymbolTable::lookupNearestSymbolFrom(
+               program, StringAttr::get(program.getContext(),
+                                        program.getSymName() + "_partial"));
+  };
+  if (nested || (stream && (program.getOutputDims().size() != 1 || split())))
     return std::nullopt;
   autosched::CpuProgram facts;
   for (Attribute dim : program.getOutputDims()) {
@@ -206,12 +217,30 @@ nautilus::cpuProgramOf(tile::ProgramOp program) {
     facts.reduced = *reduced;
     if (auto type = dyn_cast<VectorType>(stream->getResult(0).getType()))
       facts.elementBits = type.getElementTypeBitWidth();
+    // The CPU lowering folds keys in blocks of kStreamBlock (their terms
+    // live at once beside the accumulators) and repairs once a block.
     facts.work = workOf(stream.getBody());
     for (Region &repair : stream.getRepairs())
-      facts.work += workOf(repair);
+      facts.work += llvm::divideCeil(workOf(repair), kStreamBlock);
+    facts.liveTiles = kStreamBlock + stream->getNumResults();
     facts.gatherStrideBytes = gatherStrideOf(stream.getBody(), inner, *reduced);
   }
   if (!facts.reduced) {
+    // Lanes of the widest type it reads or stores (it computes in that).
+    facts.elementBits = 8;
+    program.walk([&](Operation *op) {
+      Value buffer;
+      if (auto load = dyn_cast<tile::LoadOp>(op))
+        buffer = load.getBuffer();
+      else if (auto store = dyn_cast<tile::StoreOp>(op))
+        buffer = store.getBuffer();
+      else
+        return;
+      Type element = cast<MemRefType>(buffer.getType()).getElementType();
+      if (element.isIntOrFloat())
+        facts.elementBits = std::max<int64_t>(facts.elementBits,
+                                              element.getIntOrFloatBitWidth());
+    });
     facts.work = workOf(program.getBody());
     facts.rowStreams = rowStreamsOf(program, inner);
     facts.liveTiles = 1 + innerReadsOf(program, inner);

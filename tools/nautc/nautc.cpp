@@ -59,7 +59,7 @@ options:
                          bound M and N take the cost model's best of
                          their space: tensor-core schedules on GPUs;
                          on the CPU every program with bound extents
-                         but attention's streams: register blocks,
+                         but attention's and split streams: tiles,
                          their rhs packed or not), or a schedule file
                          (JSON):
                          {"programs": {"NAME": "#tile.schedule<...>"}}
