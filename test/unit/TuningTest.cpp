@@ -201,12 +201,18 @@ TEST(Tuner, NeedsTheBaseline) {
   EXPECT_NE(why.find("no inputs"), std::string::npos);
 }
 
-// The CPU space: register blocks within the extents, rows of whole
-// power-of-two vectors, ranked with spilling blocks behind those that fit.
-TEST(CpuSpace, RanksRegisterBlocks) {
+/// The host CPU as the CPU model's tests see it: AVX-512, two threads.
+static TargetInfo avx512Host() {
   TargetInfo target = *getTarget("cpu");
   target.vectorBits = 512;
   target.multiprocessors = 2;
+  return target;
+}
+
+// The CPU space: register blocks within the extents, rows of whole
+// power-of-two vectors, ranked with spilling blocks behind those that fit.
+TEST(CpuSpace, RanksRegisterBlocks) {
+  TargetInfo target = avx512Host();
   // B (512 x 256 f32) in L2: the block's registers decide, not B's waits.
   CpuProgram gemm{{512, 256}, 512, true, 0, 32};
   std::vector<CpuCandidate> ranked = rankCpuTiles(gemm, target);
@@ -247,9 +253,7 @@ static CpuProgram packableGemm(int64_t m, int64_t n, int64_t k) {
 // block unpacked; the model packs where B does not fit in L2, and leaves a
 // small B unpacked.
 TEST(CpuSpace, PacksTheRhsWhereItPays) {
-  TargetInfo target = *getTarget("cpu");
-  target.vectorBits = 512;
-  target.multiprocessors = 2;
+  TargetInfo target = avx512Host();
   std::vector<CpuCandidate> big =
       rankCpuTiles(packableGemm(2048, 2048, 2048), target);
   ASSERT_FALSE(big.empty());
@@ -295,9 +299,7 @@ static CpuProgram rowReduction(int64_t rows, int64_t columns, int64_t work) {
 // Rows 4 KiB apart all fall in one set, so 8 lanes (its ways); rows 4000
 // bytes apart spread over the sets, so as many as the prefetchers follow.
 TEST(CpuSpace, RowReductionsGatherWhatTheCacheKeeps) {
-  TargetInfo target = *getTarget("cpu");
-  target.vectorBits = 512;
-  target.multiprocessors = 2;
+  TargetInfo target = avx512Host();
   std::vector<CpuCandidate> aligned =
       rankCpuTiles(rowReduction(4096, 1024, 25), target);
   ASSERT_FALSE(aligned.empty());
@@ -320,9 +322,7 @@ TEST(CpuSpace, RowReductionsGatherWhatTheCacheKeeps) {
 // them twice, and a tile that spills pays for it beside its memory
 // traffic.
 TEST(CpuSpace, ElementWiseTilesKeepTheirRowsInL1) {
-  TargetInfo target = *getTarget("cpu");
-  target.vectorBits = 512;
-  target.multiprocessors = 2;
+  TargetInfo target = avx512Host();
   CpuProgram scale;
   scale.extents = {4096, 1024};
   scale.work = 12;
@@ -343,9 +343,7 @@ TEST(CpuSpace, ElementWiseTilesKeepTheirRowsInL1) {
 // row to fewer lanes than two vectors, and takes more rows instead
 // (measured, bmm_nt 8 x 256^3 bf16: 16 x 16 ran 1.7x faster than 8 x 32).
 TEST(CpuSpace, ContractionsGatheringAnOperandTakeNarrowRows) {
-  TargetInfo target = *getTarget("cpu");
-  target.vectorBits = 512;
-  target.multiprocessors = 2;
+  TargetInfo target = avx512Host();
   CpuProgram bmm;
   bmm.extents = {8, 256, 256};
   bmm.reduced = 256;
@@ -366,9 +364,7 @@ TEST(CpuSpace, ContractionsGatheringAnOperandTakeNarrowRows) {
 // an element-wise program keeping several full-width reads live (a
 // layernorm's x, g and b) spills sooner, so its row is narrower.
 TEST(CpuSpace, WideningsAndLiveTilesShapeTheBlock) {
-  TargetInfo target = *getTarget("cpu");
-  target.vectorBits = 512;
-  target.multiprocessors = 2;
+  TargetInfo target = avx512Host();
   CpuProgram f16 = packableGemm(1024, 1024, 1024);
   f16.widens = true;
   EXPECT_GT(estimateCpu(f16, {8, 32}, target, true).totalUs,
