@@ -52,8 +52,8 @@ constexpr double kMemoryBytesPerCycle = 1.2;
 /// from memory, unpacked tiles from 2 x 128 to 16 x 128 took 8 to 10 cycles an
 /// FMA a step, packed ones 2.2x less time; 1024^3, B in the last-level cache, 8
 /// x 32 unpacked 1.55x the packed time).
-constexpr double kLastLevelWaitPerFma = 1.6;
-constexpr double kMemoryWaitPerFma = 9;
+constexpr double kLastLevelWaitPerInstruction = 1.6;
+constexpr double kMemoryWaitPerInstruction = 9;
 /// What starting a program instance costs (the index arithmetic of its
 /// loop), cycles: measured small (an element-wise program of 4096 x 1024
 /// ran as fast with 1 x 16 tiles as with 1 x 128, 8x the instances).
@@ -150,13 +150,20 @@ int64_t residentLanes(int64_t lanes, int64_t stride) {
   return std::min<int64_t>({lanes, sets * kL1Ways, kGatherStreams});
 }
 
+/// A step of `cycles` that also gathers `lanes` elements `stride` bytes
+/// apart: an insert each, and an L2 access for each lane whose line the
+/// L1 does not keep.
+double withGather(double cycles, int64_t lanes, int64_t stride) {
+  return std::max(cycles, double(lanes) / kInsertsPerCycle) +
+         double(lanes - residentLanes(lanes, stride)) * kL1MissCycles;
+}
+
 /// The share of an element-wise tile's `rows` whose lines are read twice:
 /// its rows (of each buffer it reads or writes along them, which a
 /// power-of-two row puts in the same L1 sets) are streams a row of the
-/// output apart, and the lines the
-/// prefetchers bring for the rows beyond those the L1 keeps are evicted
-/// before they are read (measured: 14 x 16 f32 tiles of a 1024-wide
-/// output ran 1.5x slower than 1 x 128).
+/// output apart, and the lines the prefetchers bring for the rows beyond
+/// those the L1 keeps are evicted before they are read (measured: 14 x 16 f32
+/// tiles of a 1024-wide output ran 1.5x slower than 1 x 128).
 double elementWiseRefetched(const CpuProgram &program, int64_t rows) {
   if (program.reduced || program.extents.size() < 2)
     return 0;
@@ -171,8 +178,6 @@ double elementWiseRefetched(const CpuProgram &program, int64_t rows) {
 /// sets `registers` to the values it keeps live.
 double otherStepCycles(const CpuProgram &program, int64_t rows, int64_t vectors,
                        int64_t inner, int64_t &registers) {
-  // The accumulators (or an element-wise program's values) and the value
-  // folded in.
   registers = std::max<int64_t>(1, program.liveTiles) * rows * vectors;
   double ops =
       double(rows * vectors) * double(std::max<int64_t>(1, program.work));
@@ -180,12 +185,8 @@ double otherStepCycles(const CpuProgram &program, int64_t rows, int64_t vectors,
       std::max(ops / kFmaPorts, double(rows * vectors) / kLoadPorts);
   if (program.reduced)
     cycles = std::max(cycles, kFmaLatency);
-  if (program.gatherStrideBytes) {
-    int64_t lanes = rows * inner;
-    cycles = std::max(cycles, double(lanes) / kInsertsPerCycle);
-    cycles += double(lanes - residentLanes(lanes, program.gatherStrideBytes)) *
-              kL1MissCycles;
-  }
+  if (program.gatherStrideBytes)
+    cycles = withGather(cycles, rows * inner, program.gatherStrideBytes);
   return cycles;
 }
 
@@ -232,13 +233,9 @@ CpuCost nautilus::autosched::estimateCpu(const CpuProgram &program,
     stepCycles += std::max(0.0, lines - kPrefetchStreams);
     // An operand read across its rows (B[n, k] of A B^T) gathers its row
     // of the step as a row reduction's lanes do.
-    if (program.gatherStrideBytes && rank) {
-      int64_t gathered = tile.back();
-      stepCycles = std::max(stepCycles, double(gathered) / kInsertsPerCycle) +
-                   double(gathered - residentLanes(gathered,
-                                                   program.gatherStrideBytes)) *
-                       kL1MissCycles;
-    }
+    if (program.gatherStrideBytes && rank)
+      stepCycles =
+          withGather(stepCycles, tile.back(), program.gatherStrideBytes);
     memoryCycles =
         double(rows + (rank ? tile.back() : 1)) * bytes / kL2BytesPerCycle;
     // The rhs, K x N: an instance's panel row a step, from beyond L2
@@ -254,8 +251,8 @@ CpuCost nautilus::autosched::estimateCpu(const CpuProgram &program,
       memoryCycles = std::max(
           {memoryCycles, panelRow / outerRate,
            (fmas + loads + 2 * double(spilledOf(cost.registers, target))) *
-               (rhsBytes <= kLastLevelBytes ? kLastLevelWaitPerFma
-                                            : kMemoryWaitPerFma)});
+               (rhsBytes <= kLastLevelBytes ? kLastLevelWaitPerInstruction
+                                            : kMemoryWaitPerInstruction)});
     else {
       memoryCycles = std::max(memoryCycles, panelRow / outerRate);
       // From L2, rows N elements apart: a stream the L1's prefetcher

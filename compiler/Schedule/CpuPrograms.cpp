@@ -2,6 +2,7 @@
 #include "compiler/Schedule/CpuPrograms.h"
 #include "dialects/Tile/Utils/AffineExpansion.h"
 #include "dialects/Tile/Utils/PackedPanel.h"
+#include "dialects/Tile/Utils/ReductionKinds.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
@@ -19,12 +20,19 @@ struct OperandSlice {
   int64_t work = 0;
 };
 
-/// Keys the CPU lowering of a stream folds a block (StreamLowering.cpp).
-constexpr int64_t kStreamBlock = 8;
-
 /// Operations one exp, log or tanh costs, as the CPU evaluates them
 /// (polynomials): roughly, for the model.
 constexpr int64_t kTranscendentalWork = 10;
+
+/// What `op` costs a point: nothing for the tile dialect's ops (loads,
+/// indices, yields), widenings and constants; kTranscendentalWork for a
+/// math function; 1 otherwise.
+int64_t workOfOp(Operation *op) {
+  if (isa<tile::TileDialect>(op->getDialect()) ||
+      isa<arith::ExtFOp, arith::ExtSIOp, arith::ExtUIOp, arith::ConstantOp>(op))
+    return 0;
+  return op->getDialect()->getNamespace() == "math" ? kTranscendentalWork : 1;
+}
 
 void accumulateSlice(Value value, Region &body, unsigned inner,
                      llvm::SmallPtrSetImpl<Operation *> &seen,
@@ -38,10 +46,7 @@ void accumulateSlice(Value value, Region &body, unsigned inner,
                      [&](AffineExpr e) { return involvesDim(e, inner); });
     return;
   }
-  if (!isa<arith::ExtFOp, arith::ExtSIOp, arith::ExtUIOp, arith::ConstantOp,
-           tile::IndexOp>(op))
-    slice.work +=
-        op->getDialect()->getNamespace() == "math" ? kTranscendentalWork : 1;
+  slice.work += workOfOp(op);
   for (Value operand : op->getOperands())
     accumulateSlice(operand, body, inner, seen, slice);
 }
@@ -77,14 +82,7 @@ bool isContraction(tile::ReduceOp reduce, unsigned inner,
 /// kTranscendentalWork).
 int64_t workOf(Region &region) {
   int64_t work = 0;
-  region.walk([&](Operation *op) {
-    if (isa<tile::TileDialect>(op->getDialect()) ||
-        isa<arith::ExtFOp, arith::ExtSIOp, arith::ExtUIOp, arith::ConstantOp>(
-            op))
-      return;
-    work +=
-        op->getDialect()->getNamespace() == "math" ? kTranscendentalWork : 1;
-  });
+  region.walk([&](Operation *op) { work += workOfOp(op); });
   return work;
 }
 

@@ -36,11 +36,6 @@ using namespace mlir;
 using namespace nautilus;
 using namespace nautilus::cpu;
 
-/// Keys folded per step of a stream: the leaders' update and the repair
-/// are paid once per 8 keys, while each key's scores and terms (8x1
-/// columns for attention's 8-row tiles) stay in registers through the step.
-static constexpr int64_t kStreamBlock = 8;
-
 /// The ops of `block` that read any of `args`, directly or through others.
 static llvm::SmallPtrSet<Operation *, 16> readersOf(Block &block,
                                                     ValueRange args) {

@@ -23,6 +23,12 @@ mlir::Value combineReduction(mlir::OpBuilder &b, mlir::Location loc,
 /// block plus a few ulps, not one that grows with the extent.
 constexpr int64_t kSumBlock = 64;
 
+/// Keys the CPU folds a step of a stream (tile.online_reduce): the
+/// leaders' update and the repair are paid once a block, while each key's
+/// scores and terms (8x1 columns for attention's 8-row tiles) stay in
+/// registers through the step. The CPU model counts on it too.
+constexpr int64_t kStreamBlock = 8;
+
 /// Whether `kind` over `element` is a float sum (which lowerings block).
 bool isFloatSum(alg::ReductionKind kind, mlir::Type element);
 
