@@ -34,6 +34,12 @@ void proveStages(Prover &prover, const ProgramModel &model,
 void proveFragments(Prover &prover, const ProgramModel &model,
                     std::vector<Finding> &findings);
 
+/// dataflow.wgmma-operands: each wgmma operand's matrix descriptor reads,
+/// for every stage, warpgroup and k step, the element its writer (TMA, or
+/// the producers of a computed operand) put there.
+void proveDescriptorReads(Prover &prover, const ProgramModel &model,
+                          std::vector<Finding> &findings);
+
 /// coverage.grid, coverage.persistent, coverage.elements, coverage.split:
 /// each output element is written exactly once, inside its extent, for
 /// every size; a split reduction's chunks partition its extent.

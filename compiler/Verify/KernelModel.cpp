@@ -54,6 +54,63 @@ StageLayout wgmmaStage(const char *operand, const WgmmaOperandPlan &plan,
   return stage;
 }
 
+/// Where a wgmma operand's writer puts element (row, k) of a box: the byte
+/// strides of the box's row and K positions (TMA's boxes list the buffer's
+/// dimensions innermost first, those of batch indices 1 wide; a computed
+/// operand is stored K-major, rows of the swizzle).
+std::pair<int64_t, int64_t> boxStrides(AffineMap map,
+                                       const WgmmaOperandPlan &op,
+                                       unsigned kDim, int64_t elementBytes,
+                                       int64_t swizzleBytes) {
+  if (!map)
+    return {swizzleBytes, elementBytes};
+  int64_t rowStride = 0, kStride = 0, stride = elementBytes;
+  size_t position = 0;
+  for (AffineExpr e : llvm::reverse(map.getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    unsigned d = dim ? dim.getPosition() : ~0u;
+    if (d == kDim)
+      kStride = stride;
+    else if (d == op.rowDim)
+      rowStride = stride;
+    stride *= position < op.box.size() ? op.box[position] : 1;
+    ++position;
+  }
+  return {rowStride, kStride};
+}
+
+DescriptorRead descriptorRead(const char *operand, bool isLhs,
+                              const WgmmaPlan &plan, AffineMap map,
+                              tile::ScheduleAttr schedule,
+                              int64_t elementBytes) {
+  const WgmmaOperandPlan &op = isLhs ? plan.lhs : plan.rhs;
+  tile::MmaAttr mma = schedule.getMma();
+  WgmmaDescriptorPlan d = planDescriptor(plan, op, isLhs, elementBytes);
+  DescriptorRead read;
+  read.stage = operand;
+  read.isLhs = isLhs;
+  read.kInnermost = op.kInnermost;
+  read.computed = op.computed;
+  read.elementBytes = elementBytes;
+  read.rows = isLhs ? 64 : op.rowTile;
+  read.kSteps = mma.getTileK() / 16;
+  read.warpgroups = isLhs ? op.rowTile / 64 : 1;
+  read.stages = mma.getStages();
+  read.stageStride = plan.stageBytes;
+  read.offset = d.offset;
+  read.groupBytes = d.groupBytes;
+  read.kStepBytes = d.kStepBytes;
+  read.fixedBits = d.fixedBits();
+  read.swizzleBytes = plan.swizzleBytes;
+  unsigned kDim = schedule.getTile().size();
+  std::tie(read.rowStride, read.kStride) =
+      boxStrides(map, op, kDim, elementBytes, plan.swizzleBytes);
+  read.boxRows = op.kInnermost ? op.rowTile : plan.swizzleBytes / elementBytes;
+  read.boxBytes = op.boxBytes;
+  read.boxOffset = op.stageOffset;
+  return read;
+}
+
 void addTensorCoreModel(tile::ProgramOp program, tile::ContractOp contract,
                         ProgramModel &model) {
   tile::ScheduleAttr schedule = program.getSchedule();
@@ -70,6 +127,11 @@ void addTensorCoreModel(tile::ProgramOp program, tile::ContractOp contract,
     model.stages.push_back(wgmmaStage("lhs", plan.lhs, plan, mma.getStages()));
     model.stages.push_back(wgmmaStage("rhs", plan.rhs, plan, mma.getStages()));
     model.sharedBytes = plan.barrierOffset;
+    model.descriptorReads = {
+        descriptorRead("lhs", true, plan, contract.getOperandMap(0), schedule,
+                       elementBytes),
+        descriptorRead("rhs", false, plan, contract.getOperandMap(1), schedule,
+                       elementBytes)};
     return;
   }
   for (auto [side, fragment] :

@@ -73,6 +73,33 @@ struct FragmentLoad {
   layout::SharedSwizzle readerSwizzle;
 };
 
+/// How wgmma reads an operand's stage through matrix descriptors, and where
+/// the stage's writer put each element. The descriptor of (stage s,
+/// warpgroup g, k step j) starts at s x stageStride + g x groupBytes +
+/// offset + j x kStepBytes from the shared base; `fixedBits` are its other
+/// fields as the lowering encodes them (WgmmaDescriptorPlan). The writer
+/// (TMA's boxes, or the producers storing a computed operand as TMA
+/// would) puts element (row p, k q) of stage s in box p / boxRows, at byte
+/// (p % boxRows) x rowStride + q x kStride of it, boxes boxBytes apart
+/// from boxOffset, through the swizzle of the absolute address.
+struct DescriptorRead {
+  std::string stage; // StageLayout::operand
+  bool isLhs = true; // wgmma's A (64 rows a warpgroup) or B (N rows)
+  bool kInnermost = true;
+  bool computed = false; // written by the producer warpgroup, not TMA
+  int64_t elementBytes = 2;
+  int64_t rows = 64;      // of M/N one wgmma reads
+  int64_t kSteps = 1;     // wgmmas (16 of K each) a stage
+  int64_t warpgroups = 1; // lhs: each reads its own 64 rows
+  int64_t stages = 1, stageStride = 0;
+  int64_t offset = 0, groupBytes = 0, kStepBytes = 0;
+  uint64_t fixedBits = 0;
+  int64_t boxRows = 0, rowStride = 0, kStride = 0;
+  int64_t boxBytes = 0, boxOffset = 0, swizzleBytes = 128;
+  /// What the lowering aligns the dynamic shared memory's base to.
+  int64_t baseAlignment = 1024;
+};
+
 /// The program's grid: ceil(extent / tile) programs along each dimension,
 /// walked by program id (row-major, or rasterised in groups of group_m
 /// rows of tiles), or by persistent programs.
@@ -118,6 +145,7 @@ struct ProgramModel {
   std::vector<StageLayout> stages;
   int64_t sharedBytes = 0; // what the stages (and mbarriers) may use
   std::vector<FragmentLoad> fragments;
+  std::vector<DescriptorRead> descriptorReads;
   std::optional<GridModel> grid;
   std::optional<SplitModel> split;
   std::optional<tile::PipelineProtocol> pipeline;

@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Verify/KernelModel.h"
 
+#include "dialects/Tile/Utils/WgmmaPlan.h"
+
 #include <functional>
 
 using namespace nautilus;
@@ -48,6 +50,43 @@ bool dropElement(ProgramModel &model) {
     d.what += " (mutated: a lane bit duplicates another bit)";
     return true;
   }
+  return false;
+}
+
+/// A descriptor's stride byte offset (between 8-row core matrices) one row
+/// of the swizzle short.
+bool shortDescriptorStride(ProgramModel &model) {
+  for (DescriptorRead &r : model.descriptorReads) {
+    int64_t leading = int64_t((r.fixedBits >> 16) & 0x3fff) << 4;
+    int64_t stride = int64_t((r.fixedBits >> 32) & 0x3fff) << 4;
+    r.fixedBits =
+        matrixDescriptorBits(leading, stride - r.swizzleBytes, r.swizzleBytes);
+    return true;
+  }
+  return false;
+}
+
+/// K-major descriptors advanced 16 bytes a k step (16 elements of 2 bytes
+/// are 32), where a stage has more than one.
+bool kStepInElements(ProgramModel &model) {
+  for (DescriptorRead &r : model.descriptorReads)
+    if (r.kInnermost && r.kSteps > 1) {
+      r.kStepBytes = 16;
+      return true;
+    }
+  return false;
+}
+
+/// A TMA-written stage, its copies and its descriptors moved together 128
+/// bytes: the data still meet, but the start's phase in the swizzle's
+/// pattern is no longer the descriptor's base offset (0).
+bool stageOffPattern(ProgramModel &model) {
+  for (DescriptorRead &r : model.descriptorReads)
+    if (!r.computed) {
+      r.offset += 128;
+      r.boxOffset += 128;
+      return true;
+    }
   return false;
 }
 
@@ -97,6 +136,16 @@ const std::vector<MutationRule> &rules() {
            }
          return false;
        }},
+      {{"wgmma-descriptor-stride",
+        "a wgmma descriptor whose stride byte offset is one row short of 8"},
+       shortDescriptorStride},
+      {{"wgmma-k-step-in-elements",
+        "wgmma descriptors advanced by 16 bytes a k step of 16 elements"},
+       kStepInElements},
+      {{"wgmma-stage-off-pattern",
+        "a wgmma operand's stage 128 bytes off its swizzle's pattern (its "
+        "copies and descriptors both)"},
+       stageOffPattern},
       {{"missing-barrier",
         "no block barrier between a stage's reads and the copies that refill "
         "it"},

@@ -81,6 +81,7 @@ VerificationReport verify::verifyModule(ModuleOp module, StringRef mutation) {
     proveLayouts(prover, model, report.findings);
     proveStages(prover, model, report.findings);
     proveFragments(prover, model, report.findings);
+    proveDescriptorReads(prover, model, report.findings);
     proveCoverage(prover, model, report.findings);
     proveSync(prover, model, report.findings);
   }

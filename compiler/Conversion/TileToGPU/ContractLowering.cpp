@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/TileToGPU/ContractLowering.h"
 #include "dialects/Tile/Utils/AffineExpansion.h"
+#include "dialects/Tile/Utils/WgmmaPlan.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -297,11 +298,10 @@ Value nautilus::emitMatrixDescriptor(OpBuilder &b, Location loc, Value start,
   auto i64 = [&](int64_t v) -> Value {
     return arith::ConstantIntOp::create(b, loc, v, 64);
   };
-  uint64_t layoutType = swizzleBytes == 128 ? 1 : swizzleBytes == 64 ? 2 : 3;
   Value address = arith::ShRUIOp::create(
       b, loc, arith::AndIOp::create(b, loc, start, i32(0x3ffff)), i32(4));
   Value low = arith::ExtUIOp::create(b, loc, b.getI64Type(), address);
-  uint64_t fixed = (uint64_t(leadingBytes >> 4) << 16) |
-                   (uint64_t(strideBytes >> 4) << 32) | (layoutType << 62);
+  uint64_t fixed =
+      matrixDescriptorBits(leadingBytes, strideBytes, swizzleBytes);
   return arith::OrIOp::create(b, loc, low, i64(int64_t(fixed)));
 }

@@ -243,30 +243,17 @@ void WgmmaLowering::issueStage(Value kTile, Value stage,
 
 Value WgmmaLowering::descriptor(const WgmmaOperandPlan &op, Value stage,
                                 Value group, int64_t kStep, bool isLhs) {
-  // Rows of S = the swizzle's bytes. K-major: rows of S / 2 of K, 8-row
-  // groups 8 S bytes apart (SBO), a step of 16 of K 32 bytes further along
-  // the row. M/N-major: boxes of S / 2 (of M/N) x tile_k (of K), 8 rows of
-  // K 8 S bytes apart (SBO), boxes `boxBytes` apart (LBO), 16 of K 16 S
-  // bytes further. The layout type (bits 62-63): 1 for 128-byte, 2 for
-  // 64-byte, 3 for 32-byte swizzles.
-  int64_t rowBytes = plan.swizzleBytes;
-  // A warpgroup's 64 rows of M: 64 K-major rows, or the boxes holding them.
-  int64_t groupOffset = op.kInnermost
-                            ? 64 * rowBytes
-                            : (64 / (rowBytes / elementBytes)) * op.boxBytes;
-  int64_t kOffset = op.kInnermost ? kStep * 16 * elementBytes
-                                  : kStep * 16 * rowBytes;
-  int64_t leading = op.kInnermost ? 16 : op.boxBytes;
-  int64_t stride = 8 * rowBytes;
+  WgmmaDescriptorPlan d = planDescriptor(plan, op, isLhs, elementBytes);
   Value start = arith::AddIOp::create(
       b, loc, sharedAddress,
       arith::AddIOp::create(
           b, loc, arith::MulIOp::create(b, loc, stage, i32(plan.stageBytes)),
-          i32(op.stageOffset + kOffset)));
+          i32(d.offset + kStep * d.kStepBytes)));
   if (isLhs)
     start = arith::AddIOp::create(
-        b, loc, start, arith::MulIOp::create(b, loc, group, i32(groupOffset)));
-  return emitMatrixDescriptor(b, loc, start, leading, stride, rowBytes);
+        b, loc, start, arith::MulIOp::create(b, loc, group, i32(d.groupBytes)));
+  return emitMatrixDescriptor(b, loc, start, d.leadingBytes, d.strideBytes,
+                              d.swizzleBytes);
 }
 
 Value WgmmaLowering::multiplyStage(Value acc, Value stage, Value group) {

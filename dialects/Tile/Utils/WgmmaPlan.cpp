@@ -75,6 +75,36 @@ WgmmaPlan nautilus::planWgmma(tile::ContractOp contract,
   return plan;
 }
 
+uint64_t nautilus::matrixDescriptorBits(int64_t leadingBytes,
+                                        int64_t strideBytes,
+                                        int64_t swizzleBytes) {
+  uint64_t layoutType = swizzleBytes == 128 ? 1 : swizzleBytes == 64 ? 2 : 3;
+  return (uint64_t((leadingBytes >> 4) & 0x3fff) << 16) |
+         (uint64_t((strideBytes >> 4) & 0x3fff) << 32) | (layoutType << 62);
+}
+
+uint64_t WgmmaDescriptorPlan::fixedBits() const {
+  return matrixDescriptorBits(leadingBytes, strideBytes, swizzleBytes);
+}
+
+WgmmaDescriptorPlan nautilus::planDescriptor(const WgmmaPlan &plan,
+                                             const WgmmaOperandPlan &op,
+                                             bool isLhs, int64_t elementBytes) {
+  int64_t rowBytes = plan.swizzleBytes;
+  WgmmaDescriptorPlan d;
+  d.swizzleBytes = rowBytes;
+  d.offset = op.stageOffset;
+  d.kStepBytes = op.kInnermost ? 16 * elementBytes : 16 * rowBytes;
+  // A warpgroup's 64 rows of M: 64 K-major rows, or the boxes holding them.
+  if (isLhs)
+    d.groupBytes = op.kInnermost
+                       ? 64 * rowBytes
+                       : (64 / (rowBytes / elementBytes)) * op.boxBytes;
+  d.leadingBytes = op.kInnermost ? 16 : op.boxBytes;
+  d.strideBytes = 8 * rowBytes;
+  return d;
+}
+
 tile::ContractOp nautilus::findContract(tile::ProgramOp program) {
   tile::ContractOp found;
   program.walk([&](tile::ContractOp c) { found = c; });

@@ -64,6 +64,33 @@ struct WgmmaPlan {
   bool producersCompute() const { return lhs.computed || rhs.computed; }  // the schedule's swizzle (TMA's, descriptors')
 };
 
+/// The matrix descriptors wgmma reads an operand's stage through (PTX ISA,
+/// "Matrix Descriptor Format"). Descriptor (stage s, warpgroup g, k step
+/// j) starts s x WgmmaPlan::stageBytes + g x groupBytes + offset + j x
+/// kStepBytes bytes from the dynamic shared memory's base (aligned to 1024
+/// bytes); its other fields are `leadingBytes`, `strideBytes` and the
+/// swizzle. The lowering emits them and the verifier proves what they read
+/// (compiler/Verify, dataflow.wgmma-operands).
+struct WgmmaDescriptorPlan {
+  int64_t offset = 0, groupBytes = 0, kStepBytes = 0;
+  int64_t leadingBytes = 0, strideBytes = 0, swizzleBytes = 128;
+  /// The descriptor's bits other than the start address (bits 0-13).
+  uint64_t fixedBits() const;
+};
+/// K-major: rows of the swizzle's S bytes, 8-row groups 8 S bytes apart
+/// (the stride), a k step of 16 elements further along the row. M/N-major:
+/// boxes of S bytes of M/N x tile_k rows of K, 8 rows 8 S apart (the
+/// stride), boxes `boxBytes` apart (the leading offset), a k step 16 rows
+/// further. Only the lhs moves by warpgroup (64 rows each).
+WgmmaDescriptorPlan planDescriptor(const WgmmaPlan &plan,
+                                   const WgmmaOperandPlan &op, bool isLhs,
+                                   int64_t elementBytes);
+/// The bits of a matrix descriptor other than its start address: the
+/// leading and stride byte offsets (>> 4, 14 bits each) and the layout
+/// type (bits 62-63: 1 for a 128-byte swizzle, 2 for 64, 3 for 32).
+uint64_t matrixDescriptorBits(int64_t leadingBytes, int64_t strideBytes,
+                              int64_t swizzleBytes);
+
 /// The plan of `contract` under `schedule` (whose mma is wgmma).
 WgmmaPlan planWgmma(tile::ContractOp contract, tile::ScheduleAttr schedule);
 
