@@ -99,13 +99,22 @@ z3::expr writtenAt(z3::context &ctx, const DescriptorRead &r,
                    const z3::expr &base, const z3::expr &stage,
                    const z3::expr &p, const z3::expr &q) {
   auto c = [&](int64_t v) { return constant(ctx, v); };
-  z3::expr inBox =
-      z3::urem(p, c(r.boxRows)) * c(r.rowStride) + q * c(r.kStride);
-  z3::expr local = z3::udiv(p, c(r.boxRows)) * c(r.boxBytes) + inBox;
-  z3::expr stageStart = base + stage * c(r.stageStride) + c(r.boxOffset);
-  if (r.computed)
-    return stageStart + swizzled(ctx, local, r.swizzleBytes);
-  return swizzled(ctx, stageStart + local, r.swizzleBytes);
+  z3::expr box = z3::udiv(p, c(r.boxRows)) * c(r.boxBytes);
+  z3::expr inBox = z3::urem(p, c(r.boxRows)) * c(r.rowStride);
+  if (r.kBox) {
+    box = box + z3::udiv(q, c(r.kBox)) * c(r.kBoxBytes);
+    inBox = inBox + z3::urem(q, c(r.kBox)) * c(r.kStride);
+  } else {
+    inBox = inBox + q * c(r.kStride);
+  }
+  z3::expr boxStart =
+      base + stage * c(r.writerStageBytes) + c(r.regionOffset) + box;
+  if (r.swizzlesAddress)
+    return swizzled(ctx, boxStart + inBox, r.writerSwizzleBytes);
+  z3::expr rowBytes = c(r.writerRowBytes);
+  return boxStart + storedOffset(ctx, r.rowSwizzle, r.writerRowBytes,
+                                 z3::udiv(inBox, rowBytes),
+                                 z3::urem(inBox, rowBytes));
 }
 
 std::string subjectOf(const ProgramModel &model, const DescriptorRead &r,
@@ -115,7 +124,7 @@ std::string subjectOf(const ProgramModel &model, const DescriptorRead &r,
          (r.kInnermost ? "K-major" : "M/N-major") + ", " +
          (d.swizzleBytes ? std::to_string(d.swizzleBytes) + "-byte swizzle"
                          : std::string("no swizzle")) +
-         ", written by " + (r.computed ? "the producers" : "TMA") + ")";
+         ", written by " + r.writer + ")";
 }
 
 /// The element of the stage the writer put at `address` (concrete, from a
@@ -140,21 +149,26 @@ void proveDescriptorRead(Prover &prover, const ProgramModel &model,
                          std::vector<Finding> &findings) {
   z3::context &ctx = prover.context();
   auto c = [&](int64_t v) { return constant(ctx, v); };
-  DecodedDescriptor d = decode(r.fixedBits);
+  const WgmmaDescriptorPlan &plan = r.descriptor;
+  DecodedDescriptor d = decode(plan.fixedBits());
   ReadSymbols s{variable(ctx, "base"),      variable(ctx, "stage"),
                 variable(ctx, "warpgroup"), variable(ctx, "k step"),
                 variable(ctx, "row"),       variable(ctx, "k")};
   // Shared addresses stay below 2^18 (what a descriptor's start reaches).
-  int64_t end = r.stages * r.stageStride;
+  int64_t end = r.stages * std::max(plan.stageBytes, r.writerStageBytes) +
+                std::max(plan.startOffset(r.kSteps), r.regionOffset);
   z3::expr valid = z3::urem(s.base, c(r.baseAlignment)) == c(0) &&
                    z3::ule(s.base, c((int64_t(1) << 18) - end)) &&
                    z3::ult(s.stage, c(r.stages)) &&
                    z3::ult(s.group, c(r.warpgroups)) &&
                    z3::ult(s.kStep, c(r.kSteps)) && z3::ult(s.mn, c(r.rows)) &&
                    z3::ult(s.k, c(16));
-  z3::expr start = s.base + s.stage * c(r.stageStride) +
-                   s.group * c(r.groupBytes) + c(r.offset) +
-                   s.kStep * c(r.kStepBytes);
+  z3::expr step = s.kStep * c(plan.kStepBytes);
+  if (plan.kStepsPerPanel)
+    step = z3::udiv(s.kStep, c(plan.kStepsPerPanel)) * c(plan.panelBytes) +
+           z3::urem(s.kStep, c(plan.kStepsPerPanel)) * c(plan.kStepBytes);
+  z3::expr start = s.base + s.stage * c(plan.stageBytes) +
+                   s.group * c(plan.groupBytes) + c(plan.offset) + step;
   // The start as the descriptor holds it: address bits 4-17.
   z3::expr held = z3::shl(z3::lshr(start & c(0x3ffff), 4), 4);
   z3::expr read = swizzled(ctx, held + canonicalOffset(ctx, r, d, s.mn, s.k),

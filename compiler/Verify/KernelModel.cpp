@@ -2,6 +2,7 @@
 #include "compiler/Verify/KernelModel.h"
 
 #include "dialects/Tile/TileOps.h"
+#include "dialects/Tile/Utils/ContractionStream.h"
 #include "dialects/Tile/Utils/OperandMaps.h"
 #include "dialects/Tile/Utils/ResourceBudget.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
@@ -85,30 +86,85 @@ DescriptorRead descriptorRead(const char *operand, bool isLhs,
                               int64_t elementBytes) {
   const WgmmaOperandPlan &op = isLhs ? plan.lhs : plan.rhs;
   tile::MmaAttr mma = schedule.getMma();
-  WgmmaDescriptorPlan d = planDescriptor(plan, op, isLhs, elementBytes);
   DescriptorRead read;
   read.stage = operand;
   read.isLhs = isLhs;
   read.kInnermost = op.kInnermost;
-  read.computed = op.computed;
   read.elementBytes = elementBytes;
   read.rows = isLhs ? 64 : op.rowTile;
   read.kSteps = mma.getTileK() / 16;
   read.warpgroups = isLhs ? op.rowTile / 64 : 1;
   read.stages = mma.getStages();
-  read.stageStride = plan.stageBytes;
-  read.offset = d.offset;
-  read.groupBytes = d.groupBytes;
-  read.kStepBytes = d.kStepBytes;
-  read.fixedBits = d.fixedBits();
-  read.swizzleBytes = plan.swizzleBytes;
+  read.descriptor = planDescriptor(plan, op, isLhs, elementBytes);
+  // TMA's boxes, or (computed) the producers' K-major rows, swizzled
+  // within the stage.
+  read.writer = op.computed ? "the producers" : "TMA";
+  read.swizzlesAddress = !op.computed;
+  read.writerSwizzleBytes = plan.swizzleBytes;
+  read.writerRowBytes = plan.swizzleBytes;
+  read.rowSwizzle =
+      layout::SharedSwizzle::forRows(plan.swizzleBytes, plan.swizzleBytes);
+  read.writerStageBytes = plan.stageBytes;
+  read.regionOffset = op.stageOffset;
   unsigned kDim = schedule.getTile().size();
   std::tie(read.rowStride, read.kStride) =
       boxStrides(map, op, kDim, elementBytes, plan.swizzleBytes);
   read.boxRows = op.kInnermost ? op.rowTile : plan.swizzleBytes / elementBytes;
   read.boxBytes = op.boxBytes;
-  read.boxOffset = op.stageOffset;
   return read;
+}
+
+/// The flash kernel's wgmma reads (FlashWgmmaPlan): Q K^T's A from Q's
+/// region and B from K's stage, P V's B from V's stage; each stage a row
+/// of 64-column panels (128-byte rows) that TMA's boxes, or the threads'
+/// cp.async with the schedule's swizzle, fill.
+std::vector<DescriptorRead> flashDescriptorReads(tile::ProgramOp program) {
+  FlashWgmmaPlan plan = planFlashWgmma(program);
+  tile::MmaAttr mma = program.getSchedule().getMma();
+  bool tma = !flashTensorMaps(program).empty();
+  auto read = [&](const char *name, bool isLhs, bool kInnermost,
+                  WgmmaDescriptorPlan d, int64_t regionOffset,
+                  int64_t panelBytes, int64_t panelRows) {
+    DescriptorRead r;
+    r.stage = name;
+    r.isLhs = isLhs;
+    r.kInnermost = kInnermost;
+    r.descriptor = d;
+    r.writer = tma ? "TMA" : "cp.async";
+    r.swizzlesAddress = tma;
+    // (The threads' copies: K's and V's stages by the schedule's swizzle,
+    // Q's region by the 128-byte one.)
+    r.rowSwizzle =
+        layout::SharedSwizzle::forRows(128, isLhs ? 128 : mma.getSwizzle());
+    r.writerStageBytes = plan.stageBytes();
+    r.regionOffset = regionOffset;
+    // A panel: `panelRows` rows of 64 columns (128 bytes). K-major: rows
+    // are M/N, columns K (panels along K); V: rows are K (keys), columns
+    // N (panels along N).
+    if (kInnermost) {
+      r.boxRows = panelRows, r.rowStride = 128, r.kStride = 2;
+      r.kBox = 64, r.kBoxBytes = panelBytes;
+    } else {
+      r.boxRows = 64, r.rowStride = 2, r.boxBytes = panelBytes;
+      r.kStride = 128;
+    }
+    return r;
+  };
+  DescriptorRead query = read("Q", true, true, plan.query(), plan.queryOffset(),
+                              plan.queryPanelBytes(), plan.rows);
+  query.kSteps = plan.headDim / 16;
+  query.warpgroups = plan.rows / 64;
+  DescriptorRead keys =
+      read("K", false, true, plan.keys(), 0, plan.panelBytes(), plan.keyBlock);
+  keys.rows = plan.keyBlock;
+  keys.kSteps = plan.headDim / 16;
+  keys.stages = plan.stages;
+  DescriptorRead values = read("V", false, false, plan.values(),
+                               plan.valueOffset(), plan.panelBytes(), 0);
+  values.rows = plan.headDim;
+  values.kSteps = plan.keyBlock / 16;
+  values.stages = plan.stages;
+  return {query, keys, values};
 }
 
 void addTensorCoreModel(tile::ProgramOp program, tile::ContractOp contract,
@@ -180,7 +236,7 @@ void addFlashModel(tile::ProgramOp program, ProgramModel &model) {
   if (mma.getInstr() == "wgmma") {
     // Stages of panels 64 columns wide (rows of 128 bytes: a stage is its
     // panels' rows one after the other), then Q's region; wgmma reads them
-    // by descriptors (whose data flow is not modelled yet).
+    // by descriptors.
     int64_t rows = schedule.getTile()[schedule.getTile().size() - 2];
     auto panelled = [&](const char *name, int64_t tileRows, int64_t count) {
       StageLayout stage =
@@ -197,6 +253,7 @@ void addFlashModel(tile::ProgramOp program, ProgramModel &model) {
     query.ldmatrixClaimsNoConflicts = false; // (not read by ldmatrix)
     keys.ldmatrixClaimsNoConflicts = values.ldmatrixClaimsNoConflicts = false;
     model.stages = {keys, values, query};
+    model.descriptorReads = flashDescriptorReads(program);
     return;
   }
   StageLayout keys = mmaSyncStage("K", /*kInnermost=*/true, mma.getTileK(),

@@ -21,6 +21,7 @@
 
 #include "dialects/Tile/Layout/LinearLayout.h"
 #include "dialects/Tile/Utils/PipelineProtocol.h"
+#include "dialects/Tile/Utils/WgmmaPlan.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -74,28 +75,34 @@ struct FragmentLoad {
 };
 
 /// How wgmma reads an operand's stage through matrix descriptors, and where
-/// the stage's writer put each element. The descriptor of (stage s,
-/// warpgroup g, k step j) starts at s x stageStride + g x groupBytes +
-/// offset + j x kStepBytes from the shared base; `fixedBits` are its other
-/// fields as the lowering encodes them (WgmmaDescriptorPlan). The writer
-/// (TMA's boxes, or the producers storing a computed operand as TMA
-/// would) puts element (row p, k q) of stage s in box p / boxRows, at byte
-/// (p % boxRows) x rowStride + q x kStride of it, boxes boxBytes apart
-/// from boxOffset, through the swizzle of the absolute address.
+/// the stage's writer put each element. `descriptor` is the lowering's
+/// plan of them (descriptor (stage s, warpgroup g, k step j) starts
+/// s x stageBytes + g x groupBytes + startOffset(j) from the shared base),
+/// read back from the bits it encodes. The writer puts element (row p,
+/// k q) of stage s at s x writerStageBytes + regionOffset + (p / boxRows) x
+/// boxBytes + (q / kBox) x kBoxBytes + (p % boxRows) x rowStride +
+/// (q % kBox) x kStride (kBox 0: K in one box), swizzling the absolute
+/// address (TMA, by `writerSwizzleBytes`) or, for threads' stores, the
+/// offset within the box as rows of `writerRowBytes` by `rowSwizzle` (the
+/// lowering's SharedSwizzle).
 struct DescriptorRead {
-  std::string stage; // StageLayout::operand
+  std::string stage; // the operand's name: "lhs", "rhs"; "Q", "K", "V"
   bool isLhs = true; // wgmma's A (64 rows a warpgroup) or B (N rows)
   bool kInnermost = true;
-  bool computed = false; // written by the producer warpgroup, not TMA
   int64_t elementBytes = 2;
   int64_t rows = 64;      // of M/N one wgmma reads
   int64_t kSteps = 1;     // wgmmas (16 of K each) a stage
-  int64_t warpgroups = 1; // lhs: each reads its own 64 rows
-  int64_t stages = 1, stageStride = 0;
-  int64_t offset = 0, groupBytes = 0, kStepBytes = 0;
-  uint64_t fixedBits = 0;
-  int64_t boxRows = 0, rowStride = 0, kStride = 0;
-  int64_t boxBytes = 0, boxOffset = 0, swizzleBytes = 128;
+  int64_t warpgroups = 1; // A: each reads its own 64 rows
+  int64_t stages = 1;
+  WgmmaDescriptorPlan descriptor;
+  std::string writer = "TMA"; // "TMA", "the producers", "cp.async"
+  bool swizzlesAddress = true;
+  int64_t writerSwizzleBytes = 128;
+  layout::SharedSwizzle rowSwizzle;
+  int64_t writerRowBytes = 128;
+  int64_t writerStageBytes = 0, regionOffset = 0;
+  int64_t boxRows = 0, rowStride = 0, boxBytes = 0;
+  int64_t kBox = 0, kStride = 0, kBoxBytes = 0;
   /// What the lowering aligns the dynamic shared memory's base to.
   int64_t baseAlignment = 1024;
 };

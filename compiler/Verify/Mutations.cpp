@@ -9,8 +9,6 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Verify/KernelModel.h"
 
-#include "dialects/Tile/Utils/WgmmaPlan.h"
-
 #include <functional>
 
 using namespace nautilus;
@@ -57,10 +55,7 @@ bool dropElement(ProgramModel &model) {
 /// of the swizzle short.
 bool shortDescriptorStride(ProgramModel &model) {
   for (DescriptorRead &r : model.descriptorReads) {
-    int64_t leading = int64_t((r.fixedBits >> 16) & 0x3fff) << 4;
-    int64_t stride = int64_t((r.fixedBits >> 32) & 0x3fff) << 4;
-    r.fixedBits =
-        matrixDescriptorBits(leading, stride - r.swizzleBytes, r.swizzleBytes);
+    r.descriptor.strideBytes -= r.descriptor.swizzleBytes;
     return true;
   }
   return false;
@@ -71,7 +66,7 @@ bool shortDescriptorStride(ProgramModel &model) {
 bool kStepInElements(ProgramModel &model) {
   for (DescriptorRead &r : model.descriptorReads)
     if (r.kInnermost && r.kSteps > 1) {
-      r.kStepBytes = 16;
+      r.descriptor.kStepBytes = 16;
       return true;
     }
   return false;
@@ -82,9 +77,9 @@ bool kStepInElements(ProgramModel &model) {
 /// pattern is no longer the descriptor's base offset (0).
 bool stageOffPattern(ProgramModel &model) {
   for (DescriptorRead &r : model.descriptorReads)
-    if (!r.computed) {
-      r.offset += 128;
-      r.boxOffset += 128;
+    if (r.swizzlesAddress) {
+      r.descriptor.offset += 128;
+      r.regionOffset += 128;
       return true;
     }
   return false;

@@ -188,4 +188,74 @@ TEST_F(VerifyTest, PipelineProtocolsOfTheLoweringsAreProved) {
   }
 }
 
+/// wgmma's B over an M/N-major stage of `boxes` TMA boxes (64 of N x 64
+/// of K, 8 KiB each), two stages, descriptors as the GEMM lowering plans
+/// them.
+ProgramModel mnMajorOperand(int64_t boxes) {
+  WgmmaPlan plan;
+  plan.rhs.kInnermost = false;
+  plan.rhs.rowTile = 64 * boxes;
+  plan.rhs.boxes = boxes;
+  plan.rhs.boxBytes = 64 * 64 * 2;
+  plan.rhs.stageBytes = boxes * plan.rhs.boxBytes;
+  plan.stageBytes = plan.rhs.stageBytes;
+  DescriptorRead r;
+  r.stage = "rhs";
+  r.isLhs = false;
+  r.kInnermost = false;
+  r.rows = plan.rhs.rowTile;
+  r.kSteps = 4;
+  r.stages = 2;
+  r.descriptor = planDescriptor(plan, plan.rhs, /*isLhs=*/false, 2);
+  r.writerStageBytes = plan.stageBytes;
+  r.boxRows = 64, r.rowStride = 2, r.boxBytes = plan.rhs.boxBytes;
+  r.kStride = 128;
+  ProgramModel m;
+  m.name = "p";
+  m.descriptorReads.push_back(r);
+  return m;
+}
+
+TEST_F(VerifyTest, WgmmaDescriptorsReadWhatTmaWrote) {
+  Prover prover;
+  std::vector<Finding> findings;
+  proveDescriptorReads(prover, mnMajorOperand(2), findings);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].verdict, Verdict::Proved) << findings[0].detail;
+  // TMA writing rows of K 64 bytes apart (as if its box were 32 wide).
+  ProgramModel narrow = mnMajorOperand(2);
+  narrow.descriptorReads[0].kStride = 64;
+  findings.clear();
+  proveDescriptorReads(prover, narrow, findings);
+  EXPECT_EQ(findings[0].verdict, Verdict::Refuted);
+  EXPECT_NE(findings[0].detail.find("wgmma reads shared byte"),
+            std::string::npos)
+      << findings[0].detail;
+}
+
+TEST_F(VerifyTest, DescriptorOffsetsAreKeptIn16ByteUnits) {
+  // Boxes 8 KiB + 16 bytes apart: the leading byte offset holds them. 8 KiB
+  // + 8 bytes does not fit the descriptor's units of 16 bytes: it encodes
+  // as 8 KiB, and the second box's elements are read 8 bytes early.
+  for (int64_t slack : {16, 8}) {
+    ProgramModel m = mnMajorOperand(2);
+    DescriptorRead &r = m.descriptorReads[0];
+    r.descriptor.leadingBytes = r.boxBytes = 8192 + slack;
+    r.writerStageBytes = r.descriptor.stageBytes =
+        2 * r.boxBytes + 1024 - 2 * slack;
+    Prover prover;
+    std::vector<Finding> findings;
+    proveDescriptorReads(prover, m, findings);
+    EXPECT_EQ(findings[0].verdict,
+              slack == 16 ? Verdict::Proved : Verdict::Refuted)
+        << slack << ": " << findings[0].detail;
+    if (slack == 8) { // (a row of the second box)
+      size_t at = findings[0].detail.find(", row=");
+      ASSERT_NE(at, std::string::npos) << findings[0].detail;
+      EXPECT_GE(std::stoi(findings[0].detail.substr(at + 6)), 64)
+          << findings[0].detail;
+    }
+  }
+}
+
 } // namespace

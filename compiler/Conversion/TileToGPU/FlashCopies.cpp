@@ -190,11 +190,13 @@ void FlashLowering::copyBlock(Value block, Value stage, bool withQuery) {
         b, loc, Type(), barrierPointer(stage), i32(bytes),
         NVVM::MemScopeKind::CTA, /*relaxed=*/false, /*predicate=*/Value());
     Value firstKey = mul(block, c(keyBlock));
-    Value stageBytes = mul(stage, c(keyBlock * headDim * 2));
+    Value stageBytes = mul(stage, c(sharedPlan.stageBytes()));
     issueBoxes(0, firstKey, add(stageBytes, c(0)), stage);
-    issueBoxes(1, firstKey, add(stageBytes, c(valueBytes)), stage);
+    issueBoxes(1, firstKey, add(stageBytes, c(sharedPlan.valueOffset())),
+               stage);
     if (withQuery)
-      issueBoxes(2, kernel.tileOrigin[rank - 2], c(queryBytes), stage);
+      issueBoxes(2, kernel.tileOrigin[rank - 2], c(sharedPlan.queryOffset()),
+                 stage);
     return;
   }
   auto ifAny = scf::IfOp::create(b, loc, any, /*withElse=*/false);
@@ -237,7 +239,8 @@ void FlashLowering::issueBoxes(unsigned which, Value firstRow,
           arith::IndexCastOp::create(b, loc, b.getI32Type(), coordinate));
     }
     Value offset = add(destinationBytes,
-                       c(panel * (which == 2 ? queryPanelBytes() : panelBytes())));
+                       c(panel * (which == 2 ? sharedPlan.queryPanelBytes()
+                                             : sharedPlan.panelBytes())));
     Value destination = LLVM::AddrSpaceCastOp::create(
         b, loc, pointer7,
         LLVM::GEPOp::create(b, loc,

@@ -15,6 +15,7 @@
 #include "compiler/Conversion/TileToGPU/KernelContext.h"
 #include "dialects/Tile/Utils/ContractionStream.h"
 #include "dialects/Tile/Utils/PipelineProtocol.h"
+#include "dialects/Tile/Utils/WgmmaPlan.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
@@ -77,20 +78,16 @@ private:
   /// 64 columns (wgmma's descriptors).
   Value stagedOffset(const StagedTile &tile, Value stage, Value row,
                      Value chunk);
-  /// A wgmma matrix descriptor of the stage region at `regionBytes` from
-  /// the dynamic shared memory's start, at `offsetBytes` into `stage`.
-  Value descriptor(int64_t regionBytes, Value stage, int64_t offsetBytes,
-                   int64_t leadingBytes, Value moreBytes = Value());
+  /// The wgmma matrix descriptor `d` (of sharedPlan) of `stage` at k step
+  /// `kStep`, `groupBytes` (i32: a warpgroup's rows) further.
+  Value descriptor(const WgmmaDescriptorPlan &d, Value stage, int64_t kStep,
+                   Value groupBytes = Value());
   /// acc += A B on wgmma: A from registers (4 of them) or by its
   /// descriptor (one i64), B by its descriptor.
   void emitWgmma(MutableArrayRef<Value> acc, ArrayRef<Value> a,
                  Value bDescriptor, bool transposeB);
   /// Commits the wgmma group and waits for it.
   void waitForWgmma(MutableArrayRef<Value> acc);
-  /// A 64-column panel of a stage (wgmma).
-  int64_t panelBytes() const { return keyBlock * 64 * 2; }
-  /// A 64-column panel of Q's region (wgmma).
-  int64_t queryPanelBytes() const { return rows * 64 * 2; }
   /// Q's A fragments, read with key block `firstBlock`'s copies.
   void loadQuery(Value firstBlock);
   /// The keys the stream's mask leaves some row of the tile: [first, end)
@@ -169,7 +166,7 @@ private:
   // wgmma: both contractions on wgmma, K and V read by descriptors.
   bool wgmma = false;
   Value sharedAddress;                    // i32
-  int64_t valueBytes = 0, queryBytes = 0; // where V's stages, Q's rows start
+  FlashWgmmaPlan sharedPlan; // K's and V's stages, Q's region, descriptors
   StagedTile queryRegion;
   // TMA (sm_90 with tensor maps): K, V and Q by boxes on mbarriers.
   bool tma = false;

@@ -23,22 +23,18 @@ using namespace mlir;
 using namespace nautilus;
 using namespace nautilus::tiletogpu;
 
-Value FlashLowering::descriptor(int64_t regionBytes, Value stage,
-                                int64_t offsetBytes, int64_t leadingBytes,
-                                Value moreBytes) {
-  // A 128-byte-swizzled operand: 8-row groups 1024 bytes apart (the
-  // stride), `leadingBytes` between panels along M/N.
+Value FlashLowering::descriptor(const WgmmaDescriptorPlan &d, Value stage,
+                                int64_t kStep, Value groupBytes) {
   Value stageI32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), stage);
-  int64_t stageBytes = keyBlock * headDim * 2; // (Q: stage 0)
   Value start = arith::AddIOp::create(
       b, loc, sharedAddress,
       arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, stageI32, i32(stageBytes)),
-          i32(regionBytes + offsetBytes)));
-  if (moreBytes) // (an i32: a warpgroup's rows)
-    start = arith::AddIOp::create(b, loc, start, moreBytes);
-  return emitMatrixDescriptor(b, loc, start, leadingBytes, /*strideBytes=*/1024,
-                              /*swizzleBytes=*/128);
+          b, loc, arith::MulIOp::create(b, loc, stageI32, i32(d.stageBytes)),
+          i32(d.startOffset(kStep))));
+  if (groupBytes)
+    start = arith::AddIOp::create(b, loc, start, groupBytes);
+  return emitMatrixDescriptor(b, loc, start, d.leadingBytes, d.strideBytes,
+                              d.swizzleBytes);
 }
 
 void FlashLowering::emitWgmma(MutableArrayRef<Value> acc, ArrayRef<Value> a,

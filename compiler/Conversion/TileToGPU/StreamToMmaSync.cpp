@@ -145,13 +145,13 @@ void FlashLowering::setUp() {
     // 64 columns (rows of 128 bytes, the swizzle's span), and Q has a
     // region of its own after V's stages, read by every block's Q K^T.
     sharedAddress = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), base);
-    valueBytes = bytes;
-    queryBytes = 2 * bytes;
+    sharedPlan = planFlashWgmma(kernel.program);
     sharedBase = base;
     maps = flashTensorMaps(kernel.program);
     tma = !kernel.flashTensorMaps.empty(); // (bound from the same maps)
-    barrierBytes = queryBytes + rows * headDim * 2;
-    queryRegion = {emitDynamicSharedBuffer(b, loc, base, queryBytes,
+    barrierBytes = sharedPlan.queryOffset() + rows * headDim * 2;
+    queryRegion = {emitDynamicSharedBuffer(b, loc, base,
+                                           sharedPlan.queryOffset(),
                                            rows * headDim, element),
                    element,
                    headDim,
@@ -189,17 +189,14 @@ SmallVector<Value> FlashLowering::scores(Value stage) {
   if (wgmma) {
     // K-major B: 16 of D are 32 bytes along a panel's rows. Q from its
     // region, the warpgroup's 64 rows of each panel (K-major A).
+    WgmmaDescriptorPlan query = sharedPlan.query(), keys = sharedPlan.keys();
     Value warpgroup = arith::DivUIOp::create(b, loc, warp, c(4));
     Value groupBytes = arith::IndexCastOp::create(
-        b, loc, b.getI32Type(), mul(warpgroup, c(64 * 128)));
+        b, loc, b.getI32Type(), mul(warpgroup, c(query.groupBytes)));
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
-    for (int64_t kk = 0; kk < headDim; kk += 16) {
-      Value a = descriptor(queryBytes, c(0),
-                           kk / 64 * queryPanelBytes() + kk % 64 * 2, 16,
-                           groupBytes);
-      emitWgmma(s, a,
-                descriptor(0, stage, kk / 64 * panelBytes() + kk % 64 * 2, 16),
-                /*transposeB=*/false);
+    for (int64_t kStep = 0; kStep < headDim / 16; ++kStep) {
+      Value a = descriptor(query, c(0), kStep, groupBytes);
+      emitWgmma(s, a, descriptor(keys, stage, kStep), /*transposeB=*/false);
     }
     waitForWgmma(s);
     return s;
@@ -451,9 +448,8 @@ void FlashLowering::contractWithValues(Value term, BlockScores &scored,
     // wgmma itself). M/N-major B (V's rows are keys): 16 keys are 16 rows
     // of 128 bytes, the panels along D a panel's bytes apart.
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
-    for (auto [kk, a] : llvm::enumerate(fragments))
-      emitWgmma(acc, a,
-                descriptor(valueBytes, stage, kk * 16 * 128, panelBytes()),
+    for (auto [kStep, a] : llvm::enumerate(fragments))
+      emitWgmma(acc, a, descriptor(sharedPlan.values(), stage, kStep),
                 /*transposeB=*/true);
     waitForWgmma(acc);
     return;

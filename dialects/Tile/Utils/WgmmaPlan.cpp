@@ -92,6 +92,7 @@ WgmmaDescriptorPlan nautilus::planDescriptor(const WgmmaPlan &plan,
                                              bool isLhs, int64_t elementBytes) {
   int64_t rowBytes = plan.swizzleBytes;
   WgmmaDescriptorPlan d;
+  d.stageBytes = plan.stageBytes;
   d.swizzleBytes = rowBytes;
   d.offset = op.stageOffset;
   d.kStepBytes = op.kInnermost ? 16 * elementBytes : 16 * rowBytes;
@@ -102,6 +103,52 @@ WgmmaDescriptorPlan nautilus::planDescriptor(const WgmmaPlan &plan,
                        : (64 / (rowBytes / elementBytes)) * op.boxBytes;
   d.leadingBytes = op.kInnermost ? 16 : op.boxBytes;
   d.strideBytes = 8 * rowBytes;
+  return d;
+}
+
+FlashWgmmaPlan nautilus::planFlashWgmma(tile::ProgramOp program) {
+  tile::ScheduleAttr schedule = program.getSchedule();
+  ArrayRef<int64_t> tile = schedule.getTile();
+  FlashWgmmaPlan plan;
+  plan.rows = tile[tile.size() - 2];
+  plan.headDim = tile.back();
+  plan.keyBlock = schedule.getMma().getTileK();
+  plan.stages = schedule.getMma().getStages();
+  return plan;
+}
+
+/// A K-major operand of 128-byte rows in panels of 64 columns.
+static WgmmaDescriptorPlan panelledKMajor(int64_t offset, int64_t panelBytes,
+                                          int64_t stageBytes) {
+  WgmmaDescriptorPlan d;
+  d.stageBytes = stageBytes;
+  d.offset = offset;
+  d.kStepBytes = 16 * 2;
+  d.kStepsPerPanel = 64 / 16;
+  d.panelBytes = panelBytes;
+  d.leadingBytes = 16;
+  d.strideBytes = 8 * 128;
+  return d;
+}
+
+WgmmaDescriptorPlan FlashWgmmaPlan::query() const {
+  WgmmaDescriptorPlan d =
+      panelledKMajor(queryOffset(), queryPanelBytes(), stageBytes());
+  d.groupBytes = 64 * 128;
+  return d;
+}
+
+WgmmaDescriptorPlan FlashWgmmaPlan::keys() const {
+  return panelledKMajor(0, panelBytes(), stageBytes());
+}
+
+WgmmaDescriptorPlan FlashWgmmaPlan::values() const {
+  WgmmaDescriptorPlan d;
+  d.stageBytes = stageBytes();
+  d.offset = valueOffset();
+  d.kStepBytes = 16 * 128;
+  d.leadingBytes = panelBytes();
+  d.strideBytes = 8 * 128;
   return d;
 }
 

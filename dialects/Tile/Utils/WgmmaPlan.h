@@ -66,14 +66,24 @@ struct WgmmaPlan {
 
 /// The matrix descriptors wgmma reads an operand's stage through (PTX ISA,
 /// "Matrix Descriptor Format"). Descriptor (stage s, warpgroup g, k step
-/// j) starts s x WgmmaPlan::stageBytes + g x groupBytes + offset + j x
-/// kStepBytes bytes from the dynamic shared memory's base (aligned to 1024
-/// bytes); its other fields are `leadingBytes`, `strideBytes` and the
-/// swizzle. The lowering emits them and the verifier proves what they read
-/// (compiler/Verify, dataflow.wgmma-operands).
+/// j) starts s x stageBytes + g x groupBytes + startOffset(j) bytes from
+/// the dynamic shared memory's base (aligned to 1024 bytes); its other
+/// fields are `leadingBytes`, `strideBytes` and the swizzle. The lowering
+/// emits them and the verifier proves what they read (compiler/Verify,
+/// dataflow.wgmma-operands).
 struct WgmmaDescriptorPlan {
-  int64_t offset = 0, groupBytes = 0, kStepBytes = 0;
+  int64_t stageBytes = 0, groupBytes = 0, offset = 0, kStepBytes = 0;
+  /// K in panels (the flash kernel's 64 columns): k step j is in panel
+  /// j / kStepsPerPanel, `panelBytes` apart (0: one panel).
+  int64_t kStepsPerPanel = 0, panelBytes = 0;
   int64_t leadingBytes = 0, strideBytes = 0, swizzleBytes = 128;
+  /// Of k step `kStep`, from its stage's start.
+  int64_t startOffset(int64_t kStep) const {
+    if (!kStepsPerPanel)
+      return offset + kStep * kStepBytes;
+    return offset + kStep / kStepsPerPanel * panelBytes +
+           kStep % kStepsPerPanel * kStepBytes;
+  }
   /// The descriptor's bits other than the start address (bits 0-13).
   uint64_t fixedBits() const;
 };
@@ -90,6 +100,29 @@ WgmmaDescriptorPlan planDescriptor(const WgmmaPlan &plan,
 /// type (bits 62-63: 1 for a 128-byte swizzle, 2 for 64, 3 for 32).
 uint64_t matrixDescriptorBits(int64_t leadingBytes, int64_t strideBytes,
                               int64_t swizzleBytes);
+
+/// The flash kernel's shared memory on wgmma (TileToGPU/StreamToMmaSync):
+/// K's stages of keyBlock rows x D, then V's, then Q's region of `rows` x
+/// D; each a row of panels 64 columns wide (rows of 128 bytes, the
+/// swizzle's span), one after the other.
+struct FlashWgmmaPlan {
+  int64_t rows = 0, headDim = 0, keyBlock = 0, stages = 0;
+  int64_t stageBytes() const { return keyBlock * headDim * 2; }
+  int64_t valueOffset() const { return stages * stageBytes(); }
+  int64_t queryOffset() const { return 2 * valueOffset(); }
+  int64_t panelBytes() const { return keyBlock * 64 * 2; }
+  int64_t queryPanelBytes() const { return rows * 64 * 2; }
+  /// Q K^T's A: Q's region, K-major (16 of D are 32 bytes along a panel's
+  /// rows), a warpgroup's 64 rows of each panel (Q is stage 0).
+  WgmmaDescriptorPlan query() const;
+  /// Q K^T's B: K's stage, K-major.
+  WgmmaDescriptorPlan keys() const;
+  /// P V's B: V's stage, M/N-major (16 keys are 16 rows, the panels along
+  /// D `panelBytes` apart).
+  WgmmaDescriptorPlan values() const;
+};
+/// The plan of a flash kernel's program (its schedule's mma is wgmma).
+FlashWgmmaPlan planFlashWgmma(tile::ProgramOp program);
 
 /// The plan of `contract` under `schedule` (whose mma is wgmma).
 WgmmaPlan planWgmma(tile::ContractOp contract, tile::ScheduleAttr schedule);
