@@ -164,7 +164,7 @@ nt_code compileSource(const JitRequest &request, const std::string &text,
                                                    : NT_INTERNAL;
   }
   if (request.explain) {
-    schedules->explain(explainStream);
+    compilation.scheduleProvider().explain(explainStream);
     bundle.explain = explained;
   }
   return NT_OK;

@@ -28,6 +28,10 @@ LogicalResult Compilation::runStage(Stage next) {
   case Stage::Alg:
     return success();
   case Stage::Tile: {
+    // Kept to lower again with the fallback's schedules if the verifier
+    // refutes these.
+    if (verifying && schedules->fallback())
+      algModule = cast<ModuleOp>(moduleOp->clone());
     // The kernel's `require` lines, for the runtime to check at launch.
     std::vector<rt::Requirement> requirements;
     for (auto kernel : moduleOp.getOps<alg::KernelOp>())
@@ -61,27 +65,69 @@ LogicalResult Compilation::runStage(Stage next) {
   llvm_unreachable("a stage of the pipeline");
 }
 
+LogicalResult Compilation::proveTilePrograms() {
+  if (!verifying || proved || current != Stage::Tile)
+    return success();
+  if (failed(verifyTilePrograms()))
+    return failure();
+  proved = true;
+  return success();
+}
+
 LogicalResult Compilation::verifyTilePrograms() {
-  // NAUTILUS_VERIFY_MUTATION (a test hook) breaks the models first, as
-  // `nautc verify --mutate` does: a compile then stops on the refutation.
-  const char *mutation = std::getenv("NAUTILUS_VERIFY_MUTATION");
-  verify::VerificationReport report =
-      verify::verifyModule(moduleOp, mutation ? mutation : "");
-  if (report.allProved())
-    return success();
-  if (report.count(verify::Verdict::Refuted) == 0) {
-    llvm::errs() << "nautc: warning: the verifier could not decide every "
-                    "invariant of the tile programs:\n";
+  for (;;) {
+    // NAUTILUS_VERIFY_MUTATION (a test hook) breaks the models first, as
+    // `nautc verify --mutate` does: a compile then stops on the
+    // refutation, or lowers again with the schedules' fallback, whose
+    // programs the hook leaves alone (it stands for a bug in the first
+    // schedules' programs).
+    const char *mutation =
+        fellBack ? nullptr : std::getenv("NAUTILUS_VERIFY_MUTATION");
+    verify::VerificationReport report =
+        verify::verifyModule(moduleOp, mutation ? mutation : "");
+    if (report.allProved())
+      return success();
+    if (report.count(verify::Verdict::Refuted) == 0) {
+      llvm::errs() << "nautc: warning: the verifier could not decide every "
+                      "invariant of the tile programs:\n";
+      report.printFailures(llvm::errs());
+      return success();
+    }
+    std::shared_ptr<ScheduleProvider> next = schedules->fallback();
+    if (!next || !algModule) {
+      llvm::errs() << "nautc: error: the verifier refuted invariants of the "
+                      "tile programs (nautc verify shows them all; "
+                      "--no-verify skips the proofs):\n";
+      report.printFailures(llvm::errs());
+      return fail(Fault::Verification,
+                  "the tile programs failed verification (a bug in "
+                  "nautilus's scheduling or layouts)");
+    }
+    llvm::errs() << "nautc: warning: the verifier refuted invariants of the "
+                    "tile programs "
+                 << schedules->origin() << " scheduled:\n";
     report.printFailures(llvm::errs());
-    return success();
+    llvm::errs() << "nautc: warning: lowering the kernel again with "
+                 << next->origin() << " instead\n";
+    if (failed(lowerAgainWith(std::move(next))))
+      return failure();
   }
-  llvm::errs() << "nautc: error: the verifier refuted invariants of the "
-                  "tile programs (nautc verify shows them all; --no-verify "
-                  "skips the proofs):\n";
-  report.printFailures(llvm::errs());
-  return fail(Fault::Verification,
-              "the tile programs failed verification (a bug in nautilus's "
-              "scheduling or layouts)");
+}
+
+LogicalResult
+Compilation::lowerAgainWith(std::shared_ptr<ScheduleProvider> fallback) {
+  // The alg module back in place of the tile programs.
+  moduleOp.getBodyRegion().takeBody(algModule->getBodyRegion());
+  moduleOp->setAttrs(algModule->getOperation()->getAttrDictionary());
+  algModule = nullptr;
+  schedules = std::move(fallback);
+  fellBack = true;
+  plan.reset();
+  current = Stage::Alg;
+  if (failed(runStage(Stage::Tile)))
+    return failure();
+  current = Stage::Tile;
+  return success();
 }
 
 LogicalResult Compilation::lowerTo(Stage last) {
@@ -96,7 +142,7 @@ LogicalResult Compilation::lowerTo(Stage last) {
       continue;
     // The tile programs are proved once, before the first lowering past
     // them.
-    if (verifying && current == Stage::Tile && failed(verifyTilePrograms()))
+    if (current == Stage::Tile && failed(proveTilePrograms()))
       return failure();
     if (failed(runStage(next)))
       return failure();

@@ -18,6 +18,7 @@
 #include "runtime/LaunchPlan.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 
 #include <memory>
 #include <optional>
@@ -55,9 +56,18 @@ public:
   /// Whether the tile programs are proved (compiler/Verify) before any
   /// lowering past the Tile stage: on unless turned off (--no-verify). A
   /// refuted invariant fails the compilation (Fault::Verification) after
-  /// printing its counterexample on stderr; an invariant Z3 could not
-  /// decide in time is a warning.
+  /// printing its counterexample on stderr, unless the schedules have a
+  /// fallback (ScheduleProvider::fallback: the auto-scheduler's, a tuning
+  /// record's): the kernel is then lowered again with the fallback's
+  /// schedules, with a warning. An invariant Z3 could not decide in time
+  /// is a warning.
   void setVerification(bool on) { verifying = on; }
+  /// Proves the tile programs now (at the Tile stage), as lowerTo would
+  /// before the next stage, falling back the same way; once.
+  mlir::LogicalResult proveTilePrograms();
+  /// The provider whose schedules the tile programs have (a fallback's,
+  /// after a refutation).
+  const ScheduleProvider &scheduleProvider() const { return *schedules; }
   Fault fault() const { return faulted; }
   /// What failed, for an internal error ("lowering to GPU kernels failed").
   const std::string &failureMessage() const { return failedWhat; }
@@ -80,6 +90,10 @@ public:
 private:
   mlir::LogicalResult runStage(Stage next);
   mlir::LogicalResult verifyTilePrograms();
+  /// Lowers the kept alg module to tile programs again with `fallback`'s
+  /// schedules.
+  mlir::LogicalResult
+  lowerAgainWith(std::shared_ptr<ScheduleProvider> fallback);
   mlir::LogicalResult fail(Fault fault, std::string what);
 
   mlir::ModuleOp moduleOp;
@@ -90,6 +104,10 @@ private:
   std::string failedWhat;
   std::optional<rt::LaunchPlan> plan;
   bool verifying = true;
+  /// The alg module as the Tile stage found it, kept while the schedules
+  /// have a fallback to lower it with again.
+  mlir::OwningOpRef<mlir::ModuleOp> algModule;
+  bool fellBack = false, proved = false;
 };
 
 } // namespace nautilus

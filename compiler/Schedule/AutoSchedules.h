@@ -41,6 +41,8 @@ public:
 
   std::string origin() const override { return "the auto-scheduler"; }
   bool isUsers() const override { return false; }
+  /// The model's choices refuted: the provider it wraps (the heuristics).
+  std::shared_ptr<ScheduleProvider> fallback() const override { return next; }
 
   /// Prints each choice made so far: the problem, the chosen schedule and
   /// the model's breakdown, and the runners-up.

@@ -47,6 +47,11 @@ public:
     return (record && !stale) || next->isUsers();
   }
   void explain(llvm::raw_ostream &os) const override;
+  /// A record's schedules refuted (tuned by another version of nautc): the
+  /// provider it wraps.
+  std::shared_ptr<ScheduleProvider> fallback() const override {
+    return record && !stale ? next : next->fallback();
+  }
 
   /// The record used, if any.
   const std::optional<autosched::TuningRecord> &matched() const {

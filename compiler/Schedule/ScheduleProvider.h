@@ -109,6 +109,12 @@ public:
   /// `--explain`: how the schedules were decided, and for a searching
   /// provider, each choice with its predicted cost and the runners-up.
   virtual void explain(llvm::raw_ostream &os) const;
+
+  /// The provider to schedule with instead when the verifier refutes an
+  /// invariant of this one's programs (a chosen schedule the compiler
+  /// cannot realise correctly): null when there is none to fall back on
+  /// (the heuristics', a schedule file's).
+  virtual std::shared_ptr<ScheduleProvider> fallback() const { return nullptr; }
 };
 
 /// Answers every question as the provider it wraps does; a provider that

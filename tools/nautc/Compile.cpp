@@ -109,6 +109,7 @@ int nautilus::runCompile(const Options &opts) {
   }
   std::string path = opts.output.empty() ? "-" : opts.output;
   if (opts.explain) // on stderr when the artefact goes to stdout
-    schedules->explain(path == "-" ? llvm::errs() : llvm::outs());
+    compilation.scheduleProvider().explain(path == "-" ? llvm::errs()
+                                                       : llvm::outs());
   return writeOutput(path, text, isBinaryArtifact(*kind));
 }

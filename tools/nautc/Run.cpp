@@ -369,12 +369,15 @@ int nautilus::runRun(const Options &opts) {
     return kExitUserError;
   Compilation compilation(*loaded.module, target, schedules);
   compilation.setVerification(!opts.noVerify);
-  if (failed(compilation.lowerTo(Stage::Tile)))
+  // Proved here (with any fallback the proofs call for), so that the
+  // explanation and the workspace are those of the programs that run.
+  if (failed(compilation.lowerTo(Stage::Tile)) ||
+      failed(compilation.proveTilePrograms()))
     return compilation.fault() == Fault::Schedules
                ? kExitUserError
                : internalError(compilation.failureMessage());
   if (opts.explain)
-    schedules->explain(llvm::outs());
+    compilation.scheduleProvider().explain(llvm::outs());
   if (std::string e = checkMemory(
           run.bytes, workspaceBytes(compilation.launchPlan(), run.sizes));
       !e.empty())

@@ -38,7 +38,9 @@ commands:
             invariant (layouts, shared memory, operand data flow,
             coverage, synchronisation) with its result and time; exits 5
             when one is refuted (compile and run verify too, and stop
-            on a refuted invariant, unless --no-verify)
+            on a refuted invariant, unless --no-verify; schedules from
+            --schedule auto or --db that are refuted give way to the
+            heuristics', with a warning)
 
 options:
   -k NAME                the kernel to use (needed when the file has several)
