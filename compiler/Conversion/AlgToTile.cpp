@@ -569,8 +569,6 @@ LogicalResult KernelLowering::lowerStream(alg::OnlineReduceOp stream) {
   // them (on the CPU, where the tile then spans the head dimension).
   ReductionScheduleOptions options;
   options.stream = true;
-  // A mean's stream is not split (SplitStreams.cpp says why).
-  options.splittable = !stream.hasMeanLeader();
   stream.getBody().walk([&](alg::ReduceOp) { options.wholeInnermost = true; });
   finishProgram(program, result, stream.getResult(),
                 extentOf(stream.getOver()[0]), ReductionShape::Other, options);

@@ -58,9 +58,8 @@ LogicalResult OnlineReduceOp::verify() {
       return emitOpError("an accumulator is max, min, mean or sum");
   }
   unsigned leaders = getNumLeaders();
-  if (hasMeanLeader() && (leaders != 1 || getSplitDim()))
-    return emitOpError("a stream with a mean leader has no other leader and "
-                       "is not split");
+  if (hasMeanLeader() && leaders != 1)
+    return emitOpError("a stream with a mean leader has no other leader");
   Block &body = getBody().front();
   if (body.getNumArguments() != 1 + leaders ||
       !body.getArgument(0).getType().isIndex() ||

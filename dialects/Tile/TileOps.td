@@ -801,15 +801,17 @@ def Tile_OnlineReduceOp : Tile_Op<"online_reduce", [RecursiveMemoryEffects]> {
     takes the old and new means and the count of points folded before
     (a float tile), and yields one addend tile per follower, added to the
     follower's partial sum (see `alg.online_reduce`). A stream with a mean
-    leader has no other leader, and is neither split nor narrowed to a
-    mask's keys: its count is of every key from the first.
+    leader has no other leader, and is not narrowed to a mask's keys: its
+    count is of every key from the first (of a split stream, from its
+    chunk's first).
 
     A split stream (`over(%M) chunks(C along d)`, made by
     `tile-split-reductions`: split-KV) streams only part of the index: the
     program at index `s` along output dimension `d` (which its tile takes
     one at a time and its body does not read) streams
     [s x C, min(extent, (s + 1) x C)). Its results are partial leaders and
-    sums, which a second stream combines (see tile-split-reductions).
+    sums, which a second stream combines, or, for a mean, sums over the
+    chunks by Chan's rule (see tile-split-reductions).
   }];
   let arguments = (ins Index:$extent, StrArrayAttr:$accumulators,
                        OptionalAttr<I64Attr>:$split_chunk,

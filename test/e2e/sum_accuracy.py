@@ -78,4 +78,23 @@ report("variance in two passes, max relative error", two_pass_error, 1e-5)
 report("variance in one pass, max relative error (bound: two passes')",
        float(np.abs(one_pass / exact_var - 1).max()),
        max(two_pass_error, 1.2e-7))
+# On the CPU, the same stream split over 5 programs a row (chunks of 820
+# and 816 values), their partial means and sums combined by Chan's rule.
+if "--device" not in EXTRA:
+    split = os.path.join(WORK, "split.json")
+    with open(split, "w") as f:
+        f.write('{"programs": {"variance_Var": "#tile.schedule<tile = [1], '
+                'threads = 1, reduce_split = 5>"}}')
+    tile = subprocess.run([NAUTC, "compile", SOURCE, "-k", "variance",
+                           "--shape", f"T={T},D={D}", "--schedule", split,
+                           "--emit", "tile"], check=True, capture_output=True,
+                          text=True).stdout
+    if "chunks(820 along 0)" not in tile or "@variance_Var_partial" not in tile:
+        print("FAIL: the variance's stream was not split 5 ways")
+        failed += 1
+    run("variance", ["X"], ["--schedule", split])
+    combined = np.load(os.path.join(WORK, "Var.npy")).astype(np.float64)
+    report("variance in one pass split 5 ways, max relative error (bound: "
+           "two passes')", float(np.abs(combined / exact_var - 1).max()),
+           max(two_pass_error, 1.2e-7))
 sys.exit(1 if failed else 0)

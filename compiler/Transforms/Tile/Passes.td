@@ -185,7 +185,10 @@ def TileSplitReductions
     over [S', dims] streams chunk s (`chunks(C along 0)`) and stores every
     accumulator to a workspace `<program>.partial<i>`; the program then
     streams over the S' chunks with the same accumulators and repairs,
-    each chunk's sums repaired from its leaders to the running ones. Refused with an error naming the program
+    each chunk's sums repaired from its leaders to the running ones (a
+    stream led by a mean: sums over the chunks by Chan's rule, its
+    chunks' means weighted by their counts). Refused with an error naming
+    the program
     (`splitReductionRefusal`): not exactly one reduction at the program's
     top level, a contraction, routing or skipped tiles in the program, an
     outermost extent not bound at compile time, or partial results of a

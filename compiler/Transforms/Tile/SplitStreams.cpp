@@ -21,6 +21,11 @@
 // the stream itself, run over chunks instead of points, as flash-decoding's
 // combination of (max, sum, O) triples is for attention.
 //
+// A stream led by a mean (Welford) is combined by Chan's rule instead: sums
+// over the chunks of their means weighted by their counts, and of their
+// followers moved to the combined mean by the repair's addend
+// (combineMeans).
+//
 //===----------------------------------------------------------------------===//
 #include "compiler/Transforms/Tile/SplitStreams.h"
 #include "compiler/Transforms/Tile/KernelEditing.h"
@@ -28,6 +33,7 @@
 #include "dialects/Tile/Utils/ReductionKinds.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
@@ -51,9 +57,6 @@ std::string nautilus::splitStreamRefusal(tile::ProgramOp program,
   if (other)
     return "a program with a contraction, routing, skipped tiles or a "
            "reduction beside its stream is not split this way";
-  if (stream.hasMeanLeader())
-    return "a stream led by a mean is not split (its chunks' partial sums "
-           "would be combined by Chan's rule, which is not built)";
   auto type = cast<VectorType>(stream.getResult(0).getType());
   if (!type.getElementType().isF32() && !type.getElementType().isF64())
     return "its partial results would need a workspace of a type buffers do "
@@ -110,7 +113,10 @@ public:
                           type.getElementType()),
           dims));
     buildPartialProgram(chunk, dims);
-    combinePartials(splits);
+    if (stream.hasMeanLeader())
+      combineMeans(chunk, splits);
+    else
+      combinePartials(splits);
     program.retile(combining ? combining
                              : withReduceSplit(program.getSchedule(),
                                                program.getSchedule().getTile(),
@@ -149,9 +155,7 @@ private:
 
   /// The stream replaced by one over the chunks' partial accumulators.
   void combinePartials(int64_t splits) {
-    MLIRContext *ctx = module.getContext();
     Location loc = stream.getLoc();
-    unsigned rank = program.getRank();
     auto type = cast<VectorType>(stream.getResult(0).getType());
     OpBuilder b(stream);
     Value count = arith::ConstantIndexOp::create(b, loc, splits);
@@ -163,18 +167,9 @@ private:
     body->addArgument(b.getIndexType(), loc);
     for (unsigned j = 0; j < leaders; ++j)
       body->addArgument(type, loc);
-    // (dims..., s) -> (s, dims...): chunk s's partials.
-    SmallVector<AffineExpr> chunkFirst{getAffineDimExpr(rank, ctx)};
-    for (unsigned d = 0; d < rank; ++d)
-      chunkFirst.push_back(getAffineDimExpr(d, ctx));
-    auto map = AffineMap::get(rank + 1, program.getSizes().size(), chunkFirst,
-                              ctx);
-    Block &entry = program.getBody().front();
     SmallVector<Value> partials;
-    for (unsigned workspace : workspaces)
-      partials.push_back(tile::LoadOp::create(
-          b, loc, type, entry.getArgument(workspace), ValueRange{},
-          AffineMapAttr::get(map), b.getDenseI64ArrayAttr({})));
+    for (unsigned i = 0; i < workspaces.size(); ++i)
+      partials.push_back(loadPartial(b, i));
     // phi(m_s, r) for each follower: the product over the leaders.
     unsigned accumulators = stream.getNumResults();
     SmallVector<Value> factors(accumulators);
@@ -225,6 +220,103 @@ private:
       from.cloneInto(&to, same);
     }
     stream.replaceAllUsesWith(combine.getResults());
+    stream.erase();
+  }
+
+  /// Workspace `i`'s partials of the chunk a stream or reduction over the
+  /// chunks is at (the index after the program's output dimensions).
+  Value loadPartial(OpBuilder &b, unsigned i) {
+    MLIRContext *ctx = module.getContext();
+    unsigned rank = program.getRank();
+    // (dims..., s) -> (s, dims...).
+    SmallVector<AffineExpr> chunkFirst{getAffineDimExpr(rank, ctx)};
+    for (unsigned d = 0; d < rank; ++d)
+      chunkFirst.push_back(getAffineDimExpr(d, ctx));
+    auto map =
+        AffineMap::get(rank + 1, program.getSizes().size(), chunkFirst, ctx);
+    return tile::LoadOp::create(
+        b, stream.getLoc(), stream.getResult(0).getType(),
+        program.getBody().front().getArgument(workspaces[i]), ValueRange{},
+        AffineMapAttr::get(map), b.getDenseI64ArrayAttr({}));
+  }
+
+  /// The points chunk `s` folded, min(C, extent - s C), as a float tile.
+  Value chunkCount(OpBuilder &b, Value s, int64_t chunk, int64_t extent) {
+    Location loc = stream.getLoc();
+    auto type = cast<VectorType>(stream.getResult(0).getType());
+    auto integers = VectorType::get(type.getShape(), b.getI64Type());
+    auto splat = [&](int64_t v) -> Value {
+      return arith::ConstantOp::create(
+          b, loc, integers,
+          DenseElementsAttr::get(integers, b.getI64IntegerAttr(v)));
+    };
+    Value index = arith::IndexCastOp::create(
+        b, loc, integers,
+        vector::BroadcastOp::create(
+            b, loc, VectorType::get(type.getShape(), b.getIndexType()), s));
+    Value rest = arith::SubIOp::create(
+        b, loc, splat(extent),
+        arith::MulIOp::create(b, loc, index, splat(chunk)));
+    Value count = arith::MinSIOp::create(b, loc, rest, splat(chunk));
+    return arith::SIToFPOp::create(b, loc, type, count);
+  }
+
+  /// A stream led by a mean: its chunks' partials combined by Chan's rule.
+  /// Chunk s folded n_s points to a mean m_s and followers f_s (sums about
+  /// m_s); the mean is R = sum_s n_s m_s / extent, and a follower
+  /// sum_s (f_s + a(m_s, R, n_s)), where a is its repair's addend (the
+  /// change of a sum over n points when their mean moves): for a sum of
+  /// squared deviations, n_s (R - m_s)^2, Chan et al.'s combination. Sums
+  /// over the chunks, not a stream over them: a stream's mean weighs each
+  /// chunk as one point.
+  void combineMeans(int64_t chunk, int64_t splits) {
+    Location loc = stream.getLoc();
+    auto type = cast<VectorType>(stream.getResult(0).getType());
+    int64_t extent = *program.getKnownExtent(stream.getExtent());
+    unsigned mean = 0;
+    while (!stream.isLeader(mean))
+      ++mean;
+    OpBuilder b(stream);
+    Value count = arith::ConstantIndexOp::create(b, loc, splits);
+    auto sumOverChunks =
+        [&](llvm::function_ref<Value(OpBuilder &, Value)> term) -> Value {
+      auto sum = tile::ReduceOp::create(b, loc, type, ValueRange{count},
+                                        alg::ReductionKind::sum);
+      Block *body = b.createBlock(&sum.getBody());
+      Value s = body->addArgument(b.getIndexType(), loc);
+      tile::YieldOp::create(b, loc, term(b, s));
+      b.setInsertionPointAfter(sum);
+      return sum.getResult();
+    };
+    Value weighted = sumOverChunks([&](OpBuilder &b, Value s) -> Value {
+      return arith::MulFOp::create(b, loc, chunkCount(b, s, chunk, extent),
+                                   loadPartial(b, mean));
+    });
+    Value total = arith::ConstantOp::create(
+        b, loc, type,
+        DenseElementsAttr::get(
+            type, b.getFloatAttr(type.getElementType(), double(extent))));
+    Value combinedMean = arith::DivFOp::create(b, loc, weighted, total);
+    SmallVector<Value> results(stream.getNumResults());
+    results[mean] = combinedMean;
+    Block &repair = stream.getRepairs()[0].front();
+    for (unsigned i = 0, f = 0; i < stream.getNumResults(); ++i) {
+      if (stream.isLeader(i))
+        continue;
+      unsigned follower = f++;
+      results[i] = sumOverChunks([&](OpBuilder &b, Value s) -> Value {
+        IRMapping moved;
+        moved.map(repair.getArgument(0), loadPartial(b, mean));
+        moved.map(repair.getArgument(1), combinedMean);
+        moved.map(repair.getArgument(2), chunkCount(b, s, chunk, extent));
+        for (Operation &op : repair.without_terminator())
+          b.clone(op, moved);
+        Value addend = moved.lookup(
+            cast<tile::YieldOp>(repair.getTerminator()).getValues()[follower]);
+        return arith::AddFOp::create(b, loc, loadPartial(b, i), addend);
+      });
+    }
+    stream.replaceAllUsesWith(results);
     stream.erase();
   }
 
