@@ -203,77 +203,130 @@ std::string CpuCandidate::describe() const {
   return pack ? s + " packed" : s;
 }
 
+namespace {
+
+/// A point's cycles (a step of the reduced index, or the program's one
+/// point), its memory traffic's cycles, and a packed panel row's copy.
+struct PointCycles {
+  double step = 0, memory = 0, pack = 0;
+};
+
+/// A tile's register block: `vectors` vectors of `lanes` along the
+/// innermost dimension by `rows` rows (the others), for `steps` steps of
+/// the reduced index, of elements of `bytes`.
+struct RegisterBlock {
+  size_t rank;
+  int64_t lanes, vectors, rows, steps;
+  double bytes;
+};
+
+RegisterBlock registerBlockOf(const CpuProgram &program,
+                              const std::vector<int64_t> &tile,
+                              const TargetInfo &target) {
+  size_t rank = program.extents.size();
+  int64_t lanes = lanesOf(program, target);
+  return {rank,
+          lanes,
+          rank ? ceilDiv(tile.back(), lanes) : 1,
+          rank ? product(tile, 0, rank - 1) : 1,
+          std::max<int64_t>(program.reduced, 1),
+          double(program.elementBits) / 8};
+}
+
+/// A contraction's: its register block's FMAs and loads, the lines it
+/// streams, its rhs from where it lives (packed or not), and the
+/// registers it keeps (`registers`).
+PointCycles contractionCycles(const CpuProgram &program,
+                              const std::vector<int64_t> &tile,
+                              const RegisterBlock &block,
+                              const TargetInfo &target, bool pack,
+                              int64_t &registers) {
+  auto [rank, lanes, vectors, rows, steps, bytes] = block;
+  PointCycles c;
+  double fmas = double(rows * vectors);
+  double loads = double(rows + vectors);
+  // Narrow operands are widened a load at a time, on the FMA ports
+  // (Zen 4's conversions share them; measured: f16 and bf16 GEMMs ran
+  // fastest with 6 x 64 blocks, 1.15x faster than 8 x 32, where f32 ran
+  // 8 x 32 as fast).
+  double computed =
+      double(rows * program.broadcastWork) + (program.widens ? loads : 0.0);
+  registers = rows * vectors + vectors + 1;
+  c.step = std::max(
+      {(fmas + computed) / kFmaPorts, loads / kLoadPorts, kFmaLatency});
+  // A packed panel is one stream of consecutive lines.
+  double lines = double(rows) +
+                 (pack ? 1.0 : std::ceil(double(vectors * lanes) * bytes / 64));
+  c.step += std::max(0.0, lines - kPrefetchStreams);
+  // An operand read across its rows (B[n, k] of A B^T) gathers its row
+  // of the step as a row reduction's lanes do.
+  if (program.gatherStrideBytes && rank)
+    c.step = withGather(c.step, tile.back(), program.gatherStrideBytes);
+  c.memory = double(rows + (rank ? tile.back() : 1)) * bytes / kL2BytesPerCycle;
+  // The rhs, K x N: an instance's panel row a step, from beyond L2
+  // unless packed (then from L2, copied once a column of tiles).
+  double rhsBytes = double(steps) * double(program.extents.back()) * bytes;
+  double outerRate = rhsBytes <= kL2Bytes          ? kL2BytesPerCycle
+                     : rhsBytes <= kLastLevelBytes ? kLastLevelBytesPerCycle
+                                                   : kMemoryBytesPerCycle;
+  double panelRow = double(rank ? tile.back() : 1) * bytes;
+  if (pack)
+    c.pack = double(steps) * copyRowCycles(panelRow, rhsBytes, vectors);
+  else if (rhsBytes > kL2Bytes)
+    c.memory = std::max(
+        {c.memory, panelRow / outerRate,
+         (fmas + loads + 2 * double(spilledOf(registers, target))) *
+             (rhsBytes <= kLastLevelBytes ? kLastLevelWaitPerInstruction
+                                          : kMemoryWaitPerInstruction)});
+  else {
+    c.memory = std::max(c.memory, panelRow / outerRate);
+    // From L2, rows N elements apart: a stream the L1's prefetcher
+    // follows worse than a packed panel's, whose misses stall the step
+    // (measured, 4096 x 64 x 1024 f32, B 256 KiB: 8 x 32 packed 1.19x
+    // faster than unpacked).
+    if (rhsBytes > kL1Bytes)
+      c.step += std::ceil(panelRow / 64) * kL2StridedLineCycles;
+  }
+  return c;
+}
+
+/// Another program's (a reduction, a stream, element-wise): its step's
+/// operations, and its elements from L2 or memory, an element-wise tile's
+/// rows beyond what the L1 keeps twice.
+PointCycles otherCycles(const CpuProgram &program,
+                        const std::vector<int64_t> &tile,
+                        const RegisterBlock &block, int64_t &registers) {
+  auto [rank, lanes, vectors, rows, steps, bytes] = block;
+  PointCycles c;
+  c.step = otherStepCycles(program, rows, vectors, rank ? tile.back() : 1,
+                           registers);
+  // Each element once, from L2 or from memory; an element-wise tile's
+  // rows beyond those the L1 keeps (elementWiseRefetched) twice.
+  double footprint =
+      double(product(program.extents, 0, rank)) * double(steps) * bytes;
+  c.memory =
+      double(rows * (rank ? tile.back() : 1)) * bytes *
+      (1 + elementWiseRefetched(program, rows)) /
+      (footprint <= kL2Bytes ? kL2BytesPerCycle : kStreamedBytesPerCycle);
+  return c;
+}
+
+} // namespace
+
 CpuCost nautilus::autosched::estimateCpu(const CpuProgram &program,
                                          const std::vector<int64_t> &tile,
                                          const TargetInfo &target, bool pack) {
   CpuCost cost;
-  size_t rank = program.extents.size();
-  int64_t lanes = lanesOf(program, target);
-  int64_t vectors = rank ? ceilDiv(tile.back(), lanes) : 1;
-  int64_t rows = rank ? product(tile, 0, rank - 1) : 1;
-  int64_t steps = std::max<int64_t>(program.reduced, 1);
-  double bytes = double(program.elementBits) / 8;
-  double stepCycles, memoryCycles = 0, packCycles = 0;
-  if (program.contraction) {
-    double fmas = double(rows * vectors);
-    double loads = double(rows + vectors);
-    // Narrow operands are widened a load at a time, on the FMA ports
-    // (Zen 4's conversions share them; measured: f16 and bf16 GEMMs ran
-    // fastest with 6 x 64 blocks, 1.15x faster than 8 x 32, where f32 ran
-    // 8 x 32 as fast).
-    double computed =
-        double(rows * program.broadcastWork) + (program.widens ? loads : 0.0);
-    cost.registers = rows * vectors + vectors + 1;
-    stepCycles = std::max(
-        {(fmas + computed) / kFmaPorts, loads / kLoadPorts, kFmaLatency});
-    // A packed panel is one stream of consecutive lines.
-    double lines =
-        double(rows) +
-        (pack ? 1.0 : std::ceil(double(vectors * lanes) * bytes / 64));
-    stepCycles += std::max(0.0, lines - kPrefetchStreams);
-    // An operand read across its rows (B[n, k] of A B^T) gathers its row
-    // of the step as a row reduction's lanes do.
-    if (program.gatherStrideBytes && rank)
-      stepCycles =
-          withGather(stepCycles, tile.back(), program.gatherStrideBytes);
-    memoryCycles =
-        double(rows + (rank ? tile.back() : 1)) * bytes / kL2BytesPerCycle;
-    // The rhs, K x N: an instance's panel row a step, from beyond L2
-    // unless packed (then from L2, copied once a column of tiles).
-    double rhsBytes = double(steps) * double(program.extents.back()) * bytes;
-    double outerRate = rhsBytes <= kL2Bytes          ? kL2BytesPerCycle
-                       : rhsBytes <= kLastLevelBytes ? kLastLevelBytesPerCycle
-                                                     : kMemoryBytesPerCycle;
-    double panelRow = double(rank ? tile.back() : 1) * bytes;
-    if (pack)
-      packCycles = double(steps) * copyRowCycles(panelRow, rhsBytes, vectors);
-    else if (rhsBytes > kL2Bytes)
-      memoryCycles = std::max(
-          {memoryCycles, panelRow / outerRate,
-           (fmas + loads + 2 * double(spilledOf(cost.registers, target))) *
-               (rhsBytes <= kLastLevelBytes ? kLastLevelWaitPerInstruction
-                                            : kMemoryWaitPerInstruction)});
-    else {
-      memoryCycles = std::max(memoryCycles, panelRow / outerRate);
-      // From L2, rows N elements apart: a stream the L1's prefetcher
-      // follows worse than a packed panel's, whose misses stall the step
-      // (measured, 4096 x 64 x 1024 f32, B 256 KiB: 8 x 32 packed 1.19x
-      // faster than unpacked).
-      if (rhsBytes > kL1Bytes)
-        stepCycles += std::ceil(panelRow / 64) * kL2StridedLineCycles;
-    }
-  } else {
-    stepCycles = otherStepCycles(program, rows, vectors, rank ? tile.back() : 1,
-                                 cost.registers);
-    // Each element once, from L2 or from memory; an element-wise tile's
-    // rows beyond those the L1 keeps (elementWiseRefetched) twice.
-    double footprint =
-        double(product(program.extents, 0, rank)) * double(steps) * bytes;
-    memoryCycles =
-        double(rows * (rank ? tile.back() : 1)) * bytes *
-        (1 + elementWiseRefetched(program, rows)) /
-        (footprint <= kL2Bytes ? kL2BytesPerCycle : kStreamedBytesPerCycle);
-  }
+  RegisterBlock block = registerBlockOf(program, tile, target);
+  auto [rank, lanes, vectors, rows, steps, bytes] = block;
+  int64_t registers = 0;
+  PointCycles point =
+      program.contraction
+          ? contractionCycles(program, tile, block, target, pack, registers)
+          : otherCycles(program, tile, block, registers);
+  cost.registers = registers;
+  double stepCycles = point.step, memoryCycles = point.memory,
+         packCycles = point.pack;
   cost.spilled = spilledOf(cost.registers, target);
   // A spilled value is stored and reloaded once a step. An element-wise
   // program's spills are not hidden behind its memory traffic, and recur
