@@ -96,7 +96,10 @@ nt_code cacheKey(const JitRequest &request, const std::string &text,
        {compilerIdentity(), frontend::canonicalSource(text), request.kernel,
         request.target, request.shapes, schedule,
         std::string(request.explain ? "explain" : ""),
-        std::string(request.kernelIR ? "kernel-ir" : ""), toolchain})
+        std::string(request.kernelIR ? "kernel-ir" : ""),
+        // (A verifying compile may fall back from refuted schedules: its
+        // bundle is not the unverified one.)
+        std::string(request.verify ? "verify" : ""), toolchain})
     key = rt::fnv1a64(std::string(part) + '\0', key);
   return NT_OK;
 }

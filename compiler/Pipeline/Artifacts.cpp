@@ -6,6 +6,7 @@
 #include "compiler/Pipeline/Nvrtc.h"
 #include "compiler/Pipeline/Pipelines.h"
 #include "compiler/Pipeline/ReferenceCuda.h"
+#include "compiler/Schedule/ScheduleProvider.h"
 
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/Module.h"
@@ -111,6 +112,11 @@ LogicalResult nautilus::emitArtifact(Compilation &compilation, Artifact kind,
   case Artifact::Gpu:
     if (failed(compilation.lowerTo(kind == Artifact::Tile ? Stage::Tile
                                                           : Stage::Gpu)))
+      return failure();
+    // Schedules that would give way to a fallback if refuted are proved
+    // here, so that the tile programs printed are those compiled further.
+    if (kind == Artifact::Tile && compilation.scheduleProvider().fallback() &&
+        failed(compilation.proveTilePrograms()))
       return failure();
     compilation.module().print(os);
     return success();

@@ -71,6 +71,7 @@ LogicalResult Compilation::proveTilePrograms() {
   if (failed(verifyTilePrograms()))
     return failure();
   proved = true;
+  algModule = nullptr; // (no more fallbacks to lower it with)
   return success();
 }
 
@@ -104,8 +105,8 @@ LogicalResult Compilation::verifyTilePrograms() {
                   "nautilus's scheduling or layouts)");
     }
     llvm::errs() << "nautc: warning: the verifier refuted invariants of the "
-                    "tile programs "
-                 << schedules->origin() << " scheduled:\n";
+                    "tile programs scheduled by "
+                 << schedules->origin() << ":\n";
     report.printFailures(llvm::errs());
     llvm::errs() << "nautc: warning: lowering the kernel again with "
                  << next->origin() << " instead\n";

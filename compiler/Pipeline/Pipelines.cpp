@@ -471,7 +471,8 @@ rt::LaunchPlan nautilus::extractLaunchPlan(ModuleOp module) {
         unsigned arg = cast<BlockArgument>(map.read.buffer).getArgNumber();
         desc.tensorMaps.push_back(
             {cast<StringAttr>(program.getArgNames()[arg]).getValue().str(),
-             std::vector<int64_t>(map.box.begin(), map.box.end()), 128});
+             std::vector<int64_t>(map.box.begin(), map.box.end()),
+             FlashWgmmaPlan::kSwizzleBytes});
       }
     }
     plan.programs.push_back(desc);

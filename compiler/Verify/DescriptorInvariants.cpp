@@ -27,8 +27,9 @@
 //     the start's phase in the swizzle's repeating pattern.
 //
 // Warpgroup g's A reads rows 64 g .. 64 g + 63 of the tile; k step j reads
-// K 16 j .. 16 j + 15 of the stage. The element read must be the one the
-// writer put there.
+// K 16 j .. 16 j + 15 of the stage. The element read must be one the
+// writer writes (a box it issues holds it; TMA's boxes start at multiples
+// of 128 bytes), and the one it put there.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Verify/Encoding.h"
@@ -50,6 +51,9 @@ DecodedDescriptor decode(uint64_t bits) {
           int64_t((bits >> 32) & 0x3fff) << 4, int64_t((bits >> 49) & 7),
           widths[bits >> 62]};
 }
+
+/// The shared addresses a descriptor's start (bits 4-17) reaches.
+constexpr int64_t kDescriptorReach = int64_t(1) << 18;
 
 /// The shared-memory swizzle of `width` bytes (0: none) applied to `at`.
 z3::expr swizzled(z3::context &ctx, const z3::expr &at, int64_t width) {
@@ -94,33 +98,47 @@ z3::expr canonicalOffset(z3::context &ctx, const DescriptorRead &r,
          z3::urem(k, c(8)) * c(w) + z3::udiv(k, c(8)) * c(d.strideBytes);
 }
 
-/// Where the writer put element (row p, k q) of stage `stage`.
-z3::expr writtenAt(z3::context &ctx, const DescriptorRead &r,
-                   const z3::expr &base, const z3::expr &stage,
-                   const z3::expr &p, const z3::expr &q) {
+/// Where the writer put element (row p, k q) of stage `stage`: the byte,
+/// the start of the box holding it, and whether the writer writes it at
+/// all (a box it issues holds it).
+struct Written {
+  z3::expr address, boxStart, inside;
+};
+
+Written writtenAt(z3::context &ctx, const DescriptorRead &r,
+                  const z3::expr &base, const z3::expr &stage,
+                  const z3::expr &p, const z3::expr &q) {
   auto c = [&](int64_t v) { return constant(ctx, v); };
   z3::expr box = z3::udiv(p, c(r.boxRows)) * c(r.boxBytes);
   z3::expr inBox = z3::urem(p, c(r.boxRows)) * c(r.rowStride);
+  z3::expr inside = z3::ult(z3::udiv(p, c(r.boxRows)), c(r.boxes));
   if (r.kBox) {
     box = box + z3::udiv(q, c(r.kBox)) * c(r.kBoxBytes);
     inBox = inBox + z3::urem(q, c(r.kBox)) * c(r.kStride);
+    inside = inside && z3::ult(z3::udiv(q, c(r.kBox)), c(r.kBoxes));
   } else {
     inBox = inBox + q * c(r.kStride);
+    inside = inside && z3::ult(q, c(r.boxK));
   }
   z3::expr boxStart =
       base + stage * c(r.writerStageBytes) + c(r.regionOffset) + box;
   if (r.swizzlesAddress)
-    return swizzled(ctx, boxStart + inBox, r.writerSwizzleBytes);
+    return {swizzled(ctx, boxStart + inBox, r.writerSwizzleBytes), boxStart,
+            inside};
   z3::expr rowBytes = c(r.writerRowBytes);
-  return boxStart + storedOffset(ctx, r.rowSwizzle, r.writerRowBytes,
-                                 z3::udiv(inBox, rowBytes),
-                                 z3::urem(inBox, rowBytes));
+  return {boxStart + storedOffset(ctx, r.rowSwizzle, r.writerRowBytes,
+                                  z3::udiv(inBox, rowBytes),
+                                  z3::urem(inBox, rowBytes)),
+          boxStart, inside};
 }
+
+/// TMA writes a box to a shared address that is a multiple of 128 bytes.
+constexpr int64_t kTmaBoxAlignment = 128;
 
 std::string subjectOf(const ProgramModel &model, const DescriptorRead &r,
                       const DecodedDescriptor &d) {
   return "@" + model.name + ": wgmma's " + (r.isLhs ? "A" : "B") +
-         " from the " + r.stage + " stage by descriptor (" +
+         " from the " + r.operand + " stage by descriptor (" +
          (r.kInnermost ? "K-major" : "M/N-major") + ", " +
          (d.swizzleBytes ? std::to_string(d.swizzleBytes) + "-byte swizzle"
                          : std::string("no swizzle")) +
@@ -135,8 +153,9 @@ std::string elementAt(z3::context &ctx, const DescriptorRead &r, uint64_t base,
   z3::solver solver(ctx);
   solver.add(z3::ult(p, constant(ctx, r.warpgroups * r.rows)) &&
              z3::ult(q, constant(ctx, r.kSteps * 16)));
-  solver.add(writtenAt(ctx, r, constant(ctx, base), constant(ctx, stage), p,
-                       q) == constant(ctx, address));
+  Written w =
+      writtenAt(ctx, r, constant(ctx, base), constant(ctx, stage), p, q);
+  solver.add(w.inside && w.address == constant(ctx, address));
   if (solver.check() != z3::sat)
     return "no element of the stage";
   z3::model m = solver.get_model();
@@ -154,11 +173,23 @@ void proveDescriptorRead(Prover &prover, const ProgramModel &model,
   ReadSymbols s{variable(ctx, "base"),      variable(ctx, "stage"),
                 variable(ctx, "warpgroup"), variable(ctx, "k step"),
                 variable(ctx, "row"),       variable(ctx, "k")};
-  // Shared addresses stay below 2^18 (what a descriptor's start reaches).
-  int64_t end = r.stages * std::max(plan.stageBytes, r.writerStageBytes) +
-                std::max(plan.startOffset(r.kSteps), r.regionOffset);
+  // What the writer writes ends below 2^18, what a descriptor's start
+  // reaches (the base ranges over what leaves room for it).
+  int64_t end = r.regionOffset + (r.stages - 1) * r.writerStageBytes +
+                std::max(r.boxes * r.boxBytes, r.kBoxes * r.kBoxBytes);
+  if (end > kDescriptorReach) {
+    Finding f;
+    f.invariant = "dataflow.wgmma-operands";
+    f.subject = subjectOf(model, r, d);
+    f.verdict = Verdict::Refuted;
+    f.detail = "the stages end at shared byte " + std::to_string(end) +
+               ", past what a descriptor's start addresses (" +
+               std::to_string(kDescriptorReach) + ")";
+    findings.push_back(f);
+    return;
+  }
   z3::expr valid = z3::urem(s.base, c(r.baseAlignment)) == c(0) &&
-                   z3::ule(s.base, c((int64_t(1) << 18) - end)) &&
+                   z3::ule(s.base, c(kDescriptorReach - end)) &&
                    z3::ult(s.stage, c(r.stages)) &&
                    z3::ult(s.group, c(r.warpgroups)) &&
                    z3::ult(s.kStep, c(r.kSteps)) && z3::ult(s.mn, c(r.rows)) &&
@@ -170,19 +201,33 @@ void proveDescriptorRead(Prover &prover, const ProgramModel &model,
   z3::expr start = s.base + s.stage * c(plan.stageBytes) +
                    s.group * c(plan.groupBytes) + c(plan.offset) + step;
   // The start as the descriptor holds it: address bits 4-17.
-  z3::expr held = z3::shl(z3::lshr(start & c(0x3ffff), 4), 4);
+  z3::expr held = z3::shl(z3::lshr(start & c(kDescriptorReach - 1), 4), 4);
   z3::expr read = swizzled(ctx, held + canonicalOffset(ctx, r, d, s.mn, s.k),
                            d.swizzleBytes);
   z3::expr row = (r.isLhs ? s.group * c(64) : c(0)) + s.mn;
   z3::expr kAt = s.kStep * c(16) + s.k;
-  z3::expr written = writtenAt(ctx, r, s.base, s.stage, row, kAt);
+  Written written = writtenAt(ctx, r, s.base, s.stage, row, kAt);
+  z3::expr misaligned =
+      r.swizzlesAddress
+          ? z3::urem(written.boxStart, c(kTmaBoxAlignment)) != c(0)
+          : ctx.bool_val(false);
   z3::expr phase =
       d.swizzleBytes ? z3::lshr(held, 7) & c(d.swizzleBytes / 16 - 1) : c(0);
   z3::expr phaseWrong = phase != c(d.swizzleBytes ? d.baseOffset : 0);
   findings.push_back(prover.prove(
       "dataflow.wgmma-operands", subjectOf(model, r, d),
-      valid && (read != written || phaseWrong), [&](const z3::model &m) {
+      valid && (!written.inside || misaligned || read != written.address ||
+                phaseWrong),
+      [&](const z3::model &m) {
         std::string at = describeValues(m, s.named()) + ": ";
+        std::string wanted = "(row, k) = " + describeTuple(m, {row, kAt});
+        if (m.eval(!written.inside, true).is_true())
+          return at + "wgmma reads " + wanted +
+                 ", which no box the writer issues holds";
+        if (m.eval(misaligned, true).is_true())
+          return at + "TMA writes " + wanted + "'s box at shared byte " +
+                 std::to_string(valueOf(m, written.boxStart)) +
+                 ", not a multiple of " + std::to_string(kTmaBoxAlignment);
         if (m.eval(phaseWrong, true).is_true())
           return at + "the descriptor starts at shared byte " +
                  std::to_string(valueOf(m, held)) + ", phase " +
@@ -194,8 +239,8 @@ void proveDescriptorRead(Prover &prover, const ProgramModel &model,
                ", which holds " +
                elementAt(ctx, r, valueOf(m, s.base), valueOf(m, s.stage),
                          address) +
-               "; the writer put (row, k) = " + describeTuple(m, {row, kAt}) +
-               " at byte " + std::to_string(valueOf(m, written));
+               "; the writer put " + wanted + " at byte " +
+               std::to_string(valueOf(m, written.address));
       }));
 }
 

@@ -87,7 +87,7 @@ DescriptorRead descriptorRead(const char *operand, bool isLhs,
   const WgmmaOperandPlan &op = isLhs ? plan.lhs : plan.rhs;
   tile::MmaAttr mma = schedule.getMma();
   DescriptorRead read;
-  read.stage = operand;
+  read.operand = operand;
   read.isLhs = isLhs;
   read.kInnermost = op.kInnermost;
   read.elementBytes = elementBytes;
@@ -95,7 +95,7 @@ DescriptorRead descriptorRead(const char *operand, bool isLhs,
   read.kSteps = mma.getTileK() / 16;
   read.warpgroups = isLhs ? op.rowTile / 64 : 1;
   read.stages = mma.getStages();
-  read.descriptor = planDescriptor(plan, op, isLhs, elementBytes);
+  read.descriptor = planWgmmaDescriptor(plan, op, isLhs, elementBytes);
   // TMA's boxes, or (computed) the producers' K-major rows, swizzled
   // within the stage.
   read.writer = op.computed ? "the producers" : "TMA";
@@ -111,6 +111,8 @@ DescriptorRead descriptorRead(const char *operand, bool isLhs,
       boxStrides(map, op, kDim, elementBytes, plan.swizzleBytes);
   read.boxRows = op.kInnermost ? op.rowTile : plan.swizzleBytes / elementBytes;
   read.boxBytes = op.boxBytes;
+  read.boxes = op.boxes;
+  read.boxK = mma.getTileK();
   return read;
 }
 
@@ -120,22 +122,22 @@ DescriptorRead descriptorRead(const char *operand, bool isLhs,
 /// cp.async with the schedule's swizzle, fill.
 std::vector<DescriptorRead> flashDescriptorReads(tile::ProgramOp program) {
   FlashWgmmaPlan plan = planFlashWgmma(program);
-  tile::MmaAttr mma = program.getSchedule().getMma();
   bool tma = !flashTensorMaps(program).empty();
   auto read = [&](const char *name, bool isLhs, bool kInnermost,
                   WgmmaDescriptorPlan d, int64_t regionOffset,
                   int64_t panelBytes, int64_t panelRows) {
     DescriptorRead r;
-    r.stage = name;
+    r.operand = name;
     r.isLhs = isLhs;
     r.kInnermost = kInnermost;
     r.descriptor = d;
     r.writer = tma ? "TMA" : "cp.async";
     r.swizzlesAddress = tma;
-    // (The threads' copies: K's and V's stages by the schedule's swizzle,
-    // Q's region by the 128-byte one.)
+    // (TMA's maps, and the threads' copies without them, by the plan's
+    // swizzle.)
+    r.writerSwizzleBytes = FlashWgmmaPlan::kSwizzleBytes;
     r.rowSwizzle =
-        layout::SharedSwizzle::forRows(128, isLhs ? 128 : mma.getSwizzle());
+        layout::SharedSwizzle::forRows(128, FlashWgmmaPlan::kSwizzleBytes);
     r.writerStageBytes = plan.stageBytes();
     r.regionOffset = regionOffset;
     // A panel: `panelRows` rows of 64 columns (128 bytes). K-major: rows
@@ -143,10 +145,10 @@ std::vector<DescriptorRead> flashDescriptorReads(tile::ProgramOp program) {
     // N (panels along N).
     if (kInnermost) {
       r.boxRows = panelRows, r.rowStride = 128, r.kStride = 2;
-      r.kBox = 64, r.kBoxBytes = panelBytes;
+      r.kBox = 64, r.kBoxBytes = panelBytes, r.kBoxes = plan.panels();
     } else {
       r.boxRows = 64, r.rowStride = 2, r.boxBytes = panelBytes;
-      r.kStride = 128;
+      r.kStride = 128, r.boxes = plan.panels(), r.boxK = plan.keyBlock;
     }
     return r;
   };

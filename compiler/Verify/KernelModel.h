@@ -86,7 +86,7 @@ struct FragmentLoad {
 /// offset within the box as rows of `writerRowBytes` by `rowSwizzle` (the
 /// lowering's SharedSwizzle).
 struct DescriptorRead {
-  std::string stage; // the operand's name: "lhs", "rhs"; "Q", "K", "V"
+  std::string operand; // "lhs", "rhs"; the flash kernel's "Q", "K", "V"
   bool isLhs = true; // wgmma's A (64 rows a warpgroup) or B (N rows)
   bool kInnermost = true;
   int64_t elementBytes = 2;
@@ -103,6 +103,10 @@ struct DescriptorRead {
   int64_t writerStageBytes = 0, regionOffset = 0;
   int64_t boxRows = 0, rowStride = 0, boxBytes = 0;
   int64_t kBox = 0, kStride = 0, kBoxBytes = 0;
+  /// What the writer writes of a stage: `boxes` boxes along the rows, by
+  /// `kBoxes` along K (kBox), each `boxK` of K (without kBox). TMA's boxes
+  /// start at multiples of 128 bytes.
+  int64_t boxes = 1, kBoxes = 1, boxK = 0;
   /// What the lowering aligns the dynamic shared memory's base to.
   int64_t baseAlignment = 1024;
 };

@@ -85,6 +85,16 @@ bool stageOffPattern(ProgramModel &model) {
   return false;
 }
 
+/// A descriptor whose layout type names another swizzle than the one its
+/// stage's writer (the tensor map) swizzles with.
+bool otherLayoutType(ProgramModel &model) {
+  for (DescriptorRead &r : model.descriptorReads) {
+    r.descriptor.swizzleBytes = r.descriptor.swizzleBytes == 128 ? 64 : 128;
+    return true;
+  }
+  return false;
+}
+
 const std::vector<MutationRule> &rules() {
   static const std::vector<MutationRule> all = {
       {{"layout-drops-element",
@@ -134,6 +144,10 @@ const std::vector<MutationRule> &rules() {
       {{"wgmma-descriptor-stride",
         "a wgmma descriptor whose stride byte offset is one row short of 8"},
        shortDescriptorStride},
+      {{"wgmma-layout-type",
+        "a wgmma descriptor's layout type naming another swizzle than the "
+        "tensor map's"},
+       otherLayoutType},
       {{"wgmma-k-step-in-elements",
         "wgmma descriptors advanced by 16 bytes a k step of 16 elements"},
        kStepInElements},

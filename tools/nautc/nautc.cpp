@@ -39,8 +39,9 @@ commands:
             coverage, synchronisation) with its result and time; exits 5
             when one is refuted (compile and run verify too, and stop
             on a refuted invariant, unless --no-verify; schedules from
-            --schedule auto or --db that are refuted give way to the
-            heuristics', with a warning)
+            --schedule auto or a --db record that are refuted give way,
+            with a warning, to those they wrap: the heuristics', or
+            the model's for a record over --schedule auto)
 
 options:
   -k NAME                the kernel to use (needed when the file has several)

@@ -14,7 +14,7 @@
 //  - Every thread waits for the stage's mbarrier phase (parity kt / stages),
 //    then its warpgroup issues tile_k / 16 wgmma.mma_async reading both
 //    operands through matrix descriptors (start address, leading and stride
-//    byte offsets, 128-byte swizzle), commits and waits for them; a block
+//    byte offsets, the schedule's swizzle), commits and waits for them; a block
 //    barrier then frees the stage for the copy issued at the next step.
 //
 // With a producer warpgroup (`producers = 1`, warp specialisation),
@@ -243,12 +243,12 @@ void WgmmaLowering::issueStage(Value kTile, Value stage,
 
 Value WgmmaLowering::descriptor(const WgmmaOperandPlan &op, Value stage,
                                 Value group, int64_t kStep, bool isLhs) {
-  WgmmaDescriptorPlan d = planDescriptor(plan, op, isLhs, elementBytes);
+  WgmmaDescriptorPlan d = planWgmmaDescriptor(plan, op, isLhs, elementBytes);
   Value start = arith::AddIOp::create(
       b, loc, sharedAddress,
       arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, stage, i32(plan.stageBytes)),
-          i32(d.offset + kStep * d.kStepBytes)));
+          b, loc, arith::MulIOp::create(b, loc, stage, i32(d.stageBytes)),
+          i32(d.startOffset(kStep))));
   if (isLhs)
     start = arith::AddIOp::create(
         b, loc, start, arith::MulIOp::create(b, loc, group, i32(d.groupBytes)));

@@ -221,7 +221,7 @@ void FlashLowering::issueBoxes(unsigned which, Value firstRow,
   SmallVector<Value> dims(kernel.tileOrigin.begin(), kernel.tileOrigin.end());
   dims.push_back(c(0)); // (the keys and the nested index: the box's)
   dims.push_back(c(0));
-  for (int64_t panel = 0; panel < headDim / 64; ++panel) {
+  for (int64_t panel = 0; panel < sharedPlan.panels(); ++panel) {
     SmallVector<Value> coordinates;
     for (auto [i, e] :
          llvm::enumerate(llvm::reverse(map.read.map.getResults()))) {

@@ -121,20 +121,24 @@ void FlashLowering::setUp() {
   int64_t stageElements = keyBlock * headDim;
   int64_t stages = mma.getStages();
   int64_t bytes = stages * stageElements * element.getIntOrFloatBitWidth() / 8;
+  // On wgmma, the descriptors' swizzle (the threads' copies, without TMA,
+  // must store what they read).
+  int64_t swizzle = mma.getInstr() == "wgmma" ? FlashWgmmaPlan::kSwizzleBytes
+                                              : mma.getSwizzle();
   keyStages = {
       emitDynamicSharedBuffer(b, loc, base, 0, stages * stageElements, element),
       element,
       headDim,
       stageElements,
       /*kInnermost=*/true,
-      mma.getSwizzle()};
+      swizzle};
   valueStages = {emitDynamicSharedBuffer(b, loc, base, bytes,
                                          stages * stageElements, element),
                  element,
                  headDim,
                  stageElements,
                  /*kInnermost=*/false,
-                 mma.getSwizzle()};
+                 swizzle};
   if (mma.getInstr() == "mma_sync") {
     keyLoader.emplace(b, loc, keyStages, lane, /*isLhs=*/false);
     valueLoader.emplace(b, loc, valueStages, lane, /*isLhs=*/false);
@@ -157,7 +161,7 @@ void FlashLowering::setUp() {
                    headDim,
                    rows * headDim,
                    /*kInnermost=*/true,
-                   128};
+                   FlashWgmmaPlan::kSwizzleBytes};
   }
   for (auto [i, factor] : llvm::enumerate(roles.factors)) {
     if (stream.isLeader(i))

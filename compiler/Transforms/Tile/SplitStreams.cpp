@@ -193,7 +193,7 @@ private:
       for (unsigned k = 0, f = 0; k < accumulators; ++k) {
         if (stream.isLeader(k))
           continue;
-        Value factor = phi.lookup(yielded[f++]);
+        Value factor = phi.lookupOrDefault(yielded[f++]);
         factors[k] = factors[k]
                          ? arith::MulFOp::create(b, loc, factors[k], factor)
                          : factor;
@@ -288,9 +288,9 @@ private:
       b.setInsertionPointAfter(sum);
       return sum.getResult();
     };
-    Value weighted = sumOverChunks([&](OpBuilder &b, Value s) -> Value {
-      return arith::MulFOp::create(b, loc, chunkCount(b, s, chunk, extent),
-                                   loadPartial(b, mean));
+    Value weighted = sumOverChunks([&](OpBuilder &in, Value s) -> Value {
+      return arith::MulFOp::create(in, loc, chunkCount(in, s, chunk, extent),
+                                   loadPartial(in, mean));
     });
     Value total = arith::ConstantOp::create(
         b, loc, type,
@@ -304,16 +304,16 @@ private:
       if (stream.isLeader(i))
         continue;
       unsigned follower = f++;
-      results[i] = sumOverChunks([&](OpBuilder &b, Value s) -> Value {
+      results[i] = sumOverChunks([&](OpBuilder &in, Value s) -> Value {
         IRMapping moved;
-        moved.map(repair.getArgument(0), loadPartial(b, mean));
+        moved.map(repair.getArgument(0), loadPartial(in, mean));
         moved.map(repair.getArgument(1), combinedMean);
-        moved.map(repair.getArgument(2), chunkCount(b, s, chunk, extent));
+        moved.map(repair.getArgument(2), chunkCount(in, s, chunk, extent));
         for (Operation &op : repair.without_terminator())
-          b.clone(op, moved);
-        Value addend = moved.lookup(
+          in.clone(op, moved);
+        Value addend = moved.lookupOrDefault(
             cast<tile::YieldOp>(repair.getTerminator()).getValues()[follower]);
-        return arith::AddFOp::create(b, loc, loadPartial(b, i), addend);
+        return arith::AddFOp::create(in, loc, loadPartial(in, i), addend);
       });
     }
     stream.replaceAllUsesWith(results);

@@ -87,9 +87,10 @@ uint64_t WgmmaDescriptorPlan::fixedBits() const {
   return matrixDescriptorBits(leadingBytes, strideBytes, swizzleBytes);
 }
 
-WgmmaDescriptorPlan nautilus::planDescriptor(const WgmmaPlan &plan,
-                                             const WgmmaOperandPlan &op,
-                                             bool isLhs, int64_t elementBytes) {
+WgmmaDescriptorPlan nautilus::planWgmmaDescriptor(const WgmmaPlan &plan,
+                                                  const WgmmaOperandPlan &op,
+                                                  bool isLhs,
+                                                  int64_t elementBytes) {
   int64_t rowBytes = plan.swizzleBytes;
   WgmmaDescriptorPlan d;
   d.stageBytes = plan.stageBytes;
@@ -128,6 +129,7 @@ static WgmmaDescriptorPlan panelledKMajor(int64_t offset, int64_t panelBytes,
   d.panelBytes = panelBytes;
   d.leadingBytes = 16;
   d.strideBytes = 8 * 128;
+  d.swizzleBytes = FlashWgmmaPlan::kSwizzleBytes;
   return d;
 }
 
@@ -149,6 +151,7 @@ WgmmaDescriptorPlan FlashWgmmaPlan::values() const {
   d.kStepBytes = 16 * 128;
   d.leadingBytes = panelBytes();
   d.strideBytes = 8 * 128;
+  d.swizzleBytes = kSwizzleBytes;
   return d;
 }
 

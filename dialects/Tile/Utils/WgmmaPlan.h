@@ -61,7 +61,7 @@ struct WgmmaPlan {
   int64_t launchRegisters = 0;
   /// Whether the producer warpgroup computes an operand (then all its
   /// threads produce; else its thread 0 alone issues the copies).
-  bool producersCompute() const { return lhs.computed || rhs.computed; }  // the schedule's swizzle (TMA's, descriptors')
+  bool producersCompute() const { return lhs.computed || rhs.computed; }
 };
 
 /// The matrix descriptors wgmma reads an operand's stage through (PTX ISA,
@@ -92,9 +92,9 @@ struct WgmmaDescriptorPlan {
 /// boxes of S bytes of M/N x tile_k rows of K, 8 rows 8 S apart (the
 /// stride), boxes `boxBytes` apart (the leading offset), a k step 16 rows
 /// further. Only the lhs moves by warpgroup (64 rows each).
-WgmmaDescriptorPlan planDescriptor(const WgmmaPlan &plan,
-                                   const WgmmaOperandPlan &op, bool isLhs,
-                                   int64_t elementBytes);
+WgmmaDescriptorPlan planWgmmaDescriptor(const WgmmaPlan &plan,
+                                        const WgmmaOperandPlan &op, bool isLhs,
+                                        int64_t elementBytes);
 /// The bits of a matrix descriptor other than its start address: the
 /// leading and stride byte offsets (>> 4, 14 bits each) and the layout
 /// type (bits 62-63: 1 for a 128-byte swizzle, 2 for 64, 3 for 32).
@@ -106,12 +106,17 @@ uint64_t matrixDescriptorBits(int64_t leadingBytes, int64_t strideBytes,
 /// D; each a row of panels 64 columns wide (rows of 128 bytes, the
 /// swizzle's span), one after the other.
 struct FlashWgmmaPlan {
+  /// The swizzle of every region: its tensor maps', its copies' and its
+  /// descriptors'.
+  static constexpr int64_t kSwizzleBytes = 128;
   int64_t rows = 0, headDim = 0, keyBlock = 0, stages = 0;
   int64_t stageBytes() const { return keyBlock * headDim * 2; }
   int64_t valueOffset() const { return stages * stageBytes(); }
   int64_t queryOffset() const { return 2 * valueOffset(); }
   int64_t panelBytes() const { return keyBlock * 64 * 2; }
   int64_t queryPanelBytes() const { return rows * 64 * 2; }
+  /// The panels of a stage or of Q's region (a TMA box each).
+  int64_t panels() const { return headDim / 64; }
   /// Q K^T's A: Q's region, K-major (16 of D are 32 bytes along a panel's
   /// rows), a warpgroup's 64 rows of each panel (Q is stage 0).
   WgmmaDescriptorPlan query() const;
