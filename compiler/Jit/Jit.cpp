@@ -158,6 +158,10 @@ nt_code compileSource(const JitRequest &request, const std::string &text,
                    : scheduleProviderFor(request.schedule);
   Compilation compilation(*loaded.module, *target, schedules);
   compilation.setVerification(request.verify);
+  // The verifier's warnings (a fallback from refuted schedules) and
+  // refutations: with the explanation when one is asked for, else with
+  // the diagnostics an error returns (on stderr when the compile succeeds).
+  compilation.setMessages(request.explain ? explainStream : diagStream);
   if (failed(buildBundle(compilation, bundle, request.kernelIR))) {
     error = diagnostics + explained +
             (compilation.fault() == Fault::Schedules
@@ -169,6 +173,8 @@ nt_code compileSource(const JitRequest &request, const std::string &text,
   if (request.explain) {
     compilation.scheduleProvider().explain(explainStream);
     bundle.explain = explained;
+  } else if (!diagnostics.empty()) {
+    llvm::errs() << diagnostics;
   }
   return NT_OK;
 }

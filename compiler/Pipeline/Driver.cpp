@@ -76,6 +76,7 @@ LogicalResult Compilation::proveTilePrograms() {
 }
 
 LogicalResult Compilation::verifyTilePrograms() {
+  llvm::raw_ostream &out = messages ? *messages : llvm::errs();
   for (;;) {
     // NAUTILUS_VERIFY_MUTATION (a test hook) breaks the models first, as
     // `nautc verify --mutate` does: a compile then stops on the
@@ -89,27 +90,27 @@ LogicalResult Compilation::verifyTilePrograms() {
     if (report.allProved())
       return success();
     if (report.count(verify::Verdict::Refuted) == 0) {
-      llvm::errs() << "nautc: warning: the verifier could not decide every "
-                      "invariant of the tile programs:\n";
-      report.printFailures(llvm::errs());
+      out << "nautc: warning: the verifier could not decide every "
+             "invariant of the tile programs:\n";
+      report.printFailures(out);
       return success();
     }
     std::shared_ptr<ScheduleProvider> next = schedules->fallback();
     if (!next || !algModule) {
-      llvm::errs() << "nautc: error: the verifier refuted invariants of the "
-                      "tile programs (nautc verify shows them all; "
-                      "--no-verify skips the proofs):\n";
-      report.printFailures(llvm::errs());
+      out << "nautc: error: the verifier refuted invariants of the "
+             "tile programs (nautc verify shows them all; "
+             "--no-verify skips the proofs):\n";
+      report.printFailures(out);
       return fail(Fault::Verification,
                   "the tile programs failed verification (a bug in "
                   "nautilus's scheduling or layouts)");
     }
-    llvm::errs() << "nautc: warning: the verifier refuted invariants of the "
-                    "tile programs scheduled by "
-                 << schedules->origin() << ":\n";
-    report.printFailures(llvm::errs());
-    llvm::errs() << "nautc: warning: lowering the kernel again with "
-                 << next->origin() << " instead\n";
+    out << "nautc: warning: the verifier refuted invariants of the "
+           "tile programs scheduled by "
+        << schedules->origin() << ":\n";
+    report.printFailures(out);
+    out << "nautc: warning: lowering the kernel again with " << next->origin()
+        << " instead\n";
     if (failed(lowerAgainWith(std::move(next))))
       return failure();
   }

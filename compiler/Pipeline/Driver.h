@@ -19,6 +19,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <memory>
 #include <optional>
@@ -65,6 +66,10 @@ public:
   /// Proves the tile programs now (at the Tile stage), as lowerTo would
   /// before the next stage, falling back the same way; once.
   mlir::LogicalResult proveTilePrograms();
+  /// Where the verifier's warnings and refutations go (stderr unless set;
+  /// the JIT keeps them with its diagnostics). `os` must outlive the
+  /// compilation's lowering.
+  void setMessages(llvm::raw_ostream &os) { messages = &os; }
   /// The provider whose schedules the tile programs have (a fallback's,
   /// after a refutation).
   const ScheduleProvider &scheduleProvider() const { return *schedules; }
@@ -108,6 +113,7 @@ private:
   /// have a fallback to lower it with again.
   mlir::OwningOpRef<mlir::ModuleOp> algModule;
   bool fellBack = false, proved = false;
+  llvm::raw_ostream *messages = nullptr; // (stderr)
 };
 
 } // namespace nautilus

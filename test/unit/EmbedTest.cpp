@@ -799,6 +799,44 @@ TEST(CApi, CompilesWithAScheduleFile) {
     nt_program_free(p);
 }
 
+/// The auto-scheduler's schedules refuted (the verifier's test hook breaks
+/// the first schedules' models): the JIT compiles the heuristics' instead,
+/// and the warning is kept with the explanation. Without verification the
+/// refuted schedules are compiled, under another cache key.
+TEST(CApi, FallsBackFromRefutedSchedules) {
+  std::string dir = freshDirectory("fallback");
+  nt_compile_options options = {};
+  options.struct_size = sizeof options;
+  options.path = NAUTILUS_EXAMPLES "/gemm.tensor";
+  options.kernel = "gemm";
+  options.target = "sm_80";
+  options.shapes = "M=256,N=256,K=256";
+  options.schedule = "auto";
+  options.cache_dir = dir.c_str();
+  options.explain = 1;
+  setenv("NAUTILUS_VERIFY_MUTATION", "missing-barrier", 1);
+  setenv("NAUTILUS_PROOF_CACHE", "0", 1);
+  nt_program verified = nullptr, unverified = nullptr;
+  nt_status s = nt_compile(&options, &verified);
+  options.flags |= NT_COMPILE_NO_VERIFY;
+  nt_status t = nt_compile(&options, &unverified);
+  unsetenv("NAUTILUS_VERIFY_MUTATION");
+  unsetenv("NAUTILUS_PROOF_CACHE");
+  ASSERT_EQ(s, nullptr) << nt_status_message(s);
+  ASSERT_EQ(t, nullptr) << nt_status_message(t);
+  std::string explained = nt_program_explain(verified);
+  EXPECT_NE(explained.find("lowering the kernel again with the default "
+                           "schedules"),
+            std::string::npos)
+      << explained;
+  EXPECT_NE(explained.find("REFUTED"), std::string::npos) << explained;
+  EXPECT_EQ(nt_program_cache_hit(unverified), 0);
+  EXPECT_EQ(std::string(nt_program_explain(unverified)).find("REFUTED"),
+            std::string::npos);
+  for (nt_program p : {verified, unverified})
+    nt_program_free(p);
+}
+
 TEST(CApi, ReportsErrorsWithTheirCodes) {
   nt_program p = nullptr;
   nt_code code = NT_OK;
