@@ -6,10 +6,11 @@
 // dimensions) or the `tile.reduce` block arguments (reduced dimensions).
 //
 //===----------------------------------------------------------------------===//
-#include "dialects/Tile/Utils/AffineExpansion.h"
-#include "compiler/Schedule/SchedulingPass.h"
 #include "compiler/Conversion/Passes.h"
+#include "compiler/Schedule/SchedulingPass.h"
 #include "compiler/Target/Target.h"
+#include "dialects/Tile/Utils/AffineExpansion.h"
+#include "dialects/Tile/Utils/TileUniformity.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -97,6 +98,32 @@ private:
     if (auto name = dyn_cast<StringAttr>(dim))
       return kernel.getBinding(name.getValue());
     return cast<IntegerAttr>(dim).getInt();
+  }
+
+  /// Per output dimension of `program` but the innermost, how many
+  /// consecutive indices one load of some operand reading it serves (up to
+  /// kWholeInnermostRows; 1: none): grouped-query attention's K[b,
+  /// h floordiv (H floordiv G), m, d] serves H / G heads.
+  SmallVector<int64_t> sharedLoadGroups(tile::ProgramOp program) {
+    SmallVector<std::optional<int64_t>> symbols;
+    for (Attribute size : program.getSizes())
+      symbols.push_back(extentOf(size));
+    unsigned rank = program.getRank();
+    SmallVector<int64_t> groups(rank ? rank - 1 : 0, 1);
+    program.walk([&](tile::LoadOp load) {
+      for (unsigned d = 0; d + 1 < rank; ++d)
+        for (int64_t c = kWholeInnermostRows; c > groups[d]; --c)
+          if (llvm::any_of(
+                  load.getMap().getResults(),
+                  [&](AffineExpr e) { return e.isFunctionOfDim(d); }) &&
+              llvm::all_of(load.getMap().getResults(), [&](AffineExpr e) {
+                return isUniformOverTile(e, d, c, symbols);
+              })) {
+            groups[d] = c;
+            break;
+          }
+    });
+    return groups;
   }
 
   alg::KernelOp kernel;
@@ -570,6 +597,7 @@ LogicalResult KernelLowering::lowerStream(alg::OnlineReduceOp stream) {
   ReductionScheduleOptions options;
   options.stream = true;
   stream.getBody().walk([&](alg::ReduceOp) { options.wholeInnermost = true; });
+  options.sharedLoadGroups = sharedLoadGroups(program);
   finishProgram(program, result, stream.getResult(),
                 extentOf(stream.getOver()[0]), ReductionShape::Other, options);
   return success();

@@ -481,11 +481,16 @@ rt::LaunchPlan nautilus::extractLaunchPlan(ModuleOp module) {
 }
 
 LogicalResult nautilus::lowerTileToHostLLVM(ModuleOp module) {
+  // The programs are lowered with their plans (whose bound sizes they
+  // read), which the host code then does without.
+  PassManager programs(module.getContext());
+  programs.addPass(createConvertTileToCPU());
+  if (failed(programs.run(module)))
+    return failure();
   for (tile::PlanOp plan : llvm::make_early_inc_range(
            module.getOps<tile::PlanOp>()))
     plan.erase();
   PassManager pm(module.getContext());
-  pm.addPass(createConvertTileToCPU());
   buildHostLLVMPipeline(pm);
   return pm.run(module);
 }

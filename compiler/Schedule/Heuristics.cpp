@@ -153,7 +153,26 @@ streamSchedule(MLIRContext *ctx, ArrayRef<std::optional<int64_t>> extents,
     tile.back() = std::min<int64_t>(llvm::PowerOf2Ceil(*extents.back()),
                                     kWholeInnermostLimit);
     if (tile.size() >= 2)
-      tile[tile.size() - 2] = std::min<int64_t>(tile[tile.size() - 2], 8);
+      tile[tile.size() - 2] =
+          std::min<int64_t>(tile[tile.size() - 2], kWholeInnermostRows);
+    // Fewer query rows than that (decoding): the heads of a group, which
+    // share each K and V load (grouped-query attention at B = 1, H = 32,
+    // G = 8, N = 1, M = 4096, D = 128: 2.8 ms with 4 heads a tile against
+    // 4.5 with one).
+    for (auto [d, group] : llvm::enumerate(options.sharedLoadGroups)) {
+      int64_t rows = 1;
+      for (size_t r = 0; r + 1 < tile.size(); ++r)
+        rows *= tile[r];
+      int64_t room = kWholeInnermostRows / rows;
+      int64_t take = 1;
+      for (int64_t t = std::min(group, room); t > 1; --t)
+        if (group % t == 0 && (!extents[d] || *extents[d] % t == 0)) {
+          take = t;
+          break;
+        }
+      if (d + 1 < tile.size() && tile[d] == 1)
+        tile[d] = take;
+    }
   }
   // Split-KV: chunks of the streamed index for idle cores (decoding: few
   // queries, many keys).

@@ -70,6 +70,13 @@ struct ReductionScheduleOptions {
   /// across programs (split-KV, `reduce_split`) in chunks of at least
   /// kMinStreamChunk.
   bool stream = false;
+  /// Per output dimension, how many consecutive indices one load of some
+  /// operand serves (grouped-query attention's K and V over the heads of a
+  /// group: H / G), or 1 (TileUniformity.h). On the CPU, a stream whose
+  /// tile holds few query rows (decoding) takes that many along the
+  /// dimension, up to kWholeInnermostRows rows in all, so that its heads
+  /// share each key and value load.
+  llvm::SmallVector<int64_t> sharedLoadGroups;
 };
 
 /// The fewest points a chunk of a split stream streams.
@@ -77,6 +84,9 @@ inline constexpr int64_t kMinStreamChunk = 512;
 
 /// The widest innermost tile extent wholeInnermost gives.
 inline constexpr int64_t kWholeInnermostLimit = 128;
+/// The rows (output elements but the innermost) such a stream's tile holds
+/// at most.
+inline constexpr int64_t kWholeInnermostRows = 8;
 
 /// The default schedule of a program whose output is a reduction
 /// (tile.reduce) over an outermost extent of `reduced` (std::nullopt where

@@ -105,15 +105,17 @@ static void delinearize(int64_t index, ArrayRef<int64_t> shape,
 
 /// The shape of the part of a tile a load depends on: the tile extent along
 /// the output dimensions its map involves, 1 along the others.
-static SmallVector<int64_t> dependentShape(AffineMap map,
-                                           ArrayRef<int64_t> tile,
-                                           bool indirect) {
+static SmallVector<int64_t>
+dependentShape(AffineMap map, ArrayRef<int64_t> tile, bool indirect,
+               ArrayRef<std::optional<int64_t>> symbols) {
   SmallVector<int64_t> shape(tile.begin(), tile.end());
   if (indirect)
     return shape;
+  // (An index constant over the tile along d, as a grouped-query head's
+  // h floordiv group: one load for the tile; TileUniformity.h.)
   for (unsigned d = 0; d < tile.size(); ++d) {
     bool used = llvm::any_of(map.getResults(), [&](AffineExpr e) {
-      return e.isFunctionOfDim(d);
+      return !isUniformOverTile(e, d, tile[d], symbols);
     });
     if (!used)
       shape[d] = 1;
@@ -339,7 +341,7 @@ Value ProgramLowering::lowerLoad(tile::LoadOp op) {
   load.fullType = VectorType::get(valueShape, op.getType().getElementType());
   load.map = op.getMap();
   load.indirect = !op.getIndirect().empty();
-  load.shape = dependentShape(load.map, tileShape, load.indirect);
+  load.shape = dependentShape(load.map, tileShape, load.indirect, knownSymbols);
   for (int64_t s : load.shape)
     load.count *= s;
 

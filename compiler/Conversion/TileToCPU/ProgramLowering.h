@@ -20,6 +20,7 @@
 
 #include "dialects/Tile/TileOps.h"
 #include "dialects/Tile/Utils/StreamMasks.h"
+#include "dialects/Tile/Utils/TileUniformity.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -62,7 +63,8 @@ class ProgramLowering {
 public:
   ProgramLowering(tile::ProgramOp program)
       : program(program), b(program.getContext()),
-        tileShape(program.getSchedule().getTile()), rank(program.getRank()) {}
+        tileShape(program.getSchedule().getTile()), rank(program.getRank()),
+        knownSymbols(knownSymbolValues(program)) {}
 
   mlir::LogicalResult run();
 
@@ -213,6 +215,8 @@ private:
   /// stream, each op's own (inferStreamVaries).
   llvm::SmallVector<int64_t> valueShape{tileShape};
   unsigned rank;
+  /// The sizes bound at compile time, by symbol position (TileUniformity).
+  llvm::SmallVector<std::optional<int64_t>> knownSymbols;
   mlir::IRMapping mapping;
   llvm::SmallVector<mlir::Value> sizeArgs, extents, base, reducedIVs;
   /// While a stream is lowered: what each value of its body and repairs

@@ -86,7 +86,7 @@ Varies ProgramLowering::opVaries(Operation &op) {
     for (unsigned d = 0; d < rank; ++d)
       varies[d] = !load.getIndirect().empty() ||
                   llvm::any_of(load.getMap().getResults(), [&](AffineExpr e) {
-                    return e.isFunctionOfDim(d);
+                    return !isUniformOverTile(e, d, tileShape[d], knownSymbols);
                   });
     return varies;
   }
