@@ -10,7 +10,6 @@
 #include "compiler/Schedule/SchedulingPass.h"
 #include "compiler/Target/Target.h"
 #include "dialects/Tile/Utils/AffineExpansion.h"
-#include "dialects/Tile/Utils/TileUniformity.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -111,13 +110,15 @@ private:
     unsigned rank = program.getRank();
     SmallVector<int64_t> groups(rank ? rank - 1 : 0, 1);
     program.walk([&](tile::LoadOp load) {
+      if (!load.getIndirect().empty()) // (a gather is loaded element-wise)
+        return;
       for (unsigned d = 0; d + 1 < rank; ++d)
         for (int64_t c = kWholeInnermostRows; c > groups[d]; --c)
           if (llvm::any_of(
                   load.getMap().getResults(),
                   [&](AffineExpr e) { return e.isFunctionOfDim(d); }) &&
               llvm::all_of(load.getMap().getResults(), [&](AffineExpr e) {
-                return isUniformOverTile(e, d, c, symbols);
+                return tile::isUniformOverTile(e, d, c, symbols);
               })) {
             groups[d] = c;
             break;

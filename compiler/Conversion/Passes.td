@@ -33,7 +33,7 @@ def ConvertTileToCPU : Pass<"convert-tile-to-cpu", "::mlir::ModuleOp"> {
     only the dimensions their map depends on and broadcast (an index
     constant over the tile, as `h floordiv c` with c a multiple of the
     tile's extent and known from the plan's bindings, is no dependence:
-    TileUniformity.h), with one masked
+    tile::isUniformOverTile), with one masked
     vector load per row where the innermost dimension is contiguous and a
     masked gather otherwise; reductions are loop nests carrying the
     accumulator; stores are masked per row. The `tile.plan` is kept for the

@@ -160,7 +160,9 @@ nt_code compileSource(const JitRequest &request, const std::string &text,
   compilation.setVerification(request.verify);
   // The verifier's warnings (a fallback from refuted schedules) and
   // refutations: with the explanation when one is asked for, else with
-  // the diagnostics an error returns (on stderr when the compile succeeds).
+  // the diagnostics an error returns. A compile that succeeds without an
+  // explanation prints its diagnostics (the verifier's warnings and the
+  // compiler's) on stderr, as nautc does.
   compilation.setMessages(request.explain ? explainStream : diagStream);
   if (failed(buildBundle(compilation, bundle, request.kernelIR))) {
     error = diagnostics + explained +

@@ -160,6 +160,8 @@ streamSchedule(MLIRContext *ctx, ArrayRef<std::optional<int64_t>> extents,
     // G = 8, N = 1, M = 4096, D = 128: 2.8 ms with 4 heads a tile against
     // 4.5 with one).
     for (auto [d, group] : llvm::enumerate(options.sharedLoadGroups)) {
+      if (d + 1 >= tile.size() || tile[d] != 1)
+        continue;
       int64_t rows = 1;
       for (size_t r = 0; r + 1 < tile.size(); ++r)
         rows *= tile[r];
@@ -170,8 +172,7 @@ streamSchedule(MLIRContext *ctx, ArrayRef<std::optional<int64_t>> extents,
           take = t;
           break;
         }
-      if (d + 1 < tile.size() && tile[d] == 1)
-        tile[d] = take;
+      tile[d] = take;
     }
   }
   // Split-KV: chunks of the streamed index for idle cores (decoding: few

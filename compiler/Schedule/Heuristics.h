@@ -70,12 +70,12 @@ struct ReductionScheduleOptions {
   /// across programs (split-KV, `reduce_split`) in chunks of at least
   /// kMinStreamChunk.
   bool stream = false;
-  /// Per output dimension, how many consecutive indices one load of some
-  /// operand serves (grouped-query attention's K and V over the heads of a
-  /// group: H / G), or 1 (TileUniformity.h). On the CPU, a stream whose
-  /// tile holds few query rows (decoding) takes that many along the
-  /// dimension, up to kWholeInnermostRows rows in all, so that its heads
-  /// share each key and value load.
+  /// Per output dimension but the innermost, how many consecutive indices
+  /// one load of some operand serves (grouped-query attention's K and V
+  /// over the heads of a group: H / G), or 1 (tile::isUniformOverTile). On
+  /// the CPU, a stream whose tile holds few query rows (decoding) takes
+  /// that many along the dimension, up to kWholeInnermostRows rows in all,
+  /// so that its heads share each key and value load.
   llvm::SmallVector<int64_t> sharedLoadGroups;
 };
 

@@ -119,7 +119,7 @@ DescriptorRead descriptorRead(const char *operand, bool isLhs,
 /// The flash kernel's wgmma reads (FlashWgmmaPlan): Q K^T's A from Q's
 /// region and B from K's stage, P V's B from V's stage; each stage a row
 /// of 64-column panels (128-byte rows) that TMA's boxes, or the threads'
-/// cp.async with the schedule's swizzle, fill.
+/// cp.async, fill with the plan's swizzle.
 std::vector<DescriptorRead> flashDescriptorReads(tile::ProgramOp program) {
   FlashWgmmaPlan plan = planFlashWgmma(program);
   bool tma = !flashTensorMaps(program).empty();
@@ -244,6 +244,9 @@ void addFlashModel(tile::ProgramOp program, ProgramModel &model) {
       StageLayout stage =
           mmaSyncStage(name, /*kInnermost=*/true, tileRows * headDim / 64,
                        /*tileK=*/64, elementBytes, mma);
+      // (Swizzled as the descriptors read them, whatever the schedule's.)
+      stage.swizzle = layout::SharedSwizzle::forRows(
+          stage.rowBytes, FlashWgmmaPlan::kSwizzleBytes);
       stage.count = count;
       return stage;
     };

@@ -496,23 +496,6 @@ static bool readsDim(AffineMap map, unsigned dim, int64_t tileExtent) {
   });
 }
 
-bool nautilus::tile::isUniformOverTile(AffineExpr expr, unsigned dim,
-                                       int64_t tileExtent) {
-  if (!expr.isFunctionOfDim(dim) || tileExtent == 1)
-    return true;
-  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
-  if (!binary)
-    return false;
-  if (binary.getKind() == AffineExprKind::Add)
-    return isUniformOverTile(binary.getLHS(), dim, tileExtent) &&
-           isUniformOverTile(binary.getRHS(), dim, tileExtent);
-  auto lhs = dyn_cast<AffineDimExpr>(binary.getLHS());
-  auto divisor = dyn_cast<AffineConstantExpr>(binary.getRHS());
-  return binary.getKind() == AffineExprKind::FloorDiv && lhs &&
-         lhs.getPosition() == dim && divisor && divisor.getValue() > 0 &&
-         divisor.getValue() % tileExtent == 0;
-}
-
 /// A splat constant or a broadcast scalar.
 static bool isSplatTile(Value value) {
   if (auto constant = value.getDefiningOp<arith::ConstantOp>())

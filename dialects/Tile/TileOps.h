@@ -23,11 +23,19 @@ namespace nautilus::tile {
 /// Whether index expression `expr` takes one value over each tile of
 /// `tileExtent` elements along dimension `dim` (tiles start at multiples of
 /// their extent): it does not read `dim`, or reads it only as
-/// `dim floordiv c` with c a multiple of the extent (a grouped GEMM's block
-/// of rows, whose expert is the same for the whole tile), or the tile
-/// is one element along it.
-bool isUniformOverTile(mlir::AffineExpr expr, unsigned dim,
-                       int64_t tileExtent);
+/// `dim floordiv c` with c a positive multiple of the extent (a grouped
+/// GEMM's block of rows, whose expert is the same for the whole tile;
+/// grouped-query attention's K[b, h floordiv (H floordiv G), ...], whose
+/// key/value head is the same for a tile of the group's heads), within
+/// sums, products, remainders and divisions of such terms, or the tile is
+/// one element along it. c is a constant, or of symbols whose values
+/// `symbols` gives (by position; the sizes a plan binds).
+bool isUniformOverTile(mlir::AffineExpr expr, unsigned dim, int64_t tileExtent,
+                       llvm::ArrayRef<std::optional<int64_t>> symbols = {});
+
+/// The values of `program`'s size symbols known at compile time (its
+/// plan's bindings), by symbol position.
+llvm::SmallVector<std::optional<int64_t>> knownSizeValues(ProgramOp program);
 
 /// Whether `value` is one value at every element: a splat constant, a
 /// broadcast scalar, or an element-wise op of such tiles (a scale

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Schedule/ScheduleFile.h"
 #include "compiler/Schedule/ScheduleProvider.h"
-#include "dialects/Tile/Utils/TileUniformity.h"
+#include "dialects/Tile/TileOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/MLIRContext.h"
@@ -140,7 +140,7 @@ TEST_F(Schedules, OnlyAScheduleFilesSchedulesAreTheUsers) {
   EXPECT_FALSE(scheduleProviderFor("auto")->isUsers());
 }
 
-TEST(TileUniformity, GroupedIndicesAreOneValueOverATileThatDividesTheGroup) {
+TEST(UniformOverTile, GroupedIndicesAreOneValueOverATileThatDividesTheGroup) {
   mlir::MLIRContext ctx;
   mlir::AffineExpr h = mlir::getAffineDimExpr(1, &ctx),
                    b = mlir::getAffineDimExpr(0, &ctx);
@@ -149,17 +149,17 @@ TEST(TileUniformity, GroupedIndicesAreOneValueOverATileThatDividesTheGroup) {
   // K[b, h floordiv (H floordiv G)] at H = 32, G = 8: groups of 4 heads.
   llvm::SmallVector<std::optional<int64_t>> known = {1, 32, 1, 128, 8};
   mlir::AffineExpr grouped = h.floorDiv(heads.floorDiv(groups));
-  EXPECT_TRUE(isUniformOverTile(grouped, 1, 4, known));
-  EXPECT_TRUE(isUniformOverTile(grouped, 1, 2, known));
-  EXPECT_FALSE(isUniformOverTile(grouped, 1, 8, known)); // two groups
-  EXPECT_FALSE(isUniformOverTile(grouped, 1, 3, known)); // not aligned
-  EXPECT_TRUE(isUniformOverTile(grouped * 7 + b, 1, 4, known));
-  EXPECT_TRUE(isUniformOverTile(grouped, 0, 4, known)); // does not read b
-  EXPECT_FALSE(isUniformOverTile(h, 1, 4, known));
-  EXPECT_TRUE(isUniformOverTile(h, 1, 1, known)); // a one-wide tile
+  EXPECT_TRUE(tile::isUniformOverTile(grouped, 1, 4, known));
+  EXPECT_TRUE(tile::isUniformOverTile(grouped, 1, 2, known));
+  EXPECT_FALSE(tile::isUniformOverTile(grouped, 1, 8, known)); // two groups
+  EXPECT_FALSE(tile::isUniformOverTile(grouped, 1, 3, known)); // not aligned
+  EXPECT_TRUE(tile::isUniformOverTile(grouped * 7 + b, 1, 4, known));
+  EXPECT_TRUE(tile::isUniformOverTile(grouped, 0, 4, known)); // does not read b
+  EXPECT_FALSE(tile::isUniformOverTile(h, 1, 4, known));
+  EXPECT_TRUE(tile::isUniformOverTile(h, 1, 1, known)); // a one-wide tile
   // (h + 1) floordiv 4 crosses a group inside an aligned tile of 4.
-  EXPECT_FALSE(isUniformOverTile((h + 1).floorDiv(4), 1, 4, known));
+  EXPECT_FALSE(tile::isUniformOverTile((h + 1).floorDiv(4), 1, 4, known));
   // Sizes unknown at compile time: no grouping to rely on.
   llvm::SmallVector<std::optional<int64_t>> unknown(5, std::nullopt);
-  EXPECT_FALSE(isUniformOverTile(grouped, 1, 4, unknown));
+  EXPECT_FALSE(tile::isUniformOverTile(grouped, 1, 4, unknown));
 }

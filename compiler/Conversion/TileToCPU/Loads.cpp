@@ -112,10 +112,10 @@ dependentShape(AffineMap map, ArrayRef<int64_t> tile, bool indirect,
   if (indirect)
     return shape;
   // (An index constant over the tile along d, as a grouped-query head's
-  // h floordiv group: one load for the tile; TileUniformity.h.)
+  // h floordiv group: one load for the tile; tile::isUniformOverTile.)
   for (unsigned d = 0; d < tile.size(); ++d) {
     bool used = llvm::any_of(map.getResults(), [&](AffineExpr e) {
-      return !isUniformOverTile(e, d, tile[d], symbols);
+      return !tile::isUniformOverTile(e, d, tile[d], symbols);
     });
     if (!used)
       shape[d] = 1;

@@ -20,7 +20,6 @@
 
 #include "dialects/Tile/TileOps.h"
 #include "dialects/Tile/Utils/StreamMasks.h"
-#include "dialects/Tile/Utils/TileUniformity.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -64,7 +63,7 @@ public:
   ProgramLowering(tile::ProgramOp program)
       : program(program), b(program.getContext()),
         tileShape(program.getSchedule().getTile()), rank(program.getRank()),
-        knownSymbols(knownSymbolValues(program)) {}
+        knownSymbols(tile::knownSizeValues(program)) {}
 
   mlir::LogicalResult run();
 
@@ -215,7 +214,8 @@ private:
   /// stream, each op's own (inferStreamVaries).
   llvm::SmallVector<int64_t> valueShape{tileShape};
   unsigned rank;
-  /// The sizes bound at compile time, by symbol position (TileUniformity).
+  /// The sizes bound at compile time, by symbol position
+  /// (tile::isUniformOverTile).
   llvm::SmallVector<std::optional<int64_t>> knownSymbols;
   mlir::IRMapping mapping;
   llvm::SmallVector<mlir::Value> sizeArgs, extents, base, reducedIVs;

@@ -84,10 +84,11 @@ Varies ProgramLowering::opVaries(Operation &op) {
   Varies varies(rank, false);
   if (auto load = dyn_cast<tile::LoadOp>(op)) {
     for (unsigned d = 0; d < rank; ++d)
-      varies[d] = !load.getIndirect().empty() ||
-                  llvm::any_of(load.getMap().getResults(), [&](AffineExpr e) {
-                    return !isUniformOverTile(e, d, tileShape[d], knownSymbols);
-                  });
+      varies[d] =
+          !load.getIndirect().empty() ||
+          llvm::any_of(load.getMap().getResults(), [&](AffineExpr e) {
+            return !tile::isUniformOverTile(e, d, tileShape[d], knownSymbols);
+          });
     return varies;
   }
   if (auto index = dyn_cast<tile::IndexOp>(op)) {
