@@ -4,6 +4,7 @@
 Usage:
     python3 bench/cpu_attention.py [PATH/TO/nautc] [--shapes 1x4x512x512x64,...]
                                    [--rounds 3] [--numpy-runs 5] [--no-verify]
+                                   [--kernel K] [--group 2] [--compare NAUTC]
 
 The nautc binary defaults to ../build/bin/nautc relative to this script.
 
@@ -71,10 +72,10 @@ def parse_shape(text):
     return tuple(dims)
 
 
-def shape_arg(shape, kernel=KERNEL):
+def shape_arg(shape, kernel=KERNEL, group=2):
     text = ",".join(f"{k}={v}" for k, v in zip("BHNMD", shape))
     if kernel == "attention_gqa":
-        text += f",G={max(shape[1] // 2, 1)}"
+        text += f",G={max(shape[1] // group, 1)}"
     return text
 
 
@@ -107,7 +108,12 @@ def main():
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--no-verify", action="store_true")
     ap.add_argument("--kernel", default=KERNEL,
-                    help="attention, attention_causal or attention_gqa (G = H / 2)")
+                    help="attention, attention_causal or attention_gqa (G = H / "
+                         "--group)")
+    ap.add_argument("--group", type=int, default=2,
+                    help="attention_gqa: query heads a key/value head serves "
+                         "(default 2); numpy computes the same attention with "
+                         "every head's K and V")
     ap.add_argument("--compare", metavar="NAUTC",
                     help="another nautc (an older build) timed in the same rounds")
     args = ap.parse_args()
@@ -121,7 +127,8 @@ def main():
     if not args.no_verify:
         small = (1, 2, 100, 130, 64)
         rc, out, _ = measure([nautc, "run", KERNEL_FILE, "-k", args.kernel,
-                              "--shape", shape_arg(small, args.kernel), "--check"],
+                              "--shape", shape_arg(small, args.kernel, args.group),
+                              "--check"],
                              args.timeout)
         verdict = "PASS" if rc == 0 else "FAIL"
         last = out.strip().splitlines()[-1] if out.strip() else "no output"
@@ -132,7 +139,8 @@ def main():
         env.pop(k, None)
     def time_nautc(binary, shape):
         rc, out, rss = measure([binary, "run", KERNEL_FILE, "-k", args.kernel,
-                                "--shape", shape_arg(shape, args.kernel),
+                                "--shape",
+                                shape_arg(shape, args.kernel, args.group),
                                 "--time"], args.timeout)
         m = TIME_RE.search(out or "")
         if rc != 0 or not m:
@@ -170,7 +178,8 @@ def main():
 
     print()
     compare = " compare ms | compare MiB |" if args.compare else ""
-    print(f"kernel: {args.kernel}")
+    print(f"kernel: {args.kernel}" + (f" (G = H / {args.group})"
+                                       if args.kernel == "attention_gqa" else ""))
     print("| B x H x N x M x D | nautc ms | numpy ms | numpy/nautc | nautc MiB |"
           f" numpy MiB | S MiB |{compare}")
     print("|---" * (7 + (2 if args.compare else 0)) + "|")
