@@ -164,8 +164,9 @@ nautilus::cpuProgramOf(tile::ProgramOp program) {
   auto split = [&] {
     return program.getSchedule().getReduceSplit() != 1 ||
            SymbolTable::lookupNearestSymbolFrom(
-               program, StringAttr::get(program.getContext(),
-                                        program.getSymName() + "_partial"));
+               program,
+               StringAttr::get(program.getContext(),
+                               partialProgramName(program.getSymName())));
   };
   if (nested || (stream && (program.getOutputDims().size() != 1 || split())))
     return std::nullopt;

@@ -185,7 +185,7 @@ void FlashLowering::copyBlock(Value block, Value stage, bool withQuery) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifIssue.getThenRegion().front());
     int64_t bytes =
-        2 * keyBlock * headDim * 2 + (withQuery ? rows * headDim * 2 : 0);
+        2 * sharedPlan.stageBytes() + (withQuery ? sharedPlan.queryBytes() : 0);
     NVVM::MBarrierArriveExpectTxOp::create(
         b, loc, Type(), barrierPointer(stage), i32(bytes),
         NVVM::MemScopeKind::CTA, /*relaxed=*/false, /*predicate=*/Value());

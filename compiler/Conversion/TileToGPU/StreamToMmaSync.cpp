@@ -153,7 +153,7 @@ void FlashLowering::setUp() {
     sharedBase = base;
     maps = flashTensorMaps(kernel.program);
     tma = !kernel.flashTensorMaps.empty(); // (bound from the same maps)
-    barrierBytes = sharedPlan.queryOffset() + rows * headDim * 2;
+    barrierBytes = sharedPlan.regionsEnd();
     queryRegion = {emitDynamicSharedBuffer(b, loc, base,
                                            sharedPlan.queryOffset(),
                                            rows * headDim, element),

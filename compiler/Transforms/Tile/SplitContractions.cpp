@@ -19,6 +19,7 @@
 #include "compiler/Schedule/SchedulingPass.h"
 #include "compiler/Transforms/Tile/KernelEditing.h"
 #include "compiler/Transforms/Tile/Passes.h"
+#include "dialects/Tile/Utils/ReductionKinds.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -133,7 +134,7 @@ private:
     auto schedule = tile::ScheduleAttr::get(
         ctx, partialTile, program.getSchedule().getThreads(),
         withSplitK(mma, 1));
-    std::string symbol = (program.getSymName() + "_partial").str();
+    std::string symbol = partialProgramName(program.getSymName());
     // Made with the program's schedule and retiled at the end, so that
     // every tile cloned into it (the result, a computed operand's values)
     // takes the new shape.

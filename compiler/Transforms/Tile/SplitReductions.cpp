@@ -17,10 +17,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Transforms/Tile/SplitReductions.h"
-#include "compiler/Transforms/Tile/SplitStreams.h"
 #include "compiler/Schedule/SchedulingPass.h"
 #include "compiler/Transforms/Tile/KernelEditing.h"
 #include "compiler/Transforms/Tile/Passes.h"
+#include "compiler/Transforms/Tile/SplitStreams.h"
+#include "dialects/Tile/Utils/ReductionKinds.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
@@ -175,7 +176,7 @@ private:
     unsigned rank = program.getRank();
     SmallVector<int64_t> partialTile(program.getSchedule().getTile());
     partialTile.push_back(1);
-    std::string symbol = (program.getSymName() + "_partial").str();
+    std::string symbol = partialProgramName(program.getSymName());
     OpBuilder b(ctx);
     IRMapping mapping;
     tile::ProgramOp partial =

@@ -130,7 +130,7 @@ private:
     Location loc = program.getLoc();
     SmallVector<int64_t> partialTile{1};
     llvm::append_range(partialTile, program.getSchedule().getTile());
-    std::string symbol = (program.getSymName() + "_partial").str();
+    std::string symbol = partialProgramName(program.getSymName());
     OpBuilder b(module.getContext());
     IRMapping mapping;
     tile::ProgramOp partial =

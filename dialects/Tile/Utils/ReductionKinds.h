@@ -29,6 +29,12 @@ constexpr int64_t kSumBlock = 64;
 /// registers through the step. The CPU model counts on it too.
 constexpr int64_t kStreamBlock = 8;
 
+/// The program a split reduction, stream or contraction computes its
+/// chunks' partial results in, beside `program` (which combines them).
+inline std::string partialProgramName(llvm::StringRef program) {
+  return (program + "_partial").str();
+}
+
 /// Whether `kind` over `element` is a float sum (which lowerings block).
 bool isFloatSum(alg::ReductionKind kind, mlir::Type element);
 

@@ -20,12 +20,11 @@ int64_t nautilus::streamSharedMemoryBytes(tile::ProgramOp program) {
   tile::MmaAttr mma = schedule.getMma();
   if (!mma || program.getBody().getOps<tile::OnlineReduceOp>().empty())
     return 0;
-  int64_t bytes = 2; // the flash kernel's operands are 16-bit
-  ArrayRef<int64_t> tile = schedule.getTile();
-  int64_t stages = 2 * mma.getStages() * mma.getTileK() * tile.back() * bytes;
-  // On wgmma Q keeps a region of its own (read by every block's Q K^T).
-  if (mma.getInstr() == "wgmma")
-    stages += tile[tile.size() - 2] * tile.back() * bytes;
+  // K's and V's stages; on wgmma, Q's region after them (read by every
+  // block's Q K^T): FlashWgmmaPlan lays them out.
+  FlashWgmmaPlan plan = planFlashWgmma(program);
+  int64_t stages =
+      mma.getInstr() == "wgmma" ? plan.regionsEnd() : 2 * plan.valueOffset();
   // Copied by TMA: a stage's mbarrier each.
   if (!flashTensorMaps(program).empty())
     stages += 8 * mma.getStages();

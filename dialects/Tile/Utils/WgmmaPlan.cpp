@@ -78,7 +78,10 @@ WgmmaPlan nautilus::planWgmma(tile::ContractOp contract,
 uint64_t nautilus::matrixDescriptorBits(int64_t leadingBytes,
                                         int64_t strideBytes,
                                         int64_t swizzleBytes) {
-  uint64_t layoutType = swizzleBytes == 128 ? 1 : swizzleBytes == 64 ? 2 : 3;
+  uint64_t layoutType = swizzleBytes == 128  ? 1
+                        : swizzleBytes == 64 ? 2
+                        : swizzleBytes == 32 ? 3
+                                             : 0;
   return (uint64_t((leadingBytes >> 4) & 0x3fff) << 16) |
          (uint64_t((strideBytes >> 4) & 0x3fff) << 32) | (layoutType << 62);
 }

@@ -97,7 +97,8 @@ WgmmaDescriptorPlan planWgmmaDescriptor(const WgmmaPlan &plan,
                                         int64_t elementBytes);
 /// The bits of a matrix descriptor other than its start address: the
 /// leading and stride byte offsets (>> 4, 14 bits each) and the layout
-/// type (bits 62-63: 1 for a 128-byte swizzle, 2 for 64, 3 for 32).
+/// type (bits 62-63: 1 for a 128-byte swizzle, 2 for 64, 3 for 32, 0 for
+/// none).
 uint64_t matrixDescriptorBits(int64_t leadingBytes, int64_t strideBytes,
                               int64_t swizzleBytes);
 
@@ -117,6 +118,9 @@ struct FlashWgmmaPlan {
   int64_t queryPanelBytes() const { return rows * 64 * 2; }
   /// The panels of a stage or of Q's region (a TMA box each).
   int64_t panels() const { return headDim / 64; }
+  int64_t queryBytes() const { return rows * headDim * 2; }
+  /// Where Q's region ends: the stages' mbarriers follow.
+  int64_t regionsEnd() const { return queryOffset() + queryBytes(); }
   /// Q K^T's A: Q's region, K-major (16 of D are 32 bytes along a panel's
   /// rows), a warpgroup's 64 rows of each panel (Q is stage 0).
   WgmmaDescriptorPlan query() const;
