@@ -522,7 +522,11 @@ Value WgmmaLowering::setup() {
         NVVM::MBarrierInitOp::create(b, loc, emptyPointer(i32(s)),
                                      i32(consumers), Value());
     }
-    NVVM::FenceMbarrierInitOp::create(b, loc);
+    // No fence.mbarrier_init: it makes the inits visible across a
+    // cluster (with a relaxed cluster barrier). These kernels are clusters
+    // of one, and the block barrier below orders the inits before every
+    // thread's use, the TMA copies' included (Triton's sm_90 TMA kernels
+    // rely on the same; scripts/mutate_sync.py showed the fence redundant).
     // The runtime copied the tensor maps to global memory: the thread that
     // issues the TMA copies acquires them for the tensormap proxy before
     // its first copy (CUDA C++ Programming Guide, "Using TMA to transfer
