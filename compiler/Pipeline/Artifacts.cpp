@@ -115,7 +115,8 @@ LogicalResult nautilus::emitArtifact(Compilation &compilation, Artifact kind,
       return failure();
     // Schedules that would give way to a fallback if refuted are proved
     // here, so that the tile programs printed are those compiled further.
-    if (kind == Artifact::Tile && compilation.scheduleProvider().fallback() &&
+    if (kind == Artifact::Tile &&
+        compilation.scheduleProvider().canFallBack() &&
         failed(compilation.proveTilePrograms()))
       return failure();
     compilation.module().print(os);

@@ -30,7 +30,7 @@ LogicalResult Compilation::runStage(Stage next) {
   case Stage::Tile: {
     // Kept to lower again with the fallback's schedules if the verifier
     // refutes these.
-    if (verifying && schedules->fallback())
+    if (verifying && schedules->canFallBack())
       algModule = cast<ModuleOp>(moduleOp->clone());
     // The kernel's `require` lines, for the runtime to check at launch.
     std::vector<rt::Requirement> requirements;
@@ -75,6 +75,17 @@ LogicalResult Compilation::proveTilePrograms() {
   return success();
 }
 
+/// The programs of `module` the verifier refuted, with their schedules.
+static std::vector<RefutedProgram>
+refutedPrograms(ModuleOp moduleOp, const verify::VerificationReport &report) {
+  std::vector<RefutedProgram> refuted;
+  for (const std::string &name : report.refutedPrograms)
+    for (auto program : moduleOp.getOps<tile::ProgramOp>())
+      if (program.getSymName() == name)
+        refuted.push_back({name, program.getSchedule()});
+  return refuted;
+}
+
 LogicalResult Compilation::verifyTilePrograms() {
   llvm::raw_ostream &out = messages ? *messages : llvm::errs();
   for (;;) {
@@ -95,8 +106,10 @@ LogicalResult Compilation::verifyTilePrograms() {
       report.printFailures(out);
       return success();
     }
-    std::shared_ptr<ScheduleProvider> next = schedules->fallback();
-    if (!next || !algModule) {
+    std::shared_ptr<ScheduleProvider> next =
+        algModule ? schedules->fallback(refutedPrograms(moduleOp, report))
+                  : nullptr;
+    if (!next) {
       out << "nautc: error: the verifier refuted invariants of the "
              "tile programs (nautc verify shows them all; "
              "--no-verify skips the proofs):\n";

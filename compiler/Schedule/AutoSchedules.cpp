@@ -27,6 +27,13 @@ void printCost(llvm::raw_ostream &os, const CostBreakdown &cost) {
      << llvm::format("%.0f%%", 100 * cost.lastWaveFill) << " full)";
 }
 
+bool sameProblem(const ContractionProblem &a, const ContractionProblem &b) {
+  return a.m == b.m && a.n == b.n && a.k == b.k && a.batch == b.batch &&
+         a.operandBytes == b.operandBytes && a.outputBytes == b.outputBytes &&
+         a.computedLhs == b.computedLhs && a.computedRhs == b.computedRhs &&
+         a.splittable == b.splittable && a.wgmmaAllowed == b.wgmmaAllowed;
+}
+
 } // namespace
 
 tile::ScheduleAttr nautilus::scheduleOf(MLIRContext *ctx, unsigned rank,
@@ -76,14 +83,24 @@ tile::ScheduleAttr AutoSchedules::contraction(
   problem.computedLhs = computed.lhs;
   problem.computedRhs = computed.rhs;
   problem.wgmmaAllowed = wgmma;
-  SearchResult search = searchContraction(problem, target);
-  if (search.ranked.empty())
+  // Enough ranked to hold the best candidate not refuted.
+  size_t keep =
+      5 + llvm::count_if(refutedContractions, [&](const RefutedContraction &r) {
+        return sameProblem(r.problem, problem);
+      });
+  SearchResult search = searchContraction(problem, target, keep);
+  auto firstLive = llvm::find_if(search.ranked, [&](const RankedCandidate &r) {
+    return !isRefuted(problem, scheduleOf(ctx, rank, r.candidate));
+  });
+  if (firstLive == search.ranked.end())
     return next->contraction(ctx, rank, extents, wgmma, computed, target,
                              splittableK);
-  tile::ScheduleAttr chosen =
-      scheduleOf(ctx, rank, search.ranked.front().candidate);
-  Choice choice{problem, std::move(search), std::nullopt,
-                fewestWavesChoice(problem, target), ctx, rank};
+  tile::ScheduleAttr chosen = scheduleOf(ctx, rank, firstLive->candidate);
+  size_t chosenIndex = firstLive - search.ranked.begin();
+  Choice choice{problem, std::move(search), chosenIndex};
+  choice.fewestWaves = fewestWavesChoice(problem, target);
+  choice.ctx = ctx;
+  choice.rank = rank;
   if (std::optional<ContractionCandidate> rules = candidateOf(
           next->contraction(ctx, rank, extents, wgmma, computed, target,
                             splittableK)))
@@ -108,19 +125,26 @@ AutoSchedules::replacement(tile::ProgramOp program, const TargetInfo &target) {
   std::optional<CpuProgram> facts = cpuProgramOf(program);
   if (!facts)
     return next->replacement(program, target);
-  std::vector<CpuCandidate> ranked = rankCpuTiles(*facts, target, 4);
-  if (ranked.empty())
+  StringRef name = program.getSymName();
+  size_t keep = 4 + llvm::count_if(refutedCpu, [&](const RefutedCpuProgram &r) {
+                  return r.program == name;
+                });
+  std::vector<CpuCandidate> ranked = rankCpuTiles(*facts, target, keep);
+  auto firstLive = llvm::find_if(
+      ranked, [&](const CpuCandidate &c) { return !isRefuted(name, c); });
+  if (firstLive == ranked.end())
     return next->replacement(program, target);
   std::vector<int64_t> own(program.getSchedule().getTile());
   bool ownPack = program.getSchedule().getPack();
+  const CpuCandidate best = *firstLive;
   CpuChoice choice{
-      program.getSymName().str(), *facts, ranked,
-      CpuCandidate{own, estimateCpu(*facts, own, target, ownPack), ownPack}};
+      name.str(), *facts, ranked,
+      CpuCandidate{own, estimateCpu(*facts, own, target, ownPack), ownPack},
+      static_cast<size_t>(firstLive - ranked.begin())};
   {
     std::lock_guard<std::mutex> lock(mutex);
     cpuChoices.push_back(std::move(choice));
   }
-  const CpuCandidate &best = ranked.front();
   if (ArrayRef<int64_t>(best.tile) == program.getSchedule().getTile() &&
       best.pack == ownPack)
     return tile::ScheduleAttr();
@@ -151,7 +175,10 @@ void AutoSchedules::explainCpu(llvm::raw_ostream &os) const {
          << choice.facts.reduced;
     os << " (model only; `nautc tune` measures)\n";
     for (auto [i, ranked] : llvm::enumerate(choice.ranked))
-      print(i == 0 ? "  chosen:    " : "  runner-up: ", ranked);
+      print(i == choice.chosen                  ? "  chosen:    "
+            : isRefuted(choice.program, ranked) ? "  refuted:   "
+                                                : "  runner-up: ",
+            ranked);
     print("  heuristics: ", choice.heuristics);
   }
 }
@@ -174,7 +201,13 @@ void AutoSchedules::explain(llvm::raw_ostream &os) const {
       os << ", " << p.batch << " matrices";
     os << ": " << choice.search.spaceSize << " candidates\n";
     for (auto [i, ranked] : llvm::enumerate(choice.search.ranked)) {
-      os << (i == 0 ? "  chosen:    " : "  runner-up: ")
+      // Candidates the verifier refuted in an earlier round are listed
+      // where the model ranks them.
+      bool refuted =
+          isRefuted(p, scheduleOf(choice.ctx, choice.rank, ranked.candidate));
+      os << (i == choice.chosen ? "  chosen:    "
+             : refuted          ? "  refuted:   "
+                                : "  runner-up: ")
          << ranked.candidate.describe() << ": ";
       printCost(os, ranked.cost);
       // As a schedule file takes it (bench/gpu/tuning.py measures these).
@@ -193,4 +226,50 @@ void AutoSchedules::explain(llvm::raw_ostream &os) const {
       os << "\n";
     }
   }
+}
+
+bool AutoSchedules::isRefuted(const ContractionProblem &problem,
+                              tile::ScheduleAttr schedule) const {
+  return llvm::any_of(refutedContractions, [&](const RefutedContraction &r) {
+    return r.schedule == schedule && sameProblem(r.problem, problem);
+  });
+}
+
+bool AutoSchedules::isRefuted(StringRef program,
+                              const CpuCandidate &candidate) const {
+  return llvm::any_of(refutedCpu, [&](const RefutedCpuProgram &r) {
+    return r.program == program && r.tile == candidate.tile &&
+           r.pack == candidate.pack;
+  });
+}
+
+std::shared_ptr<ScheduleProvider>
+AutoSchedules::fallback(ArrayRef<RefutedProgram> refuted) const {
+  auto retry = std::make_shared<AutoSchedules>(next);
+  retry->refutedContractions = refutedContractions;
+  retry->refutedCpu = refutedCpu;
+  retry->round = round + 1;
+  bool passedOver = false; // a refuted program's schedule was a choice here
+  std::lock_guard<std::mutex> lock(mutex);
+  for (const RefutedProgram &program : refuted) {
+    // A contraction program's schedule is the one chosen for its problem
+    // (several problems may have chosen it: each passes over it).
+    for (const Choice &choice : choices)
+      if (scheduleOf(choice.ctx, choice.rank,
+                     choice.search.ranked[choice.chosen].candidate) ==
+          program.schedule) {
+        retry->refutedContractions.push_back(
+            {choice.problem, program.schedule});
+        passedOver = true;
+      }
+    for (const CpuChoice &choice : cpuChoices)
+      if (choice.program == program.name) {
+        const CpuCandidate &chosen = choice.ranked[choice.chosen];
+        retry->refutedCpu.push_back({choice.program, chosen.tile, chosen.pack});
+        passedOver = true;
+      }
+  }
+  if (!passedOver || retry->round >= kMaxRounds)
+    return next;
+  return retry;
 }

@@ -7,7 +7,9 @@
 // (autoscheduler/CpuSpace.h; `nautc tune` measures every program's).
 // Every other question goes to the provider it wraps (the heuristics).
 // Each choice is recorded, with the model's breakdown and the runners-up,
-// for `--explain`.
+// for `--explain`. A choice the verifier refutes is passed over: the
+// kernel is lowered again with the next candidate for that problem (or
+// program), and after kMaxRounds such rounds with the heuristics.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_SCHEDULE_AUTOSCHEDULES_H
@@ -39,10 +41,22 @@ public:
   mlir::FailureOr<tile::ScheduleAttr>
   replacement(tile::ProgramOp program, const TargetInfo &target) override;
 
-  std::string origin() const override { return "the auto-scheduler"; }
+  std::string origin() const override {
+    return refutedContractions.empty() && refutedCpu.empty()
+               ? "the auto-scheduler"
+               : "the auto-scheduler's next candidates";
+  }
   bool isUsers() const override { return false; }
-  /// The model's choices refuted: the provider it wraps (the heuristics).
-  std::shared_ptr<ScheduleProvider> fallback() const override { return next; }
+  bool canFallBack() const override { return true; }
+  /// The model's choices for the `refuted` programs refuted: an
+  /// auto-scheduler that passes over them (and those refuted before), or
+  /// the provider it wraps (the heuristics) when the refuted programs'
+  /// schedules were not its choices or kMaxRounds have been refuted.
+  std::shared_ptr<ScheduleProvider>
+  fallback(llvm::ArrayRef<RefutedProgram> refuted) const override;
+
+  /// The lowerings with the model's candidates before the heuristics.
+  static constexpr unsigned kMaxRounds = 3;
 
   /// Prints each choice made so far: the problem, the chosen schedule and
   /// the model's breakdown, and the runners-up.
@@ -52,6 +66,8 @@ private:
   struct Choice {
     autosched::ContractionProblem problem;
     autosched::SearchResult search;
+    /// The candidate chosen: the first of `search.ranked` not refuted.
+    size_t chosen = 0;
     /// For comparison, under the same model: the hand-written heuristics'
     /// schedule (when the space holds it) and a wave heuristic's.
     std::optional<autosched::RankedCandidate> heuristics, fewestWaves;
@@ -64,12 +80,32 @@ private:
     autosched::CpuProgram facts;
     std::vector<autosched::CpuCandidate> ranked;
     autosched::CpuCandidate heuristics;
+    size_t chosen = 0; // the first of `ranked` not refuted
   };
+  /// A schedule the verifier refuted for a contraction problem (GPU) or a
+  /// program (CPU).
+  struct RefutedContraction {
+    autosched::ContractionProblem problem;
+    tile::ScheduleAttr schedule;
+  };
+  struct RefutedCpuProgram {
+    std::string program;
+    std::vector<int64_t> tile;
+    bool pack = false;
+  };
+  bool isRefuted(const autosched::ContractionProblem &problem,
+                 tile::ScheduleAttr schedule) const;
+  bool isRefuted(llvm::StringRef program,
+                 const autosched::CpuCandidate &candidate) const;
   void explainCpu(llvm::raw_ostream &os) const;
 
   mutable std::mutex mutex; // passes may run in parallel
   std::vector<Choice> choices;
   std::vector<CpuChoice> cpuChoices;
+  /// Carried from round to round: what every earlier round refuted.
+  std::vector<RefutedContraction> refutedContractions;
+  std::vector<RefutedCpuProgram> refutedCpu;
+  unsigned round = 0;
 };
 
 /// The schedule `candidate` stands for, for a contraction program of

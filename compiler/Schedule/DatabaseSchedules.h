@@ -49,8 +49,12 @@ public:
   void explain(llvm::raw_ostream &os) const override;
   /// A record's schedules refuted (tuned by another version of nautc): the
   /// provider it wraps.
-  std::shared_ptr<ScheduleProvider> fallback() const override {
-    return record && !stale ? next : next->fallback();
+  bool canFallBack() const override {
+    return (record && !stale) || next->canFallBack();
+  }
+  std::shared_ptr<ScheduleProvider>
+  fallback(llvm::ArrayRef<RefutedProgram> refuted) const override {
+    return record && !stale ? next : next->fallback(refuted);
   }
 
   /// The record used, if any.

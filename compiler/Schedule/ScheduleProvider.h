@@ -40,6 +40,13 @@ namespace nautilus {
 /// The output extents of a program (std::nullopt where not bound).
 using Extents = llvm::ArrayRef<std::optional<int64_t>>;
 
+/// A tile program whose invariants the verifier refuted, and the schedule
+/// it had.
+struct RefutedProgram {
+  std::string name;
+  tile::ScheduleAttr schedule;
+};
+
 class ScheduleProvider {
 public:
   virtual ~ScheduleProvider();
@@ -110,11 +117,17 @@ public:
   /// provider, each choice with its predicted cost and the runners-up.
   virtual void explain(llvm::raw_ostream &os) const;
 
+  /// Whether `fallback` may give a provider to schedule with instead
+  /// (the compilation then keeps what it needs to lower again).
+  virtual bool canFallBack() const { return false; }
   /// The provider to schedule with instead when the verifier refutes an
-  /// invariant of this one's programs (a chosen schedule the compiler
-  /// cannot realise correctly): null when there is none to fall back on
-  /// (the heuristics', a schedule file's).
-  virtual std::shared_ptr<ScheduleProvider> fallback() const { return nullptr; }
+  /// invariant of the `refuted` programs of this one's (a chosen schedule
+  /// the compiler cannot realise correctly): null when there is none to
+  /// fall back on (the heuristics', a schedule file's).
+  virtual std::shared_ptr<ScheduleProvider>
+  fallback(llvm::ArrayRef<RefutedProgram> refuted) const {
+    return nullptr;
+  }
 };
 
 /// Answers every question as the provider it wraps does; a provider that

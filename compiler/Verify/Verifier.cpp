@@ -78,12 +78,17 @@ VerificationReport verify::verifyModule(ModuleOp module, StringRef mutation) {
   }
   Prover prover;
   for (const ProgramModel &model : models) {
+    size_t first = report.findings.size();
     proveLayouts(prover, model, report.findings);
     proveStages(prover, model, report.findings);
     proveFragments(prover, model, report.findings);
     proveDescriptorReads(prover, model, report.findings);
     proveCoverage(prover, model, report.findings);
     proveSync(prover, model, report.findings);
+    if (llvm::any_of(
+            llvm::drop_begin(report.findings, first),
+            [](const Finding &f) { return f.verdict == Verdict::Refuted; }))
+      report.refutedPrograms.push_back(model.name);
   }
   report.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)

@@ -27,6 +27,9 @@ struct VerificationReport {
   /// program.
   std::string mutation;
   bool mutationApplied = false;
+  /// The programs (by symbol name) with an invariant refuted, in the
+  /// module's order.
+  std::vector<std::string> refutedPrograms;
 
   unsigned count(Verdict verdict) const;
   bool allProved() const {

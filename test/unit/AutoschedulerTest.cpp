@@ -129,3 +129,47 @@ TEST(AutoSchedules, EveryCandidateIsAValidSchedule) {
     }
   }
 }
+
+// A choice the verifier refutes is passed over: the next round takes the
+// model's next candidate for that problem, lists the refuted one, and
+// after kMaxRounds the heuristics schedule instead. A refuted program
+// whose schedule was not a choice of the model goes to the heuristics
+// at once.
+TEST(AutoSchedules, PassesOverRefutedChoices) {
+  mlir::MLIRContext ctx;
+  ctx.loadDialect<tile::TileDialect>();
+  TargetInfo target = *getTarget("sm_80");
+  ContractionExtents extents{512, 512, std::nullopt};
+  auto ask = [&](ScheduleProvider &provider) {
+    return provider.contraction(&ctx, 2, extents, /*wgmma=*/false,
+                                ComputedSides(), target, int64_t(512));
+  };
+  std::shared_ptr<ScheduleProvider> provider =
+      std::make_shared<AutoSchedules>(heuristicSchedules());
+  ASSERT_TRUE(provider->canFallBack());
+  std::vector<tile::ScheduleAttr> chosen;
+  for (unsigned round = 0; round < AutoSchedules::kMaxRounds; ++round) {
+    SCOPED_TRACE(round);
+    tile::ScheduleAttr schedule = ask(*provider);
+    EXPECT_EQ(llvm::count(chosen, schedule), 0) << "chosen again";
+    chosen.push_back(schedule);
+    EXPECT_EQ(provider->origin(), round ? "the auto-scheduler's next candidates"
+                                        : "the auto-scheduler");
+    std::string explained;
+    llvm::raw_string_ostream os(explained);
+    provider->explain(os);
+    EXPECT_EQ(llvm::StringRef(explained).count("  refuted:   "), round)
+        << explained;
+    provider = provider->fallback({{"gemm_C", schedule}});
+    ASSERT_TRUE(provider);
+  }
+  EXPECT_EQ(provider->origin(), heuristicSchedules()->origin());
+  // The model's first choice, refuted by a program it did not schedule.
+  auto fresh = std::make_shared<AutoSchedules>(heuristicSchedules());
+  tile::ScheduleAttr first = ask(*fresh);
+  EXPECT_EQ(first, chosen.front());
+  tile::ScheduleAttr other = ask(*heuristicSchedules());
+  ASSERT_NE(other, first);
+  EXPECT_EQ(fresh->fallback({{"other", other}})->origin(),
+            heuristicSchedules()->origin());
+}

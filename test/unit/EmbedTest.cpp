@@ -825,8 +825,8 @@ TEST(CApi, FallsBackFromRefutedSchedules) {
   ASSERT_EQ(s, nullptr) << nt_status_message(s);
   ASSERT_EQ(t, nullptr) << nt_status_message(t);
   std::string explained = nt_program_explain(verified);
-  EXPECT_NE(explained.find("lowering the kernel again with the default "
-                           "schedules"),
+  EXPECT_NE(explained.find("lowering the kernel again with the "
+                           "auto-scheduler's next candidates"),
             std::string::npos)
       << explained;
   EXPECT_NE(explained.find("REFUTED"), std::string::npos) << explained;
