@@ -1,8 +1,8 @@
 //===- CoverageInvariants.cpp - Each output element written once ---------===//
 //
 // For every size the kernel allows (bound sizes are constants; the others
-// range over 1 .. 2^k tiles a dimension, k = min(11, 22 / rank), so that
-// the grid's program count stays below 2^22; up to 4096 multiprocessors):
+// range over 1 .. kMaxCount = 2^31 - 1 tiles a dimension, more than any
+// launchable grid has; any number of multiprocessors):
 //   coverage.grid        program ids 0 .. grid size - 1 map into the
 //                        grid's tile coordinates (row-major, rasterised
 //                        in groups of group_m rows of tiles, or down the
@@ -28,47 +28,51 @@
 #include "compiler/Verify/Encoding.h"
 #include "compiler/Verify/Invariants.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace nautilus;
 using namespace nautilus::verify;
 
 namespace {
 
-/// Grid arithmetic is 24 bits wide: sizes and program ids below 2^24 (the
-/// tile counts below are bounded so that products stay there), which
-/// keeps Z3's bit-blasted divisions by symbolic grid sizes quick.
-constexpr unsigned kGridWidth = 24;
+/// The grid's walk is proved over tile counts (up to kMaxCount a
+/// dimension, so 34 bits hold its sums without wrapping); a dimension's
+/// elements over its extent, in as many bits as kMaxCount tiles of the
+/// dimension's size need. Both multiply and divide by constants only
+/// (tile sizes, group_m), which Z3 bit-blasts cheaply.
+constexpr unsigned kCountWidth = 34;
 
-z3::expr num(z3::context &ctx, int64_t value) {
-  return constant(ctx, value, kGridWidth);
+z3::expr num(z3::context &ctx, int64_t value, unsigned width = kCountWidth) {
+  return constant(ctx, value, width);
 }
-z3::expr var(z3::context &ctx, const std::string &name) {
-  return variable(ctx, name, kGridWidth);
+z3::expr var(z3::context &ctx, const std::string &name,
+             unsigned width = kCountWidth) {
+  return variable(ctx, name, width);
 }
 
-/// The extents of a grid, symbolic where unbound, with their constraints.
-struct Extents {
-  std::vector<z3::expr> extent, tiles; // per dimension
+/// The grid's tile counts, symbolic where the extent is unbound, with
+/// their constraints.
+struct TileCounts {
+  std::vector<z3::expr> tiles; // per dimension
   z3::expr allowed;
+  z3::expr readable; // the symbolic counts at most kReadableCount
   std::vector<std::pair<std::string, z3::expr>> named;
 };
 
-Extents extentsOf(z3::context &ctx, const GridModel &grid) {
-  Extents out{{}, {}, ctx.bool_val(true), {}};
-  size_t rank = grid.tile.size();
-  // Tile counts a dimension: their product (the program count) stays
-  // below 2^22.
-  int64_t tileBits = rank ? std::min<int64_t>(11, 22 / rank) : 11;
-  for (size_t d = 0; d < rank; ++d) {
-    z3::expr e = grid.extents[d] ? num(ctx, *grid.extents[d])
-                                 : var(ctx, grid.extentNames[d]);
-    z3::expr t = num(ctx, grid.tile[d]);
-    z3::expr tiles = z3::udiv(e + t - num(ctx, 1), t);
-    if (!grid.extents[d]) {
-      out.allowed = out.allowed && z3::uge(e, num(ctx, 1)) &&
-                    z3::ule(e, num(ctx, grid.tile[d] << tileBits));
-      out.named.emplace_back(grid.extentNames[d], e);
+TileCounts tileCountsOf(z3::context &ctx, const GridModel &grid) {
+  TileCounts out{{}, ctx.bool_val(true), ctx.bool_val(true), {}};
+  for (size_t d = 0; d < grid.tile.size(); ++d) {
+    if (grid.extents[d]) {
+      out.tiles.push_back(
+          num(ctx, (*grid.extents[d] + grid.tile[d] - 1) / grid.tile[d]));
+      continue;
     }
-    out.extent.push_back(e);
+    std::string name = "tiles along " + grid.extentNames[d];
+    z3::expr tiles = var(ctx, name);
+    out.allowed = out.allowed && z3::uge(tiles, num(ctx, 1)) &&
+                  z3::ule(tiles, num(ctx, kMaxCount));
+    out.readable = out.readable && fitsBelow(tiles, kReadableCount);
+    out.named.emplace_back(name, tiles);
     out.tiles.push_back(tiles);
   }
   return out;
@@ -145,13 +149,14 @@ std::string gridName(const ProgramModel &model) {
   return out;
 }
 
-void proveGrid(Prover &prover, const ProgramModel &model, const Extents &ex,
+void proveGrid(Prover &prover, const ProgramModel &model,
                std::vector<Finding> &findings) {
   // Two distinct program ids (distinct decompositions) on one tile, or one
   // outside the grid: one to one and into between sets of equal size
   // (the decompositions count rows x columns x ...), so onto.
   z3::context &ctx = prover.context();
   const GridModel &grid = *model.grid;
+  TileCounts ex = tileCountsOf(ctx, grid);
   ProgramDigits a = digitsOf(ctx, grid, ex.tiles, "");
   ProgramDigits b = digitsOf(ctx, grid, ex.tiles, "other ");
   z3::expr outside = ctx.bool_val(false), same = ctx.bool_val(true);
@@ -165,7 +170,8 @@ void proveGrid(Prover &prover, const ProgramModel &model, const Extents &ex,
   z3::expr violation =
       ex.allowed && a.valid && (outside || (b.valid && distinct && same));
   findings.push_back(prover.prove(
-      "coverage.grid", gridName(model), violation, [&](const z3::model &m) {
+      "coverage.grid", gridName(model), violation,
+      [&](const z3::model &m) {
         std::string sizes = describeValues(m, ex.named);
         std::string prefix = sizes.empty() ? "" : sizes + ": ";
         if (m.eval(outside, true).is_true())
@@ -174,7 +180,8 @@ void proveGrid(Prover &prover, const ProgramModel &model, const Extents &ex,
         return prefix + "two programs " + describeTuple(m, a.digits) + " and " +
                describeTuple(m, b.digits) + " take tile " +
                describeTuple(m, a.coords);
-      }));
+      },
+      ex.readable));
 }
 
 void provePersistent(Prover &prover, const ProgramModel &model,
@@ -234,35 +241,48 @@ void provePersistent(Prover &prover, const ProgramModel &model,
       }));
 }
 
-void proveElements(Prover &prover, const ProgramModel &model, const Extents &ex,
+void proveElements(Prover &prover, const ProgramModel &model,
                    std::vector<Finding> &findings) {
   z3::context &ctx = prover.context();
   const GridModel &grid = *model.grid;
   for (size_t d = 0; d < grid.tile.size(); ++d) {
-    z3::expr step = num(ctx, grid.tile[d] - grid.originOverlap);
-    z3::expr tile = num(ctx, grid.tile[d]);
-    z3::expr c = var(ctx, "tile"), p = var(ctx, "position");
-    z3::expr c2 = var(ctx, "other tile"), p2 = var(ctx, "other position");
-    z3::expr e = ex.extent[d];
+    // Wide enough for kMaxCount tiles, a tile and the mask's slack.
+    int64_t largest = grid.tile[d] * (kMaxCount + 2) + grid.maskSlack;
+    unsigned width = llvm::Log2_64_Ceil(largest) + 1;
+    auto n = [&](int64_t value) { return num(ctx, value, width); };
+    auto v = [&](const std::string &name) { return var(ctx, name, width); };
+    z3::expr step = n(grid.tile[d] - grid.originOverlap);
+    z3::expr tile = n(grid.tile[d]);
+    z3::expr c = v("tile"), p = v("position");
+    z3::expr c2 = v("other tile"), p2 = v("other position");
+    bool bound = grid.extents[d].has_value();
+    z3::expr e = bound ? n(*grid.extents[d]) : v(grid.extentNames[d]);
+    z3::expr allowed =
+        bound ? ctx.bool_val(true)
+              : z3::uge(e, n(1)) && z3::ule(e, n(grid.tile[d] * kMaxCount));
+    std::vector<std::pair<std::string, z3::expr>> named;
+    if (!bound)
+      named.emplace_back(grid.extentNames[d], e);
+    z3::expr tiles = z3::udiv(e + tile - n(1), tile);
     auto writes = [&](const z3::expr &cc, const z3::expr &pp) {
       z3::expr x = cc * step + pp;
-      return z3::ult(cc, ex.tiles[d]) && z3::ult(pp, tile) &&
-             z3::ult(x, e + num(ctx, grid.maskSlack));
+      return z3::ult(cc, tiles) && z3::ult(pp, tile) &&
+             z3::ult(x, e + n(grid.maskSlack));
     };
     z3::expr x = c * step + p, x2 = c2 * step + p2;
     z3::expr outside = writes(c, p) && z3::uge(x, e);
     z3::expr twice =
         writes(c, p) && writes(c2, p2) && (c != c2 || p != p2) && x == x2;
-    z3::expr element = var(ctx, "element");
+    z3::expr element = v("element");
     z3::expr missed = z3::ult(element, e) &&
                       !writes(z3::udiv(element, step), z3::urem(element, step));
     std::string subject = "@" + model.name + ": dimension " +
                           std::to_string(d) + " (" + grid.extentNames[d] +
                           ", tiles of " + std::to_string(grid.tile[d]) + ")";
     findings.push_back(prover.prove(
-        "coverage.elements", subject,
-        ex.allowed && (outside || twice || missed), [&](const z3::model &m) {
-          std::string sizes = describeValues(m, ex.named);
+        "coverage.elements", subject, allowed && (outside || twice || missed),
+        [&](const z3::model &m) {
+          std::string sizes = describeValues(m, named);
           std::string prefix = sizes.empty() ? "" : sizes + ": ";
           if (m.eval(missed, true).is_true())
             return prefix + "element " + std::to_string(valueOf(m, element)) +
@@ -275,7 +295,8 @@ void proveElements(Prover &prover, const ProgramModel &model, const Extents &ex,
           return prefix + who + " and " +
                  describeValues(m, {{"tile", c2}, {"position", p2}}) +
                  " both write element " + std::to_string(valueOf(m, x));
-        }));
+        },
+        fitsBelow(e, grid.tile[d] * kReadableCount)));
   }
 }
 
@@ -283,29 +304,34 @@ void proveSplit(Prover &prover, const ProgramModel &model,
                 std::vector<Finding> &findings) {
   z3::context &ctx = prover.context();
   const SplitModel &split = *model.split;
-  z3::expr e =
-      split.extent ? num(ctx, *split.extent) : var(ctx, split.extentName);
-  z3::expr chunk = num(ctx, split.chunk);
-  z3::expr splits = num(ctx, split.splits);
-  z3::expr k = var(ctx, "index");
+  // Wide enough for kMaxCount chunks.
+  unsigned width = llvm::Log2_64_Ceil(split.chunk * (kMaxCount + 1)) + 1;
+  z3::expr e = split.extent ? num(ctx, *split.extent, width)
+                            : var(ctx, split.extentName, width);
+  z3::expr chunk = num(ctx, split.chunk, width);
+  z3::expr splits = num(ctx, split.splits, width);
+  z3::expr k = var(ctx, "index", width);
   // Chunk c covers [c * chunk, min((c + 1) * chunk, extent)).
   z3::expr c = z3::udiv(k, chunk);
   z3::expr missed = z3::ult(k, e) && z3::uge(c, splits);
-  z3::expr uncombined = num(ctx, split.combined) != splits;
-  z3::expr allowed =
-      split.extent ? ctx.bool_val(true) : z3::ule(e, num(ctx, 1 << 22));
+  z3::expr uncombined = num(ctx, split.combined, width) != splits;
+  z3::expr allowed = split.extent
+                         ? ctx.bool_val(true)
+                         : z3::ule(e, num(ctx, split.chunk * kMaxCount, width));
   findings.push_back(prover.prove(
       "coverage.split",
       "@" + model.name + ": " + std::to_string(split.splits) + " chunks of " +
           std::to_string(split.chunk) + " along " + split.extentName,
-      allowed && (missed || uncombined), [&](const z3::model &m) {
+      allowed && (missed || uncombined),
+      [&](const z3::model &m) {
         if (m.eval(uncombined, true).is_true())
           return "the combining program adds " +
                  std::to_string(split.combined) + " of the " +
                  std::to_string(split.splits) + " chunks";
         return split.extentName + "=" + std::to_string(valueOf(m, e)) +
                ": index " + std::to_string(valueOf(m, k)) + " lies in no chunk";
-      }));
+      },
+      fitsBelow(e, split.chunk * kReadableCount)));
 }
 
 } // namespace
@@ -313,11 +339,10 @@ void proveSplit(Prover &prover, const ProgramModel &model,
 void verify::proveCoverage(Prover &prover, const ProgramModel &model,
                            std::vector<Finding> &findings) {
   if (model.grid && !model.grid->tile.empty()) {
-    Extents ex = extentsOf(prover.context(), *model.grid);
-    proveGrid(prover, model, ex, findings);
+    proveGrid(prover, model, findings);
     if (model.grid->persistent)
       provePersistent(prover, model, findings);
-    proveElements(prover, model, ex, findings);
+    proveElements(prover, model, findings);
   }
   if (model.split)
     proveSplit(prover, model, findings);

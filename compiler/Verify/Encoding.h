@@ -20,6 +20,28 @@ namespace nautilus::verify {
 
 constexpr unsigned kWidth = 32;
 
+/// The most tiles along one dimension of a grid, and the most K steps of
+/// a main loop, that the proofs over symbolic sizes cover: a launch has at
+/// most 2^31 - 1 programs (gridDim.x on CUDA and HIP; the emulator's
+/// grid), so no launchable grid has more tiles along one dimension, and
+/// an extent of 2^31 - 1 steps of at least one element is past any K a
+/// 32-bit size holds.
+constexpr int64_t kMaxCount = (int64_t(1) << 31) - 1;
+/// A refuted invariant's counterexample is sought first among sizes of at
+/// most this many tiles or steps, which read more easily.
+constexpr int64_t kReadableCount = 64;
+
+/// `e` (a bit-vector) below the power of two at or above `limit`, stated
+/// as its high bits zero, which Z3's bit-blasting takes far faster than a
+/// comparison (a preferred counterexample's bound).
+inline z3::expr fitsBelow(const z3::expr &e, int64_t limit) {
+  unsigned bits = 64 - __builtin_clzll(static_cast<uint64_t>(limit));
+  unsigned width = e.get_sort().bv_size();
+  if (bits >= width)
+    return e.ctx().bool_val(true);
+  return e.extract(width - 1, bits) == e.ctx().bv_val(0, width - bits);
+}
+
 inline z3::expr constant(z3::context &ctx, int64_t value,
                          unsigned width = kWidth) {
   return ctx.bv_val(static_cast<uint64_t>(value), width);

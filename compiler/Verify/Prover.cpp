@@ -186,7 +186,8 @@ Prover::Prover(unsigned timeoutMs) : timeoutMs(timeoutMs) {}
 Finding
 Prover::prove(std::string invariant, std::string subject,
               const z3::expr &violation,
-              const std::function<std::string(const z3::model &)> &describe) {
+              const std::function<std::string(const z3::model &)> &describe,
+              std::optional<z3::expr> preferred) {
   auto start = std::chrono::steady_clock::now();
   Finding finding;
   finding.invariant = std::move(invariant);
@@ -219,10 +220,21 @@ Prover::prove(std::string invariant, std::string subject,
   case z3::unsat:
     finding.verdict = Verdict::Proved;
     break;
-  case z3::sat:
+  case z3::sat: {
     finding.verdict = Verdict::Refuted;
-    finding.detail = describe(solver.get_model());
+    z3::model model = solver.get_model();
+    if (preferred) {
+      // A fresh solver: Z3's incremental one, after the first check, is
+      // far slower on bit-vectors than a new query.
+      z3::solver readable(ctx);
+      readable.set(params);
+      readable.add(violation && *preferred);
+      if (readable.check() == z3::sat)
+        model = readable.get_model();
+    }
+    finding.detail = describe(model);
     break;
+  }
   case z3::unknown:
     finding.verdict = Verdict::Unknown;
     finding.detail = "Z3 gave no answer (" + solver.reason_unknown() + ")";

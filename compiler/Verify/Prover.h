@@ -19,6 +19,7 @@
 #include <z3++.h>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,10 +59,13 @@ public:
 
   /// Proves `invariant` of `subject` by showing that `violation` (a
   /// formula over the subject's variables) has no model. A model is
-  /// described by `describe`, which reads the variables' values from it.
+  /// described by `describe`, which reads the variables' values from it;
+  /// one that also meets `preferred` (small sizes, say, for a readable
+  /// counterexample) is described when there is one.
   Finding prove(std::string invariant, std::string subject,
                 const z3::expr &violation,
-                const std::function<std::string(const z3::model &)> &describe);
+                const std::function<std::string(const z3::model &)> &describe,
+                std::optional<z3::expr> preferred = std::nullopt);
 
 private:
   z3::context ctx;

@@ -1,7 +1,7 @@
 //===- SyncInvariants.cpp - Stages handed over in order -------------------===//
 //
 // The main loop's protocol (tile::PipelineProtocol), for every count of K
-// steps n (1 .. 2^20) and every step:
+// steps n (1 .. kMaxCount = 2^31 - 1) and every step:
 //
 // sync.copy-ring (one block barrier a step). Step kt waits until at most
 //   `copyWaitPending` of the thread's copy groups are pending (the
@@ -33,6 +33,17 @@ using namespace nautilus::verify;
 
 namespace {
 
+/// Step arithmetic is 40 bits wide: up to kMaxCount steps, plus a few, and
+/// whole rings of stages back, without wrapping.
+constexpr unsigned kStepWidth = 40;
+
+z3::expr stepConstant(z3::context &ctx, int64_t value) {
+  return constant(ctx, value, kStepWidth);
+}
+z3::expr stepVariable(z3::context &ctx, const std::string &name) {
+  return variable(ctx, name, kStepWidth);
+}
+
 std::string protocolName(const ProgramModel &model,
                          const tile::PipelineProtocol &p) {
   return "@" + model.name + ": the main loop (" + std::to_string(p.stages) +
@@ -43,17 +54,18 @@ void proveCopyRing(Prover &prover, const ProgramModel &model,
                    const tile::PipelineProtocol &p, bool asyncReads,
                    std::vector<Finding> &findings) {
   z3::context &ctx = prover.context();
-  z3::expr n = variable(ctx, "steps"), kt = variable(ctx, "step");
-  z3::expr w = variable(ctx, "reader step");
-  z3::expr stages = constant(ctx, p.stages), ahead = constant(ctx, p.prefetch);
-  z3::expr valid = z3::uge(n, constant(ctx, 1)) &&
-                   z3::ule(n, constant(ctx, 1 << 20)) && z3::ult(kt, n);
+  z3::expr n = stepVariable(ctx, "steps"), kt = stepVariable(ctx, "step");
+  z3::expr w = stepVariable(ctx, "reader step");
+  z3::expr stages = stepConstant(ctx, p.stages),
+           ahead = stepConstant(ctx, p.prefetch);
+  z3::expr valid = z3::uge(n, stepConstant(ctx, 1)) &&
+                   z3::ule(n, stepConstant(ctx, kMaxCount)) && z3::ult(kt, n);
   // Read after write: committed groups before step kt's wait, and how many
   // of them are complete after it.
   z3::expr committed = ahead + kt;
-  z3::expr complete = z3::ite(z3::uge(committed, constant(ctx, p.copyWaitPending)),
-                              committed - constant(ctx, p.copyWaitPending),
-                              constant(ctx, 0));
+  z3::expr complete = z3::ite(
+      z3::uge(committed, stepConstant(ctx, p.copyWaitPending)),
+      committed - stepConstant(ctx, p.copyWaitPending), stepConstant(ctx, 0));
   z3::expr unfinished = !z3::ult(kt, complete);
   z3::expr unpublished = ctx.bool_val(!p.barrierBeforeIssue);
   // Write after read: the copies issued at step kt (when kt + prefetch < n)
@@ -61,15 +73,16 @@ void proveCopyRing(Prover &prover, const ProgramModel &model,
   z3::expr target = kt + ahead;
   int64_t lag = asyncReads ? p.wgmmaInFlight : 0;
   z3::expr ordered = ctx.bool_val(p.barrierBeforeIssue) &&
-                     z3::ule(w + constant(ctx, lag + 1), kt);
+                     z3::ule(w + stepConstant(ctx, lag + 1), kt);
   // Step w uses the same stage: it lies a whole number of rings back.
-  z3::expr rings = variable(ctx, "rings back");
+  z3::expr rings = stepVariable(ctx, "rings back");
   z3::expr overwrite = z3::ult(target, n) && z3::ult(w, target) &&
                        z3::ule(rings, n) && target - w == rings * stages &&
                        !ordered;
   std::string subject = protocolName(model, p);
   findings.push_back(prover.prove(
-      "sync.copy-ring", subject, valid && (unfinished || unpublished || overwrite),
+      "sync.copy-ring", subject,
+      valid && (unfinished || unpublished || overwrite),
       [&](const z3::model &m) {
         std::string at = describeValues(m, {{"steps", n}, {"step", kt}});
         if (m.eval(unfinished, true).is_true())
@@ -87,20 +100,21 @@ void proveCopyRing(Prover &prover, const ProgramModel &model,
                  " may still read it (no barrier orders those reads first)";
         return at + ": no barrier publishes the copies of other threads "
                     "before the stage is read";
-      }));
+      },
+      fitsBelow(n, kReadableCount)));
 }
 
 void proveProducerConsumer(Prover &prover, const ProgramModel &model,
                            const tile::PipelineProtocol &p,
                            std::vector<Finding> &findings) {
   z3::context &ctx = prover.context();
-  z3::expr j = variable(ctx, "released step");
+  z3::expr j = stepVariable(ctx, "released step");
   // Groups issued by the release at step j + lag: j + lag + 1; complete
   // after the wait: all but the last wgmmaInFlight.
-  z3::expr issued = j + constant(ctx, p.releaseLag + 1);
-  z3::expr complete = issued - constant(ctx, p.wgmmaInFlight);
-  z3::expr early = z3::ule(j, constant(ctx, 1 << 20)) &&
-                   z3::uge(issued, constant(ctx, p.wgmmaInFlight)) &&
+  z3::expr issued = j + stepConstant(ctx, p.releaseLag + 1);
+  z3::expr complete = issued - stepConstant(ctx, p.wgmmaInFlight);
+  z3::expr early = z3::ule(j, stepConstant(ctx, kMaxCount)) &&
+                   z3::uge(issued, stepConstant(ctx, p.wgmmaInFlight)) &&
                    !z3::ult(j, complete);
   findings.push_back(prover.prove(
       "sync.producer-consumer", protocolName(model, p), early,
@@ -110,28 +124,31 @@ void proveProducerConsumer(Prover &prover, const ProgramModel &model,
                "(" + std::to_string(p.wgmmaInFlight) +
                " groups left in flight, released " +
                std::to_string(p.releaseLag) + " steps later)";
-      }));
+      },
+      fitsBelow(j, kReadableCount)));
 }
 
 void proveEpilogue(Prover &prover, const ProgramModel &model,
                    const tile::PipelineProtocol &p,
                    std::vector<Finding> &findings) {
   z3::context &ctx = prover.context();
-  z3::expr n = variable(ctx, "steps");
+  z3::expr n = stepVariable(ctx, "steps");
   // Groups 0 .. n - 1 issued; complete after the wait: all but the last
   // epilogueWait. The last one's (n - 1) must be.
-  z3::expr complete = n - constant(ctx, p.epilogueWait);
-  z3::expr early = z3::uge(n, constant(ctx, 1)) &&
-                   z3::ule(n, constant(ctx, 1 << 20)) &&
-                   !z3::ult(n - constant(ctx, 1), complete);
+  z3::expr complete = n - stepConstant(ctx, p.epilogueWait);
+  z3::expr early = z3::uge(n, stepConstant(ctx, 1)) &&
+                   z3::ule(n, stepConstant(ctx, kMaxCount)) &&
+                   !z3::ult(n - stepConstant(ctx, 1), complete);
   findings.push_back(prover.prove(
       "sync.wgmma-epilogue", "@" + model.name + ": the accumulators' reads",
-      early, [&](const z3::model &m) {
+      early,
+      [&](const z3::model &m) {
         return "with " + std::to_string(valueOf(m, n)) +
                " steps the epilogue reads the accumulators while " +
                std::to_string(p.epilogueWait) +
                " wgmma group(s) may still write them";
-      }));
+      },
+      fitsBelow(n, kReadableCount)));
 }
 
 } // namespace
