@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/TileToGPU/LayoutConversion.h"
+#include "compiler/Conversion/TileToGPU/StagingRows.h"
 
 #include "compiler/Conversion/TileToGPU/KernelLowering.h"
 #include "compiler/Conversion/TileToGPU/ThreadPlacement.h"
@@ -63,23 +64,6 @@ static int64_t alignedRun(const layout::LinearLayout &l, int64_t maxRun) {
     run /= 2;
   return run;
 }
-
-namespace {
-/// How a layout conversion lays its staging rows out in shared memory:
-/// `width` columns a row (the tile's, or a band's), `pad` elements after
-/// each, and the row's chunks of `unit` elements XOR-swizzled, chunk c of
-/// row r stored at c ^ ((r / perPhase) % maxPhase) (maxPhase 1: none).
-struct StagingRows {
-  int64_t width, pad = 0, unit = 1, perPhase = 1, maxPhase = 1;
-
-  int64_t pitch() const { return width + pad; }
-  /// Where element (`row`, `column`) of the staging lies, in elements.
-  int64_t offset(int64_t row, int64_t column) const {
-    int64_t chunk = column / unit ^ (row / perPhase) % maxPhase;
-    return row * pitch() + chunk * unit + column % unit;
-  }
-};
-} // namespace
 
 /// The bank wavefronts warp 0 takes to write a tile through `from` in runs
 /// of `writeRun` elements and read it back through `to` in runs of
@@ -270,26 +254,11 @@ ConvertLowering::ConvertLowering(KernelContext &kernel,
 }
 
 StagingRows ConvertLowering::bestRows(int64_t width) const {
-  StagingRows plain{width};
-  plain.unit = unit;
-  if (unit == 1) { // element by element: a word of padding, as always
-    plain.pad = std::max<int64_t>(1, 4 / elementBytes);
-    return plain;
-  }
-  SmallVector<StagingRows> candidates = {plain};
-  for (int64_t maxPhase = 2; maxPhase <= width / unit; maxPhase *= 2)
-    for (int64_t perPhase = 1; perPhase <= 8; perPhase *= 2) {
-      StagingRows swizzled = plain;
-      swizzled.maxPhase = maxPhase;
-      swizzled.perPhase = perPhase;
-      candidates.push_back(swizzled);
-    }
-  for (int64_t pad = unit; pad * elementBytes <= 128; pad += unit) {
-    StagingRows padded = plain;
-    padded.pad = pad;
-    candidates.push_back(padded);
-  }
-  StagingRows best = plain;
+  std::vector<StagingRows> candidates =
+      stagingRowCandidates(width, unit, elementBytes);
+  if (candidates.size() == 1)
+    return candidates.front();
+  StagingRows best = candidates.front();
   uint64_t fewest = std::numeric_limits<uint64_t>::max();
   for (const StagingRows &c : candidates) {
     uint64_t cost = stagingWavefronts(fromLayout ? &*fromLayout : nullptr,
