@@ -46,6 +46,12 @@ void proveDescriptorReads(Prover &prover, const ProgramModel &model,
 void proveCoverage(Prover &prover, const ProgramModel &model,
                    std::vector<Finding> &findings);
 
+/// bounds.interior-copies: the copies the lowering makes without bound
+/// checks (a stage tile wholly inside its tensor) read inside the buffer,
+/// for every size.
+void proveBounds(Prover &prover, const ProgramModel &model,
+                 std::vector<Finding> &findings);
+
 /// sync.copy-ring / sync.producer-consumer, sync.wgmma-epilogue: every
 /// stage read follows the copies it needs and precedes the copies that
 /// overwrite it, for every count of K steps; accumulators are read after

@@ -318,6 +318,83 @@ std::string sizeNameOf(tile::ProgramOp program, Value value) {
   return cast<StringAttr>(sizes[arg.getArgNumber() - buffers]).str();
 }
 
+/// The mma.sync operands that copyTile may copy without bound checks: a
+/// buffer read through a pure affine map (not computed), whose buffer the
+/// kernel's plan names, with no size the runtime derives among the
+/// extents the proof relates (their relations to the others are not
+/// modelled: such a copy is left to the emulator).
+std::vector<InteriorCopy> interiorCopiesOf(tile::ProgramOp program,
+                                           tile::ContractOp contract,
+                                           tile::PlanOp plan) {
+  std::vector<InteriorCopy> copies;
+  if (!plan)
+    return copies;
+  DictionaryAttr derived = plan.getDerivedSizesAttr();
+  auto isDerived = [&](StringRef name) { return derived && derived.get(name); };
+  ArrayRef<int64_t> tile = program.getSchedule().getTile();
+  unsigned rank = tile.size();
+  tile::MmaAttr mma = program.getSchedule().getMma();
+  std::string kName = sizeNameOf(program, contract.getExtent());
+  if (kName.empty() || isDerived(kName))
+    return copies;
+  std::vector<std::string> symbols;
+  for (Attribute size : program.getSizes())
+    symbols.push_back(cast<StringAttr>(size).str());
+  for (unsigned side = 0; side < 2; ++side) {
+    if (contract.isComputed(side))
+      continue;
+    auto arg = dyn_cast<BlockArgument>(contract.getOperandBuffer(side));
+    if (!arg || arg.getArgNumber() >= program.getArgNames().size())
+      continue;
+    StringRef name =
+        cast<StringAttr>(program.getArgNames()[arg.getArgNumber()]).getValue();
+    InteriorCopy copy;
+    copy.operand = side == 0 ? "lhs" : "rhs";
+    copy.buffer = name.str();
+    copy.map = contract.getOperandMap(side);
+    copy.symbolNames = symbols;
+    copy.kName = kName;
+    copy.rowDim = side == 0 ? rank - 2 : rank - 1;
+    copy.rowTile = tile[copy.rowDim];
+    copy.tileK = mma.getTileK();
+    if (contract.getOperandOffsets(side))
+      copy.offsetPosition = contract.getOperandOffsetsPosition(side);
+    bool modelled = false;
+    for (Attribute a : plan.getBuffers()) {
+      auto entry = cast<DictionaryAttr>(a);
+      if (cast<StringAttr>(entry.get("name")).getValue() != name)
+        continue;
+      modelled = true;
+      for (Attribute dim : cast<ArrayAttr>(entry.get("dims"))) {
+        if (auto literal = dyn_cast<IntegerAttr>(dim)) {
+          copy.bufferDims.push_back(std::to_string(literal.getInt()));
+          continue;
+        }
+        StringRef size = cast<StringAttr>(dim).getValue();
+        modelled = modelled && !isDerived(size);
+        copy.bufferDims.push_back(size.str());
+      }
+    }
+    // The extents of the dimensions the map reads, and its symbols, must
+    // not be derived either (a dimension it does not read only has its
+    // tile's origin inside the grid, whatever its extent).
+    ArrayAttr outputDims = program.getOutputDims();
+    for (unsigned d = 0; d < rank; ++d)
+      if (auto size = dyn_cast<StringAttr>(outputDims[d]))
+        if (copy.map.isFunctionOfDim(d))
+          modelled = modelled && !isDerived(size.getValue());
+    for (unsigned i = 0; i < symbols.size(); ++i)
+      if (copy.map.isFunctionOfSymbol(i))
+        modelled = modelled && !isDerived(symbols[i]);
+    modelled =
+        modelled && llvm::all_of(copy.map.getResults(),
+                                 [](AffineExpr e) { return e.isPureAffine(); });
+    if (modelled && copy.bufferDims.size() == copy.map.getNumResults())
+      copies.push_back(std::move(copy));
+  }
+  return copies;
+}
+
 std::optional<SplitModel> splitOf(tile::ProgramOp program,
                                   tile::ContractOp contract,
                                   DictionaryAttr bindings) {
@@ -370,10 +447,17 @@ std::vector<ProgramModel> verify::buildKernelModels(ModuleOp module) {
       });
     }
     tile::ContractOp contract = findContract(program);
-    if (gpu && contract && schedule.getMma())
+    if (gpu && contract && schedule.getMma()) {
       addTensorCoreModel(program, contract, model);
-    else if (gpu && streamSharedMemoryBytes(program))
+      if (!model.wgmma) // wgmma's operands come by TMA, which checks bounds
+        model.interiorCopies =
+            interiorCopiesOf(program, contract, program.getPlan());
+    } else if (gpu && streamSharedMemoryBytes(program))
       addFlashModel(program, model);
+    if (bindings)
+      for (NamedAttribute bound : bindings)
+        if (auto value = dyn_cast<IntegerAttr>(bound.getValue()))
+          model.boundSizes[bound.getName().str()] = value.getInt();
     model.grid = gridOf(program, bindings);
     model.split = splitOf(program, contract, bindings);
     models.push_back(std::move(model));

@@ -25,6 +25,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -145,6 +146,31 @@ struct SplitModel {
   int64_t combined = 1;
 };
 
+/// An mma.sync operand's copies that skip the bound checks
+/// (ContractToMmaSync's copyTile): a stage tile wholly inside its tensor,
+/// by the lowering's interior test (the tile's `rowTile` rows along
+/// output dimension `rowDim` end within that dimension's extent, its K
+/// tile within K, and an offset table's entry lands inside the buffer),
+/// is copied without a check. Each buffer index, `map`'s result at the
+/// tile's origin with the row and the K index added, must then lie below
+/// the buffer's extent there.
+struct InteriorCopy {
+  std::string operand; // "lhs", "rhs"
+  std::string buffer;  // its argument's name
+  /// (output dims..., k)[the program's sizes] -> buffer indices.
+  mlir::AffineMap map;
+  std::vector<std::string> symbolNames; // the map's symbols, by size name
+  std::vector<std::string> bufferDims;  // size names, or literals ("4")
+  std::string kName;                    // K's size
+  unsigned rowDim = 0;
+  int64_t rowTile = 0, tileK = 0;
+  /// The buffer index an offset table's entry is added to, if any.
+  std::optional<unsigned> offsetPosition;
+  /// The interior test lets a tile's rows end this far past the extent
+  /// (0; a mutation makes it 1).
+  int64_t interiorSlack = 0;
+};
+
 struct ProgramModel {
   std::string name;
   std::string targetName;
@@ -160,6 +186,9 @@ struct ProgramModel {
   std::optional<GridModel> grid;
   std::optional<SplitModel> split;
   std::optional<tile::PipelineProtocol> pipeline;
+  std::vector<InteriorCopy> interiorCopies;
+  /// The sizes the compile bound, by name.
+  std::map<std::string, int64_t> boundSizes;
 };
 
 /// The models of every program of a tile module (after tile scheduling

@@ -213,6 +213,15 @@ const std::vector<MutationRule> &rules() {
          m.grid->maskSlack = 1;
          return true;
        }},
+      {{"interior-past-edge",
+        "copies without bound checks for a stage tile whose rows end one "
+        "past the extent"},
+       [](ProgramModel &m) {
+         if (m.interiorCopies.empty())
+           return false;
+         m.interiorCopies.front().interiorSlack = 1;
+         return true;
+       }},
       {{"split-chunk-gap", "a split reduction's chunks skip an element"},
        [](ProgramModel &m) {
          if (!m.split || m.split->chunk < 2)

@@ -84,6 +84,7 @@ VerificationReport verify::verifyModule(ModuleOp module, StringRef mutation) {
     proveFragments(prover, model, report.findings);
     proveDescriptorReads(prover, model, report.findings);
     proveCoverage(prover, model, report.findings);
+    proveBounds(prover, model, report.findings);
     proveSync(prover, model, report.findings);
     if (llvm::any_of(
             llvm::drop_begin(report.findings, first),

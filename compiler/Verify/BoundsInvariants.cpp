@@ -1,0 +1,183 @@
+//===- BoundsInvariants.cpp - Unchecked copies stay inside their tensors --===//
+//
+//   bounds.interior-copies  an mma.sync operand's stage tile that the
+//                           lowering's interior test lets through is
+//                           copied without bound checks: for every size,
+//                           tile of the grid, row of the stage tile and K
+//                           index of the step, each index of the buffer
+//                           the copy reads lies below the buffer's extent
+//                           there.
+//
+// Every other global access is checked where it is made: the guarded
+// copies at the edges (a chunk's count of elements inside), TMA (which
+// fills what lies outside with zeros), the flash kernel's copies (rows
+// past the tensors zero-filled), and the stores (their masks:
+// coverage.elements).
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Verify/Encoding.h"
+#include "compiler/Verify/Invariants.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace nautilus;
+using namespace nautilus::verify;
+
+namespace {
+
+/// Indices are 64 bits wide, and unbound sizes range up to 2^40: an index
+/// map's sums, and its products by constants below 2^20, do not wrap.
+constexpr unsigned kIndexWidth = 64;
+constexpr int64_t kMaxSize = int64_t(1) << 40;
+
+/// The terms of one proof: a size by name (bound sizes and literals are
+/// constants, the others symbolic, in [1, kMaxSize]).
+class Sizes {
+public:
+  Sizes(z3::context &ctx, const ProgramModel &model)
+      : ctx(ctx), model(model), allowed(ctx.bool_val(true)) {}
+
+  z3::expr operator()(const std::string &name) {
+    if (!name.empty() && llvm::all_of(name, llvm::isDigit))
+      return num(std::stoll(name));
+    if (auto bound = model.boundSizes.find(name);
+        bound != model.boundSizes.end())
+      return num(bound->second);
+    for (auto &[known, term] : named)
+      if (known == name)
+        return term;
+    z3::expr term = variable(ctx, name, kIndexWidth);
+    allowed = allowed && z3::uge(term, num(1)) && z3::ule(term, num(kMaxSize));
+    named.emplace_back(name, term);
+    return term;
+  }
+  z3::expr num(int64_t value) { return constant(ctx, value, kIndexWidth); }
+
+  z3::context &ctx;
+  const ProgramModel &model;
+  z3::expr allowed;
+  std::vector<std::pair<std::string, z3::expr>> named;
+};
+
+/// `e` over `dims` and `symbols` (a pure affine expression: divisions and
+/// remainders by constants).
+z3::expr evaluate(AffineExpr e, ArrayRef<z3::expr> dims,
+                  ArrayRef<z3::expr> symbols, Sizes &sizes) {
+  if (auto d = dyn_cast<AffineDimExpr>(e))
+    return dims[d.getPosition()];
+  if (auto s = dyn_cast<AffineSymbolExpr>(e))
+    return symbols[s.getPosition()];
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return sizes.num(c.getValue());
+  auto binary = cast<AffineBinaryOpExpr>(e);
+  z3::expr l = evaluate(binary.getLHS(), dims, symbols, sizes);
+  z3::expr r = evaluate(binary.getRHS(), dims, symbols, sizes);
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+    return l + r;
+  case AffineExprKind::Mul:
+    return l * r;
+  case AffineExprKind::Mod:
+    return z3::urem(l, r);
+  case AffineExprKind::FloorDiv:
+    return z3::udiv(l, r);
+  case AffineExprKind::CeilDiv:
+    return z3::udiv(l + r - sizes.num(1), r);
+  default:
+    llvm_unreachable("an affine expression");
+  }
+}
+
+void proveInteriorCopy(Prover &prover, const ProgramModel &model,
+                       const InteriorCopy &copy,
+                       std::vector<Finding> &findings) {
+  z3::context &ctx = prover.context();
+  Sizes sizes(ctx, model);
+  const GridModel &grid = *model.grid;
+  unsigned rank = grid.tile.size();
+  // The tile: coordinates inside the grid; the stage tile's row, the K
+  // step and the K index within it.
+  std::vector<z3::expr> origin, extent, coords;
+  z3::expr ranges = ctx.bool_val(true);
+  for (unsigned d = 0; d < rank; ++d) {
+    z3::expr c = variable(ctx, "tile " + std::to_string(d), kIndexWidth);
+    extent.push_back(sizes(grid.extentNames[d]));
+    origin.push_back(c * sizes.num(grid.tile[d]));
+    ranges = ranges && z3::ult(origin.back(), extent.back()) &&
+             z3::ult(c, sizes.num(kMaxSize));
+    coords.push_back(c);
+  }
+  z3::expr row = variable(ctx, "row", kIndexWidth);
+  z3::expr step = variable(ctx, "K step", kIndexWidth);
+  z3::expr within = variable(ctx, "K index in step", kIndexWidth);
+  z3::expr k = sizes(copy.kName);
+  z3::expr kStart = step * sizes.num(copy.tileK);
+  ranges = ranges && z3::ult(row, sizes.num(copy.rowTile)) &&
+           z3::ult(step, sizes.num(kMaxSize)) &&
+           z3::ult(within, sizes.num(copy.tileK));
+  // The lowering's interior test (MmaSyncLowering::copyTile).
+  z3::expr interior =
+      z3::ule(origin[copy.rowDim] + sizes.num(copy.rowTile),
+              extent[copy.rowDim] + sizes.num(copy.interiorSlack)) &&
+      z3::ule(kStart + sizes.num(copy.tileK), k);
+  std::vector<z3::expr> symbols;
+  for (const std::string &name : copy.symbolNames)
+    symbols.push_back(sizes(name));
+  // The index of the chunk's element: the tile's origin, the row along
+  // rowDim, K at kStart + within.
+  std::vector<z3::expr> dims = origin;
+  dims[copy.rowDim] = dims[copy.rowDim] + row;
+  dims.push_back(kStart + within);
+  // An offset table's entry, tested at the tile's origin and K = 0.
+  std::vector<z3::expr> atOrigin = origin;
+  atOrigin.push_back(sizes.num(0));
+  z3::expr offset = variable(ctx, "offset", kIndexWidth);
+  std::vector<z3::expr> index, bufferExtent;
+  z3::expr outside = ctx.bool_val(false);
+  for (unsigned j = 0; j < copy.map.getNumResults(); ++j) {
+    z3::expr at = evaluate(copy.map.getResult(j), dims, symbols, sizes);
+    z3::expr dim = sizes(copy.bufferDims[j]);
+    if (copy.offsetPosition == j) {
+      interior =
+          interior &&
+          z3::ult(evaluate(copy.map.getResult(j), atOrigin, symbols, sizes) +
+                      offset,
+                  dim) &&
+          z3::ult(offset, sizes.num(kMaxSize));
+      at = at + offset;
+    }
+    index.push_back(at);
+    bufferExtent.push_back(dim);
+    outside = outside || z3::uge(at, dim);
+  }
+  // A counterexample at sizes below 2^10 reads more easily.
+  z3::expr readable = ctx.bool_val(true);
+  for (auto &[name, term] : sizes.named)
+    readable = readable && fitsBelow(term, (1 << 10) - 1);
+  std::string subject = "@" + model.name + ": the " + copy.operand +
+                        " copies of " + copy.buffer + " without bound checks";
+  findings.push_back(prover.prove(
+      "bounds.interior-copies", subject,
+      sizes.allowed && ranges && interior && outside,
+      [&](const z3::model &m) {
+        std::string named = describeValues(m, sizes.named);
+        return (named.empty() ? "" : named + ": ") + "tile " +
+               describeTuple(m, coords) + ", row " +
+               std::to_string(valueOf(m, row)) + ", K index " +
+               std::to_string(valueOf(m, kStart + within)) + " reads " +
+               copy.buffer + describeTuple(m, index) +
+               ", outside its extents " + describeTuple(m, bufferExtent);
+      },
+      readable));
+}
+
+} // namespace
+
+void verify::proveBounds(Prover &prover, const ProgramModel &model,
+                         std::vector<Finding> &findings) {
+  if (!model.grid)
+    return;
+  for (const InteriorCopy &copy : model.interiorCopies)
+    proveInteriorCopy(prover, model, copy, findings);
+}
