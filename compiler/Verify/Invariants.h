@@ -34,6 +34,12 @@ void proveStages(Prover &prover, const ProgramModel &model,
 void proveFragments(Prover &prover, const ProgramModel &model,
                     std::vector<Finding> &findings);
 
+/// dataflow.conversion: every layout conversion's staging keeps each
+/// element of the tile at an offset of its own, within its buffer, for
+/// every width and row layout the lowering may choose (by enumeration).
+void proveConversions(const ProgramModel &model,
+                      std::vector<Finding> &findings);
+
 /// dataflow.wgmma-operands: each wgmma operand's matrix descriptor reads,
 /// for every stage, warpgroup and k step, the element its writer (TMA, or
 /// the producers of a computed operand) put there.

@@ -5,6 +5,7 @@
 #include "dialects/Tile/Utils/ContractionStream.h"
 #include "dialects/Tile/Utils/OperandMaps.h"
 #include "dialects/Tile/Utils/ResourceBudget.h"
+#include "dialects/Tile/Utils/StagingRows.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -308,6 +309,29 @@ GridModel gridOf(tile::ProgramOp program, DictionaryAttr bindings) {
   return grid;
 }
 
+/// How `convert` stages the tile (LayoutConversion.cpp: its rows and
+/// columns, the runs it moves, the widths its bands may take).
+ConversionStaging stagingOf(tile::ProgramOp program,
+                            tile::ConvertLayoutOp convert) {
+  ArrayRef<int64_t> tile = program.getSchedule().getTile();
+  ConversionStaging staging;
+  staging.columns = tile.back();
+  staging.rows = 1;
+  for (int64_t t : tile.drop_back())
+    staging.rows *= t;
+  std::optional<layout::LinearLayout> from;
+  if (tile::LinearLayoutAttr source = tile::layoutOf(convert.getSource()))
+    from = source.getLayout();
+  else
+    from = program.getSchedule().getDistribution();
+  Type element = convert.getType().getElementType();
+  staging.unit =
+      stagingRuns(from, convert.getLayout().getLayout(), element).unit;
+  staging.elementBytes = std::max(1u, element.getIntOrFloatBitWidth() / 8);
+  staging.widths = stagingWidths(staging.rows, staging.columns, staging.unit);
+  return staging;
+}
+
 /// The size a block argument of the program stands for, by name.
 std::string sizeNameOf(tile::ProgramOp program, Value value) {
   auto arg = dyn_cast<BlockArgument>(value);
@@ -444,6 +468,7 @@ std::vector<ProgramModel> verify::buildKernelModels(ModuleOp module) {
       program.walk([&](tile::ConvertLayoutOp convert) {
         model.layouts.push_back({"a tile.convert_layout's target layout",
                                  convert.getLayout().getLayout()});
+        model.conversions.push_back(stagingOf(program, convert));
       });
     }
     tile::ContractOp contract = findContract(program);

@@ -146,6 +146,21 @@ struct SplitModel {
   int64_t combined = 1;
 };
 
+/// A tile.convert_layout's staging in shared memory: every thread writes
+/// its elements at StagingRows::offset of their (row, column) and reads
+/// back those of the new layout at theirs, in rows as wide as one of
+/// `widths` (the tile's, or a band's), laid out as any candidate the
+/// lowering may choose (stagingRowCandidates). The conversion gives each
+/// register its element exactly when every candidate keeps the tile's
+/// elements at offsets of their own, within the rows' buffer.
+struct ConversionStaging {
+  int64_t rows = 0, columns = 0; // the tile, its leading dimensions as rows
+  int64_t unit = 1, elementBytes = 4;
+  std::vector<int64_t> widths;
+  /// Each candidate's rows this many elements closer (0; a mutation).
+  int64_t pitchShortfall = 0;
+};
+
 /// An mma.sync operand's copies that skip the bound checks
 /// (ContractToMmaSync's copyTile): a stage tile wholly inside its tensor,
 /// by the lowering's interior test (the tile's `rowTile` rows along
@@ -187,6 +202,7 @@ struct ProgramModel {
   std::optional<SplitModel> split;
   std::optional<tile::PipelineProtocol> pipeline;
   std::vector<InteriorCopy> interiorCopies;
+  std::vector<ConversionStaging> conversions;
   /// The sizes the compile bound, by name.
   std::map<std::string, int64_t> boundSizes;
 };

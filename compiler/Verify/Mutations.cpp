@@ -95,8 +95,10 @@ bool otherLayoutType(ProgramModel &model) {
   return false;
 }
 
-const std::vector<MutationRule> &rules() {
-  static const std::vector<MutationRule> all = {
+/// Faults in what the threads hold and where: layouts, stages, fragments,
+/// descriptors, conversions.
+std::vector<MutationRule> dataRules() {
+  return {
       {{"layout-drops-element",
         "a distributed layout in which two holders share an element"},
        dropElement},
@@ -155,6 +157,22 @@ const std::vector<MutationRule> &rules() {
         "a wgmma operand's stage 128 bytes off its swizzle's pattern (its "
         "copies and descriptors both)"},
        stageOffPattern},
+      {{"staging-pitch-short",
+        "a layout conversion's staging rows one chunk closer than their "
+        "width"},
+       [](ProgramModel &m) {
+         if (m.conversions.empty())
+           return false;
+         m.conversions.front().pitchShortfall = m.conversions.front().unit;
+         return true;
+       }},
+  };
+}
+
+/// Faults in when and over what they run: synchronisation, the grid,
+/// masks, bounds, split reductions.
+std::vector<MutationRule> scheduleRules() {
+  return {
       {{"missing-barrier",
         "no block barrier between a stage's reads and the copies that refill "
         "it"},
@@ -230,6 +248,15 @@ const std::vector<MutationRule> &rules() {
          return true;
        }},
   };
+}
+
+const std::vector<MutationRule> &rules() {
+  static const std::vector<MutationRule> all = [] {
+    std::vector<MutationRule> out = dataRules();
+    for (MutationRule &rule : scheduleRules())
+      out.push_back(std::move(rule));
+    return out;
+  }();
   return all;
 }
 

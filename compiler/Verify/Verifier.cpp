@@ -83,6 +83,7 @@ VerificationReport verify::verifyModule(ModuleOp module, StringRef mutation) {
     proveStages(prover, model, report.findings);
     proveFragments(prover, model, report.findings);
     proveDescriptorReads(prover, model, report.findings);
+    proveConversions(model, report.findings);
     proveCoverage(prover, model, report.findings);
     proveBounds(prover, model, report.findings);
     proveSync(prover, model, report.findings);

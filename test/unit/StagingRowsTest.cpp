@@ -1,11 +1,11 @@
 //===- StagingRowsTest.cpp - A layout conversion's staging rows -----------===//
-#include "compiler/Conversion/TileToGPU/StagingRows.h"
+#include "dialects/Tile/Utils/StagingRows.h"
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
-using namespace nautilus::tiletogpu;
+using namespace nautilus;
 
 // Every layout the conversion lowering may choose for its staging rows
 // stores each element of the rows at an offset of its own, within the

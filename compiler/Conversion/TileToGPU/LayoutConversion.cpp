@@ -10,12 +10,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/TileToGPU/LayoutConversion.h"
-#include "compiler/Conversion/TileToGPU/StagingRows.h"
 
 #include "compiler/Conversion/TileToGPU/KernelLowering.h"
 #include "compiler/Conversion/TileToGPU/ThreadPlacement.h"
 #include "dialects/Tile/Layout/LinearLayout.h"
 #include "dialects/Tile/Utils/ResourceBudget.h"
+#include "dialects/Tile/Utils/StagingRows.h"
 #include "runtime/SharedBanks.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -43,26 +43,6 @@ static Value ifThenElse(OpBuilder &b, Location loc, Value cond, Type type,
     scf::YieldOp::create(b, loc, otherwise);
   }
   return ifOp.getResult(0);
-}
-
-/// The longest run (a power of two, at most `maxRun`) of a row's
-/// consecutive elements that `l` puts in consecutive registers of a thread
-/// and that starts at a column multiple of it: each such run moves through
-/// shared memory as one aligned vector.
-static int64_t alignedRun(const layout::LinearLayout &l, int64_t maxRun) {
-  int64_t run = std::min<int64_t>(layout::innermostRun(l), maxRun);
-  size_t inner = l.getOutDims().size() - 1;
-  auto aligned = [&](int64_t r) {
-    for (const auto &in : l.getInDims())
-      for (auto [bit, basis] : llvm::enumerate(in.bases))
-        if (!(in.name == "register" && (int64_t(1) << bit) < r) &&
-            basis[inner] % r != 0)
-          return false;
-    return true;
-  };
-  while (run > 1 && !aligned(run))
-    run /= 2;
-  return run;
 }
 
 /// The bank wavefronts warp 0 takes to write a tile through `from` in runs
@@ -240,17 +220,16 @@ ConvertLowering::ConvertLowering(KernelContext &kernel,
             kernel.program.getSchedule().getDistribution())
       from = tile::LinearLayoutAttr::get(b.getContext(), *l, kernel.tileShape);
   // Runs of a row's consecutive elements in a thread's registers move as
-  // one aligned vector of at most 16 bytes each way (bytes, not i1's bits);
-  // the rows are laid out (StagingRows: plain, their chunks of both runs
+  // one aligned vector of at most 16 bytes each way (stagingRuns); the
+  // rows are laid out (StagingRows: plain, their chunks of both runs
   // XOR-swizzled, or padded) as warp 0's writes and reads take the fewest
   // bank wavefronts (stagingWavefronts).
-  bool wholeBytes = element.getIntOrFloatBitWidth() % 8 == 0;
-  int64_t maxRun = wholeBytes ? std::max<int64_t>(1, 16 / elementBytes) : 1;
-  writeRun = from ? alignedRun(from.getLayout(), maxRun) : 1;
-  readRun = alignedRun(to.getLayout(), maxRun);
-  unit = std::max({writeRun, readRun, int64_t(1)});
   if (from)
     fromLayout = from.getLayout();
+  StagingRuns runs = stagingRuns(fromLayout, to.getLayout(), element);
+  writeRun = runs.write;
+  readRun = runs.read;
+  unit = runs.unit;
 }
 
 StagingRows ConvertLowering::bestRows(int64_t width) const {

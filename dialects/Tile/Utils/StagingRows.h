@@ -1,24 +1,29 @@
 //===- StagingRows.h - How a layout conversion stages its rows --*- C++ -*-===//
 //
 // A tile.convert_layout writes the tile's rows (or a band of them) into
-// shared memory and reads them back in the new layout (LayoutConversion.h).
-// The rows are laid out plain, padded, or with their chunks XOR-swizzled;
-// the lowering takes whichever candidate costs warp 0 the fewest bank
-// wavefronts. Every candidate must store each element of the rows at its
-// own offset within the buffer, or a conversion would not give back the
-// elements it was given (StagingRowsTest proves it of every candidate for
-// every width and unit, exhaustively).
+// shared memory and reads them back in the new layout (the GPU lowering's
+// LayoutConversion.h). The rows are laid out plain, padded, or with their
+// chunks XOR-swizzled; the lowering takes whichever candidate costs warp 0
+// the fewest bank wavefronts. Every candidate must store each element of
+// the rows at its own offset within the buffer, or a conversion would not
+// give back the elements it was given: compiler/Verify's
+// dataflow.conversion checks every candidate of each conversion, and
+// StagingRowsTest every candidate for every width up to 256.
 //
 //===----------------------------------------------------------------------===//
-#ifndef NAUTILUS_CONVERSION_TILETOGPU_STAGINGROWS_H
-#define NAUTILUS_CONVERSION_TILETOGPU_STAGINGROWS_H
+#ifndef NAUTILUS_DIALECTS_TILE_UTILS_STAGINGROWS_H
+#define NAUTILUS_DIALECTS_TILE_UTILS_STAGINGROWS_H
+
+#include "dialects/Tile/Layout/LinearLayout.h"
+
+#include "mlir/IR/Types.h"
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace nautilus {
-namespace tiletogpu {
 
 /// `width` columns a row (the tile's, or a band's), `pad` elements after
 /// each, and the row's chunks of `unit` elements XOR-swizzled: chunk c of
@@ -67,7 +72,28 @@ stagingRowCandidates(int64_t width, int64_t unit, int64_t elementBytes) {
   return candidates;
 }
 
-} // namespace tiletogpu
+/// The longest run (a power of two, at most `maxRun`) of a row's
+/// consecutive elements that `l` puts in consecutive registers of a thread
+/// and that starts at a column multiple of it: each such run moves through
+/// shared memory as one aligned vector.
+int64_t alignedRun(const layout::LinearLayout &l, int64_t maxRun);
+
+/// How a conversion from `from` (none: one element at a time) to `to` of
+/// `element`s moves its elements: runs of a row's consecutive elements in
+/// a thread's registers, aligned, of at most 16 bytes (bytes, not i1's
+/// bits), each way; `unit`, the larger, is the staging rows' chunk.
+struct StagingRuns {
+  int64_t write = 1, read = 1, unit = 1;
+};
+StagingRuns stagingRuns(const std::optional<layout::LinearLayout> &from,
+                        const layout::LinearLayout &to, mlir::Type element);
+
+/// The widths the staging rows of a `rows` x `columns` tile may take: the
+/// tile's, and a band's of columns / bands for each power-of-two count of
+/// bands dividing the rows (as stagingBands splits them) whose columns
+/// split into whole chunks of `unit`.
+std::vector<int64_t> stagingWidths(int64_t rows, int64_t columns, int64_t unit);
+
 } // namespace nautilus
 
 #endif
