@@ -41,8 +41,10 @@ struct DeviceLimits {
   int64_t maxSharedBytesPerBlock = 0; // dynamic shared memory, opted in
   /// The alignment in bytes every buffer's address must have.
   int64_t bufferAlignment = 1;
-  /// The most blocks (tiles) one program's grid may have.
-  int64_t maxBlocks = INT64_MAX;
+  /// The most blocks (tiles) one program's grid may have: at most
+  /// gridDim.x's 2^31 - 1 on every device, the grids compiler/Verify's
+  /// coverage proofs cover (kMaxCount tiles a dimension).
+  int64_t maxBlocks = INT32_MAX;
 };
 
 /// A bundle loaded on a device, ready to launch.

@@ -62,7 +62,7 @@ public:
     l.maxThreadsPerBlock = 1024;
     l.maxSharedBytesPerBlock = kEmulatedSharedBytes;
     l.bufferAlignment = 16;
-    l.maxBlocks = UINT32_MAX; // the emulator's grid
+    l.maxBlocks = INT32_MAX; // gridDim.x, as on the GPUs
     return l;
   }
   std::string accepts(const rt::Bundle &bundle) const override {

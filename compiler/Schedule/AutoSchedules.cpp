@@ -249,9 +249,13 @@ AutoSchedules::fallback(ArrayRef<RefutedProgram> refuted) const {
   retry->refutedContractions = refutedContractions;
   retry->refutedCpu = refutedCpu;
   retry->round = round + 1;
-  bool passedOver = false; // a refuted program's schedule was a choice here
+  // Each refuted program's schedule must be one of the model's choices
+  // (as chosen: a split-K program's partial schedule, or a retiled one,
+  // is not), or the next round would meet the same refutation.
+  bool allChosenHere = !refuted.empty();
   std::lock_guard<std::mutex> lock(mutex);
   for (const RefutedProgram &program : refuted) {
+    bool chosenHere = false;
     // A contraction program's schedule is the one chosen for its problem
     // (several problems may have chosen it: each passes over it).
     for (const Choice &choice : choices)
@@ -260,16 +264,17 @@ AutoSchedules::fallback(ArrayRef<RefutedProgram> refuted) const {
           program.schedule) {
         retry->refutedContractions.push_back(
             {choice.problem, program.schedule});
-        passedOver = true;
+        chosenHere = true;
       }
     for (const CpuChoice &choice : cpuChoices)
       if (choice.program == program.name) {
         const CpuCandidate &chosen = choice.ranked[choice.chosen];
         retry->refutedCpu.push_back({choice.program, chosen.tile, chosen.pack});
-        passedOver = true;
+        chosenHere = true;
       }
+    allChosenHere = allChosenHere && chosenHere;
   }
-  if (!passedOver || retry->round >= kMaxRounds)
+  if (!allChosenHere || retry->round >= kMaxRounds)
     return next;
   return retry;
 }

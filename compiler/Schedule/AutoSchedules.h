@@ -50,8 +50,9 @@ public:
   bool canFallBack() const override { return true; }
   /// The model's choices for the `refuted` programs refuted: an
   /// auto-scheduler that passes over them (and those refuted before), or
-  /// the provider it wraps (the heuristics) when the refuted programs'
-  /// schedules were not its choices or kMaxRounds have been refuted.
+  /// the provider it wraps (the heuristics) when a refuted program's
+  /// schedule is not one of its choices as chosen (a split-K partial
+  /// program's, say) or kMaxRounds have been refuted.
   std::shared_ptr<ScheduleProvider>
   fallback(llvm::ArrayRef<RefutedProgram> refuted) const override;
 

@@ -67,7 +67,12 @@ TileCounts tileCountsOf(z3::context &ctx, const GridModel &grid) {
           num(ctx, (*grid.extents[d] + grid.tile[d] - 1) / grid.tile[d]));
       continue;
     }
-    std::string name = "tiles along " + grid.extentNames[d];
+    // One variable a dimension, even where two share an extent (N x N in
+    // tiles of 128 x 64): Z3 would take two constants of one name for one
+    // variable, and their counts differ. Independent counts cover more
+    // grids than the kernel has, never fewer.
+    std::string name = "tiles along dimension " + std::to_string(d) + " (" +
+                       grid.extentNames[d] + ")";
     z3::expr tiles = var(ctx, name);
     out.allowed = out.allowed && z3::uge(tiles, num(ctx, 1)) &&
                   z3::ule(tiles, num(ctx, kMaxCount));

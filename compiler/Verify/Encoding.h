@@ -22,10 +22,11 @@ constexpr unsigned kWidth = 32;
 
 /// The most tiles along one dimension of a grid, and the most K steps of
 /// a main loop, that the proofs over symbolic sizes cover: a launch has at
-/// most 2^31 - 1 programs (gridDim.x on CUDA and HIP; the emulator's
-/// grid), so no launchable grid has more tiles along one dimension, and
-/// an extent of 2^31 - 1 steps of at least one element is past any K a
-/// 32-bit size holds.
+/// most 2^31 - 1 programs on every device (rt::DeviceLimits::maxBlocks:
+/// gridDim.x on CUDA and HIP, and the emulator and the CPU refuse more),
+/// so no launchable grid has more tiles along one dimension. 2^31 - 1 K
+/// steps of at least 16 elements cover K up to 2^35: beyond that (32 G
+/// elements along one contraction) the sync proofs do not reach.
 constexpr int64_t kMaxCount = (int64_t(1) << 31) - 1;
 /// A refuted invariant's counterexample is sought first among sizes of at
 /// most this many tiles or steps, which read more easily.

@@ -525,8 +525,10 @@ Value WgmmaLowering::setup() {
     // No fence.mbarrier_init: it makes the inits visible across a
     // cluster (with a relaxed cluster barrier). These kernels are clusters
     // of one, and the block barrier below orders the inits before every
-    // thread's use, the TMA copies' included (Triton's sm_90 TMA kernels
-    // rely on the same; scripts/mutate_sync.py showed the fence redundant).
+    // thread's use, the TMA copies' included. Triton 3.9's sm_90 TMA GEMM
+    // does the same (mbarrier.init, then barrier.cta.sync, no fence);
+    // CUTLASS fences always. Not yet confirmed on a GPU: bench/README.md,
+    // the mutation results of 2026-12-03.
     // The runtime copied the tensor maps to global memory: the thread that
     // issues the TMA copies acquires them for the tensormap proxy before
     // its first copy (CUDA C++ Programming Guide, "Using TMA to transfer
