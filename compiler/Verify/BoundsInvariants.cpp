@@ -61,7 +61,8 @@ public:
 };
 
 /// `e` over `dims` and `symbols` (a pure affine expression: divisions and
-/// remainders by constants).
+/// remainders by constants), its values unsigned: an operand's indices
+/// are never negative.
 z3::expr evaluate(AffineExpr e, ArrayRef<z3::expr> dims,
                   ArrayRef<z3::expr> symbols, Sizes &sizes) {
   if (auto d = dyn_cast<AffineDimExpr>(e))

@@ -32,9 +32,9 @@ constexpr int64_t kMaxCount = (int64_t(1) << 31) - 1;
 /// most this many tiles or steps, which read more easily.
 constexpr int64_t kReadableCount = 64;
 
-/// `e` (a bit-vector) below the power of two at or above `limit`, stated
-/// as its high bits zero, which Z3's bit-blasting takes far faster than a
-/// comparison (a preferred counterexample's bound).
+/// `e` (a bit-vector) below the smallest power of two above `limit`,
+/// stated as its high bits zero, which Z3's bit-blasting takes far faster than
+/// a comparison (a preferred counterexample's bound).
 inline z3::expr fitsBelow(const z3::expr &e, int64_t limit) {
   unsigned bits = 64 - __builtin_clzll(static_cast<uint64_t>(limit));
   unsigned width = e.get_sort().bv_size();

@@ -410,9 +410,15 @@ std::vector<InteriorCopy> interiorCopiesOf(tile::ProgramOp program,
     for (unsigned i = 0; i < symbols.size(); ++i)
       if (copy.map.isFunctionOfSymbol(i))
         modelled = modelled && !isDerived(symbols[i]);
+    // Pure affine, with constants below 2^20 (BoundsInvariants.cpp's
+    // 64-bit terms then do not wrap).
     modelled =
         modelled && llvm::all_of(copy.map.getResults(),
                                  [](AffineExpr e) { return e.isPureAffine(); });
+    copy.map.walkExprs([&](AffineExpr e) {
+      if (auto c = dyn_cast<AffineConstantExpr>(e))
+        modelled = modelled && std::abs(c.getValue()) < (int64_t(1) << 20);
+    });
     if (modelled && copy.bufferDims.size() == copy.map.getNumResults())
       copies.push_back(std::move(copy));
   }
