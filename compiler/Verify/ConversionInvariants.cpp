@@ -87,14 +87,26 @@ void verify::proveConversions(const ProgramModel &model,
       for (const StagingRows &whole : stagingRowCandidates(
                staging.columns, staging.unit, staging.elementBytes))
         candidates.push_back(StagingRows{width, whole.pad, staging.unit});
+      // The buffer holds the tile's rows, or (rows of the tile's width)
+      // a band of them: rows / bands for each count of bands.
+      std::vector<int64_t> counts = {staging.rows};
+      if (width == staging.columns)
+        for (int64_t bands = 2;
+             bands <= staging.rows && staging.rows % bands == 0; bands *= 2)
+          counts.push_back(staging.rows / bands);
       for (StagingRows rows : candidates) {
-        rows.pad -= staging.pitchShortfall;
-        std::string clash = firstClash(rows, staging.rows);
-        if (clash.empty())
-          continue;
-        f.verdict = Verdict::Refuted;
-        f.detail = clash;
-        break;
+        if (staging.pitchShort)
+          rows.pad = -rows.unit;
+        for (int64_t count : counts) {
+          std::string clash = firstClash(rows, count);
+          if (clash.empty())
+            continue;
+          f.verdict = Verdict::Refuted;
+          f.detail = clash;
+          break;
+        }
+        if (f.verdict == Verdict::Refuted)
+          break;
       }
       if (f.verdict == Verdict::Refuted)
         break;

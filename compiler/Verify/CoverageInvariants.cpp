@@ -124,7 +124,8 @@ ProgramDigits digitsOf(z3::context &ctx, const GridModel &grid,
   if (!grouped)
     return out;
   z3::expr rows = tiles[rank - 2], columns = tiles[rank - 1];
-  z3::expr group = num(ctx, grid.groupM);
+  // (A group of more rows than any grid has walks as one of kMaxCount.)
+  z3::expr group = num(ctx, std::min(grid.groupM, kMaxCount));
   z3::expr g = var(ctx, prefix + "row group");
   z3::expr c = var(ctx, prefix + "column"),
            rr = var(ctx, prefix + "row in group");

@@ -157,8 +157,8 @@ struct ConversionStaging {
   int64_t rows = 0, columns = 0; // the tile, its leading dimensions as rows
   int64_t unit = 1, elementBytes = 4;
   std::vector<int64_t> widths;
-  /// Each candidate's rows this many elements closer (0; a mutation).
-  int64_t pitchShortfall = 0;
+  /// Each candidate's rows one chunk closer than their width (a mutation).
+  bool pitchShort = false;
 };
 
 /// An mma.sync operand's copies that skip the bound checks

@@ -163,7 +163,7 @@ std::vector<MutationRule> dataRules() {
        [](ProgramModel &m) {
          if (m.conversions.empty())
            return false;
-         m.conversions.front().pitchShortfall = m.conversions.front().unit;
+         m.conversions.front().pitchShort = true;
          return true;
        }},
   };

@@ -259,9 +259,10 @@ nt_status nt_program_param_shape(nt_program p, const nt_tensor *inputs,
     if (!shape && info.ndim > 0)
       return invalid("nt_program_param_shape: null result");
     rt::SizeValues sizes;
-    if (std::string e =
-            rt::bindSizes(p->bundle.plan, tensorArgs(inputs, numInputs),
-                          rt::DeviceLimits(), sizes);
+    rt::DeviceLimits anyDevice; // a shape query checks no device's grid
+    anyDevice.maxBlocks = INT64_MAX;
+    if (std::string e = rt::bindSizes(
+            p->bundle.plan, tensorArgs(inputs, numInputs), anyDevice, sizes);
         !e.empty())
       return invalid(e);
     std::vector<int64_t> extents =
