@@ -38,10 +38,10 @@ commands:
             invariant (layouts, shared memory, operand data flow,
             coverage, synchronisation) with its result and time; exits 5
             when one is refuted (compile and run verify too, and stop
-            on a refuted invariant, unless --no-verify; schedules from
-            --schedule auto or a --db record that are refuted give way,
-            with a warning, to those they wrap: the heuristics', or
-            the model's for a record over --schedule auto)
+            on a refuted invariant, unless --no-verify; a refuted
+            --schedule auto choice gives way, with a warning, to the
+            model's next candidate (the heuristics after three rounds),
+            a refuted --db record to the schedules it wraps)
 
 options:
   -k NAME                the kernel to use (needed when the file has several)
