@@ -198,6 +198,10 @@ struct MBarrier {
   bool initialised = false;
   Epoch init;
   uint32_t offset = 0;
+  /// Whether the initialising thread has fenced since the init
+  /// (fence.mbarrier_init or fence.proxy.async): what makes the init
+  /// visible to the async proxy, which a TMA copy's complete_tx is.
+  bool initFenced = false;
   /// Its component in the block's clocks (its TMA copies' epoch is the
   /// number of phases it completed, since the block began: `completions`),
   /// the clocks of the current phase's arrivals, and of every completed
@@ -428,6 +432,7 @@ void __nautilus_emu_tensormap_acquire(const void *tensorMap);
 void __nautilus_emu_wgmma_fence();
 void __nautilus_emu_cp_async_mbarrier_arrive(void *mbarrier, int32_t noinc);
 void __nautilus_emu_mbarrier_init(void *mbarrier, int32_t count);
+void __nautilus_emu_mbarrier_init_fence();
 int64_t __nautilus_emu_mbarrier_arrive(void *mbarrier, int32_t count,
                                        int32_t transactionBytes, int32_t drop);
 void __nautilus_emu_mbarrier_tx(void *mbarrier, int32_t bytes);

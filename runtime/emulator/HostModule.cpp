@@ -212,10 +212,11 @@ std::optional<bool> translateMBarrier(llvm::CallInst *call) {
 /// Fences: fence.proxy.async (the async hazard checks' proxy fence), the
 /// tensormap acquire (a TMA copy requires its map acquired) and wgmma.fence
 /// (a wgmma requires one since the registers were last accessed);
-/// fence.mbarrier_init orders nothing here (one CTA: its barrier after the
-/// init orders it). Register reallocation (setmaxnreg: the host has no
-/// register file to share), wgmma groups (wgmma computes when issued; its
-/// groups end the reads the async hazard checks track), and elect.sync.
+/// fence.mbarrier_init makes the thread's mbarrier inits visible to the
+/// async proxy (a TMA copy requires its mbarrier's init fenced). Register
+/// reallocation (setmaxnreg: the host has no register file to share), wgmma
+/// groups (wgmma computes when issued; its groups end the reads the async
+/// hazard checks track), and elect.sync.
 bool translateAsyncOrdering(llvm::CallInst *call) {
   llvm::StringRef name = call->getCalledFunction()->getName();
   if (name.starts_with("llvm.nvvm.fence.proxy.async")) {
@@ -244,8 +245,15 @@ bool translateAsyncOrdering(llvm::CallInst *call) {
     call->eraseFromParent();
     return true;
   }
-  if (name == "llvm.nvvm.fence.mbarrier_init.release.cluster" ||
-      name.starts_with("llvm.nvvm.setmaxnreg.")) {
+  if (name == "llvm.nvvm.fence.mbarrier_init.release.cluster") {
+    llvm::IRBuilder<> b(call);
+    b.CreateCall(call->getModule()->getOrInsertFunction(
+        "__nautilus_emu_mbarrier_init_fence",
+        llvm::FunctionType::get(b.getVoidTy(), false)));
+    call->eraseFromParent();
+    return true;
+  }
+  if (name.starts_with("llvm.nvvm.setmaxnreg.")) {
     call->eraseFromParent();
     return true;
   }

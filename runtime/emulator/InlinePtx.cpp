@@ -634,6 +634,11 @@ bool StatementTranslator::translateStatement(StringRef stmt) {
     guarded(predicate, [&](IRBuilder<> &at) { at.CreateCall(f); });
     return true;
   }
+  if (opcode.starts_with("fence.mbarrier_init")) {
+    auto f = runtime("__nautilus_emu_mbarrier_init_fence", b.getVoidTy(), {});
+    guarded(predicate, [&](IRBuilder<> &at) { at.CreateCall(f); });
+    return true;
+  }
   if (opcode == "wgmma.fence.sync.aligned") {
     auto f = runtime("__nautilus_emu_wgmma_fence", b.getVoidTy(), {});
     guarded(predicate, [&](IRBuilder<> &at) { at.CreateCall(f); });

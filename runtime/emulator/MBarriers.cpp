@@ -73,6 +73,7 @@ extern "C" void __nautilus_emu_mbarrier_init(void *address, int32_t count) {
     m.agent = b.nextAgent++;
   m.initialised = true;
   m.init = currentEpoch(b);
+  m.initFenced = false;
   m.offset = static_cast<uint32_t>(static_cast<const char *>(address) -
                                    b.shared.data());
   m.expected = m.pending = static_cast<uint32_t>(count);
@@ -81,6 +82,16 @@ extern "C" void __nautilus_emu_mbarrier_init(void *address, int32_t count) {
   m.arrivals.clear();
   m.completed.clear();
   ++currentBlock->progress;
+}
+
+/// fence.mbarrier_init (and fence.proxy.async, which calls it): the
+/// mbarriers this thread initialised become visible to the async proxy.
+extern "C" void __nautilus_emu_mbarrier_init_fence() {
+  BlockState &b = *currentBlock;
+  Epoch now = currentEpoch(b);
+  for (auto &[address, m] : b.mbarriers)
+    if (m.initialised && m.init.who == now.who)
+      m.initFenced = true;
 }
 
 /// arrive (count 1), arrive.noComplete (count n), expect_tx variants, and

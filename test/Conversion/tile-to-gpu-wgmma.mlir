@@ -4,8 +4,7 @@
 // for A and for B after its sizes; dynamic shared memory, 1024-byte
 // aligned, holds 4 stages of 32 KiB (A 128 x 64, then B as two 64 x 64
 // boxes, N being B's innermost index) and an mbarrier a stage. Thread 0
-// initialises the mbarriers (a cluster of one: the block barrier, no
-// fence.mbarrier_init, orders them) and, 3 stages ahead, expects a stage's bytes
+// initialises the mbarriers (fenced for the async proxy) and, 3 stages ahead, expects a stage's bytes
 // and issues its copies (A one box at (k, m); B two at (n, k) and
 // (n + 64, k)); every thread waits on the stage's parity, and each
 // warpgroup issues 4 wgmma m64n128k16 (A K-major: row; B N-major: row),
@@ -15,7 +14,7 @@
 // CHECK-SAME: %{{.*}}: index, %[[MAPA:.*]]: !llvm.ptr, %[[MAPB:.*]]: !llvm.ptr) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 // CHECK: llvm.mlir.addressof @__nautilus_dynamic_shared : !llvm.ptr<3>
 // CHECK-COUNT-4: nvvm.mbarrier.init %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32
-// CHECK-NOT: nvvm.fence.mbarrier.init
+// CHECK: nvvm.fence.mbarrier.init
 // CHECK: gpu.barrier
 // CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c32768_i32 : !llvm.ptr<3>, i32
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MAPA]], %{{.*}}, box[%c0_i32, %{{.*}}] : !llvm.ptr<7>, !llvm.ptr

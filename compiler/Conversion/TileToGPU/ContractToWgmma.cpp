@@ -522,13 +522,14 @@ Value WgmmaLowering::setup() {
         NVVM::MBarrierInitOp::create(b, loc, emptyPointer(i32(s)),
                                      i32(consumers), Value());
     }
-    // No fence.mbarrier_init: it makes the inits visible across a
-    // cluster (with a relaxed cluster barrier). These kernels are clusters
-    // of one, and the block barrier below orders the inits before every
-    // thread's use, the TMA copies' included. Triton 3.9's sm_90 TMA GEMM
-    // does the same (mbarrier.init, then barrier.cta.sync, no fence);
-    // CUTLASS fences always. Not yet confirmed on a GPU: bench/README.md,
-    // the mutation results of 2026-12-03.
+    // The inits made visible to the async proxy, whose TMA copies
+    // complete on them (the CUDA C++ Programming Guide fences after the
+    // init; the emulator requires it: scripts/mutate_sync.py). Where the
+    // producers compute an operand, this thread's fence.proxy.async after
+    // its stores precedes each of its TMA copies and publishes the inits
+    // too: no second fence.
+    if (!plan.producersCompute())
+      NVVM::FenceMbarrierInitOp::create(b, loc);
     // The runtime copied the tensor maps to global memory: the thread that
     // issues the TMA copies acquires them for the tensormap proxy before
     // its first copy (CUDA C++ Programming Guide, "Using TMA to transfer

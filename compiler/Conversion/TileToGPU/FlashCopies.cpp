@@ -267,10 +267,9 @@ Value FlashLowering::barrierPointer(Value stage) {
 
 void FlashLowering::initBarriers() {
   // Thread 0: one mbarrier a stage (one arrival: its own, with the
-  // bytes), and the tensor maps acquired for the tensormap proxy before
-  // its first copy; then the block barrier orders the inits before every
-  // thread's use (a cluster of one needs no fence.mbarrier_init: see
-  // ContractToWgmma's initialisation).
+  // bytes), made visible to the async proxy, and the tensor maps acquired
+  // for the tensormap proxy before its first copy; then every thread may
+  // wait on them.
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                       kernel.threadId, c(0));
   auto ifFirst = scf::IfOp::create(b, loc, first, /*withElse=*/false);
@@ -280,6 +279,7 @@ void FlashLowering::initBarriers() {
     for (int64_t s = 0; s < 2; ++s)
       NVVM::MBarrierInitOp::create(b, loc, barrierPointer(c(s)), i32(1),
                                    Value());
+    NVVM::FenceMbarrierInitOp::create(b, loc);
     for (Value map : kernel.flashTensorMaps)
       NVVM::FenceProxyAcquireOp::create(b, loc, NVVM::MemScopeKind::SYS, map,
                                         i32(kTensorMapBytes));
