@@ -199,9 +199,11 @@ struct MBarrier {
   Epoch init;
   uint32_t offset = 0;
   /// Whether the initialising thread has fenced since the init
-  /// (fence.mbarrier_init or fence.proxy.async): what makes the init
-  /// visible to the async proxy, which a TMA copy's complete_tx is.
+  /// (fence.mbarrier_init, or fence.proxy.async over shared memory), and
+  /// the fence's epoch: what makes the init visible to the async proxy
+  /// (a TMA copy's complete_tx), for the threads ordered after it.
   bool initFenced = false;
+  Epoch initFence;
   /// Its component in the block's clocks (its TMA copies' epoch is the
   /// number of phases it completed, since the block began: `completions`),
   /// the clocks of the current phase's arrivals, and of every completed

@@ -217,14 +217,25 @@ std::optional<bool> translateMBarrier(llvm::CallInst *call) {
 /// reallocation (setmaxnreg: the host has no register file to share), wgmma
 /// groups (wgmma computes when issued; its groups end the reads the async
 /// hazard checks track), and elect.sync.
+/// Replaces `call` by calls of the runtime's void() functions `names`.
+void replaceByRuntimeCalls(llvm::CallInst *call,
+                           std::initializer_list<const char *> names) {
+  llvm::IRBuilder<> b(call);
+  for (const char *name : names)
+    b.CreateCall(call->getModule()->getOrInsertFunction(
+        name, llvm::FunctionType::get(b.getVoidTy(), false)));
+  call->eraseFromParent();
+}
+
 bool translateAsyncOrdering(llvm::CallInst *call) {
   llvm::StringRef name = call->getCalledFunction()->getName();
   if (name.starts_with("llvm.nvvm.fence.proxy.async")) {
-    llvm::IRBuilder<> b(call);
-    b.CreateCall(call->getModule()->getOrInsertFunction(
-        "__nautilus_emu_proxy_fence",
-        llvm::FunctionType::get(b.getVoidTy(), false)));
-    call->eraseFromParent();
+    // Over shared memory (or every space), the mbarrier inits too.
+    if (name.contains("global"))
+      replaceByRuntimeCalls(call, {"__nautilus_emu_proxy_fence"});
+    else
+      replaceByRuntimeCalls(call, {"__nautilus_emu_proxy_fence",
+                                   "__nautilus_emu_mbarrier_init_fence"});
     return true;
   }
   if (name.starts_with("llvm.nvvm.fence.proxy.tensormap_generic.acquire.")) {
@@ -238,41 +249,28 @@ bool translateAsyncOrdering(llvm::CallInst *call) {
     return true;
   }
   if (name == "llvm.nvvm.wgmma.fence.sync.aligned") {
-    llvm::IRBuilder<> b(call);
-    b.CreateCall(call->getModule()->getOrInsertFunction(
-        "__nautilus_emu_wgmma_fence",
-        llvm::FunctionType::get(b.getVoidTy(), false)));
-    call->eraseFromParent();
+    replaceByRuntimeCalls(call, {"__nautilus_emu_wgmma_fence"});
     return true;
   }
   if (name == "llvm.nvvm.fence.mbarrier_init.release.cluster") {
-    llvm::IRBuilder<> b(call);
-    b.CreateCall(call->getModule()->getOrInsertFunction(
-        "__nautilus_emu_mbarrier_init_fence",
-        llvm::FunctionType::get(b.getVoidTy(), false)));
-    call->eraseFromParent();
+    replaceByRuntimeCalls(call, {"__nautilus_emu_mbarrier_init_fence"});
     return true;
   }
   if (name.starts_with("llvm.nvvm.setmaxnreg.")) {
     call->eraseFromParent();
     return true;
   }
-  if (name == "llvm.nvvm.wgmma.commit_group.sync.aligned" ||
-      name == "llvm.nvvm.wgmma.wait_group.sync.aligned") {
-    llvm::Module &m = *call->getModule();
+  if (name == "llvm.nvvm.wgmma.commit_group.sync.aligned") {
+    replaceByRuntimeCalls(call, {"__nautilus_emu_wgmma_commit"});
+    return true;
+  }
+  if (name == "llvm.nvvm.wgmma.wait_group.sync.aligned") {
     llvm::IRBuilder<> b(call);
-    llvm::Type *voidType = b.getVoidTy(), *i32 = b.getInt32Ty();
-    if (name.contains("commit")) {
-      b.CreateCall(m.getOrInsertFunction(
-          "__nautilus_emu_wgmma_commit", llvm::FunctionType::get(voidType, false)));
-    } else {
-      llvm::Value *pending =
-          b.CreateTrunc(call->getArgOperand(0), i32);
-      b.CreateCall(m.getOrInsertFunction(
-                       "__nautilus_emu_wgmma_wait",
-                       llvm::FunctionType::get(voidType, {i32}, false)),
-                   {pending});
-    }
+    llvm::Type *i32 = b.getInt32Ty();
+    b.CreateCall(call->getModule()->getOrInsertFunction(
+                     "__nautilus_emu_wgmma_wait",
+                     llvm::FunctionType::get(b.getVoidTy(), {i32}, false)),
+                 {b.CreateTrunc(call->getArgOperand(0), i32)});
     call->eraseFromParent();
     return true;
   }

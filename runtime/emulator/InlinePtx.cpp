@@ -631,7 +631,16 @@ bool StatementTranslator::translateStatement(StringRef stmt) {
   // (__nautilus_emu_wgmma).
   if (opcode.starts_with("fence.proxy.async")) {
     auto f = runtime("__nautilus_emu_proxy_fence", b.getVoidTy(), {});
-    guarded(predicate, [&](IRBuilder<> &at) { at.CreateCall(f); });
+    // Over shared memory (or every space), it publishes the thread's
+    // mbarrier inits to the async proxy too.
+    auto inits =
+        runtime("__nautilus_emu_mbarrier_init_fence", b.getVoidTy(), {});
+    bool shared = !opcode.contains(".global");
+    guarded(predicate, [&](IRBuilder<> &at) {
+      at.CreateCall(f);
+      if (shared)
+        at.CreateCall(inits);
+    });
     return true;
   }
   if (opcode.starts_with("fence.mbarrier_init")) {

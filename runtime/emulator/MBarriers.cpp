@@ -84,14 +84,17 @@ extern "C" void __nautilus_emu_mbarrier_init(void *address, int32_t count) {
   ++currentBlock->progress;
 }
 
-/// fence.mbarrier_init (and fence.proxy.async, which calls it): the
-/// mbarriers this thread initialised become visible to the async proxy.
+/// fence.mbarrier_init (and fence.proxy.async over shared memory, whose
+/// translations call this too): the mbarriers this thread initialised
+/// become visible to the async proxy, for whatever is ordered after now.
 extern "C" void __nautilus_emu_mbarrier_init_fence() {
   BlockState &b = *currentBlock;
   Epoch now = currentEpoch(b);
   for (auto &[address, m] : b.mbarriers)
-    if (m.initialised && m.init.who == now.who)
+    if (m.initialised && m.init.who == now.who && !m.initFenced) {
       m.initFenced = true;
+      m.initFence = now;
+    }
 }
 
 /// arrive (count 1), arrive.noComplete (count n), expect_tx variants, and

@@ -252,7 +252,6 @@ extern "C" void __nautilus_emu_proxy_fence() {
   ++t.proxyFences;
   t.fenceEpochs.push_back(t.clock.get(linearTid(b)));
   t.fenceView = t.clock;
-  __nautilus_emu_mbarrier_init_fence();
 }
 
 /// An async-proxy read of a byte a thread stored is right when a

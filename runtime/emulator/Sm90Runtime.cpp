@@ -171,14 +171,16 @@ extern "C" void __nautilus_emu_tma_load(void *destination, const void *tensorMap
   if (b.accessLog)
     b.accessLog->recordBox(profiled, map->elementBytes);
   MBarrier &m = mbarrierInUse(mbarrier, "a TMA copy");
-  if (!m.initFenced && !b.launch->failed())
+  if (!(m.initFenced && b.current->clock.covers(m.initFence)) &&
+      !b.launch->failed())
     b.launch->fail("a TMA copy by " + threadName(b) +
                    " completes on the mbarrier at shared byte offset " +
                    std::to_string(m.offset) + ", whose init by thread " +
                    std::to_string(m.init.who) +
-                   " no fence made visible to the async proxy (the PTX "
-                   "memory model: fence.mbarrier_init or fence.proxy.async "
-                   "by the initialising thread after mbarrier.init)");
+                   " no fence ordered before the copy made visible to the "
+                   "async proxy (the PTX memory model: fence.mbarrier_init "
+                   "or fence.proxy.async by the initialising thread after "
+                   "mbarrier.init)");
   m.landing.push_back(std::move(copy));
   m.transactionBytes -= static_cast<int64_t>(bytes);
   maybeCompletePhase(m);
