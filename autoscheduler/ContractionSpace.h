@@ -32,6 +32,14 @@ struct ContractionProblem {
   bool splittable = false;
   /// Whether wgmma can run it (sm_90 with TMA-aligned rows).
   bool wgmmaAllowed = false;
+
+  /// (Every field: a field added above belongs here too.)
+  bool operator==(const ContractionProblem &o) const {
+    return m == o.m && n == o.n && k == o.k && batch == o.batch &&
+           operandBytes == o.operandBytes && outputBytes == o.outputBytes &&
+           computedLhs == o.computedLhs && computedRhs == o.computedRhs &&
+           splittable == o.splittable && wgmmaAllowed == o.wgmmaAllowed;
+  }
 };
 
 /// The K a problem with an unbound K is scheduled for.

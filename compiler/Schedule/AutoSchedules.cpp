@@ -27,13 +27,6 @@ void printCost(llvm::raw_ostream &os, const CostBreakdown &cost) {
      << llvm::format("%.0f%%", 100 * cost.lastWaveFill) << " full)";
 }
 
-bool sameProblem(const ContractionProblem &a, const ContractionProblem &b) {
-  return a.m == b.m && a.n == b.n && a.k == b.k && a.batch == b.batch &&
-         a.operandBytes == b.operandBytes && a.outputBytes == b.outputBytes &&
-         a.computedLhs == b.computedLhs && a.computedRhs == b.computedRhs &&
-         a.splittable == b.splittable && a.wgmmaAllowed == b.wgmmaAllowed;
-}
-
 } // namespace
 
 tile::ScheduleAttr nautilus::scheduleOf(MLIRContext *ctx, unsigned rank,
@@ -86,7 +79,7 @@ tile::ScheduleAttr AutoSchedules::contraction(
   // Enough ranked to hold the best candidate not refuted.
   size_t keep =
       5 + llvm::count_if(refutedContractions, [&](const RefutedContraction &r) {
-        return sameProblem(r.problem, problem);
+        return r.problem == problem;
       });
   SearchResult search = searchContraction(problem, target, keep);
   auto firstLive = llvm::find_if(search.ranked, [&](const RankedCandidate &r) {
@@ -231,7 +224,7 @@ void AutoSchedules::explain(llvm::raw_ostream &os) const {
 bool AutoSchedules::isRefuted(const ContractionProblem &problem,
                               tile::ScheduleAttr schedule) const {
   return llvm::any_of(refutedContractions, [&](const RefutedContraction &r) {
-    return r.schedule == schedule && sameProblem(r.problem, problem);
+    return r.schedule == schedule && r.problem == problem;
   });
 }
 

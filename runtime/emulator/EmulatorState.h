@@ -17,9 +17,10 @@
 
 #include <algorithm>
 #include <array>
-#include <map>
 #include <cstdint>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <string>
 #include <ucontext.h>
@@ -198,12 +199,11 @@ struct MBarrier {
   bool initialised = false;
   Epoch init;
   uint32_t offset = 0;
-  /// Whether the initialising thread has fenced since the init
-  /// (fence.mbarrier_init, or fence.proxy.async over shared memory), and
-  /// the fence's epoch: what makes the init visible to the async proxy
-  /// (a TMA copy's complete_tx), for the threads ordered after it.
-  bool initFenced = false;
-  Epoch initFence;
+  /// The epoch of the initialising thread's first fence since the init
+  /// (fence.mbarrier_init, or fence.proxy.async over shared memory), if
+  /// any: what makes the init visible to the async proxy (a TMA copy's
+  /// complete_tx), for the threads ordered after it.
+  std::optional<Epoch> initFence;
   /// Its component in the block's clocks (its TMA copies' epoch is the
   /// number of phases it completed, since the block began: `completions`),
   /// the clocks of the current phase's arrivals, and of every completed

@@ -73,7 +73,7 @@ extern "C" void __nautilus_emu_mbarrier_init(void *address, int32_t count) {
     m.agent = b.nextAgent++;
   m.initialised = true;
   m.init = currentEpoch(b);
-  m.initFenced = false;
+  m.initFence.reset();
   m.offset = static_cast<uint32_t>(static_cast<const char *>(address) -
                                    b.shared.data());
   m.expected = m.pending = static_cast<uint32_t>(count);
@@ -91,10 +91,8 @@ extern "C" void __nautilus_emu_mbarrier_init_fence() {
   BlockState &b = *currentBlock;
   Epoch now = currentEpoch(b);
   for (auto &[address, m] : b.mbarriers)
-    if (m.initialised && m.init.who == now.who && !m.initFenced) {
-      m.initFenced = true;
+    if (m.initialised && m.init.who == now.who && !m.initFence)
       m.initFence = now;
-    }
 }
 
 /// arrive (count 1), arrive.noComplete (count n), expect_tx variants, and

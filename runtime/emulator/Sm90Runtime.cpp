@@ -171,7 +171,7 @@ extern "C" void __nautilus_emu_tma_load(void *destination, const void *tensorMap
   if (b.accessLog)
     b.accessLog->recordBox(profiled, map->elementBytes);
   MBarrier &m = mbarrierInUse(mbarrier, "a TMA copy");
-  if (!(m.initFenced && b.current->clock.covers(m.initFence)) &&
+  if (!(m.initFence && b.current->clock.covers(*m.initFence)) &&
       !b.launch->failed())
     b.launch->fail("a TMA copy by " + threadName(b) +
                    " completes on the mbarrier at shared byte offset " +
