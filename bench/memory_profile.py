@@ -35,6 +35,7 @@ CASES = [
     (os.path.join(examples, "gemm.tensor"), "bmm_nt", "Z=2,M=128,N=128,K=128"),
     (os.path.join(examples, "norms.tensor"), "rmsnorm", "T=64,D=1024"),
     (os.path.join(examples, "attention.tensor"), "attention", "B=1,H=2,N=130,M=136,D=64"),
+    (os.path.join(examples, "attention.tensor"), "attention_gqa", "B=1,H=8,G=2,N=1,M=512,D=64"),
     (reductions, "row_stats", "R=8,C=3000"),
     (reductions, "column_sum", "R=3000,C=64"),
     (reductions, "pool_tokens", "B=2,T=3000,D=64"),

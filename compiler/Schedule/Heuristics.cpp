@@ -193,6 +193,25 @@ streamSchedule(MLIRContext *ctx, ArrayRef<std::optional<int64_t>> extents,
                                  /*pack=*/false);
 }
 
+/// How many heads (output dimension rank - 3) a flash kernel's tile holds:
+/// where the queries are fewer than kFlashRows and a group of heads shares
+/// each load of some operand (sharedLoadGroups: grouped-query attention's
+/// K and V), the largest power of two dividing the group whose rows
+/// (queries rounded up to a power of two) fit kFlashRows; else 1.
+static int64_t flashHeads(ArrayRef<std::optional<int64_t>> extents,
+                          ArrayRef<int64_t> sharedLoadGroups) {
+  size_t rank = extents.size();
+  if (rank < 3 || sharedLoadGroups.size() + 1 != rank || !extents[rank - 2] ||
+      *extents[rank - 2] >= kFlashRows)
+    return 1;
+  int64_t group = sharedLoadGroups[rank - 3];
+  int64_t headRows = llvm::PowerOf2Ceil(*extents[rank - 2]);
+  int64_t heads = 1;
+  while (group % (heads * 2) == 0 && heads * 2 * headRows <= kFlashRows)
+    heads *= 2;
+  return heads;
+}
+
 /// A stream's schedule on a GPU, one flash kernel (alg-fuse-reductions
 /// streams only what flashStreamRefusal accepts, the output's innermost
 /// extent bound): FlashAttention-2's blocks, 4 warps of 16 query rows
@@ -200,10 +219,10 @@ streamSchedule(MLIRContext *ctx, ArrayRef<std::optional<int64_t>> extents,
 /// block's K and V rows copied into one of 2 stages; split over the keys
 /// (`reduce_split`) where too few programs would leave multiprocessors
 /// idle.
-static tile::ScheduleAttr flashSchedule(MLIRContext *ctx,
-                                        ArrayRef<std::optional<int64_t>> extents,
-                                        std::optional<int64_t> reduced,
-                                        const TargetInfo &target) {
+static tile::ScheduleAttr
+flashSchedule(MLIRContext *ctx, ArrayRef<std::optional<int64_t>> extents,
+              std::optional<int64_t> reduced, const TargetInfo &target,
+              ArrayRef<int64_t> sharedLoadGroups) {
   SmallVector<int64_t> tile(extents.size(), 1);
   tile.back() = extents.back().value_or(kFlashRows);
   // sm_90: both contractions on wgmma where D is a multiple of its 64
@@ -218,6 +237,21 @@ static tile::ScheduleAttr flashSchedule(MLIRContext *ctx,
                      : kFlashRows;
   if (tile.size() >= 2)
     tile[tile.size() - 2] = rows;
+  // Few query rows (decoding) of heads that share each K and V load
+  // (grouped-query attention): the tile holds several heads of a group,
+  // their rows stacked, on mma.sync, one warp of 16 rows if they fit, so
+  // that each K and V block is loaded once for them. (Not at D = 256 on
+  // sm_90: a warp's 16 x 256 accumulators spill on mma.sync, and wgmma's
+  // 64-row warpgroups have none to spare.)
+  int64_t heads =
+      wgmma && tile.back() > 128 ? 1 : flashHeads(extents, sharedLoadGroups);
+  if (heads > 1) {
+    int64_t headRows = llvm::PowerOf2Ceil(*queries);
+    wgmma = false;
+    rows = std::max<int64_t>(16, heads * headRows);
+    tile[tile.size() - 3] = heads;
+    tile[tile.size() - 2] = rows / heads;
+  }
   // Split-KV (flash-decoding): few programs over many keys split the keys
   // while the programs still fit the multiprocessors and each chunk keeps
   // kFlashMinChunk keys.
@@ -248,7 +282,8 @@ tile::ScheduleAttr nautilus::defaultReductionSchedule(
   if (target.isCPU() && options.stream)
     return streamSchedule(ctx, extents, reduced, schedule, target, options);
   if (options.stream)
-    return flashSchedule(ctx, extents, reduced, target);
+    return flashSchedule(ctx, extents, reduced, target,
+                         options.sharedLoadGroups);
   // (A GEMM's tile reuses each row of A across its columns: groups would
   // lose that.)
   if (target.isCPU() || !reduced ||

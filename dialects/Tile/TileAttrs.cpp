@@ -40,6 +40,14 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // ScheduleAttr: #tile.schedule<tile = [1, 16, 64], threads = 128>
 //===----------------------------------------------------------------------===//
 
+int64_t ScheduleAttr::getMmaRows() const {
+  ArrayRef<int64_t> tile = getTile();
+  int64_t rows = 1;
+  for (int64_t t : tile.drop_back())
+    rows *= t;
+  return rows;
+}
+
 int64_t ScheduleAttr::getNumElements() const {
   int64_t n = 1;
   for (int64_t t : getTile())
@@ -50,10 +58,10 @@ int64_t ScheduleAttr::getNumElements() const {
 std::optional<layout::LinearLayout> ScheduleAttr::getDistribution() const {
   ArrayRef<int64_t> tile = getTile();
   if (MmaAttr mma = getMma())
-    return layout::withLeadingUnitDims(
-        layout::mmaAccumulatorLayout(tile[tile.size() - 2], tile.back(),
+    return layout::withRowsOverLeadingDims(
+        layout::mmaAccumulatorLayout(getMmaRows(), tile.back(),
                                      mma.getWarps()[0], mma.getWarps()[1]),
-        tile.size());
+        tile);
   int64_t threads = getTileThreads();
   if (!layout::isPowerOfTwoShape(tile) || !llvm::isPowerOf2_64(threads) ||
       getNumElements() % threads != 0)
@@ -271,10 +279,16 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (mma) {
     if (tile.size() < 2)
       return emitError() << "a tensor-core schedule tiles at least 2 dimensions";
-    for (int64_t t : tile.drop_back(2))
-      if (t != 1)
+    // The rows are the leading dimensions flattened: all 1 but the last,
+    // or (a flash kernel holding several heads of a group) the last two,
+    // the heads by a power of two, on mma.sync.
+    for (auto [d, t] : llvm::enumerate(tile.drop_back(2)))
+      if (t != 1 && (d + 3 != tile.size() || mma.getInstr() != "mma_sync" ||
+                     !llvm::isPowerOf2_64(t)))
         return emitError() << "a tensor-core schedule tiles batch dimensions "
-                              "by 1";
+                              "by 1 (on mma_sync, the dimension before the "
+                              "rows may take a power of two: a flash "
+                              "kernel's heads)";
     if (threads != mma.getNumThreads())
       return emitError() << "a tensor-core schedule with "
                          << mma.getNumWarps() << " warps"
@@ -282,7 +296,9 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                                 : "")
                          << " has " << mma.getNumThreads() << " threads, not "
                          << threads;
-    int64_t m = tile[tile.size() - 2], n = tile.back();
+    int64_t m = 1, n = tile.back();
+    for (int64_t t : tile.drop_back())
+      m *= t;
     ArrayRef<int64_t> warps = mma.getWarps();
     if (mma.getInstr() == "wgmma" &&
         (m != 16 * warps[0] || n % 64 != 0 || n > 256))
@@ -325,9 +341,7 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "reduce_groups = \"interleaved\" needs groups of "
                           "threads (reduce_threads > 1)";
   if (reduceSplit != 1) {
-    if (mma)
-      return emitError() << "reduce_split is for programs on the CUDA cores; "
-                            "a tensor-core schedule splits K with split_k";
+    // (On a tensor-core schedule, only a flash kernel's: ProgramOp checks.)
     if (reduceSplit < 1)
       return emitError() << "reduce_split must be at least 1, not "
                          << reduceSplit;

@@ -231,6 +231,19 @@ LogicalResult ProgramOp::verify() {
     return emitOpError("the schedule tiles ")
            << getSchedule().getTile().size() << " dimensions but the output "
            << "has " << getRank();
+  // What only a flash kernel (a stream on tensor cores) takes.
+  ScheduleAttr schedule = getSchedule();
+  bool flash = schedule.getMma() && !getBody().getOps<OnlineReduceOp>().empty();
+  if (schedule.getMma() && !flash &&
+      schedule.getMmaRows() != schedule.getTile()[getRank() - 2])
+    return emitOpError("tiles dimension ")
+           << getRank() - 3 << " by " << schedule.getTile()[getRank() - 3]
+           << " on tensor cores: only a flash kernel (a stream) folds the "
+              "dimension before its rows into them (tile it by 1)";
+  if (schedule.getMma() && !flash && schedule.getReduceSplit() != 1)
+    return emitOpError("reduce_split is for programs on the CUDA cores and "
+                       "flash kernels (streams); a tensor-core schedule "
+                       "splits K with split_k");
   for (Attribute d : getOutputDims()) {
     if (auto name = dyn_cast<StringAttr>(d)) {
       if (!getSizeArg(name.getValue()))

@@ -294,6 +294,10 @@ def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     int64_t getNumElements() const;
+    /// The rows of a tensor-core schedule's tile: its leading extents'
+    /// product (tile[rank - 2] but where a flash kernel's tile holds
+    /// several heads).
+    int64_t getMmaRows() const;
     /// The holders the tile elements are distributed over: the computing
     /// threads (not a tensor-core schedule's producer warpgroups), or with
     /// reduce_threads, the groups of threads that share reductions.

@@ -475,7 +475,23 @@ tile.program @p attributes {arg_names = [], output_dims = ["N"], schedule = #til
 
 // -----
 
-// expected-error @+1 {{reduce_split is for programs on the CUDA cores; a tensor-core schedule splits K with split_k}}
+// A flash kernel's tile may hold several heads on mma_sync (their rows
+// stacked): not a contraction's.
+// expected-error @+1 {{tiles dimension 0 by 4 on tensor cores: only a flash kernel (a stream) folds the dimension before its rows into them (tile it by 1)}}
+tile.program @p attributes {arg_names = [], output_dims = ["H", "N", "D"], schedule = #tile.schedule<tile = [4, 4, 64], threads = 32, mma = #tile.mma<instr = "mma_sync", tile_k = 64, warps = [1, 1], stages = 2>>, sizes = ["H", "N", "D"]} {
+^bb0(%h: index, %n: index, %d: index):
+}
+
+// -----
+
+// expected-error @+1 {{a tensor-core schedule tiles batch dimensions by 1 (on mma_sync, the dimension before the rows may take a power of two: a flash kernel's heads)}}
+tile.program @p attributes {arg_names = [], output_dims = ["H", "N", "D"], schedule = #tile.schedule<tile = [2, 32, 64], threads = 128, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [4, 1], stages = 2>>, sizes = ["H", "N", "D"]} {
+^bb0(%h: index, %n: index, %d: index):
+}
+
+// -----
+
+// expected-error @+1 {{reduce_split is for programs on the CUDA cores and flash kernels (streams); a tensor-core schedule splits K with split_k}}
 tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [128, 128], threads = 256, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 4], stages = 3>, reduce_split = 2>, sizes = ["M", "N"]} {
 ^bb0(%m: index, %n: index):
 }

@@ -130,10 +130,28 @@ TEST(LinearLayout, CoalescedLayoutGivesEachThreadSixteenBytesOfARow) {
   }
   EXPECT_EQ(innermostRun(mmaAccumulatorLayout(128, 128, 2, 4)), 2);
   EXPECT_EQ(innermostRun(rowMajorBlockedLayout({16, 64}, 128)), 1);
-  LinearLayout batched = withLeadingUnitDims(l, 3);
+  LinearLayout batched = withRowsOverLeadingDims(l, {1, 128, 128});
   EXPECT_EQ(batched.getOutDims().size(), 3u);
   EXPECT_EQ(batched.getOutDimSize("dim0"), 1);
   EXPECT_TRUE(batched.isBijective());
+}
+
+// A flash kernel's tile of 4 heads of 4 query rows (decoding, grouped-query
+// attention): the accumulator layout's 16 rows, row-major over (head,
+// row), each element held once.
+TEST(LinearLayout, RowsSpreadOverTheLeadingDimensionsRowMajor) {
+  LinearLayout rows = mmaAccumulatorLayout(16, 128, 1, 1);
+  LinearLayout heads = withRowsOverLeadingDims(rows, {1, 4, 4, 128});
+  ASSERT_TRUE(heads.isBijective()) << heads.str();
+  for (int32_t lane = 0; lane < 32; ++lane)
+    for (int32_t reg = 0; reg < 64; ++reg) {
+      auto flat = rows.apply({{"lane", lane}, {"register", reg}});
+      auto spread = heads.apply({{"lane", lane}, {"register", reg}});
+      EXPECT_EQ(spread[0], 0);
+      EXPECT_EQ(spread[1], flat[0] / 4);
+      EXPECT_EQ(spread[2], flat[0] % 4);
+      EXPECT_EQ(spread[3], flat[1]);
+    }
 }
 
 // A tile with fewer rows than the threads' runs cover (16 x 32 bf16 over

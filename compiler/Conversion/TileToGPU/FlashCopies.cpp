@@ -26,29 +26,38 @@ using namespace nautilus;
 using namespace nautilus::tiletogpu;
 
 void FlashLowering::copyRows(const StreamRead &read, const StagedTile &tile,
-                             Value stage, Value firstRow, Value rowEnd,
-                             bool rowsAreKeys) {
+                             Value stage, Value firstRow, Value rowEnd) {
   // Thread t copies 16-byte chunks t, t + threads, ... of the stage's
-  // rows (consecutive threads along a row: coalesced); a row past
-  // `rowEnd` is zero-filled, reading nothing from the buffer's first row.
+  // rows (consecutive threads along a row: coalesced); a row outside the
+  // keys or the output is zero-filled, reading nothing from the buffer's
+  // first row.
   Value buffer = kernel.scalars.lookup(read.buffer);
   int64_t rowChunks = headDim / 8;
-  int64_t chunks = keyBlock * rowChunks;
+  int64_t chunks = (firstRow ? keyBlock : rows) * rowChunks;
   bool nested = read.map.getNumDims() > rank + 1;
   for (int64_t first = 0; first < chunks; first += kernel.threads) {
     Value q = add(kernel.threadId, c(first));
     Value row = arith::DivUIOp::create(b, loc, q, c(rowChunks));
     Value chunk = arith::RemUIOp::create(b, loc, q, c(rowChunks));
-    Value index = add(firstRow, row);
-    Value inside =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index, rowEnd);
-    Value safe = arith::SelectOp::create(b, loc, inside, index, c(0));
     Value column = mul(chunk, c(8));
-    Value outputRow = rowsAreKeys ? kernel.tileOrigin[rank - 2] : safe;
-    Value key = rowsAreKeys ? safe : Value();
-    SmallVector<Value> source =
-        nested ? indicesOf(read, outputRow, Value(), key, column)
-               : indicesOf(read, outputRow, column, key, Value());
+    OutputRow at;
+    Value key, inside;
+    if (firstRow) { // keys: the tile's first output row reads them
+      key = add(firstRow, row);
+      inside =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, key, rowEnd);
+      key = arith::SelectOp::create(b, loc, inside, key, c(0));
+      at = outputRow(c(0));
+    } else { // the tile's rows
+      at = outputRow(row);
+      inside = insideOutput(at);
+      at.row = arith::SelectOp::create(b, loc, inside, at.row, c(0));
+      if (at.head)
+        at.head = arith::SelectOp::create(b, loc, inside, at.head, c(0));
+    }
+    SmallVector<Value> source = nested
+                                    ? indicesOf(read, at, Value(), key, column)
+                                    : indicesOf(read, at, column, key, Value());
     Value count = arith::SelectOp::create(b, loc, inside, c(8), c(0));
     nvgpu::DeviceAsyncCopyOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tile.shared,
@@ -68,8 +77,7 @@ void FlashLowering::loadQuery(Value firstBlock) {
   if (wgmma) {
     // Q's rows into their region, with block 0's copies: the first step's
     // wait, fence and barrier publish them to wgmma.
-    copyRows(roles.lhs, queryRegion, c(0), kernel.tileOrigin[rank - 2],
-             kernel.extents[rank - 2], /*rowsAreKeys=*/false);
+    copyRows(roles.lhs, queryRegion, c(0), Value(), Value());
     copyBlock(firstBlock, c(0));
     return;
   }
@@ -78,8 +86,7 @@ void FlashLowering::loadQuery(Value firstBlock) {
   // each warp then takes its A fragments (m16n8k16) of them by ldmatrix.
   StagedTile queryStage = valueStages;
   queryStage.kInnermost = true;
-  copyRows(roles.lhs, queryStage, c(1), kernel.tileOrigin[rank - 2],
-           kernel.extents[rank - 2], /*rowsAreKeys=*/false);
+  copyRows(roles.lhs, queryStage, c(1), Value(), Value());
   copyBlock(firstBlock, c(0));
   NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
   gpu::BarrierOp::create(b, loc);
@@ -128,8 +135,8 @@ std::pair<Value, Value> FlashLowering::keyRange() {
     llvm::sort(ordered, [](Operation *x, Operation *y) {
       return x->isBeforeInBlock(y);
     });
-    auto otherAt = [&](Value row) {
-      ScorePlace place{row, c(0), Value(), 0};
+    auto otherAt = [&](Value rowInTile) {
+      ScorePlace place{outputRow(rowInTile), c(0), Value(), 0};
       IRMapping map;
       for (Operation *op : ordered)
         evaluate(*op, map, &place);
@@ -137,14 +144,13 @@ std::pair<Value, Value> FlashLowering::keyRange() {
     };
     // Over the tile's rows: the value some row allows (the largest for an
     // upper bound), and the value every row allows.
-    Value origin = kernel.tileOrigin[rank - 2];
-    Value atOrigin = otherAt(origin);
+    Value atOrigin = otherAt(c(0));
     auto rowLoop = scf::ForOp::create(b, loc, c(1), c(rows), c(1),
                                       ValueRange{atOrigin, atOrigin});
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(rowLoop.getBody());
-      Value v = otherAt(add(origin, rowLoop.getInductionVar()));
+      Value v = otherAt(rowLoop.getInductionVar());
       Value largest =
           arith::MaxSIOp::create(b, loc, rowLoop.getRegionIterArgs()[0], v);
       Value smallest =
@@ -204,10 +210,8 @@ void FlashLowering::copyBlock(Value block, Value stage, bool withQuery) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifAny.getThenRegion().front());
     Value firstKey = mul(block, c(keyBlock));
-    copyRows(roles.rhs, keyStages, stage, firstKey, extent,
-             /*rowsAreKeys=*/true);
-    copyRows(*roles.value, valueStages, stage, firstKey, extent,
-             /*rowsAreKeys=*/true);
+    copyRows(roles.rhs, keyStages, stage, firstKey, extent);
+    copyRows(*roles.value, valueStages, stage, firstKey, extent);
   }
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
 }

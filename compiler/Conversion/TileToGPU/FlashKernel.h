@@ -42,10 +42,19 @@ using mlir::Value;
 using mlir::ValueRange;
 namespace arith = mlir::arith;
 
+/// A row of the flash kernel's tile in the output: its index along the
+/// rows' dimension (rank - 2) and along the one before (rank - 3: the
+/// head, null at rank 2). A tile holding several heads of a group (tile
+/// [..., h, n, D], h > 1) has h x n rows, row-major.
+struct OutputRow {
+  Value head, row;
+};
+
 /// Where one score element of a thread sits: its output row and key.
 struct ScorePlace {
-  Value row, key, keyInside; // index, index, i1
-  unsigned half;             // 0: the quad's row, 1: 8 rows below
+  OutputRow at;
+  Value key, keyInside; // index, i1
+  unsigned half;        // 0: the quad's row, 1: 8 rows below
 };
 
 class FlashLowering {
@@ -67,11 +76,15 @@ private:
   }
 
   void setUp();
-  /// The buffer indices of `read` at the output row `row` (the tile's
+  /// The buffer indices of `read` at the output row `at` (the tile's
   /// other output dims at its origin, the innermost at `inner`), key
   /// `key` and nested index `nested` (null where the map has none).
-  SmallVector<Value> indicesOf(const StreamRead &read, Value row, Value inner,
-                               Value key, Value nested);
+  SmallVector<Value> indicesOf(const StreamRead &read, OutputRow at,
+                               Value inner, Value key, Value nested);
+  /// Row `rowInTile` (0 .. rows - 1) of the tile in the output.
+  OutputRow outputRow(Value rowInTile);
+  /// Whether output row `at` lies inside the output's extents.
+  Value insideOutput(OutputRow at);
   Value packPair(Value lo, Value hi);
   /// The element offset of stored row `row`, 16-byte chunk `chunk` of
   /// `tile`'s `stage`: its rows swizzled whole (mma.sync), or in panels of
@@ -105,10 +118,12 @@ private:
   void initBarriers();
   Value i32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
 
-  /// Copies `read`'s rows [firstRow, firstRow + tile_k) (keys, or output
-  /// rows) into `tile`'s `stage`, rows from `rowEnd` on zero-filled.
+  /// Copies `read`'s rows [firstRow, firstRow + tile_k) of keys into
+  /// `tile`'s `stage`, keys from `rowEnd` on zero-filled; or, with a null
+  /// `firstRow`, the tile's output rows (Q's), those outside the output
+  /// zero-filled.
   void copyRows(const StreamRead &read, const StagedTile &tile, Value stage,
-                Value firstRow, Value rowEnd, bool rowsAreKeys);
+                Value firstRow, Value rowEnd);
   SmallVector<Value> scores(Value stage);
   /// Classifies the body's ops: those evaluated a score element at a time
   /// (`early`: reading no leader; `late`), and the values they serve.
@@ -152,7 +167,9 @@ private:
   ContractionStream roles;
   Block &body;
   unsigned rank = 0;
-  int64_t rows = 0, headDim = 0, keyBlock = 0, keyTiles = 0, headTiles = 0;
+  // The tile's rows: `heads` (along rank - 3) of `headRows` each.
+  int64_t rows = 0, heads = 1, headRows = 0;
+  int64_t headDim = 0, keyBlock = 0, keyTiles = 0, headTiles = 0;
   Type element;
   Value lane, warp, quadRow, quadColumn, extent;
   Value endBlock;             // the blocks past the last a row sees

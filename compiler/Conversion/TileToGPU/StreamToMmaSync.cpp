@@ -47,6 +47,12 @@
 //    step without the masks (their comparisons known true), and only the
 //    boundary blocks evaluate them.
 //
+// A tile may hold several heads (tile [..., h, n, D], h > 1, on mma.sync:
+// a decoding step of grouped-query attention, whose heads of a group read
+// the same K and V rows): its h x n rows are (head, query) pairs,
+// row-major (outputRow), each K and V block is copied once for all of
+// them, and Q's rows, the masks and the epilogue take each row's pair.
+//
 // The results are the accumulators in the program's layout, the mma
 // accumulator layout of [rows, D] over warps [rows / 16, 1]: the second
 // contraction's registers as they are, a row's value in each register of
@@ -73,11 +79,33 @@ using namespace mlir;
 using namespace nautilus;
 using namespace nautilus::tiletogpu;
 
-SmallVector<Value> FlashLowering::indicesOf(const StreamRead &read, Value row,
-                                            Value inner, Value key,
-                                            Value nested) {
+OutputRow FlashLowering::outputRow(Value rowInTile) {
+  Value head = rank >= 3 ? kernel.tileOrigin[rank - 3] : Value();
+  Value row = kernel.tileOrigin[rank - 2];
+  if (heads == 1)
+    return {head, add(row, rowInTile)};
+  return {add(head, arith::DivUIOp::create(b, loc, rowInTile, c(headRows))),
+          add(row, arith::RemUIOp::create(b, loc, rowInTile, c(headRows)))};
+}
+
+Value FlashLowering::insideOutput(OutputRow at) {
+  Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       at.row, kernel.extents[rank - 2]);
+  if (heads == 1)
+    return inside;
+  return arith::AndIOp::create(
+      b, loc, inside,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, at.head,
+                            kernel.extents[rank - 3]));
+}
+
+SmallVector<Value> FlashLowering::indicesOf(const StreamRead &read,
+                                            OutputRow at, Value inner,
+                                            Value key, Value nested) {
   SmallVector<Value> dims(kernel.tileOrigin.begin(), kernel.tileOrigin.end());
-  dims[rank - 2] = row;
+  if (at.head)
+    dims[rank - 3] = at.head;
+  dims[rank - 2] = at.row;
   dims[rank - 1] = inner ? inner : c(0);
   dims.push_back(key ? key : c(0));
   if (read.map.getNumDims() > rank + 1)
@@ -103,7 +131,9 @@ void FlashLowering::setUp() {
   ArrayRef<int64_t> tile = kernel.program.getSchedule().getTile();
   tile::MmaAttr mma = kernel.program.getSchedule().getMma();
   rank = tile.size();
-  rows = tile[rank - 2];
+  headRows = tile[rank - 2];
+  heads = rank >= 3 ? tile[rank - 3] : 1;
+  rows = heads * headRows;
   headDim = tile.back();
   keyBlock = mma.getTileK();
   keyTiles = keyBlock / 8;
@@ -261,8 +291,11 @@ Value FlashLowering::valueAt(Value v, IRMapping &map, const ScorePlace *place) {
   Operation *def = v.getDefiningOp();
   if (auto index = dyn_cast_or_null<tile::IndexOp>(def)) {
     int64_t dim = index.getDim();
-    return dim == static_cast<int64_t>(rank) - 2 ? place->row
-                                                 : kernel.tileOrigin[dim];
+    if (dim == static_cast<int64_t>(rank) - 2)
+      return place->at.row;
+    if (dim + 3 == static_cast<int64_t>(rank) && place->at.head)
+      return place->at.head;
+    return kernel.tileOrigin[dim];
   }
   if (Value known = outsideScalars.lookup(v))
     return known;
@@ -282,7 +315,7 @@ void FlashLowering::evaluate(Operation &op, IRMapping &map,
     map.map(load.getResult(),
             emitGuardedLoad(
                 b, loc, kernel.scalars.lookup(load.getBuffer()),
-                indicesOf(read, place->row, Value(), place->key, Value())));
+                indicesOf(read, place->at, Value(), place->key, Value())));
     return;
   }
   if (auto broadcast = dyn_cast<vector::BroadcastOp>(op)) {
@@ -325,12 +358,14 @@ FlashLowering::BlockScores FlashLowering::placeScores(Value block, Value stage,
   scored.values = scores(stage);
   int64_t elements = keyTiles * 4;
   scored.maps.resize(elements);
-  Value firstRow = add(kernel.tileOrigin[rank - 2], mul(warp, c(16)));
+  // The thread's two rows: its quad's, and 8 below, of its warp's 16.
+  Value firstRow = add(mul(warp, c(16)), quadRow);
+  std::array<OutputRow, 2> rowOf = {outputRow(firstRow),
+                                    outputRow(add(firstRow, c(8)))};
   Value firstKey = mul(block, c(keyBlock));
   Value always = arith::ConstantIntOp::create(b, loc, 1, 1);
   for (int64_t i = 0; i < elements; ++i) {
     unsigned half = (i / 2) % 2;
-    Value row = add(firstRow, add(quadRow, c(8 * half)));
     Value key =
         add(firstKey, add(c(8 * (i / 4) + i % 2), mul(quadColumn, c(2))));
     Value inside = always;
@@ -341,7 +376,7 @@ FlashLowering::BlockScores FlashLowering::placeScores(Value block, Value stage,
                                 chunkFirst),
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, key,
                                 chunkEnd));
-    scored.places.push_back({row, key, inside, half});
+    scored.places.push_back({rowOf[half], key, inside, half});
     IRMapping &map = scored.maps[i];
     map.map(body.getArgument(0), key);
     map.map(roles.scores->getResult(0), scored.values[i]);
@@ -553,10 +588,27 @@ FailureOr<SmallVector<Fragment>> FlashLowering::run() {
   if (static_cast<int64_t>(headTiles * 4) != kernel.perThread ||
       rows != 16 * kernel.program.getSchedule().getMma().getWarps()[0] ||
       (!wgmma && rows > keyBlock))
-    return stream.emitOpError("has a schedule the flash kernel does not run "
-                              "(it takes tile [..., 16 x warps, D] with warps "
-                              "[w, 1], D whole and tile_k of at least the "
-                              "rows)");
+    return stream.emitOpError(
+        "has a schedule the flash kernel does not run (it takes tile [..., "
+        "16 x warps, D], or [..., h, n, D] with h x n = 16 x warps on "
+        "mma_sync, warps [w, 1], D whole and tile_k of at least the rows)");
+  // A tile of several heads copies each K and V block once, at its first
+  // head's: every head of the tile must read the same rows (grouped-query
+  // attention's heads of one group, with the sizes bound).
+  if (heads > 1) {
+    SmallVector<std::optional<int64_t>> sizes =
+        tile::knownSizeValues(kernel.program);
+    for (const StreamRead *read : {&roles.rhs, &*roles.value})
+      if (!llvm::all_of(read->map.getResults(), [&](AffineExpr e) {
+            return tile::isUniformOverTile(e, rank - 3, heads, sizes);
+          }))
+        return stream.emitOpError("holds ")
+               << heads << " heads a tile (dimension " << rank - 3
+               << "), but they read different rows of its "
+               << (read == &roles.rhs ? "keys" : "values")
+               << " (tile that dimension by 1, or by a divisor of the "
+                  "heads that share each key, with the sizes bound)";
+  }
   // Tiles from outside the stream are read element by element at the
   // scores' places: splats, indices and broadcast sizes only.
   WalkResult outside = stream.getBody().walk([&](Operation *op) {

@@ -113,12 +113,11 @@ SmallVector<Fragment> tiletogpu::tilePositions(KernelContext &kernel,
   Location loc = kernel.loc;
   unsigned rank = kernel.rank;
   ArrayRef<int64_t> tileShape = kernel.tileShape;
-  if (tile::MmaAttr mma = kernel.program.getSchedule().getMma())
-    // The mma accumulator layout over the last two dimensions (the others
-    // are tiled by 1).
-    return layoutPositions(kernel, layout::mmaAccumulatorLayout(
-                                       tileShape[rank - 2], tileShape[rank - 1],
-                                       mma.getWarps()[0], mma.getWarps()[1]));
+  if (kernel.program.getSchedule().getMma())
+    // The mma accumulator layout, its rows the leading dimensions
+    // flattened.
+    return layoutPositions(kernel,
+                           *kernel.program.getSchedule().getDistribution());
   SmallVector<Fragment> within(rank);
   // Thread t's element e sits at row-major tile position e * T + t, or in
   // runs of V (`vector`): ((e / V) * T + t) * V + e % V.

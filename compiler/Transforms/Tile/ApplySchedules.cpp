@@ -9,6 +9,7 @@
 #include "compiler/Transforms/Tile/Passes.h"
 #include "compiler/Transforms/Tile/SplitContractions.h"
 #include "compiler/Transforms/Tile/SplitReductions.h"
+#include "compiler/Transforms/Tile/SplitStreams.h"
 #include "dialects/Tile/Utils/PackedPanel.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
 
@@ -78,13 +79,20 @@ struct TileApplySchedulesPass
     if (contract && !mma)
       return error() << "the program's contraction needs a tensor-core "
                         "schedule (mma = #tile.mma<...>)";
-    if (!contract && mma)
-      return error() << "a tensor-core schedule (mma) needs a contraction, "
-                        "and the program has none";
+    // (A stream's tensor-core schedule is its flash kernel's, which its
+    // lowering checks.)
+    bool flash = !contract && topLevelStream(program) && target.isGPU();
+    if (!contract && mma && !flash)
+      return error() << "a tensor-core schedule (mma) needs a contraction "
+                        "or, on a GPU, a stream (a flash kernel), and the "
+                        "program has neither";
+    if (flash && mma && mma.getSplitK() > 1)
+      return error() << "split_k: a flash kernel splits its keys with "
+                        "reduce_split";
     if (mma && mma.getInstr() == "wgmma") {
       if (!target.hasWgmma())
         return error() << "wgmma runs on sm_90, not " << target.name;
-      if ((contract.isComputed(0) || contract.isComputed(1)) &&
+      if (contract && (contract.isComputed(0) || contract.isComputed(1)) &&
           !mma.getProducers())
         return error() << "a computed operand under wgmma is evaluated by "
                           "the producer warpgroup: producers = 1";

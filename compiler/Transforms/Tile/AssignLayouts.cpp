@@ -216,13 +216,12 @@ void LayoutAssignment::anchorStores() {
     // A tile too small for the threads' 16-byte runs (16 x 32 bf16 over
     // 128 threads) keeps the accumulator layout: its warps would cover
     // rows past the tile (another program's, a race on the GPU).
-    std::optional<layout::LinearLayout> rowsCoalesced =
-        layout::coalescedLayout(shape[shape.size() - 2], shape.back(),
-                                schedule.getTileThreads(), bytes, blocks);
+    std::optional<layout::LinearLayout> rowsCoalesced = layout::coalescedLayout(
+        rows, shape.back(), schedule.getTileThreads(), bytes, blocks);
     if (!rowsCoalesced)
       continue;
     layout::LinearLayout coalesced =
-        layout::withLeadingUnitDims(*rowsCoalesced, shape.size());
+        layout::withRowsOverLeadingDims(*rowsCoalesced, shape);
     OpBuilder b(store);
     auto convert = tile::ConvertLayoutOp::create(
         b, store.getLoc(), value.getType(), value,

@@ -427,17 +427,29 @@ nautilus::layout::coalescedLayout(int32_t rows, int32_t columns,
          LinearLayout::identity1D(rowRepeats, "register", "dim0");
 }
 
-LinearLayout nautilus::layout::withLeadingUnitDims(const LinearLayout &l,
-                                                   unsigned rank) {
-  unsigned lead = rank - l.getOutDims().size();
+LinearLayout
+nautilus::layout::withRowsOverLeadingDims(const LinearLayout &l,
+                                          llvm::ArrayRef<int64_t> tile) {
+  unsigned rank = tile.size();
+  assert(rank >= 2 && l.getOutDims().size() == 2 &&
+         "a (rows, columns) layout over a tile of rank 2 or more");
   std::vector<LinearLayout::InDim> ins = l.getInDims();
   for (auto &in : ins)
-    for (auto &basis : in.bases)
-      basis.insert(basis.begin(), lead, 0);
+    for (auto &basis : in.bases) {
+      std::vector<int32_t> spread(rank, 0);
+      spread[rank - 1] = basis[1];
+      int32_t row = basis[0];
+      for (int d = rank - 2; d >= 0; --d) {
+        assert(llvm::isPowerOf2_64(tile[d]) && "power-of-two leading extents");
+        spread[d] = row & (tile[d] - 1);
+        row >>= llvm::Log2_64(tile[d]);
+      }
+      assert(row == 0 && "the rows fit the leading extents");
+      basis = std::move(spread);
+    }
   std::vector<LinearLayout::OutDim> outs;
   for (unsigned d = 0; d < rank; ++d)
-    outs.push_back({"dim" + std::to_string(d),
-                    d < lead ? 1 : l.getOutDims()[d - lead].size});
+    outs.push_back({"dim" + std::to_string(d), static_cast<int32_t>(tile[d])});
   return LinearLayout(std::move(ins), std::move(outs));
 }
 

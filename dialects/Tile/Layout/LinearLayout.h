@@ -162,9 +162,15 @@ std::optional<LinearLayout> coalescedLayout(int32_t rows, int32_t columns,
                                             int32_t elementBytes,
                                             int32_t columnBlocks = 1);
 
-/// `l` (outputs dim0, dim1 over the last two of `rank` dimensions) with
-/// leading output dimensions of size 1: outputs dim0 .. dim{rank-1}.
-LinearLayout withLeadingUnitDims(const LinearLayout &l, unsigned rank);
+/// `l` (outputs dim0, dim1: rows and columns) over a tile of shape `tile`
+/// whose leading dimensions, flattened row-major, are the rows (each of
+/// their extents a power of two): a row's low bits go to dimension
+/// rank - 2, the next to rank - 3, and so on: outputs dim0 .. dim{rank-1}.
+/// Usually every leading extent but the last is 1; a flash kernel whose
+/// tile holds several heads (grouped-query attention's) spreads its rows
+/// over two.
+LinearLayout withRowsOverLeadingDims(const LinearLayout &l,
+                                     llvm::ArrayRef<int64_t> tile);
 
 /// How many consecutive elements along the innermost output dimension a
 /// thread holds in consecutive registers (1, 2, 4, ...): register bits
