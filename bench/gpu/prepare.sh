@@ -70,6 +70,12 @@ cases=(
   # second program; at 8192 keys and at a long context of 131072.
   "attention_decode_d128:$examples/attention.tensor:attention:B=1,H=32,N=1,M=8192,D=128"
   "attention_decode_long_d128:$examples/attention.tensor:attention:B=1,H=32,N=1,M=131072,D=128"
+  # The same step with grouped-query heads (8 K/V heads for 32 query heads,
+  # as Llama 3 8B): each program's tile holds a group's 4 heads, which share
+  # each K and V block; timed against PyTorch's SDPA with K and V repeated
+  # and with enable_gqa.
+  "gqa_decode_d128:$examples/attention.tensor:attention_gqa:B=1,H=32,G=8,N=1,M=8192,D=128"
+  "gqa_decode_long_d128:$examples/attention.tensor:attention_gqa:B=1,H=32,G=8,N=1,M=131072,D=128"
   # A mixture of experts at Mixtral 8x7B's shapes (7 programs: routing,
   # X's rows gathered, gate, up, silu(G) * U, down, combine) and a ragged
   # one, checked against a per-expert PyTorch loop; and the same layer with

@@ -97,7 +97,8 @@ SHAPE_ORDER = ["_4096", "_8192", "_ragged", "_skinny", "_splitk", "_unaligned"]
 
 # The table's timed columns: key in the results, title.
 COLUMNS = {"nautc": "nautc", "cublas": "cuBLAS", "cublas_f32": "cuBLAS f32 out", "triton": "Triton",
-           "sdpa_flash": "SDPA flash", "sdpa_cudnn": "SDPA cuDNN"}
+           "sdpa_flash": "SDPA flash", "sdpa_cudnn": "SDPA cuDNN",
+           "sdpa_flash_gqa": "SDPA flash GQA", "sdpa_cudnn_gqa": "SDPA cuDNN GQA"}
 
 # Triton's tutorial matmul: the one config this script runs.
 TRITON_CONFIG = {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 64, "GROUP_SIZE_M": 8,
@@ -639,12 +640,20 @@ def attention_case(driver, b):
     kr, vr = (k, v) if group == 1 else (k.repeat_interleave(group, 1), v.repeat_interleave(group, 1))
     flops = 4.0 * bsz * heads * n * m * d / (2 if causal else 1)
 
-    def sdpa(backend_name):
+    def sdpa(backend_name, gqa=False):
+        """The backend on K and V repeated to every query head, or (`gqa`)
+        on K and V as they are (enable_gqa: PyTorch 2.5 and later)."""
         def call():
             from torch.nn.attention import SDPBackend, sdpa_kernel
             with sdpa_kernel(getattr(SDPBackend, backend_name)):
+                if gqa:
+                    return F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=True)
                 return F.scaled_dot_product_attention(q, kr, vr, is_causal=causal)
         return call
+    baselines = [("sdpa_flash", sdpa("FLASH_ATTENTION")), ("sdpa_cudnn", sdpa("CUDNN_ATTENTION"))]
+    if group > 1:
+        baselines += [("sdpa_flash_gqa", sdpa("FLASH_ATTENTION", True)),
+                      ("sdpa_cudnn_gqa", sdpa("CUDNN_ATTENTION", True))]
     return Case(run=run,
                 error=lambda: relative_error(o, F.scaled_dot_product_attention(
                     q.float(), kr.float(), vr.float(), is_causal=causal)),
@@ -653,8 +662,7 @@ def attention_case(driver, b):
                       f"{f' GQA {group}' if group > 1 else ''}",
                 dtype=buffer_named(b, "Q")["dtype"],
                 pipeline=f"{len(b['programs'])} programs", programs=programs,
-                baselines=[("sdpa_flash", sdpa("FLASH_ATTENTION")),
-                           ("sdpa_cudnn", sdpa("CUDNN_ATTENTION"))], notes=[])
+                baselines=baselines, notes=[])
 
 
 def moe_layer(x, wg, wu, wd, ids, w, dtype):
