@@ -10,6 +10,7 @@
 #include "compiler/Schedule/SchedulingPass.h"
 #include "compiler/Target/Target.h"
 #include "dialects/Tile/Utils/AffineExpansion.h"
+#include "dialects/Tile/Utils/ContractionStream.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -125,6 +126,24 @@ private:
           }
     });
     return groups;
+  }
+
+  /// The most heads (a power of two up to kFlashRows) a flash kernel's
+  /// tile of `program`'s stream may hold (ReductionScheduleOptions::
+  /// flashHeads).
+  int64_t flashHeadLimit(tile::ProgramOp program) {
+    SmallVector<std::optional<int64_t>> symbols;
+    for (Attribute size : program.getSizes())
+      symbols.push_back(extentOf(size));
+    tile::OnlineReduceOp stream;
+    program.walk([&](tile::OnlineReduceOp s) { stream = s; });
+    int64_t heads = kFlashRows;
+    while (
+        heads > 1 &&
+        (!stream ||
+         !flashHeadsRefusal(stream, program.getRank(), heads, symbols).empty()))
+      heads /= 2;
+    return heads;
   }
 
   alg::KernelOp kernel;
@@ -599,6 +618,8 @@ LogicalResult KernelLowering::lowerStream(alg::OnlineReduceOp stream) {
   options.stream = true;
   stream.getBody().walk([&](alg::ReduceOp) { options.wholeInnermost = true; });
   options.sharedLoadGroups = sharedLoadGroups(program);
+  if (target.isGPU())
+    options.flashHeads = flashHeadLimit(program);
   finishProgram(program, result, stream.getResult(),
                 extentOf(stream.getOver()[0]), ReductionShape::Other, options);
   return success();

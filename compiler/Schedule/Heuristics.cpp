@@ -194,20 +194,17 @@ streamSchedule(MLIRContext *ctx, ArrayRef<std::optional<int64_t>> extents,
 }
 
 /// How many heads (output dimension rank - 3) a flash kernel's tile holds:
-/// where the queries are fewer than kFlashRows and a group of heads shares
-/// each load of some operand (sharedLoadGroups: grouped-query attention's
-/// K and V), the largest power of two dividing the group whose rows
-/// (queries rounded up to a power of two) fit kFlashRows; else 1.
+/// where the queries are fewer than kFlashRows, as many of the `allowed`
+/// (ReductionScheduleOptions::flashHeads) as fit kFlashRows rows with the
+/// queries rounded up to a power of two; else 1.
 static int64_t flashHeads(ArrayRef<std::optional<int64_t>> extents,
-                          ArrayRef<int64_t> sharedLoadGroups) {
+                          int64_t allowed) {
   size_t rank = extents.size();
-  if (rank < 3 || sharedLoadGroups.size() + 1 != rank || !extents[rank - 2] ||
-      *extents[rank - 2] >= kFlashRows)
+  if (rank < 3 || !extents[rank - 2] || *extents[rank - 2] >= kFlashRows)
     return 1;
-  int64_t group = sharedLoadGroups[rank - 3];
   int64_t headRows = llvm::PowerOf2Ceil(*extents[rank - 2]);
   int64_t heads = 1;
-  while (group % (heads * 2) == 0 && heads * 2 * headRows <= kFlashRows)
+  while (heads * 2 <= allowed && heads * 2 * headRows <= kFlashRows)
     heads *= 2;
   return heads;
 }
@@ -222,7 +219,7 @@ static int64_t flashHeads(ArrayRef<std::optional<int64_t>> extents,
 static tile::ScheduleAttr
 flashSchedule(MLIRContext *ctx, ArrayRef<std::optional<int64_t>> extents,
               std::optional<int64_t> reduced, const TargetInfo &target,
-              ArrayRef<int64_t> sharedLoadGroups) {
+              int64_t allowedHeads) {
   SmallVector<int64_t> tile(extents.size(), 1);
   tile.back() = extents.back().value_or(kFlashRows);
   // sm_90: both contractions on wgmma where D is a multiple of its 64
@@ -244,7 +241,7 @@ flashSchedule(MLIRContext *ctx, ArrayRef<std::optional<int64_t>> extents,
   // sm_90: a warp's 16 x 256 accumulators spill on mma.sync, and wgmma's
   // 64-row warpgroups have none to spare.)
   int64_t heads =
-      wgmma && tile.back() > 128 ? 1 : flashHeads(extents, sharedLoadGroups);
+      wgmma && tile.back() > 128 ? 1 : flashHeads(extents, allowedHeads);
   if (heads > 1) {
     int64_t headRows = llvm::PowerOf2Ceil(*queries);
     wgmma = false;
@@ -282,8 +279,7 @@ tile::ScheduleAttr nautilus::defaultReductionSchedule(
   if (target.isCPU() && options.stream)
     return streamSchedule(ctx, extents, reduced, schedule, target, options);
   if (options.stream)
-    return flashSchedule(ctx, extents, reduced, target,
-                         options.sharedLoadGroups);
+    return flashSchedule(ctx, extents, reduced, target, options.flashHeads);
   // (A GEMM's tile reuses each row of A across its columns: groups would
   // lose that.)
   if (target.isCPU() || !reduced ||

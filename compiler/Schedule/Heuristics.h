@@ -77,6 +77,12 @@ struct ReductionScheduleOptions {
   /// that many along the dimension, up to kWholeInnermostRows rows in all,
   /// so that its heads share each key and value load.
   llvm::SmallVector<int64_t> sharedLoadGroups;
+  /// On a GPU, the most heads (output dimension rank - 3) a flash kernel's
+  /// tile may hold, a power of two: its key and value reads are one row
+  /// over each aligned tile of that many (flashHeadsRefusal: grouped-query
+  /// attention's heads of a group). A stream with few query rows
+  /// (decoding) takes as many as its tile's rows fit.
+  int64_t flashHeads = 1;
 };
 
 /// The fewest points a chunk of a split stream streams.

@@ -233,7 +233,11 @@ LogicalResult ProgramOp::verify() {
            << "has " << getRank();
   // What only a flash kernel (a stream on tensor cores) takes.
   ScheduleAttr schedule = getSchedule();
-  bool flash = schedule.getMma() && !getBody().getOps<OnlineReduceOp>().empty();
+  bool flash = schedule.getMma() &&
+               !getBody().getOps<OnlineReduceOp>().empty() &&
+               !getBody()
+                    .walk([](ContractOp) { return WalkResult::interrupt(); })
+                    .wasInterrupted();
   if (schedule.getMma() && !flash &&
       schedule.getMmaRows() != schedule.getTile()[getRank() - 2])
     return emitOpError("tiles dimension ")

@@ -291,11 +291,11 @@ Value FlashLowering::valueAt(Value v, IRMapping &map, const ScorePlace *place) {
   Operation *def = v.getDefiningOp();
   if (auto index = dyn_cast_or_null<tile::IndexOp>(def)) {
     int64_t dim = index.getDim();
-    if (dim == static_cast<int64_t>(rank) - 2)
+    if (place && dim == static_cast<int64_t>(rank) - 2)
       return place->at.row;
-    if (dim + 3 == static_cast<int64_t>(rank) && place->at.head)
+    if (place && dim + 3 == static_cast<int64_t>(rank) && place->at.head)
       return place->at.head;
-    return kernel.tileOrigin[dim];
+    return kernel.tileOrigin[dim]; // (a repair reads no row: the origin's)
   }
   if (Value known = outsideScalars.lookup(v))
     return known;
@@ -593,22 +593,12 @@ FailureOr<SmallVector<Fragment>> FlashLowering::run() {
         "16 x warps, D], or [..., h, n, D] with h x n = 16 x warps on "
         "mma_sync, warps [w, 1], D whole and tile_k of at least the rows)");
   // A tile of several heads copies each K and V block once, at its first
-  // head's: every head of the tile must read the same rows (grouped-query
-  // attention's heads of one group, with the sizes bound).
-  if (heads > 1) {
-    SmallVector<std::optional<int64_t>> sizes =
-        tile::knownSizeValues(kernel.program);
-    for (const StreamRead *read : {&roles.rhs, &*roles.value})
-      if (!llvm::all_of(read->map.getResults(), [&](AffineExpr e) {
-            return tile::isUniformOverTile(e, rank - 3, heads, sizes);
-          }))
-        return stream.emitOpError("holds ")
-               << heads << " heads a tile (dimension " << rank - 3
-               << "), but they read different rows of its "
-               << (read == &roles.rhs ? "keys" : "values")
-               << " (tile that dimension by 1, or by a divisor of the "
-                  "heads that share each key, with the sizes bound)";
-  }
+  // head's (ApplySchedules refuses a schedule file's tile that cannot).
+  std::string headsRefusal = flashHeadsRefusal(
+      stream, rank, heads, tile::knownSizeValues(kernel.program));
+  if (!headsRefusal.empty())
+    return stream.emitOpError("cannot hold ")
+           << heads << " heads a tile: " << headsRefusal;
   // Tiles from outside the stream are read element by element at the
   // scores' places: splats, indices and broadcast sizes only.
   WalkResult outside = stream.getBody().walk([&](Operation *op) {

@@ -10,6 +10,7 @@
 #include "compiler/Transforms/Tile/SplitContractions.h"
 #include "compiler/Transforms/Tile/SplitReductions.h"
 #include "compiler/Transforms/Tile/SplitStreams.h"
+#include "dialects/Tile/Utils/ContractionStream.h"
 #include "dialects/Tile/Utils/PackedPanel.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
 
@@ -79,16 +80,29 @@ struct TileApplySchedulesPass
     if (contract && !mma)
       return error() << "the program's contraction needs a tensor-core "
                         "schedule (mma = #tile.mma<...>)";
-    // (A stream's tensor-core schedule is its flash kernel's, which its
-    // lowering checks.)
-    bool flash = !contract && topLevelStream(program) && target.isGPU();
-    if (!contract && mma && !flash)
+    // A stream's tensor-core schedule is its flash kernel's (its lowering
+    // checks the tile's rows, warps and stages).
+    tile::OnlineReduceOp stream = contract ? nullptr : topLevelStream(program);
+    if (!contract && mma && !stream)
       return error() << "a tensor-core schedule (mma) needs a contraction "
-                        "or, on a GPU, a stream (a flash kernel), and the "
-                        "program has neither";
-    if (flash && mma && mma.getSplitK() > 1)
-      return error() << "split_k: a flash kernel splits its keys with "
-                        "reduce_split";
+                        "or a stream (a flash kernel), and the program has "
+                        "neither";
+    if (stream && mma) {
+      if (!target.isGPU())
+        return error() << "a stream's tensor-core schedule (a flash "
+                          "kernel) is for GPU targets, not "
+                       << target.name;
+      if (mma.getSplitK() > 1)
+        return error() << "split_k: a flash kernel splits its keys with "
+                          "reduce_split";
+      unsigned rank = program.getRank();
+      int64_t heads = rank >= 3 ? schedule.getTile()[rank - 3] : 1;
+      std::string refusal = flashHeadsRefusal(stream, rank, heads,
+                                              tile::knownSizeValues(program));
+      if (!refusal.empty())
+        return error() << "the flash kernel cannot hold " << heads
+                       << " heads a tile: " << refusal;
+    }
     if (mma && mma.getInstr() == "wgmma") {
       if (!target.hasWgmma())
         return error() << "wgmma runs on sm_90, not " << target.name;

@@ -411,3 +411,28 @@ nautilus::flashTensorMaps(tile::ProgramOp program) {
     return {};
   return {*keys, *values, *query};
 }
+
+std::string
+nautilus::flashHeadsRefusal(tile::OnlineReduceOp stream, unsigned rank,
+                            int64_t heads,
+                            llvm::ArrayRef<std::optional<int64_t>> sizes) {
+  if (heads == 1)
+    return "";
+  if (rank < 3)
+    return "the output has no dimension before the rows to take heads from";
+  std::string why;
+  FailureOr<ContractionStream> roles = analyseTileStream(stream, rank, why);
+  if (failed(roles) || !roles->value)
+    return "it is not a flash kernel: " +
+           (why.empty() ? std::string("it has no second contraction") : why);
+  for (const StreamRead *read : {&roles->rhs, &*roles->value})
+    if (!llvm::all_of(read->map.getResults(), [&](AffineExpr e) {
+          return tile::isUniformOverTile(e, rank - 3, heads, sizes);
+        }))
+      return "a tile's heads (dimension " + std::to_string(rank - 3) +
+             ") read different rows of its " +
+             (read == &roles->rhs ? "keys" : "values") +
+             " (tile that dimension by 1, or by a divisor of the heads "
+             "that share each key, with the sizes bound)";
+  return "";
+}

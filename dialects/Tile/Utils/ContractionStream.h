@@ -98,6 +98,17 @@ StreamBodyView tileStreamView(tile::OnlineReduceOp stream, unsigned rank);
 std::string flashStreamRefusal(alg::OnlineReduceOp stream,
                                std::optional<int64_t> headDim);
 
+/// Why the flash kernel of `stream` (in a program of rank `rank`, its sizes
+/// `sizes` where known, by position) cannot hold `heads` heads a tile
+/// (output dimension rank - 3; the tile copies each K and V block once, at
+/// its first head's rows, so every read of the keys and values must be one
+/// row over each aligned tile of `heads` heads: grouped-query attention's
+/// K[b, h floordiv (H floordiv G), m, d] with `heads` dividing H / G), or
+/// the empty string when it can.
+std::string flashHeadsRefusal(tile::OnlineReduceOp stream, unsigned rank,
+                              int64_t heads,
+                              llvm::ArrayRef<std::optional<int64_t>> sizes);
+
 /// A TMA tensor map a wgmma flash kernel reads its operand rows through.
 struct FlashTensorMap {
   StreamRead read;
