@@ -51,6 +51,8 @@ KERNELS = [
     ("attention.tensor", "attention", "B=1,H=2,N=70,M=150,D=64"),
     ("attention.tensor", "attention_causal", "B=1,H=2,N=70,M=150,D=64"),
     ("attention.tensor", "attention_gqa", "B=1,H=4,G=2,N=70,M=150,D=64"),
+    # A decoding step: a tile of 4 heads sharing each K and V block.
+    ("attention.tensor", "attention_gqa", "B=1,H=8,G=2,N=1,M=300,D=64"),
     ("mlp.tensor", "swiglu_mlp", "T=70,D=320,F=136"),  # K steps past the stages
     ("moe.tensor", "moe_ffn", "T=19,D=320,F=72,E=5,J=2"),  # K steps past the stages
     ("norms.tensor", "softmax", "R=37,C=1001"),
