@@ -155,6 +155,12 @@ LogicalResult StreamAnalysis::analyseScores(Block &nested,
   }
   stream.lhs = aStreams ? *b : *a;
   stream.rhs = aStreams ? *a : *b;
+  // The flash kernel copies each block of keys once for all its rows.
+  if (stream.rhs.map.isFunctionOfDim(rank - 2)) {
+    why = "its recomputed reduction's operand read along the streamed "
+          "index also reads the output's rows (each row its own keys)";
+    return failure();
+  }
   why.clear();
   return success();
 }
@@ -186,6 +192,11 @@ LogicalResult StreamAnalysis::analyseFollower(unsigned i, Value term,
       continue;
     if (read->element != stream.lhs.element)
       continue;
+    if (map.isFunctionOfDim(rank - 2)) { // (copied once for all rows)
+      why = "a sum contracts with an operand that also reads the output's "
+            "rows (each row its own values)";
+      return failure();
+    }
     if (stream.value && (stream.value->buffer != read->buffer ||
                          stream.value->map != read->map)) {
       why = "two sums contract with different operands";
