@@ -195,14 +195,20 @@ streamSchedule(MLIRContext *ctx, ArrayRef<std::optional<int64_t>> extents,
 
 /// How many heads (output dimension rank - 3) a flash kernel's tile holds:
 /// where the queries are fewer than kFlashRows, as many of the `allowed`
-/// (ReductionScheduleOptions::flashHeads) as fit kFlashRows rows with the
-/// queries rounded up to a power of two; else 1.
+/// (ReductionScheduleOptions::flashHeads), and of the heads rounded up to a
+/// power of two, as fit kFlashRows rows with the queries rounded up to a
+/// power of two; else 1.
 static int64_t flashHeads(ArrayRef<std::optional<int64_t>> extents,
                           int64_t allowed) {
   size_t rank = extents.size();
   if (rank < 3 || !extents[rank - 2] || *extents[rank - 2] >= kFlashRows)
     return 1;
   int64_t headRows = llvm::PowerOf2Ceil(*extents[rank - 2]);
+  // (No more heads than the output has, where bound: multi-query
+  // attention's K and V serve every head.)
+  if (extents[rank - 3])
+    allowed =
+        std::min<int64_t>(allowed, llvm::PowerOf2Ceil(*extents[rank - 3]));
   int64_t heads = 1;
   while (heads * 2 <= allowed && heads * 2 * headRows <= kFlashRows)
     heads *= 2;
