@@ -135,8 +135,7 @@ private:
     SmallVector<std::optional<int64_t>> symbols;
     for (Attribute size : program.getSizes())
       symbols.push_back(extentOf(size));
-    tile::OnlineReduceOp stream;
-    program.walk([&](tile::OnlineReduceOp s) { stream = s; });
+    tile::OnlineReduceOp stream = program.getFlashStream();
     int64_t heads = kFlashRows;
     while (
         heads > 1 &&

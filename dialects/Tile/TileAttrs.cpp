@@ -40,13 +40,15 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // ScheduleAttr: #tile.schedule<tile = [1, 16, 64], threads = 128>
 //===----------------------------------------------------------------------===//
 
-int64_t ScheduleAttr::getMmaRows() const {
-  ArrayRef<int64_t> tile = getTile();
+/// A tensor-core tile's rows: its leading extents' product.
+static int64_t mmaRowsOf(ArrayRef<int64_t> tile) {
   int64_t rows = 1;
   for (int64_t t : tile.drop_back())
     rows *= t;
   return rows;
 }
+
+int64_t ScheduleAttr::getMmaRows() const { return mmaRowsOf(getTile()); }
 
 int64_t ScheduleAttr::getNumElements() const {
   int64_t n = 1;
@@ -296,9 +298,7 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                                 : "")
                          << " has " << mma.getNumThreads() << " threads, not "
                          << threads;
-    int64_t m = 1, n = tile.back();
-    for (int64_t t : tile.drop_back())
-      m *= t;
+    int64_t m = mmaRowsOf(tile), n = tile.back();
     ArrayRef<int64_t> warps = mma.getWarps();
     if (mma.getInstr() == "wgmma" &&
         (m != 16 * warps[0] || n % 64 != 0 || n > 256))

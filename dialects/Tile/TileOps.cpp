@@ -217,6 +217,16 @@ void ProgramOp::retile(ScheduleAttr schedule) {
   setScheduleAttr(schedule);
 }
 
+OnlineReduceOp ProgramOp::getFlashStream() {
+  auto streams = getBody().getOps<OnlineReduceOp>();
+  if (streams.empty() ||
+      getBody()
+          .walk([](ContractOp) { return WalkResult::interrupt(); })
+          .wasInterrupted())
+    return nullptr;
+  return *streams.begin();
+}
+
 LogicalResult ProgramOp::verify() {
   Block &entry = getBody().front();
   if (entry.getNumArguments() != getArgNames().size() + getSizes().size())
@@ -233,11 +243,7 @@ LogicalResult ProgramOp::verify() {
            << "has " << getRank();
   // What only a flash kernel (a stream on tensor cores) takes.
   ScheduleAttr schedule = getSchedule();
-  bool flash = schedule.getMma() &&
-               !getBody().getOps<OnlineReduceOp>().empty() &&
-               !getBody()
-                    .walk([](ContractOp) { return WalkResult::interrupt(); })
-                    .wasInterrupted();
+  bool flash = schedule.getMma() && getFlashStream();
   if (schedule.getMma() && !flash &&
       schedule.getMmaRows() != schedule.getTile()[getRank() - 2])
     return emitOpError("tiles dimension ")

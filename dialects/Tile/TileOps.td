@@ -371,6 +371,10 @@ def Tile_ProgramOp : Tile_Op<"program", [Symbol, IsolatedFromAbove,
     /// Sets the schedule and gives every tile-shaped value (and splat tile
     /// constant) of the program the new schedule's tile shape.
     void retile(ScheduleAttr schedule);
+    /// The stream at the program's top level where the program has no
+    /// contraction, or null: what a tensor-core schedule runs as a flash
+    /// kernel on a GPU.
+    OnlineReduceOp getFlashStream();
   }];
 }
 

@@ -26,14 +26,14 @@ using namespace nautilus;
 using namespace nautilus::tiletogpu;
 
 void FlashLowering::copyRows(const StreamRead &read, const StagedTile &tile,
-                             Value stage, Value firstRow, Value rowEnd) {
+                             Value stage, Value firstKey) {
   // Thread t copies 16-byte chunks t, t + threads, ... of the stage's
   // rows (consecutive threads along a row: coalesced); a row outside the
   // keys or the output is zero-filled, reading nothing from the buffer's
   // first row.
   Value buffer = kernel.scalars.lookup(read.buffer);
   int64_t rowChunks = headDim / 8;
-  int64_t chunks = (firstRow ? keyBlock : rows) * rowChunks;
+  int64_t chunks = (firstKey ? keyBlock : rows) * rowChunks;
   bool nested = read.map.getNumDims() > rank + 1;
   for (int64_t first = 0; first < chunks; first += kernel.threads) {
     Value q = add(kernel.threadId, c(first));
@@ -42,10 +42,10 @@ void FlashLowering::copyRows(const StreamRead &read, const StagedTile &tile,
     Value column = mul(chunk, c(8));
     OutputRow at;
     Value key, inside;
-    if (firstRow) { // keys: the tile's first output row reads them
-      key = add(firstRow, row);
+    if (firstKey) { // keys: the tile's first output row reads them
+      key = add(firstKey, row);
       inside =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, key, rowEnd);
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, key, extent);
       key = arith::SelectOp::create(b, loc, inside, key, c(0));
       at = outputRow(c(0));
     } else { // the tile's rows
@@ -77,7 +77,7 @@ void FlashLowering::loadQuery(Value firstBlock) {
   if (wgmma) {
     // Q's rows into their region, with block 0's copies: the first step's
     // wait, fence and barrier publish them to wgmma.
-    copyRows(roles.lhs, queryRegion, c(0), Value(), Value());
+    copyRows(roles.lhs, queryRegion, c(0), Value());
     copyBlock(firstBlock, c(0));
     return;
   }
@@ -86,7 +86,7 @@ void FlashLowering::loadQuery(Value firstBlock) {
   // each warp then takes its A fragments (m16n8k16) of them by ldmatrix.
   StagedTile queryStage = valueStages;
   queryStage.kInnermost = true;
-  copyRows(roles.lhs, queryStage, c(1), Value(), Value());
+  copyRows(roles.lhs, queryStage, c(1), Value());
   copyBlock(firstBlock, c(0));
   NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
   gpu::BarrierOp::create(b, loc);
@@ -210,8 +210,8 @@ void FlashLowering::copyBlock(Value block, Value stage, bool withQuery) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifAny.getThenRegion().front());
     Value firstKey = mul(block, c(keyBlock));
-    copyRows(roles.rhs, keyStages, stage, firstKey, extent);
-    copyRows(*roles.value, valueStages, stage, firstKey, extent);
+    copyRows(roles.rhs, keyStages, stage, firstKey);
+    copyRows(*roles.value, valueStages, stage, firstKey);
   }
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
 }

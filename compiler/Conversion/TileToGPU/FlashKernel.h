@@ -118,12 +118,12 @@ private:
   void initBarriers();
   Value i32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
 
-  /// Copies `read`'s rows [firstRow, firstRow + tile_k) of keys into
-  /// `tile`'s `stage`, keys from `rowEnd` on zero-filled; or, with a null
-  /// `firstRow`, the tile's output rows (Q's), those outside the output
-  /// zero-filled.
+  /// Copies `read`'s rows of keys [firstKey, firstKey + tile_k) into
+  /// `tile`'s `stage`, keys past the streamed extent zero-filled; or, with
+  /// a null `firstKey`, the tile's output rows (Q's), those outside the
+  /// output zero-filled.
   void copyRows(const StreamRead &read, const StagedTile &tile, Value stage,
-                Value firstRow, Value rowEnd);
+                Value firstKey);
   SmallVector<Value> scores(Value stage);
   /// Classifies the body's ops: those evaluated a score element at a time
   /// (`early`: reading no leader; `late`), and the values they serve.

@@ -9,7 +9,6 @@
 #include "compiler/Transforms/Tile/Passes.h"
 #include "compiler/Transforms/Tile/SplitContractions.h"
 #include "compiler/Transforms/Tile/SplitReductions.h"
-#include "compiler/Transforms/Tile/SplitStreams.h"
 #include "dialects/Tile/Utils/ContractionStream.h"
 #include "dialects/Tile/Utils/PackedPanel.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
@@ -82,7 +81,7 @@ struct TileApplySchedulesPass
                         "schedule (mma = #tile.mma<...>)";
     // A stream's tensor-core schedule is its flash kernel's (its lowering
     // checks the tile's rows, warps and stages).
-    tile::OnlineReduceOp stream = contract ? nullptr : topLevelStream(program);
+    tile::OnlineReduceOp stream = program.getFlashStream();
     if (!contract && mma && !stream)
       return error() << "a tensor-core schedule (mma) needs a contraction "
                         "or a stream (a flash kernel), and the program has "

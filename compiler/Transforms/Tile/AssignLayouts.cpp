@@ -173,9 +173,7 @@ void LayoutAssignment::anchorStores() {
   // where the static shared memory the pipeline leaves holds the move.
   int64_t available = staticSharedBudget(program);
   ArrayRef<int64_t> shape = schedule.getTile();
-  int64_t rows = 1;
-  for (int64_t t : shape.drop_back())
-    rows *= t;
+  int64_t rows = schedule.getMmaRows();
   for (auto store : llvm::to_vector(body.getOps<tile::StoreOp>())) {
     Value value = store.getValue();
     if (value.getDefiningOp<tile::ConvertLayoutOp>() || store.getAlong())

@@ -433,24 +433,15 @@ nautilus::layout::withRowsOverLeadingDims(const LinearLayout &l,
   unsigned rank = tile.size();
   assert(rank >= 2 && l.getOutDims().size() == 2 &&
          "a (rows, columns) layout over a tile of rank 2 or more");
-  std::vector<LinearLayout::InDim> ins = l.getInDims();
-  for (auto &in : ins)
-    for (auto &basis : in.bases) {
-      std::vector<int32_t> spread(rank, 0);
-      spread[rank - 1] = basis[1];
-      int32_t row = basis[0];
-      for (int d = rank - 2; d >= 0; --d) {
-        assert(llvm::isPowerOf2_64(tile[d]) && "power-of-two leading extents");
-        spread[d] = row & (tile[d] - 1);
-        row >>= llvm::Log2_64(tile[d]);
-      }
-      assert(row == 0 && "the rows fit the leading extents");
-      basis = std::move(spread);
-    }
-  std::vector<LinearLayout::OutDim> outs;
-  for (unsigned d = 0; d < rank; ++d)
-    outs.push_back({"dim" + std::to_string(d), static_cast<int32_t>(tile[d])});
-  return LinearLayout(std::move(ins), std::move(outs));
+  // The columns renamed for the innermost dimension, then the rows split
+  // row-major over the leading ones.
+  std::vector<std::pair<std::string, int32_t>> leading;
+  for (unsigned d = 0; d + 1 < rank; ++d)
+    leading.push_back({"dim" + std::to_string(d), int32_t(tile[d])});
+  return l
+      .reshapeOut("dim1",
+                  {{"dim" + std::to_string(rank - 1), l.getOutDimSize("dim1")}})
+      .reshapeOut("dim0", leading);
 }
 
 int32_t nautilus::layout::innermostRun(const LinearLayout &l) {
