@@ -22,12 +22,16 @@ double Trial::medianUs() const {
 std::string
 nautilus::autosched::scheduleFileText(const ScheduleAssignment &assignment) {
   llvm::json::Object programs;
-  for (const auto &[program, schedule] : assignment)
+  for (const auto &[program, schedule] : assignment.programs)
     programs[program] = schedule;
+  llvm::json::Object file{{"programs", std::move(programs)}};
+  if (!assignment.rewrites.fuseReductions)
+    file["fuse_reductions"] = false;
+  if (!assignment.rewrites.recomputeInStreams)
+    file["recompute_in_streams"] = false;
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << llvm::json::Value(
-      llvm::json::Object{{"programs", std::move(programs)}});
+  os << llvm::json::Value(std::move(file));
   return text;
 }
 
@@ -107,10 +111,12 @@ public:
   }
 
   static std::string describe(const ScheduleAssignment &assignment) {
-    if (assignment.empty())
-      return "heuristics";
-    std::string text;
-    for (const auto &[program, schedule] : assignment)
+    std::string text = assignment.rewrites.isDefault()
+                           ? ""
+                           : assignment.rewrites.describe() + ":";
+    if (assignment.programs.empty())
+      return text + (text.empty() ? "" : " ") + "heuristics";
+    for (const auto &[program, schedule] : assignment.programs)
       text += (text.empty() ? "" : " ") + program + " " + schedule;
     return text;
   }
@@ -149,8 +155,17 @@ private:
 
 } // namespace
 
+/// The model's first choice of every program of `structure`.
+static ScheduleAssignment modelChoiceOf(const StructureCandidates &structure) {
+  ScheduleAssignment choice{structure.rewrites, {}};
+  for (const ProgramCandidates &p : structure.programs)
+    if (!p.schedules.empty())
+      choice.programs[p.program] = p.schedules.front();
+  return choice;
+}
+
 std::optional<TuneResult>
-nautilus::autosched::tune(const std::vector<ProgramCandidates> &programs,
+nautilus::autosched::tune(const std::vector<StructureCandidates> &structures,
                           Measurer &measurer, const TuneBudget &budget,
                           llvm::raw_ostream *progress, std::string &why) {
   Search search(measurer, budget, progress);
@@ -159,26 +174,42 @@ nautilus::autosched::tune(const std::vector<ProgramCandidates> &programs,
     why = "the heuristics' schedules: " + search.result.trials.front().why;
     return std::nullopt;
   }
-  ScheduleAssignment modelChoice;
-  for (const ProgramCandidates &p : programs)
-    if (!p.schedules.empty())
-      modelChoice[p.program] = p.schedules.front();
-  if (!search.spent())
-    search.tryAssignment(modelChoice,
-                         "model's choice " + Search::describe(modelChoice));
-  // Coordinate descent from the best so far, a program at a time.
-  for (const ProgramCandidates &p : programs) {
-    for (const std::string &schedule : p.schedules) {
-      if (search.spent()) {
-        search.result.budgetSpent = true;
-        return std::move(search.result);
+  // Each structure's model choice (its heuristics where the model ranks
+  // none of its programs), the model's preferred structure first.
+  for (const StructureCandidates &structure : structures) {
+    if (search.spent())
+      break;
+    ScheduleAssignment choice = modelChoiceOf(structure);
+    search.tryAssignment(choice, "model's choice " + Search::describe(choice));
+  }
+  // Coordinate descent from the best so far, a program at a time, in the
+  // structure measured fastest.
+  for (const StructureCandidates &structure : structures) {
+    if (!(structure.rewrites == search.result.best.rewrites))
+      continue;
+    for (const ProgramCandidates &p : structure.programs) {
+      for (const std::string &schedule : p.schedules) {
+        if (search.spent()) {
+          search.result.budgetSpent = true;
+          return std::move(search.result);
+        }
+        ScheduleAssignment next = search.result.best;
+        next.programs[p.program] = schedule;
+        search.tryAssignment(next,
+                             Search::describe(ScheduleAssignment{
+                                 next.rewrites, {{p.program, schedule}}}));
       }
-      ScheduleAssignment next = search.result.best;
-      next[p.program] = schedule;
-      search.tryAssignment(next, p.program + " " + schedule);
     }
   }
   if (!search.spent())
     search.confirm(budget.confirmed, budget.confirmations);
   return std::move(search.result);
+}
+
+std::optional<TuneResult>
+nautilus::autosched::tune(const std::vector<ProgramCandidates> &programs,
+                          Measurer &measurer, const TuneBudget &budget,
+                          llvm::raw_ostream *progress, std::string &why) {
+  return tune({StructureCandidates{RewriteChoice{}, programs}}, measurer,
+              budget, progress, why);
 }

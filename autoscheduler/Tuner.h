@@ -1,13 +1,16 @@
 //===- Tuner.h - Measured search over programs' schedules -------*- C++ -*-===//
 //
-// `nautc tune`'s search. Each program of a kernel comes with its
-// candidate schedules, best first by the cost model; a Measurer (the JIT
-// side implements it: compiler/Pipeline/KernelMeasurer.h) times the whole
-// kernel under an assignment of schedules to programs, once its outputs
-// matched the reference. The search measures the heuristics' schedules
-// (the baseline) and the model's first choices, then improves one program
-// at a time (coordinate descent: each candidate of a program, in the
-// model's order, with the others at their best so far), until every
+// `nautc tune`'s search. A kernel comes in one or more structures (the
+// programs one choice of alg rewrites gives it: Rewrites.h), the model's
+// preferred first; each program of a structure comes with its candidate
+// schedules, best first by the cost model. A Measurer (the JIT side
+// implements it: compiler/Pipeline/KernelMeasurer.h) times the whole
+// kernel under an assignment (a structure and schedules for its
+// programs), once its outputs matched the reference. The search measures
+// the heuristics' schedules (the baseline), the model's first choices in
+// each structure, then improves one program at a time in the structure
+// measured fastest (coordinate descent: each candidate of a program, in
+// the model's order, with the others at their best so far), until every
 // candidate was tried or the budget is spent. A single measurement on a
 // shared machine can be off by 10% and more, so when the search ends
 // within its budget the fastest few assignments and the heuristics' are
@@ -19,6 +22,8 @@
 #ifndef NAUTILUS_AUTOSCHEDULER_TUNER_H
 #define NAUTILUS_AUTOSCHEDULER_TUNER_H
 
+#include "autoscheduler/Rewrites.h"
+
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstddef>
@@ -29,11 +34,22 @@
 
 namespace nautilus::autosched {
 
-/// Program name -> the text of its #tile.schedule. A program not named
-/// keeps the heuristics' schedule.
-using ScheduleAssignment = std::map<std::string, std::string>;
+/// A structure and schedules for its programs.
+struct ScheduleAssignment {
+  RewriteChoice rewrites;
+  /// Program name -> the text of its #tile.schedule. A program not named
+  /// keeps the heuristics' schedule.
+  std::map<std::string, std::string> programs;
 
-/// The schedule file ({"programs": {...}}) that states `assignment`.
+  /// The heuristics' schedules in the default structure.
+  bool empty() const { return rewrites.isDefault() && programs.empty(); }
+  bool operator==(const ScheduleAssignment &o) const {
+    return rewrites == o.rewrites && programs == o.programs;
+  }
+};
+
+/// The schedule file ({"programs": {...}}, with the rewrites that are not
+/// the default: "fuse_reductions": false) that states `assignment`.
 std::string scheduleFileText(const ScheduleAssignment &assignment);
 
 struct Measurement {
@@ -57,6 +73,13 @@ struct ProgramCandidates {
   /// Schedules to try, best first by the model (the first is the model's
   /// choice).
   std::vector<std::string> schedules;
+};
+
+/// The programs one choice of rewrites gives a kernel, with their
+/// candidates.
+struct StructureCandidates {
+  RewriteChoice rewrites;
+  std::vector<ProgramCandidates> programs;
 };
 
 struct TuneBudget {
@@ -86,9 +109,15 @@ struct TuneResult {
   bool confirmed = false;    // the best chosen by medians (see above)
 };
 
-/// Searches as the file comment says. `progress` (when given) gets a line
-/// a measurement. std::nullopt with `why` when the baseline itself cannot
-/// be measured.
+/// Searches as the file comment says, over `structures` (the model's
+/// preferred first; the baseline is the heuristics' schedules under the
+/// default rewrites). `progress` (when given) gets a line a measurement.
+/// std::nullopt with `why` when the baseline itself cannot be measured.
+std::optional<TuneResult>
+tune(const std::vector<StructureCandidates> &structures, Measurer &measurer,
+     const TuneBudget &budget, llvm::raw_ostream *progress, std::string &why);
+
+/// One structure: the default rewrites.
 std::optional<TuneResult> tune(const std::vector<ProgramCandidates> &programs,
                                Measurer &measurer, const TuneBudget &budget,
                                llvm::raw_ostream *progress, std::string &why);

@@ -13,10 +13,14 @@ one after the other in each of `--rounds` rounds (3), so that they see the
 same machine, each reported as its median over the rounds:
 
   heuristics  the hand-written default schedules;
-  model       `--schedule auto`: the CPU model's first choice, no measurement;
-  tune        `nautc tune --budget B` (the model's best 8 per program,
-              measured), then its schedule file;
-  grid        `nautc tune --per-program 1000`: every register block of the
+  model       `--schedule auto`: the CPU model's first choice (of the
+              kernel's structure, then of each program's tile), no
+              measurement;
+  tune        `nautc tune --budget B` (each structure's model choice, then
+              the model's best 8 per program, measured), then its schedule
+              file;
+  grid        `nautc tune --per-program 1000`: each structure's model
+              choice, then every register block of the fastest structure's
               space measured (for a kernel of several programs, one program
               at a time from the best so far), then its schedule file.
 

@@ -2,6 +2,7 @@
 #include "compiler/Pipeline/Driver.h"
 #include "compiler/Pipeline/Pipelines.h"
 #include "compiler/Pipeline/Requirements.h"
+#include "compiler/Pipeline/Structures.h"
 #include "compiler/Schedule/ScheduleProvider.h"
 #include "compiler/Verify/Verifier.h"
 
@@ -28,6 +29,8 @@ LogicalResult Compilation::runStage(Stage next) {
   case Stage::Alg:
     return success();
   case Stage::Tile: {
+    if (schedules->choosesStructure(targetInfo))
+      chooseStructure();
     // Kept to lower again with the fallback's schedules if the verifier
     // refutes these.
     if (verifying && schedules->canFallBack())
@@ -63,6 +66,19 @@ LogicalResult Compilation::runStage(Stage next) {
     return success();
   }
   llvm_unreachable("a stage of the pipeline");
+}
+
+void Compilation::chooseStructure() {
+  std::vector<KernelStructure> structures =
+      kernelStructures(moduleOp, targetInfo);
+  // (When the default rewrites do not lower, the lowering below says why.)
+  if (structures.empty() || !structures.front().prediction.rewrites.isDefault())
+    return;
+  std::vector<StructurePrediction> predictions = predictionsOf(structures);
+  size_t chosen = preferredStructure(predictions);
+  if (std::shared_ptr<ScheduleProvider> chosenHere =
+          schedules->withStructure(std::move(predictions), chosen))
+    schedules = std::move(chosenHere);
 }
 
 LogicalResult Compilation::proveTilePrograms() {

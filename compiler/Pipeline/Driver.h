@@ -94,6 +94,10 @@ public:
 
 private:
   mlir::LogicalResult runStage(Stage next);
+  /// Where the schedules' model chooses the kernel's structure (the alg
+  /// rewrites: Pipeline/Structures.h), predicts each and schedules with
+  /// the provider under the one it prefers.
+  void chooseStructure();
   mlir::LogicalResult verifyTilePrograms();
   /// Lowers the kept alg module to tile programs again with `fallback`'s
   /// schedules.

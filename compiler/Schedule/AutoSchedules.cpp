@@ -3,6 +3,7 @@
 #include "compiler/Schedule/CpuPrograms.h"
 
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace nautilus;
@@ -144,6 +145,63 @@ AutoSchedules::replacement(tile::ProgramOp program, const TargetInfo &target) {
   return cpuScheduleWithTile(program, best.tile, best.pack);
 }
 
+std::shared_ptr<ScheduleProvider>
+AutoSchedules::withStructure(std::vector<StructurePrediction> predictions,
+                             size_t chosen) const {
+  auto chosenHere = std::make_shared<AutoSchedules>(next);
+  chosenHere->structures = std::move(predictions);
+  chosenHere->structureChosen = chosen;
+  return chosenHere;
+}
+
+std::string AutoSchedules::structureReason() const {
+  const StructurePrediction &chosen = structures[structureChosen];
+  std::string why = "the auto-scheduler's CPU model predicts " +
+                    llvm::formatv("{0:f1} us", *chosen.predictedUs).str() +
+                    " with the " + chosen.rewrites.describe();
+  for (const StructurePrediction &other : structures)
+    if (other.rewrites.isDefault())
+      why += ", " + llvm::formatv("{0:f1} us", *other.predictedUs).str() +
+             " with the " + other.rewrites.describe();
+  return why;
+}
+
+bool AutoSchedules::fusesReductions(const TargetInfo &target,
+                                    std::string &why) {
+  if (!structures.empty() &&
+      !structures[structureChosen].rewrites.fuseReductions) {
+    why = structureReason();
+    return false;
+  }
+  return next->fusesReductions(target, why);
+}
+
+bool AutoSchedules::recomputesInStreams(const TargetInfo &target,
+                                        std::string &why) {
+  if (!structures.empty() &&
+      !structures[structureChosen].rewrites.recomputeInStreams) {
+    why = structureReason();
+    return false;
+  }
+  return next->recomputesInStreams(target, why);
+}
+
+void AutoSchedules::explainStructures(llvm::raw_ostream &os) const {
+  if (structures.size() < 2)
+    return;
+  os << "explain: kernel structures (the alg rewrites), by the CPU model's "
+        "sum of each one's programs:\n";
+  for (auto [i, s] : llvm::enumerate(structures)) {
+    os << (i == structureChosen ? "  chosen:    " : "  runner-up: ")
+       << s.rewrites.describe() << ": ";
+    if (s.predictedUs)
+      os << llvm::format("%.1f us", *s.predictedUs) << "\n";
+    else
+      os << "not predicted (the model cannot cost program '" << s.uncosted
+         << "'); the default structure kept\n";
+  }
+}
+
 void AutoSchedules::explainCpu(llvm::raw_ostream &os) const {
   auto print = [&](const char *label, const CpuCandidate &c) {
     const CpuCost &cost = c.cost;
@@ -178,6 +236,7 @@ void AutoSchedules::explainCpu(llvm::raw_ostream &os) const {
 
 void AutoSchedules::explain(llvm::raw_ostream &os) const {
   std::lock_guard<std::mutex> lock(mutex);
+  explainStructures(os);
   explainCpu(os);
   if (choices.empty() && cpuChoices.empty()) {
     os << "explain: no program to search (the auto-scheduler takes "
@@ -242,6 +301,8 @@ AutoSchedules::fallback(ArrayRef<RefutedProgram> refuted) const {
   retry->refutedContractions = refutedContractions;
   retry->refutedCpu = refutedCpu;
   retry->round = round + 1;
+  retry->structures = structures;
+  retry->structureChosen = structureChosen;
   // Each refuted program's schedule must be one of the model's choices
   // (as chosen: a split-K program's partial schedule, or a retiled one,
   // is not), or the next round would meet the same refutation.

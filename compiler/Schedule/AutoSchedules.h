@@ -5,7 +5,12 @@
 // (autoscheduler/); on the CPU, each contraction program whose extents are
 // bound takes the register block the CPU model ranks first
 // (autoscheduler/CpuSpace.h; `nautc tune` measures every program's).
-// Every other question goes to the provider it wraps (the heuristics).
+// On the CPU it also chooses the kernel's structure (the alg rewrites:
+// autoscheduler/Rewrites.h): the compilation predicts each structure's
+// programs (Pipeline/Structures.h) and schedules with `withStructure`'s
+// provider, which answers the rewrites' questions with the structure the
+// model predicts fastest. Every other question goes to the provider it
+// wraps (the heuristics).
 // Each choice is recorded, with the model's breakdown and the runners-up,
 // for `--explain`. A choice the verifier refutes is passed over: the
 // kernel is lowered again with the next candidate for that problem (or
@@ -40,6 +45,17 @@ public:
   /// when it is not the program's own.
   mlir::FailureOr<tile::ScheduleAttr>
   replacement(tile::ProgramOp program, const TargetInfo &target) override;
+
+  bool choosesStructure(const TargetInfo &target) const override {
+    return target.isCPU() && structures.empty();
+  }
+  std::shared_ptr<ScheduleProvider>
+  withStructure(std::vector<StructurePrediction> predictions,
+                size_t chosen) const override;
+  /// The chosen structure's rewrites, once chosen; else the wrapped
+  /// provider's.
+  bool fusesReductions(const TargetInfo &target, std::string &why) override;
+  bool recomputesInStreams(const TargetInfo &target, std::string &why) override;
 
   std::string origin() const override {
     return refutedContractions.empty() && refutedCpu.empty()
@@ -99,6 +115,9 @@ private:
   bool isRefuted(llvm::StringRef program,
                  const autosched::CpuCandidate &candidate) const;
   void explainCpu(llvm::raw_ostream &os) const;
+  void explainStructures(llvm::raw_ostream &os) const;
+  /// Why the chosen structure does not take the default rewrites.
+  std::string structureReason() const;
 
   mutable std::mutex mutex; // passes may run in parallel
   std::vector<Choice> choices;
@@ -107,6 +126,10 @@ private:
   std::vector<RefutedContraction> refutedContractions;
   std::vector<RefutedCpuProgram> refutedCpu;
   unsigned round = 0;
+  /// The kernel's structures as the model predicted them, and the one
+  /// chosen (empty: not chosen here).
+  std::vector<StructurePrediction> structures;
+  size_t structureChosen = 0;
 };
 
 /// The schedule `candidate` stands for, for a contraction program of

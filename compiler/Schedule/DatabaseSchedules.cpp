@@ -48,9 +48,21 @@ DatabaseSchedules::open(const std::string &path, const TuningKey &key,
     provider->record = *found->first;
     provider->match = found->second;
     provider->recordSchedules = std::make_shared<ScheduleFile>(
-        provider->origin(), next, provider->record->schedule);
+        path, next, provider->record->schedule, provider->origin());
   }
   return provider;
+}
+
+std::shared_ptr<ScheduleProvider>
+DatabaseSchedules::withStructure(std::vector<StructurePrediction> predictions,
+                                 size_t chosen) const {
+  std::shared_ptr<ScheduleProvider> chosenNext =
+      next->withStructure(std::move(predictions), chosen);
+  if (!chosenNext)
+    return nullptr;
+  // (No record: see choosesStructure.)
+  return std::shared_ptr<DatabaseSchedules>(
+      new DatabaseSchedules(path, chosenNext));
 }
 
 std::string DatabaseSchedules::origin() const {
@@ -64,6 +76,12 @@ bool DatabaseSchedules::fusesReductions(const TargetInfo &target,
                                         std::string &why) {
   return recordSchedules ? recordSchedules->fusesReductions(target, why)
                          : next->fusesReductions(target, why);
+}
+
+bool DatabaseSchedules::recomputesInStreams(const TargetInfo &target,
+                                            std::string &why) {
+  return recordSchedules ? recordSchedules->recomputesInStreams(target, why)
+                         : next->recomputesInStreams(target, why);
 }
 
 LogicalResult DatabaseSchedules::beginReplacing(ModuleOp module) {

@@ -36,7 +36,17 @@ public:
   open(const std::string &path, const TuningKey &key,
        std::shared_ptr<ScheduleProvider> next, std::string &error);
 
+  /// The record's rewrite choices (a schedule file's keys), when found.
   bool fusesReductions(const TargetInfo &target, std::string &why) override;
+  bool recomputesInStreams(const TargetInfo &target, std::string &why) override;
+  /// Without a record, the structure is the wrapped provider's to choose
+  /// (`--schedule auto`'s model).
+  bool choosesStructure(const TargetInfo &target) const override {
+    return !record && next->choosesStructure(target);
+  }
+  std::shared_ptr<ScheduleProvider>
+  withStructure(std::vector<StructurePrediction> predictions,
+                size_t chosen) const override;
   mlir::LogicalResult beginReplacing(mlir::ModuleOp module) override;
   mlir::FailureOr<tile::ScheduleAttr>
   replacement(tile::ProgramOp program, const TargetInfo &target) override;

@@ -24,7 +24,11 @@ contentOf(StringRef path, const std::optional<std::string> &text,
   return (*buffer)->getBuffer().str();
 }
 
-bool ScheduleFile::fusesReductions(const TargetInfo &target, std::string &why) {
+/// The rewrite choices a file may state (autoscheduler/Rewrites.h).
+static constexpr const char *kRewriteKeys[] = {"fuse_reductions",
+                                               "recompute_in_streams"};
+
+bool ScheduleFile::saysFalse(StringRef key) const {
   // Read ahead of beginReplacing, which reports a malformed file.
   std::string error;
   std::optional<std::string> content = contentOf(path, text, error);
@@ -32,14 +36,28 @@ bool ScheduleFile::fusesReductions(const TargetInfo &target, std::string &why) {
       llvm::json::parse(content.value_or(""));
   if (!json) {
     llvm::consumeError(json.takeError());
-  } else if (const llvm::json::Object *top = json->getAsObject()) {
-    if (std::optional<bool> fuse = top->getBoolean("fuse_reductions");
-        fuse && !*fuse) {
-      why = origin() + " says \"fuse_reductions\": false";
-      return false;
-    }
+    return false;
+  }
+  const llvm::json::Object *top = json->getAsObject();
+  std::optional<bool> value = top ? top->getBoolean(key) : std::nullopt;
+  return value && !*value;
+}
+
+bool ScheduleFile::fusesReductions(const TargetInfo &target, std::string &why) {
+  if (saysFalse("fuse_reductions")) {
+    why = origin() + " says \"fuse_reductions\": false";
+    return false;
   }
   return next->fusesReductions(target, why);
+}
+
+bool ScheduleFile::recomputesInStreams(const TargetInfo &target,
+                                       std::string &why) {
+  if (saysFalse("recompute_in_streams")) {
+    why = origin() + " says \"recompute_in_streams\": false";
+    return false;
+  }
+  return next->recomputesInStreams(target, why);
 }
 
 LogicalResult ScheduleFile::beginReplacing(ModuleOp module) {
@@ -64,12 +82,14 @@ LogicalResult ScheduleFile::beginReplacing(ModuleOp module) {
                      "\"#tile.schedule<...>\", ...}}",
            failure();
   for (const auto &entry : *top) {
-    if (entry.first == "fuse_reductions" && entry.second.getAsBoolean())
+    if (llvm::is_contained(kRewriteKeys, entry.first) &&
+        entry.second.getAsBoolean())
       continue;
     if (entry.first != "programs")
       return fail() << "unknown key '" << entry.first.str()
                     << "' (the file has \"programs\" and, optionally, "
-                       "\"fuse_reductions\": true or false)",
+                       "\"fuse_reductions\" and \"recompute_in_streams\": "
+                       "true or false)",
              failure();
   }
   schedules.clear();

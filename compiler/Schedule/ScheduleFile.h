@@ -1,6 +1,8 @@
 //===- ScheduleFile.h - Schedules a user wrote, by program name -*- C++ -*-===//
 //
-// `--schedule PATH.json`: {"programs": {"NAME": "#tile.schedule<...>"}}.
+// `--schedule PATH.json`: {"programs": {"NAME": "#tile.schedule<...>"}},
+// and optionally the rewrite choices (autoscheduler/Rewrites.h) that are
+// not the default: "fuse_reductions": false, "recompute_in_streams": false.
 // The named programs' schedules are replaced by the file's (checked by
 // tile-apply-schedules); every other question goes to the provider the file
 // wraps (the heuristics). Errors in the file as a whole point at the file,
@@ -22,15 +24,21 @@ class ScheduleFile final : public DelegatingScheduleProvider {
 public:
   /// The file at `path`, read when replacing begins; or, given `text`, that
   /// text as the file's (what a caller read already, so that what it saw
-  /// and what is used cannot differ).
+  /// and what is used cannot differ). Diagnostics name it "schedule file
+  /// 'PATH'", or `describedAs` when given (a tuning record's text).
   ScheduleFile(std::string path, std::shared_ptr<ScheduleProvider> next,
-               std::optional<std::string> text = std::nullopt)
+               std::optional<std::string> text = std::nullopt,
+               std::string describedAs = "")
       : DelegatingScheduleProvider(std::move(next)), path(std::move(path)),
-        text(std::move(text)) {}
+        text(std::move(text)), describedAs(std::move(describedAs)) {}
 
   /// False where the file says `"fuse_reductions": false` (the chains of
   /// reductions stay separate programs), else as the provider it wraps.
   bool fusesReductions(const TargetInfo &target, std::string &why) override;
+  /// False where the file says `"recompute_in_streams": false` (what the
+  /// streams read point by point stays a program of its own), else as the
+  /// provider it wraps.
+  bool recomputesInStreams(const TargetInfo &target, std::string &why) override;
   /// Reads and checks the file, and that `module` has every program it
   /// names.
   mlir::LogicalResult beginReplacing(mlir::ModuleOp module) override;
@@ -38,7 +46,7 @@ public:
   mlir::FailureOr<tile::ScheduleAttr>
   replacement(tile::ProgramOp program, const TargetInfo &target) override;
   std::string origin() const override {
-    return "schedule file '" + path + "'";
+    return describedAs.empty() ? "schedule file '" + path + "'" : describedAs;
   }
   bool isUsers() const override { return true; }
   void explain(llvm::raw_ostream &os) const override {
@@ -48,8 +56,12 @@ public:
   }
 
 private:
+  /// Whether the file's top level says `key`: false.
+  bool saysFalse(llvm::StringRef key) const;
+
   std::string path;
   std::optional<std::string> text; // the file's content, when given
+  std::string describedAs;
   /// The schedules' text by program name.
   llvm::StringMap<std::string> schedules;
 };

@@ -24,6 +24,7 @@
 #ifndef NAUTILUS_SCHEDULE_SCHEDULEPROVIDER_H
 #define NAUTILUS_SCHEDULE_SCHEDULEPROVIDER_H
 
+#include "autoscheduler/Rewrites.h"
 #include "compiler/Schedule/Heuristics.h"
 #include "compiler/Target/Target.h"
 #include "dialects/Tile/TileOps.h"
@@ -33,7 +34,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace nautilus {
 
@@ -45,6 +48,16 @@ using Extents = llvm::ArrayRef<std::optional<int64_t>>;
 struct RefutedProgram {
   std::string name;
   tile::ScheduleAttr schedule;
+};
+
+/// One structure of a kernel (the programs one choice of the alg rewrites
+/// gives it: autoscheduler/Rewrites.h) as the CPU model predicts it.
+struct StructurePrediction {
+  autosched::RewriteChoice rewrites;
+  /// The sum of the model's best time of each of its programs, when the
+  /// model can cost every one.
+  std::optional<double> predictedUs;
+  std::string uncosted; // when not: the first program it cannot cost
 };
 
 class ScheduleProvider {
@@ -116,6 +129,21 @@ public:
   /// `--explain`: how the schedules were decided, and for a searching
   /// provider, each choice with its predicted cost and the runners-up.
   virtual void explain(llvm::raw_ostream &os) const;
+
+  /// Whether this provider's model chooses the kernel's structure on
+  /// `target` (the auto-scheduler's, on the CPU, without a tuning record):
+  /// the compilation then predicts each structure (Pipeline/Structures.h)
+  /// and schedules with `withStructure`'s provider instead.
+  virtual bool choosesStructure(const TargetInfo &target) const {
+    return false;
+  }
+  /// This provider under the rewrites of `predictions[chosen]`, which
+  /// it keeps for --explain; null where it does not choose.
+  virtual std::shared_ptr<ScheduleProvider>
+  withStructure(std::vector<StructurePrediction> predictions,
+                size_t chosen) const {
+    return nullptr;
+  }
 
   /// Whether `fallback` may give a provider to schedule with instead
   /// (the compilation then keeps what it needs to lower again).

@@ -1,5 +1,6 @@
 //===- AutoschedulerTest.cpp - Space, cost model and search, each alone ---===//
 #include "autoscheduler/Search.h"
+#include "compiler/Pipeline/Structures.h"
 #include "compiler/Schedule/AutoSchedules.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -172,4 +173,46 @@ TEST(AutoSchedules, PassesOverRefutedChoices) {
   ASSERT_NE(other, first);
   EXPECT_EQ(fresh->fallback({{"other", other}})->origin(),
             heuristicSchedules()->origin());
+}
+
+// The structures (the alg rewrites) on the CPU: the model prefers the
+// least predicted, and keeps the default rewrites where it cannot predict
+// one; the provider under a chosen structure answers the rewrites'
+// questions with it, with the model's reason.
+TEST(AutoSchedules, ChoosesTheStructureTheModelPredictsFastest) {
+  RewriteChoice fused, stored{true, false}, apart{false, true};
+  std::vector<StructurePrediction> predictions{
+      {fused, 30.0, ""}, {stored, 25.0, ""}, {apart, 20.0, ""}};
+  EXPECT_EQ(preferredStructure(predictions), 2u);
+  predictions[2].predictedUs = 30.0; // a tie goes to the earlier
+  EXPECT_EQ(preferredStructure(predictions), 1u);
+  predictions[0] = {fused, std::nullopt, "attention_O"};
+  EXPECT_EQ(preferredStructure(predictions), 0u);
+
+  TargetInfo cpu = *getTarget("cpu"), sm80 = *getTarget("sm_80");
+  auto provider = std::make_shared<AutoSchedules>(heuristicSchedules());
+  EXPECT_TRUE(provider->choosesStructure(cpu));
+  EXPECT_FALSE(provider->choosesStructure(sm80));
+  EXPECT_FALSE(heuristicSchedules()->choosesStructure(cpu));
+  std::vector<StructurePrediction> apartFastest{{fused, 30.0, ""},
+                                                {apart, 20.0, ""}};
+  std::shared_ptr<ScheduleProvider> chosen =
+      provider->withStructure(apartFastest, 1);
+  ASSERT_TRUE(chosen);
+  EXPECT_FALSE(chosen->choosesStructure(cpu));
+  std::string why;
+  EXPECT_FALSE(chosen->fusesReductions(cpu, why));
+  EXPECT_EQ(why, "the auto-scheduler's CPU model predicts 20.0 us with the "
+                 "reductions not fused, 30.0 us with the reductions fused");
+  why.clear();
+  EXPECT_TRUE(chosen->recomputesInStreams(cpu, why));
+  std::string explained;
+  llvm::raw_string_ostream os(explained);
+  chosen->explain(os);
+  EXPECT_NE(explained.find("  chosen:    reductions not fused: 20.0 us"),
+            std::string::npos)
+      << explained;
+  // The default structure chosen: the heuristics' answers.
+  EXPECT_TRUE(
+      provider->withStructure(apartFastest, 0)->fusesReductions(cpu, why));
 }

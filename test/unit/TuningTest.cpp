@@ -3,6 +3,8 @@
 #include "autoscheduler/Tuner.h"
 #include "autoscheduler/TuningDatabase.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -40,8 +42,8 @@ public:
     ++calls;
     double total = 0;
     for (const auto &[program, us] : heuristic) {
-      auto it = assignment.find(program);
-      if (it == assignment.end()) {
+      auto it = assignment.programs.find(program);
+      if (it == assignment.programs.end()) {
         total += us;
         continue;
       }
@@ -129,12 +131,60 @@ TEST(Tuner, FindsTheFastestByCoordinateDescent) {
   ASSERT_TRUE(result) << why;
   EXPECT_EQ(result->baselineUs, 150);
   EXPECT_EQ(result->bestUs, 60);
-  EXPECT_EQ(result->best, (ScheduleAssignment{{"a", "a2"}, {"b", "b2"}}));
+  EXPECT_EQ(result->best.programs,
+            (std::map<std::string, std::string>{{"a", "a2"}, {"b", "b2"}}));
   EXPECT_FALSE(result->budgetSpent);
   // The heuristics, the model's choice (a1, b1: no faster), then a1, a2
   // over the heuristics' b, then b1, b2 with a2; no assignment twice.
   EXPECT_EQ(m.calls, result->trials.size());
   EXPECT_EQ(result->trials.size(), 6u);
+}
+
+// With more than one structure (choices of the alg rewrites), each
+// structure's model choice is measured, then the descent runs in the
+// structure measured fastest; the file written states its rewrites.
+TEST(Tuner, ChoosesAStructureThenDescendsInIt) {
+  class Structures : public Measurer {
+  public:
+    std::vector<ScheduleAssignment> seen;
+    std::optional<Measurement> measure(const ScheduleAssignment &assignment,
+                                       std::string &) override {
+      seen.push_back(assignment);
+      if (assignment.rewrites.fuseReductions) // one program "s": 100 or 80
+        return Measurement{assignment.programs.count("s") ? 80.0 : 100.0, 5};
+      // Two programs, each 40 under the heuristics, 30 or 20 otherwise.
+      double total = 0;
+      for (const char *p : {"m", "e"}) {
+        auto it = assignment.programs.find(p);
+        total += it == assignment.programs.end() ? 40
+                 : it->second.back() == '1'      ? 30
+                                                 : 20;
+      }
+      return Measurement{total, 5};
+    }
+  } m;
+  RewriteChoice unfused{false, true};
+  std::vector<StructureCandidates> structures{
+      {RewriteChoice{}, {{"s", {"s1"}}}},
+      {unfused, {{"m", {"m1", "m2"}}, {"e", {"e1", "e2"}}}}};
+  std::string why;
+  auto result = tune(structures, m, TuneBudget{0, 0, 0, 0}, nullptr, why);
+  ASSERT_TRUE(result) << why;
+  EXPECT_EQ(result->baselineUs, 100);
+  EXPECT_EQ(result->bestUs, 40);
+  EXPECT_EQ(result->best.rewrites, unfused);
+  EXPECT_EQ(result->best.programs,
+            (std::map<std::string, std::string>{{"e", "e2"}, {"m", "m2"}}));
+  // The heuristics, the two model choices, then m2 and e2 (m1 and e1 were
+  // the unfused model choice): the fused structure's program is not
+  // descended over.
+  EXPECT_EQ(m.seen.size(), 5u);
+  for (const ScheduleAssignment &a : llvm::ArrayRef(m.seen).drop_front(3))
+    EXPECT_EQ(a.rewrites, unfused);
+  std::string file = scheduleFileText(result->best);
+  EXPECT_NE(file.find("\"fuse_reductions\":false"), std::string::npos);
+  EXPECT_EQ(file.find("recompute_in_streams"), std::string::npos);
+  EXPECT_EQ(scheduleFileText({}), "{\"programs\":{}}");
 }
 
 // A candidate that fails is reported and skipped; a budget in candidates
@@ -162,7 +212,7 @@ TEST(Tuner, ConfirmsTheFastestByMedians) {
     std::map<std::string, int> seen;
     std::optional<Measurement> measure(const ScheduleAssignment &assignment,
                                        std::string &) override {
-      std::string key = assignment.empty() ? "" : assignment.at("a");
+      std::string key = assignment.empty() ? "" : assignment.programs.at("a");
       int n = seen[key]++;
       if (key == "a1")
         return Measurement{n == 0 ? 10.0 : 100.0, 5}; // lucky once
@@ -173,13 +223,13 @@ TEST(Tuner, ConfirmsTheFastestByMedians) {
   auto unconfirmed = tune({{"a", {"a1", "a2"}}}, noisy, TuneBudget{0, 0, 0, 0},
                           nullptr, why);
   ASSERT_TRUE(unconfirmed);
-  EXPECT_EQ(unconfirmed->best.at("a"), "a1");
+  EXPECT_EQ(unconfirmed->best.programs.at("a"), "a1");
   noisy.seen.clear();
   auto result = tune({{"a", {"a1", "a2"}}}, noisy, TuneBudget{0, 0, 3, 2},
                      nullptr, why);
   ASSERT_TRUE(result);
   EXPECT_TRUE(result->confirmed);
-  EXPECT_EQ(result->best.at("a"), "a2");
+  EXPECT_EQ(result->best.programs.at("a"), "a2");
   EXPECT_EQ(result->bestUs, 40);
   EXPECT_EQ(result->baselineUs, 100);
   // The heuristics, a1 and a2 once, then each of them twice more.
@@ -197,7 +247,8 @@ TEST(Tuner, NeedsTheBaseline) {
     }
   } failing;
   std::string why;
-  EXPECT_FALSE(tune({}, failing, TuneBudget{}, nullptr, why));
+  EXPECT_FALSE(tune(std::vector<ProgramCandidates>{}, failing, TuneBudget{},
+                    nullptr, why));
   EXPECT_NE(why.find("no inputs"), std::string::npos);
 }
 

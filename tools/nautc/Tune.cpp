@@ -1,10 +1,11 @@
 //===- Tune.cpp - nautc tune ----------------------------------------------===//
 //
-// Measures a kernel's programs under the schedules the auto-scheduler's
-// CPU model ranks best (autoscheduler/CpuSpace.h), searches them with the
-// tuner (autoscheduler/Tuner.h) and writes what it found: a record of the
-// tuning database --db names (autoscheduler/TuningDatabase.h), or else
-// the schedule file, for --schedule.
+// Measures a kernel's structures (the alg rewrites: Pipeline/Structures.h)
+// and their programs under the schedules the auto-scheduler's CPU model
+// ranks best (autoscheduler/CpuSpace.h), searches them with the tuner
+// (autoscheduler/Tuner.h) and writes what it found: a record of the tuning
+// database --db names (autoscheduler/TuningDatabase.h), or else the schedule
+// file, for --schedule.
 //
 //===----------------------------------------------------------------------===//
 #include "autoscheduler/TuningDatabase.h"
@@ -13,6 +14,7 @@
 #include "compiler/Pipeline/KernelMeasurer.h"
 #include "compiler/Pipeline/LoadKernel.h"
 #include "compiler/Pipeline/Pipelines.h"
+#include "compiler/Pipeline/Structures.h"
 #include "compiler/Schedule/CpuPrograms.h"
 #include "compiler/Schedule/ScheduleProvider.h"
 #include "tools/nautc/Commands.h"
@@ -41,21 +43,17 @@ int userError(const std::string &message) {
   return kExitUserError;
 }
 
-/// Each program of the heuristics' compilation of `module` the CPU model
-/// can rank, with its best `keep` tiles other than its own.
+/// Each program of `programs` (a structure's, with the heuristics'
+/// schedules) the CPU model can rank, with its best `keep` tiles other
+/// than its own.
 std::vector<ProgramCandidates>
-candidatesOf(ModuleOp module, const TargetInfo &target, size_t keep) {
-  OwningOpRef<ModuleOp> copy = module.clone();
-  Compilation compilation(*copy, target, heuristicSchedules());
-  compilation.setVerification(false);
-  std::vector<ProgramCandidates> programs;
-  if (failed(compilation.lowerTo(Stage::Tile)))
-    return programs;
-  for (auto program : compilation.module().getOps<tile::ProgramOp>()) {
+candidatesOf(ModuleOp programs, const TargetInfo &target, size_t keep) {
+  std::vector<ProgramCandidates> candidates;
+  for (auto program : programs.getOps<tile::ProgramOp>()) {
     std::optional<CpuProgram> facts = cpuProgramOf(program);
     if (!facts)
       continue;
-    ProgramCandidates candidates{program.getSymName().str(), {}};
+    ProgramCandidates tiles{program.getSymName().str(), {}};
     for (const CpuCandidate &c : rankCpuTiles(*facts, target)) {
       if (llvm::ArrayRef<int64_t>(c.tile) == program.getSchedule().getTile() &&
           c.pack == program.getSchedule().getPack())
@@ -63,13 +61,44 @@ candidatesOf(ModuleOp module, const TargetInfo &target, size_t keep) {
       std::string text;
       llvm::raw_string_ostream os(text);
       os << Attribute(cpuScheduleWithTile(program, c.tile, c.pack));
-      candidates.schedules.push_back(text);
-      if (candidates.schedules.size() == keep)
+      tiles.schedules.push_back(text);
+      if (tiles.schedules.size() == keep)
         break;
     }
-    programs.push_back(std::move(candidates));
+    candidates.push_back(std::move(tiles));
   }
-  return programs;
+  return candidates;
+}
+
+/// The kernel's structures (Pipeline/Structures.h) with their programs'
+/// candidates, the model's preferred first; where there are several, a
+/// line describing each goes to `described`.
+std::vector<StructureCandidates> structuresOf(ModuleOp module,
+                                              const TargetInfo &target,
+                                              size_t keep,
+                                              llvm::raw_ostream &described) {
+  std::vector<KernelStructure> kernel = kernelStructures(module, target);
+  size_t preferred = preferredStructure(predictionsOf(kernel));
+  std::vector<StructureCandidates> structures;
+  for (size_t i = 0; i < kernel.size(); ++i) {
+    const StructurePrediction &p = kernel[i].prediction;
+    StructureCandidates structure{
+        p.rewrites, candidatesOf(*kernel[i].programs, target, keep)};
+    if (kernel.size() > 1) {
+      described << "tune: structure " << p.rewrites.describe() << ": "
+                << structure.programs.size() << " programs to tune, ";
+      if (p.predictedUs)
+        described << "the model predicts "
+                  << llvm::format("%.1f us", *p.predictedUs);
+      else
+        described << "not predicted (the model cannot cost '" << p.uncosted
+                  << "')";
+      described << (i == preferred ? " (the model's choice)" : "") << "\n";
+    }
+    structures.insert(i == preferred ? structures.begin() : structures.end(),
+                      std::move(structure));
+  }
+  return structures;
 }
 
 /// --check: the tuned schedules' outputs against the reference interpreter.
@@ -143,20 +172,28 @@ int nautilus::runTune(const Options &opts) {
   if (failed(bindSizes(*loaded.module, run.sizes)))
     return kExitUserError;
 
-  std::vector<ProgramCandidates> programs =
-      candidatesOf(*loaded.module, *target, opts.perProgram);
-  size_t total = 0;
-  for (const ProgramCandidates &p : programs)
-    total += p.schedules.size();
+  std::string described;
+  llvm::raw_string_ostream describedOs(described);
+  std::vector<StructureCandidates> structures =
+      structuresOf(*loaded.module, *target, opts.perProgram, describedOs);
+  size_t programs = 0, total = 0;
+  for (const StructureCandidates &s : structures)
+    for (const ProgramCandidates &p : s.programs) {
+      ++programs;
+      total += p.schedules.size();
+    }
   llvm::outs() << "tune: kernel " << run.sig.name << " on " << hostDescription()
-               << ": " << programs.size() << " programs to tune, " << total
-               << " candidates\n";
+               << ": " << structures.size()
+               << (structures.size() == 1 ? " structure, " : " structures, ")
+               << programs << " programs to tune, " << total << " candidates\n"
+               << described;
   CpuKernelMeasurer measurer(*loaded.module, *target, run.sizes, run.tensors,
                              !opts.noVerify);
   std::string why;
-  std::optional<TuneResult> result = tune(
-      programs, measurer, TuneBudget{opts.budgetSeconds, opts.budgetCandidates},
-      &llvm::errs(), why);
+  std::optional<TuneResult> result =
+      tune(structures, measurer,
+           TuneBudget{opts.budgetSeconds, opts.budgetCandidates}, &llvm::errs(),
+           why);
   if (!result)
     return userError("cannot measure the kernel: " + why);
   llvm::outs() << "tune: best " << llvm::format("%.1f us", result->bestUs)

@@ -68,7 +68,10 @@ options:
                          {"programs": {"NAME": "#tile.schedule<...>"}}
                          replaces the schedules of the programs it names
                          ("fuse_reductions": false beside it keeps
-                         chains of reductions separate programs)
+                         chains of reductions separate programs,
+                         "recompute_in_streams": false stores what
+                         streams read); with auto on the CPU, the model
+                         also chooses between those structures
   --db PATH.json         compile, run: take the schedules of the tuning
                          database's record for the kernel, the target and
                          the sizes (or sizes in the same power-of-two

@@ -1,0 +1,60 @@
+//===- Rewrites.h - The alg rewrites a search chooses -----------*- C++ -*-===//
+//
+// The rewrite choices of the search space: which alg rewrites shape a
+// kernel's programs before any program is scheduled. Each choice gives the
+// kernel another structure (other programs), which the tuner measures and
+// the CPU model compares by the sum of its programs' predicted times.
+//
+//   - fuseReductions: alg-fuse-reductions streams chains of reductions over
+//     one index (softmax's max and sum in one pass, attention's online
+//     softmax); off, each reduction is a program of its own.
+//   - recomputeInStreams: a reduction that streams read only point by
+//     point (attention's S) is recomputed where they read it; off, it is a
+//     program of its own whose result the streams read from memory.
+//
+// A schedule file states a choice other than the default as
+// "fuse_reductions": false and "recompute_in_streams": false.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_AUTOSCHEDULER_REWRITES_H
+#define NAUTILUS_AUTOSCHEDULER_REWRITES_H
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace nautilus::autosched {
+
+struct RewriteChoice {
+  bool fuseReductions = true;
+  bool recomputeInStreams = true;
+
+  bool isDefault() const { return fuseReductions && recomputeInStreams; }
+  bool operator==(const RewriteChoice &o) const {
+    return fuseReductions == o.fuseReductions &&
+           recomputeInStreams == o.recomputeInStreams;
+  }
+  bool operator<(const RewriteChoice &o) const {
+    return std::tie(fuseReductions, recomputeInStreams) <
+           std::tie(o.fuseReductions, o.recomputeInStreams);
+  }
+  /// "reductions fused", "reductions fused, their reads stored",
+  /// "reductions not fused".
+  std::string describe() const {
+    if (!fuseReductions)
+      return "reductions not fused";
+    return recomputeInStreams ? "reductions fused"
+                              : "reductions fused, their reads stored";
+  }
+};
+
+/// Every choice, the default first. (Without fusion nothing streams, so
+/// recomputeInStreams has no effect there: one choice stands for both.)
+inline std::vector<RewriteChoice> rewriteChoices() {
+  return {RewriteChoice{true, true}, RewriteChoice{true, false},
+          RewriteChoice{false, true}};
+}
+
+} // namespace nautilus::autosched
+
+#endif

@@ -1,0 +1,101 @@
+//===- Structures.cpp - A kernel's structures under the rewrite choices ---===//
+#include "compiler/Pipeline/Structures.h"
+#include "autoscheduler/CpuSpace.h"
+#include "autoscheduler/Tuner.h"
+#include "compiler/Pipeline/Driver.h"
+#include "compiler/Schedule/CpuPrograms.h"
+#include "compiler/Schedule/ScheduleFile.h"
+
+#include "mlir/IR/Diagnostics.h"
+
+using namespace mlir;
+using namespace nautilus;
+using namespace nautilus::autosched;
+
+namespace {
+
+/// The tile programs of `module`'s kernel under `rewrites`, with the
+/// heuristics' schedules; null when they do not lower.
+OwningOpRef<ModuleOp> programsUnder(ModuleOp module, const TargetInfo &target,
+                                    const RewriteChoice &rewrites) {
+  OwningOpRef<ModuleOp> copy = module.clone();
+  // A choice that does not lower is left out, not reported: the default
+  // structure's compilation reports the kernel's own errors.
+  ScopedDiagnosticHandler quiet(copy->getContext(),
+                                [](Diagnostic &) { return success(); });
+  Compilation compilation(
+      *copy, target,
+      std::make_shared<ScheduleFile>("rewrite choice", heuristicSchedules(),
+                                     scheduleFileText({rewrites, {}})));
+  compilation.setVerification(false);
+  if (failed(compilation.lowerTo(Stage::Tile)))
+    return nullptr;
+  return copy;
+}
+
+/// The CPU model's prediction of `programs`: each program's best tile.
+void predict(ModuleOp programs, const TargetInfo &target,
+             StructurePrediction &prediction) {
+  double total = 0;
+  for (auto program : programs.getOps<tile::ProgramOp>()) {
+    std::optional<CpuProgram> facts = cpuProgramOf(program);
+    std::vector<CpuCandidate> best =
+        facts ? rankCpuTiles(*facts, target, 1) : std::vector<CpuCandidate>{};
+    if (best.empty()) {
+      prediction.uncosted = program.getSymName().str();
+      return;
+    }
+    total += best.front().cost.totalUs;
+  }
+  prediction.predictedUs = total;
+}
+
+std::string textOf(ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os);
+  return text;
+}
+
+} // namespace
+
+std::vector<KernelStructure>
+nautilus::kernelStructures(ModuleOp module, const TargetInfo &target) {
+  std::vector<KernelStructure> structures;
+  std::vector<std::string> texts;
+  for (const RewriteChoice &rewrites : rewriteChoices()) {
+    OwningOpRef<ModuleOp> programs = programsUnder(module, target, rewrites);
+    if (!programs)
+      continue;
+    std::string text = textOf(*programs);
+    if (llvm::is_contained(texts, text))
+      continue;
+    texts.push_back(std::move(text));
+    KernelStructure structure{{rewrites, std::nullopt, ""},
+                              std::move(programs)};
+    if (target.isCPU())
+      predict(*structure.programs, target, structure.prediction);
+    structures.push_back(std::move(structure));
+  }
+  return structures;
+}
+
+size_t nautilus::preferredStructure(
+    const std::vector<StructurePrediction> &structures) {
+  size_t best = 0;
+  for (size_t i = 0; i < structures.size(); ++i) {
+    if (!structures[i].predictedUs)
+      return 0;
+    if (*structures[i].predictedUs < *structures[best].predictedUs)
+      best = i;
+  }
+  return best;
+}
+
+std::vector<StructurePrediction>
+nautilus::predictionsOf(const std::vector<KernelStructure> &structures) {
+  std::vector<StructurePrediction> predictions;
+  for (const KernelStructure &s : structures)
+    predictions.push_back(s.prediction);
+  return predictions;
+}

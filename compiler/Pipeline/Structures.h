@@ -1,0 +1,48 @@
+//===- Structures.h - A kernel's structures, by rewrite choice -*- C++ -*-===//
+//
+// A kernel's structures: the tile programs each choice of the alg rewrites
+// (autoscheduler/Rewrites.h) gives it, scheduled by the heuristics, with
+// the CPU model's prediction of each (the sum of the model's best time of
+// each program). `--schedule auto` on the CPU takes the structure the model
+// predicts fastest (Compilation, through ScheduleProvider::withStructure);
+// `nautc tune` measures each structure's programs.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_PIPELINE_STRUCTURES_H
+#define NAUTILUS_PIPELINE_STRUCTURES_H
+
+#include "compiler/Schedule/ScheduleProvider.h"
+#include "compiler/Target/Target.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <vector>
+
+namespace nautilus {
+
+struct KernelStructure {
+  StructurePrediction prediction; // its rewrites, and the model's time
+  /// Its tile programs with the heuristics' schedules.
+  mlir::OwningOpRef<mlir::ModuleOp> programs;
+};
+
+/// The distinct structures of the alg kernel in `module` (its sizes bound;
+/// not changed) on `target`, the default rewrites' first. A choice whose
+/// programs are the same as an earlier one's is left out (a kernel with
+/// no chain of reductions has one structure); a choice that does not
+/// lower is left out too.
+std::vector<KernelStructure> kernelStructures(mlir::ModuleOp module,
+                                              const TargetInfo &target);
+
+/// The structure the model prefers: the least predicted time where every
+/// structure is predicted, else the first (the default rewrites).
+size_t preferredStructure(const std::vector<StructurePrediction> &structures);
+
+/// The predictions of `structures`.
+std::vector<StructurePrediction>
+predictionsOf(const std::vector<KernelStructure> &structures);
+
+} // namespace nautilus
+
+#endif
