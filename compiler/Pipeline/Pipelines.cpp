@@ -128,6 +128,7 @@ void nautilus::buildHostLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createCSEPass());
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createLegalizeMath());
+  pm.addPass(createDropVectorUnitDims());
   {
     arith::ArithEmulateUnsupportedFloatsOptions emulate;
     emulate.sourceTypeStrs = {"bf16", "f16"};

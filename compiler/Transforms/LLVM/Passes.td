@@ -31,6 +31,20 @@ def LegalizeMath : Pass<"nautilus-legalize-math"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def DropVectorUnitDims : Pass<"nautilus-drop-vector-unit-dims"> {
+  let summary = "Compute element-wise vector ops without their unit dimensions";
+  let description = [{
+    The LLVM lowering unrolls an n-D vector into 1-D vectors of its
+    innermost dimension, so arithmetic on a shape whose innermost extent is
+    1 is scalarised: a host stream's column over its tile's rows
+    (attention's scores, vector<1x1x8x1xf32>) became eight scalar ops an
+    op. Element-wise ops (arith, math) on shapes with unit dimensions are
+    rewritten to compute on the shape without them (vector<8xf32>), with
+    vector.shape_cast around them; casts that meet fold away.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect"];
+}
+
 def LibcallsToIntrinsics : Pass<"nautilus-libcalls-to-intrinsics"> {
   let summary = "Replace libdevice/ocml calls that are plain LLVM intrinsics";
   let description = [{
