@@ -177,8 +177,10 @@ nautilus::autosched::tune(const std::vector<StructureCandidates> &structures,
   // Each structure's model choice (its heuristics where the model ranks
   // none of its programs), the model's preferred structure first.
   for (const StructureCandidates &structure : structures) {
-    if (search.spent())
-      break;
+    if (search.spent()) {
+      search.result.budgetSpent = true;
+      return std::move(search.result);
+    }
     ScheduleAssignment choice = modelChoiceOf(structure);
     search.tryAssignment(choice, "model's choice " + Search::describe(choice));
   }
@@ -201,6 +203,8 @@ nautilus::autosched::tune(const std::vector<StructureCandidates> &structures,
       }
     }
   }
+  // (Every candidate tried: a budget spent just now leaves no time to
+  // confirm, but stopped nothing.)
   if (!search.spent())
     search.confirm(budget.confirmed, budget.confirmations);
   return std::move(search.result);

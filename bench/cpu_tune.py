@@ -198,7 +198,9 @@ def main():
                           "model": model_choice(args.nautc, w)}
                 for name, path in (("tune", tuned), ("grid", grid)):
                     with open(path) as f:
-                        chosen[name] = json.load(f)["programs"]
+                        # the schedule file: its programs, and the rewrite
+                        # choices (the structure) where not the default
+                        chosen[name] = json.load(f)
                 log.write(json.dumps(chosen) + "\n")
     print(f"\nmodel within 10% of the best measured: {model_ok} of "
           f"{len(workloads)}; tune within 3%: {tune_ok} of {len(workloads)}")

@@ -69,6 +69,8 @@ LogicalResult Compilation::runStage(Stage next) {
 }
 
 void Compilation::chooseStructure() {
+  if (!mayHaveStructures(moduleOp))
+    return;
   std::vector<KernelStructure> structures =
       kernelStructures(moduleOp, targetInfo);
   // (When the default rewrites do not lower, the lowering below says why.)

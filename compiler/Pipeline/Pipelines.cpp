@@ -129,6 +129,7 @@ void nautilus::buildHostLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createLegalizeMath());
   pm.addPass(createDropVectorUnitDims());
+  pm.addPass(createCSEPass());
   {
     arith::ArithEmulateUnsupportedFloatsOptions emulate;
     emulate.sourceTypeStrs = {"bf16", "f16"};

@@ -5,6 +5,7 @@
 #include "compiler/Pipeline/Driver.h"
 #include "compiler/Schedule/CpuPrograms.h"
 #include "compiler/Schedule/ScheduleFile.h"
+#include "dialects/Alg/AlgOps.h"
 
 #include "mlir/IR/Diagnostics.h"
 
@@ -50,6 +51,13 @@ void predict(ModuleOp programs, const TargetInfo &target,
   prediction.predictedUs = total;
 }
 
+/// The rewrite choices worth trying on `module`'s kernel.
+std::vector<RewriteChoice> choicesFor(ModuleOp module) {
+  return mayHaveStructures(module)
+             ? rewriteChoices()
+             : std::vector<RewriteChoice>{RewriteChoice{}};
+}
+
 std::string textOf(ModuleOp module) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -59,11 +67,17 @@ std::string textOf(ModuleOp module) {
 
 } // namespace
 
+bool nautilus::mayHaveStructures(ModuleOp module) {
+  int reductions = 0;
+  module.walk([&](alg::DefineOp def) { reductions += def.isReduction(); });
+  return reductions >= 2;
+}
+
 std::vector<KernelStructure>
 nautilus::kernelStructures(ModuleOp module, const TargetInfo &target) {
   std::vector<KernelStructure> structures;
   std::vector<std::string> texts;
-  for (const RewriteChoice &rewrites : rewriteChoices()) {
+  for (const RewriteChoice &rewrites : choicesFor(module)) {
     OwningOpRef<ModuleOp> programs = programsUnder(module, target, rewrites);
     if (!programs)
       continue;
@@ -82,13 +96,13 @@ nautilus::kernelStructures(ModuleOp module, const TargetInfo &target) {
 
 size_t nautilus::preferredStructure(
     const std::vector<StructurePrediction> &structures) {
+  if (structures.empty() || !structures.front().predictedUs)
+    return 0;
   size_t best = 0;
-  for (size_t i = 0; i < structures.size(); ++i) {
-    if (!structures[i].predictedUs)
-      return 0;
-    if (*structures[i].predictedUs < *structures[best].predictedUs)
+  for (size_t i = 1; i < structures.size(); ++i)
+    if (structures[i].predictedUs &&
+        *structures[i].predictedUs < *structures[best].predictedUs)
       best = i;
-  }
   return best;
 }
 

@@ -27,16 +27,22 @@ struct KernelStructure {
   mlir::OwningOpRef<mlir::ModuleOp> programs;
 };
 
+/// Whether `module`'s alg kernel may have more than one structure: it has
+/// two reductions or more (a chain the rewrites may fuse).
+bool mayHaveStructures(mlir::ModuleOp module);
+
 /// The distinct structures of the alg kernel in `module` (its sizes bound;
 /// not changed) on `target`, the default rewrites' first. A choice whose
 /// programs are the same as an earlier one's is left out (a kernel with
 /// no chain of reductions has one structure); a choice that does not
-/// lower is left out too.
+/// lower is left out too. A kernel with fewer than two reductions has no
+/// chain to fuse: only the default is lowered.
 std::vector<KernelStructure> kernelStructures(mlir::ModuleOp module,
                                               const TargetInfo &target);
 
-/// The structure the model prefers: the least predicted time where every
-/// structure is predicted, else the first (the default rewrites).
+/// The structure the model prefers: the least predicted time among those
+/// it predicts, a tie going to the earlier; the first (the default
+/// rewrites) where it cannot predict that one.
 size_t preferredStructure(const std::vector<StructurePrediction> &structures);
 
 /// The predictions of `structures`.

@@ -190,15 +190,20 @@ void AutoSchedules::explainStructures(llvm::raw_ostream &os) const {
   if (structures.size() < 2)
     return;
   os << "explain: kernel structures (the alg rewrites), by the CPU model's "
-        "sum of each one's programs:\n";
+        "sum of each one's programs";
+  if (!structures.front().predictedUs)
+    os << " (the default kept: the model cannot predict it)";
+  os << ":\n";
   for (auto [i, s] : llvm::enumerate(structures)) {
-    os << (i == structureChosen ? "  chosen:    " : "  runner-up: ")
+    os << (i == structureChosen ? "  chosen:    "
+           : s.predictedUs      ? "  runner-up: "
+                                : "  unranked:  ")
        << s.rewrites.describe() << ": ";
     if (s.predictedUs)
       os << llvm::format("%.1f us", *s.predictedUs) << "\n";
     else
       os << "not predicted (the model cannot cost program '" << s.uncosted
-         << "'); the default structure kept\n";
+         << "')\n";
   }
 }
 

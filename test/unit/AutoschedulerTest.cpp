@@ -176,15 +176,18 @@ TEST(AutoSchedules, PassesOverRefutedChoices) {
 }
 
 // The structures (the alg rewrites) on the CPU: the model prefers the
-// least predicted, and keeps the default rewrites where it cannot predict
-// one; the provider under a chosen structure answers the rewrites'
-// questions with it, with the model's reason.
+// least predicted of those it predicts, and keeps the default rewrites
+// where it cannot predict them; the provider under a chosen structure answers
+// the rewrites' questions with it, with the model's reason.
 TEST(AutoSchedules, ChoosesTheStructureTheModelPredictsFastest) {
   RewriteChoice fused, stored{true, false}, apart{false, true};
   std::vector<StructurePrediction> predictions{
       {fused, 30.0, ""}, {stored, 25.0, ""}, {apart, 20.0, ""}};
   EXPECT_EQ(preferredStructure(predictions), 2u);
-  predictions[2].predictedUs = 30.0; // a tie goes to the earlier
+  predictions[0].predictedUs = 20.0; // a tie goes to the earlier
+  EXPECT_EQ(preferredStructure(predictions), 0u);
+  predictions[0].predictedUs = 30.0;
+  predictions[2] = {apart, std::nullopt, "attention_Y"}; // left out
   EXPECT_EQ(preferredStructure(predictions), 1u);
   predictions[0] = {fused, std::nullopt, "attention_O"};
   EXPECT_EQ(preferredStructure(predictions), 0u);

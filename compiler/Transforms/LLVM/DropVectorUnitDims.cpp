@@ -20,8 +20,9 @@ struct DropVectorUnitDimsPass
     vector::populateDropUnitDimWithShapeCastPatterns(patterns);
     vector::ShapeCastOp::getCanonicalizationPatterns(patterns, &getContext());
     vector::BroadcastOp::getCanonicalizationPatterns(patterns, &getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
+    // An optimisation only: patterns left unapplied (no fixed point within
+    // the driver's limit) leave correct code.
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
   }
 };
 

@@ -38,9 +38,12 @@ def DropVectorUnitDims : Pass<"nautilus-drop-vector-unit-dims"> {
     innermost dimension, so arithmetic on a shape whose innermost extent is
     1 is scalarised: a host stream's column over its tile's rows
     (attention's scores, vector<1x1x8x1xf32>) became eight scalar ops an
-    op. Element-wise ops (arith, math) on shapes with unit dimensions are
-    rewritten to compute on the shape without them (vector<8xf32>), with
-    vector.shape_cast around them; casts that meet fold away.
+    op. Element-wise ops (arith, math, and vector.transpose) on shapes with
+    unit dimensions are rewritten to compute on the shape without them
+    (vector<8xf32>), with vector.shape_cast around them, and so are the
+    vectors scf.for loops carry; casts that meet fold away (CSE, run after
+    it, merges the casts of one value). Contractions and reductions keep
+    their shapes.
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect"];
 }
