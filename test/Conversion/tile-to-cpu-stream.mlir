@@ -57,6 +57,14 @@ tile.program @attn_O attributes {arg_names = ["S", "V", "O"], output_dims = ["N"
 // CHECK: %[[END:.*]] = arith.minsi %{{.*}}, %[[PAST]] : index
 // CHECK: %[[NONEMPTY:.*]] = arith.maxsi %[[END]], %c0 : index
 // CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c8
+// The mask's compares and selects, and P's exps, are columns over the
+// rows (8x1), as the scores are: the rows' tile.index, lowered at the
+// tile's shape outside the stream, is made anew inside at its own shape
+// (at the tile's, every exp of P would span the tile).
+// CHECK-COUNT-8: arith.cmpi sle, %{{.*}}, %{{.*}} : vector<8x1xindex>
+// CHECK-COUNT-8: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<8x1xi1>, vector<8x1xf32>
+// CHECK-NOT: vector<8x16xi1>
+// CHECK-COUNT-8: math.exp %{{.*}} : vector<8x1xf32>
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[NONEMPTY]] step %c1
 tile.program @causal_O attributes {arg_names = ["S", "V", "O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [8, 16], threads = 1>, sizes = ["N", "D", "M"]} {
 ^bb0(%s: memref<?x?xf32>, %v: memref<?x?xf32>, %o: memref<?x?xf32>, %n: index, %d: index, %m: index):
