@@ -83,3 +83,30 @@ tile.program @chunked_P attributes {arg_names = ["X", "P"], output_dims = ["R", 
   }
   tile.store %acc, %p : vector<1x1xf32> -> memref<?x?xf32>
 }
+
+// A reduction that varies along the rows only folds a column (8x1), even
+// where it reads the rows' tile.index, lowered outside it at the tile's
+// shape (8x16): the index is made anew at the column's shape for the ops
+// that read it. (Read at the tile's shape, the mask's compare and select
+// would be wider than the reduction's tile.)
+// CHECK-LABEL: func.func @masked_rows_Y(
+// CHECK: scf.for {{.*}} -> (vector<8x1xf32>)
+// CHECK: arith.cmpi sle, %{{.*}}, %{{.*}} : vector<8x1xindex>
+// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<8x1xi1>, vector<8x1xf32>
+// CHECK: vector.broadcast %{{.*}} : vector<8x1xf32> to vector<8x16xf32>
+tile.program @masked_rows_Y attributes {arg_names = ["S", "V", "Y"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [8, 16], threads = 1>, sizes = ["N", "D", "M"]} {
+^bb0(%s: memref<?x?xf32>, %v: memref<?x?xf32>, %y: memref<?x?xf32>, %n: index, %d: index, %m: index):
+  %zero = arith.constant dense<0.000000e+00> : vector<8x16xf32>
+  %rows = tile.index 0 : vector<8x16xindex>
+  %r = tile.reduce sum over(%m) : vector<8x16xf32> {
+  ^bb0(%key: index):
+    %keys = vector.broadcast %key : index to vector<8x16xindex>
+    %seen = arith.cmpi sle, %keys, %rows : vector<8x16xindex>
+    %x = tile.load %s[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf32> -> vector<8x16xf32>
+    %masked = arith.select %seen, %x, %zero : vector<8x16xi1>, vector<8x16xf32>
+    tile.yield %masked : vector<8x16xf32>
+  }
+  %w = tile.load %v[affine_map<(d0, d1)[s0, s1, s2] -> (d0, d1)>] : memref<?x?xf32> -> vector<8x16xf32>
+  %out = arith.mulf %r, %w : vector<8x16xf32>
+  tile.store %out, %y : vector<8x16xf32> -> memref<?x?xf32>
+}

@@ -154,8 +154,35 @@ LogicalResult ProgramLowering::lowerOp(Operation &op) {
     return success(); // around the whole tile (run)
   if (isa<tile::TileDialect>(op.getDialect()) || op.getNumRegions())
     return op.emitOpError("has no CPU lowering");
+  // A tile.index lowered at a wider shape than this op's (outside a
+  // stream or a reduction that computes a narrower tile: a column of row
+  // indices there would span the head dimension, and so would everything
+  // computed from it) is made anew at this op's shape, for this op alone.
+  SmallVector<std::pair<Value, Value>> widerIndices;
+  for (Value operand : op.getOperands()) {
+    auto index = operand.getDefiningOp<tile::IndexOp>();
+    Value lowered = index ? mapping.lookupOrNull(operand) : Value();
+    if (!lowered || !isWiderThanValueShape(lowered))
+      continue;
+    widerIndices.push_back({operand, lowered});
+    SmallVector<int64_t> shape(valueShape.size(), 1);
+    shape[index.getDim()] = valueShape[index.getDim()];
+    mapping.map(operand, indexVector(index.getDim(), shape));
+  }
   fitToValueShape(b.clone(op, mapping));
+  for (auto [original, lowered] : llvm::reverse(widerIndices))
+    mapping.map(original, lowered);
   return success();
+}
+
+bool ProgramLowering::isWiderThanValueShape(Value v) const {
+  auto type = dyn_cast<VectorType>(v.getType());
+  if (!type || type.getRank() != static_cast<int64_t>(valueShape.size()))
+    return false;
+  for (auto [have, want] : llvm::zip(type.getShape(), valueShape))
+    if (have > want)
+      return true;
+  return false;
 }
 
 LogicalResult ProgramLowering::lowerBlock(Block &block) {

@@ -170,6 +170,8 @@ private:
   /// What `v` varies along: from the stream's analysis, or from its
   /// lowered shape (a splat constant: nothing).
   Varies variesOf(mlir::Value v);
+  /// Whether the vector `v` is wider than valueShape along a dimension.
+  bool isWiderThanValueShape(mlir::Value v) const;
   /// What the results of `op` (in a stream) vary along.
   Varies opVaries(mlir::Operation &op);
   /// Fills streamVaries for the body and repairs of `op`.

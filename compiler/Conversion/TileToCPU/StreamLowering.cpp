@@ -69,8 +69,8 @@ Varies ProgramLowering::variesOf(Value v) {
   if (auto it = streamVaries.find(v); it != streamVaries.end())
     return it->second;
   // A tile.index (hoisted out of the stream, and lowered there at the
-  // tile's shape) varies along its dimension only: lowerAtItsShape makes
-  // it anew at that shape.
+  // tile's shape) varies along its dimension only: lowerOp makes it anew
+  // at the shape of the op that reads it.
   if (auto index = v.getDefiningOp<tile::IndexOp>()) {
     Varies varies(rank, false);
     varies[index.getDim()] = true;
@@ -161,25 +161,8 @@ void ProgramLowering::selectKey(int j) {
 void ProgramLowering::lowerAtItsShape(Operation &op, LogicalResult &status) {
   SmallVector<int64_t> outer = valueShape;
   valueShape = shapeOf(opVaries(op));
-  // The tile.index values it reads from outside (lowered there at the
-  // tile's shape: a column of row indices would span the head dimension
-  // and make everything computed from it span it too), made anew at the
-  // shape they vary along, for this op alone.
-  SmallVector<std::pair<Value, Value>> outside;
-  op.walk([&](Operation *inner) {
-    for (Value operand : inner->getOperands()) {
-      auto index = operand.getDefiningOp<tile::IndexOp>();
-      if (!index || op.isAncestor(index) || !mapping.contains(operand))
-        continue;
-      outside.push_back({operand, mapping.lookup(operand)});
-      mapping.map(operand,
-                  indexVector(index.getDim(), shapeOf(variesOf(operand))));
-    }
-  });
   if (failed(lowerOp(op)))
     status = failure();
-  for (auto [original, lowered] : llvm::reverse(outside))
-    mapping.map(original, lowered);
   valueShape = outer;
 }
 
