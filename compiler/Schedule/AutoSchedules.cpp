@@ -28,6 +28,35 @@ void printCost(llvm::raw_ostream &os, const CostBreakdown &cost) {
      << llvm::format("%.0f%%", 100 * cost.lastWaveFill) << " full)";
 }
 
+/// The provider the auto-scheduler falls back on (the heuristics), in the
+/// structure the model chose: the kernel is lowered again with the same
+/// programs, each scheduled by the heuristics.
+class KeepsStructure final : public DelegatingScheduleProvider {
+public:
+  KeepsStructure(std::shared_ptr<ScheduleProvider> next, RewriteChoice rewrites)
+      : DelegatingScheduleProvider(std::move(next)), rewrites(rewrites) {}
+  bool fusesReductions(const TargetInfo &target, std::string &why) override {
+    if (rewrites.fuseReductions)
+      return next->fusesReductions(target, why);
+    why = "the auto-scheduler chose the " + rewrites.describe();
+    return false;
+  }
+  bool recomputesInStreams(const TargetInfo &target,
+                           std::string &why) override {
+    if (rewrites.recomputeInStreams)
+      return next->recomputesInStreams(target, why);
+    why = "the auto-scheduler chose the " + rewrites.describe();
+    return false;
+  }
+  std::string origin() const override {
+    return next->origin() + " in the auto-scheduler's structure (the " +
+           rewrites.describe() + ")";
+  }
+
+private:
+  RewriteChoice rewrites;
+};
+
 } // namespace
 
 tile::ScheduleAttr nautilus::scheduleOf(MLIRContext *ctx, unsigned rank,
@@ -334,6 +363,10 @@ AutoSchedules::fallback(ArrayRef<RefutedProgram> refuted) const {
     allChosenHere = allChosenHere && chosenHere;
   }
   if (!allChosenHere || retry->round >= kMaxRounds)
-    return next;
+    return structures.empty() ||
+                   structures[structureChosen].rewrites.isDefault()
+               ? next
+               : std::make_shared<KeepsStructure>(
+                     next, structures[structureChosen].rewrites);
   return retry;
 }

@@ -215,6 +215,23 @@ TEST(AutoSchedules, ChoosesTheStructureTheModelPredictsFastest) {
   EXPECT_NE(explained.find("  chosen:    reductions not fused: 20.0 us"),
             std::string::npos)
       << explained;
+  // Falling back on the heuristics (a refuted program the model did not
+  // schedule) keeps the structure: the same programs, the heuristics'
+  // schedules.
+  mlir::MLIRContext ctx;
+  ctx.loadDialect<tile::TileDialect>();
+  std::vector<RefutedProgram> refuted{
+      {"other", tile::ScheduleAttr::get(&ctx, {4, 16}, 1)}};
+  std::shared_ptr<ScheduleProvider> fallen = chosen->fallback(refuted);
+  ASSERT_TRUE(fallen);
+  EXPECT_EQ(fallen->origin(),
+            heuristicSchedules()->origin() +
+                " in the auto-scheduler's structure (the reductions not "
+                "fused)");
+  EXPECT_FALSE(fallen->fusesReductions(cpu, why));
+  EXPECT_FALSE(fallen->choosesStructure(cpu));
+  EXPECT_EQ(provider->withStructure(apartFastest, 0)->fallback(refuted),
+            heuristicSchedules());
   // The default structure chosen: the heuristics' answers.
   EXPECT_TRUE(
       provider->withStructure(apartFastest, 0)->fusesReductions(cpu, why));
