@@ -13,17 +13,21 @@
 //     program of its own whose result the streams read from memory.
 //
 // A schedule file states a choice other than the default as
-// "fuse_reductions": false and "recompute_in_streams": false.
+// "fuse_reductions": false and "recompute_in_streams": false (the keys
+// below).
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_AUTOSCHEDULER_REWRITES_H
 #define NAUTILUS_AUTOSCHEDULER_REWRITES_H
 
 #include <string>
-#include <tuple>
 #include <vector>
 
 namespace nautilus::autosched {
+
+/// A schedule file's keys for the rewrite choices.
+constexpr const char *kFuseReductionsKey = "fuse_reductions";
+constexpr const char *kRecomputeInStreamsKey = "recompute_in_streams";
 
 struct RewriteChoice {
   bool fuseReductions = true;
@@ -34,10 +38,7 @@ struct RewriteChoice {
     return fuseReductions == o.fuseReductions &&
            recomputeInStreams == o.recomputeInStreams;
   }
-  bool operator<(const RewriteChoice &o) const {
-    return std::tie(fuseReductions, recomputeInStreams) <
-           std::tie(o.fuseReductions, o.recomputeInStreams);
-  }
+  bool operator!=(const RewriteChoice &o) const { return !(*this == o); }
   /// "reductions fused", "reductions fused, their reads stored",
   /// "reductions not fused".
   std::string describe() const {

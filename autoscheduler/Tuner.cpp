@@ -26,9 +26,9 @@ nautilus::autosched::scheduleFileText(const ScheduleAssignment &assignment) {
     programs[program] = schedule;
   llvm::json::Object file{{"programs", std::move(programs)}};
   if (!assignment.rewrites.fuseReductions)
-    file["fuse_reductions"] = false;
+    file[kFuseReductionsKey] = false;
   if (!assignment.rewrites.recomputeInStreams)
-    file["recompute_in_streams"] = false;
+    file[kRecomputeInStreamsKey] = false;
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(file));
@@ -187,7 +187,7 @@ nautilus::autosched::tune(const std::vector<StructureCandidates> &structures,
   // Coordinate descent from the best so far, a program at a time, in the
   // structure measured fastest.
   for (const StructureCandidates &structure : structures) {
-    if (!(structure.rewrites == search.result.best.rewrites))
+    if (structure.rewrites != search.result.best.rewrites)
       continue;
     for (const ProgramCandidates &p : structure.programs) {
       for (const std::string &schedule : p.schedules) {

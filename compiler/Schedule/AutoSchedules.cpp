@@ -31,22 +31,12 @@ void printCost(llvm::raw_ostream &os, const CostBreakdown &cost) {
 /// The provider the auto-scheduler falls back on (the heuristics), in the
 /// structure the model chose: the kernel is lowered again with the same
 /// programs, each scheduled by the heuristics.
-class KeepsStructure final : public DelegatingScheduleProvider {
+class KeepsStructure final : public RewriteStatingProvider {
 public:
   KeepsStructure(std::shared_ptr<ScheduleProvider> next, RewriteChoice rewrites)
-      : DelegatingScheduleProvider(std::move(next)), rewrites(rewrites) {}
-  bool fusesReductions(const TargetInfo &target, std::string &why) override {
-    if (rewrites.fuseReductions)
-      return next->fusesReductions(target, why);
-    why = "the auto-scheduler chose the " + rewrites.describe();
-    return false;
-  }
-  bool recomputesInStreams(const TargetInfo &target,
-                           std::string &why) override {
-    if (rewrites.recomputeInStreams)
-      return next->recomputesInStreams(target, why);
-    why = "the auto-scheduler chose the " + rewrites.describe();
-    return false;
+      : RewriteStatingProvider(std::move(next)), rewrites(rewrites) {}
+  std::optional<RewriteChoice> statedRewrites() const override {
+    return rewrites;
   }
   std::string origin() const override {
     return next->origin() + " in the auto-scheduler's structure (the " +
@@ -54,6 +44,10 @@ public:
   }
 
 private:
+  std::string refusalOf(StringRef) const override {
+    return "the auto-scheduler chose the " + rewrites.describe();
+  }
+
   RewriteChoice rewrites;
 };
 
@@ -183,7 +177,7 @@ AutoSchedules::withStructure(std::vector<StructurePrediction> predictions,
   return chosenHere;
 }
 
-std::string AutoSchedules::structureReason() const {
+std::string AutoSchedules::refusalOf(StringRef) const {
   const StructurePrediction &chosen = structures[structureChosen];
   std::string why = "the auto-scheduler's CPU model predicts " +
                     llvm::formatv("{0:f1} us", *chosen.predictedUs).str() +
@@ -195,24 +189,10 @@ std::string AutoSchedules::structureReason() const {
   return why;
 }
 
-bool AutoSchedules::fusesReductions(const TargetInfo &target,
-                                    std::string &why) {
-  if (!structures.empty() &&
-      !structures[structureChosen].rewrites.fuseReductions) {
-    why = structureReason();
-    return false;
-  }
-  return next->fusesReductions(target, why);
-}
-
-bool AutoSchedules::recomputesInStreams(const TargetInfo &target,
-                                        std::string &why) {
-  if (!structures.empty() &&
-      !structures[structureChosen].rewrites.recomputeInStreams) {
-    why = structureReason();
-    return false;
-  }
-  return next->recomputesInStreams(target, why);
+std::optional<RewriteChoice> AutoSchedules::statedRewrites() const {
+  if (structures.empty())
+    return std::nullopt;
+  return structures[structureChosen].rewrites;
 }
 
 void AutoSchedules::explainStructures(llvm::raw_ostream &os) const {
@@ -363,10 +343,8 @@ AutoSchedules::fallback(ArrayRef<RefutedProgram> refuted) const {
     allChosenHere = allChosenHere && chosenHere;
   }
   if (!allChosenHere || retry->round >= kMaxRounds)
-    return structures.empty() ||
-                   structures[structureChosen].rewrites.isDefault()
-               ? next
-               : std::make_shared<KeepsStructure>(
-                     next, structures[structureChosen].rewrites);
+    return statedRewrites() && !statedRewrites()->isDefault()
+               ? std::make_shared<KeepsStructure>(next, *statedRewrites())
+               : next;
   return retry;
 }

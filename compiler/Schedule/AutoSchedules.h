@@ -30,10 +30,10 @@
 
 namespace nautilus {
 
-class AutoSchedules final : public DelegatingScheduleProvider {
+class AutoSchedules final : public RewriteStatingProvider {
 public:
   explicit AutoSchedules(std::shared_ptr<ScheduleProvider> next)
-      : DelegatingScheduleProvider(std::move(next)) {}
+      : RewriteStatingProvider(std::move(next)) {}
 
   tile::ScheduleAttr contraction(mlir::MLIRContext *ctx, unsigned rank,
                                  const ContractionExtents &extents, bool wgmma,
@@ -54,8 +54,7 @@ public:
                 size_t chosen) const override;
   /// The chosen structure's rewrites, once chosen; else the wrapped
   /// provider's.
-  bool fusesReductions(const TargetInfo &target, std::string &why) override;
-  bool recomputesInStreams(const TargetInfo &target, std::string &why) override;
+  std::optional<autosched::RewriteChoice> statedRewrites() const override;
 
   std::string origin() const override {
     return refutedContractions.empty() && refutedCpu.empty()
@@ -116,8 +115,9 @@ private:
                  const autosched::CpuCandidate &candidate) const;
   void explainCpu(llvm::raw_ostream &os) const;
   void explainStructures(llvm::raw_ostream &os) const;
-  /// Why the chosen structure does not take the default rewrites.
-  std::string structureReason() const;
+  /// Why the chosen structure leaves a rewrite out: the model's
+  /// predictions of it and of the default.
+  std::string refusalOf(llvm::StringRef key) const override;
 
   mutable std::mutex mutex; // passes may run in parallel
   std::vector<Choice> choices;

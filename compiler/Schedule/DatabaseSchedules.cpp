@@ -31,32 +31,6 @@ std::vector<std::string> namedPrograms(const std::string &scheduleText) {
   return names;
 }
 
-/// Whether the record's schedule file states a rewrite choice other than
-/// the default ("fuse_reductions": false, ...).
-bool statesRewrites(const std::string &scheduleText) {
-  llvm::Expected<llvm::json::Value> json = llvm::json::parse(scheduleText);
-  if (!json) {
-    llvm::consumeError(json.takeError());
-    return false;
-  }
-  const llvm::json::Object *top = json->getAsObject();
-  if (!top)
-    return false;
-  for (llvm::StringRef key : {"fuse_reductions", "recompute_in_streams"})
-    if (std::optional<bool> value = top->getBoolean(key); value && !*value)
-      return true;
-  return false;
-}
-
-/// What of a stale record is still used: its rewrite choices shaped the
-/// kernel before its programs (and so its staleness) were known.
-const char *staleRecordUse(const std::string &scheduleText) {
-  return statesRewrites(scheduleText)
-             ? "its schedules are ignored (its rewrite choices, applied "
-               "before the programs existed, are kept)"
-             : "the record is ignored";
-}
-
 } // namespace
 
 std::shared_ptr<DatabaseSchedules>
@@ -91,6 +65,17 @@ DatabaseSchedules::withStructure(std::vector<StructurePrediction> predictions,
       new DatabaseSchedules(path, chosenNext));
 }
 
+const char *DatabaseSchedules::staleRecordUse() const {
+  // Its rewrite choices shaped the kernel before its programs (and so its
+  // staleness) were known.
+  std::optional<autosched::RewriteChoice> rewrites =
+      recordSchedules->statedRewrites();
+  return rewrites && !rewrites->isDefault()
+             ? "its schedules are ignored (its rewrite choices, applied "
+               "before the programs existed, are kept)"
+             : "the record is ignored";
+}
+
 std::string DatabaseSchedules::origin() const {
   if (!record)
     return next->origin();
@@ -121,7 +106,7 @@ LogicalResult DatabaseSchedules::beginReplacing(ModuleOp module) {
         << "names program '" << name
         << "', which it no longer has (tuned by another version of "
            "nautc?); "
-        << staleRecordUse(record->schedule) << ": run `nautc tune` again";
+        << staleRecordUse() << ": run `nautc tune` again";
     stale = true;
     return next->beginReplacing(module);
   }
@@ -143,8 +128,8 @@ void DatabaseSchedules::explain(llvm::raw_ostream &os) const {
           "their bucket)\n";
   } else if (stale) {
     os << "explain: tuning database '" << path
-       << "': the record for this kernel is stale: "
-       << staleRecordUse(record->schedule) << "\n";
+       << "': the record for this kernel is stale: " << staleRecordUse()
+       << "\n";
   } else {
     os << "explain: tuning database '" << path << "': the record at "
        << sizesText(record->sizes)

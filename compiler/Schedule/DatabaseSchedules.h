@@ -21,6 +21,8 @@
 
 namespace nautilus {
 
+class ScheduleFile;
+
 /// The kernel a lookup is for.
 struct TuningKey {
   std::string kernelHash; // structuralHash (LoadKernel.h)
@@ -79,8 +81,11 @@ private:
   std::string path;
   std::optional<autosched::TuningRecord> record;
   autosched::RecordMatch match = autosched::RecordMatch::Exact;
+  /// What of a stale record is still used.
+  const char *staleRecordUse() const;
+
   /// The record as a schedule file over `next`.
-  std::shared_ptr<ScheduleProvider> recordSchedules;
+  std::shared_ptr<ScheduleFile> recordSchedules;
   bool stale = false; // names programs the kernel does not have
 };
 

@@ -25,39 +25,27 @@ contentOf(StringRef path, const std::optional<std::string> &text,
 }
 
 /// The rewrite choices a file may state (autoscheduler/Rewrites.h).
-static constexpr const char *kRewriteKeys[] = {"fuse_reductions",
-                                               "recompute_in_streams"};
+static constexpr const char *kRewriteKeys[] = {
+    autosched::kFuseReductionsKey, autosched::kRecomputeInStreamsKey};
 
-bool ScheduleFile::saysFalse(StringRef key) const {
-  // Read ahead of beginReplacing, which reports a malformed file.
+std::optional<autosched::RewriteChoice> ScheduleFile::statedRewrites() const {
   std::string error;
   std::optional<std::string> content = contentOf(path, text, error);
   llvm::Expected<llvm::json::Value> json =
       llvm::json::parse(content.value_or(""));
   if (!json) {
     llvm::consumeError(json.takeError());
-    return false;
+    return std::nullopt;
   }
   const llvm::json::Object *top = json->getAsObject();
-  std::optional<bool> value = top ? top->getBoolean(key) : std::nullopt;
-  return value && !*value;
-}
-
-bool ScheduleFile::fusesReductions(const TargetInfo &target, std::string &why) {
-  if (saysFalse("fuse_reductions")) {
-    why = origin() + " says \"fuse_reductions\": false";
-    return false;
-  }
-  return next->fusesReductions(target, why);
-}
-
-bool ScheduleFile::recomputesInStreams(const TargetInfo &target,
-                                       std::string &why) {
-  if (saysFalse("recompute_in_streams")) {
-    why = origin() + " says \"recompute_in_streams\": false";
-    return false;
-  }
-  return next->recomputesInStreams(target, why);
+  if (!top)
+    return std::nullopt;
+  auto kept = [&](const char *key) {
+    std::optional<bool> value = top->getBoolean(key);
+    return !value || *value;
+  };
+  return autosched::RewriteChoice{kept(autosched::kFuseReductionsKey),
+                                  kept(autosched::kRecomputeInStreamsKey)};
 }
 
 LogicalResult ScheduleFile::beginReplacing(ModuleOp module) {

@@ -20,7 +20,7 @@
 
 namespace nautilus {
 
-class ScheduleFile final : public DelegatingScheduleProvider {
+class ScheduleFile final : public RewriteStatingProvider {
 public:
   /// The file at `path`, read when replacing begins; or, given `text`, that
   /// text as the file's (what a caller read already, so that what it saw
@@ -29,16 +29,15 @@ public:
   ScheduleFile(std::string path, std::shared_ptr<ScheduleProvider> next,
                std::optional<std::string> text = std::nullopt,
                std::string describedAs = "")
-      : DelegatingScheduleProvider(std::move(next)), path(std::move(path)),
+      : RewriteStatingProvider(std::move(next)), path(std::move(path)),
         text(std::move(text)), describedAs(std::move(describedAs)) {}
 
-  /// False where the file says `"fuse_reductions": false` (the chains of
-  /// reductions stay separate programs), else as the provider it wraps.
-  bool fusesReductions(const TargetInfo &target, std::string &why) override;
-  /// False where the file says `"recompute_in_streams": false` (what the
-  /// streams read point by point stays a program of its own), else as the
-  /// provider it wraps.
-  bool recomputesInStreams(const TargetInfo &target, std::string &why) override;
+  /// The rewrites the file states: `"fuse_reductions": false` keeps the
+  /// chains of reductions separate programs, `"recompute_in_streams":
+  /// false` keeps what streams read point by point a program of its own.
+  /// Read ahead of beginReplacing (which reports a malformed file): a file
+  /// that does not parse states none.
+  std::optional<autosched::RewriteChoice> statedRewrites() const override;
   /// Reads and checks the file, and that `module` has every program it
   /// names.
   mlir::LogicalResult beginReplacing(mlir::ModuleOp module) override;
@@ -56,8 +55,9 @@ public:
   }
 
 private:
-  /// Whether the file's top level says `key`: false.
-  bool saysFalse(llvm::StringRef key) const;
+  std::string refusalOf(llvm::StringRef key) const override {
+    return origin() + " says \"" + key.str() + "\": false";
+  }
 
   std::string path;
   std::optional<std::string> text; // the file's content, when given

@@ -213,6 +213,46 @@ protected:
   std::shared_ptr<ScheduleProvider> next;
 };
 
+/// A provider that states which alg rewrites it wants (a schedule file's
+/// keys, the structure the auto-scheduler chose) answers the rewrite
+/// questions from them, giving its reason for each it leaves out, and
+/// every other question as the provider it wraps.
+class RewriteStatingProvider : public DelegatingScheduleProvider {
+public:
+  using DelegatingScheduleProvider::DelegatingScheduleProvider;
+
+  bool fusesReductions(const TargetInfo &target, std::string &why) override {
+    if (refuses(&autosched::RewriteChoice::fuseReductions,
+                autosched::kFuseReductionsKey, why))
+      return false;
+    return next->fusesReductions(target, why);
+  }
+  bool recomputesInStreams(const TargetInfo &target,
+                           std::string &why) override {
+    if (refuses(&autosched::RewriteChoice::recomputeInStreams,
+                autosched::kRecomputeInStreamsKey, why))
+      return false;
+    return next->recomputesInStreams(target, why);
+  }
+
+  /// The rewrites it states; std::nullopt: the wrapped provider's.
+  virtual std::optional<autosched::RewriteChoice> statedRewrites() const = 0;
+
+protected:
+  /// Why it leaves out the rewrite a schedule file names `key`.
+  virtual std::string refusalOf(llvm::StringRef key) const = 0;
+
+private:
+  bool refuses(bool autosched::RewriteChoice::*rewrite, llvm::StringRef key,
+               std::string &why) const {
+    std::optional<autosched::RewriteChoice> stated = statedRewrites();
+    if (!stated || (*stated).*rewrite)
+      return false;
+    why = refusalOf(key);
+    return true;
+  }
+};
+
 /// The hand-written rules of Heuristics.h (one shared instance).
 std::shared_ptr<ScheduleProvider> heuristicSchedules();
 

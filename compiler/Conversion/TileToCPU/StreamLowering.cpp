@@ -68,9 +68,9 @@ Varies ProgramLowering::variesOf(Value v) {
     return Varies(rank, false);
   if (auto it = streamVaries.find(v); it != streamVaries.end())
     return it->second;
-  // A tile.index (hoisted out of the stream, and lowered there at the
-  // tile's shape) varies along its dimension only: lowerOp makes it anew
-  // at the shape of the op that reads it.
+  // A tile.index (lowered at the tile's shape where it stands, outside
+  // the stream or reduction reading it) varies along its dimension only:
+  // lowerOp makes it anew at the shape of the op that reads it.
   if (auto index = v.getDefiningOp<tile::IndexOp>()) {
     Varies varies(rank, false);
     varies[index.getDim()] = true;
