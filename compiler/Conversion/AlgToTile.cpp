@@ -351,43 +351,6 @@ LogicalResult KernelLowering::copyRegion(Block &from, IRMapping &mapping,
   return failure();
 }
 
-/// How `reduce` (in `program`) reads what it folds (ReductionShape): each
-/// read that depends on the outermost reduced index must depend on every
-/// output dimension (no two elements of a tile share it, as a GEMM's tile
-/// shares A across its columns) and be contiguous along the reduced index
-/// (rows) or along the output's innermost dimension, the reduced index an
-/// outer one (columns); and there must be such a read.
-static ReductionShape reductionShape(tile::ProgramOp program,
-                                     tile::ReduceOp reduce) {
-  unsigned rank = program.getRank(), reducedDim = rank;
-  bool rows = true, columns = rank > 0, any = false;
-  reduce.getBody().walk([&](tile::LoadOp load) {
-    AffineMap map = load.getMap();
-    auto involves = [&](unsigned d) {
-      return llvm::any_of(map.getResults(),
-                          [&](AffineExpr e) { return e.isFunctionOfDim(d); });
-    };
-    if (!involves(reducedDim))
-      return;
-    any = true;
-    auto type = cast<MemRefType>(load.getBuffer().getType());
-    bool everyOutput = true;
-    for (unsigned d = 0; d < rank; ++d)
-      everyOutput &= involves(d);
-    if (!everyOutput || !load.getIndirect().empty() ||
-        !type.getLayout().isIdentity()) {
-      rows = columns = false;
-      return;
-    }
-    rows &= isContiguousAlong(map, reducedDim);
-    columns &= rank > 0 && isContiguousAlong(map, rank - 1);
-  });
-  if (!any)
-    return ReductionShape::Other;
-  return rows ? ReductionShape::Rows
-              : columns ? ReductionShape::Columns : ReductionShape::Other;
-}
-
 SmallVector<Value> KernelLowering::extentValues(tile::ProgramOp program,
                                                 ArrayAttr dims, Location loc) {
   SmallVector<Value> extents;
@@ -541,7 +504,7 @@ LogicalResult KernelLowering::lowerDefine(alg::DefineOp def) {
   }
   finishProgram(program, result, def.getResult(),
                 extentOf(def.getReduceDimsAttr()[0]),
-                reductionShape(program, *reduce));
+                reductionShapeOf(program, *reduce));
   return success();
 }
 

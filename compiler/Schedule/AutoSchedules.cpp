@@ -1,6 +1,7 @@
 //===- AutoSchedules.cpp - Schedules the auto-scheduler chooses -----------===//
 #include "compiler/Schedule/AutoSchedules.h"
 #include "compiler/Schedule/CpuPrograms.h"
+#include "compiler/Schedule/GpuPrograms.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -136,9 +137,44 @@ tile::ScheduleAttr AutoSchedules::contraction(
 }
 
 FailureOr<tile::ScheduleAttr>
-AutoSchedules::replacement(tile::ProgramOp program, const TargetInfo &target) {
-  if (!target.isCPU())
+AutoSchedules::gpuReplacement(tile::ProgramOp program,
+                              const TargetInfo &target) {
+  std::optional<GpuProgram> facts = gpuProgramOf(program);
+  if (!facts)
     return next->replacement(program, target);
+  StringRef name = program.getSymName();
+  size_t keep = 4 + llvm::count_if(refutedGpu, [&](const RefutedGpuProgram &r) {
+                  return r.program == name;
+                });
+  size_t spaceSize = 0;
+  std::vector<RankedGpuCandidate> ranked =
+      rankGpuSchedules(*facts, target, keep, &spaceSize);
+  auto firstLive = llvm::find_if(ranked, [&](const RankedGpuCandidate &r) {
+    return !isRefuted(name, r.candidate);
+  });
+  if (firstLive == ranked.end())
+    return next->replacement(program, target);
+  GpuCandidate own = gpuCandidateOf(program.getSchedule());
+  GpuCandidate best = firstLive->candidate;
+  GpuChoice choice{name.str(),
+                   *facts,
+                   ranked,
+                   {own, estimateGpu(*facts, own, target)},
+                   static_cast<size_t>(firstLive - ranked.begin()),
+                   spaceSize};
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    gpuChoices.push_back(std::move(choice));
+  }
+  if (best == own)
+    return tile::ScheduleAttr();
+  return gpuScheduleOf(program, best);
+}
+
+FailureOr<tile::ScheduleAttr>
+AutoSchedules::replacement(tile::ProgramOp program, const TargetInfo &target) {
+  if (target.isGPU())
+    return gpuReplacement(program, target);
   std::optional<CpuProgram> facts = cpuProgramOf(program);
   if (!facts)
     return next->replacement(program, target);
@@ -248,14 +284,49 @@ void AutoSchedules::explainCpu(llvm::raw_ostream &os) const {
   }
 }
 
+void AutoSchedules::explainGpu(llvm::raw_ostream &os) const {
+  auto print = [&](const char *label, const RankedGpuCandidate &r) {
+    const GpuCost &cost = r.cost;
+    os << label << r.candidate.describe() << ": "
+       << llvm::format("%.1f us", cost.totalUs) << " (memory "
+       << llvm::format("%.1f", cost.memoryUs) << ", cache "
+       << llvm::format("%.1f", cost.cacheUs) << ", compute "
+       << llvm::format("%.1f", cost.computeUs) << ", latency "
+       << llvm::format("%.1f", cost.latencyUs);
+    if (cost.splitSumUs > 0)
+      os << ", split sum " << llvm::format("%.1f", cost.splitSumUs);
+    os << "; " << cost.programs << " programs, " << cost.blocksPerMultiprocessor
+       << " a multiprocessor, " << cost.waves << " waves, " << cost.registers
+       << " registers)\n";
+  };
+  for (const GpuChoice &choice : gpuChoices) {
+    const GpuProgram &facts = choice.facts;
+    os << "explain: GPU program " << choice.program << " over "
+       << CpuCandidate{facts.extents, {}}.describe();
+    if (facts.kind == GpuProgramKind::RowReduction)
+      os << ", a reduction of rows of " << facts.reduced;
+    else if (facts.kind == GpuProgramKind::ColumnReduction)
+      os << ", a reduction of columns of " << facts.reduced;
+    os << ": " << choice.spaceSize << " candidates\n";
+    for (auto [i, ranked] : llvm::enumerate(choice.ranked))
+      print(i == choice.chosen                            ? "  chosen:    "
+            : isRefuted(choice.program, ranked.candidate) ? "  refuted:   "
+                                                          : "  runner-up: ",
+            ranked);
+    print("  heuristics: ", choice.heuristics);
+  }
+}
+
 void AutoSchedules::explain(llvm::raw_ostream &os) const {
   std::lock_guard<std::mutex> lock(mutex);
   explainStructures(os);
   explainCpu(os);
-  if (choices.empty() && cpuChoices.empty()) {
+  explainGpu(os);
+  if (choices.empty() && cpuChoices.empty() && gpuChoices.empty()) {
     os << "explain: no program to search (the auto-scheduler takes "
-          "tensor-core contractions whose M and N are bound, and CPU "
-          "programs whose extents are)\n";
+          "tensor-core contractions whose M and N are bound, CPU "
+          "programs whose extents are, and GPU element-wise programs and "
+          "reductions of rows or columns whose extents are)\n";
     next->explain(os);
     return;
   }
@@ -302,6 +373,13 @@ bool AutoSchedules::isRefuted(const ContractionProblem &problem,
 }
 
 bool AutoSchedules::isRefuted(StringRef program,
+                              const GpuCandidate &candidate) const {
+  return llvm::any_of(refutedGpu, [&](const RefutedGpuProgram &r) {
+    return r.program == program && r.candidate == candidate;
+  });
+}
+
+bool AutoSchedules::isRefuted(StringRef program,
                               const CpuCandidate &candidate) const {
   return llvm::any_of(refutedCpu, [&](const RefutedCpuProgram &r) {
     return r.program == program && r.tile == candidate.tile &&
@@ -314,6 +392,7 @@ AutoSchedules::fallback(ArrayRef<RefutedProgram> refuted) const {
   auto retry = std::make_shared<AutoSchedules>(next);
   retry->refutedContractions = refutedContractions;
   retry->refutedCpu = refutedCpu;
+  retry->refutedGpu = refutedGpu;
   retry->round = round + 1;
   retry->structures = structures;
   retry->structureChosen = structureChosen;
@@ -338,6 +417,12 @@ AutoSchedules::fallback(ArrayRef<RefutedProgram> refuted) const {
       if (choice.program == program.name) {
         const CpuCandidate &chosen = choice.ranked[choice.chosen];
         retry->refutedCpu.push_back({choice.program, chosen.tile, chosen.pack});
+        chosenHere = true;
+      }
+    for (const GpuChoice &choice : gpuChoices)
+      if (choice.program == program.name) {
+        retry->refutedGpu.push_back(
+            {choice.program, choice.ranked[choice.chosen].candidate});
         chosenHere = true;
       }
     allChosenHere = allChosenHere && chosenHere;

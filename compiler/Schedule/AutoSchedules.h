@@ -4,7 +4,10 @@
 // the schedule the auto-scheduler's model ranks first over its whole space
 // (autoscheduler/); on the CPU, each contraction program whose extents are
 // bound takes the register block the CPU model ranks first
-// (autoscheduler/CpuSpace.h; `nautc tune` measures every program's).
+// (autoscheduler/CpuSpace.h; `nautc tune` measures every program's); on
+// a GPU, each element-wise program and reduction of rows or columns whose
+// extents are bound takes the tile, threads, groups, runs and split the
+// GPU model ranks first (autoscheduler/GpuSpace.h).
 // On the CPU it also chooses the kernel's structure (the alg rewrites:
 // autoscheduler/Rewrites.h): the compilation predicts each structure's
 // programs (Pipeline/Structures.h) and schedules with `withStructure`'s
@@ -21,6 +24,7 @@
 #define NAUTILUS_SCHEDULE_AUTOSCHEDULES_H
 
 #include "autoscheduler/CpuSpace.h"
+#include "autoscheduler/GpuSpace.h"
 #include "autoscheduler/Search.h"
 #include "compiler/Schedule/ScheduleProvider.h"
 
@@ -41,8 +45,9 @@ public:
                                  const TargetInfo &target,
                                  std::optional<int64_t> splittableK) override;
 
-  /// On the CPU: the CPU model's best tile for a contraction `program`,
-  /// when it is not the program's own.
+  /// On the CPU: the CPU model's best tile for `program`; on a GPU, the
+  /// GPU model's best schedule for an element-wise program or a reduction
+  /// (GpuPrograms.h); when it is not the program's own.
   mlir::FailureOr<tile::ScheduleAttr>
   replacement(tile::ProgramOp program, const TargetInfo &target) override;
 
@@ -57,7 +62,8 @@ public:
   std::optional<autosched::RewriteChoice> statedRewrites() const override;
 
   std::string origin() const override {
-    return refutedContractions.empty() && refutedCpu.empty()
+    return refutedContractions.empty() && refutedCpu.empty() &&
+                   refutedGpu.empty()
                ? "the auto-scheduler"
                : "the auto-scheduler's next candidates";
   }
@@ -98,8 +104,16 @@ private:
     autosched::CpuCandidate heuristics;
     size_t chosen = 0; // the first of `ranked` not refuted
   };
+  struct GpuChoice {
+    std::string program;
+    autosched::GpuProgram facts;
+    std::vector<autosched::RankedGpuCandidate> ranked;
+    autosched::RankedGpuCandidate heuristics;
+    size_t chosen = 0; // the first of `ranked` not refuted
+    size_t spaceSize = 0;
+  };
   /// A schedule the verifier refuted for a contraction problem (GPU) or a
-  /// program (CPU).
+  /// program (CPU; a GPU program without tensor cores).
   struct RefutedContraction {
     autosched::ContractionProblem problem;
     tile::ScheduleAttr schedule;
@@ -109,11 +123,20 @@ private:
     std::vector<int64_t> tile;
     bool pack = false;
   };
+  struct RefutedGpuProgram {
+    std::string program;
+    autosched::GpuCandidate candidate;
+  };
   bool isRefuted(const autosched::ContractionProblem &problem,
                  tile::ScheduleAttr schedule) const;
   bool isRefuted(llvm::StringRef program,
                  const autosched::CpuCandidate &candidate) const;
+  bool isRefuted(llvm::StringRef program,
+                 const autosched::GpuCandidate &candidate) const;
+  mlir::FailureOr<tile::ScheduleAttr> gpuReplacement(tile::ProgramOp program,
+                                                     const TargetInfo &target);
   void explainCpu(llvm::raw_ostream &os) const;
+  void explainGpu(llvm::raw_ostream &os) const;
   void explainStructures(llvm::raw_ostream &os) const;
   /// Why the chosen structure leaves a rewrite out: the model's
   /// predictions of it and of the default.
@@ -122,9 +145,11 @@ private:
   mutable std::mutex mutex; // passes may run in parallel
   std::vector<Choice> choices;
   std::vector<CpuChoice> cpuChoices;
+  std::vector<GpuChoice> gpuChoices;
   /// Carried from round to round: what every earlier round refuted.
   std::vector<RefutedContraction> refutedContractions;
   std::vector<RefutedCpuProgram> refutedCpu;
+  std::vector<RefutedGpuProgram> refutedGpu;
   unsigned round = 0;
   /// The kernel's structures as the model predicted them, and the one
   /// chosen (empty: not chosen here).

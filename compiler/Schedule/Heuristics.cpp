@@ -39,38 +39,66 @@ nautilus::defaultSchedule(MLIRContext *ctx,
   return tile::ScheduleAttr::get(ctx, tile, threads);
 }
 
-/// The runs of a shared reduction's iterations a thread of a group takes:
-/// 16 bytes over the narrowest element its top-level reductions read along
-/// their reduced index, when every read of that index is its buffer's
-/// contiguous one, the groups are consecutive and hold one element each,
-/// and each reduction runs over one index; else 1.
-static int64_t reductionRun(tile::ProgramOp program) {
-  tile::ScheduleAttr schedule = program.getSchedule();
-  if (schedule.getReduceInterleaved() || schedule.getElementsPerThread() != 1)
-    return 1;
-  unsigned rank = schedule.getTile().size();
+/// The narrowest element (bytes) of the loads of `program` that read
+/// along dimension `dim` (of its output and reduced indices), and whether
+/// each such load reads it as its buffer's contiguous index; `within`: only
+/// the loads nested in it. Elements narrower than a byte (i1) move one at a
+/// time: they break the runs where `narrowBreaks`, else are passed over.
+static std::pair<int64_t, bool> narrowestAlong(Operation *within, unsigned dim,
+                                               bool narrowBreaks) {
   int64_t narrowest = std::numeric_limits<int64_t>::max();
   bool runs = true;
-  for (auto reduce : program.getBody().front().getOps<tile::ReduceOp>()) {
-    if (reduce.getExtents().size() != 1)
+  within->walk([&](tile::LoadOp load) {
+    AffineMap map = load.getMap();
+    if (llvm::none_of(map.getResults(),
+                      [&](AffineExpr e) { return involvesDim(e, dim); }))
+      return;
+    auto memType = cast<MemRefType>(load.getBuffer().getType());
+    Type element = memType.getElementType();
+    if (!load.getIndirect().empty() || !memType.getLayout().isIdentity() ||
+        !isContiguousAlong(map, dim)) {
+      runs = false;
+      return;
+    }
+    int64_t bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
+    if (bits >= 8)
+      narrowest = std::min<int64_t>(narrowest, bits / 8);
+    else if (narrowBreaks)
+      runs = false;
+  });
+  return {narrowest, runs};
+}
+
+int64_t nautilus::maxVectorRun(tile::ProgramOp program, bool ofReductions) {
+  int64_t narrowest = std::numeric_limits<int64_t>::max();
+  bool runs = true;
+  auto fold = [&](std::pair<int64_t, bool> along) {
+    narrowest = std::min(narrowest, along.first);
+    runs &= along.second;
+  };
+  unsigned rank = program.getRank();
+  if (ofReductions) {
+    // The runs of a shared reduction's iterations: each top-level
+    // reduction over one index, read along it contiguously.
+    for (auto reduce : program.getBody().front().getOps<tile::ReduceOp>()) {
+      if (reduce.getExtents().size() != 1)
+        return 1;
+      fold(narrowestAlong(reduce, rank, /*narrowBreaks=*/true));
+    }
+  } else {
+    if (rank == 0)
       return 1;
-    reduce.walk([&](tile::LoadOp load) {
-      AffineMap map = load.getMap();
-      bool readsIndex = llvm::any_of(map.getResults(), [&](AffineExpr e) {
-        return involvesDim(e, rank);
-      });
-      if (!readsIndex)
-        return;
-      auto memType = cast<MemRefType>(load.getBuffer().getType());
-      Type element = memType.getElementType();
-      if (!load.getIndirect().empty() || !memType.getLayout().isIdentity() ||
-          !isContiguousAlong(map, rank) || !element.isIntOrFloat() ||
-          element.getIntOrFloatBitWidth() < 8) {
-        runs = false;
-        return;
-      }
-      narrowest = std::min<int64_t>(narrowest,
-                                    element.getIntOrFloatBitWidth() / 8);
+    // Runs along the innermost output dimension: its loads read it
+    // contiguously, and stores move runs of their element.
+    // (i1 tiles move element by element either way.)
+    fold(narrowestAlong(program, rank - 1, /*narrowBreaks=*/false));
+    program.walk([&](tile::StoreOp store) {
+      Type element =
+          cast<MemRefType>(store.getBuffer().getType()).getElementType();
+      int64_t bits =
+          element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
+      if (bits >= 8)
+        narrowest = std::min<int64_t>(narrowest, bits / 8);
     });
   }
   if (!runs || narrowest > 16)
@@ -92,40 +120,13 @@ tile::ScheduleAttr nautilus::withVectorRuns(tile::ProgramOp program,
         schedule.getReduceThreads(), schedule.getReduceSplit(),
         schedule.getReduceInterleaved(), vector, /*pack=*/false);
   };
+  // A shared reduction's runs: consecutive groups of one element each.
   if (schedule.getReduceThreads() != 1)
-    return withVector(reductionRun(program));
-  unsigned inner = tile.size() - 1;
-  // The narrowest element (in bytes) moved along the innermost dimension;
-  // 0 if none is, or if some access would not move runs.
-  int64_t narrowest = std::numeric_limits<int64_t>::max();
-  bool runs = true;
-  auto movesRuns = [&](Type element) {
-    int64_t bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
-    if (bits >= 8) // (i1 tiles move element by element either way)
-      narrowest = std::min<int64_t>(narrowest, bits / 8);
-  };
-  program.walk([&](Operation *op) {
-    if (auto load = dyn_cast<tile::LoadOp>(op)) {
-      AffineMap map = load.getMap();
-      bool readsInner = llvm::any_of(map.getResults(), [&](AffineExpr e) {
-        return involvesDim(e, inner);
-      });
-      if (!readsInner)
-        return; // the same element for a whole row of the tile
-      auto memType = cast<MemRefType>(load.getBuffer().getType());
-      if (!load.getIndirect().empty() || !memType.getLayout().isIdentity() ||
-          !isContiguousAlong(map, inner)) {
-        runs = false;
-        return;
-      }
-      movesRuns(memType.getElementType());
-    } else if (auto store = dyn_cast<tile::StoreOp>(op)) {
-      movesRuns(cast<MemRefType>(store.getBuffer().getType()).getElementType());
-    }
-  });
-  if (!runs || narrowest > 16)
-    return schedule;
-  int64_t vector = 16 / narrowest;
+    return withVector(schedule.getReduceInterleaved() ||
+                              schedule.getElementsPerThread() != 1
+                          ? 1
+                          : maxVectorRun(program, /*ofReductions=*/true));
+  int64_t vector = maxVectorRun(program, /*ofReductions=*/false);
   while (vector > 1 && (tile.back() % vector != 0 ||
                         schedule.getElementsPerThread() % vector != 0))
     vector /= 2;
@@ -275,6 +276,38 @@ flashSchedule(MLIRContext *ctx, ArrayRef<std::optional<int64_t>> extents,
                                  /*reduceThreads=*/1, split,
                                  /*reduceInterleaved=*/false, /*vector=*/1,
                                  /*pack=*/false);
+}
+
+ReductionShape nautilus::reductionShapeOf(tile::ProgramOp program,
+                                          tile::ReduceOp reduce) {
+  unsigned rank = program.getRank(), reducedDim = rank;
+  bool rows = true, columns = rank > 0, any = false;
+  reduce.getBody().walk([&](tile::LoadOp load) {
+    AffineMap map = load.getMap();
+    auto involves = [&](unsigned d) {
+      return llvm::any_of(map.getResults(),
+                          [&](AffineExpr e) { return e.isFunctionOfDim(d); });
+    };
+    if (!involves(reducedDim))
+      return;
+    any = true;
+    auto type = cast<MemRefType>(load.getBuffer().getType());
+    bool everyOutput = true;
+    for (unsigned d = 0; d < rank; ++d)
+      everyOutput &= involves(d);
+    if (!everyOutput || !load.getIndirect().empty() ||
+        !type.getLayout().isIdentity()) {
+      rows = columns = false;
+      return;
+    }
+    rows &= isContiguousAlong(map, reducedDim);
+    columns &= rank > 0 && isContiguousAlong(map, rank - 1);
+  });
+  if (!any)
+    return ReductionShape::Other;
+  return rows      ? ReductionShape::Rows
+         : columns ? ReductionShape::Columns
+                   : ReductionShape::Other;
 }
 
 tile::ScheduleAttr nautilus::defaultReductionSchedule(

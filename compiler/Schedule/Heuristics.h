@@ -37,6 +37,14 @@ tile::ScheduleAttr defaultSchedule(mlir::MLIRContext *ctx,
 tile::ScheduleAttr withVectorRuns(tile::ProgramOp program,
                                   const TargetInfo &target);
 
+/// The longest run (`vector`) `program`'s accesses allow: 16 bytes over
+/// the narrowest element its loads read along the innermost output
+/// dimension and its stores write (`ofReductions` false), or that its
+/// top-level reductions read along their one reduced index (true); 1 where
+/// a load reads that dimension other than as its buffer's contiguous index
+/// (a transpose, a gather). withVectorRuns fits it to a schedule.
+int64_t maxVectorRun(tile::ProgramOp program, bool ofReductions);
+
 /// The programs a grid of `tile`s over `extents` has, an unbound extent
 /// counting as `unbound` programs.
 int64_t programCount(llvm::ArrayRef<std::optional<int64_t>> extents,
@@ -51,6 +59,14 @@ int64_t programCount(llvm::ArrayRef<std::optional<int64_t>> extents,
 ///   it (a column sum, a pooling over tokens);
 /// - Other: anything else (a GEMM, whose A a tile's columns share).
 enum class ReductionShape { Rows, Columns, Other };
+
+/// How `reduce` (at the top of `program`) reads what it folds: each read
+/// that depends on the outermost reduced index must depend on every output
+/// dimension (no two elements of a tile share it, as a GEMM's tile shares
+/// A across its columns) and be contiguous along the reduced index (rows)
+/// or along the output's innermost dimension, the reduced index an outer
+/// one (columns); and there must be such a read.
+ReductionShape reductionShapeOf(tile::ProgramOp program, tile::ReduceOp reduce);
 
 /// What a reduction's default schedule may do (defaultReductionSchedule).
 struct ReductionScheduleOptions {

@@ -30,6 +30,10 @@ TargetInfo nvidiaTarget(llvm::StringRef name, llvm::StringRef chip,
   info.namedBarriers = 16;
   info.sharedBytesPerCycle = 128;
   info.maxThreadsPerMultiprocessor = 2048;
+  // Four schedulers, each with 16 special-function lanes a cycle over its
+  // quarter of the SM (A100 and H100 whitepapers); the f32 lanes differ
+  // by generation (set below).
+  info.specialFunctionsPerCycle = 16;
   info.hasExp2Instruction = true;
   return info;
 }
@@ -72,6 +76,7 @@ std::optional<TargetInfo> lookupTarget(llvm::StringRef name) {
     // A100 SXM 80 GB: 312 TFLOPS dense bf16 at 1.41 GHz, 2.04 TB/s, 40 MB
     // of L2, 164 KiB of shared memory an SM.
     info.tensorFlopsPerCycle = 2048;
+    info.simtLanesPerCycle = 64; // 19.5 TFLOPS f32 at 1.41 GHz
     info.clockGHz = 1.41;
     info.dramBytesPerSecond = 2.039e12;
     info.l2Bytes = 40 << 20;
@@ -91,6 +96,7 @@ std::optional<TargetInfo> lookupTarget(llvm::StringRef name) {
     // H200 (H100's SMs, HBM3e): 989 TFLOPS dense bf16 at 1.83 GHz, 4.8
     // TB/s, 50 MB of L2, 228 KiB of shared memory an SM.
     info.tensorFlopsPerCycle = 4096;
+    info.simtLanesPerCycle = 128; // 67 TFLOPS f32 (H100 SXM) at 1.83 GHz
     info.clockGHz = 1.83;
     info.dramBytesPerSecond = 4.8e12;
     info.l2Bytes = 50 << 20;
@@ -109,6 +115,23 @@ std::optional<TargetInfo> lookupTarget(llvm::StringRef name) {
     info.registerFile = 65536;
     info.maxRegistersPerThread = 512;
     info.hasExp2Instruction = true;
+    // For the auto-scheduler's model of element-wise programs and
+    // reductions (docs/autoscheduler.md, "GPU programs without tensor
+    // cores"): a CU holds 32 waves of 64 (8 a SIMD); it retires 64 f32
+    // lanes a cycle (MI250X: 47.9 TFLOPS f32 vector over 220 CUs at
+    // 1.7 GHz) or 128 (MI300X: 163.4 TFLOPS over 304 CUs at 2.1 GHz, dual
+    // issue), transcendentals at a quarter of 64; the bandwidth is one
+    // MI250X die's half of 3.2 TB/s, and MI300X's 5.3 TB/s; L2 8 MB a
+    // die, and MI300X's 4 MB on each of 8 dies.
+    bool mi300 = name == "gfx942";
+    info.maxThreadsPerMultiprocessor = 2048;
+    info.simtLanesPerCycle = mi300 ? 128 : 64;
+    info.specialFunctionsPerCycle = 16;
+    info.sharedBytesPerMultiprocessor = 64 * 1024;
+    info.sharedBytesPerCycle = 128;
+    info.clockGHz = mi300 ? 2.1 : 1.7;
+    info.dramBytesPerSecond = mi300 ? 5.3e12 : 1.6384e12;
+    info.l2Bytes = mi300 ? (32 << 20) : (8 << 20);
     return info;
   }
   return std::nullopt;

@@ -80,6 +80,11 @@ struct TargetInfo {
   int64_t sharedBytesPerCycle = 0;
   /// Threads a multiprocessor holds at once.
   int64_t maxThreadsPerMultiprocessor = 0;
+  /// f32 operations (lanes) a multiprocessor's SIMT units retire a cycle,
+  /// and special functions (exp2, log2, rsqrt, ...) a cycle: the
+  /// element-wise and reduction programs' compute.
+  int64_t simtLanesPerCycle = 0;
+  int64_t specialFunctionsPerCycle = 0;
   /// Tensor memory access: bulk copies of boxes described by tensor maps,
   /// completing on mbarriers.
   bool hasTma = false;

@@ -60,7 +60,10 @@ options:
   -o PATH                compile: where to write the artefact (default: stdout)
   --schedule S           default (the heuristics), auto (contractions with
                          bound M and N take the cost model's best of
-                         their space: tensor-core schedules on GPUs;
+                         their space: tensor-core schedules on GPUs,
+                         where element-wise programs and reductions of
+                         rows or columns with bound extents take tiles,
+                         threads, groups, runs and splits;
                          on the CPU every program with bound extents
                          but attention's and split streams: tiles,
                          their rhs packed or not), or a schedule file

@@ -1,0 +1,430 @@
+//===- GpuSpace.cpp - GPU programs without tensor cores, and their model --===//
+#include "autoscheduler/GpuSpace.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <tuple>
+
+using namespace nautilus;
+using namespace nautilus::autosched;
+
+namespace {
+
+/// A kernel launch, microseconds (as the contraction model's).
+constexpr double kLaunchUs = 3.0;
+/// A DRAM round trip under load, cycles (as the contraction model's copy
+/// latency): what a wave's first loads wait, and what Little's law divides
+/// the bytes in flight by.
+constexpr double kDramLatencyCycles = 1000;
+/// Bytes a cycle one multiprocessor moves to and from L2 at most (A100's
+/// L2 serves 5,120 bytes a cycle to 108 SMs, 47 each; a multiprocessor's
+/// requests reach about 64): a few busy multiprocessors cannot draw the
+/// whole DRAM bandwidth.
+constexpr double kMultiprocessorL2BytesPerCycle = 64;
+/// The bytes of a sector, the unit a load moves between L1 and L2.
+constexpr int64_t kSectorBytes = 32;
+/// Warp instructions a multiprocessor issues a cycle (four schedulers).
+constexpr double kIssuePerCycle = 4;
+/// Blocks a multiprocessor holds at most (sm_80, sm_90; a CU's 32 waves).
+constexpr int64_t kMaxBlocksPerMultiprocessor = 32;
+/// Cycles of a shuffle step of the groups' combination, and of the step
+/// through shared memory (a store, a barrier, a load) beyond a warp.
+constexpr double kShuffleCycles = 30;
+constexpr double kSharedStepCycles = 100;
+/// Instructions a reduction's loop iteration costs besides its loads and
+/// operations (the index, the compare, the branch).
+constexpr int64_t kLoopInstructions = 3;
+/// What a program instance costs besides its work: warp instructions a
+/// thread runs before its first load (its indices, the addresses), and
+/// cycles of its multiprocessor to dispatch it and retire it.
+constexpr double kPrologueInstructions = 16;
+constexpr double kProgramCycles = 32;
+/// Registers a thread needs besides its tile's values (indices, pointers,
+/// the loop).
+constexpr int64_t kBaseRegisters = 24;
+/// The space's bounds: tile elements (outputs) a program, and elements a
+/// thread holds. (A program has at least a warp of threads: the hardware
+/// runs no fewer.)
+constexpr int64_t kMaxTileElements = 4096;
+constexpr int64_t kMaxElementsPerThread = 32;
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+int64_t powerOf2Ceil(int64_t n) {
+  int64_t p = 1;
+  while (p < n)
+    p *= 2;
+  return p;
+}
+
+int64_t log2Of(int64_t n) {
+  int64_t l = 0;
+  while ((int64_t{1} << l) < n)
+    ++l;
+  return l;
+}
+
+bool isReduction(const GpuProgram &p) {
+  return p.kind != GpuProgramKind::Elementwise;
+}
+
+int64_t product(const std::vector<int64_t> &v) {
+  int64_t n = 1;
+  for (int64_t x : v)
+    n *= x;
+  return n;
+}
+
+/// What one program instance of `c` does, per thread and in all.
+struct ProgramWork {
+  int64_t groups = 1;        // threads / reduce_threads
+  int64_t heldPerThread = 1; // tile elements a thread holds
+  int64_t iterations = 1;    // a thread's reduction steps (1: none)
+  double loads = 0;          // load instructions a thread
+  double instructions = 0;   // every instruction a thread
+  double lanes = 0;          // f32 operations a thread
+  double specials = 0;       // special functions a thread
+  double bytesInFlight = 0;  // a thread's loads outstanding at once
+  double sectorsPerWarpLoad = 0;
+  int64_t registers = 0;
+};
+
+/// The 32-byte sectors one load instruction of a warp touches.
+double sectorsPerWarpLoad(const GpuProgram &p, const GpuCandidate &c,
+                          int64_t groups, int64_t lanes) {
+  double run = static_cast<double>(c.vector * p.elementBytes);
+  auto segments = [&](double contiguousBytes, double count) {
+    return count * std::ceil(contiguousBytes / kSectorBytes);
+  };
+  switch (p.kind) {
+  case GpuProgramKind::RowReduction:
+    // Groups of R consecutive threads read consecutive runs of one row;
+    // without groups each lane reads a row of its own.
+    if (c.reduceThreads >= lanes)
+      return segments(lanes * run, 1);
+    return segments(c.reduceThreads * run,
+                    static_cast<double>(lanes) / c.reduceThreads);
+  case GpuProgramKind::ColumnReduction: {
+    // Consecutive groups (interleaved) or threads hold consecutive columns.
+    int64_t span = c.interleaved ? std::min(groups, lanes) : lanes;
+    return segments(span * run, static_cast<double>(lanes) / span);
+  }
+  case GpuProgramKind::Elementwise: {
+    // A warp covers lanes x vector consecutive elements of the tile in
+    // row-major order: contiguous within a row of the tile.
+    int64_t inner = c.tile.back();
+    int64_t covered = lanes * c.vector;
+    if (inner >= covered)
+      return segments(covered * p.elementBytes, 1);
+    return segments(inner * p.elementBytes,
+                    static_cast<double>(covered) / inner);
+  }
+  }
+  return 1;
+}
+
+ProgramWork programWork(const GpuProgram &p, const GpuCandidate &c,
+                        const TargetInfo &target) {
+  ProgramWork w;
+  w.groups = c.threads / c.reduceThreads;
+  w.heldPerThread = std::max<int64_t>(1, product(c.tile) / w.groups);
+  double bytesPerPoint = p.uniqueBytesPerPoint + p.sharedBytesPerPoint;
+  if (isReduction(p)) {
+    int64_t chunk = ceilDiv(p.reduced, c.split);
+    w.iterations = ceilDiv(chunk, c.reduceThreads * c.vector);
+    double perIteration = w.heldPerThread * p.loadsPerPoint;
+    w.loads = w.iterations * perIteration;
+    w.lanes =
+        static_cast<double>(w.iterations) * w.heldPerThread * c.vector * p.work;
+    w.specials = static_cast<double>(w.iterations) * w.heldPerThread *
+                 c.vector * p.specialFunctions;
+    w.instructions = w.loads + w.lanes / c.vector + w.specials / c.vector +
+                     w.iterations * kLoopInstructions + w.heldPerThread;
+    // The loop carries the accumulators: one iteration's loads in flight.
+    w.bytesInFlight = w.heldPerThread * c.vector * bytesPerPoint;
+    w.registers = kBaseRegisters + 2 * w.heldPerThread +
+                  c.vector * p.loadsPerPoint * w.heldPerThread;
+  } else {
+    w.loads = static_cast<double>(w.heldPerThread) / c.vector * p.loadsPerPoint;
+    w.lanes = static_cast<double>(w.heldPerThread) * p.work;
+    w.specials = static_cast<double>(w.heldPerThread) * p.specialFunctions;
+    w.instructions =
+        w.loads + w.heldPerThread / c.vector + w.lanes + w.specials;
+    // Straight-line code: every load issued before the first use.
+    w.bytesInFlight = w.heldPerThread * bytesPerPoint;
+    w.registers = kBaseRegisters + w.heldPerThread * (1 + p.loadsPerPoint);
+  }
+  w.sectorsPerWarpLoad =
+      sectorsPerWarpLoad(p, c, w.groups, std::max<int64_t>(1, target.warpSize));
+  return w;
+}
+
+/// Cycles the groups of a program take to combine their partial results.
+double combineCycles(const GpuCandidate &c, int64_t lanes) {
+  if (c.reduceThreads <= 1)
+    return 0;
+  double cycles = log2Of(std::min(c.reduceThreads, lanes)) * kShuffleCycles;
+  if (c.reduceThreads > lanes)
+    cycles +=
+        kSharedStepCycles + log2Of(c.reduceThreads / lanes) * kShuffleCycles;
+  return cycles;
+}
+
+/// Cycles one wave of `programs` programs takes, each doing `w`, on
+/// `target`.
+struct WaveCycles {
+  double memory = 0, cache = 0, compute = 0, latency = 0;
+  double total() const { return std::max({memory, cache, compute}) + latency; }
+};
+
+WaveCycles waveCycles(const GpuCandidate &c, const ProgramWork &w,
+                      int64_t programs, double bytesPerProgram,
+                      const TargetInfo &target) {
+  WaveCycles cycles;
+  double sms = static_cast<double>(target.multiprocessors);
+  double perSm = std::ceil(programs / sms);
+  double warps = static_cast<double>(c.threads) / target.warpSize;
+  // DRAM: the wave's bytes at the bandwidth its threads keep in flight.
+  double peakPerCycle = target.dramBytesPerSecond / (target.clockGHz * 1e9);
+  double inFlight = programs * static_cast<double>(c.threads) * w.bytesInFlight;
+  double busy = std::min(sms, static_cast<double>(programs));
+  double bandwidth =
+      std::min({peakPerCycle, busy * kMultiprocessorL2BytesPerCycle,
+                inFlight / kDramLatencyCycles});
+  cycles.memory = programs * bytesPerProgram / std::max(bandwidth, 1e-9);
+  // L1: every sector a warp's loads touch, hit or miss.
+  double sectors = perSm * warps * w.loads * w.sectorsPerWarpLoad;
+  cycles.cache = sectors * kSectorBytes / target.sharedBytesPerCycle;
+  // Issue, f32 lanes and special functions of the multiprocessor.
+  double threads = perSm * c.threads;
+  cycles.compute = std::max(
+      {perSm *
+           (warps * (w.instructions + kPrologueInstructions) / kIssuePerCycle +
+            kProgramCycles),
+       threads * w.lanes / std::max<int64_t>(1, target.simtLanesPerCycle),
+       threads * w.specials /
+           std::max<int64_t>(1, target.specialFunctionsPerCycle)});
+  cycles.latency = kDramLatencyCycles + combineCycles(c, target.warpSize);
+  return cycles;
+}
+
+} // namespace
+
+std::string GpuCandidate::describe() const {
+  std::ostringstream os;
+  os << "tile ";
+  for (size_t i = 0; i < tile.size(); ++i)
+    os << (i ? "x" : "") << tile[i];
+  os << " threads " << threads;
+  if (reduceThreads > 1)
+    os << " groups of " << reduceThreads << (interleaved ? " interleaved" : "");
+  if (vector > 1)
+    os << " runs of " << vector;
+  if (split > 1)
+    os << " split " << split;
+  return os.str();
+}
+
+bool GpuCandidate::operator==(const GpuCandidate &other) const {
+  return tile == other.tile && threads == other.threads &&
+         reduceThreads == other.reduceThreads && vector == other.vector &&
+         split == other.split && interleaved == other.interleaved;
+}
+
+GpuCost autosched::estimateGpu(const GpuProgram &p, const GpuCandidate &c,
+                               const TargetInfo &target) {
+  GpuCost cost;
+  ProgramWork w = programWork(p, c, target);
+  cost.registers = w.registers;
+  int64_t byRegisters =
+      target.registerFile /
+      (std::max<int64_t>(1,
+                         std::min(w.registers, target.maxRegistersPerThread)) *
+       c.threads);
+  cost.blocksPerMultiprocessor = std::max<int64_t>(
+      1, std::min({target.maxThreadsPerMultiprocessor / c.threads,
+                   kMaxBlocksPerMultiprocessor, byRegisters}));
+  int64_t outputsPrograms = 1, outputs = product(p.extents);
+  for (size_t i = 0; i < p.extents.size(); ++i)
+    outputsPrograms *= ceilDiv(p.extents[i], c.tile[i]);
+  cost.programs = outputsPrograms * c.split;
+  int64_t slots = target.multiprocessors * cost.blocksPerMultiprocessor;
+  cost.waves = ceilDiv(cost.programs, slots);
+  // The problem's DRAM bytes, spread evenly over its programs.
+  double points = static_cast<double>(outputs) *
+                  (isReduction(p) ? static_cast<double>(p.reduced) : 1.0);
+  double bytes = points * p.uniqueBytesPerPoint +
+                 static_cast<double>(outputs) * p.bytesPerOutput;
+  double bytesPerProgram = bytes / cost.programs;
+  double cyclesPerUs = target.clockGHz * 1e3;
+  // Each term summed over the waves; a wave costs the longest of its
+  // memory, cache and compute, plus its latency.
+  double waveTotal = 0;
+  auto addWave = [&](int64_t programs, int64_t count) {
+    WaveCycles wave = waveCycles(c, w, programs, bytesPerProgram, target);
+    cost.memoryUs += count * wave.memory / cyclesPerUs;
+    cost.cacheUs += count * wave.cache / cyclesPerUs;
+    cost.computeUs += count * wave.compute / cyclesPerUs;
+    cost.latencyUs += count * wave.latency / cyclesPerUs;
+    waveTotal += count * wave.total() / cyclesPerUs;
+  };
+  int64_t fullWaves = cost.programs / slots;
+  if (fullWaves)
+    addWave(slots, fullWaves);
+  if (int64_t rest = cost.programs % slots)
+    addWave(rest, 1);
+  cost.latencyUs += kLaunchUs;
+  if (c.split > 1) {
+    // The combining program: a launch, a round trip, and the partial
+    // results (f32 each, value and whatever the fold keeps) read once.
+    double partialBytes = static_cast<double>(outputs) * c.split * 8;
+    cost.splitSumUs = kLaunchUs + kDramLatencyCycles / cyclesPerUs +
+                      partialBytes / target.dramBytesPerSecond * 1e6;
+  }
+  cost.totalUs = waveTotal + kLaunchUs + cost.splitSumUs;
+  return cost;
+}
+
+namespace {
+
+/// The tiles of `p` of `elements` outputs, the innermost dimension filled
+/// first (up to its extent rounded up to a power of two).
+std::vector<int64_t> tileOf(const GpuProgram &p, int64_t elements) {
+  std::vector<int64_t> tile(p.extents.size(), 1);
+  for (size_t i = tile.size(); i-- > 0 && elements > 1;) {
+    int64_t take = std::min(elements, powerOf2Ceil(p.extents[i]));
+    tile[i] = take;
+    elements /= take;
+  }
+  return tile;
+}
+
+void addElementwise(const GpuProgram &p, const TargetInfo &target,
+                    std::vector<GpuCandidate> &space) {
+  size_t rank = p.extents.size();
+  int64_t innerCap = powerOf2Ceil(p.extents.back());
+  int64_t outerCap = rank >= 2 ? powerOf2Ceil(p.extents[rank - 2]) : 1;
+  for (int64_t inner = 1; inner <= std::min<int64_t>(innerCap, 1024);
+       inner *= 2) {
+    if (inner < std::min<int64_t>(innerCap, 16))
+      continue;
+    for (int64_t outer = 1; outer <= std::min<int64_t>(outerCap, 64);
+         outer *= 2) {
+      int64_t elements = inner * outer;
+      if (elements > kMaxTileElements)
+        continue;
+      for (int64_t threads = target.warpSize;
+           threads <= target.maxThreadsPerProgram && threads <= elements;
+           threads *= 2) {
+        if (elements / threads > kMaxElementsPerThread)
+          continue;
+        for (int64_t vector = 1; vector <= p.maxVector; vector *= 2) {
+          if (inner % vector || (elements / threads) % vector)
+            break;
+          GpuCandidate c;
+          c.tile.assign(rank, 1);
+          c.tile.back() = inner;
+          if (rank >= 2)
+            c.tile[rank - 2] = outer;
+          c.threads = threads;
+          c.vector = vector;
+          space.push_back(std::move(c));
+        }
+      }
+    }
+  }
+}
+
+void addReduction(const GpuProgram &p, const TargetInfo &target,
+                  std::vector<GpuCandidate> &space) {
+  bool columns = p.kind == GpuProgramKind::ColumnReduction;
+  int64_t outputs = 1;
+  for (int64_t e : p.extents)
+    outputs *= powerOf2Ceil(e);
+  int64_t reducedCap = powerOf2Ceil(p.reduced);
+  for (int64_t elements = 1;
+       elements <= std::min<int64_t>(outputs, columns ? 256 : 64);
+       elements *= 2) {
+    std::vector<int64_t> tile = tileOf(p, elements);
+    for (int64_t shared = 1;
+         shared <= p.maxReduceThreads &&
+         shared <= target.maxThreadsPerProgram && shared <= reducedCap;
+         shared *= 2) {
+      for (int64_t held = 1; held <= 4 && held <= elements; held *= 2) {
+        int64_t threads = elements / held * shared;
+        if (threads < target.warpSize || threads > target.maxThreadsPerProgram)
+          continue;
+        // Runs of a shared row's iterations: one output a group.
+        int64_t maxVector =
+            !columns && shared > 1 && held == 1 ? p.maxVector : 1;
+        for (int64_t vector = 1; vector <= maxVector; vector *= 2)
+          for (int64_t split : p.splits) {
+            if (split > 1 && p.reduced / split < shared * vector)
+              continue;
+            GpuCandidate c;
+            c.tile = tile;
+            c.threads = threads;
+            c.reduceThreads = shared;
+            c.interleaved = columns && shared > 1;
+            c.vector = vector;
+            c.split = split;
+            space.push_back(std::move(c));
+          }
+      }
+    }
+  }
+}
+
+} // namespace
+
+std::vector<GpuCandidate> autosched::gpuSpace(const GpuProgram &p,
+                                              const TargetInfo &target) {
+  std::vector<GpuCandidate> space;
+  if (p.extents.empty() || !target.isGPU())
+    return space;
+  if (isReduction(p))
+    addReduction(p, target, space);
+  else
+    addElementwise(p, target, space);
+  // Pruned: a thread's registers beyond what it may address (the code
+  // would spill).
+  space.erase(std::remove_if(space.begin(), space.end(),
+                             [&](const GpuCandidate &c) {
+                               return programWork(p, c, target).registers >
+                                      target.maxRegistersPerThread;
+                             }),
+              space.end());
+  return space;
+}
+
+std::vector<RankedGpuCandidate>
+autosched::rankGpuSchedules(const GpuProgram &p, const TargetInfo &target,
+                            size_t keep, size_t *spaceSize) {
+  std::vector<GpuCandidate> space = gpuSpace(p, target);
+  if (spaceSize)
+    *spaceSize = space.size();
+  std::vector<RankedGpuCandidate> ranked;
+  ranked.reserve(space.size());
+  for (GpuCandidate &c : space) {
+    GpuCost cost = estimateGpu(p, c, target);
+    ranked.push_back({std::move(c), cost});
+  }
+  // Predictions equal to 10 ns are ties, which go to the larger tile (fewer
+  // programs, each amortising its own costs), then more threads, then
+  // longer runs (fewer instructions for the same bytes), then the first
+  // enumerated.
+  auto key = [](const RankedGpuCandidate &r) {
+    return std::make_tuple(std::llround(r.cost.totalUs * 100),
+                           -product(r.candidate.tile), -r.candidate.threads,
+                           -r.candidate.vector);
+  };
+  std::stable_sort(
+      ranked.begin(), ranked.end(),
+      [&](const RankedGpuCandidate &a, const RankedGpuCandidate &b) {
+        return key(a) < key(b);
+      });
+  if (keep && ranked.size() > keep)
+    ranked.resize(keep);
+  return ranked;
+}

@@ -1,0 +1,128 @@
+//===- GpuSpace.h - GPU programs without tensor cores, and their model -*-===//
+//
+// The search space of a GPU program that is not a contraction: an
+// element-wise program, or a reduction of rows (each output folds a
+// contiguous row: softmax's maximum and sum, a norm's statistics) or of
+// columns (each output folds a column: a column sum). A candidate is its
+// tile (the outputs a program instance computes), its threads, the groups
+// of threads that share each reduction (`reduce_threads`), the runs of
+// consecutive elements a thread moves at once (`vector`) and the split of
+// the reduced extent across programs (`reduce_split`).
+//
+// The model (docs/autoscheduler.md, "GPU programs without tensor cores")
+// is that of a memory-bound kernel, per wave of programs over the
+// multiprocessors:
+//   - DRAM time: the wave's unique bytes over the bandwidth the wave can
+//     keep in flight (Little's law: its resident threads' outstanding
+//     loads over a DRAM round trip, at most the peak);
+//   - L1 time: the 32-byte sectors its warps' loads touch, at the
+//     multiprocessor's bytes a cycle (reads that do not coalesce pay for
+//     the whole sector);
+//   - issue time: warp instructions (loads, operations, the loop) at four a
+//     cycle, f32 operations at the SIMT lanes, special functions at theirs;
+//   - the groups' combination (shuffles, and shared memory with a barrier
+//     beyond a warp), and a round trip to fill each wave;
+//   - occupancy from threads and registers a multiprocessor; waves
+//     quantised; a split's second program and a launch.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_AUTOSCHEDULER_GPUSPACE_H
+#define NAUTILUS_AUTOSCHEDULER_GPUSPACE_H
+
+#include "compiler/Target/Target.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace nautilus::autosched {
+
+enum class GpuProgramKind {
+  Elementwise,     // no reduction
+  RowReduction,    // each output folds a row read along its contiguous index
+  ColumnReduction, // each output folds a column; outputs contiguous
+};
+
+/// A program as the GPU model sees it.
+struct GpuProgram {
+  GpuProgramKind kind = GpuProgramKind::Elementwise;
+  std::vector<int64_t> extents; // output extents, bound
+  int64_t reduced = 0;          // the reduced extent (reductions)
+  /// Bytes read a point (an output element, times the reduced extent for a
+  /// reduction) that no other point reads: DRAM traffic.
+  int64_t uniqueBytesPerPoint = 0;
+  /// Bytes read a point that other points read too (a norm's weights, a
+  /// bias along the rows): served by the caches, but still loaded.
+  int64_t sharedBytesPerPoint = 0;
+  /// Bytes an output element reads once, outside its reduction (an
+  /// element-wise epilogue's other operands), and writes.
+  int64_t bytesPerOutput = 0;
+  /// Loads a point issues (each a warp instruction, or one a run).
+  int64_t loadsPerPoint = 1;
+  /// f32 operations and special functions (exp, log, rsqrt, ...) a point.
+  int64_t work = 0;
+  int64_t specialFunctions = 0;
+  /// The narrowest element moved, bytes: a run is 16 bytes of it.
+  int64_t elementBytes = 4;
+  /// The longest run (`vector`) the program's accesses allow (16 bytes of
+  /// the narrowest element), or 1 where they do not move runs (a gather,
+  /// a transposed read).
+  int64_t maxVector = 1;
+  /// The splits (`reduce_split`) the program allows, 1 always among them.
+  std::vector<int64_t> splits{1};
+  /// The largest group (`reduce_threads`) allowed; 1: the reduction cannot
+  /// be shared (its program routes rows, say).
+  int64_t maxReduceThreads = 1;
+};
+
+/// A schedule of a GPU program without tensor cores.
+struct GpuCandidate {
+  std::vector<int64_t> tile;
+  int64_t threads = 1;
+  int64_t reduceThreads = 1;
+  int64_t vector = 1;
+  int64_t split = 1;
+  bool interleaved = false; // groups interleave (a column reduction's)
+  /// "tile 4 threads 256 groups of 64 runs of 4"
+  std::string describe() const;
+  bool operator==(const GpuCandidate &other) const;
+};
+
+struct GpuCost {
+  double totalUs = 0;
+  double memoryUs = 0;  // DRAM
+  double cacheUs = 0;   // L1 sectors
+  double computeUs = 0; // issue, SIMT lanes, special functions
+  double latencyUs = 0; // launches, fills, the groups' combination
+  double splitSumUs = 0;
+  int64_t programs = 0;
+  int64_t blocksPerMultiprocessor = 0;
+  int64_t waves = 0;
+  int64_t registers = 0; // estimated a thread
+};
+
+struct RankedGpuCandidate {
+  GpuCandidate candidate;
+  GpuCost cost;
+};
+
+/// The predicted time of `candidate` for `program` on the GPU `target`.
+GpuCost estimateGpu(const GpuProgram &program, const GpuCandidate &candidate,
+                    const TargetInfo &target);
+
+/// Every candidate of `program`'s space on `target`.
+std::vector<GpuCandidate> gpuSpace(const GpuProgram &program,
+                                   const TargetInfo &target);
+
+/// `program`'s space ranked by the model, best first; equal predictions (to
+/// 10 ns) go to the larger tile, then more threads, then longer runs, then
+/// the candidate enumerated first. At most `keep` (0: all); `spaceSize`
+/// receives the space's size.
+std::vector<RankedGpuCandidate> rankGpuSchedules(const GpuProgram &program,
+                                                 const TargetInfo &target,
+                                                 size_t keep = 0,
+                                                 size_t *spaceSize = nullptr);
+
+} // namespace nautilus::autosched
+
+#endif

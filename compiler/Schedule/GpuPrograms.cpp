@@ -1,0 +1,170 @@
+//===- GpuPrograms.cpp - A tile program as the GPU model sees it ----------===//
+#include "compiler/Schedule/GpuPrograms.h"
+#include "compiler/Schedule/Heuristics.h"
+#include "dialects/Tile/Utils/AffineExpansion.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace nautilus;
+using autosched::GpuProgram;
+using autosched::GpuProgramKind;
+
+namespace {
+
+int64_t bytesOf(Value buffer) {
+  Type element = cast<MemRefType>(buffer.getType()).getElementType();
+  return element.isIntOrFloat()
+             ? std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8)
+             : 4;
+}
+
+bool involves(AffineMap map, unsigned dim) {
+  return llvm::any_of(map.getResults(),
+                      [&](AffineExpr e) { return involvesDim(e, dim); });
+}
+
+/// Counts `op`'s cost a point into `facts`: a math function is a special
+/// function (and the operation around it), anything else of arith one
+/// operation; the tile dialect's ops, widenings and constants nothing.
+void countWork(Operation *op, GpuProgram &facts) {
+  if (isa<tile::TileDialect>(op->getDialect()) ||
+      isa<arith::ExtFOp, arith::ExtSIOp, arith::ExtUIOp, arith::ConstantOp>(op))
+    return;
+  ++facts.work;
+  if (op->getDialect()->getNamespace() == "math")
+    ++facts.specialFunctions;
+}
+
+/// The program's one top-level reduction, or none; failure where it has
+/// several, or other ops with regions (loops, streams, contractions).
+FailureOr<tile::ReduceOp> onlyReduction(tile::ProgramOp program) {
+  tile::ReduceOp only;
+  for (Operation &op : program.getBody().front()) {
+    if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+      if (only)
+        return failure();
+      only = reduce;
+      continue;
+    }
+    if (op.getNumRegions() != 0)
+      return failure();
+  }
+  bool nested = false;
+  if (only)
+    only.getBody().walk([&](Operation *op) {
+      nested |= op->getNumRegions() != 0 && op != only;
+    });
+  if (nested)
+    return failure();
+  return only;
+}
+
+} // namespace
+
+std::optional<GpuProgram> nautilus::gpuProgramOf(tile::ProgramOp program) {
+  tile::ScheduleAttr schedule = program.getSchedule();
+  if (schedule.getMma())
+    return std::nullopt;
+  bool gathers = false, routes = false;
+  program.walk([&](Operation *op) {
+    if (auto load = dyn_cast<tile::LoadOp>(op))
+      gathers |= !load.getIndirect().empty();
+    routes |= isa<tile::RouteOp>(op);
+  });
+  FailureOr<tile::ReduceOp> reduce = onlyReduction(program);
+  if (gathers || failed(reduce))
+    return std::nullopt;
+  GpuProgram facts;
+  for (Attribute dim : program.getOutputDims()) {
+    std::optional<int64_t> extent = program.getKnownExtent(dim);
+    if (!extent)
+      return std::nullopt;
+    facts.extents.push_back(*extent);
+  }
+  if (facts.extents.empty())
+    return std::nullopt;
+  unsigned rank = facts.extents.size();
+  if (*reduce) {
+    if (reduce->getExtents().size() != 1)
+      return std::nullopt;
+    std::optional<int64_t> reduced =
+        program.getKnownExtent(reduce->getExtents().front());
+    if (!reduced)
+      return std::nullopt;
+    facts.reduced = *reduced;
+    switch (reductionShapeOf(program, *reduce)) {
+    case ReductionShape::Rows:
+      facts.kind = GpuProgramKind::RowReduction;
+      break;
+    case ReductionShape::Columns:
+      facts.kind = GpuProgramKind::ColumnReduction;
+      break;
+    case ReductionShape::Other:
+      return std::nullopt;
+    }
+    // Groups share the reduction unless rows are routed; splits up to the
+    // heuristics' own (whose rules checked it may split that far: fewer
+    // chunks need less workspace).
+    facts.maxReduceThreads = routes ? 1 : 1024;
+    for (int64_t split = 2; split <= schedule.getReduceSplit(); split *= 2)
+      facts.splits.push_back(split);
+  }
+  // A point is an output element, times the reduced index in a reduction.
+  unsigned pointDim = *reduce ? rank : rank - 1;
+  facts.loadsPerPoint = 0;
+  program.walk([&](Operation *op) {
+    if (auto load = dyn_cast<tile::LoadOp>(op)) {
+      bool inReduction = *reduce && (*reduce)->isAncestor(op);
+      AffineMap map = load.getMap();
+      bool everyOutput = true;
+      for (unsigned d = 0; d < rank; ++d)
+        everyOutput &= involves(map, d);
+      if (*reduce && !inReduction) {
+        facts.bytesPerOutput += everyOutput ? bytesOf(load.getBuffer()) : 0;
+        return;
+      }
+      if (*reduce && !involves(map, rank))
+        return; // the same for the whole reduction: read once
+      (everyOutput ? facts.uniqueBytesPerPoint : facts.sharedBytesPerPoint) +=
+          bytesOf(load.getBuffer());
+      facts.loadsPerPoint += involves(map, pointDim);
+      return;
+    }
+    if (auto store = dyn_cast<tile::StoreOp>(op)) {
+      facts.bytesPerOutput += bytesOf(store.getBuffer());
+      return;
+    }
+    if (!*reduce || (*reduce)->isAncestor(op))
+      countWork(op, facts);
+  });
+  facts.loadsPerPoint = std::max<int64_t>(1, facts.loadsPerPoint);
+  facts.maxVector = maxVectorRun(program, /*ofReductions=*/bool(*reduce));
+  facts.elementBytes = 16 / facts.maxVector;
+  if (facts.maxVector == 1) {
+    facts.elementBytes = 4;
+    program.walk([&](tile::LoadOp load) {
+      facts.elementBytes =
+          std::min(facts.elementBytes, bytesOf(load.getBuffer()));
+    });
+  }
+  return facts;
+}
+
+tile::ScheduleAttr nautilus::gpuScheduleOf(tile::ProgramOp program,
+                                           const autosched::GpuCandidate &c) {
+  return tile::ScheduleAttr::get(program.getContext(), c.tile, c.threads,
+                                 tile::MmaAttr(), c.reduceThreads, c.split,
+                                 c.interleaved, c.vector, /*pack=*/false);
+}
+
+autosched::GpuCandidate nautilus::gpuCandidateOf(tile::ScheduleAttr schedule) {
+  autosched::GpuCandidate c;
+  c.tile.assign(schedule.getTile().begin(), schedule.getTile().end());
+  c.threads = schedule.getThreads();
+  c.reduceThreads = schedule.getReduceThreads();
+  c.vector = schedule.getVector();
+  c.split = schedule.getReduceSplit();
+  c.interleaved = schedule.getReduceInterleaved();
+  return c;
+}

@@ -1,0 +1,38 @@
+//===- GpuPrograms.h - A tile program as the GPU model sees it -*- C++ -*-===//
+//
+// The facts autoscheduler/GpuSpace.h ranks a GPU program's schedules by,
+// for programs without tensor cores: element-wise programs and reductions
+// of rows or columns (ReductionShape). Their output and reduced extents
+// (bound by the plan), the bytes a point reads (its own, or shared with
+// other points) and an output writes, the loads and operations of a point,
+// the longest run its accesses allow, and the splits it may take.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_SCHEDULE_GPUPROGRAMS_H
+#define NAUTILUS_SCHEDULE_GPUPROGRAMS_H
+
+#include "autoscheduler/GpuSpace.h"
+#include "dialects/Tile/TileOps.h"
+
+#include <optional>
+
+namespace nautilus {
+
+/// The GPU model's view of `program`, or std::nullopt where it keeps its
+/// own schedule: a contraction or a flash kernel (tensor cores), a stream,
+/// a reduction that is neither of rows nor of columns, more than one
+/// top-level reduction, an output of rank 0, nested loops, gathered reads,
+/// or an extent not bound.
+std::optional<autosched::GpuProgram> gpuProgramOf(tile::ProgramOp program);
+
+/// `program`'s schedule as `candidate` gives it.
+tile::ScheduleAttr gpuScheduleOf(tile::ProgramOp program,
+                                 const autosched::GpuCandidate &candidate);
+
+/// The candidate `schedule` stands for (its tile, threads, groups, runs and
+/// split).
+autosched::GpuCandidate gpuCandidateOf(tile::ScheduleAttr schedule);
+
+} // namespace nautilus
+
+#endif
