@@ -1,5 +1,6 @@
 //===- CostModel.cpp - An analytic model of a contraction's time ----------===//
 #include "autoscheduler/CostModel.h"
+#include "autoscheduler/GpuConstants.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,27 +10,12 @@ using namespace nautilus::autosched;
 
 namespace {
 
-/// The latency of a kernel launch, and of filling a pipeline's first stage
-/// from DRAM (a global load's round trip and the first tile's copy), in
-/// microseconds.
-constexpr double kLaunchUs = 3.0;
+/// Filling a pipeline's first stage from DRAM (a global load's round
+/// trip and the first tile's copy), microseconds.
 constexpr double kPipelineFillUs = 1.0;
-/// The share of the tensor cores' peak a main loop reaches at best: wgmma
-/// fed by TMA, and mma.sync fed by ldmatrix, whose issue competes with the
-/// copies and the address arithmetic.
-constexpr double kWgmmaEfficiency = 0.85;
-constexpr double kMmaSyncEfficiency = 0.70;
 /// The rows of tiles a rasterised grid walks before moving along N
 /// (group_m of the schedules).
 constexpr int64_t kGroupM = 8;
-/// Cycles a K step costs besides its products: the wait for its stage,
-/// the barrier that releases it, the first fragment loads' latency
-/// (mma.sync); the mbarrier wait and the wgmma issue (wgmma).
-constexpr double kMmaSyncStepOverhead = 150;
-constexpr double kWgmmaStepOverhead = 80;
-/// Cycles from a stage's copy being issued to its data landing in shared
-/// memory (a DRAM round trip): the pipeline's other stages must cover it.
-constexpr double kCopyLatencyCycles = 1000;
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -73,7 +59,7 @@ double stepCycles(const ContractionCandidate &c,
   // than the copy's latency over those wait for it.
   double work = std::max(compute, shared) +
                 (c.wgmma ? kWgmmaStepOverhead : kMmaSyncStepOverhead);
-  double covered = kCopyLatencyCycles / double(c.stages - 1);
+  double covered = kDramLatencyCycles / double(c.stages - 1);
   return std::max(work, covered);
 }
 

@@ -1,5 +1,6 @@
 //===- GpuSpace.cpp - GPU programs without tensor cores, and their model --===//
 #include "autoscheduler/GpuSpace.h"
+#include "autoscheduler/GpuConstants.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,23 +12,10 @@ using namespace nautilus::autosched;
 
 namespace {
 
-/// A kernel launch, microseconds (as the contraction model's).
-constexpr double kLaunchUs = 3.0;
-/// A DRAM round trip under load, cycles (as the contraction model's copy
-/// latency): what a wave's first loads wait, and what Little's law divides
-/// the bytes in flight by.
-constexpr double kDramLatencyCycles = 1000;
-/// Bytes a cycle one multiprocessor moves to and from L2 at most (A100's
-/// L2 serves 5,120 bytes a cycle to 108 SMs, 47 each; a multiprocessor's
-/// requests reach about 64): a few busy multiprocessors cannot draw the
-/// whole DRAM bandwidth.
-constexpr double kMultiprocessorL2BytesPerCycle = 64;
 /// The bytes of a sector, the unit a load moves between L1 and L2.
 constexpr int64_t kSectorBytes = 32;
 /// Warp instructions a multiprocessor issues a cycle (four schedulers).
 constexpr double kIssuePerCycle = 4;
-/// Blocks a multiprocessor holds at most (sm_80, sm_90; a CU's 32 waves).
-constexpr int64_t kMaxBlocksPerMultiprocessor = 32;
 /// Cycles of a shuffle step of the groups' combination, and of the step
 /// through shared memory (a store, a barrier, a load) beyond a warp.
 constexpr double kShuffleCycles = 30;

@@ -1,7 +1,6 @@
 //===- AutoSchedules.cpp - Schedules the auto-scheduler chooses -----------===//
 #include "compiler/Schedule/AutoSchedules.h"
 #include "compiler/Schedule/CpuPrograms.h"
-#include "compiler/Schedule/GpuPrograms.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -137,41 +136,6 @@ tile::ScheduleAttr AutoSchedules::contraction(
 }
 
 FailureOr<tile::ScheduleAttr>
-AutoSchedules::gpuReplacement(tile::ProgramOp program,
-                              const TargetInfo &target) {
-  std::optional<GpuProgram> facts = gpuProgramOf(program);
-  if (!facts)
-    return next->replacement(program, target);
-  StringRef name = program.getSymName();
-  size_t keep = 4 + llvm::count_if(refutedGpu, [&](const RefutedGpuProgram &r) {
-                  return r.program == name;
-                });
-  size_t spaceSize = 0;
-  std::vector<RankedGpuCandidate> ranked =
-      rankGpuSchedules(*facts, target, keep, &spaceSize);
-  auto firstLive = llvm::find_if(ranked, [&](const RankedGpuCandidate &r) {
-    return !isRefuted(name, r.candidate);
-  });
-  if (firstLive == ranked.end())
-    return next->replacement(program, target);
-  GpuCandidate own = gpuCandidateOf(program.getSchedule());
-  GpuCandidate best = firstLive->candidate;
-  GpuChoice choice{name.str(),
-                   *facts,
-                   ranked,
-                   {own, estimateGpu(*facts, own, target)},
-                   static_cast<size_t>(firstLive - ranked.begin()),
-                   spaceSize};
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    gpuChoices.push_back(std::move(choice));
-  }
-  if (best == own)
-    return tile::ScheduleAttr();
-  return gpuScheduleOf(program, best);
-}
-
-FailureOr<tile::ScheduleAttr>
 AutoSchedules::replacement(tile::ProgramOp program, const TargetInfo &target) {
   if (target.isGPU())
     return gpuReplacement(program, target);
@@ -284,39 +248,6 @@ void AutoSchedules::explainCpu(llvm::raw_ostream &os) const {
   }
 }
 
-void AutoSchedules::explainGpu(llvm::raw_ostream &os) const {
-  auto print = [&](const char *label, const RankedGpuCandidate &r) {
-    const GpuCost &cost = r.cost;
-    os << label << r.candidate.describe() << ": "
-       << llvm::format("%.1f us", cost.totalUs) << " (memory "
-       << llvm::format("%.1f", cost.memoryUs) << ", cache "
-       << llvm::format("%.1f", cost.cacheUs) << ", compute "
-       << llvm::format("%.1f", cost.computeUs) << ", latency "
-       << llvm::format("%.1f", cost.latencyUs);
-    if (cost.splitSumUs > 0)
-      os << ", split sum " << llvm::format("%.1f", cost.splitSumUs);
-    os << "; " << cost.programs << " programs, " << cost.blocksPerMultiprocessor
-       << " a multiprocessor, " << cost.waves << " waves, " << cost.registers
-       << " registers)\n";
-  };
-  for (const GpuChoice &choice : gpuChoices) {
-    const GpuProgram &facts = choice.facts;
-    os << "explain: GPU program " << choice.program << " over "
-       << CpuCandidate{facts.extents, {}}.describe();
-    if (facts.kind == GpuProgramKind::RowReduction)
-      os << ", a reduction of rows of " << facts.reduced;
-    else if (facts.kind == GpuProgramKind::ColumnReduction)
-      os << ", a reduction of columns of " << facts.reduced;
-    os << ": " << choice.spaceSize << " candidates\n";
-    for (auto [i, ranked] : llvm::enumerate(choice.ranked))
-      print(i == choice.chosen                            ? "  chosen:    "
-            : isRefuted(choice.program, ranked.candidate) ? "  refuted:   "
-                                                          : "  runner-up: ",
-            ranked);
-    print("  heuristics: ", choice.heuristics);
-  }
-}
-
 void AutoSchedules::explain(llvm::raw_ostream &os) const {
   std::lock_guard<std::mutex> lock(mutex);
   explainStructures(os);
@@ -373,13 +304,6 @@ bool AutoSchedules::isRefuted(const ContractionProblem &problem,
 }
 
 bool AutoSchedules::isRefuted(StringRef program,
-                              const GpuCandidate &candidate) const {
-  return llvm::any_of(refutedGpu, [&](const RefutedGpuProgram &r) {
-    return r.program == program && r.candidate == candidate;
-  });
-}
-
-bool AutoSchedules::isRefuted(StringRef program,
                               const CpuCandidate &candidate) const {
   return llvm::any_of(refutedCpu, [&](const RefutedCpuProgram &r) {
     return r.program == program && r.tile == candidate.tile &&
@@ -422,7 +346,7 @@ AutoSchedules::fallback(ArrayRef<RefutedProgram> refuted) const {
     for (const GpuChoice &choice : gpuChoices)
       if (choice.program == program.name) {
         retry->refutedGpu.push_back(
-            {choice.program, choice.ranked[choice.chosen].candidate});
+            {choice.program, choice.ranked[choice.chosen].schedule});
         chosenHere = true;
       }
     allChosenHere = allChosenHere && chosenHere;

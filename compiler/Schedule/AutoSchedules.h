@@ -7,7 +7,9 @@
 // (autoscheduler/CpuSpace.h; `nautc tune` measures every program's); on
 // a GPU, each element-wise program and reduction of rows or columns whose
 // extents are bound takes the tile, threads, groups, runs and split the
-// GPU model ranks first (autoscheduler/GpuSpace.h).
+// GPU model ranks first (autoscheduler/GpuSpace.h), and each flash kernel
+// its instructions, warps, key block and split (autoscheduler/
+// FlashSpace.h).
 // On the CPU it also chooses the kernel's structure (the alg rewrites:
 // autoscheduler/Rewrites.h): the compilation predicts each structure's
 // programs (Pipeline/Structures.h) and schedules with `withStructure`'s
@@ -24,7 +26,6 @@
 #define NAUTILUS_SCHEDULE_AUTOSCHEDULES_H
 
 #include "autoscheduler/CpuSpace.h"
-#include "autoscheduler/GpuSpace.h"
 #include "autoscheduler/Search.h"
 #include "compiler/Schedule/ScheduleProvider.h"
 
@@ -104,13 +105,20 @@ private:
     autosched::CpuCandidate heuristics;
     size_t chosen = 0; // the first of `ranked` not refuted
   };
+  /// A schedule of a GPU program without a contraction problem (an
+  /// element-wise program, a reduction, a flash kernel) as ranked, with
+  /// the candidate and the model's terms as `--explain` prints them.
+  struct RankedSchedule {
+    tile::ScheduleAttr schedule;
+    std::string description;
+  };
   struct GpuChoice {
     std::string program;
-    autosched::GpuProgram facts;
-    std::vector<autosched::RankedGpuCandidate> ranked;
-    autosched::RankedGpuCandidate heuristics;
-    size_t chosen = 0; // the first of `ranked` not refuted
+    std::string what; // "over 4, a reduction of rows of 50000"
     size_t spaceSize = 0;
+    std::vector<RankedSchedule> ranked;
+    RankedSchedule heuristics;
+    size_t chosen = 0; // the first of `ranked` not refuted
   };
   /// A schedule the verifier refuted for a contraction problem (GPU) or a
   /// program (CPU; a GPU program without tensor cores).
@@ -125,16 +133,20 @@ private:
   };
   struct RefutedGpuProgram {
     std::string program;
-    autosched::GpuCandidate candidate;
+    tile::ScheduleAttr schedule;
   };
   bool isRefuted(const autosched::ContractionProblem &problem,
                  tile::ScheduleAttr schedule) const;
   bool isRefuted(llvm::StringRef program,
                  const autosched::CpuCandidate &candidate) const;
-  bool isRefuted(llvm::StringRef program,
-                 const autosched::GpuCandidate &candidate) const;
+  bool isRefuted(llvm::StringRef program, tile::ScheduleAttr schedule) const;
+  /// AutoSchedulesGpu.cpp: the GPU model's choice for a program without a
+  /// contraction problem, and the choice recorded.
   mlir::FailureOr<tile::ScheduleAttr> gpuReplacement(tile::ProgramOp program,
                                                      const TargetInfo &target);
+  mlir::FailureOr<tile::ScheduleAttr> recordGpuChoice(tile::ProgramOp program,
+                                                      GpuChoice choice,
+                                                      const TargetInfo &target);
   void explainCpu(llvm::raw_ostream &os) const;
   void explainGpu(llvm::raw_ostream &os) const;
   void explainStructures(llvm::raw_ostream &os) const;

@@ -168,3 +168,68 @@ autosched::GpuCandidate nautilus::gpuCandidateOf(tile::ScheduleAttr schedule) {
   c.interleaved = schedule.getReduceInterleaved();
   return c;
 }
+
+std::optional<autosched::FlashProblem>
+nautilus::flashProblemOf(tile::ProgramOp program, const TargetInfo &target) {
+  tile::ScheduleAttr schedule = program.getSchedule();
+  tile::OnlineReduceOp stream = program.getFlashStream();
+  if (!stream || !schedule.getMma() || program.getRank() < 2)
+    return std::nullopt;
+  unsigned rank = program.getRank();
+  if (rank >= 3 && schedule.getTile()[rank - 3] != 1)
+    return std::nullopt;
+  SmallVector<int64_t> extents;
+  for (Attribute dim : program.getOutputDims()) {
+    std::optional<int64_t> extent = program.getKnownExtent(dim);
+    if (!extent)
+      return std::nullopt;
+    extents.push_back(*extent);
+  }
+  std::optional<int64_t> keys = program.getKnownExtent(stream.getExtent());
+  if (!keys)
+    return std::nullopt;
+  autosched::FlashProblem p;
+  for (unsigned d = 0; d + 2 < rank; ++d)
+    p.heads *= extents[d];
+  p.queries = extents[rank - 2];
+  p.headDim = extents[rank - 1];
+  p.keys = *keys;
+  p.operandBytes = 4;
+  stream.getBody().walk([&](tile::LoadOp load) {
+    p.operandBytes = std::min(p.operandBytes, bytesOf(load.getBuffer()));
+  });
+  program.walk(
+      [&](tile::StoreOp store) { p.outputBytes = bytesOf(store.getBuffer()); });
+  p.wgmmaAllowed = target.hasWgmma() && p.headDim % 64 == 0;
+  // Splits up to the heuristics' own (their rules checked that one).
+  for (int64_t split = 2; split <= schedule.getReduceSplit(); split *= 2)
+    p.splits.push_back(split);
+  return p;
+}
+
+tile::ScheduleAttr
+nautilus::flashScheduleOf(tile::ProgramOp program,
+                          const autosched::FlashCandidate &c) {
+  MLIRContext *ctx = program.getContext();
+  SmallVector<int64_t> tile(program.getSchedule().getTile());
+  tile[tile.size() - 2] = c.rows();
+  auto mma = tile::MmaAttr::get(
+      ctx, c.wgmma ? "wgmma" : "mma_sync", c.keyBlock, {c.warps, 1},
+      /*stages=*/2, /*groupM=*/1, /*producers=*/0, /*persistent=*/0,
+      /*swizzle=*/128, /*splitK=*/1);
+  return tile::ScheduleAttr::get(ctx, tile, c.threads(), mma,
+                                 /*reduceThreads=*/1, c.split,
+                                 /*reduceInterleaved=*/false, /*vector=*/1,
+                                 /*pack=*/false);
+}
+
+autosched::FlashCandidate
+nautilus::flashCandidateOf(tile::ScheduleAttr schedule) {
+  tile::MmaAttr mma = schedule.getMma();
+  autosched::FlashCandidate c;
+  c.wgmma = mma.getInstr() == "wgmma";
+  c.warps = mma.getWarps()[0];
+  c.keyBlock = mma.getTileK();
+  c.split = schedule.getReduceSplit();
+  return c;
+}

@@ -11,6 +11,7 @@
 #ifndef NAUTILUS_SCHEDULE_GPUPROGRAMS_H
 #define NAUTILUS_SCHEDULE_GPUPROGRAMS_H
 
+#include "autoscheduler/FlashSpace.h"
 #include "autoscheduler/GpuSpace.h"
 #include "dialects/Tile/TileOps.h"
 
@@ -32,6 +33,20 @@ tile::ScheduleAttr gpuScheduleOf(tile::ProgramOp program,
 /// The candidate `schedule` stands for (its tile, threads, groups, runs and
 /// split).
 autosched::GpuCandidate gpuCandidateOf(tile::ScheduleAttr schedule);
+
+/// The flash model's view of `program` (a stream on tensor cores) on
+/// `target`, or std::nullopt where an extent is not bound or its tile
+/// holds several heads (a decoding step's grouped-query tile keeps the
+/// heuristics' schedule).
+std::optional<autosched::FlashProblem> flashProblemOf(tile::ProgramOp program,
+                                                      const TargetInfo &target);
+
+/// `program`'s schedule as the flash `candidate` gives it.
+tile::ScheduleAttr flashScheduleOf(tile::ProgramOp program,
+                                   const autosched::FlashCandidate &candidate);
+
+/// The flash candidate a flash kernel's `schedule` stands for.
+autosched::FlashCandidate flashCandidateOf(tile::ScheduleAttr schedule);
 
 } // namespace nautilus
 

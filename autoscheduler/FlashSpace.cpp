@@ -1,0 +1,201 @@
+//===- FlashSpace.cpp - A flash kernel's schedules and their model --------===//
+#include "autoscheduler/FlashSpace.h"
+#include "autoscheduler/GpuConstants.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <tuple>
+
+using namespace nautilus;
+using namespace nautilus::autosched;
+
+namespace {
+
+/// f32 operations a score costs besides its exp (the scale, the running
+/// maximum, the subtraction, the row sum, P's conversion, a mask's compare
+/// and select), and a row's repair of O a block (its rescale).
+constexpr double kSoftmaxOperations = 8;
+/// Registers a thread needs besides its accumulators and fragments (its
+/// indices, addresses, statistics; fitted so that the estimate of the
+/// sm_90 d128 kernel is ptxas's 137).
+constexpr int64_t kBaseRegisters = 44;
+constexpr int64_t kStages = 2;
+/// Warp schedulers a multiprocessor has (its sub-partitions).
+constexpr double kSchedulers = 4;
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// Shared memory a program's stages take: a K and a V block each (and Q's
+/// rows under wgmma, which reads its A operand from shared memory).
+int64_t sharedBytesOf(const FlashProblem &p, const FlashCandidate &c) {
+  int64_t stages = kStages * 2 * c.keyBlock * p.headDim * p.operandBytes;
+  return stages + (c.wgmma ? c.rows() * p.headDim * p.operandBytes : 0);
+}
+
+/// A thread's registers: O's f32 accumulators, S's, and (mma.sync) Q's
+/// fragments, packed two 16-bit elements a register.
+int64_t registersOf(const FlashProblem &p, const FlashCandidate &c) {
+  int64_t threads = c.threads();
+  int64_t accumulators = c.rows() * (p.headDim + c.keyBlock) / threads;
+  int64_t query =
+      c.wgmma ? 0 : c.rows() * p.headDim * p.operandBytes / 4 / threads;
+  return kBaseRegisters + accumulators + query;
+}
+
+int64_t blocksPerMultiprocessor(const FlashProblem &p, const FlashCandidate &c,
+                                const TargetInfo &target) {
+  int64_t byShared = target.sharedBytesPerMultiprocessor /
+                     std::max<int64_t>(1, sharedBytesOf(p, c));
+  int64_t byThreads = target.maxThreadsPerMultiprocessor / c.threads();
+  int64_t byRegisters =
+      target.registerFile /
+      (std::min(registersOf(p, c), target.maxRegistersPerThread) * c.threads());
+  return std::max<int64_t>(1, std::min({byShared, byThreads, byRegisters,
+                                        kMaxBlocksPerMultiprocessor}));
+}
+
+/// The cycles in which `resident` programs sharing a multiprocessor each
+/// take one key block; `tensor` and `softmax` receive one program's terms.
+double stepCycles(const FlashProblem &p, const FlashCandidate &c,
+                  const TargetInfo &target, int64_t resident, double &tensor,
+                  double &softmax) {
+  double rows = c.rows(), block = c.keyBlock, dim = p.headDim;
+  double efficiency = c.wgmma ? kWgmmaEfficiency : kMmaSyncEfficiency;
+  // S = Q K^T and O += P V: 2 rows x block x D multiply-adds each.
+  tensor = 4 * rows * block * dim / (target.tensorFlopsPerCycle * efficiency);
+  // Each warp (mma.sync) or warpgroup (wgmma) reads the K and V blocks.
+  double readers = c.wgmma ? c.warps / 4.0 : double(c.warps);
+  double shared =
+      readers * 2 * block * dim * p.operandBytes / target.sharedBytesPerCycle;
+  double specials = rows * block / target.specialFunctionsPerCycle;
+  double lanes = (rows * block * kSoftmaxOperations + rows * dim) /
+                 target.simtLanesPerCycle;
+  softmax = specials + lanes;
+  double fromL2 =
+      2 * block * dim * p.operandBytes / kMultiprocessorL2BytesPerCycle;
+  // The multiprocessor's units, shared by the resident programs. A warp
+  // runs its step's contractions and its softmax in turn; a scheduler
+  // with two warps (of resident programs, or of a program's two
+  // warpgroups) overlaps one's softmax with the other's contractions.
+  double throughput =
+      resident * std::max({tensor, shared, specials, lanes, fromL2});
+  double inTurn = std::max(tensor, shared) + softmax +
+                  (c.wgmma ? kWgmmaStepOverhead : kMmaSyncStepOverhead);
+  double overlap = std::clamp(resident * c.warps / kSchedulers, 1.0, 2.0);
+  double serial = resident * inTurn / overlap;
+  double covered = kDramLatencyCycles / double(kStages - 1);
+  return std::max({throughput, serial, covered});
+}
+
+} // namespace
+
+std::string FlashCandidate::describe() const {
+  std::ostringstream os;
+  os << (wgmma ? "wgmma " : "mma_sync ") << rows() << " rows, keys "
+     << keyBlock;
+  if (split > 1)
+    os << ", split " << split;
+  return os.str();
+}
+
+bool FlashCandidate::operator==(const FlashCandidate &other) const {
+  return wgmma == other.wgmma && warps == other.warps &&
+         keyBlock == other.keyBlock && split == other.split;
+}
+
+FlashCost autosched::estimateFlash(const FlashProblem &p,
+                                   const FlashCandidate &c,
+                                   const TargetInfo &target) {
+  FlashCost cost;
+  cost.registers = registersOf(p, c);
+  cost.sharedBytes = sharedBytesOf(p, c);
+  cost.blocksPerMultiprocessor = blocksPerMultiprocessor(p, c, target);
+  int64_t queryTiles = ceilDiv(p.queries, c.rows());
+  cost.programs = p.heads * queryTiles * c.split;
+  int64_t slots = target.multiprocessors * cost.blocksPerMultiprocessor;
+  cost.waves = ceilDiv(cost.programs, slots);
+  int64_t steps = ceilDiv(ceilDiv(p.keys, c.split), c.keyBlock);
+  double cyclesPerUs = target.clockGHz * 1e3;
+  double bytesPerUs = target.dramBytesPerSecond / 1e6;
+  for (int64_t w = 0; w < cost.waves; ++w) {
+    int64_t programs = std::min(slots, cost.programs - w * slots);
+    int64_t resident = std::min(cost.blocksPerMultiprocessor,
+                                ceilDiv(programs, target.multiprocessors));
+    double tensor = 0, softmax = 0;
+    double step = stepCycles(p, c, target, resident, tensor, softmax);
+    double compute = steps * step / cyclesPerUs;
+    // Q read and O written a program; K and V once for each head (and
+    // chunk) the wave covers: its other query tiles find them in L2.
+    double heads = std::max(1.0, double(programs) / queryTiles);
+    double bytes =
+        double(programs) * c.rows() * p.headDim *
+            (p.operandBytes + p.outputBytes) +
+        heads * 2.0 * ceilDiv(p.keys, c.split) * p.headDim * p.operandBytes;
+    // At the DRAM's bandwidth, or what the busy multiprocessors' ports to
+    // L2 carry (a decoding step's few programs).
+    double busy = std::min<double>(programs, target.multiprocessors);
+    double memory =
+        bytes / std::min(bytesPerUs,
+                         busy * kMultiprocessorL2BytesPerCycle * cyclesPerUs);
+    cost.tensorUs += steps * resident * tensor / cyclesPerUs;
+    cost.softmaxUs += steps * resident * softmax / cyclesPerUs;
+    cost.memoryUs += memory;
+    cost.totalUs += std::max(compute, memory);
+  }
+  cost.latencyUs = kLaunchUs + cost.waves * kDramLatencyCycles / cyclesPerUs;
+  if (c.split > 1) {
+    // The combining program reads each chunk's O (f32) and statistics.
+    double bytes = double(p.heads) * p.queries * c.split * (p.headDim + 2) * 4;
+    cost.splitSumUs =
+        kLaunchUs + kDramLatencyCycles / cyclesPerUs + bytes / bytesPerUs;
+  }
+  cost.totalUs += cost.latencyUs + cost.splitSumUs;
+  return cost;
+}
+
+std::vector<FlashCandidate> autosched::flashSpace(const FlashProblem &p,
+                                                  const TargetInfo &target) {
+  std::vector<FlashCandidate> space;
+  if (!target.hasMmaSync())
+    return space;
+  auto add = [&](bool wgmma, int64_t warps, int64_t block) {
+    for (int64_t split : p.splits) {
+      if (split > 1 && ceilDiv(p.keys, split) < block)
+        continue;
+      FlashCandidate c{wgmma, warps, block, split};
+      if (sharedBytesOf(p, c) > target.maxSharedBytes ||
+          registersOf(p, c) > target.maxRegistersPerThread)
+        continue;
+      space.push_back(c);
+    }
+  };
+  if (p.wgmmaAllowed)
+    for (int64_t warps : {8, 4})
+      add(/*wgmma=*/true, warps, 64);
+  for (int64_t warps : {4, 8, 2, 1})
+    for (int64_t block : {64, 128, 32})
+      if (16 * warps <= block)
+        add(/*wgmma=*/false, warps, block);
+  return space;
+}
+
+std::vector<RankedFlashCandidate>
+autosched::rankFlashSchedules(const FlashProblem &p, const TargetInfo &target,
+                              size_t keep, size_t *spaceSize) {
+  std::vector<FlashCandidate> space = flashSpace(p, target);
+  if (spaceSize)
+    *spaceSize = space.size();
+  std::vector<RankedFlashCandidate> ranked;
+  for (const FlashCandidate &c : space)
+    ranked.push_back({c, estimateFlash(p, c, target)});
+  std::stable_sort(
+      ranked.begin(), ranked.end(),
+      [](const RankedFlashCandidate &a, const RankedFlashCandidate &b) {
+        return std::llround(a.cost.totalUs * 100) <
+               std::llround(b.cost.totalUs * 100);
+      });
+  if (keep && ranked.size() > keep)
+    ranked.resize(keep);
+  return ranked;
+}

@@ -1,0 +1,139 @@
+//===- AutoSchedulesGpu.cpp - The GPU models' choices beside contractions -===//
+//
+// `--schedule auto` on a GPU for the programs without a contraction
+// problem: element-wise programs and reductions of rows or columns
+// (autoscheduler/GpuSpace.h) and flash kernels (autoscheduler/
+// FlashSpace.h), read from the tile program (GpuPrograms.h), each choice
+// recorded with its runners-up and the heuristics' schedule for
+// `--explain`.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Schedule/AutoSchedules.h"
+#include "compiler/Schedule/GpuPrograms.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace nautilus;
+using namespace nautilus::autosched;
+
+namespace {
+
+std::string describe(const RankedGpuCandidate &r) {
+  const GpuCost &cost = r.cost;
+  std::string s =
+      llvm::formatv("{0}: {1:f1} us (memory {2:f1}, cache {3:f1}, "
+                    "compute {4:f1}, latency {5:f1}",
+                    r.candidate.describe(), cost.totalUs, cost.memoryUs,
+                    cost.cacheUs, cost.computeUs, cost.latencyUs);
+  if (cost.splitSumUs > 0)
+    s += llvm::formatv(", split sum {0:f1}", cost.splitSumUs).str();
+  return s + llvm::formatv("; {0} programs, {1} a multiprocessor, {2} waves, "
+                           "{3} registers)",
+                           cost.programs, cost.blocksPerMultiprocessor,
+                           cost.waves, cost.registers)
+                 .str();
+}
+
+std::string describe(const RankedFlashCandidate &r) {
+  const FlashCost &cost = r.cost;
+  std::string s =
+      llvm::formatv("{0}: {1:f1} us (tensor {2:f1}, softmax "
+                    "{3:f1}, memory {4:f1}, latency {5:f1}",
+                    r.candidate.describe(), cost.totalUs, cost.tensorUs,
+                    cost.softmaxUs, cost.memoryUs, cost.latencyUs);
+  if (cost.splitSumUs > 0)
+    s += llvm::formatv(", split sum {0:f1}", cost.splitSumUs).str();
+  return s + llvm::formatv("; {0} programs, {1} a multiprocessor, {2} waves, "
+                           "{3} registers, {4} KiB shared)",
+                           cost.programs, cost.blocksPerMultiprocessor,
+                           cost.waves, cost.registers, cost.sharedBytes / 1024)
+                 .str();
+}
+
+std::string extentsOf(const std::vector<int64_t> &extents) {
+  return CpuCandidate{extents, {}}.describe();
+}
+
+} // namespace
+
+FailureOr<tile::ScheduleAttr>
+AutoSchedules::gpuReplacement(tile::ProgramOp program,
+                              const TargetInfo &target) {
+  StringRef name = program.getSymName();
+  size_t keep = 4 + llvm::count_if(refutedGpu, [&](const RefutedGpuProgram &r) {
+                  return r.program == name;
+                });
+  GpuChoice choice;
+  choice.program = name.str();
+  if (std::optional<FlashProblem> flash = flashProblemOf(program, target)) {
+    for (const RankedFlashCandidate &r :
+         rankFlashSchedules(*flash, target, keep, &choice.spaceSize))
+      choice.ranked.push_back(
+          {flashScheduleOf(program, r.candidate), describe(r)});
+    FlashCandidate own = flashCandidateOf(program.getSchedule());
+    choice.heuristics = {program.getSchedule(),
+                         describe({own, estimateFlash(*flash, own, target)})};
+    choice.what = llvm::formatv("over {0} heads of {1} queries x {2} keys, "
+                                "head dimension {3}, a flash kernel",
+                                flash->heads, flash->queries, flash->keys,
+                                flash->headDim);
+    return recordGpuChoice(program, std::move(choice), target);
+  }
+  std::optional<GpuProgram> facts = gpuProgramOf(program);
+  if (!facts)
+    return next->replacement(program, target);
+  for (const RankedGpuCandidate &r :
+       rankGpuSchedules(*facts, target, keep, &choice.spaceSize))
+    choice.ranked.push_back({gpuScheduleOf(program, r.candidate), describe(r)});
+  GpuCandidate own = gpuCandidateOf(program.getSchedule());
+  choice.heuristics = {program.getSchedule(),
+                       describe({own, estimateGpu(*facts, own, target)})};
+  choice.what = "over " + extentsOf(facts->extents);
+  if (facts->kind == GpuProgramKind::RowReduction)
+    choice.what += ", a reduction of rows of " + std::to_string(facts->reduced);
+  else if (facts->kind == GpuProgramKind::ColumnReduction)
+    choice.what +=
+        ", a reduction of columns of " + std::to_string(facts->reduced);
+  return recordGpuChoice(program, std::move(choice), target);
+}
+
+FailureOr<tile::ScheduleAttr>
+AutoSchedules::recordGpuChoice(tile::ProgramOp program, GpuChoice choice,
+                               const TargetInfo &target) {
+  auto firstLive = llvm::find_if(choice.ranked, [&](const RankedSchedule &r) {
+    return !isRefuted(choice.program, r.schedule);
+  });
+  if (firstLive == choice.ranked.end())
+    return next->replacement(program, target);
+  choice.chosen = firstLive - choice.ranked.begin();
+  tile::ScheduleAttr best = firstLive->schedule;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    gpuChoices.push_back(std::move(choice));
+  }
+  if (best == program.getSchedule())
+    return tile::ScheduleAttr();
+  return best;
+}
+
+bool AutoSchedules::isRefuted(StringRef program,
+                              tile::ScheduleAttr schedule) const {
+  return llvm::any_of(refutedGpu, [&](const RefutedGpuProgram &r) {
+    return r.program == program && r.schedule == schedule;
+  });
+}
+
+void AutoSchedules::explainGpu(llvm::raw_ostream &os) const {
+  for (const GpuChoice &choice : gpuChoices) {
+    os << "explain: GPU program " << choice.program << " " << choice.what
+       << ": " << choice.spaceSize << " candidates\n";
+    for (auto [i, ranked] : llvm::enumerate(choice.ranked))
+      os << (i == choice.chosen                           ? "  chosen:    "
+             : isRefuted(choice.program, ranked.schedule) ? "  refuted:   "
+                                                          : "  runner-up: ")
+         << ranked.description << " = " << Attribute(ranked.schedule) << "\n";
+    os << "  heuristics: " << choice.heuristics.description << "\n";
+  }
+}

@@ -1,0 +1,89 @@
+//===- FlashSpaceTest.cpp - A flash kernel's space and model, alone -------===//
+#include "autoscheduler/FlashSpace.h"
+
+#include <gtest/gtest.h>
+
+using namespace nautilus;
+using namespace nautilus::autosched;
+
+namespace {
+
+FlashProblem attention(int64_t heads, int64_t queries, int64_t keys,
+                       int64_t dim, const TargetInfo &target) {
+  FlashProblem p;
+  p.heads = heads;
+  p.queries = queries;
+  p.keys = keys;
+  p.headDim = dim;
+  p.wgmmaAllowed = target.hasWgmma() && dim % 64 == 0;
+  return p;
+}
+
+} // namespace
+
+// Every candidate is one the lowering runs, within the target's shared
+// memory and a thread's registers.
+TEST(FlashSpace, CandidatesRespectTheLoweringAndTheLimits) {
+  for (const char *name : {"sm_80", "sm_90"}) {
+    TargetInfo target = *getTarget(name);
+    for (int64_t dim : {64, 128, 256}) {
+      FlashProblem p = attention(8, 1000, 3000, dim, target);
+      p.splits = {1, 2, 4};
+      std::vector<FlashCandidate> space = flashSpace(p, target);
+      ASSERT_FALSE(space.empty()) << name << " d" << dim;
+      for (const FlashCandidate &c : space) {
+        SCOPED_TRACE(std::string(name) + " d" + std::to_string(dim) + ": " +
+                     c.describe());
+        FlashCost cost = estimateFlash(p, c, target);
+        EXPECT_LE(cost.sharedBytes, target.maxSharedBytes);
+        EXPECT_LE(cost.registers, target.maxRegistersPerThread);
+        if (c.wgmma) {
+          EXPECT_TRUE(target.hasWgmma());
+          EXPECT_EQ(c.keyBlock, 64);
+          EXPECT_TRUE(c.warps == 4 || c.warps == 8);
+        } else {
+          EXPECT_LE(c.rows(), c.keyBlock);
+        }
+      }
+    }
+  }
+  EXPECT_TRUE(flashSpace(attention(8, 1000, 3000, 64, *getTarget("gfx942")),
+                         *getTarget("gfx942"))
+                  .empty());
+}
+
+// At prefill the model takes FlashAttention's structures: on sm_90 wgmma
+// (FlashAttention-3's instruction), on sm_80 mma.sync in blocks of 64 keys.
+TEST(FlashCostModel, PrefillTakesTheTargetsInstructions) {
+  TargetInfo sm90 = *getTarget("sm_90"), sm80 = *getTarget("sm_80");
+  FlashProblem p = attention(64, 4096, 4096, 128, sm90);
+  FlashCandidate best = rankFlashSchedules(p, sm90, 1)[0].candidate;
+  EXPECT_TRUE(best.wgmma) << best.describe();
+  p = attention(64, 4096, 4096, 128, sm80);
+  best = rankFlashSchedules(p, sm80, 1)[0].candidate;
+  EXPECT_FALSE(best.wgmma);
+  EXPECT_GE(best.rows(), 64) << best.describe();
+  // Twice the keys, about twice the time.
+  FlashProblem longer = attention(64, 4096, 8192, 128, sm80);
+  double once = estimateFlash(p, best, sm80).totalUs;
+  double twice = estimateFlash(longer, best, sm80).totalUs;
+  EXPECT_GT(twice, 1.8 * once);
+  EXPECT_LT(twice, 2.2 * once);
+}
+
+// A decoding step (one query of 32 heads over 8192 keys) leaves most
+// multiprocessors idle unless its keys split across programs.
+TEST(FlashCostModel, DecodingSplitsTheKeys) {
+  TargetInfo target = *getTarget("sm_90");
+  FlashProblem p = attention(32, 1, 8192, 128, target);
+  double unsplit = rankFlashSchedules(p, target, 1)[0].cost.totalUs;
+  p.splits = {1, 2, 4, 8};
+  std::vector<RankedFlashCandidate> ranked = rankFlashSchedules(p, target);
+  EXPECT_GT(ranked[0].candidate.split, 1);
+  EXPECT_LT(ranked[0].cost.totalUs, unsplit);
+  // Deterministic.
+  std::vector<RankedFlashCandidate> again = rankFlashSchedules(p, target);
+  ASSERT_EQ(ranked.size(), again.size());
+  for (size_t i = 0; i < ranked.size(); ++i)
+    EXPECT_TRUE(ranked[i].candidate == again[i].candidate);
+}
