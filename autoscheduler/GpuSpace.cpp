@@ -162,8 +162,12 @@ double combineCycles(const GpuCandidate &c, int64_t lanes) {
 /// Cycles one wave of `programs` programs takes, each doing `w`, on
 /// `target`.
 struct WaveCycles {
-  double memory = 0, cache = 0, compute = 0, latency = 0;
-  double total() const { return std::max({memory, cache, compute}) + latency; }
+  double memory = 0, cache = 0, compute = 0, combine = 0;
+  /// A wave lasts at least a DRAM round trip (its programs wait for their
+  /// loads), and its groups combine after their loops.
+  double total() const {
+    return std::max({memory, cache, compute, kDramLatencyCycles}) + combine;
+  }
 };
 
 WaveCycles waveCycles(const GpuCandidate &c, const ProgramWork &w,
@@ -193,7 +197,7 @@ WaveCycles waveCycles(const GpuCandidate &c, const ProgramWork &w,
        threads * w.lanes / std::max<int64_t>(1, target.simtLanesPerCycle),
        threads * w.specials /
            std::max<int64_t>(1, target.specialFunctionsPerCycle)});
-  cycles.latency = kDramLatencyCycles + combineCycles(c, target.warpSize);
+  cycles.combine = combineCycles(c, target.warpSize);
   return cycles;
 }
 
@@ -247,14 +251,15 @@ GpuCost autosched::estimateGpu(const GpuProgram &p, const GpuCandidate &c,
   double bytesPerProgram = bytes / cost.programs;
   double cyclesPerUs = target.clockGHz * 1e3;
   // Each term summed over the waves; a wave costs the longest of its
-  // memory, cache and compute, plus its latency.
+  // memory, cache and compute (at least a round trip), plus its groups'
+  // combination.
   double waveTotal = 0;
   auto addWave = [&](int64_t programs, int64_t count) {
     WaveCycles wave = waveCycles(c, w, programs, bytesPerProgram, target);
     cost.memoryUs += count * wave.memory / cyclesPerUs;
     cost.cacheUs += count * wave.cache / cyclesPerUs;
     cost.computeUs += count * wave.compute / cyclesPerUs;
-    cost.latencyUs += count * wave.latency / cyclesPerUs;
+    cost.latencyUs += count * wave.combine / cyclesPerUs;
     waveTotal += count * wave.total() / cyclesPerUs;
   };
   int64_t fullWaves = cost.programs / slots;
@@ -262,7 +267,8 @@ GpuCost autosched::estimateGpu(const GpuProgram &p, const GpuCandidate &c,
     addWave(slots, fullWaves);
   if (int64_t rest = cost.programs % slots)
     addWave(rest, 1);
-  cost.latencyUs += kLaunchUs;
+  // A launch, and the last wave's stores draining (a round trip).
+  cost.latencyUs += kLaunchUs + kDramLatencyCycles / cyclesPerUs;
   if (c.split > 1) {
     // The combining program: a launch, a round trip, and the partial
     // results (f32 each, value and whatever the fold keeps) read once.
@@ -270,7 +276,8 @@ GpuCost autosched::estimateGpu(const GpuProgram &p, const GpuCandidate &c,
     cost.splitSumUs = kLaunchUs + kDramLatencyCycles / cyclesPerUs +
                       partialBytes / target.dramBytesPerSecond * 1e6;
   }
-  cost.totalUs = waveTotal + kLaunchUs + cost.splitSumUs;
+  cost.totalUs = waveTotal + kLaunchUs + kDramLatencyCycles / cyclesPerUs +
+                 cost.splitSumUs;
   return cost;
 }
 

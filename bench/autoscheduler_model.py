@@ -4,13 +4,15 @@
 usage: python3 bench/autoscheduler_model.py [PATH/TO/nautc] [--targets sm_80,sm_90]
 
 For each workload (GEMMs from square to skinny, batched and transposed,
-with an epilogue, attention's two contractions, a mixture of experts'
-grouped GEMMs) and target, compiles with `--schedule auto --explain` and
-reports, per contraction, the predicted time of:
+with an epilogue, attention at prefill, causal and decoding, a mixture of
+experts' grouped GEMMs, a gated MLP, softmax and the norms) and target,
+compiles with `--schedule auto --explain` and reports, per contraction
+and per other program the model schedules (element-wise programs,
+reductions, flash kernels), the predicted time of:
   - the model's choice (the exhaustive search's best),
   - today's hand-written heuristics (the default schedules),
-  - a deterministic wave heuristic (DeepGEMM's: fewest waves, then the
-    fullest last wave), from the same space,
+  - for contractions, a deterministic wave heuristic (DeepGEMM's: fewest
+    waves, then the fullest last wave), from the same space,
 and the compile's wall time (the search included). These are the model's
 predictions, not measurements: no GPU is needed, and none has measured
 them yet (bench/gpu is where a device would).
@@ -39,12 +41,20 @@ WORKLOADS = [
     ("gemm.tensor", "bmm_nt", "Z=64,M=256,N=256,K=64"),
     ("attention.tensor", "attention", "B=4,H=16,N=4096,M=4096,D=128"),
     ("attention.tensor", "attention", "B=1,H=32,N=512,M=8192,D=128"),
+    ("attention.tensor", "attention", "B=1,H=32,N=1,M=8192,D=128"),
+    ("attention.tensor", "attention_causal", "B=2,H=16,N=4096,M=4096,D=64"),
+    ("attention.tensor", "attention", "B=2,H=8,N=2048,M=2048,D=256"),
     ("moe.tensor", "moe_ffn", "T=4096,D=1024,F=2816,E=8,J=2"),
     ("mlp.tensor", "swiglu_mlp", "T=4096,D=4096,F=11008"),
+    ("norms.tensor", "softmax", "R=4096,C=1024"),
+    ("norms.tensor", "softmax", "R=4,C=50000"),
+    ("norms.tensor", "layernorm", "T=4096,D=1024"),
+    ("norms.tensor", "layernorm", "T=64,D=8192"),
+    ("norms.tensor", "rmsnorm", "T=4096,D=4096"),
 ]
 
 LINE = re.compile(r"^\s*(chosen|heuristics|fewest waves):\s+(.*?): ([0-9.]+) us")
-HEAD = re.compile(r"^explain: contraction (.*?): (\d+) candidates")
+HEAD = re.compile(r"^explain: (?:contraction|GPU program) (.*?): (\d+) candidates")
 
 
 def explain(nautc, file, kernel, shape, target):
@@ -72,7 +82,7 @@ def main():
                         default=os.path.join(HERE, "..", "build", "bin", "nautc"))
     parser.add_argument("--targets", default="sm_80,sm_90")
     args = parser.parse_args()
-    print("| target | kernel | contraction | space | model's choice | us | "
+    print("| target | kernel | program | space | model's choice | us | "
           "heuristics | us | x | fewest waves | us | x | compile s |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     ratios = {"heuristics": [], "fewest waves": []}
@@ -99,7 +109,7 @@ def main():
                 geo *= v
             geo **= 1.0 / len(values)
             print(f"\n{other}: predicted time / the model's choice, geometric "
-                  f"mean {geo:.2f} over {len(values)} contractions, worst "
+                  f"mean {geo:.2f} over {len(values)} programs, worst "
                   f"{max(values):.2f}")
 
 

@@ -111,6 +111,7 @@ private:
   struct RankedSchedule {
     tile::ScheduleAttr schedule;
     std::string description;
+    double predictedUs = 0;
   };
   struct GpuChoice {
     std::string program;
@@ -118,6 +119,7 @@ private:
     size_t spaceSize = 0;
     std::vector<RankedSchedule> ranked;
     RankedSchedule heuristics;
+    bool heuristicsInSpace = false; // within the target's limits
     size_t chosen = 0; // the first of `ranked` not refuted
   };
   /// A schedule the verifier refuted for a contraction problem (GPU) or a

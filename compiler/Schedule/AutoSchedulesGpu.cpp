@@ -20,6 +20,11 @@ using namespace nautilus::autosched;
 
 namespace {
 
+/// How much better than the heuristics' schedule the model's best must be
+/// predicted for the model to depart from it: the models rank many
+/// schedules of a memory-bound program within a percent of each other.
+constexpr double kHeuristicsTie = 0.01;
+
 std::string describe(const RankedGpuCandidate &r) {
   const GpuCost &cost = r.cost;
   std::string s =
@@ -71,10 +76,13 @@ AutoSchedules::gpuReplacement(tile::ProgramOp program,
     for (const RankedFlashCandidate &r :
          rankFlashSchedules(*flash, target, keep, &choice.spaceSize))
       choice.ranked.push_back(
-          {flashScheduleOf(program, r.candidate), describe(r)});
+          {flashScheduleOf(program, r.candidate), describe(r), r.cost.totalUs});
     FlashCandidate own = flashCandidateOf(program.getSchedule());
-    choice.heuristics = {program.getSchedule(),
-                         describe({own, estimateFlash(*flash, own, target)})};
+    RankedFlashCandidate heuristics{own, estimateFlash(*flash, own, target)};
+    choice.heuristics = {program.getSchedule(), describe(heuristics),
+                         heuristics.cost.totalUs};
+    choice.heuristicsInSpace =
+        llvm::is_contained(flashSpace(*flash, target), own);
     choice.what = llvm::formatv("over {0} heads of {1} queries x {2} keys, "
                                 "head dimension {3}, a flash kernel",
                                 flash->heads, flash->queries, flash->keys,
@@ -86,10 +94,13 @@ AutoSchedules::gpuReplacement(tile::ProgramOp program,
     return next->replacement(program, target);
   for (const RankedGpuCandidate &r :
        rankGpuSchedules(*facts, target, keep, &choice.spaceSize))
-    choice.ranked.push_back({gpuScheduleOf(program, r.candidate), describe(r)});
+    choice.ranked.push_back(
+        {gpuScheduleOf(program, r.candidate), describe(r), r.cost.totalUs});
   GpuCandidate own = gpuCandidateOf(program.getSchedule());
-  choice.heuristics = {program.getSchedule(),
-                       describe({own, estimateGpu(*facts, own, target)})};
+  RankedGpuCandidate heuristics{own, estimateGpu(*facts, own, target)};
+  choice.heuristics = {program.getSchedule(), describe(heuristics),
+                       heuristics.cost.totalUs};
+  choice.heuristicsInSpace = llvm::is_contained(gpuSpace(*facts, target), own);
   choice.what = "over " + extentsOf(facts->extents);
   if (facts->kind == GpuProgramKind::RowReduction)
     choice.what += ", a reduction of rows of " + std::to_string(facts->reduced);
@@ -102,6 +113,22 @@ AutoSchedules::gpuReplacement(tile::ProgramOp program,
 FailureOr<tile::ScheduleAttr>
 AutoSchedules::recordGpuChoice(tile::ProgramOp program, GpuChoice choice,
                                const TargetInfo &target) {
+  // The model departs from the heuristics only for a predicted gain: where
+  // their schedule is in the space (within the target's limits) and within
+  // kHeuristicsTie of the best, it ranks first.
+  if (!choice.ranked.empty() && choice.heuristicsInSpace &&
+      !isRefuted(choice.program, choice.heuristics.schedule) &&
+      choice.heuristics.predictedUs <=
+          choice.ranked.front().predictedUs * (1 + kHeuristicsTie)) {
+    auto own = llvm::find_if(choice.ranked, [&](const RankedSchedule &r) {
+      return r.schedule == choice.heuristics.schedule;
+    });
+    RankedSchedule first =
+        own == choice.ranked.end() ? choice.heuristics : *own;
+    if (own != choice.ranked.end())
+      choice.ranked.erase(own);
+    choice.ranked.insert(choice.ranked.begin(), std::move(first));
+  }
   auto firstLive = llvm::find_if(choice.ranked, [&](const RankedSchedule &r) {
     return !isRefuted(choice.program, r.schedule);
   });
