@@ -63,7 +63,8 @@ options:
                          their space: tensor-core schedules on GPUs,
                          where element-wise programs and reductions of
                          rows or columns with bound extents take tiles,
-                         threads, groups, runs and splits;
+                         threads, groups, runs and splits, and flash
+                         kernels warps, key blocks and splits;
                          on the CPU every program with bound extents
                          but attention's and split streams: tiles,
                          their rhs packed or not), or a schedule file
