@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """The auto-scheduler's GPU tuning mode: the model's top candidates for
-GEMMs measured on the device, the model refit to them, and the regret.
+GEMMs, flash kernels and row reductions measured on the device, the
+contraction model refit to them, and the regret.
 
 On the build machine (nautc built; no GPU):
 
     python3 bench/gpu/tuning.py prepare [--nautc PATH] [--target sm_90] [--top 4]
 
-compiles, for each GEMM case below, the `--top` schedules the cost model
+compiles, for each case below, the `--top` schedules the cost model
 ranks first (`nautc compile --schedule auto --explain` lists them with
 their predicted time and terms) into bench/gpu/bundles/tuning/, one bundle
-a candidate (`--schedule` a file naming the contraction's program), and
-writes what the model predicted to bench/gpu/bundles/tuning/tuning.plan.
+a candidate (`--schedule` a file naming the case's program: a GEMM's
+contraction, attention's flash kernel, softmax's or rmsnorm's row
+reduction; the kernel's other programs keep the heuristics' schedules),
+and writes what the model predicted to bench/gpu/bundles/tuning/tuning.plan.
 
 On the GPU machine, time them (nautc only; each checked against the f64
 product first, as every bundle is):
@@ -54,10 +57,29 @@ CASES = [
     ("bf16_4096", "bench/kernels/gemm_bf16.tensor", "gemm_bf16", "M=4096,N=4096,K=4096"),
 ]
 
+# name, file, kernel, shape, program: programs without a contraction
+# problem (docs/autoscheduler.md, "GPU programs without tensor cores",
+# "Flash kernels"), each run_gemms.py checks against its reference.
+PROGRAM_CASES = [
+    ("attn_prefill", "examples/attention.tensor", "attention", "B=4,H=16,N=4096,M=4096,D=128",
+     "attention_O"),
+    ("attn_long_keys", "examples/attention.tensor", "attention", "B=1,H=32,N=512,M=8192,D=128",
+     "attention_O"),
+    ("attn_decode", "examples/attention.tensor", "attention", "B=1,H=32,N=1,M=8192,D=128",
+     "attention_O"),
+    ("softmax_rows", "examples/norms.tensor", "softmax", "R=4096,C=1024", "softmax_Mx"),
+    ("softmax_vocab", "examples/norms.tensor", "softmax", "R=4,C=50000", "softmax_Mx"),
+    ("rmsnorm_rows", "examples/norms.tensor", "rmsnorm", "T=4096,D=4096", "rmsnorm_R"),
+]
+
 RANKED = re.compile(r"^\s*(chosen|runner-up):\s+(.*?): ([0-9.]+) us \(compute ([0-9.]+), "
                     r"memory ([0-9.]+), latency ([0-9.]+)(?:, split sum ([0-9.]+))?;.*?\) = "
                     r"(#tile\.schedule<.*>)\s*$")
 PROGRAM = re.compile(r"tile\.program @(\w+) .*mma = #tile\.mma")
+# A GPU program's block in --explain, and its ranked lines.
+GPU_PROGRAM = re.compile(r"^explain: GPU program (\w+) ")
+GPU_RANKED = re.compile(r"^\s*(chosen|runner-up):\s+(.*?): ([0-9.]+) us \(.*\) = "
+                        r"(#tile\.schedule<.*>)\s*$")
 
 
 def ranked_candidates(nautc, path, kernel, shape, target):
@@ -68,7 +90,9 @@ def ranked_candidates(nautc, path, kernel, shape, target):
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr}")
-    programs = PROGRAM.findall(proc.stdout)
+    # (A split contraction's tensor-core program is its `_partial`, made
+    # after the schedules apply: a schedule file names the program itself.)
+    programs = [re.sub(r"_partial$", "", p) for p in PROGRAM.findall(proc.stdout)]
     if len(programs) != 1:
         sys.exit(f"{kernel} {shape}: expected one tensor-core program, found {programs}")
     candidates = []
@@ -84,6 +108,46 @@ def ranked_candidates(nautc, path, kernel, shape, target):
     return programs[0], candidates
 
 
+def program_candidates(nautc, path, kernel, shape, target, program):
+    """The model's ranked candidates for `program` (a GPU program without a
+    contraction problem), as --explain lists them."""
+    cmd = [nautc, "compile", path, "-k", kernel, "--target", target, "--shape", shape,
+           "--schedule", "auto", "--explain", "-o", os.devnull]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr}")
+    candidates, current = [], None
+    for line in proc.stdout.splitlines() + proc.stderr.splitlines():
+        if m := GPU_PROGRAM.match(line):
+            current = m.group(1)
+        elif current == program and (m := GPU_RANKED.match(line)):
+            candidates.append({"describe": m.group(2), "predicted_us": float(m.group(3)),
+                               "schedule": m.group(4)})
+    if not candidates:
+        sys.exit(f"{kernel} {shape}: no candidate for {program} in --explain")
+    return candidates
+
+
+def compile_candidates(args, out, tmp, name, path, kernel, shape, program, candidates):
+    """One bundle a candidate, its schedule file naming `program`."""
+    entry = {"case": name, "kernel": kernel, "shape": shape, "program": program,
+             "candidates": []}
+    for rank, c in enumerate(candidates[:args.top]):
+        schedule = os.path.join(tmp, f"{name}_{rank}.json")
+        with open(schedule, "w") as f:
+            json.dump({"programs": {program: c["schedule"]}}, f)
+        bundle = f"{name}_{args.target}_r{rank}"
+        cmd = [args.nautc, "compile", path, "-k", kernel, "--target", args.target,
+               "--shape", shape, "--schedule", schedule, "--emit", "bundle",
+               "-o", os.path.join(out, bundle + ".json")]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr}")
+        entry["candidates"].append(dict(c, rank=rank, bundle=bundle))
+        print(f"{bundle}: {c['describe']}, predicted {c['predicted_us']:.1f} us")
+    return entry
+
+
 def prepare(args):
     out = args.out_dir
     os.makedirs(out, exist_ok=True)
@@ -95,22 +159,14 @@ def prepare(args):
         for name, file, kernel, shape in CASES[:args.cases]:
             path = os.path.join(ROOT, file)
             program, candidates = ranked_candidates(args.nautc, path, kernel, shape, args.target)
-            entry = {"case": name, "kernel": kernel, "shape": shape, "program": program,
-                     "candidates": []}
-            for rank, c in enumerate(candidates[:args.top]):
-                schedule = os.path.join(tmp, f"{name}_{rank}.json")
-                with open(schedule, "w") as f:
-                    json.dump({"programs": {program: c["schedule"]}}, f)
-                bundle = f"{name}_{args.target}_r{rank}"
-                cmd = [args.nautc, "compile", path, "-k", kernel, "--target", args.target,
-                       "--shape", shape, "--schedule", schedule, "--emit", "bundle",
-                       "-o", os.path.join(out, bundle + ".json")]
-                proc = subprocess.run(cmd, capture_output=True, text=True)
-                if proc.returncode != 0:
-                    sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr}")
-                entry["candidates"].append(dict(c, rank=rank, bundle=bundle))
-                print(f"{bundle}: {c['describe']}, predicted {c['predicted_us']:.1f} us")
-            plan["cases"].append(entry)
+            plan["cases"].append(compile_candidates(args, out, tmp, name, path, kernel, shape,
+                                                    program, candidates))
+        for name, file, kernel, shape, program in PROGRAM_CASES[:args.programs]:
+            path = os.path.join(ROOT, file)
+            candidates = program_candidates(args.nautc, path, kernel, shape, args.target,
+                                            program)
+            plan["cases"].append(compile_candidates(args, out, tmp, name, path, kernel, shape,
+                                                    program, candidates))
     # Beside the bundles but not one: run_gemms.py reads *.json bundles.
     with open(os.path.join(out, "tuning.plan"), "w") as f:
         json.dump(plan, f, indent=1)
@@ -118,6 +174,8 @@ def prepare(args):
 
 
 def refit_prediction(c, alpha, beta):
+    if "compute_us" not in c:  # not a contraction: the model's own prediction
+        return c["predicted_us"]
     return max(alpha * c["compute_us"], beta * c["memory_us"]) + c["latency_us"] + c["split_sum_us"]
 
 
@@ -152,10 +210,12 @@ def report(args):
                 measured.append(c)
     if not measured:
         sys.exit("no candidate was measured (and checked ok) in " + args.results)
-    alpha, beta = refit(measured)
+    contractions = [c for c in measured if "compute_us" in c]
+    alpha, beta = refit(contractions) if contractions else (1.0, 1.0)
     lines = [f"# GPU tuning mode ({plan['target']})", "",
-             f"Refit over {len(measured)} candidates: measured ~ max({alpha:.2f} x compute, "
-             f"{beta:.2f} x memory) + latency + split sum.", "",
+             f"Refit over {len(contractions)} GEMM candidates: measured ~ max({alpha:.2f} x "
+             f"compute, {beta:.2f} x memory) + latency + split sum (the other cases' refit "
+             f"column is the model's own prediction).", "",
              "| case | rank | candidate | predicted us | refit us | measured us |",
              "|---|---|---|---|---|---|"]
     regrets, refit_regrets = [], []
@@ -190,7 +250,9 @@ def main():
     p.add_argument("--nautc", default=os.path.join(ROOT, "build", "bin", "nautc"))
     p.add_argument("--target", default="sm_90", choices=["sm_80", "sm_90"])
     p.add_argument("--top", type=int, default=4)
-    p.add_argument("--cases", type=int, default=len(CASES), help="the first N cases only")
+    p.add_argument("--cases", type=int, default=len(CASES), help="the first N GEMM cases only")
+    p.add_argument("--programs", type=int, default=len(PROGRAM_CASES),
+                   help="the first N flash-kernel and reduction cases only")
     p.add_argument("--out-dir", default=TUNING)
     r = sub.add_parser("report")
     r.add_argument("results", help="run_gemms.py's .jsonl for the tuning bundles")
