@@ -1,6 +1,7 @@
 //===- FlashSpace.cpp - A flash kernel's schedules and their model --------===//
 #include "autoscheduler/FlashSpace.h"
 #include "autoscheduler/GpuConstants.h"
+#include "dialects/Tile/Utils/PipelineLimits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -164,7 +165,12 @@ std::vector<FlashCandidate> autosched::flashSpace(const FlashProblem &p,
       if (split > 1 && ceilDiv(p.keys, split) < block)
         continue;
       FlashCandidate c{wgmma, warps, block, split};
-      if (sharedBytesOf(p, c) > target.maxSharedBytes ||
+      // (The lowering budgets mma.sync's stages to an A100's block on
+      // either target.)
+      int64_t sharedLimit =
+          wgmma ? target.maxSharedBytes
+                : std::min(target.maxSharedBytes, kSm80SharedLimit);
+      if (sharedBytesOf(p, c) > sharedLimit ||
           registersOf(p, c) > target.maxRegistersPerThread)
         continue;
       space.push_back(c);

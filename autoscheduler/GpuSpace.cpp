@@ -119,20 +119,25 @@ ProgramWork programWork(const GpuProgram &p, const GpuCandidate &c,
   w.heldPerThread = std::max<int64_t>(1, product(c.tile) / w.groups);
   double bytesPerPoint = p.uniqueBytesPerPoint + p.sharedBytesPerPoint;
   if (isReduction(p)) {
+    // Runs are of a shared row's iterations (with groups; without, a
+    // schedule's `vector` is of the tile, which a reduction reads once).
+    int64_t run = c.reduceThreads > 1 ? c.vector : 1;
     int64_t chunk = ceilDiv(p.reduced, c.split);
-    w.iterations = ceilDiv(chunk, c.reduceThreads * c.vector);
+    w.iterations = ceilDiv(chunk, c.reduceThreads * run);
     double perIteration = w.heldPerThread * p.loadsPerPoint;
     w.loads = w.iterations * perIteration;
+    // (The SIMT lanes have no f32 vectors: a run's elements are an
+    // operation each.)
     w.lanes =
-        static_cast<double>(w.iterations) * w.heldPerThread * c.vector * p.work;
-    w.specials = static_cast<double>(w.iterations) * w.heldPerThread *
-                 c.vector * p.specialFunctions;
-    w.instructions = w.loads + w.lanes / c.vector + w.specials / c.vector +
+        static_cast<double>(w.iterations) * w.heldPerThread * run * p.work;
+    w.specials = static_cast<double>(w.iterations) * w.heldPerThread * run *
+                 p.specialFunctions;
+    w.instructions = w.loads + w.lanes + w.specials +
                      w.iterations * kLoopInstructions + w.heldPerThread;
     // The loop carries the accumulators: one iteration's loads in flight.
-    w.bytesInFlight = w.heldPerThread * c.vector * bytesPerPoint;
+    w.bytesInFlight = w.heldPerThread * run * bytesPerPoint;
     w.registers = kBaseRegisters + 2 * w.heldPerThread +
-                  c.vector * p.loadsPerPoint * w.heldPerThread;
+                  run * p.loadsPerPoint * w.heldPerThread;
   } else {
     w.loads = static_cast<double>(w.heldPerThread) / c.vector * p.loadsPerPoint;
     w.lanes = static_cast<double>(w.heldPerThread) * p.work;
@@ -148,14 +153,23 @@ ProgramWork programWork(const GpuProgram &p, const GpuCandidate &c,
   return w;
 }
 
-/// Cycles the groups of a program take to combine their partial results.
+/// Cycles the groups of a program take to combine their partial results:
+/// shuffles among the threads of a group within a warp of `lanes` (the
+/// lanes the kernels assume), then a step through shared memory for the
+/// warps a group spans. Interleaved groups of a warp's width or more share
+/// no warp: they combine through shared memory alone.
 double combineCycles(const GpuCandidate &c, int64_t lanes) {
   if (c.reduceThreads <= 1)
     return 0;
-  double cycles = log2Of(std::min(c.reduceThreads, lanes)) * kShuffleCycles;
-  if (c.reduceThreads > lanes)
+  int64_t groups = c.threads / c.reduceThreads;
+  int64_t inWarp =
+      c.interleaved
+          ? (groups >= lanes ? 1 : std::min(c.reduceThreads, lanes / groups))
+          : std::min(c.reduceThreads, lanes);
+  double cycles = log2Of(inWarp) * kShuffleCycles;
+  if (c.reduceThreads > inWarp)
     cycles +=
-        kSharedStepCycles + log2Of(c.reduceThreads / lanes) * kShuffleCycles;
+        kSharedStepCycles + log2Of(c.reduceThreads / inWarp) * kShuffleCycles;
   return cycles;
 }
 
@@ -197,7 +211,7 @@ WaveCycles waveCycles(const GpuCandidate &c, const ProgramWork &w,
        threads * w.lanes / std::max<int64_t>(1, target.simtLanesPerCycle),
        threads * w.specials /
            std::max<int64_t>(1, target.specialFunctionsPerCycle)});
-  cycles.combine = combineCycles(c, target.warpSize);
+  cycles.combine = combineCycles(c, target.kernelLanes);
   return cycles;
 }
 

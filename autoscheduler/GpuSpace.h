@@ -20,8 +20,9 @@
 //     the whole sector);
 //   - issue time: warp instructions (loads, operations, the loop) at four a
 //     cycle, f32 operations at the SIMT lanes, special functions at theirs;
-//   - the groups' combination (shuffles, and shared memory with a barrier
-//     beyond a warp), and a round trip to fill each wave;
+//   - a wave lasting at least a DRAM round trip, and the groups'
+//     combination after it (shuffles, and shared memory with a barrier
+//     beyond a warp);
 //   - occupancy from threads and registers a multiprocessor; waves
 //     quantised; a split's second program and a launch.
 //
@@ -93,7 +94,7 @@ struct GpuCost {
   double memoryUs = 0;  // DRAM
   double cacheUs = 0;   // L1 sectors
   double computeUs = 0; // issue, SIMT lanes, special functions
-  double latencyUs = 0; // launches, fills, the groups' combination
+  double latencyUs = 0; // the launch, the last stores, the groups' combination
   double splitSumUs = 0;
   int64_t programs = 0;
   int64_t blocksPerMultiprocessor = 0;

@@ -1,6 +1,7 @@
 //===- AutoSchedules.cpp - Schedules the auto-scheduler chooses -----------===//
 #include "compiler/Schedule/AutoSchedules.h"
 #include "compiler/Schedule/CpuPrograms.h"
+#include "dialects/Tile/Utils/ReductionKinds.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -343,8 +344,11 @@ AutoSchedules::fallback(ArrayRef<RefutedProgram> refuted) const {
         retry->refutedCpu.push_back({choice.program, chosen.tile, chosen.pack});
         chosenHere = true;
       }
+    // (A split's chosen schedule runs in its `_partial` program.)
     for (const GpuChoice &choice : gpuChoices)
-      if (choice.program == program.name) {
+      if (program.name == choice.program
+              ? program.schedule == choice.ranked[choice.chosen].schedule
+              : program.name == partialProgramName(choice.program)) {
         retry->refutedGpu.push_back(
             {choice.program, choice.ranked[choice.chosen].schedule});
         chosenHere = true;

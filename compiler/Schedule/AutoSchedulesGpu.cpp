@@ -113,13 +113,19 @@ AutoSchedules::gpuReplacement(tile::ProgramOp program,
 FailureOr<tile::ScheduleAttr>
 AutoSchedules::recordGpuChoice(tile::ProgramOp program, GpuChoice choice,
                                const TargetInfo &target) {
+  auto isLive = [&](const RankedSchedule &r) {
+    return !isRefuted(choice.program, r.schedule);
+  };
+  auto firstLive = llvm::find_if(choice.ranked, isLive);
+  if (firstLive == choice.ranked.end())
+    return next->replacement(program, target);
   // The model departs from the heuristics only for a predicted gain: where
-  // their schedule is in the space (within the target's limits) and within
-  // kHeuristicsTie of the best, it ranks first.
-  if (!choice.ranked.empty() && choice.heuristicsInSpace &&
-      !isRefuted(choice.program, choice.heuristics.schedule) &&
+  // their schedule is in the space (within the target's limits), not
+  // refuted, and within kHeuristicsTie of the best live candidate, it is
+  // chosen.
+  if (choice.heuristicsInSpace && isLive(choice.heuristics) &&
       choice.heuristics.predictedUs <=
-          choice.ranked.front().predictedUs * (1 + kHeuristicsTie)) {
+          firstLive->predictedUs * (1 + kHeuristicsTie)) {
     auto own = llvm::find_if(choice.ranked, [&](const RankedSchedule &r) {
       return r.schedule == choice.heuristics.schedule;
     });
@@ -128,12 +134,8 @@ AutoSchedules::recordGpuChoice(tile::ProgramOp program, GpuChoice choice,
     if (own != choice.ranked.end())
       choice.ranked.erase(own);
     choice.ranked.insert(choice.ranked.begin(), std::move(first));
+    firstLive = choice.ranked.begin();
   }
-  auto firstLive = llvm::find_if(choice.ranked, [&](const RankedSchedule &r) {
-    return !isRefuted(choice.program, r.schedule);
-  });
-  if (firstLive == choice.ranked.end())
-    return next->replacement(program, target);
   choice.chosen = firstLive - choice.ranked.begin();
   tile::ScheduleAttr best = firstLive->schedule;
   {

@@ -170,15 +170,12 @@ nautilus::cpuProgramOf(tile::ProgramOp program) {
   };
   if (nested || (stream && (program.getOutputDims().size() != 1 || split())))
     return std::nullopt;
-  autosched::CpuProgram facts;
-  for (Attribute dim : program.getOutputDims()) {
-    std::optional<int64_t> extent = program.getKnownExtent(dim);
-    if (!extent)
-      return std::nullopt;
-    facts.extents.push_back(*extent);
-  }
-  if (facts.extents.empty())
+  std::optional<std::vector<int64_t>> extents =
+      tile::knownOutputExtents(program);
+  if (!extents || extents->empty())
     return std::nullopt;
+  autosched::CpuProgram facts;
+  facts.extents = std::move(*extents);
   unsigned inner = facts.extents.size() - 1;
   for (auto reduce : program.getBody().front().getOps<tile::ReduceOp>()) {
     int64_t reduced = 1;

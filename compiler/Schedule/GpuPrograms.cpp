@@ -75,15 +75,12 @@ std::optional<GpuProgram> nautilus::gpuProgramOf(tile::ProgramOp program) {
   FailureOr<tile::ReduceOp> reduce = onlyReduction(program);
   if (gathers || failed(reduce))
     return std::nullopt;
-  GpuProgram facts;
-  for (Attribute dim : program.getOutputDims()) {
-    std::optional<int64_t> extent = program.getKnownExtent(dim);
-    if (!extent)
-      return std::nullopt;
-    facts.extents.push_back(*extent);
-  }
-  if (facts.extents.empty())
+  std::optional<std::vector<int64_t>> extents =
+      tile::knownOutputExtents(program);
+  if (!extents || extents->empty())
     return std::nullopt;
+  GpuProgram facts;
+  facts.extents = std::move(*extents);
   unsigned rank = facts.extents.size();
   if (*reduce) {
     if (reduce->getExtents().size() != 1)
@@ -178,21 +175,18 @@ nautilus::flashProblemOf(tile::ProgramOp program, const TargetInfo &target) {
   unsigned rank = program.getRank();
   if (rank >= 3 && schedule.getTile()[rank - 3] != 1)
     return std::nullopt;
-  SmallVector<int64_t> extents;
-  for (Attribute dim : program.getOutputDims()) {
-    std::optional<int64_t> extent = program.getKnownExtent(dim);
-    if (!extent)
-      return std::nullopt;
-    extents.push_back(*extent);
-  }
+  std::optional<std::vector<int64_t>> extents =
+      tile::knownOutputExtents(program);
+  if (!extents)
+    return std::nullopt;
   std::optional<int64_t> keys = program.getKnownExtent(stream.getExtent());
   if (!keys)
     return std::nullopt;
   autosched::FlashProblem p;
   for (unsigned d = 0; d + 2 < rank; ++d)
-    p.heads *= extents[d];
-  p.queries = extents[rank - 2];
-  p.headDim = extents[rank - 1];
+    p.heads *= (*extents)[d];
+  p.queries = (*extents)[rank - 2];
+  p.headDim = (*extents)[rank - 1];
   p.keys = *keys;
   p.operandBytes = 4;
   stream.getBody().walk([&](tile::LoadOp load) {

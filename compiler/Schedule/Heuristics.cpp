@@ -127,6 +127,8 @@ tile::ScheduleAttr nautilus::withVectorRuns(tile::ProgramOp program,
                           ? 1
                           : maxVectorRun(program, /*ofReductions=*/true));
   int64_t vector = maxVectorRun(program, /*ofReductions=*/false);
+  if (vector == 1) // (no access moves runs: the schedule as it is)
+    return schedule;
   while (vector > 1 && (tile.back() % vector != 0 ||
                         schedule.getElementsPerThread() % vector != 0))
     vector /= 2;

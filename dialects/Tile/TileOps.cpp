@@ -172,6 +172,18 @@ std::optional<int64_t> ProgramOp::getKnownExtent(Attribute dim) {
   return std::nullopt;
 }
 
+std::optional<std::vector<int64_t>>
+nautilus::tile::knownOutputExtents(ProgramOp program) {
+  std::vector<int64_t> extents;
+  for (Attribute dim : program.getOutputDims()) {
+    std::optional<int64_t> extent = program.getKnownExtent(dim);
+    if (!extent)
+      return std::nullopt;
+    extents.push_back(*extent);
+  }
+  return extents;
+}
+
 std::optional<int64_t> ProgramOp::getKnownExtent(Value extent) {
   if (auto constant = extent.getDefiningOp<arith::ConstantIndexOp>())
     return constant.value();

@@ -37,6 +37,10 @@ bool isUniformOverTile(mlir::AffineExpr expr, unsigned dim, int64_t tileExtent,
 /// plan's bindings), by symbol position.
 llvm::SmallVector<std::optional<int64_t>> knownSizeValues(ProgramOp program);
 
+/// `program`'s output extents, when every one is known at compile time (a
+/// literal or bound by its plan); std::nullopt otherwise.
+std::optional<std::vector<int64_t>> knownOutputExtents(ProgramOp program);
+
 /// Whether `value` is one value at every element: a splat constant, a
 /// broadcast scalar, or an element-wise op of such tiles (a scale
 /// `rsqrt(D)`). Such a tile is in every layout.
