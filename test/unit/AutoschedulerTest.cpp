@@ -1,10 +1,13 @@
 //===- AutoschedulerTest.cpp - Space, cost model and search, each alone ---===//
 #include "autoscheduler/Search.h"
+#include "compiler/Pipeline/LoadKernel.h"
+#include "compiler/Pipeline/Pipelines.h"
 #include "compiler/Pipeline/Structures.h"
 #include "compiler/Schedule/AutoSchedules.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include <gtest/gtest.h>
 
@@ -172,6 +175,51 @@ TEST(AutoSchedules, PassesOverRefutedChoices) {
   tile::ScheduleAttr other = ask(*heuristicSchedules());
   ASSERT_NE(other, first);
   EXPECT_EQ(fresh->fallback({{"other", other}})->origin(),
+            heuristicSchedules()->origin());
+}
+
+// On a GPU, a refuted choice of the GPU model is passed over in the next
+// lowering (matched by its program's schedule, or by the split's partial
+// program that runs it); a refuted program the model did not schedule as
+// it chose sends the kernel to the heuristics.
+TEST(AutoSchedules, PassesOverRefutedGpuChoices) {
+  mlir::DialectRegistry registry;
+  registerPipelineDialects(registry);
+  mlir::MLIRContext ctx(registry);
+  llvm::SourceMgr sourceMgr;
+  LoadedKernel loaded;
+  KernelSource source{std::string(NAUTILUS_EXAMPLES) + "/norms.tensor",
+                      "softmax",
+                      {{"R", 4}, {"C", 50000}}};
+  ASSERT_EQ(loadKernel(source, ctx, sourceMgr, /*bindShape=*/true, loaded), 0);
+  TargetInfo target = *getTarget("sm_90");
+  // The schedule of program `name` when the kernel is lowered by `provider`.
+  auto lower = [&](std::shared_ptr<ScheduleProvider> provider,
+                   llvm::StringRef name) {
+    mlir::OwningOpRef<mlir::ModuleOp> module = loaded.module->clone();
+    EXPECT_TRUE(succeeded(lowerAlgToTile(*module, target, provider)));
+    for (auto program : module->getOps<tile::ProgramOp>())
+      if (program.getSymName() == name)
+        return program.getSchedule();
+    ADD_FAILURE() << "no program " << name.str();
+    return tile::ScheduleAttr();
+  };
+  auto provider = std::make_shared<AutoSchedules>(heuristicSchedules());
+  tile::ScheduleAttr first = lower(provider, "softmax_Mx_partial");
+  ASSERT_TRUE(first);
+  ASSERT_GT(first.getReduceThreads(), 256) << "not the model's choice";
+  std::shared_ptr<ScheduleProvider> retry =
+      provider->fallback({{"softmax_Mx_partial", first}});
+  EXPECT_EQ(retry->origin(), "the auto-scheduler's next candidates");
+  tile::ScheduleAttr second = lower(retry, "softmax_Mx_partial");
+  EXPECT_NE(second, first);
+  std::string explained;
+  llvm::raw_string_ostream os(explained);
+  retry->explain(os);
+  EXPECT_NE(explained.find("  refuted:   "), std::string::npos) << explained;
+  // The combining program keeps the heuristics' fold, not a model choice.
+  tile::ScheduleAttr combining = lower(provider, "softmax_Mx");
+  EXPECT_EQ(provider->fallback({{"softmax_Mx", combining}})->origin(),
             heuristicSchedules()->origin());
 }
 
