@@ -251,7 +251,12 @@ PointCycles contractionCycles(const CpuProgram &program,
   // 8 x 32 as fast).
   double computed =
       double(rows * program.broadcastWork) + (program.widens ? loads : 0.0);
-  registers = rows * vectors + vectors + 1;
+  // The accumulators, a step's row of the rhs, and the broadcast lhs
+  // element, which AVX-512 folds into the FMA as a memory operand
+  // ({1to16}) where it is loaded as it is (not computed, not widened).
+  bool foldedBroadcast = target.vectorBits >= 512 &&
+                         program.broadcastWork == 0 && !program.widens;
+  registers = rows * vectors + vectors + (foldedBroadcast ? 0 : 1);
   c.step = std::max(
       {(fmas + computed) / kFmaPorts, loads / kLoadPorts, kFmaLatency});
   // A packed panel is one stream of consecutive lines.

@@ -434,3 +434,21 @@ TEST(CpuSpace, WideningsAndLiveTilesShapeTheBlock) {
   EXPECT_LE(ranked.front().tile[0] * ranked.front().tile[1], 64)
       << ranked.front().describe();
 }
+
+// With AVX-512 a loaded lhs element is broadcast from memory into the FMA
+// ({1to16}): a 6 x 64 f32 block keeps its 24 accumulators and 4 rhs
+// vectors in the 28 registers left, unspilled; a computed or widened lhs
+// needs a register for it.
+TEST(CpuSpace, AvxBroadcastsFoldIntoTheFma) {
+  TargetInfo target = avx512Host();
+  CpuProgram gemm = packableGemm(1024, 1024, 1024);
+  CpuCost folded = estimateCpu(gemm, {6, 64}, target, true);
+  EXPECT_EQ(folded.registers, 28);
+  EXPECT_EQ(folded.spilled, 0);
+  CpuProgram computed = gemm;
+  computed.broadcastWork = 2;
+  EXPECT_EQ(estimateCpu(computed, {6, 64}, target, true).spilled, 1);
+  CpuProgram widened = gemm;
+  widened.widens = true;
+  EXPECT_EQ(estimateCpu(widened, {6, 64}, target, true).registers, 29);
+}
