@@ -15,7 +15,11 @@ timeout or a FAIL. Exercises the whole pipeline: fusion, scheduling,
 layouts, both lowerings.
 
     python3 scripts/fuzz_kernels.py [--nautc build/bin/nautc] [--start 0] [--count 40] [--jobs 2]
-                                    [--oracle]
+                                    [--oracle] [--schedule auto]
+
+With --schedule auto, every run takes the auto-scheduler's schedules (the
+CPU model's tiles and structures; on the emulator the GPU models'
+contractions, element-wise programs, reductions and flash kernels).
 
 With --oracle, each run also takes inputs drawn with numpy (ids valid
 indices of W) and saves its outputs, which are compared with those of
@@ -177,6 +181,8 @@ def run_one(nautc, folder, n, options):
     shape = rng.choice(["M=37,N=45,K=24,G=5,D=16", "M=70,N=136,K=40,G=9,D=64", "M=130,N=72,K=64,G=3,D=24"])
     target = rng.choice(["sm_80", "sm_90"])
     devices = [[], ["--device", "emu", "--target", target]]
+    if options.schedule:
+        devices = [[*device, "--schedule", options.schedule] for device in devices]
     if options.oracle:
         return run_with_oracle(nautc, folder, n, path, source, shape, devices)
     for device in devices:
@@ -215,6 +221,8 @@ def run_with_oracle(nautc, folder, n, path, source, shape, devices):
 def add_options(parser):
     parser.add_argument("--oracle", action="store_true",
                         help="also compare the outputs with test/oracle's (see above)")
+    parser.add_argument("--schedule", default="",
+                        help="passed to nautc run (auto: the auto-scheduler's schedules)")
 
 
 if __name__ == "__main__":
