@@ -29,7 +29,7 @@ SearchResult autosched::searchContraction(const ContractionProblem &problem,
       return space[a].stages > space[b].stages;
     return space[a].tileM * space[a].tileN > space[b].tileM * space[b].tileN;
   });
-  for (size_t i = 0; i < order.size() && i < keep; ++i)
+  for (size_t i = 0; i < order.size() && (keep == 0 || i < keep); ++i)
     result.ranked.push_back({space[order[i]], costs[order[i]]});
   return result;
 }

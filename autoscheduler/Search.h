@@ -30,7 +30,7 @@ struct SearchResult {
 };
 
 /// Scores the first `budget` candidates of `problem`'s space (all of them
-/// when 0) and keeps the best `keep`.
+/// when 0) and keeps the best `keep` (all of them when 0).
 SearchResult searchContraction(const ContractionProblem &problem,
                                const TargetInfo &target, size_t keep = 5,
                                size_t budget = 0);

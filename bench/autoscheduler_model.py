@@ -13,6 +13,13 @@ reductions, flash kernels), the predicted time of:
   - today's hand-written heuristics (the default schedules),
   - for contractions, a deterministic wave heuristic (DeepGEMM's: fewest
     waves, then the fullest last wave), from the same space,
+  - for contractions, Triton's autotuning configurations (the fp16 list of
+    Triton's matmul tutorial, 03-matrix-multiplication.py): the best of
+    those the space holds under the same model, i.e. what Triton's
+    autotuner would pick if the model were the device (`--explain-candidates
+    all` lists every candidate's prediction; a configuration matches a
+    candidate of the same tile, K step and stages, its warps as the space
+    lays them out),
 and the compile's wall time (the search included). These are the model's
 predictions, not measurements: no GPU is needed, and none has measured
 them yet (bench/gpu is where a device would).
@@ -54,13 +61,44 @@ WORKLOADS = [
 ]
 
 LINE = re.compile(r"^\s*(chosen|heuristics|fewest waves):\s+(.*?): ([0-9.]+) us")
+RANKED = re.compile(r"^\s*(?:chosen|runner-up|refuted):\s+(.*?): ([0-9.]+) us")
+CANDIDATE = re.compile(r"^(wgmma|mma_sync) (\d+)x(\d+)x(\d+) warps \[(\d+), (\d+)\] "
+                       r"stages (\d+)( split_k \d+)?$")
+
+# Triton's matmul tutorial's fp16 autotuning configurations (BLOCK_SIZE_M,
+# BLOCK_SIZE_N, BLOCK_SIZE_K, num_stages, num_warps), GROUP_SIZE_M 8.
+TRITON_CONFIGS = [
+    (128, 256, 64, 3, 8), (64, 256, 32, 4, 4), (128, 128, 32, 4, 4),
+    (128, 64, 32, 4, 4), (64, 128, 32, 4, 4), (128, 32, 32, 4, 4),
+    (64, 32, 32, 5, 2), (32, 64, 32, 5, 2),
+]
+
+
+def triton_best(candidates):
+    """The best predicted of the candidates that stand for one of Triton's
+    configurations (the same tile, K step and stages, K unsplit; the warps
+    as the space lays them out for that tile, which may differ from
+    Triton's num_warps), and how many of the configurations the space
+    holds."""
+    best, held = None, set()
+    for describe, us in candidates:
+        m = CANDIDATE.match(describe)
+        if not m or m.group(8):
+            continue
+        tm, tn, tk, wm, wn, stages = (int(m.group(i)) for i in (2, 3, 4, 5, 6, 7))
+        config = (tm, tn, tk, stages)
+        if config in {c[:4] for c in TRITON_CONFIGS}:
+            held.add(config)
+            if best is None or us < best[1]:
+                best = (describe, us)
+    return best, len(held)
 HEAD = re.compile(r"^explain: (?:contraction|GPU program) (.*?): (\d+) candidates")
 
 
 def explain(nautc, file, kernel, shape, target):
     cmd = [nautc, "compile", os.path.join(EXAMPLES, file), "-k", kernel,
            "--target", target, "--shape", shape, "--schedule", "auto",
-           "--explain", "-o", os.devnull]
+           "--explain", "--explain-candidates", "all", "-o", os.devnull]
     start = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True)
     seconds = time.perf_counter() - start
@@ -69,9 +107,14 @@ def explain(nautc, file, kernel, shape, target):
     rows, row = [], None
     for line in proc.stdout.splitlines():
         if m := HEAD.match(line):
-            row = {"problem": m.group(1), "space": int(m.group(2))}
+            row = {"problem": m.group(1), "space": int(m.group(2)), "ranked": []}
             rows.append(row)
-        elif (m := LINE.match(line)) and row is not None:
+            continue
+        if row is None:
+            continue
+        if m := RANKED.match(line):
+            row["ranked"].append((m.group(1), float(m.group(2))))
+        if m := LINE.match(line):
             row[m.group(1)] = (m.group(2), float(m.group(3)))
     return rows, seconds
 
@@ -83,9 +126,10 @@ def main():
     parser.add_argument("--targets", default="sm_80,sm_90")
     args = parser.parse_args()
     print("| target | kernel | program | space | model's choice | us | "
-          "heuristics | us | x | fewest waves | us | x | compile s |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    ratios = {"heuristics": [], "fewest waves": []}
+          "heuristics | us | x | fewest waves | us | x | Triton's configs (held) | us | x | "
+          "compile s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    ratios = {"heuristics": [], "fewest waves": [], "Triton's configurations": []}
     for target in args.targets.split(","):
         for file, kernel, shape in WORKLOADS:
             rows, seconds = explain(args.nautc, file, kernel, shape, target)
@@ -100,6 +144,13 @@ def main():
                         cells += [name, f"{us:.1f}", f"{us / chosen[1]:.2f}"]
                     else:
                         cells += ["-", "-", "-"]
+                best, held = triton_best(row["ranked"])
+                if best:
+                    ratios["Triton's configurations"].append(best[1] / chosen[1])
+                    cells += [f"{best[0]} ({held} of {len(TRITON_CONFIGS)})", f"{best[1]:.1f}",
+                              f"{best[1] / chosen[1]:.2f}"]
+                else:
+                    cells += ["-", "-", "-"]
                 cells.append(f"{seconds:.2f}")
                 print("| " + " | ".join(cells) + " |")
     for other, values in ratios.items():

@@ -101,11 +101,10 @@ tile::ScheduleAttr AutoSchedules::contraction(
   problem.computedLhs = computed.lhs;
   problem.computedRhs = computed.rhs;
   problem.wgmmaAllowed = wgmma;
-  // Enough ranked to hold the best candidate not refuted.
-  size_t keep =
-      5 + llvm::count_if(refutedContractions, [&](const RefutedContraction &r) {
+  size_t keep = keepWith(
+      llvm::count_if(refutedContractions, [&](const RefutedContraction &r) {
         return r.problem == problem;
-      });
+      }));
   SearchResult search = searchContraction(problem, target, keep);
   auto firstLive = llvm::find_if(search.ranked, [&](const RankedCandidate &r) {
     return !isRefuted(problem, scheduleOf(ctx, rank, r.candidate));
@@ -144,9 +143,10 @@ AutoSchedules::replacement(tile::ProgramOp program, const TargetInfo &target) {
   if (!facts)
     return next->replacement(program, target);
   StringRef name = program.getSymName();
-  size_t keep = 4 + llvm::count_if(refutedCpu, [&](const RefutedCpuProgram &r) {
-                  return r.program == name;
-                });
+  size_t keep =
+      keepWith(llvm::count_if(refutedCpu, [&](const RefutedCpuProgram &r) {
+        return r.program == name;
+      }));
   std::vector<CpuCandidate> ranked = rankCpuTiles(*facts, target, keep);
   auto firstLive = llvm::find_if(
       ranked, [&](const CpuCandidate &c) { return !isRefuted(name, c); });
@@ -172,7 +172,7 @@ AutoSchedules::replacement(tile::ProgramOp program, const TargetInfo &target) {
 std::shared_ptr<ScheduleProvider>
 AutoSchedules::withStructure(std::vector<StructurePrediction> predictions,
                              size_t chosen) const {
-  auto chosenHere = std::make_shared<AutoSchedules>(next);
+  auto chosenHere = std::make_shared<AutoSchedules>(next, listed);
   chosenHere->structures = std::move(predictions);
   chosenHere->structureChosen = chosen;
   return chosenHere;
@@ -314,7 +314,7 @@ bool AutoSchedules::isRefuted(StringRef program,
 
 std::shared_ptr<ScheduleProvider>
 AutoSchedules::fallback(ArrayRef<RefutedProgram> refuted) const {
-  auto retry = std::make_shared<AutoSchedules>(next);
+  auto retry = std::make_shared<AutoSchedules>(next, listed);
   retry->refutedContractions = refutedContractions;
   retry->refutedCpu = refutedCpu;
   retry->refutedGpu = refutedGpu;

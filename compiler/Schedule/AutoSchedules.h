@@ -37,8 +37,13 @@ namespace nautilus {
 
 class AutoSchedules final : public RewriteStatingProvider {
 public:
-  explicit AutoSchedules(std::shared_ptr<ScheduleProvider> next)
-      : RewriteStatingProvider(std::move(next)) {}
+  /// `listed`: the candidates each search keeps (and --explain lists)
+  /// besides those refuted; 0: the default (kListed), kAllCandidates: all.
+  explicit AutoSchedules(std::shared_ptr<ScheduleProvider> next,
+                         size_t listed = 0)
+      : RewriteStatingProvider(std::move(next)), listed(listed) {}
+  static constexpr size_t kListed = 5;
+  static constexpr size_t kAllCandidates = ~size_t(0);
 
   tile::ScheduleAttr contraction(mlir::MLIRContext *ctx, unsigned rank,
                                  const ContractionExtents &extents, bool wgmma,
@@ -156,6 +161,15 @@ private:
   /// predictions of it and of the default.
   std::string refusalOf(llvm::StringRef key) const override;
 
+  /// The ranked candidates a search keeps when `refuted` of its own were
+  /// refuted: enough to hold the best candidate not refuted (0: all).
+  size_t keepWith(size_t refuted) const {
+    if (listed == kAllCandidates)
+      return 0;
+    return (listed ? listed : kListed) + refuted;
+  }
+
+  size_t listed = 0;
   mutable std::mutex mutex; // passes may run in parallel
   std::vector<Choice> choices;
   std::vector<CpuChoice> cpuChoices;

@@ -67,9 +67,10 @@ FailureOr<tile::ScheduleAttr>
 AutoSchedules::gpuReplacement(tile::ProgramOp program,
                               const TargetInfo &target) {
   StringRef name = program.getSymName();
-  size_t keep = 4 + llvm::count_if(refutedGpu, [&](const RefutedGpuProgram &r) {
-                  return r.program == name;
-                });
+  size_t keep =
+      keepWith(llvm::count_if(refutedGpu, [&](const RefutedGpuProgram &r) {
+        return r.program == name;
+      }));
   GpuChoice choice;
   choice.program = name.str();
   if (std::optional<FlashProblem> flash = flashProblemOf(program, target)) {

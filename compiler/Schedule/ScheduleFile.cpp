@@ -122,10 +122,12 @@ ScheduleFile::replacement(tile::ProgramOp program, const TargetInfo &target) {
 }
 
 std::shared_ptr<ScheduleProvider>
-nautilus::scheduleProviderFor(llvm::StringRef schedule) {
+nautilus::scheduleProviderFor(llvm::StringRef schedule,
+                              size_t listedCandidates) {
   if (schedule.empty() || schedule == "default")
     return heuristicSchedules();
   if (schedule == "auto")
-    return std::make_shared<AutoSchedules>(heuristicSchedules());
+    return std::make_shared<AutoSchedules>(heuristicSchedules(),
+                                           listedCandidates);
   return std::make_shared<ScheduleFile>(schedule.str(), heuristicSchedules());
 }

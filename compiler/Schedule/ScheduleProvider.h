@@ -257,8 +257,11 @@ private:
 std::shared_ptr<ScheduleProvider> heuristicSchedules();
 
 /// The provider `--schedule` names: "default" (the heuristics), "auto"
-/// (AutoSchedules.h) or the path of a schedule file (ScheduleFile.h).
-std::shared_ptr<ScheduleProvider> scheduleProviderFor(llvm::StringRef schedule);
+/// (AutoSchedules.h, each search keeping `listedCandidates` for --explain:
+/// 0 its default, AutoSchedules::kAllCandidates all) or the path of a
+/// schedule file (ScheduleFile.h).
+std::shared_ptr<ScheduleProvider>
+scheduleProviderFor(llvm::StringRef schedule, size_t listedCandidates = 0);
 
 } // namespace nautilus
 

@@ -24,7 +24,7 @@ nautilus::scheduleProviderOf(const Options &opts, const std::string &kernelHash,
                              const TargetInfo &target,
                              const std::map<std::string, int64_t> &sizes) {
   std::shared_ptr<ScheduleProvider> schedules =
-      scheduleProviderFor(opts.schedule);
+      scheduleProviderFor(opts.schedule, opts.explainCandidates);
   if (opts.db.empty())
     return schedules;
   std::string error;

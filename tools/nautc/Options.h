@@ -49,6 +49,9 @@ struct Options {
   double budgetSeconds = 60; // tune: the seconds of measuring
   size_t budgetCandidates = 0; // tune: the measurements (0: no limit)
   size_t perProgram = 8;   // tune: the model's best few of each program
+  /// compile, run with --schedule auto: the candidates each search keeps
+  /// for --explain (0: the default; AutoSchedules::kAllCandidates: all).
+  size_t explainCandidates = 0;
 
   /// The kernel to load: the file, -k and --shape.
   KernelSource source() const { return {file, kernel, shape}; }

@@ -17,6 +17,7 @@
 // nautc verify refutes or cannot decide.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Schedule/AutoSchedules.h"
 #include "compiler/Target/Target.h"
 #include "runtime/emulator/SimtEmulator.h"
 #include "tools/nautc/Commands.h"
@@ -85,6 +86,9 @@ options:
   --candidates N         tune: stop after N measurements (default: no limit)
   --per-program N        tune: the model's best N schedules of each
                          program are tried (default 8)
+  --explain-candidates N|all
+                         compile, run with --schedule auto --explain: the
+                         candidates each search lists (default 5)
   --explain              how the schedules were decided: with --schedule
                          auto, each choice, its predicted time and terms,
                          and the runners-up (on GPUs each as the
@@ -204,7 +208,8 @@ static int parseArgs(int argc, char **argv, Options &opts) {
                       a == "--schedule" || a == "--multiprocessors" ||
                       a == "--fibre-order" || a == "--kernel-ir" ||
                       a == "--mutate" || a == "--db" || a == "--budget" ||
-                      a == "--candidates" || a == "--per-program";
+                      a == "--candidates" || a == "--per-program" ||
+                      a == "--explain-candidates";
     if (takesValue) {
       if (!value(v))
         return usageError("option " + a + " needs a value");
@@ -233,6 +238,17 @@ static int parseArgs(int argc, char **argv, Options &opts) {
                             "'");
         (a == "--candidates" ? opts.budgetCandidates : opts.perProgram) =
             size_t(n);
+      }
+      else if (a == "--explain-candidates") {
+        char *end = nullptr;
+        long long n = std::strtoll(v.c_str(), &end, 10);
+        if (v == "all")
+          opts.explainCandidates = AutoSchedules::kAllCandidates;
+        else if (v.empty() || *end || n < 1 || n > 1000000)
+          return usageError("--explain-candidates takes a positive integer "
+                            "or 'all', found '" + v + "'");
+        else
+          opts.explainCandidates = size_t(n);
       }
       else if (a == "--fibre-order") {
         emu::FibreOrder order;
