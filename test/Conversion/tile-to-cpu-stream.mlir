@@ -7,7 +7,9 @@
 // Per block: 8 scores and 8 rows of V (neither reads the leader), one
 // leader update, 8 exps of P at 8x1, one repair exp (shared by both sums),
 // then P V's 8 terms as fused multiply-adds on
-// the repaired sum; the results are broadcast to the tile at the end.
+// the repaired sum, a row of the tile at a time (a row's partial sum stays
+// in registers over the 8 keys); the results are broadcast to the tile at
+// the end.
 // CHECK-LABEL: func.func @attn_O(
 // CHECK: %[[END:.*]] = arith.subi %{{.*}}, %{{.*}} : index
 // CHECK: %[[BLOCKED:.*]]:3 = scf.for %[[KEY:.*]] = %c0 to %[[END]] step %c8 iter_args(%[[MX:.*]] = %{{.*}}, %[[O:.*]] = %{{.*}}, %[[L:.*]] = %{{.*}}) -> (vector<8x1xf32>, vector<8x16xf32>, vector<8x1xf32>)
@@ -17,9 +19,15 @@
 // CHECK-COUNT-8: math.exp %{{.*}} : vector<8x1xf32>
 // CHECK: %[[REPAIR:.*]] = math.exp %{{.*}} : vector<8x1xf32>
 // CHECK: %[[WIDE:.*]] = vector.broadcast %[[REPAIR]] : vector<8x1xf32> to vector<8x16xf32>
-// CHECK: %[[RESCALED:.*]] = arith.mulf %[[O]], %[[WIDE]] : vector<8x16xf32>
-// CHECK: math.fma %{{.*}}, %{{.*}}, %[[RESCALED]] : vector<8x16xf32>
-// CHECK-COUNT-7: math.fma
+// CHECK: %[[ROW0:.*]] = vector.extract %[[O]][0] : vector<16xf32> from vector<8x16xf32>
+// CHECK: %[[FACTOR0:.*]] = vector.extract %[[WIDE]][0] : vector<16xf32> from vector<8x16xf32>
+// CHECK: %[[RESCALED:.*]] = arith.mulf %[[ROW0]], %[[FACTOR0]] : vector<16xf32>
+// CHECK: math.fma %{{.*}}, %{{.*}}, %[[RESCALED]] : vector<16xf32>
+// CHECK-COUNT-7: math.fma %{{.*}} : vector<16xf32>
+// CHECK: vector.extract %[[O]][1] : vector<16xf32> from vector<8x16xf32>
+// CHECK-COUNT-8: math.fma %{{.*}} : vector<16xf32>
+// CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 1, {{.*}}, 31] : vector<16xf32>, vector<16xf32>
+// CHECK: vector.shape_cast %{{.*}} : vector<128xf32> to vector<8x16xf32>
 // CHECK: arith.mulf %[[L]], %[[REPAIR]] : vector<8x1xf32>
 // CHECK-COUNT-8: arith.addf %{{.*}} : vector<8x1xf32>
 // CHECK: scf.yield

@@ -150,6 +150,14 @@ private:
   stepOnlineReduce(tile::OnlineReduceOp op, mlir::ValueRange accumulators,
                    mlir::Value first, int64_t count,
                    mlir::LogicalResult &status);
+  /// A follower's partial sum `acc` repaired (times `factor`, plus
+  /// `addend`, either null) and with the block's `terms` added, a row of
+  /// the tile at a time (each row's partial sum kept in registers over the
+  /// block's keys); products among the terms become FMAs and go to `fused`.
+  mlir::Value updateFollower(mlir::Value acc, mlir::Value factor,
+                             mlir::Value addend,
+                             llvm::ArrayRef<mlir::Value> terms,
+                             llvm::SmallPtrSetImpl<mlir::Operation *> &fused);
   /// Lowers `ops` of a stream's body for every key of the block, each at
   /// the shape it varies along.
   void lowerForKeys(llvm::ArrayRef<mlir::Operation *> ops,

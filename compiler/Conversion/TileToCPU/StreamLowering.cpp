@@ -295,33 +295,82 @@ SmallVector<Value> ProgramLowering::stepOnlineReduce(
     }
   }
   llvm::SmallPtrSet<Operation *, 8> fused;
-  for (unsigned i = 0; i < numAccumulators; ++i) {
-    if (op.isLeader(i))
-      continue;
-    Value acc = accumulators[i];
-    if (factors[i])
-      acc = arith::MulFOp::create(b, loc, acc,
-                                  broadcastLike(b, loc, factors[i], acc));
-    if (addends[i])
-      acc = arith::AddFOp::create(b, loc, acc,
-                                  broadcastLike(b, loc, addends[i], acc));
-    for (Value term : termsOf(i)) {
-      auto product = term.getDefiningOp<arith::MulFOp>();
-      if (product && product->use_empty()) {
-        acc = math::FmaOp::create(
-            b, loc, broadcastLike(b, loc, product.getLhs(), acc),
-            broadcastLike(b, loc, product.getRhs(), acc), acc);
-        fused.insert(product);
-        continue;
-      }
-      acc = arith::AddFOp::create(b, loc, acc, broadcastLike(b, loc, term, acc));
-    }
-    next[i] = acc;
-  }
+  for (unsigned i = 0; i < numAccumulators; ++i)
+    if (!op.isLeader(i))
+      next[i] = updateFollower(accumulators[i], factors[i], addends[i],
+                               termsOf(i), fused);
   for (Operation *product : fused)
     if (product->use_empty())
       product->erase();
   return next;
+}
+
+Value ProgramLowering::updateFollower(
+    Value acc, Value factor, Value addend, ArrayRef<Value> terms,
+    llvm::SmallPtrSetImpl<Operation *> &fused) {
+  // Each term as the tile's shape: a product's two factors (an FMA), or
+  // the term itself (an addition).
+  SmallVector<std::pair<Value, Value>> wide;
+  for (Value term : terms) {
+    auto product = term.getDefiningOp<arith::MulFOp>();
+    if (product && product->use_empty()) {
+      wide.push_back({broadcastLike(b, loc, product.getLhs(), acc),
+                      broadcastLike(b, loc, product.getRhs(), acc)});
+      fused.insert(product);
+    } else {
+      wide.push_back({broadcastLike(b, loc, term, acc), Value()});
+    }
+  }
+  Value wideFactor = factor ? broadcastLike(b, loc, factor, acc) : Value();
+  Value wideAddend = addend ? broadcastLike(b, loc, addend, acc) : Value();
+  auto update = [&](Value sum, auto pick) {
+    if (wideFactor)
+      sum = arith::MulFOp::create(b, loc, sum, pick(wideFactor));
+    if (wideAddend)
+      sum = arith::AddFOp::create(b, loc, sum, pick(wideAddend));
+    for (auto [lhs, rhs] : wide)
+      sum = rhs ? math::FmaOp::create(b, loc, pick(lhs), pick(rhs), sum)
+                      .getResult()
+                : arith::AddFOp::create(b, loc, sum, pick(lhs)).getResult();
+    return sum;
+  };
+  // A tile of several rows, each a row of values (attention's O: rows x
+  // D): updated a row at a time, so that the code holds one row's partial
+  // sums over the block's keys rather than the whole tile's (which spills
+  // beyond the vector registers). The same operations, in the same order,
+  // for each element.
+  auto type = cast<VectorType>(acc.getType());
+  ArrayRef<int64_t> leading = type.getShape().drop_back();
+  int64_t rows = 1;
+  for (int64_t extent : leading)
+    rows *= extent;
+  if (type.getRank() < 2 || rows == 1 || type.getShape().back() == 1)
+    return update(acc, [](Value v) { return v; });
+  // The rows are joined by shuffles into one vector of rows x D elements
+  // (a chain of inserts would be canonicalised into one element at a
+  // time), reshaped to the tile.
+  Value joined;
+  for (int64_t row = 0; row < rows; ++row) {
+    SmallVector<int64_t> position(leading.size());
+    for (int64_t d = leading.size() - 1, rest = row; d >= 0; --d) {
+      position[d] = rest % leading[d];
+      rest /= leading[d];
+    }
+    auto pick = [&](Value v) -> Value {
+      return vector::ExtractOp::create(b, loc, v, position);
+    };
+    Value updated = update(pick(acc), pick);
+    if (!joined) {
+      joined = updated;
+      continue;
+    }
+    int64_t length = cast<VectorType>(joined.getType()).getNumElements() +
+                     type.getShape().back();
+    joined = vector::ShuffleOp::create(
+        b, loc, joined, updated,
+        llvm::to_vector(llvm::seq<int64_t>(0, length)));
+  }
+  return vector::ShapeCastOp::create(b, loc, type, joined);
 }
 
 Value ProgramLowering::foldMean(Value old, ArrayRef<Value> terms,
