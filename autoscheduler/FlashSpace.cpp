@@ -22,8 +22,6 @@ constexpr double kSoftmaxOperations = 8;
 /// sm_90 d128 kernel is ptxas's 137).
 constexpr int64_t kBaseRegisters = 44;
 constexpr int64_t kStages = 2;
-/// Warp schedulers a multiprocessor has (its sub-partitions).
-constexpr double kSchedulers = 4;
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -83,7 +81,7 @@ double stepCycles(const FlashProblem &p, const FlashCandidate &c,
       resident * std::max({tensor, shared, specials, lanes, fromL2});
   double inTurn = std::max(tensor, shared) + softmax +
                   (c.wgmma ? kWgmmaStepOverhead : kMmaSyncStepOverhead);
-  double overlap = std::clamp(resident * c.warps / kSchedulers, 1.0, 2.0);
+  double overlap = std::clamp(resident * c.warps / kWarpSchedulers, 1.0, 2.0);
   double serial = resident * inTurn / overlap;
   double covered = kDramLatencyCycles / double(kStages - 1);
   return std::max({throughput, serial, covered});

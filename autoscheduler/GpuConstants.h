@@ -32,6 +32,9 @@ inline constexpr double kWgmmaStepOverhead = 80;
 /// L2 serves 5,120 bytes a cycle to 108 SMs, 47 each; a multiprocessor's
 /// requests reach about 64).
 inline constexpr double kMultiprocessorL2BytesPerCycle = 64;
+/// Warp schedulers a multiprocessor has (its four sub-partitions), each
+/// issuing a warp instruction a cycle.
+inline constexpr double kWarpSchedulers = 4;
 /// Blocks a multiprocessor holds at most (sm_80, sm_90; a CU's 32 waves).
 inline constexpr int64_t kMaxBlocksPerMultiprocessor = 32;
 

@@ -14,8 +14,6 @@ namespace {
 
 /// The bytes of a sector, the unit a load moves between L1 and L2.
 constexpr int64_t kSectorBytes = 32;
-/// Warp instructions a multiprocessor issues a cycle (four schedulers).
-constexpr double kIssuePerCycle = 4;
 /// Cycles of a shuffle step of the groups' combination, and of the step
 /// through shared memory (a store, a barrier, a load) beyond a warp.
 constexpr double kShuffleCycles = 30;
@@ -206,7 +204,7 @@ WaveCycles waveCycles(const GpuCandidate &c, const ProgramWork &w,
   double threads = perSm * c.threads;
   cycles.compute = std::max(
       {perSm *
-           (warps * (w.instructions + kPrologueInstructions) / kIssuePerCycle +
+           (warps * (w.instructions + kPrologueInstructions) / kWarpSchedulers +
             kProgramCycles),
        threads * w.lanes / std::max<int64_t>(1, target.simtLanesPerCycle),
        threads * w.specials /
