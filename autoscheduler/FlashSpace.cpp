@@ -22,6 +22,8 @@ constexpr double kSoftmaxOperations = 8;
 /// sm_90 d128 kernel is ptxas's 137).
 constexpr int64_t kBaseRegisters = 44;
 constexpr int64_t kStages = 2;
+/// Queries from which a tile holds one head (the heuristics' flash rows).
+constexpr int64_t kManyQueries = 64;
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -91,8 +93,10 @@ double stepCycles(const FlashProblem &p, const FlashCandidate &c,
 
 std::string FlashCandidate::describe() const {
   std::ostringstream os;
-  os << (wgmma ? "wgmma " : "mma_sync ") << rows() << " rows, keys "
-     << keyBlock;
+  os << (wgmma ? "wgmma " : "mma_sync ") << rows() << " rows";
+  if (heads > 1)
+    os << " (" << heads << " heads)";
+  os << ", keys " << keyBlock;
   if (split > 1)
     os << ", split " << split;
   return os.str();
@@ -100,7 +104,8 @@ std::string FlashCandidate::describe() const {
 
 bool FlashCandidate::operator==(const FlashCandidate &other) const {
   return wgmma == other.wgmma && warps == other.warps &&
-         keyBlock == other.keyBlock && split == other.split;
+         keyBlock == other.keyBlock && split == other.split &&
+         heads == other.heads;
 }
 
 FlashCost autosched::estimateFlash(const FlashProblem &p,
@@ -110,8 +115,9 @@ FlashCost autosched::estimateFlash(const FlashProblem &p,
   cost.registers = registersOf(p, c);
   cost.sharedBytes = sharedBytesOf(p, c);
   cost.blocksPerMultiprocessor = blocksPerMultiprocessor(p, c, target);
-  int64_t queryTiles = ceilDiv(p.queries, c.rows());
-  cost.programs = p.heads * queryTiles * c.split;
+  // A tile of several heads loads each K and V block once for them.
+  int64_t queryTiles = ceilDiv(p.queries, c.rowsPerHead());
+  cost.programs = ceilDiv(p.heads, c.heads) * queryTiles * c.split;
   int64_t slots = target.multiprocessors * cost.blocksPerMultiprocessor;
   cost.waves = ceilDiv(cost.programs, slots);
   int64_t steps = ceilDiv(ceilDiv(p.keys, c.split), c.keyBlock);
@@ -158,11 +164,11 @@ std::vector<FlashCandidate> autosched::flashSpace(const FlashProblem &p,
   std::vector<FlashCandidate> space;
   if (!target.hasMmaSync())
     return space;
-  auto add = [&](bool wgmma, int64_t warps, int64_t block) {
+  auto add = [&](bool wgmma, int64_t warps, int64_t block, int64_t heads) {
     for (int64_t split : p.splits) {
       if (split > 1 && ceilDiv(p.keys, split) < block)
         continue;
-      FlashCandidate c{wgmma, warps, block, split};
+      FlashCandidate c{wgmma, warps, block, split, heads};
       // (The lowering budgets mma.sync's stages to an A100's block on
       // either target.)
       int64_t sharedLimit =
@@ -176,11 +182,26 @@ std::vector<FlashCandidate> autosched::flashSpace(const FlashProblem &p,
   };
   if (p.wgmmaAllowed)
     for (int64_t warps : {8, 4})
-      add(/*wgmma=*/true, warps, 64);
+      add(/*wgmma=*/true, warps, 64, /*heads=*/1);
+  // Several heads a tile where the queries are few: each head's rows the
+  // queries rounded up to a power of two (more only to fill 16 rows).
+  int64_t headRows = 1;
+  while (headRows < p.queries)
+    headRows *= 2;
+  auto heads = [&](int64_t rows) {
+    std::vector<int64_t> counts{1};
+    if (p.queries >= kManyQueries)
+      return counts;
+    for (int64_t h = 2; h <= p.maxHeadsPerTile && h <= rows; h *= 2)
+      if (rows / h == headRows || (rows == 16 && rows / h > headRows))
+        counts.push_back(h);
+    return counts;
+  };
   for (int64_t warps : {4, 8, 2, 1})
     for (int64_t block : {64, 128, 32})
       if (16 * warps <= block)
-        add(/*wgmma=*/false, warps, block);
+        for (int64_t h : heads(16 * warps))
+          add(/*wgmma=*/false, warps, block, h);
   return space;
 }
 

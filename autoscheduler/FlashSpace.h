@@ -43,6 +43,9 @@ struct FlashProblem {
   bool wgmmaAllowed = false;
   /// The splits of the keys (`reduce_split`) the program allows.
   std::vector<int64_t> splits{1};
+  /// The most heads a tile may hold (a power of two): grouped-query heads
+  /// that share each K and V block, which a tile of several loads once.
+  int64_t maxHeadsPerTile = 1;
 };
 
 struct FlashCandidate {
@@ -50,9 +53,14 @@ struct FlashCandidate {
   int64_t warps = 4; // 16 query rows each
   int64_t keyBlock = 64;
   int64_t split = 1;
+  /// Heads a tile holds (mma.sync), their query rows stacked: rows() / heads
+  /// a head.
+  int64_t heads = 1;
   int64_t rows() const { return 16 * warps; }
+  int64_t rowsPerHead() const { return rows() / heads; }
   int64_t threads() const { return 32 * warps; }
-  /// "mma_sync 64 rows, keys 64, split 2"
+  /// "mma_sync 64 rows, keys 64, split 2", "mma_sync 16 rows (4 heads),
+  /// keys 64"
   std::string describe() const;
   bool operator==(const FlashCandidate &other) const;
 };
@@ -85,9 +93,11 @@ FlashCost estimateFlash(const FlashProblem &problem,
 /// Every candidate the lowering runs within the target's limits: wgmma
 /// with 4 or 8 warps and key blocks of 64 (one swizzle span); mma.sync
 /// with 1 to 8 warps and key blocks of 32, 64 or 128 no fewer than its
-/// rows; each split allowed that leaves every chunk a block; the stages
-/// within the block's shared memory, a thread's registers within what it
-/// may address.
+/// rows, and, where the queries are fewer than 64 and heads share K and
+/// V, tiles of up to maxHeadsPerTile heads (each the queries rounded up to
+/// a power of two, or more to fill a warp's 16 rows); each split allowed
+/// that leaves every chunk a block; the stages within the block's shared
+/// memory, a thread's registers within what it may address.
 std::vector<FlashCandidate> flashSpace(const FlashProblem &problem,
                                        const TargetInfo &target);
 

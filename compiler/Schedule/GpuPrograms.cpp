@@ -2,6 +2,7 @@
 #include "compiler/Schedule/GpuPrograms.h"
 #include "compiler/Schedule/Heuristics.h"
 #include "dialects/Tile/Utils/AffineExpansion.h"
+#include "dialects/Tile/Utils/ContractionStream.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
@@ -173,8 +174,6 @@ nautilus::flashProblemOf(tile::ProgramOp program, const TargetInfo &target) {
   if (!stream || !schedule.getMma() || program.getRank() < 2)
     return std::nullopt;
   unsigned rank = program.getRank();
-  if (rank >= 3 && schedule.getTile()[rank - 3] != 1)
-    return std::nullopt;
   std::optional<std::vector<int64_t>> extents =
       tile::knownOutputExtents(program);
   if (!extents)
@@ -198,6 +197,16 @@ nautilus::flashProblemOf(tile::ProgramOp program, const TargetInfo &target) {
   // Splits up to the heuristics' own (their rules checked that one).
   for (int64_t split = 2; split <= schedule.getReduceSplit(); split *= 2)
     p.splits.push_back(split);
+  // Heads a tile may hold: those whose K and V reads are one row over the
+  // tile's heads.
+  if (rank >= 3) {
+    SmallVector<std::optional<int64_t>> sizes = tile::knownSizeValues(program);
+    for (int64_t heads = 2; heads <= p.heads && heads <= 64; heads *= 2) {
+      if (!flashHeadsRefusal(stream, rank, heads, sizes).empty())
+        break;
+      p.maxHeadsPerTile = heads;
+    }
+  }
   return p;
 }
 
@@ -206,7 +215,9 @@ nautilus::flashScheduleOf(tile::ProgramOp program,
                           const autosched::FlashCandidate &c) {
   MLIRContext *ctx = program.getContext();
   SmallVector<int64_t> tile(program.getSchedule().getTile());
-  tile[tile.size() - 2] = c.rows();
+  tile[tile.size() - 2] = c.rowsPerHead();
+  if (tile.size() >= 3)
+    tile[tile.size() - 3] = c.heads;
   auto mma = tile::MmaAttr::get(
       ctx, c.wgmma ? "wgmma" : "mma_sync", c.keyBlock, {c.warps, 1},
       /*stages=*/2, /*groupM=*/1, /*producers=*/0, /*persistent=*/0,
@@ -225,5 +236,7 @@ nautilus::flashCandidateOf(tile::ScheduleAttr schedule) {
   c.warps = mma.getWarps()[0];
   c.keyBlock = mma.getTileK();
   c.split = schedule.getReduceSplit();
+  ArrayRef<int64_t> tile = schedule.getTile();
+  c.heads = tile.size() >= 3 ? tile[tile.size() - 3] : 1;
   return c;
 }

@@ -35,9 +35,9 @@ tile::ScheduleAttr gpuScheduleOf(tile::ProgramOp program,
 autosched::GpuCandidate gpuCandidateOf(tile::ScheduleAttr schedule);
 
 /// The flash model's view of `program` (a stream on tensor cores) on
-/// `target`, or std::nullopt where an extent is not bound or its tile
-/// holds several heads (a decoding step's grouped-query tile keeps the
-/// heuristics' schedule).
+/// `target`, or std::nullopt where an extent is not bound. The heads a
+/// tile may hold are those flashHeadsRefusal accepts (grouped-query heads
+/// sharing each K and V block).
 std::optional<autosched::FlashProblem> flashProblemOf(tile::ProgramOp program,
                                                       const TargetInfo &target);
 

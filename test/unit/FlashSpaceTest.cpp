@@ -81,6 +81,22 @@ TEST(FlashCostModel, DecodingSplitsTheKeys) {
   std::vector<RankedFlashCandidate> ranked = rankFlashSchedules(p, target);
   EXPECT_GT(ranked[0].candidate.split, 1);
   EXPECT_LT(ranked[0].cost.totalUs, unsplit);
+  // Grouped-query heads sharing K and V: a tile of several heads loads
+  // each block once for them, with fewer programs.
+  FlashProblem grouped = attention(32, 1, 8192, 128, *getTarget("sm_80"));
+  grouped.splits = {1, 2, 4, 8};
+  FlashCandidate one =
+      rankFlashSchedules(grouped, *getTarget("sm_80"), 1)[0].candidate;
+  EXPECT_EQ(one.heads, 1);
+  grouped.maxHeadsPerTile = 4;
+  std::vector<RankedFlashCandidate> shared =
+      rankFlashSchedules(grouped, *getTarget("sm_80"));
+  EXPECT_GT(shared[0].candidate.heads, 1) << shared[0].candidate.describe();
+  EXPECT_FALSE(shared[0].candidate.wgmma);
+  EXPECT_LT(shared[0].cost.totalUs,
+            estimateFlash(grouped, one, *getTarget("sm_80")).totalUs);
+  for (const RankedFlashCandidate &r : shared)
+    EXPECT_LE(r.candidate.heads, 4);
   // Deterministic.
   std::vector<RankedFlashCandidate> again = rankFlashSchedules(p, target);
   ASSERT_EQ(ranked.size(), again.size());
