@@ -164,6 +164,11 @@ void AutoSchedules::explainGpu(llvm::raw_ostream &os) const {
              : isRefuted(choice.program, ranked.schedule) ? "  refuted:   "
                                                           : "  runner-up: ")
          << ranked.description << " = " << Attribute(ranked.schedule) << "\n";
-    os << "  heuristics: " << choice.heuristics.description << "\n";
+    os << "  heuristics: " << choice.heuristics.description
+       << (choice.heuristicsInSpace
+               ? ""
+               : " (outside the space: beyond the target's registers or "
+                 "shared memory, or a shape the space does not hold)")
+       << "\n";
   }
 }
