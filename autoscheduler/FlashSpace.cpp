@@ -3,6 +3,8 @@
 #include "autoscheduler/GpuConstants.h"
 #include "dialects/Tile/Utils/PipelineLimits.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -185,9 +187,8 @@ std::vector<FlashCandidate> autosched::flashSpace(const FlashProblem &p,
       add(/*wgmma=*/true, warps, 64, /*heads=*/1);
   // Several heads a tile where the queries are few: each head's rows the
   // queries rounded up to a power of two (more only to fill 16 rows).
-  int64_t headRows = 1;
-  while (headRows < p.queries)
-    headRows *= 2;
+  auto headRows = static_cast<int64_t>(
+      llvm::PowerOf2Ceil(static_cast<uint64_t>(p.queries)));
   auto heads = [&](int64_t rows) {
     std::vector<int64_t> counts{1};
     if (p.queries >= kManyQueries)

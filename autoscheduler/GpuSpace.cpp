@@ -2,6 +2,8 @@
 #include "autoscheduler/GpuSpace.h"
 #include "autoscheduler/GpuConstants.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -37,18 +39,9 @@ constexpr int64_t kMaxElementsPerThread = 32;
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+/// `n` rounded up to a power of two.
 int64_t powerOf2Ceil(int64_t n) {
-  int64_t p = 1;
-  while (p < n)
-    p *= 2;
-  return p;
-}
-
-int64_t log2Of(int64_t n) {
-  int64_t l = 0;
-  while ((int64_t{1} << l) < n)
-    ++l;
-  return l;
+  return static_cast<int64_t>(llvm::PowerOf2Ceil(static_cast<uint64_t>(n)));
 }
 
 bool isReduction(const GpuProgram &p) {
@@ -164,10 +157,10 @@ double combineCycles(const GpuCandidate &c, int64_t lanes) {
       c.interleaved
           ? (groups >= lanes ? 1 : std::min(c.reduceThreads, lanes / groups))
           : std::min(c.reduceThreads, lanes);
-  double cycles = log2Of(inWarp) * kShuffleCycles;
+  double cycles = llvm::Log2_64_Ceil(inWarp) * kShuffleCycles;
   if (c.reduceThreads > inWarp)
-    cycles +=
-        kSharedStepCycles + log2Of(c.reduceThreads / inWarp) * kShuffleCycles;
+    cycles += kSharedStepCycles +
+              llvm::Log2_64_Ceil(c.reduceThreads / inWarp) * kShuffleCycles;
   return cycles;
 }
 
@@ -312,10 +305,8 @@ void addElementwise(const GpuProgram &p, const TargetInfo &target,
   size_t rank = p.extents.size();
   int64_t innerCap = powerOf2Ceil(p.extents.back());
   int64_t outerCap = rank >= 2 ? powerOf2Ceil(p.extents[rank - 2]) : 1;
-  for (int64_t inner = 1; inner <= std::min<int64_t>(innerCap, 1024);
-       inner *= 2) {
-    if (inner < std::min<int64_t>(innerCap, 16))
-      continue;
+  for (int64_t inner = std::min<int64_t>(innerCap, 16);
+       inner <= std::min<int64_t>(innerCap, 1024); inner *= 2) {
     for (int64_t outer = 1; outer <= std::min<int64_t>(outerCap, 64);
          outer *= 2) {
       int64_t elements = inner * outer;

@@ -52,8 +52,8 @@ public:
                                  std::optional<int64_t> splittableK) override;
 
   /// On the CPU: the CPU model's best tile for `program`; on a GPU, the
-  /// GPU model's best schedule for an element-wise program or a reduction
-  /// (GpuPrograms.h); when it is not the program's own.
+  /// GPU models' best schedule for an element-wise program, a reduction or
+  /// a flash kernel (GpuPrograms.h); when it is not the program's own.
   mlir::FailureOr<tile::ScheduleAttr>
   replacement(tile::ProgramOp program, const TargetInfo &target) override;
 
@@ -128,7 +128,7 @@ private:
     size_t chosen = 0; // the first of `ranked` not refuted
   };
   /// A schedule the verifier refuted for a contraction problem (GPU) or a
-  /// program (CPU; a GPU program without tensor cores).
+  /// program (CPU; on a GPU, a program without a contraction problem).
   struct RefutedContraction {
     autosched::ContractionProblem problem;
     tile::ScheduleAttr schedule;

@@ -1,5 +1,6 @@
 //===- CpuPrograms.cpp - A tile program as the CPU model sees it ----------===//
 #include "compiler/Schedule/CpuPrograms.h"
+#include "compiler/Schedule/PointWork.h"
 #include "dialects/Tile/Utils/AffineExpansion.h"
 #include "dialects/Tile/Utils/PackedPanel.h"
 #include "dialects/Tile/Utils/ReductionKinds.h"
@@ -24,14 +25,18 @@ struct OperandSlice {
 /// (polynomials): roughly, for the model.
 constexpr int64_t kTranscendentalWork = 10;
 
-/// What `op` costs a point: nothing for the tile dialect's ops (loads,
-/// indices, yields), widenings and constants; kTranscendentalWork for a
-/// math function; 1 otherwise.
+/// What `op` costs a point (PointWork.h): a special function counts as
+/// kTranscendentalWork.
 int64_t workOfOp(Operation *op) {
-  if (isa<tile::TileDialect>(op->getDialect()) ||
-      isa<arith::ExtFOp, arith::ExtSIOp, arith::ExtUIOp, arith::ConstantOp>(op))
+  switch (pointWorkOf(op)) {
+  case PointWork::None:
     return 0;
-  return op->getDialect()->getNamespace() == "math" ? kTranscendentalWork : 1;
+  case PointWork::Operation:
+    return 1;
+  case PointWork::SpecialFunction:
+    return kTranscendentalWork;
+  }
+  return 1;
 }
 
 void accumulateSlice(Value value, Region &body, unsigned inner,

@@ -1,10 +1,8 @@
 //===- GpuPrograms.cpp - A tile program as the GPU model sees it ----------===//
 #include "compiler/Schedule/GpuPrograms.h"
 #include "compiler/Schedule/Heuristics.h"
-#include "dialects/Tile/Utils/AffineExpansion.h"
+#include "compiler/Schedule/PointWork.h"
 #include "dialects/Tile/Utils/ContractionStream.h"
-
-#include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
 using namespace nautilus;
@@ -20,21 +18,12 @@ int64_t bytesOf(Value buffer) {
              : 4;
 }
 
-bool involves(AffineMap map, unsigned dim) {
-  return llvm::any_of(map.getResults(),
-                      [&](AffineExpr e) { return involvesDim(e, dim); });
-}
-
-/// Counts `op`'s cost a point into `facts`: a math function is a special
-/// function (and the operation around it), anything else of arith one
-/// operation; the tile dialect's ops, widenings and constants nothing.
+/// Counts `op`'s cost a point into `facts` (PointWork.h): a special
+/// function is also an operation (the one around it).
 void countWork(Operation *op, GpuProgram &facts) {
-  if (isa<tile::TileDialect>(op->getDialect()) ||
-      isa<arith::ExtFOp, arith::ExtSIOp, arith::ExtUIOp, arith::ConstantOp>(op))
-    return;
-  ++facts.work;
-  if (op->getDialect()->getNamespace() == "math")
-    ++facts.specialFunctions;
+  PointWork work = pointWorkOf(op);
+  facts.work += work != PointWork::None;
+  facts.specialFunctions += work == PointWork::SpecialFunction;
 }
 
 /// The program's one top-level reduction, or none; failure where it has
@@ -117,16 +106,16 @@ std::optional<GpuProgram> nautilus::gpuProgramOf(tile::ProgramOp program) {
       AffineMap map = load.getMap();
       bool everyOutput = true;
       for (unsigned d = 0; d < rank; ++d)
-        everyOutput &= involves(map, d);
+        everyOutput &= map.isFunctionOfDim(d);
       if (*reduce && !inReduction) {
         facts.bytesPerOutput += everyOutput ? bytesOf(load.getBuffer()) : 0;
         return;
       }
-      if (*reduce && !involves(map, rank))
+      if (*reduce && !map.isFunctionOfDim(rank))
         return; // the same for the whole reduction: read once
       (everyOutput ? facts.uniqueBytesPerPoint : facts.sharedBytesPerPoint) +=
           bytesOf(load.getBuffer());
-      facts.loadsPerPoint += involves(map, pointDim);
+      facts.loadsPerPoint += map.isFunctionOfDim(pointDim);
       return;
     }
     if (auto store = dyn_cast<tile::StoreOp>(op)) {

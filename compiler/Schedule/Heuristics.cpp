@@ -50,8 +50,7 @@ static std::pair<int64_t, bool> narrowestAlong(Operation *within, unsigned dim,
   bool runs = true;
   within->walk([&](tile::LoadOp load) {
     AffineMap map = load.getMap();
-    if (llvm::none_of(map.getResults(),
-                      [&](AffineExpr e) { return involvesDim(e, dim); }))
+    if (!map.isFunctionOfDim(dim))
       return;
     auto memType = cast<MemRefType>(load.getBuffer().getType());
     Type element = memType.getElementType();
