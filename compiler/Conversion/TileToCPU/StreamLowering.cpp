@@ -30,6 +30,7 @@
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
@@ -341,21 +342,16 @@ Value ProgramLowering::updateFollower(
   // for each element.
   auto type = cast<VectorType>(acc.getType());
   ArrayRef<int64_t> leading = type.getShape().drop_back();
-  int64_t rows = 1;
-  for (int64_t extent : leading)
-    rows *= extent;
+  int64_t rows = computeProduct(leading);
   if (type.getRank() < 2 || rows == 1 || type.getShape().back() == 1)
     return update(acc, [](Value v) { return v; });
   // The rows are joined by shuffles into one vector of rows x D elements
   // (a chain of inserts would be canonicalised into one element at a
   // time), reshaped to the tile.
   Value joined;
+  SmallVector<int64_t> strides = computeStrides(leading);
   for (int64_t row = 0; row < rows; ++row) {
-    SmallVector<int64_t> position(leading.size());
-    for (int64_t d = leading.size() - 1, rest = row; d >= 0; --d) {
-      position[d] = rest % leading[d];
-      rest /= leading[d];
-    }
+    SmallVector<int64_t> position = delinearize(row, strides);
     auto pick = [&](Value v) -> Value {
       return vector::ExtractOp::create(b, loc, v, position);
     };
