@@ -20,6 +20,18 @@ constexpr double kFmaPorts = 2;
 constexpr double kLoadPorts = 2;
 constexpr double kFmaLatency = 4;
 constexpr double kL2BytesPerCycle = 32;
+/// A contraction step's scalar operations: the loop's increment, compare
+/// and branch, the rhs pointer's bump and the lhs index's clamp (counted
+/// in the generated loop of an 8 x 32 block). On a host whose integer
+/// operations share the FMA ports (TargetInfo::scalarOpsShareFmaPorts:
+/// Intel's, 2 of 5 integer ports on Golden Cove), kScalarShareOfFmaPorts
+/// of them take FMA slots, so that a bigger step pays less of them an
+/// FMA (fitted: f32 1024^3 on a 2-thread Intel host, 6 x 64 packed ran
+/// 1.13x faster than 8 x 32, 6 x 32 1.21x slower and 4 x 32 1.31x slower
+/// than 6 x 64; f16 8 x 32 1.25x slower. On Zen 4, whose integer pipes
+/// are their own, f32 8 x 32 and 6 x 64 ran the same).
+constexpr double kStepScalarOps = 10;
+constexpr double kScalarShareOfFmaPorts = 0.4;
 /// Vector registers the compiled loop needs besides the tile's values
 /// (LLVM's temporaries): a tile that leaves fewer spills (measured: on a
 /// 32-register host, 14 x 32 with 31 live values ran 1.6x slower than
@@ -30,17 +42,16 @@ constexpr int64_t kReservedRegisters = 4;
 /// (measured: 24 x 16 ran 2.7x slower than 8 x 32).
 constexpr double kPrefetchStreams = 12;
 /// Where an unpacked rhs comes from when it does not fit in the half of
-/// L2 (1 MiB, Skylake-SP's and Zen 4's per core) that A's rows and C's
-/// tiles leave it (packing ran 1.3x faster at 512^3, B 1 MiB, and at
+/// the host core's L2 (HostCaches) that A's rows and C's tiles leave it
+/// (on a 1 MiB L2, packing ran 1.3x faster at 512^3, B 1 MiB, and at
 /// 1000 x 700 x 300, B 0.84 MiB): the last-level cache a thread may count
-/// on, then memory. Its rows are N elements apart (for a
+/// on (a fixed figure: a virtual machine does not see its share of a
+/// shared cache), then memory. Its rows are N elements apart (for a
 /// power-of-two N a page or more, and all in one set of the L1 cache), so
 /// a step's lines arrive at much less than the caches' bandwidth: the
 /// rates are fitted to f32 GEMM on a 2-thread Zen 4 (1024^3 with B in the
 /// last-level cache ran 1.55x slower unpacked than packed, 2048^3 with B
 /// from memory 6.5x).
-constexpr double kL2Bytes = 512 << 10;
-constexpr double kL1Bytes = 32 << 10;
 constexpr double kL2StridedLineCycles = 0.75;
 constexpr double kLastLevelBytes = 8 << 20;
 constexpr double kLastLevelBytesPerCycle = 5;
@@ -71,10 +82,28 @@ int64_t spilledOf(int64_t live, const TargetInfo &target) {
 constexpr double kCopyRowWait = 80;
 constexpr double kCopyBytesPerCycle = 1.86;
 
+/// The host core's caches as the model reads them (TargetInfo's, from the
+/// machine): the L1's bytes, ways and sets (of 64-byte lines; rows a
+/// multiple of sets x 64 bytes apart all fall in one set), and the share
+/// of L2 an unpacked rhs may count on (half).
+struct HostCaches {
+  double l1Bytes, l2RhsBytes;
+  int64_t l1Ways, l1Sets;
+};
+
+HostCaches cachesOf(const TargetInfo &target) {
+  int64_t l1 = target.l1DataBytes > 0 ? target.l1DataBytes : 32 << 10;
+  int64_t ways = target.l1Ways > 0 ? target.l1Ways : 8;
+  int64_t l2 = target.l2Bytes > 0 ? target.l2Bytes : 1 << 20;
+  return {double(l1), double(l2) / 2, ways,
+          std::max<int64_t>(1, l1 / (ways * 64))};
+}
+
 /// Copying one row of `panelRow` bytes of an rhs of `rhsBytes` into its
 /// panel, `vectors` vector stores.
-double copyRowCycles(double panelRow, double rhsBytes, int64_t vectors) {
-  double read = rhsBytes <= kL2Bytes ? panelRow / kL2BytesPerCycle
+double copyRowCycles(double panelRow, double rhsBytes, int64_t vectors,
+                     const HostCaches &caches) {
+  double read = rhsBytes <= caches.l2RhsBytes ? panelRow / kL2BytesPerCycle
                 : rhsBytes <= kLastLevelBytes
                     ? panelRow / kLastLevelBytesPerCycle
                     : kCopyRowWait + panelRow / kCopyBytesPerCycle;
@@ -83,18 +112,16 @@ double copyRowCycles(double panelRow, double rhsBytes, int64_t vectors) {
 
 /// A row reduction whose lanes read rows far apart (a gather): each
 /// element is inserted into its vector on its own, and each lane's row is
-/// a stream. The L1 cache holds kL1Ways lines of a set (8 on Skylake,
-/// 12 on Zen 4: the portable figure), over kL1Sets sets of 64-byte lines;
-/// rows a multiple of 4 KiB apart all fall in one set. A lane whose line
-/// is not kept (beyond the ways of its set, or the kGatherStreams the
-/// prefetchers follow) waits for L2 each step (fitted, f32 row sums and
+/// a stream. The L1 cache holds its ways' lines of a set (HostCaches:
+/// 8 on Skylake and Zen 4, 12 on Ice Lake and later; 64 sets of 64-byte
+/// lines, so rows a multiple of 4 KiB apart all fall in one set). A lane
+/// whose line is not kept (beyond the ways of its set, or the kGatherStreams
+/// the prefetchers follow) waits for L2 each step (fitted, f32 row sums and
 /// log-sum-exps of 4096 rows on a 2-thread Zen 4: at 1024 columns 8 lanes
 /// ran 2.4x faster than 16, at 1000 columns 16 lanes ran 1.3x faster than
 /// 8 and than 32).
 constexpr double kInsertsPerCycle = 1;
 constexpr int64_t kGatherStreams = 16;
-constexpr int64_t kL1Ways = 8;
-constexpr int64_t kL1Sets = 64;
 constexpr double kL1MissCycles = 3;
 /// Data streamed in from memory by the prefetchers, bytes a cycle and a
 /// thread (fitted: a row sum of 16 MiB, 2 threads, 0.95 ms).
@@ -140,22 +167,24 @@ int64_t product(const std::vector<int64_t> &v, size_t from, size_t to) {
 /// Lines of `lanes` rows `stride` bytes apart that the L1 cache keeps
 /// from one step to the next: the ways of each set they fall in, and no
 /// more than the prefetchers follow.
-int64_t residentLanes(int64_t lanes, int64_t stride) {
+int64_t residentLanes(int64_t lanes, int64_t stride, const HostCaches &caches) {
   int64_t sets = lanes;
   if (stride % 64 == 0) {
     int64_t lines = stride / 64;
     sets = std::min<int64_t>(
-        lanes, kL1Sets / std::gcd<int64_t>(kL1Sets, lines % kL1Sets));
+        lanes, caches.l1Sets /
+                   std::gcd<int64_t>(caches.l1Sets, lines % caches.l1Sets));
   }
-  return std::min<int64_t>({lanes, sets * kL1Ways, kGatherStreams});
+  return std::min<int64_t>({lanes, sets * caches.l1Ways, kGatherStreams});
 }
 
 /// A step of `cycles` that also gathers `lanes` elements `stride` bytes
 /// apart: an insert each, and an L2 access for each lane whose line the
 /// L1 does not keep.
-double withGather(double cycles, int64_t lanes, int64_t stride) {
+double withGather(double cycles, int64_t lanes, int64_t stride,
+                  const HostCaches &caches) {
   return std::max(cycles, double(lanes) / kInsertsPerCycle) +
-         double(lanes - residentLanes(lanes, stride)) * kL1MissCycles;
+         double(lanes - residentLanes(lanes, stride, caches)) * kL1MissCycles;
 }
 
 /// The share of an element-wise tile's `rows` whose lines are read twice:
@@ -164,12 +193,14 @@ double withGather(double cycles, int64_t lanes, int64_t stride) {
 /// output apart, and the lines the prefetchers bring for the rows beyond
 /// those the L1 keeps are evicted before they are read (measured: 14 x 16 f32
 /// tiles of a 1024-wide output ran 1.5x slower than 1 x 128).
-double elementWiseRefetched(const CpuProgram &program, int64_t rows) {
+double elementWiseRefetched(const CpuProgram &program, int64_t rows,
+                            const HostCaches &caches) {
   if (program.reduced || program.extents.size() < 2)
     return 0;
   int64_t stride = program.extents.back() * program.elementBits / 8;
   int64_t streams = rows * std::max<int64_t>(1, program.rowStreams);
-  return double(streams - residentLanes(streams, stride)) / double(streams);
+  return double(streams - residentLanes(streams, stride, caches)) /
+         double(streams);
 }
 
 /// A step (an element for an element-wise program) of a program that is
@@ -177,7 +208,8 @@ double elementWiseRefetched(const CpuProgram &program, int64_t rows) {
 /// its work on two ports, its loads, a reduction's latency and gathers;
 /// sets `registers` to the values it keeps live.
 double otherStepCycles(const CpuProgram &program, int64_t rows, int64_t vectors,
-                       int64_t inner, int64_t &registers) {
+                       int64_t inner, const HostCaches &caches,
+                       int64_t &registers) {
   registers = std::max<int64_t>(1, program.liveTiles) * rows * vectors;
   double ops =
       double(rows * vectors) * double(std::max<int64_t>(1, program.work));
@@ -186,7 +218,8 @@ double otherStepCycles(const CpuProgram &program, int64_t rows, int64_t vectors,
   if (program.reduced)
     cycles = std::max(cycles, kFmaLatency);
   if (program.gatherStrideBytes)
-    cycles = withGather(cycles, rows * inner, program.gatherStrideBytes);
+    cycles =
+        withGather(cycles, rows * inner, program.gatherStrideBytes, caches);
   return cycles;
 }
 
@@ -242,6 +275,7 @@ PointCycles contractionCycles(const CpuProgram &program,
                               const TargetInfo &target, bool pack,
                               int64_t &registers) {
   auto [rank, lanes, vectors, rows, steps, bytes] = block;
+  HostCaches caches = cachesOf(target);
   PointCycles c;
   double fmas = double(rows * vectors);
   double loads = double(rows + vectors);
@@ -257,6 +291,8 @@ PointCycles contractionCycles(const CpuProgram &program,
   bool foldedBroadcast = target.vectorBits >= 512 &&
                          program.broadcastWork == 0 && !program.widens;
   registers = rows * vectors + vectors + (foldedBroadcast ? 0 : 1);
+  if (target.scalarOpsShareFmaPorts)
+    computed += kStepScalarOps * kScalarShareOfFmaPorts;
   c.step = std::max(
       {(fmas + computed) / kFmaPorts, loads / kLoadPorts, kFmaLatency});
   // A packed panel is one stream of consecutive lines.
@@ -266,18 +302,18 @@ PointCycles contractionCycles(const CpuProgram &program,
   // An operand read across its rows (B[n, k] of A B^T) gathers its row
   // of the step as a row reduction's lanes do.
   if (program.gatherStrideBytes && rank)
-    c.step = withGather(c.step, tile.back(), program.gatherStrideBytes);
+    c.step = withGather(c.step, tile.back(), program.gatherStrideBytes, caches);
   c.memory = double(rows + (rank ? tile.back() : 1)) * bytes / kL2BytesPerCycle;
   // The rhs, K x N: an instance's panel row a step, from beyond L2
   // unless packed (then from L2, copied once a column of tiles).
   double rhsBytes = double(steps) * double(program.extents.back()) * bytes;
-  double outerRate = rhsBytes <= kL2Bytes          ? kL2BytesPerCycle
+  double outerRate = rhsBytes <= caches.l2RhsBytes ? kL2BytesPerCycle
                      : rhsBytes <= kLastLevelBytes ? kLastLevelBytesPerCycle
                                                    : kMemoryBytesPerCycle;
   double panelRow = double(rank ? tile.back() : 1) * bytes;
   if (pack)
-    c.pack = double(steps) * copyRowCycles(panelRow, rhsBytes, vectors);
-  else if (rhsBytes > kL2Bytes)
+    c.pack = double(steps) * copyRowCycles(panelRow, rhsBytes, vectors, caches);
+  else if (rhsBytes > caches.l2RhsBytes)
     c.memory = std::max(
         {c.memory, panelRow / outerRate,
          (fmas + loads + 2 * double(spilledOf(registers, target))) *
@@ -289,7 +325,7 @@ PointCycles contractionCycles(const CpuProgram &program,
     // follows worse than a packed panel's, whose misses stall the step
     // (measured, 4096 x 64 x 1024 f32, B 256 KiB: 8 x 32 packed 1.19x
     // faster than unpacked).
-    if (rhsBytes > kL1Bytes)
+    if (rhsBytes > caches.l1Bytes)
       c.step += std::ceil(panelRow / 64) * kL2StridedLineCycles;
   }
   return c;
@@ -300,19 +336,21 @@ PointCycles contractionCycles(const CpuProgram &program,
 /// rows beyond what the L1 keeps twice.
 PointCycles otherCycles(const CpuProgram &program,
                         const std::vector<int64_t> &tile,
-                        const RegisterBlock &block, int64_t &registers) {
+                        const RegisterBlock &block, const TargetInfo &target,
+                        int64_t &registers) {
   auto [rank, lanes, vectors, rows, steps, bytes] = block;
+  HostCaches caches = cachesOf(target);
   PointCycles c;
   c.step = otherStepCycles(program, rows, vectors, rank ? tile.back() : 1,
-                           registers);
+                           caches, registers);
   // Each element once, from L2 or from memory; an element-wise tile's
   // rows beyond those the L1 keeps (elementWiseRefetched) twice.
   double footprint =
       double(product(program.extents, 0, rank)) * double(steps) * bytes;
-  c.memory =
-      double(rows * (rank ? tile.back() : 1)) * bytes *
-      (1 + elementWiseRefetched(program, rows)) /
-      (footprint <= kL2Bytes ? kL2BytesPerCycle : kStreamedBytesPerCycle);
+  c.memory = double(rows * (rank ? tile.back() : 1)) * bytes *
+             (1 + elementWiseRefetched(program, rows, caches)) /
+             (footprint <= caches.l2RhsBytes ? kL2BytesPerCycle
+                                             : kStreamedBytesPerCycle);
   return c;
 }
 
@@ -328,7 +366,7 @@ CpuCost nautilus::autosched::estimateCpu(const CpuProgram &program,
   PointCycles point =
       program.contraction
           ? contractionCycles(program, tile, block, target, pack, registers)
-          : otherCycles(program, tile, block, registers);
+          : otherCycles(program, tile, block, target, registers);
   cost.registers = registers;
   double stepCycles = point.step, memoryCycles = point.memory,
          packCycles = point.pack;

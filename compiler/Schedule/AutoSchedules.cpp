@@ -231,6 +231,9 @@ void AutoSchedules::explainCpu(llvm::raw_ostream &os) const {
     os << "; " << cost.programs << " programs, " << cost.waves
        << " waves)\n";
   };
+  if (!cpuChoices.empty())
+    os << "explain: the CPU model describes this host: " << hostDescription()
+       << "\n";
   for (const CpuChoice &choice : cpuChoices) {
     os << "explain: CPU program " << choice.program << " over "
        << CpuCandidate{choice.facts.extents, {}}.describe();

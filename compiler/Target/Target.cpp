@@ -7,6 +7,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <fstream>
 #include <thread>
 
 using namespace nautilus;
@@ -38,7 +39,55 @@ TargetInfo nvidiaTarget(llvm::StringRef name, llvm::StringRef chip,
   return info;
 }
 
-TargetInfo hostTarget() {
+/// One line of a file (a sysfs attribute), or "" when it cannot be read.
+std::string firstLine(const std::string &path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+/// Bytes from sysfs's "48K" (or "2M", or plain bytes); 0 when malformed.
+int64_t parseCacheSize(llvm::StringRef text) {
+  uint64_t value = 0;
+  if (text.consumeInteger(10, value))
+    return 0;
+  if (text.consume_front("K"))
+    value <<= 10;
+  else if (text.consume_front("M"))
+    value <<= 20;
+  return text.trim().empty() ? int64_t(value) : 0;
+}
+
+/// The host core's L1 data cache and L2, as Linux describes the first
+/// CPU's (/sys/devices/system/cpu/cpu0/cache/index*: level, type, size,
+/// ways of 64-byte lines); Skylake-SP's and Zen 4's figures where it does
+/// not (another system, a cache not listed).
+void readHostCaches(TargetInfo &info) {
+  info.l1DataBytes = 32 << 10;
+  info.l1Ways = 8;
+  info.l2Bytes = 1 << 20;
+  for (int index = 0; index < 8; ++index) {
+    std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" +
+                      std::to_string(index) + "/";
+    std::string level = firstLine(dir + "level"),
+                type = firstLine(dir + "type");
+    int64_t bytes = parseCacheSize(firstLine(dir + "size"));
+    int64_t ways = 0;
+    if (llvm::StringRef(firstLine(dir + "ways_of_associativity"))
+            .getAsInteger(10, ways))
+      ways = 0;
+    bool lines64 = firstLine(dir + "coherency_line_size") == "64";
+    if (level == "1" && type == "Data" && bytes > 0 && ways > 0 && lines64) {
+      info.l1DataBytes = bytes;
+      info.l1Ways = ways;
+    } else if (level == "2" && type != "Instruction" && bytes > 0) {
+      info.l2Bytes = bytes;
+    }
+  }
+}
+
+TargetInfo readHostTarget() {
   // The host: code is compiled for the machine nautc runs on.
   TargetInfo info{"cpu", TargetFamily::CPU, "", ""};
   llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
@@ -48,17 +97,32 @@ TargetInfo hostTarget() {
   // The host threads the runtime splits a grid over.
   info.multiprocessors =
       std::max<int64_t>(1, std::thread::hardware_concurrency());
+  readHostCaches(info);
+#if defined(__x86_64__) || defined(__i386__)
+  info.scalarOpsShareFmaPorts =
+      llvm::sys::detail::x86::getVendorSignature() ==
+      llvm::sys::detail::x86::VendorSignatures::GENUINE_INTEL;
+#endif
   return info;
+}
+
+/// The host, read once a process (it does not change while nautc runs).
+const TargetInfo &hostTarget() {
+  static const TargetInfo host = readHostTarget();
+  return host;
 }
 
 } // namespace
 
 std::string nautilus::hostDescription() {
-  TargetInfo host = hostTarget();
+  const TargetInfo &host = hostTarget();
   std::string triple = llvm::sys::getProcessTriple();
   return triple.substr(0, triple.find('-')) + " " +
          llvm::sys::getHostCPUName().str() + ", " +
          std::to_string(host.vectorBits) + "-bit vectors, " +
+         std::to_string(host.l1DataBytes >> 10) + " KiB L1d of " +
+         std::to_string(host.l1Ways) + " ways, " +
+         std::to_string(host.l2Bytes >> 10) + " KiB L2, " +
          std::to_string(host.multiprocessors) + " threads";
 }
 

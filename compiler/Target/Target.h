@@ -51,6 +51,16 @@ struct TargetInfo {
   int64_t maxThreadsPerProgram = 1;
   int64_t defaultThreads = 1;
   int64_t vectorBits = 0;    // host SIMD width (cpu): 512 with AVX-512
+  /// The host's L1 data cache a core (cpu): its bytes and ways (of 64-byte
+  /// lines), read from the machine (Linux's sysfs), else Skylake-SP's and
+  /// Zen 4's 32 KiB of 8 ways. Its L2 a core is `l2Bytes` (else 1 MiB).
+  int64_t l1DataBytes = 0;
+  int64_t l1Ways = 0;
+  /// Whether the host's integer operations issue on the ports of its
+  /// vector FMAs (Intel's cores: 2 of the 4 or 5 integer ALU ports are
+  /// the FMA ports), so that a loop's scalar work takes FMA slots; AMD's
+  /// Zen has separate integer and floating-point pipes.
+  bool scalarOpsShareFmaPorts = false;
   /// The widest access one thread makes to global memory (GPU), bytes.
   int64_t maxVectorBytes = 16;
   // Multiprocessors (SMs, CUs) of the target's largest usual part (A100:
@@ -75,7 +85,8 @@ struct TargetInfo {
   int64_t tensorFlopsPerCycle = 0;
   double clockGHz = 0;
   double dramBytesPerSecond = 0;
-  int64_t l2Bytes = 0;
+  int64_t l2Bytes = 0; // the GPU's, or a host core's
+
   int64_t sharedBytesPerMultiprocessor = 0;
   int64_t sharedBytesPerCycle = 0;
   /// Threads a multiprocessor holds at once.

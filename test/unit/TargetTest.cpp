@@ -37,6 +37,12 @@ TEST(Target, CapabilitiesOfEachGeneration) {
   TargetInfo host = *getTarget("cpu");
   EXPECT_TRUE(host.isCPU());
   EXPECT_GE(host.vectorBits, 128);
+  // The host's caches, from the machine or the defaults: an L1 of whole
+  // sets of 64-byte lines, an L2 larger than it.
+  EXPECT_GT(host.l1Ways, 0);
+  EXPECT_GE(host.l1DataBytes, host.l1Ways * 64);
+  EXPECT_EQ(host.l1DataBytes % (host.l1Ways * 64), 0);
+  EXPECT_GT(host.l2Bytes, host.l1DataBytes);
   EXPECT_EQ(firstTargetOf(TargetFamily::NVIDIA).name, "sm_80");
 }
 
