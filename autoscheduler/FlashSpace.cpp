@@ -23,7 +23,10 @@ constexpr double kSoftmaxOperations = 8;
 /// indices, addresses, statistics; fitted so that the estimate of the
 /// sm_90 d128 kernel is ptxas's 137).
 constexpr int64_t kBaseRegisters = 44;
-constexpr int64_t kStages = 2;
+/// The stages the space tries: FlashAttention-2's two, and a third that
+/// covers the round trip over two steps (short steps: few rows, small
+/// blocks) for a third more shared memory.
+constexpr int64_t kStageChoices[] = {2, 3};
 /// Queries from which a tile holds one head (the heuristics' flash rows).
 constexpr int64_t kManyQueries = 64;
 
@@ -32,7 +35,7 @@ int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 /// Shared memory a program's stages take: a K and a V block each (and Q's
 /// rows under wgmma, which reads its A operand from shared memory).
 int64_t sharedBytesOf(const FlashProblem &p, const FlashCandidate &c) {
-  int64_t stages = kStages * 2 * c.keyBlock * p.headDim * p.operandBytes;
+  int64_t stages = c.stages * 2 * c.keyBlock * p.headDim * p.operandBytes;
   return stages + (c.wgmma ? c.rows() * p.headDim * p.operandBytes : 0);
 }
 
@@ -87,7 +90,7 @@ double stepCycles(const FlashProblem &p, const FlashCandidate &c,
                   (c.wgmma ? kWgmmaStepOverhead : kMmaSyncStepOverhead);
   double overlap = std::clamp(resident * c.warps / kWarpSchedulers, 1.0, 2.0);
   double serial = resident * inTurn / overlap;
-  double covered = kDramLatencyCycles / double(kStages - 1);
+  double covered = kDramLatencyCycles / double(c.stages - 1);
   return std::max({throughput, serial, covered});
 }
 
@@ -99,6 +102,8 @@ std::string FlashCandidate::describe() const {
   if (heads > 1)
     os << " (" << heads << " heads)";
   os << ", keys " << keyBlock;
+  if (stages != 2)
+    os << ", " << stages << " stages";
   if (split > 1)
     os << ", split " << split;
   return os.str();
@@ -106,8 +111,8 @@ std::string FlashCandidate::describe() const {
 
 bool FlashCandidate::operator==(const FlashCandidate &other) const {
   return wgmma == other.wgmma && warps == other.warps &&
-         keyBlock == other.keyBlock && split == other.split &&
-         heads == other.heads;
+         keyBlock == other.keyBlock && stages == other.stages &&
+         split == other.split && heads == other.heads;
 }
 
 FlashCost autosched::estimateFlash(const FlashProblem &p,
@@ -167,20 +172,21 @@ std::vector<FlashCandidate> autosched::flashSpace(const FlashProblem &p,
   if (!target.hasMmaSync())
     return space;
   auto add = [&](bool wgmma, int64_t warps, int64_t block, int64_t heads) {
-    for (int64_t split : p.splits) {
-      if (split > 1 && ceilDiv(p.keys, split) < block)
-        continue;
-      FlashCandidate c{wgmma, warps, block, split, heads};
-      // (The lowering budgets mma.sync's stages to an A100's block on
-      // either target.)
-      int64_t sharedLimit =
-          wgmma ? target.maxSharedBytes
-                : std::min(target.maxSharedBytes, kSm80SharedLimit);
-      if (sharedBytesOf(p, c) > sharedLimit ||
-          registersOf(p, c) > target.maxRegistersPerThread)
-        continue;
-      space.push_back(c);
-    }
+    for (int64_t stages : kStageChoices)
+      for (int64_t split : p.splits) {
+        if (split > 1 && ceilDiv(p.keys, split) < block)
+          continue;
+        FlashCandidate c{wgmma, warps, block, stages, split, heads};
+        // (The lowering budgets mma.sync's stages to an A100's block on
+        // either target.)
+        int64_t sharedLimit =
+            wgmma ? target.maxSharedBytes
+                  : std::min(target.maxSharedBytes, kSm80SharedLimit);
+        if (sharedBytesOf(p, c) > sharedLimit ||
+            registersOf(p, c) > target.maxRegistersPerThread)
+          continue;
+        space.push_back(c);
+      }
   };
   if (p.wgmmaAllowed)
     for (int64_t warps : {8, 4})

@@ -52,6 +52,8 @@ struct FlashCandidate {
   bool wgmma = false;
   int64_t warps = 4; // 16 query rows each
   int64_t keyBlock = 64;
+  /// K and V blocks in flight: a step issues the block stages - 1 ahead.
+  int64_t stages = 2;
   int64_t split = 1;
   /// Heads a tile holds (mma.sync), their query rows stacked: rows() / heads
   /// a head.

@@ -207,10 +207,10 @@ nautilus::flashScheduleOf(tile::ProgramOp program,
   tile[tile.size() - 2] = c.rowsPerHead();
   if (tile.size() >= 3)
     tile[tile.size() - 3] = c.heads;
-  auto mma = tile::MmaAttr::get(
-      ctx, c.wgmma ? "wgmma" : "mma_sync", c.keyBlock, {c.warps, 1},
-      /*stages=*/2, /*groupM=*/1, /*producers=*/0, /*persistent=*/0,
-      /*swizzle=*/128, /*splitK=*/1);
+  auto mma = tile::MmaAttr::get(ctx, c.wgmma ? "wgmma" : "mma_sync", c.keyBlock,
+                                {c.warps, 1}, c.stages, /*groupM=*/1,
+                                /*producers=*/0, /*persistent=*/0,
+                                /*swizzle=*/128, /*splitK=*/1);
   return tile::ScheduleAttr::get(ctx, tile, c.threads(), mma,
                                  /*reduceThreads=*/1, c.split,
                                  /*reduceInterleaved=*/false, /*vector=*/1,
@@ -224,6 +224,7 @@ nautilus::flashCandidateOf(tile::ScheduleAttr schedule) {
   c.wgmma = mma.getInstr() == "wgmma";
   c.warps = mma.getWarps()[0];
   c.keyBlock = mma.getTileK();
+  c.stages = mma.getStages();
   c.split = schedule.getReduceSplit();
   ArrayRef<int64_t> tile = schedule.getTile();
   c.heads = tile.size() >= 3 ? tile[tile.size() - 3] : 1;

@@ -1,6 +1,8 @@
 //===- FlashSpaceTest.cpp - A flash kernel's space and model, alone -------===//
 #include "autoscheduler/FlashSpace.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <gtest/gtest.h>
 
 using namespace nautilus;
@@ -102,4 +104,28 @@ TEST(FlashCostModel, DecodingSplitsTheKeys) {
   ASSERT_EQ(ranked.size(), again.size());
   for (size_t i = 0; i < ranked.size(); ++i)
     EXPECT_TRUE(ranked[i].candidate == again[i].candidate);
+}
+
+// A third stage costs a third more shared memory and pays where a step is
+// shorter than the round trip it must cover: a small tile (16 rows, 32
+// keys) of few programs (one a multiprocessor, 16 queries of 8 heads)
+// takes it; at prefill, whose steps are long, two stay enough, and the
+// space keeps both (three where shared memory allows).
+TEST(FlashCostModel, AThirdStageCoversShortSteps) {
+  TargetInfo sm80 = *getTarget("sm_80");
+  FlashProblem p = attention(8, 16, 8192, 64, sm80);
+  FlashCandidate two{false, 1, 32, 2, 1, 1};
+  FlashCandidate three = two;
+  three.stages = 3;
+  FlashCost twoCost = estimateFlash(p, two, sm80);
+  FlashCost threeCost = estimateFlash(p, three, sm80);
+  EXPECT_EQ(threeCost.sharedBytes * 2, twoCost.sharedBytes * 3);
+  EXPECT_LT(threeCost.totalUs, twoCost.totalUs);
+  EXPECT_NE(two.describe(), three.describe());
+  EXPECT_FALSE(two == three);
+  std::vector<FlashCandidate> space = flashSpace(p, sm80);
+  EXPECT_TRUE(llvm::is_contained(space, two));
+  EXPECT_TRUE(llvm::is_contained(space, three));
+  FlashProblem prefill = attention(64, 4096, 4096, 128, sm80);
+  EXPECT_EQ(rankFlashSchedules(prefill, sm80, 1)[0].candidate.stages, 2);
 }

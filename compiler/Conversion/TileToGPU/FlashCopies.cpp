@@ -68,10 +68,18 @@ void FlashLowering::copyRows(const StreamRead &read, const StagedTile &tile,
 }
 
 void FlashLowering::loadQuery(Value firstBlock) {
+  // With more than two stages, the blocks after the first go into stages
+  // 1 .. stages - 2 before the loop (each step then issues the block
+  // stages - 1 ahead).
+  auto copyNextBlocks = [&] {
+    for (int64_t s = 1; s + 1 < protocol.stages; ++s)
+      copyBlock(add(firstBlock, c(s)), c(s));
+  };
   if (tma) {
     // Q's boxes on the first block's mbarrier.
     initBarriers();
     copyBlock(firstBlock, c(0), /*withQuery=*/true);
+    copyNextBlocks();
     return;
   }
   if (wgmma) {
@@ -79,6 +87,7 @@ void FlashLowering::loadQuery(Value firstBlock) {
     // wait, fence and barrier publish them to wgmma.
     copyRows(roles.lhs, queryRegion, c(0), Value());
     copyBlock(firstBlock, c(0));
+    copyNextBlocks();
     return;
   }
   // Q's rows go by cp.async into V's second stage, which block 1's copy
@@ -95,6 +104,12 @@ void FlashLowering::loadQuery(Value firstBlock) {
                        emitLdmatrixFragment(b, loc, queryStage, lane, c(1),
                                             mul(warp, c(16)), c(kk),
                                             /*isLhs=*/true));
+  if (protocol.stages > 2) {
+    // Block 1 overwrites Q's rows in V's stage 1: every warp has its
+    // fragments first.
+    gpu::BarrierOp::create(b, loc);
+    copyNextBlocks();
+  }
 }
 
 Value FlashLowering::stagedOffset(const StagedTile &tile, Value stage,
@@ -270,7 +285,7 @@ Value FlashLowering::barrierPointer(Value stage) {
 }
 
 void FlashLowering::initBarriers() {
-  // Thread 0: one mbarrier a stage (one arrival: its own, with the
+  // Thread 0: an mbarrier a stage (one arrival: its own, with the
   // bytes), made visible to the async proxy, and the tensor maps acquired
   // for the tensormap proxy before its first copy; then every thread may
   // wait on them.
@@ -280,7 +295,7 @@ void FlashLowering::initBarriers() {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
-    for (int64_t s = 0; s < 2; ++s)
+    for (int64_t s = 0; s < protocol.stages; ++s)
       NVVM::MBarrierInitOp::create(b, loc, barrierPointer(c(s)), i32(1),
                                    Value());
     NVVM::FenceMbarrierInitOp::create(b, loc);

@@ -11,13 +11,16 @@
 // extent D whole):
 //
 //  - the lhs of the recomputed contraction (Q) is read once: its rows by
-//    cp.async into V's second stage (free until block 1's copy), then
+//    cp.async into V's second stage (free until block 1's copy, which
+//    with more than two stages waits for a barrier after it), then
 //    mma.sync A fragments by ldmatrix, D / 16 of them;
 //  - the streamed index goes in blocks of `tile_k` (64) keys; a block's
 //    rows of the contraction's rhs (K) and of the second contraction's
-//    operand (V) are copied by cp.async into one of two swizzled stages
-//    (the copy of block j + 1 is issued before block j's arithmetic, the
-//    wait and the block barrier open each step);
+//    operand (V) are copied by cp.async into one of `stages` swizzled
+//    stages (2 or more; the copy of block j + stages - 1 is issued before
+//    block j's arithmetic, into the stage block j - 1 used: the wait and
+//    the block barrier open each step; the blocks before it, before the
+//    loop);
 //  - the block's scores, 16 x 64 a warp, are mma.sync m16n8k16 over D with
 //    K's fragments by ldmatrix; they stay in the accumulator registers;
 //  - the body's ops are evaluated on the scores, element by element, as
@@ -614,8 +617,9 @@ FailureOr<SmallVector<Fragment>> FlashLowering::run() {
     return stream.emitOpError("reads a tile computed outside it, which the "
                               "flash kernel does not hold at its scores");
   protocol = tile::pipelineProtocol(kernel.program.getSchedule().getMma());
-  if (protocol.stages != 2)
-    return stream.emitOpError("a flash kernel takes 2 stages (stages = 2)");
+  if (protocol.stages < 2)
+    return stream.emitOpError(
+        "a flash kernel takes 2 or more stages (stages = 2 or more)");
   planEvaluation();
   Type f32Type = b.getF32Type();
   SmallVector<Value> init;
@@ -642,12 +646,13 @@ FailureOr<SmallVector<Fragment>> FlashLowering::run() {
                                loop.getRegionIterArgs().end());
     Value stage = carried.pop_back_val();
     // Block j's rows are in; every thread is done with block j - 1's
-    // stage, which now takes block j + 1's (the protocol compiler/Verify
-    // proves: tile::pipelineProtocol).
+    // stage, which now takes block j + stages - 1's (the protocol
+    // compiler/Verify proves: tile::pipelineProtocol).
+    int64_t stages = protocol.stages;
     if (tma) {
-      // The stage's phase: its uses so far (block - first) / 2, mod 2.
+      // The stage's phase: its uses so far (block - first) / stages, mod 2.
       Value uses = arith::DivUIOp::create(
-          b, loc, arith::SubIOp::create(b, loc, block, firstBlock), c(2));
+          b, loc, arith::SubIOp::create(b, loc, block, firstBlock), c(stages));
       Value parity = arith::IndexCastOp::create(
           b, loc, b.getI32Type(), arith::RemUIOp::create(b, loc, uses, c(2)));
       NVVM::MBarrierTryWaitParityOp::create(b, loc, barrierPointer(stage),
@@ -664,8 +669,18 @@ FailureOr<SmallVector<Fragment>> FlashLowering::run() {
                                      NVVM::SharedSpace::shared_cta));
     if (protocol.barrierBeforeIssue)
       gpu::BarrierOp::create(b, loc);
-    Value other = arith::SubIOp::create(b, loc, c(1), stage);
-    copyBlock(add(block, c(1)), other);
+    // The stage block j - 1 used, and the next step's.
+    Value freed =
+        stages == 2 ? arith::SubIOp::create(b, loc, c(1), stage).getResult()
+                    : arith::RemUIOp::create(b, loc, add(stage, c(stages - 1)),
+                                             c(stages))
+                          .getResult();
+    Value following =
+        stages == 2
+            ? freed
+            : arith::RemUIOp::create(b, loc, add(stage, c(1)), c(stages))
+                  .getResult();
+    copyBlock(add(block, c(stages - 1)), freed);
     // A block every row sees whole skips the masks (scf.if: both forms).
     Value blockFirst = mul(block, c(keyBlock));
     Value interior = arith::AndIOp::create(
@@ -683,7 +698,7 @@ FailureOr<SmallVector<Fragment>> FlashLowering::run() {
       scf::YieldOp::create(b, loc, step(block, stage, carried, masked));
     }
     SmallVector<Value> next(ifInterior.getResults());
-    next.push_back(other);
+    next.push_back(following);
     scf::YieldOp::create(b, loc, next);
   }
   SmallVector<Value> finals(loop.getResults().begin(),
