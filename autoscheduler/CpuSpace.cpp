@@ -121,6 +121,9 @@ double copyRowCycles(double panelRow, double rhsBytes, int64_t vectors,
 /// ran 2.4x faster than 16, at 1000 columns 16 lanes ran 1.3x faster than
 /// 8 and than 32).
 constexpr double kInsertsPerCycle = 1;
+/// What a spilled register costs a gathering contraction's step beyond
+/// the store and reload every step pays (contractionCycles).
+constexpr double kGatherSpillCycles = 1;
 constexpr int64_t kGatherStreams = 16;
 constexpr double kL1MissCycles = 3;
 /// Data streamed in from memory by the prefetchers, bytes a cycle and a
@@ -300,9 +303,22 @@ PointCycles contractionCycles(const CpuProgram &program,
                  (pack ? 1.0 : std::ceil(double(vectors * lanes) * bytes / 64));
   c.step += std::max(0.0, lines - kPrefetchStreams);
   // An operand read across its rows (B[n, k] of A B^T) gathers its row
-  // of the step as a row reduction's lanes do.
-  if (program.gatherStrideBytes && rank)
-    c.step = withGather(c.step, tile.back(), program.gatherStrideBytes, caches);
+  // of the step: each lane a load and an insert, on the shuffle port, one
+  // of the FMA ports (Intel's port 5; Zen 4's FP pipes), so the inserts
+  // add to the FMAs' time rather than overlap it; and a spilled
+  // register's reload queues behind the lanes' loads (kGatherSpillCycles
+  // more). Measured (bf16 8 x 256^3, on Zen 4 and on an Intel host alike):
+  // a step costs its FMAs' cycles plus about a cycle a lane; 1 x 16 x 32
+  // ran 2.6 ms, 1 x 16 x 16 2.8, 1 x 12 x 16 3.4, and 1 x 32 x 64, 105
+  // registers spilled, 4.6.
+  if (program.gatherStrideBytes && rank) {
+    int64_t lanes = tile.back();
+    c.step += double(lanes) / kInsertsPerCycle +
+              double(lanes -
+                     residentLanes(lanes, program.gatherStrideBytes, caches)) *
+                  kL1MissCycles +
+              double(spilledOf(registers, target)) * kGatherSpillCycles;
+  }
   c.memory = double(rows + (rank ? tile.back() : 1)) * bytes / kL2BytesPerCycle;
   // The rhs, K x N: an instance's panel row a step, from beyond L2
   // unless packed (then from L2, copied once a column of tiles).
