@@ -234,7 +234,7 @@ void addFlashModel(tile::ProgramOp program, ProgramModel &model) {
   tile::ScheduleAttr schedule = program.getSchedule();
   tile::MmaAttr mma = schedule.getMma();
   int64_t headDim = schedule.getTile().back(), elementBytes = 2;
-  model.pipeline = tile::pipelineProtocol(mma);
+  model.pipeline = tile::flashPipelineProtocol(mma);
   model.sharedBytes = streamSharedMemoryBytes(program);
   if (mma.getInstr() == "wgmma") {
     // Stages of panels 64 columns wide (rows of 128 bytes: a stage is its

@@ -276,6 +276,37 @@ void FlashLowering::issueBoxes(unsigned which, Value firstRow,
   }
 }
 
+Value FlashLowering::emptyPointer(Value stage) {
+  return barrierPointer(add(stage, c(protocol.stages)));
+}
+
+void FlashLowering::produceBlocks(Value firstBlock) {
+  copyBlock(firstBlock, c(0), /*withQuery=*/true);
+  int64_t stages = protocol.stages;
+  auto loop = scf::ForOp::create(b, loc, add(firstBlock, c(1)), endBlock, c(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value use = arith::SubIOp::create(b, loc, loop.getInductionVar(), firstBlock);
+  Value stage = arith::RemUIOp::create(b, loc, use, c(stages));
+  // From the second round on, the stage's previous block must have been
+  // released (the empty mbarrier's phase of round use / stages - 1).
+  Value reused =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, use, c(stages));
+  auto ifReused = scf::IfOp::create(b, loc, reused, /*withElse=*/false);
+  {
+    OpBuilder::InsertionGuard wait(b);
+    b.setInsertionPointToStart(&ifReused.getThenRegion().front());
+    Value round = arith::DivUIOp::create(b, loc, use, c(stages));
+    Value parity = arith::IndexCastOp::create(
+        b, loc, b.getI32Type(),
+        arith::RemUIOp::create(
+            b, loc, arith::SubIOp::create(b, loc, round, c(1)), c(2)));
+    NVVM::MBarrierTryWaitParityOp::create(b, loc, emptyPointer(stage), parity,
+                                          i32(0x989680));
+  }
+  copyBlock(loop.getInductionVar(), stage);
+}
+
 Value FlashLowering::barrierPointer(Value stage) {
   Value offset = add(c(barrierBytes), mul(stage, c(8)));
   return LLVM::GEPOp::create(
@@ -295,9 +326,16 @@ void FlashLowering::initBarriers() {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
-    for (int64_t s = 0; s < protocol.stages; ++s)
+    for (int64_t s = 0; s < protocol.stages; ++s) {
       NVVM::MBarrierInitOp::create(b, loc, barrierPointer(c(s)), i32(1),
                                    Value());
+      // Released by each consumer warpgroup's first thread.
+      if (producers)
+        NVVM::MBarrierInitOp::create(
+            b, loc, emptyPointer(c(s)),
+            i32(kernel.program.getSchedule().getMma().getWarps()[0] / 4),
+            Value());
+    }
     NVVM::FenceMbarrierInitOp::create(b, loc);
     for (Value map : kernel.flashTensorMaps)
       NVVM::FenceProxyAcquireOp::create(b, loc, NVVM::MemScopeKind::SYS, map,

@@ -113,9 +113,20 @@ private:
   /// `firstRow` to `destinationBytes` of the dynamic shared memory.
   void issueBoxes(unsigned which, Value firstRow, Value destinationBytes,
                   Value stage);
-  /// TMA: the mbarrier of `stage`, and their initialisation.
+  /// TMA: the mbarrier of `stage` ("full": its copies landed), and their
+  /// initialisation; with a producer warpgroup, the stage's "empty" one
+  /// (the consumers released it).
   Value barrierPointer(Value stage);
+  Value emptyPointer(Value stage);
   void initBarriers();
+  /// The producer's copies: every block from `firstBlock` on, Q's with
+  /// the first, a stage reused once the consumers released it.
+  void produceBlocks(Value firstBlock);
+  /// The main loop over the blocks from `firstBlock` (carrying `init`,
+  /// the stage last): the accumulators it leaves (not the stage).
+  SmallVector<Value> mainLoop(Value firstBlock, ValueRange init);
+  /// A producer warpgroup and the consumers' main loop.
+  SmallVector<Value> warpSpecialized(Value firstBlock, ValueRange init);
   Value i32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
 
   /// Copies `read`'s rows of keys [firstKey, firstKey + tile_k) into
@@ -172,6 +183,10 @@ private:
   int64_t headDim = 0, keyBlock = 0, keyTiles = 0, headTiles = 0;
   Type element;
   Value lane, warp, quadRow, quadColumn, extent;
+  // Producer warpgroups (0 or 1, before the consumers), and the thread's
+  // index among the computing threads.
+  int64_t producers = 0;
+  Value computing;
   Value endBlock;             // the blocks past the last a row sees
   Value chunkFirst, chunkEnd; // the keys streamed (a split's chunk)
   // The keys every row of the tile sees (inside the chunk, every mask's

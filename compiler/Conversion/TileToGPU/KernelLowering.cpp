@@ -125,6 +125,22 @@ static LogicalResult lowerValueOp(KernelContext &kernel, Operation &op) {
   return success();
 }
 
+/// Producer warpgroups hold no part of the tile: what follows a
+/// warp-specialised contraction or flash kernel (the epilogue) runs on
+/// the computing threads only (already so in a persistent program's
+/// consumer loop).
+static void enterComputingThreads(KernelContext &kernel) {
+  tile::MmaAttr mma = kernel.program.getSchedule().getMma();
+  if (!mma || !mma.getProducers() || kernel.persistent)
+    return;
+  Value computing = arith::CmpIOp::create(
+      kernel.b, kernel.loc, arith::CmpIPredicate::uge, kernel.threadId,
+      kernel.cIndex(kernel.target.warpgroupThreads * mma.getProducers()));
+  auto ifComputing =
+      scf::IfOp::create(kernel.b, kernel.loc, computing, /*withElse=*/false);
+  kernel.b.setInsertionPointToStart(&ifComputing.getThenRegion().front());
+}
+
 LogicalResult tiletogpu::lowerOp(KernelContext &kernel, Operation &op) {
   OpBuilder &b = kernel.b;
   Location loc = kernel.loc;
@@ -157,19 +173,7 @@ LogicalResult tiletogpu::lowerOp(KernelContext &kernel, Operation &op) {
     if (failed(acc))
       return failure();
     kernel.fragments[contract.getResult()] = *acc;
-    // Producer warpgroups hold no part of the tile: what follows (the
-    // epilogue) runs on the computing threads only (already so in a
-    // persistent program's consumer loop).
-    if (int64_t producers =
-            kernel.program.getSchedule().getMma().getProducers();
-        producers && !kernel.persistent) {
-      Value computing = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::uge, kernel.threadId,
-          kernel.cIndex(kernel.target.warpgroupThreads * producers));
-      auto ifComputing =
-          scf::IfOp::create(b, loc, computing, /*withElse=*/false);
-      b.setInsertionPointToStart(&ifComputing.getThenRegion().front());
-    }
+    enterComputingThreads(kernel);
     return success();
   }
   if (auto stream = dyn_cast<tile::OnlineReduceOp>(op)) {
@@ -178,6 +182,7 @@ LogicalResult tiletogpu::lowerOp(KernelContext &kernel, Operation &op) {
       return failure();
     for (auto [result, fragment] : llvm::zip(stream.getResults(), *results))
       kernel.fragments[result] = fragment;
+    enterComputingThreads(kernel); // (a flash kernel's producer warpgroup)
     return success();
   }
   if (auto route = dyn_cast<tile::RouteOp>(op)) {

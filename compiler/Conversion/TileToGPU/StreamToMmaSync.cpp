@@ -142,10 +142,19 @@ void FlashLowering::setUp() {
   keyTiles = keyBlock / 8;
   headTiles = headDim / 8;
   element = roles.lhs.element;
-  lane = arith::RemUIOp::create(b, loc, kernel.threadId,
-                                c(kernel.target.kernelLanes));
-  warp = arith::DivUIOp::create(b, loc, kernel.threadId,
-                                c(kernel.target.kernelLanes));
+  // A producer warpgroup (threads 0 .. 127) holds no rows: the computing
+  // threads count from the first consumer's.
+  producers = mma.getProducers();
+  computing =
+      producers
+          ? arith::SubIOp::create(b, loc, kernel.threadId,
+                                  c(kernel.target.warpgroupThreads * producers))
+                .getResult()
+          : kernel.threadId;
+  lane =
+      arith::RemUIOp::create(b, loc, computing, c(kernel.target.kernelLanes));
+  warp =
+      arith::DivUIOp::create(b, loc, computing, c(kernel.target.kernelLanes));
   quadRow = arith::DivUIOp::create(b, loc, lane, c(4));
   quadColumn = arith::RemUIOp::create(b, loc, lane, c(4));
   extent = kernel.scalars.lookupOrDefault(stream.getExtent());
@@ -616,10 +625,15 @@ FailureOr<SmallVector<Fragment>> FlashLowering::run() {
   if (outside.wasInterrupted())
     return stream.emitOpError("reads a tile computed outside it, which the "
                               "flash kernel does not hold at its scores");
-  protocol = tile::pipelineProtocol(kernel.program.getSchedule().getMma());
+  protocol = tile::flashPipelineProtocol(kernel.program.getSchedule().getMma());
   if (protocol.stages < 2)
     return stream.emitOpError(
         "a flash kernel takes 2 or more stages (stages = 2 or more)");
+  if (producers && (!tma || producers != 1))
+    return stream.emitOpError(
+        "a flash kernel's producer warpgroup (producers = 1) issues TMA "
+        "copies: it needs wgmma on sm_90 with the tensor maps of Q, K and "
+        "V (their sizes bound)");
   planEvaluation();
   Type f32Type = b.getF32Type();
   SmallVector<Value> init;
@@ -636,7 +650,13 @@ FailureOr<SmallVector<Fragment>> FlashLowering::run() {
   auto [firstKey, endKey] = keyRange();
   Value firstBlock = arith::DivUIOp::create(b, loc, firstKey, c(keyBlock));
   endBlock = arith::CeilDivUIOp::create(b, loc, endKey, c(keyBlock));
+  if (producers)
+    return results(warpSpecialized(firstBlock, init));
   loadQuery(firstBlock);
+  return results(mainLoop(firstBlock, init));
+}
+
+SmallVector<Value> FlashLowering::mainLoop(Value firstBlock, ValueRange init) {
   auto loop = scf::ForOp::create(b, loc, firstBlock, endBlock, c(1), init);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -667,7 +687,7 @@ FailureOr<SmallVector<Fragment>> FlashLowering::run() {
                                    NVVM::ProxyKind::async_shared),
           NVVM::SharedSpaceAttr::get(b.getContext(),
                                      NVVM::SharedSpace::shared_cta));
-    if (protocol.barrierBeforeIssue)
+    if (protocol.barrierBeforeIssue && !producers)
       gpu::BarrierOp::create(b, loc);
     // The stage block j - 1 used, and the next step's.
     Value freed =
@@ -680,7 +700,8 @@ FailureOr<SmallVector<Fragment>> FlashLowering::run() {
             ? freed
             : arith::RemUIOp::create(b, loc, add(stage, c(1)), c(stages))
                   .getResult();
-    copyBlock(add(block, c(stages - 1)), freed);
+    if (!producers) // (the producer warpgroup copies)
+      copyBlock(add(block, c(stages - 1)), freed);
     // A block every row sees whole skips the masks (scf.if: both forms).
     Value blockFirst = mul(block, c(keyBlock));
     Value interior = arith::AndIOp::create(
@@ -697,13 +718,70 @@ FailureOr<SmallVector<Fragment>> FlashLowering::run() {
                                         : &ifInterior.getThenRegion().front());
       scf::YieldOp::create(b, loc, step(block, stage, carried, masked));
     }
+    if (producers) {
+      // The step's groups are done (step() waits for them): each
+      // consumer warpgroup's first thread releases the block's stage.
+      Value leader = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq,
+          arith::RemUIOp::create(b, loc, computing,
+                                 c(kernel.target.warpgroupThreads)),
+          c(0));
+      auto ifLeader = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
+      OpBuilder::InsertionGuard release(b);
+      b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
+      NVVM::MBarrierArriveOp::create(b, loc, b.getI64Type(),
+                                     emptyPointer(stage), Value());
+    }
     SmallVector<Value> next(ifInterior.getResults());
     next.push_back(following);
     scf::YieldOp::create(b, loc, next);
   }
-  SmallVector<Value> finals(loop.getResults().begin(),
+  return SmallVector<Value>(loop.getResults().begin(),
                             std::prev(loop.getResults().end()));
-  return results(finals);
+}
+
+SmallVector<Value> FlashLowering::warpSpecialized(Value firstBlock,
+                                                  ValueRange init) {
+  // FlashAttention-3's producer: warpgroup 0's thread 0 issues every
+  // block's TMA copies (Q's with the first), waiting for the consumers to
+  // release a stage before reusing it; warpgroups 1 .. run the main loop
+  // without block barriers, each releasing a block's stage when its
+  // groups are done. The warpgroup index comes from lane 0 (uniform to
+  // ptxas).
+  initBarriers();
+  Value warpgroup = NVVM::ShflOp::create(
+      b, loc, b.getI32Type(), i32(-1),
+      arith::IndexCastOp::create(
+          b, loc, b.getI32Type(),
+          arith::DivUIOp::create(b, loc, kernel.threadId,
+                                 c(kernel.target.warpgroupThreads))),
+      i32(0), i32(kernel.target.kernelLanes - 1),
+      NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::idx),
+      /*return_value_and_is_valid=*/nullptr);
+  Value isProducer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           warpgroup, i32(0));
+  ValueRange carried = init.drop_back(); // (not the stage)
+  auto split = scf::IfOp::create(b, loc, carried.getTypes(), isProducer,
+                                 /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&split.getThenRegion().front());
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        kernel.threadId, c(0));
+    auto ifFirst = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+    {
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
+      produceBlocks(firstBlock);
+    }
+    scf::YieldOp::create(b, loc, carried);
+  }
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&split.getElseRegion().front());
+    scf::YieldOp::create(b, loc, mainLoop(firstBlock, init));
+  }
+  return SmallVector<Value>(split.getResults());
 }
 
 FailureOr<SmallVector<Fragment>>

@@ -19,3 +19,12 @@ PipelineProtocol tile::pipelineProtocol(MmaAttr mma) {
   }
   return protocol;
 }
+
+PipelineProtocol tile::flashPipelineProtocol(MmaAttr mma) {
+  PipelineProtocol protocol = pipelineProtocol(mma);
+  if (protocol.kind == PipelineProtocol::Kind::ProducerConsumer) {
+    protocol.wgmmaInFlight = 0;
+    protocol.releaseLag = 0;
+  }
+  return protocol;
+}

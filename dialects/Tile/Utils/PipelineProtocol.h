@@ -55,6 +55,12 @@ struct PipelineProtocol {
 /// The protocol the lowering of a tensor-core schedule `mma` follows.
 PipelineProtocol pipelineProtocol(MmaAttr mma);
 
+/// A flash kernel's (a stream's tensor-core schedule): the GEMM's copy
+/// ring; with a producer warpgroup (wgmma, TMA), ProducerConsumer whose
+/// consumers wait for each step's groups (the scores', then P V's) and
+/// release the step's own stage.
+PipelineProtocol flashPipelineProtocol(MmaAttr mma);
+
 } // namespace nautilus::tile
 
 #endif

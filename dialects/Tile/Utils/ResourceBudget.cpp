@@ -25,9 +25,10 @@ int64_t nautilus::streamSharedMemoryBytes(tile::ProgramOp program) {
   FlashWgmmaPlan plan = planFlashWgmma(program);
   int64_t stages =
       mma.getInstr() == "wgmma" ? plan.regionsEnd() : 2 * plan.valueOffset();
-  // Copied by TMA: a stage's mbarrier each.
+  // Copied by TMA: a stage's mbarrier each ("full"), and with a producer
+  // warpgroup its "empty" one.
   if (!flashTensorMaps(program).empty())
-    stages += 8 * mma.getStages();
+    stages += 8 * mma.getStages() * (mma.getProducers() ? 2 : 1);
   return stages;
 }
 
