@@ -62,7 +62,8 @@ tile::ScheduleAttr nautilus::scheduleOf(MLIRContext *ctx, unsigned rank,
   tile::MmaAttr mma = tile::MmaAttr::get(
       ctx, c.wgmma ? "wgmma" : "mma_sync", c.tileK, {c.warpsM, c.warpsN},
       c.stages, kGroupM, /*producers=*/c.producer ? 1 : 0,
-      /*persistent=*/c.producer ? 1 : 0, kSwizzleBytes, c.splitK);
+      /*persistent=*/c.producer ? 1 : 0, kSwizzleBytes, c.splitK,
+      /*pingPong=*/0);
   return tile::ScheduleAttr::get(ctx, tile, mma.getNumThreads(), mma);
 }
 

@@ -210,7 +210,8 @@ nautilus::flashScheduleOf(tile::ProgramOp program,
   auto mma = tile::MmaAttr::get(ctx, c.wgmma ? "wgmma" : "mma_sync", c.keyBlock,
                                 {c.warps, 1}, c.stages, /*groupM=*/1,
                                 /*producers=*/0, /*persistent=*/0,
-                                /*swizzle=*/128, /*splitK=*/1);
+                                /*swizzle=*/128, /*splitK=*/1,
+                                /*pingPong=*/0);
   return tile::ScheduleAttr::get(ctx, tile, c.threads(), mma,
                                  /*reduceThreads=*/1, c.split,
                                  /*reduceInterleaved=*/false, /*vector=*/1,

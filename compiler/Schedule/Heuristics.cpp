@@ -268,11 +268,10 @@ flashSchedule(MLIRContext *ctx, ArrayRef<std::optional<int64_t>> extents,
       split *= 2;
   }
   auto mma = tile::MmaAttr::get(ctx, wgmma ? "wgmma" : "mma_sync",
-                                kFlashKeyBlock,
-                                {rows / 16, 1}, /*stages=*/2,
+                                kFlashKeyBlock, {rows / 16, 1}, /*stages=*/2,
                                 /*groupM=*/1, /*producers=*/0,
                                 /*persistent=*/0, /*swizzle=*/128,
-                                /*splitK=*/1);
+                                /*splitK=*/1, /*pingPong=*/0);
   return tile::ScheduleAttr::get(ctx, tile, rows / 16 * target.warpSize, mma,
                                  /*reduceThreads=*/1, split,
                                  /*reduceInterleaved=*/false, /*vector=*/1,
@@ -484,13 +483,13 @@ tile::ScheduleAttr nautilus::defaultContractionSchedule(
       tileN = kMaxWideContractionTile;
     fillMachine(tileM, tileN, extents, kSmallestWgmmaTile,
                 target.multiprocessors, computed);
-    mma = tile::MmaAttr::get(
-        ctx, "wgmma", /*tileK=*/64,
-        /*warps=*/{tileM / 16, 1}, /*stages=*/4,
-        /*groupM=*/8, /*producers=*/1,
-        /*persistent=*/1, /*swizzle=*/128,
-        splitToFill(tileM, tileN, extents, splittableK, /*tileK=*/64,
-                    target.multiprocessors));
+    mma = tile::MmaAttr::get(ctx, "wgmma", /*tileK=*/64,
+                             /*warps=*/{tileM / 16, 1}, /*stages=*/4,
+                             /*groupM=*/8, /*producers=*/1,
+                             /*persistent=*/1, /*swizzle=*/128,
+                             splitToFill(tileM, tileN, extents, splittableK,
+                                         /*tileK=*/64, target.multiprocessors),
+                             /*pingPong=*/0);
   } else {
     // 8 warps, 2 along M and 4 along N: a 128 x 128 tile leaves each
     // thread 64 accumulators (with 4 warps, 128 of them and an epilogue
@@ -505,13 +504,13 @@ tile::ScheduleAttr nautilus::defaultContractionSchedule(
                 target.multiprocessors, computed);
     int64_t warpsN = std::min<int64_t>(4, tileN / 16);
     int64_t tileK = computed.any() ? 32 : 64;
-    mma = tile::MmaAttr::get(
-        ctx, "mma_sync", tileK,
-        /*warps=*/{2, warpsN}, /*stages=*/3,
-        /*groupM=*/8, /*producers=*/0,
-        /*persistent=*/0, /*swizzle=*/128,
-        splitToFill(tileM, tileN, extents, splittableK, tileK,
-                    target.multiprocessors));
+    mma = tile::MmaAttr::get(ctx, "mma_sync", tileK,
+                             /*warps=*/{2, warpsN}, /*stages=*/3,
+                             /*groupM=*/8, /*producers=*/0,
+                             /*persistent=*/0, /*swizzle=*/128,
+                             splitToFill(tileM, tileN, extents, splittableK,
+                                         tileK, target.multiprocessors),
+                             /*pingPong=*/0);
   }
   return tile::ScheduleAttr::get(ctx, tile, mma.getNumThreads(), mma);
 }

@@ -22,6 +22,11 @@ namespace nautilus {
 enum class BarrierGroup {
   Consumers, // a warp-specialised program's computing warpgroups
   Producer,  // its producer warpgroup (the computed operands' writers)
+  // A flash kernel's two consumer warpgroups taking turns (ping-pong):
+  // each waits at its own, the other arrives there (reserved in order, so
+  // the second's id is the first's plus one).
+  FirstConsumerTurn,
+  SecondConsumerTurn,
 };
 
 class NamedBarriers {
@@ -56,7 +61,7 @@ private:
   static constexpr int64_t kNone = -1;
   int64_t limit;
   int64_t next = kBlock + 1;
-  std::array<int64_t, 2> ids = {kNone, kNone};
+  std::array<int64_t, 4> ids = {kNone, kNone, kNone, kNone};
 };
 
 } // namespace nautilus

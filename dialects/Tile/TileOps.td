@@ -89,6 +89,13 @@ def Tile_MmaAttr : AttrDef<Tile_Dialect, "Mma"> {
     whose output has too few tiles for the machine (128 x 128 x 16384:
     4 tiles) over more multiprocessors.
 
+    `ping_pong` (default 0; a flash kernel on wgmma with a producer
+    warpgroup and two consumer warpgroups, `warps = [8, 1]`) makes the
+    consumers take turns: each waits at its named barrier before issuing
+    a block's Q K^T and lets the other go once it is issued, so that one's
+    softmax runs while the other's contractions do (FlashAttention-3's
+    ping-pong scheduling).
+
     ```mlir
     #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>
     #tile.mma<instr = "wgmma", tile_k = 64, warps = [8, 1], stages = 4,
@@ -102,14 +109,15 @@ def Tile_MmaAttr : AttrDef<Tile_Dialect, "Mma"> {
                         DefaultValuedParameter<"int64_t", "0">:$producers,
                         DefaultValuedParameter<"int64_t", "0">:$persistent,
                         DefaultValuedParameter<"int64_t", "128">:$swizzle,
-                        DefaultValuedParameter<"int64_t", "1">:$splitK);
+                        DefaultValuedParameter<"int64_t", "1">:$splitK,
+                        DefaultValuedParameter<"int64_t", "0">:$pingPong);
   // instr, tile_k, warps and stages, then the others where they are not
   // their defaults.
   let hasCustomAssemblyFormat = 1;
   let builders = [
     AttrBuilder<(ins "llvm::StringRef":$instr, "int64_t":$tileK,
                      "llvm::ArrayRef<int64_t>":$warps, "int64_t":$stages), [{
-      return $_get($_ctxt, instr, tileK, warps, stages, 1, 0, 0, 128, 1);
+      return $_get($_ctxt, instr, tileK, warps, stages, 1, 0, 0, 128, 1, 0);
     }]>
   ];
   let genVerifyDecl = 1;

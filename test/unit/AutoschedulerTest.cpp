@@ -123,9 +123,9 @@ TEST(AutoSchedules, EveryCandidateIsAValidSchedule) {
       auto emit = [&] { return mlir::emitError(mlir::UnknownLoc::get(&ctx)); };
       tile::MmaAttr mma = s.getMma();
       EXPECT_TRUE(mlir::succeeded(tile::MmaAttr::verify(
-          emit, mma.getInstr(), mma.getTileK(), mma.getWarps(),
-          mma.getStages(), mma.getGroupM(), mma.getProducers(),
-          mma.getPersistent(), mma.getSwizzle(), mma.getSplitK())));
+          emit, mma.getInstr(), mma.getTileK(), mma.getWarps(), mma.getStages(),
+          mma.getGroupM(), mma.getProducers(), mma.getPersistent(),
+          mma.getSwizzle(), mma.getSplitK(), mma.getPingPong())));
       EXPECT_TRUE(mlir::succeeded(tile::ScheduleAttr::verify(
           emit, s.getTile(), s.getThreads(), mma, 1, 1, false, 1, false)));
       EXPECT_EQ(errors, "");

@@ -127,6 +127,12 @@ private:
   SmallVector<Value> mainLoop(Value firstBlock, ValueRange init);
   /// A producer warpgroup and the consumers' main loop.
   SmallVector<Value> warpSpecialized(Value firstBlock, ValueRange init);
+  /// Ping-pong: the consumer warpgroups' turn barriers, and the second's
+  /// arrival that gives the first its first turn.
+  void setUpTurns(Value firstBlock);
+  /// `bar.arrive barrier, kTurnThreads` (the intrinsic the emulator takes).
+  void emitTurnArrive(Value barrier);
+  Value one() { return arith::ConstantIntOp::create(b, loc, 1, 1); }
   Value i32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
 
   /// Copies `read`'s rows of keys [firstKey, firstKey + tile_k) into
@@ -187,6 +193,12 @@ private:
   // index among the computing threads.
   int64_t producers = 0;
   Value computing;
+  // Ping-pong: the two consumer warpgroups meet at a turn barrier (both
+  // warpgroups' threads), this one's and the other's ids (i32), whether
+  // this is the second, and whether this step's issue hands over the turn.
+  static constexpr int64_t kTurnThreads = 256;
+  bool pingPong = false;
+  Value ownTurn, otherTurn, secondConsumer, arriveAfterIssue;
   Value endBlock;             // the blocks past the last a row sees
   Value chunkFirst, chunkEnd; // the keys streamed (a split's chunk)
   // The keys every row of the tile sees (inside the chunk, every mask's

@@ -145,6 +145,7 @@ void FlashLowering::setUp() {
   // A producer warpgroup (threads 0 .. 127) holds no rows: the computing
   // threads count from the first consumer's.
   producers = mma.getProducers();
+  pingPong = mma.getPingPong() != 0;
   computing =
       producers
           ? arith::SubIOp::create(b, loc, kernel.threadId,
@@ -239,12 +240,31 @@ SmallVector<Value> FlashLowering::scores(Value stage) {
     Value warpgroup = arith::DivUIOp::create(b, loc, warp, c(4));
     Value groupBytes = arith::IndexCastOp::create(
         b, loc, b.getI32Type(), mul(warpgroup, c(query.groupBytes)));
+    if (pingPong) // this warpgroup's turn to issue
+      NVVM::BarrierOp::create(b, loc, Type(), ownTurn, i32(kTurnThreads),
+                              nullptr, Value());
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
     for (int64_t kStep = 0; kStep < headDim / 16; ++kStep) {
       Value a = descriptor(query, c(0), kStep, groupBytes);
       emitWgmma(s, a, descriptor(keys, stage, kStep), /*transposeB=*/false);
     }
-    waitForWgmma(s);
+    if (!pingPong) {
+      waitForWgmma(s);
+      return s;
+    }
+    // Issued: the other warpgroup's turn (not after the second's last
+    // block, which the first does not wait for), then this one's softmax
+    // while the other's contractions run.
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    auto ifArrive = scf::IfOp::create(b, loc, arriveAfterIssue,
+                                      /*withElse=*/false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifArrive.getThenRegion().front());
+      emitTurnArrive(otherTurn);
+    }
+    SmallVector<Value> waited = emitTiedWgmmaWait(b, loc, s, /*pending=*/0);
+    llvm::copy(waited, s.begin());
     return s;
   }
   for (int64_t kk = 0; kk < headDim; kk += 16) {
@@ -657,6 +677,8 @@ FailureOr<SmallVector<Fragment>> FlashLowering::run() {
 }
 
 SmallVector<Value> FlashLowering::mainLoop(Value firstBlock, ValueRange init) {
+  if (pingPong)
+    setUpTurns(firstBlock);
   auto loop = scf::ForOp::create(b, loc, firstBlock, endBlock, c(1), init);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -665,6 +687,11 @@ SmallVector<Value> FlashLowering::mainLoop(Value firstBlock, ValueRange init) {
     SmallVector<Value> carried(loop.getRegionIterArgs().begin(),
                                loop.getRegionIterArgs().end());
     Value stage = carried.pop_back_val();
+    if (pingPong)
+      arriveAfterIssue = arith::OrIOp::create(
+          b, loc, arith::XOrIOp::create(b, loc, secondConsumer, one()),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                add(block, c(1)), endBlock));
     // Block j's rows are in; every thread is done with block j - 1's
     // stage, which now takes block j + stages - 1's (the protocol
     // compiler/Verify proves: tile::pipelineProtocol).
@@ -738,6 +765,36 @@ SmallVector<Value> FlashLowering::mainLoop(Value firstBlock, ValueRange init) {
   }
   return SmallVector<Value>(loop.getResults().begin(),
                             std::prev(loop.getResults().end()));
+}
+
+void FlashLowering::emitTurnArrive(Value barrier) {
+  LLVM::CallIntrinsicOp::create(
+      b, loc, b.getStringAttr("llvm.nvvm.barrier.cta.arrive.count"),
+      ValueRange{barrier, i32(kTurnThreads)});
+}
+
+void FlashLowering::setUpTurns(Value firstBlock) {
+  // Named barriers, the first consumer warpgroup's then the second's
+  // (consecutive ids); each warpgroup waits at its own and arrives at the
+  // other's. The second lets the first take the first turn.
+  int64_t first = kernel.barriers.reserve(BarrierGroup::FirstConsumerTurn);
+  int64_t second = kernel.barriers.reserve(BarrierGroup::SecondConsumerTurn);
+  (void)second;
+  Value group = arith::DivUIOp::create(b, loc, computing,
+                                       c(kernel.target.warpgroupThreads));
+  secondConsumer =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, group, c(1));
+  Value groupI32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), group);
+  ownTurn = arith::AddIOp::create(b, loc, i32(first), groupI32);
+  otherTurn = arith::SubIOp::create(b, loc, i32(2 * first + 1), ownTurn);
+  Value anyBlock = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         firstBlock, endBlock);
+  auto ifStart = scf::IfOp::create(
+      b, loc, arith::AndIOp::create(b, loc, secondConsumer, anyBlock),
+      /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifStart.getThenRegion().front());
+  emitTurnArrive(otherTurn);
 }
 
 SmallVector<Value> FlashLowering::warpSpecialized(Value firstBlock,

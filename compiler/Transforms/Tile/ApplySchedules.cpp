@@ -109,6 +109,10 @@ struct TileApplySchedulesPass
           !mma.getProducers())
         return error() << "a computed operand under wgmma is evaluated by "
                           "the producer warpgroup: producers = 1";
+      if (contract && mma.getPingPong())
+        return error() << "ping_pong is a flash kernel's (a stream's "
+                          "schedule); a contraction's consumers do not take "
+                          "turns yet";
     }
     if (schedule.getPack()) {
       if (!target.isCPU())

@@ -75,7 +75,7 @@ tile::MmaAttr withSplitK(tile::MmaAttr mma, int64_t splits) {
   return tile::MmaAttr::get(mma.getContext(), mma.getInstr(), mma.getTileK(),
                             mma.getWarps(), mma.getStages(), mma.getGroupM(),
                             mma.getProducers(), mma.getPersistent(),
-                            mma.getSwizzle(), splits);
+                            mma.getSwizzle(), splits, mma.getPingPong());
 }
 
 class Splitter {
