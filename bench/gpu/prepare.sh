@@ -93,6 +93,18 @@ cases=(
   # its maximum and sum each split 32 ways.
   "softmax_vocab:$examples/norms.tensor:softmax:R=1,C=131072"
 )
+# sm_90 only: FlashAttention-3's structure as schedule options beside the
+# default kernels above (a producer warpgroup; with ping-pong consumers),
+# so that one run shows what each adds (docs/architecture.md, "Streams on
+# GPUs"): name, file, kernel, sizes, program, the mma's extra fields.
+fa3_cases=(
+  "attention_4k_d128_producer:$examples/attention.tensor:attention:B=4,H=16,N=4096,M=4096,D=128:attention_O:producers = 1"
+  "attention_4k_d128_pingpong:$examples/attention.tensor:attention:B=4,H=16,N=4096,M=4096,D=128:attention_O:producers = 1, ping_pong = 1"
+  "attention_16k_d128_pingpong:$examples/attention.tensor:attention:B=1,H=16,N=16384,M=16384,D=128:attention_O:producers = 1, ping_pong = 1"
+  "attention_4k_d64_pingpong:$examples/attention.tensor:attention:B=4,H=32,N=4096,M=4096,D=64:attention_O:producers = 1, ping_pong = 1"
+  "causal_4k_d128_pingpong:$examples/attention.tensor:attention_causal:B=4,H=16,N=4096,M=4096,D=128:attention_causal_O:producers = 1, ping_pong = 1"
+  "attention_4k_d128_pingpong_3stages:$examples/attention.tensor:attention:B=4,H=16,N=4096,M=4096,D=128:attention_O:producers = 1, ping_pong = 1:3"
+)
 extra=()
 if [ -n "${MULTIPROCESSORS:-}" ]; then
   extra=(--multiprocessors "$MULTIPROCESSORS")
@@ -102,6 +114,18 @@ for target in "${targets[@]}"; do
     IFS=: read -r name file kernel shape <<<"$c"
     "$nautc" compile "$file" -k "$kernel" --target "$target" --shape "$shape" \
       "${extra[@]}" --emit bundle -o "$out/${name}_${target}.json"
+    echo "$out/${name}_${target}.json"
+  done
+  [ "$target" = sm_90 ] || continue
+  for c in "${fa3_cases[@]}"; do
+    IFS=: read -r name file kernel shape program fields stages <<<"$c"
+    d=${shape##*D=}
+    schedule=$(mktemp)
+    printf '{"programs": {"%s": "#tile.schedule<tile = [1, 1, 128, %s], threads = 384, mma = #tile.mma<instr = \\"wgmma\\", tile_k = 64, warps = [8, 1], stages = %s, %s>>"}}\n' \
+      "$program" "$d" "${stages:-2}" "$fields" >"$schedule"
+    "$nautc" compile "$file" -k "$kernel" --target "$target" --shape "$shape" \
+      "${extra[@]}" --schedule "$schedule" --emit bundle -o "$out/${name}_${target}.json"
+    rm -f "$schedule"
     echo "$out/${name}_${target}.json"
   done
 done
