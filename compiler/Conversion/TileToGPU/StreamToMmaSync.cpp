@@ -779,6 +779,7 @@ void FlashLowering::setUpTurns(Value firstBlock) {
   // other's. The second lets the first take the first turn.
   int64_t first = kernel.barriers.reserve(BarrierGroup::FirstConsumerTurn);
   int64_t second = kernel.barriers.reserve(BarrierGroup::SecondConsumerTurn);
+  assert(second == first + 1 && "the turn barriers' ids are consecutive");
   (void)second;
   Value group = arith::DivUIOp::create(b, loc, computing,
                                        c(kernel.target.warpgroupThreads));
