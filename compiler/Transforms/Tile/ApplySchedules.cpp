@@ -174,6 +174,12 @@ struct TileApplySchedulesPass
       if (!skip.isUniformOver(schedule.getTile()))
         skip.erase();
     program.retile(schedule);
+    // A flash kernel's producer warpgroup issues TMA copies: it needs the
+    // tensor maps the retiled program's Q, K and V take.
+    if (stream && mma && mma.getProducers() && flashTensorMaps(program).empty())
+      return error() << "producers = 1: a flash kernel's producer warpgroup "
+                        "issues TMA copies, and Q's, K's or V's rows are read "
+                        "through an expression no tensor map follows";
     return success();
   }
 };
