@@ -104,6 +104,7 @@ fa3_cases=(
   "attention_4k_d64_pingpong:$examples/attention.tensor:attention:B=4,H=32,N=4096,M=4096,D=64:attention_O:producers = 1, ping_pong = 1"
   "causal_4k_d128_pingpong:$examples/attention.tensor:attention_causal:B=4,H=16,N=4096,M=4096,D=128:attention_causal_O:producers = 1, ping_pong = 1"
   "attention_4k_d128_pingpong_3stages:$examples/attention.tensor:attention:B=4,H=16,N=4096,M=4096,D=128:attention_O:producers = 1, ping_pong = 1:3"
+  "attention_4k_d256_producer:$examples/attention.tensor:attention:B=4,H=8,N=4096,M=4096,D=256:attention_O:producers = 1:2:64"
 )
 extra=()
 if [ -n "${MULTIPROCESSORS:-}" ]; then
@@ -118,11 +119,12 @@ for target in "${targets[@]}"; do
   done
   [ "$target" = sm_90 ] || continue
   for c in "${fa3_cases[@]}"; do
-    IFS=: read -r name file kernel shape program fields stages <<<"$c"
+    IFS=: read -r name file kernel shape program fields stages rows <<<"$c"
     d=${shape##*D=}
+    rows=${rows:-128} # (at D = 256 one consumer warpgroup: 64 rows)
     schedule=$(mktemp)
-    printf '{"programs": {"%s": "#tile.schedule<tile = [1, 1, 128, %s], threads = 384, mma = #tile.mma<instr = \\"wgmma\\", tile_k = 64, warps = [8, 1], stages = %s, %s>>"}}\n' \
-      "$program" "$d" "${stages:-2}" "$fields" >"$schedule"
+    printf '{"programs": {"%s": "#tile.schedule<tile = [1, 1, %s, %s], threads = %s, mma = #tile.mma<instr = \\"wgmma\\", tile_k = 64, warps = [%s, 1], stages = %s, %s>>"}}\n' \
+      "$program" "$rows" "$d" $((128 + 2 * rows)) $((rows / 16)) "${stages:-2}" "$fields" >"$schedule"
     "$nautc" compile "$file" -k "$kernel" --target "$target" --shape "$shape" \
       "${extra[@]}" --schedule "$schedule" --emit bundle -o "$out/${name}_${target}.json"
     rm -f "$schedule"
