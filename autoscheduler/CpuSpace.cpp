@@ -121,8 +121,9 @@ double copyRowCycles(double panelRow, double rhsBytes, int64_t vectors,
 /// ran 2.4x faster than 16, at 1000 columns 16 lanes ran 1.3x faster than
 /// 8 and than 32).
 constexpr double kInsertsPerCycle = 1;
-/// What a spilled register costs a gathering contraction's step beyond
-/// the store and reload every step pays (contractionCycles).
+/// What a spilled register costs a gathering contraction's step
+/// (contractionCycles) beyond the store and reload every step pays
+/// (estimateCpu's spill cycles).
 constexpr double kGatherSpillCycles = 1;
 constexpr int64_t kGatherStreams = 16;
 constexpr double kL1MissCycles = 3;
@@ -374,7 +375,8 @@ PointCycles otherCycles(const CpuProgram &program,
 
 CpuCost nautilus::autosched::estimateCpu(const CpuProgram &program,
                                          const std::vector<int64_t> &tile,
-                                         const TargetInfo &target, bool pack) {
+                                         const TargetInfo &target, bool pack,
+                                         const CpuTermScales &scales) {
   CpuCost cost;
   RegisterBlock block = registerBlockOf(program, tile, target);
   auto [rank, lanes, vectors, rows, steps, bytes] = block;
@@ -405,24 +407,26 @@ CpuCost nautilus::autosched::estimateCpu(const CpuProgram &program,
   cost.waves = ceilDiv(cost.programs, threads);
   double ghz = target.clockGHz > 0 ? target.clockGHz : kNominalGHz;
   double toUs = double(cost.waves) / (ghz * 1e3);
-  cost.computeUs = double(steps) * stepCycles * toUs;
-  cost.memoryUs = double(steps) * memoryCycles * toUs;
-  cost.overheadUs = (kProgramOverhead + storeCycles) * toUs;
+  cost.computeUs = double(steps) * stepCycles * toUs * scales.compute;
+  cost.memoryUs = double(steps) * memoryCycles * toUs * scales.memory;
+  cost.overheadUs = (kProgramOverhead + storeCycles) * toUs * scales.overhead;
   if (pack) {
     // Each thread copies the panel of every column of tiles its run of
     // program ids (down the columns) enters: about its share of the
     // columns, and one more.
     int64_t columns = rank ? ceilDiv(program.extents.back(), tile.back()) : 1;
-    cost.overheadUs +=
-        double(ceilDiv(columns, threads) + 1) * packCycles / (ghz * 1e3);
+    cost.packUs = double(ceilDiv(columns, threads) + 1) * packCycles /
+                  (ghz * 1e3) * scales.pack;
   }
-  cost.totalUs = std::max(cost.computeUs, cost.memoryUs) + cost.overheadUs;
+  cost.totalUs =
+      std::max(cost.computeUs, cost.memoryUs) + cost.overheadUs + cost.packUs;
   return cost;
 }
 
 std::vector<CpuCandidate>
 nautilus::autosched::rankCpuTiles(const CpuProgram &program,
-                                  const TargetInfo &target, size_t keep) {
+                                  const TargetInfo &target, size_t keep,
+                                  const CpuTermScales &scales) {
   size_t rank = program.extents.size();
   std::vector<CpuCandidate> all;
   if (rank == 0)
@@ -450,9 +454,10 @@ nautilus::autosched::rankCpuTiles(const CpuProgram &program,
       if (llvm::any_of(all,
                        [&](const CpuCandidate &c) { return c.tile == tile; }))
         continue;
-      all.push_back({tile, estimateCpu(program, tile, target)});
+      all.push_back({tile, estimateCpu(program, tile, target, false, scales)});
       if (program.packable && rank >= 2)
-        all.push_back({tile, estimateCpu(program, tile, target, true), true});
+        all.push_back(
+            {tile, estimateCpu(program, tile, target, true, scales), true});
     }
   }
   std::stable_sort(all.begin(), all.end(),

@@ -23,8 +23,12 @@
 //     fewer steps overlapping their waits;
 //     An unpacked rhs in L2 but not in L1 stalls a step a little a line
 //     (a strided stream); narrow operands (f16, bf16) are widened a load
-//     on the FMA ports; an operand read across its rows (B[n, k]) gathers
-//     its row of the step as a row reduction's lanes do (below);
+//     on the FMA ports; on a host whose integer operations share the FMA
+//     ports (Intel's), the step's scalar operations take FMA slots; an
+//     operand read across its rows (B[n, k]) gathers its row of the step,
+//     a lane an insert added to the FMAs' time (the shuffle port is an FMA
+//     port), its L1 misses as a row reduction's lanes (below), and a
+//     spilled register a cycle more;
 //   - a packed rhs is one prefetch stream, read from L2, and is copied
 //     once a column of tiles on each thread, each row copied from memory
 //     waiting for its lines;
@@ -40,6 +44,10 @@
 //   - every instance pays a fixed overhead and stores its tile;
 //   - instances are spread over the host's threads in waves, and tiles
 //     past the extents are computed and thrown away.
+//
+// An instance's time is max(compute, memory) + overhead + packing. A
+// refit from measurements on one host (CpuRefit.h) scales those four
+// terms; unscaled, the model is as documented.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_AUTOSCHEDULER_CPUSPACE_H
@@ -92,11 +100,25 @@ struct CpuProgram {
   bool stream = false; // the reduction is a tile.online_reduce
 };
 
+/// What a refit from measurements (CpuRefit.h) multiplies each term of
+/// the model by on one host.
+struct CpuTermScales {
+  double compute = 1, memory = 1, overhead = 1, pack = 1;
+  bool isIdentity() const {
+    return compute == 1 && memory == 1 && overhead == 1 && pack == 1;
+  }
+};
+
+/// The bump that marks a change of the CPU model's terms: a refit uses
+/// only the measurements whose terms the same model gave (CpuRefit.h).
+constexpr int64_t kCpuModelVersion = 1;
+
 struct CpuCost {
   double totalUs = 0;
-  double computeUs = 0; // the busiest port, or the FMA latency
-  double memoryUs = 0;  // operands from L2
-  double overheadUs = 0;
+  double computeUs = 0;  // the busiest port, or the FMA latency
+  double memoryUs = 0;   // operands from L2
+  double overheadUs = 0; // an instance's fixed cost and its tile's stores
+  double packUs = 0;     // copying the rhs into panels (a schedule's `pack`)
   int64_t programs = 0;
   int64_t waves = 0;
   int64_t registers = 0; // vector registers a step keeps live
@@ -115,9 +137,10 @@ struct CpuCandidate {
 int64_t cpuVectorRegisters(const TargetInfo &target);
 
 /// The predicted time of `tile` for `program` on the host `target`, its
-/// rhs packed into panels when `pack`.
+/// rhs packed into panels when `pack`, its terms multiplied by `scales`.
 CpuCost estimateCpu(const CpuProgram &program, const std::vector<int64_t> &tile,
-                    const TargetInfo &target, bool pack = false);
+                    const TargetInfo &target, bool pack = false,
+                    const CpuTermScales &scales = {});
 
 /// Every register block of `program` (rows x vectors, within the
 /// extents), unpacked and, where the program is packable, packed, ranked
@@ -125,7 +148,8 @@ CpuCost estimateCpu(const CpuProgram &program, const std::vector<int64_t> &tile,
 /// the first enumerated. At most `keep` (0: all).
 std::vector<CpuCandidate> rankCpuTiles(const CpuProgram &program,
                                        const TargetInfo &target,
-                                       size_t keep = 0);
+                                       size_t keep = 0,
+                                       const CpuTermScales &scales = {});
 
 } // namespace nautilus::autosched
 

@@ -22,6 +22,39 @@ auto keyOf(const TuningRecord &r) {
   return std::tie(r.kernelHash, r.target, r.sizes);
 }
 
+int64_t nanoseconds(double us) { return int64_t(std::llround(us * 1e3)); }
+
+/// A sample as [measured_ns, [compute, memory, overhead, pack]_ns, ...].
+json::Array toJSON(const CpuSample &sample) {
+  json::Array out{nanoseconds(sample.measuredUs)};
+  for (const CpuTerms &t : sample.programs)
+    out.push_back(json::Array{nanoseconds(t.compute), nanoseconds(t.memory),
+                              nanoseconds(t.overhead), nanoseconds(t.pack)});
+  return out;
+}
+
+std::optional<CpuSample> sampleFromJSON(const json::Value &value) {
+  const json::Array *a = value.getAsArray();
+  if (!a || a->empty() || !(*a)[0].getAsInteger())
+    return std::nullopt;
+  CpuSample sample;
+  sample.measuredUs = double(*(*a)[0].getAsInteger()) * 1e-3;
+  for (size_t i = 1; i < a->size(); ++i) {
+    const json::Array *terms = (*a)[i].getAsArray();
+    if (!terms || terms->size() != 4)
+      return std::nullopt;
+    double us[4];
+    for (size_t j = 0; j < 4; ++j) {
+      std::optional<int64_t> ns = (*terms)[j].getAsInteger();
+      if (!ns)
+        return std::nullopt;
+      us[j] = double(*ns) * 1e-3;
+    }
+    sample.programs.push_back({us[0], us[1], us[2], us[3]});
+  }
+  return sample;
+}
+
 json::Object toJSON(const TuningRecord &r) {
   json::Object sizes;
   for (const auto &[name, value] : r.sizes)
@@ -31,12 +64,20 @@ json::Object toJSON(const TuningRecord &r) {
     schedule = std::move(*parsed);
   else
     llvm::consumeError(parsed.takeError());
-  return json::Object{
+  json::Object out{
       {"kernel_hash", r.kernelHash}, {"kernel", r.kernel},
       {"target", r.target},          {"machine", r.machine},
       {"sizes", std::move(sizes)},   {"schedule", std::move(schedule)},
       {"measured_ns", r.measuredNs}, {"baseline_ns", r.baselineNs},
       {"candidates", r.candidates}};
+  if (!r.samples.empty()) {
+    json::Array samples;
+    for (const CpuSample &sample : r.samples)
+      samples.push_back(toJSON(sample));
+    out["cpu_model"] = json::Object{{"version", r.modelVersion},
+                                    {"samples", std::move(samples)}};
+  }
+  return out;
 }
 
 /// The record `value` holds, or "" and an error naming what is missing.
@@ -70,6 +111,19 @@ std::string fromJSON(const json::Value &value, size_t index, TuningRecord &r) {
   r.measuredNs = o->getInteger("measured_ns").value_or(0);
   r.baselineNs = o->getInteger("baseline_ns").value_or(0);
   r.candidates = o->getInteger("candidates").value_or(0);
+  if (const json::Object *model = o->getObject("cpu_model")) {
+    r.modelVersion = model->getInteger("version").value_or(0);
+    const json::Array *samples = model->getArray("samples");
+    if (!samples)
+      return where + "\"cpu_model\" needs a \"samples\" array";
+    for (const json::Value &value : *samples) {
+      std::optional<CpuSample> sample = sampleFromJSON(value);
+      if (!sample)
+        return where + "a \"cpu_model\" sample is not [measured_ns, "
+                       "[compute_ns, memory_ns, overhead_ns, pack_ns], ...]";
+      r.samples.push_back(std::move(*sample));
+    }
+  }
   return "";
 }
 
@@ -158,6 +212,15 @@ void TuningDatabase::insert(TuningRecord record) {
     *at = std::move(record);
   else
     all.insert(at, std::move(record));
+}
+
+std::vector<CpuSample>
+TuningDatabase::cpuSamples(const std::string &machine) const {
+  std::vector<CpuSample> samples;
+  for (const TuningRecord &r : all)
+    if (r.machine == machine && r.modelVersion == kCpuModelVersion)
+      samples.insert(samples.end(), r.samples.begin(), r.samples.end());
+  return samples;
 }
 
 std::optional<std::pair<const TuningRecord *, RecordMatch>>

@@ -14,9 +14,16 @@
 // failing that, one at sizes in the same bucket (each size rounded up to a
 // power of two), the nearest first.
 //
+// A CPU record also keeps what the CPU model predicted for each
+// assignment measured (CpuRefit.h's samples, with the model's version):
+// the records of one host refit the model's terms for every kernel
+// compiled there with `--schedule auto --db`.
+//
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_AUTOSCHEDULER_TUNINGDATABASE_H
 #define NAUTILUS_AUTOSCHEDULER_TUNINGDATABASE_H
+
+#include "autoscheduler/CpuRefit.h"
 
 #include <cstdint>
 #include <map>
@@ -39,6 +46,11 @@ struct TuningRecord {
   int64_t measuredNs = 0; // the tuned schedules' median time
   int64_t baselineNs = 0; // the heuristics' median time, in the same run
   int64_t candidates = 0; // candidates measured
+  /// The CPU model's terms and the measured time of each assignment
+  /// measured whose programs the model could cost, under the model of
+  /// `modelVersion` (kCpuModelVersion when written).
+  int64_t modelVersion = 0;
+  std::vector<CpuSample> samples;
 };
 
 /// How a lookup matched.
@@ -67,6 +79,10 @@ public:
          const std::map<std::string, int64_t> &sizes) const;
 
   const std::vector<TuningRecord> &records() const { return all; }
+
+  /// The samples of every record measured on `machine` under the current
+  /// CPU model (kCpuModelVersion): what refitCpuModel takes.
+  std::vector<CpuSample> cpuSamples(const std::string &machine) const;
 
 private:
   std::vector<TuningRecord> all; // kept sorted

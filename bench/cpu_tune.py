@@ -4,10 +4,10 @@ against the best of a measured grid, on 20 workloads.
 
 usage: python3 bench/cpu_tune.py [PATH/TO/nautc] [--only NAME,...]
                                  [--tune-budget SECONDS] [--grid-budget SECONDS]
-                                 [--rounds N] [--log PATH.jsonl]
+                                 [--rounds N] [--log PATH.jsonl] [--no-refit]
 
 For each workload (GEMMs from square to skinny, batched, transposed, with an
-epilogue; softmax; norms; attention; an MLP and a mixture of experts), four
+epilogue; softmax; norms; attention; an MLP and a mixture of experts), five
 schedules are timed by `nautc run --time` (the median of repeated runs),
 one after the other in each of `--rounds` rounds (3), so that they see the
 same machine, each reported as its median over the rounds:
@@ -22,14 +22,23 @@ same machine, each reported as its median over the rounds:
   grid        `nautc tune --per-program 1000`: each structure's model
               choice, then every register block of the fastest structure's
               space measured (for a kernel of several programs, one program
-              at a time from the best so far), then its schedule file.
+              at a time from the best so far), then its schedule file;
+  refit       `--schedule auto --db`: the CPU model refit
+              (autoscheduler/CpuRefit.h) to the grid's measurements of the
+              other workloads' kernels (the workload's own kernel, at every
+              size, left out: no record of its own, none of its samples),
+              no measurement of its own (`--no-refit` leaves it out).
 
-Reported: each time, and for the model and tune the share of the best
-speed reached (the fastest of the four times / its time: 100% is the best;
+Every workload is tuned first (its grid's measurements written to a tuning
+database), then the schedules are timed.
+
+Reported: each time, and for the model, tune and the refit model the share
+of the best speed reached (the fastest of the times / its time: 100% is the best;
 the grid's schedule is normally the fastest, but it is timed again here,
 so noise can put another ahead). f32 GEMMs
 also report numpy (OpenBLAS) on the same shapes as a peer. The aims (issue
-20): the model within 10% of the grid, tune within 3%.
+20): the model within 10% of the grid, tune within 3%. Last, the refit
+the grids of every workload give this host.
 """
 import argparse
 import json
@@ -87,17 +96,24 @@ def run_time(nautc, workload, extra):
     return float(m.group(1))
 
 
-def tune(nautc, workload, extra, out_path):
-    """Runs nautc tune; writes its schedule file to out_path and returns
-    (seconds it took, measurements it made)."""
+def tune(nautc, workload, extra, out_path, db=None):
+    """Runs nautc tune (writing its record to the tuning database `db`,
+    which must be new, when given); writes its schedule file to out_path
+    and returns (seconds it took, measurements it made)."""
     _, path, kernel, shape = workload
     cmd = [nautc, "tune", source(path), "-k", kernel, "--shape", shape] + extra
+    if db:
+        cmd += ["--db", db]
     start = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True)
     seconds = time.perf_counter() - start
     if proc.returncode != 0:
         sys.exit(f"failed: {' '.join(cmd)}\n{proc.stdout}{proc.stderr}")
-    schedule = proc.stdout.strip().splitlines()[-1]
+    if db:
+        with open(db) as f:
+            schedule = json.dumps(json.load(f)["records"][0]["schedule"])
+    else:
+        schedule = proc.stdout.strip().splitlines()[-1]
     json.loads(schedule)  # a schedule file
     with open(out_path, "w") as f:
         f.write(schedule + "\n")
@@ -105,12 +121,12 @@ def tune(nautc, workload, extra, out_path):
     return seconds, measured
 
 
-def model_choice(nautc, workload):
+def model_choice(nautc, workload, extra=()):
     """The model's tile for each program, as `--explain` prints it."""
     _, path, kernel, shape = workload
     proc = subprocess.run([nautc, "compile", source(path), "-k", kernel,
                            "--shape", shape, "--schedule", "auto",
-                           "--explain", "-o", os.devnull],
+                           "--explain", "-o", os.devnull] + list(extra),
                           capture_output=True, text=True)
     found = re.findall(r"explain: CPU program (\S+) .*\n\s+chosen:\s+([^:]+):",
                        proc.stdout)
@@ -138,6 +154,59 @@ def numpy_ms(shape, runs=10):
     return sorted(times)[len(times) // 2] * 1e3
 
 
+def merged_db(paths, path, leave_out_hash=None):
+    """Writes the records of the tuning databases at `paths` into one at
+    `path`, leaving out those of the kernel `leave_out_hash`."""
+    records = []
+    for p in paths:
+        with open(p) as f:
+            records += [r for r in json.load(f)["records"]
+                        if r["kernel_hash"] != leave_out_hash]
+    with open(path, "w") as f:
+        json.dump({"version": 1, "records": records}, f)
+
+
+def refit_line(nautc, db):
+    """The refit `--explain` reports for the database `db` on this host."""
+    proc = subprocess.run([nautc, "compile", source("kernels/gemm_f32.tensor"),
+                           "-k", "gemm_f32", "--shape", "M=64,N=64,K=64",
+                           "--schedule", "auto", "--db", db, "--explain",
+                           "-o", os.devnull], capture_output=True, text=True)
+    m = re.search(r"holds .*", proc.stdout)
+    return m.group(0) if m else "(no refit reported)"
+
+
+def tune_all(args, workloads, tmp):
+    """Tunes each workload (tune and grid): its schedule files, and the
+    grid's tuning database (every candidate measured, with the CPU model's
+    terms: the refit's samples)."""
+    tuned = []
+    for i, w in enumerate(workloads):
+        t = {"tuned": os.path.join(tmp, f"{i}.tuned.json"),
+             "grid": os.path.join(tmp, f"{i}.grid.json"),
+             "db": os.path.join(tmp, f"{i}.db.json")}
+        t["tune_s"], t["tune_n"] = tune(args.nautc, w,
+                                        ["--budget", str(args.tune_budget)],
+                                        t["tuned"])
+        t["grid_s"], t["grid_n"] = tune(args.nautc, w,
+                                        ["--per-program", "1000", "--budget",
+                                         str(args.grid_budget)], t["grid"],
+                                        db=t["db"])
+        with open(t["db"]) as f:
+            t["hash"] = json.load(f)["records"][0]["kernel_hash"]
+        print(f"tuned {w[0]}: tune {t['tune_s']:.1f} s ({t['tune_n']}), grid "
+              f"{t['grid_s']:.1f} s ({t['grid_n']})", file=sys.stderr,
+              flush=True)
+        tuned.append(t)
+    # Each workload's refit leaves its kernel out (at every size): the
+    # model refit on the other kernels' measurements, no record of its own.
+    if args.refit:
+        for t in tuned:
+            t["refit_db"] = t["db"].replace(".db.json", ".refit.json")
+            merged_db([o["db"] for o in tuned], t["refit_db"], t["hash"])
+    return tuned
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("nautc", nargs="?",
@@ -148,62 +217,73 @@ def main():
     ap.add_argument("--log", default="",
                     help="append each workload's chosen schedules (JSON lines)")
     ap.add_argument("--rounds", type=int, default=3,
-                    help="interleaved rounds timing the four schedules")
+                    help="interleaved rounds timing the schedules")
+    ap.add_argument("--no-refit", dest="refit", action="store_false",
+                    help="leave out the refit model's choice")
     args = ap.parse_args()
     only = [s for s in args.only.split(",") if s]
     workloads = [w for w in WORKLOADS
                  if not only or any(o in w[0] for o in only)]
     tmp = tempfile.mkdtemp(prefix="cpu_tune.")
+    tuned = tune_all(args, workloads, tmp)
     print(f"{'workload':24} | {'heur ms':>9} {'model ms':>9} {'tune ms':>9} "
-          f"{'grid ms':>9} | {'model':>6} {'tune':>6} | tune s (n) | "
-          f"grid s (n) | numpy ms")
-    print("-" * 118)
-    model_ok = tune_ok = 0
-    for w in workloads:
-        tuned = os.path.join(tmp, "tuned.json")
-        grid = os.path.join(tmp, "grid.json")
-        tune_s, tune_n = tune(args.nautc, w, ["--budget", str(args.tune_budget)],
-                              tuned)
-        grid_s, grid_n = tune(args.nautc, w, ["--per-program", "1000",
-                                              "--budget", str(args.grid_budget)],
-                              grid)
+          f"{'grid ms':>9} {'refit ms':>9} | {'model':>6} {'tune':>6} "
+          f"{'refit':>6} | tune s (n) | grid s (n) | numpy ms")
+    print("-" * 136)
+    ok = {"model": 0, "tune": 0, "refit": 0}
+    for w, t in zip(workloads, tuned):
         schedules = {
             "heuristics": [],
             "model": ["--schedule", "auto"],
-            "tune": ["--schedule", tuned],
-            "grid": ["--schedule", grid],
+            "tune": ["--schedule", t["tuned"]],
+            "grid": ["--schedule", t["grid"]],
         }
+        if args.refit:
+            schedules["refit"] = ["--schedule", "auto", "--db", t["refit_db"]]
         # Interleaved rounds, each schedule's median over them: the
-        # machine's drift falls on all four alike.
+        # machine's drift falls on all alike.
         rounds = {name: [] for name in schedules}
         for _ in range(args.rounds):
             for name, extra in schedules.items():
                 rounds[name].append(run_time(args.nautc, w, extra))
-        times = {name: sorted(t)[len(t) // 2] for name, t in rounds.items()}
-        # The fastest of the four, the grid's best as a rule.
+        times = {name: sorted(r)[len(r) // 2] for name, r in rounds.items()}
+        # The fastest of them, the grid's best as a rule.
         best = min(times.values())
-        model_share = best / times["model"]
-        tune_share = best / times["tune"]
-        model_ok += model_share >= 0.9
-        tune_ok += tune_share >= 0.97
+        share = {name: best / times[name] for name in times}
+        ok["model"] += share["model"] >= 0.9
+        ok["tune"] += share["tune"] >= 0.97
+        ok["refit"] += share.get("refit", 0) >= 0.9
+        refit_ms = f"{times['refit']:9.3f}" if args.refit else f"{'-':>9}"
+        refit_pc = f"{100 * share['refit']:5.0f}%" if args.refit else f"{'-':>6}"
         peer = numpy_ms(w[3]) if w[2] == "gemm_f32" else None
         print(f"{w[0]:24} | {times['heuristics']:9.3f} {times['model']:9.3f} "
-              f"{times['tune']:9.3f} {times['grid']:9.3f} | "
-              f"{100 * model_share:5.0f}% {100 * tune_share:5.0f}% | "
-              f"{tune_s:6.1f} ({tune_n:2}) | {grid_s:6.1f} ({grid_n:3}) | "
+              f"{times['tune']:9.3f} {times['grid']:9.3f} {refit_ms} | "
+              f"{100 * share['model']:5.0f}% {100 * share['tune']:5.0f}% "
+              f"{refit_pc} | {t['tune_s']:6.1f} ({t['tune_n']:2}) | "
+              f"{t['grid_s']:6.1f} ({t['grid_n']:3}) | "
               + (f"{peer:.3f}" if peer else "-"), flush=True)
         if args.log:
             with open(args.log, "a") as log:
                 chosen = {"workload": w[0], "times_ms": times,
                           "model": model_choice(args.nautc, w)}
-                for name, path in (("tune", tuned), ("grid", grid)):
-                    with open(path) as f:
+                if args.refit:
+                    chosen["refit"] = model_choice(args.nautc, w,
+                                                   ["--db", t["refit_db"]])
+                for name in ("tune", "grid"):
+                    with open(t[name if name == "grid" else "tuned"]) as f:
                         # the schedule file: its programs, and the rewrite
                         # choices (the structure) where not the default
                         chosen[name] = json.load(f)
                 log.write(json.dumps(chosen) + "\n")
-    print(f"\nmodel within 10% of the best measured: {model_ok} of "
-          f"{len(workloads)}; tune within 3%: {tune_ok} of {len(workloads)}")
+    n = len(workloads)
+    print(f"\nmodel within 10% of the best measured: {ok['model']} of {n}; "
+          f"tune within 3%: {ok['tune']} of {n}")
+    if args.refit:
+        merged = os.path.join(tmp, "all.json")
+        merged_db([t["db"] for t in tuned], merged)
+        print(f"refit model (each workload's kernel left out of its refit) "
+              f"within 10%: {ok['refit']} of {n}")
+        print(f"the refit on every workload's grid: {refit_line(args.nautc, merged)}")
 
 
 if __name__ == "__main__":

@@ -72,7 +72,7 @@ void Compilation::chooseStructure() {
   if (!mayHaveStructures(moduleOp))
     return;
   std::vector<KernelStructure> structures =
-      kernelStructures(moduleOp, targetInfo);
+      kernelStructures(moduleOp, targetInfo, schedules->cpuModelScales());
   // (When the default rewrites do not lower, the lowering below says why.)
   if (structures.empty() || !structures.front().prediction.rewrites.isDefault())
     return;

@@ -36,12 +36,13 @@ OwningOpRef<ModuleOp> programsUnder(ModuleOp module, const TargetInfo &target,
 
 /// The CPU model's prediction of `programs`: each program's best tile.
 void predict(ModuleOp programs, const TargetInfo &target,
-             StructurePrediction &prediction) {
+             const CpuTermScales &scales, StructurePrediction &prediction) {
   double total = 0;
   for (auto program : programs.getOps<tile::ProgramOp>()) {
     std::optional<CpuProgram> facts = cpuProgramOf(program);
     std::vector<CpuCandidate> best =
-        facts ? rankCpuTiles(*facts, target, 1) : std::vector<CpuCandidate>{};
+        facts ? rankCpuTiles(*facts, target, 1, scales)
+              : std::vector<CpuCandidate>{};
     if (best.empty()) {
       prediction.uncosted = program.getSymName().str();
       return;
@@ -74,7 +75,8 @@ bool nautilus::mayHaveStructures(ModuleOp module) {
 }
 
 std::vector<KernelStructure>
-nautilus::kernelStructures(ModuleOp module, const TargetInfo &target) {
+nautilus::kernelStructures(ModuleOp module, const TargetInfo &target,
+                           const CpuTermScales &scales) {
   std::vector<KernelStructure> structures;
   std::vector<std::string> texts;
   for (const RewriteChoice &rewrites : choicesFor(module)) {
@@ -88,7 +90,7 @@ nautilus::kernelStructures(ModuleOp module, const TargetInfo &target) {
     KernelStructure structure{{rewrites, std::nullopt, ""},
                               std::move(programs)};
     if (target.isCPU())
-      predict(*structure.programs, target, structure.prediction);
+      predict(*structure.programs, target, scales, structure.prediction);
     structures.push_back(std::move(structure));
   }
   return structures;

@@ -36,9 +36,11 @@ bool mayHaveStructures(mlir::ModuleOp module);
 /// programs are the same as an earlier one's is left out (a kernel with
 /// no chain of reductions has one structure); a choice that does not
 /// lower is left out too. A kernel with fewer than two reductions has no
-/// chain to fuse: only the default is lowered.
-std::vector<KernelStructure> kernelStructures(mlir::ModuleOp module,
-                                              const TargetInfo &target);
+/// chain to fuse: only the default is lowered. On the CPU each is
+/// predicted by the CPU model, its terms multiplied by `scales`.
+std::vector<KernelStructure>
+kernelStructures(mlir::ModuleOp module, const TargetInfo &target,
+                 const autosched::CpuTermScales &scales = {});
 
 /// The structure the model prefers: the least predicted time among those
 /// it predicts, a tie going to the earlier; the first (the default

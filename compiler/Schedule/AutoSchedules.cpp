@@ -148,7 +148,8 @@ AutoSchedules::replacement(tile::ProgramOp program, const TargetInfo &target) {
       keepWith(llvm::count_if(refutedCpu, [&](const RefutedCpuProgram &r) {
         return r.program == name;
       }));
-  std::vector<CpuCandidate> ranked = rankCpuTiles(*facts, target, keep);
+  CpuTermScales scales = cpuModelScales();
+  std::vector<CpuCandidate> ranked = rankCpuTiles(*facts, target, keep, scales);
   auto firstLive = llvm::find_if(
       ranked, [&](const CpuCandidate &c) { return !isRefuted(name, c); });
   if (firstLive == ranked.end())
@@ -158,7 +159,8 @@ AutoSchedules::replacement(tile::ProgramOp program, const TargetInfo &target) {
   const CpuCandidate best = *firstLive;
   CpuChoice choice{
       name.str(), *facts, ranked,
-      CpuCandidate{own, estimateCpu(*facts, own, target, ownPack), ownPack},
+      CpuCandidate{own, estimateCpu(*facts, own, target, ownPack, scales),
+                   ownPack},
       static_cast<size_t>(firstLive - ranked.begin())};
   {
     std::lock_guard<std::mutex> lock(mutex);
@@ -173,7 +175,7 @@ AutoSchedules::replacement(tile::ProgramOp program, const TargetInfo &target) {
 std::shared_ptr<ScheduleProvider>
 AutoSchedules::withStructure(std::vector<StructurePrediction> predictions,
                              size_t chosen) const {
-  auto chosenHere = std::make_shared<AutoSchedules>(next, listed);
+  auto chosenHere = std::make_shared<AutoSchedules>(next, listed, calibration);
   chosenHere->structures = std::move(predictions);
   chosenHere->structureChosen = chosen;
   return chosenHere;
@@ -221,20 +223,23 @@ void AutoSchedules::explainStructures(llvm::raw_ostream &os) const {
 void AutoSchedules::explainCpu(llvm::raw_ostream &os) const {
   auto print = [&](const char *label, const CpuCandidate &c) {
     const CpuCost &cost = c.cost;
-    os << label << c.describe() << ": "
-       << llvm::format("%.1f us", cost.totalUs) << " (compute "
-       << llvm::format("%.1f", cost.computeUs) << ", memory "
+    os << label << c.describe() << ": " << llvm::format("%.1f us", cost.totalUs)
+       << " (compute " << llvm::format("%.1f", cost.computeUs) << ", memory "
        << llvm::format("%.1f", cost.memoryUs) << ", overhead "
-       << llvm::format("%.1f", cost.overheadUs) << "; " << cost.registers
-       << " vector registers live";
+       << llvm::format("%.1f", cost.overheadUs);
+    if (cost.packUs > 0)
+      os << ", packing " << llvm::format("%.1f", cost.packUs);
+    os << "; " << cost.registers << " vector registers live";
     if (cost.spilled)
       os << ", " << cost.spilled << " spilled";
     os << "; " << cost.programs << " programs, " << cost.waves
        << " waves)\n";
   };
-  if (!cpuChoices.empty())
+  if (!cpuChoices.empty()) {
     os << "explain: the CPU model describes this host: " << hostDescription()
        << "\n";
+    explainCalibration(os);
+  }
   for (const CpuChoice &choice : cpuChoices) {
     os << "explain: CPU program " << choice.program << " over "
        << CpuCandidate{choice.facts.extents, {}}.describe();
@@ -251,6 +256,28 @@ void AutoSchedules::explainCpu(llvm::raw_ostream &os) const {
             ranked);
     print("  heuristics: ", choice.heuristics);
   }
+}
+
+void AutoSchedules::explainCalibration(llvm::raw_ostream &os) const {
+  if (!calibration)
+    return;
+  os << "explain: tuning database '" << calibration->database << "' holds "
+     << calibration->measurements << " measurements on this host";
+  if (!calibration->refit) {
+    os << ", fewer than " << kMinRefitSamples
+       << ": the model's terms are not refit (`nautc tune --db` adds "
+          "measurements)\n";
+    return;
+  }
+  const CpuRefit &refit = *calibration->refit;
+  os << "; the model's terms refit to them: compute x"
+     << llvm::format("%.2f", refit.scales.compute) << ", memory x"
+     << llvm::format("%.2f", refit.scales.memory) << ", overhead x"
+     << llvm::format("%.2f", refit.scales.overhead) << ", packing x"
+     << llvm::format("%.2f", refit.scales.pack)
+     << " (root-mean-square log error "
+     << llvm::format("%.2f", refit.errorBefore) << " unscaled, "
+     << llvm::format("%.2f", refit.errorAfter) << " refit)\n";
 }
 
 void AutoSchedules::explain(llvm::raw_ostream &os) const {
@@ -318,7 +345,7 @@ bool AutoSchedules::isRefuted(StringRef program,
 
 std::shared_ptr<ScheduleProvider>
 AutoSchedules::fallback(ArrayRef<RefutedProgram> refuted) const {
-  auto retry = std::make_shared<AutoSchedules>(next, listed);
+  auto retry = std::make_shared<AutoSchedules>(next, listed, calibration);
   retry->refutedContractions = refutedContractions;
   retry->refutedCpu = refutedCpu;
   retry->refutedGpu = refutedGpu;

@@ -39,9 +39,13 @@ class AutoSchedules final : public RewriteStatingProvider {
 public:
   /// `listed`: the candidates each search keeps (and --explain lists)
   /// besides those refuted; 0: the default (kListed), kAllCandidates: all.
+  /// `calibration`: a tuning database's refit of the CPU model on this
+  /// host (its scales rank CPU programs' tiles and the structures).
   explicit AutoSchedules(std::shared_ptr<ScheduleProvider> next,
-                         size_t listed = 0)
-      : RewriteStatingProvider(std::move(next)), listed(listed) {}
+                         size_t listed = 0,
+                         std::optional<CpuModelCalibration> calibration = {})
+      : RewriteStatingProvider(std::move(next)), listed(listed),
+        calibration(std::move(calibration)) {}
   static constexpr size_t kListed = 5;
   static constexpr size_t kAllCandidates = ~size_t(0);
 
@@ -56,6 +60,10 @@ public:
   /// a flash kernel (GpuPrograms.h); when it is not the program's own.
   mlir::FailureOr<tile::ScheduleAttr>
   replacement(tile::ProgramOp program, const TargetInfo &target) override;
+
+  autosched::CpuTermScales cpuModelScales() const override {
+    return calibration ? calibration->scales() : autosched::CpuTermScales{};
+  }
 
   bool choosesStructure(const TargetInfo &target) const override {
     return target.isCPU() && structures.empty();
@@ -155,6 +163,7 @@ private:
                                                       GpuChoice choice,
                                                       const TargetInfo &target);
   void explainCpu(llvm::raw_ostream &os) const;
+  void explainCalibration(llvm::raw_ostream &os) const;
   void explainGpu(llvm::raw_ostream &os) const;
   void explainStructures(llvm::raw_ostream &os) const;
   /// Why the chosen structure leaves a rewrite out: the model's
@@ -170,6 +179,7 @@ private:
   }
 
   size_t listed = 0;
+  std::optional<CpuModelCalibration> calibration;
   mutable std::mutex mutex; // passes may run in parallel
   std::vector<Choice> choices;
   std::vector<CpuChoice> cpuChoices;

@@ -34,14 +34,9 @@ std::vector<std::string> namedPrograms(const std::string &scheduleText) {
 } // namespace
 
 std::shared_ptr<DatabaseSchedules>
-DatabaseSchedules::open(const std::string &path, const TuningKey &key,
-                        std::shared_ptr<ScheduleProvider> next,
-                        std::string &error) {
-  autosched::TuningDatabase database;
-  if (std::string e = database.load(path); !e.empty()) {
-    error = "--db: " + e;
-    return nullptr;
-  }
+DatabaseSchedules::open(const autosched::TuningDatabase &database,
+                        const std::string &path, const TuningKey &key,
+                        std::shared_ptr<ScheduleProvider> next) {
   std::shared_ptr<DatabaseSchedules> provider(
       new DatabaseSchedules(path, next));
   if (auto found = database.lookup(key.kernelHash, key.target, key.sizes)) {

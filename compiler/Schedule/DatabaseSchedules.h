@@ -32,11 +32,11 @@ struct TuningKey {
 
 class DatabaseSchedules final : public DelegatingScheduleProvider {
 public:
-  /// Looks `key` up in the database at `path`, which wraps `next`.
-  /// Returns null and sets `error` when the file is not a database.
+  /// Looks `key` up in `database` (read from `path`), which wraps
+  /// `next`.
   static std::shared_ptr<DatabaseSchedules>
-  open(const std::string &path, const TuningKey &key,
-       std::shared_ptr<ScheduleProvider> next, std::string &error);
+  open(const autosched::TuningDatabase &database, const std::string &path,
+       const TuningKey &key, std::shared_ptr<ScheduleProvider> next);
 
   /// The record's rewrite choices (a schedule file's keys), when found.
   bool fusesReductions(const TargetInfo &target, std::string &why) override;

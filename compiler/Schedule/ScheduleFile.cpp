@@ -122,12 +122,12 @@ ScheduleFile::replacement(tile::ProgramOp program, const TargetInfo &target) {
 }
 
 std::shared_ptr<ScheduleProvider>
-nautilus::scheduleProviderFor(llvm::StringRef schedule,
-                              size_t listedCandidates) {
+nautilus::scheduleProviderFor(llvm::StringRef schedule, size_t listedCandidates,
+                              std::optional<CpuModelCalibration> calibration) {
   if (schedule.empty() || schedule == "default")
     return heuristicSchedules();
   if (schedule == "auto")
-    return std::make_shared<AutoSchedules>(heuristicSchedules(),
-                                           listedCandidates);
+    return std::make_shared<AutoSchedules>(
+        heuristicSchedules(), listedCandidates, std::move(calibration));
   return std::make_shared<ScheduleFile>(schedule.str(), heuristicSchedules());
 }

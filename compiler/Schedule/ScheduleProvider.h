@@ -24,6 +24,7 @@
 #ifndef NAUTILUS_SCHEDULE_SCHEDULEPROVIDER_H
 #define NAUTILUS_SCHEDULE_SCHEDULEPROVIDER_H
 
+#include "autoscheduler/CpuRefit.h"
 #include "autoscheduler/Rewrites.h"
 #include "compiler/Schedule/Heuristics.h"
 #include "compiler/Target/Target.h"
@@ -58,6 +59,18 @@ struct StructurePrediction {
   /// model can cost every one.
   std::optional<double> predictedUs;
   std::string uncosted; // when not: the first program it cannot cost
+};
+
+/// What a tuning database (`--db`) gives the CPU model on this host: its
+/// measurements here under the current model, and the scales they refit
+/// (autoscheduler/CpuRefit.h) when there are enough of them.
+struct CpuModelCalibration {
+  std::string database; // its path
+  size_t measurements = 0;
+  std::optional<autosched::CpuRefit> refit;
+  autosched::CpuTermScales scales() const {
+    return refit ? refit->scales : autosched::CpuTermScales{};
+  }
 };
 
 class ScheduleProvider {
@@ -129,6 +142,11 @@ public:
   /// `--explain`: how the schedules were decided, and for a searching
   /// provider, each choice with its predicted cost and the runners-up.
   virtual void explain(llvm::raw_ostream &os) const;
+
+  /// The scales of the CPU model's terms this provider ranks with (a
+  /// refit from a tuning database's measurements; 1 where there is none),
+  /// for the structures the compilation predicts.
+  virtual autosched::CpuTermScales cpuModelScales() const { return {}; }
 
   /// Whether this provider's model chooses the kernel's structure on
   /// `target` (the auto-scheduler's, on the CPU, without a tuning record):
@@ -208,6 +226,9 @@ public:
   std::string origin() const override { return next->origin(); }
   bool isUsers() const override { return next->isUsers(); }
   void explain(llvm::raw_ostream &os) const override { next->explain(os); }
+  autosched::CpuTermScales cpuModelScales() const override {
+    return next->cpuModelScales();
+  }
 
 protected:
   std::shared_ptr<ScheduleProvider> next;
@@ -258,10 +279,12 @@ std::shared_ptr<ScheduleProvider> heuristicSchedules();
 
 /// The provider `--schedule` names: "default" (the heuristics), "auto"
 /// (AutoSchedules.h, each search keeping `listedCandidates` for --explain:
-/// 0 its default, AutoSchedules::kAllCandidates all) or the path of a
+/// 0 its default, AutoSchedules::kAllCandidates all; its CPU model
+/// refit by `calibration` where given) or the path of a
 /// schedule file (ScheduleFile.h).
 std::shared_ptr<ScheduleProvider>
-scheduleProviderFor(llvm::StringRef schedule, size_t listedCandidates = 0);
+scheduleProviderFor(llvm::StringRef schedule, size_t listedCandidates = 0,
+                    std::optional<CpuModelCalibration> calibration = {});
 
 } // namespace nautilus
 

@@ -98,7 +98,8 @@ TargetInfo readHostTarget() {
   info.multiprocessors =
       std::max<int64_t>(1, std::thread::hardware_concurrency());
   readHostCaches(info);
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(__x86_64__) || defined(__i386__) || defined(_M_X64) ||             \
+    defined(_M_IX86)
   info.scalarOpsShareFmaPorts =
       llvm::sys::detail::x86::getVendorSignature() ==
       llvm::sys::detail::x86::VendorSignatures::GENUINE_INTEL;

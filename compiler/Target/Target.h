@@ -118,7 +118,9 @@ llvm::ArrayRef<llvm::StringRef> targetNames();
 std::string targetNameList();
 
 /// The host, as a tuning record names the machine it was measured on:
-/// "x86_64 znver4, 512-bit vectors, 2 threads".
+/// "x86_64 znver4, 512-bit vectors, 32 KiB L1d of 8 ways, 1024 KiB L2,
+/// 2 threads" (the threads the machine has, whatever `--multiprocessors`
+/// gives a compilation).
 std::string hostDescription();
 
 /// The target named `name`, or std::nullopt. `multiprocessors` > 0

@@ -23,14 +23,24 @@ std::shared_ptr<ScheduleProvider>
 nautilus::scheduleProviderOf(const Options &opts, const std::string &kernelHash,
                              const TargetInfo &target,
                              const std::map<std::string, int64_t> &sizes) {
-  std::shared_ptr<ScheduleProvider> schedules =
-      scheduleProviderFor(opts.schedule, opts.explainCandidates);
   if (opts.db.empty())
-    return schedules;
-  std::string error;
-  std::shared_ptr<ScheduleProvider> database = DatabaseSchedules::open(
-      opts.db, TuningKey{kernelHash, target.name, sizes}, schedules, error);
-  if (!database)
-    llvm::errs() << "nautc: error: " << error << "\n";
-  return database;
+    return scheduleProviderFor(opts.schedule, opts.explainCandidates);
+  autosched::TuningDatabase database;
+  if (std::string e = database.load(opts.db); !e.empty()) {
+    llvm::errs() << "nautc: error: --db: " << e << "\n";
+    return nullptr;
+  }
+  // The host's measurements refit the CPU model `--schedule auto` ranks
+  // with.
+  std::optional<CpuModelCalibration> calibration;
+  if (target.isCPU()) {
+    std::vector<autosched::CpuSample> samples =
+        database.cpuSamples(hostDescription());
+    calibration = CpuModelCalibration{opts.db, samples.size(),
+                                      autosched::refitCpuModel(samples)};
+  }
+  return DatabaseSchedules::open(
+      database, opts.db, TuningKey{kernelHash, target.name, sizes},
+      scheduleProviderFor(opts.schedule, opts.explainCandidates,
+                          std::move(calibration)));
 }

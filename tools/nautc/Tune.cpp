@@ -43,24 +43,46 @@ int userError(const std::string &message) {
   return kExitUserError;
 }
 
+/// The CPU model's terms (unscaled) for the schedules one program may run
+/// with: what a measurement's sample records (autoscheduler/CpuRefit.h).
+struct ProgramTerms {
+  std::string program;
+  std::optional<CpuTerms> heuristics;         // none: the model cannot cost it
+  std::map<std::string, CpuTerms> candidates; // by schedule text
+};
+
+struct StructureTerms {
+  RewriteChoice rewrites;
+  std::vector<ProgramTerms> programs;
+};
+
 /// Each program of `programs` (a structure's, with the heuristics'
 /// schedules) the CPU model can rank, with its best `keep` tiles other
-/// than its own.
+/// than its own, ranked by the model under `scales`; each program's terms
+/// go to `terms`.
 std::vector<ProgramCandidates>
-candidatesOf(ModuleOp programs, const TargetInfo &target, size_t keep) {
+candidatesOf(ModuleOp programs, const TargetInfo &target, size_t keep,
+             const CpuTermScales &scales, std::vector<ProgramTerms> &terms) {
   std::vector<ProgramCandidates> candidates;
   for (auto program : programs.getOps<tile::ProgramOp>()) {
+    ProgramTerms &costs = terms.emplace_back();
+    costs.program = program.getSymName().str();
     std::optional<CpuProgram> facts = cpuProgramOf(program);
     if (!facts)
       continue;
-    ProgramCandidates tiles{program.getSymName().str(), {}};
-    for (const CpuCandidate &c : rankCpuTiles(*facts, target)) {
-      if (llvm::ArrayRef<int64_t>(c.tile) == program.getSchedule().getTile() &&
-          c.pack == program.getSchedule().getPack())
+    tile::ScheduleAttr own = program.getSchedule();
+    costs.heuristics =
+        CpuTerms::of(estimateCpu(*facts, own.getTile(), target, own.getPack()));
+    ProgramCandidates tiles{costs.program, {}};
+    for (const CpuCandidate &c : rankCpuTiles(*facts, target, 0, scales)) {
+      if (llvm::ArrayRef<int64_t>(c.tile) == own.getTile() &&
+          c.pack == own.getPack())
         continue;
       std::string text;
       llvm::raw_string_ostream os(text);
       os << Attribute(cpuScheduleWithTile(program, c.tile, c.pack));
+      costs.candidates[text] =
+          CpuTerms::of(estimateCpu(*facts, c.tile, target, c.pack));
       tiles.schedules.push_back(text);
       if (tiles.schedules.size() == keep)
         break;
@@ -72,18 +94,23 @@ candidatesOf(ModuleOp programs, const TargetInfo &target, size_t keep) {
 
 /// The kernel's structures (Pipeline/Structures.h) with their programs'
 /// candidates, the model's preferred first; where there are several, a
-/// line describing each goes to `described`.
-std::vector<StructureCandidates> structuresOf(ModuleOp module,
-                                              const TargetInfo &target,
-                                              size_t keep,
-                                              llvm::raw_ostream &described) {
-  std::vector<KernelStructure> kernel = kernelStructures(module, target);
+/// line describing each goes to `described`. Each structure's programs'
+/// terms go to `terms`.
+std::vector<StructureCandidates>
+structuresOf(ModuleOp module, const TargetInfo &target, size_t keep,
+             const CpuTermScales &scales, llvm::raw_ostream &described,
+             std::vector<StructureTerms> &terms) {
+  std::vector<KernelStructure> kernel =
+      kernelStructures(module, target, scales);
   size_t preferred = preferredStructure(predictionsOf(kernel));
   std::vector<StructureCandidates> structures;
   for (size_t i = 0; i < kernel.size(); ++i) {
     const StructurePrediction &p = kernel[i].prediction;
-    StructureCandidates structure{
-        p.rewrites, candidatesOf(*kernel[i].programs, target, keep)};
+    StructureTerms &costs = terms.emplace_back();
+    costs.rewrites = p.rewrites;
+    StructureCandidates structure{p.rewrites,
+                                  candidatesOf(*kernel[i].programs, target,
+                                               keep, scales, costs.programs)};
     if (kernel.size() > 1) {
       described << "tune: structure " << p.rewrites.describe() << ": "
                 << structure.programs.size() << " programs to tune, ";
@@ -99,6 +126,33 @@ std::vector<StructureCandidates> structuresOf(ModuleOp module,
                       std::move(structure));
   }
   return structures;
+}
+
+/// What `trial` measured, with the model's terms for each program under
+/// its schedules; std::nullopt when it was not measured or the model
+/// cannot cost one of its programs.
+std::optional<CpuSample> sampleOf(const Trial &trial,
+                                  const std::vector<StructureTerms> &terms) {
+  auto structure = llvm::find_if(terms, [&](const StructureTerms &s) {
+    return s.rewrites == trial.assignment.rewrites;
+  });
+  if (!trial.measurement || structure == terms.end())
+    return std::nullopt;
+  CpuSample sample{trial.medianUs(), {}};
+  for (const ProgramTerms &program : structure->programs) {
+    auto named = trial.assignment.programs.find(program.program);
+    std::optional<CpuTerms> costs = program.heuristics;
+    if (named != trial.assignment.programs.end()) {
+      auto candidate = program.candidates.find(named->second);
+      costs = candidate == program.candidates.end()
+                  ? std::nullopt
+                  : std::optional<CpuTerms>(candidate->second);
+    }
+    if (!costs)
+      return std::nullopt;
+    sample.programs.push_back(*costs);
+  }
+  return sample;
 }
 
 /// --check: the tuned schedules' outputs against the reference interpreter.
@@ -124,26 +178,58 @@ int checkBest(ModuleOp module, const RunInputs &run,
   return kExitSuccess;
 }
 
-/// Writes the result: a record of --db, or the schedule file on stdout.
-int writeResult(const Options &opts, const LoadedKernel &loaded,
-                const TargetInfo &target, const RunInputs &run,
-                const TuneResult &result) {
+/// The refit this host's measurements in `database` give, as a line.
+void printRefit(const TuningDatabase &database) {
+  std::vector<CpuSample> samples = database.cpuSamples(hostDescription());
+  std::optional<CpuRefit> refit = refitCpuModel(samples);
+  llvm::outs() << "tune: the database holds " << samples.size()
+               << " measurements on this host";
+  if (!refit) {
+    llvm::outs() << ", fewer than " << kMinRefitSamples
+                 << ": the CPU model is not refit yet\n";
+    return;
+  }
+  llvm::outs() << "; the CPU model's terms refit to them (--schedule auto "
+                  "--db ranks with these): compute x"
+               << llvm::format("%.2f", refit->scales.compute) << ", memory x"
+               << llvm::format("%.2f", refit->scales.memory) << ", overhead x"
+               << llvm::format("%.2f", refit->scales.overhead) << ", packing x"
+               << llvm::format("%.2f", refit->scales.pack)
+               << " (root-mean-square log error "
+               << llvm::format("%.2f", refit->errorBefore) << " unscaled, "
+               << llvm::format("%.2f", refit->errorAfter) << " refit)\n";
+}
+
+/// Writes the result: a record of --db (with the samples `terms` give
+/// its trials), or the schedule file on stdout.
+int writeResult(const Options &opts, TuningDatabase &database,
+                const LoadedKernel &loaded, const TargetInfo &target,
+                const RunInputs &run, const TuneResult &result,
+                const std::vector<StructureTerms> &terms) {
   std::string file = scheduleFileText(result.best);
   if (opts.db.empty()) {
     llvm::outs() << file << "\n";
     return kExitSuccess;
   }
-  TuningDatabase database;
-  if (std::string e = database.load(opts.db); !e.empty())
-    return userError("--db: " + e);
   auto ns = [](double us) { return int64_t(std::llround(us * 1e3)); };
-  database.insert(TuningRecord{loaded.structuralHash, run.sig.name, target.name,
-                               hostDescription(), run.sizes, file,
-                               ns(result.bestUs), ns(result.baselineUs),
-                               int64_t(result.trials.size())});
+  TuningRecord record{loaded.structuralHash,
+                      run.sig.name,
+                      target.name,
+                      hostDescription(),
+                      run.sizes,
+                      file,
+                      ns(result.bestUs),
+                      ns(result.baselineUs),
+                      int64_t(result.trials.size())};
+  record.modelVersion = kCpuModelVersion;
+  for (const Trial &trial : result.trials)
+    if (std::optional<CpuSample> sample = sampleOf(trial, terms))
+      record.samples.push_back(std::move(*sample));
+  database.insert(std::move(record));
   if (std::string e = database.save(opts.db); !e.empty())
     return userError("--db: " + e);
   llvm::outs() << "tune: wrote the record to " << opts.db << "\n";
+  printRefit(database);
   return kExitSuccess;
 }
 
@@ -172,10 +258,20 @@ int nautilus::runTune(const Options &opts) {
   if (failed(bindSizes(*loaded.module, run.sizes)))
     return kExitUserError;
 
+  // The database's records of this host refit the model that ranks the
+  // candidates.
+  TuningDatabase database;
+  if (!opts.db.empty())
+    if (std::string e = database.load(opts.db); !e.empty())
+      return userError("--db: " + e);
+  std::optional<CpuRefit> refit =
+      refitCpuModel(database.cpuSamples(hostDescription()));
   std::string described;
   llvm::raw_string_ostream describedOs(described);
+  std::vector<StructureTerms> terms;
   std::vector<StructureCandidates> structures =
-      structuresOf(*loaded.module, *target, opts.perProgram, describedOs);
+      structuresOf(*loaded.module, *target, opts.perProgram,
+                   refit ? refit->scales : CpuTermScales{}, describedOs, terms);
   size_t programs = 0, total = 0;
   for (const StructureCandidates &s : structures)
     for (const ProgramCandidates &p : s.programs) {
@@ -209,5 +305,5 @@ int nautilus::runTune(const Options &opts) {
   if (opts.check)
     if (int rc = checkBest(*loaded.module, run, measurer, result->best))
       return rc;
-  return writeResult(opts, loaded, *target, run, *result);
+  return writeResult(opts, database, loaded, *target, run, *result, terms);
 }

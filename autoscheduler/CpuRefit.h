@@ -1,0 +1,69 @@
+//===- CpuRefit.h - The CPU model refit to a host's measurements -*- C++
+//-*-===//
+//
+// The CPU model's rates were fitted on the machines this project ran on
+// (docs/autoscheduler.md, "The CPU"). `nautc tune` measures whole kernels
+// under the schedules it tries; each measurement, with the model's terms
+// for each program under those schedules, is a sample. A refit finds the
+// scales of the model's four terms (CpuSpace.h: an instance's time is
+// max(compute, memory) + overhead + packing) that best predict a host's
+// samples: the least squares of log(predicted / measured), every kernel
+// the sum of its programs' times, with a weak pull of each scale towards
+// 1 (so that a term the samples do not exercise keeps its documented
+// value). The search is a deterministic coordinate descent over the
+// scales' logarithms, each between 1/8 and 8.
+//
+// The scales change the ranking where the measurements say a term is
+// off: a host that copies panels faster than the model thinks makes
+// packing cheaper, one whose memory is slower makes memory-bound tiles
+// dearer. They cannot mend a term's shape (how it grows with the tile).
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_AUTOSCHEDULER_CPUREFIT_H
+#define NAUTILUS_AUTOSCHEDULER_CPUREFIT_H
+
+#include "autoscheduler/CpuSpace.h"
+
+#include <optional>
+#include <vector>
+
+namespace nautilus::autosched {
+
+/// A program's terms, unscaled (microseconds).
+struct CpuTerms {
+  double compute = 0, memory = 0, overhead = 0, pack = 0;
+  static CpuTerms of(const CpuCost &cost) {
+    return {cost.computeUs, cost.memoryUs, cost.overheadUs, cost.packUs};
+  }
+};
+
+/// One measured kernel: its time and each of its programs' terms under
+/// the schedules it ran with.
+struct CpuSample {
+  double measuredUs = 0;
+  std::vector<CpuTerms> programs;
+};
+
+/// The kernel's time the model predicts for `programs` under `scales`.
+double predictedUs(const std::vector<CpuTerms> &programs,
+                   const CpuTermScales &scales);
+
+struct CpuRefit {
+  CpuTermScales scales;
+  size_t samples = 0;
+  /// The root mean square of log(predicted / measured) before (unscaled)
+  /// and after.
+  double errorBefore = 0, errorAfter = 0;
+};
+
+/// The fewest samples a refit takes.
+constexpr size_t kMinRefitSamples = 8;
+
+/// The scales that best predict `samples` (see the file comment);
+/// std::nullopt with fewer than kMinRefitSamples usable samples (a time
+/// and a prediction above zero).
+std::optional<CpuRefit> refitCpuModel(const std::vector<CpuSample> &samples);
+
+} // namespace nautilus::autosched
+
+#endif
