@@ -10,7 +10,8 @@ several K steps and tiles), for sm_80 and sm_90, under the default
 schedule and (sm_90) the persistent warp-specialised one (the target's
 multiprocessors cut to 4 so that the persistent pipeline runs at a small
 shape) and, for attention, FlashAttention-3's structure (a producer
-warpgroup, ping-pong consumers, three stages), the kernels' NVVM-level IR (`nautc compile --emit llvm`) is
+warpgroup, ping-pong consumers, the softmax overlapped with the previous
+block's P V, three stages), the kernels' NVVM-level IR (`nautc compile --emit llvm`) is
 mutated by deleting one synchronisation:
 
 - a block or named barrier (`llvm.nvvm.barrier.cta.sync...`);
@@ -80,7 +81,8 @@ CONFIGS = [  # (target, schedule label, extra nautc options)
 ]
 
 # Flash kernels under FlashAttention-3's structure on sm_90 (a schedule
-# file: a producer warpgroup, ping-pong consumers, three stages): the
+# file: a producer warpgroup, ping-pong consumers, the softmax overlapped,
+# three stages): the
 # attention kernels of KERNELS, their program, tile and a shape of their
 # own (more blocks than stages, so that the producer reuses them, and
 # blocks every row sees whole beside masked ones, so that both forms of
@@ -92,7 +94,8 @@ FA3_PROGRAMS = {
 }
 FA3_SCHEDULE = ('{{"programs": {{"{program}": "#tile.schedule<tile = {tile}, '
                 'threads = 384, mma = #tile.mma<instr = \\"wgmma\\", tile_k = 64, '
-                'warps = [8, 1], stages = 3, producers = 1, ping_pong = 1>>"}}}}')
+                'warps = [8, 1], stages = 3, producers = 1, ping_pong = 1, '
+                'overlap_softmax = 1>>"}}}}')
 
 
 # Synchronisations whose deletion nothing can catch, by construction: the

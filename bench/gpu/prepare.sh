@@ -94,7 +94,8 @@ cases=(
   "softmax_vocab:$examples/norms.tensor:softmax:R=1,C=131072"
 )
 # sm_90 only: FlashAttention-3's structure as schedule options beside the
-# default kernels above (a producer warpgroup; with ping-pong consumers),
+# default kernels above (a producer warpgroup; with ping-pong consumers;
+# with the softmax overlapped),
 # so that one run shows what each adds (docs/architecture.md, "Streams on
 # GPUs"): name, file, kernel, sizes, program, the mma's extra fields.
 fa3_cases=(
@@ -105,6 +106,13 @@ fa3_cases=(
   "causal_4k_d128_pingpong:$examples/attention.tensor:attention_causal:B=4,H=16,N=4096,M=4096,D=128:attention_causal_O:producers = 1, ping_pong = 1"
   "attention_4k_d128_pingpong_3stages:$examples/attention.tensor:attention:B=4,H=16,N=4096,M=4096,D=128:attention_O:producers = 1, ping_pong = 1:3"
   "attention_4k_d256_producer:$examples/attention.tensor:attention:B=4,H=8,N=4096,M=4096,D=256:attention_O:producers = 1:2:64"
+  # The softmax overlapped with the previous block's P V (with ping-pong:
+  # FlashAttention-3's whole structure).
+  "attention_4k_d128_overlap:$examples/attention.tensor:attention:B=4,H=16,N=4096,M=4096,D=128:attention_O:producers = 1, overlap_softmax = 1"
+  "attention_4k_d128_fa3:$examples/attention.tensor:attention:B=4,H=16,N=4096,M=4096,D=128:attention_O:producers = 1, ping_pong = 1, overlap_softmax = 1"
+  "attention_16k_d128_fa3:$examples/attention.tensor:attention:B=1,H=16,N=16384,M=16384,D=128:attention_O:producers = 1, ping_pong = 1, overlap_softmax = 1"
+  "causal_4k_d128_fa3:$examples/attention.tensor:attention_causal:B=4,H=16,N=4096,M=4096,D=128:attention_causal_O:producers = 1, ping_pong = 1, overlap_softmax = 1"
+  "attention_4k_d64_fa3:$examples/attention.tensor:attention:B=4,H=32,N=4096,M=4096,D=64:attention_O:producers = 1, ping_pong = 1, overlap_softmax = 1"
 )
 extra=()
 if [ -n "${MULTIPROCESSORS:-}" ]; then

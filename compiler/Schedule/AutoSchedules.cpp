@@ -63,7 +63,7 @@ tile::ScheduleAttr nautilus::scheduleOf(MLIRContext *ctx, unsigned rank,
       ctx, c.wgmma ? "wgmma" : "mma_sync", c.tileK, {c.warpsM, c.warpsN},
       c.stages, kGroupM, /*producers=*/c.producer ? 1 : 0,
       /*persistent=*/c.producer ? 1 : 0, kSwizzleBytes, c.splitK,
-      /*pingPong=*/0);
+      /*pingPong=*/0, /*overlapSoftmax=*/0);
   return tile::ScheduleAttr::get(ctx, tile, mma.getNumThreads(), mma);
 }
 

@@ -211,7 +211,7 @@ nautilus::flashScheduleOf(tile::ProgramOp program,
                                 {c.warps, 1}, c.stages, /*groupM=*/1,
                                 /*producers=*/0, /*persistent=*/0,
                                 /*swizzle=*/128, /*splitK=*/1,
-                                /*pingPong=*/0);
+                                /*pingPong=*/0, /*overlapSoftmax=*/0);
   return tile::ScheduleAttr::get(ctx, tile, c.threads(), mma,
                                  /*reduceThreads=*/1, c.split,
                                  /*reduceInterleaved=*/false, /*vector=*/1,

@@ -267,11 +267,12 @@ flashSchedule(MLIRContext *ctx, ArrayRef<std::optional<int64_t>> extents,
            *reduced / (split * 2) >= kFlashMinChunk)
       split *= 2;
   }
-  auto mma = tile::MmaAttr::get(ctx, wgmma ? "wgmma" : "mma_sync",
-                                kFlashKeyBlock, {rows / 16, 1}, /*stages=*/2,
-                                /*groupM=*/1, /*producers=*/0,
-                                /*persistent=*/0, /*swizzle=*/128,
-                                /*splitK=*/1, /*pingPong=*/0);
+  auto mma =
+      tile::MmaAttr::get(ctx, wgmma ? "wgmma" : "mma_sync", kFlashKeyBlock,
+                         {rows / 16, 1}, /*stages=*/2,
+                         /*groupM=*/1, /*producers=*/0,
+                         /*persistent=*/0, /*swizzle=*/128,
+                         /*splitK=*/1, /*pingPong=*/0, /*overlapSoftmax=*/0);
   return tile::ScheduleAttr::get(ctx, tile, rows / 16 * target.warpSize, mma,
                                  /*reduceThreads=*/1, split,
                                  /*reduceInterleaved=*/false, /*vector=*/1,
@@ -489,7 +490,7 @@ tile::ScheduleAttr nautilus::defaultContractionSchedule(
                              /*persistent=*/1, /*swizzle=*/128,
                              splitToFill(tileM, tileN, extents, splittableK,
                                          /*tileK=*/64, target.multiprocessors),
-                             /*pingPong=*/0);
+                             /*pingPong=*/0, /*overlapSoftmax=*/0);
   } else {
     // 8 warps, 2 along M and 4 along N: a 128 x 128 tile leaves each
     // thread 64 accumulators (with 4 warps, 128 of them and an epilogue
@@ -510,7 +511,7 @@ tile::ScheduleAttr nautilus::defaultContractionSchedule(
                              /*persistent=*/0, /*swizzle=*/128,
                              splitToFill(tileM, tileN, extents, splittableK,
                                          tileK, target.multiprocessors),
-                             /*pingPong=*/0);
+                             /*pingPong=*/0, /*overlapSoftmax=*/0);
   }
   return tile::ScheduleAttr::get(ctx, tile, mma.getNumThreads(), mma);
 }

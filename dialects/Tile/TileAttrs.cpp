@@ -165,7 +165,7 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
 Attribute MmaAttr::parse(AsmParser &parser, Type) {
   std::string instr;
   int64_t tileK = 0, stages = 0, groupM = 1, producers = 0, persistent = 0,
-          swizzle = 128, splitK = 1, pingPong = 0;
+          swizzle = 128, splitK = 1, pingPong = 0, overlapSoftmax = 0;
   SmallVector<int64_t> warps;
   bool seenInstr = false, seenTileK = false, seenWarps = false,
        seenStages = false;
@@ -183,15 +183,16 @@ Attribute MmaAttr::parse(AsmParser &parser, Type) {
         return parser.parseInteger(warps.emplace_back());
       });
     }
-    int64_t *slot = key == "tile_k"       ? (seenTileK = true, &tileK)
-                    : key == "stages"     ? (seenStages = true, &stages)
-                    : key == "group_m"    ? &groupM
-                    : key == "producers"  ? &producers
-                    : key == "persistent" ? &persistent
-                    : key == "swizzle"    ? &swizzle
-                    : key == "split_k"    ? &splitK
-                    : key == "ping_pong"  ? &pingPong
-                                          : nullptr;
+    int64_t *slot = key == "tile_k"            ? (seenTileK = true, &tileK)
+                    : key == "stages"          ? (seenStages = true, &stages)
+                    : key == "group_m"         ? &groupM
+                    : key == "producers"       ? &producers
+                    : key == "persistent"      ? &persistent
+                    : key == "swizzle"         ? &swizzle
+                    : key == "split_k"         ? &splitK
+                    : key == "ping_pong"       ? &pingPong
+                    : key == "overlap_softmax" ? &overlapSoftmax
+                                               : nullptr;
     if (!slot)
       return parser.emitError(parser.getCurrentLocation(),
                               "unknown #tile.mma field '")
@@ -209,7 +210,7 @@ Attribute MmaAttr::parse(AsmParser &parser, Type) {
   }
   return parser.getChecked<MmaAttr>(parser.getContext(), instr, tileK, warps,
                                     stages, groupM, producers, persistent,
-                                    swizzle, splitK, pingPong);
+                                    swizzle, splitK, pingPong, overlapSoftmax);
 }
 
 void MmaAttr::print(AsmPrinter &printer) const {
@@ -229,6 +230,8 @@ void MmaAttr::print(AsmPrinter &printer) const {
     printer << ", split_k = " << getSplitK();
   if (getPingPong() != 0)
     printer << ", ping_pong = " << getPingPong();
+  if (getOverlapSoftmax() != 0)
+    printer << ", overlap_softmax = " << getOverlapSoftmax();
   printer << ">";
 }
 
@@ -237,7 +240,8 @@ LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                               ArrayRef<int64_t> warps, int64_t stages,
                               int64_t groupM, int64_t producers,
                               int64_t persistent, int64_t swizzle,
-                              int64_t splitK, int64_t pingPong) {
+                              int64_t splitK, int64_t pingPong,
+                              int64_t overlapSoftmax) {
   if (splitK < 1)
     return emitError() << "split_k must be at least 1";
   if (pingPong != 0 && (pingPong != 1 || instr != "wgmma" || producers != 1 ||
@@ -245,6 +249,10 @@ LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "ping_pong: 0, or 1 with wgmma, a producer "
                           "warpgroup and two consumer warpgroups (warps = "
                           "[8, 1])";
+  if (overlapSoftmax != 0 &&
+      (overlapSoftmax != 1 || instr != "wgmma" || producers != 1))
+    return emitError() << "overlap_softmax: 0, or 1 with wgmma and a "
+                          "producer warpgroup (producers = 1)";
   if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
     return emitError() << "swizzle is 0, 32, 64 or 128 bytes, not " << swizzle;
   if (persistent != 0 && (persistent != 1 || producers != 1))

@@ -96,6 +96,13 @@ def Tile_MmaAttr : AttrDef<Tile_Dialect, "Mma"> {
     softmax runs while the other's contractions do (FlashAttention-3's
     ping-pong scheduling).
 
+    `overlap_softmax` (default 0; a flash kernel on wgmma with a producer
+    warpgroup) defers each block's P V by one step: a step issues its
+    block's Q K^T and the previous block's P V together, waits for the
+    scores only, and runs its softmax while P V runs; the last block's
+    P V follows the loop (FlashAttention-3's intra-warpgroup overlap).
+    A consumer then releases a block's stage a step later.
+
     ```mlir
     #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>
     #tile.mma<instr = "wgmma", tile_k = 64, warps = [8, 1], stages = 4,
@@ -110,14 +117,15 @@ def Tile_MmaAttr : AttrDef<Tile_Dialect, "Mma"> {
                         DefaultValuedParameter<"int64_t", "0">:$persistent,
                         DefaultValuedParameter<"int64_t", "128">:$swizzle,
                         DefaultValuedParameter<"int64_t", "1">:$splitK,
-                        DefaultValuedParameter<"int64_t", "0">:$pingPong);
+                        DefaultValuedParameter<"int64_t", "0">:$pingPong,
+                        DefaultValuedParameter<"int64_t", "0">:$overlapSoftmax);
   // instr, tile_k, warps and stages, then the others where they are not
   // their defaults.
   let hasCustomAssemblyFormat = 1;
   let builders = [
     AttrBuilder<(ins "llvm::StringRef":$instr, "int64_t":$tileK,
                      "llvm::ArrayRef<int64_t>":$warps, "int64_t":$stages), [{
-      return $_get($_ctxt, instr, tileK, warps, stages, 1, 0, 0, 128, 1, 0);
+      return $_get($_ctxt, instr, tileK, warps, stages, 1, 0, 0, 128, 1, 0, 0);
     }]>
   ];
   let genVerifyDecl = 1;

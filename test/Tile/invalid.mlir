@@ -116,6 +116,13 @@ tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule =
 
 // -----
 
+// expected-error @+1 {{overlap_softmax: 0, or 1 with wgmma and a producer warpgroup (producers = 1)}}
+tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 256, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [4, 1], stages = 2, ping_pong = 0, overlap_softmax = 1>>, sizes = ["M", "N"]} {
+^bb0(%m: index, %n: index):
+}
+
+// -----
+
 // expected-error @+1 {{group_m must be at least 1}}
 tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3, group_m = 0>>, sizes = ["M", "N"]} {
 ^bb0(%m: index, %n: index):

@@ -125,7 +125,8 @@ TEST(AutoSchedules, EveryCandidateIsAValidSchedule) {
       EXPECT_TRUE(mlir::succeeded(tile::MmaAttr::verify(
           emit, mma.getInstr(), mma.getTileK(), mma.getWarps(), mma.getStages(),
           mma.getGroupM(), mma.getProducers(), mma.getPersistent(),
-          mma.getSwizzle(), mma.getSplitK(), mma.getPingPong())));
+          mma.getSwizzle(), mma.getSplitK(), mma.getPingPong(),
+          mma.getOverlapSoftmax())));
       EXPECT_TRUE(mlir::succeeded(tile::ScheduleAttr::verify(
           emit, s.getTile(), s.getThreads(), mma, 1, 1, false, 1, false)));
       EXPECT_EQ(errors, "");

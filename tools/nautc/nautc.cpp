@@ -80,7 +80,10 @@ options:
   --db PATH.json         compile, run: take the schedules of the tuning
                          database's record for the kernel, the target and
                          the sizes (or sizes in the same power-of-two
-                         bucket), where it has one; tune: add the record
+                         bucket), where it has one; with --schedule auto
+                         on the CPU, rank with the CPU model refit to the
+                         measurements the database holds of this host;
+                         tune: add the record, with its measurements,
                          there (the file is created when missing)
   --budget SECONDS       tune: stop measuring after this long (default 60)
   --candidates N         tune: stop after N measurements (default: no limit)

@@ -4,8 +4,9 @@
 // The lowering of a contraction stream to one flash kernel (see
 // StreamToMmaSync.cpp for what it makes), split by concern: the main loop
 // and the online softmax (StreamToMmaSync.cpp), the copies of Q, K and V
-// by cp.async or TMA and the key range (FlashCopies.cpp), and the wgmma
-// contractions of sm_90 (FlashWgmma.cpp).
+// by cp.async or TMA and the key range (FlashCopies.cpp), the wgmma
+// contractions of sm_90 (FlashWgmma.cpp), and the softmax overlapped with
+// the previous block's P V (`overlap_softmax`: FlashOverlap.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_CONVERSION_TILETOGPU_FLASHKERNEL_H
@@ -167,9 +168,55 @@ private:
   /// The repair of each follower, by accumulator index.
   DenseMap<unsigned, RowPair> repairFactors(ArrayRef<RowPair> oldSafe,
                                             ArrayRef<RowPair> newSafe);
+  /// P's A fragments for the block (4 registers each 16 keys), the
+  /// follower's factor `term` rounded to V's type.
+  SmallVector<SmallVector<Value, 4>> valueFragments(Value term,
+                                                    BlockScores &scored);
   /// acc += P V for the block, P the follower's factor `term`.
   void contractWithValues(Value term, BlockScores &scored, Value stage,
                           MutableArrayRef<Value> acc);
+  /// wgmma: issues acc += P V from P's `fragments` and V's `stage`; the
+  /// caller commits and waits.
+  void issueValues(ArrayRef<SmallVector<Value, 4>> fragments, Value stage,
+                   MutableArrayRef<Value> acc);
+
+  // overlap_softmax (FlashOverlap.cpp). The loop carries, after the
+  // accumulators, each contracted follower's P of the previous block (as
+  // i32 A registers) and that block's stage; a step issues their P V
+  // after its Q K^T (scores(), through `deferred`), waits for the scores
+  // only, runs its softmax, then waits for P V and repairs O. The first
+  // step's P is zero, over its own stage.
+  struct DeferredValues {
+    SmallVector<SmallVector<SmallVector<Value, 4>>> p; // a follower's
+    Value stage;
+    /// The step's carried values, O's accumulators from `firstAccumulator`
+    /// (a follower's headTiles x 4 after the other's).
+    SmallVector<Value> *carried = nullptr;
+    unsigned firstAccumulator = 0;
+  };
+  bool overlapSoftmax = false;
+  std::optional<DeferredValues> deferred;
+  /// The A registers of a block's P (a follower's).
+  int64_t pRegisters() const { return keyBlock / 16 * 4; }
+  /// The accumulators the loop carries before the deferred values.
+  unsigned accumulatorCount() const {
+    return 2 * (leaders.size() + rowSums.size()) +
+           contracted.size() * headTiles * 4;
+  }
+  /// The deferred values' initial state (P zero, stage 0).
+  void appendDeferredInit(SmallVector<Value> &init);
+  /// Reads the deferred values from a step's `carried` (which it updates).
+  void beginOverlappedStep(SmallVector<Value> &carried);
+  /// scores(): the deferred P V, issued and committed after Q K^T's group.
+  void issueDeferred();
+  /// After the softmax: waits for the deferred P V (its O tied, the P it
+  /// read held to the wait), and stores this block's P and `stage` as the
+  /// next step's deferred values.
+  void endOverlappedStep(BlockScores &scored, Value stage,
+                         SmallVector<Value> &updated);
+  /// After the loop: the last block's P V where there was a block; the
+  /// accumulators without the deferred values.
+  SmallVector<Value> drainDeferred(ValueRange finals, Value firstBlock);
   /// One block's step: the accumulators carried by the loop, updated.
   /// Unless `masked`, every key of the block is inside the chunk and
   /// passes the mask's key bounds for every row: neither is evaluated.

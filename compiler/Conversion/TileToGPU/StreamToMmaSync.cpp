@@ -146,6 +146,7 @@ void FlashLowering::setUp() {
   // threads count from the first consumer's.
   producers = mma.getProducers();
   pingPong = mma.getPingPong() != 0;
+  overlapSoftmax = mma.getOverlapSoftmax() != 0;
   computing =
       producers
           ? arith::SubIOp::create(b, loc, kernel.threadId,
@@ -248,22 +249,27 @@ SmallVector<Value> FlashLowering::scores(Value stage) {
       Value a = descriptor(query, c(0), kStep, groupBytes);
       emitWgmma(s, a, descriptor(keys, stage, kStep), /*transposeB=*/false);
     }
-    if (!pingPong) {
+    if (!pingPong && !deferred) {
       waitForWgmma(s);
       return s;
     }
+    // Overlapped: the previous block's P V is a group of its own after
+    // the scores', which are all the wait below waits for.
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    if (deferred)
+      issueDeferred();
     // Issued: the other warpgroup's turn (not after the second's last
     // block, which the first does not wait for), then this one's softmax
     // while the other's contractions run.
-    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-    auto ifArrive = scf::IfOp::create(b, loc, arriveAfterIssue,
-                                      /*withElse=*/false);
-    {
+    if (pingPong) {
+      auto ifArrive = scf::IfOp::create(b, loc, arriveAfterIssue,
+                                        /*withElse=*/false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&ifArrive.getThenRegion().front());
       emitTurnArrive(otherTurn);
     }
-    SmallVector<Value> waited = emitTiedWgmmaWait(b, loc, s, /*pending=*/0);
+    SmallVector<Value> waited =
+        emitTiedWgmmaWait(b, loc, s, /*pending=*/deferred ? 1 : 0);
     llvm::copy(waited, s.begin());
     return s;
   }
@@ -496,9 +502,8 @@ FlashLowering::repairFactors(ArrayRef<RowPair> oldSafe,
   return factor;
 }
 
-void FlashLowering::contractWithValues(Value term, BlockScores &scored,
-                                       Value stage,
-                                       MutableArrayRef<Value> acc) {
+SmallVector<SmallVector<Value, 4>>
+FlashLowering::valueFragments(Value term, BlockScores &scored) {
   // P, rounded to V's type: the C fragments of key tiles 2kk and 2kk + 1
   // are the A fragment of the block's kk-th 16 keys.
   SmallVector<Value> p;
@@ -514,14 +519,27 @@ void FlashLowering::contractWithValues(Value term, BlockScores &scored,
         {packPair(p[t0], p[t0 + 1]), packPair(p[t0 + 2], p[t0 + 3]),
          packPair(p[t1], p[t1 + 1]), packPair(p[t1 + 2], p[t1 + 3])});
   }
+  return fragments;
+}
+
+void FlashLowering::issueValues(ArrayRef<SmallVector<Value, 4>> fragments,
+                                Value stage, MutableArrayRef<Value> acc) {
+  // M/N-major B (V's rows are keys): 16 keys are 16 rows of 128 bytes, the
+  // panels along D a panel's bytes apart.
+  for (auto [kStep, a] : llvm::enumerate(fragments))
+    emitWgmma(acc, a, descriptor(sharedPlan.values(), stage, kStep),
+              /*transposeB=*/true);
+}
+
+void FlashLowering::contractWithValues(Value term, BlockScores &scored,
+                                       Value stage,
+                                       MutableArrayRef<Value> acc) {
+  SmallVector<SmallVector<Value, 4>> fragments = valueFragments(term, scored);
   if (wgmma) {
     // Every A register written before the fence (else ptxas fences each
-    // wgmma itself). M/N-major B (V's rows are keys): 16 keys are 16 rows
-    // of 128 bytes, the panels along D a panel's bytes apart.
+    // wgmma itself).
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
-    for (auto [kStep, a] : llvm::enumerate(fragments))
-      emitWgmma(acc, a, descriptor(sharedPlan.values(), stage, kStep),
-                /*transposeB=*/true);
+    issueValues(fragments, stage, acc);
     waitForWgmma(acc);
     return;
   }
@@ -546,9 +564,11 @@ SmallVector<Value> FlashLowering::step(Value block, Value stage,
     keyLoader->reset();
     valueLoader->reset();
   }
+  SmallVector<Value> updated(carried.begin(), carried.end());
+  if (overlapSoftmax) // (placeScores issues the previous block's P V)
+    beginOverlappedStep(updated);
   BlockScores scored = placeScores(block, stage, masked);
   evaluateAll(early.getArrayRef(), scored);
-  SmallVector<Value> updated(carried.begin(), carried.end());
   SmallVector<RowPair> oldSafe, newSafe;
   foldLeaders(scored, carried, updated, oldSafe, newSafe);
   evaluateAll(late.getArrayRef(), scored);
@@ -574,14 +594,19 @@ SmallVector<Value> FlashLowering::step(Value block, Value stage,
                   valueAt(yield->getOperand(i), map, &place), f32(0)));
       updated[next++] = acc;
     }
-  // The second contraction: O repaired, plus P V for the block.
+  // The second contraction: O repaired, plus P V for the block (with the
+  // softmax overlapped, the previous block's P V, once waited for; this
+  // block's is the next step's).
+  if (overlapSoftmax)
+    endOverlappedStep(scored, stage, updated);
   for (unsigned i : contracted) {
     MutableArrayRef<Value> acc =
         MutableArrayRef<Value>(updated).slice(next, headTiles * 4);
     next += headTiles * 4;
     for (int64_t r = 0; r < headTiles * 4; ++r)
       acc[r] = repaired(i, (r / 2) % 2, acc[r]);
-    contractWithValues(roles.factors[i], scored, stage, acc);
+    if (!overlapSoftmax)
+      contractWithValues(roles.factors[i], scored, stage, acc);
   }
   return updated;
 }
@@ -666,6 +691,8 @@ FailureOr<SmallVector<Fragment>> FlashLowering::run() {
     init.append({f32(0), f32(0)});
   for (size_t i = 0; i < contracted.size(); ++i)
     init.append(headTiles * 4, f32(0));
+  if (overlapSoftmax)
+    appendDeferredInit(init);
   init.push_back(c(0)); // the stage
   auto [firstKey, endKey] = keyRange();
   Value firstBlock = arith::DivUIOp::create(b, loc, firstKey, c(keyBlock));
@@ -747,24 +774,34 @@ SmallVector<Value> FlashLowering::mainLoop(Value firstBlock, ValueRange init) {
     }
     if (producers) {
       // The step's groups are done (step() waits for them): each
-      // consumer warpgroup's first thread releases the block's stage.
+      // consumer warpgroup's first thread releases the block's stage
+      // (overlapped, the previous block's, whose P V the step ran; none
+      // at the first block).
       Value leader = arith::CmpIOp::create(
           b, loc, arith::CmpIPredicate::eq,
           arith::RemUIOp::create(b, loc, computing,
                                  c(kernel.target.warpgroupThreads)),
           c(0));
+      if (overlapSoftmax)
+        leader = arith::AndIOp::create(
+            b, loc, leader,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, block,
+                                  firstBlock));
       auto ifLeader = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
       OpBuilder::InsertionGuard release(b);
       b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
-      NVVM::MBarrierArriveOp::create(b, loc, b.getI64Type(),
-                                     emptyPointer(stage), Value());
+      NVVM::MBarrierArriveOp::create(
+          b, loc, b.getI64Type(),
+          emptyPointer(overlapSoftmax ? carried.back() : stage), Value());
     }
     SmallVector<Value> next(ifInterior.getResults());
     next.push_back(following);
     scf::YieldOp::create(b, loc, next);
   }
-  return SmallVector<Value>(loop.getResults().begin(),
-                            std::prev(loop.getResults().end()));
+  ValueRange finals = loop.getResults().drop_back(); // (not the stage)
+  if (overlapSoftmax)
+    return drainDeferred(finals, firstBlock);
+  return SmallVector<Value>(finals);
 }
 
 void FlashLowering::emitTurnArrive(Value barrier) {
@@ -818,7 +855,8 @@ SmallVector<Value> FlashLowering::warpSpecialized(Value firstBlock,
       /*return_value_and_is_valid=*/nullptr);
   Value isProducer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                            warpgroup, i32(0));
-  ValueRange carried = init.drop_back(); // (not the stage)
+  // The accumulators (not the deferred values, nor the stage).
+  ValueRange carried = init.take_front(accumulatorCount());
   auto split = scf::IfOp::create(b, loc, carried.getTypes(), isProducer,
                                  /*withElse=*/true);
   {

@@ -113,6 +113,10 @@ struct TileApplySchedulesPass
         return error() << "ping_pong is a flash kernel's (a stream's "
                           "schedule); a contraction's consumers do not take "
                           "turns yet";
+      if (contract && mma.getOverlapSoftmax())
+        return error() << "overlap_softmax is a flash kernel's (a stream's "
+                          "schedule): a contraction has no softmax to "
+                          "overlap";
     }
     if (schedule.getPack()) {
       if (!target.isCPU())

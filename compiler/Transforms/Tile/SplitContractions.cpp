@@ -72,10 +72,10 @@ namespace {
 
 /// `mma` with `split_k` = `splits`.
 tile::MmaAttr withSplitK(tile::MmaAttr mma, int64_t splits) {
-  return tile::MmaAttr::get(mma.getContext(), mma.getInstr(), mma.getTileK(),
-                            mma.getWarps(), mma.getStages(), mma.getGroupM(),
-                            mma.getProducers(), mma.getPersistent(),
-                            mma.getSwizzle(), splits, mma.getPingPong());
+  return tile::MmaAttr::get(
+      mma.getContext(), mma.getInstr(), mma.getTileK(), mma.getWarps(),
+      mma.getStages(), mma.getGroupM(), mma.getProducers(), mma.getPersistent(),
+      mma.getSwizzle(), splits, mma.getPingPong(), mma.getOverlapSoftmax());
 }
 
 class Splitter {

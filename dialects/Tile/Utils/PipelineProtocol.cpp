@@ -24,7 +24,9 @@ PipelineProtocol tile::flashPipelineProtocol(MmaAttr mma) {
   PipelineProtocol protocol = pipelineProtocol(mma);
   if (protocol.kind == PipelineProtocol::Kind::ProducerConsumer) {
     protocol.wgmmaInFlight = 0;
-    protocol.releaseLag = 0;
+    // With the softmax overlapped, a block's P V runs in the next step,
+    // which releases the block's stage once it waited for it.
+    protocol.releaseLag = mma.getOverlapSoftmax() ? 1 : 0;
   }
   return protocol;
 }

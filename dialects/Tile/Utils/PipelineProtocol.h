@@ -58,7 +58,8 @@ PipelineProtocol pipelineProtocol(MmaAttr mma);
 /// A flash kernel's (a stream's tensor-core schedule): the GEMM's copy
 /// ring; with a producer warpgroup (wgmma, TMA), ProducerConsumer whose
 /// consumers wait for each step's groups (the scores', then P V's) and
-/// release the step's own stage.
+/// release the step's own stage; with the softmax overlapped
+/// (`overlap_softmax`), the previous step's (whose P V the step ran).
 PipelineProtocol flashPipelineProtocol(MmaAttr mma);
 
 } // namespace nautilus::tile
