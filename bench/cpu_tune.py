@@ -23,7 +23,7 @@ same machine, each reported as its median over the rounds:
               choice, then every register block of the fastest structure's
               space measured (for a kernel of several programs, one program
               at a time from the best so far), then its schedule file;
-  refit       `--schedule auto --db`: the CPU model refit
+  refit       `--schedule auto --db --refit`: the CPU model refit
               (autoscheduler/CpuRefit.h) to the grid's measurements of the
               other workloads' kernels (the workload's own kernel, at every
               size, left out: no record of its own, none of its samples),
@@ -170,7 +170,8 @@ def refit_line(nautc, db):
     """The refit `--explain` reports for the database `db` on this host."""
     proc = subprocess.run([nautc, "compile", source("kernels/gemm_f32.tensor"),
                            "-k", "gemm_f32", "--shape", "M=64,N=64,K=64",
-                           "--schedule", "auto", "--db", db, "--explain",
+                           "--schedule", "auto", "--db", db, "--refit",
+                           "--explain",
                            "-o", os.devnull], capture_output=True, text=True)
     m = re.search(r"holds .*", proc.stdout)
     return m.group(0) if m else "(no refit reported)"
@@ -239,7 +240,8 @@ def main():
             "grid": ["--schedule", t["grid"]],
         }
         if args.refit:
-            schedules["refit"] = ["--schedule", "auto", "--db", t["refit_db"]]
+            schedules["refit"] = ["--schedule", "auto", "--db", t["refit_db"],
+                                  "--refit"]
         # Interleaved rounds, each schedule's median over them: the
         # machine's drift falls on all alike.
         rounds = {name: [] for name in schedules}
@@ -267,8 +269,8 @@ def main():
                 chosen = {"workload": w[0], "times_ms": times,
                           "model": model_choice(args.nautc, w)}
                 if args.refit:
-                    chosen["refit"] = model_choice(args.nautc, w,
-                                                   ["--db", t["refit_db"]])
+                    chosen["refit"] = model_choice(
+                        args.nautc, w, ["--db", t["refit_db"], "--refit"])
                 for name in ("tune", "grid"):
                     with open(t[name if name == "grid" else "tuned"]) as f:
                         # the schedule file: its programs, and the rewrite

@@ -277,7 +277,10 @@ void AutoSchedules::explainCalibration(llvm::raw_ostream &os) const {
      << llvm::format("%.2f", refit.scales.pack)
      << " (root-mean-square log error "
      << llvm::format("%.2f", refit.errorBefore) << " unscaled, "
-     << llvm::format("%.2f", refit.errorAfter) << " refit)\n";
+     << llvm::format("%.2f", refit.errorAfter) << " refit); "
+     << (calibration->used ? "ranking with them (--refit)"
+                           : "not used (--refit ranks with them)")
+     << "\n";
 }
 
 void AutoSchedules::explain(llvm::raw_ostream &os) const {

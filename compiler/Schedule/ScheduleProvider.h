@@ -68,8 +68,9 @@ struct CpuModelCalibration {
   std::string database; // its path
   size_t measurements = 0;
   std::optional<autosched::CpuRefit> refit;
+  bool used = false; // `--refit`: rank with it (else reported only)
   autosched::CpuTermScales scales() const {
-    return refit ? refit->scales : autosched::CpuTermScales{};
+    return refit && used ? refit->scales : autosched::CpuTermScales{};
   }
 };
 

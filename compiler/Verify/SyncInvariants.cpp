@@ -19,7 +19,8 @@
 // sync.producer-consumer (mbarriers, no block barrier). The producer
 //   writes step w's stage after the consumers released step w - stages;
 //   a consumer releases step j at step j + releaseLag, after waiting until
-//   `wgmmaInFlight` groups are pending: group j must then be complete.
+//   `wgmmaInFlight` groups are pending: the group of step j + lastReadLag
+//   (the last to read step j's stage) must then be complete.
 // sync.wgmma-epilogue. The accumulators are read after waiting until
 //   `epilogueWait` groups are pending: the last step's group must be
 //   complete.
@@ -113,15 +114,17 @@ void proveProducerConsumer(Prover &prover, const ProgramModel &model,
   // after the wait: all but the last wgmmaInFlight.
   z3::expr issued = j + stepConstant(ctx, p.releaseLag + 1);
   z3::expr complete = issued - stepConstant(ctx, p.wgmmaInFlight);
+  z3::expr lastReader = j + stepConstant(ctx, p.lastReadLag);
   z3::expr early = z3::ule(j, stepConstant(ctx, kMaxCount)) &&
                    z3::uge(issued, stepConstant(ctx, p.wgmmaInFlight)) &&
-                   !z3::ult(j, complete);
+                   !z3::ult(lastReader, complete);
   findings.push_back(prover.prove(
       "sync.producer-consumer", protocolName(model, p), early,
       [&](const z3::model &m) {
         return "step " + std::to_string(valueOf(m, j)) +
-               "'s stage is released while its wgmma group may still read it "
-               "(" + std::to_string(p.wgmmaInFlight) +
+               "'s stage is released while the wgmma group of step " +
+               std::to_string(valueOf(m, j) + p.lastReadLag) +
+               " may still read it (" + std::to_string(p.wgmmaInFlight) +
                " groups left in flight, released " +
                std::to_string(p.releaseLag) + " steps later)";
       },

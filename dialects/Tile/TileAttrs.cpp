@@ -253,6 +253,13 @@ LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       (overlapSoftmax != 1 || instr != "wgmma" || producers != 1))
     return emitError() << "overlap_softmax: 0, or 1 with wgmma and a "
                           "producer warpgroup (producers = 1)";
+  // K and V share a stage, released a step later than without the
+  // overlap: with two stages the producer could not copy ahead at all.
+  if (overlapSoftmax != 0 && stages < 3)
+    return emitError() << "overlap_softmax needs 3 or more stages: a "
+                          "block's stage is released a step later (after "
+                          "its P V), so with "
+                       << stages << " the producer cannot copy a block ahead";
   if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
     return emitError() << "swizzle is 0, 32, 64 or 128 bytes, not " << swizzle;
   if (persistent != 0 && (persistent != 1 || producers != 1))

@@ -101,7 +101,9 @@ def Tile_MmaAttr : AttrDef<Tile_Dialect, "Mma"> {
     block's Q K^T and the previous block's P V together, waits for the
     scores only, and runs its softmax while P V runs; the last block's
     P V follows the loop (FlashAttention-3's intra-warpgroup overlap).
-    A consumer then releases a block's stage a step later.
+    A consumer then releases a block's stage a step later, so it takes
+    3 or more `stages` (K and V share a stage: with 2 the producer could
+    not copy a block ahead).
 
     ```mlir
     #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3>

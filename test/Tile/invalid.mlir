@@ -123,6 +123,13 @@ tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule =
 
 // -----
 
+// expected-error @+1 {{overlap_softmax needs 3 or more stages: a block's stage is released a step later (after its P V), so with 2 the producer cannot copy a block ahead}}
+tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 384, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [8, 1], stages = 2, producers = 1, overlap_softmax = 1>>, sizes = ["M", "N"]} {
+^bb0(%m: index, %n: index):
+}
+
+// -----
+
 // expected-error @+1 {{group_m must be at least 1}}
 tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3, group_m = 0>>, sizes = ["M", "N"]} {
 ^bb0(%m: index, %n: index):

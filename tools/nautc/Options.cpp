@@ -31,13 +31,13 @@ nautilus::scheduleProviderOf(const Options &opts, const std::string &kernelHash,
     return nullptr;
   }
   // The host's measurements refit the CPU model `--schedule auto` ranks
-  // with.
+  // with, under --refit.
   std::optional<CpuModelCalibration> calibration;
   if (target.isCPU()) {
     std::vector<autosched::CpuSample> samples =
         database.cpuSamples(hostDescription());
-    calibration = CpuModelCalibration{opts.db, samples.size(),
-                                      autosched::refitCpuModel(samples)};
+    calibration = CpuModelCalibration{
+        opts.db, samples.size(), autosched::refitCpuModel(samples), opts.refit};
   }
   return DatabaseSchedules::open(
       database, opts.db, TuningKey{kernelHash, target.name, sizes},

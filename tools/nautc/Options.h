@@ -46,6 +46,9 @@ struct Options {
   bool noVerify = false;   // compile, run: skip the verifier
   std::string mutation;    // verify --mutate
   std::string db;          // compile, run, tune: a tuning database (JSON)
+  /// compile, run, tune with --db on the CPU: rank with the CPU model
+  /// refit to the database's measurements of this host.
+  bool refit = false;
   double budgetSeconds = 60; // tune: the seconds of measuring
   size_t budgetCandidates = 0; // tune: the measurements (0: no limit)
   size_t perProgram = 8;   // tune: the model's best few of each program

@@ -189,8 +189,8 @@ void printRefit(const TuningDatabase &database) {
                  << ": the CPU model is not refit yet\n";
     return;
   }
-  llvm::outs() << "; the CPU model's terms refit to them (--schedule auto "
-                  "--db ranks with these): compute x"
+  llvm::outs() << "; the CPU model's terms refit to them (--refit ranks "
+                  "with these): compute x"
                << llvm::format("%.2f", refit->scales.compute) << ", memory x"
                << llvm::format("%.2f", refit->scales.memory) << ", overhead x"
                << llvm::format("%.2f", refit->scales.overhead) << ", packing x"
@@ -258,14 +258,15 @@ int nautilus::runTune(const Options &opts) {
   if (failed(bindSizes(*loaded.module, run.sizes)))
     return kExitUserError;
 
-  // The database's records of this host refit the model that ranks the
-  // candidates.
+  // Under --refit, the database's records of this host refit the model
+  // that ranks the candidates.
   TuningDatabase database;
   if (!opts.db.empty())
     if (std::string e = database.load(opts.db); !e.empty())
       return userError("--db: " + e);
-  std::optional<CpuRefit> refit =
-      refitCpuModel(database.cpuSamples(hostDescription()));
+  std::optional<CpuRefit> refit;
+  if (opts.refit)
+    refit = refitCpuModel(database.cpuSamples(hostDescription()));
   std::string described;
   llvm::raw_string_ostream describedOs(described);
   std::vector<StructureTerms> terms;

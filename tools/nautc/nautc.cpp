@@ -80,11 +80,13 @@ options:
   --db PATH.json         compile, run: take the schedules of the tuning
                          database's record for the kernel, the target and
                          the sizes (or sizes in the same power-of-two
-                         bucket), where it has one; with --schedule auto
-                         on the CPU, rank with the CPU model refit to the
-                         measurements the database holds of this host;
-                         tune: add the record, with its measurements,
-                         there (the file is created when missing)
+                         bucket), where it has one; tune: add the
+                         record, with its measurements, there (the file
+                         is created when missing)
+  --refit                with --db on the CPU (compile, run with
+                         --schedule auto; tune): rank with the CPU model
+                         refit to the database's measurements of this
+                         host (opt-in: bench/cpu_tune.py measures it)
   --budget SECONDS       tune: stop measuring after this long (default 60)
   --candidates N         tune: stop after N measurements (default: no limit)
   --per-program N        tune: the model's best N schedules of each
@@ -205,6 +207,10 @@ static int parseArgs(int argc, char **argv, Options &opts) {
     if (a == "--profile") { opts.profile = true; continue; }
     if (a == "--explain") { opts.explain = true; continue; }
     if (a == "--no-verify") { opts.noVerify = true; continue; }
+    if (a == "--refit") {
+      opts.refit = true;
+      continue;
+    }
     bool takesValue = a == "-k" || a == "--target" || a == "--shape" ||
                       a == "--emit" || a == "-o" || a == "--device" ||
                       a == "--input" || a == "--seed" || a == "--save" ||

@@ -782,7 +782,9 @@ SmallVector<Value> FlashLowering::mainLoop(Value firstBlock, ValueRange init) {
           arith::RemUIOp::create(b, loc, computing,
                                  c(kernel.target.warpgroupThreads)),
           c(0));
-      if (overlapSoftmax)
+      assert(protocol.releaseLag == (overlapSoftmax ? 1 : 0) &&
+             "the deferred values carry the one stage released late");
+      if (protocol.releaseLag)
         leader = arith::AndIOp::create(
             b, loc, leader,
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, block,
@@ -792,7 +794,7 @@ SmallVector<Value> FlashLowering::mainLoop(Value firstBlock, ValueRange init) {
       b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
       NVVM::MBarrierArriveOp::create(
           b, loc, b.getI64Type(),
-          emptyPointer(overlapSoftmax ? carried.back() : stage), Value());
+          emptyPointer(protocol.releaseLag ? carried.back() : stage), Value());
     }
     SmallVector<Value> next(ifInterior.getResults());
     next.push_back(following);

@@ -27,6 +27,7 @@ PipelineProtocol tile::flashPipelineProtocol(MmaAttr mma) {
     // With the softmax overlapped, a block's P V runs in the next step,
     // which releases the block's stage once it waited for it.
     protocol.releaseLag = mma.getOverlapSoftmax() ? 1 : 0;
+    protocol.lastReadLag = mma.getOverlapSoftmax() ? 1 : 0;
   }
   return protocol;
 }

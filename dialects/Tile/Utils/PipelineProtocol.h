@@ -1,4 +1,5 @@
-//===- PipelineProtocol.h - How a contraction's stages are handed over -*- C++ -*-===//
+//===- PipelineProtocol.h - How a contraction's stages are handed over -*- C++
+//-*-===//
 //
 // The synchronisation of a tensor-core contraction's main loop, as numbers
 // the GPU lowerings emit and the verifier (compiler/Verify) proves safe for
@@ -16,7 +17,9 @@
 //    waits for a stage's "empty" mbarrier before copying into it; the
 //    consumers wait for its "full" mbarrier, issue the step's wgmma group,
 //    wait until `wgmmaInFlight` groups are pending, and only then release
-//    the stage of the step `releaseLag` steps back.
+//    the stage of the step `releaseLag` steps back (whose last reader is
+//    the group of the step `lastReadLag` after it: a flash kernel's
+//    deferred P V reads a block's V in the next step).
 //
 // Both read the accumulators after `wgmma.wait_group epilogueWait`.
 //
@@ -48,6 +51,9 @@ struct PipelineProtocol {
   /// How many steps back the stage a consumer releases lies
   /// (ProducerConsumer).
   int64_t releaseLag = 1;
+  /// The step, counted from a step, whose wgmma group reads its stage
+  /// last (ProducerConsumer; 1 where P V is deferred a step).
+  int64_t lastReadLag = 0;
   /// wgmma groups left in flight when the epilogue reads the accumulators.
   int64_t epilogueWait = 0;
 };
