@@ -17,6 +17,9 @@
 // off: a host that copies panels faster than the model thinks makes
 // packing cheaper, one whose memory is slower makes memory-bound tiles
 // dearer. They cannot mend a term's shape (how it grows with the tile).
+// Measured (bench/README.md, "The refit column"), four scales for every
+// kind of program have not yet ranked held-out kernels better than the
+// unscaled model, so ranking with them is opt-in (`--refit`).
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_AUTOSCHEDULER_CPUREFIT_H

@@ -17,7 +17,7 @@
 // A CPU record also keeps what the CPU model predicted for each
 // assignment measured (CpuRefit.h's samples, with the model's version):
 // the records of one host refit the model's terms for every kernel
-// compiled there with `--schedule auto --db`.
+// compiled there with `--schedule auto --db --refit`.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_AUTOSCHEDULER_TUNINGDATABASE_H
