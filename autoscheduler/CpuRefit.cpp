@@ -1,6 +1,8 @@
 //===- CpuRefit.cpp - The CPU model refit to a host's measurements --------===//
 #include "autoscheduler/CpuRefit.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include <array>
 #include <cmath>
 
@@ -86,9 +88,18 @@ double nautilus::autosched::predictedUs(const std::vector<CpuTerms> &programs,
                                         const CpuTermScales &scales) {
   double total = 0;
   for (const CpuTerms &t : programs)
-    total += std::max(scales.compute * t.compute, scales.memory * t.memory) +
-             scales.overhead * t.overhead + scales.pack * t.pack;
+    total += scaledUs(t, scales);
   return total;
+}
+
+std::string nautilus::autosched::describe(const CpuRefit &refit) {
+  return llvm::formatv("compute x{0:f2}, memory x{1:f2}, overhead x{2:f2}, "
+                       "packing x{3:f2} (root-mean-square log error {4:f2} "
+                       "unscaled, {5:f2} refit)",
+                       refit.scales.compute, refit.scales.memory,
+                       refit.scales.overhead, refit.scales.pack,
+                       refit.errorBefore, refit.errorAfter)
+      .str();
 }
 
 std::optional<CpuRefit>

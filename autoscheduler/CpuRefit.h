@@ -28,26 +28,20 @@
 #include "autoscheduler/CpuSpace.h"
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace nautilus::autosched {
 
-/// A program's terms, unscaled (microseconds).
-struct CpuTerms {
-  double compute = 0, memory = 0, overhead = 0, pack = 0;
-  static CpuTerms of(const CpuCost &cost) {
-    return {cost.computeUs, cost.memoryUs, cost.overheadUs, cost.packUs};
-  }
-};
-
-/// One measured kernel: its time and each of its programs' terms under
-/// the schedules it ran with.
+/// One measured kernel: its time and each of its programs' terms
+/// (CpuSpace.h's, unscaled) under the schedules it ran with.
 struct CpuSample {
   double measuredUs = 0;
   std::vector<CpuTerms> programs;
 };
 
-/// The kernel's time the model predicts for `programs` under `scales`.
+/// The kernel's time the model predicts for `programs` under `scales`:
+/// the sum of their scaledUs.
 double predictedUs(const std::vector<CpuTerms> &programs,
                    const CpuTermScales &scales);
 
@@ -58,6 +52,10 @@ struct CpuRefit {
   /// and after.
   double errorBefore = 0, errorAfter = 0;
 };
+
+/// "compute x2.00, memory x1.00, overhead x1.00, packing x1.00
+/// (root-mean-square log error 0.65 unscaled, 0.00 refit)".
+std::string describe(const CpuRefit &refit);
 
 /// The fewest samples a refit takes.
 constexpr size_t kMinRefitSamples = 8;

@@ -407,19 +407,23 @@ CpuCost nautilus::autosched::estimateCpu(const CpuProgram &program,
   cost.waves = ceilDiv(cost.programs, threads);
   double ghz = target.clockGHz > 0 ? target.clockGHz : kNominalGHz;
   double toUs = double(cost.waves) / (ghz * 1e3);
-  cost.computeUs = double(steps) * stepCycles * toUs * scales.compute;
-  cost.memoryUs = double(steps) * memoryCycles * toUs * scales.memory;
-  cost.overheadUs = (kProgramOverhead + storeCycles) * toUs * scales.overhead;
+  CpuTerms terms;
+  terms.compute = double(steps) * stepCycles * toUs;
+  terms.memory = double(steps) * memoryCycles * toUs;
+  terms.overhead = (kProgramOverhead + storeCycles) * toUs;
   if (pack) {
     // Each thread copies the panel of every column of tiles its run of
     // program ids (down the columns) enters: about its share of the
     // columns, and one more.
     int64_t columns = rank ? ceilDiv(program.extents.back(), tile.back()) : 1;
-    cost.packUs = double(ceilDiv(columns, threads) + 1) * packCycles /
-                  (ghz * 1e3) * scales.pack;
+    terms.pack =
+        double(ceilDiv(columns, threads) + 1) * packCycles / (ghz * 1e3);
   }
-  cost.totalUs =
-      std::max(cost.computeUs, cost.memoryUs) + cost.overheadUs + cost.packUs;
+  cost.computeUs = terms.compute * scales.compute;
+  cost.memoryUs = terms.memory * scales.memory;
+  cost.overheadUs = terms.overhead * scales.overhead;
+  cost.packUs = terms.pack * scales.pack;
+  cost.totalUs = scaledUs(terms, scales);
   return cost;
 }
 

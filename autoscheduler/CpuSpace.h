@@ -55,6 +55,7 @@
 
 #include "compiler/Target/Target.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -104,9 +105,6 @@ struct CpuProgram {
 /// the model by on one host.
 struct CpuTermScales {
   double compute = 1, memory = 1, overhead = 1, pack = 1;
-  bool isIdentity() const {
-    return compute == 1 && memory == 1 && overhead == 1 && pack == 1;
-  }
 };
 
 /// The bump that marks a change of the CPU model's terms: a refit uses
@@ -124,6 +122,21 @@ struct CpuCost {
   int64_t registers = 0; // vector registers a step keeps live
   int64_t spilled = 0;   // beyond the register file
 };
+
+/// A program instance's four terms (microseconds).
+struct CpuTerms {
+  double compute = 0, memory = 0, overhead = 0, pack = 0;
+  static CpuTerms of(const CpuCost &cost) {
+    return {cost.computeUs, cost.memoryUs, cost.overheadUs, cost.packUs};
+  }
+};
+
+/// The model's time of the terms `t` under `scales`: max(compute, memory)
+/// + overhead + packing, each scaled.
+inline double scaledUs(const CpuTerms &t, const CpuTermScales &scales) {
+  return std::max(scales.compute * t.compute, scales.memory * t.memory) +
+         scales.overhead * t.overhead + scales.pack * t.pack;
+}
 
 struct CpuCandidate {
   std::vector<int64_t> tile;

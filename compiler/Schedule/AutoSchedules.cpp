@@ -269,15 +269,8 @@ void AutoSchedules::explainCalibration(llvm::raw_ostream &os) const {
           "measurements)\n";
     return;
   }
-  const CpuRefit &refit = *calibration->refit;
-  os << "; the model's terms refit to them: compute x"
-     << llvm::format("%.2f", refit.scales.compute) << ", memory x"
-     << llvm::format("%.2f", refit.scales.memory) << ", overhead x"
-     << llvm::format("%.2f", refit.scales.overhead) << ", packing x"
-     << llvm::format("%.2f", refit.scales.pack)
-     << " (root-mean-square log error "
-     << llvm::format("%.2f", refit.errorBefore) << " unscaled, "
-     << llvm::format("%.2f", refit.errorAfter) << " refit); "
+  os << "; the model's terms refit to them: " << describe(*calibration->refit)
+     << "; "
      << (calibration->used ? "ranking with them (--refit)"
                            : "not used (--refit ranks with them)")
      << "\n";

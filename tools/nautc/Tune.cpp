@@ -190,14 +190,8 @@ void printRefit(const TuningDatabase &database) {
     return;
   }
   llvm::outs() << "; the CPU model's terms refit to them (--refit ranks "
-                  "with these): compute x"
-               << llvm::format("%.2f", refit->scales.compute) << ", memory x"
-               << llvm::format("%.2f", refit->scales.memory) << ", overhead x"
-               << llvm::format("%.2f", refit->scales.overhead) << ", packing x"
-               << llvm::format("%.2f", refit->scales.pack)
-               << " (root-mean-square log error "
-               << llvm::format("%.2f", refit->errorBefore) << " unscaled, "
-               << llvm::format("%.2f", refit->errorAfter) << " refit)\n";
+                  "with these): "
+               << describe(*refit) << "\n";
 }
 
 /// Writes the result: a record of --db (with the samples `terms` give

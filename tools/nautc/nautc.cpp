@@ -207,10 +207,7 @@ static int parseArgs(int argc, char **argv, Options &opts) {
     if (a == "--profile") { opts.profile = true; continue; }
     if (a == "--explain") { opts.explain = true; continue; }
     if (a == "--no-verify") { opts.noVerify = true; continue; }
-    if (a == "--refit") {
-      opts.refit = true;
-      continue;
-    }
+    if (a == "--refit") { opts.refit = true; continue; }
     bool takesValue = a == "-k" || a == "--target" || a == "--shape" ||
                       a == "--emit" || a == "-o" || a == "--device" ||
                       a == "--input" || a == "--seed" || a == "--save" ||
@@ -297,6 +294,9 @@ static int parseArgs(int argc, char **argv, Options &opts) {
   }
   if (opts.file.empty())
     return usageError("missing the .tensor file");
+  if (opts.refit && opts.db.empty())
+    return usageError("--refit ranks with a tuning database's "
+                      "measurements: give it --db PATH.json");
   std::optional<TargetInfo> target = getTarget(opts.target);
   if (!target)
     return usageError("unknown target '" + opts.target + "' (expected " +
