@@ -189,10 +189,7 @@ private:
   struct DeferredValues {
     SmallVector<SmallVector<SmallVector<Value, 4>>> p; // a follower's
     Value stage;
-    /// The step's carried values, O's accumulators from `firstAccumulator`
-    /// (a follower's headTiles x 4 after the other's).
-    SmallVector<Value> *carried = nullptr;
-    unsigned firstAccumulator = 0;
+    SmallVector<Value> *carried = nullptr; // the step's carried values
   };
   bool overlapSoftmax = false;
   std::optional<DeferredValues> deferred;
@@ -203,6 +200,16 @@ private:
     return 2 * (leaders.size() + rowSums.size()) +
            contracted.size() * headTiles * 4;
   }
+  /// The contracted followers' accumulators (O's) among `carried` (a
+  /// follower's headTiles x 4 after the other's).
+  MutableArrayRef<Value>
+  contractedAccumulators(MutableArrayRef<Value> carried) {
+    return carried.slice(2 * (leaders.size() + rowSums.size()),
+                         contracted.size() * headTiles * 4);
+  }
+  /// Waits for the deferred P V: O's accumulators in `carried` tied to
+  /// the wait.
+  void waitForDeferred(MutableArrayRef<Value> carried);
   /// The deferred values' initial state (P zero, stage 0).
   void appendDeferredInit(SmallVector<Value> &init);
   /// Reads the deferred values from a step's `carried` (which it updates).

@@ -71,18 +71,22 @@ void FlashLowering::beginOverlappedStep(SmallVector<Value> &carried) {
   }
   values.stage = carried[next];
   values.carried = &carried;
-  values.firstAccumulator = 2 * (leaders.size() + rowSums.size());
   deferred = std::move(values);
 }
 
 void FlashLowering::issueDeferred() {
   // (scores() fenced every register the step reads before its Q K^T.)
-  MutableArrayRef<Value> carried(*deferred->carried);
+  MutableArrayRef<Value> o = contractedAccumulators(*deferred->carried);
   for (auto [f, fragments] : llvm::enumerate(deferred->p))
     issueValues(fragments, deferred->stage,
-                carried.slice(deferred->firstAccumulator + f * headTiles * 4,
-                              headTiles * 4));
+                o.slice(f * headTiles * 4, headTiles * 4));
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+}
+
+void FlashLowering::waitForDeferred(MutableArrayRef<Value> carried) {
+  MutableArrayRef<Value> o = contractedAccumulators(carried);
+  SmallVector<Value> waited = emitTiedWgmmaWait(b, loc, o, /*pending=*/0);
+  llvm::copy(waited, o.begin());
 }
 
 void FlashLowering::endOverlappedStep(BlockScores &scored, Value stage,
@@ -96,10 +100,7 @@ void FlashLowering::endOverlappedStep(BlockScores &scored, Value stage,
         fresh.push_back(asI32(b, loc, reg));
   // The previous block's P V done: O tied to the wait, the P it read held
   // to it.
-  MutableArrayRef<Value> o = MutableArrayRef<Value>(updated).slice(
-      deferred->firstAccumulator, contracted.size() * headTiles * 4);
-  SmallVector<Value> waited = emitTiedWgmmaWait(b, loc, o, /*pending=*/0);
-  llvm::copy(waited, o.begin());
+  waitForDeferred(updated);
   SmallVector<Value> read;
   for (const auto &fragments : deferred->p)
     for (const SmallVector<Value, 4> &fragment : fragments)
@@ -132,10 +133,7 @@ SmallVector<Value> FlashLowering::drainDeferred(ValueRange finals,
   beginOverlappedStep(drained);
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   issueDeferred();
-  MutableArrayRef<Value> o = MutableArrayRef<Value>(drained).slice(
-      deferred->firstAccumulator, contracted.size() * headTiles * 4);
-  SmallVector<Value> waited = emitTiedWgmmaWait(b, loc, o, /*pending=*/0);
-  llvm::copy(waited, o.begin());
+  waitForDeferred(drained);
   deferred.reset();
   drained.resize(count);
   scf::YieldOp::create(b, loc, drained);
