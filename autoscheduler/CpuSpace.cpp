@@ -281,8 +281,13 @@ PointCycles contractionCycles(const CpuProgram &program,
   auto [rank, lanes, vectors, rows, steps, bytes] = block;
   HostCaches caches = cachesOf(target);
   PointCycles c;
-  double fmas = double(rows * vectors);
-  double loads = double(rows + vectors);
+  // Siblings share the broadcast operand's loads, and nothing else.
+  int64_t siblings = std::max<int64_t>(1, program.siblings);
+  // The operands' bytes as stored (f16 and bf16 are widened in registers).
+  double operandBytes =
+      program.operandBits ? double(program.operandBits) / 8 : bytes;
+  double fmas = double(rows * vectors * siblings);
+  double loads = double(rows + vectors * siblings);
   // Narrow operands are widened a load at a time, on the FMA ports
   // (Zen 4's conversions share them; measured: f16 and bf16 GEMMs ran
   // fastest with 6 x 64 blocks, 1.15x faster than 8 x 32, where f32 ran
@@ -294,14 +299,17 @@ PointCycles contractionCycles(const CpuProgram &program,
   // ({1to16}) where it is loaded as it is (not computed, not widened).
   bool foldedBroadcast = target.vectorBits >= 512 &&
                          program.broadcastWork == 0 && !program.widens;
-  registers = rows * vectors + vectors + (foldedBroadcast ? 0 : 1);
+  registers = rows * vectors * siblings + vectors + (foldedBroadcast ? 0 : 1);
   if (target.scalarOpsShareFmaPorts)
     computed += kStepScalarOps * kScalarShareOfFmaPorts;
   c.step = std::max(
       {(fmas + computed) / kFmaPorts, loads / kLoadPorts, kFmaLatency});
-  // A packed panel is one stream of consecutive lines.
+  // A packed panel is one stream of consecutive lines (each sibling's
+  // panel one).
   double lines = double(rows) +
-                 (pack ? 1.0 : std::ceil(double(vectors * lanes) * bytes / 64));
+                 (pack ? double(siblings)
+                       : double(siblings) * std::ceil(double(vectors * lanes) *
+                                                      operandBytes / 64));
   c.step += std::max(0.0, lines - kPrefetchStreams);
   // An operand read across its rows (B[n, k] of A B^T) gathers its row
   // of the step: each lane a load and an insert, on the shuffle port, one
@@ -320,16 +328,22 @@ PointCycles contractionCycles(const CpuProgram &program,
                   kL1MissCycles +
               double(spilledOf(registers, target)) * kGatherSpillCycles;
   }
-  c.memory = double(rows + (rank ? tile.back() : 1)) * bytes / kL2BytesPerCycle;
-  // The rhs, K x N: an instance's panel row a step, from beyond L2
-  // unless packed (then from L2, copied once a column of tiles).
-  double rhsBytes = double(steps) * double(program.extents.back()) * bytes;
+  c.memory = double(rows + (rank ? tile.back() : 1) * siblings) * operandBytes /
+             kL2BytesPerCycle;
+  // The rhs, K x N: an instance's panel row a step, from beyond L2 unless
+  // packed (then from L2, copied once a column of tiles). Siblings each
+  // stream their own rhs as a program of its own would (where it lives is
+  // each one's size).
+  double rhsBytes =
+      double(steps) * double(program.extents.back()) * operandBytes;
   double outerRate = rhsBytes <= caches.l2RhsBytes ? kL2BytesPerCycle
                      : rhsBytes <= kLastLevelBytes ? kLastLevelBytesPerCycle
                                                    : kMemoryBytesPerCycle;
-  double panelRow = double(rank ? tile.back() : 1) * bytes;
+  double panelRow =
+      double(rank ? tile.back() : 1) * operandBytes * double(siblings);
   if (pack)
-    c.pack = double(steps) * copyRowCycles(panelRow, rhsBytes, vectors, caches);
+    c.pack = double(steps) *
+             copyRowCycles(panelRow, rhsBytes, vectors * siblings, caches);
   else if (rhsBytes > caches.l2RhsBytes)
     c.memory = std::max(
         {c.memory, panelRow / outerRate,

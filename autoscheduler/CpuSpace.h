@@ -29,6 +29,9 @@
 //     a lane an insert added to the FMAs' time (the shuffle port is an FMA
 //     port), its L1 misses as a row reduction's lanes (below), and a
 //     spilled register a cycle more;
+//     Contractions that share the broadcast operand (siblings) each add
+//     their FMAs, their rhs row's loads and lines, and their accumulators
+//     to the step;
 //   - a packed rhs is one prefetch stream, read from L2, and is copied
 //     once a column of tiles on each thread, each row copied from memory
 //     waiting for its lines;
@@ -74,7 +77,7 @@ struct CpuProgram {
   int64_t broadcastWork = 0;
   int64_t elementBits = 32;
   /// A contraction whose rhs B[k, n] a schedule's `pack` can copy into
-  /// contiguous panels (tile::packablePanelLoad).
+  /// contiguous panels (tile::packablePanelLoads; siblings each their own).
   bool packable = false;
   /// Vector operations a point of a program that is not a contraction
   /// costs beyond its loads: its reduction's body and repairs a step, or
@@ -99,6 +102,14 @@ struct CpuProgram {
   /// bf16 into f32): each load a step is widened too.
   bool widens = false;
   bool stream = false; // the reduction is a tile.online_reduce
+  /// Contractions folded in the same loop nest that share the broadcast
+  /// operand (alg-fuse-shared-operands' gate and up projections): each
+  /// step issues each one's FMAs and loads its own rhs row, and each keeps
+  /// its accumulators.
+  int64_t siblings = 1;
+  /// A contraction's operands' width as stored (bits; 0: elementBits):
+  /// what its rhs rows, panels and footprint in the caches take.
+  int64_t operandBits = 0;
 };
 
 /// What a refit from measurements (CpuRefit.h) multiplies each term of
@@ -109,7 +120,7 @@ struct CpuTermScales {
 
 /// The bump that marks a change of the CPU model's terms: a refit uses
 /// only the measurements whose terms the same model gave (CpuRefit.h).
-constexpr int64_t kCpuModelVersion = 1;
+constexpr int64_t kCpuModelVersion = 2;
 
 struct CpuCost {
   double totalUs = 0;

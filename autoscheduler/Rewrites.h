@@ -11,10 +11,14 @@
 //   - recomputeInStreams: a reduction that streams read only point by
 //     point (attention's S) is recomputed where they read it; off, it is a
 //     program of its own whose result the streams read from memory.
+//   - fuseSharedOperands: alg-fuse-shared-operands computes contractions
+//     that share an operand (a gated MLP's X Wg and X Wu) in the
+//     element-wise definition that reads them, in one pass over the
+//     shared operand; off, each is a program of its own, stored.
 //
 // A schedule file states a choice other than the default as
-// "fuse_reductions": false and "recompute_in_streams": false (the keys
-// below).
+// "fuse_reductions": false, "recompute_in_streams": false and
+// "fuse_shared_operands": false (the keys below).
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_AUTOSCHEDULER_REWRITES_H
@@ -28,32 +32,44 @@ namespace nautilus::autosched {
 /// A schedule file's keys for the rewrite choices.
 constexpr const char *kFuseReductionsKey = "fuse_reductions";
 constexpr const char *kRecomputeInStreamsKey = "recompute_in_streams";
+constexpr const char *kFuseSharedOperandsKey = "fuse_shared_operands";
 
 struct RewriteChoice {
   bool fuseReductions = true;
   bool recomputeInStreams = true;
+  bool fuseSharedOperands = true;
 
-  bool isDefault() const { return fuseReductions && recomputeInStreams; }
+  bool isDefault() const {
+    return fuseReductions && recomputeInStreams && fuseSharedOperands;
+  }
   bool operator==(const RewriteChoice &o) const {
     return fuseReductions == o.fuseReductions &&
-           recomputeInStreams == o.recomputeInStreams;
+           recomputeInStreams == o.recomputeInStreams &&
+           fuseSharedOperands == o.fuseSharedOperands;
   }
   bool operator!=(const RewriteChoice &o) const { return !(*this == o); }
   /// "reductions fused", "reductions fused, their reads stored",
-  /// "reductions not fused".
+  /// "reductions not fused", each followed by ", shared operands apart"
+  /// where contractions sharing an operand are not fused.
   std::string describe() const {
-    if (!fuseReductions)
-      return "reductions not fused";
-    return recomputeInStreams ? "reductions fused"
-                              : "reductions fused, their reads stored";
+    std::string text = !fuseReductions      ? "reductions not fused"
+                       : recomputeInStreams ? "reductions fused"
+                                            : "reductions fused, their reads "
+                                              "stored";
+    return fuseSharedOperands ? text : text + ", shared operands apart";
   }
 };
 
 /// Every choice, the default first. (Without fusion nothing streams, so
 /// recomputeInStreams has no effect there: one choice stands for both.)
 inline std::vector<RewriteChoice> rewriteChoices() {
-  return {RewriteChoice{true, true}, RewriteChoice{true, false},
-          RewriteChoice{false, true}};
+  std::vector<RewriteChoice> choices;
+  for (bool shared : {true, false})
+    for (auto [fuse, recompute] :
+         {std::pair{true, true}, std::pair{true, false},
+          std::pair{false, true}})
+      choices.push_back(RewriteChoice{fuse, recompute, shared});
+  return choices;
 }
 
 } // namespace nautilus::autosched

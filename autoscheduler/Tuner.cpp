@@ -29,6 +29,8 @@ nautilus::autosched::scheduleFileText(const ScheduleAssignment &assignment) {
     file[kFuseReductionsKey] = false;
   if (!assignment.rewrites.recomputeInStreams)
     file[kRecomputeInStreamsKey] = false;
+  if (!assignment.rewrites.fuseSharedOperands)
+    file[kFuseSharedOperandsKey] = false;
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(file));

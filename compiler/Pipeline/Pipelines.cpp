@@ -69,6 +69,10 @@ void nautilus::registerPipelineDialects(DialectRegistry &registry) {
 /// target.
 static void buildScheduledTile(OpPassManager &pm,
                                const std::shared_ptr<ScheduleProvider> &schedules) {
+  // Contractions that share an operand and that one element-wise
+  // definition reads (a gated MLP's gate and up projections) are computed
+  // there, before that definition is inlined into its readers.
+  pm.addPass(createAlgFuseSharedOperands(schedules, /*explain=*/true));
   pm.addNestedPass<alg::KernelOp>(createAlgFuseElementwise());
   // Algebra that makes reduction fusion pay, once elementwise definitions
   // are inlined (which exposes softmax's division inside a weighted sum)

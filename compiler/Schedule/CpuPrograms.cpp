@@ -182,6 +182,7 @@ nautilus::cpuProgramOf(tile::ProgramOp program) {
   autosched::CpuProgram facts;
   facts.extents = std::move(*extents);
   unsigned inner = facts.extents.size() - 1;
+  int64_t contractions = 0;
   for (auto reduce : program.getBody().front().getOps<tile::ReduceOp>()) {
     int64_t reduced = 1;
     for (Value extent : reduce.getExtents()) {
@@ -194,6 +195,7 @@ nautilus::cpuProgramOf(tile::ProgramOp program) {
     int64_t work = 0;
     if (isContraction(reduce, inner, work)) {
       facts.contraction = true;
+      ++contractions;
       facts.broadcastWork = std::max(facts.broadcastWork, work);
     }
     if (auto type = dyn_cast<VectorType>(reduce.getType())) {
@@ -203,6 +205,9 @@ nautilus::cpuProgramOf(tile::ProgramOp program) {
             cast<MemRefType>(load.getBuffer().getType()).getElementType();
         facts.widens |= facts.contraction && element.isIntOrFloat() &&
                         element.getIntOrFloatBitWidth() < facts.elementBits;
+        if (facts.contraction && element.isIntOrFloat())
+          facts.operandBits = std::max<int64_t>(
+              facts.operandBits, element.getIntOrFloatBitWidth());
       });
     }
     facts.work = std::max(facts.work, workOf(reduce.getBody()));
@@ -246,7 +251,11 @@ nautilus::cpuProgramOf(tile::ProgramOp program) {
     facts.rowStreams = rowStreamsOf(program, inner);
     facts.liveTiles = 1 + innerReadsOf(program, inner);
   }
-  facts.packable = facts.contraction && tile::packablePanelLoad(program);
+  // Contractions side by side fold in one loop nest (the CPU lowering's
+  // siblingReductions: alg-fuse-shared-operands' programs).
+  facts.siblings = std::max<int64_t>(1, contractions);
+  facts.packable =
+      facts.contraction && !tile::packablePanelLoads(program).empty();
   return facts;
 }
 

@@ -90,6 +90,12 @@ bool DatabaseSchedules::recomputesInStreams(const TargetInfo &target,
                          : next->recomputesInStreams(target, why);
 }
 
+bool DatabaseSchedules::fusesSharedOperands(const TargetInfo &target,
+                                            std::string &why) {
+  return recordSchedules ? recordSchedules->fusesSharedOperands(target, why)
+                         : next->fusesSharedOperands(target, why);
+}
+
 LogicalResult DatabaseSchedules::beginReplacing(ModuleOp module) {
   if (!record)
     return next->beginReplacing(module);

@@ -41,6 +41,7 @@ public:
   /// The record's rewrite choices (a schedule file's keys), when found.
   bool fusesReductions(const TargetInfo &target, std::string &why) override;
   bool recomputesInStreams(const TargetInfo &target, std::string &why) override;
+  bool fusesSharedOperands(const TargetInfo &target, std::string &why) override;
   /// Without a record, the structure is the wrapped provider's to choose
   /// (`--schedule auto`'s model).
   bool choosesStructure(const TargetInfo &target) const override {

@@ -51,6 +51,10 @@ public:
                            std::string &why) override {
     return defaultRecomputesInStreams(target, why);
   }
+  bool fusesSharedOperands(const TargetInfo &target,
+                           std::string &why) override {
+    return defaultFusesSharedOperands(target, why);
+  }
 };
 
 } // namespace

@@ -555,3 +555,11 @@ bool nautilus::defaultRecomputesInStreams(const TargetInfo &target,
   why = "streams do not run on " + target.name;
   return false;
 }
+
+bool nautilus::defaultFusesSharedOperands(const TargetInfo &target,
+                                          std::string &why) {
+  if (target.isCPU())
+    return true;
+  why = "its lowering runs one contraction a program";
+  return false;
+}

@@ -195,21 +195,24 @@ spreadOverMachine(tile::ScheduleAttr schedule,
                   const TargetInfo &target);
 
 /// Whether chains of reductions over one index are streamed in one pass
-/// (alg-fuse-reductions) on `target`; when not, `why` says why. Today:
-/// on the CPU, whose lowering runs the stream; not on GPUs, whose
-/// lowering of a stream (the flash kernel, issue 19) is not built, so
-/// attention keeps its separate programs there.
+/// (alg-fuse-reductions) on `target`; when not, `why` says why: on the
+/// CPU and on targets with tensor cores (where the stream is a flash
+/// kernel), not on AMD's, whose lowering has no tensor cores yet.
 bool defaultFusesReductions(const TargetInfo &target, std::string &why);
 
 /// Whether a stream recomputes, point by point, the reductions its body
 /// reads (attention's scores S: a contraction over the head dimension),
 /// rather than reading them from a buffer written by a program of their
-/// own; when not, `why`. Today: not on the CPU, whose stream steps one key
-/// at a time, so each score would be a dot product of its own instead of
-/// part of a blocked contraction (measured about 7x slower at N = M = 512,
-/// D = 64); a stream that steps a block of keys at a time (the flash
-/// kernel's structure) will turn this on.
+/// own; when not, `why`. Where streams run: their blocks of keys share
+/// each read of the recomputed operands.
 bool defaultRecomputesInStreams(const TargetInfo &target, std::string &why);
+
+/// Whether contractions that share an operand are computed in the one
+/// element-wise definition that reads them (alg-fuse-shared-operands);
+/// when not, `why`. On the CPU, whose lowering folds sibling reductions
+/// in one loop nest; not on GPUs, whose tensor-core lowerings run one
+/// contraction a program.
+bool defaultFusesSharedOperands(const TargetInfo &target, std::string &why);
 
 } // namespace nautilus
 

@@ -26,7 +26,8 @@ contentOf(StringRef path, const std::optional<std::string> &text,
 
 /// The rewrite choices a file may state (autoscheduler/Rewrites.h).
 static constexpr const char *kRewriteKeys[] = {
-    autosched::kFuseReductionsKey, autosched::kRecomputeInStreamsKey};
+    autosched::kFuseReductionsKey, autosched::kRecomputeInStreamsKey,
+    autosched::kFuseSharedOperandsKey};
 
 std::optional<autosched::RewriteChoice> ScheduleFile::statedRewrites() const {
   std::string error;
@@ -45,7 +46,8 @@ std::optional<autosched::RewriteChoice> ScheduleFile::statedRewrites() const {
     return !value || *value;
   };
   return autosched::RewriteChoice{kept(autosched::kFuseReductionsKey),
-                                  kept(autosched::kRecomputeInStreamsKey)};
+                                  kept(autosched::kRecomputeInStreamsKey),
+                                  kept(autosched::kFuseSharedOperandsKey)};
 }
 
 LogicalResult ScheduleFile::beginReplacing(ModuleOp module) {
@@ -76,8 +78,8 @@ LogicalResult ScheduleFile::beginReplacing(ModuleOp module) {
     if (entry.first != "programs")
       return fail() << "unknown key '" << entry.first.str()
                     << "' (the file has \"programs\" and, optionally, "
-                       "\"fuse_reductions\" and \"recompute_in_streams\": "
-                       "true or false)",
+                       "\"fuse_reductions\", \"recompute_in_streams\" and "
+                       "\"fuse_shared_operands\": true or false)",
              failure();
   }
   schedules.clear();

@@ -2,7 +2,8 @@
 //
 // `--schedule PATH.json`: {"programs": {"NAME": "#tile.schedule<...>"}},
 // and optionally the rewrite choices (autoscheduler/Rewrites.h) that are
-// not the default: "fuse_reductions": false, "recompute_in_streams": false.
+// not the default: "fuse_reductions": false, "recompute_in_streams": false,
+// "fuse_shared_operands": false.
 // The named programs' schedules are replaced by the file's (checked by
 // tile-apply-schedules); every other question goes to the provider the file
 // wraps (the heuristics). Errors in the file as a whole point at the file,
@@ -34,7 +35,9 @@ public:
 
   /// The rewrites the file states: `"fuse_reductions": false` keeps the
   /// chains of reductions separate programs, `"recompute_in_streams":
-  /// false` keeps what streams read point by point a program of its own.
+  /// false` keeps what streams read point by point a program of its own,
+  /// `"fuse_shared_operands": false` keeps contractions that share an
+  /// operand separate programs.
   /// Read ahead of beginReplacing (which reports a malformed file): a file
   /// that does not parse states none.
   std::optional<autosched::RewriteChoice> statedRewrites() const override;

@@ -118,6 +118,11 @@ public:
   /// point (see defaultRecomputesInStreams); when not, `why`.
   virtual bool recomputesInStreams(const TargetInfo &target,
                                    std::string &why) = 0;
+  /// Whether alg-fuse-shared-operands computes contractions that share an
+  /// operand in the definition that reads them (see
+  /// defaultFusesSharedOperands); when not, `why`.
+  virtual bool fusesSharedOperands(const TargetInfo &target,
+                                   std::string &why) = 0;
   /// Called by tile-apply-schedules before it asks `replacement` of each
   /// program of `module`; a provider that names programs checks its names
   /// here. Failure: reported.
@@ -217,6 +222,10 @@ public:
                            std::string &why) override {
     return next->recomputesInStreams(target, why);
   }
+  bool fusesSharedOperands(const TargetInfo &target,
+                           std::string &why) override {
+    return next->fusesSharedOperands(target, why);
+  }
   mlir::LogicalResult beginReplacing(mlir::ModuleOp module) override {
     return next->beginReplacing(module);
   }
@@ -255,6 +264,13 @@ public:
                 autosched::kRecomputeInStreamsKey, why))
       return false;
     return next->recomputesInStreams(target, why);
+  }
+  bool fusesSharedOperands(const TargetInfo &target,
+                           std::string &why) override {
+    if (refuses(&autosched::RewriteChoice::fuseSharedOperands,
+                autosched::kFuseSharedOperandsKey, why))
+      return false;
+    return next->fusesSharedOperands(target, why);
   }
 
   /// The rewrites it states; std::nullopt: the wrapped provider's.

@@ -40,6 +40,9 @@ public:
   bool recomputesInStreams(const TargetInfo &, std::string &) override {
     return true;
   }
+  bool fusesSharedOperands(const TargetInfo &, std::string &) override {
+    return true;
+  }
 };
 
 struct Case {

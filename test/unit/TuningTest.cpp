@@ -340,6 +340,34 @@ TEST(CpuSpace, PacksTheRhsWhereItPays) {
     EXPECT_FALSE(c.pack) << c.describe();
 }
 
+// Contractions side by side (alg-fuse-shared-operands' programs) issue
+// each one's FMAs and rhs loads and keep each one's accumulators, but
+// share the broadcast operand's loads; a contraction's rhs takes its
+// operands' bytes in the caches, not its accumulator's.
+TEST(CpuSpace, SiblingContractionsShareTheBroadcastOperand) {
+  TargetInfo target = avx512Host();
+  CpuProgram one = packableGemm(512, 256, 512);
+  one.packable = false;
+  CpuProgram two = one;
+  two.siblings = 2;
+  CpuCost single = estimateCpu(one, {6, 32}, target);
+  CpuCost pair = estimateCpu(two, {6, 32}, target);
+  EXPECT_EQ(pair.registers - single.registers, 6 * 2);
+  EXPECT_GT(pair.computeUs, 1.5 * single.computeUs);
+  EXPECT_LE(pair.computeUs, 2 * single.computeUs);
+  EXPECT_LT(pair.totalUs, 2 * single.totalUs);
+  // A bf16 rhs of 512 x 1024 is 1 MiB stored: in the L2 share of a 2 MiB
+  // L2, where counted at 4 bytes an element it would not be.
+  target.l2Bytes = 2 << 20;
+  CpuProgram narrow = packableGemm(256, 1024, 512);
+  narrow.packable = false;
+  narrow.widens = true;
+  CpuProgram asIfWide = narrow;
+  narrow.operandBits = 16;
+  EXPECT_LT(estimateCpu(narrow, {6, 32}, target).memoryUs,
+            estimateCpu(asIfWide, {6, 32}, target).memoryUs);
+}
+
 /// A reduction of `rows` rows of `columns` f32 elements each, one row a
 /// lane (softmax's max and sum, a norm's sum of squares): each lane reads
 /// its own row, `columns` x 4 bytes after the last.

@@ -75,7 +75,9 @@ options:
                          ("fuse_reductions": false beside it keeps
                          chains of reductions separate programs,
                          "recompute_in_streams": false stores what
-                         streams read); with auto on the CPU, the model
+                         streams read, "fuse_shared_operands": false
+                         keeps contractions that share an operand
+                         separate programs); with auto on the CPU, the model
                          also chooses between those structures
   --db PATH.json         compile, run: take the schedules of the tuning
                          database's record for the kernel, the target and

@@ -331,8 +331,9 @@ Value ProgramLowering::loadGather(const TileLoad &load, ArrayRef<Value> stride,
 }
 
 Value ProgramLowering::lowerLoad(tile::LoadOp op) {
-  if (op == packed.load)
+  if (auto panel = panelOfLoad.find(op); panel != panelOfLoad.end())
     return loadPackedPanel(
+        panel->second,
         VectorType::get(valueShape, op.getType().getElementType()));
   TileLoad load;
   load.op = op;

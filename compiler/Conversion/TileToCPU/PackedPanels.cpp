@@ -2,7 +2,9 @@
 //
 // With `pack` in its schedule, a contraction program on the CPU (a sum
 // over k of a product with an operand B[k, n] read along the output's
-// innermost index, as a GEMM's rhs) copies the panel of B its tile reads,
+// innermost index, as a GEMM's rhs; or contractions side by side over the
+// same k, each with its own B: a panel each) copies the panel of B its
+// tile reads,
 // B[:, n0 : n0 + tile], into a buffer of its own, contiguous and padded
 // with zeros, and walks the grid down the columns of tiles, so that the
 // program instances that follow read the same panel: every step of the
@@ -25,64 +27,84 @@ using namespace mlir;
 using namespace nautilus;
 using namespace nautilus::cpu;
 
-LogicalResult ProgramLowering::findPackedPanel() {
+LogicalResult ProgramLowering::findPackedPanels() {
   if (!program.getSchedule().getPack())
     return success();
-  packed.load = tile::packablePanelLoad(program);
-  if (!packed.load)
+  SmallVector<tile::LoadOp> loads = tile::packablePanelLoads(program);
+  if (loads.empty())
     return program.emitError()
            << "its schedule asks to pack, but '" << program.getSymName()
-           << "' has no contraction operand to pack: one load, in its one "
-              "reduction, of a rank-2 buffer at [k, n] (k the reduced index, "
-              "n the output's innermost index); drop `pack`";
-  packed.extent =
-      cast<tile::ReduceOp>(packed.load->getParentOp()).getExtents()[0];
+           << "' has no contraction operand to pack: one load, in each of "
+              "its reductions over one same index, of a rank-2 buffer at "
+              "[k, n] (k the reduced index, n the output's innermost "
+              "index); drop `pack`";
+  // Siblings that read the same B (sharing their rhs, not their lhs)
+  // share its panel.
+  for (tile::LoadOp load : loads) {
+    auto same = llvm::find_if(packed, [&](PackedPanel &p) {
+      return p.load.getBuffer() == load.getBuffer() &&
+             p.load.getMap() == load.getMap();
+    });
+    panelOfLoad[load] = same - packed.begin();
+    if (same == packed.end())
+      packed.push_back({load, Value()});
+  }
+  packedExtent =
+      cast<tile::ReduceOp>(loads.front()->getParentOp()).getExtents()[0];
   return success();
 }
 
-void ProgramLowering::allocatePackedPanel() {
-  if (!packed.load)
+void ProgramLowering::allocatePackedPanels() {
+  if (packed.empty())
     return;
-  Value buffer = mapping.lookup(packed.load.getBuffer());
-  Type element = cast<MemRefType>(buffer.getType()).getElementType();
-  // The reduction's extent, at the function's start: a size argument, or
+  // The reductions' extent, at the function's start: a size argument, or
   // a literal (a constant of the program's body, not yet lowered).
-  if (std::optional<int64_t> literal = getConstantIntValue(packed.extent))
-    packed.rows = cIndex(*literal);
+  if (std::optional<int64_t> literal = getConstantIntValue(packedExtent))
+    packedRows = cIndex(*literal);
   else
-    packed.rows = mapping.lookup(packed.extent);
-  Value rows = packed.rows;
-  packed.panel = memref::AllocOp::create(
-      b, loc,
-      MemRefType::get({ShapedType::kDynamic, tileShape[rank - 1]}, element),
-      ValueRange{rows}, b.getI64IntegerAttr(64));
-  // The column the panel holds (-1: none yet).
-  packed.column =
+    packedRows = mapping.lookup(packedExtent);
+  for (PackedPanel &p : packed) {
+    Value buffer = mapping.lookup(p.load.getBuffer());
+    Type element = cast<MemRefType>(buffer.getType()).getElementType();
+    p.panel = memref::AllocOp::create(
+        b, loc,
+        MemRefType::get({ShapedType::kDynamic, tileShape[rank - 1]}, element),
+        ValueRange{packedRows}, b.getI64IntegerAttr(64));
+  }
+  // The column the panels hold (-1: none yet).
+  packedColumn =
       memref::AllocaOp::create(b, loc, MemRefType::get({}, b.getIndexType()));
-  memref::StoreOp::create(b, loc, cIndex(-1), packed.column, ValueRange{});
+  memref::StoreOp::create(b, loc, cIndex(-1), packedColumn, ValueRange{});
 }
 
-void ProgramLowering::freePackedPanel() {
-  if (packed.load)
-    memref::DeallocOp::create(b, loc, packed.panel);
+void ProgramLowering::freePackedPanels() {
+  for (PackedPanel &p : packed)
+    memref::DeallocOp::create(b, loc, p.panel);
 }
 
-void ProgramLowering::packPanelIfNew() {
-  if (!packed.load)
+void ProgramLowering::packPanelsIfNew() {
+  if (packed.empty())
     return;
   unsigned last = rank - 1;
   Value column = base[last];
-  Value held = memref::LoadOp::create(b, loc, packed.column, ValueRange{});
+  Value held = memref::LoadOp::create(b, loc, packedColumn, ValueRange{});
   auto ifNew = scf::IfOp::create(
       b, loc,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, held, column),
       /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifNew.getThenRegion().front());
-  memref::StoreOp::create(b, loc, column, packed.column, ValueRange{});
-  Value buffer = mapping.lookup(packed.load.getBuffer());
+  memref::StoreOp::create(b, loc, column, packedColumn, ValueRange{});
+  for (PackedPanel &p : packed)
+    copyPanel(p, column);
+}
+
+void ProgramLowering::copyPanel(PackedPanel &p, Value column) {
+  OpBuilder::InsertionGuard guard(b);
+  unsigned last = rank - 1;
+  Value buffer = mapping.lookup(p.load.getBuffer());
   auto type = cast<MemRefType>(buffer.getType());
-  Value rows = packed.rows;
+  Value rows = packedRows;
   Value bufferRows = memref::DimOp::create(b, loc, buffer, 0);
   Value columns = memref::DimOp::create(b, loc, buffer, 1);
   // A row of the panel for each point of the reduction, in vectors of (at
@@ -124,16 +146,16 @@ void ProgramLowering::packPanelIfNew() {
                        arith::SubIOp::create(b, loc, bufferRows, cIndex(1))),
                    first},
         inside, zero);
-    vector::StoreOp::create(b, loc, values, packed.panel,
+    vector::StoreOp::create(b, loc, values, p.panel,
                             ValueRange{row, cIndex(c)});
   }
 }
 
-Value ProgramLowering::loadPackedPanel(VectorType fullType) {
+Value ProgramLowering::loadPackedPanel(size_t index, VectorType fullType) {
   unsigned last = rank - 1;
   Value row = reducedIVs.back();
   auto rowType = VectorType::get({tileShape[last]}, fullType.getElementType());
-  Value values = vector::LoadOp::create(b, loc, rowType, packed.panel,
+  Value values = vector::LoadOp::create(b, loc, rowType, packed[index].panel,
                                         ValueRange{row, cIndex(0)});
   SmallVector<int64_t> shape(rank, 1);
   shape[last] = tileShape[last];

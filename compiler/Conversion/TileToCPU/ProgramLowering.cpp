@@ -23,20 +23,22 @@ using namespace mlir;
 using namespace nautilus;
 using namespace nautilus::cpu;
 
-
-void ProgramLowering::lowerReduce(tile::ReduceOp reduce,
+void ProgramLowering::lowerReduce(ArrayRef<tile::ReduceOp> group,
                                   LogicalResult &status) {
   // A body that does not vary along some output dimensions folds a
   // narrower tile, broadcast at the end (attention's scores, recomputed in
   // a stream whose tile spans the head dimension).
+  tile::ReduceOp reduce = group.front();
   SmallVector<int64_t> outer = valueShape;
   valueShape = narrowShape(reduce);
   auto type = VectorType::get(valueShape, reduce.getType().getElementType());
-  SmallVector<Value> folded = foldReduce(reduce, type, status);
+  SmallVector<Value> folded = foldReduce(group, type, status);
   valueShape = outer;
   auto outerType = VectorType::get(outer, type.getElementType());
   if (!keys) {
-    mapping.map(reduce.getResult(), broadcastToTile(folded.front(), outerType));
+    for (auto [i, value] : llvm::enumerate(folded))
+      mapping.map(tile::ReduceOp(group[i]).getResult(),
+                  broadcastToTile(value, outerType));
     return;
   }
   int selected = keys->selected;
@@ -47,40 +49,69 @@ void ProgramLowering::lowerReduce(tile::ReduceOp reduce,
   selectKey(selected);
 }
 
-SmallVector<Value> ProgramLowering::foldReduce(tile::ReduceOp reduce,
+SmallVector<tile::ReduceOp>
+ProgramLowering::siblingReductions(tile::ReduceOp first) {
+  SmallVector<tile::ReduceOp> group{first};
+  if (keys || first.isSplit())
+    return group;
+  SmallVector<int64_t> shape = narrowShape(first);
+  for (Operation *op = first->getNextNode(); op; op = op->getNextNode()) {
+    auto next = dyn_cast<tile::ReduceOp>(op);
+    if (!next || next.isSplit() || next.getKind() != first.getKind() ||
+        next.getType() != first.getType() ||
+        next.getExtents() != first.getExtents() || narrowShape(next) != shape)
+      break;
+    bool readsGroup = false;
+    next.getBody().walk([&](Operation *inner) {
+      for (Value operand : inner->getOperands())
+        readsGroup |= llvm::any_of(
+            group, [&](tile::ReduceOp r) { return operand == r.getResult(); });
+    });
+    if (readsGroup)
+      break;
+    group.push_back(next);
+  }
+  return group;
+}
+
+SmallVector<Value> ProgramLowering::foldReduce(ArrayRef<tile::ReduceOp> group,
                                                VectorType type,
                                                LogicalResult &status) {
   // In a stream's block, one copy of the body per key, each in its key's
-  // mapping, folded in the same loops.
+  // mapping, folded in the same loops; siblings' bodies one after another
+  // at each point (their common reads then load once).
   StreamKeys *copies = keys;
   unsigned count = copies ? copies->indices.size() : 1;
   int selected = copies ? copies->selected : -1;
-  Block &body = reduce.getBody().front();
+  tile::ReduceOp reduce = group.front();
   SmallVector<Value> ivs;
-  // The body at one point, for each copy: the accumulators folded.
+  // The bodies at one point, for each copy: the accumulators folded.
   auto foldPoint = [&](ValueRange accs) {
     SmallVector<Value> next;
-    for (unsigned j = 0; j < count; ++j) {
-      if (copies)
-        selectKey(j);
-      keys = nullptr; // a reduction nested in this body: this copy only
-      for (auto [arg, iv] : llvm::zip(body.getArguments(), ivs))
-        mapping.map(arg, iv);
-      if (failed(lowerBlock(body)))
-        status = failure();
-      keys = copies;
-      auto yield = cast<tile::YieldOp>(body.getTerminator());
-      Value term = mapping.lookup(yield.getValue());
-      // A sum of products accumulates with fused multiply-adds.
-      auto product = term.getDefiningOp<arith::MulFOp>();
-      if (reduce.getKind() == alg::ReductionKind::sum && product &&
-          product->use_empty()) {
-        next.push_back(math::FmaOp::create(b, loc, product.getLhs(),
-                                           product.getRhs(), accs[j]));
-        product.erase();
-      } else {
-        next.push_back(
-            combineReduction(b, loc, reduce.getKind(), accs[j], term));
+    for (tile::ReduceOp sibling : group) {
+      Block &body = sibling.getBody().front();
+      for (unsigned j = 0; j < count; ++j) {
+        if (copies)
+          selectKey(j);
+        keys = nullptr; // a reduction nested in this body: this copy only
+        for (auto [arg, iv] : llvm::zip(body.getArguments(), ivs))
+          mapping.map(arg, iv);
+        if (failed(lowerBlock(body)))
+          status = failure();
+        keys = copies;
+        auto yield = cast<tile::YieldOp>(body.getTerminator());
+        Value term = mapping.lookup(yield.getValue());
+        Value acc = accs[next.size()];
+        // A sum of products accumulates with fused multiply-adds.
+        auto product = term.getDefiningOp<arith::MulFOp>();
+        if (reduce.getKind() == alg::ReductionKind::sum && product &&
+            product->use_empty()) {
+          next.push_back(math::FmaOp::create(b, loc, product.getLhs(),
+                                             product.getRhs(), acc));
+          product.erase();
+        } else {
+          next.push_back(combineReduction(b, loc, reduce.getKind(), acc, term));
+        }
       }
     }
     if (copies)
@@ -120,7 +151,7 @@ SmallVector<Value> ProgramLowering::foldReduce(tile::ReduceOp reduce,
                             return loopOver(level, start, stop, zeros);
                           });
   };
-  return nest(0, SmallVector<Value>(count, init));
+  return nest(0, SmallVector<Value>(count * group.size(), init));
 }
 
 LogicalResult ProgramLowering::lowerOp(Operation &op) {
@@ -138,7 +169,7 @@ LogicalResult ProgramLowering::lowerOp(Operation &op) {
   }
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
     LogicalResult status = success();
-    lowerReduce(reduce, status);
+    lowerReduce({reduce}, status);
     return status;
   }
   if (auto online = dyn_cast<tile::OnlineReduceOp>(op)) {
@@ -186,9 +217,21 @@ bool ProgramLowering::isWiderThanValueShape(Value v) const {
 }
 
 LogicalResult ProgramLowering::lowerBlock(Block &block) {
-  for (Operation &op : block)
-    if (failed(lowerOp(op)))
+  for (auto it = block.begin(); it != block.end(); ++it) {
+    auto reduce = dyn_cast<tile::ReduceOp>(*it);
+    SmallVector<tile::ReduceOp> group =
+        reduce ? siblingReductions(reduce) : SmallVector<tile::ReduceOp>();
+    if (group.size() < 2) {
+      if (failed(lowerOp(*it)))
+        return failure();
+      continue;
+    }
+    LogicalResult status = success();
+    lowerReduce(group, status);
+    if (failed(status))
       return failure();
+    std::advance(it, group.size() - 1);
+  }
   return success();
 }
 
@@ -284,11 +327,11 @@ LogicalResult ProgramLowering::run() {
   }
   Value first = body->getArgument(body->getNumArguments() - 2);
   Value last = body->getArgument(body->getNumArguments() - 1);
-  if (failed(findPackedPanel()))
+  if (failed(findPackedPanels()))
     return failure();
-  allocatePackedPanel();
+  allocatePackedPanels();
   auto loop = scf::ForOp::create(b, loc, first, last, cIndex(1));
-  freePackedPanel();
+  freePackedPanels();
   func::ReturnOp::create(b, loc);
   b.setInsertionPointToStart(loop.getBody());
   Value rest = loop.getInductionVar();
@@ -306,7 +349,7 @@ LogicalResult ProgramLowering::run() {
     rest = arith::DivSIOp::create(b, loc, rest, grid[d]);
     base[d] = arith::MulIOp::create(b, loc, coord, cIndex(tileShape[d]));
   }
-  packPanelIfNew();
+  packPanelsIfNew();
   if (auto skip = tile::SkipIfNegativeOp::find(program)) {
     Value tableEntry = loadTableEntry(
         b, loc, mapping.lookup(skip.getTable()), skip.getMap(), base,

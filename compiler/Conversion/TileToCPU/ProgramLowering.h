@@ -104,32 +104,49 @@ private:
   mlir::Value broadcastToTile(mlir::Value v, mlir::VectorType fullType);
   void lowerStore(tile::StoreOp store);
 
-  // A contraction's rhs panel packed (PackedPanels.cpp).
-  /// Finds the load the schedule's `pack` asks to pack (sets `packed`);
-  /// fails where there is none.
-  mlir::LogicalResult findPackedPanel();
-  /// At the function's start: the panel's buffer; at its end, freed.
-  void allocatePackedPanel();
-  void freePackedPanel();
-  /// At an instance's start: copies the panel of its column of tiles
-  /// unless the buffer holds it.
-  void packPanelIfNew();
-  /// The packed load's tile, from the panel at the current reduced index.
-  mlir::Value loadPackedPanel(mlir::VectorType fullType);
+  // Contractions' rhs panels packed (PackedPanels.cpp).
+  /// A packed panel: the load it replaces and its buffer [rows, tile].
+  struct PackedPanel {
+    tile::LoadOp load;
+    mlir::Value panel;
+  };
+  /// Finds the loads the schedule's `pack` asks to pack (sets `packed`:
+  /// one, or one a contraction side by side); fails where there is none.
+  mlir::LogicalResult findPackedPanels();
+  /// At the function's start: the panels' buffers; at its end, freed.
+  void allocatePackedPanels();
+  void freePackedPanels();
+  /// At an instance's start: copies the panels of its column of tiles
+  /// unless the buffers hold them.
+  void packPanelsIfNew();
+  /// Copies panel `p` of the tiles' column `column` (inside
+  /// packPanelsIfNew's test).
+  void copyPanel(PackedPanel &p, mlir::Value column);
+  /// The tile of packed panel `index`, at the current reduced index.
+  mlir::Value loadPackedPanel(size_t index, mlir::VectorType fullType);
 
   /// A store into a buffer over part of the output's dimensions (`along`).
   void lowerProjectedStore(tile::StoreOp store);
 
   // Reductions (ProgramLowering.cpp).
-  /// Lowers `reduce` and maps its result (for every key of a stream's
-  /// block being lowered: see foldReduce).
-  void lowerReduce(tile::ReduceOp reduce, mlir::LogicalResult &status);
-  /// The loops of `reduce`, folding tiles of `type`: one result, or in a
-  /// stream's block one per key, all folded in the same loops (what does not
-  /// depend on the key is then computed once).
-  llvm::SmallVector<mlir::Value> foldReduce(tile::ReduceOp reduce,
-                                            mlir::VectorType type,
-                                            mlir::LogicalResult &status);
+  /// Lowers the reductions `group` (one, or siblings: see
+  /// siblingReductions) in one loop nest and maps their results (for every
+  /// key of a stream's block being lowered: see foldReduce).
+  void lowerReduce(llvm::ArrayRef<tile::ReduceOp> group,
+                   mlir::LogicalResult &status);
+  /// The reductions from `first` on, consecutive in its block, that fold in
+  /// `first`'s loops: the same kind, extents, type and shape, none split,
+  /// none reading another's result (alg-fuse-shared-operands' gate and up
+  /// projections, which then read each tile of their shared operand in
+  /// the same step). Only `first` inside a stream's block.
+  llvm::SmallVector<tile::ReduceOp> siblingReductions(tile::ReduceOp first);
+  /// The loops of `group`, folding tiles of `type`: one result a reduction,
+  /// or in a stream's block one per key, all folded in the same loops (what
+  /// does not depend on the key, or is read by several reductions, is then
+  /// computed once); the results reduction by reduction.
+  llvm::SmallVector<mlir::Value>
+  foldReduce(llvm::ArrayRef<tile::ReduceOp> group, mlir::VectorType type,
+             mlir::LogicalResult &status);
   /// The output dimensions `reduce`'s body varies along.
   Varies variesAlong(tile::ReduceOp reduce);
   /// The shape `reduce`'s body is computed at (see valueShape).
@@ -205,14 +222,13 @@ private:
   mlir::Value insideBuffer(mlir::Value buffer,
                            llvm::ArrayRef<mlir::Value> indices, bool skipLast);
 
-  /// The packed rhs panel: the load it replaces (null: none), the
-  /// reduction's extent (in the program, and its value in the function:
-  /// the panel's rows), the panel's buffer [rows, tile] and the column (a
-  /// rank-0 buffer) whose panel it holds.
-  struct PackedPanel {
-    tile::LoadOp load;
-    mlir::Value extent, rows, panel, column;
-  } packed;
+  /// The packed rhs panels (none without `pack`); the reductions' extent
+  /// (in the program, and its value in the function: the panels' rows),
+  /// and the column (a rank-0 buffer) whose panels they hold.
+  llvm::SmallVector<PackedPanel> packed;
+  /// The panel each packed load reads (siblings reading one B share it).
+  llvm::DenseMap<mlir::Operation *, size_t> panelOfLoad;
+  mlir::Value packedExtent, packedRows, packedColumn;
 
   tile::ProgramOp program;
   mlir::OpBuilder b;

@@ -18,6 +18,13 @@ namespace {
 bool isFusible(alg::DefineOp def, alg::ReturnOp ret) {
   if (def.isReduction() || llvm::is_contained(ret.getOutputs(), def.getResult()))
     return false;
+  // One that computes reductions of its own (alg-fuse-shared-operands'
+  // gated MLP) is stored: recomputed at every point of its readers, its
+  // reductions would be too.
+  bool nested = false;
+  def.walk([&](alg::ReduceOp) { nested = true; });
+  if (nested)
+    return false;
   for (Operation *user : def.getResult().getUsers()) {
     auto load = dyn_cast<alg::LoadOp>(user);
     if (!load || !load.getIndirect().empty())

@@ -18,6 +18,12 @@ std::unique_ptr<mlir::Pass>
 createAlgFuseReductions(std::shared_ptr<ScheduleProvider> schedules,
                         bool explain);
 
+/// alg-fuse-shared-operands asking `schedules` whether the target runs
+/// several contractions in one program.
+std::unique_ptr<mlir::Pass>
+createAlgFuseSharedOperands(std::shared_ptr<ScheduleProvider> schedules,
+                            bool explain);
+
 #define GEN_PASS_REGISTRATION
 #include "compiler/Transforms/Alg/Passes.h.inc"
 

@@ -30,9 +30,40 @@ def AlgFuseElementwise : Pass<"alg-fuse-elementwise", "::nautilus::alg::KernelOp
     their maps; uses of an index as a value become `alg.apply`). Reads of
     the same element in one block are merged first, so a definition read
     twice at one index is copied once (a chain of them stays linear, not
-    2^depth). Definitions read through an indirect index stay materialised. The inlined
+    2^depth). Definitions read through an indirect index, and those that compute
+    reductions of their own (alg-fuse-shared-operands), stay materialised. The inlined
     definitions are erased, so later stages never allocate them.
   }];
+}
+
+def AlgFuseSharedOperands : Pass<"alg-fuse-shared-operands", "::mlir::ModuleOp"> {
+  let summary = "Compute contractions that share an operand in the definition that reads them";
+  let description = [{
+    An element-wise definition that reads, at its own point, two or more
+    sums over the same reduced dimensions that all load one element in
+    common (the same tensor at the same map: a gated MLP's
+    `A = silu(X Wg) * (X Wu)` reads G and U, which share X) computes
+    them itself: each sum moves into its body as an `alg.reduce` (its
+    epilogue after it) and is no longer stored. Its program then reads
+    each tile of the shared operand once for all of them and keeps their
+    accumulators side by side (the CPU lowering folds sibling reductions
+    over the same extents in one loop nest).
+
+    A sum moves only when nothing else reads it, it is not an output, it
+    is read at the reader's own point (the identity map, no indirect
+    index), it holds no nested reduction, and its stored type is the type
+    it computes (a sum stored rounded keeps its rounding). Refused, with
+    the reason as a remark under `explain`: sums that share no operand,
+    and targets whose lowering runs one contraction a program (the
+    schedule provider's `fusesSharedOperands`: the tensor-core lowerings).
+    Runs before alg-fuse-elementwise (which would otherwise inline the
+    reader into the definitions that read it), on the module (it reads
+    the target).
+  }];
+  let options = [
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Report each fusion and each refusal as a remark">,
+  ];
 }
 
 def AlgFactorReductions : Pass<"alg-factor-reductions", "::nautilus::alg::KernelOp"> {

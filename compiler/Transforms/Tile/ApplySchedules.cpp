@@ -125,11 +125,12 @@ struct TileApplySchedulesPass
         return error() << "pack and reduce_split do not combine (a split's "
                           "partial programs read their chunk of B, not its "
                           "panel)";
-      if (!tile::packablePanelLoad(program))
+      if (tile::packablePanelLoads(program).empty())
         return error() << "pack: the program has no contraction operand to "
-                          "pack (one load, in its one reduction, of a rank-2 "
-                          "buffer at [k, n]: k the reduced index, n the "
-                          "output's innermost index)";
+                          "pack (one load, in each of its reductions over "
+                          "one same index, of a rank-2 buffer at [k, n]: k "
+                          "the reduced index, n the output's innermost "
+                          "index)";
     }
     if (schedule.getReduceThreads() > 1) {
       bool routes = false;

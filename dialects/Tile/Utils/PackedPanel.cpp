@@ -6,25 +6,11 @@
 using namespace mlir;
 using namespace nautilus;
 
-tile::LoadOp tile::packablePanelLoad(ProgramOp program) {
-  unsigned rank = program.getRank();
-  if (rank < 2)
-    return LoadOp();
-  ReduceOp reduce;
-  for (auto r : program.getBody().front().getOps<ReduceOp>()) {
-    if (reduce)
-      return LoadOp(); // one contraction a program
-    reduce = r;
-  }
-  if (!reduce || reduce.getExtents().size() != 1)
-    return LoadOp();
-  // The panel is allocated before any instance runs: its extent must be a
-  // size or a literal.
-  Value extent = reduce.getExtents()[0];
-  if (!isa<BlockArgument>(extent) && !matchPattern(extent, m_Constant()))
-    return LoadOp();
-  LoadOp found;
-  for (auto load : reduce.getBody().front().getOps<LoadOp>()) {
+/// The one load of a rank-2 buffer at [k, n] in `reduce` (of a program of
+/// rank `rank`), if there is exactly one.
+static tile::LoadOp panelLoadOf(tile::ReduceOp reduce, unsigned rank) {
+  tile::LoadOp found;
+  for (auto load : reduce.getBody().front().getOps<tile::LoadOp>()) {
     auto type = cast<MemRefType>(load.getBuffer().getType());
     AffineMap map = load.getMap();
     if (type.getRank() != 2 || !load.getIndirect().empty() ||
@@ -36,8 +22,32 @@ tile::LoadOp tile::packablePanelLoad(ProgramOp program) {
         column.getPosition() != rank - 1)
       continue;
     if (found)
-      return LoadOp(); // two candidates: leave both
+      return tile::LoadOp(); // two candidates: leave both
     found = load;
   }
   return found;
+}
+
+SmallVector<tile::LoadOp> tile::packablePanelLoads(ProgramOp program) {
+  unsigned rank = program.getRank();
+  if (rank < 2)
+    return {};
+  SmallVector<LoadOp> loads;
+  Value extent;
+  for (auto reduce : program.getBody().front().getOps<ReduceOp>()) {
+    if (reduce.getExtents().size() != 1 ||
+        (extent && reduce.getExtents()[0] != extent))
+      return {};
+    extent = reduce.getExtents()[0];
+    LoadOp load = panelLoadOf(reduce, rank);
+    if (!load)
+      return {};
+    loads.push_back(load);
+  }
+  // The panels are allocated before any instance runs: their extent must
+  // be a size or a literal.
+  if (!extent ||
+      (!isa<BlockArgument>(extent) && !matchPattern(extent, m_Constant())))
+    return {};
+  return loads;
 }

@@ -13,12 +13,14 @@
 
 namespace nautilus::tile {
 
-/// The load `pack` packs in `program`: in its one top-level tile.reduce
-/// (over one index), the one load of a rank-2 buffer at [k, n], k the
-/// reduced index and n the output's innermost index (a GEMM's B), the
-/// reduction's extent a size or a literal. Null where there is none, or
-/// more than one.
-LoadOp packablePanelLoad(ProgramOp program);
+/// The loads `pack` packs in `program`: in each of its top-level
+/// tile.reduce ops (over one index, the same extent for all: one, or
+/// contractions side by side, alg-fuse-shared-operands' gate and up
+/// projections), the one load of a rank-2 buffer at [k, n], k the reduced
+/// index and n the output's innermost index (a GEMM's B), the reductions'
+/// extent a size or a literal. Empty where a reduction has none, or more
+/// than one.
+llvm::SmallVector<LoadOp> packablePanelLoads(ProgramOp program);
 
 } // namespace nautilus::tile
 

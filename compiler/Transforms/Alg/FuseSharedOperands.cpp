@@ -1,0 +1,257 @@
+//===- FuseSharedOperands.cpp - Contractions sharing an operand, fused ----===//
+//
+// A gated MLP reads X twice: G = X Wg and U = X Wu are two contractions
+// over the same index that share their lhs, and A = silu(G) * U reads both
+// point by point. Stored, G and U cost two passes over X, two buffers of
+// A's size written and read back, and (once A is inlined into the down
+// projection) silu recomputed at every step of that projection. Fused,
+// A's definition computes G and U itself, as nested reductions over the
+// same index: one program reads each tile of X once for both, keeps both
+// accumulators, and stores A alone.
+//
+// The rewrite applies to an element-wise definition A and the sums it
+// reads at its own point (the identity map, no indirect index) that
+// nothing else reads and that are not outputs, over the same reduced
+// dimensions, when every one of them loads one element in common (the
+// same tensor at the same map: the shared operand). Each such sum moves
+// into A's body as an `alg.reduce` (its epilogue, if any, after it), and
+// its definition goes. Each fusion, and each group refused with its
+// reason, is a remark; the schedule provider says whether the target's
+// lowering runs several contractions in one program.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Schedule/SchedulingPass.h"
+#include "compiler/Transforms/Alg/Inlining.h"
+#include "compiler/Transforms/Alg/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace nautilus {
+#define GEN_PASS_DEF_ALGFUSESHAREDOPERANDS
+#include "compiler/Transforms/Alg/Passes.h.inc"
+} // namespace nautilus
+
+using namespace mlir;
+using namespace nautilus;
+
+namespace {
+
+/// `type` as the IR prints it ("bf16").
+std::string typeText(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
+/// An element read by a body: the tensor and the index map.
+using ElementRead = std::pair<Value, AffineMap>;
+
+/// The reads of `def`'s body (its top-level block), without repeats.
+SmallVector<ElementRead> readsOf(alg::DefineOp def) {
+  SmallVector<ElementRead> reads;
+  for (auto load : def.getBody().front().getOps<alg::LoadOp>())
+    if (load.getIndirect().empty() &&
+        !llvm::is_contained(reads,
+                            ElementRead{load.getTensor(), load.getMap()}))
+      reads.push_back({load.getTensor(), load.getMap()});
+  return reads;
+}
+
+/// Whether `producer` is a sum that only `consumer` reads, each read at
+/// the consumer's own point, and whose body and epilogue can move into the
+/// consumer's body. When not, `why` (empty when it is no sum at all).
+bool movesInto(alg::DefineOp producer, alg::DefineOp consumer,
+               alg::ReturnOp ret, std::string &why) {
+  if (producer.getKind() != alg::ReductionKind::sum)
+    return false;
+  if (llvm::is_contained(ret.getOutputs(), producer.getResult())) {
+    why = "it is an output";
+    return false;
+  }
+  for (Operation *user : producer.getResult().getUsers()) {
+    auto load = dyn_cast<alg::LoadOp>(user);
+    if (!load || load->getParentOp() != consumer) {
+      why = "other definitions read it too";
+      return false;
+    }
+    if (!load.getIndirect().empty() || !load.getMap().isIdentity()) {
+      why = "'" + consumer.getName().str() +
+            "' reads it at another point than its own";
+      return false;
+    }
+  }
+  if (producer.getDims() != consumer.getDims()) {
+    why = "its extents are not '" + consumer.getName().str() + "''s";
+    return false;
+  }
+  bool nested = false;
+  producer.walk([&](alg::ReduceOp) { nested = true; });
+  if (nested) {
+    why = "it holds a nested reduction";
+    return false;
+  }
+  Type stored = producer.getResult().getType().getElementType();
+  Region &epilogue = producer.getEpilogue();
+  Type value = epilogue.empty()
+                   ? producer.getBodyType()
+                   : cast<alg::YieldOp>(epilogue.front().getTerminator())
+                         .getValue()
+                         .getType();
+  if (stored != value) {
+    why = "it is stored rounded to " + typeText(stored);
+    return false;
+  }
+  return true;
+}
+
+/// The element every definition of `group` reads, if any.
+std::optional<ElementRead> sharedRead(ArrayRef<alg::DefineOp> group) {
+  for (const ElementRead &read : readsOf(group.front()))
+    if (llvm::all_of(group.drop_front(), [&](alg::DefineOp other) {
+          return llvm::is_contained(readsOf(other), read);
+        }))
+      return read;
+  return std::nullopt;
+}
+
+/// The name of the tensor `value` is.
+std::string tensorName(Value value) {
+  Operation *op = value.getDefiningOp();
+  if (auto name = op ? op->getAttrOfType<StringAttr>("name") : StringAttr())
+    return name.str();
+  return "an input";
+}
+
+/// Moves `producer` into `consumer`'s body as a nested alg.reduce at
+/// `builder`'s insertion point (then its epilogue), replaces its reads
+/// there, and erases it; `builder` is left after what it made. Returns
+/// the reduction.
+alg::ReduceOp moveInto(alg::DefineOp producer, alg::DefineOp consumer,
+                       OpBuilder &builder) {
+  Block &block = consumer.getBody().front();
+  Location loc = producer.getLoc();
+  auto reduce =
+      alg::ReduceOp::create(builder, loc, producer.getBodyType(),
+                            *producer.getKind(), producer.getReduceDimsAttr());
+  reduce.getBody().takeBody(producer.getBody());
+  Value result = reduce.getResult();
+  builder.setInsertionPointAfter(reduce);
+  if (Region &epilogue = producer.getEpilogue(); !epilogue.empty()) {
+    Block &body = epilogue.front();
+    IRMapping mapping;
+    mapping.map(body.getArguments().back(), result);
+    for (auto [arg, index] :
+         llvm::zip(body.getArguments().drop_back(), block.getArguments()))
+      mapping.map(arg, index);
+    FailureOr<SmallVector<Value>> values = inlineBlock(
+        builder, body, builder.getMultiDimIdentityMap(consumer.getRank()),
+        mapping);
+    assert(succeeded(values) && "movesInto refuses nested reductions");
+    result = values->front();
+  }
+  Operation *last = &*std::prev(builder.getInsertionPoint());
+  for (Operation *user :
+       llvm::make_early_inc_range(producer.getResult().getUsers())) {
+    user->getResult(0).replaceAllUsesWith(result);
+    user->erase();
+  }
+  producer.erase();
+  // (the reads erased may have been where the builder pointed)
+  builder.setInsertionPointAfter(last);
+  return reduce;
+}
+
+struct AlgFuseSharedOperandsPass
+    : public SchedulingPass<nautilus::impl::AlgFuseSharedOperandsBase<
+          AlgFuseSharedOperandsPass>> {
+  using SchedulingPass::SchedulingPass;
+
+  void setExplain(bool value) { explain = value; }
+
+  void runOnOperation() override {
+    std::optional<TargetInfo> target = moduleTarget();
+    if (!target)
+      return;
+    for (auto kernel : getOperation().getOps<alg::KernelOp>()) {
+      SmallVector<alg::DefineOp> defines(
+          kernel.getBody().getOps<alg::DefineOp>());
+      for (alg::DefineOp def : defines)
+        if (!def.isReduction())
+          fuseInto(def, kernel.getReturn(), *target);
+    }
+  }
+
+  /// Fuses into `consumer` each group of the sums it reads that share an
+  /// operand.
+  void fuseInto(alg::DefineOp consumer, alg::ReturnOp ret,
+                const TargetInfo &target) {
+    // The sums it reads, grouped by their reduced dimensions; those that
+    // cannot move, with the reason.
+    llvm::MapVector<Attribute, SmallVector<alg::DefineOp>> groups;
+    SmallVector<std::pair<alg::DefineOp, std::string>> refused;
+    SmallVector<alg::DefineOp> seen;
+    for (auto load : consumer.getBody().front().getOps<alg::LoadOp>()) {
+      auto producer = definitionOf(load.getTensor());
+      if (!producer || llvm::is_contained(seen, producer))
+        continue;
+      seen.push_back(producer);
+      std::string why;
+      if (movesInto(producer, consumer, ret, why))
+        groups[producer.getReduceDimsAttr()].push_back(producer);
+      else if (!why.empty())
+        refused.push_back({producer, why});
+    }
+    // Where it reads several sums, those that cannot move are reported.
+    size_t sums = refused.size();
+    for (auto &entry : groups)
+      sums += entry.second.size();
+    if (explain && sums > 1)
+      for (auto &[def, why] : refused)
+        consumer.emitRemark()
+            << "'" << def.getName() << "' stays a program of its own: " << why;
+    for (auto &[dims, group] : groups) {
+      if (group.size() < 2)
+        continue;
+      std::string names;
+      for (alg::DefineOp def : group)
+        names += (names.empty() ? "'" : ", '") + def.getName().str() + "'";
+      std::optional<ElementRead> shared = sharedRead(group);
+      std::string why;
+      if (!shared)
+        why = "they share no operand";
+      else if (!schedules->fusesSharedOperands(target, why))
+        why = "on " + target.name + ", " + why;
+      if (!why.empty()) {
+        if (explain)
+          consumer.emitRemark() << names << " stay separate programs: " << why;
+        continue;
+      }
+      if (explain)
+        consumer.emitRemark()
+            << names << " share '" << tensorName(shared->first)
+            << "' and are computed in '" << consumer.getName()
+            << "' in one pass over it, not stored";
+      // In the order A reads them, at the start of its body, the
+      // reductions side by side before any epilogue (the CPU lowering
+      // folds consecutive reductions together).
+      Block &body = consumer.getBody().front();
+      OpBuilder builder = OpBuilder::atBlockBegin(&body);
+      SmallVector<alg::ReduceOp> reductions;
+      for (alg::DefineOp def : group)
+        reductions.push_back(moveInto(def, consumer, builder));
+      for (alg::ReduceOp reduce : llvm::reverse(reductions))
+        reduce->moveBefore(&body.front());
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> nautilus::createAlgFuseSharedOperands(
+    std::shared_ptr<ScheduleProvider> schedules, bool explain) {
+  auto pass = std::make_unique<AlgFuseSharedOperandsPass>(std::move(schedules));
+  pass->setExplain(explain);
+  return pass;
+}
