@@ -107,8 +107,8 @@ struct CpuProgram {
   /// step issues each one's FMAs and loads its own rhs row, and each keeps
   /// its accumulators.
   int64_t siblings = 1;
-  /// A contraction's operands' width as stored (bits; 0: elementBits):
-  /// what its rhs rows, panels and footprint in the caches take.
+  /// A contraction's rhs's width as stored (bits; 0: elementBits): what
+  /// its rows, panels and footprint in the caches take.
   int64_t operandBits = 0;
 };
 

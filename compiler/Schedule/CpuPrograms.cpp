@@ -205,7 +205,11 @@ nautilus::cpuProgramOf(tile::ProgramOp program) {
             cast<MemRefType>(load.getBuffer().getType()).getElementType();
         facts.widens |= facts.contraction && element.isIntOrFloat() &&
                         element.getIntOrFloatBitWidth() < facts.elementBits;
-        if (facts.contraction && element.isIntOrFloat())
+        // The rhs's width: the reads along the output's innermost index.
+        bool alongInner =
+            llvm::any_of(load.getMap().getResults(),
+                         [&](AffineExpr e) { return involvesDim(e, inner); });
+        if (facts.contraction && alongInner && element.isIntOrFloat())
           facts.operandBits = std::max<int64_t>(
               facts.operandBits, element.getIntOrFloatBitWidth());
       });

@@ -72,6 +72,11 @@ bool movesInto(alg::DefineOp producer, alg::DefineOp consumer,
   }
   for (Operation *user : producer.getResult().getUsers()) {
     auto load = dyn_cast<alg::LoadOp>(user);
+    if (load && load->getParentOp() != consumer && consumer->isAncestor(load)) {
+      why = "'" + consumer.getName().str() +
+            "' reads it inside a nested reduction";
+      return false;
+    }
     if (!load || load->getParentOp() != consumer) {
       why = "other definitions read it too";
       return false;
@@ -145,9 +150,13 @@ alg::ReduceOp moveInto(alg::DefineOp producer, alg::DefineOp consumer,
     for (auto [arg, index] :
          llvm::zip(body.getArguments().drop_back(), block.getArguments()))
       mapping.map(arg, index);
-    FailureOr<SmallVector<Value>> values = inlineBlock(
-        builder, body, builder.getMultiDimIdentityMap(consumer.getRank()),
-        mapping);
+    // A read of the producer in the consumer is the identity over the
+    // consumer's domain, with the kernel's sizes as symbols: the map the
+    // epilogue's own reads (a bias) compose with.
+    AffineMap at =
+        cast<alg::LoadOp>(*producer.getResult().getUsers().begin()).getMap();
+    FailureOr<SmallVector<Value>> values =
+        inlineBlock(builder, body, at, mapping);
     assert(succeeded(values) && "movesInto refuses nested reductions");
     result = values->front();
   }

@@ -55,7 +55,7 @@ def AlgFuseSharedOperands : Pass<"alg-fuse-shared-operands", "::mlir::ModuleOp">
     it computes (a sum stored rounded keeps its rounding). Refused, with
     the reason as a remark under `explain`: sums that share no operand,
     and targets whose lowering runs one contraction a program (the
-    schedule provider's `fusesSharedOperands`: the tensor-core lowerings).
+    schedule provider's `fusesSharedOperands`: every GPU lowering).
     Runs before alg-fuse-elementwise (which would otherwise inline the
     reader into the definitions that read it), on the module (it reads
     the target).

@@ -1,6 +1,7 @@
 //===- PackedPanel.cpp - A contraction's rhs the CPU can pack -------------===//
 #include "dialects/Tile/Utils/PackedPanel.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -35,8 +36,13 @@ SmallVector<tile::LoadOp> tile::packablePanelLoads(ProgramOp program) {
   SmallVector<LoadOp> loads;
   Value extent;
   for (auto reduce : program.getBody().front().getOps<ReduceOp>()) {
+    // (the same size, or equal literals: each reduction may have a
+    // constant of its own until CSE merges them)
     if (reduce.getExtents().size() != 1 ||
-        (extent && reduce.getExtents()[0] != extent))
+        (extent && reduce.getExtents()[0] != extent &&
+         (!getConstantIntValue(extent) ||
+          getConstantIntValue(extent) !=
+              getConstantIntValue(reduce.getExtents()[0]))))
       return {};
     extent = reduce.getExtents()[0];
     LoadOp load = panelLoadOf(reduce, rank);
