@@ -37,14 +37,6 @@ using namespace nautilus;
 
 namespace {
 
-/// `type` as the IR prints it ("bf16").
-std::string typeText(Type type) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  type.print(os);
-  return text;
-}
-
 /// An element read by a body: the tensor and the index map.
 using ElementRead = std::pair<Value, AffineMap>;
 
@@ -95,17 +87,6 @@ bool movesInto(alg::DefineOp producer, alg::DefineOp consumer,
   producer.walk([&](alg::ReduceOp) { nested = true; });
   if (nested) {
     why = "it holds a nested reduction";
-    return false;
-  }
-  Type stored = producer.getResult().getType().getElementType();
-  Region &epilogue = producer.getEpilogue();
-  Type value = epilogue.empty()
-                   ? producer.getBodyType()
-                   : cast<alg::YieldOp>(epilogue.front().getTerminator())
-                         .getValue()
-                         .getType();
-  if (stored != value) {
-    why = "it is stored rounded to " + typeText(stored);
     return false;
   }
   return true;
