@@ -243,7 +243,10 @@ void AutoSchedules::explainCpu(llvm::raw_ostream &os) const {
   for (const CpuChoice &choice : cpuChoices) {
     os << "explain: CPU program " << choice.program << " over "
        << CpuCandidate{choice.facts.extents, {}}.describe();
-    if (choice.facts.reduced)
+    if (choice.facts.reduced && choice.facts.siblings > 1)
+      os << ", " << choice.facts.siblings
+         << " contractions side by side over " << choice.facts.reduced;
+    else if (choice.facts.reduced)
       os << (choice.facts.contraction ? ", a contraction over "
              : choice.facts.stream    ? ", a stream over "
                                       : ", a reduction over ")
