@@ -57,7 +57,21 @@ void KernelChecker::hoistNested(Expr &e, std::vector<std::string> &enclosing,
     def.name = freshName(stmt.name, e.reduction);
     StatementInfo defInfo;
     defInfo.valueType = e.type;
-    for (const std::string &v : enclosing) {
+    // The enclosing definition's innermost index stays innermost (its
+    // output, and usually its operands, are contiguous along it): the
+    // enclosing reductions' indices go before it, so that a sum nested in
+    // a sum over a small index (a mixture of experts' j) does not take
+    // that index as its innermost dimension.
+    std::vector<std::string> order(enclosing);
+    if (!stmt.lhsIndices.empty()) {
+      auto inner = llvm::find(order, stmt.lhsIndices.back());
+      if (inner != order.end()) {
+        std::string name = *inner;
+        order.erase(inner);
+        order.push_back(name);
+      }
+    }
+    for (const std::string &v : order) {
       if (!used.count(v) || llvm::is_contained(e.boundIndices, v))
         continue;
       def.lhsIndices.push_back(v);

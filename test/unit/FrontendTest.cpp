@@ -93,7 +93,8 @@ TEST(Sema, HoistsNestedReductions) {
   ASSERT_EQ(module.kernels[0].statements.size(), 2u);
   const Statement &hoisted = module.kernels[0].statements[0];
   EXPECT_EQ(hoisted.name, "Y_sum0");
-  EXPECT_EQ(hoisted.lhsIndices, (std::vector<std::string>{"i", "j"}));
+  // The enclosing reduction's index, then the left-hand innermost one.
+  EXPECT_EQ(hoisted.lhsIndices, (std::vector<std::string>{"j", "i"}));
   EXPECT_EQ(checked->tensors.lookup("Y_sum0").dims.size(), 2u);
 }
 

@@ -11,6 +11,7 @@
 #include "dialects/Tile/Utils/AffineExpansion.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace nautilus;
@@ -138,10 +139,25 @@ SmallVector<Value> ProgramLowering::loadIndices(const TileLoad &load,
                                    .getResult()
                              : base[d]);
   dims.append(reducedIVs.begin(), reducedIVs.end());
-  SmallVector<Value> idx;
-  for (AffineExpr e : load.map.getResults())
-    idx.push_back(expandAffine(b, loc, e, b.getIndexType(), dims, sizeArgs));
-  return idx;
+  auto mapped = [&](AffineExpr e) {
+    return expandAffine(b, loc, e, b.getIndexType(), dims, sizeArgs);
+  };
+  if (!load.indirect) {
+    SmallVector<Value> idx;
+    for (AffineExpr e : load.map.getResults())
+      idx.push_back(mapped(e));
+    return idx;
+  }
+  // A gathered index: its tile's element at `offset` (within the tile's
+  // shape: it may be narrower, broadcast along some dimensions).
+  auto gathered = [&](Value index) -> Value {
+    auto type = cast<VectorType>(index.getType());
+    SmallVector<int64_t> at;
+    for (auto [d, extent] : llvm::enumerate(type.getShape()))
+      at.push_back(std::min<int64_t>(offset[d], extent - 1));
+    return vector::ExtractOp::create(b, loc, index, at);
+  };
+  return loadIndices(load, gathered, mapped);
 }
 
 Value ProgramLowering::loadOneElement(const TileLoad &load) {
@@ -157,11 +173,39 @@ Value ProgramLowering::loadOneElement(const TileLoad &load) {
   return vector::BroadcastOp::create(b, loc, load.fullType, v);
 }
 
+bool ProgramLowering::isUniformAlong(Value v, unsigned d) {
+  Operation *op = v.getDefiningOp();
+  if (!op)
+    return false;
+  if (auto load = dyn_cast<tile::LoadOp>(op))
+    return load.getIndirect().empty() &&
+           llvm::none_of(load.getMap().getResults(),
+                         [&](AffineExpr e) { return e.isFunctionOfDim(d); });
+  if (auto index = dyn_cast<tile::IndexOp>(op))
+    return index.getDim() != d;
+  if (matchPattern(v, m_Constant()))
+    return true;
+  if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(
+          op))
+    return isUniformAlong(op->getOperand(0), d);
+  return false;
+}
+
 bool ProgramLowering::hasContiguousRows(const TileLoad &load) {
   unsigned last = rank - 1;
-  if (load.indirect || rank == 0 || load.shape[last] <= 1 ||
-      load.map.getNumResults() !=
+  tile::LoadOp op = load.op; // (its accessors are not const)
+  unsigned gathered = op.getIndirect().size();
+  if (rank == 0 || load.shape[last] <= 1 ||
+      load.map.getNumResults() + gathered !=
           static_cast<unsigned>(load.memType.getRank()))
+    return false;
+  // A gathered load: the buffer's innermost index is mapped, and every
+  // gathered index is the same along the row.
+  if (gathered && (llvm::is_contained(op.getIndirectPositions(),
+                                      load.memType.getRank() - 1) ||
+                   llvm::any_of(op.getIndirect(), [&](Value index) {
+                     return !isUniformAlong(index, last);
+                   })))
     return false;
   AffineExpr inner = load.map.getResults().back();
   AffineExpr rest = inner - getAffineDimExpr(last, b.getContext());

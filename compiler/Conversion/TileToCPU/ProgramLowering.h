@@ -77,8 +77,14 @@ private:
   /// The element for the whole tile (or of a rank-0 buffer), broadcast.
   mlir::Value loadOneElement(const TileLoad &load);
   /// Whether along the innermost output dimension the load reads
-  /// consecutive elements of the buffer's innermost dimension.
+  /// consecutive elements of the buffer's innermost dimension (a gathered
+  /// load too, where its gathered indices are the same along it: a
+  /// mixture of experts' W[ids[t, j], d, f], a row an expert).
   bool hasContiguousRows(const TileLoad &load);
+  /// Whether the tile `v` is the same along output dimension `d` (a load
+  /// whose map does not involve it, a tile.index of another dimension, a
+  /// constant, or a cast of one).
+  bool isUniformAlong(mlir::Value v, unsigned d);
   /// One masked vector load per row of the dependent shape.
   mlir::Value loadRows(const TileLoad &load, llvm::ArrayRef<mlir::Value> stride,
                        mlir::Value flat);
@@ -97,7 +103,8 @@ private:
   mlir::Value loadGather(const TileLoad &load,
                          llvm::ArrayRef<mlir::Value> stride, mlir::Value flat);
   /// The buffer indices of the element at `offset` from the program's base
-  /// (at the current reduction indices).
+  /// (at the current reduction indices); a gathered position's from its
+  /// index tile's element there.
   llvm::SmallVector<mlir::Value> loadIndices(const TileLoad &load,
                                              llvm::ArrayRef<int64_t> offset);
   /// `v` (a tile of a sub-shape) broadcast to `fullType`.
