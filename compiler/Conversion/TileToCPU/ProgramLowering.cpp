@@ -219,13 +219,13 @@ bool ProgramLowering::isWiderThanValueShape(Value v) const {
 LogicalResult ProgramLowering::lowerBlock(Block &block) {
   for (auto it = block.begin(); it != block.end(); ++it) {
     auto reduce = dyn_cast<tile::ReduceOp>(*it);
-    SmallVector<tile::ReduceOp> group =
-        reduce ? siblingReductions(reduce) : SmallVector<tile::ReduceOp>();
-    if (group.size() < 2) {
+    if (!reduce) {
       if (failed(lowerOp(*it)))
         return failure();
       continue;
     }
+    // Consecutive sibling reductions fold in one loop nest.
+    SmallVector<tile::ReduceOp> group = siblingReductions(reduce);
     LogicalResult status = success();
     lowerReduce(group, status);
     if (failed(status))

@@ -158,7 +158,7 @@ Value nautilus::floatConstant(OpBuilder &builder, Location loc, Type type,
                                    builder.getFloatAttr(type, value));
 }
 
-static std::string tensorName(Value tensor) {
+std::string nautilus::tensorName(Value tensor) {
   if (alg::DefineOp def = definitionOf(tensor))
     return def.getName().str();
   if (auto input = tensor.getDefiningOp<alg::InputOp>())

@@ -57,6 +57,9 @@ mlir::Value floatConstant(mlir::OpBuilder &builder, mlir::Location loc,
 /// rsqrt(D), 'math.tanh' for anything else.
 std::string describeValue(mlir::Value value);
 
+/// The name of the definition or input `tensor` is ("a tensor" otherwise).
+std::string tensorName(mlir::Value tensor);
+
 /// Erases the ops of `block` (and of blocks nested in it) whose results are
 /// no longer used and that have no effects, last first.
 void eraseDeadOps(mlir::Block &block);

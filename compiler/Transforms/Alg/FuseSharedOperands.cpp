@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Schedule/SchedulingPass.h"
+#include "compiler/Transforms/Alg/Algebra.h"
 #include "compiler/Transforms/Alg/Inlining.h"
 #include "compiler/Transforms/Alg/Passes.h"
 
@@ -100,14 +101,6 @@ std::optional<ElementRead> sharedRead(ArrayRef<alg::DefineOp> group) {
         }))
       return read;
   return std::nullopt;
-}
-
-/// The name of the tensor `value` is.
-std::string tensorName(Value value) {
-  Operation *op = value.getDefiningOp();
-  if (auto name = op ? op->getAttrOfType<StringAttr>("name") : StringAttr())
-    return name.str();
-  return "an input";
 }
 
 /// Moves `producer` into `consumer`'s body as a nested alg.reduce at

@@ -51,7 +51,8 @@ def AlgFuseSharedOperands : Pass<"alg-fuse-shared-operands", "::mlir::ModuleOp">
 
     A sum moves only when nothing else reads it, it is not an output, it
     is read at the reader's own point (the identity map, no indirect
-    index), and it holds no nested reduction (a sum stored rounded keeps
+    index) and spans the reader's extents, and it holds no nested
+    reduction (a sum stored rounded keeps
     its rounding: the epilogue that converts moves with it). Refused, with
     the reason as a remark under `explain`: sums that share no operand,
     and targets whose lowering runs one contraction a program (the

@@ -39,10 +39,7 @@ SmallVector<tile::LoadOp> tile::packablePanelLoads(ProgramOp program) {
     // (the same size, or equal literals: each reduction may have a
     // constant of its own until CSE merges them)
     if (reduce.getExtents().size() != 1 ||
-        (extent && reduce.getExtents()[0] != extent &&
-         (!getConstantIntValue(extent) ||
-          getConstantIntValue(extent) !=
-              getConstantIntValue(reduce.getExtents()[0]))))
+        (extent && !isEqualConstantIntOrValue(extent, reduce.getExtents()[0])))
       return {};
     extent = reduce.getExtents()[0];
     LoadOp load = panelLoadOf(reduce, rank);
