@@ -5,8 +5,9 @@
 // what it asks, and launches the programs in order on the caller's stream:
 // a 1-D grid of one block a tile (min(tiles, multiprocessors) for a
 // persistent program). The TMA tensor maps a program takes are encoded with
-// cuTensorMapEncodeTiled at each launch and copied to device memory, as
-// Bundle.h describes.
+// cuTensorMapEncodeTiled at each launch (Bundle.h) and passed in device
+// memory, where each distinct set is kept (TensorMapSets): a launch on
+// tensors seen before neither allocates nor waits.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/CudaDriver.h"
@@ -15,6 +16,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
+#include <mutex>
 
 namespace nautilus::rt {
 
@@ -47,15 +50,80 @@ int tensorMapSwizzle(int64_t bytes) {
   return bytes == 128 ? 3 : bytes == 64 ? 2 : bytes == 32 ? 1 : 0;
 }
 
+/// Device copies of the TMA tensor maps that launches pass: one block of
+/// device memory a distinct set of maps (a program's maps are the same for
+/// the same tensors at the same sizes, so an application that launches on
+/// its tensors again finds their set here). A set is written once,
+/// synchronously, and never changed while kept, so a kernel queued on any
+/// stream may still read any set kept; past kMaxSets the context is
+/// synchronised (every queued kernel done) and the sets are freed.
+class TensorMapSets {
+public:
+  static constexpr size_t kMaxSets = 256;
+  explicit TensorMapSets(const Driver &driver) : driver(driver) {}
+  /// Frees every set once the context's queued kernels are done; the
+  /// context must be current.
+  ~TensorMapSets() { clear(); }
+  TensorMapSets(const TensorMapSets &) = delete;
+  TensorMapSets &operator=(const TensorMapSets &) = delete;
+
+  /// The device copy of `maps`: sets `out` and returns "", or the error.
+  std::string find(const std::vector<CUtensorMap> &maps, CUdeviceptr &out);
+
+private:
+  std::string clear();
+
+  const Driver &driver;
+  std::mutex mutex;
+  std::map<std::string, CUdeviceptr> sets; // by the maps' bytes
+};
+
+std::string TensorMapSets::find(const std::vector<CUtensorMap> &maps,
+                                CUdeviceptr &out) {
+  size_t bytes = maps.size() * sizeof(CUtensorMap);
+  std::string key(reinterpret_cast<const char *>(maps.data()), bytes);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = sets.find(key); it != sets.end()) {
+    out = it->second;
+    return "";
+  }
+  if (sets.size() >= kMaxSets)
+    if (std::string e = clear(); !e.empty())
+      return e;
+  CUdeviceptr memory = 0;
+  if (CUresult r = driver.cuMemAlloc(&memory, bytes); r != CUDA_SUCCESS)
+    return "cannot allocate tensor maps: " + describe(driver, r);
+  if (CUresult r = driver.cuMemcpyHtoD(memory, maps.data(), bytes);
+      r != CUDA_SUCCESS) {
+    driver.cuMemFree(memory);
+    return "copying the tensor maps failed: " + describe(driver, r);
+  }
+  sets.emplace(std::move(key), memory);
+  out = memory;
+  return "";
+}
+
+std::string TensorMapSets::clear() {
+  CUresult r = sets.empty() ? CUDA_SUCCESS : driver.cuCtxSynchronize();
+  for (auto &[bytes, memory] : sets)
+    driver.cuMemFree(memory);
+  sets.clear();
+  return r == CUDA_SUCCESS
+             ? ""
+             : "waiting for the queued kernels failed: " + describe(driver, r);
+}
+
 class CudaKernel : public LoadedKernel {
 public:
   CudaKernel(const Driver &driver, CUcontext context, CUmodule module,
              LaunchPlan plan, std::vector<CUfunction> functions,
              int64_t multiprocessors)
       : driver(driver), context(context), module(module), plan(std::move(plan)),
-        functions(std::move(functions)), multiprocessors(multiprocessors) {}
+        functions(std::move(functions)), multiprocessors(multiprocessors),
+        mapSets(std::make_unique<TensorMapSets>(driver)) {}
   ~CudaKernel() override {
     ScopedContext scope(driver, context);
+    mapSets.reset();
     driver.cuModuleUnload(module);
   }
 
@@ -76,6 +144,7 @@ private:
   LaunchPlan plan;
   std::vector<CUfunction> functions;
   int64_t multiprocessors;
+  std::unique_ptr<TensorMapSets> mapSets;
 };
 
 std::string CudaKernel::encodeMaps(const ProgramDesc &program,
@@ -85,7 +154,7 @@ std::string CudaKernel::encodeMaps(const ProgramDesc &program,
     TensorMapGeometry g;
     if (std::string e = tensorMapGeometry(plan, buffers, desc, g); !e.empty())
       return "program '" + program.name + "' reads " + e;
-    CUtensorMap map;
+    CUtensorMap map{}; // zeroed: a set is found by its bytes
     CUresult r = driver.cuTensorMapEncodeTiled(
         &map, tensorMapType(plan.buffers[g.buffer].dtype),
         static_cast<unsigned>(g.dims.size()), g.data, g.dims.data(),
@@ -115,40 +184,24 @@ std::string CudaKernel::launchProgram(size_t p, const PackedArgs &packed,
   std::vector<CUtensorMap> maps;
   if (std::string e = encodeMaps(program, buffers, maps); !e.empty())
     return e;
-  // The tensor maps live in device memory, written in stream order before
-  // the kernel and freed once it is done.
   CUdeviceptr mapMemory = 0;
+  if (!maps.empty())
+    if (std::string e = mapSets->find(maps, mapMemory); !e.empty())
+      return "program '" + program.name + "': " + e;
   std::vector<CUdeviceptr> mapPointers;
-  size_t mapBytes = maps.size() * sizeof(CUtensorMap);
-  if (!maps.empty()) {
-    if (CUresult r = driver.cuMemAlloc(&mapMemory, mapBytes); r != CUDA_SUCCESS)
-      return "cannot allocate tensor maps: " + describe(driver, r);
-    for (size_t i = 0; i < maps.size(); ++i)
-      mapPointers.push_back(mapMemory + i * sizeof(CUtensorMap));
-  }
+  for (size_t i = 0; i < maps.size(); ++i)
+    mapPointers.push_back(mapMemory + i * sizeof(CUtensorMap));
   std::vector<void *> args = packed.pointers();
   for (CUdeviceptr &m : mapPointers)
     args.push_back(&m);
-  CUresult r = maps.empty() ? CUDA_SUCCESS
-                            : driver.cuMemcpyHtoDAsync(mapMemory, maps.data(),
-                                                       mapBytes, stream);
-  std::string what = "copying the tensor maps";
-  if (r == CUDA_SUCCESS) {
-    what = "launch of '" + program.name + "'";
-    r = driver.cuLaunchKernel(functions[p], static_cast<unsigned>(blocks), 1, 1,
-                              static_cast<unsigned>(program.threads), 1, 1,
-                              static_cast<unsigned>(program.dynamicSharedBytes),
-                              stream, args.data(), nullptr);
-  }
-  if (mapMemory) {
-    CUresult done = driver.cuStreamSynchronize(stream);
-    driver.cuMemFree(mapMemory);
-    if (r == CUDA_SUCCESS && done != CUDA_SUCCESS) {
-      what = "program '" + program.name + "'";
-      r = done;
-    }
-  }
-  return r == CUDA_SUCCESS ? "" : what + " failed: " + describe(driver, r);
+  CUresult r =
+      driver.cuLaunchKernel(functions[p], static_cast<unsigned>(blocks), 1, 1,
+                            static_cast<unsigned>(program.threads), 1, 1,
+                            static_cast<unsigned>(program.dynamicSharedBytes),
+                            stream, args.data(), nullptr);
+  return r == CUDA_SUCCESS ? ""
+                           : "launch of '" + program.name +
+                                 "' failed: " + describe(driver, r);
 }
 
 std::string CudaKernel::launch(const std::vector<BufferView> &buffers,
@@ -291,6 +344,12 @@ std::string openCudaDevice(int ordinal, std::unique_ptr<Device> &out) {
   const Driver *driver = load(error);
   if (!driver)
     return error;
+  return openCudaDeviceWith(*driver, ordinal, out);
+}
+
+std::string openCudaDeviceWith(const cuda::Driver &driverTable, int ordinal,
+                               std::unique_ptr<Device> &out) {
+  const Driver *driver = &driverTable;
   int count = 0;
   driver->cuDeviceGetCount(&count);
   if (ordinal >= count)

@@ -62,9 +62,9 @@ struct Driver {
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
-  CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
   CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
   CUresult (*cuStreamSynchronize)(CUstream);
+  CUresult (*cuCtxSynchronize)();
   CUresult (*cuTensorMapEncodeTiled)(CUtensorMap *, int, unsigned, void *,
                                      const uint64_t *, const uint64_t *,
                                      const uint32_t *, const uint32_t *, int,

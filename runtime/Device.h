@@ -34,6 +34,10 @@
 
 namespace nautilus::rt {
 
+namespace cuda {
+struct Driver;
+} // namespace cuda
+
 /// What a device allows one program (block) to take.
 struct DeviceLimits {
   int64_t multiprocessors = 1;
@@ -119,6 +123,10 @@ std::string openDevice(const std::string &kind, int ordinal,
 /// Defined per device (CpuDevice.cpp, CudaDevice.cpp, HipDevice.cpp).
 std::string openCpuDevice(std::unique_ptr<Device> &out);
 std::string openCudaDevice(int ordinal, std::unique_ptr<Device> &out);
+/// The cuda device through `driver`'s entry points (which must outlive it):
+/// openCudaDevice with the loaded driver, or a test's fake one.
+std::string openCudaDeviceWith(const cuda::Driver &driver, int ordinal,
+                               std::unique_ptr<Device> &out);
 std::string openHipDevice(int ordinal, std::unique_ptr<Device> &out);
 
 } // namespace nautilus::rt

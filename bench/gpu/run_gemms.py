@@ -441,7 +441,7 @@ def capi_check(lib, status, what):
 
 def capi_run(b, tensors, given):
     """A function launching the bundle through the C API's cuda device
-    (nt_launch, which checks the tensors and makes its own workspaces and
+    (nt_launch, which checks the tensors and keeps its own workspaces and
     tensor maps) on PyTorch's current stream, with the tensors `prepare`
     made."""
     import torch

@@ -62,19 +62,23 @@ nt_status checkTensors(const nt_tensor *params, size_t n) {
 
 /// The program loaded on `device` (loading it at first use).
 nt_status loadedOn(nt_device device, nt_program program,
-                   rt::LoadedKernel *&out) {
+                   capi::LoadedProgram *&out) {
   std::lock_guard<std::mutex> lock(program->mutex);
-  auto &entry = program->loaded[device->device.get()];
-  if (!entry.second) {
+  std::unique_ptr<capi::LoadedProgram> &entry =
+      program->loaded[device->device.get()];
+  if (!entry) {
     std::unique_ptr<rt::LoadedKernel> kernel;
     if (std::string e = device->device->load(program->bundle, kernel);
         !e.empty()) {
       program->loaded.erase(device->device.get());
       return capi::makeStatus(NT_LAUNCH_ERROR, e);
     }
-    entry = {device->device, std::move(kernel)};
+    entry = std::make_unique<capi::LoadedProgram>();
+    entry->device = device->device;
+    entry->kernel = std::move(kernel);
+    entry->workspaces = std::make_unique<rt::WorkspacePool>(*device->device);
   }
-  out = entry.second.get();
+  out = entry.get();
   return nullptr;
 }
 
@@ -340,31 +344,30 @@ nt_status nt_launch(nt_device d, nt_program p, const nt_tensor *params,
                                         device.limits(), sizes);
         !e.empty())
       return capi::makeStatus(NT_LAUNCH_ERROR, e);
-    rt::LoadedKernel *kernel = nullptr;
-    if (nt_status s = loadedOn(d, p, kernel))
+    capi::LoadedProgram *loaded = nullptr;
+    if (nt_status s = loadedOn(d, p, loaded))
       return s;
-    // Every buffer in plan order: the caller's, and fresh workspaces.
-    rt::DeviceAllocations workspaces(device);
+    // Every buffer in plan order: the caller's, and the workspaces this
+    // program keeps for the stream.
+    std::lock_guard<std::mutex> lock(loaded->launchMutex);
+    std::vector<size_t> workspaceBytes;
+    for (const rt::BufferDesc &b : plan.buffers)
+      if (b.role == rt::BufferRole::Workspace)
+        workspaceBytes.push_back(rt::bytesOf(b, sizes));
+    std::vector<void *> workspaces;
+    if (std::string e =
+            loaded->workspaces->acquire(stream, workspaceBytes, workspaces);
+        !e.empty())
+      return capi::makeStatus(NT_LAUNCH_ERROR, "workspaces: " + e);
     std::vector<rt::BufferView> buffers;
-    size_t next = 0;
+    size_t nextParam = 0, nextWorkspace = 0;
     for (const rt::BufferDesc &b : plan.buffers) {
-      std::vector<int64_t> shape = rt::extentsOf(b, sizes);
-      if (b.role != rt::BufferRole::Workspace) {
-        buffers.push_back({params[next++].data, shape});
-        continue;
-      }
-      void *memory = nullptr;
-      if (std::string e =
-              workspaces.add(rt::bytesOf(b, sizes), nullptr, memory);
-          !e.empty())
-        return capi::makeStatus(NT_LAUNCH_ERROR,
-                                "workspace '" + b.name + "': " + e);
-      buffers.push_back({memory, shape});
+      void *data = b.role == rt::BufferRole::Workspace
+                       ? workspaces[nextWorkspace++]
+                       : params[nextParam++].data;
+      buffers.push_back({data, rt::extentsOf(b, sizes)});
     }
-    std::string e = kernel->launch(buffers, sizes, stream);
-    // The workspaces are freed on return: on a GPU, once the kernel is done.
-    if (e.empty() && !workspaces.empty())
-      e = device.synchronize(stream);
+    std::string e = loaded->kernel->launch(buffers, sizes, stream);
     return e.empty() ? nullptr : capi::makeStatus(NT_LAUNCH_ERROR, e);
   });
 }

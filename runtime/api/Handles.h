@@ -11,6 +11,7 @@
 #include "nautilus.h"
 #include "runtime/Bundle.h"
 #include "runtime/Device.h"
+#include "runtime/WorkspacePool.h"
 
 #include <map>
 #include <memory>
@@ -29,15 +30,29 @@ struct nt_device_s {
   std::string description; // kept: nt_device_describe returns its characters
 };
 
+namespace nautilus::capi {
+
+/// A program loaded on one device: the kernel, the workspaces its launches
+/// keep (WorkspacePool.h), and the lock a launch is queued under (so that
+/// no two threads share a workspace while one grows it). Keeps its device
+/// alive, so that no other device takes its address meanwhile; the members
+/// go in reverse order, the workspaces before the device.
+struct LoadedProgram {
+  std::shared_ptr<rt::Device> device;
+  std::unique_ptr<rt::LoadedKernel> kernel;
+  std::unique_ptr<rt::WorkspacePool> workspaces;
+  std::mutex launchMutex;
+};
+
+} // namespace nautilus::capi
+
 struct nt_program_s {
   nautilus::rt::Bundle bundle;
   int cacheHit = 0;
-  /// The bundle loaded on each device it ran on; each entry keeps its
-  /// device alive (so no other device takes its address meanwhile).
+  /// The bundle loaded on each device it ran on.
   std::mutex mutex;
   std::map<const nautilus::rt::Device *,
-           std::pair<std::shared_ptr<nautilus::rt::Device>,
-                     std::unique_ptr<nautilus::rt::LoadedKernel>>>
+           std::unique_ptr<nautilus::capi::LoadedProgram>>
       loaded;
 };
 

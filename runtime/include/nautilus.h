@@ -100,6 +100,8 @@ typedef struct nt_program_s *nt_program;
 NT_EXPORT nt_status nt_program_load(const void *bundle, size_t size,
                                     nt_program *out);
 NT_EXPORT nt_status nt_program_load_file(const char *path, nt_program *out);
+/* Frees the program and what it keeps on each device it ran on (nt_launch):
+   call it once its launches are done. */
 NT_EXPORT void nt_program_free(nt_program program);
 
 NT_EXPORT const char *nt_program_kernel(nt_program program); /* "attention" */
@@ -160,9 +162,13 @@ NT_EXPORT nt_status nt_device_copy_to_host(nt_device device, void *dst,
    every parameter in order (nt_program_num_params of them). `stream` is a
    CUstream on cuda (a hipStream_t on hip; NULL: the default stream),
    ignored on the cpu, where the launch returns when the kernel is done. On
-   a GPU the launch returns once queued, unless the kernel needs
-   workspaces or TMA tensor maps, which it waits for before freeing them.
-   The program is loaded on the device at its first launch there. */
+   a GPU the launch returns once queued: it neither allocates nor waits
+   after the first launch of the same sizes on the same stream. The
+   program keeps its workspaces (the buffers between its programs), one
+   set a stream, and on cuda the TMA tensor maps of each set of tensors it
+   was launched on; they are released by nt_program_free, which must come
+   after the launches are done. The program is loaded on the device at its
+   first launch there. */
 NT_EXPORT nt_status nt_launch(nt_device device, nt_program program,
                               const nt_tensor *params, size_t num_params,
                               void *stream);
