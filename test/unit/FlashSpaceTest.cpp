@@ -113,8 +113,10 @@ TEST(FlashCostModel, DecodingSplitsTheKeys) {
 // space keeps both (three where shared memory allows).
 TEST(FlashCostModel, AThirdStageCoversShortSteps) {
   TargetInfo sm80 = *getTarget("sm_80");
-  FlashProblem p = attention(8, 16, 8192, 64, sm80);
-  FlashCandidate two{false, 1, 32, 2, 1, 1};
+  // Four warps' steps of 64 rows x 64 keys are shorter than a DRAM round
+  // trip; a third stage issues each copy two steps ahead.
+  FlashProblem p = attention(8, 4096, 8192, 64, sm80);
+  FlashCandidate two{false, 4, 64, 2, 1, 1};
   FlashCandidate three = two;
   three.stages = 3;
   FlashCost twoCost = estimateFlash(p, two, sm80);
@@ -128,4 +130,25 @@ TEST(FlashCostModel, AThirdStageCoversShortSteps) {
   EXPECT_TRUE(llvm::is_contained(space, three));
   FlashProblem prefill = attention(64, 4096, 4096, 128, sm80);
   EXPECT_EQ(rankFlashSchedules(prefill, sm80, 1)[0].candidate.stages, 2);
+}
+/// A warp runs on one scheduler's quarter of the multiprocessor: a program
+/// of one warp (a decoding step's 16 rows) takes its step on that share,
+/// so its keys are better split over more programs. On an H200 (bench/gpu,
+/// 2026-12-04), B=1, H=32, N=1, M=8192, D=128: split 2 73.6 us, split 4
+/// 43.5 us; the model ranked split 2 first when it charged one warp the
+/// whole multiprocessor's rate.
+TEST(FlashCostModel, OneWarpStepsOnAQuarterOfTheMultiprocessor) {
+  TargetInfo sm90 = *getTarget("sm_90");
+  FlashProblem p = attention(32, 1, 8192, 128, sm90);
+  p.wgmmaAllowed = false;
+  p.splits = {1, 2, 4};
+  FlashCandidate split2{false, 1, 64, 2, 2, 1};
+  FlashCandidate split4 = split2;
+  split4.split = 4;
+  FlashCost two = estimateFlash(p, split2, sm90);
+  FlashCost four = estimateFlash(p, split4, sm90);
+  EXPECT_LT(four.totalUs * 1.4, two.totalUs);
+  std::vector<RankedFlashCandidate> ranked = rankFlashSchedules(p, sm90, 3);
+  ASSERT_FALSE(ranked.empty());
+  EXPECT_EQ(ranked[0].candidate.split, 4) << ranked[0].candidate.describe();
 }
