@@ -114,6 +114,18 @@ fa3_cases=(
   "attention_16k_d128_fa3:$examples/attention.tensor:attention:B=1,H=16,N=16384,M=16384,D=128:attention_O:producers = 1, ping_pong = 1, overlap_softmax = 1:3"
   "causal_4k_d128_fa3:$examples/attention.tensor:attention_causal:B=4,H=16,N=4096,M=4096,D=128:attention_causal_O:producers = 1, ping_pong = 1, overlap_softmax = 1:3"
   "attention_4k_d64_fa3:$examples/attention.tensor:attention:B=4,H=32,N=4096,M=4096,D=64:attention_O:producers = 1, ping_pong = 1, overlap_softmax = 1:3"
+  # Blocks of 128 keys (the default's are 64): half the steps, each twice
+  # the work, so half the per-step waits, barriers and rescales of O; 183
+  # registers at d128 (198 causal), beyond what a producer's 384 threads
+  # leave a thread (168) without setmaxnreg, so no producer here.
+  "attention_1k_d128_k128:$examples/attention.tensor:attention:B=16,H=16,N=1024,M=1024,D=128:attention_O::2:128:128"
+  "attention_4k_d128_k128:$examples/attention.tensor:attention:B=4,H=16,N=4096,M=4096,D=128:attention_O::2:128:128"
+  "attention_16k_d128_k128:$examples/attention.tensor:attention:B=1,H=16,N=16384,M=16384,D=128:attention_O::2:128:128"
+  "causal_1k_d128_k128:$examples/attention.tensor:attention_causal:B=16,H=16,N=1024,M=1024,D=128:attention_causal_O::2:128:128"
+  "causal_4k_d128_k128:$examples/attention.tensor:attention_causal:B=4,H=16,N=4096,M=4096,D=128:attention_causal_O::2:128:128"
+  "attention_4k_d64_k128:$examples/attention.tensor:attention:B=4,H=32,N=4096,M=4096,D=64:attention_O::2:128:128"
+  "attention_16k_d64_k128:$examples/attention.tensor:attention:B=1,H=32,N=16384,M=16384,D=64:attention_O::2:128:128"
+  "causal_4k_d64_k128:$examples/attention.tensor:attention_causal:B=4,H=32,N=4096,M=4096,D=64:attention_causal_O::2:128:128"
 )
 extra=()
 if [ -n "${MULTIPROCESSORS:-}" ]; then
@@ -128,12 +140,14 @@ for target in "${targets[@]}"; do
   done
   [ "$target" = sm_90 ] || continue
   for c in "${fa3_cases[@]}"; do
-    IFS=: read -r name file kernel shape program fields stages rows <<<"$c"
+    IFS=: read -r name file kernel shape program fields stages rows keys <<<"$c"
     d=${shape##*D=}
     rows=${rows:-128} # (at D = 256 one consumer warpgroup: 64 rows)
+    threads=$((2 * rows)) # a warpgroup a 64 rows, and a producer's
+    case "$fields" in *producers*) threads=$((threads + 128)) ;; esac
     schedule=$(mktemp)
-    printf '{"programs": {"%s": "#tile.schedule<tile = [1, 1, %s, %s], threads = %s, mma = #tile.mma<instr = \\"wgmma\\", tile_k = 64, warps = [%s, 1], stages = %s, %s>>"}}\n' \
-      "$program" "$rows" "$d" $((128 + 2 * rows)) $((rows / 16)) "${stages:-2}" "$fields" >"$schedule"
+    printf '{"programs": {"%s": "#tile.schedule<tile = [1, 1, %s, %s], threads = %s, mma = #tile.mma<instr = \\"wgmma\\", tile_k = %s, warps = [%s, 1], stages = %s%s>>"}}\n' \
+      "$program" "$rows" "$d" "$threads" "${keys:-64}" $((rows / 16)) "${stages:-2}" "${fields:+, $fields}" >"$schedule"
     "$nautc" compile "$file" -k "$kernel" --target "$target" --shape "$shape" \
       "${extra[@]}" --schedule "$schedule" --emit bundle -o "$out/${name}_${target}.json"
     rm -f "$schedule"

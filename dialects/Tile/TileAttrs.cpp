@@ -283,10 +283,6 @@ LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (swizzle == 0)
       return emitError() << "wgmma's operands come by TMA into swizzled "
                             "stages: swizzle is 32, 64 or 128";
-    if (tileK * 2 != swizzle)
-      return emitError() << "wgmma stages K-major rows of one swizzle span: "
-                            "tile_k = swizzle / 2 = "
-                         << swizzle / 2 << " (16-bit elements), not " << tileK;
   }
   if (stages < 2)
     return emitError() << "a pipeline needs at least 2 stages";

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# A second, shorter lease (bench/gpu/lease.sh is the first): the questions
+# the first run's results raised, each answered in the same run.
+#  1. The C API's launches after the program keeps its workspaces and
+#     tensor maps (runtime/WorkspacePool.h, CudaDevice's TensorMapSets),
+#     beside the script's own launches of the same six bundles.
+#  2. Flash kernels with blocks of 128 keys against the default's 64, with
+#     their SDPA peers, at d64 and d128, causal and not.
+#  3. Where the d128 flash kernel's time goes: Nsight Compute's scheduler
+#     and warp-state sections of one launch (where ncu runs).
+# Prepare with bench/gpu/prepare.sh; run with carry ["bench/gpu/bundles"]
+# and timeout_s 330: `bash bench/gpu/lease_ab.sh`. Back under $OUT:
+# log.txt, capi.md, script.md, blocks.md (.jsonl beside each), ncu.txt.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+out="${OUT:-/tmp/nautilus-gpu}"
+mkdir -p "$out"
+scale="${LEASE_SCALE:-1}"
+
+part() {
+  local seconds
+  seconds=$(python3 -c "print(max(5, round($1 * $scale)))")
+  shift
+  echo "=== run_gemms.py $* (at most $seconds s) ==="
+  PYTHONUNBUFFERED=1 timeout "$seconds" python3 bench/gpu/run_gemms.py "$@"
+  echo "=== exit $? ==="
+}
+
+six='^(f16_4096|bf16_ragged|attention_4k_d128|attention_decode_d128|moe_ragged|rmsnorm_4096)_sm_90'
+blocks='^(attention_(1k|4k|16k)_d128|causal_(1k|4k)_d128|attention_(4k|16k)_d64|causal_4k_d64)(_k128)?_sm_90'
+{
+  date -u
+  nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv 2>&1
+  NAUTILUS_GPU_LAUNCHER=capi part 45 --no-baselines --only "$six" --out "$out/capi.md"
+  part 40 --no-baselines --only "$six" --out "$out/script.md"
+  part 150 --only "$blocks" --out "$out/blocks.md"
+  if command -v ncu >/dev/null && [ "$scale" = 1 ]; then
+    echo "=== ncu: attention_4k_d128 (one launch) ==="
+    timeout 60 ncu --clock-control none --target-processes all --kernel-name regex:attention_O \
+      --launch-count 1 --section SpeedOfLight --section SchedulerStats --section WarpStateStats \
+      --section Occupancy --section ComputeWorkloadAnalysis \
+      python3 bench/gpu/run_gemms.py --only '^attention_4k_d128_sm_90' --no-baselines \
+      --iters 1 --reps 1 --out /tmp/ncu-run.md >"$out/ncu.txt" 2>&1
+    echo "=== ncu exit $? ==="
+  fi
+  date -u
+} 2>&1 | tee "$out/log.txt"
