@@ -62,14 +62,16 @@ int64_t blocksPerMultiprocessor(const FlashProblem &p, const FlashCandidate &c,
 }
 
 /// The cycles in which `resident` programs sharing a multiprocessor each
-/// take one key block; `tensor` and `softmax` receive one program's terms.
+/// take one key block; `tensor` and `softmax` receive the multiprocessor's
+/// time on the programs' contractions and softmax in that step.
 double stepCycles(const FlashProblem &p, const FlashCandidate &c,
                   const TargetInfo &target, int64_t resident, double &tensor,
                   double &softmax) {
   double rows = c.rows(), block = c.keyBlock, dim = p.headDim;
   double efficiency = c.wgmma ? kWgmmaEfficiency : kMmaSyncEfficiency;
   // S = Q K^T and O += P V: 2 rows x block x D multiply-adds each.
-  tensor = 4 * rows * block * dim / (target.tensorFlopsPerCycle * efficiency);
+  double contractions =
+      4 * rows * block * dim / (target.tensorFlopsPerCycle * efficiency);
   // Each warp (mma.sync) or warpgroup (wgmma) reads the K and V blocks.
   double readers = c.wgmma ? c.warps / 4.0 : double(c.warps);
   double shared =
@@ -77,28 +79,32 @@ double stepCycles(const FlashProblem &p, const FlashCandidate &c,
   double specials = rows * block / target.specialFunctionsPerCycle;
   double lanes = (rows * block * kSoftmaxOperations + rows * dim) /
                  target.simtLanesPerCycle;
-  softmax = specials + lanes;
+  double scores = specials + lanes;
   double fromL2 =
       2 * block * dim * p.operandBytes / kMultiprocessorL2BytesPerCycle;
-  // The multiprocessor's units, shared by the resident programs. A warp
-  // runs its step's contractions and its softmax in turn; a scheduler
-  // with two warps (of resident programs, or of a program's two
-  // warpgroups) overlaps one's softmax with the other's contractions.
+  // The multiprocessor's units, shared by the resident programs.
   double throughput =
-      resident * std::max({tensor, shared, specials, lanes, fromL2});
-  double inTurn = std::max(tensor, shared) + softmax +
+      resident * std::max({contractions, shared, specials, lanes, fromL2});
+  // A warp runs its step's contractions and its softmax in turn, on its
+  // scheduler's quarter of the units: a program of fewer warps than
+  // schedulers (a decoding step's one warp) does its step's work on their
+  // share alone (measured on an H200: one warp's step of 16 rows x 64 keys
+  // at d128 took about 2,000 cycles, which the whole multiprocessor's rate
+  // put at 550), and as many such programs as fit the schedulers side by
+  // side run at once. The step's overhead is latency, not work: it is not
+  // scaled. A scheduler with two warps (of resident programs, or of a
+  // program's two warpgroups) overlaps one's softmax with the other's
+  // contractions.
+  double share = std::max(1.0, kWarpSchedulers / c.warps);
+  double sideBySide = std::max(1.0, std::floor(kWarpSchedulers / c.warps));
+  double rounds = std::ceil(resident / sideBySide);
+  double inTurn = (std::max(contractions, shared) + scores) * share +
                   (c.wgmma ? kWgmmaStepOverhead : kMmaSyncStepOverhead);
-  // Each warp runs on one scheduler's quarter of the units: a program of
-  // fewer warps than schedulers (a decoding step's one warp) takes its
-  // step on that share alone, however many schedulers stand idle beside
-  // it (measured on an H200: one warp's step of 16 rows x 64 keys at d128
-  // took about 2,000 cycles, the whole multiprocessor's estimate 500).
-  double warpsPerScheduler =
-      std::max(1.0, std::ceil(resident * c.warps / kWarpSchedulers));
-  double perWarp = inTurn * kWarpSchedulers / c.warps;
-  double overlap = std::clamp(warpsPerScheduler, 1.0, 2.0);
-  double serial = warpsPerScheduler * perWarp / overlap;
+  double overlap = std::clamp(resident * c.warps / kWarpSchedulers, 1.0, 2.0);
+  double serial = rounds * inTurn / overlap;
   double covered = kDramLatencyCycles / double(c.stages - 1);
+  tensor = rounds * share * contractions;
+  softmax = rounds * share * scores;
   return std::max({throughput, serial, covered});
 }
 
@@ -158,8 +164,8 @@ FlashCost autosched::estimateFlash(const FlashProblem &p,
     double memory =
         bytes / std::min(bytesPerUs,
                          busy * kMultiprocessorL2BytesPerCycle * cyclesPerUs);
-    cost.tensorUs += steps * resident * tensor / cyclesPerUs;
-    cost.softmaxUs += steps * resident * softmax / cyclesPerUs;
+    cost.tensorUs += steps * tensor / cyclesPerUs;
+    cost.softmaxUs += steps * softmax / cyclesPerUs;
     cost.memoryUs += memory;
     cost.totalUs += std::max(compute, memory);
   }

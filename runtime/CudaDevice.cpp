@@ -53,10 +53,13 @@ int tensorMapSwizzle(int64_t bytes) {
 /// Device copies of the TMA tensor maps that launches pass: one block of
 /// device memory a distinct set of maps (a program's maps are the same for
 /// the same tensors at the same sizes, so an application that launches on
-/// its tensors again finds their set here). A set is written once,
-/// synchronously, and never changed while kept, so a kernel queued on any
-/// stream may still read any set kept; past kMaxSets the context is
-/// synchronised (every queued kernel done) and the sets are freed.
+/// its tensors again finds their set here). A new set is copied on the
+/// launching stream, which is waited for before the set is kept (so a
+/// kernel on any stream, a non-blocking one too, reads it whole), and is
+/// never changed while kept; past kMaxSets the context is synchronised
+/// (every queued kernel done) and the sets are freed. Not thread safe: the
+/// kernel's launch lock guards it from find() to the launch that passes
+/// the set.
 class TensorMapSets {
 public:
   static constexpr size_t kMaxSets = 256;
@@ -67,22 +70,22 @@ public:
   TensorMapSets(const TensorMapSets &) = delete;
   TensorMapSets &operator=(const TensorMapSets &) = delete;
 
-  /// The device copy of `maps`: sets `out` and returns "", or the error.
-  std::string find(const std::vector<CUtensorMap> &maps, CUdeviceptr &out);
+  /// The device copy of `maps` for a launch on `stream`: sets `out` and
+  /// returns "", or the error.
+  std::string find(const std::vector<CUtensorMap> &maps, CUstream stream,
+                   CUdeviceptr &out);
 
 private:
   std::string clear();
 
   const Driver &driver;
-  std::mutex mutex;
   std::map<std::string, CUdeviceptr> sets; // by the maps' bytes
 };
 
 std::string TensorMapSets::find(const std::vector<CUtensorMap> &maps,
-                                CUdeviceptr &out) {
+                                CUstream stream, CUdeviceptr &out) {
   size_t bytes = maps.size() * sizeof(CUtensorMap);
   std::string key(reinterpret_cast<const char *>(maps.data()), bytes);
-  std::lock_guard<std::mutex> lock(mutex);
   if (auto it = sets.find(key); it != sets.end()) {
     out = it->second;
     return "";
@@ -93,8 +96,10 @@ std::string TensorMapSets::find(const std::vector<CUtensorMap> &maps,
   CUdeviceptr memory = 0;
   if (CUresult r = driver.cuMemAlloc(&memory, bytes); r != CUDA_SUCCESS)
     return "cannot allocate tensor maps: " + describe(driver, r);
-  if (CUresult r = driver.cuMemcpyHtoD(memory, maps.data(), bytes);
-      r != CUDA_SUCCESS) {
+  CUresult r = driver.cuMemcpyHtoDAsync(memory, maps.data(), bytes, stream);
+  if (r == CUDA_SUCCESS)
+    r = driver.cuStreamSynchronize(stream);
+  if (r != CUDA_SUCCESS) {
     driver.cuMemFree(memory);
     return "copying the tensor maps failed: " + describe(driver, r);
   }
@@ -144,7 +149,8 @@ private:
   LaunchPlan plan;
   std::vector<CUfunction> functions;
   int64_t multiprocessors;
-  std::unique_ptr<TensorMapSets> mapSets;
+  std::mutex launchMutex;
+  std::unique_ptr<TensorMapSets> mapSets; // guarded by launchMutex
 };
 
 std::string CudaKernel::encodeMaps(const ProgramDesc &program,
@@ -186,7 +192,7 @@ std::string CudaKernel::launchProgram(size_t p, const PackedArgs &packed,
     return e;
   CUdeviceptr mapMemory = 0;
   if (!maps.empty())
-    if (std::string e = mapSets->find(maps, mapMemory); !e.empty())
+    if (std::string e = mapSets->find(maps, stream, mapMemory); !e.empty())
       return "program '" + program.name + "': " + e;
   std::vector<CUdeviceptr> mapPointers;
   for (size_t i = 0; i < maps.size(); ++i)
@@ -207,6 +213,9 @@ std::string CudaKernel::launchProgram(size_t p, const PackedArgs &packed,
 std::string CudaKernel::launch(const std::vector<BufferView> &buffers,
                                const SizeValues &sizes, void *stream) {
   ScopedContext scope(driver, context);
+  // One launch at a time (each only queues): a tensor-map set found for
+  // one is not freed before its kernel is queued.
+  std::lock_guard<std::mutex> lock(launchMutex);
   PackedArgs packed(plan, buffers, sizes);
   for (size_t p = 0; p < plan.programs.size(); ++p)
     if (std::string e = launchProgram(p, packed, buffers, sizes,

@@ -34,6 +34,7 @@ std::string resolve(void *library, Driver &d) {
   get(d.cuMemAlloc, "cuMemAlloc_v2");
   get(d.cuMemFree, "cuMemFree_v2");
   get(d.cuMemcpyHtoD, "cuMemcpyHtoD_v2");
+  get(d.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
   get(d.cuMemcpyDtoH, "cuMemcpyDtoH_v2");
   get(d.cuStreamSynchronize, "cuStreamSynchronize");
   get(d.cuCtxSynchronize, "cuCtxSynchronize");

@@ -1,7 +1,15 @@
 //===- WorkspacePool.cpp - Workspaces kept between launches ---------------===//
 #include "runtime/WorkspacePool.h"
 
+#include <cstdint>
+
 namespace nautilus::rt {
+
+WorkspacePool::StreamKey WorkspacePool::keyOf(void *stream) {
+  constexpr uintptr_t kPerThreadStream = 0x2;
+  bool perThread = reinterpret_cast<uintptr_t>(stream) == kPerThreadStream;
+  return {stream, perThread ? std::this_thread::get_id() : std::thread::id()};
+}
 
 WorkspacePool::~WorkspacePool() {
   for (auto &[stream, blocks] : sets)
@@ -12,7 +20,7 @@ WorkspacePool::~WorkspacePool() {
 std::string WorkspacePool::acquire(void *stream,
                                    const std::vector<size_t> &bytes,
                                    std::vector<void *> &memory) {
-  std::vector<Block> &blocks = sets[stream];
+  std::vector<Block> &blocks = sets[keyOf(stream)];
   if (blocks.size() < bytes.size())
     blocks.resize(bytes.size());
   bool waited = false;

@@ -8,7 +8,11 @@
 // a stream: launches on one stream run in order, so the next launch there
 // reuses the set while the last may still run. A set grows (after waiting
 // for its stream) when a launch needs more; nothing shrinks until the pool
-// is released.
+// is released. A set is keyed by the stream's handle, and for the
+// per-thread default stream (CU_STREAM_PER_THREAD and hipStreamPerThread,
+// the handle 0x2, another stream in each thread) by the thread too; a
+// stream destroyed while its launches still run and its handle reused by a
+// new one would share its set, so wait for a stream before destroying it.
 //
 // Not thread safe: the caller holds a lock across acquire() and the launch
 // that uses what it returned (two threads must not share a set while one
@@ -24,6 +28,8 @@
 
 #include <map>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 namespace nautilus::rt {
@@ -47,8 +53,11 @@ private:
     void *memory = nullptr;
     size_t bytes = 0;
   };
+  using StreamKey = std::pair<void *, std::thread::id>;
+  static StreamKey keyOf(void *stream);
+
   Device &device;
-  std::map<void *, std::vector<Block>> sets; // by stream
+  std::map<StreamKey, std::vector<Block>> sets;
 };
 
 } // namespace nautilus::rt

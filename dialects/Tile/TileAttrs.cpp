@@ -289,6 +289,23 @@ LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+std::string MmaAttr::wgmmaTileKRefusal(bool flash) const {
+  if (getInstr() != "wgmma")
+    return "";
+  if (flash)
+    return getTileK() == 64 || getTileK() == 128
+               ? ""
+               : "a flash kernel on wgmma takes blocks of 64 or 128 keys "
+                 "(tile_k), not " +
+                     std::to_string(getTileK());
+  if (getTileK() * 2 != getSwizzle())
+    return "wgmma stages K-major rows of one swizzle span: tile_k = swizzle "
+           "/ 2 = " +
+           std::to_string(getSwizzle() / 2) + " (16-bit elements), not " +
+           std::to_string(getTileK());
+  return "";
+}
+
 LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    ArrayRef<int64_t> tile, int64_t threads,
                                    MmaAttr mma, int64_t reduceThreads,

@@ -262,6 +262,10 @@ LogicalResult ProgramOp::verify() {
            << getRank() - 3 << " by " << schedule.getTile()[getRank() - 3]
            << " on tensor cores: only a flash kernel (a stream) folds the "
               "dimension before its rows into them (tile it by 1)";
+  if (schedule.getMma())
+    if (std::string refusal = schedule.getMma().wgmmaTileKRefusal(flash);
+        !refusal.empty())
+      return emitOpError(refusal);
   if (schedule.getMma() && !flash && schedule.getReduceSplit() != 1)
     return emitOpError("reduce_split is for programs on the CUDA cores and "
                        "flash kernels (streams); a tensor-core schedule "

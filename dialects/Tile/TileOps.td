@@ -138,6 +138,11 @@ def Tile_MmaAttr : AttrDef<Tile_Dialect, "Mma"> {
     int64_t getNumThreads() const {
       return 32 * getNumWarps() + 128 * getProducers();
     }
+    /// Why `tile_k` does not fit wgmma for the program it schedules ("" when
+    /// it does, or the instruction is not wgmma): a contraction stages
+    /// K-major rows of one swizzle span (tile_k = swizzle / 2); a flash
+    /// kernel's tile_k is its key block, 64 or 128 keys.
+    std::string wgmmaTileKRefusal(bool flash) const;
   }];
 }
 

@@ -36,11 +36,12 @@ namespace nautilus::capi {
 /// keep (WorkspacePool.h), and the lock a launch is queued under (so that
 /// no two threads share a workspace while one grows it). Keeps its device
 /// alive, so that no other device takes its address meanwhile; the members
-/// go in reverse order, the workspaces before the device.
+/// go in reverse order: the kernel (on cuda, waiting for the context's
+/// queued kernels where it kept tensor maps), the workspaces, the device.
 struct LoadedProgram {
   std::shared_ptr<rt::Device> device;
-  std::unique_ptr<rt::LoadedKernel> kernel;
   std::unique_ptr<rt::WorkspacePool> workspaces;
+  std::unique_ptr<rt::LoadedKernel> kernel;
   std::mutex launchMutex;
 };
 

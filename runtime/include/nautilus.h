@@ -162,13 +162,15 @@ NT_EXPORT nt_status nt_device_copy_to_host(nt_device device, void *dst,
    every parameter in order (nt_program_num_params of them). `stream` is a
    CUstream on cuda (a hipStream_t on hip; NULL: the default stream),
    ignored on the cpu, where the launch returns when the kernel is done. On
-   a GPU the launch returns once queued: it neither allocates nor waits
-   after the first launch of the same sizes on the same stream. The
-   program keeps its workspaces (the buffers between its programs), one
-   set a stream, and on cuda the TMA tensor maps of each set of tensors it
-   was launched on; they are released by nt_program_free, which must come
-   after the launches are done. The program is loaded on the device at its
-   first launch there. */
+   a GPU the launch returns once queued, and a kernel's fault surfaces at
+   the next call that waits for the stream. The program keeps its
+   workspaces (the buffers between its programs), one set a stream, and on
+   cuda the TMA tensor maps of each set of tensors it was launched on, so
+   that a launch on tensors and sizes it has seen on that stream neither
+   allocates nor waits (a new set of tensor maps is copied and waited for
+   once). They are released by nt_program_free, which must come after the
+   launches are done; wait for a stream's launches before destroying it.
+   The program is loaded on the device at its first launch there. */
 NT_EXPORT nt_status nt_launch(nt_device device, nt_program program,
                               const nt_tensor *params, size_t num_params,
                               void *stream);

@@ -252,6 +252,15 @@ tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule =
 
 // -----
 
+// A contraction's tile_k on wgmma is one swizzle span (a flash kernel's,
+// its key block, may be 64 or 128).
+// expected-error @+1 {{wgmma stages K-major rows of one swizzle span: tile_k = swizzle / 2 = 32 (16-bit elements), not 64}}
+tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [4, 1], stages = 3, swizzle = 64>>, sizes = ["M", "N"]} {
+^bb0(%m: index, %n: index):
+}
+
+// -----
+
 // expected-error @+1 {{wgmma's operands come by TMA into swizzled stages: swizzle is 32, 64 or 128}}
 tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "wgmma", tile_k = 64, warps = [4, 1], stages = 3, swizzle = 0>>, sizes = ["M", "N"]} {
 ^bb0(%m: index, %n: index):

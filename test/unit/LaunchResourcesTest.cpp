@@ -18,6 +18,7 @@
 
 #include <cstring>
 #include <map>
+#include <thread>
 
 using namespace nautilus;
 
@@ -94,7 +95,7 @@ TEST(WorkspacePool, KeepsOneSetAStreamAndGrowsAfterWaiting) {
 
 /// The fake driver's counts.
 struct DriverCalls {
-  int allocations = 0, frees = 0, copies = 0;
+  int allocations = 0, frees = 0, copies = 0, asyncCopies = 0;
   int streamWaits = 0, contextWaits = 0, launches = 0, encodes = 0;
   unsigned long long next = 0x100000;
 };
@@ -165,6 +166,10 @@ rt::cuda::Driver fakeDriver() {
   };
   d.cuMemcpyHtoD = [](CUdeviceptr, const void *, size_t) {
     ++calls.copies;
+    return CUDA_SUCCESS;
+  };
+  d.cuMemcpyHtoDAsync = [](CUdeviceptr, const void *, size_t, CUstream) {
+    ++calls.asyncCopies;
     return CUDA_SUCCESS;
   };
   d.cuMemcpyDtoH = [](void *, CUdeviceptr, size_t) { return CUDA_SUCCESS; };
@@ -245,30 +250,43 @@ TEST(CudaLaunch, KeepsWorkspacesAndTensorMapsBetweenLaunches) {
   calls = DriverCalls();
   void *stream = reinterpret_cast<void *>(0x40);
   launch(0x10000000, stream);
-  // The workspace and the partial program's maps: two allocations, one
-  // copy of the maps, no wait.
+  // The workspace and the partial program's maps: two allocations, the
+  // maps copied on the stream and waited for once (a kernel on another,
+  // non-blocking stream may read them later).
   EXPECT_EQ(calls.allocations, 2);
-  EXPECT_EQ(calls.copies, 1);
+  EXPECT_EQ(calls.asyncCopies, 1);
   EXPECT_EQ(calls.launches, 2);
-  EXPECT_EQ(calls.streamWaits + calls.contextWaits, 0);
+  EXPECT_EQ(calls.streamWaits, 1);
+  EXPECT_EQ(calls.contextWaits, 0);
   // Again on the same tensors and stream: only the launches.
   launch(0x10000000, stream);
   launch(0x10000000, stream);
   EXPECT_EQ(calls.allocations, 2);
-  EXPECT_EQ(calls.copies, 1);
+  EXPECT_EQ(calls.asyncCopies, 1);
   EXPECT_EQ(calls.launches, 6);
-  EXPECT_EQ(calls.streamWaits + calls.contextWaits, 0);
+  EXPECT_EQ(calls.streamWaits, 1);
+  EXPECT_EQ(calls.contextWaits, 0);
   // Another A: its maps differ, so a set of their own (the first is kept:
   // a kernel still queued may read it).
   launch(0x50000000, stream);
   EXPECT_EQ(calls.allocations, 3);
-  EXPECT_EQ(calls.copies, 2);
+  EXPECT_EQ(calls.asyncCopies, 2);
   EXPECT_EQ(calls.frees, 0);
   // Another stream: a workspace of its own; the maps are shared.
   launch(0x10000000, reinterpret_cast<void *>(0x80));
   EXPECT_EQ(calls.allocations, 4);
-  EXPECT_EQ(calls.copies, 2);
-  EXPECT_EQ(calls.streamWaits + calls.contextWaits, 0);
+  EXPECT_EQ(calls.asyncCopies, 2);
+  EXPECT_EQ(calls.streamWaits, 2);
+  EXPECT_EQ(calls.contextWaits, 0);
+  EXPECT_EQ(calls.copies, 0);
+  // The per-thread default stream is another stream in each thread: a
+  // workspace each.
+  void *perThread = reinterpret_cast<void *>(0x2);
+  launch(0x10000000, perThread);
+  launch(0x10000000, perThread);
+  EXPECT_EQ(calls.allocations, 5);
+  std::thread([&] { launch(0x10000000, perThread); }).join();
+  EXPECT_EQ(calls.allocations, 6);
   // Freeing the program waits for the context once and frees everything.
   nt_program_free(program);
   EXPECT_EQ(calls.contextWaits, 1);

@@ -109,18 +109,10 @@ struct TileApplySchedulesPass
           !mma.getProducers())
         return error() << "a computed operand under wgmma is evaluated by "
                           "the producer warpgroup: producers = 1";
-      // A contraction stages K-major rows of one swizzle span; a flash
-      // kernel's tile_k is its key block, staged in panels of 64 columns
-      // whatever it is (FlashWgmmaPlan).
-      if (contract && mma.getTileK() * 2 != mma.getSwizzle())
-        return error() << "wgmma stages K-major rows of one swizzle span: "
-                          "tile_k = swizzle / 2 = "
-                       << mma.getSwizzle() / 2 << " (16-bit elements), not "
-                       << mma.getTileK();
-      if (stream && mma.getTileK() != 64 && mma.getTileK() != 128)
-        return error() << "a flash kernel on wgmma takes blocks of 64 or 128 "
-                          "keys (tile_k), not "
-                       << mma.getTileK();
+      // (The program's verifier holds the same rule for any IR.)
+      if (std::string refusal = mma.wgmmaTileKRefusal(/*flash=*/!!stream);
+          !refusal.empty())
+        return error() << refusal;
       if (contract && mma.getPingPong())
         return error() << "ping_pong is a flash kernel's (a stream's "
                           "schedule); a contraction's consumers do not take "
