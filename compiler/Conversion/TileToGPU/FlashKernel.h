@@ -128,9 +128,6 @@ private:
   SmallVector<Value> mainLoop(Value firstBlock, ValueRange init);
   /// A producer warpgroup and the consumers' main loop.
   SmallVector<Value> warpSpecialized(Value firstBlock, ValueRange init);
-  /// The producer warpgroup's (or a consumer's) register reallocation,
-  /// where sharedPlan has one.
-  void setMaxRegisters(bool producer);
   /// Ping-pong: the consumer warpgroups' turn barriers, and the second's
   /// arrival that gives the first its first turn.
   void setUpTurns(Value firstBlock);

@@ -837,16 +837,6 @@ void FlashLowering::setUpTurns(Value firstBlock) {
   emitTurnArrive(otherTurn);
 }
 
-void FlashLowering::setMaxRegisters(bool producer) {
-  int64_t registers =
-      producer ? sharedPlan.producerRegisters : sharedPlan.consumerRegisters;
-  if (registers)
-    NVVM::SetMaxRegisterOp::create(b, loc, registers,
-                                   producer
-                                       ? NVVM::SetMaxRegisterAction::decrease
-                                       : NVVM::SetMaxRegisterAction::increase);
-}
-
 SmallVector<Value> FlashLowering::warpSpecialized(Value firstBlock,
                                                   ValueRange init) {
   // FlashAttention-3's producer: warpgroup 0's thread 0 issues every
@@ -874,7 +864,6 @@ SmallVector<Value> FlashLowering::warpSpecialized(Value firstBlock,
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&split.getThenRegion().front());
-    setMaxRegisters(/*producer=*/true);
     Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                         kernel.threadId, c(0));
     auto ifFirst = scf::IfOp::create(b, loc, first, /*withElse=*/false);
@@ -888,7 +877,6 @@ SmallVector<Value> FlashLowering::warpSpecialized(Value firstBlock,
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&split.getElseRegion().front());
-    setMaxRegisters(/*producer=*/false);
     scf::YieldOp::create(b, loc, mainLoop(firstBlock, init));
   }
   return SmallVector<Value>(split.getResults());
