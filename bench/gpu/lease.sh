@@ -16,27 +16,18 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 out="${OUT:-/tmp/nautilus-gpu}"
 mkdir -p "$out"
-scale="${LEASE_SCALE:-1}" # deadlines multiplied by this (the mock runs at 0.2)
-
-part() {
-  local seconds
-  seconds=$(python3 -c "print(max(5, round($1 * $scale)))")
-  shift
-  echo "=== run_gemms.py $* (at most $seconds s) ==="
-  PYTHONUNBUFFERED=1 timeout "$seconds" python3 bench/gpu/run_gemms.py "$@"
-  echo "=== exit $? ==="
-}
+source bench/gpu/lease_part.sh
 
 {
   date -u
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv 2>&1
   python3 -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__)' 2>&1
-  part 200 --only '^(attention|causal|gqa)' --out "$out/attention.md"
-  part 190 --only '^(f16|bf16|moe|rmsnorm|softmax)' --out "$out/rest.md"
-  NAUTILUS_GPU_LAUNCHER=capi part 40 --no-baselines --out /tmp/capi.md \
+  part 240 --only '^(attention|causal|gqa)' --out "$out/attention.md"
+  part 160 --only '^(f16|bf16|moe|rmsnorm|softmax)' --out "$out/rest.md"
+  NAUTILUS_GPU_LAUNCHER=capi part 35 --no-baselines --out /tmp/capi.md \
     --only '^(f16_4096|bf16_ragged|attention_4k_d128|attention_decode_d128|moe_ragged|rmsnorm_4096)_sm_90'
   cat /tmp/capi.md 2>/dev/null
-  part 120 --bundles bench/gpu/bundles/tuning --no-baselines --out "$out/tuning.md"
+  part 110 --bundles bench/gpu/bundles/tuning --no-baselines --out "$out/tuning.md"
   python3 bench/gpu/tuning.py report "$out/tuning.jsonl" --plan bench/gpu/bundles/tuning/tuning.plan \
     --out "$out/tuning-report.md"
   date -u

@@ -15,16 +15,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 out="${OUT:-/tmp/nautilus-gpu}"
 mkdir -p "$out"
-scale="${LEASE_SCALE:-1}"
-
-part() {
-  local seconds
-  seconds=$(python3 -c "print(max(5, round($1 * $scale)))")
-  shift
-  echo "=== run_gemms.py $* (at most $seconds s) ==="
-  PYTHONUNBUFFERED=1 timeout "$seconds" python3 bench/gpu/run_gemms.py "$@"
-  echo "=== exit $? ==="
-}
+source bench/gpu/lease_part.sh
 
 six='^(f16_4096|bf16_ragged|attention_4k_d128|attention_decode_d128|moe_ragged|rmsnorm_4096)_sm_90'
 blocks='^(attention_(1k|4k|16k)_d128|causal_(1k|4k)_d128|attention_(4k|16k)_d64|causal_4k_d64)(_k128)?_sm_90'
@@ -34,7 +25,7 @@ blocks='^(attention_(1k|4k|16k)_d128|causal_(1k|4k)_d128|attention_(4k|16k)_d64|
   NAUTILUS_GPU_LAUNCHER=capi part 45 --no-baselines --only "$six" --out "$out/capi.md"
   part 40 --no-baselines --only "$six" --out "$out/script.md"
   part 150 --only "$blocks" --out "$out/blocks.md"
-  if command -v ncu >/dev/null && [ "$scale" = 1 ]; then
+  if command -v ncu >/dev/null && [ "${LEASE_SCALE:-1}" = 1 ]; then
     echo "=== ncu: attention_4k_d128 (one launch) ==="
     timeout 60 ncu --clock-control none --target-processes all --kernel-name regex:attention_O \
       --launch-count 1 --section SpeedOfLight --section SchedulerStats --section WarpStateStats \

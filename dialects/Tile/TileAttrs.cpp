@@ -50,6 +50,22 @@ static int64_t mmaRowsOf(ArrayRef<int64_t> tile) {
 
 int64_t ScheduleAttr::getMmaRows() const { return mmaRowsOf(getTile()); }
 
+std::string ScheduleAttr::tensorCoreRefusal(unsigned rank, bool flash) const {
+  if (!getMma())
+    return "";
+  if (!flash && getMmaRows() != getTile()[rank - 2])
+    return "tiles dimension " + std::to_string(rank - 3) + " by " +
+           std::to_string(getTile()[rank - 3]) +
+           " on tensor cores: only a flash kernel (a stream) folds the "
+           "dimension before its rows into them (tile it by 1)";
+  if (std::string refusal = getMma().wgmmaTileKRefusal(flash); !refusal.empty())
+    return refusal;
+  if (!flash && getReduceSplit() != 1)
+    return "reduce_split is for programs on the CUDA cores and flash kernels "
+           "(streams); a tensor-core schedule splits K with split_k";
+  return "";
+}
+
 int64_t ScheduleAttr::getNumElements() const {
   int64_t n = 1;
   for (int64_t t : getTile())

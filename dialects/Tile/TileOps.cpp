@@ -256,20 +256,9 @@ LogicalResult ProgramOp::verify() {
   // What only a flash kernel (a stream on tensor cores) takes.
   ScheduleAttr schedule = getSchedule();
   bool flash = schedule.getMma() && getFlashStream();
-  if (schedule.getMma() && !flash &&
-      schedule.getMmaRows() != schedule.getTile()[getRank() - 2])
-    return emitOpError("tiles dimension ")
-           << getRank() - 3 << " by " << schedule.getTile()[getRank() - 3]
-           << " on tensor cores: only a flash kernel (a stream) folds the "
-              "dimension before its rows into them (tile it by 1)";
-  if (schedule.getMma())
-    if (std::string refusal = schedule.getMma().wgmmaTileKRefusal(flash);
-        !refusal.empty())
-      return emitOpError(refusal);
-  if (schedule.getMma() && !flash && schedule.getReduceSplit() != 1)
-    return emitOpError("reduce_split is for programs on the CUDA cores and "
-                       "flash kernels (streams); a tensor-core schedule "
-                       "splits K with split_k");
+  if (std::string refusal = schedule.tensorCoreRefusal(getRank(), flash);
+      !refusal.empty())
+    return emitOpError(refusal);
   for (Attribute d : getOutputDims()) {
     if (auto name = dyn_cast<StringAttr>(d)) {
       if (!getSizeArg(name.getValue()))

@@ -321,6 +321,11 @@ def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
     /// product (tile[rank - 2] but where a flash kernel's tile holds
     /// several heads).
     int64_t getMmaRows() const;
+    /// Why a tensor-core schedule does not fit a program of `rank` that is
+    /// (`flash`) or is not a flash kernel ("" when it does, or has no mma):
+    /// only a flash kernel folds the dimension before its rows into them
+    /// and splits with reduce_split; wgmma's tile_k (MmaAttr).
+    std::string tensorCoreRefusal(unsigned rank, bool flash) const;
     /// The holders the tile elements are distributed over: the computing
     /// threads (not a tensor-core schedule's producer warpgroups), or with
     /// reduce_threads, the groups of threads that share reductions.
