@@ -4,12 +4,14 @@
 #  1. The C API's launches after the program keeps its workspaces and
 #     tensor maps (runtime/WorkspacePool.h, CudaDevice's TensorMapSets),
 #     beside the script's own launches of the same six bundles.
-#  2. Flash kernels with blocks of 128 keys against the default's 64, with
+#  2. Flash kernels with blocks of 128 keys against the default's 64, and
+#     FlashAttention-3's schedule options at 4k d128 again (producer,
+#     overlap, fa3: 4-12% in the first run, within its peers' drift), with
 #     their SDPA peers, at d64 and d128, causal and not.
 #  3. Where the d128 flash kernel's time goes: Nsight Compute's scheduler
 #     and warp-state sections of one launch (where ncu runs).
 # Prepare with bench/gpu/prepare.sh; run with carry ["bench/gpu/bundles"]
-# and timeout_s 330: `bash bench/gpu/lease_ab.sh`. Back under $OUT:
+# and timeout_s 360: `bash bench/gpu/lease_ab.sh`. Back under $OUT:
 # log.txt, capi.md, script.md, blocks.md (.jsonl beside each), ncu.txt.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,13 +20,13 @@ mkdir -p "$out"
 source bench/gpu/lease_part.sh
 
 six='^(f16_4096|bf16_ragged|attention_4k_d128|attention_decode_d128|moe_ragged|rmsnorm_4096)_sm_90'
-blocks='^(attention_(1k|4k|16k)_d128|causal_(1k|4k)_d128|attention_(4k|16k)_d64|causal_4k_d64)(_k128)?_sm_90'
+blocks='^((attention_(1k|4k|16k)_d128|causal_(1k|4k)_d128|attention_(4k|16k)_d64|causal_4k_d64)(_k128)?|attention_4k_d128_(producer|overlap|fa3))_sm_90'
 {
   date -u
   nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv 2>&1
   NAUTILUS_GPU_LAUNCHER=capi part 45 --no-baselines --only "$six" --out "$out/capi.md"
   part 40 --no-baselines --only "$six" --out "$out/script.md"
-  part 150 --only "$blocks" --out "$out/blocks.md"
+  part 170 --only "$blocks" --out "$out/blocks.md"
   if command -v ncu >/dev/null && [ "${LEASE_SCALE:-1}" = 1 ]; then
     echo "=== ncu: attention_4k_d128 (one launch) ==="
     timeout 60 ncu --clock-control none --target-processes all --kernel-name regex:attention_O \
