@@ -92,16 +92,21 @@ double stepCycles(const FlashProblem &p, const FlashCandidate &c,
   // at d128 took about 2,000 cycles, which the whole multiprocessor's rate
   // put at 550), and as many such programs as fit the schedulers side by
   // side run at once. The step's overhead is latency, not work: it is not
-  // scaled. A scheduler with two warps (of resident programs, or of a
-  // program's two warpgroups) overlaps one's softmax with the other's
-  // contractions.
+  // scaled.
   double share = std::max(1.0, kWarpSchedulers / c.warps);
   double sideBySide = std::max(1.0, std::floor(kWarpSchedulers / c.warps));
   double rounds = std::ceil(resident / sideBySide);
   double inTurn = (std::max(contractions, shared) + scores) * share +
                   (c.wgmma ? kWgmmaStepOverhead : kMmaSyncStepOverhead);
-  double overlap = std::clamp(resident * c.warps / kWarpSchedulers, 1.0, 2.0);
-  double serial = rounds * inTurn / overlap;
+  // Warps do not overlap one's softmax with another's contractions: on
+  // an H200 the d128 prefill kernel (two warpgroups, 128 rows) took 2,240
+  // cycles a step, its in-turn time 2,440 without overlap and 1,220 with
+  // it (the model that assumed it was 1.8x fast), and two resident
+  // programs of 64 rows were no faster than one of 128 (1,276 against
+  // 1,252 us). A program's warps run their steps in lockstep (a barrier a
+  // step); a ping-pong schedule would arrange the overlap, and the space
+  // holds none yet.
+  double serial = rounds * inTurn;
   double covered = kDramLatencyCycles / double(c.stages - 1);
   tensor = rounds * share * contractions;
   softmax = rounds * share * scores;
