@@ -8,11 +8,16 @@
 #     FlashAttention-3's schedule options at 4k d128 again (producer,
 #     overlap, fa3: 4-12% in the first run, within its peers' drift), with
 #     their SDPA peers, at d64 and d128, causal and not.
-#  3. Where the d128 flash kernel's time goes: Nsight Compute's scheduler
+#  3. The flash model's regret after its two fixes from the first run (a
+#     warp's scheduler share, no overlap between warps): the tuning
+#     mode's attention cases (prefill, long keys, decode).
+#  4. Where the d128 flash kernel's time goes: Nsight Compute's scheduler
 #     and warp-state sections of one launch (where ncu runs).
-# Prepare with bench/gpu/prepare.sh; run with carry ["bench/gpu/bundles"]
-# and timeout_s 360: `bash bench/gpu/lease_ab.sh`. Back under $OUT:
-# log.txt, capi.md, script.md, blocks.md (.jsonl beside each), ncu.txt.
+# Prepare with bench/gpu/prepare.sh and `bench/gpu/tuning.py prepare --top
+# 3`; run with carry ["bench/gpu/bundles"] and timeout_s 420:
+# `bash bench/gpu/lease_ab.sh`. Back under $OUT (8 files at most):
+# log.txt (with the C API's and the script's tables), blocks.md and
+# blocks.jsonl, tuning.md, tuning.jsonl, tuning-report.md, ncu.txt.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out="${OUT:-/tmp/nautilus-gpu}"
@@ -24,9 +29,14 @@ blocks='^((attention_(1k|4k|16k)_d128|causal_(1k|4k)_d128|attention_(4k|16k)_d64
 {
   date -u
   nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv 2>&1
-  NAUTILUS_GPU_LAUNCHER=capi part 45 --no-baselines --only "$six" --out "$out/capi.md"
-  part 40 --no-baselines --only "$six" --out "$out/script.md"
+  NAUTILUS_GPU_LAUNCHER=capi part 45 --no-baselines --only "$six" --out /tmp/capi.md
+  cat /tmp/capi.md 2>/dev/null
+  part 40 --no-baselines --only "$six" --out /tmp/script.md
+  cat /tmp/script.md 2>/dev/null
   part 170 --only "$blocks" --out "$out/blocks.md"
+  part 50 --bundles bench/gpu/bundles/tuning --no-baselines --only '^attn_' --out "$out/tuning.md"
+  python3 bench/gpu/tuning.py report "$out/tuning.jsonl" --plan bench/gpu/bundles/tuning/tuning.plan \
+    --out "$out/tuning-report.md"
   if command -v ncu >/dev/null && [ "${LEASE_SCALE:-1}" = 1 ]; then
     echo "=== ncu: attention_4k_d128 (one launch) ==="
     timeout 60 ncu --clock-control none --target-processes all --kernel-name regex:attention_O \
