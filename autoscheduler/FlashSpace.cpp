@@ -108,7 +108,7 @@ double stepCycles(const FlashProblem &p, const FlashCandidate &c,
   // holds none yet.
   double serial = rounds * inTurn;
   double covered = kDramLatencyCycles / double(c.stages - 1);
-  tensor = rounds * share * contractions;
+  tensor = rounds * share * std::max(contractions, shared);
   softmax = rounds * share * scores;
   return std::max({throughput, serial, covered});
 }

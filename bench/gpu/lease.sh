@@ -13,11 +13,12 @@
 # rest.{md,jsonl}, tuning.{md,jsonl}, tuning-report.md; the C API's table
 # is in the log.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 out="${OUT:-/tmp/nautilus-gpu}"
 mkdir -p "$out"
-source bench/gpu/lease_part.sh
+source bench/gpu/lease_part.sh || exit 1
 
+rm -f /tmp/capi.md /tmp/script.md # (a warm machine keeps an earlier run's)
 {
   date -u
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv 2>&1

@@ -19,13 +19,14 @@
 # log.txt (with the C API's and the script's tables), blocks.md and
 # blocks.jsonl, tuning.md, tuning.jsonl, tuning-report.md, ncu.txt.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 out="${OUT:-/tmp/nautilus-gpu}"
 mkdir -p "$out"
-source bench/gpu/lease_part.sh
+source bench/gpu/lease_part.sh || exit 1
 
 six='^(f16_4096|bf16_ragged|attention_4k_d128|attention_decode_d128|moe_ragged|rmsnorm_4096)_sm_90'
 blocks='^((attention_(1k|4k|16k)_d128|causal_(1k|4k)_d128|attention_(4k|16k)_d64|causal_4k_d64)(_k128)?|attention_4k_d128_(producer|overlap|fa3))_sm_90'
+rm -f /tmp/capi.md /tmp/script.md # (a warm machine keeps an earlier run's)
 {
   date -u
   nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv 2>&1

@@ -6,6 +6,6 @@ part() {
   seconds=$(python3 -c "print(max(5, round($1 * ${LEASE_SCALE:-1})))")
   shift
   echo "=== run_gemms.py $* (at most $seconds s) ==="
-  PYTHONUNBUFFERED=1 timeout "$seconds" python3 bench/gpu/run_gemms.py "$@"
+  PYTHONUNBUFFERED=1 timeout -k 20 "$seconds" python3 bench/gpu/run_gemms.py "$@"
   echo "=== exit $? ==="
 }
