@@ -11,7 +11,6 @@
 #include "dialects/Tile/Utils/AffineExpansion.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace nautilus;
@@ -174,17 +173,18 @@ Value ProgramLowering::loadOneElement(const TileLoad &load) {
 }
 
 bool ProgramLowering::isUniformAlong(Value v, unsigned d) {
+  if (tile::isUniformTile(v))
+    return true;
   Operation *op = v.getDefiningOp();
   if (!op)
     return false;
   if (auto load = dyn_cast<tile::LoadOp>(op))
     return load.getIndirect().empty() &&
-           llvm::none_of(load.getMap().getResults(),
-                         [&](AffineExpr e) { return e.isFunctionOfDim(d); });
+           llvm::all_of(load.getMap().getResults(), [&](AffineExpr e) {
+             return tile::isUniformOverTile(e, d, tileShape[d], knownSymbols);
+           });
   if (auto index = dyn_cast<tile::IndexOp>(op))
     return index.getDim() != d;
-  if (matchPattern(v, m_Constant()))
-    return true;
   if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(
           op))
     return isUniformAlong(op->getOperand(0), d);

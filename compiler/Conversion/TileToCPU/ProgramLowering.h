@@ -81,9 +81,10 @@ private:
   /// load too, where its gathered indices are the same along it: a
   /// mixture of experts' W[ids[t, j], d, f], a row an expert).
   bool hasContiguousRows(const TileLoad &load);
-  /// Whether the tile `v` is the same along output dimension `d` (a load
-  /// whose map does not involve it, a tile.index of another dimension, a
-  /// constant, or a cast of one).
+  /// Whether the tile `v` is the same along output dimension `d` (a
+  /// uniform tile, a load whose map is uniform over the tile along it:
+  /// tile::isUniformOverTile, a tile.index of another dimension, or a cast
+  /// of one).
   bool isUniformAlong(mlir::Value v, unsigned d);
   /// One masked vector load per row of the dependent shape.
   mlir::Value loadRows(const TileLoad &load, llvm::ArrayRef<mlir::Value> stride,
