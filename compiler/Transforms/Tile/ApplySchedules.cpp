@@ -86,6 +86,12 @@ struct TileApplySchedulesPass
       return error() << "a tensor-core schedule (mma) needs a contraction "
                         "or a stream (a flash kernel), and the program has "
                         "neither";
+    // The program verifier's tensor-core rules, named here with the
+    // schedule's origin.
+    if (std::string refusal =
+            schedule.tensorCoreRefusal(program.getRank(), mma && stream);
+        !refusal.empty())
+      return error() << refusal;
     if (stream && mma) {
       if (!target.isGPU())
         return error() << "a stream's tensor-core schedule (a flash "
@@ -109,10 +115,6 @@ struct TileApplySchedulesPass
           !mma.getProducers())
         return error() << "a computed operand under wgmma is evaluated by "
                           "the producer warpgroup: producers = 1";
-      // (The program's verifier holds the same rule for any IR.)
-      if (std::string refusal = mma.wgmmaTileKRefusal(/*flash=*/!!stream);
-          !refusal.empty())
-        return error() << refusal;
       if (contract && mma.getPingPong())
         return error() << "ping_pong is a flash kernel's (a stream's "
                           "schedule); a contraction's consumers do not take "
