@@ -67,8 +67,8 @@ PROGRAM_CASES = [
      "attention_O"),
     ("attn_decode", "examples/attention.tensor", "attention", "B=1,H=32,N=1,M=8192,D=128",
      "attention_O"),
-    ("softmax_rows", "examples/norms.tensor", "softmax", "R=4096,C=1024", "softmax_Mx"),
-    ("softmax_vocab", "examples/norms.tensor", "softmax", "R=4,C=50000", "softmax_Mx"),
+    ("softmax_rows", "examples/norms.tensor", "softmax", "R=4096,C=1024", "softmax_L"),
+    ("softmax_vocab", "examples/norms.tensor", "softmax", "R=4,C=50000", "softmax_L"),
     ("rmsnorm_rows", "examples/norms.tensor", "rmsnorm", "T=4096,D=4096", "rmsnorm_R"),
 ]
 

@@ -575,7 +575,9 @@ LogicalResult KernelLowering::lowerStream(alg::OnlineReduceOp stream) {
       store.setAlong(along);
   }
   // Scores recomputed in the stream: one program per query row computes
-  // them (on the CPU, where the tile then spans the head dimension).
+  // them (on the CPU, where the tile then spans the head dimension; on a
+  // GPU the stream is a flash kernel). A stream of a row's own values is
+  // shared by groups of threads on a GPU as a reduction of rows is.
   ReductionScheduleOptions options;
   options.stream = true;
   stream.getBody().walk([&](alg::ReduceOp) { options.wholeInnermost = true; });
@@ -583,7 +585,8 @@ LogicalResult KernelLowering::lowerStream(alg::OnlineReduceOp stream) {
   if (target.isGPU())
     options.flashHeads = flashHeadLimit(program);
   finishProgram(program, result, stream.getResult(),
-                extentOf(stream.getOver()[0]), ReductionShape::Other, options);
+                extentOf(stream.getOver()[0]),
+                reductionShapeOf(program, online), options);
   return success();
 }
 

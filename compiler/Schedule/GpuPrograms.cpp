@@ -26,15 +26,17 @@ void countWork(Operation *op, GpuProgram &facts) {
   facts.specialFunctions += work == PointWork::SpecialFunction;
 }
 
-/// The program's one top-level reduction, or none; failure where it has
-/// several, or other ops with regions (loops, streams, contractions).
-FailureOr<tile::ReduceOp> onlyReduction(tile::ProgramOp program) {
-  tile::ReduceOp only;
+/// The program's one top-level reduction (a tile.reduce, or a row stream:
+/// a tile.online_reduce, which the model sees as a reduction doing its
+/// body's work a point), or null; failure where it has several, or other
+/// ops with regions (loops, contractions).
+FailureOr<Operation *> onlyReduction(tile::ProgramOp program) {
+  Operation *only = nullptr;
   for (Operation &op : program.getBody().front()) {
-    if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+    if (isa<tile::ReduceOp, tile::OnlineReduceOp>(op)) {
       if (only)
         return failure();
-      only = reduce;
+      only = &op;
       continue;
     }
     if (op.getNumRegions() != 0)
@@ -42,12 +44,19 @@ FailureOr<tile::ReduceOp> onlyReduction(tile::ProgramOp program) {
   }
   bool nested = false;
   if (only)
-    only.getBody().walk([&](Operation *op) {
+    only->walk([&](Operation *op) {
       nested |= op->getNumRegions() != 0 && op != only;
     });
   if (nested)
     return failure();
   return only;
+}
+
+/// The indices `reduction` folds over.
+SmallVector<Value> reducedExtents(Operation *reduction) {
+  if (auto reduce = dyn_cast<tile::ReduceOp>(reduction))
+    return llvm::to_vector(reduce.getExtents());
+  return {cast<tile::OnlineReduceOp>(reduction).getExtent()};
 }
 
 } // namespace
@@ -62,7 +71,7 @@ std::optional<GpuProgram> nautilus::gpuProgramOf(tile::ProgramOp program) {
       gathers |= !load.getIndirect().empty();
     routes |= isa<tile::RouteOp>(op);
   });
-  FailureOr<tile::ReduceOp> reduce = onlyReduction(program);
+  FailureOr<Operation *> reduce = onlyReduction(program);
   if (gathers || failed(reduce))
     return std::nullopt;
   std::optional<std::vector<int64_t>> extents =
@@ -73,10 +82,10 @@ std::optional<GpuProgram> nautilus::gpuProgramOf(tile::ProgramOp program) {
   facts.extents = std::move(*extents);
   unsigned rank = facts.extents.size();
   if (*reduce) {
-    if (reduce->getExtents().size() != 1)
+    SmallVector<Value> over = reducedExtents(*reduce);
+    if (over.size() != 1)
       return std::nullopt;
-    std::optional<int64_t> reduced =
-        program.getKnownExtent(reduce->getExtents().front());
+    std::optional<int64_t> reduced = program.getKnownExtent(over.front());
     if (!reduced)
       return std::nullopt;
     facts.reduced = *reduced;

@@ -78,12 +78,14 @@ int64_t nautilus::maxVectorRun(tile::ProgramOp program, bool ofReductions) {
   unsigned rank = program.getRank();
   if (ofReductions) {
     // The runs of a shared reduction's iterations: each top-level
-    // reduction over one index, read along it contiguously.
+    // reduction over one index (or stream), read along it contiguously.
     for (auto reduce : program.getBody().front().getOps<tile::ReduceOp>()) {
       if (reduce.getExtents().size() != 1)
         return 1;
       fold(narrowestAlong(reduce, rank, /*narrowBreaks=*/true));
     }
+    for (auto stream : program.getBody().front().getOps<tile::OnlineReduceOp>())
+      fold(narrowestAlong(stream, rank, /*narrowBreaks=*/true));
   } else {
     if (rank == 0)
       return 1;
@@ -280,10 +282,10 @@ flashSchedule(MLIRContext *ctx, ArrayRef<std::optional<int64_t>> extents,
 }
 
 ReductionShape nautilus::reductionShapeOf(tile::ProgramOp program,
-                                          tile::ReduceOp reduce) {
+                                          Operation *reduction) {
   unsigned rank = program.getRank(), reducedDim = rank;
   bool rows = true, columns = rank > 0, any = false;
-  reduce.getBody().walk([&](tile::LoadOp load) {
+  reduction->walk([&](tile::LoadOp load) {
     AffineMap map = load.getMap();
     auto involves = [&](unsigned d) {
       return llvm::any_of(map.getResults(),
@@ -318,7 +320,10 @@ tile::ScheduleAttr nautilus::defaultReductionSchedule(
   tile::ScheduleAttr schedule = defaultSchedule(ctx, extents, target);
   if (target.isCPU() && options.stream)
     return streamSchedule(ctx, extents, reduced, schedule, target, options);
-  if (options.stream)
+  // A stream that recomputes a reduction (attention's scores) is a flash
+  // kernel; another (softmax's maximum and denominator) is shared by groups
+  // of threads as a reduction is.
+  if (options.stream && options.wholeInnermost)
     return flashSchedule(ctx, extents, reduced, target, options.flashHeads);
   // (A GEMM's tile reuses each row of A across its columns: groups would
   // lose that.)

@@ -60,13 +60,15 @@ int64_t programCount(llvm::ArrayRef<std::optional<int64_t>> extents,
 /// - Other: anything else (a GEMM, whose A a tile's columns share).
 enum class ReductionShape { Rows, Columns, Other };
 
-/// How `reduce` (at the top of `program`) reads what it folds: each read
-/// that depends on the outermost reduced index must depend on every output
+/// How `reduction` (a tile.reduce or tile.online_reduce at the top of
+/// `program`) reads what it folds: each read that depends on the
+/// outermost reduced (or streamed) index must depend on every output
 /// dimension (no two elements of a tile share it, as a GEMM's tile shares
 /// A across its columns) and be contiguous along the reduced index (rows)
 /// or along the output's innermost dimension, the reduced index an outer
 /// one (columns); and there must be such a read.
-ReductionShape reductionShapeOf(tile::ProgramOp program, tile::ReduceOp reduce);
+ReductionShape reductionShapeOf(tile::ProgramOp program,
+                                mlir::Operation *reduction);
 
 /// What a reduction's default schedule may do (defaultReductionSchedule).
 struct ReductionScheduleOptions {
@@ -79,7 +81,8 @@ struct ReductionScheduleOptions {
   /// A stream that recomputes a reduction constant along the innermost
   /// output dimension (attention's scores, per query row): on the CPU its
   /// tile spans that dimension whole (up to kWholeInnermostLimit), so each
-  /// recomputed value is computed by one program only.
+  /// recomputed value is computed by one program only. On a GPU such a
+  /// stream is a flash kernel.
   bool wholeInnermost = false;
   /// The program is a stream (tile.online_reduce): on the CPU, where too
   /// few programs would leave cores idle, its streamed index is split

@@ -1,19 +1,29 @@
 //===- ElementStreams.cpp - A stream each thread runs on its elements -----===//
 //
 // A tile.online_reduce in a program without a tensor-core schedule: each
-// thread streams its own elements, one point of the streamed index at a
-// time, as the CPU's stream does a key (TileToCPU/StreamLowering.cpp). This
-// is how a flash kernel's split partials are combined (tile-split-
-// reductions: flash-decoding's (max, sum, O) triples): a stream over a
-// handful of chunks whose terms are loads of the partials.
+// thread streams its own elements, as the CPU's stream does a key
+// (TileToCPU/StreamLowering.cpp). Two kinds of programs have one:
 //
-// A step: the body's ops that read no leader, then each leader folds its
-// term; the repairs from the old leaders to the new (a leader at its
-// identity read as 0, the repair from it 1); the ops that read a leader at
-// the new leaders; each follower repaired plus its term.
+//  - a row stream (softmax's maximum and denominator in one pass): with
+//    `reduce_threads = R` the R threads of a group split the streamed
+//    index as they split a reduction (Reductions.cpp: every R-th point, 4
+//    a step with their loads first, or runs of `vector` points read as one
+//    vector), then merge their states by shuffles and shared memory;
+//  - the program that combines a split stream's partials (tile-split-
+//    reductions: flash-decoding's (max, sum, O) triples), each thread its
+//    elements, a stream over a handful of chunks.
+//
+// A step folds a few points: the body's ops that read no leader, for each
+// point; each leader folds the points' terms; the repairs from the old
+// leaders to the new (a leader at its identity read as 0, the repair from
+// it 1); the ops that read a leader at the new leaders, for each point;
+// each follower repaired once plus the points' terms. Two threads' states
+// merge the same way: the leaders combined, each side's sums repaired to
+// them and added.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/TileToGPU/KernelLowering.h"
+#include "compiler/Conversion/TileToGPU/Reductions.h"
 #include "compiler/Conversion/TileToGPU/Streams.h"
 #include "dialects/Tile/Utils/ReductionKinds.h"
 
@@ -24,13 +34,18 @@ using namespace mlir;
 using namespace nautilus;
 using namespace nautilus::tiletogpu;
 
-/// Forgets the fragments of `region`'s values (lowered again for another
-/// point), so that none comes from a previous lowering.
-static void forgetFragments(KernelContext &kernel, Region &region) {
-  region.walk([&](Operation *op) {
-    for (Value result : op->getResults())
-      kernel.fragments.erase(result);
-  });
+/// Points of a stream a step folds when a group shares it and its points
+/// are not read in runs (as a shared reduction's kSharedReductionCopies).
+constexpr int64_t kSharedStreamCopies = 4;
+
+/// Forgets the fragments of the results of `ops` (lowered again for
+/// another point), so that none comes from a previous lowering.
+static void forgetFragments(KernelContext &kernel, ArrayRef<Operation *> ops) {
+  for (Operation *op : ops)
+    op->walk([&](Operation *inner) {
+      for (Value result : inner->getResults())
+        kernel.fragments.erase(result);
+    });
 }
 
 /// Lowers `ops` (of a stream's body or repairs) for this thread's elements.
@@ -42,22 +57,103 @@ static LogicalResult lowerAll(KernelContext &kernel,
   return success();
 }
 
-FailureOr<SmallVector<Fragment>>
-tiletogpu::lowerElementStream(KernelContext &kernel,
-                              tile::OnlineReduceOp stream) {
-  if (stream.isSplit())
-    return stream.emitOpError("a split stream has no GPU lowering without "
-                              "a flash schedule");
-  OpBuilder &b = kernel.b;
-  Location loc = stream.getLoc();
-  Block &body = stream.getBody().front();
-  unsigned count = stream.getNumResults();
-  int64_t elements = kernel.perThread;
-  auto f32 = cast<VectorType>(stream.getResult(0).getType()).getElementType();
-  ValueRange leaderArgs = body.getArguments().drop_front();
-  // Which ops read a leader (lowered after the leaders move).
-  llvm::SmallPtrSet<Value, 8> tainted(leaderArgs.begin(), leaderArgs.end());
+namespace {
+
+/// Per accumulator, this thread's elements of it.
+using StreamState = SmallVector<Fragment>;
+
+/// `state`'s values, accumulator after accumulator (a loop's carried
+/// values).
+SmallVector<Value> flatten(const StreamState &state) {
+  SmallVector<Value> values;
+  for (const Fragment &f : state)
+    values.append(f.begin(), f.end());
+  return values;
+}
+
+/// The state `flatten` made `values` of: `count` accumulators of
+/// `elements` each.
+StreamState unflatten(ValueRange values, unsigned count, int64_t elements) {
+  StreamState state;
+  for (unsigned i = 0; i < count; ++i)
+    state.push_back(Fragment(values.begin() + i * elements,
+                             values.begin() + (i + 1) * elements));
+  return state;
+}
+
+class ElementStreamLowering {
+public:
+  ElementStreamLowering(KernelContext &kernel, tile::OnlineReduceOp stream);
+
+  FailureOr<SmallVector<Fragment>> run();
+
+private:
+  /// `state` with the points `points` (their leading loads `loaded`, or
+  /// none) folded in.
+  StreamState fold(ArrayRef<Value> points, ArrayRef<LoadedAhead> loaded,
+                   StreamState state);
+  /// A loop from `lower` to `upper` in steps of `stride`, each step
+  /// folding `copies` points `spacing` apart (all below `upper`).
+  StreamState loop(Value lower, Value upper, int64_t spacing, int64_t copies,
+                   int64_t stride, StreamState state);
+  /// The points from `first` to `end`, split over the group's threads.
+  StreamState splitAcrossGroup(Value first, Value end, StreamState state);
+  /// The points from `first` to `end` folded by this thread alone: in
+  /// blocks of kSumBlock, each into a fresh state merged into the total,
+  /// so that the sums' rounding error is a block's plus a few ulps, not
+  /// one that grows with the extent (as a thread's float sum,
+  /// emitBlockedSum).
+  StreamState blocked(Value first, Value end, StreamState state);
+  /// A loop over blocks of `length` points from `first` to `end`, a block
+  /// starting every `stride`, each folded into the carried state by
+  /// `foldBlock` (given the block's first point and its end).
+  StreamState overBlocks(
+      Value first, Value end, int64_t stride, int64_t length, StreamState state,
+      llvm::function_ref<StreamState(Value, Value, StreamState)> foldBlock);
+  /// The state before any point: leaders at their identity, sums 0.
+  StreamState initialState();
+  /// Per accumulator, the factor that brings a follower's sum from the
+  /// leaders `from` to `to` (one fragment a leader, made safe: no
+  /// identity), the product over the leaders; empty for leaders and
+  /// followers no repair touches.
+  SmallVector<Fragment> repairFactors(ArrayRef<Fragment> from,
+                                      ArrayRef<Fragment> to);
+  /// Element `e` of two threads' states merged (GroupMerge).
+  SmallVector<Value> merge(int64_t e, ArrayRef<Value> mine,
+                           ArrayRef<Value> theirs);
+  /// `fresh`, and `old` (a leader's value before a step or one side of a
+  /// merge), safe to repair between: the identity read as 0 in `fresh`,
+  /// and as `fresh` in `old` (the repair from it then 1).
+  std::pair<Value, Value> safeLeaders(alg::ReductionKind kind, Value old,
+                                      Value fresh);
+
+  KernelContext &kernel;
+  OpBuilder &b;
+  Location loc;
+  tile::OnlineReduceOp stream;
+  Block &body;
+  unsigned count;
+  Type f32;
+  /// Whether the group's threads split the stream (reduce_threads).
+  bool shared;
+  /// The body's ops that read no leader, and those that do.
   SmallVector<Operation *> early, late;
+  /// The body's loads that read only indices.
+  SmallVector<tile::LoadOp> leadingLoads;
+  LogicalResult status = success();
+};
+
+} // namespace
+
+ElementStreamLowering::ElementStreamLowering(KernelContext &kernel,
+                                             tile::OnlineReduceOp stream)
+    : kernel(kernel), b(kernel.b), loc(stream.getLoc()), stream(stream),
+      body(stream.getBody().front()), count(stream.getNumResults()),
+      f32(cast<VectorType>(stream.getResult(0).getType()).getElementType()),
+      shared(kernel.reduceThreads > 1 &&
+             stream->getParentOp() == kernel.program) {
+  ValueRange leaderArgs = body.getArguments().drop_front();
+  llvm::SmallPtrSet<Value, 8> tainted(leaderArgs.begin(), leaderArgs.end());
   for (Operation &op : body.without_terminator()) {
     bool reads = false;
     op.walk([&](Operation *inner) {
@@ -67,73 +163,166 @@ tiletogpu::lowerElementStream(KernelContext &kernel,
     if (reads)
       tainted.insert(op.result_begin(), op.result_end());
     (reads ? late : early).push_back(&op);
+    if (auto load = dyn_cast<tile::LoadOp>(op);
+        load && !reads && load.getIndirect().empty())
+      leadingLoads.push_back(load);
   }
+}
 
-  SmallVector<Value> init;
+StreamState ElementStreamLowering::initialState() {
+  StreamState state;
   for (unsigned i = 0; i < count; ++i) {
     Value start =
         stream.isLeader(i)
             ? reductionIdentity(b, loc, stream.getAccumulatorKind(i), f32)
             : arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32))
                   .getResult();
-    init.append(elements, start);
+    state.push_back(Fragment(kernel.perThread, start));
   }
+  return state;
+}
+
+FailureOr<SmallVector<Fragment>> ElementStreamLowering::run() {
+  StreamState state = initialState();
   Value extent = kernel.scalars.lookupOrDefault(stream.getExtent());
-  auto loop = scf::ForOp::create(b, loc, kernel.cIndex(0), extent,
-                                 kernel.cIndex(1), init);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value point = loop.getInductionVar();
-  kernel.scalars.map(body.getArgument(0), point);
-  kernel.reducedIVs.push_back(point);
-  forgetFragments(kernel, stream.getBody());
-  ValueRange carried = loop.getRegionIterArgs();
-  auto accumulator = [&](unsigned i) {
-    return Fragment(carried.begin() + i * elements,
-                    carried.begin() + (i + 1) * elements);
+  auto [first, end] =
+      emitStreamedRange(b, loc, stream, extent, kernel.tileOrigin);
+  // (A stream over a few chunks, a split stream's combination, needs no
+  // blocks.)
+  std::optional<int64_t> points = getConstantIntValue(extent);
+  if (shared)
+    state = splitAcrossGroup(first, end, state);
+  else if (points && *points <= kSumBlock)
+    state = loop(first, end, 1, 1, 1, state);
+  else
+    state = blocked(first, end, state);
+  if (failed(status))
+    return failure();
+  if (!shared)
+    return state;
+  auto mergeElement = [&](int64_t e, ArrayRef<Value> mine,
+                          ArrayRef<Value> theirs) {
+    return merge(e, mine, theirs);
   };
-  auto yield = cast<tile::YieldOp>(body.getTerminator());
-  if (failed(lowerAll(kernel, early)))
+  state = combineAcrossGroup(kernel, state, mergeElement);
+  if (failed(status))
     return failure();
-  SmallVector<Fragment> next(count), oldSafe, newSafe;
-  for (unsigned i = 0, j = 0; i < count; ++i) {
-    if (!stream.isLeader(i))
-      continue;
-    alg::ReductionKind kind = stream.getAccumulatorKind(i);
-    Fragment old = accumulator(i), term = kernel.lookup(yield.getValues()[i]);
-    Value identity = reductionIdentity(b, loc, kind, f32);
-    Value zero = arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32));
-    Fragment fresh(elements), safeOld(elements), safeNew(elements);
-    for (int64_t e = 0; e < elements; ++e) {
-      fresh[e] = combineReduction(b, loc, kind, old[e], term[e]);
-      auto isIdentity = [&](Value v) {
-        return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, v,
-                                     identity);
-      };
-      safeNew[e] =
-          arith::SelectOp::create(b, loc, isIdentity(fresh[e]), zero, fresh[e]);
-      safeOld[e] = arith::SelectOp::create(b, loc, isIdentity(old[e]),
-                                           safeNew[e], old[e]);
+  return state;
+}
+
+StreamState ElementStreamLowering::loop(Value lower, Value upper,
+                                        int64_t spacing, int64_t copies,
+                                        int64_t stride, StreamState state) {
+  int64_t elements = kernel.perThread;
+  auto forOp = scf::ForOp::create(b, loc, lower, upper, kernel.cIndex(stride),
+                                  flatten(state));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(forOp.getBody());
+  StreamState current = unflatten(forOp.getRegionIterArgs(), count, elements);
+  SmallVector<Value> points;
+  for (int64_t j = 0; j < copies; ++j)
+    points.push_back(j == 0 ? forOp.getInductionVar()
+                            : arith::AddIOp::create(b, loc,
+                                                    forOp.getInductionVar(),
+                                                    kernel.cIndex(j * spacing))
+                                  .getResult());
+  SmallVector<LoadedAhead> loaded =
+      copies > 1 ? loadAhead(kernel, body, leadingLoads, 0, points, spacing)
+                 : SmallVector<LoadedAhead>();
+  scf::YieldOp::create(b, loc, flatten(fold(points, loaded, current)));
+  return unflatten(forOp.getResults(), count, elements);
+}
+
+StreamState ElementStreamLowering::splitAcrossGroup(Value first, Value end,
+                                                    StreamState state) {
+  // As a shared reduction's split (GroupSplit), kSharedStreamCopies points
+  // a step without runs.
+  int64_t reduceThreads = kernel.reduceThreads;
+  GroupSplit split(kernel, first, end,
+                   std::max<int64_t>(1, kSharedStreamCopies / kernel.perThread),
+                   kernel.program.getSchedule().getReductionRun() > 1 &&
+                       kernel.perThread == 1,
+                   leadingLoads);
+  if (split.copies == 1)
+    return loop(split.start, end, reduceThreads, 1, reduceThreads, state);
+  state = loop(split.start, split.mainEnd, split.spacing, split.copies,
+               split.stride, state);
+  Value rest = split.rest(kernel);
+  if (!split.runs)
+    return loop(rest, end, reduceThreads, 1, reduceThreads, state);
+  // The runs left: from each run's start, its points one at a time.
+  return overBlocks(rest, end, split.stride, split.run, state,
+                    [&](Value start, Value stop, StreamState carried) {
+                      return loop(start, stop, 1, 1, 1, carried);
+                    });
+}
+
+StreamState ElementStreamLowering::overBlocks(
+    Value first, Value end, int64_t stride, int64_t length, StreamState state,
+    llvm::function_ref<StreamState(Value, Value, StreamState)> foldBlock) {
+  auto blocks = scf::ForOp::create(b, loc, first, end, kernel.cIndex(stride),
+                                   flatten(state));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(blocks.getBody());
+  Value start = blocks.getInductionVar();
+  Value stop = arith::MinSIOp::create(
+      b, loc, end, arith::AddIOp::create(b, loc, start, kernel.cIndex(length)));
+  StreamState carried =
+      unflatten(blocks.getRegionIterArgs(), count, kernel.perThread);
+  scf::YieldOp::create(b, loc, flatten(foldBlock(start, stop, carried)));
+  return unflatten(blocks.getResults(), count, kernel.perThread);
+}
+
+StreamState ElementStreamLowering::blocked(Value first, Value end,
+                                           StreamState state) {
+  auto foldBlock = [&](Value start, Value stop, StreamState total) {
+    StreamState block = loop(start, stop, 1, 1, 1, initialState());
+    for (int64_t e = 0; e < kernel.perThread; ++e) {
+      SmallVector<Value> mine, theirs;
+      for (unsigned i = 0; i < count; ++i) {
+        mine.push_back(total[i][e]);
+        theirs.push_back(block[i][e]);
+      }
+      for (auto [i, value] : llvm::enumerate(merge(e, mine, theirs)))
+        total[i][e] = value;
     }
-    next[i] = fresh;
-    oldSafe.push_back(safeOld);
-    newSafe.push_back(safeNew);
-    kernel.fragments[leaderArgs[j++]] = safeNew;
-  }
-  if (failed(lowerAll(kernel, late)))
-    return failure();
-  // The repairs: one factor per follower, the product over the leaders.
+    return total;
+  };
+  return overBlocks(first, end, kSumBlock, kSumBlock, state, foldBlock);
+}
+
+std::pair<Value, Value>
+ElementStreamLowering::safeLeaders(alg::ReductionKind kind, Value old,
+                                   Value fresh) {
+  Value identity = reductionIdentity(b, loc, kind, f32);
+  Value zero = arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32));
+  auto isIdentity = [&](Value v) {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, v,
+                                 identity);
+  };
+  Value safeFresh =
+      arith::SelectOp::create(b, loc, isIdentity(fresh), zero, fresh);
+  Value safeOld =
+      arith::SelectOp::create(b, loc, isIdentity(old), safeFresh, old);
+  return {safeOld, safeFresh};
+}
+
+SmallVector<Fragment>
+ElementStreamLowering::repairFactors(ArrayRef<Fragment> from,
+                                     ArrayRef<Fragment> to) {
   SmallVector<Fragment> factors(count);
   for (auto [j, repair] : llvm::enumerate(stream.getRepairs())) {
     Block &repairBlock = repair.front();
-    forgetFragments(kernel, repair);
-    kernel.fragments[repairBlock.getArgument(0)] = oldSafe[j];
-    kernel.fragments[repairBlock.getArgument(1)] = newSafe[j];
     SmallVector<Operation *> ops;
     for (Operation &op : repairBlock.without_terminator())
       ops.push_back(&op);
-    if (failed(lowerAll(kernel, ops)))
-      return failure();
+    forgetFragments(kernel, ops);
+    kernel.fragments[repairBlock.getArgument(0)] = from[j];
+    kernel.fragments[repairBlock.getArgument(1)] = to[j];
+    if (failed(lowerAll(kernel, ops))) {
+      status = failure();
+      return factors;
+    }
     auto yielded = cast<tile::YieldOp>(repairBlock.getTerminator()).getValues();
     for (unsigned i = 0, f = 0; i < count; ++i) {
       if (stream.isLeader(i))
@@ -143,32 +332,150 @@ tiletogpu::lowerElementStream(KernelContext &kernel,
         factors[i] = phi;
         continue;
       }
-      for (int64_t e = 0; e < elements; ++e)
+      for (int64_t e = kernel.firstElement; e < kernel.endElement; ++e)
         factors[i][e] = arith::MulFOp::create(b, loc, factors[i][e], phi[e]);
     }
   }
+  return factors;
+}
+
+StreamState ElementStreamLowering::fold(ArrayRef<Value> points,
+                                        ArrayRef<LoadedAhead> loaded,
+                                        StreamState state) {
+  int64_t elements = kernel.perThread;
+  auto yield = cast<tile::YieldOp>(body.getTerminator());
+  ValueRange leaderArgs = body.getArguments().drop_front();
+  // Each point's ops that read no leader, their fragments kept for its
+  // ops that do.
+  SmallVector<DenseMap<Value, Fragment>> pointValues(points.size());
+  for (auto [j, point] : llvm::enumerate(points)) {
+    kernel.scalars.map(body.getArgument(0), point);
+    kernel.reducedIVs.push_back(point);
+    forgetFragments(kernel, early);
+    forgetFragments(kernel, late);
+    if (!loaded.empty())
+      for (auto &[value, fragment] : loaded[j]) {
+        kernel.fragments[value] = fragment;
+        kernel.lowered.insert(value.getDefiningOp());
+      }
+    if (failed(lowerAll(kernel, early)))
+      status = failure();
+    if (!loaded.empty())
+      for (auto &[value, fragment] : loaded[j])
+        kernel.lowered.erase(value.getDefiningOp());
+    for (Operation *op : early)
+      for (Value result : op->getResults())
+        if (auto it = kernel.fragments.find(result);
+            it != kernel.fragments.end())
+          pointValues[j][result] = it->second;
+    kernel.reducedIVs.pop_back();
+  }
+  if (failed(status))
+    return state;
+  auto termOf = [&](unsigned i, size_t j) {
+    Value term = yield.getValues()[i];
+    auto it = pointValues[j].find(term);
+    return it != pointValues[j].end() ? it->second : kernel.lookup(term);
+  };
+  // The leaders fold every point's term; the followers' repairs go from
+  // the old leaders to the new.
+  StreamState next(count);
+  SmallVector<Fragment> oldSafe, newSafe;
+  for (unsigned i = 0, l = 0; i < count; ++i) {
+    if (!stream.isLeader(i))
+      continue;
+    alg::ReductionKind kind = stream.getAccumulatorKind(i);
+    Fragment fresh = state[i], safeOld(elements), safeNew(elements);
+    for (size_t j = 0; j < points.size(); ++j) {
+      Fragment term = termOf(i, j);
+      for (int64_t e = 0; e < elements; ++e)
+        fresh[e] = combineReduction(b, loc, kind, fresh[e], term[e]);
+    }
+    for (int64_t e = 0; e < elements; ++e)
+      std::tie(safeOld[e], safeNew[e]) =
+          safeLeaders(kind, state[i][e], fresh[e]);
+    next[i] = fresh;
+    oldSafe.push_back(safeOld);
+    newSafe.push_back(safeNew);
+    kernel.fragments[leaderArgs[l++]] = safeNew;
+  }
+  // Each point's ops that read a leader, at the new leaders.
+  SmallVector<SmallVector<Fragment>> terms(count);
+  for (auto [j, point] : llvm::enumerate(points)) {
+    kernel.scalars.map(body.getArgument(0), point);
+    kernel.reducedIVs.push_back(point);
+    forgetFragments(kernel, late);
+    for (auto &[value, fragment] : pointValues[j])
+      kernel.fragments[value] = fragment;
+    if (failed(lowerAll(kernel, late)))
+      status = failure();
+    for (unsigned i = 0; i < count; ++i)
+      if (!stream.isLeader(i))
+        terms[i].push_back(termOf(i, j));
+    kernel.reducedIVs.pop_back();
+  }
+  if (failed(status))
+    return state;
+  SmallVector<Fragment> factors = repairFactors(oldSafe, newSafe);
   for (unsigned i = 0; i < count; ++i) {
     if (stream.isLeader(i))
       continue;
-    Fragment acc = accumulator(i), term = kernel.lookup(yield.getValues()[i]);
     next[i].resize(elements);
     for (int64_t e = 0; e < elements; ++e) {
-      Value repaired =
+      Value sum =
           factors[i].empty()
-              ? acc[e]
-              : arith::MulFOp::create(b, loc, acc[e], factors[i][e])
+              ? state[i][e]
+              : arith::MulFOp::create(b, loc, state[i][e], factors[i][e])
                     .getResult();
-      next[i][e] = arith::AddFOp::create(b, loc, repaired, term[e]);
+      for (const Fragment &term : terms[i])
+        sum = arith::AddFOp::create(b, loc, sum, term[e]);
+      next[i][e] = sum;
     }
   }
-  kernel.reducedIVs.pop_back();
-  SmallVector<Value> yielded;
-  for (const Fragment &f : next)
-    yielded.append(f.begin(), f.end());
-  scf::YieldOp::create(b, loc, yielded);
-  SmallVector<Fragment> results(count);
-  for (unsigned i = 0; i < count; ++i)
-    results[i] = Fragment(loop.getResults().begin() + i * elements,
-                          loop.getResults().begin() + (i + 1) * elements);
-  return results;
+  return next;
+}
+
+SmallVector<Value> ElementStreamLowering::merge(int64_t e, ArrayRef<Value> mine,
+                                                ArrayRef<Value> theirs) {
+  // Element e alone: the repairs are lowered for it (the other elements'
+  // slots stay empty).
+  int64_t elements = kernel.perThread;
+  int64_t savedFirst = kernel.firstElement, savedEnd = kernel.endElement;
+  kernel.firstElement = e;
+  kernel.endElement = e + 1;
+  SmallVector<Value> merged(mine.begin(), mine.end());
+  SmallVector<Fragment> mineSafe, theirsSafe, combined;
+  for (unsigned i = 0; i < count; ++i) {
+    if (!stream.isLeader(i))
+      continue;
+    alg::ReductionKind kind = stream.getAccumulatorKind(i);
+    merged[i] = combineReduction(b, loc, kind, mine[i], theirs[i]);
+    Fragment a(elements), c(elements), both(elements);
+    std::tie(a[e], both[e]) = safeLeaders(kind, mine[i], merged[i]);
+    std::tie(c[e], std::ignore) = safeLeaders(kind, theirs[i], merged[i]);
+    mineSafe.push_back(a);
+    theirsSafe.push_back(c);
+    combined.push_back(both);
+  }
+  SmallVector<Fragment> mineFactors = repairFactors(mineSafe, combined);
+  SmallVector<Fragment> theirFactors = repairFactors(theirsSafe, combined);
+  for (unsigned i = 0; i < count; ++i) {
+    if (stream.isLeader(i))
+      continue;
+    Value a = mine[i], c = theirs[i];
+    if (!mineFactors[i].empty()) {
+      a = arith::MulFOp::create(b, loc, a, mineFactors[i][e]);
+      c = arith::MulFOp::create(b, loc, c, theirFactors[i][e]);
+    }
+    merged[i] = arith::AddFOp::create(b, loc, a, c);
+  }
+  kernel.firstElement = savedFirst;
+  kernel.endElement = savedEnd;
+  return merged;
+}
+
+FailureOr<SmallVector<Fragment>>
+tiletogpu::lowerElementStream(KernelContext &kernel,
+                              tile::OnlineReduceOp stream) {
+  return ElementStreamLowering(kernel, stream).run();
 }

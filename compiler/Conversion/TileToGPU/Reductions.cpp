@@ -67,12 +67,9 @@ static Value fromWords(OpBuilder &b, Location loc, ArrayRef<Value> words,
   return arith::TruncIOp::create(b, loc, type, words[0]);
 }
 
-/// Combines each thread's partial results `acc` of a reduction of `kind`
-/// with those of the other threads of its group (reduce_threads): by
-/// butterfly shuffles within a warp, then through shared memory across
-/// the group's warps. Every thread of the group ends with the whole.
-static Fragment combineAcrossGroup(KernelContext &kernel,
-                                   alg::ReductionKind kind, Fragment acc) {
+SmallVector<Fragment> tiletogpu::combineAcrossGroup(KernelContext &kernel,
+                                                    SmallVector<Fragment> parts,
+                                                    GroupMerge merge) {
   OpBuilder &b = kernel.b;
   Location loc = kernel.loc;
   int64_t threads = kernel.threads, perThread = kernel.perThread;
@@ -85,34 +82,51 @@ static Fragment combineAcrossGroup(KernelContext &kernel,
   int64_t lanes = kernel.target.kernelLanes;
   int64_t inWarp =
       stride >= lanes ? 1 : std::min<int64_t>(reduceThreads, lanes / stride);
+  auto element = [&](int64_t e) {
+    SmallVector<Value> values;
+    for (const Fragment &part : parts)
+      values.push_back(part[e]);
+    return values;
+  };
+  auto setElement = [&](int64_t e, ArrayRef<Value> values) {
+    for (auto [part, value] : llvm::zip(parts, values))
+      part[e] = value;
+  };
   // Within a warp: log2(inWarp) butterfly steps; lanes that differ in the
-  // low bits of their place in the group exchange and combine, so all of
-  // them end with the same value.
+  // low bits of their place in the group exchange and merge, so all of
+  // them end with the same values.
   Value width = arith::ConstantIntOp::create(b, loc, lanes, 32);
   for (int64_t offset = 1; offset < inWarp; offset *= 2) {
     Value mask = arith::ConstantIntOp::create(b, loc, offset * stride, 32);
     for (int64_t e = 0; e < perThread; ++e) {
-      SmallVector<Value> words;
-      for (Value w : toWords(b, loc, acc[e]))
-        words.push_back(gpu::ShuffleOp::create(b, loc, w, mask, width,
-                                               gpu::ShuffleMode::XOR)
-                            .getShuffleResult());
-      acc[e] = combineReduction(b, loc, kind, acc[e],
-                                fromWords(b, loc, words, acc[e].getType()));
+      SmallVector<Value> theirs;
+      for (Value mine : element(e)) {
+        SmallVector<Value> words;
+        for (Value w : toWords(b, loc, mine))
+          words.push_back(gpu::ShuffleOp::create(b, loc, w, mask, width,
+                                                 gpu::ShuffleMode::XOR)
+                              .getShuffleResult());
+        theirs.push_back(fromWords(b, loc, words, mine.getType()));
+      }
+      setElement(e, merge(e, element(e), theirs));
     }
   }
   if (inWarp == reduceThreads)
-    return acc;
+    return parts;
   // Across the group's warps: in each, the group's first lane writes the
-  // warp's result, and after a barrier every thread combines its group's,
+  // warp's values, and after a barrier every thread merges its group's,
   // in the same order (so all agree to the bit).
   int64_t warps = reduceThreads / inWarp;
-  Type element = acc.front().getType();
-  Type stored = element.isInteger(1) ? b.getI8Type() : element;
-  Value partials = kernel.func.addWorkgroupAttribution(
-      MemRefType::get({perThread * threads * warps}, stored, AffineMap(),
-                      b.getI64IntegerAttr(3)),
-      loc);
+  SmallVector<Value> partials;
+  SmallVector<Type> stored;
+  for (const Fragment &part : parts) {
+    Type type = part.front().getType();
+    stored.push_back(type.isInteger(1) ? b.getI8Type() : type);
+    partials.push_back(kernel.func.addWorkgroupAttribution(
+        MemRefType::get({perThread * threads * warps}, stored.back(),
+                        AffineMap(), b.getI64IntegerAttr(3)),
+        loc));
+  }
   Value warpInGroup =
       arith::DivUIOp::create(b, loc, kernel.laneInGroup, kernel.cIndex(inWarp));
   Value firstLane = arith::CmpIOp::create(
@@ -133,33 +147,53 @@ static Fragment combineAcrossGroup(KernelContext &kernel,
     auto ifFirst = scf::IfOp::create(b, loc, firstLane, /*withElse=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
-    for (int64_t e = 0; e < perThread; ++e) {
-      Value v =
-          stored == element
-              ? acc[e]
-              : arith::ExtUIOp::create(b, loc, stored, acc[e]).getResult();
-      memref::StoreOp::create(b, loc, v, partials,
-                              ValueRange{slotOf(e, warpInGroup)});
-    }
+    for (int64_t e = 0; e < perThread; ++e)
+      for (auto [p, part] : llvm::enumerate(parts)) {
+        Value v = stored[p] == part[e].getType()
+                      ? part[e]
+                      : arith::ExtUIOp::create(b, loc, stored[p], part[e])
+                            .getResult();
+        memref::StoreOp::create(b, loc, v, partials[p],
+                                ValueRange{slotOf(e, warpInGroup)});
+      }
   }
   gpu::BarrierOp::create(b, loc);
-  Fragment whole(perThread);
+  SmallVector<Fragment> whole(parts.size(), Fragment(perThread));
   for (int64_t e = 0; e < perThread; ++e)
     for (int64_t w = 0; w < warps; ++w) {
-      Value v = memref::LoadOp::create(b, loc, partials,
-                                       ValueRange{slotOf(e, kernel.cIndex(w))});
-      if (stored != element)
-        v = arith::TruncIOp::create(b, loc, element, v);
-      whole[e] = w == 0 ? v : combineReduction(b, loc, kind, whole[e], v);
+      SmallVector<Value> theirs;
+      for (auto [p, part] : llvm::enumerate(parts)) {
+        Value v = memref::LoadOp::create(
+            b, loc, partials[p], ValueRange{slotOf(e, kernel.cIndex(w))});
+        if (stored[p] != part[e].getType())
+          v = arith::TruncIOp::create(b, loc, part[e].getType(), v);
+        theirs.push_back(v);
+      }
+      SmallVector<Value> merged = theirs;
+      if (w != 0) {
+        SmallVector<Value> mine;
+        for (const Fragment &f : whole)
+          mine.push_back(f[e]);
+        merged = merge(e, mine, theirs);
+      }
+      for (auto [f, value] : llvm::zip(whole, merged))
+        f[e] = value;
     }
   return whole;
 }
 
-namespace {
+/// Combines each thread's partial results `acc` of a reduction of `kind`
+/// with those of the other threads of its group.
+static Fragment combineAcrossGroup(KernelContext &kernel,
+                                   alg::ReductionKind kind, Fragment acc) {
+  auto merge = [&](int64_t, ArrayRef<Value> mine, ArrayRef<Value> theirs) {
+    return SmallVector<Value>{
+        combineReduction(kernel.b, kernel.loc, kind, mine[0], theirs[0])};
+  };
+  return combineAcrossGroup(kernel, {acc}, merge).front();
+}
 
-/// The leading loads of a copy of a reduction's body, read ahead of it:
-/// each load's result and its elements.
-using LoadedAhead = SmallVector<std::pair<Value, Fragment>>;
+namespace {
 
 /// Lowers one tile.reduce: the loop nest over its extents, and with
 /// reduce_threads, the group's split of the outermost one.
@@ -303,6 +337,13 @@ Fragment ReduceLowering::loop(unsigned level, Value lower, Value upper,
 
 SmallVector<LoadedAhead>
 ReduceLowering::loadAhead(unsigned level, ArrayRef<Value> ivs, int64_t step) {
+  return tiletogpu::loadAhead(kernel, body, leadingLoads, level, ivs, step);
+}
+
+SmallVector<LoadedAhead>
+tiletogpu::loadAhead(KernelContext &kernel, Block &body,
+                     ArrayRef<tile::LoadOp> leadingLoads, unsigned level,
+                     ArrayRef<Value> ivs, int64_t step) {
   // With several copies of the body (the innermost loop), every copy's
   // loads that read only indices come first, then the rest of each copy:
   // no load waits behind another's use.
@@ -358,66 +399,71 @@ Fragment ReduceLowering::foldCopy(unsigned level, Value iv,
   return carried;
 }
 
-Fragment ReduceLowering::splitAcrossGroup(Value first, Value end,
-                                          Fragment acc) {
-  // The group's split: thread r takes r, r + R, ... Each step of the main
-  // loop evaluates kSharedReductionCopies of them, so that their loads
-  // are in flight together rather than one after the other (the
-  // iterations are independent but for the fold); the rest, one at a
-  // time.
-  // (Over several indices the body is a loop nest: one at a time. With
-  // several elements a thread, fewer copies: as many loads in flight and
-  // fewer live.)
-  int64_t reduceThreads = kernel.reduceThreads;
-  int64_t step = reduceThreads,
-          copies = reduce.getExtents().size() == 1
-                       ? std::max<int64_t>(1, kSharedReductionCopies /
-                                                  kernel.perThread)
-                       : 1;
-  // Runs (`vector` with reduce_threads): thread r takes V consecutive
-  // iterations, V r .. V r + V - 1, then V R further on, ...: a step of
-  // the main loop is one run (its loads of a row one vector), and what
-  // is left, run by run, one iteration at a time.
-  int64_t run = kernel.program.getSchedule().getReductionRun();
-  bool runs =
-      run > 1 && kernel.perThread == 1 && reduce.getExtents().size() == 1;
-  // A main-loop step: `copies` iterations `spacing` apart; the loop
-  // strides `stride`.
-  int64_t spacing = runs ? 1 : step;
-  if (runs)
-    copies = run;
-  int64_t stride = runs ? run * reduceThreads : step * copies;
-  Value start = arith::AddIOp::create(
-      b, loc, first,
-      runs ? arith::MulIOp::create(b, loc, kernel.laneInGroup,
-                                   kernel.cIndex(run))
-                 .getResult()
-           : kernel.laneInGroup);
-  if (copies == 1)
-    return loop(0, start, end, step, 1, acc);
-  // The main loop runs only where every buffer its leading loads read has
-  // elements (else all iterations go to the rest, loads guarded).
+GroupSplit::GroupSplit(KernelContext &kernel, Value first, Value end,
+                       int64_t copies, bool runs,
+                       ArrayRef<tile::LoadOp> leadingLoads)
+    : runs(runs), run(kernel.program.getSchedule().getReductionRun()),
+      copies(runs ? run : copies), spacing(runs ? 1 : kernel.reduceThreads),
+      stride(runs ? run * kernel.reduceThreads
+                  : kernel.reduceThreads * this->copies) {
+  OpBuilder &b = kernel.b;
+  Location loc = kernel.loc;
+  start = arith::AddIOp::create(b, loc, first,
+                                runs ? arith::MulIOp::create(b, loc,
+                                                             kernel.laneInGroup,
+                                                             kernel.cIndex(run))
+                                           .getResult()
+                                     : kernel.laneInGroup);
+  if (this->copies == 1)
+    return;
   Value nonEmpty = arith::ConstantIntOp::create(b, loc, 1, 1);
   for (tile::LoadOp load : leadingLoads)
     nonEmpty = arith::AndIOp::create(
         b, loc, nonEmpty,
         emitNonEmpty(b, loc, kernel.scalars.lookup(load.getBuffer())));
-  Value mainEnd = arith::SelectOp::create(
+  mainEnd = arith::SelectOp::create(
       b, loc, nonEmpty,
-      arith::SubIOp::create(b, loc, end, kernel.cIndex((copies - 1) * spacing)),
+      arith::SubIOp::create(b, loc, end,
+                            kernel.cIndex((this->copies - 1) * spacing)),
       start);
-  acc = loop(0, start, mainEnd, spacing, copies, acc, stride);
+}
+
+Value GroupSplit::rest(KernelContext &kernel) const {
+  OpBuilder &b = kernel.b;
+  Location loc = kernel.loc;
   Value mainSteps = arith::MaxSIOp::create(
       b, loc, kernel.cIndex(0),
       arith::CeilDivSIOp::create(b, loc,
                                  arith::SubIOp::create(b, loc, mainEnd, start),
                                  kernel.cIndex(stride)));
-  Value rest = arith::AddIOp::create(
+  return arith::AddIOp::create(
       b, loc, start,
       arith::MulIOp::create(b, loc, mainSteps, kernel.cIndex(stride)));
-  if (!runs)
+}
+
+Fragment ReduceLowering::splitAcrossGroup(Value first, Value end,
+                                          Fragment acc) {
+  // The group's split (GroupSplit), kSharedReductionCopies a step.
+  // (Over several indices the body is a loop nest: one at a time, no
+  // runs. With several elements a thread, fewer copies: as many loads in
+  // flight and fewer live.)
+  int64_t step = kernel.reduceThreads;
+  bool single = reduce.getExtents().size() == 1;
+  GroupSplit split(
+      kernel, first, end,
+      single ? std::max<int64_t>(1, kSharedReductionCopies / kernel.perThread)
+             : 1,
+      kernel.program.getSchedule().getReductionRun() > 1 &&
+          kernel.perThread == 1 && single,
+      leadingLoads);
+  if (split.copies == 1)
+    return loop(0, split.start, end, step, 1, acc);
+  acc = loop(0, split.start, split.mainEnd, split.spacing, split.copies, acc,
+             split.stride);
+  Value rest = split.rest(kernel);
+  if (!split.runs)
     return loop(0, rest, end, step, 1, acc);
-  return remainingRuns(rest, end, run, stride, acc);
+  return remainingRuns(rest, end, split.run, split.stride, acc);
 }
 
 Fragment ReduceLowering::remainingRuns(Value rest, Value end, int64_t run,

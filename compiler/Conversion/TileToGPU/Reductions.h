@@ -15,6 +15,60 @@
 namespace nautilus {
 namespace tiletogpu {
 
+/// The leading loads of a copy of a reduction's (or stream's) body, read
+/// ahead of it: each load's result and its elements.
+using LoadedAhead = llvm::SmallVector<std::pair<mlir::Value, Fragment>>;
+
+/// The leading loads `leadingLoads` (loads of `body` that read only
+/// indices) of each copy of `body` at the indices `ivs` (`step` apart) of
+/// its argument `level`, read ahead of the copies: with step 1 and copies
+/// the schedule's reduction run, each load reading a run of a row as one
+/// vector (loadRunAlongReduction), else each copy's element by element,
+/// clamped into its buffer. None for a single copy.
+llvm::SmallVector<LoadedAhead>
+loadAhead(KernelContext &kernel, mlir::Block &body,
+          llvm::ArrayRef<tile::LoadOp> leadingLoads, unsigned level,
+          llvm::ArrayRef<mlir::Value> ivs, int64_t step);
+
+/// How the R threads of a group (reduce_threads) split an index from
+/// `first` to `end`: thread r takes r, r + R, ..., `copies` of them a
+/// step of its main loop (their loads in flight together); or with runs
+/// (`vector`), V consecutive points V r .. V r + V - 1, then V R further
+/// on, a run a step (its loads of a row one vector). What the main loop
+/// leaves goes one point at a time.
+struct GroupSplit {
+  /// Emits this thread's start and, with several copies, where its main
+  /// loop ends: only where every buffer `leadingLoads` read has elements
+  /// (else every point goes to the rest, loads guarded).
+  GroupSplit(KernelContext &kernel, mlir::Value first, mlir::Value end,
+             int64_t copies, bool runs,
+             llvm::ArrayRef<tile::LoadOp> leadingLoads);
+  /// The first point after the main loop (emitted after it).
+  mlir::Value rest(KernelContext &kernel) const;
+
+  bool runs;
+  /// The run's length V, the points a main-loop step takes, `spacing`
+  /// apart, and the main loop's stride.
+  int64_t run, copies, spacing, stride;
+  mlir::Value start, mainEnd;
+};
+
+/// Merges one element of another thread's partial results into this
+/// thread's (`mine`, `theirs`: a value for each part), the merged values
+/// in the same order.
+using GroupMerge = llvm::function_ref<llvm::SmallVector<mlir::Value>(
+    int64_t element, llvm::ArrayRef<mlir::Value> mine,
+    llvm::ArrayRef<mlir::Value> theirs)>;
+
+/// Merges each thread's partial results `parts` (several values an
+/// element: a stream's leaders and sums) with those of the other threads
+/// of its group (reduce_threads): by butterfly shuffles within a warp,
+/// then through shared memory across the group's warps. Every thread of
+/// the group ends with the whole.
+llvm::SmallVector<Fragment>
+combineAcrossGroup(KernelContext &kernel, llvm::SmallVector<Fragment> parts,
+                   GroupMerge merge);
+
 /// This thread's elements of `reduce`'s result (with reduce_threads, its
 /// group's whole); failure where its body has no lowering.
 mlir::FailureOr<Fragment> lowerReduce(KernelContext &kernel,

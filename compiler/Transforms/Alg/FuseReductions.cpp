@@ -110,10 +110,11 @@ struct AlgFuseReductionsPass
     }
   }
 
-  /// A GPU runs a stream as one flash kernel (flashStreamRefusal says
-  /// which): the kernel's chains are fused on a copy first, and the fusion
-  /// is kept only if every stream it made is one; otherwise the
-  /// reductions stay separate programs, with the reason as a remark.
+  /// A GPU runs a stream as one flash kernel or as a row stream
+  /// (gpuStreamRefusal says which streams it runs): the kernel's chains
+  /// are fused on a copy first, and the fusion is kept only if the GPU
+  /// runs every stream it made; otherwise the reductions stay separate
+  /// programs, with the reason as a remark.
   void fuseWhereStreamsRun(alg::KernelOp kernel, const TargetInfo &target) {
     OpBuilder b(kernel);
     auto trial = cast<alg::KernelOp>(b.clone(*kernel));
@@ -121,7 +122,7 @@ struct AlgFuseReductionsPass
     std::string refusal;
     alg::OnlineReduceOp refused;
     for (auto stream : trial.getBody().getOps<alg::OnlineReduceOp>()) {
-      refusal = flashStreamRefusal(stream, innermostExtent(kernel, stream));
+      refusal = gpuStreamRefusal(stream, innermostExtent(kernel, stream));
       if (!refusal.empty()) {
         refused = stream;
         break;
@@ -137,8 +138,10 @@ struct AlgFuseReductionsPass
         std::string why;
         if (def.getName() == refused.getName())
           def.emitRemark() << "'" << def.getName() << "' could stream, but "
-                           << "not as a flash kernel on " << target.name
-                           << ": " << refusal;
+                           << "not as a "
+                           << (recomputesReduction(refused) ? "flash kernel"
+                                                            : "row stream")
+                           << " on " << target.name << ": " << refusal;
         else if (failed(analyseReductionChain(def, why)) && !why.empty())
           def.emitRemark() << "'" << def.getName()
                            << "' is not streamed: " << why;

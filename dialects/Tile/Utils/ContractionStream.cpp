@@ -369,6 +369,41 @@ std::string nautilus::flashStreamRefusal(alg::OnlineReduceOp stream,
   return "";
 }
 
+bool nautilus::recomputesReduction(alg::OnlineReduceOp stream) {
+  return stream.getBody()
+      .walk([](alg::ReduceOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
+std::string nautilus::gpuStreamRefusal(alg::OnlineReduceOp stream,
+                                       std::optional<int64_t> headDim) {
+  if (recomputesReduction(stream))
+    return flashStreamRefusal(stream, headDim);
+  if (stream.hasMeanLeader())
+    return "its leader is a mean (a Welford/Chan stream: the CPU runs it; "
+           "a GPU reduces the row twice in registers)";
+  if (!stream.getAccumulatorType().isF32())
+    return "its accumulators are not f32";
+  // Over two or more output dimensions, a read along the streamed index
+  // that misses one of them makes the stream a contraction (scores given
+  // as an input, times V): as a row stream each output element would read
+  // it again, on CUDA cores; apart, it is a tensor-core contraction.
+  unsigned rank = stream.getRank();
+  bool contracts = false;
+  stream.getBody().walk([&](alg::LoadOp load) {
+    AffineMap map = load.getMap();
+    if (rank < 2 || !map.isFunctionOfDim(rank))
+      return;
+    for (unsigned d = 0; d < rank; ++d)
+      contracts |= !map.isFunctionOfDim(d);
+  });
+  if (contracts)
+    return "a read along the streamed index serves several output elements "
+           "(a contraction, which a row stream would run without tensor "
+           "cores)";
+  return "";
+}
+
 llvm::SmallVector<FlashTensorMap>
 nautilus::flashTensorMaps(tile::ProgramOp program) {
   tile::ScheduleAttr schedule = program.getSchedule();

@@ -98,6 +98,19 @@ StreamBodyView tileStreamView(tile::OnlineReduceOp stream, unsigned rank);
 std::string flashStreamRefusal(alg::OnlineReduceOp stream,
                                std::optional<int64_t> headDim);
 
+/// Why a GPU cannot run `stream` at all, or the empty string when it can:
+/// a stream whose body recomputes a reduction (a contraction) as a flash
+/// kernel (flashStreamRefusal), any other as a row stream, each output
+/// element's points streamed by a group of threads that then merge their
+/// leaders and repaired sums (TileToGPU/ElementStreams.cpp: softmax's
+/// maximum and denominator in one pass).
+std::string gpuStreamRefusal(alg::OnlineReduceOp stream,
+                             std::optional<int64_t> headDim);
+
+/// Whether `stream`'s body recomputes a reduction (attention's scores): a
+/// GPU runs it as a flash kernel, else as a row stream.
+bool recomputesReduction(alg::OnlineReduceOp stream);
+
 /// Why the flash kernel of `stream` (in a program of rank `rank`, its sizes
 /// `sizes` where known, by position) cannot hold `heads` heads a tile
 /// (output dimension rank - 3; the tile copies each K and V block once, at
