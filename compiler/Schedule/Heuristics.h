@@ -198,9 +198,10 @@ spreadOverMachine(tile::ScheduleAttr schedule,
                   const TargetInfo &target);
 
 /// Whether chains of reductions over one index are streamed in one pass
-/// (alg-fuse-reductions) on `target`; when not, `why` says why: on the
-/// CPU and on targets with tensor cores (where the stream is a flash
-/// kernel), not on AMD's, whose lowering has no tensor cores yet.
+/// (alg-fuse-reductions) on `target`; when not, `why` says why. By default
+/// on every target: on GPUs, gpuStreamRefusal then says which streams run
+/// (row streams everywhere, flash kernels where the lowering has tensor
+/// cores: not yet AMD's).
 bool defaultFusesReductions(const TargetInfo &target, std::string &why);
 
 /// Whether a stream recomputes, point by point, the reductions its body

@@ -112,12 +112,20 @@ private:
       llvm::function_ref<StreamState(Value, Value, StreamState)> foldBlock);
   /// The state before any point: leaders at their identity, sums 0.
   StreamState initialState();
-  /// Per accumulator, the factor that brings a follower's sum from the
-  /// leaders `from` to `to` (one fragment a leader, made safe: no
-  /// identity), the product over the leaders; empty for leaders and
-  /// followers no repair touches.
-  SmallVector<Fragment> repairFactors(ArrayRef<Fragment> from,
-                                      ArrayRef<Fragment> to);
+  /// Per accumulator, what brings a follower's sum from the leaders
+  /// `from` to `to` (one fragment a leader, made safe: no identity): the
+  /// product of the leaders' factors, or with a mean leader the addend
+  /// its repair gives for `folded` points (applyRepair); empty for
+  /// leaders and followers no repair touches.
+  SmallVector<Fragment> repairs(ArrayRef<Fragment> from, ArrayRef<Fragment> to,
+                                const Fragment &folded = {});
+  /// A follower's sum `sum` with its repair `repair` applied: times the
+  /// factor, or plus a mean's addend.
+  Value applyRepair(Value sum, Value repair);
+  /// A mean leader `old` over `folded` points moved by `points` more
+  /// (`termOf(j)`: point j's term): old + sum(t - old) / (folded + points).
+  Fragment foldMean(const Fragment &old, const Fragment &folded, size_t points,
+                    llvm::function_ref<Fragment(size_t)> termOf);
   /// Element `e` of two threads' states merged (GroupMerge).
   SmallVector<Value> merge(int64_t e, ArrayRef<Value> mine,
                            ArrayRef<Value> theirs);
@@ -132,8 +140,12 @@ private:
   Location loc;
   tile::OnlineReduceOp stream;
   Block &body;
-  unsigned count;
-  Type f32;
+  /// The accumulators, and the parts of a state: one more with a mean
+  /// leader (the points this thread has folded, as a float).
+  unsigned count, parts;
+  /// The accumulators' element type (f64 for a mean's stream).
+  Type accType;
+  bool mean;
   /// Whether the group's threads split the stream (reduce_threads).
   bool shared;
   /// The body's ops that read no leader, and those that do.
@@ -149,7 +161,9 @@ ElementStreamLowering::ElementStreamLowering(KernelContext &kernel,
                                              tile::OnlineReduceOp stream)
     : kernel(kernel), b(kernel.b), loc(stream.getLoc()), stream(stream),
       body(stream.getBody().front()), count(stream.getNumResults()),
-      f32(cast<VectorType>(stream.getResult(0).getType()).getElementType()),
+      parts(count + (stream.hasMeanLeader() ? 1 : 0)),
+      accType(cast<VectorType>(stream.getResult(0).getType()).getElementType()),
+      mean(stream.hasMeanLeader()),
       shared(kernel.reduceThreads > 1 &&
              stream->getParentOp() == kernel.program) {
   ValueRange leaderArgs = body.getArguments().drop_front();
@@ -173,12 +187,16 @@ StreamState ElementStreamLowering::initialState() {
   StreamState state;
   for (unsigned i = 0; i < count; ++i) {
     Value start =
-        stream.isLeader(i)
-            ? reductionIdentity(b, loc, stream.getAccumulatorKind(i), f32)
-            : arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32))
+        stream.isLeader(i) && !stream.isMean(i)
+            ? reductionIdentity(b, loc, stream.getAccumulatorKind(i), accType)
+            : arith::ConstantOp::create(b, loc, accType, b.getZeroAttr(accType))
                   .getResult();
     state.push_back(Fragment(kernel.perThread, start));
   }
+  if (mean) // (no point folded yet)
+    state.push_back(Fragment(
+        kernel.perThread,
+        arith::ConstantOp::create(b, loc, accType, b.getZeroAttr(accType))));
   return state;
 }
 
@@ -187,8 +205,8 @@ FailureOr<SmallVector<Fragment>> ElementStreamLowering::run() {
   Value extent = kernel.scalars.lookupOrDefault(stream.getExtent());
   auto [first, end] =
       emitStreamedRange(b, loc, stream, extent, kernel.tileOrigin);
-  // (A stream over a few chunks, a split stream's combination, needs no
-  // blocks.)
+  // (A stream over at most kSumBlock points, as a split stream's
+  // combination over its chunks mostly is, needs no blocks.)
   std::optional<int64_t> points = getConstantIntValue(extent);
   if (shared)
     state = splitAcrossGroup(first, end, state);
@@ -198,15 +216,16 @@ FailureOr<SmallVector<Fragment>> ElementStreamLowering::run() {
     state = blocked(first, end, state);
   if (failed(status))
     return failure();
-  if (!shared)
-    return state;
-  auto mergeElement = [&](int64_t e, ArrayRef<Value> mine,
-                          ArrayRef<Value> theirs) {
-    return merge(e, mine, theirs);
-  };
-  state = combineAcrossGroup(kernel, state, mergeElement);
-  if (failed(status))
-    return failure();
+  if (shared) {
+    auto mergeElement = [&](int64_t e, ArrayRef<Value> mine,
+                            ArrayRef<Value> theirs) {
+      return merge(e, mine, theirs);
+    };
+    state = combineAcrossGroup(kernel, state, mergeElement);
+    if (failed(status))
+      return failure();
+  }
+  state.resize(count); // (a mean's count is not a result)
   return state;
 }
 
@@ -218,7 +237,7 @@ StreamState ElementStreamLowering::loop(Value lower, Value upper,
                                   flatten(state));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(forOp.getBody());
-  StreamState current = unflatten(forOp.getRegionIterArgs(), count, elements);
+  StreamState current = unflatten(forOp.getRegionIterArgs(), parts, elements);
   SmallVector<Value> points;
   for (int64_t j = 0; j < copies; ++j)
     points.push_back(j == 0 ? forOp.getInductionVar()
@@ -230,7 +249,7 @@ StreamState ElementStreamLowering::loop(Value lower, Value upper,
       copies > 1 ? loadAhead(kernel, body, leadingLoads, 0, points, spacing)
                  : SmallVector<LoadedAhead>();
   scf::YieldOp::create(b, loc, flatten(fold(points, loaded, current)));
-  return unflatten(forOp.getResults(), count, elements);
+  return unflatten(forOp.getResults(), parts, elements);
 }
 
 StreamState ElementStreamLowering::splitAcrossGroup(Value first, Value end,
@@ -268,9 +287,9 @@ StreamState ElementStreamLowering::overBlocks(
   Value stop = arith::MinSIOp::create(
       b, loc, end, arith::AddIOp::create(b, loc, start, kernel.cIndex(length)));
   StreamState carried =
-      unflatten(blocks.getRegionIterArgs(), count, kernel.perThread);
+      unflatten(blocks.getRegionIterArgs(), parts, kernel.perThread);
   scf::YieldOp::create(b, loc, flatten(foldBlock(start, stop, carried)));
-  return unflatten(blocks.getResults(), count, kernel.perThread);
+  return unflatten(blocks.getResults(), parts, kernel.perThread);
 }
 
 StreamState ElementStreamLowering::blocked(Value first, Value end,
@@ -279,7 +298,7 @@ StreamState ElementStreamLowering::blocked(Value first, Value end,
     StreamState block = loop(start, stop, 1, 1, 1, initialState());
     for (int64_t e = 0; e < kernel.perThread; ++e) {
       SmallVector<Value> mine, theirs;
-      for (unsigned i = 0; i < count; ++i) {
+      for (unsigned i = 0; i < parts; ++i) {
         mine.push_back(total[i][e]);
         theirs.push_back(block[i][e]);
       }
@@ -294,8 +313,9 @@ StreamState ElementStreamLowering::blocked(Value first, Value end,
 std::pair<Value, Value>
 ElementStreamLowering::safeLeaders(alg::ReductionKind kind, Value old,
                                    Value fresh) {
-  Value identity = reductionIdentity(b, loc, kind, f32);
-  Value zero = arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32));
+  Value identity = reductionIdentity(b, loc, kind, accType);
+  Value zero =
+      arith::ConstantOp::create(b, loc, accType, b.getZeroAttr(accType));
   auto isIdentity = [&](Value v) {
     return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, v,
                                  identity);
@@ -307,9 +327,15 @@ ElementStreamLowering::safeLeaders(alg::ReductionKind kind, Value old,
   return {safeOld, safeFresh};
 }
 
-SmallVector<Fragment>
-ElementStreamLowering::repairFactors(ArrayRef<Fragment> from,
-                                     ArrayRef<Fragment> to) {
+Value ElementStreamLowering::applyRepair(Value sum, Value repair) {
+  if (mean)
+    return arith::AddFOp::create(b, loc, sum, repair);
+  return arith::MulFOp::create(b, loc, sum, repair);
+}
+
+SmallVector<Fragment> ElementStreamLowering::repairs(ArrayRef<Fragment> from,
+                                                     ArrayRef<Fragment> to,
+                                                     const Fragment &folded) {
   SmallVector<Fragment> factors(count);
   for (auto [j, repair] : llvm::enumerate(stream.getRepairs())) {
     Block &repairBlock = repair.front();
@@ -319,6 +345,8 @@ ElementStreamLowering::repairFactors(ArrayRef<Fragment> from,
     forgetFragments(kernel, ops);
     kernel.fragments[repairBlock.getArgument(0)] = from[j];
     kernel.fragments[repairBlock.getArgument(1)] = to[j];
+    if (mean)
+      kernel.fragments[repairBlock.getArgument(2)] = folded;
     if (failed(lowerAll(kernel, ops))) {
       status = failure();
       return factors;
@@ -379,11 +407,26 @@ StreamState ElementStreamLowering::fold(ArrayRef<Value> points,
   };
   // The leaders fold every point's term; the followers' repairs go from
   // the old leaders to the new.
-  StreamState next(count);
+  StreamState next(parts);
   SmallVector<Fragment> oldSafe, newSafe;
   for (unsigned i = 0, l = 0; i < count; ++i) {
     if (!stream.isLeader(i))
       continue;
+    if (stream.isMean(i)) {
+      // Welford over the step: the mean moves by the points' gaps from it
+      // over the points folded so far, and is safe as it is.
+      next[i] = foldMean(state[i], state[count], points.size(),
+                         [&](size_t j) { return termOf(i, j); });
+      next[count] = Fragment(elements);
+      Value k = arith::ConstantOp::create(
+          b, loc, accType, b.getFloatAttr(accType, double(points.size())));
+      for (int64_t e = 0; e < elements; ++e)
+        next[count][e] = arith::AddFOp::create(b, loc, state[count][e], k);
+      oldSafe.push_back(state[i]);
+      newSafe.push_back(next[i]);
+      kernel.fragments[leaderArgs[l++]] = next[i];
+      continue;
+    }
     alg::ReductionKind kind = stream.getAccumulatorKind(i);
     Fragment fresh = state[i], safeOld(elements), safeNew(elements);
     for (size_t j = 0; j < points.size(); ++j) {
@@ -416,17 +459,15 @@ StreamState ElementStreamLowering::fold(ArrayRef<Value> points,
   }
   if (failed(status))
     return state;
-  SmallVector<Fragment> factors = repairFactors(oldSafe, newSafe);
+  SmallVector<Fragment> factors =
+      repairs(oldSafe, newSafe, mean ? state[count] : Fragment());
   for (unsigned i = 0; i < count; ++i) {
     if (stream.isLeader(i))
       continue;
     next[i].resize(elements);
     for (int64_t e = 0; e < elements; ++e) {
-      Value sum =
-          factors[i].empty()
-              ? state[i][e]
-              : arith::MulFOp::create(b, loc, state[i][e], factors[i][e])
-                    .getResult();
+      Value sum = factors[i].empty() ? state[i][e]
+                                     : applyRepair(state[i][e], factors[i][e]);
       for (const Fragment &term : terms[i])
         sum = arith::AddFOp::create(b, loc, sum, term[e]);
       next[i][e] = sum;
@@ -443,35 +484,88 @@ SmallVector<Value> ElementStreamLowering::merge(int64_t e, ArrayRef<Value> mine,
   int64_t savedFirst = kernel.firstElement, savedEnd = kernel.endElement;
   kernel.firstElement = e;
   kernel.endElement = e + 1;
+  auto at = [&](Value v) {
+    Fragment f(elements);
+    f[e] = v;
+    return f;
+  };
   SmallVector<Value> merged(mine.begin(), mine.end());
   SmallVector<Fragment> mineSafe, theirsSafe, combined;
+  Fragment mineFolded, theirFolded;
   for (unsigned i = 0; i < count; ++i) {
     if (!stream.isLeader(i))
       continue;
+    if (stream.isMean(i)) {
+      // Chan's rule: the mean weighted by the points each side folded,
+      // each side's sums moved to it by the repair (an addend for its
+      // points).
+      Value na = mine[count], nb = theirs[count];
+      Value n = arith::AddFOp::create(b, loc, na, nb);
+      Value zero =
+          arith::ConstantOp::create(b, loc, accType, b.getZeroAttr(accType));
+      Value weight = arith::SelectOp::create(
+          b, loc,
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, n, zero),
+          arith::DivFOp::create(b, loc, nb, n), zero);
+      merged[i] = arith::AddFOp::create(
+          b, loc, mine[i],
+          arith::MulFOp::create(
+              b, loc, arith::SubFOp::create(b, loc, theirs[i], mine[i]),
+              weight));
+      merged[count] = n;
+      mineSafe.push_back(at(mine[i]));
+      theirsSafe.push_back(at(theirs[i]));
+      combined.push_back(at(merged[i]));
+      mineFolded = at(na);
+      theirFolded = at(nb);
+      continue;
+    }
     alg::ReductionKind kind = stream.getAccumulatorKind(i);
     merged[i] = combineReduction(b, loc, kind, mine[i], theirs[i]);
-    Fragment a(elements), c(elements), both(elements);
-    std::tie(a[e], both[e]) = safeLeaders(kind, mine[i], merged[i]);
-    std::tie(c[e], std::ignore) = safeLeaders(kind, theirs[i], merged[i]);
-    mineSafe.push_back(a);
-    theirsSafe.push_back(c);
-    combined.push_back(both);
+    auto [a, both] = safeLeaders(kind, mine[i], merged[i]);
+    mineSafe.push_back(at(a));
+    theirsSafe.push_back(at(safeLeaders(kind, theirs[i], merged[i]).first));
+    combined.push_back(at(both));
   }
-  SmallVector<Fragment> mineFactors = repairFactors(mineSafe, combined);
-  SmallVector<Fragment> theirFactors = repairFactors(theirsSafe, combined);
+  SmallVector<Fragment> mineRepairs = repairs(mineSafe, combined, mineFolded);
+  SmallVector<Fragment> theirRepairs =
+      repairs(theirsSafe, combined, theirFolded);
   for (unsigned i = 0; i < count; ++i) {
     if (stream.isLeader(i))
       continue;
     Value a = mine[i], c = theirs[i];
-    if (!mineFactors[i].empty()) {
-      a = arith::MulFOp::create(b, loc, a, mineFactors[i][e]);
-      c = arith::MulFOp::create(b, loc, c, theirFactors[i][e]);
+    if (!mineRepairs[i].empty()) {
+      a = applyRepair(a, mineRepairs[i][e]);
+      c = applyRepair(c, theirRepairs[i][e]);
     }
     merged[i] = arith::AddFOp::create(b, loc, a, c);
   }
   kernel.firstElement = savedFirst;
   kernel.endElement = savedEnd;
   return merged;
+}
+
+Fragment
+ElementStreamLowering::foldMean(const Fragment &old, const Fragment &folded,
+                                size_t points,
+                                llvm::function_ref<Fragment(size_t)> termOf) {
+  Value k = arith::ConstantOp::create(b, loc, accType,
+                                      b.getFloatAttr(accType, double(points)));
+  Fragment moved(old.size());
+  for (size_t j = 0; j < points; ++j) {
+    Fragment term = termOf(j);
+    for (size_t e = 0; e < old.size(); ++e) {
+      Value gap = arith::SubFOp::create(b, loc, term[e], old[e]);
+      moved[e] = j == 0 ? gap : arith::AddFOp::create(b, loc, moved[e], gap);
+    }
+  }
+  Fragment fresh(old.size());
+  for (size_t e = 0; e < old.size(); ++e)
+    fresh[e] = arith::AddFOp::create(
+        b, loc, old[e],
+        arith::DivFOp::create(b, loc, moved[e],
+                              arith::AddFOp::create(b, loc, folded[e], k)));
+  return fresh;
 }
 
 FailureOr<SmallVector<Fragment>>

@@ -122,7 +122,8 @@ struct AlgFuseReductionsPass
     std::string refusal;
     alg::OnlineReduceOp refused;
     for (auto stream : trial.getBody().getOps<alg::OnlineReduceOp>()) {
-      refusal = gpuStreamRefusal(stream, innermostExtent(kernel, stream));
+      refusal = gpuStreamRefusal(stream, innermostExtent(kernel, stream),
+                                 target.hasMmaSync());
       if (!refusal.empty()) {
         refused = stream;
         break;
@@ -152,6 +153,8 @@ struct AlgFuseReductionsPass
   /// The bound extent of `stream`'s innermost output dimension.
   static std::optional<int64_t> innermostExtent(alg::KernelOp kernel,
                                                 alg::OnlineReduceOp stream) {
+    if (stream.getDims().empty())
+      return std::nullopt;
     auto name = cast<StringAttr>(stream.getDims().getValue().back());
     if (DictionaryAttr bindings = kernel.getBindingsAttr())
       if (auto value = bindings.getAs<IntegerAttr>(name))
@@ -181,6 +184,14 @@ struct AlgFuseReductionsPass
         if (!why.empty() && explainNow)
           consumer.emitRemark() << "'" << consumer.getName()
                                 << "' is not streamed: " << why;
+        continue;
+      }
+      // (A scalar's stream has no lowering: its tiles have no dimension.)
+      if (consumer.getRank() == 0) {
+        if (explainNow)
+          consumer.emitRemark() << "'" << consumer.getName()
+                                << "' is not streamed: its result is a "
+                                   "scalar";
         continue;
       }
       std::string refusal;

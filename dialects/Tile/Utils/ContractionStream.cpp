@@ -376,31 +376,46 @@ bool nautilus::recomputesReduction(alg::OnlineReduceOp stream) {
 }
 
 std::string nautilus::gpuStreamRefusal(alg::OnlineReduceOp stream,
-                                       std::optional<int64_t> headDim) {
+                                       std::optional<int64_t> headDim,
+                                       bool tensorCores) {
   if (recomputesReduction(stream))
-    return flashStreamRefusal(stream, headDim);
-  if (stream.hasMeanLeader())
-    return "its leader is a mean (a Welford/Chan stream: the CPU runs it; "
-           "a GPU reduces the row twice in registers)";
-  if (!stream.getAccumulatorType().isF32())
-    return "its accumulators are not f32";
-  // Over two or more output dimensions, a read along the streamed index
-  // that misses one of them makes the stream a contraction (scores given
-  // as an input, times V): as a row stream each output element would read
-  // it again, on CUDA cores; apart, it is a tensor-core contraction.
+    return tensorCores ? flashStreamRefusal(stream, headDim)
+                       : "the flash kernel's contractions are on tensor "
+                         "cores, which this target's lowering does not have";
+  // (A mean's stream accumulates in f64: Welford/Chan.)
+  Type accumulators = stream.getAccumulatorType();
+  if (!accumulators.isF32() && !accumulators.isF64())
+    return "its accumulators are neither f32 nor f64";
   unsigned rank = stream.getRank();
-  bool contracts = false;
+  if (rank == 0)
+    return "its output is a scalar";
+  // Two reads along the streamed index, each missing an output dimension
+  // the other reads, make the stream a contraction (scores given as an
+  // input, S[n, m], times V[m, d]): as a row stream each output element
+  // would read both again, on CUDA cores; apart, it is a tensor-core
+  // contraction. (One read that misses dimensions, a bias along the row,
+  // is only shared.)
+  SmallVector<uint64_t> reads;
   stream.getBody().walk([&](alg::LoadOp load) {
     AffineMap map = load.getMap();
-    if (rank < 2 || !map.isFunctionOfDim(rank))
+    if (!map.isFunctionOfDim(rank))
       return;
-    for (unsigned d = 0; d < rank; ++d)
-      contracts |= !map.isFunctionOfDim(d);
+    uint64_t dims = 0;
+    for (unsigned d = 0; d < rank && d < 64; ++d)
+      dims |= uint64_t(map.isFunctionOfDim(d)) << d;
+    reads.push_back(dims);
   });
+  bool contracts = false;
+  for (uint64_t a : reads)
+    for (uint64_t b : reads)
+      contracts |= (a & ~b) && (b & ~a);
   if (contracts)
-    return "a read along the streamed index serves several output elements "
-           "(a contraction, which a row stream would run without tensor "
-           "cores)";
+    return std::string("a read along the streamed index serves several "
+                       "output elements (a contraction") +
+           (tensorCores ? ", which a row stream would run without tensor "
+                          "cores)"
+                        : ": a flash kernel would run it on tensor cores, "
+                          "which this target's lowering does not have)");
   return "";
 }
 

@@ -104,8 +104,10 @@ std::string flashStreamRefusal(alg::OnlineReduceOp stream,
 /// element's points streamed by a group of threads that then merge their
 /// leaders and repaired sums (TileToGPU/ElementStreams.cpp: softmax's
 /// maximum and denominator in one pass).
+/// `tensorCores`: whether the target's lowering has the flash kernel's
+/// tensor-core contractions (NVIDIA's).
 std::string gpuStreamRefusal(alg::OnlineReduceOp stream,
-                             std::optional<int64_t> headDim);
+                             std::optional<int64_t> headDim, bool tensorCores);
 
 /// Whether `stream`'s body recomputes a reduction (attention's scores): a
 /// GPU runs it as a flash kernel, else as a row stream.
