@@ -206,21 +206,21 @@ TEST(AutoSchedules, PassesOverRefutedGpuChoices) {
     return tile::ScheduleAttr();
   };
   auto provider = std::make_shared<AutoSchedules>(heuristicSchedules());
-  tile::ScheduleAttr first = lower(provider, "softmax_Mx_partial");
+  tile::ScheduleAttr first = lower(provider, "softmax_L_partial");
   ASSERT_TRUE(first);
   ASSERT_GT(first.getReduceThreads(), 256) << "not the model's choice";
   std::shared_ptr<ScheduleProvider> retry =
-      provider->fallback({{"softmax_Mx_partial", first}});
+      provider->fallback({{"softmax_L_partial", first}});
   EXPECT_EQ(retry->origin(), "the auto-scheduler's next candidates");
-  tile::ScheduleAttr second = lower(retry, "softmax_Mx_partial");
+  tile::ScheduleAttr second = lower(retry, "softmax_L_partial");
   EXPECT_NE(second, first);
   std::string explained;
   llvm::raw_string_ostream os(explained);
   retry->explain(os);
   EXPECT_NE(explained.find("  refuted:   "), std::string::npos) << explained;
   // The combining program keeps the heuristics' fold, not a model choice.
-  tile::ScheduleAttr combining = lower(provider, "softmax_Mx");
-  EXPECT_EQ(provider->fallback({{"softmax_Mx", combining}})->origin(),
+  tile::ScheduleAttr combining = lower(provider, "softmax_L");
+  EXPECT_EQ(provider->fallback({{"softmax_L", combining}})->origin(),
             heuristicSchedules()->origin());
 }
 
