@@ -126,8 +126,13 @@ private:
   /// The main loop over the blocks from `firstBlock` (carrying `init`,
   /// the stage last): the accumulators it leaves (not the stage).
   SmallVector<Value> mainLoop(Value firstBlock, ValueRange init);
-  /// A producer warpgroup and the consumers' main loop.
+  /// A producer warpgroup, which ends with its copies, and the consumers'
+  /// main loop; the builder is left in the consumers' branch, where the
+  /// rest of the program follows (KernelContext::computingOnly).
   SmallVector<Value> warpSpecialized(Value firstBlock, ValueRange init);
+  /// The producer warpgroup's (or a consumer's) register reallocation,
+  /// where sharedPlan has one.
+  void setMaxRegisters(bool producer);
   /// Ping-pong: the consumer warpgroups' turn barriers, and the second's
   /// arrival that gives the first its first turn.
   void setUpTurns(Value firstBlock);

@@ -131,7 +131,8 @@ static LogicalResult lowerValueOp(KernelContext &kernel, Operation &op) {
 /// consumer loop).
 static void enterComputingThreads(KernelContext &kernel) {
   tile::MmaAttr mma = kernel.program.getSchedule().getMma();
-  if (!mma || !mma.getProducers() || kernel.persistent)
+  if (!mma || !mma.getProducers() || kernel.persistent ||
+      kernel.computingOnly)
     return;
   Value computing = arith::CmpIOp::create(
       kernel.b, kernel.loc, arith::CmpIPredicate::uge, kernel.threadId,
@@ -348,8 +349,10 @@ static void createKernel(KernelContext &kernel,
   }
   // A program that reallocates registers between warpgroups starts from a
   // known count, which the reallocation balances (WgmmaPlan.h).
-  if (mma && mma.getInstr() == "wgmma" && contract)
-    if (int64_t start = planWgmma(contract, schedule).launchRegisters)
+  bool streams = !program.getBody().getOps<tile::OnlineReduceOp>().empty();
+  if (mma && mma.getInstr() == "wgmma" && (contract || streams))
+    if (int64_t start = contract ? planWgmma(contract, schedule).launchRegisters
+                                 : planFlashWgmma(program).launchRegisters)
       func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                     b.getI32IntegerAttr(start));
   // An mma.sync pipeline's tile and stages are sized for one block a
@@ -357,7 +360,6 @@ static void createKernel(KernelContext &kernel,
   // Without saying so (`.minnctapersm 1`), ptxas may squeeze the kernel to
   // 128 registers to fit a second block, spilling: it did for bmm_nt at
   // 4096^3 once the pipeline's stage index left the loop's divisions.
-  bool streams = !program.getBody().getOps<tile::OnlineReduceOp>().empty();
   if (mma && ((mma.getInstr() == "mma_sync" && contract) || streams))
     func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                   b.getI32IntegerAttr(1));

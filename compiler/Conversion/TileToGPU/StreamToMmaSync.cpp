@@ -837,6 +837,16 @@ void FlashLowering::setUpTurns(Value firstBlock) {
   emitTurnArrive(otherTurn);
 }
 
+void FlashLowering::setMaxRegisters(bool producer) {
+  int64_t registers =
+      producer ? sharedPlan.producerRegisters : sharedPlan.consumerRegisters;
+  if (registers)
+    NVVM::SetMaxRegisterOp::create(b, loc, registers,
+                                   producer
+                                       ? NVVM::SetMaxRegisterAction::decrease
+                                       : NVVM::SetMaxRegisterAction::increase);
+}
+
 SmallVector<Value> FlashLowering::warpSpecialized(Value firstBlock,
                                                   ValueRange init) {
   // FlashAttention-3's producer: warpgroup 0's thread 0 issues every
@@ -857,29 +867,28 @@ SmallVector<Value> FlashLowering::warpSpecialized(Value firstBlock,
       /*return_value_and_is_valid=*/nullptr);
   Value isProducer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                            warpgroup, i32(0));
-  // The accumulators (not the deferred values, nor the stage).
-  ValueRange carried = init.take_front(accumulatorCount());
-  auto split = scf::IfOp::create(b, loc, carried.getTypes(), isProducer,
+  // The producer warpgroup ends with its copies: it yields nothing, so it
+  // carries no accumulators through a join and can give its registers
+  // away (setMaxRegisters). The consumers' branch runs the main loop and
+  // then the rest of the program (the builder stays in it:
+  // kernel.computingOnly).
+  auto split = scf::IfOp::create(b, loc, TypeRange(), isProducer,
                                  /*withElse=*/true);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&split.getThenRegion().front());
+    setMaxRegisters(/*producer=*/true);
     Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                         kernel.threadId, c(0));
     auto ifFirst = scf::IfOp::create(b, loc, first, /*withElse=*/false);
-    {
-      OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
-      produceBlocks(firstBlock);
-    }
-    scf::YieldOp::create(b, loc, carried);
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
+    produceBlocks(firstBlock);
   }
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&split.getElseRegion().front());
-    scf::YieldOp::create(b, loc, mainLoop(firstBlock, init));
-  }
-  return SmallVector<Value>(split.getResults());
+  b.setInsertionPoint(split.getElseRegion().front().getTerminator());
+  setMaxRegisters(/*producer=*/false);
+  kernel.computingOnly = true;
+  return mainLoop(firstBlock, init);
 }
 
 FailureOr<SmallVector<Fragment>>

@@ -118,6 +118,15 @@ FlashWgmmaPlan nautilus::planFlashWgmma(tile::ProgramOp program) {
   plan.headDim = tile.back();
   plan.keyBlock = schedule.getMma().getTileK();
   plan.stages = schedule.getMma().getStages();
+  int64_t threads = schedule.getThreads();
+  if (schedule.getMma().getProducers() && threads > 128) {
+    int64_t consumers = reallocatedConsumerRegisters(threads);
+    if (consumers > evenRegisterSplit(threads)) {
+      plan.launchRegisters = evenRegisterSplit(threads);
+      plan.producerRegisters = kProducerRegisters;
+      plan.consumerRegisters = consumers;
+    }
+  }
   return plan;
 }
 

@@ -121,6 +121,13 @@ struct FlashWgmmaPlan {
   int64_t queryBytes() const { return rows * headDim * 2; }
   /// Where Q's region ends: the stages' mbarriers follow.
   int64_t regionsEnd() const { return queryOffset() + queryBytes(); }
+  /// Registers a thread starts with (`.maxnreg`) and keeps after
+  /// `setmaxnreg` in the producer warpgroup and in the consumers' (0: no
+  /// reallocation). With a producer warpgroup, which only issues copies,
+  /// the consumers take all but kProducerRegisters of its registers, as
+  /// FlashAttention-3's do: S's and O's accumulators at 128 keys and
+  /// D = 128 need more than the 168 an even split over 384 threads leaves.
+  int64_t launchRegisters = 0, producerRegisters = 0, consumerRegisters = 0;
   /// Q K^T's A: Q's region, K-major (16 of D are 32 bytes along a panel's
   /// rows), a warpgroup's 64 rows of each panel (Q is stage 0).
   WgmmaDescriptorPlan query() const;
