@@ -13,11 +13,16 @@
 #     mode's attention cases (prefill, long keys, decode).
 #  4. Where the d128 flash kernel's time goes: Nsight Compute's scheduler
 #     and warp-state sections of one launch (where ncu runs).
+#  5. Since the thirty-second session: FlashAttention-3's structure with
+#     128-key blocks (the producer giving its registers to the consumers),
+#     and the row streams (softmax and layernorm in two programs, X read
+#     twice) against PyTorch.
 # Prepare with bench/gpu/prepare.sh and `bench/gpu/tuning.py prepare --top
-# 3`; run with carry ["bench/gpu/bundles"] and timeout_s 420:
-# `bash bench/gpu/lease_ab.sh`. Back under $OUT (8 files at most):
+# 3`; run with carry ["bench/gpu/bundles"] and timeout_s 450:
+# `bash bench/gpu/lease_ab.sh`. Back under $OUT (10 files at most):
 # log.txt (with the C API's and the script's tables), blocks.md and
-# blocks.jsonl, tuning.md, tuning.jsonl, tuning-report.md, ncu.txt.
+# blocks.jsonl, norms.md and norms.jsonl, tuning.md, tuning.jsonl,
+# tuning-report.md, ncu.txt.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 out="${OUT:-/tmp/nautilus-gpu}"
@@ -25,7 +30,7 @@ mkdir -p "$out"
 source bench/gpu/lease_part.sh || exit 1
 
 six='^(f16_4096|bf16_ragged|attention_4k_d128|attention_decode_d128|moe_ragged|rmsnorm_4096)_sm_90'
-blocks='^((attention_(1k|4k|16k)_d128|causal_(1k|4k)_d128|attention_(4k|16k)_d64|causal_4k_d64)(_k128)?|attention_4k_d128_(producer|overlap|fa3))_sm_90'
+blocks='^((attention_(1k|4k|16k)_d128|causal_(1k|4k)_d128|attention_(4k|16k)_d64|causal_4k_d64)(_k128)?|attention_4k_d128_(producer|overlap|fa3)|attention_(4k|16k)_d128_k128_(producer|pingpong|fa3)|causal_4k_d128_k128_pingpong)_sm_90'
 rm -f /tmp/capi.md /tmp/script.md # (a warm machine keeps an earlier run's)
 {
   date -u
@@ -34,7 +39,8 @@ rm -f /tmp/capi.md /tmp/script.md # (a warm machine keeps an earlier run's)
   cat /tmp/capi.md 2>/dev/null
   part 40 --no-baselines --only "$six" --out /tmp/script.md
   cat /tmp/script.md 2>/dev/null
-  part 170 --only "$blocks" --out "$out/blocks.md"
+  part 185 --only "$blocks" --out "$out/blocks.md"
+  part 25 --only '^(rmsnorm|layernorm|softmax)' --out "$out/norms.md"
   part 50 --bundles bench/gpu/bundles/tuning --no-baselines --only '^attn_' --out "$out/tuning.md"
   python3 bench/gpu/tuning.py report "$out/tuning.jsonl" --plan bench/gpu/bundles/tuning/tuning.plan \
     --out "$out/tuning-report.md"

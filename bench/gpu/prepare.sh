@@ -89,6 +89,9 @@ cases=(
   "rmsnorm_4096:$examples/norms.tensor:rmsnorm:T=4096,D=4096"
   "rmsnorm_decode:$examples/norms.tensor:rmsnorm:T=1,D=8192"
   "softmax_4096:$examples/norms.tensor:softmax:R=4096,C=4096"
+  # Layernorm (f32): its mean and variance one row stream (Welford/Chan),
+  # then Y.
+  "layernorm_4096:$examples/norms.tensor:layernorm:T=4096,D=4096"
   # A softmax over a vocabulary at a decoding step: one row of 131072,
   # its maximum and sum each split 32 ways.
   "softmax_vocab:$examples/norms.tensor:softmax:R=1,C=131072"
@@ -116,8 +119,9 @@ fa3_cases=(
   "attention_4k_d64_fa3:$examples/attention.tensor:attention:B=4,H=32,N=4096,M=4096,D=64:attention_O:producers = 1, ping_pong = 1, overlap_softmax = 1:3"
   # Blocks of 128 keys (the default's are 64): half the steps, each twice
   # the work, so half the per-step waits, barriers and rescales of O; 183
-  # registers at d128 (198 causal), beyond what a producer's 384 threads
-  # leave a thread (168) without setmaxnreg, so no producer here.
+  # registers at d128 (198 causal), beyond the 168 a producer's 384
+  # threads leave a thread, so with a producer the consumers take its
+  # registers (setmaxnreg 232).
   "attention_1k_d128_k128:$examples/attention.tensor:attention:B=16,H=16,N=1024,M=1024,D=128:attention_O::2:128:128"
   "attention_4k_d128_k128:$examples/attention.tensor:attention:B=4,H=16,N=4096,M=4096,D=128:attention_O::2:128:128"
   "attention_16k_d128_k128:$examples/attention.tensor:attention:B=1,H=16,N=16384,M=16384,D=128:attention_O::2:128:128"
@@ -126,6 +130,11 @@ fa3_cases=(
   "attention_4k_d64_k128:$examples/attention.tensor:attention:B=4,H=32,N=4096,M=4096,D=64:attention_O::2:128:128"
   "attention_16k_d64_k128:$examples/attention.tensor:attention:B=1,H=32,N=16384,M=16384,D=64:attention_O::2:128:128"
   "causal_4k_d64_k128:$examples/attention.tensor:attention_causal:B=4,H=32,N=4096,M=4096,D=64:attention_causal_O::2:128:128"
+  "attention_4k_d128_k128_producer:$examples/attention.tensor:attention:B=4,H=16,N=4096,M=4096,D=128:attention_O:producers = 1:2:128:128"
+  "attention_4k_d128_k128_pingpong:$examples/attention.tensor:attention:B=4,H=16,N=4096,M=4096,D=128:attention_O:producers = 1, ping_pong = 1:2:128:128"
+  "attention_4k_d128_k128_fa3:$examples/attention.tensor:attention:B=4,H=16,N=4096,M=4096,D=128:attention_O:producers = 1, ping_pong = 1, overlap_softmax = 1:3:128:128"
+  "attention_16k_d128_k128_fa3:$examples/attention.tensor:attention:B=1,H=16,N=16384,M=16384,D=128:attention_O:producers = 1, ping_pong = 1, overlap_softmax = 1:3:128:128"
+  "causal_4k_d128_k128_pingpong:$examples/attention.tensor:attention_causal:B=4,H=16,N=4096,M=4096,D=128:attention_causal_O:producers = 1, ping_pong = 1:2:128:128"
 )
 extra=()
 if [ -n "${MULTIPROCESSORS:-}" ]; then

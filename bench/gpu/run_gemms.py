@@ -92,7 +92,7 @@ TOLERANCE = {"f32": 1e-4, "f16": 1e-2, "bf16": 2e-2}
 
 # Run order: GEMMs (the issue's target) first, the riskiest bundles last;
 # within a kind, by the first of these that the bundle's name contains.
-KIND_ORDER = ["gemm", "moe", "attention", "rmsnorm", "softmax"]
+KIND_ORDER = ["gemm", "moe", "attention", "rmsnorm", "layernorm", "softmax"]
 SHAPE_ORDER = ["_4096", "_8192", "_ragged", "_skinny", "_splitk", "_unaligned"]
 
 # The table's timed columns: key in the results, title.
@@ -228,8 +228,8 @@ def check_bundle(b):
 
 
 def kind_of(b):
-    """'gemm', 'moe', 'attention', 'rmsnorm' or 'softmax' by the bundle's
-    buffers; None otherwise."""
+    """'gemm', 'moe', 'attention', 'rmsnorm', 'layernorm' or 'softmax' by
+    the bundle's buffers; None otherwise."""
     buffers = {buf["name"]: buf for buf in b["buffers"]}
     if {"Q", "K", "V", "O"} <= buffers.keys():
         return "attention"
@@ -237,6 +237,8 @@ def kind_of(b):
         return "moe"
     if {"A", "B", "C"} <= buffers.keys() and all(len(buffers[n]["dims"]) == 2 for n in "ABC"):
         return "gemm"
+    if {"X", "g", "b", "Y"} <= buffers.keys() and len(buffers["X"]["dims"]) == 2:
+        return "layernorm"
     if {"X", "g", "Y"} <= buffers.keys() and len(buffers["X"]["dims"]) == 2:
         return "rmsnorm"
     if {"X", "Mx", "L", "Y"} <= buffers.keys() and len(buffers["X"]["dims"]) == 2:
@@ -723,6 +725,26 @@ def rmsnorm_case(driver, b):
                 notes=[] if baselines else ["no F.rms_norm in this PyTorch: no baseline"])
 
 
+def layernorm_case(driver, b):
+    """layernorm (examples/norms.tensor, eps 1e-5) against F.layer_norm;
+    "flops" is the bytes of X and Y (memory-bound)."""
+    import torch
+    import torch.nn.functional as F
+    tensors, run, programs = prepare(driver, b)
+    x, g, beta, y = tensors["X"], tensors["g"], tensors["b"], tensors["Y"]
+    t, d = x.shape
+
+    def reference():
+        return F.layer_norm(x.double(), (d,), g.double(), beta.double(), eps=1e-5)
+    return Case(run=run, error=lambda: relative_error(y, reference()),
+                output_dtype=buffer_named(b, "Y")["dtype"],
+                flops=2.0 * x.numel() * x.element_size(), shape=f"T{t} D{d}",
+                dtype=buffer_named(b, "X")["dtype"], pipeline=f"{len(b['programs'])} programs",
+                programs=programs,
+                baselines=[("cublas", lambda: F.layer_norm(x, (d,), g, beta, eps=1e-5))],
+                notes=[])
+
+
 def softmax_case(driver, b):
     """Row softmax against torch.softmax; "flops" is the bytes of X and Y."""
     import torch
@@ -737,7 +759,8 @@ def softmax_case(driver, b):
 
 
 CASES = {"gemm": gemm_case, "attention": attention_case, "moe": moe_case,
-         "rmsnorm": rmsnorm_case, "softmax": softmax_case}
+         "rmsnorm": rmsnorm_case, "layernorm": layernorm_case,
+         "softmax": softmax_case}
 
 
 def make_triton_matmul():
@@ -1040,7 +1063,7 @@ def header_lines(device, rows, args):
         "- cuBLAS: GEMMs: torch.matmul on the f16/bf16 inputs, writing f16/bf16 (half the bytes of nautc's C), "
         "reduced-precision reductions off. Attention: PyTorch's scaled_dot_product_attention on the bf16 inputs. "
         "MoE: a naive per-expert PyTorch loop (cuBLAS matmuls, a host sync per expert), a weak baseline. "
-        "Norms: PyTorch's F.rms_norm and torch.softmax; their TFLOP/s columns are TB/s of X and Y.",
+        "Norms: PyTorch's F.rms_norm, F.layer_norm and torch.softmax; their TFLOP/s columns are TB/s of X and Y.",
         "- cuBLAS f32 out: torch.mm(A, B, out_dtype=torch.float32), writing f32 like nautc (where PyTorch has it).",
         "- Triton: the Triton tutorial's matmul (128 x 128 x 64 blocks, GROUP_SIZE_M 8, 8 warps, 4 stages), "
         "writing f16/bf16; unpipelined where a row stride is not a multiple of 16 elements (see notes).",
