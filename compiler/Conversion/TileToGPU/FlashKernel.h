@@ -97,9 +97,12 @@ private:
   Value descriptor(const WgmmaDescriptorPlan &d, Value stage, int64_t kStep,
                    Value groupBytes = Value());
   /// acc += A B on wgmma: A from registers (4 of them) or by its
-  /// descriptor (one i64), B by its descriptor.
+  /// descriptor (one i64), B by its descriptor. `fresh`: acc = A B, the
+  /// accumulators written but not read (scale-d 0, no tied inputs: no
+  /// zeros to set inside the wgmma pipeline, where ptxas would serialise
+  /// it).
   void emitWgmma(MutableArrayRef<Value> acc, ArrayRef<Value> a,
-                 Value bDescriptor, bool transposeB);
+                 Value bDescriptor, bool transposeB, bool fresh = false);
   /// Commits the wgmma group and waits for it.
   void waitForWgmma(MutableArrayRef<Value> acc);
   /// Q's A fragments, read with key block `firstBlock`'s copies.

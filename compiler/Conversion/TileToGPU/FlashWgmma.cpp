@@ -38,17 +38,18 @@ Value FlashLowering::descriptor(const WgmmaDescriptorPlan &d, Value stage,
 }
 
 void FlashLowering::emitWgmma(MutableArrayRef<Value> acc, ArrayRef<Value> a,
-                              Value bDescriptor, bool transposeB) {
+                              Value bDescriptor, bool transposeB, bool fresh) {
   // wgmma.mma_async m64nNk16 with A from registers (the mma.sync A
   // fragment of each warp's 16 rows: NVVM's op takes A only from shared
   // memory) or, `a` one i64, by its descriptor (K-major); B through its
-  // descriptor; the accumulators in and out tied. Operands: the
-  // accumulators, A, B, scale-d, then the immediates.
+  // descriptor; the accumulators in and out tied (out only when `fresh`).
+  // Operands: the accumulators, A, B, scale-d, then the immediates.
   int64_t n = acc.size() * 2, count = acc.size();
   bool registersA = a.size() == 4;
   int64_t aCount = registersA ? 4 : 1;
   std::string type = element.isBF16() ? "bf16" : "f16";
-  auto at = [&](int64_t i) { return "$" + std::to_string(2 * count + i); };
+  int64_t inputs = fresh ? count : 2 * count;
+  auto at = [&](int64_t i) { return "$" + std::to_string(inputs + i); };
   std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, " + at(aCount + 1) +
                      ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
                      std::to_string(n) + "k16.f32." + type + "." + type + " {";
@@ -68,19 +69,22 @@ void FlashLowering::emitWgmma(MutableArrayRef<Value> acc, ArrayRef<Value> a,
   std::string constraints;
   for (int64_t i = 0; i < count; ++i)
     constraints += "=f,";
-  for (int64_t i = 0; i < count; ++i)
-    constraints += std::to_string(i) + ",";
+  if (!fresh)
+    for (int64_t i = 0; i < count; ++i)
+      constraints += std::to_string(i) + ",";
   constraints += registersA ? "r,r,r,r,l,n" : "l,l,n";
   for (int64_t i = 0; i < immediates; ++i)
     constraints += ",n";
-  SmallVector<Value> operands(acc.begin(), acc.end());
+  SmallVector<Value> operands;
+  if (!fresh)
+    operands.append(acc.begin(), acc.end());
   for (Value reg : a)
     operands.push_back(
         reg.getType().isInteger(32) || reg.getType().isInteger(64)
             ? reg
             : LLVM::BitcastOp::create(b, loc, b.getI32Type(), reg).getResult());
   operands.push_back(bDescriptor);
-  SmallVector<int64_t> values = {1, 1, 1}; // scale-d, scale-a, scale-b
+  SmallVector<int64_t> values = {fresh ? 0 : 1, 1, 1}; // scale-d, -a, -b
   if (!registersA)
     values.push_back(0); // A K-major
   values.push_back(transposeB ? 1 : 0);

@@ -247,7 +247,8 @@ SmallVector<Value> FlashLowering::scores(Value stage) {
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
     for (int64_t kStep = 0; kStep < headDim / 16; ++kStep) {
       Value a = descriptor(query, c(0), kStep, groupBytes);
-      emitWgmma(s, a, descriptor(keys, stage, kStep), /*transposeB=*/false);
+      emitWgmma(s, a, descriptor(keys, stage, kStep), /*transposeB=*/false,
+                /*fresh=*/kStep == 0);
     }
     if (!pingPong && !deferred) {
       waitForWgmma(s);
@@ -757,20 +758,32 @@ SmallVector<Value> FlashLowering::mainLoop(Value firstBlock, ValueRange init) {
     if (!producers) // (the producer warpgroup copies)
       copyBlock(add(block, c(stages - 1)), freed);
     // A block every row sees whole skips the masks (scf.if: both forms).
-    Value blockFirst = mul(block, c(keyBlock));
-    Value interior = arith::AndIOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, blockFirst,
-                              fullFirst),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
-                              add(blockFirst, c(keyBlock)), fullEnd));
-    auto ifInterior = scf::IfOp::create(b, loc, ValueRange(carried).getTypes(),
-                                        interior, /*withElse=*/true);
-    for (bool masked : {false, true}) {
-      OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPointToStart(masked ? &ifInterior.getElseRegion().front()
-                                        : &ifInterior.getThenRegion().front());
-      scf::YieldOp::create(b, loc, step(block, stage, carried, masked));
+    // With the softmax overlapped, every block takes the masked form, in
+    // one sequence: with two, ptxas serialised the wgmma pipeline
+    // (C7513: the forms' copies of the carried P and O, where they
+    // merge, define a wgmma's inputs inside its stage).
+    SmallVector<Value> next;
+    if (overlapSoftmax && !maskComparisons.empty()) {
+      next = step(block, stage, carried, /*masked=*/true);
+    } else {
+      Value blockFirst = mul(block, c(keyBlock));
+      Value interior = arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, blockFirst,
+                                fullFirst),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
+                                add(blockFirst, c(keyBlock)), fullEnd));
+      auto ifInterior = scf::IfOp::create(
+          b, loc, ValueRange(carried).getTypes(), interior, /*withElse=*/true);
+      for (bool masked : {false, true}) {
+        OpBuilder::InsertionGuard inner(b);
+        b.setInsertionPointToStart(masked
+                                       ? &ifInterior.getElseRegion().front()
+                                       : &ifInterior.getThenRegion().front());
+        scf::YieldOp::create(b, loc, step(block, stage, carried, masked));
+      }
+      next.assign(ifInterior.getResults().begin(),
+                  ifInterior.getResults().end());
     }
     if (producers) {
       // The step's groups are done (step() waits for them): each
@@ -796,7 +809,6 @@ SmallVector<Value> FlashLowering::mainLoop(Value firstBlock, ValueRange init) {
           b, loc, b.getI64Type(),
           emptyPointer(protocol.releaseLag ? carried.back() : stage), Value());
     }
-    SmallVector<Value> next(ifInterior.getResults());
     next.push_back(following);
     scf::YieldOp::create(b, loc, next);
   }
