@@ -15,8 +15,10 @@
 #     and warp-state sections of one launch (where ncu runs).
 #  5. Since the thirty-second session: FlashAttention-3's structure with
 #     128-key blocks (the producer giving its registers to the consumers),
-#     and the row streams (softmax and layernorm in two programs, X read
-#     twice) against PyTorch.
+#     the causal FA3 kernel now that ptxas keeps its wgmma pipeline
+#     (0.89x FlashAttention-2 in the first run, serialised: C7513), and the
+#     row streams (softmax and layernorm in two programs, X read twice)
+#     against PyTorch.
 # Prepare with bench/gpu/prepare.sh and `bench/gpu/tuning.py prepare --top
 # 3`; run with carry ["bench/gpu/bundles"] and timeout_s 450:
 # `bash bench/gpu/lease_ab.sh`. Back under $OUT (10 files at most):
@@ -30,7 +32,7 @@ mkdir -p "$out"
 source bench/gpu/lease_part.sh || exit 1
 
 six='^(f16_4096|bf16_ragged|attention_4k_d128|attention_decode_d128|moe_ragged|rmsnorm_4096)_sm_90'
-blocks='^((attention_(1k|4k|16k)_d128|causal_(1k|4k)_d128|attention_(4k|16k)_d64|causal_4k_d64)(_k128)?|attention_4k_d128_(producer|overlap|fa3)|attention_(4k|16k)_d128_k128_(producer|pingpong|fa3)|causal_4k_d128_k128_pingpong)_sm_90'
+blocks='^((attention_(1k|4k|16k)_d128|causal_(1k|4k)_d128|attention_(4k|16k)_d64|causal_4k_d64)(_k128)?|attention_4k_d128_(producer|overlap|fa3)|attention_(4k|16k)_d128_k128_(producer|pingpong|fa3)|causal_4k_d128_k128_pingpong|causal_4k_d128_fa3)_sm_90'
 rm -f /tmp/capi.md /tmp/script.md # (a warm machine keeps an earlier run's)
 {
   date -u
