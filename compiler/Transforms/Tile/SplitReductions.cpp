@@ -129,10 +129,12 @@ public:
       return program.emitError("cannot split the reduction ")
              << schedule.getReduceSplit() << " ways: " << refusal;
     if (topLevelStream(program)) {
-      // A flash kernel's partials are combined by a plain stream, each
-      // thread its elements: the schedule of an element-wise program.
+      // The partials (a flash kernel's, or a row stream's: a handful of
+      // chunks each) are combined by a plain stream, each thread its
+      // elements: the schedule of an element-wise program (a group's
+      // threads would mostly hold no chunk).
       tile::ScheduleAttr combining;
-      if (schedule.getMma()) {
+      if (target.isGPU()) {
         SmallVector<std::optional<int64_t>> extents;
         for (Attribute dim : program.getOutputDims())
           extents.push_back(program.getKnownExtent(dim));
