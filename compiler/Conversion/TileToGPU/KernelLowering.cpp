@@ -144,7 +144,6 @@ static void enterComputingThreads(KernelContext &kernel) {
 
 LogicalResult tiletogpu::lowerOp(KernelContext &kernel, Operation &op) {
   OpBuilder &b = kernel.b;
-  Location loc = kernel.loc;
   if (kernel.lowered.contains(&op))
     return success(); // (its fragment is set)
   if (auto index = dyn_cast<tile::IndexOp>(op)) {
