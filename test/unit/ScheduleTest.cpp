@@ -8,6 +8,7 @@
 #include "compiler/Schedule/ScheduleFile.h"
 #include "compiler/Schedule/ScheduleProvider.h"
 #include "dialects/Tile/TileOps.h"
+#include "dialects/Tile/Utils/PipelineLimits.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/MLIRContext.h"
@@ -162,4 +163,21 @@ TEST(UniformOverTile, GroupedIndicesAreOneValueOverATileThatDividesTheGroup) {
   // Sizes unknown at compile time: no grouping to rely on.
   llvm::SmallVector<std::optional<int64_t>> unknown(5, std::nullopt);
   EXPECT_FALSE(tile::isUniformOverTile(grouped, 1, 4, unknown));
+}
+
+// A producer warpgroup's setmaxnreg: the consumers take no more registers
+// than the block's launch count leaves once the producer gave its own
+// back (the pool is the block's; more would leave `setmaxnreg.inc`
+// waiting forever), multiples of 8.
+TEST(RegisterReallocation, ConsumersTakeNoMoreThanTheLaunchLeaves) {
+  for (int64_t threads = 256; threads <= 1024; threads += 128) {
+    int64_t launch = nautilus::evenRegisterSplit(threads);
+    int64_t consumers = nautilus::reallocatedConsumerRegisters(threads);
+    EXPECT_LE(128 * nautilus::kProducerRegisters + consumers * (threads - 128),
+              launch * threads)
+        << threads << " threads";
+    EXPECT_EQ(consumers % 8, 0) << threads << " threads";
+  }
+  EXPECT_EQ(nautilus::reallocatedConsumerRegisters(384), 232);
+  EXPECT_EQ(nautilus::reallocatedConsumerRegisters(640), 104);
 }

@@ -498,20 +498,19 @@ SmallVector<Value> ElementStreamLowering::merge(int64_t e, ArrayRef<Value> mine,
     if (stream.isMean(i)) {
       // Chan's rule: the mean weighted by the points each side folded,
       // each side's sums moved to it by the repair (an addend for its
-      // points).
+      // points). (na ma + nb mb) / n is the same on both sides of a
+      // shuffle, bit for bit; no points on either side leave the mean.
       Value na = mine[count], nb = theirs[count];
       Value n = arith::AddFOp::create(b, loc, na, nb);
       Value zero =
           arith::ConstantOp::create(b, loc, accType, b.getZeroAttr(accType));
-      Value weight = arith::SelectOp::create(
+      Value weighted = arith::AddFOp::create(
+          b, loc, arith::MulFOp::create(b, loc, na, mine[i]),
+          arith::MulFOp::create(b, loc, nb, theirs[i]));
+      merged[i] = arith::SelectOp::create(
           b, loc,
           arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, n, zero),
-          arith::DivFOp::create(b, loc, nb, n), zero);
-      merged[i] = arith::AddFOp::create(
-          b, loc, mine[i],
-          arith::MulFOp::create(
-              b, loc, arith::SubFOp::create(b, loc, theirs[i], mine[i]),
-              weight));
+          arith::DivFOp::create(b, loc, weighted, n), mine[i]);
       merged[count] = n;
       mineSafe.push_back(at(mine[i]));
       theirsSafe.push_back(at(theirs[i]));

@@ -758,13 +758,18 @@ SmallVector<Value> FlashLowering::mainLoop(Value firstBlock, ValueRange init) {
     if (!producers) // (the producer warpgroup copies)
       copyBlock(add(block, c(stages - 1)), freed);
     // A block every row sees whole skips the masks (scf.if: both forms).
-    // With the softmax overlapped, every block takes the masked form, in
-    // one sequence: with two, ptxas serialised the wgmma pipeline
-    // (C7513: the forms' copies of the carried P and O, where they
-    // merge, define a wgmma's inputs inside its stage).
+    // With the softmax overlapped, one form in one sequence: with two,
+    // ptxas serialised the wgmma pipeline (C7513: the forms' copies of the
+    // carried P and O, where they merge, define a wgmma's inputs inside
+    // its stage). The masked one, unless every block is whole (no mask,
+    // the keys a bound multiple of the block, not split).
     SmallVector<Value> next;
-    if (overlapSoftmax && !maskComparisons.empty()) {
-      next = step(block, stage, carried, /*masked=*/true);
+    if (overlapSoftmax) {
+      std::optional<int64_t> keys =
+          kernel.program.getKnownExtent(stream.getExtent());
+      bool whole = maskComparisons.empty() && !stream.isSplit() && keys &&
+                   *keys % keyBlock == 0;
+      next = step(block, stage, carried, /*masked=*/!whole);
     } else {
       Value blockFirst = mul(block, c(keyBlock));
       Value interior = arith::AndIOp::create(

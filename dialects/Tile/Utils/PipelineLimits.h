@@ -31,15 +31,20 @@ inline int64_t evenRegisterSplit(int64_t threads) {
 }
 
 /// wgmma's register reallocation (setmaxnreg: multiples of 8 from 24 to
-/// 256): a copying producer warpgroup keeps kProducerRegisters, and the
-/// `threads - 128` consumer threads share the rest, at most
-/// kMaxConsumerRegisters each.
+/// 256): the block starts with evenRegisterSplit(threads) a thread (its
+/// `.maxnreg`), a copying producer warpgroup keeps kProducerRegisters, and
+/// the `threads - 128` consumer threads share the rest of the block's
+/// registers, at most kMaxConsumerRegisters each. (The pool is the
+/// block's: a consumer's `setmaxnreg.inc` waits until the producer's
+/// `dec` freed enough, so asking more than the launch count leaves would
+/// hang: at 640 threads the launch's 96 leave 104, not the 112 the whole
+/// register file would.)
 constexpr int64_t kProducerRegisters = 40;
 constexpr int64_t kMaxConsumerRegisters = 240;
 inline int64_t reallocatedConsumerRegisters(int64_t threads) {
+  int64_t block = evenRegisterSplit(threads) * threads;
   return std::min(kMaxConsumerRegisters,
-                  (kRegisterFile - 128 * kProducerRegisters) /
-                      (threads - 128) / 8 * 8);
+                  (block - 128 * kProducerRegisters) / (threads - 128) / 8 * 8);
 }
 
 /// The accumulators a computing thread may keep, and the registers it needs
