@@ -90,12 +90,17 @@ class FakeCuda:
         name = name.decode()
         header = ptx.split(f".entry {name}(")[1].split(")")[0]
         handle = 1000 + len(self.functions)
-        self.functions[handle] = {"name": name, "types": re.findall(r"\.param\s+\.(\w+)", header)}
+        # The function's static shared memory: its body's `.shared` arrays.
+        body = ptx.split(f".entry {name}(")[1].split("\n}\n")[0]
+        static = sum(int(n) for n in re.findall(r"\.shared\s+\.align\s+\d+\s+\.b8\s+\w+\[(\d+)\]", body))
+        self.functions[handle] = {"name": name, "types": re.findall(r"\.param\s+\.(\w+)", header),
+                                  "static_shared": static}
         _out(pfn, handle)
         return 0
     def cuFuncSetAttribute(self, fn, attr, value):
         assert attr == 8 and fn.value in self.functions
-        assert value.value <= 232448 - 33792, "static + dynamic shared memory over the opt-in limit"
+        static = self.functions[fn.value]["static_shared"]
+        assert value.value + static <= 232448, "static + dynamic shared memory over the opt-in limit"
         self.functions[fn.value]["dynamic_shared_limit"] = value.value
         return 0
     def cuFuncGetAttribute(self, pvalue, attr, fn):
