@@ -63,7 +63,8 @@ options:
                          bound M and N take the cost model's best of
                          their space: tensor-core schedules on GPUs,
                          where element-wise programs and reductions of
-                         rows or columns with bound extents take tiles,
+                         rows or columns (row streams too) with bound
+                         extents take tiles,
                          threads, groups, runs and splits, and flash
                          kernels warps, key blocks and splits;
                          on the CPU every program with bound extents

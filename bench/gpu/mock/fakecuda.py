@@ -90,8 +90,9 @@ class FakeCuda:
         name = name.decode()
         header = ptx.split(f".entry {name}(")[1].split(")")[0]
         handle = 1000 + len(self.functions)
-        # The function's static shared memory: its body's `.shared` arrays.
-        body = ptx.split(f".entry {name}(")[1].split("\n}\n")[0]
+        # The function's static shared memory: its body's `.shared` arrays
+        # (up to the next entry: inline asm blocks end in "}" lines too).
+        body = re.split(r"\.entry\s+\w+\(", ptx.split(f".entry {name}(")[1])[0]
         static = sum(int(n) for n in re.findall(r"\.shared\s+\.align\s+\d+\s+\.b8\s+\w+\[(\d+)\]", body))
         self.functions[handle] = {"name": name, "types": re.findall(r"\.param\s+\.(\w+)", header),
                                   "static_shared": static}
@@ -106,7 +107,8 @@ class FakeCuda:
     def cuFuncGetAttribute(self, pvalue, attr, fn):
         assert fn.value in self.functions
         self.stats["attributes"] += 1
-        _out(pvalue, {4: 168, 3: 0, 1: 33792}[attr], ctypes.c_int)
+        static = self.functions[fn.value]["static_shared"]
+        _out(pvalue, {4: 168, 3: 0, 1: static}[attr], ctypes.c_int)
         return 0
 
     # -- tensor maps --
@@ -138,9 +140,9 @@ class FakeCuda:
         f = self.functions[fn.value]
         name, types = f["name"], f["types"]
         assert (gy, gz, by, bz) == (1, 1, 1, 1) and gx >= 1 and bx >= 1
-        # Without the opt-in, static and dynamic together stop at 48 KiB
-        # (every fake kernel has 33792 B of static shared memory).
-        assert shared <= f.get("dynamic_shared_limit", 48 * 1024 - 33792), "dynamic shared memory past the limit"
+        # Without the opt-in, static and dynamic together stop at 48 KiB.
+        assert shared <= f.get("dynamic_shared_limit", 48 * 1024 - f["static_shared"]), \
+            "dynamic shared memory past the limit"
         assert len(values) == len(types), (name, len(values), len(types))
         assert extra is None
         # The parameter array is built once per program (F5).
