@@ -98,8 +98,11 @@ ROWS = os.path.join(ROOT, "test", "e2e", "Inputs", "row_reductions.tensor")
 ATTENTION = os.path.join(ROOT, "..", "shared", "examples", "attention.tensor")
 # Programs without a contraction: (file, kernel, program, rank, shape).
 SIMT_PROGRAMS = [
-    (NORMS, "softmax", "softmax_Mx", 1, "R=70,C=300"),
+    # (softmax's maximum and sum, and layernorm's mean and variance, are
+    # row streams on GPUs: tile.online_reduce programs)
+    (NORMS, "softmax", "softmax_L", 1, "R=70,C=300"),
     (NORMS, "softmax", "softmax_L", 1, "R=5,C=1000"),
+    (NORMS, "layernorm", "layernorm_Var", 1, "T=45,D=200"),
     (ROWS, "column_sum", "column_sum_S", 1, "R=300,C=45"),
     (ATTENTION, "attention", "attention_Mx", 3, "B=1,H=3,N=1,M=700,D=64"),
     (NORMS, "softmax", "softmax_Y", 2, "R=70,C=300"),
