@@ -70,6 +70,8 @@ PROGRAM_CASES = [
     ("softmax_rows", "examples/norms.tensor", "softmax", "R=4096,C=1024", "softmax_L"),
     ("softmax_vocab", "examples/norms.tensor", "softmax", "R=4,C=50000", "softmax_L"),
     ("rmsnorm_rows", "examples/norms.tensor", "rmsnorm", "T=4096,D=4096", "rmsnorm_R"),
+    # layernorm's mean and variance: a row stream (Welford/Chan, f64).
+    ("layernorm_rows", "examples/norms.tensor", "layernorm", "T=4096,D=4096", "layernorm_Var"),
 ]
 
 RANKED = re.compile(r"^\s*(chosen|runner-up):\s+(.*?): ([0-9.]+) us \(compute ([0-9.]+), "
