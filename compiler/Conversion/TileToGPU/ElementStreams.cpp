@@ -88,8 +88,8 @@ public:
   FailureOr<SmallVector<Fragment>> run();
 
 private:
-  /// `state` with the points `points` (their leading loads `loaded`, or
-  /// none) folded in.
+  /// `state` with the points `points` (their leading loads `loaded`, read
+  /// ahead, one entry a point) folded in.
   StreamState fold(ArrayRef<Value> points, ArrayRef<LoadedAhead> loaded,
                    StreamState state);
   /// A loop from `lower` to `upper` in steps of `stride`, each step
@@ -123,9 +123,11 @@ private:
   /// factor, or plus a mean's addend.
   Value applyRepair(Value sum, Value repair);
   /// A mean leader `old` over `folded` points moved by `points` more
-  /// (`termOf(j)`: point j's term): old + sum(t - old) / (folded + points).
-  Fragment foldMean(const Fragment &old, const Fragment &folded, size_t points,
-                    llvm::function_ref<Fragment(size_t)> termOf);
+  /// (`termOf(j)`: point j's term): old + sum(t - old) / (folded + points),
+  /// and the points folded then.
+  std::pair<Fragment, Fragment>
+  foldMean(const Fragment &old, const Fragment &folded, size_t points,
+           llvm::function_ref<Fragment(size_t)> termOf);
   /// Element `e` of two threads' states merged (GroupMerge).
   SmallVector<Value> merge(int64_t e, ArrayRef<Value> mine,
                            ArrayRef<Value> theirs);
@@ -140,12 +142,14 @@ private:
   Location loc;
   tile::OnlineReduceOp stream;
   Block &body;
-  /// The accumulators, and the parts of a state: one more with a mean
-  /// leader (the points this thread has folded, as a float).
-  unsigned count, parts;
+  /// The accumulators.
+  unsigned count;
   /// The accumulators' element type (f64 for a mean's stream).
   Type accType;
   bool mean;
+  /// The parts of a state: the accumulators, and with a mean leader the
+  /// points this thread has folded (as a float) after them.
+  unsigned parts() const { return count + (mean ? 1 : 0); }
   /// Whether the group's threads split the stream (reduce_threads).
   bool shared;
   /// The body's ops that read no leader, and those that do.
@@ -161,7 +165,6 @@ ElementStreamLowering::ElementStreamLowering(KernelContext &kernel,
                                              tile::OnlineReduceOp stream)
     : kernel(kernel), b(kernel.b), loc(stream.getLoc()), stream(stream),
       body(stream.getBody().front()), count(stream.getNumResults()),
-      parts(count + (stream.hasMeanLeader() ? 1 : 0)),
       accType(cast<VectorType>(stream.getResult(0).getType()).getElementType()),
       mean(stream.hasMeanLeader()),
       shared(kernel.reduceThreads > 1 &&
@@ -237,7 +240,7 @@ StreamState ElementStreamLowering::loop(Value lower, Value upper,
                                   flatten(state));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(forOp.getBody());
-  StreamState current = unflatten(forOp.getRegionIterArgs(), parts, elements);
+  StreamState current = unflatten(forOp.getRegionIterArgs(), parts(), elements);
   SmallVector<Value> points;
   for (int64_t j = 0; j < copies; ++j)
     points.push_back(j == 0 ? forOp.getInductionVar()
@@ -246,10 +249,9 @@ StreamState ElementStreamLowering::loop(Value lower, Value upper,
                                                     kernel.cIndex(j * spacing))
                                   .getResult());
   SmallVector<LoadedAhead> loaded =
-      copies > 1 ? loadAhead(kernel, body, leadingLoads, 0, points, spacing)
-                 : SmallVector<LoadedAhead>();
+      loadAhead(kernel, body, leadingLoads, 0, points, spacing);
   scf::YieldOp::create(b, loc, flatten(fold(points, loaded, current)));
-  return unflatten(forOp.getResults(), parts, elements);
+  return unflatten(forOp.getResults(), parts(), elements);
 }
 
 StreamState ElementStreamLowering::splitAcrossGroup(Value first, Value end,
@@ -287,9 +289,9 @@ StreamState ElementStreamLowering::overBlocks(
   Value stop = arith::MinSIOp::create(
       b, loc, end, arith::AddIOp::create(b, loc, start, kernel.cIndex(length)));
   StreamState carried =
-      unflatten(blocks.getRegionIterArgs(), parts, kernel.perThread);
+      unflatten(blocks.getRegionIterArgs(), parts(), kernel.perThread);
   scf::YieldOp::create(b, loc, flatten(foldBlock(start, stop, carried)));
-  return unflatten(blocks.getResults(), parts, kernel.perThread);
+  return unflatten(blocks.getResults(), parts(), kernel.perThread);
 }
 
 StreamState ElementStreamLowering::blocked(Value first, Value end,
@@ -298,7 +300,7 @@ StreamState ElementStreamLowering::blocked(Value first, Value end,
     StreamState block = loop(start, stop, 1, 1, 1, initialState());
     for (int64_t e = 0; e < kernel.perThread; ++e) {
       SmallVector<Value> mine, theirs;
-      for (unsigned i = 0; i < parts; ++i) {
+      for (unsigned i = 0; i < parts(); ++i) {
         mine.push_back(total[i][e]);
         theirs.push_back(block[i][e]);
       }
@@ -381,16 +383,14 @@ StreamState ElementStreamLowering::fold(ArrayRef<Value> points,
     kernel.reducedIVs.push_back(point);
     forgetFragments(kernel, early);
     forgetFragments(kernel, late);
-    if (!loaded.empty())
-      for (auto &[value, fragment] : loaded[j]) {
-        kernel.fragments[value] = fragment;
-        kernel.lowered.insert(value.getDefiningOp());
-      }
+    for (auto &[value, fragment] : loaded[j]) {
+      kernel.fragments[value] = fragment;
+      kernel.lowered.insert(value.getDefiningOp());
+    }
     if (failed(lowerAll(kernel, early)))
       status = failure();
-    if (!loaded.empty())
-      for (auto &[value, fragment] : loaded[j])
-        kernel.lowered.erase(value.getDefiningOp());
+    for (auto &[value, fragment] : loaded[j])
+      kernel.lowered.erase(value.getDefiningOp());
     for (Operation *op : early)
       for (Value result : op->getResults())
         if (auto it = kernel.fragments.find(result);
@@ -407,7 +407,7 @@ StreamState ElementStreamLowering::fold(ArrayRef<Value> points,
   };
   // The leaders fold every point's term; the followers' repairs go from
   // the old leaders to the new.
-  StreamState next(parts);
+  StreamState next(parts());
   SmallVector<Fragment> oldSafe, newSafe;
   for (unsigned i = 0, l = 0; i < count; ++i) {
     if (!stream.isLeader(i))
@@ -415,13 +415,9 @@ StreamState ElementStreamLowering::fold(ArrayRef<Value> points,
     if (stream.isMean(i)) {
       // Welford over the step: the mean moves by the points' gaps from it
       // over the points folded so far, and is safe as it is.
-      next[i] = foldMean(state[i], state[count], points.size(),
-                         [&](size_t j) { return termOf(i, j); });
-      next[count] = Fragment(elements);
-      Value k = arith::ConstantOp::create(
-          b, loc, accType, b.getFloatAttr(accType, double(points.size())));
-      for (int64_t e = 0; e < elements; ++e)
-        next[count][e] = arith::AddFOp::create(b, loc, state[count][e], k);
+      std::tie(next[i], next[count]) =
+          foldMean(state[i], state[count], points.size(),
+                   [&](size_t j) { return termOf(i, j); });
       oldSafe.push_back(state[i]);
       newSafe.push_back(next[i]);
       kernel.fragments[leaderArgs[l++]] = next[i];
@@ -544,7 +540,7 @@ SmallVector<Value> ElementStreamLowering::merge(int64_t e, ArrayRef<Value> mine,
   return merged;
 }
 
-Fragment
+std::pair<Fragment, Fragment>
 ElementStreamLowering::foldMean(const Fragment &old, const Fragment &folded,
                                 size_t points,
                                 llvm::function_ref<Fragment(size_t)> termOf) {
@@ -558,13 +554,13 @@ ElementStreamLowering::foldMean(const Fragment &old, const Fragment &folded,
       moved[e] = j == 0 ? gap : arith::AddFOp::create(b, loc, moved[e], gap);
     }
   }
-  Fragment fresh(old.size());
-  for (size_t e = 0; e < old.size(); ++e)
+  Fragment fresh(old.size()), after(old.size());
+  for (size_t e = 0; e < old.size(); ++e) {
+    after[e] = arith::AddFOp::create(b, loc, folded[e], k);
     fresh[e] = arith::AddFOp::create(
-        b, loc, old[e],
-        arith::DivFOp::create(b, loc, moved[e],
-                              arith::AddFOp::create(b, loc, folded[e], k)));
-  return fresh;
+        b, loc, old[e], arith::DivFOp::create(b, loc, moved[e], after[e]));
+  }
+  return {fresh, after};
 }
 
 FailureOr<SmallVector<Fragment>>

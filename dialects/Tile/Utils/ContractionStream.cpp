@@ -386,9 +386,8 @@ std::string nautilus::gpuStreamRefusal(alg::OnlineReduceOp stream,
   Type accumulators = stream.getAccumulatorType();
   if (!accumulators.isF32() && !accumulators.isF64())
     return "its accumulators are neither f32 nor f64";
-  unsigned rank = stream.getRank();
-  if (rank == 0)
-    return "its output is a scalar";
+  unsigned rank = stream.getRank(); // (at least 1: alg-fuse-reductions
+                                    // streams no scalar's chain)
   // Two reads along the streamed index, each missing an output dimension
   // the other reads, make the stream a contraction (scores given as an
   // input, S[n, m], times V[m, d]): as a row stream each output element
