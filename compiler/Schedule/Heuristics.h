@@ -111,7 +111,7 @@ inline constexpr int64_t kMinStreamChunk = 512;
 inline constexpr int64_t kWholeInnermostLimit = 128;
 /// The rows (output elements but the innermost) such a stream's tile holds
 /// at most.
-inline constexpr int64_t kWholeInnermostRows = 8;
+inline constexpr int64_t kWholeInnermostRows = 16;
 
 /// The default schedule of a program whose output is a reduction
 /// (tile.reduce) over an outermost extent of `reduced` (std::nullopt where

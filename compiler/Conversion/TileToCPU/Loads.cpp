@@ -374,11 +374,7 @@ Value ProgramLowering::loadGather(const TileLoad &load, ArrayRef<Value> stride,
   return broadcastToTile(gathered1, load.fullType);
 }
 
-Value ProgramLowering::lowerLoad(tile::LoadOp op) {
-  if (auto panel = panelOfLoad.find(op); panel != panelOfLoad.end())
-    return loadPackedPanel(
-        panel->second,
-        VectorType::get(valueShape, op.getType().getElementType()));
+TileLoad ProgramLowering::describeLoad(tile::LoadOp op) {
   TileLoad load;
   load.op = op;
   load.buffer = mapping.lookup(op.getBuffer());
@@ -389,7 +385,15 @@ Value ProgramLowering::lowerLoad(tile::LoadOp op) {
   load.shape = dependentShape(load.map, tileShape, load.indirect, knownSymbols);
   for (int64_t s : load.shape)
     load.count *= s;
+  return load;
+}
 
+Value ProgramLowering::lowerLoad(tile::LoadOp op) {
+  if (auto panel = panelOfLoad.find(op); panel != panelOfLoad.end())
+    return loadPackedPanel(
+        panel->second,
+        VectorType::get(valueShape, op.getType().getElementType()));
+  TileLoad load = describeLoad(op);
   // One element for the whole tile (or a rank-0 buffer): a scalar load.
   if (load.memType.getRank() == 0 || (load.count == 1 && !load.indirect))
     return loadOneElement(load);

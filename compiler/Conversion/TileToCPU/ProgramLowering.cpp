@@ -155,6 +155,8 @@ SmallVector<Value> ProgramLowering::foldReduce(ArrayRef<tile::ReduceOp> group,
 }
 
 LogicalResult ProgramLowering::lowerOp(Operation &op) {
+  if (lowerStagedOp(op))
+    return success();
   if (auto index = dyn_cast<tile::IndexOp>(op)) {
     mapping.map(index.getResult(), indexVector(index.getDim(), valueShape));
     return success();
@@ -331,8 +333,9 @@ LogicalResult ProgramLowering::run() {
     return failure();
   allocatePackedPanels();
   auto loop = scf::ForOp::create(b, loc, first, last, cIndex(1));
+  instanceLoop = loop;
   freePackedPanels();
-  func::ReturnOp::create(b, loc);
+  auto ret = func::ReturnOp::create(b, loc);
   b.setInsertionPointToStart(loop.getBody());
   Value rest = loop.getInductionVar();
   base.assign(rank, Value());
@@ -363,6 +366,8 @@ LogicalResult ProgramLowering::run() {
   }
   if (failed(lowerBlock(entry)))
     return failure();
+  b.setInsertionPoint(ret);
+  freeScratch();
   program.erase();
   return success();
 }

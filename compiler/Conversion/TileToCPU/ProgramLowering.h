@@ -23,10 +23,12 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace nautilus::cpu {
 
@@ -73,6 +75,8 @@ private:
 
   // Loads and stores (Loads.cpp).
   mlir::Value lowerLoad(tile::LoadOp op);
+  /// `op` as lowerLoad sees it at valueShape.
+  TileLoad describeLoad(tile::LoadOp op);
   // The forms of a load, from the cheapest (see lowerLoad).
   /// The element for the whole tile (or of a rank-0 buffer), broadcast.
   mlir::Value loadOneElement(const TileLoad &load);
@@ -163,6 +167,63 @@ private:
   /// valueShape, narrower operands broadcast to it and splat constants
   /// from outside made at it.
   void fitToValueShape(mlir::Operation *copy);
+
+  // A stream's nested reductions' reads that do not depend on the key,
+  // staged once an instance (StagedReads.cpp).
+  /// A value of a nested reduction's body stored a row a point, and the
+  /// scratch buffer [points, elements] holding it.
+  struct StagedValue {
+    mlir::Value original;
+    mlir::Value scratch;
+  };
+  /// A nested reduction's staged ops (its key-invariant gathered loads and
+  /// the element-wise ops on them alone), the values stored (those an
+  /// unstaged op reads), and the shape they are computed at.
+  struct StagedReduction {
+    llvm::SmallPtrSet<mlir::Operation *, 8> ops;
+    llvm::SmallVector<StagedValue> values;
+    llvm::SmallVector<int64_t> shape;
+  };
+  /// Whether `load` reads without the stream's key (reduced dimension
+  /// `keyDim` of its map) and would be gathered.
+  bool isStageableLoad(tile::LoadOp load, unsigned keyDim);
+  /// Fills `staged` for `reduce` (nested in a stream's body); leaves it
+  /// empty where nothing is worth staging.
+  void findStagedReads(tile::ReduceOp reduce, unsigned keyDim,
+                       StagedReduction &staged);
+  /// Before `stream`'s loop: its nested reductions' staged values stored
+  /// for every point (their scratch allocated at the function's start).
+  void stageReads(tile::OnlineReduceOp stream, mlir::LogicalResult &status);
+  /// The loop storing `staged`'s values at each of `points`.
+  void emitStagingLoop(tile::ReduceOp reduce, StagedReduction &staged,
+                       mlir::Value points, mlir::LogicalResult &status);
+  /// Whether `op` is staged: then a stored value's row at the current
+  /// point is mapped to its result (an op feeding only staged ops needs
+  /// nothing).
+  bool lowerStagedOp(mlir::Operation &op);
+  /// A read of one element a point that depends on the key, contiguous
+  /// along the points and widened (attention's K[m, d] in bf16): a block's
+  /// keys' values widened a vector at a time into a scratch [keys, points]
+  /// before the block's step, each point then one scalar load broadcast.
+  struct BlockStagedRead {
+    tile::LoadOp load;
+    mlir::arith::ExtFOp widen;
+    mlir::Value scratch;
+    mlir::Value points;
+  };
+  bool isBlockStageableLoad(tile::LoadOp load, unsigned keyDim,
+                            unsigned pointDim);
+  /// At the start of a step over `block`: its keys' block-staged reads
+  /// stored; makes `block` the one lowerStagedOp reads them for.
+  void stageBlockReads(tile::OnlineReduceOp stream, StreamKeys &block);
+  void emitBlockStaging(BlockStagedRead &read, StreamKeys &block);
+  /// The reduction's extent before the loop over the program ids (a size
+  /// or a literal); null where it is computed in the program.
+  mlir::Value pointsAtStart(tile::ReduceOp reduce);
+  /// A buffer of `type` (its one dynamic size `size`) allocated before the loop
+  /// over the program ids, freed at the function's end (freeScratch).
+  mlir::Value allocateScratch(mlir::MemRefType type, mlir::Value size);
+  void freeScratch();
 
   // Streams (StreamLowering.cpp).
   /// A streamed reduction: a loop carrying the running leaders and the
@@ -260,6 +321,15 @@ private:
   StreamKeys *keys = nullptr;
   /// The first key of the stream being lowered (a mean counts from it).
   mlir::Value streamStart;
+  /// The loop over a call's program ids (scratch buffers are allocated
+  /// before it), and the nested reductions whose reads are staged.
+  mlir::scf::ForOp instanceLoop;
+  llvm::SmallVector<StagedReduction> stagedReductions;
+  llvm::SmallVector<mlir::Value> scratchBuffers;
+  llvm::SmallVector<BlockStagedRead> blockStagedReads;
+  /// The block of keys whose block-staged reads are stored (null outside
+  /// a step).
+  StreamKeys *stagingBlock = nullptr;
 };
 
 } // namespace nautilus::cpu

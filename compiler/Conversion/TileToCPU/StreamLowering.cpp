@@ -220,6 +220,7 @@ SmallVector<Value> ProgramLowering::stepOnlineReduce(
     return terms;
   };
 
+  stageBlockReads(op, block);
   // The leaders' terms read no leader: fold them first.
   lowerForKeys(earlyOps, status);
   SmallVector<Value> next(numAccumulators), oldSafe, newSafe;
@@ -268,6 +269,7 @@ SmallVector<Value> ProgramLowering::stepOnlineReduce(
   }
   lowerForKeys(lateOps, status);
   keys = nullptr;
+  stagingBlock = nullptr;
   reducedIVs.pop_back();
 
   // Each follower: its partial sum repaired to the new leaders (a max's or
@@ -459,6 +461,7 @@ ProgramLowering::lowerOnlineReduce(tile::OnlineReduceOp op,
         cast<VectorType>(op.getResult(i).getType()).getElementType());
     init.push_back(reductionIdentity(b, loc, op.getAccumulatorKind(i), type));
   }
+  stageReads(op, status);
   // Whole blocks of keys, then the keys left one at a time (of a split
   // stream, its chunk's keys).
   auto [first, end] =

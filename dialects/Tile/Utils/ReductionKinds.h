@@ -25,7 +25,7 @@ constexpr int64_t kSumBlock = 64;
 
 /// Keys the CPU folds a step of a stream (tile.online_reduce): the
 /// leaders' update and the repair are paid once a block, while each key's
-/// scores and terms (8x1 columns for attention's 8-row tiles) stay in
+/// scores and terms (16x1 columns for attention's 16-row tiles) stay in
 /// registers through the step. The CPU model counts on it too.
 constexpr int64_t kStreamBlock = 8;
 
