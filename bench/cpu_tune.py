@@ -30,7 +30,12 @@ same machine, each reported as its median over the rounds:
               no measurement of its own (`--no-refit` leaves it out).
 
 Every workload is tuned first (its grid's measurements written to a tuning
-database), then the schedules are timed.
+database), then the schedules are timed. Schedules that compile to the
+same code (`nautc compile --emit llvm`, byte for byte: several searches
+often choose the same schedule) are timed once a round and share their
+median, so that their shares differ only where their code does (timed
+apart, two copies of one kernel differed by up to 9% on this machine);
+the `=` column lists such groups.
 
 Reported: each time, and for the model, tune and the refit model the share
 of the best speed reached (the fastest of the times / its time: 100% is the best;
@@ -41,6 +46,7 @@ also report numpy (OpenBLAS) on the same shapes as a peer. The aims (issue
 the grids of every workload give this host.
 """
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -77,6 +83,10 @@ WORKLOADS = [
     ("moe_ffn", "examples/moe.tensor", "moe_ffn", "T=256,D=256,F=512,E=8,J=2"),
 ]
 
+# The columns' letters in the `=` column (schedules compiled to one kernel).
+NICK = {"heuristics": "h", "model": "m", "tune": "t", "grid": "g",
+        "refit": "r"}
+
 TIME = re.compile(r"time: median ([0-9.]+) ms")
 
 
@@ -94,6 +104,27 @@ def run_time(nautc, workload, extra):
     if proc.returncode != 0 or not m:
         sys.exit(f"failed: {' '.join(cmd)}\n{proc.stdout}{proc.stderr}")
     return float(m.group(1))
+
+
+def code_hash(nautc, workload, extra):
+    """A digest of the LLVM IR the schedule compiles to (`extra` being
+    the run's options): the same digest, the same kernel."""
+    _, path, kernel, shape = workload
+    cmd = [nautc, "compile", source(path), "-k", kernel, "--shape", shape,
+           "--emit", "llvm", "-o", "-"] + extra
+    proc = subprocess.run(cmd, capture_output=True)
+    if proc.returncode != 0:
+        sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr.decode()}")
+    return hashlib.sha256(proc.stdout).hexdigest()
+
+
+def same_code_groups(nautc, workload, schedules):
+    """The schedules' names grouped by the code they compile to, in the
+    order of their first member."""
+    groups = {}
+    for name, extra in schedules.items():
+        groups.setdefault(code_hash(nautc, workload, extra), []).append(name)
+    return list(groups.values())
 
 
 def tune(nautc, workload, extra, out_path, db=None):
@@ -229,8 +260,8 @@ def main():
     tuned = tune_all(args, workloads, tmp)
     print(f"{'workload':24} | {'heur ms':>9} {'model ms':>9} {'tune ms':>9} "
           f"{'grid ms':>9} {'refit ms':>9} | {'model':>6} {'tune':>6} "
-          f"{'refit':>6} | tune s (n) | grid s (n) | numpy ms")
-    print("-" * 136)
+          f"{'refit':>6} | tune s (n) | grid s (n) | numpy ms | =")
+    print("-" * 150)
     ok = {"model": 0, "tune": 0, "refit": 0}
     for w, t in zip(workloads, tuned):
         schedules = {
@@ -242,13 +273,17 @@ def main():
         if args.refit:
             schedules["refit"] = ["--schedule", "auto", "--db", t["refit_db"],
                                   "--refit"]
-        # Interleaved rounds, each schedule's median over them: the
+        # Interleaved rounds, each distinct kernel's median over them: the
         # machine's drift falls on all alike.
-        rounds = {name: [] for name in schedules}
+        groups = same_code_groups(args.nautc, w, schedules)
+        rounds = {g[0]: [] for g in groups}
         for _ in range(args.rounds):
-            for name, extra in schedules.items():
-                rounds[name].append(run_time(args.nautc, w, extra))
-        times = {name: sorted(r)[len(r) // 2] for name, r in rounds.items()}
+            for g in groups:
+                rounds[g[0]].append(run_time(args.nautc, w, schedules[g[0]]))
+        times = {name: sorted(rounds[g[0]])[args.rounds // 2]
+                 for g in groups for name in g}
+        shared = " ".join("=".join(NICK[n] for n in g)
+                          for g in groups if len(g) > 1)
         # The fastest of them, the grid's best as a rule.
         best = min(times.values())
         share = {name: best / times[name] for name in times}
@@ -263,7 +298,8 @@ def main():
               f"{100 * share['model']:5.0f}% {100 * share['tune']:5.0f}% "
               f"{refit_pc} | {t['tune_s']:6.1f} ({t['tune_n']:2}) | "
               f"{t['grid_s']:6.1f} ({t['grid_n']:3}) | "
-              + (f"{peer:.3f}" if peer else "-"), flush=True)
+              + (f"{peer:8.3f}" if peer else f"{'-':>8}") + f" | {shared}",
+              flush=True)
         if args.log:
             with open(args.log, "a") as log:
                 chosen = {"workload": w[0], "times_ms": times,
