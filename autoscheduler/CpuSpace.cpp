@@ -320,7 +320,7 @@ PointCycles contractionCycles(const CpuProgram &program,
   // a step costs its FMAs' cycles plus about a cycle a lane; 1 x 16 x 32
   // ran 2.6 ms, 1 x 16 x 16 2.8, 1 x 12 x 16 3.4, and 1 x 32 x 64, 105
   // registers spilled, 4.6.
-  if (program.gatherStrideBytes && rank) {
+  if (program.gatherStrideBytes && rank && !pack) {
     int64_t lanes = tile.back();
     c.step += double(lanes) / kInsertsPerCycle +
               double(lanes -
@@ -341,10 +341,15 @@ PointCycles contractionCycles(const CpuProgram &program,
                                                    : kMemoryBytesPerCycle;
   double panelRow =
       double(rank ? tile.back() : 1) * operandBytes * double(siblings);
-  if (pack)
+  if (pack) {
     c.pack = double(steps) *
              copyRowCycles(panelRow, rhsBytes, vectors * siblings, caches);
-  else if (rhsBytes > caches.l2RhsBytes)
+    // A transposed rhs (read across its rows) is gathered once, into the
+    // panel: a lane an insert, a row of the panel a step.
+    if (program.gatherStrideBytes && rank)
+      c.pack +=
+          double(steps) * double(tile.back() * siblings) / kInsertsPerCycle;
+  } else if (rhsBytes > caches.l2RhsBytes)
     c.memory = std::max(
         {c.memory, panelRow / outerRate,
          (fmas + loads + 2 * double(spilledOf(registers, target))) *

@@ -33,8 +33,10 @@
 //     their FMAs, their rhs row's loads and lines, and their accumulators
 //     to the step;
 //   - a packed rhs is one prefetch stream, read from L2, and is copied
-//     once a column of tiles on each thread, each row copied from memory
-//     waiting for its lines;
+//     once a column of tiles (and batch) on each thread, each row copied
+//     from memory waiting for its lines; one read across its rows
+//     (B[n, k]) gathers each panel row once there, a lane an insert, and
+//     its steps gather nothing;
 //   - other programs issue their work (vector operations) an element
 //     vector, a reduction at least an FMA latency a step; a reduction
 //     whose lanes read elements far apart (a row reduction over

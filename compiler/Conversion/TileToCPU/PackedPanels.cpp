@@ -1,17 +1,20 @@
 //===- PackedPanels.cpp - A contraction's rhs panel packed on the CPU -----===//
 //
 // With `pack` in its schedule, a contraction program on the CPU (a sum
-// over k of a product with an operand B[k, n] read along the output's
-// innermost index, as a GEMM's rhs; or contractions side by side over the
-// same k, each with its own B: a panel each) copies the panel of B its
-// tile reads,
-// B[:, n0 : n0 + tile], into a buffer of its own, contiguous and padded
-// with zeros, and walks the grid down the columns of tiles, so that the
-// program instances that follow read the same panel: every step of the
-// contraction then reads consecutive cache lines instead of one line in
-// each row of B (rows a page apart, all in one set of the L1 cache when
-// N is a power of two), and the panel is copied once a column of tiles
-// per thread rather than read from memory by every tile.
+// over k of a product with an operand B read along the output's innermost
+// index n, as a GEMM's rhs; or contractions side by side over the same k,
+// each with its own B: a panel each) copies the panel of B its tile reads,
+// B[k, n0 : n0 + tile] for every k, into a buffer of its own, contiguous
+// and padded with zeros, and walks the grid down the columns of tiles, so
+// that the program instances that follow read the same panel: every step
+// of the contraction then reads consecutive cache lines instead of one
+// line in each row of B (rows a page apart, all in one set of the L1
+// cache when N is a power of two), and the panel is copied once a column
+// of tiles per thread rather than read from memory by every tile. B may
+// be batched (B[z, k, n]: a panel a batch and column) and transposed
+// (B[n, k], A B^T's and a linear layer's weight stored [out, in]): the
+// copy then gathers each panel row across B's rows, once, where every
+// step of the unpacked contraction would gather its row.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/TileToCPU/ProgramLowering.h"
@@ -35,9 +38,9 @@ LogicalResult ProgramLowering::findPackedPanels() {
     return program.emitError()
            << "its schedule asks to pack, but '" << program.getSymName()
            << "' has no contraction operand to pack: one load, in each of "
-              "its reductions over one same index, of a rank-2 buffer at "
-              "[k, n] (k the reduced index, n the output's innermost "
-              "index); drop `pack`";
+              "its reductions over one same index, of a buffer at [..., k, "
+              "n] or [..., n, k] (k the reduced index, n the output's "
+              "innermost index, the others batch dimensions); drop `pack`";
   // Siblings that read the same B (sharing their rhs, not their lhs)
   // share its panel.
   for (tile::LoadOp load : loads) {
@@ -47,7 +50,7 @@ LogicalResult ProgramLowering::findPackedPanels() {
     });
     panelOfLoad[load] = same - packed.begin();
     if (same == packed.end())
-      packed.push_back({load, Value()});
+      packed.push_back({load, *tile::panelLayoutOf(load, rank), Value()});
   }
   packedExtent =
       cast<tile::ReduceOp>(loads.front()->getParentOp()).getExtents()[0];
@@ -85,28 +88,44 @@ void ProgramLowering::freePackedPanels() {
 void ProgramLowering::packPanelsIfNew() {
   if (packed.empty())
     return;
-  unsigned last = rank - 1;
-  Value column = base[last];
+  // The instance's tile coordinates but its rows, linearised: the panels
+  // depend on its column of tiles and its batch, and the grid walks the
+  // rows of tiles fastest (walksDownColumns).
+  Value key = cIndex(0);
+  for (unsigned d = 0; d < rank; ++d)
+    if (d != rank - 2)
+      key = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, key, extents[d]), base[d]);
   Value held = memref::LoadOp::create(b, loc, packedColumn, ValueRange{});
   auto ifNew = scf::IfOp::create(
       b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, held, column),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, held, key),
       /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifNew.getThenRegion().front());
-  memref::StoreOp::create(b, loc, column, packedColumn, ValueRange{});
+  memref::StoreOp::create(b, loc, key, packedColumn, ValueRange{});
   for (PackedPanel &p : packed)
-    copyPanel(p, column);
+    copyPanel(p);
 }
 
-void ProgramLowering::copyPanel(PackedPanel &p, Value column) {
+void ProgramLowering::copyPanel(PackedPanel &p) {
   OpBuilder::InsertionGuard guard(b);
   unsigned last = rank - 1;
   Value buffer = mapping.lookup(p.load.getBuffer());
   auto type = cast<MemRefType>(buffer.getType());
+  unsigned bufferRank = type.getRank();
+  // The buffer's dimensions along k (the panel's rows) and along n.
+  unsigned kDim = bufferRank - (p.layout.transposed ? 1 : 2);
+  unsigned nDim = bufferRank - (p.layout.transposed ? 2 : 1);
   Value rows = packedRows;
-  Value bufferRows = memref::DimOp::create(b, loc, buffer, 0);
-  Value columns = memref::DimOp::create(b, loc, buffer, 1);
+  Value bufferRows = memref::DimOp::create(b, loc, buffer, kDim);
+  Value columns = memref::DimOp::create(b, loc, buffer, nDim);
+  Value column = base[last];
+  // The batch indices, clamped into the buffer (a batch past the buffer
+  // is never stored).
+  SmallVector<Value> batch;
+  for (auto [i, d] : llvm::enumerate(p.layout.batchDims))
+    batch.push_back(clampInto(buffer, i, base[d]));
   // A row of the panel for each point of the reduction, in vectors of (at
   // most) 16 elements that divide its width, masked to the buffer: zeros
   // outside, as the load it replaces reads.
@@ -115,6 +134,9 @@ void ProgramLowering::copyPanel(PackedPanel &p, Value column) {
   auto chunkType = VectorType::get({chunk}, type.getElementType());
   auto maskType = VectorType::get({chunk}, b.getI1Type());
   auto laneType = VectorType::get({chunk}, b.getIndexType());
+  auto splat = [&](Value v) {
+    return vector::BroadcastOp::create(b, loc, laneType, v);
+  };
   Value zero = arith::ConstantOp::create(
       b, loc, chunkType,
       DenseElementsAttr::get(chunkType, b.getZeroAttr(type.getElementType())));
@@ -122,12 +144,13 @@ void ProgramLowering::copyPanel(PackedPanel &p, Value column) {
   SmallVector<Value> masks;
   for (int64_t c = 0; c < width; c += chunk) {
     Value first = arith::AddIOp::create(b, loc, column, cIndex(c));
-    Value at = arith::AddIOp::create(
-        b, loc, lanes, vector::BroadcastOp::create(b, loc, laneType, first));
     masks.push_back(arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::slt, at,
-        vector::BroadcastOp::create(b, loc, laneType, columns)));
+        b, loc, arith::CmpIPredicate::slt,
+        arith::AddIOp::create(b, loc, lanes, splat(first)), splat(columns)));
   }
+  // A transposed B's lanes are rows of the buffer apart.
+  SmallVector<Value> stride = strides(buffer);
+  Value flat = p.layout.transposed ? flatView(buffer) : Value();
   auto loop = scf::ForOp::create(b, loc, cIndex(0), rows, cIndex(1));
   b.setInsertionPointToStart(loop.getBody());
   Value row = loop.getInductionVar();
@@ -135,17 +158,32 @@ void ProgramLowering::copyPanel(PackedPanel &p, Value column) {
       b, loc, maskType,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row,
                             bufferRows));
+  Value clampedRow = arith::MinSIOp::create(
+      b, loc, row, arith::SubIOp::create(b, loc, bufferRows, cIndex(1)));
   for (auto [i, mask] : llvm::enumerate(masks)) {
     int64_t c = static_cast<int64_t>(i) * chunk;
     Value first = arith::AddIOp::create(b, loc, column, cIndex(c));
     Value inside = arith::AndIOp::create(b, loc, mask, rowInside);
-    Value values = vector::MaskedLoadOp::create(
-        b, loc, chunkType, buffer,
-        ValueRange{arith::MinSIOp::create(
-                       b, loc, row,
-                       arith::SubIOp::create(b, loc, bufferRows, cIndex(1))),
-                   first},
-        inside, zero);
+    SmallVector<Value> at(batch);
+    Value values;
+    if (!p.layout.transposed) {
+      at.append({clampedRow, first});
+      values = vector::MaskedLoadOp::create(b, loc, chunkType, buffer, at,
+                                            inside, zero);
+    } else {
+      // B[..., first + lane, row]: a lane a row of the buffer.
+      at.append({first, clampedRow});
+      Value start = cIndex(0);
+      for (auto [index, s] : llvm::zip(at, stride))
+        start = arith::AddIOp::create(b, loc, start,
+                                      arith::MulIOp::create(b, loc, index, s));
+      Value offsets = arith::AddIOp::create(
+          b, loc, splat(start),
+          arith::MulIOp::create(b, loc, lanes, splat(stride[nDim])));
+      values = vector::GatherOp::create(b, loc, chunkType, flat,
+                                        ValueRange{cIndex(0)}, offsets, inside,
+                                        zero);
+    }
     vector::StoreOp::create(b, loc, values, p.panel,
                             ValueRange{row, cIndex(c)});
   }

@@ -19,6 +19,7 @@
 #define NAUTILUS_COMPILER_CONVERSION_TILETOCPU_PROGRAMLOWERING_H
 
 #include "dialects/Tile/TileOps.h"
+#include "dialects/Tile/Utils/PackedPanel.h"
 #include "dialects/Tile/Utils/StreamMasks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -117,9 +118,11 @@ private:
   void lowerStore(tile::StoreOp store);
 
   // Contractions' rhs panels packed (PackedPanels.cpp).
-  /// A packed panel: the load it replaces and its buffer [rows, tile].
+  /// A packed panel: the load it replaces, how that reads its buffer,
+  /// and the panel's buffer [rows, tile].
   struct PackedPanel {
     tile::LoadOp load;
+    tile::PanelLayout layout;
     mlir::Value panel;
   };
   /// Finds the loads the schedule's `pack` asks to pack (sets `packed`:
@@ -129,11 +132,12 @@ private:
   void allocatePackedPanels();
   void freePackedPanels();
   /// At an instance's start: copies the panels of its column of tiles
-  /// unless the buffers hold them.
+  /// (and batch) unless the buffers hold them.
   void packPanelsIfNew();
-  /// Copies panel `p` of the tiles' column `column` (inside
-  /// packPanelsIfNew's test).
-  void copyPanel(PackedPanel &p, mlir::Value column);
+  /// Copies panel `p` of the instance's column of tiles (inside
+  /// packPanelsIfNew's test): a row of it a reduced index, each row
+  /// loaded contiguously, or gathered across the rows of a transposed B.
+  void copyPanel(PackedPanel &p);
   /// The tile of packed panel `index`, at the current reduced index.
   mlir::Value loadPackedPanel(size_t index, mlir::VectorType fullType);
 
@@ -293,7 +297,8 @@ private:
 
   /// The packed rhs panels (none without `pack`); the reductions' extent
   /// (in the program, and its value in the function: the panels' rows),
-  /// and the column (a rank-0 buffer) whose panels they hold.
+  /// and which column of tiles (and batch: a rank-0 buffer holding its
+  /// key) the panels hold.
   llvm::SmallVector<PackedPanel> packed;
   /// The panel each packed load reads (siblings reading one B share it).
   llvm::DenseMap<mlir::Operation *, size_t> panelOfLoad;

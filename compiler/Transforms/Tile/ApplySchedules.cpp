@@ -131,12 +131,22 @@ struct TileApplySchedulesPass
         return error() << "pack and reduce_split do not combine (a split's "
                           "partial programs read their chunk of B, not its "
                           "panel)";
-      if (tile::packablePanelLoads(program).empty())
+      SmallVector<tile::LoadOp> panels = tile::packablePanelLoads(program);
+      if (panels.empty())
         return error() << "pack: the program has no contraction operand to "
                           "pack (one load, in each of its reductions over "
-                          "one same index, of a rank-2 buffer at [k, n]: k "
-                          "the reduced index, n the output's innermost "
-                          "index)";
+                          "one same index, of a buffer at [..., k, n] or "
+                          "[..., n, k]: k the reduced index, n the output's "
+                          "innermost index, the others batch dimensions)";
+      for (tile::LoadOp load : panels)
+        for (unsigned d :
+             tile::panelLayoutOf(load, program.getRank())->batchDims)
+          if (schedule.getTile()[d] != 1)
+            return error() << "pack: the packed operand's panel depends on "
+                              "output dimension "
+                           << d << ", which the tile spans ("
+                           << schedule.getTile()[d]
+                           << "): give it a tile extent of 1";
     }
     if (schedule.getReduceThreads() > 1) {
       bool routes = false;

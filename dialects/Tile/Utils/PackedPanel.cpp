@@ -7,20 +7,40 @@
 using namespace mlir;
 using namespace nautilus;
 
-/// The one load of a rank-2 buffer at [k, n] in `reduce` (of a program of
-/// rank `rank`), if there is exactly one.
+std::optional<tile::PanelLayout> tile::panelLayoutOf(LoadOp load,
+                                                     unsigned rank) {
+  auto type = cast<MemRefType>(load.getBuffer().getType());
+  AffineMap map = load.getMap();
+  if (rank < 2 || type.getRank() < 2 || !load.getIndirect().empty() ||
+      map.getNumResults() != type.getRank())
+    return std::nullopt;
+  // Leading indices: batch dimensions of the output (not the rows).
+  PanelLayout layout;
+  for (AffineExpr e : map.getResults().drop_back(2)) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    if (!dim || dim.getPosition() >= rank - 2)
+      return std::nullopt;
+    layout.batchDims.push_back(dim.getPosition());
+  }
+  auto first = dyn_cast<AffineDimExpr>(map.getResult(map.getNumResults() - 2));
+  auto second = dyn_cast<AffineDimExpr>(map.getResults().back());
+  if (!first || !second)
+    return std::nullopt;
+  if (first.getPosition() == rank && second.getPosition() == rank - 1)
+    layout.transposed = false; // B[k, n]
+  else if (first.getPosition() == rank - 1 && second.getPosition() == rank)
+    layout.transposed = true; // B[n, k]
+  else
+    return std::nullopt;
+  return layout;
+}
+
+/// The one load in `reduce` (of a program of rank `rank`) that reads a
+/// panel (panelLayoutOf), if there is exactly one.
 static tile::LoadOp panelLoadOf(tile::ReduceOp reduce, unsigned rank) {
   tile::LoadOp found;
   for (auto load : reduce.getBody().front().getOps<tile::LoadOp>()) {
-    auto type = cast<MemRefType>(load.getBuffer().getType());
-    AffineMap map = load.getMap();
-    if (type.getRank() != 2 || !load.getIndirect().empty() ||
-        map.getNumResults() != 2)
-      continue;
-    auto row = dyn_cast<AffineDimExpr>(map.getResult(0));
-    auto column = dyn_cast<AffineDimExpr>(map.getResult(1));
-    if (!row || !column || row.getPosition() != rank ||
-        column.getPosition() != rank - 1)
+    if (!tile::panelLayoutOf(load, rank))
       continue;
     if (found)
       return tile::LoadOp(); // two candidates: leave both

@@ -13,13 +13,28 @@
 
 namespace nautilus::tile {
 
+/// How a packable load reads its buffer: at [b..., k, n] (a GEMM's B), or
+/// transposed at [b..., n, k] (A B^T's B, a linear layer's weight stored
+/// [out, in]: each panel row gathered across B's rows when it is
+/// copied); b... the output's batch dimensions (neither its rows nor its
+/// innermost), on which the panel depends too.
+struct PanelLayout {
+  bool transposed = false;
+  llvm::SmallVector<unsigned> batchDims; // output dimensions, in order
+};
+
+/// The layout of `load` (in a tile.reduce over one index of a program of
+/// rank `rank`) where it reads a panel: the buffer's last two indices the
+/// reduced index k and the output's innermost n, in either order, its
+/// others batch dimensions of the output; std::nullopt otherwise.
+std::optional<PanelLayout> panelLayoutOf(LoadOp load, unsigned rank);
+
 /// The loads `pack` packs in `program`: in each of its top-level
 /// tile.reduce ops (over one index, the same extent for all: one, or
 /// contractions side by side, alg-fuse-shared-operands' gate and up
-/// projections), the one load of a rank-2 buffer at [k, n], k the reduced
-/// index and n the output's innermost index (a GEMM's B), the reductions'
-/// extent a size or a literal. Empty where a reduction has none, or more
-/// than one.
+/// projections), the one load that reads a panel (panelLayoutOf), the
+/// reductions' extent a size or a literal. Empty where a reduction has
+/// none, or more than one.
 llvm::SmallVector<LoadOp> packablePanelLoads(ProgramOp program);
 
 } // namespace nautilus::tile
