@@ -76,9 +76,13 @@ int64_t spilledOf(int64_t live, const TargetInfo &target) {
 }
 
 /// Copying a row of an rhs panel from memory waits for the row's lines
-/// (rows N elements apart, a page or more for a power-of-two N) besides
-/// streaming its bytes (fitted: f32 16 x 4096 x 2048, B 32 MiB, packed 8 x
-/// 64 ran 1.3x faster than 8 x 32, with half the copies of twice the row).
+/// (rows N elements apart, a page or more for a power-of-two N) or streams
+/// its bytes, whichever takes longer: the copy's loads of successive rows
+/// overlap their waits. (Measured, f32 16 x 4096 x 2048, B 32 MiB, packed:
+/// 8 x 32, 8 x 64 and 4 x 64 ran alike, 2.6 ms, while 4 x 128, 12 registers
+/// spilled, ran 4.0. Until model version 3 the wait and the stream added
+/// up, fitted when 8 x 64 ran 1.3x faster than 8 x 32, and the model took
+/// 4 x 128 for its fewer, wider copies.)
 constexpr double kCopyRowWait = 80;
 constexpr double kCopyBytesPerCycle = 1.86;
 
@@ -106,7 +110,7 @@ double copyRowCycles(double panelRow, double rhsBytes, int64_t vectors,
   double read = rhsBytes <= caches.l2RhsBytes ? panelRow / kL2BytesPerCycle
                 : rhsBytes <= kLastLevelBytes
                     ? panelRow / kLastLevelBytesPerCycle
-                    : kCopyRowWait + panelRow / kCopyBytesPerCycle;
+                    : std::max(kCopyRowWait, panelRow / kCopyBytesPerCycle);
   return read + double(vectors);
 }
 
