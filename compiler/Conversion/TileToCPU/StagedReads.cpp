@@ -12,8 +12,17 @@
 // feed, the widening of bf16 to f32) are computed once an instance, before
 // the stream's loop: a loop over the reduction's points stores each value
 // as a row of a scratch buffer [points, elements]. Inside the blocks each
-// point loads its row as one vector. The values, their order and the sums
-// are those of the unstaged code: the results are the same bit for bit.
+// point loads its row as one vector.
+//
+// What it reads of each key, one element a point contiguous along the
+// points and widened (K[m, d] in bf16: a broadcast, then three shuffles to
+// widen it, at every point), is widened before each block's step, 16
+// points of a key's row at a time, into a scratch [keys, points]; each
+// point then reads one f32 a key, which the multiply-add takes as a
+// broadcast from memory.
+//
+// The values, their order and the sums are those of the unstaged code:
+// the results are the same bit for bit.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/TileToCPU/ProgramLowering.h"
@@ -64,15 +73,18 @@ void ProgramLowering::findStagedReads(tile::ReduceOp reduce, unsigned keyDim,
       staged.ops.insert(&op);
   }
   // Of those, the values an unstaged op (or the body's yield) reads: they
-  // are stored; the others only feed them.
-  for (Operation *op : staged.ops)
-    for (Value result : op->getResults())
+  // are stored, in the body's order (the generated code must not depend on
+  // where the ops lie in memory); the others only feed them.
+  for (Operation &op : body.without_terminator()) {
+    if (!staged.ops.contains(&op))
+      continue;
+    for (Value result : op.getResults())
       if (llvm::any_of(result.getUsers(), [&](Operation *user) {
             return !staged.ops.contains(user);
           }))
         staged.values.push_back({result, Value()});
-  // A load feeding nothing outside (never: kept for the invariant) and a
-  // reduction that reads nothing staged: nothing to do.
+  }
+  // Nothing an unstaged op reads: nothing to stage.
   if (staged.values.empty())
     staged.ops.clear();
 }
