@@ -259,15 +259,17 @@ def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
     16-byte load.
 
     `pack = true` (CPU only) packs a contraction's rhs: a program
-    summing over k a product with an operand B[k, n] (rank 2, read at the
-    reduced index and the output's innermost index, a GEMM's rhs) copies
-    the panel of B its column of tiles reads into a contiguous buffer of
-    its own (zeros past B's edges), and program ids walk the last two
-    output dimensions down the columns of tiles, so that the instances
-    that follow on a thread read the same panel. Each step of the
-    contraction then reads consecutive cache lines rather than one line
-    in each row of B (BLIS's packed panel; docs/autoscheduler.md, "The
-    CPU").
+    summing over k a product with an operand B[..., k, n] or B[..., n, k]
+    (read at the reduced index and the output's innermost index, a GEMM's
+    rhs or A B^T's, its other indices batch dimensions of the output,
+    along which the tile's extent is then 1) copies the panel of B its
+    column of tiles (and batch) reads into a contiguous buffer of its own
+    (zeros past B's edges; a transposed B gathered across its rows), and
+    program ids walk the last two output dimensions down the columns of
+    tiles, so that the instances that follow on a thread read the same
+    panel. Each step of the contraction then reads consecutive cache
+    lines rather than one line in each row of B, or a gather (BLIS's
+    packed panel; docs/autoscheduler.md, "The CPU").
 
     `reduce_split = S` (1 when not printed) splits the outermost reduced
     extent of the program's top-level `tile.reduce` into at most S chunks
