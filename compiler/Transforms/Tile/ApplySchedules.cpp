@@ -138,15 +138,17 @@ struct TileApplySchedulesPass
                           "one same index, of a buffer at [..., k, n] or "
                           "[..., n, k]: k the reduced index, n the output's "
                           "innermost index, the others batch dimensions)";
-      for (tile::LoadOp load : panels)
-        for (unsigned d :
-             tile::panelLayoutOf(load, program.getRank())->batchDims)
+      for (tile::LoadOp load : panels) {
+        tile::PanelLayout layout =
+            *tile::panelLayoutOf(load, program.getRank());
+        for (unsigned d : layout.batchDims)
           if (schedule.getTile()[d] != 1)
             return error() << "pack: the packed operand's panel depends on "
                               "output dimension "
                            << d << ", which the tile spans ("
                            << schedule.getTile()[d]
                            << "): give it a tile extent of 1";
+      }
     }
     if (schedule.getReduceThreads() > 1) {
       bool routes = false;
