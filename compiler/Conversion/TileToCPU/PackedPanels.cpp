@@ -22,7 +22,6 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <numeric>
 
@@ -60,29 +59,21 @@ LogicalResult ProgramLowering::findPackedPanels() {
 void ProgramLowering::allocatePackedPanels() {
   if (packed.empty())
     return;
-  // The reductions' extent, at the function's start: a size argument, or
-  // a literal (a constant of the program's body, not yet lowered).
-  if (std::optional<int64_t> literal = getConstantIntValue(packedExtent))
-    packedRows = cIndex(*literal);
-  else
-    packedRows = mapping.lookup(packedExtent);
+  // (packablePanelLoads: the extent is a size or a literal.)
+  packedRows = extentAtStart(packedExtent);
   for (PackedPanel &p : packed) {
     Value buffer = mapping.lookup(p.load.getBuffer());
     Type element = cast<MemRefType>(buffer.getType()).getElementType();
-    p.panel = memref::AllocOp::create(
-        b, loc,
+    p.panel = allocateScratch(
         MemRefType::get({ShapedType::kDynamic, tileShape[rank - 1]}, element),
-        ValueRange{packedRows}, b.getI64IntegerAttr(64));
+        packedRows);
   }
-  // The column the panels hold (-1: none yet).
-  packedColumn =
+  // The column of tiles (and batch) the panels hold (-1: none yet).
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(instanceLoop);
+  packedKey =
       memref::AllocaOp::create(b, loc, MemRefType::get({}, b.getIndexType()));
-  memref::StoreOp::create(b, loc, cIndex(-1), packedColumn, ValueRange{});
-}
-
-void ProgramLowering::freePackedPanels() {
-  for (PackedPanel &p : packed)
-    memref::DeallocOp::create(b, loc, p.panel);
+  memref::StoreOp::create(b, loc, cIndex(-1), packedKey, ValueRange{});
 }
 
 void ProgramLowering::packPanelsIfNew() {
@@ -96,14 +87,14 @@ void ProgramLowering::packPanelsIfNew() {
     if (d != rank - 2)
       key = arith::AddIOp::create(
           b, loc, arith::MulIOp::create(b, loc, key, extents[d]), base[d]);
-  Value held = memref::LoadOp::create(b, loc, packedColumn, ValueRange{});
+  Value held = memref::LoadOp::create(b, loc, packedKey, ValueRange{});
   auto ifNew = scf::IfOp::create(
       b, loc,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, held, key),
       /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifNew.getThenRegion().front());
-  memref::StoreOp::create(b, loc, key, packedColumn, ValueRange{});
+  memref::StoreOp::create(b, loc, key, packedKey, ValueRange{});
   for (PackedPanel &p : packed)
     copyPanel(p);
 }

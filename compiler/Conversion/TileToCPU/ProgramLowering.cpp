@@ -331,10 +331,9 @@ LogicalResult ProgramLowering::run() {
   Value last = body->getArgument(body->getNumArguments() - 1);
   if (failed(findPackedPanels()))
     return failure();
-  allocatePackedPanels();
   auto loop = scf::ForOp::create(b, loc, first, last, cIndex(1));
   instanceLoop = loop;
-  freePackedPanels();
+  allocatePackedPanels();
   auto ret = func::ReturnOp::create(b, loc);
   b.setInsertionPointToStart(loop.getBody());
   Value rest = loop.getInductionVar();

@@ -128,9 +128,9 @@ private:
   /// Finds the loads the schedule's `pack` asks to pack (sets `packed`:
   /// one, or one a contraction side by side); fails where there is none.
   mlir::LogicalResult findPackedPanels();
-  /// At the function's start: the panels' buffers; at its end, freed.
+  /// Before the loop over the program ids: the panels' buffers
+  /// (allocateScratch), and the key of the panels they hold.
   void allocatePackedPanels();
-  void freePackedPanels();
   /// At an instance's start: copies the panels of its column of tiles
   /// (and batch) unless the buffers hold them.
   void packPanelsIfNew();
@@ -221,11 +221,12 @@ private:
   /// stored; makes `block` the one lowerStagedOp reads them for.
   void stageBlockReads(tile::OnlineReduceOp stream, StreamKeys &block);
   void emitBlockStaging(BlockStagedRead &read, StreamKeys &block);
-  /// The reduction's extent before the loop over the program ids (a size
+  /// A reduction's `extent` before the loop over the program ids (a size
   /// or a literal); null where it is computed in the program.
-  mlir::Value pointsAtStart(tile::ReduceOp reduce);
-  /// A buffer of `type` (its one dynamic size `size`) allocated before the loop
-  /// over the program ids, freed at the function's end (freeScratch).
+  mlir::Value extentAtStart(mlir::Value extent);
+  /// A buffer of `type` (its one dynamic size `size`) allocated before the
+  /// loop over the program ids, freed at the function's end (freeScratch:
+  /// packed panels and staged reads).
   mlir::Value allocateScratch(mlir::MemRefType type, mlir::Value size);
   void freeScratch();
 
@@ -302,7 +303,7 @@ private:
   llvm::SmallVector<PackedPanel> packed;
   /// The panel each packed load reads (siblings reading one B share it).
   llvm::DenseMap<mlir::Operation *, size_t> panelOfLoad;
-  mlir::Value packedExtent, packedRows, packedColumn;
+  mlir::Value packedExtent, packedRows, packedKey;
 
   tile::ProgramOp program;
   mlir::OpBuilder b;

@@ -89,9 +89,8 @@ void ProgramLowering::findStagedReads(tile::ReduceOp reduce, unsigned keyDim,
     staged.ops.clear();
 }
 
-Value ProgramLowering::pointsAtStart(tile::ReduceOp reduce) {
+Value ProgramLowering::extentAtStart(Value extent) {
   // A size or a literal: known before the loop over the program ids.
-  Value extent = reduce.getExtents()[0];
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(instanceLoop);
   if (std::optional<int64_t> literal = getConstantIntValue(extent))
@@ -124,7 +123,7 @@ void ProgramLowering::stageReads(tile::OnlineReduceOp stream,
     findStagedReads(reduce, keyDim, staged);
     if (staged.ops.empty())
       continue;
-    Value points = pointsAtStart(reduce);
+    Value points = extentAtStart(reduce.getExtents()[0]);
     if (!points)
       continue;
     staged.shape = narrowShape(reduce);
@@ -248,7 +247,7 @@ void ProgramLowering::stageBlockReads(tile::OnlineReduceOp stream,
       auto read = llvm::find_if(
           blockStagedReads, [&](BlockStagedRead &r) { return r.load == load; });
       if (read == blockStagedReads.end()) {
-        Value points = pointsAtStart(reduce);
+        Value points = extentAtStart(reduce.getExtents()[0]);
         if (!points)
           continue;
         auto widen = cast<arith::ExtFOp>(*load->user_begin());
@@ -315,15 +314,12 @@ void ProgramLowering::emitBlockStaging(BlockStagedRead &read,
       start = arith::AddIOp::create(
           b, loc, start, arith::MulIOp::create(b, loc, i, stride[dim]));
     }
+    // (The innermost index is the point: never negative.)
     Value at = arith::AddIOp::create(b, loc, lanes, splat(idx.back()));
     Value mask = arith::AndIOp::create(
         b, loc, pointsLeft,
-        arith::AndIOp::create(
-            b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, at,
-                                  splat(cIndex(0))),
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, at,
-                                  splat(innerSize))));
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, at,
+                              splat(innerSize)));
     Value row =
         vector::MaskedLoadOp::create(b, loc, rowType, flat, start, mask, zero);
     Type wide = cast<MemRefType>(read.scratch.getType()).getElementType();
