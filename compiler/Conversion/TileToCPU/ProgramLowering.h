@@ -11,8 +11,10 @@
 // row); along a contiguous innermost dimension it is one masked vector load
 // per row, otherwise a masked gather (Loads.cpp). tile.reduce is a loop nest
 // carrying the accumulator tile (ProgramLowering.cpp); tile.online_reduce a
-// loop over blocks of the streamed index (StreamLowering.cpp); tile.store is
-// a masked vector store per row.
+// loop over blocks of the streamed index (StreamLowering.cpp), the reads of
+// a reduction nested in it staged in scratch buffers (StagedReads.cpp);
+// tile.store is a masked vector store per row. With `pack`, a contraction's
+// rhs is read from a panel copied once a column of tiles (PackedPanels.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_COMPILER_CONVERSION_TILETOCPU_PROGRAMLOWERING_H
