@@ -305,3 +305,12 @@ Value nautilus::emitMatrixDescriptor(OpBuilder &b, Location loc, Value start,
       matrixDescriptorBits(leadingBytes, strideBytes, swizzleBytes);
   return arith::OrIOp::create(b, loc, low, i64(int64_t(fixed)));
 }
+
+void nautilus::emitSetMaxRegisters(OpBuilder &b, Location loc,
+                                   int64_t registers, bool producer) {
+  if (registers)
+    NVVM::SetMaxRegisterOp::create(b, loc, registers,
+                                   producer
+                                       ? NVVM::SetMaxRegisterAction::decrease
+                                       : NVVM::SetMaxRegisterAction::increase);
+}

@@ -88,6 +88,12 @@ mlir::Value emitOperandOffset(mlir::OpBuilder &b, mlir::Location loc,
                               llvm::ArrayRef<mlir::Value> origin,
                               llvm::ArrayRef<mlir::Value> sizes);
 
+/// A warpgroup's register reallocation (WgmmaPlan's counts): the
+/// producer's `setmaxnreg.dec` down to `registers`, or a consumer's
+/// `.inc` up to them; nothing where `registers` is 0 (no reallocation).
+void emitSetMaxRegisters(mlir::OpBuilder &b, mlir::Location loc,
+                         int64_t registers, bool producer);
+
 /// The dynamic shared memory of `func`'s kernels (an `.extern .shared`
 /// array aligned to 1024 bytes, declared once in its gpu.module) as a
 /// pointer in address space 3. Both tensor-core pipelines keep their

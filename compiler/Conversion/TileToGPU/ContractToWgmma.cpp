@@ -63,13 +63,9 @@ public:
   /// The plan's register reallocation for the producer (or a consumer)
   /// warpgroup, if it has one.
   void setMaxRegisters(bool producer) {
-    int64_t registers =
-        producer ? plan.producerRegisters : plan.consumerRegisters;
-    if (registers)
-      NVVM::SetMaxRegisterOp::create(
-          b, loc, registers,
-          producer ? NVVM::SetMaxRegisterAction::decrease
-                   : NVVM::SetMaxRegisterAction::increase);
+    emitSetMaxRegisters(
+        b, loc, producer ? plan.producerRegisters : plan.consumerRegisters,
+        producer);
   }
 
   /// Shared memory and mbarriers (thread 0 initialises them, then a block

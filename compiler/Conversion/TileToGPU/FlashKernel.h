@@ -131,7 +131,7 @@ private:
   SmallVector<Value> mainLoop(Value firstBlock, ValueRange init);
   /// A producer warpgroup, which ends with its copies, and the consumers'
   /// main loop; the builder is left in the consumers' branch, where the
-  /// rest of the program follows (KernelContext::computingOnly).
+  /// rest of the program follows.
   SmallVector<Value> warpSpecialized(Value firstBlock, ValueRange init);
   /// The producer warpgroup's (or a consumer's) register reallocation,
   /// where sharedPlan has one.

@@ -122,9 +122,6 @@ struct KernelContext {
   /// Whether loads are emitted without branches (emitClampedLoad): their
   /// buffers are known not to be empty.
   bool clampedLoads = false;
-  /// Whether the builder is already in the computing threads' branch (a
-  /// flash kernel's consumers, after its producer warpgroup ended).
-  bool computingOnly = false;
 };
 
 } // namespace tiletogpu

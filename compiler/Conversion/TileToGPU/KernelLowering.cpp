@@ -126,13 +126,11 @@ static LogicalResult lowerValueOp(KernelContext &kernel, Operation &op) {
 }
 
 /// Producer warpgroups hold no part of the tile: what follows a
-/// warp-specialised contraction or flash kernel (the epilogue) runs on
-/// the computing threads only (already so in a persistent program's
-/// consumer loop).
+/// warp-specialised contraction (the epilogue) runs on the computing
+/// threads only (already so in a persistent program's consumer loop).
 static void enterComputingThreads(KernelContext &kernel) {
   tile::MmaAttr mma = kernel.program.getSchedule().getMma();
-  if (!mma || !mma.getProducers() || kernel.persistent ||
-      kernel.computingOnly)
+  if (!mma || !mma.getProducers() || kernel.persistent)
     return;
   Value computing = arith::CmpIOp::create(
       kernel.b, kernel.loc, arith::CmpIPredicate::uge, kernel.threadId,
@@ -182,7 +180,8 @@ LogicalResult tiletogpu::lowerOp(KernelContext &kernel, Operation &op) {
       return failure();
     for (auto [result, fragment] : llvm::zip(stream.getResults(), *results))
       kernel.fragments[result] = fragment;
-    enterComputingThreads(kernel); // (a flash kernel's producer warpgroup)
+    // (A flash kernel with a producer warpgroup leaves the builder in its
+    // consumers' branch: FlashLowering::warpSpecialized.)
     return success();
   }
   if (auto route = dyn_cast<tile::RouteOp>(op)) {
@@ -347,7 +346,7 @@ static void createKernel(KernelContext &kernel,
           b.getDenseI32ArrayAttr({static_cast<int32_t>(blocks), 1, 1}));
   }
   // A program that reallocates registers between warpgroups starts from a
-  // known count, which the reallocation balances (WgmmaPlan.h).
+  // known count, whose pool the reallocation stays within (WgmmaPlan.h).
   bool streams = !program.getBody().getOps<tile::OnlineReduceOp>().empty();
   if (mma && mma.getInstr() == "wgmma" && (contract || streams))
     if (int64_t start = contract ? planWgmma(contract, schedule).launchRegisters

@@ -24,7 +24,8 @@ using LoadedAhead = llvm::SmallVector<std::pair<mlir::Value, Fragment>>;
 /// its argument `level`, read ahead of the copies: with step 1 and copies
 /// the schedule's reduction run, each load reading a run of a row as one
 /// vector (loadRunAlongReduction), else each copy's element by element,
-/// clamped into its buffer. None for a single copy.
+/// clamped into its buffer. A single copy gets one empty entry (its loads
+/// are left in place).
 llvm::SmallVector<LoadedAhead>
 loadAhead(KernelContext &kernel, mlir::Block &body,
           llvm::ArrayRef<tile::LoadOp> leadingLoads, unsigned level,

@@ -855,13 +855,10 @@ void FlashLowering::setUpTurns(Value firstBlock) {
 }
 
 void FlashLowering::setMaxRegisters(bool producer) {
-  int64_t registers =
-      producer ? sharedPlan.producerRegisters : sharedPlan.consumerRegisters;
-  if (registers)
-    NVVM::SetMaxRegisterOp::create(b, loc, registers,
-                                   producer
-                                       ? NVVM::SetMaxRegisterAction::decrease
-                                       : NVVM::SetMaxRegisterAction::increase);
+  emitSetMaxRegisters(b, loc,
+                      producer ? sharedPlan.producerRegisters
+                               : sharedPlan.consumerRegisters,
+                      producer);
 }
 
 SmallVector<Value> FlashLowering::warpSpecialized(Value firstBlock,
@@ -887,8 +884,7 @@ SmallVector<Value> FlashLowering::warpSpecialized(Value firstBlock,
   // The producer warpgroup ends with its copies: it yields nothing, so it
   // carries no accumulators through a join and can give its registers
   // away (setMaxRegisters). The consumers' branch runs the main loop and
-  // then the rest of the program (the builder stays in it:
-  // kernel.computingOnly).
+  // then the rest of the program (the builder stays in it).
   auto split = scf::IfOp::create(b, loc, TypeRange(), isProducer,
                                  /*withElse=*/true);
   {
@@ -904,7 +900,6 @@ SmallVector<Value> FlashLowering::warpSpecialized(Value firstBlock,
   }
   b.setInsertionPoint(split.getElseRegion().front().getTerminator());
   setMaxRegisters(/*producer=*/false);
-  kernel.computingOnly = true;
   return mainLoop(firstBlock, init);
 }
 

@@ -55,9 +55,10 @@ struct WgmmaPlan {
   /// leave 168).
   int64_t producerRegisters = 0, consumerRegisters = 0;
   /// With the reallocation, the registers a thread starts with (the
-  /// kernel's `.maxnreg`: the even split, which the reallocation's counts
-  /// balance exactly; setmaxnreg.inc would wait forever for registers a
-  /// smaller start never released).
+  /// kernel's `.maxnreg`: the even split, whose pool the reallocation's
+  /// counts stay within (PipelineLimits.h: reallocatedConsumerRegisters);
+  /// setmaxnreg.inc would wait forever for registers a smaller start never
+  /// released).
   int64_t launchRegisters = 0;
   /// Whether the producer warpgroup computes an operand (then all its
   /// threads produce; else its thread 0 alone issues the copies).
