@@ -159,8 +159,8 @@ def main():
     ap.add_argument("--no-verify", action="store_true",
                     help="skip the correctness check of nautc against numpy")
     ap.add_argument("--schedule", default=None,
-                    help="nautc's --schedule (auto: the CPU model; default: "
-                         "the heuristics)")
+                    help="nautc's --schedule (default: the CPU's, the "
+                         "model's (auto); heuristics: the hand-written rules)")
     ap.add_argument("--aim", type=float, default=AIM_FRACTION,
                     help="the fraction of numpy's throughput each size >= "
                          "1024 should reach (default %(default)s)")

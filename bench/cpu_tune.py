@@ -12,7 +12,8 @@ schedules are timed by `nautc run --time` (the median of repeated runs),
 one after the other in each of `--rounds` rounds (3), so that they see the
 same machine, each reported as its median over the rounds:
 
-  heuristics  the hand-written default schedules;
+  heuristics  `--schedule heuristics`: the hand-written rules (the
+              default on GPUs; the CPU's default is the model's);
   model       `--schedule auto`: the CPU model's first choice (of the
               kernel's structure, then of each program's tile), no
               measurement;
@@ -265,7 +266,7 @@ def main():
     ok = {"model": 0, "tune": 0, "refit": 0}
     for w, t in zip(workloads, tuned):
         schedules = {
-            "heuristics": [],
+            "heuristics": ["--schedule", "heuristics"],
             "model": ["--schedule", "auto"],
             "tune": ["--schedule", t["tuned"]],
             "grid": ["--schedule", t["grid"]],

@@ -79,7 +79,7 @@ nt_code cacheKey(const JitRequest &request, const std::string &text,
                  uint64_t &key, std::optional<std::string> &scheduleText,
                  std::string &error) {
   std::string schedule = request.schedule;
-  if (schedule != "default" && schedule != "auto") {
+  if (namesScheduleFile(schedule)) {
     auto file = llvm::MemoryBuffer::getFile(schedule, /*IsText=*/true);
     if (!file) {
       error = "cannot read the schedule file '" + schedule +
@@ -155,7 +155,7 @@ nt_code compileSource(const JitRequest &request, const std::string &text,
   std::shared_ptr<ScheduleProvider> schedules =
       scheduleText ? std::make_shared<ScheduleFile>(
                          request.schedule, heuristicSchedules(), scheduleText)
-                   : scheduleProviderFor(request.schedule);
+                   : scheduleProviderFor(request.schedule, *target);
   Compilation compilation(*loaded.module, *target, schedules);
   compilation.setVerification(request.verify);
   // The verifier's warnings (a fallback from refuted schedules) and

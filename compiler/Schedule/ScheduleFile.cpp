@@ -123,10 +123,22 @@ ScheduleFile::replacement(tile::ProgramOp program, const TargetInfo &target) {
   return schedule;
 }
 
+llvm::StringRef nautilus::defaultScheduleOn(const TargetInfo &target) {
+  return target.isCPU() ? "auto" : "heuristics";
+}
+
+bool nautilus::namesScheduleFile(llvm::StringRef schedule) {
+  return !schedule.empty() && schedule != "default" &&
+         schedule != "heuristics" && schedule != "auto";
+}
+
 std::shared_ptr<ScheduleProvider>
-nautilus::scheduleProviderFor(llvm::StringRef schedule, size_t listedCandidates,
+nautilus::scheduleProviderFor(llvm::StringRef schedule,
+                              const TargetInfo &target, size_t listedCandidates,
                               std::optional<CpuModelCalibration> calibration) {
   if (schedule.empty() || schedule == "default")
+    schedule = defaultScheduleOn(target);
+  if (schedule == "heuristics")
     return heuristicSchedules();
   if (schedule == "auto")
     return std::make_shared<AutoSchedules>(

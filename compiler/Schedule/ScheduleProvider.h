@@ -294,13 +294,27 @@ private:
 /// The hand-written rules of Heuristics.h (one shared instance).
 std::shared_ptr<ScheduleProvider> heuristicSchedules();
 
-/// The provider `--schedule` names: "default" (the heuristics), "auto"
-/// (AutoSchedules.h, each search keeping `listedCandidates` for --explain:
-/// 0 its default, AutoSchedules::kAllCandidates all; its CPU model
-/// refit by `calibration` where given) or the path of a
-/// schedule file (ScheduleFile.h).
+/// What `--schedule default` (and a JIT request that names no schedules)
+/// means on `target`: "auto" on the CPU, where the model's choice ran no
+/// slower than the heuristics' on every workload of bench/cpu_tune.py;
+/// "heuristics" on GPUs, where bench/gpu's tuning mode has measured the
+/// model's choices behind the heuristics' (a decoding step's split).
+llvm::StringRef defaultScheduleOn(const TargetInfo &target);
+
+/// Whether a `--schedule` value is a schedule file's path (not one of
+/// "default", "heuristics" and "auto"; "" is the default).
+bool namesScheduleFile(llvm::StringRef schedule);
+
+/// The provider `--schedule` names on `target`: "heuristics" (the
+/// hand-written rules), "auto" (AutoSchedules.h, each search keeping
+/// `listedCandidates` for --explain: 0 its default,
+/// AutoSchedules::kAllCandidates all; its CPU model refit by
+/// `calibration` where given), "default" or "" (the target's:
+/// defaultScheduleOn) or the path of a schedule file (ScheduleFile.h: its
+/// programs, the heuristics for the others).
 std::shared_ptr<ScheduleProvider>
-scheduleProviderFor(llvm::StringRef schedule, size_t listedCandidates = 0,
+scheduleProviderFor(llvm::StringRef schedule, const TargetInfo &target,
+                    size_t listedCandidates = 0,
                     std::optional<CpuModelCalibration> calibration = {});
 
 } // namespace nautilus

@@ -211,7 +211,8 @@ def compile(source_or_path, kernel=None, target="cpu", shapes=None,
             kernel_ir=False, verify=True):
     """Compiles a kernel: `source_or_path` is a path to a .tensor file or
     the source text itself. `shapes` fixes sizes at compile time
-    ({"N": 128}); `schedule` is "default", "auto" or a schedule file;
+    ({"N": 128}); `schedule` is "default" (the target's: "auto" on
+    the CPU, "heuristics" on GPUs), "heuristics", "auto" or a schedule file;
     `kernel_ir` keeps an NVIDIA program's kernels as LLVM IR too, so that
     `run(device="emu")` can emulate them; `verify=False` skips the
     verifier's proofs of the tile programs. Raises CompileError with the

@@ -194,7 +194,9 @@ typedef struct nt_compile_options {
   const char *kernel;   /* NULL: the file's only kernel */
   const char *target;   /* NULL: "cpu"; "sm_80", "sm_90", "gfx90a", "gfx942" */
   const char *shapes;   /* sizes fixed at compile time, "N=128,D=64", or NULL */
-  const char *schedule; /* NULL: "default"; "auto", or a schedule file */
+  const char *schedule; /* NULL: "default" (the target's: "auto" on the CPU,
+                           "heuristics" on GPUs); "heuristics", "auto", or
+                           a schedule file */
   const char *cache_dir; /* NULL: $NAUTILUS_CACHE_DIR, else the user's cache */
   uint32_t flags;        /* NT_COMPILE_* */
   int explain;           /* non-zero: keep what --explain says */

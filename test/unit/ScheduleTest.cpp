@@ -123,22 +123,45 @@ TEST_F(Schedules, SplitSumsFillTheMachine) {
 // A schedule file answers only for the programs it names; the heuristics
 // answer every question it does not.
 TEST_F(Schedules, ScheduleFileDelegatesWhatItDoesNotName) {
-  auto file = scheduleProviderFor("/nonexistent/schedules.json");
-  EXPECT_EQ(file->origin(), "schedule file '/nonexistent/schedules.json'");
   TargetInfo h100 = *getTarget("sm_90");
+  auto file = scheduleProviderFor("/nonexistent/schedules.json", h100);
+  EXPECT_EQ(file->origin(), "schedule file '/nonexistent/schedules.json'");
   EXPECT_EQ(file->contraction(&ctx, 2, ContractionExtents{4096, 4096, 1},
                               true, ComputedSides{}, h100, std::nullopt),
             gemm(4096, 4096, "sm_90"));
-  EXPECT_EQ(scheduleProviderFor("default"), heuristicSchedules());
+  EXPECT_EQ(scheduleProviderFor("heuristics", h100), heuristicSchedules());
+}
+
+// "default" is the target's: the auto-scheduler on the CPU, the
+// heuristics on GPUs (as is a request that names none).
+TEST_F(Schedules, TheDefaultIsTheTargets) {
+  TargetInfo cpu = *getTarget("cpu"), h100 = *getTarget("sm_90");
+  EXPECT_EQ(defaultScheduleOn(cpu), "auto");
+  EXPECT_EQ(defaultScheduleOn(h100), "heuristics");
+  EXPECT_EQ(scheduleProviderFor("default", h100), heuristicSchedules());
+  EXPECT_EQ(scheduleProviderFor("", h100), heuristicSchedules());
+  for (llvm::StringRef name : {"default", ""}) {
+    auto provider = scheduleProviderFor(name, cpu);
+    EXPECT_NE(provider, heuristicSchedules());
+    EXPECT_EQ(provider->origin(), "the auto-scheduler");
+    EXPECT_TRUE(provider->choosesStructure(cpu));
+  }
+  EXPECT_EQ(scheduleProviderFor("heuristics", cpu), heuristicSchedules());
+  EXPECT_FALSE(namesScheduleFile("heuristics"));
+  EXPECT_FALSE(namesScheduleFile("default"));
+  EXPECT_FALSE(namesScheduleFile(""));
+  EXPECT_TRUE(namesScheduleFile("auto.json"));
 }
 
 // A lowering that cannot meet a schedule file's schedules is the user's to
 // change; one that cannot meet the heuristics' or the auto-scheduler's is
 // a bug in the compiler.
 TEST_F(Schedules, OnlyAScheduleFilesSchedulesAreTheUsers) {
-  EXPECT_TRUE(scheduleProviderFor("/some/schedules.json")->isUsers());
-  EXPECT_FALSE(scheduleProviderFor("default")->isUsers());
-  EXPECT_FALSE(scheduleProviderFor("auto")->isUsers());
+  TargetInfo cpu = *getTarget("cpu");
+  EXPECT_TRUE(scheduleProviderFor("/some/schedules.json", cpu)->isUsers());
+  EXPECT_FALSE(scheduleProviderFor("default", cpu)->isUsers());
+  EXPECT_FALSE(scheduleProviderFor("heuristics", cpu)->isUsers());
+  EXPECT_FALSE(scheduleProviderFor("auto", cpu)->isUsers());
 }
 
 TEST(UniformOverTile, GroupedIndicesAreOneValueOverATileThatDividesTheGroup) {

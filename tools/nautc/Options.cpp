@@ -8,6 +8,10 @@
 
 using namespace nautilus;
 
+std::string Options::schedulePath() const {
+  return namesScheduleFile(schedule) ? schedule : std::string();
+}
+
 bool nautilus::blameScheduleFile(const Options &opts) {
   std::string source = opts.schedulePath();
   if (source.empty())
@@ -24,7 +28,7 @@ nautilus::scheduleProviderOf(const Options &opts, const std::string &kernelHash,
                              const TargetInfo &target,
                              const std::map<std::string, int64_t> &sizes) {
   if (opts.db.empty())
-    return scheduleProviderFor(opts.schedule, opts.explainCandidates);
+    return scheduleProviderFor(opts.schedule, target, opts.explainCandidates);
   autosched::TuningDatabase database;
   if (std::string e = database.load(opts.db); !e.empty()) {
     llvm::errs() << "nautc: error: --db: " << e << "\n";
@@ -41,6 +45,6 @@ nautilus::scheduleProviderOf(const Options &opts, const std::string &kernelHash,
   }
   return DatabaseSchedules::open(
       database, opts.db, TuningKey{kernelHash, target.name, sizes},
-      scheduleProviderFor(opts.schedule, opts.explainCandidates,
+      scheduleProviderFor(opts.schedule, target, opts.explainCandidates,
                           std::move(calibration)));
 }

@@ -31,7 +31,9 @@ struct Options {
   std::string emit = "obj";
   std::string output;  // -o
   std::string device = "cpu";
-  std::string schedule = "default"; // default, or a schedule file (JSON)
+  /// --schedule: default (the target's: auto on the CPU, the heuristics on
+  /// GPUs), heuristics, auto, or a schedule file (JSON).
+  std::string schedule = "default";
   std::map<std::string, int64_t> shape; // --shape N=4096,D=128
   std::map<std::string, std::string> inputs; // --input NAME=PATH.npy
   uint64_t seed = 0;
@@ -61,10 +63,7 @@ struct Options {
 
   /// The schedule file --schedule names ("" for the heuristics' or the
   /// auto-scheduler's schedules).
-  std::string schedulePath() const {
-    return schedule == "default" || schedule == "auto" ? std::string()
-                                                       : schedule;
-  }
+  std::string schedulePath() const;
 };
 
 /// After a lowering failed with a diagnostic: whether the schedule file

@@ -56,7 +56,7 @@ int nautilus::runVerify(const Options &opts) {
   std::optional<TargetInfo> target =
       getTarget(opts.target, opts.multiprocessors);
   Compilation compilation(*loaded.module, *target,
-                          scheduleProviderFor(opts.schedule));
+                          scheduleProviderFor(opts.schedule, *target));
   if (failed(compilation.lowerTo(Stage::Tile))) {
     if (compilation.fault() == Fault::Schedules) {
       blameScheduleFile(opts);

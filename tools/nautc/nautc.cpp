@@ -59,7 +59,9 @@ options:
                          sm_* targets)
                          (default: obj for cpu, ptx for sm_*, amdgcn for gfx*)
   -o PATH                compile: where to write the artefact (default: stdout)
-  --schedule S           default (the heuristics), auto (contractions with
+  --schedule S           default: the target's (auto on cpu, heuristics
+                         on GPUs); heuristics (the hand-written
+                         rules); auto (contractions with
                          bound M and N take the cost model's best of
                          their space: tensor-core schedules on GPUs,
                          where element-wise programs and reductions of
@@ -78,8 +80,10 @@ options:
                          "recompute_in_streams": false stores what
                          streams read, "fuse_shared_operands": false
                          keeps contractions that share an operand
-                         separate programs); with auto on the CPU, the model
-                         also chooses between those structures
+                         separate programs; the heuristics schedule
+                         the programs it does not name); with auto on
+                         the CPU, the model also chooses between those
+                         structures
   --db PATH.json         compile, run: take the schedules of the tuning
                          database's record for the kernel, the target and
                          the sizes (or sizes in the same power-of-two
@@ -105,7 +109,7 @@ options:
                          rewrite (factors out of reductions, scales
                          into readers, exp to exp2) and fusion of
                          reductions applied or refused, with its reason
-  --multiprocessors N    the multiprocessors (SMs) the default schedules
+  --multiprocessors N    the multiprocessors (SMs) the schedules
                          spread a small problem over (default: the
                          target's, 108 for sm_80, 132 for sm_90, the
                          host's threads for cpu); 1 keeps the largest
