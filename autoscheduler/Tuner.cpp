@@ -73,44 +73,46 @@ public:
     result.trials.push_back(std::move(trial));
   }
 
-  /// Measures the fastest `count` trials and the heuristics' again,
-  /// `rounds` times in turns, and takes the best by medians.
-  void confirm(size_t count, size_t rounds) {
-    std::vector<Trial *> top;
-    for (Trial &t : result.trials)
-      if (t.measurement)
-        top.push_back(&t);
-    std::stable_sort(top.begin(), top.end(), [](Trial *a, Trial *b) {
-      return a->measurement->medianUs < b->measurement->medianUs;
-    });
-    Trial *heuristics = &result.trials.front();
-    if (top.size() > count)
-      top.resize(count);
-    if (!llvm::is_contained(top, heuristics))
-      top.push_back(heuristics);
-    if (top.size() < 2 || rounds == 0)
+  /// Measures the fastest trials (`budget.confirmed` of them), the
+  /// model's choice and the heuristics' again, in rounds:
+  /// `budget.confirmations` of all of them, then, while the budget lasts
+  /// and the two fastest medians are close, of those near the fastest (up
+  /// to `budget.mostConfirmations` rounds in all); takes the best by
+  /// medians.
+  void confirm() {
+    std::vector<Trial *> top = confirmedTrials();
+    if (top.size() < 2 || budget.confirmations == 0)
       return;
-    for (size_t r = 0; r < rounds; ++r)
-      for (Trial *t : top) {
-        std::string why;
-        std::optional<Measurement> m = measurer.measure(t->assignment, why);
-        if (!m)
-          continue;
-        t->again.push_back(m->medianUs);
-        if (progress)
-          *progress << llvm::format("tune: again  %6.1f s  ", elapsedSeconds())
-                    << describe(t->assignment)
-                    << llvm::format(": %.1f us\n", m->medianUs);
-      }
-    Trial *best =
-        *std::min_element(top.begin(), top.end(), [](Trial *a, Trial *b) {
-          return a->medianUs() < b->medianUs();
-        });
+    auto byMedian = [](Trial *a, Trial *b) {
+      return a->medianUs() < b->medianUs();
+    };
+    size_t rounds = 0;
+    for (; rounds < budget.confirmations; ++rounds)
+      measureAgain(top);
+    // Then the contenders alone: those within twice kCloseMedians of the
+    // least median, while the two least are close.
+    for (; rounds < budget.mostConfirmations && !spent(); ++rounds) {
+      std::vector<Trial *> ranked(top);
+      std::stable_sort(ranked.begin(), ranked.end(), byMedian);
+      double least = ranked[0]->medianUs();
+      if (ranked[1]->medianUs() > least * (1 + kCloseMedians))
+        break;
+      llvm::erase_if(ranked, [&](Trial *t) {
+        return t->medianUs() > least * (1 + 2 * kCloseMedians);
+      });
+      measureAgain(ranked);
+    }
+    Trial *best = *std::min_element(top.begin(), top.end(), byMedian);
     result.best = best->assignment;
     result.bestUs = best->medianUs();
-    result.baselineUs = heuristics->medianUs();
+    result.baselineUs = result.trials.front().medianUs();
     result.confirmed = true;
+    result.confirmations = rounds;
   }
+
+  /// The index in `result.trials` of the model's first choice (the
+  /// second trial, when it was measured).
+  std::optional<size_t> modelChoice;
 
   static std::string describe(const ScheduleAssignment &assignment) {
     std::string text = assignment.rewrites.isDefault()
@@ -130,6 +132,42 @@ private:
     return std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                          start)
         .count();
+  }
+
+  /// The trials confirm() measures again: the fastest `budget.confirmed`
+  /// measured, the model's choice and the heuristics'.
+  std::vector<Trial *> confirmedTrials() {
+    std::vector<Trial *> top;
+    for (Trial &t : result.trials)
+      if (t.measurement)
+        top.push_back(&t);
+    std::stable_sort(top.begin(), top.end(), [](Trial *a, Trial *b) {
+      return a->measurement->medianUs < b->measurement->medianUs;
+    });
+    if (top.size() > budget.confirmed)
+      top.resize(budget.confirmed);
+    std::vector<Trial *> always{&result.trials.front()};
+    if (modelChoice && result.trials[*modelChoice].measurement)
+      always.push_back(&result.trials[*modelChoice]);
+    for (Trial *t : always)
+      if (!llvm::is_contained(top, t))
+        top.push_back(t);
+    return top;
+  }
+
+  /// One round: each of `trials` measured once more.
+  void measureAgain(llvm::ArrayRef<Trial *> trials) {
+    for (Trial *t : trials) {
+      std::string why;
+      std::optional<Measurement> m = measurer.measure(t->assignment, why);
+      if (!m)
+        continue;
+      t->again.push_back(m->medianUs);
+      if (progress)
+        *progress << llvm::format("tune: again  %6.1f s  ", elapsedSeconds())
+                  << describe(t->assignment)
+                  << llvm::format(": %.1f us\n", m->medianUs);
+    }
   }
 
   void report(const Trial &trial, llvm::StringRef label) const {
@@ -184,7 +222,10 @@ nautilus::autosched::tune(const std::vector<StructureCandidates> &structures,
       return std::move(search.result);
     }
     ScheduleAssignment choice = modelChoiceOf(structure);
+    size_t measured = search.result.trials.size();
     search.tryAssignment(choice, "model's choice " + Search::describe(choice));
+    if (measured == 1 && search.result.trials.size() == 2)
+      search.modelChoice = 1;
   }
   // Coordinate descent from the best so far, a program at a time, in the
   // structure measured fastest.
@@ -208,7 +249,7 @@ nautilus::autosched::tune(const std::vector<StructureCandidates> &structures,
   // (Every candidate tried: a budget spent just now leaves no time to
   // confirm, but stopped nothing.)
   if (!search.spent())
-    search.confirm(budget.confirmed, budget.confirmations);
+    search.confirm();
   return std::move(search.result);
 }
 

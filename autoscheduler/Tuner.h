@@ -13,10 +13,14 @@
 // the model's order, with the others at their best so far), until every
 // candidate was tried or the budget is spent. A single measurement on a
 // shared machine can be off by 10% and more, so when the search ends
-// within its budget the fastest few assignments and the heuristics' are
-// measured again, in turns, and the best is chosen by the median of each
-// one's measurements. The folder links no device: measurements come only
-// through the interface.
+// within its budget the fastest few assignments, the model's choice and
+// the heuristics' are measured again, in turns (a round each), and the
+// best is chosen by the median of each one's measurements. After the
+// rounds asked for, more rounds of those near the fastest follow while
+// the budget lasts and the two fastest medians are close (within
+// kCloseMedians), so that a choice between near equals rests on more than
+// a few timings. The folder links no
+// device: measurements come only through the interface.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_AUTOSCHEDULER_TUNER_H
@@ -85,10 +89,16 @@ struct StructureCandidates {
 struct TuneBudget {
   double seconds = 60;   // wall time of measuring; 0: no limit
   size_t candidates = 0; // measurements; 0: no limit
-  /// The fastest assignments measured again at the end (with the
-  /// heuristics'), and how many more times each.
-  size_t confirmed = 3, confirmations = 2;
+  /// The fastest assignments measured again at the end (with the model's
+  /// choice and the heuristics'), how many more times each at least, and
+  /// at most while the two fastest medians are close.
+  size_t confirmed = 3, confirmations = 2, mostConfirmations = 8;
 };
+
+/// Two medians this close (the slower over the faster, less one) are
+/// measured again while the budget allows: on the machines measured
+/// (bench/cpu_tune.py) one kernel's medians spread over 5-10%.
+constexpr double kCloseMedians = 0.05;
 
 struct Trial {
   ScheduleAssignment assignment;
@@ -107,6 +117,7 @@ struct TuneResult {
   std::vector<Trial> trials; // in the order measured, the baseline first
   bool budgetSpent = false;  // stopped before trying every candidate
   bool confirmed = false;    // the best chosen by medians (see above)
+  size_t confirmations = 0;  // the rounds of measuring again
 };
 
 /// Searches as the file comment says, over `structures` (the model's

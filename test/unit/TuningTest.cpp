@@ -236,6 +236,59 @@ TEST(Tuner, ConfirmsTheFastestByMedians) {
   EXPECT_EQ(noisy.seen[""] + noisy.seen["a1"] + noisy.seen["a2"], 9);
 }
 
+/// Times from a table (the heuristics' under ""), counting the measurements
+/// of each.
+class CountingMeasurer : public Measurer {
+public:
+  std::map<std::string, std::vector<double>>
+      times; // one a measurement, the last repeated
+  std::map<std::string, size_t> seen;
+  std::optional<Measurement> measure(const ScheduleAssignment &assignment,
+                                     std::string &) override {
+    std::string key = assignment.empty() ? "" : assignment.programs.at("a");
+    const std::vector<double> &t = times.at(key);
+    size_t n = seen[key]++;
+    return Measurement{t[std::min(n, t.size() - 1)], 5};
+  }
+};
+
+// Near equals are measured again while the two least medians are within
+// kCloseMedians (up to mostConfirmations rounds); a clear lead stops after
+// the rounds asked for.
+TEST(Tuner, MeasuresNearEqualsAgain) {
+  std::string why;
+  CountingMeasurer close;
+  close.times = {{"", {100}}, {"a1", {50}}, {"a2", {51}}};
+  auto result = tune({{"a", {"a1", "a2"}}}, close, TuneBudget{0, 0, 3, 2, 6},
+                     nullptr, why);
+  ASSERT_TRUE(result) << why;
+  EXPECT_EQ(result->confirmations, 6u);
+  EXPECT_EQ(close.seen["a2"], 7u);
+  EXPECT_EQ(close.seen[""], 3u); // not near the fastest
+  EXPECT_EQ(result->best.programs.at("a"), "a1");
+  CountingMeasurer apart;
+  apart.times = {{"", {100}}, {"a1", {50}}, {"a2", {60}}};
+  result = tune({{"a", {"a1", "a2"}}}, apart, TuneBudget{0, 0, 3, 2, 6},
+                nullptr, why);
+  ASSERT_TRUE(result) << why;
+  EXPECT_EQ(result->confirmations, 2u);
+  EXPECT_EQ(apart.seen["a2"], 3u);
+}
+
+// The model's choice is measured again even when its first timing put it
+// behind the fastest few, so that one unlucky timing does not lose it.
+TEST(Tuner, MeasuresTheModelsChoiceAgain) {
+  std::string why;
+  CountingMeasurer m;
+  m.times = {{"", {100}}, {"a1", {70, 40}}, {"a2", {50}}, {"a3", {55}}};
+  auto result = tune({{"a", {"a1", "a2", "a3"}}}, m, TuneBudget{0, 0, 1, 2},
+                     nullptr, why);
+  ASSERT_TRUE(result) << why;
+  EXPECT_EQ(result->best.programs.at("a"), "a1");
+  EXPECT_EQ(result->bestUs, 40);
+  EXPECT_EQ(m.seen["a3"], 1u); // not among the fastest one
+}
+
 // When the heuristics' schedules cannot be measured there is nothing to
 // compare with, and the tuner says why.
 TEST(Tuner, NeedsTheBaseline) {

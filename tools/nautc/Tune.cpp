@@ -293,9 +293,11 @@ int nautilus::runTune(const Options &opts) {
                << llvm::format("%.2fx", result->baselineUs / result->bestUs)
                << "), " << result->trials.size() << " measured"
                << (result->budgetSpent ? " (the budget ran out)" : "")
-               << (result->confirmed ? "; the fastest measured again, by "
-                                       "medians"
-                                     : "")
+               << (result->confirmed
+                       ? "; the fastest measured again (" +
+                             std::to_string(result->confirmations) +
+                             " rounds), by medians"
+                       : "")
                << "\n";
   if (opts.check)
     if (int rc = checkBest(*loaded.module, run, measurer, result->best))
