@@ -64,7 +64,7 @@ public:
   /// warpgroup, if it has one.
   void setMaxRegisters(bool producer) {
     emitSetMaxRegisters(
-        b, loc, producer ? plan.producerRegisters : plan.consumerRegisters,
+        b, loc, producer ? plan.registers.producer : plan.registers.consumer,
         producer);
   }
 

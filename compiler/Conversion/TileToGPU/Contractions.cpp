@@ -88,7 +88,7 @@ FailureOr<Fragment> tiletogpu::lowerContract(KernelContext &kernel,
   int64_t registers = evenRegisterSplit(schedule.getThreads());
   bool reallocated = false;
   if (wgmma)
-    if (int64_t given = planWgmma(contract, schedule).consumerRegisters) {
+    if (int64_t given = planWgmma(contract, schedule).registers.consumer) {
       registers = given;
       reallocated = true;
     }

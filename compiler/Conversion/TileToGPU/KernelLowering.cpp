@@ -349,8 +349,9 @@ static void createKernel(KernelContext &kernel,
   // known count, whose pool the reallocation stays within (WgmmaPlan.h).
   bool streams = !program.getBody().getOps<tile::OnlineReduceOp>().empty();
   if (mma && mma.getInstr() == "wgmma" && (contract || streams))
-    if (int64_t start = contract ? planWgmma(contract, schedule).launchRegisters
-                                 : planFlashWgmma(program).launchRegisters)
+    if (int64_t start = contract
+                            ? planWgmma(contract, schedule).registers.launch
+                            : planFlashWgmma(program).registers.launch)
       func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                     b.getI32IntegerAttr(start));
   // An mma.sync pipeline's tile and stages are sized for one block a

@@ -856,8 +856,8 @@ void FlashLowering::setUpTurns(Value firstBlock) {
 
 void FlashLowering::setMaxRegisters(bool producer) {
   emitSetMaxRegisters(b, loc,
-                      producer ? sharedPlan.producerRegisters
-                               : sharedPlan.consumerRegisters,
+                      producer ? sharedPlan.registers.producer
+                               : sharedPlan.registers.consumer,
                       producer);
 }
 

@@ -47,6 +47,27 @@ inline int64_t reallocatedConsumerRegisters(int64_t threads) {
                   (block - 128 * kProducerRegisters) / (threads - 128) / 8 * 8);
 }
 
+/// The registers a warp-specialised block's threads start with (the
+/// kernel's `.maxnreg`) and keep after `setmaxnreg` in the producer
+/// warpgroup and in the consumers'; all 0: no reallocation.
+struct RegisterReallocation {
+  int64_t launch = 0, producer = 0, consumer = 0;
+  explicit operator bool() const { return consumer != 0; }
+};
+
+/// The reallocation of a block of `threads` whose producer warpgroup only
+/// issues copies: none where there is no consumer warpgroup beside it or
+/// the consumers would not gain (with one consumer warpgroup the even
+/// split already gives it all a thread can address).
+inline RegisterReallocation copyingProducerReallocation(int64_t threads) {
+  if (threads <= 128)
+    return {};
+  int64_t consumers = reallocatedConsumerRegisters(threads);
+  if (consumers <= evenRegisterSplit(threads))
+    return {};
+  return {evenRegisterSplit(threads), kProducerRegisters, consumers};
+}
+
 /// The accumulators a computing thread may keep, and the registers it needs
 /// besides for addresses, operand fragments and the epilogue (measured:
 /// 161 - 64 on mma.sync, 137 - 64 on wgmma at 128 x 128).

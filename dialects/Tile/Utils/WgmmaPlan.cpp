@@ -59,19 +59,9 @@ WgmmaPlan nautilus::planWgmma(tile::ContractOp contract,
   plan.sharedBytes = plan.barrierOffset + 8 * stages * barriers;
   // Register reallocation (PipelineLimits.h); a producer that computes an
   // operand keeps the even split.
-  int64_t threads = schedule.getThreads();
-  int64_t evenSplit = evenRegisterSplit(threads);
   if (schedule.getMma().getProducers() && schedule.getMma().getPersistent() &&
-      !plan.producersCompute() && threads > 128) {
-    int64_t consumers = reallocatedConsumerRegisters(threads);
-    // Only worth it when the consumers gain (with one consumer warpgroup
-    // the even split already gives it all a thread can address).
-    if (consumers > evenSplit) {
-      plan.launchRegisters = evenSplit;
-      plan.producerRegisters = kProducerRegisters;
-      plan.consumerRegisters = consumers;
-    }
-  }
+      !plan.producersCompute())
+    plan.registers = copyingProducerReallocation(schedule.getThreads());
   return plan;
 }
 
@@ -118,15 +108,8 @@ FlashWgmmaPlan nautilus::planFlashWgmma(tile::ProgramOp program) {
   plan.headDim = tile.back();
   plan.keyBlock = schedule.getMma().getTileK();
   plan.stages = schedule.getMma().getStages();
-  int64_t threads = schedule.getThreads();
-  if (schedule.getMma().getProducers() && threads > 128) {
-    int64_t consumers = reallocatedConsumerRegisters(threads);
-    if (consumers > evenRegisterSplit(threads)) {
-      plan.launchRegisters = evenRegisterSplit(threads);
-      plan.producerRegisters = kProducerRegisters;
-      plan.consumerRegisters = consumers;
-    }
-  }
+  if (schedule.getMma().getProducers())
+    plan.registers = copyingProducerReallocation(schedule.getThreads());
   return plan;
 }
 

@@ -12,6 +12,7 @@
 #define NAUTILUS_TILE_UTILS_WGMMAPLAN_H
 
 #include "dialects/Tile/TileOps.h"
+#include "dialects/Tile/Utils/PipelineLimits.h"
 
 namespace nautilus {
 
@@ -47,19 +48,17 @@ struct WgmmaPlan {
   int64_t sharedBytes = 0;     // the program's dynamic shared memory
   int64_t swizzleBytes = 128;
   /// Registers a thread of the producer and of the consumer warpgroups
-  /// keep after `setmaxnreg` (0: no reallocation). A persistent,
-  /// warp-specialised program whose producer only issues copies gives all
-  /// but kProducerRegisters of its registers to the consumers, whose
-  /// accumulators need them (a 128 x 256 tile keeps 128 a thread; the
-  /// 65536 registers of a multiprocessor split evenly over 384 threads
-  /// leave 168).
-  int64_t producerRegisters = 0, consumerRegisters = 0;
-  /// With the reallocation, the registers a thread starts with (the
-  /// kernel's `.maxnreg`: the even split, whose pool the reallocation's
-  /// counts stay within (PipelineLimits.h: reallocatedConsumerRegisters);
+  /// keep after `setmaxnreg`, and the count a thread starts with (none:
+  /// no reallocation). A persistent, warp-specialised program whose
+  /// producer only issues copies gives all but kProducerRegisters of its
+  /// registers to the consumers, whose accumulators need them (a 128 x 256
+  /// tile keeps 128 a thread; the 65536 registers of a multiprocessor
+  /// split evenly over 384 threads leave 168). The start is the kernel's
+  /// `.maxnreg`, the even split, whose pool the reallocation's counts stay
+  /// within (PipelineLimits.h: reallocatedConsumerRegisters);
   /// setmaxnreg.inc would wait forever for registers a smaller start never
-  /// released).
-  int64_t launchRegisters = 0;
+  /// released.
+  RegisterReallocation registers;
   /// Whether the producer warpgroup computes an operand (then all its
   /// threads produce; else its thread 0 alone issues the copies).
   bool producersCompute() const { return lhs.computed || rhs.computed; }
@@ -128,7 +127,7 @@ struct FlashWgmmaPlan {
   /// the consumers take all but kProducerRegisters of its registers, as
   /// FlashAttention-3's do: S's and O's accumulators at 128 keys and
   /// D = 128 need more than the 168 an even split over 384 threads leaves.
-  int64_t launchRegisters = 0, producerRegisters = 0, consumerRegisters = 0;
+  RegisterReallocation registers;
   /// Q K^T's A: Q's region, K-major (16 of D are 32 bytes along a panel's
   /// rows), a warpgroup's 64 rows of each panel (Q is stage 0).
   WgmmaDescriptorPlan query() const;
