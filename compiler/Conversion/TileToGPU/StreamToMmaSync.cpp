@@ -233,8 +233,9 @@ static void emitMma(OpBuilder &b, Location loc, Type element, ArrayRef<Value> a,
 }
 
 SmallVector<Value> FlashLowering::scores(Value stage) {
-  SmallVector<Value> s(keyTiles * 4, f32(0));
   if (wgmma) {
+    // The first k step writes the accumulators without reading them.
+    SmallVector<Value> s(keyTiles * 4);
     // K-major B: 16 of D are 32 bytes along a panel's rows. Q from its
     // region, the warpgroup's 64 rows of each panel (K-major A).
     WgmmaDescriptorPlan query = sharedPlan.query(), keys = sharedPlan.keys();
@@ -274,6 +275,7 @@ SmallVector<Value> FlashLowering::scores(Value stage) {
     llvm::copy(waited, s.begin());
     return s;
   }
+  SmallVector<Value> s(keyTiles * 4, f32(0));
   for (int64_t kk = 0; kk < headDim; kk += 16) {
     ArrayRef<Value> a = ArrayRef<Value>(queryFragments).slice(kk / 16 * 4, 4);
     for (int64_t j = 0; j < keyTiles; j += 2) {
