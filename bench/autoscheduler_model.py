@@ -20,6 +20,15 @@ reductions, flash kernels), the predicted time of:
     all` lists every candidate's prediction; a configuration matches a
     candidate of the same tile, K step and stages, its warps as the space
     lays them out),
+  - for flash kernels, likewise Triton's fused-attention tutorial's
+    configurations (06-fused-attention.py: on sm_90 its TMA kernel's,
+    BLOCK_M 64 or 128, BLOCK_N 32, 64 or 128, 2, 3, 4 or 6 stages; on
+    sm_80 its other kernel's, BLOCK_M 64 or 128, BLOCK_N 32 or 64, 3, 4
+    or 7 stages): a configuration matches an unsplit candidate of Triton's
+    instructions on the target (wgmma on sm_90, mma.sync on sm_80) with
+    BLOCK_M rows, keys BLOCK_N and the same stages, its warps as the space
+    lays them out (a warp a 16 rows, Triton's 4 or 8 warps notwithstanding;
+    a split-KV candidate matches none: the tutorial does not split),
 and the compile's wall time (the search included). These are the model's
 predictions, not measurements: no GPU is needed, and none has measured
 them yet (bench/gpu is where a device would).
@@ -72,6 +81,37 @@ TRITON_CONFIGS = [
     (128, 64, 32, 4, 4), (64, 128, 32, 4, 4), (128, 32, 32, 4, 4),
     (64, 32, 32, 5, 2), (32, 64, 32, 5, 2),
 ]
+
+
+# Triton's fused-attention tutorial's forward configurations (BLOCK_M,
+# BLOCK_N, num_stages), by target: the TMA kernel's on sm_90 (wgmma), the
+# other's on sm_80 (mma.sync).
+TRITON_FLASH_CONFIGS = {
+    "sm_90": ("wgmma", [(m, n, s) for m in (64, 128) for n in (32, 64, 128)
+                        for s in (2, 3, 4, 6)]),
+    "sm_80": ("mma_sync", [(m, n, s) for m in (64, 128) for n in (32, 64)
+                           for s in (3, 4, 7)]),
+}
+FLASH_CANDIDATE = re.compile(r"^(wgmma|mma_sync) (\d+) rows, keys (\d+)"
+                             r"(?:, (\d+) stages)?(, split \d+)?$")
+
+
+def triton_flash_best(candidates, target):
+    """The best predicted of the flash candidates that stand for one of
+    Triton's fused-attention configurations on `target` (see the file
+    comment), how many of them the space holds, and how many there are."""
+    instr, configs = TRITON_FLASH_CONFIGS.get(target, (None, []))
+    best, held = None, set()
+    for describe, us in candidates:
+        m = FLASH_CANDIDATE.match(describe)
+        if not m or m.group(5) or m.group(1) != instr:
+            continue
+        config = (int(m.group(2)), int(m.group(3)), int(m.group(4) or 2))
+        if config in configs:
+            held.add(config)
+            if best is None or us < best[1]:
+                best = (describe, us)
+    return best, len(held), len(configs)
 
 
 def triton_best(candidates):
@@ -129,7 +169,8 @@ def main():
           "heuristics | us | x | fewest waves | us | x | Triton's configs (held) | us | x | "
           "compile s |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    ratios = {"heuristics": [], "fewest waves": [], "Triton's configurations": []}
+    ratios = {"heuristics": [], "fewest waves": [], "Triton's configurations": [],
+              "Triton's attention configurations": []}
     for target in args.targets.split(","):
         for file, kernel, shape in WORKLOADS:
             rows, seconds = explain(args.nautc, file, kernel, shape, target)
@@ -145,9 +186,13 @@ def main():
                     else:
                         cells += ["-", "-", "-"]
                 best, held = triton_best(row["ranked"])
+                configs, kind = len(TRITON_CONFIGS), "Triton's configurations"
+                if not best:
+                    best, held, configs = triton_flash_best(row["ranked"], target)
+                    kind = "Triton's attention configurations"
                 if best:
-                    ratios["Triton's configurations"].append(best[1] / chosen[1])
-                    cells += [f"{best[0]} ({held} of {len(TRITON_CONFIGS)})", f"{best[1]:.1f}",
+                    ratios[kind].append(best[1] / chosen[1])
+                    cells += [f"{best[0]} ({held} of {configs})", f"{best[1]:.1f}",
                               f"{best[1] / chosen[1]:.2f}"]
                 else:
                     cells += ["-", "-", "-"]
