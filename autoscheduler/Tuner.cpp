@@ -16,7 +16,9 @@ double Trial::medianUs() const {
   std::vector<double> times(again);
   times.push_back(measurement ? measurement->medianUs : 0);
   std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+  size_t middle = times.size() / 2;
+  return times.size() % 2 ? times[middle]
+                          : (times[middle - 1] + times[middle]) / 2;
 }
 
 std::string
@@ -102,6 +104,11 @@ public:
       });
       measureAgain(ranked);
     }
+    // Only a trial measured again may win (one whose every new
+    // measurement failed keeps a single timing).
+    llvm::erase_if(top, [](Trial *t) { return t->again.empty(); });
+    if (top.empty())
+      return;
     Trial *best = *std::min_element(top.begin(), top.end(), byMedian);
     result.best = best->assignment;
     result.bestUs = best->medianUs();
@@ -110,9 +117,20 @@ public:
     result.confirmations = rounds;
   }
 
-  /// The index in `result.trials` of the model's first choice (the
-  /// second trial, when it was measured).
+  /// The result, with the model's choice's time.
+  TuneResult finish() {
+    if (modelChoice)
+      result.modelChoiceUs = result.trials[*modelChoice].medianUs();
+    return std::move(result);
+  }
+
+  /// The trial of the model's choice, when it was measured.
   std::optional<size_t> modelChoice;
+  void noteModelChoice(const ScheduleAssignment &choice) {
+    for (auto [i, t] : llvm::enumerate(result.trials))
+      if (t.assignment == choice && t.measurement)
+        modelChoice = i;
+  }
 
   static std::string describe(const ScheduleAssignment &assignment) {
     std::string text = assignment.rewrites.isDefault()
@@ -195,11 +213,12 @@ private:
 
 } // namespace
 
-/// The model's first choice of every program of `structure`.
+/// The model's first choice of every program of `structure` (a program
+/// whose own schedule the model ranks first left to the heuristics).
 static ScheduleAssignment modelChoiceOf(const StructureCandidates &structure) {
   ScheduleAssignment choice{structure.rewrites, {}};
   for (const ProgramCandidates &p : structure.programs)
-    if (!p.schedules.empty())
+    if (!p.schedules.empty() && !p.ownFirst)
       choice.programs[p.program] = p.schedules.front();
   return choice;
 }
@@ -219,13 +238,14 @@ nautilus::autosched::tune(const std::vector<StructureCandidates> &structures,
   for (const StructureCandidates &structure : structures) {
     if (search.spent()) {
       search.result.budgetSpent = true;
-      return std::move(search.result);
+      return search.finish();
     }
     ScheduleAssignment choice = modelChoiceOf(structure);
-    size_t measured = search.result.trials.size();
     search.tryAssignment(choice, "model's choice " + Search::describe(choice));
-    if (measured == 1 && search.result.trials.size() == 2)
-      search.modelChoice = 1;
+    // (The first structure's: the one the model prefers. Where it is the
+    // heuristics', their trial.)
+    if (&structure == &structures.front())
+      search.noteModelChoice(choice);
   }
   // Coordinate descent from the best so far, a program at a time, in the
   // structure measured fastest.
@@ -236,7 +256,7 @@ nautilus::autosched::tune(const std::vector<StructureCandidates> &structures,
       for (const std::string &schedule : p.schedules) {
         if (search.spent()) {
           search.result.budgetSpent = true;
-          return std::move(search.result);
+          return search.finish();
         }
         ScheduleAssignment next = search.result.best;
         next.programs[p.program] = schedule;
@@ -250,7 +270,7 @@ nautilus::autosched::tune(const std::vector<StructureCandidates> &structures,
   // confirm, but stopped nothing.)
   if (!search.spent())
     search.confirm();
-  return std::move(search.result);
+  return search.finish();
 }
 
 std::optional<TuneResult>

@@ -74,9 +74,13 @@ public:
 
 struct ProgramCandidates {
   std::string program;
-  /// Schedules to try, best first by the model (the first is the model's
-  /// choice).
+  /// Schedules to try other than the program's own (the heuristics'),
+  /// best first by the model: the first is the model's choice, unless
+  /// `ownFirst`.
   std::vector<std::string> schedules;
+  /// The model ranks the program's own schedule first (so the model's
+  /// choice leaves the program to the heuristics).
+  bool ownFirst = false;
 };
 
 /// The programs one choice of rewrites gives a kernel, with their
@@ -106,7 +110,8 @@ struct Trial {
   std::string why; // when not measured
   /// Its times when measured again (microseconds).
   std::vector<double> again;
-  /// The median of its first time and `again`.
+  /// The median of its first time and `again` (of an even count, the
+  /// mean of the middle two).
   double medianUs() const;
 };
 
@@ -114,6 +119,8 @@ struct TuneResult {
   ScheduleAssignment best; // empty: the heuristics' schedules were best
   double bestUs = 0;
   double baselineUs = 0;
+  /// The model's choice (the first structure's), when measured.
+  std::optional<double> modelChoiceUs;
   std::vector<Trial> trials; // in the order measured, the baseline first
   bool budgetSpent = false;  // stopped before trying every candidate
   bool confirmed = false;    // the best chosen by medians (see above)

@@ -6,8 +6,9 @@ numpy's float32 var.
 Usage:
     python3 bench/cpu_variance.py [--nautc build/bin/nautc]
 
-For each shape: the median time of `nautc run --time` with the default
-schedules (the stream) and with a schedule file that keeps the reductions
+For each shape: the median time of `nautc run --time` with the heuristics'
+schedules (`--schedule heuristics`: the stream; the CPU's default, the
+auto-scheduler, chooses between the structures) and with a schedule file that keeps the reductions
 apart (`"fuse_reductions": false`), numpy's `x.var(axis=1)` timed in the
 same run, and each result's worst relative error against the variance in
 f64. Rows are values near 10^4 with unit variance, where a naive one pass
@@ -60,7 +61,7 @@ def main():
             np.save(x_path, x)
             x64 = x.astype(np.float64)
             exact = ((x64 - x64.mean(axis=1, keepdims=True)) ** 2).mean(axis=1)
-            one_ms, one = nautc_run(args.nautc, shape, x_path, work)
+            one_ms, one = nautc_run(args.nautc, shape, x_path, work, "heuristics")
             two_ms, two = nautc_run(args.nautc, shape, x_path, work, apart)
             timer = timeit.Timer(lambda: x.var(axis=1))
             loops, _ = timer.autorange()

@@ -20,6 +20,8 @@ layouts, both lowerings.
 With --schedule auto, every run takes the auto-scheduler's schedules (the
 CPU model's tiles and structures; on the emulator the GPU models'
 contractions, element-wise programs, reductions and flash kernels).
+Without it, each target's default, except that the CPU run of one kernel
+in two takes the heuristics (the CPU's default is the auto-scheduler).
 
 With --oracle, each run also takes inputs drawn with numpy (ids valid
 indices of W) and saves its outputs, which are compared with those of
@@ -183,6 +185,8 @@ def run_one(nautc, folder, n, options):
     devices = [[], ["--device", "emu", "--target", target]]
     if options.schedule:
         devices = [[*device, "--schedule", options.schedule] for device in devices]
+    elif rng.random() < 0.5:
+        devices[0] += ["--schedule", "heuristics"]
     if options.oracle:
         return run_with_oracle(nautc, folder, n, path, source, shape, devices)
     for device in devices:

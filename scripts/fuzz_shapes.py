@@ -7,7 +7,9 @@ sizes (ragged, small enough for the emulator; one GEMM in three with a
 long K over few tiles, which splits K; one norm or attention in four
 with few long rows, which groups of threads and programs share), a random
 device (the host CPU, or the emulator for sm_80 or sm_90) and, one time in
-two, the largest tiles (--multiprocessors 1) rather than the default's. Anything but PASS
+two, the largest tiles (--multiprocessors 1) rather than the default's, and on the
+CPU one time in two the heuristics' schedules rather than the auto-scheduler's
+(the CPU's default). Anything but PASS
 is reported with its command: a crash, an internal error, a timeout or a
 FAIL.
 
@@ -75,6 +77,9 @@ def run_one(nautc, folder, n):
         cmd += ["--device", "emu", "--target", device]
     if rng.random() < 0.5:
         cmd += ["--multiprocessors", "1"]
+    if device == "cpu" and rng.random() < 0.5:
+        # (The CPU's default is the auto-scheduler: the heuristics too.)
+        cmd += ["--schedule", "heuristics"]
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     except subprocess.TimeoutExpired:

@@ -90,7 +90,11 @@ nt_code cacheKey(const JitRequest &request, const std::string &text,
     schedule = "file:" + *scheduleText;
   }
   std::optional<TargetInfo> target = getTarget(request.target);
-  std::string toolchain = target && target->isCPU() ? hostFeatures() : "";
+  // On the CPU: the instructions the code may use, and the caches and
+  // threads its schedules (the auto-scheduler's, the heuristics') are fitted
+  // to.
+  std::string toolchain =
+      target && target->isCPU() ? hostFeatures() + ";" + hostDescription() : "";
   key = rt::kFnv1a64Offset;
   for (const std::string &part :
        {compilerIdentity(), frontend::canonicalSource(text), request.kernel,

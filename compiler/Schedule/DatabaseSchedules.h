@@ -4,8 +4,9 @@
 // TuningDatabase.h, as `nautc tune` writes it) has a record for the
 // kernel, the target and the sizes (or sizes in the same bucket), the
 // programs it names take its measured schedules, as a schedule file's
-// would; every other question goes to the provider it wraps (the
-// heuristics, or `--schedule auto`'s model). A record whose programs the
+// would; every other question goes to the provider it wraps (the one
+// `--schedule` names: by default the model on the CPU, the heuristics on
+// GPUs). A record whose programs the
 // kernel no longer has (tuned by another version of nautc) is ignored
 // with a warning.
 //

@@ -55,6 +55,7 @@ public:
                            std::string &why) override {
     return defaultFusesSharedOperands(target, why);
   }
+  std::string origin() const override { return "the hand-written heuristics"; }
 };
 
 } // namespace

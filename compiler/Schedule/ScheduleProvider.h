@@ -138,8 +138,9 @@ public:
     return tile::ScheduleAttr();
   }
 
-  /// Where replacements come from, for diagnostics ("schedule file 'F'").
-  virtual std::string origin() const { return "the default schedules"; }
+  /// Where the schedules come from, for diagnostics ("schedule file 'F'",
+  /// "the hand-written heuristics").
+  virtual std::string origin() const = 0;
 
   /// Whether the schedules are a user's (a schedule file's): a lowering
   /// that cannot meet them is then the user's to change, not a bug.

@@ -289,6 +289,23 @@ TEST(Tuner, MeasuresTheModelsChoiceAgain) {
   EXPECT_EQ(m.seen["a3"], 1u); // not among the fastest one
 }
 
+// A program whose own (the heuristics') schedule the model ranks first is
+// left to the heuristics in the model's choice; its other candidates are
+// still tried.
+TEST(Tuner, TheModelsChoiceKeepsAnOwnScheduleRankedFirst) {
+  std::string why;
+  CountingMeasurer m;
+  m.times = {{"", {100}}, {"a1", {90}}};
+  ProgramCandidates a{"a", {"a1"}, /*ownFirst=*/true};
+  auto result = tune({a}, m, TuneBudget{0, 0, 3, 0}, nullptr, why);
+  ASSERT_TRUE(result) << why;
+  ASSERT_EQ(result->trials.size(), 2u); // the heuristics (the model's), a1
+  EXPECT_EQ(result->trials[1].assignment.programs.at("a"), "a1");
+  ASSERT_TRUE(result->modelChoiceUs);
+  EXPECT_EQ(*result->modelChoiceUs, 100);
+  EXPECT_EQ(result->bestUs, 90);
+}
+
 // When the heuristics' schedules cannot be measured there is nothing to
 // compare with, and the tuner says why.
 TEST(Tuner, NeedsTheBaseline) {

@@ -74,9 +74,13 @@ candidatesOf(ModuleOp programs, const TargetInfo &target, size_t keep,
     costs.heuristics =
         CpuTerms::of(estimateCpu(*facts, own.getTile(), target, own.getPack()));
     ProgramCandidates tiles{costs.program, {}};
+    bool first = true;
     for (const CpuCandidate &c : rankCpuTiles(*facts, target, 0, scales)) {
-      if (llvm::ArrayRef<int64_t>(c.tile) == own.getTile() &&
-          c.pack == own.getPack())
+      bool isOwn = llvm::ArrayRef<int64_t>(c.tile) == own.getTile() &&
+                   c.pack == own.getPack();
+      tiles.ownFirst |= first && isOwn;
+      first = false;
+      if (isOwn)
         continue;
       std::string text;
       llvm::raw_string_ostream os(text);
@@ -291,7 +295,14 @@ int nautilus::runTune(const Options &opts) {
                << ", heuristics " << llvm::format("%.1f us", result->baselineUs)
                << " ("
                << llvm::format("%.2fx", result->baselineUs / result->bestUs)
-               << "), " << result->trials.size() << " measured"
+               << ")";
+  if (result->modelChoiceUs)
+    llvm::outs() << ", the model's choice "
+                 << llvm::format("%.1f us", *result->modelChoiceUs) << " ("
+                 << llvm::format("%.2fx",
+                                 *result->modelChoiceUs / result->bestUs)
+                 << ")";
+  llvm::outs() << ", " << result->trials.size() << " measured"
                << (result->budgetSpent ? " (the budget ran out)" : "")
                << (result->confirmed
                        ? "; the fastest measured again (" +

@@ -91,7 +91,8 @@ options:
                          record, with its measurements, there (the file
                          is created when missing)
   --refit                with --db on the CPU (compile, run with
-                         --schedule auto; tune): rank with the CPU model
+                         the model's schedules: auto, the CPU's default;
+                         tune): rank with the CPU model
                          refit to the database's measurements of this
                          host (opt-in: bench/cpu_tune.py measures it)
   --budget SECONDS       tune: stop measuring after this long (default 60)
@@ -99,10 +100,12 @@ options:
   --per-program N        tune: the model's best N schedules of each
                          program are tried (default 8)
   --explain-candidates N|all
-                         compile, run with --schedule auto --explain: the
-                         candidates each search lists (default 5)
-  --explain              how the schedules were decided: with --schedule
-                         auto, each choice, its predicted time and terms,
+                         compile, run with the auto-scheduler (auto; the
+                         CPU's default) and --explain: the candidates each
+                         search lists (default 5)
+  --explain              how the schedules were decided: with the
+                         auto-scheduler (auto; the CPU's default), each
+                         choice, its predicted time and terms,
                          and the runners-up (on GPUs each as the
                          #tile.schedule a schedule file takes); with
                          --db, the record used; and each algebraic
