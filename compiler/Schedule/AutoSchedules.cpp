@@ -236,8 +236,9 @@ void AutoSchedules::explainCpu(llvm::raw_ostream &os) const {
        << " waves)\n";
   };
   if (!cpuChoices.empty()) {
-    os << "explain: the CPU model describes this host: " << hostDescription()
-       << "\n";
+    os << "explain: the CPU model (the CPU's default schedules; --schedule "
+          "heuristics asks for the hand-written rules) describes this host: "
+       << hostDescription() << "\n";
     explainCalibration(os);
   }
   for (const CpuChoice &choice : cpuChoices) {
