@@ -153,6 +153,14 @@ tile::OnlineReduceOp topLevelStream(tile::ProgramOp program) {
 
 } // namespace
 
+bool nautilus::isSplitAcrossPrograms(tile::ProgramOp program) {
+  return program.getSchedule().getReduceSplit() != 1 ||
+         SymbolTable::lookupNearestSymbolFrom(
+             program,
+             StringAttr::get(program.getContext(),
+                             partialProgramName(program.getSymName())));
+}
+
 std::optional<autosched::CpuProgram>
 nautilus::cpuProgramOf(tile::ProgramOp program) {
   // A stream of rows (softmax's, a norm's) chooses its tile like any
@@ -166,14 +174,8 @@ nautilus::cpuProgramOf(tile::ProgramOp program) {
     stream.getBody().walk([&](tile::ReduceOp) { nested = true; });
   });
   tile::OnlineReduceOp stream = topLevelStream(program);
-  auto split = [&] {
-    return program.getSchedule().getReduceSplit() != 1 ||
-           SymbolTable::lookupNearestSymbolFrom(
-               program,
-               StringAttr::get(program.getContext(),
-                               partialProgramName(program.getSymName())));
-  };
-  if (nested || (stream && (program.getOutputDims().size() != 1 || split())))
+  if (nested || (stream && (program.getOutputDims().size() != 1 ||
+                            isSplitAcrossPrograms(program))))
     return std::nullopt;
   std::optional<std::vector<int64_t>> extents =
       tile::knownOutputExtents(program);

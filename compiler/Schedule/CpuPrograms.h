@@ -24,6 +24,11 @@ namespace nautilus {
 /// programs, or nested in a loop: those keep their own tile.
 std::optional<autosched::CpuProgram> cpuProgramOf(tile::ProgramOp program);
 
+/// Whether `program`'s reduction is split across programs: its schedule's
+/// reduce_split before tile-split-reductions, its `_partial` program
+/// after.
+bool isSplitAcrossPrograms(tile::ProgramOp program);
+
 /// `program`'s schedule with the tile `tile` (the CPU's: one thread), its
 /// rhs packed into panels when `pack`.
 tile::ScheduleAttr cpuScheduleWithTile(tile::ProgramOp program,

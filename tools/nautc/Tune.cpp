@@ -56,10 +56,46 @@ struct StructureTerms {
   std::vector<ProgramTerms> programs;
 };
 
+/// What `nautc tune` measures for a program the CPU model cannot cost: a
+/// stream whose tile spans more than its rows (attention's, the head
+/// dimension whole), unsplit, with its rows (the tile's second-to-last
+/// extent) halved and doubled, its other schedule fields its own; none
+/// for other programs. (The model keeps the heuristics' tile for them.)
+std::vector<std::string> unmodelledCandidatesOf(tile::ProgramOp program) {
+  tile::ScheduleAttr own = program.getSchedule();
+  llvm::ArrayRef<int64_t> tile = own.getTile();
+  bool stream =
+      !program.getBody().front().getOps<tile::OnlineReduceOp>().empty();
+  if (!stream || isSplitAcrossPrograms(program) || own.getMma() ||
+      tile.size() < 2)
+    return {};
+  size_t rowsDim = tile.size() - 2;
+  std::optional<std::vector<int64_t>> extents =
+      tile::knownOutputExtents(program);
+  int64_t rows = tile[rowsDim];
+  std::vector<std::string> candidates;
+  for (int64_t next : {rows / 2, rows * 2}) {
+    // (Doubling rows that already cover the extent changes nothing.)
+    if (next < 1 || (next > rows && extents && rows >= (*extents)[rowsDim]))
+      continue;
+    llvm::SmallVector<int64_t> nextTile(tile);
+    nextTile[rowsDim] = next;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << Attribute(tile::ScheduleAttr::get(
+        program.getContext(), nextTile, own.getThreads(), own.getMma(),
+        own.getReduceThreads(), own.getReduceSplit(),
+        own.getReduceInterleaved(), own.getVector(), own.getPack()));
+    candidates.push_back(text);
+  }
+  return candidates;
+}
+
 /// Each program of `programs` (a structure's, with the heuristics'
 /// schedules) the CPU model can rank, with its best `keep` tiles other
 /// than its own, ranked by the model under `scales`; each program's terms
-/// go to `terms`.
+/// go to `terms`. A program it cannot rank comes with the tiles
+/// unmodelledCandidatesOf gives, the heuristics' first.
 std::vector<ProgramCandidates>
 candidatesOf(ModuleOp programs, const TargetInfo &target, size_t keep,
              const CpuTermScales &scales, std::vector<ProgramTerms> &terms) {
@@ -68,8 +104,13 @@ candidatesOf(ModuleOp programs, const TargetInfo &target, size_t keep,
     ProgramTerms &costs = terms.emplace_back();
     costs.program = program.getSymName().str();
     std::optional<CpuProgram> facts = cpuProgramOf(program);
-    if (!facts)
+    if (!facts) {
+      std::vector<std::string> measuredOnly = unmodelledCandidatesOf(program);
+      if (!measuredOnly.empty())
+        candidates.push_back(
+            {costs.program, std::move(measuredOnly), /*ownFirst=*/true});
       continue;
+    }
     tile::ScheduleAttr own = program.getSchedule();
     costs.heuristics =
         CpuTerms::of(estimateCpu(*facts, own.getTile(), target, own.getPack()));
