@@ -39,15 +39,9 @@ std::string CpuExecutor::dumpObject(const std::string &path) {
   return "";
 }
 
-std::string CpuExecutor::run(const rt::SizeValues &kernelSizes,
-                             const std::vector<rt::HostTensor> &inputs,
-                             std::vector<rt::HostTensor> &outputs,
-                             unsigned threads, bool *kernelFault) {
-  const rt::SizeValues sizes = plan.withDerivedSizes(kernelSizes);
-  LaunchBuffers buffers;
-  if (std::string e = buffers.allocate(plan, sizes, inputs); !e.empty())
-    return e;
-  std::vector<rt::PackedProgram> programs;
+std::string
+CpuExecutor::lookUpPrograms(std::vector<rt::PackedProgram> &programs,
+                            bool *kernelFault) {
   for (const rt::ProgramDesc &program : plan.programs) {
     auto entry = engine->lookupPacked(program.name);
     if (!entry) {
@@ -58,7 +52,40 @@ std::string CpuExecutor::run(const rt::SizeValues &kernelSizes,
     }
     programs.push_back(*entry);
   }
+  return "";
+}
+
+std::string CpuExecutor::run(const rt::SizeValues &kernelSizes,
+                             const std::vector<rt::HostTensor> &inputs,
+                             std::vector<rt::HostTensor> &outputs,
+                             unsigned threads, bool *kernelFault) {
+  const rt::SizeValues sizes = plan.withDerivedSizes(kernelSizes);
+  LaunchBuffers buffers;
+  if (std::string e = buffers.allocate(plan, sizes, inputs); !e.empty())
+    return e;
+  std::vector<rt::PackedProgram> programs;
+  if (std::string e = lookUpPrograms(programs, kernelFault); !e.empty())
+    return e;
   rt::runHostPrograms(plan, sizes, buffers.packedArgs(), programs, threads);
   outputs = buffers.takeOutputs();
   return "";
+}
+
+std::optional<rt::Timing>
+CpuExecutor::timeLaunches(const rt::SizeValues &kernelSizes,
+                          const std::vector<rt::HostTensor> &inputs,
+                          double budgetSeconds, std::string &error) {
+  const rt::SizeValues sizes = plan.withDerivedSizes(kernelSizes);
+  LaunchBuffers buffers;
+  std::vector<rt::PackedProgram> programs;
+  if (std::string e = buffers.allocate(plan, sizes, inputs); !e.empty())
+    return error = e, std::nullopt;
+  if (std::string e = lookUpPrograms(programs, nullptr); !e.empty())
+    return error = e, std::nullopt;
+  // (Each launch writes what it reads: the plan's outputs and workspaces
+  // start as garbage, so launching again over them is a launch like the
+  // first.)
+  return rt::timeRuns(
+      [&] { rt::runHostPrograms(plan, sizes, buffers.packedArgs(), programs); },
+      /*minRuns=*/5, /*maxRuns=*/100, budgetSeconds);
 }

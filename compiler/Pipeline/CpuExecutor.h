@@ -8,11 +8,14 @@
 #ifndef NAUTILUS_PIPELINE_CPUEXECUTOR_H
 #define NAUTILUS_PIPELINE_CPUEXECUTOR_H
 
+#include "mlir/IR/BuiltinOps.h"
+#include "runtime/HostPrograms.h"
 #include "runtime/HostTensor.h"
 #include "runtime/LaunchPlan.h"
-#include "mlir/IR/BuiltinOps.h"
+#include "runtime/Timing.h"
 
 #include <memory>
+#include <optional>
 
 namespace mlir {
 class ExecutionEngine;
@@ -37,6 +40,16 @@ public:
                   std::vector<rt::HostTensor> &outputs, unsigned threads = 0,
                   bool *kernelFault = nullptr);
 
+  /// Times the kernel's launches over `inputs` (rt::timeRuns, for up to
+  /// `budgetSeconds`): the buffers allocated, the inputs copied and the
+  /// programs looked up once, then each run a launch alone, as an
+  /// application's launch of a loaded kernel. std::nullopt with `error`
+  /// when it cannot launch.
+  std::optional<rt::Timing>
+  timeLaunches(const rt::SizeValues &sizes,
+               const std::vector<rt::HostTensor> &inputs, double budgetSeconds,
+               std::string &error);
+
   /// Writes the compiled host object code to `path`.
   std::string dumpObject(const std::string &path);
 
@@ -44,6 +57,10 @@ public:
 
 private:
   CpuExecutor() = default;
+  /// Each program's packed entry point, in plan order; "" or the error
+  /// (then `kernelFault` set).
+  std::string lookUpPrograms(std::vector<rt::PackedProgram> &programs,
+                             bool *kernelFault);
   std::unique_ptr<mlir::ExecutionEngine> engine;
   rt::LaunchPlan plan;
 };

@@ -134,11 +134,12 @@ CpuKernelMeasurer::measure(const ScheduleAssignment &assignment,
     why = e;
     return std::nullopt;
   }
-  rt::Timing timing = rt::timeRuns(
-      [&] {
-        std::vector<rt::HostTensor> scratch;
-        executor->run(sizes, inputs, scratch);
-      },
-      /*minRuns=*/5, /*maxRuns=*/100, timingSeconds);
-  return Measurement{timing.medianSeconds * 1e6, timing.runs};
+  std::string e;
+  std::optional<rt::Timing> timing =
+      executor->timeLaunches(sizes, inputs, timingSeconds, e);
+  if (!timing) {
+    why = "it failed to run: " + e;
+    return std::nullopt;
+  }
+  return Measurement{timing->medianSeconds * 1e6, timing->runs};
 }

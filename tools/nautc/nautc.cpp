@@ -135,7 +135,9 @@ options:
                          (each element within a unit of the output and
                          the computation's error, the mean error within
                          what rounding explains); a mismatch exits 4
-  --time                 run: print the median time of repeated runs
+  --time                 run: print the median time of repeated runs (on
+                         the CPU, of the launches alone: buffers
+                         allocated and inputs copied once)
   --profile              run --device emu: print each kernel's memory
                          traffic: shared (warp requests, wavefronts, bank
                          conflicts, as a GPU's 32 banks serve them) and
