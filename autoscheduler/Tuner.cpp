@@ -124,8 +124,8 @@ public:
     return std::move(result);
   }
 
-  /// The trial of the model's choice, when it was measured.
-  std::optional<size_t> modelChoice;
+  /// Records which trial holds the model's choice `choice`, when it was
+  /// measured.
   void noteModelChoice(const ScheduleAssignment &choice) {
     for (auto [i, t] : llvm::enumerate(result.trials))
       if (t.assignment == choice && t.measurement)
@@ -146,6 +146,9 @@ public:
   TuneResult result;
 
 private:
+  /// The trial of the model's choice, when it was measured.
+  std::optional<size_t> modelChoice;
+
   double elapsedSeconds() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                          start)

@@ -19,8 +19,8 @@
 // rounds asked for, more rounds of those near the fastest follow while
 // the budget lasts and the two fastest medians are close (within
 // kCloseMedians), so that a choice between near equals rests on more than
-// a few timings. The folder links no
-// device: measurements come only through the interface.
+// a few timings. The folder links no device: measurements come only
+// through the interface.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_AUTOSCHEDULER_TUNER_H

@@ -56,11 +56,19 @@ struct StructureTerms {
   std::vector<ProgramTerms> programs;
 };
 
+/// `schedule` as a schedule file holds it.
+std::string textOf(tile::ScheduleAttr schedule) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << Attribute(schedule);
+  return text;
+}
+
 /// What `nautc tune` measures for a program the CPU model cannot cost: a
 /// stream whose tile spans more than its rows (attention's, the head
 /// dimension whole), unsplit, with its rows (the tile's second-to-last
-/// extent) halved and doubled, its other schedule fields its own; none
-/// for other programs. (The model keeps the heuristics' tile for them.)
+/// extent) halved and doubled; none for other programs. (The model keeps
+/// the heuristics' tile for them.)
 std::vector<std::string> unmodelledCandidatesOf(tile::ProgramOp program) {
   tile::ScheduleAttr own = program.getSchedule();
   llvm::ArrayRef<int64_t> tile = own.getTile();
@@ -80,13 +88,7 @@ std::vector<std::string> unmodelledCandidatesOf(tile::ProgramOp program) {
       continue;
     llvm::SmallVector<int64_t> nextTile(tile);
     nextTile[rowsDim] = next;
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << Attribute(tile::ScheduleAttr::get(
-        program.getContext(), nextTile, own.getThreads(), own.getMma(),
-        own.getReduceThreads(), own.getReduceSplit(),
-        own.getReduceInterleaved(), own.getVector(), own.getPack()));
-    candidates.push_back(text);
+    candidates.push_back(textOf(cpuScheduleWithTile(program, nextTile)));
   }
   return candidates;
 }
@@ -123,9 +125,7 @@ candidatesOf(ModuleOp programs, const TargetInfo &target, size_t keep,
       first = false;
       if (isOwn)
         continue;
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      os << Attribute(cpuScheduleWithTile(program, c.tile, c.pack));
+      std::string text = textOf(cpuScheduleWithTile(program, c.tile, c.pack));
       costs.candidates[text] =
           CpuTerms::of(estimateCpu(*facts, c.tile, target, c.pack));
       tiles.schedules.push_back(text);

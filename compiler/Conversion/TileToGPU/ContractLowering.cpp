@@ -307,10 +307,11 @@ Value nautilus::emitMatrixDescriptor(OpBuilder &b, Location loc, Value start,
 }
 
 void nautilus::emitSetMaxRegisters(OpBuilder &b, Location loc,
-                                   int64_t registers, bool producer) {
+                                   const RegisterReallocation &registers,
+                                   bool producer) {
   if (registers)
-    NVVM::SetMaxRegisterOp::create(b, loc, registers,
-                                   producer
-                                       ? NVVM::SetMaxRegisterAction::decrease
-                                       : NVVM::SetMaxRegisterAction::increase);
+    NVVM::SetMaxRegisterOp::create(
+        b, loc, producer ? registers.producer : registers.consumer,
+        producer ? NVVM::SetMaxRegisterAction::decrease
+                 : NVVM::SetMaxRegisterAction::increase);
 }

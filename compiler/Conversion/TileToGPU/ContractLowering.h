@@ -88,11 +88,12 @@ mlir::Value emitOperandOffset(mlir::OpBuilder &b, mlir::Location loc,
                               llvm::ArrayRef<mlir::Value> origin,
                               llvm::ArrayRef<mlir::Value> sizes);
 
-/// A warpgroup's register reallocation (WgmmaPlan's counts): the
-/// producer's `setmaxnreg.dec` down to `registers`, or a consumer's
-/// `.inc` up to them; nothing where `registers` is 0 (no reallocation).
+/// A warpgroup's part of `registers` (a WgmmaPlan's or a
+/// FlashWgmmaPlan's): the producer's `setmaxnreg.dec` down to its count,
+/// or a consumer's `.inc` up to theirs; nothing where there is no
+/// reallocation.
 void emitSetMaxRegisters(mlir::OpBuilder &b, mlir::Location loc,
-                         int64_t registers, bool producer);
+                         const RegisterReallocation &registers, bool producer);
 
 /// The dynamic shared memory of `func`'s kernels (an `.extern .shared`
 /// array aligned to 1024 bytes, declared once in its gpu.module) as a

@@ -63,9 +63,7 @@ public:
   /// The plan's register reallocation for the producer (or a consumer)
   /// warpgroup, if it has one.
   void setMaxRegisters(bool producer) {
-    emitSetMaxRegisters(
-        b, loc, producer ? plan.registers.producer : plan.registers.consumer,
-        producer);
+    emitSetMaxRegisters(b, loc, plan.registers, producer);
   }
 
   /// Shared memory and mbarriers (thread 0 initialises them, then a block

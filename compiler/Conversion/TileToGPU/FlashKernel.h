@@ -133,9 +133,6 @@ private:
   /// main loop; the builder is left in the consumers' branch, where the
   /// rest of the program follows.
   SmallVector<Value> warpSpecialized(Value firstBlock, ValueRange init);
-  /// The producer warpgroup's (or a consumer's) register reallocation,
-  /// where sharedPlan has one.
-  void setMaxRegisters(bool producer);
   /// Ping-pong: the consumer warpgroups' turn barriers, and the second's
   /// arrival that gives the first its first turn.
   void setUpTurns(Value firstBlock);

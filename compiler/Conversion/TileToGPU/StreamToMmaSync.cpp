@@ -856,13 +856,6 @@ void FlashLowering::setUpTurns(Value firstBlock) {
   emitTurnArrive(otherTurn);
 }
 
-void FlashLowering::setMaxRegisters(bool producer) {
-  emitSetMaxRegisters(b, loc,
-                      producer ? sharedPlan.registers.producer
-                               : sharedPlan.registers.consumer,
-                      producer);
-}
-
 SmallVector<Value> FlashLowering::warpSpecialized(Value firstBlock,
                                                   ValueRange init) {
   // FlashAttention-3's producer: warpgroup 0's thread 0 issues every
@@ -885,14 +878,14 @@ SmallVector<Value> FlashLowering::warpSpecialized(Value firstBlock,
                                            warpgroup, i32(0));
   // The producer warpgroup ends with its copies: it yields nothing, so it
   // carries no accumulators through a join and can give its registers
-  // away (setMaxRegisters). The consumers' branch runs the main loop and
+  // away (emitSetMaxRegisters). The consumers' branch runs the main loop and
   // then the rest of the program (the builder stays in it).
   auto split = scf::IfOp::create(b, loc, TypeRange(), isProducer,
                                  /*withElse=*/true);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&split.getThenRegion().front());
-    setMaxRegisters(/*producer=*/true);
+    emitSetMaxRegisters(b, loc, sharedPlan.registers, /*producer=*/true);
     Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                         kernel.threadId, c(0));
     auto ifFirst = scf::IfOp::create(b, loc, first, /*withElse=*/false);
@@ -901,7 +894,7 @@ SmallVector<Value> FlashLowering::warpSpecialized(Value firstBlock,
     produceBlocks(firstBlock);
   }
   b.setInsertionPoint(split.getElseRegion().front().getTerminator());
-  setMaxRegisters(/*producer=*/false);
+  emitSetMaxRegisters(b, loc, sharedPlan.registers, /*producer=*/false);
   return mainLoop(firstBlock, init);
 }
 
