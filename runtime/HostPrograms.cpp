@@ -1,5 +1,6 @@
 //===- HostPrograms.cpp - Running a plan's programs on the host -----------===//
 #include "runtime/HostPrograms.h"
+#include "runtime/HostWorkers.h"
 
 #include <algorithm>
 #include <thread>
@@ -20,18 +21,12 @@ void runHostPrograms(const LaunchPlan &plan, const SizeValues &sizes,
     int64_t count = plan.programs[p].numPrograms(sizes);
     unsigned n = static_cast<unsigned>(
         std::min<int64_t>(workers, std::max<int64_t>(count, 1)));
-    auto body = [&, p](int64_t first, int64_t last) {
+    HostWorkers::process().run(count, n, [&, p](int64_t first, int64_t last) {
       std::vector<void *> withRange = args;
       withRange.push_back(&first);
       withRange.push_back(&last);
       programs[p](withRange.data());
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t + 1 < n; ++t)
-      pool.emplace_back(body, count * t / n, count * (t + 1) / n);
-    body(count * (n - 1) / n, count); // the last range on this thread
-    for (std::thread &th : pool)
-      th.join();
+    });
   }
 }
 

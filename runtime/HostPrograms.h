@@ -5,7 +5,8 @@
 // to each parameter (PackedArgs.h), then to `first` and to `last`. The CPU
 // device (a bundle's shared library) and `nautc run --device cpu` (the ORC
 // JIT) both launch the programs here: in plan order, each grid split into
-// equal contiguous ranges over the host's threads.
+// equal contiguous ranges over the host's threads (kept between launches:
+// HostWorkers.h).
 //
 // Plain C++17; no LLVM/MLIR dependency.
 //

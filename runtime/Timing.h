@@ -3,6 +3,8 @@
 // `nautc run --time`'s measurement, which the JIT's and the tuner's
 // measurements share: a run repeated at least `minRuns` times and until
 // `budgetSeconds` have passed (at most `maxRuns`), its median reported.
+// Runs for the first kWarmUpShare of the budget (once at least) warm up
+// and are not counted.
 // Plain C++17.
 //
 //===----------------------------------------------------------------------===//
@@ -18,6 +20,9 @@ struct Timing {
   double medianSeconds = 0;
   size_t runs = 0;
 };
+
+/// The share of a timing's budget spent warming up.
+constexpr double kWarmUpShare = 0.05;
 
 Timing timeRuns(const std::function<void()> &run, size_t minRuns = 5,
                 size_t maxRuns = 100, double budgetSeconds = 2.0);
