@@ -21,12 +21,15 @@ void runHostPrograms(const LaunchPlan &plan, const SizeValues &sizes,
     int64_t count = plan.programs[p].numPrograms(sizes);
     unsigned n = static_cast<unsigned>(
         std::min<int64_t>(workers, std::max<int64_t>(count, 1)));
-    HostWorkers::process().run(count, n, [&, p](int64_t first, int64_t last) {
-      std::vector<void *> withRange = args;
-      withRange.push_back(&first);
-      withRange.push_back(&last);
-      programs[p](withRange.data());
-    });
+    // (Two pointers captured: std::function keeps them without allocating.)
+    PackedProgram program = programs[p];
+    HostWorkers::process().run(count, n,
+                               [&args, program](int64_t first, int64_t last) {
+                                 std::vector<void *> withRange = args;
+                                 withRange.push_back(&first);
+                                 withRange.push_back(&last);
+                                 program(withRange.data());
+                               });
   }
 }
 

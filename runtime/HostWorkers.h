@@ -10,6 +10,13 @@
 // as OpenMP runtimes and OpenBLAS keep theirs: launches that follow one
 // another (a model's layers, a timing loop) find it awake.
 //
+// The process's workers are never destroyed (a kernel launched from
+// another static's destructor still finds them; the OS ends them at exit);
+// a child after fork, which inherits none of their threads, starts its
+// own. The runtime library (nautilus_runtime) and the JIT's
+// (nautilus_jit) each hold a copy of this runtime, so a program that
+// launches through both has two sets of workers.
+//
 // Plain C++17; no LLVM/MLIR dependency.
 //
 //===----------------------------------------------------------------------===//
@@ -35,7 +42,7 @@ public:
   using RangeBody = std::function<void(int64_t first, int64_t last)>;
 
   /// The process's workers: hardware threads - 1, started on first use
-  /// (and again in a child after fork, which inherits none of them).
+  /// (and again in a child after fork).
   static HostWorkers &process();
 
   explicit HostWorkers(unsigned workers);
@@ -45,17 +52,22 @@ public:
 
   /// Runs `body` over [0, count) split into `parts` equal contiguous
   /// ranges, the last on the calling thread, and returns when all have
-  /// run. Where `parts` exceeds the workers + 1, or another thread's job
-  /// holds them, the ranges run on threads started for this call.
+  /// run (and rethrows what the calling thread's range threw, once the
+  /// workers' have run). Where `parts` exceeds the workers + 1, another
+  /// thread's job holds them, or `body` itself calls run, the ranges run on
+  /// threads started for this call.
   void run(int64_t count, unsigned parts, const RangeBody &body);
 
   unsigned workers() const { return static_cast<unsigned>(threads.size()); }
+  /// How many threads (workers, or a caller waiting for them) sleep now.
+  unsigned sleeping() const { return sleepers.load(); }
 
 private:
   void work(unsigned index);
-  /// Returns once `ready()` holds: polls for kSpinSeconds, then sleeps
-  /// until wakeSleepers().
-  template <typename Ready> void await(Ready ready);
+  void runOnWorkers(int64_t count, unsigned parts, const RangeBody &body);
+  /// Returns once `ready()` holds: polls for kSpinSeconds first where
+  /// `spin`, then sleeps until wakeSleepers(). Returns whether it slept.
+  template <typename Ready> bool await(Ready ready, bool spin = true);
   void wakeSleepers();
 
   std::vector<std::thread> threads;

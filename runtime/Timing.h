@@ -3,8 +3,8 @@
 // `nautc run --time`'s measurement, which the JIT's and the tuner's
 // measurements share: a run repeated at least `minRuns` times and until
 // `budgetSeconds` have passed (at most `maxRuns`), its median reported.
-// Runs for the first kWarmUpShare of the budget (once at least) warm up
-// and are not counted.
+// Before them, runs for kWarmUpShare of the budget (once at least) warm
+// up, uncounted.
 // Plain C++17.
 //
 //===----------------------------------------------------------------------===//

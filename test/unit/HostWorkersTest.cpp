@@ -8,7 +8,12 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
+#include <functional>
 #include <memory>
+#include <mutex>
+#include <set>
+#include <stdexcept>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -36,6 +41,26 @@ void expectEachItemOnce(HostWorkers &workers, int64_t count, unsigned parts) {
   EXPECT_TRUE(lastOnCaller.load()) << count << " items in " << parts;
 }
 
+/// Runs `child` in a forked process that then calls std::exit with what
+/// it returns (static destructors and all); the child's exit status, or
+/// -1 where it did not end within 10 s.
+int exitStatusOfChild(const std::function<int()> &child) {
+  pid_t pid = ::fork();
+  if (pid == 0)
+    std::exit(child());
+  if (pid < 0)
+    return -1;
+  int status = 0;
+  for (int waited = 0; waited < 1000; ++waited) {
+    if (::waitpid(pid, &status, WNOHANG) == pid)
+      return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, &status, 0);
+  return -1;
+}
+
 } // namespace
 
 TEST(HostWorkers, RunsEachItemOnce) {
@@ -57,15 +82,65 @@ TEST(HostWorkers, SplitsIntoEqualContiguousRanges) {
                         {0, 3}, {3, 6}, {6, 10}}));
 }
 
+TEST(HostWorkers, KeepsItsThreads) {
+  HostWorkers workers(2);
+  auto threadsOfAJob = [&] {
+    std::mutex guard;
+    std::set<std::thread::id> ids;
+    workers.run(30, 3, [&](int64_t, int64_t) {
+      std::lock_guard<std::mutex> lock(guard);
+      ids.insert(std::this_thread::get_id());
+    });
+    return ids;
+  };
+  std::set<std::thread::id> first = threadsOfAJob();
+  EXPECT_EQ(first.size(), 3u);
+  EXPECT_EQ(threadsOfAJob(), first);
+}
+
 TEST(HostWorkers, WakesWorkersThatSlept) {
   HostWorkers workers(2);
   for (int round = 0; round < 4; ++round) {
     expectEachItemOnce(workers, 64, 3);
     // Longer than the workers poll: they sleep, and the next job wakes
     // them.
-    std::this_thread::sleep_for(
-        std::chrono::duration<double>(HostWorkers::kSpinSeconds * 20));
+    for (int waited = 0; waited < 1000 && workers.sleeping() < 2; ++waited)
+      std::this_thread::sleep_for(
+          std::chrono::duration<double>(HostWorkers::kSpinSeconds * 5));
+    EXPECT_EQ(workers.sleeping(), 2u);
   }
+  // A job of fewer ranges than workers wakes the other for nothing.
+  expectEachItemOnce(workers, 64, 2);
+  expectEachItemOnce(workers, 64, 3);
+}
+
+TEST(HostWorkers, ARangeThatRunsAJob) {
+  HostWorkers workers(2);
+  std::vector<std::atomic<int>> runs(12 * 10);
+  workers.run(12, 3, [&](int64_t first, int64_t last) {
+    for (int64_t row = first; row < last; ++row)
+      workers.run(10, 3, [&](int64_t a, int64_t b) {
+        for (int64_t i = a; i < b; ++i)
+          runs[static_cast<size_t>(row * 10 + i)].fetch_add(1);
+      });
+  });
+  for (const std::atomic<int> &r : runs)
+    ASSERT_EQ(r.load(), 1);
+  expectEachItemOnce(workers, 40, 3);
+}
+
+TEST(HostWorkers, RethrowsOnceTheWorkersAreDone) {
+  HostWorkers workers(2);
+  std::atomic<int> ranges{0};
+  auto body = [&](int64_t, int64_t last) {
+    if (last == 30)
+      throw std::runtime_error("the caller's range");
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ranges.fetch_add(1);
+  };
+  EXPECT_THROW(workers.run(30, 3, body), std::runtime_error);
+  EXPECT_EQ(ranges.load(), 2);
+  expectEachItemOnce(workers, 30, 3);
 }
 
 TEST(HostWorkers, MorePartsThanWorkersStartThreads) {
@@ -97,30 +172,17 @@ TEST(HostWorkers, TheProcesssWorkers) {
 TEST(HostWorkers, AForkedChildGetsItsOwn) {
   HostWorkers &parents = HostWorkers::process();
   expectEachItemOnce(parents, 20, parents.workers() + 1);
-  pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    // The parent's workers are not in this process: a job on them would
-    // never finish.
-    HostWorkers &own = HostWorkers::process();
-    std::atomic<int64_t> sum{0};
-    own.run(100, own.workers() + 1, [&](int64_t first, int64_t last) {
-      for (int64_t i = first; i < last; ++i)
-        sum.fetch_add(i);
-    });
-    ::_exit(&own != &parents && sum.load() == 4950 ? 0 : 1);
-  }
-  int status = 0;
-  for (int waited = 0; waited < 1000; ++waited) {
-    if (::waitpid(child, &status, WNOHANG) == child)
-      break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  if (::waitpid(child, &status, WNOHANG) == 0) {
-    ::kill(child, SIGKILL);
-    ::waitpid(child, &status, 0);
-    FAIL() << "the child's job did not finish in 10 s";
-  }
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 0);
+  // The parent's workers are not in the child: a job on them would never
+  // finish, nor would joining them at exit.
+  EXPECT_EQ(exitStatusOfChild([&] {
+              HostWorkers &own = HostWorkers::process();
+              std::atomic<int64_t> sum{0};
+              own.run(100, own.workers() + 1, [&](int64_t first, int64_t last) {
+                for (int64_t i = first; i < last; ++i)
+                  sum.fetch_add(i);
+              });
+              return &own != &parents && sum.load() == 4950 ? 0 : 1;
+            }),
+            0);
+  EXPECT_EQ(exitStatusOfChild([] { return 0; }), 0); // launches nothing
 }
