@@ -3,6 +3,7 @@
 #include "compiler/Schedule/CpuPrograms.h"
 #include "dialects/Tile/Utils/ReductionKinds.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -16,6 +17,28 @@ namespace {
 /// the shared-memory swizzle, as the heuristics set them.
 constexpr int64_t kGroupM = 8;
 constexpr int64_t kSwizzleBytes = 128;
+
+/// "32, 512 and 4096"
+std::string sampleExtentsText() {
+  std::string text;
+  for (size_t i = 0; i < kUnboundSizeSamples.size(); ++i)
+    text += (i == 0                                ? ""
+             : i + 1 == kUnboundSizeSamples.size() ? " and "
+                                                   : ", ") +
+            std::to_string(kUnboundSizeSamples[i]);
+  return text;
+}
+
+/// Sample shape `index` of cpuProgramSamplesOf over `unbound`: "M=32,
+/// N=4096".
+std::string sampleShapeText(const std::vector<std::string> &unbound,
+                            size_t index) {
+  std::string text;
+  for (size_t i = 0; i < unbound.size(); ++i)
+    text += (i ? ", " : "") + unbound[i] + "=" +
+            std::to_string(sampleExtentOf(index, i, unbound.size()));
+  return text;
+}
 
 void printCost(llvm::raw_ostream &os, const CostBreakdown &cost) {
   os << llvm::format("%.1f us", cost.totalUs) << " (compute "
@@ -140,36 +163,62 @@ FailureOr<tile::ScheduleAttr>
 AutoSchedules::replacement(tile::ProgramOp program, const TargetInfo &target) {
   if (target.isGPU())
     return gpuReplacement(program, target);
-  std::optional<CpuProgram> facts = cpuProgramOf(program);
-  if (!facts)
+  std::optional<CpuChoice> choice = rankCpuProgram(program, target);
+  if (!choice)
     return next->replacement(program, target);
+  auto firstLive = llvm::find_if(choice->ranked, [&](const CpuCandidate &c) {
+    return !isRefuted(choice->program, c);
+  });
+  if (firstLive == choice->ranked.end())
+    return next->replacement(program, target);
+  choice->chosen = firstLive - choice->ranked.begin();
+  const CpuCandidate best = *firstLive;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    cpuChoices.push_back(std::move(*choice));
+  }
+  if (ArrayRef<int64_t>(best.tile) == program.getSchedule().getTile() &&
+      best.pack == program.getSchedule().getPack())
+    return tile::ScheduleAttr();
+  return cpuScheduleWithTile(program, best.tile, best.pack);
+}
+
+std::optional<AutoSchedules::CpuChoice>
+AutoSchedules::rankCpuProgram(tile::ProgramOp program,
+                              const TargetInfo &target) const {
   StringRef name = program.getSymName();
   size_t keep =
       keepWith(llvm::count_if(refutedCpu, [&](const RefutedCpuProgram &r) {
         return r.program == name;
       }));
   CpuTermScales scales = cpuModelScales();
-  std::vector<CpuCandidate> ranked = rankCpuTiles(*facts, target, keep, scales);
-  auto firstLive = llvm::find_if(
-      ranked, [&](const CpuCandidate &c) { return !isRefuted(name, c); });
-  if (firstLive == ranked.end())
-    return next->replacement(program, target);
   std::vector<int64_t> own(program.getSchedule().getTile());
   bool ownPack = program.getSchedule().getPack();
-  const CpuCandidate best = *firstLive;
-  CpuChoice choice{
-      name.str(), *facts, ranked,
-      CpuCandidate{own, estimateCpu(*facts, own, target, ownPack, scales),
-                   ownPack},
-      static_cast<size_t>(firstLive - ranked.begin())};
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    cpuChoices.push_back(std::move(choice));
+  CpuChoice choice;
+  choice.program = name.str();
+  if (std::optional<CpuProgram> facts = cpuProgramOf(program)) {
+    choice.facts = *facts;
+    choice.ranked = rankCpuTiles(*facts, target, keep, scales);
+    choice.heuristics = CpuCandidate{
+        own, estimateCpu(*facts, own, target, ownPack, scales), ownPack};
+    return choice;
   }
-  if (ArrayRef<int64_t>(best.tile) == program.getSchedule().getTile() &&
-      best.pack == ownPack)
-    return tile::ScheduleAttr();
-  return cpuScheduleWithTile(program, best.tile, best.pack);
+  // Sizes unbound: one tile for every shape, ranked over samples.
+  std::optional<CpuProgramSamples> samples = cpuProgramSamplesOf(program);
+  if (!samples)
+    return std::nullopt;
+  choice.facts = samples->programs.back();
+  choice.unbound = samples->unbound;
+  choice.sampleShapes = samples->programs.size();
+  choice.regrets =
+      rankCpuTilesOverSamples(samples->programs, target, keep, scales);
+  choice.regrets.push_back(
+      sampledCandidate(samples->programs, own, ownPack, target, scales));
+  for (const CpuSampledCandidate &c : choice.regrets)
+    choice.ranked.push_back(c.candidate);
+  choice.heuristics = choice.ranked.back();
+  choice.ranked.pop_back();
+  return choice;
 }
 
 std::shared_ptr<ScheduleProvider>
@@ -221,10 +270,19 @@ void AutoSchedules::explainStructures(llvm::raw_ostream &os) const {
 }
 
 void AutoSchedules::explainCpu(llvm::raw_ostream &os) const {
-  auto print = [&](const char *label, const CpuCandidate &c) {
+  auto print = [&](const char *label, const CpuCandidate &c,
+                   const CpuChoice &choice,
+                   const CpuSampledCandidate *regrets) {
     const CpuCost &cost = c.cost;
-    os << label << c.describe() << ": " << llvm::format("%.1f us", cost.totalUs)
-       << " (compute " << llvm::format("%.1f", cost.computeUs) << ", memory "
+    os << label << c.describe() << ": ";
+    if (regrets)
+      os << llvm::format("%.2fx", regrets->meanRegret)
+         << " the best (geometric mean), "
+         << llvm::format("%.2fx", regrets->worstRegret) << " at worst ("
+         << sampleShapeText(choice.unbound, regrets->worstSample)
+         << "); at the largest: ";
+    os << llvm::format("%.1f us", cost.totalUs) << " (compute "
+       << llvm::format("%.1f", cost.computeUs) << ", memory "
        << llvm::format("%.1f", cost.memoryUs) << ", overhead "
        << llvm::format("%.1f", cost.overheadUs);
     if (cost.packUs > 0)
@@ -244,6 +302,12 @@ void AutoSchedules::explainCpu(llvm::raw_ostream &os) const {
   for (const CpuChoice &choice : cpuChoices) {
     os << "explain: CPU program " << choice.program << " over "
        << CpuCandidate{choice.facts.extents, {}}.describe();
+    if (choice.sampleShapes)
+      os << " at the largest of " << choice.sampleShapes
+         << " sample shapes (sizes " << llvm::join(choice.unbound, ", ")
+         << " unbound, each at " << sampleExtentsText()
+         << "; tiles ranked by the geometric mean over them of their time "
+            "over the best tile's)";
     if (choice.facts.reduced && choice.facts.siblings > 1)
       os << ", " << choice.facts.siblings
          << " contractions side by side over " << choice.facts.reduced;
@@ -253,12 +317,16 @@ void AutoSchedules::explainCpu(llvm::raw_ostream &os) const {
                                       : ", a reduction over ")
          << choice.facts.reduced;
     os << " (model only; `nautc tune` measures)\n";
+    auto regretsOf = [&](size_t i) {
+      return choice.sampleShapes ? &choice.regrets[i] : nullptr;
+    };
     for (auto [i, ranked] : llvm::enumerate(choice.ranked))
       print(i == choice.chosen                  ? "  chosen:    "
             : isRefuted(choice.program, ranked) ? "  refuted:   "
                                                 : "  runner-up: ",
-            ranked);
-    print("  heuristics: ", choice.heuristics);
+            ranked, choice, regretsOf(i));
+    print("  heuristics: ", choice.heuristics, choice,
+          regretsOf(choice.ranked.size()));
   }
 }
 

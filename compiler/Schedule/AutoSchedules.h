@@ -2,9 +2,10 @@
 //
 // `--schedule auto`: on a GPU, a contraction whose M and N are bound takes
 // the schedule the auto-scheduler's model ranks first over its whole space
-// (autoscheduler/); on the CPU, each contraction program whose extents are
-// bound takes the register block the CPU model ranks first
-// (autoscheduler/CpuSpace.h; `nautc tune` measures every program's); on
+// (autoscheduler/); on the CPU, each program whose extents are bound takes
+// the tile the CPU model ranks first (autoscheduler/CpuSpace.h; `nautc
+// tune` measures every program's), and one whose sizes are not, the tile
+// it ranks first over sample shapes (autoscheduler/CpuUnboundSizes.h); on
 // a GPU, each element-wise program and reduction of rows or columns whose
 // extents are bound takes the tile, threads, groups, runs and split the
 // GPU model ranks first (autoscheduler/GpuSpace.h), and each flash kernel
@@ -26,6 +27,7 @@
 #define NAUTILUS_SCHEDULE_AUTOSCHEDULES_H
 
 #include "autoscheduler/CpuSpace.h"
+#include "autoscheduler/CpuUnboundSizes.h"
 #include "autoscheduler/Search.h"
 #include "compiler/Schedule/ScheduleProvider.h"
 
@@ -113,11 +115,21 @@ private:
   };
   struct CpuChoice {
     std::string program;
-    autosched::CpuProgram facts;
+    autosched::CpuProgram facts; // sizes unbound: at the largest sample
     std::vector<autosched::CpuCandidate> ranked;
     autosched::CpuCandidate heuristics;
     size_t chosen = 0; // the first of `ranked` not refuted
+    /// Sizes unbound: those sampled, the sample shapes, and each ranked
+    /// candidate's (then the heuristics') regrets over them.
+    std::vector<std::string> unbound;
+    size_t sampleShapes = 0;
+    std::vector<autosched::CpuSampledCandidate> regrets;
   };
+  /// The CPU model's ranking of `program`'s tiles (at bound extents, or
+  /// over samples of its unbound sizes), its heuristics' tile among them;
+  /// std::nullopt where the model cannot view it.
+  std::optional<CpuChoice> rankCpuProgram(tile::ProgramOp program,
+                                          const TargetInfo &target) const;
   /// A schedule of a GPU program without a contraction problem (an
   /// element-wise program, a reduction, a flash kernel) as ranked, with
   /// the candidate and the model's terms as `--explain` prints them.

@@ -161,8 +161,16 @@ bool nautilus::isSplitAcrossPrograms(tile::ProgramOp program) {
                              partialProgramName(program.getSymName())));
 }
 
-std::optional<autosched::CpuProgram>
-nautilus::cpuProgramOf(tile::ProgramOp program) {
+namespace {
+
+/// The extent of an unbound size (by name) a CPU model's view assumes, or
+/// std::nullopt.
+using UnboundExtent = llvm::function_ref<std::optional<int64_t>(StringRef)>;
+
+/// The CPU model's view of `program`, each size the plan does not bind at
+/// the extent `unbound` gives it.
+std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
+                                                  UnboundExtent unbound) {
   // A stream of rows (softmax's, a norm's) chooses its tile like any
   // reduction; one whose tile spans more dimensions (attention's, the
   // head dimension whole), that recomputes a reduction a key (scores),
@@ -177,18 +185,30 @@ nautilus::cpuProgramOf(tile::ProgramOp program) {
   if (nested || (stream && (program.getOutputDims().size() != 1 ||
                             isSplitAcrossPrograms(program))))
     return std::nullopt;
-  std::optional<std::vector<int64_t>> extents =
-      tile::knownOutputExtents(program);
-  if (!extents || extents->empty())
-    return std::nullopt;
+  auto extentOfDim = [&](Attribute dim) -> std::optional<int64_t> {
+    if (std::optional<int64_t> known = program.getKnownExtent(dim))
+      return known;
+    auto name = dyn_cast_or_null<StringAttr>(dim);
+    return name ? unbound(name.getValue()) : std::nullopt;
+  };
+  auto extentOf = [&](Value extent) {
+    return extentOfDim(program.getExtentDim(extent));
+  };
   autosched::CpuProgram facts;
-  facts.extents = std::move(*extents);
+  for (Attribute dim : program.getOutputDims()) {
+    std::optional<int64_t> extent = extentOfDim(dim);
+    if (!extent)
+      return std::nullopt;
+    facts.extents.push_back(*extent);
+  }
+  if (facts.extents.empty())
+    return std::nullopt;
   unsigned inner = facts.extents.size() - 1;
   int64_t contractions = 0;
   for (auto reduce : program.getBody().front().getOps<tile::ReduceOp>()) {
     int64_t reduced = 1;
     for (Value extent : reduce.getExtents()) {
-      std::optional<int64_t> e = program.getKnownExtent(extent);
+      std::optional<int64_t> e = extentOf(extent);
       if (!e)
         return std::nullopt;
       reduced *= *e;
@@ -222,7 +242,7 @@ nautilus::cpuProgramOf(tile::ProgramOp program) {
                  gatherStrideOf(reduce.getBody(), inner, reduced));
   }
   if (stream) {
-    std::optional<int64_t> reduced = program.getKnownExtent(stream.getExtent());
+    std::optional<int64_t> reduced = extentOf(stream.getExtent());
     if (!reduced)
       return std::nullopt;
     facts.stream = true;
@@ -263,6 +283,39 @@ nautilus::cpuProgramOf(tile::ProgramOp program) {
   facts.packable =
       facts.contraction && !tile::packablePanelLoads(program).empty();
   return facts;
+}
+
+} // namespace
+
+std::optional<autosched::CpuProgram>
+nautilus::cpuProgramOf(tile::ProgramOp program) {
+  return cpuProgramAt(program, [](StringRef) { return std::nullopt; });
+}
+
+std::optional<CpuProgramSamples>
+nautilus::cpuProgramSamplesOf(tile::ProgramOp program) {
+  // Which sizes are unbound: those a view at any extent asks for.
+  CpuProgramSamples samples;
+  auto asked = cpuProgramAt(program, [&](StringRef name) {
+    if (!llvm::is_contained(samples.unbound, name))
+      samples.unbound.push_back(name.str());
+    return std::optional<int64_t>(autosched::kUnboundSizeSamples.front());
+  });
+  if (!asked || samples.unbound.empty() ||
+      samples.unbound.size() > autosched::kMostUnboundSizesSampled)
+    return std::nullopt;
+  const size_t sizes = samples.unbound.size();
+  for (size_t shape = 0; shape < autosched::sampleShapesOf(sizes); ++shape) {
+    auto sampled = cpuProgramAt(program, [&](StringRef name) {
+      size_t size = llvm::find(samples.unbound, name) - samples.unbound.begin();
+      return std::optional<int64_t>(
+          autosched::sampleExtentOf(shape, size, sizes));
+    });
+    if (!sampled)
+      return std::nullopt;
+    samples.programs.push_back(std::move(*sampled));
+  }
+  return samples;
 }
 
 tile::ScheduleAttr nautilus::cpuScheduleWithTile(tile::ProgramOp program,

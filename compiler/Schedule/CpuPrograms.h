@@ -11,6 +11,7 @@
 #define NAUTILUS_SCHEDULE_CPUPROGRAMS_H
 
 #include "autoscheduler/CpuSpace.h"
+#include "autoscheduler/CpuUnboundSizes.h"
 #include "dialects/Tile/TileOps.h"
 
 #include <optional>
@@ -23,6 +24,20 @@ namespace nautilus {
 /// (attention's: its tile spans the head dimension), split across
 /// programs, or nested in a loop: those keep their own tile.
 std::optional<autosched::CpuProgram> cpuProgramOf(tile::ProgramOp program);
+
+/// A program whose sizes are not all bound, as the CPU model sees it at
+/// sample extents (autoscheduler/CpuUnboundSizes.h).
+struct CpuProgramSamples {
+  std::vector<std::string> unbound; // the sizes sampled, in order
+  /// Each unbound size at each of kUnboundSizeSamples, every combination,
+  /// the last size varying fastest (the last program at the largest).
+  std::vector<autosched::CpuProgram> programs;
+};
+
+/// `program` at sample extents, or std::nullopt where it is bound (see
+/// cpuProgramOf), cannot be viewed at any extent (as cpuProgramOf), or
+/// has more than kMostUnboundSizesSampled unbound sizes.
+std::optional<CpuProgramSamples> cpuProgramSamplesOf(tile::ProgramOp program);
 
 /// Whether `program`'s reduction is split across programs: its schedule's
 /// reduce_split before tile-split-reductions, its `_partial` program

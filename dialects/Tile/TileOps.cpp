@@ -185,14 +185,19 @@ nautilus::tile::knownOutputExtents(ProgramOp program) {
 }
 
 std::optional<int64_t> ProgramOp::getKnownExtent(Value extent) {
+  Attribute dim = getExtentDim(extent);
+  return dim ? getKnownExtent(dim) : std::nullopt;
+}
+
+Attribute ProgramOp::getExtentDim(Value extent) {
   if (auto constant = extent.getDefiningOp<arith::ConstantIndexOp>())
-    return constant.value();
+    return IntegerAttr::get(IndexType::get(getContext()), constant.value());
   auto arg = dyn_cast<BlockArgument>(extent);
   unsigned buffers = getArgNames().size();
   if (!arg || arg.getOwner() != &getBody().front() ||
       arg.getArgNumber() < buffers)
-    return std::nullopt;
-  return getKnownExtent(getSizes()[arg.getArgNumber() - buffers]);
+    return Attribute();
+  return getSizes()[arg.getArgNumber() - buffers];
 }
 
 Value ProgramOp::getOutputExtent(OpBuilder &b, Location loc, unsigned d) {

@@ -1,5 +1,6 @@
 //===- TuningTest.cpp - The tuner, its database and the CPU space, alone --===//
 #include "autoscheduler/CpuSpace.h"
+#include "autoscheduler/CpuUnboundSizes.h"
 #include "autoscheduler/Tuner.h"
 #include "autoscheduler/TuningDatabase.h"
 
@@ -408,6 +409,58 @@ TEST(CpuSpace, PacksTheRhsWhereItPays) {
   plain.packable = false;
   for (const CpuCandidate &c : rankCpuTiles(plain, target))
     EXPECT_FALSE(c.pack) << c.describe();
+}
+
+// Sizes unbound at compile time: one tile for every shape, ranked over
+// sample shapes by the geometric mean of its regrets (its time over the
+// best tile's at each).
+TEST(CpuSpace, RanksTilesOverSampleShapesWhereSizesAreUnbound) {
+  // Every combination, the last size varying fastest.
+  EXPECT_EQ(sampleShapesOf(0), 1u);
+  EXPECT_EQ(sampleShapesOf(3), 27u);
+  EXPECT_EQ(sampleExtentOf(1, 0, 2), kUnboundSizeSamples[0]);
+  EXPECT_EQ(sampleExtentOf(1, 1, 2), kUnboundSizeSamples[1]);
+  EXPECT_EQ(sampleExtentOf(8, 0, 2), kUnboundSizeSamples.back());
+  TargetInfo target = avx512Host();
+  // A GEMM with M, N and K unbound.
+  std::vector<CpuProgram> samples;
+  for (size_t shape = 0; shape < sampleShapesOf(3); ++shape)
+    samples.push_back(packableGemm(sampleExtentOf(shape, 0, 3),
+                                   sampleExtentOf(shape, 1, 3),
+                                   sampleExtentOf(shape, 2, 3)));
+  std::vector<CpuSampledCandidate> ranked =
+      rankCpuTilesOverSamples(samples, target);
+  ASSERT_GT(ranked.size(), 4u);
+  const CpuSampledCandidate &best = ranked.front();
+  EXPECT_GE(best.meanRegret, 1.0);
+  EXPECT_GE(best.worstRegret, best.meanRegret);
+  EXPECT_LT(best.worstSample, samples.size());
+  for (const CpuSampledCandidate &c : ranked)
+    EXPECT_GE(c.meanRegret, best.meanRegret) << c.candidate.describe();
+  // The regret at the worst sample is the candidate's time there over the
+  // best there.
+  double worstUs = estimateCpu(samples[best.worstSample], best.candidate.tile,
+                               target, best.candidate.pack)
+                       .totalUs;
+  double bestThere =
+      rankCpuTiles(samples[best.worstSample], target, 1).front().cost.totalUs;
+  EXPECT_NEAR(best.worstRegret, worstUs / bestThere, 1e-9);
+  // The heuristics' block (16 x 32: it spills on AVX-512) regrets more.
+  CpuSampledCandidate heuristics =
+      sampledCandidate(samples, {16, 32}, false, target);
+  EXPECT_GT(heuristics.meanRegret, best.meanRegret);
+  // One sample: the model's own ranking, no regret at the top.
+  std::vector<CpuSampledCandidate> one =
+      rankCpuTilesOverSamples({packableGemm(1024, 1024, 1024)}, target);
+  EXPECT_EQ(one.front().meanRegret, 1.0);
+  EXPECT_EQ(one.front().candidate.tile,
+            rankCpuTiles(packableGemm(1024, 1024, 1024), target).front().tile);
+  // Deterministic.
+  std::vector<CpuSampledCandidate> again =
+      rankCpuTilesOverSamples(samples, target);
+  ASSERT_EQ(again.size(), ranked.size());
+  for (size_t i = 0; i < ranked.size(); ++i)
+    EXPECT_EQ(again[i].candidate.describe(), ranked[i].candidate.describe());
 }
 
 // Contractions side by side (alg-fuse-shared-operands' programs) issue

@@ -1,0 +1,101 @@
+//===- CpuUnboundSizes.cpp - CPU tiles for sizes unbound at compile time --===//
+#include "autoscheduler/CpuUnboundSizes.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace nautilus;
+using namespace nautilus::autosched;
+
+namespace {
+
+/// The model's best time at each sample (0 where it has no candidate).
+std::vector<double> bestAtEachSample(const std::vector<CpuProgram> &samples,
+                                     const TargetInfo &target,
+                                     const CpuTermScales &scales) {
+  std::vector<double> best;
+  for (const CpuProgram &sample : samples) {
+    std::vector<CpuCandidate> first = rankCpuTiles(sample, target, 1, scales);
+    best.push_back(first.empty() ? 0 : first.front().cost.totalUs);
+  }
+  return best;
+}
+
+CpuSampledCandidate regretsOf(const std::vector<CpuProgram> &samples,
+                              const std::vector<double> &best,
+                              const std::vector<int64_t> &tile, bool pack,
+                              const TargetInfo &target,
+                              const CpuTermScales &scales) {
+  CpuSampledCandidate sampled;
+  sampled.candidate.tile = tile;
+  sampled.candidate.pack = pack;
+  double logSum = 0;
+  sampled.worstRegret = 0;
+  for (size_t s = 0; s < samples.size(); ++s) {
+    CpuCost cost = estimateCpu(samples[s], tile, target, pack, scales);
+    double regret = best[s] > 0 ? cost.totalUs / best[s] : 1;
+    logSum += std::log(regret);
+    if (regret > sampled.worstRegret) {
+      sampled.worstRegret = regret;
+      sampled.worstSample = s;
+    }
+    sampled.candidate.cost = cost;
+  }
+  sampled.meanRegret =
+      samples.empty() ? 1 : std::exp(logSum / double(samples.size()));
+  return sampled;
+}
+
+} // namespace
+
+size_t nautilus::autosched::sampleShapesOf(size_t sizes) {
+  size_t shapes = 1;
+  for (size_t i = 0; i < sizes; ++i)
+    shapes *= kUnboundSizeSamples.size();
+  return shapes;
+}
+
+int64_t nautilus::autosched::sampleExtentOf(size_t shape, size_t size,
+                                            size_t sizes) {
+  size_t digit = shape;
+  for (size_t later = size + 1; later < sizes; ++later)
+    digit /= kUnboundSizeSamples.size();
+  return kUnboundSizeSamples[digit % kUnboundSizeSamples.size()];
+}
+
+std::vector<CpuSampledCandidate> nautilus::autosched::rankCpuTilesOverSamples(
+    const std::vector<CpuProgram> &samples, const TargetInfo &target,
+    size_t keep, const CpuTermScales &scales) {
+  std::vector<double> best = bestAtEachSample(samples, target, scales);
+  std::vector<CpuSampledCandidate> all;
+  auto powersOfTwo = [](const std::vector<int64_t> &tile) {
+    return std::all_of(tile.begin(), tile.end(),
+                       [](int64_t t) { return t > 0 && (t & (t - 1)) == 0; });
+  };
+  for (const CpuProgram &sample : samples)
+    for (const CpuCandidate &c : rankCpuTiles(sample, target, 0, scales))
+      if (powersOfTwo(c.tile) &&
+          std::none_of(all.begin(), all.end(),
+                       [&](const CpuSampledCandidate &seen) {
+                         return seen.candidate.tile == c.tile &&
+                                seen.candidate.pack == c.pack;
+                       }))
+        all.push_back(regretsOf(samples, best, c.tile, c.pack, target, scales));
+  std::stable_sort(
+      all.begin(), all.end(),
+      [](const CpuSampledCandidate &a, const CpuSampledCandidate &b) {
+        if (a.meanRegret != b.meanRegret)
+          return a.meanRegret < b.meanRegret;
+        return a.worstRegret < b.worstRegret;
+      });
+  if (keep && all.size() > keep)
+    all.resize(keep);
+  return all;
+}
+
+CpuSampledCandidate nautilus::autosched::sampledCandidate(
+    const std::vector<CpuProgram> &samples, const std::vector<int64_t> &tile,
+    bool pack, const TargetInfo &target, const CpuTermScales &scales) {
+  return regretsOf(samples, bestAtEachSample(samples, target, scales), tile,
+                   pack, target, scales);
+}

@@ -1,0 +1,66 @@
+//===- CpuUnboundSizes.h - CPU tiles for sizes unbound at compile time -*-===//
+//
+// A kernel compiled without its sizes (a bundle an application launches
+// at many shapes) gets one schedule for every shape. The CPU model ranks
+// tiles at bound extents (CpuSpace.h); for a program whose sizes are not
+// all bound, it ranks them over sample extents instead: each unbound size
+// at each of kUnboundSizeSamples, in every combination. A candidate's
+// regret at a sample is its predicted time over the best candidate's
+// there (1: the best); candidates are ranked by the geometric mean of
+// their regrets (each sample shape counts alike, whatever its time), then
+// by the worst, then as rankCpuTiles orders them. The candidates are those
+// rankCpuTiles gives at any sample whose every extent is a power of two:
+// the checker (docs/verification.md) proves a power-of-two tile covers an
+// unbound extent at once, where it gave up on rows of 6 after its 10 s
+// timeout.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_AUTOSCHEDULER_CPUUNBOUNDSIZES_H
+#define NAUTILUS_AUTOSCHEDULER_CPUUNBOUNDSIZES_H
+
+#include "autoscheduler/CpuSpace.h"
+
+#include <array>
+
+namespace nautilus::autosched {
+
+/// The extents an unbound size is sampled at: a few rows (a decoding
+/// step's tokens), a tile-sized matrix, a large one.
+constexpr std::array<int64_t, 3> kUnboundSizeSamples = {32, 512, 4096};
+
+/// The unbound sizes whose samples a program is ranked over at most (3^4
+/// = 81 sample shapes); a program with more keeps its own schedule.
+constexpr size_t kMostUnboundSizesSampled = 4;
+
+/// The sample shapes of `sizes` unbound sizes: every combination of
+/// kUnboundSizeSamples, the last size varying fastest (the last shape the
+/// largest).
+size_t sampleShapesOf(size_t sizes);
+
+/// The extent of unbound size `size` (of `sizes`) at sample shape `shape`.
+int64_t sampleExtentOf(size_t shape, size_t size, size_t sizes);
+
+/// A candidate ranked over sample shapes.
+struct CpuSampledCandidate {
+  CpuCandidate candidate; // its cost at the last (largest) sample
+  double meanRegret = 1;  // the geometric mean of its regrets
+  double worstRegret = 1;
+  size_t worstSample = 0; // where its regret is the worst
+};
+
+/// Every candidate of `samples` (the same program at each sample shape),
+/// ranked as above, best first; at most `keep` (0: all).
+std::vector<CpuSampledCandidate>
+rankCpuTilesOverSamples(const std::vector<CpuProgram> &samples,
+                        const TargetInfo &target, size_t keep = 0,
+                        const CpuTermScales &scales = {});
+
+/// `tile` (packed when `pack`) ranked over `samples` as above.
+CpuSampledCandidate sampledCandidate(const std::vector<CpuProgram> &samples,
+                                     const std::vector<int64_t> &tile,
+                                     bool pack, const TargetInfo &target,
+                                     const CpuTermScales &scales = {});
+
+} // namespace nautilus::autosched
+
+#endif
