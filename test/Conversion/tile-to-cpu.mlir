@@ -1,8 +1,10 @@
 // RUN: nautc-opt %s -pass-pipeline='builtin.module(convert-tile-to-cpu,canonicalize,cse)' | FileCheck %s
 
 // A[m, k] depends on the rows only: 8 scalar loads (at rows clamped into
-// the output, so unmasked) broadcast along the columns. B[k, n] is contiguous along the columns: one masked row load,
-// broadcast along the rows. The store is one masked vector store per row.
+// the output, so unmasked) broadcast along the columns. B[k, n] is contiguous along the columns: one row load,
+// broadcast along the rows, plain where the row lies inside B whole and
+// masked (its lanes compared) only at B's edge. The store is one vector
+// store per row, masked only at the output's edge.
 // The sum over K folds blocks of 64 into a fresh partial, added to the
 // total with Kahan's compensation.
 // CHECK-LABEL: func.func @gemm_C(
@@ -14,8 +16,13 @@
 // CHECK-COUNT-8: memref.load %[[A]]
 // CHECK: vector.from_elements {{.*}} : vector<8x1xf32>
 // CHECK: vector.broadcast %{{.*}} : vector<8x1xf32> to vector<8x16xf32>
+// CHECK: %[[ROW:.*]] = scf.if %{{.*}} -> (vector<16xf32>) {
+// CHECK-NEXT: %[[WHOLE:.*]] = vector.load %{{.*}}[%{{.*}}] : memref<?xf32>, vector<16xf32>
+// CHECK-NEXT: scf.yield %[[WHOLE]]
+// CHECK-NEXT: } else {
+// CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : vector<16xindex>
 // CHECK: vector.maskedload %{{.*}}[%{{.*}}], %{{.*}}, %{{.*}} : memref<?xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
-// CHECK: vector.broadcast %{{.*}} : vector<16xf32> to vector<8x16xf32>
+// CHECK: vector.broadcast %[[ROW]] : vector<16xf32> to vector<8x16xf32>
 // CHECK: math.fma %{{.*}}, %{{.*}}, %[[ACC]] : vector<8x16xf32>
 // CHECK: scf.yield
 // CHECK: %[[Y:.*]] = arith.subf %[[PARTIAL]], %[[LOST]]
@@ -23,6 +30,9 @@
 // CHECK: %[[GAIN:.*]] = arith.subf %[[T]], %[[TOTAL]]
 // CHECK: %[[NEWLOST:.*]] = arith.subf %[[GAIN]], %[[Y]]
 // CHECK: scf.yield %[[T]], %[[NEWLOST]]
+// CHECK: scf.if
+// CHECK-NEXT: vector.store %{{.*}} : memref<?xf32>, vector<16xf32>
+// CHECK-NEXT: } else {
 // CHECK-COUNT-8: vector.maskedstore
 tile.program @gemm_C attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [8, 16], threads = 1>, sizes = ["M", "K", "N"]} {
 ^bb0(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>, %m: index, %k: index, %n: index):

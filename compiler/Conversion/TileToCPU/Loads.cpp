@@ -2,15 +2,17 @@
 //
 // A tile.load reads only along the output dimensions its index map depends
 // on and broadcasts along the others (A[m, k] is a column, B[k, n] a row);
-// along a contiguous innermost dimension it is one masked vector load per
-// row, otherwise clamped scalar loads (few elements) or a masked gather. A
-// tile.store is a masked vector store per row.
+// along a contiguous innermost dimension it is one vector load per row (a
+// masked one, its lanes' mask computed, only for a row at the buffer's
+// edge), otherwise clamped scalar loads (few elements) or a masked gather.
+// A tile.store is a vector store per row (masked at the output's edge).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/TileToCPU/ProgramLowering.h"
 #include "dialects/Tile/Utils/AffineExpansion.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace nautilus;
@@ -29,6 +31,15 @@ Value ProgramLowering::indexVector(unsigned d, ArrayRef<int64_t> shape) {
   Value column = vector::ShapeCastOp::create(
       b, loc, VectorType::get(unit, b.getIndexType()), idx);
   return vector::BroadcastOp::create(b, loc, type, column);
+}
+
+Value ProgramLowering::allLanesInside(Value first, int64_t lanes, Value size) {
+  Value from = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, first,
+                                     cIndex(0));
+  Value to = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::sle,
+      arith::AddIOp::create(b, loc, first, cIndex(lanes)), size);
+  return arith::AndIOp::create(b, loc, from, to);
 }
 
 Value ProgramLowering::maskVector(ArrayRef<int64_t> shape) {
@@ -247,24 +258,48 @@ Value ProgramLowering::loadRows(const TileLoad &load, ArrayRef<Value> stride,
     offset[last] = 0;
     SmallVector<Value> idx = loadIndices(load, offset);
     Value start = linear(idx);
-    Value column = arith::AddIOp::create(
-        b, loc, lanes,
-        vector::BroadcastOp::create(b, loc, laneType, idx.back()));
-    Value rowMask = arith::AndIOp::create(
-        b, loc,
-        arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::sge, column,
-            vector::BroadcastOp::create(b, loc, laneType, cIndex(0))),
-        arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::slt, column,
-            vector::BroadcastOp::create(b, loc, laneType, lastSize)));
-    rowMask = arith::AndIOp::create(
-        b, loc, rowMask,
-        vector::BroadcastOp::create(
-            b, loc, rowMaskType,
-            insideBuffer(load.buffer, idx, /*skipLast=*/true)));
-    Value row = vector::MaskedLoadOp::create(b, loc, rowType, flat, start,
-                                             rowMask, zero);
+    Value rowInside = insideBuffer(load.buffer, idx, /*skipLast=*/true);
+    // A row inside the buffer whole (every row but those at an edge) is
+    // read by a plain load; only a row at an edge computes its lanes' mask
+    // (a compare of each lane's index, which cost more than the load).
+    // Bools always take the masked load: a plain one of i1 reads bits.
+    Value whole = element.isInteger(1)
+                      ? arith::ConstantIntOp::create(b, loc, 0, 1).getResult()
+                      : arith::AndIOp::create(
+                            b, loc, rowInside,
+                            allLanesInside(idx.back(), shape[last], lastSize))
+                            .getResult();
+    auto ifWhole = scf::IfOp::create(b, loc, TypeRange{rowType}, whole,
+                                     /*addThenBlock=*/true,
+                                     /*addElseBlock=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifWhole.getThenRegion().front());
+      scf::YieldOp::create(
+          b, loc,
+          vector::LoadOp::create(b, loc, rowType, flat, ValueRange{start})
+              .getResult());
+      b.setInsertionPointToStart(&ifWhole.getElseRegion().front());
+      Value column = arith::AddIOp::create(
+          b, loc, lanes,
+          vector::BroadcastOp::create(b, loc, laneType, idx.back()));
+      Value rowMask = arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::sge, column,
+              vector::BroadcastOp::create(b, loc, laneType, cIndex(0))),
+          arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::slt, column,
+              vector::BroadcastOp::create(b, loc, laneType, lastSize)));
+      rowMask = arith::AndIOp::create(
+          b, loc, rowMask,
+          vector::BroadcastOp::create(b, loc, rowMaskType, rowInside));
+      scf::YieldOp::create(b, loc,
+                           vector::MaskedLoadOp::create(b, loc, rowType, flat,
+                                                        start, rowMask, zero)
+                               .getResult());
+    }
+    Value row = ifWhole.getResult(0);
     if (rank == 1) {
       result = row;
       break;
@@ -489,8 +524,13 @@ void ProgramLowering::lowerStore(tile::StoreOp store) {
   auto rowMaskType = VectorType::get({tileShape[last]}, b.getI1Type());
   SmallVector<int64_t> rowShape(rank, 1);
   rowShape[last] = tileShape[last];
-  Value columnsInside =
-      vector::ShapeCastOp::create(b, loc, rowMaskType, maskVector(rowShape));
+  // Whether the tile's columns are all inside the output: then a row
+  // inside it is stored whole, and only rows at an edge compute a mask.
+  // Bools always take the masked store: a plain one of i1 writes bits.
+  Value columnsWhole =
+      mlir::getElementTypeOrSelf(value.getType()).isInteger(1)
+          ? arith::ConstantIntOp::create(b, loc, 0, 1).getResult()
+          : allLanesInside(base[last], tileShape[last], extents[last]);
   int64_t rows = 1;
   for (unsigned d = 0; d < last; ++d)
     rows *= tileShape[d];
@@ -498,7 +538,7 @@ void ProgramLowering::lowerStore(tile::StoreOp store) {
   for (int64_t r = 0; r < rows; ++r) {
     delinearize(r, tileShape.take_front(last), offset);
     Value start = cIndex(0);
-    Value rowMask = columnsInside;
+    Value rowInside = arith::ConstantIntOp::create(b, loc, 1, 1);
     for (unsigned d = 0; d < rank; ++d) {
       Value idx = offset[d] ? arith::AddIOp::create(b, loc, base[d],
                                                     cIndex(offset[d]))
@@ -506,19 +546,28 @@ void ProgramLowering::lowerStore(tile::StoreOp store) {
                             : base[d];
       start = arith::AddIOp::create(
           b, loc, start, arith::MulIOp::create(b, loc, idx, stride[d]));
-      if (d < last && tileShape[d] > 1) {
-        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                             idx, extents[d]);
-        rowMask = arith::AndIOp::create(
-            b, loc, rowMask,
-            vector::BroadcastOp::create(b, loc, rowMaskType, inside));
-      }
+      if (d < last && tileShape[d] > 1)
+        rowInside = arith::AndIOp::create(
+            b, loc, rowInside,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, idx,
+                                  extents[d]));
     }
     Value row = value;
     if (rank > 1) {
       SmallVector<int64_t> position(offset.begin(), offset.end() - 1);
       row = vector::ExtractOp::create(b, loc, value, position);
     }
+    auto ifWhole = scf::IfOp::create(
+        b, loc, arith::AndIOp::create(b, loc, rowInside, columnsWhole),
+        /*withElse=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifWhole.getThenRegion().front());
+    vector::StoreOp::create(b, loc, row, flat, ValueRange{start});
+    b.setInsertionPointToStart(&ifWhole.getElseRegion().front());
+    Value rowMask = arith::AndIOp::create(
+        b, loc,
+        vector::ShapeCastOp::create(b, loc, rowMaskType, maskVector(rowShape)),
+        vector::BroadcastOp::create(b, loc, rowMaskType, rowInside));
     vector::MaskedStoreOp::create(b, loc, flat, start, rowMask, row);
   }
 }

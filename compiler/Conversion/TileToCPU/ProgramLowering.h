@@ -288,6 +288,10 @@ private:
   mlir::Value indexVector(unsigned d, llvm::ArrayRef<int64_t> shape);
   /// Elements of a tile of `shape` inside the output.
   mlir::Value maskVector(llvm::ArrayRef<int64_t> shape);
+  /// Whether the `lanes` indices from `first` on are all within [0, size)
+  /// (an i1 scalar).
+  mlir::Value allLanesInside(mlir::Value first, int64_t lanes,
+                             mlir::Value size);
   /// Row-major strides of `buffer`.
   llvm::SmallVector<mlir::Value> strides(mlir::Value buffer);
   mlir::Value flatView(mlir::Value buffer);
