@@ -220,7 +220,8 @@ double otherStepCycles(const CpuProgram &program, int64_t rows, int64_t vectors,
                        int64_t &registers) {
   registers = std::max<int64_t>(1, program.liveTiles) * rows * vectors;
   double ops =
-      double(rows * vectors) * double(std::max<int64_t>(1, program.work));
+      double(rows * vectors) * double(std::max<int64_t>(1, program.work)) +
+      double(vectors) * double(program.innerOnlyWork);
   double cycles =
       std::max(ops / kFmaPorts, double(rows * vectors) / kLoadPorts);
   if (program.reduced)

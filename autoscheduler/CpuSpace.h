@@ -85,6 +85,10 @@ struct CpuProgram {
   /// costs beyond its loads: its reduction's body and repairs a step, or
   /// its element-wise values (an exp, log or tanh counts as several).
   int64_t work = 0;
+  /// An element-wise program's work a point on values that vary along its
+  /// innermost dimension alone (a scale g[d] loaded and widened): done
+  /// once for all of a tile's rows, as a vector broadcast down them.
+  int64_t innerOnlyWork = 0;
   /// A reduction whose lanes (along the output's innermost dimension)
   /// read elements this many bytes apart, each a cache line of its own
   /// (a row reduction over contiguous rows: softmax's, a norm's; a

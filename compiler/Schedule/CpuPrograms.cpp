@@ -6,6 +6,7 @@
 #include "dialects/Tile/Utils/ReductionKinds.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace nautilus;
@@ -89,6 +90,58 @@ int64_t workOf(Region &region) {
   int64_t work = 0;
   region.walk([&](Operation *op) { work += workOfOp(op); });
   return work;
+}
+
+/// An element-wise program's work a point (as workOf, but a widening of
+/// a 16-bit float, a shift or a conversion on the host, counted as well,
+/// and so is each load: the loads are what a tile's rows share), split
+/// into what varies along its rows (the dimensions before the innermost
+/// `inner`) and what varies along the innermost dimension alone (`work`,
+/// `innerOnly`).
+void elementWiseWorkOf(tile::ProgramOp program, unsigned inner, int64_t &work,
+                       int64_t &innerOnly) {
+  work = innerOnly = 0;
+  // Whether each value varies along the rows, and along the innermost
+  // dimension.
+  llvm::DenseMap<Value, std::pair<bool, bool>> varies;
+  auto alongDims = [&](ArrayRef<AffineExpr> results) {
+    std::pair<bool, bool> along{false, false};
+    for (AffineExpr e : results)
+      for (unsigned d = 0; d <= inner; ++d)
+        if (involvesDim(e, d))
+          (d == inner ? along.second : along.first) = true;
+    return along;
+  };
+  program.getBody().walk([&](Operation *op) {
+    if (op->getNumResults() != 1)
+      return;
+    std::pair<bool, bool> along{false, false};
+    int64_t cost = workOfOp(op);
+    if (auto load = dyn_cast<tile::LoadOp>(op)) {
+      along = alongDims(load.getMap().getResults());
+      cost = 1;
+    } else if (auto index = dyn_cast<tile::IndexOp>(op)) {
+      along = {index.getDim() != int64_t(inner), index.getDim() == inner};
+    } else {
+      for (Value operand : op->getOperands()) {
+        auto it = varies.find(operand);
+        if (it != varies.end()) {
+          along.first |= it->second.first;
+          along.second |= it->second.second;
+        }
+      }
+      if (auto ext = dyn_cast<arith::ExtFOp>(op))
+        cost = mlir::getElementTypeOrSelf(ext.getIn().getType())
+                           .getIntOrFloatBitWidth() < 32
+                   ? 1
+                   : 0;
+    }
+    varies[op->getResult(0)] = along;
+    if (along.first)
+      work += cost;
+    else if (along.second)
+      innerOnly += cost;
+  });
 }
 
 /// The bytes between the elements that the lanes of a reduction over
@@ -273,7 +326,10 @@ std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
         facts.elementBits = std::max<int64_t>(facts.elementBits,
                                               element.getIntOrFloatBitWidth());
     });
-    facts.work = workOf(program.getBody());
+    if (inner > 0)
+      elementWiseWorkOf(program, inner, facts.work, facts.innerOnlyWork);
+    else
+      facts.work = workOf(program.getBody());
     facts.rowStreams = rowStreamsOf(program, inner);
     facts.liveTiles = 1 + innerReadsOf(program, inner);
   }

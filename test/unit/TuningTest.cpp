@@ -545,6 +545,15 @@ TEST(CpuSpace, ElementWiseTilesKeepTheirRowsInL1) {
             estimateCpu(scale, {1, 128}, target).totalUs);
   EXPECT_GT(estimateCpu(scale, {4, 128}, target).totalUs,
             estimateCpu(scale, {1, 128}, target).totalUs);
+  // Work on values along the columns alone (a scale g[d] loaded and
+  // widened) is done once for a tile's rows: more rows, less of it a
+  // point; none of it, the same compute whatever the rows.
+  CpuProgram scaled = scale;
+  scaled.innerOnlyWork = 4;
+  EXPECT_LT(estimateCpu(scaled, {4, 32}, target).computeUs,
+            estimateCpu(scaled, {1, 128}, target).computeUs);
+  EXPECT_EQ(estimateCpu(scale, {4, 32}, target).computeUs,
+            estimateCpu(scale, {1, 128}, target).computeUs);
 }
 
 // A contraction whose vector operand is read across its rows (A B^T, B
