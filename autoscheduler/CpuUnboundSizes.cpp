@@ -9,18 +9,6 @@ using namespace nautilus::autosched;
 
 namespace {
 
-/// The model's best time at each sample (0 where it has no candidate).
-std::vector<double> bestAtEachSample(const std::vector<CpuProgram> &samples,
-                                     const TargetInfo &target,
-                                     const CpuTermScales &scales) {
-  std::vector<double> best;
-  for (const CpuProgram &sample : samples) {
-    std::vector<CpuCandidate> first = rankCpuTiles(sample, target, 1, scales);
-    best.push_back(first.empty() ? 0 : first.front().cost.totalUs);
-  }
-  return best;
-}
-
 CpuSampledCandidate regretsOf(const std::vector<CpuProgram> &samples,
                               const std::vector<double> &best,
                               const std::vector<int64_t> &tile, bool pack,
@@ -65,22 +53,31 @@ int64_t nautilus::autosched::sampleExtentOf(size_t shape, size_t size,
 
 std::vector<CpuSampledCandidate> nautilus::autosched::rankCpuTilesOverSamples(
     const std::vector<CpuProgram> &samples, const TargetInfo &target,
-    size_t keep, const CpuTermScales &scales) {
-  std::vector<double> best = bestAtEachSample(samples, target, scales);
-  std::vector<CpuSampledCandidate> all;
+    size_t keep, const CpuTermScales &scales, std::vector<double> *bestUs) {
   auto powersOfTwo = [](const std::vector<int64_t> &tile) {
     return std::all_of(tile.begin(), tile.end(),
                        [](int64_t t) { return t > 0 && (t & (t - 1)) == 0; });
   };
-  for (const CpuProgram &sample : samples)
-    for (const CpuCandidate &c : rankCpuTiles(sample, target, 0, scales))
+  // Each sample's ranking gives its best time (of any tile) and the
+  // candidates; then each candidate is costed at every sample.
+  std::vector<double> best;
+  std::vector<CpuCandidate> candidates;
+  for (const CpuProgram &sample : samples) {
+    std::vector<CpuCandidate> ranked = rankCpuTiles(sample, target, 0, scales);
+    best.push_back(ranked.empty() ? 0 : ranked.front().cost.totalUs);
+    for (const CpuCandidate &c : ranked)
       if (powersOfTwo(c.tile) &&
-          std::none_of(all.begin(), all.end(),
-                       [&](const CpuSampledCandidate &seen) {
-                         return seen.candidate.tile == c.tile &&
-                                seen.candidate.pack == c.pack;
+          std::none_of(candidates.begin(), candidates.end(),
+                       [&](const CpuCandidate &seen) {
+                         return seen.tile == c.tile && seen.pack == c.pack;
                        }))
-        all.push_back(regretsOf(samples, best, c.tile, c.pack, target, scales));
+        candidates.push_back(c);
+  }
+  std::vector<CpuSampledCandidate> all;
+  for (const CpuCandidate &c : candidates)
+    all.push_back(regretsOf(samples, best, c.tile, c.pack, target, scales));
+  if (bestUs)
+    *bestUs = best;
   std::stable_sort(
       all.begin(), all.end(),
       [](const CpuSampledCandidate &a, const CpuSampledCandidate &b) {
@@ -94,8 +91,8 @@ std::vector<CpuSampledCandidate> nautilus::autosched::rankCpuTilesOverSamples(
 }
 
 CpuSampledCandidate nautilus::autosched::sampledCandidate(
-    const std::vector<CpuProgram> &samples, const std::vector<int64_t> &tile,
-    bool pack, const TargetInfo &target, const CpuTermScales &scales) {
-  return regretsOf(samples, bestAtEachSample(samples, target, scales), tile,
-                   pack, target, scales);
+    const std::vector<CpuProgram> &samples, const std::vector<double> &bestUs,
+    const std::vector<int64_t> &tile, bool pack, const TargetInfo &target,
+    const CpuTermScales &scales) {
+  return regretsOf(samples, bestUs, tile, pack, target, scales);
 }

@@ -8,7 +8,8 @@
 // regret at a sample is its predicted time over the best candidate's
 // there (1: the best); candidates are ranked by the geometric mean of
 // their regrets (each sample shape counts alike, whatever its time), then
-// by the worst, then as rankCpuTiles orders them. The candidates are those
+// by the worst, then in the order they first appear (the samples in order,
+// each as rankCpuTiles ranks it). The candidates are the tiles
 // rankCpuTiles gives at any sample whose every extent is a power of two:
 // the checker (docs/verification.md) proves a power-of-two tile covers an
 // unbound extent at once, where it gave up on rows of 6 after its 10 s
@@ -49,14 +50,19 @@ struct CpuSampledCandidate {
 };
 
 /// Every candidate of `samples` (the same program at each sample shape),
-/// ranked as above, best first; at most `keep` (0: all).
+/// ranked as above, best first; at most `keep` (0: all). `bestUs`, when
+/// given, receives the best candidate's time at each sample (what
+/// sampledCandidate takes).
 std::vector<CpuSampledCandidate>
 rankCpuTilesOverSamples(const std::vector<CpuProgram> &samples,
                         const TargetInfo &target, size_t keep = 0,
-                        const CpuTermScales &scales = {});
+                        const CpuTermScales &scales = {},
+                        std::vector<double> *bestUs = nullptr);
 
-/// `tile` (packed when `pack`) ranked over `samples` as above.
+/// `tile` (packed when `pack`) over `samples` as above, `bestUs` the best
+/// time at each.
 CpuSampledCandidate sampledCandidate(const std::vector<CpuProgram> &samples,
+                                     const std::vector<double> &bestUs,
                                      const std::vector<int64_t> &tile,
                                      bool pack, const TargetInfo &target,
                                      const CpuTermScales &scales = {});

@@ -210,10 +210,11 @@ AutoSchedules::rankCpuProgram(tile::ProgramOp program,
   choice.facts = samples->programs.back();
   choice.unbound = samples->unbound;
   choice.sampleShapes = samples->programs.size();
+  std::vector<double> bestUs;
   choice.regrets =
-      rankCpuTilesOverSamples(samples->programs, target, keep, scales);
-  choice.regrets.push_back(
-      sampledCandidate(samples->programs, own, ownPack, target, scales));
+      rankCpuTilesOverSamples(samples->programs, target, keep, scales, &bestUs);
+  choice.regrets.push_back(sampledCandidate(samples->programs, bestUs, own,
+                                            ownPack, target, scales));
   for (const CpuSampledCandidate &c : choice.regrets)
     choice.ranked.push_back(c.candidate);
   choice.heuristics = choice.ranked.back();

@@ -112,31 +112,42 @@ void elementWiseWorkOf(tile::ProgramOp program, unsigned inner, int64_t &work,
           (d == inner ? along.second : along.first) = true;
     return along;
   };
+  auto joinOperands = [&](Operation *op, std::pair<bool, bool> &along) {
+    for (Value operand : op->getOperands()) {
+      auto it = varies.find(operand);
+      if (it != varies.end()) {
+        along.first |= it->second.first;
+        along.second |= it->second.second;
+      }
+    }
+  };
+  // (Post-order: an op's regions, and what they yield, come before it.)
   program.getBody().walk([&](Operation *op) {
-    if (op->getNumResults() != 1)
+    if (op->getNumResults() == 0)
       return;
     std::pair<bool, bool> along{false, false};
     int64_t cost = workOfOp(op);
     if (auto load = dyn_cast<tile::LoadOp>(op)) {
       along = alongDims(load.getMap().getResults());
+      // A gathered read varies as its indices do, too.
+      joinOperands(op, along);
       cost = 1;
     } else if (auto index = dyn_cast<tile::IndexOp>(op)) {
       along = {index.getDim() != int64_t(inner), index.getDim() == inner};
     } else {
-      for (Value operand : op->getOperands()) {
-        auto it = varies.find(operand);
-        if (it != varies.end()) {
-          along.first |= it->second.first;
-          along.second |= it->second.second;
-        }
-      }
+      joinOperands(op, along);
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          if (!block.empty() && block.back().hasTrait<OpTrait::IsTerminator>())
+            joinOperands(&block.back(), along);
       if (auto ext = dyn_cast<arith::ExtFOp>(op))
         cost = mlir::getElementTypeOrSelf(ext.getIn().getType())
                            .getIntOrFloatBitWidth() < 32
                    ? 1
                    : 0;
     }
-    varies[op->getResult(0)] = along;
+    for (Value result : op->getResults())
+      varies[result] = along;
     if (along.first)
       work += cost;
     else if (along.second)
@@ -364,6 +375,7 @@ nautilus::cpuProgramSamplesOf(tile::ProgramOp program) {
   for (size_t shape = 0; shape < autosched::sampleShapesOf(sizes); ++shape) {
     auto sampled = cpuProgramAt(program, [&](StringRef name) {
       size_t size = llvm::find(samples.unbound, name) - samples.unbound.begin();
+      assert(size < sizes && "a size the first view did not ask for");
       return std::optional<int64_t>(
           autosched::sampleExtentOf(shape, size, sizes));
     });

@@ -428,8 +428,10 @@ TEST(CpuSpace, RanksTilesOverSampleShapesWhereSizesAreUnbound) {
     samples.push_back(packableGemm(sampleExtentOf(shape, 0, 3),
                                    sampleExtentOf(shape, 1, 3),
                                    sampleExtentOf(shape, 2, 3)));
+  std::vector<double> bestUs;
   std::vector<CpuSampledCandidate> ranked =
-      rankCpuTilesOverSamples(samples, target);
+      rankCpuTilesOverSamples(samples, target, 0, {}, &bestUs);
+  ASSERT_EQ(bestUs.size(), samples.size());
   ASSERT_GT(ranked.size(), 4u);
   const CpuSampledCandidate &best = ranked.front();
   EXPECT_GE(best.meanRegret, 1.0);
@@ -447,14 +449,24 @@ TEST(CpuSpace, RanksTilesOverSampleShapesWhereSizesAreUnbound) {
   EXPECT_NEAR(best.worstRegret, worstUs / bestThere, 1e-9);
   // The heuristics' block (16 x 32: it spills on AVX-512) regrets more.
   CpuSampledCandidate heuristics =
-      sampledCandidate(samples, {16, 32}, false, target);
+      sampledCandidate(samples, bestUs, {16, 32}, false, target);
   EXPECT_GT(heuristics.meanRegret, best.meanRegret);
-  // One sample: the model's own ranking, no regret at the top.
+  // One sample: the model's own ranking, its powers of two.
   std::vector<CpuSampledCandidate> one =
       rankCpuTilesOverSamples({packableGemm(1024, 1024, 1024)}, target);
-  EXPECT_EQ(one.front().meanRegret, 1.0);
-  EXPECT_EQ(one.front().candidate.tile,
-            rankCpuTiles(packableGemm(1024, 1024, 1024), target).front().tile);
+  std::vector<CpuCandidate> own =
+      rankCpuTiles(packableGemm(1024, 1024, 1024), target);
+  auto firstPowerOfTwo = llvm::find_if(own, [](const CpuCandidate &c) {
+    return llvm::all_of(c.tile, [](int64_t t) { return (t & (t - 1)) == 0; });
+  });
+  ASSERT_NE(firstPowerOfTwo, own.end());
+  EXPECT_EQ(one.front().candidate.tile, firstPowerOfTwo->tile);
+  EXPECT_EQ(one.front().candidate.pack, firstPowerOfTwo->pack);
+  EXPECT_DOUBLE_EQ(one.front().meanRegret,
+                   firstPowerOfTwo->cost.totalUs / own.front().cost.totalUs);
+  for (const CpuSampledCandidate &c : one)
+    for (int64_t t : c.candidate.tile)
+      EXPECT_EQ(t & (t - 1), 0) << c.candidate.describe();
   // Deterministic.
   std::vector<CpuSampledCandidate> again =
       rankCpuTilesOverSamples(samples, target);
