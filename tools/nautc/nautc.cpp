@@ -71,7 +71,9 @@ options:
                          kernels warps, key blocks and splits;
                          on the CPU every program with bound extents
                          but attention's and split streams: tiles,
-                         their rhs packed or not), or a schedule file
+                         their rhs packed or not; over up to four
+                         unbound sizes, the tile best over sample
+                         shapes), or a schedule file
                          (JSON):
                          {"programs": {"NAME": "#tile.schedule<...>"}}
                          replaces the schedules of the programs it names
