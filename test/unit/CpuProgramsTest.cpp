@@ -1,0 +1,105 @@
+//===- CpuProgramsTest.cpp - A tile program as the CPU model sees it ------===//
+//
+// compiler/Schedule/CpuPrograms: what cpuProgramOf and cpuProgramSamplesOf
+// read from a tile program's IR.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Schedule/CpuPrograms.h"
+#include "compiler/Pipeline/Pipelines.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+using namespace nautilus;
+
+namespace {
+
+/// rmsnorm's Y over bf16 (Y[t, d] = X[t, d] * R[t] * g[d]), its sizes
+/// bound by a plan when `bindings` is not empty.
+std::string rmsnormY(llvm::StringRef bindings) {
+  std::string plan =
+      bindings.empty()
+          ? ""
+          : R"(  tile.plan @rms {bindings = {)" + bindings.str() +
+                R"(}, buffers = [{dims = ["T", "D"], name = "X", role = "input", type = memref<?x?xbf16>}, {dims = ["T"], name = "R", role = "workspace", type = memref<?xf32>}, {dims = ["D"], name = "g", role = "input", type = memref<?xbf16>}, {dims = ["T", "D"], name = "Y", role = "output", type = memref<?x?xbf16>}], programs = [@rms_Y], sizes = ["T", "D"]}
+)";
+  return R"(module {
+  tile.program @rms_Y attributes {arg_names = ["X", "R", "g", "Y"], output_dims = ["T", "D"], schedule = #tile.schedule<tile = [1, 128], threads = 1>, sizes = ["T", "D"]} {
+  ^bb0(%x: memref<?x?xbf16>, %r: memref<?xf32>, %g: memref<?xbf16>, %y: memref<?x?xbf16>, %t: index, %d: index):
+    %0 = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xbf16> -> vector<1x128xbf16>
+    %1 = arith.extf %0 : vector<1x128xbf16> to vector<1x128xf32>
+    %2 = tile.load %r[affine_map<(d0, d1)[s0, s1] -> (d0)>] : memref<?xf32> -> vector<1x128xf32>
+    %3 = arith.mulf %1, %2 : vector<1x128xf32>
+    %4 = tile.load %g[affine_map<(d0, d1)[s0, s1] -> (d1)>] : memref<?xbf16> -> vector<1x128xbf16>
+    %5 = arith.extf %4 : vector<1x128xbf16> to vector<1x128xf32>
+    %6 = arith.mulf %3, %5 : vector<1x128xf32>
+    %7 = arith.truncf %6 : vector<1x128xf32> to vector<1x128xbf16>
+    tile.store %7, %y : vector<1x128xbf16> -> memref<?x?xbf16>
+  }
+)" + plan +
+         "}\n";
+}
+
+struct Parsed {
+  mlir::DialectRegistry registry;
+  std::unique_ptr<mlir::MLIRContext> context;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+
+  explicit Parsed(const std::string &ir) {
+    registerPipelineDialects(registry);
+    context = std::make_unique<mlir::MLIRContext>(registry);
+    context->loadAllAvailableDialects();
+    module = mlir::parseSourceString<mlir::ModuleOp>(ir, context.get());
+  }
+  tile::ProgramOp program() {
+    return *module->getOps<tile::ProgramOp>().begin();
+  }
+};
+
+} // namespace
+
+// An element-wise program's work: its loads and 16-bit widenings count;
+// what varies along the columns alone (g[d] loaded and widened) is
+// inner-only work, done once for a tile's rows.
+TEST(CpuPrograms, SplitsElementWiseWorkByWhatItVariesAlong) {
+  Parsed bound(rmsnormY("D = 4096 : i64, T = 1024 : i64"));
+  ASSERT_TRUE(bound.module);
+  std::optional<autosched::CpuProgram> facts = cpuProgramOf(bound.program());
+  ASSERT_TRUE(facts);
+  EXPECT_EQ(facts->extents, (std::vector<int64_t>{1024, 4096}));
+  // X's load and widening, R's load (along the rows), two products, the
+  // narrowing.
+  EXPECT_EQ(facts->work, 6);
+  // g's load and widening.
+  EXPECT_EQ(facts->innerOnlyWork, 2);
+  EXPECT_FALSE(cpuProgramSamplesOf(bound.program()));
+}
+
+// Sizes unbound: no view at bound extents, one at each sample shape.
+TEST(CpuPrograms, ViewsUnboundSizesAtSampleShapes) {
+  Parsed unbound(rmsnormY(""));
+  ASSERT_TRUE(unbound.module);
+  EXPECT_FALSE(cpuProgramOf(unbound.program()));
+  std::optional<CpuProgramSamples> samples =
+      cpuProgramSamplesOf(unbound.program());
+  ASSERT_TRUE(samples);
+  EXPECT_EQ(samples->unbound, (std::vector<std::string>{"T", "D"}));
+  ASSERT_EQ(samples->programs.size(), 9u);
+  for (size_t shape = 0; shape < 9; ++shape)
+    EXPECT_EQ(samples->programs[shape].extents,
+              (std::vector<int64_t>{autosched::sampleExtentOf(shape, 0, 2),
+                                    autosched::sampleExtentOf(shape, 1, 2)}));
+  EXPECT_EQ(samples->programs.back().extents,
+            (std::vector<int64_t>{4096, 4096}));
+  EXPECT_EQ(samples->programs.back().innerOnlyWork, 2);
+  // One size bound: only the other is sampled.
+  Parsed half(rmsnormY("D = 4096 : i64"));
+  ASSERT_TRUE(half.module);
+  std::optional<CpuProgramSamples> rows = cpuProgramSamplesOf(half.program());
+  ASSERT_TRUE(rows);
+  EXPECT_EQ(rows->unbound, (std::vector<std::string>{"T"}));
+  ASSERT_EQ(rows->programs.size(), 3u);
+  EXPECT_EQ(rows->programs.front().extents, (std::vector<int64_t>{32, 4096}));
+}
