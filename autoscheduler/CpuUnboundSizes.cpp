@@ -7,13 +7,10 @@
 using namespace nautilus;
 using namespace nautilus::autosched;
 
-namespace {
-
-CpuSampledCandidate regretsOf(const std::vector<CpuProgram> &samples,
-                              const std::vector<double> &best,
-                              const std::vector<int64_t> &tile, bool pack,
-                              const TargetInfo &target,
-                              const CpuTermScales &scales) {
+CpuSampledCandidate nautilus::autosched::sampledCandidate(
+    const std::vector<CpuProgram> &samples, const std::vector<double> &best,
+    const std::vector<int64_t> &tile, bool pack, const TargetInfo &target,
+    const CpuTermScales &scales) {
   CpuSampledCandidate sampled;
   sampled.candidate.tile = tile;
   sampled.candidate.pack = pack;
@@ -33,8 +30,6 @@ CpuSampledCandidate regretsOf(const std::vector<CpuProgram> &samples,
       samples.empty() ? 1 : std::exp(logSum / double(samples.size()));
   return sampled;
 }
-
-} // namespace
 
 size_t nautilus::autosched::sampleShapesOf(size_t sizes) {
   size_t shapes = 1;
@@ -75,7 +70,8 @@ std::vector<CpuSampledCandidate> nautilus::autosched::rankCpuTilesOverSamples(
   }
   std::vector<CpuSampledCandidate> all;
   for (const CpuCandidate &c : candidates)
-    all.push_back(regretsOf(samples, best, c.tile, c.pack, target, scales));
+    all.push_back(
+        sampledCandidate(samples, best, c.tile, c.pack, target, scales));
   if (bestUs)
     *bestUs = best;
   std::stable_sort(
@@ -88,11 +84,4 @@ std::vector<CpuSampledCandidate> nautilus::autosched::rankCpuTilesOverSamples(
   if (keep && all.size() > keep)
     all.resize(keep);
   return all;
-}
-
-CpuSampledCandidate nautilus::autosched::sampledCandidate(
-    const std::vector<CpuProgram> &samples, const std::vector<double> &bestUs,
-    const std::vector<int64_t> &tile, bool pack, const TargetInfo &target,
-    const CpuTermScales &scales) {
-  return regretsOf(samples, bestUs, tile, pack, target, scales);
 }

@@ -39,9 +39,12 @@ std::string CpuExecutor::dumpObject(const std::string &path) {
   return "";
 }
 
-std::string
-CpuExecutor::lookUpPrograms(std::vector<rt::PackedProgram> &programs,
-                            bool *kernelFault) {
+std::string CpuExecutor::prepareLaunch(
+    const rt::SizeValues &sizes, const std::vector<rt::HostTensor> &inputs,
+    LaunchBuffers &buffers, std::vector<rt::PackedProgram> &programs,
+    bool *kernelFault) {
+  if (std::string e = buffers.allocate(plan, sizes, inputs); !e.empty())
+    return e;
   for (const rt::ProgramDesc &program : plan.programs) {
     auto entry = engine->lookupPacked(program.name);
     if (!entry) {
@@ -61,10 +64,10 @@ std::string CpuExecutor::run(const rt::SizeValues &kernelSizes,
                              unsigned threads, bool *kernelFault) {
   const rt::SizeValues sizes = plan.withDerivedSizes(kernelSizes);
   LaunchBuffers buffers;
-  if (std::string e = buffers.allocate(plan, sizes, inputs); !e.empty())
-    return e;
   std::vector<rt::PackedProgram> programs;
-  if (std::string e = lookUpPrograms(programs, kernelFault); !e.empty())
+  if (std::string e =
+          prepareLaunch(sizes, inputs, buffers, programs, kernelFault);
+      !e.empty())
     return e;
   rt::runHostPrograms(plan, sizes, buffers.packedArgs(), programs, threads);
   outputs = buffers.takeOutputs();
@@ -78,9 +81,8 @@ CpuExecutor::timeLaunches(const rt::SizeValues &kernelSizes,
   const rt::SizeValues sizes = plan.withDerivedSizes(kernelSizes);
   LaunchBuffers buffers;
   std::vector<rt::PackedProgram> programs;
-  if (std::string e = buffers.allocate(plan, sizes, inputs); !e.empty())
-    return error = e, std::nullopt;
-  if (std::string e = lookUpPrograms(programs, nullptr); !e.empty())
+  if (std::string e = prepareLaunch(sizes, inputs, buffers, programs, nullptr);
+      !e.empty())
     return error = e, std::nullopt;
   // (Each launch writes what it reads: the plan's outputs and workspaces
   // start as garbage, so launching again over them is a launch like the

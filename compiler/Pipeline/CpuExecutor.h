@@ -23,6 +23,8 @@ class ExecutionEngine;
 
 namespace nautilus {
 
+class LaunchBuffers;
+
 class CpuExecutor {
 public:
   /// `module` is in the LLVM dialect (lowerTileToHostLLVM); `plan` its plan.
@@ -57,10 +59,14 @@ public:
 
 private:
   CpuExecutor() = default;
-  /// Each program's packed entry point, in plan order; "" or the error
-  /// (then `kernelFault` set).
-  std::string lookUpPrograms(std::vector<rt::PackedProgram> &programs,
-                             bool *kernelFault);
+  /// What a launch needs: `buffers` allocated for `sizes` (the inputs
+  /// copied in) and each program's packed entry point, in plan order; ""
+  /// or the error (`kernelFault` set where a program is missing).
+  std::string prepareLaunch(const rt::SizeValues &sizes,
+                            const std::vector<rt::HostTensor> &inputs,
+                            LaunchBuffers &buffers,
+                            std::vector<rt::PackedProgram> &programs,
+                            bool *kernelFault);
   std::unique_ptr<mlir::ExecutionEngine> engine;
   rt::LaunchPlan plan;
 };

@@ -213,12 +213,12 @@ AutoSchedules::rankCpuProgram(tile::ProgramOp program,
   std::vector<double> bestUs;
   choice.regrets =
       rankCpuTilesOverSamples(samples->programs, target, keep, scales, &bestUs);
-  choice.regrets.push_back(sampledCandidate(samples->programs, bestUs, own,
-                                            ownPack, target, scales));
   for (const CpuSampledCandidate &c : choice.regrets)
     choice.ranked.push_back(c.candidate);
-  choice.heuristics = choice.ranked.back();
-  choice.ranked.pop_back();
+  // The heuristics' tile's regrets follow the ranked candidates'.
+  choice.regrets.push_back(sampledCandidate(samples->programs, bestUs, own,
+                                            ownPack, target, scales));
+  choice.heuristics = choice.regrets.back().candidate;
   return choice;
 }
 
@@ -357,7 +357,8 @@ void AutoSchedules::explain(llvm::raw_ostream &os) const {
   if (choices.empty() && cpuChoices.empty() && gpuChoices.empty()) {
     os << "explain: no program to search (the auto-scheduler takes "
           "tensor-core contractions whose M and N are bound, CPU "
-          "programs whose extents are, and GPU element-wise programs and "
+          "programs whose extents are bound or over up to four unbound "
+          "sizes, and GPU element-wise programs and "
           "reductions of rows or columns whose extents are)\n";
     next->explain(os);
     return;
