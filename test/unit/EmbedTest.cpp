@@ -193,15 +193,28 @@ TEST(LaunchChecks, NamesWhatIsWrong) {
 // The disk cache.
 //===----------------------------------------------------------------------===//
 
-std::string freshDirectory(const char *name) {
-  std::string dir = ::testing::TempDir() + "/nautilus-" + name + "-" +
-                    std::to_string(::getpid());
-  std::system(("rm -rf '" + dir + "'").c_str());
-  return dir;
-}
+/// An empty directory for one test, removed with everything in it when the
+/// test ends (the tests run again and again: none leaves a directory behind).
+class ScratchDirectory {
+public:
+  explicit ScratchDirectory(const char *name)
+      : path(::testing::TempDir() + "nautilus-" + name + "-" +
+             std::to_string(::getpid())) {
+    removeAll();
+  }
+  ~ScratchDirectory() { removeAll(); }
+  ScratchDirectory(const ScratchDirectory &) = delete;
+  ScratchDirectory &operator=(const ScratchDirectory &) = delete;
+
+  const std::string path;
+
+private:
+  void removeAll() { std::system(("rm -rf '" + path + "'").c_str()); }
+};
 
 TEST(KernelCache, StoresLoadsAndRemoves) {
-  KernelCache cache(freshDirectory("cache") + "/a/b/");
+  ScratchDirectory scratch("cache");
+  KernelCache cache(scratch.path + "/a/b/");
   EXPECT_FALSE(cache.load(42));
   EXPECT_EQ(cache.store(42, std::string("x\0y", 3)), "");
   EXPECT_EQ(cache.load(42), std::string("x\0y", 3));
@@ -212,7 +225,8 @@ TEST(KernelCache, StoresLoadsAndRemoves) {
 }
 
 TEST(KernelCache, IgnoresADirectoryOthersMayWrite) {
-  std::string dir = freshDirectory("shared");
+  ScratchDirectory scratch("shared");
+  std::string dir = scratch.path;
   KernelCache cache(dir);
   ASSERT_EQ(cache.store(7, "code"), "");
   ASSERT_EQ(::chmod(dir.c_str(), 0777), 0);
@@ -272,7 +286,8 @@ std::string launch(nt_program program, std::vector<float> &x,
 }
 
 TEST(CApi, CompilesCachesAndLaunches) {
-  std::string dir = freshDirectory("capi");
+  ScratchDirectory scratch("capi");
+  std::string dir = scratch.path;
   nt_program first = nullptr, second = nullptr, third = nullptr;
   ASSERT_EQ(compile(kSoftmax, dir, &first, NT_COMPILE_NO_CACHE), "");
   EXPECT_EQ(nt_program_cache_hit(first), 0);
@@ -339,7 +354,8 @@ int cacheHitInChild(const std::string &source, const std::string &dir) {
 }
 
 TEST(CApi, DiskCacheHitsAndRebuildsCorruptEntries) {
-  std::string dir = freshDirectory("disk");
+  ScratchDirectory scratch("disk");
+  std::string dir = scratch.path;
   std::string source = kSoftmax;
   source.replace(source.find("softmax("), 8, "softmax_disk(");
   // Compiled once per set of three children: the first compiles and
@@ -364,7 +380,8 @@ TEST(CApi, DiskCacheHitsAndRebuildsCorruptEntries) {
 }
 
 TEST(CApi, EightProcessesShareOneEmptyCache) {
-  std::string dir = freshDirectory("eight");
+  ScratchDirectory scratch("eight");
+  std::string dir = scratch.path;
   std::string source = kSoftmax;
   source.replace(source.find("softmax("), 8, "softmax_eight(");
   std::vector<pid_t> children;
@@ -393,7 +410,8 @@ TEST(CApi, EightProcessesShareOneEmptyCache) {
 }
 
 TEST(CApi, EightThreadsCompileOneKernelOnce) {
-  std::string dir = freshDirectory("threads");
+  ScratchDirectory scratch("threads");
+  std::string dir = scratch.path;
   std::string source = kSoftmax;
   source.replace(source.find("softmax("), 8, "softmax_threads(");
   std::vector<int> hits(8, -1);
@@ -592,7 +610,8 @@ kernel scale(X: f32[N], a: f32) -> (Y: f32[N]) {
   std::string one = scale, two = scale;
   one.replace(one.find("FACTOR"), 6, "1.0");
   two.replace(two.find("FACTOR"), 6, "2.0");
-  std::string dir = freshDirectory("two");
+  ScratchDirectory scratch("two");
+  std::string dir = scratch.path;
   nt_program p1 = nullptr, p2 = nullptr;
   ASSERT_EQ(compile(one.c_str(), dir, &p1, NT_COMPILE_NO_CACHE), "");
   ASSERT_EQ(compile(two.c_str(), dir, &p2, NT_COMPILE_NO_CACHE), "");
@@ -619,7 +638,8 @@ kernel scale(X: f32[N], a: f32) -> (Y: f32[N]) {
 /// A cpu bundle lists the CPU features its code uses; a machine without
 /// one refuses it with a clear error instead of an illegal instruction.
 TEST(CApi, RefusesCpuCodeForFeaturesThisMachineLacks) {
-  std::string dir = freshDirectory("features");
+  ScratchDirectory scratch("features");
+  std::string dir = scratch.path;
   std::string source = kSoftmax;
   source.replace(source.find("softmax("), 8, "softmax_features(");
   nt_program p = nullptr;
@@ -761,7 +781,8 @@ TEST(CApi, HostileBundlesNeverCrash) {
 /// A schedule file given to nt_compile is used, and its content (not its
 /// name) keys the cache: an edited file compiles again.
 TEST(CApi, CompilesWithAScheduleFile) {
-  std::string dir = freshDirectory("schedule");
+  ScratchDirectory scratch("schedule");
+  std::string dir = scratch.path;
   ::mkdir(dir.c_str(), 0700);
   std::string path = dir + "/schedule.json";
   auto write = [&](const char *text) { std::ofstream(path) << text; };
@@ -804,7 +825,8 @@ TEST(CApi, CompilesWithAScheduleFile) {
 /// and the warning is kept with the explanation. Without verification the
 /// refuted schedules are compiled, under another cache key.
 TEST(CApi, FallsBackFromRefutedSchedules) {
-  std::string dir = freshDirectory("fallback");
+  ScratchDirectory scratch("fallback");
+  std::string dir = scratch.path;
   nt_compile_options options = {};
   options.struct_size = sizeof options;
   options.path = NAUTILUS_EXAMPLES "/gemm.tensor";
@@ -840,9 +862,10 @@ TEST(CApi, FallsBackFromRefutedSchedules) {
 TEST(CApi, ReportsErrorsWithTheirCodes) {
   nt_program p = nullptr;
   nt_code code = NT_OK;
+  ScratchDirectory scratch("errors");
   std::string message =
       compile("kernel k(X: f32[N]) -> (Y: f32[N]) {\n  Y[n] = X[n] +\n}\n",
-              freshDirectory("errors"), &p, 0, &code);
+              scratch.path, &p, 0, &code);
   EXPECT_EQ(code, NT_COMPILE_ERROR);
   EXPECT_EQ(message.rfind("<source>:2:", 0), 0u) << message;
   EXPECT_NE(message.find("error:"), std::string::npos) << message;
