@@ -131,9 +131,13 @@ constexpr double kInsertsPerCycle = 1;
 constexpr double kGatherSpillCycles = 1;
 constexpr int64_t kGatherStreams = 16;
 constexpr double kL1MissCycles = 3;
-/// Data streamed in from memory by the prefetchers, bytes a cycle and a
-/// thread (fitted: a row sum of 16 MiB, 2 threads, 0.95 ms).
-constexpr double kStreamedBytesPerCycle = 3.5;
+/// Data streamed in by the prefetchers from beyond L2 (the last-level
+/// cache, where a kernel timed again and again finds its inputs), bytes a
+/// cycle and a thread (fitted: f32 row sums folded along their reduced
+/// lanes, 2 threads, of 16 MiB in 0.34 ms and 64 MiB in 1.22: 10 and 11
+/// bytes a cycle at kNominalGHz; 3.5 was fitted before, to row sums
+/// whose lanes gathered).
+constexpr double kStreamedBytesPerCycle = 10;
 /// The clock the model counts in when the target names none: only the
 /// ranking matters on the CPU, which is measured to be timed.
 constexpr double kNominalGHz = 2.5;
@@ -216,7 +220,7 @@ double elementWiseRefetched(const CpuProgram &program, int64_t rows,
 /// its work on two ports, its loads, a reduction's latency and gathers;
 /// sets `registers` to the values it keeps live.
 double otherStepCycles(const CpuProgram &program, int64_t rows, int64_t vectors,
-                       int64_t inner, const HostCaches &caches,
+                       int64_t inner, bool gathers, const HostCaches &caches,
                        int64_t &registers) {
   registers = std::max<int64_t>(1, program.liveTiles) * rows * vectors;
   double ops =
@@ -226,7 +230,7 @@ double otherStepCycles(const CpuProgram &program, int64_t rows, int64_t vectors,
       std::max(ops / kFmaPorts, double(rows * vectors) / kLoadPorts);
   if (program.reduced)
     cycles = std::max(cycles, kFmaLatency);
-  if (program.gatherStrideBytes)
+  if (gathers)
     cycles =
         withGather(cycles, rows * inner, program.gatherStrideBytes, caches);
   return cycles;
@@ -262,11 +266,28 @@ struct RegisterBlock {
   double bytes;
 };
 
+/// Whether `program`'s reduction folds with its lanes along the reduced
+/// index at `tile` (CpuProgram::reducedLaneRows).
+bool foldsAlongReducedLanes(const CpuProgram &program,
+                            const std::vector<int64_t> &tile) {
+  return program.reducedLaneRows &&
+         product(tile, 0, tile.size()) <= program.reducedLaneRows;
+}
+
 RegisterBlock registerBlockOf(const CpuProgram &program,
                               const std::vector<int64_t> &tile,
                               const TargetInfo &target) {
   size_t rank = program.extents.size();
   int64_t lanes = lanesOf(program, target);
+  // Folded along reduced lanes: every element of the tile a row of one
+  // vector, a step `lanes` reduced indices.
+  if (foldsAlongReducedLanes(program, tile))
+    return {rank,
+            lanes,
+            1,
+            product(tile, 0, rank),
+            ceilDiv(std::max<int64_t>(program.reduced, 1), lanes),
+            double(program.elementBits) / 8};
   return {rank,
           lanes,
           rank ? ceilDiv(tile.back(), lanes) : 1,
@@ -382,13 +403,17 @@ PointCycles otherCycles(const CpuProgram &program,
   auto [rank, lanes, vectors, rows, steps, bytes] = block;
   HostCaches caches = cachesOf(target);
   PointCycles c;
-  c.step = otherStepCycles(program, rows, vectors, rank ? tile.back() : 1,
-                           caches, registers);
+  bool folded = foldsAlongReducedLanes(program, tile);
+  c.step =
+      otherStepCycles(program, rows, vectors, rank ? tile.back() : 1,
+                      program.gatherStrideBytes && !folded, caches, registers);
   // Each element once, from L2 or from memory; an element-wise tile's
   // rows beyond those the L1 keeps (elementWiseRefetched) twice.
-  double footprint =
-      double(product(program.extents, 0, rank)) * double(steps) * bytes;
-  c.memory = double(rows * (rank ? tile.back() : 1)) * bytes *
+  double read = program.streamedBits ? double(program.streamedBits) / 8 : bytes;
+  double footprint = double(product(program.extents, 0, rank)) *
+                     double(folded ? program.reduced : steps) * read;
+  int64_t elements = folded ? rows * lanes : rows * (rank ? tile.back() : 1);
+  c.memory = double(elements) * read *
              (1 + elementWiseRefetched(program, rows, caches)) /
              (footprint <= caches.l2RhsBytes ? kL2BytesPerCycle
                                              : kStreamedBytesPerCycle);
@@ -420,6 +445,11 @@ CpuCost nautilus::autosched::estimateCpu(const CpuProgram &program,
   // 1 x 128).
   double spillCycles = double(cost.spilled) / kLoadPorts * 2;
   double storeCycles = double(rows * vectors);
+  // Folded along reduced lanes: a last, masked step, and each row's
+  // accumulator reduced across its lanes (a shuffle and an operation for
+  // each halving).
+  if (!program.contraction && foldsAlongReducedLanes(program, tile))
+    storeCycles += stepCycles + double(rows) * 2 * std::log2(double(lanes));
   if (program.reduced || program.contraction)
     stepCycles += spillCycles;
   else

@@ -78,6 +78,10 @@ struct CpuProgram {
   /// operations a row and a step (an MLP's silu(G) * U).
   int64_t broadcastWork = 0;
   int64_t elementBits = 32;
+  /// A reduction's or stream's bits read from its buffers a point (each
+  /// element read along the reduced index, once a read); 0: elementBits
+  /// (what an element-wise program's traffic is counted in).
+  int64_t streamedBits = 0;
   /// A contraction whose rhs B[k, n] a schedule's `pack` can copy into
   /// contiguous panels (tile::packablePanelLoads; siblings each their own).
   bool packable = false;
@@ -95,6 +99,13 @@ struct CpuProgram {
   /// contraction's operand read across its rows, B[n, k] of A B^T); 0
   /// when its reads are contiguous along the lanes.
   int64_t gatherStrideBytes = 0;
+  /// A reduction over rows read along their innermost dimension that the
+  /// lowering folds with its vector lanes along the reduced index where
+  /// its tile has at most this many elements (its rows: each a vector
+  /// load a step, an accumulator, one reduction across the lanes at the
+  /// end; dialects/Tile/Utils/ReducedLanes.h); 0: never (its lanes along
+  /// its rows, gathering when gatherStrideBytes says so).
+  int64_t reducedLaneRows = 0;
   /// The buffers an element-wise program reads or writes along both its
   /// rows and its innermost dimension: each row of each is a stream.
   int64_t rowStreams = 1;
@@ -126,7 +137,7 @@ struct CpuTermScales {
 
 /// The bump that marks a change of the CPU model's terms: a refit uses
 /// only the measurements whose terms the same model gave (CpuRefit.h).
-constexpr int64_t kCpuModelVersion = 4;
+constexpr int64_t kCpuModelVersion = 5;
 
 struct CpuCost {
   double totalUs = 0;

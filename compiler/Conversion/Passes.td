@@ -36,9 +36,16 @@ def ConvertTileToCPU : Pass<"convert-tile-to-cpu", "::mlir::ModuleOp"> {
     tile::isUniformOverTile), with one masked
     vector load per row where the innermost dimension is contiguous and a
     masked gather otherwise; reductions are loop nests carrying the
-    accumulator; stores are masked per row. The `tile.plan` is kept for the
-    runtime.
+    accumulator (a row reduction that reads its rows along their innermost
+    dimension with its vector lanes along the reduced index instead,
+    reduced across them at the end: dialects/Tile/Utils/ReducedLanes.h);
+    stores are masked per row. The `tile.plan` is kept for the runtime.
   }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "the vector width in bits that reductions along their reduced "
+           "index fold (0: this host's)">,
+  ];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",

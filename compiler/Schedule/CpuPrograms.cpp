@@ -3,6 +3,7 @@
 #include "compiler/Schedule/PointWork.h"
 #include "dialects/Tile/Utils/AffineExpansion.h"
 #include "dialects/Tile/Utils/PackedPanel.h"
+#include "dialects/Tile/Utils/ReducedLanes.h"
 #include "dialects/Tile/Utils/ReductionKinds.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -179,6 +180,29 @@ int64_t gatherStrideOf(Region &body, unsigned inner, int64_t reduced) {
   return stride;
 }
 
+/// The bits a point of `body` (of a program of `rank` output dimensions)
+/// reads along its reduced or streamed index: each buffer element read
+/// through a map that involves a dimension past the outputs, once a map.
+int64_t streamedBitsOf(Region &body, unsigned rank) {
+  llvm::SmallVector<std::pair<Value, AffineMap>> seen;
+  int64_t bits = 0;
+  body.walk([&](tile::LoadOp load) {
+    AffineMap map = load.getMap();
+    bool alongReduced = false;
+    for (unsigned d = rank; d < map.getNumDims(); ++d)
+      alongReduced |= llvm::any_of(
+          map.getResults(), [&](AffineExpr e) { return involvesDim(e, d); });
+    std::pair<Value, AffineMap> key{load.getBuffer(), map};
+    if (!alongReduced || llvm::is_contained(seen, key))
+      return;
+    seen.push_back(key);
+    Type element =
+        cast<MemRefType>(load.getBuffer().getType()).getElementType();
+    bits += element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 8;
+  });
+  return bits;
+}
+
 /// The buffers `program` loads or stores along both its output's innermost
 /// dimension `inner` and the one before it.
 int64_t rowStreamsOf(tile::ProgramOp program, unsigned inner) {
@@ -269,7 +293,10 @@ std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
     return std::nullopt;
   unsigned inner = facts.extents.size() - 1;
   int64_t contractions = 0;
+  // Every reduction folds along its reduced lanes, or none is counted so.
+  bool foldAlongLanes = !stream;
   for (auto reduce : program.getBody().front().getOps<tile::ReduceOp>()) {
+    foldAlongLanes &= tile::foldsAlongReducedLanes(reduce);
     int64_t reduced = 1;
     for (Value extent : reduce.getExtents()) {
       std::optional<int64_t> e = extentOf(extent);
@@ -301,10 +328,14 @@ std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
       });
     }
     facts.work = std::max(facts.work, workOf(reduce.getBody()));
+    facts.streamedBits = std::max(facts.streamedBits,
+                                  streamedBitsOf(reduce.getBody(), inner + 1));
     facts.gatherStrideBytes =
         std::max(facts.gatherStrideBytes,
                  gatherStrideOf(reduce.getBody(), inner, reduced));
   }
+  if (facts.reduced && foldAlongLanes)
+    facts.reducedLaneRows = tile::kMostReducedLaneRows;
   if (stream) {
     std::optional<int64_t> reduced = extentOf(stream.getExtent());
     if (!reduced)
@@ -316,6 +347,7 @@ std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
     // The CPU lowering folds keys in blocks of kStreamBlock (their terms
     // live at once beside the accumulators) and repairs once a block.
     facts.work = workOf(stream.getBody());
+    facts.streamedBits = streamedBitsOf(stream.getBody(), inner + 1);
     for (Region &repair : stream.getRepairs())
       facts.work += llvm::divideCeil(workOf(repair), kStreamBlock);
     facts.liveTiles = kStreamBlock + stream->getNumResults();

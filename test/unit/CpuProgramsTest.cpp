@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Schedule/CpuPrograms.h"
 #include "compiler/Pipeline/Pipelines.h"
+#include "dialects/Tile/Utils/ReducedLanes.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -102,4 +103,48 @@ TEST(CpuPrograms, ViewsUnboundSizesAtSampleShapes) {
   EXPECT_EQ(rows->unbound, (std::vector<std::string>{"T"}));
   ASSERT_EQ(rows->programs.size(), 3u);
   EXPECT_EQ(rows->programs.front().extents, (std::vector<int64_t>{32, 4096}));
+}
+
+// A row reduction over bf16 rows (rmsnorm's sum of squares) folds along
+// its reduced lanes, and reads 16 bits a point (X, loaded once though
+// read twice); one that reads a vector broadcast down its rows (a
+// matrix-vector product's x[k]) keeps its lanes along the rows.
+TEST(CpuPrograms, ReadsWhetherARowReductionFoldsAlongItsLanes) {
+  auto reduction = [](llvm::StringRef load, llvm::StringRef term) {
+    return R"(module {
+  tile.program @k_R attributes {arg_names = ["X", "V", "R"], output_dims = ["T"], schedule = #tile.schedule<tile = [8], threads = 1>, sizes = ["T", "D"]} {
+  ^bb0(%x: memref<?x?xbf16>, %v: memref<?xbf16>, %r: memref<?xf32>, %t: index, %d: index):
+    %0 = tile.reduce sum over(%d) : vector<8xf32> {
+    ^bb0(%k: index):
+      %1 = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xbf16> -> vector<8xbf16>
+      %2 = arith.extf %1 : vector<8xbf16> to vector<8xf32>
+      )" + load.str() +
+           R"(
+      %4 = arith.mulf %2, )" +
+           term.str() + R"( : vector<8xf32>
+      tile.yield %4 : vector<8xf32>
+    }
+    tile.store %0, %r : vector<8xf32> -> memref<?xf32>
+  }
+  tile.plan @k {bindings = {D = 4096 : i64, T = 4096 : i64}, buffers = [{dims = ["T", "D"], name = "X", role = "input", type = memref<?x?xbf16>}, {dims = ["D"], name = "V", role = "input", type = memref<?xbf16>}, {dims = ["T"], name = "R", role = "output", type = memref<?xf32>}], programs = [@k_R], sizes = ["T", "D"]}
+}
+)";
+  };
+  Parsed squares(
+      reduction("%3 = arith.constant dense<1.0> : vector<8xf32>", "%2"));
+  ASSERT_TRUE(squares.module);
+  std::optional<autosched::CpuProgram> facts = cpuProgramOf(squares.program());
+  ASSERT_TRUE(facts);
+  EXPECT_EQ(facts->reducedLaneRows, tile::kMostReducedLaneRows);
+  EXPECT_EQ(facts->streamedBits, 16);
+  Parsed matvec(
+      reduction("%v1 = tile.load %v[affine_map<(d0, d1)[s0, s1] -> (d1)>] : "
+                "memref<?xbf16> -> vector<8xbf16>\n      %3 = arith.extf %v1 : "
+                "vector<8xbf16> to vector<8xf32>",
+                "%3"));
+  ASSERT_TRUE(matvec.module);
+  facts = cpuProgramOf(matvec.program());
+  ASSERT_TRUE(facts);
+  EXPECT_EQ(facts->reducedLaneRows, 0);
+  EXPECT_EQ(facts->streamedBits, 32);
 }

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/TileToCPU/ProgramLowering.h"
 #include "dialects/Tile/Utils/AffineExpansion.h"
+#include "dialects/Tile/Utils/ReducedLanes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -102,6 +103,13 @@ Value ProgramLowering::insideBuffer(Value buffer, ArrayRef<Value> indices,
                                arith::AndIOp::create(b, loc, lo, hi));
   }
   return ok;
+}
+
+/// A vector of `type` holding zeros.
+static Value zerosOf(OpBuilder &b, Location loc, VectorType type) {
+  return arith::ConstantOp::create(
+      b, loc, type,
+      DenseElementsAttr::get(type, b.getZeroAttr(type.getElementType())));
 }
 
 /// The row-major coordinates of element `index` of `shape`, written to the
@@ -226,29 +234,40 @@ bool ProgramLowering::hasContiguousRows(const TileLoad &load) {
   return contiguous;
 }
 
+Value ProgramLowering::linearIndex(ArrayRef<Value> indices,
+                                   ArrayRef<Value> stride) {
+  Value l = cIndex(0);
+  for (auto [i, s] : llvm::zip(indices, stride))
+    l = arith::AddIOp::create(b, loc, l, arith::MulIOp::create(b, loc, i, s));
+  return l;
+}
+
+Value ProgramLowering::lanesInside(Value first, int64_t lanes, Value size) {
+  auto laneType = VectorType::get({lanes}, b.getIndexType());
+  Value column = arith::AddIOp::create(
+      b, loc, vector::StepOp::create(b, loc, laneType),
+      vector::BroadcastOp::create(b, loc, laneType, first));
+  return arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::sge, column,
+          vector::BroadcastOp::create(b, loc, laneType, cIndex(0))),
+      arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::slt, column,
+          vector::BroadcastOp::create(b, loc, laneType, size)));
+}
+
 Value ProgramLowering::loadRows(const TileLoad &load, ArrayRef<Value> stride,
                                 Value flat) {
-  auto linear = [&](ArrayRef<Value> idx) {
-    Value l = cIndex(0);
-    for (auto [i, s] : llvm::zip(idx, stride))
-      l = arith::AddIOp::create(b, loc, l, arith::MulIOp::create(b, loc, i, s));
-    return l;
-  };
   unsigned last = rank - 1;
   ArrayRef<int64_t> shape = load.shape;
   Type element = load.fullType.getElementType();
   auto rowType = VectorType::get({shape[last]}, element);
   auto rowMaskType = VectorType::get({shape[last]}, b.getI1Type());
-  auto laneType = VectorType::get({shape[last]}, b.getIndexType());
-  Value lanes = vector::StepOp::create(b, loc, laneType);
   Value lastSize = memref::DimOp::create(b, loc, load.buffer,
                                          load.memType.getRank() - 1);
-  Value zero = arith::ConstantOp::create(
-      b, loc, rowType, DenseElementsAttr::get(rowType, b.getZeroAttr(element)));
-  auto resultType = VectorType::get(shape, element);
-  Value result = arith::ConstantOp::create(
-      b, loc, resultType,
-      DenseElementsAttr::get(resultType, b.getZeroAttr(element)));
+  Value zero = zerosOf(b, loc, rowType);
+  Value result = zerosOf(b, loc, VectorType::get(shape, element));
   // Every row: each combination of the leading coordinates. A lane is
   // read only inside the buffer.
   SmallVector<int64_t> offset(rank, 0);
@@ -257,7 +276,7 @@ Value ProgramLowering::loadRows(const TileLoad &load, ArrayRef<Value> stride,
     delinearize(r, shape.take_front(last), offset);
     offset[last] = 0;
     SmallVector<Value> idx = loadIndices(load, offset);
-    Value start = linear(idx);
+    Value start = linearIndex(idx, stride);
     Value rowInside = insideBuffer(load.buffer, idx, /*skipLast=*/true);
     // A row inside the buffer whole (every row but those at an edge) is
     // read by a plain load; only a row at an edge computes its lanes' mask
@@ -280,19 +299,8 @@ Value ProgramLowering::loadRows(const TileLoad &load, ArrayRef<Value> stride,
           vector::LoadOp::create(b, loc, rowType, flat, ValueRange{start})
               .getResult());
       b.setInsertionPointToStart(&ifWhole.getElseRegion().front());
-      Value column = arith::AddIOp::create(
-          b, loc, lanes,
-          vector::BroadcastOp::create(b, loc, laneType, idx.back()));
       Value rowMask = arith::AndIOp::create(
-          b, loc,
-          arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::sge, column,
-              vector::BroadcastOp::create(b, loc, laneType, cIndex(0))),
-          arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::slt, column,
-              vector::BroadcastOp::create(b, loc, laneType, lastSize)));
-      rowMask = arith::AndIOp::create(
-          b, loc, rowMask,
+          b, loc, lanesInside(idx.back(), shape[last], lastSize),
           vector::BroadcastOp::create(b, loc, rowMaskType, rowInside));
       scf::YieldOp::create(b, loc,
                            vector::MaskedLoadOp::create(b, loc, rowType, flat,
@@ -304,6 +312,43 @@ Value ProgramLowering::loadRows(const TileLoad &load, ArrayRef<Value> stride,
       result = row;
       break;
     }
+    SmallVector<int64_t> position(offset.begin(), offset.end() - 1);
+    result = vector::InsertOp::create(b, loc, row, result, position);
+  }
+  return broadcastToTile(result, load.fullType);
+}
+
+Value ProgramLowering::loadReducedLanes(const TileLoad &load) {
+  unsigned last = rank - 1; // the lanes' dimension
+  ArrayRef<int64_t> shape = load.shape;
+  Type element = load.fullType.getElementType();
+  auto rowType = VectorType::get({shape[last]}, element);
+  SmallVector<Value> stride = strides(load.buffer);
+  Value flat = flatView(load.buffer);
+  Value lastSize =
+      memref::DimOp::create(b, loc, load.buffer, load.memType.getRank() - 1);
+  Value zero = zerosOf(b, loc, rowType);
+  Value result = zerosOf(b, loc, VectorType::get(shape, element));
+  SmallVector<int64_t> offset(rank, 0);
+  for (int64_t r = 0, rows = load.count / shape[last]; r < rows; ++r) {
+    delinearize(r, shape.take_front(last), offset);
+    offset[last] = 0;
+    SmallVector<Value> idx = loadIndices(load, offset);
+    // The row's other indices clamped into the buffer (a row past the
+    // output's edge reads another, never stored); the lanes inside it but
+    // in a masked step (foldAlongReducedLanes' whole steps end at the
+    // buffer's edge).
+    for (unsigned j = 0; j + 1 < idx.size(); ++j)
+      idx[j] = clampInto(load.buffer, j, idx[j]);
+    Value start = linearIndex(idx, stride);
+    Value row =
+        reducedLanes.masked
+            ? vector::MaskedLoadOp::create(
+                  b, loc, rowType, flat, start,
+                  lanesInside(idx.back(), shape[last], lastSize), zero)
+                  .getResult()
+            : vector::LoadOp::create(b, loc, rowType, flat, ValueRange{start})
+                  .getResult();
     SmallVector<int64_t> position(offset.begin(), offset.end() - 1);
     result = vector::InsertOp::create(b, loc, row, result, position);
   }
@@ -389,9 +434,7 @@ Value ProgramLowering::loadGather(const TileLoad &load, ArrayRef<Value> stride,
     lin = lin ? arith::AddIOp::create(b, loc, lin, term).getResult() : term;
   }
   auto resultType = VectorType::get(shape, element);
-  Value passThru = arith::ConstantOp::create(
-      b, loc, resultType,
-      DenseElementsAttr::get(resultType, b.getZeroAttr(element)));
+  Value passThru = zerosOf(b, loc, resultType);
   // Elements are read only inside the buffer.
   Value inside;
   for (auto [j, i] : llvm::enumerate(idx)) {
@@ -429,6 +472,8 @@ Value ProgramLowering::lowerLoad(tile::LoadOp op) {
         panel->second,
         VectorType::get(valueShape, op.getType().getElementType()));
   TileLoad load = describeLoad(op);
+  if (reducedLanes.active && tile::readsReducedIndex(op, rank - 1))
+    return loadReducedLanes(load);
   // One element for the whole tile (or a rank-0 buffer): a scalar load.
   if (load.memType.getRank() == 0 || (load.count == 1 && !load.indirect))
     return loadOneElement(load);

@@ -7,7 +7,9 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/TileToCPU/ProgramLowering.h"
 #include "compiler/Conversion/Passes.h"
+#include "compiler/Target/Target.h"
 #include "dialects/Tile/Utils/AffineExpansion.h"
+#include "dialects/Tile/Utils/ReducedLanes.h"
 #include "dialects/Tile/Utils/ReductionKinds.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -32,7 +34,9 @@ void ProgramLowering::lowerReduce(ArrayRef<tile::ReduceOp> group,
   SmallVector<int64_t> outer = valueShape;
   valueShape = narrowShape(reduce);
   auto type = VectorType::get(valueShape, reduce.getType().getElementType());
-  SmallVector<Value> folded = foldReduce(group, type, status);
+  SmallVector<Value> folded = foldsAlongReducedLanes(group, type)
+                                  ? foldAlongReducedLanes(group, type, status)
+                                  : foldReduce(group, type, status);
   valueShape = outer;
   auto outerType = VectorType::get(outer, type.getElementType());
   if (!keys) {
@@ -47,6 +51,19 @@ void ProgramLowering::lowerReduce(ArrayRef<tile::ReduceOp> group,
     mapping.map(reduce.getResult(), broadcastToTile(value, outerType));
   }
   selectKey(selected);
+}
+
+Value ProgramLowering::foldTerm(alg::ReductionKind kind, Value acc,
+                                Value term) {
+  // A sum of products accumulates with fused multiply-adds.
+  auto product = term.getDefiningOp<arith::MulFOp>();
+  if (kind == alg::ReductionKind::sum && product && product->use_empty()) {
+    Value fma =
+        math::FmaOp::create(b, loc, product.getLhs(), product.getRhs(), acc);
+    product.erase();
+    return fma;
+  }
+  return combineReduction(b, loc, kind, acc, term);
 }
 
 SmallVector<tile::ReduceOp>
@@ -100,18 +117,8 @@ SmallVector<Value> ProgramLowering::foldReduce(ArrayRef<tile::ReduceOp> group,
           status = failure();
         keys = copies;
         auto yield = cast<tile::YieldOp>(body.getTerminator());
-        Value term = mapping.lookup(yield.getValue());
-        Value acc = accs[next.size()];
-        // A sum of products accumulates with fused multiply-adds.
-        auto product = term.getDefiningOp<arith::MulFOp>();
-        if (reduce.getKind() == alg::ReductionKind::sum && product &&
-            product->use_empty()) {
-          next.push_back(math::FmaOp::create(b, loc, product.getLhs(),
-                                             product.getRhs(), acc));
-          product.erase();
-        } else {
-          next.push_back(combineReduction(b, loc, reduce.getKind(), acc, term));
-        }
+        next.push_back(foldTerm(reduce.getKind(), accs[next.size()],
+                                mapping.lookup(yield.getValue())));
       }
     }
     if (copies)
@@ -265,9 +272,14 @@ SmallVector<int64_t> ProgramLowering::narrowShape(tile::ReduceOp reduce) {
 }
 
 void ProgramLowering::fitToValueShape(Operation *copy) {
+  // (Folding along reduced lanes, the tile IR's types lack the lanes'
+  // dimension.)
+  int64_t irRank =
+      static_cast<int64_t>(valueShape.size()) - (reducedLanes.active ? 1 : 0);
   auto atValueShape = [&](Type t) -> Type {
     auto vec = dyn_cast<VectorType>(t);
-    if (!vec || vec.getRank() != static_cast<int64_t>(valueShape.size()))
+    if (!vec || (vec.getRank() != static_cast<int64_t>(valueShape.size()) &&
+                 vec.getRank() != irRank))
       return t;
     return VectorType::get(valueShape, vec.getElementType());
   };
@@ -375,11 +387,15 @@ namespace {
 
 struct ConvertTileToCPUPass
     : public nautilus::impl::ConvertTileToCPUBase<ConvertTileToCPUPass> {
+  using ConvertTileToCPUBase::ConvertTileToCPUBase;
   void runOnOperation() override {
     SmallVector<tile::ProgramOp> programs(
         getOperation().getOps<tile::ProgramOp>());
+    int64_t bits = vectorBits;
+    if (bits <= 0)
+      bits = getTarget("cpu")->vectorBits;
     for (tile::ProgramOp p : programs)
-      if (failed(ProgramLowering(p).run()))
+      if (failed(ProgramLowering(p, bits).run()))
         return signalPassFailure();
   }
 };

@@ -65,10 +65,11 @@ struct StreamKeys {
 
 class ProgramLowering {
 public:
-  ProgramLowering(tile::ProgramOp program)
+  /// `vectorBits`: the host's vector width (the reduced lanes' count).
+  ProgramLowering(tile::ProgramOp program, int64_t vectorBits)
       : program(program), b(program.getContext()),
         tileShape(program.getSchedule().getTile()), rank(program.getRank()),
-        knownSymbols(tile::knownSizeValues(program)) {}
+        knownSymbols(tile::knownSizeValues(program)), vectorBits(vectorBits) {}
 
   mlir::LogicalResult run();
 
@@ -165,6 +166,10 @@ private:
   llvm::SmallVector<mlir::Value>
   foldReduce(llvm::ArrayRef<tile::ReduceOp> group, mlir::VectorType type,
              mlir::LogicalResult &status);
+  /// `acc` folded with `term` by `kind` (a sum of a product no other op
+  /// reads: a fused multiply-add, the product erased).
+  mlir::Value foldTerm(alg::ReductionKind kind, mlir::Value acc,
+                       mlir::Value term);
   /// The output dimensions `reduce`'s body varies along.
   Varies variesAlong(tile::ReduceOp reduce);
   /// The shape `reduce`'s body is computed at (see valueShape).
@@ -173,6 +178,57 @@ private:
   /// valueShape, narrower operands broadcast to it and splat constants
   /// from outside made at it.
   void fitToValueShape(mlir::Operation *copy);
+
+  // Reductions folded with their vector lanes along the reduced index
+  // (ReducedLanes.cpp; dialects/Tile/Utils/ReducedLanes.h).
+  /// Whether `group` (folding tiles of `type`) takes that form here: each
+  /// reduction tile::foldsAlongReducedLanes, the tile is small enough, no
+  /// stream's keys or enclosing reduction, no packed panel, the tiles it
+  /// reads from outside no wider than `type`, and a float sum's block a
+  /// whole number of steps.
+  bool foldsAlongReducedLanes(llvm::ArrayRef<tile::ReduceOp> group,
+                              mlir::VectorType type);
+  /// What foldReduce computes, that way: the reduced index a last
+  /// dimension of the tile, `lanes` wide, based at each step's first
+  /// index; whole steps inside the buffers, and masked steps after them
+  /// (one, but where a kernel reads out of range) whose lanes past the
+  /// range fold the identity; each result reduced across its lanes at the
+  /// end.
+  llvm::SmallVector<mlir::Value>
+  foldAlongReducedLanes(llvm::ArrayRef<tile::ReduceOp> group,
+                        mlir::VectorType type, mlir::LogicalResult &status);
+  /// The lanes a step of `type`'s elements folds (0: not two).
+  int64_t reducedLanesOf(mlir::VectorType type) const;
+  /// The end of the whole steps of `lanes` from `first`: within `end` and
+  /// every buffer `group` reads along the reduced index.
+  mlir::Value wholeStepsEnd(llvm::ArrayRef<tile::ReduceOp> group,
+                            mlir::Value first, mlir::Value end, int64_t lanes);
+  /// What enterReducedLanes changed, for leaveReducedLanes to restore.
+  struct ReducedLanesView {
+    llvm::ArrayRef<int64_t> tile;
+    llvm::SmallVector<int64_t> shape, laneTile;
+    /// Tiles from outside the reductions and their lowered values.
+    llvm::SmallVector<std::pair<mlir::Value, mlir::Value>> outside;
+  };
+  /// Makes the reduced index a last dimension of the tile, of
+  /// `laneType`'s last extent, ending at `end`: values computed at
+  /// `laneType`'s shape, the tiles `group` reads from outside mapped to
+  /// columns [..., 1] of theirs.
+  void enterReducedLanes(llvm::ArrayRef<tile::ReduceOp> group,
+                         mlir::VectorType laneType, mlir::Value end,
+                         ReducedLanesView &view);
+  void leaveReducedLanes(ReducedLanesView &view);
+  /// A load that reads the reduced index, in a reduction folded along its
+  /// lanes: each row of its dependent shape one vector load of the step's
+  /// lanes (the other indices clamped into the buffer: a row outside the
+  /// output is never stored), masked to the buffer in the last step.
+  mlir::Value loadReducedLanes(const TileLoad &load);
+  /// While a reduction folds along its reduced lanes: whether the step
+  /// being lowered is a masked one, whose lanes may pass a buffer's end.
+  struct ReducedLanesStep {
+    bool active = false;
+    bool masked = false;
+  } reducedLanes;
 
   // A stream's nested reductions' reads that do not depend on the key,
   // staged once an instance (StagedReads.cpp).
@@ -292,6 +348,12 @@ private:
   /// (an i1 scalar).
   mlir::Value allLanesInside(mlir::Value first, int64_t lanes,
                              mlir::Value size);
+  /// A vector of `lanes` i1: whether each of the indices `first`, ...,
+  /// `first + lanes - 1` lies within [0, size).
+  mlir::Value lanesInside(mlir::Value first, int64_t lanes, mlir::Value size);
+  /// The element offset of `indices` in a buffer of `stride` (row-major).
+  mlir::Value linearIndex(llvm::ArrayRef<mlir::Value> indices,
+                          llvm::ArrayRef<mlir::Value> stride);
   /// Row-major strides of `buffer`.
   llvm::SmallVector<mlir::Value> strides(mlir::Value buffer);
   mlir::Value flatView(mlir::Value buffer);
@@ -326,6 +388,7 @@ private:
   llvm::SmallVector<std::optional<int64_t>> knownSymbols;
   mlir::IRMapping mapping;
   llvm::SmallVector<mlir::Value> sizeArgs, extents, base, reducedIVs;
+  int64_t vectorBits;
   /// While a stream is lowered: what each value of its body and repairs
   /// varies along, and the block of keys being lowered (null between
   /// blocks, and while one key's copy of a nested reduction is lowered).

@@ -1,0 +1,54 @@
+//===- ReducedLanes.h - Row reductions vectorized along their rows -*- C++
+//-*-===//
+//
+// A reduction of rows read along the buffer's innermost dimension (a norm's
+// sum of squares, softmax's maximum and sum when not streamed) folds
+// best with its vector lanes along the reduced index: each step loads a
+// contiguous run of every row of the tile and keeps one accumulator
+// vector a row, reduced across its lanes once at the end. With its lanes
+// along the output's rows instead (a tile.reduce's usual form on the
+// CPU), each step would read one element of each row, a load and an
+// insert a lane. The CPU lowering (TileToCPU/ReducedLanes.cpp) and the
+// CPU model (compiler/Schedule/CpuPrograms.cpp) both ask this one
+// predicate which form a reduction takes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_TILE_UTILS_REDUCEDLANES_H
+#define NAUTILUS_TILE_UTILS_REDUCEDLANES_H
+
+#include "dialects/Tile/TileOps.h"
+
+#include "llvm/ADT/ArrayRef.h"
+
+namespace nautilus::tile {
+
+/// The most elements a tile may have (rows of the output) for its
+/// reduction to fold along reduced lanes: a float sum keeps three vectors
+/// a row live through its loop (the block's partial, the total and its
+/// compensation: emitBlockedSum), 24 of AVX-512's 32 registers at 8 rows
+/// (measured, bf16 sums of squares of 4096^2: 1 to 8 rows 0.67-0.76 ms,
+/// 16 rows 0.82, spilling). A larger tile keeps its lanes along its rows.
+constexpr int64_t kMostReducedLaneRows = 8;
+
+/// Whether `load` (in the body of a reduction of a program of `rank`
+/// output dimensions) reads along the reduced index, the map's dimension
+/// `rank`.
+bool readsReducedIndex(LoadOp load, unsigned rank);
+
+/// Whether `reduce` can fold with its lanes along its reduced index, and
+/// should where its tile has at most kMostReducedLaneRows elements: it is
+/// at the top of its program (of rank at least 1), over one index, and
+/// its body, which does not read the index as a value, computes from
+/// loads and element-wise operations alone; every load that reads the
+/// reduced index reads it as its buffer's innermost index, plainly
+/// (X[t, d], not X[t, d + 1] nor X[d, t]), and also reads along the
+/// output's innermost dimension (no contraction's operand broadcast down
+/// the tile's rows: a GEMM keeps its lanes along its columns).
+bool foldsAlongReducedLanes(ReduceOp reduce);
+
+/// Whether a reduction foldsAlongReducedLanes takes that form for `tile`.
+bool tileFoldsAlongReducedLanes(llvm::ArrayRef<int64_t> tile);
+
+} // namespace nautilus::tile
+
+#endif
