@@ -69,6 +69,13 @@ constexpr double kMemoryWaitPerInstruction = 9;
 /// loop), cycles: measured small (an element-wise program of 4096 x 1024
 /// ran as fast with 1 x 16 tiles as with 1 x 128, 8x the instances).
 constexpr double kProgramOverhead = 5;
+/// What each row of an element-wise tile costs each buffer it reads or
+/// writes along its rows, cycles: the row's address, and the test that
+/// it lies inside the buffer whole (then a plain load or store; a masked
+/// one at an edge). Measured (softmax's and layernorm's Y over 4096 x
+/// 1024 f32, timed in turns): 6 x 32 and 6 x 16 tiles ran 1.09x and 1.16x
+/// slower than 1 x 128 and 4 x 64, which the terms above put within 2%.
+constexpr double kRowAccessCycles = 4;
 /// Vector registers beyond the file that `live` values need.
 int64_t spilledOf(int64_t live, const TargetInfo &target) {
   return std::max<int64_t>(
@@ -138,6 +145,14 @@ constexpr double kL1MissCycles = 3;
 /// bytes a cycle at kNominalGHz; 3.5 was fitted before, to row sums
 /// whose lanes gathered).
 constexpr double kStreamedBytesPerCycle = 10;
+/// An element-wise program's: its traffic is counted once an element at
+/// its widest type, so this rate also carries its stores (a write
+/// allocates its line: read, then written back) and its rows' refetches
+/// (elementWiseRefetched weighs them against it: 14 x 16 f32 tiles of a
+/// 1024-wide softmax ran 1.2x slower than 1 x 128, which the rate of
+/// reads above, 10, put at 2% apart). Fitted with the element-wise terms,
+/// before the reductions' rate was measured anew.
+constexpr double kElementWiseBytesPerCycle = 3.5;
 /// The clock the model counts in when the target names none: only the
 /// ranking matters on the CPU, which is measured to be timed.
 constexpr double kNominalGHz = 2.5;
@@ -216,21 +231,23 @@ double elementWiseRefetched(const CpuProgram &program, int64_t rows,
 }
 
 /// A step (an element for an element-wise program) of a program that is
-/// not a contraction, `rows` x `vectors` vectors of `inner` elements a row:
-/// its work on two ports, its loads, a reduction's latency and gathers;
-/// sets `registers` to the values it keeps live.
+/// not a contraction, `rows` x `vectors` vectors of `inner` elements a row
+/// (`folded`: along reduced lanes): its work on two ports, its loads, a
+/// reduction's latency and gathers; sets `registers` to the values it
+/// keeps live.
 double otherStepCycles(const CpuProgram &program, int64_t rows, int64_t vectors,
-                       int64_t inner, bool gathers, const HostCaches &caches,
+                       int64_t inner, bool folded, const HostCaches &caches,
                        int64_t &registers) {
-  registers = std::max<int64_t>(1, program.liveTiles) * rows * vectors;
-  double ops =
-      double(rows * vectors) * double(std::max<int64_t>(1, program.work)) +
-      double(vectors) * double(program.innerOnlyWork);
+  int64_t live = folded ? program.foldedLiveTiles : program.liveTiles;
+  int64_t work = folded ? program.foldedWork : program.work;
+  registers = std::max<int64_t>(1, live) * rows * vectors;
+  double ops = double(rows * vectors) * double(std::max<int64_t>(1, work)) +
+               double(vectors) * double(program.innerOnlyWork);
   double cycles =
       std::max(ops / kFmaPorts, double(rows * vectors) / kLoadPorts);
   if (program.reduced)
     cycles = std::max(cycles, kFmaLatency);
-  if (gathers)
+  if (program.gatherStrideBytes && !folded)
     cycles =
         withGather(cycles, rows * inner, program.gatherStrideBytes, caches);
   return cycles;
@@ -404,9 +421,8 @@ PointCycles otherCycles(const CpuProgram &program,
   HostCaches caches = cachesOf(target);
   PointCycles c;
   bool folded = foldsAlongReducedLanes(program, tile);
-  c.step =
-      otherStepCycles(program, rows, vectors, rank ? tile.back() : 1,
-                      program.gatherStrideBytes && !folded, caches, registers);
+  c.step = otherStepCycles(program, rows, vectors, rank ? tile.back() : 1,
+                           folded, caches, registers);
   // Each element once, from L2 or from memory; an element-wise tile's
   // rows beyond those the L1 keeps (elementWiseRefetched) twice.
   double read = program.streamedBits ? double(program.streamedBits) / 8 : bytes;
@@ -416,7 +432,8 @@ PointCycles otherCycles(const CpuProgram &program,
   c.memory = double(elements) * read *
              (1 + elementWiseRefetched(program, rows, caches)) /
              (footprint <= caches.l2RhsBytes ? kL2BytesPerCycle
-                                             : kStreamedBytesPerCycle);
+              : program.reduced              ? kStreamedBytesPerCycle
+                                             : kElementWiseBytesPerCycle);
   return c;
 }
 
@@ -445,6 +462,9 @@ CpuCost nautilus::autosched::estimateCpu(const CpuProgram &program,
   // 1 x 128).
   double spillCycles = double(cost.spilled) / kLoadPorts * 2;
   double storeCycles = double(rows * vectors);
+  if (!program.reduced && !program.contraction && rank >= 2)
+    storeCycles += double(rows * std::max<int64_t>(1, program.rowStreams)) *
+                   kRowAccessCycles;
   // Folded along reduced lanes: a last, masked step, and each row's
   // accumulator reduced across its lanes (a shuffle and an operation for
   // each halving).

@@ -106,6 +106,12 @@ struct CpuProgram {
   /// end; dialects/Tile/Utils/ReducedLanes.h); 0: never (its lanes along
   /// its rows, gathering when gatherStrideBytes says so).
   int64_t reducedLaneRows = 0;
+  /// Folded along reduced lanes: the work a step (of `lanes` indices), and
+  /// the tiles live through it (a float sum's partial, total and
+  /// compensation; a stream's accumulators and a term, its repairs once a
+  /// step rather than once a block of 8 keys).
+  int64_t foldedWork = 0;
+  int64_t foldedLiveTiles = 3;
   /// The buffers an element-wise program reads or writes along both its
   /// rows and its innermost dimension: each row of each is a stream.
   int64_t rowStreams = 1;

@@ -334,8 +334,10 @@ std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
         std::max(facts.gatherStrideBytes,
                  gatherStrideOf(reduce.getBody(), inner, reduced));
   }
-  if (facts.reduced && foldAlongLanes)
+  if (facts.reduced && foldAlongLanes) {
     facts.reducedLaneRows = tile::kMostReducedLaneRows;
+    facts.foldedWork = facts.work;
+  }
   if (stream) {
     std::optional<int64_t> reduced = extentOf(stream.getExtent());
     if (!reduced)
@@ -351,6 +353,16 @@ std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
     for (Region &repair : stream.getRepairs())
       facts.work += llvm::divideCeil(workOf(repair), kStreamBlock);
     facts.liveTiles = kStreamBlock + stream->getNumResults();
+    if (tile::streamFoldsAlongReducedLanes(stream)) {
+      facts.reducedLaneRows = tile::kMostReducedLaneRows;
+      // A step of the model is a vector of keys; the lowering repairs
+      // once kLaneStreamBlock of them, whose terms live at once.
+      facts.foldedWork = workOf(stream.getBody());
+      for (Region &repair : stream.getRepairs())
+        facts.foldedWork +=
+            llvm::divideCeil(workOf(repair), tile::kLaneStreamBlock);
+      facts.foldedLiveTiles = stream->getNumResults() + tile::kLaneStreamBlock;
+    }
     facts.gatherStrideBytes = gatherStrideOf(stream.getBody(), inner, *reduced);
   }
   if (!facts.reduced) {

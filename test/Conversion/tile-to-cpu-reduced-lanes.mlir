@@ -127,3 +127,73 @@ tile.program @matvec_Y attributes {arg_names = ["A", "X", "Y"], output_dims = ["
   }
   tile.store %s, %y : vector<8xf32> -> memref<?xf32>
 }
+
+// A row stream (softmax's max and sum) folds its whole steps along lanes:
+// each lane streams every 16th key of its row, 4 vectors of keys a step
+// (the leader's update and the repair once a step), its state 4x16. At the
+// end the lanes merge: the max across them, each lane's sum repaired from
+// its max to it (exp2 of the difference, scaled) and summed across them;
+// then the keys past the last whole step, one at a time, from there.
+// CHECK-LABEL: func.func @stream_L(
+// CHECK: %[[LANES:.*]]:2 = scf.for %{{.*}} step %c64 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<4x16xf32>, vector<4x16xf32>)
+// CHECK-COUNT-16: vector.load %{{.*}} : memref<?xf32>, vector<16xf32>
+// CHECK: math.exp2 %{{.*}} : vector<4x16xf32>
+// CHECK: scf.yield
+// CHECK: vector.reduction <maximumf>, %{{.*}} : vector<16xf32> into f32
+// CHECK: math.exp2 %{{.*}} : vector<4x16xf32>
+// CHECK: vector.reduction <add>, %{{.*}} : vector<16xf32> into f32
+// CHECK: scf.for %{{.*}} step %c8 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<4xf32>, vector<4xf32>)
+tile.program @stream_L attributes {arg_names = ["X", "L", "Mx"], output_dims = ["R"], schedule = #tile.schedule<tile = [4], threads = 1>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %l: memref<?xf32>, %mx: memref<?xf32>, %rr: index, %c: index):
+  %log2e = arith.constant dense<1.44269502> : vector<4xf32>
+  %neg = arith.constant dense<-1.44269502> : vector<4xf32>
+  %r:2 = tile.online_reduce over(%c) accumulators ["max", "sum"] : vector<4xf32>, vector<4xf32> {
+  ^bb0(%key: index, %m: vector<4xf32>):
+    %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xf32> -> vector<4xf32>
+    %s = arith.mulf %m, %neg : vector<4xf32>
+    %a = math.fma %v, %log2e, %s : vector<4xf32>
+    %e = math.exp2 %a : vector<4xf32>
+    tile.yield %v, %e : vector<4xf32>, vector<4xf32>
+  } repairs {
+  ^bb0(%old: vector<4xf32>, %new: vector<4xf32>):
+    %d = arith.subf %new, %old : vector<4xf32>
+    %t = arith.mulf %d, %neg : vector<4xf32>
+    %f = math.exp2 %t : vector<4xf32>
+    tile.yield %f : vector<4xf32>
+  }
+  tile.store %r#0, %mx : vector<4xf32> -> memref<?xf32>
+  tile.store %r#1, %l : vector<4xf32> -> memref<?xf32>
+}
+
+// A mean-led stream (a variance, Welford/Chan in f64: 8 lanes): each
+// lane's mean moves by its keys' gaps over its own count (keys before the
+// step / 8, plus 4); at the end the lanes' means average (their counts
+// are equal) and each lane's sum of squares gains count x (mean - its
+// mean)^2 before the sum across them.
+// CHECK-LABEL: func.func @stream_Var(
+// CHECK: scf.for %{{.*}} step %c32 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<2x8xf64>, vector<2x8xf64>)
+// CHECK: arith.divsi %{{.*}}, %c8 : index
+// CHECK: scf.yield
+// CHECK: vector.reduction <add>, %{{.*}} : vector<8xf64> into f64
+// CHECK: arith.divf %{{.*}}, %{{.*}} : vector<2xf64>
+// CHECK: arith.sitofp %{{.*}} : i64 to f64
+// CHECK: vector.reduction <add>, %{{.*}} : vector<8xf64> into f64
+tile.program @stream_Var attributes {arg_names = ["X", "Mu", "V"], output_dims = ["T"], schedule = #tile.schedule<tile = [2], threads = 1>, sizes = ["T", "D"]} {
+^bb0(%x: memref<?x?xf32>, %mu: memref<?xf64>, %v: memref<?xf64>, %t: index, %d: index):
+  %r:2 = tile.online_reduce over(%d) accumulators ["mean", "sum"] : vector<2xf64>, vector<2xf64> {
+  ^bb0(%key: index, %mean: vector<2xf64>):
+    %e = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xf32> -> vector<2xf32>
+    %w = arith.extf %e : vector<2xf32> to vector<2xf64>
+    %g = arith.subf %w, %mean : vector<2xf64>
+    %sq = arith.mulf %g, %g : vector<2xf64>
+    tile.yield %w, %sq : vector<2xf64>, vector<2xf64>
+  } repairs {
+  ^bb0(%old: vector<2xf64>, %new: vector<2xf64>, %count: vector<2xf64>):
+    %moved = arith.subf %new, %old : vector<2xf64>
+    %c = arith.mulf %count, %moved : vector<2xf64>
+    %a = arith.mulf %c, %moved : vector<2xf64>
+    tile.yield %a : vector<2xf64>
+  }
+  tile.store %r#0, %mu : vector<2xf64> -> memref<?xf64>
+  tile.store %r#1, %v : vector<2xf64> -> memref<?xf64>
+}

@@ -148,3 +148,41 @@ TEST(CpuPrograms, ReadsWhetherARowReductionFoldsAlongItsLanes) {
   EXPECT_EQ(facts->reducedLaneRows, 0);
   EXPECT_EQ(facts->streamedBits, 32);
 }
+
+// A row stream (softmax's max and sum) folds along its lanes too: its
+// work a step is its body's and a fourth of its repair's (repaired once
+// a step of 4 vectors of keys), and it keeps its 2 accumulators and those
+// 4 vectors' terms live.
+TEST(CpuPrograms, ReadsWhetherARowStreamFoldsAlongItsLanes) {
+  Parsed stream(R"(module {
+  tile.program @s_L attributes {arg_names = ["X", "L", "Mx"], output_dims = ["R"], schedule = #tile.schedule<tile = [4], threads = 1>, sizes = ["R", "C"]} {
+  ^bb0(%x: memref<?x?xf32>, %l: memref<?xf32>, %mx: memref<?xf32>, %rr: index, %c: index):
+    %r:2 = tile.online_reduce over(%c) accumulators ["max", "sum"] : vector<4xf32>, vector<4xf32> {
+    ^bb0(%key: index, %m: vector<4xf32>):
+      %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xf32> -> vector<4xf32>
+      %d = arith.subf %v, %m : vector<4xf32>
+      %e = math.exp %d : vector<4xf32>
+      tile.yield %v, %e : vector<4xf32>, vector<4xf32>
+    } repairs {
+    ^bb0(%old: vector<4xf32>, %new: vector<4xf32>):
+      %d = arith.subf %old, %new : vector<4xf32>
+      %f = math.exp %d : vector<4xf32>
+      tile.yield %f : vector<4xf32>
+    }
+    tile.store %r#0, %mx : vector<4xf32> -> memref<?xf32>
+    tile.store %r#1, %l : vector<4xf32> -> memref<?xf32>
+  }
+  tile.plan @s {bindings = {C = 1024 : i64, R = 4096 : i64}, buffers = [{dims = ["R", "C"], name = "X", role = "input", type = memref<?x?xf32>}, {dims = ["R"], name = "L", role = "output", type = memref<?xf32>}, {dims = ["R"], name = "Mx", role = "output", type = memref<?xf32>}], programs = [@s_L], sizes = ["R", "C"]}
+}
+)");
+  ASSERT_TRUE(stream.module);
+  std::optional<autosched::CpuProgram> facts = cpuProgramOf(stream.program());
+  ASSERT_TRUE(facts);
+  EXPECT_TRUE(facts->stream);
+  EXPECT_EQ(facts->reducedLaneRows, tile::kMostReducedLaneRows);
+  EXPECT_EQ(facts->foldedLiveTiles, 2 + tile::kLaneStreamBlock);
+  // The body's subtraction and exponential (10), and the repair's 11 over
+  // the 4 vectors of a step.
+  EXPECT_EQ(facts->foldedWork, 11 + 3);
+  EXPECT_EQ(facts->streamedBits, 32);
+}

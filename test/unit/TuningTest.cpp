@@ -549,6 +549,7 @@ TEST(CpuSpace, RowReductionsFoldAlongTheirLanes) {
   CpuProgram gathering = rowReduction(4096, 1024, 1);
   CpuProgram folding = gathering;
   folding.reducedLaneRows = 8;
+  folding.foldedWork = gathering.work;
   std::vector<CpuCandidate> ranked = rankCpuTiles(folding, target);
   ASSERT_FALSE(ranked.empty());
   EXPECT_LE(ranked.front().tile[0], 8) << ranked.front().describe();

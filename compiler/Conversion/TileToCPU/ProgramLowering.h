@@ -201,7 +201,7 @@ private:
   int64_t reducedLanesOf(mlir::VectorType type) const;
   /// The end of the whole steps of `lanes` from `first`: within `end` and
   /// every buffer `group` reads along the reduced index.
-  mlir::Value wholeStepsEnd(llvm::ArrayRef<tile::ReduceOp> group,
+  mlir::Value wholeStepsEnd(llvm::ArrayRef<mlir::Operation *> reductions,
                             mlir::Value first, mlir::Value end, int64_t lanes);
   /// What enterReducedLanes changed, for leaveReducedLanes to restore.
   struct ReducedLanesView {
@@ -211,20 +211,52 @@ private:
     llvm::SmallVector<std::pair<mlir::Value, mlir::Value>> outside;
   };
   /// Makes the reduced index a last dimension of the tile, of
-  /// `laneType`'s last extent, ending at `end`: values computed at
-  /// `laneType`'s shape, the tiles `group` reads from outside mapped to
+  /// `laneShape`'s last extent, ending at `end`: values computed at
+  /// `laneShape`, the tiles the `reductions` read from outside mapped to
   /// columns [..., 1] of theirs.
-  void enterReducedLanes(llvm::ArrayRef<tile::ReduceOp> group,
-                         mlir::VectorType laneType, mlir::Value end,
+  void enterReducedLanes(llvm::ArrayRef<mlir::Operation *> reductions,
+                         llvm::ArrayRef<int64_t> laneShape, mlir::Value end,
                          ReducedLanesView &view);
   void leaveReducedLanes(ReducedLanesView &view);
+  /// Each row of `total` ([rows..., lanes]) reduced across its lanes by
+  /// `kind`: a tile of `type`.
+  mlir::Value reduceAcrossLanes(mlir::Value total, alg::ReductionKind kind,
+                                mlir::VectorType type);
+  /// `v` (a tile of [rows...]) broadcast along `lanes` lanes.
+  mlir::Value broadcastAlongLanes(mlir::Value v, int64_t lanes);
+  /// The lanes a row stream folds along its keys here (0: it does not):
+  /// tile::streamFoldsAlongReducedLanes, the tile small enough, outside a
+  /// stream or reduction; the widest accumulator's lanes (`init`).
+  int64_t streamLanesOf(tile::OnlineReduceOp op, mlir::ValueRange init);
+  /// The keys [first, fullEnd) of `op`, whole steps of `lanes`, folded
+  /// along the lanes (each lane a stream of its own, every lanes-th key)
+  /// from the identities, the lanes' states then merged by the stream's
+  /// repairs into accumulators of `init`'s types.
+  llvm::SmallVector<mlir::Value>
+  foldStreamAlongLanes(tile::OnlineReduceOp op, mlir::ValueRange init,
+                       mlir::Value first, mlir::Value fullEnd, int64_t lanes,
+                       mlir::LogicalResult &status);
+  /// The lanes' states `lanesAcc` of `op` (keys before: `count` a lane)
+  /// merged: each leader its lanes' (a mean the mean of their means, the
+  /// counts equal), each follower repaired from its lane's leaders to
+  /// them, then summed across the lanes.
+  llvm::SmallVector<mlir::Value>
+  mergeStreamLanes(tile::OnlineReduceOp op, mlir::ValueRange lanesAcc,
+                   mlir::ValueRange init, mlir::Value count, int64_t lanes,
+                   mlir::LogicalResult &status);
+  /// While a stream folds along lanes: its lanes, the keys between one
+  /// key of a block and the next (1 otherwise), by which a mean's count of
+  /// keys before a block is divided.
+  int64_t streamKeyStride = 1;
   /// A load that reads the reduced index, in a reduction folded along its
   /// lanes: each row of its dependent shape one vector load of the step's
   /// lanes (the other indices clamped into the buffer: a row outside the
   /// output is never stored), masked to the buffer in the last step.
   mlir::Value loadReducedLanes(const TileLoad &load);
-  /// While a reduction folds along its reduced lanes: whether the step
-  /// being lowered is a masked one, whose lanes may pass a buffer's end.
+  /// While a reduction or stream folds along its reduced lanes (between
+  /// enterReducedLanes and leaveReducedLanes: the tile IR's types then
+  /// lack the lanes' dimension), and whether the step being lowered is a
+  /// masked one, whose lanes may pass a buffer's end.
   struct ReducedLanesStep {
     bool active = false;
     bool masked = false;
@@ -299,6 +331,16 @@ private:
   stepOnlineReduce(tile::OnlineReduceOp op, mlir::ValueRange accumulators,
                    mlir::Value first, int64_t count,
                    mlir::LogicalResult &status);
+  /// The stream's repairs lowered from the leaders `oldLeaders` to
+  /// `newLeaders` (a mean's, given `keysBefore`): each follower's product
+  /// of its factors (`factors`) or its addend (`addends`), by accumulator.
+  void lowerRepairs(tile::OnlineReduceOp op,
+                    llvm::ArrayRef<mlir::Value> oldLeaders,
+                    llvm::ArrayRef<mlir::Value> newLeaders,
+                    mlir::Value keysBefore,
+                    llvm::MutableArrayRef<mlir::Value> factors,
+                    llvm::MutableArrayRef<mlir::Value> addends,
+                    mlir::LogicalResult &status);
   /// A follower's partial sum `acc` repaired (times `factor`, plus
   /// `addend`, either null) and with the block's `terms` added, a row of
   /// the tile at a time (each row's partial sum kept in registers over the

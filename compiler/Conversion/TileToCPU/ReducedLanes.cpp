@@ -26,18 +26,27 @@ int64_t ProgramLowering::reducedLanesOf(VectorType type) const {
   return lanes >= 2 ? lanes : 0;
 }
 
-/// The vector tiles `group`'s bodies read from outside them, each once.
-static SmallVector<Value> tilesFromOutside(ArrayRef<tile::ReduceOp> group) {
+/// The vector tiles the `reductions` (reductions or a stream) read from
+/// outside them, each once.
+static SmallVector<Value> tilesFromOutside(ArrayRef<Operation *> reductions) {
   SmallVector<Value> tiles;
-  for (tile::ReduceOp reduce : group)
-    reduce.getBody().walk([&](Operation *op) {
+  for (Operation *reduction : reductions)
+    reduction->walk([&](Operation *op) {
       for (Value operand : op->getOperands())
         if (isa<VectorType>(operand.getType()) &&
-            !reduce->isAncestor(operand.getParentBlock()->getParentOp()) &&
+            !reduction->isAncestor(operand.getParentBlock()->getParentOp()) &&
             !llvm::is_contained(tiles, operand))
           tiles.push_back(operand);
     });
   return tiles;
+}
+
+/// The operations of `group`.
+static SmallVector<Operation *> operationsOf(ArrayRef<tile::ReduceOp> group) {
+  SmallVector<Operation *> ops;
+  for (tile::ReduceOp reduce : group)
+    ops.push_back(reduce);
+  return ops;
 }
 
 bool ProgramLowering::foldsAlongReducedLanes(ArrayRef<tile::ReduceOp> group,
@@ -60,7 +69,7 @@ bool ProgramLowering::foldsAlongReducedLanes(ArrayRef<tile::ReduceOp> group,
   }
   // A tile from outside is broadcast along the lanes: no wider than the
   // values computed (a splat constant may be: it is made anew).
-  for (Value tile : tilesFromOutside(group)) {
+  for (Value tile : tilesFromOutside(operationsOf(group))) {
     auto lowered = dyn_cast<VectorType>(mapping.lookup(tile).getType());
     if (!lowered || lowered.getRank() != type.getRank())
       return false;
@@ -92,13 +101,13 @@ static vector::CombiningKind combiningKindOf(alg::ReductionKind kind,
   llvm_unreachable("unknown reduction kind");
 }
 
-Value ProgramLowering::wholeStepsEnd(ArrayRef<tile::ReduceOp> group,
+Value ProgramLowering::wholeStepsEnd(ArrayRef<Operation *> reductions,
                                      Value first, Value end, int64_t lanes) {
   // Inside every buffer read along the reduced index: its extent is
   // theirs, unless a kernel reads out of range (as X[r, c + 0] may).
   Value insideEnd = end;
-  for (tile::ReduceOp sibling : group)
-    sibling.getBody().walk([&](tile::LoadOp load) {
+  for (Operation *reduction : reductions)
+    reduction->walk([&](tile::LoadOp load) {
       if (!tile::readsReducedIndex(load, rank))
         return;
       Value buffer = mapping.lookup(load.getBuffer());
@@ -115,20 +124,21 @@ Value ProgramLowering::wholeStepsEnd(ArrayRef<tile::ReduceOp> group,
           cIndex(lanes)));
 }
 
-void ProgramLowering::enterReducedLanes(ArrayRef<tile::ReduceOp> group,
-                                        VectorType laneType, Value end,
+void ProgramLowering::enterReducedLanes(ArrayRef<Operation *> reductions,
+                                        ArrayRef<int64_t> laneShape, Value end,
                                         ReducedLanesView &view) {
   view.tile = tileShape;
   view.shape = valueShape;
   view.laneTile.assign(tileShape.begin(), tileShape.end());
-  view.laneTile.push_back(laneType.getShape().back());
+  view.laneTile.push_back(laneShape.back());
   tileShape = view.laneTile;
-  valueShape.assign(laneType.getShape().begin(), laneType.getShape().end());
+  valueShape.assign(laneShape.begin(), laneShape.end());
   ++rank;
   base.push_back(Value()); // each step's first index
   extents.push_back(end);
+  reducedLanes = {true, false};
   // The tiles from outside, as columns broadcast along the lanes.
-  for (Value tile : tilesFromOutside(group)) {
+  for (Value tile : tilesFromOutside(reductions)) {
     Value lowered = mapping.lookup(tile);
     auto vec = cast<VectorType>(lowered.getType());
     SmallVector<int64_t> column(vec.getShape());
@@ -143,6 +153,7 @@ void ProgramLowering::enterReducedLanes(ArrayRef<tile::ReduceOp> group,
 void ProgramLowering::leaveReducedLanes(ReducedLanesView &view) {
   for (auto [tile, lowered] : view.outside)
     mapping.map(tile, lowered);
+  reducedLanes = {};
   extents.pop_back();
   base.pop_back();
   --rank;
@@ -150,10 +161,8 @@ void ProgramLowering::leaveReducedLanes(ReducedLanesView &view) {
   tileShape = view.tile;
 }
 
-/// Each row of `total` ([rows..., lanes]) reduced across its lanes by
-/// `kind`: a tile of `type`.
-static Value reduceAcrossLanes(OpBuilder &b, Location loc, Value total,
-                               alg::ReductionKind kind, VectorType type) {
+Value ProgramLowering::reduceAcrossLanes(Value total, alg::ReductionKind kind,
+                                         VectorType type) {
   Value result = reductionIdentity(b, loc, kind, type);
   SmallVector<int64_t> position(type.getRank(), 0);
   for (int64_t r = 0; r < type.getNumElements(); ++r) {
@@ -180,17 +189,17 @@ ProgramLowering::foldAlongReducedLanes(ArrayRef<tile::ReduceOp> group,
   // [first, fullEnd): whole steps; [fullEnd, end): steps whose lanes past
   // the range or a buffer are masked (one, unless a kernel reads out of
   // range).
-  Value fullEnd = wholeStepsEnd(group, first, end, lanes);
+  Value fullEnd = wholeStepsEnd(operationsOf(group), first, end, lanes);
   SmallVector<int64_t> laneShape(type.getShape());
   laneShape.push_back(lanes);
   auto laneType = VectorType::get(laneShape, type.getElementType());
   ReducedLanesView view;
-  enterReducedLanes(group, laneType, end, view);
+  enterReducedLanes(operationsOf(group), laneShape, end, view);
 
   // Each reduction's term at the step whose lanes start at `at`.
   auto termsAt = [&](Value at, bool masked) {
     base.back() = at;
-    reducedLanes = {true, masked};
+    reducedLanes.masked = masked;
     SmallVector<Value> terms;
     for (tile::ReduceOp sibling : group) {
       Block &body = sibling.getBody().front();
@@ -199,7 +208,7 @@ ProgramLowering::foldAlongReducedLanes(ArrayRef<tile::ReduceOp> group,
       auto yield = cast<tile::YieldOp>(body.getTerminator());
       terms.push_back(mapping.lookup(yield.getValue()));
     }
-    reducedLanes = {};
+    reducedLanes.masked = false;
     return terms;
   };
   // The masked steps first: their lanes past the range fold the
@@ -247,6 +256,157 @@ ProgramLowering::foldAlongReducedLanes(ArrayRef<tile::ReduceOp> group,
   leaveReducedLanes(view);
   SmallVector<Value> results;
   for (Value total : totals)
-    results.push_back(reduceAcrossLanes(b, loc, total, kind, type));
+    results.push_back(reduceAcrossLanes(total, kind, type));
   return results;
+}
+
+Value ProgramLowering::broadcastAlongLanes(Value v, int64_t lanes) {
+  auto type = cast<VectorType>(v.getType());
+  SmallVector<int64_t> column(type.getShape()), wide(type.getShape());
+  column.push_back(1);
+  wide.push_back(lanes);
+  Value shaped = vector::ShapeCastOp::create(
+      b, loc, VectorType::get(column, type.getElementType()), v);
+  return vector::BroadcastOp::create(
+      b, loc, VectorType::get(wide, type.getElementType()), shaped);
+}
+
+int64_t ProgramLowering::streamLanesOf(tile::OnlineReduceOp op,
+                                       ValueRange init) {
+  if (keys || !reducedIVs.empty() ||
+      !tile::tileFoldsAlongReducedLanes(tileShape) ||
+      !tile::streamFoldsAlongReducedLanes(op))
+    return 0;
+  for (Value tile : tilesFromOutside({op.getOperation()})) {
+    auto lowered = dyn_cast<VectorType>(mapping.lookup(tile).getType());
+    if (!lowered || lowered.getRank() != rank)
+      return 0;
+  }
+  int64_t lanes = 0;
+  for (Value acc : init) {
+    int64_t accLanes = reducedLanesOf(cast<VectorType>(acc.getType()));
+    if (!accLanes)
+      return 0;
+    lanes = lanes ? std::min(lanes, accLanes) : accLanes;
+  }
+  return lanes;
+}
+
+SmallVector<Value>
+ProgramLowering::foldStreamAlongLanes(tile::OnlineReduceOp op, ValueRange init,
+                                      Value first, Value fullEnd, int64_t lanes,
+                                      LogicalResult &status) {
+  SmallVector<Value> lanesInit;
+  for (auto [i, acc] : llvm::enumerate(init)) {
+    auto type = cast<VectorType>(acc.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    shape.push_back(lanes);
+    lanesInit.push_back(
+        reductionIdentity(b, loc, op.getAccumulatorKind(i),
+                          VectorType::get(shape, type.getElementType())));
+  }
+  SmallVector<int64_t> laneShape(tileShape);
+  laneShape.push_back(lanes);
+  ReducedLanesView view;
+  enterReducedLanes({op.getOperation()}, laneShape, fullEnd, view);
+  // What each value varies along, the lanes among the dimensions.
+  auto outerVaries = std::move(streamVaries);
+  streamVaries.clear();
+  inferStreamVaries(op);
+  // A step: kLaneStreamBlock vectors of keys, a key of each lane's
+  // stream, folded as a block (the repairs once a block).
+  streamKeyStride = lanes;
+  auto loop =
+      scf::ForOp::create(b, loc, first, fullEnd,
+                         cIndex(lanes * tile::kLaneStreamBlock), lanesInit);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    base.back() = loop.getInductionVar();
+    SmallVector<Value> next =
+        stepOnlineReduce(op, loop.getRegionIterArgs(), loop.getInductionVar(),
+                         tile::kLaneStreamBlock, status);
+    scf::YieldOp::create(b, loc, next);
+  }
+  streamKeyStride = 1;
+  // Each lane streamed the same number of keys.
+  Value count = arith::DivSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, fullEnd, first), cIndex(lanes));
+  SmallVector<Value> merged =
+      mergeStreamLanes(op, loop.getResults(), init, count, lanes, status);
+  leaveReducedLanes(view);
+  streamVaries = std::move(outerVaries);
+  return merged;
+}
+
+SmallVector<Value> ProgramLowering::mergeStreamLanes(tile::OnlineReduceOp op,
+                                                     ValueRange lanesAcc,
+                                                     ValueRange init,
+                                                     Value count, int64_t lanes,
+                                                     LogicalResult &status) {
+  unsigned numAccumulators = lanesAcc.size();
+  SmallVector<Value> merged(numAccumulators), oldSafe, newSafe;
+  Value keysBefore;
+  for (unsigned i = 0; i < numAccumulators; ++i) {
+    if (!op.isLeader(i))
+      continue;
+    auto type = cast<VectorType>(init[i].getType());
+    auto laneType = cast<VectorType>(lanesAcc[i].getType());
+    Type element = type.getElementType();
+    if (op.isMean(i)) {
+      // The lanes' counts are equal: the mean of their means.
+      Value sum = reduceAcrossLanes(lanesAcc[i], alg::ReductionKind::sum, type);
+      merged[i] = arith::DivFOp::create(
+          b, loc, sum,
+          arith::ConstantOp::create(
+              b, loc, type,
+              DenseElementsAttr::get(type,
+                                     b.getFloatAttr(element, double(lanes)))));
+      Value asInteger =
+          arith::IndexCastOp::create(b, loc, b.getI64Type(), count);
+      keysBefore = vector::BroadcastOp::create(
+          b, loc, laneType,
+          arith::SIToFPOp::create(b, loc, element, asInteger));
+      oldSafe.push_back(lanesAcc[i]);
+      newSafe.push_back(broadcastAlongLanes(merged[i], lanes));
+      continue;
+    }
+    alg::ReductionKind kind = op.getAccumulatorKind(i);
+    merged[i] = reduceAcrossLanes(lanesAcc[i], kind, type);
+    // A lane's leader still at its identity (no finite term) repairs by 1
+    // (its followers are still 0), as stepOnlineReduce's.
+    Value identity = reductionIdentity(b, loc, kind, laneType);
+    Value zero = arith::ConstantOp::create(
+        b, loc, laneType,
+        DenseElementsAttr::get(laneType, b.getFloatAttr(element, 0)));
+    auto isIdentity = [&](Value v) {
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, v,
+                                   identity);
+    };
+    Value wide = broadcastAlongLanes(merged[i], lanes);
+    newSafe.push_back(
+        arith::SelectOp::create(b, loc, isIdentity(wide), zero, wide));
+    oldSafe.push_back(arith::SelectOp::create(b, loc, isIdentity(lanesAcc[i]),
+                                              newSafe.back(), lanesAcc[i]));
+  }
+  SmallVector<Value> factors(numAccumulators), addends(numAccumulators);
+  lowerRepairs(op, oldSafe, newSafe, keysBefore, factors, addends, status);
+  for (unsigned i = 0; i < numAccumulators; ++i) {
+    if (op.isLeader(i))
+      continue;
+    Value repaired = lanesAcc[i];
+    auto laneType = cast<VectorType>(repaired.getType());
+    auto wide = [&](Value v) -> Value {
+      return v.getType() == laneType
+                 ? v
+                 : vector::BroadcastOp::create(b, loc, laneType, v).getResult();
+    };
+    if (factors[i])
+      repaired = arith::MulFOp::create(b, loc, repaired, wide(factors[i]));
+    if (addends[i])
+      repaired = arith::AddFOp::create(b, loc, repaired, wide(addends[i]));
+    merged[i] = reduceAcrossLanes(repaired, op.getAccumulatorKind(i),
+                                  cast<VectorType>(init[i].getType()));
+  }
+  return merged;
 }

@@ -18,6 +18,11 @@
 // sum(t - old) / (keys before + keys of the block), and its repair adds
 // to each follower (old + addend + terms), given the keys before.
 //
+// A row stream (softmax's, a norm's: tile::streamFoldsAlongReducedLanes)
+// first folds its whole steps of 16 keys along vector lanes, each lane a
+// stream of its own (ReducedLanes.cpp), the lanes' states merged by the
+// same repairs; the loops above take the keys left.
+//
 // Every value is computed at the shape it varies along (inferStreamVaries):
 // in attention the scores, the leader, the repair and the denominator are
 // columns over the query rows; only P V's terms span the head dimension.
@@ -26,6 +31,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/TileToCPU/ProgramLowering.h"
+#include "dialects/Tile/Utils/ReducedLanes.h"
 #include "dialects/Tile/Utils/ReductionKinds.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -157,6 +163,8 @@ void ProgramLowering::selectKey(int j) {
     return;
   std::swap(mapping, keys->mappings[j]);
   reducedIVs[keys->level] = keys->indices[j];
+  if (reducedLanes.active) // the key's lanes start there
+    base.back() = keys->indices[j];
 }
 
 void ProgramLowering::lowerAtItsShape(Operation &op, LogicalResult &status) {
@@ -206,8 +214,10 @@ SmallVector<Value> ProgramLowering::stepOnlineReduce(
   block.level = reducedIVs.size();
   reducedIVs.push_back(first);
   for (int64_t j = 0; j < count; ++j) {
-    Value index = j ? arith::AddIOp::create(b, loc, first, cIndex(j)).getResult()
-                    : first;
+    Value index =
+        j ? arith::AddIOp::create(b, loc, first, cIndex(j * streamKeyStride))
+                .getResult()
+          : first;
     block.indices.push_back(index);
     block.mappings.push_back(mapping);
     block.mappings.back().map(body.getArgument(0), index);
@@ -230,6 +240,9 @@ SmallVector<Value> ProgramLowering::stepOnlineReduce(
       continue;
     if (op.isMean(i)) {
       Value before = arith::SubIOp::create(b, loc, first, streamStart);
+      if (streamKeyStride > 1) // each lane's keys before the block
+        before =
+            arith::DivSIOp::create(b, loc, before, cIndex(streamKeyStride));
       Value asInteger =
           arith::IndexCastOp::create(b, loc, b.getI64Type(), before);
       auto type = cast<VectorType>(accumulators[i].getType());
@@ -275,11 +288,30 @@ SmallVector<Value> ProgramLowering::stepOnlineReduce(
   // Each follower: its partial sum repaired to the new leaders (a max's or
   // min's repair multiplies it, a mean's adds to it), plus its terms.
   SmallVector<Value> factors(numAccumulators), addends(numAccumulators);
+  lowerRepairs(op, oldSafe, newSafe, keysBefore, factors, addends, status);
+  llvm::SmallPtrSet<Operation *, 8> fused;
+  for (unsigned i = 0; i < numAccumulators; ++i)
+    if (!op.isLeader(i))
+      next[i] = updateFollower(accumulators[i], factors[i], addends[i],
+                               termsOf(i), fused);
+  for (Operation *product : fused)
+    if (product->use_empty())
+      product->erase();
+  return next;
+}
+
+void ProgramLowering::lowerRepairs(tile::OnlineReduceOp op,
+                                   ArrayRef<Value> oldLeaders,
+                                   ArrayRef<Value> newLeaders, Value keysBefore,
+                                   MutableArrayRef<Value> factors,
+                                   MutableArrayRef<Value> addends,
+                                   LogicalResult &status) {
+  unsigned numAccumulators = factors.size();
+  bool mean = op.hasMeanLeader(); // then the only leader
   for (auto [j, repair] : llvm::enumerate(op.getRepairs())) {
     Block &repairBlock = repair.front();
-    mapping.map(repairBlock.getArgument(0), oldSafe[j]);
-    mapping.map(repairBlock.getArgument(1), newSafe[j]);
-    bool mean = op.hasMeanLeader(); // then the only leader
+    mapping.map(repairBlock.getArgument(0), oldLeaders[j]);
+    mapping.map(repairBlock.getArgument(1), newLeaders[j]);
     if (mean)
       mapping.map(repairBlock.getArgument(2), keysBefore);
     for (Operation &inner : repairBlock.without_terminator())
@@ -297,15 +329,6 @@ SmallVector<Value> ProgramLowering::stepOnlineReduce(
                          : repaired;
     }
   }
-  llvm::SmallPtrSet<Operation *, 8> fused;
-  for (unsigned i = 0; i < numAccumulators; ++i)
-    if (!op.isLeader(i))
-      next[i] = updateFollower(accumulators[i], factors[i], addends[i],
-                               termsOf(i), fused);
-  for (Operation *product : fused)
-    if (product->use_empty())
-      product->erase();
-  return next;
 }
 
 Value ProgramLowering::updateFollower(
@@ -470,6 +493,15 @@ ProgramLowering::lowerOnlineReduce(tile::OnlineReduceOp op,
   streamStart = first;
   if (!op.hasMeanLeader())
     std::tie(first, end) = narrowToMask(op, first, end, status);
+  // A row stream's whole steps of keys fold along its lanes first (each
+  // lane a stream of its own), their states merged into the accumulators
+  // the loops below start from.
+  if (int64_t lanes = streamLanesOf(op, init)) {
+    Value fullEnd = wholeStepsEnd({op.getOperation()}, first, end,
+                                  lanes * tile::kLaneStreamBlock);
+    init = foldStreamAlongLanes(op, init, first, fullEnd, lanes, status);
+    first = fullEnd;
+  }
   Value blocked = arith::SubIOp::create(
       b, loc, end,
       arith::RemSIOp::create(b, loc, arith::SubIOp::create(b, loc, end, first),

@@ -1,6 +1,7 @@
 //===- ReducedLanes.cpp ---------------------------------------------------===//
 #include "dialects/Tile/Utils/ReducedLanes.h"
 #include "dialects/Tile/Utils/AffineExpansion.h"
+#include "dialects/Tile/Utils/StreamMasks.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -32,14 +33,12 @@ static bool readsRowsAlongReducedIndex(tile::LoadOp load, unsigned rank) {
   return alongInner;
 }
 
-bool tile::foldsAlongReducedLanes(ReduceOp reduce) {
-  auto program = dyn_cast<ProgramOp>(reduce->getParentOp());
-  if (!program || program.getRank() == 0 || reduce.getExtents().size() != 1)
-    return false;
-  unsigned rank = program.getRank();
-  Block &body = reduce.getBody().front();
-  if (llvm::any_of(body.getArguments(),
-                   [](BlockArgument arg) { return !arg.use_empty(); }))
+/// Whether the body of a reduction or stream at the top of a program of
+/// `rank` (at least 1) output dimensions folds along reduced lanes (see
+/// foldsAlongReducedLanes).
+static bool bodyFoldsAlongReducedLanes(Block &body, unsigned rank) {
+  using namespace tile;
+  if (rank == 0 || !body.getArgument(0).use_empty())
     return false;
   bool readsAlong = false;
   for (Operation &op : body) {
@@ -62,6 +61,25 @@ bool tile::foldsAlongReducedLanes(ReduceOp reduce) {
       return false;
   }
   return readsAlong;
+}
+
+bool tile::foldsAlongReducedLanes(ReduceOp reduce) {
+  auto program = dyn_cast<ProgramOp>(reduce->getParentOp());
+  return program && reduce.getExtents().size() == 1 &&
+         bodyFoldsAlongReducedLanes(reduce.getBody().front(),
+                                    program.getRank());
+}
+
+bool tile::streamFoldsAlongReducedLanes(OnlineReduceOp stream) {
+  auto program = dyn_cast<ProgramOp>(stream->getParentOp());
+  if (!program || stream.isSplit() || !maskedKeyBounds(stream).empty())
+    return false;
+  for (Region &repair : stream.getRepairs())
+    for (Operation &op : repair.front().without_terminator())
+      if (isa<TileDialect>(op.getDialect()) || op.getNumRegions())
+        return false;
+  return bodyFoldsAlongReducedLanes(stream.getBody().front(),
+                                    program.getRank());
 }
 
 bool tile::tileFoldsAlongReducedLanes(ArrayRef<int64_t> tile) {

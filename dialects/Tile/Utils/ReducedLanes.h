@@ -30,6 +30,12 @@ namespace nautilus::tile {
 /// 16 rows 0.82, spilling). A larger tile keeps its lanes along its rows.
 constexpr int64_t kMostReducedLaneRows = 8;
 
+/// The vectors of keys a row stream folded along its lanes folds a step:
+/// its repairs are paid once a step, and the step's terms live at once
+/// (measured, softmax over 4096 x 1024 f32 rows: a vector a step, two
+/// exponentials a key, 2.15 ms).
+constexpr int64_t kLaneStreamBlock = 4;
+
 /// Whether `load` (in the body of a reduction of a program of `rank`
 /// output dimensions) reads along the reduced index, the map's dimension
 /// `rank`.
@@ -45,6 +51,13 @@ bool readsReducedIndex(LoadOp load, unsigned rank);
 /// output's innermost dimension (no contraction's operand broadcast down
 /// the tile's rows: a GEMM keeps its lanes along its columns).
 bool foldsAlongReducedLanes(ReduceOp reduce);
+
+/// The same for a stream (tile.online_reduce: a row stream, softmax's max
+/// and sum or a norm's mean and variance): each lane then streams its own
+/// keys (every lanes-th), and the lanes' states merge at the end by the
+/// stream's repairs. Also: not split, no mask narrowing its keys, no
+/// reduction nested in it, its repairs element-wise.
+bool streamFoldsAlongReducedLanes(OnlineReduceOp stream);
 
 /// Whether a reduction foldsAlongReducedLanes takes that form for `tile`.
 bool tileFoldsAlongReducedLanes(llvm::ArrayRef<int64_t> tile);
