@@ -107,9 +107,10 @@ struct CpuProgram {
   /// its rows, gathering when gatherStrideBytes says so).
   int64_t reducedLaneRows = 0;
   /// Folded along reduced lanes: the work a step (of `lanes` indices), and
-  /// the tiles live through it (a float sum's partial, total and
-  /// compensation; a stream's accumulators and a term, its repairs once a
-  /// step rather than once a block of 8 keys).
+  /// the tiles live through it (3 for a reduction: a float sum's partial,
+  /// total and compensation, counted for every kind; a stream's
+  /// accumulators and a step's terms, its repairs once a step of 4
+  /// vectors rather than once a block of 8 keys).
   int64_t foldedWork = 0;
   int64_t foldedLiveTiles = 3;
   /// The buffers an element-wise program reads or writes along both its

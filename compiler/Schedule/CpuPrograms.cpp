@@ -306,7 +306,10 @@ std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
     }
     facts.reduced = std::max(facts.reduced, reduced);
     int64_t work = 0;
-    if (isContraction(reduce, inner, work)) {
+    // (A reduction that folds along its lanes is none, though it scales
+    // its rows by a constant: the lowering folds it along its lanes.)
+    if (!tile::foldsAlongReducedLanes(reduce) &&
+        isContraction(reduce, inner, work)) {
       facts.contraction = true;
       ++contractions;
       facts.broadcastWork = std::max(facts.broadcastWork, work);

@@ -197,3 +197,21 @@ tile.program @stream_Var attributes {arg_names = ["X", "Mu", "V"], output_dims =
   tile.store %r#0, %mu : vector<2xf64> -> memref<?xf64>
   tile.store %r#1, %v : vector<2xf64> -> memref<?xf64>
 }
+
+// A splat constant from outside the body, lowered wider than the values
+// the body computes (they do not vary along H: a [1, 4] tile): made anew at
+// the lanes' shape.
+// CHECK-LABEL: func.func @scaled_rows(
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : vector<1x4x16xf32>
+// CHECK: vector.reduction <add>
+tile.program @scaled_rows attributes {arg_names = ["X", "Y"], output_dims = ["H", "T"], schedule = #tile.schedule<tile = [2, 4], threads = 1>, sizes = ["H", "T", "D"]} {
+^bb0(%x: memref<?x?xf32>, %y: memref<?x?xf32>, %h: index, %t: index, %d: index):
+  %c = arith.constant dense<5.000000e-01> : vector<2x4xf32>
+  %s = tile.reduce sum over(%d) : vector<2x4xf32> {
+  ^bb0(%k: index):
+    %v = tile.load %x[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d1, d2)>] : memref<?x?xf32> -> vector<2x4xf32>
+    %p = arith.mulf %v, %c : vector<2x4xf32>
+    tile.yield %p : vector<2x4xf32>
+  }
+  tile.store %s, %y : vector<2x4xf32> -> memref<?x?xf32>
+}

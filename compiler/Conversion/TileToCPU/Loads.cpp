@@ -336,16 +336,23 @@ Value ProgramLowering::loadReducedLanes(const TileLoad &load) {
     SmallVector<Value> idx = loadIndices(load, offset);
     // The row's other indices clamped into the buffer (a row past the
     // output's edge reads another, never stored); the lanes inside it but
-    // in a masked step (foldAlongReducedLanes' whole steps end at the
-    // buffer's edge).
+    // in a masked step (whose mask also leaves out a row outside the
+    // buffer: wholeStepsEnd's whole steps end at the buffer's edge, and
+    // there are none in a buffer without rows).
+    Value rowInside = insideBuffer(load.buffer, idx, /*skipLast=*/true);
     for (unsigned j = 0; j + 1 < idx.size(); ++j)
       idx[j] = clampInto(load.buffer, j, idx[j]);
     Value start = linearIndex(idx, stride);
+    auto rowMaskType = VectorType::get({shape[last]}, b.getI1Type());
     Value row =
         reducedLanes.masked
             ? vector::MaskedLoadOp::create(
                   b, loc, rowType, flat, start,
-                  lanesInside(idx.back(), shape[last], lastSize), zero)
+                  arith::AndIOp::create(
+                      b, loc, lanesInside(idx.back(), shape[last], lastSize),
+                      vector::BroadcastOp::create(b, loc, rowMaskType,
+                                                  rowInside)),
+                  zero)
                   .getResult()
             : vector::LoadOp::create(b, loc, rowType, flat, ValueRange{start})
                   .getResult();

@@ -200,7 +200,8 @@ private:
   /// The lanes a step of `type`'s elements folds (0: not two).
   int64_t reducedLanesOf(mlir::VectorType type) const;
   /// The end of the whole steps of `lanes` from `first`: within `end` and
-  /// every buffer `group` reads along the reduced index.
+  /// every buffer the `reductions` read along the reduced index (none in a
+  /// buffer without rows).
   mlir::Value wholeStepsEnd(llvm::ArrayRef<mlir::Operation *> reductions,
                             mlir::Value first, mlir::Value end, int64_t lanes);
   /// What enterReducedLanes changed, for leaveReducedLanes to restore.
@@ -226,7 +227,7 @@ private:
   mlir::Value broadcastAlongLanes(mlir::Value v, int64_t lanes);
   /// The lanes a row stream folds along its keys here (0: it does not):
   /// tile::streamFoldsAlongReducedLanes, the tile small enough, outside a
-  /// stream or reduction; the widest accumulator's lanes (`init`).
+  /// stream or reduction; its accumulators' (`init`) lanes.
   int64_t streamLanesOf(tile::OnlineReduceOp op, mlir::ValueRange init);
   /// The keys [first, fullEnd) of `op`, whole steps of `lanes`, folded
   /// along the lanes (each lane a stream of its own, every lanes-th key)

@@ -114,6 +114,12 @@ Value ProgramLowering::wholeStepsEnd(ArrayRef<Operation *> reductions,
       unsigned last = cast<MemRefType>(buffer.getType()).getRank() - 1;
       insideEnd = arith::MinSIOp::create(
           b, loc, insideEnd, memref::DimOp::create(b, loc, buffer, last));
+      // A buffer without rows (its other sizes 0): no whole step.
+      for (unsigned j = 0; j < last; ++j)
+        insideEnd = arith::MinSIOp::create(
+            b, loc, insideEnd,
+            arith::MulIOp::create(b, loc, insideEnd,
+                                  memref::DimOp::create(b, loc, buffer, j)));
     });
   Value whole = arith::MaxSIOp::create(
       b, loc, cIndex(0), arith::SubIOp::create(b, loc, insideEnd, first));
@@ -137,10 +143,22 @@ void ProgramLowering::enterReducedLanes(ArrayRef<Operation *> reductions,
   base.push_back(Value()); // each step's first index
   extents.push_back(end);
   reducedLanes = {true, false};
-  // The tiles from outside, as columns broadcast along the lanes.
+  // The tiles from outside, as columns broadcast along the lanes; a splat
+  // constant made anew at the lanes' tile (fitToValueShape narrows it).
   for (Value tile : tilesFromOutside(reductions)) {
     Value lowered = mapping.lookup(tile);
     auto vec = cast<VectorType>(lowered.getType());
+    auto constant = lowered.getDefiningOp<arith::ConstantOp>();
+    if (auto splat = constant ? dyn_cast<SplatElementsAttr>(constant.getValue())
+                              : SplatElementsAttr()) {
+      auto wide = VectorType::get(view.laneTile, vec.getElementType());
+      view.outside.push_back({tile, lowered});
+      mapping.map(tile, arith::ConstantOp::create(
+                            b, loc, wide,
+                            SplatElementsAttr::get(
+                                wide, splat.getSplatValue<Attribute>())));
+      continue;
+    }
     SmallVector<int64_t> column(vec.getShape());
     column.push_back(1);
     view.outside.push_back({tile, lowered});

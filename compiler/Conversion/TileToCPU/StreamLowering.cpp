@@ -19,9 +19,10 @@
 // to each follower (old + addend + terms), given the keys before.
 //
 // A row stream (softmax's, a norm's: tile::streamFoldsAlongReducedLanes)
-// first folds its whole steps of 16 keys along vector lanes, each lane a
-// stream of its own (ReducedLanes.cpp), the lanes' states merged by the
-// same repairs; the loops above take the keys left.
+// first folds its whole steps (kLaneStreamBlock vectors of keys: 64 f32
+// keys with AVX-512) along vector lanes, each lane a stream of its own
+// (ReducedLanes.cpp), the lanes' states merged by the same repairs; the
+// loops above take the keys left (blocks of 8, then one at a time).
 //
 // Every value is computed at the shape it varies along (inferStreamVaries):
 // in attention the scores, the leader, the repair and the denominator are
@@ -260,8 +261,9 @@ SmallVector<Value> ProgramLowering::stepOnlineReduce(
     alg::ReductionKind kind = op.getAccumulatorKind(i);
     auto type = cast<VectorType>(accumulators[i].getType());
     next[i] = accumulators[i];
-    for (Value term : termsOf(i))
-      next[i] = combineReduction(b, loc, kind, next[i], term);
+    for (Value term : termsOf(i)) // (a term may be narrower: a lane's)
+      next[i] = combineReduction(b, loc, kind, next[i],
+                                 broadcastLike(b, loc, term, next[i]));
     // A leader still at its identity (no finite term yet) reads as 0, and
     // the repair from the identity is 1: no term has read that leader yet.
     Value identity = reductionIdentity(b, loc, kind, type);

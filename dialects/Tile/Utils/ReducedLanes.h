@@ -45,7 +45,8 @@ bool readsReducedIndex(LoadOp load, unsigned rank);
 /// should where its tile has at most kMostReducedLaneRows elements: it is
 /// at the top of its program (of rank at least 1), over one index, and
 /// its body, which does not read the index as a value, computes from
-/// loads and element-wise operations alone; every load that reads the
+/// loads, tile.index of output dimensions and operations without regions
+/// alone; every load that reads the
 /// reduced index reads it as its buffer's innermost index, plainly
 /// (X[t, d], not X[t, d + 1] nor X[d, t]), and also reads along the
 /// output's innermost dimension (no contraction's operand broadcast down
