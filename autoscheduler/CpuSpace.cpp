@@ -286,9 +286,14 @@ struct RegisterBlock {
 /// Whether `program`'s reduction folds with its lanes along the reduced
 /// index at `tile` (CpuProgram::reducedLaneRows).
 bool foldsAlongReducedLanes(const CpuProgram &program,
-                            const std::vector<int64_t> &tile) {
+                            const std::vector<int64_t> &tile,
+                            const TargetInfo &target) {
+  // (A stream folds whole steps of foldedStepVectors vectors of keys
+  // alone: a shorter one takes its keys one at a time.)
   return program.reducedLaneRows &&
-         product(tile, 0, tile.size()) <= program.reducedLaneRows;
+         product(tile, 0, tile.size()) <= program.reducedLaneRows &&
+         program.reduced >= lanesOf(program, target) *
+                                std::max<int64_t>(1, program.foldedStepVectors);
 }
 
 RegisterBlock registerBlockOf(const CpuProgram &program,
@@ -298,7 +303,7 @@ RegisterBlock registerBlockOf(const CpuProgram &program,
   int64_t lanes = lanesOf(program, target);
   // Folded along reduced lanes: every element of the tile a row of one
   // vector, a step `lanes` reduced indices.
-  if (foldsAlongReducedLanes(program, tile))
+  if (foldsAlongReducedLanes(program, tile, target))
     return {rank,
             lanes,
             1,
@@ -420,7 +425,7 @@ PointCycles otherCycles(const CpuProgram &program,
   auto [rank, lanes, vectors, rows, steps, bytes] = block;
   HostCaches caches = cachesOf(target);
   PointCycles c;
-  bool folded = foldsAlongReducedLanes(program, tile);
+  bool folded = foldsAlongReducedLanes(program, tile, target);
   c.step = otherStepCycles(program, rows, vectors, rank ? tile.back() : 1,
                            folded, caches, registers);
   // Each element once, from L2 or from memory; an element-wise tile's
@@ -468,7 +473,7 @@ CpuCost nautilus::autosched::estimateCpu(const CpuProgram &program,
   // Folded along reduced lanes: a last, masked step, and each row's
   // accumulator reduced across its lanes (a shuffle and an operation for
   // each halving).
-  if (!program.contraction && foldsAlongReducedLanes(program, tile))
+  if (!program.contraction && foldsAlongReducedLanes(program, tile, target))
     storeCycles += stepCycles + double(rows) * 2 * std::log2(double(lanes));
   if (program.reduced || program.contraction)
     stepCycles += spillCycles;

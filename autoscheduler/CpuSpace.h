@@ -113,6 +113,10 @@ struct CpuProgram {
   /// vectors rather than once a block of 8 keys).
   int64_t foldedWork = 0;
   int64_t foldedLiveTiles = 3;
+  /// The vectors of reduced indices a folded step takes whole (a stream's
+  /// kLaneStreamBlock; a reduction's last step is masked, 1): a reduction
+  /// shorter than that many vectors does not fold.
+  int64_t foldedStepVectors = 1;
   /// The buffers an element-wise program reads or writes along both its
   /// rows and its innermost dimension: each row of each is a stream.
   int64_t rowStreams = 1;

@@ -365,6 +365,7 @@ std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
         facts.foldedWork +=
             llvm::divideCeil(workOf(repair), tile::kLaneStreamBlock);
       facts.foldedLiveTiles = stream->getNumResults() + tile::kLaneStreamBlock;
+      facts.foldedStepVectors = tile::kLaneStreamBlock;
     }
     facts.gatherStrideBytes = gatherStrideOf(stream.getBody(), inner, *reduced);
   }

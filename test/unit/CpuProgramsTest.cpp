@@ -181,6 +181,7 @@ TEST(CpuPrograms, ReadsWhetherARowStreamFoldsAlongItsLanes) {
   EXPECT_TRUE(facts->stream);
   EXPECT_EQ(facts->reducedLaneRows, tile::kMostReducedLaneRows);
   EXPECT_EQ(facts->foldedLiveTiles, 2 + tile::kLaneStreamBlock);
+  EXPECT_EQ(facts->foldedStepVectors, tile::kLaneStreamBlock);
   // The body's subtraction and exponential (10), and the repair's 11 over
   // the 4 vectors of a step.
   EXPECT_EQ(facts->foldedWork, 11 + 3);

@@ -560,6 +560,13 @@ TEST(CpuSpace, RowReductionsFoldAlongTheirLanes) {
   // Past reducedLaneRows the lanes are the rows again: the same cost.
   EXPECT_EQ(estimateCpu(folding, {16}, target).totalUs,
             estimateCpu(gathering, {16}, target).totalUs);
+  // A stream folds whole steps of 4 vectors of keys alone: rows of 48
+  // f32 keys (3 vectors) fold nothing, and gather.
+  CpuProgram shortStream = rowReduction(4096, 48, 1);
+  shortStream.reducedLaneRows = 8;
+  shortStream.foldedStepVectors = 4;
+  EXPECT_EQ(estimateCpu(shortStream, {8}, target).totalUs,
+            estimateCpu(rowReduction(4096, 48, 1), {8}, target).totalUs);
   // The bytes read along the rows, not the accumulator's: bf16 rows
   // stream half the f32 rows' traffic.
   CpuProgram bf16 = folding;
