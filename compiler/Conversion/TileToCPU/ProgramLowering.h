@@ -332,6 +332,13 @@ private:
   stepOnlineReduce(tile::OnlineReduceOp op, mlir::ValueRange accumulators,
                    mlir::Value first, int64_t count,
                    mlir::LogicalResult &status);
+  /// A max or min leader's values for its repair from `oldLeader` to
+  /// `newLeader`: a leader still at its identity (no finite term yet)
+  /// reads as 0, and the old one at its identity as the new (a repair of
+  /// 1: nothing has read it).
+  std::pair<mlir::Value, mlir::Value> safeLeaders(alg::ReductionKind kind,
+                                                  mlir::Value oldLeader,
+                                                  mlir::Value newLeader);
   /// The stream's repairs lowered from the leaders `oldLeaders` to
   /// `newLeaders` (a mean's, given `keysBefore`): each follower's product
   /// of its factors (`factors`) or its addend (`addends`), by accumulator.

@@ -391,21 +391,12 @@ SmallVector<Value> ProgramLowering::mergeStreamLanes(tile::OnlineReduceOp op,
     }
     alg::ReductionKind kind = op.getAccumulatorKind(i);
     merged[i] = reduceAcrossLanes(lanesAcc[i], kind, type);
-    // A lane's leader still at its identity (no finite term) repairs by 1
-    // (its followers are still 0), as stepOnlineReduce's.
-    Value identity = reductionIdentity(b, loc, kind, laneType);
-    Value zero = arith::ConstantOp::create(
-        b, loc, laneType,
-        DenseElementsAttr::get(laneType, b.getFloatAttr(element, 0)));
-    auto isIdentity = [&](Value v) {
-      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, v,
-                                   identity);
-    };
-    Value wide = broadcastAlongLanes(merged[i], lanes);
-    newSafe.push_back(
-        arith::SelectOp::create(b, loc, isIdentity(wide), zero, wide));
-    oldSafe.push_back(arith::SelectOp::create(b, loc, isIdentity(lanesAcc[i]),
-                                              newSafe.back(), lanesAcc[i]));
+    // (A lane's leader still at its identity repairs by 1: its followers
+    // are still 0.)
+    auto [oldLeader, newLeader] =
+        safeLeaders(kind, lanesAcc[i], broadcastAlongLanes(merged[i], lanes));
+    oldSafe.push_back(oldLeader);
+    newSafe.push_back(newLeader);
   }
   SmallVector<Value> factors(numAccumulators), addends(numAccumulators);
   lowerRepairs(op, oldSafe, newSafe, keysBefore, factors, addends, status);

@@ -259,25 +259,13 @@ SmallVector<Value> ProgramLowering::stepOnlineReduce(
       continue;
     }
     alg::ReductionKind kind = op.getAccumulatorKind(i);
-    auto type = cast<VectorType>(accumulators[i].getType());
     next[i] = accumulators[i];
     for (Value term : termsOf(i)) // (a term may be narrower: a lane's)
       next[i] = combineReduction(b, loc, kind, next[i],
                                  broadcastLike(b, loc, term, next[i]));
-    // A leader still at its identity (no finite term yet) reads as 0, and
-    // the repair from the identity is 1: no term has read that leader yet.
-    Value identity = reductionIdentity(b, loc, kind, type);
-    Value zero = arith::ConstantOp::create(
-        b, loc, type,
-        DenseElementsAttr::get(type, b.getFloatAttr(type.getElementType(), 0)));
-    auto isIdentity = [&](Value v) {
-      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, v,
-                                   identity);
-    };
-    newSafe.push_back(
-        arith::SelectOp::create(b, loc, isIdentity(next[i]), zero, next[i]));
-    oldSafe.push_back(arith::SelectOp::create(
-        b, loc, isIdentity(accumulators[i]), newSafe.back(), accumulators[i]));
+    auto [oldLeader, newLeader] = safeLeaders(kind, accumulators[i], next[i]);
+    oldSafe.push_back(oldLeader);
+    newSafe.push_back(newLeader);
     for (IRMapping &keyMapping : block.mappings)
       keyMapping.map(leaderArgs[j], newSafe.back());
     ++j;
@@ -300,6 +288,27 @@ SmallVector<Value> ProgramLowering::stepOnlineReduce(
     if (product->use_empty())
       product->erase();
   return next;
+}
+
+std::pair<Value, Value> ProgramLowering::safeLeaders(alg::ReductionKind kind,
+                                                     Value oldLeader,
+                                                     Value newLeader) {
+  // A leader still at its identity (no finite term yet) reads as 0, and
+  // the repair from the identity is 1: no term has read that leader yet.
+  auto type = cast<VectorType>(newLeader.getType());
+  Value identity = reductionIdentity(b, loc, kind, type);
+  Value zero = arith::ConstantOp::create(
+      b, loc, type,
+      DenseElementsAttr::get(type, b.getFloatAttr(type.getElementType(), 0)));
+  auto isIdentity = [&](Value v) {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, v,
+                                 identity);
+  };
+  Value newSafe =
+      arith::SelectOp::create(b, loc, isIdentity(newLeader), zero, newLeader);
+  Value oldSafe = arith::SelectOp::create(b, loc, isIdentity(oldLeader),
+                                          newSafe, oldLeader);
+  return {oldSafe, newSafe};
 }
 
 void ProgramLowering::lowerRepairs(tile::OnlineReduceOp op,
