@@ -165,6 +165,39 @@ tile.program @stream_L attributes {arg_names = ["X", "L", "Mx"], output_dims = [
   tile.store %r#1, %l : vector<4xf32> -> memref<?xf32>
 }
 
+// A chunk of a split stream (split-KV's `_partial` program: the chunk an
+// output dimension, the keys of chunk c from c x 1000) folds the same way,
+// its whole steps from the chunk's first key to the chunk's end (or the
+// row's), before the keys left.
+// CHECK-LABEL: func.func @split_L(
+// CHECK: %[[FIRST:.*]] = arith.muli %{{.*}}, %c1000 : index
+// CHECK: %[[NEXT:.*]] = arith.addi %[[FIRST]], %c1000 : index
+// CHECK: arith.minsi %{{.*}}, %[[NEXT]] : index
+// CHECK: scf.for %{{.*}} = %[[FIRST]] to %[[WHOLE:.*]] step %c64 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<1x4x16xf32>, vector<1x4x16xf32>)
+// CHECK: vector.reduction <maximumf>, %{{.*}} : vector<16xf32> into f32
+// CHECK: scf.for %{{.*}} = %[[WHOLE]] to %{{.*}} step %c8
+tile.program @split_L attributes {arg_names = ["X", "P0", "P1"], output_dims = [2, "R"], schedule = #tile.schedule<tile = [1, 4], threads = 1>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %p0: memref<?x?xf32>, %p1: memref<?x?xf32>, %rr: index, %c: index):
+  %log2e = arith.constant dense<1.44269502> : vector<1x4xf32>
+  %neg = arith.constant dense<-1.44269502> : vector<1x4xf32>
+  %r:2 = tile.online_reduce over(%c) chunks(1000 along 0) accumulators ["max", "sum"] : vector<1x4xf32>, vector<1x4xf32> {
+  ^bb0(%key: index, %m: vector<1x4xf32>):
+    %v = tile.load %x[affine_map<(d0, d1, d2)[s0, s1] -> (d1, d2)>] : memref<?x?xf32> -> vector<1x4xf32>
+    %s = arith.mulf %m, %neg : vector<1x4xf32>
+    %a = math.fma %v, %log2e, %s : vector<1x4xf32>
+    %e = math.exp2 %a : vector<1x4xf32>
+    tile.yield %v, %e : vector<1x4xf32>, vector<1x4xf32>
+  } repairs {
+  ^bb0(%old: vector<1x4xf32>, %new: vector<1x4xf32>):
+    %d = arith.subf %new, %old : vector<1x4xf32>
+    %t = arith.mulf %d, %neg : vector<1x4xf32>
+    %f = math.exp2 %t : vector<1x4xf32>
+    tile.yield %f : vector<1x4xf32>
+  }
+  tile.store %r#0, %p0 : vector<1x4xf32> -> memref<?x?xf32>
+  tile.store %r#1, %p1 : vector<1x4xf32> -> memref<?x?xf32>
+}
+
 // A mean-led stream (a variance, Welford/Chan in f64: 8 lanes): each
 // lane's mean moves by its keys' gaps over its own count (keys before the
 // step / 8, plus 4); at the end the lanes' means average (their counts

@@ -1,7 +1,9 @@
 """Row streams folded along their reduced lanes on the CPU, each against the
 reference interpreter (`nautc run --check`): every stream of
 reduction-chains.tensor that folds, its stream program's tile forced to 1,
-4 and 8 rows, at five shapes.
+4 and 8 rows, and split across programs (split-KV: each chunk of a row's
+keys folded so, the chunks then combined) 2 ways at 8 rows and 3 ways at
+4, at five shapes.
 
 usage: reduced_lanes_streams.py NAUTC CHAINS.tensor WORKDIR
 """
@@ -21,6 +23,8 @@ STREAMS = [
     ("relative_variance", "relative_variance_Y"),
     ("variance_bf16", "variance_bf16_Var"),
 ]
+# (rows of the stream's tile, the chunks its keys are split into)
+SCHEDULES = [(1, 1), (4, 1), (8, 1), (8, 2), (4, 3)]
 # fewer keys than a step (64), a whole step and one more key, ragged rows
 SHAPES = ["R=3,C=5", "R=9,C=64", "R=13,C=65", "R=37,C=101", "R=5,C=1001"]
 
@@ -30,11 +34,13 @@ def main():
     os.makedirs(work, exist_ok=True)
     passed = 0
     for kernel, program in STREAMS:
-        for rows in (1, 4, 8):
-            path = os.path.join(work, f"{program}.{rows}.json")
+        for rows, split in SCHEDULES:
+            path = os.path.join(work, f"{program}.{rows}.{split}.json")
+            split_text = f", reduce_split = {split}" if split > 1 else ""
             with open(path, "w") as f:
                 json.dump({"programs": {program: "#tile.schedule<tile = "
-                                        f"[{rows}], threads = 1>"}}, f)
+                                        f"[{rows}], threads = 1"
+                                        f"{split_text}>"}}, f)
             for shape in SHAPES:
                 out = subprocess.run(
                     [nautc, "run", chains, "-k", kernel, "--shape", shape,
@@ -44,7 +50,8 @@ def main():
                 if out.returncode == 0 and "PASS" in lines:
                     passed += 1
                 else:
-                    print(f"FAIL {kernel} tile [{rows}] {shape}:")
+                    print(f"FAIL {kernel} tile [{rows}] split {split} "
+                          f"{shape}:")
                     print("\n".join(lines[-4:]))
     print(f"{passed} passed")
 

@@ -72,7 +72,7 @@ bool tile::foldsAlongReducedLanes(ReduceOp reduce) {
 
 bool tile::streamFoldsAlongReducedLanes(OnlineReduceOp stream) {
   auto program = dyn_cast<ProgramOp>(stream->getParentOp());
-  if (!program || stream.isSplit() || !maskedKeyBounds(stream).empty())
+  if (!program || !maskedKeyBounds(stream).empty())
     return false;
   for (Region &repair : stream.getRepairs())
     for (Operation &op : repair.front().without_terminator())

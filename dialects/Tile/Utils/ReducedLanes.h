@@ -56,8 +56,9 @@ bool foldsAlongReducedLanes(ReduceOp reduce);
 /// The same for a stream (tile.online_reduce: a row stream, softmax's max
 /// and sum or a norm's mean and variance): each lane then streams its own
 /// keys (every lanes-th), and the lanes' states merge at the end by the
-/// stream's repairs. Also: not split, no mask narrowing its keys, no
-/// reduction nested in it, its repairs element-wise.
+/// stream's repairs. Also: no mask narrowing its keys, no reduction
+/// nested in it, its repairs element-wise. (A split stream's chunk folds
+/// so: its partial program's rows, chunk by chunk.)
 bool streamFoldsAlongReducedLanes(OnlineReduceOp stream);
 
 /// Whether a reduction foldsAlongReducedLanes takes that form for `tile`.
