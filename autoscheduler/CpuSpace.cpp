@@ -263,6 +263,8 @@ std::string CpuCandidate::describe() const {
   std::string s;
   for (int64_t t : tile)
     s += (s.empty() ? "" : "x") + std::to_string(t);
+  if (split > 1)
+    s += " split " + std::to_string(split);
   return pack ? s + " packed" : s;
 }
 
@@ -442,13 +444,11 @@ PointCycles otherCycles(const CpuProgram &program,
   return c;
 }
 
-} // namespace
-
-CpuCost nautilus::autosched::estimateCpu(const CpuProgram &program,
-                                         const std::vector<int64_t> &tile,
-                                         const TargetInfo &target, bool pack,
-                                         const CpuTermScales &scales) {
-  CpuCost cost;
+/// An instance's unscaled terms of `tile` for `program` (unsplit), and
+/// in `cost` its programs, waves, registers and spills.
+CpuTerms instanceTerms(const CpuProgram &program,
+                       const std::vector<int64_t> &tile,
+                       const TargetInfo &target, bool pack, CpuCost &cost) {
   RegisterBlock block = registerBlockOf(program, tile, target);
   auto [rank, lanes, vectors, rows, steps, bytes] = block;
   int64_t registers = 0;
@@ -498,6 +498,57 @@ CpuCost nautilus::autosched::estimateCpu(const CpuProgram &program,
     terms.pack =
         double(ceilDiv(columns, threads) + 1) * packCycles / (ghz * 1e3);
   }
+  return terms;
+}
+
+/// A chunk of `program`'s stream split `split` ways: the chunk index an
+/// outer output dimension, a chunk's keys streamed.
+CpuProgram chunkOf(const CpuProgram &program, int64_t split) {
+  CpuProgram chunk = program;
+  chunk.extents.insert(chunk.extents.begin(), split);
+  chunk.reduced = ceilDiv(program.reduced, split);
+  chunk.mostSplit = 1;
+  return chunk;
+}
+
+/// The program combining a split stream's chunks (SplitStreams.cpp): the
+/// same tile, a stream over the chunks' states, each a load of each
+/// accumulator, folded by the stream's repairs.
+CpuProgram combiningOf(const CpuProgram &program, int64_t split) {
+  CpuProgram combine;
+  combine.extents = program.extents;
+  combine.reduced = split;
+  combine.stream = true;
+  combine.elementBits = program.elementBits;
+  combine.streamedBits =
+      program.elementBits * std::max<int64_t>(1, program.accumulators);
+  combine.work = program.work;
+  combine.liveTiles = program.liveTiles;
+  combine.accumulators = program.accumulators;
+  return combine;
+}
+
+} // namespace
+
+CpuCost nautilus::autosched::estimateCpu(const CpuProgram &program,
+                                         const std::vector<int64_t> &tile,
+                                         const TargetInfo &target, bool pack,
+                                         const CpuTermScales &scales,
+                                         int64_t split) {
+  CpuCost cost;
+  CpuTerms terms;
+  if (split > 1 && program.stream && !program.extents.empty()) {
+    std::vector<int64_t> chunkTile(tile);
+    chunkTile.insert(chunkTile.begin(), 1);
+    terms =
+        instanceTerms(chunkOf(program, split), chunkTile, target, pack, cost);
+    CpuCost combining;
+    terms.overhead += scaledUs(instanceTerms(combiningOf(program, split), tile,
+                                             target, false, combining),
+                               {});
+  } else {
+    terms = instanceTerms(program, tile, target, pack, cost);
+  }
   cost.computeUs = terms.compute * scales.compute;
   cost.memoryUs = terms.memory * scales.memory;
   cost.overheadUs = terms.overhead * scales.overhead;
@@ -515,6 +566,13 @@ nautilus::autosched::rankCpuTiles(const CpuProgram &program,
   if (rank == 0)
     return all;
   int64_t lanes = lanesOf(program, target);
+  // (More chunks than threads would only queue: a split serves idle
+  // threads.)
+  int64_t mostSplit =
+      program.stream
+          ? std::min<int64_t>(program.mostSplit,
+                              std::max<int64_t>(1, target.multiprocessors))
+          : 1;
   auto within = [](int64_t want, int64_t extent) {
     return want <= std::max<int64_t>(1, int64_t(llvm::PowerOf2Ceil(extent)));
   };
@@ -538,6 +596,10 @@ nautilus::autosched::rankCpuTiles(const CpuProgram &program,
                        [&](const CpuCandidate &c) { return c.tile == tile; }))
         continue;
       all.push_back({tile, estimateCpu(program, tile, target, false, scales)});
+      for (int64_t split = 2; split <= mostSplit; split *= 2)
+        all.push_back({tile,
+                       estimateCpu(program, tile, target, false, scales, split),
+                       false, split});
       if (program.packable && rank >= 2)
         all.push_back(
             {tile, estimateCpu(program, tile, target, true, scales), true});

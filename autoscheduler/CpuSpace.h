@@ -130,6 +130,12 @@ struct CpuProgram {
   /// bf16 into f32): each load a step is widened too.
   bool widens = false;
   bool stream = false; // the reduction is a tile.online_reduce
+  /// A stream's accumulators (each chunk of a split stores them a point).
+  int64_t accumulators = 0;
+  /// A stream that may be split across programs (split-KV: each chunk of
+  /// its keys a program of its own, then a program combining the chunks'
+  /// states): the most chunks, a power of two (1: never).
+  int64_t mostSplit = 1;
   /// Contractions folded in the same loop nest that share the broadcast
   /// operand (alg-fuse-shared-operands' gate and up projections): each
   /// step issues each one's FMAs and loads its own rhs row, and each keeps
@@ -148,7 +154,7 @@ struct CpuTermScales {
 
 /// The bump that marks a change of the CPU model's terms: a refit uses
 /// only the measurements whose terms the same model gave (CpuRefit.h).
-constexpr int64_t kCpuModelVersion = 5;
+constexpr int64_t kCpuModelVersion = 6;
 
 struct CpuCost {
   double totalUs = 0;
@@ -181,7 +187,9 @@ struct CpuCandidate {
   std::vector<int64_t> tile;
   CpuCost cost;
   bool pack = false; // the rhs packed into panels (a schedule's `pack`)
-  /// "16x32", "8x32 packed"
+  /// A stream's chunks (a schedule's `reduce_split`; 1: not split).
+  int64_t split = 1;
+  /// "16x32", "8x32 packed", "8 split 2"
   std::string describe() const;
 };
 
@@ -189,13 +197,17 @@ struct CpuCandidate {
 int64_t cpuVectorRegisters(const TargetInfo &target);
 
 /// The predicted time of `tile` for `program` on the host `target`, its
-/// rhs packed into panels when `pack`, its terms multiplied by `scales`.
+/// rhs packed into panels when `pack`, its stream split into `split`
+/// chunks (each a program instance a tile, and a program combining them,
+/// whose time counts as overhead), its terms multiplied by `scales`.
 CpuCost estimateCpu(const CpuProgram &program, const std::vector<int64_t> &tile,
                     const TargetInfo &target, bool pack = false,
-                    const CpuTermScales &scales = {});
+                    const CpuTermScales &scales = {}, int64_t split = 1);
 
 /// Every register block of `program` (rows x vectors, within the
-/// extents), unpacked and, where the program is packable, packed, ranked
+/// extents), unpacked and, where the program is packable, packed, and a
+/// stream's splits (powers of two up to its mostSplit and the host's
+/// threads), ranked
 /// by the model, best first; equal predictions go to the larger tile, then
 /// the first enumerated. At most `keep` (0: all).
 std::vector<CpuCandidate> rankCpuTiles(const CpuProgram &program,

@@ -362,12 +362,11 @@ void nautilus::registerNautilusPipelines() {
       });
 }
 
-LogicalResult nautilus::lowerAlgToTile(
-    ModuleOp module, const TargetInfo &target,
-    std::shared_ptr<ScheduleProvider> schedules, bool *scheduleRejected) {
+LogicalResult
+nautilus::lowerAlgToScheduledTile(ModuleOp module, const TargetInfo &target,
+                                  std::shared_ptr<ScheduleProvider> schedules,
+                                  bool *scheduleRejected) {
   setModuleTarget(module, target);
-  if (!schedules)
-    schedules = heuristicSchedules();
   PassManager scheduled(module.getContext());
   buildScheduledTile(scheduled, schedules);
   if (failed(scheduled.run(module)))
@@ -381,6 +380,18 @@ LogicalResult nautilus::lowerAlgToTile(
       *scheduleRejected = true;
     return failure();
   }
+  return success();
+}
+
+LogicalResult
+nautilus::lowerAlgToTile(ModuleOp module, const TargetInfo &target,
+                         std::shared_ptr<ScheduleProvider> schedules,
+                         bool *scheduleRejected) {
+  if (!schedules)
+    schedules = heuristicSchedules();
+  if (failed(
+          lowerAlgToScheduledTile(module, target, schedules, scheduleRejected)))
+    return failure();
   PassManager layouts(module.getContext());
   buildTileLayouts(layouts, schedules);
   return layouts.run(module);

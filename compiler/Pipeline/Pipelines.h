@@ -32,6 +32,14 @@ lowerAlgToTile(mlir::ModuleOp module, const TargetInfo &target,
                std::shared_ptr<ScheduleProvider> schedules = nullptr,
                bool *scheduleRejected = nullptr);
 
+/// lowerAlgToTile up to the programs with their schedules, as the
+/// schedules see them: before contractions and reductions are split into
+/// `_partial` programs as their schedules ask, and before layouts.
+mlir::LogicalResult
+lowerAlgToScheduledTile(mlir::ModuleOp module, const TargetInfo &target,
+                        std::shared_ptr<ScheduleProvider> schedules,
+                        bool *scheduleRejected = nullptr);
+
 /// The launch plan of the (single) kernel in a tile module.
 rt::LaunchPlan extractLaunchPlan(mlir::ModuleOp module);
 

@@ -2,7 +2,7 @@
 #include "compiler/Pipeline/Structures.h"
 #include "autoscheduler/CpuSpace.h"
 #include "autoscheduler/Tuner.h"
-#include "compiler/Pipeline/Driver.h"
+#include "compiler/Pipeline/Pipelines.h"
 #include "compiler/Schedule/CpuPrograms.h"
 #include "compiler/Schedule/ScheduleFile.h"
 #include "dialects/Alg/AlgOps.h"
@@ -16,7 +16,9 @@ using namespace nautilus::autosched;
 namespace {
 
 /// The tile programs of `module`'s kernel under `rewrites`, with the
-/// heuristics' schedules; null when they do not lower.
+/// heuristics' schedules, as schedules see them (a stream not yet split
+/// into chunks: its schedule's reduce_split says how many); null when they
+/// do not lower.
 OwningOpRef<ModuleOp> programsUnder(ModuleOp module, const TargetInfo &target,
                                     const RewriteChoice &rewrites) {
   OwningOpRef<ModuleOp> copy = module.clone();
@@ -24,17 +26,15 @@ OwningOpRef<ModuleOp> programsUnder(ModuleOp module, const TargetInfo &target,
   // structure's compilation reports the kernel's own errors.
   ScopedDiagnosticHandler quiet(copy->getContext(),
                                 [](Diagnostic &) { return success(); });
-  Compilation compilation(
-      *copy, target,
-      std::make_shared<ScheduleFile>("rewrite choice", heuristicSchedules(),
-                                     scheduleFileText({rewrites, {}})));
-  compilation.setVerification(false);
-  if (failed(compilation.lowerTo(Stage::Tile)))
+  auto schedules = std::make_shared<ScheduleFile>(
+      "rewrite choice", heuristicSchedules(), scheduleFileText({rewrites, {}}));
+  if (failed(lowerAlgToScheduledTile(*copy, target, schedules)))
     return nullptr;
   return copy;
 }
 
-/// The CPU model's prediction of `programs`: each program's best tile.
+/// The CPU model's prediction of `programs`: each program's best tile
+/// (and split).
 void predict(ModuleOp programs, const TargetInfo &target,
              const CpuTermScales &scales, StructurePrediction &prediction) {
   double total = 0;

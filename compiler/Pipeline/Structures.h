@@ -23,7 +23,8 @@ namespace nautilus {
 
 struct KernelStructure {
   StructurePrediction prediction; // its rewrites, and the model's time
-  /// Its tile programs with the heuristics' schedules.
+  /// Its tile programs with the heuristics' schedules, as schedules see
+  /// them (lowerAlgToScheduledTile: a split not yet made).
   mlir::OwningOpRef<mlir::ModuleOp> programs;
 };
 

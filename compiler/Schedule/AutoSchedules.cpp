@@ -177,10 +177,11 @@ AutoSchedules::replacement(tile::ProgramOp program, const TargetInfo &target) {
     std::lock_guard<std::mutex> lock(mutex);
     cpuChoices.push_back(std::move(*choice));
   }
-  if (ArrayRef<int64_t>(best.tile) == program.getSchedule().getTile() &&
-      best.pack == program.getSchedule().getPack())
+  tile::ScheduleAttr own = program.getSchedule();
+  if (ArrayRef<int64_t>(best.tile) == own.getTile() &&
+      best.pack == own.getPack() && best.split == own.getReduceSplit())
     return tile::ScheduleAttr();
-  return cpuScheduleWithTile(program, best.tile, best.pack);
+  return cpuScheduleWithTile(program, best.tile, best.pack, best.split);
 }
 
 std::optional<AutoSchedules::CpuChoice>
@@ -194,13 +195,15 @@ AutoSchedules::rankCpuProgram(tile::ProgramOp program,
   CpuTermScales scales = cpuModelScales();
   std::vector<int64_t> own(program.getSchedule().getTile());
   bool ownPack = program.getSchedule().getPack();
+  int64_t ownSplit = program.getSchedule().getReduceSplit();
   CpuChoice choice;
   choice.program = name.str();
   if (std::optional<CpuProgram> facts = cpuProgramOf(program)) {
     choice.facts = *facts;
     choice.ranked = rankCpuTiles(*facts, target, keep, scales);
     choice.heuristics = CpuCandidate{
-        own, estimateCpu(*facts, own, target, ownPack, scales), ownPack};
+        own, estimateCpu(*facts, own, target, ownPack, scales, ownSplit),
+        ownPack, ownSplit};
     return choice;
   }
   // Sizes unbound: one tile for every shape, ranked over samples.
@@ -409,7 +412,7 @@ bool AutoSchedules::isRefuted(StringRef program,
                               const CpuCandidate &candidate) const {
   return llvm::any_of(refutedCpu, [&](const RefutedCpuProgram &r) {
     return r.program == program && r.tile == candidate.tile &&
-           r.pack == candidate.pack;
+           r.pack == candidate.pack && r.split == candidate.split;
   });
 }
 
@@ -439,10 +442,13 @@ AutoSchedules::fallback(ArrayRef<RefutedProgram> refuted) const {
             {choice.problem, program.schedule});
         chosenHere = true;
       }
+    // (A split stream's chunks run in its `_partial` program.)
     for (const CpuChoice &choice : cpuChoices)
-      if (choice.program == program.name) {
+      if (choice.program == program.name ||
+          partialProgramName(choice.program) == program.name) {
         const CpuCandidate &chosen = choice.ranked[choice.chosen];
-        retry->refutedCpu.push_back({choice.program, chosen.tile, chosen.pack});
+        retry->refutedCpu.push_back(
+            {choice.program, chosen.tile, chosen.pack, chosen.split});
         chosenHere = true;
       }
     // (A split's chosen schedule runs in its `_partial` program.)

@@ -157,6 +157,7 @@ private:
     std::string program;
     std::vector<int64_t> tile;
     bool pack = false;
+    int64_t split = 1;
   };
   struct RefutedGpuProgram {
     std::string program;

@@ -1,5 +1,6 @@
 //===- CpuPrograms.cpp - A tile program as the CPU model sees it ----------===//
 #include "compiler/Schedule/CpuPrograms.h"
+#include "compiler/Schedule/Heuristics.h"
 #include "compiler/Schedule/PointWork.h"
 #include "dialects/Tile/Utils/AffineExpansion.h"
 #include "dialects/Tile/Utils/PackedPanel.h"
@@ -241,15 +242,60 @@ tile::OnlineReduceOp topLevelStream(tile::ProgramOp program) {
 
 } // namespace
 
+/// Whether `program` combines the partials of its `_partial` program (its
+/// reduction split, after tile-split-reductions).
+static bool combinesPartials(tile::ProgramOp program) {
+  return SymbolTable::lookupNearestSymbolFrom(
+      program, StringAttr::get(program.getContext(),
+                               partialProgramName(program.getSymName())));
+}
+
 bool nautilus::isSplitAcrossPrograms(tile::ProgramOp program) {
   return program.getSchedule().getReduceSplit() != 1 ||
-         SymbolTable::lookupNearestSymbolFrom(
-             program,
-             StringAttr::get(program.getContext(),
-                             partialProgramName(program.getSymName())));
+         combinesPartials(program);
 }
 
 namespace {
+
+/// The CPU model's view of `stream` (of `reduced` keys) at the top of
+/// `program`, into `facts`.
+void streamFactsOf(tile::ProgramOp program, tile::OnlineReduceOp stream,
+                   int64_t reduced, autosched::CpuProgram &facts) {
+  unsigned inner = facts.extents.size() - 1;
+  facts.stream = true;
+  facts.reduced = reduced;
+  facts.accumulators = stream->getNumResults();
+  // Split-KV as the heuristics split (Heuristics.cpp, streamSchedule):
+  // every extent bound, chunks of at least kMinStreamChunk keys, a power
+  // of two of them.
+  bool bound = program.getKnownExtent(program.getExtentDim(stream.getExtent()))
+                   .has_value();
+  for (Attribute dim : program.getOutputDims())
+    bound = bound && program.getKnownExtent(dim).has_value();
+  while (bound && reduced / (facts.mostSplit * 2) >= kMinStreamChunk)
+    facts.mostSplit *= 2;
+  if (auto type = dyn_cast<VectorType>(stream->getResult(0).getType()))
+    facts.elementBits = type.getElementTypeBitWidth();
+  // The CPU lowering folds keys in blocks of kStreamBlock (their terms
+  // live at once beside the accumulators) and repairs once a block.
+  facts.work = workOf(stream.getBody());
+  facts.streamedBits = streamedBitsOf(stream.getBody(), inner + 1);
+  for (Region &repair : stream.getRepairs())
+    facts.work += llvm::divideCeil(workOf(repair), kStreamBlock);
+  facts.liveTiles = kStreamBlock + stream->getNumResults();
+  if (tile::streamFoldsAlongReducedLanes(stream)) {
+    facts.reducedLaneRows = tile::kMostReducedLaneRows;
+    // A step of the model is a vector of keys; the lowering repairs
+    // once kLaneStreamBlock of them, whose terms live at once.
+    facts.foldedWork = workOf(stream.getBody());
+    for (Region &repair : stream.getRepairs())
+      facts.foldedWork +=
+          llvm::divideCeil(workOf(repair), tile::kLaneStreamBlock);
+    facts.foldedLiveTiles = stream->getNumResults() + tile::kLaneStreamBlock;
+    facts.foldedStepVectors = tile::kLaneStreamBlock;
+  }
+  facts.gatherStrideBytes = gatherStrideOf(stream.getBody(), inner, reduced);
+}
 
 /// The extent of an unbound size (by name) a CPU model's view assumes, or
 /// std::nullopt.
@@ -259,11 +305,11 @@ using UnboundExtent = llvm::function_ref<std::optional<int64_t>(StringRef)>;
 /// the extent `unbound` gives it.
 std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
                                                   UnboundExtent unbound) {
-  // A stream of rows (softmax's, a norm's) chooses its tile like any
-  // reduction; one whose tile spans more dimensions (attention's, the
-  // head dimension whole), that recomputes a reduction a key (scores),
-  // or that is split across programs (its schedule's reduce_split before
-  // tile-split-reductions, its `_partial` program after) keeps its own.
+  // A stream of rows (softmax's, a norm's) chooses its tile and its split
+  // like any reduction its tile; one whose tile spans more dimensions
+  // (attention's, the head dimension whole), that recomputes a reduction
+  // a key (scores), or whose split is already made (the program that
+  // combines its `_partial` program's chunks) keeps its own.
   bool nested = false;
   program.walk([&](tile::OnlineReduceOp stream) {
     nested |= stream->getParentOp() != program;
@@ -271,7 +317,7 @@ std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
   });
   tile::OnlineReduceOp stream = topLevelStream(program);
   if (nested || (stream && (program.getOutputDims().size() != 1 ||
-                            isSplitAcrossPrograms(program))))
+                            combinesPartials(program))))
     return std::nullopt;
   auto extentOfDim = [&](Attribute dim) -> std::optional<int64_t> {
     if (std::optional<int64_t> known = program.getKnownExtent(dim))
@@ -345,29 +391,7 @@ std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
     std::optional<int64_t> reduced = extentOf(stream.getExtent());
     if (!reduced)
       return std::nullopt;
-    facts.stream = true;
-    facts.reduced = *reduced;
-    if (auto type = dyn_cast<VectorType>(stream->getResult(0).getType()))
-      facts.elementBits = type.getElementTypeBitWidth();
-    // The CPU lowering folds keys in blocks of kStreamBlock (their terms
-    // live at once beside the accumulators) and repairs once a block.
-    facts.work = workOf(stream.getBody());
-    facts.streamedBits = streamedBitsOf(stream.getBody(), inner + 1);
-    for (Region &repair : stream.getRepairs())
-      facts.work += llvm::divideCeil(workOf(repair), kStreamBlock);
-    facts.liveTiles = kStreamBlock + stream->getNumResults();
-    if (tile::streamFoldsAlongReducedLanes(stream)) {
-      facts.reducedLaneRows = tile::kMostReducedLaneRows;
-      // A step of the model is a vector of keys; the lowering repairs
-      // once kLaneStreamBlock of them, whose terms live at once.
-      facts.foldedWork = workOf(stream.getBody());
-      for (Region &repair : stream.getRepairs())
-        facts.foldedWork +=
-            llvm::divideCeil(workOf(repair), tile::kLaneStreamBlock);
-      facts.foldedLiveTiles = stream->getNumResults() + tile::kLaneStreamBlock;
-      facts.foldedStepVectors = tile::kLaneStreamBlock;
-    }
-    facts.gatherStrideBytes = gatherStrideOf(stream.getBody(), inner, *reduced);
+    streamFactsOf(program, stream, *reduced, facts);
   }
   if (!facts.reduced) {
     // Lanes of the widest type it reads or stores (it computes in that).
@@ -436,10 +460,9 @@ nautilus::cpuProgramSamplesOf(tile::ProgramOp program) {
 
 tile::ScheduleAttr nautilus::cpuScheduleWithTile(tile::ProgramOp program,
                                                  ArrayRef<int64_t> tile,
-                                                 bool pack) {
+                                                 bool pack, int64_t split) {
   return tile::ScheduleAttr::get(program.getContext(), tile, /*threads=*/1,
-                                 tile::MmaAttr(), /*reduceThreads=*/1,
-                                 /*reduceSplit=*/1,
+                                 tile::MmaAttr(), /*reduceThreads=*/1, split,
                                  /*reduceInterleaved=*/false, /*vector=*/1,
                                  pack);
 }

@@ -45,10 +45,11 @@ std::optional<CpuProgramSamples> cpuProgramSamplesOf(tile::ProgramOp program);
 bool isSplitAcrossPrograms(tile::ProgramOp program);
 
 /// `program`'s schedule with the tile `tile` (the CPU's: one thread), its
-/// rhs packed into panels when `pack`.
+/// rhs packed into panels when `pack`, its stream split into `split`
+/// chunks (reduce_split).
 tile::ScheduleAttr cpuScheduleWithTile(tile::ProgramOp program,
                                        llvm::ArrayRef<int64_t> tile,
-                                       bool pack = false);
+                                       bool pack = false, int64_t split = 1);
 
 } // namespace nautilus
 

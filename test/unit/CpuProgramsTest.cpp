@@ -186,4 +186,9 @@ TEST(CpuPrograms, ReadsWhetherARowStreamFoldsAlongItsLanes) {
   // the 4 vectors of a step.
   EXPECT_EQ(facts->foldedWork, 11 + 3);
   EXPECT_EQ(facts->streamedBits, 32);
+  // Its keys may be split as the heuristics split them: chunks of at least
+  // kMinStreamChunk (512) of the 1024, so 2; each chunk stores 2
+  // accumulators a row.
+  EXPECT_EQ(facts->mostSplit, 2);
+  EXPECT_EQ(facts->accumulators, 2);
 }

@@ -578,6 +578,45 @@ TEST(CpuSpace, RowReductionsFoldAlongTheirLanes) {
 // its input and its output) than the L1 keeps for a 4 KiB row reads
 // them twice, and a tile that spills pays for it beside its memory
 // traffic.
+// A row stream whose keys may be split across programs (split-KV) is
+// ranked split too, up to the host's threads: a split serves threads that
+// rows alone leave idle (one row over 32000 keys, 2 threads: split 2 first,
+// about half the unsplit time), and costs a combining program (its
+// overhead) where the rows already fill the threads (32 rows: unsplit
+// first). A split is never offered past mostSplit.
+TEST(CpuSpace, SplitsAStreamForIdleThreads) {
+  TargetInfo target = avx512Host();
+  auto stream = [](int64_t rows) {
+    CpuProgram p = rowReduction(rows, 32000, 25);
+    p.stream = true;
+    p.accumulators = 2;
+    p.reducedLaneRows = 8;
+    p.foldedWork = 25;
+    p.foldedLiveTiles = 6;
+    p.foldedStepVectors = 4;
+    p.mostSplit = 32;
+    return p;
+  };
+  std::vector<CpuCandidate> one = rankCpuTiles(stream(1), target);
+  ASSERT_FALSE(one.empty());
+  EXPECT_EQ(one.front().split, 2) << one.front().describe();
+  CpuCost unsplit = estimateCpu(stream(1), {1}, target);
+  EXPECT_LT(one.front().cost.totalUs, 0.6 * unsplit.totalUs);
+  EXPECT_EQ(one.front().cost.programs, 2);
+  for (const CpuCandidate &c : one)
+    EXPECT_LE(c.split, 2) << c.describe(); // the host's 2 threads
+  std::vector<CpuCandidate> many = rankCpuTiles(stream(32), target);
+  ASSERT_FALSE(many.empty());
+  EXPECT_EQ(many.front().split, 1) << many.front().describe();
+  CpuCost split = estimateCpu(stream(32), {4}, target, false, {}, 2);
+  CpuCost whole = estimateCpu(stream(32), {4}, target);
+  EXPECT_GT(split.overheadUs, whole.overheadUs);
+  CpuProgram never = stream(1);
+  never.mostSplit = 1;
+  for (const CpuCandidate &c : rankCpuTiles(never, target))
+    EXPECT_EQ(c.split, 1) << c.describe();
+}
+
 TEST(CpuSpace, ElementWiseTilesKeepTheirRowsInL1) {
   TargetInfo target = avx512Host();
   CpuProgram scale;

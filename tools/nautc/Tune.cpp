@@ -115,19 +115,21 @@ candidatesOf(ModuleOp programs, const TargetInfo &target, size_t keep,
     }
     tile::ScheduleAttr own = program.getSchedule();
     costs.heuristics =
-        CpuTerms::of(estimateCpu(*facts, own.getTile(), target, own.getPack()));
+        CpuTerms::of(estimateCpu(*facts, own.getTile(), target, own.getPack(),
+                                 {}, own.getReduceSplit()));
     ProgramCandidates tiles{costs.program, {}};
     bool first = true;
     for (const CpuCandidate &c : rankCpuTiles(*facts, target, 0, scales)) {
       bool isOwn = llvm::ArrayRef<int64_t>(c.tile) == own.getTile() &&
-                   c.pack == own.getPack();
+                   c.pack == own.getPack() && c.split == own.getReduceSplit();
       tiles.ownFirst |= first && isOwn;
       first = false;
       if (isOwn)
         continue;
-      std::string text = textOf(cpuScheduleWithTile(program, c.tile, c.pack));
-      costs.candidates[text] =
-          CpuTerms::of(estimateCpu(*facts, c.tile, target, c.pack));
+      std::string text =
+          textOf(cpuScheduleWithTile(program, c.tile, c.pack, c.split));
+      costs.candidates[text] = CpuTerms::of(
+          estimateCpu(*facts, c.tile, target, c.pack, {}, c.split));
       tiles.schedules.push_back(text);
       if (tiles.schedules.size() == keep)
         break;
