@@ -2,7 +2,7 @@
 """Schedules of one kernel on the host CPU timed in turns.
 
 usage: python3 bench/cpu_ab.py FILE -k KERNEL --shape S [--nautc PATH]
-                               [--rounds N] SCHEDULE...
+                               [--against PATH] [--rounds N] SCHEDULE...
 
 Each SCHEDULE is what `nautc run --schedule` takes (`auto`, `heuristics`,
 a schedule file) or inline JSON (`'{"programs": {...}}'`, written to a
@@ -12,6 +12,9 @@ drift falls on all alike; printed per schedule: the median over rounds,
 the fastest and slowest round, and the median's ratio to the first
 schedule's. On a shared host one round's noise is often 20% or more:
 compare medians over several rounds (7 by default), never one timing.
+With --against, a second nautc (a build before a change) times every
+schedule too, in the same turns: a change to the compiler against the
+code before it.
 """
 import argparse
 import json
@@ -37,8 +40,8 @@ def schedule_argument(text, folder, n):
     return path
 
 
-def time_once(args, schedule):
-    cmd = [args.nautc, "run", args.file, "-k", args.kernel, "--shape",
+def time_once(args, nautc, schedule):
+    cmd = [nautc, "run", args.file, "-k", args.kernel, "--shape",
            args.shape, "--schedule", schedule, "--time"]
     out = subprocess.run(cmd, capture_output=True, text=True)
     match = TIME.search(out.stdout + out.stderr)
@@ -54,18 +57,24 @@ def main():
     ap.add_argument("--shape", required=True)
     ap.add_argument("--nautc",
                     default=os.path.join(HERE, "..", "build", "bin", "nautc"))
+    ap.add_argument("--against", help="a second nautc, timed in turns")
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("schedules", nargs="+")
     args = ap.parse_args()
     folder = tempfile.mkdtemp(prefix="cpu_ab.")
     paths = [schedule_argument(s, folder, n)
              for n, s in enumerate(args.schedules)]
-    times = [[] for _ in paths]
+    runs = [(args.nautc, path, text)
+            for path, text in zip(paths, args.schedules)]
+    if args.against:
+        runs += [(args.against, path, f"{text} (--against)")
+                 for path, text in zip(paths, args.schedules)]
+    times = [[] for _ in runs]
     for _ in range(args.rounds):
-        for n, path in enumerate(paths):
-            times[n].append(time_once(args, path))
+        for n, (nautc, path, _) in enumerate(runs):
+            times[n].append(time_once(args, nautc, path))
     first = statistics.median(times[0])
-    for text, t in zip(args.schedules, times):
+    for (_, _, text), t in zip(runs, times):
         median = statistics.median(t)
         print(f"{median:9.3f} ms  [{min(t):.3f} .. {max(t):.3f}]  "
               f"x{median / first:5.3f}  {text}")

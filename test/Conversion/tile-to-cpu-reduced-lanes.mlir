@@ -130,14 +130,19 @@ tile.program @matvec_Y attributes {arg_names = ["A", "X", "Y"], output_dims = ["
 
 // A row stream (softmax's max and sum) folds its whole steps along lanes:
 // each lane streams every 16th key of its row, 4 vectors of keys a step
-// (the leader's update and the repair once a step), its state 4x16. At the
+// (the leader's update and the repair once a step, its exponential only
+// where some lane's max moved), its state 4x16. At the
 // end the lanes merge: the max across them, each lane's sum repaired from
 // its max to it (exp2 of the difference, scaled) and summed across them;
 // then the keys past the last whole step, one at a time, from there.
 // CHECK-LABEL: func.func @stream_L(
 // CHECK: %[[LANES:.*]]:2 = scf.for %{{.*}} step %c64 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<4x16xf32>, vector<4x16xf32>)
 // CHECK-COUNT-16: vector.load %{{.*}} : memref<?xf32>, vector<16xf32>
+// CHECK-COUNT-4: math.exp2 %{{.*}} : vector<4x16xf32>
+// CHECK: %[[MOVED:.*]] = vector.reduction <or>, %{{.*}} : vector<64xi1> into i1
+// CHECK: scf.if %[[MOVED]] -> (vector<4x16xf32>) {
 // CHECK: math.exp2 %{{.*}} : vector<4x16xf32>
+// CHECK: } else {
 // CHECK: scf.yield
 // CHECK: vector.reduction <maximumf>, %{{.*}} : vector<16xf32> into f32
 // CHECK: math.exp2 %{{.*}} : vector<4x16xf32>

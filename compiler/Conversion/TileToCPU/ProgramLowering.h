@@ -349,6 +349,18 @@ private:
                     llvm::MutableArrayRef<mlir::Value> factors,
                     llvm::MutableArrayRef<mlir::Value> addends,
                     mlir::LogicalResult &status);
+  /// lowerRepairs where some leader moved (a max's or a min's: the repairs
+  /// are computed in an scf.if on any lane's leader differing; else each
+  /// factor is 1, which the repairs would compute from equal leaders:
+  /// exp2(0)). Most steps of a long row move no leader, and skip their
+  /// repairs' exponentials. A mean always moves: its repairs always run.
+  void lowerRepairsWhereLeadersMoved(tile::OnlineReduceOp op,
+                                     llvm::ArrayRef<mlir::Value> oldLeaders,
+                                     llvm::ArrayRef<mlir::Value> newLeaders,
+                                     mlir::Value keysBefore,
+                                     llvm::MutableArrayRef<mlir::Value> factors,
+                                     llvm::MutableArrayRef<mlir::Value> addends,
+                                     mlir::LogicalResult &status);
   /// A follower's partial sum `acc` repaired (times `factor`, plus
   /// `addend`, either null) and with the block's `terms` added, a row of
   /// the tile at a time (each row's partial sum kept in registers over the

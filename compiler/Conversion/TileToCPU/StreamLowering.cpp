@@ -278,7 +278,8 @@ SmallVector<Value> ProgramLowering::stepOnlineReduce(
   // Each follower: its partial sum repaired to the new leaders (a max's or
   // min's repair multiplies it, a mean's adds to it), plus its terms.
   SmallVector<Value> factors(numAccumulators), addends(numAccumulators);
-  lowerRepairs(op, oldSafe, newSafe, keysBefore, factors, addends, status);
+  lowerRepairsWhereLeadersMoved(op, oldSafe, newSafe, keysBefore, factors,
+                                addends, status);
   llvm::SmallPtrSet<Operation *, 8> fused;
   for (unsigned i = 0; i < numAccumulators; ++i)
     if (!op.isLeader(i))
@@ -340,6 +341,69 @@ void ProgramLowering::lowerRepairs(tile::OnlineReduceOp op,
                          : repaired;
     }
   }
+}
+
+void ProgramLowering::lowerRepairsWhereLeadersMoved(
+    tile::OnlineReduceOp op, ArrayRef<Value> oldLeaders,
+    ArrayRef<Value> newLeaders, Value keysBefore,
+    MutableArrayRef<Value> factors, MutableArrayRef<Value> addends,
+    LogicalResult &status) {
+  if (op.hasMeanLeader() || oldLeaders.empty()) {
+    lowerRepairs(op, oldLeaders, newLeaders, keysBefore, factors, addends,
+                 status);
+    return;
+  }
+  // Any lane's leader moved (or is NaN: unordered).
+  Value moved;
+  for (auto [oldLeader, newLeader] : llvm::zip(oldLeaders, newLeaders)) {
+    Value differs = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE,
+                                          oldLeader, newLeader);
+    auto type = cast<VectorType>(differs.getType());
+    Value flat = vector::ShapeCastOp::create(
+        b, loc, VectorType::get({type.getNumElements()}, b.getI1Type()),
+        differs);
+    Value any =
+        vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, flat);
+    moved = moved ? arith::OrIOp::create(b, loc, moved, any).getResult() : any;
+  }
+  // The repairs lowered in a region first, to learn the factors' types.
+  auto computed = scf::IfOp::create(b, loc, TypeRange{}, moved,
+                                    /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(computed.thenBlock()->getTerminator());
+    lowerRepairs(op, oldLeaders, newLeaders, keysBefore, factors, addends,
+                 status);
+  }
+  SmallVector<Value> repaired;
+  for (Value factor : factors)
+    if (factor)
+      repaired.push_back(factor);
+  auto chosen = scf::IfOp::create(b, loc, TypeRange(ValueRange(repaired)),
+                                  moved, /*withElseRegion=*/true);
+  chosen.getThenRegion().takeBody(computed.getThenRegion());
+  computed.erase();
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Operation *empty = chosen.thenBlock()->getTerminator();
+    b.setInsertionPoint(empty);
+    scf::YieldOp::create(b, loc, repaired);
+    empty->erase();
+    b.setInsertionPointToStart(chosen.elseBlock());
+    SmallVector<Value> ones;
+    for (Value factor : repaired) {
+      auto type = cast<VectorType>(factor.getType());
+      ones.push_back(arith::ConstantOp::create(
+          b, loc, type,
+          DenseElementsAttr::get(type,
+                                 b.getFloatAttr(type.getElementType(), 1))));
+    }
+    scf::YieldOp::create(b, loc, ones);
+  }
+  unsigned next = 0;
+  for (Value &factor : factors)
+    if (factor)
+      factor = chosen.getResult(next++);
 }
 
 Value ProgramLowering::updateFollower(
