@@ -5,26 +5,19 @@
 // Each accumulator is kept at the shape it varies along: the maximum and
 // the denominator are columns over the rows (8x1), only P V spans the tile.
 // Per block: 8 scores and 8 rows of V (neither reads the leader), one
-// leader update, 8 exps of P at 8x1, one repair exp (shared by both sums)
-// where some row's maximum moved (else a factor of 1), then P V's 8 terms as fused multiply-adds on
+// leader update, 8 exps of P at 8x1, one repair exp (shared by both sums),
+// then P V's 8 terms as fused multiply-adds on
 // the repaired sum, a row of the tile at a time (a row's partial sum stays
 // in registers over the 8 keys); the results are broadcast to the tile at
 // the end.
 // CHECK-LABEL: func.func @attn_O(
-// CHECK-DAG: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : vector<8x1xf32>
 // CHECK: %[[END:.*]] = arith.subi %{{.*}}, %{{.*}} : index
 // CHECK: %[[BLOCKED:.*]]:3 = scf.for %[[KEY:.*]] = %c0 to %[[END]] step %c8 iter_args(%[[MX:.*]] = %{{.*}}, %[[O:.*]] = %{{.*}}, %[[L:.*]] = %{{.*}}) -> (vector<8x1xf32>, vector<8x16xf32>, vector<8x1xf32>)
 // CHECK-COUNT-64: memref.load %arg0
 // CHECK-COUNT-8: vector.maskedload %{{.*}} : memref<?xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
 // CHECK-COUNT-8: arith.maximumf %{{.*}} : vector<8x1xf32>
 // CHECK-COUNT-8: math.exp %{{.*}} : vector<8x1xf32>
-// CHECK: %[[DIFFERS:.*]] = arith.cmpf une, %{{.*}}, %{{.*}} : vector<8x1xf32>
-// CHECK: %[[MOVED:.*]] = vector.reduction <or>, %{{.*}} : vector<8xi1> into i1
-// CHECK: %[[REPAIR:.*]] = scf.if %[[MOVED]] -> (vector<8x1xf32>) {
-// CHECK: %[[EXP:.*]] = math.exp %{{.*}} : vector<8x1xf32>
-// CHECK: scf.yield %[[EXP]] : vector<8x1xf32>
-// CHECK: } else {
-// CHECK: scf.yield %[[ONE]] : vector<8x1xf32>
+// CHECK: %[[REPAIR:.*]] = math.exp %{{.*}} : vector<8x1xf32>
 // CHECK: %[[WIDE:.*]] = vector.broadcast %[[REPAIR]] : vector<8x1xf32> to vector<8x16xf32>
 // CHECK: %[[ROW0:.*]] = vector.extract %[[O]][0] : vector<16xf32> from vector<8x16xf32>
 // CHECK: %[[FACTOR0:.*]] = vector.extract %[[WIDE]][0] : vector<16xf32> from vector<8x16xf32>

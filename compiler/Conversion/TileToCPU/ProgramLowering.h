@@ -354,6 +354,8 @@ private:
   /// factor is 1, which the repairs would compute from equal leaders:
   /// exp2(0)). Most steps of a long row move no leader, and skip their
   /// repairs' exponentials. A mean always moves: its repairs always run.
+  /// Used by streams folded along reduced lanes, where a step's repair is
+  /// a large share of its work.
   void lowerRepairsWhereLeadersMoved(tile::OnlineReduceOp op,
                                      llvm::ArrayRef<mlir::Value> oldLeaders,
                                      llvm::ArrayRef<mlir::Value> newLeaders,
