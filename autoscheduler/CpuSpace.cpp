@@ -542,10 +542,14 @@ CpuCost nautilus::autosched::estimateCpu(const CpuProgram &program,
     chunkTile.insert(chunkTile.begin(), 1);
     terms =
         instanceTerms(chunkOf(program, split), chunkTile, target, pack, cost);
+    // The combining program's terms join the chunks' (each term scaled as
+    // its kind: a refit scales them alike).
     CpuCost combining;
-    terms.overhead += scaledUs(instanceTerms(combiningOf(program, split), tile,
-                                             target, false, combining),
-                               {});
+    CpuTerms combine = instanceTerms(combiningOf(program, split), tile, target,
+                                     false, combining);
+    terms.compute += combine.compute;
+    terms.memory += combine.memory;
+    terms.overhead += combine.overhead;
   } else {
     terms = instanceTerms(program, tile, target, pack, cost);
   }

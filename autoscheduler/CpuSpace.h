@@ -198,8 +198,8 @@ int64_t cpuVectorRegisters(const TargetInfo &target);
 
 /// The predicted time of `tile` for `program` on the host `target`, its
 /// rhs packed into panels when `pack`, its stream split into `split`
-/// chunks (each a program instance a tile, and a program combining them,
-/// whose time counts as overhead), its terms multiplied by `scales`.
+/// chunks (each a program instance a tile, then a program combining them,
+/// its terms added to theirs), its terms multiplied by `scales`.
 CpuCost estimateCpu(const CpuProgram &program, const std::vector<int64_t> &tile,
                     const TargetInfo &target, bool pack = false,
                     const CpuTermScales &scales = {}, int64_t split = 1);

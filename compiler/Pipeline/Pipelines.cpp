@@ -367,6 +367,8 @@ nautilus::lowerAlgToScheduledTile(ModuleOp module, const TargetInfo &target,
                                   std::shared_ptr<ScheduleProvider> schedules,
                                   bool *scheduleRejected) {
   setModuleTarget(module, target);
+  if (!schedules)
+    schedules = heuristicSchedules();
   PassManager scheduled(module.getContext());
   buildScheduledTile(scheduled, schedules);
   if (failed(scheduled.run(module)))

@@ -37,7 +37,7 @@ lowerAlgToTile(mlir::ModuleOp module, const TargetInfo &target,
 /// `_partial` programs as their schedules ask, and before layouts.
 mlir::LogicalResult
 lowerAlgToScheduledTile(mlir::ModuleOp module, const TargetInfo &target,
-                        std::shared_ptr<ScheduleProvider> schedules,
+                        std::shared_ptr<ScheduleProvider> schedules = nullptr,
                         bool *scheduleRejected = nullptr);
 
 /// The launch plan of the (single) kernel in a tile module.

@@ -5,9 +5,12 @@
 #include "compiler/Pipeline/Pipelines.h"
 #include "compiler/Schedule/CpuPrograms.h"
 #include "compiler/Schedule/ScheduleFile.h"
+#include "compiler/Transforms/Tile/SplitReductions.h"
 #include "dialects/Alg/AlgOps.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace nautilus;
@@ -29,6 +32,15 @@ OwningOpRef<ModuleOp> programsUnder(ModuleOp module, const TargetInfo &target,
   auto schedules = std::make_shared<ScheduleFile>(
       "rewrite choice", heuristicSchedules(), scheduleFileText({rewrites, {}}));
   if (failed(lowerAlgToScheduledTile(*copy, target, schedules)))
+    return nullptr;
+  // (A split the splitter would refuse fails the structure's compilation:
+  // left out as well.)
+  bool refused = false;
+  copy->walk([&](tile::ProgramOp program) {
+    int64_t split = program.getSchedule().getReduceSplit();
+    refused |= split != 1 && !splitReductionRefusal(program, split).empty();
+  });
+  if (refused)
     return nullptr;
   return copy;
 }
@@ -59,10 +71,18 @@ std::vector<RewriteChoice> choicesFor(ModuleOp module) {
              : std::vector<RewriteChoice>{RewriteChoice{}};
 }
 
-std::string textOf(ModuleOp module) {
+/// `module`'s programs canonicalised, as text: choices that give the same
+/// programs compare equal. (The programs the model reads stay as the
+/// schedules see them.)
+std::string canonicalTextOf(ModuleOp module) {
+  OwningOpRef<ModuleOp> copy = module.clone();
+  PassManager cleanup(copy->getContext());
+  cleanup.addPass(createCanonicalizerPass());
+  cleanup.addPass(createCSEPass());
+  (void)cleanup.run(*copy);
   std::string text;
   llvm::raw_string_ostream os(text);
-  module.print(os);
+  copy->print(os);
   return text;
 }
 
@@ -83,7 +103,7 @@ nautilus::kernelStructures(ModuleOp module, const TargetInfo &target,
     OwningOpRef<ModuleOp> programs = programsUnder(module, target, rewrites);
     if (!programs)
       continue;
-    std::string text = textOf(*programs);
+    std::string text = canonicalTextOf(*programs);
     if (llvm::is_contained(texts, text))
       continue;
     texts.push_back(std::move(text));

@@ -6,6 +6,7 @@
 #include "dialects/Tile/Utils/PackedPanel.h"
 #include "dialects/Tile/Utils/ReducedLanes.h"
 #include "dialects/Tile/Utils/ReductionKinds.h"
+#include "dialects/Tile/Utils/StreamSplits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -267,12 +268,14 @@ void streamFactsOf(tile::ProgramOp program, tile::OnlineReduceOp stream,
   facts.accumulators = stream->getNumResults();
   // Split-KV as the heuristics split (Heuristics.cpp, streamSchedule):
   // every extent bound, chunks of at least kMinStreamChunk keys, a power
-  // of two of them.
-  bool bound = program.getKnownExtent(program.getExtentDim(stream.getExtent()))
-                   .has_value();
-  for (Attribute dim : program.getOutputDims())
-    bound = bound && program.getKnownExtent(dim).has_value();
-  while (bound && reduced / (facts.mostSplit * 2) >= kMinStreamChunk)
+  // of two of them; and only where the splitter accepts the program and
+  // the chunks' partials fit its workspace (tile::streamSplitShapeRefusal,
+  // kMaxPartialWorkspaceBytes).
+  int64_t chunkBytes = tile::streamPartialBytesPerChunk(program);
+  bool splittable =
+      chunkBytes > 0 && tile::streamSplitShapeRefusal(program).empty();
+  while (splittable && reduced / (facts.mostSplit * 2) >= kMinStreamChunk &&
+         facts.mostSplit * 2 * chunkBytes <= tile::kMaxPartialWorkspaceBytes)
     facts.mostSplit *= 2;
   if (auto type = dyn_cast<VectorType>(stream->getResult(0).getType()))
     facts.elementBits = type.getElementTypeBitWidth();

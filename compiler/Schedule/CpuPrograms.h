@@ -21,8 +21,10 @@ namespace nautilus {
 /// The CPU model's view of `program`, or std::nullopt where an output or
 /// reduced extent is not bound (by the module's plan), or the program is a
 /// stream (tile.online_reduce) over more than one output dimension
-/// (attention's: its tile spans the head dimension), split across
-/// programs, or nested in a loop: those keep their own tile.
+/// (attention's: its tile spans the head dimension), one that combines
+/// the chunks of its `_partial` program (split already), or nested in a
+/// loop: those keep their own tile. A row stream not yet split is seen
+/// before its split, which the model chooses (`mostSplit`).
 std::optional<autosched::CpuProgram> cpuProgramOf(tile::ProgramOp program);
 
 /// A program whose sizes are not all bound, as the CPU model sees it at

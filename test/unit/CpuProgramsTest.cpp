@@ -7,6 +7,7 @@
 #include "compiler/Schedule/CpuPrograms.h"
 #include "compiler/Pipeline/Pipelines.h"
 #include "dialects/Tile/Utils/ReducedLanes.h"
+#include "dialects/Tile/Utils/StreamSplits.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -191,4 +192,41 @@ TEST(CpuPrograms, ReadsWhetherARowStreamFoldsAlongItsLanes) {
   // accumulators a row.
   EXPECT_EQ(facts->mostSplit, 2);
   EXPECT_EQ(facts->accumulators, 2);
+}
+
+// A stream with a reduction beside it at its program's top level is one
+// the splitter refuses (tile::streamSplitShapeRefusal): the model offers
+// it no split, however long its rows.
+TEST(CpuPrograms, OffersNoSplitTheSplitterRefuses) {
+  Parsed beside(R"(module {
+  tile.program @s_L attributes {arg_names = ["X", "L", "S"], output_dims = ["R"], schedule = #tile.schedule<tile = [4], threads = 1>, sizes = ["R", "C"]} {
+  ^bb0(%x: memref<?x?xf32>, %l: memref<?xf32>, %out: memref<?xf32>, %rr: index, %c: index):
+    %r:2 = tile.online_reduce over(%c) accumulators ["max", "sum"] : vector<4xf32>, vector<4xf32> {
+    ^bb0(%key: index, %m: vector<4xf32>):
+      %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xf32> -> vector<4xf32>
+      %d = arith.subf %v, %m : vector<4xf32>
+      %e = math.exp %d : vector<4xf32>
+      tile.yield %v, %e : vector<4xf32>, vector<4xf32>
+    } repairs {
+    ^bb0(%old: vector<4xf32>, %new: vector<4xf32>):
+      %d = arith.subf %old, %new : vector<4xf32>
+      %f = math.exp %d : vector<4xf32>
+      tile.yield %f : vector<4xf32>
+    }
+    %s = tile.reduce sum over(%c) : vector<4xf32> {
+    ^bb0(%k: index):
+      %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xf32> -> vector<4xf32>
+      tile.yield %v : vector<4xf32>
+    }
+    %t = arith.addf %r#1, %s : vector<4xf32>
+    tile.store %t, %l : vector<4xf32> -> memref<?xf32>
+  }
+  tile.plan @s {bindings = {C = 65536 : i64, R = 2 : i64}, buffers = [{dims = ["R", "C"], name = "X", role = "input", type = memref<?x?xf32>}, {dims = ["R"], name = "L", role = "output", type = memref<?xf32>}, {dims = ["R"], name = "S", role = "output", type = memref<?xf32>}], programs = [@s_L], sizes = ["R", "C"]}
+}
+)");
+  ASSERT_TRUE(beside.module);
+  EXPECT_FALSE(tile::streamSplitShapeRefusal(beside.program()).empty());
+  std::optional<autosched::CpuProgram> facts = cpuProgramOf(beside.program());
+  ASSERT_TRUE(facts);
+  EXPECT_EQ(facts->mostSplit, 1);
 }

@@ -70,8 +70,8 @@ options:
                          threads, groups, runs and splits, and flash
                          kernels warps, key blocks and splits;
                          on the CPU every program with bound extents
-                         but attention's and split streams: tiles,
-                         their rhs packed or not; over up to four
+                         but attention's: tiles, their rhs packed or
+                         not, a row stream's split; over up to four
                          unbound sizes, the tile best over sample
                          shapes), or a schedule file
                          (JSON):

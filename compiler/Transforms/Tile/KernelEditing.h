@@ -11,6 +11,7 @@
 #define NAUTILUS_TRANSFORMS_TILE_KERNELEDITING_H
 
 #include "dialects/Tile/TileOps.h"
+#include "dialects/Tile/Utils/StreamSplits.h"
 #include "runtime/LaunchPlan.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -27,12 +28,9 @@ unsigned addKernelBuffer(mlir::ModuleOp module, tile::PlanOp plan,
                          mlir::MemRefType type,
                          llvm::ArrayRef<mlir::Attribute> dims);
 
-/// The most a split (`split_k`, `reduce_split`) may give the workspace of
-/// its partial results: 1 GiB. The default schedules split only to fill
-/// the multiprocessors (a few MiB of partials); a split whose partials
-/// pass this gains no parallelism worth the memory it moves, and may not
-/// fit the device at all.
-constexpr int64_t kMaxPartialWorkspaceBytes = int64_t(1) << 30;
+/// (The most a split may give its workspace: tile::kMaxPartialWorkspaceBytes,
+/// dialects/Tile/Utils/StreamSplits.h.)
+using tile::kMaxPartialWorkspaceBytes;
 
 /// Why `program` may not keep `splits` partial results of `elementBytes`
 /// bytes for each of its output elements (a workspace over

@@ -31,6 +31,7 @@
 #include "compiler/Transforms/Tile/KernelEditing.h"
 #include "compiler/Transforms/Tile/SplitReductions.h"
 #include "dialects/Tile/Utils/ReductionKinds.h"
+#include "dialects/Tile/Utils/StreamSplits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -45,28 +46,15 @@ tile::OnlineReduceOp nautilus::topLevelStream(tile::ProgramOp program) {
 
 std::string nautilus::splitStreamRefusal(tile::ProgramOp program,
                                          int64_t split) {
+  std::string refusal = tile::streamSplitShapeRefusal(program);
+  if (!refusal.empty())
+    return refusal;
   tile::OnlineReduceOp stream = topLevelStream(program);
-  if (!stream)
-    return "the program must have exactly one stream at its top level";
-  bool other = false;
-  program.walk([&](Operation *op) {
-    if (isa<tile::ContractOp, tile::RouteOp, tile::SkipIfNegativeOp>(op) ||
-        (isa<tile::ReduceOp>(op) && op->getParentOp() == program))
-      other = true;
-  });
-  if (other)
-    return "a program with a contraction, routing, skipped tiles or a "
-           "reduction beside its stream is not split this way";
-  auto type = cast<VectorType>(stream.getResult(0).getType());
-  if (!type.getElementType().isF32() && !type.getElementType().isF64())
-    return "its partial results would need a workspace of a type buffers do "
-           "not have";
-  std::optional<int64_t> extent = program.getKnownExtent(stream.getExtent());
-  if (!extent)
-    return "the streamed extent must be bound at compile time (--shape)";
-  ReductionChunks chunks = reductionChunks(*extent, split);
+  ReductionChunks chunks =
+      reductionChunks(*program.getKnownExtent(stream.getExtent()), split);
   if (chunks.splits == 1)
     return "";
+  auto type = cast<VectorType>(stream.getResult(0).getType());
   int64_t bytes = type.getElementTypeBitWidth() / 8;
   return partialWorkspaceRefusal(program, chunks.splits,
                                  bytes * stream.getAccumulators().size());
