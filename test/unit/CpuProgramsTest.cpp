@@ -154,8 +154,12 @@ TEST(CpuPrograms, ReadsWhetherARowReductionFoldsAlongItsLanes) {
 // work a step is its body's and a fourth of its repair's (repaired once
 // a step of 4 vectors of keys), and it keeps its 2 accumulators and those
 // 4 vectors' terms live.
-TEST(CpuPrograms, ReadsWhetherARowStreamFoldsAlongItsLanes) {
-  Parsed stream(R"(module {
+/// A program of softmax's row stream (max and sum) over R x C, its
+/// outputs stored, with `beside` at its top level after the stream (its
+/// ops may read %x and %c), over the sizes `bindings`.
+static std::string rowStreamModule(llvm::StringRef beside,
+                                   llvm::StringRef bindings) {
+  return (R"(module {
   tile.program @s_L attributes {arg_names = ["X", "L", "Mx"], output_dims = ["R"], schedule = #tile.schedule<tile = [4], threads = 1>, sizes = ["R", "C"]} {
   ^bb0(%x: memref<?x?xf32>, %l: memref<?xf32>, %mx: memref<?xf32>, %rr: index, %c: index):
     %r:2 = tile.online_reduce over(%c) accumulators ["max", "sum"] : vector<4xf32>, vector<4xf32> {
@@ -172,10 +176,19 @@ TEST(CpuPrograms, ReadsWhetherARowStreamFoldsAlongItsLanes) {
     }
     tile.store %r#0, %mx : vector<4xf32> -> memref<?xf32>
     tile.store %r#1, %l : vector<4xf32> -> memref<?xf32>
+)" + beside +
+          R"(
   }
-  tile.plan @s {bindings = {C = 1024 : i64, R = 4096 : i64}, buffers = [{dims = ["R", "C"], name = "X", role = "input", type = memref<?x?xf32>}, {dims = ["R"], name = "L", role = "output", type = memref<?xf32>}, {dims = ["R"], name = "Mx", role = "output", type = memref<?xf32>}], programs = [@s_L], sizes = ["R", "C"]}
+  tile.plan @s {bindings = {)" +
+          bindings +
+          R"(}, buffers = [{dims = ["R", "C"], name = "X", role = "input", type = memref<?x?xf32>}, {dims = ["R"], name = "L", role = "output", type = memref<?xf32>}, {dims = ["R"], name = "Mx", role = "output", type = memref<?xf32>}], programs = [@s_L], sizes = ["R", "C"]}
 }
-)");
+)")
+      .str();
+}
+
+TEST(CpuPrograms, ReadsWhetherARowStreamFoldsAlongItsLanes) {
+  Parsed stream(rowStreamModule("", "C = 1024 : i64, R = 4096 : i64"));
   ASSERT_TRUE(stream.module);
   std::optional<autosched::CpuProgram> facts = cpuProgramOf(stream.program());
   ASSERT_TRUE(facts);
@@ -198,32 +211,14 @@ TEST(CpuPrograms, ReadsWhetherARowStreamFoldsAlongItsLanes) {
 // the splitter refuses (tile::streamSplitShapeRefusal): the model offers
 // it no split, however long its rows.
 TEST(CpuPrograms, OffersNoSplitTheSplitterRefuses) {
-  Parsed beside(R"(module {
-  tile.program @s_L attributes {arg_names = ["X", "L", "S"], output_dims = ["R"], schedule = #tile.schedule<tile = [4], threads = 1>, sizes = ["R", "C"]} {
-  ^bb0(%x: memref<?x?xf32>, %l: memref<?xf32>, %out: memref<?xf32>, %rr: index, %c: index):
-    %r:2 = tile.online_reduce over(%c) accumulators ["max", "sum"] : vector<4xf32>, vector<4xf32> {
-    ^bb0(%key: index, %m: vector<4xf32>):
-      %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xf32> -> vector<4xf32>
-      %d = arith.subf %v, %m : vector<4xf32>
-      %e = math.exp %d : vector<4xf32>
-      tile.yield %v, %e : vector<4xf32>, vector<4xf32>
-    } repairs {
-    ^bb0(%old: vector<4xf32>, %new: vector<4xf32>):
-      %d = arith.subf %old, %new : vector<4xf32>
-      %f = math.exp %d : vector<4xf32>
-      tile.yield %f : vector<4xf32>
-    }
+  Parsed beside(rowStreamModule(R"(
     %s = tile.reduce sum over(%c) : vector<4xf32> {
     ^bb0(%k: index):
       %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xf32> -> vector<4xf32>
       tile.yield %v : vector<4xf32>
     }
-    %t = arith.addf %r#1, %s : vector<4xf32>
-    tile.store %t, %l : vector<4xf32> -> memref<?xf32>
-  }
-  tile.plan @s {bindings = {C = 65536 : i64, R = 2 : i64}, buffers = [{dims = ["R", "C"], name = "X", role = "input", type = memref<?x?xf32>}, {dims = ["R"], name = "L", role = "output", type = memref<?xf32>}, {dims = ["R"], name = "S", role = "output", type = memref<?xf32>}], programs = [@s_L], sizes = ["R", "C"]}
-}
-)");
+    tile.store %s, %l : vector<4xf32> -> memref<?xf32>)",
+                                "C = 65536 : i64, R = 2 : i64"));
   ASSERT_TRUE(beside.module);
   EXPECT_FALSE(tile::streamSplitShapeRefusal(beside.program()).empty());
   std::optional<autosched::CpuProgram> facts = cpuProgramOf(beside.program());
