@@ -41,7 +41,7 @@ using namespace mlir;
 using namespace nautilus;
 
 tile::OnlineReduceOp nautilus::topLevelStream(tile::ProgramOp program) {
-  return onlyTopLevel<tile::OnlineReduceOp>(program);
+  return tile::onlyTopLevelStream(program);
 }
 
 std::string nautilus::splitStreamRefusal(tile::ProgramOp program,

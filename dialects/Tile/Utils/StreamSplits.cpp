@@ -6,10 +6,9 @@
 using namespace mlir;
 using namespace nautilus;
 
-/// `program`'s one stream at its top level, or null (none, or several).
-static tile::OnlineReduceOp onlyTopLevelStream(tile::ProgramOp program) {
-  tile::OnlineReduceOp found;
-  for (auto stream : program.getBody().front().getOps<tile::OnlineReduceOp>()) {
+tile::OnlineReduceOp tile::onlyTopLevelStream(ProgramOp program) {
+  OnlineReduceOp found;
+  for (auto stream : program.getBody().front().getOps<OnlineReduceOp>()) {
     if (found)
       return {};
     found = stream;

@@ -27,6 +27,9 @@ namespace nautilus::tile {
 /// fit the device at all.
 constexpr int64_t kMaxPartialWorkspaceBytes = int64_t(1) << 30;
 
+/// `program`'s one stream at its top level, or null (none, or several).
+OnlineReduceOp onlyTopLevelStream(ProgramOp program);
+
 /// Why `program`'s stream may not be split across programs however many
 /// ways, or "": the program must have exactly one stream at its top level
 /// and no contraction, routing, skipped tiles or top-level reduction
