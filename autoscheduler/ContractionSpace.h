@@ -53,6 +53,10 @@ struct ContractionCandidate {
   int64_t stages = 0;
   int64_t splitK = 1;
   bool producer = false;   // wgmma: a producer warpgroup (and persistent)
+  /// The stages' shared-memory swizzle (`#tile.mma`'s `swizzle`, bytes):
+  /// the space's is always the 128-byte one, whose ldmatrix reads are
+  /// conflict-free; a schedule read back may have another.
+  int64_t swizzleBytes = 128;
 
   int64_t threads() const;
   /// The shared memory its pipeline's stages take (bytes).

@@ -1,6 +1,7 @@
 //===- CostModel.cpp - An analytic model of a contraction's time ----------===//
 #include "autoscheduler/CostModel.h"
 #include "autoscheduler/GpuConstants.h"
+#include "autoscheduler/WarpAccess.h"
 
 #include <algorithm>
 #include <cmath>
@@ -53,7 +54,21 @@ double stepCycles(const ContractionCandidate &c,
   double readers = c.wgmma ? c.warpsM / 4.0 : double(c.warpsM * c.warpsN);
   double rowsA = double(c.tileM) / (c.wgmma ? c.warpsM / 4.0 : c.warpsM);
   double colsB = double(c.tileN) / (c.wgmma ? 1 : c.warpsN);
-  double bytes = readers * (rowsA + colsB) * c.tileK * problem.operandBytes;
+  // mma.sync's ldmatrix reads of the swizzled stages (A with K innermost,
+  // B [K, N]) take the wavefronts the banks serve them in; wgmma reads
+  // through descriptors of the swizzle mode the stages are written in,
+  // which the hardware serves without conflicts.
+  double excessA = 1, excessB = 1;
+  if (!c.wgmma) {
+    excessA = ldmatrixWavefronts(c.tileM, c.tileK, c.swizzleBytes,
+                                 /*kInnermost=*/true, /*isLhs=*/true)
+                  .excess();
+    excessB = ldmatrixWavefronts(c.tileK, c.tileN, c.swizzleBytes,
+                                 /*kInnermost=*/false, /*isLhs=*/false)
+                  .excess();
+  }
+  double bytes = readers * (rowsA * excessA + colsB * excessB) * c.tileK *
+                 problem.operandBytes;
   double shared = bytes / target.sharedBytesPerCycle * resident;
   // The copy of a stage is issued `stages - 1` steps ahead: steps shorter
   // than the copy's latency over those wait for it.

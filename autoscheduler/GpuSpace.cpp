@@ -1,6 +1,7 @@
 //===- GpuSpace.cpp - GPU programs without tensor cores, and their model --===//
 #include "autoscheduler/GpuSpace.h"
 #include "autoscheduler/GpuConstants.h"
+#include "autoscheduler/WarpAccess.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -35,6 +36,9 @@ constexpr int64_t kBaseRegisters = 24;
 /// thread holds. (A program has at least a warp of threads: the hardware
 /// runs no fewer.)
 constexpr int64_t kMaxTileElements = 4096;
+/// The loads a shared reduction's thread keeps in flight a step, as copies
+/// of its loop body (the GPU lowering's kSharedReductionCopies).
+constexpr int64_t kSharedReductionCopies = 4;
 constexpr int64_t kMaxElementsPerThread = 32;
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -65,42 +69,45 @@ struct ProgramWork {
   double lanes = 0;          // f32 operations a thread
   double specials = 0;       // special functions a thread
   double bytesInFlight = 0;  // a thread's loads outstanding at once
+  /// 32-byte sectors a warp's load touches (filled by estimateGpu only:
+  /// the space's pruning needs no layouts).
   double sectorsPerWarpLoad = 0;
   int64_t registers = 0;
 };
 
-/// The 32-byte sectors one load instruction of a warp touches.
-double sectorsPerWarpLoad(const GpuProgram &p, const GpuCandidate &c,
-                          int64_t groups, int64_t lanes) {
-  double run = static_cast<double>(c.vector * p.elementBytes);
-  auto segments = [&](double contiguousBytes, double count) {
-    return count * std::ceil(contiguousBytes / kSectorBytes);
-  };
-  switch (p.kind) {
-  case GpuProgramKind::RowReduction:
-    // Groups of R consecutive threads read consecutive runs of one row;
-    // without groups each lane reads a row of its own.
-    if (c.reduceThreads >= lanes)
-      return segments(lanes * run, 1);
-    return segments(c.reduceThreads * run,
-                    static_cast<double>(lanes) / c.reduceThreads);
-  case GpuProgramKind::ColumnReduction: {
-    // Consecutive groups (interleaved) or threads hold consecutive columns.
-    int64_t span = c.interleaved ? std::min(groups, lanes) : lanes;
-    return segments(span * run, static_cast<double>(lanes) / span);
+/// The bases of `l`'s input `name` (empty when absent).
+std::vector<std::vector<int32_t>> basesOf(const layout::LinearLayout &l,
+                                          llvm::StringRef name) {
+  for (const layout::LinearLayout::InDim &in : l.getInDims())
+    if (in.name == name)
+      return in.bases;
+  return {};
+}
+
+/// The tensor a program's loads read, as its distribution addresses it: an
+/// element-wise program's outputs, a row reduction's [outputs.., reduced],
+/// a column reduction's [reduced, outputs..] (row-major, of the narrowest
+/// element).
+StridedTensor loadedTensor(const GpuProgram &p, const GpuCandidate &c) {
+  std::vector<int64_t> extents = p.extents;
+  if (p.kind == GpuProgramKind::RowReduction)
+    extents.push_back(p.reduced);
+  if (p.kind == GpuProgramKind::ColumnReduction)
+    extents.insert(extents.begin(), p.reduced);
+  StridedTensor t = StridedTensor::rowMajor(std::move(extents), p.elementBytes);
+  // A shared reduction's loads run ahead in copies where a thread holds
+  // fewer outputs than the lowering's copies a step (4, Reductions.cpp), or
+  // in runs; those are clamped: a lane of a row past the output's edge
+  // reads the first element (along the reduced index the loop's bound
+  // stops it). Others are guarded: such a lane loads nothing.
+  int64_t held = product(c.tile) / (c.threads / c.reduceThreads);
+  if (isReduction(p) && c.reduceThreads > 1 &&
+      (held < kSharedReductionCopies || c.vector > 1)) {
+    t.clampedDims.assign(t.extents.size(), true);
+    t.clampedDims[p.kind == GpuProgramKind::RowReduction ? t.extents.size() - 1
+                                                         : 0] = false;
   }
-  case GpuProgramKind::Elementwise: {
-    // A warp covers lanes x vector consecutive elements of the tile in
-    // row-major order: contiguous within a row of the tile.
-    int64_t inner = c.tile.back();
-    int64_t covered = lanes * c.vector;
-    if (inner >= covered)
-      return segments(covered * p.elementBytes, 1);
-    return segments(inner * p.elementBytes,
-                    static_cast<double>(covered) / inner);
-  }
-  }
-  return 1;
+  return t;
 }
 
 ProgramWork programWork(const GpuProgram &p, const GpuCandidate &c,
@@ -139,8 +146,6 @@ ProgramWork programWork(const GpuProgram &p, const GpuCandidate &c,
     w.bytesInFlight = w.heldPerThread * bytesPerPoint;
     w.registers = kBaseRegisters + w.heldPerThread * (1 + p.loadsPerPoint);
   }
-  w.sectorsPerWarpLoad =
-      sectorsPerWarpLoad(p, c, w.groups, std::max<int64_t>(1, target.warpSize));
   return w;
 }
 
@@ -229,10 +234,67 @@ bool GpuCandidate::operator==(const GpuCandidate &other) const {
          split == other.split && interleaved == other.interleaved;
 }
 
+layout::LinearLayout autosched::simtDistribution(const GpuProgram &p,
+                                                 const GpuCandidate &c) {
+  if (!isReduction(p))
+    return layout::rowMajorBlockedLayout(c.tile, int32_t(c.threads),
+                                         int32_t(c.vector));
+  int64_t groups = c.threads / c.reduceThreads;
+  int64_t run = c.reduceThreads > 1 ? c.vector : 1;
+  layout::LinearLayout blocked =
+      layout::rowMajorBlockedLayout(c.tile, int32_t(groups), 1);
+  bool reducedFirst = p.kind == GpuProgramKind::ColumnReduction;
+  auto withReduced = [&](std::vector<int32_t> tileCoords, int32_t reduced) {
+    tileCoords.insert(reducedFirst ? tileCoords.begin() : tileCoords.end(),
+                      reduced);
+    return tileCoords;
+  };
+  std::vector<std::vector<int32_t>> groupBits = basesOf(blocked, "lane");
+  for (auto &b : basesOf(blocked, "warp"))
+    groupBits.push_back(b);
+  std::vector<std::vector<int32_t>> groupCoords, memberCoords, registers;
+  std::vector<int32_t> noTile(c.tile.size(), 0);
+  for (const auto &b : groupBits)
+    groupCoords.push_back(withReduced(b, 0));
+  for (int64_t bit = 1; bit < c.reduceThreads; bit *= 2)
+    memberCoords.push_back(withReduced(noTile, int32_t(bit * run)));
+  for (int64_t bit = 1; bit < run; bit *= 2)
+    registers.push_back(withReduced(noTile, int32_t(bit)));
+  for (const auto &b : basesOf(blocked, "register"))
+    registers.push_back(withReduced(b, 0));
+  // The thread's bits, low first; the low five are its lane.
+  std::vector<std::vector<int32_t>> threadBits =
+      c.interleaved ? groupCoords : memberCoords;
+  for (const auto &b : c.interleaved ? memberCoords : groupCoords)
+    threadBits.push_back(b);
+  size_t laneBits = std::min<size_t>(5, threadBits.size());
+  layout::LinearLayout::InDim lane{"lane", {}}, warp{"warp", {}};
+  lane.bases.assign(threadBits.begin(), threadBits.begin() + laneBits);
+  warp.bases.assign(threadBits.begin() + laneBits, threadBits.end());
+  std::vector<layout::LinearLayout::OutDim> outs;
+  for (size_t d = 0; d < c.tile.size(); ++d)
+    outs.push_back({"dim" + std::to_string(d), int32_t(c.tile[d])});
+  outs.insert(reducedFirst ? outs.begin() : outs.end(),
+              {"reduced", int32_t(c.reduceThreads * run)});
+  return layout::LinearLayout({{"register", registers}, lane, warp}, outs);
+}
+
 GpuCost autosched::estimateGpu(const GpuProgram &p, const GpuCandidate &c,
                                const TargetInfo &target) {
   GpuCost cost;
   ProgramWork w = programWork(p, c, target);
+  // Coalescing, from the lowering's layout: one load moves a run of the
+  // reduced index with groups, of the tile without.
+  WarpAccessCost loads =
+      globalSectors(simtDistribution(p, c), int32_t(c.vector),
+                    loadedTensor(p, c), std::max<int64_t>(1, target.warpSize));
+  // Runs that fall back to element-by-element loads issue a load each.
+  w.instructions += w.loads * (loads.requests - 1);
+  w.loads *= loads.requests;
+  w.sectorsPerWarpLoad = loads.perRequest();
+  cost.sectorsPerLoad = loads.perRequest();
+  cost.fewestSectorsPerLoad = loads.ideal / std::max(loads.requests, 1e-9);
+  cost.requestsPerLoad = loads.requests;
   cost.registers = w.registers;
   int64_t byRegisters =
       target.registerFile /

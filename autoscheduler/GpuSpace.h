@@ -17,7 +17,8 @@
 //     loads over a DRAM round trip, at most the peak);
 //   - L1 time: the 32-byte sectors its warps' loads touch, at the
 //     multiprocessor's bytes a cycle (reads that do not coalesce pay for
-//     the whole sector);
+//     the whole sector), counted from the lowering's distribution of the
+//     program over its threads (simtDistribution, WarpAccess.h);
 //   - issue time: warp instructions (loads, operations, the loop) at four a
 //     cycle, f32 operations at the SIMT lanes, special functions at theirs;
 //   - a wave lasting at least a DRAM round trip, and the groups'
@@ -31,6 +32,7 @@
 #define NAUTILUS_AUTOSCHEDULER_GPUSPACE_H
 
 #include "compiler/Target/Target.h"
+#include "dialects/Tile/Layout/LinearLayout.h"
 
 #include <cstdint>
 #include <string>
@@ -100,6 +102,10 @@ struct GpuCost {
   int64_t blocksPerMultiprocessor = 0;
   int64_t waves = 0;
   int64_t registers = 0; // estimated a thread
+  /// The 32-byte sectors a warp's load request touches (read from the
+  /// program's layout), and the fewest its bytes could; the requests a
+  /// load of runs turns into (1 where each is a vector load).
+  double sectorsPerLoad = 0, fewestSectorsPerLoad = 0, requestsPerLoad = 1;
 };
 
 struct RankedGpuCandidate {
@@ -110,6 +116,20 @@ struct RankedGpuCandidate {
 /// The predicted time of `candidate` for `program` on the GPU `target`.
 GpuCost estimateGpu(const GpuProgram &program, const GpuCandidate &candidate,
                     const TargetInfo &target);
+
+/// The lowering's distribution of one step of `candidate`'s program over its
+/// threads (inputs register, lane, warp). An element-wise program's tile
+/// in runs of `vector` (tile::ScheduleAttr::getDistribution). A
+/// reduction's tile over its groups of threads, row-major blocked; within
+/// a group, thread g reads reduced index g * run, and its run's registers
+/// the next indices (the lowering's GroupSplit). A group's threads are
+/// consecutive, or with interleaved groups (a column reduction's) one
+/// every G threads. Outputs: the tile's dimensions, and a reduction's
+/// reduced index, last for a row reduction and first for a column one (as
+/// the tensor it reads lays them out).
+/// The model's coalescing term reads the sectors its loads touch from it.
+layout::LinearLayout simtDistribution(const GpuProgram &program,
+                                      const GpuCandidate &candidate);
 
 /// Every candidate of `program`'s space on `target`.
 std::vector<GpuCandidate> gpuSpace(const GpuProgram &program,

@@ -13,10 +13,9 @@ using namespace nautilus::autosched;
 
 namespace {
 
-/// The rows of tiles a rasterised grid walks before moving along N, and
-/// the shared-memory swizzle, as the heuristics set them.
+/// The rows of tiles a rasterised grid walks before moving along N, as the
+/// heuristics set them.
 constexpr int64_t kGroupM = 8;
-constexpr int64_t kSwizzleBytes = 128;
 
 /// "32, 512 and 4096"
 std::string sampleExtentsText() {
@@ -85,7 +84,7 @@ tile::ScheduleAttr nautilus::scheduleOf(MLIRContext *ctx, unsigned rank,
   tile::MmaAttr mma = tile::MmaAttr::get(
       ctx, c.wgmma ? "wgmma" : "mma_sync", c.tileK, {c.warpsM, c.warpsN},
       c.stages, kGroupM, /*producers=*/c.producer ? 1 : 0,
-      /*persistent=*/c.producer ? 1 : 0, kSwizzleBytes, c.splitK,
+      /*persistent=*/c.producer ? 1 : 0, c.swizzleBytes, c.splitK,
       /*pingPong=*/0, /*overlapSoftmax=*/0);
   return tile::ScheduleAttr::get(ctx, tile, mma.getNumThreads(), mma);
 }
@@ -106,6 +105,7 @@ nautilus::candidateOf(tile::ScheduleAttr schedule) {
   c.stages = mma.getStages();
   c.splitK = mma.getSplitK();
   c.producer = mma.getProducers() != 0;
+  c.swizzleBytes = mma.getSwizzle();
   return c;
 }
 

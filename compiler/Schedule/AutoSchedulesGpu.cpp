@@ -14,6 +14,8 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace nautilus;
 using namespace nautilus::autosched;
@@ -25,6 +27,14 @@ namespace {
 /// schedules of a memory-bound program within a percent of each other.
 constexpr double kHeuristicsTie = 0.01;
 
+/// A count to a tenth: "4", "3.2".
+std::string sectorsText(double sectors) {
+  double tenths = std::round(sectors * 10);
+  if (std::fmod(tenths, 10) == 0)
+    return llvm::formatv("{0}", int64_t(tenths / 10)).str();
+  return llvm::formatv("{0:f1}", tenths / 10).str();
+}
+
 std::string describe(const RankedGpuCandidate &r) {
   const GpuCost &cost = r.cost;
   std::string s =
@@ -34,11 +44,18 @@ std::string describe(const RankedGpuCandidate &r) {
                     cost.cacheUs, cost.computeUs, cost.latencyUs);
   if (cost.splitSumUs > 0)
     s += llvm::formatv(", split sum {0:f1}", cost.splitSumUs).str();
-  return s + llvm::formatv("; {0} programs, {1} a multiprocessor, {2} waves, "
-                           "{3} registers)",
-                           cost.programs, cost.blocksPerMultiprocessor,
-                           cost.waves, cost.registers)
-                 .str();
+  s += llvm::formatv("; {0} programs, {1} a multiprocessor, {2} waves, "
+                     "{3} registers, {4} sectors a warp load",
+                     cost.programs, cost.blocksPerMultiprocessor, cost.waves,
+                     cost.registers, sectorsText(cost.sectorsPerLoad))
+           .str();
+  // Where the loads do not coalesce: the fewest their bytes would take;
+  // where runs fall back to loads element by element, how many a run takes.
+  if (cost.sectorsPerLoad > cost.fewestSectorsPerLoad + 0.05)
+    s += " (fewest " + sectorsText(cost.fewestSectorsPerLoad) + ")";
+  if (cost.requestsPerLoad > 1.05)
+    s += ", a run in " + sectorsText(cost.requestsPerLoad) + " loads";
+  return s + ")";
 }
 
 std::string describe(const RankedFlashCandidate &r) {
