@@ -8,29 +8,42 @@
 using namespace nautilus;
 using namespace nautilus::autosched;
 
-SearchResult autosched::searchContraction(const ContractionProblem &problem,
-                                          const TargetInfo &target,
-                                          size_t keep, size_t budget) {
+std::vector<int64_t> autosched::parametersOf(const ContractionCandidate &c) {
+  return {c.wgmma,  c.tileM,  c.tileN,  c.tileK,    c.warpsM,
+          c.warpsN, c.stages, c.splitK, c.producer, c.swizzleBytes};
+}
+
+SearchResult autosched::searchContraction(
+    const ContractionProblem &problem, const TargetInfo &target, size_t keep,
+    const SearchOptions &options,
+    llvm::function_ref<void(size_t, size_t, double)> progress) {
   std::vector<ContractionCandidate> space =
       enumerateCandidates(problem, target);
   SearchResult result;
   result.spaceSize = space.size();
-  if (budget && space.size() > budget)
-    space.resize(budget);
-  std::vector<CostBreakdown> costs = estimateAll(problem, space, target);
-  std::vector<size_t> order(space.size());
-  std::iota(order.begin(), order.end(), 0);
-  // Best predicted time first; among equal predictions, the deeper
-  // pipeline (it absorbs more of the copies' jitter), then the larger tile.
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    if (costs[a].totalUs != costs[b].totalUs)
-      return costs[a].totalUs < costs[b].totalUs;
+  std::vector<std::vector<int64_t>> parameters;
+  for (const ContractionCandidate &c : space)
+    parameters.push_back(parametersOf(c));
+  std::vector<CostBreakdown> costs(space.size());
+  auto predict = [&](size_t i) {
+    costs[i] = estimate(problem, space[i], target);
+    return costs[i].totalUs;
+  };
+  // Among equal predictions, the deeper pipeline (it absorbs more of the
+  // copies' jitter), then the larger tile, then the first enumerated.
+  auto before = [&](size_t a, size_t b) {
     if (space[a].stages != space[b].stages)
       return space[a].stages > space[b].stages;
-    return space[a].tileM * space[a].tileN > space[b].tileM * space[b].tileN;
-  });
-  for (size_t i = 0; i < order.size() && (keep == 0 || i < keep); ++i)
-    result.ranked.push_back({space[order[i]], costs[order[i]]});
+    if (space[a].tileM * space[a].tileN != space[b].tileM * space[b].tileN)
+      return space[a].tileM * space[a].tileN > space[b].tileM * space[b].tileN;
+    return a < b;
+  };
+  SpaceSearchOutcome outcome =
+      searchSpace(ParameterSpace(std::move(parameters)), predict, before,
+                  options, keep, progress);
+  result.predicted = outcome.predicted;
+  for (size_t i : outcome.ranked)
+    result.ranked.push_back({space[i], costs[i]});
   return result;
 }
 

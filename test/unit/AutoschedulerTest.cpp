@@ -101,7 +101,12 @@ TEST(Search, FindsTheModelsOptimumDeterministically) {
     EXPECT_GE(estimate(p, c, a100).totalUs, best);
   for (size_t i = 1; i < first.ranked.size(); ++i)
     EXPECT_LE(first.ranked[i - 1].cost.totalUs, first.ranked[i].cost.totalUs);
-  EXPECT_EQ(searchContraction(p, a100, 5, /*budget=*/10).ranked.size(), 5u);
+  SearchOptions evolve;
+  evolve.mode = SearchOptions::Mode::Evolutionary;
+  evolve.candidates = 10;
+  SearchResult few = searchContraction(p, a100, 5, evolve);
+  EXPECT_EQ(few.predicted, 10u);
+  EXPECT_EQ(few.ranked.size(), 5u);
 }
 
 // Every candidate of the space is a #tile.schedule the dialect accepts.
