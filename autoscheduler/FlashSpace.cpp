@@ -233,20 +233,28 @@ std::vector<FlashCandidate> autosched::flashSpace(const FlashProblem &p,
 
 std::vector<RankedFlashCandidate>
 autosched::rankFlashSchedules(const FlashProblem &p, const TargetInfo &target,
-                              size_t keep, size_t *spaceSize) {
+                              size_t keep, size_t *spaceSize,
+                              const SearchOptions &options, size_t *predicted) {
   std::vector<FlashCandidate> space = flashSpace(p, target);
   if (spaceSize)
     *spaceSize = space.size();
-  std::vector<RankedFlashCandidate> ranked;
+  std::vector<std::vector<int64_t>> parameters;
   for (const FlashCandidate &c : space)
-    ranked.push_back({c, estimateFlash(p, c, target)});
-  std::stable_sort(
-      ranked.begin(), ranked.end(),
-      [](const RankedFlashCandidate &a, const RankedFlashCandidate &b) {
-        return std::llround(a.cost.totalUs * 100) <
-               std::llround(b.cost.totalUs * 100);
-      });
-  if (keep && ranked.size() > keep)
-    ranked.resize(keep);
+    parameters.push_back(
+        {c.wgmma, c.warps, c.keyBlock, c.stages, c.split, c.heads});
+  std::vector<FlashCost> costs(space.size());
+  auto predict = [&](size_t i) {
+    costs[i] = estimateFlash(p, space[i], target);
+    return double(std::llround(costs[i].totalUs * 100));
+  };
+  // Predictions equal to 10 ns are ties, which go to the first enumerated.
+  auto before = [](size_t a, size_t b) { return a < b; };
+  SpaceSearchOutcome outcome = searchSpace(
+      ParameterSpace(std::move(parameters)), predict, before, options, keep);
+  if (predicted)
+    *predicted = outcome.predicted;
+  std::vector<RankedFlashCandidate> ranked;
+  for (size_t i : outcome.ranked)
+    ranked.push_back({space[i], costs[i]});
   return ranked;
 }

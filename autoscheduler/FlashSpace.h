@@ -23,6 +23,7 @@
 #ifndef NAUTILUS_AUTOSCHEDULER_FLASHSPACE_H
 #define NAUTILUS_AUTOSCHEDULER_FLASHSPACE_H
 
+#include "autoscheduler/SpaceSearch.h"
 #include "compiler/Target/Target.h"
 
 #include <cstdint>
@@ -103,11 +104,15 @@ FlashCost estimateFlash(const FlashProblem &problem,
 std::vector<FlashCandidate> flashSpace(const FlashProblem &problem,
                                        const TargetInfo &target);
 
-/// The space ranked by the model, best first; equal predictions (to
-/// 10 ns) go to the candidate enumerated first. At most `keep` (0: all).
+/// The space searched as `options` say (SpaceSearch.h) and ranked by the
+/// model, best first; equal predictions (to 10 ns) go to the candidate
+/// enumerated first. At most `keep` (0: all); `spaceSize` receives the
+/// space's size, `predicted` how many candidates the search predicted.
 std::vector<RankedFlashCandidate>
 rankFlashSchedules(const FlashProblem &problem, const TargetInfo &target,
-                   size_t keep = 0, size_t *spaceSize = nullptr);
+                   size_t keep = 0, size_t *spaceSize = nullptr,
+                   const SearchOptions &options = {},
+                   size_t *predicted = nullptr);
 
 } // namespace nautilus::autosched
 

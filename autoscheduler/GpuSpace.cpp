@@ -460,31 +460,40 @@ std::vector<GpuCandidate> autosched::gpuSpace(const GpuProgram &p,
 
 std::vector<RankedGpuCandidate>
 autosched::rankGpuSchedules(const GpuProgram &p, const TargetInfo &target,
-                            size_t keep, size_t *spaceSize) {
+                            size_t keep, size_t *spaceSize,
+                            const SearchOptions &options, size_t *predicted) {
   std::vector<GpuCandidate> space = gpuSpace(p, target);
   if (spaceSize)
     *spaceSize = space.size();
-  std::vector<RankedGpuCandidate> ranked;
-  ranked.reserve(space.size());
-  for (GpuCandidate &c : space) {
-    GpuCost cost = estimateGpu(p, c, target);
-    ranked.push_back({std::move(c), cost});
+  std::vector<std::vector<int64_t>> parameters;
+  for (const GpuCandidate &c : space) {
+    std::vector<int64_t> values = c.tile;
+    values.insert(values.end(), {c.threads, c.reduceThreads, c.vector, c.split,
+                                 c.interleaved});
+    parameters.push_back(std::move(values));
   }
+  std::vector<GpuCost> costs(space.size());
+  auto predict = [&](size_t i) {
+    costs[i] = estimateGpu(p, space[i], target);
+    return double(std::llround(costs[i].totalUs * 100));
+  };
   // Predictions equal to 10 ns are ties, which go to the larger tile (fewer
   // programs, each amortising its own costs), then more threads, then
   // longer runs (fewer instructions for the same bytes), then the first
   // enumerated.
-  auto key = [](const RankedGpuCandidate &r) {
-    return std::make_tuple(std::llround(r.cost.totalUs * 100),
-                           -product(r.candidate.tile), -r.candidate.threads,
-                           -r.candidate.vector);
+  auto before = [&](size_t a, size_t b) {
+    auto key = [&](size_t i) {
+      return std::make_tuple(-product(space[i].tile), -space[i].threads,
+                             -space[i].vector, i);
+    };
+    return key(a) < key(b);
   };
-  std::stable_sort(
-      ranked.begin(), ranked.end(),
-      [&](const RankedGpuCandidate &a, const RankedGpuCandidate &b) {
-        return key(a) < key(b);
-      });
-  if (keep && ranked.size() > keep)
-    ranked.resize(keep);
+  SpaceSearchOutcome outcome = searchSpace(
+      ParameterSpace(std::move(parameters)), predict, before, options, keep);
+  if (predicted)
+    *predicted = outcome.predicted;
+  std::vector<RankedGpuCandidate> ranked;
+  for (size_t i : outcome.ranked)
+    ranked.push_back({space[i], costs[i]});
   return ranked;
 }

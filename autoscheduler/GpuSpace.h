@@ -31,6 +31,7 @@
 #ifndef NAUTILUS_AUTOSCHEDULER_GPUSPACE_H
 #define NAUTILUS_AUTOSCHEDULER_GPUSPACE_H
 
+#include "autoscheduler/SpaceSearch.h"
 #include "compiler/Target/Target.h"
 #include "dialects/Tile/Layout/LinearLayout.h"
 
@@ -135,14 +136,16 @@ layout::LinearLayout simtDistribution(const GpuProgram &program,
 std::vector<GpuCandidate> gpuSpace(const GpuProgram &program,
                                    const TargetInfo &target);
 
-/// `program`'s space ranked by the model, best first; equal predictions (to
-/// 10 ns) go to the larger tile, then more threads, then longer runs, then
-/// the candidate enumerated first. At most `keep` (0: all); `spaceSize`
-/// receives the space's size.
-std::vector<RankedGpuCandidate> rankGpuSchedules(const GpuProgram &program,
-                                                 const TargetInfo &target,
-                                                 size_t keep = 0,
-                                                 size_t *spaceSize = nullptr);
+/// `program`'s space searched as `options` say (SpaceSearch.h) and ranked
+/// by the model, best first; equal predictions (to 10 ns) go to the larger
+/// tile, then more threads, then longer runs, then the candidate
+/// enumerated first. At most `keep` (0: all); `spaceSize` receives the
+/// space's size, `predicted` how many candidates the search predicted.
+std::vector<RankedGpuCandidate>
+rankGpuSchedules(const GpuProgram &program, const TargetInfo &target,
+                 size_t keep = 0, size_t *spaceSize = nullptr,
+                 const SearchOptions &options = {},
+                 size_t *predicted = nullptr);
 
 } // namespace nautilus::autosched
 

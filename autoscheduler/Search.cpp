@@ -13,10 +13,9 @@ std::vector<int64_t> autosched::parametersOf(const ContractionCandidate &c) {
           c.warpsN, c.stages, c.splitK, c.producer, c.swizzleBytes};
 }
 
-SearchResult autosched::searchContraction(
-    const ContractionProblem &problem, const TargetInfo &target, size_t keep,
-    const SearchOptions &options,
-    llvm::function_ref<void(size_t, size_t, double)> progress) {
+SearchResult autosched::searchContraction(const ContractionProblem &problem,
+                                          const TargetInfo &target, size_t keep,
+                                          const SearchOptions &options) {
   std::vector<ContractionCandidate> space =
       enumerateCandidates(problem, target);
   SearchResult result;
@@ -38,9 +37,8 @@ SearchResult autosched::searchContraction(
       return space[a].tileM * space[a].tileN > space[b].tileM * space[b].tileN;
     return a < b;
   };
-  SpaceSearchOutcome outcome =
-      searchSpace(ParameterSpace(std::move(parameters)), predict, before,
-                  options, keep, progress);
+  SpaceSearchOutcome outcome = searchSpace(
+      ParameterSpace(std::move(parameters)), predict, before, options, keep);
   result.predicted = outcome.predicted;
   for (size_t i : outcome.ranked)
     result.ranked.push_back({space[i], costs[i]});

@@ -33,11 +33,10 @@ struct SearchResult {
 };
 
 /// Searches `problem`'s space as `options` say and keeps the best `keep`
-/// (all of them when 0); `progress` as searchSpace's.
-SearchResult searchContraction(
-    const ContractionProblem &problem, const TargetInfo &target,
-    size_t keep = 5, const SearchOptions &options = {},
-    llvm::function_ref<void(size_t, size_t, double)> progress = {});
+/// (all of them when 0).
+SearchResult searchContraction(const ContractionProblem &problem,
+                               const TargetInfo &target, size_t keep = 5,
+                               const SearchOptions &options = {});
 
 /// A contraction candidate's parameters, as SpaceSearch varies them.
 std::vector<int64_t> parametersOf(const ContractionCandidate &c);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -53,7 +54,7 @@ public:
         predictions(space.size(), std::numeric_limits<double>::quiet_NaN()),
         start(std::chrono::steady_clock::now()) {}
 
-  void run(llvm::function_ref<void(size_t, size_t, double)> progress);
+  void run(const std::function<void(size_t, size_t, double)> &progress);
   /// Every candidate predicted, best first.
   std::vector<size_t> ranked() const;
   size_t predictedCount() const { return predicted.size(); }
@@ -156,7 +157,8 @@ void Evolution::descend() {
   }
 }
 
-void Evolution::run(llvm::function_ref<void(size_t, size_t, double)> progress) {
+void Evolution::run(
+    const std::function<void(size_t, size_t, double)> &progress) {
   while (population.size() < kPopulation && !spent()) {
     size_t i = draw();
     predict(i);
@@ -239,11 +241,11 @@ const std::vector<size_t> &ParameterSpace::neighbours(size_t i) const {
   return list;
 }
 
-SpaceSearchOutcome autosched::searchSpace(
-    const ParameterSpace &space, llvm::function_ref<double(size_t)> predict,
-    llvm::function_ref<bool(size_t, size_t)> before,
-    const SearchOptions &options, size_t keep,
-    llvm::function_ref<void(size_t, size_t, double)> progress) {
+SpaceSearchOutcome
+autosched::searchSpace(const ParameterSpace &space,
+                       llvm::function_ref<double(size_t)> predict,
+                       llvm::function_ref<bool(size_t, size_t)> before,
+                       const SearchOptions &options, size_t keep) {
   SpaceSearchOutcome outcome;
   bool evolve = options.mode == SearchOptions::Mode::Evolutionary ||
                 (options.mode == SearchOptions::Mode::Auto &&
@@ -267,7 +269,7 @@ SpaceSearchOutcome autosched::searchSpace(
                                                   space.size() / 4);
     Evolution evolution(space, predict, before, options, budget);
     if (space.size())
-      evolution.run(progress);
+      evolution.run(options.onProgress);
     outcome.ranked = evolution.ranked();
     outcome.predicted = evolution.predictedCount();
   }
@@ -316,16 +318,20 @@ SearchOptions SearchOptions::parse(llvm::StringRef spec, std::string &error) {
   return options;
 }
 
-std::string SearchOptions::describe() const {
-  if (mode == Mode::Exhaustive)
-    return "exhaustive";
+std::string SearchOptions::evolutionText() const {
   std::string budgetText =
       candidates ? llvm::formatv("at most {0} candidates", candidates).str()
                  : "a quarter of the space";
   if (seconds > 0)
     budgetText += llvm::formatv(" or {0} s", seconds).str();
+  return llvm::formatv("evolution (seed {0}, {1})", seed, budgetText).str();
+}
+
+std::string SearchOptions::describe() const {
+  if (mode == Mode::Exhaustive)
+    return "exhaustive";
   std::string evolutionary =
-      llvm::formatv("evolutionary (seed {0}, {1})", seed, budgetText).str();
+      "evolutionary" + evolutionText().substr(std::strlen("evolution"));
   if (mode == Mode::Evolutionary)
     return evolutionary;
   return llvm::formatv("exhaustive up to {0} candidates, else {1}",

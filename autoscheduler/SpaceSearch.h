@@ -31,6 +31,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -49,8 +50,11 @@ struct SearchOptions {
   size_t candidates = 0;
   double seconds = 0;
   uint64_t seed = 0;
-  /// Whether a line on the terminal shows the search's progress.
+  /// Whether a line on the terminal shows the search's progress (nautc
+  /// sets it where its errors go to one), and what the search calls after
+  /// each generation of an evolution: (predicted, budget, best prediction).
   bool progress = false;
+  std::function<void(size_t, size_t, double)> onProgress;
 
   static constexpr size_t kMinimumBudget = 64;
 
@@ -58,8 +62,10 @@ struct SearchOptions {
   /// ",seed=N", ",candidates=N", ",seconds=S"; "" and the error's text
   /// where it does not parse.
   static SearchOptions parse(llvm::StringRef spec, std::string &error);
-  /// "evolutionary (seed 0, at most 512 candidates)", for --explain.
+  /// "evolutionary (seed 0, at most 512 candidates)".
   std::string describe() const;
+  /// "evolution (seed 0, at most 512 candidates)", for --explain.
+  std::string evolutionText() const;
 };
 
 /// A space: its candidates' parameter values, and each one's neighbours.
@@ -90,14 +96,11 @@ struct SpaceSearchOutcome {
 };
 
 /// `predict(i)`: candidate i's predicted time; `before(i, j)`: whether i
-/// goes first of two with equal predictions. `progress(predicted, budget,
-/// best)` is called after each generation of an evolutionary search.
-SpaceSearchOutcome
-searchSpace(const ParameterSpace &space,
-            llvm::function_ref<double(size_t)> predict,
-            llvm::function_ref<bool(size_t, size_t)> before,
-            const SearchOptions &options, size_t keep,
-            llvm::function_ref<void(size_t, size_t, double)> progress = {});
+/// goes first of two with equal predictions.
+SpaceSearchOutcome searchSpace(const ParameterSpace &space,
+                               llvm::function_ref<double(size_t)> predict,
+                               llvm::function_ref<bool(size_t, size_t)> before,
+                               const SearchOptions &options, size_t keep);
 
 } // namespace nautilus::autosched
 

@@ -129,7 +129,10 @@ tile::ScheduleAttr AutoSchedules::contraction(
       llvm::count_if(refutedContractions, [&](const RefutedContraction &r) {
         return r.problem == problem;
       }));
-  SearchResult search = searchContraction(problem, target, keep);
+  SearchResult search = searchContraction(
+      problem, target, keep,
+      optionsFor(llvm::formatv("contraction {0} x {1}", problem.m, problem.n)));
+  endProgress(search.spaceSize, search.predicted);
   auto firstLive = llvm::find_if(search.ranked, [&](const RankedCandidate &r) {
     return !isRefuted(problem, scheduleOf(ctx, rank, r.candidate));
   });
@@ -228,7 +231,8 @@ AutoSchedules::rankCpuProgram(tile::ProgramOp program,
 std::shared_ptr<ScheduleProvider>
 AutoSchedules::withStructure(std::vector<StructurePrediction> predictions,
                              size_t chosen) const {
-  auto chosenHere = std::make_shared<AutoSchedules>(next, listed, calibration);
+  auto chosenHere =
+      std::make_shared<AutoSchedules>(next, listed, calibration, searchOptions);
   chosenHere->structures = std::move(predictions);
   chosenHere->structureChosen = chosen;
   return chosenHere;
@@ -352,6 +356,33 @@ void AutoSchedules::explainCalibration(llvm::raw_ostream &os) const {
      << "\n";
 }
 
+autosched::SearchOptions
+AutoSchedules::optionsFor(const std::string &what) const {
+  autosched::SearchOptions options = searchOptions;
+  if (options.progress)
+    options.onProgress = [what](size_t predicted, size_t budget, double) {
+      llvm::errs() << "\rsearch: " << what << ": " << predicted << " of "
+                   << budget << " candidates predicted";
+      llvm::errs().flush();
+    };
+  return options;
+}
+
+void AutoSchedules::endProgress(size_t spaceSize, size_t predicted) const {
+  // An evolution's progress line, cleared.
+  if (searchOptions.progress && predicted < spaceSize)
+    llvm::errs() << "\r\x1b[K";
+}
+
+std::string AutoSchedules::searchedText(size_t spaceSize,
+                                        size_t predicted) const {
+  if (predicted >= spaceSize)
+    return "";
+  return llvm::formatv(", {0} predicted by {1}", predicted,
+                       searchOptions.evolutionText())
+      .str();
+}
+
 void AutoSchedules::explain(llvm::raw_ostream &os) const {
   std::lock_guard<std::mutex> lock(mutex);
   explainStructures(os);
@@ -372,7 +403,9 @@ void AutoSchedules::explain(llvm::raw_ostream &os) const {
        << (p.k ? std::to_string(*p.k) : "K (unbound)");
     if (p.batch > 1)
       os << ", " << p.batch << " matrices";
-    os << ": " << choice.search.spaceSize << " candidates\n";
+    os << ": " << choice.search.spaceSize << " candidates"
+       << searchedText(choice.search.spaceSize, choice.search.predicted)
+       << "\n";
     for (auto [i, ranked] : llvm::enumerate(choice.search.ranked)) {
       // Candidates the verifier refuted in an earlier round are listed
       // where the model ranks them.
@@ -418,7 +451,8 @@ bool AutoSchedules::isRefuted(StringRef program,
 
 std::shared_ptr<ScheduleProvider>
 AutoSchedules::fallback(ArrayRef<RefutedProgram> refuted) const {
-  auto retry = std::make_shared<AutoSchedules>(next, listed, calibration);
+  auto retry =
+      std::make_shared<AutoSchedules>(next, listed, calibration, searchOptions);
   retry->refutedContractions = refutedContractions;
   retry->refutedCpu = refutedCpu;
   retry->refutedGpu = refutedGpu;

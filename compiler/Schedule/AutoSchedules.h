@@ -33,6 +33,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <mutex>
 
 namespace nautilus {
@@ -43,11 +44,14 @@ public:
   /// besides those refuted; 0: the default (kListed), kAllCandidates: all.
   /// `calibration`: a tuning database's refit of the CPU model on this
   /// host (its scales rank CPU programs' tiles and the structures).
+  /// `search`: how the GPU models' spaces are searched (the CPU's are
+  /// searched exhaustively).
   explicit AutoSchedules(std::shared_ptr<ScheduleProvider> next,
                          size_t listed = 0,
-                         std::optional<CpuModelCalibration> calibration = {})
+                         std::optional<CpuModelCalibration> calibration = {},
+                         autosched::SearchOptions search = {})
       : RewriteStatingProvider(std::move(next)), listed(listed),
-        calibration(std::move(calibration)) {}
+        calibration(std::move(calibration)), searchOptions(search) {}
   static constexpr size_t kListed = 5;
   static constexpr size_t kAllCandidates = ~size_t(0);
 
@@ -141,7 +145,7 @@ private:
   struct GpuChoice {
     std::string program;
     std::string what; // "over 4, a reduction of rows of 50000"
-    size_t spaceSize = 0;
+    size_t spaceSize = 0, predicted = 0;
     std::vector<RankedSchedule> ranked;
     RankedSchedule heuristics;
     bool heuristicsInSpace = false; // within the target's limits
@@ -191,8 +195,18 @@ private:
     return (listed ? listed : kListed) + refuted;
   }
 
+  /// The search options for a search of `what`: with a terminal line that
+  /// follows an evolution, where the options ask for one; endProgress
+  /// clears it.
+  autosched::SearchOptions optionsFor(const std::string &what) const;
+  void endProgress(size_t spaceSize, size_t predicted) const;
+  /// `--explain`'s note of how a space was searched: "" where every
+  /// candidate was predicted.
+  std::string searchedText(size_t spaceSize, size_t predicted) const;
+
   size_t listed = 0;
   std::optional<CpuModelCalibration> calibration;
+  autosched::SearchOptions searchOptions;
   mutable std::mutex mutex; // passes may run in parallel
   std::vector<Choice> choices;
   std::vector<CpuChoice> cpuChoices;

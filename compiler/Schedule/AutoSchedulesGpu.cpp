@@ -91,8 +91,9 @@ AutoSchedules::gpuReplacement(tile::ProgramOp program,
   GpuChoice choice;
   choice.program = name.str();
   if (std::optional<FlashProblem> flash = flashProblemOf(program, target)) {
-    for (const RankedFlashCandidate &r :
-         rankFlashSchedules(*flash, target, keep, &choice.spaceSize))
+    for (const RankedFlashCandidate &r : rankFlashSchedules(
+             *flash, target, keep, &choice.spaceSize,
+             optionsFor("flash kernel " + name.str()), &choice.predicted))
       choice.ranked.push_back(
           {flashScheduleOf(program, r.candidate), describe(r), r.cost.totalUs});
     FlashCandidate own = flashCandidateOf(program.getSchedule());
@@ -111,7 +112,8 @@ AutoSchedules::gpuReplacement(tile::ProgramOp program,
   if (!facts)
     return next->replacement(program, target);
   for (const RankedGpuCandidate &r :
-       rankGpuSchedules(*facts, target, keep, &choice.spaceSize))
+       rankGpuSchedules(*facts, target, keep, &choice.spaceSize,
+                        optionsFor("program " + name.str()), &choice.predicted))
     choice.ranked.push_back(
         {gpuScheduleOf(program, r.candidate), describe(r), r.cost.totalUs});
   GpuCandidate own = gpuCandidateOf(program.getSchedule());
@@ -131,6 +133,7 @@ AutoSchedules::gpuReplacement(tile::ProgramOp program,
 FailureOr<tile::ScheduleAttr>
 AutoSchedules::recordGpuChoice(tile::ProgramOp program, GpuChoice choice,
                                const TargetInfo &target) {
+  endProgress(choice.spaceSize, choice.predicted);
   auto isLive = [&](const RankedSchedule &r) {
     return !isRefuted(choice.program, r.schedule);
   };
@@ -175,7 +178,8 @@ bool AutoSchedules::isRefuted(StringRef program,
 void AutoSchedules::explainGpu(llvm::raw_ostream &os) const {
   for (const GpuChoice &choice : gpuChoices) {
     os << "explain: GPU program " << choice.program << " " << choice.what
-       << ": " << choice.spaceSize << " candidates\n";
+       << ": " << choice.spaceSize << " candidates"
+       << searchedText(choice.spaceSize, choice.predicted) << "\n";
     for (auto [i, ranked] : llvm::enumerate(choice.ranked))
       os << (i == choice.chosen                           ? "  chosen:    "
              : isRefuted(choice.program, ranked.schedule) ? "  refuted:   "

@@ -135,13 +135,14 @@ bool nautilus::namesScheduleFile(llvm::StringRef schedule) {
 std::shared_ptr<ScheduleProvider>
 nautilus::scheduleProviderFor(llvm::StringRef schedule,
                               const TargetInfo &target, size_t listedCandidates,
-                              std::optional<CpuModelCalibration> calibration) {
+                              std::optional<CpuModelCalibration> calibration,
+                              const autosched::SearchOptions &search) {
   if (schedule.empty() || schedule == "default")
     schedule = defaultScheduleOn(target);
   if (schedule == "heuristics")
     return heuristicSchedules();
   if (schedule == "auto")
     return std::make_shared<AutoSchedules>(
-        heuristicSchedules(), listedCandidates, std::move(calibration));
+        heuristicSchedules(), listedCandidates, std::move(calibration), search);
   return std::make_shared<ScheduleFile>(schedule.str(), heuristicSchedules());
 }

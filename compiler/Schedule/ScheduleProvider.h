@@ -26,6 +26,7 @@
 
 #include "autoscheduler/CpuRefit.h"
 #include "autoscheduler/Rewrites.h"
+#include "autoscheduler/SpaceSearch.h"
 #include "compiler/Schedule/Heuristics.h"
 #include "compiler/Target/Target.h"
 #include "dialects/Tile/TileOps.h"
@@ -310,13 +311,15 @@ bool namesScheduleFile(llvm::StringRef schedule);
 /// hand-written rules), "auto" (AutoSchedules.h, each search keeping
 /// `listedCandidates` for --explain: 0 its default,
 /// AutoSchedules::kAllCandidates all; its CPU model refit by
-/// `calibration` where given), "default" or "" (the target's:
-/// defaultScheduleOn) or the path of a schedule file (ScheduleFile.h: its
-/// programs, the heuristics for the others).
+/// `calibration` where given, its GPU spaces searched as `search` says),
+/// "default" or "" (the target's: defaultScheduleOn) or the path of a
+/// schedule file (ScheduleFile.h: its programs, the heuristics for the
+/// others).
 std::shared_ptr<ScheduleProvider>
 scheduleProviderFor(llvm::StringRef schedule, const TargetInfo &target,
                     size_t listedCandidates = 0,
-                    std::optional<CpuModelCalibration> calibration = {});
+                    std::optional<CpuModelCalibration> calibration = {},
+                    const autosched::SearchOptions &search = {});
 
 } // namespace nautilus
 

@@ -23,12 +23,21 @@ bool nautilus::blameScheduleFile(const Options &opts) {
   return true;
 }
 
+/// The search options, with a progress line where errors go to a
+/// terminal.
+static autosched::SearchOptions searchOptionsOf(const Options &opts) {
+  autosched::SearchOptions search = opts.search;
+  search.progress = llvm::errs().is_displayed();
+  return search;
+}
+
 std::shared_ptr<ScheduleProvider>
 nautilus::scheduleProviderOf(const Options &opts, const std::string &kernelHash,
                              const TargetInfo &target,
                              const std::map<std::string, int64_t> &sizes) {
   if (opts.db.empty())
-    return scheduleProviderFor(opts.schedule, target, opts.explainCandidates);
+    return scheduleProviderFor(opts.schedule, target, opts.explainCandidates,
+                               std::nullopt, searchOptionsOf(opts));
   autosched::TuningDatabase database;
   if (std::string e = database.load(opts.db); !e.empty()) {
     llvm::errs() << "nautc: error: --db: " << e << "\n";
@@ -46,5 +55,5 @@ nautilus::scheduleProviderOf(const Options &opts, const std::string &kernelHash,
   return DatabaseSchedules::open(
       database, opts.db, TuningKey{kernelHash, target.name, sizes},
       scheduleProviderFor(opts.schedule, target, opts.explainCandidates,
-                          std::move(calibration)));
+                          std::move(calibration), searchOptionsOf(opts)));
 }

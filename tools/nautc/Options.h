@@ -7,10 +7,11 @@
 #ifndef NAUTILUS_TOOLS_NAUTC_OPTIONS_H
 #define NAUTILUS_TOOLS_NAUTC_OPTIONS_H
 
-#include <cstdint>
+#include "autoscheduler/SpaceSearch.h"
 #include "compiler/Pipeline/ExitCode.h"
 #include "compiler/Pipeline/LoadKernel.h"
 #include "dialects/Alg/KernelSignature.h"
+#include <cstdint>
 
 #include <map>
 #include <memory>
@@ -57,6 +58,8 @@ struct Options {
   /// compile, run with --schedule auto: the candidates each search keeps
   /// for --explain (0: the default; AutoSchedules::kAllCandidates: all).
   size_t explainCandidates = 0;
+  /// compile, run with --schedule auto on GPUs: how spaces are searched.
+  autosched::SearchOptions search;
 
   /// The kernel to load: the file, -k and --shape.
   KernelSource source() const { return {file, kernel, shape}; }

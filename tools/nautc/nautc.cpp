@@ -105,6 +105,14 @@ options:
                          compile, run with the auto-scheduler (auto; the
                          CPU's default) and --explain: the candidates each
                          search lists (default 5)
+  --search S             compile, run with the auto-scheduler on GPUs: how
+                         each space is searched under the model: auto
+                         (the default: every candidate up to 4096,
+                         evolution beyond), exhaustive, or evolutionary,
+                         any of ,seed=N (default 0), ,candidates=N (the
+                         predictions allowed; default a quarter of the
+                         space) and ,seconds=S appended; a line on the
+                         terminal shows an evolution's progress
   --explain              how the schedules were decided: with the
                          auto-scheduler (auto; the CPU's default), each
                          choice, its predicted time and terms,
@@ -222,14 +230,13 @@ static int parseArgs(int argc, char **argv, Options &opts) {
     if (a == "--explain") { opts.explain = true; continue; }
     if (a == "--no-verify") { opts.noVerify = true; continue; }
     if (a == "--refit") { opts.refit = true; continue; }
-    bool takesValue = a == "-k" || a == "--target" || a == "--shape" ||
-                      a == "--emit" || a == "-o" || a == "--device" ||
-                      a == "--input" || a == "--seed" || a == "--save" ||
-                      a == "--schedule" || a == "--multiprocessors" ||
-                      a == "--fibre-order" || a == "--kernel-ir" ||
-                      a == "--mutate" || a == "--db" || a == "--budget" ||
-                      a == "--candidates" || a == "--per-program" ||
-                      a == "--explain-candidates";
+    bool takesValue =
+        a == "-k" || a == "--target" || a == "--shape" || a == "--emit" ||
+        a == "-o" || a == "--device" || a == "--input" || a == "--seed" ||
+        a == "--save" || a == "--schedule" || a == "--multiprocessors" ||
+        a == "--fibre-order" || a == "--kernel-ir" || a == "--mutate" ||
+        a == "--db" || a == "--budget" || a == "--candidates" ||
+        a == "--per-program" || a == "--explain-candidates" || a == "--search";
     if (takesValue) {
       if (!value(v))
         return usageError("option " + a + " needs a value");
@@ -269,14 +276,17 @@ static int parseArgs(int argc, char **argv, Options &opts) {
                             "or 'all', found '" + v + "'");
         else
           opts.explainCandidates = size_t(n);
-      }
-      else if (a == "--fibre-order") {
+      } else if (a == "--search") {
+        std::string e;
+        opts.search = autosched::SearchOptions::parse(v, e);
+        if (!e.empty())
+          return usageError("--search: " + e);
+      } else if (a == "--fibre-order") {
         emu::FibreOrder order;
         if (std::string e = emu::parseFibreOrder(v, order); !e.empty())
           return usageError("--fibre-order: " + e);
         opts.fibreOrder = v;
-      }
-      else if (a == "--shape") {
+      } else if (a == "--shape") {
         if (std::string e = parseShapeList(v, opts.shape); !e.empty())
           return usageError(e);
       } else if (a == "--input") {
