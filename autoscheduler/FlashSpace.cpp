@@ -1,6 +1,7 @@
 //===- FlashSpace.cpp - A flash kernel's schedules and their model --------===//
 #include "autoscheduler/FlashSpace.h"
 #include "autoscheduler/GpuConstants.h"
+#include "autoscheduler/WarpAccess.h"
 #include "dialects/Tile/Utils/PipelineLimits.h"
 
 #include "llvm/Support/MathExtras.h"
@@ -72,10 +73,21 @@ double stepCycles(const FlashProblem &p, const FlashCandidate &c,
   // S = Q K^T and O += P V: 2 rows x block x D multiply-adds each.
   double contractions =
       4 * rows * block * dim / (target.tensorFlopsPerCycle * efficiency);
-  // Each warp (mma.sync) or warpgroup (wgmma) reads the K and V blocks.
+  // Each warp (mma.sync) or warpgroup (wgmma) reads the K and V blocks;
+  // mma.sync's ldmatrix reads take the wavefronts the banks serve them in
+  // (K with D innermost, V read with .trans), wgmma's are the hardware's
+  // in the swizzle mode the stages are written in.
   double readers = c.wgmma ? c.warps / 4.0 : double(c.warps);
-  double shared =
-      readers * 2 * block * dim * p.operandBytes / target.sharedBytesPerCycle;
+  double excess = 2;
+  if (!c.wgmma)
+    excess = ldmatrixWavefronts(c.keyBlock, p.headDim, c.swizzleBytes,
+                                /*kInnermost=*/true, /*isLhs=*/false)
+                 .excess() +
+             ldmatrixWavefronts(c.keyBlock, p.headDim, c.swizzleBytes,
+                                /*kInnermost=*/false, /*isLhs=*/false)
+                 .excess();
+  double shared = readers * excess * block * dim * p.operandBytes /
+                  target.sharedBytesPerCycle;
   double specials = rows * block / target.specialFunctionsPerCycle;
   double lanes = (rows * block * kSoftmaxOperations + rows * dim) /
                  target.simtLanesPerCycle;
@@ -125,13 +137,16 @@ std::string FlashCandidate::describe() const {
     os << ", " << stages << " stages";
   if (split > 1)
     os << ", split " << split;
+  if (swizzleBytes != 128)
+    os << ", swizzle " << swizzleBytes;
   return os.str();
 }
 
 bool FlashCandidate::operator==(const FlashCandidate &other) const {
   return wgmma == other.wgmma && warps == other.warps &&
          keyBlock == other.keyBlock && stages == other.stages &&
-         split == other.split && heads == other.heads;
+         split == other.split && heads == other.heads &&
+         swizzleBytes == other.swizzleBytes;
 }
 
 FlashCost autosched::estimateFlash(const FlashProblem &p,
@@ -240,8 +255,8 @@ autosched::rankFlashSchedules(const FlashProblem &p, const TargetInfo &target,
     *spaceSize = space.size();
   std::vector<std::vector<int64_t>> parameters;
   for (const FlashCandidate &c : space)
-    parameters.push_back(
-        {c.wgmma, c.warps, c.keyBlock, c.stages, c.split, c.heads});
+    parameters.push_back({c.wgmma, c.warps, c.keyBlock, c.stages, c.split,
+                          c.heads, c.swizzleBytes});
   std::vector<FlashCost> costs(space.size());
   auto predict = [&](size_t i) {
     costs[i] = estimateFlash(p, space[i], target);

@@ -59,6 +59,10 @@ struct FlashCandidate {
   /// Heads a tile holds (mma.sync), their query rows stacked: rows() / heads
   /// a head.
   int64_t heads = 1;
+  /// The K and V stages' swizzle (bytes): the space's is the 128-byte one,
+  /// whose ldmatrix reads are conflict-free; a schedule read back may have
+  /// another (wgmma's stages are always 128-byte swizzled).
+  int64_t swizzleBytes = 128;
   int64_t rows() const { return 16 * warps; }
   int64_t rowsPerHead() const { return rows() / heads; }
   int64_t threads() const { return 32 * warps; }

@@ -219,7 +219,7 @@ nautilus::flashScheduleOf(tile::ProgramOp program,
   auto mma = tile::MmaAttr::get(ctx, c.wgmma ? "wgmma" : "mma_sync", c.keyBlock,
                                 {c.warps, 1}, c.stages, /*groupM=*/1,
                                 /*producers=*/0, /*persistent=*/0,
-                                /*swizzle=*/128, /*splitK=*/1,
+                                c.swizzleBytes, /*splitK=*/1,
                                 /*pingPong=*/0, /*overlapSoftmax=*/0);
   return tile::ScheduleAttr::get(ctx, tile, c.threads(), mma,
                                  /*reduceThreads=*/1, c.split,
@@ -238,5 +238,6 @@ nautilus::flashCandidateOf(tile::ScheduleAttr schedule) {
   c.split = schedule.getReduceSplit();
   ArrayRef<int64_t> tile = schedule.getTile();
   c.heads = tile.size() >= 3 ? tile[tile.size() - 3] : 1;
+  c.swizzleBytes = mma.getSwizzle();
   return c;
 }

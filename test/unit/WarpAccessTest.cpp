@@ -1,6 +1,7 @@
 //===- WarpAccessTest.cpp - Coalescing and bank conflicts from layouts ----===//
 #include "autoscheduler/WarpAccess.h"
 #include "autoscheduler/CostModel.h"
+#include "autoscheduler/FlashSpace.h"
 #include "autoscheduler/GpuSpace.h"
 
 #include <gtest/gtest.h>
@@ -179,4 +180,24 @@ TEST(WarpAccess, TheContractionModelPaysForConflicts) {
   CostBreakdown plain = estimate(problem, c, sm80);
   EXPECT_GT(plain.computeUs, 1.3 * swizzled.computeUs)
       << plain.computeUs << " against " << swizzled.computeUs;
+}
+
+// The flash model reads its K and V stages' swizzle too: without one, an
+// mma.sync kernel's steps at head dimension 128 (256-byte rows) wait on
+// conflicted ldmatrix reads; wgmma's stages are the hardware's.
+TEST(WarpAccess, TheFlashModelPaysForConflicts) {
+  TargetInfo sm80 = *getTarget("sm_80");
+  FlashProblem p;
+  p.heads = 32;
+  p.queries = p.keys = 4096;
+  p.headDim = 128;
+  FlashCandidate c;
+  c.warps = 4;
+  c.keyBlock = 64;
+  FlashCost swizzled = estimateFlash(p, c, sm80);
+  c.swizzleBytes = 0;
+  FlashCost plain = estimateFlash(p, c, sm80);
+  EXPECT_GT(plain.tensorUs, 2 * swizzled.tensorUs)
+      << plain.tensorUs << " against " << swizzled.tensorUs;
+  EXPECT_EQ(c.describe(), "mma_sync 64 rows, keys 64, swizzle 0");
 }
