@@ -264,9 +264,11 @@ autosched::searchSpace(const ParameterSpace &space,
                      });
     outcome.predicted = space.size();
   } else {
-    size_t budget = options.candidates ? options.candidates
-                                       : std::max(SearchOptions::kMinimumBudget,
-                                                  space.size() / 4);
+    size_t budget =
+        options.candidates
+            ? options.candidates
+            : std::clamp(space.size() / 4, SearchOptions::kMinimumBudget,
+                         SearchOptions::kMaximumBudget);
     Evolution evolution(space, predict, before, options, budget);
     if (space.size())
       evolution.run(options.onProgress);

@@ -46,7 +46,9 @@ struct SearchOptions {
   /// exhaustively, larger ones by evolution.
   size_t exhaustiveUpTo = 4096;
   /// Evolution's budgets: candidates predicted (0: a quarter of the space,
-  /// at least kMinimumBudget), seconds (0: none).
+  /// from kMinimumBudget to kMaximumBudget), seconds (0: none). (A
+  /// candidate's neighbours take a pass over the space: a budget of B
+  /// costs B passes at most.)
   size_t candidates = 0;
   double seconds = 0;
   uint64_t seed = 0;
@@ -56,7 +58,7 @@ struct SearchOptions {
   bool progress = false;
   std::function<void(size_t, size_t, double)> onProgress;
 
-  static constexpr size_t kMinimumBudget = 64;
+  static constexpr size_t kMinimumBudget = 64, kMaximumBudget = 2048;
 
   /// Parses "auto", "exhaustive", or "evolutionary" followed by any of
   /// ",seed=N", ",candidates=N", ",seconds=S"; "" and the error's text

@@ -111,8 +111,9 @@ options:
                          evolution beyond), exhaustive, or evolutionary,
                          any of ,seed=N (default 0), ,candidates=N (the
                          predictions allowed; default a quarter of the
-                         space) and ,seconds=S appended; a line on the
-                         terminal shows an evolution's progress
+                         space, 64 to 2048) and ,seconds=S appended; a
+                         line on the terminal shows an evolution's
+                         progress
   --explain              how the schedules were decided: with the
                          auto-scheduler (auto; the CPU's default), each
                          choice, its predicted time and terms,
