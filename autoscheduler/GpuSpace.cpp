@@ -75,15 +75,6 @@ struct ProgramWork {
   int64_t registers = 0;
 };
 
-/// The bases of `l`'s input `name` (empty when absent).
-std::vector<std::vector<int32_t>> basesOf(const layout::LinearLayout &l,
-                                          llvm::StringRef name) {
-  for (const layout::LinearLayout::InDim &in : l.getInDims())
-    if (in.name == name)
-      return in.bases;
-  return {};
-}
-
 /// The tensor a program's loads read, as its distribution addresses it: an
 /// element-wise program's outputs, a row reduction's [outputs.., reduced],
 /// a column reduction's [reduced, outputs..] (row-major, of the narrowest
@@ -110,6 +101,30 @@ StridedTensor loadedTensor(const GpuProgram &p, const GpuCandidate &c) {
   return t;
 }
 
+/// The sectors a warp's loads of `c` touch, read from its distribution;
+/// where it has none (a schedule read back whose tile or threads are not
+/// powers of two), as if they coalesced.
+WarpAccessCost loadSectors(const GpuProgram &p, const GpuCandidate &c,
+                           const TargetInfo &target) {
+  int64_t lanes = std::max<int64_t>(1, target.warpSize);
+  // A load moves a run of the reduced index with groups; without, a run of
+  // the tile where that lies along memory (an element-wise program's rows,
+  // a column reduction's outputs), else an element (a row reduction's
+  // outputs are rows apart).
+  int64_t run = p.kind == GpuProgramKind::RowReduction && c.reduceThreads == 1
+                    ? 1
+                    : c.vector;
+  std::optional<layout::LinearLayout> distribution = simtDistribution(p, c);
+  if (!distribution) {
+    WarpAccessCost coalesced;
+    coalesced.perInstruction = coalesced.ideal =
+        std::ceil(double(lanes * run * p.elementBytes) / kSectorBytes);
+    coalesced.instructions = 1;
+    return coalesced;
+  }
+  return globalSectors(*distribution, int32_t(run), loadedTensor(p, c), lanes);
+}
+
 ProgramWork programWork(const GpuProgram &p, const GpuCandidate &c,
                         const TargetInfo &target) {
   ProgramWork w;
@@ -120,7 +135,8 @@ ProgramWork programWork(const GpuProgram &p, const GpuCandidate &c,
     // Runs are of a shared row's iterations (with groups; without, a
     // schedule's `vector` is of the tile, which a reduction reads once).
     int64_t run = c.reduceThreads > 1 ? c.vector : 1;
-    int64_t chunk = ceilDiv(p.reduced, c.split);
+    // A split's chunks are whole runs (reductionChunks).
+    int64_t chunk = llvm::alignTo(ceilDiv(p.reduced, c.split), run);
     w.iterations = ceilDiv(chunk, c.reduceThreads * run);
     double perIteration = w.heldPerThread * p.loadsPerPoint;
     w.loads = w.iterations * perIteration;
@@ -234,23 +250,31 @@ bool GpuCandidate::operator==(const GpuCandidate &other) const {
          split == other.split && interleaved == other.interleaved;
 }
 
-layout::LinearLayout autosched::simtDistribution(const GpuProgram &p,
-                                                 const GpuCandidate &c) {
+std::optional<layout::LinearLayout>
+autosched::simtDistribution(const GpuProgram &p, const GpuCandidate &c) {
+  // Where tile::ScheduleAttr::getDistribution has none, nor has this.
+  int64_t groups = c.threads / std::max<int64_t>(1, c.reduceThreads);
+  int64_t tileRun = c.reduceThreads > 1 ? 1 : c.vector;
+  if (!layout::isPowerOfTwoShape(c.tile) || !llvm::isPowerOf2_64(groups) ||
+      !llvm::isPowerOf2_64(c.reduceThreads) || !llvm::isPowerOf2_64(c.vector) ||
+      product(c.tile) % (groups * tileRun) != 0)
+    return std::nullopt;
   if (!isReduction(p))
     return layout::rowMajorBlockedLayout(c.tile, int32_t(c.threads),
                                          int32_t(c.vector));
-  int64_t groups = c.threads / c.reduceThreads;
   int64_t run = c.reduceThreads > 1 ? c.vector : 1;
   layout::LinearLayout blocked =
-      layout::rowMajorBlockedLayout(c.tile, int32_t(groups), 1);
+      layout::rowMajorBlockedLayout(c.tile, int32_t(groups), int32_t(tileRun));
   bool reducedFirst = p.kind == GpuProgramKind::ColumnReduction;
   auto withReduced = [&](std::vector<int32_t> tileCoords, int32_t reduced) {
     tileCoords.insert(reducedFirst ? tileCoords.begin() : tileCoords.end(),
                       reduced);
     return tileCoords;
   };
-  std::vector<std::vector<int32_t>> groupBits = basesOf(blocked, "lane");
-  for (auto &b : basesOf(blocked, "warp"))
+  std::vector<std::vector<int32_t>> groupBits(
+      blocked.getInDimBases("lane").begin(),
+      blocked.getInDimBases("lane").end());
+  for (const auto &b : blocked.getInDimBases("warp"))
     groupBits.push_back(b);
   std::vector<std::vector<int32_t>> groupCoords, memberCoords, registers;
   std::vector<int32_t> noTile(c.tile.size(), 0);
@@ -260,7 +284,7 @@ layout::LinearLayout autosched::simtDistribution(const GpuProgram &p,
     memberCoords.push_back(withReduced(noTile, int32_t(bit * run)));
   for (int64_t bit = 1; bit < run; bit *= 2)
     registers.push_back(withReduced(noTile, int32_t(bit)));
-  for (const auto &b : basesOf(blocked, "register"))
+  for (const auto &b : blocked.getInDimBases("register"))
     registers.push_back(withReduced(b, 0));
   // The thread's bits, low first; the low five are its lane.
   std::vector<std::vector<int32_t>> threadBits =
@@ -285,9 +309,7 @@ GpuCost autosched::estimateGpu(const GpuProgram &p, const GpuCandidate &c,
   ProgramWork w = programWork(p, c, target);
   // Coalescing, from the lowering's layout: one load moves a run of the
   // reduced index with groups, of the tile without.
-  WarpAccessCost loads =
-      globalSectors(simtDistribution(p, c), int32_t(c.vector),
-                    loadedTensor(p, c), std::max<int64_t>(1, target.warpSize));
+  WarpAccessCost loads = loadSectors(p, c, target);
   // Runs that fall back to element-by-element loads issue a load each.
   w.instructions += w.loads * (loads.requests - 1);
   w.loads *= loads.requests;

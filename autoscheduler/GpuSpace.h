@@ -36,6 +36,7 @@
 #include "dialects/Tile/Layout/LinearLayout.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -121,16 +122,18 @@ GpuCost estimateGpu(const GpuProgram &program, const GpuCandidate &candidate,
 /// The lowering's distribution of one step of `candidate`'s program over its
 /// threads (inputs register, lane, warp). An element-wise program's tile
 /// in runs of `vector` (tile::ScheduleAttr::getDistribution). A
-/// reduction's tile over its groups of threads, row-major blocked; within
-/// a group, thread g reads reduced index g * run, and its run's registers
-/// the next indices (the lowering's GroupSplit). A group's threads are
-/// consecutive, or with interleaved groups (a column reduction's) one
-/// every G threads. Outputs: the tile's dimensions, and a reduction's
-/// reduced index, last for a row reduction and first for a column one (as
-/// the tensor it reads lays them out).
+/// reduction's tile over its groups of threads, row-major blocked (in
+/// runs of `vector` without groups, as getDistribution's); within a group,
+/// thread g reads reduced index g * run, and its run's registers the next
+/// indices (the lowering's GroupSplit). A group's threads are consecutive, or
+/// with interleaved groups (a column reduction's) one every G threads. Outputs:
+/// the tile's dimensions, and a reduction's reduced index, last for a row
+/// reduction and first for a column one (as the tensor it reads lays them out).
 /// The model's coalescing term reads the sectors its loads touch from it.
-layout::LinearLayout simtDistribution(const GpuProgram &program,
-                                      const GpuCandidate &candidate);
+/// None where the schedule's has none (getDistribution: a tile or threads
+/// not powers of two).
+std::optional<layout::LinearLayout>
+simtDistribution(const GpuProgram &program, const GpuCandidate &candidate);
 
 /// Every candidate of `program`'s space on `target`.
 std::vector<GpuCandidate> gpuSpace(const GpuProgram &program,

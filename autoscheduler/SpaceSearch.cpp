@@ -7,11 +7,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <map>
 #include <numeric>
 #include <set>
+#include <tuple>
 
 using namespace nautilus;
 using namespace nautilus::autosched;
@@ -50,9 +50,8 @@ public:
             llvm::function_ref<bool(size_t, size_t)> before,
             const SearchOptions &options, size_t budget)
       : space(space), predictFn(predict), before(before), random(options.seed),
-        budget(budget), seconds(options.seconds),
-        predictions(space.size(), std::numeric_limits<double>::quiet_NaN()),
-        start(std::chrono::steady_clock::now()) {}
+        budget(budget), seconds(options.seconds), predictions(space.size()),
+        isKnown(space.size(), false), start(std::chrono::steady_clock::now()) {}
 
   void run(const std::function<void(size_t, size_t, double)> &progress);
   /// Every candidate predicted, best first.
@@ -65,7 +64,7 @@ private:
       return predictions[a] < predictions[b];
     return before(a, b);
   }
-  bool known(size_t i) const { return !std::isnan(predictions[i]); }
+  bool known(size_t i) const { return isKnown[i]; }
   bool spent() const {
     if (predicted.size() >= budget || predicted.size() >= space.size())
       return true;
@@ -74,7 +73,11 @@ private:
                                   .count() >= seconds;
   }
   void predict(size_t i) {
-    predictions[i] = predictFn(i);
+    // (A prediction that is not a number ranks last.)
+    double us = predictFn(i);
+    predictions[i] =
+        std::isnan(us) ? std::numeric_limits<double>::infinity() : us;
+    isKnown[i] = true;
     predicted.push_back(i);
   }
   /// A candidate not yet predicted, drawn at random (the next one after
@@ -92,6 +95,7 @@ private:
   size_t budget;
   double seconds;
   std::vector<double> predictions;
+  std::vector<bool> isKnown;
   std::vector<size_t> predicted, population;
   std::set<size_t> descended;
   std::chrono::steady_clock::time_point start;
@@ -221,23 +225,26 @@ const std::vector<size_t> &ParameterSpace::neighbours(size_t i) const {
             values.begin();
     }
   }
-  // The kNeighbours nearest by the sum of rank steps, nearer first (ties
-  // to the space's order); found for the candidates a search visits only.
-  std::vector<std::pair<int64_t, size_t>> byDistance;
+  // The kNeighbours nearest by the sum of rank steps, nearer first; found
+  // for the candidates a search visits only. Equally near ones come in an
+  // order mixed from both indices (fixed, as the space is), so that no
+  // direction of the space is always the one cut off.
+  std::vector<std::tuple<int64_t, uint64_t, size_t>> byDistance;
   for (size_t d = 0; d < n; ++d) {
     if (d == i)
       continue;
     int64_t distance = 0;
     for (size_t p = 0; p < parameters; ++p)
       distance += std::abs(ranks[i][p] - ranks[d][p]);
-    byDistance.push_back({distance, d});
+    byDistance.push_back(
+        {distance, Generator(uint64_t(i) << 32 ^ uint64_t(d)).next(), d});
   }
   size_t k = std::min(kNeighbours, byDistance.size());
   std::partial_sort(byDistance.begin(), byDistance.begin() + k,
                     byDistance.end());
   std::vector<size_t> &list = neighbourLists[i];
   for (size_t j = 0; j < k; ++j)
-    list.push_back(byDistance[j].second);
+    list.push_back(std::get<2>(byDistance[j]));
   return list;
 }
 
@@ -247,10 +254,7 @@ autosched::searchSpace(const ParameterSpace &space,
                        llvm::function_ref<bool(size_t, size_t)> before,
                        const SearchOptions &options, size_t keep) {
   SpaceSearchOutcome outcome;
-  bool evolve = options.mode == SearchOptions::Mode::Evolutionary ||
-                (options.mode == SearchOptions::Mode::Auto &&
-                 space.size() > options.exhaustiveUpTo);
-  if (!evolve) {
+  if (!options.evolves(space.size())) {
     std::vector<double> predictions(space.size());
     for (size_t i = 0; i < space.size(); ++i)
       predictions[i] = predict(i);
@@ -264,12 +268,8 @@ autosched::searchSpace(const ParameterSpace &space,
                      });
     outcome.predicted = space.size();
   } else {
-    size_t budget =
-        options.candidates
-            ? options.candidates
-            : std::clamp(space.size() / 4, SearchOptions::kMinimumBudget,
-                         SearchOptions::kMaximumBudget);
-    Evolution evolution(space, predict, before, options, budget);
+    Evolution evolution(space, predict, before, options,
+                        options.budgetFor(space.size()));
     if (space.size())
       evolution.run(options.onProgress);
     outcome.ranked = evolution.ranked();
@@ -306,7 +306,8 @@ SearchOptions SearchOptions::parse(llvm::StringRef spec, std::string &error) {
       bad |=
           value.getAsInteger(10, options.candidates) || options.candidates == 0;
     else if (key == "seconds")
-      bad |= !llvm::to_float(value, options.seconds) || options.seconds <= 0;
+      bad |= !llvm::to_float(value, options.seconds) ||
+             !std::isfinite(options.seconds) || options.seconds <= 0;
     else
       bad = true;
     if (bad) {
@@ -320,10 +321,15 @@ SearchOptions SearchOptions::parse(llvm::StringRef spec, std::string &error) {
   return options;
 }
 
-std::string SearchOptions::evolutionText() const {
+size_t SearchOptions::budgetFor(size_t spaceSize) const {
+  if (candidates)
+    return candidates;
+  return std::clamp(spaceSize / 4, kMinimumBudget, kMaximumBudget);
+}
+
+std::string SearchOptions::evolutionText(size_t spaceSize) const {
   std::string budgetText =
-      candidates ? llvm::formatv("at most {0} candidates", candidates).str()
-                 : "a quarter of the space";
+      llvm::formatv("at most {0} candidates", budgetFor(spaceSize)).str();
   if (seconds > 0)
     budgetText += llvm::formatv(" or {0} s", seconds).str();
   return llvm::formatv("evolution (seed {0}, {1})", seed, budgetText).str();
@@ -332,8 +338,13 @@ std::string SearchOptions::evolutionText() const {
 std::string SearchOptions::describe() const {
   if (mode == Mode::Exhaustive)
     return "exhaustive";
+  std::string budgetText =
+      candidates ? llvm::formatv("at most {0} candidates", candidates).str()
+                 : "a quarter of each space, 64 to 2048 candidates";
+  if (seconds > 0)
+    budgetText += llvm::formatv(" or {0} s", seconds).str();
   std::string evolutionary =
-      "evolutionary" + evolutionText().substr(std::strlen("evolution"));
+      llvm::formatv("evolutionary (seed {0}, {1})", seed, budgetText).str();
   if (mode == Mode::Evolutionary)
     return evolutionary;
   return llvm::formatv("exhaustive up to {0} candidates, else {1}",

@@ -45,8 +45,9 @@ struct SearchOptions {
   /// Auto: spaces of at most this many candidates are searched
   /// exhaustively, larger ones by evolution.
   size_t exhaustiveUpTo = 4096;
-  /// Evolution's budgets: candidates predicted (0: a quarter of the space,
-  /// from kMinimumBudget to kMaximumBudget), seconds (0: none). (A
+  /// Evolution's budgets (auto's too, where a space evolves): candidates
+  /// predicted (0: a quarter of the space, from kMinimumBudget to
+  /// kMaximumBudget), seconds (0: none). (A
   /// candidate's neighbours take a pass over the space: a budget of B
   /// costs B passes at most.)
   size_t candidates = 0;
@@ -66,8 +67,16 @@ struct SearchOptions {
   static SearchOptions parse(llvm::StringRef spec, std::string &error);
   /// "evolutionary (seed 0, at most 512 candidates)".
   std::string describe() const;
-  /// "evolution (seed 0, at most 512 candidates)", for --explain.
-  std::string evolutionText() const;
+  /// "evolution (seed 0, at most 512 candidates)", for --explain, of a
+  /// space of `spaceSize` candidates.
+  std::string evolutionText(size_t spaceSize) const;
+  /// Whether a space of `spaceSize` candidates evolves.
+  bool evolves(size_t spaceSize) const {
+    return mode == Mode::Evolutionary ||
+           (mode == Mode::Auto && spaceSize > exhaustiveUpTo);
+  }
+  /// The candidates an evolution over `spaceSize` may predict.
+  size_t budgetFor(size_t spaceSize) const;
 };
 
 /// A space: its candidates' parameter values, and each one's neighbours.

@@ -19,28 +19,33 @@ using namespace nautilus::autosched;
 namespace {
 
 constexpr int64_t kSectorBytes = 32;
-/// The instructions sampled of a program: its first warps, and the first
-/// runs of a lane's registers (every one where fewer). Consecutive ones:
-/// rows whose alignment alternates (rows of 400 bytes start on a sector,
-/// then half-way into one) are consecutive warps' or runs', and sampling
-/// every other one would see only one kind.
-constexpr int64_t kSampledWarps = 8;
-constexpr int64_t kSampledRegisterRuns = 8;
+/// The instructions sampled of a program: of its warps, and of a lane's
+/// runs of registers, pairs of consecutive ones at four places spread
+/// over them, the q-th place q further on (every one where 8 or fewer).
+/// Spread: in a program the tensor's edge cuts, the warps past the edge
+/// are the last ones. Consecutive and staggered: rows whose alignment
+/// alternates (rows of 400 bytes start on a sector, then half-way into
+/// one) are consecutive warps', or every other pair's (a row of two warps).
+constexpr int64_t kSampledPairs = 4;
+
+/// The indices sampled of `count` (kSampledPairs pairs, or all).
+std::vector<int64_t> sampled(int64_t count) {
+  std::vector<int64_t> picks;
+  for (int64_t q = 0; q < kSampledPairs; ++q) {
+    int64_t start = count <= 2 * kSampledPairs
+                        ? 2 * q
+                        : std::min(q * count / kSampledPairs + q, count - 2);
+    for (int64_t i = start; i < std::min(start + 2, count); ++i)
+      if (picks.empty() || picks.back() < i)
+        picks.push_back(i);
+  }
+  return picks;
+}
 /// Lanes an NVIDIA warp instruction has (ldmatrix's).
 constexpr int64_t kWarpLanes = 32;
 
-/// The bases of input dimension `name` of `l` (empty when absent).
-const std::vector<std::vector<int32_t>> &basesOf(const layout::LinearLayout &l,
-                                                 const char *name) {
-  static const std::vector<std::vector<int32_t>> none;
-  for (const layout::LinearLayout::InDim &in : l.getInDims())
-    if (in.name == name)
-      return in.bases;
-  return none;
-}
-
 /// XORs into `coords` the bases of the set bits of `value`.
-void addBits(const std::vector<std::vector<int32_t>> &bases, int64_t value,
+void addBits(llvm::ArrayRef<std::vector<int32_t>> bases, int64_t value,
              std::vector<int32_t> &coords) {
   for (size_t bit = 0; bit < bases.size(); ++bit)
     if ((value >> bit) & 1)
@@ -90,7 +95,7 @@ struct Request {
 
 /// A layout's input bases, and the instructions its programs issue.
 struct WarpInstructions {
-  const std::vector<std::vector<int32_t>> &registers, &lanes, &warps;
+  llvm::ArrayRef<std::vector<int32_t>> registers, lanes, warps;
   int32_t run;
   int64_t warpLanes;
 
@@ -134,8 +139,8 @@ void WarpInstructions::addProgram(const StridedTensor &tensor,
     }
     return clamped ? kClamped : address;
   };
-  for (int64_t w = 0; w < std::min(instructionWarps, kSampledWarps); ++w)
-    for (int64_t r = 0; r < std::min(runs, kSampledRegisterRuns); ++r) {
+  for (int64_t w : sampled(instructionWarps))
+    for (int64_t r : sampled(runs)) {
       // The vector request of the lanes whose runs are whole, and one
       // request an element of the others'.
       Request vector;
@@ -184,8 +189,8 @@ WarpAccessCost autosched::globalSectors(const layout::LinearLayout &l,
                                         int64_t warpLanes) {
   size_t rank = tensor.extents.size();
   assert(l.getOutDims().size() == rank && "one coordinate a dimension");
-  WarpInstructions issued{basesOf(l, "register"), basesOf(l, "lane"),
-                          basesOf(l, "warp"), run, warpLanes};
+  WarpInstructions issued{l.getInDimBases("register"), l.getInDimBases("lane"),
+                          l.getInDimBases("warp"), run, warpLanes};
   // The programs' tiles along each dimension: those wholly inside the
   // extent, which differ only in where their rows start within a sector
   // (consecutive tiles, one for each start: tiles of one row of 400 bytes

@@ -41,12 +41,15 @@ def choices(nautc, tensor, kernel, shape, target, search):
     wall = time.perf_counter() - start
     if out.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)}:\n{out.stderr}")
-    found, current = {}, None
+    found, current, seen = {}, None, {}
     for line in out.stdout.splitlines():
         h = HEADER.match(line)
         if h:
-            current = (h.group(1), int(h.group(2)),
-                       int(h.group(3) or h.group(2)))
+            # (Two searches of one header, a gated MLP's two projections,
+            # are told apart by their order.)
+            seen[h.group(1)] = seen.get(h.group(1), 0) + 1
+            key = f"{h.group(1)} #{seen[h.group(1)]}"
+            current = (key, int(h.group(2)), int(h.group(3) or h.group(2)))
             continue
         c = CHOSEN.match(line)
         if c and current:
@@ -92,6 +95,10 @@ def main():
                 for b in budgets:
                     hits, worst = 0, 1.0
                     for found in evolved[b]:
+                        if program not in found:
+                            # (Another set of programs: counted as missed.)
+                            worst = float("inf")
+                            continue
                         _, predicted, e_chosen, e_us = found[program]
                         hits += e_chosen == chosen
                         worst = max(worst, e_us / us if us > 0 else 1.0)

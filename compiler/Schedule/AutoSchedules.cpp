@@ -132,7 +132,7 @@ tile::ScheduleAttr AutoSchedules::contraction(
   SearchResult search = searchContraction(
       problem, target, keep,
       optionsFor(llvm::formatv("contraction {0} x {1}", problem.m, problem.n)));
-  endProgress(search.spaceSize, search.predicted);
+  endProgress(search.spaceSize);
   auto firstLive = llvm::find_if(search.ranked, [&](const RankedCandidate &r) {
     return !isRefuted(problem, scheduleOf(ctx, rank, r.candidate));
   });
@@ -361,25 +361,33 @@ AutoSchedules::optionsFor(const std::string &what) const {
   autosched::SearchOptions options = searchOptions;
   if (options.progress)
     options.onProgress = [what](size_t predicted, size_t budget, double) {
-      llvm::errs() << "\rsearch: " << what << ": " << predicted << " of "
+      std::lock_guard<std::mutex> lock(progressMutex());
+      llvm::errs() << "\r\x1b[Ksearch: " << what << ": " << predicted << " of "
                    << budget << " candidates predicted";
       llvm::errs().flush();
     };
   return options;
 }
 
-void AutoSchedules::endProgress(size_t spaceSize, size_t predicted) const {
+std::mutex &AutoSchedules::progressMutex() {
+  static std::mutex mutex; // compilations may search on several threads
+  return mutex;
+}
+
+void AutoSchedules::endProgress(size_t spaceSize) const {
   // An evolution's progress line, cleared.
-  if (searchOptions.progress && predicted < spaceSize)
+  if (searchOptions.progress && searchOptions.evolves(spaceSize)) {
+    std::lock_guard<std::mutex> lock(progressMutex());
     llvm::errs() << "\r\x1b[K";
+  }
 }
 
 std::string AutoSchedules::searchedText(size_t spaceSize,
                                         size_t predicted) const {
-  if (predicted >= spaceSize)
+  if (!searchOptions.evolves(spaceSize))
     return "";
   return llvm::formatv(", {0} predicted by {1}", predicted,
-                       searchOptions.evolutionText())
+                       searchOptions.evolutionText(spaceSize))
       .str();
 }
 

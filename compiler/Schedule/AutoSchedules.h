@@ -199,9 +199,10 @@ private:
   /// follows an evolution, where the options ask for one; endProgress
   /// clears it.
   autosched::SearchOptions optionsFor(const std::string &what) const;
-  void endProgress(size_t spaceSize, size_t predicted) const;
-  /// `--explain`'s note of how a space was searched: "" where every
-  /// candidate was predicted.
+  void endProgress(size_t spaceSize) const;
+  static std::mutex &progressMutex();
+  /// `--explain`'s note of how a space was searched: "" where it was
+  /// searched exhaustively.
   std::string searchedText(size_t spaceSize, size_t predicted) const;
 
   size_t listed = 0;

@@ -133,7 +133,7 @@ AutoSchedules::gpuReplacement(tile::ProgramOp program,
 FailureOr<tile::ScheduleAttr>
 AutoSchedules::recordGpuChoice(tile::ProgramOp program, GpuChoice choice,
                                const TargetInfo &target) {
-  endProgress(choice.spaceSize, choice.predicted);
+  endProgress(choice.spaceSize);
   auto isLive = [&](const RankedSchedule &r) {
     return !isRefuted(choice.program, r.schedule);
   };

@@ -238,6 +238,7 @@ nautilus::flashCandidateOf(tile::ScheduleAttr schedule) {
   c.split = schedule.getReduceSplit();
   ArrayRef<int64_t> tile = schedule.getTile();
   c.heads = tile.size() >= 3 ? tile[tile.size() - 3] : 1;
-  c.swizzleBytes = mma.getSwizzle();
+  // (wgmma's stages are always 128-byte swizzled, whatever it says.)
+  c.swizzleBytes = c.wgmma ? 128 : mma.getSwizzle();
   return c;
 }

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace nautilus;
@@ -53,12 +54,27 @@ ContractionProblem gemm(int64_t m, int64_t n, int64_t k, bool wgmma,
 } // namespace
 
 // A candidate's neighbours are the nearest by the sum of steps between
-// the parameters' values (ranks, not sizes), nearer first.
+// the parameters' values (ranks, not sizes), nearer first (equally near
+// ones in a fixed mixed order).
 TEST(SpaceSearch, NeighboursAreTheNearest) {
   ParameterSpace space(
       {{0, 16, 0}, {0, 32, 0}, {1, 16, 0}, {1, 32, 0}, {2, 16, 0}, {1, 32, 1}});
-  EXPECT_EQ(space.neighbours(0), (std::vector<size_t>{1, 2, 3, 4, 5}));
-  EXPECT_EQ(space.neighbours(5), (std::vector<size_t>{3, 1, 2, 0, 4}));
+  auto sorted = [](std::vector<size_t> v, size_t from, size_t to) {
+    std::vector<size_t> part(v.begin() + from, v.begin() + to);
+    std::sort(part.begin(), part.end());
+    return part;
+  };
+  std::vector<size_t> first = space.neighbours(0);
+  ASSERT_EQ(first.size(), 5u);
+  EXPECT_EQ(sorted(first, 0, 2), (std::vector<size_t>{1, 2})); // 1 step
+  EXPECT_EQ(sorted(first, 2, 4), (std::vector<size_t>{3, 4})); // 2 steps
+  EXPECT_EQ(first[4], 5u);                                     // 3 steps
+  std::vector<size_t> last = space.neighbours(5);
+  ASSERT_EQ(last.size(), 5u);
+  EXPECT_EQ(last[0], 3u);
+  EXPECT_EQ(sorted(last, 1, 3), (std::vector<size_t>{1, 2}));
+  EXPECT_EQ(sorted(last, 3, 5), (std::vector<size_t>{0, 4}));
+  EXPECT_EQ(space.neighbours(5), last);
 }
 
 // Exhaustive search predicts every candidate and ranks them, equal
@@ -173,4 +189,17 @@ TEST(SpaceSearch, ParsesItsOptions) {
   error.clear();
   SearchOptions::parse("annealing", error);
   EXPECT_NE(error.find("not a search"), std::string::npos);
+  error.clear();
+  SearchOptions::parse("evolutionary,seconds=nan", error);
+  EXPECT_NE(error, "");
+  // The default budget: a quarter of the space, from 64 to 2048, as
+  // --explain says it.
+  SearchOptions defaults;
+  EXPECT_EQ(defaults.budgetFor(100), 64u);
+  EXPECT_EQ(defaults.budgetFor(1000), 250u);
+  EXPECT_EQ(defaults.budgetFor(100000), 2048u);
+  EXPECT_EQ(defaults.evolutionText(100000),
+            "evolution (seed 0, at most 2048 candidates)");
+  EXPECT_FALSE(defaults.evolves(4096));
+  EXPECT_TRUE(defaults.evolves(4097));
 }

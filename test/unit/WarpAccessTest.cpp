@@ -42,7 +42,7 @@ WarpAccessCost sectorsOf(const GpuProgram &p, const GpuCandidate &c) {
     extents.push_back(p.reduced);
   if (p.kind == GpuProgramKind::ColumnReduction)
     extents.insert(extents.begin(), p.reduced);
-  return globalSectors(simtDistribution(p, c), int32_t(c.vector),
+  return globalSectors(*simtDistribution(p, c), int32_t(c.vector),
                        StridedTensor::rowMajor(extents, p.elementBytes));
 }
 

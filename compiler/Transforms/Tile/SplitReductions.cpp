@@ -55,9 +55,11 @@ static std::optional<int64_t> knownOuterExtent(tile::ProgramOp program,
   return program.getKnownExtent(reduce.getExtents().front());
 }
 
-ReductionChunks nautilus::reductionChunks(int64_t extent, int64_t split) {
+ReductionChunks nautilus::reductionChunks(int64_t extent, int64_t split,
+                                          int64_t align) {
   int64_t chunk =
       std::max<int64_t>(1, llvm::divideCeil(extent, std::max<int64_t>(split, 1)));
+  chunk = llvm::alignTo(chunk, std::max<int64_t>(align, 1));
   return {chunk, std::max<int64_t>(1, llvm::divideCeil(extent, chunk))};
 }
 
@@ -92,7 +94,8 @@ std::string nautilus::splitReductionRefusal(tile::ProgramOp program,
   std::optional<int64_t> extent = knownOuterExtent(program, reduce);
   if (!extent)
     return "the reduced extent must be bound at compile time (--shape)";
-  ReductionChunks chunks = reductionChunks(*extent, split);
+  ReductionChunks chunks =
+      reductionChunks(*extent, split, program.getSchedule().getReductionRun());
   if (chunks.splits == 1)
     return "";
   return partialWorkspaceRefusal(
@@ -145,8 +148,9 @@ public:
       return success();
     }
     tile::ReduceOp reduce = topLevelReduce(program);
-    auto [chunk, splits] = reductionChunks(*knownOuterExtent(program, reduce),
-                                           schedule.getReduceSplit());
+    auto [chunk, splits] =
+        reductionChunks(*knownOuterExtent(program, reduce),
+                        schedule.getReduceSplit(), schedule.getReductionRun());
     if (splits == 1) { // one chunk: nothing to split
       program.retile(withReduceSplit(schedule, program.getSchedule().getTile(), 1));
       return success();

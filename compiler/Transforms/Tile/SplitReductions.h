@@ -43,11 +43,14 @@ tile::ScheduleAttr withReduceSplit(tile::ScheduleAttr schedule,
 std::string splitReductionRefusal(tile::ProgramOp program, int64_t split = 1);
 
 /// How a reduction over `extent` splits `split` ways: chunks of `chunk`
-/// iterations, `splits` of them (at most `split`: none is empty).
+/// iterations, a multiple of `align` (a GPU schedule's runs along the
+/// reduction: every chunk then starts where a run's vector load may),
+/// `splits` of them (at most `split`: none is empty).
 struct ReductionChunks {
   int64_t chunk, splits;
 };
-ReductionChunks reductionChunks(int64_t extent, int64_t split);
+ReductionChunks reductionChunks(int64_t extent, int64_t split,
+                                int64_t align = 1);
 
 } // namespace nautilus
 

@@ -45,6 +45,14 @@ LinearLayout LinearLayout::zeros1D(int32_t size, llvm::StringRef in,
   return LinearLayout({dim}, {{out.str(), 1}});
 }
 
+llvm::ArrayRef<std::vector<int32_t>>
+LinearLayout::getInDimBases(llvm::StringRef in) const {
+  for (const InDim &i : ins)
+    if (i.name == in)
+      return i.bases;
+  return {};
+}
+
 int32_t LinearLayout::getInDimSize(llvm::StringRef in) const {
   for (const InDim &i : ins)
     if (i.name == in)

@@ -64,6 +64,8 @@ public:
   apply(llvm::ArrayRef<std::pair<llvm::StringRef, int32_t>> inputs) const;
 
   const std::vector<InDim> &getInDims() const { return ins; }
+  /// The bases of input dimension `in` (empty when absent).
+  llvm::ArrayRef<std::vector<int32_t>> getInDimBases(llvm::StringRef in) const;
   const std::vector<OutDim> &getOutDims() const { return outs; }
   /// 2^(bits of `in`), 1 if absent.
   int32_t getInDimSize(llvm::StringRef in) const;
