@@ -4,6 +4,7 @@
 #include "autoscheduler/Tuner.h"
 #include "compiler/Pipeline/Pipelines.h"
 #include "compiler/Schedule/CpuPrograms.h"
+#include "compiler/Schedule/GpuPrograms.h"
 #include "compiler/Schedule/ScheduleFile.h"
 #include "compiler/Transforms/Tile/SplitReductions.h"
 #include "dialects/Alg/AlgOps.h"
@@ -45,21 +46,57 @@ OwningOpRef<ModuleOp> programsUnder(ModuleOp module, const TargetInfo &target,
   return copy;
 }
 
-/// The CPU model's prediction of `programs`: each program's best tile
-/// (and split).
+/// The best predicted time of `program` under the CPU model (its best
+/// tile and split), or none where the model cannot cost it.
+std::optional<double> cpuPrediction(tile::ProgramOp program,
+                                    const TargetInfo &target,
+                                    const CpuTermScales &scales) {
+  std::optional<CpuProgram> facts = cpuProgramOf(program);
+  std::vector<CpuCandidate> best = facts
+                                       ? rankCpuTiles(*facts, target, 1, scales)
+                                       : std::vector<CpuCandidate>{};
+  if (best.empty())
+    return std::nullopt;
+  return best.front().cost.totalUs;
+}
+
+/// The best predicted time of `program` under the GPU models: a flash
+/// kernel's, or an element-wise program's or a reduction's; none for the
+/// others (a contraction, whose problem the schedules see only as
+/// tile-form-contractions forms it).
+std::optional<double> gpuPrediction(tile::ProgramOp program,
+                                    const TargetInfo &target) {
+  if (std::optional<FlashProblem> flash = flashProblemOf(program, target)) {
+    std::vector<RankedFlashCandidate> best =
+        rankFlashSchedules(*flash, target, 1);
+    if (!best.empty())
+      return best.front().cost.totalUs;
+    return std::nullopt;
+  }
+  std::optional<GpuProgram> facts = gpuProgramOf(program);
+  if (!facts)
+    return std::nullopt;
+  std::vector<RankedGpuCandidate> best = rankGpuSchedules(*facts, target, 1);
+  if (best.empty())
+    return std::nullopt;
+  return best.front().cost.totalUs;
+}
+
+/// The target's model's prediction of `programs`: the sum of each
+/// program's best.
 void predict(ModuleOp programs, const TargetInfo &target,
              const CpuTermScales &scales, StructurePrediction &prediction) {
+  prediction.model = target.isCPU() ? "CPU" : "GPU";
   double total = 0;
   for (auto program : programs.getOps<tile::ProgramOp>()) {
-    std::optional<CpuProgram> facts = cpuProgramOf(program);
-    std::vector<CpuCandidate> best =
-        facts ? rankCpuTiles(*facts, target, 1, scales)
-              : std::vector<CpuCandidate>{};
-    if (best.empty()) {
+    std::optional<double> us = target.isCPU()
+                                   ? cpuPrediction(program, target, scales)
+                                   : gpuPrediction(program, target);
+    if (!us) {
       prediction.uncosted = program.getSymName().str();
       return;
     }
-    total += best.front().cost.totalUs;
+    total += *us;
   }
   prediction.predictedUs = total;
 }
@@ -109,8 +146,7 @@ nautilus::kernelStructures(ModuleOp module, const TargetInfo &target,
     texts.push_back(std::move(text));
     KernelStructure structure{{rewrites, std::nullopt, ""},
                               std::move(programs)};
-    if (target.isCPU())
-      predict(*structure.programs, target, scales, structure.prediction);
+    predict(*structure.programs, target, scales, structure.prediction);
     structures.push_back(std::move(structure));
   }
   return structures;

@@ -37,8 +37,10 @@ bool mayHaveStructures(mlir::ModuleOp module);
 /// programs are the same as an earlier one's is left out (a kernel with
 /// no chain of reductions has one structure); a choice that does not
 /// lower is left out too. A kernel with fewer than two reductions has no
-/// chain to fuse: only the default is lowered. On the CPU each is
-/// predicted by the CPU model, its terms multiplied by `scales`.
+/// chain to fuse: only the default is lowered. Each is predicted by the
+/// target's model: on the CPU the CPU model, its terms multiplied by
+/// `scales`; on a GPU the GPU models of programs without tensor cores and
+/// of flash kernels (a structure with a contraction is not predicted).
 std::vector<KernelStructure>
 kernelStructures(mlir::ModuleOp module, const TargetInfo &target,
                  const autosched::CpuTermScales &scales = {});

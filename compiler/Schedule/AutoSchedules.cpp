@@ -240,7 +240,8 @@ AutoSchedules::withStructure(std::vector<StructurePrediction> predictions,
 
 std::string AutoSchedules::refusalOf(StringRef) const {
   const StructurePrediction &chosen = structures[structureChosen];
-  std::string why = "the auto-scheduler's CPU model predicts " +
+  std::string why = "the auto-scheduler's " + chosen.model +
+                    " model predicts " +
                     llvm::formatv("{0:f1} us", *chosen.predictedUs).str() +
                     " with the " + chosen.rewrites.describe();
   for (const StructurePrediction &other : structures)
@@ -259,8 +260,8 @@ std::optional<RewriteChoice> AutoSchedules::statedRewrites() const {
 void AutoSchedules::explainStructures(llvm::raw_ostream &os) const {
   if (structures.size() < 2)
     return;
-  os << "explain: kernel structures (the alg rewrites), by the CPU model's "
-        "sum of each one's programs";
+  os << "explain: kernel structures (the alg rewrites), by the "
+     << structures.front().model << " model's sum of each one's programs";
   if (!structures.front().predictedUs)
     os << " (the default kept: the model cannot predict it)";
   os << ":\n";

@@ -72,7 +72,7 @@ public:
   }
 
   bool choosesStructure(const TargetInfo &target) const override {
-    return target.isCPU() && structures.empty();
+    return structures.empty();
   }
   std::shared_ptr<ScheduleProvider>
   withStructure(std::vector<StructurePrediction> predictions,

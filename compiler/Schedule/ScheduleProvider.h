@@ -60,6 +60,7 @@ struct StructurePrediction {
   /// model can cost every one.
   std::optional<double> predictedUs;
   std::string uncosted; // when not: the first program it cannot cost
+  std::string model = "CPU"; // the target's model: "CPU" or "GPU"
 };
 
 /// What a tuning database (`--db`) gives the CPU model on this host: its
@@ -157,7 +158,7 @@ public:
   virtual autosched::CpuTermScales cpuModelScales() const { return {}; }
 
   /// Whether this provider's model chooses the kernel's structure on
-  /// `target` (the auto-scheduler's, on the CPU, without a tuning record):
+  /// `target` (the auto-scheduler's, without a tuning record):
   /// the compilation then predicts each structure (Pipeline/Structures.h)
   /// and schedules with `withStructure`'s provider instead.
   virtual bool choosesStructure(const TargetInfo &target) const {
