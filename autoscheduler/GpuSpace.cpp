@@ -101,30 +101,6 @@ StridedTensor loadedTensor(const GpuProgram &p, const GpuCandidate &c) {
   return t;
 }
 
-/// The sectors a warp's loads of `c` touch, read from its distribution;
-/// where it has none (a schedule read back whose tile or threads are not
-/// powers of two), as if they coalesced.
-WarpAccessCost loadSectors(const GpuProgram &p, const GpuCandidate &c,
-                           const TargetInfo &target) {
-  int64_t lanes = std::max<int64_t>(1, target.warpSize);
-  // A load moves a run of the reduced index with groups; without, a run of
-  // the tile where that lies along memory (an element-wise program's rows,
-  // a column reduction's outputs), else an element (a row reduction's
-  // outputs are rows apart).
-  int64_t run = p.kind == GpuProgramKind::RowReduction && c.reduceThreads == 1
-                    ? 1
-                    : c.vector;
-  std::optional<layout::LinearLayout> distribution = simtDistribution(p, c);
-  if (!distribution) {
-    WarpAccessCost coalesced;
-    coalesced.perInstruction = coalesced.ideal =
-        std::ceil(double(lanes * run * p.elementBytes) / kSectorBytes);
-    coalesced.instructions = 1;
-    return coalesced;
-  }
-  return globalSectors(*distribution, int32_t(run), loadedTensor(p, c), lanes);
-}
-
 ProgramWork programWork(const GpuProgram &p, const GpuCandidate &c,
                         const TargetInfo &target) {
   ProgramWork w;
@@ -303,13 +279,35 @@ autosched::simtDistribution(const GpuProgram &p, const GpuCandidate &c) {
   return layout::LinearLayout({{"register", registers}, lane, warp}, outs);
 }
 
+WarpAccessCost autosched::gpuLoadSectors(const GpuProgram &p,
+                                         const GpuCandidate &c,
+                                         const TargetInfo &target) {
+  int64_t lanes = std::max<int64_t>(1, target.warpSize);
+  // A load moves a run of the reduced index with groups; without, a run of
+  // the tile where that lies along memory (an element-wise program's rows,
+  // a column reduction's outputs), else an element (a row reduction's
+  // outputs are rows apart).
+  int64_t run = p.kind == GpuProgramKind::RowReduction && c.reduceThreads == 1
+                    ? 1
+                    : c.vector;
+  std::optional<layout::LinearLayout> distribution = simtDistribution(p, c);
+  if (!distribution) {
+    WarpAccessCost coalesced;
+    coalesced.perInstruction = coalesced.ideal =
+        std::ceil(double(lanes * run * p.elementBytes) / kSectorBytes);
+    coalesced.instructions = 1;
+    return coalesced;
+  }
+  return globalSectors(*distribution, int32_t(run), loadedTensor(p, c), lanes);
+}
+
 GpuCost autosched::estimateGpu(const GpuProgram &p, const GpuCandidate &c,
                                const TargetInfo &target) {
   GpuCost cost;
   ProgramWork w = programWork(p, c, target);
   // Coalescing, from the lowering's layout: one load moves a run of the
   // reduced index with groups, of the tile without.
-  WarpAccessCost loads = loadSectors(p, c, target);
+  WarpAccessCost loads = gpuLoadSectors(p, c, target);
   // Runs that fall back to element-by-element loads issue a load each.
   w.instructions += w.loads * (loads.requests - 1);
   w.loads *= loads.requests;

@@ -32,6 +32,7 @@
 #define NAUTILUS_AUTOSCHEDULER_GPUSPACE_H
 
 #include "autoscheduler/SpaceSearch.h"
+#include "autoscheduler/WarpAccess.h"
 #include "compiler/Target/Target.h"
 #include "dialects/Tile/Layout/LinearLayout.h"
 
@@ -134,6 +135,15 @@ GpuCost estimateGpu(const GpuProgram &program, const GpuCandidate &candidate,
 /// not powers of two).
 std::optional<layout::LinearLayout>
 simtDistribution(const GpuProgram &program, const GpuCandidate &candidate);
+
+/// The sectors a warp's loads of `candidate` touch (WarpAccess.h), read
+/// from its distribution in the tensor its loads read (an element-wise
+/// program's outputs, a row reduction's [outputs.., reduced], a column
+/// reduction's [reduced, outputs..]); where it has none, as if they
+/// coalesced.
+WarpAccessCost gpuLoadSectors(const GpuProgram &program,
+                              const GpuCandidate &candidate,
+                              const TargetInfo &target);
 
 /// Every candidate of `program`'s space on `target`.
 std::vector<GpuCandidate> gpuSpace(const GpuProgram &program,

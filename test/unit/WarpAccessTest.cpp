@@ -37,13 +37,7 @@ GpuProgram reduction(GpuProgramKind kind, std::vector<int64_t> extents,
 }
 
 WarpAccessCost sectorsOf(const GpuProgram &p, const GpuCandidate &c) {
-  std::vector<int64_t> extents = p.extents;
-  if (p.kind == GpuProgramKind::RowReduction)
-    extents.push_back(p.reduced);
-  if (p.kind == GpuProgramKind::ColumnReduction)
-    extents.insert(extents.begin(), p.reduced);
-  return globalSectors(*simtDistribution(p, c), int32_t(c.vector),
-                       StridedTensor::rowMajor(extents, p.elementBytes));
+  return gpuLoadSectors(p, c, *getTarget("sm_80"));
 }
 
 } // namespace
