@@ -567,10 +567,10 @@ CpuCost nautilus::autosched::estimateCpu(const CpuProgram &program,
   return cost;
 }
 
-std::vector<CpuCandidate>
-nautilus::autosched::rankCpuTiles(const CpuProgram &program,
-                                  const TargetInfo &target, size_t keep,
-                                  const CpuTermScales &scales) {
+std::vector<CpuCandidate> nautilus::autosched::rankCpuTiles(
+    const CpuProgram &program, const TargetInfo &target, size_t keep,
+    const CpuTermScales &scales, const SearchOptions &options,
+    size_t *spaceSize, size_t *predicted) {
   size_t rank = program.extents.size();
   std::vector<CpuCandidate> all;
   if (rank == 0)
@@ -605,24 +605,38 @@ nautilus::autosched::rankCpuTiles(const CpuProgram &program,
       if (llvm::any_of(all,
                        [&](const CpuCandidate &c) { return c.tile == tile; }))
         continue;
-      all.push_back({tile, estimateCpu(program, tile, target, false, scales)});
+      all.push_back({tile, {}});
       for (int64_t split = 2; split <= mostSplit; split *= 2)
-        all.push_back({tile,
-                       estimateCpu(program, tile, target, false, scales, split),
-                       false, split});
+        all.push_back({tile, {}, false, split});
       if (program.packable && rank >= 2)
-        all.push_back(
-            {tile, estimateCpu(program, tile, target, true, scales), true});
+        all.push_back({tile, {}, true});
     }
   }
-  std::stable_sort(all.begin(), all.end(),
-                   [](const CpuCandidate &a, const CpuCandidate &b) {
-                     if (a.cost.totalUs != b.cost.totalUs)
-                       return a.cost.totalUs < b.cost.totalUs;
-                     return product(a.tile, 0, a.tile.size()) >
-                            product(b.tile, 0, b.tile.size());
-                   });
-  if (keep && all.size() > keep)
-    all.resize(keep);
-  return all;
+  std::vector<std::vector<int64_t>> parameters;
+  for (const CpuCandidate &c : all) {
+    std::vector<int64_t> values = c.tile;
+    values.insert(values.end(), {c.pack, c.split});
+    parameters.push_back(std::move(values));
+  }
+  auto predict = [&](size_t i) {
+    CpuCandidate &c = all[i];
+    c.cost = estimateCpu(program, c.tile, target, c.pack, scales, c.split);
+    return c.cost.totalUs;
+  };
+  // Equal predictions: the larger tile, then the first enumerated.
+  auto before = [&](size_t a, size_t b) {
+    int64_t tileA = product(all[a].tile, 0, all[a].tile.size()),
+            tileB = product(all[b].tile, 0, all[b].tile.size());
+    return tileA != tileB ? tileA > tileB : a < b;
+  };
+  SpaceSearchOutcome outcome = searchSpace(
+      ParameterSpace(std::move(parameters)), predict, before, options, keep);
+  if (spaceSize)
+    *spaceSize = all.size();
+  if (predicted)
+    *predicted = outcome.predicted;
+  std::vector<CpuCandidate> ranked;
+  for (size_t i : outcome.ranked)
+    ranked.push_back(all[i]);
+  return ranked;
 }

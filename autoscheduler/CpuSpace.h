@@ -58,6 +58,7 @@
 #ifndef NAUTILUS_AUTOSCHEDULER_CPUSPACE_H
 #define NAUTILUS_AUTOSCHEDULER_CPUSPACE_H
 
+#include "autoscheduler/SpaceSearch.h"
 #include "compiler/Target/Target.h"
 
 #include <algorithm>
@@ -209,11 +210,15 @@ CpuCost estimateCpu(const CpuProgram &program, const std::vector<int64_t> &tile,
 /// stream's splits (powers of two up to its mostSplit and the host's
 /// threads), ranked
 /// by the model, best first; equal predictions go to the larger tile, then
-/// the first enumerated. At most `keep` (0: all).
-std::vector<CpuCandidate> rankCpuTiles(const CpuProgram &program,
-                                       const TargetInfo &target,
-                                       size_t keep = 0,
-                                       const CpuTermScales &scales = {});
+/// the first enumerated. At most `keep` (0: all). The space is searched
+/// as `options` say (SpaceSearch.h: exhaustively, unless asked);
+/// `spaceSize` and `predicted` receive its size and how many candidates
+/// were predicted.
+std::vector<CpuCandidate>
+rankCpuTiles(const CpuProgram &program, const TargetInfo &target,
+             size_t keep = 0, const CpuTermScales &scales = {},
+             const SearchOptions &options = {}, size_t *spaceSize = nullptr,
+             size_t *predicted = nullptr);
 
 } // namespace nautilus::autosched
 

@@ -203,7 +203,10 @@ AutoSchedules::rankCpuProgram(tile::ProgramOp program,
   choice.program = name.str();
   if (std::optional<CpuProgram> facts = cpuProgramOf(program)) {
     choice.facts = *facts;
-    choice.ranked = rankCpuTiles(*facts, target, keep, scales);
+    choice.ranked = rankCpuTiles(*facts, target, keep, scales,
+                                 optionsFor("program " + name.str()),
+                                 &choice.spaceSize, &choice.predicted);
+    endProgress(choice.spaceSize);
     choice.heuristics = CpuCandidate{
         own, estimateCpu(*facts, own, target, ownPack, scales, ownSplit),
         ownPack, ownSplit};
@@ -325,7 +328,8 @@ void AutoSchedules::explainCpu(llvm::raw_ostream &os) const {
              : choice.facts.stream    ? ", a stream over "
                                       : ", a reduction over ")
          << choice.facts.reduced;
-    os << " (model only; `nautc tune` measures)\n";
+    os << " (model only; `nautc tune` measures"
+       << searchedText(choice.spaceSize, choice.predicted) << ")\n";
     auto regretsOf = [&](size_t i) {
       return choice.sampleShapes ? &choice.regrets[i] : nullptr;
     };

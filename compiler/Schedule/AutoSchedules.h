@@ -44,8 +44,8 @@ public:
   /// besides those refuted; 0: the default (kListed), kAllCandidates: all.
   /// `calibration`: a tuning database's refit of the CPU model on this
   /// host (its scales rank CPU programs' tiles and the structures).
-  /// `search`: how the GPU models' spaces are searched (the CPU's are
-  /// searched exhaustively).
+  /// `search`: how the models' spaces are searched (a CPU program's over
+  /// unbound sizes, exhaustively over each sample).
   explicit AutoSchedules(std::shared_ptr<ScheduleProvider> next,
                          size_t listed = 0,
                          std::optional<CpuModelCalibration> calibration = {},
@@ -123,6 +123,7 @@ private:
     std::vector<autosched::CpuCandidate> ranked;
     autosched::CpuCandidate heuristics;
     size_t chosen = 0; // the first of `ranked` not refuted
+    size_t spaceSize = 0, predicted = 0; // sizes bound: the search's
     /// Sizes unbound: those sampled, the sample shapes, and each ranked
     /// candidate's (then the heuristics') regrets over them.
     std::vector<std::string> unbound;

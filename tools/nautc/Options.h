@@ -58,7 +58,7 @@ struct Options {
   /// compile, run with --schedule auto: the candidates each search keeps
   /// for --explain (0: the default; AutoSchedules::kAllCandidates: all).
   size_t explainCandidates = 0;
-  /// compile, run with --schedule auto on GPUs: how spaces are searched.
+  /// compile, run with --schedule auto: how spaces are searched.
   autosched::SearchOptions search;
 
   /// The kernel to load: the file, -k and --shape.

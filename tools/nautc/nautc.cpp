@@ -105,8 +105,8 @@ options:
                          compile, run with the auto-scheduler (auto; the
                          CPU's default) and --explain: the candidates each
                          search lists (default 5)
-  --search S             compile, run with the auto-scheduler on GPUs: how
-                         each space is searched under the model: auto
+  --search S             compile, run with the auto-scheduler: how each
+                         space is searched under the model: auto
                          (the default: every candidate up to 4096,
                          evolution beyond), exhaustive, or evolutionary,
                          any of ,seed=N (default 0), ,candidates=N (the
