@@ -6,7 +6,7 @@
 // tile of query rows) on sm_80 and sm_90: its instructions (mma.sync, or
 // wgmma where the head dimension is a multiple of 64), its warps (16 query
 // rows each), its key block (tile_k) and its split of the keys across
-// programs (split-KV). Two stages, as the lowering takes.
+// programs (split-KV), and its stages (2 or 3: K and V blocks in flight).
 //
 // The model (docs/autoscheduler.md, "Flash kernels"), per key block of
 // the programs resident on a multiprocessor: the two contractions'
@@ -14,8 +14,8 @@
 // special functions and f32 operations, the K and V blocks read from L2,
 // each unit shared by the resident programs; a warp runs its contractions
 // and its softmax in turn, overlapped with another warp's where a
-// scheduler has two; and a step waits at least a DRAM round trip (its
-// copy is one stage ahead). Waves over the multiprocessors (occupancy
+// scheduler has two; and a step waits at least a DRAM round trip over
+// the blocks in flight (stages - 1 ahead). Waves over the multiprocessors (occupancy
 // from threads, registers and shared memory), each reading Q, writing O,
 // and reading K and V once a head it covers; split-KV's combining program.
 //

@@ -13,11 +13,12 @@
 //     says where the rows ldmatrix reads lie; the instruction costs the
 //     wavefronts the banks take to serve it, by the rule the emulator's
 //     profile counts (runtime/SharedBanks).
-// Each is the mean over a program's instructions (a sample of at most 8 of
-// its warps and 8 runs a lane: WarpAccess.cpp's `sampled`), beside the
-// fewest the same bytes could take; for global memory over the programs
-// of a grid: those whose tiles lie inside the tensor, and those the
-// tensor's extents cut.
+// Each is the mean over instructions, beside the fewest the same bytes
+// could take: for global memory over the programs of a grid (those whose
+// tiles lie inside the tensor, and those the tensor's extents cut), a
+// sample of at most 8 of each one's warps and 8 runs a lane
+// (WarpAccess.cpp's `sampled`); for ldmatrix, every 16 x 16 block of the
+// stage.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_AUTOSCHEDULER_WARPACCESS_H

@@ -2,10 +2,11 @@
 //
 // A kernel's structures: the tile programs each choice of the alg rewrites
 // (autoscheduler/Rewrites.h) gives it, scheduled by the heuristics, with
-// the CPU model's prediction of each (the sum of the model's best time of
-// each program). `--schedule auto` on the CPU takes the structure the model
-// predicts fastest (Compilation, through ScheduleProvider::withStructure);
-// `nautc tune` measures each structure's programs.
+// the target's model's prediction of each (the sum of the model's best
+// time of each program: the CPU model, or on a GPU the GPU models).
+// `--schedule auto` takes the structure the model predicts fastest
+// (Compilation, through ScheduleProvider::withStructure); `nautc tune`
+// measures each structure's programs on the CPU.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_PIPELINE_STRUCTURES_H

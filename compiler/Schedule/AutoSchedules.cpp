@@ -405,8 +405,9 @@ void AutoSchedules::explain(llvm::raw_ostream &os) const {
     os << "explain: no program to search (the auto-scheduler takes "
           "tensor-core contractions whose M and N are bound, CPU "
           "programs whose extents are bound or over up to four unbound "
-          "sizes, and GPU element-wise programs and "
-          "reductions of rows or columns whose extents are)\n";
+          "sizes, and GPU element-wise programs, "
+          "reductions of rows or columns (row streams too) and flash "
+          "kernels whose extents are)\n";
     next->explain(os);
     return;
   }

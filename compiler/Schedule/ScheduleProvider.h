@@ -53,7 +53,7 @@ struct RefutedProgram {
 };
 
 /// One structure of a kernel (the programs one choice of the alg rewrites
-/// gives it: autoscheduler/Rewrites.h) as the CPU model predicts it.
+/// gives it: autoscheduler/Rewrites.h) as the target's model predicts it.
 struct StructurePrediction {
   autosched::RewriteChoice rewrites;
   /// The sum of the model's best time of each of its programs, when the
@@ -312,7 +312,8 @@ bool namesScheduleFile(llvm::StringRef schedule);
 /// hand-written rules), "auto" (AutoSchedules.h, each search keeping
 /// `listedCandidates` for --explain: 0 its default,
 /// AutoSchedules::kAllCandidates all; its CPU model refit by
-/// `calibration` where given, its GPU spaces searched as `search` says),
+/// `calibration` where given, its spaces searched as `search` says, a CPU
+/// program over unbound sizes exhaustively over its samples),
 /// "default" or "" (the target's: defaultScheduleOn) or the path of a
 /// schedule file (ScheduleFile.h: its programs, the heuristics for the
 /// others).
