@@ -19,6 +19,9 @@
 #     (0.89x FlashAttention-2 in the first run, serialised: C7513), and the
 #     row streams (softmax and layernorm in two programs, X read twice)
 #     against PyTorch.
+#  6. Since the thirty-eighth session: the structure the GPU models choose
+#     for softmax and layernorm (fused, as above) against their reductions
+#     apart (softmax_4096_apart, layernorm_4096_apart: three programs).
 # Prepare with bench/gpu/prepare.sh and `bench/gpu/tuning.py prepare --top
 # 3`; run with carry ["bench/gpu/bundles"] and timeout_s 450:
 # `bash bench/gpu/lease_ab.sh`. Back under $OUT (10 files at most):
@@ -42,7 +45,7 @@ rm -f /tmp/capi.md /tmp/script.md # (a warm machine keeps an earlier run's)
   part 40 --no-baselines --only "$six" --out /tmp/script.md
   cat /tmp/script.md 2>/dev/null
   part 185 --only "$blocks" --out "$out/blocks.md"
-  part 25 --only '^(rmsnorm|layernorm|softmax)' --out "$out/norms.md"
+  part 35 --only '^(rmsnorm|layernorm|softmax)' --out "$out/norms.md"
   part 50 --bundles bench/gpu/bundles/tuning --no-baselines --only '^attn_' --out "$out/tuning.md"
   python3 bench/gpu/tuning.py report "$out/tuning.jsonl" --plan bench/gpu/bundles/tuning/tuning.plan \
     --out "$out/tuning-report.md"

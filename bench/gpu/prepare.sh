@@ -136,6 +136,15 @@ fa3_cases=(
   "attention_16k_d128_k128_fa3:$examples/attention.tensor:attention:B=1,H=16,N=16384,M=16384,D=128:attention_O:producers = 1, ping_pong = 1, overlap_softmax = 1:3:128:128"
   "causal_4k_d128_k128_pingpong:$examples/attention.tensor:attention_causal:B=4,H=16,N=4096,M=4096,D=128:attention_causal_O:producers = 1, ping_pong = 1:2:128:128"
 )
+# The structure the auto-scheduler's GPU models choose for softmax and
+# layernorm (their reductions fused: a row stream, then Y) against the
+# other structure (each reduction a program of its own, X read once
+# more), both with the heuristics' schedules: the GPU structure choice,
+# measured (docs/autoscheduler.md, "Rewrite choices").
+apart_cases=(
+  "softmax_4096_apart:$examples/norms.tensor:softmax:R=4096,C=4096"
+  "layernorm_4096_apart:$examples/norms.tensor:layernorm:T=4096,D=4096"
+)
 extra=()
 if [ -n "${MULTIPROCESSORS:-}" ]; then
   extra=(--multiprocessors "$MULTIPROCESSORS")
@@ -147,6 +156,15 @@ for target in "${targets[@]}"; do
       "${extra[@]}" --emit bundle -o "$out/${name}_${target}.json"
     echo "$out/${name}_${target}.json"
   done
+  apart=$(mktemp)
+  echo '{"fuse_reductions": false, "programs": {}}' >"$apart"
+  for c in "${apart_cases[@]}"; do
+    IFS=: read -r name file kernel shape <<<"$c"
+    "$nautc" compile "$file" -k "$kernel" --target "$target" --shape "$shape" \
+      "${extra[@]}" --schedule "$apart" --emit bundle -o "$out/${name}_${target}.json"
+    echo "$out/${name}_${target}.json"
+  done
+  rm -f "$apart"
   [ "$target" = sm_90 ] || continue
   for c in "${fa3_cases[@]}"; do
     IFS=: read -r name file kernel shape program fields stages rows keys <<<"$c"
