@@ -65,7 +65,7 @@ ReductionChunks nautilus::reductionChunks(int64_t extent, int64_t split,
 
 std::string nautilus::splitReductionRefusal(tile::ProgramOp program,
                                             int64_t split) {
-  if (topLevelStream(program))
+  if (tile::onlyTopLevelStream(program))
     return splitStreamRefusal(program, split);
   bool other = false;
   program.walk([&](Operation *op) {
@@ -131,7 +131,7 @@ public:
     if (!refusal.empty())
       return program.emitError("cannot split the reduction ")
              << schedule.getReduceSplit() << " ways: " << refusal;
-    if (topLevelStream(program)) {
+    if (tile::onlyTopLevelStream(program)) {
       // The partials (a flash kernel's, or a row stream's: a handful of
       // chunks each) are combined by a plain stream, each thread its
       // elements: the schedule of an element-wise program (a group's

@@ -40,24 +40,18 @@
 using namespace mlir;
 using namespace nautilus;
 
-tile::OnlineReduceOp nautilus::topLevelStream(tile::ProgramOp program) {
-  return tile::onlyTopLevelStream(program);
-}
-
 std::string nautilus::splitStreamRefusal(tile::ProgramOp program,
                                          int64_t split) {
   std::string refusal = tile::streamSplitShapeRefusal(program);
   if (!refusal.empty())
     return refusal;
-  tile::OnlineReduceOp stream = topLevelStream(program);
+  tile::OnlineReduceOp stream = tile::onlyTopLevelStream(program);
   ReductionChunks chunks =
       reductionChunks(*program.getKnownExtent(stream.getExtent()), split);
   if (chunks.splits == 1)
     return "";
-  auto type = cast<VectorType>(stream.getResult(0).getType());
-  int64_t bytes = type.getElementTypeBitWidth() / 8;
   return partialWorkspaceRefusal(program, chunks.splits,
-                                 bytes * stream.getAccumulators().size());
+                                 tile::streamPartialElementBytes(stream));
 }
 
 namespace {
@@ -77,7 +71,7 @@ public:
   StreamSplitter(ModuleOp module, tile::PlanOp plan, tile::ProgramOp program,
                  tile::ScheduleAttr combining)
       : module(module), plan(plan), program(program),
-        stream(topLevelStream(program)), combining(combining) {}
+        stream(tile::onlyTopLevelStream(program)), combining(combining) {}
 
   void run() {
     auto [chunk, splits] = reductionChunks(

@@ -15,10 +15,6 @@
 
 namespace nautilus {
 
-/// The program's one `tile.online_reduce` at its top level, or null (none,
-/// or more than one).
-tile::OnlineReduceOp topLevelStream(tile::ProgramOp program);
-
 /// Why `program`'s stream cannot be split across programs, or "" if it can:
 /// it is the program's one stream, with no contraction, routing, skipped
 /// tiles or reduction beside it, over an extent bound at compile time, its

@@ -38,13 +38,17 @@ std::string tile::streamSplitShapeRefusal(ProgramOp program) {
   return "";
 }
 
+int64_t tile::streamPartialElementBytes(OnlineReduceOp stream) {
+  auto type = cast<VectorType>(stream.getResult(0).getType());
+  return type.getElementTypeBitWidth() / 8 *
+         static_cast<int64_t>(stream.getAccumulators().size());
+}
+
 int64_t tile::streamPartialBytesPerChunk(ProgramOp program) {
   OnlineReduceOp stream = onlyTopLevelStream(program);
   if (!stream)
     return 0;
-  auto type = cast<VectorType>(stream.getResult(0).getType());
-  int64_t bytes = type.getElementTypeBitWidth() / 8 *
-                  static_cast<int64_t>(stream.getAccumulators().size());
+  int64_t bytes = streamPartialElementBytes(stream);
   for (Attribute dim : program.getOutputDims()) {
     std::optional<int64_t> extent = program.getKnownExtent(dim);
     if (!extent)

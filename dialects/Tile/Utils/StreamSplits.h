@@ -1,5 +1,4 @@
-//===- StreamSplits.h - Whether a stream may be split (split-KV) -*- C++
-//-*-===//
+//===- StreamSplits.h - Whether a stream may be split -----------*- C++ -*-===//
 //
 // A stream (tile.online_reduce) at the top of its program may be split
 // across programs (its schedule's `reduce_split`: tile-split-reductions
@@ -36,6 +35,10 @@ OnlineReduceOp onlyTopLevelStream(ProgramOp program);
 /// beside it, accumulators of f32 or f64 (the workspace's types), and its
 /// streamed extent bound.
 std::string streamSplitShapeRefusal(ProgramOp program);
+
+/// The workspace bytes a chunk of `stream` keeps for one output element
+/// (its accumulators).
+int64_t streamPartialElementBytes(OnlineReduceOp stream);
 
 /// The bytes each chunk of `program`'s stream keeps in the workspace (its
 /// accumulators for each output element), or 0 where an output extent is
