@@ -139,14 +139,3 @@ CostBreakdown autosched::estimate(const ContractionProblem &problem,
   cost.totalUs += cost.latencyUs + cost.splitSumUs;
   return cost;
 }
-
-std::vector<CostBreakdown>
-autosched::estimateAll(const ContractionProblem &problem,
-                       const std::vector<ContractionCandidate> &candidates,
-                       const TargetInfo &target) {
-  std::vector<CostBreakdown> costs;
-  costs.reserve(candidates.size());
-  for (const ContractionCandidate &c : candidates)
-    costs.push_back(estimate(problem, c, target));
-  return costs;
-}

@@ -15,7 +15,6 @@
 
 #include "autoscheduler/ContractionSpace.h"
 
-#include <vector>
 
 namespace nautilus::autosched {
 
@@ -37,12 +36,6 @@ struct CostBreakdown {
 CostBreakdown estimate(const ContractionProblem &problem,
                        const ContractionCandidate &candidate,
                        const TargetInfo &target);
-
-/// The predictions of many candidates at once (the search's batch).
-std::vector<CostBreakdown>
-estimateAll(const ContractionProblem &problem,
-            const std::vector<ContractionCandidate> &candidates,
-            const TargetInfo &target);
 
 } // namespace nautilus::autosched
 

@@ -42,6 +42,17 @@ private:
   uint64_t state;
 };
 
+/// Sorts `order` best first: by `predictions`, equal ones by `before`.
+void sortBest(std::vector<size_t> &order,
+              const std::vector<double> &predictions,
+              llvm::function_ref<bool(size_t, size_t)> before) {
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (predictions[a] != predictions[b])
+      return predictions[a] < predictions[b];
+    return before(a, b);
+  });
+}
+
 /// An evolutionary search's state: the predictions made so far.
 class Evolution {
 public:
@@ -63,6 +74,9 @@ private:
     if (predictions[a] != predictions[b])
       return predictions[a] < predictions[b];
     return before(a, b);
+  }
+  void sortBest(std::vector<size_t> &order) const {
+    ::sortBest(order, predictions, before);
   }
   bool known(size_t i) const { return isKnown[i]; }
   bool spent() const {
@@ -122,8 +136,7 @@ bool Evolution::generation() {
     predict(child);
     next.push_back(child);
   }
-  std::stable_sort(next.begin(), next.end(),
-                   [&](size_t a, size_t b) { return better(a, b); });
+  sortBest(next);
   next.resize(std::min(next.size(), kPopulation));
   population = std::move(next);
   return population.front() != bestBefore;
@@ -141,7 +154,6 @@ void Evolution::descend() {
   descended.insert(best);
   bool moved = true;
   while (moved && !spent()) {
-    moved = false;
     size_t from = best;
     for (size_t n : space.neighbours(from)) {
       if (spent())
@@ -156,8 +168,7 @@ void Evolution::descend() {
   }
   if (!llvm::is_contained(population, best)) {
     population.push_back(best);
-    std::stable_sort(population.begin(), population.end(),
-                     [&](size_t a, size_t b) { return better(a, b); });
+    sortBest(population);
   }
 }
 
@@ -168,8 +179,7 @@ void Evolution::run(
     predict(i);
     population.push_back(i);
   }
-  std::stable_sort(population.begin(), population.end(),
-                   [&](size_t a, size_t b) { return better(a, b); });
+  sortBest(population);
   // Half the budget to generations (and a descent whenever the best
   // stalls), the rest to descents from the best members in turn, with a
   // generation where none is left to descend from.
@@ -195,8 +205,7 @@ void Evolution::run(
 
 std::vector<size_t> Evolution::ranked() const {
   std::vector<size_t> order = predicted;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return better(a, b); });
+  sortBest(order);
   return order;
 }
 
@@ -260,12 +269,7 @@ autosched::searchSpace(const ParameterSpace &space,
       predictions[i] = predict(i);
     outcome.ranked.resize(space.size());
     std::iota(outcome.ranked.begin(), outcome.ranked.end(), 0);
-    std::stable_sort(outcome.ranked.begin(), outcome.ranked.end(),
-                     [&](size_t a, size_t b) {
-                       if (predictions[a] != predictions[b])
-                         return predictions[a] < predictions[b];
-                       return before(a, b);
-                     });
+    sortBest(outcome.ranked, predictions, before);
     outcome.predicted = space.size();
   } else {
     Evolution evolution(space, predict, before, options,
@@ -275,7 +279,6 @@ autosched::searchSpace(const ParameterSpace &space,
     outcome.ranked = evolution.ranked();
     outcome.predicted = evolution.predictedCount();
   }
-  outcome.exhaustive = outcome.predicted == space.size();
   if (keep && outcome.ranked.size() > keep)
     outcome.ranked.resize(keep);
   return outcome;
@@ -333,21 +336,4 @@ std::string SearchOptions::evolutionText(size_t spaceSize) const {
   if (seconds > 0)
     budgetText += llvm::formatv(" or {0} s", seconds).str();
   return llvm::formatv("evolution (seed {0}, {1})", seed, budgetText).str();
-}
-
-std::string SearchOptions::describe() const {
-  if (mode == Mode::Exhaustive)
-    return "exhaustive";
-  std::string budgetText =
-      candidates ? llvm::formatv("at most {0} candidates", candidates).str()
-                 : "a quarter of each space, 64 to 2048 candidates";
-  if (seconds > 0)
-    budgetText += llvm::formatv(" or {0} s", seconds).str();
-  std::string evolutionary =
-      llvm::formatv("evolutionary (seed {0}, {1})", seed, budgetText).str();
-  if (mode == Mode::Evolutionary)
-    return evolutionary;
-  return llvm::formatv("exhaustive up to {0} candidates, else {1}",
-                       exhaustiveUpTo, evolutionary)
-      .str();
 }

@@ -65,8 +65,6 @@ struct SearchOptions {
   /// ",seed=N", ",candidates=N", ",seconds=S"; "" and the error's text
   /// where it does not parse.
   static SearchOptions parse(llvm::StringRef spec, std::string &error);
-  /// "evolutionary (seed 0, at most 512 candidates)".
-  std::string describe() const;
   /// "evolution (seed 0, at most 512 candidates)", for --explain, of a
   /// space of `spaceSize` candidates.
   std::string evolutionText(size_t spaceSize) const;
@@ -98,12 +96,11 @@ private:
   mutable std::map<size_t, std::vector<size_t>> neighbourLists;
 };
 
-/// What a search found: candidates best first (at most `keep`), how many
-/// it predicted, and whether it predicted them all.
+/// What a search found: candidates best first (at most `keep`), and how
+/// many it predicted (the space's size: all).
 struct SpaceSearchOutcome {
   std::vector<size_t> ranked;
   size_t predicted = 0;
-  bool exhaustive = false;
 };
 
 /// `predict(i)`: candidate i's predicted time; `before(i, j)`: whether i
