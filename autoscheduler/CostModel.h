@@ -15,7 +15,6 @@
 
 #include "autoscheduler/ContractionSpace.h"
 
-
 namespace nautilus::autosched {
 
 /// A prediction, in microseconds, and the terms it is made of.

@@ -44,7 +44,9 @@ std::vector<int64_t> sampled(int64_t count) {
 /// Lanes an NVIDIA warp instruction has (ldmatrix's).
 constexpr int64_t kWarpLanes = 32;
 
-/// XORs into `coords` the bases of the set bits of `value`.
+/// XORs into `coords` the bases of the set bits of `value`: what
+/// LinearLayout::apply does for one input, without looking up its name,
+/// for the innermost loop of a count (thousands of elements a candidate).
 void addBits(llvm::ArrayRef<std::vector<int32_t>> bases, int64_t value,
              std::vector<int32_t> &coords) {
   for (size_t bit = 0; bit < bases.size(); ++bit)

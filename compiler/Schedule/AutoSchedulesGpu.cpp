@@ -28,8 +28,8 @@ namespace {
 constexpr double kHeuristicsTie = 0.01;
 
 /// A count to a tenth: "4", "3.2".
-std::string sectorsText(double sectors) {
-  double tenths = std::round(sectors * 10);
+std::string tenthsText(double count) {
+  double tenths = std::round(count * 10);
   if (std::fmod(tenths, 10) == 0)
     return llvm::formatv("{0}", int64_t(tenths / 10)).str();
   return llvm::formatv("{0:f1}", tenths / 10).str();
@@ -47,14 +47,14 @@ std::string describe(const RankedGpuCandidate &r) {
   s += llvm::formatv("; {0} programs, {1} a multiprocessor, {2} waves, "
                      "{3} registers, {4} sectors a warp load",
                      cost.programs, cost.blocksPerMultiprocessor, cost.waves,
-                     cost.registers, sectorsText(cost.sectorsPerLoad))
+                     cost.registers, tenthsText(cost.sectorsPerLoad))
            .str();
   // Where the loads do not coalesce: the fewest their bytes would take;
   // where runs fall back to loads element by element, how many a run takes.
   if (cost.sectorsPerLoad > cost.fewestSectorsPerLoad + 0.05)
-    s += " (fewest " + sectorsText(cost.fewestSectorsPerLoad) + ")";
+    s += " (fewest " + tenthsText(cost.fewestSectorsPerLoad) + ")";
   if (cost.requestsPerLoad > 1.05)
-    s += ", a run in " + sectorsText(cost.requestsPerLoad) + " loads";
+    s += ", a run in " + tenthsText(cost.requestsPerLoad) + " loads";
   return s + ")";
 }
 
