@@ -1,5 +1,6 @@
 //===- SpaceSearch.cpp - Exhaustive or evolutionary search of a space -----===//
 #include "autoscheduler/SpaceSearch.h"
+#include "runtime/SplitMix64.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -24,23 +25,6 @@ constexpr size_t kPopulation = 16;
 constexpr int kStaleGenerations = 3;
 /// A candidate's neighbours: the nearest of the space.
 constexpr size_t kNeighbours = 16;
-
-/// SplitMix64: a small generator whose sequence is fixed by its seed on
-/// every platform (the standard library's distributions are not).
-class Generator {
-public:
-  explicit Generator(uint64_t seed) : state(seed) {}
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  size_t below(size_t n) { return size_t(next() % n); }
-
-private:
-  uint64_t state;
-};
 
 /// Sorts `order` best first: by `predictions`, equal ones by `before`.
 void sortBest(std::vector<size_t> &order,
@@ -105,7 +89,7 @@ private:
   const ParameterSpace &space;
   llvm::function_ref<double(size_t)> predictFn;
   llvm::function_ref<bool(size_t, size_t)> before;
-  Generator random;
+  rt::SplitMix64 random;
   size_t budget;
   double seconds;
   std::vector<double> predictions;
@@ -246,7 +230,7 @@ const std::vector<size_t> &ParameterSpace::neighbours(size_t i) const {
     for (size_t p = 0; p < parameters; ++p)
       distance += std::abs(ranks[i][p] - ranks[d][p]);
     byDistance.push_back(
-        {distance, Generator(uint64_t(i) << 32 ^ uint64_t(d)).next(), d});
+        {distance, rt::SplitMix64(uint64_t(i) << 32 ^ uint64_t(d)).next(), d});
   }
   size_t k = std::min(kNeighbours, byDistance.size());
   std::partial_sort(byDistance.begin(), byDistance.begin() + k,

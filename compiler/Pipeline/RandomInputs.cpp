@@ -1,26 +1,10 @@
 //===- RandomInputs.cpp - Inputs drawn for a kernel's run -----------------===//
 #include "compiler/Pipeline/RandomInputs.h"
+#include "runtime/SplitMix64.h"
 
 #include <algorithm>
 
 using namespace nautilus;
-
-namespace {
-
-/// splitmix64: a small, portable, seeded generator.
-struct Random {
-  uint64_t state;
-  explicit Random(uint64_t seed) : state(seed) {}
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  double uniform() { return (next() >> 11) * 0x1.0p-53; } // [0, 1)
-};
-
-} // namespace
 
 rt::HostTensor nautilus::drawInput(const Param &p, const KernelSignature &sig,
                                    const SizeValues &sizes, uint64_t seed,
@@ -28,7 +12,7 @@ rt::HostTensor nautilus::drawInput(const Param &p, const KernelSignature &sig,
   std::vector<int64_t> shape = p.isScalar ? std::vector<int64_t>{}
                                           : shapeOf(p, sizes);
   rt::HostTensor t = rt::HostTensor::zeros(p.dtype, shape);
-  Random rng(seed * 1000003ull + index * 7919ull + 1);
+  rt::SplitMix64 rng(seed * 1000003ull + index * 7919ull + 1);
   int64_t bound = -1;
   for (const IndexUse &use : sig.indexUses)
     if (use.indexTensor == p.name) {
