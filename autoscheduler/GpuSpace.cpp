@@ -124,6 +124,19 @@ ProgramWork programWork(const GpuProgram &p, const GpuCandidate &c,
                  p.specialFunctions;
     w.instructions = w.loads + w.lanes + w.specials +
                      w.iterations * kLoopInstructions + w.heldPerThread;
+    if (p.sweep) {
+      // The sweep visits the reduction's points again, in the same split:
+      // its loads, work and a store a point.
+      double points = static_cast<double>(w.iterations) * w.heldPerThread;
+      double sweepLoads = points * p.sweep->loadsPerPoint;
+      double lanes = points * run * p.sweep->work;
+      double specials = points * run * p.sweep->specialFunctions;
+      w.loads += sweepLoads;
+      w.lanes += lanes;
+      w.specials += specials;
+      w.instructions += sweepLoads + lanes + specials + points +
+                        w.iterations * kLoopInstructions;
+    }
     // The loop carries the accumulators: one iteration's loads in flight.
     w.bytesInFlight = w.heldPerThread * run * bytesPerPoint;
     w.registers = kBaseRegisters + 2 * w.heldPerThread +
@@ -335,6 +348,20 @@ GpuCost autosched::estimateGpu(const GpuProgram &p, const GpuCandidate &c,
                   (isReduction(p) ? static_cast<double>(p.reduced) : 1.0);
   double bytes = points * p.uniqueBytesPerPoint +
                  static_cast<double>(outputs) * p.bytesPerOutput;
+  if (p.sweep) {
+    bytes +=
+        points * (p.sweep->uniqueBytesPerPoint + p.sweep->storeBytesPerPoint);
+    // The sweep reads again what its multiprocessor's programs read last:
+    // from L1 where their rows fit in half of it, else from DRAM.
+    double resident =
+        std::min<double>(cost.blocksPerMultiprocessor,
+                         ceilDiv(cost.programs, target.multiprocessors));
+    double rowBytes =
+        static_cast<double>(p.reduced) * p.sweep->rereadBytesPerPoint;
+    if (resident * product(c.tile) * rowBytes >
+        target.sharedBytesPerMultiprocessor / 2.0)
+      bytes += points * p.sweep->rereadBytesPerPoint;
+  }
   double bytesPerProgram = bytes / cost.programs;
   double cyclesPerUs = target.clockGHz * 1e3;
   // Each term summed over the waves; a wave costs the longest of its

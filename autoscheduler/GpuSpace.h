@@ -79,6 +79,22 @@ struct GpuProgram {
   /// The largest group (`reduce_threads`) allowed; 1: the reduction cannot
   /// be shared (its program routes rows, say).
   int64_t maxReduceThreads = 1;
+  /// A row reduction that writes its rows' elements after it (a
+  /// `tile.sweep`, tile-sweep-row-consumers), a point of the rows at a
+  /// time: the loads a point issues, the bytes of them that read again
+  /// what the reduction read (from the L1 cache where a multiprocessor's
+  /// rows fit in half of it, else from DRAM), the bytes it reads from
+  /// DRAM besides and writes, and its f32 operations and special
+  /// functions.
+  struct Sweep {
+    int64_t loadsPerPoint = 0;
+    int64_t rereadBytesPerPoint = 0;
+    int64_t uniqueBytesPerPoint = 0;
+    int64_t storeBytesPerPoint = 0;
+    int64_t work = 0;
+    int64_t specialFunctions = 0;
+  };
+  std::optional<Sweep> sweep;
 };
 
 /// A schedule of a GPU program without tensor cores.

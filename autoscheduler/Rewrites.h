@@ -15,10 +15,16 @@
 //     that share an operand (a gated MLP's X Wg and X Wu) in the
 //     element-wise definition that reads them, in one pass over the
 //     shared operand; off, each is a program of its own, stored.
+//   - sweepRowConsumers: tile-sweep-row-consumers writes an element-wise
+//     definition that reads a program's row results (softmax's Y, a
+//     norm's) in that program, its threads sweeping the rows they
+//     reduced (one program, the row results in registers); off, the
+//     definition is a program of its own that reads them from memory.
 //
 // A schedule file states a choice other than the default as
-// "fuse_reductions": false, "recompute_in_streams": false and
-// "fuse_shared_operands": false (the keys below).
+// "fuse_reductions": false, "recompute_in_streams": false,
+// "fuse_shared_operands": false and "sweep_row_consumers": false (the keys
+// below).
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_AUTOSCHEDULER_REWRITES_H
@@ -33,30 +39,37 @@ namespace nautilus::autosched {
 constexpr const char *kFuseReductionsKey = "fuse_reductions";
 constexpr const char *kRecomputeInStreamsKey = "recompute_in_streams";
 constexpr const char *kFuseSharedOperandsKey = "fuse_shared_operands";
+constexpr const char *kSweepRowConsumersKey = "sweep_row_consumers";
 
 struct RewriteChoice {
   bool fuseReductions = true;
   bool recomputeInStreams = true;
   bool fuseSharedOperands = true;
+  bool sweepRowConsumers = true;
 
   bool isDefault() const {
-    return fuseReductions && recomputeInStreams && fuseSharedOperands;
+    return fuseReductions && recomputeInStreams && fuseSharedOperands &&
+           sweepRowConsumers;
   }
   bool operator==(const RewriteChoice &o) const {
     return fuseReductions == o.fuseReductions &&
            recomputeInStreams == o.recomputeInStreams &&
-           fuseSharedOperands == o.fuseSharedOperands;
+           fuseSharedOperands == o.fuseSharedOperands &&
+           sweepRowConsumers == o.sweepRowConsumers;
   }
   bool operator!=(const RewriteChoice &o) const { return !(*this == o); }
   /// "reductions fused", "reductions fused, their reads stored",
   /// "reductions not fused", each followed by ", shared operands apart"
-  /// where contractions sharing an operand are not fused.
+  /// where contractions sharing an operand are not fused and ", row
+  /// consumers apart" where row consumers are not swept.
   std::string describe() const {
     std::string text = !fuseReductions      ? "reductions not fused"
                        : recomputeInStreams ? "reductions fused"
                                             : "reductions fused, their reads "
                                               "stored";
-    return fuseSharedOperands ? text : text + ", shared operands apart";
+    if (!fuseSharedOperands)
+      text += ", shared operands apart";
+    return sweepRowConsumers ? text : text + ", row consumers apart";
   }
 };
 
@@ -64,11 +77,12 @@ struct RewriteChoice {
 /// recomputeInStreams has no effect there: one choice stands for both.)
 inline std::vector<RewriteChoice> rewriteChoices() {
   std::vector<RewriteChoice> choices;
-  for (bool shared : {true, false})
-    for (auto [fuse, recompute] :
-         {std::pair{true, true}, std::pair{true, false},
-          std::pair{false, true}})
-      choices.push_back(RewriteChoice{fuse, recompute, shared});
+  for (bool sweep : {true, false})
+    for (bool shared : {true, false})
+      for (auto [fuse, recompute] :
+           {std::pair{true, true}, std::pair{true, false},
+            std::pair{false, true}})
+        choices.push_back(RewriteChoice{fuse, recompute, shared, sweep});
   return choices;
 }
 

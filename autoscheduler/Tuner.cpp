@@ -33,6 +33,8 @@ nautilus::autosched::scheduleFileText(const ScheduleAssignment &assignment) {
     file[kRecomputeInStreamsKey] = false;
   if (!assignment.rewrites.fuseSharedOperands)
     file[kFuseSharedOperandsKey] = false;
+  if (!assignment.rewrites.sweepRowConsumers)
+    file[kSweepRowConsumersKey] = false;
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(file));

@@ -98,6 +98,9 @@ static void buildScheduledTile(OpPassManager &pm,
   pm.addPass(createTileFormContractions(schedules));
   // Computed operands that many tiles would recompute go to workspaces.
   pm.addPass(createTileMaterializeComputedOperands(schedules));
+  // An element-wise program that reads a row reduction's results is
+  // written by the threads that reduced the rows (GPUs).
+  pm.addPass(createTileSweepRowConsumers(schedules, /*explain=*/true));
 }
 
 /// Canonicalization and CSE of freshly lowered kernels. The canonicalizer

@@ -127,8 +127,16 @@ std::string canonicalTextOf(ModuleOp module) {
 
 bool nautilus::mayHaveStructures(ModuleOp module) {
   int reductions = 0;
-  module.walk([&](alg::DefineOp def) { reductions += def.isReduction(); });
-  return reductions >= 2;
+  bool readByElementwise = false;
+  module.walk([&](alg::DefineOp def) {
+    reductions += def.isReduction();
+    if (!def.isReduction())
+      def.walk([&](alg::LoadOp load) {
+        auto source = load.getTensor().getDefiningOp<alg::DefineOp>();
+        readByElementwise |= source && source.isReduction();
+      });
+  });
+  return reductions >= 2 || readByElementwise;
 }
 
 std::vector<KernelStructure>

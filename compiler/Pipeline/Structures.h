@@ -30,7 +30,9 @@ struct KernelStructure {
 };
 
 /// Whether `module`'s alg kernel may have more than one structure: it has
-/// two reductions or more (a chain the rewrites may fuse).
+/// two reductions or more (a chain the rewrites may fuse), or a reduction
+/// an element-wise definition reads (which a GPU may sweep in the
+/// reduction's program).
 bool mayHaveStructures(mlir::ModuleOp module);
 
 /// The distinct structures of the alg kernel in `module` (its sizes bound;

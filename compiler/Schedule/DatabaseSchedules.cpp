@@ -96,6 +96,12 @@ bool DatabaseSchedules::fusesSharedOperands(const TargetInfo &target,
                          : next->fusesSharedOperands(target, why);
 }
 
+bool DatabaseSchedules::sweepsRowConsumers(const TargetInfo &target,
+                                           std::string &why) {
+  return recordSchedules ? recordSchedules->sweepsRowConsumers(target, why)
+                         : next->sweepsRowConsumers(target, why);
+}
+
 LogicalResult DatabaseSchedules::beginReplacing(ModuleOp module) {
   if (!record)
     return next->beginReplacing(module);

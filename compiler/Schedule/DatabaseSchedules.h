@@ -43,6 +43,7 @@ public:
   bool fusesReductions(const TargetInfo &target, std::string &why) override;
   bool recomputesInStreams(const TargetInfo &target, std::string &why) override;
   bool fusesSharedOperands(const TargetInfo &target, std::string &why) override;
+  bool sweepsRowConsumers(const TargetInfo &target, std::string &why) override;
   /// Without a record, the structure is the wrapped provider's to choose
   /// (`--schedule auto`'s model).
   bool choosesStructure(const TargetInfo &target) const override {

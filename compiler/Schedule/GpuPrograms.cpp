@@ -28,9 +28,11 @@ void countWork(Operation *op, GpuProgram &facts) {
 
 /// The program's one top-level reduction (a tile.reduce, or a row stream:
 /// a tile.online_reduce, which the model sees as a reduction doing its
-/// body's work a point), or null; failure where it has several, or other
-/// ops with regions (loops, contractions).
-FailureOr<Operation *> onlyReduction(tile::ProgramOp program) {
+/// body's work a point), or null, and the sweep after it (`sweep`);
+/// failure where it has several, or other ops with regions (loops,
+/// contractions).
+FailureOr<Operation *> onlyReduction(tile::ProgramOp program,
+                                     tile::SweepOp &sweep) {
   Operation *only = nullptr;
   for (Operation &op : program.getBody().front()) {
     if (isa<tile::ReduceOp, tile::OnlineReduceOp>(op)) {
@@ -39,17 +41,47 @@ FailureOr<Operation *> onlyReduction(tile::ProgramOp program) {
       only = &op;
       continue;
     }
+    if (auto s = dyn_cast<tile::SweepOp>(op); s && !sweep) {
+      sweep = s;
+      continue;
+    }
     if (op.getNumRegions() != 0)
       return failure();
   }
   bool nested = false;
-  if (only)
-    only->walk([&](Operation *op) {
-      nested |= op->getNumRegions() != 0 && op != only;
-    });
-  if (nested)
+  for (Operation *root : {only, sweep.getOperation()})
+    if (root)
+      root->walk([&](Operation *op) {
+        nested |= op->getNumRegions() != 0 && op != root;
+      });
+  if (nested || (sweep && !only))
     return failure();
   return only;
+}
+
+/// Counts `op`, inside `sweep`, into the sweep's facts: a load of what
+/// the reduction read (`reread`) from the caches, others from DRAM where
+/// they vary with every output and the swept index.
+void countSweep(Operation *op, tile::SweepOp sweep, unsigned rank,
+                const llvm::DenseSet<Value> &reread, GpuProgram::Sweep &facts) {
+  if (op == sweep.getOperation()) {
+    facts.storeBytesPerPoint += bytesOf(sweep.getBuffer());
+    return;
+  }
+  if (auto load = dyn_cast<tile::LoadOp>(op)) {
+    ++facts.loadsPerPoint;
+    bool everyIndex = true;
+    for (unsigned d = 0; d <= rank; ++d)
+      everyIndex &= load.getMap().isFunctionOfDim(d);
+    if (reread.contains(load.getBuffer()))
+      facts.rereadBytesPerPoint += bytesOf(load.getBuffer());
+    else if (everyIndex)
+      facts.uniqueBytesPerPoint += bytesOf(load.getBuffer());
+    return;
+  }
+  PointWork work = pointWorkOf(op);
+  facts.work += work != PointWork::None;
+  facts.specialFunctions += work == PointWork::SpecialFunction;
 }
 
 /// The indices `reduction` folds over.
@@ -71,7 +103,8 @@ std::optional<GpuProgram> nautilus::gpuProgramOf(tile::ProgramOp program) {
       gathers |= !load.getIndirect().empty();
     routes |= isa<tile::RouteOp>(op);
   });
-  FailureOr<Operation *> reduce = onlyReduction(program);
+  tile::SweepOp sweep;
+  FailureOr<Operation *> reduce = onlyReduction(program, sweep);
   if (gathers || failed(reduce))
     return std::nullopt;
   std::optional<std::vector<int64_t>> extents =
@@ -99,6 +132,8 @@ std::optional<GpuProgram> nautilus::gpuProgramOf(tile::ProgramOp program) {
     case ReductionShape::Other:
       return std::nullopt;
     }
+    if (sweep && facts.kind != GpuProgramKind::RowReduction)
+      return std::nullopt;
     // Groups share the reduction unless rows are routed; splits up to the
     // heuristics' own (whose rules checked it may split that far: fewer
     // chunks need less workspace).
@@ -109,7 +144,15 @@ std::optional<GpuProgram> nautilus::gpuProgramOf(tile::ProgramOp program) {
   // A point is an output element, times the reduced index in a reduction.
   unsigned pointDim = *reduce ? rank : rank - 1;
   facts.loadsPerPoint = 0;
+  llvm::DenseSet<Value> reread;
+  if (sweep) {
+    facts.sweep.emplace();
+    (*reduce)->walk(
+        [&](tile::LoadOp load) { reread.insert(load.getBuffer()); });
+  }
   program.walk([&](Operation *op) {
+    if (sweep && sweep->isAncestor(op))
+      return countSweep(op, sweep, rank, reread, *facts.sweep);
     if (auto load = dyn_cast<tile::LoadOp>(op)) {
       bool inReduction = *reduce && (*reduce)->isAncestor(op);
       AffineMap map = load.getMap();

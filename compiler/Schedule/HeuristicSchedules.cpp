@@ -55,6 +55,9 @@ public:
                            std::string &why) override {
     return defaultFusesSharedOperands(target, why);
   }
+  bool sweepsRowConsumers(const TargetInfo &target, std::string &why) override {
+    return defaultSweepsRowConsumers(target, why);
+  }
   std::string origin() const override { return "the hand-written heuristics"; }
 };
 

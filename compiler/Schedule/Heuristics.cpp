@@ -572,3 +572,11 @@ bool nautilus::defaultFusesSharedOperands(const TargetInfo &target,
   why = "its lowering runs one contraction a program";
   return false;
 }
+
+bool nautilus::defaultSweepsRowConsumers(const TargetInfo &target,
+                                         std::string &why) {
+  if (target.isGPU())
+    return true;
+  why = "the CPU lowering has no sweep";
+  return false;
+}

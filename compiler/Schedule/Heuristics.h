@@ -218,6 +218,12 @@ bool defaultRecomputesInStreams(const TargetInfo &target, std::string &why);
 /// contraction a program.
 bool defaultFusesSharedOperands(const TargetInfo &target, std::string &why);
 
+/// Whether tile-sweep-row-consumers writes an element-wise program that
+/// reads a program's row results in that program: on GPUs (a row's
+/// threads hold its results after their reduction); not on the CPU, whose
+/// lowering has no sweep (`why`).
+bool defaultSweepsRowConsumers(const TargetInfo &target, std::string &why);
+
 } // namespace nautilus
 
 #endif

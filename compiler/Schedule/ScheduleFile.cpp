@@ -27,7 +27,7 @@ contentOf(StringRef path, const std::optional<std::string> &text,
 /// The rewrite choices a file may state (autoscheduler/Rewrites.h).
 static constexpr const char *kRewriteKeys[] = {
     autosched::kFuseReductionsKey, autosched::kRecomputeInStreamsKey,
-    autosched::kFuseSharedOperandsKey};
+    autosched::kFuseSharedOperandsKey, autosched::kSweepRowConsumersKey};
 
 std::optional<autosched::RewriteChoice> ScheduleFile::statedRewrites() const {
   std::string error;
@@ -47,7 +47,8 @@ std::optional<autosched::RewriteChoice> ScheduleFile::statedRewrites() const {
   };
   return autosched::RewriteChoice{kept(autosched::kFuseReductionsKey),
                                   kept(autosched::kRecomputeInStreamsKey),
-                                  kept(autosched::kFuseSharedOperandsKey)};
+                                  kept(autosched::kFuseSharedOperandsKey),
+                                  kept(autosched::kSweepRowConsumersKey)};
 }
 
 LogicalResult ScheduleFile::beginReplacing(ModuleOp module) {
@@ -78,8 +79,9 @@ LogicalResult ScheduleFile::beginReplacing(ModuleOp module) {
     if (entry.first != "programs")
       return fail() << "unknown key '" << entry.first.str()
                     << "' (the file has \"programs\" and, optionally, "
-                       "\"fuse_reductions\", \"recompute_in_streams\" and "
-                       "\"fuse_shared_operands\": true or false)",
+                       "\"fuse_reductions\", \"recompute_in_streams\", "
+                       "\"fuse_shared_operands\" and "
+                       "\"sweep_row_consumers\": true or false)",
              failure();
   }
   schedules.clear();

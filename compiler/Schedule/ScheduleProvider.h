@@ -125,6 +125,11 @@ public:
   /// defaultFusesSharedOperands); when not, `why`.
   virtual bool fusesSharedOperands(const TargetInfo &target,
                                    std::string &why) = 0;
+  /// Whether tile-sweep-row-consumers writes an element-wise program
+  /// that reads a program's row results in that program (see
+  /// defaultSweepsRowConsumers); when not, `why`.
+  virtual bool sweepsRowConsumers(const TargetInfo &target,
+                                  std::string &why) = 0;
   /// Called by tile-apply-schedules before it asks `replacement` of each
   /// program of `module`; a provider that names programs checks its names
   /// here. Failure: reported.
@@ -229,6 +234,9 @@ public:
                            std::string &why) override {
     return next->fusesSharedOperands(target, why);
   }
+  bool sweepsRowConsumers(const TargetInfo &target, std::string &why) override {
+    return next->sweepsRowConsumers(target, why);
+  }
   mlir::LogicalResult beginReplacing(mlir::ModuleOp module) override {
     return next->beginReplacing(module);
   }
@@ -274,6 +282,12 @@ public:
                 autosched::kFuseSharedOperandsKey, why))
       return false;
     return next->fusesSharedOperands(target, why);
+  }
+  bool sweepsRowConsumers(const TargetInfo &target, std::string &why) override {
+    if (refuses(&autosched::RewriteChoice::sweepRowConsumers,
+                autosched::kSweepRowConsumersKey, why))
+      return false;
+    return next->sweepsRowConsumers(target, why);
   }
 
   /// The rewrites it states; std::nullopt: the wrapped provider's.

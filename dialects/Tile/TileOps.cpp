@@ -312,7 +312,7 @@ static unsigned countReducedInScope(Operation *op) {
        parent = parent->getParentOp()) {
     if (auto r = dyn_cast<ReduceOp>(parent))
       n += r.getExtents().size();
-    else if (isa<ContractOp, OnlineReduceOp>(parent))
+    else if (isa<ContractOp, OnlineReduceOp, SweepOp>(parent))
       n += 1;
   }
   return n;

@@ -471,7 +471,8 @@ def Tile_LoadOp : Tile_Op<"load", [Pure]> {
   let summary = "Reads, for every tile element, one element of a buffer";
   let description = [{
     For the tile element at output index `(i0, ..., ir-1)`, inside the
-    reductions enclosing the op at reduced indices `(k0, ...)`, reads the
+    reductions (and sweeps) enclosing the op at reduced indices `(k0,
+    ...)`, reads the
     buffer at `map(i0, ..., ir-1, k0, ...)` with the program's sizes as
     symbols; the positions listed in `indirect_positions` take their index
     from the matching `indirect` tile instead (a gather). Elements outside the
@@ -537,6 +538,50 @@ def Tile_StoreOp : Tile_Op<"store", [HasParent<"ProgramOp">]> {
     }
   }];
   let hasVerifier = 1;
+}
+
+// (It writes memory, as tile.store does: no memory-effect traits.)
+def Tile_SweepOp : Tile_Op<"sweep", [HasParent<"ProgramOp">, SingleBlock]> {
+  let summary = "Stores a tile-valued body at every point of one more index";
+  let description = [{
+    The body takes an `index` i in [0, `extent`) and yields a tile of the
+    program's shape; the op stores it into `buffer` at `map(o0, ...,
+    or-1, i)` (the tile element's output index, then i; the program's
+    sizes as symbols), leaving out elements past the output's extents.
+    Loads in the body map the output dimensions, then i, as in a
+    reduction's body. The points may be visited in any order.
+
+    It is how a program that reduces rows writes the element-wise
+    definition that reads the rows' results in the same pass
+    (`tile-sweep-row-consumers`): a softmax's Y[r, c] from X[r, c] and
+    the row's max and sum, with the row's reading threads, the row's
+    results in their registers and no workspace between two programs.
+    Lowered on GPUs only: with `reduce_threads` the group's threads
+    split the points as they split the row's reduction (so each reads
+    again what it read), each storing its own.
+
+    ```mlir
+    tile.sweep over(%C) into %Y[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>]
+        : memref<?x?xf32> {
+    ^bb0(%c: index):
+      %x = tile.load %X[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>]
+          : memref<?x?xf32> -> vector<4xf32>
+      %y = arith.divf %x, %sum : vector<4xf32>
+      tile.yield %y : vector<4xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Index:$extent, AnyMemRef:$buffer, AffineMapAttr:$map);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `over` `(` $extent `)` `into` $buffer `[` $map `]` attr-dict `:`
+    type($buffer) $body
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The tile the body yields at each point.
+    mlir::Value getYielded();
+  }];
 }
 
 def Tile_ReduceOp : Tile_Op<"reduce", [RecursiveMemoryEffects, SingleBlock]> {
@@ -891,7 +936,8 @@ def Tile_OnlineReduceOp : Tile_Op<"online_reduce", [RecursiveMemoryEffects]> {
 }
 
 def Tile_YieldOp : Tile_Op<"yield", [Terminator,
-    ParentOneOf<["ReduceOp", "ContractOp", "OnlineReduceOp"]>, Pure]> {
+    ParentOneOf<["ReduceOp", "ContractOp", "OnlineReduceOp",
+               "SweepOp"]>, Pure]> {
   let summary = "The tile folded at one reduced point, or a computed operand's tile";
   let description = [{
     One tile, but in a `tile.online_reduce` (one term per accumulator, one

@@ -684,3 +684,27 @@ tile.program @p attributes {arg_names = ["Y"], output_dims = ["R", "C"], schedul
 tile.program @p attributes {arg_names = ["Y"], output_dims = ["R", "C"], schedule = #tile.schedule<tile = [8, 16], threads = 1, pack = yes>, sizes = ["R", "C"]} {
 ^bb0(%y: memref<?x?xf32>, %r: index, %c: index):
 }
+
+// -----
+
+tile.program @p attributes {arg_names = ["X", "Y"], output_dims = ["R"], schedule = #tile.schedule<tile = [4], threads = 4>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %y: memref<?x?xf16>, %r: index, %c: index):
+  // expected-error @+1 {{'tile.sweep' op stores a tile of 'f32' into a buffer of 'f16'}}
+  tile.sweep over(%c) into %y[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xf16> {
+  ^bb0(%k: index):
+    %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xf32> -> vector<4xf32>
+    tile.yield %v : vector<4xf32>
+  }
+}
+
+// -----
+
+tile.program @p attributes {arg_names = ["X", "Y"], output_dims = ["R"], schedule = #tile.schedule<tile = [4], threads = 4>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %y: memref<?x?xf32>, %r: index, %c: index):
+  // expected-error @+1 {{'tile.sweep' op its map takes the 1 output dimensions and the swept index}}
+  tile.sweep over(%c) into %y[affine_map<(d0)[s0, s1] -> (d0, d0)>] : memref<?x?xf32> {
+  ^bb0(%k: index):
+    %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xf32> -> vector<4xf32>
+    tile.yield %v : vector<4xf32>
+  }
+}

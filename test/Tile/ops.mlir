@@ -238,3 +238,22 @@ tile.program @skips_unrouted_blocks attributes {arg_names = ["blocks", "Y"], out
   %e = tile.load %blocks[affine_map<(d0, d1)[s0, s1] -> (d0 floordiv 128)>] : memref<?xi32> -> vector<64x64xi32>
   tile.store %zero, %y : vector<64x64xf32> -> memref<?x?xf32>
 }
+
+// A row's elements written after its reduction, at each point of C.
+// CHECK-LABEL: tile.program @swept
+// CHECK: tile.sweep over(%{{.*}}) into %{{.*}}[#{{.*}}] : memref<?x?xf32> {
+// CHECK: tile.yield %{{.*}} : vector<4xf32>
+tile.program @swept attributes {arg_names = ["X", "Y"], output_dims = ["R"], schedule = #tile.schedule<tile = [4], threads = 128, reduce_threads = 32>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %y: memref<?x?xf32>, %r: index, %c: index):
+  %s = tile.reduce sum over(%c) : vector<4xf32> {
+  ^bb0(%k: index):
+    %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xf32> -> vector<4xf32>
+    tile.yield %v : vector<4xf32>
+  }
+  tile.sweep over(%c) into %y[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xf32> {
+  ^bb0(%k: index):
+    %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xf32> -> vector<4xf32>
+    %q = arith.divf %v, %s : vector<4xf32>
+    tile.yield %q : vector<4xf32>
+  }
+}

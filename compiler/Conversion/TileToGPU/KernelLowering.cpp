@@ -40,6 +40,7 @@
 #include "compiler/Conversion/TileToGPU/Reductions.h"
 #include "compiler/Conversion/TileToGPU/RouteLowering.h"
 #include "compiler/Conversion/TileToGPU/Streams.h"
+#include "compiler/Conversion/TileToGPU/Sweeps.h"
 #include "compiler/Conversion/TileToGPU/ThreadPlacement.h"
 #include "dialects/Tile/Utils/ContractionStream.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
@@ -184,6 +185,8 @@ LogicalResult tiletogpu::lowerOp(KernelContext &kernel, Operation &op) {
     // consumers' branch: FlashLowering::warpSpecialized.)
     return success();
   }
+  if (auto sweep = dyn_cast<tile::SweepOp>(op))
+    return lowerSweep(kernel, sweep);
   if (auto route = dyn_cast<tile::RouteOp>(op)) {
     lowerRouteOnBlock(b, route, kernel.scalars, kernel.threadId,
                       kernel.threads);

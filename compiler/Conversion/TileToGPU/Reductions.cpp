@@ -22,10 +22,6 @@ using namespace mlir;
 using namespace nautilus;
 using namespace nautilus::tiletogpu;
 
-/// The iterations of a reduction shared by a group of threads
-/// (reduce_threads) that each thread evaluates in one step of its loop.
-constexpr int64_t kSharedReductionCopies = 4;
-
 /// `value` as the 32-bit words a shuffle moves (two for a 64-bit type).
 static SmallVector<Value, 2> toWords(OpBuilder &b, Location loc, Value value) {
   Type type = value.getType();

@@ -15,6 +15,10 @@
 namespace nautilus {
 namespace tiletogpu {
 
+/// The iterations of a reduction shared by a group of threads
+/// (reduce_threads) that each thread evaluates in one step of its loop.
+constexpr int64_t kSharedReductionCopies = 4;
+
 /// The leading loads of a copy of a reduction's (or stream's) body, read
 /// ahead of it: each load's result and its elements.
 using LoadedAhead = llvm::SmallVector<std::pair<mlir::Value, Fragment>>;

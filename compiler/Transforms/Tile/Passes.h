@@ -30,6 +30,10 @@ std::unique_ptr<mlir::Pass>
 createTileSplitContractions(std::shared_ptr<ScheduleProvider> schedules);
 std::unique_ptr<mlir::Pass>
 createTileSplitReductions(std::shared_ptr<ScheduleProvider> schedules);
+/// Remarks for each merge when `explain`.
+std::unique_ptr<mlir::Pass>
+createTileSweepRowConsumers(std::shared_ptr<ScheduleProvider> schedules,
+                            bool explain);
 /// Replaces the schedules `schedules` replaces (a schedule file's).
 std::unique_ptr<mlir::Pass>
 createTileApplySchedules(std::shared_ptr<ScheduleProvider> schedules);

@@ -106,6 +106,41 @@ def TileMaterializeComputedOperands
   let dependentDialects = ["::nautilus::tile::TileDialect"];
 }
 
+def TileSweepRowConsumers
+    : Pass<"tile-sweep-row-consumers", "::mlir::ModuleOp"> {
+  let summary = "Write an element-wise program in the program of the rows it reads";
+  let description = [{
+    A program that reduces rows (output dimensions O; at its top level
+    only reductions or one stream over one index C, unsplit, and
+    element-wise ops and stores of its results) followed in the plan by
+    an element-wise program over O and C (softmax's Y after its row
+    stream, a norm's Y after its statistics) becomes one program: the
+    element-wise program's body moves into a `tile.sweep` over C at the
+    end of the first, into the same output buffer, its reads of the
+    first program's results (the row's value, read at O) replaced by the
+    results themselves. On a GPU the threads that reduced a row then
+    write its outputs from their own reads (which the L1 cache still
+    holds), so the input is read from memory once rather than twice, and
+    the row results stay in registers: a store the second program alone
+    read is dropped. The merged program takes the element-wise program's
+    name and the first's schedule.
+
+    Left alone: rows each thread reduces alone (no `reduce_threads`: it
+    would sweep them alone, its stores strided across a warp's rows),
+    contractions, routed rows, split reductions, consumers
+    with reductions of their own, gathers or layouts, programs not
+    launched one right after the other, and any target whose schedule
+    provider says no (`sweepsRowConsumers`: the CPU, whose lowering has
+    no sweep). Each merge is a remark under `explain`.
+  }];
+  let options = [
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Report each merge as a remark">,
+  ];
+  let dependentDialects = ["::nautilus::tile::TileDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def TileApplySchedules : Pass<"tile-apply-schedules", "::mlir::ModuleOp"> {
   let summary = "Give programs the schedules a provider replaces";
   let description = [{

@@ -1,0 +1,213 @@
+//===- Sweeps.cpp - tile.sweep over a kernel's threads --------------------===//
+#include "compiler/Conversion/TileToGPU/Sweeps.h"
+
+#include "compiler/Conversion/TileToGPU/KernelLowering.h"
+#include "compiler/Conversion/TileToGPU/MemoryAccess.h"
+#include "compiler/Conversion/TileToGPU/Reductions.h"
+#include "dialects/Tile/Utils/AffineExpansion.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace nautilus;
+using namespace nautilus::tiletogpu;
+
+namespace {
+
+class SweepLowering {
+public:
+  SweepLowering(KernelContext &kernel, tile::SweepOp sweep);
+  LogicalResult run();
+
+private:
+  /// A loop from `lower` to `upper` whose steps lower the body at
+  /// `copies` points `step` apart (the loop's stride `stride`, or step x
+  /// copies) and store them.
+  void loop(Value lower, Value upper, int64_t step, int64_t copies,
+            int64_t stride = 0);
+  /// The body's tile at point `iv`, its leading loads `loaded`.
+  Fragment lowerCopy(Value iv, const LoadedAhead &loaded);
+  /// Stores element `e` of each copy, at consecutive points from `ivs`'s
+  /// first when `run`: one vector.
+  void store(ArrayRef<Value> ivs, ArrayRef<Fragment> values, bool run);
+  SmallVector<Value> indicesAt(int64_t e, Value iv);
+
+  KernelContext &kernel;
+  OpBuilder &b;
+  Location loc;
+  tile::SweepOp sweep;
+  Block &body;
+  SmallVector<tile::LoadOp> leadingLoads;
+  /// This thread's elements whose row lies inside the output (every thread
+  /// of a group stores its own points).
+  Fragment rowInside;
+  /// Whether a run of points is stored as one vector: the buffer's rows
+  /// run along the swept index, their length a whole number of runs.
+  Value runsAligned;
+  bool storesRuns = false;
+  LogicalResult status = success();
+};
+
+} // namespace
+
+SweepLowering::SweepLowering(KernelContext &kernel, tile::SweepOp sweep)
+    : kernel(kernel), b(kernel.b), loc(kernel.loc), sweep(sweep),
+      body(sweep.getBody().front()) {
+  for (Operation &op : body.without_terminator())
+    if (auto load = dyn_cast<tile::LoadOp>(op);
+        load && load.getIndirect().empty())
+      leadingLoads.push_back(load);
+}
+
+SmallVector<Value> SweepLowering::indicesAt(int64_t e, Value iv) {
+  SmallVector<Value> dims;
+  for (unsigned d = 0; d < kernel.rank; ++d)
+    dims.push_back(kernel.globalIndex[d][e]);
+  dims.push_back(iv);
+  SmallVector<Value> indices;
+  for (AffineExpr expr : sweep.getMap().getResults())
+    indices.push_back(
+        expandAffine(b, loc, expr, b.getIndexType(), dims, kernel.sizeArgs));
+  return indices;
+}
+
+LogicalResult SweepLowering::run() {
+  for (int64_t e = 0; e < kernel.perThread; ++e) {
+    Value in = arith::ConstantIntOp::create(b, loc, 1, 1);
+    for (unsigned d = 0; d < kernel.rank; ++d)
+      in = arith::AndIOp::create(
+          b, loc, in,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                kernel.globalIndex[d][e], kernel.extents[d]));
+    rowInside.push_back(in);
+  }
+  Value extent = kernel.scalars.lookupOrDefault(sweep.getExtent());
+  Value first = kernel.cIndex(0);
+  int64_t run = kernel.program.getSchedule().getReductionRun();
+  auto buffer = cast<MemRefType>(sweep.getBuffer().getType());
+  int64_t bytes = buffer.getElementTypeBitWidth() / 8;
+  storesRuns = run > 1 && kernel.perThread == 1 && bytes > 0 &&
+               run * bytes <= 16 && buffer.getLayout().isIdentity() &&
+               isContiguousAlong(sweep.getMap(), kernel.rank);
+  if (storesRuns)
+    runsAligned = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(b, loc,
+                               innermostExtent(kernel, sweep.getBuffer()),
+                               kernel.cIndex(run)),
+        kernel.cIndex(0));
+  if (kernel.reduceThreads == 1) {
+    loop(first, extent, 1, 1);
+    return status;
+  }
+  // The group's split of the program's reductions (Reductions.cpp).
+  int64_t step = kernel.reduceThreads;
+  GroupSplit split(
+      kernel, first, extent,
+      std::max<int64_t>(1, kSharedReductionCopies / kernel.perThread),
+      run > 1 && kernel.perThread == 1, leadingLoads);
+  if (split.copies == 1) {
+    loop(split.start, extent, step, 1);
+    return status;
+  }
+  loop(split.start, split.mainEnd, split.spacing, split.copies, split.stride);
+  Value rest = split.rest(kernel);
+  if (!split.runs) {
+    loop(rest, extent, step, 1);
+    return status;
+  }
+  // The runs the main loop leaves, a point at a time.
+  auto runsLeft =
+      scf::ForOp::create(b, loc, rest, extent, kernel.cIndex(split.stride));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(runsLeft.getBody());
+  Value runStart = runsLeft.getInductionVar();
+  Value runEnd = arith::MinSIOp::create(
+      b, loc, extent,
+      arith::AddIOp::create(b, loc, runStart, kernel.cIndex(split.run)));
+  loop(runStart, runEnd, 1, 1);
+  return status;
+}
+
+void SweepLowering::loop(Value lower, Value upper, int64_t step, int64_t copies,
+                         int64_t stride) {
+  auto forOp = scf::ForOp::create(
+      b, loc, lower, upper, kernel.cIndex(stride ? stride : step * copies));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(forOp.getBody()->getTerminator());
+  SmallVector<Value> ivs;
+  for (int64_t j = 0; j < copies; ++j)
+    ivs.push_back(j == 0
+                      ? forOp.getInductionVar()
+                      : arith::AddIOp::create(b, loc, forOp.getInductionVar(),
+                                              kernel.cIndex(j * step))
+                            .getResult());
+  SmallVector<LoadedAhead> loaded =
+      loadAhead(kernel, body, leadingLoads, 0, ivs, step);
+  SmallVector<Fragment> values;
+  for (int64_t j = 0; j < copies; ++j)
+    values.push_back(lowerCopy(ivs[j], loaded[j]));
+  store(ivs, values, storesRuns && step == 1 && copies > 1);
+}
+
+Fragment SweepLowering::lowerCopy(Value iv, const LoadedAhead &loaded) {
+  kernel.scalars.map(body.getArgument(0), iv);
+  kernel.reducedIVs.push_back(iv);
+  // The body is lowered again for each copy and loop (as a reduction's).
+  body.walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      kernel.fragments.erase(result);
+  });
+  for (auto &[value, fragment] : loaded) {
+    kernel.fragments[value] = fragment;
+    kernel.lowered.insert(value.getDefiningOp());
+  }
+  if (failed(lowerBlock(kernel, body)))
+    status = failure();
+  Fragment value = kernel.lookup(sweep.getYielded());
+  for (auto &[value, fragment] : loaded)
+    kernel.lowered.erase(value.getDefiningOp());
+  kernel.reducedIVs.pop_back();
+  return value;
+}
+
+void SweepLowering::store(ArrayRef<Value> ivs, ArrayRef<Fragment> values,
+                          bool run) {
+  Value buffer = kernel.scalars.lookup(sweep.getBuffer());
+  for (int64_t e = 0; e < kernel.perThread; ++e) {
+    auto storeEach = [&] {
+      for (auto [iv, value] : llvm::zip(ivs, values))
+        memref::StoreOp::create(b, loc, value[e], buffer, indicesAt(e, iv));
+    };
+    auto ifIn = scf::IfOp::create(b, loc, rowInside[e], /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifIn.getThenRegion().front());
+    if (!run) {
+      storeEach();
+      continue;
+    }
+    // A run inside the buffer's row as one aligned vector; where rows are
+    // not a whole number of runs, point by point.
+    auto ifAligned = scf::IfOp::create(b, loc, runsAligned, /*withElse=*/true);
+    b.setInsertionPointToStart(&ifAligned.getThenRegion().front());
+    Type element = cast<MemRefType>(buffer.getType()).getElementType();
+    SmallVector<Value> elements;
+    for (const Fragment &value : values)
+      elements.push_back(value[e]);
+    Value vector = vector::FromElementsOp::create(
+        b, loc, VectorType::get({int64_t(ivs.size())}, element), elements);
+    vector::StoreOp::create(
+        b, loc, vector, buffer, indicesAt(e, ivs.front()),
+        /*nontemporal=*/false,
+        b.getI64IntegerAttr(ivs.size() * element.getIntOrFloatBitWidth() / 8));
+    b.setInsertionPointToStart(&ifAligned.getElseRegion().front());
+    storeEach();
+  }
+}
+
+LogicalResult tiletogpu::lowerSweep(KernelContext &kernel,
+                                    tile::SweepOp sweep) {
+  return SweepLowering(kernel, sweep).run();
+}

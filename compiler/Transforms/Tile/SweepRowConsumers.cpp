@@ -1,0 +1,312 @@
+//===- SweepRowConsumers.cpp - An element-wise program in its rows' program
+//===//
+//
+// tile-sweep-row-consumers (Passes.td): a program that reduces rows and the
+// element-wise program right after it that reads the rows' results become
+// one program, the second's body a tile.sweep over the reduced index at the
+// end of the first.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Transforms/Tile/Passes.h"
+
+#include "compiler/Schedule/SchedulingPass.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace nautilus {
+#define GEN_PASS_DEF_TILESWEEPROWCONSUMERS
+#include "compiler/Transforms/Tile/Passes.h.inc"
+} // namespace nautilus
+
+using namespace mlir;
+using namespace nautilus;
+
+namespace {
+
+/// What a program that reduces rows leaves: the one index its reductions
+/// run over, and the value it stores into each buffer (by argument number).
+struct RowReduction {
+  Value extent;
+  llvm::SmallDenseMap<unsigned, Value> stored;
+  llvm::SmallDenseMap<unsigned, tile::StoreOp> stores;
+};
+
+unsigned argNumberOf(Value buffer) {
+  return cast<BlockArgument>(buffer).getArgNumber();
+}
+
+/// Whether `op` computes element by element: values of the tile at each
+/// point from the same point's (loads in the schedule's layout, indices,
+/// constants, arithmetic).
+bool isPointwise(Operation &op) {
+  if (op.getNumRegions())
+    return false;
+  if (auto load = dyn_cast<tile::LoadOp>(op))
+    return load.getIndirect().empty() && !load.getLayoutAttr();
+  if (auto index = dyn_cast<tile::IndexOp>(op))
+    return !index.getLayoutAttr();
+  return isa<arith::ArithDialect, math::MathDialect>(op.getDialect()) ||
+         isa<vector::BroadcastOp>(op);
+}
+
+/// Whether `program` holds an op no sweep may join: a contraction, routed
+/// rows, skipped tiles, a layout conversion, a sweep already.
+bool holdsUnsweepable(tile::ProgramOp program) {
+  return program
+      .walk([](Operation *op) {
+        return isa<tile::ContractOp, tile::RouteOp, tile::SkipIfNegativeOp,
+                   tile::ConvertLayoutOp, tile::SweepOp>(op)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// `program` as a program that reduces rows: at its top level only
+/// reductions (or a stream) over one index, unsplit, point-wise ops and
+/// stores of its tile.
+std::optional<RowReduction> rowReductionOf(tile::ProgramOp program) {
+  // (A row that one thread reduces alone it would sweep alone too, and
+  // a store a point strided across the warp's rows: the consumer's own
+  // program spreads those points over many more threads.)
+  tile::ScheduleAttr schedule = program.getSchedule();
+  if (schedule.getMma() || schedule.getReduceSplit() != 1 ||
+      schedule.getReduceThreads() == 1 || holdsUnsweepable(program))
+    return std::nullopt;
+  RowReduction rows;
+  auto reducesOver = [&](Value extent) {
+    if (rows.extent && rows.extent != extent)
+      return false;
+    rows.extent = extent;
+    return true;
+  };
+  for (Operation &op : program.getBody().front()) {
+    if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+      if (reduce.isSplit() || reduce.getExtents().size() != 1 ||
+          !reducesOver(reduce.getExtents()[0]))
+        return std::nullopt;
+    } else if (auto stream = dyn_cast<tile::OnlineReduceOp>(op)) {
+      if (stream.isSplit() || !reducesOver(stream.getExtent()))
+        return std::nullopt;
+    } else if (auto store = dyn_cast<tile::StoreOp>(op)) {
+      if (store.getAlong())
+        return std::nullopt;
+      rows.stored[argNumberOf(store.getBuffer())] = store.getValue();
+      rows.stores[argNumberOf(store.getBuffer())] = store;
+    } else if (!isa<tile::ReturnOp>(op) && !isPointwise(op)) {
+      return std::nullopt;
+    }
+  }
+  if (!rows.extent || !program.getExtentDim(rows.extent))
+    return std::nullopt;
+  return rows;
+}
+
+/// Whether `map` (output dimensions, then the swept index) reads the row's
+/// value: the first `rank` dimensions in order.
+bool readsRowValue(AffineMap map, unsigned rank) {
+  if (map.getNumResults() != rank || map.getNumDims() != rank + 1)
+    return false;
+  for (auto [d, e] : llvm::enumerate(map.getResults()))
+    if (e != getAffineDimExpr(d, map.getContext()))
+      return false;
+  return true;
+}
+
+/// The element-wise program `consumer`'s one store, when `consumer` can be
+/// swept in `rows`'s program: over its output dimensions and then the
+/// reduced one, point-wise, reading `rows`'s results only as the row's
+/// value, and writing what neither program reads.
+tile::StoreOp sweepableStore(tile::ProgramOp consumer, tile::ProgramOp rows,
+                             const RowReduction &reduction) {
+  ArrayAttr rowDims = rows.getOutputDims(), dims = consumer.getOutputDims();
+  if (dims.size() != rowDims.size() + 1 ||
+      dims[rowDims.size()] != rows.getExtentDim(reduction.extent) ||
+      consumer.getSchedule().getMma() || holdsUnsweepable(consumer))
+    return {};
+  for (auto [mine, theirs] : llvm::zip(rowDims, dims))
+    if (mine != theirs)
+      return {};
+  tile::StoreOp store;
+  for (Operation &op : consumer.getBody().front()) {
+    if (auto s = dyn_cast<tile::StoreOp>(op)) {
+      if (store || s.getAlong())
+        return {};
+      store = s;
+    } else if (!isa<tile::ReturnOp>(op) && !isPointwise(op)) {
+      return {};
+    }
+    if (auto load = dyn_cast<tile::LoadOp>(op);
+        load && reduction.stored.count(argNumberOf(load.getBuffer())) &&
+        !readsRowValue(load.getMap(), rows.getRank()))
+      return {};
+  }
+  if (!store)
+    return {};
+  // Neither program reads what the consumer writes.
+  Value written = store.getBuffer();
+  unsigned writtenArg = argNumberOf(written);
+  for (tile::ProgramOp program : {rows, consumer})
+    if (program
+            .walk([&](tile::LoadOp load) {
+              return argNumberOf(load.getBuffer()) == writtenArg
+                         ? WalkResult::interrupt()
+                         : WalkResult::advance();
+            })
+            .wasInterrupted())
+      return {};
+  return store;
+}
+
+/// Gives every tile of `from`'s shape made in `block` the shape `to`.
+void retileBlock(Block &block, ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
+  auto retype = [&](Type t) -> Type {
+    auto vec = dyn_cast<VectorType>(t);
+    if (!vec || vec.getShape() != from)
+      return t;
+    return VectorType::get(to, vec.getElementType());
+  };
+  for (Operation &op : block) {
+    if (auto constant = dyn_cast<arith::ConstantOp>(op))
+      if (auto splat = dyn_cast<SplatElementsAttr>(constant.getValue()))
+        if (auto type = dyn_cast<ShapedType>(retype(splat.getType()));
+            type && type != splat.getType())
+          constant.setValueAttr(
+              SplatElementsAttr::get(type, splat.getSplatValue<Attribute>()));
+    for (Value r : op.getResults())
+      r.setType(retype(r.getType()));
+  }
+}
+
+/// Whether a program of `plan` other than `except` reads argument `arg`.
+bool readByOthers(tile::PlanOp plan, unsigned arg,
+                  ArrayRef<tile::ProgramOp> except) {
+  for (tile::ProgramOp program : plan.getProgramOps()) {
+    if (llvm::is_contained(except, program))
+      continue;
+    if (program
+            .walk([&](tile::LoadOp load) {
+              return argNumberOf(load.getBuffer()) == arg
+                         ? WalkResult::interrupt()
+                         : WalkResult::advance();
+            })
+            .wasInterrupted())
+      return true;
+  }
+  return false;
+}
+
+/// Moves `consumer`'s body into a sweep at the end of `rows` (see the
+/// pass), drops the stores only `consumer` read, and gives `rows` the
+/// consumer's name and place in `plan`.
+void sweep(tile::PlanOp plan, tile::ProgramOp rows, RowReduction &reduction,
+           tile::ProgramOp consumer, tile::StoreOp store) {
+  MLIRContext *ctx = rows.getContext();
+  Block &rowsBody = rows.getBody().front();
+  Block &consumerBody = consumer.getBody().front();
+  unsigned rank = rows.getRank();
+  OpBuilder b(ctx);
+  b.setInsertionPoint(rowsBody.getTerminator());
+  Location loc = consumer.getLoc();
+  auto map = AffineMap::getMultiDimIdentityMap(rank + 1, ctx);
+  map = AffineMap::get(rank + 1, rows.getSizes().size(), map.getResults(), ctx);
+  unsigned written = argNumberOf(store.getBuffer());
+  auto sweepOp = tile::SweepOp::create(b, loc, reduction.extent,
+                                       rowsBody.getArgument(written), map);
+  Block *body =
+      b.createBlock(&sweepOp.getBody(), {}, {b.getIndexType()}, {loc});
+  IRMapping mapping;
+  for (auto [mine, theirs] :
+       llvm::zip(consumerBody.getArguments(), rowsBody.getArguments()))
+    mapping.map(mine, theirs);
+  ArrayRef<int64_t> rowTile = rows.getSchedule().getTile();
+  for (Operation &op : consumerBody.without_terminator()) {
+    if (&op == store.getOperation())
+      continue;
+    if (auto load = dyn_cast<tile::LoadOp>(op)) {
+      auto stored = reduction.stored.find(argNumberOf(load.getBuffer()));
+      if (stored != reduction.stored.end()) {
+        mapping.map(load.getResult(), stored->second);
+        continue;
+      }
+    }
+    if (auto index = dyn_cast<tile::IndexOp>(op);
+        index && index.getDim() == static_cast<int64_t>(rank)) {
+      mapping.map(index.getResult(),
+                  vector::BroadcastOp::create(
+                      b, loc, VectorType::get(rowTile, b.getIndexType()),
+                      body->getArgument(0)));
+      continue;
+    }
+    b.clone(op, mapping);
+  }
+  tile::YieldOp::create(b, loc, mapping.lookup(store.getValue()));
+  retileBlock(*body, consumer.getSchedule().getTile(), rowTile);
+  // The row results only the consumer read stay in registers.
+  for (auto &[arg, rowStore] : reduction.stores)
+    if (rows.getBufferRole(arg) == "workspace" &&
+        !readByOthers(plan, arg, {rows, consumer}))
+      rowStore.erase();
+  // The merged program takes the consumer's name and the rows' place.
+  std::string name = consumer.getSymName().str();
+  StringRef rowsName = rows.getSymName();
+  SmallVector<Attribute> programs;
+  for (Attribute p : plan.getPrograms()) {
+    StringRef symbol = cast<FlatSymbolRefAttr>(p).getValue();
+    if (symbol == name)
+      continue;
+    programs.push_back(symbol == rowsName ? FlatSymbolRefAttr::get(ctx, name)
+                                          : p);
+  }
+  plan.setProgramsAttr(ArrayAttr::get(ctx, programs));
+  consumer.erase();
+  rows.setSymName(name);
+}
+
+struct TileSweepRowConsumersPass
+    : public SchedulingPass<nautilus::impl::TileSweepRowConsumersBase<
+          TileSweepRowConsumersPass>> {
+  using SchedulingPass::SchedulingPass;
+
+  void setExplain(bool value) { explain = value; }
+
+  void runOnOperation() override {
+    std::optional<TargetInfo> target = moduleTarget();
+    if (!target)
+      return;
+    std::string why;
+    if (!schedules->sweepsRowConsumers(*target, why))
+      return;
+    for (auto plan : getOperation().getOps<tile::PlanOp>()) {
+      SmallVector<tile::ProgramOp, 8> programs = plan.getProgramOps();
+      for (size_t i = 0; i + 1 < programs.size(); ++i) {
+        std::optional<RowReduction> rows = rowReductionOf(programs[i]);
+        if (!rows)
+          continue;
+        tile::StoreOp store =
+            sweepableStore(programs[i + 1], programs[i], *rows);
+        if (!store)
+          continue;
+        if (explain)
+          programs[i + 1].emitRemark()
+              << "'" << programs[i + 1].getSymName()
+              << "' swept in the program of '" << programs[i].getSymName()
+              << "': the threads that reduce a row write its elements, "
+                 "the row's results in registers";
+        sweep(plan, programs[i], *rows, programs[i + 1], store);
+        programs.erase(programs.begin() + i + 1);
+      }
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> nautilus::createTileSweepRowConsumers(
+    std::shared_ptr<ScheduleProvider> schedules, bool explain) {
+  auto pass = std::make_unique<TileSweepRowConsumersPass>(std::move(schedules));
+  pass->setExplain(explain);
+  return pass;
+}
