@@ -17,11 +17,14 @@
 #     128-key blocks (the producer giving its registers to the consumers),
 #     the causal FA3 kernel now that ptxas keeps its wgmma pipeline
 #     (0.89x FlashAttention-2 in the first run, serialised: C7513), and the
-#     row streams (softmax and layernorm in two programs, X read twice)
-#     against PyTorch.
+#     row streams against PyTorch.
 #  6. Since the thirty-eighth session: the structure the GPU models choose
-#     for softmax and layernorm (fused, as above) against their reductions
-#     apart (softmax_4096_apart, layernorm_4096_apart: three programs).
+#     for softmax and layernorm against the others: since the
+#     thirty-ninth, one program (the row stream, then Y swept over the
+#     same rows, X read from DRAM once), against Y apart
+#     (softmax_4096_unswept, two programs, X read twice) and every
+#     reduction apart too (softmax_4096_apart, layernorm_4096_apart: three
+#     programs).
 # Prepare with bench/gpu/prepare.sh and `bench/gpu/tuning.py prepare --top
 # 3`; run with carry ["bench/gpu/bundles"] and timeout_s 450:
 # `bash bench/gpu/lease_ab.sh`. Back under $OUT (10 files at most):

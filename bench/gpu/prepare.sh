@@ -137,13 +137,16 @@ fa3_cases=(
   "causal_4k_d128_k128_pingpong:$examples/attention.tensor:attention_causal:B=4,H=16,N=4096,M=4096,D=128:attention_causal_O:producers = 1, ping_pong = 1:2:128:128"
 )
 # The structure the auto-scheduler's GPU models choose for softmax and
-# layernorm (their reductions fused: a row stream, then Y) against the
-# other structure (each reduction a program of its own, X read once
-# more), both with the heuristics' schedules: the GPU structure choice,
-# measured (docs/autoscheduler.md, "Rewrite choices").
+# layernorm (their reductions fused in a row stream, Y swept in its
+# program: one program, X read from DRAM once) against the other
+# structures: Y a program of its own (`_unswept`, two programs, X read
+# twice: the default until the thirty-ninth session) and each reduction a
+# program of its own too (`_apart`, three programs), all with the
+# heuristics' schedules: the GPU structure choice, measured
+# (docs/autoscheduler.md, "Rewrite choices").
 apart_cases=(
-  "softmax_4096_apart:$examples/norms.tensor:softmax:R=4096,C=4096"
-  "layernorm_4096_apart:$examples/norms.tensor:layernorm:T=4096,D=4096"
+  "softmax_4096:$examples/norms.tensor:softmax:R=4096,C=4096"
+  "layernorm_4096:$examples/norms.tensor:layernorm:T=4096,D=4096"
 )
 extra=()
 if [ -n "${MULTIPROCESSORS:-}" ]; then
@@ -156,15 +159,22 @@ for target in "${targets[@]}"; do
       "${extra[@]}" --emit bundle -o "$out/${name}_${target}.json"
     echo "$out/${name}_${target}.json"
   done
-  apart=$(mktemp)
-  echo '{"fuse_reductions": false, "programs": {}}' >"$apart"
-  for c in "${apart_cases[@]}"; do
-    IFS=: read -r name file kernel shape <<<"$c"
-    "$nautc" compile "$file" -k "$kernel" --target "$target" --shape "$shape" \
-      "${extra[@]}" --schedule "$apart" --emit bundle -o "$out/${name}_${target}.json"
-    echo "$out/${name}_${target}.json"
+  structure=$(mktemp)
+  for variant in unswept apart; do
+    if [ "$variant" = apart ]; then
+      echo '{"fuse_reductions": false, "sweep_row_consumers": false, "programs": {}}' >"$structure"
+    else
+      echo '{"sweep_row_consumers": false, "programs": {}}' >"$structure"
+    fi
+    for c in "${apart_cases[@]}"; do
+      IFS=: read -r name file kernel shape <<<"$c"
+      "$nautc" compile "$file" -k "$kernel" --target "$target" --shape "$shape" \
+        "${extra[@]}" --schedule "$structure" --emit bundle \
+        -o "$out/${name}_${variant}_${target}.json"
+      echo "$out/${name}_${variant}_${target}.json"
+    done
   done
-  rm -f "$apart"
+  rm -f "$structure"
   [ "$target" = sm_90 ] || continue
   for c in "${fa3_cases[@]}"; do
     IFS=: read -r name file kernel shape program fields stages rows keys <<<"$c"

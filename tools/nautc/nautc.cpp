@@ -82,10 +82,12 @@ options:
                          "recompute_in_streams": false stores what
                          streams read, "fuse_shared_operands": false
                          keeps contractions that share an operand
-                         separate programs; the heuristics schedule
-                         the programs it does not name); with auto on
-                         the CPU, the model also chooses between those
-                         structures
+                         separate programs, "sweep_row_consumers":
+                         false keeps a GPU's softmax or norm Y a
+                         program apart from its rows' reduction; the
+                         heuristics schedule the programs it does not
+                         name); with auto, the model also chooses
+                         between those structures
   --db PATH.json         compile, run: take the schedules of the tuning
                          database's record for the kernel, the target and
                          the sizes (or sizes in the same power-of-two
