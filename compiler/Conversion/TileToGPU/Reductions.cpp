@@ -373,8 +373,9 @@ tiletogpu::loadAhead(KernelContext &kernel, Block &body,
   return loaded;
 }
 
-Fragment ReduceLowering::foldCopy(unsigned level, Value iv,
-                                  const LoadedAhead &loaded, Fragment carried) {
+void tiletogpu::beginBodyCopy(KernelContext &kernel, Block &body,
+                              unsigned level, Value iv,
+                              const LoadedAhead &loaded) {
   kernel.scalars.map(body.getArgument(level), iv);
   kernel.reducedIVs.push_back(iv);
   // The body is lowered again for each copy and loop: none of its values'
@@ -388,10 +389,19 @@ Fragment ReduceLowering::foldCopy(unsigned level, Value iv,
     kernel.fragments[value] = fragment;
     kernel.lowered.insert(value.getDefiningOp());
   }
-  carried = reduceFrom(level + 1, carried);
+}
+
+void tiletogpu::endBodyCopy(KernelContext &kernel, const LoadedAhead &loaded) {
   for (auto &[value, fragment] : loaded)
     kernel.lowered.erase(value.getDefiningOp());
   kernel.reducedIVs.pop_back();
+}
+
+Fragment ReduceLowering::foldCopy(unsigned level, Value iv,
+                                  const LoadedAhead &loaded, Fragment carried) {
+  beginBodyCopy(kernel, body, level, iv, loaded);
+  carried = reduceFrom(level + 1, carried);
+  endBodyCopy(kernel, loaded);
   return carried;
 }
 

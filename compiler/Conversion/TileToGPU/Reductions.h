@@ -35,6 +35,14 @@ loadAhead(KernelContext &kernel, mlir::Block &body,
           llvm::ArrayRef<tile::LoadOp> leadingLoads, unsigned level,
           llvm::ArrayRef<mlir::Value> ivs, int64_t step);
 
+/// Binds argument `level` of `body` to `iv` for a copy of the body
+/// lowered again (a reduction's or a sweep's point): the body's fragments
+/// forgotten, its leading loads' (`loaded`) set ahead. endBodyCopy undoes
+/// what the lowering of the copy must not keep.
+void beginBodyCopy(KernelContext &kernel, mlir::Block &body, unsigned level,
+                   mlir::Value iv, const LoadedAhead &loaded);
+void endBodyCopy(KernelContext &kernel, const LoadedAhead &loaded);
+
 /// How the R threads of a group (reduce_threads) split an index from
 /// `first` to `end`: thread r takes r, r + R, ..., `copies` of them a
 /// step of its main loop (their loads in flight together); or with runs

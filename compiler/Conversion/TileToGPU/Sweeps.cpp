@@ -153,23 +153,11 @@ void SweepLowering::loop(Value lower, Value upper, int64_t step, int64_t copies,
 }
 
 Fragment SweepLowering::lowerCopy(Value iv, const LoadedAhead &loaded) {
-  kernel.scalars.map(body.getArgument(0), iv);
-  kernel.reducedIVs.push_back(iv);
-  // The body is lowered again for each copy and loop (as a reduction's).
-  body.walk([&](Operation *op) {
-    for (Value result : op->getResults())
-      kernel.fragments.erase(result);
-  });
-  for (auto &[value, fragment] : loaded) {
-    kernel.fragments[value] = fragment;
-    kernel.lowered.insert(value.getDefiningOp());
-  }
+  beginBodyCopy(kernel, body, 0, iv, loaded);
   if (failed(lowerBlock(kernel, body)))
     status = failure();
   Fragment value = kernel.lookup(sweep.getYielded());
-  for (auto &[value, fragment] : loaded)
-    kernel.lowered.erase(value.getDefiningOp());
-  kernel.reducedIVs.pop_back();
+  endBodyCopy(kernel, loaded);
   return value;
 }
 

@@ -37,6 +37,16 @@ unsigned argNumberOf(Value buffer) {
   return cast<BlockArgument>(buffer).getArgNumber();
 }
 
+/// Whether `program` loads from its buffer argument `arg`.
+bool readsArgument(tile::ProgramOp program, unsigned arg) {
+  return program
+      .walk([&](tile::LoadOp load) {
+        return argNumberOf(load.getBuffer()) == arg ? WalkResult::interrupt()
+                                                    : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// Whether `op` computes element by element: values of the tile at each
 /// point from the same point's (loads in the schedule's layout, indices,
 /// constants, arithmetic).
@@ -146,17 +156,9 @@ tile::StoreOp sweepableStore(tile::ProgramOp consumer, tile::ProgramOp rows,
   if (!store)
     return {};
   // Neither program reads what the consumer writes.
-  Value written = store.getBuffer();
-  unsigned writtenArg = argNumberOf(written);
-  for (tile::ProgramOp program : {rows, consumer})
-    if (program
-            .walk([&](tile::LoadOp load) {
-              return argNumberOf(load.getBuffer()) == writtenArg
-                         ? WalkResult::interrupt()
-                         : WalkResult::advance();
-            })
-            .wasInterrupted())
-      return {};
+  unsigned written = argNumberOf(store.getBuffer());
+  if (readsArgument(rows, written) || readsArgument(consumer, written))
+    return {};
   return store;
 }
 
@@ -183,19 +185,9 @@ void retileBlock(Block &block, ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
 /// Whether a program of `plan` other than `except` reads argument `arg`.
 bool readByOthers(tile::PlanOp plan, unsigned arg,
                   ArrayRef<tile::ProgramOp> except) {
-  for (tile::ProgramOp program : plan.getProgramOps()) {
-    if (llvm::is_contained(except, program))
-      continue;
-    if (program
-            .walk([&](tile::LoadOp load) {
-              return argNumberOf(load.getBuffer()) == arg
-                         ? WalkResult::interrupt()
-                         : WalkResult::advance();
-            })
-            .wasInterrupted())
-      return true;
-  }
-  return false;
+  return llvm::any_of(plan.getProgramOps(), [&](tile::ProgramOp program) {
+    return !llvm::is_contained(except, program) && readsArgument(program, arg);
+  });
 }
 
 /// Moves `consumer`'s body into a sweep at the end of `rows` (see the
