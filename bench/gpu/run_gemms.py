@@ -241,7 +241,10 @@ def kind_of(b):
         return "layernorm"
     if {"X", "g", "Y"} <= buffers.keys() and len(buffers["X"]["dims"]) == 2:
         return "rmsnorm"
-    if {"X", "Mx", "L", "Y"} <= buffers.keys() and len(buffers["X"]["dims"]) == 2:
+    # (Its row maximum and sum are workspaces where Y is a program apart,
+    # registers where Y is swept in the rows' program.)
+    if {"X", "Y"} <= buffers.keys() and len(buffers["X"]["dims"]) == 2 \
+            and len(buffers["Y"]["dims"]) == 2:
         return "softmax"
     return None
 

@@ -5,13 +5,14 @@
 // tile.sweep over C at the end of the stream's program, its reads of Mx
 // and L (the row's values, at d0) replaced by the stream's results, its
 // column index by the swept one; the workspaces' stores go (only Y read
-// them). The merged program takes Y's name and the stream's schedule.
+// them), and the workspaces with them. The merged program takes Y's name
+// and the stream's schedule.
 // CHECK: remark: 'softmax_Y' swept in the program of 'softmax_L'
-// CHECK-LABEL: tile.program @softmax_Y attributes {arg_names = ["X", "L", "Mx", "Y"], output_dims = ["R"]
+// CHECK-LABEL: tile.program @softmax_Y attributes {arg_names = ["X", "Y"], output_dims = ["R"]
 // CHECK-SAME: schedule = #tile.schedule<tile = [4], threads = 256, reduce_threads = 64, vector = 4>
-// CHECK: %[[S:.*]]:2 = tile.online_reduce over(%arg5)
+// CHECK: %[[S:.*]]:2 = tile.online_reduce over(%arg3)
 // CHECK-NOT: tile.store
-// CHECK: tile.sweep over(%arg5) into %arg3[#{{.*}}] : memref<?x?xf32> {
+// CHECK: tile.sweep over(%arg3) into %arg1[#{{.*}}] : memref<?x?xf32> {
 // CHECK-NEXT: ^bb0(%[[C:.*]]: index):
 // CHECK: %[[X:.*]] = tile.load %arg0[{{.*}}] : memref<?x?xf32> -> vector<4xf32>
 // CHECK: %[[COL:.*]] = vector.broadcast %[[C]] : index to vector<4xindex>
@@ -19,7 +20,7 @@
 // CHECK: %[[Y:.*]] = arith.divf %{{.*}}, %[[S]]#1 : vector<4xf32>
 // CHECK: tile.yield %[[Y]] : vector<4xf32>
 // CHECK-NOT: tile.program
-// CHECK: programs = [@softmax_Y]
+// CHECK: tile.plan @softmax {buffers = [{dims = ["R", "C"], name = "X", role = "input", type = memref<?x?xf32>}, {dims = ["R", "C"], name = "Y", role = "output", type = memref<?x?xf32>}], programs = [@softmax_Y]
 // CPU: programs = [@softmax_L, @softmax_Y]
 #row = affine_map<(d0, d1)[s0, s1] -> (d0, d1)>
 #value = affine_map<(d0, d1)[s0, s1] -> (d0)>

@@ -31,6 +31,26 @@ unsigned nautilus::addKernelBuffer(ModuleOp module, tile::PlanOp plan,
   return position;
 }
 
+bool nautilus::removeUnusedKernelBuffer(ModuleOp module, tile::PlanOp plan,
+                                        unsigned position) {
+  auto programs = module.getOps<tile::ProgramOp>();
+  if (llvm::any_of(programs, [&](tile::ProgramOp program) {
+        return !program.getBody().front().getArgument(position).use_empty();
+      }))
+    return false;
+  Builder b(module.getContext());
+  SmallVector<Attribute> buffers(plan.getBuffers().getValue());
+  buffers.erase(buffers.begin() + position);
+  plan.setBuffersAttr(b.getArrayAttr(buffers));
+  for (tile::ProgramOp program : programs) {
+    SmallVector<Attribute> names(program.getArgNames().getValue());
+    names.erase(names.begin() + position);
+    program.setArgNamesAttr(b.getArrayAttr(names));
+    program.getBody().front().eraseArgument(position);
+  }
+  return true;
+}
+
 void nautilus::launchBefore(tile::PlanOp plan, StringRef name,
                             StringRef before) {
   MLIRContext *ctx = plan.getContext();

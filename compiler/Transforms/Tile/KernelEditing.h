@@ -28,6 +28,13 @@ unsigned addKernelBuffer(mlir::ModuleOp module, tile::PlanOp plan,
                          mlir::MemRefType type,
                          llvm::ArrayRef<mlir::Attribute> dims);
 
+/// Removes buffer `position` from `plan` and the matching block argument
+/// from every program of `module`, where no program uses it (a workspace
+/// a rewrite left unread and unwritten); false, changing nothing, where
+/// one does.
+bool removeUnusedKernelBuffer(mlir::ModuleOp module, tile::PlanOp plan,
+                              unsigned position);
+
 /// (The most a split may give its workspace: tile::kMaxPartialWorkspaceBytes,
 /// dialects/Tile/Utils/StreamSplits.h.)
 using tile::kMaxPartialWorkspaceBytes;

@@ -10,6 +10,7 @@
 #include "compiler/Transforms/Tile/Passes.h"
 
 #include "compiler/Schedule/SchedulingPass.h"
+#include "compiler/Transforms/Tile/KernelEditing.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
@@ -237,10 +238,13 @@ void sweep(tile::PlanOp plan, tile::ProgramOp rows, RowReduction &reduction,
   tile::YieldOp::create(b, loc, mapping.lookup(store.getValue()));
   retileBlock(*body, consumer.getSchedule().getTile(), rowTile);
   // The row results only the consumer read stay in registers.
+  SmallVector<unsigned> unstored;
   for (auto &[arg, rowStore] : reduction.stores)
     if (rows.getBufferRole(arg) == "workspace" &&
-        !readByOthers(plan, arg, {rows, consumer}))
+        !readByOthers(plan, arg, {rows, consumer})) {
       rowStore.erase();
+      unstored.push_back(arg);
+    }
   // The merged program takes the consumer's name and the rows' place.
   std::string name = consumer.getSymName().str();
   StringRef rowsName = rows.getSymName();
@@ -255,6 +259,11 @@ void sweep(tile::PlanOp plan, tile::ProgramOp rows, RowReduction &reduction,
   plan.setProgramsAttr(ArrayAttr::get(ctx, programs));
   consumer.erase();
   rows.setSymName(name);
+  // Their workspaces go (the last first: positions after it shift).
+  llvm::sort(unstored, std::greater<unsigned>());
+  for (unsigned arg : unstored)
+    (void)removeUnusedKernelBuffer(rows->getParentOfType<ModuleOp>(), plan,
+                                   arg);
 }
 
 struct TileSweepRowConsumersPass
