@@ -1,11 +1,13 @@
 //===- Structures.cpp - A kernel's structures under the rewrite choices ---===//
 #include "compiler/Pipeline/Structures.h"
 #include "autoscheduler/CpuSpace.h"
+#include "autoscheduler/Search.h"
 #include "autoscheduler/Tuner.h"
 #include "compiler/Pipeline/Pipelines.h"
 #include "compiler/Schedule/CpuPrograms.h"
 #include "compiler/Schedule/GpuPrograms.h"
 #include "compiler/Schedule/ScheduleFile.h"
+#include "compiler/Transforms/Tile/SplitContractions.h"
 #include "compiler/Transforms/Tile/SplitReductions.h"
 #include "dialects/Alg/AlgOps.h"
 
@@ -60,12 +62,60 @@ std::optional<double> cpuPrediction(tile::ProgramOp program,
   return best.front().cost.totalUs;
 }
 
+/// `program` as the contraction search sees it, where it is a
+/// tensor-core contraction over bound M and N (not a flash kernel, nor a
+/// grouped GEMM's routed or skipped rows), as tile-form-contractions formed
+/// it: K splittable where splitKRefusal allows, wgmma where its schedule
+/// took it.
+std::optional<ContractionProblem>
+contractionProblemOf(tile::ProgramOp program) {
+  tile::MmaAttr mma = program.getSchedule().getMma();
+  if (!mma || program.getFlashStream())
+    return std::nullopt;
+  tile::ContractOp contract;
+  bool grouped = false;
+  program.walk([&](Operation *op) {
+    if (auto c = dyn_cast<tile::ContractOp>(op))
+      contract = contract ? tile::ContractOp() : c;
+    grouped |= isa<tile::RouteOp, tile::SkipIfNegativeOp>(op);
+  });
+  ContractionExtents extents = contractionExtents(program);
+  if (!contract || grouped || !extents.m || !extents.n)
+    return std::nullopt;
+  ContractionProblem problem;
+  problem.m = *extents.m;
+  problem.n = *extents.n;
+  problem.batch = extents.batch.value_or(1);
+  problem.k = knownReducedExtent(program, contract);
+  problem.splittable = problem.k && splitKRefusal(program, contract).empty();
+  problem.computedLhs = contract.isComputed(0);
+  problem.computedRhs = contract.isComputed(1);
+  problem.wgmmaAllowed = mma.getInstr() == "wgmma";
+  if (Type element = contract.getOperandElementType())
+    problem.operandBytes =
+        std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+  program.walk([&](tile::StoreOp store) {
+    Type element =
+        cast<MemRefType>(store.getBuffer().getType()).getElementType();
+    problem.outputBytes =
+        std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+  });
+  return problem;
+}
+
 /// The best predicted time of `program` under the GPU models: a flash
-/// kernel's, or an element-wise program's or a reduction's; none for the
-/// others (a contraction, whose problem the schedules see only as
-/// tile-form-contractions forms it).
+/// kernel's, a tensor-core contraction's, or an element-wise program's or
+/// a reduction's; none for the others (a grouped GEMM's, a contraction's
+/// over unbound M or N).
 std::optional<double> gpuPrediction(tile::ProgramOp program,
                                     const TargetInfo &target) {
+  if (std::optional<ContractionProblem> problem =
+          contractionProblemOf(program)) {
+    SearchResult best = searchContraction(*problem, target, 1);
+    if (best.ranked.empty())
+      return std::nullopt;
+    return best.ranked.front().cost.totalUs;
+  }
   if (std::optional<FlashProblem> flash = flashProblemOf(program, target)) {
     std::vector<RankedFlashCandidate> best =
         rankFlashSchedules(*flash, target, 1);
