@@ -62,25 +62,30 @@ std::optional<double> cpuPrediction(tile::ProgramOp program,
   return best.front().cost.totalUs;
 }
 
-/// `program` as the contraction search sees it, where it is a
+/// `program` as the contraction search sees it, where it is one
 /// tensor-core contraction over bound M and N (not a flash kernel, nor a
-/// grouped GEMM's routed or skipped rows), as tile-form-contractions formed
-/// it: K splittable where splitKRefusal allows, wgmma where its schedule
-/// took it.
+/// grouped GEMM's routed or skipped rows): K splittable where
+/// splitKRefusal allows, wgmma where its schedule took it. (Its bound K and
+/// element widths, for the prediction: the search that schedules it at
+/// tile-form-contractions assumes a K where it may not split, and 16-bit
+/// operands with f32 results.)
 std::optional<ContractionProblem>
 contractionProblemOf(tile::ProgramOp program) {
   tile::MmaAttr mma = program.getSchedule().getMma();
   if (!mma || program.getFlashStream())
     return std::nullopt;
   tile::ContractOp contract;
+  int contractions = 0;
   bool grouped = false;
   program.walk([&](Operation *op) {
-    if (auto c = dyn_cast<tile::ContractOp>(op))
-      contract = contract ? tile::ContractOp() : c;
+    if (auto c = dyn_cast<tile::ContractOp>(op)) {
+      contract = c;
+      ++contractions;
+    }
     grouped |= isa<tile::RouteOp, tile::SkipIfNegativeOp>(op);
   });
   ContractionExtents extents = contractionExtents(program);
-  if (!contract || grouped || !extents.m || !extents.n)
+  if (contractions != 1 || grouped || !extents.m || !extents.n)
     return std::nullopt;
   ContractionProblem problem;
   problem.m = *extents.m;

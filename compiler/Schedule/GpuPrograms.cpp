@@ -59,11 +59,15 @@ FailureOr<Operation *> onlyReduction(tile::ProgramOp program,
   return only;
 }
 
+/// What a row reduction's loads read: their buffers and maps.
+using ReadPlaces = llvm::DenseSet<std::pair<Value, AffineMap>>;
+
 /// Counts `op`, inside `sweep`, into the sweep's facts: a load of what
-/// the reduction read (`reread`) from the caches, others from DRAM where
-/// they vary with every output and the swept index.
+/// the reduction read (`reread`: the same buffer at the same map) from the
+/// caches, others from DRAM where they vary with every output and the
+/// swept index.
 void countSweep(Operation *op, tile::SweepOp sweep, unsigned rank,
-                const llvm::DenseSet<Value> &reread, GpuProgram::Sweep &facts) {
+                const ReadPlaces &reread, GpuProgram::Sweep &facts) {
   if (op == sweep.getOperation()) {
     facts.storeBytesPerPoint += bytesOf(sweep.getBuffer());
     return;
@@ -73,7 +77,7 @@ void countSweep(Operation *op, tile::SweepOp sweep, unsigned rank,
     bool everyIndex = true;
     for (unsigned d = 0; d <= rank; ++d)
       everyIndex &= load.getMap().isFunctionOfDim(d);
-    if (reread.contains(load.getBuffer()))
+    if (reread.contains({load.getBuffer(), load.getMap()}))
       facts.rereadBytesPerPoint += bytesOf(load.getBuffer());
     else if (everyIndex)
       facts.uniqueBytesPerPoint += bytesOf(load.getBuffer());
@@ -144,11 +148,12 @@ std::optional<GpuProgram> nautilus::gpuProgramOf(tile::ProgramOp program) {
   // A point is an output element, times the reduced index in a reduction.
   unsigned pointDim = *reduce ? rank : rank - 1;
   facts.loadsPerPoint = 0;
-  llvm::DenseSet<Value> reread;
+  ReadPlaces reread;
   if (sweep) {
     facts.sweep.emplace();
-    (*reduce)->walk(
-        [&](tile::LoadOp load) { reread.insert(load.getBuffer()); });
+    (*reduce)->walk([&](tile::LoadOp load) {
+      reread.insert({load.getBuffer(), load.getMap()});
+    });
   }
   program.walk([&](Operation *op) {
     if (sweep && sweep->isAncestor(op))

@@ -33,6 +33,10 @@ LogicalResult SweepOp::verify() {
   if (getMap().getNumDims() != program.getRank() + 1)
     return emitOpError("its map takes the ")
            << program.getRank() << " output dimensions and the swept index";
+  if (getMap().getNumSymbols() != program.getSizes().size())
+    return emitOpError("its map has ")
+           << getMap().getNumSymbols() << " symbols but the program has "
+           << program.getSizes().size() << " sizes";
   if (getMap().getNumResults() != static_cast<unsigned>(buffer.getRank()))
     return emitOpError("its map gives ")
            << getMap().getNumResults() << " indices to a buffer of rank "

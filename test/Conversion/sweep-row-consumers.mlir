@@ -133,3 +133,86 @@ tile.program @shifted_Y attributes {arg_names = ["X", "S", "Y"], output_dims = [
   tile.store %r, %y : vector<4x64xf32> -> memref<?x?xf32>
 }
 tile.plan @shifted {buffers = [{dims = ["R", "C"], name = "X", role = "input", type = memref<?x?xf32>}, {dims = ["R"], name = "S", role = "workspace", type = memref<?xf32>}, {dims = ["R", "C"], name = "Y", role = "output", type = memref<?x?xf32>}], programs = [@shifted_S, @shifted_Y], sizes = ["R", "C"]}
+
+// -----
+
+// Left apart: interleaved groups (consecutive threads hold other rows:
+// the sweep's stores would stride across them), and a consumer that reads
+// none of the rows' results.
+// CHECK-LABEL: tile.program @interleaved_S
+// CHECK: programs = [@interleaved_S, @interleaved_Y]
+#row = affine_map<(d0, d1)[s0, s1] -> (d0, d1)>
+#value = affine_map<(d0, d1)[s0, s1] -> (d0)>
+tile.program @interleaved_S attributes {arg_names = ["X", "S", "Y"], output_dims = ["R"], schedule = #tile.schedule<tile = [4], threads = 128, reduce_threads = 32, reduce_groups = "interleaved">, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %sum: memref<?xf32>, %y: memref<?x?xf32>, %rows: index, %cols: index):
+  %s = tile.reduce sum over(%cols) : vector<4xf32> {
+  ^bb0(%c: index):
+    %v = tile.load %x[#row] : memref<?x?xf32> -> vector<4xf32>
+    tile.yield %v : vector<4xf32>
+  }
+  tile.store %s, %sum : vector<4xf32> -> memref<?xf32>
+}
+tile.program @interleaved_Y attributes {arg_names = ["X", "S", "Y"], output_dims = ["R", "C"], schedule = #tile.schedule<tile = [4, 64], threads = 64>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %sum: memref<?xf32>, %y: memref<?x?xf32>, %rows: index, %cols: index):
+  %v = tile.load %x[#row] : memref<?x?xf32> -> vector<4x64xf32>
+  %s = tile.load %sum[#value] : memref<?xf32> -> vector<4x64xf32>
+  %r = arith.divf %v, %s : vector<4x64xf32>
+  tile.store %r, %y : vector<4x64xf32> -> memref<?x?xf32>
+}
+tile.plan @interleaved {buffers = [{dims = ["R", "C"], name = "X", role = "input", type = memref<?x?xf32>}, {dims = ["R"], name = "S", role = "workspace", type = memref<?xf32>}, {dims = ["R", "C"], name = "Y", role = "output", type = memref<?x?xf32>}], programs = [@interleaved_S, @interleaved_Y], sizes = ["R", "C"]}
+
+// -----
+
+// CHECK-LABEL: tile.program @unread_S
+// CHECK: programs = [@unread_S, @unread_Y]
+#row = affine_map<(d0, d1)[s0, s1] -> (d0, d1)>
+tile.program @unread_S attributes {arg_names = ["X", "S", "Y"], output_dims = ["R"], schedule = #tile.schedule<tile = [1], threads = 128, reduce_threads = 128>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %sum: memref<?xf32>, %y: memref<?x?xf32>, %rows: index, %cols: index):
+  %s = tile.reduce sum over(%cols) : vector<1xf32> {
+  ^bb0(%c: index):
+    %v = tile.load %x[#row] : memref<?x?xf32> -> vector<1xf32>
+    tile.yield %v : vector<1xf32>
+  }
+  tile.store %s, %sum : vector<1xf32> -> memref<?xf32>
+}
+tile.program @unread_Y attributes {arg_names = ["X", "S", "Y"], output_dims = ["R", "C"], schedule = #tile.schedule<tile = [4, 64], threads = 64>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %sum: memref<?xf32>, %y: memref<?x?xf32>, %rows: index, %cols: index):
+  %v = tile.load %x[#row] : memref<?x?xf32> -> vector<4x64xf32>
+  %r = arith.addf %v, %v : vector<4x64xf32>
+  tile.store %r, %y : vector<4x64xf32> -> memref<?x?xf32>
+}
+tile.plan @unread {buffers = [{dims = ["R", "C"], name = "X", role = "input", type = memref<?x?xf32>}, {dims = ["R"], name = "S", role = "output", type = memref<?xf32>}, {dims = ["R", "C"], name = "Y", role = "output", type = memref<?x?xf32>}], programs = [@unread_S, @unread_Y], sizes = ["R", "C"]}
+
+// -----
+
+// Two kernels in one module: removing the merged kernel's workspace
+// leaves the other kernel's programs as they are.
+// CHECK-LABEL: tile.program @a_Y attributes {arg_names = ["X", "Y"], output_dims = ["R"]
+// CHECK: programs = [@a_Y]
+// CHECK: tile.program @b_Z attributes {arg_names = ["X"]
+// CHECK: programs = [@b_Z]
+#row = affine_map<(d0, d1)[s0, s1] -> (d0, d1)>
+#value = affine_map<(d0, d1)[s0, s1] -> (d0)>
+tile.program @a_S attributes {arg_names = ["X", "S", "Y"], output_dims = ["R"], schedule = #tile.schedule<tile = [1], threads = 128, reduce_threads = 128>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %sum: memref<?xf32>, %y: memref<?x?xf32>, %rows: index, %cols: index):
+  %s = tile.reduce sum over(%cols) : vector<1xf32> {
+  ^bb0(%c: index):
+    %v = tile.load %x[#row] : memref<?x?xf32> -> vector<1xf32>
+    tile.yield %v : vector<1xf32>
+  }
+  tile.store %s, %sum : vector<1xf32> -> memref<?xf32>
+}
+tile.program @a_Y attributes {arg_names = ["X", "S", "Y"], output_dims = ["R", "C"], schedule = #tile.schedule<tile = [4, 64], threads = 64>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %sum: memref<?xf32>, %y: memref<?x?xf32>, %rows: index, %cols: index):
+  %v = tile.load %x[#row] : memref<?x?xf32> -> vector<4x64xf32>
+  %s = tile.load %sum[#value] : memref<?xf32> -> vector<4x64xf32>
+  %r = arith.divf %v, %s : vector<4x64xf32>
+  tile.store %r, %y : vector<4x64xf32> -> memref<?x?xf32>
+}
+tile.plan @a {buffers = [{dims = ["R", "C"], name = "X", role = "input", type = memref<?x?xf32>}, {dims = ["R"], name = "S", role = "workspace", type = memref<?xf32>}, {dims = ["R", "C"], name = "Y", role = "output", type = memref<?x?xf32>}], programs = [@a_S, @a_Y], sizes = ["R", "C"]}
+tile.program @b_Z attributes {arg_names = ["X"], output_dims = ["R"], schedule = #tile.schedule<tile = [4], threads = 4>, sizes = ["R"]} {
+^bb0(%x: memref<?xf32>, %rows: index):
+  %v = tile.load %x[affine_map<(d0)[s0] -> (d0)>] : memref<?xf32> -> vector<4xf32>
+  tile.store %v, %x : vector<4xf32> -> memref<?xf32>
+}
+tile.plan @b {buffers = [{dims = ["R"], name = "X", role = "output", type = memref<?xf32>}], programs = [@b_Z], sizes = ["R"]}

@@ -708,3 +708,15 @@ tile.program @p attributes {arg_names = ["X", "Y"], output_dims = ["R"], schedul
     tile.yield %v : vector<4xf32>
   }
 }
+
+// -----
+
+tile.program @p attributes {arg_names = ["X", "Y"], output_dims = ["R"], schedule = #tile.schedule<tile = [4], threads = 4>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %y: memref<?x?xf32>, %r: index, %c: index):
+  // expected-error @+1 {{'tile.sweep' op its map has 3 symbols but the program has 2 sizes}}
+  tile.sweep over(%c) into %y[affine_map<(d0, d1)[s0, s1, s2] -> (d0, d1)>] : memref<?x?xf32> {
+  ^bb0(%k: index):
+    %v = tile.load %x[affine_map<(d0, d1)[s0, s1] -> (d0, d1)>] : memref<?x?xf32> -> vector<4xf32>
+    tile.yield %v : vector<4xf32>
+  }
+}

@@ -33,7 +33,7 @@ unsigned nautilus::addKernelBuffer(ModuleOp module, tile::PlanOp plan,
 
 bool nautilus::removeUnusedKernelBuffer(ModuleOp module, tile::PlanOp plan,
                                         unsigned position) {
-  auto programs = module.getOps<tile::ProgramOp>();
+  SmallVector<tile::ProgramOp, 8> programs = plan.getProgramOps();
   if (llvm::any_of(programs, [&](tile::ProgramOp program) {
         return !program.getBody().front().getArgument(position).use_empty();
       }))

@@ -29,9 +29,9 @@ unsigned addKernelBuffer(mlir::ModuleOp module, tile::PlanOp plan,
                          llvm::ArrayRef<mlir::Attribute> dims);
 
 /// Removes buffer `position` from `plan` and the matching block argument
-/// from every program of `module`, where no program uses it (a workspace
-/// a rewrite left unread and unwritten); false, changing nothing, where
-/// one does.
+/// from every program it launches, where none uses it (a workspace a
+/// rewrite left unread and unwritten); false, changing nothing, where one
+/// does. (`module`: the plan's.)
 bool removeUnusedKernelBuffer(mlir::ModuleOp module, tile::PlanOp plan,
                               unsigned position);
 

@@ -127,11 +127,13 @@ def TileSweepRowConsumers
 
     Left alone: rows each thread reduces alone (no `reduce_threads`: it
     would sweep them alone, its stores strided across a warp's rows),
-    contractions, routed rows, split reductions, consumers
-    with reductions of their own, gathers or layouts, programs not
-    launched one right after the other, and any target whose schedule
-    provider says no (`sweepsRowConsumers`: the CPU, whose lowering has
-    no sweep). Each merge is a remark under `explain`.
+    interleaved groups and column reductions (consecutive threads hold
+    other rows), reductions to one value, contractions, routed rows, split
+    reductions, consumers that read none of the rows' results, or have
+    reductions, gathers, layouts or non-splat constant tiles of their
+    own, programs not launched one right after the other, and any target
+    whose schedule provider says no (`sweepsRowConsumers`: the CPU, whose
+    lowering has no sweep). Each merge is a remark under `explain`.
   }];
   let options = [
     Option<"explain", "explain", "bool", /*default=*/"false",

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Transforms/Tile/Passes.h"
 
+#include "compiler/Schedule/Heuristics.h"
 #include "compiler/Schedule/SchedulingPass.h"
 #include "compiler/Transforms/Tile/KernelEditing.h"
 
@@ -58,6 +59,11 @@ bool isPointwise(Operation &op) {
     return load.getIndirect().empty() && !load.getLayoutAttr();
   if (auto index = dyn_cast<tile::IndexOp>(op))
     return !index.getLayoutAttr();
+  // (A constant tile of several values would need its elements laid out
+  // anew for the rows' tile.)
+  if (auto constant = dyn_cast<arith::ConstantOp>(op))
+    return !isa<ShapedType>(constant.getType()) ||
+           isa<SplatElementsAttr>(constant.getValue());
   return isa<arith::ArithDialect, math::MathDialect>(op.getDialect()) ||
          isa<vector::BroadcastOp>(op);
 }
@@ -75,16 +81,20 @@ bool holdsUnsweepable(tile::ProgramOp program) {
       .wasInterrupted();
 }
 
-/// `program` as a program that reduces rows: at its top level only
-/// reductions (or a stream) over one index, unsplit, point-wise ops and
-/// stores of its tile.
+/// `program` as a program that reduces rows: over at least one output
+/// dimension, at its top level only reductions (or a stream) of rows over
+/// one index, unsplit, shared by consecutive groups of threads, point-wise
+/// ops and stores of its tile.
 std::optional<RowReduction> rowReductionOf(tile::ProgramOp program) {
   // (A row that one thread reduces alone it would sweep alone too, and
   // a store a point strided across the warp's rows: the consumer's own
-  // program spreads those points over many more threads.)
+  // program spreads those points over many more threads. So would
+  // interleaved groups, whose consecutive threads hold other rows, and a
+  // column reduction's reads, which run across X's rows.)
   tile::ScheduleAttr schedule = program.getSchedule();
   if (schedule.getMma() || schedule.getReduceSplit() != 1 ||
-      schedule.getReduceThreads() == 1 || holdsUnsweepable(program))
+      schedule.getReduceThreads() == 1 || schedule.getReduceInterleaved() ||
+      program.getRank() == 0 || holdsUnsweepable(program))
     return std::nullopt;
   RowReduction rows;
   auto reducesOver = [&](Value extent) {
@@ -96,10 +106,12 @@ std::optional<RowReduction> rowReductionOf(tile::ProgramOp program) {
   for (Operation &op : program.getBody().front()) {
     if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
       if (reduce.isSplit() || reduce.getExtents().size() != 1 ||
-          !reducesOver(reduce.getExtents()[0]))
+          !reducesOver(reduce.getExtents()[0]) ||
+          reductionShapeOf(program, reduce) != ReductionShape::Rows)
         return std::nullopt;
     } else if (auto stream = dyn_cast<tile::OnlineReduceOp>(op)) {
-      if (stream.isSplit() || !reducesOver(stream.getExtent()))
+      if (stream.isSplit() || !reducesOver(stream.getExtent()) ||
+          reductionShapeOf(program, stream) != ReductionShape::Rows)
         return std::nullopt;
     } else if (auto store = dyn_cast<tile::StoreOp>(op)) {
       if (store.getAlong())
@@ -128,8 +140,8 @@ bool readsRowValue(AffineMap map, unsigned rank) {
 
 /// The element-wise program `consumer`'s one store, when `consumer` can be
 /// swept in `rows`'s program: over its output dimensions and then the
-/// reduced one, point-wise, reading `rows`'s results only as the row's
-/// value, and writing what neither program reads.
+/// reduced one, point-wise, reading `rows`'s results, and only as the
+/// row's value, and writing what neither program reads.
 tile::StoreOp sweepableStore(tile::ProgramOp consumer, tile::ProgramOp rows,
                              const RowReduction &reduction) {
   ArrayAttr rowDims = rows.getOutputDims(), dims = consumer.getOutputDims();
@@ -141,6 +153,7 @@ tile::StoreOp sweepableStore(tile::ProgramOp consumer, tile::ProgramOp rows,
     if (mine != theirs)
       return {};
   tile::StoreOp store;
+  bool readsRowResult = false;
   for (Operation &op : consumer.getBody().front()) {
     if (auto s = dyn_cast<tile::StoreOp>(op)) {
       if (store || s.getAlong())
@@ -150,11 +163,13 @@ tile::StoreOp sweepableStore(tile::ProgramOp consumer, tile::ProgramOp rows,
       return {};
     }
     if (auto load = dyn_cast<tile::LoadOp>(op);
-        load && reduction.stored.count(argNumberOf(load.getBuffer())) &&
-        !readsRowValue(load.getMap(), rows.getRank()))
-      return {};
+        load && reduction.stored.count(argNumberOf(load.getBuffer()))) {
+      if (!readsRowValue(load.getMap(), rows.getRank()))
+        return {};
+      readsRowResult = true;
+    }
   }
-  if (!store)
+  if (!store || !readsRowResult)
     return {};
   // Neither program reads what the consumer writes.
   unsigned written = argNumberOf(store.getBuffer());
