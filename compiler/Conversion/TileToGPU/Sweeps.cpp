@@ -43,8 +43,9 @@ private:
   /// This thread's elements whose row lies inside the output (every thread
   /// of a group stores its own points).
   Fragment rowInside;
-  /// Whether a run of points is stored as one vector: the buffer's rows
-  /// run along the swept index, their length a whole number of runs.
+  /// Whether a run of points is stored as vectors (of up to 16 bytes):
+  /// the buffer's rows run along the swept index, their length a whole
+  /// number of runs.
   Value runsAligned;
   bool storesRuns = false;
   LogicalResult status = success();
@@ -88,8 +89,8 @@ LogicalResult SweepLowering::run() {
   int64_t run = kernel.program.getSchedule().getReductionRun();
   auto buffer = cast<MemRefType>(sweep.getBuffer().getType());
   int64_t bytes = buffer.getElementTypeBitWidth() / 8;
-  storesRuns = run > 1 && kernel.perThread == 1 && bytes > 0 &&
-               run * bytes <= 16 && buffer.getLayout().isIdentity() &&
+  storesRuns = run > 1 && kernel.perThread == 1 && bytes > 0 && bytes <= 16 &&
+               buffer.getLayout().isIdentity() &&
                isContiguousAlong(sweep.getMap(), kernel.rank);
   if (storesRuns)
     runsAligned = arith::CmpIOp::create(
@@ -176,20 +177,25 @@ void SweepLowering::store(ArrayRef<Value> ivs, ArrayRef<Fragment> values,
       storeEach();
       continue;
     }
-    // A run inside the buffer's row as one aligned vector; where rows are
-    // not a whole number of runs, point by point.
+    // A run inside the buffer's row as aligned vectors of up to 16 bytes
+    // (the run starts at a multiple of its length, so each piece at a
+    // multiple of its own); where rows are not a whole number of runs,
+    // point by point.
     auto ifAligned = scf::IfOp::create(b, loc, runsAligned, /*withElse=*/true);
     b.setInsertionPointToStart(&ifAligned.getThenRegion().front());
     Type element = cast<MemRefType>(buffer.getType()).getElementType();
-    SmallVector<Value> elements;
-    for (const Fragment &value : values)
-      elements.push_back(value[e]);
-    Value vector = vector::FromElementsOp::create(
-        b, loc, VectorType::get({int64_t(ivs.size())}, element), elements);
-    vector::StoreOp::create(
-        b, loc, vector, buffer, indicesAt(e, ivs.front()),
-        /*nontemporal=*/false,
-        b.getI64IntegerAttr(ivs.size() * element.getIntOrFloatBitWidth() / 8));
+    int64_t bits = element.getIntOrFloatBitWidth();
+    int64_t piece = std::min<int64_t>(ivs.size(), 128 / bits);
+    for (int64_t first = 0; first < int64_t(ivs.size()); first += piece) {
+      SmallVector<Value> elements;
+      for (int64_t j = first; j < first + piece; ++j)
+        elements.push_back(values[j][e]);
+      Value vector = vector::FromElementsOp::create(
+          b, loc, VectorType::get({piece}, element), elements);
+      vector::StoreOp::create(b, loc, vector, buffer, indicesAt(e, ivs[first]),
+                              /*nontemporal=*/false,
+                              b.getI64IntegerAttr(piece * bits / 8));
+    }
     b.setInsertionPointToStart(&ifAligned.getElseRegion().front());
     storeEach();
   }
