@@ -241,13 +241,8 @@ StreamState ElementStreamLowering::loop(Value lower, Value upper,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(forOp.getBody());
   StreamState current = unflatten(forOp.getRegionIterArgs(), parts(), elements);
-  SmallVector<Value> points;
-  for (int64_t j = 0; j < copies; ++j)
-    points.push_back(j == 0 ? forOp.getInductionVar()
-                            : arith::AddIOp::create(b, loc,
-                                                    forOp.getInductionVar(),
-                                                    kernel.cIndex(j * spacing))
-                                  .getResult());
+  SmallVector<Value> points =
+      copyPoints(kernel, forOp.getInductionVar(), copies, spacing);
   SmallVector<LoadedAhead> loaded =
       loadAhead(kernel, body, leadingLoads, 0, points, spacing);
   scf::YieldOp::create(b, loc, flatten(fold(points, loaded, current)));

@@ -317,13 +317,8 @@ Fragment ReduceLowering::loop(unsigned level, Value lower, Value upper,
   b.setInsertionPointToStart(forOp.getBody());
   Fragment carried(forOp.getRegionIterArgs().begin(),
                    forOp.getRegionIterArgs().end());
-  SmallVector<Value> ivs;
-  for (int64_t j = 0; j < copies; ++j)
-    ivs.push_back(j == 0
-                      ? forOp.getInductionVar()
-                      : arith::AddIOp::create(b, loc, forOp.getInductionVar(),
-                                              kernel.cIndex(j * step))
-                            .getResult());
+  SmallVector<Value> ivs =
+      copyPoints(kernel, forOp.getInductionVar(), copies, step);
   SmallVector<LoadedAhead> loaded = loadAhead(level, ivs, step);
   for (int64_t j = 0; j < copies; ++j)
     carried = foldCopy(level, ivs[j], loaded[j], carried);
@@ -389,6 +384,15 @@ void tiletogpu::beginBodyCopy(KernelContext &kernel, Block &body,
     kernel.fragments[value] = fragment;
     kernel.lowered.insert(value.getDefiningOp());
   }
+}
+
+SmallVector<Value> tiletogpu::copyPoints(KernelContext &kernel, Value first,
+                                         int64_t copies, int64_t step) {
+  SmallVector<Value> points{first};
+  for (int64_t j = 1; j < copies; ++j)
+    points.push_back(arith::AddIOp::create(kernel.b, kernel.loc, first,
+                                           kernel.cIndex(j * step)));
+  return points;
 }
 
 void tiletogpu::endBodyCopy(KernelContext &kernel, const LoadedAhead &loaded) {

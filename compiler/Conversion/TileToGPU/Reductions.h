@@ -43,6 +43,12 @@ void beginBodyCopy(KernelContext &kernel, mlir::Block &body, unsigned level,
                    mlir::Value iv, const LoadedAhead &loaded);
 void endBodyCopy(KernelContext &kernel, const LoadedAhead &loaded);
 
+/// The points of a loop step's `copies` copies of a body: `first`, then
+/// `step` apart.
+llvm::SmallVector<mlir::Value> copyPoints(KernelContext &kernel,
+                                          mlir::Value first, int64_t copies,
+                                          int64_t step);
+
 /// How the R threads of a group (reduce_threads) split an index from
 /// `first` to `end`: thread r takes r, r + R, ..., `copies` of them a
 /// step of its main loop (their loads in flight together); or with runs

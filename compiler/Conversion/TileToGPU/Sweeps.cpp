@@ -138,13 +138,8 @@ void SweepLowering::loop(Value lower, Value upper, int64_t step, int64_t copies,
       b, loc, lower, upper, kernel.cIndex(stride ? stride : step * copies));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(forOp.getBody()->getTerminator());
-  SmallVector<Value> ivs;
-  for (int64_t j = 0; j < copies; ++j)
-    ivs.push_back(j == 0
-                      ? forOp.getInductionVar()
-                      : arith::AddIOp::create(b, loc, forOp.getInductionVar(),
-                                              kernel.cIndex(j * step))
-                            .getResult());
+  SmallVector<Value> ivs =
+      copyPoints(kernel, forOp.getInductionVar(), copies, step);
   SmallVector<LoadedAhead> loaded =
       loadAhead(kernel, body, leadingLoads, 0, ivs, step);
   SmallVector<Fragment> values;
