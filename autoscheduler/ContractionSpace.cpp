@@ -37,6 +37,25 @@ void addSplits(std::vector<ContractionCandidate> &out,
   }
 }
 
+/// `c` under each rasterisation that walks the problem's rows of tiles
+/// differently (a group of at least all of them walks as all of them),
+/// the heuristics' 8 first: among equal predictions the search keeps the
+/// first enumerated.
+void addRasterisations(std::vector<ContractionCandidate> &out,
+                       ContractionCandidate c,
+                       const ContractionProblem &problem) {
+  int64_t tilesM = (problem.m + c.tileM - 1) / c.tileM;
+  llvm::SmallVector<int64_t, 4> walks;
+  for (int64_t groupM : {8, 16, 4, 1}) {
+    int64_t walk = std::min(groupM, tilesM);
+    if (llvm::is_contained(walks, walk))
+      continue;
+    walks.push_back(walk);
+    c.groupM = groupM;
+    addSplits(out, c, problem);
+  }
+}
+
 } // namespace
 
 int64_t ContractionCandidate::threads() const {
@@ -64,6 +83,8 @@ std::string ContractionCandidate::describe() const {
                   std::to_string(stages);
   if (splitK > 1)
     s += " split_k " + std::to_string(splitK);
+  if (groupM != 8)
+    s += " group_m " + std::to_string(groupM);
   return s;
 }
 
@@ -108,7 +129,7 @@ autosched::enumerateCandidates(const ContractionProblem &problem,
           if (tileN == 256 && (tileM != 128 || computed))
             continue; // the consumers' registers come from a copying producer
           if (resourceRefusal(c, problem, target).empty())
-            addSplits(all, c, problem);
+            addRasterisations(all, c, problem);
         }
   }
   // mma.sync: 2 warps along M and up to 4 along N, 16 x 8 fragments.
@@ -125,7 +146,7 @@ autosched::enumerateCandidates(const ContractionProblem &problem,
           if (computed && tileK != 32)
             continue;
           if (resourceRefusal(c, problem, target).empty())
-            addSplits(all, c, problem);
+            addRasterisations(all, c, problem);
         }
   return all;
 }

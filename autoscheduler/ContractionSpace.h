@@ -57,6 +57,11 @@ struct ContractionCandidate {
   /// the space's is always the 128-byte one, whose ldmatrix reads are
   /// conflict-free; a schedule read back may have another.
   int64_t swizzleBytes = 128;
+  /// The rows of tiles the grid walks before moving along N (`#tile.mma`'s
+  /// `group_m`, the rasterisation): the space has 8 (the heuristics'),
+  /// 16, 4 and 1, each that walks differently over the problem's rows of
+  /// tiles.
+  int64_t groupM = 8;
 
   int64_t threads() const;
   /// The shared memory its pipeline's stages take (bytes).

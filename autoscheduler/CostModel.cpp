@@ -14,10 +14,6 @@ namespace {
 /// Filling a pipeline's first stage from DRAM (a global load's round
 /// trip and the first tile's copy), microseconds.
 constexpr double kPipelineFillUs = 1.0;
-/// The rows of tiles a rasterised grid walks before moving along N
-/// (group_m of the schedules).
-constexpr int64_t kGroupM = 8;
-
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /// Blocks of `c` a multiprocessor holds at once; a persistent wgmma
@@ -81,13 +77,17 @@ double stepCycles(const ContractionCandidate &c,
 /// DRAM bytes one wave of `slots` programs moves: the rows of A and the
 /// columns of B its rasterised block of tiles covers (L2 keeps what
 /// several of its programs read), over the wave's K chunk, and its
-/// outputs.
+/// outputs. The walk takes group_m rows of tiles across every column
+/// before the next group: a wave within a group covers group_m rows and
+/// slots / group_m columns, a wider one whole bands of every column.
 double waveBytes(const ContractionCandidate &c,
                  const ContractionProblem &problem, int64_t slots,
                  int64_t kChunk) {
   int64_t tilesM = ceilDiv(problem.m, c.tileM);
-  int64_t groupRows = std::min(kGroupM, tilesM);
-  int64_t groupCols = ceilDiv(slots, groupRows);
+  int64_t tilesN = ceilDiv(problem.n, c.tileN);
+  int64_t group = std::min(c.groupM, tilesM);
+  int64_t groupCols = std::min(tilesN, ceilDiv(slots, group));
+  int64_t groupRows = std::min(tilesM, std::max(group, ceilDiv(slots, tilesN)));
   double operands = (double(groupRows * c.tileM) + double(groupCols * c.tileN)) *
                     kChunk * problem.operandBytes;
   double outputs = double(slots) * c.tileM * c.tileN *

@@ -8,9 +8,14 @@
 using namespace nautilus;
 using namespace nautilus::autosched;
 
+namespace {
+/// The rasterisations the space gives each candidate, at most.
+constexpr size_t kRasterisations = 4;
+} // namespace
+
 std::vector<int64_t> autosched::parametersOf(const ContractionCandidate &c) {
-  return {c.wgmma,  c.tileM,  c.tileN,  c.tileK,    c.warpsM,
-          c.warpsN, c.stages, c.splitK, c.producer, c.swizzleBytes};
+  return {c.wgmma,  c.tileM,  c.tileN,    c.tileK,        c.warpsM, c.warpsN,
+          c.stages, c.splitK, c.producer, c.swizzleBytes, c.groupM};
 }
 
 SearchResult autosched::searchContraction(const ContractionProblem &problem,
@@ -37,11 +42,31 @@ SearchResult autosched::searchContraction(const ContractionProblem &problem,
       return space[a].tileM * space[a].tileN > space[b].tileM * space[b].tileN;
     return a < b;
   };
-  SpaceSearchOutcome outcome = searchSpace(
-      ParameterSpace(std::move(parameters)), predict, before, options, keep);
+  // A rasterisation that predicts the same as one ranked before it (a
+  // compute-bound problem's, whose DRAM time hides under its products) is
+  // no alternative worth listing among the best `keep`: kept out of them,
+  // so the search keeps some spare. (All of them: the whole space.)
+  SpaceSearchOutcome outcome =
+      searchSpace(ParameterSpace(std::move(parameters)), predict, before,
+                  options, keep ? keep * kRasterisations : 0);
   result.predicted = outcome.predicted;
-  for (size_t i : outcome.ranked)
+  auto sameButRasterisation = [&](size_t a, size_t b) {
+    ContractionCandidate other = space[b];
+    other.groupM = space[a].groupM;
+    return parametersOf(space[a]) == parametersOf(other) &&
+           costs[a].totalUs == costs[b].totalUs;
+  };
+  std::vector<size_t> listed;
+  for (size_t i : outcome.ranked) {
+    if (keep && llvm::any_of(listed, [&](size_t j) {
+          return sameButRasterisation(j, i);
+        }))
+      continue;
+    listed.push_back(i);
     result.ranked.push_back({space[i], costs[i]});
+    if (keep && result.ranked.size() == keep)
+      break;
+  }
   return result;
 }
 

@@ -13,10 +13,6 @@ using namespace nautilus::autosched;
 
 namespace {
 
-/// The rows of tiles a rasterised grid walks before moving along N, as the
-/// heuristics set them.
-constexpr int64_t kGroupM = 8;
-
 /// "32, 512 and 4096"
 std::string sampleExtentsText() {
   std::string text;
@@ -83,7 +79,7 @@ tile::ScheduleAttr nautilus::scheduleOf(MLIRContext *ctx, unsigned rank,
   tile[rank - 1] = c.tileN;
   tile::MmaAttr mma = tile::MmaAttr::get(
       ctx, c.wgmma ? "wgmma" : "mma_sync", c.tileK, {c.warpsM, c.warpsN},
-      c.stages, kGroupM, /*producers=*/c.producer ? 1 : 0,
+      c.stages, c.groupM, /*producers=*/c.producer ? 1 : 0,
       /*persistent=*/c.producer ? 1 : 0, c.swizzleBytes, c.splitK,
       /*pingPong=*/0, /*overlapSoftmax=*/0);
   return tile::ScheduleAttr::get(ctx, tile, mma.getNumThreads(), mma);
@@ -106,6 +102,7 @@ nautilus::candidateOf(tile::ScheduleAttr schedule) {
   c.splitK = mma.getSplitK();
   c.producer = mma.getProducers() != 0;
   c.swizzleBytes = mma.getSwizzle();
+  c.groupM = mma.getGroupM();
   return c;
 }
 
