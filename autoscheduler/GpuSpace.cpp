@@ -358,9 +358,11 @@ GpuCost autosched::estimateGpu(const GpuProgram &p, const GpuCandidate &c,
                          ceilDiv(cost.programs, target.multiprocessors));
     double rowBytes =
         static_cast<double>(p.reduced) * p.sweep->rereadBytesPerPoint;
-    if (resident * product(c.tile) * rowBytes >
-        target.sharedBytesPerMultiprocessor / 2.0)
+    bool fromL1 = resident * product(c.tile) * rowBytes <=
+                  target.sharedBytesPerMultiprocessor / 2.0;
+    if (!fromL1)
       bytes += points * p.sweep->rereadBytesPerPoint;
+    cost.sweepRereads = fromL1 ? "L1" : "DRAM";
   }
   double bytesPerProgram = bytes / cost.programs;
   double cyclesPerUs = target.clockGHz * 1e3;

@@ -125,6 +125,9 @@ struct GpuCost {
   /// program's layout), and the fewest its bytes could; the requests a
   /// load of runs turns into (1 where each is a vector load).
   double sectorsPerLoad = 0, fewestSectorsPerLoad = 0, requestsPerLoad = 1;
+  /// A swept program's (GpuProgram::Sweep): where its re-reads come from,
+  /// "L1" or "DRAM"; empty for any other.
+  std::string sweepRereads;
 };
 
 struct RankedGpuCandidate {

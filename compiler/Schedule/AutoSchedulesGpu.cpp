@@ -55,6 +55,8 @@ std::string describe(const RankedGpuCandidate &r) {
     s += " (fewest " + tenthsText(cost.fewestSectorsPerLoad) + ")";
   if (cost.requestsPerLoad > 1.05)
     s += ", a run in " + tenthsText(cost.requestsPerLoad) + " loads";
+  if (!cost.sweepRereads.empty())
+    s += ", the sweep reads again from " + cost.sweepRereads;
   return s + ")";
 }
 
