@@ -166,3 +166,41 @@ TEST(GpuCostModel, ReadsTheTargetsBandwidth) {
   EXPECT_LT(best("gfx942"), best("gfx90a"));
   EXPECT_LT(best("sm_90"), best("sm_80"));
 }
+
+// A row reduction that sweeps its rows again to write a softmax's Y
+// (tile-sweep-row-consumers): its re-reads come from L1 where the rows a
+// multiprocessor's resident programs hold fit in half of it, so the swept
+// program moves X and Y once, less than the reduction and a separate
+// element-wise program over the same rows (X twice); where they do not
+// fit (more programs a multiprocessor, each of more rows), X comes from
+// DRAM again.
+TEST(GpuCostModel, SweptRowsReadAgainFromL1WhereTheyFit) {
+  TargetInfo target = *getTarget("sm_90");
+  GpuProgram rows = rowReduction(4096, 1024);
+  rows.bytesPerOutput = 0; // its results stay in registers
+  GpuProgram swept = rows;
+  swept.sweep =
+      GpuProgram::Sweep{/*loadsPerPoint=*/1,
+                        /*rereadBytesPerPoint=*/4,
+                        /*uniqueBytesPerPoint=*/0,
+                        /*storeBytesPerPoint=*/4,  /*work=*/3,
+                        /*specialFunctions=*/1};
+  // 8 rows of 4 KiB a program, 2 programs a multiprocessor: 64 KiB.
+  GpuCandidate fits = candidate({8}, 1024, 128, 4);
+  GpuCost sweptCost = estimateGpu(swept, fits, target);
+  GpuCost reduction = estimateGpu(rows, fits, target);
+  EXPECT_EQ(sweptCost.sweepRereads, "L1");
+  EXPECT_EQ(reduction.sweepRereads, "");
+  EXPECT_NEAR(sweptCost.memoryUs, 2 * reduction.memoryUs,
+              0.05 * sweptCost.memoryUs);
+  GpuCost apart = estimateGpu(elementwise(4096, 1024),
+                              candidate({16, 64}, 128, 1, 4), target);
+  EXPECT_LT(sweptCost.totalUs, reduction.totalUs + apart.totalUs);
+  // 4 rows a program, 8 programs a multiprocessor: 128 KiB, past half of
+  // its 228 KiB.
+  GpuCandidate spills = candidate({4}, 256, 64, 4);
+  GpuCost far = estimateGpu(swept, spills, target);
+  EXPECT_EQ(far.sweepRereads, "DRAM");
+  EXPECT_NEAR(far.memoryUs, 3 * estimateGpu(rows, spills, target).memoryUs,
+              0.05 * far.memoryUs);
+}
