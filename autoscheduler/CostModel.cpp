@@ -79,17 +79,25 @@ double stepCycles(const ContractionCandidate &c,
 /// several of its programs read), over the wave's K chunk, and its
 /// outputs. The walk takes group_m rows of tiles across every column
 /// before the next group: a wave within a group covers group_m rows and
-/// slots / group_m columns, a wider one whole bands of every column.
+/// slots / group_m columns, a wider one whole bands of every column, and
+/// one wider than a matrix's grid covers several matrices (or K chunks of
+/// a split), each with operands of its own.
 double waveBytes(const ContractionCandidate &c,
                  const ContractionProblem &problem, int64_t slots,
                  int64_t kChunk) {
   int64_t tilesM = ceilDiv(problem.m, c.tileM);
   int64_t tilesN = ceilDiv(problem.n, c.tileN);
+  int64_t matrices =
+      std::min(ceilDiv(slots, tilesM * tilesN), problem.batch * c.splitK);
+  int64_t perMatrix = std::min(slots, tilesM * tilesN);
   int64_t group = std::min(c.groupM, tilesM);
-  int64_t groupCols = std::min(tilesN, ceilDiv(slots, group));
-  int64_t groupRows = std::min(tilesM, std::max(group, ceilDiv(slots, tilesN)));
-  double operands = (double(groupRows * c.tileM) + double(groupCols * c.tileN)) *
-                    kChunk * problem.operandBytes;
+  int64_t groupCols = std::min(tilesN, ceilDiv(perMatrix, group));
+  int64_t groupRows =
+      std::min(tilesM, std::max(group, ceilDiv(perMatrix, tilesN)));
+  double operands =
+      double(matrices) *
+      (double(groupRows * c.tileM) + double(groupCols * c.tileN)) * kChunk *
+      problem.operandBytes;
   double outputs = double(slots) * c.tileM * c.tileN *
                    (c.splitK > 1 ? 4 : problem.outputBytes);
   return operands + outputs;
