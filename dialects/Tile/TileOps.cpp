@@ -209,15 +209,19 @@ Value ProgramOp::getOutputExtent(OpBuilder &b, Location loc, unsigned d) {
 }
 
 void ProgramOp::retile(ScheduleAttr schedule) {
-  ArrayRef<int64_t> from = getSchedule().getTile();
-  ArrayRef<int64_t> to = schedule.getTile();
+  retileTiles(*this, getSchedule().getTile(), schedule.getTile());
+  setScheduleAttr(schedule);
+}
+
+void nautilus::tile::retileTiles(Operation *root, ArrayRef<int64_t> from,
+                                 ArrayRef<int64_t> to) {
   auto retype = [&](Type t) -> Type {
     auto vec = dyn_cast<VectorType>(t);
     if (!vec || vec.getShape() != from)
       return t;
     return VectorType::get(to, vec.getElementType());
   };
-  walk([&](Operation *op) {
+  root->walk([&](Operation *op) {
     if (auto constant = dyn_cast<arith::ConstantOp>(op))
       if (auto splat = dyn_cast<SplatElementsAttr>(constant.getValue()))
         if (auto type = dyn_cast<ShapedType>(retype(splat.getType()));
@@ -231,7 +235,6 @@ void ProgramOp::retile(ScheduleAttr schedule) {
       for (BlockArgument arg : region.getArguments())
         arg.setType(retype(arg.getType()));
   });
-  setScheduleAttr(schedule);
 }
 
 OnlineReduceOp ProgramOp::getFlashStream() {

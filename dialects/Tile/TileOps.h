@@ -33,6 +33,13 @@ namespace nautilus::tile {
 bool isUniformOverTile(mlir::AffineExpr expr, unsigned dim, int64_t tileExtent,
                        llvm::ArrayRef<std::optional<int64_t>> symbols = {});
 
+/// Gives every tile of shape `from` that `root` and the ops nested in it
+/// make or take (results, splat constants, regions' arguments) the shape
+/// `to`: ProgramOp::retile, and a body moved into a program of another
+/// tile shape.
+void retileTiles(mlir::Operation *root, llvm::ArrayRef<int64_t> from,
+                 llvm::ArrayRef<int64_t> to);
+
 /// The values of `program`'s size symbols known at compile time (its
 /// plan's bindings), by symbol position.
 llvm::SmallVector<std::optional<int64_t>> knownSizeValues(ProgramOp program);

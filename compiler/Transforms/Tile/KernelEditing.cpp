@@ -31,14 +31,13 @@ unsigned nautilus::addKernelBuffer(ModuleOp module, tile::PlanOp plan,
   return position;
 }
 
-bool nautilus::removeUnusedKernelBuffer(ModuleOp module, tile::PlanOp plan,
-                                        unsigned position) {
+bool nautilus::removeUnusedKernelBuffer(tile::PlanOp plan, unsigned position) {
   SmallVector<tile::ProgramOp, 8> programs = plan.getProgramOps();
   if (llvm::any_of(programs, [&](tile::ProgramOp program) {
         return !program.getBody().front().getArgument(position).use_empty();
       }))
     return false;
-  Builder b(module.getContext());
+  Builder b(plan.getContext());
   SmallVector<Attribute> buffers(plan.getBuffers().getValue());
   buffers.erase(buffers.begin() + position);
   plan.setBuffersAttr(b.getArrayAttr(buffers));

@@ -31,9 +31,8 @@ unsigned addKernelBuffer(mlir::ModuleOp module, tile::PlanOp plan,
 /// Removes buffer `position` from `plan` and the matching block argument
 /// from every program it launches, where none uses it (a workspace a
 /// rewrite left unread and unwritten); false, changing nothing, where one
-/// does. (`module`: the plan's.)
-bool removeUnusedKernelBuffer(mlir::ModuleOp module, tile::PlanOp plan,
-                              unsigned position);
+/// does.
+bool removeUnusedKernelBuffer(tile::PlanOp plan, unsigned position);
 
 /// (The most a split may give its workspace: tile::kMaxPartialWorkspaceBytes,
 /// dialects/Tile/Utils/StreamSplits.h.)

@@ -31,7 +31,6 @@ namespace {
 /// run over, and the value it stores into each buffer (by argument number).
 struct RowReduction {
   Value extent;
-  llvm::SmallDenseMap<unsigned, Value> stored;
   llvm::SmallDenseMap<unsigned, tile::StoreOp> stores;
 };
 
@@ -116,7 +115,6 @@ std::optional<RowReduction> rowReductionOf(tile::ProgramOp program) {
     } else if (auto store = dyn_cast<tile::StoreOp>(op)) {
       if (store.getAlong())
         return std::nullopt;
-      rows.stored[argNumberOf(store.getBuffer())] = store.getValue();
       rows.stores[argNumberOf(store.getBuffer())] = store;
     } else if (!isa<tile::ReturnOp>(op) && !isPointwise(op)) {
       return std::nullopt;
@@ -163,7 +161,7 @@ tile::StoreOp sweepableStore(tile::ProgramOp consumer, tile::ProgramOp rows,
       return {};
     }
     if (auto load = dyn_cast<tile::LoadOp>(op);
-        load && reduction.stored.count(argNumberOf(load.getBuffer()))) {
+        load && reduction.stores.count(argNumberOf(load.getBuffer()))) {
       if (!readsRowValue(load.getMap(), rows.getRank()))
         return {};
       readsRowResult = true;
@@ -176,26 +174,6 @@ tile::StoreOp sweepableStore(tile::ProgramOp consumer, tile::ProgramOp rows,
   if (readsArgument(rows, written) || readsArgument(consumer, written))
     return {};
   return store;
-}
-
-/// Gives every tile of `from`'s shape made in `block` the shape `to`.
-void retileBlock(Block &block, ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
-  auto retype = [&](Type t) -> Type {
-    auto vec = dyn_cast<VectorType>(t);
-    if (!vec || vec.getShape() != from)
-      return t;
-    return VectorType::get(to, vec.getElementType());
-  };
-  for (Operation &op : block) {
-    if (auto constant = dyn_cast<arith::ConstantOp>(op))
-      if (auto splat = dyn_cast<SplatElementsAttr>(constant.getValue()))
-        if (auto type = dyn_cast<ShapedType>(retype(splat.getType()));
-            type && type != splat.getType())
-          constant.setValueAttr(
-              SplatElementsAttr::get(type, splat.getSplatValue<Attribute>()));
-    for (Value r : op.getResults())
-      r.setType(retype(r.getType()));
-  }
 }
 
 /// Whether a program of `plan` other than `except` reads argument `arg`.
@@ -234,9 +212,9 @@ void sweep(tile::PlanOp plan, tile::ProgramOp rows, RowReduction &reduction,
     if (&op == store.getOperation())
       continue;
     if (auto load = dyn_cast<tile::LoadOp>(op)) {
-      auto stored = reduction.stored.find(argNumberOf(load.getBuffer()));
-      if (stored != reduction.stored.end()) {
-        mapping.map(load.getResult(), stored->second);
+      auto stored = reduction.stores.find(argNumberOf(load.getBuffer()));
+      if (stored != reduction.stores.end()) {
+        mapping.map(load.getResult(), stored->second.getValue());
         continue;
       }
     }
@@ -251,7 +229,7 @@ void sweep(tile::PlanOp plan, tile::ProgramOp rows, RowReduction &reduction,
     b.clone(op, mapping);
   }
   tile::YieldOp::create(b, loc, mapping.lookup(store.getValue()));
-  retileBlock(*body, consumer.getSchedule().getTile(), rowTile);
+  tile::retileTiles(sweepOp, consumer.getSchedule().getTile(), rowTile);
   // The row results only the consumer read stay in registers.
   SmallVector<unsigned> unstored;
   for (auto &[arg, rowStore] : reduction.stores)
@@ -277,8 +255,7 @@ void sweep(tile::PlanOp plan, tile::ProgramOp rows, RowReduction &reduction,
   // Their workspaces go (the last first: positions after it shift).
   llvm::sort(unstored, std::greater<unsigned>());
   for (unsigned arg : unstored)
-    (void)removeUnusedKernelBuffer(rows->getParentOfType<ModuleOp>(), plan,
-                                   arg);
+    (void)removeUnusedKernelBuffer(plan, arg);
 }
 
 struct TileSweepRowConsumersPass
