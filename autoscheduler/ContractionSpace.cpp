@@ -64,15 +64,17 @@ int64_t ContractionCandidate::threads() const {
 
 int64_t
 ContractionCandidate::sharedBytes(const ContractionProblem &problem) const {
-  int64_t stage = (tileM + tileN) * tileK * problem.operandBytes;
+  int64_t stage =
+      (tileM + problem.siblings * tileN) * tileK * problem.operandBytes;
   if (!wgmma)
     return stages * stage;
   // A "full" mbarrier a stage, and with a producer an "empty" one.
   return stages * stage + 8 * stages * (producer ? 2 : 1);
 }
 
-int64_t ContractionCandidate::accumulatorsPerThread() const {
-  return tileM * tileN / (32 * warpsM * warpsN);
+int64_t ContractionCandidate::accumulatorsPerThread(
+    const ContractionProblem &problem) const {
+  return problem.siblings * tileM * tileN / (32 * warpsM * warpsN);
 }
 
 std::string ContractionCandidate::describe() const {
@@ -101,7 +103,7 @@ std::string autosched::resourceRefusal(const ContractionCandidate &c,
   if (c.sharedBytes(problem) > sharedLimit)
     return "its stages exceed the shared memory of a block";
   int64_t registers = computingRegisters(c, problem, target);
-  if (c.accumulatorsPerThread() >
+  if (c.accumulatorsPerThread(problem) >
       std::min(kAccumulatorLimit, registers - kOtherRegisters))
     return "its accumulators exceed a thread's registers";
   return "";
@@ -114,7 +116,7 @@ autosched::enumerateCandidates(const ContractionProblem &problem,
   if (!target.hasMmaSync())
     return all;
   bool computed = problem.computedLhs || problem.computedRhs;
-  if (target.hasWgmma() && problem.wgmmaAllowed) {
+  if (target.hasWgmma() && problem.wgmmaAllowed && problem.siblings == 1) {
     // A warpgroup per 64 rows; N a multiple of 64 up to 256; tile_k of
     // one 128-byte swizzle span; a persistent producer warpgroup.
     for (int64_t tileM : {64, 128})

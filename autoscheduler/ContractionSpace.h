@@ -32,13 +32,19 @@ struct ContractionProblem {
   bool splittable = false;
   /// Whether wgmma can run it (sm_90 with TMA-aligned rows).
   bool wgmmaAllowed = false;
+  /// Contractions sharing the lhs tile in one mma.sync program
+  /// (tile::siblingContracts: a gated MLP's gate and up projections), each
+  /// with an rhs of its own and accumulators of its own; they never split
+  /// and write one output (their epilogue's).
+  int64_t siblings = 1;
 
   /// (Every field: a field added above belongs here too.)
   bool operator==(const ContractionProblem &o) const {
     return m == o.m && n == o.n && k == o.k && batch == o.batch &&
            operandBytes == o.operandBytes && outputBytes == o.outputBytes &&
            computedLhs == o.computedLhs && computedRhs == o.computedRhs &&
-           splittable == o.splittable && wgmmaAllowed == o.wgmmaAllowed;
+           splittable == o.splittable && wgmmaAllowed == o.wgmmaAllowed &&
+           siblings == o.siblings;
   }
 };
 
@@ -64,10 +70,11 @@ struct ContractionCandidate {
   int64_t groupM = 8;
 
   int64_t threads() const;
-  /// The shared memory its pipeline's stages take (bytes).
+  /// The shared memory its pipeline's stages take (bytes): the lhs tile
+  /// and each sibling's rhs tile, a stage.
   int64_t sharedBytes(const ContractionProblem &problem) const;
-  /// The accumulators each computing thread keeps.
-  int64_t accumulatorsPerThread() const;
+  /// The accumulators each computing thread keeps (every sibling's).
+  int64_t accumulatorsPerThread(const ContractionProblem &problem) const;
   /// "wgmma 128x256x64 w[8,1] s4" for listings.
   std::string describe() const;
 };

@@ -28,7 +28,7 @@ int64_t blocksPerMultiprocessor(const ContractionCandidate &c,
   int64_t byThreads = target.maxThreadsPerMultiprocessor / c.threads();
   int64_t registersPerThread = std::min<int64_t>(
       target.maxRegistersPerThread,
-      c.accumulatorsPerThread() + 96); // the lowering's estimate
+      c.accumulatorsPerThread(problem) + 96); // the lowering's estimate
   int64_t byRegisters =
       target.registerFile / (c.threads() * registersPerThread);
   return std::max<int64_t>(
@@ -41,12 +41,12 @@ int64_t blocksPerMultiprocessor(const ContractionCandidate &c,
 double stepCycles(const ContractionCandidate &c,
                   const ContractionProblem &problem, const TargetInfo &target,
                   int64_t resident) {
-  double flops = 2.0 * c.tileM * c.tileN * c.tileK;
+  double flops = 2.0 * c.tileM * c.tileN * c.tileK * problem.siblings;
   double efficiency = c.wgmma ? kWgmmaEfficiency : kMmaSyncEfficiency;
   double compute =
       flops / (target.tensorFlopsPerCycle * efficiency) * resident;
   // Shared memory: each warp (mma.sync) or warpgroup (wgmma) reads its rows
-  // of A and its columns of B once a step.
+  // of A and its columns of B (of each sibling's B) once a step.
   double readers = c.wgmma ? c.warpsM / 4.0 : double(c.warpsM * c.warpsN);
   double rowsA = double(c.tileM) / (c.wgmma ? c.warpsM / 4.0 : c.warpsM);
   double colsB = double(c.tileN) / (c.wgmma ? 1 : c.warpsN);
@@ -63,8 +63,9 @@ double stepCycles(const ContractionCandidate &c,
                                  /*kInnermost=*/false, /*isLhs=*/false)
                   .excess();
   }
-  double bytes = readers * (rowsA * excessA + colsB * excessB) * c.tileK *
-                 problem.operandBytes;
+  double bytes = readers *
+                 (rowsA * excessA + problem.siblings * colsB * excessB) *
+                 c.tileK * problem.operandBytes;
   double shared = bytes / target.sharedBytesPerCycle * resident;
   // The copy of a stage is issued `stages - 1` steps ahead: steps shorter
   // than the copy's latency over those wait for it.
@@ -76,9 +77,9 @@ double stepCycles(const ContractionCandidate &c,
 
 /// DRAM bytes one wave of `slots` programs moves: the rows of A and the
 /// columns of B its rasterised block of tiles covers (L2 keeps what
-/// several of its programs read), over the wave's K chunk, and its
-/// outputs. The walk takes group_m rows of tiles across every column
-/// before the next group: a wave within a group covers group_m rows and
+/// several of its programs read; each sibling's B), over the wave's K
+/// chunk, and its outputs. The walk takes group_m rows of tiles across every
+/// column before the next group: a wave within a group covers group_m rows and
 /// slots / group_m columns, a wider one whole bands of every column, and
 /// one wider than a matrix's grid covers several matrices (or K chunks of
 /// a split), each with operands of its own.
@@ -94,10 +95,10 @@ double waveBytes(const ContractionCandidate &c,
   int64_t groupCols = std::min(tilesN, ceilDiv(perMatrix, group));
   int64_t groupRows =
       std::min(tilesM, std::max(group, ceilDiv(perMatrix, tilesN)));
-  double operands =
-      double(matrices) *
-      (double(groupRows * c.tileM) + double(groupCols * c.tileN)) * kChunk *
-      problem.operandBytes;
+  double operands = double(matrices) *
+                    (double(groupRows * c.tileM) +
+                     double(problem.siblings * groupCols * c.tileN)) *
+                    kChunk * problem.operandBytes;
   double outputs = double(slots) * c.tileM * c.tileN *
                    (c.splitK > 1 ? 4 : problem.outputBytes);
   return operands + outputs;

@@ -22,19 +22,20 @@ double Trial::medianUs() const {
 }
 
 std::string
-nautilus::autosched::scheduleFileText(const ScheduleAssignment &assignment) {
+nautilus::autosched::scheduleFileText(const ScheduleAssignment &assignment,
+                                      bool everyRewrite) {
   llvm::json::Object programs;
   for (const auto &[program, schedule] : assignment.programs)
     programs[program] = schedule;
   llvm::json::Object file{{"programs", std::move(programs)}};
-  if (!assignment.rewrites.fuseReductions)
-    file[kFuseReductionsKey] = false;
-  if (!assignment.rewrites.recomputeInStreams)
-    file[kRecomputeInStreamsKey] = false;
-  if (!assignment.rewrites.fuseSharedOperands)
-    file[kFuseSharedOperandsKey] = false;
-  if (!assignment.rewrites.sweepRowConsumers)
-    file[kSweepRowConsumersKey] = false;
+  const RewriteChoice &r = assignment.rewrites;
+  for (auto [key, kept] :
+       {std::make_pair(kFuseReductionsKey, r.fuseReductions),
+        std::make_pair(kRecomputeInStreamsKey, r.recomputeInStreams),
+        std::make_pair(kFuseSharedOperandsKey, r.fuseSharedOperands),
+        std::make_pair(kSweepRowConsumersKey, r.sweepRowConsumers)})
+    if (everyRewrite || !kept)
+      file[key] = kept;
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(file));

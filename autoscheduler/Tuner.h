@@ -53,8 +53,12 @@ struct ScheduleAssignment {
 };
 
 /// The schedule file ({"programs": {...}}, with the rewrites that are not
-/// the default: "fuse_reductions": false) that states `assignment`.
-std::string scheduleFileText(const ScheduleAssignment &assignment);
+/// the default: "fuse_reductions": false) that states `assignment`; with
+/// `everyRewrite`, those that are too ("fuse_shared_operands": true asks
+/// for what sm_90's heuristics leave apart: the structure choice's
+/// realisation of a structure).
+std::string scheduleFileText(const ScheduleAssignment &assignment,
+                             bool everyRewrite = false);
 
 struct Measurement {
   double medianUs = 0;

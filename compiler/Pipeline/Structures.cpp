@@ -10,6 +10,7 @@
 #include "compiler/Transforms/Tile/SplitContractions.h"
 #include "compiler/Transforms/Tile/SplitReductions.h"
 #include "dialects/Alg/AlgOps.h"
+#include "dialects/Tile/Utils/SiblingContracts.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
@@ -33,7 +34,8 @@ OwningOpRef<ModuleOp> programsUnder(ModuleOp module, const TargetInfo &target,
   ScopedDiagnosticHandler quiet(copy->getContext(),
                                 [](Diagnostic &) { return success(); });
   auto schedules = std::make_shared<ScheduleFile>(
-      "rewrite choice", heuristicSchedules(), scheduleFileText({rewrites, {}}));
+      "rewrite choice", heuristicSchedules(),
+      scheduleFileText({rewrites, {}}, /*everyRewrite=*/true));
   if (failed(lowerAlgToScheduledTile(*copy, target, schedules)))
     return nullptr;
   // (A split the splitter would refuse fails the structure's compilation:
@@ -85,7 +87,11 @@ contractionProblemOf(tile::ProgramOp program) {
     grouped |= isa<tile::RouteOp, tile::SkipIfNegativeOp>(op);
   });
   ContractionExtents extents = contractionExtents(program);
-  if (contractions != 1 || grouped || !extents.m || !extents.n)
+  if (contractions == 0 || grouped || !extents.m || !extents.n)
+    return std::nullopt;
+  // Several contractions: siblings sharing the lhs tile, or none predicted.
+  int64_t siblings = tile::siblingContracts(contract).size();
+  if (siblings != contractions)
     return std::nullopt;
   ContractionProblem problem;
   problem.m = *extents.m;
@@ -96,6 +102,7 @@ contractionProblemOf(tile::ProgramOp program) {
   problem.computedLhs = contract.isComputed(0);
   problem.computedRhs = contract.isComputed(1);
   problem.wgmmaAllowed = mma.getInstr() == "wgmma";
+  problem.siblings = siblings;
   if (Type element = contract.getOperandElementType())
     problem.operandBytes =
         std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);

@@ -57,6 +57,9 @@ public:
   std::optional<RewriteChoice> statedRewrites() const override {
     return rewrites;
   }
+  bool asksForSharedOperandFusion() const override {
+    return rewrites.fuseSharedOperands;
+  }
   std::string origin() const override {
     return next->origin() + " in the auto-scheduler's structure (the " +
            rewrites.describe() + ")";
@@ -118,10 +121,11 @@ tile::ScheduleAttr AutoSchedules::contraction(
   problem.n = *extents.n;
   problem.batch = extents.batch.value_or(1);
   problem.k = splittableK;
-  problem.splittable = splittableK.has_value();
+  problem.splittable = splittableK.has_value() && computed.siblings == 1;
   problem.computedLhs = computed.lhs;
   problem.computedRhs = computed.rhs;
   problem.wgmmaAllowed = wgmma;
+  problem.siblings = computed.siblings;
   size_t keep = keepWith(
       llvm::count_if(refutedContractions, [&](const RefutedContraction &r) {
         return r.problem == problem;
@@ -414,6 +418,8 @@ void AutoSchedules::explain(llvm::raw_ostream &os) const {
        << (p.k ? std::to_string(*p.k) : "K (unbound)");
     if (p.batch > 1)
       os << ", " << p.batch << " matrices";
+    if (p.siblings > 1)
+      os << ", " << p.siblings << " sibling contractions sharing the lhs tile";
     os << ": " << choice.search.spaceSize << " candidates"
        << searchedText(choice.search.spaceSize, choice.search.predicted)
        << "\n";

@@ -510,8 +510,14 @@ tile::ScheduleAttr nautilus::defaultContractionSchedule(
     // A computed operand keeps 32: its threads hold a step's elements in
     // registers before storing them (attention's kernel would take 251
     // registers at 64, 218 at 32).
+    if (computed.siblings > 1)
+      tileN = std::max<int64_t>(
+          kSmallestMmaSyncTile,
+          std::min<int64_t>(tileN, kMaxContractionTile / computed.siblings));
     fillMachine(tileM, tileN, extents, kSmallestMmaSyncTile,
                 target.multiprocessors, computed);
+    if (computed.siblings > 1)
+      splittableK = std::nullopt;
     int64_t warpsN = std::min<int64_t>(4, tileN / 16);
     int64_t tileK = computed.any() ? 32 : 64;
     mma = tile::MmaAttr::get(ctx, "mma_sync", tileK,
@@ -567,9 +573,24 @@ bool nautilus::defaultRecomputesInStreams(const TargetInfo &target,
 
 bool nautilus::defaultFusesSharedOperands(const TargetInfo &target,
                                           std::string &why) {
-  if (target.isCPU())
+  if (!canFuseSharedOperands(target, why))
+    return false;
+  if (target.hasWgmma()) {
+    why = "its wgmma pipeline runs one contraction a program, and sibling "
+          "contractions run on mma.sync (\"fuse_shared_operands\": true "
+          "asks for them)";
+    return false;
+  }
+  return true;
+}
+
+bool nautilus::canFuseSharedOperands(const TargetInfo &target,
+                                     std::string &why) {
+  // NVIDIA's tensor-core lowering runs sibling contractions (mma.sync);
+  // AMD's programs have no tensor-core contractions.
+  if (target.isCPU() || target.hasMmaSync())
     return true;
-  why = "its lowering runs one contraction a program";
+  why = "its lowering has no tensor-core contractions to share a tile";
   return false;
 }
 

@@ -159,9 +159,13 @@ struct ContractionExtents {
 ContractionExtents contractionExtents(tile::ProgramOp program);
 
 /// Which of a contraction's operands the threads compute (a region)
-/// rather than copy.
+/// rather than copy, and how many contractions share its lhs tile.
 struct ComputedSides {
   bool lhs = false, rhs = false;
+  /// Sibling contractions in one program (alg-fuse-shared-operands' gate
+  /// and up projections): one lhs tile, `siblings` rhs tiles and as many
+  /// accumulators. Siblings are loaded on both sides.
+  int64_t siblings = 1;
   bool any() const { return lhs || rhs; }
 };
 
@@ -177,10 +181,12 @@ struct ComputedSides {
 /// computed lhs, evaluated once a tile of N, keeps N (and a computed rhs
 /// keeps M): halving the other extent does not add evaluations.
 /// `splittableK`: the reduced extent, when bound and the contraction may
-/// be split (splitKRefusal). If even the smallest tiles leave half the
-/// multiprocessors idle, K is split (`split_k`) into the most chunks, a
-/// power of two, whose programs still fit in one wave, each chunk at least
-/// kMinSplitSteps steps of tile_k.
+/// be split (splitKRefusal; siblings' bound extent, which never splits). If
+/// even the smallest tiles leave half the multiprocessors idle, K is split
+/// (`split_k`) into the most chunks, a power of two, whose programs still fit
+/// in one wave, each chunk at least kMinSplitSteps steps of tile_k. Sibling
+/// contractions (mma.sync only) take tile N at most 128 / siblings, so that a
+/// thread keeps as many accumulators as for one, and never split K.
 tile::ScheduleAttr defaultContractionSchedule(
     mlir::MLIRContext *ctx, unsigned rank, const ContractionExtents &extents,
     bool wgmma, ComputedSides computed, const TargetInfo &target,
@@ -213,10 +219,19 @@ bool defaultRecomputesInStreams(const TargetInfo &target, std::string &why);
 
 /// Whether contractions that share an operand are computed in the one
 /// element-wise definition that reads them (alg-fuse-shared-operands);
-/// when not, `why`. On the CPU, whose lowering folds sibling reductions
-/// in one loop nest; not on GPUs, whose tensor-core lowerings run one
-/// contraction a program.
+/// when not, `why`. Where canFuseSharedOperands allows, but not on sm_90:
+/// there its tensor-core contractions run apart on wgmma, whose pipeline
+/// takes one contraction a program (the auto-scheduler's model weighs the
+/// two, and a schedule file's `"fuse_shared_operands": true` asks for the
+/// siblings).
 bool defaultFusesSharedOperands(const TargetInfo &target, std::string &why);
+
+/// Whether `target`'s lowering can run contractions that share an operand
+/// in one program: the CPU, whose lowering folds sibling reductions in one
+/// loop nest, and NVIDIA GPUs, whose mma.sync pipeline stages the shared
+/// lhs tile once for sibling contractions (tile::siblingContracts); not
+/// AMD's, whose programs have no tensor-core contractions. When not, `why`.
+bool canFuseSharedOperands(const TargetInfo &target, std::string &why);
 
 /// Whether tile-sweep-row-consumers writes an element-wise program that
 /// reads a program's row results in that program: on GPUs (a row's

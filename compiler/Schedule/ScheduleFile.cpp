@@ -29,7 +29,9 @@ static constexpr const char *kRewriteKeys[] = {
     autosched::kFuseReductionsKey, autosched::kRecomputeInStreamsKey,
     autosched::kFuseSharedOperandsKey, autosched::kSweepRowConsumersKey};
 
-std::optional<autosched::RewriteChoice> ScheduleFile::statedRewrites() const {
+/// The file's top-level object, parsed (std::nullopt: it does not parse).
+static std::optional<llvm::json::Object>
+topLevelOf(const std::string &path, const std::optional<std::string> &text) {
   std::string error;
   std::optional<std::string> content = contentOf(path, text, error);
   llvm::Expected<llvm::json::Value> json =
@@ -38,7 +40,18 @@ std::optional<autosched::RewriteChoice> ScheduleFile::statedRewrites() const {
     llvm::consumeError(json.takeError());
     return std::nullopt;
   }
-  const llvm::json::Object *top = json->getAsObject();
+  if (llvm::json::Object *top = json->getAsObject())
+    return std::move(*top);
+  return std::nullopt;
+}
+
+bool ScheduleFile::asksForSharedOperandFusion() const {
+  std::optional<llvm::json::Object> top = topLevelOf(path, text);
+  return top && top->getBoolean(autosched::kFuseSharedOperandsKey) == true;
+}
+
+std::optional<autosched::RewriteChoice> ScheduleFile::statedRewrites() const {
+  std::optional<llvm::json::Object> top = topLevelOf(path, text);
   if (!top)
     return std::nullopt;
   auto kept = [&](const char *key) {

@@ -41,6 +41,10 @@ public:
   /// Read ahead of beginReplacing (which reports a malformed file): a file
   /// that does not parse states none.
   std::optional<autosched::RewriteChoice> statedRewrites() const override;
+  /// `"fuse_shared_operands": true`: fused wherever the target's lowering
+  /// runs them (on sm_90, where the heuristics keep them apart for wgmma,
+  /// as sibling contractions on mma.sync).
+  bool asksForSharedOperandFusion() const override;
   /// Reads and checks the file, and that `module` has every program it
   /// names.
   mlir::LogicalResult beginReplacing(mlir::ModuleOp module) override;

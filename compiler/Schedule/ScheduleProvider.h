@@ -281,6 +281,11 @@ public:
     if (refuses(&autosched::RewriteChoice::fuseSharedOperands,
                 autosched::kFuseSharedOperandsKey, why))
       return false;
+    // Asked for, they are fused wherever the target's lowering can run
+    // them, where the provider it wraps would keep them apart (sm_90's
+    // heuristics, for wgmma).
+    if (asksForSharedOperandFusion())
+      return canFuseSharedOperands(target, why);
     return next->fusesSharedOperands(target, why);
   }
   bool sweepsRowConsumers(const TargetInfo &target, std::string &why) override {
@@ -292,6 +297,11 @@ public:
 
   /// The rewrites it states; std::nullopt: the wrapped provider's.
   virtual std::optional<autosched::RewriteChoice> statedRewrites() const = 0;
+  /// Whether it asks for contractions that share an operand to be fused
+  /// (a schedule file's `"fuse_shared_operands": true`, the structure the
+  /// auto-scheduler chose), not merely leaves them to the provider it
+  /// wraps.
+  virtual bool asksForSharedOperandFusion() const { return false; }
 
 protected:
   /// Why it leaves out the rewrite a schedule file names `key`.

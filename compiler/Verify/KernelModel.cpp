@@ -5,6 +5,7 @@
 #include "dialects/Tile/Utils/ContractionStream.h"
 #include "dialects/Tile/Utils/OperandMaps.h"
 #include "dialects/Tile/Utils/ResourceBudget.h"
+#include "dialects/Tile/Utils/SiblingContracts.h"
 #include "dialects/Tile/Utils/StagingRows.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
 
@@ -19,8 +20,8 @@ namespace {
 /// The row geometry of an operand's stage, as the mma.sync lowering lays
 /// it out: K-major operands store rowTile rows of tile_k elements, the
 /// others tile_k rows of rowTile.
-StageLayout mmaSyncStage(const char *operand, bool kInnermost, int64_t rowTile,
-                         int64_t tileK, int64_t elementBytes,
+StageLayout mmaSyncStage(const std::string &operand, bool kInnermost,
+                         int64_t rowTile, int64_t tileK, int64_t elementBytes,
                          tile::MmaAttr mma) {
   StageLayout stage;
   stage.operand = operand;
@@ -170,6 +171,36 @@ std::vector<DescriptorRead> flashDescriptorReads(tile::ProgramOp program) {
   return {query, keys, values};
 }
 
+/// The name of `program`'s buffer `buffer` (empty: not a buffer argument).
+std::string bufferNameOf(tile::ProgramOp program, Value buffer) {
+  auto arg = dyn_cast<BlockArgument>(buffer);
+  if (!arg || arg.getArgNumber() >= program.getArgNames().size())
+    return "";
+  return cast<StringAttr>(program.getArgNames()[arg.getArgNumber()]).str();
+}
+
+/// An operand an mma.sync pipeline stages: side `side` of `contract`.
+struct StagedOperand {
+  tile::ContractOp contract;
+  unsigned side;
+  std::string name; // "lhs", "rhs", or a sibling's "rhs (Wg)"
+};
+
+/// The operands of `contract`'s pipeline in the order its stages lie:
+/// the lhs, then its rhs and its siblings' (tile::siblingContracts).
+std::vector<StagedOperand> stagedOperands(tile::ProgramOp program,
+                                          tile::ContractOp contract) {
+  SmallVector<tile::ContractOp> siblings = tile::siblingContracts(contract);
+  std::vector<StagedOperand> out = {{siblings.front(), 0, "lhs"}};
+  for (tile::ContractOp sibling : siblings)
+    out.push_back(
+        {sibling, 1,
+         siblings.size() == 1
+             ? std::string("rhs")
+             : "rhs (" + bufferNameOf(program, sibling.getRhs()) + ")"});
+  return out;
+}
+
 void addTensorCoreModel(tile::ProgramOp program, tile::ContractOp contract,
                         ProgramModel &model) {
   tile::ScheduleAttr schedule = program.getSchedule();
@@ -202,11 +233,12 @@ void addTensorCoreModel(tile::ProgramOp program, tile::ContractOp contract,
                              l});
   }
   int64_t offset = 0;
-  for (unsigned side = 0; side < 2; ++side) {
-    bool kInnermost = isKInnermost(contract.getOperandMap(side));
-    StageLayout stage = mmaSyncStage(side == 0 ? "lhs" : "rhs", kInnermost,
-                                     side == 0 ? tileM : tileN, mma.getTileK(),
-                                     elementBytes, mma);
+  for (StagedOperand &operand : stagedOperands(program, contract)) {
+    unsigned side = operand.side;
+    bool kInnermost = isKInnermost(operand.contract.getOperandMap(side));
+    StageLayout stage =
+        mmaSyncStage(operand.name, kInnermost, side == 0 ? tileM : tileN,
+                     mma.getTileK(), elementBytes, mma);
     stage.offset = offset;
     offset += stage.bytes * stage.count;
     model.stages.push_back(stage);
@@ -364,17 +396,17 @@ std::vector<InteriorCopy> interiorCopiesOf(tile::ProgramOp program,
   std::vector<std::string> symbols;
   for (Attribute size : program.getSizes())
     symbols.push_back(cast<StringAttr>(size).str());
-  for (unsigned side = 0; side < 2; ++side) {
+  for (const StagedOperand &operand : stagedOperands(program, contract)) {
+    unsigned side = operand.side;
+    tile::ContractOp contract = operand.contract;
     if (contract.isComputed(side))
       continue;
-    auto arg = dyn_cast<BlockArgument>(contract.getOperandBuffer(side));
-    if (!arg || arg.getArgNumber() >= program.getArgNames().size())
+    std::string name = bufferNameOf(program, contract.getOperandBuffer(side));
+    if (name.empty())
       continue;
-    StringRef name =
-        cast<StringAttr>(program.getArgNames()[arg.getArgNumber()]).getValue();
     InteriorCopy copy;
-    copy.operand = side == 0 ? "lhs" : "rhs";
-    copy.buffer = name.str();
+    copy.operand = operand.name;
+    copy.buffer = name;
     copy.map = contract.getOperandMap(side);
     copy.symbolNames = symbols;
     copy.kName = kName;
@@ -477,7 +509,10 @@ std::vector<ProgramModel> verify::buildKernelModels(ModuleOp module) {
         model.conversions.push_back(stagingOf(program, convert));
       });
     }
+    // (The first of its contractions: with siblings, the pipeline's.)
     tile::ContractOp contract = findContract(program);
+    if (contract)
+      contract = tile::siblingContracts(contract).front();
     if (gpu && contract && schedule.getMma()) {
       addTensorCoreModel(program, contract, model);
       if (!model.wgmma) // wgmma's operands come by TMA, which checks bounds

@@ -87,6 +87,45 @@ TEST(CostModel, GrowsWithWorkAndQuantisesWaves) {
   EXPECT_NEAR(over.lastWaveFill, 1.0 / 132, 1e-9);
 }
 
+// Sibling contractions (a gated MLP's gate and up projections sharing
+// their lhs tile): mma.sync only, never split; each sibling's rhs takes
+// stages and each its accumulators, against the limits; the model charges
+// each sibling's products and B reads, and A once.
+TEST(ContractionSpace, SiblingsShareTheLhsTileAndKeepTheirOwnAccumulators) {
+  TargetInfo h100 = *getTarget("sm_90");
+  ContractionProblem one = gemm(4096, 11008, 4096, /*wgmma=*/false);
+  ContractionProblem two = one;
+  two.siblings = 2;
+  two.splittable = false;
+  std::vector<ContractionCandidate> space = enumerateCandidates(two, h100);
+  ASSERT_FALSE(space.empty());
+  for (const ContractionCandidate &c : space) {
+    EXPECT_FALSE(c.wgmma);
+    EXPECT_EQ(c.splitK, 1);
+    EXPECT_EQ(c.sharedBytes(two),
+              c.stages * (c.tileM + 2 * c.tileN) * c.tileK * 2);
+    EXPECT_EQ(c.accumulatorsPerThread(two), 2 * c.accumulatorsPerThread(one));
+  }
+  // 128 x 128 over 8 warps keeps 64 accumulators for one, 128 for two:
+  // two fit (at most 128), and 128 x 128 over 4 warps does not.
+  ContractionCandidate wide{false, 128, 128, 32, 2, 2, 3, 1, false};
+  EXPECT_EQ(resourceRefusal(wide, one, h100), "");
+  EXPECT_EQ(resourceRefusal(wide, two, h100),
+            "its accumulators exceed a thread's registers");
+  ContractionCandidate c{false, 128, 64, 64, 2, 4, 3, 1, false};
+  CostBreakdown single = estimate(one, c, h100);
+  CostBreakdown siblings = estimate(two, c, h100);
+  // Twice the products, fewer resident programs (each keeps twice the
+  // accumulators), and A's shared-memory reads once for both: more than
+  // one contraction's time, less than two.
+  EXPECT_GT(siblings.computeUs, single.computeUs);
+  EXPECT_LT(siblings.computeUs, 2 * single.computeUs);
+  EXPECT_LT(siblings.blocksPerMultiprocessor,
+            single.blocksPerMultiprocessor);
+  EXPECT_GT(siblings.memoryUs, single.memoryUs);
+  EXPECT_LT(siblings.memoryUs, 2 * single.memoryUs); // A read once
+}
+
 // The search is deterministic and its best is the space's minimum.
 TEST(Search, FindsTheModelsOptimumDeterministically) {
   TargetInfo a100 = *getTarget("sm_80");

@@ -186,6 +186,10 @@ TEST(Tuner, ChoosesAStructureThenDescendsInIt) {
   EXPECT_NE(file.find("\"fuse_reductions\":false"), std::string::npos);
   EXPECT_EQ(file.find("recompute_in_streams"), std::string::npos);
   EXPECT_EQ(scheduleFileText({}), "{\"programs\":{}}");
+  // Every rewrite stated (the structure choice's realisation): true asks.
+  EXPECT_NE(scheduleFileText({}, /*everyRewrite=*/true)
+                .find("\"fuse_shared_operands\":true"),
+            std::string::npos);
 }
 
 // A candidate that fails is reported and skipped; a budget in candidates

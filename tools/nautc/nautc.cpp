@@ -82,7 +82,9 @@ options:
                          "recompute_in_streams": false stores what
                          streams read, "fuse_shared_operands": false
                          keeps contractions that share an operand
-                         separate programs, "sweep_row_consumers":
+                         separate programs (true asks for them in one
+                         where sm_90's heuristics keep them apart),
+                         "sweep_row_consumers":
                          false keeps a GPU's softmax or norm Y a
                          program apart from its rows' reduction; the
                          heuristics schedule the programs it does not

@@ -17,9 +17,10 @@
 //    coalesced). A stage tile wholly inside its tensor (the interior of a
 //    large problem) copies without any bound check; at the edges, a chunk
 //    that runs past the tensor's edge copies only its elements inside (the
-//    rest is zero-filled), one wholly outside copies nothing. Rows whose innermost extent is not a multiple of 8 elements
-//    cannot be copied 16 bytes at a time; their chunks are read element by
-//    element (a branch on the extent, folded away when sizes are bound).
+//    rest is zero-filled), one wholly outside copies nothing. Rows whose
+//    innermost extent is not a multiple of 8 elements cannot be copied 16 bytes
+//    at a time; their chunks are read element by element (a branch on the
+//    extent, folded away when sizes are bound).
 //  - The main loop keeps `stages - 1` tiles of K in flight: at step kt it
 //    waits for tile kt, synchronises the block, issues the copy of tile
 //    kt + stages - 1 into the stage consumed at step kt - 1 (the stage,
@@ -29,6 +30,11 @@
 //    16 of K loads the warp's A and B fragments with ldmatrix (.trans for an
 //    operand stored with K outermost) and issues mma.sync m16n8k16 for
 //    each 16 x 8 accumulator tile of the warp's part.
+//  - Sibling contractions (tile::siblingContracts: a gated MLP's gate and
+//    up projections) run in one pipeline: a stage holds the shared lhs
+//    tile once, then each sibling's rhs tile; each 16 of K loads the A
+//    fragments once for all siblings, and each sibling multiplies them
+//    into accumulators of its own.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/TileToGPU/ContractLowering.h"
@@ -92,6 +98,13 @@ private:
   /// accumulators `acc`: each warp's mTiles x nTiles blocks of 16 x 8.
   void multiplyStage(MutableArrayRef<Value> acc, Value stage);
   Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  /// The lhs, then each rhs.
+  SmallVector<const Operand *, 3> operands() const {
+    SmallVector<const Operand *, 3> out = {&lhs};
+    for (const Operand &op : rhs)
+      out.push_back(&op);
+    return out;
+  }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
   /// The first k of step `kTile` (counted from the program's first K tile).
@@ -143,7 +156,9 @@ private:
   tile::ContractOp contract;
   const ContractLoweringContext &context;
   tile::MmaAttr mma;
-  Operand lhs, rhs;
+  Operand lhs;
+  /// The contraction's rhs, then its siblings'.
+  SmallVector<Operand, 1> rhs;
   Type element;
   Value lane, warpM, warpN;
   Value firstKTile; // the program's first K tile (a split's chunk's)
@@ -378,7 +393,7 @@ MmaSyncLowering::startCopies(Value kTile, Value stage, Value numK) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifAny.getThenRegion().front());
-    for (const Operand *op : {&lhs, &rhs})
+    for (const Operand *op : operands())
       if (!op->computed)
         copyTile(*op, kTile, stage);
   }
@@ -387,7 +402,7 @@ MmaSyncLowering::startCopies(Value kTile, Value stage, Value numK) {
   // A computed operand's reads (guarded by the buffers' bounds, so a step
   // past the last reads nothing and its stores are skipped).
   SmallVector<PendingRuns, 2> pending;
-  for (const Operand *op : {&lhs, &rhs})
+  for (const Operand *op : operands())
     if (op->computed)
       pending.push_back(readComputed(*op, kTile, stage));
   return pending;
@@ -396,7 +411,7 @@ MmaSyncLowering::startCopies(Value kTile, Value stage, Value numK) {
 void MmaSyncLowering::finishCopies(SmallVector<PendingRuns, 2> &pending,
                                    Value numK) {
   unsigned next = 0;
-  for (const Operand *op : {&lhs, &rhs})
+  for (const Operand *op : operands())
     if (op->computed)
       storeComputed(*op, pending[next++], numK);
 }
@@ -432,14 +447,19 @@ void MmaSyncLowering::setUpOperands(unsigned rank) {
   };
   lhs = makeOperand(context.lhs, contract.getOperandMap(0), rank - 2, tileM,
                     context.lhsComputed);
-  rhs = makeOperand(context.rhs, contract.getOperandMap(1), rank - 1, tileN,
-                    context.rhsComputed);
+  rhs.push_back(makeOperand(context.rhs, contract.getOperandMap(1), rank - 1,
+                            tileN, context.rhsComputed));
   lhs.innerExtent = context.lhsInnerExtent;
-  rhs.innerExtent = context.rhsInnerExtent;
+  rhs.front().innerExtent = context.rhsInnerExtent;
+  for (const ContractLoweringContext::SiblingRhs &sibling : context.siblings) {
+    rhs.push_back(
+        makeOperand(sibling.buffer, sibling.map, rank - 1, tileN, nullptr));
+    rhs.back().innerExtent = sibling.innerExtent;
+  }
   // Offset tables: their entries for this tile, read once.
   for (auto [side, op, table] :
        {std::make_tuple(0u, &lhs, context.lhsOffsets),
-        std::make_tuple(1u, &rhs, context.rhsOffsets)}) {
+        std::make_tuple(1u, &rhs.front(), context.rhsOffsets)}) {
     if (!table)
       continue;
     op->offsetPosition = contract.getOperandOffsetsPosition(side);
@@ -466,33 +486,37 @@ void MmaSyncLowering::multiplyStage(MutableArrayRef<Value> acc, Value stage) {
   auto resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
   NVVM::MMATypes ptxType =
       element.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+  int64_t perContract = mTiles * nTiles * 4;
   for (int64_t kk = 0; kk < tileK; kk += 16) {
-    SmallVector<SmallVector<Value, 4>> a, bFrag(nTiles);
+    SmallVector<SmallVector<Value, 4>> a;
     for (int64_t i = 0; i < mTiles; ++i)
       a.push_back(loadFragment(lhs, stage, add(rowBaseM, c(16 * i)), c(kk),
                                /*isLhs=*/true));
-    for (int64_t j = 0; j < nTiles; j += 2) {
-      bool last = j + 1 == nTiles; // an odd count: the last one alone
-      SmallVector<Value, 4> r =
-          loadFragment(rhs, stage, add(rowBaseN, c(8 * j)), c(kk),
-                       /*isLhs=*/false, /*oneRhsTile=*/last);
-      bFrag[j] = {r[0], r[1]};
-      if (!last)
-        bFrag[j + 1] = {r[2], r[3]};
-    }
-    for (int64_t i = 0; i < mTiles; ++i)
-      for (int64_t j = 0; j < nTiles; ++j) {
-        int64_t first = 4 * (i * nTiles + j);
-        ValueRange cRegs(ArrayRef<Value>(acc).slice(first, 4));
-        auto op = NVVM::MmaOp::create(
-            b, loc, resultType, a[i], bFrag[j], cRegs,
-            ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
-            std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                           NVVM::MMALayout::col});
-        for (int64_t r = 0; r < 4; ++r)
-          acc[first + r] = LLVM::ExtractValueOp::create(b, loc, op, r);
+    for (auto [s, operand] : llvm::enumerate(rhs)) {
+      SmallVector<SmallVector<Value, 4>> bFrag(nTiles);
+      for (int64_t j = 0; j < nTiles; j += 2) {
+        bool last = j + 1 == nTiles; // an odd count: the last one alone
+        SmallVector<Value, 4> r =
+            loadFragment(operand, stage, add(rowBaseN, c(8 * j)), c(kk),
+                         /*isLhs=*/false, /*oneRhsTile=*/last);
+        bFrag[j] = {r[0], r[1]};
+        if (!last)
+          bFrag[j + 1] = {r[2], r[3]};
       }
+      for (int64_t i = 0; i < mTiles; ++i)
+        for (int64_t j = 0; j < nTiles; ++j) {
+          int64_t first = s * perContract + 4 * (i * nTiles + j);
+          ValueRange cRegs(ArrayRef<Value>(acc).slice(first, 4));
+          auto op = NVVM::MmaOp::create(
+              b, loc, resultType, a[i], bFrag[j], cRegs,
+              ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+              std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                             NVVM::MMALayout::col});
+          for (int64_t r = 0; r < 4; ++r)
+            acc[first + r] = LLVM::ExtractValueOp::create(b, loc, op, r);
+        }
+    }
   }
 }
 
@@ -530,7 +554,7 @@ FailureOr<SmallVector<Value>> MmaSyncLowering::run() {
   Type f32 = b.getF32Type();
   Value zero = arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32));
   // The loop carries the accumulators and, last, the stage kt % stages.
-  SmallVector<Value> init(mTiles * nTiles * 4, zero);
+  SmallVector<Value> init(mTiles * nTiles * 4 * rhs.size(), zero);
   init.push_back(c(0));
   auto loop = scf::ForOp::create(b, loc, c(0), numK, c(1), init);
   {

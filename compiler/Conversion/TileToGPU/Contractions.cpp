@@ -11,6 +11,7 @@
 
 #include "compiler/Conversion/TileToGPU/MemoryAccess.h"
 #include "dialects/Tile/Utils/ResourceBudget.h"
+#include "dialects/Tile/Utils/SiblingContracts.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
 
 using namespace mlir;
@@ -56,13 +57,24 @@ ContractLoweringContext tiletogpu::contractContext(KernelContext &kernel,
   return context;
 }
 
-FailureOr<Fragment> tiletogpu::lowerContract(KernelContext &kernel,
-                                             tile::ContractOp contract) {
+FailureOr<SmallVector<Fragment>>
+tiletogpu::lowerContract(KernelContext &kernel, tile::ContractOp contract) {
   OpBuilder &b = kernel.b;
   tile::ScheduleAttr schedule = kernel.program.getSchedule();
   if (!schedule.getMma())
     return contract.emitOpError(
         "needs a tensor-core schedule (#tile.mma) on the GPU");
+  if (tile::ContractOp outside = tile::contractOutsideSiblings(kernel.program))
+    return outside.emitOpError(
+        "shares no lhs tile with the program's first contraction; a GPU "
+        "program runs one contraction, or siblings that load the same lhs");
+  SmallVector<tile::ContractOp> siblings = tile::siblingContracts(contract);
+  bool wgmma = schedule.getMma().getInstr() == "wgmma";
+  if (siblings.size() > 1 && wgmma)
+    return contract.emitOpError("shares its lhs tile with ")
+           << siblings.size() - 1
+           << " other contraction(s), which run on mma.sync only (use "
+              "instr = \"mma_sync\")";
   if (contract.isSplit() &&
       *contract.getSplitChunk() % schedule.getMma().getTileK() != 0)
     return contract.emitOpError("splits K into chunks of ")
@@ -71,7 +83,6 @@ FailureOr<Fragment> tiletogpu::lowerContract(KernelContext &kernel,
   // What the target allows: shared memory per block (static for the
   // mma.sync pipeline; dynamic, opted into at launch, for wgmma's), and the
   // accumulators must leave registers for the fragments and addresses.
-  bool wgmma = schedule.getMma().getInstr() == "wgmma";
   int64_t shared = wgmma ? planWgmma(contract, schedule).sharedBytes
                          : contractSharedMemoryBytes(contract, schedule);
   int64_t sharedLimit = wgmma ? kSm90SharedLimit : kSm80SharedLimit;
@@ -94,10 +105,13 @@ FailureOr<Fragment> tiletogpu::lowerContract(KernelContext &kernel,
     }
   int64_t accumulatorLimit =
       std::min(kAccumulatorLimit, registers - kOtherRegisters);
-  if (kernel.perThread > accumulatorLimit)
+  int64_t accumulators = kernel.perThread * int64_t(siblings.size());
+  if (accumulators > accumulatorLimit)
     return contract.emitOpError("keeps ")
-           << kernel.perThread << " accumulators per thread; at most "
-           << accumulatorLimit << " leave room in the " << registers
+           << accumulators << " accumulators per thread"
+           << (siblings.size() > 1 ? " (its siblings' too)" : "")
+           << "; at most " << accumulatorLimit << " leave room in the "
+           << registers
            << " registers of a thread (use more warps or a smaller tile"
            << (wgmma && !reallocated
                    ? "; only a persistent producer warpgroup that just "
@@ -111,12 +125,23 @@ FailureOr<Fragment> tiletogpu::lowerContract(KernelContext &kernel,
         "producer warpgroup (use producers = 1)");
   ContractLoweringContext context = contractContext(kernel, contract);
   if (kernel.persistent) // in the consumers' loop over tiles (runPersistent)
-    return Fragment(llvm::to_vector(kernel.persistent->consumeTile(
-        kernel.persistentLocalTile, kernel.persistentWarpgroup)));
+    return SmallVector<Fragment>{
+        Fragment(llvm::to_vector(kernel.persistent->consumeTile(
+            kernel.persistentLocalTile, kernel.persistentWarpgroup)))};
+  for (tile::ContractOp sibling : ArrayRef(siblings).drop_front())
+    context.siblings.push_back({kernel.scalars.lookup(sibling.getRhs()),
+                                sibling.getOperandMap(1),
+                                innermostExtent(kernel, sibling.getRhs())});
   FailureOr<SmallVector<Value>> acc =
       wgmma ? lowerContractToWgmma(b, contract, context)
             : lowerContractToMmaSync(b, contract, context);
   if (failed(acc))
     return failure();
-  return Fragment(acc->begin(), acc->end());
+  // Each sibling's accumulators after the previous one's.
+  SmallVector<Fragment> out;
+  size_t each = acc->size() / siblings.size();
+  for (size_t s = 0; s < siblings.size(); ++s)
+    out.push_back(
+        Fragment(acc->begin() + s * each, acc->begin() + (s + 1) * each));
+  return out;
 }

@@ -18,11 +18,12 @@ namespace tiletogpu {
 ContractLoweringContext contractContext(KernelContext &kernel,
                                         tile::ContractOp contract);
 
-/// This thread's accumulators of `contract` (register r of the mma
-/// accumulator layout at position r); failure, with a diagnostic, where
-/// the schedule or the target does not allow it.
-mlir::FailureOr<Fragment> lowerContract(KernelContext &kernel,
-                                        tile::ContractOp contract);
+/// This thread's accumulators of `contract` and of its siblings
+/// (tile::siblingContracts, in their order; register r of the mma
+/// accumulator layout at position r), from one pipeline; failure, with a
+/// diagnostic, where the schedule or the target does not allow it.
+mlir::FailureOr<llvm::SmallVector<Fragment>>
+lowerContract(KernelContext &kernel, tile::ContractOp contract);
 
 } // namespace tiletogpu
 } // namespace nautilus

@@ -31,6 +31,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/TileToGPU/KernelLowering.h"
+#include "dialects/Tile/Utils/SiblingContracts.h"
 
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Conversion/TileToGPU/Contractions.h"
@@ -168,10 +169,14 @@ LogicalResult tiletogpu::lowerOp(KernelContext &kernel, Operation &op) {
     return success();
   }
   if (auto contract = dyn_cast<tile::ContractOp>(op)) {
-    FailureOr<Fragment> acc = lowerContract(kernel, contract);
+    if (kernel.fragments.count(contract.getResult()))
+      return success(); // lowered with its first sibling
+    FailureOr<SmallVector<Fragment>> acc = lowerContract(kernel, contract);
     if (failed(acc))
       return failure();
-    kernel.fragments[contract.getResult()] = *acc;
+    for (auto [sibling, fragment] :
+         llvm::zip(tile::siblingContracts(contract), *acc))
+      kernel.fragments[sibling.getResult()] = fragment;
     enterComputingThreads(kernel);
     return success();
   }

@@ -17,7 +17,8 @@
 // into A's body as an `alg.reduce` (its epilogue, if any, after it), and
 // its definition goes. Each fusion, and each group refused with its
 // reason, is a remark; the schedule provider says whether the target's
-// lowering runs several contractions in one program.
+// lowering runs several contractions in one program, and on GPUs the
+// sums must be what sibling contractions take (tensorCoreSiblings).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Schedule/SchedulingPass.h"
@@ -101,6 +102,54 @@ std::optional<ElementRead> sharedRead(ArrayRef<alg::DefineOp> group) {
         }))
       return read;
   return std::nullopt;
+}
+
+/// A product's factor as a tensor-core operand reads it: a 16-bit float
+/// loaded, not gathered, and widened to f32 (null: not such a factor).
+alg::LoadOp widened16BitLoad(Value factor) {
+  auto ext = factor.getDefiningOp<arith::ExtFOp>();
+  auto load = ext ? ext.getIn().getDefiningOp<alg::LoadOp>() : alg::LoadOp();
+  if (!load || !load.getIndirect().empty())
+    return {};
+  Type element = load.getType();
+  return element.isF16() || element.isBF16() ? load : alg::LoadOp();
+}
+
+/// Whether a GPU's tensor cores run `group` as sibling contractions
+/// (tile-form-contractions): each sums the product of two widened 16-bit
+/// loads, one of them `shared`, which reads the rows (not the last output
+/// dimension). When not, `why`.
+bool tensorCoreSiblings(ArrayRef<alg::DefineOp> group,
+                        const ElementRead &shared, std::string &why) {
+  for (alg::DefineOp def : group) {
+    Block &body = def.getBody().front();
+    unsigned outputs = body.getNumArguments() - def.getReduceDimsAttr().size();
+    auto yield = cast<alg::YieldOp>(body.getTerminator());
+    auto mul = yield.getValue().getDefiningOp<arith::MulFOp>();
+    alg::LoadOp x = mul ? widened16BitLoad(mul.getLhs()) : alg::LoadOp();
+    alg::LoadOp y = mul ? widened16BitLoad(mul.getRhs()) : alg::LoadOp();
+    if (!x || !y) {
+      why = "'" + def.getName().str() +
+            "' is not a product of two 16-bit tensors, which its tensor "
+            "cores need";
+      return false;
+    }
+    auto isShared = [&](alg::LoadOp load) {
+      return ElementRead{load.getTensor(), load.getMap()} == shared;
+    };
+    if (!isShared(x) && !isShared(y)) {
+      why = "'" + def.getName().str() + "' reads '" + tensorName(shared.first) +
+            "' inside a larger factor";
+      return false;
+    }
+    if (outputs == 0 || shared.second.isFunctionOfDim(outputs - 1)) {
+      why = "'" + tensorName(shared.first) +
+            "' is not read along the rows (its tensor cores share the "
+            "lhs tile)";
+      return false;
+    }
+  }
+  return true;
 }
 
 /// Moves `producer` into `consumer`'s body as a nested alg.reduce at
@@ -204,7 +253,8 @@ struct AlgFuseSharedOperandsPass
       std::string why;
       if (!shared)
         why = "they share no operand";
-      else if (!schedules->fusesSharedOperands(target, why))
+      else if (!schedules->fusesSharedOperands(target, why) ||
+               (target.isGPU() && !tensorCoreSiblings(group, *shared, why)))
         why = "on " + target.name + ", " + why;
       if (!why.empty()) {
         if (explain)

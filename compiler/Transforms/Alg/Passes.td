@@ -47,7 +47,8 @@ def AlgFuseSharedOperands : Pass<"alg-fuse-shared-operands", "::mlir::ModuleOp">
     epilogue after it) and is no longer stored. Its program then reads
     each tile of the shared operand once for all of them and keeps their
     accumulators side by side (the CPU lowering folds sibling reductions
-    over the same extents in one loop nest).
+    over the same extents in one loop nest; on NVIDIA GPUs they become
+    sibling contractions of one mma.sync pipeline, tile-form-contractions).
 
     A sum moves only when nothing else reads it, it is not an output, it
     is read at the reader's own point (the identity map, no indirect
@@ -55,8 +56,11 @@ def AlgFuseSharedOperands : Pass<"alg-fuse-shared-operands", "::mlir::ModuleOp">
     reduction (a sum stored rounded keeps
     its rounding: the epilogue that converts moves with it). Refused, with
     the reason as a remark under `explain`: sums that share no operand,
-    and targets whose lowering runs one contraction a program (the
-    schedule provider's `fusesSharedOperands`: every GPU lowering).
+    targets the schedule provider's `fusesSharedOperands` refuses (AMD
+    GPUs, without tensor-core contractions; sm_90's heuristics, which keep
+    each projection on wgmma), and on GPUs, groups whose sums are not each
+    a product of two 16-bit tensors loaded, the shared one read along the
+    rows (what sibling contractions take).
     Runs before alg-fuse-elementwise (which would otherwise inline the
     reader into the definitions that read it), on the module (it reads
     the target).

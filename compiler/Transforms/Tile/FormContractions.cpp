@@ -394,61 +394,83 @@ struct TileFormContractionsPass
     tile::YieldOp::create(b, contract.getLoc(), yielded);
   }
 
-  void formIn(tile::ProgramOp program, const TargetInfo &info) {
-    unsigned rank = program.getRank();
-    if (rank < 2 || program.getSchedule().getMma())
-      return;
-    unsigned m = rank - 2, n = rank - 1, k = rank;
-    tile::ReduceOp found;
-    std::array<OperandChoice, 2> operands;
-    for (auto reduce : program.getBody().getOps<tile::ReduceOp>()) {
-      if (reduce.getKind() != alg::ReductionKind::sum ||
-          reduce.getExtents().size() != 1 ||
-          !reduce.getType().getElementType().isF32())
+  /// The ways `reduce` makes a contraction (either factor may be the
+  /// lhs), the orientation that copies more operands from buffers first;
+  /// none when it makes none.
+  static SmallVector<std::array<OperandChoice, 2>, 2>
+  orientationsOf(tile::ReduceOp reduce, unsigned m, unsigned n, unsigned k) {
+    SmallVector<std::array<OperandChoice, 2>, 2> out;
+    if (reduce.getKind() != alg::ReductionKind::sum ||
+        reduce.getExtents().size() != 1 ||
+        !reduce.getType().getElementType().isF32())
+      return out;
+    Block &body = reduce.getBody().front();
+    auto yield = cast<tile::YieldOp>(body.getTerminator());
+    auto mul = yield.getValue().getDefiningOp<arith::MulFOp>();
+    if (!mul)
+      return out;
+    auto loaded = [](const std::array<OperandChoice, 2> &c) {
+      return llvm::count_if(c, [](const OperandChoice &o) {
+        return o.kind == OperandChoice::Loaded;
+      });
+    };
+    for (auto [x, y] : {std::make_pair(mul.getLhs(), mul.getRhs()),
+                        std::make_pair(mul.getRhs(), mul.getLhs())}) {
+      std::array<OperandChoice, 2> choice = {classify(x, body, m, n, k),
+                                             classify(y, body, n, m, k)};
+      if (!compatible(choice, reduce))
         continue;
-      Block &body = reduce.getBody().front();
-      auto yield = cast<tile::YieldOp>(body.getTerminator());
-      auto mul = yield.getValue().getDefiningOp<arith::MulFOp>();
-      if (!mul)
-        continue;
-      // Either factor may be the lhs; the orientation that copies more
-      // operands from buffers wins.
-      std::optional<std::array<OperandChoice, 2>> best;
-      for (auto [x, y] : {std::make_pair(mul.getLhs(), mul.getRhs()),
-                          std::make_pair(mul.getRhs(), mul.getLhs())}) {
-        std::array<OperandChoice, 2> choice = {classify(x, body, m, n, k),
-                                               classify(y, body, n, m, k)};
-        if (!compatible(choice, reduce))
-          continue;
-        auto loaded = [](const std::array<OperandChoice, 2> &c) {
-          return llvm::count_if(c, [](const OperandChoice &o) {
-            return o.kind == OperandChoice::Loaded;
-          });
-        };
-        if (!best || loaded(choice) > loaded(*best))
-          best = choice;
-      }
-      if (best) {
-        found = reduce;
-        operands = *best;
-        break;
-      }
+      if (!out.empty() && loaded(choice) > loaded(out.front()))
+        out.insert(out.begin(), choice);
+      else
+        out.push_back(choice);
     }
-    if (!found)
-      return;
-    // wgmma's operands come by TMA, whose rows must start 16-byte aligned;
-    // bound sizes that do not allow it take the mma.sync pipeline (which
-    // copies such rows element by element).
-    bool tmaRows = llvm::none_of(operands, [&](const OperandChoice &o) {
-      return o.kind == OperandChoice::Loaded &&
-             innermostKnownUnaligned(program, o.load.getBuffer());
-    });
-    ComputedSides computed{operands[0].kind != OperandChoice::Loaded,
-                           operands[1].kind != OperandChoice::Loaded};
-    tile::ScheduleAttr schedule = schedules->contraction(
-        program.getContext(), rank, contractionExtents(program),
-        info.hasWgmma() && tmaRows, computed, info, std::nullopt);
-    program.retile(schedule);
+    return out;
+  }
+
+  /// Sibling contractions: two or more sums of `program` over the same
+  /// index that load the same lhs tile (alg-fuse-shared-operands' gate and
+  /// up projections), each with a loaded rhs of its own, without offset
+  /// tables. Their orientations, in the program's order; empty when the
+  /// program has none.
+  static SmallVector<std::pair<tile::ReduceOp, std::array<OperandChoice, 2>>>
+  siblingsIn(tile::ProgramOp program, unsigned m, unsigned n, unsigned k) {
+    SmallVector<std::pair<tile::ReduceOp, std::array<OperandChoice, 2>>> out;
+    SmallVector<tile::ReduceOp> reduces(
+        program.getBody().getOps<tile::ReduceOp>());
+    if (reduces.size() < 2)
+      return out;
+    auto plain = [](const OperandChoice &o) {
+      return o.kind == OperandChoice::Loaded && !o.table;
+    };
+    // The shared lhs: the first sum's (buffer, map) that every sum can
+    // take as its lhs.
+    for (const auto &first : orientationsOf(reduces.front(), m, n, k)) {
+      if (!plain(first[0]) || !plain(first[1]))
+        continue;
+      out.clear();
+      for (tile::ReduceOp reduce : reduces) {
+        if (reduce.getExtents()[0] != reduces.front().getExtents()[0])
+          break;
+        for (const auto &choice : orientationsOf(reduce, m, n, k))
+          if (plain(choice[0]) && plain(choice[1]) &&
+              choice[0].load.getBuffer() == first[0].load.getBuffer() &&
+              choice[0].map == first[0].map) {
+            out.emplace_back(reduce, choice);
+            break;
+          }
+      }
+      if (out.size() == reduces.size())
+        return out;
+    }
+    out.clear();
+    return out;
+  }
+
+  /// Replaces `found` by the contraction of `operands`.
+  tile::ContractOp
+  replaceWithContract(tile::ReduceOp found,
+                      const std::array<OperandChoice, 2> &operands) {
     OpBuilder b(found);
     // A loaded operand: its buffer and map, and its offset table, map and
     // position (null when it has none).
@@ -483,6 +505,65 @@ struct TileFormContractionsPass
                              operands[side].ops, element);
     found.getResult().replaceAllUsesWith(contract.getResult());
     found.erase();
+    return contract;
+  }
+
+  /// Turns each of `siblings` into a contraction, in one mma.sync
+  /// program (wgmma's pipeline runs one contraction a program; siblings
+  /// never split K).
+  void
+  formSiblings(tile::ProgramOp program, const TargetInfo &info,
+               ArrayRef<std::pair<tile::ReduceOp, std::array<OperandChoice, 2>>>
+                   siblings) {
+    tile::ContractOp first;
+    for (const auto &[reduce, operands] : siblings) {
+      tile::ContractOp contract = replaceWithContract(reduce, operands);
+      first = first ? first : contract;
+    }
+    // (The reduced extent where it is bound, which the siblings never
+    // split.)
+    ComputedSides computed;
+    computed.siblings = siblings.size();
+    program.retile(schedules->contraction(
+        program.getContext(), program.getRank(), contractionExtents(program),
+        /*wgmma=*/false, computed, info, knownReducedExtent(program, first)));
+  }
+
+  void formIn(tile::ProgramOp program, const TargetInfo &info) {
+    unsigned rank = program.getRank();
+    if (rank < 2 || program.getSchedule().getMma())
+      return;
+    unsigned m = rank - 2, n = rank - 1, k = rank;
+    if (auto siblings = siblingsIn(program, m, n, k); !siblings.empty()) {
+      formSiblings(program, info, siblings);
+      return;
+    }
+    tile::ReduceOp found;
+    std::array<OperandChoice, 2> operands;
+    for (auto reduce : program.getBody().getOps<tile::ReduceOp>()) {
+      auto orientations = orientationsOf(reduce, m, n, k);
+      if (!orientations.empty()) {
+        found = reduce;
+        operands = orientations.front();
+        break;
+      }
+    }
+    if (!found)
+      return;
+    // wgmma's operands come by TMA, whose rows must start 16-byte aligned;
+    // bound sizes that do not allow it take the mma.sync pipeline (which
+    // copies such rows element by element).
+    bool tmaRows = llvm::none_of(operands, [&](const OperandChoice &o) {
+      return o.kind == OperandChoice::Loaded &&
+             innermostKnownUnaligned(program, o.load.getBuffer());
+    });
+    ComputedSides computed{operands[0].kind != OperandChoice::Loaded,
+                           operands[1].kind != OperandChoice::Loaded};
+    tile::ScheduleAttr schedule = schedules->contraction(
+        program.getContext(), rank, contractionExtents(program),
+        info.hasWgmma() && tmaRows, computed, info, std::nullopt);
+    program.retile(schedule);
+    tile::ContractOp contract = replaceWithContract(found, operands);
     // A problem too small to fill the machine even with the smallest tiles
     // may split K (tile-split-contractions realises it).
     if (splitKRefusal(program, contract).empty()) {

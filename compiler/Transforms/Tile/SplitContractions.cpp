@@ -20,6 +20,7 @@
 #include "compiler/Transforms/Tile/KernelEditing.h"
 #include "compiler/Transforms/Tile/Passes.h"
 #include "dialects/Tile/Utils/ReductionKinds.h"
+#include "dialects/Tile/Utils/SiblingContracts.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -46,6 +47,8 @@ std::string nautilus::splitKRefusal(tile::ProgramOp program,
     return "its contraction is not at the program's top level";
   if (contract.getOperandOffsets(0) || contract.getOperandOffsets(1))
     return "an operand with an offset table (a grouped GEMM) is not split";
+  if (tile::siblingContracts(contract).size() > 1)
+    return "contractions that share their lhs tile are not split";
   if (tile::SkipIfNegativeOp::find(program))
     return "a program that skips tiles (a grouped GEMM) is not split";
   std::optional<int64_t> extent = knownReducedExtent(program, contract);

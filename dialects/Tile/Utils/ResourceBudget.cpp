@@ -1,6 +1,7 @@
 //===- ResourceBudget.cpp - Shared memory and registers of a program ------===//
 #include "dialects/Tile/Utils/ResourceBudget.h"
 #include "dialects/Tile/Utils/ContractionStream.h"
+#include "dialects/Tile/Utils/SiblingContracts.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
 
 using namespace mlir;
@@ -11,8 +12,11 @@ int64_t nautilus::contractSharedMemoryBytes(tile::ContractOp contract,
   ArrayRef<int64_t> tile = schedule.getTile();
   int64_t k = schedule.getMma().getTileK();
   int64_t bytes = contract.getOperandElementType().getIntOrFloatBitWidth() / 8;
+  // (Sibling contractions' stages hold the lhs tile once, then each
+  // sibling's rhs tile.)
+  int64_t rhsTiles = tile::siblingContracts(contract).size();
   return schedule.getMma().getStages() *
-         (tile[tile.size() - 2] * k + k * tile.back()) * bytes;
+         (tile[tile.size() - 2] * k + rhsTiles * k * tile.back()) * bytes;
 }
 
 int64_t nautilus::streamSharedMemoryBytes(tile::ProgramOp program) {

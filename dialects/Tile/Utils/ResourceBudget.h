@@ -35,7 +35,8 @@ inline int64_t stagingBands(int64_t rows, int64_t rowBytes,
 /// mma.sync, kSm90SharedLimit with wgmma).
 int64_t staticSharedBudget(tile::ProgramOp program);
 
-/// The shared memory (bytes) the contraction's pipeline needs.
+/// The shared memory (bytes) the contraction's pipeline needs (with its
+/// siblings', tile::siblingContracts: their rhs stages too).
 int64_t contractSharedMemoryBytes(tile::ContractOp contract,
                                   tile::ScheduleAttr schedule);
 

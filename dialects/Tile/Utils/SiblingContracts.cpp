@@ -1,0 +1,37 @@
+//===- SiblingContracts.cpp - Contractions sharing an lhs tile ------------===//
+#include "dialects/Tile/Utils/SiblingContracts.h"
+
+using namespace mlir;
+using namespace nautilus;
+
+static bool plainOperands(tile::ContractOp c) {
+  return !c.isComputed(0) && !c.isComputed(1) && !c.getLhsOffsets() &&
+         !c.getRhsOffsets() && !c.isSplit();
+}
+
+bool tile::shareLhsTile(ContractOp a, ContractOp b) {
+  return plainOperands(a) && plainOperands(b) && a.getLhs() == b.getLhs() &&
+         a.getOperandMap(0) == b.getOperandMap(0) &&
+         a.getExtent() == b.getExtent() && a.getType() == b.getType() &&
+         a.getOperandElementType() == b.getOperandElementType();
+}
+
+SmallVector<tile::ContractOp> tile::siblingContracts(ContractOp contract) {
+  SmallVector<ContractOp> out;
+  for (auto other : contract->getBlock()->getOps<ContractOp>())
+    if (other == contract || shareLhsTile(contract, other))
+      out.push_back(other);
+  return out;
+}
+
+tile::ContractOp tile::contractOutsideSiblings(ProgramOp program) {
+  ContractOp first, outside;
+  program.walk([&](ContractOp c) {
+    if (!first)
+      first = c;
+    else if (!outside &&
+             (c->getBlock() != first->getBlock() || !shareLhsTile(first, c)))
+      outside = c;
+  });
+  return outside;
+}

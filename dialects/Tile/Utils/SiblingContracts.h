@@ -1,0 +1,36 @@
+//===- SiblingContracts.h - Contractions sharing an lhs tile ----*- C++ -*-===//
+//
+// alg-fuse-shared-operands computes a gated MLP's gate and up projections
+// in one definition; on NVIDIA GPUs tile-form-contractions makes each a
+// `tile.contract` of one program, both loading the same lhs. Such sibling
+// contractions run in one mma.sync pipeline: a stage holds the lhs tile
+// once and each sibling's rhs tile, and each sibling keeps its own
+// accumulators. The GPU lowering, the shared-memory budget, the verifier
+// and the auto-scheduler's GPU model ask this.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_TILE_UTILS_SIBLINGCONTRACTS_H
+#define NAUTILUS_TILE_UTILS_SIBLINGCONTRACTS_H
+
+#include "dialects/Tile/TileOps.h"
+
+namespace nautilus::tile {
+
+/// Whether `a` and `b` may share one pipeline: the same lhs buffer at the
+/// same map, over the same extent, both operands of each loaded without
+/// offset tables, neither split.
+bool shareLhsTile(ContractOp a, ContractOp b);
+
+/// The contractions of `contract`'s block that share its lhs tile
+/// (shareLhsTile), in the block's order, `contract` among them: one for a
+/// contraction alone.
+llvm::SmallVector<ContractOp> siblingContracts(ContractOp contract);
+
+/// Whether `program`'s contractions are one group of siblings (or fewer
+/// than two): what the GPU lowering runs. When not, one that is not a
+/// sibling of the first.
+ContractOp contractOutsideSiblings(ProgramOp program);
+
+} // namespace nautilus::tile
+
+#endif
