@@ -84,7 +84,9 @@ contractionProblemOf(tile::ProgramOp program) {
       contract = c;
       ++contractions;
     }
-    grouped |= isa<tile::RouteOp, tile::SkipIfNegativeOp>(op);
+    // (A reduction beside a contraction is a loop the model does not
+    // cost: not predicted.)
+    grouped |= isa<tile::RouteOp, tile::SkipIfNegativeOp, tile::ReduceOp>(op);
   });
   ContractionExtents extents = contractionExtents(program);
   if (contractions == 0 || grouped || !extents.m || !extents.n)

@@ -513,8 +513,10 @@ AutoSchedules::fallback(ArrayRef<RefutedProgram> refuted) const {
       }
     allChosenHere = allChosenHere && chosenHere;
   }
+  // (The chosen structure is kept even where it is the default: on sm_90
+  // the heuristics would keep shared operands apart where it fuses them.)
   if (!allChosenHere || retry->round >= kMaxRounds)
-    return statedRewrites() && !statedRewrites()->isDefault()
+    return statedRewrites()
                ? std::make_shared<KeepsStructure>(next, *statedRewrites())
                : next;
   return retry;

@@ -513,7 +513,9 @@ tile::ScheduleAttr nautilus::defaultContractionSchedule(
     if (computed.siblings > 1)
       tileN = std::max<int64_t>(
           kSmallestMmaSyncTile,
-          std::min<int64_t>(tileN, kMaxContractionTile / computed.siblings));
+          std::min<int64_t>(tileN,
+                            llvm::bit_floor<uint64_t>(kMaxContractionTile /
+                                                      computed.siblings)));
     fillMachine(tileM, tileN, extents, kSmallestMmaSyncTile,
                 target.multiprocessors, computed);
     if (computed.siblings > 1)

@@ -185,8 +185,9 @@ struct ComputedSides {
 /// even the smallest tiles leave half the multiprocessors idle, K is split
 /// (`split_k`) into the most chunks, a power of two, whose programs still fit
 /// in one wave, each chunk at least kMinSplitSteps steps of tile_k. Sibling
-/// contractions (mma.sync only) take tile N at most 128 / siblings, so that a
-/// thread keeps as many accumulators as for one, and never split K.
+/// contractions (mma.sync only) take tile N at most 128 / siblings rounded
+/// down to a power of two (not below 32), so that a thread keeps about as
+/// many accumulators as for one, and never split K.
 tile::ScheduleAttr defaultContractionSchedule(
     mlir::MLIRContext *ctx, unsigned rank, const ContractionExtents &extents,
     bool wgmma, ComputedSides computed, const TargetInfo &target,

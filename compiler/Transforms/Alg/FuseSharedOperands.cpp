@@ -115,12 +115,24 @@ alg::LoadOp widened16BitLoad(Value factor) {
   return element.isF16() || element.isBF16() ? load : alg::LoadOp();
 }
 
-/// Whether a GPU's tensor cores run `group` as sibling contractions
-/// (tile-form-contractions): each sums the product of two widened 16-bit
-/// loads, one of them `shared`, which reads the rows (not the last output
-/// dimension). When not, `why`.
-bool tensorCoreSiblings(ArrayRef<alg::DefineOp> group,
+/// Whether a GPU's tensor cores run `group` as sibling contractions of
+/// `consumer`'s program (tile-form-contractions takes every sum of a
+/// program or none): `consumer` computes no other reduction, and each sum
+/// is the product of two widened 16-bit loads of one type, one of them
+/// `shared`, which reads the rows and not the columns (the output's last
+/// two dimensions), the other the columns and not the rows. When not,
+/// `why`.
+bool tensorCoreSiblings(alg::DefineOp consumer, ArrayRef<alg::DefineOp> group,
                         const ElementRead &shared, std::string &why) {
+  if (consumer.getBody()
+          .walk([](alg::ReduceOp) { return WalkResult::interrupt(); })
+          .wasInterrupted()) {
+    why = "'" + consumer.getName().str() +
+          "' computes another reduction, and a GPU program runs one group "
+          "of sibling contractions and nothing else reduced";
+    return false;
+  }
+  Type element;
   for (alg::DefineOp def : group) {
     Block &body = def.getBody().front();
     unsigned outputs = body.getNumArguments() - def.getReduceDimsAttr().size();
@@ -142,10 +154,40 @@ bool tensorCoreSiblings(ArrayRef<alg::DefineOp> group,
             "' inside a larger factor";
       return false;
     }
-    if (outputs == 0 || shared.second.isFunctionOfDim(outputs - 1)) {
+    auto typeName = [](Type t) {
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      os << t;
+      return s;
+    };
+    if (x.getType() != y.getType()) {
+      why = "'" + def.getName().str() + "' multiplies " +
+            typeName(x.getType()) + " by " + typeName(y.getType()) +
+            ", and its tensor cores take one type";
+      return false;
+    }
+    if (element && element != x.getType()) {
+      why = "'" + def.getName().str() + "' multiplies " +
+            typeName(x.getType()) + ", '" +
+            alg::DefineOp(group.front()).getName().str() + "' " +
+            typeName(element);
+      return false;
+    }
+    element = x.getType();
+    alg::LoadOp own = isShared(x) ? x : y, other = isShared(x) ? y : x;
+    auto reads = [](alg::LoadOp load, unsigned dim) {
+      return load.getMap().isFunctionOfDim(dim);
+    };
+    if (outputs < 2 || !reads(own, outputs - 2) || reads(own, outputs - 1)) {
       why = "'" + tensorName(shared.first) +
             "' is not read along the rows (its tensor cores share the "
             "lhs tile)";
+      return false;
+    }
+    if (!reads(other, outputs - 1) || reads(other, outputs - 2)) {
+      why = "'" + def.getName().str() +
+            "' reads its other operand across the rows, not along the "
+            "columns";
       return false;
     }
   }
@@ -254,7 +296,8 @@ struct AlgFuseSharedOperandsPass
       if (!shared)
         why = "they share no operand";
       else if (!schedules->fusesSharedOperands(target, why) ||
-               (target.isGPU() && !tensorCoreSiblings(group, *shared, why)))
+               (target.isGPU() &&
+                !tensorCoreSiblings(consumer, group, *shared, why)))
         why = "on " + target.name + ", " + why;
       if (!why.empty()) {
         if (explain)

@@ -57,12 +57,14 @@ def TileFormContractions : Pass<"tile-form-contractions", "::mlir::ModuleOp"> {
     gather of rows) becomes a computed operand as it is, without rounding;
     reads of the other operand's dimension that are the same over a whole
     tile (`tile::isUniformOverTile`) are allowed. Two or more such sums in
-    one program (alg-fuse-shared-operands' gate and up projections) that
-    load the same lhs, each with a loaded rhs and no offset tables, all
-    become contractions: siblings (`tile::siblingContracts`) that one
-    mma.sync pipeline runs, staging the lhs tile once; their program takes
-    an mma.sync schedule (on sm_90 too) whose tile N is at most 128 /
-    siblings, never split.
+    one program (alg-fuse-shared-operands' gate and up projections), when
+    every sum of the program is such a product and all load the same lhs,
+    each with a loaded rhs and no offset tables, all become contractions:
+    siblings (`tile::siblingContracts`) that one mma.sync pipeline runs,
+    staging the lhs tile once; their program takes an mma.sync schedule
+    (on sm_90 too) whose tile N is at most 128 / siblings rounded down to a
+    power of two (not below 32), never split. (alg-fuse-shared-operands
+    fuses on GPUs only groups that are such siblings.)
     Its program is rescheduled for the target's tensor
     cores (`#tile.mma`), every tile of the program taking the new shape:
     on sm_80, mma.sync with tile M and N up to 128 (at least 32), 32 of K
