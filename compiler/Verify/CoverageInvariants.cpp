@@ -20,7 +20,12 @@
 //                        each element below the extent exactly once and
 //                        none past it;
 //   coverage.split       a split reduction's chunks partition its extent,
-//                        and the combining program adds every chunk.
+//                        and the combining program adds every chunk;
+//   coverage.sweep       a tile.sweep's loops (each thread of a group its
+//                        points of the group's split: a main loop of
+//                        several points a step, then the rest) write each
+//                        point of the swept extent exactly once and none
+//                        past it, whether the main loop runs or not.
 // Together with layout.injective and layout.covers (each tile's elements
 // held once by the threads), each output element is written exactly once.
 //
@@ -340,6 +345,151 @@ void proveSplit(Prover &prover, const ProgramModel &model,
       fitsBelow(e, split.chunk * kReadableCount)));
 }
 
+/// One write of a sweep's loops: the thread `lane` of a group, in the main
+/// loop (`main`) or the rest, at its iteration `iteration`, copy (or
+/// point of its run) `copy`; `point` the point it writes and `valid` that
+/// the loops run it.
+struct SweepWrite {
+  z3::expr lane, main, iteration, copy, point, valid, defs;
+};
+
+/// What a thread's loops take, over the integers (the lowering's index
+/// arithmetic is signed: a main loop's end below its start runs none).
+struct SweepLoops {
+  z3::context &ctx;
+  const tile::GroupSplitShape &s;
+  z3::expr extent, nonEmpty;
+
+  z3::expr num(int64_t v) const { return ctx.int_val(v); }
+  z3::expr start(const z3::expr &lane) const {
+    return lane * num(s.runs ? s.run : 1);
+  }
+  z3::expr mainEnd(const z3::expr &lane) const {
+    return z3::ite(nonEmpty, extent - num((s.copies - 1) * s.spacing),
+                   start(lane));
+  }
+  /// The first point after the main loop: its start and as many strides
+  /// as it ran (`steps`, defined by `defs`).
+  z3::expr rest(const z3::expr &lane, const z3::expr &steps,
+                z3::expr &defs) const {
+    z3::expr span = mainEnd(lane) - start(lane);
+    z3::expr stride = num(s.stride);
+    defs =
+        defs &&
+        z3::ite(span > 0, steps * stride >= span && (steps - 1) * stride < span,
+                steps == 0);
+    return start(lane) + steps * stride;
+  }
+  SweepWrite write(const std::string &prefix) const {
+    z3::expr lane = ctx.int_const((prefix + "lane").c_str());
+    z3::expr main = ctx.bool_const((prefix + "in the main loop").c_str());
+    z3::expr i = ctx.int_const((prefix + "iteration").c_str());
+    z3::expr j = ctx.int_const((prefix + "copy").c_str());
+    z3::expr steps = ctx.int_const((prefix + "main steps").c_str());
+    z3::expr defs = ctx.bool_val(true);
+    z3::expr valid = lane >= 0 && lane < num(s.threads) && i >= 0 && j >= 0;
+    if (s.copies == 1) // one loop, a point a step
+      return {lane,
+              ctx.bool_val(false),
+              i,
+              j,
+              start(lane) + i * num(s.threads),
+              valid && !main && j == 0 &&
+                  start(lane) + i * num(s.threads) < extent,
+              defs};
+    z3::expr iv = start(lane) + i * num(s.stride);
+    z3::expr inMain = iv < mainEnd(lane) && j < num(s.copies);
+    z3::expr mainPoint = iv + j * num(s.spacing);
+    z3::expr restStart = rest(lane, steps, defs);
+    z3::expr restPoint(ctx), inRest(ctx);
+    if (s.runs) { // run by run, a point at a time, up to the extent
+      z3::expr runStart = restStart + i * num(s.stride);
+      restPoint = runStart + j;
+      inRest = runStart < extent && j < num(s.run) && restPoint < extent;
+    } else {
+      restPoint = restStart + i * num(s.threads);
+      inRest = restPoint < extent && j == 0;
+    }
+    return {lane,
+            main,
+            i,
+            j,
+            z3::ite(main, mainPoint, restPoint),
+            valid && z3::ite(main, inMain, inRest),
+            defs};
+  }
+};
+
+void proveSweep(Prover &prover, const ProgramModel &model,
+                std::vector<Finding> &findings) {
+  z3::context &ctx = prover.context();
+  const SweepModel &sweep = *model.sweep;
+  const tile::GroupSplitShape &s = sweep.split;
+  z3::expr extent = sweep.extent ? ctx.int_val(*sweep.extent)
+                                 : ctx.int_const(sweep.extentName.c_str());
+  z3::expr allowed = extent >= 0 && extent <= ctx.int_val(kMaxCount);
+  SweepLoops loops{ctx, s, extent, ctx.bool_const("main loop runs")};
+  SweepWrite a = loops.write(""), b = loops.write("other ");
+  z3::expr outside = a.valid && (a.point < 0 || a.point >= extent);
+  z3::expr twice = a.valid && b.valid && a.point == b.point &&
+                   (a.lane != b.lane || a.main != b.main ||
+                    a.iteration != b.iteration || a.copy != b.copy);
+  // Point x's writer, were the loops right: the lane and iteration its
+  // position in the group's split gives, in the main loop if that
+  // iteration runs, else in the rest.
+  z3::expr x = ctx.int_const("point");
+  z3::expr steps = ctx.int_const("its lane's main steps");
+  z3::expr defs = a.defs && b.defs;
+  z3::expr covered(ctx);
+  if (s.copies == 1) {
+    covered = ctx.bool_val(true);
+  } else {
+    z3::expr unit = ctx.int_val(s.runs ? s.run : 1);
+    z3::expr q = x / unit; // the run (or point) x is in
+    z3::expr lane = z3::mod(q, ctx.int_val(s.threads));
+    z3::expr base = x - z3::mod(x, unit) - lane * unit; // start + i stride
+    z3::expr iv = loops.start(lane) +
+                  (base / ctx.int_val(s.stride)) * ctx.int_val(s.stride);
+    z3::expr restStart = loops.rest(lane, steps, defs);
+    covered = iv < loops.mainEnd(lane) ||
+              (s.runs ? x - z3::mod(x, unit) >= restStart : x >= restStart);
+  }
+  z3::expr missed = x >= 0 && x < extent && !covered;
+  std::vector<std::pair<std::string, z3::expr>> named;
+  if (!sweep.extent)
+    named.emplace_back(sweep.extentName, extent);
+  std::string subject = "@" + model.name + ": the sweep over " +
+                        sweep.extentName + " (" + std::to_string(s.threads) +
+                        " threads a group, " +
+                        (s.runs ? "runs of " + std::to_string(s.run)
+                                : std::to_string(s.copies) + " points a step") +
+                        ")";
+  findings.push_back(prover.prove(
+      "coverage.sweep", subject,
+      allowed && defs && (outside || twice || missed), [&](const z3::model &m) {
+        auto value = [&](const z3::expr &e) {
+          return m.eval(e, true).to_string();
+        };
+        std::string prefix =
+            sweep.extentName + "=" + value(extent) +
+            (m.eval(loops.nonEmpty, true).is_true() ? "" : ", no main loop") +
+            ": ";
+        auto who = [&](const SweepWrite &w) {
+          return "thread " + value(w.lane) + " (" +
+                 (m.eval(w.main, true).is_true() ? "main loop" : "rest") +
+                 ", iteration " + value(w.iteration) + ", copy " +
+                 value(w.copy) + ")";
+        };
+        if (m.eval(missed, true).is_true())
+          return prefix + "point " + value(x) + " is written by no thread";
+        if (m.eval(outside, true).is_true())
+          return prefix + who(a) + " writes point " + value(a.point) +
+                 ", outside the extent";
+        return prefix + who(a) + " and " + who(b) + " both write point " +
+               value(a.point);
+      }));
+}
+
 } // namespace
 
 void verify::proveCoverage(Prover &prover, const ProgramModel &model,
@@ -352,4 +502,6 @@ void verify::proveCoverage(Prover &prover, const ProgramModel &model,
   }
   if (model.split)
     proveSplit(prover, model, findings);
+  if (model.sweep)
+    proveSweep(prover, model, findings);
 }

@@ -9,6 +9,7 @@
 #include "dialects/Tile/Utils/StagingRows.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
 using namespace mlir;
@@ -477,6 +478,32 @@ std::optional<SplitModel> splitOf(tile::ProgramOp program,
   return split;
 }
 
+/// The points of `program`'s sweep on a GPU (none without one).
+std::optional<SweepModel> sweepOf(tile::ProgramOp program,
+                                  DictionaryAttr bindings) {
+  tile::SweepOp sweep;
+  program.walk([&](tile::SweepOp s) { sweep = s; });
+  if (!sweep)
+    return std::nullopt;
+  tile::ScheduleAttr schedule = program.getSchedule();
+  SweepModel model;
+  model.split = tile::sweepSplitShape(schedule.getReduceThreads(),
+                                      schedule.getReductionRun(),
+                                      schedule.getElementsPerThread());
+  if (std::optional<int64_t> literal = getConstantIntValue(sweep.getExtent())) {
+    model.extentName = std::to_string(*literal);
+    model.extent = *literal;
+    return model;
+  }
+  model.extentName = sizeNameOf(program, sweep.getExtent());
+  if (model.extentName.empty())
+    return std::nullopt; // (an extent the sizes do not name)
+  if (bindings)
+    if (auto value = bindings.getAs<IntegerAttr>(model.extentName))
+      model.extent = value.getInt();
+  return model;
+}
+
 } // namespace
 
 std::vector<ProgramModel> verify::buildKernelModels(ModuleOp module) {
@@ -526,6 +553,8 @@ std::vector<ProgramModel> verify::buildKernelModels(ModuleOp module) {
           model.boundSizes[bound.getName().str()] = value.getInt();
     model.grid = gridOf(program, bindings);
     model.split = splitOf(program, contract, bindings);
+    if (gpu)
+      model.sweep = sweepOf(program, bindings);
     models.push_back(std::move(model));
   });
   return models;

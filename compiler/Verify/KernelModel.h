@@ -20,6 +20,7 @@
 #define NAUTILUS_VERIFY_KERNELMODEL_H
 
 #include "dialects/Tile/Layout/LinearLayout.h"
+#include "dialects/Tile/Utils/GroupSplit.h"
 #include "dialects/Tile/Utils/PipelineProtocol.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
 
@@ -146,6 +147,18 @@ struct SplitModel {
   int64_t combined = 1;
 };
 
+/// A tile.sweep's points (softmax's Y written by the threads that reduced
+/// each row): each group of `split.threads` threads splits the extent as
+/// tile::GroupSplitShape says, its main loop taking `split.copies` points
+/// a step, then the rest (run by run with runs); whether the buffers the
+/// main loop reads are empty (which sends every point to the rest) is
+/// either.
+struct SweepModel {
+  std::string extentName;
+  std::optional<int64_t> extent; // bound, or symbolic
+  tile::GroupSplitShape split;
+};
+
 /// A tile.convert_layout's staging in shared memory: every thread writes
 /// its elements at StagingRows::offset of their (row, column) and reads
 /// back those of the new layout at theirs, in rows as wide as one of
@@ -200,6 +213,7 @@ struct ProgramModel {
   std::vector<DescriptorRead> descriptorReads;
   std::optional<GridModel> grid;
   std::optional<SplitModel> split;
+  std::optional<SweepModel> sweep;
   std::optional<tile::PipelineProtocol> pipeline;
   std::vector<InteriorCopy> interiorCopies;
   std::vector<ConversionStaging> conversions;

@@ -247,6 +247,14 @@ std::vector<MutationRule> scheduleRules() {
          m.split->chunk -= 1;
          return true;
        }},
+      {{"sweep-stride-short",
+        "a sweep's main loop steps one point short of its group's stride"},
+       [](ProgramModel &m) {
+         if (!m.sweep || m.sweep->split.copies == 1)
+           return false;
+         m.sweep->split.stride -= 1;
+         return true;
+       }},
   };
 }
 

@@ -268,4 +268,42 @@ TEST_F(VerifyTest, BoxesOffTmaAlignmentAreRefuted) {
   }
 }
 
+// A sweep's points (softmax's Y written by its rows' threads): every split
+// the lowering takes (tile::sweepSplitShape) covers any extent once, and
+// a split whose stride is one short, or whose runs overlap the next
+// thread's, is refuted with the point written twice.
+TEST_F(VerifyTest, SweepSplitsCoverEveryPointOnce) {
+  auto sweepOver = [](tile::GroupSplitShape split) {
+    ProgramModel m;
+    m.name = "softmax_Y";
+    m.sweep = SweepModel{"C", std::nullopt, split};
+    return m;
+  };
+  for (auto [threads, run, elements] :
+       {std::make_tuple(64, 4, 1), std::make_tuple(64, 1, 1),
+        std::make_tuple(32, 8, 1), std::make_tuple(64, 4, 2),
+        std::make_tuple(32, 1, 8), std::make_tuple(1, 1, 1)}) {
+    Prover prover;
+    std::vector<Finding> findings;
+    proveCoverage(prover,
+                  sweepOver(tile::sweepSplitShape(threads, run, elements)),
+                  findings);
+    const Finding &sweep = find(findings, "coverage.sweep");
+    EXPECT_EQ(sweep.verdict, Verdict::Proved)
+        << threads << " " << run << " " << elements << ": " << sweep.detail;
+  }
+  tile::GroupSplitShape shortStride = tile::sweepSplitShape(64, 1, 1);
+  shortStride.stride -= 1;
+  tile::GroupSplitShape longRuns = tile::sweepSplitShape(64, 4, 1);
+  longRuns.run = longRuns.copies = 5;
+  for (const tile::GroupSplitShape &broken : {shortStride, longRuns}) {
+    Prover prover;
+    std::vector<Finding> findings;
+    proveCoverage(prover, sweepOver(broken), findings);
+    const Finding &sweep = find(findings, "coverage.sweep");
+    EXPECT_EQ(sweep.verdict, Verdict::Refuted);
+    EXPECT_NE(sweep.detail.find("C="), std::string::npos) << sweep.detail;
+  }
+}
+
 } // namespace

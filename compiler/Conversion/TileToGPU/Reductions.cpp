@@ -412,10 +412,14 @@ Fragment ReduceLowering::foldCopy(unsigned level, Value iv,
 GroupSplit::GroupSplit(KernelContext &kernel, Value first, Value end,
                        int64_t copies, bool runs,
                        ArrayRef<tile::LoadOp> leadingLoads)
-    : runs(runs), run(kernel.program.getSchedule().getReductionRun()),
-      copies(runs ? run : copies), spacing(runs ? 1 : kernel.reduceThreads),
-      stride(runs ? run * kernel.reduceThreads
-                  : kernel.reduceThreads * this->copies) {
+    : runs(runs) {
+  tile::GroupSplitShape shape = tile::groupSplitShape(
+      kernel.reduceThreads, kernel.program.getSchedule().getReductionRun(),
+      copies, runs);
+  run = shape.run;
+  this->copies = shape.copies;
+  spacing = shape.spacing;
+  stride = shape.stride;
   OpBuilder &b = kernel.b;
   Location loc = kernel.loc;
   start = arith::AddIOp::create(b, loc, first,
@@ -459,13 +463,11 @@ Fragment ReduceLowering::splitAcrossGroup(Value first, Value end,
   // flight and fewer live.)
   int64_t step = kernel.reduceThreads;
   bool single = reduce.getExtents().size() == 1;
-  GroupSplit split(
-      kernel, first, end,
-      single ? std::max<int64_t>(1, kSharedReductionCopies / kernel.perThread)
-             : 1,
-      kernel.program.getSchedule().getReductionRun() > 1 &&
-          kernel.perThread == 1 && single,
-      leadingLoads);
+  GroupSplit split(kernel, first, end,
+                   single ? tile::sharedReductionCopies(kernel.perThread) : 1,
+                   kernel.program.getSchedule().getReductionRun() > 1 &&
+                       kernel.perThread == 1 && single,
+                   leadingLoads);
   if (split.copies == 1)
     return loop(0, split.start, end, step, 1, acc);
   acc = loop(0, split.start, split.mainEnd, split.spacing, split.copies, acc,

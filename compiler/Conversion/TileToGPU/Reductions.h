@@ -11,13 +11,12 @@
 #define NAUTILUS_CONVERSION_TILETOGPU_REDUCTIONS_H
 
 #include "compiler/Conversion/TileToGPU/KernelContext.h"
+#include "dialects/Tile/Utils/GroupSplit.h"
 
 namespace nautilus {
 namespace tiletogpu {
 
-/// The iterations of a reduction shared by a group of threads
-/// (reduce_threads) that each thread evaluates in one step of its loop.
-constexpr int64_t kSharedReductionCopies = 4;
+using tile::kSharedReductionCopies;
 
 /// The leading loads of a copy of a reduction's (or stream's) body, read
 /// ahead of it: each load's result and its elements.
@@ -50,11 +49,11 @@ llvm::SmallVector<mlir::Value> copyPoints(KernelContext &kernel,
                                           int64_t step);
 
 /// How the R threads of a group (reduce_threads) split an index from
-/// `first` to `end`: thread r takes r, r + R, ..., `copies` of them a
-/// step of its main loop (their loads in flight together); or with runs
-/// (`vector`), V consecutive points V r .. V r + V - 1, then V R further
-/// on, a run a step (its loads of a row one vector). What the main loop
-/// leaves goes one point at a time.
+/// `first` to `end` (tile::GroupSplitShape): thread r takes r, r + R, ...,
+/// `copies` of them a step of its main loop (their loads in flight
+/// together); or with runs (`vector`), V consecutive points V r .. V r +
+/// V - 1, then V R further on, a run a step (its loads of a row one
+/// vector). What the main loop leaves goes one point at a time.
 struct GroupSplit {
   /// Emits this thread's start and, with several copies, where its main
   /// loop ends: only where every buffer `leadingLoads` read has elements

@@ -103,12 +103,13 @@ LogicalResult SweepLowering::run() {
     loop(first, extent, 1, 1);
     return status;
   }
-  // The group's split of the program's reductions (Reductions.cpp).
+  // The group's split of the program's reductions (Reductions.cpp), as
+  // the verifier proves it covers the points (tile::sweepSplitShape).
   int64_t step = kernel.reduceThreads;
-  GroupSplit split(
-      kernel, first, extent,
-      std::max<int64_t>(1, kSharedReductionCopies / kernel.perThread),
-      run > 1 && kernel.perThread == 1, leadingLoads);
+  tile::GroupSplitShape shape =
+      tile::sweepSplitShape(kernel.reduceThreads, run, kernel.perThread);
+  GroupSplit split(kernel, first, extent, shape.copies, shape.runs,
+                   leadingLoads);
   if (split.copies == 1) {
     loop(split.start, extent, step, 1);
     return status;
