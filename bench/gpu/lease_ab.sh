@@ -25,11 +25,15 @@
 #     (softmax_4096_unswept, two programs, X read twice) and every
 #     reduction apart too (softmax_4096_apart, layernorm_4096_apart: three
 #     programs).
+#  7. Since the fortieth session: a gated MLP's gate and up projections as
+#     sibling contractions (one mma.sync program, X staged once a step)
+#     against the two wgmma programs sm_90 runs by default
+#     (mlp_*_siblings_sm_90 against mlp_*_sm_90), and PyTorch's cuBLAS.
 # Prepare with bench/gpu/prepare.sh and `bench/gpu/tuning.py prepare --top
 # 3`; run with carry ["bench/gpu/bundles"] and timeout_s 450:
-# `bash bench/gpu/lease_ab.sh`. Back under $OUT (10 files at most):
+# `bash bench/gpu/lease_ab.sh`. Back under $OUT:
 # log.txt (with the C API's and the script's tables), blocks.md and
-# blocks.jsonl, norms.md and norms.jsonl, tuning.md, tuning.jsonl,
+# blocks.jsonl, norms.md and norms.jsonl, mlp.md and mlp.jsonl, tuning.md, tuning.jsonl,
 # tuning-report.md, ncu.txt.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -47,8 +51,9 @@ rm -f /tmp/capi.md /tmp/script.md # (a warm machine keeps an earlier run's)
   cat /tmp/capi.md 2>/dev/null
   part 40 --no-baselines --only "$six" --out /tmp/script.md
   cat /tmp/script.md 2>/dev/null
-  part 185 --only "$blocks" --out "$out/blocks.md"
+  part 160 --only "$blocks" --out "$out/blocks.md"
   part 35 --only '^(rmsnorm|layernorm|softmax)' --out "$out/norms.md"
+  part 25 --only '^mlp_' --out "$out/mlp.md"
   part 50 --bundles bench/gpu/bundles/tuning --no-baselines --only '^attn_' --out "$out/tuning.md"
   python3 bench/gpu/tuning.py report "$out/tuning.jsonl" --plan bench/gpu/bundles/tuning/tuning.plan \
     --out "$out/tuning-report.md"

@@ -92,7 +92,7 @@ TOLERANCE = {"f32": 1e-4, "f16": 1e-2, "bf16": 2e-2}
 
 # Run order: GEMMs (the issue's target) first, the riskiest bundles last;
 # within a kind, by the first of these that the bundle's name contains.
-KIND_ORDER = ["gemm", "moe", "attention", "rmsnorm", "layernorm", "softmax"]
+KIND_ORDER = ["gemm", "moe", "mlp", "attention", "rmsnorm", "layernorm", "softmax"]
 SHAPE_ORDER = ["_4096", "_8192", "_ragged", "_skinny", "_splitk", "_unaligned"]
 
 # The table's timed columns: key in the results, title.
@@ -228,13 +228,16 @@ def check_bundle(b):
 
 
 def kind_of(b):
-    """'gemm', 'moe', 'attention', 'rmsnorm', 'layernorm' or 'softmax' by
+    """'gemm', 'moe', 'mlp', 'attention', 'rmsnorm', 'layernorm' or
+    'softmax' by
     the bundle's buffers; None otherwise."""
     buffers = {buf["name"]: buf for buf in b["buffers"]}
     if {"Q", "K", "V", "O"} <= buffers.keys():
         return "attention"
     if {"X", "Wg", "Wu", "Wd", "ids", "w", "Y"} <= buffers.keys():
         return "moe"
+    if {"X", "Wg", "Wu", "Wd", "Y"} <= buffers.keys():
+        return "mlp"
     if {"A", "B", "C"} <= buffers.keys() and all(len(buffers[n]["dims"]) == 2 for n in "ABC"):
         return "gemm"
     if {"X", "g", "b", "Y"} <= buffers.keys() and len(buffers["X"]["dims"]) == 2:
@@ -705,6 +708,27 @@ def moe_case(driver, b):
                 baselines=[("cublas", lambda: moe_layer(x, wg, wu, wd, ids, w, x.dtype))], notes=[])
 
 
+def mlp_case(driver, b):
+    """A gated MLP (examples/mlp.tensor: Y = (silu(X Wg) * (X Wu)) Wd)
+    against PyTorch's three matmuls (cuBLAS) and F.silu in the inputs'
+    type; TFLOP/s = 6 T D F / time."""
+    import torch
+    import torch.nn.functional as F
+    tensors, run, programs = prepare(driver, b)
+    x, wg, wu, wd, y = (tensors[n] for n in ("X", "Wg", "Wu", "Wd", "Y"))
+    t, d = x.shape
+    f = wg.shape[1]
+
+    def layer(dtype):
+        xd = x.to(dtype)
+        return (F.silu(xd @ wg.to(dtype)) * (xd @ wu.to(dtype))) @ wd.to(dtype)
+    return Case(run=run, error=lambda: relative_error(y, layer(torch.float32)),
+                output_dtype=buffer_named(b, "Y")["dtype"], flops=6.0 * t * d * f,
+                shape=f"T{t} D{d} F{f}", dtype=buffer_named(b, "X")["dtype"],
+                pipeline=f"{len(b['programs'])} programs", programs=programs,
+                baselines=[("cublas", lambda: layer(x.dtype))], notes=[])
+
+
 def rmsnorm_case(driver, b):
     """rmsnorm (examples/norms.tensor, eps 1e-6) against
     F.rms_norm; "flops" is the bytes of X and Y (memory-bound)."""
@@ -762,6 +786,7 @@ def softmax_case(driver, b):
 
 
 CASES = {"gemm": gemm_case, "attention": attention_case, "moe": moe_case,
+         "mlp": mlp_case,
          "rmsnorm": rmsnorm_case, "layernorm": layernorm_case,
          "softmax": softmax_case}
 

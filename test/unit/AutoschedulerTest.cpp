@@ -323,8 +323,16 @@ TEST(AutoSchedules, ChoosesTheStructureTheModelPredictsFastest) {
                 "fused)");
   EXPECT_FALSE(fallen->fusesReductions(cpu, why));
   EXPECT_FALSE(fallen->choosesStructure(cpu));
-  EXPECT_EQ(provider->withStructure(apartFastest, 0)->fallback(refuted),
-            heuristicSchedules());
+  // The default structure chosen is kept too: it answers as the
+  // heuristics, but asks for shared operands fused where sm_90's
+  // heuristics keep them apart.
+  std::shared_ptr<ScheduleProvider> fallenDefault =
+      provider->withStructure(apartFastest, 0)->fallback(refuted);
+  ASSERT_TRUE(fallenDefault);
+  EXPECT_TRUE(fallenDefault->fusesReductions(cpu, why));
+  TargetInfo h100 = *getTarget("sm_90");
+  EXPECT_TRUE(fallenDefault->fusesSharedOperands(h100, why));
+  EXPECT_FALSE(heuristicSchedules()->fusesSharedOperands(h100, why));
   // The default structure chosen: the heuristics' answers.
   EXPECT_TRUE(
       provider->withStructure(apartFastest, 0)->fusesReductions(cpu, why));
