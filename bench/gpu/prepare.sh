@@ -160,6 +160,19 @@ extra=()
 if [ -n "${MULTIPROCESSORS:-}" ]; then
   extra=(--multiprocessors "$MULTIPROCESSORS")
 fi
+# Compiles each case (name:file:kernel:shape) for $target under the
+# schedule file $structure, as NAME_VARIANT_TARGET.json.
+compile_structure() {
+  local variant=$1 c name file kernel shape
+  shift
+  for c in "$@"; do
+    IFS=: read -r name file kernel shape <<<"$c"
+    "$nautc" compile "$file" -k "$kernel" --target "$target" --shape "$shape" \
+      "${extra[@]}" --schedule "$structure" --emit bundle \
+      -o "$out/${name}_${variant}_${target}.json"
+    echo "$out/${name}_${variant}_${target}.json"
+  done
+}
 for target in "${targets[@]}"; do
   for c in "${cases[@]}"; do
     IFS=: read -r name file kernel shape <<<"$c"
@@ -174,13 +187,7 @@ for target in "${targets[@]}"; do
     else
       echo '{"sweep_row_consumers": false, "programs": {}}' >"$structure"
     fi
-    for c in "${apart_cases[@]}"; do
-      IFS=: read -r name file kernel shape <<<"$c"
-      "$nautc" compile "$file" -k "$kernel" --target "$target" --shape "$shape" \
-        "${extra[@]}" --schedule "$structure" --emit bundle \
-        -o "$out/${name}_${variant}_${target}.json"
-      echo "$out/${name}_${variant}_${target}.json"
-    done
+    compile_structure "$variant" "${apart_cases[@]}"
   done
   # The MLP's other structure: sibling contractions on sm_90 (mma.sync,
   # asked for), the projections apart on sm_80.
@@ -190,14 +197,9 @@ for target in "${targets[@]}"; do
     variant=apart fused=false
   fi
   echo "{\"fuse_shared_operands\": $fused, \"programs\": {}}" >"$structure"
-  for c in "mlp_4096:$examples/mlp.tensor:swiglu_mlp:T=4096,D=4096,F=11008" \
-           "mlp_decode_16:$examples/mlp.tensor:swiglu_mlp:T=16,D=4096,F=11008"; do
-    IFS=: read -r name file kernel shape <<<"$c"
-    "$nautc" compile "$file" -k "$kernel" --target "$target" --shape "$shape" \
-      "${extra[@]}" --schedule "$structure" --emit bundle \
-      -o "$out/${name}_${variant}_${target}.json"
-    echo "$out/${name}_${variant}_${target}.json"
-  done
+  compile_structure "$variant" \
+    "mlp_4096:$examples/mlp.tensor:swiglu_mlp:T=4096,D=4096,F=11008" \
+    "mlp_decode_16:$examples/mlp.tensor:swiglu_mlp:T=16,D=4096,F=11008"
   rm -f "$structure"
   [ "$target" = sm_90 ] || continue
   for c in "${fa3_cases[@]}"; do

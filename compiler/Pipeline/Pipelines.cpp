@@ -98,6 +98,8 @@ static void buildScheduledTile(OpPassManager &pm,
   pm.addPass(createTileFormContractions(schedules));
   // Computed operands that many tiles would recompute go to workspaces.
   pm.addPass(createTileMaterializeComputedOperands(schedules));
+  // A copy that only rounds a workspace is folded into its writer.
+  pm.addPass(createTileFoldConversionPrograms());
   // An element-wise program that reads a row reduction's results is
   // written by the threads that reduced the rows (GPUs).
   pm.addPass(createTileSweepRowConsumers(schedules, /*explain=*/true));

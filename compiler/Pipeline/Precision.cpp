@@ -9,11 +9,13 @@
 using namespace mlir;
 using namespace nautilus;
 
-/// Whether `trunc`'s result is an intermediate: a contraction's operand,
-/// or stored to a workspace.
-static bool roundsIntermediate(arith::TruncFOp trunc,
-                               tile::ProgramOp program) {
-  return llvm::any_of(trunc->getUsers(), [&](Operation *user) {
+/// Whether `value` (a rounded result) is an intermediate: a contraction's
+/// operand, or stored to a workspace (through layout conversions: an
+/// accumulator rounded, then moved to the store's layout).
+static bool roundsIntermediate(Value value, tile::ProgramOp program) {
+  return llvm::any_of(value.getUsers(), [&](Operation *user) {
+    if (auto convert = dyn_cast<tile::ConvertLayoutOp>(user))
+      return roundsIntermediate(convert.getResult(), program);
     if (isa<tile::YieldOp>(user))
       return isa<tile::ContractOp>(user->getParentOp());
     auto store = dyn_cast<tile::StoreOp>(user);
@@ -51,7 +53,7 @@ std::optional<rt::DType> nautilus::roundedIntermediateType(ModuleOp module) {
   module.walk([&](tile::ProgramOp program) {
     program.walk([&](arith::TruncFOp trunc) {
       if (getElementTypeOrSelf(trunc.getIn().getType()).isF32() &&
-          roundsIntermediate(trunc, program))
+          roundsIntermediate(trunc.getResult(), program))
         rounds(getElementTypeOrSelf(trunc.getType()));
     });
     if (Type flash = flashRoundedType(program))

@@ -114,6 +114,26 @@ def TileMaterializeComputedOperands
   let dependentDialects = ["::nautilus::tile::TileDialect"];
 }
 
+def TileFoldConversionPrograms
+    : Pass<"tile-fold-conversion-programs", "::mlir::ModuleOp"> {
+  let summary = "Round a workspace in the program that writes it";
+  let description = [{
+    A program whose body only loads a workspace at its own point (the
+    identity map), rounds it to a narrower float (`arith.truncf`) and
+    stores it to another buffer (tile-materialize-computed-operands' copy
+    of a gated MLP's f32 `A` into the bf16 operand of the down projection,
+    where the gate and up projections are sibling contractions) is folded
+    into the one program that writes that workspace, once and over the
+    same output dimensions: the writer stores the rounded value into the
+    copy's buffer, the copy leaves the plan and the workspace goes. Left
+    alone where another program reads the workspace or touches the copy's
+    buffer, where several write the workspace, and where the workspace is
+    not one (an input or output). The values are those the copy stored.
+  }];
+  let dependentDialects = ["::nautilus::tile::TileDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TileSweepRowConsumers
     : Pass<"tile-sweep-row-consumers", "::mlir::ModuleOp"> {
   let summary = "Write an element-wise program in the program of the rows it reads";
