@@ -9,9 +9,12 @@
 using namespace mlir;
 using namespace nautilus;
 
-/// Whether `value` (a rounded result) is an intermediate: a contraction's
-/// operand, or stored to a workspace (through layout conversions: an
-/// accumulator rounded, then moved to the store's layout).
+/// Whether `value` (a rounded result) is an intermediate the compiler
+/// rounds: a contraction's operand, or stored to a workspace the compiler
+/// made (named `<program>.lhs` and the like: a definition's own workspace
+/// holds its declared type, which the reference rounds to as well), through
+/// layout conversions (an accumulator rounded, then moved to the store's
+/// layout).
 static bool roundsIntermediate(Value value, tile::ProgramOp program) {
   return llvm::any_of(value.getUsers(), [&](Operation *user) {
     if (auto convert = dyn_cast<tile::ConvertLayoutOp>(user))
@@ -21,7 +24,12 @@ static bool roundsIntermediate(Value value, tile::ProgramOp program) {
     auto store = dyn_cast<tile::StoreOp>(user);
     auto buffer = store ? dyn_cast<BlockArgument>(store.getBuffer())
                         : BlockArgument();
-    return buffer && program.getBufferRole(buffer.getArgNumber()) == "workspace";
+    if (!buffer || program.getBufferRole(buffer.getArgNumber()) != "workspace")
+      return false;
+    StringRef name =
+        cast<StringAttr>(program.getArgNames()[buffer.getArgNumber()])
+            .getValue();
+    return name.contains('.');
   });
 }
 

@@ -95,3 +95,23 @@ tile.program @output_A_copy attributes {arg_names = ["X", "A", "B"], output_dims
   tile.store %r, %b : vector<32x32xbf16> -> memref<?x?xbf16>
 }
 tile.plan @output {buffers = [{dims = ["T", "F"], name = "X", role = "input", type = memref<?x?xf32>}, {dims = ["T", "F"], name = "A", role = "output", type = memref<?x?xf32>}, {dims = ["T", "F"], name = "B", role = "output", type = memref<?x?xbf16>}], programs = [@output_A, @output_A_copy], sizes = ["T", "F"]}
+
+// -----
+
+// The copy stores along its rows only (a buffer of fewer dimensions): it
+// stays.
+// CHECK-LABEL: tile.program @along_A
+// CHECK: programs = [@along_A, @along_A_copy]
+#id = affine_map<(d0, d1)[s0, s1] -> (d0, d1)>
+tile.program @along_A attributes {arg_names = ["X", "A", "B"], output_dims = ["T", "F"], schedule = #tile.schedule<tile = [32, 32], threads = 128>, sizes = ["T", "F"]} {
+^bb0(%x: memref<?x?xf32>, %a: memref<?x?xf32>, %b: memref<?xbf16>, %t: index, %f: index):
+  %v = tile.load %x[#id] : memref<?x?xf32> -> vector<32x32xf32>
+  tile.store %v, %a : vector<32x32xf32> -> memref<?x?xf32>
+}
+tile.program @along_A_copy attributes {arg_names = ["X", "A", "B"], output_dims = ["T", "F"], schedule = #tile.schedule<tile = [32, 32], threads = 128>, sizes = ["T", "F"]} {
+^bb0(%x: memref<?x?xf32>, %a: memref<?x?xf32>, %b: memref<?xbf16>, %t: index, %f: index):
+  %v = tile.load %a[#id] : memref<?x?xf32> -> vector<32x32xf32>
+  %r = arith.truncf %v : vector<32x32xf32> to vector<32x32xbf16>
+  tile.store %r, %b along [0] : vector<32x32xbf16> -> memref<?xbf16>
+}
+tile.plan @along {buffers = [{dims = ["T", "F"], name = "X", role = "input", type = memref<?x?xf32>}, {dims = ["T", "F"], name = "A", role = "workspace", type = memref<?x?xf32>}, {dims = ["T"], name = "B", role = "output", type = memref<?xbf16>}], programs = [@along_A, @along_A_copy], sizes = ["T", "F"]}

@@ -56,7 +56,7 @@ std::optional<Conversion> conversionOf(tile::ProgramOp program) {
   }
   if (!c.load || !c.round || !c.store || !c.load.getIndirect().empty() ||
       c.round.getIn() != c.load.getResult() ||
-      c.store.getValue() != c.round.getResult() ||
+      c.store.getValue() != c.round.getResult() || c.store.getAlong() ||
       !c.load.getMap().isIdentity() ||
       c.load.getMap().getNumDims() != program.getRank())
     return std::nullopt;
@@ -116,8 +116,9 @@ bool foldInto(tile::PlanOp plan, tile::ProgramOp copy, Conversion &c) {
     writer = program;
     written = uses.stores.front();
   }
+  // (A store writes the program's own points: with `along`, fewer.)
   if (!writer || writer.getOutputDims() != copy.getOutputDims() ||
-      written->getParentOp() != writer.getOperation())
+      written.getAlong())
     return false;
   // The writer stores the rounded value into the copy's buffer.
   OpBuilder b(written);
