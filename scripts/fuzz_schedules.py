@@ -8,7 +8,10 @@ producers, persistent, swizzle and split_k, valid and invalid values alike, for 
 or sm_90, at a ragged shape. One run in four instead gives a program
 without a contraction (the norms, attention's row sums) random tile extents
 and threads, half of those a random reduce_threads and some a random
-reduce_split, reduce_groups and vector. Every run must end in one of two ways:
+reduce_split, reduce_groups and vector. One in five gives sibling
+contractions (a gated MLP's gate and up projections, three projections of
+one X: "fuse_shared_operands": true, on either target) a random
+tensor-core schedule. Every run must end in one of two ways:
 
 - PASS: the kernel compiled and matched the reference (--check); one
   whose shared-memory accesses conflict in the banks (--profile) is
@@ -34,6 +37,12 @@ TRANSPOSED = os.path.join(ROOT, "test", "e2e", "Inputs", "transposed_gemms.tenso
 KERNELS = [(EXAMPLES, "gemm", "gemm_C", ""), (EXAMPLES, "gemm_bias_gelu", "gemm_bias_gelu_C", ""),
            (EXAMPLES, "bmm_nt", "bmm_nt_C", ",Z=2"), (TRANSPOSED, "gemm_tn", "gemm_tn_C", ""),
            (TRANSPOSED, "gemm_tt", "gemm_tt_C", "")]
+
+
+MLP = os.path.join(ROOT, "..", "shared", "examples", "mlp.tensor")
+SHARED = os.path.join(ROOT, "test", "Transforms", "Inputs", "shared-operands.tensor")
+# Sibling contractions (one mma.sync pipeline staging the shared lhs once).
+SIBLINGS = [(MLP, "swiglu_mlp", "swiglu_mlp_A"), (SHARED, "three", "three_A")]
 
 
 def schedule(rng, target):
@@ -136,8 +145,17 @@ def simt_case(rng):
 def run_one(nautc, folder, n):
     rng = random.Random(9000 + n)
     target = rng.choice(["sm_80", "sm_90"])
+    structure = {}
     if rng.random() < 0.25:
         path, kernel, program, text, shape = simt_case(rng)
+    elif rng.random() < 0.25:
+        path, kernel, program = rng.choice(SIBLINGS)
+        tm, tn, threads, fields = schedule(rng, target)
+        text = (f"#tile.schedule<tile = [{tm}, {tn}], threads = {threads}, "
+                f"mma = #tile.mma<{', '.join(fields)}>>")
+        shape = rng.choice(["T=150,D=104,F=72", "T=37,D=200,F=136",
+                            "T=64,D=40,F=264", "T=5,D=700,F=40"])
+        structure = {"fuse_shared_operands": True}
     else:
         path, kernel, program, extra = rng.choice(KERNELS)
         tm, tn, threads, fields = schedule(rng, target)
@@ -148,7 +166,7 @@ def run_one(nautc, folder, n):
                             "M=64,N=264,K=40", "M=40,N=72,K=700"]) + extra
     sched = os.path.join(folder, f"s{n}.json")
     with open(sched, "w") as f:
-        json.dump({"programs": {program: text}}, f)
+        json.dump({"programs": {program: text}, **structure}, f)
     cmd = [nautc, "run", path, "-k", kernel, "--device", "emu", "--target", target,
            "--shape", shape, "--schedule", sched, "--check", "--profile"]
     try:
