@@ -313,14 +313,15 @@ Value Emitter::emitCall(const Expr &e, Scope &scope) {
     return arith::DivFOp::create(builder, l, x, denom);
   }
   if (f == "gelu") {
-    // The exact GELU: x/2 * (1 + erf(x / sqrt(2))).
+    // The exact GELU: x/2 * (1 + erf(x / sqrt(2))), as x/2 * erfc(-x /
+    // sqrt(2)): for negative x, 1 + erf cancels (in f32 it is 0 below
+    // about -5.4, where GELU is -1.6e-7), and erfc keeps the tail.
     Value half = floatConstant(0.5, type, e.loc);
-    Value invSqrt2 = floatConstant(M_SQRT1_2, type, e.loc);
-    Value erf = math::ErfOp::create(
-        builder, l, arith::MulFOp::create(builder, l, x, invSqrt2));
+    Value minusInvSqrt2 = floatConstant(-M_SQRT1_2, type, e.loc);
+    Value erfc = math::ErfcOp::create(
+        builder, l, arith::MulFOp::create(builder, l, x, minusInvSqrt2));
     Value halfX = arith::MulFOp::create(builder, l, half, x);
-    return arith::MulFOp::create(builder, l, halfX,
-                                 arith::AddFOp::create(builder, l, one, erf));
+    return arith::MulFOp::create(builder, l, halfX, erfc);
   }
   llvm_unreachable("sema admits only known functions");
 }

@@ -440,6 +440,7 @@ bool evalMath(Operation *op, const Operands &in, Scalar &r) {
       .Case<math::RsqrtOp>([&](auto) { r.f = 1.0 / std::sqrt(in(0).f); })
       .Case<math::TanhOp>([&](auto) { r.f = std::tanh(in(0).f); })
       .Case<math::ErfOp>([&](auto) { r.f = std::erf(in(0).f); })
+      .Case<math::ErfcOp>([&](auto) { r.f = std::erfc(in(0).f); })
       .Case<math::AbsFOp>([&](auto) { r.f = std::fabs(in(0).f); })
       .Case<math::AbsIOp>([&](auto) { r.i = in(0).i < 0 ? -in(0).i : in(0).i; })
       .Case<math::PowFOp>([&](auto) { r.f = std::pow(in(0).f, in(1).f); })

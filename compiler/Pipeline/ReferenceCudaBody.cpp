@@ -183,6 +183,7 @@ std::string mathCall(Operation *op, llvm::ArrayRef<std::string> in) {
       })
       .Case<math::TanhOp>([&](auto) { return call("tanh"); })
       .Case<math::ErfOp>([&](auto) { return call("erf"); })
+      .Case<math::ErfcOp>([&](auto) { return call("erfc"); })
       .Case<math::AbsFOp>([&](auto) { return call("fabs"); })
       .Case<math::PowFOp>([&](auto) { return call("pow"); })
       .Case<math::FmaOp>([&](auto) { return call("fma"); })

@@ -9,13 +9,15 @@
 // CHECK-NOT: math.tanh
 // CHECK: math.sqrt
 // CHECK: return
-func.func @f(%x: vector<8xf32>, %y: bf16, %z: f32) -> (vector<8xf32>, vector<8xf32>, bf16, f32, f32) {
+func.func @f(%x: vector<8xf32>, %y: bf16, %z: f32) -> (vector<8xf32>, vector<8xf32>, bf16, f32, f32, f32) {
   %a = math.rsqrt %x : vector<8xf32>
   %b = math.erf %x : vector<8xf32>
   %c = math.exp %y : bf16
   %d = math.powf %z, %z : f32
   %e = math.tanh %z : f32
-  return %a, %b, %c, %d, %e : vector<8xf32>, vector<8xf32>, bf16, f32, f32
+  // (gelu's: x/2 erfc(-x / sqrt 2))
+  %g = math.erfc %z : f32
+  return %a, %b, %c, %d, %e, %g : vector<8xf32>, vector<8xf32>, bf16, f32, f32, f32
 }
 
 // 16-bit float arithmetic is computed in f32 and rounded back after each
