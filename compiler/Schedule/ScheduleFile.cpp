@@ -101,6 +101,18 @@ LogicalResult ScheduleFile::beginReplacing(ModuleOp module) {
   for (const auto &entry : *programs) {
     StringRef name = entry.first;
     auto program = module.lookupSymbol<tile::ProgramOp>(name);
+    // The rows' program of a swept consumer, by its name before the merge.
+    if (!program)
+      for (auto p : module.getOps<tile::ProgramOp>())
+        if (auto rows = p->getAttrOfType<StringAttr>(tile::kSweptRowsAttrName);
+            rows && rows.getValue() == name)
+          program = p;
+    if (program && program.getSymName() != name &&
+        programs->get(program.getSymName()))
+      return fail() << "'" << name << "' and '" << program.getSymName()
+                    << "' name the same program (the rows' program, which "
+                       "writes its consumer too): name it once",
+             failure();
     if (!program) {
       std::string known;
       for (auto p : module.getOps<tile::ProgramOp>())
@@ -114,7 +126,7 @@ LogicalResult ScheduleFile::beginReplacing(ModuleOp module) {
       return fail() << "the schedule of '" << name
                     << "' must be a string holding a #tile.schedule",
              failure();
-    schedules[name] = text->str();
+    schedules[program.getSymName()] = text->str();
   }
   return success();
 }

@@ -20,6 +20,13 @@
 
 namespace nautilus::tile {
 
+/// The name a program that sweeps its rows' consumer (tile.sweep) had
+/// before it took the consumer's (`softmax_L` for a merged `softmax_Y`):
+/// tile-sweep-row-consumers records it, and a schedule file that names
+/// the rows' program finds the merged one by it, whether the sizes merge
+/// the two or not.
+inline constexpr llvm::StringLiteral kSweptRowsAttrName = "tile.swept_rows";
+
 /// Whether index expression `expr` takes one value over each tile of
 /// `tileExtent` elements along dimension `dim` (tiles start at multiples of
 /// their extent): it does not read `dim`, or reads it only as

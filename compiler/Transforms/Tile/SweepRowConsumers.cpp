@@ -251,6 +251,9 @@ void sweep(tile::PlanOp plan, tile::ProgramOp rows, RowReduction &reduction,
   }
   plan.setProgramsAttr(ArrayAttr::get(ctx, programs));
   consumer.erase();
+  // (Schedule files that name the rows' program still find it:
+  // tile::kSweptRowsAttrName.)
+  rows->setAttr(tile::kSweptRowsAttrName, StringAttr::get(ctx, rowsName));
   rows.setSymName(name);
   // Their workspaces go (the last first: positions after it shift).
   llvm::sort(unstored, std::greater<unsigned>());
