@@ -57,9 +57,6 @@ public:
   std::optional<RewriteChoice> statedRewrites() const override {
     return rewrites;
   }
-  bool asksForSharedOperandFusion() const override {
-    return rewrites.fuseSharedOperands;
-  }
   std::string origin() const override {
     return next->origin() + " in the auto-scheduler's structure (the " +
            rewrites.describe() + ")";

@@ -80,11 +80,6 @@ public:
   /// The chosen structure's rewrites, once chosen; else the wrapped
   /// provider's.
   std::optional<autosched::RewriteChoice> statedRewrites() const override;
-  /// The chosen structure's (an explicit choice where it fuses them).
-  bool asksForSharedOperandFusion() const override {
-    std::optional<autosched::RewriteChoice> stated = statedRewrites();
-    return stated && stated->fuseSharedOperands;
-  }
 
   std::string origin() const override {
     return refutedContractions.empty() && refutedCpu.empty() &&

@@ -510,16 +510,17 @@ tile::ScheduleAttr nautilus::defaultContractionSchedule(
     // A computed operand keeps 32: its threads hold a step's elements in
     // registers before storing them (attention's kernel would take 251
     // registers at 64, 218 at 32).
-    if (computed.siblings > 1)
+    // Siblings: about one contraction's accumulators a thread; unsplit.
+    if (computed.siblings > 1) {
       tileN = std::max<int64_t>(
           kSmallestMmaSyncTile,
           std::min<int64_t>(tileN,
                             llvm::bit_floor<uint64_t>(kMaxContractionTile /
                                                       computed.siblings)));
+      splittableK = std::nullopt;
+    }
     fillMachine(tileM, tileN, extents, kSmallestMmaSyncTile,
                 target.multiprocessors, computed);
-    if (computed.siblings > 1)
-      splittableK = std::nullopt;
     int64_t warpsN = std::min<int64_t>(4, tileN / 16);
     int64_t tileK = computed.any() ? 32 : 64;
     mma = tile::MmaAttr::get(ctx, "mma_sync", tileK,

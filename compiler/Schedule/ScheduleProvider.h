@@ -297,11 +297,14 @@ public:
 
   /// The rewrites it states; std::nullopt: the wrapped provider's.
   virtual std::optional<autosched::RewriteChoice> statedRewrites() const = 0;
-  /// Whether it asks for contractions that share an operand to be fused
-  /// (a schedule file's `"fuse_shared_operands": true`, the structure the
-  /// auto-scheduler chose), not merely leaves them to the provider it
-  /// wraps.
-  virtual bool asksForSharedOperandFusion() const { return false; }
+  /// Whether it asks for contractions that share an operand to be fused,
+  /// not merely leaves them to the provider it wraps: a structure it
+  /// states that fuses them (the auto-scheduler's choice); a schedule file
+  /// only where it says `"fuse_shared_operands": true` (ScheduleFile).
+  virtual bool asksForSharedOperandFusion() const {
+    std::optional<autosched::RewriteChoice> stated = statedRewrites();
+    return stated && stated->fuseSharedOperands;
+  }
 
 protected:
   /// Why it leaves out the rewrite a schedule file names `key`.

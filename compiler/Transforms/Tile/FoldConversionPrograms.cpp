@@ -130,12 +130,7 @@ bool foldInto(tile::PlanOp plan, tile::ProgramOp copy, Conversion &c) {
   written.getBufferMutable().assign(writer.getBody().front().getArgument(c.to));
   written.getValueMutable().assign(rounded);
   // The copy goes, then the workspace no program uses now.
-  SmallVector<Attribute> programs;
-  for (Attribute p : plan.getPrograms())
-    if (cast<FlatSymbolRefAttr>(p).getValue() != copy.getSymName())
-      programs.push_back(p);
-  plan.setProgramsAttr(ArrayAttr::get(plan.getContext(), programs));
-  copy.erase();
+  eraseProgram(plan, copy);
   (void)removeUnusedKernelBuffer(plan, c.from);
   return true;
 }

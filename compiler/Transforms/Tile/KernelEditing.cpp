@@ -62,6 +62,15 @@ void nautilus::launchBefore(tile::PlanOp plan, StringRef name,
   plan.setProgramsAttr(ArrayAttr::get(ctx, programs));
 }
 
+void nautilus::eraseProgram(tile::PlanOp plan, tile::ProgramOp program) {
+  SmallVector<Attribute> programs;
+  for (Attribute p : plan.getPrograms())
+    if (cast<FlatSymbolRefAttr>(p).getValue() != program.getSymName())
+      programs.push_back(p);
+  plan.setProgramsAttr(ArrayAttr::get(plan.getContext(), programs));
+  program.erase();
+}
+
 /// `map` with one more symbol (unused) when it takes `symbols` of them.
 static AffineMap withExtraSymbol(AffineMap map, unsigned symbols) {
   if (map.getNumSymbols() != symbols)

@@ -51,6 +51,10 @@ std::string partialWorkspaceRefusal(tile::ProgramOp program, int64_t splits,
 void launchBefore(tile::PlanOp plan, llvm::StringRef name,
                   llvm::StringRef before);
 
+/// Erases `program`, which `plan` launches, and its place in the plan
+/// (a program another was merged into, or folded away).
+void eraseProgram(tile::PlanOp plan, tile::ProgramOp program);
+
 /// Appends derived size `size` (its name must be new) to `plan` (as a
 /// derived size, and as a binding when every factor is bound) and to every
 /// program of `module` (a last size argument, and one more symbol for every

@@ -239,21 +239,18 @@ void sweep(tile::PlanOp plan, tile::ProgramOp rows, RowReduction &reduction,
       unstored.push_back(arg);
     }
   // The merged program takes the consumer's name and the rows' place.
-  std::string name = consumer.getSymName().str();
-  StringRef rowsName = rows.getSymName();
-  SmallVector<Attribute> programs;
-  for (Attribute p : plan.getPrograms()) {
-    StringRef symbol = cast<FlatSymbolRefAttr>(p).getValue();
-    if (symbol == name)
-      continue;
-    programs.push_back(symbol == rowsName ? FlatSymbolRefAttr::get(ctx, name)
-                                          : p);
-  }
-  plan.setProgramsAttr(ArrayAttr::get(ctx, programs));
-  consumer.erase();
   // (Schedule files that name the rows' program still find it:
   // tile::kSweptRowsAttrName.)
-  rows->setAttr(tile::kSweptRowsAttrName, StringAttr::get(ctx, rowsName));
+  std::string name = consumer.getSymName().str();
+  auto rowsName = StringAttr::get(ctx, rows.getSymName());
+  eraseProgram(plan, consumer);
+  SmallVector<Attribute> programs;
+  for (Attribute p : plan.getPrograms())
+    programs.push_back(cast<FlatSymbolRefAttr>(p).getAttr() == rowsName
+                           ? FlatSymbolRefAttr::get(ctx, name)
+                           : p);
+  plan.setProgramsAttr(ArrayAttr::get(ctx, programs));
+  rows->setAttr(tile::kSweptRowsAttrName, rowsName);
   rows.setSymName(name);
   // Their workspaces go (the last first: positions after it shift).
   llvm::sort(unstored, std::greater<unsigned>());
