@@ -35,7 +35,8 @@ using namespace nautilus;
 using namespace nautilus::tiletogpu;
 
 /// Points of a stream a step folds when a group shares it and its points
-/// are not read in runs (as a shared reduction's kSharedReductionCopies).
+/// are not read in runs (as a shared reduction's
+/// tile::kSharedReductionCopies).
 constexpr int64_t kSharedStreamCopies = 4;
 
 /// Forgets the fragments of the results of `ops` (lowered again for

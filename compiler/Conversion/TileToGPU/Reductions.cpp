@@ -412,14 +412,9 @@ Fragment ReduceLowering::foldCopy(unsigned level, Value iv,
 GroupSplit::GroupSplit(KernelContext &kernel, Value first, Value end,
                        int64_t copies, bool runs,
                        ArrayRef<tile::LoadOp> leadingLoads)
-    : runs(runs) {
-  tile::GroupSplitShape shape = tile::groupSplitShape(
-      kernel.reduceThreads, kernel.program.getSchedule().getReductionRun(),
-      copies, runs);
-  run = shape.run;
-  this->copies = shape.copies;
-  spacing = shape.spacing;
-  stride = shape.stride;
+    : tile::GroupSplitShape(tile::groupSplitShape(
+          kernel.reduceThreads, kernel.program.getSchedule().getReductionRun(),
+          copies, runs)) {
   OpBuilder &b = kernel.b;
   Location loc = kernel.loc;
   start = arith::AddIOp::create(b, loc, first,
@@ -457,7 +452,7 @@ Value GroupSplit::rest(KernelContext &kernel) const {
 
 Fragment ReduceLowering::splitAcrossGroup(Value first, Value end,
                                           Fragment acc) {
-  // The group's split (GroupSplit), kSharedReductionCopies a step.
+  // The group's split (GroupSplit), tile::kSharedReductionCopies a step.
   // (Over several indices the body is a loop nest: one at a time, no
   // runs. With several elements a thread, fewer copies: as many loads in
   // flight and fewer live.)

@@ -16,8 +16,6 @@
 namespace nautilus {
 namespace tiletogpu {
 
-using tile::kSharedReductionCopies;
-
 /// The leading loads of a copy of a reduction's (or stream's) body, read
 /// ahead of it: each load's result and its elements.
 using LoadedAhead = llvm::SmallVector<std::pair<mlir::Value, Fragment>>;
@@ -54,7 +52,7 @@ llvm::SmallVector<mlir::Value> copyPoints(KernelContext &kernel,
 /// together); or with runs (`vector`), V consecutive points V r .. V r +
 /// V - 1, then V R further on, a run a step (its loads of a row one
 /// vector). What the main loop leaves goes one point at a time.
-struct GroupSplit {
+struct GroupSplit : tile::GroupSplitShape {
   /// Emits this thread's start and, with several copies, where its main
   /// loop ends: only where every buffer `leadingLoads` read has elements
   /// (else every point goes to the rest, loads guarded).
@@ -64,10 +62,6 @@ struct GroupSplit {
   /// The first point after the main loop (emitted after it).
   mlir::Value rest(KernelContext &kernel) const;
 
-  bool runs;
-  /// The run's length V, the points a main-loop step takes, `spacing`
-  /// apart, and the main loop's stride.
-  int64_t run, copies, spacing, stride;
   mlir::Value start, mainEnd;
 };
 
