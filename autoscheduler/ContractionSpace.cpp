@@ -116,7 +116,7 @@ autosched::enumerateCandidates(const ContractionProblem &problem,
   if (!target.hasMmaSync())
     return all;
   bool computed = problem.computedLhs || problem.computedRhs;
-  if (target.hasWgmma() && problem.wgmmaAllowed && problem.siblings == 1) {
+  if (target.hasWgmma() && problem.wgmmaAllowed) {
     // A warpgroup per 64 rows; N a multiple of 64 up to 256; tile_k of
     // one 128-byte swizzle span; a persistent producer warpgroup.
     for (int64_t tileM : {64, 128})

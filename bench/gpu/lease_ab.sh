@@ -26,9 +26,9 @@
 #     reduction apart too (softmax_4096_apart, layernorm_4096_apart: three
 #     programs).
 #  7. Since the fortieth session: a gated MLP's gate and up projections as
-#     sibling contractions (one mma.sync program, X staged once a step)
-#     against the two wgmma programs sm_90 runs by default
-#     (mlp_*_siblings_sm_90 against mlp_*_sm_90), and PyTorch's cuBLAS.
+#     sibling contractions (one program, X staged once a step: wgmma on
+#     sm_90 since the forty-first session) against the projections apart
+#     (mlp_*_sm_90 against mlp_*_apart_sm_90), and PyTorch's cuBLAS.
 # Prepare with bench/gpu/prepare.sh and `bench/gpu/tuning.py prepare --top
 # 3`; run with carry ["bench/gpu/bundles"] and timeout_s 450:
 # `bash bench/gpu/lease_ab.sh`. Back under $OUT:

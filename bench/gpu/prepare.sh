@@ -84,11 +84,10 @@ cases=(
   "moe_ragged:$examples/moe.tensor:moe_ffn:T=1000,D=2048,F=5000,E=8,J=2"
   "moe_mixtral_bf16_gu:$root/bench/kernels/moe_bf16_gu.tensor:moe_ffn_bf16_gu:T=4096,D=4096,F=14336,E=8,J=2"
   # A gated MLP (SwiGLU) at Llama 2 7B's sizes, at prefill and at a
-  # decoding step of 16 tokens: on sm_80 the gate and up projections are
-  # sibling contractions of one mma.sync program (X staged once a step for
-  # both), on sm_90 two wgmma programs by default (the `_siblings` and
-  # `_apart` variants below take the other structure); against PyTorch's
-  # three cuBLAS matmuls.
+  # decoding step of 16 tokens: the gate and up projections are sibling
+  # contractions of one program (X staged once a step for both: mma.sync
+  # on sm_80, wgmma on sm_90 at prefill); the `_apart` variants below keep
+  # them in two programs; against PyTorch's three cuBLAS matmuls.
   "mlp_4096:$examples/mlp.tensor:swiglu_mlp:T=4096,D=4096,F=11008"
   "mlp_decode_16:$examples/mlp.tensor:swiglu_mlp:T=16,D=4096,F=11008"
   # Row reductions shared by groups of threads (reduce_threads): a norm over
@@ -189,15 +188,9 @@ for target in "${targets[@]}"; do
     fi
     compile_structure "$variant" "${apart_cases[@]}"
   done
-  # The MLP's other structure: sibling contractions on sm_90 (mma.sync,
-  # asked for), the projections apart on sm_80.
-  if [ "$target" = sm_90 ]; then
-    variant=siblings fused=true
-  else
-    variant=apart fused=false
-  fi
-  echo "{\"fuse_shared_operands\": $fused, \"programs\": {}}" >"$structure"
-  compile_structure "$variant" \
+  # The MLP's other structure: the projections apart (two GEMMs, then A).
+  echo '{"fuse_shared_operands": false, "programs": {}}' >"$structure"
+  compile_structure apart \
     "mlp_4096:$examples/mlp.tensor:swiglu_mlp:T=4096,D=4096,F=11008" \
     "mlp_decode_16:$examples/mlp.tensor:swiglu_mlp:T=16,D=4096,F=11008"
   rm -f "$structure"

@@ -475,14 +475,13 @@ rt::LaunchPlan nautilus::extractLaunchPlan(ModuleOp module) {
         return cast<StringAttr>(program.getArgNames()[arg]).getValue().str();
       };
       // One tensor map per loaded operand (a computed one is not copied).
-      for (auto [buffer, operand] :
-           {std::make_pair(contract.getLhs(), &wgmma.lhs),
-            std::make_pair(contract.getRhs(), &wgmma.rhs)})
-        if (!operand->computed)
-          desc.tensorMaps.push_back({bufferName(buffer),
-                                   std::vector<int64_t>(operand->box.begin(),
-                                                        operand->box.end()),
-                                   wgmma.swizzleBytes});
+      for (const TensorMappedOperand &mapped : tensorMappedOperands(contract)) {
+        const WgmmaOperandPlan &operand = wgmma.operand(mapped.operand);
+        desc.tensorMaps.push_back(
+            {bufferName(mapped.buffer),
+             std::vector<int64_t>(operand.box.begin(), operand.box.end()),
+             wgmma.swizzleBytes});
+      }
       desc.dynamicSharedBytes = wgmma.sharedBytes;
       desc.persistent = mma.getPersistent() != 0;
     } else if (contract && mma) {

@@ -491,6 +491,14 @@ tile::ScheduleAttr nautilus::defaultContractionSchedule(
     if (tileM == 128 && extents.n && *extents.n >= kMaxWideContractionTile &&
         !computed.any())
       tileN = kMaxWideContractionTile;
+    // Siblings: as many accumulators a thread as one contraction's tile
+    // (N shared among them); unsplit.
+    if (computed.siblings > 1) {
+      tileN = std::max<int64_t>(
+          kSmallestWgmmaTile,
+          llvm::bit_floor<uint64_t>(tileN / computed.siblings));
+      splittableK = std::nullopt;
+    }
     fillMachine(tileM, tileN, extents, kSmallestWgmmaTile,
                 target.multiprocessors, computed);
     mma = tile::MmaAttr::get(ctx, "wgmma", /*tileK=*/64,
@@ -576,21 +584,15 @@ bool nautilus::defaultRecomputesInStreams(const TargetInfo &target,
 
 bool nautilus::defaultFusesSharedOperands(const TargetInfo &target,
                                           std::string &why) {
-  if (!canFuseSharedOperands(target, why))
-    return false;
-  if (target.hasWgmma()) {
-    why = "its wgmma pipeline runs one contraction a program, and sibling "
-          "contractions run on mma.sync (\"fuse_shared_operands\": true "
-          "asks for them)";
-    return false;
-  }
-  return true;
+  // Siblings read the shared operand once and write no projection: on
+  // every target that runs them (mma.sync or wgmma pipelines, the CPU).
+  return canFuseSharedOperands(target, why);
 }
 
 bool nautilus::canFuseSharedOperands(const TargetInfo &target,
                                      std::string &why) {
-  // NVIDIA's tensor-core lowering runs sibling contractions (mma.sync);
-  // AMD's programs have no tensor-core contractions.
+  // NVIDIA's tensor-core pipelines run sibling contractions (mma.sync's
+  // and wgmma's); AMD's programs have no tensor-core contractions.
   if (target.isCPU() || target.hasMmaSync())
     return true;
   why = "its lowering has no tensor-core contractions to share a tile";

@@ -185,9 +185,10 @@ struct ComputedSides {
 /// even the smallest tiles leave half the multiprocessors idle, K is split
 /// (`split_k`) into the most chunks, a power of two, whose programs still fit
 /// in one wave, each chunk at least kMinSplitSteps steps of tile_k. Sibling
-/// contractions (mma.sync only) take tile N at most 128 / siblings rounded
-/// down to a power of two (not below 32), so that a thread keeps about as
-/// many accumulators as for one, and never split K.
+/// contractions take tile N at most (one contraction's tile N) / siblings
+/// rounded down to a power of two (not below the smallest tile, 32 on
+/// mma.sync and 64 on wgmma), so that a thread keeps about as many
+/// accumulators as for one, and never split K.
 tile::ScheduleAttr defaultContractionSchedule(
     mlir::MLIRContext *ctx, unsigned rank, const ContractionExtents &extents,
     bool wgmma, ComputedSides computed, const TargetInfo &target,
@@ -220,17 +221,17 @@ bool defaultRecomputesInStreams(const TargetInfo &target, std::string &why);
 
 /// Whether contractions that share an operand are computed in the one
 /// element-wise definition that reads them (alg-fuse-shared-operands);
-/// when not, `why`. Where canFuseSharedOperands allows, but not on sm_90:
-/// there its tensor-core contractions run apart on wgmma, whose pipeline
-/// takes one contraction a program (the auto-scheduler's model weighs the
-/// two, and a schedule file's `"fuse_shared_operands": true` asks for the
-/// siblings).
+/// when not, `why`. Wherever canFuseSharedOperands allows: the siblings
+/// read the shared operand once and store no projection (a schedule
+/// file's `"fuse_shared_operands": false` keeps them apart, and the
+/// auto-scheduler's model weighs the two).
 bool defaultFusesSharedOperands(const TargetInfo &target, std::string &why);
 
 /// Whether `target`'s lowering can run contractions that share an operand
 /// in one program: the CPU, whose lowering folds sibling reductions in one
-/// loop nest, and NVIDIA GPUs, whose mma.sync pipeline stages the shared
-/// lhs tile once for sibling contractions (tile::siblingContracts); not
+/// loop nest, and NVIDIA GPUs, whose tensor-core pipelines (mma.sync's
+/// and wgmma's) stage the shared lhs tile once for sibling contractions
+/// (tile::siblingContracts); not
 /// AMD's, whose programs have no tensor-core contractions. When not, `why`.
 bool canFuseSharedOperands(const TargetInfo &target, std::string &why);
 

@@ -42,8 +42,8 @@ public:
   /// that does not parse states none.
   std::optional<autosched::RewriteChoice> statedRewrites() const override;
   /// `"fuse_shared_operands": true`: fused wherever the target's lowering
-  /// runs them (on sm_90, where the heuristics keep them apart for wgmma,
-  /// as sibling contractions on mma.sync).
+  /// runs them (as the heuristics do; the auto-scheduler's structure choice
+  /// states every rewrite).
   bool asksForSharedOperandFusion() const override;
   /// Reads and checks the file, and that `module` has every program it
   /// names.

@@ -43,7 +43,7 @@ StageLayout mmaSyncStage(const std::string &operand, bool kInnermost,
 
 /// The TMA boxes of a wgmma operand's stage (WgmmaPlan): rows of the
 /// swizzle's bytes.
-StageLayout wgmmaStage(const char *operand, const WgmmaOperandPlan &plan,
+StageLayout wgmmaStage(const std::string &operand, const WgmmaOperandPlan &plan,
                        const WgmmaPlan &whole, int64_t stages) {
   StageLayout stage;
   stage.operand = operand;
@@ -83,11 +83,11 @@ std::pair<int64_t, int64_t> boxStrides(AffineMap map,
   return {rowStride, kStride};
 }
 
-DescriptorRead descriptorRead(const char *operand, bool isLhs,
+DescriptorRead descriptorRead(const std::string &operand,
+                              const WgmmaOperandPlan &op, bool isLhs,
                               const WgmmaPlan &plan, AffineMap map,
                               tile::ScheduleAttr schedule,
                               int64_t elementBytes) {
-  const WgmmaOperandPlan &op = isLhs ? plan.lhs : plan.rhs;
   tile::MmaAttr mma = schedule.getMma();
   DescriptorRead read;
   read.operand = operand;
@@ -214,15 +214,19 @@ void addTensorCoreModel(tile::ProgramOp program, tile::ContractOp contract,
   model.pipeline = tile::pipelineProtocol(mma);
   model.wgmma = mma.getInstr() == "wgmma";
   if (model.wgmma) {
+    // The lhs's stage, then each sibling's rhs (the plan's order).
     WgmmaPlan plan = planWgmma(contract, schedule);
-    model.stages.push_back(wgmmaStage("lhs", plan.lhs, plan, mma.getStages()));
-    model.stages.push_back(wgmmaStage("rhs", plan.rhs, plan, mma.getStages()));
+    for (auto [i, operand] :
+         llvm::enumerate(stagedOperands(program, contract))) {
+      const WgmmaOperandPlan &op = plan.operand(i);
+      model.stages.push_back(
+          wgmmaStage(operand.name, op, plan, mma.getStages()));
+      model.descriptorReads.push_back(
+          descriptorRead(operand.name, op, operand.side == 0, plan,
+                         operand.contract.getOperandMap(operand.side), schedule,
+                         elementBytes));
+    }
     model.sharedBytes = plan.barrierOffset;
-    model.descriptorReads = {
-        descriptorRead("lhs", true, plan, contract.getOperandMap(0), schedule,
-                       elementBytes),
-        descriptorRead("rhs", false, plan, contract.getOperandMap(1), schedule,
-                       elementBytes)};
     return;
   }
   for (auto [side, fragment] :

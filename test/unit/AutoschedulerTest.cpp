@@ -124,6 +124,23 @@ TEST(ContractionSpace, SiblingsShareTheLhsTileAndKeepTheirOwnAccumulators) {
             single.blocksPerMultiprocessor);
   EXPECT_GT(siblings.memoryUs, single.memoryUs);
   EXPECT_LT(siblings.memoryUs, 2 * single.memoryUs); // A read once
+  // On wgmma too: a stage holds each sibling's rhs, never split, and tile
+  // N stays at most 128 (two of 256 would keep 256 accumulators a
+  // consumer thread).
+  ContractionProblem twoWgmma = two;
+  twoWgmma.wgmmaAllowed = true;
+  int64_t wgmmaCandidates = 0;
+  for (const ContractionCandidate &w : enumerateCandidates(twoWgmma, h100)) {
+    if (!w.wgmma)
+      continue;
+    ++wgmmaCandidates;
+    EXPECT_LE(w.tileN, 128);
+    EXPECT_EQ(w.splitK, 1);
+    EXPECT_EQ(w.sharedBytes(twoWgmma),
+              w.stages * (w.tileM + 2 * w.tileN) * w.tileK * 2 +
+                  8 * w.stages * 2);
+  }
+  EXPECT_GT(wgmmaCandidates, 0);
 }
 
 // The search is deterministic and its best is the space's minimum.
@@ -323,16 +340,24 @@ TEST(AutoSchedules, ChoosesTheStructureTheModelPredictsFastest) {
                 "fused)");
   EXPECT_FALSE(fallen->fusesReductions(cpu, why));
   EXPECT_FALSE(fallen->choosesStructure(cpu));
-  // The default structure chosen is kept too: it answers as the
-  // heuristics, but asks for shared operands fused where sm_90's
-  // heuristics keep them apart.
+  // The default structure chosen is kept too (it answers as the
+  // heuristics), and so is one with shared operands apart, where sm_90's
+  // heuristics fuse them.
   std::shared_ptr<ScheduleProvider> fallenDefault =
       provider->withStructure(apartFastest, 0)->fallback(refuted);
   ASSERT_TRUE(fallenDefault);
   EXPECT_TRUE(fallenDefault->fusesReductions(cpu, why));
   TargetInfo h100 = *getTarget("sm_90");
   EXPECT_TRUE(fallenDefault->fusesSharedOperands(h100, why));
-  EXPECT_FALSE(heuristicSchedules()->fusesSharedOperands(h100, why));
+  RewriteChoice sharedApart;
+  sharedApart.fuseSharedOperands = false;
+  std::vector<StructurePrediction> sharedApartFastest{{fused, 30.0, ""},
+                                                      {sharedApart, 20.0, ""}};
+  std::shared_ptr<ScheduleProvider> fallenApart =
+      provider->withStructure(sharedApartFastest, 1)->fallback(refuted);
+  ASSERT_TRUE(fallenApart);
+  EXPECT_FALSE(fallenApart->fusesSharedOperands(h100, why));
+  EXPECT_TRUE(heuristicSchedules()->fusesSharedOperands(h100, why));
   // The default structure chosen: the heuristics' answers.
   EXPECT_TRUE(
       provider->withStructure(apartFastest, 0)->fusesReductions(cpu, why));

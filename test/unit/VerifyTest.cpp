@@ -193,22 +193,23 @@ TEST_F(VerifyTest, PipelineProtocolsOfTheLoweringsAreProved) {
 /// them.
 ProgramModel mnMajorOperand(int64_t boxes) {
   WgmmaPlan plan;
-  plan.rhs.kInnermost = false;
-  plan.rhs.rowTile = 64 * boxes;
-  plan.rhs.boxes = boxes;
-  plan.rhs.boxBytes = 64 * 64 * 2;
-  plan.rhs.stageBytes = boxes * plan.rhs.boxBytes;
-  plan.stageBytes = plan.rhs.stageBytes;
+  WgmmaOperandPlan &rhs = plan.rhs.emplace_back();
+  rhs.kInnermost = false;
+  rhs.rowTile = 64 * boxes;
+  rhs.boxes = boxes;
+  rhs.boxBytes = 64 * 64 * 2;
+  rhs.stageBytes = boxes * rhs.boxBytes;
+  plan.stageBytes = rhs.stageBytes;
   DescriptorRead r;
   r.operand = "rhs";
   r.isLhs = false;
   r.kInnermost = false;
-  r.rows = plan.rhs.rowTile;
+  r.rows = rhs.rowTile;
   r.kSteps = 4;
   r.stages = 2;
-  r.descriptor = planWgmmaDescriptor(plan, plan.rhs, /*isLhs=*/false, 2);
+  r.descriptor = planWgmmaDescriptor(plan, rhs, /*isLhs=*/false, 2);
   r.writerStageBytes = plan.stageBytes;
-  r.boxRows = 64, r.rowStride = 2, r.boxBytes = plan.rhs.boxBytes;
+  r.boxRows = 64, r.rowStride = 2, r.boxBytes = rhs.boxBytes;
   r.kStride = 128, r.boxes = boxes, r.boxK = 64;
   ProgramModel m;
   m.name = "p";

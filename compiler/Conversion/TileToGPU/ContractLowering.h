@@ -44,13 +44,14 @@ struct ContractLoweringContext {
   const TargetInfo *target = nullptr;
   // The kernel's named barriers (a warp-specialised program's groups).
   NamedBarriers *barriers = nullptr;
-  // mma.sync only: the sibling contractions after this one that share its
-  // lhs tile (tile::siblingContracts), each's rhs (mapped), map and
-  // innermost extent. Their accumulators follow this one's.
+  // The sibling contractions after this one that share its lhs tile
+  // (tile::siblingContracts), each's rhs (mapped), map, innermost extent
+  // and (wgmma) tensor map. Their accumulators follow this one's.
   struct SiblingRhs {
     mlir::Value buffer;
     mlir::AffineMap map;
     mlir::Value innerExtent;
+    mlir::Value tensorMap;
   };
   llvm::SmallVector<SiblingRhs> siblings;
 };

@@ -7,6 +7,10 @@
 //    the schedule's swizzle, TMA's and the wgmma descriptors', follows the
 //    same address bits) holds `stages` stages, each the lhs then the rhs
 //    tile as WgmmaPlan lays them out, then one mbarrier per stage.
+//    Sibling contractions (tile::siblingContracts: a gated MLP's gate and
+//    up projections) share the lhs tile: a stage holds it once, then each
+//    sibling's rhs tile, and each 16 of K issues one wgmma a sibling on
+//    its own accumulators, all in one wgmma group.
 //  - Thread 0 initialises the mbarriers and, `stages - 1` steps of K ahead,
 //    announces a stage's bytes on its mbarrier (arrive.expect_tx) and
 //    issues its TMA copies; TMA zero-fills what lies outside the tensors,
@@ -56,7 +60,11 @@ public:
   WgmmaLowering(OpBuilder &b, tile::ContractOp contract,
                 const ContractLoweringContext &context)
       : b(b), loc(contract.getLoc()), contract(contract), context(context),
-        plan(planWgmma(contract, context.schedule)) {}
+        plan(planWgmma(contract, context.schedule)) {
+    rhsStaged.push_back({contract.getOperandMap(1), context.rhsTensorMap});
+    for (const ContractLoweringContext::SiblingRhs &sibling : context.siblings)
+      rhsStaged.push_back({sibling.map, sibling.tensorMap});
+  }
 
   FailureOr<SmallVector<Value>> run();
   const WgmmaPlan &getPlan() const { return plan; }
@@ -110,24 +118,49 @@ private:
         b, loc, i32(plan.barrierOffset + 8 * stages),
         arith::MulIOp::create(b, loc, stage, i32(8))));
   }
-  /// The wgmma group of one stage on the accumulators `acc` (a struct).
-  Value multiplyStage(Value acc, Value stage, Value group);
+  /// The wgmma group of one stage on the accumulators `acc` (a struct a
+  /// sibling); returns them.
+  SmallVector<Value> multiplyStage(ArrayRef<Value> acc, Value stage,
+                                   Value group);
   /// Waits for every wgmma group in flight; returns the accumulators `acc`
   /// as the wait leaves them.
   SmallVector<Value> waitForAllTied(ValueRange acc);
+  /// A thread's accumulator registers: tile N / 2 a sibling, each
+  /// sibling's after the previous one's.
+  int64_t accumulatorRegisters() const {
+    return context.schedule.getTile().back() / 2 * int64_t(plan.rhs.size());
+  }
+  /// The struct a wgmma takes one sibling's accumulators in.
+  Type siblingAccumulatorType() {
+    return LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(context.schedule.getTile().back() / 2,
+                                          b.getF32Type()));
+  }
   /// Waits for the stage of step `step` and issues its wgmma group on the
-  /// accumulators `registers`; returns them as a struct of `accType`.
-  Value consumeStep(Value step, ValueRange registers, Type accType,
-                    Value group) {
+  /// accumulator registers `registers`; returns them as the group leaves
+  /// them (registers again, not yet waited for).
+  SmallVector<Value> consumeStep(Value step, ValueRange registers,
+                                 Value group) {
     Value stage = toI32(arith::RemUIOp::create(b, loc, step, index(stages)));
     Value phase = toI32(arith::RemUIOp::create(
         b, loc, arith::DivUIOp::create(b, loc, step, index(stages)), index(2)));
     NVVM::MBarrierTryWaitParityOp::create(b, loc, barrierPointer(stage), phase,
                                           i32(0x989680));
-    Value acc = LLVM::PoisonOp::create(b, loc, accType);
-    for (auto [i, v] : llvm::enumerate(registers))
-      acc = LLVM::InsertValueOp::create(b, loc, acc, v, i);
-    return multiplyStage(acc, stage, group);
+    Type accType = siblingAccumulatorType();
+    int64_t each = registers.size() / plan.rhs.size();
+    SmallVector<Value> acc;
+    for (size_t s = 0; s < plan.rhs.size(); ++s) {
+      Value sibling = LLVM::PoisonOp::create(b, loc, accType);
+      for (int64_t i = 0; i < each; ++i)
+        sibling = LLVM::InsertValueOp::create(b, loc, sibling,
+                                              registers[s * each + i], i);
+      acc.push_back(sibling);
+    }
+    SmallVector<Value> next;
+    for (Value sibling : multiplyStage(acc, stage, group))
+      for (int64_t i = 0; i < each; ++i)
+        next.push_back(LLVM::ExtractValueOp::create(b, loc, sibling, i));
+    return next;
   }
   FailureOr<SmallVector<Value>> runWarpSpecialized(Value warpgroup);
   Value numK;
@@ -168,6 +201,12 @@ private:
   tile::ContractOp contract;
   const ContractLoweringContext &context;
   WgmmaPlan plan;
+  /// Each sibling's rhs (plan.rhs's order): its map and tensor map.
+  struct StagedRhs {
+    AffineMap map;
+    Value tensorMap;
+  };
+  SmallVector<StagedRhs, 1> rhsStaged;
   Type pointer3;
   Value sharedBase, sharedAddress; // the ptr<3> and its i32 shared address
   int64_t tileK = 0, stages = 0, elementBytes = 2;
@@ -189,11 +228,12 @@ void WgmmaLowering::issueStage(Value kTile, Value stage,
   unsigned kDim = context.schedule.getTile().size();
   int64_t rowsPerBox = plan.swizzleBytes / elementBytes; // of an M/N-major box
   auto pointer7 = LLVM::LLVMPointerType::get(b.getContext(), 7);
-  for (auto [side, op, map, tensorMap] :
-       {std::make_tuple(0u, &plan.lhs, contract.getOperandMap(0),
-                        context.lhsTensorMap),
-        std::make_tuple(1u, &plan.rhs, contract.getOperandMap(1),
-                        context.rhsTensorMap)})
+  SmallVector<std::tuple<unsigned, const WgmmaOperandPlan *, AffineMap, Value>>
+      operands = {
+          {0u, &plan.lhs, contract.getOperandMap(0), context.lhsTensorMap}};
+  for (auto [rhs, staged] : llvm::zip(plan.rhs, rhsStaged))
+    operands.push_back({1u, &rhs, staged.map, staged.tensorMap});
+  for (auto [side, op, map, tensorMap] : operands)
     for (int64_t box = 0; box < (op->computed ? 0 : op->boxes); ++box) {
       SmallVector<Value> coordinates; // innermost first
       unsigned position = map.getNumResults();
@@ -250,26 +290,31 @@ Value WgmmaLowering::descriptor(const WgmmaOperandPlan &op, Value stage,
                               d.swizzleBytes);
 }
 
-Value WgmmaLowering::multiplyStage(Value acc, Value stage, Value group) {
+SmallVector<Value> WgmmaLowering::multiplyStage(ArrayRef<Value> acc,
+                                                Value stage, Value group) {
   MLIRContext *ctx = b.getContext();
   int64_t tileN = context.schedule.getTile().back();
   Type element = contract.getOperandElementType();
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   NVVM::WGMMATypes type =
       element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
-  for (int64_t kStep = 0; kStep < tileK / 16; ++kStep)
-    acc = NVVM::WgmmaMmaAsyncOp::create(
-        b, loc, acc.getType(), acc,
-        descriptor(plan.lhs, stage, group, kStep, /*isLhs=*/true),
-        descriptor(plan.rhs, stage, group, kStep, /*isLhs=*/false),
-        NVVM::MMAShapeAttr::get(ctx, 64, tileN, 16), type, type,
-        NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
-        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-        plan.lhs.kInnermost ? NVVM::MMALayout::row : NVVM::MMALayout::col,
-        plan.rhs.kInnermost ? NVVM::MMALayout::col : NVVM::MMALayout::row,
-        /*satfinite=*/nullptr);
+  SmallVector<Value> out(acc);
+  for (int64_t kStep = 0; kStep < tileK / 16; ++kStep) {
+    // The lhs's descriptor once, for every sibling's wgmma.
+    Value lhs = descriptor(plan.lhs, stage, group, kStep, /*isLhs=*/true);
+    for (auto [sibling, rhs] : llvm::zip(out, plan.rhs))
+      sibling = NVVM::WgmmaMmaAsyncOp::create(
+          b, loc, sibling.getType(), sibling, lhs,
+          descriptor(rhs, stage, group, kStep, /*isLhs=*/false),
+          NVVM::MMAShapeAttr::get(ctx, 64, tileN, 16), type, type,
+          NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+          plan.lhs.kInnermost ? NVVM::MMALayout::row : NVVM::MMALayout::col,
+          rhs.kInnermost ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+          /*satfinite=*/nullptr);
+  }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  return acc;
+  return out;
 }
 
 void WgmmaLowering::produceTile(Value localTile, ArrayRef<Value> origin) {
@@ -309,7 +354,7 @@ void WgmmaLowering::produceTile(Value localTile, ArrayRef<Value> origin) {
   int64_t rowChunks = plan.swizzleBytes / 16;
   for (auto [op, computed] :
        {std::make_pair(&plan.lhs, context.lhsComputed),
-        std::make_pair(&plan.rhs, context.rhsComputed)}) {
+        std::make_pair(&plan.rhs[0], context.rhsComputed)}) {
     if (!op->computed)
       continue;
     // A loop over groups of a thread's chunks (a multiple of the group:
@@ -402,10 +447,8 @@ void WgmmaLowering::storeComputed(
 
 SmallVector<Value> WgmmaLowering::consumeTile(Value localTile,
                                               Value warpgroup) {
-  int64_t registers = context.schedule.getTile().back() / 2;
+  int64_t registers = accumulatorRegisters();
   Type f32 = b.getF32Type();
-  SmallVector<Type> accTypes(registers, f32);
-  auto accType = LLVM::LLVMStructType::getLiteral(b.getContext(), accTypes);
   Value zero = arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32));
   int64_t warpgroupThreads = context.target->warpgroupThreads;
   Value computing = arith::SubIOp::create(b, loc, context.threadId,
@@ -422,7 +465,8 @@ SmallVector<Value> WgmmaLowering::consumeTile(Value localTile,
     OpBuilder::InsertionGuard inner(b);
     b.setInsertionPointToStart(loop.getBody());
     Value step = arith::AddIOp::create(b, loc, first, loop.getInductionVar());
-    Value acc = consumeStep(step, loop.getRegionIterArgs(), accType, group);
+    SmallVector<Value> next =
+        consumeStep(step, loop.getRegionIterArgs(), group);
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, protocol.wgmmaInFlight);
     // The previous step's group is done: release its stage.
     Value release = arith::AndIOp::create(
@@ -441,9 +485,6 @@ SmallVector<Value> WgmmaLowering::consumeTile(Value localTile,
       NVVM::MBarrierArriveOp::create(b, loc, b.getI64Type(),
                                      emptyPointer(previous), Value());
     }
-    SmallVector<Value> next;
-    for (int64_t i = 0; i < registers; ++i)
-      next.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
     scf::YieldOp::create(b, loc, next);
   }
   return waitForAllTied(loop.getResults());
@@ -456,7 +497,7 @@ SmallVector<Value> WgmmaLowering::waitForAllTied(ValueRange acc) {
 FailureOr<SmallVector<Value>>
 WgmmaLowering::runWarpSpecialized(Value warpgroup) {
   Type f32 = b.getF32Type();
-  int64_t registers = context.schedule.getTile().back() / 2;
+  int64_t registers = accumulatorRegisters();
   SmallVector<Type> accTypes(registers, f32);
   Value isProducer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                            warpgroup, i32(0));
@@ -528,7 +569,10 @@ Value WgmmaLowering::setup() {
     // issues the TMA copies acquires them for the tensormap proxy before
     // its first copy (CUDA C++ Programming Guide, "Using TMA to transfer
     // multi-dimensional arrays"; upstream's nvgpu.tma.fence.descriptor).
-    for (Value map : {context.lhsTensorMap, context.rhsTensorMap})
+    SmallVector<Value> maps = {context.lhsTensorMap};
+    for (const StagedRhs &rhs : rhsStaged)
+      maps.push_back(rhs.tensorMap);
+    for (Value map : maps)
       if (map)
         NVVM::FenceProxyAcquireOp::create(b, loc, NVVM::MemScopeKind::SYS, map,
                                           i32(kTensorMapBytes));
@@ -548,9 +592,7 @@ Value WgmmaLowering::setup() {
 }
 
 FailureOr<SmallVector<Value>> WgmmaLowering::run() {
-  MLIRContext *ctx = b.getContext();
   tile::MmaAttr mma = context.schedule.getMma();
-  int64_t tileN = context.schedule.getTile().back();
   Value warpgroup = setup();
   if (mma.getProducers())
     return runWarpSpecialized(warpgroup);
@@ -573,9 +615,7 @@ FailureOr<SmallVector<Value>> WgmmaLowering::run() {
     issueIfNeeded(index(s));
 
   Type f32 = b.getF32Type();
-  int64_t registers = tileN / 2;
-  SmallVector<Type> fields(registers, f32);
-  auto accType = LLVM::LLVMStructType::getLiteral(ctx, fields);
+  int64_t registers = accumulatorRegisters();
   Value zero = arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32));
   SmallVector<Value> init(registers, zero);
   auto loop = scf::ForOp::create(b, loc, index(0), numK, index(1), init);
@@ -585,11 +625,8 @@ FailureOr<SmallVector<Value>> WgmmaLowering::run() {
     Value kt = loop.getInductionVar();
     // Refill the stage the previous step freed.
     issueIfNeeded(arith::AddIOp::create(b, loc, kt, index(protocol.prefetch)));
-    Value acc = consumeStep(kt, loop.getRegionIterArgs(), accType, group);
+    SmallVector<Value> next = consumeStep(kt, loop.getRegionIterArgs(), group);
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, protocol.wgmmaInFlight);
-    SmallVector<Value> next;
-    for (int64_t i = 0; i < registers; ++i)
-      next.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
     gpu::BarrierOp::create(b, loc); // every warpgroup is done with the stage
     scf::YieldOp::create(b, loc, next);
   }

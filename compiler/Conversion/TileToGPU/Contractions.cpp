@@ -37,7 +37,7 @@ ContractLoweringContext tiletogpu::contractContext(KernelContext &kernel,
       Value(),
       Value(),
       kernel.lhsTensorMap,
-      kernel.rhsTensorMap,
+      kernel.rhsTensorMaps.empty() ? Value() : kernel.rhsTensorMaps[0],
       nullptr,
       nullptr,
       &kernel.target,
@@ -53,6 +53,14 @@ ContractLoweringContext tiletogpu::contractContext(KernelContext &kernel,
     }
     (side == 0 ? context.lhsInnerExtent : context.rhsInnerExtent) =
         innermostExtent(kernel, contract.getOperandBuffer(side));
+  }
+  SmallVector<tile::ContractOp> siblings = tile::siblingContracts(contract);
+  for (size_t s = 1; s < siblings.size(); ++s) {
+    tile::ContractOp sibling = siblings[s];
+    context.siblings.push_back(
+        {kernel.scalars.lookup(sibling.getRhs()), sibling.getOperandMap(1),
+         innermostExtent(kernel, sibling.getRhs()),
+         s < kernel.rhsTensorMaps.size() ? kernel.rhsTensorMaps[s] : Value()});
   }
   return context;
 }
@@ -70,11 +78,6 @@ tiletogpu::lowerContract(KernelContext &kernel, tile::ContractOp contract) {
         "program runs one contraction, or siblings that load the same lhs");
   SmallVector<tile::ContractOp> siblings = tile::siblingContracts(contract);
   bool wgmma = schedule.getMma().getInstr() == "wgmma";
-  if (siblings.size() > 1 && wgmma)
-    return contract.emitOpError("shares its lhs tile with ")
-           << siblings.size() - 1
-           << " other contraction(s), which run on mma.sync only (use "
-              "instr = \"mma_sync\")";
   if (contract.isSplit() &&
       *contract.getSplitChunk() % schedule.getMma().getTileK() != 0)
     return contract.emitOpError("splits K into chunks of ")
@@ -123,18 +126,15 @@ tiletogpu::lowerContract(KernelContext &kernel, tile::ContractOp contract) {
     return contract.emitOpError(
         "has a computed operand, which a wgmma schedule evaluates in its "
         "producer warpgroup (use producers = 1)");
-  ContractLoweringContext context = contractContext(kernel, contract);
-  if (kernel.persistent) // in the consumers' loop over tiles (runPersistent)
-    return SmallVector<Fragment>{
-        Fragment(llvm::to_vector(kernel.persistent->consumeTile(
-            kernel.persistentLocalTile, kernel.persistentWarpgroup)))};
-  for (tile::ContractOp sibling : ArrayRef(siblings).drop_front())
-    context.siblings.push_back({kernel.scalars.lookup(sibling.getRhs()),
-                                sibling.getOperandMap(1),
-                                innermostExtent(kernel, sibling.getRhs())});
-  FailureOr<SmallVector<Value>> acc =
-      wgmma ? lowerContractToWgmma(b, contract, context)
-            : lowerContractToMmaSync(b, contract, context);
+  FailureOr<SmallVector<Value>> acc;
+  if (kernel.persistent) { // in the consumers' loop over tiles (runPersistent)
+    acc = kernel.persistent->consumeTile(kernel.persistentLocalTile,
+                                         kernel.persistentWarpgroup);
+  } else {
+    ContractLoweringContext context = contractContext(kernel, contract);
+    acc = wgmma ? lowerContractToWgmma(b, contract, context)
+                : lowerContractToMmaSync(b, contract, context);
+  }
   if (failed(acc))
     return failure();
   // Each sibling's accumulators after the previous one's.

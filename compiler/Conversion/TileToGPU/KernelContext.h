@@ -105,7 +105,10 @@ struct KernelContext {
   mlir::Value threadId, laneInGroup;
   llvm::SmallVector<Fragment> programWithin; // the program layout's positions
   llvm::DenseMap<mlir::Attribute, Placement> placements;
-  mlir::Value lhsTensorMap, rhsTensorMap; // wgmma programs' TMA tensor maps
+  /// A wgmma program's TMA tensor maps: the lhs's, and each sibling
+  /// contraction's rhs's (null where computed).
+  mlir::Value lhsTensorMap;
+  llvm::SmallVector<mlir::Value, 1> rhsTensorMaps;
   /// A wgmma flash kernel's tensor maps (K, V, Q: flashTensorMaps).
   llvm::SmallVector<mlir::Value> flashTensorMaps;
   // A persistent program's pipeline, and the consumer loop's state.

@@ -304,25 +304,23 @@ LogicalResult tiletogpu::lowerElementwise(
   return success();
 }
 
-/// The contraction operands (0: lhs, 1: rhs) a wgmma program reads through
-/// TMA tensor maps, which the kernel takes as pointers after the sizes
-/// (see WgmmaPlan.h).
-static SmallVector<unsigned> tensorMappedSides(tile::ProgramOp program) {
+/// The contraction operands a wgmma program reads through TMA tensor
+/// maps, which the kernel takes as pointers after the sizes (see
+/// WgmmaPlan.h).
+static SmallVector<TensorMappedOperand>
+programTensorMaps(tile::ProgramOp program) {
   tile::MmaAttr mma = program.getSchedule().getMma();
   tile::ContractOp contract = findContract(program);
-  SmallVector<unsigned> mappedSides;
   if (mma && mma.getInstr() == "wgmma" && contract)
-    for (unsigned side : {0u, 1u})
-      if (!contract.isComputed(side))
-        mappedSides.push_back(side);
-  return mappedSides;
+    return tensorMappedOperands(contract);
+  return {};
 }
 
 /// Creates the program's gpu.func at the end of the gpu module, with a
-/// pointer argument for each tensor map (`mappedSides`), and the launch
+/// pointer argument for each tensor map (`mapped`), and the launch
 /// bounds and register hints the schedule allows.
 static void createKernel(KernelContext &kernel,
-                         ArrayRef<unsigned> mappedSides) {
+                         ArrayRef<TensorMappedOperand> mapped) {
   OpBuilder &b = kernel.b;
   tile::ProgramOp program = kernel.program;
   tile::ScheduleAttr schedule = program.getSchedule();
@@ -330,7 +328,7 @@ static void createKernel(KernelContext &kernel,
   tile::ContractOp contract = findContract(program);
   b.setInsertionPointToEnd(kernel.gpuModule.getBody());
   SmallVector<Type> argTypes(program.getBody().front().getArgumentTypes());
-  argTypes.append(mappedSides.size() + flashTensorMaps(program).size(),
+  argTypes.append(mapped.size() + flashTensorMaps(program).size(),
                   LLVM::LLVMPointerType::get(b.getContext()));
   gpu::GPUFuncOp func = gpu::GPUFuncOp::create(
       b, kernel.loc, program.getSymName(), b.getFunctionType(argTypes, {}));
@@ -374,9 +372,9 @@ static void createKernel(KernelContext &kernel,
 
 /// Maps the program's arguments to the kernel's (`body`: its entry block),
 /// the sizes the plan binds to constants, and the tensor maps of
-/// `mappedSides` to the arguments after the sizes.
+/// `mapped` to the arguments after the sizes.
 static void bindArguments(KernelContext &kernel, Block &body,
-                          ArrayRef<unsigned> mappedSides) {
+                          ArrayRef<TensorMappedOperand> mapped) {
   Block &entry = kernel.program.getBody().front();
   for (auto [from, to] : llvm::zip(entry.getArguments(), body.getArguments()))
     kernel.scalars.map(from, to);
@@ -384,12 +382,19 @@ static void bindArguments(KernelContext &kernel, Block &body,
   for (unsigned i = numBuffers; i < entry.getNumArguments(); ++i)
     kernel.sizeArgs.push_back(body.getArgument(i));
   specialiseBoundSizes(kernel, body);
-  for (auto [i, side] : llvm::enumerate(mappedSides))
-    (side == 0 ? kernel.lhsTensorMap : kernel.rhsTensorMap) =
-        body.getArgument(entry.getNumArguments() + i);
+  for (auto [i, operand] : llvm::enumerate(mapped)) {
+    Value map = body.getArgument(entry.getNumArguments() + i);
+    if (operand.operand == 0) {
+      kernel.lhsTensorMap = map;
+      continue;
+    }
+    kernel.rhsTensorMaps.resize(
+        std::max<size_t>(kernel.rhsTensorMaps.size(), operand.operand));
+    kernel.rhsTensorMaps[operand.operand - 1] = map;
+  }
   for (size_t i = 0; i < flashTensorMaps(kernel.program).size(); ++i)
     kernel.flashTensorMaps.push_back(
-        body.getArgument(entry.getNumArguments() + mappedSides.size() + i));
+        body.getArgument(entry.getNumArguments() + mapped.size() + i));
 }
 
 /// With reduce_threads, splits the thread index into the group's index
@@ -438,11 +443,11 @@ static LogicalResult lowerProgram(KernelContext &kernel) {
     kernel.barriers.reserve(BarrierGroup::Consumers);
     kernel.barriers.reserve(BarrierGroup::Producer);
   }
-  SmallVector<unsigned> mappedSides = tensorMappedSides(program);
-  createKernel(kernel, mappedSides);
+  SmallVector<TensorMappedOperand> mapped = programTensorMaps(program);
+  createKernel(kernel, mapped);
   Block &body = kernel.func.getBody().front();
   b.setInsertionPointToStart(&body);
-  bindArguments(kernel, body, mappedSides);
+  bindArguments(kernel, body, mapped);
 
   // The program id, delinearised over the grid, gives the tile's origin;
   // the schedule's distribution of the tile gives each element's place in

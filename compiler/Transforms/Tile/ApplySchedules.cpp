@@ -11,7 +11,6 @@
 #include "compiler/Transforms/Tile/SplitReductions.h"
 #include "dialects/Tile/Utils/ContractionStream.h"
 #include "dialects/Tile/Utils/PackedPanel.h"
-#include "dialects/Tile/Utils/SiblingContracts.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
 
 #include "compiler/Schedule/ScheduleFile.h"
@@ -108,15 +107,6 @@ struct TileApplySchedulesPass
       if (!refusal.empty())
         return error() << "the flash kernel cannot hold " << heads
                        << " heads a tile: " << refusal;
-    }
-    if (contract && mma && tile::siblingContracts(contract).size() > 1) {
-      // Sibling contractions (a gated MLP's gate and up projections)
-      // share one mma.sync pipeline.
-      // (splitKRefusal refuses split_k for them below.)
-      if (mma.getInstr() != "mma_sync")
-        return error() << "the program's contractions share their lhs "
-                          "tile, which mma.sync pipelines run: instr = "
-                          "\"mma_sync\"";
     }
     if (mma && mma.getInstr() == "wgmma") {
       if (!target.hasWgmma())

@@ -508,13 +508,19 @@ struct TileFormContractionsPass
     return contract;
   }
 
-  /// Turns each of `siblings` into a contraction, in one mma.sync
-  /// program (wgmma's pipeline runs one contraction a program; siblings
-  /// never split K).
+  /// Turns each of `siblings` into a contraction, in one tensor-core
+  /// program (a stage holds the shared lhs tile once and each sibling's
+  /// rhs tile; siblings never split K).
   void
   formSiblings(tile::ProgramOp program, const TargetInfo &info,
                ArrayRef<std::pair<tile::ReduceOp, std::array<OperandChoice, 2>>>
                    siblings) {
+    // (TMA's rows start 16-byte aligned, as for one contraction.)
+    bool tmaRows = llvm::none_of(siblings, [&](const auto &sibling) {
+      return llvm::any_of(sibling.second, [&](const OperandChoice &o) {
+        return innermostKnownUnaligned(program, o.load.getBuffer());
+      });
+    });
     tile::ContractOp first;
     for (const auto &[reduce, operands] : siblings) {
       tile::ContractOp contract = replaceWithContract(reduce, operands);
@@ -526,7 +532,8 @@ struct TileFormContractionsPass
     computed.siblings = siblings.size();
     program.retile(schedules->contraction(
         program.getContext(), program.getRank(), contractionExtents(program),
-        /*wgmma=*/false, computed, info, knownReducedExtent(program, first)));
+        info.hasWgmma() && tmaRows, computed, info,
+        knownReducedExtent(program, first)));
   }
 
   void formIn(tile::ProgramOp program, const TargetInfo &info) {

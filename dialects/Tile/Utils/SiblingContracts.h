@@ -3,10 +3,10 @@
 // alg-fuse-shared-operands computes a gated MLP's gate and up projections
 // in one definition; on NVIDIA GPUs tile-form-contractions makes each a
 // `tile.contract` of one program, both loading the same lhs. Such sibling
-// contractions run in one mma.sync pipeline: a stage holds the lhs tile
-// once and each sibling's rhs tile, and each sibling keeps its own
-// accumulators. The GPU lowering, the shared-memory budget, the verifier
-// and the auto-scheduler's GPU model ask this.
+// contractions run in one tensor-core pipeline (mma.sync's or wgmma's): a
+// stage holds the lhs tile once and each sibling's rhs tile, and each
+// sibling keeps its own accumulators. The GPU lowering, the shared-memory
+// budget, the verifier and the auto-scheduler's GPU model ask this.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_TILE_UTILS_SIBLINGCONTRACTS_H

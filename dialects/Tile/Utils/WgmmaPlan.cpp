@@ -2,6 +2,7 @@
 #include "dialects/Tile/Utils/WgmmaPlan.h"
 #include "dialects/Tile/Utils/OperandMaps.h"
 #include "dialects/Tile/Utils/ResourceBudget.h"
+#include "dialects/Tile/Utils/SiblingContracts.h"
 
 using namespace mlir;
 using namespace nautilus;
@@ -45,13 +46,21 @@ WgmmaPlan nautilus::planWgmma(tile::ContractOp contract,
   plan.swizzleBytes = schedule.getMma().getSwizzle();
   plan.lhs = planOperand(contract.getOperandMap(0), rank - 2, tile[rank - 2], tileK,
                          rank, bytes, plan.swizzleBytes);
-  plan.rhs = planOperand(contract.getOperandMap(1), rank - 1, tile[rank - 1], tileK,
-                         rank, bytes, plan.swizzleBytes);
-  plan.rhs.stageOffset = plan.lhs.stageBytes;
-  plan.stageBytes = plan.lhs.stageBytes + plan.rhs.stageBytes;
-  for (const WgmmaOperandPlan *op : {&plan.lhs, &plan.rhs})
-    if (!op->computed)
-      plan.copiedBytes += op->stageBytes;
+  plan.stageBytes = plan.lhs.stageBytes;
+  if (!plan.lhs.computed)
+    plan.copiedBytes += plan.lhs.stageBytes;
+  // Each sibling's rhs after the previous one's (every stage of an
+  // operand is a multiple of 1024 bytes: the swizzle's alignment holds).
+  for (tile::ContractOp sibling : tile::siblingContracts(contract)) {
+    WgmmaOperandPlan rhs =
+        planOperand(sibling.getOperandMap(1), rank - 1, tile[rank - 1], tileK,
+                    rank, bytes, plan.swizzleBytes);
+    rhs.stageOffset = plan.stageBytes;
+    plan.stageBytes += rhs.stageBytes;
+    if (!rhs.computed)
+      plan.copiedBytes += rhs.stageBytes;
+    plan.rhs.push_back(rhs);
+  }
   int64_t stages = schedule.getMma().getStages();
   plan.barrierOffset = stages * plan.stageBytes;
   // A "full" mbarrier a stage, and with a producer warpgroup an "empty" one.
@@ -63,6 +72,17 @@ WgmmaPlan nautilus::planWgmma(tile::ContractOp contract,
       !plan.producersCompute())
     plan.registers = copyingProducerReallocation(schedule.getThreads());
   return plan;
+}
+
+SmallVector<TensorMappedOperand>
+nautilus::tensorMappedOperands(tile::ContractOp contract) {
+  SmallVector<TensorMappedOperand> mapped;
+  if (!contract.isComputed(0))
+    mapped.push_back({contract.getLhs(), 0});
+  for (auto [s, sibling] : llvm::enumerate(tile::siblingContracts(contract)))
+    if (!sibling.isComputed(1))
+      mapped.push_back({sibling.getRhs(), unsigned(1 + s)});
+  return mapped;
 }
 
 uint64_t nautilus::matrixDescriptorBits(int64_t leadingBytes,

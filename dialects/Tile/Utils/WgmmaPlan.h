@@ -39,8 +39,12 @@ struct WgmmaOperandPlan {
 };
 
 struct WgmmaPlan {
-  WgmmaOperandPlan lhs, rhs;
-  int64_t stageBytes = 0;      // lhs + rhs, a multiple of 1024
+  WgmmaOperandPlan lhs;
+  /// The rhs of each contraction that shares the lhs tile
+  /// (tile::siblingContracts: one for a contraction alone), in the
+  /// block's order; a stage holds the lhs, then each of these.
+  llvm::SmallVector<WgmmaOperandPlan, 1> rhs;
+  int64_t stageBytes = 0;      // lhs + each rhs, a multiple of 1024
   int64_t copiedBytes = 0;     // of a stage, what TMA copies (the
                                // operands that are not computed)
   int64_t barrierOffset = 0;   // the stages' "full" mbarriers, after the
@@ -61,8 +65,24 @@ struct WgmmaPlan {
   RegisterReallocation registers;
   /// Whether the producer warpgroup computes an operand (then all its
   /// threads produce; else its thread 0 alone issues the copies).
-  bool producersCompute() const { return lhs.computed || rhs.computed; }
+  bool producersCompute() const { return lhs.computed || rhs[0].computed; }
+  /// Operand `i` of the stage: 0 the lhs, 1 + s sibling s's rhs.
+  const WgmmaOperandPlan &operand(unsigned i) const {
+    return i == 0 ? lhs : rhs[i - 1];
+  }
 };
+
+/// An operand a wgmma program reads through a TMA tensor map.
+struct TensorMappedOperand {
+  mlir::Value buffer; // the program's buffer argument
+  unsigned operand;   // as WgmmaPlan::operand: 0 the lhs, 1 + s an rhs
+};
+/// The operands of `contract` and its siblings (tile::siblingContracts)
+/// that TMA copies, in the order the kernel takes their tensor maps after
+/// its sizes and the runtime builds them: the lhs, then each rhs; a
+/// computed operand has none.
+llvm::SmallVector<TensorMappedOperand>
+tensorMappedOperands(tile::ContractOp contract);
 
 /// The matrix descriptors wgmma reads an operand's stage through (PTX ISA,
 /// "Matrix Descriptor Format"). Descriptor (stage s, warpgroup g, k step
@@ -140,7 +160,8 @@ struct FlashWgmmaPlan {
 /// The plan of a flash kernel's program (its schedule's mma is wgmma).
 FlashWgmmaPlan planFlashWgmma(tile::ProgramOp program);
 
-/// The plan of `contract` under `schedule` (whose mma is wgmma).
+/// The plan of `contract` (the first of its siblings) under `schedule`
+/// (whose mma is wgmma).
 WgmmaPlan planWgmma(tile::ContractOp contract, tile::ScheduleAttr schedule);
 
 /// The program's tensor-core contraction, if it has one.
