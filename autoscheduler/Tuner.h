@@ -55,8 +55,8 @@ struct ScheduleAssignment {
 /// The schedule file ({"programs": {...}}, with the rewrites that are not
 /// the default: "fuse_reductions": false) that states `assignment`; with
 /// `everyRewrite`, those that are too ("fuse_shared_operands": true asks
-/// for what sm_90's heuristics leave apart: the structure choice's
-/// realisation of a structure).
+/// for the siblings whatever the provider beneath would do: the structure
+/// choice's realisation of a structure).
 std::string scheduleFileText(const ScheduleAssignment &assignment,
                              bool everyRewrite = false);
 

@@ -510,8 +510,8 @@ AutoSchedules::fallback(ArrayRef<RefutedProgram> refuted) const {
       }
     allChosenHere = allChosenHere && chosenHere;
   }
-  // (The chosen structure is kept even where it is the default: on sm_90
-  // the heuristics would keep shared operands apart where it fuses them.)
+  // (The chosen structure is kept even where it is the default: the
+  // heuristics' own rewrites may differ from the default's.)
   if (!allChosenHere || retry->round >= kMaxRounds)
     return statedRewrites()
                ? std::make_shared<KeepsStructure>(next, *statedRewrites())

@@ -185,10 +185,11 @@ struct ComputedSides {
 /// even the smallest tiles leave half the multiprocessors idle, K is split
 /// (`split_k`) into the most chunks, a power of two, whose programs still fit
 /// in one wave, each chunk at least kMinSplitSteps steps of tile_k. Sibling
-/// contractions take tile N at most (one contraction's tile N) / siblings
-/// rounded down to a power of two (not below the smallest tile, 32 on
-/// mma.sync and 64 on wgmma), so that a thread keeps about as many
-/// accumulators as for one, and never split K.
+/// contractions take tile N at most 128 / siblings on mma.sync and (one
+/// contraction's tile N, 128 or 256) / siblings on wgmma, rounded down to
+/// a power of two and not below the smallest tile (32 on mma.sync, 64 on
+/// wgmma), so that a thread keeps about as many accumulators as for one,
+/// and never split K.
 tile::ScheduleAttr defaultContractionSchedule(
     mlir::MLIRContext *ctx, unsigned rank, const ContractionExtents &extents,
     bool wgmma, ComputedSides computed, const TargetInfo &target,

@@ -282,8 +282,7 @@ public:
                 autosched::kFuseSharedOperandsKey, why))
       return false;
     // Asked for, they are fused wherever the target's lowering can run
-    // them, where the provider it wraps would keep them apart (sm_90's
-    // heuristics, for wgmma).
+    // them, even where the provider it wraps would keep them apart.
     if (asksForSharedOperandFusion())
       return canFuseSharedOperands(target, why);
     return next->fusesSharedOperands(target, why);

@@ -83,7 +83,7 @@ options:
                          streams read, "fuse_shared_operands": false
                          keeps contractions that share an operand
                          separate programs (true asks for them in one
-                         where sm_90's heuristics keep them apart),
+                         wherever the target runs them),
                          "sweep_row_consumers":
                          false keeps a GPU's softmax or norm Y a
                          program apart from its rows' reduction; the

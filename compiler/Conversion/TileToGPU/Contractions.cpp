@@ -20,6 +20,8 @@ using namespace nautilus::tiletogpu;
 
 ContractLoweringContext tiletogpu::contractContext(KernelContext &kernel,
                                                    tile::ContractOp contract) {
+  assert(tile::siblingContracts(contract).front() == contract &&
+         "a contraction's lowering stands for its siblings from the first");
   tile::sinkIntoComputedOperands(contract);
   ContractLoweringContext context{
       kernel.func,

@@ -172,7 +172,10 @@ WgmmaDescriptorPlan FlashWgmmaPlan::values() const {
 
 tile::ContractOp nautilus::findContract(tile::ProgramOp program) {
   tile::ContractOp found;
-  program.walk([&](tile::ContractOp c) { found = c; });
+  program.walk([&](tile::ContractOp c) {
+    found = c;
+    return WalkResult::interrupt();
+  });
   return found;
 }
 

@@ -160,11 +160,12 @@ struct FlashWgmmaPlan {
 /// The plan of a flash kernel's program (its schedule's mma is wgmma).
 FlashWgmmaPlan planFlashWgmma(tile::ProgramOp program);
 
-/// The plan of `contract` (the first of its siblings) under `schedule`
-/// (whose mma is wgmma).
+/// The plan of `contract` and its siblings (tile::siblingContracts, in
+/// the block's order) under `schedule` (whose mma is wgmma).
 WgmmaPlan planWgmma(tile::ContractOp contract, tile::ScheduleAttr schedule);
 
-/// The program's tensor-core contraction, if it has one.
+/// The program's tensor-core contraction, if it has one: its first (of
+/// sibling contractions, the one whose plan and lowering stand for all).
 tile::ContractOp findContract(tile::ProgramOp program);
 
 } // namespace nautilus
