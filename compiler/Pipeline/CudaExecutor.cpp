@@ -28,13 +28,10 @@ std::unique_ptr<CudaExecutor> CudaExecutor::create(Compilation &compilation,
   return executor;
 }
 
-std::string CudaExecutor::run(const SizeValues &kernelSizes,
-                              const std::vector<rt::HostTensor> &inputs,
-                              std::vector<rt::HostTensor> &outputs) {
-  const rt::SizeValues sizes = plan.withDerivedSizes(kernelSizes);
-  rt::DeviceAllocations memory(*device);
-  std::vector<rt::BufferView> views;
-  std::vector<std::pair<size_t, rt::HostTensor>> results; // (buffer, host)
+std::string CudaExecutor::prepare(const rt::SizeValues &sizes,
+                                  const std::vector<rt::HostTensor> &inputs,
+                                  Buffers &buffers) {
+  std::vector<rt::BufferView> &views = buffers.views;
   size_t next = 0;
   for (size_t i = 0; i < plan.buffers.size(); ++i) {
     const rt::BufferDesc &b = plan.buffers[i];
@@ -47,26 +44,58 @@ std::string CudaExecutor::run(const SizeValues &kernelSizes,
                               ? inputs[next++]
                               : rt::HostTensor::zeros(b.dtype, shape);
     void *at = nullptr;
-    if (std::string e = memory.add(
+    if (std::string e = buffers.memory.add(
             host.numBytes(),
             b.role == rt::BufferRole::Input ? host.data() : nullptr, at);
         !e.empty())
       return "buffer '" + b.name + "': " + e;
     views.push_back({at, shape});
     if (b.role == rt::BufferRole::Output)
-      results.emplace_back(i, std::move(host));
+      buffers.results.emplace_back(i, std::move(host));
   }
-  if (std::string e = kernel->launch(views, sizes, nullptr); !e.empty())
+  return "";
+}
+
+std::string CudaExecutor::run(const SizeValues &kernelSizes,
+                              const std::vector<rt::HostTensor> &inputs,
+                              std::vector<rt::HostTensor> &outputs) {
+  const rt::SizeValues sizes = plan.withDerivedSizes(kernelSizes);
+  Buffers buffers(*device);
+  if (std::string e = prepare(sizes, inputs, buffers); !e.empty())
+    return e;
+  if (std::string e = kernel->launch(buffers.views, sizes, nullptr); !e.empty())
     return e;
   outputs.clear();
-  for (auto &[i, host] : results) {
-    if (std::string e =
-            device->copyToHost(host.data(), views[i].data, host.numBytes());
+  for (auto &[i, host] : buffers.results) {
+    if (std::string e = device->copyToHost(host.data(), buffers.views[i].data,
+                                           host.numBytes());
         !e.empty())
       return e;
     outputs.push_back(std::move(host));
   }
   return "";
+}
+
+std::optional<rt::Timing>
+CudaExecutor::timeLaunches(const SizeValues &kernelSizes,
+                           const std::vector<rt::HostTensor> &inputs,
+                           double budgetSeconds, std::string &error) {
+  const rt::SizeValues sizes = plan.withDerivedSizes(kernelSizes);
+  Buffers buffers(*device);
+  if (std::string e = prepare(sizes, inputs, buffers); !e.empty())
+    return error = e, std::nullopt;
+  rt::Timing timing = rt::timeRuns(
+      [&] {
+        if (!error.empty())
+          return;
+        error = kernel->launch(buffers.views, sizes, nullptr);
+        if (error.empty())
+          error = device->synchronize(nullptr);
+      },
+      /*minRuns=*/5, /*maxRuns=*/100, budgetSeconds);
+  if (!error.empty())
+    return std::nullopt;
+  return timing;
 }
 
 std::unique_ptr<ReferenceGpuExecutor>

@@ -15,8 +15,10 @@
 #include "compiler/Pipeline/ReferenceCuda.h"
 #include "runtime/Device.h"
 #include "runtime/HostTensor.h"
+#include "runtime/Timing.h"
 
 #include <memory>
+#include <optional>
 
 namespace nautilus {
 
@@ -34,7 +36,29 @@ public:
                   const std::vector<rt::HostTensor> &inputs,
                   std::vector<rt::HostTensor> &outputs);
 
+  /// Times the kernel's launches over `inputs` (rt::timeRuns, for up to
+  /// `budgetSeconds`): the buffers allocated and the inputs copied once,
+  /// then each run a launch and the wait for it. std::nullopt with `error`
+  /// when a launch fails.
+  std::optional<rt::Timing>
+  timeLaunches(const SizeValues &sizes,
+               const std::vector<rt::HostTensor> &inputs, double budgetSeconds,
+               std::string &error);
+
 private:
+  /// The device buffers of one run: the inputs copied, the outputs and
+  /// workspaces zeroed on the host's side.
+  struct Buffers {
+    explicit Buffers(rt::Device &device) : memory(device) {}
+    rt::DeviceAllocations memory;
+    std::vector<rt::BufferView> views;
+    std::vector<std::pair<size_t, rt::HostTensor>> results; // (buffer, host)
+  };
+  /// Allocates `buffers` for a run at `sizes` (with the derived ones).
+  std::string prepare(const rt::SizeValues &sizes,
+                      const std::vector<rt::HostTensor> &inputs,
+                      Buffers &buffers);
+
   std::unique_ptr<rt::Device> device;
   std::unique_ptr<rt::LoadedKernel> kernel;
   rt::LaunchPlan plan;

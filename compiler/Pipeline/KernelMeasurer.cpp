@@ -1,12 +1,17 @@
 //===- KernelMeasurer.cpp - Timing a kernel under candidate schedules -----===//
 #include "compiler/Pipeline/KernelMeasurer.h"
+#include "compiler/Pipeline/CpuExecutor.h"
+#include "compiler/Pipeline/CudaExecutor.h"
 #include "compiler/Pipeline/Driver.h"
+#include "compiler/Pipeline/EmuExecutor.h"
 #include "compiler/Pipeline/Precision.h"
 #include "compiler/Schedule/ScheduleFile.h"
 #include "runtime/Timing.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <type_traits>
 
 using namespace mlir;
 using namespace nautilus;
@@ -55,18 +60,78 @@ rt::Tolerance twice(rt::Tolerance tolerance) {
   return tolerance;
 }
 
+/// A candidate loaded by `Executor`: on the host CPU (CpuExecutor) or an
+/// NVIDIA GPU (CudaExecutor) its launches are timed alone, over buffers
+/// allocated once; on the emulator (EmuExecutor) each timed run is a whole
+/// run (the emulator's own time).
+template <typename Executor>
+class ExecutorCandidate final : public LoadedCandidate {
+public:
+  explicit ExecutorCandidate(std::unique_ptr<Executor> executor)
+      : executor(std::move(executor)) {}
+  std::string run(const SizeValues &sizes,
+                  const std::vector<rt::HostTensor> &inputs,
+                  std::vector<rt::HostTensor> &outputs) override {
+    return executor->run(sizes, inputs, outputs);
+  }
+  std::optional<rt::Timing> time(const SizeValues &sizes,
+                                 const std::vector<rt::HostTensor> &inputs,
+                                 double budgetSeconds,
+                                 std::string &error) override {
+    if constexpr (!std::is_same_v<Executor, EmuExecutor>) {
+      return executor->timeLaunches(sizes, inputs, budgetSeconds, error);
+    } else {
+      std::vector<rt::HostTensor> outputs;
+      rt::Timing timing = rt::timeRuns(
+          [&] {
+            if (error.empty())
+              error = executor->run(sizes, inputs, outputs);
+          },
+          /*minRuns=*/3, /*maxRuns=*/100, budgetSeconds);
+      if (!error.empty())
+        return std::nullopt;
+      return timing;
+    }
+  }
+
+private:
+  std::unique_ptr<Executor> executor;
+};
+
+/// `executor` as a candidate (null where it did not load).
+template <typename Executor>
+std::unique_ptr<LoadedCandidate> loaded(std::unique_ptr<Executor> executor) {
+  if (!executor)
+    return nullptr;
+  return std::make_unique<ExecutorCandidate<Executor>>(std::move(executor));
+}
+
 } // namespace
 
-CpuKernelMeasurer::CpuKernelMeasurer(ModuleOp kernel, TargetInfo target,
-                                     SizeValues sizes,
-                                     const std::vector<rt::HostTensor> &inputs,
-                                     bool verify)
-    : kernel(kernel), target(std::move(target)), sizes(std::move(sizes)),
-      inputs(inputs), verify(verify) {}
+LoadedCandidate::~LoadedCandidate() = default;
 
-std::unique_ptr<CpuExecutor>
-CpuKernelMeasurer::compile(const ScheduleAssignment &assignment,
-                           std::string &why) {
+CheckPath nautilus::checkPathOf(MeasuringDevice device) {
+  switch (device) {
+  case MeasuringDevice::Cpu:
+    return CheckPath::Host;
+  case MeasuringDevice::Emulator:
+    return CheckPath::Emulator;
+  case MeasuringDevice::Cuda:
+    return CheckPath::Gpu;
+  }
+  return CheckPath::Host;
+}
+
+KernelMeasurer::KernelMeasurer(ModuleOp kernel, TargetInfo target,
+                               MeasuringDevice device, SizeValues sizes,
+                               const std::vector<rt::HostTensor> &inputs,
+                               bool verify)
+    : kernel(kernel), target(std::move(target)), device(device),
+      sizes(std::move(sizes)), inputs(inputs), verify(verify) {}
+
+std::unique_ptr<LoadedCandidate>
+KernelMeasurer::compile(const ScheduleAssignment &assignment,
+                        std::string &why) {
   OwningOpRef<ModuleOp> copy = kernel.clone();
   std::shared_ptr<ScheduleProvider> schedules = heuristicSchedules();
   if (!assignment.empty())
@@ -75,7 +140,7 @@ CpuKernelMeasurer::compile(const ScheduleAssignment &assignment,
   FirstError errors(copy->getContext());
   Compilation compilation(*copy, target, schedules);
   compilation.setVerification(verify);
-  auto failedHere = [&]() -> std::unique_ptr<CpuExecutor> {
+  auto failedHere = [&]() -> std::unique_ptr<LoadedCandidate> {
     why = errors.text.empty() ? compilation.failureMessage() : errors.text;
     return nullptr;
   };
@@ -88,23 +153,39 @@ CpuKernelMeasurer::compile(const ScheduleAssignment &assignment,
     tolerance = checkTolerance(
         roundingSources(kernelOf(kernel), sizes,
                         roundedIntermediateType(compilation.module())),
-        CheckPath::Host);
-  if (failed(compilation.lowerTo(Stage::HostLLVM)))
-    return failedHere();
-  std::unique_ptr<CpuExecutor> executor =
-      CpuExecutor::create(compilation.module(), compilation.launchPlan(), why);
-  return executor;
+        checkPathOf(device));
+  switch (device) {
+  case MeasuringDevice::Cpu:
+    if (failed(compilation.lowerTo(Stage::HostLLVM)))
+      return failedHere();
+    return loaded(CpuExecutor::create(compilation.module(),
+                                      compilation.launchPlan(), why));
+  case MeasuringDevice::Emulator:
+    if (failed(compilation.lowerTo(Stage::GpuLLVM)))
+      return failedHere();
+    return loaded(EmuExecutor::create(compilation.module(),
+                                      compilation.launchPlan(), why));
+  case MeasuringDevice::Cuda: {
+    bool compilerFault = false;
+    std::unique_ptr<CudaExecutor> executor =
+        CudaExecutor::create(compilation, why, compilerFault);
+    if (compilerFault)
+      return failedHere();
+    return loaded(std::move(executor));
+  }
+  }
+  return nullptr;
 }
 
 std::optional<std::vector<rt::HostTensor>>
-CpuKernelMeasurer::compileAndRun(const ScheduleAssignment &assignment,
-                                 std::string &why,
-                                 std::unique_ptr<CpuExecutor> &executor) {
-  executor = compile(assignment, why);
-  if (!executor)
+KernelMeasurer::compileAndRun(const ScheduleAssignment &assignment,
+                              std::string &why,
+                              std::unique_ptr<LoadedCandidate> &loaded) {
+  loaded = compile(assignment, why);
+  if (!loaded)
     return std::nullopt;
   std::vector<rt::HostTensor> outputs;
-  if (std::string e = executor->run(sizes, inputs, outputs); !e.empty()) {
+  if (std::string e = loaded->run(sizes, inputs, outputs); !e.empty()) {
     why = "it failed to run: " + e;
     return std::nullopt;
   }
@@ -112,18 +193,18 @@ CpuKernelMeasurer::compileAndRun(const ScheduleAssignment &assignment,
 }
 
 std::optional<std::vector<rt::HostTensor>>
-CpuKernelMeasurer::outputsOf(const ScheduleAssignment &assignment,
-                             std::string &why) {
-  std::unique_ptr<CpuExecutor> executor;
-  return compileAndRun(assignment, why, executor);
+KernelMeasurer::outputsOf(const ScheduleAssignment &assignment,
+                          std::string &why) {
+  std::unique_ptr<LoadedCandidate> loaded;
+  return compileAndRun(assignment, why, loaded);
 }
 
 std::optional<Measurement>
-CpuKernelMeasurer::measure(const ScheduleAssignment &assignment,
-                           std::string &why) {
-  std::unique_ptr<CpuExecutor> executor;
+KernelMeasurer::measure(const ScheduleAssignment &assignment,
+                        std::string &why) {
+  std::unique_ptr<LoadedCandidate> loaded;
   std::optional<std::vector<rt::HostTensor>> outputs =
-      compileAndRun(assignment, why, executor);
+      compileAndRun(assignment, why, loaded);
   if (!outputs)
     return std::nullopt;
   if (!reference)
@@ -136,7 +217,7 @@ CpuKernelMeasurer::measure(const ScheduleAssignment &assignment,
   }
   std::string e;
   std::optional<rt::Timing> timing =
-      executor->timeLaunches(sizes, inputs, timingSeconds, e);
+      loaded->time(sizes, inputs, timingSeconds, e);
   if (!timing) {
     why = "it failed to run: " + e;
     return std::nullopt;

@@ -4,6 +4,7 @@
 #include "autoscheduler/Search.h"
 #include "autoscheduler/Tuner.h"
 #include "compiler/Pipeline/Pipelines.h"
+#include "compiler/Schedule/AutoSchedules.h"
 #include "compiler/Schedule/CpuPrograms.h"
 #include "compiler/Schedule/GpuPrograms.h"
 #include "compiler/Schedule/ScheduleFile.h"
@@ -117,33 +118,14 @@ contractionProblemOf(tile::ProgramOp program) {
   return problem;
 }
 
-/// The best predicted time of `program` under the GPU models: a flash
-/// kernel's, a tensor-core contraction's, or an element-wise program's or
-/// a reduction's; none for the others (a grouped GEMM's, a contraction's
-/// over unbound M or N).
+/// The best predicted time of `program` under the GPU models.
 std::optional<double> gpuPrediction(tile::ProgramOp program,
                                     const TargetInfo &target) {
-  if (std::optional<ContractionProblem> problem =
-          contractionProblemOf(program)) {
-    SearchResult best = searchContraction(*problem, target, 1);
-    if (best.ranked.empty())
-      return std::nullopt;
-    return best.ranked.front().cost.totalUs;
-  }
-  if (std::optional<FlashProblem> flash = flashProblemOf(program, target)) {
-    std::vector<RankedFlashCandidate> best =
-        rankFlashSchedules(*flash, target, 1);
-    if (!best.empty())
-      return best.front().cost.totalUs;
+  std::optional<std::vector<RankedGpuSchedule>> best =
+      rankedGpuSchedules(program, target, 1);
+  if (!best || best->empty())
     return std::nullopt;
-  }
-  std::optional<GpuProgram> facts = gpuProgramOf(program);
-  if (!facts)
-    return std::nullopt;
-  std::vector<RankedGpuCandidate> best = rankGpuSchedules(*facts, target, 1);
-  if (best.empty())
-    return std::nullopt;
-  return best.front().cost.totalUs;
+  return best->front().predictedUs;
 }
 
 /// The target's model's prediction of `programs`: the sum of each
@@ -188,6 +170,33 @@ std::string canonicalTextOf(ModuleOp module) {
 }
 
 } // namespace
+
+std::optional<std::vector<RankedGpuSchedule>>
+nautilus::rankedGpuSchedules(tile::ProgramOp program, const TargetInfo &target,
+                             size_t keep) {
+  std::vector<RankedGpuSchedule> ranked;
+  if (std::optional<ContractionProblem> problem =
+          contractionProblemOf(program)) {
+    for (const RankedCandidate &r :
+         searchContraction(*problem, target, keep).ranked)
+      ranked.push_back(
+          {scheduleOf(program.getContext(), program.getRank(), r.candidate),
+           r.cost.totalUs});
+    return ranked;
+  }
+  if (std::optional<FlashProblem> flash = flashProblemOf(program, target)) {
+    for (const RankedFlashCandidate &r :
+         rankFlashSchedules(*flash, target, keep))
+      ranked.push_back({flashScheduleOf(program, r.candidate), r.cost.totalUs});
+    return ranked;
+  }
+  std::optional<GpuProgram> facts = gpuProgramOf(program);
+  if (!facts)
+    return std::nullopt;
+  for (const RankedGpuCandidate &r : rankGpuSchedules(*facts, target, keep))
+    ranked.push_back({gpuScheduleOf(program, r.candidate), r.cost.totalUs});
+  return ranked;
+}
 
 bool nautilus::mayHaveStructures(ModuleOp module) {
   int reductions = 0;

@@ -6,7 +6,8 @@
 // time of each program: the CPU model, or on a GPU the GPU models).
 // `--schedule auto` takes the structure the model predicts fastest
 // (Compilation, through ScheduleProvider::withStructure); `nautc tune`
-// measures each structure's programs on the CPU.
+// measures each structure's programs (on the CPU, a GPU or the
+// emulator).
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_PIPELINE_STRUCTURES_H
@@ -56,6 +57,21 @@ size_t preferredStructure(const std::vector<StructurePrediction> &structures);
 /// The predictions of `structures`.
 std::vector<StructurePrediction>
 predictionsOf(const std::vector<KernelStructure> &structures);
+
+/// A schedule of a GPU program as its model ranks it.
+struct RankedGpuSchedule {
+  tile::ScheduleAttr schedule;
+  double predictedUs = 0;
+};
+/// `program`'s best `keep` schedules (0: all) under the GPU models, best
+/// first: a tensor-core contraction's (autoscheduler/Search.h), a flash
+/// kernel's (FlashSpace.h), or an element-wise program's or a
+/// reduction's (GpuSpace.h); std::nullopt where no model views the
+/// program (a grouped GEMM's, a contraction over unbound M or N). What
+/// predicts a structure on a GPU, and what `nautc tune` measures there.
+std::optional<std::vector<RankedGpuSchedule>>
+rankedGpuSchedules(tile::ProgramOp program, const TargetInfo &target,
+                   size_t keep);
 
 } // namespace nautilus
 

@@ -1,8 +1,11 @@
 //===- Tune.cpp - nautc tune ----------------------------------------------===//
 //
 // Measures a kernel's structures (the alg rewrites: Pipeline/Structures.h)
-// and their programs under the schedules the auto-scheduler's CPU model
-// ranks best (autoscheduler/CpuSpace.h), searches them with the tuner
+// and their programs under the schedules the auto-scheduler's model ranks
+// best (on the CPU its CPU model, autoscheduler/CpuSpace.h; on an NVIDIA
+// target the GPU models, Structures.h's rankedGpuSchedules), on the
+// device --device names (the host CPU, an NVIDIA GPU, or the emulator,
+// whose times are its own), searches them with the tuner
 // (autoscheduler/Tuner.h) and writes what it found: a record of the tuning
 // database --db names (autoscheduler/TuningDatabase.h), or else the schedule
 // file, for --schedule.
@@ -10,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "autoscheduler/TuningDatabase.h"
 #include "compiler/Pipeline/Check.h"
+#include "compiler/Pipeline/CudaExecutor.h"
 #include "compiler/Pipeline/Driver.h"
 #include "compiler/Pipeline/KernelMeasurer.h"
 #include "compiler/Pipeline/LoadKernel.h"
@@ -139,6 +143,28 @@ candidatesOf(ModuleOp programs, const TargetInfo &target, size_t keep,
   return candidates;
 }
 
+/// Each program of `programs` (a structure's, with the heuristics'
+/// schedules) the GPU models can rank, with its best `keep` schedules
+/// other than its own.
+std::vector<ProgramCandidates>
+gpuCandidatesOf(ModuleOp programs, const TargetInfo &target, size_t keep) {
+  std::vector<ProgramCandidates> candidates;
+  for (auto program : programs.getOps<tile::ProgramOp>()) {
+    std::optional<std::vector<RankedGpuSchedule>> ranked =
+        rankedGpuSchedules(program, target, keep + 1);
+    if (!ranked || ranked->empty())
+      continue;
+    ProgramCandidates schedules{program.getSymName().str(), {}};
+    schedules.ownFirst = ranked->front().schedule == program.getSchedule();
+    for (const RankedGpuSchedule &r : *ranked)
+      if (r.schedule != program.getSchedule() &&
+          schedules.schedules.size() < keep)
+        schedules.schedules.push_back(textOf(r.schedule));
+    candidates.push_back(std::move(schedules));
+  }
+  return candidates;
+}
+
 /// The kernel's structures (Pipeline/Structures.h) with their programs'
 /// candidates, the model's preferred first; where there are several, a
 /// line describing each goes to `described`. Each structure's programs'
@@ -155,9 +181,11 @@ structuresOf(ModuleOp module, const TargetInfo &target, size_t keep,
     const StructurePrediction &p = kernel[i].prediction;
     StructureTerms &costs = terms.emplace_back();
     costs.rewrites = p.rewrites;
-    StructureCandidates structure{p.rewrites,
-                                  candidatesOf(*kernel[i].programs, target,
-                                               keep, scales, costs.programs)};
+    StructureCandidates structure{
+        p.rewrites, target.isCPU()
+                        ? candidatesOf(*kernel[i].programs, target, keep,
+                                       scales, costs.programs)
+                        : gpuCandidatesOf(*kernel[i].programs, target, keep)};
     if (kernel.size() > 1) {
       described << "tune: structure " << p.rewrites.describe() << ": "
                 << structure.programs.size() << " programs to tune, ";
@@ -203,8 +231,8 @@ std::optional<CpuSample> sampleOf(const Trial &trial,
 }
 
 /// --check: the tuned schedules' outputs against the reference interpreter.
-int checkBest(ModuleOp module, const RunInputs &run,
-              CpuKernelMeasurer &measurer, const ScheduleAssignment &best) {
+int checkBest(ModuleOp module, const RunInputs &run, KernelMeasurer &measurer,
+              const ScheduleAssignment &best) {
   std::string why;
   std::optional<std::vector<rt::HostTensor>> outputs =
       measurer.outputsOf(best, why);
@@ -213,7 +241,7 @@ int checkBest(ModuleOp module, const RunInputs &run,
   alg::KernelOp kernel = *module.getOps<alg::KernelOp>().begin();
   std::vector<OutputCheck> checks;
   if (std::string e = checkOutputs(kernel, run.sizes, run.tensors, *outputs,
-                                   *measurer.hostTolerance(), checks);
+                                   *measurer.deviceTolerance(), checks);
       !e.empty())
     return userError("the reference interpreter failed: " + e);
   for (const OutputCheck &check : checks) {
@@ -245,7 +273,8 @@ void printRefit(const TuningDatabase &database) {
 /// its trials), or the schedule file on stdout.
 int writeResult(const Options &opts, TuningDatabase &database,
                 const LoadedKernel &loaded, const TargetInfo &target,
-                const RunInputs &run, const TuneResult &result,
+                const std::string &machine, const RunInputs &run,
+                const TuneResult &result,
                 const std::vector<StructureTerms> &terms) {
   std::string file = scheduleFileText(result.best);
   if (opts.db.empty()) {
@@ -256,22 +285,71 @@ int writeResult(const Options &opts, TuningDatabase &database,
   TuningRecord record{loaded.structuralHash,
                       run.sig.name,
                       target.name,
-                      hostDescription(),
+                      machine,
                       run.sizes,
                       file,
                       ns(result.bestUs),
                       ns(result.baselineUs),
                       int64_t(result.trials.size())};
-  record.modelVersion = kCpuModelVersion;
-  for (const Trial &trial : result.trials)
-    if (std::optional<CpuSample> sample = sampleOf(trial, terms))
-      record.samples.push_back(std::move(*sample));
+  // (The CPU model's samples: a GPU's measurements refit nothing yet.)
+  if (target.isCPU()) {
+    record.modelVersion = kCpuModelVersion;
+    for (const Trial &trial : result.trials)
+      if (std::optional<CpuSample> sample = sampleOf(trial, terms))
+        record.samples.push_back(std::move(*sample));
+  }
   database.insert(std::move(record));
   if (std::string e = database.save(opts.db); !e.empty())
     return userError("--db: " + e);
   llvm::outs() << "tune: wrote the record to " << opts.db << "\n";
-  printRefit(database);
+  if (target.isCPU())
+    printRefit(database);
   return kExitSuccess;
+}
+
+/// The device --device names for `target`'s kernels, and the machine it
+/// is (a record's "machine"); or std::nullopt and the reason it cannot
+/// measure there in `error`, `usage` set where the options are wrong
+/// (rather than the machine: no driver).
+std::optional<MeasuringDevice>
+measuringDevice(const Options &opts, const TargetInfo &target,
+                std::string &machine, std::string &error, bool &usage) {
+  usage = true;
+  if (target.isCPU()) {
+    if (opts.device != "cpu") {
+      error = "nautc tune measures --target cpu kernels on --device cpu";
+      return std::nullopt;
+    }
+    machine = hostDescription();
+    return MeasuringDevice::Cpu;
+  }
+  if (!target.isNVIDIA()) {
+    error = "nautc tune measures on the host CPU and NVIDIA GPUs; measuring "
+            "on " +
+            target.name +
+            " is not built: --schedule auto ranks its schedules by the cost "
+            "model alone";
+    return std::nullopt;
+  }
+  if (opts.device == "emu") {
+    machine = "the SIMT emulator (" + target.name + "; its own times)";
+    return MeasuringDevice::Emulator;
+  }
+  if (opts.device != "cuda") {
+    error = "nautc tune measures " + target.name +
+            " kernels on --device cuda (an NVIDIA GPU), or on --device emu "
+            "(the emulator, whose times are its own: a test of the tuner, "
+            "not a tuning)";
+    return std::nullopt;
+  }
+  std::unique_ptr<rt::Device> gpu;
+  if (std::string e = rt::openCudaDevice(0, gpu); !e.empty()) {
+    error = "cannot measure on cuda: " + e;
+    usage = false;
+    return std::nullopt;
+  }
+  machine = gpu->description();
+  return MeasuringDevice::Cuda;
 }
 
 } // namespace
@@ -279,11 +357,14 @@ int writeResult(const Options &opts, TuningDatabase &database,
 int nautilus::runTune(const Options &opts) {
   std::optional<TargetInfo> target =
       getTarget(opts.target, opts.multiprocessors);
-  if (!target->isCPU() || opts.device != "cpu")
-    return usageError(
-        "nautc tune measures on the host CPU (--target cpu, --device cpu); "
-        "measuring on a GPU is not built yet: --schedule auto ranks GPU "
-        "schedules by the cost model alone");
+  std::string machine, error;
+  bool usage = true;
+  std::optional<MeasuringDevice> device =
+      measuringDevice(opts, *target, machine, error, usage);
+  if (!device)
+    return usage ? usageError(error) : userError(error);
+  if (opts.refit && !target->isCPU())
+    return usageError("--refit refits the CPU model: tune --target cpu");
   DialectRegistry registry;
   registerPipelineDialects(registry);
   MLIRContext context(registry);
@@ -320,13 +401,13 @@ int nautilus::runTune(const Options &opts) {
       ++programs;
       total += p.schedules.size();
     }
-  llvm::outs() << "tune: kernel " << run.sig.name << " on " << hostDescription()
-               << ": " << structures.size()
+  llvm::outs() << "tune: kernel " << run.sig.name << " on " << machine << ": "
+               << structures.size()
                << (structures.size() == 1 ? " structure, " : " structures, ")
                << programs << " programs to tune, " << total << " candidates\n"
                << described;
-  CpuKernelMeasurer measurer(*loaded.module, *target, run.sizes, run.tensors,
-                             !opts.noVerify);
+  KernelMeasurer measurer(*loaded.module, *target, *device, run.sizes,
+                          run.tensors, !opts.noVerify);
   std::string why;
   std::optional<TuneResult> result =
       tune(structures, measurer,
@@ -356,5 +437,6 @@ int nautilus::runTune(const Options &opts) {
   if (opts.check)
     if (int rc = checkBest(*loaded.module, run, measurer, result->best))
       return rc;
-  return writeResult(opts, database, loaded, *target, run, *result, terms);
+  return writeResult(opts, database, loaded, *target, machine, run, *result,
+                     terms);
 }

@@ -10,6 +10,7 @@
 //   nautc verify  FILE.tensor [-k KERNEL] --target T [--shape ...]
 //                 [--mutate NAME|list]
 //   nautc tune    FILE.tensor [-k KERNEL] --shape ... [--db PATH.json]
+//                 [--target T] [--device cpu|emu|cuda]
 //                 [--budget SECONDS] [--candidates N] [--per-program N]
 //
 // Exit status: 0 success, 1 an error in the user's input, 2 bad usage,
@@ -43,6 +44,12 @@ commands:
             --schedule auto choice gives way, with a warning, to the
             model's next candidate (the heuristics after three rounds),
             a refuted --db record to the schedules it wraps)
+  tune      measure the kernel's structures and the model's best
+            schedules of each program on --device (cpu for --target
+            cpu; cuda, an NVIDIA GPU, for sm_80 and sm_90, or emu, the
+            emulator, whose times are its own: a test of the tuner),
+            each checked against the heuristics' result first; write
+            the fastest as a --db record (or print its schedule file)
 
 options:
   -k NAME                the kernel to use (needed when the file has several)
@@ -134,7 +141,7 @@ options:
                          tiles whatever the problem's size (but a
                          reduction's, which fit a block)
   --device cpu|emu|cuda|reference-host
-                         run: where to run: the host CPU, or the SIMT
+                         run, tune: where to run: the host CPU, or the SIMT
                          emulator running the NVIDIA kernels (--target
                          sm_80, the default there, or sm_90), or an
                          NVIDIA GPU through the driver (cuda device 0;
