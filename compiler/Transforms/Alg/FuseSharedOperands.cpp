@@ -140,6 +140,21 @@ bool tensorCoreSiblings(alg::DefineOp consumer, ArrayRef<alg::DefineOp> group,
     auto mul = yield.getValue().getDefiningOp<arith::MulFOp>();
     alg::LoadOp x = mul ? widened16BitLoad(mul.getLhs()) : alg::LoadOp();
     alg::LoadOp y = mul ? widened16BitLoad(mul.getRhs()) : alg::LoadOp();
+    // A factor read through a table (a mixture of experts' weights, by
+    // the tokens' expert): grouped GEMMs, which share no tile.
+    for (Value factor : mul ? SmallVector<Value>{mul.getLhs(), mul.getRhs()}
+                            : SmallVector<Value>{}) {
+      auto ext = factor.getDefiningOp<arith::ExtFOp>();
+      auto load = ext ? ext.getIn().getDefiningOp<alg::LoadOp>()
+                      : factor.getDefiningOp<alg::LoadOp>();
+      if (load && !load.getIndirect().empty()) {
+        why = "'" + def.getName().str() + "' reads '" +
+              tensorName(load.getTensor()) +
+              "' through an index table (a grouped GEMM's gathered "
+              "weights), and sibling contractions share plain tiles only";
+        return false;
+      }
+    }
     if (!x || !y) {
       why = "'" + def.getName().str() +
             "' is not a product of two 16-bit tensors, which its tensor "
