@@ -9,13 +9,18 @@
 
 using namespace nautilus;
 
-std::unique_ptr<CudaExecutor> CudaExecutor::create(Compilation &compilation,
-                                                   std::string &error,
-                                                   bool &compilerFault) {
+std::unique_ptr<CudaExecutor>
+CudaExecutor::create(Compilation &compilation, std::string &error,
+                     bool &compilerFault, std::shared_ptr<rt::Device> device) {
   compilerFault = false;
   auto executor = std::unique_ptr<CudaExecutor>(new CudaExecutor());
-  if (std::string e = rt::openCudaDevice(0, executor->device); !e.empty())
-    return error = e, nullptr;
+  if (!device) {
+    std::unique_ptr<rt::Device> opened;
+    if (std::string e = rt::openCudaDevice(0, opened); !e.empty())
+      return error = e, nullptr;
+    device = std::move(opened);
+  }
+  executor->device = std::move(device);
   rt::Bundle bundle;
   if (failed(buildBundle(compilation, bundle))) {
     compilerFault = true;

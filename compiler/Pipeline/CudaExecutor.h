@@ -24,11 +24,14 @@ namespace nautilus {
 
 class CudaExecutor {
 public:
-  /// Builds `compilation`'s bundle and loads it on cuda device 0. Null with
-  /// `error` set (no driver, no device, a bundle the device cannot run);
-  /// `compilerFault` is set when the compilation itself failed.
+  /// Builds `compilation`'s bundle and loads it on `device`, or on cuda
+  /// device 0 opened for it. Null with `error` set (no driver, no device, a
+  /// bundle the device cannot run); `compilerFault` is set when the
+  /// compilation itself failed. (Executors that share a device share its
+  /// context: the driver's primary context lives while one holds it.)
   static std::unique_ptr<CudaExecutor>
-  create(Compilation &compilation, std::string &error, bool &compilerFault);
+  create(Compilation &compilation, std::string &error, bool &compilerFault,
+         std::shared_ptr<rt::Device> device = nullptr);
 
   /// Runs the kernel on `inputs` (the plan's inputs and scalars, in order)
   /// with the kernel's `sizes`; fills `outputs`. Returns "" or the error.
@@ -46,8 +49,8 @@ public:
                std::string &error);
 
 private:
-  /// The device buffers of one run: the inputs copied, the outputs and
-  /// workspaces zeroed on the host's side.
+  /// The device buffers of one run: the inputs copied; the outputs and
+  /// workspaces allocated (their host copies, for the outputs, zeroed).
   struct Buffers {
     explicit Buffers(rt::Device &device) : memory(device) {}
     rt::DeviceAllocations memory;
@@ -59,8 +62,8 @@ private:
                       const std::vector<rt::HostTensor> &inputs,
                       Buffers &buffers);
 
-  std::unique_ptr<rt::Device> device;
-  std::unique_ptr<rt::LoadedKernel> kernel;
+  std::shared_ptr<rt::Device> device;
+  std::unique_ptr<rt::LoadedKernel> kernel; // (released before the device)
   rt::LaunchPlan plan;
 };
 

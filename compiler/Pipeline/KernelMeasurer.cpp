@@ -167,8 +167,16 @@ KernelMeasurer::compile(const ScheduleAssignment &assignment,
                                       compilation.launchPlan(), why));
   case MeasuringDevice::Cuda: {
     bool compilerFault = false;
+    if (!gpu) {
+      std::unique_ptr<rt::Device> opened;
+      if (std::string e = rt::openCudaDevice(0, opened); !e.empty()) {
+        why = e;
+        return nullptr;
+      }
+      gpu = std::move(opened);
+    }
     std::unique_ptr<CudaExecutor> executor =
-        CudaExecutor::create(compilation, why, compilerFault);
+        CudaExecutor::create(compilation, why, compilerFault, gpu);
     if (compilerFault)
       return failedHere();
     return loaded(std::move(executor));

@@ -6,9 +6,10 @@
 // driver, or on the SIMT emulator. Each candidate is compiled from the
 // kernel (its sizes bound) with the candidate's schedules as a schedule
 // file's, run once on the inputs and compared with the reference outputs,
-// then timed as `nautc run --time` times (rt::timeRuns: the median of
-// repeated runs after a warm-up run), its buffers allocated and its
-// inputs copied once. The reference is the heuristics' outputs (the first
+// then timed by rt::timeRuns (the median of repeated runs after a warm-up
+// run), its buffers allocated and its inputs copied once: on the CPU and a
+// GPU each timed run a launch (and on a GPU the wait for it), on the
+// emulator a whole run. The reference is the heuristics' outputs (the first
 // measurement's) unless one is given (the interpreter's, with `nautc tune
 // --check`); two compiled results may each be a computation's error from
 // the exact one, so they are compared within twice --check's tolerance.
@@ -22,6 +23,7 @@
 #include "autoscheduler/Tuner.h"
 #include "compiler/Pipeline/Check.h"
 #include "compiler/Target/Target.h"
+#include "runtime/Device.h"
 #include "runtime/HostTensor.h"
 #include "runtime/Timing.h"
 
@@ -105,6 +107,8 @@ private:
   mlir::ModuleOp kernel;
   TargetInfo target;
   MeasuringDevice device;
+  /// Cuda: device 0, opened at the first candidate and shared by all.
+  std::shared_ptr<rt::Device> gpu;
   SizeValues sizes;
   const std::vector<rt::HostTensor> &inputs;
   bool verify;

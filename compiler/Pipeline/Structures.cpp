@@ -121,11 +121,11 @@ contractionProblemOf(tile::ProgramOp program) {
 /// The best predicted time of `program` under the GPU models.
 std::optional<double> gpuPrediction(tile::ProgramOp program,
                                     const TargetInfo &target) {
-  std::optional<std::vector<RankedGpuSchedule>> best =
+  std::optional<GpuScheduleRanking> best =
       rankedGpuSchedules(program, target, 1);
-  if (!best || best->empty())
+  if (!best || best->ranked.empty())
     return std::nullopt;
-  return best->front().predictedUs;
+  return best->ranked.front().predictedUs;
 }
 
 /// The target's model's prediction of `programs`: the sum of each
@@ -171,10 +171,11 @@ std::string canonicalTextOf(ModuleOp module) {
 
 } // namespace
 
-std::optional<std::vector<RankedGpuSchedule>>
+std::optional<GpuScheduleRanking>
 nautilus::rankedGpuSchedules(tile::ProgramOp program, const TargetInfo &target,
                              size_t keep) {
-  std::vector<RankedGpuSchedule> ranked;
+  GpuScheduleRanking ranking;
+  std::vector<RankedGpuSchedule> &ranked = ranking.ranked;
   if (std::optional<ContractionProblem> problem =
           contractionProblemOf(program)) {
     for (const RankedCandidate &r :
@@ -182,20 +183,21 @@ nautilus::rankedGpuSchedules(tile::ProgramOp program, const TargetInfo &target,
       ranked.push_back(
           {scheduleOf(program.getContext(), program.getRank(), r.candidate),
            r.cost.totalUs});
-    return ranked;
+    return ranking;
   }
+  ranking.heuristicsTie = true;
   if (std::optional<FlashProblem> flash = flashProblemOf(program, target)) {
     for (const RankedFlashCandidate &r :
          rankFlashSchedules(*flash, target, keep))
       ranked.push_back({flashScheduleOf(program, r.candidate), r.cost.totalUs});
-    return ranked;
+    return ranking;
   }
   std::optional<GpuProgram> facts = gpuProgramOf(program);
   if (!facts)
     return std::nullopt;
   for (const RankedGpuCandidate &r : rankGpuSchedules(*facts, target, keep))
     ranked.push_back({gpuScheduleOf(program, r.candidate), r.cost.totalUs});
-  return ranked;
+  return ranking;
 }
 
 bool nautilus::mayHaveStructures(ModuleOp module) {

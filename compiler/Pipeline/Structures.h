@@ -63,15 +63,22 @@ struct RankedGpuSchedule {
   tile::ScheduleAttr schedule;
   double predictedUs = 0;
 };
-/// `program`'s best `keep` schedules (0: all) under the GPU models, best
-/// first: a tensor-core contraction's (autoscheduler/Search.h), a flash
-/// kernel's (FlashSpace.h), or an element-wise program's or a
-/// reduction's (GpuSpace.h); std::nullopt where no model views the
-/// program (a grouped GEMM's, a contraction over unbound M or N). What
+struct GpuScheduleRanking {
+  std::vector<RankedGpuSchedule> ranked; // best first
+  /// Whether `--schedule auto` keeps the heuristics' schedule where the
+  /// model predicts it within AutoSchedules::kHeuristicsTie of the best
+  /// (every program but a contraction).
+  bool heuristicsTie = false;
+};
+/// `program`'s best `keep` schedules (0: all) under the GPU models: a
+/// tensor-core contraction's (autoscheduler/Search.h), a flash kernel's
+/// (FlashSpace.h), or an element-wise program's or a reduction's
+/// (GpuSpace.h); std::nullopt where no model views the program (a grouped
+/// GEMM's, a routing program's, a contraction over unbound M or N). What
 /// predicts a structure on a GPU, and what `nautc tune` measures there.
-std::optional<std::vector<RankedGpuSchedule>>
-rankedGpuSchedules(tile::ProgramOp program, const TargetInfo &target,
-                   size_t keep);
+std::optional<GpuScheduleRanking> rankedGpuSchedules(tile::ProgramOp program,
+                                                     const TargetInfo &target,
+                                                     size_t keep);
 
 } // namespace nautilus
 

@@ -53,6 +53,12 @@ public:
       : RewriteStatingProvider(std::move(next)), listed(listed),
         calibration(std::move(calibration)), searchOptions(search) {}
   static constexpr size_t kListed = 5;
+  /// How much better than the heuristics' schedule the model's best must
+  /// be predicted for the model to depart from it, for a GPU program
+  /// without a contraction (an element-wise program, a reduction, a flash
+  /// kernel): the models rank many schedules of a memory-bound program
+  /// within a percent of each other.
+  static constexpr double kHeuristicsTie = 0.01;
   static constexpr size_t kAllCandidates = ~size_t(0);
 
   tile::ScheduleAttr contraction(mlir::MLIRContext *ctx, unsigned rank,

@@ -22,11 +22,6 @@ using namespace nautilus::autosched;
 
 namespace {
 
-/// How much better than the heuristics' schedule the model's best must be
-/// predicted for the model to depart from it: the models rank many
-/// schedules of a memory-bound program within a percent of each other.
-constexpr double kHeuristicsTie = 0.01;
-
 /// A count to a tenth: "4", "3.2".
 std::string tenthsText(double count) {
   double tenths = std::round(count * 10);

@@ -107,9 +107,11 @@ std::optional<GpuProgram> nautilus::gpuProgramOf(tile::ProgramOp program) {
       gathers |= !load.getIndirect().empty();
     routes |= isa<tile::RouteOp>(op);
   });
+  // (A routing program's tile.route runs in one tile of the whole
+  // output: its schedule is fixed.)
   tile::SweepOp sweep;
   FailureOr<Operation *> reduce = onlyReduction(program, sweep);
-  if (gathers || failed(reduce))
+  if (gathers || routes || failed(reduce))
     return std::nullopt;
   std::optional<std::vector<int64_t>> extents =
       tile::knownOutputExtents(program);
@@ -138,10 +140,10 @@ std::optional<GpuProgram> nautilus::gpuProgramOf(tile::ProgramOp program) {
     }
     if (sweep && facts.kind != GpuProgramKind::RowReduction)
       return std::nullopt;
-    // Groups share the reduction unless rows are routed; splits up to the
-    // heuristics' own (whose rules checked it may split that far: fewer
-    // chunks need less workspace).
-    facts.maxReduceThreads = routes ? 1 : 1024;
+    // Groups share the reduction; splits up to the heuristics' own (whose
+    // rules checked it may split that far: fewer chunks need less
+    // workspace).
+    facts.maxReduceThreads = 1024;
     for (int64_t split = 2; split <= schedule.getReduceSplit(); split *= 2)
       facts.splits.push_back(split);
   }

@@ -23,7 +23,7 @@ namespace nautilus {
 /// own schedule: a contraction or a flash kernel (tensor cores), a stream,
 /// a reduction that is neither of rows nor of columns, more than one
 /// top-level reduction, an output of rank 0, nested loops, gathered reads,
-/// or an extent not bound.
+/// a routing program (one tile), or an extent not bound.
 std::optional<autosched::GpuProgram> gpuProgramOf(tile::ProgramOp program);
 
 /// `program`'s schedule as `candidate` gives it.

@@ -9,8 +9,8 @@ ScheduleProvider::~ScheduleProvider() = default;
 void ScheduleProvider::explain(llvm::raw_ostream &os) const {
   os << "explain: every schedule from the hand-written heuristics "
         "(compiler/Schedule/Heuristics.cpp); --schedule auto ranks "
-        "schedules with the cost model, `nautc tune` measures them on the "
-        "CPU\n";
+        "schedules with the cost model, `nautc tune` measures them (on the "
+        "CPU, or an NVIDIA GPU with --device cuda)\n";
 }
 
 namespace {

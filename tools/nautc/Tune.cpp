@@ -19,6 +19,7 @@
 #include "compiler/Pipeline/LoadKernel.h"
 #include "compiler/Pipeline/Pipelines.h"
 #include "compiler/Pipeline/Structures.h"
+#include "compiler/Schedule/AutoSchedules.h"
 #include "compiler/Schedule/CpuPrograms.h"
 #include "compiler/Schedule/ScheduleProvider.h"
 #include "tools/nautc/Commands.h"
@@ -145,18 +146,27 @@ candidatesOf(ModuleOp programs, const TargetInfo &target, size_t keep,
 
 /// Each program of `programs` (a structure's, with the heuristics'
 /// schedules) the GPU models can rank, with its best `keep` schedules
-/// other than its own.
+/// other than its own; its own counts as the model's choice as `--schedule
+/// auto` counts it (first, or within the heuristics' tie of the best).
 std::vector<ProgramCandidates>
 gpuCandidatesOf(ModuleOp programs, const TargetInfo &target, size_t keep) {
   std::vector<ProgramCandidates> candidates;
   for (auto program : programs.getOps<tile::ProgramOp>()) {
-    std::optional<std::vector<RankedGpuSchedule>> ranked =
-        rankedGpuSchedules(program, target, keep + 1);
-    if (!ranked || ranked->empty())
+    std::optional<GpuScheduleRanking> ranking =
+        rankedGpuSchedules(program, target, /*keep=*/0);
+    if (!ranking || ranking->ranked.empty())
       continue;
+    const std::vector<RankedGpuSchedule> &ranked = ranking->ranked;
+    auto own = llvm::find_if(ranked, [&](const RankedGpuSchedule &r) {
+      return r.schedule == program.getSchedule();
+    });
     ProgramCandidates schedules{program.getSymName().str(), {}};
-    schedules.ownFirst = ranked->front().schedule == program.getSchedule();
-    for (const RankedGpuSchedule &r : *ranked)
+    schedules.ownFirst =
+        own == ranked.begin() ||
+        (own != ranked.end() && ranking->heuristicsTie &&
+         own->predictedUs <=
+             ranked.front().predictedUs * (1 + AutoSchedules::kHeuristicsTie));
+    for (const RankedGpuSchedule &r : ranked)
       if (r.schedule != program.getSchedule() &&
           schedules.schedules.size() < keep)
         schedules.schedules.push_back(textOf(r.schedule));
@@ -357,6 +367,11 @@ measuringDevice(const Options &opts, const TargetInfo &target,
 int nautilus::runTune(const Options &opts) {
   std::optional<TargetInfo> target =
       getTarget(opts.target, opts.multiprocessors);
+  // (As `nautc run`: the emulator and a GPU run NVIDIA kernels, the first
+  // NVIDIA target's unless one is named.)
+  if (target->isCPU() && (opts.device == "emu" || opts.device == "cuda"))
+    target = getTarget(firstTargetOf(TargetFamily::NVIDIA).name,
+                       opts.multiprocessors);
   std::string machine, error;
   bool usage = true;
   std::optional<MeasuringDevice> device =
@@ -365,6 +380,11 @@ int nautilus::runTune(const Options &opts) {
     return usage ? usageError(error) : userError(error);
   if (opts.refit && !target->isCPU())
     return usageError("--refit refits the CPU model: tune --target cpu");
+  if (*device == MeasuringDevice::Emulator && !opts.db.empty())
+    return usageError("the emulator's times rank nothing on a GPU: tune "
+                      "--device emu prints the schedule file (a test of the "
+                      "tuner), and --db keeps measurements of --device cuda "
+                      "or cpu");
   DialectRegistry registry;
   registerPipelineDialects(registry);
   MLIRContext context(registry);
