@@ -5,9 +5,13 @@
 // launch on a GPU neither allocates nor waits once its tensors were seen.
 // The cuda device runs on a fake driver here: every entry point counts its
 // calls, allocations are addresses that no one dereferences, and a tensor
-// map holds the address and extents it describes.
+// map holds the address and extents it describes. So does `nautc tune
+// --device cuda`'s timing (CudaExecutor::timeLaunches).
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Pipeline/CudaExecutor.h"
+#include "compiler/Pipeline/LoadKernel.h"
+#include "compiler/Pipeline/Pipelines.h"
 #include "nautilus.h"
 #include "runtime/CudaDriver.h"
 #include "runtime/Device.h"
@@ -292,6 +296,57 @@ TEST(CudaLaunch, KeepsWorkspacesAndTensorMapsBetweenLaunches) {
   EXPECT_EQ(calls.contextWaits, 1);
   EXPECT_EQ(calls.frees, calls.allocations);
   nt_device_free(device);
+}
+
+/// nautc tune's timing on a GPU: the buffers allocated and the inputs
+/// copied once, then each timed run the program's launches and one wait
+/// for them; executors on one device share it (and its context).
+TEST(CudaLaunch, TimedLaunchesAllocateOnceAndWaitForEachRun) {
+  mlir::DialectRegistry registry;
+  registerPipelineDialects(registry);
+  mlir::MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  LoadedKernel loaded;
+  KernelSource source{NAUTILUS_EXAMPLES "/gemm.tensor",
+                      "gemm",
+                      {{"M", 128}, {"N", 128}, {"K", 64}}};
+  ASSERT_EQ(loadKernel(source, context, sourceMgr, /*bindShape=*/true, loaded),
+            0);
+  std::optional<TargetInfo> target = getTarget("sm_90", 1);
+  ASSERT_TRUE(target);
+  Compilation compilation(*loaded.module, *target);
+  std::unique_ptr<rt::Device> opened;
+  ASSERT_EQ(openFakeCuda(0, opened), "");
+  std::shared_ptr<rt::Device> gpu = std::move(opened);
+  calls = DriverCalls();
+  std::string error;
+  bool compilerFault = false;
+  std::unique_ptr<CudaExecutor> executor =
+      CudaExecutor::create(compilation, error, compilerFault, gpu);
+  ASSERT_TRUE(executor) << error;
+  SizeValues sizes{{"M", 128}, {"N", 128}, {"K", 64}};
+  std::vector<rt::HostTensor> inputs = {
+      rt::HostTensor::zeros(rt::DType::F16, {128, 64}),
+      rt::HostTensor::zeros(rt::DType::F16, {64, 128})};
+  std::optional<rt::Timing> timing =
+      executor->timeLaunches(sizes, inputs, /*budgetSeconds=*/0.05, error);
+  ASSERT_TRUE(timing) << error;
+  EXPECT_GE(timing->runs, 5u);
+  // A, B and C once, and the program's TMA tensor maps once (which the
+  // device keeps, copied on the stream and waited for at the first
+  // launch); A and B copied once; then one launch (one program) and one
+  // wait a run, the warm-up runs too; the buffers freed after.
+  EXPECT_EQ(calls.allocations, 4);
+  EXPECT_EQ(calls.copies, 2);
+  EXPECT_EQ(calls.asyncCopies, 1);
+  EXPECT_GT(calls.launches, int(timing->runs));
+  EXPECT_EQ(calls.streamWaits, calls.launches + 1);
+  EXPECT_EQ(calls.frees, 3);
+  // A second executor on the same device: no second device opened.
+  std::unique_ptr<CudaExecutor> again =
+      CudaExecutor::create(compilation, error, compilerFault, gpu);
+  ASSERT_TRUE(again) << error;
+  EXPECT_EQ(gpu.use_count(), 3);
 }
 
 } // namespace
