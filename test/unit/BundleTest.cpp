@@ -6,6 +6,7 @@
 #include "compiler/Pipeline/Pipelines.h"
 #include "runtime/Hash.h"
 #include "runtime/Json.h"
+#include "test/unit/ExampleKernelUtil.h"
 
 #include "mlir/IR/MLIRContext.h"
 
@@ -411,19 +412,12 @@ TEST(Bundle, NamesMissingAndWrongFields) {
 /// What `nautc compile --emit bundle` writes reads back, and is what the
 /// compilation planned.
 TEST(Bundle, ReadsWhatNautcWrites) {
-  mlir::DialectRegistry registry;
-  registerPipelineDialects(registry);
-  mlir::MLIRContext context(registry);
-  llvm::SourceMgr sourceMgr;
-  LoadedKernel loaded;
-  KernelSource source{NAUTILUS_EXAMPLES "/gemm.tensor",
-                      "gemm",
-                      {{"M", 256}, {"N", 192}, {"K", 128}}};
-  ASSERT_EQ(loadKernel(source, context, sourceMgr, /*bindShape=*/true, loaded),
-            0);
+  test::ExampleKernel gemm("gemm.tensor", "gemm",
+                           {{"M", 256}, {"N", 192}, {"K", 128}});
+  ASSERT_TRUE(gemm.loaded());
   std::optional<TargetInfo> target = getTarget("sm_90", 1);
   ASSERT_TRUE(target);
-  Compilation compilation(*loaded.module, *target);
+  Compilation compilation(gemm.module(), *target);
   std::string bytes;
   ASSERT_TRUE(
       mlir::succeeded(emitArtifact(compilation, Artifact::Bundle, bytes)));

@@ -10,13 +10,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipeline/CudaExecutor.h"
-#include "compiler/Pipeline/LoadKernel.h"
-#include "compiler/Pipeline/Pipelines.h"
 #include "nautilus.h"
 #include "runtime/CudaDriver.h"
 #include "runtime/Device.h"
 #include "runtime/WorkspacePool.h"
 #include "runtime/api/Handles.h"
+#include "test/unit/ExampleKernelUtil.h"
 
 #include <gtest/gtest.h>
 
@@ -302,19 +301,12 @@ TEST(CudaLaunch, KeepsWorkspacesAndTensorMapsBetweenLaunches) {
 /// copied once, then each timed run the program's launches and one wait
 /// for them; executors on one device share it (and its context).
 TEST(CudaLaunch, TimedLaunchesAllocateOnceAndWaitForEachRun) {
-  mlir::DialectRegistry registry;
-  registerPipelineDialects(registry);
-  mlir::MLIRContext context(registry);
-  llvm::SourceMgr sourceMgr;
-  LoadedKernel loaded;
-  KernelSource source{NAUTILUS_EXAMPLES "/gemm.tensor",
-                      "gemm",
-                      {{"M", 128}, {"N", 128}, {"K", 64}}};
-  ASSERT_EQ(loadKernel(source, context, sourceMgr, /*bindShape=*/true, loaded),
-            0);
+  test::ExampleKernel gemm("gemm.tensor", "gemm",
+                           {{"M", 128}, {"N", 128}, {"K", 64}});
+  ASSERT_TRUE(gemm.loaded());
   std::optional<TargetInfo> target = getTarget("sm_90", 1);
   ASSERT_TRUE(target);
-  Compilation compilation(*loaded.module, *target);
+  Compilation compilation(gemm.module(), *target);
   std::unique_ptr<rt::Device> opened;
   ASSERT_EQ(openFakeCuda(0, opened), "");
   std::shared_ptr<rt::Device> gpu = std::move(opened);
