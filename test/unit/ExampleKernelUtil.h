@@ -1,5 +1,4 @@
-//===- ExampleKernelUtil.h - An example kernel loaded, for unit tests -*- C++
-//-*-===//
+//===- ExampleKernelUtil.h - Example kernels, for unit tests ---*- C++ -*-===//
 #ifndef NAUTILUS_TEST_UNIT_EXAMPLEKERNELUTIL_H
 #define NAUTILUS_TEST_UNIT_EXAMPLEKERNELUTIL_H
 
