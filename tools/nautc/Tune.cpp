@@ -22,6 +22,7 @@
 #include "compiler/Schedule/AutoSchedules.h"
 #include "compiler/Schedule/CpuPrograms.h"
 #include "compiler/Schedule/ScheduleProvider.h"
+#include "runtime/Bundle.h"
 #include "tools/nautc/Commands.h"
 #include "tools/nautc/RunInputs.h"
 
@@ -358,6 +359,16 @@ measuringDevice(const Options &opts, const TargetInfo &target,
     usage = false;
     return std::nullopt;
   }
+  // Whether the GPU runs the target's code, before any candidate compiles.
+  rt::Bundle probe;
+  probe.target = target.name;
+  probe.chip = target.chip;
+  probe.code["ptx"] = "";
+  if (std::string e = gpu->accepts(probe); !e.empty()) {
+    error = "cannot measure on cuda: " + e;
+    usage = false;
+    return std::nullopt;
+  }
   machine = gpu->description();
   return MeasuringDevice::Cuda;
 }
@@ -380,6 +391,9 @@ int nautilus::runTune(const Options &opts) {
     return usage ? usageError(error) : userError(error);
   if (opts.refit && !target->isCPU())
     return usageError("--refit refits the CPU model: tune --target cpu");
+  if (opts.profile || !opts.fibreOrder.empty() || !opts.kernelIR.empty())
+    return usageError("--profile, --fibre-order and --kernel-ir are nautc "
+                      "run's (tune measures each candidate as compiled)");
   if (*device == MeasuringDevice::Emulator && !opts.db.empty())
     return usageError("the emulator's times rank nothing on a GPU: tune "
                       "--device emu prints the schedule file (a test of the "
