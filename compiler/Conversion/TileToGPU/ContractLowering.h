@@ -44,16 +44,28 @@ struct ContractLoweringContext {
   const TargetInfo *target = nullptr;
   // The kernel's named barriers (a warp-specialised program's groups).
   NamedBarriers *barriers = nullptr;
-  // The sibling contractions after this one that share its lhs tile
-  // (tile::siblingContracts), each's rhs (mapped), map, innermost extent
-  // and (wgmma) tensor map. Their accumulators follow this one's.
-  struct SiblingRhs {
+  // A loaded rhs a stage holds: its buffer (mapped), map, innermost extent
+  // and (wgmma) tensor map.
+  struct RhsOperand {
     mlir::Value buffer;
     mlir::AffineMap map;
     mlir::Value innerExtent;
     mlir::Value tensorMap;
   };
-  llvm::SmallVector<SiblingRhs> siblings;
+  // The sibling contractions after this one that share its lhs tile
+  // (tile::siblingContracts), each's rhs. Their accumulators follow this
+  // one's.
+  llvm::SmallVector<RhsOperand> siblings;
+
+  /// Every rhs a stage holds, in the order of the accumulators: `contract`'s
+  /// own (this context's), then each sibling's.
+  llvm::SmallVector<RhsOperand, 1>
+  rhsOperands(tile::ContractOp contract) const {
+    llvm::SmallVector<RhsOperand, 1> all = {
+        {rhs, contract.getOperandMap(1), rhsInnerExtent, rhsTensorMap}};
+    all.append(siblings.begin(), siblings.end());
+    return all;
+  }
 };
 
 /// The K tile (of `tileK` elements) a program's contraction starts at,

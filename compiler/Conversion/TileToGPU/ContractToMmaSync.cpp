@@ -447,14 +447,13 @@ void MmaSyncLowering::setUpOperands(unsigned rank) {
   };
   lhs = makeOperand(context.lhs, contract.getOperandMap(0), rank - 2, tileM,
                     context.lhsComputed);
-  rhs.push_back(makeOperand(context.rhs, contract.getOperandMap(1), rank - 1,
-                            tileN, context.rhsComputed));
   lhs.innerExtent = context.lhsInnerExtent;
-  rhs.front().innerExtent = context.rhsInnerExtent;
-  for (const ContractLoweringContext::SiblingRhs &sibling : context.siblings) {
-    rhs.push_back(
-        makeOperand(sibling.buffer, sibling.map, rank - 1, tileN, nullptr));
-    rhs.back().innerExtent = sibling.innerExtent;
+  // (Only the contraction's own rhs may be computed: siblings load both.)
+  for (const ContractLoweringContext::RhsOperand &operand :
+       context.rhsOperands(contract)) {
+    rhs.push_back(makeOperand(operand.buffer, operand.map, rank - 1, tileN,
+                              rhs.empty() ? context.rhsComputed : nullptr));
+    rhs.back().innerExtent = operand.innerExtent;
   }
   // Offset tables: their entries for this tile, read once.
   for (auto [side, op, table] :

@@ -60,11 +60,8 @@ public:
   WgmmaLowering(OpBuilder &b, tile::ContractOp contract,
                 const ContractLoweringContext &context)
       : b(b), loc(contract.getLoc()), contract(contract), context(context),
-        plan(planWgmma(contract, context.schedule)) {
-    rhsStaged.push_back({contract.getOperandMap(1), context.rhsTensorMap});
-    for (const ContractLoweringContext::SiblingRhs &sibling : context.siblings)
-      rhsStaged.push_back({sibling.map, sibling.tensorMap});
-  }
+        plan(planWgmma(contract, context.schedule)),
+        rhsStaged(context.rhsOperands(contract)) {}
 
   FailureOr<SmallVector<Value>> run();
   const WgmmaPlan &getPlan() const { return plan; }
@@ -201,12 +198,8 @@ private:
   tile::ContractOp contract;
   const ContractLoweringContext &context;
   WgmmaPlan plan;
-  /// Each sibling's rhs (plan.rhs's order): its map and tensor map.
-  struct StagedRhs {
-    AffineMap map;
-    Value tensorMap;
-  };
-  SmallVector<StagedRhs, 1> rhsStaged;
+  /// Each sibling's rhs, in plan.rhs's order.
+  SmallVector<ContractLoweringContext::RhsOperand, 1> rhsStaged;
   Type pointer3;
   Value sharedBase, sharedAddress; // the ptr<3> and its i32 shared address
   int64_t tileK = 0, stages = 0, elementBytes = 2;
@@ -570,7 +563,7 @@ Value WgmmaLowering::setup() {
     // its first copy (CUDA C++ Programming Guide, "Using TMA to transfer
     // multi-dimensional arrays"; upstream's nvgpu.tma.fence.descriptor).
     SmallVector<Value> maps = {context.lhsTensorMap};
-    for (const StagedRhs &rhs : rhsStaged)
+    for (const ContractLoweringContext::RhsOperand &rhs : rhsStaged)
       maps.push_back(rhs.tensorMap);
     for (Value map : maps)
       if (map)
