@@ -9,9 +9,10 @@
 //                 [--kernel-ir PATH.ll]
 //   nautc verify  FILE.tensor [-k KERNEL] --target T [--shape ...]
 //                 [--mutate NAME|list]
-//   nautc tune    FILE.tensor [-k KERNEL] --shape ... [--db PATH.json]
-//                 [--target T] [--device cpu|emu|cuda]
+//   nautc tune    FILE.tensor [-k KERNEL] --shape ... [--db PATH.json
+//                 [--refit]] [--target T] [--device cpu|emu|cuda]
 //                 [--budget SECONDS] [--candidates N] [--per-program N]
+//                 [--check]
 //
 // Exit status: 0 success, 1 an error in the user's input, 2 bad usage,
 // 3 an internal error, 4 results that --check finds wrong, 5 an invariant
@@ -102,7 +103,8 @@ options:
                          the sizes (or sizes in the same power-of-two
                          bucket), where it has one; tune: add the
                          record, with its measurements, there (the file
-                         is created when missing)
+                         is created when missing; --device cpu or cuda:
+                         the emulator's times go in no database)
   --refit                with --db on the CPU (compile, run with
                          the model's schedules: auto, the CPU's default;
                          tune): rank with the CPU model
@@ -141,7 +143,9 @@ options:
                          tiles whatever the problem's size (but a
                          reduction's, which fit a block)
   --device cpu|emu|cuda|reference-host
-                         run, tune: where to run: the host CPU, or the SIMT
+                         run, tune (tune: cpu, or cuda or emu for sm_80
+                         and sm_90; reference-host is run's): where to
+                         run: the host CPU, or the SIMT
                          emulator running the NVIDIA kernels (--target
                          sm_80, the default there, or sm_90), or an
                          NVIDIA GPU through the driver (cuda device 0;
