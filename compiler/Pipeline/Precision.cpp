@@ -1,5 +1,6 @@
 //===- Precision.cpp - What a compiled kernel rounds ----------------------===//
 #include "compiler/Pipeline/Precision.h"
+#include "compiler/Transforms/Tile/KernelEditing.h"
 #include "dialects/Tile/TileOps.h"
 #include "dialects/Tile/Utils/ContractionStream.h"
 
@@ -26,10 +27,9 @@ static bool roundsIntermediate(Value value, tile::ProgramOp program) {
                         : BlockArgument();
     if (!buffer || program.getBufferRole(buffer.getArgNumber()) != "workspace")
       return false;
-    StringRef name =
+    return isCompilerMadeBuffer(
         cast<StringAttr>(program.getArgNames()[buffer.getArgNumber()])
-            .getValue();
-    return name.contains('.');
+            .getValue());
   });
 }
 

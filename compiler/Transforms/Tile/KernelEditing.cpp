@@ -12,6 +12,7 @@ using namespace nautilus;
 unsigned nautilus::addKernelBuffer(ModuleOp module, tile::PlanOp plan,
                                    StringRef name, StringRef role,
                                    MemRefType type, ArrayRef<Attribute> dims) {
+  assert(isCompilerMadeBuffer(name) && "a rewrite's buffer is OWNER.PURPOSE");
   Builder b(module.getContext());
   SmallVector<Attribute> buffers(plan.getBuffers().getValue());
   buffers.push_back(b.getDictionaryAttr(

@@ -19,10 +19,17 @@
 
 namespace nautilus {
 
+/// Whether a kernel buffer named `name` is one a rewrite made
+/// (addKernelBuffer): their names are "OWNER.PURPOSE" ("swiglu_mlp_Y.lhs",
+/// "ids.order"), which no name of the source language can be.
+inline bool isCompilerMadeBuffer(llvm::StringRef name) {
+  return name.contains('.');
+}
+
 /// Appends a buffer (`role` "workspace", say) of type `type` and dimensions
 /// `dims` (size names or literals) to `plan`, and the matching block
 /// argument after the buffers of every program of `module`. Returns its
-/// argument number.
+/// argument number. `name` is one isCompilerMadeBuffer tells apart.
 unsigned addKernelBuffer(mlir::ModuleOp module, tile::PlanOp plan,
                          llvm::StringRef name, llvm::StringRef role,
                          mlir::MemRefType type,
