@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
 
 namespace nautilus {
 #define GEN_PASS_DEF_TILESWEEPROWCONSUMERS
@@ -241,15 +242,12 @@ void sweep(tile::PlanOp plan, tile::ProgramOp rows, RowReduction &reduction,
   // The merged program takes the consumer's name and the rows' place.
   // (Schedule files that name the rows' program still find it:
   // tile::kSweptRowsAttrName.)
-  std::string name = consumer.getSymName().str();
+  auto name = StringAttr::get(ctx, consumer.getSymName());
   auto rowsName = StringAttr::get(ctx, rows.getSymName());
   eraseProgram(plan, consumer);
-  SmallVector<Attribute> programs;
-  for (Attribute p : plan.getPrograms())
-    programs.push_back(cast<FlatSymbolRefAttr>(p).getAttr() == rowsName
-                           ? FlatSymbolRefAttr::get(ctx, name)
-                           : p);
-  plan.setProgramsAttr(ArrayAttr::get(ctx, programs));
+  if (failed(
+          SymbolTable::replaceAllSymbolUses(rows, name, rows->getParentOp())))
+    llvm_unreachable("a plan's program references are symbol uses");
   rows->setAttr(tile::kSweptRowsAttrName, rowsName);
   rows.setSymName(name);
   // Their workspaces go (the last first: positions after it shift).
