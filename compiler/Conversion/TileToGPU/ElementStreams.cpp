@@ -255,11 +255,14 @@ StreamState ElementStreamLowering::splitAcrossGroup(Value first, Value end,
   // As a shared reduction's split (GroupSplit), kSharedStreamCopies points
   // a step without runs.
   int64_t reduceThreads = kernel.reduceThreads;
-  GroupSplit split(kernel, first, end,
-                   std::max<int64_t>(1, kSharedStreamCopies / kernel.perThread),
-                   kernel.program.getSchedule().getReductionRun() > 1 &&
-                       kernel.perThread == 1,
-                   leadingLoads);
+  int64_t run = kernel.program.getSchedule().getReductionRun();
+  GroupSplit split(
+      kernel, first, end,
+      tile::groupSplitShape(
+          reduceThreads, run,
+          std::max<int64_t>(1, kSharedStreamCopies / kernel.perThread),
+          run > 1 && kernel.perThread == 1),
+      leadingLoads);
   if (split.copies == 1)
     return loop(split.start, end, reduceThreads, 1, reduceThreads, state);
   state = loop(split.start, split.mainEnd, split.spacing, split.copies,

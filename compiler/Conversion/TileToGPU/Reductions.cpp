@@ -410,11 +410,9 @@ Fragment ReduceLowering::foldCopy(unsigned level, Value iv,
 }
 
 GroupSplit::GroupSplit(KernelContext &kernel, Value first, Value end,
-                       int64_t copies, bool runs,
+                       tile::GroupSplitShape shape,
                        ArrayRef<tile::LoadOp> leadingLoads)
-    : tile::GroupSplitShape(tile::groupSplitShape(
-          kernel.reduceThreads, kernel.program.getSchedule().getReductionRun(),
-          copies, runs)) {
+    : tile::GroupSplitShape(shape) {
   OpBuilder &b = kernel.b;
   Location loc = kernel.loc;
   start = arith::AddIOp::create(b, loc, first,
@@ -458,11 +456,14 @@ Fragment ReduceLowering::splitAcrossGroup(Value first, Value end,
   // flight and fewer live.)
   int64_t step = kernel.reduceThreads;
   bool single = reduce.getExtents().size() == 1;
-  GroupSplit split(kernel, first, end,
-                   single ? tile::sharedReductionCopies(kernel.perThread) : 1,
-                   kernel.program.getSchedule().getReductionRun() > 1 &&
-                       kernel.perThread == 1 && single,
-                   leadingLoads);
+  int64_t run = kernel.program.getSchedule().getReductionRun();
+  GroupSplit split(
+      kernel, first, end,
+      tile::groupSplitShape(
+          kernel.reduceThreads, run,
+          single ? tile::sharedReductionCopies(kernel.perThread) : 1,
+          run > 1 && kernel.perThread == 1 && single),
+      leadingLoads);
   if (split.copies == 1)
     return loop(0, split.start, end, step, 1, acc);
   acc = loop(0, split.start, split.mainEnd, split.spacing, split.copies, acc,

@@ -57,7 +57,7 @@ struct GroupSplit : tile::GroupSplitShape {
   /// loop ends: only where every buffer `leadingLoads` read has elements
   /// (else every point goes to the rest, loads guarded).
   GroupSplit(KernelContext &kernel, mlir::Value first, mlir::Value end,
-             int64_t copies, bool runs,
+             tile::GroupSplitShape shape,
              llvm::ArrayRef<tile::LoadOp> leadingLoads);
   /// The first point after the main loop (emitted after it).
   mlir::Value rest(KernelContext &kernel) const;

@@ -106,10 +106,10 @@ LogicalResult SweepLowering::run() {
   // The group's split of the program's reductions (Reductions.cpp), as
   // the verifier proves it covers the points (tile::sweepSplitShape).
   int64_t step = kernel.reduceThreads;
-  tile::GroupSplitShape shape =
-      tile::sweepSplitShape(kernel.reduceThreads, run, kernel.perThread);
-  GroupSplit split(kernel, first, extent, shape.copies, shape.runs,
-                   leadingLoads);
+  GroupSplit split(
+      kernel, first, extent,
+      tile::sweepSplitShape(kernel.reduceThreads, run, kernel.perThread),
+      leadingLoads);
   if (split.copies == 1) {
     loop(split.start, extent, step, 1);
     return status;
