@@ -41,8 +41,10 @@ KERNELS = [(EXAMPLES, "gemm", "gemm_C", ""), (EXAMPLES, "gemm_bias_gelu", "gemm_
 
 MLP = os.path.join(ROOT, "..", "shared", "examples", "mlp.tensor")
 SHARED = os.path.join(ROOT, "test", "Transforms", "Inputs", "shared-operands.tensor")
-# Sibling contractions (one mma.sync pipeline staging the shared lhs once).
-SIBLINGS = [(MLP, "swiglu_mlp", "swiglu_mlp_A"), (SHARED, "three", "three_A")]
+# Sibling contractions (one tensor-core pipeline, mma.sync or wgmma, staging
+# the shared lhs once; mixed_maps: their weights laid out differently).
+SIBLINGS = [(MLP, "swiglu_mlp", "swiglu_mlp_A"), (SHARED, "three", "three_A"),
+            (SHARED, "mixed_maps", "mixed_maps_A")]
 
 
 def schedule(rng, target):
