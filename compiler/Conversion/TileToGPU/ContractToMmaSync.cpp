@@ -455,10 +455,13 @@ void MmaSyncLowering::setUpOperands(unsigned rank) {
                               rhs.empty() ? context.rhsComputed : nullptr));
     rhs.back().innerExtent = operand.innerExtent;
   }
-  // Offset tables: their entries for this tile, read once.
-  for (auto [side, op, table] :
-       {std::make_tuple(0u, &lhs, context.lhsOffsets),
-        std::make_tuple(1u, &rhs.front(), context.rhsOffsets)}) {
+  // Offset tables: their entries for this tile, read once for each
+  // operand (siblings' rhs share the first's table: tile::shareLhsTile).
+  SmallVector<std::tuple<unsigned, Operand *, Value>> tables = {
+      {0u, &lhs, context.lhsOffsets}};
+  for (Operand &operand : rhs)
+    tables.push_back({1u, &operand, context.rhsOffsets});
+  for (auto [side, op, table] : tables) {
     if (!table)
       continue;
     op->offsetPosition = contract.getOperandOffsetsPosition(side);

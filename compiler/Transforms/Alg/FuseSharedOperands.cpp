@@ -105,14 +105,74 @@ std::optional<ElementRead> sharedRead(ArrayRef<alg::DefineOp> group) {
 }
 
 /// A product's factor as a tensor-core operand reads it: a 16-bit float
-/// loaded, not gathered, and widened to f32 (null: not such a factor).
+/// loaded (possibly gathered through an index table) and widened to f32
+/// (null: not such a factor).
 alg::LoadOp widened16BitLoad(Value factor) {
   auto ext = factor.getDefiningOp<arith::ExtFOp>();
   auto load = ext ? ext.getIn().getDefiningOp<alg::LoadOp>() : alg::LoadOp();
-  if (!load || !load.getIndirect().empty())
+  if (!load)
     return {};
   Type element = load.getType();
   return element.isF16() || element.isBF16() ? load : alg::LoadOp();
+}
+
+/// Whether `a` and `b`, scalars of two definitions of one group (the same
+/// domain), are the same computation: the same value, the same index of
+/// their domains, or the same operation of the same operands.
+bool sameScalar(Value a, Value b) {
+  if (a == b)
+    return true;
+  auto argA = dyn_cast<BlockArgument>(a), argB = dyn_cast<BlockArgument>(b);
+  if (argA || argB)
+    return argA && argB && argA.getArgNumber() == argB.getArgNumber() &&
+           isa<alg::DefineOp>(argA.getOwner()->getParentOp()) &&
+           isa<alg::DefineOp>(argB.getOwner()->getParentOp());
+  Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
+  if (x->getName() != y->getName() || x->getNumRegions() != 0 ||
+      y->getNumRegions() != 0 ||
+      x->getAttrDictionary() != y->getAttrDictionary() ||
+      x->getResultTypes() != y->getResultTypes() ||
+      x->getNumOperands() != y->getNumOperands())
+    return false;
+  return llvm::all_of(llvm::zip(x->getOperands(), y->getOperands()),
+                      [](auto pair) {
+                        return sameScalar(std::get<0>(pair), std::get<1>(pair));
+                      });
+}
+
+/// Whether `a` and `b` gather through the same index table reads (a
+/// mixture of experts' gate and up weights, both by the token's expert).
+bool sameGather(alg::LoadOp a, alg::LoadOp b) {
+  return a.getIndirectPositions() == b.getIndirectPositions() &&
+         llvm::all_of(llvm::zip(a.getIndirect(), b.getIndirect()),
+                      [](auto pair) {
+                        return sameScalar(std::get<0>(pair), std::get<1>(pair));
+                      });
+}
+
+/// Whether `load` gathers through one routing table read at the rows:
+/// `W[index_cast(ids[rows...]), ...]`, `ids` an i32 tensor read plainly at
+/// each of output dimensions 0 .. `outputs` - 2 once (what
+/// tile-group-routed-contractions buckets the rows by).
+bool gathersByRows(alg::LoadOp load, unsigned outputs) {
+  if (load.getIndirect().size() != 1)
+    return false;
+  auto cast = load.getIndirect().front().getDefiningOp<arith::IndexCastOp>();
+  Value in = cast ? cast.getIn() : Value();
+  if (auto ext = in ? in.getDefiningOp<arith::ExtSIOp>() : arith::ExtSIOp())
+    in = ext.getIn();
+  auto table = in ? in.getDefiningOp<alg::LoadOp>() : alg::LoadOp();
+  if (!table || !table.getIndirect().empty() || !table.getType().isInteger(32))
+    return false;
+  SmallVector<unsigned> rows;
+  for (AffineExpr e : table.getMap().getResults()) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    if (!dim || dim.getPosition() + 1 >= outputs ||
+        llvm::is_contained(rows, dim.getPosition()))
+      return false;
+    rows.push_back(dim.getPosition());
+  }
+  return rows.size() + 1 == outputs;
 }
 
 /// Whether a GPU's tensor cores run `group` as sibling contractions of
@@ -120,10 +180,16 @@ alg::LoadOp widened16BitLoad(Value factor) {
 /// program or none): `consumer` computes no other reduction, and each sum
 /// is the product of two widened 16-bit loads of one type, one of them
 /// `shared`, which reads the rows and not the columns (the output's last
-/// two dimensions), the other the columns and not the rows. When not,
-/// `why`.
+/// dimension; the rows are the one before, or for gathered weights every
+/// other output dimension, which tile-group-routed-contractions buckets
+/// into one), the other the columns and not the rows. The other factors
+/// are all plain, or all gathered through the same routing table read at
+/// the rows (a mixture of experts' gate and up weights, by each token's
+/// expert: grouped GEMMs over the same buckets of rows, which store a
+/// workspace, so `consumer` is not an output). When not, `why`.
 bool tensorCoreSiblings(alg::DefineOp consumer, ArrayRef<alg::DefineOp> group,
-                        const ElementRead &shared, std::string &why) {
+                        const ElementRead &shared, alg::ReturnOp ret,
+                        std::string &why) {
   if (consumer.getBody()
           .walk([](alg::ReduceOp) { return WalkResult::interrupt(); })
           .wasInterrupted()) {
@@ -133,6 +199,7 @@ bool tensorCoreSiblings(alg::DefineOp consumer, ArrayRef<alg::DefineOp> group,
     return false;
   }
   Type element;
+  alg::LoadOp firstOther;
   for (alg::DefineOp def : group) {
     Block &body = def.getBody().front();
     unsigned outputs = body.getNumArguments() - def.getReduceDimsAttr().size();
@@ -140,21 +207,6 @@ bool tensorCoreSiblings(alg::DefineOp consumer, ArrayRef<alg::DefineOp> group,
     auto mul = yield.getValue().getDefiningOp<arith::MulFOp>();
     alg::LoadOp x = mul ? widened16BitLoad(mul.getLhs()) : alg::LoadOp();
     alg::LoadOp y = mul ? widened16BitLoad(mul.getRhs()) : alg::LoadOp();
-    // A factor read through a table (a mixture of experts' weights, by
-    // the tokens' expert): grouped GEMMs, which share no tile.
-    for (Value factor : mul ? SmallVector<Value>{mul.getLhs(), mul.getRhs()}
-                            : SmallVector<Value>{}) {
-      auto ext = factor.getDefiningOp<arith::ExtFOp>();
-      auto load = ext ? ext.getIn().getDefiningOp<alg::LoadOp>()
-                      : factor.getDefiningOp<alg::LoadOp>();
-      if (load && !load.getIndirect().empty()) {
-        why = "'" + def.getName().str() + "' reads '" +
-              tensorName(load.getTensor()) +
-              "' through an index table (a grouped GEMM's gathered "
-              "weights), and sibling contractions share plain tiles only";
-        return false;
-      }
-    }
     if (!x || !y) {
       why = "'" + def.getName().str() +
             "' is not a product of two 16-bit tensors, which its tensor "
@@ -162,7 +214,8 @@ bool tensorCoreSiblings(alg::DefineOp consumer, ArrayRef<alg::DefineOp> group,
       return false;
     }
     auto isShared = [&](alg::LoadOp load) {
-      return ElementRead{load.getTensor(), load.getMap()} == shared;
+      return load.getIndirect().empty() &&
+             ElementRead{load.getTensor(), load.getMap()} == shared;
     };
     if (!isShared(x) && !isShared(y)) {
       why = "'" + def.getName().str() + "' reads '" + tensorName(shared.first) +
@@ -190,16 +243,60 @@ bool tensorCoreSiblings(alg::DefineOp consumer, ArrayRef<alg::DefineOp> group,
     }
     element = x.getType();
     alg::LoadOp own = isShared(x) ? x : y, other = isShared(x) ? y : x;
+    if (!firstOther)
+      firstOther = other;
+    std::string firstName = alg::DefineOp(group.front()).getName().str();
+    if (firstOther.getIndirect().empty() != other.getIndirect().empty()) {
+      bool firstGathered = !firstOther.getIndirect().empty();
+      why = "'" + (firstGathered ? firstName : def.getName().str()) +
+            "' reads '" +
+            tensorName(firstGathered ? firstOther.getTensor()
+                                     : other.getTensor()) +
+            "' through an index table and '" +
+            (firstGathered ? def.getName().str() : firstName) + "' reads '" +
+            tensorName(firstGathered ? other.getTensor()
+                                     : firstOther.getTensor()) +
+            "' directly: a grouped GEMM and a plain one share no tile";
+      return false;
+    }
+    if (!sameGather(firstOther, other)) {
+      why = "'" + def.getName().str() + "' reads '" +
+            tensorName(other.getTensor()) + "' through another index than '" +
+            firstName + "' reads '" + tensorName(firstOther.getTensor()) +
+            "' (siblings' grouped GEMMs must bucket the rows alike)";
+      return false;
+    }
+    bool gathered = !other.getIndirect().empty();
+    if (gathered && !gathersByRows(other, outputs)) {
+      why = "'" + def.getName().str() + "' reads '" +
+            tensorName(other.getTensor()) +
+            "' through an index that is not a routing table read at its "
+            "rows, by which a grouped GEMM buckets them";
+      return false;
+    }
+    if (gathered &&
+        llvm::is_contained(ret.getOutputs(), consumer.getResult())) {
+      why = "'" + consumer.getName().str() +
+            "' is an output, and grouped GEMMs store a workspace of rows "
+            "bucketed by expert";
+      return false;
+    }
     auto reads = [](alg::LoadOp load, unsigned dim) {
       return load.getMap().isFunctionOfDim(dim);
     };
-    if (outputs < 2 || !reads(own, outputs - 2) || reads(own, outputs - 1)) {
+    auto readsRows = [&](alg::LoadOp load) {
+      for (unsigned d = gathered ? 0 : outputs - 2; d + 1 < outputs; ++d)
+        if (reads(load, d))
+          return true;
+      return false;
+    };
+    if (outputs < 2 || !readsRows(own) || reads(own, outputs - 1)) {
       why = "'" + tensorName(shared.first) +
             "' is not read along the rows (its tensor cores share the "
             "lhs tile)";
       return false;
     }
-    if (!reads(other, outputs - 1) || reads(other, outputs - 2)) {
+    if (!reads(other, outputs - 1) || readsRows(other)) {
       why = "'" + def.getName().str() +
             "' reads its other operand across the rows, not along the "
             "columns";
@@ -312,7 +409,7 @@ struct AlgFuseSharedOperandsPass
         why = "they share no operand";
       else if (!schedules->fusesSharedOperands(target, why) ||
                (target.isGPU() &&
-                !tensorCoreSiblings(consumer, group, *shared, why)))
+                !tensorCoreSiblings(consumer, group, *shared, ret, why)))
         why = "on " + target.name + ", " + why;
       if (!why.empty()) {
         if (explain)

@@ -33,7 +33,10 @@ std::optional<unsigned> argumentOf(Value value) {
 }
 
 /// A conversion program: its body loads buffer `from` at the program's
-/// own point, rounds it (arith.truncf) and stores it to buffer `to`.
+/// own point, rounds it (arith.truncf) and stores it to buffer `to`. (It
+/// may skip tiles, as a grouped GEMM's operand does: what a skipped tile
+/// would write is never read, see tile.skip_if_negative, so the writer's
+/// stores serve the copy's readers whichever tiles either skips.)
 struct Conversion {
   tile::LoadOp load;
   arith::TruncFOp round;
@@ -51,7 +54,7 @@ std::optional<Conversion> conversionOf(tile::ProgramOp program) {
       c.round = round;
     else if (auto store = dyn_cast<tile::StoreOp>(op); store && !c.store)
       c.store = store;
-    else if (!isa<tile::ReturnOp>(op))
+    else if (!isa<tile::ReturnOp, tile::SkipIfNegativeOp>(op))
       return std::nullopt;
   }
   if (!c.load || !c.round || !c.store || !c.load.getIndirect().empty() ||

@@ -429,10 +429,14 @@ struct TileFormContractionsPass
   }
 
   /// Sibling contractions: two or more sums of `program` over the same
-  /// index that load the same lhs tile (alg-fuse-shared-operands' gate and
-  /// up projections), each with a loaded rhs of its own, without offset
-  /// tables. Their orientations, in the program's order; empty when the
-  /// program has none.
+  /// index that share their lhs tile (alg-fuse-shared-operands' gate and
+  /// up projections), each with a loaded rhs of its own. The lhs is loaded
+  /// from one buffer at one map, or computed alike by every sibling (a
+  /// mixture of experts' rows gathered by expert, which
+  /// tile-materialize-computed-operands then computes once into a
+  /// workspace); the rhs's offset tables (the experts' weights) are all
+  /// the same or absent. Their orientations, in the program's order; empty
+  /// when the program has none.
   static SmallVector<std::pair<tile::ReduceOp, std::array<OperandChoice, 2>>>
   siblingsIn(tile::ProgramOp program, unsigned m, unsigned n, unsigned k) {
     SmallVector<std::pair<tile::ReduceOp, std::array<OperandChoice, 2>>> out;
@@ -440,22 +444,25 @@ struct TileFormContractionsPass
         program.getBody().getOps<tile::ReduceOp>());
     if (reduces.size() < 2)
       return out;
-    auto plain = [](const OperandChoice &o) {
-      return o.kind == OperandChoice::Loaded && !o.table;
+    auto extent = dyn_cast<BlockArgument>(reduces.front().getExtents()[0]);
+    auto sharedLhs = [&](const OperandChoice &o) {
+      return (o.kind == OperandChoice::Loaded && !o.table) ||
+             (o.kind == OperandChoice::Computed16 && extent &&
+              extent.getOwner() == &program.getBody().front() &&
+              materializable(o, reduces.front(), n));
     };
-    // The shared lhs: the first sum's (buffer, map) that every sum can
-    // take as its lhs.
+    // The shared lhs: the first sum's, that every sum can take as its lhs.
     for (const auto &first : orientationsOf(reduces.front(), m, n, k)) {
-      if (!plain(first[0]) || !plain(first[1]))
+      if (!sharedLhs(first[0]) || first[1].kind != OperandChoice::Loaded)
         continue;
       out.clear();
       for (tile::ReduceOp reduce : reduces) {
         if (reduce.getExtents()[0] != reduces.front().getExtents()[0])
           break;
         for (const auto &choice : orientationsOf(reduce, m, n, k))
-          if (plain(choice[0]) && plain(choice[1]) &&
-              choice[0].load.getBuffer() == first[0].load.getBuffer() &&
-              choice[0].map == first[0].map) {
+          if (sameLhs(first[0], reduces.front(), choice[0], reduce) &&
+              choice[1].kind == OperandChoice::Loaded &&
+              sameTable(first[1], choice[1])) {
             out.emplace_back(reduce, choice);
             break;
           }
@@ -465,6 +472,73 @@ struct TileFormContractionsPass
     }
     out.clear();
     return out;
+  }
+
+  /// Whether computed operand `o` of `reduce` can be computed apart (once
+  /// into a workspace, over the program's rows and K): it reads neither
+  /// output dimension `other` nor the reduced index but through its loads'
+  /// maps.
+  static bool materializable(const OperandChoice &o, tile::ReduceOp reduce,
+                             unsigned other) {
+    Value k = reduce.getBody().front().getArgument(0);
+    return llvm::all_of(o.ops, [&](Operation *op) {
+      if (llvm::is_contained(op->getOperands(), k))
+        return false;
+      if (auto load = dyn_cast<tile::LoadOp>(op))
+        return !load.getMap().isFunctionOfDim(other);
+      if (auto index = dyn_cast<tile::IndexOp>(op))
+        return static_cast<uint64_t>(index.getDim()) != other;
+      return true;
+    });
+  }
+
+  /// Whether lhs `b` of `bReduce` is lhs `a` of `aReduce`: the same buffer
+  /// at the same map, or the same computation.
+  static bool sameLhs(const OperandChoice &a, tile::ReduceOp aReduce,
+                      const OperandChoice &b, tile::ReduceOp bReduce) {
+    if (a.kind != b.kind)
+      return false;
+    if (a.kind == OperandChoice::Loaded)
+      return !b.table && a.load.getBuffer() == b.load.getBuffer() &&
+             a.map == b.map;
+    return sameComputation(a.value, aReduce, b.value, bReduce);
+  }
+
+  /// Whether `a` (in `aReduce`'s body) and `b` (in `bReduce`'s) compute
+  /// the same: the same value from outside the bodies, each body's
+  /// reduced index, or the same operation of the same operands.
+  static bool sameComputation(Value a, tile::ReduceOp aReduce, Value b,
+                              tile::ReduceOp bReduce) {
+    Block *aBody = &aReduce.getBody().front(),
+          *bBody = &bReduce.getBody().front();
+    if (a == b)
+      return aReduce == bReduce ||
+             (a.getParentBlock() != aBody && a.getParentBlock() != bBody);
+    if (a == aBody->getArgument(0) || b == bBody->getArgument(0))
+      return a == aBody->getArgument(0) && b == bBody->getArgument(0);
+    Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
+    if (!x || !y || x->getBlock() != aBody || y->getBlock() != bBody ||
+        x->getName() != y->getName() || x->getNumRegions() != 0 ||
+        x->getAttrDictionary() != y->getAttrDictionary() ||
+        x->getResultTypes() != y->getResultTypes() ||
+        x->getNumOperands() != y->getNumOperands() ||
+        cast<OpResult>(a).getResultNumber() !=
+            cast<OpResult>(b).getResultNumber())
+      return false;
+    return llvm::all_of(llvm::zip(x->getOperands(), y->getOperands()),
+                        [&](auto pair) {
+                          return sameComputation(std::get<0>(pair), aReduce,
+                                                 std::get<1>(pair), bReduce);
+                        });
+  }
+
+  /// Whether loaded operands `a` and `b` add the same offset table's
+  /// entry (read at the same map, to the same index), or neither has one.
+  static bool sameTable(const OperandChoice &a, const OperandChoice &b) {
+    if (!a.table || !b.table)
+      return !a.table && !b.table;
+    return a.table.getBuffer() == b.table.getBuffer() &&
+           a.table.getMap() == b.table.getMap() && a.position == b.position;
   }
 
   /// Replaces `found` by the contraction of `operands`.
@@ -518,9 +592,17 @@ struct TileFormContractionsPass
     // (TMA's rows start 16-byte aligned, as for one contraction.)
     bool tmaRows = llvm::none_of(siblings, [&](const auto &sibling) {
       return llvm::any_of(sibling.second, [&](const OperandChoice &o) {
-        return innermostKnownUnaligned(program, o.load.getBuffer());
+        return o.kind == OperandChoice::Loaded &&
+               innermostKnownUnaligned(program, o.load.getBuffer());
       });
     });
+    // A computed lhs is materialized into a workspace whose rows run along
+    // K.
+    std::optional<int64_t> kExtent = program.getKnownExtent(
+        tile::ReduceOp(siblings.front().first).getExtents()[0]);
+    if (siblings.front().second[0].kind != OperandChoice::Loaded && kExtent &&
+        *kExtent % 8 != 0)
+      tmaRows = false;
     tile::ContractOp first;
     for (const auto &[reduce, operands] : siblings) {
       tile::ContractOp contract = replaceWithContract(reduce, operands);

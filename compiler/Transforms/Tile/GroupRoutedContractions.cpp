@@ -59,11 +59,15 @@ tile::LoadOp routingLoad(Value index, unsigned rank) {
   return load;
 }
 
-/// A program computing a routed contraction, as found.
+/// A program computing a routed contraction, or sibling contractions
+/// routed by the same table (a mixture of experts' gate and up
+/// projections, alg-fuse-shared-operands' siblings), as found.
 struct Routed {
   tile::ProgramOp program;
-  tile::LoadOp weights;   // W[...] indirect(expert) at [...]
-  unsigned expertOperand; // which of its indirect operands is the expert
+  /// W[...] indirect(expert) at [...], one a contraction, and which of
+  /// each's indirect operands is the expert.
+  SmallVector<tile::LoadOp, 1> weights;
+  SmallVector<unsigned, 1> expertOperands;
   Value ids;              // the routing table (a block argument)
   SmallVector<unsigned> rowDims; // output dims the table reads, in its order
   unsigned nDim;          // the other output dimension
@@ -108,17 +112,27 @@ public:
         // (A read through a slot this pass made is not a routing.)
         if (!table || isSlot(table.getBuffer()))
           continue;
+        SmallVector<unsigned> rowDims;
+        for (AffineExpr e : table.getMap().getResults())
+          rowDims.push_back(cast<AffineDimExpr>(e).getPosition());
         if (found) {
-          ok = false; // two routed operands
-          return;
+          // Siblings' weights, routed by the same table at the same rows;
+          // anything else is two routings.
+          if (found->ids != table.getBuffer() || found->rowDims != rowDims ||
+              llvm::is_contained(found->weights, load)) {
+            ok = false;
+            return;
+          }
+          found->weights.push_back(load);
+          found->expertOperands.push_back(i);
+          continue;
         }
         Routed r;
         r.program = program;
-        r.weights = load;
-        r.expertOperand = i;
+        r.weights = {load};
+        r.expertOperands = {unsigned(i)};
         r.ids = table.getBuffer();
-        for (AffineExpr e : table.getMap().getResults())
-          r.rowDims.push_back(cast<AffineDimExpr>(e).getPosition());
+        r.rowDims = rowDims;
         found = r;
       }
     });
@@ -130,10 +144,11 @@ public:
       if (!llvm::is_contained(r.rowDims, d))
         r.nDim = d;
     // The weights' other indices read N and K, not the rows.
-    for (AffineExpr e : r.weights.getMap().getResults())
-      if (llvm::any_of(r.rowDims,
-                       [&](unsigned d) { return e.isFunctionOfDim(d); }))
-        return std::nullopt;
+    for (tile::LoadOp weights : r.weights)
+      for (AffineExpr e : weights.getMap().getResults())
+        if (llvm::any_of(r.rowDims,
+                         [&](unsigned d) { return e.isFunctionOfDim(d); }))
+          return std::nullopt;
     // Every other read names a row only as a whole index.
     bool plain = true;
     program.walk([&](Operation *op) {
@@ -163,13 +178,17 @@ public:
           return std::nullopt;
       }
     }
-    ArrayAttr weightDims = program.getBufferDims(
-        cast<BlockArgument>(r.weights.getBuffer()).getArgNumber());
-    int64_t position =
-        r.weights.getIndirectPositions()[r.expertOperand];
-    if (!weightDims)
-      return std::nullopt;
-    r.experts = weightDims[position];
+    // Every weight tensor has as many experts (the routing's buckets).
+    for (auto [weights, operand] : llvm::zip(r.weights, r.expertOperands)) {
+      ArrayAttr weightDims = program.getBufferDims(
+          cast<BlockArgument>(weights.getBuffer()).getArgNumber());
+      if (!weightDims)
+        return std::nullopt;
+      Attribute experts = weightDims[weights.getIndirectPositions()[operand]];
+      if (r.experts && r.experts != experts)
+        return std::nullopt;
+      r.experts = experts;
+    }
     return r;
   }
 
@@ -403,8 +422,9 @@ private:
       else
         gathered[position] = load.getIndirect()[i];
     }
-    if (load == r.weights) {
-      int64_t position = load.getIndirectPositions()[r.expertOperand];
+    if (const auto *w = llvm::find(r.weights, load); w != r.weights.end()) {
+      unsigned operand = r.expertOperands[w - r.weights.begin()];
+      int64_t position = load.getIndirectPositions()[operand];
       AffineExpr block = b.getAffineDimExpr(0).floorDiv(kRouteBlock);
       gathered[position] = loadIndex(b, loc, program, route.blockExperts,
                                      block, newDims, shape);

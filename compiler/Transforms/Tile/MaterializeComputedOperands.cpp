@@ -59,6 +59,14 @@ tile::SkipIfNegativeOp skipWithout(tile::ProgramOp program, unsigned other) {
                                                        : tile::SkipIfNegativeOp();
 }
 
+/// Whether `program` computes more than one contraction (siblings, which
+/// tile-form-contractions gave one computed lhs, the same for each).
+bool hasSiblings(tile::ProgramOp program) {
+  unsigned contracts = 0;
+  program.walk([&](tile::ContractOp) { ++contracts; });
+  return contracts > 1;
+}
+
 class Materializer {
 public:
   Materializer(ModuleOp module, tile::PlanOp plan, const TargetInfo &target,
@@ -77,11 +85,14 @@ public:
       return {};
     tile::sinkIntoComputedOperands(contract);
     // Recomputed once per tile along `other`: worth a workspace only when
-    // that is known to be many times.
+    // that is known to be many times. Sibling contractions share a loaded
+    // lhs tile only (tile::shareLhsTile): theirs is always materialized.
     ArrayAttr dims = program.getOutputDims();
     std::optional<int64_t> otherExtent = program.getKnownExtent(dims[other]);
     int64_t otherTile = program.getSchedule().getTile()[other];
-    if (!otherExtent || *otherExtent < kMinRecomputations * otherTile)
+    bool siblings = hasSiblings(program);
+    if (!siblings &&
+        (!otherExtent || *otherExtent < kMinRecomputations * otherTile))
       return {};
     // The workspace's dimensions: the program's, K in place of `other`.
     Attribute kDim = extentDim(program, contract.getExtent());
@@ -126,8 +137,11 @@ public:
         contract, side, program.getBody().getArgument(buffer), map);
     // With every operand copied, a wgmma program's producer has registers
     // to spare: it may take the wider default tile (or split K, as
-    // tile-form-contractions would for a loaded contraction).
-    if (!rebuilt.isComputed(0) && !rebuilt.isComputed(1) &&
+    // tile-form-contractions would for a loaded contraction). Siblings keep
+    // theirs: tile-form-contractions tiled them for their count, and a
+    // retile would change the next sibling's operand (its tiles' shapes)
+    // before it is materialized.
+    if (!siblings && !rebuilt.isComputed(0) && !rebuilt.isComputed(1) &&
         mma.getInstr() == "wgmma") {
       std::optional<int64_t> splittableK;
       if (splitKRefusal(program, rebuilt).empty())

@@ -4,13 +4,23 @@
 using namespace mlir;
 using namespace nautilus;
 
-static bool plainOperands(tile::ContractOp c) {
-  return !c.isComputed(0) && !c.isComputed(1) && !c.getLhsOffsets() &&
-         !c.getRhsOffsets() && !c.isSplit();
+static bool loadedOperands(tile::ContractOp c) {
+  return !c.isComputed(0) && !c.isComputed(1) && !c.isSplit();
+}
+
+/// Whether `a`'s and `b`'s operand `side` add the same offset table's
+/// entry, read at the same map, to the same index (or neither has one).
+static bool sameOffsets(tile::ContractOp a, tile::ContractOp b, unsigned side) {
+  return a.getOperandOffsets(side) == b.getOperandOffsets(side) &&
+         (!a.getOperandOffsets(side) ||
+          (a.getOperandOffsetsMap(side) == b.getOperandOffsetsMap(side) &&
+           a.getOperandOffsetsPosition(side) ==
+               b.getOperandOffsetsPosition(side)));
 }
 
 bool tile::shareLhsTile(ContractOp a, ContractOp b) {
-  return plainOperands(a) && plainOperands(b) && a.getLhs() == b.getLhs() &&
+  return loadedOperands(a) && loadedOperands(b) && sameOffsets(a, b, 0) &&
+         sameOffsets(a, b, 1) && a.getLhs() == b.getLhs() &&
          a.getOperandMap(0) == b.getOperandMap(0) &&
          a.getExtent() == b.getExtent() && a.getType() == b.getType() &&
          a.getOperandElementType() == b.getOperandElementType();
