@@ -6,7 +6,8 @@ GPUs) against the same contractions kept apart.
 usage: structure_traffic.py [PATH/TO/nautc] [--cases N]
 
 Runs `nautc run ... --device emu --profile --check` on the gated MLP and
-the mixture of experts, each as compiled by default and with a schedule
+the mixture of experts (the heuristics' schedules for the target's
+multiprocessors), each as compiled by default and with a schedule
 file's "fuse_shared_operands": false, for sm_80 and sm_90, and prints for
 each program the 32-byte global sectors it loads (TMA boxes included) and
 stores, and each structure's total. Every run must pass its check. No GPU
@@ -43,7 +44,7 @@ GLOBAL = re.compile(r"profile: (\S+): global (loads|stores|TMA loads) (\d+) requ
 
 def traffic(path, kernel, shape, target, schedule):
     cmd = [nautc, "run", path, "-k", kernel, "--device", "emu", "--target", target,
-           "--shape", shape, "--multiprocessors", "1", "--profile", "--check"]
+           "--shape", shape, "--profile", "--check"]
     if schedule:
         cmd += ["--schedule", schedule]
     out = subprocess.run(cmd, capture_output=True, text=True)

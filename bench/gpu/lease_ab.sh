@@ -28,7 +28,9 @@
 #  7. Since the fortieth session: a gated MLP's gate and up projections as
 #     sibling contractions (one program, X staged once a step: wgmma on
 #     sm_90 since the forty-first session) against the projections apart
-#     (mlp_*_sm_90 against mlp_*_apart_sm_90), and PyTorch's cuBLAS.
+#     (mlp_*_sm_90 against mlp_*_apart_sm_90), and PyTorch's cuBLAS; since
+#     the forty-second session a mixture of experts' too (sibling grouped
+#     GEMMs: moe_mixtral_sm_90 and moe_ragged_sm_90 against their _apart).
 # Prepare with bench/gpu/prepare.sh and `bench/gpu/tuning.py prepare --top
 # 3`; run with carry ["bench/gpu/bundles"] and timeout_s 450:
 # `bash bench/gpu/lease_ab.sh`. Back under $OUT:
@@ -51,9 +53,9 @@ rm -f /tmp/capi.md /tmp/script.md # (a warm machine keeps an earlier run's)
   cat /tmp/capi.md 2>/dev/null
   part 40 --no-baselines --only "$six" --out /tmp/script.md
   cat /tmp/script.md 2>/dev/null
-  part 160 --only "$blocks" --out "$out/blocks.md"
+  part 150 --only "$blocks" --out "$out/blocks.md"
   part 35 --only '^(rmsnorm|layernorm|softmax)' --out "$out/norms.md"
-  part 25 --only '^mlp_' --out "$out/mlp.md"
+  part 35 --only '^(mlp_|moe_(mixtral|ragged)(_apart)?_sm)' --out "$out/mlp.md"
   part 50 --bundles bench/gpu/bundles/tuning --no-baselines --only '^attn_' --out "$out/tuning.md"
   python3 bench/gpu/tuning.py report "$out/tuning.jsonl" --plan bench/gpu/bundles/tuning/tuning.plan \
     --out "$out/tuning-report.md"

@@ -188,11 +188,14 @@ for target in "${targets[@]}"; do
     fi
     compile_structure "$variant" "${apart_cases[@]}"
   done
-  # The MLP's other structure: the projections apart (two GEMMs, then A).
+  # The MLP's and the mixture of experts' other structure: the gate and up
+  # projections apart (two GEMMs, grouped for the experts, then A).
   echo '{"fuse_shared_operands": false, "programs": {}}' >"$structure"
   compile_structure apart \
     "mlp_4096:$examples/mlp.tensor:swiglu_mlp:T=4096,D=4096,F=11008" \
-    "mlp_decode_16:$examples/mlp.tensor:swiglu_mlp:T=16,D=4096,F=11008"
+    "mlp_decode_16:$examples/mlp.tensor:swiglu_mlp:T=16,D=4096,F=11008" \
+    "moe_mixtral:$examples/moe.tensor:moe_ffn:T=4096,D=4096,F=14336,E=8,J=2" \
+    "moe_ragged:$examples/moe.tensor:moe_ffn:T=1000,D=2048,F=5000,E=8,J=2"
   rm -f "$structure"
   [ "$target" = sm_90 ] || continue
   for c in "${fa3_cases[@]}"; do

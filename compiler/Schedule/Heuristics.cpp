@@ -54,8 +54,9 @@ static std::pair<int64_t, bool> narrowestAlong(Operation *within, unsigned dim,
       return;
     auto memType = cast<MemRefType>(load.getBuffer().getType());
     Type element = memType.getElementType();
-    if (!load.getIndirect().empty() || !memType.getLayout().isIdentity() ||
-        !isContiguousAlong(map, dim)) {
+    bool contiguous = load.getIndirect().empty() ? isContiguousAlong(map, dim)
+                                                 : gathersRunsAlong(load, dim);
+    if (!memType.getLayout().isIdentity() || !contiguous) {
       runs = false;
       return;
     }

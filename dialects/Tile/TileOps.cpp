@@ -532,35 +532,6 @@ static bool readsDim(AffineMap map, unsigned dim, int64_t tileExtent) {
   });
 }
 
-/// A splat constant or a broadcast scalar.
-static bool isSplatTile(Value value) {
-  if (auto constant = value.getDefiningOp<arith::ConstantOp>())
-    return isa<SplatElementsAttr>(constant.getValue());
-  if (auto broadcast = value.getDefiningOp<vector::BroadcastOp>())
-    return !isa<VectorType>(broadcast.getSource().getType());
-  return false;
-}
-
-bool nautilus::tile::isUniformTile(Value value) {
-  // Each value once (a chain of definitions each using the previous twice
-  // is a DAG: a recursion would take exponential time).
-  llvm::SmallPtrSet<void *, 8> seen;
-  SmallVector<Value> work = {value};
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    if (!seen.insert(v.getAsOpaquePointer()).second || isSplatTile(v))
-      continue;
-    Operation *def = v.getDefiningOp();
-    if (!def || def->getNumResults() != 1 || def->getNumRegions() ||
-        !def->hasTrait<OpTrait::Elementwise>())
-      return false;
-    for (Value operand : def->getOperands())
-      if (isa<VectorType>(operand.getType()))
-        work.push_back(operand);
-  }
-  return true;
-}
-
 tile::LinearLayoutAttr
 nautilus::tile::layoutOf(Value value, function_ref<bool(Value)> deferred) {
   // Along the operand that decides, one op a level (each level asks

@@ -55,10 +55,19 @@ llvm::SmallVector<std::optional<int64_t>> knownSizeValues(ProgramOp program);
 /// literal or bound by its plan); std::nullopt otherwise.
 std::optional<std::vector<int64_t>> knownOutputExtents(ProgramOp program);
 
+/// A splat constant or a broadcast scalar.
+bool isSplatTile(mlir::Value value);
+
 /// Whether `value` is one value at every element: a splat constant, a
 /// broadcast scalar, or an element-wise op of such tiles (a scale
 /// `rsqrt(D)`). Such a tile is in every layout.
 bool isUniformTile(mlir::Value value);
+
+/// Whether `value` (a tile of the program's body) is the same at every
+/// element along output dimension `dim` (it may vary along the others): a
+/// uniform tile, a load or index tile that does not read `dim` (a gather's
+/// indices too), or an element-wise op of such tiles.
+bool isUniformAlongDim(mlir::Value value, unsigned dim);
 
 /// The layout `value` is distributed by, as the IR states it: a
 /// conversion's target, a load's or index tile's `layout`, or an

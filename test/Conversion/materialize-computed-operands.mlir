@@ -6,7 +6,7 @@
 // CHECK-DAG: #[[MK:.*]] = affine_map<(d0, d1)[s0, s1] -> (d0, d1)>
 // CHECK-DAG: #[[LHS:.*]] = affine_map<(d0, d1, d2)[s0, s1] -> (d0, d2)>
 // CHECK-LABEL: tile.program @wide_O_lhs_materialized
-// CHECK-SAME: arg_names = ["S", "V", "O", "wide_O.lhs"], output_dims = ["M", "K"], schedule = #tile.schedule<tile = [16, 64], threads = 128>
+// CHECK-SAME: arg_names = ["S", "V", "O", "wide_O.lhs"], output_dims = ["M", "K"], schedule = #tile.schedule<tile = [16, 64], threads = 128, vector = 8>
 // CHECK: %[[X:.*]] = tile.load %arg0[#[[MK]]] : memref<?x?xf32> -> vector<16x64xf32>
 // CHECK: %[[E:.*]] = math.exp %[[X]] : vector<16x64xf32>
 // CHECK: %[[P:.*]] = arith.truncf %[[E]] : vector<16x64xf32> to vector<16x64xbf16>

@@ -27,13 +27,18 @@ int64_t tiletogpu::loadRunLength(KernelContext &kernel, tile::LoadOp load) {
   // Consecutive registers of the load's layout along the tile's rows
   // (innermostRun) read consecutive elements of the buffer's rows when
   // the buffer's innermost index is the tile's innermost dimension itself
-  // and no other index reads that dimension.
+  // and no other index reads that dimension (a gather's indices the same
+  // along it: gathersRunsAlong; each run then reads at its first
+  // element's).
   auto memType = cast<MemRefType>(load.getBuffer().getType());
-  if (!load.getIndirect().empty() || !memType.getElementType().isIntOrFloat())
+  if (!memType.getElementType().isIntOrFloat())
     return 1;
   int64_t bytes = memType.getElementTypeBitWidth() / 8;
+  bool contiguous = load.getIndirect().empty()
+                        ? isContiguousAlong(load.getMap(), kernel.rank - 1)
+                        : gathersRunsAlong(load, kernel.rank - 1);
   if (!memType.getLayout().isIdentity() || bytes == 0 || bytes > 16 ||
-      !isContiguousAlong(load.getMap(), kernel.rank - 1))
+      !contiguous)
     return 1;
   std::optional<layout::LinearLayout> l =
       load.getLayoutAttr() ? load.getLayoutAttr().getLayout()

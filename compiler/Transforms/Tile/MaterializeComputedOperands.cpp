@@ -253,6 +253,8 @@ private:
     for (Attribute d : dims)
       extents.push_back(materialized.getKnownExtent(d));
     materialized.retile(schedules.elementwise(ctx, extents, target));
+    // Runs of the rows it copies (a gather's too) move as vectors.
+    materialized.retile(schedules.vectorRuns(materialized, target));
     // Tiles the contraction skips (a grouped GEMM's unused blocks of rows)
     // need no operand: the new program skips them too, where the entry
     // does not read the dimension K replaced and is the same over its tile.

@@ -1,5 +1,6 @@
 //===- AffineExpansion.cpp ------------------------------------------------===//
 #include "dialects/Tile/Utils/AffineExpansion.h"
+#include "dialects/Tile/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -59,6 +60,18 @@ bool nautilus::isContiguousAlong(AffineMap map, unsigned dim) {
   return inner && inner.getPosition() == dim &&
          llvm::none_of(map.getResults().drop_back(),
                        [&](AffineExpr e) { return involvesDim(e, dim); });
+}
+
+bool nautilus::gathersRunsAlong(tile::LoadOp load, unsigned dim) {
+  auto type = cast<MemRefType>(load.getBuffer().getType());
+  ArrayRef<int64_t> gathered = load.getIndirectPositions();
+  if (gathered.empty() || type.getRank() == 0 ||
+      llvm::is_contained(gathered, type.getRank() - 1) ||
+      !isContiguousAlong(load.getMap(), dim))
+    return false;
+  return llvm::all_of(load.getIndirect(), [&](Value index) {
+    return tile::isUniformAlongDim(index, dim);
+  });
 }
 
 Value nautilus::loadTableEntry(OpBuilder &b, Location loc, Value table,

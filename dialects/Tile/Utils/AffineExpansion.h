@@ -7,6 +7,10 @@
 
 namespace nautilus {
 
+namespace tile {
+class LoadOp;
+} // namespace tile
+
 /// Emits `expr` as arith ops on `dims` and `syms`, which are all of one type:
 /// `index`, or a vector of `index` (then constants are splats of that type).
 /// Division and modulo are floor division and floor modulo.
@@ -30,6 +34,14 @@ bool involvesDim(mlir::AffineExpr expr, unsigned dim);
 /// result involves it: consecutive values of `dim` read consecutive
 /// elements of a row-major buffer.
 bool isContiguousAlong(mlir::AffineMap map, unsigned dim);
+
+/// Whether `load` gathers whole runs along output dimension `dim`: its
+/// gathered indices are the same along `dim` (tile::isUniformAlongDim),
+/// none of them indexes the buffer's innermost dimension, and its map reads
+/// `dim` as that innermost index alone (isContiguousAlong: a mixture of
+/// experts' rows of X, `X[order[q] / J, d]`, along d). Consecutive elements
+/// along `dim` then lie consecutively in memory, as for a plain load.
+bool gathersRunsAlong(tile::LoadOp load, unsigned dim);
 
 } // namespace nautilus
 
