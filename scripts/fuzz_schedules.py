@@ -10,7 +10,8 @@ without a contraction (the norms, attention's row sums) random tile extents
 and threads, half of those a random reduce_threads and some a random
 reduce_split, reduce_groups and vector. One in five gives sibling
 contractions (a gated MLP's gate and up projections, three projections of
-one X: "fuse_shared_operands": true, on either target) a random
+one X, a mixture of experts' grouped gate and up projections:
+"fuse_shared_operands": true, on either target) a random
 tensor-core schedule. Every run must end in one of two ways:
 
 - PASS: the kernel compiled and matched the reference (--check); one
@@ -41,10 +42,18 @@ KERNELS = [(EXAMPLES, "gemm", "gemm_C", ""), (EXAMPLES, "gemm_bias_gelu", "gemm_
 
 MLP = os.path.join(ROOT, "..", "shared", "examples", "mlp.tensor")
 SHARED = os.path.join(ROOT, "test", "Transforms", "Inputs", "shared-operands.tensor")
+MOE = os.path.join(ROOT, "..", "shared", "examples", "moe.tensor")
 # Sibling contractions (one tensor-core pipeline, mma.sync or wgmma, staging
-# the shared lhs once; mixed_maps: their weights laid out differently).
-SIBLINGS = [(MLP, "swiglu_mlp", "swiglu_mlp_A"), (SHARED, "three", "three_A"),
-            (SHARED, "mixed_maps", "mixed_maps_A")]
+# the shared lhs once; mixed_maps: their weights laid out differently;
+# moe_ffn: grouped GEMMs over rows bucketed by expert, both experts'
+# weights through one offset table, the lhs gathered once), with shapes.
+PLAIN_SHAPES = ["T=150,D=104,F=72", "T=37,D=200,F=136", "T=64,D=40,F=264", "T=5,D=700,F=40"]
+MOE_SHAPES = ["T=150,D=104,F=72,E=3,J=2", "T=37,D=200,F=136,E=4,J=2",
+              "T=64,D=40,F=264,E=2,J=1", "T=5,D=700,F=40,E=5,J=2"]
+SIBLINGS = [(MLP, "swiglu_mlp", "swiglu_mlp_A", PLAIN_SHAPES),
+            (SHARED, "three", "three_A", PLAIN_SHAPES),
+            (SHARED, "mixed_maps", "mixed_maps_A", PLAIN_SHAPES),
+            (MOE, "moe_ffn", "moe_ffn_A", MOE_SHAPES)]
 
 
 def schedule(rng, target):
@@ -151,12 +160,11 @@ def run_one(nautc, folder, n):
     if rng.random() < 0.25:
         path, kernel, program, text, shape = simt_case(rng)
     elif rng.random() < 0.25:
-        path, kernel, program = rng.choice(SIBLINGS)
+        path, kernel, program, shapes = rng.choice(SIBLINGS)
         tm, tn, threads, fields = schedule(rng, target)
         text = (f"#tile.schedule<tile = [{tm}, {tn}], threads = {threads}, "
                 f"mma = #tile.mma<{', '.join(fields)}>>")
-        shape = rng.choice(["T=150,D=104,F=72", "T=37,D=200,F=136",
-                            "T=64,D=40,F=264", "T=5,D=700,F=40"])
+        shape = rng.choice(shapes)
         structure = {"fuse_shared_operands": True}
     else:
         path, kernel, program, extra = rng.choice(KERNELS)
