@@ -44,8 +44,10 @@ nautilus::defaultSchedule(MLIRContext *ctx,
 /// each such load reads it as its buffer's contiguous index; `within`: only
 /// the loads nested in it. Elements narrower than a byte (i1) move one at a
 /// time: they break the runs where `narrowBreaks`, else are passed over.
+/// A gather moves runs only along an output dimension (`outputDim`).
 static std::pair<int64_t, bool> narrowestAlong(Operation *within, unsigned dim,
-                                               bool narrowBreaks) {
+                                               bool narrowBreaks,
+                                               bool outputDim) {
   int64_t narrowest = std::numeric_limits<int64_t>::max();
   bool runs = true;
   within->walk([&](tile::LoadOp load) {
@@ -54,8 +56,11 @@ static std::pair<int64_t, bool> narrowestAlong(Operation *within, unsigned dim,
       return;
     auto memType = cast<MemRefType>(load.getBuffer().getType());
     Type element = memType.getElementType();
-    bool contiguous = load.getIndirect().empty() ? isContiguousAlong(map, dim)
-                                                 : gathersRunsAlong(load, dim);
+    // (A gather's runs along an output dimension only: the lowerings of
+    // reductions read gathers element by element.)
+    bool contiguous = load.getIndirect().empty()
+                          ? isContiguousAlong(map, dim)
+                          : outputDim && gathersRunsAlong(load, dim);
     if (!memType.getLayout().isIdentity() || !contiguous) {
       runs = false;
       return;
@@ -83,17 +88,20 @@ int64_t nautilus::maxVectorRun(tile::ProgramOp program, bool ofReductions) {
     for (auto reduce : program.getBody().front().getOps<tile::ReduceOp>()) {
       if (reduce.getExtents().size() != 1)
         return 1;
-      fold(narrowestAlong(reduce, rank, /*narrowBreaks=*/true));
+      fold(narrowestAlong(reduce, rank, /*narrowBreaks=*/true,
+                          /*outputDim=*/false));
     }
     for (auto stream : program.getBody().front().getOps<tile::OnlineReduceOp>())
-      fold(narrowestAlong(stream, rank, /*narrowBreaks=*/true));
+      fold(narrowestAlong(stream, rank, /*narrowBreaks=*/true,
+                          /*outputDim=*/false));
   } else {
     if (rank == 0)
       return 1;
     // Runs along the innermost output dimension: its loads read it
     // contiguously, and stores move runs of their element.
     // (i1 tiles move element by element either way.)
-    fold(narrowestAlong(program, rank - 1, /*narrowBreaks=*/false));
+    fold(narrowestAlong(program, rank - 1, /*narrowBreaks=*/false,
+                        /*outputDim=*/true));
     program.walk([&](tile::StoreOp store) {
       Type element =
           cast<MemRefType>(store.getBuffer().getType()).getElementType();

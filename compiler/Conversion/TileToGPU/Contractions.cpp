@@ -23,12 +23,21 @@ ContractLoweringContext tiletogpu::contractContext(KernelContext &kernel,
   assert(tile::siblingContracts(contract).front() == contract &&
          "a contraction's lowering stands for its siblings from the first");
   tile::sinkIntoComputedOperands(contract);
+  // A literal extent is a constant of the program's body, which a
+  // persistent program lowers after its tiles' loop: made here.
+  Value extent = kernel.scalars.lookupOrNull(contract.getExtent());
+  if (!extent)
+    if (auto literal =
+            contract.getExtent().getDefiningOp<arith::ConstantIndexOp>())
+      extent = arith::ConstantIndexOp::create(kernel.b, contract.getLoc(),
+                                              literal.value());
+  assert(extent && "a contraction's extent is a size or a literal");
   ContractLoweringContext context{
       kernel.func,
       // (null when computed or absent)
       kernel.scalars.lookupOrNull(contract.getLhs()),
       kernel.scalars.lookupOrNull(contract.getRhs()),
-      kernel.scalars.lookup(contract.getExtent()),
+      extent,
       kernel.scalars.lookupOrNull(contract.getLhsOffsets()),
       kernel.scalars.lookupOrNull(contract.getRhsOffsets()),
       kernel.sizeArgs,

@@ -175,6 +175,63 @@ bool gathersByRows(alg::LoadOp load, unsigned outputs) {
   return rows.size() + 1 == outputs;
 }
 
+/// Why tile-group-routed-contractions could not bucket `consumer`'s rows
+/// once `group` (sums gathering their weights by rows) moves into it, or
+/// "": its other reads and those of the sums' shared operand name a row
+/// only as a whole index and gather nothing; the definitions that read it
+/// read it plainly; the weights have one extent of experts. (The pass
+/// checks the same of the program it groups.)
+std::string unroutableReader(alg::DefineOp consumer,
+                             ArrayRef<alg::DefineOp> group, unsigned outputs,
+                             ArrayRef<alg::LoadOp> weights) {
+  auto plainRows = [&](alg::LoadOp load) {
+    for (AffineExpr e : load.getMap().getResults())
+      for (unsigned d = 0; d + 1 < outputs; ++d)
+        if (e.isFunctionOfDim(d) && !isa<AffineDimExpr>(e))
+          return false;
+    return true;
+  };
+  std::string name = consumer.getName().str();
+  SmallVector<alg::DefineOp> definitions = {consumer};
+  definitions.append(group.begin(), group.end());
+  for (alg::DefineOp def : definitions) {
+    for (auto load : def.getBody().front().getOps<alg::LoadOp>()) {
+      if (llvm::is_contained(weights, load) ||
+          llvm::is_contained(group, definitionOf(load.getTensor())))
+        continue;
+      if (!load.getIndirect().empty() || !plainRows(load))
+        return "'" + def.getName().str() + "' reads '" +
+               tensorName(load.getTensor()) +
+               "' gathered or at an expression of its rows, which a "
+               "grouped GEMM's bucketed rows cannot follow";
+    }
+  }
+  for (Operation *user : consumer.getResult().getUsers()) {
+    auto load = dyn_cast<alg::LoadOp>(user);
+    if (!load || !load.getIndirect().empty())
+      return "'" + name +
+             "' is read gathered, and a grouped GEMM's workspace of "
+             "bucketed rows is read through its slots";
+  }
+  Attribute experts;
+  for (alg::LoadOp load : weights) {
+    ArrayAttr dims;
+    if (auto input = load.getTensor().getDefiningOp<alg::InputOp>())
+      dims = input.getDims();
+    else if (auto def = load.getTensor().getDefiningOp<alg::DefineOp>())
+      dims = def.getDims();
+    int64_t position = load.getIndirectPositions().front();
+    Attribute extent = dims ? dims[position] : Attribute();
+    if (!extent || (experts && experts != extent))
+      return "'" + tensorName(load.getTensor()) +
+             "' has another number of "
+             "experts than '" +
+             tensorName(alg::LoadOp(weights.front()).getTensor()) + "'";
+    experts = extent;
+  }
+  return "";
+}
+
 /// Whether a GPU's tensor cores run `group` as sibling contractions of
 /// `consumer`'s program (tile-form-contractions takes every sum of a
 /// program or none): `consumer` computes no other reduction, and each sum
@@ -200,6 +257,7 @@ bool tensorCoreSiblings(alg::DefineOp consumer, ArrayRef<alg::DefineOp> group,
   }
   Type element;
   alg::LoadOp firstOther;
+  SmallVector<alg::LoadOp> weights; // the gathered other factors
   for (alg::DefineOp def : group) {
     Block &body = def.getBody().front();
     unsigned outputs = body.getNumArguments() - def.getReduceDimsAttr().size();
@@ -302,6 +360,13 @@ bool tensorCoreSiblings(alg::DefineOp consumer, ArrayRef<alg::DefineOp> group,
             "columns";
       return false;
     }
+    if (gathered)
+      weights.push_back(other);
+  }
+  if (!weights.empty()) {
+    unsigned outputs = consumer.getBody().front().getNumArguments();
+    why = unroutableReader(consumer, group, outputs, weights);
+    return why.empty();
   }
   return true;
 }

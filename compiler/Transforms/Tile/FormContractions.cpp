@@ -6,9 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Schedule/SchedulingPass.h"
-#include "compiler/Transforms/Tile/SplitContractions.h"
-#include "compiler/Transforms/Tile/Passes.h"
 #include "compiler/Target/Target.h"
+#include "compiler/Transforms/Tile/Passes.h"
+#include "compiler/Transforms/Tile/SplitContractions.h"
+#include "dialects/Tile/Utils/SiblingContracts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -444,11 +445,19 @@ struct TileFormContractionsPass
         program.getBody().getOps<tile::ReduceOp>());
     if (reduces.size() < 2)
       return out;
-    auto extent = dyn_cast<BlockArgument>(reduces.front().getExtents()[0]);
+    if (llvm::any_of(reduces, [](tile::ReduceOp r) {
+          return r.getExtents().size() != 1;
+        }))
+      return out;
+    // (A computed lhs is materialized over K: a size or a literal.)
+    Value extent = reduces.front().getExtents()[0];
+    auto size = dyn_cast<BlockArgument>(extent);
+    bool namedExtent =
+        (size && size.getOwner() == &program.getBody().front()) ||
+        extent.getDefiningOp<arith::ConstantIndexOp>();
     auto sharedLhs = [&](const OperandChoice &o) {
       return (o.kind == OperandChoice::Loaded && !o.table) ||
-             (o.kind == OperandChoice::Computed16 && extent &&
-              extent.getOwner() == &program.getBody().front() &&
+             (o.kind == OperandChoice::Computed16 && namedExtent &&
               materializable(o, reduces.front(), n));
     };
     // The shared lhs: the first sum's, that every sum can take as its lhs.
@@ -457,7 +466,7 @@ struct TileFormContractionsPass
         continue;
       out.clear();
       for (tile::ReduceOp reduce : reduces) {
-        if (reduce.getExtents()[0] != reduces.front().getExtents()[0])
+        if (!tile::sameExtent(reduce.getExtents()[0], extent))
           break;
         for (const auto &choice : orientationsOf(reduce, m, n, k))
           if (sameLhs(first[0], reduces.front(), choice[0], reduce) &&

@@ -3,11 +3,13 @@
 // A computed contraction operand is evaluated by the threads of every
 // program instance that needs it: once per tile along the other operand's
 // dimension. Where that dimension spans many tiles (a mixture of experts'
-// down projection: silu(G) x U, recomputed for each of D / 128 column
-// tiles, from two f32 workspaces; its gate and up projections: the rows
-// of X gathered for each of F / 128 column tiles), computing it once into
-// a 16-bit workspace and copying it like any loaded operand (cp.async,
-// TMA) costs far less (see TileMaterializeComputedOperands in Passes.td).
+// down projection: silu(G) x U, read from the siblings' f32 workspace A
+// for each of D / 128 column tiles), computing it once into a 16-bit
+// workspace and copying it like any loaded operand (cp.async, TMA) costs
+// far less. Sibling contractions (its gate and up projections, whose lhs
+// is the rows of X gathered) share a loaded lhs tile only: theirs is
+// always computed once (see TileMaterializeComputedOperands in
+// Passes.td).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Schedule/SchedulingPass.h"
@@ -16,6 +18,7 @@
 #include "compiler/Transforms/Tile/Passes.h"
 #include "compiler/Target/Target.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -201,9 +204,12 @@ private:
     return key;
   }
 
-  /// The size a contraction's extent is (its name), or null when it is
-  /// not one of the program's sizes.
+  /// The dimension a contraction's extent is: a size (its name) or a
+  /// literal; null when it is neither.
   static Attribute extentDim(tile::ProgramOp program, Value extent) {
+    if (auto literal = extent.getDefiningOp<arith::ConstantIndexOp>())
+      return IntegerAttr::get(IntegerType::get(program.getContext(), 64),
+                              literal.value());
     auto arg = dyn_cast<BlockArgument>(extent);
     unsigned buffers = program.getArgNames().size();
     if (!arg || arg.getOwner() != &program.getBody().front() ||

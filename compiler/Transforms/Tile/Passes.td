@@ -8,9 +8,11 @@ def TileGroupRoutedContractions
     : Pass<"tile-group-routed-contractions", "::mlir::ModuleOp"> {
   let summary = "Bucket a mixture of experts' rows by expert for grouped GEMMs";
   let description = [{
-    A program storing a workspace whose only reduction reads weights
-    through a routing table indexed by the output's rows (`G[t, j, f] =
-    sum[d](X[t, d] * W[ids[t, j], d, f])`: every output dimension but one,
+    A program storing a workspace whose reductions read weights through
+    one routing table indexed by the output's rows (`G[t, j, f] =
+    sum[d](X[t, d] * W[ids[t, j], d, f])`, or sibling sums of a mixture of
+    experts' gate and up weights by the same table, each with as many
+    experts: every output dimension but one,
     N, is a row dimension the table reads, in its order; the other reads
     name a row dimension only as a whole index) is recomputed over the rows
     bucketed by expert. A routing program (`tile.route`, one per table,
@@ -58,13 +60,19 @@ def TileFormContractions : Pass<"tile-form-contractions", "::mlir::ModuleOp"> {
     reads of the other operand's dimension that are the same over a whole
     tile (`tile::isUniformOverTile`) are allowed. Two or more such sums in
     one program (alg-fuse-shared-operands' gate and up projections), when
-    every sum of the program is such a product and all load the same lhs,
-    each with a loaded rhs and no offset tables, all become contractions:
-    siblings (`tile::siblingContracts`) that one mma.sync pipeline runs,
-    staging the lhs tile once; their program takes an mma.sync schedule
-    (on sm_90 too) whose tile N is at most 128 / siblings rounded down to a
-    power of two (not below 32), never split. (alg-fuse-shared-operands
-    fuses on GPUs only groups that are such siblings.)
+    every sum of the program is such a product over the same extent (one
+    value, or equal literals) and all have the same lhs (loaded from one
+    buffer at one map, or computed by the same operations: a mixture of
+    experts' gathered rows, which tile-materialize-computed-operands then
+    computes once into a workspace), each with a loaded rhs adding the
+    same offset table's entry or none, all become contractions: siblings
+    (`tile::siblingContracts`) that one tensor-core pipeline runs
+    (mma.sync's, or wgmma's where TMA can read every operand's rows),
+    staging the lhs tile once; tile N is one contraction's divided among
+    the siblings (at most 128 / siblings on mma.sync, not below 32; 128 or
+    256 / siblings on wgmma, not below 64), never split.
+    (alg-fuse-shared-operands fuses on GPUs only groups that are such
+    siblings.)
     Its program is rescheduled for the target's tensor
     cores (`#tile.mma`), every tile of the program taking the new shape:
     on sm_80, mma.sync with tile M and N up to 128 (at least 32), 32 of K
@@ -108,8 +116,11 @@ def TileMaterializeComputedOperands
     compute the same (the same ops on the same buffers and sizes, skipping
     the same tiles) share one workspace.
     Unbound extents are left alone (recomputing is bounded; a workspace
-    of unknown size might not be). NVIDIA programs only have
-    contractions; other targets pass through.
+    of unknown size might not be), except for sibling contractions, whose
+    shared computed lhs is always materialized (they share a loaded lhs
+    tile only) and whose schedule is kept. The new program takes the
+    provider's vector runs (a gather's rows as 16-byte vectors). NVIDIA
+    programs only have contractions; other targets pass through.
   }];
   let dependentDialects = ["::nautilus::tile::TileDialect"];
 }
@@ -120,9 +131,12 @@ def TileFoldConversionPrograms
   let description = [{
     A program whose body only loads a workspace at its own point (the
     identity map), rounds it to a narrower float (`arith.truncf`) and
-    stores it to another buffer (tile-materialize-computed-operands' copy
-    of a gated MLP's f32 `A` into the bf16 operand of the down projection,
-    where the gate and up projections are sibling contractions) is folded
+    stores it to another buffer, possibly skipping tiles
+    (`tile.skip_if_negative`: what a skipped tile would write is never
+    read) (tile-materialize-computed-operands' copy
+    of a gated MLP's or a mixture of experts' f32 `A` into the bf16 operand
+    of the down projection, where the gate and up projections are sibling
+    contractions) is folded
     into the one program that writes that workspace, once and over the
     same output dimensions: the writer stores the rounded value into the
     copy's buffer, the copy leaves the plan and the workspace goes. Left

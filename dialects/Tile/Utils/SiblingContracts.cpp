@@ -1,6 +1,8 @@
 //===- SiblingContracts.cpp - Contractions sharing an lhs tile ------------===//
 #include "dialects/Tile/Utils/SiblingContracts.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
 using namespace mlir;
 using namespace nautilus;
 
@@ -18,11 +20,20 @@ static bool sameOffsets(tile::ContractOp a, tile::ContractOp b, unsigned side) {
                b.getOperandOffsetsPosition(side)));
 }
 
+bool tile::sameExtent(Value a, Value b) {
+  if (a == b)
+    return true;
+  auto x = a.getDefiningOp<arith::ConstantIndexOp>();
+  auto y = b.getDefiningOp<arith::ConstantIndexOp>();
+  return x && y && x.value() == y.value();
+}
+
 bool tile::shareLhsTile(ContractOp a, ContractOp b) {
   return loadedOperands(a) && loadedOperands(b) && sameOffsets(a, b, 0) &&
          sameOffsets(a, b, 1) && a.getLhs() == b.getLhs() &&
          a.getOperandMap(0) == b.getOperandMap(0) &&
-         a.getExtent() == b.getExtent() && a.getType() == b.getType() &&
+         sameExtent(a.getExtent(), b.getExtent()) &&
+         a.getType() == b.getType() &&
          a.getOperandElementType() == b.getOperandElementType();
 }
 

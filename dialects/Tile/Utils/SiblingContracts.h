@@ -17,9 +17,14 @@
 namespace nautilus::tile {
 
 /// Whether `a` and `b` may share one pipeline: the same lhs buffer at the
-/// same map, over the same extent, both operands of each loaded without
-/// offset tables, neither split.
+/// same map, over the same extent, both operands of each loaded (not
+/// computed), the same offset tables or none (a mixture of experts'
+/// weights, each by the tile's expert), neither split.
 bool shareLhsTile(ContractOp a, ContractOp b);
+
+/// Whether extents `a` and `b` are the same: one value, or two constants
+/// of one value (each reduction of a literal extent has its own).
+bool sameExtent(mlir::Value a, mlir::Value b);
 
 /// The contractions of `contract`'s block that share its lhs tile
 /// (shareLhsTile), in the block's order, `contract` among them: one for a
