@@ -127,17 +127,12 @@ bool sameScalar(Value a, Value b) {
     return argA && argB && argA.getArgNumber() == argB.getArgNumber() &&
            isa<alg::DefineOp>(argA.getOwner()->getParentOp()) &&
            isa<alg::DefineOp>(argB.getOwner()->getParentOp());
-  Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
-  if (x->getName() != y->getName() || x->getNumRegions() != 0 ||
-      y->getNumRegions() != 0 ||
-      x->getAttrDictionary() != y->getAttrDictionary() ||
-      x->getResultTypes() != y->getResultTypes() ||
-      x->getNumOperands() != y->getNumOperands())
-    return false;
-  return llvm::all_of(llvm::zip(x->getOperands(), y->getOperands()),
-                      [](auto pair) {
-                        return sameScalar(std::get<0>(pair), std::get<1>(pair));
-                      });
+  auto x = cast<OpResult>(a), y = cast<OpResult>(b);
+  return x.getResultNumber() == y.getResultNumber() &&
+         OperationEquivalence::isEquivalentTo(
+             x.getOwner(), y.getOwner(),
+             [](Value l, Value r) { return success(sameScalar(l, r)); },
+             /*markEquivalent=*/nullptr, OperationEquivalence::IgnoreLocations);
 }
 
 /// Whether `a` and `b` gather through the same index table reads (a
@@ -306,14 +301,13 @@ bool tensorCoreSiblings(alg::DefineOp consumer, ArrayRef<alg::DefineOp> group,
     std::string firstName = alg::DefineOp(group.front()).getName().str();
     if (firstOther.getIndirect().empty() != other.getIndirect().empty()) {
       bool firstGathered = !firstOther.getIndirect().empty();
-      why = "'" + (firstGathered ? firstName : def.getName().str()) +
-            "' reads '" +
-            tensorName(firstGathered ? firstOther.getTensor()
-                                     : other.getTensor()) +
-            "' through an index table and '" +
-            (firstGathered ? def.getName().str() : firstName) + "' reads '" +
-            tensorName(firstGathered ? other.getTensor()
-                                     : firstOther.getTensor()) +
+      alg::LoadOp routed = firstGathered ? firstOther : other;
+      alg::LoadOp plain = firstGathered ? other : firstOther;
+      std::string routedBy = firstGathered ? firstName : def.getName().str();
+      std::string plainBy = firstGathered ? def.getName().str() : firstName;
+      why = "'" + routedBy + "' reads '" + tensorName(routed.getTensor()) +
+            "' through an index table and '" + plainBy + "' reads '" +
+            tensorName(plain.getTensor()) +
             "' directly: a grouped GEMM and a plain one share no tile";
       return false;
     }

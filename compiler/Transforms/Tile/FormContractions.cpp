@@ -525,20 +525,17 @@ struct TileFormContractionsPass
              (a.getParentBlock() != aBody && a.getParentBlock() != bBody);
     if (a == aBody->getArgument(0) || b == bBody->getArgument(0))
       return a == aBody->getArgument(0) && b == bBody->getArgument(0);
-    Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
-    if (!x || !y || x->getBlock() != aBody || y->getBlock() != bBody ||
-        x->getName() != y->getName() || x->getNumRegions() != 0 ||
-        x->getAttrDictionary() != y->getAttrDictionary() ||
-        x->getResultTypes() != y->getResultTypes() ||
-        x->getNumOperands() != y->getNumOperands() ||
-        cast<OpResult>(a).getResultNumber() !=
-            cast<OpResult>(b).getResultNumber())
+    auto x = dyn_cast<OpResult>(a), y = dyn_cast<OpResult>(b);
+    if (!x || !y || x.getOwner()->getBlock() != aBody ||
+        y.getOwner()->getBlock() != bBody ||
+        x.getResultNumber() != y.getResultNumber())
       return false;
-    return llvm::all_of(llvm::zip(x->getOperands(), y->getOperands()),
-                        [&](auto pair) {
-                          return sameComputation(std::get<0>(pair), aReduce,
-                                                 std::get<1>(pair), bReduce);
-                        });
+    return OperationEquivalence::isEquivalentTo(
+        x.getOwner(), y.getOwner(),
+        [&](Value l, Value r) {
+          return success(sameComputation(l, aReduce, r, bReduce));
+        },
+        /*markEquivalent=*/nullptr, OperationEquivalence::IgnoreLocations);
   }
 
   /// Whether loaded operands `a` and `b` add the same offset table's
