@@ -125,9 +125,10 @@ CheckPath nautilus::checkPathOf(MeasuringDevice device) {
 KernelMeasurer::KernelMeasurer(ModuleOp kernel, TargetInfo target,
                                MeasuringDevice device, SizeValues sizes,
                                const std::vector<rt::HostTensor> &inputs,
-                               bool verify)
+                               bool verify, std::shared_ptr<rt::Device> gpu)
     : kernel(kernel), target(std::move(target)), device(device),
-      sizes(std::move(sizes)), inputs(inputs), verify(verify) {}
+      gpu(std::move(gpu)), sizes(std::move(sizes)), inputs(inputs),
+      verify(verify) {}
 
 std::unique_ptr<LoadedCandidate>
 KernelMeasurer::compile(const ScheduleAssignment &assignment,
@@ -167,14 +168,7 @@ KernelMeasurer::compile(const ScheduleAssignment &assignment,
                                       compilation.launchPlan(), why));
   case MeasuringDevice::Cuda: {
     bool compilerFault = false;
-    if (!gpu) {
-      std::unique_ptr<rt::Device> opened;
-      if (std::string e = rt::openCudaDevice(0, opened); !e.empty()) {
-        why = e;
-        return nullptr;
-      }
-      gpu = std::move(opened);
-    }
+    assert(gpu && "a CUDA measurer is given its device");
     std::unique_ptr<CudaExecutor> executor =
         CudaExecutor::create(compilation, why, compilerFault, gpu);
     if (compilerFault)

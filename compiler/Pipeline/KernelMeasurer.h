@@ -66,10 +66,12 @@ class KernelMeasurer final : public autosched::Measurer {
 public:
   /// `kernel`: the module holding the alg kernel with its sizes bound
   /// (not changed: each candidate compiles a copy) for `target`, which
-  /// `device` runs.
+  /// `device` runs (Cuda: on `gpu`, opened by the caller and shared by
+  /// every candidate).
   KernelMeasurer(mlir::ModuleOp kernel, TargetInfo target,
                  MeasuringDevice device, SizeValues sizes,
-                 const std::vector<rt::HostTensor> &inputs, bool verify);
+                 const std::vector<rt::HostTensor> &inputs, bool verify,
+                 std::shared_ptr<rt::Device> gpu = nullptr);
 
   /// The outputs every candidate's are compared with.
   void setReference(std::vector<rt::HostTensor> outputs) {
@@ -87,7 +89,8 @@ public:
     return tolerance;
   }
 
-  /// The seconds each candidate's timing may take (at least 5 runs).
+  /// The seconds each candidate's timing may take (at least 5 runs; 3 on
+  /// the emulator, whose runs are slow).
   void setTimingBudget(double seconds) { timingSeconds = seconds; }
 
   std::optional<autosched::Measurement>
@@ -107,7 +110,7 @@ private:
   mlir::ModuleOp kernel;
   TargetInfo target;
   MeasuringDevice device;
-  /// Cuda: device 0, opened at the first candidate and shared by all.
+  /// Cuda: the device every candidate runs on.
   std::shared_ptr<rt::Device> gpu;
   SizeValues sizes;
   const std::vector<rt::HostTensor> &inputs;

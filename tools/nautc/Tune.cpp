@@ -162,15 +162,18 @@ gpuCandidatesOf(ModuleOp programs, const TargetInfo &target, size_t keep) {
       return r.schedule == program.getSchedule();
     });
     ProgramCandidates schedules{program.getSymName().str(), {}};
+    // (The tie rule of AutoSchedules::recordGpuChoice.)
     schedules.ownFirst =
         own == ranked.begin() ||
         (own != ranked.end() && ranking->heuristicsTie &&
          own->predictedUs <=
              ranked.front().predictedUs * (1 + AutoSchedules::kHeuristicsTie));
-    for (const RankedGpuSchedule &r : ranked)
-      if (r.schedule != program.getSchedule() &&
-          schedules.schedules.size() < keep)
+    for (const RankedGpuSchedule &r : ranked) {
+      if (schedules.schedules.size() == keep)
+        break;
+      if (r.schedule != program.getSchedule())
         schedules.schedules.push_back(textOf(r.schedule));
+    }
     candidates.push_back(std::move(schedules));
   }
   return candidates;
@@ -321,10 +324,12 @@ int writeResult(const Options &opts, TuningDatabase &database,
 /// The device --device names for `target`'s kernels, and the machine it
 /// is (a record's "machine"); or std::nullopt and the reason it cannot
 /// measure there in `error`, `usage` set where the options are wrong
-/// (rather than the machine: no driver).
+/// (rather than the machine: no driver). For cuda, `gpu` is device 0,
+/// checked to run the target's code.
 std::optional<MeasuringDevice>
 measuringDevice(const Options &opts, const TargetInfo &target,
-                std::string &machine, std::string &error, bool &usage) {
+                std::string &machine, std::string &error, bool &usage,
+                std::shared_ptr<rt::Device> &gpu) {
   usage = true;
   if (target.isCPU()) {
     if (opts.device != "cpu") {
@@ -353,8 +358,8 @@ measuringDevice(const Options &opts, const TargetInfo &target,
             "not a tuning)";
     return std::nullopt;
   }
-  std::unique_ptr<rt::Device> gpu;
-  if (std::string e = rt::openCudaDevice(0, gpu); !e.empty()) {
+  std::unique_ptr<rt::Device> opened;
+  if (std::string e = rt::openCudaDevice(0, opened); !e.empty()) {
     error = "cannot measure on cuda: " + e;
     usage = false;
     return std::nullopt;
@@ -364,12 +369,13 @@ measuringDevice(const Options &opts, const TargetInfo &target,
   probe.target = target.name;
   probe.chip = target.chip;
   probe.code["ptx"] = "";
-  if (std::string e = gpu->accepts(probe); !e.empty()) {
+  if (std::string e = opened->accepts(probe); !e.empty()) {
     error = "cannot measure on cuda: " + e;
     usage = false;
     return std::nullopt;
   }
-  machine = gpu->description();
+  machine = opened->description();
+  gpu = std::move(opened);
   return MeasuringDevice::Cuda;
 }
 
@@ -383,22 +389,24 @@ int nautilus::runTune(const Options &opts) {
   if (target->isCPU() && (opts.device == "emu" || opts.device == "cuda"))
     target = getTarget(firstTargetOf(TargetFamily::NVIDIA).name,
                        opts.multiprocessors);
-  std::string machine, error;
-  bool usage = true;
-  std::optional<MeasuringDevice> device =
-      measuringDevice(opts, *target, machine, error, usage);
-  if (!device)
-    return usage ? usageError(error) : userError(error);
+  // (Usage first: a bad command line is told so whatever the machine.)
   if (opts.refit && !target->isCPU())
     return usageError("--refit refits the CPU model: tune --target cpu");
   if (opts.profile || !opts.fibreOrder.empty() || !opts.kernelIR.empty())
     return usageError("--profile, --fibre-order and --kernel-ir are nautc "
                       "run's (tune measures each candidate as compiled)");
-  if (*device == MeasuringDevice::Emulator && !opts.db.empty())
+  if (opts.device == "emu" && !opts.db.empty())
     return usageError("the emulator's times rank nothing on a GPU: tune "
                       "--device emu prints the schedule file (a test of the "
                       "tuner), and --db keeps measurements of --device cuda "
                       "or cpu");
+  std::string machine, error;
+  bool usage = true;
+  std::shared_ptr<rt::Device> gpu; // Cuda: shared by every candidate
+  std::optional<MeasuringDevice> device =
+      measuringDevice(opts, *target, machine, error, usage, gpu);
+  if (!device)
+    return usage ? usageError(error) : userError(error);
   DialectRegistry registry;
   registerPipelineDialects(registry);
   MLIRContext context(registry);
@@ -441,7 +449,7 @@ int nautilus::runTune(const Options &opts) {
                << programs << " programs to tune, " << total << " candidates\n"
                << described;
   KernelMeasurer measurer(*loaded.module, *target, *device, run.sizes,
-                          run.tensors, !opts.noVerify);
+                          run.tensors, !opts.noVerify, gpu);
   std::string why;
   std::optional<TuneResult> result =
       tune(structures, measurer,

@@ -183,7 +183,7 @@ options:
                          defined there with its compiled signature, and
                          a fault the emulator finds in them (a race) is
                          an error in the input
-  --no-verify            compile, run: skip the verifier's proofs
+  --no-verify            compile, run, tune: skip the verifier's proofs
   --mutate NAME          verify: break the kernel's model on purpose first
                          (a test of the verifier; --mutate list names
                          them)
@@ -196,7 +196,7 @@ exit status:
   3  an internal error: a bug in nautc (among them generated code that
      faults, on the emulator a race, an async hazard, a deadlock or an
      access out of bounds)
-  4  run --check: an output differs from the reference (FAIL)
+  4  run or tune --check: an output differs from the reference (FAIL)
   5  verify: an invariant refuted (or undecided); compile and run stop
      on a refuted one with status 3
 )";
