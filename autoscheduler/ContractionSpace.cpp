@@ -44,7 +44,7 @@ void addSplits(std::vector<ContractionCandidate> &out,
 void addRasterisations(std::vector<ContractionCandidate> &out,
                        ContractionCandidate c,
                        const ContractionProblem &problem) {
-  int64_t tilesM = (problem.m + c.tileM - 1) / c.tileM;
+  int64_t tilesM = problem.busyTilesM(c.tileM);
   llvm::SmallVector<int64_t, 4> walks;
   for (int64_t groupM : {8, 16, 4, 1}) {
     int64_t walk = std::min(groupM, tilesM);
@@ -57,6 +57,35 @@ void addRasterisations(std::vector<ContractionCandidate> &out,
 }
 
 } // namespace
+
+int64_t ContractionProblem::Groups::groupSpan() const {
+  int64_t perGroup = (rows + groups - 1) / groups;
+  return (perGroup + block - 1) / block * block;
+}
+
+int64_t ContractionProblem::Groups::busyRows() const {
+  return groups * groupSpan();
+}
+
+int64_t ContractionProblem::busyTilesM(int64_t tileM) const {
+  int64_t tiles = (m + tileM - 1) / tileM;
+  if (!grouped)
+    return tiles;
+  // A tile within a group's last block computes even where it holds none
+  // of its rows.
+  return std::min(tiles, (grouped->busyRows() + tileM - 1) / tileM);
+}
+
+double ContractionProblem::groupsSpanned(int64_t bandRows,
+                                         int64_t tileM) const {
+  if (!grouped)
+    return 1;
+  // A band of L rows starting at any tile boundary overlaps, on average,
+  // (L + S - tileM) / S groups of S rows.
+  double span = double(grouped->groupSpan());
+  double spanned = (double(bandRows) + span - double(tileM)) / span;
+  return std::clamp(spanned, 1.0, double(grouped->groups));
+}
 
 int64_t ContractionCandidate::threads() const {
   return 32 * warpsM * warpsN + (producer ? 128 : 0);
@@ -95,6 +124,8 @@ std::string autosched::resourceRefusal(const ContractionCandidate &c,
                                        const TargetInfo &target) {
   if (c.threads() > target.maxThreadsPerProgram)
     return "more threads than a block holds";
+  if (problem.grouped && problem.grouped->block % c.tileM != 0)
+    return "its tiles straddle the groups' blocks of rows";
   // The mma.sync pipeline keeps to an A100's shared memory on either
   // target (Heuristics.h, ResourceBudget.h).
   int64_t sharedLimit =

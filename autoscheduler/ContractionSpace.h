@@ -37,6 +37,24 @@ struct ContractionProblem {
   /// with an rhs of its own and accumulators of its own; they never split
   /// and write one output (their epilogue's).
   int64_t siblings = 1;
+  /// A grouped GEMM (tile-group-routed-contractions: a mixture of experts'
+  /// rows bucketed by expert): `rows` routed rows in `groups` groups, each
+  /// group's rows from a multiple of `block`, each group with B matrices of
+  /// its own. M is their capacity (rows + groups (block - 1)); programs over
+  /// blocks past the last group's end at once. The model assumes balanced
+  /// routing: each group ceil(rows / groups) rows.
+  struct Groups {
+    int64_t rows = 0, groups = 1, block = 1;
+    /// The rows whose blocks hold some group's rows: each group's rows
+    /// rounded up to whole blocks.
+    int64_t busyRows() const;
+    /// A group's rows rounded up to whole blocks.
+    int64_t groupSpan() const;
+    bool operator==(const Groups &o) const {
+      return rows == o.rows && groups == o.groups && block == o.block;
+    }
+  };
+  std::optional<Groups> grouped;
 
   /// (Every field: a field added above belongs here too.)
   bool operator==(const ContractionProblem &o) const {
@@ -44,8 +62,16 @@ struct ContractionProblem {
            operandBytes == o.operandBytes && outputBytes == o.outputBytes &&
            computedLhs == o.computedLhs && computedRhs == o.computedRhs &&
            splittable == o.splittable && wgmmaAllowed == o.wgmmaAllowed &&
-           siblings == o.siblings;
+           siblings == o.siblings && grouped == o.grouped;
   }
+
+  /// The rows of tiles of `tileM` rows whose programs compute: every one,
+  /// or a grouped GEMM's up to its last group's end (balanced routing).
+  int64_t busyTilesM(int64_t tileM) const;
+  /// How many groups' B a band of `bandRows` rows (from a tile's first row,
+  /// tiles of `tileM` rows) reads, on average over where it starts: 1 but
+  /// for a grouped GEMM.
+  double groupsSpanned(int64_t bandRows, int64_t tileM) const;
 };
 
 /// The K a problem with an unbound K is scheduled for.

@@ -86,7 +86,7 @@ double stepCycles(const ContractionCandidate &c,
 double waveBytes(const ContractionCandidate &c,
                  const ContractionProblem &problem, int64_t slots,
                  int64_t kChunk) {
-  int64_t tilesM = ceilDiv(problem.m, c.tileM);
+  int64_t tilesM = problem.busyTilesM(c.tileM);
   int64_t tilesN = ceilDiv(problem.n, c.tileN);
   int64_t matrices =
       std::min(ceilDiv(slots, tilesM * tilesN), problem.batch * c.splitK);
@@ -95,9 +95,11 @@ double waveBytes(const ContractionCandidate &c,
   int64_t groupCols = std::min(tilesN, ceilDiv(perMatrix, group));
   int64_t groupRows =
       std::min(tilesM, std::max(group, ceilDiv(perMatrix, tilesN)));
+  // A grouped GEMM's band of rows reads the B of every group it spans.
+  double spanned = problem.groupsSpanned(groupRows * c.tileM, c.tileM);
   double operands = double(matrices) *
                     (double(groupRows * c.tileM) +
-                     double(problem.siblings * groupCols * c.tileN)) *
+                     spanned * double(problem.siblings * groupCols * c.tileN)) *
                     kChunk * problem.operandBytes;
   double outputs = double(slots) * c.tileM * c.tileN *
                    (c.splitK > 1 ? 4 : problem.outputBytes);
@@ -112,7 +114,9 @@ CostBreakdown autosched::estimate(const ContractionProblem &problem,
   CostBreakdown cost;
   int64_t k = problem.k.value_or(kUnboundK);
   int64_t kChunk = ceilDiv(ceilDiv(k, c.splitK), c.tileK) * c.tileK;
-  cost.programs = ceilDiv(problem.m, c.tileM) * ceilDiv(problem.n, c.tileN) *
+  // (A grouped GEMM's programs past its last group's rows end at once:
+  // not counted.)
+  cost.programs = problem.busyTilesM(c.tileM) * ceilDiv(problem.n, c.tileN) *
                   problem.batch * c.splitK;
   cost.blocksPerMultiprocessor = blocksPerMultiprocessor(c, problem, target);
   int64_t slots = target.multiprocessors * cost.blocksPerMultiprocessor;

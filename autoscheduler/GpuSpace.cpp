@@ -418,7 +418,7 @@ void addElementwise(const GpuProgram &p, const TargetInfo &target,
   int64_t outerCap = rank >= 2 ? powerOf2Ceil(p.extents[rank - 2]) : 1;
   for (int64_t inner = std::min<int64_t>(innerCap, 16);
        inner <= std::min<int64_t>(innerCap, 1024); inner *= 2) {
-    for (int64_t outer = 1; outer <= std::min<int64_t>(outerCap, 64);
+    for (int64_t outer = 1; outer <= std::min(outerCap, kMaxOuterTile);
          outer *= 2) {
       int64_t elements = inner * outer;
       if (elements > kMaxTileElements)
@@ -464,9 +464,15 @@ void addReduction(const GpuProgram &p, const TargetInfo &target,
         int64_t threads = elements / held * shared;
         if (threads < target.warpSize || threads > target.maxThreadsPerProgram)
           continue;
-        // Runs of a shared row's iterations: one output a group.
-        int64_t maxVector =
-            !columns && shared > 1 && held == 1 ? p.maxVector : 1;
+        // Runs of a shared row's iterations: one output a group. Runs of
+        // a thread's outputs where it folds their columns alone (a
+        // program whose maxVector is along its outputs: maxReduceThreads
+        // 1).
+        int64_t maxVector = 1;
+        if (!columns && shared > 1 && held == 1)
+          maxVector = p.maxVector;
+        else if (columns && p.maxReduceThreads == 1)
+          maxVector = std::min(p.maxVector, held);
         for (int64_t vector = 1; vector <= maxVector; vector *= 2)
           for (int64_t split : p.splits) {
             if (split > 1 && p.reduced / split < shared * vector)

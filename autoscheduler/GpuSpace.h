@@ -43,6 +43,10 @@
 
 namespace nautilus::autosched {
 
+/// The largest tile an element-wise candidate takes along the outputs'
+/// second innermost dimension.
+constexpr int64_t kMaxOuterTile = 64;
+
 enum class GpuProgramKind {
   Elementwise,     // no reduction
   RowReduction,    // each output folds a row read along its contiguous index
@@ -71,8 +75,10 @@ struct GpuProgram {
   /// The narrowest element moved, bytes: a run is 16 bytes of it.
   int64_t elementBytes = 4;
   /// The longest run (`vector`) the program's accesses allow (16 bytes of
-  /// the narrowest element), or 1 where they do not move runs (a gather,
-  /// a transposed read).
+  /// the narrowest element), or 1 where they do not move runs (a gather of
+  /// a row's elements, a transposed read): along the outputs' innermost
+  /// dimension, but along the reduced index for a reduction that groups may
+  /// share (maxReduceThreads above 1).
   int64_t maxVector = 1;
   /// The splits (`reduce_split`) the program allows, 1 always among them.
   std::vector<int64_t> splits{1};

@@ -1,6 +1,7 @@
 //===- Structures.cpp - A kernel's structures under the rewrite choices ---===//
 #include "compiler/Pipeline/Structures.h"
 #include "autoscheduler/CpuSpace.h"
+#include "autoscheduler/RoutingModel.h"
 #include "autoscheduler/Search.h"
 #include "autoscheduler/Tuner.h"
 #include "compiler/Pipeline/Pipelines.h"
@@ -66,8 +67,9 @@ std::optional<double> cpuPrediction(tile::ProgramOp program,
 }
 
 /// `program` as the contraction search sees it, where it is one
-/// tensor-core contraction over bound M and N (not a flash kernel, nor a
-/// grouped GEMM's routed or skipped rows): K splittable where
+/// tensor-core contraction over bound M and N (not a flash kernel; a
+/// grouped GEMM where its routing's rows and experts are bound, as
+/// contractionExtents finds them): K splittable where
 /// splitKRefusal allows, wgmma where its schedule took it. (Its bound K and
 /// element widths, for the prediction: the search that schedules it at
 /// tile-form-contractions assumes a K where it may not split, and 16-bit
@@ -79,7 +81,7 @@ contractionProblemOf(tile::ProgramOp program) {
     return std::nullopt;
   tile::ContractOp contract;
   int contractions = 0;
-  bool grouped = false;
+  bool uncosted = false;
   program.walk([&](Operation *op) {
     if (auto c = dyn_cast<tile::ContractOp>(op)) {
       contract = c;
@@ -87,10 +89,12 @@ contractionProblemOf(tile::ProgramOp program) {
     }
     // (A reduction beside a contraction is a loop the model does not
     // cost: not predicted.)
-    grouped |= isa<tile::RouteOp, tile::SkipIfNegativeOp, tile::ReduceOp>(op);
+    uncosted |= isa<tile::RouteOp, tile::ReduceOp>(op);
   });
   ContractionExtents extents = contractionExtents(program);
-  if (contractions == 0 || grouped || !extents.m || !extents.n)
+  bool skips = bool(tile::SkipIfNegativeOp::find(program));
+  if (contractions == 0 || uncosted || !extents.m || !extents.n ||
+      skips != extents.grouped.has_value())
     return std::nullopt;
   // Several contractions: siblings sharing the lhs tile, or none predicted.
   int64_t siblings = tile::siblingContracts(contract).size();
@@ -106,6 +110,7 @@ contractionProblemOf(tile::ProgramOp program) {
   problem.computedRhs = contract.isComputed(1);
   problem.wgmmaAllowed = mma.getInstr() == "wgmma";
   problem.siblings = siblings;
+  problem.grouped = extents.grouped;
   if (Type element = contract.getOperandElementType())
     problem.operandBytes =
         std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
@@ -118,9 +123,20 @@ contractionProblemOf(tile::ProgramOp program) {
   return problem;
 }
 
-/// The best predicted time of `program` under the GPU models.
+/// The best predicted time of `program` under the GPU models (a routing
+/// program's, whose schedule is fixed, under the routing model).
 std::optional<double> gpuPrediction(tile::ProgramOp program,
                                     const TargetInfo &target) {
+  tile::RouteOp route;
+  program.walk([&](tile::RouteOp r) { route = r; });
+  if (route) {
+    std::optional<ContractionProblem::Groups> groups = routedGroupsOf(route);
+    if (!groups)
+      return std::nullopt;
+    return estimateRouting({groups->rows, groups->groups, groups->block,
+                            program.getSchedule().getThreads()},
+                           target);
+  }
   std::optional<GpuScheduleRanking> best =
       rankedGpuSchedules(program, target, 1);
   if (!best || best->ranked.empty())

@@ -117,12 +117,13 @@ tile::ScheduleAttr AutoSchedules::contraction(
   problem.m = *extents.m;
   problem.n = *extents.n;
   problem.batch = extents.batch.value_or(1);
-  problem.k = splittableK;
+  problem.k = splittableK ? splittableK : extents.k;
   problem.splittable = splittableK.has_value() && computed.siblings == 1;
   problem.computedLhs = computed.lhs;
   problem.computedRhs = computed.rhs;
   problem.wgmmaAllowed = wgmma;
   problem.siblings = computed.siblings;
+  problem.grouped = extents.grouped;
   size_t keep = keepWith(
       llvm::count_if(refutedContractions, [&](const RefutedContraction &r) {
         return r.problem == problem;
@@ -151,8 +152,8 @@ tile::ScheduleAttr AutoSchedules::contraction(
   std::lock_guard<std::mutex> lock(mutex);
   // tile-form-contractions asks again once it knows K may be split: the
   // second answer replaces the first.
-  if (!choices.empty() && !choices.back().problem.k && problem.k &&
-      choices.back().problem.m == problem.m &&
+  if (!choices.empty() && !choices.back().problem.splittable &&
+      problem.splittable && choices.back().problem.m == problem.m &&
       choices.back().problem.n == problem.n &&
       choices.back().problem.batch == problem.batch)
     choices.pop_back();

@@ -2,6 +2,7 @@
 #include "compiler/Schedule/GpuPrograms.h"
 #include "compiler/Schedule/Heuristics.h"
 #include "compiler/Schedule/PointWork.h"
+#include "dialects/Tile/Utils/AffineExpansion.h"
 #include "dialects/Tile/Utils/ContractionStream.h"
 
 using namespace mlir;
@@ -88,6 +89,62 @@ void countSweep(Operation *op, tile::SweepOp sweep, unsigned rank,
   facts.specialFunctions += work == PointWork::SpecialFunction;
 }
 
+/// Whether every gather of `program` reads runs along its outputs'
+/// innermost dimension, as a plain load of rows would (gathersRunsAlong:
+/// a mixture of experts' rows of X, or of each expert's results); the model
+/// costs such a gather as a load of the rows, and its table as a load.
+bool gathersRows(tile::ProgramOp program) {
+  unsigned innermost = program.getRank() - 1;
+  bool rows = true;
+  program.walk([&](tile::LoadOp load) {
+    rows &= load.getIndirect().empty() || gathersRunsAlong(load, innermost);
+  });
+  return rows;
+}
+
+/// The rows of `program` (rank 2) that compute where it skips a routing
+/// table's blocks (tile.skip_if_negative: a grouped GEMM's rows, the
+/// operand it materialises), balanced routing assumed; its rows where it
+/// skips none; none where the skip is not over whole blocks of rows for
+/// every tile of the space (kMaxOuterTile rows) or its routing is not
+/// bound.
+std::optional<int64_t> busyRowsOf(tile::ProgramOp program,
+                                  ArrayRef<int64_t> extents) {
+  tile::SkipIfNegativeOp skip = tile::SkipIfNegativeOp::find(program);
+  if (!skip)
+    return extents.front();
+  std::optional<autosched::ContractionProblem::Groups> groups =
+      routedGroupsOf(program);
+  if (!groups || extents.size() != 2 ||
+      !skip.isUniformOver({autosched::kMaxOuterTile,
+                           int64_t(llvm::PowerOf2Ceil(extents.back()))}))
+    return std::nullopt;
+  return std::min(extents.front(), groups->busyRows());
+}
+
+/// Whether `load` reads another element as index `d` changes: through its
+/// map, or, for a gather of rows (gathersRows), any index but the outputs'
+/// innermost (`innermost`), along which it reads runs.
+bool variesWith(tile::LoadOp load, unsigned d, unsigned innermost) {
+  return load.getMap().isFunctionOfDim(d) ||
+         (!load.getIndirect().empty() && d != innermost);
+}
+
+/// Whether `reduction`, which reductionShapeOf does not classify, is a
+/// short fold of gathered rows that each thread folds alone (a mixture of
+/// experts' combine, Y[t, c] = sum over j of w[t, j] Y_e[slot[t, j], c]):
+/// a bound extent of at most kShortFold, every read along it a gather of
+/// rows. The model sees it as a column reduction without groups.
+constexpr int64_t kShortFold = 16;
+bool isShortGatheredFold(Operation *reduction, std::optional<int64_t> reduced) {
+  if (!reduced || *reduced > kShortFold)
+    return false;
+  bool gathered = false;
+  reduction->walk(
+      [&](tile::LoadOp load) { gathered |= !load.getIndirect().empty(); });
+  return gathered;
+}
+
 /// The indices `reduction` folds over.
 SmallVector<Value> reducedExtents(Operation *reduction) {
   if (auto reduce = dyn_cast<tile::ReduceOp>(reduction))
@@ -101,24 +158,24 @@ std::optional<GpuProgram> nautilus::gpuProgramOf(tile::ProgramOp program) {
   tile::ScheduleAttr schedule = program.getSchedule();
   if (schedule.getMma())
     return std::nullopt;
-  bool gathers = false, routes = false;
-  program.walk([&](Operation *op) {
-    if (auto load = dyn_cast<tile::LoadOp>(op))
-      gathers |= !load.getIndirect().empty();
-    routes |= isa<tile::RouteOp>(op);
-  });
+  bool routes = false;
+  program.walk([&](tile::RouteOp) { routes = true; });
   // (A routing program's tile.route runs in one tile of the whole
   // output: its schedule is fixed.)
   tile::SweepOp sweep;
   FailureOr<Operation *> reduce = onlyReduction(program, sweep);
-  if (gathers || routes || failed(reduce))
+  if (routes || failed(reduce) || program.getRank() == 0 ||
+      !gathersRows(program))
     return std::nullopt;
   std::optional<std::vector<int64_t>> extents =
       tile::knownOutputExtents(program);
-  if (!extents || extents->empty())
+  std::optional<int64_t> busyRows =
+      extents ? busyRowsOf(program, *extents) : std::nullopt;
+  if (!busyRows)
     return std::nullopt;
   GpuProgram facts;
   facts.extents = std::move(*extents);
+  facts.extents.front() = *busyRows;
   unsigned rank = facts.extents.size();
   if (*reduce) {
     SmallVector<Value> over = reducedExtents(*reduce);
@@ -128,6 +185,10 @@ std::optional<GpuProgram> nautilus::gpuProgramOf(tile::ProgramOp program) {
     if (!reduced)
       return std::nullopt;
     facts.reduced = *reduced;
+    // Groups share the reduction; splits up to the heuristics' own (whose
+    // rules checked it may split that far: fewer chunks need less
+    // workspace). A short gathered fold takes neither.
+    facts.maxReduceThreads = 1024;
     switch (reductionShapeOf(program, *reduce)) {
     case ReductionShape::Rows:
       facts.kind = GpuProgramKind::RowReduction;
@@ -136,16 +197,17 @@ std::optional<GpuProgram> nautilus::gpuProgramOf(tile::ProgramOp program) {
       facts.kind = GpuProgramKind::ColumnReduction;
       break;
     case ReductionShape::Other:
-      return std::nullopt;
+      if (!isShortGatheredFold(*reduce, reduced))
+        return std::nullopt;
+      facts.kind = GpuProgramKind::ColumnReduction;
+      facts.maxReduceThreads = 1;
+      break;
     }
     if (sweep && facts.kind != GpuProgramKind::RowReduction)
       return std::nullopt;
-    // Groups share the reduction; splits up to the heuristics' own (whose
-    // rules checked it may split that far: fewer chunks need less
-    // workspace).
-    facts.maxReduceThreads = 1024;
-    for (int64_t split = 2; split <= schedule.getReduceSplit(); split *= 2)
-      facts.splits.push_back(split);
+    if (facts.maxReduceThreads > 1)
+      for (int64_t split = 2; split <= schedule.getReduceSplit(); split *= 2)
+        facts.splits.push_back(split);
   }
   // A point is an output element, times the reduced index in a reduction.
   unsigned pointDim = *reduce ? rank : rank - 1;
@@ -162,19 +224,18 @@ std::optional<GpuProgram> nautilus::gpuProgramOf(tile::ProgramOp program) {
       return countSweep(op, sweep, rank, reread, *facts.sweep);
     if (auto load = dyn_cast<tile::LoadOp>(op)) {
       bool inReduction = *reduce && (*reduce)->isAncestor(op);
-      AffineMap map = load.getMap();
       bool everyOutput = true;
       for (unsigned d = 0; d < rank; ++d)
-        everyOutput &= map.isFunctionOfDim(d);
+        everyOutput &= variesWith(load, d, rank - 1);
       if (*reduce && !inReduction) {
         facts.bytesPerOutput += everyOutput ? bytesOf(load.getBuffer()) : 0;
         return;
       }
-      if (*reduce && !map.isFunctionOfDim(rank))
+      if (*reduce && !variesWith(load, rank, rank - 1))
         return; // the same for the whole reduction: read once
       (everyOutput ? facts.uniqueBytesPerPoint : facts.sharedBytesPerPoint) +=
           bytesOf(load.getBuffer());
-      facts.loadsPerPoint += map.isFunctionOfDim(pointDim);
+      facts.loadsPerPoint += variesWith(load, pointDim, rank - 1);
       return;
     }
     if (auto store = dyn_cast<tile::StoreOp>(op)) {
@@ -185,7 +246,10 @@ std::optional<GpuProgram> nautilus::gpuProgramOf(tile::ProgramOp program) {
       countWork(op, facts);
   });
   facts.loadsPerPoint = std::max<int64_t>(1, facts.loadsPerPoint);
-  facts.maxVector = maxVectorRun(program, /*ofReductions=*/bool(*reduce));
+  // (A reduction's runs: along its reduced index where groups share it,
+  // along the outputs where each thread folds alone.)
+  facts.maxVector = maxVectorRun(program, /*ofReductions=*/*reduce &&
+                                              facts.maxReduceThreads > 1);
   facts.elementBytes = 16 / facts.maxVector;
   if (facts.maxVector == 1) {
     facts.elementBytes = 4;

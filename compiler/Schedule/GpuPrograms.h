@@ -21,9 +21,14 @@ namespace nautilus {
 
 /// The GPU model's view of `program`, or std::nullopt where it keeps its
 /// own schedule: a contraction or a flash kernel (tensor cores), a stream,
-/// a reduction that is neither of rows nor of columns, more than one
-/// top-level reduction, an output of rank 0, nested loops, gathered reads,
-/// a routing program (one tile), or an extent not bound.
+/// a reduction that is neither of rows nor of columns (but a short fold of
+/// gathered rows, a mixture of experts' combine, seen as a column
+/// reduction without groups), more than one top-level reduction, an output
+/// of rank 0, nested loops, a gather that does not read runs along the
+/// outputs' innermost dimension, a routing program (one tile), a skip of a
+/// routing table's blocks that is not over whole blocks of rows, or an
+/// extent not bound. A program that skips blocks is seen over the rows
+/// that compute (balanced routing).
 std::optional<autosched::GpuProgram> gpuProgramOf(tile::ProgramOp program);
 
 /// `program`'s schedule as `candidate` gives it.

@@ -415,6 +415,37 @@ static int64_t contractionTile(std::optional<int64_t> extent) {
                              kSmallestMmaSyncTile, kMaxContractionTile);
 }
 
+std::optional<autosched::ContractionProblem::Groups>
+nautilus::routedGroupsOf(tile::ProgramOp program) {
+  tile::SkipIfNegativeOp skip = tile::SkipIfNegativeOp::find(program);
+  tile::RouteOp route = skip ? skip.getRouting() : tile::RouteOp();
+  return route ? routedGroupsOf(route) : std::nullopt;
+}
+
+std::optional<autosched::ContractionProblem::Groups>
+nautilus::routedGroupsOf(tile::RouteOp route) {
+  auto routing = route->getParentOfType<tile::ProgramOp>();
+  auto ids = dyn_cast<BlockArgument>(route.getIds());
+  ArrayAttr idsDims =
+      ids ? routing.getBufferDims(ids.getArgNumber()) : ArrayAttr();
+  if (!idsDims)
+    return std::nullopt;
+  autosched::ContractionProblem::Groups groups;
+  groups.block = route.getBlock();
+  groups.rows = 1;
+  for (Attribute dim : idsDims) {
+    std::optional<int64_t> extent = routing.getKnownExtent(dim);
+    if (!extent)
+      return std::nullopt;
+    groups.rows *= *extent;
+  }
+  std::optional<int64_t> experts = routing.getKnownExtent(route.getExperts());
+  if (!experts || *experts <= 0)
+    return std::nullopt;
+  groups.groups = *experts;
+  return groups;
+}
+
 ContractionExtents nautilus::contractionExtents(tile::ProgramOp program) {
   ArrayAttr dims = program.getOutputDims();
   unsigned rank = dims.size();
@@ -428,6 +459,13 @@ ContractionExtents nautilus::contractionExtents(tile::ProgramOp program) {
                         ? std::optional<int64_t>(*extents.batch * *extent)
                         : std::nullopt;
   }
+  extents.grouped = routedGroupsOf(program);
+  Block &body = program.getBody().front();
+  if (auto contracts = body.getOps<tile::ContractOp>(); !contracts.empty())
+    extents.k = program.getKnownExtent((*contracts.begin()).getExtent());
+  else if (auto reduces = body.getOps<tile::ReduceOp>();
+           !reduces.empty() && (*reduces.begin()).getExtents().size() == 1)
+    extents.k = program.getKnownExtent((*reduces.begin()).getExtents()[0]);
   return extents;
 }
 

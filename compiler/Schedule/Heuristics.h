@@ -10,6 +10,7 @@
 #ifndef NAUTILUS_SCHEDULE_HEURISTICS_H
 #define NAUTILUS_SCHEDULE_HEURISTICS_H
 
+#include "autoscheduler/ContractionSpace.h"
 #include "compiler/Target/Target.h"
 #include "dialects/Tile/TileOps.h"
 #include "dialects/Tile/Utils/PipelineLimits.h"
@@ -155,8 +156,25 @@ constexpr int64_t kMaxWideContractionTile = 256;
 /// std::nullopt when not bound.
 struct ContractionExtents {
   std::optional<int64_t> m, n, batch;
+  /// The reduced extent K, where bound: the contraction's, or before it is
+  /// formed the reduction's (the program's first top-level one over one
+  /// index).
+  std::optional<int64_t> k;
+  /// A grouped GEMM's routing (its program skips blocks that the
+  /// tile.route of its table marks empty), where the routed rows and the
+  /// experts are bound; m is then the rows' capacity.
+  std::optional<autosched::ContractionProblem::Groups> grouped;
 };
 ContractionExtents contractionExtents(tile::ProgramOp program);
+
+/// The routing of a tile.route (the rows of its table, its experts and its
+/// block), where its rows and experts are bound.
+std::optional<autosched::ContractionProblem::Groups>
+routedGroupsOf(tile::RouteOp route);
+/// The routing whose empty blocks `program` skips (tile.skip_if_negative on
+/// a tile.route's block_experts), where bound.
+std::optional<autosched::ContractionProblem::Groups>
+routedGroupsOf(tile::ProgramOp program);
 
 /// Which of a contraction's operands the threads compute (a region)
 /// rather than copy, and how many contractions share its lhs tile.

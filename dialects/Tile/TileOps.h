@@ -87,6 +87,13 @@ layoutOf(mlir::Value value,
 /// that each region computes its operand from what it holds alone.
 void sinkIntoComputedOperands(ContractOp contract);
 
+/// Whether `op` reads the program's output index `dim` itself: a load whose
+/// map is a function of it, or an index tile of it. (Other ops read it only
+/// through their operands.) A computed operand none of whose ops reads the
+/// other output dimension or K, but through loads' maps, can be computed
+/// apart, once into a workspace over the rows and K.
+bool readsOutputDim(mlir::Operation *op, unsigned dim);
+
 } // namespace nautilus::tile
 
 #endif

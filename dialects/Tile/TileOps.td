@@ -836,6 +836,9 @@ def Tile_SkipIfNegativeOp : Tile_Op<"skip_if_negative",
     /// The op among the first ops of `program` (before any with side
     /// effects), or null.
     static SkipIfNegativeOp find(ProgramOp program);
+    /// The tile.route, in a program of the same plan, that writes the
+    /// table as its `block_experts` (matched by the buffer's name), or null.
+    RouteOp getRouting();
     /// Whether the entry is the same over every tile of shape `tile`.
     bool isUniformOver(llvm::ArrayRef<int64_t> tile);
   }];
