@@ -1,4 +1,6 @@
 //===- AutoschedulerTest.cpp - Space, cost model and search, each alone ---===//
+#include "ExampleKernelUtil.h"
+
 #include "autoscheduler/Search.h"
 #include "compiler/Pipeline/LoadKernel.h"
 #include "compiler/Pipeline/Pipelines.h"
@@ -245,20 +247,14 @@ TEST(AutoSchedules, PassesOverRefutedChoices) {
 // program that runs it); a refuted program the model did not schedule as
 // it chose sends the kernel to the heuristics.
 TEST(AutoSchedules, PassesOverRefutedGpuChoices) {
-  mlir::DialectRegistry registry;
-  registerPipelineDialects(registry);
-  mlir::MLIRContext ctx(registry);
-  llvm::SourceMgr sourceMgr;
-  LoadedKernel loaded;
-  KernelSource source{std::string(NAUTILUS_EXAMPLES) + "/norms.tensor",
-                      "softmax",
-                      {{"R", 4}, {"C", 50000}}};
-  ASSERT_EQ(loadKernel(source, ctx, sourceMgr, /*bindShape=*/true, loaded), 0);
+  test::ExampleKernel softmax("norms.tensor", "softmax",
+                              {{"R", 4}, {"C", 50000}});
+  ASSERT_TRUE(softmax.loaded());
   TargetInfo target = *getTarget("sm_90");
   // The schedule of program `name` when the kernel is lowered by `provider`.
   auto lower = [&](std::shared_ptr<ScheduleProvider> provider,
                    llvm::StringRef name) {
-    mlir::OwningOpRef<mlir::ModuleOp> module = loaded.module->clone();
+    mlir::OwningOpRef<mlir::ModuleOp> module = softmax.module().clone();
     EXPECT_TRUE(succeeded(lowerAlgToTile(*module, target, provider)));
     for (auto program : module->getOps<tile::ProgramOp>())
       if (program.getSymName() == name)

@@ -2,6 +2,7 @@
 #ifndef NAUTILUS_TOOLS_NAUTC_COMMANDS_H
 #define NAUTILUS_TOOLS_NAUTC_COMMANDS_H
 
+#include "compiler/Target/Target.h"
 #include "tools/nautc/Options.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -18,6 +19,11 @@ public:
                                             mlir::DiagnosticSeverity::Remark);
         }) {}
 };
+
+/// The target `--target` names, or the first NVIDIA target's where it
+/// names the CPU and `--device` runs NVIDIA kernels (emu, cuda): what `nautc
+/// run` and `nautc tune` compile for.
+TargetInfo targetForDevice(const Options &opts);
 
 int runCompile(const Options &opts);
 int runRun(const Options &opts);

@@ -39,6 +39,14 @@
 using namespace mlir;
 using namespace nautilus;
 
+TargetInfo nautilus::targetForDevice(const Options &opts) {
+  TargetInfo target = *getTarget(opts.target, opts.multiprocessors);
+  if (target.isCPU() && (opts.device == "emu" || opts.device == "cuda"))
+    return *getTarget(firstTargetOf(TargetFamily::NVIDIA).name,
+                      opts.multiprocessors);
+  return target;
+}
+
 namespace {
 
 int userError(const std::string &message) {
@@ -60,7 +68,7 @@ int usageError(const std::string &message) {
 /// kernels (the first NVIDIA target's unless one is named), the CPU the
 /// host's.
 int deviceTarget(const Options &opts, TargetInfo &target) {
-  target = *getTarget(opts.target, opts.multiprocessors);
+  target = targetForDevice(opts);
   if (!opts.fibreOrder.empty() && opts.device != "emu")
     return usageError("--fibre-order orders the emulator's threads: use "
                       "--device emu");
@@ -72,9 +80,6 @@ int deviceTarget(const Options &opts, TargetInfo &target) {
     if (const char *set = std::getenv("NAUTILUS_EMU_FIBRE_ORDER"))
       if (std::string e = emu::parseFibreOrder(set, order); !e.empty())
         return usageError("NAUTILUS_EMU_FIBRE_ORDER: " + e);
-    if (target.isCPU())
-      target = *getTarget(firstTargetOf(TargetFamily::NVIDIA).name,
-                          opts.multiprocessors);
     if (!target.isNVIDIA())
       return usageError("--device emu runs NVIDIA kernels: use --target "
                         "sm_80 or sm_90");
@@ -92,9 +97,6 @@ int deviceTarget(const Options &opts, TargetInfo &target) {
     if (opts.profile)
       return usageError("--profile counts memory traffic on the emulator: "
                         "use --device emu");
-    if (opts.device == "cuda" && target.isCPU())
-      target = *getTarget(firstTargetOf(TargetFamily::NVIDIA).name,
-                          opts.multiprocessors);
     if (opts.device == "cuda" && !target.isNVIDIA())
       return usageError("--device cuda runs NVIDIA kernels: use --target "
                         "sm_80 or sm_90");

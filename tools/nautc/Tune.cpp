@@ -382,15 +382,9 @@ measuringDevice(const Options &opts, const TargetInfo &target,
 } // namespace
 
 int nautilus::runTune(const Options &opts) {
-  std::optional<TargetInfo> target =
-      getTarget(opts.target, opts.multiprocessors);
-  // (As `nautc run`: the emulator and a GPU run NVIDIA kernels, the first
-  // NVIDIA target's unless one is named.)
-  if (target->isCPU() && (opts.device == "emu" || opts.device == "cuda"))
-    target = getTarget(firstTargetOf(TargetFamily::NVIDIA).name,
-                       opts.multiprocessors);
+  TargetInfo target = targetForDevice(opts);
   // (Usage first: a bad command line is told so whatever the machine.)
-  if (opts.refit && !target->isCPU())
+  if (opts.refit && !target.isCPU())
     return usageError("--refit refits the CPU model: tune --target cpu");
   if (opts.profile || !opts.fibreOrder.empty() || !opts.kernelIR.empty())
     return usageError("--profile, --fibre-order and --kernel-ir are nautc "
@@ -404,7 +398,7 @@ int nautilus::runTune(const Options &opts) {
   bool usage = true;
   std::shared_ptr<rt::Device> gpu; // Cuda: shared by every candidate
   std::optional<MeasuringDevice> device =
-      measuringDevice(opts, *target, machine, error, usage, gpu);
+      measuringDevice(opts, target, machine, error, usage, gpu);
   if (!device)
     return usage ? usageError(error) : userError(error);
   DialectRegistry registry;
@@ -435,7 +429,7 @@ int nautilus::runTune(const Options &opts) {
   llvm::raw_string_ostream describedOs(described);
   std::vector<StructureTerms> terms;
   std::vector<StructureCandidates> structures =
-      structuresOf(*loaded.module, *target, opts.perProgram,
+      structuresOf(*loaded.module, target, opts.perProgram,
                    refit ? refit->scales : CpuTermScales{}, describedOs, terms);
   size_t programs = 0, total = 0;
   for (const StructureCandidates &s : structures)
@@ -448,7 +442,7 @@ int nautilus::runTune(const Options &opts) {
                << (structures.size() == 1 ? " structure, " : " structures, ")
                << programs << " programs to tune, " << total << " candidates\n"
                << described;
-  KernelMeasurer measurer(*loaded.module, *target, *device, run.sizes,
+  KernelMeasurer measurer(*loaded.module, target, *device, run.sizes,
                           run.tensors, !opts.noVerify, gpu);
   std::string why;
   std::optional<TuneResult> result =
@@ -479,6 +473,6 @@ int nautilus::runTune(const Options &opts) {
   if (opts.check)
     if (int rc = checkBest(*loaded.module, run, measurer, result->best))
       return rc;
-  return writeResult(opts, database, loaded, *target, machine, run, *result,
+  return writeResult(opts, database, loaded, target, machine, run, *result,
                      terms);
 }

@@ -490,14 +490,9 @@ struct TileFormContractionsPass
   static bool materializable(const OperandChoice &o, tile::ReduceOp reduce,
                              unsigned other) {
     Value k = reduce.getBody().front().getArgument(0);
-    return llvm::all_of(o.ops, [&](Operation *op) {
-      if (llvm::is_contained(op->getOperands(), k))
-        return false;
-      if (auto load = dyn_cast<tile::LoadOp>(op))
-        return !load.getMap().isFunctionOfDim(other);
-      if (auto index = dyn_cast<tile::IndexOp>(op))
-        return static_cast<uint64_t>(index.getDim()) != other;
-      return true;
+    return llvm::none_of(o.ops, [&](Operation *op) {
+      return llvm::is_contained(op->getOperands(), k) ||
+             tile::readsOutputDim(op, other);
     });
   }
 

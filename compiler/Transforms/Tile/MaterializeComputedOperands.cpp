@@ -44,12 +44,8 @@ bool independentOf(Region &region, unsigned other) {
   Block &body = region.front();
   if (!body.getArgument(0).use_empty())
     return false;
-  return llvm::all_of(body.without_terminator(), [&](Operation &op) {
-    if (auto load = dyn_cast<tile::LoadOp>(op))
-      return !load.getMap().isFunctionOfDim(other);
-    if (auto index = dyn_cast<tile::IndexOp>(op))
-      return static_cast<uint64_t>(index.getDim()) != other;
-    return true;
+  return llvm::none_of(body.without_terminator(), [&](Operation &op) {
+    return tile::readsOutputDim(&op, other);
   });
 }
 
