@@ -261,6 +261,26 @@ std::optional<GpuProgram> nautilus::gpuProgramOf(tile::ProgramOp program) {
   return facts;
 }
 
+bool nautilus::sharesRowsForSweep(tile::ScheduleAttr schedule) {
+  return !schedule.getMma() && schedule.getReduceSplit() == 1 &&
+         schedule.getReduceThreads() > 1 && !schedule.getReduceInterleaved();
+}
+
+tile::ScheduleAttr nautilus::sweepableRowsSchedule(tile::ProgramOp rows,
+                                                   const TargetInfo &target) {
+  std::optional<GpuProgram> facts = gpuProgramOf(rows);
+  if (!target.isGPU() || !facts || facts->kind != GpuProgramKind::RowReduction)
+    return tile::ScheduleAttr();
+  facts->splits = {1};
+  for (const autosched::RankedGpuCandidate &r :
+       autosched::rankGpuSchedules(*facts, target)) {
+    tile::ScheduleAttr schedule = gpuScheduleOf(rows, r.candidate);
+    if (sharesRowsForSweep(schedule))
+      return schedule;
+  }
+  return tile::ScheduleAttr();
+}
+
 tile::ScheduleAttr nautilus::gpuScheduleOf(tile::ProgramOp program,
                                            const autosched::GpuCandidate &c) {
   return tile::ScheduleAttr::get(program.getContext(), c.tile, c.threads,

@@ -31,6 +31,20 @@ namespace nautilus {
 /// that compute (balanced routing).
 std::optional<autosched::GpuProgram> gpuProgramOf(tile::ProgramOp program);
 
+/// Whether tile-sweep-row-consumers can sweep a consumer in a program of
+/// rows under `schedule`: unsplit, each row shared by a group of
+/// consecutive threads. (A row one thread reduces alone it would sweep
+/// alone too, and a store a point strided across the warp's rows: the
+/// consumer's own program spreads those points over many more threads. So
+/// would interleaved groups, whose consecutive threads hold other rows.)
+bool sharesRowsForSweep(tile::ScheduleAttr schedule);
+
+/// The GPU model's best schedule of `rows` (a program that reduces rows)
+/// that sharesRowsForSweep, or null where the model does not view the
+/// program or the target is not a GPU.
+tile::ScheduleAttr sweepableRowsSchedule(tile::ProgramOp rows,
+                                         const TargetInfo &target);
+
 /// `program`'s schedule as `candidate` gives it.
 tile::ScheduleAttr gpuScheduleOf(tile::ProgramOp program,
                                  const autosched::GpuCandidate &candidate);

@@ -1,4 +1,5 @@
 //===- HeuristicSchedules.cpp - The hand-written rules as a provider ------===//
+#include "compiler/Schedule/GpuPrograms.h"
 #include "compiler/Schedule/ScheduleProvider.h"
 
 using namespace mlir;
@@ -62,6 +63,17 @@ public:
 };
 
 } // namespace
+
+// (The providers' base classes' out-of-line members, beside the rules.)
+tile::ScheduleAttr
+RewriteStatingProvider::sweepableRows(tile::ProgramOp rows,
+                                      const TargetInfo &target) {
+  if (asksFor(&autosched::RewriteChoice::sweepRowConsumers,
+              autosched::kSweepRowConsumersKey))
+    if (tile::ScheduleAttr shared = sweepableRowsSchedule(rows, target))
+      return shared;
+  return next->sweepableRows(rows, target);
+}
 
 std::shared_ptr<ScheduleProvider> nautilus::heuristicSchedules() {
   static std::shared_ptr<ScheduleProvider> rules =

@@ -45,9 +45,10 @@ topLevelOf(const std::string &path, const std::optional<std::string> &text) {
   return std::nullopt;
 }
 
-bool ScheduleFile::asksForSharedOperandFusion() const {
+bool ScheduleFile::asksFor(bool autosched::RewriteChoice::*,
+                           llvm::StringRef key) const {
   std::optional<llvm::json::Object> top = topLevelOf(path, text);
-  return top && top->getBoolean(autosched::kFuseSharedOperandsKey) == true;
+  return top && top->getBoolean(key) == true;
 }
 
 std::optional<autosched::RewriteChoice> ScheduleFile::statedRewrites() const {

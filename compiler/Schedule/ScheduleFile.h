@@ -42,9 +42,11 @@ public:
   /// that does not parse states none.
   std::optional<autosched::RewriteChoice> statedRewrites() const override;
   /// `"fuse_shared_operands": true`: fused wherever the target's lowering
-  /// runs them (as the heuristics do; the auto-scheduler's structure choice
+  /// runs them (as the heuristics do); `"sweep_row_consumers": true`: swept
+  /// wherever the rows can be shared (the auto-scheduler's structure choice
   /// states every rewrite).
-  bool asksForSharedOperandFusion() const override;
+  bool asksFor(bool autosched::RewriteChoice::*rewrite,
+               llvm::StringRef key) const override;
   /// Reads and checks the file, and that `module` has every program it
   /// names.
   mlir::LogicalResult beginReplacing(mlir::ModuleOp module) override;

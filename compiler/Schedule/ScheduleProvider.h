@@ -130,6 +130,15 @@ public:
   /// defaultSweepsRowConsumers); when not, `why`.
   virtual bool sweepsRowConsumers(const TargetInfo &target,
                                   std::string &why) = 0;
+  /// A schedule for `rows`, a program that reduces rows under a schedule
+  /// tile-sweep-row-consumers cannot sweep its consumer in (it splits the
+  /// rows, or gives each to one thread or to interleaved groups), under
+  /// which it can (sharesRowsForSweep); null, the default, keeps the rows'
+  /// schedule and their consumer apart.
+  virtual tile::ScheduleAttr sweepableRows(tile::ProgramOp rows,
+                                           const TargetInfo &target) {
+    return tile::ScheduleAttr();
+  }
   /// Called by tile-apply-schedules before it asks `replacement` of each
   /// program of `module`; a provider that names programs checks its names
   /// here. Failure: reported.
@@ -237,6 +246,10 @@ public:
   bool sweepsRowConsumers(const TargetInfo &target, std::string &why) override {
     return next->sweepsRowConsumers(target, why);
   }
+  tile::ScheduleAttr sweepableRows(tile::ProgramOp rows,
+                                   const TargetInfo &target) override {
+    return next->sweepableRows(rows, target);
+  }
   mlir::LogicalResult beginReplacing(mlir::ModuleOp module) override {
     return next->beginReplacing(module);
   }
@@ -283,7 +296,8 @@ public:
       return false;
     // Asked for, they are fused wherever the target's lowering can run
     // them, even where the provider it wraps would keep them apart.
-    if (asksForSharedOperandFusion())
+    if (asksFor(&autosched::RewriteChoice::fuseSharedOperands,
+                autosched::kFuseSharedOperandsKey))
       return canFuseSharedOperands(target, why);
     return next->fusesSharedOperands(target, why);
   }
@@ -293,16 +307,23 @@ public:
       return false;
     return next->sweepsRowConsumers(target, why);
   }
+  /// Asked for, a sweep re-schedules the rows it needs shared
+  /// (sweepableRowsSchedule: the GPU model's best such schedule), even
+  /// where the provider it wraps would keep them apart.
+  tile::ScheduleAttr sweepableRows(tile::ProgramOp rows,
+                                   const TargetInfo &target) override;
 
   /// The rewrites it states; std::nullopt: the wrapped provider's.
   virtual std::optional<autosched::RewriteChoice> statedRewrites() const = 0;
-  /// Whether it asks for contractions that share an operand to be fused,
-  /// not merely leaves them to the provider it wraps: a structure it
-  /// states that fuses them (the auto-scheduler's choice); a schedule file
-  /// only where it says `"fuse_shared_operands": true` (ScheduleFile).
-  virtual bool asksForSharedOperandFusion() const {
+  /// Whether it asks for `rewrite` (a schedule file's `key`), not merely
+  /// leaves it to the provider it wraps: a structure it states that
+  /// makes it (the auto-scheduler's choice); a schedule file only where it
+  /// says `key: true` (ScheduleFile). Asked for are contractions that share
+  /// an operand fused, and row consumers swept, wherever the lowering can.
+  virtual bool asksFor(bool autosched::RewriteChoice::*rewrite,
+                       llvm::StringRef key) const {
     std::optional<autosched::RewriteChoice> stated = statedRewrites();
-    return stated && stated->fuseSharedOperands;
+    return stated && (*stated).*rewrite;
   }
 
 protected:

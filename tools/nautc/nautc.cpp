@@ -94,7 +94,9 @@ options:
                          wherever the target runs them),
                          "sweep_row_consumers":
                          false keeps a GPU's softmax or norm Y a
-                         program apart from its rows' reduction; the
+                         program apart from its rows' reduction (true
+                         asks for it in that program, the rows
+                         re-scheduled shared where they are split); the
                          heuristics schedule the programs it does not
                          name); with auto, the model also chooses
                          between those structures

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Transforms/Tile/Passes.h"
 
+#include "compiler/Schedule/GpuPrograms.h"
 #include "compiler/Schedule/Heuristics.h"
 #include "compiler/Schedule/SchedulingPass.h"
 #include "compiler/Transforms/Tile/KernelEditing.h"
@@ -17,6 +18,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/Support/FormatVariadic.h"
 
 namespace nautilus {
 #define GEN_PASS_DEF_TILESWEEPROWCONSUMERS
@@ -83,18 +85,12 @@ bool holdsUnsweepable(tile::ProgramOp program) {
 
 /// `program` as a program that reduces rows: over at least one output
 /// dimension, at its top level only reductions (or a stream) of rows over
-/// one index, unsplit, shared by consecutive groups of threads, point-wise
-/// ops and stores of its tile.
+/// one index, not split yet, point-wise ops and stores of its tile. (Its
+/// schedule must also share the rows: sharesRowsForSweep. A column
+/// reduction's reads run across X's rows.)
 std::optional<RowReduction> rowReductionOf(tile::ProgramOp program) {
-  // (A row that one thread reduces alone it would sweep alone too, and
-  // a store a point strided across the warp's rows: the consumer's own
-  // program spreads those points over many more threads. So would
-  // interleaved groups, whose consecutive threads hold other rows, and a
-  // column reduction's reads, which run across X's rows.)
-  tile::ScheduleAttr schedule = program.getSchedule();
-  if (schedule.getMma() || schedule.getReduceSplit() != 1 ||
-      schedule.getReduceThreads() == 1 || schedule.getReduceInterleaved() ||
-      program.getRank() == 0 || holdsUnsweepable(program))
+  if (program.getSchedule().getMma() || program.getRank() == 0 ||
+      holdsUnsweepable(program))
     return std::nullopt;
   RowReduction rows;
   auto reducesOver = [&](Value extent) {
@@ -280,11 +276,26 @@ struct TileSweepRowConsumersPass
             sweepableStore(programs[i + 1], programs[i], *rows);
         if (!store)
           continue;
+        // Rows the schedule does not share: shared where the provider
+        // asks for the sweep (the model's schedule), else left apart.
+        std::string rescheduled;
+        if (!sharesRowsForSweep(programs[i].getSchedule())) {
+          tile::ScheduleAttr shared =
+              schedules->sweepableRows(programs[i], *target);
+          if (!shared || !sharesRowsForSweep(shared))
+            continue;
+          programs[i].retile(shared);
+          rescheduled =
+              llvm::formatv(" (its rows re-scheduled unsplit, each shared by "
+                            "{0} threads, as {1} asks)",
+                            shared.getReduceThreads(), schedules->origin());
+        }
         if (explain)
           programs[i + 1].emitRemark()
               << "'" << programs[i + 1].getSymName()
               << "' swept in the program of '" << programs[i].getSymName()
-              << "': the threads that reduce a row write its elements, "
+              << "'" << rescheduled
+              << ": the threads that reduce a row write its elements, "
                  "the row's results in registers";
         sweep(plan, programs[i], *rows, programs[i + 1], store);
         programs.erase(programs.begin() + i + 1);
