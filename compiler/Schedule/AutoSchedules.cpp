@@ -150,12 +150,19 @@ tile::ScheduleAttr AutoSchedules::contraction(
     choice.heuristics = RankedCandidate{*rules, estimate(problem, *rules,
                                                          target)};
   std::lock_guard<std::mutex> lock(mutex);
-  // tile-form-contractions asks again once it knows K may be split: the
-  // second answer replaces the first.
-  if (!choices.empty() && !choices.back().problem.splittable &&
-      problem.splittable && choices.back().problem.m == problem.m &&
-      choices.back().problem.n == problem.n &&
-      choices.back().problem.batch == problem.batch)
+  // The same program asked again replaces its first answer:
+  // tile-form-contractions asks again once it knows K may be split, and
+  // tile-materialize-computed-operands once the operand it computed is
+  // loaded from a workspace.
+  auto askedAgain = [&](const ContractionProblem &first) {
+    bool computed = first.computedLhs || first.computedRhs;
+    bool nowLoaded = !problem.computedLhs && !problem.computedRhs;
+    return first.m == problem.m && first.n == problem.n &&
+           first.batch == problem.batch && first.grouped == problem.grouped &&
+           ((!first.splittable && problem.splittable) ||
+            (computed && nowLoaded));
+  };
+  if (!choices.empty() && askedAgain(choices.back().problem))
     choices.pop_back();
   choices.push_back(std::move(choice));
   return chosen;
