@@ -63,8 +63,12 @@ int64_t ContractionProblem::Groups::groupSpan() const {
   return (perGroup + block - 1) / block * block;
 }
 
+int64_t ContractionProblem::Groups::activeGroups() const {
+  return std::max<int64_t>(1, std::min(groups, rows));
+}
+
 int64_t ContractionProblem::Groups::busyRows() const {
-  return groups * groupSpan();
+  return activeGroups() * groupSpan();
 }
 
 int64_t ContractionProblem::busyTilesM(int64_t tileM) const {
@@ -84,7 +88,7 @@ double ContractionProblem::groupsSpanned(int64_t bandRows,
   // (L + S - tileM) / S groups of S rows.
   double span = double(grouped->groupSpan());
   double spanned = (double(bandRows) + span - double(tileM)) / span;
-  return std::clamp(spanned, 1.0, double(grouped->groups));
+  return std::clamp(spanned, 1.0, double(grouped->activeGroups()));
 }
 
 int64_t ContractionCandidate::threads() const {

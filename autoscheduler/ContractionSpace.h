@@ -45,8 +45,11 @@ struct ContractionProblem {
   /// routing: each group ceil(rows / groups) rows.
   struct Groups {
     int64_t rows = 0, groups = 1, block = 1;
-    /// The rows whose blocks hold some group's rows: each group's rows
-    /// rounded up to whole blocks.
+    /// The groups that hold rows: every one, or where there are fewer rows
+    /// than groups (a decoding step over many experts), one a row.
+    int64_t activeGroups() const;
+    /// The rows whose blocks hold some group's rows: each active group's
+    /// rows rounded up to whole blocks.
     int64_t busyRows() const;
     /// A group's rows rounded up to whole blocks.
     int64_t groupSpan() const;

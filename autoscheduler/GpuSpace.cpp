@@ -453,7 +453,8 @@ void addReduction(const GpuProgram &p, const TargetInfo &target,
     outputs *= powerOf2Ceil(e);
   int64_t reducedCap = powerOf2Ceil(p.reduced);
   for (int64_t elements = 1;
-       elements <= std::min<int64_t>(outputs, columns ? 256 : 64);
+       elements <=
+       std::min<int64_t>(outputs, columns ? kMaxReductionOutputs : 64);
        elements *= 2) {
     std::vector<int64_t> tile = tileOf(p, elements);
     for (int64_t shared = 1;
@@ -473,7 +474,10 @@ void addReduction(const GpuProgram &p, const TargetInfo &target,
           maxVector = p.maxVector;
         else if (columns && p.maxReduceThreads == 1)
           maxVector = std::min(p.maxVector, held);
-        for (int64_t vector = 1; vector <= maxVector; vector *= 2)
+        // (A thread's outputs' runs divide the tile's row.)
+        for (int64_t vector = 1;
+             vector <= maxVector && (!columns || tile.back() % vector == 0);
+             vector *= 2)
           for (int64_t split : p.splits) {
             if (split > 1 && p.reduced / split < shared * vector)
               continue;

@@ -46,6 +46,9 @@ namespace nautilus::autosched {
 /// The largest tile an element-wise candidate takes along the outputs'
 /// second innermost dimension.
 constexpr int64_t kMaxOuterTile = 64;
+/// The most outputs a reduction's candidate holds (a column reduction's;
+/// a row reduction's 64), the innermost dimension filled first.
+constexpr int64_t kMaxReductionOutputs = 256;
 
 enum class GpuProgramKind {
   Elementwise,     // no reduction

@@ -22,7 +22,8 @@ double autosched::estimateRouting(const RoutingProblem &p,
   double trips = 1 + rounds(p.rows) + double(p.experts) + 2 * rounds(p.rows);
   // Stores issued without waiting, a cycle each: the clearing rounds, and
   // the one thread's expert for every block.
-  double issue = rounds(capacity) + rounds(blocks) + double(blocks);
+  // (block_experts is as long as the order.)
+  double issue = 2 * rounds(capacity) + double(blocks);
   double cycles = trips * kDramLatencyCycles + issue;
   return kLaunchUs + cycles / (target.clockGHz * 1e3);
 }

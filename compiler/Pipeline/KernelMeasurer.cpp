@@ -137,7 +137,10 @@ KernelMeasurer::compile(const ScheduleAssignment &assignment,
   std::shared_ptr<ScheduleProvider> schedules = heuristicSchedules();
   if (!assignment.empty())
     schedules = std::make_shared<ScheduleFile>(
-        "candidate", heuristicSchedules(), scheduleFileText(assignment));
+        "candidate", heuristicSchedules(),
+        // (Every rewrite stated: the structure as kernelStructures lowered
+        // it, a sweep's rows re-scheduled where it asked for them.)
+        scheduleFileText(assignment, /*everyRewrite=*/true));
   FirstError errors(copy->getContext());
   Compilation compilation(*copy, target, schedules);
   compilation.setVerification(verify);

@@ -158,7 +158,8 @@ tile::ScheduleAttr AutoSchedules::contraction(
     bool computed = first.computedLhs || first.computedRhs;
     bool nowLoaded = !problem.computedLhs && !problem.computedRhs;
     return first.m == problem.m && first.n == problem.n &&
-           first.batch == problem.batch && first.grouped == problem.grouped &&
+           first.k == problem.k && first.batch == problem.batch &&
+           first.grouped == problem.grouped &&
            ((!first.splittable && problem.splittable) ||
             (computed && nowLoaded));
   };

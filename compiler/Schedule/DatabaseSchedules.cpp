@@ -102,6 +102,12 @@ bool DatabaseSchedules::sweepsRowConsumers(const TargetInfo &target,
                          : next->sweepsRowConsumers(target, why);
 }
 
+tile::ScheduleAttr DatabaseSchedules::sweepableRows(tile::ProgramOp rows,
+                                                    const TargetInfo &target) {
+  return recordSchedules ? recordSchedules->sweepableRows(rows, target)
+                         : next->sweepableRows(rows, target);
+}
+
 LogicalResult DatabaseSchedules::beginReplacing(ModuleOp module) {
   if (!record)
     return next->beginReplacing(module);

@@ -44,6 +44,10 @@ public:
   bool recomputesInStreams(const TargetInfo &target, std::string &why) override;
   bool fusesSharedOperands(const TargetInfo &target, std::string &why) override;
   bool sweepsRowConsumers(const TargetInfo &target, std::string &why) override;
+  /// The record's rows re-scheduled for its sweep (a record states every
+  /// rewrite: nautc tune writes them so).
+  tile::ScheduleAttr sweepableRows(tile::ProgramOp rows,
+                                   const TargetInfo &target) override;
   /// Without a record, the structure is the wrapped provider's to choose
   /// (`--schedule auto`'s model).
   bool choosesStructure(const TargetInfo &target) const override {

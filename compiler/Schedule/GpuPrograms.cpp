@@ -106,18 +106,19 @@ bool gathersRows(tile::ProgramOp program) {
 /// table's blocks (tile.skip_if_negative: a grouped GEMM's rows, the
 /// operand it materialises), balanced routing assumed; its rows where it
 /// skips none; none where the skip is not over whole blocks of rows for
-/// every tile of the space (kMaxOuterTile rows) or its routing is not
-/// bound.
+/// every tile of the space (kMaxOuterTile rows, or kMaxReductionOutputs
+/// for a reduction, `reduces`) or its routing is not bound.
 std::optional<int64_t> busyRowsOf(tile::ProgramOp program,
-                                  ArrayRef<int64_t> extents) {
+                                  ArrayRef<int64_t> extents, bool reduces) {
   tile::SkipIfNegativeOp skip = tile::SkipIfNegativeOp::find(program);
   if (!skip)
     return extents.front();
   std::optional<autosched::ContractionProblem::Groups> groups =
       routedGroupsOf(program);
   if (!groups || extents.size() != 2 ||
-      !skip.isUniformOver({autosched::kMaxOuterTile,
-                           int64_t(llvm::PowerOf2Ceil(extents.back()))}))
+      !skip.isUniformOver(
+          {reduces ? autosched::kMaxReductionOutputs : autosched::kMaxOuterTile,
+           int64_t(llvm::PowerOf2Ceil(extents.back()))}))
     return std::nullopt;
   return std::min(extents.front(), groups->busyRows());
 }
@@ -133,8 +134,9 @@ bool variesWith(tile::LoadOp load, unsigned d, unsigned innermost) {
 /// Whether `reduction`, which reductionShapeOf does not classify, is a
 /// short fold of gathered rows that each thread folds alone (a mixture of
 /// experts' combine, Y[t, c] = sum over j of w[t, j] Y_e[slot[t, j], c]):
-/// a bound extent of at most kShortFold, every read along it a gather of
-/// rows. The model sees it as a column reduction without groups.
+/// a bound extent of at most kShortFold, with a gather of rows among its
+/// reads (the others plain: the combine's weights w[t, j]). The model sees
+/// it as a column reduction without groups.
 constexpr int64_t kShortFold = 16;
 bool isShortGatheredFold(Operation *reduction, std::optional<int64_t> reduced) {
   if (!reduced || *reduced > kShortFold)
@@ -170,7 +172,8 @@ std::optional<GpuProgram> nautilus::gpuProgramOf(tile::ProgramOp program) {
   std::optional<std::vector<int64_t>> extents =
       tile::knownOutputExtents(program);
   std::optional<int64_t> busyRows =
-      extents ? busyRowsOf(program, *extents) : std::nullopt;
+      extents ? busyRowsOf(program, *extents, /*reduces=*/*reduce != nullptr)
+              : std::nullopt;
   if (!busyRows)
     return std::nullopt;
   GpuProgram facts;

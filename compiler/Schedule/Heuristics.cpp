@@ -440,7 +440,7 @@ nautilus::routedGroupsOf(tile::RouteOp route) {
     groups.rows *= *extent;
   }
   std::optional<int64_t> experts = routing.getKnownExtent(route.getExperts());
-  if (!experts || *experts <= 0)
+  if (!experts || *experts <= 0 || groups.rows <= 0)
     return std::nullopt;
   groups.groups = *experts;
   return groups;

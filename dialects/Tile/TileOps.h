@@ -26,6 +26,11 @@ namespace nautilus::tile {
 /// the rows' program finds the merged one by it, whether the sizes merge
 /// the two or not.
 inline constexpr llvm::StringLiteral kSweptRowsAttrName = "tile.swept_rows";
+/// Marks a swept program whose rows tile-sweep-row-consumers re-scheduled
+/// for the sweep (ScheduleProvider::sweepableRows): its schedule is not the
+/// heuristics', so a tuner names it rather than leave it to them.
+inline constexpr llvm::StringLiteral kRowsRescheduledAttrName =
+    "tile.rows_rescheduled";
 
 /// Whether index expression `expr` takes one value over each tile of
 /// `tileExtent` elements along dimension `dim` (tiles start at multiples of

@@ -54,6 +54,13 @@ TEST(GroupedGemmModel, CountsTheBlocksThatHoldRows) {
   EXPECT_DOUBLE_EQ(prefill.groupsSpanned(1024, 128), 2.0 - 128.0 / 1024);
   EXPECT_DOUBLE_EQ(decode.groupsSpanned(8 * 128, 128), 8.0);
   EXPECT_DOUBLE_EQ(decode.groupsSpanned(64 * 128, 128), 8.0);
+  // Fewer routed rows than experts (a decoding step of one token, J = 2,
+  // over 8 experts): at most 2 experts hold rows, a block each, and a band
+  // reads at most their 2 experts' weights.
+  ContractionProblem token = grouped(2, 8, 14336, 4096);
+  EXPECT_EQ(token.grouped->activeGroups(), 2);
+  EXPECT_EQ(token.busyTilesM(128), 2);
+  EXPECT_DOUBLE_EQ(token.groupsSpanned(8 * 128, 128), 2.0);
   ContractionProblem plain = prefill;
   plain.grouped.reset();
   EXPECT_EQ(plain.busyTilesM(128), 72);

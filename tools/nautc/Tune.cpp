@@ -162,16 +162,20 @@ gpuCandidatesOf(ModuleOp programs, const TargetInfo &target, size_t keep) {
       return r.schedule == program.getSchedule();
     });
     ProgramCandidates schedules{program.getSymName().str(), {}};
-    // (The tie rule of AutoSchedules::recordGpuChoice.)
+    // (The tie rule of AutoSchedules::recordGpuChoice.) Rows re-scheduled
+    // for a sweep have no heuristics' schedule to be left to: their own is
+    // named like any other.
+    bool ownIsHeuristics = !program->hasAttr(tile::kRowsRescheduledAttrName);
     schedules.ownFirst =
-        own == ranked.begin() ||
-        (own != ranked.end() && ranking->heuristicsTie &&
-         own->predictedUs <=
-             ranked.front().predictedUs * (1 + AutoSchedules::kHeuristicsTie));
+        ownIsHeuristics &&
+        (own == ranked.begin() ||
+         (own != ranked.end() && ranking->heuristicsTie &&
+          own->predictedUs <= ranked.front().predictedUs *
+                                  (1 + AutoSchedules::kHeuristicsTie)));
     for (const RankedGpuSchedule &r : ranked) {
       if (schedules.schedules.size() == keep)
         break;
-      if (r.schedule != program.getSchedule())
+      if (!ownIsHeuristics || r.schedule != program.getSchedule())
         schedules.schedules.push_back(textOf(r.schedule));
     }
     candidates.push_back(std::move(schedules));
@@ -290,7 +294,13 @@ int writeResult(const Options &opts, TuningDatabase &database,
                 const std::string &machine, const RunInputs &run,
                 const TuneResult &result,
                 const std::vector<StructureTerms> &terms) {
-  std::string file = scheduleFileText(result.best);
+  // Where the kernel has several structures, every rewrite stated, as the
+  // candidates were measured: the file reproduces the structure (a sweep's
+  // rows re-scheduled where it asks); the heuristics' own (nothing
+  // assigned) asks for nothing.
+  std::string file = scheduleFileText(result.best,
+                                      /*everyRewrite=*/!result.best.empty() &&
+                                          terms.size() > 1);
   if (opts.db.empty()) {
     llvm::outs() << file << "\n";
     return kExitSuccess;

@@ -285,6 +285,8 @@ struct TileSweepRowConsumersPass
           if (!shared || !sharesRowsForSweep(shared))
             continue;
           programs[i].retile(shared);
+          programs[i]->setAttr(tile::kRowsRescheduledAttrName,
+                               UnitAttr::get(programs[i].getContext()));
           rescheduled =
               llvm::formatv(" (its rows re-scheduled unsplit, each shared by "
                             "{0} threads, as {1} asks)",
