@@ -31,6 +31,10 @@
 #     (mlp_*_sm_90 against mlp_*_apart_sm_90), and PyTorch's cuBLAS; since
 #     the forty-second session a mixture of experts' too (sibling grouped
 #     GEMMs: moe_mixtral_sm_90 and moe_ragged_sm_90 against their _apart).
+#  6 also, since the forty-third session: few long rows the heuristics
+#     split (layernorm_64x8192, rmsnorm_8x16384: Y apart) against the same
+#     rows shared unsplit with Y swept (their _swept bundles: the
+#     auto-scheduler's structure).
 # Prepare with bench/gpu/prepare.sh and `bench/gpu/tuning.py prepare --top
 # 3`; run with carry ["bench/gpu/bundles"] and timeout_s 450:
 # `bash bench/gpu/lease_ab.sh`. Back under $OUT:

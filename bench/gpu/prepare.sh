@@ -99,6 +99,11 @@ cases=(
   # Layernorm (f32): its mean and variance one row stream (Welford/Chan),
   # then Y.
   "layernorm_4096:$examples/norms.tensor:layernorm:T=4096,D=4096"
+  # Few long rows, which the heuristics split across programs (Y then a
+  # program of its own); the `_swept` variants below share each row unsplit
+  # and sweep Y in its program, as the auto-scheduler's structure does.
+  "layernorm_64x8192:$examples/norms.tensor:layernorm:T=64,D=8192"
+  "rmsnorm_8x16384:$examples/norms.tensor:rmsnorm:T=8,D=16384"
   # A softmax over a vocabulary at a decoding step: one row of 131072,
   # its maximum and sum each split 32 ways.
   "softmax_vocab:$examples/norms.tensor:softmax:R=1,C=131072"
@@ -196,6 +201,13 @@ for target in "${targets[@]}"; do
     "mlp_decode_16:$examples/mlp.tensor:swiglu_mlp:T=16,D=4096,F=11008" \
     "moe_mixtral:$examples/moe.tensor:moe_ffn:T=4096,D=4096,F=14336,E=8,J=2" \
     "moe_ragged:$examples/moe.tensor:moe_ffn:T=1000,D=2048,F=5000,E=8,J=2"
+  # Rows the heuristics split, shared for the sweep (a schedule file's
+  # explicit `"sweep_row_consumers": true`: the GPU model's best unsplit
+  # schedule of the rows' program, Y swept in it; forty-third session).
+  echo '{"sweep_row_consumers": true, "programs": {}}' >"$structure"
+  compile_structure swept \
+    "layernorm_64x8192:$examples/norms.tensor:layernorm:T=64,D=8192" \
+    "rmsnorm_8x16384:$examples/norms.tensor:rmsnorm:T=8,D=16384"
   rm -f "$structure"
   [ "$target" = sm_90 ] || continue
   for c in "${fa3_cases[@]}"; do
