@@ -122,6 +122,16 @@ std::optional<RowReduction> rowReductionOf(tile::ProgramOp program) {
   return rows;
 }
 
+/// Why `schedule` does not share its rows for a sweep (sharesRowsForSweep).
+std::string unsharedRows(tile::ScheduleAttr schedule) {
+  if (schedule.getReduceSplit() != 1)
+    return llvm::formatv("the rows' schedule splits each row {0} ways",
+                         schedule.getReduceSplit());
+  if (schedule.getReduceThreads() == 1)
+    return "the rows' schedule gives each row one thread";
+  return "the rows' schedule interleaves its groups of threads";
+}
+
 /// Whether `map` (output dimensions, then the swept index) reads the row's
 /// value: the first `rank` dimensions in order.
 bool readsRowValue(AffineMap map, unsigned rank) {
@@ -282,8 +292,19 @@ struct TileSweepRowConsumersPass
         if (!sharesRowsForSweep(programs[i].getSchedule())) {
           tile::ScheduleAttr shared =
               schedules->sweepableRows(programs[i], *target);
-          if (!shared || !sharesRowsForSweep(shared))
+          if (!shared || !sharesRowsForSweep(shared)) {
+            if (explain)
+              programs[i + 1].emitRemark()
+                  << "'" << programs[i + 1].getSymName()
+                  << "' stays a program apart from '"
+                  << programs[i].getSymName()
+                  << "': " << unsharedRows(programs[i].getSchedule())
+                  << "; none that shares them comes from "
+                  << schedules->origin()
+                  << " (a schedule file's \"sweep_row_consumers\": true "
+                     "asks the GPU model for one)";
             continue;
+          }
           programs[i].retile(shared);
           programs[i]->setAttr(tile::kRowsRescheduledAttrName,
                                UnitAttr::get(programs[i].getContext()));
