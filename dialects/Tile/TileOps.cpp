@@ -190,8 +190,10 @@ std::optional<int64_t> ProgramOp::getKnownExtent(Value extent) {
 }
 
 Attribute ProgramOp::getExtentDim(Value extent) {
+  // (A literal as output dimensions and buffer dims state one: i64.)
   if (auto constant = extent.getDefiningOp<arith::ConstantIndexOp>())
-    return IntegerAttr::get(IndexType::get(getContext()), constant.value());
+    return IntegerAttr::get(IntegerType::get(getContext(), 64),
+                            constant.value());
   auto arg = dyn_cast<BlockArgument>(extent);
   unsigned buffers = getArgNames().size();
   if (!arg || arg.getOwner() != &getBody().front() ||

@@ -399,7 +399,8 @@ def Tile_ProgramOp : Tile_Op<"program", [Symbol, IsolatedFromAbove,
     /// constant index), if known at compile time.
     std::optional<int64_t> getKnownExtent(mlir::Value extent);
     /// The dimension `extent` is: the size a size argument names, a
-    /// constant index's literal (an IntegerAttr); null for any other value.
+    /// constant index's literal (an i64 IntegerAttr, as output dimensions
+    /// and buffer dims state literals); null for any other value.
     mlir::Attribute getExtentDim(mlir::Value extent);
     /// Sets the schedule and gives every tile-shaped value (and splat tile
     /// constant) of the program the new schedule's tile shape.

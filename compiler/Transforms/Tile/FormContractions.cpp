@@ -451,10 +451,7 @@ struct TileFormContractionsPass
       return out;
     // (A computed lhs is materialized over K: a size or a literal.)
     Value extent = reduces.front().getExtents()[0];
-    auto size = dyn_cast<BlockArgument>(extent);
-    bool namedExtent =
-        (size && size.getOwner() == &program.getBody().front()) ||
-        extent.getDefiningOp<arith::ConstantIndexOp>();
+    bool namedExtent = bool(program.getExtentDim(extent));
     auto sharedLhs = [&](const OperandChoice &o) {
       return (o.kind == OperandChoice::Loaded && !o.table) ||
              (o.kind == OperandChoice::Computed16 && namedExtent &&

@@ -18,7 +18,6 @@
 #include "compiler/Transforms/Tile/Passes.h"
 #include "compiler/Target/Target.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -94,7 +93,7 @@ public:
         (!otherExtent || *otherExtent < kMinRecomputations * otherTile))
       return {};
     // The workspace's dimensions: the program's, K in place of `other`.
-    Attribute kDim = extentDim(program, contract.getExtent());
+    Attribute kDim = program.getExtentDim(contract.getExtent());
     if (!kDim)
       return {};
     SmallVector<Attribute> workspaceDims(dims.begin(), dims.end());
@@ -198,20 +197,6 @@ private:
     for (Operation &op : body)
       print(op);
     return key;
-  }
-
-  /// The dimension a contraction's extent is: a size (its name) or a
-  /// literal; null when it is neither.
-  static Attribute extentDim(tile::ProgramOp program, Value extent) {
-    if (auto literal = extent.getDefiningOp<arith::ConstantIndexOp>())
-      return IntegerAttr::get(IntegerType::get(program.getContext(), 64),
-                              literal.value());
-    auto arg = dyn_cast<BlockArgument>(extent);
-    unsigned buffers = program.getArgNames().size();
-    if (!arg || arg.getOwner() != &program.getBody().front() ||
-        arg.getArgNumber() < buffers)
-      return {};
-    return program.getSizes()[arg.getArgNumber() - buffers];
   }
 
   /// A program over `dims` (the contract program's, K in place of `other`)
