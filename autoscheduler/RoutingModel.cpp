@@ -20,9 +20,9 @@ double autosched::estimateRouting(const RoutingProblem &p,
   // round reading its ids; one thread reading each expert's count; placing,
   // each round reading its ids and then the atomic add's result.
   double trips = 1 + rounds(p.rows) + double(p.experts) + 2 * rounds(p.rows);
-  // Stores issued without waiting, a cycle each: the clearing rounds, and
-  // the one thread's expert for every block.
-  // (block_experts is as long as the order.)
+  // Stores issued without waiting, a cycle each: the clearing rounds (of
+  // the order and of block_experts, which is as long), and the one
+  // thread's expert for every block.
   double issue = 2 * rounds(capacity) + double(blocks);
   double cycles = trips * kDramLatencyCycles + issue;
   return kLaunchUs + cycles / (target.clockGHz * 1e3);

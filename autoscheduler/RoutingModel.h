@@ -1,5 +1,4 @@
-//===- RoutingModel.h - The time of a mixture of experts' routing -*- C++
-//-*-===//
+//===- RoutingModel.h - A mixture of experts' routing time -----*- C++ -*-===//
 //
 // A grouped GEMM's routing program (tile.route, RouteLowering.cpp) runs on
 // the threads of one block: a counting sort of the routing table's rows by

@@ -70,10 +70,9 @@ std::optional<double> cpuPrediction(tile::ProgramOp program,
 /// tensor-core contraction over bound M and N (not a flash kernel; a
 /// grouped GEMM where its routing's rows and experts are bound, as
 /// contractionExtents finds them): K splittable where
-/// splitKRefusal allows, wgmma where its schedule took it. (Its bound K and
-/// element widths, for the prediction: the search that schedules it at
-/// tile-form-contractions assumes a K where it may not split, and 16-bit
-/// operands with f32 results.)
+/// splitKRefusal allows, wgmma where its schedule took it. (Its element
+/// widths, for the prediction: the search that schedules it at
+/// tile-form-contractions assumes 16-bit operands with f32 results.)
 std::optional<ContractionProblem>
 contractionProblemOf(tile::ProgramOp program) {
   tile::MmaAttr mma = program.getSchedule().getMma();
@@ -100,17 +99,12 @@ contractionProblemOf(tile::ProgramOp program) {
   int64_t siblings = tile::siblingContracts(contract).size();
   if (siblings != contractions)
     return std::nullopt;
-  ContractionProblem problem;
-  problem.m = *extents.m;
-  problem.n = *extents.n;
-  problem.batch = extents.batch.value_or(1);
-  problem.k = knownReducedExtent(program, contract);
+  ContractionProblem problem = extents.problem();
   problem.splittable = problem.k && splitKRefusal(program, contract).empty();
   problem.computedLhs = contract.isComputed(0);
   problem.computedRhs = contract.isComputed(1);
   problem.wgmmaAllowed = mma.getInstr() == "wgmma";
   problem.siblings = siblings;
-  problem.grouped = extents.grouped;
   if (Type element = contract.getOperandElementType())
     problem.operandBytes =
         std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);

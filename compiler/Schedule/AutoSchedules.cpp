@@ -113,17 +113,14 @@ tile::ScheduleAttr AutoSchedules::contraction(
   if (!extents.m || !extents.n || !target.hasMmaSync())
     return next->contraction(ctx, rank, extents, wgmma, computed, target,
                              splittableK);
-  ContractionProblem problem;
-  problem.m = *extents.m;
-  problem.n = *extents.n;
-  problem.batch = extents.batch.value_or(1);
-  problem.k = splittableK ? splittableK : extents.k;
+  ContractionProblem problem = extents.problem();
+  if (splittableK)
+    problem.k = splittableK;
   problem.splittable = splittableK.has_value() && computed.siblings == 1;
   problem.computedLhs = computed.lhs;
   problem.computedRhs = computed.rhs;
   problem.wgmmaAllowed = wgmma;
   problem.siblings = computed.siblings;
-  problem.grouped = extents.grouped;
   size_t keep = keepWith(
       llvm::count_if(refutedContractions, [&](const RefutedContraction &r) {
         return r.problem == problem;

@@ -164,6 +164,19 @@ struct ContractionExtents {
   /// tile.route of its table marks empty), where the routed rows and the
   /// experts are bound; m is then the rows' capacity.
   std::optional<autosched::ContractionProblem::Groups> grouped;
+
+  /// The contraction search's problem over these extents (M and N bound):
+  /// M, N, the matrices, K and the grouping; the rest as the search's
+  /// defaults.
+  autosched::ContractionProblem problem() const {
+    autosched::ContractionProblem p;
+    p.m = *m;
+    p.n = *n;
+    p.batch = batch.value_or(1);
+    p.k = k;
+    p.grouped = grouped;
+    return p;
+  }
 };
 ContractionExtents contractionExtents(tile::ProgramOp program);
 

@@ -269,6 +269,34 @@ struct TileSweepRowConsumersPass
 
   void setExplain(bool value) { explain = value; }
 
+  /// Whether `rows`' schedule shares its rows for a sweep
+  /// (sharesRowsForSweep), re-scheduled where it did not and the provider
+  /// asks for the sweep (`rescheduled` then says so, for the remark);
+  /// where not, under --explain, why `consumer` stays apart.
+  bool shareRows(tile::ProgramOp rows, tile::ProgramOp consumer,
+                 const TargetInfo &target, std::string &rescheduled) {
+    if (sharesRowsForSweep(rows.getSchedule()))
+      return true;
+    tile::ScheduleAttr shared = schedules->sweepableRows(rows, target);
+    if (!shared || !sharesRowsForSweep(shared)) {
+      if (explain)
+        consumer.emitRemark()
+            << "'" << consumer.getSymName() << "' stays a program apart from '"
+            << rows.getSymName() << "': " << unsharedRows(rows.getSchedule())
+            << "; none that shares them comes from " << schedules->origin()
+            << " (a schedule file's \"sweep_row_consumers\": true asks the "
+               "GPU model for one)";
+      return false;
+    }
+    rows.retile(shared);
+    rows->setAttr(tile::kRowsRescheduledAttrName,
+                  UnitAttr::get(rows.getContext()));
+    rescheduled = llvm::formatv(" (its rows re-scheduled unsplit, each shared "
+                                "by {0} threads, as {1} asks)",
+                                shared.getReduceThreads(), schedules->origin());
+    return true;
+  }
+
   void runOnOperation() override {
     std::optional<TargetInfo> target = moduleTarget();
     if (!target)
@@ -286,33 +314,9 @@ struct TileSweepRowConsumersPass
             sweepableStore(programs[i + 1], programs[i], *rows);
         if (!store)
           continue;
-        // Rows the schedule does not share: shared where the provider
-        // asks for the sweep (the model's schedule), else left apart.
         std::string rescheduled;
-        if (!sharesRowsForSweep(programs[i].getSchedule())) {
-          tile::ScheduleAttr shared =
-              schedules->sweepableRows(programs[i], *target);
-          if (!shared || !sharesRowsForSweep(shared)) {
-            if (explain)
-              programs[i + 1].emitRemark()
-                  << "'" << programs[i + 1].getSymName()
-                  << "' stays a program apart from '"
-                  << programs[i].getSymName()
-                  << "': " << unsharedRows(programs[i].getSchedule())
-                  << "; none that shares them comes from "
-                  << schedules->origin()
-                  << " (a schedule file's \"sweep_row_consumers\": true "
-                     "asks the GPU model for one)";
-            continue;
-          }
-          programs[i].retile(shared);
-          programs[i]->setAttr(tile::kRowsRescheduledAttrName,
-                               UnitAttr::get(programs[i].getContext()));
-          rescheduled =
-              llvm::formatv(" (its rows re-scheduled unsplit, each shared by "
-                            "{0} threads, as {1} asks)",
-                            shared.getReduceThreads(), schedules->origin());
-        }
+        if (!shareRows(programs[i], programs[i + 1], *target, rescheduled))
+          continue;
         if (explain)
           programs[i + 1].emitRemark()
               << "'" << programs[i + 1].getSymName()
