@@ -2,6 +2,7 @@
 #include "autoscheduler/GpuSpace.h"
 #include "autoscheduler/GpuConstants.h"
 #include "autoscheduler/WarpAccess.h"
+#include "dialects/Tile/Utils/HeldRows.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -57,6 +58,22 @@ int64_t product(const std::vector<int64_t> &v) {
   for (int64_t x : v)
     n *= x;
   return n;
+}
+
+/// The bytes a thread of `c` keeps of its rows in registers for the sweep
+/// (dialects/Tile/Utils/HeldRows.h): what the sweep reads again of its
+/// points; 0 where it keeps none.
+int64_t keptRowBytes(const GpuProgram &p, const GpuCandidate &c) {
+  if (!p.sweep || p.kind != GpuProgramKind::RowReduction)
+    return 0;
+  int64_t elements = product(c.tile) / (c.threads / c.reduceThreads);
+  tile::GroupSplitShape shape = tile::sweepSplitShape(
+      c.reduceThreads, c.reduceThreads > 1 ? c.vector : 1, elements);
+  if (!tile::holdsRows(p.reduced, shape, elements, c.split,
+                       p.sweep->rereadBytesPerPoint))
+    return 0;
+  return tile::heldRowPoints(p.reduced, shape, elements) *
+         p.sweep->rereadBytesPerPoint;
 }
 
 /// What one program instance of `c` does, per thread and in all.
@@ -124,11 +141,15 @@ ProgramWork programWork(const GpuProgram &p, const GpuCandidate &c,
                  p.specialFunctions;
     w.instructions = w.loads + w.lanes + w.specials +
                      w.iterations * kLoopInstructions + w.heldPerThread;
+    // Rows kept in registers: the sweep does not load them again; the
+    // unrolled points' loads are all in flight at once.
+    int64_t kept = keptRowBytes(p, c);
     if (p.sweep) {
       // The sweep visits the reduction's points again, in the same split:
       // its loads, work and a store a point.
       double points = static_cast<double>(w.iterations) * w.heldPerThread;
-      double sweepLoads = points * p.sweep->loadsPerPoint;
+      double sweepLoads = points * (p.sweep->loadsPerPoint -
+                                    (kept ? p.sweep->rereadLoadsPerPoint : 0));
       double lanes = points * run * p.sweep->work;
       double specials = points * run * p.sweep->specialFunctions;
       w.loads += sweepLoads;
@@ -138,9 +159,10 @@ ProgramWork programWork(const GpuProgram &p, const GpuCandidate &c,
                         w.iterations * kLoopInstructions;
     }
     // The loop carries the accumulators: one iteration's loads in flight.
-    w.bytesInFlight = w.heldPerThread * run * bytesPerPoint;
+    w.bytesInFlight = std::max<double>(w.heldPerThread * run * bytesPerPoint,
+                                       static_cast<double>(kept));
     w.registers = kBaseRegisters + 2 * w.heldPerThread +
-                  run * p.loadsPerPoint * w.heldPerThread;
+                  run * p.loadsPerPoint * w.heldPerThread + ceilDiv(kept, 4);
   } else {
     w.loads = static_cast<double>(w.heldPerThread) / c.vector * p.loadsPerPoint;
     w.lanes = static_cast<double>(w.heldPerThread) * p.work;
@@ -348,9 +370,12 @@ GpuCost autosched::estimateGpu(const GpuProgram &p, const GpuCandidate &c,
                   (isReduction(p) ? static_cast<double>(p.reduced) : 1.0);
   double bytes = points * p.uniqueBytesPerPoint +
                  static_cast<double>(outputs) * p.bytesPerOutput;
-  if (p.sweep) {
+  if (p.sweep)
     bytes +=
         points * (p.sweep->uniqueBytesPerPoint + p.sweep->storeBytesPerPoint);
+  if (p.sweep && keptRowBytes(p, c)) {
+    cost.sweepRereads = "registers";
+  } else if (p.sweep) {
     // The sweep reads again what its multiprocessor's programs read last:
     // from L1 where their rows fit in half of it, else from DRAM.
     double resident =

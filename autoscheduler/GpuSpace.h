@@ -91,10 +91,11 @@ struct GpuProgram {
   /// A row reduction that writes its rows' elements after it (a
   /// `tile.sweep`, tile-sweep-row-consumers), a point of the rows at a
   /// time: the loads a point issues, the bytes of them that read again
-  /// what the reduction read (from the L1 cache where a multiprocessor's
-  /// rows fit in half of it, else from DRAM), the bytes it reads from
-  /// DRAM besides and writes, and its f32 operations and special
-  /// functions.
+  /// what the reduction read (from registers where the threads keep their
+  /// points, dialects/Tile/Utils/HeldRows.h; else from the L1 cache where
+  /// a multiprocessor's rows fit in half of it, else from DRAM), the bytes
+  /// it reads from DRAM besides and writes, its f32 operations and
+  /// special functions, and how many of its loads read again.
   struct Sweep {
     int64_t loadsPerPoint = 0;
     int64_t rereadBytesPerPoint = 0;
@@ -102,6 +103,7 @@ struct GpuProgram {
     int64_t storeBytesPerPoint = 0;
     int64_t work = 0;
     int64_t specialFunctions = 0;
+    int64_t rereadLoadsPerPoint = 0;
   };
   std::optional<Sweep> sweep;
 };
@@ -135,7 +137,7 @@ struct GpuCost {
   /// load of runs turns into (1 where each is a vector load).
   double sectorsPerLoad = 0, fewestSectorsPerLoad = 0, requestsPerLoad = 1;
   /// A swept program's (GpuProgram::Sweep): where its re-reads come from,
-  /// "L1" or "DRAM"; empty for any other.
+  /// "registers", "L1" or "DRAM"; empty for any other.
   std::string sweepRereads;
 };
 

@@ -50,7 +50,9 @@ std::string describe(const RankedGpuCandidate &r) {
     s += " (fewest " + tenthsText(cost.fewestSectorsPerLoad) + ")";
   if (cost.requestsPerLoad > 1.05)
     s += ", a run in " + tenthsText(cost.requestsPerLoad) + " loads";
-  if (!cost.sweepRereads.empty())
+  if (cost.sweepRereads == "registers")
+    s += ", the rows kept in registers for the sweep";
+  else if (!cost.sweepRereads.empty())
     s += ", the sweep reads again from " + cost.sweepRereads;
   return s + ")";
 }

@@ -78,9 +78,10 @@ void countSweep(Operation *op, tile::SweepOp sweep, unsigned rank,
     bool everyIndex = true;
     for (unsigned d = 0; d <= rank; ++d)
       everyIndex &= load.getMap().isFunctionOfDim(d);
-    if (reread.contains({load.getBuffer(), load.getMap()}))
+    if (reread.contains({load.getBuffer(), load.getMap()})) {
       facts.rereadBytesPerPoint += bytesOf(load.getBuffer());
-    else if (everyIndex)
+      ++facts.rereadLoadsPerPoint;
+    } else if (everyIndex)
       facts.uniqueBytesPerPoint += bytesOf(load.getBuffer());
     return;
   }

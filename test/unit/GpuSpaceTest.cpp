@@ -168,37 +168,52 @@ TEST(GpuCostModel, ReadsTheTargetsBandwidth) {
 }
 
 // A row reduction that sweeps its rows again to write a softmax's Y
-// (tile-sweep-row-consumers): its re-reads come from L1 where the rows a
-// multiprocessor's resident programs hold fit in half of it, so the swept
-// program moves X and Y once, less than the reduction and a separate
-// element-wise program over the same rows (X twice); where they do not
-// fit (more programs a multiprocessor, each of more rows), X comes from
-// DRAM again.
-TEST(GpuCostModel, SweptRowsReadAgainFromL1WhereTheyFit) {
+// (tile-sweep-row-consumers). Where each thread's points of its rows fit
+// in kMaxHeldRowBytes it keeps them in registers (HeldRows.h): the sweep
+// loads nothing again, the program moves X and Y once, less than the
+// reduction and a separate element-wise program over the same rows (X
+// twice), and the kept points cost registers. Where they do not, its
+// re-reads come from L1 where the rows a multiprocessor's resident
+// programs hold fit in half of it (X and Y once too); where those do not
+// fit, X comes from DRAM again.
+TEST(GpuCostModel, SweptRowsKeptInRegistersOrReadAgain) {
   TargetInfo target = *getTarget("sm_90");
-  GpuProgram rows = rowReduction(4096, 1024);
-  rows.bytesPerOutput = 0; // its results stay in registers
-  GpuProgram swept = rows;
-  swept.sweep =
-      GpuProgram::Sweep{/*loadsPerPoint=*/1,
-                        /*rereadBytesPerPoint=*/4,
-                        /*uniqueBytesPerPoint=*/0,
-                        /*storeBytesPerPoint=*/4,  /*work=*/3,
-                        /*specialFunctions=*/1};
-  // 8 rows of 4 KiB a program, 2 programs a multiprocessor: 64 KiB.
-  GpuCandidate fits = candidate({8}, 1024, 128, 4);
-  GpuCost sweptCost = estimateGpu(swept, fits, target);
-  GpuCost reduction = estimateGpu(rows, fits, target);
-  EXPECT_EQ(sweptCost.sweepRereads, "L1");
+  auto sweptOf = [](GpuProgram rows) {
+    rows.bytesPerOutput = 0; // its results stay in registers
+    GpuProgram swept = rows;
+    swept.sweep = GpuProgram::Sweep{/*loadsPerPoint=*/1,
+                                    /*rereadBytesPerPoint=*/4,
+                                    /*uniqueBytesPerPoint=*/0,
+                                    /*storeBytesPerPoint=*/4,
+                                    /*work=*/3,
+                                    /*specialFunctions=*/1,
+                                    /*rereadLoadsPerPoint=*/1};
+    return std::pair(rows, swept);
+  };
+  auto [rows, swept] = sweptOf(rowReduction(4096, 1024));
+  // 128 threads a row in runs of 4: 8 points a thread, 32 bytes.
+  GpuCandidate keeps = candidate({8}, 1024, 128, 4);
+  GpuCost kept = estimateGpu(swept, keeps, target);
+  GpuCost reduction = estimateGpu(rows, keeps, target);
+  EXPECT_EQ(kept.sweepRereads, "registers");
   EXPECT_EQ(reduction.sweepRereads, "");
-  EXPECT_NEAR(sweptCost.memoryUs, 2 * reduction.memoryUs,
-              0.05 * sweptCost.memoryUs);
+  EXPECT_NEAR(kept.memoryUs, 2 * reduction.memoryUs, 0.05 * kept.memoryUs);
+  EXPECT_GT(kept.registers, reduction.registers);
   GpuCost apart = estimateGpu(elementwise(4096, 1024),
                               candidate({16, 64}, 128, 1, 4), target);
-  EXPECT_LT(sweptCost.totalUs, reduction.totalUs + apart.totalUs);
+  EXPECT_LT(kept.totalUs, reduction.totalUs + apart.totalUs);
+  // 8 threads a row: 128 points a thread, 512 bytes, read again. 2048
+  // rows: 8 a program, 2 programs a multiprocessor, 64 KiB.
+  auto [fewerRows, fewerSwept] = sweptOf(rowReduction(2048, 1024));
+  GpuCandidate fits = candidate({8}, 64, 8);
+  GpuCost fromL1 = estimateGpu(fewerSwept, fits, target);
+  EXPECT_EQ(fromL1.sweepRereads, "L1");
+  EXPECT_NEAR(fromL1.memoryUs,
+              2 * estimateGpu(fewerRows, fits, target).memoryUs,
+              0.05 * fromL1.memoryUs);
   // 4 rows a program, 8 programs a multiprocessor: 128 KiB, past half of
   // its 228 KiB.
-  GpuCandidate spills = candidate({4}, 256, 64, 4);
+  GpuCandidate spills = candidate({4}, 32, 8);
   GpuCost far = estimateGpu(swept, spills, target);
   EXPECT_EQ(far.sweepRereads, "DRAM");
   EXPECT_NEAR(far.memoryUs, 3 * estimateGpu(rows, spills, target).memoryUs,

@@ -22,6 +22,7 @@
 // them and added.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Conversion/TileToGPU/HeldRows.h"
 #include "compiler/Conversion/TileToGPU/KernelLowering.h"
 #include "compiler/Conversion/TileToGPU/Reductions.h"
 #include "compiler/Conversion/TileToGPU/Streams.h"
@@ -99,6 +100,8 @@ private:
                    int64_t stride, StreamState state);
   /// The points from `first` to `end`, split over the group's threads.
   StreamState splitAcrossGroup(Value first, Value end, StreamState state);
+  /// The points of the rows the program keeps (HeldRows.h), unrolled.
+  StreamState heldPoints(StreamState state);
   /// The points from `first` to `end` folded by this thread alone: in
   /// blocks of kSumBlock, each into a fresh state merged into the total,
   /// so that the sums' rounding error is a block's plus a few ulps, not
@@ -212,7 +215,9 @@ FailureOr<SmallVector<Fragment>> ElementStreamLowering::run() {
   // (A stream over at most kSumBlock points, as a split stream's
   // combination over its chunks mostly is, needs no blocks.)
   std::optional<int64_t> points = getConstantIntValue(extent);
-  if (shared)
+  if (shared && kernel.heldRows && kernel.heldRows->visits(stream))
+    state = heldPoints(state);
+  else if (shared)
     state = splitAcrossGroup(first, end, state);
   else if (points && *points <= kSumBlock)
     state = loop(first, end, 1, 1, 1, state);
@@ -275,6 +280,18 @@ StreamState ElementStreamLowering::splitAcrossGroup(Value first, Value end,
                     [&](Value start, Value stop, StreamState carried) {
                       return loop(start, stop, 1, 1, 1, carried);
                     });
+}
+
+StreamState ElementStreamLowering::heldPoints(StreamState state) {
+  kernel.heldRows->visit(
+      kernel, body, leadingLoads, [&](const HeldRows::Points &points) {
+        StreamState next = fold(points.ivs, points.loaded, state);
+        if (points.inside)
+          for (unsigned i = 0; i < parts(); ++i)
+            next[i] = keepInside(kernel, points.inside, next[i], state[i]);
+        state = std::move(next);
+      });
+  return state;
 }
 
 StreamState ElementStreamLowering::overBlocks(

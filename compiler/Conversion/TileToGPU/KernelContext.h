@@ -35,6 +35,8 @@
 namespace nautilus {
 namespace tiletogpu {
 
+class HeldRows;
+
 /// The E scalars one thread holds of a tile.
 using Fragment = llvm::SmallVector<mlir::Value, 8>;
 
@@ -125,6 +127,9 @@ struct KernelContext {
   /// Whether loads are emitted without branches (emitClampedLoad): their
   /// buffers are known not to be empty.
   bool clampedLoads = false;
+  /// The rows a swept program keeps in registers for its sweep (HeldRows.h),
+  /// or null.
+  std::shared_ptr<HeldRows> heldRows;
 };
 
 } // namespace tiletogpu

@@ -35,6 +35,7 @@
 
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Conversion/TileToGPU/Contractions.h"
+#include "compiler/Conversion/TileToGPU/HeldRows.h"
 #include "compiler/Conversion/TileToGPU/LayoutConversion.h"
 #include "compiler/Conversion/TileToGPU/MemoryAccess.h"
 #include "compiler/Conversion/TileToGPU/PersistentLoops.h"
@@ -464,6 +465,7 @@ static LogicalResult lowerProgram(KernelContext &kernel) {
   kernel.threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   if (kernel.reduceThreads > 1 && failed(groupThreads(kernel)))
     return failure();
+  kernel.heldRows = HeldRows::plan(kernel);
   if (tile::MmaAttr mma = program.getSchedule().getMma();
       mma && mma.getPersistent()) {
     if (failed(runPersistent(kernel, grid)))

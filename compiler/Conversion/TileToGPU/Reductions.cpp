@@ -11,6 +11,7 @@
 #include "compiler/Conversion/TileToGPU/Reductions.h"
 
 #include "compiler/Conversion/TileToGPU/ComputedOperand.h"
+#include "compiler/Conversion/TileToGPU/HeldRows.h"
 #include "compiler/Conversion/TileToGPU/KernelLowering.h"
 #include "compiler/Conversion/TileToGPU/MemoryAccess.h"
 #include "dialects/Tile/Utils/ReductionKinds.h"
@@ -225,6 +226,8 @@ private:
   /// The outermost index from `first` to `end`, split over the group's
   /// threads.
   Fragment splitAcrossGroup(Value first, Value end, Fragment acc);
+  /// The points of the rows the program keeps (HeldRows.h), unrolled.
+  Fragment heldPoints(Fragment acc);
   /// The runs of `run` iterations from `rest` to `end`, `stride` apart, that
   /// a group's split leaves after its main loop, one iteration at a time.
   Fragment remainingRuns(Value rest, Value end, int64_t run, int64_t stride,
@@ -281,6 +284,9 @@ Fragment ReduceLowering::reduceFrom(unsigned level, Fragment acc) {
   if (level == 0)
     std::tie(first, end) =
         emitReducedRange(b, loc, reduce, extent, kernel.tileOrigin);
+  if (shared && level == 0 && kernel.heldRows &&
+      kernel.heldRows->visits(reduce))
+    return heldPoints(acc);
   if (shared && level == 0)
     return splitAcrossGroup(first, end, acc);
   // A thread folding a float sum alone: in blocks of kSumBlock, added to
@@ -326,6 +332,18 @@ Fragment ReduceLowering::loop(unsigned level, Value lower, Value upper,
   return Fragment(forOp.getResults().begin(), forOp.getResults().end());
 }
 
+Fragment ReduceLowering::heldPoints(Fragment acc) {
+  kernel.heldRows->visit(
+      kernel, body, leadingLoads, [&](const HeldRows::Points &points) {
+        Fragment next = acc;
+        for (auto [iv, loaded] : llvm::zip(points.ivs, points.loaded))
+          next = foldCopy(0, iv, loaded, next);
+        acc =
+            points.inside ? keepInside(kernel, points.inside, next, acc) : next;
+      });
+  return acc;
+}
+
 SmallVector<LoadedAhead>
 ReduceLowering::loadAhead(unsigned level, ArrayRef<Value> ivs, int64_t step) {
   return tiletogpu::loadAhead(kernel, body, leadingLoads, level, ivs, step);
@@ -353,18 +371,24 @@ tiletogpu::loadAhead(KernelContext &kernel, Block &body,
     else
       elementLoads.push_back(load);
   if (copies > 1)
-    for (int64_t j = 0; j < copies; ++j) {
-      kernel.scalars.map(body.getArgument(level), ivs[j]);
-      kernel.reducedIVs.push_back(ivs[j]);
-      kernel.clampedLoads = true;
-      for (tile::LoadOp load : elementLoads)
-        lowerLoad(kernel, load, kernel.slot(load.getResult()));
-      kernel.clampedLoads = false;
-      for (tile::LoadOp load : elementLoads)
-        loaded[j].push_back(
-            {load.getResult(), kernel.fragments[load.getResult()]});
-      kernel.reducedIVs.pop_back();
-    }
+    for (int64_t j = 0; j < copies; ++j)
+      loaded[j].append(loadAt(kernel, body, elementLoads, level, ivs[j]));
+  return loaded;
+}
+
+LoadedAhead tiletogpu::loadAt(KernelContext &kernel, Block &body,
+                              ArrayRef<tile::LoadOp> loads, unsigned level,
+                              Value iv) {
+  kernel.scalars.map(body.getArgument(level), iv);
+  kernel.reducedIVs.push_back(iv);
+  kernel.clampedLoads = true;
+  for (tile::LoadOp load : loads)
+    lowerLoad(kernel, load, kernel.slot(load.getResult()));
+  kernel.clampedLoads = false;
+  LoadedAhead loaded;
+  for (tile::LoadOp load : loads)
+    loaded.push_back({load.getResult(), kernel.fragments[load.getResult()]});
+  kernel.reducedIVs.pop_back();
   return loaded;
 }
 

@@ -32,6 +32,12 @@ loadAhead(KernelContext &kernel, mlir::Block &body,
           llvm::ArrayRef<tile::LoadOp> leadingLoads, unsigned level,
           llvm::ArrayRef<mlir::Value> ivs, int64_t step);
 
+/// `loads` (leading loads of `body`) at index `iv` of its argument
+/// `level`, element by element, each clamped into its buffer.
+LoadedAhead loadAt(KernelContext &kernel, mlir::Block &body,
+                   llvm::ArrayRef<tile::LoadOp> loads, unsigned level,
+                   mlir::Value iv);
+
 /// Binds argument `level` of `body` to `iv` for a copy of the body
 /// lowered again (a reduction's or a sweep's point): the body's fragments
 /// forgotten, its leading loads' (`loaded`) set ahead. endBodyCopy undoes

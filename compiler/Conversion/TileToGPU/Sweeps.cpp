@@ -1,6 +1,7 @@
 //===- Sweeps.cpp - tile.sweep over a kernel's threads --------------------===//
 #include "compiler/Conversion/TileToGPU/Sweeps.h"
 
+#include "compiler/Conversion/TileToGPU/HeldRows.h"
 #include "compiler/Conversion/TileToGPU/KernelLowering.h"
 #include "compiler/Conversion/TileToGPU/MemoryAccess.h"
 #include "compiler/Conversion/TileToGPU/Reductions.h"
@@ -30,8 +31,10 @@ private:
   /// The body's tile at point `iv`, its leading loads `loaded`.
   Fragment lowerCopy(Value iv, const LoadedAhead &loaded);
   /// Stores element `e` of each copy, at consecutive points from `ivs`'s
-  /// first when `run`: one vector.
-  void store(ArrayRef<Value> ivs, ArrayRef<Fragment> values, bool run);
+  /// first when `run`: one vector; where `inside` (an i1, or null for
+  /// always) holds.
+  void store(ArrayRef<Value> ivs, ArrayRef<Fragment> values, bool run,
+             Value inside = {});
   SmallVector<Value> indicesAt(int64_t e, Value iv);
 
   KernelContext &kernel;
@@ -99,6 +102,19 @@ LogicalResult SweepLowering::run() {
                                innermostExtent(kernel, sweep.getBuffer()),
                                kernel.cIndex(run)),
         kernel.cIndex(0));
+  if (kernel.heldRows && kernel.heldRows->visits(sweep)) {
+    // The points of the rows the reductions kept, unrolled.
+    kernel.heldRows->visit(
+        kernel, body, leadingLoads, [&](const HeldRows::Points &points) {
+          SmallVector<Fragment> values;
+          for (auto [iv, loaded] : llvm::zip(points.ivs, points.loaded))
+            values.push_back(lowerCopy(iv, loaded));
+          store(points.ivs, values,
+                storesRuns && points.spacing == 1 && points.ivs.size() > 1,
+                points.inside);
+        });
+    return status;
+  }
   if (kernel.reduceThreads == 1) {
     loop(first, extent, 1, 1);
     return status;
@@ -159,14 +175,17 @@ Fragment SweepLowering::lowerCopy(Value iv, const LoadedAhead &loaded) {
 }
 
 void SweepLowering::store(ArrayRef<Value> ivs, ArrayRef<Fragment> values,
-                          bool run) {
+                          bool run, Value inside) {
   Value buffer = kernel.scalars.lookup(sweep.getBuffer());
   for (int64_t e = 0; e < kernel.perThread; ++e) {
     auto storeEach = [&] {
       for (auto [iv, value] : llvm::zip(ivs, values))
         memref::StoreOp::create(b, loc, value[e], buffer, indicesAt(e, iv));
     };
-    auto ifIn = scf::IfOp::create(b, loc, rowInside[e], /*withElse=*/false);
+    Value in =
+        inside ? arith::AndIOp::create(b, loc, rowInside[e], inside).getResult()
+               : rowInside[e];
+    auto ifIn = scf::IfOp::create(b, loc, in, /*withElse=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifIn.getThenRegion().front());
     if (!run) {

@@ -1,0 +1,58 @@
+//===- HeldRows.h - Row points a swept program keeps in registers -*- C++
+//-*-===//
+//
+// A program that reduces rows and then writes their elements (a tile.sweep:
+// tile-sweep-row-consumers) reads each point of its rows twice: once to
+// reduce, once to sweep. Where the R threads of a group split the rows
+// (reduce_threads above 1, no reduce_split) over a bound extent, and the
+// points a thread takes, at the bytes the sweep reads again a point, fit
+// in kMaxHeldRowBytes, the thread keeps them in registers instead: the GPU
+// lowering unrolls the thread's points of the split (sweepSplitShape) for
+// every top-level reduction and the sweep, and the sweep reads what the
+// reductions loaded (TileToGPU/HeldRows.cpp). The GPU model
+// (autoscheduler/GpuSpace.cpp) then charges the registers and no re-read.
+// Both take the numbers from here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NAUTILUS_TILE_UTILS_HELDROWS_H
+#define NAUTILUS_TILE_UTILS_HELDROWS_H
+
+#include "dialects/Tile/Utils/GroupSplit.h"
+
+#include <cstdint>
+
+namespace nautilus::tile {
+
+/// The most bytes of its rows a thread keeps for the sweep: 64 registers
+/// of 32 bits (a thread's 255 leave room for the rest).
+constexpr int64_t kMaxHeldRowBytes = 256;
+
+/// The steps a thread takes of `shape`'s split of `extent` points: each
+/// step `shape.copies` points (the last step's maybe partly past the row).
+inline int64_t heldRowSteps(int64_t extent, const GroupSplitShape &shape) {
+  return (extent + shape.stride - 1) / shape.stride;
+}
+
+/// The points a thread holding `elementsPerThread` tile elements keeps of
+/// its rows (`extent` points each) split as `shape`.
+inline int64_t heldRowPoints(int64_t extent, const GroupSplitShape &shape,
+                             int64_t elementsPerThread) {
+  return heldRowSteps(extent, shape) * shape.copies * elementsPerThread;
+}
+
+/// Whether the threads keep their points of the rows, `bytesPerPoint` of
+/// what the sweep reads again a point, in registers (see the file
+/// comment): `reduceSplit` is the schedule's reduce_split, `shape` the
+/// sweep's split (sweepSplitShape).
+inline bool holdsRows(int64_t extent, const GroupSplitShape &shape,
+                      int64_t elementsPerThread, int64_t reduceSplit,
+                      int64_t bytesPerPoint) {
+  return shape.threads > 1 && reduceSplit == 1 && extent > 0 &&
+         bytesPerPoint > 0 &&
+         heldRowPoints(extent, shape, elementsPerThread) * bytesPerPoint <=
+             kMaxHeldRowBytes;
+}
+
+} // namespace nautilus::tile
+
+#endif
