@@ -62,7 +62,7 @@ int64_t product(const std::vector<int64_t> &v) {
 
 /// The bytes a thread of `c` keeps of its rows in registers for the sweep
 /// (dialects/Tile/Utils/HeldRows.h): what the sweep reads again of its
-/// points; 0 where it keeps none.
+/// points, widened to 32 bits; 0 where it keeps none.
 int64_t keptRowBytes(const GpuProgram &p, const GpuCandidate &c) {
   if (!p.sweep || p.kind != GpuProgramKind::RowReduction)
     return 0;
@@ -70,10 +70,10 @@ int64_t keptRowBytes(const GpuProgram &p, const GpuCandidate &c) {
   tile::GroupSplitShape shape = tile::sweepSplitShape(
       c.reduceThreads, c.reduceThreads > 1 ? c.vector : 1, elements);
   if (!tile::holdsRows(p.reduced, shape, elements, c.split,
-                       p.sweep->rereadBytesPerPoint))
+                       p.sweep->keptBytesPerPoint))
     return 0;
   return tile::heldRowPoints(p.reduced, shape, elements) *
-         p.sweep->rereadBytesPerPoint;
+         p.sweep->keptBytesPerPoint;
 }
 
 /// What one program instance of `c` does, per thread and in all.
@@ -531,14 +531,17 @@ std::vector<GpuCandidate> autosched::gpuSpace(const GpuProgram &p,
     addReduction(p, target, space);
   else
     addElementwise(p, target, space);
-  // Pruned: a thread's registers beyond what it may address (the code
-  // would spill).
-  space.erase(std::remove_if(space.begin(), space.end(),
-                             [&](const GpuCandidate &c) {
-                               return programWork(p, c, target).registers >
-                                      target.maxRegistersPerThread;
-                             }),
-              space.end());
+  // Pruned: a thread's registers beyond what it may address, or a block's
+  // beyond the register file (the code would spill: ptxas caps a block of
+  // 1024 threads at 64 registers a thread).
+  space.erase(
+      std::remove_if(space.begin(), space.end(),
+                     [&](const GpuCandidate &c) {
+                       int64_t registers = programWork(p, c, target).registers;
+                       return registers > target.maxRegistersPerThread ||
+                              registers * c.threads > target.registerFile;
+                     }),
+      space.end());
   return space;
 }
 

@@ -4,6 +4,7 @@
 #include "compiler/Schedule/PointWork.h"
 #include "dialects/Tile/Utils/AffineExpansion.h"
 #include "dialects/Tile/Utils/ContractionStream.h"
+#include "dialects/Tile/Utils/HeldRows.h"
 
 using namespace mlir;
 using namespace nautilus;
@@ -80,6 +81,7 @@ void countSweep(Operation *op, tile::SweepOp sweep, unsigned rank,
       everyIndex &= load.getMap().isFunctionOfDim(d);
     if (reread.contains({load.getBuffer(), load.getMap()})) {
       facts.rereadBytesPerPoint += bytesOf(load.getBuffer());
+      facts.keptBytesPerPoint += tile::keptBytesOf(bytesOf(load.getBuffer()));
       ++facts.rereadLoadsPerPoint;
     } else if (everyIndex)
       facts.uniqueBytesPerPoint += bytesOf(load.getBuffer());

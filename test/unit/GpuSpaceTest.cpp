@@ -187,7 +187,8 @@ TEST(GpuCostModel, SweptRowsKeptInRegistersOrReadAgain) {
                                     /*storeBytesPerPoint=*/4,
                                     /*work=*/3,
                                     /*specialFunctions=*/1,
-                                    /*rereadLoadsPerPoint=*/1};
+                                    /*rereadLoadsPerPoint=*/1,
+                                    /*keptBytesPerPoint=*/4};
     return std::pair(rows, swept);
   };
   auto [rows, swept] = sweptOf(rowReduction(4096, 1024));

@@ -76,7 +76,7 @@ std::shared_ptr<HeldRows> HeldRows::plan(KernelContext &kernel) {
   int64_t bytesPerPoint = 0;
   for (tile::LoadOp load : leadingLoadsOf(sweep.getBody().front()))
     if (reduced.count(readOf(load)))
-      bytesPerPoint += elementBytes(load);
+      bytesPerPoint += tile::keptBytesOf(elementBytes(load));
   if (!tile::holdsRows(*extent, held->shape, kernel.perThread,
                        schedule.getReduceSplit(), bytesPerPoint))
     return nullptr;

@@ -27,6 +27,13 @@ namespace nautilus::tile {
 /// of 32 bits (a thread's 255 leave room for the rest).
 constexpr int64_t kMaxHeldRowBytes = 256;
 
+/// The bytes a thread keeps of a point a load of `elementBytes` read: a
+/// 32-bit register at least (a narrower element is widened once, and the
+/// widened value is what lives on to the sweep).
+inline int64_t keptBytesOf(int64_t elementBytes) {
+  return elementBytes < 4 ? 4 : elementBytes;
+}
+
 /// The steps a thread takes of `shape`'s split of `extent` points: each
 /// step `shape.copies` points (the last step's maybe partly past the row).
 inline int64_t heldRowSteps(int64_t extent, const GroupSplitShape &shape) {
@@ -40,9 +47,9 @@ inline int64_t heldRowPoints(int64_t extent, const GroupSplitShape &shape,
   return heldRowSteps(extent, shape) * shape.copies * elementsPerThread;
 }
 
-/// Whether the threads keep their points of the rows, `bytesPerPoint` of
-/// what the sweep reads again a point, in registers (see the file
-/// comment): `reduceSplit` is the schedule's reduce_split, `shape` the
+/// Whether the threads keep their points of the rows, `bytesPerPoint` a
+/// point (keptBytesOf each load the sweep reads again), in registers (see
+/// the file comment): `reduceSplit` is the schedule's reduce_split, `shape` the
 /// sweep's split (sweepSplitShape).
 inline bool holdsRows(int64_t extent, const GroupSplitShape &shape,
                       int64_t elementsPerThread, int64_t reduceSplit,
