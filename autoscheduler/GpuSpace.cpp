@@ -60,20 +60,20 @@ int64_t product(const std::vector<int64_t> &v) {
   return n;
 }
 
-/// The bytes a thread of `c` keeps of its rows in registers for the sweep
-/// (dialects/Tile/Utils/HeldRows.h): what the sweep reads again of its
-/// points, widened to 32 bits; 0 where it keeps none.
-int64_t keptRowBytes(const GpuProgram &p, const GpuCandidate &c) {
+/// The points of its rows a thread of `c` keeps in registers for the
+/// sweep (dialects/Tile/Utils/HeldRows.h); 0 where it keeps none.
+int64_t keptRowPoints(const GpuProgram &p, const GpuCandidate &c,
+                      const TargetInfo &target) {
   if (!p.sweep || p.kind != GpuProgramKind::RowReduction)
     return 0;
   int64_t elements = product(c.tile) / (c.threads / c.reduceThreads);
   tile::GroupSplitShape shape = tile::sweepSplitShape(
       c.reduceThreads, c.reduceThreads > 1 ? c.vector : 1, elements);
   if (!tile::holdsRows(p.reduced, shape, elements, c.split,
-                       p.sweep->keptBytesPerPoint))
+                       p.sweep->keptBytesPerPoint, c.threads,
+                       target.registerFile))
     return 0;
-  return tile::heldRowPoints(p.reduced, shape, elements) *
-         p.sweep->keptBytesPerPoint;
+  return tile::heldRowPoints(p.reduced, shape, elements);
 }
 
 /// What one program instance of `c` does, per thread and in all.
@@ -139,30 +139,33 @@ ProgramWork programWork(const GpuProgram &p, const GpuCandidate &c,
         static_cast<double>(w.iterations) * w.heldPerThread * run * p.work;
     w.specials = static_cast<double>(w.iterations) * w.heldPerThread * run *
                  p.specialFunctions;
-    w.instructions = w.loads + w.lanes + w.specials +
-                     w.iterations * kLoopInstructions + w.heldPerThread;
-    // Rows kept in registers: the sweep does not load them again; the
-    // unrolled points' loads are all in flight at once.
-    int64_t kept = keptRowBytes(p, c);
+    // Rows kept in registers: the reduction and the sweep are unrolled (no
+    // loop), the sweep does not load the kept points again, and every
+    // point's loads are in flight at once.
+    int64_t kept = keptRowPoints(p, c, target);
+    double loops = kept ? 0 : w.iterations * kLoopInstructions;
+    w.instructions = w.loads + w.lanes + w.specials + loops + w.heldPerThread;
     if (p.sweep) {
       // The sweep visits the reduction's points again, in the same split:
       // its loads, work and a store a point.
       double points = static_cast<double>(w.iterations) * w.heldPerThread;
       double sweepLoads = points * (p.sweep->loadsPerPoint -
-                                    (kept ? p.sweep->rereadLoadsPerPoint : 0));
+                                    (kept ? p.sweep->keptLoadsPerPoint : 0));
       double lanes = points * run * p.sweep->work;
       double specials = points * run * p.sweep->specialFunctions;
       w.loads += sweepLoads;
       w.lanes += lanes;
       w.specials += specials;
-      w.instructions += sweepLoads + lanes + specials + points +
-                        w.iterations * kLoopInstructions;
+      w.instructions += sweepLoads + lanes + specials + points + loops;
     }
     // The loop carries the accumulators: one iteration's loads in flight.
     w.bytesInFlight = std::max<double>(w.heldPerThread * run * bytesPerPoint,
-                                       static_cast<double>(kept));
+                                       kept * bytesPerPoint);
+    // (A kept point: a 32-bit register a load the sweep reads again, two
+    // for a 64-bit element.)
     w.registers = kBaseRegisters + 2 * w.heldPerThread +
-                  run * p.loadsPerPoint * w.heldPerThread + ceilDiv(kept, 4);
+                  run * p.loadsPerPoint * w.heldPerThread +
+                  (kept ? ceilDiv(kept * p.sweep->keptBytesPerPoint, 4) : 0);
   } else {
     w.loads = static_cast<double>(w.heldPerThread) / c.vector * p.loadsPerPoint;
     w.lanes = static_cast<double>(w.heldPerThread) * p.work;
@@ -373,7 +376,7 @@ GpuCost autosched::estimateGpu(const GpuProgram &p, const GpuCandidate &c,
   if (p.sweep)
     bytes +=
         points * (p.sweep->uniqueBytesPerPoint + p.sweep->storeBytesPerPoint);
-  if (p.sweep && keptRowBytes(p, c)) {
+  if (p.sweep && keptRowPoints(p, c, target)) {
     cost.sweepRereads = "registers";
   } else if (p.sweep) {
     // The sweep reads again what its multiprocessor's programs read last:

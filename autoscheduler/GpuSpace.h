@@ -95,9 +95,10 @@ struct GpuProgram {
   /// points, dialects/Tile/Utils/HeldRows.h; else from the L1 cache where
   /// a multiprocessor's rows fit in half of it, else from DRAM), the bytes
   /// it reads from DRAM besides and writes, its f32 operations and
-  /// special functions, how many of its loads read again, and the bytes a
-  /// thread keeps of them a point where it keeps them (tile::keptBytesOf:
-  /// a 32-bit register each at least).
+  /// special functions, and the loads a thread keeps in registers where
+  /// it keeps its rows (those of the re-reads that gather nothing: the
+  /// lowering's leading loads) and their bytes (tile::keptBytesOf: a
+  /// 32-bit register each at least).
   struct Sweep {
     int64_t loadsPerPoint = 0;
     int64_t rereadBytesPerPoint = 0;
@@ -105,7 +106,7 @@ struct GpuProgram {
     int64_t storeBytesPerPoint = 0;
     int64_t work = 0;
     int64_t specialFunctions = 0;
-    int64_t rereadLoadsPerPoint = 0;
+    int64_t keptLoadsPerPoint = 0;
     int64_t keptBytesPerPoint = 0;
   };
   std::optional<Sweep> sweep;

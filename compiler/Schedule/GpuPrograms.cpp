@@ -67,9 +67,11 @@ using ReadPlaces = llvm::DenseSet<std::pair<Value, AffineMap>>;
 /// Counts `op`, inside `sweep`, into the sweep's facts: a load of what
 /// the reduction read (`reread`: the same buffer at the same map) from the
 /// caches, others from DRAM where they vary with every output and the
-/// swept index.
+/// swept index; one the reduction's body loads first (`leading`: without
+/// a gather, at its top level) as a load a thread may keep (HeldRows.h).
 void countSweep(Operation *op, tile::SweepOp sweep, unsigned rank,
-                const ReadPlaces &reread, GpuProgram::Sweep &facts) {
+                const ReadPlaces &reread, const ReadPlaces &leading,
+                GpuProgram::Sweep &facts) {
   if (op == sweep.getOperation()) {
     facts.storeBytesPerPoint += bytesOf(sweep.getBuffer());
     return;
@@ -81,8 +83,11 @@ void countSweep(Operation *op, tile::SweepOp sweep, unsigned rank,
       everyIndex &= load.getMap().isFunctionOfDim(d);
     if (reread.contains({load.getBuffer(), load.getMap()})) {
       facts.rereadBytesPerPoint += bytesOf(load.getBuffer());
-      facts.keptBytesPerPoint += tile::keptBytesOf(bytesOf(load.getBuffer()));
-      ++facts.rereadLoadsPerPoint;
+      if (load.getIndirect().empty() &&
+          leading.contains({load.getBuffer(), load.getMap()})) {
+        facts.keptBytesPerPoint += tile::keptBytesOf(bytesOf(load.getBuffer()));
+        ++facts.keptLoadsPerPoint;
+      }
     } else if (everyIndex)
       facts.uniqueBytesPerPoint += bytesOf(load.getBuffer());
     return;
@@ -218,16 +223,19 @@ std::optional<GpuProgram> nautilus::gpuProgramOf(tile::ProgramOp program) {
   // A point is an output element, times the reduced index in a reduction.
   unsigned pointDim = *reduce ? rank : rank - 1;
   facts.loadsPerPoint = 0;
-  ReadPlaces reread;
+  ReadPlaces reread, leading;
   if (sweep) {
     facts.sweep.emplace();
     (*reduce)->walk([&](tile::LoadOp load) {
       reread.insert({load.getBuffer(), load.getMap()});
     });
+    for (auto load : (*reduce)->getRegion(0).front().getOps<tile::LoadOp>())
+      if (load.getIndirect().empty())
+        leading.insert({load.getBuffer(), load.getMap()});
   }
   program.walk([&](Operation *op) {
     if (sweep && sweep->isAncestor(op))
-      return countSweep(op, sweep, rank, reread, *facts.sweep);
+      return countSweep(op, sweep, rank, reread, leading, *facts.sweep);
     if (auto load = dyn_cast<tile::LoadOp>(op)) {
       bool inReduction = *reduce && (*reduce)->isAncestor(op);
       bool everyOutput = true;

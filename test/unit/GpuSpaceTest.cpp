@@ -187,7 +187,7 @@ TEST(GpuCostModel, SweptRowsKeptInRegistersOrReadAgain) {
                                     /*storeBytesPerPoint=*/4,
                                     /*work=*/3,
                                     /*specialFunctions=*/1,
-                                    /*rereadLoadsPerPoint=*/1,
+                                    /*keptLoadsPerPoint=*/1,
                                     /*keptBytesPerPoint=*/4};
     return std::pair(rows, swept);
   };
@@ -200,6 +200,14 @@ TEST(GpuCostModel, SweptRowsKeptInRegistersOrReadAgain) {
   EXPECT_EQ(reduction.sweepRereads, "");
   EXPECT_NEAR(kept.memoryUs, 2 * reduction.memoryUs, 0.05 * kept.memoryUs);
   EXPECT_GT(kept.registers, reduction.registers);
+  // The same schedule reading its rows again (nothing it may keep): more
+  // L1 sectors, fewer registers.
+  GpuProgram rereads = swept;
+  rereads.sweep->keptLoadsPerPoint = rereads.sweep->keptBytesPerPoint = 0;
+  GpuCost again = estimateGpu(rereads, keeps, target);
+  EXPECT_EQ(again.sweepRereads, "L1");
+  EXPECT_GT(again.cacheUs, kept.cacheUs);
+  EXPECT_LT(again.registers, kept.registers);
   GpuCost apart = estimateGpu(elementwise(4096, 1024),
                               candidate({16, 64}, 128, 1, 4), target);
   EXPECT_LT(kept.totalUs, reduction.totalUs + apart.totalUs);

@@ -78,7 +78,8 @@ std::shared_ptr<HeldRows> HeldRows::plan(KernelContext &kernel) {
     if (reduced.count(readOf(load)))
       bytesPerPoint += tile::keptBytesOf(elementBytes(load));
   if (!tile::holdsRows(*extent, held->shape, kernel.perThread,
-                       schedule.getReduceSplit(), bytesPerPoint))
+                       schedule.getReduceSplit(), bytesPerPoint,
+                       schedule.getThreads(), kernel.target.registerFile))
     return nullptr;
   held->visitors.insert(sweep);
   return held;
@@ -96,36 +97,49 @@ void HeldRows::visit(KernelContext &kernel, Block &body,
   auto pointAt = [&](int64_t offset) -> Value {
     return arith::AddIOp::create(b, loc, start, kernel.cIndex(offset));
   };
-  // The group's last thread's points lie furthest along the row; its
-  // first thread's (from 0) least far.
-  int64_t lastStart = shape.firstPoint(shape.threads - 1);
   for (int64_t s = 0, steps = tile::heldRowSteps(extent, shape); s < steps;
        ++s) {
     int64_t offset = s * shape.stride;
-    if (lastStart + offset + (shape.copies - 1) * shape.spacing < extent) {
+    if (tile::isWholeHeldStep(extent, shape, s)) {
       Points points;
       points.spacing = shape.spacing;
       for (int64_t j = 0; j < shape.copies; ++j)
         points.ivs.push_back(pointAt(offset + j * shape.spacing));
       points.loaded = load(kernel, body, leadingLoads, s * shape.copies,
-                           points.ivs, shape.spacing, /*whole=*/true);
+                           points.ivs, shape.spacing, /*together=*/true);
       each(points);
       continue;
     }
+    // A step whose points pass the row's end for some threads. A run is
+    // still loaded as one vector where it lies in the buffer's row
+    // (loadRun checks; else element by element, clamped); each point is
+    // then folded on its own, where it may lie past the row guarded and
+    // clamped into it (for the body's other reads).
+    SmallVector<LoadedAhead> run;
+    if (shape.runs) {
+      SmallVector<Value> ivs;
+      for (int64_t j = 0; j < shape.copies; ++j)
+        ivs.push_back(pointAt(offset + j));
+      run = load(kernel, body, leadingLoads, s * shape.copies, ivs, 1,
+                 /*together=*/true);
+    }
     for (int64_t j = 0; j < shape.copies; ++j) {
       int64_t at = offset + j * shape.spacing;
-      if (at >= extent)
-        continue; // past the row for every thread
+      tile::HeldPoint where = tile::heldPointAt(extent, shape, at);
+      if (where == tile::HeldPoint::Past)
+        continue;
       Points point;
       Value iv = pointAt(at);
-      if (lastStart + at >= extent) {
+      if (where == tile::HeldPoint::Guarded) {
         point.inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                              iv, kernel.cIndex(extent));
         iv = arith::MinSIOp::create(b, loc, iv, kernel.cIndex(extent - 1));
       }
       point.ivs = {iv};
-      point.loaded = load(kernel, body, leadingLoads, s * shape.copies + j,
-                          point.ivs, 1, /*whole=*/false);
+      point.loaded =
+          shape.runs ? SmallVector<LoadedAhead>{run[j]}
+                     : load(kernel, body, leadingLoads, s * shape.copies + j,
+                            point.ivs, 1, /*together=*/false);
       each(point);
     }
   }
@@ -134,7 +148,7 @@ void HeldRows::visit(KernelContext &kernel, Block &body,
 SmallVector<LoadedAhead> HeldRows::load(KernelContext &kernel, Block &body,
                                         ArrayRef<tile::LoadOp> leadingLoads,
                                         int64_t ordinal, ArrayRef<Value> ivs,
-                                        int64_t spacing, bool whole) {
+                                        int64_t spacing, bool together) {
   auto readAt = [](tile::LoadOp load, int64_t point) {
     auto [buffer, map, type] = readOf(load);
     return Read{buffer, map, type, point};
@@ -155,7 +169,7 @@ SmallVector<LoadedAhead> HeldRows::load(KernelContext &kernel, Block &body,
   // (Several points of a step whose every thread's lie in the row: a run
   // as one vector where the schedule moves runs.)
   SmallVector<LoadedAhead> got;
-  if (whole && ivs.size() > 1)
+  if (together && ivs.size() > 1)
     got = loadAhead(kernel, body, fresh, 0, ivs, spacing);
   else
     for (Value iv : ivs)

@@ -53,12 +53,14 @@ private:
   HeldRows(tile::GroupSplitShape shape, int64_t extent)
       : shape(shape), extent(extent) {}
   /// `leadingLoads` at `ivs` (`spacing` apart), the first the point
-  /// `ordinal` of the visit; `whole`: every thread's lie in the row.
+  /// `ordinal` of the visit: `together` as loadAhead reads a step's copies
+  /// (a run as one vector where it lies in the buffer's row), else each
+  /// point element by element, clamped into the buffer.
   llvm::SmallVector<LoadedAhead> load(KernelContext &kernel, mlir::Block &body,
                                       llvm::ArrayRef<tile::LoadOp> leadingLoads,
                                       int64_t ordinal,
                                       llvm::ArrayRef<mlir::Value> ivs,
-                                      int64_t spacing, bool whole);
+                                      int64_t spacing, bool together);
 
   tile::GroupSplitShape shape;
   int64_t extent;
