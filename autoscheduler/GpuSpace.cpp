@@ -90,6 +90,7 @@ struct ProgramWork {
   /// the space's pruning needs no layouts).
   double sectorsPerWarpLoad = 0;
   int64_t registers = 0;
+  int64_t keptPoints = 0; // of its rows, for a sweep (keptRowPoints)
 };
 
 /// The tensor a program's loads read, as its distribution addresses it: an
@@ -142,7 +143,7 @@ ProgramWork programWork(const GpuProgram &p, const GpuCandidate &c,
     // Rows kept in registers: the reduction and the sweep are unrolled (no
     // loop), the sweep does not load the kept points again, and every
     // point's loads are in flight at once.
-    int64_t kept = keptRowPoints(p, c, target);
+    int64_t kept = w.keptPoints = keptRowPoints(p, c, target);
     double loops = kept ? 0 : w.iterations * kLoopInstructions;
     w.instructions = w.loads + w.lanes + w.specials + loops + w.heldPerThread;
     if (p.sweep) {
@@ -376,7 +377,7 @@ GpuCost autosched::estimateGpu(const GpuProgram &p, const GpuCandidate &c,
   if (p.sweep)
     bytes +=
         points * (p.sweep->uniqueBytesPerPoint + p.sweep->storeBytesPerPoint);
-  if (p.sweep && keptRowPoints(p, c, target)) {
+  if (p.sweep && w.keptPoints) {
     cost.sweepRereads = "registers";
   } else if (p.sweep) {
     // The sweep reads again what its multiprocessor's programs read last:

@@ -215,7 +215,7 @@ FailureOr<SmallVector<Fragment>> ElementStreamLowering::run() {
   // (A stream over at most kSumBlock points, as a split stream's
   // combination over its chunks mostly is, needs no blocks.)
   std::optional<int64_t> points = getConstantIntValue(extent);
-  if (shared && kernel.heldRows && kernel.heldRows->visits(stream))
+  if (kernel.heldRows && kernel.heldRows->visits(stream)) // (shared)
     state = heldPoints(state);
   else if (shared)
     state = splitAcrossGroup(first, end, state);

@@ -279,14 +279,14 @@ FailureOr<Fragment> ReduceLowering::run() {
 Fragment ReduceLowering::reduceFrom(unsigned level, Fragment acc) {
   if (level == reduce.getExtents().size())
     return foldBody(acc);
+  // (Only a top-level reduction, shared, visits held rows.)
+  if (level == 0 && kernel.heldRows && kernel.heldRows->visits(reduce))
+    return heldPoints(acc);
   Value extent = kernel.scalars.lookup(reduce.getExtents()[level]);
   Value first = kernel.cIndex(0), end = extent;
   if (level == 0)
     std::tie(first, end) =
         emitReducedRange(b, loc, reduce, extent, kernel.tileOrigin);
-  if (shared && level == 0 && kernel.heldRows &&
-      kernel.heldRows->visits(reduce))
-    return heldPoints(acc);
   if (shared && level == 0)
     return splitAcrossGroup(first, end, acc);
   // A thread folding a float sum alone: in blocks of kSumBlock, added to
