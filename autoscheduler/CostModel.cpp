@@ -135,20 +135,27 @@ CostBreakdown autosched::estimate(const ContractionProblem &problem,
   double bytesPerUs = target.dramBytesPerSecond / 1e6;
   // Each wave overlaps its copies with its products (the pipeline): the
   // longer of the two, the shorter hidden.
+  // (Each term under the refit's scale: GpuTerms.h.)
+  const GpuModelScales &scales = target.gpuModelScales;
   for (int64_t w = 0; w < cost.waves; ++w) {
     double bytes = w + 1 == cost.waves ? lastWaveBytes : fullWaveBytes;
     double memory = bytes / bytesPerUs;
-    cost.computeUs += waveCompute;
-    cost.memoryUs += memory;
-    cost.totalUs += std::max(waveCompute, memory);
+    cost.terms.addWaves({1, waveCompute, memory});
+    cost.computeUs += scales.compute * waveCompute;
+    cost.memoryUs += scales.memory * memory;
+    cost.totalUs +=
+        std::max(scales.compute * waveCompute, scales.memory * memory);
   }
-  cost.latencyUs = kLaunchUs + kPipelineFillUs * cost.waves;
+  double latency = kLaunchUs + kPipelineFillUs * cost.waves, splitSum = 0;
   if (c.splitK > 1) {
     // The summing program reads the f32 partials and writes the output.
     double bytes = double(problem.m) * problem.n * problem.batch *
                    (4.0 * c.splitK + problem.outputBytes);
-    cost.splitSumUs = kLaunchUs + bytes / bytesPerUs;
+    splitSum = kLaunchUs + bytes / bytesPerUs;
   }
+  cost.terms.fixedUs = latency + splitSum;
+  cost.latencyUs = scales.latency * latency;
+  cost.splitSumUs = scales.latency * splitSum;
   cost.totalUs += cost.latencyUs + cost.splitSumUs;
   return cost;
 }

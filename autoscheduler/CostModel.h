@@ -14,6 +14,7 @@
 #define NAUTILUS_AUTOSCHEDULER_COSTMODEL_H
 
 #include "autoscheduler/ContractionSpace.h"
+#include "autoscheduler/GpuTerms.h"
 
 namespace nautilus::autosched {
 
@@ -29,6 +30,9 @@ struct CostBreakdown {
   int64_t waves = 0;
   /// The share of the last wave's slots that have a program.
   double lastWaveFill = 0;
+  /// The terms unscaled (the times above are under the target's
+  /// gpuModelScales).
+  GpuTerms terms;
 };
 
 /// The predicted time of `candidate` for `problem` on `target`.

@@ -1,85 +1,21 @@
 //===- CpuRefit.cpp - The CPU model refit to a host's measurements --------===//
 #include "autoscheduler/CpuRefit.h"
+#include "autoscheduler/ScaleFit.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
-#include <array>
 #include <cmath>
 
 using namespace nautilus::autosched;
 
 namespace {
 
-/// The scales' logarithms: compute, memory, overhead, packing.
-using LogScales = std::array<double, 4>;
-
-/// Each scale lies within [1/8, 8].
-const double kMaxLogScale = std::log(8.0);
-/// The pull of each log scale towards 0, against the mean squared log
-/// error: a scale of 2 costs what a 0.2% error on every sample does
-/// (enough to hold a scale no sample's error depends on).
-constexpr double kPull = 1e-5;
-/// The grid each coordinate is first searched on (a step of 9%), then
-/// refined between its best point's neighbours.
-constexpr int kGridSteps = 48;
-constexpr int kRefineSteps = 40;
-constexpr int kMaxSweeps = 40;
-
-CpuTermScales scalesOf(const LogScales &x) {
-  return {std::exp(x[0]), std::exp(x[1]), std::exp(x[2]), std::exp(x[3])};
-}
-
 double termOf(const CpuTerms &t, size_t i) {
   return i == 0 ? t.compute : i == 1 ? t.memory : i == 2 ? t.overhead : t.pack;
 }
 
-double meanSquaredLogError(const std::vector<const CpuSample *> &samples,
-                           const CpuTermScales &scales) {
-  double sum = 0;
-  for (const CpuSample *s : samples) {
-    double r = std::log(predictedUs(s->programs, scales) / s->measuredUs);
-    sum += r * r;
-  }
-  return sum / double(samples.size());
-}
-
-double objective(const std::vector<const CpuSample *> &samples,
-                 const LogScales &x) {
-  double pull = 0;
-  for (double xi : x)
-    pull += xi * xi;
-  return meanSquaredLogError(samples, scalesOf(x)) + kPull * pull;
-}
-
-/// Minimises the objective along coordinate `i`, the others held.
-void minimiseAlong(const std::vector<const CpuSample *> &samples, size_t i,
-                   LogScales &x) {
-  double step = 2 * kMaxLogScale / kGridSteps;
-  double bestAt = x[i], best = objective(samples, x);
-  LogScales trial = x;
-  for (int g = 0; g <= kGridSteps; ++g) {
-    trial[i] = -kMaxLogScale + g * step;
-    if (double f = objective(samples, trial); f < best) {
-      best = f;
-      bestAt = trial[i];
-    }
-  }
-  // Golden-section search between the best grid point's neighbours.
-  const double ratio = (std::sqrt(5.0) - 1) / 2;
-  double lo = std::max(-kMaxLogScale, bestAt - step);
-  double hi = std::min(kMaxLogScale, bestAt + step);
-  for (int r = 0; r < kRefineSteps; ++r) {
-    double a = hi - ratio * (hi - lo), b = lo + ratio * (hi - lo);
-    trial[i] = a;
-    double fa = objective(samples, trial);
-    trial[i] = b;
-    double fb = objective(samples, trial);
-    (fa < fb ? hi : lo) = fa < fb ? b : a;
-  }
-  trial[i] = (lo + hi) / 2;
-  if (objective(samples, trial) < best)
-    bestAt = trial[i];
-  x[i] = bestAt;
+CpuTermScales scalesOf(const std::vector<double> &s) {
+  return {s[0], s[1], s[2], s[3]};
 }
 
 } // namespace
@@ -111,26 +47,22 @@ nautilus::autosched::refitCpuModel(const std::vector<CpuSample> &samples) {
   if (usable.size() < kMinRefitSamples)
     return std::nullopt;
   // A term no sample has keeps its scale of 1.
-  std::array<bool, 4> present{};
-  for (const CpuSample *s : usable)
+  std::vector<bool> exercised(4, false);
+  std::vector<double> measured;
+  for (const CpuSample *s : usable) {
+    measured.push_back(s->measuredUs);
     for (const CpuTerms &t : s->programs)
       for (size_t i = 0; i < 4; ++i)
-        present[i] = present[i] || termOf(t, i) > 0;
-  LogScales x{};
-  double last = objective(usable, x);
-  for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
-    for (size_t i = 0; i < 4; ++i)
-      if (present[i])
-        minimiseAlong(usable, i, x);
-    double now = objective(usable, x);
-    if (last - now < 1e-9)
-      break;
-    last = now;
+        exercised[i] = exercised[i] || termOf(t, i) > 0;
   }
+  ScaleFit fit = fitScales(
+      measured, exercised, [&](const std::vector<double> &scales, size_t i) {
+        return predictedUs(usable[i]->programs, scalesOf(scales));
+      });
   CpuRefit refit;
-  refit.scales = scalesOf(x);
+  refit.scales = scalesOf(fit.scales);
   refit.samples = usable.size();
-  refit.errorBefore = std::sqrt(meanSquaredLogError(usable, {}));
-  refit.errorAfter = std::sqrt(meanSquaredLogError(usable, refit.scales));
+  refit.errorBefore = fit.errorBefore;
+  refit.errorAfter = fit.errorAfter;
   return refit;
 }

@@ -10,8 +10,8 @@
 // samples: the least squares of log(predicted / measured), every kernel
 // the sum of its programs' times, with a weak pull of each scale towards
 // 1 (so that a term the samples do not exercise keeps its documented
-// value). The search is a deterministic coordinate descent over the
-// scales' logarithms, each between 1/8 and 8.
+// value): ScaleFit.h's search, which the GPU models' refit shares
+// (GpuRefit.h).
 //
 // The scales change the ranking where the measurements say a term is
 // off: a host that copies panels faster than the model thinks makes
@@ -26,6 +26,7 @@
 #define NAUTILUS_AUTOSCHEDULER_CPUREFIT_H
 
 #include "autoscheduler/CpuSpace.h"
+#include "autoscheduler/ScaleFit.h"
 
 #include <optional>
 #include <string>
@@ -56,9 +57,6 @@ struct CpuRefit {
 /// "compute x2.00, memory x1.00, overhead x1.00, packing x1.00
 /// (root-mean-square log error 0.65 unscaled, 0.00 refit)".
 std::string describe(const CpuRefit &refit);
-
-/// The fewest samples a refit takes.
-constexpr size_t kMinRefitSamples = 8;
 
 /// The scales that best predict `samples` (see the file comment);
 /// std::nullopt with fewer than kMinRefitSamples usable samples (a time

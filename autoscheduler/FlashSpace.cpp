@@ -164,6 +164,7 @@ FlashCost autosched::estimateFlash(const FlashProblem &p,
   int64_t steps = ceilDiv(ceilDiv(p.keys, c.split), c.keyBlock);
   double cyclesPerUs = target.clockGHz * 1e3;
   double bytesPerUs = target.dramBytesPerSecond / 1e6;
+  const GpuModelScales &scales = target.gpuModelScales;
   for (int64_t w = 0; w < cost.waves; ++w) {
     int64_t programs = std::min(slots, cost.programs - w * slots);
     int64_t resident = std::min(cost.blocksPerMultiprocessor,
@@ -184,18 +185,24 @@ FlashCost autosched::estimateFlash(const FlashProblem &p,
     double memory =
         bytes / std::min(bytesPerUs,
                          busy * kMultiprocessorL2BytesPerCycle * cyclesPerUs);
-    cost.tensorUs += steps * tensor / cyclesPerUs;
-    cost.softmaxUs += steps * softmax / cyclesPerUs;
-    cost.memoryUs += memory;
-    cost.totalUs += std::max(compute, memory);
+    // (Each term under the refit's scale: GpuTerms.h.)
+    cost.terms.addWaves({1, compute, memory});
+    cost.tensorUs += scales.compute * steps * tensor / cyclesPerUs;
+    cost.softmaxUs += scales.compute * steps * softmax / cyclesPerUs;
+    cost.memoryUs += scales.memory * memory;
+    cost.totalUs += std::max(scales.compute * compute, scales.memory * memory);
   }
-  cost.latencyUs = kLaunchUs + cost.waves * kDramLatencyCycles / cyclesPerUs;
+  double latency = kLaunchUs + cost.waves * kDramLatencyCycles / cyclesPerUs;
+  double splitSum = 0;
   if (c.split > 1) {
     // The combining program reads each chunk's O (f32) and statistics.
     double bytes = double(p.heads) * p.queries * c.split * (p.headDim + 2) * 4;
-    cost.splitSumUs =
+    splitSum =
         kLaunchUs + kDramLatencyCycles / cyclesPerUs + bytes / bytesPerUs;
   }
+  cost.terms.fixedUs = latency + splitSum;
+  cost.latencyUs = scales.latency * latency;
+  cost.splitSumUs = scales.latency * splitSum;
   cost.totalUs += cost.latencyUs + cost.splitSumUs;
   return cost;
 }

@@ -23,6 +23,7 @@
 #ifndef NAUTILUS_AUTOSCHEDULER_FLASHSPACE_H
 #define NAUTILUS_AUTOSCHEDULER_FLASHSPACE_H
 
+#include "autoscheduler/GpuTerms.h"
 #include "autoscheduler/SpaceSearch.h"
 #include "compiler/Target/Target.h"
 
@@ -85,6 +86,9 @@ struct FlashCost {
   int64_t waves = 0;
   int64_t registers = 0;   // estimated a thread
   int64_t sharedBytes = 0; // a program's stages
+  /// The terms unscaled (the times above are under the target's
+  /// gpuModelScales).
+  GpuTerms terms;
 };
 
 struct RankedFlashCandidate {

@@ -205,9 +205,12 @@ double combineCycles(const GpuCandidate &c, int64_t lanes) {
 struct WaveCycles {
   double memory = 0, cache = 0, compute = 0, combine = 0;
   /// A wave lasts at least a DRAM round trip (its programs wait for their
-  /// loads), and its groups combine after their loops.
-  double total() const {
-    return std::max({memory, cache, compute, kDramLatencyCycles}) + combine;
+  /// loads; `latencyScale` the refit's), and its groups combine after
+  /// their loops.
+  double total(double latencyScale) const {
+    return std::max(
+               {memory, cache, compute, latencyScale * kDramLatencyCycles}) +
+           combine;
   }
 };
 
@@ -398,14 +401,25 @@ GpuCost autosched::estimateGpu(const GpuProgram &p, const GpuCandidate &c,
   // Each term summed over the waves; a wave costs the longest of its
   // memory, cache and compute (at least a round trip), plus its groups'
   // combination.
+  // (Each term under the refit's scale: GpuTerms.h; the cache's with
+  // compute's, both on the multiprocessor.)
+  const GpuModelScales &scales = target.gpuModelScales;
   double waveTotal = 0;
   auto addWave = [&](int64_t programs, int64_t count) {
     WaveCycles wave = waveCycles(c, w, programs, bytesPerProgram, target);
+    cost.terms.addWaves(
+        {count, std::max(wave.compute, wave.cache) / cyclesPerUs,
+         wave.memory / cyclesPerUs, kDramLatencyCycles / cyclesPerUs,
+         wave.combine / cyclesPerUs});
+    wave.memory *= scales.memory;
+    wave.cache *= scales.compute;
+    wave.compute *= scales.compute;
+    wave.combine *= scales.latency;
     cost.memoryUs += count * wave.memory / cyclesPerUs;
     cost.cacheUs += count * wave.cache / cyclesPerUs;
     cost.computeUs += count * wave.compute / cyclesPerUs;
     cost.latencyUs += count * wave.combine / cyclesPerUs;
-    waveTotal += count * wave.total() / cyclesPerUs;
+    waveTotal += count * wave.total(scales.latency) / cyclesPerUs;
   };
   int64_t fullWaves = cost.programs / slots;
   if (fullWaves)
@@ -413,15 +427,19 @@ GpuCost autosched::estimateGpu(const GpuProgram &p, const GpuCandidate &c,
   if (int64_t rest = cost.programs % slots)
     addWave(rest, 1);
   // A launch, and the last wave's stores draining (a round trip).
-  cost.latencyUs += kLaunchUs + kDramLatencyCycles / cyclesPerUs;
+  double latency = kLaunchUs + kDramLatencyCycles / cyclesPerUs, splitSum = 0;
   if (c.split > 1) {
     // The combining program: a launch, a round trip, and the partial
     // results (f32 each, value and whatever the fold keeps) read once.
     double partialBytes = static_cast<double>(outputs) * c.split * 8;
-    cost.splitSumUs = kLaunchUs + kDramLatencyCycles / cyclesPerUs +
-                      partialBytes / target.dramBytesPerSecond * 1e6;
+    splitSum = kLaunchUs + kDramLatencyCycles / cyclesPerUs +
+               partialBytes / target.dramBytesPerSecond * 1e6;
   }
-  cost.totalUs = waveTotal + kLaunchUs + kDramLatencyCycles / cyclesPerUs +
+  cost.terms.fixedUs = latency + splitSum;
+  cost.latencyUs += scales.latency * latency;
+  cost.splitSumUs = scales.latency * splitSum;
+  cost.totalUs = waveTotal + scales.latency * kLaunchUs +
+                 scales.latency * kDramLatencyCycles / cyclesPerUs +
                  cost.splitSumUs;
   return cost;
 }

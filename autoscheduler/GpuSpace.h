@@ -31,6 +31,7 @@
 #ifndef NAUTILUS_AUTOSCHEDULER_GPUSPACE_H
 #define NAUTILUS_AUTOSCHEDULER_GPUSPACE_H
 
+#include "autoscheduler/GpuTerms.h"
 #include "autoscheduler/SpaceSearch.h"
 #include "autoscheduler/WarpAccess.h"
 #include "compiler/Target/Target.h"
@@ -143,6 +144,9 @@ struct GpuCost {
   /// A swept program's (GpuProgram::Sweep): where its re-reads come from,
   /// "registers", "L1" or "DRAM"; empty for any other.
   std::string sweepRereads;
+  /// The terms unscaled (the times above are under the target's
+  /// gpuModelScales).
+  GpuTerms terms;
 };
 
 struct RankedGpuCandidate {

@@ -55,6 +55,71 @@ std::optional<CpuSample> sampleFromJSON(const json::Value &value) {
   return sample;
 }
 
+/// A GPU sample as [measured_ns, PROGRAM, ...], each PROGRAM
+/// [fixed_ns, [count, compute_ns, memory_ns, floor_ns, added_ns], ...]
+/// (GpuTerms.h).
+json::Array toJSON(const GpuSample &sample) {
+  json::Array out{nanoseconds(sample.measuredUs)};
+  for (const GpuTerms &t : sample.programs) {
+    json::Array program{nanoseconds(t.fixedUs)};
+    for (const GpuWaveTerms &w : t.waves)
+      program.push_back(json::Array{
+          w.count, nanoseconds(w.computeUs), nanoseconds(w.memoryUs),
+          nanoseconds(w.floorUs), nanoseconds(w.addedUs)});
+    out.push_back(std::move(program));
+  }
+  return out;
+}
+
+/// Microseconds from the integer nanoseconds `value` holds.
+std::optional<double> microsecondsOf(const json::Value &value) {
+  std::optional<int64_t> ns = value.getAsInteger();
+  if (!ns)
+    return std::nullopt;
+  return double(*ns) * 1e-3;
+}
+
+std::optional<GpuTerms> gpuTermsFromJSON(const json::Value &value) {
+  const json::Array *a = value.getAsArray();
+  std::optional<double> fixed =
+      a && !a->empty() ? microsecondsOf((*a)[0]) : std::nullopt;
+  if (!fixed)
+    return std::nullopt;
+  GpuTerms terms;
+  terms.fixedUs = *fixed;
+  for (size_t i = 1; i < a->size(); ++i) {
+    const json::Array *wave = (*a)[i].getAsArray();
+    if (!wave || wave->size() != 5 || !(*wave)[0].getAsInteger())
+      return std::nullopt;
+    double us[4];
+    for (size_t j = 0; j < 4; ++j) {
+      std::optional<double> term = microsecondsOf((*wave)[j + 1]);
+      if (!term)
+        return std::nullopt;
+      us[j] = *term;
+    }
+    terms.waves.push_back(
+        {*(*wave)[0].getAsInteger(), us[0], us[1], us[2], us[3]});
+  }
+  return terms;
+}
+
+std::optional<GpuSample> gpuSampleFromJSON(const json::Value &value) {
+  const json::Array *a = value.getAsArray();
+  std::optional<double> measured =
+      a && !a->empty() ? microsecondsOf((*a)[0]) : std::nullopt;
+  if (!measured)
+    return std::nullopt;
+  GpuSample sample{*measured, {}};
+  for (size_t i = 1; i < a->size(); ++i) {
+    std::optional<GpuTerms> terms = gpuTermsFromJSON((*a)[i]);
+    if (!terms)
+      return std::nullopt;
+    sample.programs.push_back(std::move(*terms));
+  }
+  return sample;
+}
+
 json::Object toJSON(const TuningRecord &r) {
   json::Object sizes;
   for (const auto &[name, value] : r.sizes)
@@ -75,6 +140,13 @@ json::Object toJSON(const TuningRecord &r) {
     for (const CpuSample &sample : r.samples)
       samples.push_back(toJSON(sample));
     out["cpu_model"] = json::Object{{"version", r.modelVersion},
+                                    {"samples", std::move(samples)}};
+  }
+  if (!r.gpuSamples.empty()) {
+    json::Array samples;
+    for (const GpuSample &sample : r.gpuSamples)
+      samples.push_back(toJSON(sample));
+    out["gpu_model"] = json::Object{{"version", r.gpuModelVersion},
                                     {"samples", std::move(samples)}};
   }
   return out;
@@ -122,6 +194,21 @@ std::string fromJSON(const json::Value &value, size_t index, TuningRecord &r) {
         return where + "a \"cpu_model\" sample is not [measured_ns, "
                        "[compute_ns, memory_ns, overhead_ns, pack_ns], ...]";
       r.samples.push_back(std::move(*sample));
+    }
+  }
+  if (const json::Object *model = o->getObject("gpu_model")) {
+    r.gpuModelVersion = model->getInteger("version").value_or(0);
+    const json::Array *samples = model->getArray("samples");
+    if (!samples)
+      return where + "\"gpu_model\" needs a \"samples\" array";
+    for (const json::Value &value : *samples) {
+      std::optional<GpuSample> sample = gpuSampleFromJSON(value);
+      if (!sample)
+        return where +
+               "a \"gpu_model\" sample is not [measured_ns, [fixed_ns, "
+               "[count, compute_ns, memory_ns, floor_ns, added_ns], ...], "
+               "...]";
+      r.gpuSamples.push_back(std::move(*sample));
     }
   }
   return "";
@@ -221,6 +308,32 @@ TuningDatabase::cpuSamples(const std::string &machine) const {
     if (r.machine == machine && r.modelVersion == kCpuModelVersion)
       samples.insert(samples.end(), r.samples.begin(), r.samples.end());
   return samples;
+}
+
+std::vector<GpuSample>
+TuningDatabase::gpuSamples(const std::string &target,
+                           const std::string &machine) const {
+  std::vector<GpuSample> samples;
+  for (const TuningRecord &r : all)
+    if (r.target == target && r.machine == machine &&
+        r.gpuModelVersion == kGpuModelVersion)
+      samples.insert(samples.end(), r.gpuSamples.begin(), r.gpuSamples.end());
+  return samples;
+}
+
+std::string TuningDatabase::mostMeasuredGpu(const std::string &target) const {
+  std::map<std::string, size_t> counts;
+  for (const TuningRecord &r : all)
+    if (r.target == target && r.gpuModelVersion == kGpuModelVersion)
+      counts[r.machine] += r.gpuSamples.size();
+  std::string most;
+  size_t mostCount = 0;
+  for (const auto &[machine, count] : counts)
+    if (count > mostCount) {
+      most = machine;
+      mostCount = count;
+    }
+  return most;
 }
 
 std::optional<std::pair<const TuningRecord *, RecordMatch>>

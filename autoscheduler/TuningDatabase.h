@@ -14,16 +14,17 @@
 // failing that, one at sizes in the same bucket (each size rounded up to a
 // power of two), the nearest first.
 //
-// A CPU record also keeps what the CPU model predicted for each
-// assignment measured (CpuRefit.h's samples, with the model's version):
-// the records of one host refit the model's terms for every kernel
-// compiled there with `--schedule auto --db --refit`.
+// A record also keeps what the target's model predicted for each
+// assignment measured (CpuRefit.h's or GpuRefit.h's samples, with the
+// model's version): the records of one host (one GPU) refit the model's
+// terms for every kernel compiled with `--schedule auto --db --refit`.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_AUTOSCHEDULER_TUNINGDATABASE_H
 #define NAUTILUS_AUTOSCHEDULER_TUNINGDATABASE_H
 
 #include "autoscheduler/CpuRefit.h"
+#include "autoscheduler/GpuRefit.h"
 
 #include <cstdint>
 #include <map>
@@ -51,6 +52,11 @@ struct TuningRecord {
   /// `modelVersion` (kCpuModelVersion when written).
   int64_t modelVersion = 0;
   std::vector<CpuSample> samples;
+  /// The same for a GPU target: the GPU models' terms (GpuTerms.h) of
+  /// each assignment measured whose programs they could cost, under the
+  /// models of `gpuModelVersion` (kGpuModelVersion when written).
+  int64_t gpuModelVersion = 0;
+  std::vector<GpuSample> gpuSamples;
 };
 
 /// How a lookup matched.
@@ -83,6 +89,14 @@ public:
   /// The samples of every record measured on `machine` under the current
   /// CPU model (kCpuModelVersion): what refitCpuModel takes.
   std::vector<CpuSample> cpuSamples(const std::string &machine) const;
+  /// The samples of every record of `target` measured on the GPU
+  /// `machine` under the current GPU models (kGpuModelVersion): what
+  /// refitGpuModel takes.
+  std::vector<GpuSample> gpuSamples(const std::string &target,
+                                    const std::string &machine) const;
+  /// The GPU with the most such samples of `target` ("" where none): the
+  /// one a compilation for `target`, which names no device, refits to.
+  std::string mostMeasuredGpu(const std::string &target) const;
 
 private:
   std::vector<TuningRecord> all; // kept sorted

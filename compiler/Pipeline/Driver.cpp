@@ -71,8 +71,10 @@ LogicalResult Compilation::runStage(Stage next) {
 void Compilation::chooseStructure() {
   if (!mayHaveStructures(moduleOp))
     return;
+  TargetInfo modelled = targetInfo;
+  modelled.gpuModelScales = schedules->gpuModelScales();
   std::vector<KernelStructure> structures =
-      kernelStructures(moduleOp, targetInfo, schedules->cpuModelScales());
+      kernelStructures(moduleOp, modelled, schedules->cpuModelScales());
   // (When the default rewrites do not lower, the lowering below says why.)
   if (structures.empty() || !structures.front().prediction.rewrites.isDefault())
     return;

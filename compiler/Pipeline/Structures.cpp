@@ -192,21 +192,23 @@ nautilus::rankedGpuSchedules(tile::ProgramOp program, const TargetInfo &target,
          searchContraction(*problem, target, keep).ranked)
       ranked.push_back(
           {scheduleOf(program.getContext(), program.getRank(), r.candidate),
-           r.cost.totalUs});
+           r.cost.totalUs, r.cost.terms});
     return ranking;
   }
   ranking.heuristicsTie = true;
   if (std::optional<FlashProblem> flash = flashProblemOf(program, target)) {
     for (const RankedFlashCandidate &r :
          rankFlashSchedules(*flash, target, keep))
-      ranked.push_back({flashScheduleOf(program, r.candidate), r.cost.totalUs});
+      ranked.push_back({flashScheduleOf(program, r.candidate), r.cost.totalUs,
+                        r.cost.terms});
     return ranking;
   }
   std::optional<GpuProgram> facts = gpuProgramOf(program);
   if (!facts)
     return std::nullopt;
   for (const RankedGpuCandidate &r : rankGpuSchedules(*facts, target, keep))
-    ranked.push_back({gpuScheduleOf(program, r.candidate), r.cost.totalUs});
+    ranked.push_back(
+        {gpuScheduleOf(program, r.candidate), r.cost.totalUs, r.cost.terms});
   return ranking;
 }
 

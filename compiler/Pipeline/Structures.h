@@ -13,6 +13,7 @@
 #ifndef NAUTILUS_PIPELINE_STRUCTURES_H
 #define NAUTILUS_PIPELINE_STRUCTURES_H
 
+#include "autoscheduler/GpuTerms.h"
 #include "compiler/Schedule/ScheduleProvider.h"
 #include "compiler/Target/Target.h"
 
@@ -62,6 +63,7 @@ predictionsOf(const std::vector<KernelStructure> &structures);
 struct RankedGpuSchedule {
   tile::ScheduleAttr schedule;
   double predictedUs = 0;
+  autosched::GpuTerms terms; // unscaled: what a measurement's sample keeps
 };
 struct GpuScheduleRanking {
   std::vector<RankedGpuSchedule> ranked; // best first

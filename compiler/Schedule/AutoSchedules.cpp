@@ -106,10 +106,12 @@ nautilus::candidateOf(tile::ScheduleAttr schedule) {
   return c;
 }
 
-tile::ScheduleAttr AutoSchedules::contraction(
-    MLIRContext *ctx, unsigned rank, const ContractionExtents &extents,
-    bool wgmma, ComputedSides computed, const TargetInfo &target,
-    std::optional<int64_t> splittableK) {
+tile::ScheduleAttr
+AutoSchedules::contraction(MLIRContext *ctx, unsigned rank,
+                           const ContractionExtents &extents, bool wgmma,
+                           ComputedSides computed, const TargetInfo &asked,
+                           std::optional<int64_t> splittableK) {
+  TargetInfo target = modelled(asked);
   if (!extents.m || !extents.n || !target.hasMmaSync())
     return next->contraction(ctx, rank, extents, wgmma, computed, target,
                              splittableK);
@@ -351,15 +353,18 @@ void AutoSchedules::explainCalibration(llvm::raw_ostream &os) const {
   if (!calibration)
     return;
   os << "explain: tuning database '" << calibration->database << "' holds "
-     << calibration->measurements << " measurements on this host";
-  if (!calibration->refit) {
+     << calibration->measurements << " measurements on "
+     << calibration->machine;
+  std::string refit = calibration->cpuRefit   ? describe(*calibration->cpuRefit)
+                      : calibration->gpuRefit ? describe(*calibration->gpuRefit)
+                                              : "";
+  if (refit.empty()) {
     os << ", fewer than " << kMinRefitSamples
        << ": the model's terms are not refit (`nautc tune --db` adds "
           "measurements)\n";
     return;
   }
-  os << "; the model's terms refit to them: " << describe(*calibration->refit)
-     << "; "
+  os << "; the model's terms refit to them: " << refit << "; "
      << (calibration->used ? "ranking with them (--refit)"
                            : "not used (--refit ranks with them)")
      << "\n";
@@ -404,6 +409,9 @@ void AutoSchedules::explain(llvm::raw_ostream &os) const {
   std::lock_guard<std::mutex> lock(mutex);
   explainStructures(os);
   explainCpu(os);
+  // (The CPU's calibration comes with its host, in explainCpu.)
+  if (cpuChoices.empty() && (!choices.empty() || !gpuChoices.empty()))
+    explainCalibration(os);
   explainGpu(os);
   if (choices.empty() && cpuChoices.empty() && gpuChoices.empty()) {
     os << "explain: no program to search (the auto-scheduler takes "

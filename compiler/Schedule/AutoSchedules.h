@@ -43,12 +43,13 @@ public:
   /// `listed`: the candidates each search keeps (and --explain lists)
   /// besides those refuted; 0: the default (kListed), kAllCandidates: all.
   /// `calibration`: a tuning database's refit of the CPU model on this
-  /// host (its scales rank CPU programs' tiles and the structures).
+  /// host, or of the GPU models on one GPU (its scales rank programs'
+  /// schedules and the structures).
   /// `search`: how the models' spaces are searched (a CPU program's over
   /// unbound sizes, exhaustively over each sample).
   explicit AutoSchedules(std::shared_ptr<ScheduleProvider> next,
                          size_t listed = 0,
-                         std::optional<CpuModelCalibration> calibration = {},
+                         std::optional<ModelCalibration> calibration = {},
                          autosched::SearchOptions search = {})
       : RewriteStatingProvider(std::move(next)), listed(listed),
         calibration(std::move(calibration)), searchOptions(search) {}
@@ -74,7 +75,16 @@ public:
   replacement(tile::ProgramOp program, const TargetInfo &target) override;
 
   autosched::CpuTermScales cpuModelScales() const override {
-    return calibration ? calibration->scales() : autosched::CpuTermScales{};
+    return calibration ? calibration->cpuScales() : autosched::CpuTermScales{};
+  }
+  GpuModelScales gpuModelScales() const override {
+    return calibration ? calibration->gpuScales() : GpuModelScales{};
+  }
+  /// `target` with the GPU models' scales this provider ranks with.
+  TargetInfo modelled(const TargetInfo &target) const {
+    TargetInfo scaled = target;
+    scaled.gpuModelScales = gpuModelScales();
+    return scaled;
   }
 
   bool choosesStructure(const TargetInfo &target) const override {
@@ -213,7 +223,7 @@ private:
   std::string searchedText(size_t spaceSize, size_t predicted) const;
 
   size_t listed = 0;
-  std::optional<CpuModelCalibration> calibration;
+  std::optional<ModelCalibration> calibration;
   autosched::SearchOptions searchOptions;
   mutable std::mutex mutex; // passes may run in parallel
   std::vector<Choice> choices;

@@ -81,7 +81,8 @@ std::string extentsOf(const std::vector<int64_t> &extents) {
 
 FailureOr<tile::ScheduleAttr>
 AutoSchedules::gpuReplacement(tile::ProgramOp program,
-                              const TargetInfo &target) {
+                              const TargetInfo &asked) {
+  TargetInfo target = modelled(asked);
   StringRef name = program.getSymName();
   size_t keep =
       keepWith(llvm::count_if(refutedGpu, [&](const RefutedGpuProgram &r) {

@@ -163,7 +163,7 @@ bool nautilus::namesScheduleFile(llvm::StringRef schedule) {
 std::shared_ptr<ScheduleProvider>
 nautilus::scheduleProviderFor(llvm::StringRef schedule,
                               const TargetInfo &target, size_t listedCandidates,
-                              std::optional<CpuModelCalibration> calibration,
+                              std::optional<ModelCalibration> calibration,
                               const autosched::SearchOptions &search) {
   if (schedule.empty() || schedule == "default")
     schedule = defaultScheduleOn(target);

@@ -25,6 +25,7 @@
 #define NAUTILUS_SCHEDULE_SCHEDULEPROVIDER_H
 
 #include "autoscheduler/CpuRefit.h"
+#include "autoscheduler/GpuRefit.h"
 #include "autoscheduler/Rewrites.h"
 #include "autoscheduler/SpaceSearch.h"
 #include "compiler/Schedule/Heuristics.h"
@@ -63,16 +64,23 @@ struct StructurePrediction {
   std::string model = "CPU"; // the target's model: "CPU" or "GPU"
 };
 
-/// What a tuning database (`--db`) gives the CPU model on this host: its
-/// measurements here under the current model, and the scales they refit
-/// (autoscheduler/CpuRefit.h) when there are enough of them.
-struct CpuModelCalibration {
+/// What a tuning database (`--db`) gives the target's model: the
+/// measurements of this host (the CPU model) or of one GPU (the GPU
+/// models) under the current model, and the scales they refit
+/// (autoscheduler/CpuRefit.h, GpuRefit.h) when there are enough of them.
+struct ModelCalibration {
   std::string database; // its path
+  /// Where the measurements were made: "this host", or the GPU's name.
+  std::string machine = "this host";
   size_t measurements = 0;
-  std::optional<autosched::CpuRefit> refit;
+  std::optional<autosched::CpuRefit> cpuRefit; // a CPU target's
+  std::optional<autosched::GpuRefit> gpuRefit; // a GPU target's
   bool used = false; // `--refit`: rank with it (else reported only)
-  autosched::CpuTermScales scales() const {
-    return refit && used ? refit->scales : autosched::CpuTermScales{};
+  autosched::CpuTermScales cpuScales() const {
+    return cpuRefit && used ? cpuRefit->scales : autosched::CpuTermScales{};
+  }
+  GpuModelScales gpuScales() const {
+    return gpuRefit && used ? gpuRefit->scales : GpuModelScales{};
   }
 };
 
@@ -170,6 +178,9 @@ public:
   /// refit from a tuning database's measurements; 1 where there is none),
   /// for the structures the compilation predicts.
   virtual autosched::CpuTermScales cpuModelScales() const { return {}; }
+  /// The GPU models' scales the provider ranks with (a refit's, under
+  /// --refit; TargetInfo::gpuModelScales).
+  virtual GpuModelScales gpuModelScales() const { return {}; }
 
   /// Whether this provider's model chooses the kernel's structure on
   /// `target` (the auto-scheduler's, without a tuning record):
@@ -262,6 +273,9 @@ public:
   void explain(llvm::raw_ostream &os) const override { next->explain(os); }
   autosched::CpuTermScales cpuModelScales() const override {
     return next->cpuModelScales();
+  }
+  GpuModelScales gpuModelScales() const override {
+    return next->gpuModelScales();
   }
 
 protected:
@@ -367,7 +381,7 @@ bool namesScheduleFile(llvm::StringRef schedule);
 std::shared_ptr<ScheduleProvider>
 scheduleProviderFor(llvm::StringRef schedule, const TargetInfo &target,
                     size_t listedCandidates = 0,
-                    std::optional<CpuModelCalibration> calibration = {},
+                    std::optional<ModelCalibration> calibration = {},
                     const autosched::SearchOptions &search = {});
 
 } // namespace nautilus

@@ -33,6 +33,18 @@ enum class TensorCores {
   Wgmma,   // sm_90: warpgroup-wide wgmma reading shared memory (and mma.sync)
 };
 
+/// What a refit from measurements on one GPU (autoscheduler/GpuRefit.h)
+/// multiplies each term of the GPU models by: a wave's compute (tensor
+/// cores, SIMT lanes, special functions, the shared memory and L1 that
+/// feed them), its DRAM traffic, and the latencies (launches, round trips,
+/// pipeline fills, split sums). 1 each unless `--refit` asks for them.
+struct GpuModelScales {
+  double compute = 1, memory = 1, latency = 1;
+  bool operator==(const GpuModelScales &o) const {
+    return compute == o.compute && memory == o.memory && latency == o.latency;
+  }
+};
+
 struct TargetInfo {
   std::string name;          // "cpu", "sm_80", ...
   TargetFamily family;
@@ -103,6 +115,10 @@ struct TargetInfo {
   /// NVIDIA's ex2.approx.f32 (MUFU.EX2, about 2 units in the last place),
   /// AMD's v_exp_f32. Elsewhere exp2 is a polynomial.
   bool hasExp2Instruction = false;
+  /// The GPU models' terms as refit to one GPU's measurements: not a
+  /// target's constant but a machine's (never written on a module: the
+  /// schedule provider that ranks with them sets them on its own copy).
+  GpuModelScales gpuModelScales;
 
   bool isCPU() const { return family == TargetFamily::CPU; }
   bool isGPU() const { return family != TargetFamily::CPU; }

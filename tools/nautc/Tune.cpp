@@ -49,17 +49,21 @@ int userError(const std::string &message) {
   return kExitUserError;
 }
 
-/// The CPU model's terms (unscaled) for the schedules one program may run
-/// with: what a measurement's sample records (autoscheduler/CpuRefit.h).
-struct ProgramTerms {
+/// The model's terms (unscaled: the CPU model's, CpuTerms, or the GPU
+/// models', GpuTerms) for the schedules one program may run with: what a
+/// measurement's sample records (autoscheduler/CpuRefit.h, GpuRefit.h).
+template <typename Terms> struct ProgramTermsOf {
   std::string program;
-  std::optional<CpuTerms> heuristics;         // none: the model cannot cost it
-  std::map<std::string, CpuTerms> candidates; // by schedule text
+  std::optional<Terms> heuristics;         // none: the model cannot cost it
+  std::map<std::string, Terms> candidates; // by schedule text
 };
+using ProgramTerms = ProgramTermsOf<CpuTerms>;
+using GpuProgramTerms = ProgramTermsOf<GpuTerms>;
 
 struct StructureTerms {
   RewriteChoice rewrites;
-  std::vector<ProgramTerms> programs;
+  std::vector<ProgramTerms> programs;       // on the CPU
+  std::vector<GpuProgramTerms> gpuPrograms; // on a GPU
 };
 
 /// `schedule` as a schedule file holds it.
@@ -149,10 +153,14 @@ candidatesOf(ModuleOp programs, const TargetInfo &target, size_t keep,
 /// schedules) the GPU models can rank, with its best `keep` schedules
 /// other than its own; its own counts as the model's choice as `--schedule
 /// auto` counts it (first, or within the heuristics' tie of the best).
+/// Each program's terms go to `terms`.
 std::vector<ProgramCandidates>
-gpuCandidatesOf(ModuleOp programs, const TargetInfo &target, size_t keep) {
+gpuCandidatesOf(ModuleOp programs, const TargetInfo &target, size_t keep,
+                std::vector<GpuProgramTerms> &terms) {
   std::vector<ProgramCandidates> candidates;
   for (auto program : programs.getOps<tile::ProgramOp>()) {
+    GpuProgramTerms &costs = terms.emplace_back();
+    costs.program = program.getSymName().str();
     std::optional<GpuScheduleRanking> ranking =
         rankedGpuSchedules(program, target, /*keep=*/0);
     if (!ranking || ranking->ranked.empty())
@@ -161,6 +169,8 @@ gpuCandidatesOf(ModuleOp programs, const TargetInfo &target, size_t keep) {
     auto own = llvm::find_if(ranked, [&](const RankedGpuSchedule &r) {
       return r.schedule == program.getSchedule();
     });
+    if (own != ranked.end())
+      costs.heuristics = own->terms;
     ProgramCandidates schedules{program.getSymName().str(), {}};
     // (The tie rule of AutoSchedules::recordGpuChoice.) Rows re-scheduled
     // for a sweep have no heuristics' schedule to be left to: their own is
@@ -175,8 +185,10 @@ gpuCandidatesOf(ModuleOp programs, const TargetInfo &target, size_t keep) {
     for (const RankedGpuSchedule &r : ranked) {
       if (schedules.schedules.size() == keep)
         break;
-      if (!ownIsHeuristics || r.schedule != program.getSchedule())
+      if (!ownIsHeuristics || r.schedule != program.getSchedule()) {
         schedules.schedules.push_back(textOf(r.schedule));
+        costs.candidates[schedules.schedules.back()] = r.terms;
+      }
     }
     candidates.push_back(std::move(schedules));
   }
@@ -203,7 +215,8 @@ structuresOf(ModuleOp module, const TargetInfo &target, size_t keep,
         p.rewrites, target.isCPU()
                         ? candidatesOf(*kernel[i].programs, target, keep,
                                        scales, costs.programs)
-                        : gpuCandidatesOf(*kernel[i].programs, target, keep)};
+                        : gpuCandidatesOf(*kernel[i].programs, target, keep,
+                                          costs.gpuPrograms)};
     if (kernel.size() > 1) {
       described << "tune: structure " << p.rewrites.describe() << ": "
                 << structure.programs.size() << " programs to tune, ";
@@ -221,25 +234,29 @@ structuresOf(ModuleOp module, const TargetInfo &target, size_t keep,
   return structures;
 }
 
-/// What `trial` measured, with the model's terms for each program under
-/// its schedules; std::nullopt when it was not measured or the model
-/// cannot cost one of its programs.
-std::optional<CpuSample> sampleOf(const Trial &trial,
-                                  const std::vector<StructureTerms> &terms) {
+/// What `trial` measured, with the model's terms (`Sample`'s) for each
+/// program under its schedules, read from each structure's `programs`
+/// (StructureTerms' list of that model's); std::nullopt when it was not
+/// measured or the model cannot cost one of its programs.
+template <typename Sample, typename Terms>
+std::optional<Sample>
+sampleOf(const Trial &trial, const std::vector<StructureTerms> &terms,
+         std::vector<ProgramTermsOf<Terms>> StructureTerms::*programs) {
   auto structure = llvm::find_if(terms, [&](const StructureTerms &s) {
     return s.rewrites == trial.assignment.rewrites;
   });
-  if (!trial.measurement || structure == terms.end())
+  if (!trial.measurement || structure == terms.end() ||
+      ((*structure).*programs).empty())
     return std::nullopt;
-  CpuSample sample{trial.medianUs(), {}};
-  for (const ProgramTerms &program : structure->programs) {
+  Sample sample{trial.medianUs(), {}};
+  for (const ProgramTermsOf<Terms> &program : (*structure).*programs) {
     auto named = trial.assignment.programs.find(program.program);
-    std::optional<CpuTerms> costs = program.heuristics;
+    std::optional<Terms> costs = program.heuristics;
     if (named != trial.assignment.programs.end()) {
       auto candidate = program.candidates.find(named->second);
       costs = candidate == program.candidates.end()
                   ? std::nullopt
-                  : std::optional<CpuTerms>(candidate->second);
+                  : std::optional<Terms>(candidate->second);
     }
     if (!costs)
       return std::nullopt;
@@ -271,20 +288,56 @@ int checkBest(ModuleOp module, const RunInputs &run, KernelMeasurer &measurer,
   return kExitSuccess;
 }
 
-/// The refit this host's measurements in `database` give, as a line.
-void printRefit(const TuningDatabase &database) {
-  std::vector<CpuSample> samples = database.cpuSamples(hostDescription());
-  std::optional<CpuRefit> refit = refitCpuModel(samples);
-  llvm::outs() << "tune: the database holds " << samples.size()
-               << " measurements on this host";
-  if (!refit) {
-    llvm::outs() << ", fewer than " << kMinRefitSamples
-                 << ": the CPU model is not refit yet\n";
+/// The refit the measurements in `database` on `machine` give the
+/// target's model, as a line.
+void printRefit(const TuningDatabase &database, const TargetInfo &target,
+                const std::string &machine) {
+  size_t samples;
+  std::string refit;
+  if (target.isCPU()) {
+    std::vector<CpuSample> cpu = database.cpuSamples(machine);
+    samples = cpu.size();
+    if (std::optional<CpuRefit> r = refitCpuModel(cpu))
+      refit = describe(*r);
+  } else {
+    std::vector<GpuSample> gpu = database.gpuSamples(target.name, machine);
+    samples = gpu.size();
+    if (std::optional<GpuRefit> r = refitGpuModel(gpu))
+      refit = describe(*r);
+  }
+  llvm::outs() << "tune: the database holds " << samples
+               << " measurements on this " << (target.isCPU() ? "host" : "GPU");
+  if (refit.empty()) {
+    llvm::outs() << ", fewer than " << kMinRefitSamples << ": the "
+                 << (target.isCPU() ? "CPU model is" : "GPU models are")
+                 << " not refit yet\n";
     return;
   }
-  llvm::outs() << "; the CPU model's terms refit to them (--refit ranks "
-                  "with these): "
-               << describe(*refit) << "\n";
+  llvm::outs() << "; the " << (target.isCPU() ? "CPU model's" : "GPU models'")
+               << " terms refit to them (--refit ranks with these): " << refit
+               << "\n";
+}
+
+/// The trials of `result` as the CPU model's samples.
+std::vector<CpuSample> cpuSamplesOf(const TuneResult &result,
+                                    const std::vector<StructureTerms> &terms) {
+  std::vector<CpuSample> samples;
+  for (const Trial &trial : result.trials)
+    if (auto sample =
+            sampleOf<CpuSample>(trial, terms, &StructureTerms::programs))
+      samples.push_back(std::move(*sample));
+  return samples;
+}
+
+/// The trials of `result` as the GPU models' samples.
+std::vector<GpuSample> gpuSamplesOf(const TuneResult &result,
+                                    const std::vector<StructureTerms> &terms) {
+  std::vector<GpuSample> samples;
+  for (const Trial &trial : result.trials)
+    if (auto sample =
+            sampleOf<GpuSample>(trial, terms, &StructureTerms::gpuPrograms))
+      samples.push_back(std::move(*sample));
+  return samples;
 }
 
 /// Writes the result: a record of --db (with the samples `terms` give
@@ -301,6 +354,13 @@ int writeResult(const Options &opts, TuningDatabase &database,
   std::string file = scheduleFileText(result.best,
                                       /*everyRewrite=*/!result.best.empty() &&
                                           terms.size() > 1);
+  std::vector<GpuSample> gpuSamples =
+      target.isGPU() ? gpuSamplesOf(result, terms) : std::vector<GpuSample>{};
+  if (target.isGPU())
+    llvm::outs() << "tune: the GPU models cost " << gpuSamples.size()
+                 << " of the " << result.trials.size()
+                 << " assignments measured (samples of a record of --db, "
+                    "measured on --device cuda, refit them)\n";
   if (opts.db.empty()) {
     llvm::outs() << file << "\n";
     return kExitSuccess;
@@ -315,19 +375,16 @@ int writeResult(const Options &opts, TuningDatabase &database,
                       ns(result.bestUs),
                       ns(result.baselineUs),
                       int64_t(result.trials.size())};
-  // (The CPU model's samples: a GPU's measurements refit nothing yet.)
-  if (target.isCPU()) {
-    record.modelVersion = kCpuModelVersion;
-    for (const Trial &trial : result.trials)
-      if (std::optional<CpuSample> sample = sampleOf(trial, terms))
-        record.samples.push_back(std::move(*sample));
-  }
+  if (target.isCPU())
+    record.samples = cpuSamplesOf(result, terms);
+  record.modelVersion = record.samples.empty() ? 0 : kCpuModelVersion;
+  record.gpuSamples = std::move(gpuSamples);
+  record.gpuModelVersion = record.gpuSamples.empty() ? 0 : kGpuModelVersion;
   database.insert(std::move(record));
   if (std::string e = database.save(opts.db); !e.empty())
     return userError("--db: " + e);
   llvm::outs() << "tune: wrote the record to " << opts.db << "\n";
-  if (target.isCPU())
-    printRefit(database);
+  printRefit(database, target, machine);
   return kExitSuccess;
 }
 
@@ -389,13 +446,28 @@ measuringDevice(const Options &opts, const TargetInfo &target,
   return MeasuringDevice::Cuda;
 }
 
+/// Under --refit, the scales the measurements in `database` on `machine`
+/// refit the target's model to: the CPU model's returned, the GPU models'
+/// set on `target` (where too few, none).
+CpuTermScales refitOf(const Options &opts, const TuningDatabase &database,
+                      const std::string &machine, TargetInfo &target) {
+  if (!opts.refit)
+    return {};
+  if (target.isCPU()) {
+    std::optional<CpuRefit> refit = refitCpuModel(database.cpuSamples(machine));
+    return refit ? refit->scales : CpuTermScales{};
+  }
+  if (std::optional<GpuRefit> refit =
+          refitGpuModel(database.gpuSamples(target.name, machine)))
+    target.gpuModelScales = refit->scales;
+  return {};
+}
+
 } // namespace
 
 int nautilus::runTune(const Options &opts) {
   TargetInfo target = targetForDevice(opts);
   // (Usage first: a bad command line is told so whatever the machine.)
-  if (opts.refit && !target.isCPU())
-    return usageError("--refit refits the CPU model: tune --target cpu");
   if (opts.profile || !opts.fibreOrder.empty() || !opts.kernelIR.empty())
     return usageError("--profile, --fibre-order and --kernel-ir are nautc "
                       "run's (tune measures each candidate as compiled)");
@@ -432,15 +504,12 @@ int nautilus::runTune(const Options &opts) {
   if (!opts.db.empty())
     if (std::string e = database.load(opts.db); !e.empty())
       return userError("--db: " + e);
-  std::optional<CpuRefit> refit;
-  if (opts.refit)
-    refit = refitCpuModel(database.cpuSamples(hostDescription()));
+  CpuTermScales cpuScales = refitOf(opts, database, machine, target);
   std::string described;
   llvm::raw_string_ostream describedOs(described);
   std::vector<StructureTerms> terms;
-  std::vector<StructureCandidates> structures =
-      structuresOf(*loaded.module, target, opts.perProgram,
-                   refit ? refit->scales : CpuTermScales{}, describedOs, terms);
+  std::vector<StructureCandidates> structures = structuresOf(
+      *loaded.module, target, opts.perProgram, cpuScales, describedOs, terms);
   size_t programs = 0, total = 0;
   for (const StructureCandidates &s : structures)
     for (const ProgramCandidates &p : s.programs) {

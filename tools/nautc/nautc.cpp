@@ -107,11 +107,13 @@ options:
                          record, with its measurements, there (the file
                          is created when missing; --device cpu or cuda:
                          the emulator's times go in no database)
-  --refit                with --db on the CPU (compile, run with
-                         the model's schedules: auto, the CPU's default;
-                         tune): rank with the CPU model
-                         refit to the database's measurements of this
-                         host (opt-in: bench/cpu_tune.py measures it)
+  --refit                with --db (compile, run with the model's
+                         schedules: auto, the CPU's default; tune):
+                         rank with the model refit to the database's
+                         measurements: on the CPU those of this host, on
+                         an NVIDIA target those of the GPU measured most
+                         for it (opt-in: bench/cpu_tune.py measures the
+                         CPU's)
   --budget SECONDS       tune: stop measuring after this long (default 60)
   --candidates N         tune: stop after N measurements (default: no limit)
   --per-program N        tune: the model's best N schedules of each
