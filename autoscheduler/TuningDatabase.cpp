@@ -71,10 +71,10 @@ json::Array toJSON(const GpuSample &sample) {
   return out;
 }
 
-/// Microseconds from the integer nanoseconds `value` holds.
+/// Microseconds from the integer nanoseconds, at least 0, `value` holds.
 std::optional<double> microsecondsOf(const json::Value &value) {
   std::optional<int64_t> ns = value.getAsInteger();
-  if (!ns)
+  if (!ns || *ns < 0)
     return std::nullopt;
   return double(*ns) * 1e-3;
 }
@@ -89,7 +89,7 @@ std::optional<GpuTerms> gpuTermsFromJSON(const json::Value &value) {
   terms.fixedUs = *fixed;
   for (size_t i = 1; i < a->size(); ++i) {
     const json::Array *wave = (*a)[i].getAsArray();
-    if (!wave || wave->size() != 5 || !(*wave)[0].getAsInteger())
+    if (!wave || wave->size() != 5 || (*wave)[0].getAsInteger().value_or(0) < 1)
       return std::nullopt;
     double us[4];
     for (size_t j = 0; j < 4; ++j) {

@@ -193,6 +193,9 @@ nautilus::rankedGpuSchedules(tile::ProgramOp program, const TargetInfo &target,
       ranked.push_back(
           {scheduleOf(program.getContext(), program.getRank(), r.candidate),
            r.cost.totalUs, r.cost.terms});
+    if (std::optional<ContractionCandidate> own =
+            candidateOf(program.getSchedule()))
+      ranking.ownTerms = estimate(*problem, *own, target).terms;
     return ranking;
   }
   ranking.heuristicsTie = true;
@@ -201,6 +204,9 @@ nautilus::rankedGpuSchedules(tile::ProgramOp program, const TargetInfo &target,
          rankFlashSchedules(*flash, target, keep))
       ranked.push_back({flashScheduleOf(program, r.candidate), r.cost.totalUs,
                         r.cost.terms});
+    ranking.ownTerms =
+        estimateFlash(*flash, flashCandidateOf(program.getSchedule()), target)
+            .terms;
     return ranking;
   }
   std::optional<GpuProgram> facts = gpuProgramOf(program);
@@ -209,6 +215,8 @@ nautilus::rankedGpuSchedules(tile::ProgramOp program, const TargetInfo &target,
   for (const RankedGpuCandidate &r : rankGpuSchedules(*facts, target, keep))
     ranked.push_back(
         {gpuScheduleOf(program, r.candidate), r.cost.totalUs, r.cost.terms});
+  ranking.ownTerms =
+      estimateGpu(*facts, gpuCandidateOf(program.getSchedule()), target).terms;
   return ranking;
 }
 

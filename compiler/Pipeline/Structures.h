@@ -71,6 +71,10 @@ struct GpuScheduleRanking {
   /// model predicts it within AutoSchedules::kHeuristicsTie of the best
   /// (every program but a contraction).
   bool heuristicsTie = false;
+  /// The terms of the program's own schedule, ranked or not (a schedule
+  /// outside the space the models search); none where the models cannot
+  /// read it as a candidate.
+  std::optional<autosched::GpuTerms> ownTerms;
 };
 /// `program`'s best `keep` schedules (0: all) under the GPU models: a
 /// tensor-core contraction's (autoscheduler/Search.h), a flash kernel's

@@ -80,6 +80,12 @@ public:
   GpuModelScales gpuModelScales() const override {
     return calibration ? calibration->gpuScales() : GpuModelScales{};
   }
+  /// The rows a sweep re-schedules, ranked as every GPU program is (with
+  /// the refit's scales under --refit).
+  tile::ScheduleAttr sweepableRows(tile::ProgramOp rows,
+                                   const TargetInfo &target) override {
+    return RewriteStatingProvider::sweepableRows(rows, modelled(target));
+  }
   /// `target` with the GPU models' scales this provider ranks with.
   TargetInfo modelled(const TargetInfo &target) const {
     TargetInfo scaled = target;

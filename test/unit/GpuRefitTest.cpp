@@ -104,6 +104,7 @@ TEST(GpuRefit, EachModelsTermsGiveItsPrediction) {
     rows.work = 1;
     rows.maxVector = 4;
     rows.maxReduceThreads = 1024;
+    rows.splits = {1, 2, 4}; // (a split's summing program is latency)
     GpuProgram elementwise;
     elementwise.extents = {300, 1000};
     elementwise.uniqueBytesPerPoint = elementwise.bytesPerOutput = 4;
@@ -231,7 +232,10 @@ TEST(GpuRefit, TheDatabaseKeepsEachGpusSamples) {
   std::string text = db.text();
   size_t at = text.find("[3,10250,");
   ASSERT_NE(at, std::string::npos);
-  text.replace(at, 9, "[3,10250.5,");
-  EXPECT_NE(bad.parse(text).find("a \"gpu_model\" sample is not"),
-            std::string::npos);
+  std::string fractional = text, noWaves = text;
+  fractional.replace(at, 9, "[3,10250.5,");
+  noWaves.replace(at, 9, "[0,10250,");
+  for (const std::string &t : {fractional, noWaves})
+    EXPECT_NE(bad.parse(t).find("a \"gpu_model\" sample is not"),
+              std::string::npos);
 }

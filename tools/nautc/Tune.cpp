@@ -169,8 +169,7 @@ gpuCandidatesOf(ModuleOp programs, const TargetInfo &target, size_t keep,
     auto own = llvm::find_if(ranked, [&](const RankedGpuSchedule &r) {
       return r.schedule == program.getSchedule();
     });
-    if (own != ranked.end())
-      costs.heuristics = own->terms;
+    costs.heuristics = ranking->ownTerms;
     ProgramCandidates schedules{program.getSymName().str(), {}};
     // (The tie rule of AutoSchedules::recordGpuChoice.) Rows re-scheduled
     // for a sweep have no heuristics' schedule to be left to: their own is
