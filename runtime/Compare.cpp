@@ -78,7 +78,8 @@ double meanMagnitude(const HostTensor &reference) {
 
 Comparison nautilus::rt::compareTensors(const HostTensor &actual,
                                         const HostTensor &reference,
-                                        Tolerance tolerance) {
+                                        Tolerance tolerance,
+                                        const std::vector<double> *excess) {
   Comparison c;
   c.tolerance = tolerance;
   if (actual.shape() != reference.shape()) {
@@ -103,9 +104,11 @@ Comparison nautilus::rt::compareTensors(const HostTensor &actual,
       if (r != 0)
         c.maxRelError = std::max(c.maxRelError, error / std::fabs(r));
       double ulp = unitInLastPlace(dtype, std::max(std::fabs(a), std::fabs(r)));
-      double computation = tolerance.relative * (std::fabs(r) + scale);
+      double extra = excess && i < excess->size() ? (*excess)[i] : 0;
+      double computation = tolerance.relative * (std::fabs(r) + extra + scale);
       double bound = tolerance.ulps * ulp + computation;
       score = bound > 0 ? error / bound : (error == 0 ? 0 : HUGE_VAL);
+      c.widened += error <= bound && error > bound - tolerance.relative * extra;
       sums.signedError += r > 0 ? a - r : r < 0 ? r - a : 0;
       sums.magnitude += std::fabs(r);
       sums.computation += computation;
@@ -118,6 +121,7 @@ Comparison nautilus::rt::compareTensors(const HostTensor &actual,
       c.worst = i;
       c.worstActual = a;
       c.worstReference = r;
+      c.worstExcess = excess && i < excess->size() ? (*excess)[i] : 0;
     }
     if (score > 1)
       c.elementsPass = false;

@@ -12,7 +12,9 @@
 #define NAUTILUS_RUNTIME_COMPARE_H
 
 #include "runtime/HostTensor.h"
+
 #include <string>
+#include <vector>
 
 namespace nautilus::rt {
 
@@ -55,6 +57,11 @@ struct Comparison {
   double worstRatio = 0;
   size_t worst = 0;
   double worstActual = 0, worstReference = 0;
+  /// Elements within their bounds only as their excesses widened them
+  /// (sums that cancelled on the way to them), and the worst element's
+  /// excess.
+  size_t widened = 0;
+  double worstExcess = 0;
   /// The mean error and its bound (see kMeanErrorFalseAlarm).
   double meanError = 0;
   double meanErrorBound = 0;
@@ -65,9 +72,15 @@ struct Comparison {
 
 /// Compares `actual` with `reference` (same shape and dtype) within
 /// `tolerance`: each element within its bound, or both the same infinity,
-/// or both NaN, and the mean error within its bound.
+/// or both NaN, and the mean error within its bound. An element's bound is
+///   ulps x its unit in the last place
+///     + relative x (|reference| + excess + mean |reference|),
+/// `excess` (where given, one an element) what the reference's sums that
+/// cancelled add to its error scale (the interpreter's, compiler/
+/// Interpreter/CancellationExcess.h); 0 elsewhere.
 Comparison compareTensors(const HostTensor &actual, const HostTensor &reference,
-                          Tolerance tolerance);
+                          Tolerance tolerance,
+                          const std::vector<double> *excess = nullptr);
 
 /// The unit roundoff of a float dtype (2^-8 for bf16, 2^-24 for f32, ...);
 /// 0 for integers.

@@ -1,5 +1,6 @@
 //===- AlgInterpreter.cpp - Reference semantics of the alg dialect --------===//
 #include "compiler/Interpreter/AlgInterpreter.h"
+#include "compiler/Interpreter/CancellationExcess.h"
 #include "dialects/Alg/AlgOps.h"
 
 #include "mlir/IR/AffineExpr.h"
@@ -23,6 +24,9 @@ struct Scalar {
   double f = 0;
   int64_t i = 0;
   bool poison = false;
+  /// A float's error scale beyond |f| from sums that cancelled on the way
+  /// to it (CancellationExcess.h).
+  double excess = 0;
 };
 
 /// How a value's bits are kept after each operation.
@@ -101,6 +105,7 @@ struct Tape {
     Kind kind;        // of the result
     Kind operandKind; // of the first operand (casts, comparisons)
     const rt::HostTensor *tensor = nullptr; // alg.load
+    const std::vector<double> *excess = nullptr; // of its elements, if any
     std::string tensorName;
     Scalar constant;  // arith.constant, alg.size, scalar inputs
     /// A nested alg.reduce: its body, kind and extents.
@@ -119,6 +124,7 @@ struct Tape {
 struct Fold {
   double f = 0;
   int64_t i = 0;
+  FoldExcess excess;
 
   explicit Fold(alg::ReductionKind kind);
   void add(alg::ReductionKind kind, const Scalar &v);
@@ -144,7 +150,8 @@ public:
   }
 
   std::string run(const std::vector<rt::HostTensor> &inputs,
-                  std::vector<rt::HostTensor> &outputs);
+                  std::vector<rt::HostTensor> &outputs,
+                  std::vector<std::vector<double>> *outputExcesses);
   std::string evalCondition(Value v, bool &result);
 
 private:
@@ -179,6 +186,8 @@ private:
   const SizeValues *sizes;
   SmallVector<int64_t> symbols;
   llvm::DenseMap<Value, rt::HostTensor> tensors;
+  /// The excesses of the elements of a definition where any is not 0.
+  llvm::DenseMap<Value, std::vector<double>> excesses;
   llvm::DenseMap<Value, Scalar> scalars; // scalar inputs
   std::string outOfRange; // the last read out of range
 };
@@ -261,6 +270,8 @@ std::string Interpreter::compile(Block &block, Tape &tape) {
       if (it == tensors.end())
         return "internal error: alg.load of a tensor not yet computed";
       inst.tensor = &it->second;
+      if (auto e = excesses.find(load.getTensor()); e != excesses.end())
+        inst.excess = &e->second;
       if (auto def = load.getTensor().getDefiningOp<alg::DefineOp>())
         inst.tensorName = def.getName().str();
       else if (auto in = load.getTensor().getDefiningOp<alg::InputOp>())
@@ -481,9 +492,10 @@ Scalar Interpreter::readTensor(alg::LoadOp load, const Operands &in,
     }
     flat = flat * t.shape()[d] + v;
   }
-  if (isFloatKind(inst.kind))
+  if (isFloatKind(inst.kind)) {
     r.f = t.getAsDouble(flat);
-  else
+    r.excess = inst.excess ? (*inst.excess)[flat] : 0;
+  } else
     r.i = t.getAsInt64(flat);
   return r;
 }
@@ -527,6 +539,18 @@ std::string Interpreter::execute(const Tape &tape,
     if (!isa<arith::SelectOp>(op))
       for (int operand : inst.operands)
         r.poison |= slots[operand].poison;
+    // (Only where an operand carries one: most values have none.)
+    if (isFloatKind(inst.kind) && !inst.nested &&
+        !isa<alg::LoadOp, arith::SelectOp>(op) &&
+        llvm::any_of(inst.operands,
+                     [&](int operand) { return slots[operand].excess != 0; })) {
+      SmallVector<double, 3> values, excess;
+      for (int operand : inst.operands) {
+        values.push_back(slots[operand].f);
+        excess.push_back(slots[operand].excess);
+      }
+      r.excess = propagatedExcess(op, values, excess, r.f);
+    }
     slots[inst.result] = normalise(r, inst.kind);
   }
   result = slots[tape.yield];
@@ -547,12 +571,14 @@ Fold::Fold(alg::ReductionKind kind) {
 }
 
 void Fold::add(alg::ReductionKind kind, const Scalar &v) {
+  double before = f;
   switch (kind) {
   case alg::ReductionKind::sum: f += v.f; i += v.i; break;
   case alg::ReductionKind::prod: f *= v.f; i *= v.i; break;
   case alg::ReductionKind::max: f = nanMax(f, v.f); i = std::max(i, v.i); break;
   case alg::ReductionKind::min: f = nanMin(f, v.f); i = std::min(i, v.i); break;
   }
+  excess.add(kind, v.f, v.excess, before, f);
 }
 
 /// Advances a multi-index over `extents` in row-major order; false at the end.
@@ -596,6 +622,7 @@ std::string Interpreter::runDefine(alg::DefineOp def) {
   SmallVector<int64_t> point(shape.size() + reduced.size(), 0);
   MutableArrayRef<int64_t> par(point.data(), shape.size());
   MutableArrayRef<int64_t> red(point.data() + shape.size(), reduced.size());
+  std::vector<double> excess; // sized once an element has one
   for (size_t flat = 0, total = out.numElements(); flat < total; ++flat) {
     Scalar value;
     if (!kind) {
@@ -613,6 +640,7 @@ std::string Interpreter::runDefine(alg::DefineOp def) {
       Scalar folded;
       folded.f = acc.f;
       folded.i = acc.i;
+      folded.excess = acc.excess.finish(*kind, acc.f);
       folded = normalise(folded, bodyKind);
       if (hasEpilogue) {
         if (std::string e =
@@ -627,9 +655,15 @@ std::string Interpreter::runDefine(alg::DefineOp def) {
       out.setFromDouble(flat, value.f);
     else
       out.setFromInt64(flat, value.i);
+    if (outFloat && value.excess != 0) {
+      excess.resize(total, 0.0);
+      excess[flat] = value.excess;
+    }
     advance(par, shape);
   }
   tensors[def.getResult()] = std::move(out);
+  if (!excess.empty())
+    excesses[def.getResult()] = std::move(excess);
   return "";
 }
 
@@ -653,6 +687,7 @@ std::string Interpreter::runNested(const Tape::Inst &inst,
   }
   result.f = acc.f;
   result.i = acc.i;
+  result.excess = acc.excess.finish(inst.nestedKind, acc.f);
   return "";
 }
 
@@ -864,7 +899,8 @@ std::string Interpreter::evalCondition(Value v, bool &result) {
 }
 
 std::string Interpreter::run(const std::vector<rt::HostTensor> &inputs,
-                             std::vector<rt::HostTensor> &outputs) {
+                             std::vector<rt::HostTensor> &outputs,
+                             std::vector<std::vector<double>> *outputExcesses) {
   if (std::string e = checkRequirements(kernel, *sizes); !e.empty())
     return e;
   unsigned next = 0;
@@ -893,8 +929,13 @@ std::string Interpreter::run(const std::vector<rt::HostTensor> &inputs,
         return e;
   }
   outputs.clear();
-  for (Value out : kernel.getReturn().getOutputs())
+  if (outputExcesses)
+    outputExcesses->clear();
+  for (Value out : kernel.getReturn().getOutputs()) {
     outputs.push_back(tensors[out]);
+    if (outputExcesses)
+      outputExcesses->push_back(excesses.lookup(out));
+  }
   return "";
 }
 
@@ -919,9 +960,10 @@ std::string nautilus::checkRequirements(alg::KernelOp kernel,
   return "";
 }
 
-std::string nautilus::interpretKernel(alg::KernelOp kernel,
-                                      const SizeValues &sizes,
-                                      const std::vector<rt::HostTensor> &inputs,
-                                      std::vector<rt::HostTensor> &outputs) {
-  return Interpreter(kernel, sizes).run(inputs, outputs);
+std::string
+nautilus::interpretKernel(alg::KernelOp kernel, const SizeValues &sizes,
+                          const std::vector<rt::HostTensor> &inputs,
+                          std::vector<rt::HostTensor> &outputs,
+                          std::vector<std::vector<double>> *outputExcesses) {
+  return Interpreter(kernel, sizes).run(inputs, outputs, outputExcesses);
 }

@@ -1,4 +1,5 @@
-//===- AlgInterpreter.h - Reference semantics of the alg dialect -*- C++ -*-===//
+//===- AlgInterpreter.h - Reference semantics of the alg dialect -*- C++
+//-*-===//
 //
 // Runs an alg.kernel on host tensors, one definition at a time, point by
 // point, folding reductions in double precision (integers in 64 bits). It is
@@ -9,7 +10,9 @@
 // Float arithmetic is rounded to the type the IR gives each value (a bf16
 // product is a bf16), reductions accumulate in f64 and are rounded to the
 // accumulator type when folded, and every store rounds to the tensor's dtype.
-// Reads out of range are reported, never performed.
+// Reads out of range are reported, never performed. Beside each float value
+// it carries what sums that cancelled add to its error scale (its excess:
+// CancellationExcess.h), for --check's bounds.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_INTERPRETER_ALGINTERPRETER_H
@@ -22,9 +25,13 @@ namespace nautilus {
 /// Runs `kernel` with `sizes` (every size resolved) on `inputs` (in signature
 /// order; scalar inputs as 0-d tensors) and fills `outputs` (in signature
 /// order). Checks `alg.require` conditions. Returns "" or an error message.
-std::string interpretKernel(alg::KernelOp kernel, const SizeValues &sizes,
-                            const std::vector<rt::HostTensor> &inputs,
-                            std::vector<rt::HostTensor> &outputs);
+/// Where given, `outputExcesses` gets each output's elements' excesses
+/// (CancellationExcess.h), empty where none has one.
+std::string
+interpretKernel(alg::KernelOp kernel, const SizeValues &sizes,
+                const std::vector<rt::HostTensor> &inputs,
+                std::vector<rt::HostTensor> &outputs,
+                std::vector<std::vector<double>> *outputExcesses = nullptr);
 
 /// Evaluates the kernel's `alg.require` conditions under `sizes`; returns ""
 /// or the first failing constraint with the values of its sizes.

@@ -173,21 +173,26 @@ std::string nautilus::checkOutputs(alg::KernelOp reference,
                                    const rt::Tolerance &tolerance,
                                    std::vector<OutputCheck> &checks) {
   std::vector<rt::HostTensor> expected;
-  if (std::string e = interpretKernel(reference, sizes, inputs, expected);
+  std::vector<std::vector<double>> excesses;
+  if (std::string e =
+          interpretKernel(reference, sizes, inputs, expected, &excesses);
       !e.empty())
     return e;
-  compareOutputs(reference, expected, outputs, tolerance, checks);
+  compareOutputs(reference, expected, outputs, tolerance, checks, &excesses);
   return "";
 }
 
-void nautilus::compareOutputs(alg::KernelOp reference,
-                              const std::vector<rt::HostTensor> &expected,
-                              const std::vector<rt::HostTensor> &outputs,
-                              const rt::Tolerance &tolerance,
-                              std::vector<OutputCheck> &checks) {
+void nautilus::compareOutputs(
+    alg::KernelOp reference, const std::vector<rt::HostTensor> &expected,
+    const std::vector<rt::HostTensor> &outputs, const rt::Tolerance &tolerance,
+    std::vector<OutputCheck> &checks,
+    const std::vector<std::vector<double>> *excesses) {
   KernelSignature sig = getSignature(reference);
   checks.clear();
   for (size_t i = 0; i < outputs.size(); ++i)
-    checks.push_back({sig.outputs[i].name,
-                      rt::compareTensors(outputs[i], expected[i], tolerance)});
+    checks.push_back(
+        {sig.outputs[i].name,
+         rt::compareTensors(outputs[i], expected[i], tolerance,
+                            excesses && i < excesses->size() ? &(*excesses)[i]
+                                                             : nullptr)});
 }

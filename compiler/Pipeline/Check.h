@@ -79,7 +79,8 @@ struct OutputCheck {
 };
 
 /// Runs the reference interpreter on `reference` (the alg kernel with its
-/// sizes bound) over `inputs` and compares each of `outputs` with it.
+/// sizes bound) over `inputs` and compares each of `outputs` with it, the
+/// bounds widened where the reference's sums cancelled (its excesses).
 /// Returns "" or the interpreter's error; fills `checks` in output order.
 std::string checkOutputs(alg::KernelOp reference, const SizeValues &sizes,
                          const std::vector<rt::HostTensor> &inputs,
@@ -89,12 +90,14 @@ std::string checkOutputs(alg::KernelOp reference, const SizeValues &sizes,
 
 /// Compares each of `outputs` with `expected` (the reference's outputs:
 /// the interpreter's, or the reference kernels' on a GPU) within
-/// `tolerance`.
+/// `tolerance`, each output's bounds widened by its `excesses` where given
+/// (the interpreter's: compiler/Interpreter/CancellationExcess.h).
 void compareOutputs(alg::KernelOp reference,
                     const std::vector<rt::HostTensor> &expected,
                     const std::vector<rt::HostTensor> &outputs,
                     const rt::Tolerance &tolerance,
-                    std::vector<OutputCheck> &checks);
+                    std::vector<OutputCheck> &checks,
+                    const std::vector<std::vector<double>> *excesses = nullptr);
 
 } // namespace nautilus
 

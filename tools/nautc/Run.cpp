@@ -324,10 +324,19 @@ int printChecks(const std::vector<OutputCheck> &checks) {
                  << llvm::format("%.3g", c.meanError) << " of at most "
                  << llvm::format("%.3g", c.meanErrorBound) << " "
                  << (c.pass() ? "PASS" : "FAIL") << "\n";
-    if (!c.elementsPass)
+    if (c.widened)
+      llvm::outs() << "  " << c.widened
+                   << " elements within their bounds only as widened where "
+                      "the reference's sums cancelled on the way to them "
+                      "(|expected| + their excess in place of |expected|)\n";
+    if (!c.elementsPass) {
       llvm::outs() << "  worst element #" << c.worst << ": got "
-                   << c.worstActual << ", expected " << c.worstReference
-                   << "\n";
+                   << c.worstActual << ", expected " << c.worstReference;
+      if (c.worstExcess > 0)
+        llvm::outs() << " (excess " << llvm::format("%.3g", c.worstExcess)
+                     << ")";
+      llvm::outs() << "\n";
+    }
     if (!c.meanPasses)
       llvm::outs() << "  the mean error is a bias rounding does not explain, "
                       "as if every element were scaled by "

@@ -1,0 +1,94 @@
+//===- CancellationExcess.cpp - What cancelling sums add to an error ------===//
+#include "compiler/Interpreter/CancellationExcess.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace nautilus;
+
+double nautilus::propagatedExcess(Operation *op, llvm::ArrayRef<double> v,
+                                  llvm::ArrayRef<double> e, double result) {
+  auto none = [&] {
+    for (double x : e)
+      if (x != 0)
+        return false;
+    return true;
+  };
+  if (e.empty() || none())
+    return 0;
+  double r = std::fabs(result);
+  // The operand that a minimum or maximum returned.
+  auto chosen = [&]() -> double {
+    if (std::isnan(result))
+      return std::max(e[0], e[1]);
+    return v[0] == result ? e[0] : e[1];
+  };
+  double excess =
+      llvm::TypeSwitch<Operation *, double>(op)
+          .Case<arith::AddFOp, arith::SubFOp>([&](auto) { return e[0] + e[1]; })
+          .Case<arith::MulFOp>([&](auto) {
+            return e[0] * std::fabs(v[1]) + e[1] * std::fabs(v[0]);
+          })
+          .Case<arith::DivFOp>(
+              [&](auto) { return (e[0] + r * e[1]) / std::fabs(v[1]); })
+          .Case<arith::NegFOp, arith::ExtFOp, arith::TruncFOp, math::AbsFOp>(
+              [&](auto) { return e[0]; })
+          .Case<arith::MaximumFOp, arith::MinimumFOp>(
+              [&](auto) { return chosen(); })
+          .Case<math::ExpOp>([&](auto) { return r * e[0]; })
+          .Case<math::Exp2Op>([&](auto) { return r * std::log(2.0) * e[0]; })
+          .Case<math::LogOp>([&](auto) { return e[0] / std::fabs(v[0]); })
+          .Case<math::Log2Op>(
+              [&](auto) { return e[0] / (std::fabs(v[0]) * std::log(2.0)); })
+          .Case<math::SqrtOp>([&](auto) { return e[0] / (2 * r); })
+          .Case<math::RsqrtOp>(
+              [&](auto) { return e[0] * r / (2 * std::fabs(v[0])); })
+          .Case<math::TanhOp>([&](auto) { return (1 - r * r) * e[0]; })
+          .Case<math::ErfOp, math::ErfcOp>([&](auto) {
+            return 2 / std::sqrt(M_PI) * std::exp(-v[0] * v[0]) * e[0];
+          })
+          .Case<math::PowFOp>([&](auto) {
+            return std::fabs(v[1] * result / v[0]) * e[0] +
+                   std::fabs(result * std::log(std::fabs(v[0]))) * e[1];
+          })
+          .Case<math::FmaOp>([&](auto) {
+            return e[0] * std::fabs(v[1]) + e[1] * std::fabs(v[0]) + e[2];
+          })
+          .Default([&](Operation *) { return 0.0; });
+  // (A derivative that is infinite or undefined where the value is, say,
+  // log at 0, leaves the bound to the output's own non-finite handling.)
+  return std::isfinite(excess) ? excess : 0;
+}
+
+void FoldExcess::add(alg::ReductionKind kind, double term, double termExcess,
+                     double before, double after) {
+  switch (kind) {
+  case alg::ReductionKind::sum:
+    excess += termExcess;
+    partialSquares += after * after;
+    ++terms;
+    break;
+  case alg::ReductionKind::prod:
+    excess = excess * std::fabs(term) + termExcess * std::fabs(before);
+    break;
+  case alg::ReductionKind::max:
+  case alg::ReductionKind::min:
+    if (after != before || terms == 0)
+      excess = termExcess;
+    ++terms;
+    break;
+  }
+}
+
+double FoldExcess::finish(alg::ReductionKind kind, double folded) const {
+  double total = excess;
+  if (kind == alg::ReductionKind::sum && terms > 0) {
+    double partials = std::sqrt(partialSquares / double(terms));
+    total += std::max(0.0, partials - std::fabs(folded));
+  }
+  return std::isfinite(total) ? total : 0;
+}
