@@ -5,6 +5,7 @@
 #include "dialects/Tile/Utils/AffineExpansion.h"
 #include "dialects/Tile/Utils/ContractionStream.h"
 #include "dialects/Tile/Utils/HeldRows.h"
+#include "dialects/Tile/Utils/LeadingLoads.h"
 
 using namespace mlir;
 using namespace nautilus;
@@ -83,7 +84,7 @@ void countSweep(Operation *op, tile::SweepOp sweep, unsigned rank,
       everyIndex &= load.getMap().isFunctionOfDim(d);
     if (reread.contains({load.getBuffer(), load.getMap()})) {
       facts.rereadBytesPerPoint += bytesOf(load.getBuffer());
-      if (load.getIndirect().empty() &&
+      if (tile::isLeadingLoad(load) &&
           leading.contains({load.getBuffer(), load.getMap()})) {
         facts.keptBytesPerPoint += tile::keptBytesOf(bytesOf(load.getBuffer()));
         ++facts.keptLoadsPerPoint;
@@ -229,9 +230,9 @@ std::optional<GpuProgram> nautilus::gpuProgramOf(tile::ProgramOp program) {
     (*reduce)->walk([&](tile::LoadOp load) {
       reread.insert({load.getBuffer(), load.getMap()});
     });
-    for (auto load : (*reduce)->getRegion(0).front().getOps<tile::LoadOp>())
-      if (load.getIndirect().empty())
-        leading.insert({load.getBuffer(), load.getMap()});
+    for (tile::LoadOp load :
+         tile::leadingLoadsOf((*reduce)->getRegion(0).front()))
+      leading.insert({load.getBuffer(), load.getMap()});
   }
   program.walk([&](Operation *op) {
     if (sweep && sweep->isAncestor(op))

@@ -26,6 +26,7 @@
 #include "compiler/Conversion/TileToGPU/KernelLowering.h"
 #include "compiler/Conversion/TileToGPU/Reductions.h"
 #include "compiler/Conversion/TileToGPU/Streams.h"
+#include "dialects/Tile/Utils/LeadingLoads.h"
 #include "dialects/Tile/Utils/ReductionKinds.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -185,7 +186,7 @@ ElementStreamLowering::ElementStreamLowering(KernelContext &kernel,
       tainted.insert(op.result_begin(), op.result_end());
     (reads ? late : early).push_back(&op);
     if (auto load = dyn_cast<tile::LoadOp>(op);
-        load && !reads && load.getIndirect().empty())
+        load && !reads && tile::isLeadingLoad(load))
       leadingLoads.push_back(load);
   }
 }

@@ -2,6 +2,7 @@
 #include "compiler/Conversion/TileToGPU/HeldRows.h"
 
 #include "dialects/Tile/Utils/HeldRows.h"
+#include "dialects/Tile/Utils/LeadingLoads.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
@@ -20,15 +21,6 @@ ReadOf readOf(tile::LoadOp load) {
   return {load.getBuffer().getAsOpaquePointer(),
           load.getMapAttr().getAsOpaquePointer(),
           load.getType().getAsOpaquePointer()};
-}
-
-/// The loads at the top level of `body` that read only indices.
-SmallVector<tile::LoadOp> leadingLoadsOf(Block &body) {
-  SmallVector<tile::LoadOp> loads;
-  for (auto load : body.getOps<tile::LoadOp>())
-    if (load.getIndirect().empty())
-      loads.push_back(load);
-  return loads;
 }
 
 int64_t elementBytes(tile::LoadOp load) {
@@ -69,12 +61,12 @@ std::shared_ptr<HeldRows> HeldRows::plan(KernelContext &kernel) {
     if (!body)
       continue;
     held->visitors.insert(&op);
-    for (tile::LoadOp load : leadingLoadsOf(*body))
+    for (tile::LoadOp load : tile::leadingLoadsOf(*body))
       reduced.insert(readOf(load));
   }
   // What the sweep reads again is what the thread keeps.
   int64_t bytesPerPoint = 0;
-  for (tile::LoadOp load : leadingLoadsOf(sweep.getBody().front()))
+  for (tile::LoadOp load : tile::leadingLoadsOf(sweep.getBody().front()))
     if (reduced.count(readOf(load)))
       bytesPerPoint += tile::keptBytesOf(elementBytes(load));
   if (!tile::holdsRows(*extent, held->shape, kernel.perThread,

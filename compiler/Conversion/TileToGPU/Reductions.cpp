@@ -14,6 +14,7 @@
 #include "compiler/Conversion/TileToGPU/HeldRows.h"
 #include "compiler/Conversion/TileToGPU/KernelLowering.h"
 #include "compiler/Conversion/TileToGPU/MemoryAccess.h"
+#include "dialects/Tile/Utils/LeadingLoads.h"
 #include "dialects/Tile/Utils/ReductionKinds.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -259,10 +260,7 @@ ReduceLowering::ReduceLowering(KernelContext &kernel, tile::ReduceOp reduce)
   shared = kernel.reduceThreads > 1 &&
            reduce->getParentOp() == kernel.program &&
            !reduce.getExtents().empty();
-  for (Operation &op : body.without_terminator())
-    if (auto load = dyn_cast<tile::LoadOp>(op);
-        load && load.getIndirect().empty())
-      leadingLoads.push_back(load);
+  leadingLoads = tile::leadingLoadsOf(body);
 }
 
 FailureOr<Fragment> ReduceLowering::run() {

@@ -6,6 +6,7 @@
 #include "compiler/Conversion/TileToGPU/MemoryAccess.h"
 #include "compiler/Conversion/TileToGPU/Reductions.h"
 #include "dialects/Tile/Utils/AffineExpansion.h"
+#include "dialects/Tile/Utils/LeadingLoads.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -59,10 +60,7 @@ private:
 SweepLowering::SweepLowering(KernelContext &kernel, tile::SweepOp sweep)
     : kernel(kernel), b(kernel.b), loc(kernel.loc), sweep(sweep),
       body(sweep.getBody().front()) {
-  for (Operation &op : body.without_terminator())
-    if (auto load = dyn_cast<tile::LoadOp>(op);
-        load && load.getIndirect().empty())
-      leadingLoads.push_back(load);
+  leadingLoads = tile::leadingLoadsOf(body);
 }
 
 SmallVector<Value> SweepLowering::indicesAt(int64_t e, Value iv) {
