@@ -105,10 +105,12 @@ Comparison nautilus::rt::compareTensors(const HostTensor &actual,
         c.maxRelError = std::max(c.maxRelError, error / std::fabs(r));
       double ulp = unitInLastPlace(dtype, std::max(std::fabs(a), std::fabs(r)));
       double extra = excess && i < excess->size() ? (*excess)[i] : 0;
-      double computation = tolerance.relative * (std::fabs(r) + extra + scale);
-      double bound = tolerance.ulps * ulp + computation;
+      double computation = tolerance.relative * (std::fabs(r) + scale);
+      double unwidened = tolerance.ulps * ulp + computation;
+      double bound =
+          unwidened + tolerance.relative * std::min(extra, kLargestExcess);
       score = bound > 0 ? error / bound : (error == 0 ? 0 : HUGE_VAL);
-      c.widened += error <= bound && error > bound - tolerance.relative * extra;
+      c.widened += error <= bound && error > unwidened;
       sums.signedError += r > 0 ? a - r : r < 0 ? r - a : 0;
       sums.magnitude += std::fabs(r);
       sums.computation += computation;

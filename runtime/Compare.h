@@ -78,9 +78,16 @@ struct Comparison {
 /// `excess` (where given, one an element) what the reference's sums that
 /// cancelled add to its error scale (the interpreter's, compiler/
 /// Interpreter/CancellationExcess.h); 0 elsewhere.
+/// The mean error's bound (kMeanErrorFalseAlarm) takes the unwidened
+/// bounds: one
+/// element's large excess (a quotient by a sum that cancelled to near 0)
+/// would otherwise switch off the check of a bias over every element.
 Comparison compareTensors(const HostTensor &actual, const HostTensor &reference,
                           Tolerance tolerance,
                           const std::vector<double> *excess = nullptr);
+
+/// An excess is taken up to this (so that no bound overflows to infinity).
+constexpr double kLargestExcess = 1e300;
 
 /// The unit roundoff of a float dtype (2^-8 for bf16, 2^-24 for f32, ...);
 /// 0 for integers.

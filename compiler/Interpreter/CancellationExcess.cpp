@@ -21,9 +21,10 @@ double nautilus::propagatedExcess(Operation *op, llvm::ArrayRef<double> v,
   if (e.empty() || none())
     return 0;
   double r = std::fabs(result);
-  // The operand that a minimum or maximum returned.
+  // The operand that a minimum or maximum returned (both's larger excess
+  // on a tie, which the compiled code may break either way).
   auto chosen = [&]() -> double {
-    if (std::isnan(result))
+    if (std::isnan(result) || v[0] == v[1])
       return std::max(e[0], e[1]);
     return v[0] == result ? e[0] : e[1];
   };
@@ -44,7 +45,10 @@ double nautilus::propagatedExcess(Operation *op, llvm::ArrayRef<double> v,
           .Case<math::LogOp>([&](auto) { return e[0] / std::fabs(v[0]); })
           .Case<math::Log2Op>(
               [&](auto) { return e[0] / (std::fabs(v[0]) * std::log(2.0)); })
-          .Case<math::SqrtOp>([&](auto) { return e[0] / (2 * r); })
+          // (At 0 the derivative is infinite: a value e off has a root
+          // sqrt(e) off.)
+          .Case<math::SqrtOp>(
+              [&](auto) { return std::min(e[0] / (2 * r), std::sqrt(e[0])); })
           .Case<math::RsqrtOp>(
               [&](auto) { return e[0] * r / (2 * std::fabs(v[0])); })
           .Case<math::TanhOp>([&](auto) { return (1 - r * r) * e[0]; })
@@ -52,8 +56,13 @@ double nautilus::propagatedExcess(Operation *op, llvm::ArrayRef<double> v,
             return 2 / std::sqrt(M_PI) * std::exp(-v[0] * v[0]) * e[0];
           })
           .Case<math::PowFOp>([&](auto) {
-            return std::fabs(v[1] * result / v[0]) * e[0] +
-                   std::fabs(result * std::log(std::fabs(v[0]))) * e[1];
+            // d/dx x^y = y x^(y - 1); d/dy x^y = x^y ln x (each only where
+            // its operand carries an excess).
+            double viaBase =
+                e[0] ? std::fabs(v[1] * std::pow(v[0], v[1] - 1)) * e[0] : 0;
+            double viaExponent =
+                e[1] ? std::fabs(result * std::log(std::fabs(v[0]))) * e[1] : 0;
+            return viaBase + viaExponent;
           })
           .Case<math::FmaOp>([&](auto) {
             return e[0] * std::fabs(v[1]) + e[1] * std::fabs(v[0]) + e[2];
@@ -70,6 +79,7 @@ void FoldExcess::add(alg::ReductionKind kind, double term, double termExcess,
   case alg::ReductionKind::sum:
     excess += termExcess;
     partialSquares += after * after;
+    largestPartial = std::max(largestPartial, std::fabs(after));
     ++terms;
     break;
   case alg::ReductionKind::prod:
@@ -77,8 +87,12 @@ void FoldExcess::add(alg::ReductionKind kind, double term, double termExcess,
     break;
   case alg::ReductionKind::max:
   case alg::ReductionKind::min:
-    if (after != before || terms == 0)
+    // The term kept, or on a tie the larger excess (the compiled code may
+    // keep either).
+    if (terms == 0 || after != before)
       excess = termExcess;
+    else if (term == before)
+      excess = std::max(excess, termExcess);
     ++terms;
     break;
   }
@@ -86,7 +100,10 @@ void FoldExcess::add(alg::ReductionKind kind, double term, double termExcess,
 
 double FoldExcess::finish(alg::ReductionKind kind, double folded) const {
   double total = excess;
-  if (kind == alg::ReductionKind::sum && terms > 0) {
+  // (Only where some partial sum exceeds the result: the root mean
+  // square, rounded, could otherwise come out a hair above a result that
+  // its partial sums only approach, as a sum of one sign's do.)
+  if (kind == alg::ReductionKind::sum && largestPartial > std::fabs(folded)) {
     double partials = std::sqrt(partialSquares / double(terms));
     total += std::max(0.0, partials - std::fabs(folded));
   }

@@ -55,6 +55,7 @@ public:
 private:
   double excess = 0;
   double partialSquares = 0; // a sum's, in the reference's order
+  double largestPartial = 0; // a sum's largest |partial sum|
   int64_t terms = 0;
 };
 

@@ -56,6 +56,13 @@ double sumExcess(const std::vector<double> &terms) {
 TEST(CancellationExcess, ASumExceedsItselfOnlyWhereItCancels) {
   EXPECT_EQ(sumExcess({1, 2, 3, 4}), 0);
   EXPECT_EQ(sumExcess({1e4, 1e4 + 1, 1e4 - 1}), 0);
+  // Partial sums that level off (a tail of zeros) reach the result, never
+  // pass it: no excess, though their rounded root mean square may.
+  for (int zeros = 1; zeros < 60; ++zeros) {
+    std::vector<double> terms{0.1, 0.2};
+    terms.resize(2 + zeros, 0.0);
+    EXPECT_EQ(sumExcess(terms), 0) << zeros << " zeros";
+  }
   // Partial sums 10, 20, 10, 0.5: root mean square sqrt(600.25 / 4).
   EXPECT_NEAR(sumExcess({10, 10, -10, -9.5}), std::sqrt(600.25 / 4) - 0.5,
               1e-12);
@@ -70,6 +77,9 @@ TEST(CancellationExcess, ASumExceedsItselfOnlyWhereItCancels) {
   max.add(alg::ReductionKind::max, 3, 2, 1, 3);
   max.add(alg::ReductionKind::max, 2, 9, 3, 3);
   EXPECT_EQ(max.finish(alg::ReductionKind::max, 3), 2);
+  // A tie may go either way in the compiled code: the larger excess.
+  max.add(alg::ReductionKind::max, 3, 5, 3, 3);
+  EXPECT_EQ(max.finish(alg::ReductionKind::max, 3), 5);
 }
 
 // Operations pass their operands' excesses on as first-order errors do.
@@ -98,9 +108,13 @@ TEST(CancellationExcess, OperationsPassExcessesOn) {
   EXPECT_EQ(excessOf(div, {2, 4}, {0.5, 0.25}, 0.5), (0.5 + 0.5 * 0.25) / 4);
   EXPECT_EQ(excessOf(min, {2, 4}, {0.5, 0.25}, 2), 0.5);
   EXPECT_EQ(excessOf(min, {2, 4}, {0.5, 0.25}, 4), 0.25);
+  EXPECT_EQ(excessOf(min, {2, 2}, {0.5, 0.75}, 2), 0.75);
   EXPECT_NEAR(excessOf(exp, {2}, {0.5}, std::exp(2.0)), std::exp(2.0) * 0.5,
               1e-12);
   EXPECT_EQ(excessOf(sqrt, {4}, {0.5}, 2), 0.5 / 4);
+  // At 0 a root's derivative is infinite; a value 0.25 off has a root 0.5
+  // off.
+  EXPECT_EQ(excessOf(sqrt, {0}, {0.25}, 0), 0.5);
 }
 
 // The interpreter carries the excess of a sum that cancels through what
@@ -140,4 +154,8 @@ TEST(CancellationExcess, TheInterpreterCarriesItToTheOutputs) {
       rt::compareTensors(off, out[0], tolerance, &excesses[0]);
   EXPECT_TRUE(widened.pass());
   EXPECT_EQ(widened.widened, 1u);
+  // Ten times the widened bound still fails.
+  double bound = tolerance.relative * (0.75 + excesses[0][0] + 1.375);
+  off.setFromDouble(0, out[0].getAsDouble(0) + 10 * bound);
+  EXPECT_FALSE(rt::compareTensors(off, out[0], tolerance, &excesses[0]).pass());
 }
