@@ -40,29 +40,12 @@ std::string nautilus::autosched::describe(const CpuRefit &refit) {
 
 std::optional<CpuRefit>
 nautilus::autosched::refitCpuModel(const std::vector<CpuSample> &samples) {
-  std::vector<const CpuSample *> usable;
-  for (const CpuSample &s : samples)
-    if (s.measuredUs > 0 && predictedUs(s.programs, {}) > 0)
-      usable.push_back(&s);
-  if (usable.size() < kMinRefitSamples)
-    return std::nullopt;
-  // A term no sample has keeps its scale of 1.
-  std::vector<bool> exercised(4, false);
-  std::vector<double> measured;
-  for (const CpuSample *s : usable) {
-    measured.push_back(s->measuredUs);
-    for (const CpuTerms &t : s->programs)
-      for (size_t i = 0; i < 4; ++i)
-        exercised[i] = exercised[i] || termOf(t, i) > 0;
-  }
-  ScaleFit fit = fitScales(
-      measured, exercised, [&](const std::vector<double> &scales, size_t i) {
-        return predictedUs(usable[i]->programs, scalesOf(scales));
-      });
-  CpuRefit refit;
-  refit.scales = scalesOf(fit.scales);
-  refit.samples = usable.size();
-  refit.errorBefore = fit.errorBefore;
-  refit.errorAfter = fit.errorAfter;
-  return refit;
+  return refitModel<CpuTermScales>(
+      samples, 4,
+      [](const CpuSample &s, std::vector<bool> &exercised) {
+        for (const CpuTerms &t : s.programs)
+          for (size_t i = 0; i < 4; ++i)
+            exercised[i] = exercised[i] || termOf(t, i) > 0;
+      },
+      scalesOf);
 }

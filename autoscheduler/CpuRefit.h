@@ -46,13 +46,7 @@ struct CpuSample {
 double predictedUs(const std::vector<CpuTerms> &programs,
                    const CpuTermScales &scales);
 
-struct CpuRefit {
-  CpuTermScales scales;
-  size_t samples = 0;
-  /// The root mean square of log(predicted / measured) before (unscaled)
-  /// and after.
-  double errorBefore = 0, errorAfter = 0;
-};
+using CpuRefit = ModelRefit<CpuTermScales>;
 
 /// "compute x2.00, memory x1.00, overhead x1.00, packing x1.00
 /// (root-mean-square log error 0.65 unscaled, 0.00 refit)".

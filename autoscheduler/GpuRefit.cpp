@@ -34,34 +34,17 @@ std::string autosched::describe(const GpuRefit &refit) {
 
 std::optional<GpuRefit>
 autosched::refitGpuModel(const std::vector<GpuSample> &samples) {
-  std::vector<const GpuSample *> usable;
-  for (const GpuSample &s : samples)
-    if (s.measuredUs > 0 && predictedUs(s.programs, {}) > 0)
-      usable.push_back(&s);
-  if (usable.size() < kMinRefitSamples)
-    return std::nullopt;
-  // A term no sample has keeps its scale of 1.
-  std::vector<bool> exercised(3, false);
-  std::vector<double> measured;
-  for (const GpuSample *s : usable) {
-    measured.push_back(s->measuredUs);
-    for (const GpuTerms &t : s->programs) {
-      exercised[2] = exercised[2] || t.fixedUs > 0;
-      for (const GpuWaveTerms &w : t.waves) {
-        exercised[0] = exercised[0] || w.computeUs > 0;
-        exercised[1] = exercised[1] || w.memoryUs > 0;
-        exercised[2] = exercised[2] || w.floorUs > 0 || w.addedUs > 0;
-      }
-    }
-  }
-  ScaleFit fit = fitScales(
-      measured, exercised, [&](const std::vector<double> &scales, size_t i) {
-        return predictedUs(usable[i]->programs, scalesOf(scales));
-      });
-  GpuRefit refit;
-  refit.scales = scalesOf(fit.scales);
-  refit.samples = usable.size();
-  refit.errorBefore = fit.errorBefore;
-  refit.errorAfter = fit.errorAfter;
-  return refit;
+  return refitModel<GpuModelScales>(
+      samples, 3,
+      [](const GpuSample &s, std::vector<bool> &exercised) {
+        for (const GpuTerms &t : s.programs) {
+          exercised[2] = exercised[2] || t.fixedUs > 0;
+          for (const GpuWaveTerms &w : t.waves) {
+            exercised[0] = exercised[0] || w.computeUs > 0;
+            exercised[1] = exercised[1] || w.memoryUs > 0;
+            exercised[2] = exercised[2] || w.floorUs > 0 || w.addedUs > 0;
+          }
+        }
+      },
+      scalesOf);
 }

@@ -38,13 +38,7 @@ struct GpuSample {
 double predictedUs(const std::vector<GpuTerms> &programs,
                    const GpuModelScales &scales);
 
-struct GpuRefit {
-  GpuModelScales scales;
-  size_t samples = 0;
-  /// The root mean square of log(predicted / measured) before (unscaled)
-  /// and after.
-  double errorBefore = 0, errorAfter = 0;
-};
+using GpuRefit = ModelRefit<GpuModelScales>;
 
 /// "compute x1.25, memory x1.60, latency x1.00 (root-mean-square log
 /// error 0.40 unscaled, 0.10 refit)".

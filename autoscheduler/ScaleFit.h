@@ -14,8 +14,10 @@
 #ifndef NAUTILUS_AUTOSCHEDULER_SCALEFIT_H
 #define NAUTILUS_AUTOSCHEDULER_SCALEFIT_H
 
+#include <cmath>
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace nautilus::autosched {
@@ -39,6 +41,47 @@ struct ScaleFit {
 ScaleFit fitScales(const std::vector<double> &measured,
                    const std::vector<bool> &exercised,
                    const ScaledPrediction &predict);
+
+/// A model's scales (`Scales`: CpuTermScales, GpuModelScales) refit to
+/// measurements.
+template <typename Scales> struct ModelRefit {
+  Scales scales;
+  size_t samples = 0;
+  /// The root mean square of log(predicted / measured) before (unscaled)
+  /// and after.
+  double errorBefore = 0, errorAfter = 0;
+};
+
+/// The refit of a model of `terms` scales to `samples` (each a
+/// `measuredUs` and the `programs` that `predictedUs(programs, scales)`
+/// predicts): the usable ones (a time and an unscaled prediction above
+/// zero), at least kMinRefitSamples of them, else std::nullopt.
+/// `markExercised(sample, flags)` sets the flags of the terms a sample
+/// has; `scalesOf` reads fitted values as Scales.
+template <typename Scales, typename Sample, typename Mark>
+std::optional<ModelRefit<Scales>>
+refitModel(const std::vector<Sample> &samples, size_t terms, Mark markExercised,
+           Scales (*scalesOf)(const std::vector<double> &)) {
+  std::vector<const Sample *> usable;
+  for (const Sample &s : samples)
+    if (s.measuredUs > 0 && predictedUs(s.programs, Scales{}) > 0)
+      usable.push_back(&s);
+  if (usable.size() < kMinRefitSamples)
+    return std::nullopt;
+  // A term no sample has keeps its scale of 1.
+  std::vector<bool> exercised(terms, false);
+  std::vector<double> measured;
+  for (const Sample *s : usable) {
+    measured.push_back(s->measuredUs);
+    markExercised(*s, exercised);
+  }
+  ScaleFit fit = fitScales(
+      measured, exercised, [&](const std::vector<double> &scales, size_t i) {
+        return predictedUs(usable[i]->programs, scalesOf(scales));
+      });
+  return ModelRefit<Scales>{scalesOf(fit.scales), usable.size(),
+                            fit.errorBefore, fit.errorAfter};
+}
 
 } // namespace nautilus::autosched
 

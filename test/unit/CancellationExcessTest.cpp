@@ -9,6 +9,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/MLIRContext.h"
 #include "test/unit/HostTensorUtil.h"
+#include "test/unit/KernelText.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <gtest/gtest.h>
@@ -19,23 +20,7 @@ using namespace nautilus;
 
 namespace {
 
-struct Compiled {
-  mlir::MLIRContext context;
-  llvm::SourceMgr sourceMgr;
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  std::string messages;
-
-  alg::KernelOp compile(llvm::StringRef text) {
-    sourceMgr.AddNewSourceBuffer(
-        llvm::MemoryBuffer::getMemBufferCopy(text, "test.tensor"),
-        llvm::SMLoc());
-    llvm::raw_string_ostream os(messages);
-    module = frontend::importTensorFile(sourceMgr, context, os);
-    if (!module)
-      return nullptr;
-    return *module->getOps<alg::KernelOp>().begin();
-  }
-};
+using Compiled = test::KernelText;
 
 /// The excess of a sum of `terms` folded in order.
 double sumExcess(const std::vector<double> &terms) {
