@@ -14,7 +14,6 @@
 #ifndef NAUTILUS_AUTOSCHEDULER_SCALEFIT_H
 #define NAUTILUS_AUTOSCHEDULER_SCALEFIT_H
 
-#include <cmath>
 #include <cstddef>
 #include <functional>
 #include <optional>
