@@ -438,6 +438,8 @@ GpuCost autosched::estimateGpu(const GpuProgram &p, const GpuCandidate &c,
   cost.terms.fixedUs = latency + splitSum;
   cost.latencyUs += scales.latency * latency;
   cost.splitSumUs = scales.latency * splitSum;
+  // (`latency` summed term by term: the order that keeps a prediction at
+  // scale 1 what it was, to the bit.)
   cost.totalUs = waveTotal + scales.latency * kLaunchUs +
                  scales.latency * kDramLatencyCycles / cyclesPerUs +
                  cost.splitSumUs;

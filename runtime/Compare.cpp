@@ -92,6 +92,7 @@ Comparison nautilus::rt::compareTensors(const HostTensor &actual,
   double worstScore = -1;
   for (size_t i = 0, n = reference.numElements(); i < n; ++i) {
     double a = actual.getAsDouble(i), r = reference.getAsDouble(i);
+    double extra = excess && i < excess->size() ? (*excess)[i] : 0;
     double score;
     if (!std::isfinite(a) || !std::isfinite(r)) {
       bool same = (std::isnan(a) && std::isnan(r)) || a == r;
@@ -104,7 +105,6 @@ Comparison nautilus::rt::compareTensors(const HostTensor &actual,
       if (r != 0)
         c.maxRelError = std::max(c.maxRelError, error / std::fabs(r));
       double ulp = unitInLastPlace(dtype, std::max(std::fabs(a), std::fabs(r)));
-      double extra = excess && i < excess->size() ? (*excess)[i] : 0;
       double computation = tolerance.relative * (std::fabs(r) + scale);
       double unwidened = tolerance.ulps * ulp + computation;
       double bound =
@@ -123,7 +123,7 @@ Comparison nautilus::rt::compareTensors(const HostTensor &actual,
       c.worst = i;
       c.worstActual = a;
       c.worstReference = r;
-      c.worstExcess = excess && i < excess->size() ? (*excess)[i] : 0;
+      c.worstExcess = extra;
     }
     if (score > 1)
       c.elementsPass = false;

@@ -79,9 +79,9 @@ struct Comparison {
 /// cancelled add to its error scale (the interpreter's, compiler/
 /// Interpreter/CancellationExcess.h); 0 elsewhere.
 /// The mean error's bound (kMeanErrorFalseAlarm) takes the unwidened
-/// bounds: one
-/// element's large excess (a quotient by a sum that cancelled to near 0)
-/// would otherwise switch off the check of a bias over every element.
+/// bounds: one element's large excess (a quotient by a sum that cancelled
+/// to near 0) would otherwise switch off the check of a bias over every
+/// element.
 Comparison compareTensors(const HostTensor &actual, const HostTensor &reference,
                           Tolerance tolerance,
                           const std::vector<double> *excess = nullptr);

@@ -1,5 +1,4 @@
-//===- AlgInterpreter.h - Reference semantics of the alg dialect -*- C++
-//-*-===//
+//===- AlgInterpreter.h - Reference semantics of the alg dialect -*- C++ -*-===//
 //
 // Runs an alg.kernel on host tensors, one definition at a time, point by
 // point, folding reductions in double precision (integers in 64 bits). It is

@@ -12,14 +12,6 @@ using namespace nautilus;
 
 double nautilus::propagatedExcess(Operation *op, llvm::ArrayRef<double> v,
                                   llvm::ArrayRef<double> e, double result) {
-  auto none = [&] {
-    for (double x : e)
-      if (x != 0)
-        return false;
-    return true;
-  };
-  if (e.empty() || none())
-    return 0;
   double r = std::fabs(result);
   // The operand that a minimum or maximum returned (both's larger excess
   // on a tie, which the compiled code may break either way).

@@ -38,7 +38,8 @@ namespace nautilus {
 /// The excess of the float result `result` of `op` (an arith or math
 /// operation, not a select: its chosen operand's excess passes whole) from
 /// its operands' `values` and `excesses` (0 for an operand that is not a
-/// float).
+/// float); 0 where they are all 0, or where `op` carries none (a
+/// comparison, a conversion from an integer).
 double propagatedExcess(mlir::Operation *op, llvm::ArrayRef<double> values,
                         llvm::ArrayRef<double> excesses, double result);
 

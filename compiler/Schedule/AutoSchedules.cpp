@@ -355,9 +355,7 @@ void AutoSchedules::explainCalibration(llvm::raw_ostream &os) const {
   os << "explain: tuning database '" << calibration->database << "' holds "
      << calibration->measurements << " measurements on "
      << calibration->machine;
-  std::string refit = calibration->cpuRefit   ? describe(*calibration->cpuRefit)
-                      : calibration->gpuRefit ? describe(*calibration->gpuRefit)
-                                              : "";
+  std::string refit = calibration->describeRefit();
   if (refit.empty()) {
     os << ", fewer than " << kMinRefitSamples
        << ": the model's terms are not refit (`nautc tune --db` adds "

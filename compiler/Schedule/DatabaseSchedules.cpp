@@ -165,3 +165,26 @@ void DatabaseSchedules::explain(llvm::raw_ostream &os) const {
   }
   next->explain(os);
 }
+
+ModelCalibration
+nautilus::modelCalibrationOf(const autosched::TuningDatabase &database,
+                             const std::string &path, const TargetInfo &target,
+                             const std::string &machine, bool used) {
+  ModelCalibration calibration;
+  calibration.database = path;
+  calibration.used = used;
+  if (target.isCPU()) {
+    std::vector<autosched::CpuSample> samples = database.cpuSamples(machine);
+    calibration.measurements = samples.size();
+    calibration.cpuRefit = autosched::refitCpuModel(samples);
+    return calibration;
+  }
+  std::string gpu =
+      machine.empty() ? database.mostMeasuredGpu(target.name) : machine;
+  std::vector<autosched::GpuSample> samples =
+      database.gpuSamples(target.name, gpu);
+  calibration.machine = gpu.empty() ? "any GPU" : gpu;
+  calibration.measurements = samples.size();
+  calibration.gpuRefit = autosched::refitGpuModel(samples);
+  return calibration;
+}

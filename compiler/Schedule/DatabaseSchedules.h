@@ -31,6 +31,16 @@ struct TuningKey {
   std::map<std::string, int64_t> sizes;
 };
 
+/// What `database` (read from `path`) gives `target`'s model: its
+/// measurements on `machine` under the current model and their refit,
+/// ranked with where `used` (--refit). On the CPU `machine` is this host;
+/// on a GPU target the GPU named, or where "" (a compilation, which names
+/// none) the GPU with the most samples of the target.
+ModelCalibration modelCalibrationOf(const autosched::TuningDatabase &database,
+                                    const std::string &path,
+                                    const TargetInfo &target,
+                                    const std::string &machine, bool used);
+
 class DatabaseSchedules final : public DelegatingScheduleProvider {
 public:
   /// Looks `key` up in `database` (read from `path`), which wraps

@@ -82,6 +82,13 @@ struct ModelCalibration {
   GpuModelScales gpuScales() const {
     return gpuRefit && used ? gpuRefit->scales : GpuModelScales{};
   }
+  /// The refit's scales and errors ("compute x1.27, ..."); "" where too
+  /// few measurements refit nothing.
+  std::string describeRefit() const {
+    return cpuRefit   ? autosched::describe(*cpuRefit)
+           : gpuRefit ? autosched::describe(*gpuRefit)
+                      : "";
+  }
 };
 
 class ScheduleProvider {

@@ -40,9 +40,6 @@ enum class TensorCores {
 /// pipeline fills, split sums). 1 each unless `--refit` asks for them.
 struct GpuModelScales {
   double compute = 1, memory = 1, latency = 1;
-  bool operator==(const GpuModelScales &o) const {
-    return compute == o.compute && memory == o.memory && latency == o.latency;
-  }
 };
 
 struct TargetInfo {

@@ -23,18 +23,22 @@ TargetInfo scaled(const char *name, const GpuModelScales &scales) {
   return target;
 }
 
-/// Whether the terms `unscaled` and `skewed` a model kept for one
-/// candidate (on the target as it is, and under kSkewed) are the same and
-/// predict the model's own times under each.
-void expectTermsPredict(const GpuTerms &unscaled, double unscaledUs,
-                        const GpuTerms &skewed, double skewedUs) {
-  EXPECT_NEAR(scaledUs(unscaled, {}), unscaledUs, 1e-9 * unscaledUs);
-  EXPECT_NEAR(scaledUs(unscaled, kSkewed), skewedUs, 1e-9 * skewedUs);
-  ASSERT_EQ(unscaled.waves.size(), skewed.waves.size());
-  EXPECT_EQ(unscaled.fixedUs, skewed.fixedUs);
+/// Whether the terms a model keeps for one candidate (`costOn(target)`:
+/// its cost on that target) are the same on `target` as it is and on
+/// `skewed` (under kSkewed), and predict the model's own times on each.
+template <typename CostOn>
+void expectTermsPredict(const TargetInfo &target, const TargetInfo &skewed,
+                        CostOn costOn) {
+  auto cost = costOn(target), skewedCost = costOn(skewed);
+  const GpuTerms &unscaled = cost.terms;
+  EXPECT_NEAR(scaledUs(unscaled, {}), cost.totalUs, 1e-9 * cost.totalUs);
+  EXPECT_NEAR(scaledUs(unscaled, kSkewed), skewedCost.totalUs,
+              1e-9 * skewedCost.totalUs);
+  ASSERT_EQ(unscaled.waves.size(), skewedCost.terms.waves.size());
+  EXPECT_EQ(unscaled.fixedUs, skewedCost.terms.fixedUs);
   for (size_t i = 0; i < unscaled.waves.size(); ++i) {
-    EXPECT_EQ(unscaled.waves[i].count, skewed.waves[i].count);
-    EXPECT_TRUE(unscaled.waves[i].sameTermsAs(skewed.waves[i]));
+    EXPECT_EQ(unscaled.waves[i].count, skewedCost.terms.waves[i].count);
+    EXPECT_TRUE(unscaled.waves[i].sameTermsAs(skewedCost.terms.waves[i]));
   }
 }
 
@@ -79,10 +83,9 @@ TEST(GpuRefit, EachModelsTermsGiveItsPrediction) {
     gemm.wgmmaAllowed = target.hasWgmma();
     for (const ContractionCandidate &c : enumerateCandidates(gemm, target)) {
       SCOPED_TRACE(std::string(name) + " contraction " + c.describe());
-      CostBreakdown cost = estimate(gemm, c, target);
-      CostBreakdown skewedCost = estimate(gemm, c, skewed);
-      expectTermsPredict(cost.terms, cost.totalUs, skewedCost.terms,
-                         skewedCost.totalUs);
+      expectTermsPredict(target, skewed, [&](const TargetInfo &on) {
+        return estimate(gemm, c, on);
+      });
     }
     FlashProblem flash;
     flash.heads = 32, flash.queries = 1000, flash.keys = 3000;
@@ -91,10 +94,9 @@ TEST(GpuRefit, EachModelsTermsGiveItsPrediction) {
     flash.splits = {1, 2, 4};
     for (const FlashCandidate &c : flashSpace(flash, target)) {
       SCOPED_TRACE(std::string(name) + " flash " + c.describe());
-      FlashCost cost = estimateFlash(flash, c, target);
-      FlashCost skewedCost = estimateFlash(flash, c, skewed);
-      expectTermsPredict(cost.terms, cost.totalUs, skewedCost.terms,
-                         skewedCost.totalUs);
+      expectTermsPredict(target, skewed, [&](const TargetInfo &on) {
+        return estimateFlash(flash, c, on);
+      });
     }
     GpuProgram rows;
     rows.kind = GpuProgramKind::RowReduction;
@@ -113,10 +115,9 @@ TEST(GpuRefit, EachModelsTermsGiveItsPrediction) {
     for (const GpuProgram &p : {rows, elementwise})
       for (const GpuCandidate &c : gpuSpace(p, target)) {
         SCOPED_TRACE(std::string(name) + " " + c.describe());
-        GpuCost cost = estimateGpu(p, c, target);
-        GpuCost skewedCost = estimateGpu(p, c, skewed);
-        expectTermsPredict(cost.terms, cost.totalUs, skewedCost.terms,
-                           skewedCost.totalUs);
+        expectTermsPredict(target, skewed, [&](const TargetInfo &on) {
+          return estimateGpu(p, c, on);
+        });
       }
   }
 }

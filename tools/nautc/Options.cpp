@@ -45,22 +45,9 @@ nautilus::scheduleProviderOf(const Options &opts, const std::string &kernelHash,
   }
   // The host's measurements (a GPU's, for a GPU target: the one measured
   // most) refit the model `--schedule auto` ranks with, under --refit.
-  ModelCalibration calibration;
-  calibration.database = opts.db;
-  calibration.used = opts.refit;
-  if (target.isCPU()) {
-    std::vector<autosched::CpuSample> samples =
-        database.cpuSamples(hostDescription());
-    calibration.measurements = samples.size();
-    calibration.cpuRefit = autosched::refitCpuModel(samples);
-  } else {
-    std::string gpu = database.mostMeasuredGpu(target.name);
-    std::vector<autosched::GpuSample> samples =
-        database.gpuSamples(target.name, gpu);
-    calibration.machine = gpu.empty() ? "any GPU" : gpu;
-    calibration.measurements = samples.size();
-    calibration.gpuRefit = autosched::refitGpuModel(samples);
-  }
+  ModelCalibration calibration =
+      modelCalibrationOf(database, opts.db, target,
+                         target.isCPU() ? hostDescription() : "", opts.refit);
   return DatabaseSchedules::open(
       database, opts.db, TuningKey{kernelHash, target.name, sizes},
       scheduleProviderFor(opts.schedule, target, opts.explainCandidates,

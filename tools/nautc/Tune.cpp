@@ -21,6 +21,7 @@
 #include "compiler/Pipeline/Structures.h"
 #include "compiler/Schedule/AutoSchedules.h"
 #include "compiler/Schedule/CpuPrograms.h"
+#include "compiler/Schedule/DatabaseSchedules.h"
 #include "compiler/Schedule/ScheduleProvider.h"
 #include "runtime/Bundle.h"
 #include "tools/nautc/Commands.h"
@@ -291,20 +292,10 @@ int checkBest(ModuleOp module, const RunInputs &run, KernelMeasurer &measurer,
 /// target's model, as a line.
 void printRefit(const TuningDatabase &database, const TargetInfo &target,
                 const std::string &machine) {
-  size_t samples;
-  std::string refit;
-  if (target.isCPU()) {
-    std::vector<CpuSample> cpu = database.cpuSamples(machine);
-    samples = cpu.size();
-    if (std::optional<CpuRefit> r = refitCpuModel(cpu))
-      refit = describe(*r);
-  } else {
-    std::vector<GpuSample> gpu = database.gpuSamples(target.name, machine);
-    samples = gpu.size();
-    if (std::optional<GpuRefit> r = refitGpuModel(gpu))
-      refit = describe(*r);
-  }
-  llvm::outs() << "tune: the database holds " << samples
+  ModelCalibration calibration =
+      modelCalibrationOf(database, "", target, machine, /*used=*/false);
+  std::string refit = calibration.describeRefit();
+  llvm::outs() << "tune: the database holds " << calibration.measurements
                << " measurements on this " << (target.isCPU() ? "host" : "GPU");
   if (refit.empty()) {
     llvm::outs() << ", fewer than " << kMinRefitSamples << ": the "
@@ -317,24 +308,15 @@ void printRefit(const TuningDatabase &database, const TargetInfo &target,
                << "\n";
 }
 
-/// The trials of `result` as the CPU model's samples.
-std::vector<CpuSample> cpuSamplesOf(const TuneResult &result,
-                                    const std::vector<StructureTerms> &terms) {
-  std::vector<CpuSample> samples;
+/// The trials of `result` as samples of the model whose terms each
+/// structure keeps in `programs`.
+template <typename Sample, typename Terms>
+std::vector<Sample>
+samplesOf(const TuneResult &result, const std::vector<StructureTerms> &terms,
+          std::vector<ProgramTermsOf<Terms>> StructureTerms::*programs) {
+  std::vector<Sample> samples;
   for (const Trial &trial : result.trials)
-    if (auto sample =
-            sampleOf<CpuSample>(trial, terms, &StructureTerms::programs))
-      samples.push_back(std::move(*sample));
-  return samples;
-}
-
-/// The trials of `result` as the GPU models' samples.
-std::vector<GpuSample> gpuSamplesOf(const TuneResult &result,
-                                    const std::vector<StructureTerms> &terms) {
-  std::vector<GpuSample> samples;
-  for (const Trial &trial : result.trials)
-    if (auto sample =
-            sampleOf<GpuSample>(trial, terms, &StructureTerms::gpuPrograms))
+    if (std::optional<Sample> sample = sampleOf<Sample>(trial, terms, programs))
       samples.push_back(std::move(*sample));
   return samples;
 }
@@ -354,7 +336,9 @@ int writeResult(const Options &opts, TuningDatabase &database,
                                       /*everyRewrite=*/!result.best.empty() &&
                                           terms.size() > 1);
   std::vector<GpuSample> gpuSamples =
-      target.isGPU() ? gpuSamplesOf(result, terms) : std::vector<GpuSample>{};
+      target.isGPU()
+          ? samplesOf<GpuSample>(result, terms, &StructureTerms::gpuPrograms)
+          : std::vector<GpuSample>{};
   if (target.isGPU())
     llvm::outs() << "tune: the GPU models cost " << gpuSamples.size()
                  << " of the " << result.trials.size()
@@ -375,7 +359,8 @@ int writeResult(const Options &opts, TuningDatabase &database,
                       ns(result.baselineUs),
                       int64_t(result.trials.size())};
   if (target.isCPU())
-    record.samples = cpuSamplesOf(result, terms);
+    record.samples =
+        samplesOf<CpuSample>(result, terms, &StructureTerms::programs);
   record.modelVersion = record.samples.empty() ? 0 : kCpuModelVersion;
   record.gpuSamples = std::move(gpuSamples);
   record.gpuModelVersion = record.gpuSamples.empty() ? 0 : kGpuModelVersion;
@@ -450,16 +435,10 @@ measuringDevice(const Options &opts, const TargetInfo &target,
 /// set on `target` (where too few, none).
 CpuTermScales refitOf(const Options &opts, const TuningDatabase &database,
                       const std::string &machine, TargetInfo &target) {
-  if (!opts.refit)
-    return {};
-  if (target.isCPU()) {
-    std::optional<CpuRefit> refit = refitCpuModel(database.cpuSamples(machine));
-    return refit ? refit->scales : CpuTermScales{};
-  }
-  if (std::optional<GpuRefit> refit =
-          refitGpuModel(database.gpuSamples(target.name, machine)))
-    target.gpuModelScales = refit->scales;
-  return {};
+  ModelCalibration calibration =
+      modelCalibrationOf(database, opts.db, target, machine, opts.refit);
+  target.gpuModelScales = calibration.gpuScales();
+  return calibration.cpuScales();
 }
 
 } // namespace
