@@ -111,8 +111,9 @@ options:
                          schedules: auto, the CPU's default; tune):
                          rank with the model refit to the database's
                          measurements: on the CPU those of this host, on
-                         an NVIDIA target those of the GPU measured most
-                         for it (opt-in: bench/cpu_tune.py measures the
+                         an NVIDIA target those of the GPU tune measures
+                         on (compile, run: the GPU measured most for the
+                         target) (opt-in: bench/cpu_tune.py measures the
                          CPU's)
   --budget SECONDS       tune: stop measuring after this long (default 60)
   --candidates N         tune: stop after N measurements (default: no limit)
