@@ -15,6 +15,10 @@ Measurer::~Measurer() = default;
 double Trial::medianUs() const {
   std::vector<double> times(again);
   times.push_back(measurement ? measurement->medianUs : 0);
+  return medianOf(std::move(times));
+}
+
+double nautilus::autosched::medianOf(std::vector<double> times) {
   std::sort(times.begin(), times.end());
   size_t middle = times.size() / 2;
   return times.size() % 2 ? times[middle]
@@ -40,6 +44,47 @@ nautilus::autosched::scheduleFileText(const ScheduleAssignment &assignment,
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(file));
   return text;
+}
+
+std::optional<ScheduleAssignment>
+nautilus::autosched::scheduleAssignmentOf(const llvm::json::Value &file,
+                                          std::string &why) {
+  const llvm::json::Object *object = file.getAsObject();
+  const llvm::json::Object *programs =
+      object ? object->getObject("programs") : nullptr;
+  if (!programs) {
+    why = "a schedule file is an object with a \"programs\" object";
+    return std::nullopt;
+  }
+  ScheduleAssignment assignment;
+  for (const auto &[program, schedule] : *programs) {
+    std::optional<llvm::StringRef> text = schedule.getAsString();
+    if (!text) {
+      why = "program '" + program.str() + "': its schedule is not a string";
+      return std::nullopt;
+    }
+    assignment.programs[program.str()] = text->str();
+  }
+  RewriteChoice &r = assignment.rewrites;
+  std::map<std::string, bool *> rewrites{
+      {kFuseReductionsKey, &r.fuseReductions},
+      {kRecomputeInStreamsKey, &r.recomputeInStreams},
+      {kFuseSharedOperandsKey, &r.fuseSharedOperands},
+      {kSweepRowConsumersKey, &r.sweepRowConsumers}};
+  for (const auto &[key, value] : *object) {
+    if (key == "programs")
+      continue;
+    auto rewrite = rewrites.find(key.str());
+    std::optional<bool> kept = value.getAsBoolean();
+    if (rewrite == rewrites.end() || !kept) {
+      why = "'" + key.str() +
+            "' is not a schedule file's key (programs, or a rewrite "
+            "choice's, true or false)";
+      return std::nullopt;
+    }
+    *rewrite->second = *kept;
+  }
+  return assignment;
 }
 
 namespace {
@@ -219,9 +264,8 @@ private:
 
 } // namespace
 
-/// The model's first choice of every program of `structure` (a program
-/// whose own schedule the model ranks first left to the heuristics).
-static ScheduleAssignment modelChoiceOf(const StructureCandidates &structure) {
+ScheduleAssignment
+nautilus::autosched::modelChoiceOf(const StructureCandidates &structure) {
   ScheduleAssignment choice{structure.rewrites, {}};
   for (const ProgramCandidates &p : structure.programs)
     if (!p.schedules.empty() && !p.ownFirst)
@@ -277,6 +321,27 @@ nautilus::autosched::tune(const std::vector<StructureCandidates> &structures,
   if (!search.spent())
     search.confirm();
   return search.finish();
+}
+
+std::vector<ScheduleAssignment> nautilus::autosched::plannedAssignments(
+    const std::vector<StructureCandidates> &structures) {
+  std::vector<ScheduleAssignment> planned{ScheduleAssignment{}};
+  auto plan = [&](const ScheduleAssignment &assignment) {
+    if (!llvm::is_contained(planned, assignment))
+      planned.push_back(assignment);
+  };
+  for (const StructureCandidates &structure : structures)
+    plan(modelChoiceOf(structure));
+  if (structures.empty())
+    return planned;
+  ScheduleAssignment best = modelChoiceOf(structures.front());
+  for (const ProgramCandidates &p : structures.front().programs)
+    for (const std::string &schedule : p.schedules) {
+      ScheduleAssignment next = best;
+      next.programs[p.program] = schedule;
+      plan(next);
+    }
+  return planned;
 }
 
 std::optional<TuneResult>

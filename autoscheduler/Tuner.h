@@ -28,6 +28,7 @@
 
 #include "autoscheduler/Rewrites.h"
 
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstddef>
@@ -59,6 +60,12 @@ struct ScheduleAssignment {
 /// choice's realisation of a structure).
 std::string scheduleFileText(const ScheduleAssignment &assignment,
                              bool everyRewrite = false);
+
+/// The assignment a schedule file's JSON states (scheduleFileText's
+/// inverse: a rewrite the file does not state is the default), or
+/// std::nullopt with `why`.
+std::optional<ScheduleAssignment>
+scheduleAssignmentOf(const llvm::json::Value &file, std::string &why);
 
 struct Measurement {
   double medianUs = 0;
@@ -108,6 +115,9 @@ struct TuneBudget {
 /// (bench/cpu_tune.py) one kernel's medians spread over 5-10%.
 constexpr double kCloseMedians = 0.05;
 
+/// The median of `times` (of an even count, the mean of the middle two).
+double medianOf(std::vector<double> times);
+
 struct Trial {
   ScheduleAssignment assignment;
   std::optional<Measurement> measurement;
@@ -138,6 +148,20 @@ struct TuneResult {
 std::optional<TuneResult>
 tune(const std::vector<StructureCandidates> &structures, Measurer &measurer,
      const TuneBudget &budget, llvm::raw_ostream *progress, std::string &why);
+
+/// The model's first choice of every program of `structure` (a program
+/// whose own schedule the model ranks first left to the heuristics).
+ScheduleAssignment modelChoiceOf(const StructureCandidates &structure);
+
+/// What `tune` measures when every measurement ranks as the model does
+/// (the model's choice fastest, each candidate slower than the one before
+/// it): the heuristics' schedules, each structure's model choice, then, in
+/// the model's preferred structure (the first), each candidate of each
+/// program with the others at the model's choice; each once, in that
+/// order. `nautc tune --plan` lists them for a device nautc does not run
+/// on (its times come back through RecordedMeasurer.h).
+std::vector<ScheduleAssignment>
+plannedAssignments(const std::vector<StructureCandidates> &structures);
 
 /// One structure: the default rewrites.
 std::optional<TuneResult> tune(const std::vector<ProgramCandidates> &programs,

@@ -55,6 +55,12 @@ struct Options {
   double budgetSeconds = 60; // tune: the seconds of measuring
   size_t budgetCandidates = 0; // tune: the measurements (0: no limit)
   size_t perProgram = 8;   // tune: the model's best few of each program
+  /// tune --plan: where to list the assignments the search would measure
+  /// (for a device nautc does not run on), measuring nothing.
+  std::string plan;
+  /// tune --measured: a file of their times (RecordedMeasurer.h), measured
+  /// on that device, searched instead of measuring.
+  std::string measured;
   /// compile, run with --schedule auto: the candidates each search keeps
   /// for --explain (0: the default; AutoSchedules::kAllCandidates: all).
   size_t explainCandidates = 0;

@@ -15,7 +15,7 @@ static int userError(const std::string &message) {
 }
 
 int nautilus::prepareInputs(const Options &opts, alg::KernelOp kernel,
-                            RunInputs &run) {
+                            RunInputs &run, bool draw) {
   run.sig = getSignature(kernel);
   const KernelSignature &sig = run.sig;
   for (const auto &[name, path] : opts.inputs)
@@ -42,6 +42,8 @@ int nautilus::prepareInputs(const Options &opts, alg::KernelOp kernel,
     return userError(e);
   if (std::string e = checkRequirements(kernel, run.sizes); !e.empty())
     return userError(e);
+  if (!draw)
+    return kExitSuccess;
   run.bytes = tensorBytes(sig, run.sizes, opts.check);
   if (std::string e = checkMemory(run.bytes); !e.empty())
     return userError(e);

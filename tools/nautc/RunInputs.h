@@ -28,9 +28,11 @@ struct RunInputs {
 };
 
 /// Reads the inputs given, resolves the sizes (and checks the kernel's
-/// requirements and the memory the run takes), then draws the others.
+/// requirements and the memory the run takes), then draws the others;
+/// without `draw`, resolves the sizes only (nothing will run here).
 /// Returns an exit code; a user error is printed.
-int prepareInputs(const Options &opts, alg::KernelOp kernel, RunInputs &run);
+int prepareInputs(const Options &opts, alg::KernelOp kernel, RunInputs &run,
+                  bool draw = true);
 
 } // namespace nautilus
 

@@ -11,6 +11,7 @@
 // file, for --schedule.
 //
 //===----------------------------------------------------------------------===//
+#include "autoscheduler/RecordedMeasurer.h"
 #include "autoscheduler/TuningDatabase.h"
 #include "compiler/Pipeline/Check.h"
 #include "compiler/Pipeline/CudaExecutor.h"
@@ -27,14 +28,18 @@
 #include "tools/nautc/Commands.h"
 #include "tools/nautc/RunInputs.h"
 
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
 
 using namespace mlir;
+namespace json = llvm::json;
 using namespace nautilus;
 using namespace nautilus::autosched;
 
@@ -234,35 +239,50 @@ structuresOf(ModuleOp module, const TargetInfo &target, size_t keep,
   return structures;
 }
 
-/// What `trial` measured, with the model's terms (`Sample`'s) for each
-/// program under its schedules, read from each structure's `programs`
-/// (StructureTerms' list of that model's); std::nullopt when it was not
-/// measured or the model cannot cost one of its programs.
+/// The model's terms for each program of `assignment` under its
+/// schedules, read from each structure's `programs` (StructureTerms' list
+/// of that model's); std::nullopt when the model cannot cost one of them.
+template <typename Terms>
+std::optional<std::vector<Terms>>
+termsOf(const ScheduleAssignment &assignment,
+        const std::vector<StructureTerms> &terms,
+        std::vector<ProgramTermsOf<Terms>> StructureTerms::*programs) {
+  auto structure = llvm::find_if(terms, [&](const StructureTerms &s) {
+    return s.rewrites == assignment.rewrites;
+  });
+  if (structure == terms.end() || ((*structure).*programs).empty())
+    return std::nullopt;
+  std::vector<Terms> costs;
+  for (const ProgramTermsOf<Terms> &program : (*structure).*programs) {
+    auto named = assignment.programs.find(program.program);
+    std::optional<Terms> cost = program.heuristics;
+    if (named != assignment.programs.end()) {
+      auto candidate = program.candidates.find(named->second);
+      cost = candidate == program.candidates.end()
+                 ? std::nullopt
+                 : std::optional<Terms>(candidate->second);
+    }
+    if (!cost)
+      return std::nullopt;
+    costs.push_back(*cost);
+  }
+  return costs;
+}
+
+/// What `trial` measured, with the model's terms (`Sample`'s, termsOf);
+/// std::nullopt when it was not measured or the model cannot cost one of
+/// its programs.
 template <typename Sample, typename Terms>
 std::optional<Sample>
 sampleOf(const Trial &trial, const std::vector<StructureTerms> &terms,
          std::vector<ProgramTermsOf<Terms>> StructureTerms::*programs) {
-  auto structure = llvm::find_if(terms, [&](const StructureTerms &s) {
-    return s.rewrites == trial.assignment.rewrites;
-  });
-  if (!trial.measurement || structure == terms.end() ||
-      ((*structure).*programs).empty())
+  if (!trial.measurement)
     return std::nullopt;
-  Sample sample{trial.medianUs(), {}};
-  for (const ProgramTermsOf<Terms> &program : (*structure).*programs) {
-    auto named = trial.assignment.programs.find(program.program);
-    std::optional<Terms> costs = program.heuristics;
-    if (named != trial.assignment.programs.end()) {
-      auto candidate = program.candidates.find(named->second);
-      costs = candidate == program.candidates.end()
-                  ? std::nullopt
-                  : std::optional<Terms>(candidate->second);
-    }
-    if (!costs)
-      return std::nullopt;
-    sample.programs.push_back(*costs);
-  }
-  return sample;
+  std::optional<std::vector<Terms>> costs =
+      termsOf(trial.assignment, terms, programs);
+  if (!costs)
+    return std::nullopt;
+  return Sample{trial.medianUs(), std::move(*costs)};
 }
 
 /// --check: the tuned schedules' outputs against the reference interpreter.
@@ -321,6 +341,115 @@ samplesOf(const TuneResult &result, const std::vector<StructureTerms> &terms,
   return samples;
 }
 
+/// The schedule file a measurement of `assignment` compiles with
+/// (KernelMeasurer's: every rewrite stated; the heuristics' names
+/// nothing).
+json::Value scheduleFileOf(const ScheduleAssignment &assignment) {
+  if (assignment.empty())
+    return json::Object{{"programs", json::Object{}}};
+  return cantFail(json::parse(scheduleFileText(assignment, true)));
+}
+
+/// How --plan names a planned assignment (plannedAssignments' order):
+/// the heuristics, a structure's model choice, or a program's candidate
+/// by the model's rank (1: its first) with the others at its choice.
+std::string planLabel(const ScheduleAssignment &assignment,
+                      const std::vector<StructureCandidates> &structures) {
+  if (assignment.empty())
+    return modelChoiceOf(structures.front()).empty()
+               ? "heuristics (the model's choice)"
+               : "heuristics";
+  for (const StructureCandidates &s : structures)
+    if (modelChoiceOf(s) == assignment)
+      return structures.size() > 1 ? "model's choice, " + s.rewrites.describe()
+                                   : std::string("model's choice");
+  ScheduleAssignment choice = modelChoiceOf(structures.front());
+  for (const ProgramCandidates &p : structures.front().programs) {
+    auto named = assignment.programs.find(p.program);
+    auto chosen = choice.programs.find(p.program);
+    if (named == assignment.programs.end() ||
+        (chosen != choice.programs.end() && chosen->second == named->second))
+      continue;
+    size_t rank = llvm::find(p.schedules, named->second) - p.schedules.begin();
+    return p.program + ", candidate " + std::to_string(rank + 1);
+  }
+  return "model's choice";
+}
+
+/// --plan: the assignments the search would measure (plannedAssignments)
+/// as schedule files, with their labels and what the model predicts of
+/// them, written to opts.plan for a device nautc does not run on.
+int writePlan(const Options &opts, const RunInputs &run,
+              const TargetInfo &target,
+              const std::vector<StructureCandidates> &structures,
+              const std::vector<StructureTerms> &terms,
+              const CpuTermScales &cpuScales) {
+  json::Array entries;
+  std::vector<ScheduleAssignment> planned = plannedAssignments(structures);
+  for (const ScheduleAssignment &assignment : planned) {
+    json::Object entry{{"label", planLabel(assignment, structures)},
+                       {"schedule", scheduleFileOf(assignment)}};
+    if (assignment == modelChoiceOf(structures.front()))
+      entry["model_choice"] = true;
+    std::optional<double> predicted;
+    if (target.isCPU()) {
+      if (auto costs = termsOf(assignment, terms, &StructureTerms::programs))
+        predicted = predictedUs(*costs, cpuScales);
+    } else if (auto costs =
+                   termsOf(assignment, terms, &StructureTerms::gpuPrograms)) {
+      predicted = predictedUs(*costs, target.gpuModelScales);
+    }
+    if (predicted)
+      entry["predicted_us"] = *predicted;
+    entries.push_back(std::move(entry));
+  }
+  json::Object sizes;
+  for (const auto &[name, value] : run.sizes)
+    sizes[name] = value;
+  json::Value plan = json::Object{{"kernel", run.sig.name},
+                                  {"target", target.name},
+                                  {"sizes", std::move(sizes)},
+                                  {"assignments", std::move(entries)}};
+  std::error_code ec;
+  llvm::raw_fd_ostream os(opts.plan, ec);
+  if (ec)
+    return userError("--plan: cannot write '" + opts.plan +
+                     "': " + ec.message());
+  os << llvm::formatv("{0:1}", plan) << "\n";
+  llvm::outs() << "tune: planned " << planned.size()
+               << " assignments (the heuristics', the model's choices and "
+                  "the candidates around them) in "
+               << opts.plan
+               << ": time each on the device, then nautc tune --measured\n";
+  return kExitSuccess;
+}
+
+/// --measured: a schedule's text as the candidates print it.
+RecordedMeasurer::Normalize scheduleNormalizer(MLIRContext &context) {
+  return [&context](const std::string &text,
+                    std::string &why) -> std::optional<std::string> {
+    ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &d) {
+      why = d.str();
+      return success();
+    });
+    auto schedule = llvm::dyn_cast_or_null<tile::ScheduleAttr>(
+        parseAttribute(text, &context));
+    if (!schedule) {
+      why = "'" + text + "' is not a #tile.schedule" +
+            (why.empty() ? "" : ": " + why);
+      return std::nullopt;
+    }
+    return textOf(schedule);
+  };
+}
+
+/// The trials of `result` that were measured (a candidate that does not
+/// compile, faults or computes a wrong result is a trial, not measured).
+size_t measuredCount(const TuneResult &result) {
+  return llvm::count_if(
+      result.trials, [](const Trial &t) { return t.measurement.has_value(); });
+}
+
 /// Writes the result: a record of --db (with the samples `terms` give
 /// its trials), or the schedule file on stdout.
 int writeResult(const Options &opts, TuningDatabase &database,
@@ -341,7 +470,7 @@ int writeResult(const Options &opts, TuningDatabase &database,
           : std::vector<GpuSample>{};
   if (target.isGPU())
     llvm::outs() << "tune: the GPU models cost " << gpuSamples.size()
-                 << " of the " << result.trials.size()
+                 << " of the " << measuredCount(result)
                  << " assignments measured (samples of a record of --db, "
                     "measured on --device cuda, refit them)\n";
   if (opts.db.empty()) {
@@ -357,7 +486,7 @@ int writeResult(const Options &opts, TuningDatabase &database,
                       file,
                       ns(result.bestUs),
                       ns(result.baselineUs),
-                      int64_t(result.trials.size())};
+                      int64_t(measuredCount(result))};
   if (target.isCPU())
     record.samples =
         samplesOf<CpuSample>(result, terms, &StructureTerms::programs);
@@ -441,26 +570,70 @@ CpuTermScales refitOf(const Options &opts, const TuningDatabase &database,
   return calibration.cpuScales();
 }
 
+/// The search's outcome, as a line.
+void printResult(const TuneResult &result) {
+  size_t measured = measuredCount(result);
+  llvm::outs() << "tune: best " << llvm::format("%.1f us", result.bestUs)
+               << ", heuristics " << llvm::format("%.1f us", result.baselineUs)
+               << " ("
+               << llvm::format("%.2fx", result.baselineUs / result.bestUs)
+               << ")";
+  if (result.modelChoiceUs)
+    llvm::outs() << ", the model's choice "
+                 << llvm::format("%.1f us", *result.modelChoiceUs) << " ("
+                 << llvm::format("%.2fx", *result.modelChoiceUs / result.bestUs)
+                 << ")";
+  llvm::outs() << ", " << measured << " measured"
+               << (result.budgetSpent ? " (the budget ran out)" : "")
+               << (result.confirmed ? "; the fastest measured again (" +
+                                          std::to_string(result.confirmations) +
+                                          " rounds), by medians"
+                                    : "")
+               << "\n";
+}
+
+/// The usage error of tune's options, or "".
+std::string tuneUsageError(const Options &opts) {
+  if (opts.profile || !opts.fibreOrder.empty() || !opts.kernelIR.empty())
+    return "--profile, --fibre-order and --kernel-ir are nautc run's (tune "
+           "measures each candidate as compiled)";
+  if (!opts.plan.empty() && !opts.measured.empty())
+    return "--plan lists what to measure and --measured reads the times "
+           "back: give one of them";
+  if ((!opts.plan.empty() || !opts.measured.empty()) && opts.check)
+    return "--check compares a device's outputs with the interpreter's: "
+           "with --plan or --measured nothing runs here (each measurement "
+           "was checked where it ran)";
+  if (!opts.plan.empty() && !opts.db.empty() && !opts.refit)
+    return "--plan writes no record: --db takes the record tune --measured "
+           "writes (with --refit, --plan ranks with the database's refit)";
+  if (opts.device == "emu" && !opts.db.empty() && opts.measured.empty())
+    return "the emulator's times rank nothing on a GPU: tune --device emu "
+           "prints the schedule file (a test of the tuner), and --db keeps "
+           "measurements of --device cuda or cpu";
+  return "";
+}
+
 } // namespace
 
 int nautilus::runTune(const Options &opts) {
   TargetInfo target = targetForDevice(opts);
   // (Usage first: a bad command line is told so whatever the machine.)
-  if (opts.profile || !opts.fibreOrder.empty() || !opts.kernelIR.empty())
-    return usageError("--profile, --fibre-order and --kernel-ir are nautc "
-                      "run's (tune measures each candidate as compiled)");
-  if (opts.device == "emu" && !opts.db.empty())
-    return usageError("the emulator's times rank nothing on a GPU: tune "
-                      "--device emu prints the schedule file (a test of the "
-                      "tuner), and --db keeps measurements of --device cuda "
-                      "or cpu");
+  if (std::string e = tuneUsageError(opts); !e.empty())
+    return usageError(e);
+  // --plan and --measured measure nothing here: no device is opened.
+  bool offline = !opts.plan.empty() || !opts.measured.empty();
   std::string machine, error;
   bool usage = true;
   std::shared_ptr<rt::Device> gpu; // Cuda: shared by every candidate
-  std::optional<MeasuringDevice> device =
-      measuringDevice(opts, target, machine, error, usage, gpu);
-  if (!device)
-    return usage ? usageError(error) : userError(error);
+  std::optional<MeasuringDevice> device;
+  if (!offline) {
+    device = measuringDevice(opts, target, machine, error, usage, gpu);
+    if (!device)
+      return usage ? usageError(error) : userError(error);
+  } else if (target.isCPU()) {
+    machine = hostDescription();
+  }
   DialectRegistry registry;
   registerPipelineDialects(registry);
   MLIRContext context(registry);
@@ -470,11 +643,19 @@ int nautilus::runTune(const Options &opts) {
                           /*bindShape=*/false, loaded))
     return rc;
   RunInputs run;
-  if (int rc = prepareInputs(opts, loaded.kernel, run))
+  if (int rc = prepareInputs(opts, loaded.kernel, run, /*draw=*/!offline))
     return rc;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context, llvm::errs());
   if (failed(bindSizes(*loaded.module, run.sizes)))
     return kExitUserError;
+  RecordedMeasurer recorded;
+  if (!opts.measured.empty()) {
+    if (std::string e =
+            recorded.load(opts.measured, scheduleNormalizer(context));
+        !e.empty())
+      return userError("--measured: " + e);
+    machine = recorded.machine();
+  }
 
   // Under --refit, the database's records of this host refit the model
   // that ranks the candidates.
@@ -494,42 +675,43 @@ int nautilus::runTune(const Options &opts) {
       ++programs;
       total += p.schedules.size();
     }
-  llvm::outs() << "tune: kernel " << run.sig.name << " on " << machine << ": "
-               << structures.size()
+  llvm::outs() << "tune: kernel " << run.sig.name << " "
+               << (machine.empty() ? "for " + target.name : "on " + machine)
+               << ": " << structures.size()
                << (structures.size() == 1 ? " structure, " : " structures, ")
                << programs << " programs to tune, " << total << " candidates\n"
                << described;
-  KernelMeasurer measurer(*loaded.module, target, *device, run.sizes,
-                          run.tensors, !opts.noVerify, gpu);
+  if (!opts.plan.empty())
+    return writePlan(opts, run, target, structures, terms, cpuScales);
   std::string why;
-  std::optional<TuneResult> result =
-      tune(structures, measurer,
-           TuneBudget{opts.budgetSeconds, opts.budgetCandidates}, &llvm::errs(),
-           why);
+  std::optional<TuneResult> result;
+  if (!opts.measured.empty()) {
+    // (Each time recorded once, as many runs' median: nothing to measure
+    // again.)
+    TuneBudget budget{0, opts.budgetCandidates};
+    budget.confirmations = 0;
+    result = tune(structures, recorded, budget, &llvm::errs(), why);
+    if (result)
+      llvm::outs() << "tune: the search asked for " << recorded.used()
+                   << " of the " << recorded.size()
+                   << " assignments --measured holds\n";
+  } else {
+    KernelMeasurer measurer(*loaded.module, target, *device, run.sizes,
+                            run.tensors, !opts.noVerify, gpu);
+    result = tune(structures, measurer,
+                  TuneBudget{opts.budgetSeconds, opts.budgetCandidates},
+                  &llvm::errs(), why);
+    if (result && opts.check) {
+      printResult(*result);
+      if (int rc = checkBest(*loaded.module, run, measurer, result->best))
+        return rc;
+      return writeResult(opts, database, loaded, target, machine, run, *result,
+                         terms);
+    }
+  }
   if (!result)
     return userError("cannot measure the kernel: " + why);
-  llvm::outs() << "tune: best " << llvm::format("%.1f us", result->bestUs)
-               << ", heuristics " << llvm::format("%.1f us", result->baselineUs)
-               << " ("
-               << llvm::format("%.2fx", result->baselineUs / result->bestUs)
-               << ")";
-  if (result->modelChoiceUs)
-    llvm::outs() << ", the model's choice "
-                 << llvm::format("%.1f us", *result->modelChoiceUs) << " ("
-                 << llvm::format("%.2fx",
-                                 *result->modelChoiceUs / result->bestUs)
-                 << ")";
-  llvm::outs() << ", " << result->trials.size() << " measured"
-               << (result->budgetSpent ? " (the budget ran out)" : "")
-               << (result->confirmed
-                       ? "; the fastest measured again (" +
-                             std::to_string(result->confirmations) +
-                             " rounds), by medians"
-                       : "")
-               << "\n";
-  if (opts.check)
-    if (int rc = checkBest(*loaded.module, run, measurer, result->best))
-      return rc;
+  printResult(*result);
   return writeResult(opts, database, loaded, target, machine, run, *result,
                      terms);
 }

@@ -12,7 +12,7 @@
 //   nautc tune    FILE.tensor [-k KERNEL] --shape ... [--db PATH.json
 //                 [--refit]] [--target T] [--device cpu|emu|cuda]
 //                 [--budget SECONDS] [--candidates N] [--per-program N]
-//                 [--check]
+//                 [--check] [--plan PATH.json | --measured PATH.json]
 //
 // Exit status: 0 success, 1 an error in the user's input, 2 bad usage,
 // 3 an internal error, 4 results that --check finds wrong, 5 an invariant
@@ -119,6 +119,18 @@ options:
   --candidates N         tune: stop after N measurements (default: no limit)
   --per-program N        tune: the model's best N schedules of each
                          program are tried (default 8)
+  --plan PATH.json       tune: measure nothing; list the schedule files
+                         the search would measure if the model ranked
+                         right (the heuristics', the model's choices,
+                         each program's candidates), with their predicted
+                         times, for a device nautc does not run on
+                         (bench/gpu/tuning.py compiles and times them)
+  --measured PATH.json   tune: search with the times of a file
+                         ({"machine": ..., "measurements": [{"schedule":
+                         {...}, "us": [...]}]}: bench/gpu/tuning.py
+                         import writes it) in place of --device; an
+                         assignment it lacks is not measured; --db gets
+                         the record, its samples of that machine
   --explain-candidates N|all
                          compile, run with the auto-scheduler (auto; the
                          CPU's default) and --explain: the candidates each
@@ -257,7 +269,8 @@ static int parseArgs(int argc, char **argv, Options &opts) {
         a == "--save" || a == "--schedule" || a == "--multiprocessors" ||
         a == "--fibre-order" || a == "--kernel-ir" || a == "--mutate" ||
         a == "--db" || a == "--budget" || a == "--candidates" ||
-        a == "--per-program" || a == "--explain-candidates" || a == "--search";
+        a == "--per-program" || a == "--explain-candidates" ||
+        a == "--search" || a == "--plan" || a == "--measured";
     if (takesValue) {
       if (!value(v))
         return usageError("option " + a + " needs a value");
@@ -271,6 +284,10 @@ static int parseArgs(int argc, char **argv, Options &opts) {
       else if (a == "--kernel-ir") opts.kernelIR = v;
       else if (a == "--mutate") opts.mutation = v;
       else if (a == "--db") opts.db = v;
+      else if (a == "--plan")
+        opts.plan = v;
+      else if (a == "--measured")
+        opts.measured = v;
       else if (a == "--budget") {
         char *end = nullptr;
         double seconds = std::strtod(v.c_str(), &end);
