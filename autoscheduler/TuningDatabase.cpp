@@ -19,7 +19,7 @@ namespace {
 constexpr int64_t kFormatVersion = 1;
 
 auto keyOf(const TuningRecord &r) {
-  return std::tie(r.kernelHash, r.target, r.sizes);
+  return std::tie(r.kernelHash, r.target, r.sizes, r.machine);
 }
 
 int64_t nanoseconds(double us) { return int64_t(std::llround(us * 1e3)); }
@@ -338,20 +338,32 @@ std::string TuningDatabase::mostMeasuredGpu(const std::string &target) const {
 
 std::optional<std::pair<const TuningRecord *, RecordMatch>>
 TuningDatabase::lookup(const std::string &kernelHash, const std::string &target,
-                       const std::map<std::string, int64_t> &sizes) const {
-  const TuningRecord *nearest = nullptr;
+                       const std::map<std::string, int64_t> &sizes,
+                       const std::string &machine) const {
+  const TuningRecord *exact = nullptr, *nearest = nullptr;
   double nearestDistance = 0;
+  // (`machine`'s record first among equals; else the first in the file's
+  // order.)
+  auto better = [&](const TuningRecord &r, const TuningRecord *than) {
+    return !than || (r.machine == machine && than->machine != machine);
+  };
   for (const TuningRecord &r : all) {
     if (r.kernelHash != kernelHash || r.target != target)
       continue;
-    if (r.sizes == sizes)
-      return std::make_pair(&r, RecordMatch::Exact);
+    if (r.sizes == sizes) {
+      if (better(r, exact))
+        exact = &r;
+      continue;
+    }
     std::optional<double> d = bucketDistance(sizes, r.sizes);
-    if (d && (!nearest || *d < nearestDistance)) {
+    if (d && (!nearest || *d < nearestDistance ||
+              (*d == nearestDistance && better(r, nearest)))) {
       nearest = &r;
       nearestDistance = *d;
     }
   }
+  if (exact)
+    return std::make_pair(exact, RecordMatch::Exact);
   if (!nearest)
     return std::nullopt;
   return std::make_pair(nearest, RecordMatch::Bucket);

@@ -3,16 +3,19 @@
 //
 // What `nautc tune` measured, for `--db` to reuse. A record is keyed by
 // the kernel's structural hash (its alg IR without locations, before any
-// size is bound: see compiler/Schedule/KernelKey.h), the target and the
-// sizes it was tuned at; its value is a schedule file's JSON object
-// ({"programs": {...}}, as `--schedule FILE` reads it) with what the
-// measurement found. The file is meant to be checked into source control:
-// records are written sorted, one a line of keys, so that the same
-// records give the same bytes.
+// size is bound: see compiler/Schedule/KernelKey.h), the target, the
+// sizes it was tuned at and the machine it was measured on (a host, a
+// GPU: two GPUs of one target keep a record each); its value is a
+// schedule file's JSON object ({"programs": {...}}, as `--schedule FILE`
+// reads it) with what the measurement found. The file is meant to be
+// checked into source control: records are written sorted, one a line of
+// keys, so that the same records give the same bytes.
 //
 // Lookup takes the record of the same kernel and target at the same sizes;
 // failing that, one at sizes in the same bucket (each size rounded up to a
-// power of two), the nearest first.
+// power of two), the nearest first; among records equally near, the
+// machine asked for first (this host; for a GPU target the GPU measured
+// most), else the first in the file.
 //
 // A record also keeps what the target's model predicted for each
 // assignment measured (CpuRefit.h's or GpuRefit.h's samples, with the
@@ -39,7 +42,8 @@ struct TuningRecord {
   std::string kernel;     // the kernel's name, for people reading the file
   std::string target;     // "cpu", "sm_90", ...
   /// The machine it was measured on ("x86_64, 512-bit vectors, 2
-  /// threads"): lookups ignore it, people re-tune when it is not theirs.
+  /// threads"; "cuda:0: NVIDIA H200 (sm_90)"): part of the key, and
+  /// preferred by lookups that name it.
   std::string machine;
   std::map<std::string, int64_t> sizes;
   /// The schedule file's JSON text: {"programs": {"NAME": "#tile..."}}.
@@ -74,15 +78,17 @@ public:
   /// Parses a database's JSON text. Returns "" or the error.
   std::string parse(const std::string &text);
 
-  /// Adds `record`, replacing one with the same kernel, target and sizes
-  /// (one record a key: a CPU record tuned on another host is replaced).
+  /// Adds `record`, replacing one with the same kernel, target, sizes and
+  /// machine (a record of another machine is kept beside it).
   void insert(TuningRecord record);
 
   /// The record for the kernel on the target at `sizes`, and how it
-  /// matched; std::nullopt when none is exact or in the same bucket.
+  /// matched; std::nullopt when none is exact or in the same bucket. Of
+  /// records equally near, `machine`'s.
   std::optional<std::pair<const TuningRecord *, RecordMatch>>
   lookup(const std::string &kernelHash, const std::string &target,
-         const std::map<std::string, int64_t> &sizes) const;
+         const std::map<std::string, int64_t> &sizes,
+         const std::string &machine = "") const;
 
   const std::vector<TuningRecord> &records() const { return all; }
 

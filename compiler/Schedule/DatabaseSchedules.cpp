@@ -39,7 +39,8 @@ DatabaseSchedules::open(const autosched::TuningDatabase &database,
                         std::shared_ptr<ScheduleProvider> next) {
   std::shared_ptr<DatabaseSchedules> provider(
       new DatabaseSchedules(path, next));
-  if (auto found = database.lookup(key.kernelHash, key.target, key.sizes)) {
+  if (auto found =
+          database.lookup(key.kernelHash, key.target, key.sizes, key.machine)) {
     provider->record = *found->first;
     provider->match = found->second;
     provider->recordSchedules = std::make_shared<ScheduleFile>(

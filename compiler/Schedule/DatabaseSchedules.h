@@ -29,6 +29,9 @@ struct TuningKey {
   std::string kernelHash; // structuralHash (LoadKernel.h)
   std::string target;
   std::map<std::string, int64_t> sizes;
+  /// Whose record comes first where machines have one each (this host;
+  /// for a GPU target the GPU measured most).
+  std::string machine;
 };
 
 /// What `database` (read from `path`) gives `target`'s model: its

@@ -86,6 +86,40 @@ TEST(TuningDatabase, ReplacesTheRecordOfTheSameKey) {
   EXPECT_NE(db.records()[0].schedule.find("8, 32"), std::string::npos);
 }
 
+// Each machine keeps its record of a key (two GPUs of one target, two
+// hosts); a lookup prefers the machine it names among records equally
+// near, else takes the first.
+TEST(TuningDatabase, KeepsARecordForEachMachine) {
+  TuningDatabase db;
+  TuningRecord h100 = record("k", {{"M", 256}}, "4, 64");
+  h100.machine = "cuda:0: NVIDIA H100 (sm_90)";
+  TuningRecord h200 = record("k", {{"M", 256}}, "8, 32");
+  h200.machine = "cuda:0: NVIDIA H200 (sm_90)";
+  db.insert(h200);
+  db.insert(h100);
+  h100.schedule += " ";
+  db.insert(h100); // replaces the H100's only
+  ASSERT_EQ(db.records().size(), 2u);
+  EXPECT_EQ(db.lookup("k", "cpu", {{"M", 256}}, h200.machine)->first->machine,
+            h200.machine);
+  EXPECT_EQ(db.lookup("k", "cpu", {{"M", 256}}, h100.machine)->first->schedule,
+            h100.schedule);
+  // (Another machine, or none named: the first in the file's order.)
+  EXPECT_EQ(db.lookup("k", "cpu", {{"M", 256}}, "x")->first->machine,
+            h100.machine);
+  // Equally near in the bucket: the machine named.
+  auto near = db.lookup("k", "cpu", {{"M", 250}}, h200.machine);
+  ASSERT_TRUE(near);
+  EXPECT_EQ(near->second, RecordMatch::Bucket);
+  EXPECT_EQ(near->first->machine, h200.machine);
+  // An exact record of another machine before a nearer machine's bucket.
+  TuningRecord other = record("k", {{"M", 250}}, "2, 64");
+  other.machine = "another host";
+  db.insert(other);
+  EXPECT_EQ(db.lookup("k", "cpu", {{"M", 250}}, h200.machine)->first->machine,
+            "another host");
+}
+
 // Exact sizes first; else the nearest record in the same power-of-two
 // bucket; never another kernel's or another target's.
 TEST(TuningDatabase, LooksUpExactThenBucket) {

@@ -48,8 +48,12 @@ nautilus::scheduleProviderOf(const Options &opts, const std::string &kernelHash,
   ModelCalibration calibration =
       modelCalibrationOf(database, opts.db, target,
                          target.isCPU() ? hostDescription() : "", opts.refit);
+  // (Where machines have a record each: this host's, the GPU's the
+  // refit is to.)
+  std::string machine = target.isCPU() ? hostDescription()
+                                       : database.mostMeasuredGpu(target.name);
   return DatabaseSchedules::open(
-      database, opts.db, TuningKey{kernelHash, target.name, sizes},
+      database, opts.db, TuningKey{kernelHash, target.name, sizes, machine},
       scheduleProviderFor(opts.schedule, target, opts.explainCandidates,
                           calibration, searchOptionsOf(opts)));
 }
