@@ -7,8 +7,8 @@
 using namespace nautilus;
 using namespace nautilus::autosched;
 
-double autosched::estimateRouting(const RoutingProblem &p,
-                                  const TargetInfo &target) {
+GpuTerms autosched::routingTerms(const RoutingProblem &p,
+                                 const TargetInfo &target) {
   auto rounds = [&](int64_t n) {
     return double((n + p.threads - 1) / std::max<int64_t>(1, p.threads));
   };
@@ -24,6 +24,14 @@ double autosched::estimateRouting(const RoutingProblem &p,
   // the order and of block_experts, which is as long), and the one
   // thread's expert for every block.
   double issue = 2 * rounds(capacity) + double(blocks);
-  double cycles = trips * kDramLatencyCycles + issue;
-  return kLaunchUs + cycles / (target.clockGHz * 1e3);
+  double cyclesPerUs = target.clockGHz * 1e3;
+  GpuTerms terms;
+  terms.addWaves({1, issue / cyclesPerUs, 0, 0, 0});
+  terms.fixedUs = kLaunchUs + trips * kDramLatencyCycles / cyclesPerUs;
+  return terms;
+}
+
+double autosched::estimateRouting(const RoutingProblem &p,
+                                  const TargetInfo &target) {
+  return scaledUs(routingTerms(p, target), target.gpuModelScales);
 }

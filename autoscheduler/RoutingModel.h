@@ -11,6 +11,7 @@
 #ifndef NAUTILUS_AUTOSCHEDULER_ROUTINGMODEL_H
 #define NAUTILUS_AUTOSCHEDULER_ROUTINGMODEL_H
 
+#include "autoscheduler/GpuTerms.h"
 #include "compiler/Target/Target.h"
 
 #include <cstdint>
@@ -23,12 +24,16 @@ struct RoutingProblem {
   int64_t rows = 0, experts = 1, block = 1, threads = 1;
 };
 
-/// The predicted time of the routing program on the GPU `target`,
-/// microseconds: a launch; a DRAM round trip for each round of the block's
-/// threads that waits on memory (counting: the ids; placing: the ids, then
-/// the atomic add's result), for each expert whose count one thread reads,
-/// and for the clearing stores' barrier; a cycle for each store issued
-/// without waiting.
+/// The routing program's terms on the GPU `target` (GpuTerms.h),
+/// microseconds: fixed, a launch and a DRAM round trip for each round of
+/// the block's threads that waits on memory (counting: the ids; placing:
+/// the ids, then the atomic add's result), for each expert whose count one
+/// thread reads, and for the clearing stores' barrier; one wave whose
+/// compute is a cycle for each store issued without waiting.
+GpuTerms routingTerms(const RoutingProblem &problem, const TargetInfo &target);
+
+/// The predicted time of the routing program: its terms under the
+/// target's scales (TargetInfo::gpuModelScales, 1 unless refit).
 double estimateRouting(const RoutingProblem &problem, const TargetInfo &target);
 
 } // namespace nautilus::autosched

@@ -117,25 +117,32 @@ contractionProblemOf(tile::ProgramOp program) {
   return problem;
 }
 
-/// The best predicted time of `program` under the GPU models (a routing
-/// program's, whose schedule is fixed, under the routing model).
-std::optional<double> gpuPrediction(tile::ProgramOp program,
-                                    const TargetInfo &target) {
+/// The routing problem of a mixture of experts' routing program (its
+/// schedule is fixed); std::nullopt for any other program.
+std::optional<RoutingProblem> routingProblemOf(tile::ProgramOp program) {
   tile::RouteOp route;
   program.walk([&](tile::RouteOp r) { route = r; });
-  if (route) {
-    std::optional<ContractionProblem::Groups> groups = routedGroupsOf(route);
-    if (!groups)
-      return std::nullopt;
-    return estimateRouting({groups->rows, groups->groups, groups->block,
-                            program.getSchedule().getThreads()},
-                           target);
-  }
+  std::optional<ContractionProblem::Groups> groups =
+      route ? routedGroupsOf(route) : std::nullopt;
+  if (!groups)
+    return std::nullopt;
+  return RoutingProblem{groups->rows, groups->groups, groups->block,
+                        program.getSchedule().getThreads()};
+}
+
+/// The best predicted time of `program` under the GPU models (a routing
+/// program's own: its schedule is fixed).
+std::optional<double> gpuPrediction(tile::ProgramOp program,
+                                    const TargetInfo &target) {
   std::optional<GpuScheduleRanking> best =
       rankedGpuSchedules(program, target, 1);
-  if (!best || best->ranked.empty())
+  if (!best)
     return std::nullopt;
-  return best->ranked.front().predictedUs;
+  if (!best->ranked.empty())
+    return best->ranked.front().predictedUs;
+  if (best->ownTerms)
+    return scaledUs(*best->ownTerms, target.gpuModelScales);
+  return std::nullopt;
 }
 
 /// The target's model's prediction of `programs`: the sum of each
@@ -186,6 +193,11 @@ nautilus::rankedGpuSchedules(tile::ProgramOp program, const TargetInfo &target,
                              size_t keep) {
   GpuScheduleRanking ranking;
   std::vector<RankedGpuSchedule> &ranked = ranking.ranked;
+  if (std::optional<RoutingProblem> routing = routingProblemOf(program)) {
+    // (Nothing to rank: its own schedule's terms only.)
+    ranking.ownTerms = routingTerms(*routing, target);
+    return ranking;
+  }
   if (std::optional<ContractionProblem> problem =
           contractionProblemOf(program)) {
     for (const RankedCandidate &r :

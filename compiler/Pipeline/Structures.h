@@ -79,9 +79,10 @@ struct GpuScheduleRanking {
 /// `program`'s best `keep` schedules (0: all) under the GPU models: a
 /// tensor-core contraction's (autoscheduler/Search.h), a flash kernel's
 /// (FlashSpace.h), or an element-wise program's or a reduction's
-/// (GpuSpace.h); std::nullopt where no model views the program (a grouped
-/// GEMM's, a routing program's, a contraction over unbound M or N). What
-/// predicts a structure on a GPU, and what `nautc tune` measures there.
+/// (GpuSpace.h); a routing program's none, its fixed schedule's terms
+/// (RoutingModel.h) its ownTerms; std::nullopt where no model views the
+/// program (a contraction over unbound M or N). What predicts a structure
+/// on a GPU, and what `nautc tune` measures there.
 std::optional<GpuScheduleRanking> rankedGpuSchedules(tile::ProgramOp program,
                                                      const TargetInfo &target,
                                                      size_t keep);

@@ -113,6 +113,18 @@ TEST(GroupedGemmModel, RoutingWaitsOnItsRoundTrips) {
   // trips each), 8 experts and the barrier: 105 round trips of 1000
   // cycles at 1.83 GHz, and the stores' issue.
   EXPECT_NEAR(large, 3.0 + 105 * 1000 / 1830.0, 1.0);
+  // Its terms: the round trips and the launch latencies, the stores'
+  // issue compute; refit scales weigh them (GpuTerms.h).
+  GpuTerms terms = routingTerms({8192, 8, 128, 256}, h200);
+  EXPECT_NEAR(scaledUs(terms, {}), large, 1e-9);
+  TargetInfo slower = h200;
+  slower.gpuModelScales.latency = 2;
+  slower.gpuModelScales.compute = 3;
+  double issueUs = terms.waves.at(0).computeUs;
+  EXPECT_GT(issueUs, 0);
+  EXPECT_NEAR(estimateRouting({8192, 8, 128, 256}, slower),
+              2 * terms.fixedUs + 3 * issueUs, 1e-9);
+  EXPECT_NEAR(terms.fixedUs + issueUs, large, 1e-9);
 }
 
 // Every program of the mixture of experts, in both structures (siblings

@@ -169,13 +169,14 @@ gpuCandidatesOf(ModuleOp programs, const TargetInfo &target, size_t keep,
     costs.program = program.getSymName().str();
     std::optional<GpuScheduleRanking> ranking =
         rankedGpuSchedules(program, target, /*keep=*/0);
+    // (A routing program: its own terms, nothing to tune.)
+    costs.heuristics = ranking ? ranking->ownTerms : std::nullopt;
     if (!ranking || ranking->ranked.empty())
       continue;
     const std::vector<RankedGpuSchedule> &ranked = ranking->ranked;
     auto own = llvm::find_if(ranked, [&](const RankedGpuSchedule &r) {
       return r.schedule == program.getSchedule();
     });
-    costs.heuristics = ranking->ownTerms;
     ProgramCandidates schedules{program.getSymName().str(), {}};
     // (The tie rule of AutoSchedules::recordGpuChoice.) Rows re-scheduled
     // for a sweep have no heuristics' schedule to be left to: their own is
