@@ -43,6 +43,21 @@ std::string RecordedMeasurer::parse(const std::string &text,
     return "a measurements file is an object with a \"machine\" (the device "
            "measured on) and a \"measurements\" array";
   device = machine->str();
+  kernel = top->getString("kernel").value_or("").str();
+  target = top->getString("target").value_or("").str();
+  sizes.reset();
+  if (const llvm::json::Value *given = top->get("sizes")) {
+    const llvm::json::Object *object = given->getAsObject();
+    if (!object)
+      return "\"sizes\" is an object of each size's value";
+    sizes.emplace();
+    for (const auto &[name, value] : *object) {
+      std::optional<int64_t> n = value.getAsInteger();
+      if (!n)
+        return "\"sizes\": '" + name.str() + "' is not an integer";
+      (*sizes)[name.str()] = *n;
+    }
+  }
   recorded.clear();
   for (size_t i = 0; i < measurements->size(); ++i) {
     std::string where = "measurement " + std::to_string(i) + ": ";
@@ -84,6 +99,25 @@ std::string RecordedMeasurer::load(const std::string &path,
   if (std::string e = parse((*buffer)->getBuffer().str(), normalize);
       !e.empty())
     return "'" + path + "': " + e;
+  return "";
+}
+
+std::string RecordedMeasurer::mismatch(
+    const std::string &kernelName, const std::string &targetName,
+    const std::map<std::string, int64_t> &kernelSizes) const {
+  if (!kernel.empty() && kernel != kernelName)
+    return "its measurements are of kernel '" + kernel + "', not '" +
+           kernelName + "'";
+  if (!target.empty() && target != targetName)
+    return "its measurements are for " + target + ", not " + targetName;
+  if (sizes && *sizes != kernelSizes) {
+    std::string stated;
+    for (const auto &[name, value] : *sizes)
+      stated +=
+          (stated.empty() ? "" : ",") + name + "=" + std::to_string(value);
+    return "its measurements are at " + (stated.empty() ? "no sizes" : stated) +
+           ", not these sizes";
+  }
   return "";
 }
 

@@ -17,10 +17,13 @@
 // `machine` names the device as a record's machine does (a GPU: the
 // runtime's description of it, Device.h); each measurement is an
 // assignment as a schedule file states it (the heuristics' schedules: no
-// program named) and its times in microseconds (the runs measured, each
-// a median of launches): the median of them is its time. An assignment
-// measured twice has the times of both. An assignment the file does not
-// hold is not measured (the search goes on without it).
+// program named) and its times in microseconds (each a timed batch's time
+// a run, as bench/gpu/run_gemms.py measures them): the median of them is
+// its time. An assignment measured twice has the times of both. An
+// assignment the file does not hold is not measured (the search goes on
+// without it). The file may also state the "kernel", "target" and "sizes"
+// (an object of integers) it measured, as the plan does: a tune of
+// another kernel, target or sizes refuses it (`mismatch`).
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_AUTOSCHEDULER_RECORDEDMEASURER_H
@@ -28,7 +31,9 @@
 
 #include "autoscheduler/Tuner.h"
 
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,6 +55,10 @@ public:
   std::string load(const std::string &path, const Normalize &normalize = {});
 
   const std::string &machine() const { return device; }
+  /// Why the file's measurements are not of `kernel` on `target` at
+  /// `sizes` (what it states of them differs), or "".
+  std::string mismatch(const std::string &kernel, const std::string &target,
+                       const std::map<std::string, int64_t> &sizes) const;
   /// The assignments the file holds times of.
   size_t size() const { return recorded.size(); }
   /// How many of them the search asked for.
@@ -65,6 +74,9 @@ private:
     bool used = false;
   };
   std::string device;
+  /// What the file states it measured ("" and none: not stated).
+  std::string kernel, target;
+  std::optional<std::map<std::string, int64_t>> sizes;
   std::vector<Recorded> recorded;
 };
 

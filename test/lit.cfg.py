@@ -141,3 +141,22 @@ if has_cuda_driver():
     config.available_features.add("cuda-driver")
 else:
     lit_config.note("no NVIDIA driver: GPU runs (REQUIRES: cuda-driver) skipped")
+
+
+# ROCm's HIP runtime (libamdhip64.so, where runtime/HipDevice.cpp looks for
+# it): `nautc run --device hip` and `nautc tune --device hip` run AMD
+# kernels. Tests of the runtime's absence say `UNSUPPORTED: hip-runtime`.
+def has_hip_runtime():
+    import ctypes
+    for name in ("libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5",
+                 "/opt/rocm/lib/libamdhip64.so"):
+        try:
+            ctypes.CDLL(name)
+            return True
+        except OSError:
+            pass
+    return False
+
+
+if has_hip_runtime():
+    config.available_features.add("hip-runtime")

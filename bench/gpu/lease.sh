@@ -28,7 +28,8 @@ rm -f /tmp/capi.md /tmp/script.md # (a warm machine keeps an earlier run's)
   NAUTILUS_GPU_LAUNCHER=capi part 35 --no-baselines --out /tmp/capi.md \
     --only '^(f16_4096|bf16_ragged|attention_4k_d128|attention_decode_d128|moe_ragged|rmsnorm_4096)_sm_90'
   cat /tmp/capi.md 2>/dev/null
-  part 110 --bundles bench/gpu/bundles/tuning --no-baselines --out "$out/tuning.md"
+  part 110 --bundles bench/gpu/bundles/tuning --no-baselines --out "$out/tuning.md" \
+    --only '^(f16_4096|f16_ragged|f16_splitk_128|attn_(prefill|decode)|softmax_rows|rmsnorm_rows)_'
   python3 bench/gpu/tuning.py report "$out/tuning.jsonl" --plan bench/gpu/bundles/tuning/tuning.plan \
     --out "$out/tuning-report.md"
   date -u

@@ -36,9 +36,10 @@
 #     rows shared unsplit with Y swept (their _swept bundles: the
 #     auto-scheduler's structure).
 #  3 also, since the forty-sixth session: the tuning mode's plans (nautc
-#     tune --plan: every case, GEMMs first, as far as 100 s reach), whose
-#     rows `bench/gpu/tuning.py import $OUT/tuning.jsonl --db ...` turns
-#     into records and the GPU models' refit back on the build machine.
+#     tune --plan) of seven cases (34 bundles: three GEMMs, attention at
+#     prefill and decoding, softmax's and rmsnorm's structures), whose rows
+#     `bench/gpu/tuning.py import $OUT/tuning.jsonl --db ...` turns into
+#     records and the GPU models' refit back on the build machine.
 # Prepare with bench/gpu/prepare.sh and `bench/gpu/tuning.py prepare --top
 # 3`; run with carry ["bench/gpu/bundles"] and timeout_s 450:
 # `bash bench/gpu/lease_ab.sh`. Back under $OUT:
@@ -61,10 +62,11 @@ rm -f /tmp/capi.md /tmp/script.md # (a warm machine keeps an earlier run's)
   cat /tmp/capi.md 2>/dev/null
   part 40 --no-baselines --only "$six" --out /tmp/script.md
   cat /tmp/script.md 2>/dev/null
-  part 110 --only "$blocks" --out "$out/blocks.md"
+  part 100 --only "$blocks" --out "$out/blocks.md"
   part 35 --only '^(rmsnorm|layernorm|softmax)' --out "$out/norms.md"
   part 35 --only '^(mlp_|moe_(mixtral|ragged)(_apart)?_sm)' --out "$out/mlp.md"
-  part 100 --bundles bench/gpu/bundles/tuning --no-baselines --out "$out/tuning.md"
+  part 120 --bundles bench/gpu/bundles/tuning --no-baselines --only '^(f16_4096|f16_ragged|f16_splitk_128|attn_(prefill|decode)|softmax_rows|rmsnorm_rows)_' \
+    --out "$out/tuning.md"
   python3 bench/gpu/tuning.py report "$out/tuning.jsonl" --plan bench/gpu/bundles/tuning/tuning.plan \
     --out "$out/tuning-report.md"
   if command -v ncu >/dev/null && [ "${LEASE_SCALE:-1}" = 1 ]; then

@@ -75,15 +75,17 @@ PROGRAM_CASES = [
 ]
 
 
-def nautc_tune(nautc, case, target, top, *flags):
+def nautc_tune(nautc, case, target, top, *flags, fail=sys.exit):
     """`nautc tune` on the case (its file, kernel and shape), with the
-    model's best `top` schedules of each program; its stdout."""
+    model's best `top` schedules of each program; its stdout (where it
+    fails, `fail` is given what it said, and None returned)."""
     _, file, kernel, shape = case
     cmd = [nautc, "tune", os.path.join(ROOT, file), "-k", kernel, "--target", target,
            "--shape", shape, "--per-program", str(top), *flags]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
-        sys.exit(f"failed: {' '.join(cmd)}\n{proc.stdout}{proc.stderr}")
+        fail(f"failed: {' '.join(cmd)}\n{proc.stdout}{proc.stderr}")
+        return None
     return proc.stdout
 
 
@@ -94,7 +96,8 @@ def prepare_case(args, out, tmp, case):
     nautc_tune(args.nautc, case, args.target, args.top, "--plan", plan_path)
     with open(plan_path) as f:
         planned = json.load(f)
-    entry = {"case": name, "file": file, "kernel": kernel, "shape": shape, "assignments": []}
+    entry = {"case": name, "file": file, "kernel": kernel, "shape": shape,
+             "sizes": planned["sizes"], "assignments": []}
     for i, a in enumerate(planned["assignments"]):
         schedule = os.path.join(tmp, f"{name}_{i}.json")
         with open(schedule, "w") as f:
@@ -142,9 +145,19 @@ def measured_rows(path):
     return rows
 
 
-def report(args):
-    with open(args.plan) as f:
+def load_plan(path):
+    """tuning.plan, as prepare writes it since nautc tune --plan."""
+    with open(path) as f:
         plan = json.load(f)
+    if any("assignments" not in case for case in plan.get("cases", [])):
+        sys.exit(f"{path}: a plan of the tuning mode's first form (each case's top "
+                 f"candidates of one program, before nautc tune --plan): its report is the "
+                 f"tuning-report.md written beside it")
+    return plan
+
+
+def report(args):
+    plan = load_plan(args.plan)
     rows = measured_rows(args.results)
     lines = [f"# GPU tuning mode ({plan['target']})", "",
              "Each case's assignments as `nautc tune --plan` lists them (p0 the heuristics'; "
@@ -193,30 +206,42 @@ def machine_of(row):
     return f"cuda:0: {device['name']} (sm_{major}{minor})"
 
 
+def times_of(row):
+    """A row's nautc times in microseconds: each timed batch's (its
+    median where none is positive)."""
+    samples = [t * 1e6 for t in row.get("samples", {}).get("nautc") or [] if t > 0]
+    return samples or [row["seconds"]["nautc"] * 1e6]
+
+
 def import_results(args):
-    with open(args.plan) as f:
-        plan = json.load(f)
+    plan = load_plan(args.plan)
     rows = measured_rows(args.results)
-    cases = {c[0]: c for c in CASES + PROGRAM_CASES}
+    failed = []
     with tempfile.TemporaryDirectory() as tmp:
         for case in plan["cases"]:
             measured = [(a, rows[a["bundle"]]) for a in case["assignments"] if a["bundle"] in rows]
+            print(f"== {case['case']}")
             if not measured:
-                print(f"{case['case']}: nothing measured")
+                print("nothing measured (and checked ok)")
                 continue
-            times = {"machine": machine_of(measured[0][1]), "measurements": [
-                {"schedule": a["schedule"],
-                 "us": [t * 1e6 for t in row["samples"].get("nautc") or [row["seconds"]["nautc"]]]}
-                for a, row in measured]}
+            times = {"machine": machine_of(measured[0][1]), "kernel": case["kernel"],
+                     "target": plan["target"], "sizes": case["sizes"],
+                     "measurements": [{"schedule": a["schedule"], "us": times_of(row)}
+                                      for a, row in measured]}
             path = os.path.join(tmp, case["case"] + ".measured.json")
             with open(path, "w") as f:
                 json.dump(times, f)
             spec = (case["case"], case["file"], case["kernel"], case["shape"])
-            if case["case"] in cases and cases[case["case"]] != spec:
-                print(f"{case['case']}: the plan's case differs from this script's; importing the plan's")
-            print(f"== {case['case']}")
-            print(nautc_tune(args.nautc, spec, plan["target"], plan.get("top", 3),
-                             "--measured", path, "--db", args.db), end="")
+            out = nautc_tune(args.nautc, spec, plan["target"], plan.get("top", 3),
+                             "--measured", path, "--db", args.db,
+                             fail=lambda what: print(what, end=""))
+            if out is None:
+                failed.append(case["case"])
+            else:
+                print(out, end="")
+    if failed:
+        sys.exit(f"not imported: {', '.join(failed)} (see above); the others' records are in "
+                 f"{args.db}")
 
 
 def main():

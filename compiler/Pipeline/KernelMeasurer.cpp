@@ -1,9 +1,9 @@
 //===- KernelMeasurer.cpp - Timing a kernel under candidate schedules -----===//
 #include "compiler/Pipeline/KernelMeasurer.h"
 #include "compiler/Pipeline/CpuExecutor.h"
-#include "compiler/Pipeline/CudaExecutor.h"
 #include "compiler/Pipeline/Driver.h"
 #include "compiler/Pipeline/EmuExecutor.h"
+#include "compiler/Pipeline/GpuExecutor.h"
 #include "compiler/Pipeline/Precision.h"
 #include "compiler/Schedule/ScheduleFile.h"
 #include "runtime/Timing.h"
@@ -60,8 +60,8 @@ rt::Tolerance twice(rt::Tolerance tolerance) {
   return tolerance;
 }
 
-/// A candidate loaded by `Executor`: on the host CPU (CpuExecutor) or an
-/// NVIDIA GPU (CudaExecutor) its launches are timed alone, over buffers
+/// A candidate loaded by `Executor`: on the host CPU (CpuExecutor) or a
+/// GPU (GpuExecutor) its launches are timed alone, over buffers
 /// allocated once; on the emulator (EmuExecutor) each timed run is a whole
 /// run (the emulator's own time).
 template <typename Executor>
@@ -116,7 +116,7 @@ CheckPath nautilus::checkPathOf(MeasuringDevice device) {
     return CheckPath::Host;
   case MeasuringDevice::Emulator:
     return CheckPath::Emulator;
-  case MeasuringDevice::Cuda:
+  case MeasuringDevice::Gpu:
     return CheckPath::Gpu;
   }
   return CheckPath::Host;
@@ -169,11 +169,11 @@ KernelMeasurer::compile(const ScheduleAssignment &assignment,
       return failedHere();
     return loaded(EmuExecutor::create(compilation.module(),
                                       compilation.launchPlan(), why));
-  case MeasuringDevice::Cuda: {
+  case MeasuringDevice::Gpu: {
     bool compilerFault = false;
-    assert(gpu && "a CUDA measurer is given its device");
-    std::unique_ptr<CudaExecutor> executor =
-        CudaExecutor::create(compilation, why, compilerFault, gpu);
+    assert(gpu && "a GPU measurer is given its device");
+    std::unique_ptr<GpuExecutor> executor =
+        GpuExecutor::create(compilation, why, compilerFault, gpu);
     if (compilerFault)
       return failedHere();
     return loaded(std::move(executor));

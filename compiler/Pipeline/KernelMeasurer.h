@@ -2,14 +2,14 @@
 //-*-===//
 //
 // The JIT side of the tuner's measurement interface (autosched::Measurer,
-// autoscheduler/Tuner.h): on the host CPU, on an NVIDIA GPU through the
-// driver, or on the SIMT emulator. Each candidate is compiled from the
-// kernel (its sizes bound) with the candidate's schedules as a schedule
-// file's, run once on the inputs and compared with the reference outputs,
-// then timed by rt::timeRuns (the median of repeated runs after a warm-up
-// run), its buffers allocated and its inputs copied once: on the CPU and a
-// GPU each timed run a launch (and on a GPU the wait for it), on the
-// emulator a whole run. The reference is the heuristics' outputs (the first
+// autoscheduler/Tuner.h): on the host CPU, on a GPU through its driver
+// (an NVIDIA GPU's cuda, an AMD GPU's HIP), or on the SIMT emulator. Each
+// candidate is compiled from the kernel (its sizes bound) with the candidate's
+// schedules as a schedule file's, run once on the inputs and compared with the
+// reference outputs, then timed by rt::timeRuns (the median of repeated runs
+// after a warm-up run), its buffers allocated and its inputs copied once: on
+// the CPU and a GPU each timed run a launch (and on a GPU the wait for it), on
+// the emulator a whole run. The reference is the heuristics' outputs (the first
 // measurement's) unless one is given (the interpreter's, with `nautc tune
 // --check`); two compiled results may each be a computation's error from
 // the exact one, so they are compared within twice --check's tolerance.
@@ -39,7 +39,7 @@ namespace nautilus {
 enum class MeasuringDevice {
   Cpu,      // the host CPU (--target cpu)
   Emulator, // the SIMT emulator (NVIDIA targets; its own times)
-  Cuda,     // an NVIDIA GPU, device 0, through the driver
+  Gpu,      // a GPU, device 0: cuda for NVIDIA targets, hip for AMD
 };
 
 /// The check path of a device's results (Check.h): what its tolerance
@@ -66,7 +66,7 @@ class KernelMeasurer final : public autosched::Measurer {
 public:
   /// `kernel`: the module holding the alg kernel with its sizes bound
   /// (not changed: each candidate compiles a copy) for `target`, which
-  /// `device` runs (Cuda: on `gpu`, opened by the caller and shared by
+  /// `device` runs (Gpu: on `gpu`, opened by the caller and shared by
   /// every candidate).
   KernelMeasurer(mlir::ModuleOp kernel, TargetInfo target,
                  MeasuringDevice device, SizeValues sizes,
@@ -110,7 +110,7 @@ private:
   mlir::ModuleOp kernel;
   TargetInfo target;
   MeasuringDevice device;
-  /// Cuda: the device every candidate runs on.
+  /// Gpu: the device every candidate runs on.
   std::shared_ptr<rt::Device> gpu;
   SizeValues sizes;
   const std::vector<rt::HostTensor> &inputs;

@@ -6,10 +6,10 @@
 // The cuda device runs on a fake driver here: every entry point counts its
 // calls, allocations are addresses that no one dereferences, and a tensor
 // map holds the address and extents it describes. So does `nautc tune
-// --device cuda`'s timing (CudaExecutor::timeLaunches).
+// --device cuda`'s timing (GpuExecutor::timeLaunches).
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Pipeline/CudaExecutor.h"
+#include "compiler/Pipeline/GpuExecutor.h"
 #include "nautilus.h"
 #include "runtime/CudaDriver.h"
 #include "runtime/Device.h"
@@ -313,8 +313,8 @@ TEST(CudaLaunch, TimedLaunchesAllocateOnceAndWaitForEachRun) {
   calls = DriverCalls();
   std::string error;
   bool compilerFault = false;
-  std::unique_ptr<CudaExecutor> executor =
-      CudaExecutor::create(compilation, error, compilerFault, gpu);
+  std::unique_ptr<GpuExecutor> executor =
+      GpuExecutor::create(compilation, error, compilerFault, gpu);
   ASSERT_TRUE(executor) << error;
   SizeValues sizes{{"M", 128}, {"N", 128}, {"K", 64}};
   std::vector<rt::HostTensor> inputs = {
@@ -335,8 +335,8 @@ TEST(CudaLaunch, TimedLaunchesAllocateOnceAndWaitForEachRun) {
   EXPECT_EQ(calls.streamWaits, calls.launches + 1);
   EXPECT_EQ(calls.frees, 3);
   // A second executor on the same device: no second device opened.
-  std::unique_ptr<CudaExecutor> again =
-      CudaExecutor::create(compilation, error, compilerFault, gpu);
+  std::unique_ptr<GpuExecutor> again =
+      GpuExecutor::create(compilation, error, compilerFault, gpu);
   ASSERT_TRUE(again) << error;
   EXPECT_EQ(gpu.use_count(), 3);
 }

@@ -173,6 +173,29 @@ TEST(RecordedMeasurer, TakesTheMedianOfEachAssignmentsTimes) {
             "measurement 0: program 'p': not a schedule");
 }
 
+// A file that states what it measured is refused for another kernel,
+// target or sizes; one that states nothing is taken as given.
+TEST(RecordedMeasurer, RefusesAnotherKernelsMeasurements) {
+  RecordedMeasurer recorded;
+  ASSERT_EQ(recorded.parse(R"({"machine": "m", "kernel": "gemm",
+      "target": "sm_90", "sizes": {"K": 64, "M": 32},
+      "measurements": []})"),
+            "");
+  std::map<std::string, int64_t> sizes{{"K", 64}, {"M", 32}};
+  EXPECT_EQ(recorded.mismatch("gemm", "sm_90", sizes), "");
+  EXPECT_EQ(recorded.mismatch("mlp", "sm_90", sizes),
+            "its measurements are of kernel 'gemm', not 'mlp'");
+  EXPECT_EQ(recorded.mismatch("gemm", "sm_80", sizes),
+            "its measurements are for sm_90, not sm_80");
+  EXPECT_EQ(recorded.mismatch("gemm", "sm_90", {{"K", 64}, {"M", 64}}),
+            "its measurements are at K=64,M=32, not these sizes");
+  ASSERT_EQ(recorded.parse(R"({"machine": "m", "measurements": []})"), "");
+  EXPECT_EQ(recorded.mismatch("mlp", "sm_80", {}), "");
+  EXPECT_NE(recorded.parse(R"({"machine": "m", "sizes": {"K": "8"},
+      "measurements": []})"),
+            "");
+}
+
 // What is not a measurements file is refused, saying why.
 TEST(RecordedMeasurer, RefusesWhatIsNotAMeasurementsFile) {
   RecordedMeasurer recorded;

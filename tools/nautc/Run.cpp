@@ -9,12 +9,13 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipeline/Check.h"
 #include "compiler/Pipeline/CpuExecutor.h"
-#include "compiler/Pipeline/CudaExecutor.h"
 #include "compiler/Pipeline/Driver.h"
 #include "compiler/Pipeline/EmuExecutor.h"
+#include "compiler/Pipeline/GpuExecutor.h"
 #include "compiler/Pipeline/LoadKernel.h"
 #include "compiler/Pipeline/Pipelines.h"
 #include "compiler/Pipeline/Precision.h"
+#include "compiler/Pipeline/ReferenceGpuExecutor.h"
 #include "compiler/Pipeline/ReferenceHost.h"
 #include "compiler/Pipeline/RunMemory.h"
 #include "compiler/Schedule/ScheduleProvider.h"
@@ -43,6 +44,9 @@ TargetInfo nautilus::targetForDevice(const Options &opts) {
   TargetInfo target = *getTarget(opts.target, opts.multiprocessors);
   if (target.isCPU() && (opts.device == "emu" || opts.device == "cuda"))
     return *getTarget(firstTargetOf(TargetFamily::NVIDIA).name,
+                      opts.multiprocessors);
+  if (target.isCPU() && opts.device == "hip")
+    return *getTarget(firstTargetOf(TargetFamily::AMD).name,
                       opts.multiprocessors);
   return target;
 }
@@ -93,18 +97,22 @@ int deviceTarget(const Options &opts, TargetInfo &target) {
                         "use --device emu");
     return kExitSuccess;
   }
-  if (opts.device == "reference-host" || opts.device == "cuda") {
+  if (opts.device == "reference-host" || opts.device == "cuda" ||
+      opts.device == "hip") {
     if (opts.profile)
       return usageError("--profile counts memory traffic on the emulator: "
                         "use --device emu");
     if (opts.device == "cuda" && !target.isNVIDIA())
       return usageError("--device cuda runs NVIDIA kernels: use --target "
                         "sm_80 or sm_90");
+    if (opts.device == "hip" && !target.isAMD())
+      return usageError("--device hip runs AMD kernels: use --target "
+                        "gfx90a or gfx942");
     return kExitSuccess;
   }
   return usageError("--device " + opts.device +
                     " is not available in this build (devices: cpu, emu, "
-                    "cuda, reference-host)");
+                    "cuda, hip, reference-host)");
 }
 
 /// `profile: PROGRAM: shared KIND R requests, W wavefronts (C from bank
@@ -149,7 +157,7 @@ void printMemoryProfile(const std::string &program,
 struct Device {
   std::unique_ptr<CpuExecutor> cpu;
   std::unique_ptr<EmuExecutor> emulator;
-  std::unique_ptr<CudaExecutor> gpu;
+  std::unique_ptr<GpuExecutor> gpu;
   std::unique_ptr<ReferenceHostExecutor> reference;
   std::vector<std::pair<std::string, emu::MemoryProfile>> profiles;
   bool profileNext = false; // --profile: the first run only
@@ -223,12 +231,13 @@ int makeDevice(const Options &opts, Compilation &compilation,
 
 int printChecks(const std::vector<OutputCheck> &checks);
 
-/// --device cuda: the bundle on cuda device 0 (the driver compiles the PTX).
-int makeCudaDevice(Compilation &compilation, const RunInputs &run,
-                   Device &device) {
+/// --device cuda or hip: the bundle on device 0 of the target's kind (the
+/// driver compiles the PTX; HIP loads the code object).
+int makeGpuDevice(Compilation &compilation, const RunInputs &run,
+                  Device &device) {
   std::string error;
   bool compilerFault = false;
-  device.gpu = CudaExecutor::create(compilation, error, compilerFault);
+  device.gpu = GpuExecutor::create(compilation, error, compilerFault);
   if (!device.gpu)
     return compilerFault ? internalError(error) : userError(error);
   device.runOnce = [&](std::vector<rt::HostTensor> &out, bool *) {
@@ -275,7 +284,7 @@ int makeReferenceDevice(alg::KernelOp kernel, const RunInputs &run,
 CheckPath checkPath(const Options &opts) {
   if (opts.device == "emu")
     return CheckPath::Emulator;
-  if (opts.device == "cuda")
+  if (opts.device == "cuda" || opts.device == "hip")
     return CheckPath::Gpu;
   return CheckPath::Host; // cpu, reference-host
 }
@@ -400,8 +409,8 @@ int nautilus::runRun(const Options &opts) {
   alg::KernelOp referenceKernel = *reference->getOps<alg::KernelOp>().begin();
   if (int rc = opts.device == "reference-host"
                    ? makeReferenceDevice(referenceKernel, run, device)
-               : opts.device == "cuda"
-                   ? makeCudaDevice(compilation, run, device)
+               : opts.device == "cuda" || opts.device == "hip"
+                   ? makeGpuDevice(compilation, run, device)
                    : makeDevice(opts, compilation, run, device))
     return rc;
 
@@ -450,6 +459,7 @@ int nautilus::runRun(const Options &opts) {
   }
   rt::Tolerance tolerance = checkTolerance(
       roundingSources(referenceKernel, run.sizes, narrowed), checkPath(opts));
+  // (On an AMD GPU, the interpreter's: the reference kernels are CUDA.)
   if (opts.device == "cuda")
     return reportGpuCheck(referenceKernel, target, run, outputs, tolerance);
   return reportCheck(referenceKernel, run, outputs, tolerance);

@@ -14,7 +14,6 @@
 #include "autoscheduler/RecordedMeasurer.h"
 #include "autoscheduler/TuningDatabase.h"
 #include "compiler/Pipeline/Check.h"
-#include "compiler/Pipeline/CudaExecutor.h"
 #include "compiler/Pipeline/Driver.h"
 #include "compiler/Pipeline/KernelMeasurer.h"
 #include "compiler/Pipeline/LoadKernel.h"
@@ -378,13 +377,12 @@ std::string planLabel(const ScheduleAssignment &assignment,
 }
 
 /// --plan: the assignments the search would measure (plannedAssignments)
-/// as schedule files, with their labels and what the model predicts of
-/// them, written to opts.plan for a device nautc does not run on.
+/// as schedule files, with their labels and what the GPU models predict
+/// of them, written to opts.plan for a GPU nautc does not run on.
 int writePlan(const Options &opts, const RunInputs &run,
               const TargetInfo &target,
               const std::vector<StructureCandidates> &structures,
-              const std::vector<StructureTerms> &terms,
-              const CpuTermScales &cpuScales) {
+              const std::vector<StructureTerms> &terms) {
   json::Array entries;
   std::vector<ScheduleAssignment> planned = plannedAssignments(structures);
   for (const ScheduleAssignment &assignment : planned) {
@@ -392,16 +390,8 @@ int writePlan(const Options &opts, const RunInputs &run,
                        {"schedule", scheduleFileOf(assignment)}};
     if (assignment == modelChoiceOf(structures.front()))
       entry["model_choice"] = true;
-    std::optional<double> predicted;
-    if (target.isCPU()) {
-      if (auto costs = termsOf(assignment, terms, &StructureTerms::programs))
-        predicted = predictedUs(*costs, cpuScales);
-    } else if (auto costs =
-                   termsOf(assignment, terms, &StructureTerms::gpuPrograms)) {
-      predicted = predictedUs(*costs, target.gpuModelScales);
-    }
-    if (predicted)
-      entry["predicted_us"] = *predicted;
+    if (auto costs = termsOf(assignment, terms, &StructureTerms::gpuPrograms))
+      entry["predicted_us"] = predictedUs(*costs, target.gpuModelScales);
     entries.push_back(std::move(entry));
   }
   json::Object sizes;
@@ -473,7 +463,7 @@ int writeResult(const Options &opts, TuningDatabase &database,
     llvm::outs() << "tune: the GPU models cost " << gpuSamples.size()
                  << " of the " << measuredCount(result)
                  << " assignments measured (samples of a record of --db, "
-                    "measured on --device cuda, refit them)\n";
+                    "measured on --device cuda or hip, refit them)\n";
   if (opts.db.empty()) {
     llvm::outs() << file << "\n";
     return kExitSuccess;
@@ -505,8 +495,9 @@ int writeResult(const Options &opts, TuningDatabase &database,
 /// The device --device names for `target`'s kernels, and the machine it
 /// is (a record's "machine"); or std::nullopt and the reason it cannot
 /// measure there in `error`, `usage` set where the options are wrong
-/// (rather than the machine: no driver). For cuda, `gpu` is device 0,
-/// checked to run the target's code.
+/// (rather than the machine: no driver). For a GPU, `gpu` is device 0 of
+/// the target's kind (cuda for NVIDIA, hip for AMD), checked to run the
+/// target's code.
 std::optional<MeasuringDevice>
 measuringDevice(const Options &opts, const TargetInfo &target,
                 std::string &machine, std::string &error, bool &usage,
@@ -520,28 +511,24 @@ measuringDevice(const Options &opts, const TargetInfo &target,
     machine = hostDescription();
     return MeasuringDevice::Cpu;
   }
-  if (!target.isNVIDIA()) {
-    error = "nautc tune measures on the host CPU and NVIDIA GPUs; measuring "
-            "on " +
-            target.name +
-            " is not built: --schedule auto ranks its schedules by the cost "
-            "model alone";
-    return std::nullopt;
-  }
-  if (opts.device == "emu") {
+  if (target.isNVIDIA() && opts.device == "emu") {
     machine = "the SIMT emulator (" + target.name + "; its own times)";
     return MeasuringDevice::Emulator;
   }
-  if (opts.device != "cuda") {
-    error = "nautc tune measures " + target.name +
-            " kernels on --device cuda (an NVIDIA GPU), or on --device emu "
-            "(the emulator, whose times are its own: a test of the tuner, "
-            "not a tuning)";
+  std::string kind = target.isNVIDIA() ? "cuda" : "hip";
+  if (opts.device != kind) {
+    error = target.isNVIDIA()
+                ? "nautc tune measures " + target.name +
+                      " kernels on --device cuda (an NVIDIA GPU), or on "
+                      "--device emu (the emulator, whose times are its own: "
+                      "a test of the tuner, not a tuning)"
+                : "nautc tune measures " + target.name +
+                      " kernels on --device hip (an AMD GPU)";
     return std::nullopt;
   }
   std::unique_ptr<rt::Device> opened;
-  if (std::string e = rt::openCudaDevice(0, opened); !e.empty()) {
-    error = "cannot measure on cuda: " + e;
+  if (std::string e = rt::openDevice(kind, 0, opened); !e.empty()) {
+    error = "cannot measure on " + kind + ": " + e;
     usage = false;
     return std::nullopt;
   }
@@ -549,15 +536,15 @@ measuringDevice(const Options &opts, const TargetInfo &target,
   rt::Bundle probe;
   probe.target = target.name;
   probe.chip = target.chip;
-  probe.code["ptx"] = "";
+  probe.code[target.isNVIDIA() ? "ptx" : "hsaco"] = "";
   if (std::string e = opened->accepts(probe); !e.empty()) {
-    error = "cannot measure on cuda: " + e;
+    error = "cannot measure on " + kind + ": " + e;
     usage = false;
     return std::nullopt;
   }
   machine = opened->description();
   gpu = std::move(opened);
-  return MeasuringDevice::Cuda;
+  return MeasuringDevice::Gpu;
 }
 
 /// Under --refit, the scales the measurements in `database` on `machine`
@@ -611,7 +598,7 @@ std::string tuneUsageError(const Options &opts) {
   if (opts.device == "emu" && !opts.db.empty() && opts.measured.empty())
     return "the emulator's times rank nothing on a GPU: tune --device emu "
            "prints the schedule file (a test of the tuner), and --db keeps "
-           "measurements of --device cuda or cpu";
+           "measurements of --device cuda, hip or cpu";
   return "";
 }
 
@@ -624,16 +611,19 @@ int nautilus::runTune(const Options &opts) {
     return usageError(e);
   // --plan and --measured measure nothing here: no device is opened.
   bool offline = !opts.plan.empty() || !opts.measured.empty();
+  // (The CPU model describes this host, which measures itself.)
+  if (offline && target.isCPU())
+    return usageError("--plan and --measured are for a GPU nautc does not "
+                      "run on: the host CPU measures its own kernels "
+                      "(--device cpu)");
   std::string machine, error;
   bool usage = true;
-  std::shared_ptr<rt::Device> gpu; // Cuda: shared by every candidate
+  std::shared_ptr<rt::Device> gpu; // a GPU: shared by every candidate
   std::optional<MeasuringDevice> device;
   if (!offline) {
     device = measuringDevice(opts, target, machine, error, usage, gpu);
     if (!device)
       return usage ? usageError(error) : userError(error);
-  } else if (target.isCPU()) {
-    machine = hostDescription();
   }
   DialectRegistry registry;
   registerPipelineDialects(registry);
@@ -655,6 +645,9 @@ int nautilus::runTune(const Options &opts) {
             recorded.load(opts.measured, scheduleNormalizer(context));
         !e.empty())
       return userError("--measured: " + e);
+    if (std::string e = recorded.mismatch(run.sig.name, target.name, run.sizes);
+        !e.empty())
+      return userError("--measured: '" + opts.measured + "': " + e);
     machine = recorded.machine();
   }
 
@@ -682,8 +675,11 @@ int nautilus::runTune(const Options &opts) {
                << (structures.size() == 1 ? " structure, " : " structures, ")
                << programs << " programs to tune, " << total << " candidates\n"
                << described;
+  if (offline && structures.empty())
+    return userError("the kernel's programs do not lower for " + target.name +
+                     " in any structure: nothing to plan or search");
   if (!opts.plan.empty())
-    return writePlan(opts, run, target, structures, terms, cpuScales);
+    return writePlan(opts, run, target, structures, terms);
   std::string why;
   std::optional<TuneResult> result;
   if (!opts.measured.empty()) {

@@ -3,14 +3,14 @@
 //   nautc compile FILE.tensor [-k KERNEL] --target T [--shape N=4096,...]
 //                 [--emit KIND] [-o OUT]
 //   nautc run     FILE.tensor [-k KERNEL] --shape ...
-//                 [--device cpu|emu|cuda|reference-host]
+//                 [--device cpu|emu|cuda|hip|reference-host]
 //                 [--input NAME=PATH.npy ...] [--seed N] [--save DIR]
 //                 [--check] [--time] [--profile] [--fibre-order ORDER]
 //                 [--kernel-ir PATH.ll]
 //   nautc verify  FILE.tensor [-k KERNEL] --target T [--shape ...]
 //                 [--mutate NAME|list]
 //   nautc tune    FILE.tensor [-k KERNEL] --shape ... [--db PATH.json
-//                 [--refit]] [--target T] [--device cpu|emu|cuda]
+//                 [--refit]] [--target T] [--device cpu|emu|cuda|hip]
 //                 [--budget SECONDS] [--candidates N] [--per-program N]
 //                 [--check] [--plan PATH.json | --measured PATH.json]
 //
@@ -48,9 +48,10 @@ commands:
   tune      measure the kernel's structures and the model's best
             schedules of each program on --device (cpu for --target
             cpu; cuda, an NVIDIA GPU, for sm_80 and sm_90, or emu, the
-            emulator, whose times are its own: a test of the tuner),
-            each checked against the heuristics' result first; write
-            the fastest as a --db record (or print its schedule file)
+            emulator, whose times are its own: a test of the tuner;
+            hip, an AMD GPU, for gfx90a and gfx942), each checked
+            against the heuristics' result first; write the fastest as
+            a --db record (or print its schedule file)
 
 options:
   -k NAME                the kernel to use (needed when the file has several)
@@ -105,32 +106,37 @@ options:
                          the sizes (or sizes in the same power-of-two
                          bucket), where it has one; tune: add the
                          record, with its measurements, there (the file
-                         is created when missing; --device cpu or cuda:
-                         the emulator's times go in no database)
+                         is created when missing; --device cpu, cuda or
+                         hip, or --measured: the emulator's times go in
+                         no database)
   --refit                with --db (compile, run with the model's
                          schedules: auto, the CPU's default; tune):
                          rank with the model refit to the database's
                          measurements: on the CPU those of this host, on
-                         an NVIDIA target those of the GPU tune measures
-                         on (compile, run: the GPU measured most for the
+                         a GPU target those of the GPU tune measures on
+                         (tune --measured: the file's; compile, run and
+                         tune --plan: the GPU measured most for the
                          target) (opt-in: bench/cpu_tune.py measures the
                          CPU's)
   --budget SECONDS       tune: stop measuring after this long (default 60)
-  --candidates N         tune: stop after N measurements (default: no limit)
+  --candidates N         tune: stop after N candidates tried (measured or
+                         not: one that fails counts; default: no limit)
   --per-program N        tune: the model's best N schedules of each
                          program are tried (default 8)
   --plan PATH.json       tune: measure nothing; list the schedule files
                          the search would measure if the model ranked
                          right (the heuristics', the model's choices,
                          each program's candidates), with their predicted
-                         times, for a device nautc does not run on
-                         (bench/gpu/tuning.py compiles and times them)
+                         times, for a GPU nautc does not run on
+                         (bench/gpu/tuning.py compiles them, run_gemms.py
+                         times them there)
   --measured PATH.json   tune: search with the times of a file
                          ({"machine": ..., "measurements": [{"schedule":
                          {...}, "us": [...]}]}: bench/gpu/tuning.py
                          import writes it) in place of --device; an
                          assignment it lacks is not measured; --db gets
-                         the record, its samples of that machine
+                         the record, its samples of that machine (GPU
+                         targets: the host CPU measures itself)
   --explain-candidates N|all
                          compile, run with the auto-scheduler (auto; the
                          CPU's default) and --explain: the candidates each
@@ -159,15 +165,19 @@ options:
                          host's threads for cpu); 1 keeps the largest
                          tiles whatever the problem's size (but a
                          reduction's, which fit a block)
-  --device cpu|emu|cuda|reference-host
+  --device cpu|emu|cuda|hip|reference-host
                          run, tune (tune: cpu, or cuda or emu for sm_80
-                         and sm_90; reference-host is run's): where to
+                         and sm_90, hip for gfx90a and gfx942;
+                         reference-host is run's): where to
                          run: the host CPU, or the SIMT
                          emulator running the NVIDIA kernels (--target
                          sm_80, the default there, or sm_90), or an
                          NVIDIA GPU through the driver (cuda device 0;
                          --check compares with the reference kernels
-                         run on the GPU, compiled by NVRTC), or the
+                         run on the GPU, compiled by NVRTC), or an AMD
+                         GPU through ROCm's HIP runtime (hip device 0;
+                         --target gfx90a, the default there, or gfx942;
+                         --check compares with the interpreter), or the
                          reference kernels (--emit reference-cuda)
                          compiled for the host by $CXX or c++ (with
                          --check: the reference checked itself)
