@@ -39,7 +39,8 @@
 #     tune --plan) of seven cases (34 bundles: three GEMMs, attention at
 #     prefill and decoding, softmax's and rmsnorm's structures), whose rows
 #     `bench/gpu/tuning.py import $OUT/tuning.jsonl --db ...` turns into
-#     records and the GPU models' refit back on the build machine.
+#     records and the GPU models' refit back on the build machine (with
+#     the refit's regret, each case held out).
 # Prepare with bench/gpu/prepare.sh and `bench/gpu/tuning.py prepare --top
 # 3`; run with carry ["bench/gpu/bundles"] and timeout_s 450:
 # `bash bench/gpu/lease_ab.sh`. Back under $OUT:

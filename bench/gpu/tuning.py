@@ -41,6 +41,7 @@ when a device is lent (issue 20's GPU tuning mode).
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -213,10 +214,61 @@ def times_of(row):
     return samples or [row["seconds"]["nautc"] * 1e6]
 
 
+# `nautc tune`'s outcome line: the best, the heuristics' and the model's
+# choice (microseconds).
+TUNE_RESULT = re.compile(r"^tune: best ([0-9.]+) us, heuristics ([0-9.]+) us \([0-9.]+x\)"
+                         r"(?:, the model's choice ([0-9.]+) us)?")
+
+
+def choice_regret(out):
+    """The model's choice's regret against the best measured, from nautc
+    tune's output (None where its choice was not measured)."""
+    for line in out.splitlines():
+        m = TUNE_RESULT.match(line)
+        if m and m.group(3):
+            return float(m.group(3)) / float(m.group(1)) - 1
+    return None
+
+
+# The fewest samples nautc refits the GPU models to (kMinRefitSamples).
+MIN_REFIT_SAMPLES = 8
+
+
+def held_out_regret(args, plan, case, spec, measured_path, tmp):
+    """The regret of the choice `nautc tune --refit` makes for `case` with
+    the GPU models refit to every other case's records (the case's own
+    left out of a copy of the database), and the samples refit to."""
+    with open(args.db) as f:
+        db = json.load(f)
+    with open(measured_path) as f:
+        machine = json.load(f)["machine"]
+    db["records"] = [r for r in db["records"]
+                     if not (r["kernel"] == case["kernel"] and r["sizes"] == case["sizes"]
+                             and r["target"] == plan["target"])]
+    samples = sum(len(r.get("gpu_model", {}).get("samples", [])) for r in db["records"]
+                  if r["target"] == plan["target"] and r["machine"] == machine)
+    path = os.path.join(tmp, case["case"] + ".held-out.json")
+    with open(path, "w") as f:
+        json.dump(db, f)
+    out = nautc_tune(args.nautc, spec, plan["target"], plan.get("top", 3), "--measured",
+                     measured_path, "--db", path, "--refit", fail=lambda what: print(what, end=""))
+    return (choice_regret(out) if out else None), samples
+
+
+def write_measured(plan, case, measured, path):
+    """The case's times as `nautc tune --measured` reads them."""
+    times = {"machine": machine_of(measured[0][1]), "kernel": case["kernel"],
+             "target": plan["target"], "sizes": case["sizes"],
+             "measurements": [{"schedule": a["schedule"], "us": times_of(row)}
+                              for a, row in measured]}
+    with open(path, "w") as f:
+        json.dump(times, f)
+
+
 def import_results(args):
     plan = load_plan(args.plan)
     rows = measured_rows(args.results)
-    failed = []
+    failed, imported = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for case in plan["cases"]:
             measured = [(a, rows[a["bundle"]]) for a in case["assignments"] if a["bundle"] in rows]
@@ -224,21 +276,33 @@ def import_results(args):
             if not measured:
                 print("nothing measured (and checked ok)")
                 continue
-            times = {"machine": machine_of(measured[0][1]), "kernel": case["kernel"],
-                     "target": plan["target"], "sizes": case["sizes"],
-                     "measurements": [{"schedule": a["schedule"], "us": times_of(row)}
-                                      for a, row in measured]}
             path = os.path.join(tmp, case["case"] + ".measured.json")
-            with open(path, "w") as f:
-                json.dump(times, f)
+            write_measured(plan, case, measured, path)
             spec = (case["case"], case["file"], case["kernel"], case["shape"])
             out = nautc_tune(args.nautc, spec, plan["target"], plan.get("top", 3),
                              "--measured", path, "--db", args.db,
                              fail=lambda what: print(what, end=""))
             if out is None:
                 failed.append(case["case"])
-            else:
-                print(out, end="")
+                continue
+            print(out, end="")
+            imported.append((case, spec, path, choice_regret(out)))
+        # The refit's choices, each case held out of the refit it ranks by.
+        lines = ["", "Regret against the best measured of each case's plan: the GPU "
+                 "models' choice, and the choice of the models refit to the other cases' "
+                 "samples (`--refit`, the case held out).", "",
+                 "| case | the models' choice | the refit's, the case held out |",
+                 "|---|---|---|"]
+        for case, spec, path, regret in imported:
+            held_out, samples = held_out_regret(args, plan, case, spec, path, tmp)
+            cell = lambda r: "not measured" if r is None else f"{100 * r:.1f}%"
+            refit = (cell(held_out) + f" ({samples} samples)" if samples >= MIN_REFIT_SAMPLES
+                     else f"no refit ({samples} samples)")
+            lines.append(f"| {case['case']} | {cell(regret)} | {refit} |")
+        print("\n".join(lines))
+        if args.out:
+            with open(args.out, "w") as f:
+                f.write("\n".join(lines[1:]) + "\n")
     if failed:
         sys.exit(f"not imported: {', '.join(failed)} (see above); the others' records are in "
                  f"{args.db}")
@@ -264,6 +328,7 @@ def main():
     i.add_argument("--db", required=True, help="the tuning database to write the records into")
     i.add_argument("--plan", default=os.path.join(TUNING, "tuning.plan"))
     i.add_argument("--nautc", default=os.path.join(ROOT, "build", "bin", "nautc"))
+    i.add_argument("--out", help="where to write the regret table too")
     args = ap.parse_args()
     {"prepare": prepare, "report": report, "import": import_results}[args.command](args)
 
