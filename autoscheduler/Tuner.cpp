@@ -103,6 +103,21 @@ public:
     return budget.seconds > 0 && elapsedSeconds() >= budget.seconds;
   }
 
+  /// Whether to stop trying candidates: the budget spent, or, under a
+  /// budget in seconds, no more time than the rounds of measuring again
+  /// would take (confirm(): its first `budget.confirmations` rounds of the
+  /// trials it would measure, at the mean time a measurement took so far).
+  bool explorationSpent() {
+    if (spent())
+      return true;
+    if (budget.seconds <= 0 || budget.confirmations == 0 || !measuredCount)
+      return false;
+    double perMeasurement = measuringSeconds / double(measuredCount);
+    double rounds = double(budget.confirmations) *
+                    double(confirmedTrials().size()) * perMeasurement;
+    return elapsedSeconds() + rounds >= budget.seconds;
+  }
+
   /// Measures `assignment` (once: a repeated one is looked up), and makes
   /// it the best when it is faster.
   void tryAssignment(const ScheduleAssignment &assignment,
@@ -111,7 +126,12 @@ public:
       if (t.assignment == assignment)
         return;
     Trial trial{assignment, std::nullopt, ""};
+    double began = elapsedSeconds();
     trial.measurement = measurer.measure(assignment, trial.why);
+    if (trial.measurement) {
+      measuringSeconds += elapsedSeconds() - began;
+      ++measuredCount;
+    }
     report(trial, label);
     if (trial.measurement && (result.trials.empty() ||
                               trial.measurement->medianUs < result.bestUs)) {
@@ -198,10 +218,16 @@ private:
   std::optional<size_t> modelChoice;
 
   double elapsedSeconds() const {
+    if (budget.clock)
+      return budget.clock();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                          start)
         .count();
   }
+
+  /// The seconds the measured trials took, and how many they are.
+  double measuringSeconds = 0;
+  size_t measuredCount = 0;
 
   /// The trials confirm() measures again: the fastest `budget.confirmed`
   /// measured, the model's choice and the heuristics'.
@@ -273,6 +299,41 @@ nautilus::autosched::modelChoiceOf(const StructureCandidates &structure) {
   return choice;
 }
 
+/// Measures each structure's model choice (its heuristics where the model
+/// ranks none of its programs), the model's preferred structure first,
+/// then descends a program at a time from the best so far in the structure
+/// measured fastest. False when the budget stopped it before every
+/// candidate was tried.
+static bool explore(Search &search,
+                    const std::vector<StructureCandidates> &structures) {
+  for (const StructureCandidates &structure : structures) {
+    if (search.explorationSpent())
+      return false;
+    ScheduleAssignment choice = modelChoiceOf(structure);
+    search.tryAssignment(choice, "model's choice " + Search::describe(choice));
+    // (The first structure's: the one the model prefers. Where it is the
+    // heuristics', their trial.)
+    if (&structure == &structures.front())
+      search.noteModelChoice(choice);
+  }
+  for (const StructureCandidates &structure : structures) {
+    if (structure.rewrites != search.result.best.rewrites)
+      continue;
+    for (const ProgramCandidates &p : structure.programs) {
+      for (const std::string &schedule : p.schedules) {
+        if (search.explorationSpent())
+          return false;
+        ScheduleAssignment next = search.result.best;
+        next.programs[p.program] = schedule;
+        search.tryAssignment(next,
+                             Search::describe(ScheduleAssignment{
+                                 next.rewrites, {{p.program, schedule}}}));
+      }
+    }
+  }
+  return true;
+}
+
 std::optional<TuneResult>
 nautilus::autosched::tune(const std::vector<StructureCandidates> &structures,
                           Measurer &measurer, const TuneBudget &budget,
@@ -283,41 +344,11 @@ nautilus::autosched::tune(const std::vector<StructureCandidates> &structures,
     why = "the heuristics' schedules: " + search.result.trials.front().why;
     return std::nullopt;
   }
-  // Each structure's model choice (its heuristics where the model ranks
-  // none of its programs), the model's preferred structure first.
-  for (const StructureCandidates &structure : structures) {
-    if (search.spent()) {
-      search.result.budgetSpent = true;
-      return search.finish();
-    }
-    ScheduleAssignment choice = modelChoiceOf(structure);
-    search.tryAssignment(choice, "model's choice " + Search::describe(choice));
-    // (The first structure's: the one the model prefers. Where it is the
-    // heuristics', their trial.)
-    if (&structure == &structures.front())
-      search.noteModelChoice(choice);
-  }
-  // Coordinate descent from the best so far, a program at a time, in the
-  // structure measured fastest.
-  for (const StructureCandidates &structure : structures) {
-    if (structure.rewrites != search.result.best.rewrites)
-      continue;
-    for (const ProgramCandidates &p : structure.programs) {
-      for (const std::string &schedule : p.schedules) {
-        if (search.spent()) {
-          search.result.budgetSpent = true;
-          return search.finish();
-        }
-        ScheduleAssignment next = search.result.best;
-        next.programs[p.program] = schedule;
-        search.tryAssignment(next,
-                             Search::describe(ScheduleAssignment{
-                                 next.rewrites, {{p.program, schedule}}}));
-      }
-    }
-  }
-  // (Every candidate tried: a budget spent just now leaves no time to
-  // confirm, but stopped nothing.)
+  // Each structure's model choice, then the descent (explore), until every
+  // candidate was tried or the budget calls a stop; then the rounds of
+  // measuring again, unless the budget is spent outright (a budget in
+  // candidates, or no time left).
+  search.result.budgetSpent = !explore(search, structures);
   if (!search.spent())
     search.confirm();
   return search.finish();

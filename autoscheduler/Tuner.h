@@ -12,10 +12,14 @@
 // measured fastest (coordinate descent: each candidate of a program, in
 // the model's order, with the others at their best so far), until every
 // candidate was tried or the budget is spent. A single measurement on a
-// shared machine can be off by 10% and more, so when the search ends
-// within its budget the fastest few assignments, the model's choice and
-// the heuristics' are measured again, in turns (a round each), and the
-// best is chosen by the median of each one's measurements. After the
+// shared machine can be off by 10% and more, so the fastest few
+// assignments, the model's choice and the heuristics' are then measured
+// again, in turns (a round each), and the best is chosen by the median of
+// each one's measurements; under a budget in seconds the descent stops
+// while the rounds still fit (their time estimated from the measurements
+// so far), so that the choice rests on medians rather than on one noisy
+// timing of each of more candidates (the model ranks them: the best is
+// rarely in the tail). After the
 // rounds asked for, more rounds of those near the fastest follow while
 // the budget lasts and the two fastest medians are close (within
 // kCloseMedians), so that a choice between near equals rests on more than
@@ -32,6 +36,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -103,11 +108,14 @@ struct StructureCandidates {
 
 struct TuneBudget {
   double seconds = 60;   // wall time of measuring; 0: no limit
-  size_t candidates = 0; // measurements; 0: no limit
+  size_t candidates = 0; // candidates tried; 0: no limit
   /// The fastest assignments measured again at the end (with the model's
   /// choice and the heuristics'), how many more times each at least, and
   /// at most while the two fastest medians are close.
   size_t confirmed = 3, confirmations = 2, mostConfirmations = 8;
+  /// Seconds since the search began (null: the steady clock; tests give
+  /// their own).
+  std::function<double()> clock;
 };
 
 /// Two medians this close (the slower over the faster, less one) are

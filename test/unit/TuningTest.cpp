@@ -154,6 +154,54 @@ TEST(TuningDatabase, RefusesWhatIsNotADatabase) {
   EXPECT_EQ(db.parse("{\"version\": 1, \"records\": []}"), "");
 }
 
+// Under a budget in seconds the descent stops while the rounds of
+// measuring again still fit, and those rounds choose by medians: a
+// candidate measured fast once by chance does not win.
+TEST(Tuner, LeavesTimeToMeasureAgain) {
+  // Each measurement takes a second of the test's clock; c4 is fast once
+  // (its first timing), then as slow as it is; c1 is the fastest.
+  class Timed : public Measurer {
+  public:
+    double now = 0;
+    std::map<std::string, int> seen;
+    std::optional<Measurement> measure(const ScheduleAssignment &assignment,
+                                       std::string &) override {
+      now += 1;
+      auto it = assignment.programs.find("p");
+      std::string s = it == assignment.programs.end() ? "own" : it->second;
+      int n = seen[s]++;
+      double us = s == "own"            ? 100
+                  : s == "c1"           ? 50
+                  : s == "c4" && n == 0 ? 40
+                                        : 80;
+      return Measurement{us, 5};
+    }
+  } m;
+  TuneBudget budget{20, 0};
+  budget.clock = [&] { return m.now; };
+  std::string why;
+  auto result = tune({{"p",
+                       {"c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9",
+                        "c10", "c11", "c12"}}},
+                     m, budget, nullptr, why);
+  ASSERT_TRUE(result) << why;
+  EXPECT_TRUE(result->budgetSpent);
+  EXPECT_TRUE(result->confirmed);
+  EXPECT_EQ(result->best.programs.at("p"), "c1");
+  EXPECT_LT(result->trials.size(), 13u); // not every candidate
+  EXPECT_LE(m.now, 24); // the budget, and a round's overrun at most
+  // Without a budget in seconds every candidate is tried, then confirmed.
+  Timed all;
+  TuneBudget unlimited{0, 0};
+  unlimited.clock = [&] { return all.now; };
+  auto every =
+      tune({{"p", {"c1", "c2", "c3", "c4"}}}, all, unlimited, nullptr, why);
+  ASSERT_TRUE(every) << why;
+  EXPECT_FALSE(every->budgetSpent);
+  EXPECT_EQ(every->trials.size(), 5u);
+  EXPECT_EQ(every->best.programs.at("p"), "c1");
+}
+
 // The tuner measures the heuristics, the model's choice, then each
 // program's candidates from the best so far, and keeps the fastest.
 TEST(Tuner, FindsTheFastestByCoordinateDescent) {

@@ -118,7 +118,9 @@ options:
                          tune --plan: the GPU measured most for the
                          target) (opt-in: bench/cpu_tune.py measures the
                          CPU's)
-  --budget SECONDS       tune: stop measuring after this long (default 60)
+  --budget SECONDS       tune: stop measuring after this long (default 60;
+                         the candidates' search stops early enough to
+                         measure the fastest again, by medians)
   --candidates N         tune: stop after N candidates tried (measured or
                          not: one that fails counts; default: no limit)
   --per-program N        tune: the model's best N schedules of each
