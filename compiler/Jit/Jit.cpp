@@ -169,12 +169,15 @@ nt_code compileSource(const JitRequest &request, const std::string &text,
   // compiler's) on stderr, as nautc does.
   compilation.setMessages(request.explain ? explainStream : diagStream);
   if (failed(buildBundle(compilation, bundle, request.kernelIR))) {
+    bool users = compilation.fault() == Fault::Schedules ||
+                 compilation.fault() == Fault::Unavailable;
     error = diagnostics + explained +
             (compilation.fault() == Fault::Schedules
                  ? "the schedules given cannot be used"
+             : compilation.fault() == Fault::Unavailable
+                 ? compilation.failureMessage()
                  : "internal error: " + compilation.failureMessage());
-    return compilation.fault() == Fault::Schedules ? NT_COMPILE_ERROR
-                                                   : NT_INTERNAL;
+    return users ? NT_COMPILE_ERROR : NT_INTERNAL;
   }
   if (request.explain) {
     compilation.scheduleProvider().explain(explainStream);

@@ -3,6 +3,7 @@
 #include "compiler/Pipeline/Pipelines.h"
 #include "compiler/Pipeline/Requirements.h"
 #include "compiler/Pipeline/Structures.h"
+#include "compiler/Pipeline/TargetSupport.h"
 #include "compiler/Schedule/ScheduleProvider.h"
 #include "compiler/Verify/Verifier.h"
 
@@ -29,6 +30,9 @@ LogicalResult Compilation::runStage(Stage next) {
   case Stage::Alg:
     return success();
   case Stage::Tile: {
+    // (What the target has no code for, at the user's operations.)
+    if (std::string e = unsupportedOperations(moduleOp, targetInfo); !e.empty())
+      return fail(Fault::Unavailable, e);
     if (schedules->choosesStructure(targetInfo))
       chooseStructure();
     // Kept to lower again with the fallback's schedules if the verifier

@@ -36,8 +36,9 @@ enum class Stage { Alg, Tile, HostLLVM, Gpu, GpuLLVM };
 /// user's schedule file: a user error), the compiler's (a bug; Verification
 /// when the verifier refuted an invariant of the tile programs, with a
 /// counterexample), or no one's: what was asked for cannot be made here (a
-/// library missing, such as NVRTC, or an op the reference kernels do not
-/// cover).
+/// library missing, such as NVRTC, an op the reference kernels do not
+/// cover, or one the target has no code for: TargetSupport.h), a user
+/// error.
 enum class Fault { None, Schedules, Compiler, Verification, Unavailable };
 
 class Compilation {

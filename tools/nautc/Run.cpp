@@ -192,6 +192,8 @@ int makeDevice(const Options &opts, Compilation &compilation,
       blameScheduleFile(opts);
       return kExitUserError;
     }
+    if (compilation.fault() == Fault::Unavailable)
+      return userError(compilation.failureMessage());
     return internalError(compilation.failureMessage());
   }
   std::string error;
@@ -395,8 +397,9 @@ int nautilus::runRun(const Options &opts) {
   if (failed(compilation.lowerTo(Stage::Tile)) ||
       (opts.device != "reference-host" &&
        failed(compilation.proveTilePrograms())))
-    return compilation.fault() == Fault::Schedules
-               ? kExitUserError
+    return compilation.fault() == Fault::Schedules ? kExitUserError
+           : compilation.fault() == Fault::Unavailable
+               ? userError(compilation.failureMessage())
                : internalError(compilation.failureMessage());
   if (opts.explain)
     compilation.scheduleProvider().explain(llvm::outs());
