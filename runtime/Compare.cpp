@@ -58,6 +58,18 @@ struct MeanErrorSums {
   double flipVariance = 0; // sum ulp min(ulp, computation bound)
   double largestUlp = 0;
 
+  /// Counts an element: `actual` against `reference`, its computation
+  /// bound and its unit in the last place.
+  void add(double actual, double reference, double computation, double ulp) {
+    signedError += reference > 0   ? actual - reference
+                   : reference < 0 ? reference - actual
+                                   : 0;
+    magnitude += std::fabs(reference);
+    this->computation += computation;
+    flipVariance += ulp * std::min(ulp, computation);
+    largestUlp = std::max(largestUlp, ulp);
+  }
+
   double bound() const {
     double x = std::log(2 / kMeanErrorFalseAlarm);
     double noise = std::sqrt(2 * x * flipVariance) + x * largestUlp / 3;
@@ -111,11 +123,13 @@ Comparison nautilus::rt::compareTensors(const HostTensor &actual,
           unwidened + tolerance.relative * std::min(extra, kLargestExcess);
       score = bound > 0 ? error / bound : (error == 0 ? 0 : HUGE_VAL);
       c.widened += error <= bound && error > unwidened;
-      sums.signedError += r > 0 ? a - r : r < 0 ? r - a : 0;
-      sums.magnitude += std::fabs(r);
-      sums.computation += computation;
-      sums.flipVariance += ulp * std::min(ulp, computation);
-      sums.largestUlp = std::max(sums.largestUlp, ulp);
+      // An element whose excess outweighs its own scale carries the error
+      // of a sum that cancelled, which the elements it reaches share (a
+      // row's variance): no independent rounding to count in the mean.
+      if (extra > std::fabs(r) + scale)
+        ++c.leftOutOfMean;
+      else
+        sums.add(a, r, computation, ulp);
     }
     if (score > worstScore) {
       worstScore = score;

@@ -62,6 +62,10 @@ struct Comparison {
   /// excess.
   size_t widened = 0;
   double worstExcess = 0;
+  /// Elements left out of the mean error: their excess outweighs |expected|
+  /// + mean |expected| (their error is mostly a cancelled sum's, shared by
+  /// the elements it reaches, not a rounding of their own).
+  size_t leftOutOfMean = 0;
   /// The mean error and its bound (see kMeanErrorFalseAlarm).
   double meanError = 0;
   double meanErrorBound = 0;
@@ -81,7 +85,12 @@ struct Comparison {
 /// The mean error's bound (kMeanErrorFalseAlarm) takes the unwidened
 /// bounds: one element's large excess (a quotient by a sum that cancelled
 /// to near 0) would otherwise switch off the check of a bias over every
-/// element.
+/// element. An element whose excess exceeds |reference| + mean
+/// |reference| is left out of the mean instead: its error is mostly the
+/// cancelled sum's, which every element it reaches shares (a row's
+/// variance that cancelled to noise scales the whole row), so the errors
+/// are not independent roundings the bound assumes; where every element
+/// is so, the mean is not checked.
 Comparison compareTensors(const HostTensor &actual, const HostTensor &reference,
                           Tolerance tolerance,
                           const std::vector<double> *excess = nullptr);

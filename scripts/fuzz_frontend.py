@@ -14,9 +14,11 @@ a line), then compiles every kernel of the result (`nautc compile
 target. A well-formed mutant compiles or is refused (exit 0, 1 or 2); a
 case is reported when nautc crashes (a signal), reports an internal error
 (exit 3, or an "internal error" message: a bug of nautc's, not of the
-input), or hangs (60 s).
+input), or hangs (60 s). With --run, each mutant that compiles also runs
+at the small shape on the CPU and the emulator with --check, and a
+mismatch (exit 4) is reported too.
 
-    python3 scripts/fuzz_frontend.py [--nautc build/bin/nautc] [--start 0] [--count 200] [--jobs 2]
+    python3 scripts/fuzz_frontend.py [--nautc build/bin/nautc] [--start 0] [--count 200] [--jobs 2] [--run]
 """
 import glob
 import os
@@ -114,6 +116,16 @@ def kernels_of(text):
     return re.findall(r"^\s*kernel\s+([A-Za-z_][A-Za-z0-9_]*)", text, re.M) or [""]
 
 
+def sizes_of(text, kernel):
+    """The size names in `kernel`'s signature (the names inside its
+    parameters' brackets)."""
+    m = re.search(r"kernel\s+" + re.escape(kernel) + r"\s*\((.*?)\{", text, re.S)
+    if not m:
+        return []
+    dims = " ".join(re.findall(r"\[([^\]]*)\]", m.group(1)))
+    return sorted(set(re.findall(r"\b([A-Za-z_][A-Za-z0-9_]*)\b", dims)))
+
+
 def compile_case(nautc, path, kernel, target, shape):
     """A verdict of one compile: None where it answered properly."""
     cmd = [nautc, "compile", path, "--target", target, "-o", os.devnull]
@@ -135,7 +147,29 @@ def compile_case(nautc, path, kernel, target, shape):
     return None
 
 
-def run_one(nautc, folder, n):
+def run_case(nautc, path, kernel, device, shape):
+    """A verdict of `nautc run --check` at `shape` on `device`: None where
+    it passed or refused the input properly."""
+    cmd = [nautc, "run", path, "--device", device, "--shape", shape, "--check"]
+    if kernel:
+        cmd += ["-k", kernel]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return "hang", " ".join(cmd)
+    said = proc.stdout + proc.stderr
+    if proc.returncode < 0:
+        return "crash", f"{' '.join(cmd)}\nsignal {-proc.returncode}\n{said[-3000:]}"
+    if proc.returncode == 4:
+        return "mismatch", f"{' '.join(cmd)}\n{said[-3000:]}"
+    if proc.returncode == 3 or "internal error" in said:
+        return "internal error", f"{' '.join(cmd)}\n{said[-3000:]}"
+    if proc.returncode not in (0, 1, 2):
+        return "exit %d" % proc.returncode, f"{' '.join(cmd)}\n{said[-3000:]}"
+    return None
+
+
+def run_one(nautc, folder, n, args):
     rng = random.Random(n)
     source = rng.choice(EXAMPLES)
     text = mutate(open(source).read(), rng)
@@ -144,10 +178,13 @@ def run_one(nautc, folder, n):
         f.write(text)
     target = rng.choice(TARGETS)
     for kernel in kernels_of(text)[:3]:
-        # Every size of the kernel's signature at 8 (those it names).
-        sizes = sorted(set(re.findall(r"\b([A-Z])\b", text)))
-        for shape in ("", ",".join(f"{s}=8" for s in sizes)):
+        # Every size of the kernel's signature small: 1, 3 or 16.
+        sizes = sizes_of(text, kernel)
+        for shape in ("", ",".join(f"{s}={rng.choice([1, 3, 16])}" for s in sizes)):
             verdict = compile_case(nautc, path, kernel, target, shape)
+            if not verdict and shape and args.run:
+                verdict = run_case(nautc, path, kernel, "cpu", shape) or \
+                    run_case(nautc, path, kernel, "emu", shape)
             if verdict:
                 kind, report = verdict
                 return kind, f"{os.path.basename(source)} mutated ({path}):\n{report}"
@@ -155,5 +192,11 @@ def run_one(nautc, folder, n):
     return "pass", ""
 
 
+def add_options(parser):
+    parser.add_argument("--run", action="store_true",
+                        help="also run each mutant that compiles, at the small shape, on the "
+                             "CPU and the emulator with --check (a mismatch is reported)")
+
+
 if __name__ == "__main__":
-    sys.exit(fuzzing.main(__doc__, run_one, count=200))
+    sys.exit(fuzzing.main(__doc__, run_one, count=200, add_options=add_options))

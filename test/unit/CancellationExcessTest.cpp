@@ -75,18 +75,18 @@ TEST(CancellationExcess, OperationsPassExcessesOn) {
   mlir::Location loc = b.getUnknownLoc();
   mlir::OwningOpRef<mlir::ModuleOp> module = mlir::ModuleOp::create(loc);
   b.setInsertionPointToEnd(module->getBody());
-  mlir::Value x = b.create<mlir::arith::ConstantOp>(loc, b.getF32FloatAttr(2));
-  mlir::Value y = b.create<mlir::arith::ConstantOp>(loc, b.getF32FloatAttr(4));
+  mlir::Value x = mlir::arith::ConstantOp::create(b, loc, b.getF32FloatAttr(2));
+  mlir::Value y = mlir::arith::ConstantOp::create(b, loc, b.getF32FloatAttr(4));
   auto excessOf = [&](mlir::Operation *op, std::vector<double> values,
                       std::vector<double> excesses, double result) {
     return propagatedExcess(op, values, excesses, result);
   };
-  mlir::Operation *add = b.create<mlir::arith::AddFOp>(loc, x, y);
-  mlir::Operation *mul = b.create<mlir::arith::MulFOp>(loc, x, y);
-  mlir::Operation *div = b.create<mlir::arith::DivFOp>(loc, x, y);
-  mlir::Operation *min = b.create<mlir::arith::MinimumFOp>(loc, x, y);
-  mlir::Operation *exp = b.create<mlir::math::ExpOp>(loc, x);
-  mlir::Operation *sqrt = b.create<mlir::math::SqrtOp>(loc, y);
+  mlir::Operation *add = mlir::arith::AddFOp::create(b, loc, x, y);
+  mlir::Operation *mul = mlir::arith::MulFOp::create(b, loc, x, y);
+  mlir::Operation *div = mlir::arith::DivFOp::create(b, loc, x, y);
+  mlir::Operation *min = mlir::arith::MinimumFOp::create(b, loc, x, y);
+  mlir::Operation *exp = mlir::math::ExpOp::create(b, loc, x);
+  mlir::Operation *sqrt = mlir::math::SqrtOp::create(b, loc, y);
   EXPECT_EQ(excessOf(add, {2, 4}, {0, 0}, 6), 0);
   EXPECT_EQ(excessOf(add, {2, 4}, {0.5, 0.25}, 6), 0.75);
   EXPECT_EQ(excessOf(mul, {2, 4}, {0.5, 0.25}, 8), 0.5 * 4 + 0.25 * 2);
@@ -143,4 +143,42 @@ TEST(CancellationExcess, TheInterpreterCarriesItToTheOutputs) {
   double bound = tolerance.relative * (0.75 + excesses[0][0] + 1.375);
   off.setFromDouble(0, out[0].getAsDouble(0) + 10 * bound);
   EXPECT_FALSE(rt::compareTensors(off, out[0], tolerance, &excesses[0]).pass());
+}
+
+// Elements whose error is a cancelled sum's (an excess beyond their own
+// scale: a row's variance that cancelled to noise scales the whole row)
+// are left out of the mean error, whose bound assumes independent
+// roundings; without excess the same uniform error is a bias, and fails.
+TEST(CancellationExcess, SharedErrorsAreLeftOutOfTheMean) {
+  // bf16 values in [1, 2) (a unit 2^-7), one in twenty a unit up: every
+  // element within its bound, the mean a bias.
+  std::vector<double> values(1024);
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = 1 + double(i % 7) / 8;
+  rt::HostTensor expected = test::tensorOf(rt::DType::BF16, {1024}, values);
+  rt::HostTensor moved = expected;
+  for (size_t i = 0; i < values.size(); i += 20)
+    moved.setFromDouble(i, values[i] + std::ldexp(1.0, -7));
+  rt::Tolerance tolerance{1, 4 * std::ldexp(1.0, -24)};
+  rt::Comparison bias = rt::compareTensors(moved, expected, tolerance);
+  EXPECT_TRUE(bias.elementsPass);
+  EXPECT_FALSE(bias.meanPasses);
+  EXPECT_EQ(bias.leftOutOfMean, 0u);
+  // Each element's excess 100 (its scale under 4): out of the mean, which
+  // is then not checked.
+  std::vector<double> excess(1024, 100);
+  rt::Comparison shared =
+      rt::compareTensors(moved, expected, tolerance, &excess);
+  EXPECT_TRUE(shared.pass());
+  EXPECT_EQ(shared.leftOutOfMean, 1024u);
+  // The moved elements (even) without excess: they still make the bias.
+  for (size_t i = 0; i < excess.size(); i += 2)
+    excess[i] = 0;
+  rt::Comparison half = rt::compareTensors(moved, expected, tolerance, &excess);
+  EXPECT_FALSE(half.meanPasses);
+  EXPECT_EQ(half.leftOutOfMean, 512u);
+  // An excess within the element's scale keeps it in the mean.
+  std::vector<double> small(1024, 1);
+  EXPECT_FALSE(
+      rt::compareTensors(moved, expected, tolerance, &small).meanPasses);
 }

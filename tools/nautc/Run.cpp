@@ -340,6 +340,11 @@ int printChecks(const std::vector<OutputCheck> &checks) {
                    << " elements within their bounds only as widened where "
                       "the reference's sums cancelled on the way to them "
                       "(|expected| + their excess in place of |expected|)\n";
+    if (c.leftOutOfMean)
+      llvm::outs() << "  " << c.leftOutOfMean
+                   << " elements left out of the mean error: their excess "
+                      "outweighs their scale (their error is mostly a "
+                      "cancelled sum's, shared by the elements it reaches)\n";
     if (!c.elementsPass) {
       llvm::outs() << "  worst element #" << c.worst << ": got "
                    << c.worstActual << ", expected " << c.worstReference;
