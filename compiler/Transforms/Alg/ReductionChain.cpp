@@ -219,6 +219,14 @@ LogicalResult ChainBuilder::findLeaders(std::string &why) {
 FailureOr<ChainFollower> ChainBuilder::follow(alg::DefineOp def, AffineMap at,
                                               std::string &why) {
   ChainFollower f{def, at, {}, {}, nullptr};
+  // (A repair scales a running sum once; a product's would take the
+  // factor to the power of the terms it holds.)
+  if (*def.getKind() != alg::ReductionKind::sum) {
+    why = "'" + def.getName().str() + "' is a " +
+          alg::stringifyReductionKind(*def.getKind()).str() +
+          ": only sums follow a chain's leaders";
+    return failure();
+  }
   Block &body = def.getBody().front();
   mergeSameLoads(body);
   if (def.getBodyType() != consumer.getBodyType()) {
