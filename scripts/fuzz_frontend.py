@@ -15,8 +15,8 @@ target. A well-formed mutant compiles or is refused (exit 0, 1 or 2); a
 case is reported when nautc crashes (a signal), reports an internal error
 (exit 3, or an "internal error" message: a bug of nautc's, not of the
 input), or hangs (60 s). With --run, each mutant that compiles also runs
-at the small shape on the CPU and the emulator with --check, and a
-mismatch (exit 4) is reported too.
+at the small shape on the CPU and the emulator (sm_80 or sm_90) with
+--check, and a mismatch (exit 4) is reported too.
 
     python3 scripts/fuzz_frontend.py [--nautc build/bin/nautc] [--start 0] [--count 200] [--jobs 2] [--run]
 """
@@ -147,10 +147,12 @@ def compile_case(nautc, path, kernel, target, shape):
     return None
 
 
-def run_case(nautc, path, kernel, device, shape):
-    """A verdict of `nautc run --check` at `shape` on `device`: None where
-    it passed or refused the input properly."""
+def run_case(nautc, path, kernel, device, shape, target=None):
+    """A verdict of `nautc run --check` at `shape` on `device` (for
+    `target`): None where it passed or refused the input properly."""
     cmd = [nautc, "run", path, "--device", device, "--shape", shape, "--check"]
+    if target:
+        cmd += ["--target", target]
     if kernel:
         cmd += ["-k", kernel]
     try:
@@ -184,7 +186,7 @@ def run_one(nautc, folder, n, args):
             verdict = compile_case(nautc, path, kernel, target, shape)
             if not verdict and shape and args.run:
                 verdict = run_case(nautc, path, kernel, "cpu", shape) or \
-                    run_case(nautc, path, kernel, "emu", shape)
+                    run_case(nautc, path, kernel, "emu", shape, rng.choice(["sm_80", "sm_90"]))
             if verdict:
                 kind, report = verdict
                 return kind, f"{os.path.basename(source)} mutated ({path}):\n{report}"
