@@ -126,49 +126,40 @@ def sizes_of(text, kernel):
     return sorted(set(re.findall(r"\b([A-Za-z_][A-Za-z0-9_]*)\b", dims)))
 
 
-def compile_case(nautc, path, kernel, target, shape):
-    """A verdict of one compile: None where it answered properly."""
-    cmd = [nautc, "compile", path, "--target", target, "-o", os.devnull]
-    if kernel:
-        cmd += ["-k", kernel]
-    if shape:
-        cmd += ["--shape", shape]
+def verdict(cmd, timeout):
+    """Runs nautc's `cmd`: None where it answered properly (exit 0, 1 or
+    2), else the kind of failure and a report (a mismatch, exit 4, is one)."""
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return "hang", " ".join(cmd)
-    said = proc.stdout + proc.stderr
+    said = f"{' '.join(cmd)}\n{(proc.stdout + proc.stderr)[-3000:]}"
     if proc.returncode < 0:
-        return "crash", f"{' '.join(cmd)}\nsignal {-proc.returncode}\n{said[-3000:]}"
+        return "crash", f"{said}\nsignal {-proc.returncode}"
+    if proc.returncode == 4:
+        return "mismatch", said
     if proc.returncode == 3 or "internal error" in said:
-        return "internal error", f"{' '.join(cmd)}\n{said[-3000:]}"
+        return "internal error", said
     if proc.returncode not in (0, 1, 2):
-        return "exit %d" % proc.returncode, f"{' '.join(cmd)}\n{said[-3000:]}"
+        return "exit %d" % proc.returncode, said
     return None
+
+
+def compile_case(nautc, path, kernel, target, shape):
+    """A verdict of one compile."""
+    cmd = [nautc, "compile", path, "--target", target, "-o", os.devnull]
+    cmd += ["-k", kernel] if kernel else []
+    cmd += ["--shape", shape] if shape else []
+    return verdict(cmd, 60)
 
 
 def run_case(nautc, path, kernel, device, shape, target=None):
     """A verdict of `nautc run --check` at `shape` on `device` (for
-    `target`): None where it passed or refused the input properly."""
+    `target`)."""
     cmd = [nautc, "run", path, "--device", device, "--shape", shape, "--check"]
-    if target:
-        cmd += ["--target", target]
-    if kernel:
-        cmd += ["-k", kernel]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    except subprocess.TimeoutExpired:
-        return "hang", " ".join(cmd)
-    said = proc.stdout + proc.stderr
-    if proc.returncode < 0:
-        return "crash", f"{' '.join(cmd)}\nsignal {-proc.returncode}\n{said[-3000:]}"
-    if proc.returncode == 4:
-        return "mismatch", f"{' '.join(cmd)}\n{said[-3000:]}"
-    if proc.returncode == 3 or "internal error" in said:
-        return "internal error", f"{' '.join(cmd)}\n{said[-3000:]}"
-    if proc.returncode not in (0, 1, 2):
-        return "exit %d" % proc.returncode, f"{' '.join(cmd)}\n{said[-3000:]}"
-    return None
+    cmd += ["--target", target] if target else []
+    cmd += ["-k", kernel] if kernel else []
+    return verdict(cmd, 120)
 
 
 def run_one(nautc, folder, n, args):
