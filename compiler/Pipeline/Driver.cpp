@@ -3,8 +3,8 @@
 #include "compiler/Pipeline/Pipelines.h"
 #include "compiler/Pipeline/Requirements.h"
 #include "compiler/Pipeline/Structures.h"
-#include "compiler/Pipeline/TargetSupport.h"
 #include "compiler/Schedule/ScheduleProvider.h"
+#include "compiler/Transforms/LLVM/Passes.h"
 #include "compiler/Verify/Verifier.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -30,9 +30,6 @@ LogicalResult Compilation::runStage(Stage next) {
   case Stage::Alg:
     return success();
   case Stage::Tile: {
-    // (What the target has no code for, at the user's operations.)
-    if (std::string e = unsupportedOperations(moduleOp, targetInfo); !e.empty())
-      return fail(Fault::Unavailable, e);
     if (schedules->choosesStructure(targetInfo))
       chooseStructure();
     // Kept to lower again with the fallback's schedules if the verifier
@@ -65,8 +62,19 @@ LogicalResult Compilation::runStage(Stage next) {
                   "lowering to GPU kernels failed");
     return success();
   case Stage::GpuLLVM:
-    if (failed(lowerGPUToLLVM(moduleOp, targetInfo)))
+    if (failed(lowerGPUToLLVM(moduleOp, targetInfo))) {
+      // (A function the target has no code for: the user's to change,
+      // diagnosed at its operation.)
+      bool needsLibrary = false;
+      moduleOp.walk([&](Operation *op) {
+        needsLibrary |= op->hasAttr(kNeedsDeviceLibraryAttrName);
+      });
+      if (needsLibrary)
+        return fail(Fault::Unavailable, "the kernel computes functions " +
+                                            targetInfo.name +
+                                            " has no code for (see above)");
       return fail(Fault::Compiler, "lowering GPU kernels to LLVM failed");
+    }
     return success();
   }
   llvm_unreachable("a stage of the pipeline");

@@ -28,8 +28,21 @@ gpu.module @k {
 gpu.module @k {
   llvm.func @__nv_expf(f32) -> f32
   llvm.func @f(%x: f32) -> f32 {
-    // expected-error @+1 {{needs '__nv_expf' from a device library, which nautilus does not link}}
+    // expected-error @+1 {{'exp' of 'f32' values has no code on this target (nautilus links no device math library: '__nv_expf')}}
     %a = llvm.call @__nv_expf(%x) : (f32) -> f32
     llvm.return %a : f32
+  }
+}
+
+// -----
+
+// A function of f64 values: the user's input, with what to do (the driver
+// reports it as a user error: test/nautc/gpu-f64-math.test).
+gpu.module @k {
+  llvm.func @__nv_exp(f64) -> f64
+  llvm.func @f(%x: f64) -> f64 {
+    // expected-error @+1 {{'exp' of 'f64' values has no code on this target (nautilus links no device math library: '__nv_exp'; sigmoid, silu, gelu and pow are made of exp, log and erfc): compute it in f32 (f32(...) of its argument), or compile for cpu}}
+    %a = llvm.call @__nv_exp(%x) : (f64) -> f64
+    llvm.return %a : f64
   }
 }

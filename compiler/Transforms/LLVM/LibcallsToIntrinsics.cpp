@@ -3,7 +3,10 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/StringSwitch.h"
+
+#include <set>
 
 namespace nautilus {
 #define GEN_PASS_DEF_LIBCALLSTOINTRINSICS
@@ -33,6 +36,18 @@ Intrinsic intrinsicFor(StringRef callee) {
       .Default(Intrinsic::None);
 }
 
+/// The source's name of a device library's function of `type` values:
+/// "exp" for __nv_exp, __nv_expf (f32) and __ocml_exp_f64.
+std::string functionName(StringRef callee, Type type) {
+  StringRef name = callee;
+  if (name.consume_front("__ocml_"))
+    return name.rsplit('_').first.str();
+  name.consume_front("__nv_");
+  if (type.isF32())
+    name.consume_back("f");
+  return name.str();
+}
+
 bool isDeviceLibrary(StringRef callee) {
   return callee.starts_with("__nv_") || callee.starts_with("__ocml_") ||
          callee.starts_with("__ockl_");
@@ -42,7 +57,8 @@ struct LibcallsToIntrinsicsPass
     : public nautilus::impl::LibcallsToIntrinsicsBase<
           LibcallsToIntrinsicsPass> {
   void runOnOperation() override {
-    bool ok = true;
+    bool ok = true, usersInput = false;
+    std::set<std::pair<std::string, const void *>> reported;
     getOperation()->walk([&](LLVM::CallOp call) {
       std::optional<StringRef> callee = call.getCallee();
       if (!callee || !isDeviceLibrary(*callee))
@@ -60,12 +76,26 @@ struct LibcallsToIntrinsicsPass
       case Intrinsic::FMA:
         result = LLVM::FMAOp::create(b, loc, args[0], args[1], args[2]);
         break;
-      case Intrinsic::None:
-        call.emitError() << "needs '" << *callee
-                         << "' from a device library, which nautilus does "
-                            "not link";
+      case Intrinsic::None: {
+        // (Once a function and place: a vector's elements each call it.)
+        // Of f64, the input's: nautilus-legalize-math expands the others.
+        Type type = getElementTypeOrSelf(args.front().getType());
+        usersInput |= type.isF64();
+        if (reported.insert({callee->str(), call.getLoc().getAsOpaquePointer()})
+                .second)
+          call.emitError()
+              << "'" << functionName(*callee, type) << "' of " << type
+              << " values has no code on this target (nautilus links no "
+                 "device math library: '"
+              << *callee << "'"
+              << (type.isF64()
+                      ? "; sigmoid, silu, gelu and pow are made of exp, log "
+                        "and erfc): compute it in f32 (f32(...) of its "
+                        "argument), or compile for cpu"
+                      : ")");
         ok = false;
         return;
+      }
       }
       call.getResult().replaceAllUsesWith(result);
       call.erase();
@@ -76,8 +106,12 @@ struct LibcallsToIntrinsicsPass
           SymbolTable::symbolKnownUseEmpty(func, getOperation()))
         func.erase();
     });
-    if (!ok)
+    if (!ok) {
+      if (usersInput)
+        getOperation()->setAttr(nautilus::kNeedsDeviceLibraryAttrName,
+                                UnitAttr::get(&getContext()));
       signalPassFailure();
+    }
   }
 };
 

@@ -10,6 +10,12 @@
 
 namespace nautilus {
 
+/// The attribute nautilus-libcalls-to-intrinsics sets on a GPU module one
+/// of whose calls needs a device library (a function of f64 values the
+/// target has no code for): the user's input, not the compiler's fault.
+constexpr const char *kNeedsDeviceLibraryAttrName =
+    "nautilus.needs_device_library";
+
 #define GEN_PASS_DECL
 #include "compiler/Transforms/LLVM/Passes.h.inc"
 

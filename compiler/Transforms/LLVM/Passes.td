@@ -58,8 +58,10 @@ def LibcallsToIntrinsics : Pass<"nautilus-libcalls-to-intrinsics"> {
     which libdevice and ocml compute with the instruction the backends
     select for the intrinsic, ex2.approx.f32 and v_exp_f32) become the
     intrinsic, so kernels need no device library. Any other call into a
-    device library is an error naming it (nautilus-legalize-math should have
-    expanded the op).
+    device library (a function of f64 values: nautilus-legalize-math
+    expands those of f32 and 16-bit floats) is an error at the operation,
+    naming the function, once a function and place, and marks the module
+    `nautilus.needs_device_library` (the driver reports it as the user's).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
