@@ -2,7 +2,8 @@
 """Mutated example kernels: nautc must answer every input with a diagnostic,
 never a crash.
 
-Each case takes one of examples/*.tensor and applies a few random
+Each case takes one of examples/*.tensor (or of bench/kernels and the
+tests' Inputs) and applies a few random
 mutations to its tokens, mostly ones that keep it well formed (a dtype,
 function, reduction, operator or comparison swapped for another of its
 kind, or an index variable, size or tensor name for another of the
@@ -31,7 +32,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fuzzing  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-EXAMPLES = sorted(glob.glob(os.path.join(ROOT, "examples", "*.tensor")))
+# The files mutated: the examples, the benchmarks' kernels and the tests'
+# (the reduction chains alg-fuse-reductions streams or refuses, among them).
+EXAMPLES = sorted(glob.glob(os.path.join(ROOT, "examples", "*.tensor")) +
+                  glob.glob(os.path.join(ROOT, "bench", "kernels", "*.tensor")) +
+                  glob.glob(os.path.join(ROOT, "test", "*", "Inputs", "*.tensor")))
 TARGETS = ["cpu", "sm_80", "sm_90", "gfx90a", "gfx942"]
 
 # A token: a comment, a name, a number, or one character of punctuation.
