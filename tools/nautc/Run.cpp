@@ -7,6 +7,7 @@
 // (runtime/Timing.h).
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Interpreter/AlgInterpreter.h"
 #include "compiler/Pipeline/Check.h"
 #include "compiler/Pipeline/CpuExecutor.h"
 #include "compiler/Pipeline/Driver.h"
@@ -426,13 +427,23 @@ int nautilus::runRun(const Options &opts) {
   bool kernelFault = false;
   if (std::string e = device.runOnce(outputs, &kernelFault); !e.empty()) {
     // A fault of the generated code (on the emulator: a race, an async
-    // hazard, a deadlock, an access out of bounds) is nautc's bug, whatever
-    // the inputs: reads out of range are clamped, never faults. Kernels
-    // given with --kernel-ir are the user's.
+    // hazard, a deadlock, an access out of bounds) is nautc's bug, unless
+    // the kernel itself reads out of range (undefined in the language; the
+    // lowerings clamp most such reads, not every one: a flash kernel's
+    // K and V blocks), which the interpreter names. Kernels given with
+    // --kernel-ir are the user's.
     if (kernelFault && !opts.kernelIR.empty())
       return userError("the kernels of " + opts.kernelIR + " faulted: " + e);
-    if (kernelFault)
+    if (kernelFault) {
+      std::vector<rt::HostTensor> ignored;
+      std::string read =
+          interpretKernel(referenceKernel, run.sizes, run.tensors, ignored);
+      if (read.find("out-of-range read") != std::string::npos)
+        return userError("the kernel reads out of range, which is undefined "
+                         "(the reference interpreter: " +
+                         read + "), and its code faulted: " + e);
       return internalError("the generated code faulted: " + e);
+    }
     return userError(e);
   }
   for (const auto &[program, profile] : device.profiles)
