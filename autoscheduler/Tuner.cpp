@@ -46,6 +46,13 @@ nautilus::autosched::scheduleFileText(const ScheduleAssignment &assignment,
   return text;
 }
 
+std::string nautilus::autosched::measuredScheduleFileText(
+    const ScheduleAssignment &assignment) {
+  return assignment.empty()
+             ? scheduleFileText(assignment)
+             : scheduleFileText(assignment, /*everyRewrite=*/true);
+}
+
 std::optional<ScheduleAssignment>
 nautilus::autosched::scheduleAssignmentOf(const llvm::json::Value &file,
                                           std::string &why) {

@@ -66,6 +66,12 @@ struct ScheduleAssignment {
 std::string scheduleFileText(const ScheduleAssignment &assignment,
                              bool everyRewrite = false);
 
+/// The schedule file a measurement of `assignment` compiles with: every
+/// rewrite stated (the structure as kernelStructures lowered it, a sweep's
+/// rows re-scheduled where it asked for them); the heuristics' schedules
+/// (an empty assignment) name nothing.
+std::string measuredScheduleFileText(const ScheduleAssignment &assignment);
+
 /// The assignment a schedule file's JSON states (scheduleFileText's
 /// inverse: a rewrite the file does not state is the default), or
 /// std::nullopt with `why`.

@@ -484,8 +484,8 @@ Scalar Interpreter::readTensor(alg::LoadOp load, const Operands &in,
       std::string where;
       for (int64_t x : index)
         where += (where.empty() ? "" : ", ") + std::to_string(x);
-      outOfRange = "out-of-range read " + inst.tensorName + "[" + where +
-                   (d + 1 < t.rank() ? ", ...]" : "]") +
+      outOfRange = std::string(kOutOfRangeRead) + " " + inst.tensorName + "[" +
+                   where + (d + 1 < t.rank() ? ", ...]" : "]") +
                    " of a tensor of shape " + rt::formatShape(t.shape());
       r.poison = true;
       return r;

@@ -32,6 +32,10 @@ interpretKernel(alg::KernelOp kernel, const SizeValues &sizes,
                 std::vector<rt::HostTensor> &outputs,
                 std::vector<std::vector<double>> *outputExcesses = nullptr);
 
+/// What interpretKernel's error says of a read out of range (undefined in
+/// the language): "out-of-range read X[3, ...] of a tensor of shape ...".
+constexpr const char *kOutOfRangeRead = "out-of-range read";
+
 /// Evaluates the kernel's `alg.require` conditions under `sizes`; returns ""
 /// or the first failing constraint with the values of its sizes.
 std::string checkRequirements(alg::KernelOp kernel, const SizeValues &sizes);

@@ -37,8 +37,8 @@ enum class Stage { Alg, Tile, HostLLVM, Gpu, GpuLLVM };
 /// when the verifier refuted an invariant of the tile programs, with a
 /// counterexample), or no one's: what was asked for cannot be made here (a
 /// library missing, such as NVRTC, an op the reference kernels do not
-/// cover, or one the target has no code for: TargetSupport.h), a user
-/// error.
+/// cover, or a function the target has no code for: a GPU's f64 exp, which
+/// nautilus-libcalls-to-intrinsics marks), a user error.
 enum class Fault { None, Schedules, Compiler, Verification, Unavailable };
 
 class Compilation {

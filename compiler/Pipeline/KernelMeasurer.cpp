@@ -136,11 +136,9 @@ KernelMeasurer::compile(const ScheduleAssignment &assignment,
   OwningOpRef<ModuleOp> copy = kernel.clone();
   std::shared_ptr<ScheduleProvider> schedules = heuristicSchedules();
   if (!assignment.empty())
-    schedules = std::make_shared<ScheduleFile>(
-        "candidate", heuristicSchedules(),
-        // (Every rewrite stated: the structure as kernelStructures lowered
-        // it, a sweep's rows re-scheduled where it asked for them.)
-        scheduleFileText(assignment, /*everyRewrite=*/true));
+    schedules =
+        std::make_shared<ScheduleFile>("candidate", heuristicSchedules(),
+                                       measuredScheduleFileText(assignment));
   FirstError errors(copy->getContext());
   Compilation compilation(*copy, target, schedules);
   compilation.setVerification(verify);

@@ -1,5 +1,6 @@
 //===- ScheduleFile.cpp - Schedules a user wrote, by program name ---------===//
 #include "compiler/Schedule/ScheduleFile.h"
+#include "autoscheduler/Tuner.h"
 #include "compiler/Schedule/AutoSchedules.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -53,16 +54,14 @@ bool ScheduleFile::asksFor(bool autosched::RewriteChoice::*,
 
 std::optional<autosched::RewriteChoice> ScheduleFile::statedRewrites() const {
   std::optional<llvm::json::Object> top = topLevelOf(path, text);
-  if (!top)
+  std::string why; // (beginReplacing says what is wrong with the file)
+  std::optional<autosched::ScheduleAssignment> stated =
+      top ? autosched::scheduleAssignmentOf(llvm::json::Value(std::move(*top)),
+                                            why)
+          : std::nullopt;
+  if (!stated)
     return std::nullopt;
-  auto kept = [&](const char *key) {
-    std::optional<bool> value = top->getBoolean(key);
-    return !value || *value;
-  };
-  return autosched::RewriteChoice{kept(autosched::kFuseReductionsKey),
-                                  kept(autosched::kRecomputeInStreamsKey),
-                                  kept(autosched::kFuseSharedOperandsKey),
-                                  kept(autosched::kSweepRowConsumersKey)};
+  return stated->rewrites;
 }
 
 LogicalResult ScheduleFile::beginReplacing(ModuleOp module) {

@@ -43,6 +43,22 @@ std::vector<StructureCandidates> twoStructures() {
           {unfused, {{"s", {"s1", "s2"}}}}};
 }
 
+/// The search over `structures` with its plan's times read back through
+/// `recorded`: plan[fastest] 10 us, the i-th other 20 + i.
+std::optional<TuneResult>
+searchPlan(const std::vector<StructureCandidates> &structures, size_t fastest,
+           RecordedMeasurer &recorded) {
+  std::vector<ScheduleAssignment> plan = plannedAssignments(structures);
+  std::string error = recorded.parse(measurementsFile(
+      plan, [&](size_t i) { return i == fastest ? 10.0 : 20.0 + i; }));
+  EXPECT_EQ(error, "");
+  std::string why;
+  std::optional<TuneResult> result =
+      tune(structures, recorded, TuneBudget{0, 0, 0, 0}, nullptr, why);
+  EXPECT_TRUE(result) << why;
+  return result;
+}
+
 } // namespace
 
 // The plan: the heuristics', each structure's model choice, then each
@@ -61,13 +77,8 @@ TEST(RecordedMeasurer, PlansWhatTheSearchMeasuresWhenTheModelIsRight) {
   EXPECT_EQ(plan, expected);
   // A search whose times rank as the model does asks for nothing else.
   RecordedMeasurer recorded;
-  ASSERT_EQ(recorded.parse(measurementsFile(
-                plan, [](size_t i) { return i == 1 ? 10.0 : 20.0 + i; })),
-            "");
-  std::string why;
-  auto result =
-      tune(structures, recorded, TuneBudget{0, 0, 0, 0}, nullptr, why);
-  ASSERT_TRUE(result) << why;
+  std::optional<TuneResult> result = searchPlan(structures, 1, recorded);
+  ASSERT_TRUE(result);
   EXPECT_EQ(recorded.used(), plan.size());
   EXPECT_EQ(result->trials.size(), plan.size());
   EXPECT_EQ(result->best, expected[1]);
@@ -82,13 +93,8 @@ TEST(RecordedMeasurer, SearchesOnWithoutWhatWasNotMeasured) {
   std::vector<ScheduleAssignment> plan = plannedAssignments(structures);
   RecordedMeasurer recorded;
   // a2 (plan[3]) fastest: the search then tries b1 beside a2, unplanned.
-  ASSERT_EQ(recorded.parse(measurementsFile(
-                plan, [](size_t i) { return i == 3 ? 10.0 : 20.0 + i; })),
-            "");
-  std::string why;
-  auto result =
-      tune(structures, recorded, TuneBudget{0, 0, 0, 0}, nullptr, why);
-  ASSERT_TRUE(result) << why;
+  std::optional<TuneResult> result = searchPlan(structures, 3, recorded);
+  ASSERT_TRUE(result);
   EXPECT_EQ(result->best, plan[3]);
   const Trial &last = result->trials.back();
   EXPECT_EQ(last.assignment.programs,

@@ -403,9 +403,8 @@ int nautilus::runRun(const Options &opts) {
   if (failed(compilation.lowerTo(Stage::Tile)) ||
       (opts.device != "reference-host" &&
        failed(compilation.proveTilePrograms())))
-    return compilation.fault() == Fault::Schedules ? kExitUserError
-           : compilation.fault() == Fault::Unavailable
-               ? userError(compilation.failureMessage())
+    return compilation.fault() == Fault::Schedules
+               ? kExitUserError
                : internalError(compilation.failureMessage());
   if (opts.explain)
     compilation.scheduleProvider().explain(llvm::outs());
@@ -438,7 +437,7 @@ int nautilus::runRun(const Options &opts) {
       std::vector<rt::HostTensor> ignored;
       std::string read =
           interpretKernel(referenceKernel, run.sizes, run.tensors, ignored);
-      if (read.find("out-of-range read") != std::string::npos)
+      if (read.find(kOutOfRangeRead) != std::string::npos)
         return userError("the kernel reads out of range, which is undefined "
                          "(the reference interpreter: " +
                          read + "), and its code faulted: " + e);

@@ -341,15 +341,6 @@ samplesOf(const TuneResult &result, const std::vector<StructureTerms> &terms,
   return samples;
 }
 
-/// The schedule file a measurement of `assignment` compiles with
-/// (KernelMeasurer's: every rewrite stated; the heuristics' names
-/// nothing).
-json::Value scheduleFileOf(const ScheduleAssignment &assignment) {
-  if (assignment.empty())
-    return json::Object{{"programs", json::Object{}}};
-  return cantFail(json::parse(scheduleFileText(assignment, true)));
-}
-
 /// How --plan names a planned assignment (plannedAssignments' order):
 /// the heuristics, a structure's model choice, or a program's candidate
 /// by the model's rank (1: its first) with the others at its choice.
@@ -386,8 +377,10 @@ int writePlan(const Options &opts, const RunInputs &run,
   json::Array entries;
   std::vector<ScheduleAssignment> planned = plannedAssignments(structures);
   for (const ScheduleAssignment &assignment : planned) {
-    json::Object entry{{"label", planLabel(assignment, structures)},
-                       {"schedule", scheduleFileOf(assignment)}};
+    json::Object entry{
+        {"label", planLabel(assignment, structures)},
+        {"schedule",
+         cantFail(json::parse(measuredScheduleFileText(assignment)))}};
     if (assignment == modelChoiceOf(structures.front()))
       entry["model_choice"] = true;
     if (auto costs = termsOf(assignment, terms, &StructureTerms::gpuPrograms))
@@ -580,14 +573,18 @@ void printResult(const TuneResult &result) {
                << "\n";
 }
 
-/// The usage error of tune's options, or "".
-std::string tuneUsageError(const Options &opts) {
+/// The usage error of tune's options for `target`, or "".
+std::string tuneUsageError(const Options &opts, const TargetInfo &target) {
   if (opts.profile || !opts.fibreOrder.empty() || !opts.kernelIR.empty())
     return "--profile, --fibre-order and --kernel-ir are nautc run's (tune "
            "measures each candidate as compiled)";
   if (!opts.plan.empty() && !opts.measured.empty())
     return "--plan lists what to measure and --measured reads the times "
            "back: give one of them";
+  // (The CPU model describes this host, which measures itself.)
+  if ((!opts.plan.empty() || !opts.measured.empty()) && target.isCPU())
+    return "--plan and --measured are for a GPU nautc does not run on: the "
+           "host CPU measures its own kernels (--device cpu)";
   if ((!opts.plan.empty() || !opts.measured.empty()) && opts.check)
     return "--check compares a device's outputs with the interpreter's: "
            "with --plan or --measured nothing runs here (each measurement "
@@ -607,15 +604,10 @@ std::string tuneUsageError(const Options &opts) {
 int nautilus::runTune(const Options &opts) {
   TargetInfo target = targetForDevice(opts);
   // (Usage first: a bad command line is told so whatever the machine.)
-  if (std::string e = tuneUsageError(opts); !e.empty())
+  if (std::string e = tuneUsageError(opts, target); !e.empty())
     return usageError(e);
   // --plan and --measured measure nothing here: no device is opened.
   bool offline = !opts.plan.empty() || !opts.measured.empty();
-  // (The CPU model describes this host, which measures itself.)
-  if (offline && target.isCPU())
-    return usageError("--plan and --measured are for a GPU nautc does not "
-                      "run on: the host CPU measures its own kernels "
-                      "(--device cpu)");
   std::string machine, error;
   bool usage = true;
   std::shared_ptr<rt::Device> gpu; // a GPU: shared by every candidate
@@ -680,35 +672,34 @@ int nautilus::runTune(const Options &opts) {
                      " in any structure: nothing to plan or search");
   if (!opts.plan.empty())
     return writePlan(opts, run, target, structures, terms);
-  std::string why;
-  std::optional<TuneResult> result;
-  if (!opts.measured.empty()) {
-    // (Each time recorded once, as many runs' median: nothing to measure
-    // again.)
-    TuneBudget budget{0, opts.budgetCandidates};
-    budget.confirmations = 0;
-    result = tune(structures, recorded, budget, &llvm::errs(), why);
-    if (result)
-      llvm::outs() << "tune: the search asked for " << recorded.used()
-                   << " of the " << recorded.size()
-                   << " assignments --measured holds\n";
+  // The device's measurements, or --measured's (each time recorded once,
+  // as many runs' median: nothing to measure again).
+  std::unique_ptr<KernelMeasurer> live;
+  Measurer *measurer = &recorded;
+  TuneBudget budget{opts.budgetSeconds, opts.budgetCandidates};
+  if (opts.measured.empty()) {
+    live = std::make_unique<KernelMeasurer>(*loaded.module, target, *device,
+                                            run.sizes, run.tensors,
+                                            !opts.noVerify, gpu);
+    measurer = live.get();
   } else {
-    KernelMeasurer measurer(*loaded.module, target, *device, run.sizes,
-                            run.tensors, !opts.noVerify, gpu);
-    result = tune(structures, measurer,
-                  TuneBudget{opts.budgetSeconds, opts.budgetCandidates},
-                  &llvm::errs(), why);
-    if (result && opts.check) {
-      printResult(*result);
-      if (int rc = checkBest(*loaded.module, run, measurer, result->best))
-        return rc;
-      return writeResult(opts, database, loaded, target, machine, run, *result,
-                         terms);
-    }
+    budget.seconds = 0;
+    budget.confirmations = 0;
   }
+  std::string why;
+  std::optional<TuneResult> result =
+      tune(structures, *measurer, budget, &llvm::errs(), why);
   if (!result)
     return userError("cannot measure the kernel: " + why);
+  if (!opts.measured.empty())
+    llvm::outs() << "tune: the search asked for " << recorded.used()
+                 << " of the " << recorded.size()
+                 << " assignments --measured holds\n";
   printResult(*result);
+  // (--check is refused with --measured: `live` measured.)
+  if (opts.check)
+    if (int rc = checkBest(*loaded.module, run, *live, result->best))
+      return rc;
   return writeResult(opts, database, loaded, target, machine, run, *result,
                      terms);
 }

@@ -62,10 +62,6 @@ int nautilus::runVerify(const Options &opts) {
       blameScheduleFile(opts);
       return kExitUserError;
     }
-    if (compilation.fault() == Fault::Unavailable) {
-      llvm::errs() << "nautc: error: " << compilation.failureMessage() << "\n";
-      return kExitUserError;
-    }
     llvm::errs() << "nautc: internal error: " << compilation.failureMessage()
                  << "\n";
     return kExitInternal;
