@@ -3,37 +3,53 @@
 // A stream (attention's P V, its denominator and its row maximum, scores
 // read from S) steps 8 keys at a time, then the keys left one at a time.
 // Each accumulator is kept at the shape it varies along: the maximum and
-// the denominator are columns over the rows (8x1), only P V spans the tile.
-// Per block: 8 scores and 8 rows of V (neither reads the leader), one
-// leader update, 8 exps of P at 8x1, one repair exp (shared by both sums),
-// then P V's 8 terms as fused multiply-adds on
-// the repaired sum, a row of the tile at a time (a row's partial sum stays
-// in registers over the 8 keys); the results are broadcast to the tile at
-// the end.
+// the denominator are columns over the rows (8x1), carried by the loops;
+// P V spans the tile, and is kept in a scratch buffer of its rows
+// (allocated before the loop over the program ids), set to 0 at each
+// instance's start. Per block: 8 scores and 8 rows of V (neither reads
+// the leader), one leader update, 8 exps of P at 8x1, one repair exp
+// (shared by both sums), then a loop over P V's rows: each row loaded,
+// rescaled by its row's repair, its 8 terms added as fused multiply-adds
+// (a row of P's column, broadcast, times V's row), and stored. After the
+// keys, the rows are loaded as the tile.
 // CHECK-LABEL: func.func @attn_O(
+// CHECK: %[[SLOT:.*]] = memref.alloc() {alignment = 64 : i64} : memref<128xf32>
+// CHECK: scf.for %{{.*}} = %arg6 to %arg7 step %c1
+// CHECK: vector.store %{{.*}}, %[[SLOT]][%c0] : memref<128xf32>, vector<128xf32>
 // CHECK: %[[END:.*]] = arith.subi %{{.*}}, %{{.*}} : index
-// CHECK: %[[BLOCKED:.*]]:3 = scf.for %[[KEY:.*]] = %c0 to %[[END]] step %c8 iter_args(%[[MX:.*]] = %{{.*}}, %[[O:.*]] = %{{.*}}, %[[L:.*]] = %{{.*}}) -> (vector<8x1xf32>, vector<8x16xf32>, vector<8x1xf32>)
+// CHECK: %[[BLOCKED:.*]]:2 = scf.for %[[KEY:.*]] = %c0 to %[[END]] step %c8 iter_args(%[[MX:.*]] = %{{.*}}, %[[L:.*]] = %{{.*}}) -> (vector<8x1xf32>, vector<8x1xf32>)
 // CHECK-COUNT-64: memref.load %arg0
 // CHECK-COUNT-8: vector.maskedload %{{.*}} : memref<?xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
 // CHECK-COUNT-8: arith.maximumf %{{.*}} : vector<8x1xf32>
 // CHECK-COUNT-8: math.exp %{{.*}} : vector<8x1xf32>
 // CHECK: %[[REPAIR:.*]] = math.exp %{{.*}} : vector<8x1xf32>
-// CHECK: %[[WIDE:.*]] = vector.broadcast %[[REPAIR]] : vector<8x1xf32> to vector<8x16xf32>
-// CHECK: %[[ROW0:.*]] = vector.extract %[[O]][0] : vector<16xf32> from vector<8x16xf32>
-// CHECK: %[[FACTOR0:.*]] = vector.extract %[[WIDE]][0] : vector<16xf32> from vector<8x16xf32>
-// CHECK: %[[RESCALED:.*]] = arith.mulf %[[ROW0]], %[[FACTOR0]] : vector<16xf32>
+// CHECK: %[[P0:.*]] = vector.shape_cast %{{.*}} : vector<8x1xf32> to vector<8xf32>
+// CHECK-COUNT-7: vector.shape_cast %{{.*}} : vector<8x1xf32> to vector<8xf32>
+// CHECK: %[[FACTORS:.*]] = vector.shape_cast %[[REPAIR]] : vector<8x1xf32> to vector<8xf32>
+// CHECK: scf.for %[[ROW:.*]] = %c0 to %c8 step %c1 {
+// CHECK: %[[AT:.*]] = arith.muli %[[ROW]], %c16 : index
+// CHECK: %[[PARTIAL:.*]] = vector.load %[[SLOT]][%[[AT]]] : memref<128xf32>, vector<16xf32>
+// CHECK: %[[FACTOR:.*]] = vector.extract %[[FACTORS]][%[[ROW]]] : f32 from vector<8xf32>
+// CHECK: %[[WIDE:.*]] = vector.broadcast %[[FACTOR]] : f32 to vector<16xf32>
+// CHECK: %[[RESCALED:.*]] = arith.mulf %[[PARTIAL]], %[[WIDE]] : vector<16xf32>
+// CHECK: vector.extract %[[P0]][%[[ROW]]] : f32 from vector<8xf32>
 // CHECK: math.fma %{{.*}}, %{{.*}}, %[[RESCALED]] : vector<16xf32>
 // CHECK-COUNT-7: math.fma %{{.*}} : vector<16xf32>
-// CHECK: vector.extract %[[O]][1] : vector<16xf32> from vector<8x16xf32>
-// CHECK-COUNT-8: math.fma %{{.*}} : vector<16xf32>
-// CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 1, {{.*}}, 31] : vector<16xf32>, vector<16xf32>
-// CHECK: vector.shape_cast %{{.*}} : vector<128xf32> to vector<8x16xf32>
+// CHECK: vector.store %{{.*}}, %[[SLOT]][%[[AT]]] : memref<128xf32>, vector<16xf32>
+// CHECK-NEXT: }
 // CHECK: arith.mulf %[[L]], %[[REPAIR]] : vector<8x1xf32>
 // CHECK-COUNT-8: arith.addf %{{.*}} : vector<8x1xf32>
 // CHECK: scf.yield
-// CHECK: %[[TAIL:.*]]:3 = scf.for %{{.*}} = %[[END]] to %{{.*}} step %c1 iter_args(%{{.*}} = %[[BLOCKED]]#0, %{{.*}} = %[[BLOCKED]]#1, %{{.*}} = %[[BLOCKED]]#2) -> (vector<8x1xf32>, vector<8x16xf32>, vector<8x1xf32>)
-// CHECK: %[[DENOMINATOR:.*]] = vector.broadcast %[[TAIL]]#2 : vector<8x1xf32> to vector<8x16xf32>
-// CHECK: arith.divf %[[TAIL]]#1, %[[DENOMINATOR]] : vector<8x16xf32>
+// CHECK: %[[TAIL:.*]]:2 = scf.for %{{.*}} = %[[END]] to %{{.*}} step %c1 iter_args(%{{.*}} = %[[BLOCKED]]#0, %{{.*}} = %[[BLOCKED]]#1) -> (vector<8x1xf32>, vector<8x1xf32>)
+// CHECK: scf.for %{{.*}} = %c0 to %c8 step %c1 {
+// CHECK-COUNT-1: math.fma
+// CHECK: vector.store
+// CHECK-NEXT: }
+// CHECK: %[[ROWS:.*]] = vector.load %[[SLOT]][%c0] : memref<128xf32>, vector<128xf32>
+// CHECK: %[[PV:.*]] = vector.shape_cast %[[ROWS]] : vector<128xf32> to vector<8x16xf32>
+// CHECK: %[[DENOMINATOR:.*]] = vector.broadcast %[[TAIL]]#1 : vector<8x1xf32> to vector<8x16xf32>
+// CHECK: arith.divf %[[PV]], %[[DENOMINATOR]] : vector<8x16xf32>
+// CHECK: memref.dealloc %[[SLOT]] : memref<128xf32>
 tile.program @attn_O attributes {arg_names = ["S", "V", "O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [8, 16], threads = 1>, sizes = ["N", "D", "M"]} {
 ^bb0(%s: memref<?x?xf32>, %v: memref<?x?xf32>, %o: memref<?x?xf32>, %n: index, %d: index, %m: index):
   %neg = arith.constant dense<-1.000000e+00> : vector<8x16xf32>
@@ -142,6 +158,46 @@ tile.program @causal_exp2_O attributes {arg_names = ["S", "V", "O"], output_dims
     %nk = arith.mulf %c, %nl2e : vector<8x16xf32>
     %arg = arith.mulf %diff, %nk : vector<8x16xf32>
     %f = math.exp2 %arg : vector<8x16xf32>
+    tile.yield %f, %f : vector<8x16xf32>, vector<8x16xf32>
+  }
+  %q = arith.divf %r#1, %r#2 : vector<8x16xf32>
+  tile.store %q, %o : vector<8x16xf32> -> memref<?x?xf32>
+}
+
+// A follower whose terms span the tile (P times a tile W[n, d] that does
+// not depend on the key) is carried by the loops, updated a row at a time
+// in registers (the rows then joined into the tile).
+// CHECK-LABEL: func.func @wide_term_O(
+// CHECK-NOT: memref.alloc
+// CHECK: %[[BLOCKED:.*]]:3 = scf.for %{{.*}} = %c0 to %{{.*}} step %c8 iter_args(%{{.*}} = %{{.*}}, %[[O:.*]] = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<8x1xf32>, vector<8x16xf32>, vector<8x1xf32>)
+// CHECK-COUNT-8: math.exp %{{.*}} : vector<8x1xf32>
+// CHECK: %[[REPAIR:.*]] = math.exp %{{.*}} : vector<8x1xf32>
+// CHECK: %[[WIDE:.*]] = vector.broadcast %[[REPAIR]] : vector<8x1xf32> to vector<8x16xf32>
+// CHECK: %[[ROW0:.*]] = vector.extract %[[O]][0] : vector<16xf32> from vector<8x16xf32>
+// CHECK: %[[FACTOR0:.*]] = vector.extract %[[WIDE]][0] : vector<16xf32> from vector<8x16xf32>
+// CHECK: %[[RESCALED:.*]] = arith.mulf %[[ROW0]], %[[FACTOR0]] : vector<16xf32>
+// CHECK: math.fma %{{.*}}, %{{.*}}, %[[RESCALED]] : vector<16xf32>
+// CHECK-COUNT-7: math.fma %{{.*}} : vector<16xf32>
+// CHECK: vector.extract %[[O]][1] : vector<16xf32> from vector<8x16xf32>
+// CHECK-COUNT-8: math.fma %{{.*}} : vector<16xf32>
+// CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 1, {{.*}}, 31] : vector<16xf32>, vector<16xf32>
+// CHECK: vector.shape_cast %{{.*}} : vector<128xf32> to vector<8x16xf32>
+tile.program @wide_term_O attributes {arg_names = ["S", "W", "O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [8, 16], threads = 1>, sizes = ["N", "D", "M"]} {
+^bb0(%s: memref<?x?xf32>, %w: memref<?x?xf32>, %o: memref<?x?xf32>, %n: index, %d: index, %m: index):
+  %neg = arith.constant dense<-1.000000e+00> : vector<8x16xf32>
+  %r:3 = tile.online_reduce over(%m) accumulators ["max", "sum", "sum"] : vector<8x16xf32>, vector<8x16xf32>, vector<8x16xf32> {
+  ^bb0(%key: index, %mx: vector<8x16xf32>):
+    %x = tile.load %s[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf32> -> vector<8x16xf32>
+    %t = arith.subf %x, %mx : vector<8x16xf32>
+    %p = math.exp %t : vector<8x16xf32>
+    %y = tile.load %w[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d1)>] : memref<?x?xf32> -> vector<8x16xf32>
+    %pw = arith.mulf %p, %y : vector<8x16xf32>
+    tile.yield %x, %pw, %p : vector<8x16xf32>, vector<8x16xf32>, vector<8x16xf32>
+  } repairs {
+  ^bb0(%old: vector<8x16xf32>, %new: vector<8x16xf32>):
+    %diff = arith.subf %new, %old : vector<8x16xf32>
+    %arg = arith.mulf %diff, %neg : vector<8x16xf32>
+    %f = math.exp %arg : vector<8x16xf32>
     tile.yield %f, %f : vector<8x16xf32>, vector<8x16xf32>
   }
   %q = arith.divf %r#1, %r#2 : vector<8x16xf32>

@@ -371,6 +371,31 @@ private:
                              mlir::Value addend,
                              llvm::ArrayRef<mlir::Value> terms,
                              llvm::SmallPtrSetImpl<mlir::Operation *> &fused);
+  /// The follower `acc` of a stream kept in a scratch buffer of its rows
+  /// (a tile of several rows, each a row of values: attention's O, rows x
+  /// D) rather than carried by the loops over the keys: its slot and the
+  /// tile's type. Carried, the whole tile is live across a block's step,
+  /// far beyond the vector registers, and each row's update spills and
+  /// reloads it (attention at D = 256: four instructions a multiply-add).
+  struct RowFollower {
+    mlir::Value slot; // [rows * width] elements, row-major
+    mlir::VectorType type;
+    int64_t rows = 0, width = 0;
+  };
+  /// Whether follower `acc` (its initial value) is kept so: rows > 1 and
+  /// width > 1, and each of its repair factors and addends and each term's
+  /// operands a row of the tile (varying along its rows alone), a column
+  /// (along its innermost dimension alone) or neither.
+  bool keepsRowsInMemory(tile::OnlineReduceOp op, unsigned i, mlir::Value acc);
+  /// `follower` repaired and with the block's `terms` added (as
+  /// updateFollower), in place: a loop over its rows, each loaded, updated
+  /// by the same operations in the same order, and stored.
+  void updateRowFollower(const RowFollower &follower, mlir::Value factor,
+                         mlir::Value addend, llvm::ArrayRef<mlir::Value> terms,
+                         llvm::SmallPtrSetImpl<mlir::Operation *> &fused);
+  /// While a stream is lowered: each accumulator's row follower (no slot:
+  /// carried by the loops).
+  llvm::SmallVector<RowFollower> rowFollowers;
   /// Lowers `ops` of a stream's body for every key of the block, each at
   /// the shape it varies along.
   void lowerForKeys(llvm::ArrayRef<mlir::Operation *> ops,

@@ -28,7 +28,9 @@
 // in attention the scores, the leader, the repair and the denominator are
 // columns over the query rows; only P V's terms span the head dimension.
 // The accumulators are kept at their shapes and broadcast to the tile at
-// the end.
+// the end. One spanning several rows whose terms are each a row times a
+// column (P V) is kept in a scratch buffer of its rows, not carried by the
+// loops: each block updates it a row at a time in place.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversion/TileToCPU/ProgramLowering.h"
@@ -287,10 +289,16 @@ SmallVector<Value> ProgramLowering::stepOnlineReduce(
   else
     lowerRepairs(op, oldSafe, newSafe, keysBefore, factors, addends, status);
   llvm::SmallPtrSet<Operation *, 8> fused;
-  for (unsigned i = 0; i < numAccumulators; ++i)
-    if (!op.isLeader(i))
+  for (unsigned i = 0; i < numAccumulators; ++i) {
+    if (op.isLeader(i))
+      continue;
+    if (i < rowFollowers.size() && rowFollowers[i].slot)
+      updateRowFollower(rowFollowers[i], factors[i], addends[i], termsOf(i),
+                        fused);
+    else
       next[i] = updateFollower(accumulators[i], factors[i], addends[i],
                                termsOf(i), fused);
+  }
   for (Operation *product : fused)
     if (product->use_empty())
       product->erase();
@@ -441,11 +449,11 @@ Value ProgramLowering::updateFollower(
                 : arith::AddFOp::create(b, loc, sum, pick(lhs)).getResult();
     return sum;
   };
-  // A tile of several rows, each a row of values (attention's O: rows x
-  // D): updated a row at a time, so that the code holds one row's partial
-  // sums over the block's keys rather than the whole tile's (which spills
-  // beyond the vector registers). The same operations, in the same order,
-  // for each element.
+  // A tile of several rows, each a row of values, whose terms span the
+  // tile (a row follower's do not: updateRowFollower): updated a row at a
+  // time, so that the code holds one row's partial sums over the block's
+  // keys rather than the whole tile's. The same operations, in the same
+  // order, for each element.
   auto type = cast<VectorType>(acc.getType());
   ArrayRef<int64_t> leading = type.getShape().drop_back();
   int64_t rows = computeProduct(leading);
@@ -473,6 +481,109 @@ Value ProgramLowering::updateFollower(
         llvm::to_vector(llvm::seq<int64_t>(0, length)));
   }
   return vector::ShapeCastOp::create(b, loc, type, joined);
+}
+
+bool ProgramLowering::keepsRowsInMemory(tile::OnlineReduceOp op, unsigned i,
+                                        Value acc) {
+  auto type = cast<VectorType>(acc.getType());
+  if (type.getRank() < 2 || type.getShape().back() == 1 ||
+      computeProduct(type.getShape().drop_back()) == 1)
+    return false;
+  // A value a row of the tile, a column, or neither: not a whole tile.
+  auto rowOrColumn = [&](Value v) {
+    SmallVector<int64_t> shape = shapeOf(variesOf(v));
+    return shape.back() == 1 ||
+           computeProduct(ArrayRef(shape).drop_back()) == 1;
+  };
+  Block &body = op.getBody().front();
+  Value term = cast<tile::YieldOp>(body.getTerminator()).getValues()[i];
+  auto product = term.getDefiningOp<arith::MulFOp>();
+  if (!product || !product->hasOneUse() || !rowOrColumn(product.getLhs()) ||
+      !rowOrColumn(product.getRhs()))
+    return false;
+  unsigned follower = 0; // i's position among the followers
+  for (unsigned k = 0; k < i; ++k)
+    follower += !op.isLeader(k);
+  for (Region &repair : op.getRepairs()) {
+    auto yield = cast<tile::YieldOp>(repair.front().getTerminator());
+    if (!rowOrColumn(yield.getValues()[follower]))
+      return false;
+  }
+  return true;
+}
+
+void ProgramLowering::updateRowFollower(
+    const RowFollower &follower, Value factor, Value addend,
+    ArrayRef<Value> terms, llvm::SmallPtrSetImpl<Operation *> &fused) {
+  int64_t rows = follower.rows, width = follower.width;
+  Type element = follower.type.getElementType();
+  auto rowType = VectorType::get({width}, element);
+  // Each operand before the loop over the rows: a row's values (flat), a
+  // column's (one element a row, picked in the loop), or one value.
+  struct Operand {
+    Value values;
+    bool perRow = false;
+  };
+  auto prepare = [&](Value v) -> Operand {
+    // (Lowered at the tile's shape, a product's operands are broadcast to
+    // it: their values are the broadcasts' sources.)
+    while (auto broadcast = v.getDefiningOp<vector::BroadcastOp>()) {
+      if (!isa<VectorType>(broadcast.getSourceType()))
+        return {vector::BroadcastOp::create(b, loc, rowType,
+                                            broadcast.getSource())};
+      v = broadcast.getSource();
+    }
+    auto vType = cast<VectorType>(v.getType());
+    int64_t along = vType.getShape().back();
+    if (along > 1)
+      return {vector::ShapeCastOp::create(b, loc, rowType, v)};
+    if (computeProduct(vType.getShape()) == 1) {
+      Value one = vector::ExtractOp::create(
+          b, loc, v, SmallVector<int64_t>(vType.getRank(), 0));
+      return {vector::BroadcastOp::create(b, loc, rowType, one)};
+    }
+    SmallVector<int64_t> column(follower.type.getShape());
+    column.back() = 1;
+    Value wide = vector::BroadcastOp::create(
+        b, loc, VectorType::get(column, element), v);
+    return {vector::ShapeCastOp::create(b, loc,
+                                        VectorType::get({rows}, element), wide),
+            /*perRow=*/true};
+  };
+  SmallVector<std::pair<Operand, std::optional<Operand>>> wide;
+  for (Value term : terms) {
+    auto product = term.getDefiningOp<arith::MulFOp>();
+    assert(product && product->use_empty() && "keepsRowsInMemory's term");
+    wide.push_back({prepare(product.getLhs()), prepare(product.getRhs())});
+    fused.insert(product);
+  }
+  std::optional<Operand> wideFactor, wideAddend;
+  if (factor)
+    wideFactor = prepare(factor);
+  if (addend)
+    wideAddend = prepare(addend);
+
+  auto loop = scf::ForOp::create(b, loc, cIndex(0), cIndex(rows), cIndex(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value row = loop.getInductionVar();
+  auto pick = [&](const Operand &operand) -> Value {
+    if (!operand.perRow)
+      return operand.values;
+    Value one = vector::ExtractOp::create(b, loc, operand.values,
+                                          ArrayRef<OpFoldResult>{row});
+    return vector::BroadcastOp::create(b, loc, rowType, one);
+  };
+  Value at = arith::MulIOp::create(b, loc, row, cIndex(width));
+  // The operations of updateFollower, in its order.
+  Value sum = vector::LoadOp::create(b, loc, rowType, follower.slot, at);
+  if (wideFactor)
+    sum = arith::MulFOp::create(b, loc, sum, pick(*wideFactor));
+  if (wideAddend)
+    sum = arith::AddFOp::create(b, loc, sum, pick(*wideAddend));
+  for (auto &[lhs, rhs] : wide)
+    sum = math::FmaOp::create(b, loc, pick(lhs), pick(*rhs), sum);
+  vector::StoreOp::create(b, loc, sum, follower.slot, at);
 }
 
 Value ProgramLowering::foldMean(Value old, ArrayRef<Value> terms,
@@ -565,6 +676,38 @@ ProgramLowering::lowerOnlineReduce(tile::OnlineReduceOp op,
         cast<VectorType>(op.getResult(i).getType()).getElementType());
     init.push_back(reductionIdentity(b, loc, op.getAccumulatorKind(i), type));
   }
+  // Wide followers kept in scratch buffers of their rows, not carried.
+  rowFollowers.assign(init.size(), RowFollower());
+  bool foldsAlongLanes = streamLanesOf(op, init) != 0;
+  for (unsigned i = 0; i < init.size(); ++i) {
+    if (op.isLeader(i) || foldsAlongLanes || !keepsRowsInMemory(op, i, init[i]))
+      continue;
+    RowFollower &follower = rowFollowers[i];
+    follower.type = cast<VectorType>(init[i].getType());
+    follower.width = follower.type.getShape().back();
+    follower.rows = follower.type.getNumElements() / follower.width;
+    int64_t elements = follower.type.getNumElements();
+    Value size;
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(instanceLoop);
+      size = cIndex(elements);
+    }
+    auto flat = VectorType::get({elements}, follower.type.getElementType());
+    follower.slot = allocateScratch(
+        MemRefType::get({ShapedType::kDynamic}, follower.type.getElementType()),
+        size);
+    vector::StoreOp::create(b, loc,
+                            vector::ShapeCastOp::create(b, loc, flat, init[i]),
+                            follower.slot, cIndex(0));
+  }
+  auto carried = [&](ArrayRef<Value> accs) {
+    SmallVector<Value> kept;
+    for (auto [i, acc] : llvm::enumerate(accs))
+      if (!rowFollowers[i].slot)
+        kept.push_back(acc);
+    return kept;
+  };
   stageReads(op, status);
   // Whole blocks of keys, then the keys left one at a time (of a split
   // stream, its chunk's keys).
@@ -587,17 +730,39 @@ ProgramLowering::lowerOnlineReduce(tile::OnlineReduceOp op,
       b, loc, end,
       arith::RemSIOp::create(b, loc, arith::SubIOp::create(b, loc, end, first),
                              cIndex(kStreamBlock)));
-  auto stream = [&](Value from, Value to, int64_t step, ValueRange accs) {
-    auto loop = scf::ForOp::create(b, loc, from, to, cIndex(step), accs);
+  // (A row follower's entry is null in the loops' accumulators.)
+  auto stream = [&](Value from, Value to, int64_t step, ArrayRef<Value> accs) {
+    auto loop =
+        scf::ForOp::create(b, loc, from, to, cIndex(step), carried(accs));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
-    scf::YieldOp::create(b, loc,
-                         stepOnlineReduce(op, loop.getRegionIterArgs(),
-                                          loop.getInductionVar(), step, status));
-    return SmallVector<Value>(loop.getResults());
+    SmallVector<Value> current(accs.size());
+    auto args = loop.getRegionIterArgs().begin();
+    for (auto [i, acc] : llvm::enumerate(current))
+      if (!rowFollowers[i].slot)
+        acc = *args++;
+    SmallVector<Value> next =
+        stepOnlineReduce(op, current, loop.getInductionVar(), step, status);
+    scf::YieldOp::create(b, loc, carried(next));
+    SmallVector<Value> results(accs.size());
+    auto loopResults = loop.getResults().begin();
+    for (auto [i, result] : llvm::enumerate(results))
+      if (!rowFollowers[i].slot)
+        result = *loopResults++;
+    return results;
   };
   SmallVector<Value> partial = stream(first, blocked, kStreamBlock, init);
   SmallVector<Value> results = stream(blocked, end, 1, partial);
+  for (auto [follower, result] : llvm::zip(rowFollowers, results)) {
+    if (!follower.slot)
+      continue;
+    auto flat = VectorType::get({follower.type.getNumElements()},
+                                follower.type.getElementType());
+    result = vector::ShapeCastOp::create(
+        b, loc, follower.type,
+        vector::LoadOp::create(b, loc, flat, follower.slot, cIndex(0)));
+  }
+  rowFollowers.clear();
   streamVaries.clear();
   for (auto [i, result] : llvm::enumerate(results))
     result = broadcastToTile(
