@@ -450,6 +450,65 @@ PointCycles otherCycles(const CpuProgram &program,
   return c;
 }
 
+/// A stream that recomputes its scores a key (attention's, on the CPU:
+/// StreamLowering.cpp and StagedReads.cpp), a key's share of a block of
+/// `blockKeys` keys. A block:
+///   - the scores, a loop over the points: each a load of Q's staged row
+///     (the column's vectors), a broadcast of each key's element (folded
+///     into the multiply-add), and a multiply-add a key and a column
+///     vector, each key's accumulator advancing once a point (the FMA
+///     latency); accumulators beyond the register file spill around every
+///     point;
+///   - narrow keys widened into a scratch, 16 values at a time, a cycle
+///     each (a load, two shuffles, a store);
+///   - the column's work a key (the exponentials, the leaders' folds, the
+///     repairs a block), a column vector at a time;
+///   - each key's row of values (V) loaded, and widened where narrow;
+///   - each row follower, a row of the tile at a time: loaded, rescaled,
+///     a multiply-add a key and a vector with the key's row of values from
+///     memory (a block's rows outgrow the registers) and the row's element
+///     of the key's column broadcast, and stored.
+/// Its memory term is the keys' and values' rows a key, from where they
+/// fit. Per instance (estimateCpu's overhead) Q's columns are gathered
+/// into the scratch, an element an insert.
+PointCycles scoredStreamCycles(const CpuProgram &program,
+                               const RegisterBlock &block,
+                               const TargetInfo &target, int64_t &registers) {
+  auto [rank, lanes, vectors, rows, steps, bytes] = block;
+  HostCaches caches = cachesOf(target);
+  double keys = double(std::max<int64_t>(1, program.blockKeys));
+  double points = double(program.scoredPoints);
+  double columns = double(ceilDiv(rows, lanes)); // the scores' vectors
+  registers = int64_t(keys * columns + columns);
+  double spilled = double(spilledOf(registers, target));
+  double point = std::max({keys * columns / kFmaPorts,
+                           (columns + keys) / kLoadPorts, kFmaLatency}) +
+                 spilled * 2 / kLoadPorts;
+  double staging =
+      program.scoresWiden ? keys * std::ceil(points / 16) : 0.0; // a cycle
+  double column =
+      keys * columns * double(std::max<int64_t>(1, program.work)) / kFmaPorts;
+  double operandBytes =
+      program.operandBits ? double(program.operandBits) / 8 : bytes;
+  double valueRows = keys * double(vectors) * (operandBytes < bytes ? 1 : 0.5);
+  double followers = double(program.rowFollowers);
+  double rowOps = followers * double(vectors) * (1 + keys);
+  double row = std::max({rowOps / kFmaPorts, (rowOps + keys + 1) / kLoadPorts,
+                         followers * double(vectors)});
+  PointCycles c;
+  c.step =
+      (points * point + staging + column + valueRows + double(rows) * row) /
+      keys;
+  // A key's row of K and of V, from where the instance's keys fit.
+  double keyBytes = 2 * points * operandBytes;
+  double footprint = double(steps) * keyBytes;
+  c.memory = keyBytes / (footprint <= caches.l2RhsBytes ? kL2BytesPerCycle
+                         : footprint <= kLastLevelBytes
+                             ? kLastLevelStreamedBytesPerCycle
+                             : kStreamedBytesPerCycle);
+  return c;
+}
+
 /// An instance's unscaled terms of `tile` for `program` (unsplit), and
 /// in `cost` its programs, waves, registers and spills.
 CpuTerms instanceTerms(const CpuProgram &program,
@@ -461,6 +520,8 @@ CpuTerms instanceTerms(const CpuProgram &program,
   PointCycles point =
       program.contraction
           ? contractionCycles(program, tile, block, target, pack, registers)
+      : program.scoredPoints
+          ? scoredStreamCycles(program, block, target, registers)
           : otherCycles(program, tile, block, target, registers);
   cost.registers = registers;
   double stepCycles = point.step, memoryCycles = point.memory,
@@ -481,7 +542,12 @@ CpuTerms instanceTerms(const CpuProgram &program,
   // each halving).
   if (!program.contraction && foldsAlongReducedLanes(program, tile, target))
     storeCycles += stepCycles + double(rows) * 2 * std::log2(double(lanes));
-  if (program.reduced || program.contraction)
+  // (A scored stream's spills recur at each point of its scores: counted
+  // there. Its instance gathers Q's columns once.)
+  if (program.scoredPoints)
+    storeCycles +=
+        double(rows) * double(program.scoredPoints) / kInsertsPerCycle;
+  else if (program.reduced || program.contraction)
     stepCycles += spillCycles;
   else
     storeCycles += spillCycles * double(std::max<int64_t>(1, program.work));
@@ -586,7 +652,20 @@ std::vector<CpuCandidate> nautilus::autosched::rankCpuTiles(
   auto within = [](int64_t want, int64_t extent) {
     return want <= std::max<int64_t>(1, int64_t(llvm::PowerOf2Ceil(extent)));
   };
+  // A scored stream's tile is its own (the head dimension whole; heads of
+  // a group in its rows) but for its rows.
+  bool held = program.scoredPoints && program.heldTile.size() == rank;
   for (int64_t rows : kRowChoices) {
+    if (held) {
+      if (rank < 2 || !within(rows, program.extents[rank - 2]))
+        continue;
+      std::vector<int64_t> tile(program.heldTile);
+      tile[rank - 2] = rows;
+      all.push_back({tile, {}});
+      for (int64_t split = 2; split <= mostSplit; split *= 2)
+        all.push_back({tile, {}, false, split});
+      continue;
+    }
     if (rank < 2 && rows > 1)
       break;
     if (rank >= 2 && !within(rows, program.extents[rank - 2]))

@@ -145,6 +145,24 @@ struct CpuProgram {
   /// A contraction's rhs's width as stored (bits; 0: elementBits): what
   /// its rows, panels and footprint in the caches take.
   int64_t operandBits = 0;
+  /// A stream that recomputes, for each key, a dot product of this many
+  /// points for each row of its tile (attention's scores, sum[d] Q[n, d]
+  /// K[m, d]: a column over the tile's rows; 0: none). Its tile spans the
+  /// innermost dimension whole; the rows are what the space varies.
+  int64_t scoredPoints = 0;
+  /// Such a stream's key operand is narrower than its values (bf16 K):
+  /// each block's keys are widened once into a scratch.
+  bool scoresWiden = false;
+  /// Its keys a block (the lowering's kStreamBlock): the scores of a
+  /// block are folded in one loop over the points.
+  int64_t blockKeys = 8;
+  /// Its followers kept in memory a row at a time (P V: each key a row of
+  /// the tile's width times a column: StreamLowering's row followers).
+  int64_t rowFollowers = 0;
+  /// The tile a scored stream's space starts from (its own: heads of a
+  /// group that share each K and V row in its rows): the candidates vary
+  /// its rows (the second-to-last extent) and its split.
+  std::vector<int64_t> heldTile;
 };
 
 /// What a refit from measurements (CpuRefit.h) multiplies each term of
@@ -155,7 +173,7 @@ struct CpuTermScales {
 
 /// The bump that marks a change of the CPU model's terms: a refit uses
 /// only the measurements whose terms the same model gave (CpuRefit.h).
-constexpr int64_t kCpuModelVersion = 7;
+constexpr int64_t kCpuModelVersion = 8;
 
 struct CpuCost {
   double totalUs = 0;

@@ -78,7 +78,7 @@ inline double scaledUs(const GpuTerms &t, const GpuModelScales &s) {
 
 /// The bump that marks a change of the GPU models' terms: a refit uses
 /// only the measurements whose terms the same models gave (GpuRefit.h).
-constexpr int64_t kGpuModelVersion = 1;
+constexpr int64_t kGpuModelVersion = 2;
 
 } // namespace nautilus::autosched
 

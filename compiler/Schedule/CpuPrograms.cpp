@@ -314,6 +314,58 @@ void streamFactsOf(tile::ProgramOp program, tile::OnlineReduceOp stream,
   facts.gatherStrideBytes = gatherStrideOf(stream.getBody(), inner, reduced);
 }
 
+/// The CPU model's view of a stream whose body recomputes `scores` (a
+/// reduction of `points` a key: attention's), into `facts` (after
+/// streamFactsOf): the work a key of what is computed at the scores'
+/// shape, a column over the tile's rows (the body's other operations, the
+/// leaders' and column followers' folds, the repairs a block), its row
+/// followers, and the width of the keys' and values' rows.
+void scoredStreamFactsOf(tile::OnlineReduceOp stream, tile::ReduceOp scores,
+                         int64_t points, autosched::CpuProgram &facts) {
+  unsigned keyDim = facts.extents.size(); // the maps' dims: outputs, key
+  facts.scoredPoints = points;
+  facts.blockKeys = kStreamBlock;
+  facts.gatherStrideBytes = 0;
+  scores.getBody().walk([&](tile::LoadOp load) {
+    Type element =
+        cast<MemRefType>(load.getBuffer().getType()).getElementType();
+    bool keyed = llvm::any_of(load.getMap().getResults(), [&](AffineExpr e) {
+      return involvesDim(e, keyDim);
+    });
+    if (keyed && element.isIntOrFloat())
+      facts.scoresWiden |= element.getIntOrFloatBitWidth() < facts.elementBits;
+  });
+  Block &body = stream.getBody().front();
+  auto yielded = cast<tile::YieldOp>(body.getTerminator()).getValues();
+  llvm::SmallPtrSet<Operation *, 4> rowTerms;
+  facts.operandBits = 0;
+  for (auto [i, term] : llvm::enumerate(yielded)) {
+    if (stream.isLeader(i))
+      continue;
+    auto product = term.getDefiningOp<arith::MulFOp>();
+    if (product && product->hasOneUse()) {
+      ++facts.rowFollowers;
+      rowTerms.insert(product);
+    }
+  }
+  facts.work = 0;
+  for (Operation &op : body.without_terminator()) {
+    if (auto load = dyn_cast<tile::LoadOp>(op)) {
+      Type element =
+          cast<MemRefType>(load.getBuffer().getType()).getElementType();
+      if (element.isIntOrFloat()) // V's rows, read a key
+        facts.operandBits = std::max<int64_t>(facts.operandBits,
+                                              element.getIntOrFloatBitWidth());
+    }
+    if (&op != scores.getOperation() && !rowTerms.contains(&op))
+      facts.work += workOfOp(&op);
+  }
+  // Each leader's and column follower's fold of a key.
+  facts.work += static_cast<int64_t>(yielded.size()) - facts.rowFollowers;
+  for (Region &repair : stream.getRepairs())
+    facts.work += llvm::divideCeil(workOf(repair), kStreamBlock);
+}
+
 /// The extent of an unbound size (by name) a CPU model's view assumes, or
 /// std::nullopt.
 using UnboundExtent = llvm::function_ref<std::optional<int64_t>(StringRef)>;
@@ -323,17 +375,25 @@ using UnboundExtent = llvm::function_ref<std::optional<int64_t>(StringRef)>;
 std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
                                                   UnboundExtent unbound) {
   // A stream of rows (softmax's, a norm's) chooses its tile and its split
-  // like any reduction its tile; one whose tile spans more dimensions
-  // (attention's, the head dimension whole), that recomputes a reduction
-  // a key (scores), or whose split is already made (the program that
-  // combines its `_partial` program's chunks) keeps its own.
+  // like any reduction its tile; one that recomputes a reduction a key
+  // (attention's scores) its rows and its split, its tile spanning the
+  // head dimension whole. One whose tile spans more dimensions and reads
+  // its scores (stored), whose reductions nest deeper, or whose split is
+  // already made (the program that combines its `_partial` program's
+  // chunks) keeps its own.
   bool nested = false;
+  tile::ReduceOp scores;
   program.walk([&](tile::OnlineReduceOp stream) {
     nested |= stream->getParentOp() != program;
-    stream.getBody().walk([&](tile::ReduceOp) { nested = true; });
+    stream.getBody().walk([&](tile::ReduceOp reduce) {
+      nested |= scores || reduce->getParentOp() != stream ||
+                reduce.getExtents().size() != 1;
+      scores = reduce;
+    });
   });
   tile::OnlineReduceOp stream = topLevelStream(program);
-  if (nested || (stream && (program.getOutputDims().size() != 1 ||
+  size_t outputs = program.getOutputDims().size();
+  if (nested || (stream && ((scores ? outputs < 2 : outputs != 1) ||
                             combinesPartials(program))))
     return std::nullopt;
   auto extentOfDim = [&](Attribute dim) -> std::optional<int64_t> {
@@ -409,6 +469,14 @@ std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
     if (!reduced)
       return std::nullopt;
     streamFactsOf(program, stream, *reduced, facts);
+    if (scores) {
+      std::optional<int64_t> points = extentOf(scores.getExtents()[0]);
+      if (!points)
+        return std::nullopt;
+      scoredStreamFactsOf(stream, scores, *points, facts);
+      facts.heldTile.assign(program.getSchedule().getTile().begin(),
+                            program.getSchedule().getTile().end());
+    }
   }
   if (!facts.reduced) {
     // Lanes of the widest type it reads or stores (it computes in that).
@@ -457,7 +525,9 @@ nautilus::cpuProgramSamplesOf(tile::ProgramOp program) {
       samples.unbound.push_back(name.str());
     return std::optional<int64_t>(autosched::kUnboundSizeSamples.front());
   });
-  if (!asked || samples.unbound.empty() ||
+  // (A scored stream's tile spans its head dimension whole: one tile for
+  // every size is its own.)
+  if (!asked || asked->scoredPoints || samples.unbound.empty() ||
       samples.unbound.size() > autosched::kMostUnboundSizesSampled)
     return std::nullopt;
   const size_t sizes = samples.unbound.size();

@@ -108,8 +108,13 @@ struct ReductionScheduleOptions {
 /// The fewest points a chunk of a split stream streams.
 inline constexpr int64_t kMinStreamChunk = 512;
 
-/// The widest innermost tile extent wholeInnermost gives.
-inline constexpr int64_t kWholeInnermostLimit = 128;
+/// The widest innermost tile extent wholeInnermost gives: attention's
+/// head dimensions up to 256 whole (at 128, a 256-wide head was two
+/// programs, each computing every score: B = 1, H = 4, N = M = 1024,
+/// D = 256 ran 56-62 ms against 19 whole, once the stream's P V was kept
+/// in memory a row at a time). Wider tiles make vectors of rows x D
+/// elements whose compilation grows with them.
+inline constexpr int64_t kWholeInnermostLimit = 256;
 /// The rows (output elements but the innermost) such a stream's tile holds
 /// at most.
 inline constexpr int64_t kWholeInnermostRows = 16;

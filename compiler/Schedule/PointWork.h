@@ -16,8 +16,9 @@ namespace nautilus {
 enum class PointWork {
   None,            // the tile dialect's ops (loads, indices, yields),
                    // widenings and constants
-  Operation,       // any other arithmetic
-  SpecialFunction, // a math function (exp, log, tanh, rsqrt, ...)
+  Operation,       // any other arithmetic (a math.fma, absf, copysign,
+                   // floor, ceil, trunc or roundeven too)
+  SpecialFunction, // another math function (exp, log, tanh, rsqrt, ...)
 };
 
 /// How `op`, in a program's body, counts in the work of a point.

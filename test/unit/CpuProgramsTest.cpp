@@ -225,3 +225,80 @@ TEST(CpuPrograms, OffersNoSplitTheSplitterRefuses) {
   ASSERT_TRUE(facts);
   EXPECT_EQ(facts->mostSplit, 1);
 }
+
+namespace {
+
+/// Attention's fused stream on the CPU (N x D, bf16 operands, f32 out),
+/// its sizes bound when `bound`.
+std::string attentionStream(bool bound) {
+  std::string program = R"(module {
+  tile.program @attn_O attributes {arg_names = ["Q", "K", "V", "O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [16, 64], threads = 1>, sizes = ["N", "D", "M"]} {
+  ^bb0(%q: memref<?x?xbf16>, %k: memref<?x?xbf16>, %v: memref<?x?xbf16>, %o: memref<?x?xf32>, %n: index, %d: index, %m: index):
+    %l2e = arith.constant dense<1.44269502> : vector<16x64xf32>
+    %nl2e = arith.constant dense<-1.44269502> : vector<16x64xf32>
+    %r:3 = tile.online_reduce over(%m) accumulators ["max", "sum", "sum"] : vector<16x64xf32>, vector<16x64xf32>, vector<16x64xf32> {
+    ^bb0(%key: index, %mx: vector<16x64xf32>):
+      %s = tile.reduce sum over(%d) : vector<16x64xf32> {
+      ^bb0(%point: index):
+        %qv = tile.load %q[affine_map<(d0, d1, d2, d3)[s0, s1, s2] -> (d0, d3)>] : memref<?x?xbf16> -> vector<16x64xbf16>
+        %qw = arith.extf %qv : vector<16x64xbf16> to vector<16x64xf32>
+        %kv = tile.load %k[affine_map<(d0, d1, d2, d3)[s0, s1, s2] -> (d2, d3)>] : memref<?x?xbf16> -> vector<16x64xbf16>
+        %kw = arith.extf %kv : vector<16x64xbf16> to vector<16x64xf32>
+        %qk = arith.mulf %qw, %kw : vector<16x64xf32>
+        tile.yield %qk : vector<16x64xf32>
+      }
+      %scaled = arith.mulf %mx, %nl2e : vector<16x64xf32>
+      %t = math.fma %s, %l2e, %scaled : vector<16x64xf32>
+      %p = math.exp2 %t : vector<16x64xf32>
+      %vv = tile.load %v[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] : memref<?x?xbf16> -> vector<16x64xbf16>
+      %vw = arith.extf %vv : vector<16x64xbf16> to vector<16x64xf32>
+      %pv = arith.mulf %p, %vw : vector<16x64xf32>
+      tile.yield %s, %pv, %p : vector<16x64xf32>, vector<16x64xf32>, vector<16x64xf32>
+    } repairs {
+    ^bb0(%old: vector<16x64xf32>, %new: vector<16x64xf32>):
+      %diff = arith.subf %new, %old : vector<16x64xf32>
+      %arg = arith.mulf %diff, %nl2e : vector<16x64xf32>
+      %f = math.exp2 %arg : vector<16x64xf32>
+      tile.yield %f, %f : vector<16x64xf32>, vector<16x64xf32>
+    }
+    %out = arith.divf %r#1, %r#2 : vector<16x64xf32>
+    tile.store %out, %o : vector<16x64xf32> -> memref<?x?xf32>
+  }
+)";
+  std::string plan =
+      R"(  tile.plan @attn {bindings = {D = 64 : i64, M = 2048 : i64, N = 1024 : i64}, buffers = [{dims = ["N", "D"], name = "Q", role = "input", type = memref<?x?xbf16>}, {dims = ["M", "D"], name = "K", role = "input", type = memref<?x?xbf16>}, {dims = ["M", "D"], name = "V", role = "input", type = memref<?x?xbf16>}, {dims = ["N", "D"], name = "O", role = "output", type = memref<?x?xf32>}], programs = [@attn_O], sizes = ["N", "D", "M"]}
+)";
+  return program + (bound ? plan : "") + "}\n";
+}
+
+} // namespace
+
+// Attention's fused stream on the CPU (its scores, sum[d] Q[n, d] K[m, d],
+// recomputed a key): the model reads its scores' points, its keys widened
+// (bf16), its row follower (P V) and its column work, and starts its space
+// from the program's own tile. Its sizes unbound, it keeps its own tile
+// (no tile over sample shapes: its tile spans the head dimension whole).
+TEST(CpuPrograms, ReadsAStreamThatRecomputesItsScores) {
+  Parsed attention(attentionStream(/*bound=*/true));
+  ASSERT_TRUE(attention.module);
+  std::optional<autosched::CpuProgram> facts =
+      cpuProgramOf(attention.program());
+  ASSERT_TRUE(facts);
+  EXPECT_TRUE(facts->stream);
+  EXPECT_EQ(facts->extents, (std::vector<int64_t>{1024, 64}));
+  EXPECT_EQ(facts->reduced, 2048);
+  EXPECT_EQ(facts->scoredPoints, 64);
+  EXPECT_TRUE(facts->scoresWiden);
+  EXPECT_EQ(facts->operandBits, 16);
+  EXPECT_EQ(facts->rowFollowers, 1);
+  EXPECT_EQ(facts->blockKeys, 8);
+  // The column's work a key: the multiply, the fma and the exp2 (10), the
+  // leader's and the denominator's folds, and the repair's 12 over a block.
+  EXPECT_EQ(facts->work, 1 + 1 + 10 + 2 + 2);
+  EXPECT_EQ(facts->heldTile, (std::vector<int64_t>{16, 64}));
+  EXPECT_EQ(facts->accumulators, 3);
+  Parsed unbound(attentionStream(/*bound=*/false));
+  ASSERT_TRUE(unbound.module);
+  EXPECT_FALSE(cpuProgramOf(unbound.program()));
+  EXPECT_FALSE(cpuProgramSamplesOf(unbound.program()));
+}

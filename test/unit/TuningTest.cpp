@@ -660,6 +660,63 @@ TEST(CpuSpace, RowReductionsFoldAlongTheirLanes) {
   EXPECT_LT(estimateCpu(bf16, {8}, target).memoryUs, folded.memoryUs);
 }
 
+// Attention's fused stream on the CPU (bf16, B = 1, H = 4, N = M = 1024):
+// its tile keeps the head dimension whole and its own heads, and the space
+// varies its rows. Measured (avx-512, 2 threads; 8, 16, 32, 64 rows): at
+// D = 64 10.9, 4.3, 4.3, 7.0 ms; at D = 128 18.1, 10.2, 9.5, 10.2; at
+// D = 256 35.0, 18.9, 19.5, 20.8. The model puts 8 rows (a score column
+// of half a vector, each key's row of K widened for half as many rows)
+// and 64 (their score columns' accumulators past the registers) behind 16
+// and 32, and its choice is one of those two.
+TEST(CpuSpace, ScoredStreamsVaryTheirRows) {
+  TargetInfo target = avx512Host();
+  auto attention = [](int64_t d) {
+    CpuProgram p;
+    p.extents = {1, 4, 1024, d};
+    p.reduced = 1024;
+    p.stream = true;
+    p.accumulators = 3;
+    p.scoredPoints = d;
+    p.scoresWiden = true;
+    p.operandBits = 16;
+    p.rowFollowers = 1;
+    p.work = 16;
+    p.heldTile = {1, 1, 16, d};
+    return p;
+  };
+  for (int64_t d : {64, 128, 256}) {
+    CpuProgram p = attention(d);
+    std::vector<CpuCandidate> ranked = rankCpuTiles(p, target);
+    ASSERT_FALSE(ranked.empty());
+    const CpuCandidate &best = ranked.front();
+    EXPECT_EQ(best.tile[0], 1) << best.describe();
+    EXPECT_EQ(best.tile[1], 1) << best.describe();
+    EXPECT_TRUE(best.tile[2] == 16 || best.tile[2] == 32) << best.describe();
+    EXPECT_EQ(best.tile[3], d) << best.describe();
+    for (const CpuCandidate &c : ranked)
+      EXPECT_EQ(c.tile[3], d) << c.describe();
+    double rows16 = estimateCpu(p, {1, 1, 16, d}, target).totalUs;
+    double rows32 = estimateCpu(p, {1, 1, 32, d}, target).totalUs;
+    EXPECT_GT(estimateCpu(p, {1, 1, 8, d}, target).totalUs,
+              1.3 * std::max(rows16, rows32));
+    EXPECT_GT(estimateCpu(p, {1, 1, 64, d}, target).totalUs,
+              std::max(rows16, rows32));
+    // The registers are the score columns' accumulators.
+    EXPECT_EQ(estimateCpu(p, {1, 1, 16, d}, target).registers, 9);
+  }
+  // A grouped-query decoding step: one query row, its tile's 4 heads of a
+  // group kept; the keys split for the idle thread.
+  CpuProgram decode = attention(128);
+  decode.extents = {1, 8, 1, 128};
+  decode.reduced = 32768;
+  decode.mostSplit = 4;
+  decode.heldTile = {1, 4, 1, 128};
+  std::vector<CpuCandidate> ranked = rankCpuTiles(decode, target);
+  ASSERT_FALSE(ranked.empty());
+  for (const CpuCandidate &c : ranked)
+    EXPECT_EQ(c.tile, (std::vector<int64_t>{1, 4, 1, 128})) << c.describe();
+}
+
 // An element-wise program's rows are streams: a tile with more rows (of
 // its input and its output) than the L1 keeps for a 4 KiB row reads
 // them twice, and a tile that spills pays for it beside its memory

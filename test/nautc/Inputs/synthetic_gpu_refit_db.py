@@ -1,14 +1,25 @@
 """Writes a tuning database whose one record holds synthetic GPU model
 samples (autoscheduler/GpuTerms.h) of TARGET measured on MACHINE, each
 measured as the terms predict them under the scales given, of the GPU
-models' version VERSION (default 1):
+models' version VERSION (default: kGpuModelVersion, autoscheduler/GpuTerms.h,
+read from it):
 synthetic_gpu_refit_db.py TO.json TARGET MACHINE COMPUTE MEMORY LATENCY [VERSION]."""
 import json
 import sys
 
 target_path, target, machine = sys.argv[1], sys.argv[2], sys.argv[3]
 compute, memory, latency = (float(a) for a in sys.argv[4:7])
-version = int(sys.argv[7]) if len(sys.argv) > 7 else 1
+def current_version():
+    """kGpuModelVersion as autoscheduler/GpuTerms.h defines it."""
+    import os
+    import re
+    header = os.path.join(os.path.dirname(__file__), "..", "..", "..",
+                          "autoscheduler", "GpuTerms.h")
+    match = re.search(r"kGpuModelVersion = (\d+);", open(header).read())
+    return int(match.group(1))
+
+
+version = int(sys.argv[7]) if len(sys.argv) > 7 else current_version()
 samples = []
 for i in range(12):
     # Two kinds of wave a program: one bound by compute, one by memory
