@@ -79,8 +79,9 @@ options:
                          threads, groups, runs and splits, and flash
                          kernels warps, key blocks and splits;
                          on the CPU every program with bound extents
-                         but attention's: tiles, their rhs packed or
-                         not, a row stream's split; over up to four
+                         but a stream reading stored scores: tiles,
+                         their rhs packed or not, a stream's split (an
+                         attention stream's rows); over up to four
                          unbound sizes, the tile best over sample
                          shapes), or a schedule file
                          (JSON):
