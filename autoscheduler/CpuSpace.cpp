@@ -565,8 +565,13 @@ CpuTerms instanceTerms(const CpuProgram &program,
   if (pack) {
     // Each thread copies the panel of every column of tiles its run of
     // program ids (down the columns) enters: about its share of the
-    // columns, and one more.
+    // columns, and one more. Each batch has its own panels (until model
+    // version 8 only one batch's columns were counted: a grouped decoding
+    // step's scores, K^T gathered a panel an instance over 8 heads, were
+    // predicted 12x faster than measured, 0.2 against 2.4 ms).
     int64_t columns = rank ? ceilDiv(program.extents.back(), tile.back()) : 1;
+    for (size_t d = 0; d + 2 < rank; ++d)
+      columns *= ceilDiv(program.extents[d], tile[d]);
     terms.pack =
         double(ceilDiv(columns, threads) + 1) * packCycles / (ghz * 1e3);
   }
