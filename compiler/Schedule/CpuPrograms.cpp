@@ -325,6 +325,7 @@ void scoredStreamFactsOf(tile::OnlineReduceOp stream, tile::ReduceOp scores,
   unsigned keyDim = facts.extents.size(); // the maps' dims: outputs, key
   facts.scoredPoints = points;
   facts.blockKeys = kStreamBlock;
+  facts.operandBits = 0;
   facts.gatherStrideBytes = 0;
   scores.getBody().walk([&](tile::LoadOp load) {
     Type element =
@@ -332,13 +333,15 @@ void scoredStreamFactsOf(tile::OnlineReduceOp stream, tile::ReduceOp scores,
     bool keyed = llvm::any_of(load.getMap().getResults(), [&](AffineExpr e) {
       return involvesDim(e, keyDim);
     });
-    if (keyed && element.isIntOrFloat())
-      facts.scoresWiden |= element.getIntOrFloatBitWidth() < facts.elementBits;
+    if (!keyed || !element.isIntOrFloat())
+      return;
+    int64_t bits = element.getIntOrFloatBitWidth();
+    facts.scoresWiden |= bits < facts.elementBits;
+    facts.operandBits = std::max(facts.operandBits, bits); // K's rows
   });
   Block &body = stream.getBody().front();
   auto yielded = cast<tile::YieldOp>(body.getTerminator()).getValues();
   llvm::SmallPtrSet<Operation *, 4> rowTerms;
-  facts.operandBits = 0;
   for (auto [i, term] : llvm::enumerate(yielded)) {
     if (stream.isLeader(i))
       continue;
@@ -470,10 +473,14 @@ std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
       return std::nullopt;
     streamFactsOf(program, stream, *reduced, facts);
     if (scores) {
+      // (Its scores in this stream, and P V's rows beside them: else the
+      // stream's tile is not rows x a head dimension.)
       std::optional<int64_t> points = extentOf(scores.getExtents()[0]);
-      if (!points)
+      if (!points || scores->getParentOp() != stream)
         return std::nullopt;
       scoredStreamFactsOf(stream, scores, *points, facts);
+      if (facts.rowFollowers == 0)
+        return std::nullopt;
       facts.heldTile.assign(program.getSchedule().getTile().begin(),
                             program.getSchedule().getTile().end());
     }

@@ -203,3 +203,38 @@ tile.program @wide_term_O attributes {arg_names = ["S", "W", "O"], output_dims =
   %q = arith.divf %r#1, %r#2 : vector<8x16xf32>
   tile.store %q, %o : vector<8x16xf32> -> memref<?x?xf32>
 }
+
+// A row follower no leader rescales (its repair the constant 1, defined
+// outside the stream and lowered there at the tile's shape) is kept in
+// memory too: its factor made anew at a row's shape (then a product by 1,
+// folded away).
+// CHECK-LABEL: func.func @unrescaled_O(
+// CHECK: %[[SLOT:.*]] = memref.alloc() {alignment = 64 : i64} : memref<128xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c8 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<8x1xf32>, vector<8x1xf32>)
+// CHECK: scf.for %[[ROW:.*]] = %c0 to %c8 step %c1 {
+// CHECK: %[[PARTIAL:.*]] = vector.load %[[SLOT]][%{{.*}}] : memref<128xf32>, vector<16xf32>
+// CHECK: math.fma %{{.*}}, %{{.*}}, %[[PARTIAL]] : vector<16xf32>
+// CHECK-COUNT-7: math.fma %{{.*}} : vector<16xf32>
+// CHECK: vector.store %{{.*}}, %[[SLOT]][%{{.*}}] : memref<128xf32>, vector<16xf32>
+tile.program @unrescaled_O attributes {arg_names = ["S", "V", "O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [8, 16], threads = 1>, sizes = ["N", "D", "M"]} {
+^bb0(%s: memref<?x?xf32>, %v: memref<?x?xf32>, %o: memref<?x?xf32>, %n: index, %d: index, %m: index):
+  %neg = arith.constant dense<-1.000000e+00> : vector<8x16xf32>
+  %one = arith.constant dense<1.000000e+00> : vector<8x16xf32>
+  %r:3 = tile.online_reduce over(%m) accumulators ["max", "sum", "sum"] : vector<8x16xf32>, vector<8x16xf32>, vector<8x16xf32> {
+  ^bb0(%key: index, %mx: vector<8x16xf32>):
+    %x = tile.load %s[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf32> -> vector<8x16xf32>
+    %t = arith.subf %x, %mx : vector<8x16xf32>
+    %p = math.exp %t : vector<8x16xf32>
+    %y = tile.load %v[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] : memref<?x?xf32> -> vector<8x16xf32>
+    %xv = arith.mulf %x, %y : vector<8x16xf32>
+    tile.yield %x, %xv, %p : vector<8x16xf32>, vector<8x16xf32>, vector<8x16xf32>
+  } repairs {
+  ^bb0(%old: vector<8x16xf32>, %new: vector<8x16xf32>):
+    %diff = arith.subf %new, %old : vector<8x16xf32>
+    %arg = arith.mulf %diff, %neg : vector<8x16xf32>
+    %f = math.exp %arg : vector<8x16xf32>
+    tile.yield %one, %f : vector<8x16xf32>, vector<8x16xf32>
+  }
+  %q = arith.divf %r#1, %r#2 : vector<8x16xf32>
+  tile.store %q, %o : vector<8x16xf32> -> memref<?x?xf32>
+}

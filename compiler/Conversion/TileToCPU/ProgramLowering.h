@@ -383,9 +383,10 @@ private:
     int64_t rows = 0, width = 0;
   };
   /// Whether follower `acc` (its initial value) is kept so: rows > 1 and
-  /// width > 1, and each of its repair factors and addends and each term's
-  /// operands a row of the tile (varying along its rows alone), a column
-  /// (along its innermost dimension alone) or neither.
+  /// width > 1, its term one product read once, and each of its repair
+  /// factors and addends and each of the product's operands a column of
+  /// the tile (varying along its rows alone), a row (along its innermost
+  /// dimension alone) or neither.
   bool keepsRowsInMemory(tile::OnlineReduceOp op, unsigned i, mlir::Value acc);
   /// `follower` repaired and with the block's `terms` added (as
   /// updateFollower), in place: a loop over its rows, each loaded, updated

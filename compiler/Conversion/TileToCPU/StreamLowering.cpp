@@ -533,6 +533,14 @@ void ProgramLowering::updateRowFollower(
                                             broadcast.getSource())};
       v = broadcast.getSource();
     }
+    // A splat constant (varying along nothing) may have been lowered at
+    // the tile's shape (hoisted out of the stream: a repair of 1 for a
+    // follower no leader rescales): made anew at a row's.
+    if (auto constant = v.getDefiningOp<arith::ConstantOp>())
+      if (auto splat = dyn_cast<SplatElementsAttr>(constant.getValue()))
+        return {arith::ConstantOp::create(
+            b, loc, rowType,
+            DenseElementsAttr::get(rowType, splat.getSplatValue<Attribute>()))};
     auto vType = cast<VectorType>(v.getType());
     int64_t along = vType.getShape().back();
     if (along > 1)
