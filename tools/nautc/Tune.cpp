@@ -80,10 +80,10 @@ std::string textOf(tile::ScheduleAttr schedule) {
 }
 
 /// What `nautc tune` measures for a program the CPU model cannot cost: a
-/// stream whose tile spans more than its rows (attention's, the head
-/// dimension whole), unsplit, with its rows (the tile's second-to-last
-/// extent) halved and doubled; none for other programs. (The model keeps
-/// the heuristics' tile for them.)
+/// stream whose tile spans more than its rows (attention's reading stored
+/// scores, the head dimension whole), unsplit, with its rows (the tile's
+/// second-to-last extent) halved and doubled; none for other programs. (The
+/// model keeps the heuristics' tile for them.)
 std::vector<std::string> unmodelledCandidatesOf(tile::ProgramOp program) {
   tile::ScheduleAttr own = program.getSchedule();
   llvm::ArrayRef<int64_t> tile = own.getTile();
