@@ -471,6 +471,10 @@ PointCycles otherCycles(const CpuProgram &program,
 /// Its memory term is the keys' and values' rows a key, from where they
 /// fit. Per instance (estimateCpu's overhead) Q's columns are gathered
 /// into the scratch, an element an insert.
+/// A scored stream's narrow keys are widened into its scratch this many
+/// values a cycle (StagedReads.cpp: 16 a load, two shuffles and a store).
+constexpr double kWidenedPerStagingCycle = 16;
+
 PointCycles scoredStreamCycles(const CpuProgram &program,
                                const RegisterBlock &block,
                                const TargetInfo &target, int64_t &registers) {
@@ -484,8 +488,9 @@ PointCycles scoredStreamCycles(const CpuProgram &program,
   double point = std::max({keys * columns / kFmaPorts,
                            (columns + keys) / kLoadPorts, kFmaLatency}) +
                  spilled * 2 / kLoadPorts;
-  double staging =
-      program.scoresWiden ? keys * std::ceil(points / 16) : 0.0; // a cycle
+  double staging = program.scoresWiden
+                       ? keys * std::ceil(points / kWidenedPerStagingCycle)
+                       : 0.0;
   double column =
       keys * columns * double(std::max<int64_t>(1, program.work)) / kFmaPorts;
   double operandBytes =
@@ -660,15 +665,21 @@ std::vector<CpuCandidate> nautilus::autosched::rankCpuTiles(
   // A scored stream's tile is its own (the head dimension whole; heads of
   // a group in its rows) but for its rows.
   bool held = program.scoredPoints && program.heldTile.size() == rank;
+  // A tile, each split of it, and packed where its rhs packs.
+  auto offer = [&](const std::vector<int64_t> &tile) {
+    all.push_back({tile, {}});
+    for (int64_t split = 2; split <= mostSplit; split *= 2)
+      all.push_back({tile, {}, false, split});
+    if (program.packable && rank >= 2)
+      all.push_back({tile, {}, true});
+  };
   for (int64_t rows : kRowChoices) {
     if (held) {
       if (rank < 2 || !within(rows, program.extents[rank - 2]))
         continue;
       std::vector<int64_t> tile(program.heldTile);
       tile[rank - 2] = rows;
-      all.push_back({tile, {}});
-      for (int64_t split = 2; split <= mostSplit; split *= 2)
-        all.push_back({tile, {}, false, split});
+      offer(tile);
       continue;
     }
     if (rank < 2 && rows > 1)
@@ -689,11 +700,7 @@ std::vector<CpuCandidate> nautilus::autosched::rankCpuTiles(
       if (llvm::any_of(all,
                        [&](const CpuCandidate &c) { return c.tile == tile; }))
         continue;
-      all.push_back({tile, {}});
-      for (int64_t split = 2; split <= mostSplit; split *= 2)
-        all.push_back({tile, {}, false, split});
-      if (program.packable && rank >= 2)
-        all.push_back({tile, {}, true});
+      offer(tile);
     }
   }
   std::vector<std::vector<int64_t>> parameters;

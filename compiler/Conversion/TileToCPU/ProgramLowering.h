@@ -378,9 +378,8 @@ private:
   /// far beyond the vector registers, and each row's update spills and
   /// reloads it (attention at D = 256: four instructions a multiply-add).
   struct RowFollower {
-    mlir::Value slot; // [rows * width] elements, row-major
+    mlir::Value slot; // the tile's elements, row-major
     mlir::VectorType type;
-    int64_t rows = 0, width = 0;
   };
   /// Whether follower `acc` (its initial value) is kept so: rows > 1 and
   /// width > 1, its term one product read once, and each of its repair
@@ -397,6 +396,10 @@ private:
   /// While a stream is lowered: each accumulator's row follower (no slot:
   /// carried by the loops).
   llvm::SmallVector<RowFollower> rowFollowers;
+  /// Fills rowFollowers for `op`, whose accumulators start at `init`: each
+  /// follower keepsRowsInMemory takes gets its scratch (allocated before
+  /// the loop over the program ids), set to its initial value here.
+  void keepRowFollowers(tile::OnlineReduceOp op, mlir::ValueRange init);
   /// Lowers `ops` of a stream's body for every key of the block, each at
   /// the shape it varies along.
   void lowerForKeys(llvm::ArrayRef<mlir::Operation *> ops,

@@ -515,7 +515,8 @@ bool ProgramLowering::keepsRowsInMemory(tile::OnlineReduceOp op, unsigned i,
 void ProgramLowering::updateRowFollower(
     const RowFollower &follower, Value factor, Value addend,
     ArrayRef<Value> terms, llvm::SmallPtrSetImpl<Operation *> &fused) {
-  int64_t rows = follower.rows, width = follower.width;
+  int64_t width = follower.type.getShape().back();
+  int64_t rows = follower.type.getNumElements() / width;
   Type element = follower.type.getElementType();
   auto rowType = VectorType::get({width}, element);
   // Each operand before the loop over the rows: a row's values (flat), a
@@ -592,6 +593,32 @@ void ProgramLowering::updateRowFollower(
   for (auto &[lhs, rhs] : wide)
     sum = math::FmaOp::create(b, loc, pick(lhs), pick(*rhs), sum);
   vector::StoreOp::create(b, loc, sum, follower.slot, at);
+}
+
+void ProgramLowering::keepRowFollowers(tile::OnlineReduceOp op,
+                                       ValueRange init) {
+  rowFollowers.assign(init.size(), RowFollower());
+  if (streamLanesOf(op, init) != 0) // (its lanes' states are carried)
+    return;
+  for (auto [i, acc] : llvm::enumerate(init)) {
+    if (op.isLeader(i) || !keepsRowsInMemory(op, i, acc))
+      continue;
+    RowFollower &follower = rowFollowers[i];
+    follower.type = cast<VectorType>(acc.getType());
+    auto flat = VectorType::get({follower.type.getNumElements()},
+                                follower.type.getElementType());
+    Value size;
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(instanceLoop);
+      size = cIndex(flat.getNumElements());
+    }
+    follower.slot = allocateScratch(
+        MemRefType::get({ShapedType::kDynamic}, flat.getElementType()), size);
+    vector::StoreOp::create(b, loc,
+                            vector::ShapeCastOp::create(b, loc, flat, acc),
+                            follower.slot, cIndex(0));
+  }
 }
 
 Value ProgramLowering::foldMean(Value old, ArrayRef<Value> terms,
@@ -685,36 +712,23 @@ ProgramLowering::lowerOnlineReduce(tile::OnlineReduceOp op,
     init.push_back(reductionIdentity(b, loc, op.getAccumulatorKind(i), type));
   }
   // Wide followers kept in scratch buffers of their rows, not carried.
-  rowFollowers.assign(init.size(), RowFollower());
-  bool foldsAlongLanes = streamLanesOf(op, init) != 0;
-  for (unsigned i = 0; i < init.size(); ++i) {
-    if (op.isLeader(i) || foldsAlongLanes || !keepsRowsInMemory(op, i, init[i]))
-      continue;
-    RowFollower &follower = rowFollowers[i];
-    follower.type = cast<VectorType>(init[i].getType());
-    follower.width = follower.type.getShape().back();
-    follower.rows = follower.type.getNumElements() / follower.width;
-    int64_t elements = follower.type.getNumElements();
-    Value size;
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(instanceLoop);
-      size = cIndex(elements);
-    }
-    auto flat = VectorType::get({elements}, follower.type.getElementType());
-    follower.slot = allocateScratch(
-        MemRefType::get({ShapedType::kDynamic}, follower.type.getElementType()),
-        size);
-    vector::StoreOp::create(b, loc,
-                            vector::ShapeCastOp::create(b, loc, flat, init[i]),
-                            follower.slot, cIndex(0));
-  }
+  keepRowFollowers(op, init);
+  // The carried accumulators of all (`accs`), and all of the carried
+  // (`values`: a row follower's entry null).
   auto carried = [&](ArrayRef<Value> accs) {
     SmallVector<Value> kept;
     for (auto [i, acc] : llvm::enumerate(accs))
       if (!rowFollowers[i].slot)
         kept.push_back(acc);
     return kept;
+  };
+  auto spread = [&](ValueRange values) {
+    SmallVector<Value> all(rowFollowers.size());
+    auto next = values.begin();
+    for (auto [i, acc] : llvm::enumerate(all))
+      if (!rowFollowers[i].slot)
+        acc = *next++;
+    return all;
   };
   stageReads(op, status);
   // Whole blocks of keys, then the keys left one at a time (of a split
@@ -738,26 +752,16 @@ ProgramLowering::lowerOnlineReduce(tile::OnlineReduceOp op,
       b, loc, end,
       arith::RemSIOp::create(b, loc, arith::SubIOp::create(b, loc, end, first),
                              cIndex(kStreamBlock)));
-  // (A row follower's entry is null in the loops' accumulators.)
   auto stream = [&](Value from, Value to, int64_t step, ArrayRef<Value> accs) {
     auto loop =
         scf::ForOp::create(b, loc, from, to, cIndex(step), carried(accs));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
-    SmallVector<Value> current(accs.size());
-    auto args = loop.getRegionIterArgs().begin();
-    for (auto [i, acc] : llvm::enumerate(current))
-      if (!rowFollowers[i].slot)
-        acc = *args++;
     SmallVector<Value> next =
-        stepOnlineReduce(op, current, loop.getInductionVar(), step, status);
+        stepOnlineReduce(op, spread(loop.getRegionIterArgs()),
+                         loop.getInductionVar(), step, status);
     scf::YieldOp::create(b, loc, carried(next));
-    SmallVector<Value> results(accs.size());
-    auto loopResults = loop.getResults().begin();
-    for (auto [i, result] : llvm::enumerate(results))
-      if (!rowFollowers[i].slot)
-        result = *loopResults++;
-    return results;
+    return spread(loop.getResults());
   };
   SmallVector<Value> partial = stream(first, blocked, kStreamBlock, init);
   SmallVector<Value> results = stream(blocked, end, 1, partial);
