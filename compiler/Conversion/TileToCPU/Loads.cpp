@@ -281,13 +281,8 @@ Value ProgramLowering::loadRows(const TileLoad &load, ArrayRef<Value> stride,
     // A row inside the buffer whole (every row but those at an edge) is
     // read by a plain load; only a row at an edge computes its lanes' mask
     // (a compare of each lane's index, which cost more than the load).
-    // Bools always take the masked load: a plain one of i1 reads bits.
-    Value whole = element.isInteger(1)
-                      ? arith::ConstantIntOp::create(b, loc, 0, 1).getResult()
-                      : arith::AndIOp::create(
-                            b, loc, rowInside,
-                            allLanesInside(idx.back(), shape[last], lastSize))
-                            .getResult();
+    Value whole = arith::AndIOp::create(
+        b, loc, rowInside, allLanesInside(idx.back(), shape[last], lastSize));
     auto ifWhole = scf::IfOp::create(b, loc, TypeRange{rowType}, whole,
                                      /*addThenBlock=*/true,
                                      /*addElseBlock=*/true);
@@ -489,6 +484,11 @@ Value ProgramLowering::lowerLoad(tile::LoadOp op) {
   Value flat = flatView(load.buffer);
   // Contiguous rows: the last map result is the innermost output index plus
   // something that does not depend on it, and nothing else depends on it.
+  // Bools one element at a time: a vector load of i1 (or a masked load or
+  // gather of consecutive lanes, which fold into one where the mask is
+  // every lane) reads bits, where each bool is a byte.
+  if (load.fullType.getElementType().isInteger(1) && !load.indirect)
+    return loadElements(load);
   if (hasContiguousRows(load))
     return loadRows(load, stride, flat);
   // Few elements and not contiguous (A[m, k] in a GEMM: a column): one
@@ -578,11 +578,13 @@ void ProgramLowering::lowerStore(tile::StoreOp store) {
   rowShape[last] = tileShape[last];
   // Whether the tile's columns are all inside the output: then a row
   // inside it is stored whole, and only rows at an edge compute a mask.
-  // Bools always take the masked store: a plain one of i1 writes bits.
+  // Bools are stored one element at a time (storeEachLane): a vector
+  // store of i1, or a masked one whose mask folds to every lane, writes
+  // bits where each bool is a byte.
+  bool bools = mlir::getElementTypeOrSelf(value.getType()).isInteger(1);
   Value columnsWhole =
-      mlir::getElementTypeOrSelf(value.getType()).isInteger(1)
-          ? arith::ConstantIntOp::create(b, loc, 0, 1).getResult()
-          : allLanesInside(base[last], tileShape[last], extents[last]);
+      bools ? arith::ConstantIntOp::create(b, loc, 0, 1).getResult()
+            : allLanesInside(base[last], tileShape[last], extents[last]);
   int64_t rows = 1;
   for (unsigned d = 0; d < last; ++d)
     rows *= tileShape[d];
@@ -620,6 +622,23 @@ void ProgramLowering::lowerStore(tile::StoreOp store) {
         b, loc,
         vector::ShapeCastOp::create(b, loc, rowMaskType, maskVector(rowShape)),
         vector::BroadcastOp::create(b, loc, rowMaskType, rowInside));
-    vector::MaskedStoreOp::create(b, loc, flat, start, rowMask, row);
+    if (bools)
+      storeEachLane(row, flat, start, rowMask);
+    else
+      vector::MaskedStoreOp::create(b, loc, flat, start, rowMask, row);
+  }
+}
+
+void ProgramLowering::storeEachLane(Value row, Value flat, Value start,
+                                    Value rowMask) {
+  int64_t lanes = cast<VectorType>(row.getType()).getNumElements();
+  for (int64_t lane = 0; lane < lanes; ++lane) {
+    Value inside = vector::ExtractOp::create(b, loc, rowMask, lane);
+    auto ifInside = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifInside.getThenRegion().front());
+    memref::StoreOp::create(
+        b, loc, vector::ExtractOp::create(b, loc, row, lane), flat,
+        ValueRange{arith::AddIOp::create(b, loc, start, cIndex(lane))});
   }
 }

@@ -9,6 +9,7 @@
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Target/Target.h"
 #include "dialects/Tile/Utils/AffineExpansion.h"
+#include "dialects/Tile/Utils/BoundBuffers.h"
 #include "dialects/Tile/Utils/ReducedLanes.h"
 #include "dialects/Tile/Utils/ReductionKinds.h"
 
@@ -330,6 +331,19 @@ LogicalResult ProgramLowering::run() {
   unsigned numBuffers = program.getArgNames().size();
   for (unsigned i = numBuffers; i < entry.getNumArguments(); ++i)
     sizeArgs.push_back(body->getArgument(i));
+  // Sizes the plan binds (--shape) are constants, and a buffer whose
+  // dimensions are all bound is read through a view of its static shape
+  // (tile::boundBufferView): extents, strides and the clamps against them
+  // fold, and loops over bound extents have constant trip counts.
+  for (auto [i, size] : llvm::enumerate(program.getSizes()))
+    if (std::optional<int64_t> bound = program.getKnownExtent(size)) {
+      sizeArgs[i] = cIndex(*bound);
+      mapping.map(entry.getArgument(numBuffers + i), sizeArgs[i]);
+    }
+  for (unsigned i = 0; i < numBuffers; ++i)
+    if (Value view =
+            tile::boundBufferView(b, loc, program, i, body->getArgument(i)))
+      mapping.map(entry.getArgument(i), view);
 
   // Grid extents, then the loop over this call's program ids.
   SmallVector<Value> grid;

@@ -119,6 +119,10 @@ private:
   /// `v` (a tile of a sub-shape) broadcast to `fullType`.
   mlir::Value broadcastToTile(mlir::Value v, mlir::VectorType fullType);
   void lowerStore(tile::StoreOp store);
+  /// Stores the lanes of `row` that `rowMask` keeps at `flat[start + lane]`,
+  /// each alone (a bool's row: see lowerStore).
+  void storeEachLane(mlir::Value row, mlir::Value flat, mlir::Value start,
+                     mlir::Value rowMask);
 
   // Contractions' rhs panels packed (PackedPanels.cpp).
   /// A packed panel: the load it replaces, how that reads its buffer,

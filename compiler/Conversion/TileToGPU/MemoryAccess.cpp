@@ -14,6 +14,7 @@
 #include "compiler/Conversion/TileToGPU/ThreadPlacement.h"
 #include "dialects/Tile/Layout/LinearLayout.h"
 #include "dialects/Tile/Utils/AffineExpansion.h"
+#include "dialects/Tile/Utils/BoundBuffers.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -277,14 +278,8 @@ Value tiletogpu::innermostExtent(KernelContext &kernel, Value buffer) {
 void tiletogpu::specialiseBoundSizes(KernelContext &kernel, Block &body) {
   // Sizes the plan binds (--shape) are constants in the kernel, and a
   // buffer whose dimensions are all bound is seen through a view of its
-  // static shape and row-major strides (memref.reinterpret_cast; its
-  // identity layout says its offset is 0; a memref.cast would fold back
-  // into its loads): grid sizes, strides, bounds and alignment checks then
-  // fold.
-  // (The arguments stay: the launch passes them as for any kernel, and the
-  // runtime checks that the tensors have the bound shapes.)
-  OpBuilder &b = kernel.b;
-  Location loc = kernel.loc;
+  // static shape (tile::boundBufferView): grid sizes, strides, bounds and
+  // alignment checks then fold.
   unsigned numBuffers = kernel.program.getArgNames().size();
   for (auto [i, size] : llvm::enumerate(kernel.program.getSizes()))
     if (std::optional<int64_t> bound = kernel.program.getKnownExtent(size)) {
@@ -294,35 +289,8 @@ void tiletogpu::specialiseBoundSizes(KernelContext &kernel, Block &body) {
           kernel.program.getBody().front().getArgument(numBuffers + i),
           constant);
     }
-  for (unsigned i = 0; i < numBuffers; ++i) {
-    auto type = dyn_cast<MemRefType>(body.getArgument(i).getType());
-    ArrayAttr dims = kernel.program.getBufferDims(i);
-    if (!type || !dims || dims.size() != type.getShape().size() ||
-        !type.getLayout().isIdentity())
-      continue;
-    SmallVector<int64_t> shape;
-    for (Attribute dim : dims)
-      if (std::optional<int64_t> bound = kernel.program.getKnownExtent(dim))
-        shape.push_back(*bound);
-    if (shape.size() != dims.size() || type.hasStaticShape())
-      continue;
-    SmallVector<int64_t> strides(shape.size(), 1);
-    for (int64_t j = static_cast<int64_t>(shape.size()) - 2; j >= 0; --j)
-      strides[j] = strides[j + 1] * shape[j + 1];
-    Value buffer = body.getArgument(i);
-    auto viewType = MemRefType::get(
-        shape, type.getElementType(),
-        StridedLayoutAttr::get(b.getContext(), /*offset=*/0, strides),
-        type.getMemorySpace());
-    SmallVector<OpFoldResult> sizes, strideValues;
-    for (auto [extent, stride] : llvm::zip(shape, strides)) {
-      sizes.push_back(b.getIndexAttr(extent));
-      strideValues.push_back(b.getIndexAttr(stride));
-    }
-    kernel.scalars.map(kernel.program.getBody().front().getArgument(i),
-                       memref::ReinterpretCastOp::create(
-                           b, loc, viewType, buffer,
-                           OpFoldResult(b.getIndexAttr(0)), sizes, strideValues)
-                           .getResult());
-  }
+  for (unsigned i = 0; i < numBuffers; ++i)
+    if (Value view = tile::boundBufferView(kernel.b, kernel.loc, kernel.program,
+                                           i, body.getArgument(i)))
+      kernel.scalars.map(kernel.program.getBody().front().getArgument(i), view);
 }

@@ -45,7 +45,10 @@ static bool bodyFoldsAlongReducedLanes(Block &body, unsigned rank) {
     if (auto load = dyn_cast<LoadOp>(op)) {
       if (!readsReducedIndex(load, rank))
         continue;
-      if (!readsRowsAlongReducedIndex(load, rank))
+      // (Not bools: a row of i1 read as a vector reads bits, where each
+      // bool is a byte; the CPU lowering reads bools an element at a time.)
+      if (!readsRowsAlongReducedIndex(load, rank) ||
+          load.getType().getElementType().isInteger(1))
         return false;
       readsAlong = true;
       continue;
