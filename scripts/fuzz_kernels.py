@@ -2,7 +2,8 @@
 """Random multi-definition kernels, run on the CPU and the emulator with --check.
 
 Each kernel has a few intermediates and one or two outputs over [M, N],
-[M] and [N], built from element-wise arithmetic, functions, casts, where,
+[M] and [N] (and a bool output now and then), built from element-wise
+arithmetic, functions, casts, where (over a bool input's mask too),
 index variables used as values, broadcasts, transposed, reversed, strided
 and gathered reads, reductions (sum, max, min over a row, a column or the
 whole tensor), softmax-like divisions, contractions sum[k](A * B) with
@@ -69,6 +70,8 @@ class Generator:
         choices = ["s", "1.5", "0.25"]
         if "m" in idx and "n" in idx:
             choices += ["X[m, n]", "Xt[n, m]", "W[ids[m], n]",
+                        # A bool read (bytes in memory, bits in a vector).
+                        "where(mask[m, n], X[m, n], 0.25)",
                         # Affine reads beyond plain indices.
                         "X[M - 1 - m, n]", "X[m - m % 2, n]",
                         "Xt[(n / 3) * 3, m]"]
@@ -151,6 +154,12 @@ class Generator:
             scale = rng.choice(["", " * u[m]", " + u[m]"])
             lines.append(f"  Y[m, d] = sum[n]({self.anchored('mn', 2)} * "
                          f"V[n, d]){scale}")
+        if rng.random() < 0.2:
+            # A bool output, of inputs alone (no rounding to flip it).
+            outputs.append("Z: bool[M, N]")
+            lines.append(rng.choice([
+                "  Z[m, n] = mask[m, n] and X[m, n] > 0.0",
+                "  Z[m, n] = not mask[m, n] or X[m, n] < v[n]"]))
         for j in range(rng.randint(1, 2)):
             shape = rng.choice(["mn", "mn", "m", "n"])
             dims = {"mn": "M, N", "m": "M", "n": "N"}[shape]
@@ -160,7 +169,7 @@ class Generator:
         inputs = (f"A: {ab}[M, K], B: {ab}[K, N], Bt: {ab}[N, K], "
                   f"X: {types()}[M, N], Xt: {types()}[N, M], "
                   f"W: {types()}[G, N], ids: i32[M], v: {types()}[N], "
-                  f"V: {ab}[N, D], u: f32[M], s: f32")
+                  f"V: {ab}[N, D], u: f32[M], mask: bool[M, N], s: f32")
         return (f"kernel fuzz({inputs}) -> ({', '.join(outputs)}) {{\n"
                 + "\n".join(lines) + "\n}\n")
 
@@ -180,7 +189,10 @@ def run_one(nautc, folder, n, options):
     path = os.path.join(folder, f"fuzz{n}.tensor")
     with open(path, "w") as f:
         f.write(source)
-    shape = rng.choice(["M=37,N=45,K=24,G=5,D=16", "M=70,N=136,K=40,G=9,D=64", "M=130,N=72,K=64,G=3,D=24"])
+    # Ragged shapes, and one whose tiles all fit whole (where bound sizes
+    # fold every mask and clamp).
+    shape = rng.choice(["M=37,N=45,K=24,G=5,D=16", "M=70,N=136,K=40,G=9,D=64",
+                        "M=130,N=72,K=64,G=3,D=24", "M=64,N=128,K=32,G=4,D=32"])
     target = rng.choice(["sm_80", "sm_90"])
     devices = [[], ["--device", "emu", "--target", target]]
     if options.schedule:
