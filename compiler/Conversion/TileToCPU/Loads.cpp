@@ -357,15 +357,24 @@ Value ProgramLowering::loadReducedLanes(const TileLoad &load) {
   return broadcastToTile(result, load.fullType);
 }
 
-Value ProgramLowering::loadElements(const TileLoad &load) {
+Value ProgramLowering::loadElements(const TileLoad &load, bool zeroOutside) {
   SmallVector<Value> elements;
   SmallVector<int64_t> offset(rank, 0);
+  Type elementType = load.fullType.getElementType();
   for (int64_t i = 0; i < load.count; ++i) {
     delinearize(i, load.shape, offset);
     SmallVector<Value> idx = loadIndices(load, offset);
+    Value inside = zeroOutside
+                       ? insideBuffer(load.buffer, idx, /*skipLast=*/false)
+                       : Value();
     for (auto [j, i] : llvm::enumerate(idx))
       i = clampInto(load.buffer, j, i);
-    elements.push_back(memref::LoadOp::create(b, loc, load.buffer, idx));
+    Value element = memref::LoadOp::create(b, loc, load.buffer, idx);
+    if (inside)
+      element = arith::SelectOp::create(
+          b, loc, inside, element,
+          arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType)));
+    elements.push_back(element);
   }
   Value v = vector::FromElementsOp::create(
       b, loc, VectorType::get(load.shape, load.fullType.getElementType()),
@@ -484,11 +493,12 @@ Value ProgramLowering::lowerLoad(tile::LoadOp op) {
   Value flat = flatView(load.buffer);
   // Contiguous rows: the last map result is the innermost output index plus
   // something that does not depend on it, and nothing else depends on it.
-  // Bools one element at a time: a vector load of i1 (or a masked load or
-  // gather of consecutive lanes, which fold into one where the mask is
-  // every lane) reads bits, where each bool is a byte.
-  if (load.fullType.getElementType().isInteger(1) && !load.indirect)
-    return loadElements(load);
+  // Bools one element at a time, gathered ones too, false outside the
+  // buffer: a vector load of i1 (or a masked load or gather of
+  // consecutive lanes, which fold into one where the mask is every lane)
+  // reads bits, where each bool is a byte.
+  if (load.fullType.getElementType().isInteger(1) && rank > 0)
+    return loadElements(load, /*zeroOutside=*/true);
   if (hasContiguousRows(load))
     return loadRows(load, stride, flat);
   // Few elements and not contiguous (A[m, k] in a GEMM: a column): one
@@ -583,7 +593,7 @@ void ProgramLowering::lowerStore(tile::StoreOp store) {
   // bits where each bool is a byte.
   bool bools = mlir::getElementTypeOrSelf(value.getType()).isInteger(1);
   Value columnsWhole =
-      bools ? arith::ConstantIntOp::create(b, loc, 0, 1).getResult()
+      bools ? Value()
             : allLanesInside(base[last], tileShape[last], extents[last]);
   int64_t rows = 1;
   for (unsigned d = 0; d < last; ++d)
@@ -611,6 +621,17 @@ void ProgramLowering::lowerStore(tile::StoreOp store) {
       SmallVector<int64_t> position(offset.begin(), offset.end() - 1);
       row = vector::ExtractOp::create(b, loc, value, position);
     }
+    auto rowMask = [&] {
+      return arith::AndIOp::create(
+          b, loc,
+          vector::ShapeCastOp::create(b, loc, rowMaskType,
+                                      maskVector(rowShape)),
+          vector::BroadcastOp::create(b, loc, rowMaskType, rowInside));
+    };
+    if (bools) {
+      storeEachLane(row, flat, start, rowMask());
+      continue;
+    }
     auto ifWhole = scf::IfOp::create(
         b, loc, arith::AndIOp::create(b, loc, rowInside, columnsWhole),
         /*withElse=*/true);
@@ -618,14 +639,7 @@ void ProgramLowering::lowerStore(tile::StoreOp store) {
     b.setInsertionPointToStart(&ifWhole.getThenRegion().front());
     vector::StoreOp::create(b, loc, row, flat, ValueRange{start});
     b.setInsertionPointToStart(&ifWhole.getElseRegion().front());
-    Value rowMask = arith::AndIOp::create(
-        b, loc,
-        vector::ShapeCastOp::create(b, loc, rowMaskType, maskVector(rowShape)),
-        vector::BroadcastOp::create(b, loc, rowMaskType, rowInside));
-    if (bools)
-      storeEachLane(row, flat, start, rowMask);
-    else
-      vector::MaskedStoreOp::create(b, loc, flat, start, rowMask, row);
+    vector::MaskedStoreOp::create(b, loc, flat, start, rowMask(), row);
   }
 }
 

@@ -39,7 +39,8 @@ LogicalResult ProgramLowering::findPackedPanels() {
            << "' has no contraction operand to pack: one load, in each of "
               "its reductions over one same index, of a buffer at [..., k, "
               "n] or [..., n, k] (k the reduced index, n the output's "
-              "innermost index, the others batch dimensions); drop `pack`";
+              "innermost index, the others batch dimensions; not of "
+              "bools); drop `pack`";
   // Siblings that read the same B (sharing their rhs, not their lhs)
   // share its panel.
   for (tile::LoadOp load : loads) {

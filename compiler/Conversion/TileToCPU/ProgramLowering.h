@@ -97,8 +97,10 @@ private:
   /// One masked vector load per row of the dependent shape.
   mlir::Value loadRows(const TileLoad &load, llvm::ArrayRef<mlir::Value> stride,
                        mlir::Value flat);
-  /// One clamped scalar load per element of the dependent shape.
-  mlir::Value loadElements(const TileLoad &load);
+  /// One clamped scalar load per element of the dependent shape (with
+  /// `zeroOutside`, an element whose indices lie outside the buffer is
+  /// zero: bools, whatever their indices).
+  mlir::Value loadElements(const TileLoad &load, bool zeroOutside = false);
   /// The one element of a rank-0 tile read at gathered indices.
   mlir::Value loadGatheredElement(const TileLoad &load);
   /// The buffer indices `load` reads at: a gathered position's from

@@ -137,7 +137,8 @@ struct TileApplySchedulesPass
                           "pack (one load, in each of its reductions over "
                           "one same index, of a buffer at [..., k, n] or "
                           "[..., n, k]: k the reduced index, n the output's "
-                          "innermost index, the others batch dimensions)";
+                          "innermost index, the others batch dimensions; not "
+                          "of bools)";
       for (tile::LoadOp load : panels) {
         tile::PanelLayout layout =
             *tile::panelLayoutOf(load, program.getRank());

@@ -11,8 +11,11 @@ std::optional<tile::PanelLayout> tile::panelLayoutOf(LoadOp load,
                                                      unsigned rank) {
   auto type = cast<MemRefType>(load.getBuffer().getType());
   AffineMap map = load.getMap();
+  // (Not bools: a panel is copied and read a vector of a row at a time,
+  // and a vector of i1 is bits where each bool is a byte.)
   if (rank < 2 || type.getRank() < 2 || !load.getIndirect().empty() ||
-      map.getNumResults() != type.getRank())
+      map.getNumResults() != type.getRank() ||
+      type.getElementType().isInteger(1))
     return std::nullopt;
   // Leading indices: batch dimensions of the output (not the rows).
   PanelLayout layout;
