@@ -471,6 +471,13 @@ PointCycles otherCycles(const CpuProgram &program,
 /// Its memory term is the keys' and values' rows a key, from where they
 /// fit. Per instance (estimateCpu's overhead) Q's columns are gathered
 /// into the scratch, an element an insert.
+/// A stream that reads its scores stored (storedScoresStrideBytes) has no
+/// points: each key's column of scores is gathered, an element of each
+/// row (Loads.cpp's scalar loads: an insert each, and an L2 access for a
+/// row whose line the L1 does not keep), its memory term that column and
+/// the values' row, and its tile's row is the values' row (the head
+/// dimension need not be whole: each instance along it recomputes the
+/// column's work).
 /// A scored stream's narrow keys are widened into its scratch this many
 /// values a cycle (StagedReads.cpp: 16 a load, two shuffles and a store).
 constexpr double kWidenedPerStagingCycle = 16;
@@ -491,6 +498,9 @@ PointCycles scoredStreamCycles(const CpuProgram &program,
   double staging = program.scoresWiden
                        ? keys * std::ceil(points / kWidenedPerStagingCycle)
                        : 0.0;
+  if (program.storedScoresStrideBytes)
+    staging =
+        keys * withGather(0.0, rows, program.storedScoresStrideBytes, caches);
   double column =
       keys * columns * double(std::max<int64_t>(1, program.work)) / kFmaPorts;
   double operandBytes =
@@ -504,8 +514,12 @@ PointCycles scoredStreamCycles(const CpuProgram &program,
   c.step =
       (points * point + staging + column + valueRows + double(rows) * row) /
       keys;
-  // A key's row of K and of V, from where the instance's keys fit.
-  double keyBytes = 2 * points * operandBytes;
+  // A key's row of K and of V, from where the instance's keys fit (or
+  // its column of stored scores and its row of V).
+  double keyBytes =
+      program.storedScoresStrideBytes
+          ? double(rows) * bytes + double(vectors * lanes) * operandBytes
+          : 2 * points * operandBytes;
   double footprint = double(steps) * keyBytes;
   c.memory = keyBytes / (footprint <= caches.l2RhsBytes ? kL2BytesPerCycle
                          : footprint <= kLastLevelBytes
@@ -525,7 +539,7 @@ CpuTerms instanceTerms(const CpuProgram &program,
   PointCycles point =
       program.contraction
           ? contractionCycles(program, tile, block, target, pack, registers)
-      : program.scoredPoints
+      : program.streamsScores()
           ? scoredStreamCycles(program, block, target, registers)
           : otherCycles(program, tile, block, target, registers);
   cost.registers = registers;
@@ -549,7 +563,7 @@ CpuTerms instanceTerms(const CpuProgram &program,
     storeCycles += stepCycles + double(rows) * 2 * std::log2(double(lanes));
   // (A scored stream's spills recur at each point of its scores: counted
   // there. Its instance gathers Q's columns once.)
-  if (program.scoredPoints)
+  if (program.streamsScores())
     storeCycles +=
         double(rows) * double(program.scoredPoints) / kInsertsPerCycle;
   else if (program.reduced || program.contraction)
@@ -664,7 +678,7 @@ std::vector<CpuCandidate> nautilus::autosched::rankCpuTiles(
   };
   // A scored stream's tile is its own (the head dimension whole; heads of
   // a group in its rows) but for its rows.
-  bool held = program.scoredPoints && program.heldTile.size() == rank;
+  bool held = program.streamsScores() && program.heldTile.size() == rank;
   // A tile, each split of it, and packed where its rhs packs.
   auto offer = [&](const std::vector<int64_t> &tile) {
     all.push_back({tile, {}});
@@ -675,7 +689,13 @@ std::vector<CpuCandidate> nautilus::autosched::rankCpuTiles(
   };
   for (int64_t rows : kRowChoices) {
     if (held) {
-      if (rank < 2 || !within(rows, program.extents[rank - 2]))
+      // Its scores are a column of `rows` values a key, one vector: LLVM
+      // splits one past a vector's lanes that is not a power of two of
+      // vectors into pieces it rejoins at every point (24 rows on a
+      // 16-lane host: 20x slower than 16 or 32).
+      bool wholeVectors = rows <= lanes || (rows % lanes == 0 &&
+                                            llvm::isPowerOf2_64(rows / lanes));
+      if (rank < 2 || !within(rows, program.extents[rank - 2]) || !wholeVectors)
         continue;
       std::vector<int64_t> tile(program.heldTile);
       tile[rank - 2] = rows;

@@ -156,6 +156,11 @@ struct CpuProgram {
   /// Its keys a block (the lowering's kStreamBlock): the scores of a
   /// block are folded in one loop over the points.
   int64_t blockKeys = 8;
+  /// A stream that reads its scores, stored by another program, a column
+  /// over the tile's rows a key (attention's structure with S stored:
+  /// S[n, m] down n), in place of scoredPoints' dot products: the bytes
+  /// between its rows (0: none).
+  int64_t storedScoresStrideBytes = 0;
   /// Its followers kept in memory a row at a time (P V: each key a row of
   /// the tile's width times a column: StreamLowering's row followers).
   int64_t rowFollowers = 0;
@@ -163,6 +168,12 @@ struct CpuProgram {
   /// group that share each K and V row in its rows): the candidates vary
   /// its rows (the second-to-last extent) and its split.
   std::vector<int64_t> heldTile;
+
+  /// A stream whose scores are a column over its rows a key, recomputed
+  /// or read (scoredStreamCycles' structure).
+  bool streamsScores() const {
+    return scoredPoints > 0 || storedScoresStrideBytes > 0;
+  }
 };
 
 /// What a refit from measurements (CpuRefit.h) multiplies each term of

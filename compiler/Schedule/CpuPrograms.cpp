@@ -369,6 +369,57 @@ void scoredStreamFactsOf(tile::OnlineReduceOp stream, tile::ReduceOp scores,
     facts.work += llvm::divideCeil(workOf(repair), kStreamBlock);
 }
 
+/// The CPU model's view of a stream over `reduced` keys whose body reads
+/// its scores stored (attention's structure with S stored: S[n, m], a
+/// column over the tile's rows a key) and keeps a row follower (P V),
+/// into `facts` (after streamFactsOf); false when the stream is not one.
+/// Its work a key is what the body computes beside the row followers'
+/// terms, at the scores' shape, and the leaders' and column followers'
+/// folds.
+bool storedScoresFactsOf(tile::OnlineReduceOp stream, int64_t reduced,
+                         autosched::CpuProgram &facts) {
+  unsigned inner = facts.extents.size() - 1, keyDim = inner + 1;
+  if (inner == 0)
+    return false;
+  facts.operandBits = 0;
+  facts.gatherStrideBytes = 0;
+  Block &body = stream.getBody().front();
+  for (tile::LoadOp load : body.getOps<tile::LoadOp>()) {
+    Type element =
+        cast<MemRefType>(load.getBuffer().getType()).getElementType();
+    auto involves = [&](unsigned d) {
+      return llvm::any_of(load.getMap().getResults(),
+                          [&](AffineExpr e) { return involvesDim(e, d); });
+    };
+    if (!element.isIntOrFloat())
+      return false;
+    int64_t bits = element.getIntOrFloatBitWidth();
+    if (involves(inner)) // V's rows, read a key
+      facts.operandBits = std::max(facts.operandBits, bits);
+    else if (involves(keyDim) && involves(inner - 1)) // a column of scores
+      facts.storedScoresStrideBytes = reduced * std::max<int64_t>(1, bits / 8);
+  }
+  auto yielded = cast<tile::YieldOp>(body.getTerminator()).getValues();
+  llvm::SmallPtrSet<Operation *, 4> rowTerms;
+  for (auto [i, term] : llvm::enumerate(yielded)) {
+    auto product = term.getDefiningOp<arith::MulFOp>();
+    if (!stream.isLeader(i) && product && product->hasOneUse()) {
+      ++facts.rowFollowers;
+      rowTerms.insert(product);
+    }
+  }
+  if (!facts.storedScoresStrideBytes || !facts.rowFollowers)
+    return false;
+  facts.blockKeys = kStreamBlock;
+  facts.work = static_cast<int64_t>(yielded.size()) - facts.rowFollowers;
+  for (Operation &op : body.without_terminator())
+    if (!rowTerms.contains(&op))
+      facts.work += workOfOp(&op);
+  for (Region &repair : stream.getRepairs())
+    facts.work += llvm::divideCeil(workOf(repair), kStreamBlock);
+  return true;
+}
+
 /// The extent of an unbound size (by name) a CPU model's view assumes, or
 /// std::nullopt.
 using UnboundExtent = llvm::function_ref<std::optional<int64_t>(StringRef)>;
@@ -380,10 +431,11 @@ std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
   // A stream of rows (softmax's, a norm's) chooses its tile and its split
   // like any reduction its tile; one that recomputes a reduction a key
   // (attention's scores) its rows and its split, its tile spanning the
-  // head dimension whole. One whose tile spans more dimensions and reads
-  // its scores (stored), whose reductions nest deeper, or whose split is
-  // already made (the program that combines its `_partial` program's
-  // chunks) keeps its own.
+  // head dimension whole; one whose tile spans more dimensions and reads
+  // its scores (stored) its rows and its split, the rest of its tile its
+  // own. One whose reductions nest deeper, or whose split is already made
+  // (the program that combines its `_partial` program's chunks) keeps its
+  // own.
   bool nested = false;
   tile::ReduceOp scores;
   program.walk([&](tile::OnlineReduceOp stream) {
@@ -396,8 +448,8 @@ std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
   });
   tile::OnlineReduceOp stream = topLevelStream(program);
   size_t outputs = program.getOutputDims().size();
-  if (nested || (stream && ((scores ? outputs < 2 : outputs != 1) ||
-                            combinesPartials(program))))
+  if (nested ||
+      (stream && ((scores && outputs < 2) || combinesPartials(program))))
     return std::nullopt;
   auto extentOfDim = [&](Attribute dim) -> std::optional<int64_t> {
     if (std::optional<int64_t> known = program.getKnownExtent(dim))
@@ -481,9 +533,12 @@ std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
       scoredStreamFactsOf(stream, scores, *points, facts);
       if (facts.rowFollowers == 0)
         return std::nullopt;
+    } else if (outputs != 1 && !storedScoresFactsOf(stream, *reduced, facts)) {
+      return std::nullopt;
+    }
+    if (facts.streamsScores())
       facts.heldTile.assign(program.getSchedule().getTile().begin(),
                             program.getSchedule().getTile().end());
-    }
   }
   if (!facts.reduced) {
     // Lanes of the widest type it reads or stores (it computes in that).
@@ -534,7 +589,7 @@ nautilus::cpuProgramSamplesOf(tile::ProgramOp program) {
   });
   // (A scored stream's tile spans its head dimension whole: one tile for
   // every size is its own.)
-  if (!asked || asked->scoredPoints || samples.unbound.empty() ||
+  if (!asked || asked->streamsScores() || samples.unbound.empty() ||
       samples.unbound.size() > autosched::kMostUnboundSizesSampled)
     return std::nullopt;
   const size_t sizes = samples.unbound.size();

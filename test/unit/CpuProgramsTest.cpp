@@ -302,3 +302,55 @@ TEST(CpuPrograms, ReadsAStreamThatRecomputesItsScores) {
   EXPECT_FALSE(cpuProgramOf(unbound.program()));
   EXPECT_FALSE(cpuProgramSamplesOf(unbound.program()));
 }
+
+// Attention's stream reading its scores stored by another program (S[n,
+// m], f32; the structure with S stored): the model reads the bytes
+// between S's rows (a column of them gathered a key), V's width, its row
+// follower and its column work, and starts from its own tile, the head
+// dimension split.
+TEST(CpuPrograms, ReadsAStreamOfStoredScores) {
+  Parsed attention(R"(module {
+  tile.program @attn_O attributes {arg_names = ["V", "S", "O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [16, 32], threads = 1>, sizes = ["N", "D", "M"]} {
+  ^bb0(%v: memref<?x?xbf16>, %sc: memref<?x?xf32>, %o: memref<?x?xf32>, %n: index, %d: index, %m: index):
+    %c = arith.constant dense<0.125> : vector<16x32xf32>
+    %nc = arith.constant dense<-0.125> : vector<16x32xf32>
+    %r:3 = tile.online_reduce over(%m) accumulators ["max", "sum", "sum"] : vector<16x32xf32>, vector<16x32xf32>, vector<16x32xf32> {
+    ^bb0(%key: index, %mx: vector<16x32xf32>):
+      %s = tile.load %sc[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf32> -> vector<16x32xf32>
+      %scaled = arith.mulf %mx, %nc : vector<16x32xf32>
+      %t = math.fma %s, %c, %scaled : vector<16x32xf32>
+      %p = math.exp2 %t : vector<16x32xf32>
+      %vv = tile.load %v[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] : memref<?x?xbf16> -> vector<16x32xbf16>
+      %vw = arith.extf %vv : vector<16x32xbf16> to vector<16x32xf32>
+      %pv = arith.mulf %p, %vw : vector<16x32xf32>
+      tile.yield %s, %pv, %p : vector<16x32xf32>, vector<16x32xf32>, vector<16x32xf32>
+    } repairs {
+    ^bb0(%old: vector<16x32xf32>, %new: vector<16x32xf32>):
+      %diff = arith.subf %new, %old : vector<16x32xf32>
+      %arg = arith.mulf %diff, %nc : vector<16x32xf32>
+      %f = math.exp2 %arg : vector<16x32xf32>
+      tile.yield %f, %f : vector<16x32xf32>, vector<16x32xf32>
+    }
+    %out = arith.divf %r#1, %r#2 : vector<16x32xf32>
+    tile.store %out, %o : vector<16x32xf32> -> memref<?x?xf32>
+  }
+  tile.plan @attn {bindings = {D = 128 : i64, M = 512 : i64, N = 1024 : i64}, buffers = [{dims = ["M", "D"], name = "V", role = "input", type = memref<?x?xbf16>}, {dims = ["N", "M"], name = "S", role = "workspace", type = memref<?x?xf32>}, {dims = ["N", "D"], name = "O", role = "output", type = memref<?x?xf32>}], programs = [@attn_O], sizes = ["N", "D", "M"]}
+}
+)");
+  ASSERT_TRUE(attention.module);
+  std::optional<autosched::CpuProgram> facts =
+      cpuProgramOf(attention.program());
+  ASSERT_TRUE(facts);
+  EXPECT_TRUE(facts->stream);
+  EXPECT_TRUE(facts->streamsScores());
+  EXPECT_EQ(facts->scoredPoints, 0);
+  EXPECT_EQ(facts->storedScoresStrideBytes, 512 * 4);
+  EXPECT_EQ(facts->extents, (std::vector<int64_t>{1024, 128}));
+  EXPECT_EQ(facts->operandBits, 16);
+  EXPECT_EQ(facts->rowFollowers, 1);
+  // The column's work a key: the multiply, the fma and the exp2 (10), the
+  // leader's and the denominator's folds, and the repair's 12 over a block
+  // of 8 (as the scored stream's).
+  EXPECT_EQ(facts->work, 1 + 1 + 10 + 2 + 2);
+  EXPECT_EQ(facts->heldTile, (std::vector<int64_t>{16, 32}));
+}

@@ -703,7 +703,32 @@ TEST(CpuSpace, ScoredStreamsVaryTheirRows) {
               std::max(rows16, rows32));
     // The registers are the score columns' accumulators.
     EXPECT_EQ(estimateCpu(p, {1, 1, 16, d}, target).registers, 9);
+    // No 24 rows: a column of 24 f32 scores on a 16-lane host is one LLVM
+    // splits and rejoins at every point (measured 20x slower).
+    for (const CpuCandidate &c : ranked)
+      EXPECT_NE(c.tile[2], 24) << c.describe();
   }
+  // The same stream reading its scores stored (a column of f32 S, rows
+  // 4 KiB apart, gathered a key): its own tile (the head dimension split
+  // in 32) but for its rows; cheaper a key than recomputing 128 points.
+  CpuProgram stored = attention(128);
+  stored.scoredPoints = 0;
+  stored.scoresWiden = false;
+  stored.storedScoresStrideBytes = 1024 * 4;
+  stored.heldTile = {1, 1, 16, 32};
+  std::vector<CpuCandidate> storedRanked = rankCpuTiles(stored, target);
+  ASSERT_FALSE(storedRanked.empty());
+  for (const CpuCandidate &c : storedRanked)
+    EXPECT_EQ(c.tile[3], 32) << c.describe();
+  double storedStep = estimateCpu(stored, {1, 1, 16, 32}, target).computeUs;
+  EXPECT_LT(storedStep,
+            estimateCpu(attention(128), {1, 1, 16, 32}, target).computeUs);
+  // Rows a line apart all stay in the L1; 4 KiB apart, 16 of them share
+  // a set of 12 ways, and 4 wait for L2 a key.
+  CpuProgram nearRows = stored;
+  nearRows.storedScoresStrideBytes = 64;
+  EXPECT_LT(estimateCpu(nearRows, {1, 1, 16, 32}, target).computeUs,
+            storedStep);
   // A grouped-query decoding step: one query row, its tile's 4 heads of a
   // group kept; the keys split for the idle thread.
   CpuProgram decode = attention(128);

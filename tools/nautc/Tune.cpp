@@ -79,40 +79,11 @@ std::string textOf(tile::ScheduleAttr schedule) {
   return text;
 }
 
-/// What `nautc tune` measures for a program the CPU model cannot cost: a
-/// stream whose tile spans more than its rows (attention's reading stored
-/// scores, the head dimension whole), unsplit, with its rows (the tile's
-/// second-to-last extent) halved and doubled; none for other programs. (The
-/// model keeps the heuristics' tile for them.)
-std::vector<std::string> unmodelledCandidatesOf(tile::ProgramOp program) {
-  tile::ScheduleAttr own = program.getSchedule();
-  llvm::ArrayRef<int64_t> tile = own.getTile();
-  bool stream =
-      !program.getBody().front().getOps<tile::OnlineReduceOp>().empty();
-  if (!stream || isSplitAcrossPrograms(program) || own.getMma() ||
-      tile.size() < 2)
-    return {};
-  size_t rowsDim = tile.size() - 2;
-  std::optional<std::vector<int64_t>> extents =
-      tile::knownOutputExtents(program);
-  int64_t rows = tile[rowsDim];
-  std::vector<std::string> candidates;
-  for (int64_t next : {rows / 2, rows * 2}) {
-    // (Doubling rows that already cover the extent changes nothing.)
-    if (next < 1 || (next > rows && extents && rows >= (*extents)[rowsDim]))
-      continue;
-    llvm::SmallVector<int64_t> nextTile(tile);
-    nextTile[rowsDim] = next;
-    candidates.push_back(textOf(cpuScheduleWithTile(program, nextTile)));
-  }
-  return candidates;
-}
-
 /// Each program of `programs` (a structure's, with the heuristics'
 /// schedules) the CPU model can rank, with its best `keep` tiles other
 /// than its own, ranked by the model under `scales`; each program's terms
-/// go to `terms`. A program it cannot rank comes with the tiles
-/// unmodelledCandidatesOf gives, the heuristics' first.
+/// go to `terms`. A program it cannot rank keeps the heuristics' tile
+/// (the structure is measured with it).
 std::vector<ProgramCandidates>
 candidatesOf(ModuleOp programs, const TargetInfo &target, size_t keep,
              const CpuTermScales &scales, std::vector<ProgramTerms> &terms) {
@@ -121,13 +92,8 @@ candidatesOf(ModuleOp programs, const TargetInfo &target, size_t keep,
     ProgramTerms &costs = terms.emplace_back();
     costs.program = program.getSymName().str();
     std::optional<CpuProgram> facts = cpuProgramOf(program);
-    if (!facts) {
-      std::vector<std::string> measuredOnly = unmodelledCandidatesOf(program);
-      if (!measuredOnly.empty())
-        candidates.push_back(
-            {costs.program, std::move(measuredOnly), /*ownFirst=*/true});
+    if (!facts)
       continue;
-    }
     tile::ScheduleAttr own = program.getSchedule();
     costs.heuristics =
         CpuTerms::of(estimateCpu(*facts, own.getTile(), target, own.getPack(),
