@@ -199,11 +199,12 @@ bool nautilus::readsRunContiguously(AffineMap map, unsigned kDim,
                                     int64_t length, Value buffer) {
   // The innermost index is the reduced one itself, no other index reads
   // it, the buffer is row-major, and the run fills whole 16-byte vectors.
+  // (Not bools: a vector of i1 is bits, where each bool is a byte; and
+  // their width in bytes, 0, left loadRun dividing by zero.)
   auto memType = cast<MemRefType>(buffer.getType());
   int64_t bytes = memType.getElementTypeBitWidth() / 8;
-  return isContiguousAlong(map, kDim) && isRowMajor(memType) &&
-         bytes <= 16 &&
-         (length * bytes) % 16 == 0;
+  return isContiguousAlong(map, kDim) && isRowMajor(memType) && bytes >= 1 &&
+         bytes <= 16 && (length * bytes) % 16 == 0;
 }
 
 SmallVector<Value, 8>
@@ -217,6 +218,7 @@ nautilus::loadRun(OpBuilder &b, Location loc, Value buffer,
   auto memType = cast<MemRefType>(buffer.getType());
   Type element = memType.getElementType();
   int64_t bytes = memType.getElementTypeBitWidth() / 8;
+  assert(bytes >= 1 && "a run of whole bytes (not bools)");
   int64_t perVector = std::min<int64_t>(16 / bytes, length);
   assert(length % perVector == 0 && llvm::isPowerOf2_64(perVector) &&
          "a run of whole vectors");
