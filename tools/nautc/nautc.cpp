@@ -78,10 +78,10 @@ options:
                          extents take tiles,
                          threads, groups, runs and splits, and flash
                          kernels warps, key blocks and splits;
-                         on the CPU every program with bound extents
-                         but a stream reading stored scores: tiles,
-                         their rhs packed or not, a stream's split (an
-                         attention stream's rows); over up to four
+                         on the CPU every program with bound extents:
+                         tiles, their rhs packed or not, a stream's
+                         split (an attention stream's rows); over up
+                         to four
                          unbound sizes, the tile best over sample
                          shapes), or a schedule file
                          (JSON):

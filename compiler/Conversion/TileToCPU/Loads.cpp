@@ -491,14 +491,14 @@ Value ProgramLowering::lowerLoad(tile::LoadOp op) {
 
   SmallVector<Value> stride = strides(load.buffer);
   Value flat = flatView(load.buffer);
-  // Contiguous rows: the last map result is the innermost output index plus
-  // something that does not depend on it, and nothing else depends on it.
   // Bools one element at a time, gathered ones too, false outside the
   // buffer: a vector load of i1 (or a masked load or gather of
   // consecutive lanes, which fold into one where the mask is every lane)
   // reads bits, where each bool is a byte.
   if (load.fullType.getElementType().isInteger(1) && rank > 0)
     return loadElements(load, /*zeroOutside=*/true);
+  // Contiguous rows: the last map result is the innermost output index plus
+  // something that does not depend on it, and nothing else depends on it.
   if (hasContiguousRows(load))
     return loadRows(load, stride, flat);
   // Few elements and not contiguous (A[m, k] in a GEMM: a column): one
