@@ -81,9 +81,8 @@ options:
                          on the CPU every program with bound extents:
                          tiles, their rhs packed or not, a stream's
                          split (an attention stream's rows); over up
-                         to four
-                         unbound sizes, the tile best over sample
-                         shapes), or a schedule file
+                         to four unbound sizes, the tile best over
+                         sample shapes), or a schedule file
                          (JSON):
                          {"programs": {"NAME": "#tile.schedule<...>"}}
                          replaces the schedules of the programs it names
