@@ -3,7 +3,8 @@
 
 Each kernel has a few intermediates and one or two outputs over [M, N],
 [M] and [N] (and a bool output now and then), built from element-wise
-arithmetic, functions, casts, where (over a bool input's mask too),
+arithmetic, functions, casts, where (over a bool input's mask too), an
+i8 input's values,
 index variables used as values, broadcasts, transposed, reversed, strided
 and gathered reads, reductions (sum, max, min over a row, a column or the
 whole tensor), softmax-like divisions, contractions sum[k](A * B) with
@@ -72,6 +73,8 @@ class Generator:
             choices += ["X[m, n]", "Xt[n, m]", "W[ids[m], n]",
                         # A bool read (bytes in memory, bits in a vector).
                         "where(mask[m, n], X[m, n], 0.25)",
+                        # A byte-wide integer read, exact in any float.
+                        "f32(I[m, n]) * 0.125",
                         # Affine reads beyond plain indices.
                         "X[M - 1 - m, n]", "X[m - m % 2, n]",
                         "Xt[(n / 3) * 3, m]"]
@@ -169,7 +172,8 @@ class Generator:
         inputs = (f"A: {ab}[M, K], B: {ab}[K, N], Bt: {ab}[N, K], "
                   f"X: {types()}[M, N], Xt: {types()}[N, M], "
                   f"W: {types()}[G, N], ids: i32[M], v: {types()}[N], "
-                  f"V: {ab}[N, D], u: f32[M], mask: bool[M, N], s: f32")
+                  f"V: {ab}[N, D], u: f32[M], mask: bool[M, N], "
+                  f"I: i8[M, N], s: f32")
         return (f"kernel fuzz({inputs}) -> ({', '.join(outputs)}) {{\n"
                 + "\n".join(lines) + "\n}\n")
 
