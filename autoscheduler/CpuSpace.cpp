@@ -689,16 +689,18 @@ std::vector<CpuCandidate> nautilus::autosched::rankCpuTiles(
   };
   for (int64_t rows : kRowChoices) {
     if (held) {
-      // Its scores are a column of `rows` values a key, one vector: LLVM
-      // splits one past a vector's lanes that is not a power of two of
-      // vectors into pieces it rejoins at every point (24 rows on a
-      // 16-lane host: 20x slower than 16 or 32).
-      bool wholeVectors = rows <= lanes || (rows % lanes == 0 &&
-                                            llvm::isPowerOf2_64(rows / lanes));
-      if (rank < 2 || !within(rows, program.extents[rank - 2]) || !wholeVectors)
+      if (rank < 2 || !within(rows, program.extents[rank - 2]))
         continue;
       std::vector<int64_t> tile(program.heldTile);
       tile[rank - 2] = rows;
+      // Its scores are a column of the tile's rows (heads of a group
+      // too) a key, one vector: LLVM splits one past a vector's lanes
+      // that is not a power of two of vectors into pieces it rejoins at
+      // every point (24 rows on a 16-lane host: 20x slower than 16 or 32).
+      int64_t column = product(tile, 0, rank - 1);
+      if (column > lanes &&
+          (column % lanes != 0 || !llvm::isPowerOf2_64(column / lanes)))
+        continue;
       offer(tile);
       continue;
     }

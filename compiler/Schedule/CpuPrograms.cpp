@@ -260,11 +260,6 @@ static bool combinesPartials(tile::ProgramOp program) {
                                partialProgramName(program.getSymName())));
 }
 
-bool nautilus::isSplitAcrossPrograms(tile::ProgramOp program) {
-  return program.getSchedule().getReduceSplit() != 1 ||
-         combinesPartials(program);
-}
-
 namespace {
 
 /// The CPU model's view of `stream` (of `reduced` keys) at the top of
@@ -394,10 +389,16 @@ bool storedScoresFactsOf(tile::OnlineReduceOp stream, int64_t reduced,
     if (!element.isIntOrFloat())
       return false;
     int64_t bits = element.getIntOrFloatBitWidth();
+    // A column of scores: S[..., n, m], the key its innermost index (its
+    // rows `reduced` elements apart). Of several (a mask beside S), the
+    // widest rows are counted, and one column's gather a key.
+    auto key = dyn_cast<AffineDimExpr>(load.getMap().getResults().back());
     if (involves(inner)) // V's rows, read a key
       facts.operandBits = std::max(facts.operandBits, bits);
-    else if (involves(keyDim) && involves(inner - 1)) // a column of scores
-      facts.storedScoresStrideBytes = reduced * std::max<int64_t>(1, bits / 8);
+    else if (key && key.getPosition() == keyDim && involves(inner - 1))
+      facts.storedScoresStrideBytes =
+          std::max(facts.storedScoresStrideBytes,
+                   reduced * std::max<int64_t>(1, bits / 8));
   }
   auto yielded = cast<tile::YieldOp>(body.getTerminator()).getValues();
   llvm::SmallPtrSet<Operation *, 4> rowTerms;

@@ -41,11 +41,6 @@ struct CpuProgramSamples {
 /// has more than kMostUnboundSizesSampled unbound sizes.
 std::optional<CpuProgramSamples> cpuProgramSamplesOf(tile::ProgramOp program);
 
-/// Whether `program`'s reduction is split across programs: its schedule's
-/// reduce_split before tile-split-reductions, its `_partial` program
-/// after.
-bool isSplitAcrossPrograms(tile::ProgramOp program);
-
 /// `program`'s schedule with the tile `tile` (the CPU's: one thread), its
 /// rhs packed into panels when `pack`, its stream split into `split`
 /// chunks (reduce_split).

@@ -708,6 +708,15 @@ TEST(CpuSpace, ScoredStreamsVaryTheirRows) {
     for (const CpuCandidate &c : ranked)
       EXPECT_NE(c.tile[2], 24) << c.describe();
   }
+  // A group of 3 heads in the tile: its score column is 3 x rows, never
+  // past 16 lanes but by a power of two of vectors (3 x 8 = 24 is not).
+  CpuProgram grouped = attention(64);
+  grouped.extents = {1, 3, 64, 64};
+  grouped.heldTile = {1, 3, 16, 64};
+  for (const CpuCandidate &c : rankCpuTiles(grouped, target, 100)) {
+    int64_t column = c.tile[1] * c.tile[2];
+    EXPECT_TRUE(column <= 16 || column == 32 || column == 64) << c.describe();
+  }
   // The same stream reading its scores stored (a column of f32 S, rows
   // 4 KiB apart, gathered a key): its own tile (the head dimension split
   // in 32) but for its rows; cheaper a key than recomputing 128 points.

@@ -202,6 +202,8 @@ bool nautilus::readsRunContiguously(AffineMap map, unsigned kDim,
   // (Not bools: a vector of i1 is bits, where each bool is a byte; and
   // their width in bytes, 0, left loadRun dividing by zero.)
   auto memType = cast<MemRefType>(buffer.getType());
+  if (!memType.getElementType().isIntOrFloat())
+    return false;
   int64_t bytes = memType.getElementTypeBitWidth() / 8;
   return isContiguousAlong(map, kDim) && isRowMajor(memType) && bytes >= 1 &&
          bytes <= 16 && (length * bytes) % 16 == 0;
