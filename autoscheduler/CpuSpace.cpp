@@ -450,6 +450,10 @@ PointCycles otherCycles(const CpuProgram &program,
   return c;
 }
 
+/// A scored stream's narrow keys are widened into its scratch this many
+/// values a cycle (StagedReads.cpp: 16 a load, two shuffles and a store).
+constexpr double kWidenedPerStagingCycle = 16;
+
 /// A stream that recomputes its scores a key (attention's, on the CPU:
 /// StreamLowering.cpp and StagedReads.cpp), a key's share of a block of
 /// `blockKeys` keys. A block:
@@ -478,10 +482,6 @@ PointCycles otherCycles(const CpuProgram &program,
 /// the values' row, and its tile's row is the values' row (the head
 /// dimension need not be whole: each instance along it recomputes the
 /// column's work).
-/// A scored stream's narrow keys are widened into its scratch this many
-/// values a cycle (StagedReads.cpp: 16 a load, two shuffles and a store).
-constexpr double kWidenedPerStagingCycle = 16;
-
 PointCycles scoredStreamCycles(const CpuProgram &program,
                                const RegisterBlock &block,
                                const TargetInfo &target, int64_t &registers) {

@@ -309,17 +309,40 @@ void streamFactsOf(tile::ProgramOp program, tile::OnlineReduceOp stream,
   facts.gatherStrideBytes = gatherStrideOf(stream.getBody(), inner, reduced);
 }
 
+/// The row followers of `stream` (each a term that is one product read
+/// once: P V, kept in memory a row at a time) and its column work a key,
+/// into `facts`: what its body computes beside them and beside `scores`
+/// (the nested reduction, costed apart; null where the scores are read),
+/// each leader's and column follower's fold, and the repairs over a block.
+void columnWorkOf(tile::OnlineReduceOp stream, Operation *scores,
+                  autosched::CpuProgram &facts) {
+  Block &body = stream.getBody().front();
+  auto yielded = cast<tile::YieldOp>(body.getTerminator()).getValues();
+  llvm::SmallPtrSet<Operation *, 4> rowTerms;
+  for (auto [i, term] : llvm::enumerate(yielded)) {
+    auto product = term.getDefiningOp<arith::MulFOp>();
+    if (!stream.isLeader(i) && product && product->hasOneUse()) {
+      ++facts.rowFollowers;
+      rowTerms.insert(product);
+    }
+  }
+  facts.blockKeys = kStreamBlock;
+  facts.work = static_cast<int64_t>(yielded.size()) - facts.rowFollowers;
+  for (Operation &op : body.without_terminator())
+    if (&op != scores && !rowTerms.contains(&op))
+      facts.work += workOfOp(&op);
+  for (Region &repair : stream.getRepairs())
+    facts.work += llvm::divideCeil(workOf(repair), kStreamBlock);
+}
+
 /// The CPU model's view of a stream whose body recomputes `scores` (a
 /// reduction of `points` a key: attention's), into `facts` (after
-/// streamFactsOf): the work a key of what is computed at the scores'
-/// shape, a column over the tile's rows (the body's other operations, the
-/// leaders' and column followers' folds, the repairs a block), its row
-/// followers, and the width of the keys' and values' rows.
+/// streamFactsOf): the width of the keys' and values' rows, whether the
+/// keys widen, and its row followers and column work (columnWorkOf).
 void scoredStreamFactsOf(tile::OnlineReduceOp stream, tile::ReduceOp scores,
                          int64_t points, autosched::CpuProgram &facts) {
   unsigned keyDim = facts.extents.size(); // the maps' dims: outputs, key
   facts.scoredPoints = points;
-  facts.blockKeys = kStreamBlock;
   facts.operandBits = 0;
   facts.gatherStrideBytes = 0;
   scores.getBody().walk([&](tile::LoadOp load) {
@@ -334,43 +357,21 @@ void scoredStreamFactsOf(tile::OnlineReduceOp stream, tile::ReduceOp scores,
     facts.scoresWiden |= bits < facts.elementBits;
     facts.operandBits = std::max(facts.operandBits, bits); // K's rows
   });
-  Block &body = stream.getBody().front();
-  auto yielded = cast<tile::YieldOp>(body.getTerminator()).getValues();
-  llvm::SmallPtrSet<Operation *, 4> rowTerms;
-  for (auto [i, term] : llvm::enumerate(yielded)) {
-    if (stream.isLeader(i))
-      continue;
-    auto product = term.getDefiningOp<arith::MulFOp>();
-    if (product && product->hasOneUse()) {
-      ++facts.rowFollowers;
-      rowTerms.insert(product);
-    }
+  for (auto load : stream.getBody().front().getOps<tile::LoadOp>()) {
+    Type element =
+        cast<MemRefType>(load.getBuffer().getType()).getElementType();
+    if (element.isIntOrFloat()) // V's rows, read a key
+      facts.operandBits =
+          std::max<int64_t>(facts.operandBits, element.getIntOrFloatBitWidth());
   }
-  facts.work = 0;
-  for (Operation &op : body.without_terminator()) {
-    if (auto load = dyn_cast<tile::LoadOp>(op)) {
-      Type element =
-          cast<MemRefType>(load.getBuffer().getType()).getElementType();
-      if (element.isIntOrFloat()) // V's rows, read a key
-        facts.operandBits = std::max<int64_t>(facts.operandBits,
-                                              element.getIntOrFloatBitWidth());
-    }
-    if (&op != scores.getOperation() && !rowTerms.contains(&op))
-      facts.work += workOfOp(&op);
-  }
-  // Each leader's and column follower's fold of a key.
-  facts.work += static_cast<int64_t>(yielded.size()) - facts.rowFollowers;
-  for (Region &repair : stream.getRepairs())
-    facts.work += llvm::divideCeil(workOf(repair), kStreamBlock);
+  columnWorkOf(stream, scores, facts);
 }
 
 /// The CPU model's view of a stream over `reduced` keys whose body reads
 /// its scores stored (attention's structure with S stored: S[n, m], a
 /// column over the tile's rows a key) and keeps a row follower (P V),
 /// into `facts` (after streamFactsOf); false when the stream is not one.
-/// Its work a key is what the body computes beside the row followers'
-/// terms, at the scores' shape, and the leaders' and column followers'
-/// folds.
+/// Its row followers and column work as columnWorkOf counts them.
 bool storedScoresFactsOf(tile::OnlineReduceOp stream, int64_t reduced,
                          autosched::CpuProgram &facts) {
   unsigned inner = facts.extents.size() - 1, keyDim = inner + 1;
@@ -378,8 +379,7 @@ bool storedScoresFactsOf(tile::OnlineReduceOp stream, int64_t reduced,
     return false;
   facts.operandBits = 0;
   facts.gatherStrideBytes = 0;
-  Block &body = stream.getBody().front();
-  for (tile::LoadOp load : body.getOps<tile::LoadOp>()) {
+  for (auto load : stream.getBody().front().getOps<tile::LoadOp>()) {
     Type element =
         cast<MemRefType>(load.getBuffer().getType()).getElementType();
     auto involves = [&](unsigned d) {
@@ -400,25 +400,8 @@ bool storedScoresFactsOf(tile::OnlineReduceOp stream, int64_t reduced,
           std::max(facts.storedScoresStrideBytes,
                    reduced * std::max<int64_t>(1, bits / 8));
   }
-  auto yielded = cast<tile::YieldOp>(body.getTerminator()).getValues();
-  llvm::SmallPtrSet<Operation *, 4> rowTerms;
-  for (auto [i, term] : llvm::enumerate(yielded)) {
-    auto product = term.getDefiningOp<arith::MulFOp>();
-    if (!stream.isLeader(i) && product && product->hasOneUse()) {
-      ++facts.rowFollowers;
-      rowTerms.insert(product);
-    }
-  }
-  if (!facts.storedScoresStrideBytes || !facts.rowFollowers)
-    return false;
-  facts.blockKeys = kStreamBlock;
-  facts.work = static_cast<int64_t>(yielded.size()) - facts.rowFollowers;
-  for (Operation &op : body.without_terminator())
-    if (!rowTerms.contains(&op))
-      facts.work += workOfOp(&op);
-  for (Region &repair : stream.getRepairs())
-    facts.work += llvm::divideCeil(workOf(repair), kStreamBlock);
-  return true;
+  columnWorkOf(stream, nullptr, facts);
+  return facts.storedScoresStrideBytes && facts.rowFollowers;
 }
 
 /// The extent of an unbound size (by name) a CPU model's view assumes, or
