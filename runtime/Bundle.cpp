@@ -75,6 +75,8 @@ Value bufferJson(const BufferDesc &b) {
   return out;
 }
 
+Value requirementJson(const Requirement &r);
+
 Value programJson(const ProgramDesc &p) {
   Value maps = Value::makeArray();
   for (const TensorMapDesc &m : p.tensorMaps) {
@@ -92,6 +94,8 @@ Value programJson(const ProgramDesc &p) {
   out.set("dynamic_shared_bytes", Value::makeInt(p.dynamicSharedBytes));
   out.set("persistent", Value::makeBool(p.persistent));
   out.set("tensor_maps", std::move(maps));
+  if (p.launchWhen)
+    out.set("launch_when", requirementJson(*p.launchWhen));
   return out;
 }
 
@@ -110,14 +114,17 @@ Value exprJson(const SizeExpr &e) {
   return out;
 }
 
+Value requirementJson(const Requirement &r) {
+  Value out = Value::makeObject();
+  out.set("text", Value::makeString(r.text));
+  out.set("condition", exprJson(r.condition));
+  return out;
+}
+
 Value requirementsJson(const std::vector<Requirement> &requirements) {
   Value out = Value::makeArray();
-  for (const Requirement &r : requirements) {
-    Value requirement = Value::makeObject();
-    requirement.set("text", Value::makeString(r.text));
-    requirement.set("condition", exprJson(r.condition));
-    out.elements.push_back(std::move(requirement));
-  }
+  for (const Requirement &r : requirements)
+    out.elements.push_back(requirementJson(r));
   return out;
 }
 
@@ -282,6 +289,11 @@ public:
   bool readDerived(const Value &v, const std::string &path, DerivedSize &out);
   bool readBuffer(const Value &v, const std::string &path, BufferDesc &out);
   bool readProgram(const Value &v, const std::string &path, ProgramDesc &out);
+  bool readRequirement(const Value &v, const std::string &path,
+                       Requirement &out);
+  /// A program's optional `launch_when` (version 4 on).
+  bool readLaunchWhen(const Value &program, const std::string &path,
+                      ProgramDesc &out);
   bool readPlan(const Value &doc, LaunchPlan &out, int version);
 };
 
@@ -381,20 +393,31 @@ bool FieldReader::readProgram(const Value &v, const std::string &path,
   return true;
 }
 
+bool FieldReader::readRequirement(const Value &v, const std::string &path,
+                                  Requirement &out) {
+  if (!expect(v, path, Kind::Object) || !readString(v, path, "text", out.text))
+    return false;
+  const Value *condition = v.find("condition");
+  if (!condition)
+    return fail("missing field '" + path + ".condition'");
+  return readExpr(*condition, path + ".condition", out.condition);
+}
+
+bool FieldReader::readLaunchWhen(const Value &program, const std::string &path,
+                                 ProgramDesc &out) {
+  const Value *when = program.find("launch_when");
+  if (!when)
+    return true;
+  out.launchWhen.emplace();
+  return readRequirement(*when, path + ".launch_when", *out.launchWhen);
+}
+
 bool FieldReader::readPlan(const Value &doc, LaunchPlan &out, int version) {
   if (version >= 3 &&
       !readArray(doc, "", "requirements",
                  [&](const Value &r, const std::string &name) {
                    out.requirements.emplace_back();
-                   Requirement &req = out.requirements.back();
-                   if (!expect(r, name, Kind::Object) ||
-                       !readString(r, name, "text", req.text))
-                     return false;
-                   const Value *condition = r.find("condition");
-                   if (!condition)
-                     return fail("missing field '" + name + ".condition'");
-                   return readExpr(*condition, name + ".condition",
-                                   req.condition);
+                   return readRequirement(r, name, out.requirements.back());
                  }))
     return false;
   if (!readString(doc, "", "kernel", out.kernel) ||
@@ -422,7 +445,9 @@ bool FieldReader::readPlan(const Value &doc, LaunchPlan &out, int version) {
          readArray(doc, "", "programs",
                    [&](const Value &p, const std::string &name) {
                      out.programs.emplace_back();
-                     return readProgram(p, name, out.programs.back());
+                     return readProgram(p, name, out.programs.back()) &&
+                            (version < 4 ||
+                             readLaunchWhen(p, name, out.programs.back()));
                    });
 }
 
@@ -430,6 +455,17 @@ bool FieldReader::readPlan(const Value &doc, LaunchPlan &out, int version) {
 /// size or a requirement names is one of the plan's (or bound), and every
 /// tensor map maps a buffer of the plan with one box extent a dimension.
 /// "" or the first inconsistency.
+/// The first size `e` names that is not in `known`; "" where none.
+std::string unknownSizeOf(const SizeExpr &e,
+                          const std::set<std::string> &known) {
+  if (e.kind == SizeExpr::Kind::Size)
+    return known.count(e.name) ? "" : e.name;
+  for (const SizeExpr &o : e.operands)
+    if (std::string u = unknownSizeOf(o, known); !u.empty())
+      return u;
+  return "";
+}
+
 std::string checkConsistent(const LaunchPlan &plan) {
   std::set<std::string> known(plan.sizes.begin(), plan.sizes.end());
   for (const auto &[name, value] : plan.bindings)
@@ -449,9 +485,17 @@ std::string checkConsistent(const LaunchPlan &plan) {
   for (const BufferDesc &b : plan.buffers)
     if (std::string u = unknown(b.dims); !u.empty())
       return "buffer '" + b.name + "' has an unknown size '" + u + "'";
+  for (const Requirement &r : plan.requirements)
+    if (std::string u = unknownSizeOf(r.condition, known); !u.empty())
+      return "requirement '" + r.text + "' uses an unknown size '" + u + "'";
   for (const ProgramDesc &p : plan.programs) {
     if (std::string u = unknown(p.outputDims); !u.empty())
       return "program '" + p.name + "' has an unknown size '" + u + "'";
+    if (p.launchWhen)
+      if (std::string u = unknownSizeOf(p.launchWhen->condition, known);
+          !u.empty())
+        return "program '" + p.name + "' is launched under '" +
+               p.launchWhen->text + "', which uses an unknown size '" + u + "'";
     for (const TensorMapDesc &m : p.tensorMaps) {
       auto b =
           std::find_if(plan.buffers.begin(), plan.buffers.end(),

@@ -9,9 +9,10 @@
 // On disk, a bundle is one JSON document (written as Json.h writes: keys in
 // byte order, two spaces of indentation) ending with a newline:
 //
-//   format         "nautilus-bundle-3": the version; a reader also reads
-//                  version 2 (no requirements, PTX only) and rejects any
-//                  other (version 1 had no checksum)
+//   format         "nautilus-bundle-4": the version; a reader also reads
+//                  versions 3 (no launch conditions) and 2 (no
+//                  requirements either, PTX only) and rejects any other
+//                  (version 1 had no checksum)
 //   checksum       "fnv1a64:" and 16 lower-case hexadecimal digits: FNV-1a
 //                  64 (Hash.h) of the whole file's bytes with those 16
 //                  digits replaced by '0'
@@ -28,7 +29,10 @@
 //                  size names or integers
 //   programs       in launch order: [{name, output_dims, tile, threads,
 //                  dynamic_shared_bytes, persistent, tensor_maps: [{buffer,
-//                  box, swizzle_bytes}]}]
+//                  box, swizzle_bytes}], launch_when}]: launch_when
+//                  (optional) {text, condition}, a size expression the
+//                  program runs under (skipped where it is zero: copies
+//                  of one program compiled for ranges of a size)
 //   requirements   [{text, condition}]: the kernel's `require` lines as
 //                  written and as size expressions (SizeExpr.h), which must
 //                  hold (be non-zero) for a launch
@@ -71,8 +75,8 @@
 
 namespace nautilus::rt {
 
-/// The version this runtime writes ("nautilus-bundle-3").
-constexpr int kBundleFormatVersion = 3;
+/// The version this runtime writes ("nautilus-bundle-4").
+constexpr int kBundleFormatVersion = 4;
 /// The oldest version it reads.
 constexpr int kOldestBundleFormatVersion = 2;
 

@@ -182,6 +182,8 @@ std::string CudaKernel::launchProgram(size_t p, const PackedArgs &packed,
                                       const SizeValues &sizes,
                                       CUstream stream) {
   const ProgramDesc &program = plan.programs[p];
+  if (!program.launchesAt(sizes))
+    return "";
   int64_t blocks = program.numPrograms(sizes);
   if (program.persistent)
     blocks = std::min(blocks, multiprocessors);

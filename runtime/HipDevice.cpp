@@ -137,7 +137,7 @@ public:
       const ProgramDesc &program = plan.programs[p];
       std::vector<void *> args = packed.pointers();
       int64_t blocks = program.numPrograms(sizes);
-      if (blocks == 0)
+      if (blocks == 0 || !program.launchesAt(sizes))
         continue;
       if (hipError_t e = hip.hipModuleLaunchKernel(
               functions[p], static_cast<unsigned>(blocks), 1, 1,

@@ -18,6 +18,8 @@ void runHostPrograms(const LaunchPlan &plan, const SizeValues &sizes,
   unsigned workers =
       threads ? threads : std::max(1u, std::thread::hardware_concurrency());
   for (size_t p = 0; p < plan.programs.size(); ++p) {
+    if (!plan.programs[p].launchesAt(sizes))
+      continue;
     int64_t count = plan.programs[p].numPrograms(sizes);
     unsigned n = static_cast<unsigned>(
         std::min<int64_t>(workers, std::max<int64_t>(count, 1)));

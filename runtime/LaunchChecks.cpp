@@ -148,6 +148,8 @@ std::string deriveSizes(const LaunchPlan &plan, SizeValues &sizes) {
 std::string checkExtents(const LaunchPlan &plan, const SizeValues &sizes,
                          const DeviceLimits &limits) {
   for (const ProgramDesc &p : plan.programs) {
+    if (!p.launchesAt(sizes))
+      continue;
     int64_t blocks = 1;
     for (size_t d = 0; d < p.outputDims.size(); ++d) {
       int64_t e = extentOf(p.outputDims[d], sizes);

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,19 @@ struct ProgramDesc {
   /// each looping over the programs (tiles) of its block id plus multiples
   /// of the grid size.
   bool persistent = false;
+  /// When the sizes choose among copies of one program, each compiled with
+  /// its own schedule for a range of one size (the auto-scheduler's choice
+  /// at launch of a kernel compiled without its sizes), the condition this
+  /// copy runs under ("M < 128", ["lt", "M", 128]); absent, it always runs.
+  std::optional<Requirement> launchWhen;
+
+  /// Whether the program runs at `sizes`: its launchWhen holds (a
+  /// condition that cannot be evaluated, over a size not given, does not).
+  bool launchesAt(const SizeValues &sizes) const {
+    int64_t holds = 1;
+    return !launchWhen ||
+           (evaluate(launchWhen->condition, sizes, holds).empty() && holds);
+  }
 
   /// Programs in the grid: the product over dims of ceil(extent / tile).
   int64_t numPrograms(const SizeValues &sizes) const {

@@ -133,8 +133,10 @@ def load_bundle(path):
         b = json.loads(data)
     except ValueError as e:
         sys.exit(f"{path}: malformed JSON: {e}")
-    if not isinstance(b, dict) or b.get("format") not in ("nautilus-bundle-1", "nautilus-bundle-2", "nautilus-bundle-3"):
+    if not isinstance(b, dict) or b.get("format") not in ("nautilus-bundle-1", "nautilus-bundle-2", "nautilus-bundle-3", "nautilus-bundle-4"):
         sys.exit(f"{path}: not a nautilus bundle")
+    if any("launch_when" in p for p in b.get("programs", [])):
+        sys.exit(f"{path}: its programs are chosen by size at launch (launch_when), which this script does not evaluate: compile with --shape")
     error = bundle_checksum_error(data) if b["format"] != "nautilus-bundle-1" else None
     if error:
         sys.exit(f"{path}: {error}")

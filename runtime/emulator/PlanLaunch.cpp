@@ -71,6 +71,8 @@ launchPlan(SimtEmulator &emulator, const rt::LaunchPlan &plan,
   }
   rt::PackedArgs packed(plan, buffers, sizes);
   for (const rt::ProgramDesc &program : plan.programs) {
+    if (!program.launchesAt(sizes))
+      continue;
     std::vector<std::array<char, 192>> maps(program.tensorMaps.size());
     std::vector<void *> mapPointers(program.tensorMaps.size());
     std::vector<void *> args = packed.pointers();

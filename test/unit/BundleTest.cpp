@@ -145,6 +145,8 @@ Bundle everyField() {
   plain.outputDims = {{"T", 0}, {"", 64}};
   plain.tile = {128, 64};
   plain.threads = 256;
+  plain.launchWhen = Requirement{
+      "T < 128", SizeExpr::op("lt", {SizeExpr::size("T"), SizeExpr::of(128)})};
   ProgramDesc tma;
   tma.name = "moe_ffn_G";
   tma.outputDims = {{"routed(ids)", 0}};
@@ -192,6 +194,14 @@ void expectSamePrograms(const ProgramDesc &a, const ProgramDesc &b) {
   EXPECT_EQ(a.threads, b.threads);
   EXPECT_EQ(a.dynamicSharedBytes, b.dynamicSharedBytes);
   EXPECT_EQ(a.persistent, b.persistent);
+  ASSERT_EQ(a.launchWhen.has_value(), b.launchWhen.has_value());
+  if (a.launchWhen) {
+    EXPECT_EQ(a.launchWhen->text, b.launchWhen->text);
+    for (int64_t t : {127, 128}) {
+      SizeValues sizes = {{"T", t}};
+      EXPECT_EQ(a.launchesAt(sizes), b.launchesAt(sizes)) << t;
+    }
+  }
   ASSERT_EQ(a.tensorMaps.size(), b.tensorMaps.size());
   for (size_t i = 0; i < a.tensorMaps.size(); ++i) {
     EXPECT_EQ(a.tensorMaps[i].buffer, b.tensorMaps[i].buffer);
@@ -275,7 +285,7 @@ TEST(Bundle, RoundTripsEveryField) {
   expectSameBundles(original, back);
   EXPECT_EQ(writeBundle(back), bytes);
   EXPECT_EQ(bytes.back(), '\n');
-  EXPECT_NE(bytes.find("\"format\": \"nautilus-bundle-3\""), std::string::npos);
+  EXPECT_NE(bytes.find("\"format\": \"nautilus-bundle-4\""), std::string::npos);
 }
 
 TEST(Bundle, RejectsEveryTruncation) {
@@ -315,32 +325,49 @@ TEST(Bundle, RejectsEveryFlippedByte) {
 TEST(Bundle, RejectsOtherVersions) {
   std::string bytes = writeBundle(everyField());
   EXPECT_EQ(readError(rechecksum(
-                edit(bytes, "nautilus-bundle-3", "nautilus-bundle-4"))),
-            "unsupported bundle format 'nautilus-bundle-4' (this runtime "
-            "reads nautilus-bundle-2 to nautilus-bundle-3)");
-  EXPECT_EQ(readError(edit(bytes, "nautilus-bundle-3", "nautilus-bundle-1")),
+                edit(bytes, "nautilus-bundle-4", "nautilus-bundle-5"))),
+            "unsupported bundle format 'nautilus-bundle-5' (this runtime "
+            "reads nautilus-bundle-2 to nautilus-bundle-4)");
+  EXPECT_EQ(readError(edit(bytes, "nautilus-bundle-4", "nautilus-bundle-1")),
             "unsupported bundle format 'nautilus-bundle-1' (this runtime "
-            "reads nautilus-bundle-2 to nautilus-bundle-3)");
-  EXPECT_EQ(readError(edit(bytes, "\"nautilus-bundle-3\"", "3")),
+            "reads nautilus-bundle-2 to nautilus-bundle-4)");
+  EXPECT_EQ(readError(edit(bytes, "\"nautilus-bundle-4\"", "4")),
             "unsupported bundle format an integer (this runtime reads "
-            "nautilus-bundle-2 to nautilus-bundle-3)");
+            "nautilus-bundle-2 to nautilus-bundle-4)");
   EXPECT_EQ(readError(edit(bytes, "\"format\"", "\"formal\"")),
             "missing field 'format' (not a nautilus bundle?)");
+}
+
+/// Version 3 had no launch conditions; its bundles still read, every
+/// program launched (a version 3 field of that name is not read).
+TEST(Bundle, ReadsVersion3) {
+  std::string bytes = writeBundle(everyField());
+  Bundle back;
+  std::string error;
+  ASSERT_TRUE(readBundle(
+      rechecksum(edit(bytes, "nautilus-bundle-4", "nautilus-bundle-3")), back,
+      error))
+      << error;
+  EXPECT_EQ(back.formatVersion, 3);
+  for (const ProgramDesc &p : back.plan.programs)
+    EXPECT_FALSE(p.launchWhen) << p.name;
 }
 
 /// Version 2 had no requirements; its bundles still read, with none.
 TEST(Bundle, ReadsVersion2) {
   Bundle b = everyField();
   b.plan.requirements.clear();
+  for (ProgramDesc &p : b.plan.programs)
+    p.launchWhen.reset();
   std::string bytes = writeBundle(b);
   size_t from = bytes.find("  \"requirements\": []");
   ASSERT_NE(from, std::string::npos);
   bytes.erase(from, bytes.find('\n', from) - from + 1);
   Bundle back;
   std::string error;
-  ASSERT_TRUE(readBundle(rechecksum(edit(bytes, "nautilus-bundle-3",
-                                         "nautilus-bundle-2")),
-                         back, error))
+  ASSERT_TRUE(readBundle(
+      rechecksum(edit(bytes, "nautilus-bundle-4", "nautilus-bundle-2")), back,
+      error))
       << error;
   EXPECT_EQ(back.formatVersion, 2);
   EXPECT_TRUE(back.plan.requirements.empty());
@@ -354,10 +381,26 @@ TEST(Bundle, NamesWrongRequirementsAndCode) {
   EXPECT_EQ(edited("\"gt\"", "\"greater\""),
             "field 'requirements[1].condition' applies 'greater' to 2 "
             "operands, which is no size operation");
-  EXPECT_EQ(edited("\"condition\"", "\"cond\""),
-            "missing field 'requirements[0].condition'");
+  EXPECT_EQ(
+      edited("\"condition\": [\n        \"eq\"", "\"cond\": [\n        \"eq\""),
+      "missing field 'requirements[0].condition'");
   EXPECT_EQ(edited("\"host_library\": \"", "\"host_library\": \"!"),
             "field 'host_library' is not base64");
+  // A launch condition read as a requirement is, and names only the
+  // plan's sizes.
+  EXPECT_EQ(edited("\"lt\"", "\"less\""),
+            "field 'programs[0].launch_when.condition' applies 'less' to 2 "
+            "operands, which is no size operation");
+  Bundle unknown = everyField();
+  unknown.plan.programs[0].launchWhen->condition.operands[0].name = "Q";
+  EXPECT_EQ(readError(writeBundle(unknown)),
+            "inconsistent bundle: program 'moe_ffn_route' is launched under "
+            "'T < 128', which uses an unknown size 'Q'");
+  unknown = everyField();
+  unknown.plan.requirements[1].condition.operands[0].name = "Q";
+  EXPECT_EQ(readError(writeBundle(unknown)),
+            "inconsistent bundle: requirement 'D > 0' uses an unknown size "
+            "'Q'");
 }
 
 TEST(Bundle, RejectsMalformedJson) {
