@@ -31,6 +31,11 @@ CpuSampledCandidate nautilus::autosched::sampledCandidate(
   return sampled;
 }
 
+bool nautilus::autosched::isPowerOfTwoTile(const std::vector<int64_t> &tile) {
+  return std::all_of(tile.begin(), tile.end(),
+                     [](int64_t t) { return t > 0 && (t & (t - 1)) == 0; });
+}
+
 size_t nautilus::autosched::sampleShapesOf(size_t sizes) {
   size_t shapes = 1;
   for (size_t i = 0; i < sizes; ++i)
@@ -49,10 +54,6 @@ int64_t nautilus::autosched::sampleExtentOf(size_t shape, size_t size,
 std::vector<CpuSampledCandidate> nautilus::autosched::rankCpuTilesOverSamples(
     const std::vector<CpuProgram> &samples, const TargetInfo &target,
     size_t keep, const CpuTermScales &scales, std::vector<double> *bestUs) {
-  auto powersOfTwo = [](const std::vector<int64_t> &tile) {
-    return std::all_of(tile.begin(), tile.end(),
-                       [](int64_t t) { return t > 0 && (t & (t - 1)) == 0; });
-  };
   // Each sample's ranking gives its best time (of any tile) and the
   // candidates; then each candidate is costed at every sample.
   std::vector<double> best;
@@ -61,7 +62,7 @@ std::vector<CpuSampledCandidate> nautilus::autosched::rankCpuTilesOverSamples(
     std::vector<CpuCandidate> ranked = rankCpuTiles(sample, target, 0, scales);
     best.push_back(ranked.empty() ? 0 : ranked.front().cost.totalUs);
     for (const CpuCandidate &c : ranked)
-      if (powersOfTwo(c.tile) &&
+      if (isPowerOfTwoTile(c.tile) &&
           std::none_of(candidates.begin(), candidates.end(),
                        [&](const CpuCandidate &seen) {
                          return seen.tile == c.tile && seen.pack == c.pack;

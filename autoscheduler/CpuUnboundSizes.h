@@ -41,6 +41,10 @@ size_t sampleShapesOf(size_t sizes);
 /// The extent of unbound size `size` (of `sizes`) at sample shape `shape`.
 int64_t sampleExtentOf(size_t shape, size_t size, size_t sizes);
 
+/// Whether every extent of `tile` is a power of two (what the checker
+/// proves covers an unbound extent at once).
+bool isPowerOfTwoTile(const std::vector<int64_t> &tile);
+
 /// A candidate ranked over sample shapes.
 struct CpuSampledCandidate {
   CpuCandidate candidate; // its cost at the last (largest) sample

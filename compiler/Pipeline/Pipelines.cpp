@@ -426,6 +426,21 @@ static std::vector<rt::Dim> dimsOf(ArrayAttr attr) {
   return dims;
 }
 
+/// The condition under which a program of launch range `range` runs.
+static rt::Requirement launchConditionOf(tile::SizeRangeAttr range) {
+  rt::SizeExpr size = rt::SizeExpr::size(range.getSize().str());
+  std::vector<rt::SizeExpr> bounds;
+  if (range.getAtLeast())
+    bounds.push_back(
+        rt::SizeExpr::op("ge", {size, rt::SizeExpr::of(range.getAtLeast())}));
+  if (range.getBelow())
+    bounds.push_back(
+        rt::SizeExpr::op("lt", {size, rt::SizeExpr::of(*range.getBelow())}));
+  rt::SizeExpr condition =
+      bounds.size() == 1 ? bounds.front() : rt::SizeExpr::op("and", bounds);
+  return {range.describe(), condition};
+}
+
 rt::LaunchPlan nautilus::extractLaunchPlan(ModuleOp module) {
   rt::LaunchPlan plan;
   auto planOp = *module.getOps<tile::PlanOp>().begin();
@@ -469,6 +484,8 @@ rt::LaunchPlan nautilus::extractLaunchPlan(ModuleOp module) {
     desc.tile.assign(program.getSchedule().getTile().begin(),
                      program.getSchedule().getTile().end());
     desc.threads = program.getSchedule().getThreads();
+    if (tile::SizeRangeAttr range = program.getLaunchRangeAttr())
+      desc.launchWhen = launchConditionOf(range);
     tile::MmaAttr mma = program.getSchedule().getMma();
     if (tile::ContractOp contract = findContract(program);
         contract && mma && mma.getInstr() == "wgmma") {

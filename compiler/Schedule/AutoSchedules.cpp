@@ -182,6 +182,14 @@ AutoSchedules::replacement(tile::ProgramOp program, const TargetInfo &target) {
     return next->replacement(program, target);
   choice->chosen = firstLive - choice->ranked.begin();
   const CpuCandidate best = *firstLive;
+  if (choice->sampleShapes &&
+      !llvm::is_contained(undividedCpu, choice->program))
+    choice->launchRanges = autosched::chooseCpuLaunchRanges(
+        choice->unbound.size(),
+        [&](const std::vector<int64_t> &extents) {
+          return cpuProgramAtExtents(program, choice->unbound, extents);
+        },
+        best, target, cpuModelScales());
   {
     std::lock_guard<std::mutex> lock(mutex);
     cpuChoices.push_back(std::move(*choice));
@@ -191,6 +199,31 @@ AutoSchedules::replacement(tile::ProgramOp program, const TargetInfo &target) {
       best.pack == own.getPack() && best.split == own.getReduceSplit())
     return tile::ScheduleAttr();
   return cpuScheduleWithTile(program, best.tile, best.pack, best.split);
+}
+
+FailureOr<std::vector<ScheduleVariant>>
+AutoSchedules::launchVariants(tile::ProgramOp program,
+                              const TargetInfo &target) {
+  std::vector<ScheduleVariant> variants;
+  if (target.isGPU())
+    return variants;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto choice = llvm::find_if(cpuChoices, [&](const CpuChoice &c) {
+    return c.program == program.getSymName();
+  });
+  if (choice == cpuChoices.end() || !choice->launchRanges)
+    return variants;
+  const std::string &size = choice->unbound[choice->launchRanges->size];
+  choice->copies.clear();
+  for (const autosched::CpuLaunchRange &range : choice->launchRanges->ranges) {
+    const CpuCandidate &tile = range.chosen.candidate;
+    auto sizeRange = tile::SizeRangeAttr::get(program.getContext(), size,
+                                              range.atLeast, range.below);
+    variants.push_back(
+        {sizeRange, cpuScheduleWithTile(program, tile.tile, tile.pack)});
+    choice->copies.push_back(sizeRange.programName(program.getSymName()));
+  }
+  return variants;
 }
 
 std::optional<AutoSchedules::CpuChoice>
@@ -340,12 +373,44 @@ void AutoSchedules::explainCpu(llvm::raw_ostream &os) const {
       return choice.sampleShapes ? &choice.regrets[i] : nullptr;
     };
     for (auto [i, ranked] : llvm::enumerate(choice.ranked))
-      print(i == choice.chosen                  ? "  chosen:    "
+      print(i == choice.chosen
+                ? (choice.launchRanges ? "  one tile:  " : "  chosen:    ")
             : isRefuted(choice.program, ranked) ? "  refuted:   "
                                                 : "  runner-up: ",
             ranked, choice, regretsOf(i));
     print("  heuristics: ", choice.heuristics, choice,
           regretsOf(choice.ranked.size()));
+    if (choice.launchRanges)
+      explainLaunchRanges(os, *choice.launchRanges, choice.unbound);
+  }
+}
+
+void AutoSchedules::explainLaunchRanges(
+    llvm::raw_ostream &os, const autosched::CpuLaunchRanges &division,
+    const std::vector<std::string> &unbound) {
+  const std::string &size = unbound[division.size];
+  std::string samples;
+  for (auto [i, extent] : llvm::enumerate(autosched::kLaunchRangeSamples))
+    samples += (i == 0                                           ? ""
+                : i + 1 == autosched::kLaunchRangeSamples.size() ? " and "
+                                                                 : ", ") +
+               std::to_string(extent);
+  os << "  chosen:    a copy of the program for each range of " << size
+     << ", launched by its value: "
+     << llvm::format("%.2fx", division.meanRegret)
+     << " the best (geometric mean over " << division.sampleShapes
+     << " sample shapes, " << size << " at " << samples << "), against "
+     << llvm::format("%.2fx", division.oneTileMeanRegret) << " for one tile\n";
+  for (const autosched::CpuLaunchRange &range : division.ranges) {
+    std::string below = size + " < " + std::to_string(range.below.value_or(0));
+    os << "    "
+       << (!range.below    ? size + " >= " + std::to_string(range.atLeast)
+           : range.atLeast ? std::to_string(range.atLeast) + " <= " + below
+                           : below)
+       << ": " << range.chosen.candidate.describe() << ": "
+       << llvm::format("%.2fx", range.chosen.meanRegret)
+       << " the best over its samples (geometric mean), "
+       << llvm::format("%.2fx", range.chosen.worstRegret) << " at worst\n";
   }
 }
 
@@ -481,6 +546,7 @@ AutoSchedules::fallback(ArrayRef<RefutedProgram> refuted) const {
       std::make_shared<AutoSchedules>(next, listed, calibration, searchOptions);
   retry->refutedContractions = refutedContractions;
   retry->refutedCpu = refutedCpu;
+  retry->undividedCpu = undividedCpu;
   retry->refutedGpu = refutedGpu;
   retry->round = round + 1;
   retry->structures = structures;
@@ -503,7 +569,13 @@ AutoSchedules::fallback(ArrayRef<RefutedProgram> refuted) const {
         chosenHere = true;
       }
     // (A split stream's chunks run in its `_partial` program.)
-    for (const CpuChoice &choice : cpuChoices)
+    for (const CpuChoice &choice : cpuChoices) {
+      // A copy for a range: the next round gives the program one tile.
+      if (llvm::is_contained(choice.copies, program.name)) {
+        retry->undividedCpu.push_back(choice.program);
+        chosenHere = true;
+        continue;
+      }
       if (choice.program == program.name ||
           partialProgramName(choice.program) == program.name) {
         const CpuCandidate &chosen = choice.ranked[choice.chosen];
@@ -511,6 +583,7 @@ AutoSchedules::fallback(ArrayRef<RefutedProgram> refuted) const {
             {choice.program, chosen.tile, chosen.pack, chosen.split});
         chosenHere = true;
       }
+    }
     // (A split's chosen schedule runs in its `_partial` program.)
     for (const GpuChoice &choice : gpuChoices)
       if (program.name == choice.program

@@ -26,6 +26,7 @@
 #ifndef NAUTILUS_SCHEDULE_AUTOSCHEDULES_H
 #define NAUTILUS_SCHEDULE_AUTOSCHEDULES_H
 
+#include "autoscheduler/CpuLaunchRanges.h"
 #include "autoscheduler/CpuSpace.h"
 #include "autoscheduler/CpuUnboundSizes.h"
 #include "autoscheduler/Search.h"
@@ -73,6 +74,11 @@ public:
   /// a flash kernel (GpuPrograms.h); when it is not the program's own.
   mlir::FailureOr<tile::ScheduleAttr>
   replacement(tile::ProgramOp program, const TargetInfo &target) override;
+  /// On the CPU, for a program whose sizes are unbound: a copy for each
+  /// range of one size where the model divides its values
+  /// (autoscheduler/CpuLaunchRanges.h).
+  mlir::FailureOr<std::vector<ScheduleVariant>>
+  launchVariants(tile::ProgramOp program, const TargetInfo &target) override;
 
   autosched::CpuTermScales cpuModelScales() const override {
     return calibration ? calibration->cpuScales() : autosched::CpuTermScales{};
@@ -151,6 +157,11 @@ private:
     std::vector<std::string> unbound;
     size_t sampleShapes = 0;
     std::vector<autosched::CpuSampledCandidate> regrets;
+    /// Sizes unbound: the model's division of one size's values, each
+    /// range a copy of the program with its own tile; and the copies'
+    /// names, once made.
+    std::optional<autosched::CpuLaunchRanges> launchRanges;
+    std::vector<std::string> copies;
   };
   /// The CPU model's ranking of `program`'s tiles (at bound extents, or
   /// over samples of its unbound sizes), its heuristics' tile among them;
@@ -203,6 +214,9 @@ private:
                                                       GpuChoice choice,
                                                       const TargetInfo &target);
   void explainCpu(llvm::raw_ostream &os) const;
+  static void explainLaunchRanges(llvm::raw_ostream &os,
+                                  const autosched::CpuLaunchRanges &division,
+                                  const std::vector<std::string> &unbound);
   void explainCalibration(llvm::raw_ostream &os) const;
   void explainGpu(llvm::raw_ostream &os) const;
   void explainStructures(llvm::raw_ostream &os) const;
@@ -238,6 +252,9 @@ private:
   /// Carried from round to round: what every earlier round refuted.
   std::vector<RefutedContraction> refutedContractions;
   std::vector<RefutedCpuProgram> refutedCpu;
+  /// Programs one of whose copies for ranges of a size was refuted: one
+  /// tile serves each of their sizes.
+  std::vector<std::string> undividedCpu;
   std::vector<RefutedGpuProgram> refutedGpu;
   unsigned round = 0;
   /// The kernel's structures as the model predicted them, and the one

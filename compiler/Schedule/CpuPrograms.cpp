@@ -591,6 +591,19 @@ nautilus::cpuProgramSamplesOf(tile::ProgramOp program) {
   return samples;
 }
 
+std::optional<autosched::CpuProgram>
+nautilus::cpuProgramAtExtents(tile::ProgramOp program,
+                              const std::vector<std::string> &unbound,
+                              const std::vector<int64_t> &extents) {
+  return cpuProgramAt(program, [&](StringRef name) -> std::optional<int64_t> {
+    auto size = llvm::find(unbound, name);
+    if (size == unbound.end() ||
+        size - unbound.begin() >= ssize_t(extents.size()))
+      return std::nullopt;
+    return extents[size - unbound.begin()];
+  });
+}
+
 tile::ScheduleAttr nautilus::cpuScheduleWithTile(tile::ProgramOp program,
                                                  ArrayRef<int64_t> tile,
                                                  bool pack, int64_t split) {

@@ -41,6 +41,14 @@ struct CpuProgramSamples {
 /// has more than kMostUnboundSizesSampled unbound sizes.
 std::optional<CpuProgramSamples> cpuProgramSamplesOf(tile::ProgramOp program);
 
+/// `program` with its unbound sizes `unbound` (as cpuProgramSamplesOf
+/// names them) at `extents`, in order; std::nullopt where it cannot be
+/// viewed so (what autosched::chooseCpuLaunchRanges asks for).
+std::optional<autosched::CpuProgram>
+cpuProgramAtExtents(tile::ProgramOp program,
+                    const std::vector<std::string> &unbound,
+                    const std::vector<int64_t> &extents);
+
 /// `program`'s schedule with the tile `tile` (the CPU's: one thread), its
 /// rhs packed into panels when `pack`, its stream split into `split`
 /// chunks (reduce_split).

@@ -72,6 +72,14 @@ public:
   mlir::LogicalResult beginReplacing(mlir::ModuleOp module) override;
   mlir::FailureOr<tile::ScheduleAttr>
   replacement(tile::ProgramOp program, const TargetInfo &target) override;
+  /// A record's schedules are one for every size (a record is for sizes);
+  /// without one, the wrapped provider's copies.
+  mlir::FailureOr<std::vector<ScheduleVariant>>
+  launchVariants(tile::ProgramOp program, const TargetInfo &target) override {
+    if (record && !stale)
+      return std::vector<ScheduleVariant>();
+    return next->launchVariants(program, target);
+  }
   std::string origin() const override;
   /// A record's schedules are the user's (the database's), as a schedule
   /// file's are: one the lowering cannot meet is blamed on the record.

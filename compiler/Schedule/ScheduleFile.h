@@ -53,6 +53,12 @@ public:
   /// The file's schedule of `program` (parsed), if it names it.
   mlir::FailureOr<tile::ScheduleAttr>
   replacement(tile::ProgramOp program, const TargetInfo &target) override;
+  /// None: a file's schedule serves every size, and a program it does not
+  /// name keeps its own.
+  mlir::FailureOr<std::vector<ScheduleVariant>>
+  launchVariants(tile::ProgramOp program, const TargetInfo &target) override {
+    return std::vector<ScheduleVariant>();
+  }
   std::string origin() const override {
     return describedAs.empty() ? "schedule file '" + path + "'" : describedAs;
   }

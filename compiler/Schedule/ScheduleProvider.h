@@ -91,6 +91,13 @@ struct ModelCalibration {
   }
 };
 
+/// A copy of a program with its own schedule, launched where one of the
+/// program's sizes is in `range`.
+struct ScheduleVariant {
+  tile::SizeRangeAttr range;
+  tile::ScheduleAttr schedule;
+};
+
 class ScheduleProvider {
 public:
   virtual ~ScheduleProvider();
@@ -167,6 +174,16 @@ public:
   virtual mlir::FailureOr<tile::ScheduleAttr>
   replacement(tile::ProgramOp program, const TargetInfo &target) {
     return tile::ScheduleAttr();
+  }
+
+  /// Asked by tile-apply-schedules after `replacement(program)`: copies of
+  /// `program` that replace it, each with its own schedule for a range of
+  /// one size it leaves unbound, the ranges in order and together every
+  /// value (the choice at launch among schedules); empty, the program
+  /// stays one. Failure: reported.
+  virtual mlir::FailureOr<std::vector<ScheduleVariant>>
+  launchVariants(tile::ProgramOp program, const TargetInfo &target) {
+    return std::vector<ScheduleVariant>();
   }
 
   /// Where the schedules come from, for diagnostics ("schedule file 'F'",
@@ -274,6 +291,10 @@ public:
   mlir::FailureOr<tile::ScheduleAttr>
   replacement(tile::ProgramOp program, const TargetInfo &target) override {
     return next->replacement(program, target);
+  }
+  mlir::FailureOr<std::vector<ScheduleVariant>>
+  launchVariants(tile::ProgramOp program, const TargetInfo &target) override {
+    return next->launchVariants(program, target);
   }
   std::string origin() const override { return next->origin(); }
   bool isUsers() const override { return next->isUsers(); }

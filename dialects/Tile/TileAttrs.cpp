@@ -37,6 +37,45 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// SizeRangeAttr: #tile.size_range<size = "M", at_least = 128>
+LogicalResult
+SizeRangeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      StringRef size, int64_t atLeast,
+                      std::optional<int64_t> below) {
+  if (size.empty())
+    return emitError() << "a size range needs a size";
+  if (atLeast < 0)
+    return emitError() << "at_least = " << atLeast
+                       << ": a size is never negative";
+  if (below && *below <= atLeast)
+    return emitError() << "the range of '" << size
+                       << "' is empty (at_least = " << atLeast
+                       << ", below = " << *below << ")";
+  if (!below && atLeast == 0)
+    return emitError() << "the range of '" << size
+                       << "' holds every value: give at_least or below";
+  return success();
+}
+
+std::string SizeRangeAttr::describe() const {
+  std::string size = getSize().str();
+  if (!getBelow())
+    return size + " >= " + std::to_string(getAtLeast());
+  std::string below = size + " < " + std::to_string(*getBelow());
+  return getAtLeast() ? std::to_string(getAtLeast()) + " <= " + below : below;
+}
+
+std::string SizeRangeAttr::programName(StringRef program) const {
+  std::string name = program.str() + "_" + getSize().str() + "_";
+  if (!getBelow())
+    return name + "from_" + std::to_string(getAtLeast());
+  if (!getAtLeast())
+    return name + "below_" + std::to_string(*getBelow());
+  return name + std::to_string(getAtLeast()) + "_to_" +
+         std::to_string(*getBelow());
+}
+
 // ScheduleAttr: #tile.schedule<tile = [1, 16, 64], threads = 128>
 //===----------------------------------------------------------------------===//
 

@@ -269,6 +269,10 @@ LogicalResult ProgramOp::verify() {
   if (std::string refusal = schedule.tensorCoreRefusal(getRank(), flash);
       !refusal.empty())
     return emitOpError(refusal);
+  if (SizeRangeAttr range = getLaunchRangeAttr();
+      range && !getSizeArg(range.getSize()))
+    return emitOpError("launch_range: '")
+           << range.getSize() << "' is not one of its sizes";
   for (Attribute d : getOutputDims()) {
     if (auto name = dyn_cast<StringAttr>(d)) {
       if (!getSizeArg(name.getValue()))

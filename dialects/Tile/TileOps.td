@@ -210,6 +210,42 @@ def Tile_TargetAttr : AttrDef<Tile_Dialect, "Target"> {
   }];
 }
 
+def Tile_SizeRangeAttr : AttrDef<Tile_Dialect, "SizeRange"> {
+  let mnemonic = "size_range";
+  let summary = "The values of one size a program is launched for";
+  let description = [{
+    Size `size` from `at_least` (inclusive; 0 where not printed) up to
+    `below` (exclusive; no bound where not printed). A `tile.program`'s
+    `launch_range`: the program runs only where its size is in the range,
+    one of several copies of a program each compiled with its own schedule
+    for a range of a size not bound at compile time (the auto-scheduler's
+    choice at launch, docs/autoscheduler.md). The launch plan carries it as
+    a condition the runtime evaluates before each launch.
+
+    ```mlir
+    #tile.size_range<size = "M", below = 128>
+    #tile.size_range<size = "M", at_least = 128>
+    ```
+  }];
+  let parameters = (ins StringRefParameter<"size name">:$size,
+                        DefaultValuedParameter<"int64_t", "0">:$at_least,
+                        OptionalParameter<"std::optional<int64_t>">:$below);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Whether `value` of the size is in the range.
+    bool contains(int64_t value) const {
+      return value >= getAtLeast() && (!getBelow() || value < *getBelow());
+    }
+    /// The range as a condition on the size: "M < 128", "128 <= M < 1024",
+    /// "M >= 128".
+    std::string describe() const;
+    /// The name of `program`'s copy for the range: "gemm_C_M_below_128",
+    /// "gemm_C_M_from_128", "gemm_C_M_32_to_128".
+    std::string programName(llvm::StringRef program) const;
+  }];
+}
+
 def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
   let mnemonic = "schedule";
   let summary = "How a program is tiled and mapped onto the machine";
@@ -367,12 +403,24 @@ def Tile_ProgramOp : Tile_Op<"program", [Symbol, IsolatedFromAbove,
     scalar per scalar input; `arg_names` names them) followed by one `index`
     per size (`sizes` names them). The program computes the output tile of
     dimensions `output_dims` (size names or literals) selected by its
-    program id; the schedule gives the tile shape.
+    program id; the schedule gives the tile shape. With `launch_range`
+    the program runs only where one of its sizes is in that range (a copy
+    of a program compiled for a range of a size: `#tile.size_range`).
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, StrArrayAttr:$arg_names,
                        StrArrayAttr:$sizes, ArrayAttr:$output_dims,
-                       Tile_ScheduleAttr:$schedule);
+                       Tile_ScheduleAttr:$schedule,
+                       OptionalAttr<Tile_SizeRangeAttr>:$launch_range);
   let regions = (region SizedRegion<1>:$body);
+  let builders = [
+    // Launched at every size.
+    OpBuilder<(ins "::llvm::StringRef":$name, "::mlir::ArrayAttr":$argNames,
+                   "::mlir::ArrayAttr":$sizes, "::mlir::ArrayAttr":$outputDims,
+                   "ScheduleAttr":$schedule), [{
+      build($_builder, $_state, name, argNames, sizes, outputDims, schedule,
+            SizeRangeAttr());
+    }]>
+  ];
   let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
   let hasVerifier = 1;
   let extraClassDeclaration = [{

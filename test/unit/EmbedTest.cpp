@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 #include <vector>
 
@@ -633,6 +634,59 @@ kernel scale(X: f32[N], a: f32) -> (Y: f32[N]) {
   nt_device_free(device);
   nt_program_free(p1);
   nt_program_free(p2);
+}
+
+/// A GEMM compiled without its sizes is one copy of its program for each
+/// range of a size the model divides (docs/autoscheduler.md); each launch
+/// runs the copy whose range holds the size, and every copy is right.
+TEST(CApi, RunsTheCopyForEachRangeOfASize) {
+  const char *gemm = R"(
+kernel gemm(A: f32[M, K], B: f32[K, N]) -> (C: f32[M, N]) {
+  C[m, n] = sum[k](A[m, k] * B[k, n])
+}
+)";
+  ScratchDirectory scratch("ranges");
+  nt_compile_options options = {};
+  options.struct_size = sizeof options;
+  options.source = gemm;
+  options.cache_dir = scratch.path.c_str();
+  options.flags = NT_COMPILE_NO_CACHE;
+  options.explain = 1;
+  nt_program program = nullptr;
+  nt_status s = nt_compile(&options, &program);
+  ASSERT_EQ(s, nullptr) << nt_status_message(s);
+  EXPECT_NE(std::string(nt_program_explain(program))
+                .find("a copy of the program for each range of"),
+            std::string::npos)
+      << nt_program_explain(program);
+  nt_device device = nullptr;
+  ASSERT_EQ(nt_device_open("cpu", 0, &device), nullptr);
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{6, 1, 33},
+                         {1, 37, 33},
+                         {6, 37, 33},
+                         {40, 2, 5}}) {
+    std::vector<float> a(m * k), b(k * n), c(m * n, -1);
+    for (size_t i = 0; i < a.size(); ++i)
+      a[i] = std::sin(float(i));
+    for (size_t i = 0; i < b.size(); ++i)
+      b[i] = std::cos(float(i));
+    int64_t shapeA[2] = {m, k}, shapeB[2] = {k, n}, shapeC[2] = {m, n};
+    nt_tensor params[3] = {{a.data(), NT_F32, 2, shapeA, nullptr},
+                           {b.data(), NT_F32, 2, shapeB, nullptr},
+                           {c.data(), NT_F32, 2, shapeC, nullptr}};
+    s = nt_launch(device, program, params, 3, nullptr);
+    ASSERT_EQ(s, nullptr) << nt_status_message(s);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double expected = 0;
+        for (int64_t x = 0; x < k; ++x)
+          expected += double(a[i * k + x]) * b[x * n + j];
+        ASSERT_NEAR(c[i * n + j], expected, 1e-4)
+            << m << "x" << n << "x" << k << " at " << i << ", " << j;
+      }
+  }
+  nt_device_free(device);
+  nt_program_free(program);
 }
 
 /// A cpu bundle lists the CPU features its code uses; a machine without

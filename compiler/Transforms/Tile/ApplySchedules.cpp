@@ -53,12 +53,59 @@ struct TileApplySchedulesPass
     if (failed(provider->beginReplacing(module)))
       return signalPassFailure();
     origin = provider->origin();
-    for (auto program : module.getOps<tile::ProgramOp>()) {
+    for (auto program : llvm::to_vector(module.getOps<tile::ProgramOp>())) {
       FailureOr<tile::ScheduleAttr> replaced =
           provider->replacement(program, target);
       if (failed(replaced) || (*replaced && failed(apply(program, *replaced))))
         return signalPassFailure();
+      FailureOr<std::vector<ScheduleVariant>> variants =
+          provider->launchVariants(program, target);
+      if (failed(variants) ||
+          (!variants->empty() && failed(copyForRanges(program, *variants))))
+        return signalPassFailure();
     }
+  }
+
+  /// Replaces `program` by a copy for each variant's range with the
+  /// variant's schedule (checked as `apply` checks), launched where the
+  /// plan launched it, in the variants' order.
+  LogicalResult copyForRanges(tile::ProgramOp program,
+                              ArrayRef<ScheduleVariant> variants) {
+    tile::PlanOp plan = program.getPlan();
+    // The ranges cover every value of one size, in order.
+    int64_t next = 0;
+    for (auto [i, variant] : llvm::enumerate(variants)) {
+      tile::SizeRangeAttr range = variant.range;
+      bool last = i + 1 == variants.size();
+      if (!plan || range.getSize() != variants.front().range.getSize() ||
+          range.getAtLeast() != next || last == range.getBelow().has_value())
+        return program.emitError(origin)
+               << ", program '" << program.getSymName()
+               << "': the copies for ranges of a size must cover each of its "
+                  "values once, in order, in a planned program (a bug)";
+      next = range.getBelow().value_or(0);
+    }
+    OpBuilder b(program);
+    b.setInsertionPointAfter(program);
+    SmallVector<Attribute> copies;
+    for (const ScheduleVariant &variant : variants) {
+      auto copy = cast<tile::ProgramOp>(b.clone(*program));
+      copy.setSymName(variant.range.programName(program.getSymName()));
+      copy.setLaunchRangeAttr(variant.range);
+      if (failed(apply(copy, variant.schedule)))
+        return failure();
+      copies.push_back(FlatSymbolRefAttr::get(copy.getSymNameAttr()));
+    }
+    SmallVector<Attribute> launched;
+    for (Attribute entry : plan.getPrograms()) {
+      if (cast<FlatSymbolRefAttr>(entry).getValue() == program.getSymName())
+        llvm::append_range(launched, copies);
+      else
+        launched.push_back(entry);
+    }
+    plan.setProgramsAttr(b.getArrayAttr(launched));
+    program.erase();
+    return success();
   }
 
   TargetInfo target;

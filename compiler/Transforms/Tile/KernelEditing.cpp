@@ -153,6 +153,8 @@ tile::ProgramOp nautilus::createSiblingProgram(OpBuilder &b,
   auto sibling = tile::ProgramOp::create(
       b, loc, symbol, program.getArgNames(), program.getSizes(),
       b.getArrayAttr(outputDims), program.getSchedule());
+  // (A program of a launch range launches its siblings where it launches.)
+  sibling.setLaunchRangeAttr(program.getLaunchRangeAttr());
   Block *entry = new Block();
   sibling.getBody().push_back(entry);
   for (BlockArgument arg : program.getBody().getArguments())
