@@ -54,11 +54,10 @@ std::vector<double> logRegretsOf(const CpuCandidate &c,
   return out;
 }
 
-std::optional<DivisionGrid> gridOf(size_t sizes, size_t divided,
-                                   const CpuProgramAtExtents &programAt,
-                                   RankingCache &cache,
-                                   const TargetInfo &target,
-                                   const CpuTermScales &scales) {
+std::optional<DivisionGrid>
+gridOf(size_t sizes, size_t divided, const CpuProgramAtExtents &programAt,
+       RankingCache &cache, const TargetInfo &target,
+       const CpuTermScales &scales, const CandidateFilter &allowed) {
   DivisionGrid grid;
   grid.divided = divided;
   for (size_t v = 0; v < kLaunchRangeSamples.size(); ++v)
@@ -81,6 +80,7 @@ std::optional<DivisionGrid> gridOf(size_t sizes, size_t divided,
       grid.samples.push_back(&found->second);
       for (const CpuCandidate &c : found->second.ranked)
         if (c.split == 1 && isPowerOfTwoTile(c.tile) &&
+            (!allowed || allowed(c)) &&
             std::none_of(grid.candidates.begin(), grid.candidates.end(),
                          [&](const CpuCandidate &seen) {
                            return seen.tile == c.tile && seen.pack == c.pack;
@@ -171,7 +171,7 @@ double scoreOf(const std::vector<RangeChoice> &ranges, size_t shapes) {
 std::optional<CpuLaunchRanges> nautilus::autosched::chooseCpuLaunchRanges(
     size_t unboundSizes, const CpuProgramAtExtents &programAt,
     const CpuCandidate &oneTile, const TargetInfo &target,
-    const CpuTermScales &scales) {
+    const CpuTermScales &scales, const CandidateFilter &allowed) {
   if (unboundSizes == 0 || unboundSizes > kMostUnboundSizesSampled)
     return std::nullopt;
   RankingCache cache;
@@ -179,10 +179,10 @@ std::optional<CpuLaunchRanges> nautilus::autosched::chooseCpuLaunchRanges(
   double bestScore = INFINITY;
   const size_t values = kLaunchRangeSamples.size();
   for (size_t divided = 0; divided < unboundSizes; ++divided) {
-    std::optional<DivisionGrid> grid =
-        gridOf(unboundSizes, divided, programAt, cache, target, scales);
+    std::optional<DivisionGrid> grid = gridOf(unboundSizes, divided, programAt,
+                                              cache, target, scales, allowed);
     if (!grid || grid->candidates.empty())
-      return std::nullopt;
+      continue; // (a size the model cannot view so: the others may divide)
     std::vector<double> oneTileRegrets =
         logRegretsOf(oneTile, *grid, target, scales);
     double oneTileLogSum = 0;

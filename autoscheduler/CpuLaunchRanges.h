@@ -70,14 +70,20 @@ struct CpuLaunchRanges {
 using CpuProgramAtExtents =
     std::function<std::optional<CpuProgram>(const std::vector<int64_t> &)>;
 
+/// Which candidates a range may take.
+using CandidateFilter = std::function<bool(const CpuCandidate &)>;
+
 /// The best division of one of `unboundSizes` sizes (at most
 /// kMostUnboundSizesSampled) against `oneTile` (the tile ranked over the
 /// unbound sizes' samples), as above; std::nullopt where none earns its
 /// copies or the model cannot view a sample.
+/// `allowed` (when given) says which candidates a range may take (the
+/// verifier refuted the others).
 std::optional<CpuLaunchRanges>
 chooseCpuLaunchRanges(size_t unboundSizes, const CpuProgramAtExtents &programAt,
                       const CpuCandidate &oneTile, const TargetInfo &target,
-                      const CpuTermScales &scales = {});
+                      const CpuTermScales &scales = {},
+                      const CandidateFilter &allowed = {});
 
 } // namespace nautilus::autosched
 

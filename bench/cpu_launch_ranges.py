@@ -77,19 +77,21 @@ CASES = [
 
 
 def one_tile_schedule(explain):
-    """A schedule file's JSON giving each CPU program the model divided its
-    one tile ("one tile:  8x32 packed: ..." in --explain)."""
+    """A schedule file's JSON giving each CPU program the model's one tile:
+    a divided program's ("one tile:  8x32 packed: ..." in --explain), the
+    others' chosen ("chosen:    4x32: ..."; "8 split 2": a split)."""
     programs = {}
     current = None
     for line in explain.splitlines():
         m = re.match(r"explain: CPU program (\S+) over", line)
         if m:
             current = m.group(1)
-        m = re.match(r"\s+one tile:\s+([0-9x]+)( packed)?:", line)
-        if m and current:
-            tile = ", ".join(m.group(1).split("x"))
-            pack = ", pack = true" if m.group(2) else ""
-            programs[current] = f"#tile.schedule<tile = [{tile}], threads = 1{pack}>"
+        m = re.match(r"\s+(one tile|chosen):\s+([0-9x]+)( packed)?( split (\d+))?:", line)
+        if m and current and (m.group(1) == "one tile" or current not in programs):
+            tile = ", ".join(m.group(2).split("x"))
+            pack = ", pack = true" if m.group(3) else ""
+            split = f", reduce_split = {m.group(5)}" if m.group(5) else ""
+            programs[current] = f"#tile.schedule<tile = [{tile}], threads = 1{split}{pack}>"
     return {"programs": programs}
 
 

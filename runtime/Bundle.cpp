@@ -451,10 +451,6 @@ bool FieldReader::readPlan(const Value &doc, LaunchPlan &out, int version) {
                    });
 }
 
-/// What the fields say of each other: every size a dimension, a derived
-/// size or a requirement names is one of the plan's (or bound), and every
-/// tensor map maps a buffer of the plan with one box extent a dimension.
-/// "" or the first inconsistency.
 /// The first size `e` names that is not in `known`; "" where none.
 std::string unknownSizeOf(const SizeExpr &e,
                           const std::set<std::string> &known) {
@@ -466,6 +462,10 @@ std::string unknownSizeOf(const SizeExpr &e,
   return "";
 }
 
+/// What the fields say of each other: every size a dimension, a derived
+/// size, a requirement or a launch condition names is one of the plan's
+/// (or bound), and every tensor map maps a buffer of the plan with one box
+/// extent a dimension. "" or the first inconsistency.
 std::string checkConsistent(const LaunchPlan &plan) {
   std::set<std::string> known(plan.sizes.begin(), plan.sizes.end());
   for (const auto &[name, value] : plan.bindings)

@@ -218,6 +218,16 @@ std::string bindSizes(const LaunchPlan &plan,
     return e;
   if (std::string e = checkRequirements(plan.requirements, sizes); !e.empty())
     return e;
+  // A launch condition that cannot be evaluated would skip its program
+  // silently.
+  for (const ProgramDesc &p : plan.programs) {
+    int64_t holds = 0;
+    if (p.launchWhen)
+      if (std::string e = evaluate(p.launchWhen->condition, sizes, holds);
+          !e.empty())
+        return "program '" + p.name + "' is launched under '" +
+               p.launchWhen->text + "', which cannot be evaluated: " + e;
+  }
   return checkExtents(plan, sizes, limits);
 }
 

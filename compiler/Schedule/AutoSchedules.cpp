@@ -182,14 +182,14 @@ AutoSchedules::replacement(tile::ProgramOp program, const TargetInfo &target) {
     return next->replacement(program, target);
   choice->chosen = firstLive - choice->ranked.begin();
   const CpuCandidate best = *firstLive;
-  if (choice->sampleShapes &&
-      !llvm::is_contained(undividedCpu, choice->program))
+  if (choice->sampleShapes)
     choice->launchRanges = autosched::chooseCpuLaunchRanges(
         choice->unbound.size(),
         [&](const std::vector<int64_t> &extents) {
           return cpuProgramAtExtents(program, choice->unbound, extents);
         },
-        best, target, cpuModelScales());
+        best, target, cpuModelScales(),
+        [&](const CpuCandidate &c) { return !isRefuted(choice->program, c); });
   {
     std::lock_guard<std::mutex> lock(mutex);
     cpuChoices.push_back(std::move(*choice));
@@ -208,10 +208,12 @@ AutoSchedules::launchVariants(tile::ProgramOp program,
   if (target.isGPU())
     return variants;
   std::lock_guard<std::mutex> lock(mutex);
-  auto choice = llvm::find_if(cpuChoices, [&](const CpuChoice &c) {
-    return c.program == program.getSymName();
-  });
-  if (choice == cpuChoices.end() || !choice->launchRanges)
+  // (The latest choice for the program: the one `replacement` just made.)
+  auto choice =
+      llvm::find_if(llvm::reverse(cpuChoices), [&](const CpuChoice &c) {
+        return c.program == program.getSymName();
+      });
+  if (choice == cpuChoices.rend() || !choice->launchRanges)
     return variants;
   const std::string &size = choice->unbound[choice->launchRanges->size];
   choice->copies.clear();
@@ -546,7 +548,6 @@ AutoSchedules::fallback(ArrayRef<RefutedProgram> refuted) const {
       std::make_shared<AutoSchedules>(next, listed, calibration, searchOptions);
   retry->refutedContractions = refutedContractions;
   retry->refutedCpu = refutedCpu;
-  retry->undividedCpu = undividedCpu;
   retry->refutedGpu = refutedGpu;
   retry->round = round + 1;
   retry->structures = structures;
@@ -570,9 +571,13 @@ AutoSchedules::fallback(ArrayRef<RefutedProgram> refuted) const {
       }
     // (A split stream's chunks run in its `_partial` program.)
     for (const CpuChoice &choice : cpuChoices) {
-      // A copy for a range: the next round gives the program one tile.
+      // A copy for a range: its tile is refuted for the program (the
+      // proof does not depend on the range), for the next round's one
+      // tile and ranges alike.
       if (llvm::is_contained(choice.copies, program.name)) {
-        retry->undividedCpu.push_back(choice.program);
+        retry->refutedCpu.push_back(
+            {choice.program, std::vector<int64_t>(program.schedule.getTile()),
+             program.schedule.getPack(), 1});
         chosenHere = true;
         continue;
       }

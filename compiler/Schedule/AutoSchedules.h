@@ -252,9 +252,6 @@ private:
   /// Carried from round to round: what every earlier round refuted.
   std::vector<RefutedContraction> refutedContractions;
   std::vector<RefutedCpuProgram> refutedCpu;
-  /// Programs one of whose copies for ranges of a size was refuted: one
-  /// tile serves each of their sizes.
-  std::vector<std::string> undividedCpu;
   std::vector<RefutedGpuProgram> refutedGpu;
   unsigned round = 0;
   /// The kernel's structures as the model predicted them, and the one

@@ -76,8 +76,8 @@ std::string SizeRangeAttr::programName(StringRef program) const {
          std::to_string(*getBelow());
 }
 
-// ScheduleAttr: #tile.schedule<tile = [1, 16, 64], threads = 128>
 //===----------------------------------------------------------------------===//
+// ScheduleAttr: #tile.schedule<tile = [1, 16, 64], threads = 128>
 
 /// A tensor-core tile's rows: its leading extents' product.
 static int64_t mmaRowsOf(ArrayRef<int64_t> tile) {

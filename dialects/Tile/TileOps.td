@@ -467,7 +467,8 @@ def Tile_PlanOp : Tile_Op<"plan", [Symbol]> {
     their block arguments: each a dictionary with `name`, `role` (`input`,
     `output`, `workspace` or `scalar`), `type` (a memref type, or the scalar
     type) and `dims` (size names or literals). `programs` are launched in
-    order, each over its own grid, each seeing the writes of those before.
+    order, each over its own grid, each seeing the writes of those before;
+    a program with a `launch_range` only where its size is in the range.
     `sizes` are the size arguments every program takes after the buffers;
     `bindings` those fixed at compile time. `derived_sizes` names sizes the
     compiler computes from the others, each a list of terms

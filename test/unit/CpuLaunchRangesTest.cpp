@@ -87,11 +87,20 @@ TEST(CpuLaunchRanges, DividesAGemmsSize) {
       EXPECT_NE(range.chosen.candidate.describe(),
                 division->ranges[r - 1].chosen.candidate.describe());
   }
-  // The lowest range holds a single row or column: its tile is no wider
-  // there than the sample.
+  // The lowest range holds a single row or column (M or N, output
+  // dimensions 0 and 1): its tile is no wider there than the sample.
+  ASSERT_LT(division->size, 2u) << "a GEMM divided by K";
   const CpuLaunchRange &lowest = division->ranges.front();
-  EXPECT_EQ(lowest.chosen.candidate.tile[division->size == 0 ? 0 : 1], 1)
+  EXPECT_EQ(lowest.chosen.candidate.tile[division->size], 1)
       << lowest.chosen.candidate.describe();
+  // A refuted tile is taken by no range.
+  std::string lowestTile = lowest.chosen.candidate.describe();
+  std::optional<CpuLaunchRanges> without = chooseCpuLaunchRanges(
+      3, gemmAt, one, target, {},
+      [&](const CpuCandidate &c) { return c.describe() != lowestTile; });
+  ASSERT_TRUE(without);
+  for (const CpuLaunchRange &range : without->ranges)
+    EXPECT_NE(range.chosen.candidate.describe(), lowestTile);
   // Deterministic.
   std::optional<CpuLaunchRanges> again =
       chooseCpuLaunchRanges(3, gemmAt, one, target);

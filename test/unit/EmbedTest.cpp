@@ -153,6 +153,23 @@ TEST(LaunchChecks, NamesWhatIsWrong) {
   k3.shape = {3, 5};
   EXPECT_EQ(check(plan, {q, k3, o}),
             "requirement 'H % G == 0' does not hold (G=3, H=8)");
+  // A launch condition that cannot be evaluated is named, not skipped.
+  LaunchPlan divided = plan;
+  divided.programs.front().launchWhen = Requirement{
+      "8 / (H - 8) > 0",
+      SizeExpr::op(
+          "gt", {SizeExpr::op("div", {SizeExpr::of(8),
+                                      SizeExpr::op("sub", {SizeExpr::size("H"),
+                                                           SizeExpr::of(8)})}),
+                 SizeExpr::of(0)})};
+  EXPECT_EQ(
+      check(divided, {q, k, o})
+          .rfind("program '" + divided.programs.front().name +
+                     "' is launched under '8 / (H - 8) > 0', which cannot be "
+                     "evaluated: division by zero",
+                 0),
+      0u)
+      << check(divided, {q, k, o});
   TensorArg k6 = k;
   k6.shape = {2, 6};
   EXPECT_EQ(check(plan, {q, k6, o}),

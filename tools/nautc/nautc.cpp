@@ -82,7 +82,9 @@ options:
                          tiles, their rhs packed or not, a stream's
                          split (an attention stream's rows); over up
                          to four unbound sizes, the tile best over
-                         sample shapes), or a schedule file
+                         sample shapes, or a copy of the program for
+                         each range of one size, chosen at launch),
+                         or a schedule file
                          (JSON):
                          {"programs": {"NAME": "#tile.schedule<...>"}}
                          replaces the schedules of the programs it names

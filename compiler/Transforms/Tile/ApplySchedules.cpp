@@ -56,12 +56,16 @@ struct TileApplySchedulesPass
     for (auto program : llvm::to_vector(module.getOps<tile::ProgramOp>())) {
       FailureOr<tile::ScheduleAttr> replaced =
           provider->replacement(program, target);
-      if (failed(replaced) || (*replaced && failed(apply(program, *replaced))))
+      if (failed(replaced))
         return signalPassFailure();
+      // Copies for ranges are made from the program as formed (each
+      // checked with its own schedule), not as `replaced` would leave it.
       FailureOr<std::vector<ScheduleVariant>> variants =
           provider->launchVariants(program, target);
-      if (failed(variants) ||
-          (!variants->empty() && failed(copyForRanges(program, *variants))))
+      if (failed(variants))
+        return signalPassFailure();
+      if (!variants->empty() ? failed(copyForRanges(program, *variants))
+                             : *replaced && failed(apply(program, *replaced)))
         return signalPassFailure();
     }
   }
