@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "autoscheduler/CpuLaunchRanges.h"
 #include "runtime/HostPrograms.h"
+#include "test/unit/CpuModelHost.h"
 
 #include <gtest/gtest.h>
 
@@ -14,20 +15,9 @@
 
 using namespace nautilus;
 using namespace nautilus::autosched;
+using nautilus::test::avx512Host;
 
 namespace {
-
-/// The host the CPU model's unit tests pin (Skylake-SP's caches).
-TargetInfo avx512Host() {
-  TargetInfo target = *getTarget("cpu");
-  target.vectorBits = 512;
-  target.multiprocessors = 2;
-  target.l1DataBytes = 32 << 10;
-  target.l1Ways = 8;
-  target.l2Bytes = 1 << 20;
-  target.scalarOpsShareFmaPorts = false;
-  return target;
-}
 
 /// An f32 GEMM with M, N and K at `extents`, its rhs packable.
 std::optional<CpuProgram> gemmAt(const std::vector<int64_t> &extents) {

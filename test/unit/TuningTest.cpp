@@ -3,6 +3,7 @@
 #include "autoscheduler/CpuUnboundSizes.h"
 #include "autoscheduler/Tuner.h"
 #include "autoscheduler/TuningDatabase.h"
+#include "test/unit/CpuModelHost.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
@@ -409,20 +410,8 @@ TEST(Tuner, NeedsTheBaseline) {
   EXPECT_NE(why.find("no inputs"), std::string::npos);
 }
 
-/// The host CPU as the CPU model's tests see it, whatever machine runs
-/// them: AVX-512, two threads, Zen 4's caches (32 KiB L1d of 8 ways, 1 MiB
-/// L2) and pipes (integer operations off the FMA ports), the machine the
-/// model's terms were fitted on.
-static TargetInfo avx512Host() {
-  TargetInfo target = *getTarget("cpu");
-  target.vectorBits = 512;
-  target.multiprocessors = 2;
-  target.l1DataBytes = 32 << 10;
-  target.l1Ways = 8;
-  target.l2Bytes = 1 << 20;
-  target.scalarOpsShareFmaPorts = false;
-  return target;
-}
+// The host CPU as the CPU model's tests see it: test/unit/CpuModelHost.h.
+using nautilus::test::avx512Host;
 
 // The CPU space: register blocks within the extents, rows of whole
 // power-of-two vectors, ranked with spilling blocks behind those that fit.
