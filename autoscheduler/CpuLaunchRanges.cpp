@@ -1,6 +1,9 @@
 //===- CpuLaunchRanges.cpp - CPU tiles chosen at launch by a size ---------===//
 #include "autoscheduler/CpuLaunchRanges.h"
 
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -21,80 +24,103 @@ struct SampleRanking {
 /// shared by the divisions of each size (most shapes recur).
 using RankingCache = std::map<std::vector<int64_t>, SampleRanking>;
 
+/// The values each unbound size is sampled at, in order.
+using SampleSpace = std::vector<std::vector<int64_t>>;
+
+/// What a division asks of the model (the same for every division made).
+struct DivisionContext {
+  const CpuProgramAtExtents &programAt;
+  const TargetInfo &target;
+  const CpuTermScales &scales;
+  const CandidateFilter &allowed;
+  RankingCache cache;
+};
+
+/// Every shape of `space` (the last size varying fastest).
+std::vector<std::vector<int64_t>> shapesOf(const SampleSpace &space) {
+  std::vector<std::vector<int64_t>> shapes = {{}};
+  for (const std::vector<int64_t> &values : space) {
+    std::vector<std::vector<int64_t>> longer;
+    for (const std::vector<int64_t> &shape : shapes)
+      for (int64_t v : values) {
+        longer.push_back(shape);
+        longer.back().push_back(v);
+      }
+    shapes = std::move(longer);
+  }
+  return shapes;
+}
+
 /// The sample shapes of one divided size, and every candidate's log
 /// regret at each.
 struct DivisionGrid {
   size_t divided = 0;
-  std::vector<size_t> valueOf; // each shape's index in kLaunchRangeSamples
+  std::vector<int64_t> values; // the divided size's sample values
+  std::vector<size_t> valueOf; // each shape's index in `values`
   std::vector<const SampleRanking *> samples;
   std::vector<CpuCandidate> candidates;        // power-of-two tiles, unsplit
   std::vector<std::vector<double>> logRegrets; // [candidate][shape]
 };
 
-/// The extents of every unbound size (of `sizes`) with size `divided` at
-/// `extent` and the others at their sample combination `otherShape`.
-std::vector<int64_t> extentsAt(size_t sizes, size_t divided, int64_t extent,
-                               size_t otherShape) {
-  std::vector<int64_t> extents;
-  for (size_t s = 0, other = 0; s < sizes; ++s)
-    extents.push_back(
-        s == divided ? extent : sampleExtentOf(otherShape, other++, sizes - 1));
-  return extents;
-}
-
 std::vector<double> logRegretsOf(const CpuCandidate &c,
                                  const DivisionGrid &grid,
-                                 const TargetInfo &target,
-                                 const CpuTermScales &scales) {
+                                 DivisionContext &context) {
   std::vector<double> out;
   for (const SampleRanking *s : grid.samples) {
-    double us = estimateCpu(s->program, c.tile, target, c.pack, scales).totalUs;
+    double us =
+        estimateCpu(s->program, c.tile, context.target, c.pack, context.scales)
+            .totalUs;
     out.push_back(s->bestUs > 0 ? std::log(us / s->bestUs) : 0);
   }
   return out;
 }
 
-std::optional<DivisionGrid>
-gridOf(size_t sizes, size_t divided, const CpuProgramAtExtents &programAt,
-       RankingCache &cache, const TargetInfo &target,
-       const CpuTermScales &scales, const CandidateFilter &allowed) {
+const SampleRanking *rankingAt(const std::vector<int64_t> &extents,
+                               DivisionContext &context) {
+  auto found = context.cache.find(extents);
+  if (found != context.cache.end())
+    return &found->second;
+  std::optional<CpuProgram> program = context.programAt(extents);
+  if (!program)
+    return nullptr;
+  SampleRanking ranking;
+  ranking.program = std::move(*program);
+  ranking.ranked =
+      rankCpuTiles(ranking.program, context.target, 0, context.scales);
+  ranking.bestUs =
+      ranking.ranked.empty() ? 0 : ranking.ranked.front().cost.totalUs;
+  return &context.cache.emplace(extents, std::move(ranking)).first->second;
+}
+
+std::optional<DivisionGrid> gridOf(const SampleSpace &space, size_t divided,
+                                   DivisionContext &context) {
   DivisionGrid grid;
   grid.divided = divided;
-  for (size_t v = 0; v < kLaunchRangeSamples.size(); ++v)
-    for (size_t other = 0; other < sampleShapesOf(sizes - 1); ++other) {
-      std::vector<int64_t> extents =
-          extentsAt(sizes, divided, kLaunchRangeSamples[v], other);
-      auto found = cache.find(extents);
-      if (found == cache.end()) {
-        std::optional<CpuProgram> program = programAt(extents);
-        if (!program)
-          return std::nullopt;
-        SampleRanking ranking;
-        ranking.program = std::move(*program);
-        ranking.ranked = rankCpuTiles(ranking.program, target, 0, scales);
-        ranking.bestUs =
-            ranking.ranked.empty() ? 0 : ranking.ranked.front().cost.totalUs;
-        found = cache.emplace(extents, std::move(ranking)).first;
-      }
-      grid.valueOf.push_back(v);
-      grid.samples.push_back(&found->second);
-      for (const CpuCandidate &c : found->second.ranked)
-        if (c.split == 1 && isPowerOfTwoTile(c.tile) &&
-            (!allowed || allowed(c)) &&
-            std::none_of(grid.candidates.begin(), grid.candidates.end(),
-                         [&](const CpuCandidate &seen) {
-                           return seen.tile == c.tile && seen.pack == c.pack;
-                         }))
-          grid.candidates.push_back(c);
-    }
+  grid.values = space[divided];
+  for (const std::vector<int64_t> &extents : shapesOf(space)) {
+    const SampleRanking *ranking = rankingAt(extents, context);
+    if (!ranking)
+      return std::nullopt;
+    grid.valueOf.push_back(llvm::find(grid.values, extents[divided]) -
+                           grid.values.begin());
+    grid.samples.push_back(ranking);
+    for (const CpuCandidate &c : ranking->ranked)
+      if (c.split == 1 && isPowerOfTwoTile(c.tile) &&
+          (!context.allowed || context.allowed(c)) &&
+          std::none_of(grid.candidates.begin(), grid.candidates.end(),
+                       [&](const CpuCandidate &seen) {
+                         return seen.tile == c.tile && seen.pack == c.pack;
+                       }))
+        grid.candidates.push_back(c);
+  }
   for (const CpuCandidate &c : grid.candidates)
-    grid.logRegrets.push_back(logRegretsOf(c, grid, target, scales));
+    grid.logRegrets.push_back(logRegretsOf(c, grid, context));
   return grid;
 }
 
 /// The candidate of least mean log regret over the shapes whose divided
-/// extent is among kLaunchRangeSamples[first..last] (ties: the least
-/// worst, then the first).
+/// value is among values[first..last] (ties: the least worst, then the
+/// first).
 struct RangeChoice {
   size_t candidate = 0;
   double logSum = 0, worst = 0;
@@ -120,23 +146,26 @@ RangeChoice bestOver(const DivisionGrid &grid, size_t first, size_t last) {
 }
 
 /// Where the range of `upper` begins above that of `lower`, whose last
-/// sample is kLaunchRangeSamples[value]: the first power of two up to the
-/// next sample where `upper` is predicted no slower.
+/// sample value is values[value] of the divided size: the first power of
+/// two up to the next value where `upper` is predicted no slower (the
+/// geometric mean over the other sizes' samples in `space`).
 int64_t boundaryOf(const CpuCandidate &lower, const CpuCandidate &upper,
-                   size_t value, size_t sizes, size_t divided,
-                   const CpuProgramAtExtents &programAt,
-                   const TargetInfo &target, const CpuTermScales &scales) {
-  int64_t next = kLaunchRangeSamples[value + 1];
-  for (int64_t t = 2 * kLaunchRangeSamples[value]; t < next; t *= 2) {
+                   SampleSpace space, size_t divided, size_t value,
+                   DivisionContext &context) {
+  int64_t next = space[divided][value + 1];
+  for (int64_t t = 2 * space[divided][value]; t < next; t *= 2) {
+    space[divided] = {t};
     double logRatio = 0;
-    for (size_t other = 0; other < sampleShapesOf(sizes - 1); ++other) {
-      std::optional<CpuProgram> p =
-          programAt(extentsAt(sizes, divided, t, other));
+    for (const std::vector<int64_t> &extents : shapesOf(space)) {
+      std::optional<CpuProgram> p = context.programAt(extents);
       if (!p)
         return next;
-      logRatio += std::log(
-          estimateCpu(*p, lower.tile, target, lower.pack, scales).totalUs /
-          estimateCpu(*p, upper.tile, target, upper.pack, scales).totalUs);
+      logRatio += std::log(estimateCpu(*p, lower.tile, context.target,
+                                       lower.pack, context.scales)
+                               .totalUs /
+                           estimateCpu(*p, upper.tile, context.target,
+                                       upper.pack, context.scales)
+                               .totalUs);
     }
     if (logRatio >= 0)
       return t;
@@ -150,7 +179,7 @@ using Cuts = std::vector<size_t>;
 
 /// The last shape of range `r` of the division `cuts` (its largest).
 size_t lastShapeOf(const DivisionGrid &grid, const Cuts &cuts, size_t r) {
-  size_t lastValue = r < cuts.size() ? cuts[r] : kLaunchRangeSamples.size() - 1;
+  size_t lastValue = r < cuts.size() ? cuts[r] : grid.values.size() - 1;
   size_t last = 0;
   for (size_t s = 0; s < grid.samples.size(); ++s)
     if (grid.valueOf[s] <= lastValue)
@@ -166,7 +195,116 @@ double scoreOf(const std::vector<RangeChoice> &ranges, size_t shapes) {
          std::pow(kLaunchRangeGain, double(ranges.size() - 1));
 }
 
+/// A division and where its ranges' sample values lie.
+struct ScoredDivision {
+  CpuLaunchRanges division;
+  double score = INFINITY;
+  std::vector<std::pair<size_t, size_t>> valueSpans; // a range's first, last
+};
+
+/// The ranges of the division `cuts` of the grid, their tiles `ranges`.
+CpuLaunchRanges rangesOf(const DivisionGrid &grid, const SampleSpace &space,
+                         const Cuts &cuts,
+                         const std::vector<RangeChoice> &ranges,
+                         DivisionContext &context) {
+  CpuLaunchRanges division;
+  division.size = grid.divided;
+  int64_t atLeast = 0;
+  for (size_t r = 0; r < ranges.size(); ++r) {
+    const CpuCandidate &tile = grid.candidates[ranges[r].candidate];
+    CpuLaunchRange range;
+    range.atLeast = atLeast;
+    if (r < cuts.size())
+      range.below = boundaryOf(tile, grid.candidates[ranges[r + 1].candidate],
+                               space, grid.divided, cuts[r], context);
+    range.chosen.candidate = tile;
+    range.chosen.candidate.cost =
+        estimateCpu(grid.samples[lastShapeOf(grid, cuts, r)]->program,
+                    tile.tile, context.target, tile.pack, context.scales);
+    range.chosen.meanRegret =
+        std::exp(ranges[r].logSum / double(ranges[r].shapes));
+    range.chosen.worstRegret = std::exp(ranges[r].worst);
+    division.ranges.push_back(range);
+    atLeast = range.below.value_or(0);
+  }
+  return division;
+}
+
+/// The best division of size `divided`'s values in `space` that beats
+/// `oneTile` over its shapes, as the file's comment says.
+std::optional<ScoredDivision> divide(const SampleSpace &space, size_t divided,
+                                     const CpuCandidate &oneTile,
+                                     DivisionContext &context) {
+  std::optional<DivisionGrid> grid = gridOf(space, divided, context);
+  if (!grid || grid->candidates.empty())
+    return std::nullopt;
+  double oneTileLogSum = 0;
+  for (double r : logRegretsOf(oneTile, *grid, context))
+    oneTileLogSum += r;
+  const size_t shapes = grid->samples.size(), values = grid->values.size();
+  const double oneTileMean = std::exp(oneTileLogSum / double(shapes));
+  std::optional<ScoredDivision> best;
+  // Every division into two ranges or more (a bit a gap between values).
+  for (unsigned mask = 1; mask < (1u << (values - 1)); ++mask) {
+    Cuts cuts;
+    for (size_t gap = 0; gap + 1 < values; ++gap)
+      if (mask & (1u << gap))
+        cuts.push_back(gap);
+    if (cuts.size() + 1 > kMostLaunchRanges)
+      continue;
+    std::vector<RangeChoice> ranges;
+    std::vector<std::pair<size_t, size_t>> spans;
+    size_t first = 0;
+    for (size_t r = 0; r <= cuts.size(); ++r) {
+      size_t last = r < cuts.size() ? cuts[r] : values - 1;
+      ranges.push_back(bestOver(*grid, first, last));
+      spans.push_back({first, last});
+      first = last + 1;
+    }
+    // (Neighbours with one tile: the division with fewer ranges says it.)
+    bool repeats = false;
+    for (size_t r = 1; r < ranges.size(); ++r)
+      repeats |= ranges[r].candidate == ranges[r - 1].candidate;
+    double score = scoreOf(ranges, shapes);
+    if (repeats || score >= oneTileMean || (best && score >= best->score))
+      continue;
+    best = ScoredDivision{rangesOf(*grid, space, cuts, ranges, context), score,
+                          spans};
+    best->division.sampleShapes = shapes;
+    best->division.oneTileMeanRegret = oneTileMean;
+    best->division.meanRegret =
+        score / std::pow(kLaunchRangeGain, double(ranges.size() - 1));
+  }
+  return best;
+}
+
+/// The best division over the sizes `sizes` may divide, the others at
+/// `space`'s values; each divided size sampled at kLaunchRangeSamples.
+std::optional<ScoredDivision> divideAnyOf(const SampleSpace &space,
+                                          const std::vector<size_t> &sizes,
+                                          const CpuCandidate &oneTile,
+                                          DivisionContext &context) {
+  std::optional<ScoredDivision> best;
+  for (size_t divided : sizes) {
+    SampleSpace sampled = space;
+    sampled[divided].assign(kLaunchRangeSamples.begin(),
+                            kLaunchRangeSamples.end());
+    std::optional<ScoredDivision> here =
+        divide(sampled, divided, oneTile, context);
+    if (here && (!best || here->score < best->score))
+      best = std::move(here);
+  }
+  return best;
+}
+
 } // namespace
+
+size_t CpuLaunchRanges::copies() const {
+  size_t n = 0;
+  for (const CpuLaunchRange &r : ranges)
+    n += r.inner ? r.inner->copies() : 1;
+  return n;
+}
 
 std::optional<CpuLaunchRanges> nautilus::autosched::chooseCpuLaunchRanges(
     size_t unboundSizes, const CpuProgramAtExtents &programAt,
@@ -174,72 +312,33 @@ std::optional<CpuLaunchRanges> nautilus::autosched::chooseCpuLaunchRanges(
     const CpuTermScales &scales, const CandidateFilter &allowed) {
   if (unboundSizes == 0 || unboundSizes > kMostUnboundSizesSampled)
     return std::nullopt;
-  RankingCache cache;
-  std::optional<CpuLaunchRanges> best;
-  double bestScore = INFINITY;
-  const size_t values = kLaunchRangeSamples.size();
-  for (size_t divided = 0; divided < unboundSizes; ++divided) {
-    std::optional<DivisionGrid> grid = gridOf(unboundSizes, divided, programAt,
-                                              cache, target, scales, allowed);
-    if (!grid || grid->candidates.empty())
-      continue; // (a size the model cannot view so: the others may divide)
-    std::vector<double> oneTileRegrets =
-        logRegretsOf(oneTile, *grid, target, scales);
-    double oneTileLogSum = 0;
-    for (double r : oneTileRegrets)
-      oneTileLogSum += r;
-    const size_t shapes = grid->samples.size();
-    // Every division into two ranges or more (a bit a gap between values).
-    for (unsigned mask = 1; mask < (1u << (values - 1)); ++mask) {
-      Cuts cuts;
-      for (size_t gap = 0; gap + 1 < values; ++gap)
-        if (mask & (1u << gap))
-          cuts.push_back(gap);
-      if (cuts.size() + 1 > kMostLaunchRanges)
-        continue;
-      std::vector<RangeChoice> ranges;
-      size_t first = 0;
-      for (size_t cut : cuts) {
-        ranges.push_back(bestOver(*grid, first, cut));
-        first = cut + 1;
-      }
-      ranges.push_back(bestOver(*grid, first, values - 1));
-      // (Neighbours with one tile: the division with fewer ranges says it.)
-      bool repeats = false;
-      for (size_t r = 1; r < ranges.size(); ++r)
-        repeats |= ranges[r].candidate == ranges[r - 1].candidate;
-      double score = scoreOf(ranges, shapes);
-      if (repeats || score >= bestScore ||
-          score >= std::exp(oneTileLogSum / double(shapes)))
-        continue;
-      bestScore = score;
-      CpuLaunchRanges division;
-      division.size = divided;
-      division.sampleShapes = shapes;
-      division.meanRegret =
-          score / std::pow(kLaunchRangeGain, double(ranges.size() - 1));
-      division.oneTileMeanRegret = std::exp(oneTileLogSum / double(shapes));
-      int64_t atLeast = 0;
-      for (size_t r = 0; r < ranges.size(); ++r) {
-        const CpuCandidate &tile = grid->candidates[ranges[r].candidate];
-        CpuLaunchRange range;
-        range.atLeast = atLeast;
-        if (r < cuts.size())
-          range.below = boundaryOf(
-              tile, grid->candidates[ranges[r + 1].candidate], cuts[r],
-              unboundSizes, divided, programAt, target, scales);
-        range.chosen.candidate = tile;
-        range.chosen.candidate.cost =
-            estimateCpu(grid->samples[lastShapeOf(*grid, cuts, r)]->program,
-                        tile.tile, target, tile.pack, scales);
-        range.chosen.meanRegret =
-            std::exp(ranges[r].logSum / double(ranges[r].shapes));
-        range.chosen.worstRegret = std::exp(ranges[r].worst);
-        division.ranges.push_back(range);
-        atLeast = range.below.value_or(0);
-      }
-      best = division;
-    }
+  DivisionContext context{programAt, target, scales, allowed, {}};
+  SampleSpace space(unboundSizes,
+                    std::vector<int64_t>(kUnboundSizeSamples.begin(),
+                                         kUnboundSizeSamples.end()));
+  std::vector<size_t> every;
+  for (size_t s = 0; s < unboundSizes; ++s)
+    every.push_back(s);
+  std::optional<ScoredDivision> outer =
+      divideAnyOf(space, every, oneTile, context);
+  if (!outer)
+    return std::nullopt;
+  // Each range divided again by another size, over the range's samples.
+  CpuLaunchRanges division = outer->division;
+  std::vector<size_t> others;
+  for (size_t s : every)
+    if (s != division.size)
+      others.push_back(s);
+  for (size_t r = 0; r < division.ranges.size(); ++r) {
+    SampleSpace within = space;
+    auto [first, last] = outer->valueSpans[r];
+    within[division.size].assign(kLaunchRangeSamples.begin() + first,
+                                 kLaunchRangeSamples.begin() + last + 1);
+    std::optional<ScoredDivision> inner = divideAnyOf(
+        within, others, division.ranges[r].chosen.candidate, context);
+    if (inner)
+      division.ranges[r].inner =
+          std::make_shared<const CpuLaunchRanges>(inner->division);
   }
-  return best;
+  return division;
 }

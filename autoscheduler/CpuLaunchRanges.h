@@ -23,6 +23,13 @@
 // is predicted no slower than the lower's (geometric mean over the other
 // sizes' samples).
 //
+// Then each range may be divided again by another size, the same way over
+// the range's own sample shapes (the first size at the range's sample
+// values, the second at kLaunchRangeSamples) against the range's tile: a
+// GEMM's single column and a decoding step's single row both get their
+// tile. The copies are the leaves, each launched where its ranges (one or
+// two sizes) all hold.
+//
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_AUTOSCHEDULER_CPULAUNCHRANGES_H
 #define NAUTILUS_AUTOSCHEDULER_CPULAUNCHRANGES_H
@@ -31,6 +38,7 @@
 
 #include <array>
 #include <functional>
+#include <memory>
 #include <optional>
 
 namespace nautilus::autosched {
@@ -47,6 +55,8 @@ constexpr double kLaunchRangeGain = 1.10;
 /// At most this many ranges (copies of a program).
 constexpr size_t kMostLaunchRanges = 3;
 
+struct CpuLaunchRanges;
+
 /// One range of the divided size's values and its tile.
 struct CpuLaunchRange {
   int64_t atLeast = 0;
@@ -54,6 +64,10 @@ struct CpuLaunchRange {
   /// The tile, its regrets over the range's sample shapes (against the
   /// best tile at each).
   CpuSampledCandidate chosen;
+  /// Within the range, a division of another size whose ranges each have
+  /// their own tile (and no further division); null: `chosen` serves the
+  /// whole range.
+  std::shared_ptr<const CpuLaunchRanges> inner;
 };
 
 /// A division of one unbound size's values.
@@ -63,6 +77,9 @@ struct CpuLaunchRanges {
   size_t sampleShapes = 0;      // the shapes both means are over
   double meanRegret = 1;        // the division's geometric mean regret
   double oneTileMeanRegret = 1; // the one tile's, over the same shapes
+  /// The copies the division makes (a range divided again counts its
+  /// inner ranges).
+  size_t copies() const;
 };
 
 /// The program at extents of its unbound sizes (in order); std::nullopt

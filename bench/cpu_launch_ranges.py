@@ -7,7 +7,7 @@ unbound at compile time"), timed on the host CPU in turns.
 
 For each case three programs of one kernel run the same inputs:
   ranges    compiled without sizes, the default: where the model divides
-            a size's values, one copy of a program a range, chosen at launch;
+            sizes' values, one copy of a program a range, chosen at launch;
   one tile  compiled without sizes, each program given the one tile the
             model ranks best over every sample shape (a schedule file; what
             the compiler gave before the copies);
@@ -116,8 +116,7 @@ def main():
         path = os.path.join(ROOT, "examples", file)
         ranges = nautilus.compile(path, kernel=kernel, explain=True, cache=False)
         schedule = one_tile_schedule(ranges.explain())
-        copies = sum(1 for line in ranges.explain().splitlines()
-                     if re.match(r"\s+(\d+ <= )?\w+ (<|>=) \d+: ", line))
+        copies = sum(int(m.group(1)) for m in re.finditer(r"chosen:\s+(\d+) copies of the program", ranges.explain()))
         programs = {"ranges": ranges}
         if schedule["programs"]:
             file_path = os.path.join(folder, f"{kernel}.json")

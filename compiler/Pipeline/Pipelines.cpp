@@ -426,19 +426,25 @@ static std::vector<rt::Dim> dimsOf(ArrayAttr attr) {
   return dims;
 }
 
-/// The condition under which a program of launch range `range` runs.
-static rt::Requirement launchConditionOf(tile::SizeRangeAttr range) {
-  rt::SizeExpr size = rt::SizeExpr::size(range.getSize().str());
+/// The condition under which a program of launch ranges `ranges` runs:
+/// each of their bounds, and-ed ("N >= 2 and M < 4").
+static rt::Requirement launchConditionOf(ArrayAttr ranges) {
   std::vector<rt::SizeExpr> bounds;
-  if (range.getAtLeast())
-    bounds.push_back(
-        rt::SizeExpr::op("ge", {size, rt::SizeExpr::of(range.getAtLeast())}));
-  if (range.getBelow())
-    bounds.push_back(
-        rt::SizeExpr::op("lt", {size, rt::SizeExpr::of(*range.getBelow())}));
-  rt::SizeExpr condition =
-      bounds.size() == 1 ? bounds.front() : rt::SizeExpr::op("and", bounds);
-  return {range.describe(), condition};
+  std::string text;
+  for (auto range : ranges.getAsRange<tile::SizeRangeAttr>()) {
+    rt::SizeExpr size = rt::SizeExpr::size(range.getSize().str());
+    if (range.getAtLeast())
+      bounds.push_back(
+          rt::SizeExpr::op("ge", {size, rt::SizeExpr::of(range.getAtLeast())}));
+    if (range.getBelow())
+      bounds.push_back(
+          rt::SizeExpr::op("lt", {size, rt::SizeExpr::of(*range.getBelow())}));
+    text += (text.empty() ? "" : " and ") + range.describe();
+  }
+  rt::SizeExpr condition = bounds.front();
+  for (size_t i = 1; i < bounds.size(); ++i)
+    condition = rt::SizeExpr::op("and", {condition, bounds[i]});
+  return {text, condition};
 }
 
 rt::LaunchPlan nautilus::extractLaunchPlan(ModuleOp module) {
@@ -484,8 +490,8 @@ rt::LaunchPlan nautilus::extractLaunchPlan(ModuleOp module) {
     desc.tile.assign(program.getSchedule().getTile().begin(),
                      program.getSchedule().getTile().end());
     desc.threads = program.getSchedule().getThreads();
-    if (tile::SizeRangeAttr range = program.getLaunchRangeAttr())
-      desc.launchWhen = launchConditionOf(range);
+    if (ArrayAttr ranges = program.getLaunchRangesAttr())
+      desc.launchWhen = launchConditionOf(ranges);
     tile::MmaAttr mma = program.getSchedule().getMma();
     if (tile::ContractOp contract = findContract(program);
         contract && mma && mma.getInstr() == "wgmma") {

@@ -215,15 +215,33 @@ AutoSchedules::launchVariants(tile::ProgramOp program,
       });
   if (choice == cpuChoices.rend() || !choice->launchRanges)
     return variants;
-  const std::string &size = choice->unbound[choice->launchRanges->size];
+  // A copy for each range, or for each inner range of a range divided
+  // again.
+  auto rangeAttr = [&](const autosched::CpuLaunchRanges &division,
+                       const autosched::CpuLaunchRange &range) {
+    return tile::SizeRangeAttr::get(program.getContext(),
+                                    choice->unbound[division.size],
+                                    range.atLeast, range.below);
+  };
+  auto add = [&](std::vector<tile::SizeRangeAttr> ranges,
+                 const CpuCandidate &tile) {
+    std::string name = program.getSymName().str();
+    for (tile::SizeRangeAttr range : ranges)
+      name = range.programName(name);
+    choice->copies.push_back(name);
+    variants.push_back({std::move(ranges),
+                        cpuScheduleWithTile(program, tile.tile, tile.pack)});
+  };
   choice->copies.clear();
-  for (const autosched::CpuLaunchRange &range : choice->launchRanges->ranges) {
-    const CpuCandidate &tile = range.chosen.candidate;
-    auto sizeRange = tile::SizeRangeAttr::get(program.getContext(), size,
-                                              range.atLeast, range.below);
-    variants.push_back(
-        {sizeRange, cpuScheduleWithTile(program, tile.tile, tile.pack)});
-    choice->copies.push_back(sizeRange.programName(program.getSymName()));
+  const autosched::CpuLaunchRanges &outer = *choice->launchRanges;
+  for (const autosched::CpuLaunchRange &range : outer.ranges) {
+    if (!range.inner) {
+      add({rangeAttr(outer, range)}, range.chosen.candidate);
+      continue;
+    }
+    for (const autosched::CpuLaunchRange &inner : range.inner->ranges)
+      add({rangeAttr(outer, range), rangeAttr(*range.inner, inner)},
+          inner.chosen.candidate);
   }
   return variants;
 }
@@ -390,29 +408,51 @@ void AutoSchedules::explainCpu(llvm::raw_ostream &os) const {
 void AutoSchedules::explainLaunchRanges(
     llvm::raw_ostream &os, const autosched::CpuLaunchRanges &division,
     const std::vector<std::string> &unbound) {
-  const std::string &size = unbound[division.size];
   std::string samples;
   for (auto [i, extent] : llvm::enumerate(autosched::kLaunchRangeSamples))
     samples += (i == 0                                           ? ""
                 : i + 1 == autosched::kLaunchRangeSamples.size() ? " and "
                                                                  : ", ") +
                std::to_string(extent);
-  os << "  chosen:    a copy of the program for each range of " << size
-     << ", launched by its value: "
+  auto rangeText = [&](const autosched::CpuLaunchRanges &d,
+                       const autosched::CpuLaunchRange &range) {
+    const std::string &size = unbound[d.size];
+    std::string below = size + " < " + std::to_string(range.below.value_or(0));
+    return !range.below    ? size + " >= " + std::to_string(range.atLeast)
+           : range.atLeast ? std::to_string(range.atLeast) + " <= " + below
+                           : below;
+  };
+  auto printTile = [&](const autosched::CpuLaunchRange &range) {
+    os << range.chosen.candidate.describe() << ": "
+       << llvm::format("%.2fx", range.chosen.meanRegret)
+       << " the best over its samples (geometric mean), "
+       << llvm::format("%.2fx", range.chosen.worstRegret) << " at worst\n";
+  };
+  const std::string &size = unbound[division.size];
+  os << "  chosen:    " << division.copies()
+     << " copies of the program, for ranges of " << size
+     << ", launched by the sizes: "
      << llvm::format("%.2fx", division.meanRegret)
      << " the best (geometric mean over " << division.sampleShapes
      << " sample shapes, " << size << " at " << samples << "), against "
      << llvm::format("%.2fx", division.oneTileMeanRegret) << " for one tile\n";
   for (const autosched::CpuLaunchRange &range : division.ranges) {
-    std::string below = size + " < " + std::to_string(range.below.value_or(0));
-    os << "    "
-       << (!range.below    ? size + " >= " + std::to_string(range.atLeast)
-           : range.atLeast ? std::to_string(range.atLeast) + " <= " + below
-                           : below)
-       << ": " << range.chosen.candidate.describe() << ": "
-       << llvm::format("%.2fx", range.chosen.meanRegret)
-       << " the best over its samples (geometric mean), "
-       << llvm::format("%.2fx", range.chosen.worstRegret) << " at worst\n";
+    os << "    " << rangeText(division, range) << ": ";
+    if (!range.inner) {
+      printTile(range);
+      continue;
+    }
+    const autosched::CpuLaunchRanges &inner = *range.inner;
+    os << "divided again by " << unbound[inner.size] << ": "
+       << llvm::format("%.2fx", inner.meanRegret)
+       << " the best (geometric mean over its " << inner.sampleShapes
+       << " sample shapes), against "
+       << llvm::format("%.2fx", inner.oneTileMeanRegret) << " for "
+       << range.chosen.candidate.describe() << "\n";
+    for (const autosched::CpuLaunchRange &innerRange : inner.ranges) {
+      os << "      " << rangeText(inner, innerRange) << ": ";
+      printTile(innerRange);
+    }
   }
 }
 

@@ -91,10 +91,10 @@ struct ModelCalibration {
   }
 };
 
-/// A copy of a program with its own schedule, launched where one of the
-/// program's sizes is in `range`.
+/// A copy of a program with its own schedule, launched where each of
+/// `ranges`' sizes (one or two) is in its range.
 struct ScheduleVariant {
-  tile::SizeRangeAttr range;
+  std::vector<tile::SizeRangeAttr> ranges;
   tile::ScheduleAttr schedule;
 };
 
@@ -177,10 +177,11 @@ public:
   }
 
   /// Asked by tile-apply-schedules after `replacement(program)`: copies of
-  /// `program` that replace it, each with its own schedule for a range of
-  /// one size it leaves unbound, the ranges in order and together every
-  /// value (the choice at launch among schedules); empty, the program
-  /// stays one. Failure: reported.
+  /// `program` that replace it, each with its own schedule for ranges of
+  /// sizes it leaves unbound (the choice at launch among schedules): their
+  /// first ranges cover one size in order, and copies that share a first
+  /// range have second ranges that cover another size in order; empty,
+  /// the program stays one. Failure: reported.
   virtual mlir::FailureOr<std::vector<ScheduleVariant>>
   launchVariants(tile::ProgramOp program, const TargetInfo &target) {
     return std::vector<ScheduleVariant>();

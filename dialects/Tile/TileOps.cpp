@@ -269,10 +269,18 @@ LogicalResult ProgramOp::verify() {
   if (std::string refusal = schedule.tensorCoreRefusal(getRank(), flash);
       !refusal.empty())
     return emitOpError(refusal);
-  if (SizeRangeAttr range = getLaunchRangeAttr();
-      range && !getSizeArg(range.getSize()))
-    return emitOpError("launch_range: '")
-           << range.getSize() << "' is not one of its sizes";
+  if (ArrayAttr ranges = getLaunchRangesAttr()) {
+    llvm::SmallVector<StringRef> seen;
+    for (auto range : ranges.getAsRange<SizeRangeAttr>()) {
+      if (!getSizeArg(range.getSize()))
+        return emitOpError("launch_ranges: '")
+               << range.getSize() << "' is not one of its sizes";
+      if (llvm::is_contained(seen, range.getSize()))
+        return emitOpError("launch_ranges: '")
+               << range.getSize() << "' has two ranges";
+      seen.push_back(range.getSize());
+    }
+  }
   for (Attribute d : getOutputDims()) {
     if (auto name = dyn_cast<StringAttr>(d)) {
       if (!getSizeArg(name.getValue()))

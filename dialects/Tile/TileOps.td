@@ -215,12 +215,13 @@ def Tile_SizeRangeAttr : AttrDef<Tile_Dialect, "SizeRange"> {
   let summary = "The values of one size a program is launched for";
   let description = [{
     Size `size` from `at_least` (inclusive; 0 where not printed) up to
-    `below` (exclusive; no bound where not printed). A `tile.program`'s
-    `launch_range`: the program runs only where its size is in the range,
-    one of several copies of a program each compiled with its own schedule
-    for a range of a size not bound at compile time (the auto-scheduler's
-    choice at launch, docs/autoscheduler.md). The launch plan carries it as
-    a condition the runtime evaluates before each launch.
+    `below` (exclusive; no bound where not printed). In a `tile.program`'s
+    `launch_ranges`: the program runs only where each of its sizes is in
+    its range, one of several copies of a program each compiled with its
+    own schedule for ranges of sizes not bound at compile time (the
+    auto-scheduler's choice at launch, docs/autoscheduler.md). The launch
+    plan carries them as a condition the runtime evaluates before each
+    launch.
 
     ```mlir
     #tile.size_range<size = "M", below = 128>
@@ -403,14 +404,16 @@ def Tile_ProgramOp : Tile_Op<"program", [Symbol, IsolatedFromAbove,
     scalar per scalar input; `arg_names` names them) followed by one `index`
     per size (`sizes` names them). The program computes the output tile of
     dimensions `output_dims` (size names or literals) selected by its
-    program id; the schedule gives the tile shape. With `launch_range`
-    the program runs only where one of its sizes is in that range (a copy
-    of a program compiled for a range of a size: `#tile.size_range`).
+    program id; the schedule gives the tile shape. With `launch_ranges`
+    the program runs only where each of those sizes is in its range (a
+    copy of a program compiled for ranges of one or two sizes, each size
+    at most once: `#tile.size_range`).
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, StrArrayAttr:$arg_names,
                        StrArrayAttr:$sizes, ArrayAttr:$output_dims,
                        Tile_ScheduleAttr:$schedule,
-                       OptionalAttr<Tile_SizeRangeAttr>:$launch_range);
+                       OptionalAttr<TypedArrayAttrBase<Tile_SizeRangeAttr,
+                           "ranges of sizes">>:$launch_ranges);
   let regions = (region SizedRegion<1>:$body);
   let builders = [
     // Launched at every size.
@@ -418,7 +421,7 @@ def Tile_ProgramOp : Tile_Op<"program", [Symbol, IsolatedFromAbove,
                    "::mlir::ArrayAttr":$sizes, "::mlir::ArrayAttr":$outputDims,
                    "ScheduleAttr":$schedule), [{
       build($_builder, $_state, name, argNames, sizes, outputDims, schedule,
-            SizeRangeAttr());
+            ::mlir::ArrayAttr());
     }]>
   ];
   let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
@@ -468,7 +471,7 @@ def Tile_PlanOp : Tile_Op<"plan", [Symbol]> {
     `output`, `workspace` or `scalar`), `type` (a memref type, or the scalar
     type) and `dims` (size names or literals). `programs` are launched in
     order, each over its own grid, each seeing the writes of those before;
-    a program with a `launch_range` only where its size is in the range.
+    a program with `launch_ranges` only where its sizes are in them.
     `sizes` are the size arguments every program takes after the buffers;
     `bindings` those fixed at compile time. `derived_sizes` names sizes the
     compiler computes from the others, each a list of terms

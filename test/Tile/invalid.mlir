@@ -723,28 +723,35 @@ tile.program @p attributes {arg_names = ["X", "Y"], output_dims = ["R"], schedul
 
 // -----
 
-// expected-error @+1 {{'tile.program' op launch_range: 'M' is not one of its sizes}}
-tile.program @p attributes {arg_names = [], launch_range = #tile.size_range<size = "M", below = 4>, output_dims = ["N"], schedule = #tile.schedule<tile = [16], threads = 1>, sizes = ["N"]} {
+// expected-error @+1 {{'tile.program' op launch_ranges: 'M' is not one of its sizes}}
+tile.program @p attributes {arg_names = [], launch_ranges = [#tile.size_range<size = "M", below = 4>], output_dims = ["N"], schedule = #tile.schedule<tile = [16], threads = 1>, sizes = ["N"]} {
 ^bb0(%n: index):
 }
 
 // -----
 
 // expected-error @+1 {{the range of 'N' is empty (at_least = 8, below = 8)}}
-tile.program @p attributes {arg_names = [], launch_range = #tile.size_range<size = "N", at_least = 8, below = 8>, output_dims = ["N"], schedule = #tile.schedule<tile = [16], threads = 1>, sizes = ["N"]} {
+tile.program @p attributes {arg_names = [], launch_ranges = [#tile.size_range<size = "N", at_least = 8, below = 8>], output_dims = ["N"], schedule = #tile.schedule<tile = [16], threads = 1>, sizes = ["N"]} {
 ^bb0(%n: index):
 }
 
 // -----
 
 // expected-error @+1 {{the range of 'N' holds every value: give at_least or below}}
-tile.program @p attributes {arg_names = [], launch_range = #tile.size_range<size = "N">, output_dims = ["N"], schedule = #tile.schedule<tile = [16], threads = 1>, sizes = ["N"]} {
+tile.program @p attributes {arg_names = [], launch_ranges = [#tile.size_range<size = "N">], output_dims = ["N"], schedule = #tile.schedule<tile = [16], threads = 1>, sizes = ["N"]} {
 ^bb0(%n: index):
 }
 
 // -----
 
 // expected-error @+1 {{at_least = -1: a size is never negative}}
-tile.program @p attributes {arg_names = [], launch_range = #tile.size_range<size = "N", at_least = -1>, output_dims = ["N"], schedule = #tile.schedule<tile = [16], threads = 1>, sizes = ["N"]} {
+tile.program @p attributes {arg_names = [], launch_ranges = [#tile.size_range<size = "N", at_least = -1>], output_dims = ["N"], schedule = #tile.schedule<tile = [16], threads = 1>, sizes = ["N"]} {
+^bb0(%n: index):
+}
+
+// -----
+
+// expected-error @+1 {{'tile.program' op launch_ranges: 'N' has two ranges}}
+tile.program @p attributes {arg_names = [], launch_ranges = [#tile.size_range<size = "N", below = 4>, #tile.size_range<size = "N", at_least = 2>], output_dims = ["N"], schedule = #tile.schedule<tile = [16], threads = 1>, sizes = ["N"]} {
 ^bb0(%n: index):
 }

@@ -258,26 +258,33 @@ tile.program @swept attributes {arg_names = ["X", "Y"], output_dims = ["R"], sch
   }
 }
 
-// A copy of a program launched where a size is in a range (the
+// Copies of a program launched where sizes are in ranges (the
 // auto-scheduler's choice at launch among schedules).
 // CHECK-LABEL: tile.program @scaled_N_from_8
-// CHECK-SAME: launch_range = #tile.size_range<size = "N", at_least = 8>
-tile.program @scaled_N_from_8 attributes {arg_names = ["X", "Y"], launch_range = #tile.size_range<size = "N", at_least = 8>, output_dims = ["N"], schedule = #tile.schedule<tile = [8], threads = 1>, sizes = ["N"]} {
+// CHECK-SAME: launch_ranges = [#tile.size_range<size = "N", at_least = 8>]
+tile.program @scaled_N_from_8 attributes {arg_names = ["X", "Y"], launch_ranges = [#tile.size_range<size = "N", at_least = 8>], output_dims = ["N"], schedule = #tile.schedule<tile = [8], threads = 1>, sizes = ["N"]} {
 ^bb0(%x: memref<?xf32>, %y: memref<?xf32>, %n: index):
   %v = tile.load %x[affine_map<(d0)[s0] -> (d0)>] : memref<?xf32> -> vector<8xf32>
   tile.store %v, %y : vector<8xf32> -> memref<?xf32>
 }
 // CHECK-LABEL: tile.program @scaled_N_below_8
-// CHECK-SAME: launch_range = #tile.size_range<size = "N", below = 8>
-tile.program @scaled_N_below_8 attributes {arg_names = ["X", "Y"], launch_range = #tile.size_range<size = "N", below = 8>, output_dims = ["N"], schedule = #tile.schedule<tile = [1], threads = 1>, sizes = ["N"]} {
+// CHECK-SAME: launch_ranges = [#tile.size_range<size = "N", below = 8>]
+tile.program @scaled_N_below_8 attributes {arg_names = ["X", "Y"], launch_ranges = [#tile.size_range<size = "N", below = 8>], output_dims = ["N"], schedule = #tile.schedule<tile = [1], threads = 1>, sizes = ["N"]} {
 ^bb0(%x: memref<?xf32>, %y: memref<?xf32>, %n: index):
   %v = tile.load %x[affine_map<(d0)[s0] -> (d0)>] : memref<?xf32> -> vector<1xf32>
   tile.store %v, %y : vector<1xf32> -> memref<?xf32>
 }
 // CHECK-LABEL: tile.program @scaled_N_2_to_8
-// CHECK-SAME: launch_range = #tile.size_range<size = "N", at_least = 2, below = 8>
-tile.program @scaled_N_2_to_8 attributes {arg_names = ["X", "Y"], launch_range = #tile.size_range<size = "N", at_least = 2, below = 8>, output_dims = ["N"], schedule = #tile.schedule<tile = [4], threads = 1>, sizes = ["N"]} {
+// CHECK-SAME: launch_ranges = [#tile.size_range<size = "N", at_least = 2, below = 8>]
+tile.program @scaled_N_2_to_8 attributes {arg_names = ["X", "Y"], launch_ranges = [#tile.size_range<size = "N", at_least = 2, below = 8>], output_dims = ["N"], schedule = #tile.schedule<tile = [4], threads = 1>, sizes = ["N"]} {
 ^bb0(%x: memref<?xf32>, %y: memref<?xf32>, %n: index):
   %v = tile.load %x[affine_map<(d0)[s0] -> (d0)>] : memref<?xf32> -> vector<4xf32>
   tile.store %v, %y : vector<4xf32> -> memref<?xf32>
+}
+// CHECK-LABEL: tile.program @scaled_N_from_8_M_below_4
+// CHECK-SAME: launch_ranges = [#tile.size_range<size = "N", at_least = 8>, #tile.size_range<size = "M", below = 4>]
+tile.program @scaled_N_from_8_M_below_4 attributes {arg_names = ["X", "Y"], launch_ranges = [#tile.size_range<size = "N", at_least = 8>, #tile.size_range<size = "M", below = 4>], output_dims = ["N"], schedule = #tile.schedule<tile = [8], threads = 1>, sizes = ["N", "M"]} {
+^bb0(%x: memref<?xf32>, %y: memref<?xf32>, %n: index, %m: index):
+  %v = tile.load %x[affine_map<(d0)[s0, s1] -> (d0)>] : memref<?xf32> -> vector<8xf32>
+  tile.store %v, %y : vector<8xf32> -> memref<?xf32>
 }

@@ -41,28 +41,20 @@ CpuCandidate oneTileOf(const TargetInfo &target) {
 
 } // namespace
 
-// A GEMM's one tile wastes most of its lanes on a single column: the
-// model divides a size, and the division's ranges cover every value in
-// order, each with its own tile, at a mean regret below the one tile's
-// by more than each extra copy's toll.
-TEST(CpuLaunchRanges, DividesAGemmsSize) {
-  TargetInfo target = avx512Host();
-  CpuCandidate one = oneTileOf(target);
-  std::optional<CpuLaunchRanges> division =
-      chooseCpuLaunchRanges(3, gemmAt, one, target);
-  ASSERT_TRUE(division);
-  ASSERT_GE(division->ranges.size(), 2u);
-  ASSERT_LE(division->ranges.size(), kMostLaunchRanges);
-  EXPECT_LT(division->size, 3u);
-  EXPECT_EQ(division->sampleShapes, kLaunchRangeSamples.size() * 9);
-  EXPECT_LT(division->meanRegret *
-                std::pow(kLaunchRangeGain, division->ranges.size() - 1),
-            division->oneTileMeanRegret);
+/// Checks that `division`'s ranges cover every value in order, each with
+/// its own power-of-two tile, at a mean regret below the one tile's by
+/// more than each extra copy's toll.
+void expectCoversInOrder(const CpuLaunchRanges &division) {
+  ASSERT_GE(division.ranges.size(), 2u);
+  ASSERT_LE(division.ranges.size(), kMostLaunchRanges);
+  EXPECT_LT(division.meanRegret *
+                std::pow(kLaunchRangeGain, division.ranges.size() - 1),
+            division.oneTileMeanRegret);
   int64_t next = 0;
-  for (size_t r = 0; r < division->ranges.size(); ++r) {
-    const CpuLaunchRange &range = division->ranges[r];
+  for (size_t r = 0; r < division.ranges.size(); ++r) {
+    const CpuLaunchRange &range = division.ranges[r];
     EXPECT_EQ(range.atLeast, next);
-    EXPECT_EQ(range.below.has_value(), r + 1 < division->ranges.size());
+    EXPECT_EQ(range.below.has_value(), r + 1 < division.ranges.size());
     if (range.below) {
       EXPECT_GT(*range.below, range.atLeast);
       // A boundary is a power of two above a sample, at most the next.
@@ -75,32 +67,73 @@ TEST(CpuLaunchRanges, DividesAGemmsSize) {
     EXPECT_GE(range.chosen.worstRegret, range.chosen.meanRegret);
     if (r > 0)
       EXPECT_NE(range.chosen.candidate.describe(),
-                division->ranges[r - 1].chosen.candidate.describe());
+                division.ranges[r - 1].chosen.candidate.describe());
   }
-  // The lowest range holds a single row or column (M or N, output
-  // dimensions 0 and 1): its tile is no wider there than the sample.
+}
+
+/// Every tile the division's copies take ("8x32 packed"), in order.
+std::vector<std::string> copiesOf(const CpuLaunchRanges &division) {
+  std::vector<std::string> tiles;
+  for (const CpuLaunchRange &range : division.ranges)
+    if (range.inner)
+      for (const CpuLaunchRange &inner : range.inner->ranges)
+        tiles.push_back(inner.chosen.candidate.describe());
+    else
+      tiles.push_back(range.chosen.candidate.describe());
+  return tiles;
+}
+
+// A GEMM's one tile wastes most of its lanes on a single column, and on a
+// single row: the model divides one of M and N, then each range by the
+// other, every division covering its values in order.
+TEST(CpuLaunchRanges, DividesAGemmsSizes) {
+  TargetInfo target = avx512Host();
+  CpuCandidate one = oneTileOf(target);
+  std::optional<CpuLaunchRanges> division =
+      chooseCpuLaunchRanges(3, gemmAt, one, target);
+  ASSERT_TRUE(division);
+  expectCoversInOrder(*division);
+  EXPECT_EQ(division->sampleShapes, kLaunchRangeSamples.size() * 9);
   ASSERT_LT(division->size, 2u) << "a GEMM divided by K";
+  size_t other = 1 - division->size;
+  for (const CpuLaunchRange &range : division->ranges)
+    if (range.inner) {
+      EXPECT_EQ(range.inner->size, other);
+      expectCoversInOrder(*range.inner);
+      // The inner division is over the outer range's sample values.
+      EXPECT_LE(range.inner->sampleShapes, division->sampleShapes);
+    }
+  EXPECT_EQ(division->copies(), copiesOf(*division).size());
+  // The lowest range holds a single row or column: its tile is no wider
+  // there than the sample.
   const CpuLaunchRange &lowest = division->ranges.front();
   EXPECT_EQ(lowest.chosen.candidate.tile[division->size], 1)
       << lowest.chosen.candidate.describe();
-  // A refuted tile is taken by no range.
-  std::string lowestTile = lowest.chosen.candidate.describe();
+  // The widest range is divided again: its few rows or columns (a
+  // decoding step's one token) take a tile that spans one, the rest the
+  // one tile.
+  ASSERT_TRUE(division->ranges.back().inner);
+  const CpuLaunchRanges &manyOuter = *division->ranges.back().inner;
+  const CpuLaunchRange &fewInner = manyOuter.ranges.front();
+  EXPECT_EQ(fewInner.chosen.candidate.tile[other], 1)
+      << fewInner.chosen.candidate.describe();
+  EXPECT_EQ(manyOuter.ranges.back().chosen.candidate.describe(),
+            one.describe());
+  // A refuted tile is taken by no copy.
+  std::string refuted = copiesOf(*division).back();
   std::optional<CpuLaunchRanges> without = chooseCpuLaunchRanges(
       3, gemmAt, one, target, {},
-      [&](const CpuCandidate &c) { return c.describe() != lowestTile; });
+      [&](const CpuCandidate &c) { return c.describe() != refuted; });
   ASSERT_TRUE(without);
-  for (const CpuLaunchRange &range : without->ranges)
-    EXPECT_NE(range.chosen.candidate.describe(), lowestTile);
+  for (const std::string &tile : copiesOf(*without))
+    EXPECT_NE(tile, refuted);
   // Deterministic.
   std::optional<CpuLaunchRanges> again =
       chooseCpuLaunchRanges(3, gemmAt, one, target);
   ASSERT_TRUE(again);
-  ASSERT_EQ(again->ranges.size(), division->ranges.size());
-  for (size_t r = 0; r < division->ranges.size(); ++r) {
+  EXPECT_EQ(copiesOf(*again), copiesOf(*division));
+  for (size_t r = 0; r < division->ranges.size(); ++r)
     EXPECT_EQ(again->ranges[r].below, division->ranges[r].below);
-    EXPECT_EQ(again->ranges[r].chosen.candidate.describe(),
-              division->ranges[r].chosen.candidate.describe());
-  }
 }
 
 // Where one tile is as good as any division (an element-wise program over

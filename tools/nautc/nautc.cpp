@@ -83,7 +83,8 @@ options:
                          split (an attention stream's rows); over up
                          to four unbound sizes, the tile best over
                          sample shapes, or a copy of the program for
-                         each range of one size, chosen at launch),
+                         each range of one or two sizes, chosen at
+                         launch),
                          or a schedule file
                          (JSON):
                          {"programs": {"NAME": "#tile.schedule<...>"}}

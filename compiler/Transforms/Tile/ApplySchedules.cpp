@@ -70,32 +70,70 @@ struct TileApplySchedulesPass
     }
   }
 
-  /// Replaces `program` by a copy for each variant's range with the
+  /// Whether `ranges` (one of each variant's, at `level`) cover every
+  /// value of one size once, in order: the first from 0, each from where
+  /// the one before ends, the last unbounded.
+  static bool coverInOrder(ArrayRef<tile::SizeRangeAttr> ranges) {
+    int64_t next = 0;
+    for (auto [i, range] : llvm::enumerate(ranges))
+      if (range.getSize() != ranges.front().getSize() ||
+          range.getAtLeast() != next ||
+          (i + 1 == ranges.size()) == range.getBelow().has_value())
+        return false;
+      else
+        next = range.getBelow().value_or(0);
+    return true;
+  }
+
+  /// Whether the variants' ranges cover every shape once: their first
+  /// ranges cover one size in order (consecutive variants sharing one),
+  /// and where several share a first range their second ranges cover
+  /// another size in order.
+  static bool coverEveryShape(ArrayRef<ScheduleVariant> variants) {
+    SmallVector<tile::SizeRangeAttr> outer;
+    for (size_t i = 0; i < variants.size();) {
+      if (variants[i].ranges.empty() || variants[i].ranges.size() > 2)
+        return false;
+      tile::SizeRangeAttr first = variants[i].ranges.front();
+      size_t end = i;
+      SmallVector<tile::SizeRangeAttr> inner;
+      for (; end < variants.size() && variants[end].ranges.front() == first;
+           ++end)
+        if (variants[end].ranges.size() == 2)
+          inner.push_back(variants[end].ranges[1]);
+      bool divided = end - i > 1;
+      if (inner.size() != (divided ? end - i : 0) ||
+          (divided && (!coverInOrder(inner) ||
+                       inner.front().getSize() == first.getSize())))
+        return false;
+      outer.push_back(first);
+      i = end;
+    }
+    return coverInOrder(outer);
+  }
+
+  /// Replaces `program` by a copy for each variant's ranges with the
   /// variant's schedule (checked as `apply` checks), launched where the
   /// plan launched it, in the variants' order.
   LogicalResult copyForRanges(tile::ProgramOp program,
                               ArrayRef<ScheduleVariant> variants) {
     tile::PlanOp plan = program.getPlan();
-    // The ranges cover every value of one size, in order.
-    int64_t next = 0;
-    for (auto [i, variant] : llvm::enumerate(variants)) {
-      tile::SizeRangeAttr range = variant.range;
-      bool last = i + 1 == variants.size();
-      if (!plan || range.getSize() != variants.front().range.getSize() ||
-          range.getAtLeast() != next || last == range.getBelow().has_value())
-        return program.emitError(origin)
-               << ", program '" << program.getSymName()
-               << "': the copies for ranges of a size must cover each of its "
-                  "values once, in order, in a planned program (a bug)";
-      next = range.getBelow().value_or(0);
-    }
+    if (!plan || !coverEveryShape(variants))
+      return program.emitError(origin)
+             << ", program '" << program.getSymName()
+             << "': the copies for ranges of sizes must cover each shape "
+                "once, in order, in a planned program (a bug)";
     OpBuilder b(program);
     b.setInsertionPointAfter(program);
     SmallVector<Attribute> copies;
     for (const ScheduleVariant &variant : variants) {
       auto copy = cast<tile::ProgramOp>(b.clone(*program));
-      copy.setSymName(variant.range.programName(program.getSymName()));
-      copy.setLaunchRangeAttr(variant.range);
+      std::string name = program.getSymName().str();
+      for (tile::SizeRangeAttr range : variant.ranges)
+        name = range.programName(name);
+      copy.setSymName(name);
+      copy.setLaunchRangesAttr(b.getArrayAttr(SmallVector<Attribute>(
+          variant.ranges.begin(), variant.ranges.end())));
       if (failed(apply(copy, variant.schedule)))
         return failure();
       copies.push_back(FlatSymbolRefAttr::get(copy.getSymNameAttr()));

@@ -154,7 +154,7 @@ tile::ProgramOp nautilus::createSiblingProgram(OpBuilder &b,
       b, loc, symbol, program.getArgNames(), program.getSizes(),
       b.getArrayAttr(outputDims), program.getSchedule());
   // (A program of a launch range launches its siblings where it launches.)
-  sibling.setLaunchRangeAttr(program.getLaunchRangeAttr());
+  sibling.setLaunchRangesAttr(program.getLaunchRangesAttr());
   Block *entry = new Block();
   sibling.getBody().push_back(entry);
   for (BlockArgument arg : program.getBody().getArguments())
