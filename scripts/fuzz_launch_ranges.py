@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Example kernels compiled without their sizes, run at random shapes.
+
+A kernel compiled without sizes may hold copies of a program for ranges
+of one or two sizes, each with its own tile, the copy launched chosen by
+the sizes (docs/autoscheduler.md, "Tiles chosen at launch"). Each case
+takes a CPU example kernel (GEMMs, the MLP, the norms), random sizes
+(one in three of each size 1, else small and ragged, so that every range
+is met), random inputs, and compares the output of the kernel compiled
+once without sizes (through the Python package, as an application runs
+it) with that of the kernel compiled for the case's sizes with the
+hand-written heuristics' schedules (one tile, bound sizes: another
+lowering of the same mathematics). Anything but a match within the
+outputs' precision is reported with the case.
+
+    python3 scripts/fuzz_launch_ranges.py [--start 0] [--count 60]
+
+Needs the build's libnautilus_jit.so (NAUTILUS_ROOT, docs/python.md).
+Not part of the test suite.
+"""
+import argparse
+import os
+import random
+import sys
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python_stub"))
+os.environ.setdefault("NAUTILUS_ROOT", os.path.join(ROOT, "build"))
+import nautilus  # noqa: E402
+
+# kernel: (file, {input: (dtype, dims)}, output, relative tolerance)
+KERNELS = {
+    "gemm": ("gemm.tensor", {"A": ("f16", "MK"), "B": ("f16", "KN")}, "C", 1e-3),
+    "gemm_bias_gelu": ("gemm.tensor", {"A": ("bf16", "MK"), "B": ("bf16", "KN"),
+                                       "bias": ("f32", "N")}, "C", 2e-2),
+    "bmm_nt": ("gemm.tensor", {"A": ("bf16", "ZMK"), "B": ("bf16", "ZNK")}, "C", 1e-3),
+    "swiglu_mlp": ("mlp.tensor", {"X": ("bf16", "TD"), "Wg": ("bf16", "DF"),
+                                  "Wu": ("bf16", "DF"), "Wd": ("bf16", "FD")}, "Y", 3e-2),
+    "softmax": ("norms.tensor", {"X": ("f32", "RC")}, "Y", 1e-4),
+    "rmsnorm": ("norms.tensor", {"X": ("bf16", "TD"), "g": ("bf16", "D")}, "Y", 2e-2),
+    "layernorm": ("norms.tensor", {"X": ("f32", "TD"), "g": ("f32", "D"),
+                                   "b": ("f32", "D")}, "Y", 1e-3),
+}
+
+
+def to_bf16_bits(values):
+    return (values.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+
+
+def from_output(array, dtype):
+    if dtype == "bf16":
+        return (array.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    return array.astype(np.float64)
+
+
+def inputs_for(rng, spec, sizes):
+    out = {}
+    for name, (dtype, dims) in spec.items():
+        shape = tuple(sizes[d] for d in dims)
+        values = np.array([rng.uniform(-1, 1) for _ in range(int(np.prod(shape)))],
+                          dtype=np.float32).reshape(shape)
+        out[name] = (to_bf16_bits(values) if dtype == "bf16" else
+                     values.astype(np.float16 if dtype == "f16" else np.float32))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--start", type=int, default=0)
+    ap.add_argument("--count", type=int, default=60)
+    args = ap.parse_args()
+    unbound = {}
+    failures = 0
+    for seed in range(args.start, args.start + args.count):
+        rng = random.Random(seed)
+        kernel = rng.choice(sorted(KERNELS))
+        file, spec, output, tolerance = KERNELS[kernel]
+        path = os.path.join(ROOT, "examples", file)
+        names = sorted({d for _, dims in spec.values() for d in dims})
+        sizes = {n: 1 if rng.random() < 1 / 3 else rng.randint(2, 80) for n in names}
+        if kernel not in unbound:
+            unbound[kernel] = nautilus.compile(path, kernel=kernel, cache=False)
+        bound = nautilus.compile(path, kernel=kernel, shapes=sizes,
+                                 schedule="heuristics", cache=False)
+        inputs = inputs_for(rng, spec, sizes)
+        out_dtype = next(p.dtype for p in unbound[kernel].params if p.name == output)
+        got = from_output(unbound[kernel].run(**inputs)[output], out_dtype)
+        want = from_output(bound.run(**inputs)[output], out_dtype)
+        error = np.abs(got - want).max() / max(np.abs(want).max(), 1e-30)
+        case = f"seed {seed}: {kernel} " + ",".join(f"{k}={v}" for k, v in sizes.items())
+        if not np.isfinite(error) or error > tolerance:
+            failures += 1
+            print(f"FAIL {case}: relative error {error:.3g}")
+        else:
+            print(f"PASS {case}")
+    print(f"{args.count - failures} passed, {failures} failed")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
