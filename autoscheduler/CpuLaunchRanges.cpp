@@ -291,7 +291,12 @@ std::optional<ScoredDivision> divideAnyOf(const SampleSpace &space,
                             kLaunchRangeSamples.end());
     std::optional<ScoredDivision> here =
         divide(sampled, divided, oneTile, context);
-    if (here && (!best || here->score < best->score))
+    // (Each size's shapes differ, a 1 only in that size: a division is
+    // judged by its gain over the one tile on its own shapes.)
+    auto gain = [](const ScoredDivision &d) {
+      return d.score / d.division.oneTileMeanRegret;
+    };
+    if (here && (!best || gain(*here) < gain(*best)))
       best = std::move(here);
   }
   return best;

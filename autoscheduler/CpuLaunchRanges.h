@@ -7,7 +7,7 @@
 // the values of one unbound size into up to three ranges, each with its
 // own tile: the program is compiled once a range, and the runtime
 // launches the copy whose range holds the size (tile.program's
-// launch_range, LaunchPlan.h's launchWhen).
+// launch_ranges, LaunchPlan.h's launchWhen).
 //
 // The divided size is sampled at kLaunchRangeSamples (the unbound sizes'
 // samples with a single row before them), the other unbound sizes at
@@ -21,14 +21,16 @@
 // boundary is the first power of two, above the lower range's last
 // sample and up to the next range's first, where the upper range's tile
 // is predicted no slower than the lower's (geometric mean over the other
-// sizes' samples).
+// sizes' samples). Of the sizes, the division of the least score over the
+// one tile's (each size's shapes are its own) is taken.
 //
 // Then each range may be divided again by another size, the same way over
 // the range's own sample shapes (the first size at the range's sample
 // values, the second at kLaunchRangeSamples) against the range's tile: a
 // GEMM's single column and a decoding step's single row both get their
 // tile. The copies are the leaves, each launched where its ranges (one or
-// two sizes) all hold.
+// two sizes) all hold. The first size's boundaries are searched between
+// its ranges' own tiles, before (and whatever) the second division.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_AUTOSCHEDULER_CPULAUNCHRANGES_H

@@ -32,7 +32,7 @@
 //                  box, swizzle_bytes}], launch_when}]: launch_when
 //                  (optional) {text, condition}, a size expression the
 //                  program runs under (skipped where it is zero: copies
-//                  of one program compiled for ranges of a size)
+//                  of one program compiled for ranges of sizes)
 //   requirements   [{text, condition}]: the kernel's `require` lines as
 //                  written and as size expressions (SizeExpr.h), which must
 //                  hold (be non-zero) for a launch

@@ -63,9 +63,10 @@ struct ProgramDesc {
   /// of the grid size.
   bool persistent = false;
   /// When the sizes choose among copies of one program, each compiled with
-  /// its own schedule for a range of one size (the auto-scheduler's choice
-  /// at launch of a kernel compiled without its sizes), the condition this
-  /// copy runs under ("M < 128", ["lt", "M", 128]); absent, it always runs.
+  /// its own schedule for ranges of one or two sizes (the auto-scheduler's
+  /// choice at launch of a kernel compiled without its sizes), the
+  /// condition this copy runs under ("M < 128", ["lt", "M", 128]; "N >= 2
+  /// and M < 8"); absent, it always runs.
   std::optional<Requirement> launchWhen;
 
   /// Whether the program runs at `sizes`: its launchWhen holds (a

@@ -5,8 +5,9 @@ A kernel compiled without sizes may hold copies of a program for ranges
 of one or two sizes, each with its own tile, the copy launched chosen by
 the sizes (docs/autoscheduler.md, "Tiles chosen at launch"). Each case
 takes a CPU example kernel (GEMMs, the MLP, the norms), random sizes
-(one in three of each size 1, else small and ragged, so that every range
-is met), random inputs, and compares the output of the kernel compiled
+(each 1 one time in three, else ragged: up to 80 mostly, up to 700 one
+time in six, so that ranges of a few rows or columns and of many are
+both met; a boundary above 700 is not reached), random inputs, and compares the output of the kernel compiled
 once without sizes (through the Python package, as an application runs
 it) with that of the kernel compiled for the case's sizes with the
 hand-written heuristics' schedules (one tile, bound sizes: another
@@ -79,7 +80,15 @@ def main():
         file, spec, output, tolerance = KERNELS[kernel]
         path = os.path.join(ROOT, "examples", file)
         names = sorted({d for _, dims in spec.values() for d in dims})
-        sizes = {n: 1 if rng.random() < 1 / 3 else rng.randint(2, 80) for n in names}
+        def extent():
+            draw = rng.random()
+            return 1 if draw < 1 / 3 else rng.randint(81, 700) if draw < 1 / 2 else rng.randint(2, 80)
+        sizes = {n: extent() for n in names}
+        # (The work bounded: the largest size halved until the product of
+        # them all is at most 2^25.)
+        while np.prod([float(v) for v in sizes.values()]) > 2 ** 25:
+            largest = max(sizes, key=lambda n: sizes[n])
+            sizes[largest] //= 2
         if kernel not in unbound:
             unbound[kernel] = nautilus.compile(path, kernel=kernel, cache=False)
         bound = nautilus.compile(path, kernel=kernel, shapes=sizes,

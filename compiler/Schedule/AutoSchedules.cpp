@@ -431,8 +431,8 @@ void AutoSchedules::explainLaunchRanges(
   const std::string &size = unbound[division.size];
   os << "  chosen:    " << division.copies()
      << " copies of the program, for ranges of " << size
-     << ", launched by the sizes: "
-     << llvm::format("%.2fx", division.meanRegret)
+     << " and within them of another size, launched by the sizes; " << size
+     << "'s ranges alone: " << llvm::format("%.2fx", division.meanRegret)
      << " the best (geometric mean over " << division.sampleShapes
      << " sample shapes, " << size << " at " << samples << "), against "
      << llvm::format("%.2fx", division.oneTileMeanRegret) << " for one tile\n";

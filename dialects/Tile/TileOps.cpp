@@ -270,6 +270,10 @@ LogicalResult ProgramOp::verify() {
       !refusal.empty())
     return emitOpError(refusal);
   if (ArrayAttr ranges = getLaunchRangesAttr()) {
+    if (ranges.empty() || ranges.size() > 2)
+      return emitOpError("launch_ranges: ")
+             << ranges.size() << " ranges; a copy is launched for ranges of "
+             << "one or two sizes";
     llvm::SmallVector<StringRef> seen;
     for (auto range : ranges.getAsRange<SizeRangeAttr>()) {
       if (!getSizeArg(range.getSize()))

@@ -755,3 +755,10 @@ tile.program @p attributes {arg_names = [], launch_ranges = [#tile.size_range<si
 tile.program @p attributes {arg_names = [], launch_ranges = [#tile.size_range<size = "N", below = 4>, #tile.size_range<size = "N", at_least = 2>], output_dims = ["N"], schedule = #tile.schedule<tile = [16], threads = 1>, sizes = ["N"]} {
 ^bb0(%n: index):
 }
+
+// -----
+
+// expected-error @+1 {{'tile.program' op launch_ranges: 0 ranges; a copy is launched for ranges of one or two sizes}}
+tile.program @p attributes {arg_names = [], launch_ranges = [], output_dims = ["N"], schedule = #tile.schedule<tile = [16], threads = 1>, sizes = ["N"]} {
+^bb0(%n: index):
+}

@@ -656,7 +656,8 @@ kernel scale(X: f32[N], a: f32) -> (Y: f32[N]) {
 /// A GEMM compiled without its sizes is one copy of its program for each
 /// range of the sizes the model divides (docs/autoscheduler.md); each
 /// launch runs the copy whose ranges hold the sizes, and every copy is
-/// right (shapes on each side of each boundary on this project's hosts).
+/// right (shapes on both sides of the single row and column, where this
+/// project's hosts divide).
 TEST(CApi, RunsTheCopyForEachRangeOfASize) {
   const char *gemm = R"(
 kernel gemm(A: f32[M, K], B: f32[K, N]) -> (C: f32[M, N]) {

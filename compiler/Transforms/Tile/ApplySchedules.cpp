@@ -90,10 +90,12 @@ struct TileApplySchedulesPass
   /// and where several share a first range their second ranges cover
   /// another size in order.
   static bool coverEveryShape(ArrayRef<ScheduleVariant> variants) {
+    if (llvm::any_of(variants, [](const ScheduleVariant &v) {
+          return v.ranges.empty() || v.ranges.size() > 2;
+        }))
+      return false;
     SmallVector<tile::SizeRangeAttr> outer;
     for (size_t i = 0; i < variants.size();) {
-      if (variants[i].ranges.empty() || variants[i].ranges.size() > 2)
-        return false;
       tile::SizeRangeAttr first = variants[i].ranges.front();
       size_t end = i;
       SmallVector<tile::SizeRangeAttr> inner;
