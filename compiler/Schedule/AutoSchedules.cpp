@@ -429,9 +429,14 @@ void AutoSchedules::explainLaunchRanges(
        << llvm::format("%.2fx", range.chosen.worstRegret) << " at worst\n";
   };
   const std::string &size = unbound[division.size];
+  bool dividedAgain =
+      llvm::any_of(division.ranges, [](const autosched::CpuLaunchRange &r) {
+        return r.inner != nullptr;
+      });
   os << "  chosen:    " << division.copies()
      << " copies of the program, for ranges of " << size
-     << " and within them of another size, launched by the sizes; " << size
+     << (dividedAgain ? " and within them of another size" : "")
+     << ", launched by the sizes; " << size
      << "'s ranges alone: " << llvm::format("%.2fx", division.meanRegret)
      << " the best (geometric mean over " << division.sampleShapes
      << " sample shapes, " << size << " at " << samples << "), against "
