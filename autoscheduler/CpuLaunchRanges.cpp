@@ -104,14 +104,7 @@ std::optional<DivisionGrid> gridOf(const SampleSpace &space, size_t divided,
     grid.valueOf.push_back(llvm::find(grid.values, extents[divided]) -
                            grid.values.begin());
     grid.samples.push_back(ranking);
-    for (const CpuCandidate &c : ranking->ranked)
-      if (c.split == 1 && isPowerOfTwoTile(c.tile) &&
-          (!context.allowed || context.allowed(c)) &&
-          std::none_of(grid.candidates.begin(), grid.candidates.end(),
-                       [&](const CpuCandidate &seen) {
-                         return seen.tile == c.tile && seen.pack == c.pack;
-                       }))
-        grid.candidates.push_back(c);
+    addSampleCandidates(ranking->ranked, grid.candidates, context.allowed);
   }
   for (const CpuCandidate &c : grid.candidates)
     grid.logRegrets.push_back(logRegretsOf(c, grid, context));

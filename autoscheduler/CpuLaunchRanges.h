@@ -89,9 +89,6 @@ struct CpuLaunchRanges {
 using CpuProgramAtExtents =
     std::function<std::optional<CpuProgram>(const std::vector<int64_t> &)>;
 
-/// Which candidates a range may take.
-using CandidateFilter = std::function<bool(const CpuCandidate &)>;
-
 /// The best division of one of `unboundSizes` sizes (at most
 /// kMostUnboundSizesSampled) against `oneTile` (the tile ranked over the
 /// unbound sizes' samples), as above; std::nullopt where none earns its

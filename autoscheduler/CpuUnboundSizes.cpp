@@ -36,6 +36,18 @@ bool nautilus::autosched::isPowerOfTwoTile(const std::vector<int64_t> &tile) {
                      [](int64_t t) { return t > 0 && (t & (t - 1)) == 0; });
 }
 
+void nautilus::autosched::addSampleCandidates(
+    const std::vector<CpuCandidate> &ranked,
+    std::vector<CpuCandidate> &candidates, const CandidateFilter &allowed) {
+  for (const CpuCandidate &c : ranked)
+    if (c.split == 1 && isPowerOfTwoTile(c.tile) && (!allowed || allowed(c)) &&
+        std::none_of(candidates.begin(), candidates.end(),
+                     [&](const CpuCandidate &seen) {
+                       return seen.tile == c.tile && seen.pack == c.pack;
+                     }))
+      candidates.push_back(c);
+}
+
 size_t nautilus::autosched::sampleShapesOf(size_t sizes) {
   size_t shapes = 1;
   for (size_t i = 0; i < sizes; ++i)
@@ -61,13 +73,7 @@ std::vector<CpuSampledCandidate> nautilus::autosched::rankCpuTilesOverSamples(
   for (const CpuProgram &sample : samples) {
     std::vector<CpuCandidate> ranked = rankCpuTiles(sample, target, 0, scales);
     best.push_back(ranked.empty() ? 0 : ranked.front().cost.totalUs);
-    for (const CpuCandidate &c : ranked)
-      if (isPowerOfTwoTile(c.tile) &&
-          std::none_of(candidates.begin(), candidates.end(),
-                       [&](const CpuCandidate &seen) {
-                         return seen.tile == c.tile && seen.pack == c.pack;
-                       }))
-        candidates.push_back(c);
+    addSampleCandidates(ranked, candidates);
   }
   std::vector<CpuSampledCandidate> all;
   for (const CpuCandidate &c : candidates)

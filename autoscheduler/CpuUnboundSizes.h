@@ -22,6 +22,7 @@
 #include "autoscheduler/CpuSpace.h"
 
 #include <array>
+#include <functional>
 
 namespace nautilus::autosched {
 
@@ -44,6 +45,17 @@ int64_t sampleExtentOf(size_t shape, size_t size, size_t sizes);
 /// Whether every extent of `tile` is a power of two (what the checker
 /// proves covers an unbound extent at once).
 bool isPowerOfTwoTile(const std::vector<int64_t> &tile);
+
+/// Which candidates a choice may take (the verifier refuted the others).
+using CandidateFilter = std::function<bool(const CpuCandidate &)>;
+
+/// Adds to `candidates` each tile of `ranked` (one sample's ranking) a
+/// program over unbound sizes may take, not there yet: unsplit (the tile
+/// is costed so at every sample), of power-of-two extents, and `allowed`
+/// (when given).
+void addSampleCandidates(const std::vector<CpuCandidate> &ranked,
+                         std::vector<CpuCandidate> &candidates,
+                         const CandidateFilter &allowed = {});
 
 /// A candidate ranked over sample shapes.
 struct CpuSampledCandidate {

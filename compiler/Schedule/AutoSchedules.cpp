@@ -225,10 +225,9 @@ AutoSchedules::launchVariants(tile::ProgramOp program,
   };
   auto add = [&](std::vector<tile::SizeRangeAttr> ranges,
                  const CpuCandidate &tile) {
-    std::string name = program.getSymName().str();
-    for (tile::SizeRangeAttr range : ranges)
-      name = range.programName(name);
-    choice->copies.push_back(name);
+    // (tile-apply-schedules names each copy so: a refuted one is found.)
+    choice->copies.push_back(
+        tile::SizeRangeAttr::copyName(program.getSymName(), ranges));
     variants.push_back({std::move(ranges),
                         cpuScheduleWithTile(program, tile.tile, tile.pack)});
   };

@@ -75,8 +75,8 @@ public:
   mlir::FailureOr<tile::ScheduleAttr>
   replacement(tile::ProgramOp program, const TargetInfo &target) override;
   /// On the CPU, for a program whose sizes are unbound: a copy for each
-  /// range of one size where the model divides its values
-  /// (autoscheduler/CpuLaunchRanges.h).
+  /// range of one size where the model divides its values, or for each
+  /// range of another size within it (autoscheduler/CpuLaunchRanges.h).
   mlir::FailureOr<std::vector<ScheduleVariant>>
   launchVariants(tile::ProgramOp program, const TargetInfo &target) override;
 
@@ -157,9 +157,9 @@ private:
     std::vector<std::string> unbound;
     size_t sampleShapes = 0;
     std::vector<autosched::CpuSampledCandidate> regrets;
-    /// Sizes unbound: the model's division of one size's values, each
-    /// range a copy of the program with its own tile; and the copies'
-    /// names, once made.
+    /// Sizes unbound: the model's division of one size's values (its
+    /// ranges perhaps divided again by another size), each leaf a copy of
+    /// the program with its own tile; and the copies' names, once made.
     std::optional<autosched::CpuLaunchRanges> launchRanges;
     std::vector<std::string> copies;
   };

@@ -66,14 +66,20 @@ std::string SizeRangeAttr::describe() const {
   return getAtLeast() ? std::to_string(getAtLeast()) + " <= " + below : below;
 }
 
-std::string SizeRangeAttr::programName(StringRef program) const {
-  std::string name = program.str() + "_" + getSize().str() + "_";
-  if (!getBelow())
-    return name + "from_" + std::to_string(getAtLeast());
-  if (!getAtLeast())
-    return name + "below_" + std::to_string(*getBelow());
-  return name + std::to_string(getAtLeast()) + "_to_" +
-         std::to_string(*getBelow());
+std::string SizeRangeAttr::copyName(StringRef program,
+                                    ArrayRef<SizeRangeAttr> ranges) {
+  std::string name = program.str();
+  for (SizeRangeAttr range : ranges) {
+    name += "_" + range.getSize().str() + "_";
+    if (!range.getBelow())
+      name += "from_" + std::to_string(range.getAtLeast());
+    else if (!range.getAtLeast())
+      name += "below_" + std::to_string(*range.getBelow());
+    else
+      name += std::to_string(range.getAtLeast()) + "_to_" +
+              std::to_string(*range.getBelow());
+  }
+  return name;
 }
 
 //===----------------------------------------------------------------------===//

@@ -241,9 +241,11 @@ def Tile_SizeRangeAttr : AttrDef<Tile_Dialect, "SizeRange"> {
     /// The range as a condition on the size: "M < 128", "128 <= M < 1024",
     /// "M >= 128".
     std::string describe() const;
-    /// The name of `program`'s copy for the range: "gemm_C_M_below_128",
-    /// "gemm_C_M_from_128", "gemm_C_M_32_to_128".
-    std::string programName(llvm::StringRef program) const;
+    /// The name of `program`'s copy for `ranges`, in order: each range
+    /// adds "_M_below_128", "_M_from_128" or "_M_32_to_128"
+    /// ("gemm_C_M_below_8_N_from_128").
+    static std::string copyName(llvm::StringRef program,
+                                llvm::ArrayRef<SizeRangeAttr> ranges);
   }];
 }
 

@@ -70,9 +70,9 @@ struct TileApplySchedulesPass
     }
   }
 
-  /// Whether `ranges` (one of each variant's, at `level`) cover every
-  /// value of one size once, in order: the first from 0, each from where
-  /// the one before ends, the last unbounded.
+  /// Whether `ranges` cover every value of one size once, in order: the
+  /// first from 0, each from where the one before ends, the last
+  /// unbounded.
   static bool coverInOrder(ArrayRef<tile::SizeRangeAttr> ranges) {
     int64_t next = 0;
     for (auto [i, range] : llvm::enumerate(ranges))
@@ -130,10 +130,8 @@ struct TileApplySchedulesPass
     SmallVector<Attribute> copies;
     for (const ScheduleVariant &variant : variants) {
       auto copy = cast<tile::ProgramOp>(b.clone(*program));
-      std::string name = program.getSymName().str();
-      for (tile::SizeRangeAttr range : variant.ranges)
-        name = range.programName(name);
-      copy.setSymName(name);
+      copy.setSymName(
+          tile::SizeRangeAttr::copyName(program.getSymName(), variant.ranges));
       copy.setLaunchRangesAttr(b.getArrayAttr(SmallVector<Attribute>(
           variant.ranges.begin(), variant.ranges.end())));
       if (failed(apply(copy, variant.schedule)))
