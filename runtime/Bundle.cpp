@@ -75,30 +75,6 @@ Value bufferJson(const BufferDesc &b) {
   return out;
 }
 
-Value requirementJson(const Requirement &r);
-
-Value programJson(const ProgramDesc &p) {
-  Value maps = Value::makeArray();
-  for (const TensorMapDesc &m : p.tensorMaps) {
-    Value map = Value::makeObject();
-    map.set("buffer", Value::makeString(m.buffer));
-    map.set("box", intsJson(m.box));
-    map.set("swizzle_bytes", Value::makeInt(m.swizzleBytes));
-    maps.elements.push_back(std::move(map));
-  }
-  Value out = Value::makeObject();
-  out.set("name", Value::makeString(p.name));
-  out.set("output_dims", dimsJson(p.outputDims));
-  out.set("tile", intsJson(p.tile));
-  out.set("threads", Value::makeInt(p.threads));
-  out.set("dynamic_shared_bytes", Value::makeInt(p.dynamicSharedBytes));
-  out.set("persistent", Value::makeBool(p.persistent));
-  out.set("tensor_maps", std::move(maps));
-  if (p.launchWhen)
-    out.set("launch_when", requirementJson(*p.launchWhen));
-  return out;
-}
-
 Value exprJson(const SizeExpr &e) {
   switch (e.kind) {
   case SizeExpr::Kind::Constant:
@@ -125,6 +101,28 @@ Value requirementsJson(const std::vector<Requirement> &requirements) {
   Value out = Value::makeArray();
   for (const Requirement &r : requirements)
     out.elements.push_back(requirementJson(r));
+  return out;
+}
+
+Value programJson(const ProgramDesc &p) {
+  Value maps = Value::makeArray();
+  for (const TensorMapDesc &m : p.tensorMaps) {
+    Value map = Value::makeObject();
+    map.set("buffer", Value::makeString(m.buffer));
+    map.set("box", intsJson(m.box));
+    map.set("swizzle_bytes", Value::makeInt(m.swizzleBytes));
+    maps.elements.push_back(std::move(map));
+  }
+  Value out = Value::makeObject();
+  out.set("name", Value::makeString(p.name));
+  out.set("output_dims", dimsJson(p.outputDims));
+  out.set("tile", intsJson(p.tile));
+  out.set("threads", Value::makeInt(p.threads));
+  out.set("dynamic_shared_bytes", Value::makeInt(p.dynamicSharedBytes));
+  out.set("persistent", Value::makeBool(p.persistent));
+  out.set("tensor_maps", std::move(maps));
+  if (p.launchWhen)
+    out.set("launch_when", requirementJson(*p.launchWhen));
   return out;
 }
 
