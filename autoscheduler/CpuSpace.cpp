@@ -55,7 +55,14 @@ constexpr double kPrefetchStreams = 12;
 constexpr double kL2StridedLineCycles = 0.75;
 constexpr double kLastLevelBytes = 8 << 20;
 constexpr double kLastLevelBytesPerCycle = 5;
-constexpr double kMemoryBytesPerCycle = 1.2;
+/// From memory, B's rows stream at one rate whether the FMAs' loads or a
+/// panel's copy read them (fitted to the copy: below). Until model
+/// version 9 an unpacked step read them at 1.2 bytes a cycle, slower than
+/// the copy of the same lines, and a single row of tiles, whose panels
+/// are used once, was packed: f16 M = 1, N = K = 4096, 8192 and 16384,
+/// 1 x 128 unpacked ran 1.65x, 1.36x and 1.47x faster than packed (an
+/// Intel host, 2 threads), where the model put packing 1.3x ahead.
+constexpr double kMemoryBytesPerCycle = 1.86;
 /// An unpacked step whose rhs row comes from beyond L2 waits for it with
 /// its FMAs, loads and spills: they fill the core's window, so the more
 /// of them a step, the fewer steps overlap their waits, and the wait grows
@@ -84,14 +91,13 @@ int64_t spilledOf(int64_t live, const TargetInfo &target) {
 
 /// Copying a row of an rhs panel from memory waits for the row's lines
 /// (rows N elements apart, a page or more for a power-of-two N) or streams
-/// its bytes, whichever takes longer: the copy's loads of successive rows
-/// overlap their waits. (Measured, f32 16 x 4096 x 2048, B 32 MiB, packed:
-/// 8 x 32, 8 x 64 and 4 x 64 ran alike, 2.6 ms, while 4 x 128, 12 registers
-/// spilled, ran 4.0. Until model version 3 the wait and the stream added
-/// up, fitted when 8 x 64 ran 1.3x faster than 8 x 32, and the model took
+/// its bytes (kMemoryBytesPerCycle), whichever takes longer: the copy's loads
+/// of successive rows overlap their waits. (Measured, f32 16 x 4096 x 2048, B
+/// 32 MiB, packed: 8 x 32, 8 x 64 and 4 x 64 ran alike, 2.6 ms, while 4 x 128,
+/// 12 registers spilled, ran 4.0. Until model version 3 the wait and the stream
+/// added up, fitted when 8 x 64 ran 1.3x faster than 8 x 32, and the model took
 /// 4 x 128 for its fewer, wider copies.)
 constexpr double kCopyRowWait = 80;
-constexpr double kCopyBytesPerCycle = 1.86;
 
 /// The host core's caches as the model reads them (TargetInfo's, from the
 /// machine): the L1's bytes, ways and sets (of 64-byte lines; rows a
@@ -117,7 +123,7 @@ double copyRowCycles(double panelRow, double rhsBytes, int64_t vectors,
   double read = rhsBytes <= caches.l2RhsBytes ? panelRow / kL2BytesPerCycle
                 : rhsBytes <= kLastLevelBytes
                     ? panelRow / kLastLevelBytesPerCycle
-                    : std::max(kCopyRowWait, panelRow / kCopyBytesPerCycle);
+                    : std::max(kCopyRowWait, panelRow / kMemoryBytesPerCycle);
   return read + double(vectors);
 }
 

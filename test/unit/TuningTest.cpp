@@ -479,6 +479,15 @@ TEST(CpuSpace, PacksTheRhsWhereItPays) {
       rankCpuTiles(packableGemm(16, 4096, 2048), target);
   EXPECT_TRUE(skinny.front().pack) << skinny.front().describe();
   EXPECT_LT(skinny.front().tile[0], 16) << skinny.front().describe();
+  // One row (a decoding step's product): each panel is used once, and an
+  // unpacked step as short as a copy's reads B's row as fast as the copy
+  // would, so it is not packed (measured, f16 1 x 4096 x 4096 to 1 x
+  // 16384 x 16384: 1 x 128 unpacked 1.4-1.7x faster than packed).
+  std::vector<CpuCandidate> row =
+      rankCpuTiles(packableGemm(1, 4096, 4096), target);
+  EXPECT_FALSE(row.front().pack) << row.front().describe();
+  EXPECT_EQ(row.front().tile, (std::vector<int64_t>{1, 128}))
+      << row.front().describe();
   // Nothing to pack: no packed candidate.
   CpuProgram plain = packableGemm(2048, 2048, 2048);
   plain.packable = false;
