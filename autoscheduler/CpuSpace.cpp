@@ -72,6 +72,17 @@ constexpr double kMemoryBytesPerCycle = 1.86;
 /// x 32 unpacked 1.55x the packed time).
 constexpr double kLastLevelWaitPerInstruction = 1.6;
 constexpr double kMemoryWaitPerInstruction = 9;
+/// A one-row step's row of B from beyond L2, a part of B's row (the
+/// others' parts between it and the next, a page or more for a wide N),
+/// begins where the prefetchers have not run ahead: its first lines wait,
+/// cycles, on top of its bytes at the rate of where B lives. Fitted on a
+/// 2-thread Intel host, f32 1 x N x N (B 1 GiB, from memory), 1 x W tiles:
+/// 124, 420 and 1461 cycles a step at 2.5 GHz for rows of 512, 2048 and
+/// 8192 bytes, 35 cycles and a line each 10.5; f16 30. (The rates the
+/// model counts B's bytes at are slower than this host's, so that the
+/// wait weighs less against them: 1 x 2048 0.90x 1 x 128's time a byte
+/// predicted, 0.74x measured.)
+constexpr double kRowChunkWait = 32;
 /// What starting a program instance costs (the index arithmetic of its
 /// loop), cycles: measured small (an element-wise program of 4096 x 1024
 /// ran as fast with 1 x 16 tiles as with 1 x 128, 8x the instances).
@@ -173,12 +184,26 @@ constexpr int64_t kRowChoices[] = {1, 2, 4, 6, 8, 12, 14, 16, 24, 32};
 /// a power-of-two extent masks every access of its edge, measured 20x
 /// slower).
 constexpr int64_t kVectorChoices[] = {1, 2, 4, 8};
+/// And where a contraction's output is one row (a decoding step's M = 1:
+/// oneRowContraction), unpacked, wider: its accumulators spill, but its
+/// step waits for B's row, and a wider row waits less a byte (kRowChunkWait).
+constexpr int64_t kOneRowVectorChoices[] = {16, 32, 64, 128};
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-/// The elements a tile row may hold: whole vectors (kVectorChoices); a
-/// program that is not a contraction also a part of one, down to one
-/// element (a row reduction whose lanes gather: fewer lanes, fewer lines).
+/// Whether `program` is a contraction whose output is one row for every
+/// launch (its outer extents 1 and bound), its rhs read along its rows.
+bool oneRowContraction(const CpuProgram &program) {
+  return program.contraction && !program.rowsVary &&
+         !program.gatherStrideBytes && !program.extents.empty() &&
+         std::all_of(program.extents.begin(), program.extents.end() - 1,
+                     [](int64_t e) { return e == 1; });
+}
+
+/// The elements a tile row may hold: whole vectors (kVectorChoices, and
+/// kOneRowVectorChoices for a oneRowContraction); a program that is not a
+/// contraction also a part of one, down to one element (a row reduction
+/// whose lanes gather: fewer lanes, fewer lines).
 std::vector<int64_t> innerWidths(const CpuProgram &program, int64_t lanes) {
   std::vector<int64_t> widths;
   if (!program.contraction)
@@ -186,6 +211,9 @@ std::vector<int64_t> innerWidths(const CpuProgram &program, int64_t lanes) {
       widths.push_back(w);
   for (int64_t vectors : kVectorChoices)
     widths.push_back(vectors * lanes);
+  if (oneRowContraction(program))
+    for (int64_t vectors : kOneRowVectorChoices)
+      widths.push_back(vectors * lanes);
   return widths;
 }
 
@@ -409,13 +437,24 @@ PointCycles contractionCycles(const CpuProgram &program,
     if (program.gatherStrideBytes && rank)
       c.pack +=
           double(steps) * double(tile.back() * siblings) / kInsertsPerCycle;
-  } else if (rhsBytes > caches.l2RhsBytes)
-    c.memory = std::max(
-        {c.memory, panelRow / outerRate,
-         (fmas + loads + 2 * double(spilledOf(registers, target))) *
-             (rhsBytes <= kLastLevelBytes ? kLastLevelWaitPerInstruction
-                                          : kMemoryWaitPerInstruction)});
-  else {
+  } else if (rhsBytes > caches.l2RhsBytes) {
+    // B's row streams from where it lives, and where the step's row is a
+    // part of B's (B's rows a page or more apart for a wide N), its first
+    // lines wait (kRowChunkWait). A block of rows waits with its
+    // instructions, which fill the core's window; one row's step, an FMA a
+    // vector of B's row independent of the steps around it (its spills L1
+    // hits), does not.
+    bool contiguous = rank && tile.back() >= program.extents.back();
+    double stream = panelRow / outerRate +
+                    (contiguous ? 0.0 : kRowChunkWait * double(siblings));
+    double window =
+        rows == 1
+            ? 0.0
+            : (fmas + loads + 2 * double(spilledOf(registers, target))) *
+                  (rhsBytes <= kLastLevelBytes ? kLastLevelWaitPerInstruction
+                                               : kMemoryWaitPerInstruction);
+    c.memory = std::max({c.memory, stream, window});
+  } else {
     c.memory = std::max(c.memory, panelRow / outerRate);
     // From L2, rows N elements apart: a stream the L1's prefetcher
     // follows worse than a packed panel's, whose misses stall the step
@@ -690,7 +729,10 @@ std::vector<CpuCandidate> nautilus::autosched::rankCpuTiles(
     all.push_back({tile, {}});
     for (int64_t split = 2; split <= mostSplit; split *= 2)
       all.push_back({tile, {}, false, split});
-    if (program.packable && rank >= 2)
+    // (A row wider than kVectorChoices' is one row's: unpacked, as its
+    // panel would be copied to be read once.)
+    if (program.packable && rank >= 2 &&
+        tile.back() <= std::end(kVectorChoices)[-1] * lanes)
       all.push_back({tile, {}, true});
   };
   for (int64_t rows : kRowChoices) {

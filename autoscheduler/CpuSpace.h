@@ -130,6 +130,10 @@ struct CpuProgram {
   /// A contraction's operands are narrower than its accumulator (f16,
   /// bf16 into f32): each load a step is widened too.
   bool widens = false;
+  /// Its outer extents (its rows) stand for ranges of values: a sample of
+  /// unbound sizes (CpuUnboundSizes.h), where a tile fit for one row only
+  /// (CpuSpace.cpp's oneRowContraction) is not offered.
+  bool rowsVary = false;
   bool stream = false; // the reduction is a tile.online_reduce
   /// A stream's accumulators (each chunk of a split stores them a point).
   int64_t accumulators = 0;

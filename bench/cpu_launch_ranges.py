@@ -27,7 +27,11 @@ import sys
 import tempfile
 import time
 
-import numpy as np
+# numpy here computes references only: one BLAS thread, so that none is
+# left spinning after a call, taking a core from the kernels' workers (on
+# a 2-core host the timings ran up to 1.2x slower, unevenly).
+os.environ["OPENBLAS_NUM_THREADS"] = "1"
+import numpy as np  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python_stub"))

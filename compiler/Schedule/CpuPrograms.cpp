@@ -586,6 +586,7 @@ nautilus::cpuProgramSamplesOf(tile::ProgramOp program) {
     });
     if (!sampled)
       return std::nullopt;
+    sampled->rowsVary = true;
     samples.programs.push_back(std::move(*sampled));
   }
   return samples;
@@ -595,13 +596,17 @@ std::optional<autosched::CpuProgram>
 nautilus::cpuProgramAtExtents(tile::ProgramOp program,
                               const std::vector<std::string> &unbound,
                               const std::vector<int64_t> &extents) {
-  return cpuProgramAt(program, [&](StringRef name) -> std::optional<int64_t> {
-    auto size = llvm::find(unbound, name);
-    if (size == unbound.end() ||
-        size - unbound.begin() >= ssize_t(extents.size()))
-      return std::nullopt;
-    return extents[size - unbound.begin()];
-  });
+  auto atExtents =
+      cpuProgramAt(program, [&](StringRef name) -> std::optional<int64_t> {
+        auto size = llvm::find(unbound, name);
+        if (size == unbound.end() ||
+            size - unbound.begin() >= ssize_t(extents.size()))
+          return std::nullopt;
+        return extents[size - unbound.begin()];
+      });
+  if (atExtents)
+    atExtents->rowsVary = true;
+  return atExtents;
 }
 
 tile::ScheduleAttr nautilus::cpuScheduleWithTile(tile::ProgramOp program,

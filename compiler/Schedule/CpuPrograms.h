@@ -36,14 +36,16 @@ struct CpuProgramSamples {
   std::vector<autosched::CpuProgram> programs;
 };
 
-/// `program` at sample extents, or std::nullopt where it is bound (see
+/// `program` at sample extents (each `rowsVary`: a sample stands for
+/// other values too), or std::nullopt where it is bound (see
 /// cpuProgramOf), cannot be viewed at any extent (as cpuProgramOf), or
 /// has more than kMostUnboundSizesSampled unbound sizes.
 std::optional<CpuProgramSamples> cpuProgramSamplesOf(tile::ProgramOp program);
 
 /// `program` with its unbound sizes `unbound` (as cpuProgramSamplesOf
-/// names them) at `extents`, in order; std::nullopt where it cannot be
-/// viewed so (what autosched::chooseCpuLaunchRanges asks for).
+/// names them) at `extents`, in order (`rowsVary`, as a sample's);
+/// std::nullopt where it cannot be viewed so (what
+/// autosched::chooseCpuLaunchRanges asks for).
 std::optional<autosched::CpuProgram>
 cpuProgramAtExtents(tile::ProgramOp program,
                     const std::vector<std::string> &unbound,

@@ -19,9 +19,11 @@ using nautilus::test::avx512Host;
 
 namespace {
 
-/// An f32 GEMM with M, N and K at `extents`, its rhs packable.
+/// An f32 GEMM with M, N and K at `extents`, its rhs packable (a sample:
+/// its rows vary, as cpuProgramAtExtents's).
 std::optional<CpuProgram> gemmAt(const std::vector<int64_t> &extents) {
   CpuProgram gemm;
+  gemm.rowsVary = true;
   gemm.extents = {extents[0], extents[1]};
   gemm.reduced = extents[2];
   gemm.contraction = true;
@@ -65,9 +67,10 @@ void expectCoversInOrder(const CpuLaunchRanges &division) {
       EXPECT_EQ(t & (t - 1), 0) << range.chosen.candidate.describe();
     EXPECT_GE(range.chosen.meanRegret, 1.0);
     EXPECT_GE(range.chosen.worstRegret, range.chosen.meanRegret);
-    if (r > 0)
+    if (r > 0) {
       EXPECT_NE(range.chosen.candidate.describe(),
                 division.ranges[r - 1].chosen.candidate.describe());
+    }
   }
 }
 
@@ -156,9 +159,10 @@ TEST(CpuLaunchRanges, KeepsOneTileWhereNoDivisionEarnsItsCopies) {
       rankCpuTilesOverSamples(samples, target, 1).front().candidate;
   std::optional<CpuLaunchRanges> division =
       chooseCpuLaunchRanges(1, rows, one, target);
-  if (division) // (a division earns its copies, but never by a hair)
+  if (division) { // (a division earns its copies, but never by a hair)
     EXPECT_LT(division->meanRegret * kLaunchRangeGain,
               division->oneTileMeanRegret);
+  }
   auto blind = [](const std::vector<int64_t> &) {
     return std::optional<CpuProgram>();
   };
