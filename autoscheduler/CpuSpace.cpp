@@ -63,8 +63,9 @@ constexpr double kLastLevelBytesPerCycle = 5;
 /// 1 x 128 unpacked ran 1.65x, 1.36x and 1.47x faster than packed (an
 /// Intel host, 2 threads), where the model put packing 1.3x ahead.
 constexpr double kMemoryBytesPerCycle = 1.86;
-/// An unpacked step whose rhs row comes from beyond L2 waits for it with
-/// its FMAs, loads and spills: they fill the core's window, so the more
+/// An unpacked step of more than one row whose rhs row comes from beyond
+/// L2 waits for it with its FMAs, loads and spills (a step of one row does
+/// not: contractionCycles): they fill the core's window, so the more
 /// of them a step, the fewer steps overlap their waits, and the wait grows
 /// with them, cycles an instruction (fitted: f32 16 x 4096 x 2048, B 32 MiB
 /// from memory, unpacked tiles from 2 x 128 to 16 x 128 took 8 to 10 cycles an
@@ -72,13 +73,16 @@ constexpr double kMemoryBytesPerCycle = 1.86;
 /// x 32 unpacked 1.55x the packed time).
 constexpr double kLastLevelWaitPerInstruction = 1.6;
 constexpr double kMemoryWaitPerInstruction = 9;
-/// A one-row step's row of B from beyond L2, a part of B's row (the
-/// others' parts between it and the next, a page or more for a wide N),
-/// begins where the prefetchers have not run ahead: its first lines wait,
-/// cycles, on top of its bytes at the rate of where B lives. Fitted on a
+/// A step's row of B from beyond L2, read by the step (or copied into a
+/// panel from memory), that is a part of B's row (the others' parts
+/// between it and the next, a page or more for a wide N), begins where
+/// the prefetchers have not run ahead: its first lines wait, cycles, on
+/// top of its bytes at the rate of where B lives (each sibling's row its
+/// own). Fitted on a
 /// 2-thread Intel host, f32 1 x N x N (B 1 GiB, from memory), 1 x W tiles:
 /// 124, 420 and 1461 cycles a step at 2.5 GHz for rows of 512, 2048 and
-/// 8192 bytes, 35 cycles and a line each 10.5; f16 30. (The rates the
+/// 8192 bytes: 35 cycles and 10.5 a line between the two ends (the
+/// least squares of the three: 49 and 11.1); f16 30. (The rates the
 /// model counts B's bytes at are slower than this host's, so that the
 /// wait weighs less against them: 1 x 2048 0.90x 1 x 128's time a byte
 /// predicted, 0.74x measured.)
@@ -128,13 +132,19 @@ HostCaches cachesOf(const TargetInfo &target) {
 }
 
 /// Copying one row of `panelRow` bytes of an rhs of `rhsBytes` into its
-/// panel, `vectors` vector stores.
+/// panel, `vectors` vector stores; `partWait`: what the row's first lines
+/// wait from memory where it is a part of B's row (kRowChunkWait), as an
+/// unpacked step's read of the same row waits. (Not from the last-level
+/// cache: there narrow copies ran fast, f32 128 x 128 x 16384, B 8 MiB, 8
+/// x 32 packed 1.19x faster than 6 x 64, which the wait would have put
+/// first for its fewer copies.)
 double copyRowCycles(double panelRow, double rhsBytes, int64_t vectors,
-                     const HostCaches &caches) {
-  double read = rhsBytes <= caches.l2RhsBytes ? panelRow / kL2BytesPerCycle
-                : rhsBytes <= kLastLevelBytes
-                    ? panelRow / kLastLevelBytesPerCycle
-                    : std::max(kCopyRowWait, panelRow / kMemoryBytesPerCycle);
+                     double partWait, const HostCaches &caches) {
+  double read =
+      rhsBytes <= caches.l2RhsBytes ? panelRow / kL2BytesPerCycle
+      : rhsBytes <= kLastLevelBytes
+          ? panelRow / kLastLevelBytesPerCycle
+          : std::max(kCopyRowWait, panelRow / kMemoryBytesPerCycle + partWait);
   return read + double(vectors);
 }
 
@@ -429,24 +439,26 @@ PointCycles contractionCycles(const CpuProgram &program,
                                                    : kMemoryBytesPerCycle;
   double panelRow =
       double(rank ? tile.back() : 1) * operandBytes * double(siblings);
+  // Where the step's row of B is a part of B's row (B's rows a page or
+  // more apart for a wide N), its first lines wait, read by the step or
+  // copied into a panel alike (kRowChunkWait).
+  bool wholeRows = rank && tile.back() >= program.extents.back();
+  double partWait = wholeRows ? 0.0 : kRowChunkWait * double(siblings);
   if (pack) {
-    c.pack = double(steps) *
-             copyRowCycles(panelRow, rhsBytes, vectors * siblings, caches);
+    c.pack =
+        double(steps) *
+        copyRowCycles(panelRow, rhsBytes, vectors * siblings, partWait, caches);
     // A transposed rhs (read across its rows) is gathered once, into the
     // panel: a lane an insert, a row of the panel a step.
     if (program.gatherStrideBytes && rank)
       c.pack +=
           double(steps) * double(tile.back() * siblings) / kInsertsPerCycle;
   } else if (rhsBytes > caches.l2RhsBytes) {
-    // B's row streams from where it lives, and where the step's row is a
-    // part of B's (B's rows a page or more apart for a wide N), its first
-    // lines wait (kRowChunkWait). A block of rows waits with its
-    // instructions, which fill the core's window; one row's step, an FMA a
-    // vector of B's row independent of the steps around it (its spills L1
-    // hits), does not.
-    bool contiguous = rank && tile.back() >= program.extents.back();
-    double stream = panelRow / outerRate +
-                    (contiguous ? 0.0 : kRowChunkWait * double(siblings));
+    // B's row streams from where it lives (its part's first lines
+    // waiting, above). A block of rows waits with its instructions, which
+    // fill the core's window; one row's step, an FMA a vector of B's row
+    // independent of the steps around it (its spills L1 hits), does not.
+    double stream = panelRow / outerRate + partWait;
     double window =
         rows == 1
             ? 0.0

@@ -18,9 +18,11 @@
 //     operand costs its operations once a row;
 //   - the step's operands come from the L2 cache at kL2BytesPerCycle,
 //     except an unpacked rhs larger than L2: each instance reads its panel
-//     (a step's row of it) from the last-level cache or from memory, and
-//     a step waits for it with its instructions, the more of them the
-//     fewer steps overlapping their waits;
+//     (a step's row of it) from the last-level cache or from memory, its
+//     first lines waiting where the row is a part of B's, and a step of
+//     more than one row waits for it with its instructions, the more of
+//     them the fewer steps overlapping their waits (a contraction whose
+//     output is one row also takes rows up to 128 vectors wide, unpacked);
 //     An unpacked rhs in L2 but not in L1 stalls a step a little a line
 //     (a strided stream); narrow operands (f16, bf16) are widened a load
 //     on the FMA ports; on a host whose integer operations share the FMA
@@ -131,8 +133,8 @@ struct CpuProgram {
   /// bf16 into f32): each load a step is widened too.
   bool widens = false;
   /// Its outer extents (its rows) stand for ranges of values: a sample of
-  /// unbound sizes (CpuUnboundSizes.h), where a tile fit for one row only
-  /// (CpuSpace.cpp's oneRowContraction) is not offered.
+  /// unbound sizes among its rows (CpuUnboundSizes.h), where a tile fit
+  /// for one row only (CpuSpace.cpp's oneRowContraction) is not offered.
   bool rowsVary = false;
   bool stream = false; // the reduction is a tile.online_reduce
   /// A stream's accumulators (each chunk of a split stores them a point).

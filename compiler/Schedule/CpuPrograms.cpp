@@ -562,6 +562,29 @@ nautilus::cpuProgramOf(tile::ProgramOp program) {
   return cpuProgramAt(program, [](StringRef) { return std::nullopt; });
 }
 
+/// Whether `program`'s rows (its outer extents) depend on its unbound
+/// sizes `unbound`: its views with them all at the smallest and at the
+/// largest sample differ there.
+static bool rowsVaryWith(tile::ProgramOp program,
+                         const std::vector<std::string> &unbound) {
+  auto at = [&](int64_t value) {
+    return cpuProgramAt(program, [&](StringRef name) -> std::optional<int64_t> {
+      if (!llvm::is_contained(unbound, name))
+        return std::nullopt;
+      return value;
+    });
+  };
+  auto smallest = at(autosched::kUnboundSizeSamples.front());
+  auto largest = at(autosched::kUnboundSizeSamples.back());
+  if (!smallest || !largest)
+    return true;
+  auto outer = [](const autosched::CpuProgram &p) {
+    return std::vector<int64_t>(p.extents.begin(),
+                                p.extents.end() - (p.extents.empty() ? 0 : 1));
+  };
+  return outer(*smallest) != outer(*largest);
+}
+
 std::optional<CpuProgramSamples>
 nautilus::cpuProgramSamplesOf(tile::ProgramOp program) {
   // Which sizes are unbound: those a view at any extent asks for.
@@ -577,6 +600,7 @@ nautilus::cpuProgramSamplesOf(tile::ProgramOp program) {
       samples.unbound.size() > autosched::kMostUnboundSizesSampled)
     return std::nullopt;
   const size_t sizes = samples.unbound.size();
+  const bool rowsVary = rowsVaryWith(program, samples.unbound);
   for (size_t shape = 0; shape < autosched::sampleShapesOf(sizes); ++shape) {
     auto sampled = cpuProgramAt(program, [&](StringRef name) {
       size_t size = llvm::find(samples.unbound, name) - samples.unbound.begin();
@@ -586,7 +610,7 @@ nautilus::cpuProgramSamplesOf(tile::ProgramOp program) {
     });
     if (!sampled)
       return std::nullopt;
-    sampled->rowsVary = true;
+    sampled->rowsVary = rowsVary;
     samples.programs.push_back(std::move(*sampled));
   }
   return samples;
@@ -605,7 +629,7 @@ nautilus::cpuProgramAtExtents(tile::ProgramOp program,
         return extents[size - unbound.begin()];
       });
   if (atExtents)
-    atExtents->rowsVary = true;
+    atExtents->rowsVary = rowsVaryWith(program, unbound);
   return atExtents;
 }
 

@@ -36,14 +36,14 @@ struct CpuProgramSamples {
   std::vector<autosched::CpuProgram> programs;
 };
 
-/// `program` at sample extents (each `rowsVary`: a sample stands for
-/// other values too), or std::nullopt where it is bound (see
-/// cpuProgramOf), cannot be viewed at any extent (as cpuProgramOf), or
-/// has more than kMostUnboundSizesSampled unbound sizes.
+/// `program` at sample extents (each `rowsVary` where an unbound size is
+/// among its rows: a sample's rows then stand for others), or std::nullopt
+/// where it is bound (see cpuProgramOf), cannot be viewed at any extent (as
+/// cpuProgramOf), or has more than kMostUnboundSizesSampled unbound sizes.
 std::optional<CpuProgramSamples> cpuProgramSamplesOf(tile::ProgramOp program);
 
 /// `program` with its unbound sizes `unbound` (as cpuProgramSamplesOf
-/// names them) at `extents`, in order (`rowsVary`, as a sample's);
+/// names them) at `extents`, in order (`rowsVary` as a sample's);
 /// std::nullopt where it cannot be viewed so (what
 /// autosched::chooseCpuLaunchRanges asks for).
 std::optional<autosched::CpuProgram>

@@ -490,10 +490,13 @@ TEST(CpuSpace, PacksTheRhsWhereItPays) {
   EXPECT_FALSE(row.front().pack) << row.front().describe();
   EXPECT_EQ(row.front().tile[0], 1) << row.front().describe();
   EXPECT_GT(row.front().tile[1], 128) << row.front().describe();
-  EXPECT_LT(estimateCpu(packableGemm(1, 4096, 4096), {1, 128}, target).totalUs,
-            estimateCpu(packableGemm(1, 4096, 4096), {1, 128}, target,
-                        /*pack=*/true)
-                .totalUs);
+  CpuProgram rowF16 = packableGemm(1, 4096, 4096);
+  rowF16.operandBits = 16;
+  rowF16.widens = true;
+  for (const CpuProgram &p : {packableGemm(1, 4096, 4096), rowF16})
+    EXPECT_LT(estimateCpu(p, {1, 128}, target).totalUs,
+              estimateCpu(p, {1, 128}, target, /*pack=*/true).totalUs)
+        << p.operandBits;
   // Such wide rows are one row's alone: not offered where the output has
   // more rows, nor where its one row is a sample of rows that vary.
   CpuProgram sampledRow = packableGemm(1, 4096, 4096);
