@@ -212,11 +212,12 @@ bool oneRowContraction(const CpuProgram &program) {
 
 /// The elements a tile row may hold: whole vectors (kVectorChoices, and
 /// kOneRowVectorChoices for a oneRowContraction); a program that is not a
-/// contraction also a part of one, down to one element (a row reduction
-/// whose lanes gather: fewer lanes, fewer lines).
+/// contraction, or one that folds along reduced lanes, also a part of one,
+/// down to one element (a row reduction whose lanes gather: fewer lanes,
+/// fewer lines; a folded tile: a few dot products).
 std::vector<int64_t> innerWidths(const CpuProgram &program, int64_t lanes) {
   std::vector<int64_t> widths;
-  if (!program.contraction)
+  if (!program.contraction || program.reducedLaneRows)
     for (int64_t w = 1; w < lanes; w *= 2)
       widths.push_back(w);
   for (int64_t vectors : kVectorChoices)
@@ -334,13 +335,14 @@ struct RegisterBlock {
 };
 
 /// Whether `program`'s reduction folds with its lanes along the reduced
-/// index at `tile` (CpuProgram::reducedLaneRows).
+/// index at `tile` (CpuProgram::reducedLaneRows), its rhs not packed (a
+/// packed panel's reads keep the lanes along the columns).
 bool foldsAlongReducedLanes(const CpuProgram &program,
                             const std::vector<int64_t> &tile,
-                            const TargetInfo &target) {
+                            const TargetInfo &target, bool pack) {
   // (A stream folds whole steps of foldedStepVectors vectors of keys
   // alone: a shorter one takes its keys one at a time.)
-  return program.reducedLaneRows &&
+  return !pack && program.reducedLaneRows &&
          product(tile, 0, tile.size()) <= program.reducedLaneRows &&
          program.reduced >= lanesOf(program, target) *
                                 std::max<int64_t>(1, program.foldedStepVectors);
@@ -348,12 +350,12 @@ bool foldsAlongReducedLanes(const CpuProgram &program,
 
 RegisterBlock registerBlockOf(const CpuProgram &program,
                               const std::vector<int64_t> &tile,
-                              const TargetInfo &target) {
+                              const TargetInfo &target, bool pack) {
   size_t rank = program.extents.size();
   int64_t lanes = lanesOf(program, target);
   // Folded along reduced lanes: every element of the tile a row of one
   // vector, a step `lanes` reduced indices.
-  if (foldsAlongReducedLanes(program, tile, target))
+  if (foldsAlongReducedLanes(program, tile, target, pack))
     return {rank,
             lanes,
             1,
@@ -368,6 +370,44 @@ RegisterBlock registerBlockOf(const CpuProgram &program,
           double(program.elementBits) / 8};
 }
 
+/// A contraction folded along reduced lanes (X W^T's small tiles: each
+/// element a dot product of two rows, a vector of the reduced index a
+/// step): the tile's rows of the broadcast operand (outer) and of the
+/// other (inner, each sibling's) loaded once a step, an FMA an element,
+/// each accumulated in a blocked sum (3 registers: CpuProgram's
+/// foldedLiveTiles); the broadcast rows from L2, the others streamed whole
+/// from where that operand lives.
+PointCycles foldedContractionCycles(const CpuProgram &program,
+                                    const std::vector<int64_t> &tile,
+                                    const RegisterBlock &block,
+                                    const TargetInfo &target,
+                                    int64_t &registers) {
+  HostCaches caches = cachesOf(target);
+  int64_t siblings = std::max<int64_t>(1, program.siblings);
+  int64_t inner = tile.back(), outer = block.rows / std::max<int64_t>(1, inner);
+  double operandBytes =
+      program.operandBits ? double(program.operandBits) / 8 : block.bytes;
+  double fmas = double(block.rows * siblings);
+  double loads = double(outer + inner * siblings);
+  double computed = program.widens ? loads : 0.0;
+  if (target.scalarOpsShareFmaPorts)
+    computed += kStepScalarOps * kScalarShareOfFmaPorts;
+  registers = program.foldedLiveTiles * block.rows * siblings + 1;
+  PointCycles c;
+  c.step = std::max(
+      {(fmas + computed) / kFmaPorts, loads / kLoadPorts, kFmaLatency});
+  c.step += std::max(0.0, loads - kPrefetchStreams);
+  double vectorBytes = double(block.lanes) * operandBytes;
+  double innerBytes =
+      double(program.reduced) * double(program.extents.back()) * operandBytes;
+  double innerRate = innerBytes <= caches.l2RhsBytes ? kL2BytesPerCycle
+                     : innerBytes <= kLastLevelBytes ? kLastLevelBytesPerCycle
+                                                     : kMemoryBytesPerCycle;
+  c.memory = double(outer) * vectorBytes / kL2BytesPerCycle +
+             double(inner * siblings) * vectorBytes / innerRate;
+  return c;
+}
+
 /// A contraction's: its register block's FMAs and loads, the lines it
 /// streams, its rhs from where it lives (packed or not), and the
 /// registers it keeps (`registers`).
@@ -376,6 +416,8 @@ PointCycles contractionCycles(const CpuProgram &program,
                               const RegisterBlock &block,
                               const TargetInfo &target, bool pack,
                               int64_t &registers) {
+  if (foldsAlongReducedLanes(program, tile, target, pack))
+    return foldedContractionCycles(program, tile, block, target, registers);
   auto [rank, lanes, vectors, rows, steps, bytes] = block;
   HostCaches caches = cachesOf(target);
   PointCycles c;
@@ -488,7 +530,7 @@ PointCycles otherCycles(const CpuProgram &program,
   auto [rank, lanes, vectors, rows, steps, bytes] = block;
   HostCaches caches = cachesOf(target);
   PointCycles c;
-  bool folded = foldsAlongReducedLanes(program, tile, target);
+  bool folded = foldsAlongReducedLanes(program, tile, target, false);
   c.step = otherStepCycles(program, rows, vectors, rank ? tile.back() : 1,
                            folded, caches, registers);
   // Each element once, from L2 or from memory; an element-wise tile's
@@ -590,7 +632,7 @@ PointCycles scoredStreamCycles(const CpuProgram &program,
 CpuTerms instanceTerms(const CpuProgram &program,
                        const std::vector<int64_t> &tile,
                        const TargetInfo &target, bool pack, CpuCost &cost) {
-  RegisterBlock block = registerBlockOf(program, tile, target);
+  RegisterBlock block = registerBlockOf(program, tile, target, pack);
   auto [rank, lanes, vectors, rows, steps, bytes] = block;
   int64_t registers = 0;
   PointCycles point =
@@ -616,7 +658,7 @@ CpuTerms instanceTerms(const CpuProgram &program,
   // Folded along reduced lanes: a last, masked step, and each row's
   // accumulator reduced across its lanes (a shuffle and an operation for
   // each halving).
-  if (!program.contraction && foldsAlongReducedLanes(program, tile, target))
+  if (foldsAlongReducedLanes(program, tile, target, pack))
     storeCycles += stepCycles + double(rows) * 2 * std::log2(double(lanes));
   // (A scored stream's spills recur at each point of its scores: counted
   // there. Its instance gathers Q's columns once.)

@@ -469,8 +469,12 @@ std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
     facts.reduced = std::max(facts.reduced, reduced);
     int64_t work = 0;
     // (A reduction that folds along its lanes is none, though it scales
-    // its rows by a constant: the lowering folds it along its lanes.)
-    if (!tile::foldsAlongReducedLanes(reduce) &&
+    // its rows by a constant: the lowering folds it along its lanes; but
+    // one with a broadcast operand, X[t, d] of X W^T, is a contraction
+    // whose small tiles fold and whose others take the contraction's
+    // blocks and panels.)
+    if ((!tile::foldsAlongReducedLanes(reduce) ||
+         tile::foldsWithBroadcastOperand(reduce)) &&
         isContraction(reduce, inner, work)) {
       facts.contraction = true;
       ++contractions;

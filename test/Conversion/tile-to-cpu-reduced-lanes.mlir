@@ -81,17 +81,24 @@ tile.program @row_max attributes {arg_names = ["X", "M"], output_dims = ["R"], s
 }
 
 // What keeps its lanes along its rows: a tile of more than 8 rows (16
-// accumulators and their compensations would not fit the registers), a
-// reduction that reads its index as a value (a mask), and a contraction
-// (its rhs row is contiguous along the output's columns).
+// accumulators and their compensations would not fit the registers), and
+// a reduction that reads its index as a value (a mask).
 // CHECK-LABEL: func.func @wide_R(
 // CHECK-NOT: vector.reduction
 // CHECK: return
 // CHECK-LABEL: func.func @masked_R(
 // CHECK-NOT: vector.reduction
 // CHECK: return
+// A matrix-vector product whose matrix is stored [out, in] (A[m, k] x[k],
+// a linear layer's weight at a decoding step) folds too: each element a
+// dot product of its row of A with x, whose row of 16 is loaded once a
+// step for the tile's 8 elements (a row shared by them).
 // CHECK-LABEL: func.func @matvec_Y(
-// CHECK-NOT: vector.reduction
+// CHECK: scf.for
+// CHECK-COUNT-9: vector.{{(transfer_read|load|maskedload)}}
+// CHECK-NOT: vector.{{(transfer_read|load|maskedload)}}
+// CHECK: scf.yield
+// CHECK: vector.reduction <add>
 // CHECK: return
 tile.program @wide_R attributes {arg_names = ["X", "R"], output_dims = ["T"], schedule = #tile.schedule<tile = [16], threads = 1>, sizes = ["T", "D"]} {
 ^bb0(%x: memref<?x?xf32>, %r: memref<?xf32>, %t: index, %d: index):

@@ -108,8 +108,8 @@ TEST(CpuPrograms, ViewsUnboundSizesAtSampleShapes) {
 
 // A row reduction over bf16 rows (rmsnorm's sum of squares) folds along
 // its reduced lanes, and reads 16 bits a point (X, loaded once though
-// read twice); one that reads a vector broadcast down its rows (a
-// matrix-vector product's x[k]) keeps its lanes along the rows.
+// read twice); so does one that reads a vector broadcast down its rows (a
+// matrix-vector product's x[k], a contraction).
 TEST(CpuPrograms, ReadsWhetherARowReductionFoldsAlongItsLanes) {
   auto reduction = [](llvm::StringRef load, llvm::StringRef term) {
     return R"(module {
@@ -146,7 +146,11 @@ TEST(CpuPrograms, ReadsWhetherARowReductionFoldsAlongItsLanes) {
   ASSERT_TRUE(matvec.module);
   facts = cpuProgramOf(matvec.program());
   ASSERT_TRUE(facts);
-  EXPECT_EQ(facts->reducedLaneRows, 0);
+  // A matrix-vector product (X[t, d] V[d]: V one row shared by the tile's
+  // elements) folds too, and is a contraction, whose other tiles keep
+  // their lanes along the rows.
+  EXPECT_EQ(facts->reducedLaneRows, tile::kMostReducedLaneRows);
+  EXPECT_TRUE(facts->contraction);
   EXPECT_EQ(facts->streamedBits, 32);
 }
 

@@ -866,6 +866,42 @@ TEST(CpuSpace, ContractionsGatheringAnOperandTakeNarrowRows) {
             estimateCpu(bmm, {1, 32, 64}, target).totalUs);
 }
 
+// A linear layer's X W^T (W stored [out, in]) folds its tiles of at most
+// 8 elements along the reduced lanes: each a dot product of contiguous
+// rows, X's row shared. At a decoding step's one row the model takes such
+// a tile (measured, f32 1 x 4096 x 4096: 1 x 8 folded 1.06 ms, 1 x 32
+// gathering 4.1, numpy 1.18); at many rows the packed blocks.
+TEST(CpuSpace, FoldsADecodingStepsDotProducts) {
+  TargetInfo target = avx512Host();
+  auto linear = [](int64_t rows) {
+    CpuProgram p = packableGemm(rows, 4096, 4096);
+    p.gatherStrideBytes = 4096 * 4;
+    p.reducedLaneRows = 8;
+    return p;
+  };
+  std::vector<CpuCandidate> decode = rankCpuTiles(linear(1), target);
+  ASSERT_FALSE(decode.empty());
+  const CpuCandidate &best = decode.front();
+  EXPECT_FALSE(best.pack) << best.describe();
+  EXPECT_LE(best.tile[0] * best.tile[1], 8) << best.describe();
+  // A folded tile's step gathers nothing: far ahead of the same tile
+  // packed (its lanes then along the columns), and of the best unfolded.
+  EXPECT_LT(3 * best.cost.totalUs,
+            estimateCpu(linear(1), best.tile, target, /*pack=*/true).totalUs);
+  for (const CpuCandidate &c : decode)
+    if (c.tile[0] * c.tile[1] > 8) {
+      EXPECT_LT(best.cost.totalUs, c.cost.totalUs) << c.describe();
+      break;
+    }
+  // Without the fold (reducedLaneRows 0) no tile that narrow is offered.
+  CpuProgram unfolded = linear(1);
+  unfolded.reducedLaneRows = 0;
+  for (const CpuCandidate &c : rankCpuTiles(unfolded, target))
+    EXPECT_GE(c.tile[1], 16) << c.describe();
+  std::vector<CpuCandidate> prefill = rankCpuTiles(linear(4096), target);
+  EXPECT_TRUE(prefill.front().pack) << prefill.front().describe();
+}
+
 // Narrow operands cost a widening a load on the FMA ports, so a block
 // with more FMAs a load wins (f16 GEMMs: 4 x 64 or 6 x 64, not 8 x 32);
 // an element-wise program keeping several full-width reads live (a

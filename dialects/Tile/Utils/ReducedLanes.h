@@ -48,10 +48,20 @@ bool readsReducedIndex(LoadOp load, unsigned rank);
 /// loads, tile.index of output dimensions and operations without regions
 /// alone; every load that reads the
 /// reduced index reads it as its buffer's innermost index, plainly
-/// (X[t, d], not X[t, d + 1] nor X[d, t]), and also reads along the
-/// output's innermost dimension (no contraction's operand broadcast down
-/// the tile's rows: a GEMM keeps its lanes along its columns).
+/// (X[t, d], not X[t, d + 1] nor X[d, t]), and one of them at least also
+/// reads along the output's innermost dimension: each element of the tile
+/// then folds a row of its own, and a load that does not vary along that
+/// dimension is one row shared by the tile's elements (a linear layer's
+/// X[t, d] beside its weight W[f, d] stored [out, in]: a decoding step's
+/// dot products, each over a contiguous row of W). A GEMM's B[k, n] does
+/// not read k innermost: it keeps its lanes along its columns.
 bool foldsAlongReducedLanes(ReduceOp reduce);
+
+/// Whether `reduce` folds along reduced lanes (foldsAlongReducedLanes)
+/// with a load of the reduced index that does not vary along the output's
+/// innermost dimension: a contraction's broadcast operand (X[t, d] of X
+/// W^T), which the CPU model costs as a contraction that may fold.
+bool foldsWithBroadcastOperand(ReduceOp reduce);
 
 /// The same for a stream (tile.online_reduce: a row stream, softmax's max
 /// and sum or a norm's mean and variance): each lane then streams its own
