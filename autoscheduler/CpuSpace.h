@@ -107,7 +107,9 @@ struct CpuProgram {
   /// its tile has at most this many elements (its rows: each a vector
   /// load a step, an accumulator, one reduction across the lanes at the
   /// end; dialects/Tile/Utils/ReducedLanes.h); 0: never (its lanes along
-  /// its rows, gathering when gatherStrideBytes says so).
+  /// its rows, gathering when gatherStrideBytes says so). A contraction
+  /// may fold too (X W^T: both operands read the reduced index innermost),
+  /// its unpacked tiles of at most this many elements.
   int64_t reducedLaneRows = 0;
   /// Folded along reduced lanes: the work a step (of `lanes` indices), and
   /// the tiles live through it (3 for a reduction: a float sum's partial,
