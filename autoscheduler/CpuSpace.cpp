@@ -78,11 +78,10 @@ constexpr double kMemoryWaitPerInstruction = 9;
 /// between it and the next, a page or more for a wide N), begins where
 /// the prefetchers have not run ahead: its first lines wait, cycles, on
 /// top of its bytes at the rate of where B lives (each sibling's row its
-/// own). Fitted on a
-/// 2-thread Intel host, f32 1 x N x N (B 1 GiB, from memory), 1 x W tiles:
-/// 124, 420 and 1461 cycles a step at 2.5 GHz for rows of 512, 2048 and
-/// 8192 bytes: 35 cycles and 10.5 a line between the two ends (the
-/// least squares of the three: 49 and 11.1); f16 30. (The rates the
+/// own). Fitted on a 2-thread Intel host, f32 1 x N x N (B 1 GiB, from
+/// memory), 1 x W tiles: 124, 420 and 1461 cycles a step at 2.5 GHz for
+/// rows of 512, 2048 and 8192 bytes: 35 cycles and 10.5 a line between the two
+/// ends (the least squares of the three: 49 and 11.1); f16 30. (The rates the
 /// model counts B's bytes at are slower than this host's, so that the
 /// wait weighs less against them: 1 x 2048 0.90x 1 x 128's time a byte
 /// predicted, 0.74x measured.)
@@ -129,6 +128,14 @@ HostCaches cachesOf(const TargetInfo &target) {
   int64_t l2 = target.l2Bytes > 0 ? target.l2Bytes : 1 << 20;
   return {double(l1), double(l2) / 2, ways,
           std::max<int64_t>(1, l1 / (ways * 64))};
+}
+
+/// The bytes a cycle an operand of `operandBytes` streams at from where it
+/// lives: half of L2, the last-level cache, or memory.
+double rhsRateOf(double operandBytes, const HostCaches &caches) {
+  return operandBytes <= caches.l2RhsBytes ? kL2BytesPerCycle
+         : operandBytes <= kLastLevelBytes ? kLastLevelBytesPerCycle
+                                           : kMemoryBytesPerCycle;
 }
 
 /// Copying one row of `panelRow` bytes of an rhs of `rhsBytes` into its
@@ -410,9 +417,7 @@ PointCycles foldedContractionCycles(const CpuProgram &program,
   double vectorBytes = double(block.lanes) * operandBytes;
   double innerBytes =
       double(program.reduced) * double(program.extents.back()) * operandBytes;
-  double innerRate = innerBytes <= caches.l2RhsBytes ? kL2BytesPerCycle
-                     : innerBytes <= kLastLevelBytes ? kLastLevelBytesPerCycle
-                                                     : kMemoryBytesPerCycle;
+  double innerRate = rhsRateOf(innerBytes, caches);
   c.memory = double(outer) * vectorBytes / kL2BytesPerCycle +
              double(inner * siblings) * vectorBytes / innerRate;
   return c;
@@ -486,9 +491,7 @@ PointCycles contractionCycles(const CpuProgram &program,
   // each one's size).
   double rhsBytes =
       double(steps) * double(program.extents.back()) * operandBytes;
-  double outerRate = rhsBytes <= caches.l2RhsBytes ? kL2BytesPerCycle
-                     : rhsBytes <= kLastLevelBytes ? kLastLevelBytesPerCycle
-                                                   : kMemoryBytesPerCycle;
+  double outerRate = rhsRateOf(rhsBytes, caches);
   double panelRow =
       double(rank ? tile.back() : 1) * operandBytes * double(siblings);
   // Where the step's row of B is a part of B's row (B's rows a page or
