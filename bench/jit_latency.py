@@ -4,7 +4,7 @@
 Usage:
     python3 bench/jit_latency.py [--root BUILD_OR_PREFIX] [--runs 5] [--no-triton]
 
-Measures, through the Python stub (python_stub: ctypes over the C API, so
+Measures, through the Python package (python_stub/: ctypes over the C API, so
 the time is nt_compile's own plus a few microseconds of ctypes):
 
 - cold JIT compile: attention (examples/attention.tensor, bf16, head dim 128,

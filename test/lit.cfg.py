@@ -21,7 +21,7 @@ config.substitutions.append(("%examples", config.nautilus_examples_dir))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%nautilus_src", config.nautilus_src_root))
 config.substitutions.append(("%nautilus_build", config.nautilus_obj_root))
-# Debian's python3 (with python3-numpy): what the Python stub's tests run
+# Debian's python3 (with python3-numpy): what the Python package's tests run
 # with, as its users would.
 config.substitutions.append(("%system_python",
                              "/usr/bin/python3" if os.path.exists("/usr/bin/python3")

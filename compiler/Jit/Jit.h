@@ -1,6 +1,6 @@
 //===- Jit.h - Compile a kernel in-process, through the caches -*- C++ -*-===//
 //
-// What the C API's nt_compile (and so the C++ API and the Python stub)
+// What the C API's nt_compile (and so the C++ API and the Python package)
 // runs: a kernel's bundle from `.tensor` source, found in the process's
 // memory cache, else in the disk cache (runtime/KernelCache.h), else
 // compiled through the compile driver (compiler/Pipeline) and stored in
