@@ -566,9 +566,16 @@ nautilus::cpuProgramOf(tile::ProgramOp program) {
   return cpuProgramAt(program, [](StringRef) { return std::nullopt; });
 }
 
-/// Whether `program`'s rows (its outer extents) depend on its unbound
-/// sizes `unbound`: its views with them all at the smallest and at the
-/// largest sample differ there.
+/// A view's rows: its outer extents.
+static std::vector<int64_t> rowsOf(const autosched::CpuProgram &view) {
+  return std::vector<int64_t>(view.extents.begin(),
+                              view.extents.end() -
+                                  (view.extents.empty() ? 0 : 1));
+}
+
+/// Whether `program`'s rows depend on its unbound sizes `unbound`: its
+/// views with them all at the smallest and at the largest sample differ
+/// there.
 static bool rowsVaryWith(tile::ProgramOp program,
                          const std::vector<std::string> &unbound) {
   auto at = [&](int64_t value) {
@@ -580,13 +587,7 @@ static bool rowsVaryWith(tile::ProgramOp program,
   };
   auto smallest = at(autosched::kUnboundSizeSamples.front());
   auto largest = at(autosched::kUnboundSizeSamples.back());
-  if (!smallest || !largest)
-    return true;
-  auto outer = [](const autosched::CpuProgram &p) {
-    return std::vector<int64_t>(p.extents.begin(),
-                                p.extents.end() - (p.extents.empty() ? 0 : 1));
-  };
-  return outer(*smallest) != outer(*largest);
+  return !smallest || !largest || rowsOf(*smallest) != rowsOf(*largest);
 }
 
 std::optional<CpuProgramSamples>
@@ -604,7 +605,6 @@ nautilus::cpuProgramSamplesOf(tile::ProgramOp program) {
       samples.unbound.size() > autosched::kMostUnboundSizesSampled)
     return std::nullopt;
   const size_t sizes = samples.unbound.size();
-  const bool rowsVary = rowsVaryWith(program, samples.unbound);
   for (size_t shape = 0; shape < autosched::sampleShapesOf(sizes); ++shape) {
     auto sampled = cpuProgramAt(program, [&](StringRef name) {
       size_t size = llvm::find(samples.unbound, name) - samples.unbound.begin();
@@ -614,9 +614,14 @@ nautilus::cpuProgramSamplesOf(tile::ProgramOp program) {
     });
     if (!sampled)
       return std::nullopt;
-    sampled->rowsVary = rowsVary;
     samples.programs.push_back(std::move(*sampled));
   }
+  // (The first sample has every unbound size at its smallest, the last at
+  // its largest.)
+  bool rowsVary =
+      rowsOf(samples.programs.front()) != rowsOf(samples.programs.back());
+  for (autosched::CpuProgram &sample : samples.programs)
+    sample.rowsVary = rowsVary;
   return samples;
 }
 
