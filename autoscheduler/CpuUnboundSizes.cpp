@@ -2,7 +2,6 @@
 #include "autoscheduler/CpuUnboundSizes.h"
 
 #include <algorithm>
-#include <cmath>
 
 using namespace nautilus;
 using namespace nautilus::autosched;
@@ -14,20 +13,15 @@ CpuSampledCandidate nautilus::autosched::sampledCandidate(
   CpuSampledCandidate sampled;
   sampled.candidate.tile = tile;
   sampled.candidate.pack = pack;
-  double logSum = 0;
-  sampled.worstRegret = 0;
-  for (size_t s = 0; s < samples.size(); ++s) {
-    CpuCost cost = estimateCpu(samples[s], tile, target, pack, scales);
-    double regret = best[s] > 0 ? cost.totalUs / best[s] : 1;
-    logSum += std::log(regret);
-    if (regret > sampled.worstRegret) {
-      sampled.worstRegret = regret;
-      sampled.worstSample = s;
-    }
-    sampled.candidate.cost = cost;
+  std::vector<double> times;
+  for (const CpuProgram &sample : samples) {
+    sampled.candidate.cost = estimateCpu(sample, tile, target, pack, scales);
+    times.push_back(sampled.candidate.cost.totalUs);
   }
-  sampled.meanRegret =
-      samples.empty() ? 1 : std::exp(logSum / double(samples.size()));
+  SampleRegrets regrets = regretsOver(times, best);
+  sampled.meanRegret = regrets.mean;
+  sampled.worstRegret = regrets.worst;
+  sampled.worstSample = regrets.worstSample;
   return sampled;
 }
 
@@ -46,21 +40,6 @@ void nautilus::autosched::addSampleCandidates(
                        return seen.tile == c.tile && seen.pack == c.pack;
                      }))
       candidates.push_back(c);
-}
-
-size_t nautilus::autosched::sampleShapesOf(size_t sizes) {
-  size_t shapes = 1;
-  for (size_t i = 0; i < sizes; ++i)
-    shapes *= kUnboundSizeSamples.size();
-  return shapes;
-}
-
-int64_t nautilus::autosched::sampleExtentOf(size_t shape, size_t size,
-                                            size_t sizes) {
-  size_t digit = shape;
-  for (size_t later = size + 1; later < sizes; ++later)
-    digit /= kUnboundSizeSamples.size();
-  return kUnboundSizeSamples[digit % kUnboundSizeSamples.size()];
 }
 
 std::vector<CpuSampledCandidate> nautilus::autosched::rankCpuTilesOverSamples(
@@ -84,9 +63,8 @@ std::vector<CpuSampledCandidate> nautilus::autosched::rankCpuTilesOverSamples(
   std::stable_sort(
       all.begin(), all.end(),
       [](const CpuSampledCandidate &a, const CpuSampledCandidate &b) {
-        if (a.meanRegret != b.meanRegret)
-          return a.meanRegret < b.meanRegret;
-        return a.worstRegret < b.worstRegret;
+        return ranksBefore({a.meanRegret, a.worstRegret},
+                           {b.meanRegret, b.worstRegret});
       });
   if (keep && all.size() > keep)
     all.resize(keep);

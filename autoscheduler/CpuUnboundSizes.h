@@ -3,13 +3,10 @@
 // A kernel compiled without its sizes (a bundle an application launches
 // at many shapes) gets one schedule for every shape. The CPU model ranks
 // tiles at bound extents (CpuSpace.h); for a program whose sizes are not
-// all bound, it ranks them over sample extents instead: each unbound size
-// at each of kUnboundSizeSamples, in every combination. A candidate's
-// regret at a sample is its predicted time over the best candidate's
-// there (1: the best); candidates are ranked by the geometric mean of
-// their regrets (each sample shape counts alike, whatever its time), then
-// by the worst, then in the order they first appear (the samples in order,
-// each as rankCpuTiles ranks it). The candidates are the tiles
+// all bound, it ranks them over sample shapes instead (SampleShapes.h:
+// by the geometric mean of their regrets, then the worst), then in the
+// order they first appear (the samples in order, each as rankCpuTiles
+// ranks it). The candidates are the tiles
 // rankCpuTiles gives at any sample whose every extent is a power of two:
 // the checker (docs/verification.md) proves a power-of-two tile covers an
 // unbound extent at once, where it gave up on rows of 6 after its 10 s
@@ -20,27 +17,11 @@
 #define NAUTILUS_AUTOSCHEDULER_CPUUNBOUNDSIZES_H
 
 #include "autoscheduler/CpuSpace.h"
+#include "autoscheduler/SampleShapes.h"
 
-#include <array>
 #include <functional>
 
 namespace nautilus::autosched {
-
-/// The extents an unbound size is sampled at: a few rows (a decoding
-/// step's tokens), a tile-sized matrix, a large one.
-constexpr std::array<int64_t, 3> kUnboundSizeSamples = {32, 512, 4096};
-
-/// The unbound sizes whose samples a program is ranked over at most (3^4
-/// = 81 sample shapes); a program with more keeps its own schedule.
-constexpr size_t kMostUnboundSizesSampled = 4;
-
-/// The sample shapes of `sizes` unbound sizes: every combination of
-/// kUnboundSizeSamples, the last size varying fastest (the last shape the
-/// largest).
-size_t sampleShapesOf(size_t sizes);
-
-/// The extent of unbound size `size` (of `sizes`) at sample shape `shape`.
-int64_t sampleExtentOf(size_t shape, size_t size, size_t sizes);
 
 /// Whether every extent of `tile` is a power of two (what the checker
 /// proves covers an unbound extent at once).

@@ -112,17 +112,13 @@ AutoSchedules::contraction(MLIRContext *ctx, unsigned rank,
                            ComputedSides computed, const TargetInfo &asked,
                            std::optional<int64_t> splittableK) {
   TargetInfo target = modelled(asked);
-  if (!extents.m || !extents.n || !target.hasMmaSync())
+  if (!target.hasMmaSync() || ((!extents.m || !extents.n) && extents.grouped))
     return next->contraction(ctx, rank, extents, wgmma, computed, target,
                              splittableK);
-  ContractionProblem problem = extents.problem();
-  if (splittableK)
-    problem.k = splittableK;
-  problem.splittable = splittableK.has_value() && computed.siblings == 1;
-  problem.computedLhs = computed.lhs;
-  problem.computedRhs = computed.rhs;
-  problem.wgmmaAllowed = wgmma;
-  problem.siblings = computed.siblings;
+  if (!extents.m || !extents.n)
+    return sampledContraction(ctx, rank, extents, wgmma, computed, target,
+                              splittableK);
+  ContractionProblem problem = problemOf(extents, wgmma, computed, splittableK);
   size_t keep = keepWith(
       llvm::count_if(refutedContractions, [&](const RefutedContraction &r) {
         return r.problem == problem;
@@ -148,6 +144,27 @@ AutoSchedules::contraction(MLIRContext *ctx, unsigned rank,
                             splittableK)))
     choice.heuristics = RankedCandidate{*rules, estimate(problem, *rules,
                                                          target)};
+  recordContraction(std::move(choice));
+  return chosen;
+}
+
+ContractionProblem
+AutoSchedules::problemOf(const ContractionExtents &extents, bool wgmma,
+                         ComputedSides computed,
+                         std::optional<int64_t> splittableK) {
+  ContractionProblem problem = extents.problem();
+  if (splittableK)
+    problem.k = splittableK;
+  problem.splittable = splittableK.has_value() && computed.siblings == 1;
+  problem.computedLhs = computed.lhs;
+  problem.computedRhs = computed.rhs;
+  problem.wgmmaAllowed = wgmma;
+  problem.siblings = computed.siblings;
+  return problem;
+}
+
+void AutoSchedules::recordContraction(Choice choice) {
+  const ContractionProblem &problem = choice.problem;
   std::lock_guard<std::mutex> lock(mutex);
   // The same program asked again replaces its first answer:
   // tile-form-contractions asks again once it knows K may be split, and
@@ -165,7 +182,6 @@ AutoSchedules::contraction(MLIRContext *ctx, unsigned rank,
   if (!choices.empty() && askedAgain(choices.back().problem))
     choices.pop_back();
   choices.push_back(std::move(choice));
-  return chosen;
 }
 
 FailureOr<tile::ScheduleAttr>
@@ -524,15 +540,19 @@ void AutoSchedules::explain(llvm::raw_ostream &os) const {
   explainGpu(os);
   if (choices.empty() && cpuChoices.empty() && gpuChoices.empty()) {
     os << "explain: no program to search (the auto-scheduler takes "
-          "tensor-core contractions whose M and N are bound, CPU "
-          "programs whose extents are bound or over up to four unbound "
-          "sizes, and GPU element-wise programs, "
+          "tensor-core contractions, over sample shapes where M or N is "
+          "unbound; CPU programs whose extents are bound or over up to "
+          "four unbound sizes; and GPU element-wise programs, "
           "reductions of rows or columns (row streams too) and flash "
-          "kernels whose extents are)\n";
+          "kernels whose extents are bound)\n";
     next->explain(os);
     return;
   }
   for (const Choice &choice : choices) {
+    if (!choice.unbound.empty()) {
+      explainSampledContraction(os, choice);
+      continue;
+    }
     const ContractionProblem &p = choice.problem;
     os << "explain: contraction " << p.m << " x " << p.n << " x "
        << (p.k ? std::to_string(*p.k) : "K (unbound)");
@@ -568,6 +588,48 @@ void AutoSchedules::explain(llvm::raw_ostream &os) const {
       printCost(os, (*other)->cost);
       os << "\n";
     }
+  }
+}
+
+void AutoSchedules::explainSampledContraction(llvm::raw_ostream &os,
+                                              const Choice &choice) const {
+  const ContractionProblem &p = choice.problem;
+  auto extent = [&](StringRef name, int64_t bound) {
+    return llvm::is_contained(choice.unbound, name) ? name.str()
+                                                    : std::to_string(bound);
+  };
+  size_t shapes = sampleShapesOf(choice.unbound.size());
+  os << "explain: contraction " << extent("M", p.m) << " x " << extent("N", p.n)
+     << " x " << (p.k ? std::to_string(*p.k) : "K (unbound)");
+  if (p.batch > 1)
+    os << ", " << p.batch << " matrices";
+  os << " over " << shapes << " sample shapes ("
+     << llvm::join(choice.unbound, ", ") << " unbound, each at "
+     << sampleExtentsText() << "): " << choice.search.spaceSize
+     << " candidates, each predicted at every shape\n";
+  auto printRegrets = [&](const SampleRegrets &r, const CostBreakdown &cost) {
+    os << llvm::format("%.2fx the best (geometric mean), %.2fx at worst (",
+                       r.mean, r.worst)
+       << sampleShapeText(choice.unbound, r.worstSample)
+       << "); at the largest: ";
+    printCost(os, cost);
+  };
+  for (auto [i, ranked] : llvm::enumerate(choice.search.ranked)) {
+    bool refuted =
+        isRefuted(p, scheduleOf(choice.ctx, choice.rank, ranked.candidate));
+    os << (i == choice.chosen ? "  chosen:    "
+           : refuted          ? "  refuted:   "
+                              : "  runner-up: ")
+       << ranked.candidate.describe() << ": ";
+    printRegrets(choice.regrets[i], ranked.cost);
+    os << " = "
+       << Attribute(scheduleOf(choice.ctx, choice.rank, ranked.candidate))
+       << "\n";
+  }
+  if (choice.heuristics && choice.heuristicsRegrets) {
+    os << "  heuristics: " << choice.heuristics->candidate.describe() << ": ";
+    printRegrets(*choice.heuristicsRegrets, choice.heuristics->cost);
+    os << "\n";
   }
 }
 

@@ -2,15 +2,16 @@
 //
 // `--schedule auto`: on a GPU, a contraction whose M and N are bound takes
 // the schedule the auto-scheduler's model ranks first over its whole space
-// (autoscheduler/); on the CPU, each program whose extents are bound takes
-// the tile the CPU model ranks first (autoscheduler/CpuSpace.h; `nautc
-// tune` measures every program's), and one whose sizes are not, the tile
-// it ranks first over sample shapes (autoscheduler/CpuUnboundSizes.h); on
-// a GPU, each element-wise program and reduction of rows or columns whose
-// extents are bound takes the tile, threads, groups, runs and split the
-// GPU model ranks first (autoscheduler/GpuSpace.h), and each flash kernel
-// its instructions, warps, key block and split (autoscheduler/
-// FlashSpace.h).
+// (autoscheduler/), and one whose M or N is not, the schedule it ranks
+// first over sample shapes (autoscheduler/ContractionSamples.h); on the
+// CPU, each program whose extents are bound takes the tile the CPU model
+// ranks first (autoscheduler/CpuSpace.h; `nautc tune` measures every
+// program's), and one whose sizes are not, the tile it ranks first over
+// sample shapes (autoscheduler/CpuUnboundSizes.h); on a GPU, each
+// element-wise program and reduction of rows or columns whose extents are
+// bound takes the tile, threads, groups, runs and split the GPU model
+// ranks first (autoscheduler/GpuSpace.h), and each flash kernel its
+// instructions, warps, key block and split (autoscheduler/FlashSpace.h).
 // On the CPU it also chooses the kernel's structure (the alg rewrites:
 // autoscheduler/Rewrites.h): the compilation predicts each structure's
 // programs (Pipeline/Structures.h) and schedules with `withStructure`'s
@@ -26,6 +27,7 @@
 #ifndef NAUTILUS_SCHEDULE_AUTOSCHEDULES_H
 #define NAUTILUS_SCHEDULE_AUTOSCHEDULES_H
 
+#include "autoscheduler/ContractionSamples.h"
 #include "autoscheduler/CpuLaunchRanges.h"
 #include "autoscheduler/CpuSpace.h"
 #include "autoscheduler/CpuUnboundSizes.h"
@@ -144,6 +146,12 @@ private:
     /// What scheduleOf needs to print a candidate as a #tile.schedule.
     mlir::MLIRContext *ctx = nullptr;
     unsigned rank = 2;
+    /// M or N unbound ("M", "N": those sampled, in order; `problem` is the
+    /// largest sample, each cost at it): each ranked candidate's regrets
+    /// over the sample shapes, then the heuristics'.
+    std::vector<std::string> unbound;
+    std::vector<autosched::SampleRegrets> regrets;
+    std::optional<autosched::SampleRegrets> heuristicsRegrets;
   };
   struct CpuChoice {
     std::string program;
@@ -163,6 +171,22 @@ private:
     std::optional<autosched::CpuLaunchRanges> launchRanges;
     std::vector<std::string> copies;
   };
+  /// The contraction problem of `extents` (M and N bound) as the search
+  /// takes it.
+  static autosched::ContractionProblem
+  problemOf(const ContractionExtents &extents, bool wgmma,
+            ComputedSides computed, std::optional<int64_t> splittableK);
+  /// Records a contraction's choice (replacing the same program's first).
+  void recordContraction(Choice choice);
+  /// AutoSchedulesSampled.cpp: a contraction whose M or N is unbound, its
+  /// schedule ranked over sample shapes (autoscheduler/ContractionSamples.h).
+  tile::ScheduleAttr sampledContraction(mlir::MLIRContext *ctx, unsigned rank,
+                                        const ContractionExtents &extents,
+                                        bool wgmma, ComputedSides computed,
+                                        const TargetInfo &target,
+                                        std::optional<int64_t> splittableK);
+  void explainSampledContraction(llvm::raw_ostream &os,
+                                 const Choice &choice) const;
   /// The CPU model's ranking of `program`'s tiles (at bound extents, or
   /// over samples of its unbound sizes), its heuristics' tile among them;
   /// std::nullopt where the model cannot view it.

@@ -1,6 +1,7 @@
 //===- AutoschedulerTest.cpp - Space, cost model and search, each alone ---===//
 #include "ExampleKernelUtil.h"
 
+#include "autoscheduler/ContractionSamples.h"
 #include "autoscheduler/Search.h"
 #include "compiler/Pipeline/LoadKernel.h"
 #include "compiler/Pipeline/Pipelines.h"
@@ -357,4 +358,85 @@ TEST(AutoSchedules, ChoosesTheStructureTheModelPredictsFastest) {
   // The default structure chosen: the heuristics' answers.
   EXPECT_TRUE(
       provider->withStructure(apartFastest, 0)->fusesReductions(cpu, why));
+}
+
+// A contraction whose M and N are unbound is viewed at every sample
+// shape, and its candidates ranked by their regrets there: the first has
+// the least geometric-mean regret, each sample's best time is the bound
+// search's best there, and the same inputs give the same ranking.
+TEST(ContractionSamples, RanksOverEverySampleShape) {
+  TargetInfo h100 = *getTarget("sm_90");
+  ContractionProblem p = gemm(0, 0, std::nullopt);
+  std::vector<ContractionProblem> samples = contractionSamples(p, true, true);
+  ASSERT_EQ(samples.size(), 9u);
+  EXPECT_EQ(samples[1].m, kUnboundSizeSamples[0]);
+  EXPECT_EQ(samples[1].n, kUnboundSizeSamples[1]);
+  EXPECT_EQ(samples.back().m, kUnboundSizeSamples.back());
+  EXPECT_EQ(contractionSamples(gemm(100, 0, 64), false, true).front().m, 100);
+  std::vector<double> bestUs;
+  std::vector<SampledContraction> ranked =
+      rankContractionOverSamples(samples, h100, 0, &bestUs);
+  ASSERT_FALSE(ranked.empty());
+  ASSERT_EQ(bestUs.size(), samples.size());
+  for (size_t s = 0; s < samples.size(); ++s)
+    EXPECT_DOUBLE_EQ(
+        bestUs[s],
+        searchContraction(samples[s], h100, 1).ranked.front().cost.totalUs);
+  for (const SampledContraction &c : ranked) {
+    EXPECT_GE(c.regrets.mean, 1.0);
+    EXPECT_GE(c.regrets.worst, c.regrets.mean);
+    EXPECT_GE(c.regrets.mean, ranked.front().regrets.mean);
+  }
+  std::vector<SampledContraction> again =
+      rankContractionOverSamples(samples, h100, 3);
+  ASSERT_EQ(again.size(), 3u);
+  for (size_t i = 0; i < again.size(); ++i)
+    EXPECT_EQ(parametersOf(again[i].candidate),
+              parametersOf(ranked[i].candidate));
+  // A candidate's regrets against the same best times.
+  SampledContraction first =
+      sampledContraction(samples, bestUs, ranked.front().candidate, h100);
+  EXPECT_DOUBLE_EQ(first.regrets.mean, ranked.front().regrets.mean);
+  EXPECT_DOUBLE_EQ(first.atLargest.totalUs, ranked.front().atLargest.totalUs);
+}
+
+// `--schedule auto` schedules a contraction of unbound M and N with the
+// candidate ranked first over the samples, explains its regrets beside
+// the heuristics', and passes over it once refuted.
+TEST(AutoSchedules, SamplesAContractionOfUnboundSizes) {
+  mlir::MLIRContext ctx;
+  ctx.loadDialect<tile::TileDialect>();
+  TargetInfo target = *getTarget("sm_90");
+  ContractionExtents extents{std::nullopt, std::nullopt, std::nullopt};
+  auto ask = [&](ScheduleProvider &provider) {
+    return provider.contraction(&ctx, 2, extents, /*wgmma=*/true,
+                                ComputedSides(), target, std::nullopt);
+  };
+  std::shared_ptr<ScheduleProvider> provider =
+      std::make_shared<AutoSchedules>(heuristicSchedules());
+  tile::ScheduleAttr chosen = ask(*provider);
+  ContractionProblem p = gemm(kUnboundSizeSamples.back(),
+                              kUnboundSizeSamples.back(), std::nullopt);
+  p.splittable = false;
+  std::vector<SampledContraction> ranked =
+      rankContractionOverSamples(contractionSamples(p, true, true), target, 2);
+  ASSERT_EQ(ranked.size(), 2u);
+  EXPECT_EQ(chosen, scheduleOf(&ctx, 2, ranked.front().candidate));
+  EXPECT_NE(chosen, ask(*heuristicSchedules()));
+  std::string explained;
+  llvm::raw_string_ostream os(explained);
+  provider->explain(os);
+  EXPECT_NE(explained.find("explain: contraction M x N x K (unbound) over 9 "
+                           "sample shapes (M, N unbound, each at 32, 512 "
+                           "and 4096)"),
+            std::string::npos)
+      << explained;
+  EXPECT_NE(explained.find("  heuristics: wgmma 128x128x64"), std::string::npos)
+      << explained;
+  provider = provider->fallback({{"gemm_C", chosen}});
+  tile::ScheduleAttr next = ask(*provider);
+  EXPECT_NE(next, chosen);
+  explained.clear();
+  provider->explain(os);
+  EXPECT_EQ(llvm::StringRef(explained).count("  refuted:   "), 1u) << explained;
 }

@@ -1,0 +1,93 @@
+//===- ContractionSamples.cpp - Tensor-core contractions of unbound sizes -===//
+#include "autoscheduler/ContractionSamples.h"
+#include "autoscheduler/Search.h"
+
+#include <algorithm>
+#include <numeric>
+
+using namespace nautilus;
+using namespace nautilus::autosched;
+
+std::vector<ContractionProblem>
+autosched::contractionSamples(ContractionProblem problem, bool mUnbound,
+                              bool nUnbound) {
+  size_t sizes = size_t(mUnbound) + size_t(nUnbound);
+  std::vector<ContractionProblem> samples;
+  for (size_t shape = 0; shape < sampleShapesOf(sizes); ++shape) {
+    size_t size = 0;
+    if (mUnbound)
+      problem.m = sampleExtentOf(shape, size++, sizes);
+    if (nUnbound)
+      problem.n = sampleExtentOf(shape, size++, sizes);
+    samples.push_back(problem);
+  }
+  return samples;
+}
+
+SampledContraction
+autosched::sampledContraction(const std::vector<ContractionProblem> &samples,
+                              const std::vector<double> &bestUs,
+                              const ContractionCandidate &candidate,
+                              const TargetInfo &target) {
+  SampledContraction sampled{candidate, {}, {}};
+  std::vector<double> times;
+  for (const ContractionProblem &sample : samples) {
+    sampled.atLargest = estimate(sample, candidate, target);
+    times.push_back(sampled.atLargest.totalUs);
+  }
+  sampled.regrets = regretsOver(times, bestUs);
+  return sampled;
+}
+
+std::vector<SampledContraction> autosched::rankContractionOverSamples(
+    const std::vector<ContractionProblem> &samples, const TargetInfo &target,
+    size_t keep, std::vector<double> *bestUs) {
+  // The union of the samples' spaces, in the order first enumerated.
+  std::vector<ContractionCandidate> candidates;
+  std::vector<std::vector<int64_t>> seen;
+  for (const ContractionProblem &sample : samples)
+    for (const ContractionCandidate &c : enumerateCandidates(sample, target)) {
+      std::vector<int64_t> parameters = parametersOf(c);
+      if (llvm::is_contained(seen, parameters))
+        continue;
+      seen.push_back(std::move(parameters));
+      candidates.push_back(c);
+    }
+  // Each candidate at each sample, and each sample's best.
+  std::vector<std::vector<double>> times(candidates.size());
+  std::vector<SampledContraction> all;
+  std::vector<double> best(samples.size(), 0);
+  for (size_t c = 0; c < candidates.size(); ++c) {
+    all.push_back({candidates[c], {}, {}});
+    for (size_t s = 0; s < samples.size(); ++s) {
+      all.back().atLargest = estimate(samples[s], candidates[c], target);
+      double us = all.back().atLargest.totalUs;
+      times[c].push_back(us);
+      if (c == 0 || us < best[s])
+        best[s] = us;
+    }
+  }
+  for (size_t c = 0; c < candidates.size(); ++c)
+    all[c].regrets = regretsOver(times[c], best);
+  // Equal regrets: as the search orders equal predictions (Search.cpp).
+  std::vector<size_t> order(all.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const SampledContraction &x = all[a], &y = all[b];
+    if (ranksBefore(x.regrets, y.regrets) || ranksBefore(y.regrets, x.regrets))
+      return ranksBefore(x.regrets, y.regrets);
+    if (x.candidate.stages != y.candidate.stages)
+      return x.candidate.stages > y.candidate.stages;
+    return x.candidate.tileM * x.candidate.tileN >
+           y.candidate.tileM * y.candidate.tileN;
+  });
+  std::vector<SampledContraction> ranked;
+  for (size_t i : order) {
+    ranked.push_back(all[i]);
+    if (keep && ranked.size() == keep)
+      break;
+  }
+  if (bestUs)
+    *bestUs = best;
+  return ranked;
+}

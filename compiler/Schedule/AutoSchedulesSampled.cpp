@@ -1,0 +1,91 @@
+//===- AutoSchedulesSampled.cpp - Contractions of unbound sizes -----------===//
+//
+// `--schedule auto` on a GPU for a tensor-core contraction whose M or N
+// is unbound (a GEMM compiled without its sizes, launched at every number
+// of tokens): one schedule for every shape, the one the contraction model
+// ranks first over sample shapes (autoscheduler/ContractionSamples.h),
+// recorded with its runners-up and the heuristics' schedule, each with its
+// regrets, for `--explain`.
+//
+//===----------------------------------------------------------------------===//
+#include "autoscheduler/Search.h"
+#include "compiler/Schedule/AutoSchedules.h"
+
+#include "llvm/ADT/Sequence.h"
+
+using namespace mlir;
+using namespace nautilus;
+using namespace nautilus::autosched;
+
+tile::ScheduleAttr AutoSchedules::sampledContraction(
+    MLIRContext *ctx, unsigned rank, const ContractionExtents &extents,
+    bool wgmma, ComputedSides computed, const TargetInfo &target,
+    std::optional<int64_t> splittableK) {
+  // The largest sample stands for the problem (a refutation's key, and
+  // the costs --explain prints).
+  ContractionExtents largest = extents;
+  largest.m = extents.m.value_or(kUnboundSizeSamples.back());
+  largest.n = extents.n.value_or(kUnboundSizeSamples.back());
+  ContractionProblem problem = problemOf(largest, wgmma, computed, splittableK);
+  std::vector<ContractionProblem> samples =
+      contractionSamples(problem, !extents.m, !extents.n);
+  std::vector<double> bestUs;
+  std::vector<SampledContraction> ranked =
+      rankContractionOverSamples(samples, target, 0, &bestUs);
+  auto firstLive = llvm::find_if(ranked, [&](const SampledContraction &r) {
+    return !isRefuted(problem, scheduleOf(ctx, rank, r.candidate));
+  });
+  if (firstLive == ranked.end())
+    return next->contraction(ctx, rank, extents, wgmma, computed, target,
+                             splittableK);
+  Choice choice{problem, {}, size_t(firstLive - ranked.begin())};
+  choice.ctx = ctx;
+  choice.rank = rank;
+  if (!extents.m)
+    choice.unbound.push_back("M");
+  if (!extents.n)
+    choice.unbound.push_back("N");
+  choice.search.spaceSize = ranked.size();
+  choice.search.predicted = ranked.size() * samples.size();
+  // The best `keep` listed, and the chosen: a rasterisation whose regrets
+  // equal those of one listed before it (it walks no differently where it
+  // matters) is no alternative worth listing, as in the bound search.
+  size_t keep = keepWith(
+      llvm::count_if(refutedContractions, [&](const RefutedContraction &r) {
+        return r.problem == problem;
+      }));
+  auto sameButRasterisation = [&](const SampledContraction &a,
+                                  const SampledContraction &b) {
+    ContractionCandidate other = b.candidate;
+    other.groupM = a.candidate.groupM;
+    return parametersOf(a.candidate) == parametersOf(other) &&
+           a.regrets.mean == b.regrets.mean &&
+           a.regrets.worst == b.regrets.worst;
+  };
+  size_t chosenIndex = choice.chosen;
+  for (size_t i = 0; i < ranked.size(); ++i) {
+    bool isChosen = i == chosenIndex;
+    if (!isChosen && keep && choice.search.ranked.size() >= keep)
+      continue;
+    if (!isChosen && llvm::any_of(llvm::seq(size_t(0), i), [&](size_t j) {
+          return sameButRasterisation(ranked[j], ranked[i]);
+        }))
+      continue;
+    if (isChosen)
+      choice.chosen = choice.search.ranked.size();
+    choice.search.ranked.push_back({ranked[i].candidate, ranked[i].atLargest});
+    choice.regrets.push_back(ranked[i].regrets);
+    if (i > chosenIndex && keep && choice.search.ranked.size() >= keep)
+      break;
+  }
+  if (std::optional<ContractionCandidate> rules = candidateOf(next->contraction(
+          ctx, rank, extents, wgmma, computed, target, splittableK))) {
+    SampledContraction sampled =
+        autosched::sampledContraction(samples, bestUs, *rules, target);
+    choice.heuristics = RankedCandidate{*rules, sampled.atLargest};
+    choice.heuristicsRegrets = sampled.regrets;
+  }
+  tile::ScheduleAttr chosen = scheduleOf(ctx, rank, firstLive->candidate);
+  recordContraction(std::move(choice));
+  return chosen;
+}
