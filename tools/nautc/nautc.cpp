@@ -72,8 +72,9 @@ options:
                          on GPUs); heuristics (the hand-written
                          rules); auto (contractions with
                          bound M and N take the cost model's best of
-                         their space: tensor-core schedules on GPUs,
-                         where element-wise programs and reductions of
+                         their space: tensor-core schedules on GPUs
+                         (with M or N unbound, the best over sample
+                         shapes), where element-wise programs and reductions of
                          rows or columns (row streams too) with bound
                          extents take tiles,
                          threads, groups, runs and splits, and flash
