@@ -1,61 +1,25 @@
 //===- CpuLaunchRanges.h - CPU tiles chosen at launch by a size -*- C++ -*-===//
 //
 // A kernel compiled without its sizes gets one tile for every shape
-// (CpuUnboundSizes.h), and no tile is best at every shape: a GEMM's
-// best block for one row (a decoding step) wastes most of its work at
-// thousands of rows, and the reverse. Here the model may instead divide
-// the values of one unbound size into up to three ranges, each with its
-// own tile: the program is compiled once a range, and the runtime
-// launches the copy whose range holds the size (tile.program's
-// launch_ranges, LaunchPlan.h's launchWhen).
-//
-// The divided size is sampled at kLaunchRangeSamples (the unbound sizes'
-// samples with a single row before them), the other unbound sizes at
-// kUnboundSizeSamples, every combination. A division's quality is the
-// geometric mean over those sample shapes of each shape's regret (its
-// range's tile's predicted time over the best tile's there); a range's
-// tile is the one of least geometric-mean regret over its own samples.
-// Each range beyond the first must earn kLaunchRangeGain (the copies cost
-// compile time and code), and the best division must beat the one tile
-// the kernel has otherwise over the same shapes. Between two ranges the
-// boundary is the first power of two, above the lower range's last
-// sample and up to the next range's first, where the upper range's tile
-// is predicted no slower than the lower's (geometric mean over the other
-// sizes' samples). Of the sizes, the division of the least score over the
-// one tile's (each size's shapes are its own) is taken.
-//
-// Then each range may be divided again by another size, the same way over
-// the range's own sample shapes (the first size at the range's sample
-// values, the second at kLaunchRangeSamples) against the range's tile: a
-// GEMM's single column and a decoding step's single row both get their
-// tile. The copies are the leaves, each launched where its ranges (one or
-// two sizes) all hold. The first size's boundaries are searched between
-// its ranges' own tiles, before (and whatever) the second division.
+// (CpuUnboundSizes.h), and no tile is best at every shape. The CPU model
+// may divide the values of an unbound size into ranges, each with its own
+// tile, as LaunchRanges.h divides them for any model: here the model is
+// the CPU's (its candidates the power-of-two, unsplit tiles rankCpuTiles
+// gives at any sample shape, and those `allowed`), and the division comes
+// back with each range's tile costed at its largest sample shape.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_AUTOSCHEDULER_CPULAUNCHRANGES_H
 #define NAUTILUS_AUTOSCHEDULER_CPULAUNCHRANGES_H
 
 #include "autoscheduler/CpuUnboundSizes.h"
+#include "autoscheduler/LaunchRanges.h"
 
-#include <array>
 #include <functional>
 #include <memory>
 #include <optional>
 
 namespace nautilus::autosched {
-
-/// The extents a divided size is sampled at: one row, then the unbound
-/// sizes' samples.
-constexpr std::array<int64_t, 4> kLaunchRangeSamples = {1, 32, 512, 4096};
-
-/// What each range beyond the first must gain: the division's geometric
-/// mean regret, times this for each extra range, must stay below the one
-/// tile's.
-constexpr double kLaunchRangeGain = 1.10;
-
-/// At most this many ranges (copies of a program).
-constexpr size_t kMostLaunchRanges = 3;
 
 struct CpuLaunchRanges;
 
