@@ -91,3 +91,85 @@ std::vector<SampledContraction> autosched::rankContractionOverSamples(
     *bestUs = best;
   return ranked;
 }
+
+namespace {
+
+/// The contraction model as a division asks it: each sample's space
+/// ranked, and each candidate's time (candidates numbered as first seen).
+class ContractionRangeModel final : public LaunchRangeModel {
+public:
+  ContractionRangeModel(const ContractionProblem &problem, bool mUnbound,
+                        bool nUnbound, const TargetInfo &target,
+                        const ContractionFilter &allowed)
+      : problem(problem), mUnbound(mUnbound), nUnbound(nUnbound),
+        target(target), allowed(allowed) {}
+
+  std::optional<Sample> sampleAt(const std::vector<int64_t> &extents) override {
+    ContractionProblem at = problemAt(extents);
+    std::vector<std::pair<double, size_t>> timed;
+    Sample sample;
+    for (const ContractionCandidate &c : enumerateCandidates(at, target)) {
+      double us = estimate(at, c, target).totalUs;
+      if (timed.empty() || us < sample.bestUs)
+        sample.bestUs = us;
+      if (!allowed || allowed(c))
+        timed.push_back({us, idOf(c)});
+    }
+    if (timed.empty())
+      return std::nullopt;
+    std::stable_sort(
+        timed.begin(), timed.end(),
+        [](const auto &a, const auto &b) { return a.first < b.first; });
+    for (const auto &[us, id] : timed)
+      sample.candidates.push_back(id);
+    return sample;
+  }
+
+  std::optional<double> timeOf(size_t candidate,
+                               const std::vector<int64_t> &extents) override {
+    return estimate(problemAt(extents), candidates[candidate], target).totalUs;
+  }
+
+  size_t idOf(const ContractionCandidate &c) {
+    std::vector<int64_t> parameters = parametersOf(c);
+    for (size_t i = 0; i < candidates.size(); ++i)
+      if (parametersOf(candidates[i]) == parameters)
+        return i;
+    candidates.push_back(c);
+    return candidates.size() - 1;
+  }
+
+  std::vector<ContractionCandidate> candidates;
+
+private:
+  ContractionProblem problemAt(const std::vector<int64_t> &extents) const {
+    ContractionProblem at = problem;
+    size_t size = 0;
+    if (mUnbound)
+      at.m = extents[size++];
+    if (nUnbound)
+      at.n = extents[size++];
+    return at;
+  }
+
+  ContractionProblem problem;
+  bool mUnbound, nUnbound;
+  const TargetInfo &target;
+  const ContractionFilter &allowed;
+};
+
+} // namespace
+
+std::optional<ContractionLaunchRanges> autosched::chooseContractionLaunchRanges(
+    const ContractionProblem &problem, bool mUnbound, bool nUnbound,
+    const ContractionCandidate &oneTile, const TargetInfo &target,
+    const ContractionFilter &allowed) {
+  ContractionRangeModel model(problem, mUnbound, nUnbound, target, allowed);
+  size_t oneTileId = model.idOf(oneTile);
+  std::optional<LaunchRanges> division =
+      chooseLaunchRanges(size_t(mUnbound) + size_t(nUnbound), model, oneTileId);
+  if (!division)
+    return std::nullopt;
+  return ContractionLaunchRanges{std::move(*division),
+                                 std::move(model.candidates)};
+}

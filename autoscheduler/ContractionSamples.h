@@ -12,14 +12,20 @@
 // tile, the first enumerated). The space does not depend on M and N but
 // for the rasterisations that walk alike (ContractionSpace.cpp), so the
 // candidates are the union of the samples' spaces.
+// Where one schedule serves some shapes badly, the model may divide M or
+// N into ranges, each with its own schedule, launched by the size
+// (LaunchRanges.h; a decoding step's single row, a GEMM's few columns).
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_AUTOSCHEDULER_CONTRACTIONSAMPLES_H
 #define NAUTILUS_AUTOSCHEDULER_CONTRACTIONSAMPLES_H
 
 #include "autoscheduler/CostModel.h"
+#include "autoscheduler/LaunchRanges.h"
 #include "autoscheduler/SampleShapes.h"
 
+#include <functional>
+#include <optional>
 #include <vector>
 
 namespace nautilus::autosched {
@@ -51,6 +57,27 @@ sampledContraction(const std::vector<ContractionProblem> &samples,
                    const std::vector<double> &bestUs,
                    const ContractionCandidate &candidate,
                    const TargetInfo &target);
+
+/// Which candidates a choice may take (the verifier refuted the others).
+using ContractionFilter = std::function<bool(const ContractionCandidate &)>;
+
+/// A division of a contraction's unbound M or N (or within its ranges,
+/// of the other) into ranges launched by the size (LaunchRanges.h), and
+/// the candidates its ranges name.
+struct ContractionLaunchRanges {
+  LaunchRanges division;
+  std::vector<ContractionCandidate> candidates;
+};
+
+/// The best division of `problem`'s unbound M (where `mUnbound`) or N
+/// (where `nUnbound`), in that order the unbound sizes, against `oneTile`
+/// (the candidate ranked best over the samples), as LaunchRanges.h
+/// divides; std::nullopt where none earns its copies. Each sample shape's
+/// candidates are the whole space there, `allowed` (when given).
+std::optional<ContractionLaunchRanges> chooseContractionLaunchRanges(
+    const ContractionProblem &problem, bool mUnbound, bool nUnbound,
+    const ContractionCandidate &oneTile, const TargetInfo &target,
+    const ContractionFilter &allowed = {});
 
 } // namespace nautilus::autosched
 

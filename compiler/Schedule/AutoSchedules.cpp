@@ -47,6 +47,65 @@ void printCost(llvm::raw_ostream &os, const CostBreakdown &cost) {
      << llvm::format("%.0f%%", 100 * cost.lastWaveFill) << " full)";
 }
 
+/// `--explain`'s lines for a division of unbound sizes into launch ranges
+/// (the CPU's tiles or a GPU contraction's schedules, `what`), each
+/// range's candidate described by `describe` with its regrets (mean,
+/// worst) by `regrets`.
+template <typename Division, typename Describe, typename Regrets>
+void printDivision(llvm::raw_ostream &os, const Division &division,
+                   const std::vector<std::string> &unbound, StringRef what,
+                   Describe describe, Regrets regrets) {
+  std::string samples;
+  for (auto [i, extent] : llvm::enumerate(kLaunchRangeSamples))
+    samples += (i == 0                                ? ""
+                : i + 1 == kLaunchRangeSamples.size() ? " and "
+                                                      : ", ") +
+               std::to_string(extent);
+  auto rangeText = [&](const Division &d, const auto &range) {
+    const std::string &size = unbound[d.size];
+    std::string below = size + " < " + std::to_string(range.below.value_or(0));
+    return !range.below    ? size + " >= " + std::to_string(range.atLeast)
+           : range.atLeast ? std::to_string(range.atLeast) + " <= " + below
+                           : below;
+  };
+  auto printOne = [&](const auto &range) {
+    auto [mean, worst] = regrets(range);
+    os << describe(range) << ": " << llvm::format("%.2fx", mean)
+       << " the best over its samples (geometric mean), "
+       << llvm::format("%.2fx", worst) << " at worst\n";
+  };
+  const std::string &size = unbound[division.size];
+  bool dividedAgain = llvm::any_of(
+      division.ranges, [](const auto &r) { return r.inner != nullptr; });
+  os << "  chosen:    " << division.copies()
+     << " copies of the program, for ranges of " << size
+     << (dividedAgain ? " and within them of another size" : "")
+     << ", launched by the sizes; " << size
+     << "'s ranges alone: " << llvm::format("%.2fx", division.meanRegret)
+     << " the best (geometric mean over " << division.sampleShapes
+     << " sample shapes, " << size << " at " << samples << "), against "
+     << llvm::format("%.2fx", division.oneTileMeanRegret) << " for one " << what
+     << "\n";
+  for (const auto &range : division.ranges) {
+    os << "    " << rangeText(division, range) << ": ";
+    if (!range.inner) {
+      printOne(range);
+      continue;
+    }
+    const Division &inner = *range.inner;
+    os << "divided again by " << unbound[inner.size] << ": "
+       << llvm::format("%.2fx", inner.meanRegret)
+       << " the best (geometric mean over its " << inner.sampleShapes
+       << " sample shapes), against "
+       << llvm::format("%.2fx", inner.oneTileMeanRegret) << " for "
+       << describe(range) << "\n";
+    for (const auto &innerRange : inner.ranges) {
+      os << "      " << rangeText(inner, innerRange) << ": ";
+      printOne(innerRange);
+    }
+  }
+}
+
 /// The provider the auto-scheduler falls back on (the heuristics), in the
 /// structure the model chose: the kernel is lowered again with the same
 /// programs, each scheduled by the heuristics.
@@ -220,9 +279,9 @@ AutoSchedules::replacement(tile::ProgramOp program, const TargetInfo &target) {
 FailureOr<std::vector<ScheduleVariant>>
 AutoSchedules::launchVariants(tile::ProgramOp program,
                               const TargetInfo &target) {
-  std::vector<ScheduleVariant> variants;
   if (target.isGPU())
-    return variants;
+    return contractionVariants(program);
+  std::vector<ScheduleVariant> variants;
   std::lock_guard<std::mutex> lock(mutex);
   // (The latest choice for the program: the one `replacement` just made.)
   auto choice =
@@ -423,57 +482,14 @@ void AutoSchedules::explainCpu(llvm::raw_ostream &os) const {
 void AutoSchedules::explainLaunchRanges(
     llvm::raw_ostream &os, const autosched::CpuLaunchRanges &division,
     const std::vector<std::string> &unbound) {
-  std::string samples;
-  for (auto [i, extent] : llvm::enumerate(autosched::kLaunchRangeSamples))
-    samples += (i == 0                                           ? ""
-                : i + 1 == autosched::kLaunchRangeSamples.size() ? " and "
-                                                                 : ", ") +
-               std::to_string(extent);
-  auto rangeText = [&](const autosched::CpuLaunchRanges &d,
-                       const autosched::CpuLaunchRange &range) {
-    const std::string &size = unbound[d.size];
-    std::string below = size + " < " + std::to_string(range.below.value_or(0));
-    return !range.below    ? size + " >= " + std::to_string(range.atLeast)
-           : range.atLeast ? std::to_string(range.atLeast) + " <= " + below
-                           : below;
-  };
-  auto printTile = [&](const autosched::CpuLaunchRange &range) {
-    os << range.chosen.candidate.describe() << ": "
-       << llvm::format("%.2fx", range.chosen.meanRegret)
-       << " the best over its samples (geometric mean), "
-       << llvm::format("%.2fx", range.chosen.worstRegret) << " at worst\n";
-  };
-  const std::string &size = unbound[division.size];
-  bool dividedAgain =
-      llvm::any_of(division.ranges, [](const autosched::CpuLaunchRange &r) {
-        return r.inner != nullptr;
+  printDivision(
+      os, division, unbound, "tile",
+      [](const autosched::CpuLaunchRange &r) {
+        return r.chosen.candidate.describe();
+      },
+      [](const autosched::CpuLaunchRange &r) {
+        return std::make_pair(r.chosen.meanRegret, r.chosen.worstRegret);
       });
-  os << "  chosen:    " << division.copies()
-     << " copies of the program, for ranges of " << size
-     << (dividedAgain ? " and within them of another size" : "")
-     << ", launched by the sizes; " << size
-     << "'s ranges alone: " << llvm::format("%.2fx", division.meanRegret)
-     << " the best (geometric mean over " << division.sampleShapes
-     << " sample shapes, " << size << " at " << samples << "), against "
-     << llvm::format("%.2fx", division.oneTileMeanRegret) << " for one tile\n";
-  for (const autosched::CpuLaunchRange &range : division.ranges) {
-    os << "    " << rangeText(division, range) << ": ";
-    if (!range.inner) {
-      printTile(range);
-      continue;
-    }
-    const autosched::CpuLaunchRanges &inner = *range.inner;
-    os << "divided again by " << unbound[inner.size] << ": "
-       << llvm::format("%.2fx", inner.meanRegret)
-       << " the best (geometric mean over its " << inner.sampleShapes
-       << " sample shapes), against "
-       << llvm::format("%.2fx", inner.oneTileMeanRegret) << " for "
-       << range.chosen.candidate.describe() << "\n";
-    for (const autosched::CpuLaunchRange &innerRange : inner.ranges) {
-      os << "      " << rangeText(inner, innerRange) << ": ";
-      printTile(innerRange);
-    }
-  }
 }
 
 void AutoSchedules::explainCalibration(llvm::raw_ostream &os) const {
@@ -631,6 +647,17 @@ void AutoSchedules::explainSampledContraction(llvm::raw_ostream &os,
     printRegrets(*choice.heuristicsRegrets, choice.heuristics->cost);
     os << "\n";
   }
+  if (!choice.launchRanges)
+    return;
+  const ContractionLaunchRanges &ranges = *choice.launchRanges;
+  printDivision(
+      os, ranges.division, choice.unbound, "schedule",
+      [&](const LaunchRange &r) {
+        return ranges.candidates[r.candidate].describe();
+      },
+      [](const LaunchRange &r) {
+        return std::make_pair(r.meanRegret, r.worstRegret);
+      });
 }
 
 bool AutoSchedules::isRefuted(const ContractionProblem &problem,
@@ -667,10 +694,13 @@ AutoSchedules::fallback(ArrayRef<RefutedProgram> refuted) const {
     bool chosenHere = false;
     // A contraction program's schedule is the one chosen for its problem
     // (several problems may have chosen it: each passes over it).
+    // A copy for a range: its schedule is refuted for the problem (the
+    // proof does not depend on the range).
     for (const Choice &choice : choices)
       if (scheduleOf(choice.ctx, choice.rank,
                      choice.search.ranked[choice.chosen].candidate) ==
-          program.schedule) {
+              program.schedule ||
+          llvm::is_contained(choice.copies, program.name)) {
         retry->refutedContractions.push_back(
             {choice.problem, program.schedule});
         chosenHere = true;

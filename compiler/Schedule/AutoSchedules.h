@@ -76,9 +76,10 @@ public:
   /// a flash kernel (GpuPrograms.h); when it is not the program's own.
   mlir::FailureOr<tile::ScheduleAttr>
   replacement(tile::ProgramOp program, const TargetInfo &target) override;
-  /// On the CPU, for a program whose sizes are unbound: a copy for each
-  /// range of one size where the model divides its values, or for each
-  /// range of another size within it (autoscheduler/CpuLaunchRanges.h).
+  /// For a program whose sizes are unbound: a copy for each range of one
+  /// size where the model divides its values, or for each range of
+  /// another size within it (autoscheduler/LaunchRanges.h): a CPU
+  /// program's, or a GPU's tensor-core contraction's.
   mlir::FailureOr<std::vector<ScheduleVariant>>
   launchVariants(tile::ProgramOp program, const TargetInfo &target) override;
 
@@ -152,6 +153,11 @@ private:
     std::vector<std::string> unbound;
     std::vector<autosched::SampleRegrets> regrets;
     std::optional<autosched::SampleRegrets> heuristicsRegrets;
+    /// M or N unbound: the model's division of their values, each leaf a
+    /// copy of the program with its own schedule; and the copies' names,
+    /// once made.
+    std::optional<autosched::ContractionLaunchRanges> launchRanges;
+    std::vector<std::string> copies;
   };
   struct CpuChoice {
     std::string program;
@@ -187,6 +193,9 @@ private:
                                         std::optional<int64_t> splittableK);
   void explainSampledContraction(llvm::raw_ostream &os,
                                  const Choice &choice) const;
+  /// A copy of a contraction program for each of its choice's launch
+  /// ranges (none where its choice made none).
+  std::vector<ScheduleVariant> contractionVariants(tile::ProgramOp program);
   /// The CPU model's ranking of `program`'s tiles (at bound extents, or
   /// over samples of its unbound sizes), its heuristics' tile among them;
   /// std::nullopt where the model cannot view it.

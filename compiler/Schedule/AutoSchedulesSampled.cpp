@@ -85,7 +85,67 @@ tile::ScheduleAttr AutoSchedules::sampledContraction(
     choice.heuristics = RankedCandidate{*rules, sampled.atLargest};
     choice.heuristicsRegrets = sampled.regrets;
   }
+  // Where one schedule serves some shapes badly: copies for ranges of M
+  // or N, launched by the size.
+  choice.launchRanges = chooseContractionLaunchRanges(
+      problem, !extents.m, !extents.n, firstLive->candidate, target,
+      [&](const ContractionCandidate &c) {
+        return !isRefuted(problem, scheduleOf(ctx, rank, c));
+      });
   tile::ScheduleAttr chosen = scheduleOf(ctx, rank, firstLive->candidate);
   recordContraction(std::move(choice));
   return chosen;
+}
+
+std::vector<ScheduleVariant>
+AutoSchedules::contractionVariants(tile::ProgramOp program) {
+  std::vector<ScheduleVariant> variants;
+  unsigned rank = program.getRank();
+  if (!program.getSchedule().getMma() || rank < 2)
+    return variants;
+  std::lock_guard<std::mutex> lock(mutex);
+  // The choice the program's schedule came from (the latest).
+  auto choice = llvm::find_if(llvm::reverse(choices), [&](const Choice &c) {
+    return c.launchRanges && c.rank == rank &&
+           scheduleOf(c.ctx, c.rank, c.search.ranked[c.chosen].candidate) ==
+               program.getSchedule();
+  });
+  if (choice == choices.rend())
+    return variants;
+  // M and N are the program's last two output dimensions, sizes by name.
+  auto sizeName = [&](StringRef dim) -> std::string {
+    auto name = dyn_cast<StringAttr>(
+        program.getOutputDims()[dim == "M" ? rank - 2 : rank - 1]);
+    return name ? name.getValue().str() : "";
+  };
+  std::vector<std::string> names;
+  for (const std::string &dim : choice->unbound)
+    if (std::string name = sizeName(dim); !name.empty())
+      names.push_back(name);
+  if (names.size() != choice->unbound.size())
+    return variants;
+  const ContractionLaunchRanges &ranges = *choice->launchRanges;
+  auto rangeAttr = [&](const LaunchRanges &division, const LaunchRange &r) {
+    return tile::SizeRangeAttr::get(program.getContext(), names[division.size],
+                                    r.atLeast, r.below);
+  };
+  auto add = [&](std::vector<tile::SizeRangeAttr> sizeRanges,
+                 size_t candidate) {
+    choice->copies.push_back(
+        tile::SizeRangeAttr::copyName(program.getSymName(), sizeRanges));
+    variants.push_back(
+        {std::move(sizeRanges),
+         scheduleOf(choice->ctx, rank, ranges.candidates[candidate])});
+  };
+  choice->copies.clear();
+  for (const LaunchRange &range : ranges.division.ranges) {
+    if (!range.inner) {
+      add({rangeAttr(ranges.division, range)}, range.candidate);
+      continue;
+    }
+    for (const LaunchRange &inner : range.inner->ranges)
+      add({rangeAttr(ranges.division, range), rangeAttr(*range.inner, inner)},
+          inner.candidate);
+  }
+  return variants;
 }

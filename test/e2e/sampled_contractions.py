@@ -3,8 +3,9 @@
 sample shapes: docs/autoscheduler.md, "A contraction whose M or N is
 unbound"), each compiled once for sm_80 and sm_90 through the Python
 package and run on the SIMT emulator at several shapes (a single row, a
-row short of a tile, ragged), against numpy. Integer-valued inputs: the
-products are exact in f32.
+row short of a tile, ragged), against numpy; and a GEMM whose M the
+model divides into launch ranges, each copy run. Integer-valued inputs:
+the products are exact in f32.
 
 usage: sampled_contractions.py (NAUTILUS_ROOT the build, python_stub/ on PYTHONPATH)
 """
@@ -40,6 +41,28 @@ def reference(kernel, a, b):
     return np.matmul(a64, b64)
 
 
+def check_launch_ranges():
+    """A GEMM of bound N and K whose M the model divides into ranges (a
+    copy a range, launched by M): each copy run, against numpy."""
+    program = nautilus.compile(SOURCE, kernel="gemm", target="sm_90",
+                               shapes={"N": 512, "K": 512}, schedule="auto",
+                               kernel_ir=True, cache=False, explain=True)
+    ranges = [line.split(":")[0].strip()
+              for line in program.explain().splitlines()
+              if line.startswith("    M ")]
+    print(f"sm_90 gemm, N = K = 512: copies for {', '.join(ranges)}")
+    rng = np.random.default_rng(11)
+    failed = 0
+    for m in (1, 100, 2048):
+        a = rng.integers(-3, 4, (m, 512)).astype(np.float16)
+        b = rng.integers(-3, 4, (512, 512)).astype(np.float16)
+        c = program.run(device="emu", A=a, B=b)["C"]
+        ok = np.array_equal(c.astype(np.float64), reference("gemm", a, b))
+        failed += not ok
+        print(f"  {'PASS' if ok else 'FAIL'} M={m}")
+    return failed
+
+
 def main():
     failed = 0
     for target in ("sm_80", "sm_90"):
@@ -62,6 +85,7 @@ def main():
                     c.astype(np.float64), want)
                 failed += not ok
                 print(f"  {'PASS' if ok else 'FAIL'} {shape}")
+    failed += check_launch_ranges()
     print(f"{'FAILED' if failed else 'all passed'}")
     return 1 if failed else 0
 

@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace nautilus;
 using namespace nautilus::autosched;
 
@@ -439,4 +441,51 @@ TEST(AutoSchedules, SamplesAContractionOfUnboundSizes) {
   explained.clear();
   provider->explain(os);
   EXPECT_EQ(llvm::StringRef(explained).count("  refuted:   "), 1u) << explained;
+}
+
+// A linear layer's M unbound (N and K bound) on sm_90: no one schedule
+// serves a decoding step's few rows and thousands of rows alike, so the
+// model divides M into ranges, each with its own schedule, covering every
+// value in order, at a mean regret below the one schedule's by more than
+// each extra copy's toll; a refuted schedule is never a range's.
+TEST(ContractionSamples, DividesAnUnboundMIntoLaunchRanges) {
+  TargetInfo h100 = *getTarget("sm_90");
+  ContractionProblem p = gemm(kUnboundSizeSamples.back(), 512, 512);
+  p.splittable = false;
+  std::vector<SampledContraction> ranked =
+      rankContractionOverSamples(contractionSamples(p, true, false), h100, 1);
+  ASSERT_EQ(ranked.size(), 1u);
+  std::optional<ContractionLaunchRanges> ranges = chooseContractionLaunchRanges(
+      p, true, false, ranked.front().candidate, h100);
+  ASSERT_TRUE(ranges);
+  const LaunchRanges &division = ranges->division;
+  ASSERT_GE(division.ranges.size(), 2u);
+  EXPECT_EQ(division.size, 0u);
+  EXPECT_LT(division.meanRegret *
+                std::pow(kLaunchRangeGain, division.ranges.size() - 1),
+            division.oneTileMeanRegret);
+  int64_t next = 0;
+  for (size_t r = 0; r < division.ranges.size(); ++r) {
+    const LaunchRange &range = division.ranges[r];
+    EXPECT_EQ(range.atLeast, next);
+    EXPECT_EQ(range.below.has_value(), r + 1 < division.ranges.size());
+    next = range.below.value_or(0);
+    ASSERT_LT(range.candidate, ranges->candidates.size());
+    if (r)
+      EXPECT_NE(
+          parametersOf(ranges->candidates[range.candidate]),
+          parametersOf(ranges->candidates[division.ranges[r - 1].candidate]));
+  }
+  // The first range's schedule refuted: no range takes it.
+  ContractionCandidate refuted =
+      ranges->candidates[division.ranges.front().candidate];
+  std::optional<ContractionLaunchRanges> again = chooseContractionLaunchRanges(
+      p, true, false, ranked.front().candidate, h100,
+      [&](const ContractionCandidate &c) {
+        return parametersOf(c) != parametersOf(refuted);
+      });
+  if (again)
+    for (const LaunchRange &range : again->division.ranges)
+      EXPECT_NE(parametersOf(again->candidates[range.candidate]),
+                parametersOf(refuted));
 }
