@@ -171,7 +171,10 @@ AutoSchedules::contraction(MLIRContext *ctx, unsigned rank,
                            ComputedSides computed, const TargetInfo &asked,
                            std::optional<int64_t> splittableK) {
   TargetInfo target = modelled(asked);
-  if (!target.hasMmaSync() || ((!extents.m || !extents.n) && extents.grouped))
+  // (A grouped GEMM's tiles must not straddle its groups' blocks: the
+  // model knows them where its routing is bound, and only there.)
+  if (!target.hasMmaSync() ||
+      ((!extents.m || !extents.n) && (extents.grouped || extents.routed)))
     return next->contraction(ctx, rank, extents, wgmma, computed, target,
                              splittableK);
   if (!extents.m || !extents.n)

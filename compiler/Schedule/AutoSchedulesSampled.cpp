@@ -86,12 +86,16 @@ tile::ScheduleAttr AutoSchedules::sampledContraction(
     choice.heuristicsRegrets = sampled.regrets;
   }
   // Where one schedule serves some shapes badly: copies for ranges of M
-  // or N, launched by the size.
-  choice.launchRanges = chooseContractionLaunchRanges(
-      problem, !extents.m, !extents.n, firstLive->candidate, target,
-      [&](const ContractionCandidate &c) {
-        return !isRefuted(problem, scheduleOf(ctx, rank, c));
-      });
+  // or N, launched by the size. The copies are made from the program as
+  // formed, unsplit (a split-K program is divided into its partial and
+  // summing programs before the copies could be made): unsplit schedules
+  // only, and none where the one schedule splits K.
+  if (firstLive->candidate.splitK == 1)
+    choice.launchRanges = chooseContractionLaunchRanges(
+        problem, !extents.m, !extents.n, firstLive->candidate, target,
+        [&](const ContractionCandidate &c) {
+          return c.splitK == 1 && !isRefuted(problem, scheduleOf(ctx, rank, c));
+        });
   tile::ScheduleAttr chosen = scheduleOf(ctx, rank, firstLive->candidate);
   recordContraction(std::move(choice));
   return chosen;
@@ -112,11 +116,17 @@ AutoSchedules::contractionVariants(tile::ProgramOp program) {
   });
   if (choice == choices.rend())
     return variants;
-  // M and N are the program's last two output dimensions, sizes by name.
+  // M and N are the program's last two output dimensions: each must be
+  // one of its sizes by name (not a literal, nor a routed table's rows),
+  // which the launch condition reads.
   auto sizeName = [&](StringRef dim) -> std::string {
     auto name = dyn_cast<StringAttr>(
         program.getOutputDims()[dim == "M" ? rank - 2 : rank - 1]);
-    return name ? name.getValue().str() : "";
+    if (!name ||
+        !llvm::is_contained(program.getSizes().getAsValueRange<StringAttr>(),
+                            name.getValue()))
+      return "";
+    return name.getValue().str();
   };
   std::vector<std::string> names;
   for (const std::string &dim : choice->unbound)

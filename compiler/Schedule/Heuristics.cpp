@@ -460,6 +460,7 @@ ContractionExtents nautilus::contractionExtents(tile::ProgramOp program) {
                         : std::nullopt;
   }
   extents.grouped = routedGroupsOf(program);
+  extents.routed = tile::SkipIfNegativeOp::find(program) != nullptr;
   Block &body = program.getBody().front();
   if (auto contracts = body.getOps<tile::ContractOp>(); !contracts.empty())
     extents.k = program.getKnownExtent((*contracts.begin()).getExtent());

@@ -169,6 +169,9 @@ struct ContractionExtents {
   /// tile.route of its table marks empty), where the routed rows and the
   /// experts are bound; m is then the rows' capacity.
   std::optional<autosched::ContractionProblem::Groups> grouped;
+  /// Whether the program is a grouped GEMM's (it skips the blocks its
+  /// routing marks empty), its routing bound or not.
+  bool routed = false;
 
   /// The contraction search's problem over these extents (M and N bound):
   /// M, N, the matrices, K and the grouping; the rest as the search's
