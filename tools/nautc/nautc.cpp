@@ -74,7 +74,8 @@ options:
                          bound M and N take the cost model's best of
                          their space: tensor-core schedules on GPUs
                          (with M or N unbound, the best over sample
-                         shapes), where element-wise programs and reductions of
+                         shapes, or a copy for each range of M or N,
+                         chosen at launch), where element-wise programs and reductions of
                          rows or columns (row streams too) with bound
                          extents take tiles,
                          threads, groups, runs and splits, and flash
