@@ -3,6 +3,7 @@
 #include "autoscheduler/Search.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 using namespace nautilus;
@@ -108,10 +109,10 @@ public:
     ContractionProblem at = problemAt(extents);
     std::vector<std::pair<double, size_t>> timed;
     Sample sample;
+    sample.bestUs = INFINITY;
     for (const ContractionCandidate &c : enumerateCandidates(at, target)) {
       double us = estimate(at, c, target).totalUs;
-      if (timed.empty() || us < sample.bestUs)
-        sample.bestUs = us;
+      sample.bestUs = std::min(sample.bestUs, us);
       if (!allowed || allowed(c))
         timed.push_back({us, idOf(c)});
     }

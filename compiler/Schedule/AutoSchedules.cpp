@@ -622,6 +622,8 @@ void AutoSchedules::explainSampledContraction(llvm::raw_ostream &os,
      << " x " << (p.k ? std::to_string(*p.k) : "K (unbound)");
   if (p.batch > 1)
     os << ", " << p.batch << " matrices";
+  if (p.siblings > 1)
+    os << ", " << p.siblings << " sibling contractions sharing the lhs tile";
   os << " over " << shapes << " sample shapes ("
      << llvm::join(choice.unbound, ", ") << " unbound, each at "
      << sampleExtentsText() << "): " << choice.search.spaceSize
@@ -636,9 +638,10 @@ void AutoSchedules::explainSampledContraction(llvm::raw_ostream &os,
   for (auto [i, ranked] : llvm::enumerate(choice.search.ranked)) {
     bool refuted =
         isRefuted(p, scheduleOf(choice.ctx, choice.rank, ranked.candidate));
-    os << (i == choice.chosen ? "  chosen:    "
-           : refuted          ? "  refuted:   "
-                              : "  runner-up: ")
+    // (With launch ranges, their copies, below, are chosen instead.)
+    os << (i != choice.chosen    ? refuted ? "  refuted:   " : "  runner-up: "
+           : choice.launchRanges ? "  one schedule: "
+                                 : "  chosen:    ")
        << ranked.candidate.describe() << ": ";
     printRegrets(choice.regrets[i], ranked.cost);
     os << " = "

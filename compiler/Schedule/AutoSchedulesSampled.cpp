@@ -21,24 +21,29 @@ tile::ScheduleAttr AutoSchedules::sampledContraction(
     MLIRContext *ctx, unsigned rank, const ContractionExtents &extents,
     bool wgmma, ComputedSides computed, const TargetInfo &target,
     std::optional<int64_t> splittableK) {
-  // The largest sample stands for the problem (a refutation's key, and
-  // the costs --explain prints).
+  // The largest sample stands for the problem (the costs --explain
+  // prints); the problem with its unbound sizes 0 is the choice's key (a
+  // refutation's, and the program's in contractionVariants), apart from
+  // any bound problem's.
   ContractionExtents largest = extents;
   largest.m = extents.m.value_or(kUnboundSizeSamples.back());
   largest.n = extents.n.value_or(kUnboundSizeSamples.back());
   ContractionProblem problem = problemOf(largest, wgmma, computed, splittableK);
+  ContractionProblem key = problem;
+  key.m = extents.m.value_or(0);
+  key.n = extents.n.value_or(0);
   std::vector<ContractionProblem> samples =
       contractionSamples(problem, !extents.m, !extents.n);
   std::vector<double> bestUs;
   std::vector<SampledContraction> ranked =
       rankContractionOverSamples(samples, target, 0, &bestUs);
   auto firstLive = llvm::find_if(ranked, [&](const SampledContraction &r) {
-    return !isRefuted(problem, scheduleOf(ctx, rank, r.candidate));
+    return !isRefuted(key, scheduleOf(ctx, rank, r.candidate));
   });
   if (firstLive == ranked.end())
     return next->contraction(ctx, rank, extents, wgmma, computed, target,
                              splittableK);
-  Choice choice{problem, {}, size_t(firstLive - ranked.begin())};
+  Choice choice{key, {}, size_t(firstLive - ranked.begin())};
   choice.ctx = ctx;
   choice.rank = rank;
   if (!extents.m)
@@ -52,7 +57,7 @@ tile::ScheduleAttr AutoSchedules::sampledContraction(
   // matters) is no alternative worth listing, as in the bound search.
   size_t keep = keepWith(
       llvm::count_if(refutedContractions, [&](const RefutedContraction &r) {
-        return r.problem == problem;
+        return r.problem == key;
       }));
   auto sameButRasterisation = [&](const SampledContraction &a,
                                   const SampledContraction &b) {
@@ -94,7 +99,7 @@ tile::ScheduleAttr AutoSchedules::sampledContraction(
     choice.launchRanges = chooseContractionLaunchRanges(
         problem, !extents.m, !extents.n, firstLive->candidate, target,
         [&](const ContractionCandidate &c) {
-          return c.splitK == 1 && !isRefuted(problem, scheduleOf(ctx, rank, c));
+          return c.splitK == 1 && !isRefuted(key, scheduleOf(ctx, rank, c));
         });
   tile::ScheduleAttr chosen = scheduleOf(ctx, rank, firstLive->candidate);
   recordContraction(std::move(choice));
@@ -108,9 +113,16 @@ AutoSchedules::contractionVariants(tile::ProgramOp program) {
   if (!program.getSchedule().getMma() || rank < 2)
     return variants;
   std::lock_guard<std::mutex> lock(mutex);
-  // The choice the program's schedule came from (the latest).
+  // The choice the program's schedule came from (the latest): its
+  // problem's (M and N, 0 where unbound; K, the matrices) and its
+  // schedule. (A choice names no program: two contractions of one
+  // problem share its division, as they share its schedule.)
+  ContractionExtents extents = contractionExtents(program);
   auto choice = llvm::find_if(llvm::reverse(choices), [&](const Choice &c) {
-    return c.launchRanges && c.rank == rank &&
+    const ContractionProblem &p = c.problem;
+    return c.launchRanges && c.rank == rank && p.m == extents.m.value_or(0) &&
+           p.n == extents.n.value_or(0) && p.k == extents.k &&
+           p.batch == extents.batch.value_or(1) &&
            scheduleOf(c.ctx, c.rank, c.search.ranked[c.chosen].candidate) ==
                program.getSchedule();
   });
@@ -132,7 +144,10 @@ AutoSchedules::contractionVariants(tile::ProgramOp program) {
   for (const std::string &dim : choice->unbound)
     if (std::string name = sizeName(dim); !name.empty())
       names.push_back(name);
-  if (names.size() != choice->unbound.size())
+  // (M and N one size, as C[N, N]: no copies, whose ranges could not be
+  // of two sizes.)
+  if (names.size() != choice->unbound.size() ||
+      (names.size() == 2 && names[0] == names[1]))
     return variants;
   const ContractionLaunchRanges &ranges = *choice->launchRanges;
   auto rangeAttr = [&](const LaunchRanges &division, const LaunchRange &r) {
@@ -141,13 +156,14 @@ AutoSchedules::contractionVariants(tile::ProgramOp program) {
   };
   auto add = [&](std::vector<tile::SizeRangeAttr> sizeRanges,
                  size_t candidate) {
-    choice->copies.push_back(
-        tile::SizeRangeAttr::copyName(program.getSymName(), sizeRanges));
+    if (std::string name =
+            tile::SizeRangeAttr::copyName(program.getSymName(), sizeRanges);
+        !llvm::is_contained(choice->copies, name))
+      choice->copies.push_back(name);
     variants.push_back(
         {std::move(sizeRanges),
          scheduleOf(choice->ctx, rank, ranges.candidates[candidate])});
   };
-  choice->copies.clear();
   for (const LaunchRange &range : ranges.division.ranges) {
     if (!range.inner) {
       add({rangeAttr(ranges.division, range)}, range.candidate);

@@ -484,8 +484,8 @@ TEST(ContractionSamples, DividesAnUnboundMIntoLaunchRanges) {
       [&](const ContractionCandidate &c) {
         return parametersOf(c) != parametersOf(refuted);
       });
-  if (again)
-    for (const LaunchRange &range : again->division.ranges)
-      EXPECT_NE(parametersOf(again->candidates[range.candidate]),
-                parametersOf(refuted));
+  ASSERT_TRUE(again);
+  for (const LaunchRange &range : again->division.ranges)
+    EXPECT_NE(parametersOf(again->candidates[range.candidate]),
+              parametersOf(refuted));
 }
