@@ -49,35 +49,8 @@ public:
     return candidates.size() - 1;
   }
 
-  /// The division's candidate as a sampled tile, costed at its range's
-  /// largest shape.
-  CpuSampledCandidate sampled(const LaunchRange &range) {
-    CpuSampledCandidate out;
-    out.candidate = candidates[range.candidate];
-    if (const CpuProgram *program = programOf(range.largestShape))
-      out.candidate.cost = costAt(range.candidate, *program);
-    out.meanRegret = range.meanRegret;
-    out.worstRegret = range.worstRegret;
-    return out;
-  }
-
-  CpuLaunchRanges convert(const LaunchRanges &division) {
-    CpuLaunchRanges out;
-    out.size = division.size;
-    out.sampleShapes = division.sampleShapes;
-    out.meanRegret = division.meanRegret;
-    out.oneTileMeanRegret = division.oneTileMeanRegret;
-    for (const LaunchRange &range : division.ranges) {
-      CpuLaunchRange &copy = out.ranges.emplace_back();
-      copy.atLeast = range.atLeast;
-      copy.below = range.below;
-      copy.chosen = sampled(range);
-      if (range.inner)
-        copy.inner =
-            std::make_shared<const CpuLaunchRanges>(convert(*range.inner));
-    }
-    return out;
-  }
+  /// The tiles, numbered as first seen.
+  std::vector<CpuCandidate> candidates;
 
 private:
   const CpuProgram *programOf(const std::vector<int64_t> &extents) {
@@ -97,17 +70,9 @@ private:
   const CpuTermScales &scales;
   const CandidateFilter &allowed;
   std::map<std::vector<int64_t>, std::optional<CpuProgram>> programs;
-  std::vector<CpuCandidate> candidates;
 };
 
 } // namespace
-
-size_t CpuLaunchRanges::copies() const {
-  size_t n = 0;
-  for (const CpuLaunchRange &r : ranges)
-    n += r.inner ? r.inner->copies() : 1;
-  return n;
-}
 
 std::optional<CpuLaunchRanges> nautilus::autosched::chooseCpuLaunchRanges(
     size_t unboundSizes, const CpuProgramAtExtents &programAt,
@@ -119,5 +84,5 @@ std::optional<CpuLaunchRanges> nautilus::autosched::chooseCpuLaunchRanges(
       chooseLaunchRanges(unboundSizes, model, oneTileId);
   if (!division)
     return std::nullopt;
-  return model.convert(*division);
+  return CpuLaunchRanges{std::move(*division), std::move(model.candidates)};
 }

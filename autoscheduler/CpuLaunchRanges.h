@@ -5,8 +5,7 @@
 // may divide the values of an unbound size into ranges, each with its own
 // tile, as LaunchRanges.h divides them for any model: here the model is
 // the CPU's (its candidates the power-of-two, unsplit tiles rankCpuTiles
-// gives at any sample shape, and those `allowed`), and the division comes
-// back with each range's tile costed at its largest sample shape.
+// gives at any sample shape, and those `allowed`).
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_AUTOSCHEDULER_CPULAUNCHRANGES_H
@@ -16,36 +15,19 @@
 #include "autoscheduler/LaunchRanges.h"
 
 #include <functional>
-#include <memory>
 #include <optional>
 
 namespace nautilus::autosched {
 
-struct CpuLaunchRanges;
-
-/// One range of the divided size's values and its tile.
-struct CpuLaunchRange {
-  int64_t atLeast = 0;
-  std::optional<int64_t> below; // none: no upper bound
-  /// The tile, its regrets over the range's sample shapes (against the
-  /// best tile at each).
-  CpuSampledCandidate chosen;
-  /// Within the range, a division of another size whose ranges each have
-  /// their own tile (and no further division); null: `chosen` serves the
-  /// whole range.
-  std::shared_ptr<const CpuLaunchRanges> inner;
-};
-
-/// A division of one unbound size's values.
+/// A division of the CPU program's unbound sizes into launch ranges
+/// (LaunchRanges.h), and the tiles its ranges name.
 struct CpuLaunchRanges {
-  size_t size = 0; // the divided size, an index of the unbound sizes
-  std::vector<CpuLaunchRange> ranges;
-  size_t sampleShapes = 0;      // the shapes both means are over
-  double meanRegret = 1;        // the division's geometric mean regret
-  double oneTileMeanRegret = 1; // the one tile's, over the same shapes
-  /// The copies the division makes (a range divided again counts its
-  /// inner ranges).
-  size_t copies() const;
+  LaunchRanges division;
+  std::vector<CpuCandidate> candidates;
+  /// Range `range`'s tile (unpacked or packed; its cost not filled).
+  const CpuCandidate &tileOf(const LaunchRange &range) const {
+    return candidates[range.candidate];
+  }
 };
 
 /// The program at extents of its unbound sizes (in order); std::nullopt

@@ -49,34 +49,32 @@ void printCost(llvm::raw_ostream &os, const CostBreakdown &cost) {
 
 /// `--explain`'s lines for a division of unbound sizes into launch ranges
 /// (the CPU's tiles or a GPU contraction's schedules, `what`), each
-/// range's candidate described by `describe` with its regrets (mean,
-/// worst) by `regrets`.
-template <typename Division, typename Describe, typename Regrets>
-void printDivision(llvm::raw_ostream &os, const Division &division,
+/// range's candidate described by `describe`.
+void printDivision(llvm::raw_ostream &os, const LaunchRanges &division,
                    const std::vector<std::string> &unbound, StringRef what,
-                   Describe describe, Regrets regrets) {
+                   llvm::function_ref<std::string(size_t)> describe) {
   std::string samples;
   for (auto [i, extent] : llvm::enumerate(kLaunchRangeSamples))
     samples += (i == 0                                ? ""
                 : i + 1 == kLaunchRangeSamples.size() ? " and "
                                                       : ", ") +
                std::to_string(extent);
-  auto rangeText = [&](const Division &d, const auto &range) {
+  auto rangeText = [&](const LaunchRanges &d, const LaunchRange &range) {
     const std::string &size = unbound[d.size];
     std::string below = size + " < " + std::to_string(range.below.value_or(0));
     return !range.below    ? size + " >= " + std::to_string(range.atLeast)
            : range.atLeast ? std::to_string(range.atLeast) + " <= " + below
                            : below;
   };
-  auto printOne = [&](const auto &range) {
-    auto [mean, worst] = regrets(range);
-    os << describe(range) << ": " << llvm::format("%.2fx", mean)
+  auto printOne = [&](const LaunchRange &range) {
+    os << describe(range.candidate) << ": "
+       << llvm::format("%.2fx", range.meanRegret)
        << " the best over its samples (geometric mean), "
-       << llvm::format("%.2fx", worst) << " at worst\n";
+       << llvm::format("%.2fx", range.worstRegret) << " at worst\n";
   };
   const std::string &size = unbound[division.size];
   bool dividedAgain = llvm::any_of(
-      division.ranges, [](const auto &r) { return r.inner != nullptr; });
+      division.ranges, [](const LaunchRange &r) { return r.inner != nullptr; });
   os << "  chosen:    " << division.copies()
      << " copies of the program, for ranges of " << size
      << (dividedAgain ? " and within them of another size" : "")
@@ -86,20 +84,20 @@ void printDivision(llvm::raw_ostream &os, const Division &division,
      << " sample shapes, " << size << " at " << samples << "), against "
      << llvm::format("%.2fx", division.oneTileMeanRegret) << " for one " << what
      << "\n";
-  for (const auto &range : division.ranges) {
+  for (const LaunchRange &range : division.ranges) {
     os << "    " << rangeText(division, range) << ": ";
     if (!range.inner) {
       printOne(range);
       continue;
     }
-    const Division &inner = *range.inner;
+    const LaunchRanges &inner = *range.inner;
     os << "divided again by " << unbound[inner.size] << ": "
        << llvm::format("%.2fx", inner.meanRegret)
        << " the best (geometric mean over its " << inner.sampleShapes
        << " sample shapes), against "
        << llvm::format("%.2fx", inner.oneTileMeanRegret) << " for "
-       << describe(range) << "\n";
-    for (const auto &innerRange : inner.ranges) {
+       << describe(range.candidate) << "\n";
+    for (const LaunchRange &innerRange : inner.ranges) {
       os << "      " << rangeText(inner, innerRange) << ": ";
       printOne(innerRange);
     }
@@ -293,32 +291,45 @@ AutoSchedules::launchVariants(tile::ProgramOp program,
       });
   if (choice == cpuChoices.rend() || !choice->launchRanges)
     return variants;
-  // A copy for each range, or for each inner range of a range divided
-  // again.
-  auto rangeAttr = [&](const autosched::CpuLaunchRanges &division,
-                       const autosched::CpuLaunchRange &range) {
-    return tile::SizeRangeAttr::get(program.getContext(),
-                                    choice->unbound[division.size],
+  choice->copies.clear();
+  const CpuLaunchRanges &ranges = *choice->launchRanges;
+  return rangeVariants(
+      program, ranges.division, choice->unbound,
+      [&](size_t candidate) {
+        const CpuCandidate &tile = ranges.candidates[candidate];
+        return cpuScheduleWithTile(program, tile.tile, tile.pack);
+      },
+      choice->copies);
+}
+
+std::vector<ScheduleVariant> AutoSchedules::rangeVariants(
+    tile::ProgramOp program, const LaunchRanges &division,
+    const std::vector<std::string> &sizes,
+    llvm::function_ref<tile::ScheduleAttr(size_t)> scheduleOfCandidate,
+    std::vector<std::string> &copies) {
+  std::vector<ScheduleVariant> variants;
+  auto rangeAttr = [&](const LaunchRanges &d, const LaunchRange &range) {
+    return tile::SizeRangeAttr::get(program.getContext(), sizes[d.size],
                                     range.atLeast, range.below);
   };
-  auto add = [&](std::vector<tile::SizeRangeAttr> ranges,
-                 const CpuCandidate &tile) {
+  auto add = [&](std::vector<tile::SizeRangeAttr> ranges, size_t candidate) {
     // (tile-apply-schedules names each copy so: a refuted one is found.)
-    choice->copies.push_back(
-        tile::SizeRangeAttr::copyName(program.getSymName(), ranges));
-    variants.push_back({std::move(ranges),
-                        cpuScheduleWithTile(program, tile.tile, tile.pack)});
+    std::string name =
+        tile::SizeRangeAttr::copyName(program.getSymName(), ranges);
+    if (!llvm::is_contained(copies, name))
+      copies.push_back(name);
+    variants.push_back({std::move(ranges), scheduleOfCandidate(candidate)});
   };
-  choice->copies.clear();
-  const autosched::CpuLaunchRanges &outer = *choice->launchRanges;
-  for (const autosched::CpuLaunchRange &range : outer.ranges) {
+  // A copy for each range, or for each inner range of a range divided
+  // again.
+  for (const LaunchRange &range : division.ranges) {
     if (!range.inner) {
-      add({rangeAttr(outer, range)}, range.chosen.candidate);
+      add({rangeAttr(division, range)}, range.candidate);
       continue;
     }
-    for (const autosched::CpuLaunchRange &inner : range.inner->ranges)
-      add({rangeAttr(outer, range), rangeAttr(*range.inner, inner)},
-          inner.chosen.candidate);
+    for (const LaunchRange &inner : range.inner->ranges)
+      add({rangeAttr(division, range), rangeAttr(*range.inner, inner)},
+          inner.candidate);
   }
   return variants;
 }
@@ -483,16 +494,11 @@ void AutoSchedules::explainCpu(llvm::raw_ostream &os) const {
 }
 
 void AutoSchedules::explainLaunchRanges(
-    llvm::raw_ostream &os, const autosched::CpuLaunchRanges &division,
+    llvm::raw_ostream &os, const autosched::CpuLaunchRanges &ranges,
     const std::vector<std::string> &unbound) {
-  printDivision(
-      os, division, unbound, "tile",
-      [](const autosched::CpuLaunchRange &r) {
-        return r.chosen.candidate.describe();
-      },
-      [](const autosched::CpuLaunchRange &r) {
-        return std::make_pair(r.chosen.meanRegret, r.chosen.worstRegret);
-      });
+  printDivision(os, ranges.division, unbound, "tile", [&](size_t candidate) {
+    return ranges.candidates[candidate].describe();
+  });
 }
 
 void AutoSchedules::explainCalibration(llvm::raw_ostream &os) const {
@@ -656,14 +662,10 @@ void AutoSchedules::explainSampledContraction(llvm::raw_ostream &os,
   if (!choice.launchRanges)
     return;
   const ContractionLaunchRanges &ranges = *choice.launchRanges;
-  printDivision(
-      os, ranges.division, choice.unbound, "schedule",
-      [&](const LaunchRange &r) {
-        return ranges.candidates[r.candidate].describe();
-      },
-      [](const LaunchRange &r) {
-        return std::make_pair(r.meanRegret, r.worstRegret);
-      });
+  printDivision(os, ranges.division, choice.unbound, "schedule",
+                [&](size_t candidate) {
+                  return ranges.candidates[candidate].describe();
+                });
 }
 
 bool AutoSchedules::isRefuted(const ContractionProblem &problem,

@@ -196,6 +196,14 @@ private:
   /// A copy of a contraction program for each of its choice's launch
   /// ranges (none where its choice made none).
   std::vector<ScheduleVariant> contractionVariants(tile::ProgramOp program);
+  /// A copy of `program` for each leaf of `division` (of the unbound
+  /// `sizes`, by name), each with its candidate's schedule; the copies'
+  /// names added to `copies`.
+  static std::vector<ScheduleVariant> rangeVariants(
+      tile::ProgramOp program, const autosched::LaunchRanges &division,
+      const std::vector<std::string> &sizes,
+      llvm::function_ref<tile::ScheduleAttr(size_t)> scheduleOfCandidate,
+      std::vector<std::string> &copies);
   /// The CPU model's ranking of `program`'s tiles (at bound extents, or
   /// over samples of its unbound sizes), its heuristics' tile among them;
   /// std::nullopt where the model cannot view it.
@@ -248,7 +256,7 @@ private:
                                                       const TargetInfo &target);
   void explainCpu(llvm::raw_ostream &os) const;
   static void explainLaunchRanges(llvm::raw_ostream &os,
-                                  const autosched::CpuLaunchRanges &division,
+                                  const autosched::CpuLaunchRanges &ranges,
                                   const std::vector<std::string> &unbound);
   void explainCalibration(llvm::raw_ostream &os) const;
   void explainGpu(llvm::raw_ostream &os) const;

@@ -150,28 +150,10 @@ AutoSchedules::contractionVariants(tile::ProgramOp program) {
       (names.size() == 2 && names[0] == names[1]))
     return variants;
   const ContractionLaunchRanges &ranges = *choice->launchRanges;
-  auto rangeAttr = [&](const LaunchRanges &division, const LaunchRange &r) {
-    return tile::SizeRangeAttr::get(program.getContext(), names[division.size],
-                                    r.atLeast, r.below);
-  };
-  auto add = [&](std::vector<tile::SizeRangeAttr> sizeRanges,
-                 size_t candidate) {
-    if (std::string name =
-            tile::SizeRangeAttr::copyName(program.getSymName(), sizeRanges);
-        !llvm::is_contained(choice->copies, name))
-      choice->copies.push_back(name);
-    variants.push_back(
-        {std::move(sizeRanges),
-         scheduleOf(choice->ctx, rank, ranges.candidates[candidate])});
-  };
-  for (const LaunchRange &range : ranges.division.ranges) {
-    if (!range.inner) {
-      add({rangeAttr(ranges.division, range)}, range.candidate);
-      continue;
-    }
-    for (const LaunchRange &inner : range.inner->ranges)
-      add({rangeAttr(ranges.division, range), rangeAttr(*range.inner, inner)},
-          inner.candidate);
-  }
-  return variants;
+  return rangeVariants(
+      program, ranges.division, names,
+      [&](size_t candidate) {
+        return scheduleOf(choice->ctx, rank, ranges.candidates[candidate]);
+      },
+      choice->copies);
 }

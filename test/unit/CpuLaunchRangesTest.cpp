@@ -8,6 +8,7 @@
 #include "autoscheduler/CpuLaunchRanges.h"
 #include "runtime/HostPrograms.h"
 #include "test/unit/CpuModelHost.h"
+#include "test/unit/LaunchRangesCheck.h"
 
 #include <gtest/gtest.h>
 
@@ -43,46 +44,30 @@ CpuCandidate oneTileOf(const TargetInfo &target) {
 
 } // namespace
 
-/// Checks that `division`'s ranges cover every value in order, each with
-/// its own power-of-two tile, at a mean regret below the one tile's by
-/// more than each extra copy's toll.
-void expectCoversInOrder(const CpuLaunchRanges &division) {
-  ASSERT_GE(division.ranges.size(), 2u);
-  ASSERT_LE(division.ranges.size(), kMostLaunchRanges);
-  EXPECT_LT(division.meanRegret *
-                std::pow(kLaunchRangeGain, division.ranges.size() - 1),
-            division.oneTileMeanRegret);
-  int64_t next = 0;
+/// Checks that `division`'s ranges cover every value in order
+/// (LaunchRangesCheck.h), each with its own power-of-two tile of `tiles`.
+void expectCoversInOrder(const LaunchRanges &division,
+                         const CpuLaunchRanges &tiles) {
+  nautilus::test::expectRangesInOrder(division);
   for (size_t r = 0; r < division.ranges.size(); ++r) {
-    const CpuLaunchRange &range = division.ranges[r];
-    EXPECT_EQ(range.atLeast, next);
-    EXPECT_EQ(range.below.has_value(), r + 1 < division.ranges.size());
-    if (range.below) {
-      EXPECT_GT(*range.below, range.atLeast);
-      // A boundary is a power of two above a sample, at most the next.
-      EXPECT_EQ(*range.below & (*range.below - 1), 0) << *range.below;
-      next = *range.below;
-    }
-    for (int64_t t : range.chosen.candidate.tile)
-      EXPECT_EQ(t & (t - 1), 0) << range.chosen.candidate.describe();
-    EXPECT_GE(range.chosen.meanRegret, 1.0);
-    EXPECT_GE(range.chosen.worstRegret, range.chosen.meanRegret);
-    if (r > 0) {
-      EXPECT_NE(range.chosen.candidate.describe(),
-                division.ranges[r - 1].chosen.candidate.describe());
-    }
+    const CpuCandidate &tile = tiles.tileOf(division.ranges[r]);
+    for (int64_t t : tile.tile)
+      EXPECT_EQ(t & (t - 1), 0) << tile.describe();
+    if (r > 0)
+      EXPECT_NE(tile.describe(),
+                tiles.tileOf(division.ranges[r - 1]).describe());
   }
 }
 
 /// Every tile the division's copies take ("8x32 packed"), in order.
-std::vector<std::string> copiesOf(const CpuLaunchRanges &division) {
+std::vector<std::string> copiesOf(const CpuLaunchRanges &ranges) {
   std::vector<std::string> tiles;
-  for (const CpuLaunchRange &range : division.ranges)
+  for (const LaunchRange &range : ranges.division.ranges)
     if (range.inner)
-      for (const CpuLaunchRange &inner : range.inner->ranges)
-        tiles.push_back(inner.chosen.candidate.describe());
+      for (const LaunchRange &inner : range.inner->ranges)
+        tiles.push_back(ranges.tileOf(inner).describe());
     else
-      tiles.push_back(range.chosen.candidate.describe());
+      tiles.push_back(ranges.tileOf(range).describe());
   return tiles;
 }
 
@@ -92,39 +77,37 @@ std::vector<std::string> copiesOf(const CpuLaunchRanges &division) {
 TEST(CpuLaunchRanges, DividesAGemmsSizes) {
   TargetInfo target = avx512Host();
   CpuCandidate one = oneTileOf(target);
-  std::optional<CpuLaunchRanges> division =
+  std::optional<CpuLaunchRanges> ranges =
       chooseCpuLaunchRanges(3, gemmAt, one, target);
-  ASSERT_TRUE(division);
-  expectCoversInOrder(*division);
+  ASSERT_TRUE(ranges);
+  const LaunchRanges *division = &ranges->division;
+  expectCoversInOrder(*division, *ranges);
   EXPECT_EQ(division->sampleShapes, kLaunchRangeSamples.size() * 9);
   ASSERT_LT(division->size, 2u) << "a GEMM divided by K";
   size_t other = 1 - division->size;
-  for (const CpuLaunchRange &range : division->ranges)
+  for (const LaunchRange &range : division->ranges)
     if (range.inner) {
       EXPECT_EQ(range.inner->size, other);
-      expectCoversInOrder(*range.inner);
+      expectCoversInOrder(*range.inner, *ranges);
       // The inner division is over the outer range's sample values.
       EXPECT_LE(range.inner->sampleShapes, division->sampleShapes);
     }
-  EXPECT_EQ(division->copies(), copiesOf(*division).size());
+  EXPECT_EQ(division->copies(), copiesOf(*ranges).size());
   // The lowest range holds a single row or column: its tile is no wider
   // there than the sample.
-  const CpuLaunchRange &lowest = division->ranges.front();
-  EXPECT_EQ(lowest.chosen.candidate.tile[division->size], 1)
-      << lowest.chosen.candidate.describe();
+  const CpuCandidate &lowest = ranges->tileOf(division->ranges.front());
+  EXPECT_EQ(lowest.tile[division->size], 1) << lowest.describe();
   // The widest range is divided again: its few rows or columns (a
   // decoding step's one token) take a tile that spans one, the rest the
   // one tile.
   ASSERT_TRUE(division->ranges.back().inner);
-  const CpuLaunchRanges &manyOuter = *division->ranges.back().inner;
-  const CpuLaunchRange &fewInner = manyOuter.ranges.front();
-  EXPECT_EQ(fewInner.chosen.candidate.tile[other], 1)
-      << fewInner.chosen.candidate.describe();
-  EXPECT_EQ(manyOuter.ranges.back().chosen.candidate.describe(),
-            one.describe());
+  const LaunchRanges &manyOuter = *division->ranges.back().inner;
+  const CpuCandidate &fewInner = ranges->tileOf(manyOuter.ranges.front());
+  EXPECT_EQ(fewInner.tile[other], 1) << fewInner.describe();
+  EXPECT_EQ(ranges->tileOf(manyOuter.ranges.back()).describe(), one.describe());
   // A refuted tile is taken by no copy (not the one tile: the one the
   // model passes is never refuted).
-  std::string refuted = copiesOf(*division).front();
+  std::string refuted = copiesOf(*ranges).front();
   ASSERT_NE(refuted, one.describe());
   std::optional<CpuLaunchRanges> without = chooseCpuLaunchRanges(
       3, gemmAt, one, target, {},
@@ -136,10 +119,10 @@ TEST(CpuLaunchRanges, DividesAGemmsSizes) {
   std::optional<CpuLaunchRanges> again =
       chooseCpuLaunchRanges(3, gemmAt, one, target);
   ASSERT_TRUE(again);
-  EXPECT_EQ(copiesOf(*again), copiesOf(*division));
-  ASSERT_EQ(again->ranges.size(), division->ranges.size());
+  EXPECT_EQ(copiesOf(*again), copiesOf(*ranges));
+  ASSERT_EQ(again->division.ranges.size(), division->ranges.size());
   for (size_t r = 0; r < division->ranges.size(); ++r)
-    EXPECT_EQ(again->ranges[r].below, division->ranges[r].below);
+    EXPECT_EQ(again->division.ranges[r].below, division->ranges[r].below);
 }
 
 // Where one tile is as good as any division (an element-wise program over
@@ -160,8 +143,8 @@ TEST(CpuLaunchRanges, KeepsOneTileWhereNoDivisionEarnsItsCopies) {
   std::optional<CpuLaunchRanges> division =
       chooseCpuLaunchRanges(1, rows, one, target);
   if (division) { // (a division earns its copies, but never by a hair)
-    EXPECT_LT(division->meanRegret * kLaunchRangeGain,
-              division->oneTileMeanRegret);
+    EXPECT_LT(division->division.meanRegret * kLaunchRangeGain,
+              division->division.oneTileMeanRegret);
   }
   auto blind = [](const std::vector<int64_t> &) {
     return std::optional<CpuProgram>();
