@@ -105,7 +105,7 @@ def main():
         if key not in unbound:
             unbound[key] = (nautilus.compile(path, kernel=kernel, target=args.target,
                                              shapes=fixed, schedule="auto",
-                                             kernel_ir=True, cache=False)
+                                             kernel_ir=True, cache=False, explain=True)
                             if gpu else nautilus.compile(path, kernel=kernel, cache=False))
         bound = nautilus.compile(path, kernel=kernel, shapes=sizes,
                                  schedule="heuristics", cache=False)
@@ -115,6 +115,8 @@ def main():
         case = f"seed {seed}: {kernel} " + ",".join(f"{k}={v}" for k, v in sizes.items())
         if fixed:
             case += " (bound: " + ",".join(sorted(fixed)) + ")"
+        if gpu and "copies of the program" in program.explain():
+            case += " [copies for launch ranges]"
         try:
             got = from_output(program.run(device="emu" if gpu else "cpu", **inputs)[output],
                               out_dtype)
