@@ -7,7 +7,8 @@
 # Each bundle (nautc compile --emit bundle, see runtime/Bundle.h)
 # is the kernel's launch plan and PTX for one shape: sizes are bound, so
 # nautc picks the pipeline for them (wgmma + TMA on sm_90 where rows are
-# 16-byte aligned, mma.sync otherwise). The bundles of earlier runs are
+# 16-byte aligned, mma.sync otherwise); but a linear layer compiled
+# without M, run at the sizes its NAME.sizes.json gives. The bundles of earlier runs are
 # removed first; run_gemms.py runs those of the device's newest target.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -209,6 +210,23 @@ for target in "${targets[@]}"; do
     "layernorm_64x8192:$examples/norms.tensor:layernorm:T=64,D=8192" \
     "rmsnorm_8x16384:$examples/norms.tensor:rmsnorm:T=8,D=16384"
   rm -f "$structure"
+  # A linear layer compiled without M (a bundle an application launches at
+  # every number of tokens; N = K = 4096): --schedule auto's copies for
+  # ranges of M (docs/autoscheduler.md, "A contraction whose M or N is
+  # unbound") against the heuristics' one schedule, each bundle run at M =
+  # 16, 128, 512 and 4096 (the sizes in NAME.sizes.json beside it).
+  unbound=$(mktemp)
+  for schedule in auto heuristics; do
+    "$nautc" compile "$examples/gemm.tensor" -k gemm --target "$target" --shape N=4096,K=4096 \
+      "${extra[@]}" --schedule "$schedule" --emit bundle -o "$unbound"
+    for m in 16 128 512 4096; do
+      name="f16_unbound_m_${schedule}_m${m}_${target}"
+      cp "$unbound" "$out/$name.json"
+      echo "{\"M\": $m}" >"$out/$name.sizes.json"
+      echo "$out/$name.json"
+    done
+  done
+  rm -f "$unbound"
   [ "$target" = sm_90 ] || continue
   for c in "${fa3_cases[@]}"; do
     IFS=: read -r name file kernel shape program fields stages rows keys <<<"$c"

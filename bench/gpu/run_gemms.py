@@ -10,7 +10,8 @@ Triton and PyTorch, and writes a table.
 Needs on the GPU machine: the NVIDIA driver, PyTorch with CUDA, and Triton
 (for the Triton column); nothing to build. The bundles come from
 bench/gpu/prepare.sh on a build machine (nautc compile --emit bundle): each
-is one kernel's launch plan and PTX for one shape (the format is described
+is one kernel's launch plan and PTX for one shape, or for the sizes its
+NAME.sizes.json gives where it was compiled without some (the format is described
 in runtime/Bundle.h; a version 2 or 3 bundle's checksum is verified). This
 script loads the PTX with the driver API (ctypes), builds the TMA tensor maps with cuTensorMapEncodeTiled, packs
 the parameters as MLIR lowers them (a memref descriptor per tensor buffer,
@@ -135,17 +136,64 @@ def load_bundle(path):
         sys.exit(f"{path}: malformed JSON: {e}")
     if not isinstance(b, dict) or b.get("format") not in ("nautilus-bundle-1", "nautilus-bundle-2", "nautilus-bundle-3", "nautilus-bundle-4"):
         sys.exit(f"{path}: not a nautilus bundle")
-    if any("launch_when" in p for p in b.get("programs", [])):
-        sys.exit(f"{path}: its programs are chosen by size at launch (launch_when), which this script does not evaluate: compile with --shape")
     error = bundle_checksum_error(data) if b["format"] != "nautilus-bundle-1" else None
     if error:
         sys.exit(f"{path}: {error}")
+    if os.path.exists(sizes_path(path)) or any("launch_when" in p for p in b.get("programs", [])):
+        bind_at_launch(b, path)
     b["path"] = path
     return b
 
 
+def sizes_path(path):
+    """Where a bundle's launch sizes are given: NAME.sizes.json beside it."""
+    return os.path.splitext(path)[0] + ".sizes.json"
+
+
+def evaluate(expr, sizes):
+    """A size expression of the bundle format (runtime/SizeExpr.h): an
+    integer, a size's name, or [op, operands...]."""
+    if isinstance(expr, int):
+        return expr
+    if isinstance(expr, str):
+        return sizes[expr]
+    op, *args = expr
+    v = [evaluate(a, sizes) for a in args]
+    table = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+             "min": min, "max": max, "eq": lambda a, b: int(a == b), "ne": lambda a, b: int(a != b),
+             "lt": lambda a, b: int(a < b), "le": lambda a, b: int(a <= b),
+             "gt": lambda a, b: int(a > b), "ge": lambda a, b: int(a >= b),
+             "and": lambda a, b: a & b, "or": lambda a, b: a | b, "not": lambda a: int(not a)}
+    if op not in table:
+        raise ValueError(f"size operation '{op}' is not evaluated here")
+    return table[op](*v)
+
+
+def bind_at_launch(b, path):
+    """A bundle compiled without some sizes, whose programs may be copies
+    for ranges of them (launch_when, docs/autoscheduler.md "Tiles chosen at
+    launch"): its sizes for this run come from NAME.sizes.json, and only the
+    programs whose condition holds there are launched, as the runtime
+    launches them (in the plan's order)."""
+    try:
+        with open(sizes_path(path)) as f:
+            given = json.load(f)
+    except OSError:
+        sys.exit(f"{path}: its programs are chosen by size at launch (launch_when): give the sizes to run it at in {os.path.basename(sizes_path(path))}, or compile with --shape")
+    b["bindings"] = {**b["bindings"], **given}
+    sizes = sizes_of(b)
+    chosen = []
+    for p in b["programs"]:
+        when = p.get("launch_when")
+        if when is None or evaluate(when["condition"], sizes):
+            chosen.append(p)
+    b["launched_copies"] = [p["name"] for p in b["programs"] if "launch_when" in p and p in chosen]
+    b["programs"] = chosen
+
+
 def load_bundles(directory):
-    bundles = [load_bundle(p) for p in sorted(glob.glob(os.path.join(directory, "*.json")))]
+    bundles = [load_bundle(p) for p in sorted(glob.glob(os.path.join(directory, "*.json")))
+               if not p.endswith(".sizes.json")]
     if not bundles:
         sys.exit(f"no bundles in {directory}: run bench/gpu/prepare.sh on a build machine")
     return bundles
@@ -611,6 +659,8 @@ def gemm_case(driver, b):
             notes.append("Triton unpipelined (a row stride is not a multiple of 16 elements)")
     else:
         notes.append(f"Triton: {triton_status}")
+    if b.get("launched_copies"):
+        notes.append("chosen at launch: " + ", ".join(b["launched_copies"]))
     return Case(run=run, error=lambda: relative_error(c, a.double() @ bm.double()),
                 output_dtype=buffer_named(b, "C")["dtype"], flops=2.0 * m * n * k, shape=f"{m}x{n}x{k}",
                 dtype=buffer_named(b, "A")["dtype"],
