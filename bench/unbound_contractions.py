@@ -12,8 +12,9 @@ over the best schedule's at each sample shape: the geometric mean and the
 worst), the hand-written heuristics' schedule and its regrets, and the
 division where one is chosen (its copies and its geometric-mean regret
 over its own samples, against the one schedule's there). These are the
-model's predictions: unmeasured on a GPU (bench/gpu does not yet launch
-bundles whose copies are chosen at launch).
+model's predictions, unmeasured on a GPU (bench/gpu times a linear layer
+compiled without M, its copies against the heuristics' one schedule,
+whenever a device is lent).
 
     python3 bench/unbound_contractions.py [PATH/TO/nautc]
 """
