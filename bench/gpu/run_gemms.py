@@ -175,19 +175,31 @@ def bind_at_launch(b, path):
     launch"): its sizes for this run come from NAME.sizes.json, and only the
     programs whose condition holds there are launched, as the runtime
     launches them (in the plan's order)."""
+    where = os.path.basename(sizes_path(path))
     try:
         with open(sizes_path(path)) as f:
             given = json.load(f)
     except OSError:
-        sys.exit(f"{path}: its programs are chosen by size at launch (launch_when): give the sizes to run it at in {os.path.basename(sizes_path(path))}, or compile with --shape")
+        sys.exit(f"{path}: its programs are chosen by size at launch (launch_when): give the sizes to run it at in {where}, or compile with --shape")
+    except ValueError as e:
+        sys.exit(f"{path}: {where} is not JSON: {e}")
+    if not isinstance(given, dict) or not all(isinstance(v, int) and v > 0 for v in given.values()):
+        sys.exit(f'{path}: {where} must map sizes to positive integers, as {{"M": 16}}')
+    for name, value in given.items():
+        if name not in b["sizes"]:
+            sys.exit(f"{path}: {where} gives '{name}', which is not one of the bundle's sizes {b['sizes']}")
+        if b["bindings"].get(name, value) != value:
+            sys.exit(f"{path}: {where} gives {name} = {value}, but the bundle was compiled for {name} = {b['bindings'][name]}")
     b["bindings"] = {**b["bindings"], **given}
-    sizes = sizes_of(b)
-    chosen = []
-    for p in b["programs"]:
-        when = p.get("launch_when")
-        if when is None or evaluate(when["condition"], sizes):
-            chosen.append(p)
-    b["launched_copies"] = [p["name"] for p in b["programs"] if "launch_when" in p and p in chosen]
+    # (check_bundle checks every program, chosen or not.)
+    b["all_programs"] = b["programs"]
+    try:
+        sizes = sizes_of(b)
+        chosen = [p for p in b["programs"] if "launch_when" not in p
+                  or evaluate(p["launch_when"]["condition"], sizes)]
+    except (KeyError, ValueError) as e:
+        sys.exit(f"{path}: its launch conditions cannot be evaluated at the sizes {where} gives: {e}")
+    b["launched_copies"] = [p["name"] for p in chosen if "launch_when" in p]
     b["programs"] = chosen
 
 
@@ -263,8 +275,8 @@ def check_bundle(b):
         return str(e)
     missing = [s for s in b["sizes"] if s not in sizes]
     if missing:
-        return f"sizes not bound: {missing} (prepare.sh binds every size)"
-    for p in b["programs"]:
+        return f"sizes not bound: {missing} (prepare.sh binds every size, or gives them in NAME.sizes.json)"
+    for p in b.get("all_programs", b["programs"]):
         if f".entry {p['name']}(" not in b["ptx"]:
             return f"program {p['name']} has no kernel in the PTX"
         declared = ptx_param_types(b["ptx"], p["name"])

@@ -181,6 +181,16 @@ class FakeCuda:
                 v += prod
             sizes[d["name"]] = v
         program = next(p for p in b["programs"] if p["name"] == name)
+        # A copy for a range of sizes is launched only where its range
+        # holds (the launch conditions nautc emits: ge, lt, and).
+        def holds(e):
+            if isinstance(e, (int, str)):
+                return e if isinstance(e, int) else sizes[e]
+            op, x, y = e[0], holds(e[1]), holds(e[2])
+            return {"ge": x >= y, "lt": x < y, "and": bool(x and y)}[op]
+        if "launch_when" in program:
+            assert holds(program["launch_when"]["condition"]), \
+                f"{name} launched where its condition {program['launch_when']['text']} does not hold"
         i = 0
         def u64(k):
             t, raw = params[k]
