@@ -377,6 +377,16 @@ RegisterBlock registerBlockOf(const CpuProgram &program,
           double(program.elementBits) / 8};
 }
 
+/// The FMAs (a folded tile's elements times its steps) up to which LLVM
+/// unrolls a folded reduction whole: it then widens each 16-bit vector of
+/// the broadcast rows once and keeps them live across the reduction.
+/// Observed: bf16 Q K^T at a decoding step (B = 1, H = 8, M = 4096), tiles
+/// of 8, 4 and 2 keys over D = 64 to 512 unrolled exactly where this
+/// holds; D = 128 at 8 keys spilled 8 vectors and ran 1.46x slower than 4
+/// keys, D = 512 at 2 keys (unrolled, 32 vectors of Q) 1.17x slower than
+/// 8 keys (a loop).
+constexpr double kWholeUnrollFmas = 64;
+
 /// A contraction folded along reduced lanes (X W^T's small tiles: each
 /// element a dot product of two rows, a vector of the reduced index a
 /// step): the tile's rows of the broadcast operand (outer) and of the
@@ -405,6 +415,11 @@ PointCycles foldedContractionCycles(const CpuProgram &program,
   if (target.scalarOpsShareFmaPorts)
     computed += kStepScalarOps * kScalarShareOfFmaPorts;
   registers = program.foldedLiveTiles * block.rows * siblings + 1;
+  // A reduction short enough to be unrolled whole keeps the broadcast
+  // rows' widened vectors of every step live across it (model version 11).
+  int64_t steps = ceilDiv(std::max<int64_t>(program.reduced, 1), block.lanes);
+  if (program.widens && double(steps) * fmas <= kWholeUnrollFmas)
+    registers += outer * steps;
   PointCycles c;
   c.step = std::max(
       {(fmas + computed) / kFmaPorts, loads / kLoadPorts, kFmaLatency});

@@ -902,6 +902,38 @@ TEST(CpuSpace, FoldsADecodingStepsDotProducts) {
   EXPECT_TRUE(prefill.front().pack) << prefill.front().describe();
 }
 
+// A 16-bit folded reduction short enough to be unrolled whole (the tile's
+// FMAs over all its steps at most 64) keeps the broadcast row's widened
+// vectors of every step live: at D = 128 a tile of 8 keys (8 steps) then
+// holds 8 more and spills, a cost 4 keys do not pay; at D = 512 neither
+// is unrolled. f32 (nothing widened) keeps its registers.
+TEST(CpuSpace, AWholeUnrolledFoldKeepsItsWidenedRowsLive) {
+  TargetInfo target = avx512Host();
+  auto scores = [](int64_t d, bool widens) {
+    CpuProgram p = packableGemm(1, 4096, d);
+    p.reducedLaneRows = 8;
+    p.widens = widens;
+    p.operandBits = widens ? 16 : 32;
+    p.gatherStrideBytes = d * p.operandBits / 8; // K's rows, [m, d]
+    return p;
+  };
+  int64_t registers8 = estimateCpu(scores(128, true), {1, 8}, target).registers;
+  EXPECT_EQ(registers8 -
+                estimateCpu(scores(128, false), {1, 8}, target).registers,
+            8);
+  EXPECT_EQ(estimateCpu(scores(512, true), {1, 8}, target).registers,
+            estimateCpu(scores(512, false), {1, 8}, target).registers);
+  EXPECT_GT(estimateCpu(scores(128, true), {1, 8}, target).spilled, 0);
+  // The spills cost the unrolled tile: 8 keys' step is dearer than 4
+  // keys' by more than its share of the FMAs (test/nautc/
+  // cpu-folded-contraction.test: attention's Q K^T takes 4 keys at D = 128
+  // and 8 at D = 512).
+  auto stepUs = [&](int64_t d, int64_t keys) {
+    return estimateCpu(scores(d, true), {1, keys}, target).computeUs;
+  };
+  EXPECT_GT(stepUs(128, 8) / stepUs(128, 4), stepUs(512, 8) / stepUs(512, 4));
+}
+
 // Narrow operands cost a widening a load on the FMA ports, so a block
 // with more FMAs a load wins (f16 GEMMs: 4 x 64 or 6 x 64, not 8 x 32);
 // an element-wise program keeping several full-width reads live (a
