@@ -9,18 +9,32 @@
 using namespace nautilus;
 using namespace nautilus::autosched;
 
+namespace {
+
+/// `problem` with its unbound M and N (in that order) at `extents`.
+ContractionProblem problemAt(ContractionProblem problem, bool mUnbound,
+                             bool nUnbound,
+                             const std::vector<int64_t> &extents) {
+  size_t size = 0;
+  if (mUnbound)
+    problem.m = extents[size++];
+  if (nUnbound)
+    problem.n = extents[size++];
+  return problem;
+}
+
+} // namespace
+
 std::vector<ContractionProblem>
 autosched::contractionSamples(ContractionProblem problem, bool mUnbound,
                               bool nUnbound) {
   size_t sizes = size_t(mUnbound) + size_t(nUnbound);
   std::vector<ContractionProblem> samples;
   for (size_t shape = 0; shape < sampleShapesOf(sizes); ++shape) {
-    size_t size = 0;
-    if (mUnbound)
-      problem.m = sampleExtentOf(shape, size++, sizes);
-    if (nUnbound)
-      problem.n = sampleExtentOf(shape, size++, sizes);
-    samples.push_back(problem);
+    std::vector<int64_t> extents;
+    for (size_t size = 0; size < sizes; ++size)
+      extents.push_back(sampleExtentOf(shape, size, sizes));
+    samples.push_back(problemAt(problem, mUnbound, nUnbound, extents));
   }
   return samples;
 }
@@ -106,29 +120,26 @@ public:
         target(target), allowed(allowed) {}
 
   std::optional<Sample> sampleAt(const std::vector<int64_t> &extents) override {
-    ContractionProblem at = problemAt(extents);
-    std::vector<std::pair<double, size_t>> timed;
-    Sample sample;
-    sample.bestUs = INFINITY;
-    for (const ContractionCandidate &c : enumerateCandidates(at, target)) {
-      double us = estimate(at, c, target).totalUs;
-      sample.bestUs = std::min(sample.bestUs, us);
-      if (!allowed || allowed(c))
-        timed.push_back({us, idOf(c)});
-    }
-    if (timed.empty())
+    // The sample's whole space, ranked as the bound search ranks it.
+    SearchOptions exhaustive;
+    exhaustive.mode = SearchOptions::Mode::Exhaustive;
+    SearchResult search =
+        searchContraction(at(extents), target, /*keep=*/0, exhaustive);
+    if (search.ranked.empty())
       return std::nullopt;
-    std::stable_sort(
-        timed.begin(), timed.end(),
-        [](const auto &a, const auto &b) { return a.first < b.first; });
-    for (const auto &[us, id] : timed)
-      sample.candidates.push_back(id);
+    Sample sample;
+    sample.bestUs = search.ranked.front().cost.totalUs;
+    for (const RankedCandidate &r : search.ranked)
+      if (!allowed || allowed(r.candidate))
+        sample.candidates.push_back(idOf(r.candidate));
+    if (sample.candidates.empty())
+      return std::nullopt;
     return sample;
   }
 
   std::optional<double> timeOf(size_t candidate,
                                const std::vector<int64_t> &extents) override {
-    return estimate(problemAt(extents), candidates[candidate], target).totalUs;
+    return estimate(at(extents), candidates[candidate], target).totalUs;
   }
 
   size_t idOf(const ContractionCandidate &c) {
@@ -143,14 +154,8 @@ public:
   std::vector<ContractionCandidate> candidates;
 
 private:
-  ContractionProblem problemAt(const std::vector<int64_t> &extents) const {
-    ContractionProblem at = problem;
-    size_t size = 0;
-    if (mUnbound)
-      at.m = extents[size++];
-    if (nUnbound)
-      at.n = extents[size++];
-    return at;
+  ContractionProblem at(const std::vector<int64_t> &extents) const {
+    return problemAt(problem, mUnbound, nUnbound, extents);
   }
 
   ContractionProblem problem;
