@@ -70,18 +70,16 @@ tile::ScheduleAttr AutoSchedules::sampledContraction(
   size_t chosenIndex = choice.chosen;
   for (size_t i = 0; i < ranked.size(); ++i) {
     bool isChosen = i == chosenIndex;
-    if (!isChosen && keep && choice.search.ranked.size() >= keep)
-      continue;
-    if (!isChosen && llvm::any_of(llvm::seq(size_t(0), i), [&](size_t j) {
-          return sameButRasterisation(ranked[j], ranked[i]);
-        }))
+    bool full = keep && choice.search.ranked.size() >= keep;
+    if (!isChosen &&
+        (full || llvm::any_of(llvm::seq(size_t(0), i), [&](size_t j) {
+           return sameButRasterisation(ranked[j], ranked[i]);
+         })))
       continue;
     if (isChosen)
       choice.chosen = choice.search.ranked.size();
     choice.search.ranked.push_back({ranked[i].candidate, ranked[i].atLargest});
     choice.regrets.push_back(ranked[i].regrets);
-    if (i > chosenIndex && keep && choice.search.ranked.size() >= keep)
-      break;
   }
   if (std::optional<ContractionCandidate> rules = candidateOf(next->contraction(
           ctx, rank, extents, wgmma, computed, target, splittableK))) {
