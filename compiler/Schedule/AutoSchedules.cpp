@@ -488,17 +488,12 @@ void AutoSchedules::explainCpu(llvm::raw_ostream &os) const {
             ranked, choice, regretsOf(i));
     print("  heuristics: ", choice.heuristics, choice,
           regretsOf(choice.ranked.size()));
-    if (choice.launchRanges)
-      explainLaunchRanges(os, *choice.launchRanges, choice.unbound);
+    if (const std::optional<CpuLaunchRanges> &ranges = choice.launchRanges)
+      printDivision(os, ranges->division, choice.unbound, "tile",
+                    [&](size_t candidate) {
+                      return ranges->candidates[candidate].describe();
+                    });
   }
-}
-
-void AutoSchedules::explainLaunchRanges(
-    llvm::raw_ostream &os, const autosched::CpuLaunchRanges &ranges,
-    const std::vector<std::string> &unbound) {
-  printDivision(os, ranges.division, unbound, "tile", [&](size_t candidate) {
-    return ranges.candidates[candidate].describe();
-  });
 }
 
 void AutoSchedules::explainCalibration(llvm::raw_ostream &os) const {

@@ -255,9 +255,6 @@ private:
                                                       GpuChoice choice,
                                                       const TargetInfo &target);
   void explainCpu(llvm::raw_ostream &os) const;
-  static void explainLaunchRanges(llvm::raw_ostream &os,
-                                  const autosched::CpuLaunchRanges &ranges,
-                                  const std::vector<std::string> &unbound);
   void explainCalibration(llvm::raw_ostream &os) const;
   void explainGpu(llvm::raw_ostream &os) const;
   void explainStructures(llvm::raw_ostream &os) const;
