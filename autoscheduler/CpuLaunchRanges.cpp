@@ -43,7 +43,7 @@ public:
   /// The candidate's number (numbered as first seen).
   size_t idOf(const CpuCandidate &c) {
     for (size_t i = 0; i < candidates.size(); ++i)
-      if (candidates[i].tile == c.tile && candidates[i].pack == c.pack)
+      if (candidates[i].sameSchedule(c))
         return i;
     candidates.push_back(c);
     return candidates.size() - 1;
@@ -62,7 +62,8 @@ private:
 
   CpuCost costAt(size_t candidate, const CpuProgram &program) const {
     const CpuCandidate &c = candidates[candidate];
-    return estimateCpu(program, c.tile, target, c.pack, scales);
+    return estimateCpu(program, c.tile, target, c.pack, scales, c.split,
+                       c.reduceBlock);
   }
 
   const CpuProgramAtExtents &programAt;

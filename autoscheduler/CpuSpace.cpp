@@ -112,13 +112,33 @@ int64_t spilledOf(int64_t live, const TargetInfo &target) {
 /// added up, fitted when 8 x 64 ran 1.3x faster than 8 x 32, and the model took
 /// 4 x 128 for its fewer, wider copies.)
 constexpr double kCopyRowWait = 80;
+/// A packed panel (K x tile width x bytes; a block's rows with
+/// `reduce_block`) counts on a quarter of the host core's L2 (HostCaches):
+/// the rest holds A's rows, the tiles' stores and the rows of B being
+/// copied. Beyond that, a step's row of it comes partly from L2 (the
+/// quarter's fraction of the panel) and the rest from beyond at this rate
+/// (fitted on a 2-thread Intel host, 2 MiB L2, f32 6 x 64 packed, against
+/// the same tile with the reduction in blocks of 2048, a 512 KiB panel:
+/// K = 4096, a 1 MiB panel, ran 1.04x its time, K = 8192 1.5x, 512^2 x
+/// 16384 (4 MiB) 2.0x and 256^2 x 65536 (16 MiB) 1.7x; the model puts
+/// them at 1.04x, 1.3x, 1.4x and 1.45x, and blocks of 4096 (1 MiB) ran
+/// 1.05x the time of 2048's at 1024^2 x 8192). Since model version 12:
+/// until then a packed panel was read from L2 whatever its size, and
+/// nothing was blocked.
+constexpr double kPanelBeyondL2BytesPerCycle = 12;
+/// What each block of a blocked reduction (a schedule's `reduce_block`)
+/// costs an instance besides its steps, cycles: the loop's entry, and its
+/// accumulators reloaded from the scratch and stored back (a load and a
+/// store a vector, at kLoadPorts loads and one store a cycle).
+constexpr double kBlockEntryCycles = 10;
 
 /// The host core's caches as the model reads them (TargetInfo's, from the
 /// machine): the L1's bytes, ways and sets (of 64-byte lines; rows a
 /// multiple of sets x 64 bytes apart all fall in one set), and the share
-/// of L2 an unpacked rhs may count on (half).
+/// of L2 an unpacked rhs may count on (half), and a packed panel (a
+/// quarter: kPanelBeyondL2BytesPerCycle).
 struct HostCaches {
-  double l1Bytes, l2RhsBytes;
+  double l1Bytes, l2RhsBytes, l2PanelBytes;
   int64_t l1Ways, l1Sets;
 };
 
@@ -126,7 +146,7 @@ HostCaches cachesOf(const TargetInfo &target) {
   int64_t l1 = target.l1DataBytes > 0 ? target.l1DataBytes : 32 << 10;
   int64_t ways = target.l1Ways > 0 ? target.l1Ways : 8;
   int64_t l2 = target.l2Bytes > 0 ? target.l2Bytes : 1 << 20;
-  return {double(l1), double(l2) / 2, ways,
+  return {double(l1), double(l2) / 2, double(l2) / 4, ways,
           std::max<int64_t>(1, l1 / (ways * 64))};
 }
 
@@ -201,6 +221,9 @@ constexpr int64_t kRowChoices[] = {1, 2, 4, 6, 8, 12, 14, 16, 24, 32};
 /// a power-of-two extent masks every access of its edge, measured 20x
 /// slower).
 constexpr int64_t kVectorChoices[] = {1, 2, 4, 8};
+/// The blocks a packed contraction's reduction may be folded in (a
+/// schedule's `reduce_block`, BLIS's kc), each shorter than the whole.
+constexpr int64_t kReduceBlockChoices[] = {512, 1024, 2048, 4096};
 /// And where a contraction's output is one row (a decoding step's M = 1:
 /// oneRowContraction), unpacked, wider: its accumulators spill, but its
 /// step waits for B's row, and a wider row waits less a byte (kRowChunkWait).
@@ -321,7 +344,11 @@ std::string CpuCandidate::describe() const {
     s += (s.empty() ? "" : "x") + std::to_string(t);
   if (split > 1)
     s += " split " + std::to_string(split);
-  return pack ? s + " packed" : s;
+  if (pack)
+    s += " packed";
+  if (reduceBlock)
+    s += " in k blocks of " + std::to_string(reduceBlock);
+  return s;
 }
 
 namespace {
@@ -445,7 +472,7 @@ PointCycles contractionCycles(const CpuProgram &program,
                               const std::vector<int64_t> &tile,
                               const RegisterBlock &block,
                               const TargetInfo &target, bool pack,
-                              int64_t &registers) {
+                              int64_t reduceBlock, int64_t &registers) {
   if (foldsAlongReducedLanes(program, tile, target, pack))
     return foldedContractionCycles(program, tile, block, target, registers);
   auto [rank, lanes, vectors, rows, steps, bytes] = block;
@@ -523,6 +550,16 @@ PointCycles contractionCycles(const CpuProgram &program,
     if (program.gatherStrideBytes && rank)
       c.pack +=
           double(steps) * double(tile.back() * siblings) / kInsertsPerCycle;
+    // The panel (a block's rows, blocked) beyond the share of L2 it may
+    // count on: the rest of it from beyond, a step's row at a time.
+    double panelBytes =
+        double(reduceBlock ? std::min(reduceBlock, steps) : steps) * panelRow;
+    if (panelBytes > caches.l2PanelBytes) {
+      double resident = caches.l2PanelBytes / panelBytes;
+      c.memory = std::max(
+          c.memory, panelRow * (resident / kL2BytesPerCycle +
+                                (1 - resident) / kPanelBeyondL2BytesPerCycle));
+    }
   } else if (rhsBytes > caches.l2RhsBytes) {
     // B's row streams from where it lives (its part's first lines
     // waiting, above). A block of rows waits with its instructions, which
@@ -659,13 +696,14 @@ PointCycles scoredStreamCycles(const CpuProgram &program,
 /// in `cost` its programs, waves, registers and spills.
 CpuTerms instanceTerms(const CpuProgram &program,
                        const std::vector<int64_t> &tile,
-                       const TargetInfo &target, bool pack, CpuCost &cost) {
+                       const TargetInfo &target, bool pack, CpuCost &cost,
+                       int64_t reduceBlock = 0) {
   RegisterBlock block = registerBlockOf(program, tile, target, pack);
   auto [rank, lanes, vectors, rows, steps, bytes] = block;
   int64_t registers = 0;
   PointCycles point =
-      program.contraction
-          ? contractionCycles(program, tile, block, target, pack, registers)
+      program.contraction ? contractionCycles(program, tile, block, target,
+                                              pack, reduceBlock, registers)
       : program.streamsScores()
           ? scoredStreamCycles(program, block, target, registers)
           : otherCycles(program, tile, block, target, registers);
@@ -697,6 +735,12 @@ CpuTerms instanceTerms(const CpuProgram &program,
     stepCycles += spillCycles;
   else
     storeCycles += spillCycles * double(std::max<int64_t>(1, program.work));
+  // Blocked: each block but the last enters its loop and keeps the
+  // accumulators (a load and a store a vector).
+  if (reduceBlock && steps > reduceBlock)
+    storeCycles +=
+        double(ceilDiv(steps, reduceBlock) - 1) *
+        (kBlockEntryCycles + double(rows * vectors) * (1 + 1 / kLoadPorts));
   cost.programs = 1;
   for (size_t d = 0; d < rank; ++d)
     cost.programs *= ceilDiv(program.extents[d], tile[d]);
@@ -757,7 +801,7 @@ CpuCost nautilus::autosched::estimateCpu(const CpuProgram &program,
                                          const std::vector<int64_t> &tile,
                                          const TargetInfo &target, bool pack,
                                          const CpuTermScales &scales,
-                                         int64_t split) {
+                                         int64_t split, int64_t reduceBlock) {
   CpuCost cost;
   CpuTerms terms;
   if (split > 1 && program.stream && !program.extents.empty()) {
@@ -774,7 +818,7 @@ CpuCost nautilus::autosched::estimateCpu(const CpuProgram &program,
     terms.memory += combine.memory;
     terms.overhead += combine.overhead;
   } else {
-    terms = instanceTerms(program, tile, target, pack, cost);
+    terms = instanceTerms(program, tile, target, pack, cost, reduceBlock);
   }
   cost.computeUs = terms.compute * scales.compute;
   cost.memoryUs = terms.memory * scales.memory;
@@ -814,8 +858,13 @@ std::vector<CpuCandidate> nautilus::autosched::rankCpuTiles(
     // (A row wider than kVectorChoices' is one row's: unpacked, as its
     // panel would be copied to be read once.)
     if (program.packable && rank >= 2 &&
-        tile.back() <= std::end(kVectorChoices)[-1] * lanes)
+        tile.back() <= std::end(kVectorChoices)[-1] * lanes) {
       all.push_back({tile, {}, true});
+      // Its reduction in blocks shorter than the whole.
+      for (int64_t kc : kReduceBlockChoices)
+        if (program.blockable && kc < program.reduced)
+          all.push_back({tile, {}, true, 1, kc});
+    }
   };
   for (int64_t rows : kRowChoices) {
     if (held) {
@@ -858,12 +907,13 @@ std::vector<CpuCandidate> nautilus::autosched::rankCpuTiles(
   std::vector<std::vector<int64_t>> parameters;
   for (const CpuCandidate &c : all) {
     std::vector<int64_t> values = c.tile;
-    values.insert(values.end(), {c.pack, c.split});
+    values.insert(values.end(), {c.pack, c.split, c.reduceBlock});
     parameters.push_back(std::move(values));
   }
   auto predict = [&](size_t i) {
     CpuCandidate &c = all[i];
-    c.cost = estimateCpu(program, c.tile, target, c.pack, scales, c.split);
+    c.cost = estimateCpu(program, c.tile, target, c.pack, scales, c.split,
+                         c.reduceBlock);
     return c.cost.totalUs;
   };
   // Equal predictions: the larger tile, then the first enumerated.

@@ -88,6 +88,9 @@ struct CpuProgram {
   /// A contraction whose rhs B[k, n] a schedule's `pack` can copy into
   /// contiguous panels (tile::packablePanelLoads; siblings each their own).
   bool packable = false;
+  /// A packable contraction whose reduction a schedule's `reduce_block`
+  /// can fold a block at a time (tile::reductionBlockRefusal).
+  bool blockable = false;
   /// Vector operations a point of a program that is not a contraction
   /// costs beyond its loads: its reduction's body and repairs a step, or
   /// its element-wise values (an exp, log or tanh counts as several).
@@ -192,7 +195,7 @@ struct CpuTermScales {
 
 /// The bump that marks a change of the CPU model's terms: a refit uses
 /// only the measurements whose terms the same model gave (CpuRefit.h).
-constexpr int64_t kCpuModelVersion = 11;
+constexpr int64_t kCpuModelVersion = 12;
 
 struct CpuCost {
   double totalUs = 0;
@@ -227,8 +230,17 @@ struct CpuCandidate {
   bool pack = false; // the rhs packed into panels (a schedule's `pack`)
   /// A stream's chunks (a schedule's `reduce_split`; 1: not split).
   int64_t split = 1;
-  /// "16x32", "8x32 packed", "8 split 2"
+  /// A packed contraction's reduction folded in blocks of this many
+  /// indices (a schedule's `reduce_block`; 0: not blocked).
+  int64_t reduceBlock = 0;
+  /// "16x32", "8x32 packed", "8 split 2", "6x64 packed in k blocks of
+  /// 2048"
   std::string describe() const;
+  /// Whether `other` is the same schedule (its cost aside).
+  bool sameSchedule(const CpuCandidate &other) const {
+    return tile == other.tile && pack == other.pack && split == other.split &&
+           reduceBlock == other.reduceBlock;
+  }
 };
 
 /// The vector registers of the host (32 with AVX-512, else 16).
@@ -237,10 +249,13 @@ int64_t cpuVectorRegisters(const TargetInfo &target);
 /// The predicted time of `tile` for `program` on the host `target`, its
 /// rhs packed into panels when `pack`, its stream split into `split`
 /// chunks (each a program instance a tile, then a program combining them,
-/// its terms added to theirs), its terms multiplied by `scales`.
+/// its terms added to theirs), its packed contraction's reduction folded
+/// in blocks of `reduceBlock` (0: unblocked), its terms multiplied by
+/// `scales`.
 CpuCost estimateCpu(const CpuProgram &program, const std::vector<int64_t> &tile,
                     const TargetInfo &target, bool pack = false,
-                    const CpuTermScales &scales = {}, int64_t split = 1);
+                    const CpuTermScales &scales = {}, int64_t split = 1,
+                    int64_t reduceBlock = 0);
 
 /// Every register block of `program` (rows x vectors, within the
 /// extents), unpacked and, where the program is packable, packed, and a

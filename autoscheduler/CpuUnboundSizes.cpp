@@ -8,14 +8,15 @@ using namespace nautilus::autosched;
 
 CpuSampledCandidate nautilus::autosched::sampledCandidate(
     const std::vector<CpuProgram> &samples, const std::vector<double> &best,
-    const std::vector<int64_t> &tile, bool pack, const TargetInfo &target,
+    const CpuCandidate &schedule, const TargetInfo &target,
     const CpuTermScales &scales) {
   CpuSampledCandidate sampled;
-  sampled.candidate.tile = tile;
-  sampled.candidate.pack = pack;
+  sampled.candidate = schedule;
   std::vector<double> times;
   for (const CpuProgram &sample : samples) {
-    sampled.candidate.cost = estimateCpu(sample, tile, target, pack, scales);
+    sampled.candidate.cost =
+        estimateCpu(sample, schedule.tile, target, schedule.pack, scales,
+                    schedule.split, schedule.reduceBlock);
     times.push_back(sampled.candidate.cost.totalUs);
   }
   SampleRegrets regrets = regretsOver(times, best);
@@ -35,10 +36,9 @@ void nautilus::autosched::addSampleCandidates(
     std::vector<CpuCandidate> &candidates, const CandidateFilter &allowed) {
   for (const CpuCandidate &c : ranked)
     if (c.split == 1 && isPowerOfTwoTile(c.tile) && (!allowed || allowed(c)) &&
-        std::none_of(candidates.begin(), candidates.end(),
-                     [&](const CpuCandidate &seen) {
-                       return seen.tile == c.tile && seen.pack == c.pack;
-                     }))
+        std::none_of(
+            candidates.begin(), candidates.end(),
+            [&](const CpuCandidate &seen) { return seen.sameSchedule(c); }))
       candidates.push_back(c);
 }
 
@@ -56,8 +56,7 @@ std::vector<CpuSampledCandidate> nautilus::autosched::rankCpuTilesOverSamples(
   }
   std::vector<CpuSampledCandidate> all;
   for (const CpuCandidate &c : candidates)
-    all.push_back(
-        sampledCandidate(samples, best, c.tile, c.pack, target, scales));
+    all.push_back(sampledCandidate(samples, best, c, target, scales));
   if (bestUs)
     *bestUs = best;
   std::stable_sort(

@@ -56,12 +56,12 @@ rankCpuTilesOverSamples(const std::vector<CpuProgram> &samples,
                         const CpuTermScales &scales = {},
                         std::vector<double> *bestUs = nullptr);
 
-/// `tile` (packed when `pack`) over `samples` as above, `bestUs` the best
-/// time at each.
+/// `schedule` (a candidate's tile, pack and block; its cost aside) over
+/// `samples` as above, `bestUs` the best time at each.
 CpuSampledCandidate sampledCandidate(const std::vector<CpuProgram> &samples,
                                      const std::vector<double> &bestUs,
-                                     const std::vector<int64_t> &tile,
-                                     bool pack, const TargetInfo &target,
+                                     const CpuCandidate &schedule,
+                                     const TargetInfo &target,
                                      const CpuTermScales &scales = {});
 
 } // namespace nautilus::autosched

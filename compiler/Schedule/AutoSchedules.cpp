@@ -270,11 +270,10 @@ AutoSchedules::replacement(tile::ProgramOp program, const TargetInfo &target) {
     std::lock_guard<std::mutex> lock(mutex);
     cpuChoices.push_back(std::move(*choice));
   }
-  tile::ScheduleAttr own = program.getSchedule();
-  if (ArrayRef<int64_t>(best.tile) == own.getTile() &&
-      best.pack == own.getPack() && best.split == own.getReduceSplit())
+  if (best.sameSchedule(cpuCandidateOf(program.getSchedule())))
     return tile::ScheduleAttr();
-  return cpuScheduleWithTile(program, best.tile, best.pack, best.split);
+  return cpuScheduleWithTile(program, best.tile, best.pack, best.split,
+                             best.reduceBlock);
 }
 
 FailureOr<std::vector<ScheduleVariant>>
@@ -297,7 +296,8 @@ AutoSchedules::launchVariants(tile::ProgramOp program,
       program, ranges.division, choice->unbound,
       [&](size_t candidate) {
         const CpuCandidate &tile = ranges.candidates[candidate];
-        return cpuScheduleWithTile(program, tile.tile, tile.pack);
+        return cpuScheduleWithTile(program, tile.tile, tile.pack, tile.split,
+                                   tile.reduceBlock);
       },
       choice->copies);
 }
@@ -343,9 +343,7 @@ AutoSchedules::rankCpuProgram(tile::ProgramOp program,
         return r.program == name;
       }));
   CpuTermScales scales = cpuModelScales();
-  std::vector<int64_t> own(program.getSchedule().getTile());
-  bool ownPack = program.getSchedule().getPack();
-  int64_t ownSplit = program.getSchedule().getReduceSplit();
+  CpuCandidate own = cpuCandidateOf(program.getSchedule());
   CpuChoice choice;
   choice.program = name.str();
   if (std::optional<CpuProgram> facts = cpuProgramOf(program)) {
@@ -354,9 +352,9 @@ AutoSchedules::rankCpuProgram(tile::ProgramOp program,
                                  optionsFor("program " + name.str()),
                                  &choice.spaceSize, &choice.predicted);
     endProgress(choice.spaceSize);
-    choice.heuristics = CpuCandidate{
-        own, estimateCpu(*facts, own, target, ownPack, scales, ownSplit),
-        ownPack, ownSplit};
+    choice.heuristics = own;
+    choice.heuristics.cost = estimateCpu(*facts, own.tile, target, own.pack,
+                                         scales, own.split, own.reduceBlock);
     return choice;
   }
   // Sizes unbound: one tile for every shape, ranked over samples.
@@ -372,8 +370,8 @@ AutoSchedules::rankCpuProgram(tile::ProgramOp program,
   for (const CpuSampledCandidate &c : choice.regrets)
     choice.ranked.push_back(c.candidate);
   // The heuristics' tile's regrets follow the ranked candidates'.
-  choice.regrets.push_back(sampledCandidate(samples->programs, bestUs, own,
-                                            ownPack, target, scales));
+  choice.regrets.push_back(
+      sampledCandidate(samples->programs, bestUs, own, target, scales));
   choice.heuristics = choice.regrets.back().candidate;
   return choice;
 }
@@ -673,8 +671,7 @@ bool AutoSchedules::isRefuted(const ContractionProblem &problem,
 bool AutoSchedules::isRefuted(StringRef program,
                               const CpuCandidate &candidate) const {
   return llvm::any_of(refutedCpu, [&](const RefutedCpuProgram &r) {
-    return r.program == program && r.tile == candidate.tile &&
-           r.pack == candidate.pack && r.split == candidate.split;
+    return r.program == program && r.schedule.sameSchedule(candidate);
   });
 }
 
@@ -715,16 +712,14 @@ AutoSchedules::fallback(ArrayRef<RefutedProgram> refuted) const {
       // tile and ranges alike.
       if (llvm::is_contained(choice.copies, program.name)) {
         retry->refutedCpu.push_back(
-            {choice.program, std::vector<int64_t>(program.schedule.getTile()),
-             program.schedule.getPack(), 1});
+            {choice.program, cpuCandidateOf(program.schedule)});
         chosenHere = true;
         continue;
       }
       if (choice.program == program.name ||
           partialProgramName(choice.program) == program.name) {
         const CpuCandidate &chosen = choice.ranked[choice.chosen];
-        retry->refutedCpu.push_back(
-            {choice.program, chosen.tile, chosen.pack, chosen.split});
+        retry->refutedCpu.push_back({choice.program, chosen});
         chosenHere = true;
       }
     }

@@ -234,9 +234,7 @@ private:
   };
   struct RefutedCpuProgram {
     std::string program;
-    std::vector<int64_t> tile;
-    bool pack = false;
-    int64_t split = 1;
+    autosched::CpuCandidate schedule; // (its cost aside)
   };
   struct RefutedGpuProgram {
     std::string program;

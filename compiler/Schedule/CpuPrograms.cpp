@@ -556,6 +556,8 @@ std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
   facts.siblings = std::max<int64_t>(1, contractions);
   facts.packable =
       facts.contraction && !tile::packablePanelLoads(program).empty();
+  facts.blockable =
+      facts.packable && tile::reductionBlockRefusal(program).empty();
   return facts;
 }
 
@@ -642,11 +644,21 @@ nautilus::cpuProgramAtExtents(tile::ProgramOp program,
   return atExtents;
 }
 
+autosched::CpuCandidate nautilus::cpuCandidateOf(tile::ScheduleAttr schedule) {
+  autosched::CpuCandidate c;
+  c.tile.assign(schedule.getTile().begin(), schedule.getTile().end());
+  c.pack = schedule.getPack();
+  c.split = schedule.getReduceSplit();
+  c.reduceBlock = schedule.getReduceBlock();
+  return c;
+}
+
 tile::ScheduleAttr nautilus::cpuScheduleWithTile(tile::ProgramOp program,
                                                  ArrayRef<int64_t> tile,
-                                                 bool pack, int64_t split) {
+                                                 bool pack, int64_t split,
+                                                 int64_t block) {
   return tile::ScheduleAttr::get(program.getContext(), tile, /*threads=*/1,
                                  tile::MmaAttr(), /*reduceThreads=*/1, split,
                                  /*reduceInterleaved=*/false, /*vector=*/1,
-                                 pack);
+                                 pack, block);
 }

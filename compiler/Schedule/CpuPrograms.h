@@ -53,10 +53,16 @@ cpuProgramAtExtents(tile::ProgramOp program,
 
 /// `program`'s schedule with the tile `tile` (the CPU's: one thread), its
 /// rhs packed into panels when `pack`, its stream split into `split`
-/// chunks (reduce_split).
+/// chunks (reduce_split), its packed contraction's reduction folded in
+/// blocks of `block` (reduce_block; 0: unblocked).
+/// The CPU model's view of `schedule` (its tile, pack, split and block;
+/// no cost): cpuScheduleWithTile's inverse.
+autosched::CpuCandidate cpuCandidateOf(tile::ScheduleAttr schedule);
+
 tile::ScheduleAttr cpuScheduleWithTile(tile::ProgramOp program,
                                        llvm::ArrayRef<int64_t> tile,
-                                       bool pack = false, int64_t split = 1);
+                                       bool pack = false, int64_t split = 1,
+                                       int64_t block = 0);
 
 } // namespace nautilus
 

@@ -145,7 +145,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   if (parser.parseComma() || parser.parseKeyword("threads") ||
       parser.parseEqual() || parser.parseInteger(threads))
     return {};
-  int64_t reduceThreads = 1, reduceSplit = 1, vector = 1;
+  int64_t reduceThreads = 1, reduceSplit = 1, vector = 1, reduceBlock = 0;
   bool reduceInterleaved = false, pack = false;
   llvm::StringSet<> seen;
   while (succeeded(parser.parseOptionalComma())) {
@@ -160,6 +160,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
     int64_t *integer = key == "reduce_threads" ? &reduceThreads
                        : key == "reduce_split" ? &reduceSplit
                        : key == "vector"       ? &vector
+                       : key == "reduce_block" ? &reduceBlock
                                                : nullptr;
     if (integer) {
       if (parser.parseInteger(*integer))
@@ -192,16 +193,17 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
     } else {
       parser.emitError(parser.getCurrentLocation(),
                        "expected 'mma', 'vector', 'reduce_threads', "
-                       "'reduce_split', 'reduce_groups' or 'pack', not '")
+                       "'reduce_split', 'reduce_groups', 'pack' or "
+                       "'reduce_block', not '")
           << key << "'";
       return {};
     }
   }
   if (parser.parseGreater())
     return {};
-  return parser.getChecked<ScheduleAttr>(parser.getContext(), tile, threads,
-                                         mma, reduceThreads, reduceSplit,
-                                         reduceInterleaved, vector, pack);
+  return parser.getChecked<ScheduleAttr>(
+      parser.getContext(), tile, threads, mma, reduceThreads, reduceSplit,
+      reduceInterleaved, vector, pack, reduceBlock);
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
@@ -220,6 +222,8 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
     printer << ", vector = " << getVector();
   if (getPack())
     printer << ", pack = true";
+  if (getReduceBlock())
+    printer << ", reduce_block = " << getReduceBlock();
   printer << ">";
 }
 
@@ -371,10 +375,16 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    ArrayRef<int64_t> tile, int64_t threads,
                                    MmaAttr mma, int64_t reduceThreads,
                                    int64_t reduceSplit, bool reduceInterleaved,
-                                   int64_t vector, bool pack) {
+                                   int64_t vector, bool pack,
+                                   int64_t reduceBlock) {
   if (pack && (mma || threads != 1))
     return emitError() << "pack is for programs on the CPU (one thread, no "
                           "mma)";
+  if (reduceBlock < 0)
+    return emitError() << "reduce_block must be positive, not " << reduceBlock;
+  if (reduceBlock && !pack)
+    return emitError() << "reduce_block blocks a packed contraction's "
+                          "reduction: it needs pack = true";
   if (mma) {
     if (tile.size() < 2)
       return emitError() << "a tensor-core schedule tiles at least 2 dimensions";

@@ -310,6 +310,15 @@ def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
     lines rather than one line in each row of B, or a gather (BLIS's
     packed panel; docs/autoscheduler.md, "The CPU").
 
+    `reduce_block = KC` (with `pack`; 0, not printed: none) walks the
+    packed contraction's reduced index in blocks of KC (BLIS's kc): for
+    each block, the panel of its KC rows is packed and every instance of
+    a thread's run down a column of tiles folds that block in turn, its
+    accumulators kept in a scratch buffer between blocks; the rest of the
+    program (its epilogue and stores) runs after the last block. A panel
+    of K rows that would not stay in the L2 cache then becomes panels that
+    do (docs/autoscheduler.md, "Blocking K").
+
     `reduce_split = S` (1 when not printed) splits the outermost reduced
     extent of the program's top-level `tile.reduce` into at most S chunks
     (none empty), each
@@ -338,20 +347,29 @@ def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
                         DefaultValuedParameter<"int64_t", "1">:$reduceSplit,
                         DefaultValuedParameter<"bool", "false">:$reduceInterleaved,
                         DefaultValuedParameter<"int64_t", "1">:$vector,
-                        DefaultValuedParameter<"bool", "false">:$pack);
+                        DefaultValuedParameter<"bool", "false">:$pack,
+                        DefaultValuedParameter<"int64_t", "0">:$reduceBlock);
   let builders = [
     AttrBuilder<(ins "llvm::ArrayRef<int64_t>":$tile, "int64_t":$threads), [{
-      return $_get($_ctxt, tile, threads, MmaAttr(), 1, 1, false, 1, false);
+      return $_get($_ctxt, tile, threads, MmaAttr(), 1, 1, false, 1, false, 0);
     }]>,
     AttrBuilder<(ins "llvm::ArrayRef<int64_t>":$tile, "int64_t":$threads,
                      "MmaAttr":$mma), [{
-      return $_get($_ctxt, tile, threads, mma, 1, 1, false, 1, false);
+      return $_get($_ctxt, tile, threads, mma, 1, 1, false, 1, false, 0);
     }]>,
     AttrBuilder<(ins "llvm::ArrayRef<int64_t>":$tile, "int64_t":$threads,
                      "MmaAttr":$mma, "int64_t":$reduceThreads,
                      "int64_t":$reduceSplit), [{
       return $_get($_ctxt, tile, threads, mma, reduceThreads, reduceSplit,
-                   false, 1, false);
+                   false, 1, false, 0);
+    }]>,
+    // Every parameter but reduce_block (unblocked).
+    AttrBuilder<(ins "llvm::ArrayRef<int64_t>":$tile, "int64_t":$threads,
+                     "MmaAttr":$mma, "int64_t":$reduceThreads,
+                     "int64_t":$reduceSplit, "bool":$reduceInterleaved,
+                     "int64_t":$vector, "bool":$pack), [{
+      return $_get($_ctxt, tile, threads, mma, reduceThreads, reduceSplit,
+                   reduceInterleaved, vector, pack, 0);
     }]>
   ];
   let hasCustomAssemblyFormat = 1;

@@ -491,7 +491,7 @@ tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule =
 
 // -----
 
-// expected-error @+1 {{expected 'mma', 'vector', 'reduce_threads', 'reduce_split', 'reduce_groups' or 'pack', not 'reduce'}}
+// expected-error @+1 {{expected 'mma', 'vector', 'reduce_threads', 'reduce_split', 'reduce_groups', 'pack' or 'reduce_block', not 'reduce'}}
 tile.program @p attributes {arg_names = [], output_dims = ["N"], schedule = #tile.schedule<tile = [4], threads = 32, reduce = 2>, sizes = ["N"]} {
 ^bb0(%n: index):
 }
@@ -682,6 +682,20 @@ tile.program @p attributes {arg_names = ["Y"], output_dims = ["R", "C"], schedul
 
 // expected-error @+1 {{pack is true or false, not 'yes'}}
 tile.program @p attributes {arg_names = ["Y"], output_dims = ["R", "C"], schedule = #tile.schedule<tile = [8, 16], threads = 1, pack = yes>, sizes = ["R", "C"]} {
+^bb0(%y: memref<?x?xf32>, %r: index, %c: index):
+}
+
+// -----
+
+// expected-error @+1 {{reduce_block blocks a packed contraction's reduction: it needs pack = true}}
+tile.program @p attributes {arg_names = ["Y"], output_dims = ["R", "C"], schedule = #tile.schedule<tile = [8, 16], threads = 1, reduce_block = 256>, sizes = ["R", "C"]} {
+^bb0(%y: memref<?x?xf32>, %r: index, %c: index):
+}
+
+// -----
+
+// expected-error @+1 {{reduce_block must be positive, not -4}}
+tile.program @p attributes {arg_names = ["Y"], output_dims = ["R", "C"], schedule = #tile.schedule<tile = [8, 16], threads = 1, pack = true, reduce_block = -4>, sizes = ["R", "C"]} {
 ^bb0(%y: memref<?x?xf32>, %r: index, %c: index):
 }
 

@@ -32,6 +32,21 @@ tile.program @packed attributes {arg_names = ["A", "B", "C"], output_dims = ["M"
   tile.store %s, %c : vector<8x32xf32> -> memref<?x?xf32>
 }
 
+// And its reduction folded in blocks of 512 (reduce_block).
+// CHECK-LABEL: tile.program @packed_in_blocks
+// CHECK-SAME: schedule = #tile.schedule<tile = [6, 64], threads = 1, pack = true, reduce_block = 512>
+tile.program @packed_in_blocks attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [6, 64], threads = 1, pack = true, reduce_block = 512>, sizes = ["M", "N", "K"]} {
+^bb0(%a: memref<?x?xf32>, %bm: memref<?x?xf32>, %c: memref<?x?xf32>, %m: index, %n: index, %k: index):
+  %s = tile.reduce sum over(%k) : vector<6x64xf32> {
+  ^bb0(%kk: index):
+    %x = tile.load %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf32> -> vector<6x64xf32>
+    %y = tile.load %bm[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] : memref<?x?xf32> -> vector<6x64xf32>
+    %p = arith.mulf %x, %y : vector<6x64xf32>
+    tile.yield %p : vector<6x64xf32>
+  }
+  tile.store %s, %c : vector<6x64xf32> -> memref<?x?xf32>
+}
+
 // A store into a buffer over part of the output's dimensions: the rows'
 // values, from the instances at column 0.
 // CHECK-LABEL: tile.program @row_and_rows

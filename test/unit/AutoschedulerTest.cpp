@@ -195,7 +195,7 @@ TEST(AutoSchedules, EveryCandidateIsAValidSchedule) {
           mma.getSwizzle(), mma.getSplitK(), mma.getPingPong(),
           mma.getOverlapSoftmax())));
       EXPECT_TRUE(mlir::succeeded(tile::ScheduleAttr::verify(
-          emit, s.getTile(), s.getThreads(), mma, 1, 1, false, 1, false)));
+          emit, s.getTile(), s.getThreads(), mma, 1, 1, false, 1, false, 0)));
       EXPECT_EQ(errors, "");
       EXPECT_EQ(mma.getSplitK(), c.splitK);
     }

@@ -551,7 +551,7 @@ TEST(CpuSpace, RanksTilesOverSampleShapesWhereSizesAreUnbound) {
   EXPECT_NEAR(best.worstRegret, worstUs / bestThere, 1e-9);
   // The heuristics' block (16 x 32: it spills on AVX-512) regrets more.
   CpuSampledCandidate heuristics =
-      sampledCandidate(samples, bestUs, {16, 32}, false, target);
+      sampledCandidate(samples, bestUs, CpuCandidate{{16, 32}}, target);
   EXPECT_GT(heuristics.meanRegret, best.meanRegret);
   // One sample: the model's own ranking, its powers of two.
   std::vector<CpuSampledCandidate> one =

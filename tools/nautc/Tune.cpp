@@ -94,23 +94,21 @@ candidatesOf(ModuleOp programs, const TargetInfo &target, size_t keep,
     std::optional<CpuProgram> facts = cpuProgramOf(program);
     if (!facts)
       continue;
-    tile::ScheduleAttr own = program.getSchedule();
-    costs.heuristics =
-        CpuTerms::of(estimateCpu(*facts, own.getTile(), target, own.getPack(),
-                                 {}, own.getReduceSplit()));
+    CpuCandidate own = cpuCandidateOf(program.getSchedule());
+    costs.heuristics = CpuTerms::of(estimateCpu(
+        *facts, own.tile, target, own.pack, {}, own.split, own.reduceBlock));
     ProgramCandidates tiles{costs.program, {}};
     bool first = true;
     for (const CpuCandidate &c : rankCpuTiles(*facts, target, 0, scales)) {
-      bool isOwn = llvm::ArrayRef<int64_t>(c.tile) == own.getTile() &&
-                   c.pack == own.getPack() && c.split == own.getReduceSplit();
+      bool isOwn = c.sameSchedule(own);
       tiles.ownFirst |= first && isOwn;
       first = false;
       if (isOwn)
         continue;
-      std::string text =
-          textOf(cpuScheduleWithTile(program, c.tile, c.pack, c.split));
-      costs.candidates[text] = CpuTerms::of(
-          estimateCpu(*facts, c.tile, target, c.pack, {}, c.split));
+      std::string text = textOf(
+          cpuScheduleWithTile(program, c.tile, c.pack, c.split, c.reduceBlock));
+      costs.candidates[text] = CpuTerms::of(estimateCpu(
+          *facts, c.tile, target, c.pack, {}, c.split, c.reduceBlock));
       tiles.schedules.push_back(text);
       if (tiles.schedules.size() == keep)
         break;

@@ -60,8 +60,14 @@ LogicalResult ProgramLowering::findPackedPanels() {
 void ProgramLowering::allocatePackedPanels() {
   if (packed.empty())
     return;
-  // (packablePanelLoads: the extent is a size or a literal.)
+  // (packablePanelLoads: the extent is a size or a literal.) Blocked, a
+  // panel holds a block's rows.
   packedRows = extentAtStart(packedExtent);
+  if (blocks.size) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(instanceLoop);
+    packedRows = cIndex(blocks.size);
+  }
   for (PackedPanel &p : packed) {
     Value buffer = mapping.lookup(p.load.getBuffer());
     Type element = cast<MemRefType>(buffer.getType()).getElementType();
@@ -88,6 +94,10 @@ void ProgramLowering::packPanelsIfNew() {
     if (d != rank - 2)
       key = arith::AddIOp::create(
           b, loc, arith::MulIOp::create(b, loc, key, extents[d]), base[d]);
+  // Blocked, the panels hold a block of the reduction's rows too.
+  if (blocks.size)
+    key = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, key, blocks.count), blocks.index);
   Value held = memref::LoadOp::create(b, loc, packedKey, ValueRange{});
   auto ifNew = scf::IfOp::create(
       b, loc,
@@ -111,6 +121,8 @@ void ProgramLowering::copyPanel(PackedPanel &p) {
   unsigned nDim = bufferRank - (p.layout.transposed ? 2 : 1);
   Value rows = packedRows;
   Value bufferRows = memref::DimOp::create(b, loc, buffer, kDim);
+  // Blocked, the panel's first row is the block's first.
+  Value firstRow = blocks.size ? blocks.start : cIndex(0);
   Value columns = memref::DimOp::create(b, loc, buffer, nDim);
   Value column = base[last];
   // The batch indices, clamped into the buffer (a batch past the buffer
@@ -145,7 +157,8 @@ void ProgramLowering::copyPanel(PackedPanel &p) {
   Value flat = p.layout.transposed ? flatView(buffer) : Value();
   auto loop = scf::ForOp::create(b, loc, cIndex(0), rows, cIndex(1));
   b.setInsertionPointToStart(loop.getBody());
-  Value row = loop.getInductionVar();
+  Value panelRow = loop.getInductionVar();
+  Value row = arith::AddIOp::create(b, loc, firstRow, panelRow);
   Value rowInside = vector::BroadcastOp::create(
       b, loc, maskType,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row,
@@ -177,13 +190,15 @@ void ProgramLowering::copyPanel(PackedPanel &p) {
                                         zero);
     }
     vector::StoreOp::create(b, loc, values, p.panel,
-                            ValueRange{row, cIndex(c)});
+                            ValueRange{panelRow, cIndex(c)});
   }
 }
 
 Value ProgramLowering::loadPackedPanel(size_t index, VectorType fullType) {
   unsigned last = rank - 1;
   Value row = reducedIVs.back();
+  if (blocks.size)
+    row = arith::SubIOp::create(b, loc, row, blocks.start);
   auto rowType = VectorType::get({tileShape[last]}, fullType.getElementType());
   Value values = vector::LoadOp::create(b, loc, rowType, packed[index].panel,
                                         ValueRange{row, cIndex(0)});

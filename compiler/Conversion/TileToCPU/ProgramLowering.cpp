@@ -38,6 +38,8 @@ void ProgramLowering::lowerReduce(ArrayRef<tile::ReduceOp> group,
   SmallVector<Value> folded = foldsAlongReducedLanes(group, type)
                                   ? foldAlongReducedLanes(group, type, status)
                                   : foldReduce(group, type, status);
+  if (foldsInBlocks(group))
+    continueInLastBlock(folded);
   valueShape = outer;
   auto outerType = VectorType::get(outer, type.getElementType());
   if (!keys) {
@@ -150,6 +152,8 @@ SmallVector<Value> ProgramLowering::foldReduce(ArrayRef<tile::ReduceOp> group,
     if (level != 0)
       return loopOver(level, cIndex(0), extent, accs);
     auto [first, end] = emitReducedRange(b, loc, reduce, extent, base);
+    if (foldsInBlocks(group))
+      std::tie(first, end) = withinBlock(first, end);
     if (!blocked)
       return loopOver(level, first, end, accs);
     // A float sum folds blocks of kSumBlock points into fresh partials,
@@ -159,7 +163,10 @@ SmallVector<Value> ProgramLowering::foldReduce(ArrayRef<tile::ReduceOp> group,
                             return loopOver(level, start, stop, zeros);
                           });
   };
-  return nest(0, SmallVector<Value>(count * group.size(), init));
+  unsigned accumulators = count * group.size();
+  return nest(0, foldsInBlocks(group)
+                     ? blockStartValues(accumulators, type, init)
+                     : SmallVector<Value>(accumulators, init));
 }
 
 LogicalResult ProgramLowering::lowerOp(Operation &op) {
@@ -355,14 +362,19 @@ LogicalResult ProgramLowering::run() {
   }
   Value first = body->getArgument(body->getNumArguments() - 2);
   Value last = body->getArgument(body->getNumArguments() - 1);
-  if (failed(findPackedPanels()))
+  if (failed(findPackedPanels()) || failed(findReductionBlocks()))
     return failure();
-  auto loop = scf::ForOp::create(b, loc, first, last, cIndex(1));
-  instanceLoop = loop;
-  allocatePackedPanels();
   auto ret = func::ReturnOp::create(b, loc);
-  b.setInsertionPointToStart(loop.getBody());
-  Value rest = loop.getInductionVar();
+  b.setInsertionPoint(ret);
+  Value rest;
+  if (blocks.size) {
+    rest = emitBlockedInstanceLoops(first, last, grid);
+  } else {
+    instanceLoop = scf::ForOp::create(b, loc, first, last, cIndex(1));
+    b.setInsertionPointToStart(instanceLoop.getBody());
+    rest = instanceLoop.getInductionVar();
+  }
+  allocatePackedPanels();
   base.assign(rank, Value());
   // Program ids walk the grid row-major (the last dimension fastest); with
   // a packed panel, the last two dimensions down the columns (rows of

@@ -150,6 +150,43 @@ private:
   /// The tile of packed panel `index`, at the current reduced index.
   mlir::Value loadPackedPanel(size_t index, mlir::VectorType fullType);
 
+  // A packed contraction's reduction folded a block at a time, with
+  // `reduce_block` (ReductionBlocks.cpp).
+  /// With `reduce_block`: checks that the program's top-level reductions
+  /// (the packed contractions) fold as one group and that it has no
+  /// stream, and sets `blocks.size`; fails, saying why, otherwise.
+  mlir::LogicalResult findReductionBlocks();
+  /// The loops over a call's program ids [first, last) with
+  /// `reduce_block`: for each column of tiles (and batch) the run enters,
+  /// each block of the reduction, and each of the run's ids in the column:
+  /// that id (the builder left in its loop). Sets `instanceLoop` (the
+  /// outermost) and `blocks`.
+  mlir::Value emitBlockedInstanceLoops(mlir::Value first, mlir::Value last,
+                                       llvm::ArrayRef<mlir::Value> grid);
+  /// Whether `group` folds the current block only (the packed
+  /// contractions, with `reduce_block`).
+  bool foldsInBlocks(llvm::ArrayRef<tile::ReduceOp> group);
+  /// [first, end) narrowed to the current block.
+  std::pair<mlir::Value, mlir::Value> withinBlock(mlir::Value first,
+                                                  mlir::Value end);
+  /// The `count` accumulators (tiles of `type`) a block's fold starts
+  /// from: `identity` in the first block, else what the block before
+  /// stored in the scratch (allocated on the first call).
+  llvm::SmallVector<mlir::Value>
+  blockStartValues(unsigned count, mlir::VectorType type, mlir::Value identity);
+  /// After a block's fold: in every block but the last, the accumulators
+  /// `folded` are stored in the scratch; the builder is left in the last
+  /// block's branch, where the rest of the program runs.
+  void continueInLastBlock(llvm::ArrayRef<mlir::Value> folded);
+  struct ReductionBlocks {
+    int64_t size = 0; // KC (0: the reduction is not blocked)
+    /// The grid's rows of tiles, the blocks of the reduction, the current
+    /// block and its first index, the instance's place in its column's
+    /// run, and the accumulators kept between blocks ([place x
+    /// accumulator x tile row, tile width]).
+    mlir::Value gridRows, count, index, start, slot, scratch;
+  } blocks;
+
   /// A store into a buffer over part of the output's dimensions (`along`).
   void lowerProjectedStore(tile::StoreOp store);
 
@@ -495,8 +532,9 @@ private:
   StreamKeys *keys = nullptr;
   /// The first key of the stream being lowered (a mean counts from it).
   mlir::Value streamStart;
-  /// The loop over a call's program ids (scratch buffers are allocated
-  /// before it), and the nested reductions whose reads are staged.
+  /// The (outermost) loop over a call's program ids (scratch buffers are
+  /// allocated before it), and the nested reductions whose reads are
+  /// staged.
   mlir::scf::ForOp instanceLoop;
   llvm::SmallVector<StagedReduction> stagedReductions;
   llvm::SmallVector<mlir::Value> scratchBuffers;

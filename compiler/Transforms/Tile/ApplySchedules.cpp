@@ -240,6 +240,12 @@ struct TileApplySchedulesPass
                            << "): give it a tile extent of 1";
       }
     }
+    if (schedule.getReduceBlock()) {
+      if (std::string refusal = tile::reductionBlockRefusal(program);
+          !refusal.empty())
+        return error() << "reduce_block = " << schedule.getReduceBlock() << ": "
+                       << refusal << "; drop reduce_block";
+    }
     if (schedule.getReduceThreads() > 1) {
       bool routes = false;
       program.walk([&](tile::RouteOp) { routes = true; });

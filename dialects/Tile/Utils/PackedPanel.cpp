@@ -77,3 +77,33 @@ SmallVector<tile::LoadOp> tile::packablePanelLoads(ProgramOp program) {
     return {};
   return loads;
 }
+
+std::string tile::reductionBlockRefusal(ProgramOp program) {
+  if (packablePanelLoads(program).empty())
+    return "the program has no contraction operand to pack";
+  bool streams = false;
+  program.walk([&](OnlineReduceOp) { streams = true; });
+  if (streams)
+    return "the program streams (tile.online_reduce), which would run "
+           "again for every block";
+  SmallVector<ReduceOp> group;
+  Block &body = program.getBody().front();
+  for (auto reduce : body.getOps<ReduceOp>()) {
+    ReduceOp first = group.empty() ? reduce : group.front();
+    bool follows = group.empty() || reduce->getPrevNode() == group.back();
+    bool readsGroup = false;
+    reduce.getBody().walk([&](Operation *op) {
+      for (Value operand : op->getOperands())
+        readsGroup |= llvm::any_of(
+            group, [&](ReduceOp r) { return operand == r.getResult(); });
+    });
+    if (!follows || reduce.isSplit() || readsGroup ||
+        reduce.getKind() != first.getKind() ||
+        reduce.getType() != first.getType())
+      return "the program's contractions are not one group folded together "
+             "(consecutive, of one kind and type, none split, none reading "
+             "another's result)";
+    group.push_back(reduce);
+  }
+  return "";
+}

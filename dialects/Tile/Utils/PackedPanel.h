@@ -37,6 +37,15 @@ std::optional<PanelLayout> panelLayoutOf(LoadOp load, unsigned rank);
 /// none, or more than one.
 llvm::SmallVector<LoadOp> packablePanelLoads(ProgramOp program);
 
+/// Why a schedule's `reduce_block` cannot fold `program`'s packed
+/// contractions a block of their reduced index at a time ("" when it
+/// can): they must be packable (packablePanelLoads), consecutive at the
+/// program's top level, of one kind and type, none split and none reading
+/// another's result (so that they fold in one loop nest and the rest of
+/// the program runs once, after the last block), and the program must not
+/// stream (a tile.online_reduce would run again for every block).
+std::string reductionBlockRefusal(ProgramOp program);
+
 } // namespace nautilus::tile
 
 #endif
