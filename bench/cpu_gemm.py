@@ -2,7 +2,8 @@
 """CPU f32 GEMM: nautc's JIT-compiled kernel against numpy's BLAS (A @ B).
 
 Usage:
-    python3 bench/cpu_gemm.py [PATH/TO/nautc] [--sizes 1024,512,2048] [--rounds 3]
+    python3 bench/cpu_gemm.py [PATH/TO/nautc] [--sizes 1024,512,2048,1024x1024x8192]
+                              [--rounds 3]
                               [--numpy-runs 20] [--no-verify] [--schedule auto]
                               [--aim 0.8]
 
@@ -11,8 +12,10 @@ The nautc binary defaults to ../build/bin/nautc relative to this script.
 nautc is timed with `nautc run bench/kernels/gemm_f32.tensor -k gemm_f32
 --shape M=S,N=S,K=S --time` (nautc does its own repetitions and prints the
 median), with `--schedule S` when given (`auto`: the CPU model's register
-block and packing, issue 20's aim of 80% of numpy at 1024^3 and 2048^3);
-its inputs are random. numpy is timed in a separate child process so
+block, packing and blocks of K, issue 20's aim of 80% of numpy at 1024^3
+and 2048^3); its inputs are random. A size is a square S or MxNxK (a
+deep K: 1024x1024x8192, where the packed panel outgrows L2 and the model
+folds K in blocks). numpy is timed in a separate child process so
 that OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE, which OpenBLAS reads when it is
 loaded, can be unset for the numpy measurement only (see the machine notes:
 these variables are set on some hosts for old OpenBLAS builds and slow a
@@ -41,7 +44,7 @@ AIM_FRACTION = 0.20  # the first aim: nautc at 20% of numpy's BLAS or better
 NUMPY_CHILD = r"""
 import json, sys, time
 import numpy as np
-sizes = [int(s) for s in sys.argv[1].split(",")]
+shapes = [tuple(int(v) for v in s.split("x")) for s in sys.argv[1].split(",")]
 runs = int(sys.argv[2])
 info = None
 try:
@@ -55,10 +58,10 @@ except ImportError:
     pass
 out = {"numpy": np.__version__, "blas": info, "times_ms": {}}
 rng = np.random.default_rng(0)
-for s in sizes:
-    a = rng.standard_normal((s, s), dtype=np.float32)
-    b = rng.standard_normal((s, s), dtype=np.float32)
-    c = np.empty((s, s), dtype=np.float32)
+for m, n, k in shapes:
+    a = rng.standard_normal((m, k), dtype=np.float32)
+    b = rng.standard_normal((k, n), dtype=np.float32)
+    c = np.empty((m, n), dtype=np.float32)
     for _ in range(3):  # warm-up: thread pool start, page faults
         np.matmul(a, b, out=c)
     ts = []
@@ -66,23 +69,44 @@ for s in sizes:
         t0 = time.perf_counter()
         np.matmul(a, b, out=c)
         ts.append((time.perf_counter() - t0) * 1e3)
-    out["times_ms"][str(s)] = ts
+    out["times_ms"][f"{m}x{n}x{k}"] = ts
 print(json.dumps(out))
 """
 
 TIME_RE = re.compile(r"time:\s*median\s+([0-9.eE+-]+)\s*ms\s+over\s+(\d+)\s+runs")
 
 
-def gflops(size, ms):
-    return 2.0 * size ** 3 / (ms * 1e-3) / 1e9
+def parse_shape(text):
+    """(M, N, K) of a size: a square S, or MxNxK."""
+    values = [int(v) for v in text.split("x")]
+    if len(values) == 1:
+        return (values[0],) * 3
+    if len(values) != 3:
+        raise ValueError(f"a size is S or MxNxK, not {text!r}")
+    return tuple(values)
+
+
+def label(shape):
+    m, n, k = shape
+    return str(m) if m == n == k else f"{m}x{n}x{k}"
+
+
+def shape_flag(shape):
+    m, n, k = shape
+    return f"M={m},N={n},K={k}"
+
+
+def gflops(shape, ms):
+    m, n, k = shape
+    return 2.0 * m * n * k / (ms * 1e-3) / 1e9
 
 
 SCHEDULE = []  # ["--schedule", S] when --schedule is given
 
 
-def run_nautc_time(nautc, size, timeout):
+def run_nautc_time(nautc, shape, timeout):
     cmd = [nautc, "run", KERNEL_FILE, "-k", KERNEL,
-           "--shape", f"M={size},N={size},K={size}", "--time"] + SCHEDULE
+           "--shape", shape_flag(shape), "--time"] + SCHEDULE
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -95,17 +119,18 @@ def run_nautc_time(nautc, size, timeout):
     return float(m.group(1)), int(m.group(2)), None
 
 
-def verify_nautc(nautc, size, timeout):
+def verify_nautc(nautc, shape, timeout):
     """Run nautc on known inputs and compare with numpy (float64 reference)."""
     import numpy as np
+    m, n, k = shape
     rng = np.random.default_rng(1)
-    a = rng.standard_normal((size, size), dtype=np.float32)
-    b = rng.standard_normal((size, size), dtype=np.float32)
+    a = rng.standard_normal((m, k), dtype=np.float32)
+    b = rng.standard_normal((k, n), dtype=np.float32)
     with tempfile.TemporaryDirectory(prefix="nautc_gemm_") as d:
         np.save(os.path.join(d, "A.npy"), a)
         np.save(os.path.join(d, "B.npy"), b)
         cmd = [nautc, "run", KERNEL_FILE, "-k", KERNEL,
-               "--shape", f"M={size},N={size},K={size}",
+               "--shape", shape_flag(shape),
                "--input", f"A={d}/A.npy", "--input", f"B={d}/B.npy",
                "--save", d] + SCHEDULE
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
@@ -116,7 +141,7 @@ def verify_nautc(nautc, size, timeout):
     ref = a.astype(np.float64) @ b.astype(np.float64)
     err = float(np.abs(c.astype(np.float64) - ref).max())
     # f32 accumulation over K terms of N(0,1)*N(0,1): error ~ sqrt(K) * eps * |terms|
-    tol = 1e-4 * size ** 0.5 * 4
+    tol = 1e-4 * k ** 0.5 * 4
     ok = c.shape == ref.shape and err <= tol
     return ok, f"max abs error vs float64 reference {err:.3g} (tolerance {tol:.3g})"
 
@@ -126,7 +151,8 @@ def run_numpy(sizes, runs, timeout):
     removed = {k: env.pop(k) for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
                if k in env}
     p = subprocess.run([sys.executable, "-c", NUMPY_CHILD,
-                        ",".join(str(s) for s in sizes), str(runs)],
+                        ",".join("x".join(map(str, s)) for s in sizes),
+                        str(runs)],
                        capture_output=True, text=True, env=env, timeout=timeout)
     if p.returncode != 0:
         raise RuntimeError("numpy child failed:\n" + p.stderr)
@@ -148,7 +174,8 @@ def main():
     ap.add_argument("nautc", nargs="?",
                     default=os.path.join(HERE, "..", "build", "bin", "nautc"))
     ap.add_argument("--sizes", default="1024,512,2048",
-                    help="square sizes; the first is the headline (default 1024,512,2048)")
+                    help="square sizes S or shapes MxNxK; the first is the "
+                         "headline (default 1024,512,2048)")
     ap.add_argument("--rounds", type=int, default=3,
                     help="rounds of (nautc, then numpy), alternated so both see the "
                          "same machine conditions (default 3)")
@@ -171,14 +198,17 @@ def main():
     nautc = os.path.abspath(args.nautc)
     if not os.access(nautc, os.X_OK):
         sys.exit(f"nautc not found or not executable: {nautc}")
-    sizes = [int(s) for s in args.sizes.split(",") if s]
+    try:
+        sizes = [parse_shape(s) for s in args.sizes.split(",") if s]
+    except ValueError as e:
+        sys.exit(f"--sizes: {e}")
 
     print(f"nautc: {nautc}" + (f" --schedule {args.schedule}" if args.schedule else ""))
     print(f"cores: {os.cpu_count()}")
 
     if not args.no_verify:
         ok, msg = verify_nautc(nautc, sizes[0], args.timeout)
-        print(f"correctness at {sizes[0]}^3: {'PASS' if ok else 'FAIL'}: {msg}")
+        print(f"correctness at {label(sizes[0])}: {'PASS' if ok else 'FAIL'}: {msg}")
 
     # Alternate nautc and numpy, never both at once (they would share the cores).
     nautc_meds = {s: [] for s in sizes}   # one median per nautc invocation
@@ -199,7 +229,7 @@ def main():
                 nautc_runs[s] += n
         np_info, removed = run_numpy(sizes, args.numpy_runs, args.timeout)
         for s in sizes:
-            np_times[s] += np_info["times_ms"][str(s)]
+            np_times[s] += np_info["times_ms"]["x".join(map(str, s))]
     t1 = cpu_ticks()
 
     if removed:
@@ -218,7 +248,8 @@ def main():
               f"{(t1[0] - t0[0]) / (t1[1] - t0[1]):.1%}")
 
     print()
-    hdr = (f"{'size':>5} | {'nautc ms':>9} {'GFLOP/s':>8} {'best ms':>8} | "
+    width = max(5, max(len(label(s)) for s in sizes))
+    hdr = (f"{'size':>{width}} | {'nautc ms':>9} {'GFLOP/s':>8} {'best ms':>8} | "
            f"{'numpy ms':>9} {'GFLOP/s':>8} {'best ms':>8} | {'nautc/numpy':>11} {'(best)':>7}")
     print(hdr)
     print("-" * len(hdr))
@@ -226,26 +257,26 @@ def main():
         np_med, np_best = statistics.median(np_times[s]), min(np_times[s])
         np_cols = f"{np_med:9.3f} {gflops(s, np_med):8.1f} {np_best:8.3f}"
         if not nautc_meds[s]:
-            print(f"{s:>5} | {'FAILED':>9} {'':>8} {'':>8} | {np_cols} | {'-':>11} {'-':>7}")
+            print(f"{label(s):>{width}} | {'FAILED':>9} {'':>8} {'':>8} | {np_cols} | {'-':>11} {'-':>7}")
             continue
         n_med, n_best = statistics.median(nautc_meds[s]), min(nautc_meds[s])
         # nautc's throughput as a fraction of numpy's
-        print(f"{s:>5} | {n_med:9.3f} {gflops(s, n_med):8.1f} {n_best:8.3f} | {np_cols} | "
+        print(f"{label(s):>{width}} | {n_med:9.3f} {gflops(s, n_med):8.1f} {n_best:8.3f} | {np_cols} | "
               f"{np_med / n_med:11.1%} {np_best / n_best:7.1%}")
     print()
     print(f"nautc ms: median over {args.rounds} invocations of the median that "
           f"`nautc run --time` prints (random inputs); best ms: the lowest of those medians.")
     print(f"numpy ms: median of {args.numpy_runs} x {args.rounds} runs (3 warm-up runs per "
-          f"round); best ms: the fastest single run. GFLOP/s = 2*S^3 / ms.")
+          f"round); best ms: the fastest single run. GFLOP/s = 2*M*N*K / ms.")
     for s in sizes:
-        if s < 1024 or not nautc_meds[s]:
+        if min(s) < 1024 or not nautc_meds[s]:
             continue
         frac = statistics.median(np_times[s]) / statistics.median(nautc_meds[s])
         verdict = "meets" if frac >= args.aim else "misses"
-        print(f"aim: nautc at >= {args.aim:.0%} of numpy at {s}^3 (medians): "
+        print(f"aim: nautc at >= {args.aim:.0%} of numpy at {label(s)} (medians): "
               f"measured {frac:.1%}, {verdict} the aim")
     for s, e in errors.items():
-        print(f"nautc error at {s}^3: {e}")
+        print(f"nautc error at {label(s)}: {e}")
     return 1 if errors else 0
 
 

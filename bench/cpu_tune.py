@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The auto-scheduler on the host CPU: the model's choice and `nautc tune`
-against the best of a measured grid, on 20 workloads.
+against the best of a measured grid, on 21 workloads.
 
 usage: python3 bench/cpu_tune.py [PATH/TO/nautc] [--only NAME,...]
                                  [--tune-budget SECONDS] [--grid-budget SECONDS]
@@ -68,6 +68,7 @@ WORKLOADS = [
     ("gemm_f32 skinny M=16", "kernels/gemm_f32.tensor", "gemm_f32", "M=16,N=4096,K=2048"),
     ("gemm_f32 tall N=64", "kernels/gemm_f32.tensor", "gemm_f32", "M=4096,N=64,K=1024"),
     ("gemm_f32 long K", "kernels/gemm_f32.tensor", "gemm_f32", "M=128,N=128,K=16384"),
+    ("gemm_f32 deep K", "kernels/gemm_f32.tensor", "gemm_f32", "M=512,N=512,K=8192"),
     ("gemm_f32 ragged", "kernels/gemm_f32.tensor", "gemm_f32", "M=1000,N=700,K=300"),
     ("gemm f16 1024", "examples/gemm.tensor", "gemm", "M=1024,N=1024,K=1024"),
     ("gemm_bias_gelu bf16", "examples/gemm.tensor", "gemm_bias_gelu", "M=512,N=1024,K=512"),

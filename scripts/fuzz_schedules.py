@@ -12,7 +12,11 @@ reduce_split, reduce_groups and vector. One in five gives sibling
 contractions (a gated MLP's gate and up projections, three projections of
 one X, a mixture of experts' grouped gate and up projections:
 "fuse_shared_operands": true, on either target) a random
-tensor-core schedule. Every run must end in one of two ways:
+tensor-core schedule. And one in five gives a CPU contraction (the GEMMs,
+a batched A B^T, sibling projections) a random register block, packed or
+not, its reduction in random blocks (`reduce_block`, valid and invalid),
+at a shape whose K spans several blocks, run on the host CPU. Every run
+must end in one of two ways:
 
 - PASS: the kernel compiled and matched the reference (--check); one
   whose shared-memory accesses conflict in the banks (--profile) is
@@ -153,11 +157,37 @@ def simt_case(rng):
     return path, kernel, program, text, shape
 
 
+def cpu_case(rng):
+    """A CPU contraction's schedule: a random register block, packed (mostly)
+    or not, and its reduction in random blocks, at a ragged shape whose K
+    spans several of them; with sibling projections one time in three."""
+    structure = {}
+    if rng.random() < 1 / 3:
+        path, kernel, program, shapes = rng.choice(SIBLINGS[:3])
+        shape = rng.choice(shapes)
+        structure = {"fuse_shared_operands": True}
+    else:
+        path, kernel, program, extra = rng.choice(KERNELS)
+        shape = (f"M={rng.randint(1, 90)},N={rng.randint(1, 150)},"
+                 f"K={rng.randint(1, 700)}" + extra)
+    rows, width = rng.choice([1, 2, 3, 6, 8, 16]), rng.choice([1, 8, 16, 20, 32, 64, 128])
+    tile = f"[1, {rows}, {width}]" if kernel == "bmm_nt" else f"[{rows}, {width}]"
+    fields = ", pack = true" if rng.random() < 0.85 else ""
+    if rng.random() < 0.85:
+        fields += f", reduce_block = {rng.choice([1, 7, 16, 64, 100, 512, 0, -3])}"
+    text = f"#tile.schedule<tile = {tile}, threads = 1{fields}>"
+    return path, kernel, program, text, shape, structure
+
+
 def run_one(nautc, folder, n):
     rng = random.Random(9000 + n)
     target = rng.choice(["sm_80", "sm_90"])
     structure = {}
-    if rng.random() < 0.25:
+    device = ["--device", "emu", "--target", target]
+    if rng.random() < 0.2:
+        path, kernel, program, text, shape, structure = cpu_case(rng)
+        device = ["--device", "cpu"]
+    elif rng.random() < 0.25:
         path, kernel, program, text, shape = simt_case(rng)
     elif rng.random() < 0.25:
         path, kernel, program, shapes = rng.choice(SIBLINGS)
@@ -177,8 +207,10 @@ def run_one(nautc, folder, n):
     sched = os.path.join(folder, f"s{n}.json")
     with open(sched, "w") as f:
         json.dump({"programs": {program: text}, **structure}, f)
-    cmd = [nautc, "run", path, "-k", kernel, "--device", "emu", "--target", target,
-           "--shape", shape, "--schedule", sched, "--check", "--profile"]
+    cmd = [nautc, "run", path, "-k", kernel] + device + [
+        "--shape", shape, "--schedule", sched, "--check"]
+    if device[1] == "emu":
+        cmd.append("--profile")
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     except subprocess.TimeoutExpired:

@@ -81,7 +81,8 @@ options:
                          threads, groups, runs and splits, and flash
                          kernels warps, key blocks and splits;
                          on the CPU every program with bound extents:
-                         tiles, their rhs packed or not, a stream's
+                         tiles, their rhs packed or not (and its
+                         reduction in blocks of K or not), a stream's
                          split (an attention stream's rows); over up
                          to four unbound sizes, the tile best over
                          sample shapes, or a copy of the program for
