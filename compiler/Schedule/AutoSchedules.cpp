@@ -338,10 +338,8 @@ std::optional<AutoSchedules::CpuChoice>
 AutoSchedules::rankCpuProgram(tile::ProgramOp program,
                               const TargetInfo &target) const {
   StringRef name = program.getSymName();
-  size_t keep =
-      keepWith(llvm::count_if(refutedCpu, [&](const RefutedCpuProgram &r) {
-        return r.program == name;
-      }));
+  // (Each tile in blocks of K too: --explain lists a tile's blocks once.)
+  size_t keep = kCpuVariantsPerTile * keepWith(cpuRefutations(name));
   CpuTermScales scales = cpuModelScales();
   CpuCandidate own = cpuCandidateOf(program.getSchedule());
   CpuChoice choice;
@@ -478,12 +476,29 @@ void AutoSchedules::explainCpu(llvm::raw_ostream &os) const {
     auto regretsOf = [&](size_t i) {
       return choice.sampleShapes ? &choice.regrets[i] : nullptr;
     };
-    for (auto [i, ranked] : llvm::enumerate(choice.ranked))
+    size_t listed = 0, toList = keepWith(cpuRefutations(choice.program));
+    for (auto [i, ranked] : llvm::enumerate(choice.ranked)) {
+      bool refuted = isRefuted(choice.program, ranked);
+      // A runner-up that only blocks K otherwise than one listed before is
+      // left out (the same tile in blocks of 512 to 4096 would fill the
+      // list), but where the whole space is asked for.
+      auto otherBlocks = [&](const CpuCandidate &before) {
+        CpuCandidate unblocked = before;
+        unblocked.reduceBlock = ranked.reduceBlock;
+        return unblocked.sameSchedule(ranked);
+      };
+      if (i != choice.chosen && !refuted && toList &&
+          (listed >= toList ||
+           std::any_of(choice.ranked.begin(), choice.ranked.begin() + i,
+                       otherBlocks)))
+        continue;
+      ++listed;
       print(i == choice.chosen
                 ? (choice.launchRanges ? "  one tile:  " : "  chosen:    ")
-            : isRefuted(choice.program, ranked) ? "  refuted:   "
-                                                : "  runner-up: ",
+            : refuted ? "  refuted:   "
+                      : "  runner-up: ",
             ranked, choice, regretsOf(i));
+    }
     print("  heuristics: ", choice.heuristics, choice,
           regretsOf(choice.ranked.size()));
     if (const std::optional<CpuLaunchRanges> &ranges = choice.launchRanges)

@@ -262,6 +262,15 @@ private:
 
   /// The ranked candidates a search keeps when `refuted` of its own were
   /// refuted: enough to hold the best candidate not refuted (0: all).
+  /// The refuted schedules of CPU program `program`.
+  size_t cpuRefutations(llvm::StringRef program) const {
+    return llvm::count_if(refutedCpu, [&](const RefutedCpuProgram &r) {
+      return r.program == program;
+    });
+  }
+  /// A CPU tile's variants the ranking keeps for each listed (unblocked,
+  /// and in each of 4 blocks of K).
+  static constexpr size_t kCpuVariantsPerTile = 5;
   size_t keepWith(size_t refuted) const {
     if (listed == kAllCandidates)
       return 0;
