@@ -117,15 +117,18 @@ constexpr double kCopyRowWait = 80;
 /// the rest holds A's rows, the tiles' stores and the rows of B being
 /// copied. Beyond that, a step's row of it comes partly from L2 (the
 /// quarter's fraction of the panel) and the rest from beyond at this rate
-/// (fitted on a 2-thread Intel host, 2 MiB L2, f32 6 x 64 packed, against
-/// the same tile with the reduction in blocks of 2048, a 512 KiB panel:
-/// K = 4096, a 1 MiB panel, ran 1.04x its time, K = 8192 1.5x, 512^2 x
-/// 16384 (4 MiB) 2.0x and 256^2 x 65536 (16 MiB) 1.7x; the model puts
-/// them at 1.04x, 1.3x, 1.4x and 1.45x, and blocks of 4096 (1 MiB) ran
-/// 1.05x the time of 2048's at 1024^2 x 8192). Since model version 12:
-/// until then a packed panel was read from L2 whatever its size, and
-/// nothing was blocked.
-constexpr double kPanelBeyondL2BytesPerCycle = 12;
+/// (fitted on a 2-thread Intel host, 2 MiB L2, f32, against the same tile
+/// with the reduction in blocks of 2048, a 512 KiB panel at 6 x 64:
+/// unblocked, 6 x 64 ran 1.57x its time at 1024^2 x 8192 (a 2 MiB
+/// panel), 2.0x at 512^2 x 16384 (4 MiB) and 256^2 x 65536 (16 MiB), and
+/// 1.96x at 128^2 x 16384, where 8 x 32 unblocked (2 MiB) ran 1.62x; 6.7
+/// to 10 bytes a cycle. The model puts them at 1.8x, 1.93x, 1.95x, 1.91x
+/// and 1.30x. It over-counts a panel of 1 MiB: 1.40x at K = 4096, where
+/// it ran 1.04x, and blocks of 4096 1.40x 2048's at 1024^2 x 8192, where
+/// they ran 1.05x: blocks whose panels fit are then chosen, as measured
+/// best). Since model version 12: until then a packed panel was read from
+/// L2 whatever its size, and nothing was blocked.
+constexpr double kPanelBeyondL2BytesPerCycle = 8;
 /// What each block of a blocked reduction (a schedule's `reduce_block`)
 /// costs an instance besides its steps, cycles: the loop's entry, and its
 /// accumulators reloaded from the scratch and stored back (a load and a
@@ -692,6 +695,25 @@ PointCycles scoredStreamCycles(const CpuProgram &program,
   return c;
 }
 
+/// The most columns of tiles (and batches) one thread's run of program
+/// ids enters, where `programs` ids walk down columns of `gridRows` and
+/// are split among `threads` as the runtime splits them (thread p of n
+/// runs [programs p / n, programs (p + 1) / n): runtime/HostWorkers.cpp).
+/// Until model version 12, its share of the columns and one more: 2
+/// copies of each thread's one column at 128 x 128 x 16384 with 6 x 64
+/// tiles, where each ran exactly one (and its packing was put 1.3x 8 x
+/// 32's, which measured 9% slower).
+int64_t columnsEntered(int64_t programs, int64_t gridRows, int64_t threads) {
+  int64_t parts = std::max<int64_t>(1, std::min(threads, programs));
+  int64_t most = 0;
+  for (int64_t p = 0; p < parts; ++p) {
+    int64_t first = programs * p / parts, last = programs * (p + 1) / parts;
+    if (last > first)
+      most = std::max(most, (last - 1) / gridRows - first / gridRows + 1);
+  }
+  return most;
+}
+
 /// An instance's unscaled terms of `tile` for `program` (unsplit), and
 /// in `cost` its programs, waves, registers and spills.
 CpuTerms instanceTerms(const CpuProgram &program,
@@ -754,16 +776,15 @@ CpuTerms instanceTerms(const CpuProgram &program,
   terms.overhead = (kProgramOverhead + storeCycles) * toUs;
   if (pack) {
     // Each thread copies the panel of every column of tiles its run of
-    // program ids (down the columns) enters: about its share of the
-    // columns, and one more. Each batch has its own panels (until model
-    // version 8 only one batch's columns were counted: a grouped decoding
-    // step's scores, K^T gathered a panel an instance over 8 heads, were
-    // predicted 12x faster than measured, 0.2 against 2.4 ms).
-    int64_t columns = rank ? ceilDiv(program.extents.back(), tile.back()) : 1;
-    for (size_t d = 0; d + 2 < rank; ++d)
-      columns *= ceilDiv(program.extents[d], tile[d]);
-    terms.pack =
-        double(ceilDiv(columns, threads) + 1) * packCycles / (ghz * 1e3);
+    // program ids (down the columns) enters. Each batch has its own panels
+    // (until model version 8 only one batch's columns were counted: a
+    // grouped decoding step's scores, K^T gathered a panel an instance
+    // over 8 heads, were predicted 12x faster than measured, 0.2 against
+    // 2.4 ms).
+    int64_t gridRows =
+        rank >= 2 ? ceilDiv(program.extents[rank - 2], tile[rank - 2]) : 1;
+    terms.pack = double(columnsEntered(cost.programs, gridRows, threads)) *
+                 packCycles / (ghz * 1e3);
   }
   return terms;
 }
