@@ -135,6 +135,22 @@ constexpr double kPanelBeyondL2BytesPerCycle = 8;
 /// store a vector, at kLoadPorts loads and one store a cycle).
 constexpr double kBlockEntryCycles = 10;
 
+/// A contraction's broadcast operand read across its rows (A[k, m] of A^T
+/// B, CpuProgram::lhsStrideBytes, a page or more between a step's rows):
+/// each step reads a line of its own, a page from the last. The instances
+/// down a column share the lines and pages of each reduced index, so the
+/// fewer indices a block spans the more of them stay in the L1 cache and
+/// its TLB: a step waits about kStridedLhsCycles x sqrt(rows of the block
+/// / kStridedLhsRows) cycles more, up to kStridedLhsCycles (fitted on a
+/// 2-thread Intel host, f32 2048^3 A^T B, 6 x 64 packed, rows of A 8 KiB
+/// apart: unblocked 171 ms where A B ran 66, a step 22 cycles more; in
+/// blocks of 1024, 512, 256, 128, 64 and 32, 13.6, 11.7, 6.6, 3.8, 2.7
+/// and 1.0 more, 130 to 70.6 ms; the fit puts them at 15.6, 11, 7.8, 5.5,
+/// 3.9 and 2.8). Since model version 12.
+constexpr double kStridedLhsCycles = 22;
+constexpr double kStridedLhsRows = 2048;
+constexpr double kPageBytes = 4096;
+
 /// The host core's caches as the model reads them (TargetInfo's, from the
 /// machine): the L1's bytes, ways and sets (of 64-byte lines; rows a
 /// multiple of sets x 64 bytes apart all fall in one set), and the share
@@ -225,8 +241,11 @@ constexpr int64_t kRowChoices[] = {1, 2, 4, 6, 8, 12, 14, 16, 24, 32};
 /// slower).
 constexpr int64_t kVectorChoices[] = {1, 2, 4, 8};
 /// The blocks a packed contraction's reduction may be folded in (a
-/// schedule's `reduce_block`, BLIS's kc), each shorter than the whole.
+/// schedule's `reduce_block`, BLIS's kc), each shorter than the whole;
+/// and where its broadcast operand is read across its rows, shorter ones
+/// (kStridedLhsCycles).
 constexpr int64_t kReduceBlockChoices[] = {512, 1024, 2048, 4096};
+constexpr int64_t kShortReduceBlockChoices[] = {32, 64, 128, 256};
 /// And where a contraction's output is one row (a decoding step's M = 1:
 /// oneRowContraction), unpacked, wider: its accumulators spill, but its
 /// step waits for B's row, and a wider row waits less a byte (kRowChunkWait).
@@ -527,6 +546,12 @@ PointCycles contractionCycles(const CpuProgram &program,
                      residentLanes(lanes, program.gatherStrideBytes, caches)) *
                   kL1MissCycles +
               double(spilledOf(registers, target)) * kGatherSpillCycles;
+  }
+  if (program.lhsStrideBytes >= kPageBytes) {
+    double blockRows =
+        double(reduceBlock ? std::min(reduceBlock, steps) : steps);
+    c.step += kStridedLhsCycles *
+              std::sqrt(std::min(blockRows, kStridedLhsRows) / kStridedLhsRows);
   }
   c.memory = double(rows + (rank ? tile.back() : 1) * siblings) * operandBytes /
              kL2BytesPerCycle;
@@ -884,6 +909,10 @@ std::vector<CpuCandidate> nautilus::autosched::rankCpuTiles(
       // Its reduction in blocks shorter than the whole.
       for (int64_t kc : kReduceBlockChoices)
         if (program.blockable && kc < program.reduced)
+          all.push_back({tile, {}, true, 1, kc});
+      for (int64_t kc : kShortReduceBlockChoices)
+        if (program.blockable && program.lhsStrideBytes >= kPageBytes &&
+            kc < program.reduced)
           all.push_back({tile, {}, true, 1, kc});
     }
   };

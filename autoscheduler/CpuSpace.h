@@ -105,6 +105,11 @@ struct CpuProgram {
   /// contraction's operand read across its rows, B[n, k] of A B^T); 0
   /// when its reads are contiguous along the lanes.
   int64_t gatherStrideBytes = 0;
+  /// A contraction whose broadcast operand is read across its rows (A[k,
+  /// m] of A^T B: a step's elements are consecutive along the output's
+  /// rows, and consecutive steps this many bytes apart); 0 when it is
+  /// read along the reduced index (A[m, k]) or not at all.
+  int64_t lhsStrideBytes = 0;
   /// A reduction over rows read along their innermost dimension that the
   /// lowering folds with its vector lanes along the reduced index where
   /// its tile has at most this many elements (its rows: each a vector

@@ -191,6 +191,31 @@ int64_t gatherStrideOf(Region &body, unsigned inner, int64_t reduced) {
   return stride;
 }
 
+/// The bytes between consecutive reduced indices of a contraction's
+/// broadcast operand read across its rows (A[k, m]: read along none of
+/// the output's innermost index `inner`, its buffer's innermost index the
+/// output's rows, `inner - 1`, of `rows` elements); 0 where there is none.
+int64_t lhsStrideOf(Region &body, unsigned inner, int64_t rows) {
+  int64_t stride = 0;
+  body.walk([&](tile::LoadOp load) {
+    ArrayRef<AffineExpr> results = load.getMap().getResults();
+    if (inner == 0 || results.empty() || !load.getIndirect().empty() ||
+        llvm::any_of(results,
+                     [&](AffineExpr e) { return involvesDim(e, inner); }) ||
+        !involvesDim(results.back(), inner - 1) ||
+        involvesDim(results.back(), inner + 1))
+      return;
+    Type element =
+        cast<MemRefType>(load.getBuffer().getType()).getElementType();
+    int64_t bytes =
+        element.isIntOrFloat()
+            ? std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8)
+            : 1;
+    stride = std::max(stride, rows * bytes);
+  });
+  return stride;
+}
+
 /// The bits a point of `body` (of a program of `rank` output dimensions)
 /// reads along its reduced or streamed index: each buffer element read
 /// through a map that involves a dimension past the outputs, once a map.
@@ -479,6 +504,10 @@ std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
       facts.contraction = true;
       ++contractions;
       facts.broadcastWork = std::max(facts.broadcastWork, work);
+      if (inner > 0)
+        facts.lhsStrideBytes = std::max(
+            facts.lhsStrideBytes,
+            lhsStrideOf(reduce.getBody(), inner, facts.extents[inner - 1]));
     }
     if (auto type = dyn_cast<VectorType>(reduce.getType())) {
       facts.elementBits = type.getElementTypeBitWidth();

@@ -94,6 +94,29 @@ TEST(CpuBlocking, OffersBlocksWhereTheProgramFoldsInThem) {
   EXPECT_FALSE(named.sameSchedule(same));
 }
 
+// A broadcast operand read across its rows (A[k, m], rows a page or more
+// apart) takes short blocks, whose rows of A the instances down a column
+// share in the L1 cache and its TLB; where it is read along k, no block
+// that short is offered.
+TEST(CpuBlocking, AnLhsReadAcrossItsRowsTakesShortBlocks) {
+  TargetInfo target = avx512Host();
+  CpuProgram transposed = blockableGemm(2048, 2048, 2048);
+  transposed.lhsStrideBytes = 2048 * 4;
+  std::vector<CpuCandidate> ranked = rankCpuTiles(transposed, target);
+  ASSERT_FALSE(ranked.empty());
+  EXPECT_TRUE(ranked.front().pack) << ranked.front().describe();
+  EXPECT_GT(ranked.front().reduceBlock, 0) << ranked.front().describe();
+  EXPECT_LE(ranked.front().reduceBlock, 256) << ranked.front().describe();
+  std::vector<int64_t> tile = ranked.front().tile;
+  EXPECT_LT(estimateCpu(transposed, tile, target, true, {}, 1, 32).totalUs,
+            estimateCpu(transposed, tile, target, true, {}, 1, 1024).totalUs);
+  EXPECT_GT(estimateCpu(transposed, tile, target, true).totalUs,
+            1.5 * ranked.front().cost.totalUs);
+  for (const CpuCandidate &c :
+       rankCpuTiles(blockableGemm(2048, 2048, 2048), target))
+    EXPECT_TRUE(c.reduceBlock == 0 || c.reduceBlock >= 512) << c.describe();
+}
+
 // cpuProgramOf reads whether the program's contraction folds in blocks.
 TEST(CpuBlocking, ReadsWhetherAProgramFoldsInBlocks) {
   mlir::DialectRegistry registry;
@@ -112,6 +135,17 @@ TEST(CpuBlocking, ReadsWhetherAProgramFoldsInBlocks) {
     }
     tile.store %s, %c : vector<6x64xf32> -> memref<64x256xf32>
   }
+  tile.program @tn_C attributes {arg_names = ["A", "B", "C"], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [6, 64], threads = 1>, sizes = ["M", "N", "K"]} {
+  ^bb0(%a: memref<8192x64xf32>, %b: memref<8192x256xf32>, %c: memref<64x256xf32>, %m: index, %n: index, %k: index):
+    %s = tile.reduce sum over(%k) : vector<6x64xf32> {
+    ^bb0(%kk: index):
+      %x = tile.load %a[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d0)>] : memref<8192x64xf32> -> vector<6x64xf32>
+      %y = tile.load %b[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] : memref<8192x256xf32> -> vector<6x64xf32>
+      %p = arith.mulf %x, %y : vector<6x64xf32>
+      tile.yield %p : vector<6x64xf32>
+    }
+    tile.store %s, %c : vector<6x64xf32> -> memref<64x256xf32>
+  }
   tile.program @rowsum_Y attributes {arg_names = ["X", "Y"], output_dims = ["R"], schedule = #tile.schedule<tile = [16], threads = 1>, sizes = ["R", "C"]} {
   ^bb0(%x: memref<64x128xf32>, %y: memref<64xf32>, %r: index, %cc: index):
     %s = tile.reduce sum over(%cc) : vector<16xf32> {
@@ -121,18 +155,24 @@ TEST(CpuBlocking, ReadsWhetherAProgramFoldsInBlocks) {
     }
     tile.store %s, %y : vector<16xf32> -> memref<64xf32>
   }
-  tile.plan @gemm {bindings = {M = 64 : i64, N = 256 : i64, K = 8192 : i64, R = 64 : i64, C = 128 : i64}, buffers = [], programs = [@gemm_C, @rowsum_Y], sizes = ["M", "N", "K", "R", "C"]}
+  tile.plan @gemm {bindings = {M = 64 : i64, N = 256 : i64, K = 8192 : i64, R = 64 : i64, C = 128 : i64}, buffers = [], programs = [@gemm_C, @tn_C, @rowsum_Y], sizes = ["M", "N", "K", "R", "C"]}
 })";
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(ir, &context);
   ASSERT_TRUE(module);
   auto programs = llvm::to_vector(module->getOps<tile::ProgramOp>());
-  ASSERT_EQ(programs.size(), 2u);
+  ASSERT_EQ(programs.size(), 3u);
   EXPECT_EQ(tile::reductionBlockRefusal(programs[0]), "");
   std::optional<CpuProgram> facts = cpuProgramOf(programs[0]);
   ASSERT_TRUE(facts);
   EXPECT_TRUE(facts->packable);
   EXPECT_TRUE(facts->blockable);
-  EXPECT_EQ(tile::reductionBlockRefusal(programs[1]),
+  EXPECT_EQ(facts->lhsStrideBytes, 0);
+  // A^T B: A[k, m] read across its rows of M = 64 floats.
+  std::optional<CpuProgram> transposed = cpuProgramOf(programs[1]);
+  ASSERT_TRUE(transposed);
+  EXPECT_TRUE(transposed->blockable);
+  EXPECT_EQ(transposed->lhsStrideBytes, 64 * 4);
+  EXPECT_EQ(tile::reductionBlockRefusal(programs[2]),
             "the program has no contraction operand to pack");
 }
