@@ -216,6 +216,29 @@ int64_t lhsStrideOf(Region &body, unsigned inner, int64_t rows) {
   return stride;
 }
 
+/// The element width `reduce` folds in, and for a contraction whether its
+/// operands are narrower (widened a load) and its rhs's width (the reads
+/// along the output's innermost index `inner`), into `facts`.
+void readWidthsOf(tile::ReduceOp reduce, unsigned inner,
+                  autosched::CpuProgram &facts) {
+  auto type = dyn_cast<VectorType>(reduce.getType());
+  if (!type)
+    return;
+  facts.elementBits = type.getElementTypeBitWidth();
+  reduce.getBody().walk([&](tile::LoadOp load) {
+    Type element =
+        cast<MemRefType>(load.getBuffer().getType()).getElementType();
+    facts.widens |= facts.contraction && element.isIntOrFloat() &&
+                    element.getIntOrFloatBitWidth() < facts.elementBits;
+    bool alongInner =
+        llvm::any_of(load.getMap().getResults(),
+                     [&](AffineExpr e) { return involvesDim(e, inner); });
+    if (facts.contraction && alongInner && element.isIntOrFloat())
+      facts.operandBits =
+          std::max<int64_t>(facts.operandBits, element.getIntOrFloatBitWidth());
+  });
+}
+
 /// The bits a point of `body` (of a program of `rank` output dimensions)
 /// reads along its reduced or streamed index: each buffer element read
 /// through a map that involves a dimension past the outputs, once a map.
@@ -509,22 +532,7 @@ std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
             facts.lhsStrideBytes,
             lhsStrideOf(reduce.getBody(), inner, facts.extents[inner - 1]));
     }
-    if (auto type = dyn_cast<VectorType>(reduce.getType())) {
-      facts.elementBits = type.getElementTypeBitWidth();
-      reduce.getBody().walk([&](tile::LoadOp load) {
-        Type element =
-            cast<MemRefType>(load.getBuffer().getType()).getElementType();
-        facts.widens |= facts.contraction && element.isIntOrFloat() &&
-                        element.getIntOrFloatBitWidth() < facts.elementBits;
-        // The rhs's width: the reads along the output's innermost index.
-        bool alongInner =
-            llvm::any_of(load.getMap().getResults(),
-                         [&](AffineExpr e) { return involvesDim(e, inner); });
-        if (facts.contraction && alongInner && element.isIntOrFloat())
-          facts.operandBits = std::max<int64_t>(
-              facts.operandBits, element.getIntOrFloatBitWidth());
-      });
-    }
+    readWidthsOf(reduce, inner, facts);
     facts.work = std::max(facts.work, workOf(reduce.getBody()));
     facts.streamedBits = std::max(facts.streamedBits,
                                   streamedBitsOf(reduce.getBody(), inner + 1));
