@@ -158,9 +158,9 @@ private:
   mlir::LogicalResult findReductionBlocks();
   /// The loops over a call's program ids [first, last) with
   /// `reduce_block`: for each column of tiles (and batch) the run enters,
-  /// each block of the reduction, and each of the run's ids in the column:
-  /// that id (the builder left in its loop). Sets `instanceLoop` (the
-  /// outermost) and `blocks`.
+  /// each group of the run's ids in the column, each block of the
+  /// reduction, and each id of the group: that id (the builder left in its
+  /// loop). Sets `instanceLoop` (the outermost) and `blocks`.
   mlir::Value emitBlockedInstanceLoops(mlir::Value first, mlir::Value last,
                                        llvm::ArrayRef<mlir::Value> grid);
   /// Whether `group` folds the current block only (the packed
@@ -180,11 +180,12 @@ private:
   void continueInLastBlock(llvm::ArrayRef<mlir::Value> folded);
   struct ReductionBlocks {
     int64_t size = 0; // KC (0: the reduction is not blocked)
-    /// The grid's rows of tiles, the blocks of the reduction, the current
-    /// block and its first index, the instance's place in its column's
-    /// run, and the accumulators kept between blocks ([place x
-    /// accumulator x tile row, tile width]).
-    mlir::Value gridRows, count, index, start, slot, scratch;
+    /// The most ids of a group (ReductionBlocks.cpp's kBlockedGroupRows
+    /// rows, at most the grid's rows of tiles), the blocks of the
+    /// reduction, the current block and its first index, the instance's
+    /// place in its group, and the accumulators kept between blocks
+    /// ([place x accumulator x tile row, tile width]).
+    mlir::Value groupIds, count, index, start, slot, scratch;
   } blocks;
 
   /// A store into a buffer over part of the output's dimensions (`along`).

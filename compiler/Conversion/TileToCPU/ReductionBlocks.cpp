@@ -12,9 +12,10 @@
 // epilogue, the stores) instead:
 //
 //   for each column of tiles the run [first, last) enters:
-//     for each block [j KC, min(K, (j + 1) KC)):
-//       for each id of the run in the column: the instance, its
-//         reductions folded over the block only
+//     for each group of its ids in the column (kBlockedGroupRows rows):
+//       for each block [j KC, min(K, (j + 1) KC)):
+//         for each id of the group: the instance, its reductions folded
+//           over the block only
 //
 // Unblocked, a panel of K rows that outgrows the L2 cache (K x tile width
 // x bytes: 2 MiB at K = 8192 and 64 f32 columns) is read from beyond it
@@ -31,6 +32,12 @@
 using namespace mlir;
 using namespace nautilus;
 using namespace nautilus::cpu;
+
+/// The output rows whose instances take the blocks in turn (BLIS's mc):
+/// their accumulators are the scratch (4096 x 64 f32: 1 MiB), and their
+/// blocks' panels are packed once a group (K x 64 copied for 4096 x 64 x
+/// K multiply-adds).
+constexpr int64_t kBlockedGroupRows = 4096;
 
 LogicalResult ProgramLowering::findReductionBlocks() {
   int64_t size = program.getSchedule().getReduceBlock();
@@ -65,10 +72,27 @@ Value ProgramLowering::emitBlockedInstanceLoops(Value first, Value last,
   b.setInsertionPointToStart(columns.getBody());
   Value columnStart =
       arith::MulIOp::create(b, loc, columns.getInductionVar(), gridRows);
-  Value runStart = arith::MaxSIOp::create(b, loc, first, columnStart);
-  Value runEnd = arith::MinSIOp::create(
+  Value columnRunStart = arith::MaxSIOp::create(b, loc, first, columnStart);
+  Value columnRunEnd = arith::MinSIOp::create(
       b, loc, last, arith::AddIOp::create(b, loc, columnStart, gridRows));
-  blocks.gridRows = gridRows;
+  // The run in groups of at most kBlockedGroupRows rows of the output (a
+  // whole number of tiles), so that the scratch stays bounded whatever M;
+  // each group packs its blocks' panels anew.
+  int64_t groupIds =
+      std::max<int64_t>(1, kBlockedGroupRows / tileShape[rank - 2]);
+  auto groups = scf::ForOp::create(b, loc, columnRunStart, columnRunEnd,
+                                   cIndex(groupIds));
+  b.setInsertionPointToStart(groups.getBody());
+  Value runStart = groups.getInductionVar();
+  Value runEnd = arith::MinSIOp::create(
+      b, loc, columnRunEnd,
+      arith::AddIOp::create(b, loc, runStart, cIndex(groupIds)));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(columns);
+    blocks.groupIds =
+        arith::MinSIOp::create(b, loc, gridRows, cIndex(groupIds));
+  }
   // (An empty reduction is one block: its instances still store.)
   Value reduced = extentAtStart(packedExtent);
   {
@@ -133,7 +157,7 @@ SmallVector<Value> ProgramLowering::blockStartValues(unsigned count,
     b.setInsertionPoint(instanceLoop);
     blocks.scratch = allocateScratch(
         MemRefType::get({ShapedType::kDynamic, width}, type.getElementType()),
-        arith::MulIOp::create(b, loc, blocks.gridRows, cIndex(count * rows)));
+        arith::MulIOp::create(b, loc, blocks.groupIds, cIndex(count * rows)));
   }
   auto rowType = VectorType::get({width}, type.getElementType());
   SmallVector<Type> types(count, type);
