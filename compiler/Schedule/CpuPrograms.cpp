@@ -167,6 +167,14 @@ void elementWiseWorkOf(tile::ProgramOp program, unsigned inner, int64_t &work,
   });
 }
 
+/// The bytes of an element `load` reads (1 for what is not a number).
+int64_t elementBytesOf(tile::LoadOp load) {
+  Type element = cast<MemRefType>(load.getBuffer().getType()).getElementType();
+  return element.isIntOrFloat()
+             ? std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8)
+             : 1;
+}
+
 /// The bytes between the elements that the lanes of a reduction over
 /// `reduced` points read, where its body reads along the reduced index
 /// and not along the lanes (the output's innermost dimension `inner`): a
@@ -180,13 +188,7 @@ int64_t gatherStrideOf(Region &body, unsigned inner, int64_t reduced) {
         llvm::none_of(results,
                       [&](AffineExpr e) { return involvesDim(e, inner); }))
       return;
-    Type element =
-        cast<MemRefType>(load.getBuffer().getType()).getElementType();
-    int64_t bytes =
-        element.isIntOrFloat()
-            ? std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8)
-            : 1;
-    stride = std::max(stride, reduced * bytes);
+    stride = std::max(stride, reduced * elementBytesOf(load));
   });
   return stride;
 }
@@ -205,13 +207,7 @@ int64_t lhsStrideOf(Region &body, unsigned inner, int64_t rows) {
         !involvesDim(results.back(), inner - 1) ||
         involvesDim(results.back(), inner + 1))
       return;
-    Type element =
-        cast<MemRefType>(load.getBuffer().getType()).getElementType();
-    int64_t bytes =
-        element.isIntOrFloat()
-            ? std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8)
-            : 1;
-    stride = std::max(stride, rows * bytes);
+    stride = std::max(stride, rows * elementBytesOf(load));
   });
   return stride;
 }
