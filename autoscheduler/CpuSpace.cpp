@@ -783,11 +783,13 @@ CpuTerms instanceTerms(const CpuProgram &program,
   else
     storeCycles += spillCycles * double(std::max<int64_t>(1, program.work));
   // Blocked: each block but the last enters its loop and keeps the
-  // accumulators (a load and a store a vector).
+  // accumulators, each sibling's (a load and a store a vector).
   if (reduceBlock && steps > reduceBlock)
     storeCycles +=
         double(ceilDiv(steps, reduceBlock) - 1) *
-        (kBlockEntryCycles + double(rows * vectors) * (1 + 1 / kLoadPorts));
+        (kBlockEntryCycles +
+         double(rows * vectors * std::max<int64_t>(1, program.siblings)) *
+             (1 + 1 / kLoadPorts));
   cost.programs = 1;
   for (size_t d = 0; d < rank; ++d)
     cost.programs *= ceilDiv(program.extents[d], tile[d]);

@@ -269,8 +269,9 @@ private:
     });
   }
   /// A CPU tile's variants the ranking keeps for each listed (unblocked,
-  /// and in each of 4 blocks of K).
-  static constexpr size_t kCpuVariantsPerTile = 5;
+  /// and in each of at most 8 blocks of K: CpuSpace.cpp's
+  /// kReduceBlockChoices and kShortReduceBlockChoices).
+  static constexpr size_t kCpuVariantsPerTile = 9;
   size_t keepWith(size_t refuted) const {
     if (listed == kAllCandidates)
       return 0;

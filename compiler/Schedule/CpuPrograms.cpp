@@ -194,9 +194,10 @@ int64_t gatherStrideOf(Region &body, unsigned inner, int64_t reduced) {
 }
 
 /// The bytes between consecutive reduced indices of a contraction's
-/// broadcast operand read across its rows (A[k, m]: read along none of
-/// the output's innermost index `inner`, its buffer's innermost index the
-/// output's rows, `inner - 1`, of `rows` elements); 0 where there is none.
+/// broadcast operand read across its rows (A[k, m]: read along the
+/// reduced index `inner + 1` and none of the output's innermost index
+/// `inner`, its buffer's innermost index the output's rows, `inner - 1`,
+/// of `rows` elements); 0 where there is none.
 int64_t lhsStrideOf(Region &body, unsigned inner, int64_t rows) {
   int64_t stride = 0;
   body.walk([&](tile::LoadOp load) {
@@ -205,7 +206,9 @@ int64_t lhsStrideOf(Region &body, unsigned inner, int64_t rows) {
         llvm::any_of(results,
                      [&](AffineExpr e) { return involvesDim(e, inner); }) ||
         !involvesDim(results.back(), inner - 1) ||
-        involvesDim(results.back(), inner + 1))
+        involvesDim(results.back(), inner + 1) ||
+        llvm::none_of(results,
+                      [&](AffineExpr e) { return involvesDim(e, inner + 1); }))
       return;
     stride = std::max(stride, rows * elementBytesOf(load));
   });
