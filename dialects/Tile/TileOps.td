@@ -313,8 +313,9 @@ def Tile_ScheduleAttr : AttrDef<Tile_Dialect, "Schedule"> {
     `reduce_block = KC` (with `pack`; 0, not printed: none) walks the
     packed contraction's reduced index in blocks of KC (BLIS's kc): for
     each block, the panel of its KC rows is packed and every instance of
-    a thread's run down a column of tiles folds that block in turn, its
-    accumulators kept in a scratch buffer between blocks; the rest of the
+    a thread's run down a column of tiles (in groups of at most 4096 rows
+    of the output) folds that block in turn, its accumulators kept in a
+    scratch buffer between blocks; the rest of the
     program (its epilogue and stores) runs after the last block. A panel
     of K rows that would not stay in the L2 cache then becomes panels that
     do (docs/autoscheduler.md, "Blocking K").
