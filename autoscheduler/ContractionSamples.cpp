@@ -44,14 +44,11 @@ autosched::sampledContraction(const std::vector<ContractionProblem> &samples,
                               const std::vector<double> &bestUs,
                               const ContractionCandidate &candidate,
                               const TargetInfo &target) {
-  SampledContraction sampled{candidate, {}, {}};
-  std::vector<double> times;
-  for (const ContractionProblem &sample : samples) {
-    sampled.atLargest = estimate(sample, candidate, target);
-    times.push_back(sampled.atLargest.totalUs);
-  }
-  sampled.regrets = regretsOver(times, bestUs);
-  return sampled;
+  auto [atLargest, regrets] =
+      costOverSamples(samples, bestUs, [&](const ContractionProblem &sample) {
+        return estimate(sample, candidate, target);
+      });
+  return {candidate, atLargest, regrets};
 }
 
 std::vector<SampledContraction> autosched::rankContractionOverSamples(

@@ -2,6 +2,7 @@
 #include "autoscheduler/CpuUnboundSizes.h"
 
 #include <algorithm>
+#include <tuple>
 
 using namespace nautilus;
 using namespace nautilus::autosched;
@@ -12,23 +13,16 @@ CpuSampledCandidate nautilus::autosched::sampledCandidate(
     const CpuTermScales &scales) {
   CpuSampledCandidate sampled;
   sampled.candidate = schedule;
-  std::vector<double> times;
-  for (const CpuProgram &sample : samples) {
-    sampled.candidate.cost =
-        estimateCpu(sample, schedule.tile, target, schedule.pack, scales,
-                    schedule.split, schedule.reduceBlock);
-    times.push_back(sampled.candidate.cost.totalUs);
-  }
-  SampleRegrets regrets = regretsOver(times, best);
+  SampleRegrets regrets;
+  std::tie(sampled.candidate.cost, regrets) =
+      costOverSamples(samples, best, [&](const CpuProgram &sample) {
+        return estimateCpu(sample, schedule.tile, target, schedule.pack,
+                           scales, schedule.split, schedule.reduceBlock);
+      });
   sampled.meanRegret = regrets.mean;
   sampled.worstRegret = regrets.worst;
   sampled.worstSample = regrets.worstSample;
   return sampled;
-}
-
-bool nautilus::autosched::isPowerOfTwoTile(const std::vector<int64_t> &tile) {
-  return std::all_of(tile.begin(), tile.end(),
-                     [](int64_t t) { return t > 0 && (t & (t - 1)) == 0; });
 }
 
 void nautilus::autosched::addSampleCandidates(

@@ -23,10 +23,6 @@
 
 namespace nautilus::autosched {
 
-/// Whether every extent of `tile` is a power of two (what the checker
-/// proves covers an unbound extent at once).
-bool isPowerOfTwoTile(const std::vector<int64_t> &tile);
-
 /// Which candidates a choice may take (the verifier refuted the others).
 using CandidateFilter = std::function<bool(const CpuCandidate &)>;
 

@@ -64,7 +64,7 @@ int64_t product(const std::vector<int64_t> &v) {
 /// sweep (dialects/Tile/Utils/HeldRows.h); 0 where it keeps none.
 int64_t keptRowPoints(const GpuProgram &p, const GpuCandidate &c,
                       const TargetInfo &target) {
-  if (!p.sweep || p.kind != GpuProgramKind::RowReduction)
+  if (!p.sweep || p.kind != GpuProgramKind::RowReduction || !p.reducedBound)
     return 0;
   int64_t elements = product(c.tile) / (c.threads / c.reduceThreads);
   tile::GroupSplitShape shape = tile::sweepSplitShape(
@@ -555,18 +555,22 @@ std::vector<GpuCandidate> autosched::gpuSpace(const GpuProgram &p,
     addReduction(p, target, space);
   else
     addElementwise(p, target, space);
-  // Pruned: a thread's registers beyond what it may address, or a block's
-  // beyond the register file (the code would spill: ptxas caps a block of
-  // 1024 threads at 64 registers a thread).
-  space.erase(
-      std::remove_if(space.begin(), space.end(),
-                     [&](const GpuCandidate &c) {
-                       int64_t registers = programWork(p, c, target).registers;
-                       return registers > target.maxRegistersPerThread ||
-                              registers * c.threads > target.registerFile;
-                     }),
-      space.end());
+  space.erase(std::remove_if(space.begin(), space.end(),
+                             [&](const GpuCandidate &c) {
+                               return !fitsGpuTarget(p, c, target);
+                             }),
+              space.end());
   return space;
+}
+
+bool autosched::fitsGpuTarget(const GpuProgram &p, const GpuCandidate &c,
+                              const TargetInfo &target) {
+  // A thread's registers beyond what it may address, or a block's beyond
+  // the register file, do not fit (the code would spill: ptxas caps a
+  // block of 1024 threads at 64 registers a thread).
+  int64_t registers = programWork(p, c, target).registers;
+  return registers <= target.maxRegistersPerThread &&
+         registers * c.threads <= target.registerFile;
 }
 
 std::vector<RankedGpuCandidate>

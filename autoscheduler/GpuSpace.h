@@ -62,6 +62,10 @@ struct GpuProgram {
   GpuProgramKind kind = GpuProgramKind::Elementwise;
   std::vector<int64_t> extents; // output extents, bound
   int64_t reduced = 0;          // the reduced extent (reductions)
+  /// Whether the reduced extent is bound at compile time, not a sample of
+  /// an unbound size (GpuUnboundSizes.h): only then may the threads keep
+  /// their points of the rows for a sweep (the lowering unrolls them).
+  bool reducedBound = true;
   /// Bytes read a point (an output element, times the reduced extent for a
   /// reduction) that no other point reads: DRAM traffic.
   int64_t uniqueBytesPerPoint = 0;
@@ -183,7 +187,13 @@ WarpAccessCost gpuLoadSectors(const GpuProgram &program,
                               const GpuCandidate &candidate,
                               const TargetInfo &target);
 
-/// Every candidate of `program`'s space on `target`.
+/// Whether `candidate` fits `target`'s limits for `program`: a thread's
+/// estimated registers within what it may address, and its block's within
+/// the register file.
+bool fitsGpuTarget(const GpuProgram &program, const GpuCandidate &candidate,
+                   const TargetInfo &target);
+
+/// Every candidate of `program`'s space on `target` (those that fit it).
 std::vector<GpuCandidate> gpuSpace(const GpuProgram &program,
                                    const TargetInfo &target);
 

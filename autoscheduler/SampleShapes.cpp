@@ -49,3 +49,28 @@ bool nautilus::autosched::ranksBefore(const SampleRegrets &a,
     return a.mean < b.mean;
   return a.worst < b.worst;
 }
+
+bool nautilus::autosched::isPowerOfTwoTile(const std::vector<int64_t> &tile) {
+  return std::all_of(tile.begin(), tile.end(),
+                     [](int64_t t) { return t > 0 && (t & (t - 1)) == 0; });
+}
+
+std::string nautilus::autosched::sampleExtentsText() {
+  std::string text;
+  for (size_t i = 0; i < kUnboundSizeSamples.size(); ++i)
+    text += (i == 0                                ? ""
+             : i + 1 == kUnboundSizeSamples.size() ? " and "
+                                                   : ", ") +
+            std::to_string(kUnboundSizeSamples[i]);
+  return text;
+}
+
+std::string
+nautilus::autosched::sampleShapeText(const std::vector<std::string> &unbound,
+                                     size_t shape) {
+  std::string text;
+  for (size_t i = 0; i < unbound.size(); ++i)
+    text += (i ? ", " : "") + unbound[i] + "=" +
+            std::to_string(sampleExtentOf(shape, i, unbound.size()));
+  return text;
+}

@@ -8,8 +8,9 @@
 // time over the best candidate's there (1: the best); candidates are
 // ranked by the geometric mean of their regrets (each sample shape counts
 // alike, whatever its time), then by the worst. The CPU's tiles
-// (CpuUnboundSizes.h) and a GPU's tensor-core contractions
-// (ContractionSamples.h) are ranked so.
+// (CpuUnboundSizes.h), a GPU's tensor-core contractions
+// (ContractionSamples.h) and its other programs (GpuUnboundSizes.h) are
+// ranked so.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_AUTOSCHEDULER_SAMPLESHAPES_H
@@ -18,6 +19,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace nautilus::autosched {
@@ -38,6 +41,20 @@ size_t sampleShapesOf(size_t sizes);
 /// The extent of unbound size `size` (of `sizes`) at sample shape `shape`.
 int64_t sampleExtentOf(size_t shape, size_t size, size_t sizes);
 
+/// The sample extents as `--explain` lists them: "32, 512 and 4096".
+std::string sampleExtentsText();
+
+/// Sample shape `shape` of the unbound sizes `unbound` (by name, in
+/// order): "M=32, N=4096".
+std::string sampleShapeText(const std::vector<std::string> &unbound,
+                            size_t shape);
+
+/// Whether every extent of `tile` is a power of two: what the checker
+/// (docs/verification.md) proves covers an unbound extent at once, where
+/// it gave up on rows of 6 after its 10 s timeout. A candidate for sizes
+/// unbound takes such a tile.
+bool isPowerOfTwoTile(const std::vector<int64_t> &tile);
+
 /// A candidate's regrets over sample shapes.
 struct SampleRegrets {
   double mean = 1;        // the geometric mean
@@ -54,6 +71,22 @@ SampleRegrets regretsOver(const std::vector<double> &times,
 /// Whether regrets `a` rank before `b`: the lesser mean, then the lesser
 /// worst (equal: neither).
 bool ranksBefore(const SampleRegrets &a, const SampleRegrets &b);
+
+/// One candidate over `samples`: `estimate` gives its cost at a sample (a
+/// model's cost, with its `totalUs`); returns its cost at the last (the
+/// largest) sample and its regrets against `bestUs`, the best time at
+/// each.
+template <typename Sample, typename Estimate>
+auto costOverSamples(const std::vector<Sample> &samples,
+                     const std::vector<double> &bestUs, Estimate estimate) {
+  decltype(estimate(samples.front())) atLargest{};
+  std::vector<double> times;
+  for (const Sample &sample : samples) {
+    atLargest = estimate(sample);
+    times.push_back(atLargest.totalUs);
+  }
+  return std::make_pair(atLargest, regretsOver(times, bestUs));
+}
 
 } // namespace nautilus::autosched
 

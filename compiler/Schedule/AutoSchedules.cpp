@@ -13,28 +13,6 @@ using namespace nautilus::autosched;
 
 namespace {
 
-/// "32, 512 and 4096"
-std::string sampleExtentsText() {
-  std::string text;
-  for (size_t i = 0; i < kUnboundSizeSamples.size(); ++i)
-    text += (i == 0                                ? ""
-             : i + 1 == kUnboundSizeSamples.size() ? " and "
-                                                   : ", ") +
-            std::to_string(kUnboundSizeSamples[i]);
-  return text;
-}
-
-/// Sample shape `index` of cpuProgramSamplesOf over `unbound`: "M=32,
-/// N=4096".
-std::string sampleShapeText(const std::vector<std::string> &unbound,
-                            size_t index) {
-  std::string text;
-  for (size_t i = 0; i < unbound.size(); ++i)
-    text += (i ? ", " : "") + unbound[i] + "=" +
-            std::to_string(sampleExtentOf(index, i, unbound.size()));
-  return text;
-}
-
 void printCost(llvm::raw_ostream &os, const CostBreakdown &cost) {
   os << llvm::format("%.1f us", cost.totalUs) << " (compute "
      << llvm::format("%.1f", cost.computeUs) << ", memory "
@@ -359,17 +337,17 @@ AutoSchedules::rankCpuProgram(tile::ProgramOp program,
   std::optional<CpuProgramSamples> samples = cpuProgramSamplesOf(program);
   if (!samples)
     return std::nullopt;
-  choice.facts = samples->programs.back();
+  choice.facts = samples->views.back();
   choice.unbound = samples->unbound;
-  choice.sampleShapes = samples->programs.size();
+  choice.sampleShapes = samples->views.size();
   std::vector<double> bestUs;
   choice.regrets =
-      rankCpuTilesOverSamples(samples->programs, target, keep, scales, &bestUs);
+      rankCpuTilesOverSamples(samples->views, target, keep, scales, &bestUs);
   for (const CpuSampledCandidate &c : choice.regrets)
     choice.ranked.push_back(c.candidate);
   // The heuristics' tile's regrets follow the ranked candidates'.
   choice.regrets.push_back(
-      sampledCandidate(samples->programs, bestUs, own, target, scales));
+      sampledCandidate(samples->views, bestUs, own, target, scales));
   choice.heuristics = choice.regrets.back().candidate;
   return choice;
 }
@@ -574,10 +552,10 @@ void AutoSchedules::explain(llvm::raw_ostream &os) const {
   if (choices.empty() && cpuChoices.empty() && gpuChoices.empty()) {
     os << "explain: no program to search (the auto-scheduler takes "
           "tensor-core contractions, over sample shapes where M or N is "
-          "unbound; CPU programs whose extents are bound or over up to "
-          "four unbound sizes; and GPU element-wise programs, "
-          "reductions of rows or columns (row streams too) and flash "
-          "kernels whose extents are bound)\n";
+          "unbound; CPU programs, and GPU element-wise programs and "
+          "reductions of rows or columns (row streams too), whose extents "
+          "are bound or over up to four unbound sizes; and flash kernels "
+          "whose extents are bound)\n";
     next->explain(os);
     return;
   }

@@ -249,6 +249,12 @@ private:
   /// contraction problem, and the choice recorded.
   mlir::FailureOr<tile::ScheduleAttr> gpuReplacement(tile::ProgramOp program,
                                                      const TargetInfo &target);
+  /// The same where some of the program's sizes are unbound: one schedule
+  /// for every shape, ranked over sample shapes (`choice` named, the
+  /// ranking keeping `keep`).
+  mlir::FailureOr<tile::ScheduleAttr>
+  sampledGpuReplacement(tile::ProgramOp program, const TargetInfo &target,
+                        GpuChoice choice, size_t keep);
   mlir::FailureOr<tile::ScheduleAttr> recordGpuChoice(tile::ProgramOp program,
                                                       GpuChoice choice,
                                                       const TargetInfo &target);

@@ -2,14 +2,18 @@
 //
 // `--schedule auto` on a GPU for the programs without a contraction
 // problem: element-wise programs and reductions of rows or columns
-// (autoscheduler/GpuSpace.h) and flash kernels (autoscheduler/
+// (autoscheduler/GpuSpace.h; over sample shapes where sizes are unbound,
+// autoscheduler/GpuUnboundSizes.h) and flash kernels (autoscheduler/
 // FlashSpace.h), read from the tile program (GpuPrograms.h), each choice
 // recorded with its runners-up and the heuristics' schedule for
 // `--explain`.
 //
 //===----------------------------------------------------------------------===//
+#include "autoscheduler/GpuUnboundSizes.h"
 #include "compiler/Schedule/AutoSchedules.h"
 #include "compiler/Schedule/GpuPrograms.h"
+
+#include "llvm/ADT/StringExtras.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -77,6 +81,15 @@ std::string extentsOf(const std::vector<int64_t> &extents) {
   return CpuCandidate{extents, {}}.describe();
 }
 
+/// ", a reduction of rows of 50000", or "" for an element-wise program.
+std::string kindText(const GpuProgram &facts) {
+  if (facts.kind == GpuProgramKind::RowReduction)
+    return ", a reduction of rows of " + std::to_string(facts.reduced);
+  if (facts.kind == GpuProgramKind::ColumnReduction)
+    return ", a reduction of columns of " + std::to_string(facts.reduced);
+  return "";
+}
+
 } // namespace
 
 FailureOr<tile::ScheduleAttr>
@@ -110,7 +123,7 @@ AutoSchedules::gpuReplacement(tile::ProgramOp program,
   }
   std::optional<GpuProgram> facts = gpuProgramOf(program);
   if (!facts)
-    return next->replacement(program, target);
+    return sampledGpuReplacement(program, target, std::move(choice), keep);
   for (const RankedGpuCandidate &r :
        rankGpuSchedules(*facts, target, keep, &choice.spaceSize,
                         optionsFor("program " + name.str()), &choice.predicted))
@@ -121,12 +134,55 @@ AutoSchedules::gpuReplacement(tile::ProgramOp program,
   choice.heuristics = {program.getSchedule(), describe(heuristics),
                        heuristics.cost.totalUs};
   choice.heuristicsInSpace = llvm::is_contained(gpuSpace(*facts, target), own);
-  choice.what = "over " + extentsOf(facts->extents);
-  if (facts->kind == GpuProgramKind::RowReduction)
-    choice.what += ", a reduction of rows of " + std::to_string(facts->reduced);
-  else if (facts->kind == GpuProgramKind::ColumnReduction)
-    choice.what +=
-        ", a reduction of columns of " + std::to_string(facts->reduced);
+  choice.what = "over " + extentsOf(facts->extents) + kindText(*facts);
+  return recordGpuChoice(program, std::move(choice), target);
+}
+
+FailureOr<tile::ScheduleAttr>
+AutoSchedules::sampledGpuReplacement(tile::ProgramOp program,
+                                     const TargetInfo &target, GpuChoice choice,
+                                     size_t keep) {
+  std::optional<GpuProgramSamples> samples = gpuProgramSamplesOf(program);
+  if (!samples)
+    return next->replacement(program, target);
+  const std::vector<GpuProgram> &views = samples->views;
+  std::vector<double> bestUs;
+  std::vector<GpuSampledCandidate> ranked =
+      rankGpuOverSamples(views, target, 0, &bestUs);
+  choice.spaceSize = ranked.size();
+  choice.predicted = ranked.size() * views.size();
+  if (keep && ranked.size() > keep)
+    ranked.resize(keep);
+  auto describeSampled = [&](const GpuSampledCandidate &c) {
+    return llvm::formatv(
+               "{0:f2}x the best (geometric mean), {1:f2}x at "
+               "worst ({2}); at the largest: ",
+               c.regrets.mean, c.regrets.worst,
+               sampleShapeText(samples->unbound, c.regrets.worstSample))
+               .str() +
+           describe(RankedGpuCandidate{c.candidate, c.atLargest});
+  };
+  // (A schedule's mean regret stands for its prediction: the heuristics'
+  // is kept where it is within kHeuristicsTie of the best's.)
+  for (const GpuSampledCandidate &c : ranked)
+    choice.ranked.push_back({gpuScheduleOf(program, c.candidate),
+                             describeSampled(c), c.regrets.mean});
+  GpuCandidate own = gpuCandidateOf(program.getSchedule());
+  GpuSampledCandidate heuristics =
+      sampledGpuCandidate(views, bestUs, own, target);
+  choice.heuristics = {program.getSchedule(), describeSampled(heuristics),
+                       heuristics.regrets.mean};
+  choice.heuristicsInSpace = own.split == 1 && isPowerOfTwoTile(own.tile) &&
+                             llvm::all_of(views, [&](const GpuProgram &view) {
+                               return fitsGpuTarget(view, own, target);
+                             });
+  choice.what =
+      "over " + extentsOf(views.back().extents) + kindText(views.back()) +
+      " at the largest of " + std::to_string(views.size()) +
+      " sample shapes (sizes " + llvm::join(samples->unbound, ", ") +
+      " unbound, each at " + sampleExtentsText() +
+      "; schedules ranked by the geometric mean over them of their time over "
+      "the best schedule's)";
   return recordGpuChoice(program, std::move(choice), target);
 }
 

@@ -451,10 +451,6 @@ bool storedScoresFactsOf(tile::OnlineReduceOp stream, int64_t reduced,
   return facts.storedScoresStrideBytes && facts.rowFollowers;
 }
 
-/// The extent of an unbound size (by name) a CPU model's view assumes, or
-/// std::nullopt.
-using UnboundExtent = llvm::function_ref<std::optional<int64_t>(StringRef)>;
-
 /// The CPU model's view of `program`, each size the plan does not bind at
 /// the extent `unbound` gives it.
 std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
@@ -483,6 +479,8 @@ std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
       (stream && ((scores && outputs < 2) || combinesPartials(program))))
     return std::nullopt;
   auto extentOfDim = [&](Attribute dim) -> std::optional<int64_t> {
+    if (!dim) // (an extent that is no size's)
+      return std::nullopt;
     if (std::optional<int64_t> known = program.getKnownExtent(dim))
       return known;
     auto name = dyn_cast_or_null<StringAttr>(dim);
@@ -630,35 +628,19 @@ static bool rowsVaryWith(tile::ProgramOp program,
 
 std::optional<CpuProgramSamples>
 nautilus::cpuProgramSamplesOf(tile::ProgramOp program) {
-  // Which sizes are unbound: those a view at any extent asks for.
-  CpuProgramSamples samples;
-  auto asked = cpuProgramAt(program, [&](StringRef name) {
-    if (!llvm::is_contained(samples.unbound, name))
-      samples.unbound.push_back(name.str());
-    return std::optional<int64_t>(autosched::kUnboundSizeSamples.front());
-  });
+  std::optional<CpuProgramSamples> samples =
+      viewsAtSamples<autosched::CpuProgram>([&](UnboundExtent unbound) {
+        return cpuProgramAt(program, unbound);
+      });
   // (A scored stream's tile spans its head dimension whole: one tile for
   // every size is its own.)
-  if (!asked || asked->streamsScores() || samples.unbound.empty() ||
-      samples.unbound.size() > autosched::kMostUnboundSizesSampled)
+  if (!samples || samples->views.front().streamsScores())
     return std::nullopt;
-  const size_t sizes = samples.unbound.size();
-  for (size_t shape = 0; shape < autosched::sampleShapesOf(sizes); ++shape) {
-    auto sampled = cpuProgramAt(program, [&](StringRef name) {
-      size_t size = llvm::find(samples.unbound, name) - samples.unbound.begin();
-      assert(size < sizes && "a size the first view did not ask for");
-      return std::optional<int64_t>(
-          autosched::sampleExtentOf(shape, size, sizes));
-    });
-    if (!sampled)
-      return std::nullopt;
-    samples.programs.push_back(std::move(*sampled));
-  }
   // (The first sample has every unbound size at its smallest, the last at
   // its largest.)
   bool rowsVary =
-      rowsOf(samples.programs.front()) != rowsOf(samples.programs.back());
-  for (autosched::CpuProgram &sample : samples.programs)
+      rowsOf(samples->views.front()) != rowsOf(samples->views.back());
+  for (autosched::CpuProgram &sample : samples->views)
     sample.rowsVary = rowsVary;
   return samples;
 }

@@ -12,6 +12,7 @@
 
 #include "autoscheduler/CpuSpace.h"
 #include "autoscheduler/CpuUnboundSizes.h"
+#include "compiler/Schedule/SampledViews.h"
 #include "dialects/Tile/TileOps.h"
 
 #include <optional>
@@ -29,12 +30,7 @@ std::optional<autosched::CpuProgram> cpuProgramOf(tile::ProgramOp program);
 
 /// A program whose sizes are not all bound, as the CPU model sees it at
 /// sample extents (autoscheduler/CpuUnboundSizes.h).
-struct CpuProgramSamples {
-  std::vector<std::string> unbound; // the sizes sampled, in order
-  /// Each unbound size at each of kUnboundSizeSamples, every combination,
-  /// the last size varying fastest (the last program at the largest).
-  std::vector<autosched::CpuProgram> programs;
-};
+using CpuProgramSamples = SampledViews<autosched::CpuProgram>;
 
 /// `program` at sample extents (each `rowsVary` where an unbound size is
 /// among its rows: a sample's rows then stand for others), or std::nullopt

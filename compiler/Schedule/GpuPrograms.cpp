@@ -163,9 +163,10 @@ SmallVector<Value> reducedExtents(Operation *reduction) {
   return {cast<tile::OnlineReduceOp>(reduction).getExtent()};
 }
 
-} // namespace
-
-std::optional<GpuProgram> nautilus::gpuProgramOf(tile::ProgramOp program) {
+/// The GPU model's view of `program`, each size the plan does not bind at
+/// the extent `unbound` gives it (gpuProgramOf's, but for those sizes).
+std::optional<GpuProgram> gpuProgramAt(tile::ProgramOp program,
+                                       UnboundExtent unbound) {
   tile::ScheduleAttr schedule = program.getSchedule();
   if (schedule.getMma())
     return std::nullopt;
@@ -178,25 +179,39 @@ std::optional<GpuProgram> nautilus::gpuProgramOf(tile::ProgramOp program) {
   if (routes || failed(reduce) || program.getRank() == 0 ||
       !gathersRows(program))
     return std::nullopt;
-  std::optional<std::vector<int64_t>> extents =
-      tile::knownOutputExtents(program);
+  auto extentOfDim = [&](Attribute dim) -> std::optional<int64_t> {
+    if (!dim) // (an extent that is no size's)
+      return std::nullopt;
+    if (std::optional<int64_t> known = program.getKnownExtent(dim))
+      return known;
+    auto name = dyn_cast_or_null<StringAttr>(dim);
+    return name ? unbound(name.getValue()) : std::nullopt;
+  };
+  GpuProgram facts;
+  for (Attribute dim : program.getOutputDims()) {
+    std::optional<int64_t> extent = extentOfDim(dim);
+    if (!extent)
+      return std::nullopt;
+    facts.extents.push_back(*extent);
+  }
+  // (A routing table's blocks are skipped over bound sizes only: its groups
+  // are read from the plan.)
   std::optional<int64_t> busyRows =
-      extents ? busyRowsOf(program, *extents, /*reduces=*/*reduce != nullptr)
-              : std::nullopt;
+      busyRowsOf(program, facts.extents, /*reduces=*/*reduce != nullptr);
   if (!busyRows)
     return std::nullopt;
-  GpuProgram facts;
-  facts.extents = std::move(*extents);
   facts.extents.front() = *busyRows;
   unsigned rank = facts.extents.size();
   if (*reduce) {
     SmallVector<Value> over = reducedExtents(*reduce);
     if (over.size() != 1)
       return std::nullopt;
-    std::optional<int64_t> reduced = program.getKnownExtent(over.front());
+    std::optional<int64_t> reduced =
+        extentOfDim(program.getExtentDim(over.front()));
     if (!reduced)
       return std::nullopt;
     facts.reduced = *reduced;
+    facts.reducedBound = program.getKnownExtent(over.front()).has_value();
     // Groups share the reduction; splits up to the heuristics' own (whose
     // rules checked it may split that far: fewer chunks need less
     // workspace). A short gathered fold takes neither.
@@ -274,6 +289,18 @@ std::optional<GpuProgram> nautilus::gpuProgramOf(tile::ProgramOp program) {
     });
   }
   return facts;
+}
+
+} // namespace
+
+std::optional<GpuProgram> nautilus::gpuProgramOf(tile::ProgramOp program) {
+  return gpuProgramAt(program, [](StringRef) { return std::nullopt; });
+}
+
+std::optional<GpuProgramSamples>
+nautilus::gpuProgramSamplesOf(tile::ProgramOp program) {
+  return viewsAtSamples<GpuProgram>(
+      [&](UnboundExtent unbound) { return gpuProgramAt(program, unbound); });
 }
 
 bool nautilus::sharesRowsForSweep(tile::ScheduleAttr schedule) {

@@ -13,6 +13,7 @@
 
 #include "autoscheduler/FlashSpace.h"
 #include "autoscheduler/GpuSpace.h"
+#include "compiler/Schedule/SampledViews.h"
 #include "dialects/Tile/TileOps.h"
 
 #include <optional>
@@ -30,6 +31,16 @@ namespace nautilus {
 /// extent not bound. A program that skips blocks is seen over the rows
 /// that compute (balanced routing).
 std::optional<autosched::GpuProgram> gpuProgramOf(tile::ProgramOp program);
+
+/// A program whose sizes are not all bound, as the GPU model sees it at
+/// sample extents (autoscheduler/GpuUnboundSizes.h).
+using GpuProgramSamples = SampledViews<autosched::GpuProgram>;
+
+/// `program` at sample extents (SampledViews.h), or std::nullopt where it
+/// is bound, cannot be viewed at any extent (as gpuProgramOf: a skip of a
+/// routing table's blocks needs the routing bound), or has more than
+/// kMostUnboundSizesSampled unbound sizes.
+std::optional<GpuProgramSamples> gpuProgramSamplesOf(tile::ProgramOp program);
 
 /// Whether tile-sweep-row-consumers can sweep a consumer in a program of
 /// rows under `schedule`: unsplit, each row shared by a group of

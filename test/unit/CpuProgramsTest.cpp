@@ -88,22 +88,21 @@ TEST(CpuPrograms, ViewsUnboundSizesAtSampleShapes) {
       cpuProgramSamplesOf(unbound.program());
   ASSERT_TRUE(samples);
   EXPECT_EQ(samples->unbound, (std::vector<std::string>{"T", "D"}));
-  ASSERT_EQ(samples->programs.size(), 9u);
+  ASSERT_EQ(samples->views.size(), 9u);
   for (size_t shape = 0; shape < 9; ++shape)
-    EXPECT_EQ(samples->programs[shape].extents,
+    EXPECT_EQ(samples->views[shape].extents,
               (std::vector<int64_t>{autosched::sampleExtentOf(shape, 0, 2),
                                     autosched::sampleExtentOf(shape, 1, 2)}));
-  EXPECT_EQ(samples->programs.back().extents,
-            (std::vector<int64_t>{4096, 4096}));
-  EXPECT_EQ(samples->programs.back().innerOnlyWork, 2);
+  EXPECT_EQ(samples->views.back().extents, (std::vector<int64_t>{4096, 4096}));
+  EXPECT_EQ(samples->views.back().innerOnlyWork, 2);
   // One size bound: only the other is sampled.
   Parsed half(rmsnormY("D = 4096 : i64"));
   ASSERT_TRUE(half.module);
   std::optional<CpuProgramSamples> rows = cpuProgramSamplesOf(half.program());
   ASSERT_TRUE(rows);
   EXPECT_EQ(rows->unbound, (std::vector<std::string>{"T"}));
-  ASSERT_EQ(rows->programs.size(), 3u);
-  EXPECT_EQ(rows->programs.front().extents, (std::vector<int64_t>{32, 4096}));
+  ASSERT_EQ(rows->views.size(), 3u);
+  EXPECT_EQ(rows->views.front().extents, (std::vector<int64_t>{32, 4096}));
 }
 
 // A row reduction over bf16 rows (rmsnorm's sum of squares) folds along

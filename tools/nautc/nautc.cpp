@@ -75,11 +75,13 @@ options:
                          their space: tensor-core schedules on GPUs
                          (with M or N unbound, the best over sample
                          shapes, or a copy for each range of M or N,
-                         chosen at launch), where element-wise programs and reductions of
-                         rows or columns (row streams too) with bound
-                         extents take tiles,
-                         threads, groups, runs and splits, and flash
-                         kernels warps, key blocks and splits;
+                         chosen at launch), where element-wise
+                         programs and reductions of rows or columns
+                         (row streams too) take tiles, threads,
+                         groups, runs and splits (over up to four
+                         unbound sizes, the best over sample shapes),
+                         and flash kernels warps, key blocks and
+                         splits;
                          on the CPU every program with bound extents:
                          tiles, their rhs packed or not (and its
                          reduction in blocks of K or not), a stream's

@@ -1,0 +1,106 @@
+"""GPU programs without tensor cores compiled without their sizes under
+`--schedule auto` (one schedule for every shape, ranked over sample
+shapes: docs/autoscheduler.md, "GPU programs of unbound sizes"): row and
+column reductions, a row stream (softmax), a norm and an element-wise
+program, each compiled once for sm_80 and sm_90 through the Python
+package and run on the SIMT emulator at shapes from a single element to
+ragged ones, against numpy in float64.
+
+usage: sampled_gpu_programs.py (NAUTILUS_ROOT the build, build/ by default)
+"""
+import os
+import sys
+
+import numpy as np
+
+# The Python package and the build, found from the checkout as the other
+# scripts find them (scripts/fuzz_launch_ranges.py).
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python_stub"))
+os.environ.setdefault("NAUTILUS_ROOT", os.path.join(ROOT, "build"))
+import nautilus  # noqa: E402
+
+SOURCE = """
+kernel softmax(X: f32[R, C]) -> (Y: f32[R, C]) {
+  Mx[r]   = max[c](X[r, c])
+  E[r, c] = exp(X[r, c] - Mx[r])
+  L[r]    = sum[c](E[r, c])
+  Y[r, c] = E[r, c] / L[r]
+}
+kernel layernorm(X: f32[R, C], g: f32[C], b: f32[C]) -> (Y: f32[R, C]) {
+  eps = 1e-5
+  Mu[r]  = sum[c](X[r, c]) / C
+  Var[r] = sum[c]((X[r, c] - Mu[r]) * (X[r, c] - Mu[r])) / C
+  Y[r, c] = (X[r, c] - Mu[r]) * rsqrt(Var[r] + eps) * g[c] + b[c]
+}
+kernel colsum(X: f32[R, C]) -> (S: f32[C]) {
+  S[c] = sum[r](X[r, c])
+}
+kernel pool(X: f32[B, R, C]) -> (P: f32[B, C]) {
+  P[b, c] = sum[r](X[b, r, c]) / R
+}
+kernel scale_bias(X: f32[R, C], s: f32[R], b: f32[C]) -> (Y: f32[R, C]) {
+  Y[r, c] = exp(X[r, c] * s[r]) + b[c]
+}
+"""
+
+
+def softmax(X):
+    e = np.exp(X - X.max(axis=1, keepdims=True))
+    return {"Y": e / e.sum(axis=1, keepdims=True)}
+
+
+def layernorm(X, g, b):
+    mu = X.mean(axis=1, keepdims=True)
+    var = ((X - mu) ** 2).mean(axis=1, keepdims=True)
+    return {"Y": (X - mu) / np.sqrt(var + 1e-5) * g + b}
+
+
+# kernel, its inputs' dims as sizes of the shape, the reference
+KERNELS = [
+    ("softmax", {"X": ("R", "C")}, softmax),
+    ("layernorm", {"X": ("R", "C"), "g": ("C",), "b": ("C",)}, layernorm),
+    ("colsum", {"X": ("R", "C")}, lambda X: {"S": X.sum(axis=0)}),
+    ("pool", {"X": ("B", "R", "C")}, lambda X: {"P": X.mean(axis=1)}),
+    ("scale_bias", {"X": ("R", "C"), "s": ("R",), "b": ("C",)},
+     lambda X, s, b: {"Y": np.exp(X * s[:, None]) + b}),
+]
+SHAPES = [dict(B=1, R=1, C=1), dict(B=2, R=3, C=77), dict(B=1, R=9, C=700),
+          dict(B=3, R=130, C=20), dict(B=1, R=700, C=3)]
+
+
+def main():
+    failed = 0
+    for target in ("sm_80", "sm_90"):
+        for kernel, dims, reference in KERNELS:
+            program = nautilus.compile(SOURCE, kernel=kernel, target=target,
+                                       schedule="auto", kernel_ir=True,
+                                       cache=False, explain=True)
+            lines = program.explain().splitlines()
+            for i, line in enumerate(lines):
+                if line.startswith("explain: GPU program ") and \
+                        "sample shapes" in line:
+                    chosen = next(l for l in lines[i + 1:]
+                                  if l.startswith("  chosen:"))
+                    print(f"{target} {line.split()[3]}: "
+                          f"{chosen.split(' = #tile.schedule')[-1]}")
+            rng = np.random.default_rng(5)
+            for shape in SHAPES:
+                arrays = {name: rng.uniform(-2, 2, tuple(shape[d] for d in
+                                                         sizes))
+                          .astype(np.float32)
+                          for name, sizes in dims.items()}
+                got = program.run(device="emu", **arrays)
+                want = reference(**{k: v.astype(np.float64)
+                                    for k, v in arrays.items()})
+                ok = all(got[k].shape == w.shape and
+                         np.allclose(got[k], w, rtol=2e-5, atol=2e-5)
+                         for k, w in want.items())
+                failed += not ok
+                print(f"  {'PASS' if ok else 'FAIL'} {kernel} {shape}")
+    print(f"{'FAILED' if failed else 'all passed'}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
