@@ -1,5 +1,6 @@
 //===- GpuPrograms.cpp - A tile program as the GPU model sees it ----------===//
 #include "compiler/Schedule/GpuPrograms.h"
+#include "autoscheduler/GpuUnboundSizes.h"
 #include "compiler/Schedule/Heuristics.h"
 #include "compiler/Schedule/PointWork.h"
 #include "dialects/Tile/Utils/AffineExpansion.h"
@@ -310,13 +311,28 @@ bool nautilus::sharesRowsForSweep(tile::ScheduleAttr schedule) {
 
 tile::ScheduleAttr nautilus::sweepableRowsSchedule(tile::ProgramOp rows,
                                                    const TargetInfo &target) {
-  std::optional<GpuProgram> facts = gpuProgramOf(rows);
-  if (!target.isGPU() || !facts || facts->kind != GpuProgramKind::RowReduction)
+  if (!target.isGPU())
     return tile::ScheduleAttr();
-  facts->splits = {1};
-  for (const autosched::RankedGpuCandidate &r :
-       autosched::rankGpuSchedules(*facts, target)) {
-    tile::ScheduleAttr schedule = gpuScheduleOf(rows, r.candidate);
+  // The model's ranking at bound extents, or over sample shapes (those
+  // unsplit already).
+  std::vector<autosched::GpuCandidate> ranked;
+  if (std::optional<GpuProgram> facts = gpuProgramOf(rows)) {
+    if (facts->kind != GpuProgramKind::RowReduction)
+      return tile::ScheduleAttr();
+    facts->splits = {1};
+    for (const autosched::RankedGpuCandidate &r :
+         autosched::rankGpuSchedules(*facts, target))
+      ranked.push_back(r.candidate);
+  } else if (std::optional<GpuProgramSamples> samples =
+                 gpuProgramSamplesOf(rows)) {
+    if (samples->views.front().kind != GpuProgramKind::RowReduction)
+      return tile::ScheduleAttr();
+    for (const autosched::GpuSampledCandidate &r :
+         autosched::rankGpuOverSamples(samples->views, target))
+      ranked.push_back(r.candidate);
+  }
+  for (const autosched::GpuCandidate &c : ranked) {
+    tile::ScheduleAttr schedule = gpuScheduleOf(rows, c);
     if (sharesRowsForSweep(schedule))
       return schedule;
   }

@@ -51,8 +51,9 @@ std::optional<GpuProgramSamples> gpuProgramSamplesOf(tile::ProgramOp program);
 bool sharesRowsForSweep(tile::ScheduleAttr schedule);
 
 /// The GPU model's best schedule of `rows` (a program that reduces rows)
-/// that sharesRowsForSweep, or null where the model does not view the
-/// program or the target is not a GPU.
+/// that sharesRowsForSweep (over sample shapes where its sizes are
+/// unbound: autoscheduler/GpuUnboundSizes.h), or null where the model
+/// does not view the program or the target is not a GPU.
 tile::ScheduleAttr sweepableRowsSchedule(tile::ProgramOp rows,
                                          const TargetInfo &target);
 

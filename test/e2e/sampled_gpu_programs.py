@@ -1,8 +1,8 @@
 """GPU programs without tensor cores compiled without their sizes under
 `--schedule auto` (one schedule for every shape, ranked over sample
 shapes: docs/autoscheduler.md, "GPU programs of unbound sizes"): row and
-column reductions, a row stream (softmax), a norm and an element-wise
-program, each compiled once for sm_80 and sm_90 through the Python
+column reductions, a row stream (softmax) and a norm (each Y swept in its
+rows' program) and an element-wise program, each compiled once for sm_80 and sm_90 through the Python
 package and run on the SIMT emulator at shapes from a single element to
 ragged ones, against numpy in float64.
 
