@@ -21,6 +21,12 @@ GpuSampledCandidate nautilus::autosched::sampledGpuCandidate(
 
 namespace {
 
+/// Whether a program over unbound sizes may take `c`: unsplit, of a
+/// power-of-two tile.
+bool takesUnbound(const GpuCandidate &c) {
+  return c.split == 1 && isPowerOfTwoTile(c.tile);
+}
+
 /// A candidate's parameters, as a key.
 std::vector<int64_t> keyOf(const GpuCandidate &c) {
   std::vector<int64_t> key = c.tile;
@@ -47,7 +53,7 @@ nautilus::autosched::rankGpuOverSamples(const std::vector<GpuProgram> &samples,
     for (const GpuCandidate &c : gpuSpace(samples[s], target)) {
       double us = estimateGpu(samples[s], c, target).totalUs;
       best[s] = best[s] > 0 ? std::min(best[s], us) : us;
-      if (c.split != 1 || !isPowerOfTwoTile(c.tile))
+      if (!takesUnbound(c))
         continue;
       auto [at, added] = indexOf.try_emplace(keyOf(c), candidates.size());
       if (added) {
@@ -105,4 +111,85 @@ nautilus::autosched::rankGpuOverSamples(const std::vector<GpuProgram> &samples,
   if (keep && all.size() > keep)
     all.resize(keep);
   return all;
+}
+
+namespace {
+
+/// The GPU model as a division asks it: the program at each shape, its
+/// ranking there, and each candidate's time (none where it does not fit
+/// the target there).
+class GpuRangeModel final : public LaunchRangeModel {
+public:
+  GpuRangeModel(const GpuProgramAtExtents &programAt, const TargetInfo &target,
+                const GpuCandidateFilter &allowed)
+      : programAt(programAt), target(target), allowed(allowed) {}
+
+  std::optional<Sample> sampleAt(const std::vector<int64_t> &extents) override {
+    const GpuProgram *program = programOf(extents);
+    if (!program)
+      return std::nullopt;
+    std::vector<RankedGpuCandidate> ranked = rankGpuSchedules(*program, target);
+    Sample sample;
+    sample.bestUs = ranked.empty() ? 0 : ranked.front().cost.totalUs;
+    for (const RankedGpuCandidate &r : ranked)
+      if (takesUnbound(r.candidate) && (!allowed || allowed(r.candidate)))
+        sample.candidates.push_back(idOf(r.candidate));
+    return sample;
+  }
+
+  std::optional<double> timeOf(size_t candidate,
+                               const std::vector<int64_t> &extents) override {
+    auto [at, added] = times.try_emplace({candidate, extents});
+    if (!added)
+      return at->second;
+    const GpuProgram *program = programOf(extents);
+    if (program && fitsGpuTarget(*program, candidates[candidate], target))
+      at->second = estimateGpu(*program, candidates[candidate], target).totalUs;
+    return at->second;
+  }
+
+  /// The candidate's number (numbered as first seen).
+  size_t idOf(const GpuCandidate &c) {
+    auto [at, added] = ids.try_emplace(keyOf(c), candidates.size());
+    if (added)
+      candidates.push_back(c);
+    return at->second;
+  }
+
+  /// The schedules, numbered as first seen.
+  std::vector<GpuCandidate> candidates;
+
+private:
+  const GpuProgram *programOf(const std::vector<int64_t> &extents) {
+    auto found = programs.find(extents);
+    if (found == programs.end())
+      found = programs.emplace(extents, programAt(extents)).first;
+    return found->second ? &*found->second : nullptr;
+  }
+
+  const GpuProgramAtExtents &programAt;
+  const TargetInfo &target;
+  const GpuCandidateFilter &allowed;
+  std::map<std::vector<int64_t>, size_t> ids;
+  std::map<std::vector<int64_t>, std::optional<GpuProgram>> programs;
+  /// Each candidate's time at each shape asked (a division asks again).
+  std::map<std::pair<size_t, std::vector<int64_t>>, std::optional<double>>
+      times;
+};
+
+} // namespace
+
+std::optional<GpuLaunchRanges> nautilus::autosched::chooseGpuLaunchRanges(
+    size_t unboundSizes, const GpuProgramAtExtents &programAt,
+    const GpuCandidate &oneSchedule, const TargetInfo &target,
+    const GpuCandidateFilter &allowed) {
+  if (unboundSizes > kMostGpuLaunchRangeSizes)
+    return std::nullopt;
+  GpuRangeModel model(programAt, target, allowed);
+  size_t oneId = model.idOf(oneSchedule);
+  std::optional<LaunchRanges> division =
+      chooseLaunchRanges(unboundSizes, model, oneId);
+  if (!division)
+    return std::nullopt;
+  return GpuLaunchRanges{std::move(*division), std::move(model.candidates)};
 }

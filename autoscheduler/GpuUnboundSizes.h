@@ -20,7 +20,11 @@
 #define NAUTILUS_AUTOSCHEDULER_GPUUNBOUNDSIZES_H
 
 #include "autoscheduler/GpuSpace.h"
+#include "autoscheduler/LaunchRanges.h"
 #include "autoscheduler/SampleShapes.h"
+
+#include <functional>
+#include <optional>
 
 namespace nautilus::autosched {
 
@@ -45,6 +49,42 @@ GpuSampledCandidate sampledGpuCandidate(const std::vector<GpuProgram> &samples,
                                         const std::vector<double> &bestUs,
                                         const GpuCandidate &candidate,
                                         const TargetInfo &target);
+
+/// A division of a GPU program's unbound sizes into launch ranges
+/// (LaunchRanges.h: a copy of the program a range, launched by the size),
+/// and the schedules its ranges name.
+struct GpuLaunchRanges {
+  LaunchRanges division;
+  std::vector<GpuCandidate> candidates;
+};
+
+/// The program at extents of its unbound sizes (in order); std::nullopt
+/// where the model cannot view it so.
+using GpuProgramAtExtents =
+    std::function<std::optional<GpuProgram>(const std::vector<int64_t> &)>;
+
+/// The most unbound sizes a GPU program may have to be divided into launch
+/// ranges: a division predicts the whole space at each of its sample
+/// shapes (4 x 3^(sizes - 1) a divided size), and the GPU model's
+/// coalescing term reads each candidate's layout, so that attention's
+/// row programs over four sizes took 9 s to divide where they take 0.4 s
+/// to rank; a program over more keeps its one schedule.
+constexpr size_t kMostGpuLaunchRangeSizes = 2;
+
+/// Which candidates a range may take (the verifier refuted the others).
+using GpuCandidateFilter = std::function<bool(const GpuCandidate &)>;
+
+/// The best division of one of `unboundSizes` sizes (at most
+/// kMostUnboundSizesSampled) against `oneSchedule` (the schedule ranked
+/// over the unbound sizes' samples), as LaunchRanges.h divides them for
+/// any model: here the candidates are those a program over unbound sizes
+/// may take (above) at any sample shape, and `allowed`; std::nullopt where
+/// none earns its copies, the model cannot view a sample, or there are
+/// more than kMostGpuLaunchRangeSizes sizes.
+std::optional<GpuLaunchRanges>
+chooseGpuLaunchRanges(size_t unboundSizes, const GpuProgramAtExtents &programAt,
+                      const GpuCandidate &oneSchedule, const TargetInfo &target,
+                      const GpuCandidateFilter &allowed = {});
 
 } // namespace nautilus::autosched
 

@@ -53,6 +53,10 @@ struct DivisionGrid {
   std::vector<const Sample *> samples;
   std::vector<size_t> candidates;              // the model's, in order seen
   std::vector<std::vector<double>> logRegrets; // [candidate][shape]
+  /// The best time at each shape: its sample's best, or a candidate's
+  /// that the sample's own space does not offer (a tile larger than its
+  /// extents) and that beats it, so that every regret is at least 1.
+  std::vector<double> bestUs;
 };
 
 std::vector<double> logRegretsOf(size_t candidate, const DivisionGrid &grid,
@@ -61,7 +65,7 @@ std::vector<double> logRegretsOf(size_t candidate, const DivisionGrid &grid,
   for (size_t s = 0; s < grid.samples.size(); ++s) {
     double us =
         context.model.timeOf(candidate, grid.shapes[s]).value_or(INFINITY);
-    double best = grid.samples[s]->bestUs;
+    double best = grid.bestUs[s];
     out.push_back(best > 0 ? std::log(us / best) : 0);
   }
   return out;
@@ -92,6 +96,14 @@ std::optional<DivisionGrid> gridOf(const SampleSpace &space, size_t divided,
     for (size_t c : sample->candidates)
       if (!llvm::is_contained(grid.candidates, c))
         grid.candidates.push_back(c);
+  }
+  for (size_t s = 0; s < grid.samples.size(); ++s) {
+    grid.bestUs.push_back(grid.samples[s]->bestUs);
+    if (grid.bestUs.back() > 0)
+      for (size_t c : grid.candidates)
+        grid.bestUs.back() = std::min(
+            grid.bestUs.back(),
+            context.model.timeOf(c, grid.shapes[s]).value_or(INFINITY));
   }
   for (size_t c : grid.candidates)
     grid.logRegrets.push_back(logRegretsOf(c, grid, context));

@@ -8,15 +8,17 @@
 // schedule: the program is compiled once a range, and the runtime
 // launches the copy whose range holds the size (tile.program's
 // launch_ranges, LaunchPlan.h's launchWhen). The division is the same for
-// every model: the CPU's tiles (CpuLaunchRanges.h) and a GPU's
-// tensor-core contractions (ContractionSamples.h) each answer
-// LaunchRangeModel's two questions.
+// every model: the CPU's tiles (CpuLaunchRanges.h), a GPU's tensor-core
+// contractions (ContractionSamples.h) and its other programs
+// (GpuUnboundSizes.h) each answer LaunchRangeModel's two questions.
 //
 // The divided size is sampled at kLaunchRangeSamples (the unbound sizes'
 // samples with a single row before them), the other unbound sizes at
 // kUnboundSizeSamples, every combination. A division's quality is the
 // geometric mean over those sample shapes of each shape's regret (its
-// range's schedule's predicted time over the best schedule's there); a
+// range's schedule's predicted time over the best schedule's there: the
+// best of the sample's own ranking, or of any candidate's there, so that
+// no regret is below 1); a
 // range's schedule is the one of least geometric-mean regret over its own
 // samples. Each range beyond the first must earn kLaunchRangeGain (the
 // copies cost compile time and code), and the best division must beat

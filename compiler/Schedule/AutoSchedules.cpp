@@ -25,12 +25,35 @@ void printCost(llvm::raw_ostream &os, const CostBreakdown &cost) {
      << llvm::format("%.0f%%", 100 * cost.lastWaveFill) << " full)";
 }
 
-/// `--explain`'s lines for a division of unbound sizes into launch ranges
-/// (the CPU's tiles or a GPU contraction's schedules, `what`), each
-/// range's candidate described by `describe`.
-void printDivision(llvm::raw_ostream &os, const LaunchRanges &division,
-                   const std::vector<std::string> &unbound, StringRef what,
-                   llvm::function_ref<std::string(size_t)> describe) {
+/// The provider the auto-scheduler falls back on (the heuristics), in the
+/// structure the model chose: the kernel is lowered again with the same
+/// programs, each scheduled by the heuristics.
+class KeepsStructure final : public RewriteStatingProvider {
+public:
+  KeepsStructure(std::shared_ptr<ScheduleProvider> next, RewriteChoice rewrites)
+      : RewriteStatingProvider(std::move(next)), rewrites(rewrites) {}
+  std::optional<RewriteChoice> statedRewrites() const override {
+    return rewrites;
+  }
+  std::string origin() const override {
+    return next->origin() + " in the auto-scheduler's structure (the " +
+           rewrites.describe() + ")";
+  }
+
+private:
+  std::string refusalOf(StringRef) const override {
+    return "the auto-scheduler chose the " + rewrites.describe();
+  }
+
+  RewriteChoice rewrites;
+};
+
+} // namespace
+
+void nautilus::printLaunchDivision(
+    llvm::raw_ostream &os, const LaunchRanges &division,
+    const std::vector<std::string> &unbound, StringRef what,
+    llvm::function_ref<std::string(size_t)> describe) {
   std::string samples;
   for (auto [i, extent] : llvm::enumerate(kLaunchRangeSamples))
     samples += (i == 0                                ? ""
@@ -81,31 +104,6 @@ void printDivision(llvm::raw_ostream &os, const LaunchRanges &division,
     }
   }
 }
-
-/// The provider the auto-scheduler falls back on (the heuristics), in the
-/// structure the model chose: the kernel is lowered again with the same
-/// programs, each scheduled by the heuristics.
-class KeepsStructure final : public RewriteStatingProvider {
-public:
-  KeepsStructure(std::shared_ptr<ScheduleProvider> next, RewriteChoice rewrites)
-      : RewriteStatingProvider(std::move(next)), rewrites(rewrites) {}
-  std::optional<RewriteChoice> statedRewrites() const override {
-    return rewrites;
-  }
-  std::string origin() const override {
-    return next->origin() + " in the auto-scheduler's structure (the " +
-           rewrites.describe() + ")";
-  }
-
-private:
-  std::string refusalOf(StringRef) const override {
-    return "the auto-scheduler chose the " + rewrites.describe();
-  }
-
-  RewriteChoice rewrites;
-};
-
-} // namespace
 
 tile::ScheduleAttr nautilus::scheduleOf(MLIRContext *ctx, unsigned rank,
                                         const ContractionCandidate &c) {
@@ -257,8 +255,10 @@ AutoSchedules::replacement(tile::ProgramOp program, const TargetInfo &target) {
 FailureOr<std::vector<ScheduleVariant>>
 AutoSchedules::launchVariants(tile::ProgramOp program,
                               const TargetInfo &target) {
-  if (target.isGPU())
-    return contractionVariants(program);
+  if (target.isGPU()) {
+    std::vector<ScheduleVariant> variants = contractionVariants(program);
+    return variants.empty() ? gpuProgramVariants(program) : variants;
+  }
   std::vector<ScheduleVariant> variants;
   std::lock_guard<std::mutex> lock(mutex);
   // (The latest choice for the program: the one `replacement` just made.)
@@ -480,10 +480,10 @@ void AutoSchedules::explainCpu(llvm::raw_ostream &os) const {
     print("  heuristics: ", choice.heuristics, choice,
           regretsOf(choice.ranked.size()));
     if (const std::optional<CpuLaunchRanges> &ranges = choice.launchRanges)
-      printDivision(os, ranges->division, choice.unbound, "tile",
-                    [&](size_t candidate) {
-                      return ranges->candidates[candidate].describe();
-                    });
+      printLaunchDivision(os, ranges->division, choice.unbound, "tile",
+                          [&](size_t candidate) {
+                            return ranges->candidates[candidate].describe();
+                          });
   }
 }
 
@@ -648,10 +648,10 @@ void AutoSchedules::explainSampledContraction(llvm::raw_ostream &os,
   if (!choice.launchRanges)
     return;
   const ContractionLaunchRanges &ranges = *choice.launchRanges;
-  printDivision(os, ranges.division, choice.unbound, "schedule",
-                [&](size_t candidate) {
-                  return ranges.candidates[candidate].describe();
-                });
+  printLaunchDivision(os, ranges.division, choice.unbound, "schedule",
+                      [&](size_t candidate) {
+                        return ranges.candidates[candidate].describe();
+                      });
 }
 
 bool AutoSchedules::isRefuted(const ContractionProblem &problem,

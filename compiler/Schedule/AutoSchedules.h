@@ -31,6 +31,7 @@
 #include "autoscheduler/CpuLaunchRanges.h"
 #include "autoscheduler/CpuSpace.h"
 #include "autoscheduler/CpuUnboundSizes.h"
+#include "autoscheduler/GpuUnboundSizes.h"
 #include "autoscheduler/Search.h"
 #include "compiler/Schedule/ScheduleProvider.h"
 
@@ -40,6 +41,15 @@
 #include <mutex>
 
 namespace nautilus {
+
+/// `--explain`'s lines for a division of unbound sizes into launch ranges
+/// (the CPU's tiles, a GPU contraction's or other program's schedules,
+/// `what`), each range's candidate described by `describe`.
+void printLaunchDivision(llvm::raw_ostream &os,
+                         const autosched::LaunchRanges &division,
+                         const std::vector<std::string> &unbound,
+                         llvm::StringRef what,
+                         llvm::function_ref<std::string(size_t)> describe);
 
 class AutoSchedules final : public RewriteStatingProvider {
 public:
@@ -225,6 +235,12 @@ private:
     RankedSchedule heuristics;
     bool heuristicsInSpace = false; // within the target's limits
     size_t chosen = 0; // the first of `ranked` not refuted
+    /// Sizes unbound: those sampled; the model's division of one size's
+    /// values (perhaps again by another), each leaf a copy of the program
+    /// with its own schedule; and the copies' names, once made.
+    std::vector<std::string> unbound;
+    std::optional<autosched::GpuLaunchRanges> launchRanges;
+    std::vector<std::string> copies;
   };
   /// A schedule the verifier refuted for a contraction problem (GPU) or a
   /// program (CPU; on a GPU, a program without a contraction problem).
@@ -255,6 +271,10 @@ private:
   mlir::FailureOr<tile::ScheduleAttr>
   sampledGpuReplacement(tile::ProgramOp program, const TargetInfo &target,
                         GpuChoice choice, size_t keep);
+  /// The copies of a GPU program without a contraction problem for the
+  /// launch ranges its choice divided its sizes into (none where it did
+  /// not).
+  std::vector<ScheduleVariant> gpuProgramVariants(tile::ProgramOp program);
   mlir::FailureOr<tile::ScheduleAttr> recordGpuChoice(tile::ProgramOp program,
                                                       GpuChoice choice,
                                                       const TargetInfo &target);

@@ -176,6 +176,7 @@ AutoSchedules::sampledGpuReplacement(tile::ProgramOp program,
                              llvm::all_of(views, [&](const GpuProgram &view) {
                                return fitsGpuTarget(view, own, target);
                              });
+  choice.unbound = samples->unbound;
   choice.what =
       "over " + extentsOf(views.back().extents) + kindText(views.back()) +
       " at the largest of " + std::to_string(views.size()) +
@@ -183,7 +184,52 @@ AutoSchedules::sampledGpuReplacement(tile::ProgramOp program,
       " unbound, each at " + sampleExtentsText() +
       "; schedules ranked by the geometric mean over them of their time over "
       "the best schedule's)";
-  return recordGpuChoice(program, std::move(choice), target);
+  FailureOr<tile::ScheduleAttr> chosen =
+      recordGpuChoice(program, std::move(choice), target);
+  if (failed(chosen))
+    return chosen;
+  // Where one schedule serves some shapes badly: copies for ranges of a
+  // size, launched by it (each unsplit, of a power-of-two tile, as the one
+  // schedule must be for them to be compared).
+  GpuCandidate one = gpuCandidateOf(*chosen ? *chosen : program.getSchedule());
+  if (one.split != 1 || !isPowerOfTwoTile(one.tile))
+    return chosen;
+  std::optional<GpuLaunchRanges> ranges = chooseGpuLaunchRanges(
+      samples->unbound.size(),
+      [&](const std::vector<int64_t> &extents) {
+        return gpuProgramAtExtents(program, samples->unbound, extents);
+      },
+      one, target,
+      [&](const GpuCandidate &c) {
+        return !isRefuted(program.getSymName(), gpuScheduleOf(program, c));
+      });
+  std::lock_guard<std::mutex> lock(mutex);
+  auto recorded =
+      llvm::find_if(llvm::reverse(gpuChoices), [&](const GpuChoice &c) {
+        return c.program == program.getSymName();
+      });
+  recorded->launchRanges = std::move(ranges);
+  return chosen;
+}
+
+std::vector<ScheduleVariant>
+AutoSchedules::gpuProgramVariants(tile::ProgramOp program) {
+  std::lock_guard<std::mutex> lock(mutex);
+  // (The latest choice for the program: the one `replacement` just made.)
+  auto choice =
+      llvm::find_if(llvm::reverse(gpuChoices), [&](const GpuChoice &c) {
+        return c.program == program.getSymName();
+      });
+  if (choice == gpuChoices.rend() || !choice->launchRanges)
+    return {};
+  choice->copies.clear();
+  const GpuLaunchRanges &ranges = *choice->launchRanges;
+  return rangeVariants(
+      program, ranges.division, choice->unbound,
+      [&](size_t candidate) {
+        return gpuScheduleOf(program, ranges.candidates[candidate]);
+      },
+      choice->copies);
 }
 
 FailureOr<tile::ScheduleAttr>
@@ -237,7 +283,9 @@ void AutoSchedules::explainGpu(llvm::raw_ostream &os) const {
        << ": " << choice.spaceSize << " candidates"
        << searchedText(choice.spaceSize, choice.predicted) << "\n";
     for (auto [i, ranked] : llvm::enumerate(choice.ranked))
-      os << (i == choice.chosen                           ? "  chosen:    "
+      // (With launch ranges, their copies, below, are chosen instead.)
+      os << (i == choice.chosen
+                 ? choice.launchRanges ? "  one schedule: " : "  chosen:    "
              : isRefuted(choice.program, ranked.schedule) ? "  refuted:   "
                                                           : "  runner-up: ")
          << ranked.description << " = " << Attribute(ranked.schedule) << "\n";
@@ -247,5 +295,10 @@ void AutoSchedules::explainGpu(llvm::raw_ostream &os) const {
                : " (outside the space: beyond the target's registers or "
                  "shared memory, or a shape the space does not hold)")
        << "\n";
+    if (const std::optional<GpuLaunchRanges> &ranges = choice.launchRanges)
+      printLaunchDivision(os, ranges->division, choice.unbound, "schedule",
+                          [&](size_t candidate) {
+                            return ranges->candidates[candidate].describe();
+                          });
   }
 }

@@ -478,13 +478,8 @@ std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
   if (nested ||
       (stream && ((scores && outputs < 2) || combinesPartials(program))))
     return std::nullopt;
-  auto extentOfDim = [&](Attribute dim) -> std::optional<int64_t> {
-    if (!dim) // (an extent that is no size's)
-      return std::nullopt;
-    if (std::optional<int64_t> known = program.getKnownExtent(dim))
-      return known;
-    auto name = dyn_cast_or_null<StringAttr>(dim);
-    return name ? unbound(name.getValue()) : std::nullopt;
+  auto extentOfDim = [&](Attribute dim) {
+    return extentAt(program, dim, unbound);
   };
   auto extentOf = [&](Value extent) {
     return extentOfDim(program.getExtentDim(extent));
@@ -651,11 +646,7 @@ nautilus::cpuProgramAtExtents(tile::ProgramOp program,
                               const std::vector<int64_t> &extents) {
   auto atExtents =
       cpuProgramAt(program, [&](StringRef name) -> std::optional<int64_t> {
-        auto size = llvm::find(unbound, name);
-        if (size == unbound.end() ||
-            size - unbound.begin() >= ssize_t(extents.size()))
-          return std::nullopt;
-        return extents[size - unbound.begin()];
+        return extentAmong(name, unbound, extents);
       });
   if (atExtents)
     atExtents->rowsVary = rowsVaryWith(program, unbound);

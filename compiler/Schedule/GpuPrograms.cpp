@@ -180,13 +180,8 @@ std::optional<GpuProgram> gpuProgramAt(tile::ProgramOp program,
   if (routes || failed(reduce) || program.getRank() == 0 ||
       !gathersRows(program))
     return std::nullopt;
-  auto extentOfDim = [&](Attribute dim) -> std::optional<int64_t> {
-    if (!dim) // (an extent that is no size's)
-      return std::nullopt;
-    if (std::optional<int64_t> known = program.getKnownExtent(dim))
-      return known;
-    auto name = dyn_cast_or_null<StringAttr>(dim);
-    return name ? unbound(name.getValue()) : std::nullopt;
+  auto extentOfDim = [&](Attribute dim) {
+    return extentAt(program, dim, unbound);
   };
   GpuProgram facts;
   for (Attribute dim : program.getOutputDims()) {
@@ -302,6 +297,15 @@ std::optional<GpuProgramSamples>
 nautilus::gpuProgramSamplesOf(tile::ProgramOp program) {
   return viewsAtSamples<GpuProgram>(
       [&](UnboundExtent unbound) { return gpuProgramAt(program, unbound); });
+}
+
+std::optional<GpuProgram>
+nautilus::gpuProgramAtExtents(tile::ProgramOp program,
+                              const std::vector<std::string> &unbound,
+                              const std::vector<int64_t> &extents) {
+  return gpuProgramAt(program, [&](StringRef name) -> std::optional<int64_t> {
+    return extentAmong(name, unbound, extents);
+  });
 }
 
 bool nautilus::sharesRowsForSweep(tile::ScheduleAttr schedule) {

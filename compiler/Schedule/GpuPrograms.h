@@ -42,6 +42,14 @@ using GpuProgramSamples = SampledViews<autosched::GpuProgram>;
 /// kMostUnboundSizesSampled unbound sizes.
 std::optional<GpuProgramSamples> gpuProgramSamplesOf(tile::ProgramOp program);
 
+/// `program` with its unbound sizes `unbound` (as gpuProgramSamplesOf
+/// names them) at `extents`, in order; std::nullopt where it cannot be
+/// viewed so (what autosched::chooseGpuLaunchRanges asks for).
+std::optional<autosched::GpuProgram>
+gpuProgramAtExtents(tile::ProgramOp program,
+                    const std::vector<std::string> &unbound,
+                    const std::vector<int64_t> &extents);
+
 /// Whether tile-sweep-row-consumers can sweep a consumer in a program of
 /// rows under `schedule`: unsplit, each row shared by a group of
 /// consecutive threads. (A row one thread reduces alone it would sweep

@@ -13,6 +13,7 @@
 #define NAUTILUS_SCHEDULE_SAMPLEDVIEWS_H
 
 #include "autoscheduler/SampleShapes.h"
+#include "dialects/Tile/TileOps.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -27,6 +28,31 @@ namespace nautilus {
 /// std::nullopt.
 using UnboundExtent =
     llvm::function_ref<std::optional<int64_t>(llvm::StringRef)>;
+
+/// The extent of `program`'s dimension `dim` (a size's name or a literal):
+/// bound by the plan, else the extent `unbound` gives its size; none for
+/// an extent that is no size's (a null `dim`).
+inline std::optional<int64_t>
+extentAt(tile::ProgramOp program, mlir::Attribute dim, UnboundExtent unbound) {
+  if (!dim)
+    return std::nullopt;
+  if (std::optional<int64_t> known = program.getKnownExtent(dim))
+    return known;
+  auto name = mlir::dyn_cast<mlir::StringAttr>(dim);
+  return name ? unbound(name.getValue()) : std::nullopt;
+}
+
+/// The extent of size `name` among the sizes `unbound` at `extents` (in
+/// order), or std::nullopt where it is not one of them.
+inline std::optional<int64_t>
+extentAmong(llvm::StringRef name, const std::vector<std::string> &unbound,
+            const std::vector<int64_t> &extents) {
+  auto size = llvm::find(unbound, name);
+  size_t index = size - unbound.begin();
+  if (size == unbound.end() || index >= extents.size())
+    return std::nullopt;
+  return extents[index];
+}
 
 /// A program seen at sample shapes.
 template <typename View> struct SampledViews {

@@ -65,8 +65,35 @@ KERNELS = [
     ("scale_bias", {"X": ("R", "C"), "s": ("R",), "b": ("C",)},
      lambda X, s, b: {"Y": np.exp(X * s[:, None]) + b}),
 ]
+# (Each copy of a program the model divided into launch ranges runs at
+# one shape at least: C below and from 256, R below and from 256 within
+# C >= 256, C from 2048.)
 SHAPES = [dict(B=1, R=1, C=1), dict(B=2, R=3, C=77), dict(B=1, R=9, C=700),
-          dict(B=3, R=130, C=20), dict(B=1, R=700, C=3)]
+          dict(B=3, R=130, C=20), dict(B=1, R=700, C=3),
+          dict(B=1, R=260, C=260), dict(B=1, R=2, C=2100)]
+
+
+def print_choices(target, lines):
+    """Each program's schedule ranked over the samples, and its launch
+    ranges' copies where the model divided a size."""
+    for i, line in enumerate(lines):
+        if not (line.startswith("explain: GPU program ") and
+                "sample shapes" in line):
+            continue
+        block = []
+        for later in lines[i + 1:]:
+            if not later.startswith("  "):
+                break
+            block.append(later)
+        one = next(l for l in block
+                   if l.startswith(("  chosen:", "  one schedule:")))
+        print(f"{target} {line.split()[3]}: "
+              f"{one.split(' = #tile.schedule')[-1]}")
+        division = [l for l in block if "copies of the program" in l]
+        if division:
+            print(f"  {division[0].split(':')[1].split(';')[0].strip()}")
+            for copy in block[block.index(division[0]) + 1:]:
+                print(f"    {copy.strip().split(': ')[0]}")
 
 
 def main():
@@ -76,14 +103,7 @@ def main():
             program = nautilus.compile(SOURCE, kernel=kernel, target=target,
                                        schedule="auto", kernel_ir=True,
                                        cache=False, explain=True)
-            lines = program.explain().splitlines()
-            for i, line in enumerate(lines):
-                if line.startswith("explain: GPU program ") and \
-                        "sample shapes" in line:
-                    chosen = next(l for l in lines[i + 1:]
-                                  if l.startswith("  chosen:"))
-                    print(f"{target} {line.split()[3]}: "
-                          f"{chosen.split(' = #tile.schedule')[-1]}")
+            print_choices(target, program.explain().splitlines())
             rng = np.random.default_rng(5)
             for shape in SHAPES:
                 arrays = {name: rng.uniform(-2, 2, tuple(shape[d] for d in

@@ -79,7 +79,9 @@ options:
                          programs and reductions of rows or columns
                          (row streams too) take tiles, threads,
                          groups, runs and splits (over up to four
-                         unbound sizes, the best over sample shapes),
+                         unbound sizes, the best over sample shapes,
+                         or over up to two a copy for each range of
+                         a size, chosen at launch),
                          and flash kernels warps, key blocks and
                          splits;
                          on the CPU every program with bound extents:
