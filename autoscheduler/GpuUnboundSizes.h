@@ -68,8 +68,9 @@ using GpuProgramAtExtents =
 /// shapes (4 x 3^(sizes - 1) a divided size), and the GPU model's
 /// coalescing term reads each candidate's layout, so that attention's
 /// row programs over four sizes took 9 s to divide where they take 0.4 s
-/// to rank; a program over more keeps its one schedule.
-constexpr size_t kMostGpuLaunchRangeSizes = 2;
+/// to rank (a pooling over three, 2 s); a program over more keeps its one
+/// schedule.
+constexpr size_t kMostGpuLaunchRangeSizes = 3;
 
 /// Which candidates a range may take (the verifier refuted the others).
 using GpuCandidateFilter = std::function<bool(const GpuCandidate &)>;

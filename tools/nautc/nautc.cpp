@@ -80,7 +80,7 @@ options:
                          (row streams too) take tiles, threads,
                          groups, runs and splits (over up to four
                          unbound sizes, the best over sample shapes,
-                         or over up to two a copy for each range of
+                         or over up to three a copy for each range of
                          a size, chosen at launch),
                          and flash kernels warps, key blocks and
                          splits;
