@@ -35,6 +35,11 @@
 #     split (layernorm_64x8192, rmsnorm_8x16384: Y apart) against the same
 #     rows shared unsplit with Y swept (their _swept bundles: the
 #     auto-scheduler's structure).
+#  6 also, since the fifty-third session: softmax and layernorm compiled
+#     without their sizes, the auto-scheduler's rows ranked over sample
+#     shapes (Y swept, copies by the rows' length) against the
+#     heuristics' (a row a thread, Y apart), at 4096 x 4096, 32 x 4096,
+#     4096 x 128 and 1 x 131072 (their _unbound_ bundles).
 #  3 also, since the forty-sixth session: the tuning mode's plans (nautc
 #     tune --plan) of seven cases (34 bundles: three GEMMs, attention at
 #     prefill and decoding, softmax's and rmsnorm's structures), whose rows
@@ -64,7 +69,7 @@ rm -f /tmp/capi.md /tmp/script.md # (a warm machine keeps an earlier run's)
   part 40 --no-baselines --only "$six" --out /tmp/script.md
   cat /tmp/script.md 2>/dev/null
   part 100 --only "$blocks" --out "$out/blocks.md"
-  part 35 --only '^(rmsnorm|layernorm|softmax)' --out "$out/norms.md"
+  part 55 --only '^(rmsnorm|layernorm|softmax)' --out "$out/norms.md"
   part 35 --only '^(mlp_|moe_(mixtral|ragged)(_apart)?_sm)' --out "$out/mlp.md"
   part 120 --bundles bench/gpu/bundles/tuning --no-baselines --only '^(f16_4096|f16_ragged|f16_splitk_128|attn_(prefill|decode)|softmax_rows|rmsnorm_rows)_' \
     --out "$out/tuning.md"

@@ -226,6 +226,25 @@ for target in "${targets[@]}"; do
       echo "$out/$name.json"
     done
   done
+  # Softmax and layernorm compiled without their sizes: --schedule auto's
+  # rows ranked over sample shapes, Y swept in them, copies for ranges of
+  # the rows' length (docs/autoscheduler.md, "GPU programs of unbound
+  # sizes"), against the heuristics' (one row a thread, Y apart), each
+  # bundle run at rows x length 4096 x 4096, 32 x 4096, 4096 x 128 and
+  # 1 x 131072.
+  for kernel in softmax:R:C layernorm:T:D; do
+    IFS=: read -r kernel rows length <<<"$kernel"
+    for schedule in auto heuristics; do
+      "$nautc" compile "$examples/norms.tensor" -k "$kernel" --target "$target" \
+        "${extra[@]}" --schedule "$schedule" --emit bundle -o "$unbound"
+      for shape in 4096x4096 32x4096 4096x128 1x131072; do
+        name="${kernel}_unbound_${schedule}_${shape}_${target}"
+        cp "$unbound" "$out/$name.json"
+        echo "{\"$rows\": ${shape%x*}, \"$length\": ${shape#*x}}" >"$out/$name.sizes.json"
+        echo "$out/$name.json"
+      done
+    done
+  done
   rm -f "$unbound"
   [ "$target" = sm_90 ] || continue
   for c in "${fa3_cases[@]}"; do

@@ -671,8 +671,7 @@ def gemm_case(driver, b):
             notes.append("Triton unpipelined (a row stride is not a multiple of 16 elements)")
     else:
         notes.append(f"Triton: {triton_status}")
-    if b.get("launched_copies"):
-        notes.append("chosen at launch: " + ", ".join(b["launched_copies"]))
+    notes += launch_notes(b)
     return Case(run=run, error=lambda: relative_error(c, a.double() @ bm.double()),
                 output_dtype=buffer_named(b, "C")["dtype"], flops=2.0 * m * n * k, shape=f"{m}x{n}x{k}",
                 dtype=buffer_named(b, "A")["dtype"],
@@ -793,6 +792,14 @@ def mlp_case(driver, b):
                 baselines=[("cublas", lambda: layer(x.dtype))], notes=[])
 
 
+def launch_notes(b):
+    """The copies of programs a bundle compiled without some sizes chose
+    at launch (their launch_when held at this run's sizes)."""
+    if b.get("launched_copies"):
+        return ["chosen at launch: " + ", ".join(b["launched_copies"])]
+    return []
+
+
 def rmsnorm_case(driver, b):
     """rmsnorm (examples/norms.tensor, eps 1e-6) against
     F.rms_norm; "flops" is the bytes of X and Y (memory-bound)."""
@@ -813,7 +820,8 @@ def rmsnorm_case(driver, b):
                 flops=2.0 * x.numel() * x.element_size(), shape=f"T{t} D{d}",
                 dtype=buffer_named(b, "X")["dtype"], pipeline=f"{len(b['programs'])} programs",
                 programs=programs, baselines=baselines,
-                notes=[] if baselines else ["no F.rms_norm in this PyTorch: no baseline"])
+                notes=launch_notes(b) + ([] if baselines else
+                                         ["no F.rms_norm in this PyTorch: no baseline"]))
 
 
 def layernorm_case(driver, b):
@@ -833,7 +841,7 @@ def layernorm_case(driver, b):
                 dtype=buffer_named(b, "X")["dtype"], pipeline=f"{len(b['programs'])} programs",
                 programs=programs,
                 baselines=[("cublas", lambda: F.layer_norm(x, (d,), g, beta, eps=1e-5))],
-                notes=[])
+                notes=launch_notes(b))
 
 
 def softmax_case(driver, b):
@@ -846,7 +854,8 @@ def softmax_case(driver, b):
                 output_dtype=buffer_named(b, "Y")["dtype"],
                 flops=2.0 * x.numel() * x.element_size(), shape=f"R{r} C{c}",
                 dtype=buffer_named(b, "X")["dtype"], pipeline=f"{len(b['programs'])} programs",
-                programs=programs, baselines=[("cublas", lambda: torch.softmax(x, dim=1))], notes=[])
+                programs=programs, baselines=[("cublas", lambda: torch.softmax(x, dim=1))],
+                notes=launch_notes(b))
 
 
 CASES = {"gemm": gemm_case, "attention": attention_case, "moe": moe_case,
