@@ -165,8 +165,10 @@ FlashCost autosched::estimateFlash(const FlashProblem &p,
   double cyclesPerUs = target.clockGHz * 1e3;
   double bytesPerUs = target.dramBytesPerSecond / 1e6;
   const GpuModelScales &scales = target.gpuModelScales;
-  for (int64_t w = 0; w < cost.waves; ++w) {
-    int64_t programs = std::min(slots, cost.programs - w * slots);
+  // Every wave but the last is full and costs the same: it is predicted
+  // once and counted for each (a program over unbound sizes is predicted at
+  // samples of millions of waves).
+  auto addWaves = [&](int64_t count, int64_t programs) {
     int64_t resident = std::min(cost.blocksPerMultiprocessor,
                                 ceilDiv(programs, target.multiprocessors));
     double tensor = 0, softmax = 0;
@@ -186,12 +188,17 @@ FlashCost autosched::estimateFlash(const FlashProblem &p,
         bytes / std::min(bytesPerUs,
                          busy * kMultiprocessorL2BytesPerCycle * cyclesPerUs);
     // (Each term under the refit's scale: GpuTerms.h.)
-    cost.terms.addWaves({1, compute, memory});
-    cost.tensorUs += scales.compute * steps * tensor / cyclesPerUs;
-    cost.softmaxUs += scales.compute * steps * softmax / cyclesPerUs;
-    cost.memoryUs += scales.memory * memory;
-    cost.totalUs += std::max(scales.compute * compute, scales.memory * memory);
-  }
+    cost.terms.addWaves({count, compute, memory});
+    cost.tensorUs += count * scales.compute * steps * tensor / cyclesPerUs;
+    cost.softmaxUs += count * scales.compute * steps * softmax / cyclesPerUs;
+    cost.memoryUs += count * scales.memory * memory;
+    cost.totalUs +=
+        count * std::max(scales.compute * compute, scales.memory * memory);
+  };
+  if (cost.waves > 1)
+    addWaves(cost.waves - 1, slots);
+  if (cost.waves > 0)
+    addWaves(1, cost.programs - (cost.waves - 1) * slots);
   double latency = kLaunchUs + cost.waves * kDramLatencyCycles / cyclesPerUs;
   double splitSum = 0;
   if (c.split > 1) {

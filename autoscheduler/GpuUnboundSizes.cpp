@@ -3,23 +3,101 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <tuple>
 
 using namespace nautilus;
 using namespace nautilus::autosched;
 
-GpuSampledCandidate nautilus::autosched::sampledGpuCandidate(
-    const std::vector<GpuProgram> &samples, const std::vector<double> &bestUs,
-    const GpuCandidate &candidate, const TargetInfo &target) {
-  auto [atLargest, regrets] =
-      costOverSamples(samples, bestUs, [&](const GpuProgram &sample) {
-        return estimateGpu(sample, candidate, target);
-      });
-  return {candidate, atLargest, regrets};
-}
-
 namespace {
+
+/// What ranking one model's candidates over sample shapes asks of it.
+template <typename Sample, typename Candidate, typename Cost>
+struct SampledModel {
+  /// A sample's space (within the target's limits there).
+  std::function<std::vector<Candidate>(const Sample &)> spaceOf;
+  std::function<Cost(const Sample &, const Candidate &)> estimate;
+  /// Whether a program over unbound sizes may take the candidate.
+  std::function<bool(const Candidate &)> takes;
+  /// Whether the candidate fits the target at a sample whose space does
+  /// not offer it.
+  std::function<bool(const Sample &, const Candidate &)> fits;
+  /// The candidate's parameters (a key), and what breaks ties between
+  /// equal regrets (the lesser first; then the first seen).
+  std::function<std::vector<int64_t>(const Candidate &)> keyOf, tieOf;
+};
+
+/// Every candidate of `samples`' spaces that a program over unbound sizes
+/// may take and that fits at every sample, ranked by its regrets (as
+/// GpuUnboundSizes.h says), best first; at most `keep` (0: all).
+template <typename Sample, typename Candidate, typename Cost>
+std::vector<SampledCandidateOf<Candidate, Cost>>
+rankOverSamples(const std::vector<Sample> &samples,
+                const SampledModel<Sample, Candidate, Cost> &model, size_t keep,
+                std::vector<double> *bestUs) {
+  // Each sample's space, every candidate predicted there: the best time at
+  // each sample, and the candidates a program of unbound sizes may take,
+  // in the order they first appear, with their times where predicted.
+  const size_t shapes = samples.size();
+  std::vector<double> best(shapes, 0);
+  std::vector<Candidate> candidates;
+  std::vector<std::vector<double>> times; // a candidate's, a sample's
+  std::map<std::vector<int64_t>, size_t> indexOf;
+  for (size_t s = 0; s < shapes; ++s) {
+    for (const Candidate &c : model.spaceOf(samples[s])) {
+      double us = model.estimate(samples[s], c).totalUs;
+      best[s] = best[s] > 0 ? std::min(best[s], us) : us;
+      if (!model.takes(c))
+        continue;
+      auto [at, added] = indexOf.try_emplace(model.keyOf(c), candidates.size());
+      if (added) {
+        candidates.push_back(c);
+        times.emplace_back(shapes, NAN);
+      }
+      times[at->second][s] = us;
+    }
+  }
+  // Each candidate must fit the target at every sample; where a sample's
+  // space does not offer it (a tile larger than its extent, which runs
+  // masked there) it is predicted there too, and may beat that space's
+  // best: the best at a sample is the best of either, so that every regret
+  // is at least 1.
+  std::vector<SampledCandidateOf<Candidate, Cost>> all;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    bool fits = true;
+    for (size_t s = 0; s < shapes && fits; ++s) {
+      if (!std::isnan(times[i][s]))
+        continue;
+      fits = model.fits(samples[s], candidates[i]);
+      if (fits) {
+        times[i][s] = model.estimate(samples[s], candidates[i]).totalUs;
+        best[s] = std::min(best[s], times[i][s]);
+      }
+    }
+    if (fits)
+      all.push_back(
+          {candidates[i], model.estimate(samples.back(), candidates[i]), {}});
+  }
+  for (auto &sampled : all)
+    sampled.regrets =
+        regretsOver(times[indexOf.at(model.keyOf(sampled.candidate))], best);
+  if (bestUs)
+    *bestUs = best;
+  // Regrets equal to a ten-thousandth are ties, which go as the model's
+  // `tieOf` says, then to the candidate first seen.
+  auto key = [&](const SampledCandidateOf<Candidate, Cost> &c) {
+    return std::make_tuple(std::llround(c.regrets.mean * 1e4),
+                           std::llround(c.regrets.worst * 1e4),
+                           model.tieOf(c.candidate));
+  };
+  std::stable_sort(all.begin(), all.end(), [&](const auto &a, const auto &b) {
+    return key(a) < key(b);
+  });
+  if (keep && all.size() > keep)
+    all.resize(keep);
+  return all;
+}
 
 /// Whether a program over unbound sizes may take `c`: unsplit, of a
 /// power-of-two tile.
@@ -37,80 +115,75 @@ std::vector<int64_t> keyOf(const GpuCandidate &c) {
 
 } // namespace
 
+GpuSampledCandidate nautilus::autosched::sampledGpuCandidate(
+    const std::vector<GpuProgram> &samples, const std::vector<double> &bestUs,
+    const GpuCandidate &candidate, const TargetInfo &target) {
+  auto [atLargest, regrets] =
+      costOverSamples(samples, bestUs, [&](const GpuProgram &sample) {
+        return estimateGpu(sample, candidate, target);
+      });
+  return {candidate, atLargest, regrets};
+}
+
 std::vector<GpuSampledCandidate>
 nautilus::autosched::rankGpuOverSamples(const std::vector<GpuProgram> &samples,
                                         const TargetInfo &target, size_t keep,
                                         std::vector<double> *bestUs) {
-  // Each sample's space, every candidate predicted there: the best time at
-  // each sample, and the candidates a program of unbound sizes may take,
-  // in the order they first appear, with their times where predicted.
-  const size_t shapes = samples.size();
-  std::vector<double> best(shapes, 0);
-  std::vector<GpuCandidate> candidates;
-  std::vector<std::vector<double>> times; // a candidate's, a sample's
-  std::map<std::vector<int64_t>, size_t> indexOf;
-  for (size_t s = 0; s < shapes; ++s) {
-    for (const GpuCandidate &c : gpuSpace(samples[s], target)) {
-      double us = estimateGpu(samples[s], c, target).totalUs;
-      best[s] = best[s] > 0 ? std::min(best[s], us) : us;
-      if (!takesUnbound(c))
-        continue;
-      auto [at, added] = indexOf.try_emplace(keyOf(c), candidates.size());
-      if (added) {
-        candidates.push_back(c);
-        times.emplace_back(shapes, NAN);
-      }
-      times[at->second][s] = us;
-    }
-  }
-  // Each candidate must fit the target at every sample; where a sample's
-  // space does not offer it (a tile larger than its extent, which runs
-  // masked there) it is predicted there too, and may beat that space's
-  // best: the best at a sample is the best of either, so that every regret
-  // is at least 1.
-  std::vector<size_t> fitting;
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    bool fits = true;
-    for (size_t s = 0; s < shapes && fits; ++s) {
-      if (!std::isnan(times[i][s]))
-        continue;
-      fits = fitsGpuTarget(samples[s], candidates[i], target);
-      if (fits) {
-        times[i][s] = estimateGpu(samples[s], candidates[i], target).totalUs;
-        best[s] = std::min(best[s], times[i][s]);
-      }
-    }
-    if (fits)
-      fitting.push_back(i);
-  }
-  std::vector<GpuSampledCandidate> all;
-  for (size_t i : fitting) {
-    GpuSampledCandidate sampled{candidates[i], {}, {}};
-    sampled.atLargest = estimateGpu(samples.back(), candidates[i], target);
-    sampled.regrets = regretsOver(times[i], best);
-    all.push_back(std::move(sampled));
-  }
-  if (bestUs)
-    *bestUs = best;
-  // Regrets equal to a ten-thousandth are ties, which go as the bound
-  // ranking's (rankGpuSchedules): to the larger tile, then more threads,
-  // then longer runs, then the candidate first enumerated.
-  auto key = [](const GpuSampledCandidate &c) {
-    int64_t elements = 1;
-    for (int64_t t : c.candidate.tile)
-      elements *= t;
-    return std::make_tuple(std::llround(c.regrets.mean * 1e4),
-                           std::llround(c.regrets.worst * 1e4), -elements,
-                           -c.candidate.threads, -c.candidate.vector);
+  SampledModel<GpuProgram, GpuCandidate, GpuCost> model;
+  model.spaceOf = [&](const GpuProgram &p) { return gpuSpace(p, target); };
+  model.estimate = [&](const GpuProgram &p, const GpuCandidate &c) {
+    return estimateGpu(p, c, target);
   };
-  std::stable_sort(
-      all.begin(), all.end(),
-      [&](const GpuSampledCandidate &a, const GpuSampledCandidate &b) {
-        return key(a) < key(b);
+  model.takes = takesUnbound;
+  model.fits = [&](const GpuProgram &p, const GpuCandidate &c) {
+    return fitsGpuTarget(p, c, target);
+  };
+  model.keyOf = keyOf;
+  // (Ties as the bound ranking's, rankGpuSchedules: to the larger tile,
+  // then more threads, then longer runs.)
+  model.tieOf = [](const GpuCandidate &c) {
+    int64_t elements = 1;
+    for (int64_t t : c.tile)
+      elements *= t;
+    return std::vector<int64_t>{-elements, -c.threads, -c.vector};
+  };
+  return rankOverSamples(samples, model, keep, bestUs);
+}
+
+FlashSampledCandidate nautilus::autosched::sampledFlashCandidate(
+    const std::vector<FlashProblem> &samples, const std::vector<double> &bestUs,
+    const FlashCandidate &candidate, const TargetInfo &target) {
+  auto [atLargest, regrets] =
+      costOverSamples(samples, bestUs, [&](const FlashProblem &sample) {
+        return estimateFlash(sample, candidate, target);
       });
-  if (keep && all.size() > keep)
-    all.resize(keep);
-  return all;
+  return {candidate, atLargest, regrets};
+}
+
+std::vector<FlashSampledCandidate> nautilus::autosched::rankFlashOverSamples(
+    const std::vector<FlashProblem> &samples, const TargetInfo &target,
+    size_t keep, std::vector<double> *bestUs) {
+  SampledModel<FlashProblem, FlashCandidate, FlashCost> model;
+  model.spaceOf = [&](const FlashProblem &p) { return flashSpace(p, target); };
+  model.estimate = [&](const FlashProblem &p, const FlashCandidate &c) {
+    return estimateFlash(p, c, target);
+  };
+  // (One head a tile: several fit only where a sample's queries are few.)
+  model.takes = [](const FlashCandidate &c) {
+    return c.split == 1 && c.heads == 1;
+  };
+  // (The space's limits, its shared memory and a thread's registers, are
+  // the head dimension's and the candidate's, the same at every sample.)
+  model.fits = [](const FlashProblem &, const FlashCandidate &) {
+    return true;
+  };
+  model.keyOf = [](const FlashCandidate &c) {
+    return std::vector<int64_t>{c.wgmma, c.warps, c.keyBlock,    c.stages,
+                                c.split, c.heads, c.swizzleBytes};
+  };
+  // (Ties to the first enumerated, as the bound ranking's.)
+  model.tieOf = [](const FlashCandidate &) { return std::vector<int64_t>{}; };
+  return rankOverSamples(samples, model, keep, bestUs);
 }
 
 namespace {

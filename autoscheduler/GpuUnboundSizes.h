@@ -3,8 +3,9 @@
 // A kernel compiled without its sizes (a bundle an application launches
 // at many shapes) gets one schedule for every shape. The GPU model of
 // programs without tensor cores (GpuSpace.h: element-wise programs,
-// reductions of rows or columns) ranks schedules at bound extents; for a
-// program whose sizes are not all bound it ranks them over sample shapes
+// reductions of rows or columns) and the flash kernels' (FlashSpace.h)
+// rank schedules at bound extents; for a program whose sizes are not all
+// bound they rank them over sample shapes
 // instead (SampleShapes.h: by the geometric mean of their regrets, then
 // the worst, each to a ten-thousandth; ties as rankGpuSchedules breaks
 // them: the larger tile, more threads, longer runs, the first
@@ -19,6 +20,7 @@
 #ifndef NAUTILUS_AUTOSCHEDULER_GPUUNBOUNDSIZES_H
 #define NAUTILUS_AUTOSCHEDULER_GPUUNBOUNDSIZES_H
 
+#include "autoscheduler/FlashSpace.h"
 #include "autoscheduler/GpuSpace.h"
 #include "autoscheduler/LaunchRanges.h"
 #include "autoscheduler/SampleShapes.h"
@@ -28,12 +30,14 @@
 
 namespace nautilus::autosched {
 
-/// A GPU candidate ranked over sample shapes.
-struct GpuSampledCandidate {
-  GpuCandidate candidate;
-  GpuCost atLargest; // its cost at the last (largest) sample
+/// A candidate ranked over sample shapes.
+template <typename Candidate, typename Cost> struct SampledCandidateOf {
+  Candidate candidate;
+  Cost atLargest; // its cost at the last (largest) sample
   SampleRegrets regrets;
 };
+using GpuSampledCandidate = SampledCandidateOf<GpuCandidate, GpuCost>;
+using FlashSampledCandidate = SampledCandidateOf<FlashCandidate, FlashCost>;
 
 /// Every candidate of `samples` (the same program at each sample shape)
 /// on `target`, ranked as above, best first; at most `keep` (0: all).
@@ -49,6 +53,19 @@ GpuSampledCandidate sampledGpuCandidate(const std::vector<GpuProgram> &samples,
                                         const std::vector<double> &bestUs,
                                         const GpuCandidate &candidate,
                                         const TargetInfo &target);
+
+/// A flash kernel's candidates (FlashSpace.h) over `samples`, ranked as
+/// above (ties to the first enumerated): those of one head a tile,
+/// unsplit (a split's chunks are sized from the keys).
+std::vector<FlashSampledCandidate>
+rankFlashOverSamples(const std::vector<FlashProblem> &samples,
+                     const TargetInfo &target, size_t keep = 0,
+                     std::vector<double> *bestUs = nullptr);
+
+/// `candidate` over `samples` as above, `bestUs` the best time at each.
+FlashSampledCandidate sampledFlashCandidate(
+    const std::vector<FlashProblem> &samples, const std::vector<double> &bestUs,
+    const FlashCandidate &candidate, const TargetInfo &target);
 
 /// A division of a GPU program's unbound sizes into launch ranges
 /// (LaunchRanges.h: a copy of the program a range, launched by the size),

@@ -552,10 +552,10 @@ void AutoSchedules::explain(llvm::raw_ostream &os) const {
   if (choices.empty() && cpuChoices.empty() && gpuChoices.empty()) {
     os << "explain: no program to search (the auto-scheduler takes "
           "tensor-core contractions, over sample shapes where M or N is "
-          "unbound; CPU programs, and GPU element-wise programs and "
-          "reductions of rows or columns (row streams too), whose extents "
-          "are bound or over up to four unbound sizes; and flash kernels "
-          "whose extents are bound)\n";
+          "unbound; and CPU programs, and GPU element-wise programs, "
+          "reductions of rows or columns (row streams too) and flash "
+          "kernels, whose extents are bound or over up to four unbound "
+          "sizes)\n";
     next->explain(os);
     return;
   }
@@ -716,11 +716,17 @@ AutoSchedules::fallback(ArrayRef<RefutedProgram> refuted) const {
         chosenHere = true;
       }
     }
-    // (A split's chosen schedule runs in its `_partial` program.)
+    // (A split's chosen schedule runs in its `_partial` program. A copy
+    // for a range: its schedule is refuted for the program, the proof not
+    // depending on the range, for the next round's one schedule and
+    // ranges alike.)
     for (const GpuChoice &choice : gpuChoices)
-      if (program.name == choice.program
-              ? program.schedule == choice.ranked[choice.chosen].schedule
-              : program.name == partialProgramName(choice.program)) {
+      if (llvm::is_contained(choice.copies, program.name)) {
+        retry->refutedGpu.push_back({choice.program, program.schedule});
+        chosenHere = true;
+      } else if (program.name == choice.program
+                     ? program.schedule == choice.ranked[choice.chosen].schedule
+                     : program.name == partialProgramName(choice.program)) {
         retry->refutedGpu.push_back(
             {choice.program, choice.ranked[choice.chosen].schedule});
         chosenHere = true;

@@ -33,6 +33,7 @@
 #include "autoscheduler/CpuUnboundSizes.h"
 #include "autoscheduler/GpuUnboundSizes.h"
 #include "autoscheduler/Search.h"
+#include "compiler/Schedule/SampledViews.h"
 #include "compiler/Schedule/ScheduleProvider.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -271,13 +272,22 @@ private:
   mlir::FailureOr<tile::ScheduleAttr>
   sampledGpuReplacement(tile::ProgramOp program, const TargetInfo &target,
                         GpuChoice choice, size_t keep);
+  /// A flash kernel's, over `samples` (one schedule, no copies).
+  mlir::FailureOr<tile::ScheduleAttr>
+  sampledFlashReplacement(tile::ProgramOp program, const TargetInfo &target,
+                          GpuChoice choice, size_t keep,
+                          const SampledViews<autosched::FlashProblem> &samples);
   /// The copies of a GPU program without a contraction problem for the
   /// launch ranges its choice divided its sizes into (none where it did
   /// not).
   std::vector<ScheduleVariant> gpuProgramVariants(tile::ProgramOp program);
+  /// Records `choice` and returns its schedule (null: the program's own),
+  /// or, where no ranked schedule is live, the next provider's, recording
+  /// nothing (`recorded`, when given, says which).
   mlir::FailureOr<tile::ScheduleAttr> recordGpuChoice(tile::ProgramOp program,
                                                       GpuChoice choice,
-                                                      const TargetInfo &target);
+                                                      const TargetInfo &target,
+                                                      bool *recorded = nullptr);
   void explainCpu(llvm::raw_ostream &os) const;
   void explainCalibration(llvm::raw_ostream &os) const;
   void explainGpu(llvm::raw_ostream &os) const;

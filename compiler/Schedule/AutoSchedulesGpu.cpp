@@ -81,6 +81,30 @@ std::string extentsOf(const std::vector<int64_t> &extents) {
   return CpuCandidate{extents, {}}.describe();
 }
 
+/// A candidate's regrets over sample shapes of the sizes `unbound`, then its
+/// cost at the largest (`atLargest`, described).
+std::string regretsText(const SampleRegrets &regrets,
+                        const std::vector<std::string> &unbound,
+                        const std::string &atLargest) {
+  return llvm::formatv("{0:f2}x the best (geometric mean), {1:f2}x at worst "
+                       "({2}); at the largest: ",
+                       regrets.mean, regrets.worst,
+                       sampleShapeText(unbound, regrets.worstSample))
+             .str() +
+         atLargest;
+}
+
+/// `--explain`'s note of a choice over `shapes` sample shapes of the sizes
+/// `unbound`, after what the program is at the largest.
+std::string samplesText(const std::vector<std::string> &unbound,
+                        size_t shapes) {
+  return " at the largest of " + std::to_string(shapes) +
+         " sample shapes (sizes " + llvm::join(unbound, ", ") +
+         " unbound, each at " + sampleExtentsText() +
+         "; schedules ranked by the geometric mean over them of their time "
+         "over the best schedule's)";
+}
+
 /// ", a reduction of rows of 50000", or "" for an element-wise program.
 std::string kindText(const GpuProgram &facts) {
   if (facts.kind == GpuProgramKind::RowReduction)
@@ -121,6 +145,10 @@ AutoSchedules::gpuReplacement(tile::ProgramOp program,
                                 flash->headDim);
     return recordGpuChoice(program, std::move(choice), target);
   }
+  if (std::optional<FlashProblemSamples> samples =
+          flashProblemSamplesOf(program, target))
+    return sampledFlashReplacement(program, target, std::move(choice), keep,
+                                   *samples);
   std::optional<GpuProgram> facts = gpuProgramOf(program);
   if (!facts)
     return sampledGpuReplacement(program, target, std::move(choice), keep);
@@ -154,13 +182,8 @@ AutoSchedules::sampledGpuReplacement(tile::ProgramOp program,
   if (keep && ranked.size() > keep)
     ranked.resize(keep);
   auto describeSampled = [&](const GpuSampledCandidate &c) {
-    return llvm::formatv(
-               "{0:f2}x the best (geometric mean), {1:f2}x at "
-               "worst ({2}); at the largest: ",
-               c.regrets.mean, c.regrets.worst,
-               sampleShapeText(samples->unbound, c.regrets.worstSample))
-               .str() +
-           describe(RankedGpuCandidate{c.candidate, c.atLargest});
+    return regretsText(c.regrets, samples->unbound,
+                       describe(RankedGpuCandidate{c.candidate, c.atLargest}));
   };
   // (A schedule's mean regret stands for its prediction: the heuristics'
   // is kept where it is within kHeuristicsTie of the best's.)
@@ -177,22 +200,27 @@ AutoSchedules::sampledGpuReplacement(tile::ProgramOp program,
                                return fitsGpuTarget(view, own, target);
                              });
   choice.unbound = samples->unbound;
-  choice.what =
-      "over " + extentsOf(views.back().extents) + kindText(views.back()) +
-      " at the largest of " + std::to_string(views.size()) +
-      " sample shapes (sizes " + llvm::join(samples->unbound, ", ") +
-      " unbound, each at " + sampleExtentsText() +
-      "; schedules ranked by the geometric mean over them of their time over "
-      "the best schedule's)";
+  choice.what = "over " + extentsOf(views.back().extents) +
+                kindText(views.back()) +
+                samplesText(samples->unbound, views.size());
+  bool recorded = false;
   FailureOr<tile::ScheduleAttr> chosen =
-      recordGpuChoice(program, std::move(choice), target);
-  if (failed(chosen))
+      recordGpuChoice(program, std::move(choice), target, &recorded);
+  // (None recorded where no ranked schedule was live: the heuristics
+  // decide.)
+  if (failed(chosen) || !recorded)
     return chosen;
   // Where one schedule serves some shapes badly: copies for ranges of a
   // size, launched by it (each unsplit, of a power-of-two tile, as the one
   // schedule must be for them to be compared).
+  // Each size must be one the launch reads by name (a program's size, not
+  // a routed table's rows).
   GpuCandidate one = gpuCandidateOf(*chosen ? *chosen : program.getSchedule());
-  if (one.split != 1 || !isPowerOfTwoTile(one.tile))
+  auto sizes = program.getSizes().getAsValueRange<StringAttr>();
+  if (one.split != 1 || !isPowerOfTwoTile(one.tile) ||
+      !llvm::all_of(samples->unbound, [&](const std::string &size) {
+        return llvm::is_contained(sizes, size);
+      }))
     return chosen;
   std::optional<GpuLaunchRanges> ranges = chooseGpuLaunchRanges(
       samples->unbound.size(),
@@ -204,12 +232,51 @@ AutoSchedules::sampledGpuReplacement(tile::ProgramOp program,
         return !isRefuted(program.getSymName(), gpuScheduleOf(program, c));
       });
   std::lock_guard<std::mutex> lock(mutex);
-  auto recorded =
+  // (The choice just recorded.)
+  auto latest =
       llvm::find_if(llvm::reverse(gpuChoices), [&](const GpuChoice &c) {
         return c.program == program.getSymName();
       });
-  recorded->launchRanges = std::move(ranges);
+  latest->launchRanges = std::move(ranges);
   return chosen;
+}
+
+FailureOr<tile::ScheduleAttr> AutoSchedules::sampledFlashReplacement(
+    tile::ProgramOp program, const TargetInfo &target, GpuChoice choice,
+    size_t keep, const FlashProblemSamples &samples) {
+  const std::vector<FlashProblem> &views = samples.views;
+  std::vector<double> bestUs;
+  std::vector<FlashSampledCandidate> ranked =
+      rankFlashOverSamples(views, target, 0, &bestUs);
+  choice.spaceSize = ranked.size();
+  choice.predicted = ranked.size() * views.size();
+  if (keep && ranked.size() > keep)
+    ranked.resize(keep);
+  auto describeSampled = [&](const FlashSampledCandidate &c) {
+    return regretsText(
+        c.regrets, samples.unbound,
+        describe(RankedFlashCandidate{c.candidate, c.atLargest}));
+  };
+  for (const FlashSampledCandidate &c : ranked)
+    choice.ranked.push_back({flashScheduleOf(program, c.candidate),
+                             describeSampled(c), c.regrets.mean});
+  FlashCandidate own = flashCandidateOf(program.getSchedule());
+  FlashSampledCandidate heuristics =
+      sampledFlashCandidate(views, bestUs, own, target);
+  choice.heuristics = {program.getSchedule(), describeSampled(heuristics),
+                       heuristics.regrets.mean};
+  choice.heuristicsInSpace =
+      own.split == 1 && own.heads == 1 &&
+      llvm::is_contained(flashSpace(views.back(), target), own);
+  choice.unbound = samples.unbound;
+  const FlashProblem &largest = views.back();
+  choice.what = llvm::formatv("over {0} heads of {1} queries x {2} keys, "
+                              "head dimension {3}, a flash kernel",
+                              largest.heads, largest.queries, largest.keys,
+                              largest.headDim)
+                    .str() +
+                samplesText(samples.unbound, views.size());
+  return recordGpuChoice(program, std::move(choice), target);
 }
 
 std::vector<ScheduleVariant>
@@ -234,7 +301,7 @@ AutoSchedules::gpuProgramVariants(tile::ProgramOp program) {
 
 FailureOr<tile::ScheduleAttr>
 AutoSchedules::recordGpuChoice(tile::ProgramOp program, GpuChoice choice,
-                               const TargetInfo &target) {
+                               const TargetInfo &target, bool *recorded) {
   endProgress(choice.spaceSize);
   auto isLive = [&](const RankedSchedule &r) {
     return !isRefuted(choice.program, r.schedule);
@@ -265,6 +332,8 @@ AutoSchedules::recordGpuChoice(tile::ProgramOp program, GpuChoice choice,
     std::lock_guard<std::mutex> lock(mutex);
     gpuChoices.push_back(std::move(choice));
   }
+  if (recorded)
+    *recorded = true;
   if (best == program.getSchedule())
     return tile::ScheduleAttr();
   return best;

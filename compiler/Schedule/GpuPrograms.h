@@ -59,9 +59,10 @@ gpuProgramAtExtents(tile::ProgramOp program,
 bool sharesRowsForSweep(tile::ScheduleAttr schedule);
 
 /// The GPU model's best schedule of `rows` (a program that reduces rows)
-/// that sharesRowsForSweep (over sample shapes where its sizes are
+/// that sharesRowsForSweep (over sample shapes where its number of rows is
 /// unbound: autoscheduler/GpuUnboundSizes.h), or null where the model
-/// does not view the program or the target is not a GPU.
+/// does not view the program, the rows' length is unbound, or the target
+/// is not a GPU.
 tile::ScheduleAttr sweepableRowsSchedule(tile::ProgramOp rows,
                                          const TargetInfo &target);
 
@@ -79,6 +80,17 @@ autosched::GpuCandidate gpuCandidateOf(tile::ScheduleAttr schedule);
 /// sharing each K and V block).
 std::optional<autosched::FlashProblem> flashProblemOf(tile::ProgramOp program,
                                                       const TargetInfo &target);
+
+/// A flash kernel whose sizes are not all bound, as the flash model sees it
+/// at sample extents (autoscheduler/GpuUnboundSizes.h): unsplit, one head
+/// a tile.
+using FlashProblemSamples = SampledViews<autosched::FlashProblem>;
+
+/// `program` at sample extents (SampledViews.h), or std::nullopt where it
+/// is bound, is no flash kernel, or has more than kMostUnboundSizesSampled
+/// unbound sizes.
+std::optional<FlashProblemSamples>
+flashProblemSamplesOf(tile::ProgramOp program, const TargetInfo &target);
 
 /// `program`'s schedule as the flash `candidate` gives it.
 tile::ScheduleAttr flashScheduleOf(tile::ProgramOp program,

@@ -1,10 +1,11 @@
-"""GPU programs without tensor cores compiled without their sizes under
-`--schedule auto` (one schedule for every shape, ranked over sample
-shapes: docs/autoscheduler.md, "GPU programs of unbound sizes"): row and
-column reductions, a row stream (softmax) and a norm (each Y swept in its
-rows' program) and an element-wise program, each compiled once for sm_80 and sm_90 through the Python
-package and run on the SIMT emulator at shapes from a single element to
-ragged ones, against numpy in float64.
+"""GPU programs compiled without their sizes under `--schedule auto` (one
+schedule for every shape ranked over sample shapes, or copies for ranges
+of a size: docs/autoscheduler.md, "GPU programs of unbound sizes"): row
+and column reductions, a row stream (softmax) and a norm (each Y apart:
+rows of unbound length are not swept), an element-wise program and a
+flash kernel (its head dimension bound), each compiled once for sm_80 and
+sm_90 through the Python package and run on the SIMT emulator at shapes
+from a single element to ragged ones, against numpy in float64.
 
 usage: sampled_gpu_programs.py (NAUTILUS_ROOT the build, build/ by default)
 """
@@ -45,6 +46,46 @@ kernel scale_bias(X: f32[R, C], s: f32[R], b: f32[C]) -> (Y: f32[R, C]) {
 """
 
 
+# Attention (f16) with its head dimension bound, the rest unbound: one
+# flash kernel, its schedule ranked over sample shapes by the flash model.
+FLASH = """
+kernel attention(Q: f16[B, H, N, D], K: f16[B, H, M, D], V: f16[B, H, M, D]) -> (O: f16[B, H, N, D]) {
+  S[b, h, n, m] = sum[d](Q[b, h, n, d] * K[b, h, m, d]) * rsqrt(D)
+  Mx[b, h, n]   = max[m](S[b, h, n, m])
+  P[b, h, n, m] = exp(S[b, h, n, m] - Mx[b, h, n])
+  L[b, h, n]    = sum[m](P[b, h, n, m])
+  O[b, h, n, d] = sum[m](P[b, h, n, m] * V[b, h, m, d]) / L[b, h, n]
+}
+"""
+FLASH_SHAPES = [dict(B=1, H=1, N=1, M=1), dict(B=1, H=2, N=5, M=70),
+                dict(B=2, H=1, N=70, M=33), dict(B=1, H=1, N=1, M=300)]
+
+
+def check_flash(target):
+    """The flash kernel compiled once without B, H, N and M, run at shapes
+    from one query and one key to ragged ones, against numpy."""
+    program = nautilus.compile(FLASH, kernel="attention", target=target,
+                               shapes={"D": 64}, schedule="auto",
+                               kernel_ir=True, cache=False, explain=True)
+    print_choices(target, program.explain().splitlines())
+    rng = np.random.default_rng(3)
+    failed = 0
+    for shape in FLASH_SHAPES:
+        b, h, n, m = shape["B"], shape["H"], shape["N"], shape["M"]
+        q, k, v = (rng.uniform(-1, 1, (b, h, rows, 64)).astype(np.float16)
+                   for rows in (n, m, m))
+        o = program.run(device="emu", Q=q, K=k, V=v)["O"]
+        s = np.einsum("bhnd,bhmd->bhnm", q.astype(np.float64),
+                      k.astype(np.float64)) / 8.0
+        p = np.exp(s - s.max(axis=-1, keepdims=True))
+        want = np.einsum("bhnm,bhmd->bhnd", p, v.astype(np.float64)) / \
+            p.sum(axis=-1, keepdims=True)
+        ok = o.shape == want.shape and np.allclose(o, want, atol=5e-3, rtol=2e-2)
+        failed += not ok
+        print(f"  {'PASS' if ok else 'FAIL'} attention {shape}")
+    return failed
+
+
 def softmax(X):
     e = np.exp(X - X.max(axis=1, keepdims=True))
     return {"Y": e / e.sum(axis=1, keepdims=True)}
@@ -66,8 +107,8 @@ KERNELS = [
      lambda X, s, b: {"Y": np.exp(X * s[:, None]) + b}),
 ]
 # (Each copy of a program the model divided into launch ranges runs at
-# one shape at least: C below and from 256, R below and from 256 within
-# C >= 256, C from 2048, B from 128 where R is below 256.)
+# one shape at least: C below and from 128 or 256, R below and from 128
+# or 256, C from 2048, B from 128 where R is below 256.)
 SHAPES = [dict(B=1, R=1, C=1), dict(B=2, R=3, C=77), dict(B=1, R=9, C=700),
           dict(B=3, R=130, C=20), dict(B=1, R=700, C=3),
           dict(B=1, R=260, C=260), dict(B=1, R=2, C=2100),
@@ -119,6 +160,7 @@ def main():
                          for k, w in want.items())
                 failed += not ok
                 print(f"  {'PASS' if ok else 'FAIL'} {kernel} {shape}")
+        failed += check_flash(target)
     print(f"{'FAILED' if failed else 'all passed'}")
     return 1 if failed else 0
 

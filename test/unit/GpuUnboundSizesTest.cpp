@@ -1,8 +1,9 @@
 //===- GpuUnboundSizesTest.cpp - GPU schedules over sample shapes ---------===//
 //
-// autoscheduler/GpuUnboundSizes: a GPU program without tensor cores whose
-// sizes are unbound is ranked over sample shapes (each unbound size at
-// 32, 512 and 4096), one schedule for every shape.
+// autoscheduler/GpuUnboundSizes: a GPU program without tensor cores, or a
+// flash kernel, whose sizes are unbound is ranked over sample shapes
+// (each unbound size at 32, 512 and 4096), one schedule for every shape,
+// or copies for ranges of a size.
 //
 //===----------------------------------------------------------------------===//
 #include "autoscheduler/GpuUnboundSizes.h"
@@ -150,4 +151,86 @@ TEST(GpuUnboundSizes, UnboundRowsAreNotKeptInRegisters) {
   bound.reducedBound = true;
   EXPECT_EQ(estimateGpu(bound, shares, target).sweepRereads, "registers");
   EXPECT_NE(estimateGpu(swept, shares, target).sweepRereads, "registers");
+}
+
+// A flash kernel (D = 128 bound; heads, queries and keys unbound): its
+// candidates are unsplit, one head a tile, every one of the bound space's
+// (whose limits are the head dimension's), and ranked by their regrets.
+TEST(GpuUnboundSizes, FlashKernelsOverSamples) {
+  TargetInfo target = *getTarget("sm_90");
+  std::vector<FlashProblem> samples;
+  for (size_t shape = 0; shape < sampleShapesOf(3); ++shape) {
+    FlashProblem p;
+    p.heads = sampleExtentOf(shape, 0, 3);
+    p.queries = sampleExtentOf(shape, 1, 3);
+    p.keys = sampleExtentOf(shape, 2, 3);
+    p.headDim = 128;
+    p.wgmmaAllowed = true;
+    samples.push_back(p);
+  }
+  std::vector<double> bestUs;
+  std::vector<FlashSampledCandidate> ranked =
+      rankFlashOverSamples(samples, target, 0, &bestUs);
+  ASSERT_FALSE(ranked.empty());
+  EXPECT_EQ(ranked.size(), flashSpace(samples.back(), target).size());
+  for (size_t i = 0; i < ranked.size(); ++i) {
+    SCOPED_TRACE(ranked[i].candidate.describe());
+    EXPECT_EQ(ranked[i].candidate.split, 1);
+    EXPECT_EQ(ranked[i].candidate.heads, 1);
+    EXPECT_GE(ranked[i].regrets.mean, 1 - 1e-9);
+    if (i > 0)
+      EXPECT_GE(ranked[i].regrets.mean, ranked[i - 1].regrets.mean - 1e-4);
+  }
+  // Short sequences fill few of a 128-row tile's rows: the one schedule
+  // takes 64 (wgmma on sm_90), ahead of 128 rows over the samples.
+  EXPECT_TRUE(ranked.front().candidate.wgmma);
+  EXPECT_EQ(ranked.front().candidate.rows(), 64);
+  FlashCandidate rows128{/*wgmma=*/true, /*warps=*/8};
+  FlashSampledCandidate wide =
+      sampledFlashCandidate(samples, bestUs, rows128, target);
+  EXPECT_GT(wide.regrets.mean, ranked.front().regrets.mean);
+}
+
+// Rows of 32 and of 4096 want different groups (on sm_80): a division
+// (chooseGpuLaunchRanges) of one of the sizes into ranges, each with its
+// own schedule, closer to the best over the division's samples than the
+// one schedule; ranges in order, the last open, every range's schedule
+// one a program over unbound sizes may take.
+TEST(GpuUnboundSizes, LaunchRangesDivideASize) {
+  TargetInfo target = *getTarget("sm_80");
+  std::vector<GpuProgram> samples = rowReductionSamples();
+  GpuProgram base = samples.front();
+  std::vector<GpuSampledCandidate> ranked = rankGpuOverSamples(samples, target);
+  ASSERT_FALSE(ranked.empty());
+  auto programAt = [&](const std::vector<int64_t> &extents) {
+    GpuProgram p = base;
+    p.extents = {extents[0]};
+    p.reduced = extents[1];
+    return std::optional<GpuProgram>(p);
+  };
+  std::optional<GpuLaunchRanges> ranges =
+      chooseGpuLaunchRanges(2, programAt, ranked.front().candidate, target);
+  ASSERT_TRUE(ranges);
+  const LaunchRanges &division = ranges->division;
+  ASSERT_GE(division.ranges.size(), 2u);
+  EXPECT_LT(division.meanRegret, division.oneTileMeanRegret);
+  EXPECT_EQ(division.ranges.front().atLeast, 0);
+  EXPECT_FALSE(division.ranges.back().below);
+  for (size_t r = 0; r + 1 < division.ranges.size(); ++r)
+    EXPECT_EQ(division.ranges[r].below, division.ranges[r + 1].atLeast);
+  for (const GpuCandidate &c : ranges->candidates) {
+    EXPECT_EQ(c.split, 1);
+    EXPECT_TRUE(isPowerOfTwoTile(c.tile));
+  }
+  // A refuted schedule is no range's; more than three sizes, no division.
+  const GpuCandidate &first =
+      ranges->candidates[division.ranges.front().candidate];
+  std::optional<GpuLaunchRanges> without = chooseGpuLaunchRanges(
+      2, programAt, ranked.front().candidate, target,
+      [&](const GpuCandidate &c) { return !(c == first); });
+  if (without)
+    for (const LaunchRange &range : without->division.ranges)
+      EXPECT_FALSE(without->candidates[range.candidate] == first);
+  EXPECT_FALSE(chooseGpuLaunchRanges(kMostGpuLaunchRangeSizes + 1, programAt,
+                                     ranked.front().candidate, target));
 }

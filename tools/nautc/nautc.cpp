@@ -83,7 +83,8 @@ options:
                          or over up to three a copy for each range of
                          a size, chosen at launch),
                          and flash kernels warps, key blocks and
-                         splits;
+                         splits (over unbound sizes, the best over
+                         sample shapes);
                          on the CPU every program with bound extents:
                          tiles, their rhs packed or not (and its
                          reduction in blocks of K or not), a stream's
