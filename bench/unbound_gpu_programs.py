@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""GPU element-wise programs and reductions compiled without some of their
-sizes: what the GPU model chooses, and what it predicts (no GPU needed).
+"""GPU element-wise programs, reductions and flash kernels compiled without
+some of their sizes: what the GPU models choose, and what they predict (no
+GPU needed).
 
 A kernel compiled without its sizes (a bundle an application launches at
 every shape) takes, under `--schedule auto`, the schedule the GPU model
@@ -40,6 +41,10 @@ CASES = [
      "pool", ""),
     ("bias + GELU, T and D unbound", os.path.join(KERNELS, "reductions_f32.tensor"),
      "bias_gelu", ""),
+    ("attention (D = 128), B, H, N and M unbound", os.path.join(EXAMPLES, "attention.tensor"),
+     "attention", "D=128"),
+    ("attention (B = 1, H = 32, D = 128), N and M unbound",
+     os.path.join(EXAMPLES, "attention.tensor"), "attention", "B=1,H=32,D=128"),
 ]
 TARGETS = ("sm_80", "sm_90", "gfx942")
 
