@@ -37,7 +37,7 @@
 #     auto-scheduler's structure).
 #  6 also, since the fifty-third session: softmax and layernorm compiled
 #     without their sizes, the auto-scheduler's rows ranked over sample
-#     shapes (Y swept, copies by the rows' length) against the
+#     shapes (Y apart, copies by the rows' length) against the
 #     heuristics' (a row a thread, Y apart), at 4096 x 4096, 32 x 4096,
 #     4096 x 128 and 1 x 131072 (their _unbound_ bundles).
 #  3 also, since the forty-sixth session: the tuning mode's plans (nautc

@@ -227,7 +227,7 @@ for target in "${targets[@]}"; do
     done
   done
   # Softmax and layernorm compiled without their sizes: --schedule auto's
-  # rows ranked over sample shapes, Y swept in them, copies for ranges of
+  # rows ranked over sample shapes (Y apart), copies for ranges of
   # the rows' length (docs/autoscheduler.md, "GPU programs of unbound
   # sizes"), against the heuristics' (one row a thread, Y apart), each
   # bundle run at rows x length 4096 x 4096, 32 x 4096, 4096 x 128 and
