@@ -245,6 +245,20 @@ for target in "${targets[@]}"; do
       done
     done
   done
+  # Attention compiled with its head dimension alone (D = 128): the flash
+  # model's schedule ranked over sample shapes against the heuristics',
+  # run at 32 heads of 512 and 4096 tokens and at a decoding step (one
+  # query, 8192 keys: unsplit, the keys unbound).
+  for schedule in auto heuristics; do
+    "$nautc" compile "$examples/attention.tensor" -k attention --target "$target" \
+      --shape D=128 "${extra[@]}" --schedule "$schedule" --emit bundle -o "$unbound"
+    for shape in 512x512 4096x4096 1x8192; do
+      name="attention_unbound_${schedule}_${shape}_${target}"
+      cp "$unbound" "$out/$name.json"
+      echo "{\"B\": 1, \"H\": 32, \"N\": ${shape%x*}, \"M\": ${shape#*x}}" >"$out/$name.sizes.json"
+      echo "$out/$name.json"
+    done
+  done
   rm -f "$unbound"
   [ "$target" = sm_90 ] || continue
   for c in "${fa3_cases[@]}"; do
