@@ -272,6 +272,16 @@ private:
   mlir::FailureOr<tile::ScheduleAttr>
   sampledGpuReplacement(tile::ProgramOp program, const TargetInfo &target,
                         GpuChoice choice, size_t keep);
+  /// Fills `choice` from `ranked` (a sampled space, best first: its size,
+  /// the best `keep` listed) and the heuristics' schedule `own` (`mine`
+  /// over the same samples): each candidate's schedule from `scheduleOf`,
+  /// its description from `describe`, its mean regret standing for its
+  /// prediction (the heuristics' kept within kHeuristicsTie of the best's).
+  template <typename Sampled, typename ScheduleOf, typename Describe>
+  static void fillSampledChoice(GpuChoice &choice, std::vector<Sampled> ranked,
+                                const Sampled &mine, tile::ScheduleAttr own,
+                                size_t keep, size_t shapes,
+                                ScheduleOf scheduleOf, Describe describe);
   /// A flash kernel's, over `samples` (one schedule, no copies).
   mlir::FailureOr<tile::ScheduleAttr>
   sampledFlashReplacement(tile::ProgramOp program, const TargetInfo &target,

@@ -166,6 +166,23 @@ AutoSchedules::gpuReplacement(tile::ProgramOp program,
   return recordGpuChoice(program, std::move(choice), target);
 }
 
+template <typename Sampled, typename ScheduleOf, typename Describe>
+void AutoSchedules::fillSampledChoice(GpuChoice &choice,
+                                      std::vector<Sampled> ranked,
+                                      const Sampled &mine,
+                                      tile::ScheduleAttr own, size_t keep,
+                                      size_t shapes, ScheduleOf scheduleOf,
+                                      Describe describe) {
+  choice.spaceSize = ranked.size();
+  choice.predicted = ranked.size() * shapes;
+  if (keep && ranked.size() > keep)
+    ranked.resize(keep);
+  for (const Sampled &c : ranked)
+    choice.ranked.push_back(
+        {scheduleOf(c.candidate), describe(c), c.regrets.mean});
+  choice.heuristics = {own, describe(mine), mine.regrets.mean};
+}
+
 FailureOr<tile::ScheduleAttr>
 AutoSchedules::sampledGpuReplacement(tile::ProgramOp program,
                                      const TargetInfo &target, GpuChoice choice,
@@ -175,26 +192,19 @@ AutoSchedules::sampledGpuReplacement(tile::ProgramOp program,
     return next->replacement(program, target);
   const std::vector<GpuProgram> &views = samples->views;
   std::vector<double> bestUs;
+  GpuCandidate own = gpuCandidateOf(program.getSchedule());
   std::vector<GpuSampledCandidate> ranked =
       rankGpuOverSamples(views, target, 0, &bestUs);
-  choice.spaceSize = ranked.size();
-  choice.predicted = ranked.size() * views.size();
-  if (keep && ranked.size() > keep)
-    ranked.resize(keep);
-  auto describeSampled = [&](const GpuSampledCandidate &c) {
-    return regretsText(c.regrets, samples->unbound,
-                       describe(RankedGpuCandidate{c.candidate, c.atLargest}));
-  };
-  // (A schedule's mean regret stands for its prediction: the heuristics'
-  // is kept where it is within kHeuristicsTie of the best's.)
-  for (const GpuSampledCandidate &c : ranked)
-    choice.ranked.push_back({gpuScheduleOf(program, c.candidate),
-                             describeSampled(c), c.regrets.mean});
-  GpuCandidate own = gpuCandidateOf(program.getSchedule());
-  GpuSampledCandidate heuristics =
-      sampledGpuCandidate(views, bestUs, own, target);
-  choice.heuristics = {program.getSchedule(), describeSampled(heuristics),
-                       heuristics.regrets.mean};
+  fillSampledChoice(
+      choice, std::move(ranked),
+      sampledGpuCandidate(views, bestUs, own, target), program.getSchedule(),
+      keep, views.size(),
+      [&](const GpuCandidate &c) { return gpuScheduleOf(program, c); },
+      [&](const GpuSampledCandidate &c) {
+        return regretsText(
+            c.regrets, samples->unbound,
+            describe(RankedGpuCandidate{c.candidate, c.atLargest}));
+      });
   choice.heuristicsInSpace = own.split == 1 && isPowerOfTwoTile(own.tile) &&
                              llvm::all_of(views, [&](const GpuProgram &view) {
                                return fitsGpuTarget(view, own, target);
@@ -246,25 +256,19 @@ FailureOr<tile::ScheduleAttr> AutoSchedules::sampledFlashReplacement(
     size_t keep, const FlashProblemSamples &samples) {
   const std::vector<FlashProblem> &views = samples.views;
   std::vector<double> bestUs;
+  FlashCandidate own = flashCandidateOf(program.getSchedule());
   std::vector<FlashSampledCandidate> ranked =
       rankFlashOverSamples(views, target, 0, &bestUs);
-  choice.spaceSize = ranked.size();
-  choice.predicted = ranked.size() * views.size();
-  if (keep && ranked.size() > keep)
-    ranked.resize(keep);
-  auto describeSampled = [&](const FlashSampledCandidate &c) {
-    return regretsText(
-        c.regrets, samples.unbound,
-        describe(RankedFlashCandidate{c.candidate, c.atLargest}));
-  };
-  for (const FlashSampledCandidate &c : ranked)
-    choice.ranked.push_back({flashScheduleOf(program, c.candidate),
-                             describeSampled(c), c.regrets.mean});
-  FlashCandidate own = flashCandidateOf(program.getSchedule());
-  FlashSampledCandidate heuristics =
-      sampledFlashCandidate(views, bestUs, own, target);
-  choice.heuristics = {program.getSchedule(), describeSampled(heuristics),
-                       heuristics.regrets.mean};
+  fillSampledChoice(
+      choice, std::move(ranked),
+      sampledFlashCandidate(views, bestUs, own, target), program.getSchedule(),
+      keep, views.size(),
+      [&](const FlashCandidate &c) { return flashScheduleOf(program, c); },
+      [&](const FlashSampledCandidate &c) {
+        return regretsText(
+            c.regrets, samples.unbound,
+            describe(RankedFlashCandidate{c.candidate, c.atLargest}));
+      });
   choice.heuristicsInSpace =
       own.split == 1 && own.heads == 1 &&
       llvm::is_contained(flashSpace(views.back(), target), own);
