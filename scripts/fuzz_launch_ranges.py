@@ -4,7 +4,7 @@
 A kernel compiled without sizes may hold copies of a program for ranges
 of one or two sizes, each with its own tile, the copy launched chosen by
 the sizes (docs/autoscheduler.md, "Tiles chosen at launch"). Each case
-takes a CPU example kernel (GEMMs, the MLP, the norms), random sizes
+takes an example kernel (GEMMs, the MLP, the norms, attention), random sizes
 (each 1 one time in three, else ragged: up to 80 mostly, up to 700 one
 time in six, so that ranges of a few rows or columns and of many are
 both met; a boundary above 700 is not reached), random inputs, and compares the output of the kernel compiled
@@ -18,7 +18,9 @@ With `--target sm_80` or `sm_90` the kernel is compiled for that GPU
 under `--schedule auto`, each size left unbound one time in two (a
 tensor-core contraction whose M or N is unbound takes a schedule ranked
 over sample shapes, or copies for ranges of M or N: "A contraction
-whose M or N is unbound"), and run on the SIMT emulator; the reference
+whose M or N is unbound"; GPU element-wise programs, reductions and
+flash kernels likewise: "GPU programs of unbound sizes"), and run on the
+SIMT emulator; the reference
 is the heuristics' kernel for the case's sizes on the CPU. The work is
 bounded lower there (the emulator runs every thread).
 
@@ -41,6 +43,8 @@ import nautilus  # noqa: E402
 
 # kernel: (file, {input: (dtype, dims)}, output, relative tolerance)
 KERNELS = {
+    "attention": ("attention.tensor", {"Q": ("bf16", "BHND"), "K": ("bf16", "BHMD"),
+                                       "V": ("bf16", "BHMD")}, "O", 3e-2),
     "gemm": ("gemm.tensor", {"A": ("f16", "MK"), "B": ("f16", "KN")}, "C", 1e-3),
     "gemm_bias_gelu": ("gemm.tensor", {"A": ("bf16", "MK"), "B": ("bf16", "KN"),
                                        "bias": ("f32", "N")}, "C", 2e-2),
