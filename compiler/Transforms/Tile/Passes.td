@@ -175,7 +175,12 @@ def TileSweepRowConsumers
     reductions, gathers, layouts or non-splat constant tiles of their
     own, programs not launched one right after the other, and any target
     whose schedule provider says no (`sweepsRowConsumers`: the CPU, whose
-    lowering has no sweep). Each merge is a remark under `explain`.
+    lowering has no sweep). Where the rows' schedule does not share them,
+    the provider may re-schedule them (`sweepableRows`: the GPU model's
+    best schedule that shares them), but not over rows of a length
+    unbound at compile time, where the checker's proof of the sweep's
+    loops may not finish. Each merge, and under `explain` each consumer
+    left apart for want of shared rows, is a remark.
   }];
   let options = [
     Option<"explain", "explain", "bool", /*default=*/"false",

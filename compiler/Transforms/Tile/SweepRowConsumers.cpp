@@ -272,14 +272,26 @@ struct TileSweepRowConsumersPass
   /// Whether `rows`' schedule shares its rows for a sweep
   /// (sharesRowsForSweep), re-scheduled where it did not and the provider
   /// asks for the sweep (`rescheduled` then says so, for the remark);
-  /// where not, under --explain, why `consumer` stays apart.
+  /// where not, under --explain, why `consumer` stays apart (`rowLength`:
+  /// the swept extent).
   bool shareRows(tile::ProgramOp rows, tile::ProgramOp consumer,
-                 const TargetInfo &target, std::string &rescheduled) {
+                 Value rowLength, const TargetInfo &target,
+                 std::string &rescheduled) {
     if (sharesRowsForSweep(rows.getSchedule()))
       return true;
     tile::ScheduleAttr shared = schedules->sweepableRows(rows, target);
     if (!shared || !sharesRowsForSweep(shared)) {
-      if (explain)
+      // (Over rows of unbound length the GPU model offers none:
+      // sweepableRowsSchedule.)
+      if (explain && !rows.getKnownExtent(rowLength))
+        consumer.emitRemark()
+            << "'" << consumer.getSymName() << "' stays a program apart from '"
+            << rows.getSymName() << "': " << unsharedRows(rows.getSchedule())
+            << ", and the rows' length is not bound at compile time: a "
+               "sweep over rows of unbound length is not made (the "
+               "checker's proof of its loops may not finish; --shape binds "
+               "the length)";
+      else if (explain)
         consumer.emitRemark()
             << "'" << consumer.getSymName() << "' stays a program apart from '"
             << rows.getSymName() << "': " << unsharedRows(rows.getSchedule())
@@ -315,7 +327,8 @@ struct TileSweepRowConsumersPass
         if (!store)
           continue;
         std::string rescheduled;
-        if (!shareRows(programs[i], programs[i + 1], *target, rescheduled))
+        if (!shareRows(programs[i], programs[i + 1], rows->extent, *target,
+                       rescheduled))
           continue;
         if (explain)
           programs[i + 1].emitRemark()
