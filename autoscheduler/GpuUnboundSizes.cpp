@@ -99,6 +99,21 @@ rankOverSamples(const std::vector<Sample> &samples,
   return all;
 }
 
+/// `candidate` over `samples` as `estimate` (a model's, on `target`)
+/// predicts it, its regrets against `bestUs`.
+template <typename Sample, typename Candidate, typename Cost>
+SampledCandidateOf<Candidate, Cost> sampledOver(
+    const std::vector<Sample> &samples, const std::vector<double> &bestUs,
+    const Candidate &candidate,
+    Cost (*estimate)(const Sample &, const Candidate &, const TargetInfo &),
+    const TargetInfo &target) {
+  auto [atLargest, regrets] =
+      costOverSamples(samples, bestUs, [&](const Sample &sample) {
+        return estimate(sample, candidate, target);
+      });
+  return {candidate, atLargest, regrets};
+}
+
 /// Whether a program over unbound sizes may take `c`: unsplit, of a
 /// power-of-two tile.
 bool takesUnbound(const GpuCandidate &c) {
@@ -118,11 +133,7 @@ std::vector<int64_t> keyOf(const GpuCandidate &c) {
 GpuSampledCandidate nautilus::autosched::sampledGpuCandidate(
     const std::vector<GpuProgram> &samples, const std::vector<double> &bestUs,
     const GpuCandidate &candidate, const TargetInfo &target) {
-  auto [atLargest, regrets] =
-      costOverSamples(samples, bestUs, [&](const GpuProgram &sample) {
-        return estimateGpu(sample, candidate, target);
-      });
-  return {candidate, atLargest, regrets};
+  return sampledOver(samples, bestUs, candidate, estimateGpu, target);
 }
 
 std::vector<GpuSampledCandidate>
@@ -153,11 +164,7 @@ nautilus::autosched::rankGpuOverSamples(const std::vector<GpuProgram> &samples,
 FlashSampledCandidate nautilus::autosched::sampledFlashCandidate(
     const std::vector<FlashProblem> &samples, const std::vector<double> &bestUs,
     const FlashCandidate &candidate, const TargetInfo &target) {
-  auto [atLargest, regrets] =
-      costOverSamples(samples, bestUs, [&](const FlashProblem &sample) {
-        return estimateFlash(sample, candidate, target);
-      });
-  return {candidate, atLargest, regrets};
+  return sampledOver(samples, bestUs, candidate, estimateFlash, target);
 }
 
 std::vector<FlashSampledCandidate> nautilus::autosched::rankFlashOverSamples(
