@@ -178,6 +178,25 @@ compile_structure() {
     echo "$out/${name}_${variant}_${target}.json"
   done
 }
+# Compiles kernel $3 of file $2 for $target with only the sizes $4 bound
+# (none where empty), under --schedule auto and the heuristics, and copies
+# each bundle as NAME_SCHEDULE_TAG_TARGET.json for each run TAG={sizes}
+# that follows (its sizes in NAME_SCHEDULE_TAG_TARGET.sizes.json), NAME
+# being $1.
+compile_unbound() {
+  local name=$1 file=$2 kernel=$3 shape=$4 schedule run bundle
+  shift 4
+  for schedule in auto heuristics; do
+    "$nautc" compile "$file" -k "$kernel" --target "$target" ${shape:+--shape "$shape"} \
+      "${extra[@]}" --schedule "$schedule" --emit bundle -o "$unbound"
+    for run in "$@"; do
+      bundle="$out/${name}_${schedule}_${run%%=*}_${target}"
+      cp "$unbound" "$bundle.json"
+      echo "${run#*=}" >"$bundle.sizes.json"
+      echo "$bundle.json"
+    done
+  done
+}
 for target in "${targets[@]}"; do
   for c in "${cases[@]}"; do
     IFS=: read -r name file kernel shape <<<"$c"
@@ -216,16 +235,8 @@ for target in "${targets[@]}"; do
   # unbound") against the heuristics' one schedule, each bundle run at M =
   # 16, 128, 512 and 4096 (the sizes in NAME.sizes.json beside it).
   unbound=$(mktemp)
-  for schedule in auto heuristics; do
-    "$nautc" compile "$examples/gemm.tensor" -k gemm --target "$target" --shape N=4096,K=4096 \
-      "${extra[@]}" --schedule "$schedule" --emit bundle -o "$unbound"
-    for m in 16 128 512 4096; do
-      name="f16_unbound_m_${schedule}_m${m}_${target}"
-      cp "$unbound" "$out/$name.json"
-      echo "{\"M\": $m}" >"$out/$name.sizes.json"
-      echo "$out/$name.json"
-    done
-  done
+  compile_unbound f16_unbound_m "$examples/gemm.tensor" gemm N=4096,K=4096 \
+    'm16={"M": 16}' 'm128={"M": 128}' 'm512={"M": 512}' 'm4096={"M": 4096}'
   # Softmax and layernorm compiled without their sizes: --schedule auto's
   # rows ranked over sample shapes (Y apart), copies for ranges of
   # the rows' length (docs/autoscheduler.md, "GPU programs of unbound
@@ -234,31 +245,20 @@ for target in "${targets[@]}"; do
   # 1 x 131072.
   for kernel in softmax:R:C layernorm:T:D; do
     IFS=: read -r kernel rows length <<<"$kernel"
-    for schedule in auto heuristics; do
-      "$nautc" compile "$examples/norms.tensor" -k "$kernel" --target "$target" \
-        "${extra[@]}" --schedule "$schedule" --emit bundle -o "$unbound"
-      for shape in 4096x4096 32x4096 4096x128 1x131072; do
-        name="${kernel}_unbound_${schedule}_${shape}_${target}"
-        cp "$unbound" "$out/$name.json"
-        echo "{\"$rows\": ${shape%x*}, \"$length\": ${shape#*x}}" >"$out/$name.sizes.json"
-        echo "$out/$name.json"
-      done
+    runs=()
+    for shape in 4096x4096 32x4096 4096x128 1x131072; do
+      runs+=("$shape={\"$rows\": ${shape%x*}, \"$length\": ${shape#*x}}")
     done
+    compile_unbound "${kernel}_unbound" "$examples/norms.tensor" "$kernel" "" "${runs[@]}"
   done
   # Attention compiled with its head dimension alone (D = 128): the flash
   # model's schedule ranked over sample shapes against the heuristics',
   # run at 32 heads of 512 and 4096 tokens and at a decoding step (one
   # query, 8192 keys: unsplit, the keys unbound).
-  for schedule in auto heuristics; do
-    "$nautc" compile "$examples/attention.tensor" -k attention --target "$target" \
-      --shape D=128 "${extra[@]}" --schedule "$schedule" --emit bundle -o "$unbound"
-    for shape in 512x512 4096x4096 1x8192; do
-      name="attention_unbound_${schedule}_${shape}_${target}"
-      cp "$unbound" "$out/$name.json"
-      echo "{\"B\": 1, \"H\": 32, \"N\": ${shape%x*}, \"M\": ${shape#*x}}" >"$out/$name.sizes.json"
-      echo "$out/$name.json"
-    done
-  done
+  compile_unbound attention_unbound "$examples/attention.tensor" attention D=128 \
+    '512x512={"B": 1, "H": 32, "N": 512, "M": 512}' \
+    '4096x4096={"B": 1, "H": 32, "N": 4096, "M": 4096}' \
+    '1x8192={"B": 1, "H": 32, "N": 1, "M": 8192}'
   rm -f "$unbound"
   [ "$target" = sm_90 ] || continue
   for c in "${fa3_cases[@]}"; do
