@@ -87,9 +87,25 @@ LogicalResult OnlineReduceOp::verify() {
   }
   if (getSplitDim().has_value() != getSplitChunk().has_value())
     return emitOpError("a split stream needs both split_dim and split_chunk");
+  if (getSplitParts() && !isSplit())
+    return emitOpError("split_parts needs split_dim and split_chunk");
   if (!isSplit())
     return success();
-  return verifySplitChunks(*this, getBody(), getSplitDimAttr().getInt(),
-                           getSplitChunkAttr().getInt(),
-                           cast<VectorType>(type).getShape());
+  if (failed(verifySplitChunks(*this, getBody(), getSplitDimAttr().getInt(),
+                               getSplitChunkAttr().getInt(),
+                               cast<VectorType>(type).getShape())))
+    return failure();
+  if (!getSplitParts())
+    return success();
+  // The parts are the split dimension's extent, a literal.
+  int64_t parts = getSplitPartsAttr().getInt();
+  auto program = (*this)->getParentOfType<ProgramOp>();
+  auto along =
+      program ? dyn_cast<IntegerAttr>(program.getOutputDims()[*getSplitDim()])
+              : IntegerAttr();
+  if (parts < 1 || (program && (!along || along.getInt() != parts)))
+    return emitOpError("is split in ")
+           << parts << " parts along output dimension " << *getSplitDim()
+           << ", whose extent must be that many (a literal)";
+  return success();
 }

@@ -975,16 +975,24 @@ def Tile_OnlineReduceOp : Tile_Op<"online_reduce", [RecursiveMemoryEffects]> {
     [s x C, min(extent, (s + 1) x C)). Its results are partial leaders and
     sums, which a second stream combines, or, for a mean, sums over the
     chunks by Chan's rule (see tile-split-reductions).
+
+    Over an extent not bound at compile time the chunk is computed at
+    launch: `chunks(C along d in P)` splits the index into the P parts
+    that dimension `d` counts, each ceil(extent / P) points rounded up to
+    a multiple of C (the granule: a flash kernel's key block, so that only
+    the last block of a chunk may be partial); parts past the extent
+    stream nothing.
   }];
   let arguments = (ins Index:$extent, StrArrayAttr:$accumulators,
                        OptionalAttr<I64Attr>:$split_chunk,
-                       OptionalAttr<I64Attr>:$split_dim);
+                       OptionalAttr<I64Attr>:$split_dim,
+                       OptionalAttr<I64Attr>:$split_parts);
   let results = (outs Variadic<AnyVectorOfAnyRank>:$results);
   let regions = (region SizedRegion<1>:$body,
                         VariadicRegion<SizedRegion<1>>:$repairs);
   let assemblyFormat = [{
     `over` `(` $extent `)`
-    (`chunks` `(` $split_chunk^ `along` $split_dim `)`)?
+    (`chunks` `(` $split_chunk^ `along` $split_dim (`in` $split_parts^)? `)`)?
     `accumulators` $accumulators attr-dict `:`
     type($results) $body `repairs` $repairs
   }];
@@ -994,7 +1002,8 @@ def Tile_OnlineReduceOp : Tile_Op<"online_reduce", [RecursiveMemoryEffects]> {
                    "::mlir::ArrayAttr":$accumulators,
                    "unsigned":$repairCount), [{
       build($_builder, $_state, results, extent, accumulators,
-            ::mlir::IntegerAttr(), ::mlir::IntegerAttr(), repairCount);
+            ::mlir::IntegerAttr(), ::mlir::IntegerAttr(), ::mlir::IntegerAttr(),
+            repairCount);
     }]>
   ];
   let extraClassDeclaration = [{

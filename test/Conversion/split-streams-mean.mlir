@@ -4,8 +4,8 @@
 // the partial program streams chunk s, [251 s, min(1003, 251 (s + 1))),
 // and stores its mean and its sum of squares about that mean. The program
 // combines them by Chan's rule, as two sums over the chunks: the means
-// weighted by the chunks' counts min(251, 1003 - 251 s) (251, 251, 251,
-// 250), over 1003; and each chunk's sum plus its repair's addend moving
+// weighted by the chunks' counts min(251, max(0, D - 251 s)) (251, 251,
+// 251, 250), over 1003; and each chunk's sum plus its repair's addend moving
 // it from the chunk's mean to that one, count x (mean - m_s)^2.
 // CHECK-LABEL: tile.program @var_V_partial
 // CHECK: %[[PART:.*]]:2 = tile.online_reduce over(%{{.*}}) chunks(251 along 0) accumulators ["mean", "sum"] : vector<1x4xf64>
@@ -16,15 +16,15 @@
 // CHECK: %[[WEIGHTED:.*]] = tile.reduce sum over(%[[FOUR]]) : vector<4xf64> {
 // CHECK-NEXT: ^bb0(%[[S:.*]]: index):
 // CHECK-NEXT: %[[M:.*]] = tile.load %arg3[{{#map[0-9]*}}]
-// CHECK-NEXT: %[[SV:.*]] = vector.broadcast %[[S]]
-// CHECK-NEXT: %[[SI:.*]] = arith.index_cast %[[SV]]
-// CHECK-NEXT: %[[CSIZE:.*]] = arith.constant dense<251> : vector<4xi64>
-// CHECK-NEXT: %[[START:.*]] = arith.muli %[[SI]], %[[CSIZE]]
-// CHECK-NEXT: %[[EXTENT:.*]] = arith.constant dense<1003> : vector<4xi64>
-// CHECK-NEXT: %[[LEFT:.*]] = arith.subi %[[EXTENT]], %[[START]]
-// CHECK-NEXT: %[[CSIZE2:.*]] = arith.constant dense<251> : vector<4xi64>
-// CHECK-NEXT: %[[COUNT:.*]] = arith.minsi %[[LEFT]], %[[CSIZE2]]
-// CHECK-NEXT: %[[N:.*]] = arith.sitofp %[[COUNT]]
+// CHECK-NEXT: %[[CSIZE:.*]] = arith.constant 251 : index
+// CHECK-NEXT: %[[START:.*]] = arith.muli %[[S]], %[[CSIZE]]
+// CHECK-NEXT: %[[LEFT:.*]] = arith.subi %arg6, %[[START]]
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[SOME:.*]] = arith.maxsi %[[LEFT]], %[[ZERO]]
+// CHECK-NEXT: %[[COUNT:.*]] = arith.minsi %[[SOME]], %[[CSIZE]]
+// CHECK-NEXT: %[[CV:.*]] = vector.broadcast %[[COUNT]] : index to vector<4xindex>
+// CHECK-NEXT: %[[CI:.*]] = arith.index_cast %[[CV]]
+// CHECK-NEXT: %[[N:.*]] = arith.sitofp %[[CI]]
 // CHECK-NEXT: %[[NM:.*]] = arith.mulf %[[N]], %[[M]]
 // CHECK-NEXT: tile.yield %[[NM]]
 // CHECK: %[[TOTAL:.*]] = arith.constant dense<1.003000e+03> : vector<4xf64>

@@ -776,3 +776,20 @@ tile.program @p attributes {arg_names = [], launch_ranges = [#tile.size_range<si
 tile.program @p attributes {arg_names = [], launch_ranges = [], output_dims = ["N"], schedule = #tile.schedule<tile = [16], threads = 1>, sizes = ["N"]} {
 ^bb0(%n: index):
 }
+
+// -----
+
+// A stream split in parts takes as many as its split dimension counts.
+tile.program @p attributes {arg_names = ["X"], output_dims = [3, "R"], schedule = #tile.schedule<tile = [1, 4], threads = 1>, sizes = ["R", "C"]} {
+^bb0(%x: memref<?x?xf32>, %r: index, %c: index):
+  // expected-error @+1 {{'tile.online_reduce' op is split in 4 parts along output dimension 0, whose extent must be that many (a literal)}}
+  %m:2 = tile.online_reduce over(%c) chunks(64 along 0 in 4) accumulators ["max", "sum"] : vector<1x4xf32>, vector<1x4xf32> {
+  ^bb0(%k: index, %mx: vector<1x4xf32>):
+    %v = tile.load %x[affine_map<(d0, d1, d2)[s0, s1] -> (d1, d2)>] : memref<?x?xf32> -> vector<1x4xf32>
+    %e = arith.subf %v, %mx : vector<1x4xf32>
+    tile.yield %v, %e : vector<1x4xf32>, vector<1x4xf32>
+  } repairs {
+  ^bb0(%old: vector<1x4xf32>, %new: vector<1x4xf32>):
+    tile.yield %old : vector<1x4xf32>
+  }
+}

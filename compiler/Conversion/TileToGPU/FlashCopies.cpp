@@ -11,6 +11,7 @@
 
 #include "compiler/Conversion/TileToGPU/ComputedOperand.h"
 #include "dialects/Tile/Utils/AffineExpansion.h"
+#include "dialects/Tile/Utils/ReductionKinds.h"
 #include "dialects/Tile/Utils/StreamMasks.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
 
@@ -128,11 +129,9 @@ Value FlashLowering::stagedOffset(const StagedTile &tile, Value stage,
 
 std::pair<Value, Value> FlashLowering::keyRange() {
   Value first = c(0), end = extent;
-  if (stream.isSplit()) { // a split's chunk: [s C, min(extent, (s + 1) C))
-    int64_t chunk = *stream.getSplitChunk();
-    first = mul(kernel.tileOrigin[*stream.getSplitDim()], c(chunk));
-    end = arith::MinSIOp::create(b, loc, extent, add(first, c(chunk)));
-  }
+  if (stream.isSplit()) // a split's chunk: [s C, min(extent, (s + 1) C))
+    std::tie(first, end) =
+        emitStreamedRange(b, loc, stream, extent, kernel.tileOrigin);
   chunkFirst = fullFirst = first;
   chunkEnd = fullEnd = end;
   Block &body = stream.getBody().front();

@@ -21,6 +21,13 @@
 // the stream itself, run over chunks instead of points, as flash-decoding's
 // combination of (max, sum, O) triples is for attention.
 //
+// Over a streamed extent not bound at compile time (a decoding step's keys
+// in a kernel compiled without them) the split is into S parts whatever
+// the extent: `chunks(G along 0 in S)`, each chunk ceil(extent / S)
+// rounded up to a multiple of G (a flash kernel's key block, else 64),
+// computed at launch (emitStreamChunk); parts past the extent fold nothing
+// and are combined as empty chunks are.
+//
 // A stream led by a mean (Welford) is combined by Chan's rule instead: sums
 // over the chunks of their means weighted by their counts, and of their
 // followers moved to the combined mean by the repair's addend
@@ -46,11 +53,12 @@ std::string nautilus::splitStreamRefusal(tile::ProgramOp program,
   if (!refusal.empty())
     return refusal;
   tile::OnlineReduceOp stream = tile::onlyTopLevelStream(program);
-  ReductionChunks chunks =
-      reductionChunks(*program.getKnownExtent(stream.getExtent()), split);
-  if (chunks.splits == 1)
+  std::optional<int64_t> extent = program.getKnownExtent(stream.getExtent());
+  // (Over an unbound extent: `split` parts, whatever the extent.)
+  int64_t splits = extent ? reductionChunks(*extent, split).splits : split;
+  if (splits == 1)
     return "";
-  return partialWorkspaceRefusal(program, chunks.splits,
+  return partialWorkspaceRefusal(program, splits,
                                  tile::streamPartialElementBytes(stream));
 }
 
@@ -74,9 +82,12 @@ public:
         stream(tile::onlyTopLevelStream(program)), combining(combining) {}
 
   void run() {
-    auto [chunk, splits] = reductionChunks(
-        *program.getKnownExtent(stream.getExtent()),
-        program.getSchedule().getReduceSplit());
+    int64_t split = program.getSchedule().getReduceSplit();
+    std::optional<int64_t> extent = program.getKnownExtent(stream.getExtent());
+    // Over an unbound extent, `split` parts of whole granules, the chunk
+    // computed at launch (emitStreamChunk).
+    auto [chunk, splits] = extent ? reductionChunks(*extent, split)
+                                  : ReductionChunks{granule(), split};
     if (splits == 1) {
       program.retile(withReduceSplit(program.getSchedule(),
                                program.getSchedule().getTile(), 1));
@@ -94,9 +105,9 @@ public:
           MemRefType::get(SmallVector<int64_t>(rank + 1, ShapedType::kDynamic),
                           type.getElementType()),
           dims));
-    buildPartialProgram(chunk, dims);
+    buildPartialProgram(chunk, extent ? 0 : splits, dims);
     if (stream.hasMeanLeader())
-      combineMeans(chunk, splits);
+      combineMeans(splits);
     else
       combinePartials(splits);
     program.retile(combining ? combining
@@ -106,9 +117,19 @@ public:
   }
 
 private:
-  /// `<program>_partial`: the stream over each chunk, its accumulators
-  /// stored.
-  void buildPartialProgram(int64_t chunk, ArrayRef<Attribute> dims) {
+  /// A chunk's granule over an unbound extent: a flash kernel's key block
+  /// (only a chunk's last block may be partial), else 64 points (whole
+  /// 16-byte runs of any element type).
+  int64_t granule() {
+    tile::MmaAttr mma = program.getSchedule().getMma();
+    return mma ? std::max<int64_t>(mma.getTileK(), 1) : 64;
+  }
+
+  /// `<program>_partial`: the stream over each chunk (of `chunk` points,
+  /// or, `parts` nonzero, that many parts of whole `chunk` granules), its
+  /// accumulators stored.
+  void buildPartialProgram(int64_t chunk, int64_t parts,
+                           ArrayRef<Attribute> dims) {
     Location loc = program.getLoc();
     SmallVector<int64_t> partialTile{1};
     llvm::append_range(partialTile, program.getSchedule().getTile());
@@ -128,6 +149,9 @@ private:
     });
     split.setSplitDimAttr(b.getI64IntegerAttr(0));
     split.setSplitChunkAttr(b.getI64IntegerAttr(chunk));
+    if (parts)
+      split.setSplitPartsAttr(b.getI64IntegerAttr(parts));
+    partialStream = split;
     for (auto [result, workspace] : llvm::zip(split.getResults(), workspaces))
       tile::StoreOp::create(b, loc, result, entry->getArgument(workspace));
     tile::ReturnOp::create(b, loc);
@@ -222,25 +246,44 @@ private:
         AffineMapAttr::get(map), b.getDenseI64ArrayAttr({}));
   }
 
-  /// The points chunk `s` folded, min(C, extent - s C), as a float tile.
-  Value chunkCount(OpBuilder &b, Value s, int64_t chunk, int64_t extent) {
+  /// The points chunk `s` folded, min(C, max(0, extent - s C)), as a
+  /// float tile (C the partial stream's chunk: emitStreamChunk).
+  Value chunkCount(OpBuilder &b, Value s) {
     Location loc = stream.getLoc();
     auto type = cast<VectorType>(stream.getResult(0).getType());
+    Value extent = stream.getExtent();
+    Value chunk = emitStreamChunk(b, loc, partialStream, extent);
+    Value rest = arith::SubIOp::create(b, loc, extent,
+                                       arith::MulIOp::create(b, loc, s, chunk));
+    Value count = arith::MinSIOp::create(
+        b, loc,
+        arith::MaxSIOp::create(b, loc, rest,
+                               arith::ConstantIndexOp::create(b, loc, 0)),
+        chunk);
+    auto indices = VectorType::get(type.getShape(), b.getIndexType());
     auto integers = VectorType::get(type.getShape(), b.getI64Type());
-    auto splat = [&](int64_t v) -> Value {
+    Value tile = arith::IndexCastOp::create(
+        b, loc, integers, vector::BroadcastOp::create(b, loc, indices, count));
+    return arith::SIToFPOp::create(b, loc, type, tile);
+  }
+
+  /// The stream's extent as a float tile (a constant where bound).
+  Value totalPoints(OpBuilder &b) {
+    Location loc = stream.getLoc();
+    auto type = cast<VectorType>(stream.getResult(0).getType());
+    if (std::optional<int64_t> extent =
+            program.getKnownExtent(stream.getExtent()))
       return arith::ConstantOp::create(
-          b, loc, integers,
-          DenseElementsAttr::get(integers, b.getI64IntegerAttr(v)));
-    };
-    Value index = arith::IndexCastOp::create(
+          b, loc, type,
+          DenseElementsAttr::get(
+              type, b.getFloatAttr(type.getElementType(), double(*extent))));
+    auto integers = VectorType::get(type.getShape(), b.getI64Type());
+    Value tile = arith::IndexCastOp::create(
         b, loc, integers,
         vector::BroadcastOp::create(
-            b, loc, VectorType::get(type.getShape(), b.getIndexType()), s));
-    Value rest = arith::SubIOp::create(
-        b, loc, splat(extent),
-        arith::MulIOp::create(b, loc, index, splat(chunk)));
-    Value count = arith::MinSIOp::create(b, loc, rest, splat(chunk));
-    return arith::SIToFPOp::create(b, loc, type, count);
+            b, loc, VectorType::get(type.getShape(), b.getIndexType()),
+            stream.getExtent()));
+    return arith::SIToFPOp::create(b, loc, type, tile);
   }
 
   /// A stream led by a mean: its chunks' partials combined by Chan's rule.
@@ -251,10 +294,9 @@ private:
   /// squared deviations, n_s (R - m_s)^2, Chan et al.'s combination. Sums
   /// over the chunks, not a stream over them: a stream's mean weighs each
   /// chunk as one point.
-  void combineMeans(int64_t chunk, int64_t splits) {
+  void combineMeans(int64_t splits) {
     Location loc = stream.getLoc();
     auto type = cast<VectorType>(stream.getResult(0).getType());
-    int64_t extent = *program.getKnownExtent(stream.getExtent());
     unsigned mean = 0;
     while (!stream.isLeader(mean))
       ++mean;
@@ -271,13 +313,10 @@ private:
       return sum.getResult();
     };
     Value weighted = sumOverChunks([&](OpBuilder &in, Value s) -> Value {
-      return arith::MulFOp::create(in, loc, chunkCount(in, s, chunk, extent),
+      return arith::MulFOp::create(in, loc, chunkCount(in, s),
                                    loadPartial(in, mean));
     });
-    Value total = arith::ConstantOp::create(
-        b, loc, type,
-        DenseElementsAttr::get(
-            type, b.getFloatAttr(type.getElementType(), double(extent))));
+    Value total = totalPoints(b);
     Value combinedMean = arith::DivFOp::create(b, loc, weighted, total);
     SmallVector<Value> results(stream.getNumResults());
     results[mean] = combinedMean;
@@ -290,7 +329,7 @@ private:
         IRMapping moved;
         moved.map(repair.getArgument(0), loadPartial(in, mean));
         moved.map(repair.getArgument(1), combinedMean);
-        moved.map(repair.getArgument(2), chunkCount(in, s, chunk, extent));
+        moved.map(repair.getArgument(2), chunkCount(in, s));
         for (Operation &op : repair.without_terminator())
           in.clone(op, moved);
         Value addend = moved.lookupOrDefault(
@@ -308,6 +347,7 @@ private:
   tile::OnlineReduceOp stream;
   tile::ScheduleAttr combining;
   SmallVector<unsigned> workspaces;
+  tile::OnlineReduceOp partialStream; // the stream of the partial program
 };
 
 } // namespace

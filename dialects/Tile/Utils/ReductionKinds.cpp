@@ -64,15 +64,19 @@ Value nautilus::combineReduction(OpBuilder &b, Location loc,
   llvm_unreachable("unknown reduction kind");
 }
 
-/// [0, extent), or chunk s = origin[splitDim]'s [s x C, min(extent, (s + 1) x C)).
+/// [0, extent), or chunk s = origin[splitDim]'s [s x C, min(extent, (s + 1) x
+/// C)) (with `clamp`, its first index at most `extent`: a part past the extent
+/// streams [extent, extent)).
 static std::pair<Value, Value> chunkRange(OpBuilder &b, Location loc,
                                           std::optional<uint64_t> splitDim,
-                                          std::optional<uint64_t> splitChunk,
-                                          Value extent, ArrayRef<Value> origin) {
+                                          Value chunk, Value extent,
+                                          ArrayRef<Value> origin,
+                                          bool clamp = false) {
   if (!splitDim)
     return {arith::ConstantIndexOp::create(b, loc, 0), extent};
-  Value chunk = arith::ConstantIndexOp::create(b, loc, *splitChunk);
   Value first = arith::MulIOp::create(b, loc, origin[*splitDim], chunk);
+  if (clamp)
+    first = arith::MinSIOp::create(b, loc, first, extent);
   Value end = arith::MinSIOp::create(
       b, loc, extent, arith::AddIOp::create(b, loc, first, chunk));
   return {first, end};
@@ -81,16 +85,36 @@ static std::pair<Value, Value> chunkRange(OpBuilder &b, Location loc,
 std::pair<Value, Value>
 nautilus::emitReducedRange(OpBuilder &b, Location loc, tile::ReduceOp reduce,
                            Value extent, ArrayRef<Value> origin) {
-  return chunkRange(b, loc, reduce.getSplitDim(), reduce.getSplitChunk(),
-                    extent, origin);
+  Value chunk;
+  if (reduce.isSplit())
+    chunk = arith::ConstantIndexOp::create(b, loc, *reduce.getSplitChunk());
+  return chunkRange(b, loc, reduce.getSplitDim(), chunk, extent, origin);
 }
 
 std::pair<Value, Value>
 nautilus::emitStreamedRange(OpBuilder &b, Location loc,
                             tile::OnlineReduceOp stream, Value extent,
                             ArrayRef<Value> origin) {
-  return chunkRange(b, loc, stream.getSplitDim(), stream.getSplitChunk(),
-                    extent, origin);
+  Value chunk;
+  if (stream.isSplit())
+    chunk = emitStreamChunk(b, loc, stream, extent);
+  return chunkRange(b, loc, stream.getSplitDim(), chunk, extent, origin,
+                    stream.getSplitParts().has_value());
+}
+
+Value nautilus::emitStreamChunk(OpBuilder &b, Location loc,
+                                tile::OnlineReduceOp stream, Value extent) {
+  int64_t granule = *stream.getSplitChunk();
+  Value fixed = arith::ConstantIndexOp::create(b, loc, granule);
+  if (!stream.getSplitParts())
+    return fixed;
+  // ceil(ceil(extent / P) / C) x C, at least C: a chunk of whole granules.
+  Value parts = arith::ConstantIndexOp::create(b, loc, *stream.getSplitParts());
+  Value even = arith::CeilDivUIOp::create(b, loc, extent, parts);
+  Value granules = arith::MaxUIOp::create(
+      b, loc, arith::CeilDivUIOp::create(b, loc, even, fixed),
+      arith::ConstantIndexOp::create(b, loc, 1));
+  return arith::MulIOp::create(b, loc, granules, fixed);
 }
 
 bool nautilus::isFloatSum(alg::ReductionKind kind, Type element) {

@@ -58,10 +58,17 @@ std::pair<mlir::Value, mlir::Value>
 emitReducedRange(mlir::OpBuilder &b, mlir::Location loc, tile::ReduceOp reduce,
                  mlir::Value extent, llvm::ArrayRef<mlir::Value> origin);
 /// The same for a stream (tile.online_reduce): its streamed indices.
+/// (A stream over an unbound extent, split `in P` parts, computes C at
+/// launch: emitStreamChunk.)
 std::pair<mlir::Value, mlir::Value>
 emitStreamedRange(mlir::OpBuilder &b, mlir::Location loc,
                   tile::OnlineReduceOp stream, mlir::Value extent,
                   llvm::ArrayRef<mlir::Value> origin);
+/// The points each chunk of split stream `stream` (of `extent` points)
+/// streams: its constant chunk, or, split into `P` parts, ceil(extent / P)
+/// rounded up to a multiple of its granule.
+mlir::Value emitStreamChunk(mlir::OpBuilder &b, mlir::Location loc,
+                            tile::OnlineReduceOp stream, mlir::Value extent);
 
 } // namespace nautilus
 

@@ -33,8 +33,6 @@ std::string tile::streamSplitShapeRefusal(ProgramOp program) {
   if (!type.getElementType().isF32() && !type.getElementType().isF64())
     return "its partial results would need a workspace of a type buffers do "
            "not have";
-  if (!program.getKnownExtent(stream.getExtent()))
-    return "the streamed extent must be bound at compile time (--shape)";
   return "";
 }
 

@@ -32,8 +32,9 @@ OnlineReduceOp onlyTopLevelStream(ProgramOp program);
 /// Why `program`'s stream may not be split across programs however many
 /// ways, or "": the program must have exactly one stream at its top level
 /// and no contraction, routing, skipped tiles or top-level reduction
-/// beside it, accumulators of f32 or f64 (the workspace's types), and its
-/// streamed extent bound.
+/// beside it, and accumulators of f32 or f64 (the workspace's types). (Its
+/// streamed extent may be unbound: split `in P` parts, each computes its
+/// chunk at launch.)
 std::string streamSplitShapeRefusal(ProgramOp program);
 
 /// The workspace bytes a chunk of `stream` keeps for one output element
