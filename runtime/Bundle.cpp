@@ -66,12 +66,16 @@ Value derivedJson(const DerivedSize &d) {
   return out;
 }
 
+Value requirementJson(const Requirement &r);
+
 Value bufferJson(const BufferDesc &b) {
   Value out = Value::makeObject();
   out.set("name", Value::makeString(b.name));
   out.set("role", Value::makeString(kRoleNames[static_cast<int>(b.role)]));
   out.set("dtype", Value::makeString(dtypeName(b.dtype)));
   out.set("dims", dimsJson(b.dims));
+  if (b.allocateWhen)
+    out.set("allocate_when", requirementJson(*b.allocateWhen));
   return out;
 }
 
@@ -292,6 +296,9 @@ public:
   /// A program's optional `launch_when` (version 4 on).
   bool readLaunchWhen(const Value &program, const std::string &path,
                       ProgramDesc &out);
+  /// A workspace's optional `allocate_when` (version 5 on).
+  bool readAllocateWhen(const Value &buffer, const std::string &path,
+                        BufferDesc &out);
   bool readPlan(const Value &doc, LaunchPlan &out, int version);
 };
 
@@ -410,6 +417,19 @@ bool FieldReader::readLaunchWhen(const Value &program, const std::string &path,
   return readRequirement(*when, path + ".launch_when", *out.launchWhen);
 }
 
+bool FieldReader::readAllocateWhen(const Value &buffer, const std::string &path,
+                                   BufferDesc &out) {
+  const Value *when = buffer.find("allocate_when");
+  if (!when)
+    return true;
+  if (out.role != BufferRole::Workspace)
+    return fail("field '" + path + ".allocate_when' is on a " +
+                kRoleNames[static_cast<int>(out.role)] +
+                " buffer; only workspaces have one");
+  out.allocateWhen.emplace();
+  return readRequirement(*when, path + ".allocate_when", *out.allocateWhen);
+}
+
 bool FieldReader::readPlan(const Value &doc, LaunchPlan &out, int version) {
   if (version >= 3 &&
       !readArray(doc, "", "requirements",
@@ -438,7 +458,9 @@ bool FieldReader::readPlan(const Value &doc, LaunchPlan &out, int version) {
          readArray(doc, "", "buffers",
                    [&](const Value &b, const std::string &name) {
                      out.buffers.emplace_back();
-                     return readBuffer(b, name, out.buffers.back());
+                     return readBuffer(b, name, out.buffers.back()) &&
+                            (version < 5 ||
+                             readAllocateWhen(b, name, out.buffers.back()));
                    }) &&
          readArray(doc, "", "programs",
                    [&](const Value &p, const std::string &name) {
@@ -480,9 +502,16 @@ std::string checkConsistent(const LaunchPlan &plan) {
         if (!known.count(f))
           return "derived size '" + d.name + "' uses an unknown size '" + f +
                  "'";
-  for (const BufferDesc &b : plan.buffers)
+  for (const BufferDesc &b : plan.buffers) {
     if (std::string u = unknown(b.dims); !u.empty())
       return "buffer '" + b.name + "' has an unknown size '" + u + "'";
+    if (b.allocateWhen)
+      if (std::string u = unknownSizeOf(b.allocateWhen->condition, known);
+          !u.empty())
+        return "workspace '" + b.name + "' is allocated under '" +
+               b.allocateWhen->text + "', which uses an unknown size '" + u +
+               "'";
+  }
   for (const Requirement &r : plan.requirements)
     if (std::string u = unknownSizeOf(r.condition, known); !u.empty())
       return "requirement '" + r.text + "' uses an unknown size '" + u + "'";

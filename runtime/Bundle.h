@@ -9,8 +9,9 @@
 // On disk, a bundle is one JSON document (written as Json.h writes: keys in
 // byte order, two spaces of indentation) ending with a newline:
 //
-//   format         "nautilus-bundle-4": the version; a reader also reads
-//                  versions 3 (no launch conditions) and 2 (no
+//   format         "nautilus-bundle-5": the version; a reader also reads
+//                  versions 4 (no workspaces allocated under a
+//                  condition), 3 (no launch conditions either) and 2 (no
 //                  requirements either, PTX only) and rejects any other
 //                  (version 1 had no checksum)
 //   checksum       "fnv1a64:" and 16 lower-case hexadecimal digits: FNV-1a
@@ -24,9 +25,12 @@
 //   derived_sizes  [{name, terms: [{coefficient, factors}]}]: sizes among
 //                  `sizes` that are the sum of coefficient x product of the
 //                  named sizes, computed in order before launching
-//   buffers        [{name, role, dtype, dims}]: role input, output,
-//                  workspace or scalar; dtype as DType.h names it; dims
-//                  size names or integers
+//   buffers        [{name, role, dtype, dims, allocate_when}]: role input,
+//                  output, workspace or scalar; dtype as DType.h names it;
+//                  dims size names or integers; allocate_when (optional,
+//                  workspaces only) {text, condition}: allocated only where
+//                  it holds (the launch condition of the copies that use
+//                  it; elsewhere its extents are 0 and its memory null)
 //   programs       in launch order: [{name, output_dims, tile, threads,
 //                  dynamic_shared_bytes, persistent, tensor_maps: [{buffer,
 //                  box, swizzle_bytes}], launch_when}]: launch_when
@@ -75,8 +79,8 @@
 
 namespace nautilus::rt {
 
-/// The version this runtime writes ("nautilus-bundle-4").
-constexpr int kBundleFormatVersion = 4;
+/// The version this runtime writes ("nautilus-bundle-5").
+constexpr int kBundleFormatVersion = 5;
 /// The oldest version it reads.
 constexpr int kOldestBundleFormatVersion = 2;
 

@@ -1,5 +1,6 @@
 //===- LaunchBuffers.cpp --------------------------------------------------===//
 #include "runtime/LaunchBuffers.h"
+#include "runtime/LaunchChecks.h"
 
 #include <cstring>
 
@@ -21,9 +22,8 @@ std::string LaunchBuffers::allocate(const rt::LaunchPlan &plan,
         return "missing input '" + b.name + "'";
       tensor = &inputs[nextInput++];
     } else {
-      std::vector<int64_t> shape;
-      for (const rt::Dim &d : b.dims)
-        shape.push_back(rt::extentOf(d, sizes));
+      // (A workspace whose copies do not launch here has no elements.)
+      std::vector<int64_t> shape = rt::extentsOf(b, sizes);
       owned[i] = rt::HostTensor::zeros(b.dtype, shape); // then filled
       // Outputs and workspaces start as all-ones bytes (NaN in every float
       // type, -1 in integers), so that an element no program writes, or a

@@ -181,6 +181,11 @@ std::vector<const BufferDesc *> parameterBuffers(const LaunchPlan &plan) {
 }
 
 std::vector<int64_t> extentsOf(const BufferDesc &b, const SizeValues &sizes) {
+  int64_t allocated = 1;
+  if (b.allocateWhen &&
+      (!evaluate(b.allocateWhen->condition, sizes, allocated).empty() ||
+       !allocated))
+    return std::vector<int64_t>(b.dims.size(), 0);
   std::vector<int64_t> out;
   for (const Dim &d : b.dims)
     out.push_back(extentOf(d, sizes));
@@ -219,7 +224,7 @@ std::string bindSizes(const LaunchPlan &plan,
   if (std::string e = checkRequirements(plan.requirements, sizes); !e.empty())
     return e;
   // A launch condition that cannot be evaluated would skip its program
-  // silently.
+  // silently (and leave its workspace unallocated).
   for (const ProgramDesc &p : plan.programs) {
     int64_t holds = 0;
     if (p.launchWhen)
@@ -227,6 +232,14 @@ std::string bindSizes(const LaunchPlan &plan,
           !e.empty())
         return "program '" + p.name + "' is launched under '" +
                p.launchWhen->text + "', which cannot be evaluated: " + e;
+  }
+  for (const BufferDesc &b : plan.buffers) {
+    int64_t holds = 0;
+    if (b.allocateWhen)
+      if (std::string e = evaluate(b.allocateWhen->condition, sizes, holds);
+          !e.empty())
+        return "workspace '" + b.name + "' is allocated under '" +
+               b.allocateWhen->text + "', which cannot be evaluated: " + e;
   }
   return checkExtents(plan, sizes, limits);
 }

@@ -51,7 +51,8 @@ std::string checkLaunch(const LaunchPlan &plan,
                         const std::vector<TensorArg> &args,
                         const DeviceLimits &limits, SizeValues &sizes);
 
-/// The extents of buffer `b` for `sizes`.
+/// The extents of buffer `b` for `sizes` (all 0 for a workspace whose
+/// allocateWhen does not hold there).
 std::vector<int64_t> extentsOf(const BufferDesc &b, const SizeValues &sizes);
 
 /// The bytes of buffer `b` for `sizes` (which checkLaunch found to fit).

@@ -40,6 +40,11 @@ struct BufferDesc {
   BufferRole role = BufferRole::Input;
   DType dtype = DType::F32;
   std::vector<Dim> dims; // empty for a scalar
+  /// A workspace only copies of a program for ranges of sizes use (a
+  /// split copy's partial results): the condition those copies launch
+  /// under; elsewhere it is not allocated (its extents are all 0, its
+  /// memory null). Absent, it is always allocated.
+  std::optional<Requirement> allocateWhen;
 };
 
 /// A TMA tensor map a program takes (after its sizes, a pointer to each,

@@ -12,7 +12,7 @@ Needs on the GPU machine: the NVIDIA driver, PyTorch with CUDA, and Triton
 bench/gpu/prepare.sh on a build machine (nautc compile --emit bundle): each
 is one kernel's launch plan and PTX for one shape, or for the sizes its
 NAME.sizes.json gives where it was compiled without some (the format is described
-in runtime/Bundle.h; a version 2 or 3 bundle's checksum is verified). This
+in runtime/Bundle.h; from version 2 on a bundle's checksum is verified). This
 script loads the PTX with the driver API (ctypes), builds the TMA tensor maps with cuTensorMapEncodeTiled, packs
 the parameters as MLIR lowers them (a memref descriptor per tensor buffer,
 each scalar by value, the sizes, then a pointer per tensor map), and
@@ -113,7 +113,7 @@ DEVICE_TENSOR_MAPS = []
 # ---- Bundles, without a GPU -------------------------------------------
 
 def bundle_checksum_error(data):
-    """Why the checksum of a version 2 or 3 bundle's bytes is wrong, or None: it
+    """Why the checksum of a bundle's bytes (version 2 on) is wrong, or None: it
     is FNV-1a 64 of the file with its own 16 digits replaced by '0'
     (runtime/Bundle.h)."""
     m = re.search(rb'"checksum": "fnv1a64:([0-9a-f]{16})"', data)
@@ -134,7 +134,7 @@ def load_bundle(path):
         b = json.loads(data)
     except ValueError as e:
         sys.exit(f"{path}: malformed JSON: {e}")
-    if not isinstance(b, dict) or b.get("format") not in ("nautilus-bundle-1", "nautilus-bundle-2", "nautilus-bundle-3", "nautilus-bundle-4"):
+    if not isinstance(b, dict) or b.get("format") not in ("nautilus-bundle-1", "nautilus-bundle-2", "nautilus-bundle-3", "nautilus-bundle-4", "nautilus-bundle-5"):
         sys.exit(f"{path}: not a nautilus bundle")
     error = bundle_checksum_error(data) if b["format"] != "nautilus-bundle-1" else None
     if error:
@@ -559,6 +559,8 @@ def prepare(driver, b, given=None):
         if buf["role"] == "scalar":
             continue
         shape = [extent(d, sizes) for d in buf["dims"]]
+        if "allocate_when" in buf and not evaluate(buf["allocate_when"]["condition"], sizes):
+            shape = [0] * len(shape)  # (a copy's workspace where it does not launch)
         if buf["name"] in given:
             tensors[buf["name"]] = given[buf["name"]].contiguous()
         elif buf["role"] == "input":

@@ -481,6 +481,8 @@ rt::LaunchPlan nautilus::extractLaunchPlan(ModuleOp module) {
                                      : rt::BufferRole::Workspace;
     buffer.dtype = dtypeOfType(cast<TypeAttr>(entry.get("type")).getValue());
     buffer.dims = dimsOf(cast<ArrayAttr>(entry.get("dims")));
+    if (auto ranges = entry.getAs<ArrayAttr>("launch_ranges"))
+      buffer.allocateWhen = launchConditionOf(ranges);
     plan.buffers.push_back(buffer);
   }
   for (tile::ProgramOp program : planOp.getProgramOps()) {

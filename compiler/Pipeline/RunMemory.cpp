@@ -1,6 +1,7 @@
 //===- RunMemory.cpp - Whether a run fits in the machine's memory ---------===//
 #include "compiler/Pipeline/RunMemory.h"
 #include "runtime/FormatBytes.h"
+#include "runtime/LaunchChecks.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -28,8 +29,8 @@ Workspaces nautilus::workspaceBytes(const rt::LaunchPlan &plan,
     if (b.role != rt::BufferRole::Workspace)
       continue;
     double bytes = double(rt::dtypeSize(b.dtype));
-    for (const rt::Dim &d : b.dims)
-      bytes *= double(rt::extentOf(d, sizes));
+    for (int64_t extent : rt::extentsOf(b, sizes)) // (0: not allocated here)
+      bytes *= double(extent);
     all.bytes += bytes;
     if (bytes > all.largestBytes)
       all = {all.bytes, bytes, b.name};

@@ -490,9 +490,12 @@ def Tile_PlanOp : Tile_Op<"plan", [Symbol]> {
     `buffers` lists every buffer the kernel's programs take, in the order of
     their block arguments: each a dictionary with `name`, `role` (`input`,
     `output`, `workspace` or `scalar`), `type` (a memref type, or the scalar
-    type) and `dims` (size names or literals). `programs` are launched in
-    order, each over its own grid, each seeing the writes of those before;
-    a program with `launch_ranges` only where its sizes are in them.
+    type) and `dims` (size names or literals), and, for a workspace only
+    copies of a program for ranges of sizes use (a split copy's partial
+    results), their `launch_ranges`: it is allocated only where they
+    launch. `programs` are launched in order, each over its own grid, each
+    seeing the writes of those before; a program with `launch_ranges` only
+    where its sizes are in them.
     `sizes` are the size arguments every program takes after the buffers;
     `bindings` those fixed at compile time. `derived_sizes` names sizes the
     compiler computes from the others, each a list of terms

@@ -80,3 +80,36 @@ tile.program @var_V attributes {arg_names = ["X", "Mu", "V"], output_dims = ["T"
   tile.store %q, %v : vector<4xf64> -> memref<?xf64>
 }
 tile.plan @var {bindings = {T = 8 : i64}, buffers = [{dims = ["T", "D"], name = "X", role = "input", type = memref<?x?xf32>}, {dims = ["T"], name = "Mu", role = "output", type = memref<?xf64>}, {dims = ["T"], name = "V", role = "output", type = memref<?xf64>}], programs = [@var_V], sizes = ["T", "D"]}
+
+// -----
+
+// A copy of a program for a range of sizes (launch_ranges: the
+// auto-scheduler's copies, chosen at launch) split: its partial program
+// launches where it does, and its workspaces are allocated only there
+// (the plan's launch_ranges on them; the runtime's allocate_when).
+// CHECK-LABEL: tile.program @attn_O_partial
+// CHECK-SAME: launch_ranges = [#tile.size_range<size = "M", at_least = 2048>]
+// CHECK: tile.plan @attn
+// CHECK-SAME: {dims = [4, "N", "D"], launch_ranges = [#tile.size_range<size = "M", at_least = 2048>], name = "attn_O.partial0", role = "workspace"
+tile.program @attn_O attributes {launch_ranges = [#tile.size_range<size = "M", at_least = 2048>], arg_names = ["S", "V", "O"], output_dims = ["N", "D"], schedule = #tile.schedule<tile = [8, 16], threads = 1, reduce_split = 4>, sizes = ["N", "D", "M"]} {
+^bb0(%s: memref<?x?xf32>, %v: memref<?x?xf32>, %o: memref<?x?xf32>, %n: index, %d: index, %m: index):
+  %neg = arith.constant dense<-1.000000e+00> : vector<8x16xf32>
+  %r:3 = tile.online_reduce over(%m) accumulators ["max", "sum", "sum"] : vector<8x16xf32>, vector<8x16xf32>, vector<8x16xf32> {
+  ^bb0(%key: index, %mx: vector<8x16xf32>):
+    %x = tile.load %s[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0, d2)>] : memref<?x?xf32> -> vector<8x16xf32>
+    %t = arith.subf %x, %mx : vector<8x16xf32>
+    %p = math.exp %t : vector<8x16xf32>
+    %y = tile.load %v[affine_map<(d0, d1, d2)[s0, s1, s2] -> (d2, d1)>] : memref<?x?xf32> -> vector<8x16xf32>
+    %pv = arith.mulf %p, %y : vector<8x16xf32>
+    tile.yield %x, %pv, %p : vector<8x16xf32>, vector<8x16xf32>, vector<8x16xf32>
+  } repairs {
+  ^bb0(%old: vector<8x16xf32>, %new: vector<8x16xf32>):
+    %diff = arith.subf %new, %old : vector<8x16xf32>
+    %arg = arith.mulf %diff, %neg : vector<8x16xf32>
+    %f = math.exp %arg : vector<8x16xf32>
+    tile.yield %f, %f : vector<8x16xf32>, vector<8x16xf32>
+  }
+  %q = arith.divf %r#1, %r#2 : vector<8x16xf32>
+  tile.store %q, %o : vector<8x16xf32> -> memref<?x?xf32>
+}
+tile.plan @attn {bindings = {D = 16 : i64, N = 8 : i64}, buffers = [{dims = ["N", "M"], name = "S", role = "input", type = memref<?x?xf32>}, {dims = ["M", "D"], name = "V", role = "input", type = memref<?x?xf32>}, {dims = ["N", "D"], name = "O", role = "output", type = memref<?x?xf32>}], programs = [@attn_O], sizes = ["N", "D", "M"]}

@@ -6,6 +6,7 @@
 #include "compiler/Pipeline/Pipelines.h"
 #include "runtime/Hash.h"
 #include "runtime/Json.h"
+#include "runtime/LaunchChecks.h"
 #include "test/unit/ExampleKernelUtil.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -139,7 +140,13 @@ Bundle everyField() {
                   {"Y", BufferRole::Output, DType::F32, {{"T", 0}}},
                   {"W", BufferRole::Workspace, DType::I64, {{"", 7}}},
                   {"alpha", BufferRole::Scalar, DType::F16, {}},
-                  {"mask", BufferRole::Input, DType::Bool, {{"D", 0}}}};
+                  {"mask", BufferRole::Input, DType::Bool, {{"D", 0}}},
+                  {"moe_ffn_route.partial0",
+                   BufferRole::Workspace,
+                   DType::F32,
+                   {{"", 4}, {"T", 0}}}};
+  plan.buffers.back().allocateWhen = Requirement{
+      "T <= 127", SizeExpr::op("le", {SizeExpr::size("T"), SizeExpr::of(127)})};
   ProgramDesc plain;
   plain.name = "moe_ffn_route";
   plain.outputDims = {{"T", 0}, {"", 64}};
@@ -246,6 +253,14 @@ void expectSameBundles(const Bundle &a, const Bundle &b) {
     EXPECT_EQ(x.role, y.role);
     EXPECT_EQ(x.dtype, y.dtype);
     expectSameDims(x.dims, y.dims);
+    ASSERT_EQ(x.allocateWhen.has_value(), y.allocateWhen.has_value());
+    if (x.allocateWhen) {
+      EXPECT_EQ(x.allocateWhen->text, y.allocateWhen->text);
+      for (int64_t t : {127, 128}) {
+        SizeValues sizes = {{"T", t}};
+        EXPECT_EQ(extentsOf(x, sizes), extentsOf(y, sizes)) << t;
+      }
+    }
   }
   ASSERT_EQ(a.plan.programs.size(), b.plan.programs.size());
   for (size_t i = 0; i < a.plan.programs.size(); ++i)
@@ -285,7 +300,7 @@ TEST(Bundle, RoundTripsEveryField) {
   expectSameBundles(original, back);
   EXPECT_EQ(writeBundle(back), bytes);
   EXPECT_EQ(bytes.back(), '\n');
-  EXPECT_NE(bytes.find("\"format\": \"nautilus-bundle-4\""), std::string::npos);
+  EXPECT_NE(bytes.find("\"format\": \"nautilus-bundle-5\""), std::string::npos);
 }
 
 TEST(Bundle, RejectsEveryTruncation) {
@@ -325,17 +340,33 @@ TEST(Bundle, RejectsEveryFlippedByte) {
 TEST(Bundle, RejectsOtherVersions) {
   std::string bytes = writeBundle(everyField());
   EXPECT_EQ(readError(rechecksum(
-                edit(bytes, "nautilus-bundle-4", "nautilus-bundle-5"))),
-            "unsupported bundle format 'nautilus-bundle-5' (this runtime "
-            "reads nautilus-bundle-2 to nautilus-bundle-4)");
-  EXPECT_EQ(readError(edit(bytes, "nautilus-bundle-4", "nautilus-bundle-1")),
+                edit(bytes, "nautilus-bundle-5", "nautilus-bundle-6"))),
+            "unsupported bundle format 'nautilus-bundle-6' (this runtime "
+            "reads nautilus-bundle-2 to nautilus-bundle-5)");
+  EXPECT_EQ(readError(edit(bytes, "nautilus-bundle-5", "nautilus-bundle-1")),
             "unsupported bundle format 'nautilus-bundle-1' (this runtime "
-            "reads nautilus-bundle-2 to nautilus-bundle-4)");
-  EXPECT_EQ(readError(edit(bytes, "\"nautilus-bundle-4\"", "4")),
+            "reads nautilus-bundle-2 to nautilus-bundle-5)");
+  EXPECT_EQ(readError(edit(bytes, "\"nautilus-bundle-5\"", "5")),
             "unsupported bundle format an integer (this runtime reads "
-            "nautilus-bundle-2 to nautilus-bundle-4)");
+            "nautilus-bundle-2 to nautilus-bundle-5)");
   EXPECT_EQ(readError(edit(bytes, "\"format\"", "\"formal\"")),
             "missing field 'format' (not a nautilus bundle?)");
+}
+
+/// Version 4 had no conditional workspaces; its bundles still read, every
+/// workspace allocated (a version 4 field of that name is not read).
+TEST(Bundle, ReadsVersion4) {
+  std::string bytes = writeBundle(everyField());
+  Bundle back;
+  std::string error;
+  ASSERT_TRUE(readBundle(
+      rechecksum(edit(bytes, "nautilus-bundle-5", "nautilus-bundle-4")), back,
+      error))
+      << error;
+  EXPECT_EQ(back.formatVersion, 4);
+  for (const BufferDesc &b : back.plan.buffers)
+    EXPECT_FALSE(b.allocateWhen) << b.name;
+  EXPECT_TRUE(back.plan.programs.front().launchWhen);
 }
 
 /// Version 3 had no launch conditions; its bundles still read, every
@@ -345,7 +376,7 @@ TEST(Bundle, ReadsVersion3) {
   Bundle back;
   std::string error;
   ASSERT_TRUE(readBundle(
-      rechecksum(edit(bytes, "nautilus-bundle-4", "nautilus-bundle-3")), back,
+      rechecksum(edit(bytes, "nautilus-bundle-5", "nautilus-bundle-3")), back,
       error))
       << error;
   EXPECT_EQ(back.formatVersion, 3);
@@ -359,6 +390,8 @@ TEST(Bundle, ReadsVersion2) {
   b.plan.requirements.clear();
   for (ProgramDesc &p : b.plan.programs)
     p.launchWhen.reset();
+  for (BufferDesc &w : b.plan.buffers)
+    w.allocateWhen.reset();
   std::string bytes = writeBundle(b);
   size_t from = bytes.find("  \"requirements\": []");
   ASSERT_NE(from, std::string::npos);
@@ -366,7 +399,7 @@ TEST(Bundle, ReadsVersion2) {
   Bundle back;
   std::string error;
   ASSERT_TRUE(readBundle(
-      rechecksum(edit(bytes, "nautilus-bundle-4", "nautilus-bundle-2")), back,
+      rechecksum(edit(bytes, "nautilus-bundle-5", "nautilus-bundle-2")), back,
       error))
       << error;
   EXPECT_EQ(back.formatVersion, 2);
@@ -396,6 +429,16 @@ TEST(Bundle, NamesWrongRequirementsAndCode) {
   EXPECT_EQ(readError(writeBundle(unknown)),
             "inconsistent bundle: program 'moe_ffn_route' is launched under "
             "'T < 128', which uses an unknown size 'Q'");
+  unknown = everyField();
+  unknown.plan.buffers.back().allocateWhen->condition.operands[0].name = "Q";
+  EXPECT_EQ(readError(writeBundle(unknown)),
+            "inconsistent bundle: workspace 'moe_ffn_route.partial0' is "
+            "allocated under 'T <= 127', which uses an unknown size 'Q'");
+  // Only a workspace is allocated under a condition.
+  EXPECT_EQ(edited("\"moe_ffn_route.partial0\",\n      \"role\": \"workspace\"",
+                   "\"moe_ffn_route.partial0\",\n      \"role\": \"output\""),
+            "field 'buffers[5].allocate_when' is on a output buffer; only "
+            "workspaces have one");
   unknown = everyField();
   unknown.plan.requirements[1].condition.operands[0].name = "Q";
   EXPECT_EQ(readError(writeBundle(unknown)),

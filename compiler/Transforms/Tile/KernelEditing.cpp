@@ -11,15 +11,19 @@ using namespace nautilus;
 
 unsigned nautilus::addKernelBuffer(ModuleOp module, tile::PlanOp plan,
                                    StringRef name, StringRef role,
-                                   MemRefType type, ArrayRef<Attribute> dims) {
+                                   MemRefType type, ArrayRef<Attribute> dims,
+                                   ArrayAttr launchRanges) {
   assert(isCompilerMadeBuffer(name) && "a rewrite's buffer is OWNER.PURPOSE");
   Builder b(module.getContext());
   SmallVector<Attribute> buffers(plan.getBuffers().getValue());
-  buffers.push_back(b.getDictionaryAttr(
-      {b.getNamedAttr("dims", b.getArrayAttr(dims)),
-       b.getNamedAttr("name", b.getStringAttr(name)),
-       b.getNamedAttr("role", b.getStringAttr(role)),
-       b.getNamedAttr("type", TypeAttr::get(type))}));
+  SmallVector<NamedAttribute> entry{
+      b.getNamedAttr("dims", b.getArrayAttr(dims)),
+      b.getNamedAttr("name", b.getStringAttr(name)),
+      b.getNamedAttr("role", b.getStringAttr(role)),
+      b.getNamedAttr("type", TypeAttr::get(type))};
+  if (launchRanges && role == "workspace")
+    entry.push_back(b.getNamedAttr("launch_ranges", launchRanges));
+  buffers.push_back(b.getDictionaryAttr(entry));
   plan.setBuffersAttr(b.getArrayAttr(buffers));
   unsigned position = buffers.size() - 1;
   for (auto program : module.getOps<tile::ProgramOp>()) {

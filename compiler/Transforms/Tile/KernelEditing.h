@@ -29,11 +29,14 @@ inline bool isCompilerMadeBuffer(llvm::StringRef name) {
 /// Appends a buffer (`role` "workspace", say) of type `type` and dimensions
 /// `dims` (size names or literals) to `plan`, and the matching block
 /// argument after the buffers of every program of `module`. Returns its
-/// argument number. `name` is one isCompilerMadeBuffer tells apart.
+/// argument number. `name` is one isCompilerMadeBuffer tells apart. A
+/// workspace that only a copy of a program for `launchRanges` uses (when
+/// given) is allocated only where that copy launches.
 unsigned addKernelBuffer(mlir::ModuleOp module, tile::PlanOp plan,
                          llvm::StringRef name, llvm::StringRef role,
                          mlir::MemRefType type,
-                         llvm::ArrayRef<mlir::Attribute> dims);
+                         llvm::ArrayRef<mlir::Attribute> dims,
+                         mlir::ArrayAttr launchRanges = {});
 
 /// Removes buffer `position` from `plan` and the matching block argument
 /// from every program it launches, where none uses it (a workspace a

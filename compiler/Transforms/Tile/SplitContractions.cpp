@@ -117,7 +117,7 @@ public:
         module, plan, name, "workspace",
         MemRefType::get(SmallVector<int64_t>(rank + 1, ShapedType::kDynamic),
                         Float32Type::get(ctx)),
-        dims);
+        dims, program.getLaunchRangesAttr());
     buildPartialProgram(program, contract, mma, chunks.chunk, workspace,
                         dims);
     sumPartials(program, contract, chunks.splits, workspace);

@@ -165,7 +165,7 @@ public:
         module, plan, name, "workspace",
         MemRefType::get(SmallVector<int64_t>(rank + 1, ShapedType::kDynamic),
                         reduce.getType().getElementType()),
-        dims);
+        dims, program.getLaunchRangesAttr());
     buildPartialProgram(program, reduce, chunk, workspace, dims);
     foldPartials(program, reduce, splits, workspace);
     return success();

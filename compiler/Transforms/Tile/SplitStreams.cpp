@@ -100,11 +100,11 @@ public:
     auto type = cast<VectorType>(stream.getResult(0).getType());
     for (unsigned i = 0; i < stream.getNumResults(); ++i)
       workspaces.push_back(addKernelBuffer(
-          module, plan,
-          (program.getSymName() + ".partial" + Twine(i)).str(), "workspace",
+          module, plan, (program.getSymName() + ".partial" + Twine(i)).str(),
+          "workspace",
           MemRefType::get(SmallVector<int64_t>(rank + 1, ShapedType::kDynamic),
                           type.getElementType()),
-          dims));
+          dims, program.getLaunchRangesAttr()));
     buildPartialProgram(chunk, extent ? 0 : splits, dims);
     if (stream.hasMeanLeader())
       combineMeans(splits);
