@@ -128,6 +128,12 @@ std::vector<int64_t> keyOf(const GpuCandidate &c) {
   return key;
 }
 
+/// A flash candidate's parameters, as a key.
+std::vector<int64_t> flashKeyOf(const FlashCandidate &c) {
+  return std::vector<int64_t>{c.wgmma, c.warps, c.keyBlock,    c.stages,
+                              c.split, c.heads, c.swizzleBytes};
+}
+
 } // namespace
 
 GpuSampledCandidate nautilus::autosched::sampledGpuCandidate(
@@ -184,10 +190,7 @@ std::vector<FlashSampledCandidate> nautilus::autosched::rankFlashOverSamples(
   model.fits = [](const FlashProblem &, const FlashCandidate &) {
     return true;
   };
-  model.keyOf = [](const FlashCandidate &c) {
-    return std::vector<int64_t>{c.wgmma, c.warps, c.keyBlock,    c.stages,
-                                c.split, c.heads, c.swizzleBytes};
-  };
+  model.keyOf = flashKeyOf;
   // (Ties to the first enumerated, as the bound ranking's.)
   model.tieOf = [](const FlashCandidate &) { return std::vector<int64_t>{}; };
   return rankOverSamples(samples, model, keep, bestUs);
@@ -195,25 +198,40 @@ std::vector<FlashSampledCandidate> nautilus::autosched::rankFlashOverSamples(
 
 namespace {
 
-/// The GPU model as a division asks it: the program at each shape, its
-/// ranking there, and each candidate's time (none where it does not fit
-/// the target there).
-class GpuRangeModel final : public LaunchRangeModel {
+/// What a division asks of a model whose candidates are ranked at each
+/// shape (the GPU programs' and the flash kernels'): the problem at the
+/// shape's extents, its candidates ranked there (best first, with their
+/// times), which of them a copy may take, whether one fits the target
+/// there, its time there, and its key.
+template <typename Problem, typename Candidate> struct RangeHooks {
+  std::function<std::optional<Problem>(const std::vector<int64_t> &)> problemAt;
+  std::function<std::vector<std::pair<Candidate, double>>(const Problem &)>
+      rank;
+  std::function<bool(const Candidate &)> takes;
+  std::function<bool(const Problem &, const Candidate &)> fits;
+  std::function<double(const Problem &, const Candidate &)> estimate;
+  std::function<std::vector<int64_t>(const Candidate &)> keyOf;
+};
+
+/// A model as a division asks it (LaunchRanges.h): the problem at each
+/// shape, its ranking there, and each candidate's time (none where it does
+/// not fit the target there), each remembered (a division asks again).
+template <typename Problem, typename Candidate>
+class RankedRangeModel final : public LaunchRangeModel {
 public:
-  GpuRangeModel(const GpuProgramAtExtents &programAt, const TargetInfo &target,
-                const GpuCandidateFilter &allowed)
-      : programAt(programAt), target(target), allowed(allowed) {}
+  explicit RankedRangeModel(RangeHooks<Problem, Candidate> hooks)
+      : hooks(std::move(hooks)) {}
 
   std::optional<Sample> sampleAt(const std::vector<int64_t> &extents) override {
-    const GpuProgram *program = programOf(extents);
-    if (!program)
+    const Problem *problem = problemOf(extents);
+    if (!problem)
       return std::nullopt;
-    std::vector<RankedGpuCandidate> ranked = rankGpuSchedules(*program, target);
+    std::vector<std::pair<Candidate, double>> ranked = hooks.rank(*problem);
     Sample sample;
-    sample.bestUs = ranked.empty() ? 0 : ranked.front().cost.totalUs;
-    for (const RankedGpuCandidate &r : ranked)
-      if (takesUnbound(r.candidate) && (!allowed || allowed(r.candidate)))
-        sample.candidates.push_back(idOf(r.candidate));
+    sample.bestUs = ranked.empty() ? 0 : ranked.front().second;
+    for (const auto &[candidate, us] : ranked)
+      if (hooks.takes(candidate))
+        sample.candidates.push_back(idOf(candidate));
     return sample;
   }
 
@@ -222,40 +240,53 @@ public:
     auto [at, added] = times.try_emplace({candidate, extents});
     if (!added)
       return at->second;
-    const GpuProgram *program = programOf(extents);
-    if (program && fitsGpuTarget(*program, candidates[candidate], target))
-      at->second = estimateGpu(*program, candidates[candidate], target).totalUs;
+    const Problem *problem = problemOf(extents);
+    if (problem && hooks.fits(*problem, candidates[candidate]))
+      at->second = hooks.estimate(*problem, candidates[candidate]);
     return at->second;
   }
 
   /// The candidate's number (numbered as first seen).
-  size_t idOf(const GpuCandidate &c) {
-    auto [at, added] = ids.try_emplace(keyOf(c), candidates.size());
+  size_t idOf(const Candidate &c) {
+    auto [at, added] = ids.try_emplace(hooks.keyOf(c), candidates.size());
     if (added)
       candidates.push_back(c);
     return at->second;
   }
 
-  /// The schedules, numbered as first seen.
-  std::vector<GpuCandidate> candidates;
+  /// The candidates, numbered as first seen.
+  std::vector<Candidate> candidates;
 
 private:
-  const GpuProgram *programOf(const std::vector<int64_t> &extents) {
-    auto found = programs.find(extents);
-    if (found == programs.end())
-      found = programs.emplace(extents, programAt(extents)).first;
+  const Problem *problemOf(const std::vector<int64_t> &extents) {
+    auto found = problems.find(extents);
+    if (found == problems.end())
+      found = problems.emplace(extents, hooks.problemAt(extents)).first;
     return found->second ? &*found->second : nullptr;
   }
 
-  const GpuProgramAtExtents &programAt;
-  const TargetInfo &target;
-  const GpuCandidateFilter &allowed;
+  RangeHooks<Problem, Candidate> hooks;
   std::map<std::vector<int64_t>, size_t> ids;
-  std::map<std::vector<int64_t>, std::optional<GpuProgram>> programs;
-  /// Each candidate's time at each shape asked (a division asks again).
+  std::map<std::vector<int64_t>, std::optional<Problem>> problems;
   std::map<std::pair<size_t, std::vector<int64_t>>, std::optional<double>>
       times;
 };
+
+/// The best division of `unboundSizes` sizes under `hooks` against
+/// `oneSchedule`, and the candidates its ranges name; std::nullopt where
+/// none earns its copies.
+template <typename Problem, typename Candidate>
+std::optional<std::pair<LaunchRanges, std::vector<Candidate>>>
+divideOver(size_t unboundSizes, RangeHooks<Problem, Candidate> hooks,
+           const Candidate &oneSchedule) {
+  RankedRangeModel<Problem, Candidate> model(std::move(hooks));
+  size_t oneId = model.idOf(oneSchedule);
+  std::optional<LaunchRanges> division =
+      chooseLaunchRanges(unboundSizes, model, oneId);
+  if (!division)
+    return std::nullopt;
+  return std::make_pair(std::move(*division), std::move(model.candidates));
+}
 
 } // namespace
 
@@ -265,11 +296,61 @@ std::optional<GpuLaunchRanges> nautilus::autosched::chooseGpuLaunchRanges(
     const GpuCandidateFilter &allowed) {
   if (unboundSizes > kMostGpuLaunchRangeSizes)
     return std::nullopt;
-  GpuRangeModel model(programAt, target, allowed);
-  size_t oneId = model.idOf(oneSchedule);
-  std::optional<LaunchRanges> division =
-      chooseLaunchRanges(unboundSizes, model, oneId);
-  if (!division)
+  RangeHooks<GpuProgram, GpuCandidate> hooks;
+  hooks.problemAt = programAt;
+  hooks.rank = [&](const GpuProgram &program) {
+    std::vector<std::pair<GpuCandidate, double>> ranked;
+    for (const RankedGpuCandidate &r : rankGpuSchedules(program, target))
+      ranked.emplace_back(r.candidate, r.cost.totalUs);
+    return ranked;
+  };
+  hooks.takes = [&](const GpuCandidate &c) {
+    return takesUnbound(c) && (!allowed || allowed(c));
+  };
+  hooks.fits = [&](const GpuProgram &program, const GpuCandidate &c) {
+    return fitsGpuTarget(program, c, target);
+  };
+  hooks.estimate = [&](const GpuProgram &program, const GpuCandidate &c) {
+    return estimateGpu(program, c, target).totalUs;
+  };
+  hooks.keyOf = keyOf;
+  auto divided = divideOver(unboundSizes, std::move(hooks), oneSchedule);
+  if (!divided)
     return std::nullopt;
-  return GpuLaunchRanges{std::move(*division), std::move(model.candidates)};
+  return GpuLaunchRanges{std::move(divided->first), std::move(divided->second)};
+}
+
+std::optional<FlashLaunchRanges> nautilus::autosched::chooseFlashLaunchRanges(
+    size_t unboundSizes, const FlashProblemAtExtents &problemAt,
+    const FlashCandidate &oneSchedule, const TargetInfo &target,
+    const FlashCandidateFilter &allowed) {
+  if (unboundSizes > kMostGpuLaunchRangeSizes)
+    return std::nullopt;
+  RangeHooks<FlashProblem, FlashCandidate> hooks;
+  hooks.problemAt = problemAt;
+  hooks.rank = [&](const FlashProblem &problem) {
+    std::vector<std::pair<FlashCandidate, double>> ranked;
+    for (const RankedFlashCandidate &r : rankFlashSchedules(problem, target))
+      ranked.emplace_back(r.candidate, r.cost.totalUs);
+    return ranked;
+  };
+  // One head a tile (as the one schedule); splits too, each copy's chunks
+  // sized at launch.
+  hooks.takes = [&](const FlashCandidate &c) {
+    return c.heads == 1 && (!allowed || allowed(c));
+  };
+  // (The space's limits are the head dimension's and the candidate's, the
+  // same at every shape.)
+  hooks.fits = [](const FlashProblem &, const FlashCandidate &) {
+    return true;
+  };
+  hooks.estimate = [&](const FlashProblem &problem, const FlashCandidate &c) {
+    return estimateFlash(problem, c, target).totalUs;
+  };
+  hooks.keyOf = flashKeyOf;
+  auto divided = divideOver(unboundSizes, std::move(hooks), oneSchedule);
+  if (!divided)
+    return std::nullopt;
+  return FlashLaunchRanges{std::move(divided->first),
+                           std::move(divided->second)};
 }

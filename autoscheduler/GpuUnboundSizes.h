@@ -104,6 +104,31 @@ chooseGpuLaunchRanges(size_t unboundSizes, const GpuProgramAtExtents &programAt,
                       const GpuCandidate &oneSchedule, const TargetInfo &target,
                       const GpuCandidateFilter &allowed = {});
 
+/// A division of a flash kernel's unbound sizes (B, H, N or M; its head
+/// dimension bound) into launch ranges, and the schedules its ranges name.
+struct FlashLaunchRanges {
+  LaunchRanges division;
+  std::vector<FlashCandidate> candidates;
+};
+
+/// The flash kernel at extents of its unbound sizes (in order), with the
+/// splits of the keys a copy may take; std::nullopt where the model cannot
+/// view it so.
+using FlashProblemAtExtents =
+    std::function<std::optional<FlashProblem>(const std::vector<int64_t> &)>;
+
+/// Which flash candidates a range may take.
+using FlashCandidateFilter = std::function<bool(const FlashCandidate &)>;
+
+/// The same division for a flash kernel against `oneSchedule`: the
+/// candidates those of one head a tile at any shape, split or not (a
+/// split copy's chunks are sized at launch: SplitStreams.cpp), and
+/// `allowed`.
+std::optional<FlashLaunchRanges> chooseFlashLaunchRanges(
+    size_t unboundSizes, const FlashProblemAtExtents &problemAt,
+    const FlashCandidate &oneSchedule, const TargetInfo &target,
+    const FlashCandidateFilter &allowed = {});
+
 } // namespace nautilus::autosched
 
 #endif

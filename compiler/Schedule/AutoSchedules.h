@@ -228,6 +228,14 @@ private:
     std::string description;
     double predictedUs = 0;
   };
+  /// A division of a GPU program's unbound sizes into launch ranges (its
+  /// element-wise or reduction schedules', or a flash kernel's): the
+  /// schedule and description of each candidate the ranges name.
+  struct GpuRangeCopies {
+    autosched::LaunchRanges division;
+    std::vector<tile::ScheduleAttr> schedules;
+    std::vector<std::string> descriptions;
+  };
   struct GpuChoice {
     std::string program;
     std::string what; // "over 4, a reduction of rows of 50000"
@@ -240,7 +248,7 @@ private:
     /// values (perhaps again by another), each leaf a copy of the program
     /// with its own schedule; and the copies' names, once made.
     std::vector<std::string> unbound;
-    std::optional<autosched::GpuLaunchRanges> launchRanges;
+    std::optional<GpuRangeCopies> launchRanges;
     std::vector<std::string> copies;
   };
   /// A schedule the verifier refuted for a contraction problem (GPU) or a
@@ -282,7 +290,8 @@ private:
                                 const Sampled &mine, tile::ScheduleAttr own,
                                 size_t keep, size_t shapes,
                                 ScheduleOf scheduleOf, Describe describe);
-  /// A flash kernel's, over `samples` (one schedule, no copies).
+  /// A flash kernel's, over `samples` (one schedule; copies for ranges of
+  /// up to three unbound sizes, which may split the keys).
   mlir::FailureOr<tile::ScheduleAttr>
   sampledFlashReplacement(tile::ProgramOp program, const TargetInfo &target,
                           GpuChoice choice, size_t keep,
@@ -291,6 +300,8 @@ private:
   /// launch ranges its choice divided its sizes into (none where it did
   /// not).
   std::vector<ScheduleVariant> gpuProgramVariants(tile::ProgramOp program);
+  /// Adds `copies` to the latest choice recorded for `program`.
+  void recordLaunchRanges(tile::ProgramOp program, GpuRangeCopies copies);
   /// Records `choice` and returns its schedule (null: the program's own),
   /// or, where no ranked schedule is live, the next provider's, recording
   /// nothing (`recorded`, when given, says which).

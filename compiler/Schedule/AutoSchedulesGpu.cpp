@@ -12,6 +12,7 @@
 #include "autoscheduler/GpuUnboundSizes.h"
 #include "compiler/Schedule/AutoSchedules.h"
 #include "compiler/Schedule/GpuPrograms.h"
+#include "dialects/Tile/Utils/StreamSplits.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -112,6 +113,66 @@ std::string kindText(const GpuProgram &facts) {
   if (facts.kind == GpuProgramKind::ColumnReduction)
     return ", a reduction of columns of " + std::to_string(facts.reduced);
   return "";
+}
+
+/// Whether the launch reads each of `unbound` by name: a program's size,
+/// not a routed table's rows (a copy's range must be one it can test).
+bool launchReadsSizes(tile::ProgramOp program,
+                      const std::vector<std::string> &unbound) {
+  auto sizes = program.getSizes().getAsValueRange<StringAttr>();
+  return llvm::all_of(unbound, [&](const std::string &size) {
+    return llvm::is_contained(sizes, size);
+  });
+}
+
+/// The upper bound (exclusive) each leaf of `division` puts on each of
+/// `unbound` (none where it puts none), and the leaf's candidate.
+std::vector<std::pair<std::vector<std::optional<int64_t>>, size_t>>
+leavesOf(const LaunchRanges &division, size_t unbound) {
+  std::vector<std::pair<std::vector<std::optional<int64_t>>, size_t>> leaves;
+  for (const LaunchRange &range : division.ranges) {
+    std::vector<std::optional<int64_t>> below(unbound);
+    below[division.size] = range.below;
+    if (!range.inner) {
+      leaves.push_back({below, range.candidate});
+      continue;
+    }
+    for (const LaunchRange &inner : range.inner->ranges) {
+      below[range.inner->size] = inner.below;
+      leaves.push_back({below, inner.candidate});
+    }
+  }
+  return leaves;
+}
+
+/// Whether every split copy of `ranges` keeps its partial results within
+/// what a split may take (kMaxPartialWorkspaceBytes) over its whole range:
+/// each of the program's output dimensions bound, or bounded above by the
+/// copy's range. (A workspace is allocated only where its copy launches,
+/// but there at its full size.)
+bool splitCopiesFit(tile::ProgramOp program, const FlashLaunchRanges &ranges,
+                    const std::vector<std::string> &unbound) {
+  tile::OnlineReduceOp stream = program.getFlashStream();
+  for (const auto &[below, candidate] :
+       leavesOf(ranges.division, unbound.size())) {
+    int64_t split = ranges.candidates[candidate].split;
+    if (split == 1)
+      continue;
+    double bytes = double(split) * tile::streamPartialElementBytes(stream);
+    for (Attribute dim : program.getOutputDims()) {
+      std::optional<int64_t> extent = program.getKnownExtent(dim);
+      if (!extent) {
+        auto at = llvm::find(unbound, cast<StringAttr>(dim).getValue().str());
+        if (at == unbound.end() || !below[at - unbound.begin()])
+          return false;
+        extent = *below[at - unbound.begin()] - 1;
+      }
+      bytes *= double(*extent);
+    }
+    if (bytes > double(tile::kMaxPartialWorkspaceBytes))
+      return false;
+  }
+  return true;
 }
 
 } // namespace
@@ -226,11 +287,8 @@ AutoSchedules::sampledGpuReplacement(tile::ProgramOp program,
   // Each size must be one the launch reads by name (a program's size, not
   // a routed table's rows).
   GpuCandidate one = gpuCandidateOf(*chosen ? *chosen : program.getSchedule());
-  auto sizes = program.getSizes().getAsValueRange<StringAttr>();
   if (one.split != 1 || !isPowerOfTwoTile(one.tile) ||
-      !llvm::all_of(samples->unbound, [&](const std::string &size) {
-        return llvm::is_contained(sizes, size);
-      }))
+      !launchReadsSizes(program, samples->unbound))
     return chosen;
   std::optional<GpuLaunchRanges> ranges = chooseGpuLaunchRanges(
       samples->unbound.size(),
@@ -241,14 +299,26 @@ AutoSchedules::sampledGpuReplacement(tile::ProgramOp program,
       [&](const GpuCandidate &c) {
         return !isRefuted(program.getSymName(), gpuScheduleOf(program, c));
       });
+  if (ranges) {
+    GpuRangeCopies copies{std::move(ranges->division), {}, {}};
+    for (const GpuCandidate &c : ranges->candidates) {
+      copies.schedules.push_back(gpuScheduleOf(program, c));
+      copies.descriptions.push_back(c.describe());
+    }
+    recordLaunchRanges(program, std::move(copies));
+  }
+  return chosen;
+}
+
+void AutoSchedules::recordLaunchRanges(tile::ProgramOp program,
+                                       GpuRangeCopies copies) {
   std::lock_guard<std::mutex> lock(mutex);
   // (The choice just recorded.)
   auto latest =
       llvm::find_if(llvm::reverse(gpuChoices), [&](const GpuChoice &c) {
         return c.program == program.getSymName();
       });
-  latest->launchRanges = std::move(ranges);
-  return chosen;
+  latest->launchRanges = std::move(copies);
 }
 
 FailureOr<tile::ScheduleAttr> AutoSchedules::sampledFlashReplacement(
@@ -280,7 +350,43 @@ FailureOr<tile::ScheduleAttr> AutoSchedules::sampledFlashReplacement(
                               largest.headDim)
                     .str() +
                 samplesText(samples.unbound, views.size());
-  return recordGpuChoice(program, std::move(choice), target);
+  bool recorded = false;
+  FailureOr<tile::ScheduleAttr> chosen =
+      recordGpuChoice(program, std::move(choice), target, &recorded);
+  if (failed(chosen) || !recorded)
+    return chosen;
+  // Copies for ranges of the sizes, as for other GPU programs; a copy may
+  // also split the keys (split-KV where few heads meet many keys), its
+  // chunks sized at launch and its partials allocated only where it runs.
+  FlashCandidate one =
+      flashCandidateOf(*chosen ? *chosen : program.getSchedule());
+  if (one.split != 1 || one.heads != 1 ||
+      !launchReadsSizes(program, samples.unbound))
+    return chosen;
+  const std::vector<std::string> &unbound = samples.unbound;
+  auto problemAt = [&](const std::vector<int64_t> &extents) {
+    return flashProblemAtExtents(program, target, unbound, extents);
+  };
+  auto allowed = [&](const FlashCandidate &c) {
+    return !isRefuted(program.getSymName(), flashScheduleOf(program, c));
+  };
+  std::optional<FlashLaunchRanges> ranges =
+      chooseFlashLaunchRanges(unbound.size(), problemAt, one, target, allowed);
+  // A split copy over a range with no bound on some output extent would
+  // allocate partials of any size there: then the copies do not split.
+  if (ranges && !splitCopiesFit(program, *ranges, unbound))
+    ranges = chooseFlashLaunchRanges(
+        unbound.size(), problemAt, one, target,
+        [&](const FlashCandidate &c) { return c.split == 1 && allowed(c); });
+  if (ranges) {
+    GpuRangeCopies copies{std::move(ranges->division), {}, {}};
+    for (const FlashCandidate &c : ranges->candidates) {
+      copies.schedules.push_back(flashScheduleOf(program, c));
+      copies.descriptions.push_back(c.describe());
+    }
+    recordLaunchRanges(program, std::move(copies));
+  }
+  return chosen;
 }
 
 std::vector<ScheduleVariant>
@@ -294,12 +400,10 @@ AutoSchedules::gpuProgramVariants(tile::ProgramOp program) {
   if (choice == gpuChoices.rend() || !choice->launchRanges)
     return {};
   choice->copies.clear();
-  const GpuLaunchRanges &ranges = *choice->launchRanges;
+  const GpuRangeCopies &ranges = *choice->launchRanges;
   return rangeVariants(
       program, ranges.division, choice->unbound,
-      [&](size_t candidate) {
-        return gpuScheduleOf(program, ranges.candidates[candidate]);
-      },
+      [&](size_t candidate) { return ranges.schedules[candidate]; },
       choice->copies);
 }
 
@@ -368,10 +472,9 @@ void AutoSchedules::explainGpu(llvm::raw_ostream &os) const {
                : " (outside the space: beyond the target's registers or "
                  "shared memory, or a shape the space does not hold)")
        << "\n";
-    if (const std::optional<GpuLaunchRanges> &ranges = choice.launchRanges)
-      printLaunchDivision(os, ranges->division, choice.unbound, "schedule",
-                          [&](size_t candidate) {
-                            return ranges->candidates[candidate].describe();
-                          });
+    if (const std::optional<GpuRangeCopies> &ranges = choice.launchRanges)
+      printLaunchDivision(
+          os, ranges->division, choice.unbound, "schedule",
+          [&](size_t candidate) { return ranges->descriptions[candidate]; });
   }
 }

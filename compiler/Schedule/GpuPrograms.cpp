@@ -367,10 +367,11 @@ autosched::GpuCandidate nautilus::gpuCandidateOf(tile::ScheduleAttr schedule) {
 
 /// The flash model's view of `program`, each size the plan does not bind
 /// at the extent `unbound` gives it (flashProblemOf's, but for those
-/// sizes: then no split, and one head a tile).
+/// sizes: then one head a tile, and no split unless `unboundSplits`, a
+/// copy's view).
 static std::optional<autosched::FlashProblem>
 flashProblemAt(tile::ProgramOp program, const TargetInfo &target,
-               UnboundExtent unbound) {
+               UnboundExtent unbound, bool unboundSplits = false) {
   tile::ScheduleAttr schedule = program.getSchedule();
   tile::OnlineReduceOp stream = program.getFlashStream();
   if (!stream || !schedule.getMma() || program.getRank() < 2)
@@ -408,8 +409,15 @@ flashProblemAt(tile::ProgramOp program, const TargetInfo &target,
   program.walk(
       [&](tile::StoreOp store) { p.outputBytes = bytesOf(store.getBuffer()); });
   p.wgmmaAllowed = target.hasWgmma() && p.headDim % 64 == 0;
-  if (!bound)
+  if (!bound) {
+    // A copy's splits: each chunk at least kFlashMinChunk keys (the
+    // heuristics' rule), and sized at launch (SplitStreams.cpp).
+    for (int64_t split = 2; unboundSplits && split <= kMostUnboundFlashSplit &&
+                            p.keys / split >= kFlashMinChunk;
+         split *= 2)
+      p.splits.push_back(split);
     return p;
+  }
   // Splits up to the heuristics' own (their rules checked that one).
   for (int64_t split = 2; split <= schedule.getReduceSplit(); split *= 2)
     p.splits.push_back(split);
@@ -438,6 +446,19 @@ nautilus::flashProblemSamplesOf(tile::ProgramOp program,
   return viewsAtSamples<autosched::FlashProblem>([&](UnboundExtent unbound) {
     return flashProblemAt(program, target, unbound);
   });
+}
+
+std::optional<autosched::FlashProblem>
+nautilus::flashProblemAtExtents(tile::ProgramOp program,
+                                const TargetInfo &target,
+                                const std::vector<std::string> &unbound,
+                                const std::vector<int64_t> &extents) {
+  return flashProblemAt(
+      program, target,
+      [&](StringRef name) -> std::optional<int64_t> {
+        return extentAmong(name, unbound, extents);
+      },
+      /*unboundSplits=*/true);
 }
 
 tile::ScheduleAttr

@@ -92,6 +92,20 @@ using FlashProblemSamples = SampledViews<autosched::FlashProblem>;
 std::optional<FlashProblemSamples>
 flashProblemSamplesOf(tile::ProgramOp program, const TargetInfo &target);
 
+/// `program` with its unbound sizes `unbound` at `extents`, in order, as
+/// a copy for a range of them sees it (what
+/// autosched::chooseFlashLaunchRanges asks for): one head a tile, and
+/// splits of the keys (split-KV, each chunk sized at launch) of at least
+/// kFlashMinChunk keys each, up to kMostUnboundFlashSplit.
+std::optional<autosched::FlashProblem>
+flashProblemAtExtents(tile::ProgramOp program, const TargetInfo &target,
+                      const std::vector<std::string> &unbound,
+                      const std::vector<int64_t> &extents);
+
+/// The most ways a copy of a flash kernel over unbound sizes splits its
+/// keys: 32 chunks fill an H100's 132 multiprocessors from 4 heads.
+constexpr int64_t kMostUnboundFlashSplit = 32;
+
 /// `program`'s schedule as the flash `candidate` gives it.
 tile::ScheduleAttr flashScheduleOf(tile::ProgramOp program,
                                    const autosched::FlashCandidate &candidate);

@@ -86,6 +86,41 @@ def check_flash(target):
     return failed
 
 
+# A decoding step (one query, eight heads and the head dimension bound; B
+# and M not): copies for ranges of B and, within the smallest, of M, the
+# copy for few heads and many keys splitting them (split-KV, its chunks
+# sized at launch, its partials allocated only where it runs). Each copy
+# runs at one shape at least.
+DECODE_SHAPES = [dict(B=1, M=1), dict(B=1, M=100), dict(B=1, M=700),
+                 dict(B=3, M=1500), dict(B=7, M=256), dict(B=9, M=300)]
+
+
+def check_flash_decode(target):
+    """The decoding step's flash kernel compiled once without B and M, run
+    at shapes reaching each copy, against numpy."""
+    program = nautilus.compile(FLASH, kernel="attention", target=target,
+                               shapes={"N": 1, "H": 8, "D": 64},
+                               schedule="auto", kernel_ir=True, cache=False,
+                               explain=True)
+    print_choices(target, program.explain().splitlines())
+    rng = np.random.default_rng(4)
+    failed = 0
+    for shape in DECODE_SHAPES:
+        b, m = shape["B"], shape["M"]
+        q, k, v = (rng.uniform(-1, 1, (b, 8, rows, 64)).astype(np.float16)
+                   for rows in (1, m, m))
+        o = program.run(device="emu", Q=q, K=k, V=v)["O"]
+        s = np.einsum("bhnd,bhmd->bhnm", q.astype(np.float64),
+                      k.astype(np.float64)) / 8.0
+        p = np.exp(s - s.max(axis=-1, keepdims=True))
+        want = np.einsum("bhnm,bhmd->bhnd", p, v.astype(np.float64)) / \
+            p.sum(axis=-1, keepdims=True)
+        ok = o.shape == want.shape and np.allclose(o, want, atol=5e-3, rtol=2e-2)
+        failed += not ok
+        print(f"  {'PASS' if ok else 'FAIL'} decoding attention {shape}")
+    return failed
+
+
 def softmax(X):
     e = np.exp(X - X.max(axis=1, keepdims=True))
     return {"Y": e / e.sum(axis=1, keepdims=True)}
@@ -135,7 +170,10 @@ def print_choices(target, lines):
         if division:
             print(f"  {division[0].split(':')[1].split(';')[0].strip()}")
             for copy in block[block.index(division[0]) + 1:]:
-                print(f"    {copy.strip().split(': ')[0]}")
+                # (The range, and for a flash kernel's copy its schedule.)
+                parts = copy.strip().split(": ")
+                split = len(parts) > 1 and ", split " in parts[1]
+                print(f"    {parts[0]}" + (f": {parts[1]}" if split else ""))
 
 
 def main():
@@ -161,6 +199,7 @@ def main():
                 failed += not ok
                 print(f"  {'PASS' if ok else 'FAIL'} {kernel} {shape}")
         failed += check_flash(target)
+        failed += check_flash_decode(target)
     print(f"{'FAILED' if failed else 'all passed'}")
     return 1 if failed else 0
 

@@ -234,3 +234,58 @@ TEST(GpuUnboundSizes, LaunchRangesDivideASize) {
   EXPECT_FALSE(chooseGpuLaunchRanges(kMostGpuLaunchRangeSizes + 1, programAt,
                                      ranked.front().candidate, target));
 }
+
+// A decoding step's flash kernel (one query, 8 heads a batch, D = 64
+// bound; B and M unbound): few heads over many keys leave most of the
+// multiprocessors idle unsplit, so the division (chooseFlashLaunchRanges)
+// gives small batches and long sequences a copy that splits the keys, and
+// large batches an unsplit one. Without splits allowed, no range splits.
+TEST(GpuUnboundSizes, FlashLaunchRangesSplitFewHeads) {
+  TargetInfo target = *getTarget("sm_90");
+  auto problemAt = [](const std::vector<int64_t> &extents) {
+    FlashProblem p;
+    p.heads = 8 * extents[0];
+    p.queries = 1;
+    p.keys = extents[1];
+    p.headDim = 64;
+    p.wgmmaAllowed = true;
+    for (int64_t split = 2; split <= 32 && p.keys / split >= 256; split *= 2)
+      p.splits.push_back(split);
+    return std::optional<FlashProblem>(p);
+  };
+  FlashCandidate one{/*wgmma=*/false, /*warps=*/1, /*keyBlock=*/32};
+  std::optional<FlashLaunchRanges> ranges =
+      chooseFlashLaunchRanges(2, problemAt, one, target);
+  ASSERT_TRUE(ranges);
+  const LaunchRanges &division = ranges->division;
+  EXPECT_LT(division.meanRegret, division.oneTileMeanRegret);
+  // The split copy: one B has few heads (at most 8 a batch of 16 x 8 =
+  // 128 programs unsplit), many keys.
+  auto splits = [&](size_t candidate) {
+    return ranges->candidates[candidate].split > 1;
+  };
+  std::optional<int64_t> fewestHeads = division.ranges.front().below;
+  ASSERT_EQ(division.size, 0u); // B
+  ASSERT_TRUE(fewestHeads);
+  EXPECT_LE(*fewestHeads, 16);
+  const LaunchRange &few = division.ranges.front();
+  ASSERT_TRUE(few.inner);
+  EXPECT_EQ(few.inner->size, 1u); // M
+  EXPECT_FALSE(splits(few.inner->ranges.front().candidate));
+  EXPECT_TRUE(splits(few.inner->ranges.back().candidate));
+  EXPECT_FALSE(splits(division.ranges.back().candidate));
+  for (const FlashCandidate &c : ranges->candidates)
+    EXPECT_EQ(c.heads, 1);
+  std::optional<FlashLaunchRanges> unsplit = chooseFlashLaunchRanges(
+      2, problemAt, one, target,
+      [](const FlashCandidate &c) { return c.split == 1; });
+  if (unsplit)
+    for (const LaunchRange &range : unsplit->division.ranges) {
+      EXPECT_EQ(unsplit->candidates[range.candidate].split, 1);
+      if (range.inner)
+        for (const LaunchRange &inner : range.inner->ranges)
+          EXPECT_EQ(unsplit->candidates[inner.candidate].split, 1);
+    }
+  EXPECT_FALSE(chooseFlashLaunchRanges(kMostGpuLaunchRangeSizes + 1, problemAt,
+                                       one, target));
+}
