@@ -25,7 +25,7 @@ rm -f /tmp/capi.md /tmp/script.md # (a warm machine keeps an earlier run's)
   python3 -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__)' 2>&1
   part 240 --only '^(attention(?!_unbound)|causal|gqa)' --out "$out/attention.md"
   part 160 --only '^(f16(?!_unbound)|bf16|moe|rmsnorm|softmax(?!_unbound))' --out "$out/rest.md"
-  part 70 --only '^(f16_unbound_m_|(softmax|layernorm|attention)_unbound_)' --out "$out/unbound.md"
+  part 70 --only '^(f16_unbound_m_|(softmax|layernorm|attention|decode)_unbound_)' --out "$out/unbound.md"
   NAUTILUS_GPU_LAUNCHER=capi part 35 --no-baselines --out /tmp/capi.md \
     --only '^(f16_4096|bf16_ragged|attention_4k_d128|attention_decode_d128|moe_ragged|rmsnorm_4096)_sm_90'
   cat /tmp/capi.md 2>/dev/null

@@ -259,6 +259,14 @@ for target in "${targets[@]}"; do
     '512x512={"B": 1, "H": 32, "N": 512, "M": 512}' \
     '4096x4096={"B": 1, "H": 32, "N": 4096, "M": 4096}' \
     '1x8192={"B": 1, "H": 32, "N": 1, "M": 8192}'
+  # A decoding step compiled with one query, 8 heads and D = 128 (B and M
+  # unbound): --schedule auto's copies for ranges of B and M, the copy for
+  # few heads and many keys splitting them (split-KV at launch), against
+  # the heuristics' one unsplit schedule; run at one sequence of 8192 and
+  # of 512 keys, and 32 of 4096.
+  compile_unbound decode_unbound "$examples/attention.tensor" attention N=1,H=8,D=128 \
+    '1x8192={"B": 1, "M": 8192}' '1x512={"B": 1, "M": 512}' \
+    '32x4096={"B": 32, "M": 4096}'
   rm -f "$unbound"
   [ "$target" = sm_90 ] || continue
   for c in "${fa3_cases[@]}"; do

@@ -735,7 +735,7 @@ def attention_case(driver, b):
                       f"{f' GQA {group}' if group > 1 else ''}",
                 dtype=buffer_named(b, "Q")["dtype"],
                 pipeline=f"{len(b['programs'])} programs", programs=programs,
-                baselines=baselines, notes=[])
+                baselines=baselines, notes=launch_notes(b))
 
 
 def moe_layer(x, wg, wu, wd, ids, w, dtype):

@@ -210,6 +210,8 @@ class FakeCuda:
             shape = [u64(i + 3 + k) for k in range(n)]
             strides = [u64(i + 3 + n + k) for k in range(n)]
             want = [d if isinstance(d, int) else sizes[d] for d in buf["dims"]]
+            if "allocate_when" in buf and not holds(buf["allocate_when"]["condition"]):
+                want = [0] * n  # (a copy's workspace where it does not launch)
             tensor = S.live.get(alloc)
             assert tensor is not None, f"{name}: {buf['name']} is not a live tensor"
             assert alloc == aligned and off == 0
