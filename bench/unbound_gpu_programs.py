@@ -45,6 +45,10 @@ CASES = [
      "attention", "D=128"),
     ("attention (B = 1, H = 32, D = 128), N and M unbound",
      os.path.join(EXAMPLES, "attention.tensor"), "attention", "B=1,H=32,D=128"),
+    ("a decoding step (N = 1, H = 8, D = 128), B and M unbound",
+     os.path.join(EXAMPLES, "attention.tensor"), "attention", "N=1,H=8,D=128"),
+    ("a decoding step (N = 1, H = 32, D = 128), B and M unbound",
+     os.path.join(EXAMPLES, "attention.tensor"), "attention", "N=1,H=32,D=128"),
 ]
 TARGETS = ("sm_80", "sm_90", "gfx942")
 
