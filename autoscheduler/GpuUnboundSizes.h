@@ -12,9 +12,12 @@
 // enumerated). The candidates are those of any
 // sample's space that fit the target at every sample (fitsGpuTarget; a
 // tile larger than a sample's extent, which its space does not offer,
-// runs there masked), unsplit (a split's chunks are sized from the
-// reduced extent), with power-of-two tiles (what the checker proves
-// covers an unbound extent).
+// runs there masked), unsplit (the one schedule serves every shape, and
+// a split's partials would be allocated at every shape), with
+// power-of-two tiles (what the checker proves covers an unbound extent).
+// Copies for launch ranges (below) take the same candidates, but a flash
+// kernel's copy may split its keys (its chunks sized at launch, its
+// partials allocated only where it runs).
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_AUTOSCHEDULER_GPUUNBOUNDSIZES_H
@@ -56,7 +59,7 @@ GpuSampledCandidate sampledGpuCandidate(const std::vector<GpuProgram> &samples,
 
 /// A flash kernel's candidates (FlashSpace.h) over `samples`, ranked as
 /// above (ties to the first enumerated): those of one head a tile,
-/// unsplit (a split's chunks are sized from the keys).
+/// unsplit (as above).
 std::vector<FlashSampledCandidate>
 rankFlashOverSamples(const std::vector<FlashProblem> &samples,
                      const TargetInfo &target, size_t keep = 0,

@@ -30,7 +30,8 @@
 //                  dims size names or integers; allocate_when (optional,
 //                  workspaces only) {text, condition}: allocated only where
 //                  it holds (the launch condition of the copies that use
-//                  it; elsewhere its extents are 0 and its memory null)
+//                  it; elsewhere its extents are 0 and nothing is
+//                  allocated for it)
 //   programs       in launch order: [{name, output_dims, tile, threads,
 //                  dynamic_shared_bytes, persistent, tensor_maps: [{buffer,
 //                  box, swizzle_bytes}], launch_when}]: launch_when

@@ -42,8 +42,8 @@ struct BufferDesc {
   std::vector<Dim> dims; // empty for a scalar
   /// A workspace only copies of a program for ranges of sizes use (a
   /// split copy's partial results): the condition those copies launch
-  /// under; elsewhere it is not allocated (its extents are all 0, its
-  /// memory null). Absent, it is always allocated.
+  /// under; elsewhere it is not allocated (its extents are all 0, and no
+  /// memory is set aside for it). Absent, it is always allocated.
   std::optional<Requirement> allocateWhen;
 };
 

@@ -481,7 +481,9 @@ rt::LaunchPlan nautilus::extractLaunchPlan(ModuleOp module) {
                                      : rt::BufferRole::Workspace;
     buffer.dtype = dtypeOfType(cast<TypeAttr>(entry.get("type")).getValue());
     buffer.dims = dimsOf(cast<ArrayAttr>(entry.get("dims")));
-    if (auto ranges = entry.getAs<ArrayAttr>("launch_ranges"))
+    // (A copy's workspace: allocated only where the copy launches.)
+    auto ranges = entry.getAs<ArrayAttr>("launch_ranges");
+    if (ranges && !ranges.empty() && buffer.role == rt::BufferRole::Workspace)
       buffer.allocateWhen = launchConditionOf(ranges);
     plan.buffers.push_back(buffer);
   }

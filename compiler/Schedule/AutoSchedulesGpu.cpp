@@ -318,7 +318,8 @@ void AutoSchedules::recordLaunchRanges(tile::ProgramOp program,
       llvm::find_if(llvm::reverse(gpuChoices), [&](const GpuChoice &c) {
         return c.program == program.getSymName();
       });
-  latest->launchRanges = std::move(copies);
+  if (latest != gpuChoices.rend())
+    latest->launchRanges = std::move(copies);
 }
 
 FailureOr<tile::ScheduleAttr> AutoSchedules::sampledFlashReplacement(

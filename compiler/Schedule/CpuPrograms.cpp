@@ -322,9 +322,12 @@ void streamFactsOf(tile::ProgramOp program, tile::OnlineReduceOp stream,
   // of two of them; and only where the splitter accepts the program and
   // the chunks' partials fit its workspace (tile::streamSplitShapeRefusal,
   // kMaxPartialWorkspaceBytes).
+  // (A stream over an unbound extent may be split in parts sized at
+  // launch, but the CPU model's copies are unsplit: none is offered.)
   int64_t chunkBytes = tile::streamPartialBytesPerChunk(program);
-  bool splittable =
-      chunkBytes > 0 && tile::streamSplitShapeRefusal(program).empty();
+  bool splittable = chunkBytes > 0 &&
+                    program.getKnownExtent(stream.getExtent()).has_value() &&
+                    tile::streamSplitShapeRefusal(program).empty();
   while (splittable && reduced / (facts.mostSplit * 2) >= kMinStreamChunk &&
          facts.mostSplit * 2 * chunkBytes <= tile::kMaxPartialWorkspaceBytes)
     facts.mostSplit *= 2;

@@ -982,9 +982,9 @@ def Tile_OnlineReduceOp : Tile_Op<"online_reduce", [RecursiveMemoryEffects]> {
     Over an extent not bound at compile time the chunk is computed at
     launch: `chunks(C along d in P)` splits the index into the P parts
     that dimension `d` counts, each ceil(extent / P) points rounded up to
-    a multiple of C (the granule: a flash kernel's key block, so that only
-    the last block of a chunk may be partial); parts past the extent
-    stream nothing.
+    a multiple of C, at least C (the granule: a flash kernel's key block,
+    so that only the last block of a chunk may be partial); parts past
+    the extent stream nothing.
   }];
   let arguments = (ins Index:$extent, StrArrayAttr:$accumulators,
                        OptionalAttr<I64Attr>:$split_chunk,

@@ -42,7 +42,8 @@ tile.plan @attn {bindings = {D = 16 : i64, N = 8 : i64}, buffers = [{dims = ["N"
 // A mean-led stream over an unbound D, split 3 ways: the chunks' counts,
 // min(C, max(0, D - s C)) with C computed at launch as the partial
 // program's (emitStreamChunk: ceil(ceil(D / 3) / 64) x 64), weight the
-// means; the total is D itself, as a float.
+// means; the total is D itself (at least 1), as a float (the program's own
+// division of the sums, by 1003, is left as written).
 // CHECK-LABEL: tile.program @var_V_partial
 // CHECK: tile.online_reduce over(%{{.*}}) chunks(64 along 0 in 3) accumulators ["mean", "sum"]
 // CHECK-LABEL: tile.program @var_V
@@ -56,7 +57,8 @@ tile.plan @attn {bindings = {D = 16 : i64, N = 8 : i64}, buffers = [{dims = ["N"
 // CHECK: %[[CHUNK:.*]] = arith.muli %{{.*}}, %[[GRANULE]]
 // CHECK-NEXT: %[[START:.*]] = arith.muli %[[S]], %[[CHUNK]]
 // CHECK-NEXT: arith.subi %arg6, %[[START]]
-// CHECK: %[[TOTAL:.*]] = vector.broadcast %arg6 : index to vector<4xindex>
+// CHECK: %[[SOME:.*]] = arith.maxsi %arg6, %{{.*}} : index
+// CHECK-NEXT: %[[TOTAL:.*]] = vector.broadcast %[[SOME]] : index to vector<4xindex>
 // CHECK: arith.divf %{{.*}}, %{{.*}} : vector<4xf64>
 tile.program @var_V attributes {arg_names = ["X", "Mu", "V"], output_dims = ["T"], schedule = #tile.schedule<tile = [4], threads = 1, reduce_split = 3>, sizes = ["T", "D"]} {
 ^bb0(%x: memref<?x?xf32>, %mu: memref<?xf64>, %v: memref<?xf64>, %t: index, %d: index):

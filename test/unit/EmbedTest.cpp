@@ -170,6 +170,21 @@ TEST(LaunchChecks, NamesWhatIsWrong) {
                  0),
       0u)
       << check(divided, {q, k, o});
+  // A workspace only a copy uses: allocated where its condition holds,
+  // no elements elsewhere; a condition that cannot be evaluated is named.
+  LaunchPlan copied = plan;
+  copied.buffers[2].allocateWhen = Requirement{
+      "N < 8", SizeExpr::op("lt", {SizeExpr::size("N"), SizeExpr::of(8)})};
+  EXPECT_EQ(extentsOf(copied.buffers[2], {{"N", 5}}), std::vector<int64_t>{5});
+  EXPECT_EQ(extentsOf(copied.buffers[2], {{"N", 9}}), std::vector<int64_t>{0});
+  EXPECT_EQ(bytesOf(copied.buffers[2], {{"N", 9}}), 0u);
+  EXPECT_EQ(check(copied, {q, k, o}), "");
+  copied.buffers[2].allocateWhen->condition =
+      divided.programs.front().launchWhen->condition;
+  copied.buffers[2].allocateWhen->text = "8 / (H - 8) > 0";
+  EXPECT_EQ(check(copied, {q, k, o}),
+            "workspace 'W' is allocated under '8 / (H - 8) > 0', which "
+            "cannot be evaluated: division by zero in (div 8 (sub H 8))");
   TensorArg k6 = k;
   k6.shape = {2, 6};
   EXPECT_EQ(check(plan, {q, k6, o}),

@@ -700,6 +700,14 @@ FailureOr<SmallVector<Fragment>> FlashLowering::run() {
   auto [firstKey, endKey] = keyRange();
   Value firstBlock = arith::DivUIOp::create(b, loc, firstKey, c(keyBlock));
   endBlock = arith::CeilDivUIOp::create(b, loc, endKey, c(keyBlock));
+  // A part of a split sized at launch past the keys streams none: not
+  // even the partial block its first key falls in.
+  if (stream.getSplitParts())
+    firstBlock = arith::SelectOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, firstKey,
+                              endKey),
+        endBlock, firstBlock);
   if (producers)
     return results(warpSpecialized(firstBlock, init));
   loadQuery(firstBlock);

@@ -267,7 +267,9 @@ private:
     return arith::SIToFPOp::create(b, loc, type, tile);
   }
 
-  /// The stream's extent as a float tile (a constant where bound).
+  /// The stream's extent as a float tile (a constant where bound; at
+  /// least 1 where not, so that no points make a mean of 0, as the stream
+  /// unsplit makes, not 0 / 0).
   Value totalPoints(OpBuilder &b) {
     Location loc = stream.getLoc();
     auto type = cast<VectorType>(stream.getResult(0).getType());
@@ -278,11 +280,12 @@ private:
           DenseElementsAttr::get(
               type, b.getFloatAttr(type.getElementType(), double(*extent))));
     auto integers = VectorType::get(type.getShape(), b.getI64Type());
+    Value some = arith::MaxSIOp::create(
+        b, loc, stream.getExtent(), arith::ConstantIndexOp::create(b, loc, 1));
     Value tile = arith::IndexCastOp::create(
         b, loc, integers,
         vector::BroadcastOp::create(
-            b, loc, VectorType::get(type.getShape(), b.getIndexType()),
-            stream.getExtent()));
+            b, loc, VectorType::get(type.getShape(), b.getIndexType()), some));
     return arith::SIToFPOp::create(b, loc, type, tile);
   }
 
