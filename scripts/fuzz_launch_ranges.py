@@ -19,8 +19,9 @@ under `--schedule auto`, each size left unbound one time in two (a
 tensor-core contraction whose M or N is unbound takes a schedule ranked
 over sample shapes, or copies for ranges of M or N: "A contraction
 whose M or N is unbound"; GPU element-wise programs, reductions and
-flash kernels likewise: "GPU programs of unbound sizes"), and run on the
-SIMT emulator; the reference
+flash kernels likewise: "GPU programs of unbound sizes"; attention one
+time in three a decoding step, N, H and D bound), and run on the SIMT
+emulator; the reference
 is the heuristics' kernel for the case's sizes on the CPU. The work is
 bounded lower there (the emulator runs every thread).
 
@@ -98,13 +99,24 @@ def main():
             draw = rng.random()
             return 1 if draw < 1 / 3 else rng.randint(81, 700) if draw < 1 / 2 else rng.randint(2, 80)
         sizes = {n: extent() for n in names}
+        # For attention on a GPU one time in three, a decoding step: one
+        # query and a few heads bound with D, B and M not (copies for
+        # ranges of them, the copy for few heads and many keys splitting
+        # the keys).
+        decoding = gpu and kernel == "attention" and rng.random() < 1 / 3
+        if decoding:
+            sizes.update(N=1, H=rng.choice([1, 2, 4, 8]), D=64,
+                         M=rng.randint(200, 1200))
         # (The work bounded: the largest size halved until the product of
         # them all is at most 2^25.)
         while np.prod([float(v) for v in sizes.values()]) > 2 ** (21 if gpu else 25):
             largest = max(sizes, key=lambda n: sizes[n])
             sizes[largest] //= 2
-        # On a GPU, each size bound at compile time one time in two.
+        # On a GPU, each size bound at compile time one time in two (a
+        # decoding step: N, H and D).
         fixed = {n: v for n, v in sizes.items() if gpu and rng.random() < 0.5}
+        if decoding:
+            fixed = {n: sizes[n] for n in ("N", "H", "D")}
         key = (kernel, tuple(sorted(fixed.items())))
         if key not in unbound:
             unbound[key] = (nautilus.compile(path, kernel=kernel, target=args.target,
