@@ -225,22 +225,26 @@ std::string bindSizes(const LaunchPlan &plan,
     return e;
   // A launch condition that cannot be evaluated would skip its program
   // silently (and leave its workspace unallocated).
-  for (const ProgramDesc &p : plan.programs) {
+  auto unevaluable = [&](const std::optional<Requirement> &condition,
+                         const std::string &what) -> std::string {
     int64_t holds = 0;
-    if (p.launchWhen)
-      if (std::string e = evaluate(p.launchWhen->condition, sizes, holds);
-          !e.empty())
-        return "program '" + p.name + "' is launched under '" +
-               p.launchWhen->text + "', which cannot be evaluated: " + e;
-  }
-  for (const BufferDesc &b : plan.buffers) {
-    int64_t holds = 0;
-    if (b.allocateWhen)
-      if (std::string e = evaluate(b.allocateWhen->condition, sizes, holds);
-          !e.empty())
-        return "workspace '" + b.name + "' is allocated under '" +
-               b.allocateWhen->text + "', which cannot be evaluated: " + e;
-  }
+    if (!condition)
+      return "";
+    std::string e = evaluate(condition->condition, sizes, holds);
+    return e.empty() ? ""
+                     : what + " '" + condition->text +
+                           "', which cannot be evaluated: " + e;
+  };
+  for (const ProgramDesc &p : plan.programs)
+    if (std::string e = unevaluable(p.launchWhen, "program '" + p.name +
+                                                      "' is launched under");
+        !e.empty())
+      return e;
+  for (const BufferDesc &b : plan.buffers)
+    if (std::string e = unevaluable(b.allocateWhen, "workspace '" + b.name +
+                                                        "' is allocated under");
+        !e.empty())
+      return e;
   return checkExtents(plan, sizes, limits);
 }
 

@@ -146,6 +146,15 @@ public:
   /// the model's breakdown, and the runners-up.
   void explain(llvm::raw_ostream &os) const override;
 
+  /// A division of a GPU program's unbound sizes into launch ranges (its
+  /// element-wise or reduction schedules', or a flash kernel's): the
+  /// schedule and description of each candidate the ranges name.
+  struct GpuRangeCopies {
+    autosched::LaunchRanges division;
+    std::vector<tile::ScheduleAttr> schedules;
+    std::vector<std::string> descriptions;
+  };
+
 private:
   struct Choice {
     autosched::ContractionProblem problem;
@@ -227,14 +236,6 @@ private:
     tile::ScheduleAttr schedule;
     std::string description;
     double predictedUs = 0;
-  };
-  /// A division of a GPU program's unbound sizes into launch ranges (its
-  /// element-wise or reduction schedules', or a flash kernel's): the
-  /// schedule and description of each candidate the ranges name.
-  struct GpuRangeCopies {
-    autosched::LaunchRanges division;
-    std::vector<tile::ScheduleAttr> schedules;
-    std::vector<std::string> descriptions;
   };
   struct GpuChoice {
     std::string program;

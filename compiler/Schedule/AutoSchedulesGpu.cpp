@@ -115,6 +115,19 @@ std::string kindText(const GpuProgram &facts) {
   return "";
 }
 
+/// A division (GpuLaunchRanges, FlashLaunchRanges) as its copies'
+/// schedules (`scheduleOf` a candidate) and descriptions.
+template <typename Ranges, typename ScheduleOf>
+AutoSchedules::GpuRangeCopies rangeCopiesOf(const Ranges &ranges,
+                                            ScheduleOf scheduleOf) {
+  AutoSchedules::GpuRangeCopies copies{ranges.division, {}, {}};
+  for (const auto &candidate : ranges.candidates) {
+    copies.schedules.push_back(scheduleOf(candidate));
+    copies.descriptions.push_back(candidate.describe());
+  }
+  return copies;
+}
+
 /// Whether the launch reads each of `unbound` by name: a program's size,
 /// not a routed table's rows (a copy's range must be one it can test).
 bool launchReadsSizes(tile::ProgramOp program,
@@ -299,14 +312,11 @@ AutoSchedules::sampledGpuReplacement(tile::ProgramOp program,
       [&](const GpuCandidate &c) {
         return !isRefuted(program.getSymName(), gpuScheduleOf(program, c));
       });
-  if (ranges) {
-    GpuRangeCopies copies{std::move(ranges->division), {}, {}};
-    for (const GpuCandidate &c : ranges->candidates) {
-      copies.schedules.push_back(gpuScheduleOf(program, c));
-      copies.descriptions.push_back(c.describe());
-    }
-    recordLaunchRanges(program, std::move(copies));
-  }
+  if (ranges)
+    recordLaunchRanges(program,
+                       rangeCopiesOf(*ranges, [&](const GpuCandidate &c) {
+                         return gpuScheduleOf(program, c);
+                       }));
   return chosen;
 }
 
@@ -379,14 +389,11 @@ FailureOr<tile::ScheduleAttr> AutoSchedules::sampledFlashReplacement(
     ranges = chooseFlashLaunchRanges(
         unbound.size(), problemAt, one, target,
         [&](const FlashCandidate &c) { return c.split == 1 && allowed(c); });
-  if (ranges) {
-    GpuRangeCopies copies{std::move(ranges->division), {}, {}};
-    for (const FlashCandidate &c : ranges->candidates) {
-      copies.schedules.push_back(flashScheduleOf(program, c));
-      copies.descriptions.push_back(c.describe());
-    }
-    recordLaunchRanges(program, std::move(copies));
-  }
+  if (ranges)
+    recordLaunchRanges(program,
+                       rangeCopiesOf(*ranges, [&](const FlashCandidate &c) {
+                         return flashScheduleOf(program, c);
+                       }));
   return chosen;
 }
 
