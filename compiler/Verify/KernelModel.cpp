@@ -7,6 +7,7 @@
 #include "dialects/Tile/Utils/ResourceBudget.h"
 #include "dialects/Tile/Utils/SiblingContracts.h"
 #include "dialects/Tile/Utils/StagingRows.h"
+#include "dialects/Tile/Utils/StreamSplits.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -482,6 +483,36 @@ std::optional<SplitModel> splitOf(tile::ProgramOp program,
   return split;
 }
 
+/// The split of `program`'s stream (a split stream's partial program:
+/// split-KV, constant chunks or parts sized at launch), or std::nullopt.
+std::optional<SplitModel> streamSplitOf(tile::ProgramOp program,
+                                        DictionaryAttr bindings) {
+  tile::OnlineReduceOp stream = tile::onlyTopLevelStream(program);
+  if (!stream || !stream.isSplit())
+    return std::nullopt;
+  SplitModel split;
+  split.chunk = *stream.getSplitChunk();
+  if (stream.getSplitParts())
+    split.parts = *stream.getSplitParts();
+  split.extentName = sizeNameOf(program, stream.getExtent());
+  if (std::optional<int64_t> literal = getConstantIntValue(stream.getExtent()))
+    split.extent = *literal;
+  else if (split.extentName.empty())
+    return std::nullopt; // (an extent the sizes do not name)
+  if (bindings && !split.extentName.empty())
+    if (auto value = bindings.getAs<IntegerAttr>(split.extentName))
+      split.extent = value.getInt();
+  if (split.extentName.empty())
+    split.extentName = std::to_string(*split.extent);
+  auto literal =
+      dyn_cast<IntegerAttr>(program.getOutputDims()[*stream.getSplitDim()]);
+  if (!literal)
+    return std::nullopt;
+  split.splits = literal.getInt();
+  split.combined = split.splits;
+  return split;
+}
+
 /// The points of `program`'s sweep on a GPU (none without one).
 std::optional<SweepModel> sweepOf(tile::ProgramOp program,
                                   DictionaryAttr bindings) {
@@ -557,6 +588,8 @@ std::vector<ProgramModel> verify::buildKernelModels(ModuleOp module) {
           model.boundSizes[bound.getName().str()] = value.getInt();
     model.grid = gridOf(program, bindings);
     model.split = splitOf(program, contract, bindings);
+    if (!model.split)
+      model.split = streamSplitOf(program, bindings);
     if (gpu)
       model.sweep = sweepOf(program, bindings);
     models.push_back(std::move(model));

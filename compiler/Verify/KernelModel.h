@@ -139,10 +139,14 @@ struct GridModel {
 
 /// A reduction split into chunks: `splits` programs along the split
 /// dimension, chunk c reducing [c * chunk, min((c + 1) * chunk, extent)).
+/// A stream split in `parts` sized at launch (`chunks(G along d in P)`)
+/// has chunks of max(1, ceil(ceil(extent / P) / G)) x G points, `chunk`
+/// holding the granule G.
 struct SplitModel {
   std::string extentName;
   std::optional<int64_t> extent;
   int64_t chunk = 1, splits = 1;
+  std::optional<int64_t> parts;
   /// What the combining program adds up.
   int64_t combined = 1;
 };

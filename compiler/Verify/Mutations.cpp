@@ -242,6 +242,12 @@ std::vector<MutationRule> scheduleRules() {
        }},
       {{"split-chunk-gap", "a split reduction's chunks skip an element"},
        [](ProgramModel &m) {
+         // (A split in parts sized at launch: its chunks sized for one
+         // part more than it has programs.)
+         if (m.split && m.split->parts) {
+           *m.split->parts += 1;
+           return true;
+         }
          if (!m.split || m.split->chunk < 2)
            return false;
          m.split->chunk -= 1;
