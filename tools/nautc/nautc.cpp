@@ -84,7 +84,9 @@ options:
                          a size, chosen at launch),
                          and flash kernels warps, key blocks and
                          splits (over unbound sizes, the best over
-                         sample shapes);
+                         sample shapes, or over up to three a copy
+                         for each range of a size, a copy for few
+                         heads and many keys splitting them);
                          on the CPU every program with bound extents:
                          tiles, their rhs packed or not (and its
                          reduction in blocks of K or not), a stream's
