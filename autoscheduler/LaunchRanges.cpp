@@ -222,9 +222,11 @@ std::optional<ScoredDivision> divide(const SampleSpace &space, size_t divided,
   std::optional<DivisionGrid> grid = gridOf(space, divided, context);
   if (!grid || grid->candidates.empty())
     return std::nullopt;
-  double oneTileLogSum = 0;
-  for (double r : logRegretsOf(oneTile, *grid, context))
+  double oneTileLogSum = 0, oneTileWorst = 0;
+  for (double r : logRegretsOf(oneTile, *grid, context)) {
     oneTileLogSum += r;
+    oneTileWorst = std::max(oneTileWorst, r);
+  }
   const size_t shapes = grid->samples.size(), values = grid->values.size();
   const double oneTileMean = std::exp(oneTileLogSum / double(shapes));
   std::optional<ScoredDivision> best;
@@ -250,12 +252,25 @@ std::optional<ScoredDivision> divide(const SampleSpace &space, size_t divided,
     for (size_t r = 1; r < ranges.size(); ++r)
       repeats |= ranges[r].candidate == ranges[r - 1].candidate;
     double score = scoreOf(ranges, shapes);
-    if (repeats || score >= oneTileMean || (best && score >= best->score))
+    // Earned by its mean (each range beyond the first kLaunchRangeGain),
+    // or by the worst loss it removes (kLaunchRangeWorstGain).
+    double logSum = 0, worst = 0;
+    for (const RangeChoice &r : ranges) {
+      logSum += r.logSum;
+      worst = std::max(worst, r.worst);
+    }
+    bool byMean = score < oneTileMean;
+    bool byWorst = oneTileWorst - worst >= std::log(kLaunchRangeWorstGain) &&
+                   logSum <= oneTileLogSum;
+    if (repeats || !(byMean || byWorst) || (best && score >= best->score))
       continue;
     best = ScoredDivision{rangesOf(*grid, space, cuts, ranges, context), score,
                           spans};
     best->division.sampleShapes = shapes;
     best->division.oneTileMeanRegret = oneTileMean;
+    best->division.worstRegret = std::exp(worst);
+    best->division.oneTileWorstRegret = std::exp(oneTileWorst);
+    best->division.earnedByWorst = !byMean;
     best->division.meanRegret =
         score / std::pow(kLaunchRangeGain, double(ranges.size() - 1));
   }

@@ -22,7 +22,11 @@
 // range's schedule is the one of least geometric-mean regret over its own
 // samples. Each range beyond the first must earn kLaunchRangeGain (the
 // copies cost compile time and code), and the best division must beat
-// the one schedule the kernel has otherwise over the same shapes. Between
+// the one schedule the kernel has otherwise over the same shapes; or,
+// its mean no worse than the one schedule's, cut the one schedule's
+// worst regret over them by kLaunchRangeWorstGain (a large loss at a few
+// shapes, which the mean over the grid dilutes: a decoding step of one
+// sequence whose few heads leave most multiprocessors idle unsplit). Between
 // two ranges the boundary is the first power of two, above the lower
 // range's last sample and up to the next range's first, where the upper
 // range's schedule is predicted no slower than the lower's (geometric
@@ -60,6 +64,13 @@ constexpr std::array<int64_t, 4> kLaunchRangeSamples = {1, 32, 512, 4096};
 /// mean regret, times this for each extra range, must stay below the one
 /// schedule's.
 constexpr double kLaunchRangeGain = 1.10;
+
+/// A division also earns its copies where the one schedule is at least
+/// this many times the best at some sample shape and the division's worst
+/// is this many times better, its geometric mean no worse: a large loss at
+/// a few shapes (a decoding step of one sequence, its few heads on an
+/// unsplit kernel) that the mean over the whole grid dilutes.
+constexpr double kLaunchRangeWorstGain = 1.5;
 
 /// At most this many ranges (copies of a program).
 constexpr size_t kMostLaunchRanges = 3;
@@ -107,6 +118,11 @@ struct LaunchRanges {
   size_t sampleShapes = 0;      // the shapes both means are over
   double meanRegret = 1;        // the division's geometric mean regret
   double oneTileMeanRegret = 1; // the one candidate's, over the same shapes
+  /// The worst regrets over the same shapes, the division's and the one
+  /// candidate's; and whether the division earned its copies by the worst
+  /// loss it removes alone (kLaunchRangeWorstGain), not by its mean.
+  double worstRegret = 1, oneTileWorstRegret = 1;
+  bool earnedByWorst = false;
   /// The copies the division makes (a range divided again counts its
   /// inner ranges).
   size_t copies() const;

@@ -57,7 +57,7 @@ ONE = re.compile(r"^  (?:chosen|one schedule): +([0-9.]+)x the best \(geometric 
                  r"([0-9.]+)x at worst.*?; at the largest: (.*?): [0-9.]+ us")
 HEUR = re.compile(r"^  heuristics: ([0-9.]+)x the best \(geometric mean\), "
                   r"([0-9.]+)x at worst.*?; at the largest: (.*?): [0-9.]+ us")
-DIVISION = re.compile(r"^  chosen: +(\d+) copies .*?ranges alone: ([0-9.]+)x the best .*against ([0-9.]+)x")
+DIVISION = re.compile(r"^  chosen: +(\d+) copies .*?ranges alone: ([0-9.]+)x the best .*?against ([0-9.]+)x for one")
 RANGE = re.compile(r"^ {4,6}(\S.*?): (.*?): ([0-9.]+)x the best over its samples")
 
 

@@ -83,8 +83,13 @@ void nautilus::printLaunchDivision(
      << "'s ranges alone: " << llvm::format("%.2fx", division.meanRegret)
      << " the best (geometric mean over " << division.sampleShapes
      << " sample shapes, " << size << " at " << samples << "), against "
-     << llvm::format("%.2fx", division.oneTileMeanRegret) << " for one " << what
-     << "\n";
+     << llvm::format("%.2fx", division.oneTileMeanRegret) << " for one "
+     << what;
+  if (division.earnedByWorst)
+    os << " (earned by its worst: "
+       << llvm::format("%.2fx", division.worstRegret) << " against "
+       << llvm::format("%.2fx", division.oneTileWorstRegret) << ")";
+  os << "\n";
   for (const LaunchRange &range : division.ranges) {
     os << "    " << rangeText(division, range) << ": ";
     if (!range.inner) {

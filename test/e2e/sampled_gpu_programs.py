@@ -144,11 +144,11 @@ KERNELS = [
 ]
 # (Each copy of a program the model divided into launch ranges runs at
 # one shape at least: C below and from 128 or 256, R below and from 128
-# or 256, C from 2048, B from 128 where R is below 256.)
+# or 256 and from 4096, C from 2048, B from 128 where R is below 256.)
 SHAPES = [dict(B=1, R=1, C=1), dict(B=2, R=3, C=77), dict(B=1, R=9, C=700),
           dict(B=3, R=130, C=20), dict(B=1, R=700, C=3),
           dict(B=1, R=260, C=260), dict(B=1, R=2, C=2100),
-          dict(B=130, R=2, C=3)]
+          dict(B=130, R=2, C=3), dict(B=1, R=4100, C=3)]
 
 
 def print_choices(target, lines):
