@@ -313,77 +313,45 @@ void proveElements(Prover &prover, const ProgramModel &model,
   }
 }
 
-/// A stream split in parts sized at launch: program s of the `splits`
-/// along the split dimension streams [s C, min(extent, (s + 1) C)) with C
-/// = max(1, ceil(ceil(extent / P) / G)) x G, as emitStreamChunk computes
-/// it; their union is [0, min(extent, splits x C)), so index k < extent
-/// lies in no chunk exactly where k >= splits x C.
-void provePartsSplit(Prover &prover, const ProgramModel &model,
-                     std::vector<Finding> &findings) {
-  z3::context &ctx = prover.context();
-  const SplitModel &split = *model.split;
-  int64_t parts = *split.parts, granule = split.chunk;
-  // Wide enough for kMaxCount whole chunks of every part and its products.
-  unsigned width = llvm::Log2_64_Ceil(granule * (parts + split.splits + 1) *
-                                      (kMaxCount + 1)) +
-                   2;
-  z3::expr e = split.extent ? num(ctx, *split.extent, width)
-                            : var(ctx, split.extentName, width);
-  z3::expr g = num(ctx, granule, width), p = num(ctx, parts, width);
-  z3::expr one = num(ctx, 1, width);
-  z3::expr even = z3::udiv(e + p - one, p);
-  z3::expr granules = z3::udiv(even + g - one, g);
-  z3::expr chunk = z3::ite(granules == 0, one, granules) * g;
-  z3::expr k = var(ctx, "index", width);
-  z3::expr missed =
-      z3::ult(k, e) && z3::uge(k, num(ctx, split.splits, width) * chunk);
-  z3::expr uncombined =
-      num(ctx, split.combined, width) != num(ctx, split.splits, width);
-  z3::expr allowed =
-      split.extent ? ctx.bool_val(true)
-                   : z3::ule(e, num(ctx, granule * parts * kMaxCount, width));
-  findings.push_back(prover.prove(
-      "coverage.split",
-      "@" + model.name + ": " + std::to_string(split.splits) +
-          " chunks of ceil(" + split.extentName + " / " +
-          std::to_string(parts) + ") rounded up to " + std::to_string(granule) +
-          ", sized at launch",
-      allowed && (missed || uncombined),
-      [&](const z3::model &m) {
-        if (m.eval(uncombined, true).is_true())
-          return "the combining program adds " +
-                 std::to_string(split.combined) + " of the " +
-                 std::to_string(split.splits) + " chunks";
-        return split.extentName + "=" + std::to_string(valueOf(m, e)) +
-               ": index " + std::to_string(valueOf(m, k)) + " lies in no chunk";
-      },
-      fitsBelow(e, granule * parts * kReadableCount)));
-}
-
+/// coverage.split: program s of the `splits` along the split dimension
+/// reduces [s C, min(extent, (s + 1) C)), their union [0, min(extent,
+/// splits x C)), so index k < extent lies in no chunk exactly where k >=
+/// splits x C. C is the chunk, or for a stream split in parts sized at
+/// launch max(1, ceil(ceil(extent / P) / G)) x G, as emitStreamChunk
+/// computes it (G the granule).
 void proveSplit(Prover &prover, const ProgramModel &model,
                 std::vector<Finding> &findings) {
   z3::context &ctx = prover.context();
   const SplitModel &split = *model.split;
-  if (split.parts)
-    return provePartsSplit(prover, model, findings);
-  // Wide enough for kMaxCount chunks.
-  unsigned width = llvm::Log2_64_Ceil(split.chunk * (kMaxCount + 1)) + 1;
+  // The most points a chunk may cover, and the extents proved over: up to
+  // kMaxCount chunks (of every part).
+  int64_t reach = split.chunk * split.parts.value_or(1);
+  unsigned width =
+      llvm::Log2_64_Ceil(reach * (split.splits + 1) * (kMaxCount + 1)) + 2;
   z3::expr e = split.extent ? num(ctx, *split.extent, width)
                             : var(ctx, split.extentName, width);
   z3::expr chunk = num(ctx, split.chunk, width);
+  std::string what = std::to_string(split.splits) + " chunks of " +
+                     std::to_string(split.chunk) + " along " + split.extentName;
+  if (split.parts) {
+    z3::expr g = chunk, p = num(ctx, *split.parts, width);
+    z3::expr one = num(ctx, 1, width);
+    z3::expr granules = z3::udiv(z3::udiv(e + p - one, p) + g - one, g);
+    chunk = z3::ite(granules == 0, one, granules) * g;
+    what = std::to_string(split.splits) + " chunks of ceil(" +
+           split.extentName + " / " + std::to_string(*split.parts) +
+           ") rounded up to " + std::to_string(split.chunk) +
+           ", sized at launch";
+  }
   z3::expr splits = num(ctx, split.splits, width);
   z3::expr k = var(ctx, "index", width);
-  // Chunk c covers [c * chunk, min((c + 1) * chunk, extent)).
-  z3::expr c = z3::udiv(k, chunk);
-  z3::expr missed = z3::ult(k, e) && z3::uge(c, splits);
+  z3::expr missed = z3::ult(k, e) && z3::uge(k, splits * chunk);
   z3::expr uncombined = num(ctx, split.combined, width) != splits;
   z3::expr allowed = split.extent
                          ? ctx.bool_val(true)
-                         : z3::ule(e, num(ctx, split.chunk * kMaxCount, width));
+                         : z3::ule(e, num(ctx, reach * kMaxCount, width));
   findings.push_back(prover.prove(
-      "coverage.split",
-      "@" + model.name + ": " + std::to_string(split.splits) + " chunks of " +
-          std::to_string(split.chunk) + " along " + split.extentName,
+      "coverage.split", "@" + model.name + ": " + what,
       allowed && (missed || uncombined),
       [&](const z3::model &m) {
         if (m.eval(uncombined, true).is_true())
@@ -393,7 +361,7 @@ void proveSplit(Prover &prover, const ProgramModel &model,
         return split.extentName + "=" + std::to_string(valueOf(m, e)) +
                ": index " + std::to_string(valueOf(m, k)) + " lies in no chunk";
       },
-      fitsBelow(e, split.chunk * kReadableCount)));
+      fitsBelow(e, reach * kReadableCount)));
 }
 
 /// One write of a sweep's loops: the thread `lane` of a group, in the main
