@@ -85,10 +85,13 @@ void nautilus::printLaunchDivision(
      << " sample shapes, " << size << " at " << samples << "), against "
      << llvm::format("%.2fx", division.oneTileMeanRegret) << " for one "
      << what;
-  if (division.earnedByWorst)
-    os << " (earned by its worst: "
-       << llvm::format("%.2fx", division.worstRegret) << " against "
-       << llvm::format("%.2fx", division.oneTileWorstRegret) << ")";
+  // (A division earned by the worst loss it removes, not its mean.)
+  auto earnedByWorst = [&](const LaunchRanges &d) {
+    if (d.earnedByWorst)
+      os << " (earned by its worst: " << llvm::format("%.2fx", d.worstRegret)
+         << " against " << llvm::format("%.2fx", d.oneTileWorstRegret) << ")";
+  };
+  earnedByWorst(division);
   os << "\n";
   for (const LaunchRange &range : division.ranges) {
     os << "    " << rangeText(division, range) << ": ";
@@ -102,7 +105,9 @@ void nautilus::printLaunchDivision(
        << " the best (geometric mean over its " << inner.sampleShapes
        << " sample shapes), against "
        << llvm::format("%.2fx", inner.oneTileMeanRegret) << " for "
-       << describe(range.candidate) << "\n";
+       << describe(range.candidate);
+    earnedByWorst(inner);
+    os << "\n";
     for (const LaunchRange &innerRange : inner.ranges) {
       os << "      " << rangeText(inner, innerRange) << ": ";
       printOne(innerRange);

@@ -509,7 +509,27 @@ std::optional<SplitModel> streamSplitOf(tile::ProgramOp program,
   if (!literal)
     return std::nullopt;
   split.splits = literal.getInt();
+  // What the combining program (the one it is the partial program of)
+  // folds: the count its stream, or its sums by Chan's rule, run over.
   split.combined = split.splits;
+  StringRef name = program.getSymName();
+  if (name.ends_with("_partial"))
+    if (auto combining = SymbolTable::lookupNearestSymbolFrom<tile::ProgramOp>(
+            program, StringAttr::get(program.getContext(),
+                                     name.drop_back(strlen("_partial")))))
+      for (Operation &op : combining.getBody().front()) {
+        Value count;
+        if (auto stream = dyn_cast<tile::OnlineReduceOp>(op))
+          count = stream.getExtent();
+        else if (auto sum = dyn_cast<tile::ReduceOp>(op);
+                 sum && sum.getExtents().size() == 1)
+          count = sum.getExtents().front();
+        if (std::optional<int64_t> folded =
+                count ? getConstantIntValue(count) : std::nullopt) {
+          split.combined = *folded;
+          break;
+        }
+      }
   return split;
 }
 
