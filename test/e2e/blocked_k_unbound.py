@@ -12,12 +12,7 @@ import sys
 
 import numpy as np
 
-# The Python package and the build, found from the checkout as the other
-# scripts find them (scripts/fuzz_launch_ranges.py).
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "python_stub"))
-os.environ.setdefault("NAUTILUS_ROOT", os.path.join(ROOT, "build"))
-import nautilus  # noqa: E402
+from checkout_nautilus import ROOT, nautilus
 
 KERNEL = os.path.join(ROOT, "bench", "kernels", "gemm_f32.tensor")
 

@@ -9,17 +9,11 @@ the products are exact in f32.
 
 usage: sampled_contractions.py (NAUTILUS_ROOT the build, build/ by default)
 """
-import os
 import sys
 
 import numpy as np
 
-# The Python package and the build, found from the checkout as the other
-# scripts find them (scripts/fuzz_launch_ranges.py).
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "python_stub"))
-os.environ.setdefault("NAUTILUS_ROOT", os.path.join(ROOT, "build"))
-import nautilus  # noqa: E402
+from checkout_nautilus import nautilus
 
 SOURCE = """
 kernel gemm(A: f16[M, K], B: f16[K, N]) -> (C: f32[M, N]) {

@@ -9,17 +9,11 @@ from a single element to ragged ones, against numpy in float64.
 
 usage: sampled_gpu_programs.py (NAUTILUS_ROOT the build, build/ by default)
 """
-import os
 import sys
 
 import numpy as np
 
-# The Python package and the build, found from the checkout as the other
-# scripts find them (scripts/fuzz_launch_ranges.py).
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "python_stub"))
-os.environ.setdefault("NAUTILUS_ROOT", os.path.join(ROOT, "build"))
-import nautilus  # noqa: E402
+from checkout_nautilus import nautilus
 
 SOURCE = """
 kernel softmax(X: f32[R, C]) -> (Y: f32[R, C]) {
@@ -70,24 +64,25 @@ def attention_reference(q, k, v):
         p.sum(axis=-1, keepdims=True)
 
 
-def check_flash(target):
-    """The flash kernel compiled once without B, H, N and M, run at shapes
-    from one query and one key to ragged ones, against numpy."""
+def check_flash(target, bound, shapes, label, seed):
+    """The flash kernel compiled once with only the sizes `bound` (D = 64
+    among them), run at `shapes` (the other sizes), against numpy."""
     program = nautilus.compile(FLASH, kernel="attention", target=target,
-                               shapes={"D": 64}, schedule="auto",
+                               shapes=bound, schedule="auto",
                                kernel_ir=True, cache=False, explain=True)
     print_choices(target, program.explain().splitlines())
-    rng = np.random.default_rng(3)
+    rng = np.random.default_rng(seed)
     failed = 0
-    for shape in FLASH_SHAPES:
-        b, h, n, m = shape["B"], shape["H"], shape["N"], shape["M"]
+    for shape in shapes:
+        sizes = {**bound, **shape}
+        b, h, n, m = sizes["B"], sizes["H"], sizes["N"], sizes["M"]
         q, k, v = (rng.uniform(-1, 1, (b, h, rows, 64)).astype(np.float16)
                    for rows in (n, m, m))
         o = program.run(device="emu", Q=q, K=k, V=v)["O"]
         want = attention_reference(q, k, v)
         ok = o.shape == want.shape and np.allclose(o, want, atol=5e-3, rtol=2e-2)
         failed += not ok
-        print(f"  {'PASS' if ok else 'FAIL'} attention {shape}")
+        print(f"  {'PASS' if ok else 'FAIL'} {label} {shape}")
     return failed
 
 
@@ -98,28 +93,6 @@ def check_flash(target):
 # runs at one shape at least.
 DECODE_SHAPES = [dict(B=1, M=1), dict(B=1, M=100), dict(B=1, M=700),
                  dict(B=3, M=1500), dict(B=7, M=256), dict(B=9, M=300)]
-
-
-def check_flash_decode(target):
-    """The decoding step's flash kernel compiled once without B and M, run
-    at shapes reaching each copy, against numpy."""
-    program = nautilus.compile(FLASH, kernel="attention", target=target,
-                               shapes={"N": 1, "H": 8, "D": 64},
-                               schedule="auto", kernel_ir=True, cache=False,
-                               explain=True)
-    print_choices(target, program.explain().splitlines())
-    rng = np.random.default_rng(4)
-    failed = 0
-    for shape in DECODE_SHAPES:
-        b, m = shape["B"], shape["M"]
-        q, k, v = (rng.uniform(-1, 1, (b, 8, rows, 64)).astype(np.float16)
-                   for rows in (1, m, m))
-        o = program.run(device="emu", Q=q, K=k, V=v)["O"]
-        want = attention_reference(q, k, v)
-        ok = o.shape == want.shape and np.allclose(o, want, atol=5e-3, rtol=2e-2)
-        failed += not ok
-        print(f"  {'PASS' if ok else 'FAIL'} decoding attention {shape}")
-    return failed
 
 
 def softmax(X):
@@ -199,8 +172,11 @@ def main():
                          for k, w in want.items())
                 failed += not ok
                 print(f"  {'PASS' if ok else 'FAIL'} {kernel} {shape}")
-        failed += check_flash(target)
-        failed += check_flash_decode(target)
+        # The flash kernel without B, H, N and M; a decoding step's
+        # without B and M.
+        failed += check_flash(target, {"D": 64}, FLASH_SHAPES, "attention", 3)
+        failed += check_flash(target, {"N": 1, "H": 8, "D": 64},
+                              DECODE_SHAPES, "decoding attention", 4)
     print(f"{'FAILED' if failed else 'all passed'}")
     return 1 if failed else 0
 

@@ -16,10 +16,7 @@ import tempfile
 
 import numpy as np
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "python_stub"))
-os.environ.setdefault("NAUTILUS_ROOT", os.path.join(ROOT, "build"))
-import nautilus  # noqa: E402
+from checkout_nautilus import nautilus
 
 ATTENTION = """
 kernel attention(Q: f16[B, H, N, D], K: f16[B, H, M, D], V: f16[B, H, M, D]) -> (O: f16[B, H, N, D]) {
