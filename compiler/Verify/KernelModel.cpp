@@ -4,6 +4,7 @@
 #include "dialects/Tile/TileOps.h"
 #include "dialects/Tile/Utils/ContractionStream.h"
 #include "dialects/Tile/Utils/OperandMaps.h"
+#include "dialects/Tile/Utils/ReductionKinds.h"
 #include "dialects/Tile/Utils/ResourceBudget.h"
 #include "dialects/Tile/Utils/SiblingContracts.h"
 #include "dialects/Tile/Utils/StagingRows.h"
@@ -512,15 +513,14 @@ std::optional<SplitModel> streamSplitOf(tile::ProgramOp program,
   // What the combining program (the one it is the partial program of)
   // folds: the count its stream, or its sums by Chan's rule, run over.
   split.combined = split.splits;
-  StringRef name = program.getSymName();
-  if (name.ends_with("_partial"))
+  std::string combiningName = combiningProgramName(program.getSymName());
+  if (!combiningName.empty())
     if (auto combining = SymbolTable::lookupNearestSymbolFrom<tile::ProgramOp>(
-            program, StringAttr::get(program.getContext(),
-                                     name.drop_back(strlen("_partial")))))
+            program, StringAttr::get(program.getContext(), combiningName)))
       for (Operation &op : combining.getBody().front()) {
         Value count;
-        if (auto stream = dyn_cast<tile::OnlineReduceOp>(op))
-          count = stream.getExtent();
+        if (auto chunks = dyn_cast<tile::OnlineReduceOp>(op))
+          count = chunks.getExtent();
         else if (auto sum = dyn_cast<tile::ReduceOp>(op);
                  sum && sum.getExtents().size() == 1)
           count = sum.getExtents().front();

@@ -35,6 +35,13 @@ inline std::string partialProgramName(llvm::StringRef program) {
   return (program + "_partial").str();
 }
 
+/// The program that combines the partial results of `partial` (named by
+/// partialProgramName), or "" where `partial` is not so named.
+inline std::string combiningProgramName(llvm::StringRef partial) {
+  llvm::StringRef base = partial;
+  return base.consume_back("_partial") ? base.str() : std::string();
+}
+
 /// Whether `kind` over `element` is a float sum (which lowerings block).
 bool isFloatSum(alg::ReductionKind kind, mlir::Type element);
 
