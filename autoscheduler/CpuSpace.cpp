@@ -342,6 +342,12 @@ double otherStepCycles(const CpuProgram &program, int64_t rows, int64_t vectors,
   int64_t live = folded ? program.foldedLiveTiles : program.liveTiles;
   int64_t work = folded ? program.foldedWork : program.work;
   registers = std::max<int64_t>(1, live) * rows * vectors;
+  // An element-wise program's widest point of its body (a tile at least).
+  if (!program.reduced && !program.livePoints.empty()) {
+    registers = rows * vectors;
+    for (const LivePoint &point : program.livePoints)
+      registers = std::max(registers, point.registers(rows, vectors));
+  }
   double ops = double(rows * vectors) * double(std::max<int64_t>(1, work)) +
                double(vectors) * double(program.innerOnlyWork);
   double cycles =

@@ -70,6 +70,19 @@
 
 namespace nautilus::autosched {
 
+/// The registers an element-wise program keeps live at one point of its
+/// body (compiler/Schedule/ElementWiseLive.h), by how its values vary
+/// over the tile: whole tiles (rows x vectors registers each), rows of
+/// vectors along the innermost dimension alone (a scale g[d]: vectors
+/// each), values a row (a row's mean broadcast along it: rows each).
+struct LivePoint {
+  int64_t tiles = 0, innerVectors = 0, rowValues = 0;
+
+  int64_t registers(int64_t rows, int64_t vectors) const {
+    return tiles * rows * vectors + innerVectors * vectors + rowValues * rows;
+  }
+};
+
 /// A program as the CPU model sees it.
 struct CpuProgram {
   std::vector<int64_t> extents; // output extents, bound
@@ -133,12 +146,16 @@ struct CpuProgram {
   /// The buffers an element-wise program reads or writes along both its
   /// rows and its innermost dimension: each row of each is a stream.
   int64_t rowStreams = 1;
-  /// The tiles a program that is not a contraction keeps live at once: a
-  /// reduction its accumulator and the value it folds in; a stream a
-  /// block of keys' terms and its accumulators; an element-wise program
-  /// its reads that vary along the innermost dimension and a value
-  /// computed from them.
+  /// The tiles a program that is neither a contraction nor element-wise
+  /// keeps live at once: a reduction its accumulator and the value it
+  /// folds in; a stream a block of keys' terms and its accumulators.
   int64_t liveTiles = 2;
+  /// An element-wise program's registers live at each point of its body
+  /// where it is wider than the points around it (until model version 13,
+  /// liveTiles: its reads varying along the innermost dimension and a
+  /// value, each a tile; layernorm's output was kept to 1 x 64 tiles,
+  /// where 4 x 64 ran 1.18x faster, unspilled).
+  std::vector<LivePoint> livePoints;
   /// A contraction's operands are narrower than its accumulator (f16,
   /// bf16 into f32): each load a step is widened too.
   bool widens = false;
@@ -200,7 +217,7 @@ struct CpuTermScales {
 
 /// The bump that marks a change of the CPU model's terms: a refit uses
 /// only the measurements whose terms the same model gave (CpuRefit.h).
-constexpr int64_t kCpuModelVersion = 12;
+constexpr int64_t kCpuModelVersion = 13;
 
 struct CpuCost {
   double totalUs = 0;

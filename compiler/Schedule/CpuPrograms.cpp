@@ -1,5 +1,6 @@
 //===- CpuPrograms.cpp - A tile program as the CPU model sees it ----------===//
 #include "compiler/Schedule/CpuPrograms.h"
+#include "compiler/Schedule/ElementWiseLive.h"
 #include "compiler/Schedule/Heuristics.h"
 #include "compiler/Schedule/PointWork.h"
 #include "dialects/Tile/Utils/AffineExpansion.h"
@@ -113,56 +114,23 @@ int64_t workOf(Region &region) {
 void elementWiseWorkOf(tile::ProgramOp program, unsigned inner, int64_t &work,
                        int64_t &innerOnly) {
   work = innerOnly = 0;
-  // Whether each value varies along the rows, and along the innermost
-  // dimension.
-  llvm::DenseMap<Value, std::pair<bool, bool>> varies;
-  auto alongDims = [&](ArrayRef<AffineExpr> results) {
-    std::pair<bool, bool> along{false, false};
-    for (AffineExpr e : results)
-      for (unsigned d = 0; d <= inner; ++d)
-        if (involvesDim(e, d))
-          (d == inner ? along.second : along.first) = true;
-    return along;
-  };
-  auto joinOperands = [&](Operation *op, std::pair<bool, bool> &along) {
-    for (Value operand : op->getOperands()) {
-      auto it = varies.find(operand);
-      if (it != varies.end()) {
-        along.first |= it->second.first;
-        along.second |= it->second.second;
-      }
-    }
-  };
-  // (Post-order: an op's regions, and what they yield, come before it.)
+  llvm::DenseMap<Value, TileVariation> varies =
+      tileVariationsOf(program, inner);
   program.getBody().walk([&](Operation *op) {
     if (op->getNumResults() == 0)
       return;
-    std::pair<bool, bool> along{false, false};
     int64_t cost = workOfOp(op);
-    if (auto load = dyn_cast<tile::LoadOp>(op)) {
-      along = alongDims(load.getMap().getResults());
-      // A gathered read varies as its indices do, too.
-      joinOperands(op, along);
+    if (isa<tile::LoadOp>(op))
       cost = 1;
-    } else if (auto index = dyn_cast<tile::IndexOp>(op)) {
-      along = {index.getDim() != int64_t(inner), index.getDim() == inner};
-    } else {
-      joinOperands(op, along);
-      for (Region &region : op->getRegions())
-        for (Block &block : region)
-          if (!block.empty() && block.back().hasTrait<OpTrait::IsTerminator>())
-            joinOperands(&block.back(), along);
-      if (auto ext = dyn_cast<arith::ExtFOp>(op))
-        cost = mlir::getElementTypeOrSelf(ext.getIn().getType())
-                           .getIntOrFloatBitWidth() < 32
-                   ? 1
-                   : 0;
-    }
-    for (Value result : op->getResults())
-      varies[result] = along;
-    if (along.first)
+    else if (auto ext = dyn_cast<arith::ExtFOp>(op))
+      cost = mlir::getElementTypeOrSelf(ext.getIn().getType())
+                         .getIntOrFloatBitWidth() < 32
+                 ? 1
+                 : 0;
+    TileVariation along = varies.lookup(op->getResult(0));
+    if (along.rows)
       work += cost;
-    else if (along.second)
+    else if (along.inner)
       innerOnly += cost;
   });
 }
@@ -278,17 +246,6 @@ int64_t rowStreamsOf(tile::ProgramOp program, unsigned inner) {
   // A store writes the whole output tile.
   program.walk([&](tile::StoreOp) { ++streams; });
   return std::max<int64_t>(1, streams);
-}
-
-/// The loads of `program` that vary along its output's innermost
-/// dimension `inner` (each a tile of registers).
-int64_t innerReadsOf(tile::ProgramOp program, unsigned inner) {
-  int64_t reads = 0;
-  program.walk([&](tile::LoadOp load) {
-    reads += llvm::any_of(load.getMap().getResults(),
-                          [&](AffineExpr e) { return involvesDim(e, inner); });
-  });
-  return reads;
 }
 
 /// The stream (tile.online_reduce) at the top of `program`, if any.
@@ -581,7 +538,7 @@ std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
     else
       facts.work = workOf(program.getBody());
     facts.rowStreams = rowStreamsOf(program, inner);
-    facts.liveTiles = 1 + innerReadsOf(program, inner);
+    facts.livePoints = elementWiseLivePoints(program, inner, facts.elementBits);
   }
   // Contractions side by side fold in one loop nest (the CPU lowering's
   // siblingReductions: alg-fuse-shared-operands' programs).
