@@ -511,8 +511,10 @@ PointCycles contractionCycles(const CpuProgram &program,
   // The operands' bytes as stored (f16 and bf16 are widened in registers).
   double operandBytes =
       program.operandBits ? double(program.operandBits) / 8 : bytes;
+  // Routed, each row of the tile loads and streams its own rhs row.
+  int64_t rhsRows = program.routedRhs ? rows : 1;
   double fmas = double(rows * vectors * siblings);
-  double loads = double(rows + vectors * siblings);
+  double loads = double(rows + rhsRows * vectors * siblings);
   // Narrow operands are widened a load at a time, on the FMA ports
   // (Zen 4's conversions share them; measured: f16 and bf16 GEMMs ran
   // fastest with 6 x 64 blocks, 1.15x faster than 8 x 32, where f32 ran
@@ -531,10 +533,12 @@ PointCycles contractionCycles(const CpuProgram &program,
       {(fmas + computed) / kFmaPorts, loads / kLoadPorts, kFmaLatency});
   // A packed panel is one stream of consecutive lines (each sibling's
   // panel one).
-  double lines = double(rows) +
-                 (pack ? double(siblings)
-                       : double(siblings) * std::ceil(double(vectors * lanes) *
-                                                      operandBytes / 64));
+  double lines =
+      double(rows) +
+      double(rhsRows) *
+          (pack ? double(siblings)
+                : double(siblings) *
+                      std::ceil(double(vectors * lanes) * operandBytes / 64));
   c.step += std::max(0.0, lines - kPrefetchStreams);
   // An operand read across its rows (B[n, k] of A B^T) gathers its row
   // of the step: each lane a load and an insert, on the shuffle port, one
@@ -559,8 +563,8 @@ PointCycles contractionCycles(const CpuProgram &program,
     c.step += kStridedLhsCycles *
               std::sqrt(std::min(blockRows, kStridedLhsRows) / kStridedLhsRows);
   }
-  c.memory = double(rows + (rank ? tile.back() : 1) * siblings) * operandBytes /
-             kL2BytesPerCycle;
+  c.memory = double(rows + (rank ? tile.back() : 1) * siblings * rhsRows) *
+             operandBytes / kL2BytesPerCycle;
   // The rhs, K x N: an instance's panel row a step, from beyond L2 unless
   // packed (then from L2, copied once a column of tiles). Siblings each
   // stream their own rhs as a program of its own would (where it lives is
@@ -568,13 +572,14 @@ PointCycles contractionCycles(const CpuProgram &program,
   double rhsBytes =
       double(steps) * double(program.extents.back()) * operandBytes;
   double outerRate = rhsRateOf(rhsBytes, caches);
-  double panelRow =
-      double(rank ? tile.back() : 1) * operandBytes * double(siblings);
+  double panelRow = double(rank ? tile.back() : 1) * operandBytes *
+                    double(siblings * rhsRows);
   // Where the step's row of B is a part of B's row (B's rows a page or
   // more apart for a wide N), its first lines wait, read by the step or
   // copied into a panel alike (kRowChunkWait).
   bool wholeRows = rank && tile.back() >= program.extents.back();
-  double partWait = wholeRows ? 0.0 : kRowChunkWait * double(siblings);
+  double partWait =
+      wholeRows ? 0.0 : kRowChunkWait * double(siblings * rhsRows);
   if (pack) {
     c.pack =
         double(steps) *

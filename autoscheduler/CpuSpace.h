@@ -156,6 +156,13 @@ struct CpuProgram {
   /// value, each a tile; layernorm's output was kept to 1 x 64 tiles,
   /// where 4 x 64 ran 1.18x faster, unspilled).
   std::vector<LivePoint> livePoints;
+  /// A contraction whose rhs rows are routed (Wg[ids[t, j], d, f]: each
+  /// row of its tile reads its own expert's rows): its tile's rows share
+  /// no row of the rhs, each loads and streams its own (until model
+  /// version 14 they shared it as a GEMM's rows do, and a mixture of
+  /// experts' gate and up projections took 2 rows a tile, predicted 1.36x
+  /// ahead of 1, where they ran as fast).
+  bool routedRhs = false;
   /// A contraction's operands are narrower than its accumulator (f16,
   /// bf16 into f32): each load a step is widened too.
   bool widens = false;
@@ -217,7 +224,7 @@ struct CpuTermScales {
 
 /// The bump that marks a change of the CPU model's terms: a refit uses
 /// only the measurements whose terms the same model gave (CpuRefit.h).
-constexpr int64_t kCpuModelVersion = 13;
+constexpr int64_t kCpuModelVersion = 14;
 
 struct CpuCost {
   double totalUs = 0;

@@ -161,6 +161,19 @@ int64_t gatherStrideOf(Region &body, unsigned inner, int64_t reduced) {
   return stride;
 }
 
+/// Whether a contraction's rhs (its reads along the output's innermost
+/// dimension `inner`) is read through gathered indices (Wg[ids[t, j], d,
+/// f]: each row of a tile its own expert's rows).
+bool routesRhsRows(Region &body, unsigned inner) {
+  bool routed = false;
+  body.walk([&](tile::LoadOp load) {
+    routed |= !load.getIndirect().empty() &&
+              llvm::any_of(load.getMap().getResults(),
+                           [&](AffineExpr e) { return involvesDim(e, inner); });
+  });
+  return routed;
+}
+
 /// The bytes between consecutive reduced indices of a contraction's
 /// broadcast operand read across its rows (A[k, m]: read along the
 /// reduced index `inner + 1` and none of the output's innermost index
@@ -479,6 +492,7 @@ std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
       facts.contraction = true;
       ++contractions;
       facts.broadcastWork = std::max(facts.broadcastWork, work);
+      facts.routedRhs |= routesRhsRows(reduce.getBody(), inner);
       if (inner > 0)
         facts.lhsStrideBytes = std::max(
             facts.lhsStrideBytes,
