@@ -113,6 +113,24 @@ TEST(ElementWiseLive, AProductLiveAcrossAnother) {
   EXPECT_EQ(widest(points, 2, 4), 16);
 }
 
+// Programs are scheduled before CSE, a read for each use of an operand:
+// X * exp2(X) reads X twice, and CSE leaves one read live across the
+// exp2 (its three tiles and X's: four), not two reads each folded into
+// its use (three).
+TEST(ElementWiseLive, ReadsCseMergesAreOneValue) {
+  std::string m = "memref<?x?xf32>";
+  Parsed p(elementWise(
+      "%x: " + m, R"("X")",
+      load("%0", "%x", kBoth, m) +
+          "    %1 = math.exp2 %0 : vector<4x64xf32>\n" +
+          load("%2", "%x", kBoth, m) +
+          "    %3 = arith.mulf %2, %1 : vector<4x64xf32>\n"
+          "    tile.store %3, %y : vector<4x64xf32> -> memref<?x?xf32>\n"));
+  ASSERT_TRUE(p.module);
+  std::vector<LivePoint> points = elementWiseLivePoints(p.program(), 1, 32);
+  EXPECT_EQ(widest(points, 1, 1), 4);
+}
+
 // layernorm's Y, (X - Mu) * rsqrt(Var + eps) * g + b: a tile, a value a
 // row for Mu and for the scale, and g's and b's vectors, each at its use:
 // 4 x 64 keeps 16 + 8 registers, where the reads along the innermost
