@@ -550,7 +550,7 @@ PointCycles contractionCycles(const CpuProgram &program,
   // ran 2.6 ms, 1 x 16 x 16 2.8, 1 x 12 x 16 3.4, and 1 x 32 x 64, 105
   // registers spilled, 4.6.
   if (program.gatherStrideBytes && rank && !pack) {
-    int64_t lanes = tile.back();
+    int64_t lanes = tile.back() * rhsRows; // (routed, each row its own)
     c.step += double(lanes) / kInsertsPerCycle +
               double(lanes -
                      residentLanes(lanes, program.gatherStrideBytes, caches)) *

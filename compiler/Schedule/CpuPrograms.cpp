@@ -116,12 +116,17 @@ void elementWiseWorkOf(tile::ProgramOp program, unsigned inner, int64_t &work,
   work = innerOnly = 0;
   llvm::DenseMap<Value, TileVariation> varies =
       tileVariationsOf(program, inner);
+  // (A read of an element read before costs nothing: CSE merges them.)
+  llvm::DenseSet<std::pair<Value, AffineMap>> read;
   program.getBody().walk([&](Operation *op) {
     if (op->getNumResults() == 0)
       return;
     int64_t cost = workOfOp(op);
-    if (isa<tile::LoadOp>(op))
-      cost = 1;
+    if (auto load = dyn_cast<tile::LoadOp>(op))
+      cost = read.insert({load.getBuffer(), load.getMap()}).second ||
+                     !load.getIndirect().empty()
+                 ? 1
+                 : 0;
     else if (auto ext = dyn_cast<arith::ExtFOp>(op))
       cost = mlir::getElementTypeOrSelf(ext.getIn().getType())
                          .getIntOrFloatBitWidth() < 32
@@ -162,14 +167,19 @@ int64_t gatherStrideOf(Region &body, unsigned inner, int64_t reduced) {
 }
 
 /// Whether a contraction's rhs (its reads along the output's innermost
-/// dimension `inner`) is read through gathered indices (Wg[ids[t, j], d,
-/// f]: each row of a tile its own expert's rows).
-bool routesRhsRows(Region &body, unsigned inner) {
+/// dimension `inner`) is read through gathered indices that vary along
+/// the tile's rows (Wg[ids[t, j], d, f]: each row of a tile its own
+/// expert's rows), by `program`'s values' variations.
+bool routesRhsRows(tile::ProgramOp program, Region &body, unsigned inner) {
+  llvm::DenseMap<Value, TileVariation> varies =
+      tileVariationsOf(program, inner);
   bool routed = false;
   body.walk([&](tile::LoadOp load) {
-    routed |= !load.getIndirect().empty() &&
-              llvm::any_of(load.getMap().getResults(),
-                           [&](AffineExpr e) { return involvesDim(e, inner); });
+    routed |=
+        llvm::any_of(load.getMap().getResults(),
+                     [&](AffineExpr e) { return involvesDim(e, inner); }) &&
+        llvm::any_of(load.getIndirect(),
+                     [&](Value index) { return varies.lookup(index).rows; });
   });
   return routed;
 }
@@ -255,7 +265,13 @@ int64_t rowStreamsOf(tile::ProgramOp program, unsigned inner) {
     };
     return involves(inner) && involves(inner - 1);
   };
-  program.walk([&](tile::LoadOp load) { streams += alongRows(load.getMap()); });
+  // (Once a buffer and map: programs are scheduled before CSE merges the
+  // reads of one element.)
+  llvm::DenseSet<std::pair<Value, AffineMap>> counted;
+  program.walk([&](tile::LoadOp load) {
+    if (counted.insert({load.getBuffer(), load.getMap()}).second)
+      streams += alongRows(load.getMap());
+  });
   // A store writes the whole output tile.
   program.walk([&](tile::StoreOp) { ++streams; });
   return std::max<int64_t>(1, streams);
@@ -492,7 +508,7 @@ std::optional<autosched::CpuProgram> cpuProgramAt(tile::ProgramOp program,
       facts.contraction = true;
       ++contractions;
       facts.broadcastWork = std::max(facts.broadcastWork, work);
-      facts.routedRhs |= routesRhsRows(reduce.getBody(), inner);
+      facts.routedRhs |= routesRhsRows(program, reduce.getBody(), inner);
       if (inner > 0)
         facts.lhsStrideBytes = std::max(
             facts.lhsStrideBytes,

@@ -9,6 +9,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <algorithm>
+#include <tuple>
 
 using namespace mlir;
 using namespace nautilus;
@@ -85,6 +86,14 @@ LivePoint widest(const LivePoint &a, const LivePoint &b) {
 
 LivePoint scaled(const LivePoint &a, int64_t by) {
   return {a.tiles * by, a.innerVectors * by, a.rowValues * by};
+}
+
+/// Whether folding `a` into an operation frees fewer registers than
+/// folding `b` (a tile before a row of vectors before a value a row): an
+/// instruction takes one operand from memory.
+bool foldsFewer(const LivePoint &a, const LivePoint &b) {
+  return std::tie(a.tiles, a.innerVectors, a.rowValues) <
+         std::tie(b.tiles, b.innerVectors, b.rowValues);
 }
 
 /// Whether `a` holds at least as many registers as `b` at every tile.
@@ -181,7 +190,7 @@ nautilus::livePointsOf(Block &block,
       else if (span.last == at && (span.first < at || span.folded))
         dying += widthOf(value);
       if (span.last == at && span.folded)
-        folded = widest(folded, widthOf(value));
+        folded = std::max(folded, widthOf(value), foldsFewer);
     }
     bool foldedHere = false;
     if (op.getNumResults() == 1 && merged.count(op.getResult(0)))
@@ -220,9 +229,13 @@ std::vector<LivePoint> nautilus::elementWiseLivePoints(tile::ProgramOp program,
     auto it = varies.find(value);
     auto vector = dyn_cast<VectorType>(value.getType());
     if (it == varies.end() || !vector ||
-        !vector.getElementType().isIntOrFloat())
+        !(vector.getElementType().isIntOrFloat() ||
+          vector.getElementType().isIndex()))
       return width;
-    int64_t bits = vector.getElementType().getIntOrFloatBitWidth();
+    // (An index is a 64-bit integer on the host.)
+    int64_t bits = vector.getElementType().isIndex()
+                       ? 64
+                       : vector.getElementType().getIntOrFloatBitWidth();
     int64_t vectors =
         std::max<int64_t>(1, (bits + std::max<int64_t>(elementBits, 1) - 1) /
                                  std::max<int64_t>(elementBits, 1));
