@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Schedule/CpuPrograms.h"
+#include "ParsedModule.h"
 #include "compiler/Pipeline/Pipelines.h"
 #include "dialects/Tile/Utils/ReducedLanes.h"
 #include "dialects/Tile/Utils/StreamSplits.h"
@@ -44,21 +45,7 @@ std::string rmsnormY(llvm::StringRef bindings) {
          "}\n";
 }
 
-struct Parsed {
-  mlir::DialectRegistry registry;
-  std::unique_ptr<mlir::MLIRContext> context;
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-
-  explicit Parsed(const std::string &ir) {
-    registerPipelineDialects(registry);
-    context = std::make_unique<mlir::MLIRContext>(registry);
-    context->loadAllAvailableDialects();
-    module = mlir::parseSourceString<mlir::ModuleOp>(ir, context.get());
-  }
-  tile::ProgramOp program() {
-    return *module->getOps<tile::ProgramOp>().begin();
-  }
-};
+using Parsed = nautilus::test::ParsedModule;
 
 } // namespace
 

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CpuModelHost.h"
+#include "ParsedModule.h"
 #include "autoscheduler/CpuSpace.h"
 #include "compiler/Pipeline/Pipelines.h"
 #include "compiler/Schedule/CpuPrograms.h"
@@ -61,15 +62,10 @@ module {
 }
 
 std::optional<CpuProgram> viewOf(bool routed) {
-  mlir::DialectRegistry registry;
-  registerPipelineDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  auto module =
-      mlir::parseSourceString<mlir::ModuleOp>(gateProjection(routed), &context);
-  if (!module)
+  nautilus::test::ParsedModule parsed(gateProjection(routed));
+  if (!parsed.module)
     return std::nullopt;
-  return cpuProgramOf(*module->getOps<tile::ProgramOp>().begin());
+  return cpuProgramOf(parsed.program());
 }
 
 } // namespace

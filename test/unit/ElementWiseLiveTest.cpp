@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Schedule/ElementWiseLive.h"
 #include "CpuModelHost.h"
+#include "ParsedModule.h"
 #include "compiler/Pipeline/Pipelines.h"
 #include "compiler/Schedule/CpuPrograms.h"
 #include "compiler/Transforms/LLVM/Passes.h"
@@ -22,21 +23,7 @@ using autosched::LivePoint;
 
 namespace {
 
-struct Parsed {
-  mlir::DialectRegistry registry;
-  std::unique_ptr<mlir::MLIRContext> context;
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-
-  explicit Parsed(const std::string &ir) {
-    registerPipelineDialects(registry);
-    context = std::make_unique<mlir::MLIRContext>(registry);
-    context->loadAllAvailableDialects();
-    module = mlir::parseSourceString<mlir::ModuleOp>(ir, context.get());
-  }
-  tile::ProgramOp program() {
-    return *module->getOps<tile::ProgramOp>().begin();
-  }
-};
+using Parsed = nautilus::test::ParsedModule;
 
 /// An element-wise program over a 64 x 8192 f32 output Y[t, d] whose
 /// `body` reads the buffers `args` (each `name: type`, read as `%name`),

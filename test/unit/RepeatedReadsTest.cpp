@@ -6,6 +6,7 @@
 // one element once, as the kernel makes them.
 //
 //===----------------------------------------------------------------------===//
+#include "ParsedModule.h"
 #include "compiler/Pipeline/Pipelines.h"
 #include "compiler/Schedule/CpuPrograms.h"
 #include "compiler/Schedule/GpuPrograms.h"
@@ -42,26 +43,14 @@ module attributes {tile.target = #tile.target<name = ")" +
 )";
 }
 
-struct Parsed {
-  mlir::DialectRegistry registry;
-  std::unique_ptr<mlir::MLIRContext> context;
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-
-  explicit Parsed(const std::string &ir) {
-    registerPipelineDialects(registry);
-    context = std::make_unique<mlir::MLIRContext>(registry);
-    context->loadAllAvailableDialects();
-    module = mlir::parseSourceString<mlir::ModuleOp>(ir, context.get());
-  }
-  tile::ProgramOp op() { return *module->getOps<tile::ProgramOp>().begin(); }
-};
+using Parsed = nautilus::test::ParsedModule;
 
 } // namespace
 
 TEST(RepeatedReads, TheCpuViewCountsAReadOnce) {
   Parsed twice(program("cpu", true)), once(program("cpu", false));
   ASSERT_TRUE(twice.module && once.module);
-  auto a = cpuProgramOf(twice.op()), b = cpuProgramOf(once.op());
+  auto a = cpuProgramOf(twice.program()), b = cpuProgramOf(once.program());
   ASSERT_TRUE(a && b);
   // X and Y: two buffers along the rows, however often X is read.
   EXPECT_EQ(a->rowStreams, 2);
@@ -76,7 +65,7 @@ TEST(RepeatedReads, TheCpuViewCountsAReadOnce) {
 TEST(RepeatedReads, TheGpuViewCountsAReadOnce) {
   Parsed twice(program("sm_80", true)), once(program("sm_80", false));
   ASSERT_TRUE(twice.module && once.module);
-  auto a = gpuProgramOf(twice.op()), b = gpuProgramOf(once.op());
+  auto a = gpuProgramOf(twice.program()), b = gpuProgramOf(once.program());
   ASSERT_TRUE(a && b);
   EXPECT_EQ(a->loadsPerPoint, 1);
   EXPECT_EQ(a->uniqueBytesPerPoint, 4);
