@@ -27,6 +27,9 @@ config.substitutions.append(("%system_python",
                              "/usr/bin/python3" if os.path.exists("/usr/bin/python3")
                              else config.python_executable))
 config.substitutions.append(("%scripts", os.path.join(config.nautilus_src_root, "test", "scripts")))
+# The Python package's folder (DESIGN.md's layout): what PYTHONPATH names
+# for the package's tests and the end-to-end scripts that import it.
+config.substitutions.append(("%nautilus_package", os.path.join(config.nautilus_src_root, "python_stub")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

@@ -4,21 +4,19 @@ K") whatever K the bundle is launched at, and the kernel runs at K from
 one to several blocks and a ragged last one, against numpy.
 Integer-valued inputs: the products and sums are exact in f32.
 
-usage: blocked_k_unbound.py (NAUTILUS_ROOT the build, build/ by default)
+usage: blocked_k_unbound.py GEMM_F32.tensor (bench/kernels/gemm_f32.tensor; NAUTILUS_ROOT
+the build, PYTHONPATH the Python package)
 """
-import os
 import re
 import sys
 
 import numpy as np
 
-from checkout_nautilus import ROOT, nautilus
-
-KERNEL = os.path.join(ROOT, "bench", "kernels", "gemm_f32.tensor")
+import nautilus
 
 
 def main():
-    kernel = nautilus.compile(KERNEL, kernel="gemm_f32",
+    kernel = nautilus.compile(sys.argv[1], kernel="gemm_f32",
                               shapes={"M": 1024, "N": 1024}, cache=False,
                               explain=True)
     blocks = re.findall(r"chosen: +[0-9x]+ packed in k blocks of (\d+)",

@@ -7,13 +7,13 @@ row short of a tile, ragged), against numpy; and a GEMM whose M the
 model divides into launch ranges, each copy run. Integer-valued inputs:
 the products are exact in f32.
 
-usage: sampled_contractions.py (NAUTILUS_ROOT the build, build/ by default)
+usage: sampled_contractions.py (NAUTILUS_ROOT the build, PYTHONPATH the Python package)
 """
 import sys
 
 import numpy as np
 
-from checkout_nautilus import nautilus
+import nautilus
 
 SOURCE = """
 kernel gemm(A: f16[M, K], B: f16[K, N]) -> (C: f32[M, N]) {

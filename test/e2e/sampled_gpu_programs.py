@@ -7,13 +7,13 @@ flash kernel (its head dimension bound), each compiled once for sm_80 and
 sm_90 through the Python package and run on the SIMT emulator at shapes
 from a single element to ragged ones, against numpy in float64.
 
-usage: sampled_gpu_programs.py (NAUTILUS_ROOT the build, build/ by default)
+usage: sampled_gpu_programs.py (NAUTILUS_ROOT the build, PYTHONPATH the Python package)
 """
 import sys
 
 import numpy as np
 
-from checkout_nautilus import nautilus
+import nautilus
 
 SOURCE = """
 kernel softmax(X: f32[R, C]) -> (Y: f32[R, C]) {

@@ -7,7 +7,7 @@ the CPU, sm_80 and sm_90, and run (on the CPU, and on the SIMT emulator)
 at shapes with fewer points than parts (parts past the extent stream
 nothing), one chunk, and ragged ones, against numpy in float64.
 
-usage: split_unbound.py (NAUTILUS_ROOT the build, build/ by default)
+usage: split_unbound.py (NAUTILUS_ROOT the build, PYTHONPATH the Python package)
 """
 import json
 import os
@@ -16,7 +16,7 @@ import tempfile
 
 import numpy as np
 
-from checkout_nautilus import nautilus
+import nautilus
 
 ATTENTION = """
 kernel attention(Q: f16[B, H, N, D], K: f16[B, H, M, D], V: f16[B, H, M, D]) -> (O: f16[B, H, N, D]) {
