@@ -79,7 +79,8 @@ inline double scaledUs(const GpuTerms &t, const GpuModelScales &s) {
 /// The bump that marks a change of the GPU models' terms: a refit uses
 /// only the measurements whose terms the same models gave (GpuRefit.h).
 /// 3: an element-wise program's or reduction's reads of one element
-/// counted once (CSE merges them; they were counted at each use).
+/// counted once (the pipeline's CSE now runs before the schedules are
+/// chosen; they were counted at each use of an operand).
 constexpr int64_t kGpuModelVersion = 3;
 
 } // namespace nautilus::autosched

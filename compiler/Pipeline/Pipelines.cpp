@@ -91,6 +91,10 @@ static void buildScheduledTile(OpPassManager &pm,
   // them under --explain).
   pm.addPass(createAlgFuseReductions(schedules, /*explain=*/true));
   pm.addPass(createConvertAlgToTile(schedules));
+  // The lowering reads an operand at each of its uses (gelu's X five
+  // times): one read an element before any schedule is chosen from the
+  // programs' reads (the models count what the kernel will do).
+  pm.addPass(createCSEPass());
   // A mixture of experts' contractions, bucketed by expert, become grouped
   // GEMMs; contractions that tensor cores can run take a tensor-core
   // schedule (NVIDIA targets; the passes leave other targets alone).

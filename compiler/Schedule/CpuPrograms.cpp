@@ -116,17 +116,12 @@ void elementWiseWorkOf(tile::ProgramOp program, unsigned inner, int64_t &work,
   work = innerOnly = 0;
   llvm::DenseMap<Value, TileVariation> varies =
       tileVariationsOf(program, inner);
-  // (A read of an element read before costs nothing: CSE merges them.)
-  llvm::DenseSet<std::pair<Value, AffineMap>> read;
   program.getBody().walk([&](Operation *op) {
     if (op->getNumResults() == 0)
       return;
     int64_t cost = workOfOp(op);
-    if (auto load = dyn_cast<tile::LoadOp>(op))
-      cost = read.insert({load.getBuffer(), load.getMap()}).second ||
-                     !load.getIndirect().empty()
-                 ? 1
-                 : 0;
+    if (isa<tile::LoadOp>(op))
+      cost = 1;
     else if (auto ext = dyn_cast<arith::ExtFOp>(op))
       cost = mlir::getElementTypeOrSelf(ext.getIn().getType())
                          .getIntOrFloatBitWidth() < 32
@@ -265,13 +260,7 @@ int64_t rowStreamsOf(tile::ProgramOp program, unsigned inner) {
     };
     return involves(inner) && involves(inner - 1);
   };
-  // (Once a buffer and map: programs are scheduled before CSE merges the
-  // reads of one element.)
-  llvm::DenseSet<std::pair<Value, AffineMap>> counted;
-  program.walk([&](tile::LoadOp load) {
-    if (counted.insert({load.getBuffer(), load.getMap()}).second)
-      streams += alongRows(load.getMap());
-  });
+  program.walk([&](tile::LoadOp load) { streams += alongRows(load.getMap()); });
   // A store writes the whole output tile.
   program.walk([&](tile::StoreOp) { ++streams; });
   return std::max<int64_t>(1, streams);

@@ -3,9 +3,7 @@
 #include "dialects/Tile/Utils/AffineExpansion.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/TypeUtilities.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <algorithm>
@@ -109,34 +107,6 @@ Operation *topLevelOf(Operation *op, Block &block) {
   return op;
 }
 
-/// The values of `block`'s operations that CSE would replace by an
-/// earlier operation's (the same reads and computations: the tile
-/// programs are scheduled before CSE runs, with a read for each use of a
-/// definition's operand), each to the value it is replaced by.
-llvm::DenseMap<Value, Value> mergedByCse(Block &block) {
-  llvm::DenseMap<Value, Value> merged;
-  std::vector<Operation *> kept;
-  for (Operation &op : block) {
-    if (op.getNumResults() != 1 || op.getNumRegions() != 0 ||
-        !(isa<tile::LoadOp>(op) || isMemoryEffectFree(&op)))
-      continue;
-    auto sameOperands = [&](Value a, Value b) {
-      return success((merged.lookup(a) ? merged.lookup(a) : a) ==
-                     (merged.lookup(b) ? merged.lookup(b) : b));
-    };
-    auto earlier = llvm::find_if(kept, [&](Operation *other) {
-      return OperationEquivalence::isEquivalentTo(
-          &op, other, sameOperands, /*markEquivalent=*/nullptr,
-          OperationEquivalence::IgnoreLocations);
-    });
-    if (earlier == kept.end())
-      kept.push_back(&op);
-    else
-      merged[op.getResult(0)] = (*earlier)->getResult(0);
-  }
-  return merged;
-}
-
 } // namespace
 
 std::vector<LivePoint>
@@ -145,10 +115,6 @@ nautilus::livePointsOf(Block &block,
   llvm::DenseMap<Operation *, int64_t> position;
   for (Operation &op : block)
     position[&op] = int64_t(position.size());
-  llvm::DenseMap<Value, Value> merged = mergedByCse(block);
-  auto valueOf = [&](Value v) {
-    return merged.lookup(v) ? merged.lookup(v) : v;
-  };
   // Each value's span: defined at `first` (a block argument before the
   // first operation), last used at `last`; a read used once lives at its
   // use alone (`folded`).
@@ -161,7 +127,6 @@ nautilus::livePointsOf(Block &block,
   for (Operation &op : block)
     op.walk([&](Operation *user) {
       for (Value operand : user->getOperands()) {
-        operand = valueOf(operand);
         Operation *def = operand.getDefiningOp();
         // (Defined inside the same top-level op, or outside the block.)
         if (def ? def->getBlock() != &block
@@ -193,8 +158,6 @@ nautilus::livePointsOf(Block &block,
         folded = std::max(folded, widthOf(value), foldsFewer);
     }
     bool foldedHere = false;
-    if (op.getNumResults() == 1 && merged.count(op.getResult(0)))
-      continue; // the same as an operation before it
     for (Value result : op.getResults()) {
       auto it = spans.find(result);
       foldedHere |= it != spans.end() && it->second.folded;

@@ -55,9 +55,9 @@ tileVariationsOf(tile::ProgramOp program, unsigned inner);
 /// specialFunctionTiles times). A block argument is live from the
 /// block's start; a read (tile.load) used once lives at its use alone, and
 /// the widest such operand of an operation takes no register (an operand
-/// of the instruction in memory). Operations CSE would merge (programs
-/// are scheduled before it runs, a read for each use of an operand: gelu
-/// reads X five times) count as the first of them.
+/// of the instruction in memory). (The pipeline runs CSE before any
+/// schedule is chosen: a definition's operand is one read, however often
+/// it is used.)
 std::vector<autosched::LivePoint>
 livePointsOf(mlir::Block &block,
              llvm::function_ref<autosched::LivePoint(mlir::Value)> widthOf);

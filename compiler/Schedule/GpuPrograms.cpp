@@ -245,17 +245,10 @@ std::optional<GpuProgram> gpuProgramAt(tile::ProgramOp program,
          tile::leadingLoadsOf((*reduce)->getRegion(0).front()))
       leading.insert({load.getBuffer(), load.getMap()});
   }
-  // (Programs are scheduled before CSE: a definition's operand is a read
-  // at each of its uses, which CSE makes one. Gathered reads are counted
-  // each.)
-  ReadPlaces counted;
   program.walk([&](Operation *op) {
     if (sweep && sweep->isAncestor(op))
       return countSweep(op, sweep, rank, reread, leading, *facts.sweep);
     if (auto load = dyn_cast<tile::LoadOp>(op)) {
-      if (load.getIndirect().empty() &&
-          !counted.insert({load.getBuffer(), load.getMap()}).second)
-        return;
       bool inReduction = *reduce && (*reduce)->isAncestor(op);
       bool everyOutput = true;
       for (unsigned d = 0; d < rank; ++d)
