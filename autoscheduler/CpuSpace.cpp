@@ -136,20 +136,29 @@ constexpr double kPanelBeyondL2BytesPerCycle = 8;
 constexpr double kBlockEntryCycles = 10;
 
 /// A contraction's broadcast operand read across its rows (A[k, m] of A^T
-/// B, CpuProgram::lhsStrideBytes, a page or more between a step's rows):
-/// each step reads a line of its own, a page from the last. The instances
-/// down a column share the lines and pages of each reduced index, so the
-/// fewer indices a block spans the more of them stay in the L1 cache and
-/// its TLB: a step waits about kStridedLhsCycles x sqrt(rows of the block
-/// / kStridedLhsRows) cycles more, up to kStridedLhsCycles (fitted on a
-/// 2-thread Intel host, f32 2048^3 A^T B, 6 x 64 packed, rows of A 8 KiB
-/// apart: unblocked 171 ms where A B ran 66, a step 22 cycles more; in
-/// blocks of 1024, 512, 256, 128, 64 and 32, 13.6, 11.7, 6.6, 3.8, 2.7
-/// and 1.0 more, 130 to 70.6 ms; the fit puts them at 15.6, 11, 7.8, 5.5,
-/// 3.9 and 2.8). Since model version 12.
+/// B, CpuProgram::lhsStrideBytes, a line or more between a step's rows):
+/// each step reads a line of its own, `stride` bytes from the last. The
+/// instances down a column share the lines and pages of each reduced
+/// index, so the fewer bytes of A a block spans (its rows x the stride)
+/// the more of them stay in the caches and the TLB: a step waits about
+/// kStridedLhsCycles x sqrt(span / kStridedLhsSpanBytes) cycles more, up
+/// to kStridedLhsCycles, and less where the rows are closer than
+/// kStridedLhsFullStride (x stride / it: several steps share a page).
+/// Fitted on a 2-thread Intel host, f32, 6 x 64 packed, the step's cycles
+/// beyond A B's (at 8 KiB) or beyond blocks of 64 (the others): rows of A
+/// 8 KiB apart (2048^3), blocks spanning 16,
+/// 8, 4, 2, 1 and 0.5 MiB, 22, 13.6, 11.7, 6.6, 3.8 and 2.7 (the fit: 22,
+/// 15.6, 11, 7.8, 5.5, 3.9); 4 KiB apart (1024 x 512 x 4096) spanning 16,
+/// 4 and 1 MiB, 21.6, 12.9 and 5.8; 2 KiB apart (512 x 512 x 8192)
+/// spanning 4, 1 and 0.25 MiB, 13.6, 3.7 and 2.8; 512 bytes apart (128 x
+/// 512 x 8192) spanning 1 and 0.25 MiB, 3.4 and 0.8 (the fit: 1.4 and
+/// 0.7). Until model version 15 the term counted the block's rows, and
+/// only where they were a page or more apart: 512 x 512 x 8192 took
+/// blocks of 2048, 1.9x slower than blocks of 64.
 constexpr double kStridedLhsCycles = 22;
-constexpr double kStridedLhsRows = 2048;
-constexpr double kPageBytes = 4096;
+constexpr double kStridedLhsSpanBytes = 16 << 20;
+constexpr double kStridedLhsFullStride = 2048;
+constexpr int64_t kLineBytes = 64;
 
 /// The host core's caches as the model reads them (TargetInfo's, from the
 /// machine): the L1's bytes, ways and sets (of 64-byte lines; rows a
@@ -557,11 +566,14 @@ PointCycles contractionCycles(const CpuProgram &program,
                   kL1MissCycles +
               double(spilledOf(registers, target)) * kGatherSpillCycles;
   }
-  if (program.lhsStrideBytes >= kPageBytes) {
-    double blockRows =
-        double(reduceBlock ? std::min(reduceBlock, steps) : steps);
+  if (program.lhsStrideBytes >= kLineBytes) {
+    double stride = double(program.lhsStrideBytes);
+    double span =
+        double(reduceBlock ? std::min(reduceBlock, steps) : steps) * stride;
     c.step += kStridedLhsCycles *
-              std::sqrt(std::min(blockRows, kStridedLhsRows) / kStridedLhsRows);
+              std::sqrt(std::min(span, kStridedLhsSpanBytes) /
+                        kStridedLhsSpanBytes) *
+              std::min(stride, kStridedLhsFullStride) / kStridedLhsFullStride;
   }
   c.memory = double(rows + (rank ? tile.back() : 1) * siblings * rhsRows) *
              operandBytes / kL2BytesPerCycle;
@@ -924,7 +936,7 @@ std::vector<CpuCandidate> nautilus::autosched::rankCpuTiles(
         if (program.blockable && kc < program.reduced)
           all.push_back({tile, {}, true, 1, kc});
       for (int64_t kc : kShortReduceBlockChoices)
-        if (program.blockable && program.lhsStrideBytes >= kPageBytes &&
+        if (program.blockable && program.lhsStrideBytes >= kLineBytes &&
             kc < program.reduced)
           all.push_back({tile, {}, true, 1, kc});
     }

@@ -225,7 +225,7 @@ struct CpuTermScales {
 
 /// The bump that marks a change of the CPU model's terms: a refit uses
 /// only the measurements whose terms the same model gave (CpuRefit.h).
-constexpr int64_t kCpuModelVersion = 14;
+constexpr int64_t kCpuModelVersion = 15;
 
 struct CpuCost {
   double totalUs = 0;

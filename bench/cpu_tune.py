@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The auto-scheduler on the host CPU: the model's choice and `nautc tune`
-against the best of a measured grid, on 21 workloads.
+against the best of a measured grid, on 22 workloads.
 
 usage: python3 bench/cpu_tune.py [PATH/TO/nautc] [--only NAME,...]
                                  [--tune-budget SECONDS] [--grid-budget SECONDS]
@@ -70,6 +70,7 @@ WORKLOADS = [
     ("gemm_f32 long K", "kernels/gemm_f32.tensor", "gemm_f32", "M=128,N=128,K=16384"),
     ("gemm_f32 deep K", "kernels/gemm_f32.tensor", "gemm_f32", "M=512,N=512,K=8192"),
     ("gemm_f32 ragged", "kernels/gemm_f32.tensor", "gemm_f32", "M=1000,N=700,K=300"),
+    ("gemm_f32 A^T B deep K", "kernels/gemm_f32_tn.tensor", "gemm_f32_tn", "M=512,N=512,K=8192"),
     ("gemm f16 1024", "examples/gemm.tensor", "gemm", "M=1024,N=1024,K=1024"),
     ("gemm_bias_gelu bf16", "examples/gemm.tensor", "gemm_bias_gelu", "M=512,N=1024,K=512"),
     ("bmm_nt 8x256", "examples/gemm.tensor", "bmm_nt", "Z=8,M=256,N=256,K=256"),
@@ -166,7 +167,8 @@ def model_choice(nautc, workload, extra=()):
     return {program: tile for program, tile in found}
 
 
-def numpy_ms(shape, runs=10):
+def numpy_ms(shape, transposed=False, runs=10):
+    """numpy's A @ B (A.T @ B, A stored K x M, where `transposed`)."""
     try:
         import numpy as np
     except ImportError:
@@ -174,15 +176,16 @@ def numpy_ms(shape, runs=10):
     sizes = dict(kv.split("=") for kv in shape.split(","))
     m, n, k = (int(sizes[x]) for x in "MNK")
     rng = np.random.default_rng(0)
-    a = rng.standard_normal((m, k), dtype=np.float32)
+    a = rng.standard_normal((k, m) if transposed else (m, k), dtype=np.float32)
+    lhs = a.T if transposed else a
     b = rng.standard_normal((k, n), dtype=np.float32)
     c = np.empty((m, n), dtype=np.float32)
     for _ in range(3):
-        np.matmul(a, b, out=c)
+        np.matmul(lhs, b, out=c)
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
-        np.matmul(a, b, out=c)
+        np.matmul(lhs, b, out=c)
         times.append(time.perf_counter() - t0)
     return sorted(times)[len(times) // 2] * 1e3
 
@@ -294,7 +297,8 @@ def main():
         ok["refit"] += share.get("refit", 0) >= 0.9
         refit_ms = f"{times['refit']:9.3f}" if args.refit else f"{'-':>9}"
         refit_pc = f"{100 * share['refit']:5.0f}%" if args.refit else f"{'-':>6}"
-        peer = numpy_ms(w[3]) if w[2] == "gemm_f32" else None
+        peer = (numpy_ms(w[3], transposed=w[2] == "gemm_f32_tn")
+                if w[2] in ("gemm_f32", "gemm_f32_tn") else None)
         print(f"{w[0]:24} | {times['heuristics']:9.3f} {times['model']:9.3f} "
               f"{times['tune']:9.3f} {times['grid']:9.3f} {refit_ms} | "
               f"{100 * share['model']:5.0f}% {100 * share['tune']:5.0f}% "
