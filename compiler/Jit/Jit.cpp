@@ -162,6 +162,10 @@ nt_code compileSource(const JitRequest &request, const std::string &text,
                    : scheduleProviderFor(request.schedule, *target);
   Compilation compilation(*loaded.module, *target, schedules);
   compilation.setVerification(request.verify);
+  // Its proofs use the caches the request allows, in its directory.
+  compilation.setProofCache({/*memory=*/request.memoryCache,
+                             /*disk=*/request.memoryCache && request.diskCache,
+                             request.cacheDir});
   // The verifier's warnings (a fallback from refuted schedules) and
   // refutations: with the explanation when one is asked for, else with
   // the diagnostics an error returns. A compile that succeeds without an

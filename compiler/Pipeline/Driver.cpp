@@ -129,7 +129,7 @@ LogicalResult Compilation::verifyTilePrograms() {
     const char *mutation =
         fellBack ? nullptr : std::getenv("NAUTILUS_VERIFY_MUTATION");
     verify::VerificationReport report =
-        verify::verifyModule(moduleOp, mutation ? mutation : "");
+        verify::verifyModule(moduleOp, mutation ? mutation : "", proofCache);
     if (report.allProved())
       return success();
     if (report.count(verify::Verdict::Refuted) == 0) {

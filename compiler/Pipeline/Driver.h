@@ -15,6 +15,7 @@
 #define NAUTILUS_PIPELINE_DRIVER_H
 
 #include "compiler/Target/Target.h"
+#include "compiler/Verify/ProofCacheOptions.h"
 #include "runtime/LaunchPlan.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -64,6 +65,12 @@ public:
   /// schedules, with a warning. An invariant Z3 could not decide in time
   /// is a warning.
   void setVerification(bool on) { verifying = on; }
+  /// Which proof caches the verifier reads and writes (both, in the
+  /// kernel cache's default directory, unless set: the JIT sets them from
+  /// its request's cache options).
+  void setProofCache(verify::ProofCacheOptions options) {
+    proofCache = std::move(options);
+  }
   /// Proves the tile programs now (at the Tile stage), as lowerTo would
   /// before the next stage, falling back the same way; once.
   mlir::LogicalResult proveTilePrograms();
@@ -114,6 +121,7 @@ private:
   std::string failedWhat;
   std::optional<rt::LaunchPlan> plan;
   bool verifying = true;
+  verify::ProofCacheOptions proofCache;
   /// The alg module as the Tile stage found it, kept while the schedules
   /// have a fallback to lower it with again.
   mlir::OwningOpRef<mlir::ModuleOp> algModule;

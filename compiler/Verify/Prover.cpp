@@ -34,19 +34,21 @@ llvm::StringMap<CachedAnswer> &answers() {
 /// The proofs on disk, beside the compiled kernels: an entry holds the
 /// verdict, then the counterexample's line, then the whole query (compared
 /// on load, so a colliding hash is a miss, not a wrong answer).
-/// NAUTILUS_PROOF_CACHE=0 turns it off.
-std::optional<rt::KernelCache> diskCache() {
+/// NAUTILUS_PROOF_CACHE=0 turns it off, as does `options.disk`.
+std::optional<rt::KernelCache> diskCache(const ProofCacheOptions &options) {
   const char *off = std::getenv("NAUTILUS_PROOF_CACHE");
-  if (off && std::string(off) == "0")
+  if (!options.disk || (off && std::string(off) == "0"))
     return std::nullopt;
-  std::string dir = rt::defaultCacheDirectory();
+  std::string dir = options.directory.empty() ? rt::defaultCacheDirectory()
+                                              : options.directory;
   if (dir.empty())
     return std::nullopt;
   return rt::KernelCache(dir + "/proofs");
 }
 
-std::optional<CachedAnswer> loadAnswer(const std::string &key) {
-  std::optional<rt::KernelCache> cache = diskCache();
+std::optional<CachedAnswer> loadAnswer(const std::string &key,
+                                       const ProofCacheOptions &options) {
+  std::optional<rt::KernelCache> cache = diskCache(options);
   if (!cache)
     return std::nullopt;
   std::optional<std::string> entry = cache->load(rt::fnv1a64(key));
@@ -65,8 +67,9 @@ std::optional<CachedAnswer> loadAnswer(const std::string &key) {
                       entry->substr(first + 1, second - first - 1)};
 }
 
-void storeAnswer(const std::string &key, const CachedAnswer &answer) {
-  if (std::optional<rt::KernelCache> cache = diskCache())
+void storeAnswer(const std::string &key, const CachedAnswer &answer,
+                 const ProofCacheOptions &options) {
+  if (std::optional<rt::KernelCache> cache = diskCache(options))
     (void)cache->store(
         rt::fnv1a64(key),
         std::string(answer.verdict == Verdict::Proved ? "proved" : "refuted") +
@@ -181,7 +184,8 @@ static std::string queryKey(const std::string &invariant,
   return key;
 }
 
-Prover::Prover(unsigned timeoutMs) : timeoutMs(timeoutMs) {}
+Prover::Prover(unsigned timeoutMs, ProofCacheOptions cache)
+    : timeoutMs(timeoutMs), cache(std::move(cache)) {}
 
 Finding
 Prover::prove(std::string invariant, std::string subject,
@@ -195,11 +199,11 @@ Prover::prove(std::string invariant, std::string subject,
   std::string key = queryKey(finding.invariant, violation, printedNames);
   {
     std::lock_guard<std::mutex> lock(cacheMutex);
-    auto it = answers().find(key);
+    auto it = cache.memory ? answers().find(key) : answers().end();
     std::optional<CachedAnswer> found;
     if (it != answers().end())
       found = it->second;
-    else if ((found = loadAnswer(key)))
+    else if ((found = loadAnswer(key, cache)) && cache.memory)
       answers()[key] = *found;
     if (found) {
       finding.verdict = found->verdict;
@@ -245,9 +249,11 @@ Prover::prove(std::string invariant, std::string subject,
           .count();
   if (finding.verdict != Verdict::Unknown) {
     CachedAnswer answer{finding.verdict, finding.detail};
-    storeAnswer(key, answer);
-    std::lock_guard<std::mutex> lock(cacheMutex);
-    answers()[key] = answer;
+    storeAnswer(key, answer, cache);
+    if (cache.memory) {
+      std::lock_guard<std::mutex> lock(cacheMutex);
+      answers()[key] = answer;
+    }
   }
   return finding;
 }

@@ -7,12 +7,15 @@
 // the kernel's own terms (thread, lane, register, logical indices, sizes).
 // Results are cached by the query's structure (its formula's DAG printed
 // without Z3's term ids), in the process and on disk (the kernel cache's
-// directory, proofs/; NAUTILUS_PROOF_CACHE=0 turns that off), so a repeated
+// directory, proofs/; NAUTILUS_PROOF_CACHE=0 turns that off; a compile's
+// ProofCacheOptions may turn either off or name the directory), so a repeated
 // compile of the same structure pays nothing for its proofs.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_VERIFY_PROVER_H
 #define NAUTILUS_VERIFY_PROVER_H
+
+#include "compiler/Verify/ProofCacheOptions.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -53,7 +56,7 @@ struct PrintedNames {
 class Prover {
 public:
   /// Milliseconds Z3 may spend on one query before its answer is Unknown.
-  explicit Prover(unsigned timeoutMs = 10000);
+  explicit Prover(unsigned timeoutMs = 10000, ProofCacheOptions cache = {});
 
   z3::context &context() { return ctx; }
 
@@ -70,6 +73,7 @@ public:
 private:
   z3::context ctx;
   unsigned timeoutMs;
+  ProofCacheOptions cache;
   /// The context's symbols and sorts as the proof cache's keys print them.
   PrintedNames printedNames;
 };

@@ -68,7 +68,8 @@ void VerificationReport::printFailures(llvm::raw_ostream &os) const {
       printFinding(os, f);
 }
 
-VerificationReport verify::verifyModule(ModuleOp module, StringRef mutation) {
+VerificationReport verify::verifyModule(ModuleOp module, StringRef mutation,
+                                        const ProofCacheOptions &cache) {
   auto start = std::chrono::steady_clock::now();
   VerificationReport report;
   std::vector<ProgramModel> models = buildKernelModels(module);
@@ -76,7 +77,7 @@ VerificationReport verify::verifyModule(ModuleOp module, StringRef mutation) {
     report.mutation = mutation.str();
     report.mutationApplied = applyMutation(mutation, models);
   }
-  Prover prover;
+  Prover prover(/*timeoutMs=*/10000, cache);
   for (const ProgramModel &model : models) {
     size_t first = report.findings.size();
     proveLayouts(prover, model, report.findings);

@@ -44,9 +44,10 @@ struct VerificationReport {
 
 /// Proves every invariant of every program of `module` (tile programs,
 /// scheduled and laid out), after applying `mutation` (a name from
-/// mutations(); empty for none).
+/// mutations(); empty for none), with the proof caches `cache` names.
 VerificationReport verifyModule(mlir::ModuleOp module,
-                                llvm::StringRef mutation = "");
+                                llvm::StringRef mutation = "",
+                                const ProofCacheOptions &cache = {});
 
 } // namespace nautilus::verify
 

@@ -14,6 +14,7 @@
 #include "runtime/KernelCache.h"
 #include "runtime/LaunchChecks.h"
 #include "runtime/SizeExpr.h"
+#include "test/unit/ScratchDirectory.h"
 
 #include <gtest/gtest.h>
 
@@ -225,25 +226,6 @@ TEST(LaunchChecks, NamesWhatIsWrong) {
 //===----------------------------------------------------------------------===//
 // The disk cache.
 //===----------------------------------------------------------------------===//
-
-/// An empty directory for one test, removed with everything in it when the
-/// test ends (the tests run again and again: none leaves a directory behind).
-class ScratchDirectory {
-public:
-  explicit ScratchDirectory(const char *name)
-      : path(::testing::TempDir() + "nautilus-" + name + "-" +
-             std::to_string(::getpid())) {
-    removeAll();
-  }
-  ~ScratchDirectory() { removeAll(); }
-  ScratchDirectory(const ScratchDirectory &) = delete;
-  ScratchDirectory &operator=(const ScratchDirectory &) = delete;
-
-  const std::string path;
-
-private:
-  void removeAll() { std::system(("rm -rf '" + path + "'").c_str()); }
-};
 
 TEST(KernelCache, StoresLoadsAndRemoves) {
   ScratchDirectory scratch("cache");
