@@ -34,9 +34,14 @@ class CompileError(Error):
 def _check(status):
     if not status:
         return
-    code = _capi.lib.nt_status_code(status)
-    message = _capi.lib.nt_status_message(status).decode()
-    _capi.lib.nt_status_free(status)
+    try:
+        code = _capi.lib.nt_status_code(status)
+        # A diagnostic quotes the source's line as it is: bytes that are
+        # not UTF-8 are replaced, not an error of their own.
+        message = _capi.lib.nt_status_message(status).decode(
+            errors="replace")
+    finally:
+        _capi.lib.nt_status_free(status)
     raise (CompileError if code == _capi.NT_COMPILE_ERROR else Error)(
         code, message)
 
@@ -130,14 +135,26 @@ class Program:
                                 f"'{p.name}' is bf16: pass its bits as "
                                 "uint16, or install ml_dtypes")
                 value = value.astype(dtype)
-            out.append((p, np.ascontiguousarray(value)))
+            # (ascontiguousarray makes a scalar's 0-d array 1-d.)
+            out.append((p, np.ascontiguousarray(value).reshape(value.shape)))
         return out
 
     def run(self, device="cpu", **arrays):
         """Runs the kernel on `device` ("cpu", "cuda" or "emu": the SIMT
         emulator, for NVIDIA programs compiled with kernel_ir) with the inputs by
         name (numpy arrays; scalars as numbers) and returns the outputs by
-        name. Arrays are converted to the kernel's dtypes."""
+        name. Arrays are converted to the kernel's dtypes. A kernel with an
+        input named `device` or `self` takes its inputs through run_with."""
+        return self.run_with(arrays, device)
+
+    def run_with(self, inputs, device="cpu"):
+        """run, with the inputs in a dict (any names)."""
+        if not isinstance(device, str):
+            raise Error(_capi.NT_INVALID_ARGUMENT,
+                        "device must be a name ('cpu', 'cuda', 'hip' or "
+                        "'emu'); an input named 'device' goes through "
+                        "run_with({...})")
+        arrays = inputs
         inputs = self._inputs(arrays)
         raw = [_raw(a, p.dtype_code) for p, a in inputs]
         tensors = (_capi.Tensor * max(len(raw), 1))(*[t for t, _ in raw])

@@ -98,6 +98,37 @@ class Errors(unittest.TestCase):
             program.run()
         self.assertIn("missing input 'X'", str(raised.exception))
 
+    def test_scalars_as_numbers(self):
+        program = nautilus.compile(
+            "kernel axpy(X: f32[N], alpha: f32) -> (Y: f32[N]) {\n"
+            "  Y[n] = alpha * X[n] + 1.0\n}\n", cache=False)
+        x = np.arange(5, dtype=np.float32)
+        np.testing.assert_allclose(program.run(X=x, alpha=2.5)["Y"],
+                                   2.5 * x + 1)
+        np.testing.assert_allclose(
+            program.run(X=x, alpha=np.float64(-1))["Y"], 1 - x)
+
+    def test_an_input_named_device(self):
+        program = nautilus.compile(
+            "kernel k(device: f32[N]) -> (Y: f32[N]) {\n"
+            "  Y[n] = device[n] * 2.0\n}\n", cache=False)
+        x = np.arange(4, dtype=np.float32)
+        np.testing.assert_allclose(program.run_with({"device": x})["Y"], 2 * x)
+        with self.assertRaises(nautilus.Error) as raised:
+            program.run(device=x)
+        self.assertIn("run_with", str(raised.exception))
+
+    def test_a_diagnostic_that_is_not_utf8(self):
+        # A file in Latin-1: the diagnostic quotes its line as it is.
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "latin1.tensor")
+            with open(path, "wb") as f:
+                f.write(b"kernel k(X: f32[N]) -> (Y: f32[N]) {\n"
+                        b"  Y[n] = X[n] + \xe9\n}\n")
+            with self.assertRaises(nautilus.CompileError) as raised:
+                nautilus.compile(path, cache=False)
+        self.assertIn("latin1.tensor:2:", str(raised.exception))
+
     def test_missing_file(self):
         with self.assertRaises(FileNotFoundError):
             nautilus.compile("no/such/file.tensor")
