@@ -150,13 +150,7 @@ std::string checkExtents(const LaunchPlan &plan, const SizeValues &sizes,
   for (const ProgramDesc &p : plan.programs) {
     if (!p.launchesAt(sizes))
       continue;
-    int64_t blocks = 1;
-    for (size_t d = 0; d < p.outputDims.size(); ++d) {
-      int64_t e = extentOf(p.outputDims[d], sizes);
-      if (__builtin_mul_overflow(blocks, (e + p.tile[d] - 1) / p.tile[d],
-                                 &blocks))
-        blocks = INT64_MAX;
-    }
+    int64_t blocks = p.numPrograms(sizes);
     if (blocks > limits.maxBlocks)
       return "program '" + p.name + "' needs " + std::to_string(blocks) +
              " blocks; this device launches at most " +

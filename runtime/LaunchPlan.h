@@ -82,12 +82,15 @@ struct ProgramDesc {
            (evaluate(launchWhen->condition, sizes, holds).empty() && holds);
   }
 
-  /// Programs in the grid: the product over dims of ceil(extent / tile).
+  /// Programs in the grid: the product over dims of ceil(extent / tile),
+  /// INT64_MAX where it overflows (checkExtents refuses such a launch).
   int64_t numPrograms(const SizeValues &sizes) const {
     int64_t n = 1;
     for (size_t d = 0; d < outputDims.size(); ++d) {
       int64_t e = extentOf(outputDims[d], sizes);
-      n *= (e + tile[d] - 1) / tile[d];
+      int64_t tiles = e / tile[d] + (e % tile[d] != 0); // (no e + tile - 1)
+      if (__builtin_mul_overflow(n, tiles, &n))
+        return INT64_MAX;
     }
     return n;
   }

@@ -4,9 +4,12 @@
 namespace nautilus::rt {
 
 std::vector<int64_t> contiguousStrides(const std::vector<int64_t> &shape) {
+  // (Saturating: a shape whose elements overflow is refused by the launch
+  // checks, after its strides are computed.)
   std::vector<int64_t> strides(shape.size(), 1);
   for (int64_t j = static_cast<int64_t>(shape.size()) - 2; j >= 0; --j)
-    strides[j] = strides[j + 1] * shape[j + 1];
+    if (__builtin_mul_overflow(strides[j + 1], shape[j + 1], &strides[j]))
+      strides[j] = INT64_MAX;
   return strides;
 }
 

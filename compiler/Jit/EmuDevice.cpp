@@ -96,7 +96,11 @@ public:
   }
 
   std::string allocate(size_t bytes, void **out) override {
-    *out = bytes ? std::aligned_alloc(64, (bytes + 63) / 64 * 64) : nullptr;
+    // (Rounded up to whole 64-byte lines: a size within 63 of SIZE_MAX
+    // would wrap to 0, which aligned_alloc answers with a valid block.)
+    *out = bytes && bytes <= SIZE_MAX - 63
+               ? std::aligned_alloc(64, (bytes + 63) / 64 * 64)
+               : nullptr;
     return bytes && !*out ? "out of host memory" : "";
   }
   void release(void *memory) override { std::free(memory); }

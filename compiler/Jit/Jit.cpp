@@ -145,7 +145,13 @@ nt_code compileSource(const JitRequest &request, const std::string &text,
     error = diagnostics;
     if (error.rfind("nautc: ", 0) == 0)
       error = error.substr(7);
-    return NT_COMPILE_ERROR;
+    // The source is wrong; or it has no such kernel, or several and the
+    // request names none; or the shapes do not bind.
+    if (!loaded.module)
+      return NT_COMPILE_ERROR;
+    if (!loaded.kernel)
+      return request.kernel.empty() ? NT_INVALID_ARGUMENT : NT_NOT_FOUND;
+    return NT_INVALID_ARGUMENT;
   }
   std::string explained;
   llvm::raw_string_ostream explainStream(explained);
