@@ -86,6 +86,12 @@ std::string SizeRangeAttr::copyName(StringRef program,
 // ScheduleAttr: #tile.schedule<tile = [1, 16, 64], threads = 128>
 
 /// A tensor-core tile's rows: its leading extents' product.
+/// The most elements a schedule's tile may have: beyond what any target
+/// holds in registers (a GPU block's 1024 threads x 128 elements each), and
+/// far from a product that overflows 64 bits (whose remainder by the
+/// threads would pass every divisibility check).
+static constexpr int64_t kMaxTileElements = int64_t(1) << 20;
+
 static int64_t mmaRowsOf(ArrayRef<int64_t> tile) {
   int64_t rows = 1;
   for (int64_t t : tile.drop_back())
@@ -234,10 +240,14 @@ Attribute MmaAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> warps;
   bool seenInstr = false, seenTileK = false, seenWarps = false,
        seenStages = false;
+  llvm::StringSet<> given;
   auto field = [&]() -> ParseResult {
     StringRef key;
+    SMLoc keyAt = parser.getCurrentLocation();
     if (parser.parseKeyword(&key) || parser.parseEqual())
       return failure();
+    if (!given.insert(key).second)
+      return parser.emitError(keyAt, "'") << key << "' is given twice";
     if (key == "instr") {
       seenInstr = true;
       return parser.parseString(&instr);
@@ -430,7 +440,11 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   for (int64_t t : tile) {
     if (t <= 0)
       return emitError() << "tile extents must be positive";
-    n *= t;
+    if (__builtin_mul_overflow(n, t, &n) || n > kMaxTileElements)
+      return emitError() << "a tile of more than " << kMaxTileElements
+                         << " elements (the tile's extents multiply to that "
+                            "or overflow): a program computes its tile in "
+                            "registers";
   }
   if (threads <= 0)
     return emitError() << "threads must be positive";

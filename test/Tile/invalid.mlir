@@ -609,6 +609,20 @@ tile.program @p attributes {arg_names = [], output_dims = ["N"], schedule = #til
 
 // -----
 
+// expected-error @+1 {{'tile_k' is given twice}}
+tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [64, 64], threads = 128, mma = #tile.mma<instr = "mma_sync", tile_k = 32, warps = [2, 2], stages = 3, tile_k = 64>>, sizes = ["M", "N"]} {
+^bb0(%m: index, %n: index):
+}
+
+// -----
+
+// expected-error @+1 {{a tile of more than 1048576 elements (the tile's extents multiply to that or overflow)}}
+tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [4294967296, 4294967296], threads = 128>, sizes = ["M", "N"]} {
+^bb0(%m: index, %n: index):
+}
+
+// -----
+
 // expected-error @+1 {{vector must be a power of two dividing the tile's innermost extent (64) and the elements a thread holds (8), not 3}}
 tile.program @p attributes {arg_names = [], output_dims = ["M", "N"], schedule = #tile.schedule<tile = [16, 64], threads = 128, vector = 3>, sizes = ["M", "N"]} {
 ^bb0(%m: index, %n: index):

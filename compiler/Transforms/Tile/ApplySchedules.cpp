@@ -31,6 +31,8 @@ namespace {
 /// The most elements of a tile one GPU thread may hold (the widest default,
 /// wgmma's 128 x 256 accumulators over two warpgroups, holds 128).
 constexpr int64_t kMaxElementsPerThread = 128;
+/// The most elements of a CPU program's tile (below).
+constexpr int64_t kMaxCpuTileElements = 65536;
 
 struct TileApplySchedulesPass
     : public SchedulingPass<
@@ -287,6 +289,14 @@ struct TileApplySchedulesPass
                        << " fit in a thread's registers: use more threads or "
                           "a smaller tile";
     }
+    // The CPU computes a tile as vectors of its elements: LLVM unrolls
+    // them all, and a tile of a million took longer to compile than anyone
+    // waits (the models' largest: a decoding step's row of 2048, 32 x 128).
+    if (!target.isGPU() && schedule.getNumElements() > kMaxCpuTileElements)
+      return error() << "a tile of " << schedule.getNumElements()
+                     << " elements; on the CPU at most " << kMaxCpuTileElements
+                     << " (each is a register's lane: tiles of 8 x 64 are "
+                        "typical)";
     // Skipping tiles only saves work (tile.skip_if_negative): a tile that
     // cannot be skipped whole under the new schedule runs.
     if (auto skip = tile::SkipIfNegativeOp::find(program))
