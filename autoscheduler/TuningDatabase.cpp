@@ -5,11 +5,15 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cmath>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <tuple>
+#include <unistd.h>
 
 using namespace nautilus::autosched;
 namespace json = llvm::json;
@@ -17,6 +21,36 @@ namespace json = llvm::json;
 namespace {
 
 constexpr int64_t kFormatVersion = 1;
+
+/// The keys of `o` not in `known`, as a JSON object's text ("" if none).
+std::string otherKeysOf(const json::Object &o,
+                        std::initializer_list<llvm::StringRef> known) {
+  json::Object others;
+  for (const auto &[key, value] : o)
+    if (llvm::find(known, key.str()) == known.end())
+      others[key] = value;
+  if (others.empty())
+    return "";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << json::Value(std::move(others));
+  return text;
+}
+
+/// Adds the keys `text` holds (otherKeysOf's) to `o`, where `o` has none
+/// of that name.
+void addOtherKeys(json::Object &o, const std::string &text) {
+  if (text.empty())
+    return;
+  llvm::Expected<json::Value> parsed = json::parse(text);
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return;
+  }
+  if (json::Object *others = parsed->getAsObject())
+    for (auto &[key, value] : *others)
+      o.try_emplace(key, std::move(value));
+}
 
 auto keyOf(const TuningRecord &r) {
   return std::tie(r.kernelHash, r.target, r.sizes, r.machine);
@@ -149,6 +183,7 @@ json::Object toJSON(const TuningRecord &r) {
     out["gpu_model"] = json::Object{{"version", r.gpuModelVersion},
                                     {"samples", std::move(samples)}};
   }
+  addOtherKeys(out, r.otherKeys);
   return out;
 }
 
@@ -180,6 +215,10 @@ std::string fromJSON(const json::Value &value, size_t index, TuningRecord &r) {
   }
   llvm::raw_string_ostream os(r.schedule);
   os << json::Value(json::Object(*schedule));
+  r.otherKeys =
+      otherKeysOf(*o, {"kernel_hash", "kernel", "target", "machine", "sizes",
+                       "schedule", "measured_ns", "baseline_ns", "candidates",
+                       "cpu_model", "gpu_model"});
   r.measuredNs = o->getInteger("measured_ns").value_or(0);
   r.baselineNs = o->getInteger("baseline_ns").value_or(0);
   r.candidates = o->getInteger("candidates").value_or(0);
@@ -239,6 +278,7 @@ int64_t nautilus::autosched::sizeBucket(int64_t size) {
 
 std::string TuningDatabase::parse(const std::string &text) {
   all.clear();
+  otherKeys.clear();
   llvm::Expected<json::Value> value = json::parse(text);
   if (!value)
     return "not JSON: " + llvm::toString(value.takeError());
@@ -256,6 +296,7 @@ std::string TuningDatabase::parse(const std::string &text) {
       return e;
     insert(std::move(record));
   }
+  otherKeys = otherKeysOf(*top, {"version", "records"});
   return "";
 }
 
@@ -274,7 +315,17 @@ std::string TuningDatabase::load(const std::string &path) {
 std::string TuningDatabase::text() const {
   std::string out;
   llvm::raw_string_ostream os(out);
-  os << "{\n  \"version\": " << kFormatVersion << ",\n  \"records\": [";
+  os << "{\n  \"version\": " << kFormatVersion << ",\n";
+  // Keys a newer nautc or a person added, each on a line of its own.
+  json::Object others;
+  addOtherKeys(others, otherKeys);
+  std::vector<llvm::StringRef> names;
+  for (const auto &[key, value] : others)
+    names.push_back(key);
+  llvm::sort(names);
+  for (llvm::StringRef name : names)
+    os << "  " << json::Value(name) << ": " << *others.get(name) << ",\n";
+  os << "  \"records\": [";
   for (auto [i, record] : llvm::enumerate(all))
     os << (i ? ",\n    " : "\n    ") << json::Value(toJSON(record));
   os << (all.empty() ? "]\n}\n" : "\n  ]\n}\n");
@@ -282,12 +333,73 @@ std::string TuningDatabase::text() const {
 }
 
 std::string TuningDatabase::save(const std::string &path) const {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
-  if (ec)
-    return "cannot write '" + path + "': " + ec.message();
-  os << text();
+  // A new file renamed over the old: a reader, or a full disk, never
+  // meets half a database.
+  std::string contents = text();
+  if (llvm::Error e = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+        os << contents;
+        return llvm::Error::success();
+      }))
+    return "cannot write '" + path + "': " + llvm::toString(std::move(e));
   return "";
+}
+
+std::string TuningDatabase::unwritable(const std::string &path) {
+  llvm::SmallString<256> folder(path);
+  llvm::sys::path::remove_filename(folder);
+  if (folder.empty())
+    folder = ".";
+  if (!llvm::sys::fs::is_directory(folder))
+    return "cannot write '" + path + "': its folder '" + folder.str().str() +
+           "' does not exist";
+  if (llvm::sys::fs::access(folder, llvm::sys::fs::AccessMode::Write))
+    return "cannot write '" + path + "': its folder is not writable";
+  if (llvm::sys::fs::exists(path) &&
+      llvm::sys::fs::access(path, llvm::sys::fs::AccessMode::Write))
+    return "cannot write '" + path + "': the file is not writable";
+  return "";
+}
+
+namespace {
+
+/// An exclusive lock on the folder of a file, held while it lives (flock:
+/// released when the process ends, however it ends).
+class FolderLock {
+public:
+  explicit FolderLock(const std::string &path) {
+    llvm::SmallString<256> folder(path);
+    llvm::sys::path::remove_filename(folder);
+    if (folder.empty())
+      folder = ".";
+    fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0 && ::flock(fd, LOCK_EX) != 0) {
+      ::close(fd);
+      fd = -1;
+    }
+  }
+  ~FolderLock() {
+    if (fd >= 0)
+      ::close(fd); // (releases the lock)
+  }
+  FolderLock(const FolderLock &) = delete;
+  FolderLock &operator=(const FolderLock &) = delete;
+  bool held() const { return fd >= 0; }
+
+private:
+  int fd = -1;
+};
+
+} // namespace
+
+std::string TuningDatabase::addToFile(const std::string &path,
+                                      TuningRecord record) {
+  FolderLock lock(path);
+  if (!lock.held())
+    return "cannot lock the folder of '" + path + "'";
+  if (std::string e = load(path); !e.empty())
+    return e;
+  insert(std::move(record));
+  return save(path);
 }
 
 void TuningDatabase::insert(TuningRecord record) {

@@ -61,6 +61,9 @@ struct TuningRecord {
   /// models of `gpuModelVersion` (kGpuModelVersion when written).
   int64_t gpuModelVersion = 0;
   std::vector<GpuSample> gpuSamples;
+  /// The record's keys this nautc does not read (a newer nautc's, a
+  /// person's notes), as a JSON object's text: written back as they were.
+  std::string otherKeys;
 };
 
 /// How a lookup matched.
@@ -71,8 +74,18 @@ public:
   /// Reads `path`; a missing file is an empty database. Returns "" or the
   /// error (a file that is not a database).
   std::string load(const std::string &path);
-  /// Writes every record to `path`. Returns "" or the error.
+  /// Writes every record to `path`, whole or not at all (a new file
+  /// renamed over it). Returns "" or the error.
   std::string save(const std::string &path) const;
+  /// Adds `record` to the database file `path` as it is now: under a lock
+  /// on its folder, reads the file again (what another process wrote
+  /// since this one read it), inserts the record and saves. Two `nautc
+  /// tune` writing one file then keep both records. This database becomes
+  /// what was written. Returns "" or the error.
+  std::string addToFile(const std::string &path, TuningRecord record);
+  /// Why `path` could not be written ("" when it can): its folder is
+  /// missing or not writable, or it is a file that is not.
+  static std::string unwritable(const std::string &path);
   /// The database's JSON text (what save writes).
   std::string text() const;
   /// Parses a database's JSON text. Returns "" or the error.
@@ -106,6 +119,9 @@ public:
 
 private:
   std::vector<TuningRecord> all; // kept sorted
+  /// The file's top-level keys this nautc does not read, as a JSON
+  /// object's text (TuningRecord::otherKeys).
+  std::string otherKeys;
 };
 
 /// The bucket of a size: the least power of two at or above it.

@@ -441,9 +441,12 @@ int writeResult(const Options &opts, TuningDatabase &database,
   record.modelVersion = record.samples.empty() ? 0 : kCpuModelVersion;
   record.gpuSamples = std::move(gpuSamples);
   record.gpuModelVersion = record.gpuSamples.empty() ? 0 : kGpuModelVersion;
-  database.insert(std::move(record));
-  if (std::string e = database.save(opts.db); !e.empty())
+  if (std::string e = database.addToFile(opts.db, std::move(record));
+      !e.empty()) {
+    // The measurements are not lost with the file: the schedule they chose.
+    llvm::outs() << file << "\n";
     return userError("--db: " + e);
+  }
   llvm::outs() << "tune: wrote the record to " << opts.db << "\n";
   printRefit(database, target, machine);
   return kExitSuccess;
@@ -610,9 +613,14 @@ int nautilus::runTune(const Options &opts) {
   // Under --refit, the database's records of this host refit the model
   // that ranks the candidates.
   TuningDatabase database;
-  if (!opts.db.empty())
+  if (!opts.db.empty()) {
     if (std::string e = database.load(opts.db); !e.empty())
       return userError("--db: " + e);
+    // (Before measuring for minutes, not after.)
+    if (std::string e = TuningDatabase::unwritable(opts.db);
+        !e.empty() && opts.plan.empty())
+      return userError("--db: " + e);
+  }
   CpuTermScales cpuScales = refitOf(opts, database, machine, target);
   std::string described;
   llvm::raw_string_ostream describedOs(described);
