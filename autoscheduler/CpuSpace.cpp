@@ -137,24 +137,14 @@ constexpr double kBlockEntryCycles = 10;
 
 /// A contraction's broadcast operand read across its rows (A[k, m] of A^T
 /// B, CpuProgram::lhsStrideBytes, a line or more between a step's rows):
-/// each step reads a line of its own, `stride` bytes from the last. The
-/// instances down a column share the lines and pages of each reduced
-/// index, so the fewer bytes of A a block spans (its rows x the stride)
-/// the more of them stay in the caches and the TLB: a step waits about
-/// kStridedLhsCycles x sqrt(span / kStridedLhsSpanBytes) cycles more, up
-/// to kStridedLhsCycles, and less where the rows are closer than
-/// kStridedLhsFullStride (x stride / it: several steps share a page).
-/// Fitted on a 2-thread Intel host, f32, 6 x 64 packed, the step's cycles
-/// beyond A B's (at 8 KiB) or beyond blocks of 64 (the others): rows of A
-/// 8 KiB apart (2048^3), blocks spanning 16,
-/// 8, 4, 2, 1 and 0.5 MiB, 22, 13.6, 11.7, 6.6, 3.8 and 2.7 (the fit: 22,
-/// 15.6, 11, 7.8, 5.5, 3.9); 4 KiB apart (1024 x 512 x 4096) spanning 16,
-/// 4 and 1 MiB, 21.6, 12.9 and 5.8; 2 KiB apart (512 x 512 x 8192)
-/// spanning 4, 1 and 0.25 MiB, 13.6, 3.7 and 2.8; 512 bytes apart (128 x
-/// 512 x 8192) spanning 1 and 0.25 MiB, 3.4 and 0.8 (the fit: 1.4 and
-/// 0.7). Until model version 15 the term counted the block's rows, and
-/// only where they were a page or more apart: 512 x 512 x 8192 took
-/// blocks of 2048, 1.9x slower than blocks of 64.
+/// each step reads a line of its own, `stride` bytes from the last; the
+/// instances down a column share them, so the fewer bytes of A a block
+/// spans (rows x stride) the more stay in the caches and the TLB. A step
+/// waits kStridedLhsCycles x sqrt(span / kStridedLhsSpanBytes) cycles
+/// more, up to kStridedLhsCycles, x stride / kStridedLhsFullStride where
+/// the rows are closer than that (several steps share a page). Fitted on
+/// a 2-thread Intel host, f32, at strides of 8, 4, 2 and 0.5 KiB
+/// (docs/autoscheduler.md, "Blocking K"; until version 15, by rows).
 constexpr double kStridedLhsCycles = 22;
 constexpr double kStridedLhsSpanBytes = 16 << 20;
 constexpr double kStridedLhsFullStride = 2048;

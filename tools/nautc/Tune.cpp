@@ -542,9 +542,6 @@ void printResult(const TuneResult &result) {
 
 /// The usage error of tune's options for `target`, or "".
 std::string tuneUsageError(const Options &opts, const TargetInfo &target) {
-  if (opts.profile || !opts.fibreOrder.empty() || !opts.kernelIR.empty())
-    return "--profile, --fibre-order and --kernel-ir are nautc run's (tune "
-           "measures each candidate as compiled)";
   if (!opts.plan.empty() && !opts.measured.empty())
     return "--plan lists what to measure and --measured reads the times "
            "back: give one of them";

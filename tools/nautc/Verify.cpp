@@ -55,8 +55,12 @@ int nautilus::runVerify(const Options &opts) {
   RemarkFilter remarks(context, opts.explain);
   std::optional<TargetInfo> target =
       getTarget(opts.target, opts.multiprocessors);
-  Compilation compilation(*loaded.module, *target,
-                          scheduleProviderFor(opts.schedule, *target));
+  // The schedules compile and run would take (a --db record's too).
+  std::shared_ptr<ScheduleProvider> schedules =
+      scheduleProviderOf(opts, loaded.structuralHash, *target, opts.shape);
+  if (!schedules)
+    return kExitUserError;
+  Compilation compilation(*loaded.module, *target, schedules);
   if (failed(compilation.lowerTo(Stage::Tile))) {
     if (compilation.fault() == Fault::Schedules) {
       blameScheduleFile(opts);

@@ -26,6 +26,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -114,10 +115,10 @@ options:
                          heuristics schedule the programs it does not
                          name); with auto, the model also chooses
                          between those structures
-  --db PATH.json         compile, run: take the schedules of the tuning
-                         database's record for the kernel, the target and
-                         the sizes (or sizes in the same power-of-two
-                         bucket), where it has one; tune: add the
+  --db PATH.json         compile, run, verify: take the schedules of the
+                         tuning database's record for the kernel, the
+                         target and the sizes (or sizes in the same
+                         power-of-two bucket), where it has one; tune: add the
                          record, with its measurements, there (the file
                          is created when missing; --device cpu, cuda or
                          hip, or --measured: the emulator's times go in
@@ -231,6 +232,8 @@ options:
                          them)
   -h, --help             this help
 
+An option given to a command it is not listed for above is a usage error.
+
 exit status:
   0  success (with --check: every output PASS)
   1  an error in the input (a diagnostic says which)
@@ -254,6 +257,41 @@ static void printUsage() {
   llvm::StringRef usage(kUsage);
   auto [before, after] = usage.split("@TARGETS@");
   llvm::outs() << before << targetNameList() << after;
+}
+
+/// The commands each option belongs to (an option given to another is a
+/// usage error, not ignored); an option not listed is every command's.
+static const char *commandsOf(llvm::StringRef option) {
+  return llvm::StringSwitch<const char *>(option)
+      .Cases({"--emit", "-o"}, "compile")
+      .Case("--schedule", "compile, run, verify")
+      .Cases({"--explain", "--explain-candidates", "--search"},
+             "compile, run, verify")
+      .Cases(
+          {"--budget", "--candidates", "--per-program", "--plan", "--measured"},
+          "tune")
+      .Cases({"--device", "--input", "--seed", "--check"}, "run, tune")
+      .Cases({"--save", "--time", "--profile", "--fibre-order", "--kernel-ir"},
+             "run")
+      .Case("--no-verify", "compile, run, tune")
+      .Case("--mutate", "verify")
+      .Default(nullptr);
+}
+
+/// "" when `option` is `command`'s, else the usage error.
+static std::string optionError(const std::string &option,
+                               const std::string &command) {
+  const char *commands = commandsOf(option);
+  if (!commands)
+    return "";
+  llvm::SmallVector<llvm::StringRef> owners;
+  llvm::StringRef(commands).split(owners, ", ");
+  if (llvm::is_contained(owners, command))
+    return "";
+  std::string list = owners.front().str();
+  for (size_t i = 1; i < owners.size(); ++i)
+    list += (i + 1 == owners.size() ? " and " : ", ") + owners[i].str();
+  return option + " is an option of nautc " + list + ", not of " + command;
 }
 
 static int parseArgs(int argc, char **argv, Options &opts) {
@@ -282,6 +320,8 @@ static int parseArgs(int argc, char **argv, Options &opts) {
       printUsage();
       return -1;
     }
+    if (std::string e = optionError(a, cmd); !e.empty())
+      return usageError(e);
     if (a == "--check") { opts.check = true; continue; }
     if (a == "--time") { opts.time = true; continue; }
     if (a == "--profile") { opts.profile = true; continue; }

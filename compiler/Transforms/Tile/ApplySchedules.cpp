@@ -34,6 +34,39 @@ constexpr int64_t kMaxElementsPerThread = 128;
 /// The most elements of a CPU program's tile (below).
 constexpr int64_t kMaxCpuTileElements = 65536;
 
+/// Why `schedule`'s tiles do not fit `target`'s registers ("" when they
+/// do). On a GPU each thread holds its share of every tile in registers,
+/// element by element (tensor cores: the consumer warps' accumulators);
+/// past a share of 128 a thread runs out of its 255 registers, and
+/// compiling the unrolled code takes minutes. The CPU computes a tile as
+/// vectors of its elements: LLVM unrolls them all, and a tile of a million
+/// took longer to compile than anyone waits (the models' largest: a
+/// decoding step's row of 2048, 32 x 128).
+std::string registersRefusal(tile::ScheduleAttr schedule,
+                             const TargetInfo &target) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  int64_t elements = schedule.getNumElements();
+  if (!target.isGPU()) {
+    if (elements > kMaxCpuTileElements)
+      os << "a tile of " << elements << " elements; on the CPU at most "
+         << kMaxCpuTileElements
+         << " (each is a register's lane: tiles of 8 x 64 are typical)";
+    return text;
+  }
+  int64_t holders = schedule.getTileThreads();
+  if (schedule.getThreads() > target.maxThreadsPerProgram)
+    os << "threads = " << schedule.getThreads()
+       << ": a GPU block holds at most " << target.maxThreadsPerProgram
+       << " threads";
+  else if (elements / holders > kMaxElementsPerThread)
+    os << "the schedule gives each thread " << elements / holders
+       << " elements of a tile (" << elements << " over " << holders
+       << " threads); at most " << kMaxElementsPerThread
+       << " fit in a thread's registers: use more threads or a smaller tile";
+  return text;
+}
+
 struct TileApplySchedulesPass
     : public SchedulingPass<
           nautilus::impl::TileApplySchedulesBase<TileApplySchedulesPass>> {
@@ -268,35 +301,9 @@ struct TileApplySchedulesPass
       if (!refusal.empty())
         return error() << "split_k = " << mma.getSplitK() << ": " << refusal;
     }
-    // Each thread holds its share of every tile in registers, element by
-    // element (tensor cores: the consumer warps' accumulators); past a
-    // share of 128 a thread runs out of its 255 registers, and compiling
-    // the unrolled code takes minutes.
-    if (target.isGPU()) {
-      if (schedule.getThreads() > target.maxThreadsPerProgram)
-        return error() << "threads = " << schedule.getThreads()
-                       << ": a GPU block holds at most "
-                       << target.maxThreadsPerProgram << " threads";
-      int64_t elements = 1;
-      for (int64_t extent : schedule.getTile())
-        elements *= extent;
-      int64_t holders = schedule.getTileThreads();
-      if (elements / holders > kMaxElementsPerThread)
-        return error() << "the schedule gives each thread "
-                       << elements / holders << " elements of a tile ("
-                       << elements << " over " << holders
-                       << " threads); at most " << kMaxElementsPerThread
-                       << " fit in a thread's registers: use more threads or "
-                          "a smaller tile";
-    }
-    // The CPU computes a tile as vectors of its elements: LLVM unrolls
-    // them all, and a tile of a million took longer to compile than anyone
-    // waits (the models' largest: a decoding step's row of 2048, 32 x 128).
-    if (!target.isGPU() && schedule.getNumElements() > kMaxCpuTileElements)
-      return error() << "a tile of " << schedule.getNumElements()
-                     << " elements; on the CPU at most " << kMaxCpuTileElements
-                     << " (each is a register's lane: tiles of 8 x 64 are "
-                        "typical)";
+    if (std::string refusal = registersRefusal(schedule, target);
+        !refusal.empty())
+      return error() << refusal;
     // Skipping tiles only saves work (tile.skip_if_negative): a tile that
     // cannot be skipped whole under the new schedule runs.
     if (auto skip = tile::SkipIfNegativeOp::find(program))
