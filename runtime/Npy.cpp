@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -479,8 +480,18 @@ bool convert(HostTensor &src, DType want, const std::string &name,
   HostTensor dst = HostTensor::zeros(want, src.shape());
   size_t n = src.numElements();
   if (isFloat(from) && isFloat(want)) {
-    for (size_t i = 0; i < n; ++i)
-      dst.setFromDouble(i, src.getAsDouble(i));
+    for (size_t i = 0; i < n; ++i) {
+      // A finite value beyond the narrower type's range would become an
+      // infinity, and every result downstream of it NaN, unannounced.
+      double v = src.getAsDouble(i);
+      dst.setFromDouble(i, v);
+      if (std::isfinite(v) && !std::isfinite(dst.getAsDouble(i))) {
+        error = name + ": value " + std::to_string(v) + " at index " +
+                formatIndex(src.shape(), i) + " is beyond the range of " +
+                dtypeName(want);
+        return false;
+      }
+    }
   } else if (isInteger(from) && isInteger(want)) {
     for (size_t i = 0; i < n; ++i) {
       int64_t v = src.getAsInt64(i);

@@ -20,6 +20,10 @@ contentOf(StringRef path, const std::optional<std::string> &text,
   auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer) {
     error = buffer.getError().message();
+    // A word rather than a path: most likely a keyword misspelt.
+    if (!path.contains('/') && !path.contains('.'))
+      error += " (--schedule takes default, heuristics, auto or a schedule "
+               "file)";
     return std::nullopt;
   }
   return (*buffer)->getBuffer().str();
@@ -86,9 +90,13 @@ LogicalResult ScheduleFile::beginReplacing(ModuleOp module) {
                      "\"#tile.schedule<...>\", ...}}",
            failure();
   for (const auto &entry : *top) {
-    if (llvm::is_contained(kRewriteKeys, entry.first) &&
-        entry.second.getAsBoolean())
-      continue;
+    if (llvm::is_contained(kRewriteKeys, entry.first)) {
+      if (entry.second.getAsBoolean())
+        continue;
+      return fail() << "'" << entry.first.str()
+                    << "' takes true or false (a JSON boolean, unquoted)",
+             failure();
+    }
     if (entry.first != "programs")
       return fail() << "unknown key '" << entry.first.str()
                     << "' (the file has \"programs\" and, optionally, "

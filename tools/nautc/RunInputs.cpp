@@ -14,6 +14,35 @@ static int userError(const std::string &message) {
   return kExitUserError;
 }
 
+/// Why a given index tensor (`--input`) reads outside what it indexes ("" if
+/// it does not): each value must lie in [0, the extent of the dimension it
+/// indexes) (the kernel would read out of its buffers; only --check saw it).
+static std::string
+checkGivenIndices(const KernelSignature &sig,
+                  const std::vector<const rt::HostTensor *> &given,
+                  const SizeValues &sizes) {
+  for (size_t i = 0; i < sig.inputs.size(); ++i) {
+    if (!given[i])
+      continue;
+    for (const IndexUse &use : sig.indexUses) {
+      if (use.indexTensor != sig.inputs[i].name)
+        continue;
+      int64_t extent = rt::extentOf(use.extent, sizes);
+      const rt::HostTensor &t = *given[i];
+      for (size_t e = 0; e < t.numElements(); ++e) {
+        int64_t v = t.getAsInt64(e);
+        if (v < 0 || v >= extent)
+          return "--input " + use.indexTensor + ": value " + std::to_string(v) +
+                 " (element " + std::to_string(e) + ") indexes outside [0, " +
+                 std::to_string(extent) +
+                 ") of the dimension it gathers along" +
+                 (use.extent.isLiteral() ? "" : " (" + use.extent.size + ")");
+      }
+    }
+  }
+  return "";
+}
+
 int nautilus::prepareInputs(const Options &opts, alg::KernelOp kernel,
                             RunInputs &run, bool draw) {
   run.sig = getSignature(kernel);
@@ -41,6 +70,8 @@ int nautilus::prepareInputs(const Options &opts, alg::KernelOp kernel,
       !e.empty())
     return userError(e);
   if (std::string e = checkRequirements(kernel, run.sizes); !e.empty())
+    return userError(e);
+  if (std::string e = checkGivenIndices(sig, given, run.sizes); !e.empty())
     return userError(e);
   if (!draw)
     return kExitSuccess;

@@ -407,7 +407,7 @@ static int parseArgs(int argc, char **argv, Options &opts) {
       } else if (a == "--seed") {
         char *end = nullptr;
         opts.seed = std::strtoull(v.c_str(), &end, 10);
-        if (v.empty() || *end)
+        if (v.empty() || *end || v[0] == '-') // (strtoull takes -1)
           return usageError("--seed takes a non-negative integer");
       }
       continue;
