@@ -44,7 +44,8 @@ bool readNpy(const std::string &path, HostTensor &out, std::string &error);
 /// the file's shape must equal it. Allowed conversions:
 ///  - any dtype to itself;
 ///  - float to float (f16/f32/f64 files to f16/bf16/f32/f64), rounding to
-///    nearest even with a single rounding;
+///    nearest even with a single rounding, where every finite value stays
+///    finite (else an error naming it; infinities and NaNs pass through);
 ///  - integer to integer when every value fits (else an error naming it);
 ///  - integer to float when every value is exactly representable.
 /// Anything else (e.g. float data into an integer dtype, bool to non-bool)

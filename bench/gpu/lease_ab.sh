@@ -47,10 +47,11 @@
 #     records and the GPU models' refit back on the build machine (with
 #     the refit's regret, each case held out).
 # Prepare with bench/gpu/prepare.sh and `bench/gpu/tuning.py prepare --top
-# 3`; run with carry ["bench/gpu/bundles"] and timeout_s 450:
-# `bash bench/gpu/lease_ab.sh`. Back under $OUT:
-# log.txt (with the C API's and the script's tables), blocks.md and
-# blocks.jsonl, norms.md and norms.jsonl, mlp.md and mlp.jsonl, tuning.md, tuning.jsonl,
+# 3`; run with carry ["bench/gpu/bundles"] and timeout_s 590:
+# `bash bench/gpu/lease_ab.sh`. The parts' deadlines (about 5.3 s a
+# bundle with baselines, 4.6 without) add up to 575 s at most. Back under
+# $OUT (7 files; the device tool brings back at most 8): log.txt (with
+# every table), blocks.jsonl, norms.jsonl, mlp.jsonl, tuning.jsonl,
 # tuning-report.md, ncu.txt.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -63,21 +64,28 @@ blocks='^((attention_(1k|4k|16k)_d128|causal_(1k|4k)_d128|attention_(4k|16k)_d64
 rm -f /tmp/capi.md /tmp/script.md # (a warm machine keeps an earlier run's)
 {
   date -u
-  nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv 2>&1
+  bundles_commit
+  timeout 20 nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv 2>&1
   NAUTILUS_GPU_LAUNCHER=capi part 45 --no-baselines --only "$six" --out /tmp/capi.md
-  cat /tmp/capi.md 2>/dev/null
-  part 40 --no-baselines --only "$six" --out /tmp/script.md
-  cat /tmp/script.md 2>/dev/null
-  part 100 --only "$blocks" --out "$out/blocks.md"
-  part 55 --only '^(rmsnorm|layernorm|softmax)' --out "$out/norms.md"
-  part 35 --only '^(mlp_|moe_(mixtral|ragged)(_apart)?_sm)' --out "$out/mlp.md"
-  part 120 --bundles bench/gpu/bundles/tuning --no-baselines --only '^(f16_4096|f16_ragged|f16_splitk_128|attn_(prefill|decode)|softmax_rows|rmsnorm_rows)_' \
+  table /tmp/capi.md
+  part 30 --no-baselines --only "$six" --out /tmp/script.md
+  table /tmp/script.md
+  part 140 --only "$blocks" --out "$out/blocks.md"
+  table "$out/blocks.md"
+  # (Not the _unbound_ bundles: lease.sh runs those.)
+  part 75 --only '^(rmsnorm|layernorm|softmax)(?!_unbound)' --out "$out/norms.md"
+  table "$out/norms.md"
+  part 45 --only '^(mlp_|moe_(mixtral|ragged)(_apart)?_sm)' --out "$out/mlp.md"
+  table "$out/mlp.md"
+  part 160 --bundles bench/gpu/bundles/tuning --no-baselines \
+    --only '^(f16_4096|f16_ragged|f16_splitk_128|attn_(prefill|long_keys|decode)|softmax_rows|rmsnorm_rows)_' \
     --out "$out/tuning.md"
-  python3 bench/gpu/tuning.py report "$out/tuning.jsonl" --plan bench/gpu/bundles/tuning/tuning.plan \
-    --out "$out/tuning-report.md"
+  table "$out/tuning.md"
+  timeout 20 python3 bench/gpu/tuning.py report "$out/tuning.jsonl" \
+    --plan bench/gpu/bundles/tuning/tuning.plan --out "$out/tuning-report.md"
   if command -v ncu >/dev/null && [ "${LEASE_SCALE:-1}" = 1 ]; then
     echo "=== ncu: attention_4k_d128 (one launch) ==="
-    timeout 60 ncu --clock-control none --target-processes all --kernel-name regex:attention_O \
+    timeout 40 ncu --clock-control none --target-processes all --kernel-name regex:attention_O \
       --launch-count 1 --section SpeedOfLight --section SchedulerStats --section WarpStateStats \
       --section Occupancy --section ComputeWorkloadAnalysis \
       python3 bench/gpu/run_gemms.py --only '^attention_4k_d128_sm_90' --no-baselines \

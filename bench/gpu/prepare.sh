@@ -21,13 +21,16 @@ out="$here/bundles"
 mkdir -p "$out"
 # Bundles of an earlier run (another target, a case since removed) would
 # otherwise be run as well.
-rm -f "$out"/*.json
+rm -f "$out"/*.json "$out/libnautilus_runtime.so"
 # Nautilus's runtime library (the C API; no LLVM), for
-# NAUTILUS_GPU_LAUNCHER=capi on the GPU machine.
+# NAUTILUS_GPU_LAUNCHER=capi on the GPU machine (a stale one is removed
+# above: without a build's, the capi rows fail rather than time old code).
 runtime_lib="$root/build/lib/libnautilus_runtime.so.0"
 if [ -f "$runtime_lib" ]; then
   cp -L "$runtime_lib" "$out/libnautilus_runtime.so"
 fi
+# What the lease prints, so that its log says which code it measured.
+git -C "$root" log -1 --format='%h %cI %s' > "$out/COMMIT" 2>/dev/null || true
 
 # name:kernel file:kernel:shape
 cases=(

@@ -686,7 +686,7 @@ TEST_F(ReadNpyAs, FloatToBF16RoundsOnceToNearestEven) {
   src.setFromDouble(0, 1.0 + 0x1p-8 + 0x1p-30); // above a bf16 tie
   src.setFromDouble(1, 1.0 + 0x1p-8);           // a tie: even
   src.setFromDouble(2, 1.0 + 3 * 0x1p-8);       // a tie: odd rounds up
-  src.setFromDouble(3, 1e300);
+  src.setFromDouble(3, INFINITY);               // passes through
   HostTensor out;
   std::string error;
   ASSERT_TRUE(readAs(src, DType::BF16, out, error)) << error;
@@ -696,6 +696,12 @@ TEST_F(ReadNpyAs, FloatToBF16RoundsOnceToNearestEven) {
   EXPECT_EQ(bits[1], 0x3F80);
   EXPECT_EQ(bits[2], 0x3F82);
   EXPECT_EQ(bits[3], 0x7F80);
+  // A finite value beyond bf16's range would become an infinity: refused.
+  src.setFromDouble(3, 1e300);
+  EXPECT_FALSE(readAs(src, DType::BF16, out, error));
+  EXPECT_NE(error.find("at index [3] is beyond the range of bf16"),
+            std::string::npos)
+      << error;
 
   HostTensor f32 = HostTensor::zeros(DType::F32, {1});
   f32.setFromDouble(0, 1.0 + 3 * 0x1p-8); // a tie in f32 too: rounds up
