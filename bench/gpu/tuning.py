@@ -148,6 +148,9 @@ def measured_rows(path):
 
 def load_plan(path):
     """tuning.plan, as prepare writes it since nautc tune --plan."""
+    if not os.path.exists(path):
+        sys.exit(f"no plan at {path}: run `python3 bench/gpu/tuning.py prepare --top 3` "
+                 f"on the build machine before the lease")
     with open(path) as f:
         plan = json.load(f)
     if any("assignments" not in case for case in plan.get("cases", [])):
