@@ -85,6 +85,8 @@ private:
   Token tok;
   bool failed = false;
   unsigned depth = 0;
+  unsigned binaryOperators = 0; // in the expression being parsed
+  ExprPtr binary(BinaryOp op, llvm::SMLoc loc, ExprPtr lhs, ExprPtr rhs);
 };
 
 struct DepthGuard {
@@ -293,6 +295,8 @@ bool Parser::parseStatement(Kernel &kernel) {
 
 ExprPtr Parser::parseExpr() {
   DepthGuard guard(depth);
+  if (depth == 1)
+    binaryOperators = 0;
   if (depth > kMaxExpressionDepth) {
     fail(tok.loc, llvm::Twine("expression is nested too deeply (more than ") +
                       llvm::Twine(kMaxExpressionDepth) + " levels)");
@@ -310,6 +314,16 @@ static ExprPtr makeBinary(BinaryOp op, llvm::SMLoc loc, ExprPtr lhs,
   return e;
 }
 
+ExprPtr Parser::binary(BinaryOp op, llvm::SMLoc loc, ExprPtr lhs, ExprPtr rhs) {
+  if (++binaryOperators > kMaxBinaryOperators) {
+    fail(loc, llvm::Twine("expression has more than ") +
+                  llvm::Twine(kMaxBinaryOperators) +
+                  " operators; split it into several definitions");
+    return nullptr;
+  }
+  return makeBinary(op, loc, std::move(lhs), std::move(rhs));
+}
+
 ExprPtr Parser::parseOr() {
   ExprPtr lhs = parseAnd();
   while (lhs && tok.is(Tok::KwOr)) {
@@ -318,7 +332,7 @@ ExprPtr Parser::parseOr() {
     ExprPtr rhs = parseAnd();
     if (!rhs)
       return nullptr;
-    lhs = makeBinary(BinaryOp::Or, loc, std::move(lhs), std::move(rhs));
+    lhs = binary(BinaryOp::Or, loc, std::move(lhs), std::move(rhs));
   }
   return lhs;
 }
@@ -331,7 +345,7 @@ ExprPtr Parser::parseAnd() {
     ExprPtr rhs = parseNot();
     if (!rhs)
       return nullptr;
-    lhs = makeBinary(BinaryOp::And, loc, std::move(lhs), std::move(rhs));
+    lhs = binary(BinaryOp::And, loc, std::move(lhs), std::move(rhs));
   }
   return lhs;
 }
@@ -382,7 +396,7 @@ ExprPtr Parser::parseCompare() {
     fail(tok.loc, "comparisons do not chain; write 'a < b and b < c'");
     return nullptr;
   }
-  return makeBinary(*op, loc, std::move(lhs), std::move(rhs));
+  return binary(*op, loc, std::move(lhs), std::move(rhs));
 }
 
 ExprPtr Parser::parseAdd() {
@@ -394,7 +408,7 @@ ExprPtr Parser::parseAdd() {
     ExprPtr rhs = parseMul();
     if (!rhs)
       return nullptr;
-    lhs = makeBinary(op, loc, std::move(lhs), std::move(rhs));
+    lhs = binary(op, loc, std::move(lhs), std::move(rhs));
   }
   return lhs;
 }
@@ -411,7 +425,7 @@ ExprPtr Parser::parseMul() {
     ExprPtr rhs = parseUnary();
     if (!rhs)
       return nullptr;
-    lhs = makeBinary(op, loc, std::move(lhs), std::move(rhs));
+    lhs = binary(op, loc, std::move(lhs), std::move(rhs));
   }
   return lhs;
 }

@@ -14,6 +14,10 @@ std::optional<Module> parseModule(llvm::StringRef buffer, Diagnostics &diags);
 /// Deepest expression nesting the parser accepts; deeper input is an error,
 /// not a stack overflow.
 constexpr unsigned kMaxExpressionDepth = 256;
+/// The most binary operators one expression may hold: a chain of them is
+/// as deep as it is long in every pass that walks the tree (20,000 `+`
+/// overflowed the stack), far beyond any kernel's definition.
+constexpr unsigned kMaxBinaryOperators = 4096;
 
 } // namespace nautilus::frontend
 

@@ -488,8 +488,9 @@ static bool readsDim(AffineMap map, unsigned dim, int64_t tileExtent) {
 tile::LinearLayoutAttr
 nautilus::tile::layoutOf(Value value, function_ref<bool(Value)> deferred) {
   // Along the operand that decides, one op a level (each level asks
-  // isUniformTile of its operands).
-  while (!isUniformTile(value)) {
+  // whether its operands are uniform: remembered, the chain is walked once).
+  UniformTiles uniform;
+  while (!uniform.isUniform(value)) {
     Operation *def = value.getDefiningOp();
     if (!def)
       return {};
@@ -504,7 +505,7 @@ nautilus::tile::layoutOf(Value value, function_ref<bool(Value)> deferred) {
       return {};
     Value decides, firstDeferred;
     for (Value operand : def->getOperands()) {
-      if (!isa<VectorType>(operand.getType()) || isUniformTile(operand))
+      if (!isa<VectorType>(operand.getType()) || uniform.isUniform(operand))
         continue;
       if (!deferred || !deferred(operand)) {
         decides = operand;

@@ -68,6 +68,19 @@ bool isSplatTile(mlir::Value value);
 /// `rsqrt(D)`). Such a tile is in every layout.
 bool isUniformTile(mlir::Value value);
 
+/// isUniformTile, remembered for every value it walks: where a caller asks
+/// of many values of one body that IR does not change in between (each
+/// query alone walks the element-wise ops below it: over a chain of n
+/// definitions, asking of each was quadratic, and layoutOf's walk down it
+/// cubic).
+class UniformTiles {
+public:
+  bool isUniform(mlir::Value value);
+
+private:
+  llvm::DenseMap<mlir::Value, bool> known;
+};
+
 /// Whether `value` (a tile of the program's body) is the same at every
 /// element along output dimension `dim` (it may vary along the others): a
 /// uniform tile, a load or index tile that does not read `dim` (a gather's

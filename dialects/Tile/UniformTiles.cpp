@@ -56,6 +56,40 @@ bool nautilus::tile::isUniformTile(Value value) {
       value, [](Operation *, SmallVectorImpl<Value> &) { return false; });
 }
 
+/// An element-wise op of one result and no regions: uniform where its
+/// vector operands are.
+static bool isElementwiseOfOperands(Operation *def) {
+  return def && def->getNumResults() == 1 && !def->getNumRegions() &&
+         def->hasTrait<OpTrait::Elementwise>();
+}
+
+bool tile::UniformTiles::isUniform(Value value) {
+  // Post-order without recursion (a chain of definitions is as deep as it
+  // is long): a value is decided once its vector operands are.
+  SmallVector<std::pair<Value, bool>> stack = {{value, false}};
+  while (!stack.empty()) {
+    auto [v, operandsPushed] = stack.pop_back_val();
+    if (known.count(v))
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (tile::isSplatTile(v) || !isElementwiseOfOperands(def)) {
+      known[v] = tile::isSplatTile(v);
+      continue;
+    }
+    if (!operandsPushed) {
+      stack.push_back({v, true});
+      for (Value operand : def->getOperands())
+        if (isa<VectorType>(operand.getType()) && !known.count(operand))
+          stack.push_back({operand, false});
+      continue;
+    }
+    known[v] = llvm::all_of(def->getOperands(), [&](Value operand) {
+      return !isa<VectorType>(operand.getType()) || known.lookup(operand);
+    });
+  }
+  return known.lookup(value);
+}
+
 bool nautilus::tile::isUniformAlongDim(Value value, unsigned dim) {
   return allSourcesPass(
       value, [&](Operation *def, SmallVectorImpl<Value> &work) {
