@@ -64,15 +64,18 @@ private:
   Value emit(const Expr &e, Scope &scope);
   Value emitAs(const Expr &e, ScalarType to, Scope &scope) {
     // A literal whose type is open is made directly in the type it takes,
-    // so 0.1 in f64 arithmetic keeps f64 precision.
-    if (e.untypedLiteral && isFloatType(to) &&
-        (e.kind == Expr::Kind::FloatLit || e.kind == Expr::Kind::IntLit))
-      return floatConstant(e.kind == Expr::Kind::FloatLit
-                               ? e.floatValue
-                               : static_cast<double>(e.intValue),
-                           to, e.loc);
+    // so 0.1 in f64 arithmetic keeps f64 precision; so is an expression of
+    // such literals (-0.1, 1.0 / 3.0, a name defined as one), folded in
+    // double and rounded once (it was made in f32, then widened).
+    if (e.untypedLiteral && isFloatType(to))
+      if (std::optional<double> v = foldedLiteral(e))
+        return floatConstant(*v, to, e.loc);
     return convert(emit(e, scope), to, e.loc);
   }
+  /// The value of an expression of literals whose type is open (a float
+  /// one's arithmetic in double); std::nullopt for what it does not fold
+  /// (integer arithmetic, calls), which is emitted as written.
+  std::optional<double> foldedLiteral(const Expr &e) const;
   Value convert(Value v, ScalarType to, llvm::SMLoc at);
   ScalarType scalarTypeOf(Type t);
   Value emitAccess(const Expr &e, Scope &scope);
@@ -90,6 +93,48 @@ private:
 };
 
 } // namespace
+
+std::optional<double> Emitter::foldedLiteral(const Expr &e) const {
+  switch (e.kind) {
+  case Expr::Kind::FloatLit:
+    return e.floatValue;
+  case Expr::Kind::IntLit:
+    return static_cast<double>(e.intValue);
+  case Expr::Kind::Unary:
+    if (e.unaryOp == UnaryOp::Neg && isFloatType(e.type))
+      if (std::optional<double> v = foldedLiteral(*e.operands[0]))
+        return -*v;
+    return std::nullopt;
+  case Expr::Kind::Binary: {
+    if (!isFloatType(e.type))
+      return std::nullopt; // (integer division floors: not folded here)
+    std::optional<double> a = foldedLiteral(*e.operands[0]);
+    std::optional<double> b = foldedLiteral(*e.operands[1]);
+    if (!a || !b)
+      return std::nullopt;
+    switch (e.binaryOp) {
+    case BinaryOp::Add:
+      return *a + *b;
+    case BinaryOp::Sub:
+      return *a - *b;
+    case BinaryOp::Mul:
+      return *a * *b;
+    case BinaryOp::Div:
+      return *a / *b;
+    default:
+      return std::nullopt;
+    }
+  }
+  case Expr::Kind::Name:
+    if (e.nameKind == NameKind::ScalarDef && e.untypedLiteral)
+      if (auto it = kernel.scalarDefs.find(e.name);
+          it != kernel.scalarDefs.end())
+        return foldedLiteral(*kernel.ast->statements[it->second].value);
+    return std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
 
 Location Emitter::loc(llvm::SMLoc at) {
   if (!at.isValid())
