@@ -64,16 +64,24 @@ private:
   Value emit(const Expr &e, Scope &scope);
   Value emitAs(const Expr &e, ScalarType to, Scope &scope) {
     // A literal whose type is open is made directly in the type it takes,
-    // so 0.1 in f64 arithmetic keeps f64 precision; so is an expression of
-    // such literals (-0.1, 1.0 / 3.0, a name defined as one), folded in
-    // double and rounded once (it was made in f32, then widened).
-    if (e.untypedLiteral && isFloatType(to))
+    // so 0.1 in f64 arithmetic keeps f64 precision.
+    if (e.untypedLiteral && isFloatType(to) &&
+        (e.kind == Expr::Kind::FloatLit || e.kind == Expr::Kind::IntLit))
+      return floatConstant(e.kind == Expr::Kind::FloatLit
+                               ? e.floatValue
+                               : static_cast<double>(e.intValue),
+                           to, e.loc);
+    // So is an expression of such literals that takes f64 (-0.1, 1.0 /
+    // 3.0, a name defined as one): its arithmetic, in f64, is double's (it
+    // was done in f32, then widened). In a narrower type its ops are
+    // emitted in f32, each rounded as the type's arithmetic rounds.
+    if (e.untypedLiteral && to == ScalarType::F64)
       if (std::optional<double> v = foldedLiteral(e))
         return floatConstant(*v, to, e.loc);
     return convert(emit(e, scope), to, e.loc);
   }
-  /// The value of an expression of literals whose type is open (a float
-  /// one's arithmetic in double); std::nullopt for what it does not fold
+  /// The value of an expression of literals whose type is open, its float
+  /// arithmetic in double (f64's); std::nullopt for what it does not fold
   /// (integer arithmetic, calls), which is emitted as written.
   std::optional<double> foldedLiteral(const Expr &e) const;
   Value convert(Value v, ScalarType to, llvm::SMLoc at);

@@ -55,10 +55,7 @@ private:
   bool checkBinary(Expr &e);
   /// The common type of two checked operands (LANGUAGE.md, "Types"), and
   /// whether it is still an untyped literal's.
-  /// The type of a binary operation on `a` and `b` (an untyped literal
-  /// takes the other's); false after an error where an integer literal does
-  /// not fit the integer type it takes.
-  bool promote(const Expr &a, const Expr &b, ScalarType &type, bool &untyped);
+  void promote(const Expr &a, const Expr &b, ScalarType &type, bool &untyped);
   bool requireNumeric(Expr &e, const char *what);
   bool checkSizeCondition(Expr &e);
 

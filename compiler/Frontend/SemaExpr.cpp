@@ -104,44 +104,20 @@ bool KernelChecker::requireNumeric(Expr &e, const char *what) {
   return true;
 }
 
-/// The value of an integer literal, or of one negated; std::nullopt for
-/// anything else.
-static std::optional<int64_t> integerLiteral(const Expr &e) {
-  if (e.kind == Expr::Kind::IntLit)
-    return e.intValue;
-  if (e.kind == Expr::Kind::Unary && e.unaryOp == UnaryOp::Neg &&
-      e.operands[0]->kind == Expr::Kind::IntLit)
-    return -e.operands[0]->intValue;
-  return std::nullopt;
-}
-
-bool KernelChecker::promote(const Expr &a, const Expr &b, ScalarType &type,
+void KernelChecker::promote(const Expr &a, const Expr &b, ScalarType &type,
                             bool &untyped) {
   untyped = a.untypedLiteral && b.untypedLiteral;
-  const Expr *literal = a.untypedLiteral && !b.untypedLiteral   ? &a
-                        : b.untypedLiteral && !a.untypedLiteral ? &b
-                                                                : nullptr;
-  if (!literal) {
-    type = promoteTyped(a.type, b.type);
-    return true;
+  if (a.untypedLiteral && !b.untypedLiteral) {
+    type = isFloatType(a.type) && !isFloatType(b.type) ? ScalarType::F32
+                                                       : b.type;
+    return;
   }
-  const Expr &typed = literal == &a ? b : a;
-  type = isFloatType(literal->type) && !isFloatType(typed.type)
-             ? ScalarType::F32
-             : typed.type;
-  // An integer literal takes the other operand's integer type: one that
-  // does not fit it would wrap (I[i] < 200 with I in i8 compared with -56).
-  std::optional<int64_t> value = integerLiteral(*literal);
-  if (!value || !isIntegerType(type) || type == ScalarType::I64)
-    return true;
-  int64_t bits = type == ScalarType::I8 ? 8 : 32;
-  int64_t lo = -(int64_t(1) << (bits - 1)), hi = (int64_t(1) << (bits - 1)) - 1;
-  if (*value >= lo && *value <= hi)
-    return true;
-  return error(literal->loc, llvm::Twine("the literal ") + llvm::Twine(*value) +
-                                 " does not fit in " + scalarTypeName(type) +
-                                 ", the other operand's type; convert that "
-                                 "operand first (i64(...))");
+  if (b.untypedLiteral && !a.untypedLiteral) {
+    type = isFloatType(b.type) && !isFloatType(a.type) ? ScalarType::F32
+                                                       : a.type;
+    return;
+  }
+  type = promoteTyped(a.type, b.type);
 }
 
 bool KernelChecker::checkValue(Expr &e) {
@@ -462,8 +438,7 @@ bool KernelChecker::checkCall(Expr &e) {
     if ((a.type == ScalarType::Bool) != (b.type == ScalarType::Bool))
       return error(e.loc, "the two branches of 'where' must both be numbers "
                           "or both be bools");
-    if (!promote(a, b, e.type, e.untypedLiteral))
-      return false;
+    promote(a, b, e.type, e.untypedLiteral);
     return true;
   }
   if (f == "max" || f == "min" || f == "pow") {
@@ -472,8 +447,7 @@ bool KernelChecker::checkCall(Expr &e) {
     Expr &a = *e.operands[0], &b = *e.operands[1];
     if (!requireNumeric(a, f.c_str()) || !requireNumeric(b, f.c_str()))
       return false;
-    if (!promote(a, b, e.type, e.untypedLiteral))
-      return false;
+    promote(a, b, e.type, e.untypedLiteral);
     if (f == "pow" && !isFloatType(e.type)) {
       e.type = ScalarType::F32;
       e.untypedLiteral = false;
@@ -512,8 +486,7 @@ bool KernelChecker::checkBinary(Expr &e) {
   case BinaryOp::Ne:
     if ((a.type == ScalarType::Bool) != (b.type == ScalarType::Bool))
       return error(e.loc, "cannot compare a bool with a number");
-    if (!promote(a, b, e.operandType, e.untypedLiteral))
-      return false;
+    promote(a, b, e.operandType, e.untypedLiteral);
     if (a.untypedLiteral && b.untypedLiteral && isIntegerType(e.operandType))
       e.operandType = ScalarType::I64;
     e.untypedLiteral = false;
@@ -525,24 +498,21 @@ bool KernelChecker::checkBinary(Expr &e) {
   case BinaryOp::Ge:
     if (!requireNumeric(a, what.c_str()) || !requireNumeric(b, what.c_str()))
       return false;
-    if (!promote(a, b, e.operandType, e.untypedLiteral))
-      return false;
+    promote(a, b, e.operandType, e.untypedLiteral);
     e.untypedLiteral = false;
     e.type = ScalarType::Bool;
     return true;
   case BinaryOp::Mod:
     if (!requireNumeric(a, what.c_str()) || !requireNumeric(b, what.c_str()))
       return false;
-    if (!promote(a, b, e.type, e.untypedLiteral))
-      return false;
+    promote(a, b, e.type, e.untypedLiteral);
     if (!isIntegerType(e.type))
       return error(e.loc, "'%' needs integer operands");
     return true;
   default:
     if (!requireNumeric(a, what.c_str()) || !requireNumeric(b, what.c_str()))
       return false;
-    if (!promote(a, b, e.type, e.untypedLiteral))
-      return false;
+    promote(a, b, e.type, e.untypedLiteral);
     return true;
   }
 }

@@ -7,6 +7,7 @@ from .syntax import (Access, Binary, Binder, Boolean, Call, Dim, KernelSyntax,
                      TensorDef, Unary)
 
 MAX_DEPTH = 256
+MAX_BINARY_OPERATORS = 4096  # in one expression (docs/language.md, section 5)
 COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
 
 
@@ -21,6 +22,7 @@ class Parser:
         self.tokens = tokenize(source)
         self.pos = 0
         self.depth = 0
+        self.binaries = 0
 
     # ---- Token helpers ------------------------------------------------------
 
@@ -188,14 +190,23 @@ class Parser:
     # ---- Expressions (loosest first) ----------------------------------------
 
     def expression(self):
+        if self.depth == 0:
+            self.binaries = 0
         return self.disjunction()
+
+    def binary(self, left, right, op_text, op):
+        self.binaries += 1
+        if self.binaries > MAX_BINARY_OPERATORS:
+            self.fail(f"expression has more than {MAX_BINARY_OPERATORS} operators; "
+                      "split it into several definitions", op)
+        return Binary(left.offset, right.end, op_text, left, right, op.offset)
 
     def disjunction(self):
         left = self.conjunction()
         while self.at("or"):
             op = self.advance()
             right = self.conjunction()
-            left = Binary(left.offset, right.end, "or", left, right, op.offset)
+            left = self.binary(left, right, "or", op)
         return left
 
     def conjunction(self):
@@ -203,7 +214,7 @@ class Parser:
         while self.at("and"):
             op = self.advance()
             right = self.negation()
-            left = Binary(left.offset, right.end, "and", left, right, op.offset)
+            left = self.binary(left, right, "and", op)
         return left
 
     def negation(self):
@@ -220,7 +231,7 @@ class Parser:
         if self.at(*COMPARISONS):
             op = self.advance()
             right = self.additive()
-            left = Binary(left.offset, right.end, op.text, left, right, op.offset)
+            left = self.binary(left, right, op.text, op)
             if self.at(*COMPARISONS):
                 self.fail("comparisons do not chain; write 'a < b and b < c'")
         return left
@@ -230,7 +241,7 @@ class Parser:
         while self.at("+", "-"):
             op = self.advance()
             right = self.multiplicative()
-            left = Binary(left.offset, right.end, op.text, left, right, op.offset)
+            left = self.binary(left, right, op.text, op)
         return left
 
     def multiplicative(self):
@@ -240,7 +251,7 @@ class Parser:
             if op.text == "*" and self.at("*"):
                 self.fail("there is no '**' operator; write pow(a, b)")
             right = self.unary()
-            left = Binary(left.offset, right.end, op.text, left, right, op.offset)
+            left = self.binary(left, right, op.text, op)
         return left
 
     def unary(self):
