@@ -1,6 +1,8 @@
 //===- SizeExpr.cpp - Integer expressions over a kernel's sizes -----------===//
 #include "runtime/SizeExpr.h"
 
+#include <cctype>
+
 #include <algorithm>
 #include <limits>
 
@@ -129,6 +131,32 @@ std::string evaluate(const SizeExpr &e,
   return "";
 }
 
+/// Whether `text` names `name` as a whole identifier.
+static bool namesSize(const std::string &text, const std::string &name) {
+  auto identifier = [](char c) {
+    return std::isalnum((unsigned char)c) || c == '_';
+  };
+  for (size_t at = text.find(name); at != std::string::npos;
+       at = text.find(name, at + 1)) {
+    size_t end = at + name.size();
+    if ((at == 0 || !identifier(text[at - 1])) &&
+        (end == text.size() || !identifier(text[end])))
+      return true;
+  }
+  return false;
+}
+
+std::string requirementFailure(const std::string &text,
+                               const std::map<std::string, int64_t> &sizes) {
+  std::string values;
+  for (const auto &[name, value] : sizes)
+    if (namesSize(text, name))
+      values +=
+          (values.empty() ? "" : ", ") + name + "=" + std::to_string(value);
+  return "requirement '" + text + "' does not hold" +
+         (values.empty() ? "" : " (" + values + ")");
+}
+
 std::string checkRequirements(const std::vector<Requirement> &requirements,
                               const std::map<std::string, int64_t> &sizes) {
   for (const Requirement &r : requirements) {
@@ -137,12 +165,7 @@ std::string checkRequirements(const std::vector<Requirement> &requirements,
       return "requirement '" + r.text + "' cannot be checked: " + error;
     if (holds)
       continue;
-    std::string values;
-    for (const auto &[name, value] : sizes)
-      if (r.text.find(name) != std::string::npos)
-        values +=
-            (values.empty() ? "" : ", ") + name + "=" + std::to_string(value);
-    return "requirement '" + r.text + "' does not hold (" + values + ")";
+    return requirementFailure(r.text, sizes);
   }
   return "";
 }

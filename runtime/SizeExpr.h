@@ -58,6 +58,12 @@ struct Requirement {
   SizeExpr condition;
 };
 
+/// "requirement 'TEXT' does not hold (G=4, H=6)": the message of a
+/// requirement that fails at `sizes`, with the sizes TEXT names (whole
+/// identifiers: H is not named in `HD > 3`), or none.
+std::string requirementFailure(const std::string &text,
+                               const std::map<std::string, int64_t> &sizes);
+
 /// "" when every requirement holds for `sizes`, else the first one that
 /// does not: "requirement 'H % G == 0' does not hold (G=3, H=16)".
 std::string checkRequirements(const std::vector<Requirement> &requirements,

@@ -2,6 +2,7 @@
 #include "compiler/Interpreter/AlgInterpreter.h"
 #include "compiler/Interpreter/CancellationExcess.h"
 #include "dialects/Alg/AlgOps.h"
+#include "runtime/SizeExpr.h"
 
 #include "mlir/IR/AffineExpr.h"
 #include "llvm/ADT/DenseMap.h"
@@ -949,13 +950,7 @@ std::string nautilus::checkRequirements(alg::KernelOp kernel,
       return "require " + require.getMessage().str() + ": " + e;
     if (holds)
       continue;
-    std::string values;
-    for (const auto &[name, value] : sizes)
-      if (require.getMessage().contains(name))
-        values += (values.empty() ? "" : ", ") + name + "=" +
-                  std::to_string(value);
-    return "requirement '" + require.getMessage().str() + "' does not hold (" +
-           values + ")";
+    return rt::requirementFailure(require.getMessage().str(), sizes);
   }
   return "";
 }

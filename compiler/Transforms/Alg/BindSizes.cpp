@@ -1,6 +1,7 @@
 //===- BindSizes.cpp - Fix a kernel's sizes to constants ------------------===//
-#include "dialects/Alg/KernelSignature.h"
 #include "compiler/Transforms/Alg/Passes.h"
+#include "dialects/Alg/KernelSignature.h"
+#include "runtime/SizeExpr.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
@@ -83,13 +84,11 @@ struct AlgBindSizesPass
       auto cond = require.getCondition().getDefiningOp<arith::ConstantOp>();
       if (!cond || cast<IntegerAttr>(cond.getValue()).getValue().getBoolValue())
         continue;
-      std::string values;
+      std::map<std::string, int64_t> bound;
       for (NamedAttribute b : kernel.getBindingsAttr())
-        if (require.getMessage().contains(b.getName().getValue()))
-          values += (values.empty() ? "" : ", ") + b.getName().str() + "=" +
-                    std::to_string(cast<IntegerAttr>(b.getValue()).getInt());
-      require.emitError() << "requirement '" << require.getMessage()
-                          << "' does not hold (" << values << ")";
+        bound[b.getName().str()] = cast<IntegerAttr>(b.getValue()).getInt();
+      require.emitError() << rt::requirementFailure(require.getMessage().str(),
+                                                    bound);
       ok = false;
     }
     // Byte sizes of tensors whose dims are all known must fit in 64 bits.
