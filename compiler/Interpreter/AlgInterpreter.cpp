@@ -97,6 +97,15 @@ int64_t evalAffine(AffineExpr e, ArrayRef<int64_t> dims,
   }
 }
 
+/// The elements of an intermediate definition that read out of range, and
+/// the first such read: an error only where such an element reaches a
+/// result unguarded.
+struct PoisonedElements {
+  std::vector<bool> elements;
+  std::string read;
+  std::string definition; // whose element made the read
+};
+
 /// A region flattened into straight-line code over numbered slots.
 struct Tape {
   struct Inst {
@@ -107,6 +116,7 @@ struct Tape {
     Kind operandKind; // of the first operand (casts, comparisons)
     const rt::HostTensor *tensor = nullptr; // alg.load
     const std::vector<double> *excess = nullptr; // of its elements, if any
+    const PoisonedElements *poisoned = nullptr;  // if any
     std::string tensorName;
     Scalar constant;  // arith.constant, alg.size, scalar inputs
     /// A nested alg.reduce: its body, kind and extents.
@@ -126,6 +136,9 @@ struct Fold {
   double f = 0;
   int64_t i = 0;
   FoldExcess excess;
+  /// A term read out of range: the fold is poison (a `where` around the
+  /// reduction may still discard it).
+  bool poison = false;
 
   explicit Fold(alg::ReductionKind kind);
   void add(alg::ReductionKind kind, const Scalar &v);
@@ -158,10 +171,12 @@ public:
 private:
   std::string compile(Block &block, Tape &tape);
   /// Runs `tape` at the point `index` (its index arguments); an epilogue's
-  /// last argument, the folded value, is `folded`.
+  /// last argument, the folded value, is `folded`. A result that read out
+  /// of range is an error unless `poisonIsError` is false (a term of a
+  /// fold, which carries the poison on to its `where`).
   std::string execute(const Tape &tape, SmallVectorImpl<Scalar> &slots,
                       ArrayRef<int64_t> index, std::optional<Scalar> folded,
-                      Scalar &result);
+                      Scalar &result, bool poisonIsError = true);
   /// The element an alg.load reads at the point `dims`, or a poison value
   /// (and `outOfRange` set) for a read out of range.
   Scalar readTensor(alg::LoadOp load, const Operands &in,
@@ -189,8 +204,12 @@ private:
   llvm::DenseMap<Value, rt::HostTensor> tensors;
   /// The excesses of the elements of a definition where any is not 0.
   llvm::DenseMap<Value, std::vector<double>> excesses;
+  llvm::DenseMap<Value, PoisonedElements> poisoned;
   llvm::DenseMap<Value, Scalar> scalars; // scalar inputs
   std::string outOfRange; // the last read out of range
+  /// The intermediate whose element made it; empty where it was the
+  /// definition being run.
+  std::string outOfRangeIn;
 };
 
 } // namespace
@@ -273,6 +292,8 @@ std::string Interpreter::compile(Block &block, Tape &tape) {
       inst.tensor = &it->second;
       if (auto e = excesses.find(load.getTensor()); e != excesses.end())
         inst.excess = &e->second;
+      if (auto p = poisoned.find(load.getTensor()); p != poisoned.end())
+        inst.poisoned = &p->second;
       if (auto def = load.getTensor().getDefiningOp<alg::DefineOp>())
         inst.tensorName = def.getName().str();
       else if (auto in = load.getTensor().getDefiningOp<alg::InputOp>())
@@ -488,10 +509,16 @@ Scalar Interpreter::readTensor(alg::LoadOp load, const Operands &in,
       outOfRange = std::string(kOutOfRangeRead) + " " + inst.tensorName + "[" +
                    where + (d + 1 < t.rank() ? ", ...]" : "]") +
                    " of a tensor of shape " + rt::formatShape(t.shape());
+      outOfRangeIn.clear();
       r.poison = true;
       return r;
     }
     flat = flat * t.shape()[d] + v;
+  }
+  if (inst.poisoned && inst.poisoned->elements[flat]) {
+    outOfRange = inst.poisoned->read;
+    outOfRangeIn = inst.poisoned->definition;
+    r.poison = true;
   }
   if (isFloatKind(inst.kind)) {
     r.f = t.getAsDouble(flat);
@@ -504,8 +531,8 @@ Scalar Interpreter::readTensor(alg::LoadOp load, const Operands &in,
 std::string Interpreter::execute(const Tape &tape,
                                  SmallVectorImpl<Scalar> &slots,
                                  ArrayRef<int64_t> index,
-                                 std::optional<Scalar> folded,
-                                 Scalar &result) {
+                                 std::optional<Scalar> folded, Scalar &result,
+                                 bool poisonIsError) {
   for (unsigned i = 0; i < index.size(); ++i)
     slots[i].i = index[i];
   if (folded)
@@ -555,7 +582,7 @@ std::string Interpreter::execute(const Tape &tape,
     slots[inst.result] = normalise(r, inst.kind);
   }
   result = slots[tape.yield];
-  if (result.poison)
+  if (result.poison && poisonIsError)
     return outOfRange;
   return "";
 }
@@ -580,6 +607,7 @@ void Fold::add(alg::ReductionKind kind, const Scalar &v) {
   case alg::ReductionKind::min: f = nanMin(f, v.f); i = std::min(i, v.i); break;
   }
   excess.add(kind, v.f, v.excess, before, f);
+  poison |= v.poison;
 }
 
 /// Advances a multi-index over `extents` in row-major order; false at the end.
@@ -624,17 +652,27 @@ std::string Interpreter::runDefine(alg::DefineOp def) {
   MutableArrayRef<int64_t> par(point.data(), shape.size());
   MutableArrayRef<int64_t> red(point.data() + shape.size(), reduced.size());
   std::vector<double> excess; // sized once an element has one
+  // An intermediate may hold elements that read out of range: they are an
+  // error where they reach a result unguarded.
+  bool isOutput = llvm::any_of(def.getResult().getUsers(), [](Operation *u) {
+    return isa<alg::ReturnOp>(u);
+  });
+  PoisonedElements poison;
   for (size_t flat = 0, total = out.numElements(); flat < total; ++flat) {
     Scalar value;
     if (!kind) {
-      if (std::string e = execute(body, bodySlots, point, std::nullopt, value); !e.empty())
+      if (std::string e = execute(body, bodySlots, point, std::nullopt, value,
+                                  /*poisonIsError=*/false);
+          !e.empty())
         return "in '" + def.getName().str() + "': " + e;
     } else {
       Fold acc(*kind);
       std::fill(red.begin(), red.end(), 0);
       do {
         Scalar v;
-        if (std::string e = execute(body, bodySlots, point, std::nullopt, v); !e.empty())
+        if (std::string e = execute(body, bodySlots, point, std::nullopt, v,
+                                    /*poisonIsError=*/false);
+            !e.empty())
           return "in '" + def.getName().str() + "': " + e;
         acc.add(*kind, v);
       } while (advance(red, reduced));
@@ -643,14 +681,24 @@ std::string Interpreter::runDefine(alg::DefineOp def) {
       folded.i = acc.i;
       folded.excess = acc.excess.finish(*kind, acc.f);
       folded = normalise(folded, bodyKind);
+      folded.poison = acc.poison;
       if (hasEpilogue) {
-        if (std::string e =
-                execute(epilogue, epilogueSlots, par, folded, value);
+        if (std::string e = execute(epilogue, epilogueSlots, par, folded, value,
+                                    /*poisonIsError=*/false);
             !e.empty())
           return "in '" + def.getName().str() + "': " + e;
       } else {
         value = folded;
       }
+    }
+    if (value.poison) {
+      std::string from =
+          outOfRangeIn.empty() ? def.getName().str() : outOfRangeIn;
+      if (isOutput)
+        return "in '" + from + "': " + outOfRange;
+      if (poison.elements.empty())
+        poison = {std::vector<bool>(total, false), outOfRange, from};
+      poison.elements[flat] = true;
     }
     if (outFloat)
       out.setFromDouble(flat, value.f);
@@ -665,6 +713,8 @@ std::string Interpreter::runDefine(alg::DefineOp def) {
   tensors[def.getResult()] = std::move(out);
   if (!excess.empty())
     excesses[def.getResult()] = std::move(excess);
+  if (!poison.elements.empty())
+    poisoned[def.getResult()] = std::move(poison);
   return "";
 }
 
@@ -680,7 +730,8 @@ std::string Interpreter::runNested(const Tape::Inst &inst,
   if (llvm::all_of(inst.nestedExtents, [](int64_t e) { return e > 0; })) {
     do {
       Scalar v;
-      if (std::string e = execute(body, slots, point, std::nullopt, v);
+      if (std::string e = execute(body, slots, point, std::nullopt, v,
+                                  /*poisonIsError=*/false);
           !e.empty())
         return e;
       acc.add(inst.nestedKind, v);
@@ -689,6 +740,7 @@ std::string Interpreter::runNested(const Tape::Inst &inst,
   result.f = acc.f;
   result.i = acc.i;
   result.excess = acc.excess.finish(inst.nestedKind, acc.f);
+  result.poison = acc.poison;
   return "";
 }
 
