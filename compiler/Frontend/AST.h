@@ -99,6 +99,10 @@ struct Expr {
   ReductionKind reduction = ReductionKind::Sum;
   std::vector<std::string> boundIndices;
   std::vector<llvm::SMLoc> boundLocs;
+  /// Filled by sema: the extent of each bound index. Each reduction binds
+  /// its own variables: `sum[k](A[k]) + sum[k](B[k])` may sum over two
+  /// extents.
+  std::vector<DimSpec> boundExtents;
 
   // Operands: Access indices, Unary/Binary operands, Call arguments, the
   // Reduce body (one operand).

@@ -60,7 +60,7 @@ private:
   RankedTensorType tensorType(const TensorInfo &info);
   ArrayAttr dimsAttr(const std::vector<DimSpec> &dims);
 
-  void emitDefine(const Statement &stmt, const StatementInfo &info);
+  void emitDefine(const Statement &stmt);
   Value emit(const Expr &e, Scope &scope);
   Value emitAs(const Expr &e, ScalarType to, Scope &scope) {
     // A literal whose type is open is made directly in the type it takes,
@@ -551,7 +551,32 @@ static const Expr *findTopReduction(const Expr &e) {
   return nullptr;
 }
 
-void Emitter::emitDefine(const Statement &stmt, const StatementInfo &info) {
+/// The condition of the `require` at `start` as written, for messages: up
+/// to the end of its statement (a newline, `;` or comment outside
+/// parentheses), comments left out and each run of blanks one space.
+static std::string requirementText(const char *start) {
+  StringRef rest = StringRef(start).drop_front(strlen("require"));
+  std::string text;
+  int depth = 0;
+  for (size_t i = 0; i < rest.size(); ++i) {
+    char c = rest[i];
+    if (c == '#') {
+      i = std::min(rest.find('\n', i), rest.size()) - 1;
+      c = ' ';
+    } else if ((c == '\n' || c == ';') && depth <= 0) {
+      break;
+    }
+    depth += (c == '(' || c == '[') - (c == ')' || c == ']');
+    bool blank = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    if (!blank)
+      text += c;
+    else if (!text.empty() && text.back() != ' ')
+      text += ' ';
+  }
+  return StringRef(text).rtrim().str();
+}
+
+void Emitter::emitDefine(const Statement &stmt) {
   const TensorInfo &tensor = kernel.tensors.lookup(stmt.name);
   const Expr *reduction = findTopReduction(*stmt.value);
   RankedTensorType type = tensorType(tensor);
@@ -560,10 +585,7 @@ void Emitter::emitDefine(const Statement &stmt, const StatementInfo &info) {
   alg::ReductionKindAttr kindAttr;
   ArrayAttr reduceDims;
   if (reduction) {
-    std::vector<DimSpec> dims;
-    for (const std::string &v : reduction->boundIndices)
-      dims.push_back(info.extents.at(v));
-    reduceDims = dimsAttr(dims);
+    reduceDims = dimsAttr(reduction->boundExtents);
     kindAttr = alg::ReductionKindAttr::get(
         builder.getContext(),
         static_cast<alg::ReductionKind>(static_cast<int>(reduction->reduction)));
@@ -631,24 +653,19 @@ void Emitter::run() {
   }
   Scope kernelScope;
   kernelScope.block = block;
-  for (auto [stmt, info] : llvm::zip(ast.statements, kernel.statements)) {
+  for (const Statement &stmt : ast.statements) {
     switch (stmt.kind) {
     case Statement::Kind::Require: {
       Value cond = emit(*stmt.value, kernelScope);
-      // The message is the condition as written, up to the end of the line.
-      StringRef text = StringRef(stmt.loc.getPointer())
-                           .drop_front(strlen("require"))
-                           .take_until([](char c) {
-                             return c == '\n' || c == ';' || c == '#';
-                           });
-      alg::RequireOp::create(builder, loc(stmt.loc), cond,
-                             builder.getStringAttr(text.trim()));
+      alg::RequireOp::create(
+          builder, loc(stmt.loc), cond,
+          builder.getStringAttr(requirementText(stmt.loc.getPointer())));
       break;
     }
     case Statement::Kind::ScalarDef:
       break; // expanded at each use
     case Statement::Kind::TensorDef:
-      emitDefine(stmt, info);
+      emitDefine(stmt);
       break;
     }
   }

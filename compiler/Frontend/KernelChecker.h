@@ -76,9 +76,9 @@ private:
   void normaliseStatement(Statement stmt, StatementInfo info,
                           std::vector<Statement> &outStmts,
                           std::vector<StatementInfo> &outInfos);
-  void hoistNested(Expr &e, std::vector<std::string> &enclosing,
-                   bool hoistHere, const Statement &stmt,
-                   const StatementInfo &info, std::vector<Statement> &outStmts,
+  void hoistNested(Expr &e, std::vector<std::string> &enclosing, bool hoistHere,
+                   const Statement &stmt, StatementInfo &info,
+                   std::vector<Statement> &outStmts,
                    std::vector<StatementInfo> &outInfos);
   std::string freshName(const std::string &base, ReductionKind kind);
 

@@ -374,8 +374,12 @@ bool KernelChecker::checkReduce(Expr &e) {
       return false;
     seen.insert(v);
   }
-  for (const std::string &v : e.boundIndices)
+  // A name bound by an earlier reduction of the statement (not an
+  // enclosing one) is a new variable here, with an extent of its own.
+  for (const std::string &v : e.boundIndices) {
+    extents->erase(v);
     scope.push_back(v);
+  }
   bool ok = checkValue(*e.operands[0]);
   scope.resize(scope.size() - e.boundIndices.size());
   if (!ok)
@@ -385,6 +389,9 @@ bool KernelChecker::checkReduce(Expr &e) {
       return error(e.boundLocs[i],
                    "cannot infer the extent of index '" + e.boundIndices[i] +
                        "': it never indexes a tensor dimension directly");
+  e.boundExtents.clear();
+  for (const std::string &v : e.boundIndices)
+    e.boundExtents.push_back(extents->at(v));
   Expr &body = *e.operands[0];
   if (body.type == ScalarType::Bool)
     return error(e.loc, llvm::Twine("cannot ") +

@@ -43,9 +43,14 @@ static void collectIndexVars(const Expr &e, std::set<std::string> &vars) {
 
 void KernelChecker::hoistNested(Expr &e, std::vector<std::string> &enclosing,
                                 bool hoistHere, const Statement &stmt,
-                                const StatementInfo &info,
+                                StatementInfo &info,
                                 std::vector<Statement> &outStmts,
                                 std::vector<StatementInfo> &outInfos) {
+  // The statement's extents follow the reductions in scope: two that bind
+  // one name may give it different extents.
+  if (e.kind == Expr::Kind::Reduce)
+    for (auto [v, dim] : llvm::zip_equal(e.boundIndices, e.boundExtents))
+      info.extents[v] = dim;
   if (e.kind == Expr::Kind::Reduce && hoistHere) {
     // Its free index variables, in scope order, index the new definition.
     std::set<std::string> used;

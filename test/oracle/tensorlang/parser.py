@@ -154,7 +154,8 @@ class Parser:
         if token.kind == "require":
             self.advance()
             expr = self.expression()
-            return Require(token.offset, expr, self.condition_text(expr.offset))
+            return Require(token.offset, expr,
+                           self.condition_text(token.offset + len("require")))
         if token.kind == "name" and self.peek().kind == "[":
             self.advance()
             self.advance()
@@ -181,11 +182,24 @@ class Parser:
         return Binder(expr.name, expr.offset)
 
     def condition_text(self, start):
+        """The condition as written, to the end of its statement (a newline
+        or ';' outside parentheses), comments left out, blanks one space."""
         text = self.source.text
-        end = start
-        while end < len(text) and text[end] not in "\n;#":
-            end += 1
-        return text[start:end].rstrip()
+        out, depth, i = [], 0, start
+        while i < len(text):
+            c = text[i]
+            if c == "#":
+                i = text.find("\n", i)
+                i = len(text) if i < 0 else i
+                if depth <= 0:
+                    break
+                c = " "
+            elif c in "\n;" and depth <= 0:
+                break
+            depth += (c in "([") - (c in ")]")
+            out.append(" " if c.isspace() else c)
+            i += 1
+        return " ".join("".join(out).split())
 
     # ---- Expressions (loosest first) ----------------------------------------
 
