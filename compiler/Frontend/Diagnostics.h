@@ -4,8 +4,9 @@
 //   FILE:LINE:COL: error: MESSAGE
 //   <the source line>
 //        ^
-// llvm::SourceMgr does the formatting; this class counts the errors and lets
-// tests capture the text.
+// llvm::SourceMgr does the formatting (this class draws the caret itself
+// under a line that is not all ASCII, where SourceMgr leaves it out); it
+// counts the errors and lets tests capture the text.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NAUTILUS_FRONTEND_DIAGNOSTICS_H
@@ -33,6 +34,9 @@ public:
   llvm::SourceMgr &getSourceMgr() { return sourceMgr; }
 
 private:
+  void print(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
+             const llvm::Twine &message);
+
   llvm::SourceMgr &sourceMgr;
   llvm::raw_ostream &os;
   unsigned errors = 0;
