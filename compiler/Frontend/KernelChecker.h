@@ -48,6 +48,9 @@ private:
   bool checkValue(Expr &e);
   bool checkName(Expr &e);
   bool checkAccess(Expr &e);
+  /// Whether `e` reads a rank-0 tensor by its name (a scalar computed from
+  /// tensors), which makes an index that holds it indirect.
+  bool mentionsRankZeroTensor(const Expr &e) const;
   bool checkIndex(Expr &index, const TensorInfo &tensor, unsigned dim);
   bool checkAffineIndex(Expr &e, bool &hasIndexVar);
   bool checkReduce(Expr &e);

@@ -243,6 +243,18 @@ bool KernelChecker::checkAccess(Expr &e) {
   return true;
 }
 
+bool KernelChecker::mentionsRankZeroTensor(const Expr &e) const {
+  if (e.kind == Expr::Kind::Name && !isIndexVarInScope(e.name)) {
+    auto it = out.tensors.find(e.name);
+    if (it != out.tensors.end() && it->second.dims.empty() &&
+        (it->second.isInput || it->second.definedBy >= 0))
+      return true;
+  }
+  return llvm::any_of(e.operands, [&](const ExprPtr &op) {
+    return mentionsRankZeroTensor(*op);
+  });
+}
+
 bool KernelChecker::checkIndex(Expr &index, const TensorInfo &tensor,
                                unsigned dim) {
   if (index.kind == Expr::Kind::Name && isIndexVarInScope(index.name)) {
@@ -253,10 +265,14 @@ bool KernelChecker::checkIndex(Expr &index, const TensorInfo &tensor,
   if (const Expr *r = findKind(index, Expr::Kind::Reduce))
     return error(r->loc, "a reduction cannot appear inside an index; define "
                          "it as a tensor first");
-  if (const Expr *access = findKind(index, Expr::Kind::Access)) {
-    // An indirect index: a value read from an integer tensor.
+  // An indirect index: a value read from an integer tensor, or a scalar
+  // computed from tensors (a rank-0 tensor, read as a value).
+  bool indirect =
+      findKind(index, Expr::Kind::Access) || mentionsRankZeroTensor(index);
+  if (indirect) {
     if (!checkValue(index))
       return false;
+    const Expr *access = findKind(index, Expr::Kind::Access);
     if (!isIntegerType(access->type))
       return error(access->loc,
                    "an indirect index must be an integer, but '" +
