@@ -22,6 +22,43 @@ struct AlgBindSizesPass
     : public nautilus::impl::AlgBindSizesBase<AlgBindSizesPass> {
   using AlgBindSizesBase::AlgBindSizesBase;
 
+  /// The bytes of each tensor's known extents (literal or bound) must fit
+  /// in 64 bits; false (with an error) where they do not.
+  static bool byteSizesFit(alg::KernelOp kernel) {
+    bool ok = true;
+    auto checkOverflow = [&](Operation *op, StringRef name, ArrayAttr dims,
+                             Type type) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor)
+        return;
+      int64_t bytes = (tensor.getElementTypeBitWidth() + 7) / 8;
+      for (Attribute d : dims) {
+        std::optional<int64_t> extent;
+        if (auto s = dyn_cast<StringAttr>(d))
+          extent = kernel.getBinding(s.getValue());
+        else
+          extent = cast<IntegerAttr>(d).getInt();
+        if (!extent)
+          continue; // a size left unbound is at least 1
+        int64_t next;
+        if (llvm::MulOverflow(bytes, *extent, next)) {
+          op->emitError() << "integer overflow in sizes: '" << name
+                          << "' would need more than 2^63 bytes";
+          ok = false;
+          return;
+        }
+        bytes = next;
+      }
+    };
+    for (Operation &op : kernel.getBody().front()) {
+      if (auto in = dyn_cast<alg::InputOp>(op))
+        checkOverflow(in, in.getName(), in.getDims(), in.getType());
+      else if (auto def = dyn_cast<alg::DefineOp>(op))
+        checkOverflow(def, def.getName(), def.getDims(), def.getType());
+    }
+    return ok;
+  }
+
   void runOnOperation() override {
     alg::KernelOp kernel = getOperation();
     std::map<std::string, int64_t> requested;
@@ -30,6 +67,12 @@ struct AlgBindSizesPass
         kernel.emitError(e);
         return signalPassFailure();
       }
+    }
+    // Nothing to bind: the literal extents are still checked.
+    if (requested.empty()) {
+      if (!byteSizesFit(kernel))
+        signalPassFailure();
+      return;
     }
     // Merge with the bindings the kernel already has.
     OpBuilder builder(kernel.getContext());
@@ -91,37 +134,7 @@ struct AlgBindSizesPass
                                                     bound);
       ok = false;
     }
-    // Byte sizes of tensors whose dims are all known must fit in 64 bits.
-    auto checkOverflow = [&](Operation *op, StringRef name, ArrayAttr dims,
-                             Type type) {
-      auto tensor = dyn_cast<RankedTensorType>(type);
-      if (!tensor)
-        return;
-      int64_t bytes = (tensor.getElementTypeBitWidth() + 7) / 8;
-      for (Attribute d : dims) {
-        std::optional<int64_t> extent;
-        if (auto s = dyn_cast<StringAttr>(d))
-          extent = kernel.getBinding(s.getValue());
-        else
-          extent = cast<IntegerAttr>(d).getInt();
-        if (!extent)
-          return;
-        int64_t next;
-        if (llvm::MulOverflow(bytes, *extent, next)) {
-          op->emitError() << "integer overflow in sizes: '" << name
-                          << "' would need more than 2^63 bytes";
-          ok = false;
-          return;
-        }
-        bytes = next;
-      }
-    };
-    for (Operation &op : kernel.getBody().front()) {
-      if (auto in = dyn_cast<alg::InputOp>(op))
-        checkOverflow(in, in.getName(), in.getDims(), in.getType());
-      else if (auto def = dyn_cast<alg::DefineOp>(op))
-        checkOverflow(def, def.getName(), def.getDims(), def.getType());
-    }
+    ok = byteSizesFit(kernel) && ok;
     if (!ok)
       signalPassFailure();
   }
