@@ -54,6 +54,11 @@ private:
   bool checkIndex(Expr &index, const TensorInfo &tensor, unsigned dim);
   bool checkAffineIndex(Expr &e, bool &hasIndexVar);
   bool checkReduce(Expr &e);
+  /// Errors for a read that no `where` guards and that is out of range at
+  /// every point (SemaBounds.cpp); `extents` of the index variables in
+  /// scope.
+  bool checkReadsInRange(const Expr &e, std::map<std::string, DimSpec> &extents,
+                         bool guarded);
   bool checkCall(Expr &e);
   bool checkBinary(Expr &e);
   /// The common type of two checked operands (LANGUAGE.md, "Types"), and

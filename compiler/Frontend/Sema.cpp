@@ -298,7 +298,8 @@ bool KernelChecker::checkStatement(unsigned index) {
       out.scalarDefs[stmt.name] = index;
     }
     info.valueType = stmt.value->type;
-    return true;
+    std::map<std::string, DimSpec> none;
+    return checkReadsInRange(*stmt.value, none, /*guarded=*/false);
   }
 
   // A tensor definition.
@@ -327,6 +328,9 @@ bool KernelChecker::checkStatement(unsigned index) {
       return error(stmt.lhsIndexLocs[i],
                    "cannot infer the extent of index '" + stmt.lhsIndices[i] +
                        "': it never indexes a tensor dimension directly");
+  std::map<std::string, DimSpec> lhsExtents = info.extents;
+  if (!checkReadsInRange(*stmt.value, lhsExtents, /*guarded=*/false))
+    return false;
   ScalarType valueType = stmt.value->type;
   if (stmt.value->untypedLiteral && isIntegerType(valueType))
     valueType = ScalarType::I64;

@@ -28,10 +28,11 @@ import copy
 from .dtypes import (FLOATS, HALF, INTS, UNTYPED_FLOAT, UNTYPED_INT, default,
                      float_result, is_float, is_int, is_untyped,
                      promote, reduction_result)
+from .bounds import always_out_of_range
 from .errors import SourceError
 from .model import Definition, IndexVar, Kernel, Requirement, Tensor
 from .syntax import (Access, Binary, Boolean, Call, Name, Number, Reduce,
-                     Require, ScalarDef, TensorDef, Unary)
+                     Require, ScalarDef, TensorDef, Unary, children)
 
 UNARY_FLOAT_FUNCTIONS = ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "tanh",
                          "erf", "sigmoid", "silu", "gelu")
@@ -177,6 +178,7 @@ class KernelChecker:
             ctx.sources[var] = [(output.dims[k], binder.offset)] if output is not None else []
         expr = self.root(statement.expr, scope, ctx)
         self.infer_extents(ctx)
+        self.reads_in_range(expr)
         if output is not None:
             tensor = output
             symbol.defined = True
@@ -201,6 +203,7 @@ class KernelChecker:
             return
         expr = self.root(statement.expr, {}, ctx)
         self.infer_extents(ctx)
+        self.reads_in_range(expr)
         tensor = Tensor(name, expr.type, [], "intermediate", statement.offset)
         self.symbols[name] = Symbol("rank0", statement.offset, tensor)
         self.kernel.definitions.append(Definition(tensor, [], expr, statement.offset))
@@ -234,6 +237,11 @@ class KernelChecker:
             return sorted(set(self.require_names(node.left) + self.require_names(node.right)))
         what = {Access: "a tensor", Call: "a call", Reduce: "a reduction"}[type(node)]
         self.fail(problem + f"{what} cannot appear in it", node.offset)
+
+    def reads_in_range(self, expr):
+        found = always_out_of_range(expr)
+        if found:
+            self.fail(found[1], found[0])
 
     def infer_extents(self, ctx):
         conflicts = []  # (offset, message)
@@ -594,20 +602,6 @@ class KernelChecker:
         elif isinstance(node, Call):
             for arg in node.args[1:] if node.name == "where" else node.args:
                 self.fix(arg, t)
-
-
-def children(node):
-    if isinstance(node, Access):
-        return node.indices
-    if isinstance(node, Call):
-        return node.args
-    if isinstance(node, Reduce):
-        return [node.body]
-    if isinstance(node, Unary):
-        return [node.operand]
-    if isinstance(node, Binary):
-        return [node.left, node.right]
-    return []
 
 
 def find(node, kind):

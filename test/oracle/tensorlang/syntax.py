@@ -120,3 +120,18 @@ class KernelSyntax:
     inputs: List[Param]
     outputs: List[Param]
     statements: list = field(default_factory=list)
+
+
+def children(node):
+    """The expressions directly inside `node`."""
+    if isinstance(node, Access):
+        return node.indices
+    if isinstance(node, Call):
+        return node.args
+    if isinstance(node, Reduce):
+        return [node.body]
+    if isinstance(node, Unary):
+        return [node.operand]
+    if isinstance(node, Binary):
+        return [node.left, node.right]
+    return []
