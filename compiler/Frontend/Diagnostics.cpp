@@ -36,8 +36,11 @@ void Diagnostics::print(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
     return;
   }
   os << d.getFilename() << ":" << d.getLineNo() << ":" << d.getColumnNo() + 1
-     << ": " << (kind == llvm::SourceMgr::DK_Error ? "error" : "note") << ": "
-     << d.getMessage() << "\n"
+     << ": "
+     << (kind == llvm::SourceMgr::DK_Error     ? "error"
+         : kind == llvm::SourceMgr::DK_Warning ? "warning"
+                                               : "note")
+     << ": " << d.getMessage() << "\n"
      << line << "\n"
      << caretLine(line, d.getColumnNo()) << "\n";
 }
@@ -45,6 +48,10 @@ void Diagnostics::print(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
 void Diagnostics::error(llvm::SMLoc loc, const llvm::Twine &message) {
   ++errors;
   print(loc, llvm::SourceMgr::DK_Error, message);
+}
+
+void Diagnostics::warning(llvm::SMLoc loc, const llvm::Twine &message) {
+  print(loc, llvm::SourceMgr::DK_Warning, message);
 }
 
 void Diagnostics::note(llvm::SMLoc loc, const llvm::Twine &message) {

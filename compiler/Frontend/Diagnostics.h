@@ -26,6 +26,8 @@ public:
 
   void error(llvm::SMLoc loc, const llvm::Twine &message);
   void note(llvm::SMLoc loc, const llvm::Twine &message);
+  /// A warning: printed, not counted (the input is still accepted).
+  void warning(llvm::SMLoc loc, const llvm::Twine &message);
   /// An error with no position in the source (for example a --shape value).
   void error(const llvm::Twine &message);
 

@@ -64,6 +64,9 @@ private:
   /// The common type of two checked operands (LANGUAGE.md, "Types"), and
   /// whether it is still an untyped literal's.
   void promote(const Expr &a, const Expr &b, ScalarType &type, bool &untyped);
+  /// A warning where a literal that takes `type` changes its value there
+  /// (an integer that wraps in i8/i32, a float past f16's or bf16's range).
+  void warnIfLiteralChanges(const Expr &literal, ScalarType type);
   bool requireNumeric(Expr &e, const char *what);
   bool checkSizeCondition(Expr &e);
 

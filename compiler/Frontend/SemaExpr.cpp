@@ -7,8 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Frontend/KernelChecker.h"
+#include "runtime/DType.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include <cmath>
+#include <cstdio>
 #include <functional>
 #include <set>
 
@@ -104,17 +107,52 @@ bool KernelChecker::requireNumeric(Expr &e, const char *what) {
   return true;
 }
 
+void KernelChecker::warnIfLiteralChanges(const Expr &literal, ScalarType type) {
+  if (type == ScalarType::I8 || type == ScalarType::I32) {
+    std::optional<int64_t> v = constantValue(literal);
+    if (!v || literal.type != ScalarType::I64)
+      return;
+    int64_t wrapped =
+        type == ScalarType::I8 ? int64_t(int8_t(*v)) : int64_t(int32_t(*v));
+    if (wrapped != *v)
+      diags.warning(literal.loc,
+                    "integer literal " + llvm::Twine(*v) + " does not fit in " +
+                        scalarTypeName(type) +
+                        ", the other operand's type, and wraps to " +
+                        llvm::Twine(wrapped) +
+                        "; convert that operand (i64(...)) to use the number");
+    return;
+  }
+  if ((type == ScalarType::F16 || type == ScalarType::BF16) &&
+      literal.kind == Expr::Kind::FloatLit) {
+    rt::DType dtype =
+        type == ScalarType::F16 ? rt::DType::F16 : rt::DType::BF16;
+    if (!std::isfinite(literal.floatValue) ||
+        !std::isinf(rt::roundToDType(literal.floatValue, dtype)))
+      return;
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", literal.floatValue);
+    diags.warning(literal.loc,
+                  "float literal " + llvm::Twine(text) +
+                      " is beyond the range of " + scalarTypeName(type) +
+                      ", the other operand's type, and becomes infinite; "
+                      "convert that operand (f32(...)) to use the number");
+  }
+}
+
 void KernelChecker::promote(const Expr &a, const Expr &b, ScalarType &type,
                             bool &untyped) {
   untyped = a.untypedLiteral && b.untypedLiteral;
   if (a.untypedLiteral && !b.untypedLiteral) {
     type = isFloatType(a.type) && !isFloatType(b.type) ? ScalarType::F32
                                                        : b.type;
+    warnIfLiteralChanges(a, type);
     return;
   }
   if (b.untypedLiteral && !a.untypedLiteral) {
     type = isFloatType(b.type) && !isFloatType(a.type) ? ScalarType::F32
                                                        : a.type;
+    warnIfLiteralChanges(b, type);
     return;
   }
   type = promoteTyped(a.type, b.type);
