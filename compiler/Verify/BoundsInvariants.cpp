@@ -61,8 +61,9 @@ public:
 };
 
 /// `e` over `dims` and `symbols` (a pure affine expression: divisions and
-/// remainders by constants), its values unsigned: an operand's indices
-/// are never negative.
+/// remainders by constants), in signed arithmetic with the language's
+/// floor division and modulo: an index such as `(z - 1) % 100` is 99 at
+/// z = 0 (in unsigned arithmetic, 2^64 - 1 mod 100 = 15).
 z3::expr evaluate(AffineExpr e, ArrayRef<z3::expr> dims,
                   ArrayRef<z3::expr> symbols, Sizes &sizes) {
   if (auto d = dyn_cast<AffineDimExpr>(e))
@@ -80,11 +81,11 @@ z3::expr evaluate(AffineExpr e, ArrayRef<z3::expr> dims,
   case AffineExprKind::Mul:
     return l * r;
   case AffineExprKind::Mod:
-    return z3::urem(l, r);
+    return z3::smod(l, r); // the divisor's sign: floor modulo
   case AffineExprKind::FloorDiv:
-    return z3::udiv(l, r);
+    return (l - z3::smod(l, r)) / r; // exact: signed division
   case AffineExprKind::CeilDiv:
-    return z3::udiv(l + r - sizes.num(1), r);
+    return -((-l - z3::smod(-l, r)) / r);
   default:
     llvm_unreachable("an affine expression");
   }
@@ -150,7 +151,7 @@ void proveInteriorCopy(Prover &prover, const ProgramModel &model,
     }
     index.push_back(at);
     bufferExtent.push_back(dim);
-    outside = outside || z3::uge(at, dim);
+    outside = outside || at < sizes.num(0) || z3::uge(at, dim);
   }
   // A counterexample at sizes below 2^10 reads more easily.
   z3::expr readable = ctx.bool_val(true);
