@@ -464,6 +464,31 @@ std::vector<InteriorCopy> interiorCopiesOf(tile::ProgramOp program,
   return copies;
 }
 
+/// What the combining program of `program` (the one it is the partial
+/// program of) folds: the count its stream, or its sums (split-K's, or by
+/// Chan's rule), run over; `splits` where that program is not found.
+static int64_t combinedCount(tile::ProgramOp program, int64_t splits) {
+  std::string combiningName = combiningProgramName(program.getSymName());
+  if (combiningName.empty())
+    return splits;
+  auto combining = SymbolTable::lookupNearestSymbolFrom<tile::ProgramOp>(
+      program, StringAttr::get(program.getContext(), combiningName));
+  if (!combining)
+    return splits;
+  for (Operation &op : combining.getBody().front()) {
+    Value count;
+    if (auto chunks = dyn_cast<tile::OnlineReduceOp>(op))
+      count = chunks.getExtent();
+    else if (auto sum = dyn_cast<tile::ReduceOp>(op);
+             sum && sum.getExtents().size() == 1)
+      count = sum.getExtents().front();
+    if (std::optional<int64_t> folded =
+            count ? getConstantIntValue(count) : std::nullopt)
+      return *folded;
+  }
+  return splits;
+}
+
 std::optional<SplitModel> splitOf(tile::ProgramOp program,
                                   tile::ContractOp contract,
                                   DictionaryAttr bindings) {
@@ -480,7 +505,7 @@ std::optional<SplitModel> splitOf(tile::ProgramOp program,
   if (!literal)
     return std::nullopt;
   split.splits = literal.getInt();
-  split.combined = split.splits;
+  split.combined = combinedCount(program, split.splits);
   return split;
 }
 
@@ -510,26 +535,7 @@ std::optional<SplitModel> streamSplitOf(tile::ProgramOp program,
   if (!literal)
     return std::nullopt;
   split.splits = literal.getInt();
-  // What the combining program (the one it is the partial program of)
-  // folds: the count its stream, or its sums by Chan's rule, run over.
-  split.combined = split.splits;
-  std::string combiningName = combiningProgramName(program.getSymName());
-  if (!combiningName.empty())
-    if (auto combining = SymbolTable::lookupNearestSymbolFrom<tile::ProgramOp>(
-            program, StringAttr::get(program.getContext(), combiningName)))
-      for (Operation &op : combining.getBody().front()) {
-        Value count;
-        if (auto chunks = dyn_cast<tile::OnlineReduceOp>(op))
-          count = chunks.getExtent();
-        else if (auto sum = dyn_cast<tile::ReduceOp>(op);
-                 sum && sum.getExtents().size() == 1)
-          count = sum.getExtents().front();
-        if (std::optional<int64_t> folded =
-                count ? getConstantIntValue(count) : std::nullopt) {
-          split.combined = *folded;
-          break;
-        }
-      }
+  split.combined = combinedCount(program, split.splits);
   return split;
 }
 
