@@ -180,11 +180,11 @@ nt_code compileSource(const JitRequest &request, const std::string &text,
   compilation.setMessages(request.explain ? explainStream : diagStream);
   if (failed(buildBundle(compilation, bundle, request.kernelIR))) {
     bool users = compilation.fault() == Fault::Schedules ||
-                 compilation.fault() == Fault::Unavailable;
+                 isUsersToFix(compilation.fault());
     error = diagnostics + explained +
             (compilation.fault() == Fault::Schedules
                  ? "the schedules given cannot be used"
-             : compilation.fault() == Fault::Unavailable
+             : isUsersToFix(compilation.fault())
                  ? compilation.failureMessage()
                  : "internal error: " + compilation.failureMessage());
     return users ? NT_COMPILE_ERROR : NT_INTERNAL;

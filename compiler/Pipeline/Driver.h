@@ -39,8 +39,24 @@ enum class Stage { Alg, Tile, HostLLVM, Gpu, GpuLLVM };
 /// counterexample), or no one's: what was asked for cannot be made here (a
 /// library missing, such as NVRTC, an op the reference kernels do not
 /// cover, or a function the target has no code for: a GPU's f64 exp, which
-/// nautilus-libcalls-to-intrinsics marks), a user error.
-enum class Fault { None, Schedules, Compiler, Verification, Unavailable };
+/// nautilus-libcalls-to-intrinsics marks), a user error; or the kernel's
+/// own: OutOfRangeRead, where the only invariants refuted are the kernel's
+/// reads out of range (`bounds.kernel-reads`: unguarded, undefined in the
+/// language, at a point of the index space), a user error.
+enum class Fault {
+  None,
+  Schedules,
+  Compiler,
+  Verification,
+  Unavailable,
+  OutOfRangeRead
+};
+
+/// Whether a failure with `fault` is the user's to fix, its message said as
+/// it is (what cannot be made, or the kernel's read out of range).
+inline bool isUsersToFix(Fault fault) {
+  return fault == Fault::Unavailable || fault == Fault::OutOfRangeRead;
+}
 
 class Compilation {
 public:

@@ -96,7 +96,7 @@ int nautilus::runCompile(const Options &opts) {
   compilation.setVerification(!opts.noVerify);
   std::string text;
   if (failed(emitArtifact(compilation, *kind, text))) {
-    if (compilation.fault() == Fault::Unavailable) {
+    if (isUsersToFix(compilation.fault())) {
       llvm::errs() << "nautc: error: " << compilation.failureMessage() << "\n";
       return kExitUserError;
     }

@@ -193,7 +193,7 @@ int makeDevice(const Options &opts, Compilation &compilation,
       blameScheduleFile(opts);
       return kExitUserError;
     }
-    if (compilation.fault() == Fault::Unavailable)
+    if (isUsersToFix(compilation.fault()))
       return userError(compilation.failureMessage());
     return internalError(compilation.failureMessage());
   }
@@ -402,10 +402,13 @@ int nautilus::runRun(const Options &opts) {
   // reference device runs the alg kernel, none of them).
   if (failed(compilation.lowerTo(Stage::Tile)) ||
       (opts.device != "reference-host" &&
-       failed(compilation.proveTilePrograms())))
+       failed(compilation.proveTilePrograms()))) {
+    if (isUsersToFix(compilation.fault()))
+      return userError(compilation.failureMessage());
     return compilation.fault() == Fault::Schedules
                ? kExitUserError
                : internalError(compilation.failureMessage());
+  }
   if (opts.explain)
     compilation.scheduleProvider().explain(llvm::outs());
   if (std::string e = checkMemory(
