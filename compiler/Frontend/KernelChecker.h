@@ -57,7 +57,8 @@ private:
   /// Errors for a read that no `where` guards and that is out of range at
   /// every point (SemaBounds.cpp); `extents` of the index variables in
   /// scope.
-  bool checkReadsInRange(const Expr &e, std::map<std::string, DimSpec> &extents,
+  bool checkReadsInRange(const Expr &e,
+                         const std::map<std::string, DimSpec> &extents,
                          bool guarded);
   bool checkCall(Expr &e);
   bool checkBinary(Expr &e);

@@ -298,8 +298,7 @@ bool KernelChecker::checkStatement(unsigned index) {
       out.scalarDefs[stmt.name] = index;
     }
     info.valueType = stmt.value->type;
-    std::map<std::string, DimSpec> none;
-    return checkReadsInRange(*stmt.value, none, /*guarded=*/false);
+    return checkReadsInRange(*stmt.value, {}, /*guarded=*/false);
   }
 
   // A tensor definition.
@@ -328,8 +327,7 @@ bool KernelChecker::checkStatement(unsigned index) {
       return error(stmt.lhsIndexLocs[i],
                    "cannot infer the extent of index '" + stmt.lhsIndices[i] +
                        "': it never indexes a tensor dimension directly");
-  std::map<std::string, DimSpec> lhsExtents = info.extents;
-  if (!checkReadsInRange(*stmt.value, lhsExtents, /*guarded=*/false))
+  if (!checkReadsInRange(*stmt.value, info.extents, /*guarded=*/false))
     return false;
   ScalarType valueType = stmt.value->type;
   if (stmt.value->untypedLiteral && isIntegerType(valueType))

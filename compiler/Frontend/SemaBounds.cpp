@@ -84,6 +84,14 @@ struct SizeForm {
 /// The least and greatest value of an affine index.
 struct Range {
   SizeForm least, greatest;
+
+  /// Its one value, where it is a constant.
+  std::optional<int64_t> constant() const {
+    if (least.isConstant() && greatest.isConstant() &&
+        least.constant == greatest.constant)
+      return least.constant;
+    return std::nullopt;
+  }
 };
 
 } // namespace
@@ -140,19 +148,17 @@ rangeOf(const Expr &e, const std::map<std::string, DimSpec> &extents) {
     } else if (e.binaryOp == BinaryOp::Mul) {
       // A product by a constant (the checker allows no product of two
       // index expressions).
-      const Range *constant = nullptr, *other = nullptr;
-      if (a->least.isConstant() && a->greatest.isConstant() &&
-          a->least.constant == a->greatest.constant)
-        constant = &*a, other = &*b;
-      else if (b->least.isConstant() && b->greatest.isConstant() &&
-               b->least.constant == b->greatest.constant)
-        constant = &*b, other = &*a;
-      if (!constant)
+      std::optional<int64_t> c = a->constant();
+      const Range *other = &*b;
+      if (!c) {
+        c = b->constant();
+        other = &*a;
+      }
+      if (!c)
         return std::nullopt;
-      int64_t c = constant->least.constant;
-      least = SizeForm::combine(c, c < 0 ? other->greatest : other->least, 0,
+      least = SizeForm::combine(*c, *c < 0 ? other->greatest : other->least, 0,
                                 SizeForm());
-      greatest = SizeForm::combine(c, c < 0 ? other->least : other->greatest,
+      greatest = SizeForm::combine(*c, *c < 0 ? other->least : other->greatest,
                                    0, SizeForm());
     }
     if (!least || !greatest)
@@ -170,9 +176,9 @@ static llvm::SMLoc startOf(const Expr &e) {
   return e.kind == Expr::Kind::Binary ? startOf(*e.operands[0]) : e.loc;
 }
 
-bool KernelChecker::checkReadsInRange(const Expr &e,
-                                      std::map<std::string, DimSpec> &extents,
-                                      bool guarded) {
+bool KernelChecker::checkReadsInRange(
+    const Expr &e, const std::map<std::string, DimSpec> &extents,
+    bool guarded) {
   if (e.kind == Expr::Kind::Call && e.name == "where")
     return checkReadsInRange(*e.operands[0], extents, guarded) &&
            checkReadsInRange(*e.operands[1], extents, true) &&

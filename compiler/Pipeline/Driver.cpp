@@ -118,34 +118,29 @@ refutedPrograms(ModuleOp moduleOp, const verify::VerificationReport &report) {
   return refuted;
 }
 
-/// Whether every invariant refuted is `bounds.kernel-reads`: at a point of
-/// the index space, the kernel's own read is out of range, unguarded.
-static bool onlyOutOfRangeReads(const verify::VerificationReport &report) {
-  bool any = false;
+/// The user's error where every invariant refuted is `bounds.kernel-reads`
+/// (at a point of the index space, the kernel's own read is out of range,
+/// unguarded), naming the first; std::nullopt otherwise.
+static std::optional<std::string>
+kernelsOwnReadOutOfRange(const verify::VerificationReport &report) {
+  const verify::Finding *first = nullptr;
   for (const verify::Finding &f : report.findings) {
     if (f.verdict != verify::Verdict::Refuted)
       continue;
     if (f.invariant != "bounds.kernel-reads")
-      return false;
-    any = true;
+      return std::nullopt;
+    first = first ? first : &f;
   }
-  return any;
-}
-
-static std::string
-outOfRangeReadMessage(const verify::VerificationReport &report) {
-  for (const verify::Finding &f : report.findings)
-    if (f.verdict == verify::Verdict::Refuted) {
-      size_t what = f.subject.find(": ");
-      return "the kernel reads out of range where no where(...) guards the "
-             "read, which is undefined, and " +
-             (what == std::string::npos ? f.subject
-                                        : f.subject.substr(what + 2)) +
-             " would read outside the buffer (" + f.detail +
-             "): guard the read, or bind sizes under which it stays in "
-             "range (--shape; the verifier does not read `require` lines)";
-    }
-  return "";
+  if (!first)
+    return std::nullopt;
+  // (The subject is "@PROGRAM: the lhs copies of A without bound checks".)
+  StringRef copies = StringRef(first->subject).split(": ").second;
+  return "the kernel reads out of range where no where(...) guards the "
+         "read, which is undefined, and " +
+         (copies.empty() ? first->subject : copies.str()) +
+         " would read outside the buffer (" + first->detail +
+         "): guard the read, or bind sizes under which it stays in range "
+         "(--shape; the verifier does not read `require` lines)";
 }
 
 LogicalResult Compilation::verifyTilePrograms() {
@@ -171,8 +166,9 @@ LogicalResult Compilation::verifyTilePrograms() {
     std::shared_ptr<ScheduleProvider> next =
         algModule ? schedules->fallback(refutedPrograms(moduleOp, report))
                   : nullptr;
-    if (!next && onlyOutOfRangeReads(report))
-      return fail(Fault::OutOfRangeRead, outOfRangeReadMessage(report));
+    if (!next)
+      if (std::optional<std::string> read = kernelsOwnReadOutOfRange(report))
+        return fail(Fault::OutOfRangeRead, *read);
     if (!next) {
       out << "nautc: error: the verifier refuted invariants of the "
              "tile programs (nautc verify shows them all; "
