@@ -37,7 +37,8 @@ nautilus::autosched::scheduleFileText(const ScheduleAssignment &assignment,
        {std::make_pair(kFuseReductionsKey, r.fuseReductions),
         std::make_pair(kRecomputeInStreamsKey, r.recomputeInStreams),
         std::make_pair(kFuseSharedOperandsKey, r.fuseSharedOperands),
-        std::make_pair(kSweepRowConsumersKey, r.sweepRowConsumers)})
+        std::make_pair(kSweepRowConsumersKey, r.sweepRowConsumers),
+        std::make_pair(kRecomputeOperandsKey, r.recomputeOperands)})
     if (everyRewrite || !kept)
       file[key] = kept;
   std::string text;
@@ -77,7 +78,8 @@ nautilus::autosched::scheduleAssignmentOf(const llvm::json::Value &file,
       {kFuseReductionsKey, &r.fuseReductions},
       {kRecomputeInStreamsKey, &r.recomputeInStreams},
       {kFuseSharedOperandsKey, &r.fuseSharedOperands},
-      {kSweepRowConsumersKey, &r.sweepRowConsumers}};
+      {kSweepRowConsumersKey, &r.sweepRowConsumers},
+      {kRecomputeOperandsKey, &r.recomputeOperands}};
   for (const auto &[key, value] : *object) {
     if (key == "programs")
       continue;

@@ -73,7 +73,10 @@ static void buildScheduledTile(OpPassManager &pm,
   // definition reads (a gated MLP's gate and up projections) are computed
   // there, before that definition is inlined into its readers.
   pm.addPass(createAlgFuseSharedOperands(schedules, /*explain=*/true));
-  pm.addNestedPass<alg::KernelOp>(createAlgFuseElementwise());
+  // Element-wise definitions are recomputed where they are read (those
+  // that a reduction reads again too, unless the provider stores them).
+  pm.addNestedPass<alg::KernelOp>(
+      createAlgFuseElementwise(schedules, /*explain=*/true));
   // Algebra that makes reduction fusion pay, once elementwise definitions
   // are inlined (which exposes softmax's division inside a weighted sum)
   // and before fusion (which needs that division out of the term): factors

@@ -9,6 +9,7 @@
 #include "compiler/Schedule/CpuPrograms.h"
 #include "compiler/Schedule/GpuPrograms.h"
 #include "compiler/Schedule/ScheduleFile.h"
+#include "compiler/Transforms/Alg/Recomputation.h"
 #include "compiler/Transforms/Tile/SplitContractions.h"
 #include "compiler/Transforms/Tile/SplitReductions.h"
 #include "dialects/Alg/AlgOps.h"
@@ -164,11 +165,37 @@ void predict(ModuleOp programs, const TargetInfo &target,
   prediction.predictedUs = total;
 }
 
+/// Whether `module`'s kernel has two reductions or an element-wise
+/// definition that reads one: the reductions' rewrites may give it other
+/// programs.
+bool mayChainReductions(ModuleOp module) {
+  int reductions = 0;
+  bool readByElementwise = false;
+  module.walk([&](alg::DefineOp def) {
+    reductions += def.isReduction();
+    if (!def.isReduction())
+      def.walk([&](alg::LoadOp load) {
+        auto source = load.getTensor().getDefiningOp<alg::DefineOp>();
+        readByElementwise |= source && source.isReduction();
+      });
+  });
+  return reductions >= 2 || readByElementwise;
+}
+
+/// Whether `module`'s kernel has an element-wise definition that a
+/// reduction reads again, which storing it would keep from being
+/// recomputed (its structures with `recomputeOperands` off).
+bool mayStoreOperands(ModuleOp module) {
+  bool found = false;
+  module.walk([&](alg::DefineOp def) {
+    found |= isRecomputable(def) && isReadAgainByReduction(def);
+  });
+  return found;
+}
+
 /// The rewrite choices worth trying on `module`'s kernel.
 std::vector<RewriteChoice> choicesFor(ModuleOp module) {
-  return mayHaveStructures(module)
-             ? rewriteChoices()
-             : std::vector<RewriteChoice>{RewriteChoice{}};
+  return rewriteChoices(mayChainReductions(module), mayStoreOperands(module));
 }
 
 /// `module`'s programs canonicalised, as text: choices that give the same
@@ -233,17 +260,7 @@ nautilus::rankedGpuSchedules(tile::ProgramOp program, const TargetInfo &target,
 }
 
 bool nautilus::mayHaveStructures(ModuleOp module) {
-  int reductions = 0;
-  bool readByElementwise = false;
-  module.walk([&](alg::DefineOp def) {
-    reductions += def.isReduction();
-    if (!def.isReduction())
-      def.walk([&](alg::LoadOp load) {
-        auto source = load.getTensor().getDefiningOp<alg::DefineOp>();
-        readByElementwise |= source && source.isReduction();
-      });
-  });
-  return reductions >= 2 || readByElementwise;
+  return mayChainReductions(module) || mayStoreOperands(module);
 }
 
 std::vector<KernelStructure>

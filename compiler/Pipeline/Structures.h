@@ -32,9 +32,10 @@ struct KernelStructure {
 };
 
 /// Whether `module`'s alg kernel may have more than one structure: it has
-/// two reductions or more (a chain the rewrites may fuse), or a reduction
+/// two reductions or more (a chain the rewrites may fuse), a reduction
 /// an element-wise definition reads (which a GPU may sweep in the
-/// reduction's program).
+/// reduction's program), or an element-wise definition a reduction reads
+/// again (recomputed or stored).
 bool mayHaveStructures(mlir::ModuleOp module);
 
 /// The distinct structures of the alg kernel in `module` (its sizes bound;

@@ -103,6 +103,12 @@ bool DatabaseSchedules::sweepsRowConsumers(const TargetInfo &target,
                          : next->sweepsRowConsumers(target, why);
 }
 
+bool DatabaseSchedules::recomputesOperands(const TargetInfo &target,
+                                           std::string &why) {
+  return recordSchedules ? recordSchedules->recomputesOperands(target, why)
+                         : next->recomputesOperands(target, why);
+}
+
 tile::ScheduleAttr DatabaseSchedules::sweepableRows(tile::ProgramOp rows,
                                                     const TargetInfo &target) {
   return recordSchedules ? recordSchedules->sweepableRows(rows, target)

@@ -57,6 +57,7 @@ public:
   bool recomputesInStreams(const TargetInfo &target, std::string &why) override;
   bool fusesSharedOperands(const TargetInfo &target, std::string &why) override;
   bool sweepsRowConsumers(const TargetInfo &target, std::string &why) override;
+  bool recomputesOperands(const TargetInfo &target, std::string &why) override;
   /// The record's rows re-scheduled for its sweep (a record states every
   /// rewrite: nautc tune writes them so).
   tile::ScheduleAttr sweepableRows(tile::ProgramOp rows,

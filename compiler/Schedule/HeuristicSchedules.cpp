@@ -59,6 +59,9 @@ public:
   bool sweepsRowConsumers(const TargetInfo &target, std::string &why) override {
     return defaultSweepsRowConsumers(target, why);
   }
+  bool recomputesOperands(const TargetInfo &target, std::string &why) override {
+    return defaultRecomputesOperands(target, why);
+  }
   std::string origin() const override { return "the hand-written heuristics"; }
 };
 

@@ -647,6 +647,13 @@ bool nautilus::canFuseSharedOperands(const TargetInfo &target,
   return false;
 }
 
+bool nautilus::defaultRecomputesOperands(const TargetInfo &target,
+                                         std::string &why) {
+  (void)target;
+  (void)why;
+  return true;
+}
+
 bool nautilus::defaultSweepsRowConsumers(const TargetInfo &target,
                                          std::string &why) {
   if (target.isGPU())

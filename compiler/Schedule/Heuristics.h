@@ -281,6 +281,16 @@ bool canFuseSharedOperands(const TargetInfo &target, std::string &why);
 /// lowering has no sweep (`why`).
 bool defaultSweepsRowConsumers(const TargetInfo &target, std::string &why);
 
+/// Whether an element-wise definition that a reduction reads again for
+/// several of its points (a contraction's computed operand) is recomputed
+/// where it is read (alg-fuse-elementwise), rather than stored by a
+/// program of its own: on every target. On NVIDIA GPUs
+/// tile-materialize-computed-operands then stores a contraction's
+/// computed operand that many tiles would recompute; a schedule file's
+/// `"recompute_operands": false` stores it before any program is formed,
+/// and the auto-scheduler's models weigh the two.
+bool defaultRecomputesOperands(const TargetInfo &target, std::string &why);
+
 } // namespace nautilus
 
 #endif

@@ -32,7 +32,8 @@ contentOf(StringRef path, const std::optional<std::string> &text,
 /// The rewrite choices a file may state (autoscheduler/Rewrites.h).
 static constexpr const char *kRewriteKeys[] = {
     autosched::kFuseReductionsKey, autosched::kRecomputeInStreamsKey,
-    autosched::kFuseSharedOperandsKey, autosched::kSweepRowConsumersKey};
+    autosched::kFuseSharedOperandsKey, autosched::kSweepRowConsumersKey,
+    autosched::kRecomputeOperandsKey};
 
 /// The file's top-level object, parsed (std::nullopt: it does not parse).
 static std::optional<llvm::json::Object>
@@ -101,8 +102,8 @@ LogicalResult ScheduleFile::beginReplacing(ModuleOp module) {
       return fail() << "unknown key '" << entry.first.str()
                     << "' (the file has \"programs\" and, optionally, "
                        "\"fuse_reductions\", \"recompute_in_streams\", "
-                       "\"fuse_shared_operands\" and "
-                       "\"sweep_row_consumers\": true or false)",
+                       "\"fuse_shared_operands\", \"sweep_row_consumers\" "
+                       "and \"recompute_operands\": true or false)",
              failure();
   }
   schedules.clear();

@@ -152,6 +152,12 @@ public:
   /// defaultSweepsRowConsumers); when not, `why`.
   virtual bool sweepsRowConsumers(const TargetInfo &target,
                                   std::string &why) = 0;
+  /// Whether alg-fuse-elementwise recomputes an element-wise definition
+  /// that a reduction reads again for several of its points (a
+  /// contraction's computed operand) where it is read (see
+  /// defaultRecomputesOperands); when not, it is stored, and `why`.
+  virtual bool recomputesOperands(const TargetInfo &target,
+                                  std::string &why) = 0;
   /// A schedule for `rows`, a program that reduces rows under a schedule
   /// tile-sweep-row-consumers cannot sweep its consumer in (it splits the
   /// rows, or gives each to one thread or to interleaved groups), under
@@ -282,6 +288,9 @@ public:
   bool sweepsRowConsumers(const TargetInfo &target, std::string &why) override {
     return next->sweepsRowConsumers(target, why);
   }
+  bool recomputesOperands(const TargetInfo &target, std::string &why) override {
+    return next->recomputesOperands(target, why);
+  }
   tile::ScheduleAttr sweepableRows(tile::ProgramOp rows,
                                    const TargetInfo &target) override {
     return next->sweepableRows(rows, target);
@@ -349,6 +358,12 @@ public:
                 autosched::kSweepRowConsumersKey, why))
       return false;
     return next->sweepsRowConsumers(target, why);
+  }
+  bool recomputesOperands(const TargetInfo &target, std::string &why) override {
+    if (refuses(&autosched::RewriteChoice::recomputeOperands,
+                autosched::kRecomputeOperandsKey, why))
+      return false;
+    return next->recomputesOperands(target, why);
   }
   /// Asked for, a sweep re-schedules the rows it needs shared
   /// (sweepableRowsSchedule: the GPU model's best such schedule), even

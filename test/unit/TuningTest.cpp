@@ -166,6 +166,36 @@ TEST(Tuner, ChoosesAStructureThenDescendsInIt) {
             std::string::npos);
 }
 
+// The rewrite choices: the reductions' twelve (the default first), each
+// again with reused operands stored where the kernel has such operands;
+// a stored choice reads back from the schedule file that states it.
+TEST(Tuner, RewriteChoicesStoreOperandsWhereAsked) {
+  EXPECT_EQ(rewriteChoices(false, false).size(), 1u);
+  EXPECT_EQ(rewriteChoices(true, false).size(), 12u);
+  std::vector<RewriteChoice> stored = rewriteChoices(false, true);
+  ASSERT_EQ(stored.size(), 2u);
+  EXPECT_TRUE(stored[0].isDefault());
+  EXPECT_FALSE(stored[1].recomputeOperands);
+  EXPECT_EQ(stored[1].describe(), "reductions fused, operands stored");
+  std::vector<RewriteChoice> all = rewriteChoices();
+  ASSERT_EQ(all.size(), 24u);
+  EXPECT_TRUE(all.front().isDefault());
+  for (size_t i = 0; i < 12; ++i) {
+    RewriteChoice twin = all[i];
+    twin.recomputeOperands = false;
+    EXPECT_EQ(all[12 + i], twin) << all[12 + i].describe();
+  }
+  ScheduleAssignment assignment{stored[1], {{"p", "s"}}};
+  std::string file = scheduleFileText(assignment);
+  EXPECT_NE(file.find("\"recompute_operands\":false"), std::string::npos);
+  std::string why;
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse(file);
+  ASSERT_TRUE(bool(json));
+  std::optional<ScheduleAssignment> back = scheduleAssignmentOf(*json, why);
+  ASSERT_TRUE(back) << why;
+  EXPECT_EQ(back->rewrites, stored[1]);
+}
+
 // A candidate that fails is reported and skipped; a budget in candidates
 // stops the search.
 TEST(Tuner, SkipsFailuresAndStopsAtTheBudget) {

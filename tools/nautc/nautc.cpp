@@ -111,7 +111,11 @@ options:
                          false keeps a GPU's softmax or norm Y a
                          program apart from its rows' reduction (true
                          asks for it in that program, the rows
-                         re-scheduled shared where they are split); the
+                         re-scheduled shared where they are split),
+                         "recompute_operands": false stores an
+                         element-wise definition a reduction reads
+                         again (a contraction's computed operand)
+                         rather than recompute it at each read; the
                          heuristics schedule the programs it does not
                          name); with auto, the model also chooses
                          between those structures

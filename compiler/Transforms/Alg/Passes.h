@@ -24,6 +24,12 @@ std::unique_ptr<mlir::Pass>
 createAlgFuseSharedOperands(std::shared_ptr<ScheduleProvider> schedules,
                             bool explain);
 
+/// alg-fuse-elementwise asking `schedules` whether a definition that a
+/// reduction reads again is recomputed there or stored.
+std::unique_ptr<mlir::Pass>
+createAlgFuseElementwise(std::shared_ptr<ScheduleProvider> schedules,
+                         bool explain);
+
 #define GEN_PASS_REGISTRATION
 #include "compiler/Transforms/Alg/Passes.h.inc"
 

@@ -33,7 +33,24 @@ def AlgFuseElementwise : Pass<"alg-fuse-elementwise", "::nautilus::alg::KernelOp
     2^depth). Definitions read through an indirect index, and those that compute
     reductions of their own (alg-fuse-shared-operands), stay materialised. The inlined
     definitions are erased, so later stages never allocate them.
+
+    A definition that a reduction reads again for several of its points (a
+    contraction's computed operand: an MLP's `silu(G) * U`, read by the
+    down projection once for each of its columns) is recomputed too unless
+    the schedule provider says otherwise (`recomputesOperands`: a schedule
+    file's `"recompute_operands": false`, the auto-scheduler's choice of
+    structure) or `recompute-operands=false`: then it stays a definition of
+    its own, stored once, with the reason as a remark under `explain`.
+    Element-wise definitions only it reads are recomputed in it. Runs on
+    each kernel; it reads the target from the module where there is one
+    (without one, it recomputes as the heuristics do).
   }];
+  let options = [
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Report each definition stored rather than recomputed as a remark">,
+    Option<"recomputeOperands", "recompute-operands", "bool", /*default=*/"true",
+           "false: store every definition a reduction reads again">,
+  ];
 }
 
 def AlgFuseSharedOperands : Pass<"alg-fuse-shared-operands", "::mlir::ModuleOp"> {
