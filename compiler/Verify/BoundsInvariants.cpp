@@ -8,6 +8,13 @@
 //                           the copy reads lies below the buffer's extent
 //                           there.
 //
+//   bounds.kernel-reads     (asked first, at a point of the index space)
+//                           the copy's element is the kernel's own read,
+//                           outside its buffer; and a flash kernel's batch
+//                           and head indices (the same for its whole tile
+//                           and stream, which its copies do not check) lie
+//                           inside their buffers for every tile.
+//
 // Every other global access is checked where it is made: the guarded
 // copies at the edges (a chunk's count of elements inside), TMA (which
 // fills what lies outside with zeros), the flash kernel's copies (rows
@@ -53,6 +60,21 @@ public:
     return term;
   }
   z3::expr num(int64_t value) { return constant(ctx, value, kIndexWidth); }
+  /// The terms of `names`, in order (a map's symbols).
+  std::vector<z3::expr> all(const std::vector<std::string> &names) {
+    std::vector<z3::expr> terms;
+    for (const std::string &name : names)
+      terms.push_back((*this)(name));
+    return terms;
+  }
+  /// Every symbolic size below 2^10: a counterexample there reads more
+  /// easily.
+  z3::expr readable() const {
+    z3::expr below = ctx.bool_val(true);
+    for (auto &[name, term] : named)
+      below = below && fitsBelow(term, (1 << 10) - 1);
+    return below;
+  }
 
   z3::context &ctx;
   const ProgramModel &model;
@@ -123,9 +145,7 @@ void proveInteriorCopy(Prover &prover, const ProgramModel &model,
       z3::ule(origin[copy.rowDim] + sizes.num(copy.rowTile),
               extent[copy.rowDim] + sizes.num(copy.interiorSlack)) &&
       z3::ule(kStart + sizes.num(copy.tileK), k);
-  std::vector<z3::expr> symbols;
-  for (const std::string &name : copy.symbolNames)
-    symbols.push_back(sizes(name));
+  std::vector<z3::expr> symbols = sizes.all(copy.symbolNames);
   // The index of the chunk's element: the tile's origin, the row along
   // rowDim, K at kStart + within.
   std::vector<z3::expr> dims = origin;
@@ -153,10 +173,7 @@ void proveInteriorCopy(Prover &prover, const ProgramModel &model,
     bufferExtent.push_back(dim);
     outside = outside || at < sizes.num(0) || z3::uge(at, dim);
   }
-  // A counterexample at sizes below 2^10 reads more easily.
-  z3::expr readable = ctx.bool_val(true);
-  for (auto &[name, term] : sizes.named)
-    readable = readable && fitsBelow(term, (1 << 10) - 1);
+  z3::expr readable = sizes.readable();
   std::string subject = "@" + model.name + ": the " + copy.operand +
                         " copies of " + copy.buffer + " without bound checks";
   auto describe = [&](const z3::model &m) {
@@ -188,6 +205,62 @@ void proveInteriorCopy(Prover &prover, const ProgramModel &model,
                    describe, readable));
 }
 
+/// The reads of a flash kernel's batch and head indices (its copies check
+/// rows, not these): for every size and every tile of the grid, each such
+/// index lies inside its buffer. Refuted, the kernel's own read is out of
+/// range at a point of its index space (the tile's coordinates are inside
+/// the output's extents), as `bounds.kernel-reads` reports for copies.
+void proveTileConstantRead(Prover &prover, const ProgramModel &model,
+                           const TileConstantRead &read,
+                           std::vector<Finding> &findings) {
+  z3::context &ctx = prover.context();
+  Sizes sizes(ctx, model);
+  const GridModel &grid = *model.grid;
+  // The program's coordinates where its tile is 1 (inside the extent);
+  // the map's other indices do not reach the results proved.
+  std::vector<z3::expr> dims, coords;
+  z3::expr ranges = ctx.bool_val(true);
+  for (unsigned d = 0; d < read.map.getNumDims(); ++d) {
+    if (d >= grid.tile.size() || grid.tile[d] != 1) {
+      dims.push_back(sizes.num(0));
+      continue;
+    }
+    z3::expr c = variable(ctx, "tile " + std::to_string(d), kIndexWidth);
+    ranges = ranges && z3::ult(c, sizes(grid.extentNames[d]));
+    dims.push_back(c);
+    coords.push_back(c);
+  }
+  std::vector<z3::expr> symbols = sizes.all(read.symbolNames);
+  std::vector<z3::expr> index, bufferExtent;
+  z3::expr outside = ctx.bool_val(false);
+  for (unsigned j : read.positions) {
+    z3::expr at = evaluate(read.map.getResult(j), dims, symbols, sizes);
+    z3::expr dim = sizes(read.bufferDims[j]);
+    index.push_back(at);
+    bufferExtent.push_back(dim);
+    outside = outside || at < sizes.num(0) || z3::uge(at, dim);
+  }
+  z3::expr readable = sizes.readable();
+  std::string subject = "@" + model.name + ": the flash kernel's copies of " +
+                        read.buffer + " at its tile's batch and head";
+  // ("the tile at (0, 3) reads K with B index 0 (extent 2), H index 4
+  // (extent 4)".)
+  auto describe = [&](const z3::model &m) {
+    std::string named = describeValues(m, sizes.named);
+    std::string text = (named.empty() ? "" : named + ": ") + "the tile at " +
+                       describeTuple(m, coords) + " reads " + read.buffer +
+                       " with ";
+    for (size_t i = 0; i < index.size(); ++i)
+      text += (i ? ", " : "") + read.bufferDims[read.positions[i]] + " index " +
+              std::to_string(int64_t(valueOf(m, index[i]))) + " (extent " +
+              std::to_string(valueOf(m, bufferExtent[i])) + ")";
+    return text;
+  };
+  findings.push_back(prover.prove("bounds.kernel-reads", subject,
+                                  sizes.allowed && ranges && outside, describe,
+                                  readable));
+}
+
 } // namespace
 
 void verify::proveBounds(Prover &prover, const ProgramModel &model,
@@ -196,4 +269,6 @@ void verify::proveBounds(Prover &prover, const ProgramModel &model,
     return;
   for (const InteriorCopy &copy : model.interiorCopies)
     proveInteriorCopy(prover, model, copy, findings);
+  for (const TileConstantRead &read : model.tileConstantReads)
+    proveTileConstantRead(prover, model, read, findings);
 }

@@ -381,6 +381,112 @@ std::string sizeNameOf(tile::ProgramOp program, Value value) {
   return cast<StringAttr>(sizes[arg.getArgNumber() - buffers]).str();
 }
 
+/// The extents of the plan's buffer `name` (size names, or literals such
+/// as "4"); std::nullopt where the plan has no such buffer or one of its
+/// extents is a size the runtime derives (its relations to the other
+/// sizes are not modelled).
+std::optional<std::vector<std::string>> planDimsOf(tile::PlanOp plan,
+                                                   StringRef name) {
+  DictionaryAttr derived = plan.getDerivedSizesAttr();
+  for (Attribute a : plan.getBuffers()) {
+    auto entry = cast<DictionaryAttr>(a);
+    if (cast<StringAttr>(entry.get("name")).getValue() != name)
+      continue;
+    std::vector<std::string> dims;
+    for (Attribute dim : cast<ArrayAttr>(entry.get("dims"))) {
+      if (auto literal = dyn_cast<IntegerAttr>(dim)) {
+        dims.push_back(std::to_string(literal.getInt()));
+        continue;
+      }
+      StringRef size = cast<StringAttr>(dim).getValue();
+      if (derived && derived.get(size))
+        return std::nullopt;
+      dims.push_back(size.str());
+    }
+    return dims;
+  }
+  return std::nullopt;
+}
+
+/// Whether `map`'s results are pure affine with constants below 2^20
+/// (BoundsInvariants.cpp's 64-bit terms then do not wrap).
+bool isProvableMap(AffineMap map, ArrayRef<unsigned> positions) {
+  bool provable = true;
+  for (unsigned j : positions) {
+    AffineExpr e = map.getResult(j);
+    provable = provable && e.isPureAffine();
+    e.walk([&](AffineExpr sub) {
+      if (auto c = dyn_cast<AffineConstantExpr>(sub))
+        provable = provable && std::abs(c.getValue()) < (int64_t(1) << 20);
+    });
+  }
+  return provable;
+}
+
+/// `map` with the sizes `bindings` binds in place of their symbols (so
+/// that a division by sizes, GQA's h / (H / G), becomes one by a
+/// constant where they are bound).
+AffineMap withBoundSizes(AffineMap map, ArrayRef<std::string> symbols,
+                         DictionaryAttr bindings) {
+  if (!bindings)
+    return map;
+  MLIRContext *ctx = map.getContext();
+  SmallVector<AffineExpr> replacements;
+  for (unsigned i = 0; i < symbols.size(); ++i) {
+    auto value = bindings.getAs<IntegerAttr>(symbols[i]);
+    replacements.push_back(value ? getAffineConstantExpr(value.getInt(), ctx)
+                                 : getAffineSymbolExpr(i, ctx));
+  }
+  AffineMap bound = map.replaceDimsAndSymbols(
+      llvm::to_vector(llvm::map_range(
+          llvm::seq<unsigned>(0, map.getNumDims()),
+          [&](unsigned d) { return getAffineDimExpr(d, ctx); })),
+      replacements, map.getNumDims(), map.getNumSymbols());
+  return simplifyAffineMap(bound);
+}
+
+/// The reads of a flash kernel whose batch and head indices its copies do
+/// not check: each load of a plan's buffer, with the results that read
+/// only the grid's dimensions of tile 1 (and sizes), where those are
+/// provable (pure affine once bound sizes are substituted; no derived
+/// size among them).
+std::vector<TileConstantRead> tileConstantReadsOf(tile::ProgramOp program) {
+  std::vector<TileConstantRead> reads;
+  tile::PlanOp plan = program.getPlan();
+  if (!plan)
+    return reads;
+  DictionaryAttr bindings = plan.getBindingsAttr();
+  DictionaryAttr derived = plan.getDerivedSizesAttr();
+  ArrayRef<int64_t> tile = program.getSchedule().getTile();
+  std::vector<std::string> symbols;
+  for (Attribute size : program.getSizes())
+    symbols.push_back(cast<StringAttr>(size).str());
+  program.walk([&](tile::LoadOp load) {
+    std::string name = bufferNameOf(program, load.getBuffer());
+    std::optional<std::vector<std::string>> dims =
+        name.empty() ? std::nullopt : planDimsOf(plan, name);
+    if (!dims)
+      return;
+    AffineMap map = withBoundSizes(load.getMap(), symbols, bindings);
+    TileConstantRead read{name, map, {}, symbols, std::move(*dims)};
+    for (unsigned j = 0; j < map.getNumResults(); ++j) {
+      bool constant = !llvm::is_contained(load.getIndirectPositions(), j);
+      for (unsigned d = 0; d < map.getNumDims(); ++d)
+        if (map.getResult(j).isFunctionOfDim(d))
+          constant = constant && d < tile.size() && tile[d] == 1;
+      for (unsigned i = 0; i < symbols.size(); ++i)
+        if (map.getResult(j).isFunctionOfSymbol(i))
+          constant = constant && !(derived && derived.get(symbols[i]));
+      if (constant)
+        read.positions.push_back(j);
+    }
+    if (!read.positions.empty() && isProvableMap(map, read.positions) &&
+        read.bufferDims.size() == map.getNumResults())
+      reads.push_back(std::move(read));
+  });
+  return reads;
+}
+
 /// The mma.sync operands that copyTile may copy without bound checks: a
 /// buffer read through a pure affine map (not computed), whose buffer the
 /// kernel's plan names, with no size the runtime derives among the
@@ -422,22 +528,10 @@ std::vector<InteriorCopy> interiorCopiesOf(tile::ProgramOp program,
     copy.tileK = mma.getTileK();
     if (contract.getOperandOffsets(side))
       copy.offsetPosition = contract.getOperandOffsetsPosition(side);
-    bool modelled = false;
-    for (Attribute a : plan.getBuffers()) {
-      auto entry = cast<DictionaryAttr>(a);
-      if (cast<StringAttr>(entry.get("name")).getValue() != name)
-        continue;
-      modelled = true;
-      for (Attribute dim : cast<ArrayAttr>(entry.get("dims"))) {
-        if (auto literal = dyn_cast<IntegerAttr>(dim)) {
-          copy.bufferDims.push_back(std::to_string(literal.getInt()));
-          continue;
-        }
-        StringRef size = cast<StringAttr>(dim).getValue();
-        modelled = modelled && !isDerived(size);
-        copy.bufferDims.push_back(size.str());
-      }
-    }
+    std::optional<std::vector<std::string>> dims = planDimsOf(plan, name);
+    bool modelled = dims.has_value();
+    if (dims)
+      copy.bufferDims = std::move(*dims);
     // The extents of the dimensions the map reads, and its symbols, must
     // not be derived either (a dimension it does not read only has its
     // tile's origin inside the grid, whatever its extent).
@@ -449,15 +543,9 @@ std::vector<InteriorCopy> interiorCopiesOf(tile::ProgramOp program,
     for (unsigned i = 0; i < symbols.size(); ++i)
       if (copy.map.isFunctionOfSymbol(i))
         modelled = modelled && !isDerived(symbols[i]);
-    // Pure affine, with constants below 2^20 (BoundsInvariants.cpp's
-    // 64-bit terms then do not wrap).
     modelled =
-        modelled && llvm::all_of(copy.map.getResults(),
-                                 [](AffineExpr e) { return e.isPureAffine(); });
-    copy.map.walkExprs([&](AffineExpr e) {
-      if (auto c = dyn_cast<AffineConstantExpr>(e))
-        modelled = modelled && std::abs(c.getValue()) < (int64_t(1) << 20);
-    });
+        modelled && isProvableMap(copy.map, llvm::to_vector(llvm::seq<unsigned>(
+                                                0, copy.map.getNumResults())));
     if (modelled && copy.bufferDims.size() == copy.map.getNumResults())
       copies.push_back(std::move(copy));
   }
@@ -606,8 +694,10 @@ std::vector<ProgramModel> verify::buildKernelModels(ModuleOp module) {
       if (!model.wgmma) // wgmma's operands come by TMA, which checks bounds
         model.interiorCopies =
             interiorCopiesOf(program, contract, program.getPlan());
-    } else if (gpu && streamSharedMemoryBytes(program))
+    } else if (gpu && streamSharedMemoryBytes(program)) {
       addFlashModel(program, model);
+      model.tileConstantReads = tileConstantReadsOf(program);
+    }
     if (bindings)
       for (NamedAttribute bound : bindings)
         if (auto value = dyn_cast<IntegerAttr>(bound.getValue()))

@@ -203,6 +203,22 @@ struct InteriorCopy {
   int64_t interiorSlack = 0;
 };
 
+/// A read whose indices along some dimensions of its buffer are the same
+/// for the whole tile and the whole stream: a flash kernel's batch and head
+/// indices (Q[b, h, ...], K[b, h / (H / G), ...]), which its copies do not
+/// check (they check rows). Each index at `positions` reads only the grid's
+/// dimensions whose tile is 1 (a program's own coordinate there), sizes
+/// and constants.
+struct TileConstantRead {
+  std::string buffer; // its argument's name
+  /// (output dims..., the stream's and reductions' indices)[the program's
+  /// sizes] -> buffer indices; bound sizes substituted.
+  mlir::AffineMap map;
+  std::vector<unsigned> positions;      // the results proved
+  std::vector<std::string> symbolNames; // the map's symbols, by size name
+  std::vector<std::string> bufferDims;  // size names, or literals ("4")
+};
+
 struct ProgramModel {
   std::string name;
   std::string targetName;
@@ -220,6 +236,7 @@ struct ProgramModel {
   std::optional<SweepModel> sweep;
   std::optional<tile::PipelineProtocol> pipeline;
   std::vector<InteriorCopy> interiorCopies;
+  std::vector<TileConstantRead> tileConstantReads;
   std::vector<ConversionStaging> conversions;
   /// The sizes the compile bound, by name.
   std::map<std::string, int64_t> boundSizes;
