@@ -597,19 +597,20 @@ std::optional<SplitModel> splitOf(tile::ProgramOp program,
   return split;
 }
 
-/// The split of `program`'s stream (a split stream's partial program:
-/// split-KV, constant chunks or parts sized at launch), or std::nullopt.
-std::optional<SplitModel> streamSplitOf(tile::ProgramOp program,
-                                        DictionaryAttr bindings) {
-  tile::OnlineReduceOp stream = tile::onlyTopLevelStream(program);
-  if (!stream || !stream.isSplit())
-    return std::nullopt;
+/// The split of a partial program's stream or reduction over `extent`:
+/// `chunk` points a program along output dimension `splitDim` (or `parts`
+/// sized at launch), or std::nullopt where the extent or the count of
+/// programs is not known.
+std::optional<SplitModel> foldSplitOf(tile::ProgramOp program, Value extent,
+                                      int64_t chunk,
+                                      std::optional<int64_t> parts,
+                                      int64_t splitDim,
+                                      DictionaryAttr bindings) {
   SplitModel split;
-  split.chunk = *stream.getSplitChunk();
-  if (stream.getSplitParts())
-    split.parts = *stream.getSplitParts();
-  split.extentName = sizeNameOf(program, stream.getExtent());
-  if (std::optional<int64_t> literal = getConstantIntValue(stream.getExtent()))
+  split.chunk = chunk;
+  split.parts = parts;
+  split.extentName = sizeNameOf(program, extent);
+  if (std::optional<int64_t> literal = getConstantIntValue(extent))
     split.extent = *literal;
   else if (split.extentName.empty())
     return std::nullopt; // (an extent the sizes do not name)
@@ -618,13 +619,32 @@ std::optional<SplitModel> streamSplitOf(tile::ProgramOp program,
       split.extent = value.getInt();
   if (split.extentName.empty())
     split.extentName = std::to_string(*split.extent);
-  auto literal =
-      dyn_cast<IntegerAttr>(program.getOutputDims()[*stream.getSplitDim()]);
+  auto literal = dyn_cast<IntegerAttr>(program.getOutputDims()[splitDim]);
   if (!literal)
     return std::nullopt;
   split.splits = literal.getInt();
   split.combined = combinedCount(program, split.splits);
   return split;
+}
+
+/// The split of `program`'s stream (a split stream's partial program:
+/// split-KV, constant chunks or parts sized at launch), or of its
+/// reduction (`reduce_split`: chunks of its outermost reduced index), or
+/// std::nullopt.
+std::optional<SplitModel> streamSplitOf(tile::ProgramOp program,
+                                        DictionaryAttr bindings) {
+  if (tile::OnlineReduceOp stream = tile::onlyTopLevelStream(program))
+    return stream.isSplit()
+               ? foldSplitOf(program, stream.getExtent(),
+                             *stream.getSplitChunk(), stream.getSplitParts(),
+                             *stream.getSplitDim(), bindings)
+               : std::nullopt;
+  for (auto reduce : program.getBody().front().getOps<tile::ReduceOp>())
+    if (reduce.isSplit() && reduce.getSplitChunk())
+      return foldSplitOf(program, reduce.getExtents().front(),
+                         *reduce.getSplitChunk(), std::nullopt,
+                         *reduce.getSplitDim(), bindings);
+  return std::nullopt;
 }
 
 /// The points of `program`'s sweep on a GPU (none without one).
