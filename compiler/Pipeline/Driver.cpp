@@ -139,8 +139,8 @@ kernelsOwnReadOutOfRange(const verify::VerificationReport &report) {
          "read, which is undefined, and " +
          (copies.empty() ? first->subject : copies.str()) +
          " would read outside the buffer (" + first->detail +
-         "): guard the read, or bind sizes under which it stays in range "
-         "(--shape; the verifier does not read `require` lines)";
+         "): guard the read, or state the sizes under which it stays in "
+         "range (a `require` line, or --shape)";
 }
 
 LogicalResult Compilation::verifyTilePrograms() {
@@ -153,8 +153,9 @@ LogicalResult Compilation::verifyTilePrograms() {
     // schedules' programs).
     const char *mutation =
         fellBack ? nullptr : std::getenv("NAUTILUS_VERIFY_MUTATION");
-    verify::VerificationReport report =
-        verify::verifyModule(moduleOp, mutation ? mutation : "", proofCache);
+    verify::VerificationReport report = verify::verifyModule(
+        moduleOp, mutation ? mutation : "", proofCache,
+        plan ? plan->requirements : std::vector<rt::Requirement>{});
     if (report.allProved())
       return success();
     if (report.count(verify::Verdict::Refuted) == 0) {

@@ -39,11 +39,25 @@ constexpr unsigned kIndexWidth = 64;
 constexpr int64_t kMaxSize = int64_t(1) << 40;
 
 /// The terms of one proof: a size by name (bound sizes and literals are
-/// constants, the others symbolic, in [1, kMaxSize]).
+/// constants, the others symbolic, in [1, kMaxSize]), and what the sizes
+/// admit (admitted(): their ranges and the kernel's requirements).
 class Sizes {
 public:
   Sizes(z3::context &ctx, const ProgramModel &model)
       : ctx(ctx), model(model), allowed(ctx.bool_val(true)) {}
+
+  /// The named sizes' ranges, and the kernel's requirements that name no
+  /// other size (a requirement over a size the proof does not read, such
+  /// as GQA's H % G == 0 where only H is read, would only slow it: left
+  /// out, the proof covers more sizes than the kernel admits, never
+  /// fewer). Asked once every size of the proof is named.
+  z3::expr admitted() {
+    z3::expr held = ctx.bool_val(true);
+    for (const rt::SizeExpr &requirement : model.requirements)
+      if (namesOnlyKnownSizes(requirement))
+        held = held && encode(requirement) != num(0);
+    return allowed && held;
+  }
 
   z3::expr operator()(const std::string &name) {
     if (!name.empty() && llvm::all_of(name, llvm::isDigit))
@@ -60,11 +74,13 @@ public:
     return term;
   }
   z3::expr num(int64_t value) { return constant(ctx, value, kIndexWidth); }
-  /// The terms of `names`, in order (a map's symbols).
-  std::vector<z3::expr> all(const std::vector<std::string> &names) {
+  /// The terms of `map`'s symbols (sizes by `names`), the ones it does
+  /// not use 0 (unnamed, so that requirements over them stay out).
+  std::vector<z3::expr> symbolsOf(AffineMap map,
+                                  const std::vector<std::string> &names) {
     std::vector<z3::expr> terms;
-    for (const std::string &name : names)
-      terms.push_back((*this)(name));
+    for (unsigned i = 0; i < names.size(); ++i)
+      terms.push_back(map.isFunctionOfSymbol(i) ? (*this)(names[i]) : num(0));
     return terms;
   }
   /// Every symbolic size below 2^10: a counterexample there reads more
@@ -80,7 +96,90 @@ public:
   const ProgramModel &model;
   z3::expr allowed;
   std::vector<std::pair<std::string, z3::expr>> named;
+
+private:
+  bool namesOnlyKnownSizes(const rt::SizeExpr &e) const {
+    if (e.kind == rt::SizeExpr::Kind::Size)
+      return model.boundSizes.count(e.name) ||
+             llvm::any_of(named,
+                          [&](const auto &n) { return n.first == e.name; });
+    return llvm::all_of(e.operands, [&](const rt::SizeExpr &operand) {
+      return namesOnlyKnownSizes(operand);
+    });
+  }
+  /// `e` (runtime/SizeExpr.h) as a 64-bit term. Where the runtime fails
+  /// to evaluate it (a division by zero, a product past 64 bits), the
+  /// launch is refused: those sizes are left out of `allowed`.
+  z3::expr encode(const rt::SizeExpr &e);
 };
+
+z3::expr Sizes::encode(const rt::SizeExpr &e) {
+  if (e.kind == rt::SizeExpr::Kind::Constant)
+    return num(e.constant);
+  if (e.kind == rt::SizeExpr::Kind::Size)
+    return (*this)(e.name);
+  std::vector<z3::expr> x;
+  for (const rt::SizeExpr &operand : e.operands)
+    x.push_back(encode(operand));
+  auto flag = [&](const z3::expr &condition) {
+    return z3::ite(condition, num(1), num(0));
+  };
+  const std::string &op = e.name;
+  if (op == "neg" || op == "not")
+    return op == "neg" ? -x[0] : flag(x[0] == num(0));
+  if (op == "select")
+    return z3::ite(x[0] != num(0), x[1], x[2]);
+  z3::expr l = x[0], r = x[1];
+  if (op == "div" || op == "rem" || op == "floordiv")
+    allowed = allowed && r != num(0);
+  if (op == "add") {
+    allowed = allowed && z3::bvadd_no_overflow(l, r, /*is_signed=*/true) &&
+              z3::bvadd_no_underflow(l, r);
+    return l + r;
+  }
+  if (op == "sub") {
+    allowed = allowed && z3::bvsub_no_overflow(l, r) &&
+              z3::bvsub_no_underflow(l, r, /*is_signed=*/true);
+    return l - r;
+  }
+  if (op == "mul") {
+    allowed = allowed && z3::bvmul_no_overflow(l, r, /*is_signed=*/true) &&
+              z3::bvmul_no_underflow(l, r);
+    return l * r;
+  }
+  if (op == "div")
+    return l / r; // signed, truncating
+  if (op == "rem")
+    return z3::srem(l, r);
+  if (op == "floordiv")
+    return (l - z3::smod(l, r)) / r;
+  if (op == "min" || op == "max")
+    return op == "min" ? z3::ite(l < r, l, r) : z3::ite(l < r, r, l);
+  static const std::map<std::string,
+                        z3::expr (*)(const z3::expr &, const z3::expr &)>
+      comparisons{
+          {"eq", [](const z3::expr &a, const z3::expr &b) { return a == b; }},
+          {"ne", [](const z3::expr &a, const z3::expr &b) { return a != b; }},
+          {"lt", [](const z3::expr &a, const z3::expr &b) { return a < b; }},
+          {"le", [](const z3::expr &a, const z3::expr &b) { return a <= b; }},
+          {"gt", [](const z3::expr &a, const z3::expr &b) { return a > b; }},
+          {"ge", [](const z3::expr &a, const z3::expr &b) { return a >= b; }},
+          {"ult",
+           [](const z3::expr &a, const z3::expr &b) { return z3::ult(a, b); }},
+          {"ule",
+           [](const z3::expr &a, const z3::expr &b) { return z3::ule(a, b); }},
+          {"ugt",
+           [](const z3::expr &a, const z3::expr &b) { return z3::ugt(a, b); }},
+          {"uge",
+           [](const z3::expr &a, const z3::expr &b) { return z3::uge(a, b); }},
+          {"and", [](const z3::expr &a, const z3::expr &b) { return a & b; }},
+          {"or", [](const z3::expr &a, const z3::expr &b) { return a | b; }},
+          {"xor", [](const z3::expr &a, const z3::expr &b) { return a ^ b; }}};
+  auto found = comparisons.find(op);
+  assert(found != comparisons.end() && "an operation of runtime/SizeExpr.h");
+  z3::expr value = found->second(l, r);
+  return value.is_bool() ? flag(value) : value;
+}
 
 /// `e` over `dims` and `symbols` (a pure affine expression: divisions and
 /// remainders by constants), in signed arithmetic with the language's
@@ -145,7 +244,7 @@ void proveInteriorCopy(Prover &prover, const ProgramModel &model,
       z3::ule(origin[copy.rowDim] + sizes.num(copy.rowTile),
               extent[copy.rowDim] + sizes.num(copy.interiorSlack)) &&
       z3::ule(kStart + sizes.num(copy.tileK), k);
-  std::vector<z3::expr> symbols = sizes.all(copy.symbolNames);
+  std::vector<z3::expr> symbols = sizes.symbolsOf(copy.map, copy.symbolNames);
   // The index of the chunk's element: the tile's origin, the row along
   // rowDim, K at kStart + within.
   std::vector<z3::expr> dims = origin;
@@ -174,6 +273,7 @@ void proveInteriorCopy(Prover &prover, const ProgramModel &model,
     outside = outside || at < sizes.num(0) || z3::uge(at, dim);
   }
   z3::expr readable = sizes.readable();
+  z3::expr admitted = sizes.admitted();
   std::string subject = "@" + model.name + ": the " + copy.operand +
                         " copies of " + copy.buffer + " without bound checks";
   auto describe = [&](const z3::model &m) {
@@ -189,10 +289,9 @@ void proveInteriorCopy(Prover &prover, const ProgramModel &model,
   // extent): a read outside there is the kernel's own, out of range and
   // unguarded (undefined in the language), not the lowering's.
   z3::expr inside = z3::ult(dims[copy.rowDim], extent[copy.rowDim]);
-  Finding own =
-      prover.prove("bounds.kernel-reads", subject,
-                   sizes.allowed && ranges && interior && inside && outside,
-                   describe, readable);
+  Finding own = prover.prove(
+      "bounds.kernel-reads", subject,
+      admitted && ranges && interior && inside && outside, describe, readable);
   if (own.verdict != Verdict::Proved) {
     findings.push_back(std::move(own));
     return;
@@ -201,7 +300,7 @@ void proveInteriorCopy(Prover &prover, const ProgramModel &model,
   // beyond the extent skip its checks.
   findings.push_back(
       prover.prove("bounds.interior-copies", subject,
-                   sizes.allowed && ranges && interior && !inside && outside,
+                   admitted && ranges && interior && !inside && outside,
                    describe, readable));
 }
 
@@ -230,7 +329,7 @@ void proveTileConstantRead(Prover &prover, const ProgramModel &model,
     dims.push_back(c);
     coords.push_back(c);
   }
-  std::vector<z3::expr> symbols = sizes.all(read.symbolNames);
+  std::vector<z3::expr> symbols = sizes.symbolsOf(read.map, read.symbolNames);
   std::vector<z3::expr> index, bufferExtent;
   z3::expr outside = ctx.bool_val(false);
   for (unsigned j : read.positions) {
@@ -241,6 +340,7 @@ void proveTileConstantRead(Prover &prover, const ProgramModel &model,
     outside = outside || at < sizes.num(0) || z3::uge(at, dim);
   }
   z3::expr readable = sizes.readable();
+  z3::expr admitted = sizes.admitted();
   std::string subject = "@" + model.name + ": the flash kernel's copies of " +
                         read.buffer + " at its tile's batch and head";
   // ("the tile at (0, 3) reads K with B index 0 (extent 2), H index 4
@@ -257,7 +357,7 @@ void proveTileConstantRead(Prover &prover, const ProgramModel &model,
     return text;
   };
   findings.push_back(prover.prove("bounds.kernel-reads", subject,
-                                  sizes.allowed && ranges && outside, describe,
+                                  admitted && ranges && outside, describe,
                                   readable));
 }
 

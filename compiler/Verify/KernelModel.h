@@ -23,6 +23,7 @@
 #include "dialects/Tile/Utils/GroupSplit.h"
 #include "dialects/Tile/Utils/PipelineProtocol.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
+#include "runtime/SizeExpr.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -240,6 +241,10 @@ struct ProgramModel {
   std::vector<ConversionStaging> conversions;
   /// The sizes the compile bound, by name.
   std::map<std::string, int64_t> boundSizes;
+  /// The kernel's requirements on its sizes (`require` lines, and the
+  /// implicit ones: a divisor of sizes above 0), each a condition that is
+  /// not 0 at every size the runtime launches.
+  std::vector<rt::SizeExpr> requirements;
 };
 
 /// The models of every program of a tile module (after tile scheduling

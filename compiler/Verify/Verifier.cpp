@@ -68,11 +68,16 @@ void VerificationReport::printFailures(llvm::raw_ostream &os) const {
       printFinding(os, f);
 }
 
-VerificationReport verify::verifyModule(ModuleOp module, StringRef mutation,
-                                        const ProofCacheOptions &cache) {
+VerificationReport
+verify::verifyModule(ModuleOp module, StringRef mutation,
+                     const ProofCacheOptions &cache,
+                     const std::vector<rt::Requirement> &requirements) {
   auto start = std::chrono::steady_clock::now();
   VerificationReport report;
   std::vector<ProgramModel> models = buildKernelModels(module);
+  for (ProgramModel &model : models)
+    for (const rt::Requirement &r : requirements)
+      model.requirements.push_back(r.condition);
   if (!mutation.empty()) {
     report.mutation = mutation.str();
     report.mutationApplied = applyMutation(mutation, models);

@@ -11,6 +11,7 @@
 #define NAUTILUS_VERIFY_VERIFIER_H
 
 #include "compiler/Verify/Prover.h"
+#include "runtime/SizeExpr.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/raw_ostream.h"
@@ -45,9 +46,13 @@ struct VerificationReport {
 /// Proves every invariant of every program of `module` (tile programs,
 /// scheduled and laid out), after applying `mutation` (a name from
 /// mutations(); empty for none), with the proof caches `cache` names.
-VerificationReport verifyModule(mlir::ModuleOp module,
-                                llvm::StringRef mutation = "",
-                                const ProofCacheOptions &cache = {});
+/// The bounds proofs range over the sizes `requirements` admit (the
+/// kernel's `require` lines, which the runtime checks at every launch, and
+/// the implicit ones, such as a divisor of sizes above 0).
+VerificationReport
+verifyModule(mlir::ModuleOp module, llvm::StringRef mutation = "",
+             const ProofCacheOptions &cache = {},
+             const std::vector<rt::Requirement> &requirements = {});
 
 } // namespace nautilus::verify
 

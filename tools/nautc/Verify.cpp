@@ -71,7 +71,8 @@ int nautilus::runVerify(const Options &opts) {
     return kExitInternal;
   }
   verify::VerificationReport report =
-      verify::verifyModule(compilation.module(), opts.mutation);
+      verify::verifyModule(compilation.module(), opts.mutation, {},
+                           compilation.launchPlan().requirements);
   report.print(llvm::outs());
   if (!opts.mutation.empty() && !report.mutationApplied)
     return kExitUsage;
