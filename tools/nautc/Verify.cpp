@@ -2,7 +2,8 @@
 //
 // Lowers the kernel to laid-out tile programs for the target (as compile
 // does) and proves every invariant of compiler/Verify, printing each with
-// its result and time. `--mutate NAME` breaks the kernel's model first, to
+// its result and time; then lowers them on (to GPU kernels, or host code),
+// so that schedules the lowering refuses are refused here as by compile. `--mutate NAME` breaks the kernel's model first, to
 // show the invariant that guards against that fault refuting it.
 //
 //===----------------------------------------------------------------------===//
@@ -76,5 +77,24 @@ int nautilus::runVerify(const Options &opts) {
   report.print(llvm::outs());
   if (!opts.mutation.empty() && !report.mutationApplied)
     return kExitUsage;
-  return report.allProved() ? kExitSuccess : kExitRefuted;
+  if (!report.allProved())
+    return kExitRefuted;
+  // The proofs are of the tile programs; the lowering past them may still
+  // refuse their schedules (a flash kernel's tile_k below its rows, shared
+  // memory past the part): what compile would say, said here too.
+  if (!opts.mutation.empty())
+    return kExitSuccess;
+  compilation.setVerification(false); // (proved above)
+  if (succeeded(compilation.lowerTo(target->isGPU() ? Stage::Gpu
+                                                    : Stage::HostLLVM)))
+    return kExitSuccess;
+  if (compilation.fault() == Fault::Schedules) {
+    llvm::errs() << "nautc: error: every invariant holds, but the lowering "
+                    "refuses these schedules (see above), as compile would\n";
+    blameScheduleFile(opts);
+    return kExitUserError;
+  }
+  llvm::errs() << "nautc: internal error: " << compilation.failureMessage()
+               << "\n";
+  return kExitInternal;
 }
