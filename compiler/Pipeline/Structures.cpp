@@ -188,7 +188,8 @@ bool mayChainReductions(ModuleOp module) {
 bool mayStoreOperands(ModuleOp module) {
   bool found = false;
   module.walk([&](alg::DefineOp def) {
-    found |= isRecomputable(def) && isReadAgainByReduction(def);
+    found |= isRecomputable(def) &&
+             isReadAgainByReduction(def, /*throughElementwise=*/true);
   });
   return found;
 }

@@ -68,7 +68,8 @@ public:
     for (auto &[known, term] : named)
       if (known == name)
         return term;
-    z3::expr term = variable(ctx, name, kIndexWidth);
+    // ("size " + name: no internal variable ("row", "offset") can be it.)
+    z3::expr term = variable(ctx, "size " + name, kIndexWidth);
     allowed = allowed && z3::uge(term, num(1)) && z3::ule(term, num(kMaxSize));
     named.emplace_back(name, term);
     return term;
@@ -231,7 +232,7 @@ void proveInteriorCopy(Prover &prover, const ProgramModel &model,
              z3::ult(c, sizes.num(kMaxSize));
     coords.push_back(c);
   }
-  z3::expr row = variable(ctx, "row", kIndexWidth);
+  z3::expr row = variable(ctx, "stage row", kIndexWidth);
   z3::expr step = variable(ctx, "K step", kIndexWidth);
   z3::expr within = variable(ctx, "K index in step", kIndexWidth);
   z3::expr k = sizes(copy.kName);
@@ -253,7 +254,7 @@ void proveInteriorCopy(Prover &prover, const ProgramModel &model,
   // An offset table's entry, tested at the tile's origin and K = 0.
   std::vector<z3::expr> atOrigin = origin;
   atOrigin.push_back(sizes.num(0));
-  z3::expr offset = variable(ctx, "offset", kIndexWidth);
+  z3::expr offset = variable(ctx, "offset entry", kIndexWidth);
   std::vector<z3::expr> index, bufferExtent;
   z3::expr outside = ctx.bool_val(false);
   for (unsigned j = 0; j < copy.map.getNumResults(); ++j) {

@@ -269,7 +269,7 @@ void proveElements(Prover &prover, const ProgramModel &model,
     z3::expr c = v("tile"), p = v("position");
     z3::expr c2 = v("other tile"), p2 = v("other position");
     bool bound = grid.extents[d].has_value();
-    z3::expr e = bound ? n(*grid.extents[d]) : v(grid.extentNames[d]);
+    z3::expr e = bound ? n(*grid.extents[d]) : v("size " + grid.extentNames[d]);
     z3::expr allowed =
         bound ? ctx.bool_val(true)
               : z3::uge(e, n(1)) && z3::ule(e, n(grid.tile[d] * kMaxCount));
@@ -329,7 +329,7 @@ void proveSplit(Prover &prover, const ProgramModel &model,
   unsigned width =
       llvm::Log2_64_Ceil(reach * (split.splits + 1) * (kMaxCount + 1)) + 2;
   z3::expr e = split.extent ? num(ctx, *split.extent, width)
-                            : var(ctx, split.extentName, width);
+                            : var(ctx, "size " + split.extentName, width);
   z3::expr chunk = num(ctx, split.chunk, width);
   std::string what = std::to_string(split.splits) + " chunks of " +
                      std::to_string(split.chunk) + " along " + split.extentName;
@@ -444,8 +444,9 @@ void proveSweep(Prover &prover, const ProgramModel &model,
   z3::context &ctx = prover.context();
   const SweepModel &sweep = *model.sweep;
   const tile::GroupSplitShape &s = sweep.split;
-  z3::expr extent = sweep.extent ? ctx.int_val(*sweep.extent)
-                                 : ctx.int_const(sweep.extentName.c_str());
+  z3::expr extent = sweep.extent
+                        ? ctx.int_val(*sweep.extent)
+                        : ctx.int_const(("size " + sweep.extentName).c_str());
   z3::expr allowed = extent >= 0 && extent <= ctx.int_val(kMaxCount);
   SweepLoops loops{ctx, s, extent, ctx.bool_const("main loop runs")};
   SweepWrite a = loops.write(""), b = loops.write("other ");

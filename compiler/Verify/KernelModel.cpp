@@ -11,6 +11,7 @@
 #include "dialects/Tile/Utils/StreamSplits.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
@@ -445,11 +446,58 @@ AffineMap withBoundSizes(AffineMap map, ArrayRef<std::string> symbols,
   return simplifyAffineMap(bound);
 }
 
+/// Whether `condition` is computed from a program's coordinate along a
+/// dimension of tile 1 (`tile.index d`, its batch or head).
+bool dependsOnTileConstantIndex(Value condition, ArrayRef<int64_t> tile) {
+  SmallVector<Value> work{condition};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val().getDefiningOp();
+    if (!op || !seen.insert(op).second)
+      continue;
+    if (auto index = dyn_cast<tile::IndexOp>(op)) {
+      uint64_t d = index.getDim();
+      if (d < tile.size() && tile[d] == 1)
+        return true;
+      continue;
+    }
+    llvm::append_range(work, op->getOperands());
+  }
+  return false;
+}
+
+/// Whether `load`'s value reaches a `where` (an arith.select) as one of
+/// its choices under a condition that reads the program's batch or head
+/// coordinate: `where(h + 1 < H, ... K[b, h + 1, m, d] ...)` may read out
+/// of range where it is not selected (the language allows it), so such a
+/// read is not proved at those indices (the emulator and --check see it).
+bool guardedByTileConstantCondition(tile::LoadOp load, ArrayRef<int64_t> tile) {
+  SmallVector<Value> work{load.getResult()};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!work.empty()) {
+    Value value = work.pop_back_val();
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto select = dyn_cast<arith::SelectOp>(user);
+          select && use.getOperandNumber() != 0 &&
+          dependsOnTileConstantIndex(select.getCondition(), tile))
+        return true;
+      if (!seen.insert(user).second)
+        continue;
+      // A region's yield flows out through its op's results.
+      Operation *producer =
+          user->hasTrait<OpTrait::IsTerminator>() ? user->getParentOp() : user;
+      llvm::append_range(work, producer->getResults());
+    }
+  }
+  return false;
+}
+
 /// The reads of a flash kernel whose batch and head indices its copies do
 /// not check: each load of a plan's buffer, with the results that read
 /// only the grid's dimensions of tile 1 (and sizes), where those are
 /// provable (pure affine once bound sizes are substituted; no derived
-/// size among them).
+/// size among them) and no `where` on the batch or head guards the read.
 std::vector<TileConstantRead> tileConstantReadsOf(tile::ProgramOp program) {
   std::vector<TileConstantRead> reads;
   tile::PlanOp plan = program.getPlan();
@@ -465,7 +513,7 @@ std::vector<TileConstantRead> tileConstantReadsOf(tile::ProgramOp program) {
     std::string name = bufferNameOf(program, load.getBuffer());
     std::optional<std::vector<std::string>> dims =
         name.empty() ? std::nullopt : planDimsOf(plan, name);
-    if (!dims)
+    if (!dims || guardedByTileConstantCondition(load, tile))
       return;
     AffineMap map = withBoundSizes(load.getMap(), symbols, bindings);
     TileConstantRead read{name, map, {}, symbols, std::move(*dims)};

@@ -205,7 +205,10 @@ Prover::prove(std::string invariant, std::string subject,
       found = it->second;
     else if ((found = loadAnswer(key, cache)) && cache.memory)
       answers()[key] = *found;
-    if (found) {
+    // (A refutation is solved again: its counterexample's text names the
+    // subject's buffers, which another subject posing the same formula
+    // names differently.)
+    if (found && found->verdict != Verdict::Refuted) {
       finding.verdict = found->verdict;
       finding.detail = found->detail;
       finding.cached = true;

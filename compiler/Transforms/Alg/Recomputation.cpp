@@ -1,6 +1,8 @@
 //===- Recomputation.cpp - Which definitions are recomputed ---------------===//
 #include "compiler/Transforms/Alg/Recomputation.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 using namespace mlir;
 using namespace nautilus;
 
@@ -36,15 +38,40 @@ static unsigned readersOwnIndices(alg::LoadOp load) {
   return 0;
 }
 
-bool nautilus::isReadAgainByReduction(alg::DefineOp def) {
-  return llvm::any_of(def.getResult().getUsers(), [](Operation *user) {
+/// Whether a reduction reads `tensor` again for several of its points,
+/// each read's map composed with `toDef` (the tensor's indices to the
+/// definition's: the identity for the definition itself); with `visited`,
+/// also where an element-wise definition that would be recomputed reads
+/// it and a reduction reads that one again (each such definition followed
+/// once, along the first read found: a chain read twice a link stays
+/// linear, not 2^depth).
+static bool readAgain(Value tensor, AffineMap toDef,
+                      llvm::SmallPtrSetImpl<Operation *> *visited) {
+  for (Operation *user : tensor.getUsers()) {
     auto load = dyn_cast<alg::LoadOp>(user);
     if (!load)
-      return false;
-    AffineMap map = load.getMap();
-    for (unsigned d = 0, own = readersOwnIndices(load); d < own; ++d)
-      if (!map.isFunctionOfDim(d))
-        return true;
-    return false;
-  });
+      continue;
+    AffineMap map = toDef.compose(load.getMap());
+    if (unsigned own = readersOwnIndices(load)) {
+      for (unsigned d = 0; d < own; ++d)
+        if (!map.isFunctionOfDim(d))
+          return true;
+      continue;
+    }
+    auto reader = dyn_cast<alg::DefineOp>(load->getParentOp());
+    if (visited && reader && isRecomputable(reader) &&
+        visited->insert(reader).second &&
+        readAgain(reader.getResult(), map, visited))
+      return true;
+  }
+  return false;
+}
+
+bool nautilus::isReadAgainByReduction(alg::DefineOp def,
+                                      bool throughElementwise) {
+  llvm::SmallPtrSet<Operation *, 8> visited;
+  return readAgain(
+      def.getResult(),
+      AffineMap::getMultiDimIdentityMap(def.getRank(), def.getContext()),
+      throughElementwise ? &visited : nullptr);
 }

@@ -25,7 +25,12 @@ bool isRecomputable(alg::DefineOp def);
 /// each element is read once for every value of that index (a
 /// contraction's operand: A[m, k] of C[m, n] = sum[k](A[m, k] * B[k, n]),
 /// read once for each n). Recomputed there, its work is repeated as often.
-bool isReadAgainByReduction(alg::DefineOp def);
+/// With `throughElementwise`, also through element-wise definitions that
+/// read it and would be recomputed in such a reduction (T in
+/// `E[m, n, k] = T[m, k] * W[k, n]; Y[m, n] = sum[k](E[m, n, k])`): what
+/// alg-fuse-elementwise, inlining from the last definition first, finds
+/// once E is inlined.
+bool isReadAgainByReduction(alg::DefineOp def, bool throughElementwise = false);
 
 } // namespace nautilus
 
