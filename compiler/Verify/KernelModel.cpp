@@ -3,6 +3,7 @@
 
 #include "dialects/Tile/TileOps.h"
 #include "dialects/Tile/Utils/ContractionStream.h"
+#include "dialects/Tile/Utils/GuardedReads.h"
 #include "dialects/Tile/Utils/OperandMaps.h"
 #include "dialects/Tile/Utils/ReductionKinds.h"
 #include "dialects/Tile/Utils/ResourceBudget.h"
@@ -446,53 +447,6 @@ AffineMap withBoundSizes(AffineMap map, ArrayRef<std::string> symbols,
   return simplifyAffineMap(bound);
 }
 
-/// Whether `condition` is computed from a program's coordinate along a
-/// dimension of tile 1 (`tile.index d`, its batch or head).
-bool dependsOnTileConstantIndex(Value condition, ArrayRef<int64_t> tile) {
-  SmallVector<Value> work{condition};
-  llvm::SmallPtrSet<Operation *, 16> seen;
-  while (!work.empty()) {
-    Operation *op = work.pop_back_val().getDefiningOp();
-    if (!op || !seen.insert(op).second)
-      continue;
-    if (auto index = dyn_cast<tile::IndexOp>(op)) {
-      uint64_t d = index.getDim();
-      if (d < tile.size() && tile[d] == 1)
-        return true;
-      continue;
-    }
-    llvm::append_range(work, op->getOperands());
-  }
-  return false;
-}
-
-/// Whether `load`'s value reaches a `where` (an arith.select) as one of
-/// its choices under a condition that reads the program's batch or head
-/// coordinate: `where(h + 1 < H, ... K[b, h + 1, m, d] ...)` may read out
-/// of range where it is not selected (the language allows it), so such a
-/// read is not proved at those indices (the emulator and --check see it).
-bool guardedByTileConstantCondition(tile::LoadOp load, ArrayRef<int64_t> tile) {
-  SmallVector<Value> work{load.getResult()};
-  llvm::SmallPtrSet<Operation *, 16> seen;
-  while (!work.empty()) {
-    Value value = work.pop_back_val();
-    for (OpOperand &use : value.getUses()) {
-      Operation *user = use.getOwner();
-      if (auto select = dyn_cast<arith::SelectOp>(user);
-          select && use.getOperandNumber() != 0 &&
-          dependsOnTileConstantIndex(select.getCondition(), tile))
-        return true;
-      if (!seen.insert(user).second)
-        continue;
-      // A region's yield flows out through its op's results.
-      Operation *producer =
-          user->hasTrait<OpTrait::IsTerminator>() ? user->getParentOp() : user;
-      llvm::append_range(work, producer->getResults());
-    }
-  }
-  return false;
-}
-
 /// The reads of a flash kernel whose batch and head indices its copies do
 /// not check: each load of a plan's buffer, with the results that read
 /// only the grid's dimensions of tile 1 (and sizes), where those are
@@ -513,7 +467,7 @@ std::vector<TileConstantRead> tileConstantReadsOf(tile::ProgramOp program) {
     std::string name = bufferNameOf(program, load.getBuffer());
     std::optional<std::vector<std::string>> dims =
         name.empty() ? std::nullopt : planDimsOf(plan, name);
-    if (!dims || guardedByTileConstantCondition(load, tile))
+    if (!dims || tile::isGuardedOnTileCoordinate(load, tile))
       return;
     AffineMap map = withBoundSizes(load.getMap(), symbols, bindings);
     TileConstantRead read{name, map, {}, symbols, std::move(*dims)};

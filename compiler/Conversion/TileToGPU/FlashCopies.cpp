@@ -11,6 +11,7 @@
 
 #include "compiler/Conversion/TileToGPU/ComputedOperand.h"
 #include "dialects/Tile/Utils/AffineExpansion.h"
+#include "dialects/Tile/Utils/GuardedReads.h"
 #include "dialects/Tile/Utils/ReductionKinds.h"
 #include "dialects/Tile/Utils/StreamMasks.h"
 #include "dialects/Tile/Utils/WgmmaPlan.h"
@@ -19,12 +20,40 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace nautilus;
 using namespace nautilus::tiletogpu;
+
+Value FlashLowering::guardedHeadsInside(const StreamRead &read, Value buffer,
+                                        ArrayRef<Value> indices) {
+  // Nothing checks the batch and head indices (the same for the whole
+  // tile, unless it spans heads): the verifier proves them inside, but
+  // not those of a read a where(...) on them guards, which may leave the
+  // buffer where it is not selected. Such a chunk is zero-filled from the
+  // buffer's first element, as TMA does on sm_90.
+  ArrayRef<int64_t> shape = kernel.program.getSchedule().getTile();
+  auto load = dyn_cast_or_null<tile::LoadOp>(read.op);
+  if (!load || !tile::isGuardedOnTileCoordinate(load, shape))
+    return Value();
+  unsigned firstVarying = heads > 1 ? rank - 3 : rank - 2;
+  Value inside;
+  for (auto [j, index] : llvm::enumerate(indices)) {
+    AffineExpr e = read.map.getResult(j);
+    bool varies = false;
+    for (unsigned d = firstVarying; d < read.map.getNumDims(); ++d)
+      varies |= e.isFunctionOfDim(d);
+    if (varies) // (rows, columns and keys: checked above)
+      continue;
+    Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index,
+                                     memref::DimOp::create(b, loc, buffer, j));
+    inside = inside ? arith::AndIOp::create(b, loc, inside, in) : in;
+  }
+  return inside;
+}
 
 void FlashLowering::copyRows(const StreamRead &read, const StagedTile &tile,
                              Value stage, Value firstKey) {
@@ -59,6 +88,11 @@ void FlashLowering::copyRows(const StreamRead &read, const StagedTile &tile,
     SmallVector<Value> source = nested
                                     ? indicesOf(read, at, Value(), key, column)
                                     : indicesOf(read, at, column, key, Value());
+    if (Value heads = guardedHeadsInside(read, buffer, source)) {
+      inside = arith::AndIOp::create(b, loc, inside, heads);
+      for (Value &index : source)
+        index = arith::SelectOp::create(b, loc, heads, index, c(0));
+    }
     Value count = arith::SelectOp::create(b, loc, inside, c(8), c(0));
     nvgpu::DeviceAsyncCopyOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tile.shared,

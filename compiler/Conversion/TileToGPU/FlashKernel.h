@@ -82,6 +82,11 @@ private:
   /// `key` and nested index `nested` (null where the map has none).
   SmallVector<Value> indicesOf(const StreamRead &read, OutputRow at,
                                Value inner, Value key, Value nested);
+  /// Whether `indices` (of `read` in `buffer`) lie inside the buffer along
+  /// the batch and head, where a where(...) on those coordinates guards
+  /// the read (else nothing to check: null).
+  Value guardedHeadsInside(const StreamRead &read, Value buffer,
+                           ArrayRef<Value> indices);
   /// Row `rowInTile` (0 .. rows - 1) of the tile in the output.
   OutputRow outputRow(Value rowInTile);
   /// Whether output row `at` lies inside the output's extents.
