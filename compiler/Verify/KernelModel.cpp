@@ -430,21 +430,12 @@ bool isProvableMap(AffineMap map, ArrayRef<unsigned> positions) {
 /// constant where they are bound).
 AffineMap withBoundSizes(AffineMap map, ArrayRef<std::string> symbols,
                          DictionaryAttr bindings) {
-  if (!bindings)
-    return map;
-  MLIRContext *ctx = map.getContext();
-  SmallVector<AffineExpr> replacements;
-  for (unsigned i = 0; i < symbols.size(); ++i) {
-    auto value = bindings.getAs<IntegerAttr>(symbols[i]);
-    replacements.push_back(value ? getAffineConstantExpr(value.getInt(), ctx)
-                                 : getAffineSymbolExpr(i, ctx));
-  }
-  AffineMap bound = map.replaceDimsAndSymbols(
-      llvm::to_vector(llvm::map_range(
-          llvm::seq<unsigned>(0, map.getNumDims()),
-          [&](unsigned d) { return getAffineDimExpr(d, ctx); })),
-      replacements, map.getNumDims(), map.getNumSymbols());
-  return simplifyAffineMap(bound);
+  DenseMap<AffineExpr, AffineExpr> bound;
+  for (unsigned i = 0; bindings && i < symbols.size(); ++i)
+    if (auto value = bindings.getAs<IntegerAttr>(symbols[i]))
+      bound[getAffineSymbolExpr(i, map.getContext())] =
+          getAffineConstantExpr(value.getInt(), map.getContext());
+  return simplifyAffineMap(map.replace(bound));
 }
 
 /// The reads of a flash kernel whose batch and head indices its copies do
