@@ -40,7 +40,9 @@ commands:
   run       run a kernel on a device, optionally checking it (--check)
   verify    prove the kernel's tile programs for the target: each
             invariant (layouts, shared memory, operand data flow,
-            coverage, synchronisation) with its result and time; exits 5
+            coverage, synchronisation) with its result and time, then
+            lowers the programs on as compile does (a schedule the
+            lowering refuses is an error); exits 5
             when one is refuted (compile and run verify too, and stop
             on a refuted invariant, unless --no-verify; a refuted
             --schedule auto choice gives way, with a warning, to the
